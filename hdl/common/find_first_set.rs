@@ -1,0 +1,82 @@
+//! Find-first-set: the smallest index whose bit is set in a bitmap.
+//!
+//! Used by packetization (next packet to send), GetRxMsgInfo (ackNo = first zero of the
+//! received bitmap, i.e. find-first-set of its complement) and the ID free list.
+//!
+//! # Ports
+//! | port     | dir | width | meaning                                        |
+//! |----------|-----|-------|------------------------------------------------|
+//! | `bitmap` | in  | `W`   | the bitmap                                      |
+//! | `found`  | out | 1     | at least one bit is set                          |
+//! | `index`  | out | `IW`  | smallest set index; 0 when `found` is low        |
+//!
+//! # Latency and throughput
+//! Combinational: latency 0 cycles, one lookup per cycle. The lowest set bit is isolated as
+//! `bitmap & (~bitmap + 1)` (a carry chain) and the one-hot result is encoded by an OR tree, so the
+//! depth grows with log2(W) plus the carry chain, not with W comparisons in series.
+
+use rust_hdl::prelude::*;
+
+/// Find-first-set over a `W`-bit bitmap producing an `IW`-bit index (`2^IW >= W`).
+#[derive(LogicBlock)]
+pub struct FindFirstSet<const W: usize, const IW: usize> {
+    pub bitmap: Signal<In, Bits<W>>,
+    pub found: Signal<Out, Bit>,
+    pub index: Signal<Out, Bits<IW>>,
+    lowest_set_onehot: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
+    fn default() -> Self {
+        assert!(W <= (1 << IW), "index width {IW} cannot address {W} bits");
+        Self {
+            bitmap: Default::default(),
+            found: Default::default(),
+            index: Default::default(),
+            lowest_set_onehot: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const IW: usize> Logic for FindFirstSet<W, IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.lowest_set_onehot.next = self.bitmap.val() & ((!self.bitmap.val()) + 1);
+        self.found.next = self.bitmap.val().any();
+        self.index.next = 0.into();
+        // At most one bit of the one-hot word is set, so the order of these writes is irrelevant.
+        for i in 0..W {
+            if self.lowest_set_onehot.val().get_bit(i) {
+                self.index.next = i.to_bits();
+            }
+        }
+    }
+}
+
+/// Software definition of find-first-set, the reference for tests.
+pub fn find_first_set_reference(bitmap: u128, width: usize) -> Option<usize> {
+    (0..width).find(|&i| (bitmap >> i) & 1 == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(uut: &mut FindFirstSet<64, 6>, value: u64) -> (bool, u64) {
+        uut.bitmap.next = value.into();
+        assert!(simulate(uut, 100));
+        (uut.found.val(), uut.index.val().to_u64())
+    }
+
+    #[test]
+    fn smallest_set_index_for_every_single_bit_and_pairs() {
+        let mut uut = FindFirstSet::<64, 6>::default();
+        uut.connect_all();
+        assert_eq!(eval(&mut uut, 0), (false, 0));
+        for i in 0..64 {
+            assert_eq!(eval(&mut uut, 1 << i), (true, i as u64));
+            assert_eq!(eval(&mut uut, (1u64 << 63) | (1 << i)), (true, i as u64));
+            assert_eq!(eval(&mut uut, u64::MAX << i), (true, i as u64));
+        }
+    }
+}

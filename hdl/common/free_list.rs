@@ -1,0 +1,211 @@
+//! Free list of IDs (message slots, buffers): allocate one and free one per cycle.
+//!
+//! The state is one bit per ID (`1` = in use) held in flip-flops; the offered ID is the smallest
+//! free one ([`FindFirstSet`] over the complement). Because the state is the set itself, an ID can never be handed out
+//! twice, and freeing an ID that is already free (a double free) is detected by reading its bit:
+//! it is counted in `double_free_count` and changes nothing.
+//!
+//! # Ports
+//! | port                | dir | width | meaning                                                  |
+//! |---------------------|-----|-------|----------------------------------------------------------|
+//! | `clock`, `reset`    | in  | 1     | synchronous active-high reset                            |
+//! | `alloc_valid`       | out | 1     | an ID is available (`!empty`)                            |
+//! | `alloc_id`          | out | `IW`  | the ID handed out when `alloc_ready` is high             |
+//! | `alloc_ready`       | in  | 1     | the consumer takes `alloc_id` this cycle                 |
+//! | `free_valid`        | in  | 1     | return `free_id` to the list                             |
+//! | `free_id`           | in  | `IW`  | ID being returned                                        |
+//! | `empty`             | out | 1     | no ID is free                                            |
+//! | `full`              | out | 1     | every ID is free                                         |
+//! | `double_free_count` | out | 16    | frees of an ID that was already free (saturating)        |
+//!
+//! # Latency and throughput
+//! Allocation: `alloc_id` is valid combinationally from registered state; the ID is taken at the
+//! clock edge of the cycle `alloc_valid && alloc_ready`. Free: one per cycle; a freed ID is
+//! offered again from the next cycle. Both can happen in the same cycle. A free is judged against
+//! the state at the start of the cycle, so freeing the very ID being allocated in that cycle
+//! counts as a double free (the ID was free) and the allocation stands.
+//!
+//! # Reset and init
+//! Reset (one cycle with `reset` high) refills the list: the init sequence is that single cycle;
+//! every ID is free from the first cycle after reset.
+
+use crate::common::find_first_set::FindFirstSet;
+use rust_hdl::prelude::*;
+
+/// Free list of `N = 2^IW` IDs.
+#[derive(LogicBlock)]
+pub struct FreeList<const N: usize, const IW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub alloc_valid: Signal<Out, Bit>,
+    pub alloc_id: Signal<Out, Bits<IW>>,
+    pub alloc_ready: Signal<In, Bit>,
+    pub free_valid: Signal<In, Bit>,
+    pub free_id: Signal<In, Bits<IW>>,
+    pub empty: Signal<Out, Bit>,
+    pub full: Signal<Out, Bit>,
+    pub double_free_count: Signal<Out, Bits<16>>,
+    in_use: DFF<Bits<N>>,
+    double_frees: DFF<Bits<16>>,
+    lowest_free: FindFirstSet<N, IW>,
+    taking: Signal<Local, Bit>,
+    freeing_ok: Signal<Local, Bit>,
+    after_alloc: Signal<Local, Bits<N>>,
+}
+
+impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
+    fn default() -> Self {
+        assert_eq!(N, 1 << IW, "the free list holds exactly 2^IW IDs");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            alloc_valid: Default::default(),
+            alloc_id: Default::default(),
+            alloc_ready: Default::default(),
+            free_valid: Default::default(),
+            free_id: Default::default(),
+            empty: Default::default(),
+            full: Default::default(),
+            double_free_count: Default::default(),
+            in_use: Default::default(),
+            double_frees: Default::default(),
+            lowest_free: Default::default(),
+            taking: Default::default(),
+            freeing_ok: Default::default(),
+            after_alloc: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, in_use, double_frees);
+        self.lowest_free.bitmap.next = !self.in_use.q.val();
+        self.alloc_valid.next = self.lowest_free.found.val();
+        self.alloc_id.next = self.lowest_free.index.val();
+        self.empty.next = !self.lowest_free.found.val();
+        self.full.next = !self.in_use.q.val().any();
+        self.double_free_count.next = self.double_frees.q.val();
+
+        self.taking.next = self.lowest_free.found.val() & self.alloc_ready.val();
+        self.freeing_ok.next =
+            self.free_valid.val() & self.in_use.q.val().get_bit(self.free_id.val().index());
+
+        self.after_alloc.next = self.in_use.q.val();
+        if self.taking.val() {
+            self.after_alloc.next = self
+                .in_use
+                .q
+                .val()
+                .replace_bit(self.lowest_free.index.val().index(), true);
+        }
+        self.in_use.d.next = self.after_alloc.val();
+        if self.freeing_ok.val() {
+            self.in_use.d.next = self
+                .after_alloc
+                .val()
+                .replace_bit(self.free_id.val().index(), false);
+        }
+        if (self.free_valid.val() & (!self.freeing_ok.val()))
+            & (self.double_frees.q.val() != 0xFFFF)
+        {
+            self.double_frees.d.next = self.double_frees.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.in_use.d.next = 0.into();
+            self.double_frees.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Bench {
+        uut: FreeList<16, 4>,
+    }
+
+    impl Bench {
+        fn new() -> Self {
+            let mut uut = FreeList::<16, 4>::default();
+            uut.connect_all();
+            assert!(simulate(&mut uut, 100));
+            Bench { uut }
+        }
+        /// Applies inputs, returns the offered ID (if any) before the edge, then clocks.
+        fn cycle(&mut self, take: bool, free: Option<u64>, reset: bool) -> Option<u64> {
+            let u = &mut self.uut;
+            u.alloc_ready.next = take;
+            u.free_valid.next = free.is_some();
+            u.free_id.next = free.unwrap_or(0).into();
+            u.reset.next = reset;
+            assert!(simulate(u, 100));
+            let offered = u.alloc_valid.val().then(|| u.alloc_id.val().to_u64());
+            u.clock.next = Clock { clk: true };
+            assert!(simulate(u, 100));
+            u.clock.next = Clock { clk: false };
+            assert!(simulate(u, 100));
+            offered
+        }
+    }
+
+    #[test]
+    fn allocates_every_id_once_then_reports_empty() {
+        let mut b = Bench::new();
+        assert!(b.uut.full.val());
+        let mut seen = Vec::new();
+        for _ in 0..16 {
+            seen.push(b.cycle(true, None, false).expect("an ID is free"));
+        }
+        seen.sort();
+        assert_eq!(seen, (0..16).collect::<Vec<_>>());
+        assert_eq!(b.cycle(true, None, false), None);
+        assert!(b.uut.empty.val());
+        // One free makes exactly that ID available the next cycle.
+        b.cycle(false, Some(9), false);
+        assert_eq!(b.cycle(true, None, false), Some(9));
+        assert!(b.uut.empty.val());
+    }
+
+    #[test]
+    fn double_free_is_counted_and_harmless() {
+        let mut b = Bench::new();
+        assert_eq!(b.cycle(true, None, false), Some(0));
+        b.cycle(false, Some(3), false); // 3 was never allocated
+        b.cycle(false, Some(0), false);
+        b.cycle(false, Some(0), false); // second free of 0
+        assert_eq!(b.uut.double_free_count.val().to_u64(), 2);
+        assert!(b.uut.full.val());
+        // Still hands out 16 distinct IDs.
+        let mut seen: Vec<u64> = (0..16).map(|_| b.cycle(true, None, false).unwrap()).collect();
+        seen.dedup();
+        assert_eq!(seen.len(), 16);
+    }
+
+    #[test]
+    fn alloc_and_free_in_the_same_cycle() {
+        let mut b = Bench::new();
+        assert_eq!(b.cycle(true, None, false), Some(0));
+        // Take ID 1 while returning ID 0.
+        assert_eq!(b.cycle(true, Some(0), false), Some(1));
+        assert_eq!(b.cycle(true, None, false), Some(0));
+        assert_eq!(b.uut.double_free_count.val().to_u64(), 0);
+    }
+
+    #[test]
+    fn reset_mid_traffic_refills_in_one_cycle() {
+        let mut b = Bench::new();
+        for _ in 0..10 {
+            b.cycle(true, None, false);
+        }
+        b.cycle(false, Some(5), false);
+        b.cycle(false, Some(5), false);
+        assert_eq!(b.uut.double_free_count.val().to_u64(), 1);
+        b.cycle(true, Some(2), true);
+        assert!(b.uut.full.val());
+        assert_eq!(b.uut.double_free_count.val().to_u64(), 0);
+        assert_eq!(b.cycle(true, None, false), Some(0));
+    }
+}

@@ -1,0 +1,7 @@
+//! Blocks shared by every part of the NIC: bitmap operations and the ID free list.
+
+pub mod bitmap_all_any;
+pub mod find_first_set;
+pub mod free_list;
+pub mod ones_until;
+pub mod popcount;

@@ -1,0 +1,68 @@
+//! OnesUntil(k): a mask with bits 0 … k−1 set — **exclusive** of k.
+//!
+//! Packetization uses it to limit sending to offsets below the credit (credit is exclusive,
+//! DESIGN.md). Where an algorithm means "up to and including k", feed `k + 1`.
+//!
+//! # Ports
+//! | port   | dir | width | meaning                                   |
+//! |--------|-----|-------|-------------------------------------------|
+//! | `k`    | in  | `KW`  | number of low bits to set; `k >= W` sets all |
+//! | `mask` | out | `W`   | bits `0 … k−1` set, the rest clear          |
+//!
+//! # Latency and throughput
+//! Combinational: latency 0 cycles, one mask per cycle (`~(all_ones << k)`, a barrel shifter).
+
+use rust_hdl::prelude::*;
+
+/// OnesUntil over `W` bits with a `KW`-bit count (`2^KW > W` so that `k = W` is expressible).
+#[derive(LogicBlock)]
+pub struct OnesUntil<const W: usize, const KW: usize> {
+    pub k: Signal<In, Bits<KW>>,
+    pub mask: Signal<Out, Bits<W>>,
+    all_ones: Constant<Bits<W>>,
+}
+
+impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
+    fn default() -> Self {
+        assert!((1usize << KW) > W, "count width {KW} cannot express k = {W}");
+        Self {
+            k: Default::default(),
+            mask: Default::default(),
+            all_ones: Constant::new(Bits::<W>::mask()),
+        }
+    }
+}
+
+impl<const W: usize, const KW: usize> Logic for OnesUntil<W, KW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.mask.next = !(self.all_ones.val() << self.k.val());
+    }
+}
+
+/// Software definition of OnesUntil, the reference for tests.
+pub fn ones_until_reference(k: usize, width: usize) -> u128 {
+    let k = k.min(width);
+    if k == 128 {
+        u128::MAX
+    } else {
+        (1u128 << k) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exclusive_mask_for_every_k() {
+        let mut uut = OnesUntil::<64, 7>::default();
+        uut.connect_all();
+        for k in 0..128u64 {
+            uut.k.next = k.into();
+            assert!(simulate(&mut uut, 100));
+            let expected = ones_until_reference(k as usize, 64) as u64;
+            assert_eq!(uut.mask.val().to_u64(), expected, "k = {k}");
+        }
+    }
+}

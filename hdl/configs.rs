@@ -1,0 +1,83 @@
+//! Named configurations: the parameter sets `nanotransport gen` writes into verilog-out/.
+//!
+//! A configuration fixes the number of concurrent messages per direction (which sizes the ID
+//! free lists and the timer memories) and the bitmap width (packets per message). rust-hdl
+//! parameters are const generics, so each named configuration maps to concrete block types here.
+
+use crate::common::{
+    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
+    ones_until::OnesUntil, popcount::Popcount,
+};
+use crate::generate::{verilog_of, GeneratedModule};
+use crate::nic::timer::Timer;
+
+/// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
+pub const TIMER_META_BITS: usize = 8;
+/// Width of per-message packet bitmaps (messages have at most 38 packets).
+pub const BITMAP_BITS: usize = 64;
+
+/// A named parameter set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NicConfig {
+    /// Name used on the command line and as the verilog-out/ folder.
+    pub name: &'static str,
+    /// Concurrent messages per direction.
+    pub messages: usize,
+    /// Width of the MAC-side datapath in bits.
+    pub datapath_bits: usize,
+}
+
+/// Every named configuration, smallest first.
+pub const CONFIGS: &[NicConfig] = &[
+    NicConfig { name: "nic-16", messages: 16, datapath_bits: 64 },
+    NicConfig { name: "nic-128", messages: 128, datapath_bits: 64 },
+];
+
+/// Looks a configuration up by name; the error lists the valid names.
+pub fn find_config(name: &str) -> Result<NicConfig, String> {
+    CONFIGS.iter().copied().find(|c| c.name == name).ok_or_else(|| {
+        format!(
+            "unknown configuration '{name}'; valid configurations: {}",
+            config_names().join(", ")
+        )
+    })
+}
+
+/// Names of every configuration, in order.
+pub fn config_names() -> Vec<&'static str> {
+    CONFIGS.iter().map(|c| c.name).collect()
+}
+
+impl NicConfig {
+    /// Verilog module-name prefix of this configuration, e.g. `nt_nic_16`.
+    pub fn module_prefix(&self) -> String {
+        format!("nt_{}", self.name.replace('-', "_"))
+    }
+
+    /// Generates every block of this configuration, each named `<prefix>_<block>`.
+    pub fn generate(&self) -> Vec<GeneratedModule> {
+        let mut blocks = vec![
+            ("find_first_set", verilog_of(&mut FindFirstSet::<BITMAP_BITS, 6>::default())),
+            ("ones_until", verilog_of(&mut OnesUntil::<BITMAP_BITS, 7>::default())),
+            ("popcount", verilog_of(&mut Popcount::<BITMAP_BITS, 7>::default())),
+            ("bitmap_all_any", verilog_of(&mut BitmapAllAny::<BITMAP_BITS>::default())),
+        ];
+        match self.messages {
+            16 => {
+                blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
+                blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
+            }
+            128 => {
+                blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
+                blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
+            }
+            other => panic!("no block types for {other} messages"),
+        }
+        blocks
+            .into_iter()
+            .map(|(block, verilog)| {
+                GeneratedModule::new(&format!("{}_{block}", self.module_prefix()), &verilog, self.name)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,3 @@
+//! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
+
+pub mod timer;

@@ -1,0 +1,8 @@
+//! Co-simulation: Verilator models of the generated Verilog, and the lockstep checker that runs
+//! them beside the natively stepped rust-hdl blocks.
+
+pub mod fixtures;
+pub mod lockstep;
+pub mod native;
+pub mod stimulus;
+pub mod verilated;

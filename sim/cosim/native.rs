@@ -1,0 +1,168 @@
+//! Natively stepped rust-hdl blocks, with their ports named as in the generated Verilog.
+//!
+//! rust-hdl's `Simulation` runs testbenches on threads and is slow; here a block is stepped
+//! directly: inputs are written to `.next`, the circuit is settled with
+//! [`rust_hdl::prelude::simulate`], and the clock is toggled by hand.
+
+use nanotransport_hdl::common::{
+    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
+    ones_until::OnesUntil, popcount::Popcount,
+};
+use nanotransport_hdl::nic::timer::Timer;
+use rust_hdl::prelude::*;
+
+/// Conversion between a port's rust-hdl type and little-endian 64-bit words.
+pub trait PortBits: Sized {
+    fn to_words(&self) -> Vec<u64>;
+    fn from_words(words: &[u64]) -> Self;
+}
+
+impl PortBits for bool {
+    fn to_words(&self) -> Vec<u64> {
+        vec![*self as u64]
+    }
+    fn from_words(words: &[u64]) -> Self {
+        words.first().is_some_and(|w| w & 1 == 1)
+    }
+}
+
+impl<const N: usize> PortBits for Bits<N> {
+    fn to_words(&self) -> Vec<u64> {
+        if N <= 64 {
+            vec![self.to_u64()]
+        } else {
+            let mut words = vec![0u64; N.div_ceil(64)];
+            for i in 0..N {
+                if self.get_bit(i) {
+                    words[i / 64] |= 1 << (i % 64);
+                }
+            }
+            words
+        }
+    }
+    fn from_words(words: &[u64]) -> Self {
+        if N <= 64 {
+            let w = words.first().copied().unwrap_or(0);
+            let w = if N == 64 { w } else { w & ((1u64 << N) - 1) };
+            w.into()
+        } else {
+            let mut v = Bits::<N>::default();
+            for i in 0..N {
+                let bit = words.get(i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
+                v = v.replace_bit(i, bit);
+            }
+            v
+        }
+    }
+}
+
+/// A rust-hdl block whose top-level ports are addressable by their Verilog names.
+pub trait NativeDut: Block + Default {
+    /// Input ports other than `clock`, in a fixed order.
+    const INPUTS: &'static [&'static str];
+    /// Output ports, in a fixed order.
+    const OUTPUTS: &'static [&'static str];
+    /// Whether the block has a `clock` input.
+    const CLOCKED: bool;
+    fn set_input(&mut self, index: usize, words: &[u64]);
+    fn get_output(&self, index: usize) -> Vec<u64>;
+    fn set_clock(&mut self, high: bool);
+}
+
+/// Implements [`NativeDut`] for a block from the names of its ports.
+#[macro_export]
+macro_rules! native_dut {
+    ($ty:ty, clocked: $clocked:tt, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?]) => {
+        impl $crate::cosim::native::NativeDut for $ty {
+            const INPUTS: &'static [&'static str] = &[$(stringify!($i)),*];
+            const OUTPUTS: &'static [&'static str] = &[$(stringify!($o)),*];
+            const CLOCKED: bool = $clocked;
+            #[allow(unused_variables, unused_mut, unused_assignments)]
+            fn set_input(&mut self, index: usize, words: &[u64]) {
+                let mut k = 0usize;
+                $(
+                    if index == k {
+                        self.$i.next = $crate::cosim::native::PortBits::from_words(words);
+                        return;
+                    }
+                    k += 1;
+                )*
+                panic!("input index {index} out of range");
+            }
+            #[allow(unused_assignments)]
+            fn get_output(&self, index: usize) -> Vec<u64> {
+                let mut k = 0usize;
+                $(
+                    if index == k {
+                        return $crate::cosim::native::PortBits::to_words(&self.$o.val());
+                    }
+                    k += 1;
+                )*
+                panic!("output index {index} out of range");
+            }
+            fn set_clock(&mut self, high: bool) {
+                $crate::native_dut!(@clock self, high, $clocked);
+            }
+        }
+    };
+    (@clock $self:ident, $high:ident, true) => { $self.clock.next = rust_hdl::prelude::Clock { clk: $high }; };
+    (@clock $self:ident, $high:ident, false) => { let _ = $high; };
+}
+
+/// A natively stepped block.
+pub struct NativeStepper<D: NativeDut> {
+    pub dut: D,
+}
+
+impl<D: NativeDut> Default for NativeStepper<D> {
+    fn default() -> Self {
+        Self::new(D::default())
+    }
+}
+
+impl<D: NativeDut> NativeStepper<D> {
+    pub fn new(mut dut: D) -> Self {
+        dut.connect_all();
+        let mut s = NativeStepper { dut };
+        s.settle();
+        s
+    }
+
+    /// Settles combinational logic; panics if it oscillates.
+    pub fn settle(&mut self) {
+        assert!(simulate(&mut self.dut, 10_000), "the circuit did not settle (combinational loop?)");
+    }
+
+    /// Rising then falling clock edge.
+    pub fn tick(&mut self) {
+        if D::CLOCKED {
+            self.dut.set_clock(true);
+            self.settle();
+            self.dut.set_clock(false);
+            self.settle();
+        }
+    }
+}
+
+native_dut!(FindFirstSet<64, 6>, clocked: false, inputs: [bitmap], outputs: [found, index]);
+native_dut!(OnesUntil<64, 7>, clocked: false, inputs: [k], outputs: [mask]);
+native_dut!(Popcount<64, 7>, clocked: false, inputs: [bitmap], outputs: [count]);
+native_dut!(BitmapAllAny<64>, clocked: false, inputs: [bitmap], outputs: [all, any]);
+
+macro_rules! free_list_dut {
+    ($($n:literal, $iw:literal);*) => {$(
+        native_dut!(FreeList<$n, $iw>, clocked: true,
+            inputs: [reset, alloc_ready, free_valid, free_id],
+            outputs: [alloc_valid, alloc_id, empty, full, double_free_count]);
+    )*};
+}
+free_list_dut!(16, 4; 128, 7);
+
+macro_rules! timer_dut {
+    ($($n:literal, $iw:literal);*) => {$(
+        native_dut!(Timer<$n, $iw, 8>, clocked: true,
+            inputs: [reset, now, sched_valid, sched_id, sched_delay, sched_meta, cancel_valid, cancel_id, timeout_ready],
+            outputs: [timeout_valid, timeout_id, timeout_meta]);
+    )*};
+}
+timer_dut!(16, 4; 128, 7);

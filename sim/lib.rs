@@ -1,0 +1,7 @@
+//! Everything that is not synthesisable: Verilator co-simulation, the lockstep checker and
+//! transaction-level reference models.
+
+pub mod cosim;
+pub mod model;
+pub mod tools;
+pub mod bench;

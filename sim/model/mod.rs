@@ -1,0 +1,4 @@
+//! Transaction-level reference models.
+
+pub mod free_list;
+pub mod timer;

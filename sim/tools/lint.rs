@@ -1,0 +1,144 @@
+//! `verilator --lint-only -Wall` and Yosys `synth_xilinx -family xcup` on generated Verilog.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Verilator waiver file, relative to the repository root.
+pub const WAIVERS: &str = "fpga/verilator_waivers.vlt";
+
+/// Result of one tool on one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolResult {
+    pub ok: bool,
+    /// One line: "clean", a cell summary, or the first error.
+    pub summary: String,
+}
+
+/// Lint and synthesis results for one file.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub file: PathBuf,
+    pub verilator: ToolResult,
+    pub yosys: Option<ToolResult>,
+}
+
+impl FileReport {
+    pub fn ok(&self) -> bool {
+        self.verilator.ok && self.yosys.as_ref().is_none_or(|y| y.ok)
+    }
+}
+
+/// The top module of a generated file: its stem.
+pub fn top_of(file: &Path) -> String {
+    file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+}
+
+/// Names a missing tool clearly.
+fn spawn_error(tool: &str, e: std::io::Error) -> ToolResult {
+    ToolResult {
+        ok: false,
+        summary: format!("cannot run {tool} ({e}); install it with scripts/setup-tools.sh"),
+    }
+}
+
+/// `verilator --lint-only -Wall` with the project's waivers.
+pub fn verilator_lint(repo: &Path, file: &Path) -> ToolResult {
+    let out = Command::new("verilator")
+        .arg("--lint-only")
+        .arg("-Wall")
+        .arg(repo.join(WAIVERS))
+        .arg("--top-module")
+        .arg(top_of(file))
+        .arg(file)
+        .output();
+    match out {
+        Err(e) => spawn_error("verilator", e),
+        Ok(o) => {
+            let text = String::from_utf8_lossy(&o.stderr).to_string() + &String::from_utf8_lossy(&o.stdout);
+            let warnings: Vec<&str> = text.lines().filter(|l| l.starts_with("%Warning") || l.starts_with("%Error")).collect();
+            if o.status.success() && warnings.is_empty() {
+                ToolResult { ok: true, summary: "clean".into() }
+            } else {
+                ToolResult {
+                    ok: false,
+                    summary: format!("{} message(s); first: {}", warnings.len(), warnings.first().unwrap_or(&"(none)")),
+                }
+            }
+        }
+    }
+}
+
+/// Yosys `synth_xilinx -family xcup`; the summary counts LUTs, flip-flops and RAM cells.
+pub fn yosys_synth(file: &Path) -> ToolResult {
+    let script = format!(
+        "read_verilog {}; synth_xilinx -family xcup -top {}; stat",
+        file.display(),
+        top_of(file)
+    );
+    let out = Command::new("yosys").arg("-p").arg(&script).output();
+    match out {
+        Err(e) => spawn_error("yosys", e),
+        Ok(o) if !o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stderr).to_string() + &String::from_utf8_lossy(&o.stdout);
+            let first = text.lines().find(|l| l.contains("ERROR")).unwrap_or("yosys failed").to_string();
+            ToolResult { ok: false, summary: first }
+        }
+        Ok(o) => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            ToolResult { ok: true, summary: summarise_stat(&text) }
+        }
+    }
+}
+
+/// Sums the cell counts of Yosys' `stat` for the top (the last "Number of cells" block).
+fn summarise_stat(stat: &str) -> String {
+    let (mut luts, mut ffs, mut rams, mut cells) = (0u64, 0u64, 0u64, 0u64);
+    // `stat` prints per module then a design hierarchy total; take the last listing.
+    let last = stat.rfind("Number of cells").map(|i| &stat[i..]).unwrap_or(stat);
+    for line in last.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() == 4 && words[0] == "Number" && words[2] == "cells:" {
+            cells = words[3].parse().unwrap_or(0);
+        }
+        if words.len() == 2 {
+            let n: u64 = words[1].parse().unwrap_or(0);
+            let cell = words[0];
+            if cell.starts_with("LUT") {
+                luts += n;
+            } else if cell.starts_with("FD") {
+                ffs += n;
+            } else if cell.starts_with("RAM") {
+                rams += n;
+            }
+        }
+    }
+    format!("{cells} cells (LUT {luts}, FF {ffs}, RAM {rams})")
+}
+
+/// Lints (and optionally synthesises) every file.
+pub fn check_files(repo: &Path, files: &[PathBuf], synthesise: bool) -> Vec<FileReport> {
+    files
+        .iter()
+        .map(|f| FileReport {
+            file: f.clone(),
+            verilator: verilator_lint(repo, f),
+            yosys: synthesise.then(|| yosys_synth(f)),
+        })
+        .collect()
+}
+
+/// Every `.v` file under `dir`, one level of folders deep, sorted.
+pub fn verilog_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        dirs.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
+    }
+    for d in dirs {
+        if let Ok(rd) = std::fs::read_dir(&d) {
+            files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "v")));
+        }
+    }
+    files.sort();
+    files
+}

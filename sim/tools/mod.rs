@@ -1,0 +1,3 @@
+//! External tools on generated Verilog: Verilator lint and Yosys synthesis.
+
+pub mod lint;

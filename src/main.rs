@@ -1,0 +1,183 @@
+//! `nanotransport`: generate, lint and benchmark the nanoTransport NIC hardware model.
+//!
+//! The CLI only wires commands to library calls in hdl/ and sim/.
+
+use clap::{Parser, Subcommand};
+use nanotransport_hdl::configs::{config_names, find_config, NicConfig, CONFIGS};
+use nanotransport_hdl::generate::write_modules;
+use nanotransport_sim::tools::lint;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "nanotransport", version, about = "Hardware model of the nanoTransport NIC: Verilog generation, lint, co-simulation benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the Verilog of named configurations into verilog-out/ (one folder per configuration)
+    Gen {
+        /// Configuration to generate (repeatable; default: all)
+        #[arg(long = "config", value_name = "NAME")]
+        configs: Vec<String>,
+        /// Output folder
+        #[arg(long, value_name = "DIR", default_value = "verilog-out")]
+        out: PathBuf,
+        /// Also regenerate the co-simulation self-test fixtures in sim/cosim/fixtures
+        #[arg(long)]
+        fixtures: bool,
+    },
+    /// Run `verilator --lint-only -Wall` and Yosys `synth_xilinx -family xcup` on generated files
+    Lint {
+        /// Configuration to check (repeatable; default: all)
+        #[arg(long = "config", value_name = "NAME")]
+        configs: Vec<String>,
+        /// Folder holding the generated Verilog
+        #[arg(long, value_name = "DIR", default_value = "verilog-out")]
+        dir: PathBuf,
+        /// Skip Yosys synthesis (Verilator lint only)
+        #[arg(long)]
+        no_synth: bool,
+    },
+    /// Benchmarks (reports, not tests)
+    Bench {
+        #[command(subcommand)]
+        which: BenchCommand,
+    },
+    /// List the named configurations
+    Configs,
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Simulation speed of the 128-entry timer: native rust-hdl vs Verilator, same run
+    Cosim {
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+        /// Cycles simulated in each model
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+    },
+}
+
+fn selected(configs: &[String]) -> Result<Vec<NicConfig>, String> {
+    if configs.is_empty() {
+        return Ok(CONFIGS.to_vec());
+    }
+    configs.iter().map(|c| find_config(c)).collect()
+}
+
+fn gen(configs: &[String], out: &Path, fixtures: bool) -> Result<(), String> {
+    for config in selected(configs)? {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        println!("{:<10} {} modules -> {}", config.name, modules.len(), dir.display());
+    }
+    if fixtures {
+        let dir = Path::new(nanotransport_sim::cosim::fixtures::FIXTURE_DIR);
+        let modules = nanotransport_sim::cosim::fixtures::generate();
+        write_modules(dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        println!("{:<10} {} modules -> {}", "fixtures", modules.len(), dir.display());
+    }
+    Ok(())
+}
+
+fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, String> {
+    let mut files = Vec::new();
+    for config in selected(configs)? {
+        let d = dir.join(config.name);
+        let found = lint::verilog_files_under(&d);
+        if found.is_empty() {
+            return Err(format!("{}: no generated Verilog; run `nanotransport gen` first", d.display()));
+        }
+        files.extend(found);
+    }
+    let reports = lint::check_files(Path::new("."), &files, !no_synth);
+    let mut failed = 0;
+    for r in &reports {
+        let yosys = r.yosys.as_ref().map(|y| format!("  yosys: {}", y.summary)).unwrap_or_default();
+        println!(
+            "{}  {}  verilator: {}{}",
+            if r.ok() { "ok  " } else { "FAIL" },
+            r.file.display(),
+            r.verilator.summary,
+            yosys
+        );
+        failed += (!r.ok()) as usize;
+    }
+    println!("lint: {} files, {} passed, {} failed", reports.len(), reports.len() - failed, failed);
+    Ok(failed == 0)
+}
+
+fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
+    let b = nanotransport_sim::bench::bench_timer_128(cycles)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "block": b.block,
+                "cycles": b.cycles,
+                "native_cycles_per_s": b.native_cycles_per_s,
+                "verilator_cycles_per_s": b.verilator_cycles_per_s,
+                "ratio": b.ratio,
+            })
+        );
+    } else {
+        println!("block                  cycles   native cyc/s   verilator cyc/s   ratio");
+        println!(
+            "{:<20} {:>8} {:>14.0} {:>17.0} {:>7.1}",
+            b.block, b.cycles, b.native_cycles_per_s, b.verilator_cycles_per_s, b.ratio
+        );
+        println!("(both runs raised {} timeouts)", b.timeouts);
+    }
+    Ok(())
+}
+
+/// clap's errors span several lines; print them as one.
+fn one_line(err: &clap::Error) -> String {
+    err.to_string()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("{}", one_line(&e));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
+        Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
+        Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
+        Command::Configs => {
+            for c in CONFIGS {
+                println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);
+            }
+            let _ = config_names;
+            Ok(true)
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The command line: help for every subcommand, one-line errors for bad input, generation,
+//! the benchmark's JSON, and the set-up script's tool checks.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nanotransport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nanotransport"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nt-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for args in [
+        vec!["--help"],
+        vec!["gen", "--help"],
+        vec!["lint", "--help"],
+        vec!["bench", "--help"],
+        vec!["bench", "cosim", "--help"],
+        vec!["configs", "--help"],
+    ] {
+        let o = nanotransport(&args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn unknown_configuration_is_a_one_line_error_listing_the_choices() {
+    let o = nanotransport(&["gen", "--config", "ndp-9", "--out", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("ndp-9") && err.contains("nic-16") && err.contains("nic-128"), "{err}");
+    let o = nanotransport(&["lint", "--config", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_parameter_is_a_one_line_error() {
+    for args in [vec!["gen", "--messages", "7"], vec!["frobnicate"], vec!["bench", "cosim", "--cycles", "many"]] {
+        let o = nanotransport(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn gen_writes_the_committed_verilog() {
+    let out = temp_dir("gen");
+    let o = nanotransport(&["gen", "--config", "nic-16", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog-out/nic-16");
+    let mut n = 0;
+    for e in std::fs::read_dir(out.join("nic-16")).unwrap().flatten() {
+        let ours = std::fs::read_to_string(e.path()).unwrap();
+        let theirs = std::fs::read_to_string(committed.join(e.file_name())).unwrap();
+        assert_eq!(ours, theirs, "{:?}", e.file_name());
+        n += 1;
+    }
+    assert_eq!(n, 6);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn lint_without_generated_verilog_says_so() {
+    let empty = temp_dir("lint");
+    let o = nanotransport(&["lint", "--config", "nic-16", "--dir", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nanotransport gen"));
+}
+
+#[test]
+fn bench_cosim_json_has_the_documented_fields() {
+    let o = nanotransport(&["bench", "cosim", "--json", "--cycles", "3000"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["block"], "nt_nic_128_timer");
+    assert_eq!(v["cycles"], 3000);
+    let native = v["native_cycles_per_s"].as_f64().unwrap();
+    let verilator = v["verilator_cycles_per_s"].as_f64().unwrap();
+    let ratio = v["ratio"].as_f64().unwrap();
+    assert!(native > 0.0 && verilator > 0.0);
+    assert!((ratio - verilator / native).abs() < 1e-6 * ratio);
+}
+
+/// A folder of symlinks to the tools the set-up script uses, minus `without`, plus a fake
+/// `verilator` printing `verilator_version`.
+fn fake_path(name: &str, without: &str, verilator_version: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    for tool in ["bash", "env", "id", "awk", "cut", "cargo", "g++", "make", "ar", "iverilog", "yosys", "sudo", "apt-get"] {
+        if tool == without {
+            continue;
+        }
+        if let Ok(o) = Command::new("bash").arg("-c").arg(format!("command -v {tool}")).output() {
+            let path = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            if !path.is_empty() {
+                let _ = std::os::unix::fs::symlink(path, dir.join(tool));
+            }
+        }
+    }
+    let fake = dir.join("verilator");
+    std::fs::write(&fake, format!("#!/bin/sh\necho '{verilator_version}'\n")).unwrap();
+    let _ = Command::new("chmod").arg("+x").arg(&fake).status();
+    dir
+}
+
+fn setup_script(path: &Path) -> Output {
+    Command::new("/bin/bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-tools.sh"))
+        .env("PATH", path)
+        .env("NANOTRANSPORT_NO_INSTALL", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn setup_names_an_old_verilator() {
+    let path = fake_path("old-verilator", "", "Verilator 4.038 2020-07-11 rev v4.036-114-g0cd4a57ad");
+    let o = setup_script(&path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("4.038") && err.contains("Verilator 5"), "{err}");
+    let _ = std::fs::remove_dir_all(&path);
+}
+
+#[test]
+fn setup_names_a_missing_tool() {
+    let path = fake_path("no-yosys", "yosys", "Verilator 5.006 2023-01-22");
+    let o = setup_script(&path);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("yosys"), "{err}");
+    let _ = std::fs::remove_dir_all(&path);
+}
+
+#[test]
+fn setup_accepts_verilator_5() {
+    let path = fake_path("ok", "", "Verilator 5.006 2023-01-22 rev (Debian 5.006-3)");
+    let o = setup_script(&path);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&path);
+}

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test (release build: the simulations are the slow part).
+# Runs every test (release build: the simulations are the slow part), then prints one
+# closing line with the totals over all test binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-tools.sh
-cargo test --release --workspace
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --release --workspace --all-targets 2>&1 | tee "$log" || status=$?
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i) ~ /^passed/) p += $(i-1); if ($(i) ~ /^failed/) f += $(i-1) } }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"

@@ -6,7 +6,9 @@ use nanotransport_hdl::common::{
     ones_until::OnesUntil, popcount::Popcount,
 };
 use nanotransport_hdl::nic::timer::Timer;
-use nanotransport_sim::cosim::fixtures::{PrecedenceBug, PrecedenceFixed, PRECEDENCE_BUG, PRECEDENCE_FIXED};
+use nanotransport_sim::cosim::fixtures::{
+    PrecedenceBug, PrecedenceFixed, WidePorts, PRECEDENCE_BUG, PRECEDENCE_FIXED, WIDE_PORTS,
+};
 use nanotransport_sim::cosim::lockstep::{run_lockstep, LockstepError};
 use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
@@ -102,4 +104,9 @@ fn port_mismatch_is_a_setup_error() {
     // The fixed fixture's native model paired with the free list's Verilog: ports differ.
     let r = run_lockstep::<PrecedenceFixed>("nt_nic_16_free_list", &Stimulus::new(), 10, 1);
     assert!(matches!(r, Err(LockstepError::Setup(_))), "{r:?}");
+}
+
+#[test]
+fn ports_wider_than_64_bits() {
+    pass::<WidePorts>(WIDE_PORTS, Stimulus::new(), CYCLES, 81);
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Bump when the generated shim or the compile flags change, to invalidate cached models.
-const SHIM_VERSION: &str = "4";
+const SHIM_VERSION: &str = "5";
 const CXX_FLAGS: &[&str] = &[
     "-std=gnu++17",
     "-O3",
@@ -296,14 +296,14 @@ fn cpp_shim(src: &ModelSource) -> String {
     writeln!(s, "#include <cstdint>\n#include \"verilated.h\"\n#include \"verilated_vcd_c.h\"\n#include \"{class}.h\"").unwrap();
     writeln!(
         s,
-        "namespace {{ struct Handle {{ VerilatedContext* ctx; {class}* model; VerilatedVcdC* vcd; uint64_t time; }}; }}"
+        "namespace {{ struct Handle {{ VerilatedContext* ctx; {class}* model; VerilatedVcdC* vcd; uint64_t time; bool fall_pending; }}; }}"
     )
     .unwrap();
     writeln!(s, "extern \"C\" {{").unwrap();
     writeln!(
         s,
         "void* {top}_new() {{ auto* h = new Handle; h->ctx = new VerilatedContext; h->ctx->traceEverOn(true); \
-         h->model = new {class}(h->ctx, \"{top}\"); h->vcd = nullptr; h->time = 0; h->model->eval(); return h; }}"
+         h->model = new {class}(h->ctx, \"{top}\"); h->vcd = nullptr; h->time = 0; h->fall_pending = false; h->model->eval(); return h; }}"
     )
     .unwrap();
     writeln!(
@@ -312,12 +312,18 @@ fn cpp_shim(src: &ModelSource) -> String {
          h->model->final(); delete h->model; delete h->ctx; delete h; }}"
     )
     .unwrap();
-    writeln!(s, "void {top}_eval(void* p) {{ static_cast<Handle*>(p)->model->eval(); }}").unwrap();
+    writeln!(
+        s,
+        "void {top}_eval(void* p) {{ auto* h = static_cast<Handle*>(p); h->model->eval(); h->fall_pending = false; }}"
+    )
+    .unwrap();
     let edges = if has_clock {
         // Every generated block is rising-edge only, so the falling edge needs no evaluation of its
-        // own: the next eval() (after the next inputs are written) settles it with them.
-        "h->model->clock = 1; h->model->eval(); h->time += 1; if (h->vcd) h->vcd->dump(h->time); \
-         h->model->clock = 0; h->time += 1;"
+        // own: the next eval() (after the next inputs are written) settles it with them. Verilator
+        // sees an edge only across an eval, so two ticks in a row evaluate the low clock first.
+        "if (h->fall_pending) h->model->eval(); \
+         h->model->clock = 1; h->model->eval(); h->time += 1; if (h->vcd) h->vcd->dump(h->time); \
+         h->model->clock = 0; h->time += 1; h->fall_pending = true;"
     } else {
         "h->model->eval(); h->time += 2; if (h->vcd) h->vcd->dump(h->time);"
     };

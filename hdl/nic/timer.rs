@@ -49,7 +49,8 @@
 //!
 //! # Reset
 //! One cycle with `reset` high clears every valid bit, the scan position and the pending
-//! timeout; memory contents need no init because nothing is read without its valid bit.
+//! timeout (and masks `timeout_valid` in that cycle); memory contents need no init because
+//! nothing is read without its valid bit.
 
 use rust_hdl::prelude::*;
 
@@ -163,13 +164,16 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         self.cancel_hits_out.next = self.cancel_valid.val() & (self.cancel_id.val() == self.out_id.q.val());
 
         // Output stage.
-        self.timeout_valid.next =
-            (self.out_pending.q.val() & (!self.sched_hits_out.val())) & (!self.cancel_hits_out.val());
+        // Reset cancels every timer at once, the pending timeout included.
+        self.timeout_valid.next = ((self.out_pending.q.val() & (!self.sched_hits_out.val()))
+            & (!self.cancel_hits_out.val()))
+            & (!self.reset.val());
         self.timeout_id.next = self.out_id.q.val();
         self.timeout_meta.next = self.out_meta.q.val();
-        self.fire.next =
-            ((self.out_pending.q.val() & (!self.sched_hits_out.val())) & (!self.cancel_hits_out.val()))
-                & self.timeout_ready.val();
+        self.fire.next = (((self.out_pending.q.val() & (!self.sched_hits_out.val()))
+            & (!self.cancel_hits_out.val()))
+            & (!self.reset.val()))
+            & self.timeout_ready.val();
         self.out_slot_free.next = (((!self.out_pending.q.val()) | self.fire.val()) | self.sched_hits_out.val())
             | self.cancel_hits_out.val();
 

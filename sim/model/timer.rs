@@ -60,11 +60,13 @@ impl TimerChecker {
             if meta != e.meta {
                 return Err(format!("cycle {cycle}: entry {id} raised with metadata {meta:#x}, scheduled with {:#x}", e.meta));
             }
-            if c.sched.is_some_and(|(s, _, _)| s == id) || c.cancel == Some(id) {
-                return Err(format!("cycle {cycle}: entry {id} raised while being scheduled/cancelled"));
+            if c.sched.is_some_and(|(s, _, _)| s == id) || c.cancel == Some(id) || c.reset {
+                return Err(format!("cycle {cycle}: entry {id} raised while being scheduled/cancelled/reset"));
             }
             if c.timeout_ready {
-                let due = e.due_since.expect("expired entries are due");
+                let due = e.due_since.ok_or_else(|| {
+                    format!("cycle {cycle}: entry {id} raised before any cycle saw now >= its expiry (time went backwards?)")
+                })?;
                 self.max_latency = self.max_latency.max(cycle - due);
                 self.entries[id as usize].valid = false;
                 self.fired += 1;

@@ -51,3 +51,17 @@ fn unknown_model_lists_the_models() {
     assert!(err.contains("nt_nic_16_timer") && err.contains("nt_nic_128_timer"), "{err}");
     assert!(model_names().len() >= 15);
 }
+
+#[test]
+fn consecutive_ticks_are_consecutive_cycles() {
+    // The 16-entry free list hands out IDs 0, 1, 2, … one per clock edge while alloc_ready is high.
+    let mut m = VerilatedModel::new("nt_nic_16_free_list").unwrap();
+    let (ready, id) = (m.port_or_panic("alloc_ready"), m.port_or_panic("alloc_id"));
+    m.set(ready, 1);
+    m.eval();
+    for _ in 0..3 {
+        m.tick();
+    }
+    m.eval();
+    assert_eq!(m.get(id), 3, "three ticks without eval in between are three cycles");
+}

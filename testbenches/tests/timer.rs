@@ -232,3 +232,12 @@ fn reset_in_the_middle_of_traffic_cancels_everything() {
     dut.cycle(false, Some((6, 0, 3)), None, true);
     assert!((0..20).any(|_| dut.idle() == Some((6, 3))));
 }
+
+#[test]
+fn reset_masks_a_pending_timeout_in_its_own_cycle() {
+    let mut dut = pending(7);
+    assert_eq!(dut.cycle(true, None, None, true), None, "a timeout was handed out during reset");
+    for _ in 0..60 {
+        assert_eq!(dut.idle(), None);
+    }
+}

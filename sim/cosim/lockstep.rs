@@ -11,7 +11,30 @@ use crate::cosim::stimulus::{draw, Stimulus};
 use crate::cosim::verilated::{PortId, VerilatedModel};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::{Atom, Block, Probe};
+use std::collections::HashMap;
 use std::fmt;
+
+/// Collects the widths of a block's own (top-level) signals.
+#[derive(Default)]
+struct TopWidths {
+    depth: usize,
+    widths: HashMap<String, usize>,
+}
+
+impl Probe for TopWidths {
+    fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth += 1;
+    }
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        if self.depth == 1 {
+            self.widths.insert(name.to_string(), signal.bits());
+        }
+    }
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth -= 1;
+    }
+}
 
 /// The first cycle on which the two models disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,8 +102,19 @@ struct Pairing {
     outputs: Vec<(usize, PortId, &'static str)>,
 }
 
-fn pair_ports<D: NativeDut>(model: &VerilatedModel) -> Result<Pairing, String> {
+fn pair_ports<D: NativeDut>(native: &D, model: &VerilatedModel) -> Result<Pairing, String> {
     let spec = model.spec();
+    let mut probe = TopWidths::default();
+    native.accept("dut", &mut probe);
+    for name in D::INPUTS.iter().chain(D::OUTPUTS) {
+        let native_width = probe.widths.get(*name).copied();
+        let verilog_width = model.port(name).map(|p| spec.ports[p.0].width);
+        if let (Some(a), Some(b)) = (native_width, verilog_width) {
+            if a != b {
+                return Err(format!("{}: port '{name}' is {a} bits in rust-hdl but {b} bits in Verilog", spec.name));
+            }
+        }
+    }
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     for (i, name) in D::INPUTS.iter().enumerate() {
@@ -123,7 +157,7 @@ pub fn run_lockstep_with<D: NativeDut>(
     seed: u64,
 ) -> Result<LockstepReport, LockstepError> {
     let mut verilated = VerilatedModel::new(model_name).map_err(LockstepError::Setup)?;
-    let pairing = pair_ports::<D>(&verilated).map_err(LockstepError::Setup)?;
+    let pairing = pair_ports::<D>(&native.dut, &verilated).map_err(LockstepError::Setup)?;
     for port in stimulus.ruled_ports() {
         if !D::INPUTS.contains(&port) {
             return Err(LockstepError::Setup(format!("{model_name}: stimulus drives unknown input '{port}'")));

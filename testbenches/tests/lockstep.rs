@@ -100,6 +100,17 @@ fn catches_the_precedence_bug() {
 }
 
 #[test]
+fn port_width_mismatch_is_a_setup_error() {
+    // Same port names, different widths: the 16-entry free list (4-bit IDs) against the Verilog
+    // of the 128-entry one (7-bit IDs).
+    let r = run_lockstep::<FreeList<16, 4>>("nt_nic_128_free_list", &Stimulus::new(), 10, 1);
+    match r {
+        Err(LockstepError::Setup(msg)) => assert!(msg.contains("bits in rust-hdl"), "{msg}"),
+        other => panic!("width mismatch not caught: {other:?}"),
+    }
+}
+
+#[test]
 fn port_mismatch_is_a_setup_error() {
     // The fixed fixture's native model paired with the free list's Verilog: ports differ.
     let r = run_lockstep::<PrecedenceFixed>("nt_nic_16_free_list", &Stimulus::new(), 10, 1);

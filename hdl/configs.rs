@@ -1,5 +1,7 @@
 //! Named configurations: the parameter sets `nanotransport gen` writes into verilog-out/.
 //!
+//! Not a hardware block: it has no ports and no latency; it names parameter sets of the blocks.
+//!
 //! A configuration fixes the number of concurrent messages per direction (which sizes the ID
 //! free lists and the timer memories) and the bitmap width (packets per message). rust-hdl
 //! parameters are const generics, so each named configuration maps to concrete block types here.

@@ -1,5 +1,7 @@
 //! Verilog generation: rust-hdl's generator plus module renaming.
 //!
+//! Not a hardware block: it has no ports and no latency; it turns blocks into Verilog files.
+//!
 //! rust-hdl names every top module `top` and its submodules `top$<path>`. Several blocks and
 //! configurations must coexist in one FPGA project, so each generated file is renamed after its
 //! block and configuration (`nt_nic_16_timer`, `nt_nic_16_timer$expiry_mem`, …).

@@ -116,39 +116,36 @@ fn fake_path(name: &str, without: &str, verilator_version: &str) -> PathBuf {
     dir
 }
 
-fn setup_script(path: &Path) -> Output {
-    Command::new("/bin/bash")
+/// Runs the set-up script with only the tools of `fake_path` and installation disabled;
+/// returns whether it succeeded and its error output.
+fn setup_script(name: &str, without: &str, verilator_version: &str) -> (bool, String) {
+    let path = fake_path(name, without, verilator_version);
+    let o = Command::new("/bin/bash")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-tools.sh"))
-        .env("PATH", path)
+        .env("PATH", &path)
         .env("NANOTRANSPORT_NO_INSTALL", "1")
         .output()
-        .unwrap()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&path);
+    (o.status.success(), String::from_utf8_lossy(&o.stderr).to_string())
 }
 
 #[test]
 fn setup_names_an_old_verilator() {
-    let path = fake_path("old-verilator", "", "Verilator 4.038 2020-07-11 rev v4.036-114-g0cd4a57ad");
-    let o = setup_script(&path);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let (ok, err) = setup_script("old-verilator", "", "Verilator 4.038 2020-07-11 rev v4.036-114-g0cd4a57ad");
+    assert!(!ok);
     assert!(err.contains("4.038") && err.contains("Verilator 5"), "{err}");
-    let _ = std::fs::remove_dir_all(&path);
 }
 
 #[test]
 fn setup_names_a_missing_tool() {
-    let path = fake_path("no-yosys", "yosys", "Verilator 5.006 2023-01-22");
-    let o = setup_script(&path);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
+    let (ok, err) = setup_script("no-yosys", "yosys", "Verilator 5.006 2023-01-22");
+    assert!(!ok);
     assert!(err.contains("yosys"), "{err}");
-    let _ = std::fs::remove_dir_all(&path);
 }
 
 #[test]
 fn setup_accepts_verilator_5() {
-    let path = fake_path("ok", "", "Verilator 5.006 2023-01-22 rev (Debian 5.006-3)");
-    let o = setup_script(&path);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let _ = std::fs::remove_dir_all(&path);
+    let (ok, err) = setup_script("ok", "", "Verilator 5.006 2023-01-22 rev (Debian 5.006-3)");
+    assert!(ok, "{err}");
 }

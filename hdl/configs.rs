@@ -83,3 +83,67 @@ impl NicConfig {
             .collect()
     }
 }
+
+/// A named configuration of a switch block (written by `gen` beside the NIC configurations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwitchConfig {
+    /// Name used on the command line and as the verilog-out/ folder.
+    pub name: &'static str,
+    /// Egress ports of the Bolt ingress block.
+    pub ports: usize,
+    /// Supply from the 65 536-entry table (thesis §4.4.1) instead of the multiplier.
+    pub supply_table: bool,
+}
+
+/// Every named switch configuration.
+pub const SWITCH_CONFIGS: &[SwitchConfig] = &[
+    SwitchConfig { name: "bolt-ingress-64p", ports: 64, supply_table: false },
+    SwitchConfig { name: "bolt-ingress-64p-lut", ports: 64, supply_table: true },
+];
+
+/// Looks a switch configuration up by name.
+pub fn find_switch_config(name: &str) -> Option<SwitchConfig> {
+    SWITCH_CONFIGS.iter().copied().find(|c| c.name == name)
+}
+
+impl SwitchConfig {
+    /// Verilog module-name prefix of this configuration, e.g. `nt_bolt_ingress_64p`.
+    pub fn module_prefix(&self) -> String {
+        format!("nt_{}", self.name.replace('-', "_"))
+    }
+
+    /// Name of the supply table's hex file (table configurations only).
+    pub fn supply_table_file(&self) -> Option<String> {
+        self.supply_table.then(|| format!("{}_supply_100g.hex", self.module_prefix()))
+    }
+
+    /// Parameters of the Bolt ingress block: thesis defaults, every port at 100 Gb/s.
+    pub fn bolt_params(&self) -> crate::switch::bolt_ingress::BoltParams {
+        use crate::switch::bolt_ingress::{BoltParams, PortRate};
+        use crate::switch::supply_unit::SupplyMode;
+        let mut p = BoltParams::defaults(self.ports);
+        if let Some(file) = self.supply_table_file() {
+            p.supply = SupplyMode::LookupTable { rate_q8: PortRate::DEFAULT.rate_q8(), file };
+        }
+        p
+    }
+
+    /// Generates every block of this configuration, each named `<prefix>_<block>`.
+    pub fn generate(&self) -> Vec<GeneratedModule> {
+        use crate::switch::bolt_ingress::BoltIngress;
+        let verilog = match self.ports {
+            64 => verilog_of(&mut BoltIngress::<64, 6>::new(self.bolt_params())),
+            other => panic!("no block types for {other} ports"),
+        };
+        vec![GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name)]
+    }
+
+    /// Data files the Verilog reads (`$readmemh`), as (file name, contents).
+    pub fn data_files(&self) -> Vec<(String, String)> {
+        use crate::switch::bolt_ingress::PortRate;
+        self.supply_table_file()
+            .map(|f| (f, crate::switch::supply_unit::supply_table_hex(PortRate::DEFAULT.rate_q8())))
+            .into_iter()
+            .collect()
+    }
+}

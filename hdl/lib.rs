@@ -10,3 +10,4 @@ pub mod common;
 pub mod configs;
 pub mod generate;
 pub mod nic;
+pub mod switch;

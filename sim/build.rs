@@ -200,7 +200,16 @@ fn include_flags(root: &Path) -> Vec<String> {
 
 /// Verilates and compiles one model (cached); returns its object files.
 fn build_model(src: &ModelSource, cache: &Path, version: &str, root: &Path) -> Vec<PathBuf> {
-    let hash = hash_of(&[&src.text, version, SHIM_VERSION, &CXX_FLAGS.join(" ")]);
+    // Files read by `$readmemh` are found at run time through NT_MEM_DIR, the source's folder;
+    // only models that read such files depend on where the source lives.
+    let mem_dir = src.path.parent().map(|d| d.canonicalize().unwrap_or(d.to_path_buf())).unwrap_or_default();
+    let mem_define = format!("-DNT_MEM_DIR=\"{}\"", mem_dir.display());
+    let reads_files = src.text.contains("$readmem");
+    let hash = if reads_files {
+        hash_of(&[&src.text, version, SHIM_VERSION, &CXX_FLAGS.join(" "), &mem_define])
+    } else {
+        hash_of(&[&src.text, version, SHIM_VERSION, &CXX_FLAGS.join(" ")])
+    };
     let dir = cache.join(format!("{}-{hash}", src.top));
     let obj = dir.join("obj");
     let stamp = dir.join("built.stamp");
@@ -211,6 +220,7 @@ fn build_model(src: &ModelSource, cache: &Path, version: &str, root: &Path) -> V
         let mut v = Command::new("verilator");
         v.args(["--cc", "--trace", "-O3", "--x-assign", "0", "--x-initial", "0"])
             .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
+            .arg(&mem_define)
             .arg("--prefix")
             .arg(&prefix)
             .arg("--top-module")

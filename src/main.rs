@@ -3,7 +3,7 @@
 //! The CLI only wires commands to library calls in hdl/ and sim/.
 
 use clap::{Parser, Subcommand};
-use nanotransport_hdl::configs::{config_names, find_config, NicConfig, CONFIGS};
+use nanotransport_hdl::configs::{config_names, find_config, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::write_modules;
 use nanotransport_sim::tools::lint;
 use std::path::{Path, PathBuf};
@@ -68,7 +68,21 @@ fn selected(configs: &[String]) -> Result<Vec<NicConfig>, String> {
     if configs.is_empty() {
         return Ok(CONFIGS.to_vec());
     }
-    configs.iter().map(|c| find_config(c)).collect()
+    configs.iter().filter(|c| find_switch_config(c).is_none()).map(|c| find_config(c).map_err(|e| with_switch_names(&e))).collect()
+}
+
+/// The switch configurations among `configs` (all of them when none is named).
+fn selected_switch(configs: &[String]) -> Vec<SwitchConfig> {
+    if configs.is_empty() {
+        return SWITCH_CONFIGS.to_vec();
+    }
+    configs.iter().filter_map(|c| find_switch_config(c)).collect()
+}
+
+/// Adds the switch configurations to the list of valid names in an unknown-configuration error.
+fn with_switch_names(err: &str) -> String {
+    let names: Vec<&str> = SWITCH_CONFIGS.iter().map(|c| c.name).collect();
+    format!("{err}, {}", names.join(", "))
 }
 
 fn gen(configs: &[String], out: &Path, fixtures: bool) -> Result<(), String> {
@@ -76,6 +90,15 @@ fn gen(configs: &[String], out: &Path, fixtures: bool) -> Result<(), String> {
         let modules = config.generate();
         let dir = out.join(config.name);
         write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        println!("{:<10} {} modules -> {}", config.name, modules.len(), dir.display());
+    }
+    for config in selected_switch(configs) {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (file, text) in config.data_files() {
+            std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()))?;
+        }
         println!("{:<10} {} modules -> {}", config.name, modules.len(), dir.display());
     }
     if fixtures {
@@ -89,8 +112,9 @@ fn gen(configs: &[String], out: &Path, fixtures: bool) -> Result<(), String> {
 
 fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, String> {
     let mut files = Vec::new();
-    for config in selected(configs)? {
-        let d = dir.join(config.name);
+    let names = selected(configs)?.iter().map(|c| c.name).chain(selected_switch(configs).iter().map(|c| c.name)).collect::<Vec<_>>();
+    for name in names {
+        let d = dir.join(name);
         let found = lint::verilog_files_under(&d);
         if found.is_empty() {
             return Err(format!("{}: no generated Verilog; run `nanotransport gen` first", d.display()));
@@ -167,6 +191,9 @@ fn main() -> ExitCode {
         Command::Configs => {
             for c in CONFIGS {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);
+            }
+            for c in SWITCH_CONFIGS {
+                println!("{:<10} bolt ingress, {} ports, supply by {}", c.name, c.ports, if c.supply_table { "table" } else { "multiplier" });
             }
             let _ = config_names;
             Ok(true)

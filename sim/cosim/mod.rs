@@ -6,3 +6,5 @@ pub mod lockstep;
 pub mod native;
 pub mod stimulus;
 pub mod verilated;
+pub mod native_bolt;
+pub mod bolt_ingress_dut;

@@ -149,3 +149,29 @@ fn setup_accepts_verilator_5() {
     let (ok, err) = setup_script("ok", "", "Verilator 5.006 2023-01-22 rev (Debian 5.006-3)");
     assert!(ok, "{err}");
 }
+
+#[test]
+fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
+    let out = temp_dir("gen-bolt");
+    let o = nanotransport(&["gen", "--config", "bolt-ingress-64p-lut", "--config", "bolt-ingress-64p", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut n = 0;
+    for config in ["bolt-ingress-64p", "bolt-ingress-64p-lut"] {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog-out").join(config);
+        for e in std::fs::read_dir(out.join(config)).unwrap().flatten() {
+            let ours = std::fs::read_to_string(e.path()).unwrap();
+            let theirs = std::fs::read_to_string(committed.join(e.file_name())).unwrap();
+            assert!(ours == theirs, "{:?}", e.file_name());
+            n += 1;
+        }
+    }
+    assert_eq!(n, 3, "two Verilog files and the supply table");
+    assert!(!out.join("nic-16").exists(), "only the named configurations are written");
+    let o = nanotransport(&["configs"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("bolt-ingress-64p ") && text.contains("bolt-ingress-64p-lut") && text.contains("nic-16"), "{text}");
+    let o = nanotransport(&["gen", "--config", "bolt-9", "--out", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bolt-ingress-64p"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,6 +1,6 @@
 //! The committed Verilog is exactly what the rust-hdl blocks generate today.
 
-use nanotransport_hdl::configs::CONFIGS;
+use nanotransport_hdl::configs::{CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::GeneratedModule;
 use nanotransport_testbenches::repo_root;
 use std::collections::BTreeSet;
@@ -29,10 +29,18 @@ fn verilog_out_matches_generation() {
     for c in CONFIGS {
         check_dir(&out.join(c.name), &c.generate(), "cargo run --release -- gen");
     }
+    for c in SWITCH_CONFIGS {
+        check_dir(&out.join(c.name), &c.generate(), "cargo run --release -- gen");
+        for (file, text) in c.data_files() {
+            let on_disk = std::fs::read_to_string(out.join(c.name).join(&file)).unwrap_or_default();
+            assert!(on_disk == text, "verilog-out/{}/{file} is missing or stale; run `cargo run --release -- gen`", c.name);
+        }
+    }
     for e in std::fs::read_dir(&out).unwrap().flatten() {
         if e.path().is_dir() {
             let name = e.file_name().to_string_lossy().to_string();
-            assert!(CONFIGS.iter().any(|c| c.name == name), "verilog-out/{name} is not a configuration");
+            let known = CONFIGS.iter().any(|c| c.name == name) || SWITCH_CONFIGS.iter().any(|c| c.name == name);
+            assert!(known, "verilog-out/{name} is not a configuration");
         }
     }
 }
@@ -46,14 +54,13 @@ fn fixtures_match_generation() {
 #[test]
 fn every_configuration_has_unique_module_names() {
     let mut seen = BTreeSet::new();
-    for c in CONFIGS {
-        for m in c.generate() {
-            for line in m.verilog.lines() {
-                if let Some(rest) = line.strip_prefix("module ") {
-                    let name = rest.split('(').next().unwrap().to_string();
-                    assert!(name.starts_with(&m.module), "{name} is not namespaced under {}", m.module);
-                    assert!(seen.insert(name.clone()), "module {name} is defined twice across configurations");
-                }
+    let all = CONFIGS.iter().flat_map(|c| c.generate()).chain(SWITCH_CONFIGS.iter().flat_map(|c| c.generate()));
+    for m in all {
+        for line in m.verilog.lines() {
+            if let Some(rest) = line.strip_prefix("module ") {
+                let name = rest.split('(').next().unwrap().to_string();
+                assert!(name.starts_with(&m.module), "{name} is not namespaced under {}", m.module);
+                assert!(seen.insert(name.clone()), "module {name} is defined twice across configurations");
             }
         }
     }

@@ -135,7 +135,17 @@ impl SwitchConfig {
             64 => verilog_of(&mut BoltIngress::<64, 6>::new(self.bolt_params())),
             other => panic!("no block types for {other} ports"),
         };
-        vec![GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name)]
+        let mut modules = vec![GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name)];
+        // The stream wrapper (parser, SRC builder, 64-bit AXI4-Stream) in the multiplier configuration.
+        if !self.supply_table {
+            use crate::switch::bolt_stream::BoltStream;
+            let stream = match self.ports {
+                64 => verilog_of(&mut BoltStream::<64, 6>::new(self.bolt_params())),
+                other => panic!("no block types for {other} ports"),
+            };
+            modules.push(GeneratedModule::new(&format!("{}_bolt_stream", self.module_prefix()), &stream, self.name));
+        }
+        modules
     }
 
     /// Data files the Verilog reads (`$readmemh`), as (file name, contents).

@@ -5,3 +5,4 @@ pub mod find_first_set;
 pub mod free_list;
 pub mod ones_until;
 pub mod popcount;
+pub mod stream_fifo;

@@ -3,3 +3,4 @@
 pub mod bolt_header;
 pub mod bolt_ingress;
 pub mod supply_unit;
+pub mod bolt_stream;

@@ -181,3 +181,138 @@ impl BoltModel {
         }
     }
 }
+
+// ---------------------------------------------------------------- frames
+
+use nanotransport_hdl::switch::bolt_header::{
+    BOLT_HEADER_BYTES, BOLT_IP_PROTOCOL, BOLT_OFFSET, FLAG_SRC,
+};
+
+/// Bytes of an SRC packet: Ethernet, IPv4, Bolt header and 16 transport bytes.
+pub const SRC_BYTES: usize = BOLT_OFFSET + BOLT_HEADER_BYTES + SRC_TRANSPORT_BYTES;
+/// Bytes after the Bolt header copied into an SRC (the host transport header).
+pub const SRC_TRANSPORT_BYTES: usize = 16;
+
+/// The IPv4 header checksum (RFC 1071) of `header` with its checksum field taken as zero.
+pub fn ipv4_checksum(header: &[u8]) -> u16 {
+    let mut sum = 0u32;
+    for (i, pair) in header.chunks(2).enumerate() {
+        if i != 5 {
+            sum += u16::from_be_bytes([pair[0], *pair.get(1).unwrap_or(&0)]) as u32;
+        }
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// Why a frame is not a Bolt frame, as the stream wrapper counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotBolt {
+    NotIpv4,
+    WrongProtocol,
+    TooShort,
+}
+
+/// Classifies a frame as the stream wrapper's parser does: EtherType 0x0800, first IPv4 byte
+/// 0x45, protocol 153, IPv4 total length ≥ 29 and the whole Bolt header present.
+pub fn classify(frame: &[u8]) -> Result<(), NotBolt> {
+    let byte = |i: usize| frame.get(i).copied();
+    if frame.len() < 15 || byte(12) != Some(0x08) || byte(13) != Some(0x00) || byte(14) != Some(0x45) {
+        return Err(NotBolt::NotIpv4);
+    }
+    if frame.len() < 24 || byte(23) != Some(BOLT_IP_PROTOCOL) {
+        return Err(NotBolt::WrongProtocol);
+    }
+    let total_len = u16::from_be_bytes([frame[16], frame[17]]);
+    if total_len < 29 || frame.len() < BOLT_OFFSET + BOLT_HEADER_BYTES {
+        return Err(NotBolt::TooShort);
+    }
+    Ok(())
+}
+
+/// The descriptor the stream wrapper gives the core for `frame`.
+pub fn frame_descriptor(frame: &[u8], ingress: u8, egress: u8, queue_bytes: u32, now: u32) -> Descriptor {
+    let bolt = classify(frame).is_ok();
+    let total_len = if frame.len() >= 18 && classify(frame) != Err(NotBolt::NotIpv4) {
+        u16::from_be_bytes([frame[16], frame[17]])
+    } else {
+        0
+    };
+    Descriptor {
+        bolt,
+        flags: frame.get(38).copied().unwrap_or(0),
+        pkt_len: total_len.wrapping_add(14),
+        ingress_port: ingress,
+        egress_port: egress,
+        queue_bytes,
+        now,
+    }
+}
+
+/// The frame as forwarded: the Bolt flags byte rewritten (for Bolt frames), else untouched.
+pub fn forwarded_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
+    let mut out = frame.to_vec();
+    if out.len() > 38 {
+        out[38] = decision.flags;
+    }
+    out
+}
+
+/// The SRC packet for a data frame (see the stream wrapper's rustdoc for each field).
+pub fn src_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
+    let b = |i: usize| frame.get(i).copied().unwrap_or(0);
+    let mut s = vec![0u8; SRC_BYTES];
+    for i in 0..6 {
+        s[i] = b(6 + i);
+        s[6 + i] = b(i);
+    }
+    s[12] = 0x08;
+    s[13] = 0x00;
+    s[14] = 0x45;
+    s[15] = b(15);
+    s[16..18].copy_from_slice(&((SRC_BYTES - 14) as u16).to_be_bytes());
+    s[18] = b(18);
+    s[19] = b(19);
+    s[22] = 64;
+    s[23] = BOLT_IP_PROTOCOL;
+    for i in 0..4 {
+        s[26 + i] = b(30 + i);
+        s[30 + i] = b(26 + i);
+    }
+    let csum = ipv4_checksum(&s[14..34]);
+    s[24..26].copy_from_slice(&csum.to_be_bytes());
+    s[34..37].copy_from_slice(&decision.q_size.to_be_bytes()[1..]);
+    s[37] = decision.link_rate;
+    s[38] = (b(38) & !FLAG_DATA) | FLAG_SRC;
+    for i in 39..SRC_BYTES {
+        s[i] = b(i);
+    }
+    s
+}
+
+/// A Bolt frame: Ethernet, IPv4 (protocol 153, checksum set), the Bolt header, then `payload`.
+pub fn bolt_frame(macs: ([u8; 6], [u8; 6]), ips: ([u8; 4], [u8; 4]), flags: u8, t_data_tx: u32, payload: &[u8]) -> Vec<u8> {
+    let mut f = Vec::with_capacity(43 + payload.len());
+    f.extend_from_slice(&macs.0);
+    f.extend_from_slice(&macs.1);
+    f.extend_from_slice(&[0x08, 0x00]);
+    let total = (20 + BOLT_HEADER_BYTES + payload.len()) as u16;
+    let mut ip = [0u8; 20];
+    ip[0] = 0x45;
+    ip[1] = 0x00;
+    ip[2..4].copy_from_slice(&total.to_be_bytes());
+    ip[4..6].copy_from_slice(&0x1234u16.to_be_bytes());
+    ip[8] = 32;
+    ip[9] = BOLT_IP_PROTOCOL;
+    ip[12..16].copy_from_slice(&ips.0);
+    ip[16..20].copy_from_slice(&ips.1);
+    let c = ipv4_checksum(&ip);
+    ip[10..12].copy_from_slice(&c.to_be_bytes());
+    f.extend_from_slice(&ip);
+    f.extend_from_slice(&[0, 0, 0, 0, flags]);
+    f.extend_from_slice(&t_data_tx.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}

@@ -1,0 +1,547 @@
+//! Bolt switch ingress behind 64-bit AXI4-Streams: parses Ethernet / IPv4 / Bolt frames, runs
+//! [`BoltIngress`] on each, forwards the frame with its flags rewritten (or drops it), and builds
+//! SRC packets (thesis §4.4.1) on a stream of their own.
+//!
+//! # Frames
+//! Beats carry 8 bytes, the first byte of the frame in `tdata[7:0]`; `tkeep` marks valid bytes
+//! (contiguous from lane 0; only the last beat of a frame may be partial);
+//! frames exclude the FCS. Per-frame metadata travels with the first beat in `s_axis_tuser`:
+//! bits 7–0 ingress port, 15–8 egress port (routing's choice), 47–16 the egress queue's
+//! occupancy in bytes. A frame is a Bolt frame when it is Ethernet type 0x0800, IPv4 with a
+//! 20-byte header (first byte 0x45), protocol [`BOLT_IP_PROTOCOL`] (153), IPv4 total length ≥ 29
+//! and the frame holds the whole 9-byte Bolt header (≥ 43 bytes). Anything else is forwarded
+//! untouched (counted: `not_ipv4_count`, `wrong_protocol_count`, `too_short_count`, whatever the
+//! egress port), unless its egress port is out of range (dropped, counted in `bad_port_count`). The demand of a Bolt frame is
+//! `14 + IPv4 total length` (the frame length without FCS; Ethernet padding of short frames is not
+//! counted): the length is known from beat 2, so the frame is not held back until its end.
+//!
+//! # SRC packets (59 bytes)
+//! Ethernet and IPv4 addresses swapped; IPv4: version 4, IHL 5, TOS and identification copied,
+//! no fragment flags, TTL 64, protocol 153, total length 45, header checksum computed; Bolt header:
+//! `q_size` = the occupancy seen (saturated to 24 bits), `link_rate` = the egress port's rate
+//! code, flags = the data packet's with DATA cleared and SRC set, `t_data_tx` reflected; then the
+//! 16 bytes that follow the data packet's Bolt header (the host transport header; zeros where the
+//! frame is shorter). `m_src_axis_tdest` is the data packet's ingress port. Padding to the 60-byte
+//! Ethernet minimum is the transmitting MAC's job. One SRC is buffered; an SRC decided while the
+//! previous one has not been fully taken by `m_src_axis` is dropped and counted
+//! (`src_dropped_count`); data forwarding never waits for the SRC stream.
+//!
+//! # Ports
+//! `s_axis_*` (tdata 64, tkeep 8, tlast, tvalid, tready, tuser 48), `m_axis_*` (tdata, tkeep,
+//! tlast, tvalid, tready), `m_src_axis_*` (tdata, tkeep, tlast, tvalid, tready, tdest 8), `now`
+//! (32-bit ns), `clock`, `reset` (synchronous), and the counters of [`BoltIngress`] plus the
+//! parser's and `src_sent_count` / `src_dropped_count`.
+//!
+//! # Latency and throughput
+//! The descriptor goes to the core when beat 7 (bytes 56–63) or the last beat is accepted, so
+//! that the SRC material (bytes 0–58) is complete; the frame waits in a 32-beat FIFO for its
+//! decision. Back to back at full rate, the first beat of a frame leaves 12 cycles after it entered
+//! (beat 7 + 3 cycles core + 2 cycles decision FIFO; shorter frames are held to the same 12
+//! cycles, so the lag never grows); beats then leave one per cycle. Throughput:
+//! one beat per cycle in and out, i.e. a frame of `n` bytes every `ceil(n / 8)` cycles, no
+//! bubbles between frames. An SRC takes 8 beats on its own stream.
+
+use crate::common::stream_fifo::StreamFifo;
+use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
+use crate::switch::bolt_ingress::{BoltIngress, BoltParams};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct BoltStream<const P: usize, const PW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub now: Signal<In, Bits<32>>,
+    pub s_axis_tdata: Signal<In, Bits<64>>,
+    pub s_axis_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_tlast: Signal<In, Bit>,
+    pub s_axis_tvalid: Signal<In, Bit>,
+    pub s_axis_tready: Signal<Out, Bit>,
+    pub s_axis_tuser: Signal<In, Bits<48>>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub m_src_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_src_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_src_axis_tlast: Signal<Out, Bit>,
+    pub m_src_axis_tvalid: Signal<Out, Bit>,
+    pub m_src_axis_tready: Signal<In, Bit>,
+    pub m_src_axis_tdest: Signal<Out, Bits<8>>,
+    pub bad_port_count: Signal<Out, Bits<32>>,
+    pub not_bolt_count: Signal<Out, Bits<32>>,
+    pub src_count: Signal<Out, Bits<32>>,
+    pub pru_token_count: Signal<Out, Bits<32>>,
+    pub pru_grant_count: Signal<Out, Bits<32>>,
+    pub supply_grant_count: Signal<Out, Bits<32>>,
+    pub not_ipv4_count: Signal<Out, Bits<32>>,
+    pub wrong_protocol_count: Signal<Out, Bits<32>>,
+    pub too_short_count: Signal<Out, Bits<32>>,
+    pub src_sent_count: Signal<Out, Bits<32>>,
+    pub src_dropped_count: Signal<Out, Bits<32>>,
+    core: BoltIngress<P, PW>,
+    data_fifo: StreamFifo<Bits<89>, 5>,
+    decision_fifo: StreamFifo<Bits<9>, 6>,
+    fifo_depth: Constant<Bits<8>>,
+    output_lag: Constant<Bits<16>>,
+    decision_room: Constant<Bits<8>>,
+    bolt_protocol: Constant<Bits<8>>,
+    /// Byte constants, little-endian by byte position (byte 12 = 0x08, byte 13 = 0x00, …).
+    ethertype_ipv4: Constant<Bits<16>>,
+    ipv4_version_ihl: Constant<Bits<8>>,
+    src_total_len: Constant<Bits<16>>,
+    ttl_protocol: Constant<Bits<16>>,
+    header_0800_45: Constant<Bits<24>>,
+    byte_mask: Constant<Bits<8>>,
+    word_mask: Constant<Bits<64>>,
+    // Input side: the frame being received.
+    in_beat: DFF<Bits<4>>,
+    in_tuser: DFF<Bits<48>>,
+    in_ethertype_ok: DFF<Bit>,
+    in_protocol_ok: DFF<Bit>,
+    in_total_len: DFF<Bits<16>>,
+    in_header: DFF<Bits<512>>,
+    // SRC material of the last Bolt frame sent to the core, and the SRC being sent.
+    src_material: DFF<Bits<512>>,
+    src_buffer: DFF<Bits<512>>,
+    src_busy: DFF<Bit>,
+    src_beat: DFF<Bits<3>>,
+    src_dest: DFF<Bits<8>>,
+    // Output side.
+    out_beat: DFF<Bits<4>>,
+    cycle_count: DFF<Bits<16>>,
+    // Counters.
+    not_ipv4s: DFF<Bits<32>>,
+    wrong_protocols: DFF<Bits<32>>,
+    too_shorts: DFF<Bits<32>>,
+    srcs_sent: DFF<Bits<32>>,
+    srcs_dropped: DFF<Bits<32>>,
+    // Locals.
+    room: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+    first_beat: Signal<Local, Bit>,
+    tuser_now: Signal<Local, Bits<48>>,
+    header_merged: Signal<Local, Bits<512>>,
+    slot_shift: Signal<Local, Bits<10>>,
+    keep_mask: Signal<Local, Bits<64>>,
+    kept_data: Signal<Local, Bits<64>>,
+    beat_slot: Signal<Local, Bits<512>>,
+    beat_mask: Signal<Local, Bits<512>>,
+    descriptor_fire: Signal<Local, Bit>,
+    long_enough: Signal<Local, Bit>,
+    ethertype_now: Signal<Local, Bit>,
+    protocol_now: Signal<Local, Bit>,
+    total_len_now: Signal<Local, Bits<16>>,
+    length_ok: Signal<Local, Bit>,
+    is_bolt: Signal<Local, Bit>,
+    head: Signal<Local, Bits<89>>,
+    waited: Signal<Local, Bits<16>>,
+    head_decision: Signal<Local, Bits<9>>,
+    can_go: Signal<Local, Bit>,
+    drop_frame: Signal<Local, Bit>,
+    pop_beat: Signal<Local, Bit>,
+    head_tdata: Signal<Local, Bits<64>>,
+    m: Signal<Local, Bits<512>>,
+    ip_words_a: Signal<Local, Bits<20>>,
+    ip_words_b: Signal<Local, Bits<20>>,
+    ip_words_c: Signal<Local, Bits<20>>,
+    ip_words_d: Signal<Local, Bits<20>>,
+    ip_sum: Signal<Local, Bits<20>>,
+    src_eth: Signal<Local, Bits<512>>,
+    src_ip_a: Signal<Local, Bits<512>>,
+    src_ip_b: Signal<Local, Bits<512>>,
+    src_bolt: Signal<Local, Bits<512>>,
+    ip_fold1: Signal<Local, Bits<17>>,
+    ip_fold2: Signal<Local, Bits<16>>,
+    ip_checksum: Signal<Local, Bits<16>>,
+    src_frame: Signal<Local, Bits<512>>,
+    src_flags: Signal<Local, Bits<8>>,
+    src_take: Signal<Local, Bit>,
+    src_offset: Signal<Local, Bits<9>>,
+    src_done: Signal<Local, Bit>,
+}
+
+impl<const P: usize, const PW: usize> Default for BoltStream<P, PW> {
+    fn default() -> Self {
+        Self::new(BoltParams::defaults(P))
+    }
+}
+
+impl<const P: usize, const PW: usize> BoltStream<P, PW> {
+    pub fn new(params: BoltParams) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            now: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tready: Default::default(),
+            s_axis_tuser: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tready: Default::default(),
+            m_src_axis_tdata: Default::default(),
+            m_src_axis_tkeep: Default::default(),
+            m_src_axis_tlast: Default::default(),
+            m_src_axis_tvalid: Default::default(),
+            m_src_axis_tready: Default::default(),
+            m_src_axis_tdest: Default::default(),
+            bad_port_count: Default::default(),
+            not_bolt_count: Default::default(),
+            src_count: Default::default(),
+            pru_token_count: Default::default(),
+            pru_grant_count: Default::default(),
+            supply_grant_count: Default::default(),
+            not_ipv4_count: Default::default(),
+            wrong_protocol_count: Default::default(),
+            too_short_count: Default::default(),
+            src_sent_count: Default::default(),
+            src_dropped_count: Default::default(),
+            core: BoltIngress::new(params),
+            data_fifo: Default::default(),
+            decision_fifo: Default::default(),
+            fifo_depth: Constant::new(32u64.into()),
+            decision_room: Constant::new(60u64.into()),
+            bolt_protocol: Constant::new((BOLT_IP_PROTOCOL as u64).into()),
+            in_beat: Default::default(),
+            in_tuser: Default::default(),
+            in_ethertype_ok: Default::default(),
+            in_protocol_ok: Default::default(),
+            in_total_len: Default::default(),
+            in_header: Default::default(),
+            src_material: Default::default(),
+            src_buffer: Default::default(),
+            src_busy: Default::default(),
+            src_beat: Default::default(),
+            src_dest: Default::default(),
+            out_beat: Default::default(),
+            cycle_count: Default::default(),
+            output_lag: Constant::new(12u64.into()),
+            not_ipv4s: Default::default(),
+            wrong_protocols: Default::default(),
+            too_shorts: Default::default(),
+            srcs_sent: Default::default(),
+            srcs_dropped: Default::default(),
+            room: Default::default(),
+            accept: Default::default(),
+            first_beat: Default::default(),
+            tuser_now: Default::default(),
+            header_merged: Default::default(),
+            slot_shift: Default::default(),
+            keep_mask: Default::default(),
+            kept_data: Default::default(),
+            beat_slot: Default::default(),
+            beat_mask: Default::default(),
+            descriptor_fire: Default::default(),
+            long_enough: Default::default(),
+            ethertype_now: Default::default(),
+            protocol_now: Default::default(),
+            total_len_now: Default::default(),
+            length_ok: Default::default(),
+            is_bolt: Default::default(),
+            head: Default::default(),
+            waited: Default::default(),
+            head_decision: Default::default(),
+            can_go: Default::default(),
+            drop_frame: Default::default(),
+            pop_beat: Default::default(),
+            head_tdata: Default::default(),
+            m: Default::default(),
+            ip_words_a: Default::default(),
+            ip_words_b: Default::default(),
+            ip_words_c: Default::default(),
+            ip_words_d: Default::default(),
+            ip_sum: Default::default(),
+            src_eth: Default::default(),
+            src_ip_a: Default::default(),
+            src_ip_b: Default::default(),
+            src_bolt: Default::default(),
+            ethertype_ipv4: Constant::new(0x0008u64.into()),
+            ipv4_version_ihl: Constant::new(0x45u64.into()),
+            src_total_len: Constant::new(0x2d00u64.into()),
+            ttl_protocol: Constant::new(0x9940u64.into()),
+            header_0800_45: Constant::new(0x450008u64.into()),
+            byte_mask: Constant::new(0xffu64.into()),
+            word_mask: Constant::new(u64::MAX.into()),
+            ip_fold1: Default::default(),
+            ip_fold2: Default::default(),
+            ip_checksum: Default::default(),
+            src_frame: Default::default(),
+            src_flags: Default::default(),
+            src_take: Default::default(),
+            src_offset: Default::default(),
+            src_done: Default::default(),
+        }
+    }
+}
+
+impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, in_beat, in_tuser, in_ethertype_ok, in_protocol_ok, in_total_len, in_header,
+            src_material, src_buffer, src_busy, src_beat, src_dest, out_beat, cycle_count, not_ipv4s, wrong_protocols,
+            too_shorts, srcs_sent, srcs_dropped
+        );
+        clock!(self, clock, core, data_fifo, decision_fifo);
+        self.core.reset.next = self.reset.val();
+        self.data_fifo.reset.next = self.reset.val();
+        self.decision_fifo.reset.next = self.reset.val();
+        self.core.now.next = self.now.val();
+
+        // ---- Input: one beat per cycle into the data FIFO while it has room.
+        // The decision FIFO (64) cannot fill: frames awaiting a decision have a beat in the data
+        // FIFO (32) or are in the core (3); its level is checked all the same.
+        self.room.next = (self.data_fifo.level.val() < self.fifo_depth.val())
+            & (self.decision_fifo.level.val() < self.decision_room.val());
+        self.s_axis_tready.next = self.room.val();
+        self.accept.next = self.s_axis_tvalid.val() & self.room.val();
+        self.data_fifo.push.next = self.accept.val();
+        // Each beat carries the cycle it arrived in (16 bits, wrapping) for the output's fixed lag.
+        self.data_fifo.push_data.next = (((bit_cast::<89, 16>(self.cycle_count.q.val()) << 73)
+            | (bit_cast::<89, 1>(self.s_axis_tlast.val().into()) << 72))
+            | (bit_cast::<89, 8>(self.s_axis_tkeep.val()) << 64))
+            | bit_cast::<89, 64>(self.s_axis_tdata.val());
+        self.cycle_count.d.next = self.cycle_count.q.val() + 1;
+        self.first_beat.next = !self.in_beat.q.val().any();
+        self.tuser_now.next = self.in_tuser.q.val();
+        if self.first_beat.val() {
+            self.tuser_now.next = self.s_axis_tuser.val();
+        }
+        // Header bytes 0–63: beat b goes to bytes 8b…8b+7; a new frame starts from zeros.
+        // Bytes beyond tkeep (contiguous from lane 0) are kept out of the header: the highest kept
+        // lane sets the mask.
+        self.keep_mask.next = 0.into();
+        if self.s_axis_tkeep.val().get_bit(0) {
+            self.keep_mask.next = self.word_mask.val() >> 56;
+        }
+        if self.s_axis_tkeep.val().get_bit(1) {
+            self.keep_mask.next = self.word_mask.val() >> 48;
+        }
+        if self.s_axis_tkeep.val().get_bit(2) {
+            self.keep_mask.next = self.word_mask.val() >> 40;
+        }
+        if self.s_axis_tkeep.val().get_bit(3) {
+            self.keep_mask.next = self.word_mask.val() >> 32;
+        }
+        if self.s_axis_tkeep.val().get_bit(4) {
+            self.keep_mask.next = self.word_mask.val() >> 24;
+        }
+        if self.s_axis_tkeep.val().get_bit(5) {
+            self.keep_mask.next = self.word_mask.val() >> 16;
+        }
+        if self.s_axis_tkeep.val().get_bit(6) {
+            self.keep_mask.next = self.word_mask.val() >> 8;
+        }
+        if self.s_axis_tkeep.val().get_bit(7) {
+            self.keep_mask.next = self.word_mask.val();
+        }
+        self.kept_data.next = self.s_axis_tdata.val() & self.keep_mask.val();
+        self.slot_shift.next = bit_cast::<10, 4>(self.in_beat.q.val()) << 6;
+        self.beat_slot.next = bit_cast::<512, 64>(self.kept_data.val()) << self.slot_shift.val();
+        self.beat_mask.next = bit_cast::<512, 64>(self.word_mask.val()) << self.slot_shift.val();
+        self.header_merged.next = self.in_header.q.val();
+        if self.in_beat.q.val() < 8 {
+            self.header_merged.next = (self.in_header.q.val() & (!self.beat_mask.val())) | self.beat_slot.val();
+        }
+        if self.first_beat.val() {
+            self.header_merged.next = bit_cast::<512, 64>(self.kept_data.val());
+        }
+        // Header checks, including the beat arriving now (a frame may end on beat 1 or 2).
+        self.ethertype_now.next = self.in_ethertype_ok.q.val();
+        self.protocol_now.next = self.in_protocol_ok.q.val();
+        self.total_len_now.next = self.in_total_len.q.val();
+        if self.in_beat.q.val() == 1 {
+            // Bytes 12–13 EtherType 0x0800, byte 14 version 4 / IHL 5.
+            self.ethertype_now.next = (self.s_axis_tdata.val().get_bits::<24>(32) == self.header_0800_45.val())
+                & self.s_axis_tkeep.val().get_bit(6);
+        }
+        if self.in_beat.q.val() == 2 {
+            // Bytes 16–17 IPv4 total length (big-endian), byte 23 protocol.
+            self.protocol_now.next = (self.s_axis_tdata.val().get_bits::<8>(56) == self.bolt_protocol.val())
+                & self.s_axis_tkeep.val().get_bit(7);
+            self.total_len_now.next = (bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(0)) << 8)
+                | bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(8));
+        }
+        // The frame holds the whole Bolt header (bytes 34–42): beat 5 with lane 2, or beyond.
+        self.long_enough.next = (self.in_beat.q.val() > 5) | ((self.in_beat.q.val() == 5) & self.s_axis_tkeep.val().get_bit(2));
+        self.length_ok.next = self.total_len_now.val() >= 29;
+        self.is_bolt.next = ((self.ethertype_now.val() & self.protocol_now.val()) & self.length_ok.val())
+            & self.long_enough.val();
+        self.descriptor_fire.next = self.accept.val()
+            & ((self.in_beat.q.val() == 7) | (self.s_axis_tlast.val() & (self.in_beat.q.val() < 7)));
+        if self.accept.val() {
+            self.in_header.d.next = self.header_merged.val();
+            self.in_ethertype_ok.d.next = self.ethertype_now.val();
+            self.in_protocol_ok.d.next = self.protocol_now.val();
+            self.in_total_len.d.next = self.total_len_now.val();
+            if self.first_beat.val() {
+                self.in_tuser.d.next = self.s_axis_tuser.val();
+            }
+            if self.s_axis_tlast.val() {
+                self.in_beat.d.next = 0.into();
+                self.in_ethertype_ok.d.next = false;
+                self.in_protocol_ok.d.next = false;
+                self.in_total_len.d.next = 0.into();
+            } else if !self.in_beat.q.val().all() {
+                self.in_beat.d.next = self.in_beat.q.val() + 1;
+            }
+        }
+        // ---- Descriptor to the core.
+        self.core.in_valid.next = self.descriptor_fire.val();
+        self.core.in_bolt.next = self.is_bolt.val();
+        self.core.in_flags.next = self.header_merged.val().get_bits::<8>(304);
+        self.core.in_pkt_len.next = self.total_len_now.val() + 14;
+        self.core.in_ingress_port.next = self.tuser_now.val().get_bits::<8>(0);
+        self.core.in_egress_port.next = self.tuser_now.val().get_bits::<8>(8);
+        self.core.in_queue_bytes.next = self.tuser_now.val().get_bits::<32>(16);
+        if self.descriptor_fire.val() & self.is_bolt.val() {
+            self.src_material.d.next = self.header_merged.val();
+        }
+        if self.descriptor_fire.val() & (!self.is_bolt.val()) {
+            if !(self.ethertype_now.val()) {
+                self.not_ipv4s.d.next = self.not_ipv4s.q.val() + 1;
+            } else if !(self.protocol_now.val()) {
+                self.wrong_protocols.d.next = self.wrong_protocols.q.val() + 1;
+            } else {
+                self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+            }
+        }
+
+        // ---- Decisions, in frame order.
+        self.decision_fifo.push.next = self.core.out_valid.val();
+        self.decision_fifo.push_data.next =
+            (bit_cast::<9, 1>(self.core.out_drop.val().into()) << 8) | bit_cast::<9, 8>(self.core.out_flags.val());
+
+        // ---- Output: a frame leaves once its decision is at the head of the decision FIFO.
+        self.head.next = self.data_fifo.head_data.val();
+        self.head_decision.next = self.decision_fifo.head_data.val();
+        // A frame starts no earlier than 12 cycles after its first beat arrived: the latency of the
+        // longest wait for a decision (beat 7 + 3 cycles core + 2 cycles FIFO), so the output lag
+        // is the same for every frame and back-to-back frames leave without bubbles.
+        self.waited.next = self.cycle_count.q.val() - self.head.val().get_bits::<16>(73);
+        self.can_go.next = (self.data_fifo.head_valid.val() & self.decision_fifo.head_valid.val())
+            & ((self.out_beat.q.val().any()) | (self.waited.val() >= self.output_lag.val()));
+        self.drop_frame.next = self.head_decision.val().get_bit(8);
+        self.pop_beat.next = self.can_go.val() & (self.drop_frame.val() | self.m_axis_tready.val());
+        self.data_fifo.pop.next = self.pop_beat.val();
+        self.decision_fifo.pop.next = self.pop_beat.val() & self.head.val().get_bit(72);
+        self.head_tdata.next = self.head.val().get_bits::<64>(0);
+        self.m_axis_tdata.next = self.head_tdata.val();
+        if self.out_beat.q.val() == 4 {
+            // Byte 38 (beat 4, lane 6): the Bolt flags as decided.
+            self.m_axis_tdata.next = (self.head_tdata.val() & (!(bit_cast::<64, 8>(self.byte_mask.val()) << 48)))
+                | (bit_cast::<64, 8>(self.head_decision.val().get_bits::<8>(0)) << 48);
+        }
+        self.m_axis_tkeep.next = self.head.val().get_bits::<8>(64);
+        self.m_axis_tlast.next = self.head.val().get_bit(72);
+        self.m_axis_tvalid.next = self.can_go.val() & (!self.drop_frame.val());
+        if self.pop_beat.val() {
+            if self.head.val().get_bit(72) {
+                self.out_beat.d.next = 0.into();
+            } else if !self.out_beat.q.val().all() {
+                self.out_beat.d.next = self.out_beat.q.val() + 1;
+            }
+        }
+
+        // ---- SRC packet from the material of the frame just decided.
+        self.m.next = self.src_material.q.val();
+        self.src_flags.next = (self.m.val().get_bits::<8>(304) & 0x7f) | 0x20;
+        // IPv4 header checksum: 0x4500|TOS, 45, ID, 0, TTL 64|153, 0, source (old destination),
+        // destination (old source); one's complement sum folded twice.
+        self.ip_words_a.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(120)) + 0x4500) + 45) + 0x4099;
+        self.ip_words_b.next = (bit_cast::<20, 8>(self.m.val().get_bits::<8>(144)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(152));
+        self.ip_words_c.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(208)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(216)))
+            + ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(224)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(232)));
+        self.ip_words_d.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(240)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(248)))
+            + ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(256)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(264)));
+        self.ip_sum.next = (self.ip_words_a.val() + self.ip_words_b.val()) + (self.ip_words_c.val() + self.ip_words_d.val());
+        self.ip_fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0)) + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
+        self.ip_fold2.next = self.ip_fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.ip_fold1.val().get_bits::<1>(16));
+        self.ip_checksum.next = !self.ip_fold2.val();
+        // Bytes: 0–5 old source MAC, 6–11 old destination MAC, 12–13 0x0800, 14 0x45, 15 TOS,
+        // 16–17 45, 18–19 ID, 20–21 0, 22 TTL 64, 23 protocol, 24–25 checksum, 26–29 old
+        // destination IP, 30–33 old source IP, 34–36 q_size, 37 link rate, 38 flags, 39–42
+        // t_data_tx, 43–58 the 16 bytes after the data packet's Bolt header.
+        self.src_eth.next = (bit_cast::<512, 48>(self.m.val().get_bits::<48>(48))
+            | (bit_cast::<512, 48>(self.m.val().get_bits::<48>(0)) << 48))
+            | (bit_cast::<512, 16>(self.ethertype_ipv4.val()) << 96);
+        self.src_ip_a.next = ((bit_cast::<512, 8>(self.ipv4_version_ihl.val()) << 112)
+            | (bit_cast::<512, 8>(self.m.val().get_bits::<8>(120)) << 120))
+            | ((bit_cast::<512, 16>(self.src_total_len.val()) << 128)
+                | (bit_cast::<512, 16>(self.m.val().get_bits::<16>(144)) << 144));
+        self.src_ip_b.next = ((bit_cast::<512, 16>(self.ttl_protocol.val()) << 176)
+            | (bit_cast::<512, 8>(self.ip_checksum.val().get_bits::<8>(8)) << 192))
+            | ((bit_cast::<512, 8>(self.ip_checksum.val().get_bits::<8>(0)) << 200)
+                | ((bit_cast::<512, 32>(self.m.val().get_bits::<32>(240)) << 208)
+                    | (bit_cast::<512, 32>(self.m.val().get_bits::<32>(208)) << 240)));
+        self.src_bolt.next = ((bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(16)) << 272)
+            | (bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(8)) << 280))
+            | (((bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(0)) << 288)
+                | (bit_cast::<512, 8>(self.core.out_link_rate.val()) << 296))
+                | ((bit_cast::<512, 8>(self.src_flags.val()) << 304)
+                    | (bit_cast::<512, 160>(self.m.val().get_bits::<160>(312)) << 312)));
+        self.src_frame.next = (self.src_eth.val() | self.src_ip_a.val()) | (self.src_ip_b.val() | self.src_bolt.val());
+        self.src_take.next = self.m_src_axis_tready.val() & self.src_busy.q.val();
+        self.src_done.next = self.src_take.val() & self.src_beat.q.val().all();
+        if self.src_take.val() {
+            self.src_beat.d.next = self.src_beat.q.val() + 1;
+        }
+        if self.src_done.val() {
+            self.src_busy.d.next = false;
+            self.srcs_sent.d.next = self.srcs_sent.q.val() + 1;
+        }
+        if self.core.out_valid.val() & self.core.out_src.val() {
+            if self.src_busy.q.val() & (!self.src_done.val()) {
+                self.srcs_dropped.d.next = self.srcs_dropped.q.val() + 1;
+            } else {
+                self.src_busy.d.next = true;
+                self.src_beat.d.next = 0.into();
+                self.src_buffer.d.next = self.src_frame.val();
+                self.src_dest.d.next = self.core.out_ingress_port.val();
+            }
+        }
+        // The offset gets its own 9-bit signal: Verilog sizes an index expression by its operands.
+        self.src_offset.next = bit_cast::<9, 3>(self.src_beat.q.val()) << 6;
+        self.m_src_axis_tdata.next = self.src_buffer.q.val().get_bits::<64>(self.src_offset.val().index());
+        self.m_src_axis_tkeep.next = 0xff.into();
+        if self.src_beat.q.val().all() {
+            self.m_src_axis_tkeep.next = 0x07.into();
+        }
+        self.m_src_axis_tlast.next = self.src_beat.q.val().all();
+        self.m_src_axis_tvalid.next = self.src_busy.q.val();
+        self.m_src_axis_tdest.next = self.src_dest.q.val();
+
+        // ---- Counters.
+        self.bad_port_count.next = self.core.bad_port_count.val();
+        self.not_bolt_count.next = self.core.not_bolt_count.val();
+        self.src_count.next = self.core.src_count.val();
+        self.pru_token_count.next = self.core.pru_token_count.val();
+        self.pru_grant_count.next = self.core.pru_grant_count.val();
+        self.supply_grant_count.next = self.core.supply_grant_count.val();
+        self.not_ipv4_count.next = self.not_ipv4s.q.val();
+        self.wrong_protocol_count.next = self.wrong_protocols.q.val();
+        self.too_short_count.next = self.too_shorts.q.val();
+        self.src_sent_count.next = self.srcs_sent.q.val();
+        self.src_dropped_count.next = self.srcs_dropped.q.val();
+
+        if self.reset.val() {
+            self.in_beat.d.next = 0.into();
+            self.in_ethertype_ok.d.next = false;
+            self.in_protocol_ok.d.next = false;
+            self.in_total_len.d.next = 0.into();
+            self.src_busy.d.next = false;
+            self.src_beat.d.next = 0.into();
+            self.out_beat.d.next = 0.into();
+            self.not_ipv4s.d.next = 0.into();
+            self.wrong_protocols.d.next = 0.into();
+            self.too_shorts.d.next = 0.into();
+            self.srcs_sent.d.next = 0.into();
+            self.srcs_dropped.d.next = 0.into();
+        }
+    }
+}

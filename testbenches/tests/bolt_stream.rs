@@ -1,0 +1,370 @@
+//! Bolt ingress behind 64-bit AXI4-Streams: frames in, frames (flags rewritten, bad ports
+//! dropped) and SRC packets out, checked against the reference model frame by frame; the same run
+//! in lockstep (rust-hdl against Verilator, every output every cycle); throughput and latency.
+
+use nanotransport_hdl::configs::find_switch_config;
+use nanotransport_hdl::switch::bolt_header::*;
+use nanotransport_hdl::switch::bolt_stream::BoltStream;
+use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
+use nanotransport_sim::model::bolt::*;
+use nanotransport_testbenches::seed;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const MODEL: &str = "nt_bolt_ingress_64p_bolt_stream";
+type Stream = BoltStream<64, 6>;
+
+/// Port access by Verilog name, for the Verilator model alone or for both models in lockstep.
+trait Io {
+    fn set(&mut self, port: &str, value: u64);
+    fn get(&mut self, port: &str) -> u64;
+    fn eval(&mut self);
+    fn tick(&mut self);
+}
+
+impl Io for VerilatedModel {
+    fn set(&mut self, port: &str, value: u64) {
+        let p = self.port_or_panic(port);
+        VerilatedModel::set(self, p, value)
+    }
+    fn get(&mut self, port: &str) -> u64 {
+        let p = self.port_or_panic(port);
+        VerilatedModel::get(self, p)
+    }
+    fn eval(&mut self) {
+        VerilatedModel::eval(self)
+    }
+    fn tick(&mut self) {
+        VerilatedModel::tick(self)
+    }
+}
+
+/// rust-hdl and Verilator side by side: every read compares the two (lockstep).
+struct Lockstep {
+    native: NativeStepper<Stream>,
+    verilated: VerilatedModel,
+    cycle: u64,
+    comparisons: u64,
+}
+
+impl Io for Lockstep {
+    fn set(&mut self, port: &str, value: u64) {
+        let i = Stream::INPUTS.iter().position(|p| *p == port).unwrap();
+        self.native.dut.set_input(i, &[value]);
+        Io::set(&mut self.verilated, port, value);
+    }
+    fn get(&mut self, port: &str) -> u64 {
+        let i = Stream::OUTPUTS.iter().position(|p| *p == port).unwrap();
+        let a = self.native.dut.get_output(i)[0];
+        let b = Io::get(&mut self.verilated, port);
+        assert_eq!(a, b, "lockstep divergence at cycle {} on {port}: rust-hdl {a:#x} vs Verilator {b:#x}", self.cycle);
+        self.comparisons += 1;
+        a
+    }
+    fn eval(&mut self) {
+        self.native.settle();
+        Io::eval(&mut self.verilated);
+        // Every output, every cycle.
+        for port in Stream::OUTPUTS {
+            self.get(port);
+        }
+    }
+    fn tick(&mut self) {
+        self.native.tick();
+        Io::tick(&mut self.verilated);
+        self.cycle += 1;
+    }
+}
+
+/// A frame with its first-beat metadata.
+#[derive(Clone, Debug)]
+struct Sent {
+    frame: Vec<u8>,
+    ingress: u8,
+    egress: u8,
+    queue: u32,
+}
+
+/// How the environment behaves.
+#[derive(Clone, Copy)]
+struct Env {
+    /// Probability that the source offers a beat in a cycle (1.0: back to back).
+    offer: f64,
+    /// Probability that each sink is ready in a cycle.
+    ready: f64,
+    src_ready: f64,
+}
+
+/// What a run produced.
+#[derive(Default)]
+struct Run {
+    out_frames: Vec<Vec<u8>>,
+    src_frames: Vec<(Vec<u8>, u8)>,
+    /// `now` at the cycle the frame's descriptor went to the core (beat 7 or its last beat).
+    descriptor_now: Vec<u32>,
+    first_in_cycle: Vec<u64>,
+    first_out_cycle: Vec<u64>,
+    out_beat_cycles: Vec<u64>,
+    cycles: u64,
+}
+
+fn now_of(cycle: u64) -> u32 {
+    0xffff_0000u32.wrapping_add((cycle * 7) as u32)
+}
+
+fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Run {
+    let mut run = Run::default();
+    io.set("reset", 1);
+    io.eval();
+    io.tick();
+    io.set("reset", 0);
+    let (mut frame, mut beat) = (0usize, 0usize);
+    let mut offering = false;
+    let (mut out, mut src) = (Vec::new(), Vec::new());
+    let mut idle_after = 0;
+    let mut cycle = 1u64;
+    while idle_after < 40 {
+        if !offering && frame < frames.len() {
+            offering = rng.gen_bool(env.offer);
+        }
+        let f = frames.get(frame);
+        let (mut data, mut keep, mut last, mut user) = (rng.gen::<u64>(), 0u64, false, rng.gen::<u64>() & ((1 << 48) - 1));
+        if let (true, Some(f)) = (offering, f) {
+            let bytes = &f.frame[beat * 8..(beat * 8 + 8).min(f.frame.len())];
+            for (i, b) in bytes.iter().enumerate() {
+                data = (data & !(0xff << (8 * i))) | ((*b as u64) << (8 * i));
+                keep |= 1 << i;
+            }
+            last = (beat + 1) * 8 >= f.frame.len();
+            if beat == 0 {
+                user = f.ingress as u64 | (f.egress as u64) << 8 | (f.queue as u64) << 16;
+            }
+        }
+        io.set("now", now_of(cycle) as u64);
+        io.set("s_axis_tdata", data);
+        io.set("s_axis_tkeep", keep);
+        io.set("s_axis_tlast", last as u64);
+        io.set("s_axis_tvalid", offering as u64);
+        io.set("s_axis_tuser", user);
+        let ready = rng.gen_bool(env.ready);
+        let src_ready = rng.gen_bool(env.src_ready);
+        io.set("m_axis_tready", ready as u64);
+        io.set("m_src_axis_tready", src_ready as u64);
+        io.eval();
+        if offering && io.get("s_axis_tready") == 1 {
+            if beat == 0 {
+                run.first_in_cycle.push(cycle);
+            }
+            if beat == 7 || (last && beat < 7) {
+                run.descriptor_now.push(now_of(cycle));
+            }
+            beat += 1;
+            offering = false;
+            if last {
+                frame += 1;
+                beat = 0;
+            }
+        }
+        let busy = io.get("m_axis_tvalid") == 1 || io.get("m_src_axis_tvalid") == 1;
+        if io.get("m_axis_tvalid") == 1 && ready {
+            if out.is_empty() {
+                run.first_out_cycle.push(cycle);
+            }
+            run.out_beat_cycles.push(cycle);
+            let (d, k) = (io.get("m_axis_tdata"), io.get("m_axis_tkeep"));
+            out.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
+            if io.get("m_axis_tlast") == 1 {
+                run.out_frames.push(std::mem::take(&mut out));
+            }
+        }
+        if io.get("m_src_axis_tvalid") == 1 && src_ready {
+            let (d, k) = (io.get("m_src_axis_tdata"), io.get("m_src_axis_tkeep"));
+            src.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
+            if io.get("m_src_axis_tlast") == 1 {
+                let dest = io.get("m_src_axis_tdest") as u8;
+                run.src_frames.push((std::mem::take(&mut src), dest));
+            }
+        }
+        io.tick();
+        cycle += 1;
+        idle_after = if frame >= frames.len() && !busy { idle_after + 1 } else { 0 };
+        assert!(cycle < 10_000_000, "no progress");
+    }
+    run.cycles = cycle;
+    run
+}
+
+/// Random frames: Bolt data and control frames of many lengths, non-IPv4, other protocols, Bolt
+/// frames too short for the header, tiny frames, out-of-range egress ports, occupancies around
+/// CC_THRESH and above 2^24 − 1, a few hot ports.
+fn random_frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Sent> {
+    (0..n)
+        .map(|_| {
+            let kind = rng.gen_range(0..100);
+            let mut flags = if rng.gen_bool(0.9) { FLAG_DATA } else { FLAG_ACK };
+            for (flag, p) in [(FLAG_LAST, 0.2), (FLAG_FIRST, 0.3), (FLAG_INC, 0.5), (FLAG_DEC, 0.2)] {
+                if rng.gen_bool(p) {
+                    flags |= flag;
+                }
+            }
+            let payload_len = match rng.gen_range(0..10) {
+                0 => 0,
+                1 => 1045,
+                _ => rng.gen_range(1..120),
+            };
+            let payload: Vec<u8> = (0..payload_len).map(|_| rng.gen()).collect();
+            let macs = (rng.gen(), rng.gen());
+            let ips = (rng.gen(), rng.gen());
+            let mut frame = bolt_frame(macs, ips, flags, rng.gen(), &payload);
+            match kind {
+                0..=4 => frame[12] = 0x86,                                  // not IPv4
+                5..=7 => frame[23] = 6,                                     // TCP
+                8..=10 => frame.truncate(rng.gen_range(34..43)),            // Bolt header cut short
+                11..=12 => frame.truncate(rng.gen_range(1..16)),            // tiny
+                _ => {}
+            }
+            let queue = match rng.gen_range(0..10) {
+                0..=4 => rng.gen_range(0..1088),
+                5..=8 => rng.gen_range(1088..100_000),
+                _ => rng.gen_range(Q_SIZE_MAX - 1..=u32::MAX),
+            };
+            let egress = if rng.gen_bool(0.03) { rng.gen_range(64..=255) } else { [3u8, 9, rng.gen_range(0..64)][rng.gen_range(0..3)] };
+            Sent { frame, ingress: rng.gen_range(0..64), egress, queue }
+        })
+        .collect()
+}
+
+/// Expected forwarded frames and SRCs from the reference model, given each frame's descriptor time.
+fn expected(frames: &[Sent], run: &Run) -> (Vec<Vec<u8>>, Vec<(Vec<u8>, u8)>, BoltCounts, [u32; 3]) {
+    let mut model = BoltModel::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params());
+    let (mut out, mut srcs, mut not_bolt) = (Vec::new(), Vec::new(), [0u32; 3]);
+    assert_eq!(run.descriptor_now.len(), frames.len());
+    for (s, now) in frames.iter().zip(&run.descriptor_now) {
+        let d = frame_descriptor(&s.frame, s.ingress, s.egress, s.queue, *now);
+        let decision = model.ingress(&d);
+        // The parser classifies every frame, whatever its egress port.
+        match classify(&s.frame) {
+            Err(NotBolt::NotIpv4) => not_bolt[0] += 1,
+            Err(NotBolt::WrongProtocol) => not_bolt[1] += 1,
+            Err(NotBolt::TooShort) => not_bolt[2] += 1,
+            Ok(()) => {}
+        }
+        if !decision.drop {
+            out.push(forwarded_frame(&s.frame, &decision));
+        }
+        if decision.src {
+            srcs.push((src_frame(&s.frame, &decision), s.ingress));
+        }
+    }
+    (out, srcs, model.counts, not_bolt)
+}
+
+fn counters(io: &mut dyn Io) -> (BoltCounts, [u32; 3], u32, u32) {
+    let mut g = |p: &str| io.get(p) as u32;
+    (
+        BoltCounts {
+            bad_port: g("bad_port_count"),
+            not_bolt: g("not_bolt_count"),
+            src: g("src_count"),
+            pru_token: g("pru_token_count"),
+            pru_grant: g("pru_grant_count"),
+            supply_grant: g("supply_grant_count"),
+        },
+        [g("not_ipv4_count"), g("wrong_protocol_count"), g("too_short_count")],
+        g("src_sent_count"),
+        g("src_dropped_count"),
+    )
+}
+
+fn check_run(io: &mut dyn Io, frames: &[Sent], run: &Run, label: &str) -> (u32, u32) {
+    let (out, srcs, counts, not_bolt) = expected(frames, run);
+    assert_eq!(run.out_frames.len(), out.len(), "{label}: forwarded frame count");
+    for (i, (a, b)) in run.out_frames.iter().zip(&out).enumerate() {
+        assert_eq!(a, b, "{label}: forwarded frame {i}");
+    }
+    let (hw_counts, hw_not_bolt, sent, dropped) = counters(io);
+    assert_eq!(hw_counts, counts, "{label}: core counters");
+    assert_eq!(hw_not_bolt, not_bolt, "{label}: parser counters");
+    assert_eq!(sent as usize, run.src_frames.len());
+    assert_eq!((sent + dropped) as usize, srcs.len(), "{label}: every SRC is sent or counted as dropped");
+    // The SRCs sent are the expected ones, in order, with the dropped ones left out.
+    let mut k = 0;
+    for (i, got) in run.src_frames.iter().enumerate() {
+        let next_expected = srcs.get(k).cloned();
+        while k < srcs.len() && &srcs[k] != got {
+            k += 1;
+        }
+        assert!(k < srcs.len(), "{label}: SRC {i} is not an expected SRC in order:\n  got  {:02x?}\n  next {:02x?}", got, next_expected);
+        k += 1;
+    }
+    println!(
+        "{label}: {} frames in, {} out, {} SRCs decided, {} sent, {} dropped (SRC stream busy); parser: not IPv4 {}, other protocol {}, too short {}; bad port {}",
+        frames.len(), run.out_frames.len(), srcs.len(), sent, dropped, not_bolt[0], not_bolt[1], not_bolt[2], counts.bad_port
+    );
+    (sent, dropped)
+}
+
+#[test]
+fn frames_and_srcs_match_the_reference_model() {
+    let seed = seed("bolt stream frames", 7_101);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let frames = random_frames(&mut rng, 3_000);
+    let mut m = VerilatedModel::new(MODEL).unwrap();
+    // Sinks always ready: no SRC is dropped unless SRCs come faster than 8 beats each.
+    let run = drive(&mut m, &frames, Env { offer: 0.7, ready: 1.0, src_ready: 1.0 }, &mut rng);
+    check_run(&mut m, &frames, &run, "ready sinks");
+    let mut m = VerilatedModel::new(MODEL).unwrap();
+    let run = drive(&mut m, &frames, Env { offer: 0.8, ready: 0.6, src_ready: 0.3 }, &mut rng);
+    let (_, dropped) = check_run(&mut m, &frames, &run, "random back-pressure");
+    assert!(dropped > 0, "a slow SRC stream must drop SRCs");
+}
+
+#[test]
+fn lockstep_with_frames() {
+    let seed = seed("bolt stream lockstep", 7_102);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let frames = random_frames(&mut rng, 400);
+    let mut both = Lockstep {
+        native: NativeStepper::new(Stream::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params())),
+        verilated: VerilatedModel::new(MODEL).unwrap(),
+        cycle: 0,
+        comparisons: 0,
+    };
+    let run = drive(&mut both, &frames, Env { offer: 0.8, ready: 0.8, src_ready: 0.5 }, &mut rng);
+    check_run(&mut both, &frames, &run, "lockstep");
+    println!("{MODEL}: {} cycles in lockstep, {} output comparisons, no divergence", run.cycles, both.comparisons);
+    assert!(run.cycles >= 10_000);
+}
+
+/// Back-to-back frames with ready sinks: one beat per cycle in and out, no bubbles between
+/// frames; latency from a frame's first beat in to its first beat out.
+#[test]
+fn one_beat_per_cycle_and_latency() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7_103);
+    let mut frames = Vec::new();
+    for i in 0..400 {
+        let len = [0usize, 1, 17, 21, 100, 1045][i % 6];
+        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let flags = FLAG_DATA | if i % 2 == 0 { FLAG_INC } else { FLAG_LAST };
+        // Every third frame meets a congested queue: SRCs are built while frames stream on.
+        let queue = if i % 3 == 0 { 5_000 } else { 0 };
+        frames.push(Sent { frame: bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), flags, i as u32, &payload), ingress: 1, egress: (i % 5) as u8, queue });
+    }
+    frames.push(Sent { frame: vec![0xaa; 7], ingress: 1, egress: 1, queue: 0 });
+    let mut m = VerilatedModel::new(MODEL).unwrap();
+    let run = drive(&mut m, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
+    let (sent, _) = check_run(&mut m, &frames, &run, "back to back");
+    assert!(sent > 50, "SRCs were sent during the run");
+    let beats: usize = frames.iter().map(|f| f.frame.len().div_ceil(8)).sum();
+    let first = run.out_beat_cycles[0];
+    let last = *run.out_beat_cycles.last().unwrap();
+    let bubbles = (last - first + 1) as usize - run.out_beat_cycles.len();
+    let latencies: Vec<u64> = run.first_in_cycle.iter().zip(&run.first_out_cycle).map(|(a, b)| b - a).collect();
+    println!(
+        "bolt stream: {} frames, {beats} beats out in {} cycles ({bubbles} bubbles); first beat in → first beat out: {} cycles (all frames {}–{})",
+        frames.len(), last - first + 1, latencies[0], latencies.iter().min().unwrap(), latencies.iter().max().unwrap()
+    );
+    assert_eq!(run.out_beat_cycles.len(), beats);
+    assert_eq!(bubbles, 0, "one frame per ceil(bytes/8) beats, no bubbles");
+}

@@ -165,7 +165,7 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
             n += 1;
         }
     }
-    assert_eq!(n, 3, "two Verilog files and the supply table");
+    assert_eq!(n, 4, "three Verilog files and the supply table");
     assert!(!out.join("nic-16").exists(), "only the named configurations are written");
     let o = nanotransport(&["configs"]);
     let text = String::from_utf8_lossy(&o.stdout);

@@ -42,3 +42,22 @@ fn lint_reports_a_real_warning() {
     assert!(!reports[0].ok(), "an unused input went unreported");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn yosys_synthesises_the_bolt_configurations() {
+    // The table configuration reads its 65 536-entry hex file with $readmemh; it must map to block
+    // RAM rather than to logic.
+    let root = repo_root();
+    let mut files = verilog_files_under(&root.join("verilog-out/bolt-ingress-64p"));
+    files.extend(verilog_files_under(&root.join("verilog-out/bolt-ingress-64p-lut")));
+    assert_eq!(files.len(), 3);
+    for r in check_files(&root, &files, true) {
+        let y = r.yosys.as_ref().unwrap();
+        println!("{}  yosys: {}", r.file.display(), y.summary);
+        assert!(y.ok, "{}: {}", r.file.display(), y.summary);
+        if r.file.to_string_lossy().contains("-lut") {
+            let rams: u64 = y.summary.split("RAM ").nth(1).and_then(|t| t.trim_end_matches(')').parse().ok()).unwrap_or(0);
+            assert!(rams >= 32, "the supply table is not in block RAM: {}", y.summary);
+        }
+    }
+}

@@ -1,3 +1,4 @@
 //! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
 
+pub mod get_rx_msg_info;
 pub mod timer;

@@ -746,3 +746,56 @@ impl Logic for GetRxMsgInfo {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drives one request (or none), returns (resp_valid, rx_msg_id, is_new_msg, is_new_pkt,
+    /// is_last_pkt, ack_no, fail_reason) visible before the edge, then clocks.
+    fn cycle(u: &mut GetRxMsgInfo, req: Option<(u64, u64, u64, u64, u64)>) -> (bool, u64, bool, bool, bool, u64, u64) {
+        let (ip, tx, len, off, reset) = req.unwrap_or((0, 0, 0, 0, 0));
+        u.reset.next = reset == 1;
+        u.req_valid.next = req.is_some() && reset == 0;
+        u.req_mark_received.next = true;
+        u.req_src_ip.next = ip.to_bits();
+        u.req_src_port.next = 5.into();
+        u.req_tx_msg_id.next = tx.to_bits();
+        u.req_msg_len.next = len.to_bits();
+        u.req_pkt_offset.next = off.to_bits();
+        u.release_valid.next = false;
+        assert!(simulate(u, 1000));
+        let out = (
+            u.resp_valid.val(),
+            u.resp_rx_msg_id.val().to_u64(),
+            u.resp_is_new_msg.val(),
+            u.resp_is_new_pkt.val(),
+            u.resp_is_last_pkt.val(),
+            u.resp_ack_no.val().to_u64(),
+            u.resp_fail_reason.val().to_u64(),
+        );
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 1000));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 1000));
+        out
+    }
+
+    #[test]
+    fn allocates_marks_and_completes_natively() {
+        let mut u = GetRxMsgInfo::default();
+        u.connect_all();
+        assert!(simulate(&mut u, 1000));
+        cycle(&mut u, Some((0, 0, 0, 0, 1)));
+        cycle(&mut u, Some((1, 3, 1500, 1, 0)));
+        let first = cycle(&mut u, Some((2, 3, 1500, 0, 0)));
+        assert_eq!(first, (true, 0x10, true, true, false, 0, 0), "slot 0, generation 1, ackNo 0");
+        let other = cycle(&mut u, Some((1, 3, 1500, 0, 0)));
+        assert_eq!(other, (true, 0x11, true, true, false, 1, 0), "another sender, same tx_msg_id: slot 1");
+        let done = cycle(&mut u, None);
+        assert_eq!(done, (true, 0x10, false, true, true, 2, 0), "both packets received");
+        let failed = cycle(&mut u, Some((3, 3, 0, 0, 0)));
+        assert!(!failed.0);
+        assert_eq!(cycle(&mut u, None).6, fail_reason::ZERO_LEN);
+    }
+}

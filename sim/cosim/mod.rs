@@ -4,5 +4,6 @@
 pub mod fixtures;
 pub mod lockstep;
 pub mod native;
+pub mod native_rx;
 pub mod stimulus;
 pub mod verilated;

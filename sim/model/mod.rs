@@ -1,4 +1,5 @@
 //! Transaction-level reference models.
 
 pub mod free_list;
+pub mod rx;
 pub mod timer;

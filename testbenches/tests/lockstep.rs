@@ -121,3 +121,24 @@ fn port_mismatch_is_a_setup_error() {
 fn ports_wider_than_64_bits() {
     pass::<WidePorts>(WIDE_PORTS, Stimulus::new(), CYCLES, 81);
 }
+
+fn get_rx_msg_info_stimulus() -> Stimulus {
+    // Few distinct keys so that requests hit, miss, collide on tx_msg_id and exhaust the table.
+    Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.001))
+        .drive("req_valid", Drive::Bernoulli(0.7))
+        .drive("req_mark_received", Drive::Bernoulli(0.8))
+        .drive("req_src_ip", Drive::Range(0, 5))
+        .drive("req_src_port", Drive::Range(0, 1))
+        .drive("req_tx_msg_id", Drive::Range(0, 3))
+        .drive("req_msg_len", Drive::Range(0, 6000))
+        .drive("req_pkt_offset", Drive::Range(0, 7))
+        .drive("release_valid", Drive::Bernoulli(0.15))
+        .drive("release_delivered", Drive::Bernoulli(0.5))
+}
+
+#[test]
+fn get_rx_msg_info() {
+    use nanotransport_hdl::nic::get_rx_msg_info::GetRxMsgInfo;
+    pass::<GetRxMsgInfo>("nt_nic_16_get_rx_msg_info", get_rx_msg_info_stimulus(), 10_000, 91);
+}

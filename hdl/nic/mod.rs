@@ -1,4 +1,5 @@
 //! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
 
 pub mod get_rx_msg_info;
+pub mod reassembly;
 pub mod timer;

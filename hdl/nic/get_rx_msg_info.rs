@@ -725,6 +725,7 @@ impl Logic for GetRxMsgInfo {
 
         if self.reset.val() {
             self.valid.d.next = 0.into();
+            self.gens.d.next = 0.into();
             self.recent_valid.d.next = 0.into();
             self.recent_ptr.d.next = 0.into();
             self.s1_valid.d.next = false;

@@ -339,7 +339,9 @@ impl RxModel {
         let slot = (m.rx_msg_id & 0xf) as usize;
         let gen = ((m.rx_msg_id >> 4) & 0xff) as u8;
         let live = m.rx_msg_id & 0xf000 == 0
-            && self.slots[slot].as_ref().is_some_and(|e| !e.closed)
+            && self.slots[slot].as_ref().is_some_and(|e| {
+                !e.closed && e.key == (m.remote_ip, m.remote_port, m.tx_msg_id) && e.msg_len == m.msg_len
+            })
             && self.gens[slot] == gen;
         if !live {
             self.counters.drop_stale += 1;

@@ -1094,6 +1094,7 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_mark_received,req_src
         end
         if (reset) begin
             valid$d = 32'h0;
+            gens$d = 32'h0;
             recent_valid$d = 32'h0;
             recent_ptr$d = 32'h0;
             s1_valid$d = 1'b0;

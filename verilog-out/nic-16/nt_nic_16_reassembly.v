@@ -2491,6 +2491,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_mark_received,re
         end
         if (reset) begin
             valid$d = 32'h0;
+            gens$d = 32'h0;
             recent_valid$d = 32'h0;
             recent_ptr$d = 32'h0;
             s1_valid$d = 1'b0;

@@ -119,3 +119,206 @@ fn latency_of_a_single_packet_16_byte_message() {
     assert_eq!(p - i, 5);
 }
 
+
+/// Runs `n` idle cycles (CPU ready, stream fed), collecting messages and releases.
+fn run_idle(h: &mut RxHarness, n: usize) -> (Vec<Vec<u8>>, Vec<(usize, u64)>) {
+    let (mut msgs, mut rels) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let c = h.step(None, true, true);
+        msgs.extend(c.message_done);
+        rels.extend(c.release);
+    }
+    (msgs, rels)
+}
+
+/// Every bad input at the reassembly, each with its own counter, next to a good message that
+/// must come through intact; then a message that loses a packet is garbage-collected.
+#[test]
+fn bad_inputs_are_counted_and_never_touch_another_message() {
+    let mut h = RxHarness::new(MODULE, 2_000);
+    let good_len = 1024 + 300;
+    let good = bytes(good_len, 11);
+    let g0 = request(1, 1, 1, good_len as u16, 0);
+    let g0r = call(&mut h, &g0);
+    let victim_len = 2000;
+    let v0 = request(2, 2, 1, victim_len, 0); // same tx_msg_id, other sender
+    let v0r = call(&mut h, &v0);
+    assert_ne!(g0r.rx_msg_id, v0r.rx_msg_id);
+
+    // Stale: no entry (rx_msg_id of a failed call) and a wrong generation.
+    let mut p = packet(&v0, &v0r, 90, bytes(1024, 1));
+    p.meta.rx_msg_id = 0x8000;
+    h.packets.push_back(p.clone());
+    p.meta.rx_msg_id = v0r.rx_msg_id + 0x10;
+    h.packets.push_back(p.clone());
+    // Metadata that disagrees with the entry (another sender's key on this rx_msg_id).
+    p.meta.rx_msg_id = v0r.rx_msg_id;
+    p.meta.remote_ip = 3;
+    h.packets.push_back(p);
+    // Offset beyond the message's packet count.
+    let mut p = packet(&g0, &g0r, 90, bytes(1024, 2));
+    p.meta.pkt_offset = 2;
+    h.packets.push_back(p);
+    // The good message's first packet, then a duplicate of it.
+    h.packets.push_back(packet(&g0, &g0r, 90, good[..1024].to_vec()));
+    h.packets.push_back(packet(&g0, &g0r, 90, bytes(1024, 99)));
+    // The victim's first packet one byte short: its message is aborted.
+    h.packets.push_back(packet(&v0, &v0r, 90, bytes(1023, 3)));
+    let (msgs, rels) = run_idle(&mut h, 1_200);
+    assert!(msgs.is_empty());
+    let c = h.counters();
+    println!("after the bad packets: {c:?}");
+    assert_eq!((c.drop_stale, c.drop_bad_offset, c.drop_duplicate, c.drop_bad_length), (3, 1, 1, 1));
+    let victim_slot = (v0r.rx_msg_id & 0xf) as usize;
+    assert_eq!(rels, vec![(victim_slot, 2)], "the aborted message is released at once");
+    // The victim's second packet now finds no live message.
+    let v1 = request(2, 2, 1, victim_len, 1);
+    h.packets.push_back(packet(&v1, &v0r, 90, bytes(976, 4)));
+    // The good message completes with its own bytes (the duplicate did not overwrite them).
+    let g1 = request(1, 1, 1, good_len as u16, 1);
+    let g1r = call(&mut h, &g1);
+    assert!(g1r.is_last_pkt);
+    h.packets.push_back(packet(&g1, &g1r, 90, good[1024..].to_vec()));
+    let (msgs, _) = run_idle(&mut h, 1_000);
+    let mut want = app_header(1, 1, 90, good_len as u16).to_vec();
+    want.extend_from_slice(&good);
+    assert_eq!(msgs, vec![want]);
+    assert_eq!(h.counters().drop_stale, 4);
+    // A late retransmission of the delivered message: a duplicate, never delivered again.
+    let late = call(&mut h, &g1);
+    assert_eq!((late.fail, late.is_new_pkt, late.is_last_pkt, late.rx_msg_id), (false, false, true, 0x8000));
+    h.packets.push_back(packet(&g1, &late, 90, good[1024..].to_vec()));
+    let (msgs, _) = run_idle(&mut h, 200);
+    assert!(msgs.is_empty());
+    // A message that loses its second packet is garbage-collected after the timeout.
+    let l0 = request(4, 4, 4, 3000, 0);
+    let l0r = call(&mut h, &l0);
+    h.packets.push_back(packet(&l0, &l0r, 90, bytes(1024, 5)));
+    let (msgs, rels) = run_idle(&mut h, 1_900);
+    assert!(msgs.is_empty() && rels.is_empty(), "not before the timeout");
+    let (_, rels) = run_idle(&mut h, 300);
+    assert_eq!(rels, vec![((l0r.rx_msg_id & 0xf) as usize, 3)]);
+    let c = h.counters();
+    println!("final counters: {c:?}");
+    assert_eq!((c.drop_stale, c.gc, c.delivered, c.recent_duplicate), (5, 1, 1, 1));
+    assert_eq!(h.output("free_lists_full"), 0x1f);
+    assert_eq!(h.output("busy_slots"), 0);
+}
+
+/// CPU-side back-pressure in random stretches: nothing lost, nothing reordered.
+#[test]
+fn back_pressure_loses_and_reorders_nothing() {
+    let mut h = RxHarness::new(MODULE, 1_000_000);
+    let mut want = Vec::new();
+    let mut state = 12345u64;
+    let mut rnd = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for tx in 0..12u16 {
+        let len = 1 + (rnd() % 3000) as usize;
+        let data = bytes(len, tx as u8);
+        for off in 0..len.div_ceil(1024) {
+            let r = request(7, 7, tx, len as u16, off as u8);
+            let resp = call(&mut h, &r);
+            assert!(!resp.fail, "{resp:?}");
+            h.packets.push_back(packet(&r, &resp, 9, data[off * 1024..((off + 1) * 1024).min(len)].to_vec()));
+        }
+        let mut m = app_header(7, 7, 9, len as u16).to_vec();
+        m.extend_from_slice(&data);
+        want.push(m);
+    }
+    let mut got = Vec::new();
+    let mut stalled = 0;
+    for _ in 0..100_000 {
+        let ready = rnd() % 8 < 3;
+        stalled += !ready as u32;
+        let c = h.step(None, true, ready);
+        got.extend(c.message_done);
+        if got.len() == want.len() {
+            break;
+        }
+    }
+    println!("back-pressure: {} messages, CPU not ready in {stalled} cycles", got.len());
+    assert!(got == want);
+}
+
+/// Steady-state throughput: multi-packet messages streamed back to back (every beat valid, CPU
+/// always ready), and a stream of 1-byte single-packet messages (the thesis's worst case).
+#[test]
+fn throughput_in_beats_per_cycle() {
+    let mut h = RxHarness::new(MODULE, 1_000_000);
+    let mut in_beats = 0u64;
+    let mut messages = 0;
+    // Eight 4-packet messages (4 KB class).
+    for tx in 0..8u16 {
+        for off in 0..4u8 {
+            let r = request(5, 5, tx, 4096, off);
+            let resp = call(&mut h, &r);
+            assert!(!resp.fail);
+            h.packets.push_back(packet(&r, &resp, 9, bytes(1024, off)));
+            in_beats += 128;
+        }
+        messages += 1;
+    }
+    let (mut first_in, mut last_in, mut first_out, mut last_out, mut out_beats, mut done) = (None, 0, None, 0, 0u64, 0);
+    for _ in 0..20_000 {
+        let cycle = h.cycle;
+        let c = h.step(None, true, true);
+        if c.packet_started || c.packet_done.is_some() {
+            first_in.get_or_insert(cycle);
+            last_in = cycle;
+        }
+        if c.beat_out {
+            first_out.get_or_insert(cycle);
+            last_out = cycle;
+            out_beats += 1;
+        }
+        done += c.message_done.is_some() as usize;
+        if done == messages {
+            break;
+        }
+    }
+    let in_rate = in_beats as f64 / (last_in - first_in.unwrap() + 1) as f64;
+    let out_rate = out_beats as f64 / (last_out - first_out.unwrap() + 1) as f64;
+    println!("throughput, 1 KB packets: input {in_beats} beats in {} cycles = {in_rate:.3} beats/cycle; output {out_beats} beats in {} cycles = {out_rate:.3} beats/cycle",
+        last_in - first_in.unwrap() + 1, last_out - first_out.unwrap() + 1);
+    assert_eq!(done, messages);
+    assert!(in_rate == 1.0 && out_rate == 1.0, "one beat per cycle each way");
+
+    // 1-byte messages back to back: one input beat each, three output beats each.
+    let mut h = RxHarness::new(MODULE, 1_000_000);
+    let n = 200u16;
+    let (mut first_out, mut last_out, mut out_msgs, mut next_tx, mut issued) = (None, 0u64, 0u16, 0u16, None::<RxRequest>);
+    for _ in 0..10_000 {
+        let cycle = h.cycle;
+        // One request per cycle; each response's packet is streamed as soon as it arrives.
+        // Requests only while IDs are free, so that every message is accepted.
+        let busy = h.output("busy_slots").count_ones();
+        let req = (next_tx < n && busy < 14 && issued.is_none()).then(|| request(6, 6, next_tx, 1, 0));
+        next_tx += req.is_some() as u16;
+        let c = h.step(req.as_ref(), true, true);
+        if let (Some(r), Some(resp)) = (issued, c.response) {
+            assert!(!resp.fail, "{resp:?}");
+            h.packets.push_back(packet(&r, &resp, 9, vec![r.tx_msg_id as u8]));
+        }
+        issued = req;
+        if c.beat_out {
+            first_out.get_or_insert(cycle);
+            last_out = cycle;
+        }
+        out_msgs += c.message_done.is_some() as u16;
+        if out_msgs == n {
+            break;
+        }
+    }
+    let span = last_out - first_out.unwrap() + 1;
+    println!(
+        "throughput, 1-byte messages: {out_msgs} messages delivered in {span} cycles = {:.3} messages/cycle ({:.3} output beats/cycle)",
+        out_msgs as f64 / span as f64,
+        3.0 * out_msgs as f64 / span as f64
+    );
+    assert_eq!(out_msgs, n);
+}

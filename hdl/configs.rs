@@ -12,6 +12,7 @@ use crate::common::{
 };
 use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::GetRxMsgInfo;
+use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
 use crate::nic::reassembly::Reassembly;
 use crate::nic::timer::Timer;
 
@@ -76,6 +77,7 @@ impl NicConfig {
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -2,4 +2,5 @@
 
 pub mod free_list;
 pub mod rx;
+pub mod rx_hashed;
 pub mod timer;

@@ -206,3 +206,14 @@ fn reassembly() {
     println!("nt_nic_16_reassembly lockstep stimulus reaches: {counts:?}");
     assert!(counts.iter().all(|(_, n)| *n > 0), "{counts:?}");
 }
+
+#[test]
+fn get_rx_msg_info_hashed() {
+    use nanotransport_hdl::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
+    let stimulus = get_rx_msg_info_stimulus()
+        .drive("reset", Drive::Bernoulli(0.0003))
+        .drive("req_src_ip", Drive::Range(0, 40))
+        .drive("req_tx_msg_id", Drive::Range(0, 7))
+        .drive("release_valid", Drive::Bernoulli(0.1));
+    pass::<GetRxMsgInfoHashed>("nt_nic_128_get_rx_msg_info", stimulus, 10_000, 95);
+}

@@ -839,3 +839,49 @@ impl Logic for GetRxMsgInfoHashed {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(u: &mut GetRxMsgInfoHashed) {
+        assert!(simulate(u, 2000));
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 2000));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 2000));
+    }
+
+    #[test]
+    fn init_then_allocate_and_hit_natively() {
+        let mut u = GetRxMsgInfoHashed::default();
+        u.connect_all();
+        u.reset.next = true;
+        clock(&mut u);
+        u.reset.next = false;
+        let mut init_cycles = 0;
+        loop {
+            assert!(simulate(&mut u, 2000));
+            if u.req_ready.val() {
+                break;
+            }
+            clock(&mut u);
+            init_cycles += 1;
+        }
+        assert_eq!(init_cycles, 64, "the init sequence writes 64 buckets");
+        u.req_mark_received.next = true;
+        u.req_src_ip.next = 5.into();
+        u.req_msg_len.next = 3000.into();
+        let mut responses = Vec::new();
+        for (offset, valid) in [(1u64, true), (0, false), (0, true), (0, false), (0, false)] {
+            u.req_valid.next = valid;
+            u.req_pkt_offset.next = offset.to_bits();
+            assert!(simulate(&mut u, 2000));
+            if u.resp_valid.val() {
+                responses.push((u.resp_rx_msg_id.val().to_u64(), u.resp_is_new_msg.val(), u.resp_ack_no.val().to_u64()));
+            }
+            clock(&mut u);
+        }
+        assert_eq!(responses, vec![(0x80, true, 0), (0x80, false, 2)], "slot 0, generation 1; two cycles per request");
+    }
+}

@@ -198,9 +198,18 @@ fn bad_inputs_are_counted_and_never_touch_another_message() {
     assert!(msgs.is_empty() && rels.is_empty(), "not before the timeout");
     let (_, rels) = run_idle(&mut h, 300);
     assert_eq!(rels, vec![((l0r.rx_msg_id & 0xf) as usize, 3)]);
+    // A late packet of the garbage-collected message, with its old rx_msg_id: dropped as stale.
+    let l1 = request(4, 4, 4, 3000, 1);
+    h.packets.push_back(packet(&l1, &l0r, 90, bytes(1024, 6)));
+    run_idle(&mut h, 200);
+    // A new call for the collected key starts a fresh message (the sender is retransmitting).
+    let again = call(&mut h, &l1);
+    assert!(again.is_new_msg && again.rx_msg_id != l0r.rx_msg_id, "{again:?}");
+    let (_, rels) = run_idle(&mut h, 2_300);
+    assert_eq!(rels.len(), 1, "the fresh, incomplete message is collected too");
     let c = h.counters();
     println!("final counters: {c:?}");
-    assert_eq!((c.drop_stale, c.gc, c.delivered, c.recent_duplicate), (5, 1, 1, 1));
+    assert_eq!((c.drop_stale, c.gc, c.delivered, c.recent_duplicate), (6, 2, 1, 1));
     assert_eq!(h.output("free_lists_full"), 0x1f);
     assert_eq!(h.output("busy_slots"), 0);
 }

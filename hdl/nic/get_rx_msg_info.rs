@@ -35,6 +35,11 @@
 //! sees the slot as already released (a hit on it is a miss, or a recent duplicate when
 //! `release_delivered`); the freed ID and buffer can be allocated from the next cycle.
 //!
+//! # Reset
+//! One cycle with `reset` high empties the table (valid bits, generations, recently-completed
+//! ring, counters) and refills the ID and buffer free lists; requests are served from the next
+//! cycle.
+//!
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|

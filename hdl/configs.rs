@@ -11,6 +11,9 @@ use crate::common::{
     ones_until::OnesUntil, popcount::Popcount,
 };
 use crate::generate::{verilog_of, GeneratedModule};
+use crate::nic::get_rx_msg_info::GetRxMsgInfo;
+use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
+use crate::nic::reassembly::Reassembly;
 use crate::nic::timer::Timer;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
@@ -68,10 +71,13 @@ impl NicConfig {
             16 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly::default())));
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

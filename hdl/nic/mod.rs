@@ -1,3 +1,6 @@
 //! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
 
+pub mod get_rx_msg_info;
+pub mod get_rx_msg_info_hashed;
+pub mod reassembly;
 pub mod timer;

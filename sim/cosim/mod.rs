@@ -4,6 +4,8 @@
 pub mod fixtures;
 pub mod lockstep;
 pub mod native;
+pub mod native_rx;
+pub mod rx_harness;
 pub mod stimulus;
 pub mod verilated;
 pub mod native_bolt;

@@ -1,5 +1,7 @@
 //! Transaction-level reference models.
 
 pub mod free_list;
+pub mod rx;
+pub mod rx_hashed;
 pub mod timer;
 pub mod bolt;

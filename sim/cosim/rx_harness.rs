@@ -1,0 +1,199 @@
+//! Cycle-level driver of the reassembly module's Verilator model (hdl/nic/reassembly.rs):
+//! GetRxMsgInfo requests, packet streams with first-beat metadata, CPU-side read-out, and the
+//! observable releases. Used by the reassembly tests and the differential test.
+
+use crate::cosim::verilated::{PortId, VerilatedModel};
+use crate::model::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
+use std::collections::VecDeque;
+
+/// One packet for the `s_axis` stream.
+#[derive(Clone, Debug)]
+pub struct RxPacket {
+    pub meta: RxMeta,
+    pub payload: Vec<u8>,
+}
+
+/// What happened in one cycle.
+#[derive(Clone, Debug, Default)]
+pub struct RxCycle {
+    /// Response visible in this cycle (to the previous cycle's request).
+    pub response: Option<RxResponse>,
+    /// Release made in this cycle: (slot, reason code).
+    pub release: Option<(usize, u64)>,
+    /// Packet whose last beat was accepted in this cycle.
+    pub packet_done: Option<RxPacket>,
+    /// True when the first beat of a packet was accepted in this cycle.
+    pub packet_started: bool,
+    /// Message whose last beat was taken by the CPU side in this cycle.
+    pub message_done: Option<Vec<u8>>,
+    /// True when a beat was taken by the CPU side in this cycle.
+    pub beat_out: bool,
+}
+
+const INPUTS: [&str; 22] = [
+    "reset", "ingress_timeout", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len",
+    "req_pkt_offset", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_meta_remote_ip",
+    "s_axis_meta_remote_port", "s_axis_meta_msg_len", "s_axis_meta_pkt_offset", "s_axis_meta_local_port", "s_axis_meta_rx_msg_id",
+    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready",
+];
+const OUTPUTS: [&str; 16] = [
+    "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt",
+    "resp_ack_no", "s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid",
+    "release_slot", "release_reason",
+];
+
+/// Names of the counters, in the order of [`RxCounters`]' fields.
+pub const RX_COUNTERS: [&str; 15] = [
+    "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
+    "fail_no_buffer_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count", "drop_stale_count",
+    "drop_bad_offset_count", "drop_duplicate_count", "drop_bad_length_count", "gc_count", "delivered_count",
+];
+
+/// The reassembly's Verilator model with a packet feeder and a message collector.
+pub struct RxHarness {
+    pub m: VerilatedModel,
+    inp: Vec<PortId>,
+    out: Vec<PortId>,
+    /// Packets waiting to be streamed in, in order.
+    pub packets: VecDeque<RxPacket>,
+    beat: usize,
+    collecting: Vec<u8>,
+    pub cycle: u64,
+    pub timeout: u64,
+}
+
+impl RxHarness {
+    pub fn new(module: &str, timeout: u64) -> Self {
+        let m = VerilatedModel::new(module).unwrap();
+        let inp = INPUTS.iter().map(|n| m.port_or_panic(n)).collect();
+        let out = OUTPUTS.iter().map(|n| m.port_or_panic(n)).collect();
+        let mut h = RxHarness { m, inp, out, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
+        h.reset();
+        h
+    }
+
+    /// One cycle with reset high.
+    pub fn reset(&mut self) {
+        for p in &self.inp {
+            self.m.set(*p, 0);
+        }
+        self.m.set(self.inp[0], 1);
+        self.m.eval();
+        self.m.tick();
+        self.m.set(self.inp[0], 0);
+        self.beat = 0;
+        self.collecting.clear();
+    }
+
+    /// Number of beats of a payload (a zero-byte payload is one beat with `tkeep = 0`).
+    pub fn beats(len: usize) -> usize {
+        len.div_ceil(8).max(1)
+    }
+
+    /// One cycle: optional request, packet beat if `feed` and one is queued, CPU ready `ready`.
+    pub fn step(&mut self, req: Option<&RxRequest>, feed: bool, ready: bool) -> RxCycle {
+        let i = &self.inp;
+        let r = req.copied().unwrap_or_default();
+        let set = |m: &mut VerilatedModel, k: usize, v: u64| m.set(i[k], v);
+        set(&mut self.m, 1, self.timeout);
+        set(&mut self.m, 2, req.is_some() as u64);
+        set(&mut self.m, 3, r.mark_received as u64);
+        set(&mut self.m, 4, r.src_ip as u64);
+        set(&mut self.m, 5, r.src_port as u64);
+        set(&mut self.m, 6, r.tx_msg_id as u64);
+        set(&mut self.m, 7, r.msg_len as u64);
+        set(&mut self.m, 8, r.pkt_offset as u64);
+        let pkt = if feed { self.packets.front().cloned() } else { None };
+        let mut last = false;
+        if let Some(p) = &pkt {
+            let n = Self::beats(p.payload.len());
+            let lo = self.beat * 8;
+            let chunk = &p.payload[lo.min(p.payload.len())..(lo + 8).min(p.payload.len())];
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            last = self.beat + 1 == n;
+            set(&mut self.m, 9, u64::from_le_bytes(word));
+            set(&mut self.m, 10, (1u64 << chunk.len()) - 1);
+            set(&mut self.m, 11, last as u64);
+            set(&mut self.m, 12, 1);
+            let md = &p.meta;
+            // Metadata is driven on every beat; the module samples it with the first one.
+            set(&mut self.m, 13, md.remote_ip as u64);
+            set(&mut self.m, 14, md.remote_port as u64);
+            set(&mut self.m, 15, md.msg_len as u64);
+            set(&mut self.m, 16, md.pkt_offset as u64);
+            set(&mut self.m, 17, md.local_port as u64);
+            set(&mut self.m, 18, md.rx_msg_id as u64);
+            set(&mut self.m, 19, md.tx_msg_id as u64);
+            set(&mut self.m, 20, md.is_last_pkt as u64);
+        } else {
+            set(&mut self.m, 12, 0);
+        }
+        set(&mut self.m, 21, ready as u64);
+        self.m.eval();
+        let o = &self.out;
+        let g = |k: usize| self.m.get(o[k]);
+        let mut c = RxCycle::default();
+        if g(0) == 1 {
+            c.response = Some(RxResponse {
+                fail: g(1) == 1,
+                fail_reason: g(2) as u8,
+                rx_msg_id: g(3) as u16,
+                is_new_msg: g(4) == 1,
+                is_new_pkt: g(5) == 1,
+                is_last_pkt: g(6) == 1,
+                ack_no: g(7) as u16,
+            });
+        }
+        if pkt.is_some() && g(8) == 1 {
+            c.packet_started = self.beat == 0;
+            self.beat += 1;
+            if last {
+                self.beat = 0;
+                c.packet_done = self.packets.pop_front();
+            }
+        }
+        if g(12) == 1 && ready {
+            c.beat_out = true;
+            let keep = g(10);
+            let data = g(9).to_le_bytes();
+            assert!(keep & (keep + 1) == 0, "m_axis_tkeep {keep:#x} is not contiguous");
+            self.collecting.extend_from_slice(&data[..keep.count_ones() as usize]);
+            if g(11) == 1 {
+                c.message_done = Some(std::mem::take(&mut self.collecting));
+            }
+        }
+        if g(13) == 1 {
+            c.release = Some((g(14) as usize, g(15)));
+        }
+        self.m.tick();
+        self.cycle += 1;
+        c
+    }
+
+    /// Every counter.
+    pub fn counters(&self) -> RxCounters {
+        let v: Vec<u64> = RX_COUNTERS.iter().map(|n| self.m.get(self.m.port_or_panic(n))).collect();
+        RxCounters {
+            fail_zero_len: v[0],
+            fail_too_long: v[1],
+            fail_bad_offset: v[2],
+            fail_len_mismatch: v[3],
+            fail_no_id: v[4],
+            fail_no_buffer: v[5],
+            duplicate: v[6],
+            recent_duplicate: v[7],
+            class_fallback: v[8],
+            drop_stale: v[9],
+            drop_bad_offset: v[10],
+            drop_duplicate: v[11],
+            drop_bad_length: v[12],
+            gc: v[13],
+            delivered: v[14],
+        }
+    }
+
+    pub fn output(&self, name: &str) -> u64 {
+        self.m.get(self.m.port_or_panic(name))
+    }
+}

@@ -935,3 +935,48 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
 
 /// The 16-message packetization core.
 pub type Packetization16 = Packetization<16, 4, 1024, 128, 256, 512>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(u: &mut Packetization16) {
+        assert!(simulate(u, 1000));
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 1000));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 1000));
+    }
+
+    #[test]
+    fn writes_a_message_and_sends_its_packets_in_order_within_credit() {
+        let mut u = Packetization16::default();
+        u.connect_all();
+        u.pkt_ready.next = true;
+        u.default_credit.next = 2.into();
+        u.timeout_threshold.next = 3.into();
+        u.reset.next = true;
+        clock(&mut u);
+        u.reset.next = false;
+        u.new_valid.next = true;
+        u.new_slot.next = 4.into();
+        u.new_msg_len.next = 3000.into();
+        assert!(simulate(&mut u, 1000));
+        assert!(u.new_ready.val());
+        assert_eq!(u.new_tx_msg_id.val().to_u64(), 4, "first generation of slot 4");
+        assert!(u.sched_valid.val(), "the write schedules the egress timer");
+        clock(&mut u);
+        u.new_valid.next = false;
+        let mut sent = vec![];
+        for _ in 0..5 {
+            assert!(simulate(&mut u, 1000));
+            if u.pkt_valid.val() {
+                sent.push((u.pkt_offset.val().to_u64(), u.pkt_is_new_msg.val(), u.pkt_is_rtx.val()));
+            }
+            clock(&mut u);
+        }
+        // 3000 bytes = 3 packets; default credit 2 (exclusive): offsets 0 and 1.
+        assert_eq!(sent, vec![(0, true, false), (1, false, false)]);
+        assert_eq!(u.active.val().to_u64(), 1 << 4);
+    }
+}

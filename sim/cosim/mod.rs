@@ -6,3 +6,4 @@ pub mod lockstep;
 pub mod native;
 pub mod stimulus;
 pub mod verilated;
+pub mod tx;

@@ -2,3 +2,4 @@
 
 pub mod free_list;
 pub mod timer;
+pub mod packetization;

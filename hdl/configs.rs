@@ -13,6 +13,7 @@ use crate::common::{
 use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
+use crate::nic::tx_path::TxPath16;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
 pub const TIMER_META_BITS: usize = 8;
@@ -70,6 +71,7 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("packetization", verilog_of(&mut Packetization16::default())));
+                blocks.push(("tx_path", verilog_of(&mut TxPath16::default())));
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));

@@ -2,3 +2,4 @@
 
 pub mod timer;
 pub mod packetization;
+pub mod tx_path;

@@ -14,6 +14,7 @@ use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
 use crate::nic::tx_path::TxPath16;
+use crate::nic::arbiter::Arbiter;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
 pub const TIMER_META_BITS: usize = 8;
@@ -65,6 +66,7 @@ impl NicConfig {
             ("ones_until", verilog_of(&mut OnesUntil::<BITMAP_BITS, 7>::default())),
             ("popcount", verilog_of(&mut Popcount::<BITMAP_BITS, 7>::default())),
             ("bitmap_all_any", verilog_of(&mut BitmapAllAny::<BITMAP_BITS>::default())),
+            ("arbiter", verilog_of(&mut Arbiter::default())),
         ];
         match self.messages {
             16 => {

@@ -3,3 +3,4 @@
 pub mod timer;
 pub mod packetization;
 pub mod tx_path;
+pub mod arbiter;

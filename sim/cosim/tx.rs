@@ -6,6 +6,7 @@ use crate::model::packetization::{Completion, CoreCounters, CoreInputs, CoreOutp
 use crate::native_dut;
 use nanotransport_hdl::nic::packetization::Packetization16;
 use nanotransport_hdl::nic::tx_path::TxPath16;
+use nanotransport_hdl::nic::arbiter::Arbiter;
 
 native_dut!(Packetization16, clocked: true,
     inputs: [reset, default_credit, timeout_threshold, new_valid, new_slot, new_remote_ip, new_remote_port,
@@ -32,6 +33,10 @@ native_dut!(TxPath16, clocked: true,
         stale_delivered_count, stale_credit_count, stale_timeout_count, ack_beyond_count, rtx_beyond_count,
         credit_beyond_count, delivered_msg_count, abandoned_msg_count, write_busy_count,
         buffer_double_free_count, buffers_exhausted]);
+
+native_dut!(Arbiter, clocked: true,
+    inputs: [reset, ctrl_burst_limit, s_axis_ctrl_tdata, s_axis_ctrl_tkeep, s_axis_ctrl_tlast, s_axis_ctrl_tvalid, s_axis_ctrl_remote_ip, s_axis_ctrl_remote_port, s_axis_ctrl_msg_len, s_axis_ctrl_pkt_offset, s_axis_ctrl_local_port, s_axis_ctrl_tx_msg_id, s_axis_ctrl_credit, s_axis_ctrl_rank, s_axis_ctrl_flags, s_axis_ctrl_is_new_msg, s_axis_ctrl_is_rtx, s_axis_data_tdata, s_axis_data_tkeep, s_axis_data_tlast, s_axis_data_tvalid, s_axis_data_remote_ip, s_axis_data_remote_port, s_axis_data_msg_len, s_axis_data_pkt_offset, s_axis_data_local_port, s_axis_data_tx_msg_id, s_axis_data_credit, s_axis_data_rank, s_axis_data_flags, s_axis_data_is_new_msg, s_axis_data_is_rtx, m_axis_tready],
+    outputs: [s_axis_ctrl_tready, s_axis_data_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_remote_ip, m_axis_remote_port, m_axis_msg_len, m_axis_pkt_offset, m_axis_local_port, m_axis_tx_msg_id, m_axis_credit, m_axis_rank, m_axis_flags, m_axis_is_new_msg, m_axis_is_rtx, ctrl_packet_count, data_packet_count]);
 
 /// The packetization core's Verilator model, driven with [`CoreInputs`] and read as [`CoreOutputs`].
 pub struct VerilatedPacketization {

@@ -237,10 +237,6 @@ pub struct Packetization<
     slot_below: Signal<Local, Bits<IW>>,
     do_select: Signal<Local, Bit>,
     sel_slot: Signal<Local, Bits<IW>>,
-    sel_b64: Signal<Local, Bits<16>>,
-    sel_b8: Signal<Local, Bits<16>>,
-    sel_b16: Signal<Local, Bits<16>>,
-    sel_b32: Signal<Local, Bits<16>>,
     sel_slice: Signal<Local, Bits<64>>,
     sel_onehot: Signal<Local, Bits<64>>,
     sel_offset: Signal<Local, Bits<8>>,
@@ -252,9 +248,6 @@ pub struct Packetization<
     max_s: Signal<Local, Bits<S8>>,
     // delivered
     d_slot: Signal<Local, Bits<IW>>,
-    d_b64: Signal<Local, Bits<16>>,
-    d_b8: Signal<Local, Bits<16>>,
-    d_b16: Signal<Local, Bits<16>>,
     d_hit: Signal<Local, Bit>,
     d_ack_ok: Signal<Local, Bits<64>>,
     d_ack_flat: Signal<Local, Bits<BM>>,
@@ -265,9 +258,6 @@ pub struct Packetization<
     rtx_d: Signal<Local, Bits<BM>>,
     // credit
     c_slot: Signal<Local, Bits<IW>>,
-    c_b64: Signal<Local, Bits<16>>,
-    c_b8: Signal<Local, Bits<16>>,
-    c_b16: Signal<Local, Bits<16>>,
     c_hit: Signal<Local, Bit>,
     c_npkts: Signal<Local, Bits<16>>,
     c_rtx_ok: Signal<Local, Bits<64>>,
@@ -281,9 +271,6 @@ pub struct Packetization<
     mask_c: Signal<Local, Bits<BM>>,
     // timeout
     t_go: Signal<Local, Bit>,
-    t_b64: Signal<Local, Bits<16>>,
-    t_b8: Signal<Local, Bits<16>>,
-    t_b16: Signal<Local, Bits<16>>,
     t_hit: Signal<Local, Bit>,
     t_cnt: Signal<Local, Bits<8>>,
     t_abandon: Signal<Local, Bit>,
@@ -298,9 +285,8 @@ pub struct Packetization<
     // free
     f_valid: Signal<Local, Bit>,
     f_slot: Signal<Local, Bits<IW>>,
-    f_b64: Signal<Local, Bits<16>>,
-    f_b16: Signal<Local, Bits<16>>,
     f_clear: Signal<Local, Bits<BM>>,
+    f_next_id: Signal<Local, Bits<16>>,
     tx_f: Signal<Local, Bits<BM>>,
     rtx_f: Signal<Local, Bits<BM>>,
     valid_f: Signal<Local, Bits<N>>,
@@ -308,14 +294,70 @@ pub struct Packetization<
     w_go: Signal<Local, Bit>,
     w_busy: Signal<Local, Bit>,
     w_ok: Signal<Local, Bit>,
-    w_b64: Signal<Local, Bits<16>>,
-    w_b8: Signal<Local, Bits<16>>,
-    w_b16: Signal<Local, Bits<16>>,
-    w_b32: Signal<Local, Bits<16>>,
     w_npkts: Signal<Local, Bits<16>>,
     w_credit_req: Signal<Local, Bits<16>>,
     w_credit: Signal<Local, Bits<16>>,
     w_slice_clear: Signal<Local, Bits<BM>>,
+    // slot-decoded slice reads and writes
+    rd1_d: Signal<Local, Bits<16>>,
+    rd2_d: Signal<Local, Bits<8>>,
+    rd3_d: Signal<Local, Bits<64>>,
+    rd4_t: Signal<Local, Bits<16>>,
+    rd5_t: Signal<Local, Bits<8>>,
+    rd6_sel: Signal<Local, Bits<64>>,
+    rd7_sel: Signal<Local, Bits<8>>,
+    rd8_sel: Signal<Local, Bits<32>>,
+    rd9_sel: Signal<Local, Bits<16>>,
+    rd10_sel: Signal<Local, Bits<16>>,
+    rd11_sel: Signal<Local, Bits<16>>,
+    rd12_sel: Signal<Local, Bits<16>>,
+    rd13_sel: Signal<Local, Bits<16>>,
+    rd14_sel: Signal<Local, Bits<8>>,
+    rd15_c: Signal<Local, Bits<16>>,
+    rd16_c: Signal<Local, Bits<8>>,
+    rd17_c: Signal<Local, Bits<64>>,
+    rd18_c: Signal<Local, Bits<16>>,
+    rd19_t: Signal<Local, Bits<8>>,
+    rd20_t: Signal<Local, Bits<64>>,
+    rd21_f: Signal<Local, Bits<16>>,
+    rd22_f: Signal<Local, Bits<16>>,
+    rd23_w: Signal<Local, Bits<16>>,
+    rd24_t: Signal<Local, Bits<8>>,
+    rd25_w: Signal<Local, Bits<16>>,
+    wr26_d: Signal<Local, Bits<BM>>,
+    wr27_sel: Signal<Local, Bits<BM>>,
+    wr28_sel: Signal<Local, Bits<S8>>,
+    wr29_sel: Signal<Local, Bits<S8>>,
+    wr30_c: Signal<Local, Bits<BM>>,
+    wr31_c: Signal<Local, Bits<S16>>,
+    wr32_c: Signal<Local, Bits<S16>>,
+    wr33_c: Signal<Local, Bits<BM>>,
+    wr34_c: Signal<Local, Bits<BM>>,
+    wr35_t: Signal<Local, Bits<BM>>,
+    wr36_t: Signal<Local, Bits<S8>>,
+    wr37_t: Signal<Local, Bits<S8>>,
+    wr38_f: Signal<Local, Bits<BM>>,
+    wr39_f: Signal<Local, Bits<S16>>,
+    wr40_f: Signal<Local, Bits<S16>>,
+    wr41_w: Signal<Local, Bits<BM>>,
+    wr42_w: Signal<Local, Bits<BM>>,
+    wr43_w: Signal<Local, Bits<BM>>,
+    wr44_w: Signal<Local, Bits<S16>>,
+    wr45_w: Signal<Local, Bits<S16>>,
+    wr46_w: Signal<Local, Bits<S8>>,
+    wr47_w: Signal<Local, Bits<S8>>,
+    wr48_w: Signal<Local, Bits<S8>>,
+    wr49_w: Signal<Local, Bits<S8>>,
+    wr50_w: Signal<Local, Bits<S32>>,
+    wr51_w: Signal<Local, Bits<S32>>,
+    wr52_w: Signal<Local, Bits<S16>>,
+    wr53_w: Signal<Local, Bits<S16>>,
+    wr54_w: Signal<Local, Bits<S16>>,
+    wr55_w: Signal<Local, Bits<S16>>,
+    wr56_w: Signal<Local, Bits<S16>>,
+    wr57_w: Signal<Local, Bits<S16>>,
+    wr58_w: Signal<Local, Bits<S8>>,
+    wr59_w: Signal<Local, Bits<S8>>,
 }
 
 impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S16: usize, const S32: usize> Default
@@ -473,10 +515,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             slot_below: Default::default(),
             do_select: Default::default(),
             sel_slot: Default::default(),
-            sel_b64: Default::default(),
-            sel_b8: Default::default(),
-            sel_b16: Default::default(),
-            sel_b32: Default::default(),
             sel_slice: Default::default(),
             sel_onehot: Default::default(),
             sel_offset: Default::default(),
@@ -487,9 +525,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             rtx_s: Default::default(),
             max_s: Default::default(),
             d_slot: Default::default(),
-            d_b64: Default::default(),
-            d_b8: Default::default(),
-            d_b16: Default::default(),
             d_hit: Default::default(),
             d_ack_ok: Default::default(),
             d_ack_flat: Default::default(),
@@ -499,9 +534,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             tx_d: Default::default(),
             rtx_d: Default::default(),
             c_slot: Default::default(),
-            c_b64: Default::default(),
-            c_b8: Default::default(),
-            c_b16: Default::default(),
             c_hit: Default::default(),
             c_npkts: Default::default(),
             c_rtx_ok: Default::default(),
@@ -514,9 +546,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             credit_c: Default::default(),
             mask_c: Default::default(),
             t_go: Default::default(),
-            t_b64: Default::default(),
-            t_b8: Default::default(),
-            t_b16: Default::default(),
             t_hit: Default::default(),
             t_cnt: Default::default(),
             t_abandon: Default::default(),
@@ -530,23 +559,77 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             cnt_t: Default::default(),
             f_valid: Default::default(),
             f_slot: Default::default(),
-            f_b64: Default::default(),
-            f_b16: Default::default(),
             f_clear: Default::default(),
+            f_next_id: Default::default(),
             tx_f: Default::default(),
             rtx_f: Default::default(),
             valid_f: Default::default(),
             w_go: Default::default(),
             w_busy: Default::default(),
             w_ok: Default::default(),
-            w_b64: Default::default(),
-            w_b8: Default::default(),
-            w_b16: Default::default(),
-            w_b32: Default::default(),
             w_npkts: Default::default(),
             w_credit_req: Default::default(),
             w_credit: Default::default(),
             w_slice_clear: Default::default(),
+            rd1_d: Default::default(),
+            rd2_d: Default::default(),
+            rd3_d: Default::default(),
+            rd4_t: Default::default(),
+            rd5_t: Default::default(),
+            rd6_sel: Default::default(),
+            rd7_sel: Default::default(),
+            rd8_sel: Default::default(),
+            rd9_sel: Default::default(),
+            rd10_sel: Default::default(),
+            rd11_sel: Default::default(),
+            rd12_sel: Default::default(),
+            rd13_sel: Default::default(),
+            rd14_sel: Default::default(),
+            rd15_c: Default::default(),
+            rd16_c: Default::default(),
+            rd17_c: Default::default(),
+            rd18_c: Default::default(),
+            rd19_t: Default::default(),
+            rd20_t: Default::default(),
+            rd21_f: Default::default(),
+            rd22_f: Default::default(),
+            rd23_w: Default::default(),
+            rd24_t: Default::default(),
+            rd25_w: Default::default(),
+            wr26_d: Default::default(),
+            wr27_sel: Default::default(),
+            wr28_sel: Default::default(),
+            wr29_sel: Default::default(),
+            wr30_c: Default::default(),
+            wr31_c: Default::default(),
+            wr32_c: Default::default(),
+            wr33_c: Default::default(),
+            wr34_c: Default::default(),
+            wr35_t: Default::default(),
+            wr36_t: Default::default(),
+            wr37_t: Default::default(),
+            wr38_f: Default::default(),
+            wr39_f: Default::default(),
+            wr40_f: Default::default(),
+            wr41_w: Default::default(),
+            wr42_w: Default::default(),
+            wr43_w: Default::default(),
+            wr44_w: Default::default(),
+            wr45_w: Default::default(),
+            wr46_w: Default::default(),
+            wr47_w: Default::default(),
+            wr48_w: Default::default(),
+            wr49_w: Default::default(),
+            wr50_w: Default::default(),
+            wr51_w: Default::default(),
+            wr52_w: Default::default(),
+            wr53_w: Default::default(),
+            wr54_w: Default::default(),
+            wr55_w: Default::default(),
+            wr56_w: Default::default(),
+            wr57_w: Default::default(),
+            wr58_w: Default::default(),
+            wr59_w: Default::default(),
         }
     }
 }
@@ -566,26 +649,56 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
 
         // ---------------- DeliveredEvent (Algorithm 2) ----------------
         self.d_slot.next = self.dlv_tx_msg_id.val().get_bits::<IW>(0);
-        self.d_b64.next = bit_cast::<16, IW>(self.d_slot.val()) << 6;
-        self.d_b8.next = bit_cast::<16, IW>(self.d_slot.val()) << 3;
-        self.d_b16.next = bit_cast::<16, IW>(self.d_slot.val()) << 4;
+        self.rd1_d.next = 0.into();
+        for i in 0..N {
+            if self.d_slot.val() == i.to_bits() {
+                self.rd1_d.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
         self.d_hit.next = (self.dlv_valid.val() & self.valid.q.val().get_bit(self.d_slot.val().index()))
-            & (self.ids.q.val().get_bits::<16>(self.d_b16.val().index()) == self.dlv_tx_msg_id.val());
-        self.d_pkt_mask.next = !(self.ones64.val() << bit_cast::<7, 8>(self.npkts.q.val().get_bits::<8>(self.d_b8.val().index())));
+            & (self.rd1_d.val() == self.dlv_tx_msg_id.val());
+        self.rd2_d.next = 0.into();
+        for i in 0..N {
+            if self.d_slot.val() == i.to_bits() {
+                self.rd2_d.next = self.npkts.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.d_pkt_mask.next = !(self.ones64.val() << bit_cast::<7, 8>(self.rd2_d.val()));
         self.d_ack_ok.next = self.dlv_ack_bitmap.val() & self.d_pkt_mask.val();
-        self.d_ack_flat.next = bit_cast::<BM, 64>(self.d_ack_ok.val()) << self.d_b64.val();
+        self.wr26_d.next = 0.into();
+        for i in 0..N {
+            if self.d_slot.val() == i.to_bits() {
+                self.wr26_d.next = bit_cast::<BM, 64>(self.d_ack_ok.val()) << (i * 64).to_bits::<16>();
+            }
+        }
+        self.d_ack_flat.next = self.wr26_d.val();
+        self.rd3_d.next = 0.into();
+        for i in 0..N {
+            if self.d_slot.val() == i.to_bits() {
+                self.rd3_d.next = self.delivered.q.val().get_bits::<64>(i * 64);
+            }
+        }
         self.d_new_slice.next =
-            self.delivered.q.val().get_bits::<64>(self.d_b64.val().index()) | self.d_ack_ok.val();
+            self.rd3_d.val() | self.d_ack_ok.val();
         self.d_complete.next = self.d_hit.val() & (self.d_new_slice.val() == self.d_pkt_mask.val());
 
         // ---------------- TimeoutEvent go / hit (needed by the packet choice) ----------------
         self.t_go.next = self.t_pending.q.val() & (!self.dlv_valid.val());
-        self.t_b64.next = bit_cast::<16, IW>(self.t_slot.q.val()) << 6;
-        self.t_b8.next = bit_cast::<16, IW>(self.t_slot.q.val()) << 3;
-        self.t_b16.next = bit_cast::<16, IW>(self.t_slot.q.val()) << 4;
+        self.rd4_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.rd4_t.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
         self.t_hit.next = (self.t_go.val() & self.valid.q.val().get_bit(self.t_slot.q.val().index()))
-            & (self.ids.q.val().get_bits::<16>(self.t_b16.val().index()) == self.t_meta.q.val().get_bits::<16>(8));
-        self.t_cnt.next = self.timeout_cnt.q.val().get_bits::<8>(self.t_b8.val().index());
+            & (self.rd4_t.val() == self.t_meta.q.val().get_bits::<16>(8));
+        self.rd5_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.rd5_t.next = self.timeout_cnt.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.t_cnt.next = self.rd5_t.val();
         self.t_abandon.next = self.t_hit.val() & (self.t_cnt.val() > self.timeout_threshold.val());
         self.t_retx.next = self.t_hit.val() & (!self.t_abandon.val());
 
@@ -622,11 +735,13 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             self.sel_slot.next = self.slot_below.val();
         }
         self.do_select.next = self.found_any.val() & ((!self.out_valid.q.val()) | self.pkt_ready.val());
-        self.sel_b64.next = bit_cast::<16, IW>(self.sel_slot.val()) << 6;
-        self.sel_b8.next = bit_cast::<16, IW>(self.sel_slot.val()) << 3;
-        self.sel_b16.next = bit_cast::<16, IW>(self.sel_slot.val()) << 4;
-        self.sel_b32.next = bit_cast::<16, IW>(self.sel_slot.val()) << 5;
-        self.sel_slice.next = self.eligible.val().get_bits::<64>(self.sel_b64.val().index());
+        self.rd6_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd6_sel.next = self.eligible.val().get_bits::<64>(i * 64);
+            }
+        }
+        self.sel_slice.next = self.rd6_sel.val();
         // Smallest offset: isolate the lowest set bit, then encode it (one bit set: order free).
         self.sel_onehot.next = self.sel_slice.val() & ((!self.sel_slice.val()) + 1);
         self.sel_index.next = 0.into();
@@ -637,30 +752,96 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.sel_offset.next = bit_cast::<8, 6>(self.sel_index.val());
         self.sel_offset_p1.next = bit_cast::<8, 6>(self.sel_index.val()) + 1;
-        self.sel_max_p1.next = self.max_tx_p1.q.val().get_bits::<8>(self.sel_b8.val().index());
+        self.rd7_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd7_sel.next = self.max_tx_p1.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.sel_max_p1.next = self.rd7_sel.val();
         self.sel_clear.next = 0.into();
+        self.wr27_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.wr27_sel.next = bit_cast::<BM, 64>(self.sel_onehot.val()) << (i * 64).to_bits::<16>();
+            }
+        }
         if self.do_select.val() {
-            self.sel_clear.next = bit_cast::<BM, 64>(self.sel_onehot.val()) << self.sel_b64.val();
+            self.sel_clear.next = self.wr27_sel.val();
         }
         self.tx_s.next = self.tx.q.val() & (!self.sel_clear.val());
         self.rtx_s.next = self.rtx_pending.q.val() & (!self.sel_clear.val());
         self.max_s.next = self.max_tx_p1.q.val();
+        self.wr28_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.wr28_sel.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr29_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.wr29_sel.next = bit_cast::<S8, 8>(self.sel_offset_p1.val()) << (i * 8).to_bits::<16>();
+            }
+        }
         if self.do_select.val() & (self.sel_offset_p1.val() > self.sel_max_p1.val()) {
-            self.max_s.next = (self.max_tx_p1.q.val() & (!(self.ones8.val() << self.sel_b8.val())))
-                | (bit_cast::<S8, 8>(self.sel_offset_p1.val()) << self.sel_b8.val());
+            self.max_s.next = (self.max_tx_p1.q.val() & (!(self.wr28_sel.val())))
+                | (self.wr29_sel.val());
+        }
+        self.rd8_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd8_sel.next = self.remote_ip.q.val().get_bits::<32>(i * 32);
+            }
+        }
+        self.rd9_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd9_sel.next = self.remote_port.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.rd10_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd10_sel.next = self.msg_len.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.rd11_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd11_sel.next = self.local_port.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.rd12_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd12_sel.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.rd13_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd13_sel.next = self.credit.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.rd14_sel.next = 0.into();
+        for i in 0..N {
+            if self.sel_slot.val() == i.to_bits() {
+                self.rd14_sel.next = self.rank.q.val().get_bits::<8>(i * 8);
+            }
         }
         if self.do_select.val() {
             self.rr_next.d.next = self.sel_slot.val();
             self.out_valid.d.next = true;
             self.out_slot.d.next = self.sel_slot.val();
-            self.out_remote_ip.d.next = self.remote_ip.q.val().get_bits::<32>(self.sel_b32.val().index());
-            self.out_remote_port.d.next = self.remote_port.q.val().get_bits::<16>(self.sel_b16.val().index());
-            self.out_msg_len.d.next = self.msg_len.q.val().get_bits::<16>(self.sel_b16.val().index());
+            self.out_remote_ip.d.next = self.rd8_sel.val();
+            self.out_remote_port.d.next = self.rd9_sel.val();
+            self.out_msg_len.d.next = self.rd10_sel.val();
             self.out_offset.d.next = self.sel_offset.val();
-            self.out_local_port.d.next = self.local_port.q.val().get_bits::<16>(self.sel_b16.val().index());
-            self.out_tx_msg_id.d.next = self.ids.q.val().get_bits::<16>(self.sel_b16.val().index());
-            self.out_credit.d.next = self.credit.q.val().get_bits::<16>(self.sel_b16.val().index());
-            self.out_rank.d.next = self.rank.q.val().get_bits::<8>(self.sel_b8.val().index());
+            self.out_local_port.d.next = self.rd11_sel.val();
+            self.out_tx_msg_id.d.next = self.rd12_sel.val();
+            self.out_credit.d.next = self.rd13_sel.val();
+            self.out_rank.d.next = self.rd14_sel.val();
             self.out_is_new_msg.d.next = self.sel_max_p1.val() == 0;
             self.out_is_rtx.d.next = self.sel_offset.val() < self.sel_max_p1.val();
         } else if self.pkt_ready.val() {
@@ -692,26 +873,53 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
 
         // ---------------- CreditTxEvent (Algorithm 3) ----------------
         self.c_slot.next = self.ctx_tx_msg_id.val().get_bits::<IW>(0);
-        self.c_b64.next = bit_cast::<16, IW>(self.c_slot.val()) << 6;
-        self.c_b8.next = bit_cast::<16, IW>(self.c_slot.val()) << 3;
-        self.c_b16.next = bit_cast::<16, IW>(self.c_slot.val()) << 4;
+        self.rd15_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.rd15_c.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
         self.c_hit.next = ((self.ctx_valid.val() & self.valid.q.val().get_bit(self.c_slot.val().index()))
-            & (self.ids.q.val().get_bits::<16>(self.c_b16.val().index()) == self.ctx_tx_msg_id.val()))
+            & (self.rd15_c.val() == self.ctx_tx_msg_id.val()))
             & (!(self.d_complete.val() & (self.d_slot.val() == self.c_slot.val())));
-        self.c_npkts.next = bit_cast::<16, 8>(self.npkts.q.val().get_bits::<8>(self.c_b8.val().index()));
+        self.rd16_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.rd16_c.next = self.npkts.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.c_npkts.next = bit_cast::<16, 8>(self.rd16_c.val());
         self.c_pkt_mask.next = !(self.ones64.val() << bit_cast::<7, 16>(self.c_npkts.val()));
+        self.rd17_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.rd17_c.next = self.del_d.val().get_bits::<64>(i * 64);
+            }
+        }
         self.c_rtx_ok.next = (self.ctx_rtx_bitmap.val() & self.c_pkt_mask.val())
-            & (!self.del_d.val().get_bits::<64>(self.c_b64.val().index()));
+            & (!self.rd17_c.val());
         self.tx_c.next = self.tx_d.val();
+        self.wr30_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.wr30_c.next = bit_cast::<BM, 64>(self.c_rtx_ok.val()) << (i * 64).to_bits::<16>();
+            }
+        }
         if self.c_hit.val() & self.ctx_rtx_flag.val() {
-            self.tx_c.next = self.tx_d.val() | (bit_cast::<BM, 64>(self.c_rtx_ok.val()) << self.c_b64.val());
+            self.tx_c.next = self.tx_d.val() | (self.wr30_c.val());
         }
         self.c_req_beyond.next = self.ctx_new_credit.val() > self.c_npkts.val();
         self.c_req.next = self.ctx_new_credit.val();
         if self.c_req_beyond.val() {
             self.c_req.next = self.c_npkts.val();
         }
-        self.c_cur.next = self.credit.q.val().get_bits::<16>(self.c_b16.val().index());
+        self.rd18_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.rd18_c.next = self.credit.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.c_cur.next = self.rd18_c.val();
         self.c_new_credit.next = self.c_cur.val();
         if self.ctx_credit_flag.val() {
             if self.ctx_raise_only.val() {
@@ -729,20 +937,62 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.credit_c.next = self.credit.q.val();
         self.mask_c.next = self.credit_mask.q.val();
+        self.wr31_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.wr31_c.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr32_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.wr32_c.next = bit_cast::<S16, 16>(self.c_new_credit.val()) << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr33_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.wr33_c.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
+            }
+        }
+        self.wr34_c.next = 0.into();
+        for i in 0..N {
+            if self.c_slot.val() == i.to_bits() {
+                self.wr34_c.next = bit_cast::<BM, 64>(self.c_new_mask.val()) << (i * 64).to_bits::<16>();
+            }
+        }
         if self.c_hit.val() {
-            self.credit_c.next = (self.credit.q.val() & (!(self.ones16.val() << self.c_b16.val())))
-                | (bit_cast::<S16, 16>(self.c_new_credit.val()) << self.c_b16.val());
-            self.mask_c.next = (self.credit_mask.q.val() & (!(self.slice_ones.val() << self.c_b64.val())))
-                | (bit_cast::<BM, 64>(self.c_new_mask.val()) << self.c_b64.val());
+            self.credit_c.next = (self.credit.q.val() & (!(self.wr31_c.val())))
+                | (self.wr32_c.val());
+            self.mask_c.next = (self.credit_mask.q.val() & (!(self.wr33_c.val())))
+                | (self.wr34_c.val());
         }
 
         // ---------------- TimeoutEvent (Algorithm 4) ----------------
-        self.t_progress.next = self.max_s.val().get_bits::<8>(self.t_b8.val().index())
+        self.rd19_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.rd19_t.next = self.max_s.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.t_progress.next = self.rd19_t.val()
             > self.t_meta.q.val().get_bits::<8>(0);
         self.t_rtx_mask.next = !(self.ones64.val() << bit_cast::<7, 8>(self.t_meta.q.val().get_bits::<8>(0)));
+        self.rd20_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.rd20_t.next = self.del_d.val().get_bits::<64>(i * 64);
+            }
+        }
         self.t_rtx_pkts.next =
-            self.t_rtx_mask.val() & (!self.del_d.val().get_bits::<64>(self.t_b64.val().index()));
-        self.t_rtx_flat.next = bit_cast::<BM, 64>(self.t_rtx_pkts.val()) << self.t_b64.val();
+            self.t_rtx_mask.val() & (!self.rd20_t.val());
+        self.wr35_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.wr35_t.next = bit_cast::<BM, 64>(self.t_rtx_pkts.val()) << (i * 64).to_bits::<16>();
+            }
+        }
+        self.t_rtx_flat.next = self.wr35_t.val();
         self.t_cnt_next.next = 0.into();
         if !self.t_progress.val() {
             self.t_cnt_next.next = self.t_cnt.val();
@@ -753,11 +1003,23 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         self.tx_t.next = self.tx_c.val();
         self.rtx_t.next = self.rtx_d.val();
         self.cnt_t.next = self.timeout_cnt.q.val();
+        self.wr36_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.wr36_t.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr37_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.wr37_t.next = bit_cast::<S8, 8>(self.t_cnt_next.val()) << (i * 8).to_bits::<16>();
+            }
+        }
         if self.t_retx.val() {
             self.tx_t.next = self.tx_c.val() & (!self.t_rtx_flat.val());
             self.rtx_t.next = self.rtx_d.val() | self.t_rtx_flat.val();
-            self.cnt_t.next = (self.timeout_cnt.q.val() & (!(self.ones8.val() << self.t_b8.val())))
-                | (bit_cast::<S8, 8>(self.t_cnt_next.val()) << self.t_b8.val());
+            self.cnt_t.next = (self.timeout_cnt.q.val() & (!(self.wr36_t.val())))
+                | (self.wr37_t.val());
         }
         // Holding register: taken when empty; processed in a cycle without a DeliveredEvent.
         self.to_ready.next = !self.t_pending.q.val();
@@ -776,25 +1038,53 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         if self.d_complete.val() {
             self.f_slot.next = self.d_slot.val();
         }
-        self.f_b64.next = bit_cast::<16, IW>(self.f_slot.val()) << 6;
-        self.f_b16.next = bit_cast::<16, IW>(self.f_slot.val()) << 4;
+        self.rd21_f.next = 0.into();
+        for i in 0..N {
+            if self.f_slot.val() == i.to_bits() {
+                self.rd21_f.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.f_next_id.next = self.rd21_f.val() + self.id_step.val();
         self.f_clear.next = 0.into();
+        self.wr38_f.next = 0.into();
+        for i in 0..N {
+            if self.f_slot.val() == i.to_bits() {
+                self.wr38_f.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
+            }
+        }
         if self.f_valid.val() {
-            self.f_clear.next = self.slice_ones.val() << self.f_b64.val();
+            self.f_clear.next = self.wr38_f.val();
         }
         self.tx_f.next = self.tx_t.val() & (!self.f_clear.val());
         self.rtx_f.next = self.rtx_t.val() & (!self.f_clear.val());
         self.valid_f.next = self.valid.q.val();
         self.ids.d.next = self.ids.q.val();
+        self.wr39_f.next = 0.into();
+        for i in 0..N {
+            if self.f_slot.val() == i.to_bits() {
+                self.wr39_f.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr40_f.next = 0.into();
+        for i in 0..N {
+            if self.f_slot.val() == i.to_bits() {
+                self.wr40_f.next = bit_cast::<S16, 16>(self.f_next_id.val()) << (i * 16).to_bits::<16>();
+            }
+        }
         if self.f_valid.val() {
             self.valid_f.next = self.valid.q.val().replace_bit(self.f_slot.val().index(), false);
-            self.ids.d.next = (self.ids.q.val() & (!(self.ones16.val() << self.f_b16.val())))
-                | (bit_cast::<S16, 16>(self.ids.q.val().get_bits::<16>(self.f_b16.val().index()) + self.id_step.val())
-                    << self.f_b16.val());
+            self.ids.d.next = (self.ids.q.val() & (!(self.wr39_f.val())))
+                | (self.wr40_f.val());
         }
         self.done_valid.next = self.f_valid.val();
         self.done_slot.next = self.f_slot.val();
-        self.done_tx_msg_id.next = self.ids.q.val().get_bits::<16>(self.f_b16.val().index());
+        self.rd22_f.next = 0.into();
+        for i in 0..N {
+            if self.f_slot.val() == i.to_bits() {
+                self.rd22_f.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.done_tx_msg_id.next = self.rd22_f.val();
         self.done_abandoned.next = !self.d_complete.val();
         self.cancel_valid.next = self.d_complete.val();
         self.cancel_slot.next = self.d_slot.val();
@@ -804,11 +1094,13 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         self.w_go.next = self.new_valid.val() & (!self.t_go.val());
         self.w_busy.next = self.valid.q.val().get_bit(self.new_slot.val().index());
         self.w_ok.next = self.w_go.val() & (!self.w_busy.val());
-        self.w_b64.next = bit_cast::<16, IW>(self.new_slot.val()) << 6;
-        self.w_b8.next = bit_cast::<16, IW>(self.new_slot.val()) << 3;
-        self.w_b16.next = bit_cast::<16, IW>(self.new_slot.val()) << 4;
-        self.w_b32.next = bit_cast::<16, IW>(self.new_slot.val()) << 5;
-        self.new_tx_msg_id.next = self.ids.q.val().get_bits::<16>(self.w_b16.val().index());
+        self.rd23_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.rd23_w.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.new_tx_msg_id.next = self.rd23_w.val();
         // Packets = ceil(msg_len / 1024), on 17 bits so 65535 does not wrap.
         self.w_npkts.next =
             bit_cast::<16, 17>((bit_cast::<17, 16>(self.new_msg_len.val()) + 1023) >> 10);
@@ -822,7 +1114,13 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             self.w_credit.next = self.w_npkts.val();
         }
         self.w_credit_mask.next = !(self.ones64.val() << bit_cast::<7, 16>(self.w_credit.val()));
-        self.w_slice_clear.next = self.slice_ones.val() << self.w_b64.val();
+        self.wr41_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr41_w.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
+            }
+        }
+        self.w_slice_clear.next = self.wr41_w.val();
 
         self.valid.d.next = self.valid_f.val();
         self.delivered.d.next = self.del_d.val();
@@ -834,36 +1132,156 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         self.timeout_cnt.d.next = self.cnt_t.val();
         self.sched_valid.next = self.t_retx.val();
         self.sched_slot.next = self.t_slot.q.val();
+        self.rd24_t.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.rd24_t.next = self.max_s.val().get_bits::<8>(i * 8);
+            }
+        }
         self.sched_meta.next = (bit_cast::<24, 16>(self.t_meta.q.val().get_bits::<16>(8)) << 8)
-            | bit_cast::<24, 8>(self.max_s.val().get_bits::<8>(self.t_b8.val().index()));
+            | bit_cast::<24, 8>(self.rd24_t.val());
+        self.rd25_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.rd25_w.next = self.ids.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.wr42_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr42_w.next = bit_cast::<BM, 64>(self.w_pkt_mask.val()) << (i * 64).to_bits::<16>();
+            }
+        }
+        self.wr43_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr43_w.next = bit_cast::<BM, 64>(self.w_credit_mask.val()) << (i * 64).to_bits::<16>();
+            }
+        }
+        self.wr44_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr44_w.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr45_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr45_w.next = bit_cast::<S16, 16>(self.w_credit.val()) << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr46_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr46_w.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr47_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr47_w.next = bit_cast::<S8, 16>(self.w_npkts.val()) << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr48_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr48_w.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr49_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr49_w.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr50_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr50_w.next = self.ones32.val() << (i * 32).to_bits::<16>();
+            }
+        }
+        self.wr51_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr51_w.next = bit_cast::<S32, 32>(self.new_remote_ip.val()) << (i * 32).to_bits::<16>();
+            }
+        }
+        self.wr52_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr52_w.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr53_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr53_w.next = bit_cast::<S16, 16>(self.new_remote_port.val()) << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr54_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr54_w.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr55_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr55_w.next = bit_cast::<S16, 16>(self.new_local_port.val()) << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr56_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr56_w.next = self.ones16.val() << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr57_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr57_w.next = bit_cast::<S16, 16>(self.new_msg_len.val()) << (i * 16).to_bits::<16>();
+            }
+        }
+        self.wr58_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr58_w.next = self.ones8.val() << (i * 8).to_bits::<16>();
+            }
+        }
+        self.wr59_w.next = 0.into();
+        for i in 0..N {
+            if self.new_slot.val() == i.to_bits() {
+                self.wr59_w.next = bit_cast::<S8, 8>(self.new_rank.val()) << (i * 8).to_bits::<16>();
+            }
+        }
         if self.w_ok.val() {
             self.valid.d.next = self.valid_f.val().replace_bit(self.new_slot.val().index(), true);
             self.delivered.d.next = self.del_d.val() & (!self.w_slice_clear.val());
             self.tx.d.next = (self.tx_f.val() & (!self.w_slice_clear.val()))
-                | (bit_cast::<BM, 64>(self.w_pkt_mask.val()) << self.w_b64.val());
+                | (self.wr42_w.val());
             self.rtx_pending.d.next = self.rtx_f.val() & (!self.w_slice_clear.val());
             self.credit_mask.d.next = (self.mask_c.val() & (!self.w_slice_clear.val()))
-                | (bit_cast::<BM, 64>(self.w_credit_mask.val()) << self.w_b64.val());
-            self.credit.d.next = (self.credit_c.val() & (!(self.ones16.val() << self.w_b16.val())))
-                | (bit_cast::<S16, 16>(self.w_credit.val()) << self.w_b16.val());
-            self.npkts.d.next = (self.npkts.q.val() & (!(self.ones8.val() << self.w_b8.val())))
-                | (bit_cast::<S8, 16>(self.w_npkts.val()) << self.w_b8.val());
-            self.max_tx_p1.d.next = self.max_s.val() & (!(self.ones8.val() << self.w_b8.val()));
-            self.timeout_cnt.d.next = self.cnt_t.val() & (!(self.ones8.val() << self.w_b8.val()));
-            self.remote_ip.d.next = (self.remote_ip.q.val() & (!(self.ones32.val() << self.w_b32.val())))
-                | (bit_cast::<S32, 32>(self.new_remote_ip.val()) << self.w_b32.val());
-            self.remote_port.d.next = (self.remote_port.q.val() & (!(self.ones16.val() << self.w_b16.val())))
-                | (bit_cast::<S16, 16>(self.new_remote_port.val()) << self.w_b16.val());
-            self.local_port.d.next = (self.local_port.q.val() & (!(self.ones16.val() << self.w_b16.val())))
-                | (bit_cast::<S16, 16>(self.new_local_port.val()) << self.w_b16.val());
-            self.msg_len.d.next = (self.msg_len.q.val() & (!(self.ones16.val() << self.w_b16.val())))
-                | (bit_cast::<S16, 16>(self.new_msg_len.val()) << self.w_b16.val());
-            self.rank.d.next = (self.rank.q.val() & (!(self.ones8.val() << self.w_b8.val())))
-                | (bit_cast::<S8, 8>(self.new_rank.val()) << self.w_b8.val());
+                | (self.wr43_w.val());
+            self.credit.d.next = (self.credit_c.val() & (!(self.wr44_w.val())))
+                | (self.wr45_w.val());
+            self.npkts.d.next = (self.npkts.q.val() & (!(self.wr46_w.val())))
+                | (self.wr47_w.val());
+            self.max_tx_p1.d.next = self.max_s.val() & (!(self.wr48_w.val()));
+            self.timeout_cnt.d.next = self.cnt_t.val() & (!(self.wr49_w.val()));
+            self.remote_ip.d.next = (self.remote_ip.q.val() & (!(self.wr50_w.val())))
+                | (self.wr51_w.val());
+            self.remote_port.d.next = (self.remote_port.q.val() & (!(self.wr52_w.val())))
+                | (self.wr53_w.val());
+            self.local_port.d.next = (self.local_port.q.val() & (!(self.wr54_w.val())))
+                | (self.wr55_w.val());
+            self.msg_len.d.next = (self.msg_len.q.val() & (!(self.wr56_w.val())))
+                | (self.wr57_w.val());
+            self.rank.d.next = (self.rank.q.val() & (!(self.wr58_w.val())))
+                | (self.wr59_w.val());
             self.sched_valid.next = true;
             self.sched_slot.next = self.new_slot.val();
             self.sched_meta.next =
-                bit_cast::<24, 16>(self.ids.q.val().get_bits::<16>(self.w_b16.val().index())) << 8;
+                bit_cast::<24, 16>(self.rd25_w.val()) << 8;
         }
 
         // ---------------- counters (saturating) ----------------

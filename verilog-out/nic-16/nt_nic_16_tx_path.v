@@ -1971,10 +1971,6 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [3:0] slot_below;
     reg  do_select;
     reg  [3:0] sel_slot;
-    reg  [15:0] sel_b64;
-    reg  [15:0] sel_b8;
-    reg  [15:0] sel_b16;
-    reg  [15:0] sel_b32;
     reg  [63:0] sel_slice;
     reg  [63:0] sel_onehot;
     reg  [7:0] sel_offset;
@@ -1985,9 +1981,6 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [1023:0] rtx_s;
     reg  [127:0] max_s;
     reg  [3:0] d_slot;
-    reg  [15:0] d_b64;
-    reg  [15:0] d_b8;
-    reg  [15:0] d_b16;
     reg  d_hit;
     reg  [63:0] d_ack_ok;
     reg  [1023:0] d_ack_flat;
@@ -1997,9 +1990,6 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [1023:0] tx_d;
     reg  [1023:0] rtx_d;
     reg  [3:0] c_slot;
-    reg  [15:0] c_b64;
-    reg  [15:0] c_b8;
-    reg  [15:0] c_b16;
     reg  c_hit;
     reg  [15:0] c_npkts;
     reg  [63:0] c_rtx_ok;
@@ -2012,9 +2002,6 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [255:0] credit_c;
     reg  [1023:0] mask_c;
     reg  t_go;
-    reg  [15:0] t_b64;
-    reg  [15:0] t_b8;
-    reg  [15:0] t_b16;
     reg  t_hit;
     reg  [7:0] t_cnt;
     reg  t_abandon;
@@ -2028,23 +2015,77 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [127:0] cnt_t;
     reg  f_valid;
     reg  [3:0] f_slot;
-    reg  [15:0] f_b64;
-    reg  [15:0] f_b16;
     reg  [1023:0] f_clear;
+    reg  [15:0] f_next_id;
     reg  [1023:0] tx_f;
     reg  [1023:0] rtx_f;
     reg  [15:0] valid_f;
     reg  w_go;
     reg  w_busy;
     reg  w_ok;
-    reg  [15:0] w_b64;
-    reg  [15:0] w_b8;
-    reg  [15:0] w_b16;
-    reg  [15:0] w_b32;
     reg  [15:0] w_npkts;
     reg  [15:0] w_credit_req;
     reg  [15:0] w_credit;
     reg  [1023:0] w_slice_clear;
+    reg  [15:0] rd1_d;
+    reg  [7:0] rd2_d;
+    reg  [63:0] rd3_d;
+    reg  [15:0] rd4_t;
+    reg  [7:0] rd5_t;
+    reg  [63:0] rd6_sel;
+    reg  [7:0] rd7_sel;
+    reg  [31:0] rd8_sel;
+    reg  [15:0] rd9_sel;
+    reg  [15:0] rd10_sel;
+    reg  [15:0] rd11_sel;
+    reg  [15:0] rd12_sel;
+    reg  [15:0] rd13_sel;
+    reg  [7:0] rd14_sel;
+    reg  [15:0] rd15_c;
+    reg  [7:0] rd16_c;
+    reg  [63:0] rd17_c;
+    reg  [15:0] rd18_c;
+    reg  [7:0] rd19_t;
+    reg  [63:0] rd20_t;
+    reg  [15:0] rd21_f;
+    reg  [15:0] rd22_f;
+    reg  [15:0] rd23_w;
+    reg  [7:0] rd24_t;
+    reg  [15:0] rd25_w;
+    reg  [1023:0] wr26_d;
+    reg  [1023:0] wr27_sel;
+    reg  [127:0] wr28_sel;
+    reg  [127:0] wr29_sel;
+    reg  [1023:0] wr30_c;
+    reg  [255:0] wr31_c;
+    reg  [255:0] wr32_c;
+    reg  [1023:0] wr33_c;
+    reg  [1023:0] wr34_c;
+    reg  [1023:0] wr35_t;
+    reg  [127:0] wr36_t;
+    reg  [127:0] wr37_t;
+    reg  [1023:0] wr38_f;
+    reg  [255:0] wr39_f;
+    reg  [255:0] wr40_f;
+    reg  [1023:0] wr41_w;
+    reg  [1023:0] wr42_w;
+    reg  [1023:0] wr43_w;
+    reg  [255:0] wr44_w;
+    reg  [255:0] wr45_w;
+    reg  [127:0] wr46_w;
+    reg  [127:0] wr47_w;
+    reg  [127:0] wr48_w;
+    reg  [127:0] wr49_w;
+    reg  [511:0] wr50_w;
+    reg  [511:0] wr51_w;
+    reg  [255:0] wr52_w;
+    reg  [255:0] wr53_w;
+    reg  [255:0] wr54_w;
+    reg  [255:0] wr55_w;
+    reg  [255:0] wr56_w;
+    reg  [255:0] wr57_w;
+    reg  [127:0] wr58_w;
+    reg  [127:0] wr59_w;
 
     // Sub module instances
     nt_nic_16_tx_path$core$valid valid(
@@ -2331,21 +2372,309 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         cnt_delivered$d = cnt_delivered$q;
         cnt_abandoned$d = cnt_abandoned$q;
         d_slot = dlv_tx_msg_id[(32'h0)+:(4)];
-        d_b64 = ((d_slot) & 16'hffff) << 32'h6;
-        d_b8 = ((d_slot) & 16'hffff) << 32'h3;
-        d_b16 = ((d_slot) & 16'hffff) << 32'h4;
-        d_hit = (dlv_valid & valid$q[d_slot]) & (ids$q[(d_b16)+:(16)] == dlv_tx_msg_id);
-        d_pkt_mask = ~(ones64 << ((npkts$q[(d_b8)+:(8)]) & 7'h7f));
+        rd1_d = 32'h0;
+        if (d_slot == 0) begin
+            rd1_d = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (d_slot == 1) begin
+            rd1_d = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (d_slot == 2) begin
+            rd1_d = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (d_slot == 3) begin
+            rd1_d = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (d_slot == 4) begin
+            rd1_d = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (d_slot == 5) begin
+            rd1_d = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (d_slot == 6) begin
+            rd1_d = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (d_slot == 7) begin
+            rd1_d = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (d_slot == 8) begin
+            rd1_d = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (d_slot == 9) begin
+            rd1_d = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (d_slot == 10) begin
+            rd1_d = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (d_slot == 11) begin
+            rd1_d = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (d_slot == 12) begin
+            rd1_d = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (d_slot == 13) begin
+            rd1_d = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (d_slot == 14) begin
+            rd1_d = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (d_slot == 15) begin
+            rd1_d = ids$q[(15 * 32'h10)+:(16)];
+        end
+        d_hit = (dlv_valid & valid$q[d_slot]) & (rd1_d == dlv_tx_msg_id);
+        rd2_d = 32'h0;
+        if (d_slot == 0) begin
+            rd2_d = npkts$q[(0 * 32'h8)+:(8)];
+        end
+        if (d_slot == 1) begin
+            rd2_d = npkts$q[(1 * 32'h8)+:(8)];
+        end
+        if (d_slot == 2) begin
+            rd2_d = npkts$q[(2 * 32'h8)+:(8)];
+        end
+        if (d_slot == 3) begin
+            rd2_d = npkts$q[(3 * 32'h8)+:(8)];
+        end
+        if (d_slot == 4) begin
+            rd2_d = npkts$q[(4 * 32'h8)+:(8)];
+        end
+        if (d_slot == 5) begin
+            rd2_d = npkts$q[(5 * 32'h8)+:(8)];
+        end
+        if (d_slot == 6) begin
+            rd2_d = npkts$q[(6 * 32'h8)+:(8)];
+        end
+        if (d_slot == 7) begin
+            rd2_d = npkts$q[(7 * 32'h8)+:(8)];
+        end
+        if (d_slot == 8) begin
+            rd2_d = npkts$q[(8 * 32'h8)+:(8)];
+        end
+        if (d_slot == 9) begin
+            rd2_d = npkts$q[(9 * 32'h8)+:(8)];
+        end
+        if (d_slot == 10) begin
+            rd2_d = npkts$q[(10 * 32'h8)+:(8)];
+        end
+        if (d_slot == 11) begin
+            rd2_d = npkts$q[(11 * 32'h8)+:(8)];
+        end
+        if (d_slot == 12) begin
+            rd2_d = npkts$q[(12 * 32'h8)+:(8)];
+        end
+        if (d_slot == 13) begin
+            rd2_d = npkts$q[(13 * 32'h8)+:(8)];
+        end
+        if (d_slot == 14) begin
+            rd2_d = npkts$q[(14 * 32'h8)+:(8)];
+        end
+        if (d_slot == 15) begin
+            rd2_d = npkts$q[(15 * 32'h8)+:(8)];
+        end
+        d_pkt_mask = ~(ones64 << ((rd2_d) & 7'h7f));
         d_ack_ok = dlv_ack_bitmap & d_pkt_mask;
-        d_ack_flat = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << d_b64;
-        d_new_slice = delivered$q[(d_b64)+:(64)] | d_ack_ok;
+        wr26_d = 32'h0;
+        if (d_slot == 0) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (d_slot == 1) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (d_slot == 2) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (d_slot == 3) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (d_slot == 4) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (d_slot == 5) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (d_slot == 6) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (d_slot == 7) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (d_slot == 8) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (d_slot == 9) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (d_slot == 10) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (d_slot == 11) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (d_slot == 12) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (d_slot == 13) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (d_slot == 14) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (d_slot == 15) begin
+            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
+        d_ack_flat = wr26_d;
+        rd3_d = 32'h0;
+        if (d_slot == 0) begin
+            rd3_d = delivered$q[(0 * 32'h40)+:(64)];
+        end
+        if (d_slot == 1) begin
+            rd3_d = delivered$q[(1 * 32'h40)+:(64)];
+        end
+        if (d_slot == 2) begin
+            rd3_d = delivered$q[(2 * 32'h40)+:(64)];
+        end
+        if (d_slot == 3) begin
+            rd3_d = delivered$q[(3 * 32'h40)+:(64)];
+        end
+        if (d_slot == 4) begin
+            rd3_d = delivered$q[(4 * 32'h40)+:(64)];
+        end
+        if (d_slot == 5) begin
+            rd3_d = delivered$q[(5 * 32'h40)+:(64)];
+        end
+        if (d_slot == 6) begin
+            rd3_d = delivered$q[(6 * 32'h40)+:(64)];
+        end
+        if (d_slot == 7) begin
+            rd3_d = delivered$q[(7 * 32'h40)+:(64)];
+        end
+        if (d_slot == 8) begin
+            rd3_d = delivered$q[(8 * 32'h40)+:(64)];
+        end
+        if (d_slot == 9) begin
+            rd3_d = delivered$q[(9 * 32'h40)+:(64)];
+        end
+        if (d_slot == 10) begin
+            rd3_d = delivered$q[(10 * 32'h40)+:(64)];
+        end
+        if (d_slot == 11) begin
+            rd3_d = delivered$q[(11 * 32'h40)+:(64)];
+        end
+        if (d_slot == 12) begin
+            rd3_d = delivered$q[(12 * 32'h40)+:(64)];
+        end
+        if (d_slot == 13) begin
+            rd3_d = delivered$q[(13 * 32'h40)+:(64)];
+        end
+        if (d_slot == 14) begin
+            rd3_d = delivered$q[(14 * 32'h40)+:(64)];
+        end
+        if (d_slot == 15) begin
+            rd3_d = delivered$q[(15 * 32'h40)+:(64)];
+        end
+        d_new_slice = rd3_d | d_ack_ok;
         d_complete = d_hit & (d_new_slice == d_pkt_mask);
         t_go = t_pending$q & (~dlv_valid);
-        t_b64 = ((t_slot$q) & 16'hffff) << 32'h6;
-        t_b8 = ((t_slot$q) & 16'hffff) << 32'h3;
-        t_b16 = ((t_slot$q) & 16'hffff) << 32'h4;
-        t_hit = (t_go & valid$q[t_slot$q]) & (ids$q[(t_b16)+:(16)] == t_meta$q[(32'h8)+:(16)]);
-        t_cnt = timeout_cnt$q[(t_b8)+:(8)];
+        rd4_t = 32'h0;
+        if (t_slot$q == 0) begin
+            rd4_t = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 1) begin
+            rd4_t = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 2) begin
+            rd4_t = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 3) begin
+            rd4_t = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 4) begin
+            rd4_t = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 5) begin
+            rd4_t = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 6) begin
+            rd4_t = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 7) begin
+            rd4_t = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 8) begin
+            rd4_t = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 9) begin
+            rd4_t = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 10) begin
+            rd4_t = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 11) begin
+            rd4_t = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 12) begin
+            rd4_t = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 13) begin
+            rd4_t = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 14) begin
+            rd4_t = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (t_slot$q == 15) begin
+            rd4_t = ids$q[(15 * 32'h10)+:(16)];
+        end
+        t_hit = (t_go & valid$q[t_slot$q]) & (rd4_t == t_meta$q[(32'h8)+:(16)]);
+        rd5_t = 32'h0;
+        if (t_slot$q == 0) begin
+            rd5_t = timeout_cnt$q[(0 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 1) begin
+            rd5_t = timeout_cnt$q[(1 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 2) begin
+            rd5_t = timeout_cnt$q[(2 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 3) begin
+            rd5_t = timeout_cnt$q[(3 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 4) begin
+            rd5_t = timeout_cnt$q[(4 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 5) begin
+            rd5_t = timeout_cnt$q[(5 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 6) begin
+            rd5_t = timeout_cnt$q[(6 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 7) begin
+            rd5_t = timeout_cnt$q[(7 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 8) begin
+            rd5_t = timeout_cnt$q[(8 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 9) begin
+            rd5_t = timeout_cnt$q[(9 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 10) begin
+            rd5_t = timeout_cnt$q[(10 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 11) begin
+            rd5_t = timeout_cnt$q[(11 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 12) begin
+            rd5_t = timeout_cnt$q[(12 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 13) begin
+            rd5_t = timeout_cnt$q[(13 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 14) begin
+            rd5_t = timeout_cnt$q[(14 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 15) begin
+            rd5_t = timeout_cnt$q[(15 * 32'h8)+:(8)];
+        end
+        t_cnt = rd5_t;
         t_abandon = t_hit & (t_cnt > timeout_threshold);
         t_retx = t_hit & (~t_abandon);
         eligible = ((tx$q & credit_mask$q) | rtx_pending$q) & (~delivered$q);
@@ -2494,11 +2823,56 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             sel_slot = slot_below;
         end
         do_select = found_any & ((~out_valid$q) | pkt_ready);
-        sel_b64 = ((sel_slot) & 16'hffff) << 32'h6;
-        sel_b8 = ((sel_slot) & 16'hffff) << 32'h3;
-        sel_b16 = ((sel_slot) & 16'hffff) << 32'h4;
-        sel_b32 = ((sel_slot) & 16'hffff) << 32'h5;
-        sel_slice = eligible[(sel_b64)+:(64)];
+        rd6_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd6_sel = eligible[(0 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 1) begin
+            rd6_sel = eligible[(1 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 2) begin
+            rd6_sel = eligible[(2 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 3) begin
+            rd6_sel = eligible[(3 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 4) begin
+            rd6_sel = eligible[(4 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 5) begin
+            rd6_sel = eligible[(5 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 6) begin
+            rd6_sel = eligible[(6 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 7) begin
+            rd6_sel = eligible[(7 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 8) begin
+            rd6_sel = eligible[(8 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 9) begin
+            rd6_sel = eligible[(9 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 10) begin
+            rd6_sel = eligible[(10 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 11) begin
+            rd6_sel = eligible[(11 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 12) begin
+            rd6_sel = eligible[(12 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 13) begin
+            rd6_sel = eligible[(13 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 14) begin
+            rd6_sel = eligible[(14 * 32'h40)+:(64)];
+        end
+        if (sel_slot == 15) begin
+            rd6_sel = eligible[(15 * 32'h40)+:(64)];
+        end
+        sel_slice = rd6_sel;
         sel_onehot = sel_slice & ((~sel_slice) + 32'h1);
         sel_index = 32'h0;
         if (sel_onehot[0]) begin
@@ -2695,29 +3069,568 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         sel_offset = ((sel_index) & 8'hff);
         sel_offset_p1 = ((sel_index) & 8'hff) + 32'h1;
-        sel_max_p1 = max_tx_p1$q[(sel_b8)+:(8)];
+        rd7_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd7_sel = max_tx_p1$q[(0 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 1) begin
+            rd7_sel = max_tx_p1$q[(1 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 2) begin
+            rd7_sel = max_tx_p1$q[(2 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 3) begin
+            rd7_sel = max_tx_p1$q[(3 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 4) begin
+            rd7_sel = max_tx_p1$q[(4 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 5) begin
+            rd7_sel = max_tx_p1$q[(5 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 6) begin
+            rd7_sel = max_tx_p1$q[(6 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 7) begin
+            rd7_sel = max_tx_p1$q[(7 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 8) begin
+            rd7_sel = max_tx_p1$q[(8 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 9) begin
+            rd7_sel = max_tx_p1$q[(9 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 10) begin
+            rd7_sel = max_tx_p1$q[(10 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 11) begin
+            rd7_sel = max_tx_p1$q[(11 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 12) begin
+            rd7_sel = max_tx_p1$q[(12 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 13) begin
+            rd7_sel = max_tx_p1$q[(13 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 14) begin
+            rd7_sel = max_tx_p1$q[(14 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 15) begin
+            rd7_sel = max_tx_p1$q[(15 * 32'h8)+:(8)];
+        end
+        sel_max_p1 = rd7_sel;
         sel_clear = 32'h0;
+        wr27_sel = 32'h0;
+        if (sel_slot == 0) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (sel_slot == 1) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (sel_slot == 2) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (sel_slot == 3) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (sel_slot == 4) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (sel_slot == 5) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (sel_slot == 6) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (sel_slot == 7) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (sel_slot == 8) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (sel_slot == 9) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (sel_slot == 10) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (sel_slot == 11) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (sel_slot == 12) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (sel_slot == 13) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (sel_slot == 14) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (sel_slot == 15) begin
+            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
         if (do_select) begin
-            sel_clear = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << sel_b64;
+            sel_clear = wr27_sel;
         end
         tx_s = tx$q & (~sel_clear);
         rtx_s = rtx_pending$q & (~sel_clear);
         max_s = max_tx_p1$q;
+        wr28_sel = 32'h0;
+        if (sel_slot == 0) begin
+            wr28_sel = ones8 << (0 * 32'h8);
+        end
+        if (sel_slot == 1) begin
+            wr28_sel = ones8 << (1 * 32'h8);
+        end
+        if (sel_slot == 2) begin
+            wr28_sel = ones8 << (2 * 32'h8);
+        end
+        if (sel_slot == 3) begin
+            wr28_sel = ones8 << (3 * 32'h8);
+        end
+        if (sel_slot == 4) begin
+            wr28_sel = ones8 << (4 * 32'h8);
+        end
+        if (sel_slot == 5) begin
+            wr28_sel = ones8 << (5 * 32'h8);
+        end
+        if (sel_slot == 6) begin
+            wr28_sel = ones8 << (6 * 32'h8);
+        end
+        if (sel_slot == 7) begin
+            wr28_sel = ones8 << (7 * 32'h8);
+        end
+        if (sel_slot == 8) begin
+            wr28_sel = ones8 << (8 * 32'h8);
+        end
+        if (sel_slot == 9) begin
+            wr28_sel = ones8 << (9 * 32'h8);
+        end
+        if (sel_slot == 10) begin
+            wr28_sel = ones8 << (10 * 32'h8);
+        end
+        if (sel_slot == 11) begin
+            wr28_sel = ones8 << (11 * 32'h8);
+        end
+        if (sel_slot == 12) begin
+            wr28_sel = ones8 << (12 * 32'h8);
+        end
+        if (sel_slot == 13) begin
+            wr28_sel = ones8 << (13 * 32'h8);
+        end
+        if (sel_slot == 14) begin
+            wr28_sel = ones8 << (14 * 32'h8);
+        end
+        if (sel_slot == 15) begin
+            wr28_sel = ones8 << (15 * 32'h8);
+        end
+        wr29_sel = 32'h0;
+        if (sel_slot == 0) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
+        end
+        if (sel_slot == 1) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
+        end
+        if (sel_slot == 2) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
+        end
+        if (sel_slot == 3) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
+        end
+        if (sel_slot == 4) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
+        end
+        if (sel_slot == 5) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
+        end
+        if (sel_slot == 6) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
+        end
+        if (sel_slot == 7) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
+        end
+        if (sel_slot == 8) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
+        end
+        if (sel_slot == 9) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
+        end
+        if (sel_slot == 10) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
+        end
+        if (sel_slot == 11) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
+        end
+        if (sel_slot == 12) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
+        end
+        if (sel_slot == 13) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
+        end
+        if (sel_slot == 14) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
+        end
+        if (sel_slot == 15) begin
+            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
+        end
         if (do_select & (sel_offset_p1 > sel_max_p1)) begin
-            max_s = (max_tx_p1$q & (~(ones8 << sel_b8))) | (((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << sel_b8);
+            max_s = (max_tx_p1$q & (~(wr28_sel))) | (wr29_sel);
+        end
+        rd8_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd8_sel = remote_ip$q[(0 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 1) begin
+            rd8_sel = remote_ip$q[(1 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 2) begin
+            rd8_sel = remote_ip$q[(2 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 3) begin
+            rd8_sel = remote_ip$q[(3 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 4) begin
+            rd8_sel = remote_ip$q[(4 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 5) begin
+            rd8_sel = remote_ip$q[(5 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 6) begin
+            rd8_sel = remote_ip$q[(6 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 7) begin
+            rd8_sel = remote_ip$q[(7 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 8) begin
+            rd8_sel = remote_ip$q[(8 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 9) begin
+            rd8_sel = remote_ip$q[(9 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 10) begin
+            rd8_sel = remote_ip$q[(10 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 11) begin
+            rd8_sel = remote_ip$q[(11 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 12) begin
+            rd8_sel = remote_ip$q[(12 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 13) begin
+            rd8_sel = remote_ip$q[(13 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 14) begin
+            rd8_sel = remote_ip$q[(14 * 32'h20)+:(32)];
+        end
+        if (sel_slot == 15) begin
+            rd8_sel = remote_ip$q[(15 * 32'h20)+:(32)];
+        end
+        rd9_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd9_sel = remote_port$q[(0 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 1) begin
+            rd9_sel = remote_port$q[(1 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 2) begin
+            rd9_sel = remote_port$q[(2 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 3) begin
+            rd9_sel = remote_port$q[(3 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 4) begin
+            rd9_sel = remote_port$q[(4 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 5) begin
+            rd9_sel = remote_port$q[(5 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 6) begin
+            rd9_sel = remote_port$q[(6 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 7) begin
+            rd9_sel = remote_port$q[(7 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 8) begin
+            rd9_sel = remote_port$q[(8 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 9) begin
+            rd9_sel = remote_port$q[(9 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 10) begin
+            rd9_sel = remote_port$q[(10 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 11) begin
+            rd9_sel = remote_port$q[(11 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 12) begin
+            rd9_sel = remote_port$q[(12 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 13) begin
+            rd9_sel = remote_port$q[(13 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 14) begin
+            rd9_sel = remote_port$q[(14 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 15) begin
+            rd9_sel = remote_port$q[(15 * 32'h10)+:(16)];
+        end
+        rd10_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd10_sel = msg_len$q[(0 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 1) begin
+            rd10_sel = msg_len$q[(1 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 2) begin
+            rd10_sel = msg_len$q[(2 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 3) begin
+            rd10_sel = msg_len$q[(3 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 4) begin
+            rd10_sel = msg_len$q[(4 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 5) begin
+            rd10_sel = msg_len$q[(5 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 6) begin
+            rd10_sel = msg_len$q[(6 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 7) begin
+            rd10_sel = msg_len$q[(7 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 8) begin
+            rd10_sel = msg_len$q[(8 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 9) begin
+            rd10_sel = msg_len$q[(9 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 10) begin
+            rd10_sel = msg_len$q[(10 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 11) begin
+            rd10_sel = msg_len$q[(11 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 12) begin
+            rd10_sel = msg_len$q[(12 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 13) begin
+            rd10_sel = msg_len$q[(13 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 14) begin
+            rd10_sel = msg_len$q[(14 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 15) begin
+            rd10_sel = msg_len$q[(15 * 32'h10)+:(16)];
+        end
+        rd11_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd11_sel = local_port$q[(0 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 1) begin
+            rd11_sel = local_port$q[(1 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 2) begin
+            rd11_sel = local_port$q[(2 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 3) begin
+            rd11_sel = local_port$q[(3 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 4) begin
+            rd11_sel = local_port$q[(4 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 5) begin
+            rd11_sel = local_port$q[(5 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 6) begin
+            rd11_sel = local_port$q[(6 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 7) begin
+            rd11_sel = local_port$q[(7 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 8) begin
+            rd11_sel = local_port$q[(8 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 9) begin
+            rd11_sel = local_port$q[(9 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 10) begin
+            rd11_sel = local_port$q[(10 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 11) begin
+            rd11_sel = local_port$q[(11 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 12) begin
+            rd11_sel = local_port$q[(12 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 13) begin
+            rd11_sel = local_port$q[(13 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 14) begin
+            rd11_sel = local_port$q[(14 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 15) begin
+            rd11_sel = local_port$q[(15 * 32'h10)+:(16)];
+        end
+        rd12_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd12_sel = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 1) begin
+            rd12_sel = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 2) begin
+            rd12_sel = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 3) begin
+            rd12_sel = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 4) begin
+            rd12_sel = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 5) begin
+            rd12_sel = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 6) begin
+            rd12_sel = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 7) begin
+            rd12_sel = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 8) begin
+            rd12_sel = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 9) begin
+            rd12_sel = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 10) begin
+            rd12_sel = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 11) begin
+            rd12_sel = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 12) begin
+            rd12_sel = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 13) begin
+            rd12_sel = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 14) begin
+            rd12_sel = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 15) begin
+            rd12_sel = ids$q[(15 * 32'h10)+:(16)];
+        end
+        rd13_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd13_sel = credit$q[(0 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 1) begin
+            rd13_sel = credit$q[(1 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 2) begin
+            rd13_sel = credit$q[(2 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 3) begin
+            rd13_sel = credit$q[(3 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 4) begin
+            rd13_sel = credit$q[(4 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 5) begin
+            rd13_sel = credit$q[(5 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 6) begin
+            rd13_sel = credit$q[(6 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 7) begin
+            rd13_sel = credit$q[(7 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 8) begin
+            rd13_sel = credit$q[(8 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 9) begin
+            rd13_sel = credit$q[(9 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 10) begin
+            rd13_sel = credit$q[(10 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 11) begin
+            rd13_sel = credit$q[(11 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 12) begin
+            rd13_sel = credit$q[(12 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 13) begin
+            rd13_sel = credit$q[(13 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 14) begin
+            rd13_sel = credit$q[(14 * 32'h10)+:(16)];
+        end
+        if (sel_slot == 15) begin
+            rd13_sel = credit$q[(15 * 32'h10)+:(16)];
+        end
+        rd14_sel = 32'h0;
+        if (sel_slot == 0) begin
+            rd14_sel = rank$q[(0 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 1) begin
+            rd14_sel = rank$q[(1 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 2) begin
+            rd14_sel = rank$q[(2 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 3) begin
+            rd14_sel = rank$q[(3 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 4) begin
+            rd14_sel = rank$q[(4 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 5) begin
+            rd14_sel = rank$q[(5 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 6) begin
+            rd14_sel = rank$q[(6 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 7) begin
+            rd14_sel = rank$q[(7 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 8) begin
+            rd14_sel = rank$q[(8 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 9) begin
+            rd14_sel = rank$q[(9 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 10) begin
+            rd14_sel = rank$q[(10 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 11) begin
+            rd14_sel = rank$q[(11 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 12) begin
+            rd14_sel = rank$q[(12 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 13) begin
+            rd14_sel = rank$q[(13 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 14) begin
+            rd14_sel = rank$q[(14 * 32'h8)+:(8)];
+        end
+        if (sel_slot == 15) begin
+            rd14_sel = rank$q[(15 * 32'h8)+:(8)];
         end
         if (do_select) begin
             rr_next$d = sel_slot;
             out_valid$d = 1'b1;
             out_slot$d = sel_slot;
-            out_remote_ip$d = remote_ip$q[(sel_b32)+:(32)];
-            out_remote_port$d = remote_port$q[(sel_b16)+:(16)];
-            out_msg_len$d = msg_len$q[(sel_b16)+:(16)];
+            out_remote_ip$d = rd8_sel;
+            out_remote_port$d = rd9_sel;
+            out_msg_len$d = rd10_sel;
             out_offset$d = sel_offset;
-            out_local_port$d = local_port$q[(sel_b16)+:(16)];
-            out_tx_msg_id$d = ids$q[(sel_b16)+:(16)];
-            out_credit$d = credit$q[(sel_b16)+:(16)];
-            out_rank$d = rank$q[(sel_b8)+:(8)];
+            out_local_port$d = rd11_sel;
+            out_tx_msg_id$d = rd12_sel;
+            out_credit$d = rd13_sel;
+            out_rank$d = rd14_sel;
             out_is_new_msg$d = sel_max_p1 == 32'h0;
             out_is_rtx$d = sel_offset < sel_max_p1;
         end
@@ -2746,23 +3659,265 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             rtx_d = rtx_s & (~d_ack_flat);
         end
         c_slot = ctx_tx_msg_id[(32'h0)+:(4)];
-        c_b64 = ((c_slot) & 16'hffff) << 32'h6;
-        c_b8 = ((c_slot) & 16'hffff) << 32'h3;
-        c_b16 = ((c_slot) & 16'hffff) << 32'h4;
-        c_hit = ((ctx_valid & valid$q[c_slot]) & (ids$q[(c_b16)+:(16)] == ctx_tx_msg_id)) & (~(d_complete & (d_slot == c_slot)));
-        c_npkts = ((npkts$q[(c_b8)+:(8)]) & 16'hffff);
+        rd15_c = 32'h0;
+        if (c_slot == 0) begin
+            rd15_c = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (c_slot == 1) begin
+            rd15_c = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (c_slot == 2) begin
+            rd15_c = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (c_slot == 3) begin
+            rd15_c = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (c_slot == 4) begin
+            rd15_c = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (c_slot == 5) begin
+            rd15_c = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (c_slot == 6) begin
+            rd15_c = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (c_slot == 7) begin
+            rd15_c = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (c_slot == 8) begin
+            rd15_c = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (c_slot == 9) begin
+            rd15_c = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (c_slot == 10) begin
+            rd15_c = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (c_slot == 11) begin
+            rd15_c = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (c_slot == 12) begin
+            rd15_c = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (c_slot == 13) begin
+            rd15_c = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (c_slot == 14) begin
+            rd15_c = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (c_slot == 15) begin
+            rd15_c = ids$q[(15 * 32'h10)+:(16)];
+        end
+        c_hit = ((ctx_valid & valid$q[c_slot]) & (rd15_c == ctx_tx_msg_id)) & (~(d_complete & (d_slot == c_slot)));
+        rd16_c = 32'h0;
+        if (c_slot == 0) begin
+            rd16_c = npkts$q[(0 * 32'h8)+:(8)];
+        end
+        if (c_slot == 1) begin
+            rd16_c = npkts$q[(1 * 32'h8)+:(8)];
+        end
+        if (c_slot == 2) begin
+            rd16_c = npkts$q[(2 * 32'h8)+:(8)];
+        end
+        if (c_slot == 3) begin
+            rd16_c = npkts$q[(3 * 32'h8)+:(8)];
+        end
+        if (c_slot == 4) begin
+            rd16_c = npkts$q[(4 * 32'h8)+:(8)];
+        end
+        if (c_slot == 5) begin
+            rd16_c = npkts$q[(5 * 32'h8)+:(8)];
+        end
+        if (c_slot == 6) begin
+            rd16_c = npkts$q[(6 * 32'h8)+:(8)];
+        end
+        if (c_slot == 7) begin
+            rd16_c = npkts$q[(7 * 32'h8)+:(8)];
+        end
+        if (c_slot == 8) begin
+            rd16_c = npkts$q[(8 * 32'h8)+:(8)];
+        end
+        if (c_slot == 9) begin
+            rd16_c = npkts$q[(9 * 32'h8)+:(8)];
+        end
+        if (c_slot == 10) begin
+            rd16_c = npkts$q[(10 * 32'h8)+:(8)];
+        end
+        if (c_slot == 11) begin
+            rd16_c = npkts$q[(11 * 32'h8)+:(8)];
+        end
+        if (c_slot == 12) begin
+            rd16_c = npkts$q[(12 * 32'h8)+:(8)];
+        end
+        if (c_slot == 13) begin
+            rd16_c = npkts$q[(13 * 32'h8)+:(8)];
+        end
+        if (c_slot == 14) begin
+            rd16_c = npkts$q[(14 * 32'h8)+:(8)];
+        end
+        if (c_slot == 15) begin
+            rd16_c = npkts$q[(15 * 32'h8)+:(8)];
+        end
+        c_npkts = ((rd16_c) & 16'hffff);
         c_pkt_mask = ~(ones64 << ((c_npkts) & 7'h7f));
-        c_rtx_ok = (ctx_rtx_bitmap & c_pkt_mask) & (~del_d[(c_b64)+:(64)]);
+        rd17_c = 32'h0;
+        if (c_slot == 0) begin
+            rd17_c = del_d[(0 * 32'h40)+:(64)];
+        end
+        if (c_slot == 1) begin
+            rd17_c = del_d[(1 * 32'h40)+:(64)];
+        end
+        if (c_slot == 2) begin
+            rd17_c = del_d[(2 * 32'h40)+:(64)];
+        end
+        if (c_slot == 3) begin
+            rd17_c = del_d[(3 * 32'h40)+:(64)];
+        end
+        if (c_slot == 4) begin
+            rd17_c = del_d[(4 * 32'h40)+:(64)];
+        end
+        if (c_slot == 5) begin
+            rd17_c = del_d[(5 * 32'h40)+:(64)];
+        end
+        if (c_slot == 6) begin
+            rd17_c = del_d[(6 * 32'h40)+:(64)];
+        end
+        if (c_slot == 7) begin
+            rd17_c = del_d[(7 * 32'h40)+:(64)];
+        end
+        if (c_slot == 8) begin
+            rd17_c = del_d[(8 * 32'h40)+:(64)];
+        end
+        if (c_slot == 9) begin
+            rd17_c = del_d[(9 * 32'h40)+:(64)];
+        end
+        if (c_slot == 10) begin
+            rd17_c = del_d[(10 * 32'h40)+:(64)];
+        end
+        if (c_slot == 11) begin
+            rd17_c = del_d[(11 * 32'h40)+:(64)];
+        end
+        if (c_slot == 12) begin
+            rd17_c = del_d[(12 * 32'h40)+:(64)];
+        end
+        if (c_slot == 13) begin
+            rd17_c = del_d[(13 * 32'h40)+:(64)];
+        end
+        if (c_slot == 14) begin
+            rd17_c = del_d[(14 * 32'h40)+:(64)];
+        end
+        if (c_slot == 15) begin
+            rd17_c = del_d[(15 * 32'h40)+:(64)];
+        end
+        c_rtx_ok = (ctx_rtx_bitmap & c_pkt_mask) & (~rd17_c);
         tx_c = tx_d;
+        wr30_c = 32'h0;
+        if (c_slot == 0) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (c_slot == 1) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (c_slot == 2) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (c_slot == 3) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (c_slot == 4) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (c_slot == 5) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (c_slot == 6) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (c_slot == 7) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (c_slot == 8) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (c_slot == 9) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (c_slot == 10) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (c_slot == 11) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (c_slot == 12) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (c_slot == 13) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (c_slot == 14) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (c_slot == 15) begin
+            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
         if (c_hit & ctx_rtx_flag) begin
-            tx_c = tx_d | (((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << c_b64);
+            tx_c = tx_d | (wr30_c);
         end
         c_req_beyond = ctx_new_credit > c_npkts;
         c_req = ctx_new_credit;
         if (c_req_beyond) begin
             c_req = c_npkts;
         end
-        c_cur = credit$q[(c_b16)+:(16)];
+        rd18_c = 32'h0;
+        if (c_slot == 0) begin
+            rd18_c = credit$q[(0 * 32'h10)+:(16)];
+        end
+        if (c_slot == 1) begin
+            rd18_c = credit$q[(1 * 32'h10)+:(16)];
+        end
+        if (c_slot == 2) begin
+            rd18_c = credit$q[(2 * 32'h10)+:(16)];
+        end
+        if (c_slot == 3) begin
+            rd18_c = credit$q[(3 * 32'h10)+:(16)];
+        end
+        if (c_slot == 4) begin
+            rd18_c = credit$q[(4 * 32'h10)+:(16)];
+        end
+        if (c_slot == 5) begin
+            rd18_c = credit$q[(5 * 32'h10)+:(16)];
+        end
+        if (c_slot == 6) begin
+            rd18_c = credit$q[(6 * 32'h10)+:(16)];
+        end
+        if (c_slot == 7) begin
+            rd18_c = credit$q[(7 * 32'h10)+:(16)];
+        end
+        if (c_slot == 8) begin
+            rd18_c = credit$q[(8 * 32'h10)+:(16)];
+        end
+        if (c_slot == 9) begin
+            rd18_c = credit$q[(9 * 32'h10)+:(16)];
+        end
+        if (c_slot == 10) begin
+            rd18_c = credit$q[(10 * 32'h10)+:(16)];
+        end
+        if (c_slot == 11) begin
+            rd18_c = credit$q[(11 * 32'h10)+:(16)];
+        end
+        if (c_slot == 12) begin
+            rd18_c = credit$q[(12 * 32'h10)+:(16)];
+        end
+        if (c_slot == 13) begin
+            rd18_c = credit$q[(13 * 32'h10)+:(16)];
+        end
+        if (c_slot == 14) begin
+            rd18_c = credit$q[(14 * 32'h10)+:(16)];
+        end
+        if (c_slot == 15) begin
+            rd18_c = credit$q[(15 * 32'h10)+:(16)];
+        end
+        c_cur = rd18_c;
         c_new_credit = c_cur;
         if (ctx_credit_flag) begin
             if (ctx_raise_only) begin
@@ -2781,14 +3936,357 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         credit_c = credit$q;
         mask_c = credit_mask$q;
-        if (c_hit) begin
-            credit_c = (credit$q & (~(ones16 << c_b16))) | (((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << c_b16);
-            mask_c = (credit_mask$q & (~(slice_ones << c_b64))) | (((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << c_b64);
+        wr31_c = 32'h0;
+        if (c_slot == 0) begin
+            wr31_c = ones16 << (0 * 32'h10);
         end
-        t_progress = max_s[(t_b8)+:(8)] > t_meta$q[(32'h0)+:(8)];
+        if (c_slot == 1) begin
+            wr31_c = ones16 << (1 * 32'h10);
+        end
+        if (c_slot == 2) begin
+            wr31_c = ones16 << (2 * 32'h10);
+        end
+        if (c_slot == 3) begin
+            wr31_c = ones16 << (3 * 32'h10);
+        end
+        if (c_slot == 4) begin
+            wr31_c = ones16 << (4 * 32'h10);
+        end
+        if (c_slot == 5) begin
+            wr31_c = ones16 << (5 * 32'h10);
+        end
+        if (c_slot == 6) begin
+            wr31_c = ones16 << (6 * 32'h10);
+        end
+        if (c_slot == 7) begin
+            wr31_c = ones16 << (7 * 32'h10);
+        end
+        if (c_slot == 8) begin
+            wr31_c = ones16 << (8 * 32'h10);
+        end
+        if (c_slot == 9) begin
+            wr31_c = ones16 << (9 * 32'h10);
+        end
+        if (c_slot == 10) begin
+            wr31_c = ones16 << (10 * 32'h10);
+        end
+        if (c_slot == 11) begin
+            wr31_c = ones16 << (11 * 32'h10);
+        end
+        if (c_slot == 12) begin
+            wr31_c = ones16 << (12 * 32'h10);
+        end
+        if (c_slot == 13) begin
+            wr31_c = ones16 << (13 * 32'h10);
+        end
+        if (c_slot == 14) begin
+            wr31_c = ones16 << (14 * 32'h10);
+        end
+        if (c_slot == 15) begin
+            wr31_c = ones16 << (15 * 32'h10);
+        end
+        wr32_c = 32'h0;
+        if (c_slot == 0) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (c_slot == 1) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (c_slot == 2) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (c_slot == 3) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (c_slot == 4) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (c_slot == 5) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (c_slot == 6) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (c_slot == 7) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (c_slot == 8) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (c_slot == 9) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (c_slot == 10) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (c_slot == 11) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (c_slot == 12) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (c_slot == 13) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (c_slot == 14) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (c_slot == 15) begin
+            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
+        wr33_c = 32'h0;
+        if (c_slot == 0) begin
+            wr33_c = slice_ones << (0 * 32'h40);
+        end
+        if (c_slot == 1) begin
+            wr33_c = slice_ones << (1 * 32'h40);
+        end
+        if (c_slot == 2) begin
+            wr33_c = slice_ones << (2 * 32'h40);
+        end
+        if (c_slot == 3) begin
+            wr33_c = slice_ones << (3 * 32'h40);
+        end
+        if (c_slot == 4) begin
+            wr33_c = slice_ones << (4 * 32'h40);
+        end
+        if (c_slot == 5) begin
+            wr33_c = slice_ones << (5 * 32'h40);
+        end
+        if (c_slot == 6) begin
+            wr33_c = slice_ones << (6 * 32'h40);
+        end
+        if (c_slot == 7) begin
+            wr33_c = slice_ones << (7 * 32'h40);
+        end
+        if (c_slot == 8) begin
+            wr33_c = slice_ones << (8 * 32'h40);
+        end
+        if (c_slot == 9) begin
+            wr33_c = slice_ones << (9 * 32'h40);
+        end
+        if (c_slot == 10) begin
+            wr33_c = slice_ones << (10 * 32'h40);
+        end
+        if (c_slot == 11) begin
+            wr33_c = slice_ones << (11 * 32'h40);
+        end
+        if (c_slot == 12) begin
+            wr33_c = slice_ones << (12 * 32'h40);
+        end
+        if (c_slot == 13) begin
+            wr33_c = slice_ones << (13 * 32'h40);
+        end
+        if (c_slot == 14) begin
+            wr33_c = slice_ones << (14 * 32'h40);
+        end
+        if (c_slot == 15) begin
+            wr33_c = slice_ones << (15 * 32'h40);
+        end
+        wr34_c = 32'h0;
+        if (c_slot == 0) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (c_slot == 1) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (c_slot == 2) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (c_slot == 3) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (c_slot == 4) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (c_slot == 5) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (c_slot == 6) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (c_slot == 7) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (c_slot == 8) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (c_slot == 9) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (c_slot == 10) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (c_slot == 11) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (c_slot == 12) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (c_slot == 13) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (c_slot == 14) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (c_slot == 15) begin
+            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
+        if (c_hit) begin
+            credit_c = (credit$q & (~(wr31_c))) | (wr32_c);
+            mask_c = (credit_mask$q & (~(wr33_c))) | (wr34_c);
+        end
+        rd19_t = 32'h0;
+        if (t_slot$q == 0) begin
+            rd19_t = max_s[(0 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 1) begin
+            rd19_t = max_s[(1 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 2) begin
+            rd19_t = max_s[(2 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 3) begin
+            rd19_t = max_s[(3 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 4) begin
+            rd19_t = max_s[(4 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 5) begin
+            rd19_t = max_s[(5 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 6) begin
+            rd19_t = max_s[(6 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 7) begin
+            rd19_t = max_s[(7 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 8) begin
+            rd19_t = max_s[(8 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 9) begin
+            rd19_t = max_s[(9 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 10) begin
+            rd19_t = max_s[(10 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 11) begin
+            rd19_t = max_s[(11 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 12) begin
+            rd19_t = max_s[(12 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 13) begin
+            rd19_t = max_s[(13 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 14) begin
+            rd19_t = max_s[(14 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 15) begin
+            rd19_t = max_s[(15 * 32'h8)+:(8)];
+        end
+        t_progress = rd19_t > t_meta$q[(32'h0)+:(8)];
         t_rtx_mask = ~(ones64 << ((t_meta$q[(32'h0)+:(8)]) & 7'h7f));
-        t_rtx_pkts = t_rtx_mask & (~del_d[(t_b64)+:(64)]);
-        t_rtx_flat = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << t_b64;
+        rd20_t = 32'h0;
+        if (t_slot$q == 0) begin
+            rd20_t = del_d[(0 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 1) begin
+            rd20_t = del_d[(1 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 2) begin
+            rd20_t = del_d[(2 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 3) begin
+            rd20_t = del_d[(3 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 4) begin
+            rd20_t = del_d[(4 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 5) begin
+            rd20_t = del_d[(5 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 6) begin
+            rd20_t = del_d[(6 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 7) begin
+            rd20_t = del_d[(7 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 8) begin
+            rd20_t = del_d[(8 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 9) begin
+            rd20_t = del_d[(9 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 10) begin
+            rd20_t = del_d[(10 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 11) begin
+            rd20_t = del_d[(11 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 12) begin
+            rd20_t = del_d[(12 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 13) begin
+            rd20_t = del_d[(13 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 14) begin
+            rd20_t = del_d[(14 * 32'h40)+:(64)];
+        end
+        if (t_slot$q == 15) begin
+            rd20_t = del_d[(15 * 32'h40)+:(64)];
+        end
+        t_rtx_pkts = t_rtx_mask & (~rd20_t);
+        wr35_t = 32'h0;
+        if (t_slot$q == 0) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (t_slot$q == 1) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (t_slot$q == 2) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (t_slot$q == 3) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (t_slot$q == 4) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (t_slot$q == 5) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (t_slot$q == 6) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (t_slot$q == 7) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (t_slot$q == 8) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (t_slot$q == 9) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (t_slot$q == 10) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (t_slot$q == 11) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (t_slot$q == 12) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (t_slot$q == 13) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (t_slot$q == 14) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (t_slot$q == 15) begin
+            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
+        t_rtx_flat = wr35_t;
         t_cnt_next = 32'h0;
         if (~t_progress) begin
             t_cnt_next = t_cnt;
@@ -2799,10 +4297,108 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         tx_t = tx_c;
         rtx_t = rtx_d;
         cnt_t = timeout_cnt$q;
+        wr36_t = 32'h0;
+        if (t_slot$q == 0) begin
+            wr36_t = ones8 << (0 * 32'h8);
+        end
+        if (t_slot$q == 1) begin
+            wr36_t = ones8 << (1 * 32'h8);
+        end
+        if (t_slot$q == 2) begin
+            wr36_t = ones8 << (2 * 32'h8);
+        end
+        if (t_slot$q == 3) begin
+            wr36_t = ones8 << (3 * 32'h8);
+        end
+        if (t_slot$q == 4) begin
+            wr36_t = ones8 << (4 * 32'h8);
+        end
+        if (t_slot$q == 5) begin
+            wr36_t = ones8 << (5 * 32'h8);
+        end
+        if (t_slot$q == 6) begin
+            wr36_t = ones8 << (6 * 32'h8);
+        end
+        if (t_slot$q == 7) begin
+            wr36_t = ones8 << (7 * 32'h8);
+        end
+        if (t_slot$q == 8) begin
+            wr36_t = ones8 << (8 * 32'h8);
+        end
+        if (t_slot$q == 9) begin
+            wr36_t = ones8 << (9 * 32'h8);
+        end
+        if (t_slot$q == 10) begin
+            wr36_t = ones8 << (10 * 32'h8);
+        end
+        if (t_slot$q == 11) begin
+            wr36_t = ones8 << (11 * 32'h8);
+        end
+        if (t_slot$q == 12) begin
+            wr36_t = ones8 << (12 * 32'h8);
+        end
+        if (t_slot$q == 13) begin
+            wr36_t = ones8 << (13 * 32'h8);
+        end
+        if (t_slot$q == 14) begin
+            wr36_t = ones8 << (14 * 32'h8);
+        end
+        if (t_slot$q == 15) begin
+            wr36_t = ones8 << (15 * 32'h8);
+        end
+        wr37_t = 32'h0;
+        if (t_slot$q == 0) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
+        end
+        if (t_slot$q == 1) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
+        end
+        if (t_slot$q == 2) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
+        end
+        if (t_slot$q == 3) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
+        end
+        if (t_slot$q == 4) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
+        end
+        if (t_slot$q == 5) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
+        end
+        if (t_slot$q == 6) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
+        end
+        if (t_slot$q == 7) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
+        end
+        if (t_slot$q == 8) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
+        end
+        if (t_slot$q == 9) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
+        end
+        if (t_slot$q == 10) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
+        end
+        if (t_slot$q == 11) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
+        end
+        if (t_slot$q == 12) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
+        end
+        if (t_slot$q == 13) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
+        end
+        if (t_slot$q == 14) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
+        end
+        if (t_slot$q == 15) begin
+            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
+        end
         if (t_retx) begin
             tx_t = tx_c & (~t_rtx_flat);
             rtx_t = rtx_d | t_rtx_flat;
-            cnt_t = (timeout_cnt$q & (~(ones8 << t_b8))) | (((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << t_b8);
+            cnt_t = (timeout_cnt$q & (~(wr36_t))) | (wr37_t);
         end
         to_ready = ~t_pending$q;
         if (t_go) begin
@@ -2818,23 +4414,267 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         if (d_complete) begin
             f_slot = d_slot;
         end
-        f_b64 = ((f_slot) & 16'hffff) << 32'h6;
-        f_b16 = ((f_slot) & 16'hffff) << 32'h4;
+        rd21_f = 32'h0;
+        if (f_slot == 0) begin
+            rd21_f = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (f_slot == 1) begin
+            rd21_f = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (f_slot == 2) begin
+            rd21_f = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (f_slot == 3) begin
+            rd21_f = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (f_slot == 4) begin
+            rd21_f = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (f_slot == 5) begin
+            rd21_f = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (f_slot == 6) begin
+            rd21_f = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (f_slot == 7) begin
+            rd21_f = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (f_slot == 8) begin
+            rd21_f = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (f_slot == 9) begin
+            rd21_f = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (f_slot == 10) begin
+            rd21_f = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (f_slot == 11) begin
+            rd21_f = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (f_slot == 12) begin
+            rd21_f = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (f_slot == 13) begin
+            rd21_f = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (f_slot == 14) begin
+            rd21_f = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (f_slot == 15) begin
+            rd21_f = ids$q[(15 * 32'h10)+:(16)];
+        end
+        f_next_id = rd21_f + id_step;
         f_clear = 32'h0;
+        wr38_f = 32'h0;
+        if (f_slot == 0) begin
+            wr38_f = slice_ones << (0 * 32'h40);
+        end
+        if (f_slot == 1) begin
+            wr38_f = slice_ones << (1 * 32'h40);
+        end
+        if (f_slot == 2) begin
+            wr38_f = slice_ones << (2 * 32'h40);
+        end
+        if (f_slot == 3) begin
+            wr38_f = slice_ones << (3 * 32'h40);
+        end
+        if (f_slot == 4) begin
+            wr38_f = slice_ones << (4 * 32'h40);
+        end
+        if (f_slot == 5) begin
+            wr38_f = slice_ones << (5 * 32'h40);
+        end
+        if (f_slot == 6) begin
+            wr38_f = slice_ones << (6 * 32'h40);
+        end
+        if (f_slot == 7) begin
+            wr38_f = slice_ones << (7 * 32'h40);
+        end
+        if (f_slot == 8) begin
+            wr38_f = slice_ones << (8 * 32'h40);
+        end
+        if (f_slot == 9) begin
+            wr38_f = slice_ones << (9 * 32'h40);
+        end
+        if (f_slot == 10) begin
+            wr38_f = slice_ones << (10 * 32'h40);
+        end
+        if (f_slot == 11) begin
+            wr38_f = slice_ones << (11 * 32'h40);
+        end
+        if (f_slot == 12) begin
+            wr38_f = slice_ones << (12 * 32'h40);
+        end
+        if (f_slot == 13) begin
+            wr38_f = slice_ones << (13 * 32'h40);
+        end
+        if (f_slot == 14) begin
+            wr38_f = slice_ones << (14 * 32'h40);
+        end
+        if (f_slot == 15) begin
+            wr38_f = slice_ones << (15 * 32'h40);
+        end
         if (f_valid) begin
-            f_clear = slice_ones << f_b64;
+            f_clear = wr38_f;
         end
         tx_f = tx_t & (~f_clear);
         rtx_f = rtx_t & (~f_clear);
         valid_f = valid$q;
         ids$d = ids$q;
+        wr39_f = 32'h0;
+        if (f_slot == 0) begin
+            wr39_f = ones16 << (0 * 32'h10);
+        end
+        if (f_slot == 1) begin
+            wr39_f = ones16 << (1 * 32'h10);
+        end
+        if (f_slot == 2) begin
+            wr39_f = ones16 << (2 * 32'h10);
+        end
+        if (f_slot == 3) begin
+            wr39_f = ones16 << (3 * 32'h10);
+        end
+        if (f_slot == 4) begin
+            wr39_f = ones16 << (4 * 32'h10);
+        end
+        if (f_slot == 5) begin
+            wr39_f = ones16 << (5 * 32'h10);
+        end
+        if (f_slot == 6) begin
+            wr39_f = ones16 << (6 * 32'h10);
+        end
+        if (f_slot == 7) begin
+            wr39_f = ones16 << (7 * 32'h10);
+        end
+        if (f_slot == 8) begin
+            wr39_f = ones16 << (8 * 32'h10);
+        end
+        if (f_slot == 9) begin
+            wr39_f = ones16 << (9 * 32'h10);
+        end
+        if (f_slot == 10) begin
+            wr39_f = ones16 << (10 * 32'h10);
+        end
+        if (f_slot == 11) begin
+            wr39_f = ones16 << (11 * 32'h10);
+        end
+        if (f_slot == 12) begin
+            wr39_f = ones16 << (12 * 32'h10);
+        end
+        if (f_slot == 13) begin
+            wr39_f = ones16 << (13 * 32'h10);
+        end
+        if (f_slot == 14) begin
+            wr39_f = ones16 << (14 * 32'h10);
+        end
+        if (f_slot == 15) begin
+            wr39_f = ones16 << (15 * 32'h10);
+        end
+        wr40_f = 32'h0;
+        if (f_slot == 0) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (f_slot == 1) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (f_slot == 2) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (f_slot == 3) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (f_slot == 4) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (f_slot == 5) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (f_slot == 6) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (f_slot == 7) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (f_slot == 8) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (f_slot == 9) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (f_slot == 10) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (f_slot == 11) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (f_slot == 12) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (f_slot == 13) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (f_slot == 14) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (f_slot == 15) begin
+            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
         if (f_valid) begin
             valid_f = (valid$q & ~(1 << (f_slot)) | ((1'b0) << (f_slot)));
-            ids$d = (ids$q & (~(ones16 << f_b16))) | (((ids$q[(f_b16)+:(16)] + id_step) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << f_b16);
+            ids$d = (ids$q & (~(wr39_f))) | (wr40_f);
         end
         done_valid = f_valid;
         done_slot = f_slot;
-        done_tx_msg_id = ids$q[(f_b16)+:(16)];
+        rd22_f = 32'h0;
+        if (f_slot == 0) begin
+            rd22_f = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (f_slot == 1) begin
+            rd22_f = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (f_slot == 2) begin
+            rd22_f = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (f_slot == 3) begin
+            rd22_f = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (f_slot == 4) begin
+            rd22_f = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (f_slot == 5) begin
+            rd22_f = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (f_slot == 6) begin
+            rd22_f = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (f_slot == 7) begin
+            rd22_f = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (f_slot == 8) begin
+            rd22_f = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (f_slot == 9) begin
+            rd22_f = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (f_slot == 10) begin
+            rd22_f = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (f_slot == 11) begin
+            rd22_f = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (f_slot == 12) begin
+            rd22_f = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (f_slot == 13) begin
+            rd22_f = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (f_slot == 14) begin
+            rd22_f = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (f_slot == 15) begin
+            rd22_f = ids$q[(15 * 32'h10)+:(16)];
+        end
+        done_tx_msg_id = rd22_f;
         done_abandoned = ~d_complete;
         cancel_valid = d_complete;
         cancel_slot = d_slot;
@@ -2842,11 +4682,56 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         w_go = new_valid & (~t_go);
         w_busy = valid$q[new_slot];
         w_ok = w_go & (~w_busy);
-        w_b64 = ((new_slot) & 16'hffff) << 32'h6;
-        w_b8 = ((new_slot) & 16'hffff) << 32'h3;
-        w_b16 = ((new_slot) & 16'hffff) << 32'h4;
-        w_b32 = ((new_slot) & 16'hffff) << 32'h5;
-        new_tx_msg_id = ids$q[(w_b16)+:(16)];
+        rd23_w = 32'h0;
+        if (new_slot == 0) begin
+            rd23_w = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (new_slot == 1) begin
+            rd23_w = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (new_slot == 2) begin
+            rd23_w = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (new_slot == 3) begin
+            rd23_w = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (new_slot == 4) begin
+            rd23_w = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (new_slot == 5) begin
+            rd23_w = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (new_slot == 6) begin
+            rd23_w = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (new_slot == 7) begin
+            rd23_w = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (new_slot == 8) begin
+            rd23_w = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (new_slot == 9) begin
+            rd23_w = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (new_slot == 10) begin
+            rd23_w = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (new_slot == 11) begin
+            rd23_w = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (new_slot == 12) begin
+            rd23_w = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (new_slot == 13) begin
+            rd23_w = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (new_slot == 14) begin
+            rd23_w = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (new_slot == 15) begin
+            rd23_w = ids$q[(15 * 32'h10)+:(16)];
+        end
+        new_tx_msg_id = rd23_w;
         w_npkts = (((((new_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 16'hffff);
         w_pkt_mask = ~(ones64 << ((w_npkts) & 7'h7f));
         w_credit_req = default_credit;
@@ -2858,7 +4743,56 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             w_credit = w_npkts;
         end
         w_credit_mask = ~(ones64 << ((w_credit) & 7'h7f));
-        w_slice_clear = slice_ones << w_b64;
+        wr41_w = 32'h0;
+        if (new_slot == 0) begin
+            wr41_w = slice_ones << (0 * 32'h40);
+        end
+        if (new_slot == 1) begin
+            wr41_w = slice_ones << (1 * 32'h40);
+        end
+        if (new_slot == 2) begin
+            wr41_w = slice_ones << (2 * 32'h40);
+        end
+        if (new_slot == 3) begin
+            wr41_w = slice_ones << (3 * 32'h40);
+        end
+        if (new_slot == 4) begin
+            wr41_w = slice_ones << (4 * 32'h40);
+        end
+        if (new_slot == 5) begin
+            wr41_w = slice_ones << (5 * 32'h40);
+        end
+        if (new_slot == 6) begin
+            wr41_w = slice_ones << (6 * 32'h40);
+        end
+        if (new_slot == 7) begin
+            wr41_w = slice_ones << (7 * 32'h40);
+        end
+        if (new_slot == 8) begin
+            wr41_w = slice_ones << (8 * 32'h40);
+        end
+        if (new_slot == 9) begin
+            wr41_w = slice_ones << (9 * 32'h40);
+        end
+        if (new_slot == 10) begin
+            wr41_w = slice_ones << (10 * 32'h40);
+        end
+        if (new_slot == 11) begin
+            wr41_w = slice_ones << (11 * 32'h40);
+        end
+        if (new_slot == 12) begin
+            wr41_w = slice_ones << (12 * 32'h40);
+        end
+        if (new_slot == 13) begin
+            wr41_w = slice_ones << (13 * 32'h40);
+        end
+        if (new_slot == 14) begin
+            wr41_w = slice_ones << (14 * 32'h40);
+        end
+        if (new_slot == 15) begin
+            wr41_w = slice_ones << (15 * 32'h40);
+        end
+        w_slice_clear = wr41_w;
         valid$d = valid_f;
         delivered$d = del_d;
         tx$d = tx_f;
@@ -2869,25 +4803,1005 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         timeout_cnt$d = cnt_t;
         sched_valid = t_retx;
         sched_slot = t_slot$q;
-        sched_meta = (((t_meta$q[(32'h8)+:(16)]) & 24'hffffff) << 32'h8) | ((max_s[(t_b8)+:(8)]) & 24'hffffff);
+        rd24_t = 32'h0;
+        if (t_slot$q == 0) begin
+            rd24_t = max_s[(0 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 1) begin
+            rd24_t = max_s[(1 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 2) begin
+            rd24_t = max_s[(2 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 3) begin
+            rd24_t = max_s[(3 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 4) begin
+            rd24_t = max_s[(4 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 5) begin
+            rd24_t = max_s[(5 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 6) begin
+            rd24_t = max_s[(6 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 7) begin
+            rd24_t = max_s[(7 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 8) begin
+            rd24_t = max_s[(8 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 9) begin
+            rd24_t = max_s[(9 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 10) begin
+            rd24_t = max_s[(10 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 11) begin
+            rd24_t = max_s[(11 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 12) begin
+            rd24_t = max_s[(12 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 13) begin
+            rd24_t = max_s[(13 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 14) begin
+            rd24_t = max_s[(14 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 15) begin
+            rd24_t = max_s[(15 * 32'h8)+:(8)];
+        end
+        sched_meta = (((t_meta$q[(32'h8)+:(16)]) & 24'hffffff) << 32'h8) | ((rd24_t) & 24'hffffff);
+        rd25_w = 32'h0;
+        if (new_slot == 0) begin
+            rd25_w = ids$q[(0 * 32'h10)+:(16)];
+        end
+        if (new_slot == 1) begin
+            rd25_w = ids$q[(1 * 32'h10)+:(16)];
+        end
+        if (new_slot == 2) begin
+            rd25_w = ids$q[(2 * 32'h10)+:(16)];
+        end
+        if (new_slot == 3) begin
+            rd25_w = ids$q[(3 * 32'h10)+:(16)];
+        end
+        if (new_slot == 4) begin
+            rd25_w = ids$q[(4 * 32'h10)+:(16)];
+        end
+        if (new_slot == 5) begin
+            rd25_w = ids$q[(5 * 32'h10)+:(16)];
+        end
+        if (new_slot == 6) begin
+            rd25_w = ids$q[(6 * 32'h10)+:(16)];
+        end
+        if (new_slot == 7) begin
+            rd25_w = ids$q[(7 * 32'h10)+:(16)];
+        end
+        if (new_slot == 8) begin
+            rd25_w = ids$q[(8 * 32'h10)+:(16)];
+        end
+        if (new_slot == 9) begin
+            rd25_w = ids$q[(9 * 32'h10)+:(16)];
+        end
+        if (new_slot == 10) begin
+            rd25_w = ids$q[(10 * 32'h10)+:(16)];
+        end
+        if (new_slot == 11) begin
+            rd25_w = ids$q[(11 * 32'h10)+:(16)];
+        end
+        if (new_slot == 12) begin
+            rd25_w = ids$q[(12 * 32'h10)+:(16)];
+        end
+        if (new_slot == 13) begin
+            rd25_w = ids$q[(13 * 32'h10)+:(16)];
+        end
+        if (new_slot == 14) begin
+            rd25_w = ids$q[(14 * 32'h10)+:(16)];
+        end
+        if (new_slot == 15) begin
+            rd25_w = ids$q[(15 * 32'h10)+:(16)];
+        end
+        wr42_w = 32'h0;
+        if (new_slot == 0) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (new_slot == 1) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (new_slot == 2) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (new_slot == 3) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (new_slot == 4) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (new_slot == 5) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (new_slot == 6) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (new_slot == 7) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (new_slot == 8) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (new_slot == 9) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (new_slot == 10) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (new_slot == 11) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (new_slot == 12) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (new_slot == 13) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (new_slot == 14) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (new_slot == 15) begin
+            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
+        wr43_w = 32'h0;
+        if (new_slot == 0) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
+        end
+        if (new_slot == 1) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
+        end
+        if (new_slot == 2) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
+        end
+        if (new_slot == 3) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
+        end
+        if (new_slot == 4) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
+        end
+        if (new_slot == 5) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
+        end
+        if (new_slot == 6) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
+        end
+        if (new_slot == 7) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
+        end
+        if (new_slot == 8) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
+        end
+        if (new_slot == 9) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
+        end
+        if (new_slot == 10) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
+        end
+        if (new_slot == 11) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
+        end
+        if (new_slot == 12) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
+        end
+        if (new_slot == 13) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
+        end
+        if (new_slot == 14) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
+        end
+        if (new_slot == 15) begin
+            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
+        end
+        wr44_w = 32'h0;
+        if (new_slot == 0) begin
+            wr44_w = ones16 << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr44_w = ones16 << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr44_w = ones16 << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr44_w = ones16 << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr44_w = ones16 << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr44_w = ones16 << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr44_w = ones16 << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr44_w = ones16 << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr44_w = ones16 << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr44_w = ones16 << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr44_w = ones16 << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr44_w = ones16 << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr44_w = ones16 << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr44_w = ones16 << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr44_w = ones16 << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr44_w = ones16 << (15 * 32'h10);
+        end
+        wr45_w = 32'h0;
+        if (new_slot == 0) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
+        wr46_w = 32'h0;
+        if (new_slot == 0) begin
+            wr46_w = ones8 << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr46_w = ones8 << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr46_w = ones8 << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr46_w = ones8 << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr46_w = ones8 << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr46_w = ones8 << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr46_w = ones8 << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr46_w = ones8 << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr46_w = ones8 << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr46_w = ones8 << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr46_w = ones8 << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr46_w = ones8 << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr46_w = ones8 << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr46_w = ones8 << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr46_w = ones8 << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr46_w = ones8 << (15 * 32'h8);
+        end
+        wr47_w = 32'h0;
+        if (new_slot == 0) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
+        end
+        wr48_w = 32'h0;
+        if (new_slot == 0) begin
+            wr48_w = ones8 << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr48_w = ones8 << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr48_w = ones8 << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr48_w = ones8 << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr48_w = ones8 << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr48_w = ones8 << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr48_w = ones8 << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr48_w = ones8 << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr48_w = ones8 << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr48_w = ones8 << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr48_w = ones8 << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr48_w = ones8 << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr48_w = ones8 << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr48_w = ones8 << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr48_w = ones8 << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr48_w = ones8 << (15 * 32'h8);
+        end
+        wr49_w = 32'h0;
+        if (new_slot == 0) begin
+            wr49_w = ones8 << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr49_w = ones8 << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr49_w = ones8 << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr49_w = ones8 << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr49_w = ones8 << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr49_w = ones8 << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr49_w = ones8 << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr49_w = ones8 << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr49_w = ones8 << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr49_w = ones8 << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr49_w = ones8 << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr49_w = ones8 << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr49_w = ones8 << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr49_w = ones8 << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr49_w = ones8 << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr49_w = ones8 << (15 * 32'h8);
+        end
+        wr50_w = 32'h0;
+        if (new_slot == 0) begin
+            wr50_w = ones32 << (0 * 32'h20);
+        end
+        if (new_slot == 1) begin
+            wr50_w = ones32 << (1 * 32'h20);
+        end
+        if (new_slot == 2) begin
+            wr50_w = ones32 << (2 * 32'h20);
+        end
+        if (new_slot == 3) begin
+            wr50_w = ones32 << (3 * 32'h20);
+        end
+        if (new_slot == 4) begin
+            wr50_w = ones32 << (4 * 32'h20);
+        end
+        if (new_slot == 5) begin
+            wr50_w = ones32 << (5 * 32'h20);
+        end
+        if (new_slot == 6) begin
+            wr50_w = ones32 << (6 * 32'h20);
+        end
+        if (new_slot == 7) begin
+            wr50_w = ones32 << (7 * 32'h20);
+        end
+        if (new_slot == 8) begin
+            wr50_w = ones32 << (8 * 32'h20);
+        end
+        if (new_slot == 9) begin
+            wr50_w = ones32 << (9 * 32'h20);
+        end
+        if (new_slot == 10) begin
+            wr50_w = ones32 << (10 * 32'h20);
+        end
+        if (new_slot == 11) begin
+            wr50_w = ones32 << (11 * 32'h20);
+        end
+        if (new_slot == 12) begin
+            wr50_w = ones32 << (12 * 32'h20);
+        end
+        if (new_slot == 13) begin
+            wr50_w = ones32 << (13 * 32'h20);
+        end
+        if (new_slot == 14) begin
+            wr50_w = ones32 << (14 * 32'h20);
+        end
+        if (new_slot == 15) begin
+            wr50_w = ones32 << (15 * 32'h20);
+        end
+        wr51_w = 32'h0;
+        if (new_slot == 0) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h20);
+        end
+        if (new_slot == 1) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h20);
+        end
+        if (new_slot == 2) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h20);
+        end
+        if (new_slot == 3) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h20);
+        end
+        if (new_slot == 4) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h20);
+        end
+        if (new_slot == 5) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h20);
+        end
+        if (new_slot == 6) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h20);
+        end
+        if (new_slot == 7) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h20);
+        end
+        if (new_slot == 8) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h20);
+        end
+        if (new_slot == 9) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h20);
+        end
+        if (new_slot == 10) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h20);
+        end
+        if (new_slot == 11) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h20);
+        end
+        if (new_slot == 12) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h20);
+        end
+        if (new_slot == 13) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h20);
+        end
+        if (new_slot == 14) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h20);
+        end
+        if (new_slot == 15) begin
+            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h20);
+        end
+        wr52_w = 32'h0;
+        if (new_slot == 0) begin
+            wr52_w = ones16 << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr52_w = ones16 << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr52_w = ones16 << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr52_w = ones16 << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr52_w = ones16 << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr52_w = ones16 << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr52_w = ones16 << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr52_w = ones16 << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr52_w = ones16 << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr52_w = ones16 << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr52_w = ones16 << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr52_w = ones16 << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr52_w = ones16 << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr52_w = ones16 << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr52_w = ones16 << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr52_w = ones16 << (15 * 32'h10);
+        end
+        wr53_w = 32'h0;
+        if (new_slot == 0) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
+        wr54_w = 32'h0;
+        if (new_slot == 0) begin
+            wr54_w = ones16 << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr54_w = ones16 << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr54_w = ones16 << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr54_w = ones16 << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr54_w = ones16 << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr54_w = ones16 << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr54_w = ones16 << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr54_w = ones16 << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr54_w = ones16 << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr54_w = ones16 << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr54_w = ones16 << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr54_w = ones16 << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr54_w = ones16 << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr54_w = ones16 << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr54_w = ones16 << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr54_w = ones16 << (15 * 32'h10);
+        end
+        wr55_w = 32'h0;
+        if (new_slot == 0) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
+        wr56_w = 32'h0;
+        if (new_slot == 0) begin
+            wr56_w = ones16 << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr56_w = ones16 << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr56_w = ones16 << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr56_w = ones16 << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr56_w = ones16 << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr56_w = ones16 << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr56_w = ones16 << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr56_w = ones16 << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr56_w = ones16 << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr56_w = ones16 << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr56_w = ones16 << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr56_w = ones16 << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr56_w = ones16 << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr56_w = ones16 << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr56_w = ones16 << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr56_w = ones16 << (15 * 32'h10);
+        end
+        wr57_w = 32'h0;
+        if (new_slot == 0) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
+        end
+        if (new_slot == 1) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
+        end
+        if (new_slot == 2) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
+        end
+        if (new_slot == 3) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
+        end
+        if (new_slot == 4) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
+        end
+        if (new_slot == 5) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
+        end
+        if (new_slot == 6) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
+        end
+        if (new_slot == 7) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
+        end
+        if (new_slot == 8) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
+        end
+        if (new_slot == 9) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
+        end
+        if (new_slot == 10) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
+        end
+        if (new_slot == 11) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
+        end
+        if (new_slot == 12) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
+        end
+        if (new_slot == 13) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
+        end
+        if (new_slot == 14) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
+        end
+        if (new_slot == 15) begin
+            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
+        end
+        wr58_w = 32'h0;
+        if (new_slot == 0) begin
+            wr58_w = ones8 << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr58_w = ones8 << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr58_w = ones8 << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr58_w = ones8 << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr58_w = ones8 << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr58_w = ones8 << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr58_w = ones8 << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr58_w = ones8 << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr58_w = ones8 << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr58_w = ones8 << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr58_w = ones8 << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr58_w = ones8 << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr58_w = ones8 << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr58_w = ones8 << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr58_w = ones8 << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr58_w = ones8 << (15 * 32'h8);
+        end
+        wr59_w = 32'h0;
+        if (new_slot == 0) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
+        end
+        if (new_slot == 1) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
+        end
+        if (new_slot == 2) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
+        end
+        if (new_slot == 3) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
+        end
+        if (new_slot == 4) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
+        end
+        if (new_slot == 5) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
+        end
+        if (new_slot == 6) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
+        end
+        if (new_slot == 7) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
+        end
+        if (new_slot == 8) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
+        end
+        if (new_slot == 9) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
+        end
+        if (new_slot == 10) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
+        end
+        if (new_slot == 11) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
+        end
+        if (new_slot == 12) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
+        end
+        if (new_slot == 13) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
+        end
+        if (new_slot == 14) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
+        end
+        if (new_slot == 15) begin
+            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
+        end
         if (w_ok) begin
             valid$d = (valid_f & ~(1 << (new_slot)) | ((1'b1) << (new_slot)));
             delivered$d = del_d & (~w_slice_clear);
-            tx$d = (tx_f & (~w_slice_clear)) | (((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b64);
+            tx$d = (tx_f & (~w_slice_clear)) | (wr42_w);
             rtx_pending$d = rtx_f & (~w_slice_clear);
-            credit_mask$d = (mask_c & (~w_slice_clear)) | (((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b64);
-            credit$d = (credit_c & (~(ones16 << w_b16))) | (((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b16);
-            npkts$d = (npkts$q & (~(ones8 << w_b8))) | (((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << w_b8);
-            max_tx_p1$d = max_s & (~(ones8 << w_b8));
-            timeout_cnt$d = cnt_t & (~(ones8 << w_b8));
-            remote_ip$d = (remote_ip$q & (~(ones32 << w_b32))) | (((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b32);
-            remote_port$d = (remote_port$q & (~(ones16 << w_b16))) | (((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b16);
-            local_port$d = (local_port$q & (~(ones16 << w_b16))) | (((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b16);
-            msg_len$d = (msg_len$q & (~(ones16 << w_b16))) | (((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << w_b16);
-            rank$d = (rank$q & (~(ones8 << w_b8))) | (((new_rank) & 128'hffffffffffffffffffffffffffffffff) << w_b8);
+            credit_mask$d = (mask_c & (~w_slice_clear)) | (wr43_w);
+            credit$d = (credit_c & (~(wr44_w))) | (wr45_w);
+            npkts$d = (npkts$q & (~(wr46_w))) | (wr47_w);
+            max_tx_p1$d = max_s & (~(wr48_w));
+            timeout_cnt$d = cnt_t & (~(wr49_w));
+            remote_ip$d = (remote_ip$q & (~(wr50_w))) | (wr51_w);
+            remote_port$d = (remote_port$q & (~(wr52_w))) | (wr53_w);
+            local_port$d = (local_port$q & (~(wr54_w))) | (wr55_w);
+            msg_len$d = (msg_len$q & (~(wr56_w))) | (wr57_w);
+            rank$d = (rank$q & (~(wr58_w))) | (wr59_w);
             sched_valid = 1'b1;
             sched_slot = new_slot;
-            sched_meta = ((ids$q[(w_b16)+:(16)]) & 24'hffffff) << 32'h8;
+            sched_meta = ((rd25_w) & 24'hffffff) << 32'h8;
         end
         if ((dlv_valid & (~d_hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
             cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;

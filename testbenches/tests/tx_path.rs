@@ -340,6 +340,24 @@ fn random_traffic_scoreboard_bad_input_and_leaks() {
                     pending_cpu.extend(w);
                     framing += 1;
                 }
+                2 => {
+                    // tlast one word late
+                    let len = rng.gen_range(1..2000);
+                    let mut w = message_words(len, None, 0, 0, 0, 0, &payload_of(k, len as usize));
+                    w.last_mut().unwrap().2 = false;
+                    w.push((0, 0xff, true));
+                    pending_cpu.extend(w);
+                    framing += 1;
+                }
+                3 => {
+                    // wrong tkeep on the last word
+                    let len = rng.gen_range(1..2000);
+                    let mut w = message_words(len, None, 0, 0, 0, 0, &payload_of(k, len as usize));
+                    let last = w.last_mut().unwrap();
+                    last.1 = !last.1 | 0x01;
+                    pending_cpu.extend(w);
+                    framing += 1;
+                }
                 _ => {
                     let len = match rng.gen_range(0..10) {
                         0..=5 => rng.gen_range(1..=1024),

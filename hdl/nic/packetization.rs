@@ -51,7 +51,8 @@
 //! TimeoutEvent → free → message write. Consequences: a packet chosen in the cycle its ACK arrives
 //! still goes out (a harmless duplicate); a CreditTxEvent for a message a DeliveredEvent completes
 //! in the same cycle is stale; no packet is chosen from a slot freed in that cycle. A timeout is
-//! held (not processed) in a cycle with a DeliveredEvent, so at most one slot is freed per cycle,
+//! held (not processed) in a cycle where a DeliveredEvent completes a message, so at most one
+//! slot is freed per cycle,
 //! and a message write waits in a cycle where a timeout is processed (one timer schedule port).
 //! Events on consecutive cycles each see the previous cycle's result.
 //!
@@ -71,7 +72,9 @@
 //! # Latency and throughput
 //! Message write at edge `t` → its first packet descriptor valid after edge `t+1` (one cycle to
 //! choose). An event at edge `t` is reflected in the choice made in cycle `t+1`. A timeout is taken
-//! into a holding register (1 cycle) and processed the next cycle without a DeliveredEvent.
+//! into a holding register (1 cycle) and processed in the next cycle in which no DeliveredEvent
+//! completes a message (completions need ACKs for every packet of a message and new messages
+//! need at least three CPU words, so the wait is short).
 //! Throughput: one packet descriptor per cycle.
 //!
 //! # Reset
@@ -683,7 +686,7 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         self.d_complete.next = self.d_hit.val() & (self.d_new_slice.val() == self.d_pkt_mask.val());
 
         // ---------------- TimeoutEvent go / hit (needed by the packet choice) ----------------
-        self.t_go.next = self.t_pending.q.val() & (!self.dlv_valid.val());
+        self.t_go.next = self.t_pending.q.val() & (!self.d_complete.val());
         self.rd4_t.next = 0.into();
         for i in 0..N {
             if self.t_slot.q.val() == i.to_bits() {
@@ -705,7 +708,7 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         // ---------------- packet choice (state at the start of the cycle) ----------------
         self.eligible.next = ((self.tx.q.val() & self.credit_mask.q.val()) | self.rtx_pending.q.val())
             & (!self.delivered.q.val());
-        // At most one slot is freed per cycle (a timeout is held in a cycle with a DeliveredEvent).
+        // At most one slot is freed per cycle (a timeout is held while a DeliveredEvent completes).
         self.freed_now.next = 0.into();
         if self.d_complete.val() {
             self.freed_now.next = self.all_zero_n.val().replace_bit(self.d_slot.val().index(), true);

@@ -216,8 +216,8 @@ impl PacketizationModel {
             let ack = from_u64(i.delivered.unwrap().1) & ones_until(m.npkts as usize);
             (m.delivered | ack) == ones_until(m.npkts as usize)
         });
-        // Timeout: processed only in a cycle without a DeliveredEvent.
-        let t_go = self.timeout_hold.is_some() && i.delivered.is_none();
+        // Timeout: processed only in a cycle in which no DeliveredEvent completes a message.
+        let t_go = self.timeout_hold.is_some() && !d_complete;
         let t_hit = if t_go {
             let (slot, meta) = self.timeout_hold.unwrap();
             let s = &self.slots[slot as usize];

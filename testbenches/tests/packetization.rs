@@ -230,20 +230,32 @@ fn same_cycle_and_back_to_back_events_follow_the_documented_order() {
     assert!(o.done.is_some());
     let o = b.step(b.idle());
     assert_eq!(o.counters.stale_credit, 1);
-    // Timeout and Delivered in the same cycle: the timeout waits one cycle, then sees the ACK.
+    // Timeout and Delivered for the same message in the same cycle: the timeout is processed
+    // after the ACK and retransmits only what is still undelivered.
     let id = b.write(8, 3 * 1024, None);
     b.collect(5);
     b.with(|i| i.timeout = Some((8, ((id as u32) << 8) | 3)));
     let o = b.with(|i| i.delivered = Some((id, 0b011)));
-    assert_eq!(o.sched, None, "timeout held in a cycle with a DeliveredEvent");
+    assert_eq!(o.sched, Some((8, ((id as u32) << 8) | 3)), "processed in the same cycle, after the ACK");
+    assert_eq!(offsets(&b.collect(3)), vec![(id, 2, true)], "only the undelivered packet");
+    // A DeliveredEvent that completes another message holds a pending timeout for one cycle
+    // (one slot freed per cycle).
+    let other = b.write(10, 100, None);
+    b.collect(3);
+    b.with(|i| i.timeout = Some((8, ((id as u32) << 8) | 3)));
+    let o = b.with(|i| i.delivered = Some((other, 1)));
+    assert!(o.done.is_some() && o.sched.is_none() && o.new_ready, "timeout held while a message completes");
     let o = b.step(b.idle());
     assert_eq!(o.sched, Some((8, ((id as u32) << 8) | 3)));
-    assert_eq!(offsets(&b.collect(3)), vec![(id, 2, true)], "only the undelivered packet");
-    // Delivered then NACK on consecutive cycles for the same packet: the NACK is ignored
-    // (delivered packets are never sent again).
-    b.with(|i| i.delivered = Some((id, 0b100)));
+    assert_eq!(offsets(&b.collect(3)), vec![(id, 2, true)]);
+    // The last ACK completes the message; a NACK for it on the next cycle is stale.
+    let o = b.with(|i| i.delivered = Some((id, 0b100)));
+    assert!(o.done.is_some());
+    let o = b.with(|i| i.credit = Some(CreditTx { tx_msg_id: id, rtx: Some(0b100), allow_tx: true, ..Default::default() }));
+    assert!(o.packet.is_none());
     let o = b.step(b.idle());
-    assert!(o.done.is_none() && o.counters.delivered_msgs == 2);
+    assert!(o.packet.is_none());
+    assert_eq!((o.counters.delivered_msgs, o.counters.stale_credit), (3, 2));
     // A packet chosen in the cycle its ACK arrives still goes out once (harmless duplicate).
     let id = b.write(9, 2 * 1024, Some(0));
     b.step(b.idle());

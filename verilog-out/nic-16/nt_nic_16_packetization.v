@@ -819,7 +819,7 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,new_
         end
         d_new_slice = rd3_d | d_ack_ok;
         d_complete = d_hit & (d_new_slice == d_pkt_mask);
-        t_go = t_pending$q & (~dlv_valid);
+        t_go = t_pending$q & (~d_complete);
         rd4_t = 32'h0;
         if (t_slot$q == 0) begin
             rd4_t = ids$q[(0 * 32'h10)+:(16)];

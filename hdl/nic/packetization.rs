@@ -213,7 +213,6 @@ pub struct Packetization<
     cnt_abandoned: DFF<Bits<16>>,
 
     // ---- combinational helpers ----
-    slice_ones: Constant<Bits<BM>>,
     ones8: Constant<Bits<S8>>,
     ones16: Constant<Bits<S16>>,
     ones32: Constant<Bits<S32>>,
@@ -222,6 +221,7 @@ pub struct Packetization<
     id_step: Constant<Bits<16>>,
     initial_ids: Constant<Bits<S16>>,
     ones64: Constant<Bits<64>>,
+    one_flat: Constant<Bits<BM>>,
     sel_index: Signal<Local, Bits<6>>,
     d_pkt_mask: Signal<Local, Bits<64>>,
     c_pkt_mask: Signal<Local, Bits<64>>,
@@ -302,6 +302,98 @@ pub struct Packetization<
     w_credit: Signal<Local, Bits<16>>,
     w_slice_clear: Signal<Local, Bits<BM>>,
     // slot-decoded slice reads and writes
+    d_sb: Signal<Local, Bits<10>>,
+    d_oh: Signal<Local, Bits<BM>>,
+    d_m0: Signal<Local, Bits<BM>>,
+    d_m1: Signal<Local, Bits<BM>>,
+    d_m2: Signal<Local, Bits<BM>>,
+    d_m3: Signal<Local, Bits<BM>>,
+    d_m4: Signal<Local, Bits<BM>>,
+    d_mask: Signal<Local, Bits<BM>>,
+    wr26_d_r0: Signal<Local, Bits<BM>>,
+    wr26_d_r1: Signal<Local, Bits<BM>>,
+    wr26_d_r2: Signal<Local, Bits<BM>>,
+    wr26_d_r3: Signal<Local, Bits<BM>>,
+    rd3_d_a: Signal<Local, Bits<BM>>,
+    rd3_d_f1: Signal<Local, Bits<512>>,
+    rd3_d_f2: Signal<Local, Bits<256>>,
+    rd3_d_f3: Signal<Local, Bits<128>>,
+    sel_sb: Signal<Local, Bits<10>>,
+    sel_oh: Signal<Local, Bits<BM>>,
+    sel_m0: Signal<Local, Bits<BM>>,
+    sel_m1: Signal<Local, Bits<BM>>,
+    sel_m2: Signal<Local, Bits<BM>>,
+    sel_m3: Signal<Local, Bits<BM>>,
+    sel_m4: Signal<Local, Bits<BM>>,
+    sel_mask: Signal<Local, Bits<BM>>,
+    rd6_sel_a: Signal<Local, Bits<BM>>,
+    rd6_sel_f1: Signal<Local, Bits<512>>,
+    rd6_sel_f2: Signal<Local, Bits<256>>,
+    rd6_sel_f3: Signal<Local, Bits<128>>,
+    wr27_sel_r0: Signal<Local, Bits<BM>>,
+    wr27_sel_r1: Signal<Local, Bits<BM>>,
+    wr27_sel_r2: Signal<Local, Bits<BM>>,
+    wr27_sel_r3: Signal<Local, Bits<BM>>,
+    c_sb: Signal<Local, Bits<10>>,
+    c_oh: Signal<Local, Bits<BM>>,
+    c_m0: Signal<Local, Bits<BM>>,
+    c_m1: Signal<Local, Bits<BM>>,
+    c_m2: Signal<Local, Bits<BM>>,
+    c_m3: Signal<Local, Bits<BM>>,
+    c_m4: Signal<Local, Bits<BM>>,
+    c_mask: Signal<Local, Bits<BM>>,
+    rd17_c_a: Signal<Local, Bits<BM>>,
+    rd17_c_f1: Signal<Local, Bits<512>>,
+    rd17_c_f2: Signal<Local, Bits<256>>,
+    rd17_c_f3: Signal<Local, Bits<128>>,
+    wr30_c_r0: Signal<Local, Bits<BM>>,
+    wr30_c_r1: Signal<Local, Bits<BM>>,
+    wr30_c_r2: Signal<Local, Bits<BM>>,
+    wr30_c_r3: Signal<Local, Bits<BM>>,
+    wr34_c_r0: Signal<Local, Bits<BM>>,
+    wr34_c_r1: Signal<Local, Bits<BM>>,
+    wr34_c_r2: Signal<Local, Bits<BM>>,
+    wr34_c_r3: Signal<Local, Bits<BM>>,
+    t_sb: Signal<Local, Bits<10>>,
+    t_oh: Signal<Local, Bits<BM>>,
+    t_m0: Signal<Local, Bits<BM>>,
+    t_m1: Signal<Local, Bits<BM>>,
+    t_m2: Signal<Local, Bits<BM>>,
+    t_m3: Signal<Local, Bits<BM>>,
+    t_m4: Signal<Local, Bits<BM>>,
+    t_mask: Signal<Local, Bits<BM>>,
+    rd20_t_a: Signal<Local, Bits<BM>>,
+    rd20_t_f1: Signal<Local, Bits<512>>,
+    rd20_t_f2: Signal<Local, Bits<256>>,
+    rd20_t_f3: Signal<Local, Bits<128>>,
+    wr35_t_r0: Signal<Local, Bits<BM>>,
+    wr35_t_r1: Signal<Local, Bits<BM>>,
+    wr35_t_r2: Signal<Local, Bits<BM>>,
+    wr35_t_r3: Signal<Local, Bits<BM>>,
+    f_sb: Signal<Local, Bits<10>>,
+    f_oh: Signal<Local, Bits<BM>>,
+    f_m0: Signal<Local, Bits<BM>>,
+    f_m1: Signal<Local, Bits<BM>>,
+    f_m2: Signal<Local, Bits<BM>>,
+    f_m3: Signal<Local, Bits<BM>>,
+    f_m4: Signal<Local, Bits<BM>>,
+    f_mask: Signal<Local, Bits<BM>>,
+    w_sb: Signal<Local, Bits<10>>,
+    w_oh: Signal<Local, Bits<BM>>,
+    w_m0: Signal<Local, Bits<BM>>,
+    w_m1: Signal<Local, Bits<BM>>,
+    w_m2: Signal<Local, Bits<BM>>,
+    w_m3: Signal<Local, Bits<BM>>,
+    w_m4: Signal<Local, Bits<BM>>,
+    w_mask: Signal<Local, Bits<BM>>,
+    wr42_w_r0: Signal<Local, Bits<BM>>,
+    wr42_w_r1: Signal<Local, Bits<BM>>,
+    wr42_w_r2: Signal<Local, Bits<BM>>,
+    wr42_w_r3: Signal<Local, Bits<BM>>,
+    wr43_w_r0: Signal<Local, Bits<BM>>,
+    wr43_w_r1: Signal<Local, Bits<BM>>,
+    wr43_w_r2: Signal<Local, Bits<BM>>,
+    wr43_w_r3: Signal<Local, Bits<BM>>,
     rd1_d: Signal<Local, Bits<16>>,
     rd2_d: Signal<Local, Bits<8>>,
     rd3_d: Signal<Local, Bits<64>>,
@@ -368,6 +460,7 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
 {
     fn default() -> Self {
         assert_eq!(N, 1 << IW, "N = 2^IW slots");
+        assert_eq!(N, 16, "the slice fold and replicate steps (512/256/128/64-bit shifts) are written for 16 slots");
         assert!(N >= 2 && IW <= 8);
         assert_eq!(BM, 64 * N);
         assert_eq!(S8, 8 * N);
@@ -381,14 +474,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
                 }
             }
         }
-        let low_ones = |n: usize| {
-            let mut v = Bits::<BM>::default();
-            for i in 0..n {
-                v = v.replace_bit(i, true);
-            }
-            v
-        };
-        let slice_ones = low_ones(64);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -493,7 +578,6 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             cnt_write_busy: Default::default(),
             cnt_delivered: Default::default(),
             cnt_abandoned: Default::default(),
-            slice_ones: Constant::new(slice_ones),
             ones8: Constant::new(0xFFu64.into()),
             ones16: Constant::new(0xFFFFu64.into()),
             ones32: Constant::new(0xFFFF_FFFFu64.into()),
@@ -502,6 +586,7 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             id_step: Constant::new((N as u64).into()),
             initial_ids: Constant::new(initial_ids),
             ones64: Constant::new(Bits::<64>::mask()),
+            one_flat: Constant::new(Bits::<BM>::default().replace_bit(0, true)),
             sel_index: Default::default(),
             d_pkt_mask: Default::default(),
             c_pkt_mask: Default::default(),
@@ -574,6 +659,98 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             w_credit_req: Default::default(),
             w_credit: Default::default(),
             w_slice_clear: Default::default(),
+            d_sb: Default::default(),
+            d_oh: Default::default(),
+            d_m0: Default::default(),
+            d_m1: Default::default(),
+            d_m2: Default::default(),
+            d_m3: Default::default(),
+            d_m4: Default::default(),
+            d_mask: Default::default(),
+            wr26_d_r0: Default::default(),
+            wr26_d_r1: Default::default(),
+            wr26_d_r2: Default::default(),
+            wr26_d_r3: Default::default(),
+            rd3_d_a: Default::default(),
+            rd3_d_f1: Default::default(),
+            rd3_d_f2: Default::default(),
+            rd3_d_f3: Default::default(),
+            sel_sb: Default::default(),
+            sel_oh: Default::default(),
+            sel_m0: Default::default(),
+            sel_m1: Default::default(),
+            sel_m2: Default::default(),
+            sel_m3: Default::default(),
+            sel_m4: Default::default(),
+            sel_mask: Default::default(),
+            rd6_sel_a: Default::default(),
+            rd6_sel_f1: Default::default(),
+            rd6_sel_f2: Default::default(),
+            rd6_sel_f3: Default::default(),
+            wr27_sel_r0: Default::default(),
+            wr27_sel_r1: Default::default(),
+            wr27_sel_r2: Default::default(),
+            wr27_sel_r3: Default::default(),
+            c_sb: Default::default(),
+            c_oh: Default::default(),
+            c_m0: Default::default(),
+            c_m1: Default::default(),
+            c_m2: Default::default(),
+            c_m3: Default::default(),
+            c_m4: Default::default(),
+            c_mask: Default::default(),
+            rd17_c_a: Default::default(),
+            rd17_c_f1: Default::default(),
+            rd17_c_f2: Default::default(),
+            rd17_c_f3: Default::default(),
+            wr30_c_r0: Default::default(),
+            wr30_c_r1: Default::default(),
+            wr30_c_r2: Default::default(),
+            wr30_c_r3: Default::default(),
+            wr34_c_r0: Default::default(),
+            wr34_c_r1: Default::default(),
+            wr34_c_r2: Default::default(),
+            wr34_c_r3: Default::default(),
+            t_sb: Default::default(),
+            t_oh: Default::default(),
+            t_m0: Default::default(),
+            t_m1: Default::default(),
+            t_m2: Default::default(),
+            t_m3: Default::default(),
+            t_m4: Default::default(),
+            t_mask: Default::default(),
+            rd20_t_a: Default::default(),
+            rd20_t_f1: Default::default(),
+            rd20_t_f2: Default::default(),
+            rd20_t_f3: Default::default(),
+            wr35_t_r0: Default::default(),
+            wr35_t_r1: Default::default(),
+            wr35_t_r2: Default::default(),
+            wr35_t_r3: Default::default(),
+            f_sb: Default::default(),
+            f_oh: Default::default(),
+            f_m0: Default::default(),
+            f_m1: Default::default(),
+            f_m2: Default::default(),
+            f_m3: Default::default(),
+            f_m4: Default::default(),
+            f_mask: Default::default(),
+            w_sb: Default::default(),
+            w_oh: Default::default(),
+            w_m0: Default::default(),
+            w_m1: Default::default(),
+            w_m2: Default::default(),
+            w_m3: Default::default(),
+            w_m4: Default::default(),
+            w_mask: Default::default(),
+            wr42_w_r0: Default::default(),
+            wr42_w_r1: Default::default(),
+            wr42_w_r2: Default::default(),
+            wr42_w_r3: Default::default(),
+            wr43_w_r0: Default::default(),
+            wr43_w_r1: Default::default(),
+            wr43_w_r2: Default::default(),
+            wr43_w_r3: Default::default(),
             rd1_d: Default::default(),
             rd2_d: Default::default(),
             rd3_d: Default::default(),
@@ -668,19 +845,28 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.d_pkt_mask.next = !(self.ones64.val() << bit_cast::<7, 8>(self.rd2_d.val()));
         self.d_ack_ok.next = self.dlv_ack_bitmap.val() & self.d_pkt_mask.val();
-        self.wr26_d.next = 0.into();
-        for i in 0..N {
-            if self.d_slot.val() == i.to_bits() {
-                self.wr26_d.next = bit_cast::<BM, 64>(self.d_ack_ok.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        // Slot mask of `d`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.d_sb.next = bit_cast::<10, IW>(self.d_slot.val()) << 6;
+        self.d_oh.next = self.one_flat.val() << self.d_sb.val();
+        self.d_m0.next = self.d_oh.val() | (self.d_oh.val() << 1);
+        self.d_m1.next = self.d_m0.val() | (self.d_m0.val() << 2);
+        self.d_m2.next = self.d_m1.val() | (self.d_m1.val() << 4);
+        self.d_m3.next = self.d_m2.val() | (self.d_m2.val() << 8);
+        self.d_m4.next = self.d_m3.val() | (self.d_m3.val() << 16);
+        self.d_mask.next = self.d_m4.val() | (self.d_m4.val() << 32);
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr26_d_r0.next = bit_cast::<BM, 64>(self.d_ack_ok.val());
+        self.wr26_d_r1.next = self.wr26_d_r0.val() | (self.wr26_d_r0.val() << 64);
+        self.wr26_d_r2.next = self.wr26_d_r1.val() | (self.wr26_d_r1.val() << 128);
+        self.wr26_d_r3.next = self.wr26_d_r2.val() | (self.wr26_d_r2.val() << 256);
+        self.wr26_d.next = (self.wr26_d_r3.val() | (self.wr26_d_r3.val() << 512)) & self.d_mask.val();
         self.d_ack_flat.next = self.wr26_d.val();
-        self.rd3_d.next = 0.into();
-        for i in 0..N {
-            if self.d_slot.val() == i.to_bits() {
-                self.rd3_d.next = self.delivered.q.val().get_bits::<64>(i * 64);
-            }
-        }
+        // Read slice: keep the slot's slice, fold the 16 slices onto the lowest one.
+        self.rd3_d_a.next = self.delivered.q.val() & self.d_mask.val();
+        self.rd3_d_f1.next = self.rd3_d_a.val().get_bits::<512>(0) | self.rd3_d_a.val().get_bits::<512>(512);
+        self.rd3_d_f2.next = self.rd3_d_f1.val().get_bits::<256>(0) | self.rd3_d_f1.val().get_bits::<256>(256);
+        self.rd3_d_f3.next = self.rd3_d_f2.val().get_bits::<128>(0) | self.rd3_d_f2.val().get_bits::<128>(128);
+        self.rd3_d.next = self.rd3_d_f3.val().get_bits::<64>(0) | self.rd3_d_f3.val().get_bits::<64>(64);
         self.d_new_slice.next =
             self.rd3_d.val() | self.d_ack_ok.val();
         self.d_complete.next = self.d_hit.val() & (self.d_new_slice.val() == self.d_pkt_mask.val());
@@ -738,12 +924,21 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             self.sel_slot.next = self.slot_below.val();
         }
         self.do_select.next = self.found_any.val() & ((!self.out_valid.q.val()) | self.pkt_ready.val());
-        self.rd6_sel.next = 0.into();
-        for i in 0..N {
-            if self.sel_slot.val() == i.to_bits() {
-                self.rd6_sel.next = self.eligible.val().get_bits::<64>(i * 64);
-            }
-        }
+        // Slot mask of `sel`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.sel_sb.next = bit_cast::<10, IW>(self.sel_slot.val()) << 6;
+        self.sel_oh.next = self.one_flat.val() << self.sel_sb.val();
+        self.sel_m0.next = self.sel_oh.val() | (self.sel_oh.val() << 1);
+        self.sel_m1.next = self.sel_m0.val() | (self.sel_m0.val() << 2);
+        self.sel_m2.next = self.sel_m1.val() | (self.sel_m1.val() << 4);
+        self.sel_m3.next = self.sel_m2.val() | (self.sel_m2.val() << 8);
+        self.sel_m4.next = self.sel_m3.val() | (self.sel_m3.val() << 16);
+        self.sel_mask.next = self.sel_m4.val() | (self.sel_m4.val() << 32);
+        // Read slice: keep the slot's slice, fold the 16 slices onto the lowest one.
+        self.rd6_sel_a.next = self.eligible.val() & self.sel_mask.val();
+        self.rd6_sel_f1.next = self.rd6_sel_a.val().get_bits::<512>(0) | self.rd6_sel_a.val().get_bits::<512>(512);
+        self.rd6_sel_f2.next = self.rd6_sel_f1.val().get_bits::<256>(0) | self.rd6_sel_f1.val().get_bits::<256>(256);
+        self.rd6_sel_f3.next = self.rd6_sel_f2.val().get_bits::<128>(0) | self.rd6_sel_f2.val().get_bits::<128>(128);
+        self.rd6_sel.next = self.rd6_sel_f3.val().get_bits::<64>(0) | self.rd6_sel_f3.val().get_bits::<64>(64);
         self.sel_slice.next = self.rd6_sel.val();
         // Smallest offset: isolate the lowest set bit, then encode it (one bit set: order free).
         self.sel_onehot.next = self.sel_slice.val() & ((!self.sel_slice.val()) + 1);
@@ -763,12 +958,12 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.sel_max_p1.next = self.rd7_sel.val();
         self.sel_clear.next = 0.into();
-        self.wr27_sel.next = 0.into();
-        for i in 0..N {
-            if self.sel_slot.val() == i.to_bits() {
-                self.wr27_sel.next = bit_cast::<BM, 64>(self.sel_onehot.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr27_sel_r0.next = bit_cast::<BM, 64>(self.sel_onehot.val());
+        self.wr27_sel_r1.next = self.wr27_sel_r0.val() | (self.wr27_sel_r0.val() << 64);
+        self.wr27_sel_r2.next = self.wr27_sel_r1.val() | (self.wr27_sel_r1.val() << 128);
+        self.wr27_sel_r3.next = self.wr27_sel_r2.val() | (self.wr27_sel_r2.val() << 256);
+        self.wr27_sel.next = (self.wr27_sel_r3.val() | (self.wr27_sel_r3.val() << 512)) & self.sel_mask.val();
         if self.do_select.val() {
             self.sel_clear.next = self.wr27_sel.val();
         }
@@ -893,21 +1088,30 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.c_npkts.next = bit_cast::<16, 8>(self.rd16_c.val());
         self.c_pkt_mask.next = !(self.ones64.val() << bit_cast::<7, 16>(self.c_npkts.val()));
-        self.rd17_c.next = 0.into();
-        for i in 0..N {
-            if self.c_slot.val() == i.to_bits() {
-                self.rd17_c.next = self.del_d.val().get_bits::<64>(i * 64);
-            }
-        }
+        // Slot mask of `c`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.c_sb.next = bit_cast::<10, IW>(self.c_slot.val()) << 6;
+        self.c_oh.next = self.one_flat.val() << self.c_sb.val();
+        self.c_m0.next = self.c_oh.val() | (self.c_oh.val() << 1);
+        self.c_m1.next = self.c_m0.val() | (self.c_m0.val() << 2);
+        self.c_m2.next = self.c_m1.val() | (self.c_m1.val() << 4);
+        self.c_m3.next = self.c_m2.val() | (self.c_m2.val() << 8);
+        self.c_m4.next = self.c_m3.val() | (self.c_m3.val() << 16);
+        self.c_mask.next = self.c_m4.val() | (self.c_m4.val() << 32);
+        // Read slice: keep the slot's slice, fold the 16 slices onto the lowest one.
+        self.rd17_c_a.next = self.del_d.val() & self.c_mask.val();
+        self.rd17_c_f1.next = self.rd17_c_a.val().get_bits::<512>(0) | self.rd17_c_a.val().get_bits::<512>(512);
+        self.rd17_c_f2.next = self.rd17_c_f1.val().get_bits::<256>(0) | self.rd17_c_f1.val().get_bits::<256>(256);
+        self.rd17_c_f3.next = self.rd17_c_f2.val().get_bits::<128>(0) | self.rd17_c_f2.val().get_bits::<128>(128);
+        self.rd17_c.next = self.rd17_c_f3.val().get_bits::<64>(0) | self.rd17_c_f3.val().get_bits::<64>(64);
         self.c_rtx_ok.next = (self.ctx_rtx_bitmap.val() & self.c_pkt_mask.val())
             & (!self.rd17_c.val());
         self.tx_c.next = self.tx_d.val();
-        self.wr30_c.next = 0.into();
-        for i in 0..N {
-            if self.c_slot.val() == i.to_bits() {
-                self.wr30_c.next = bit_cast::<BM, 64>(self.c_rtx_ok.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr30_c_r0.next = bit_cast::<BM, 64>(self.c_rtx_ok.val());
+        self.wr30_c_r1.next = self.wr30_c_r0.val() | (self.wr30_c_r0.val() << 64);
+        self.wr30_c_r2.next = self.wr30_c_r1.val() | (self.wr30_c_r1.val() << 128);
+        self.wr30_c_r3.next = self.wr30_c_r2.val() | (self.wr30_c_r2.val() << 256);
+        self.wr30_c.next = (self.wr30_c_r3.val() | (self.wr30_c_r3.val() << 512)) & self.c_mask.val();
         if self.c_hit.val() & self.ctx_rtx_flag.val() {
             self.tx_c.next = self.tx_d.val() | (self.wr30_c.val());
         }
@@ -952,18 +1156,13 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
                 self.wr32_c.next = bit_cast::<S16, 16>(self.c_new_credit.val()) << (i * 16).to_bits::<16>();
             }
         }
-        self.wr33_c.next = 0.into();
-        for i in 0..N {
-            if self.c_slot.val() == i.to_bits() {
-                self.wr33_c.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
-            }
-        }
-        self.wr34_c.next = 0.into();
-        for i in 0..N {
-            if self.c_slot.val() == i.to_bits() {
-                self.wr34_c.next = bit_cast::<BM, 64>(self.c_new_mask.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        self.wr33_c.next = self.c_mask.val();
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr34_c_r0.next = bit_cast::<BM, 64>(self.c_new_mask.val());
+        self.wr34_c_r1.next = self.wr34_c_r0.val() | (self.wr34_c_r0.val() << 64);
+        self.wr34_c_r2.next = self.wr34_c_r1.val() | (self.wr34_c_r1.val() << 128);
+        self.wr34_c_r3.next = self.wr34_c_r2.val() | (self.wr34_c_r2.val() << 256);
+        self.wr34_c.next = (self.wr34_c_r3.val() | (self.wr34_c_r3.val() << 512)) & self.c_mask.val();
         if self.c_hit.val() {
             self.credit_c.next = (self.credit.q.val() & (!(self.wr31_c.val())))
                 | (self.wr32_c.val());
@@ -981,20 +1180,29 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         self.t_progress.next = self.rd19_t.val()
             > self.t_meta.q.val().get_bits::<8>(0);
         self.t_rtx_mask.next = !(self.ones64.val() << bit_cast::<7, 8>(self.t_meta.q.val().get_bits::<8>(0)));
-        self.rd20_t.next = 0.into();
-        for i in 0..N {
-            if self.t_slot.q.val() == i.to_bits() {
-                self.rd20_t.next = self.del_d.val().get_bits::<64>(i * 64);
-            }
-        }
+        // Slot mask of `t`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.t_sb.next = bit_cast::<10, IW>(self.t_slot.q.val()) << 6;
+        self.t_oh.next = self.one_flat.val() << self.t_sb.val();
+        self.t_m0.next = self.t_oh.val() | (self.t_oh.val() << 1);
+        self.t_m1.next = self.t_m0.val() | (self.t_m0.val() << 2);
+        self.t_m2.next = self.t_m1.val() | (self.t_m1.val() << 4);
+        self.t_m3.next = self.t_m2.val() | (self.t_m2.val() << 8);
+        self.t_m4.next = self.t_m3.val() | (self.t_m3.val() << 16);
+        self.t_mask.next = self.t_m4.val() | (self.t_m4.val() << 32);
+        // Read slice: keep the slot's slice, fold the 16 slices onto the lowest one.
+        self.rd20_t_a.next = self.del_d.val() & self.t_mask.val();
+        self.rd20_t_f1.next = self.rd20_t_a.val().get_bits::<512>(0) | self.rd20_t_a.val().get_bits::<512>(512);
+        self.rd20_t_f2.next = self.rd20_t_f1.val().get_bits::<256>(0) | self.rd20_t_f1.val().get_bits::<256>(256);
+        self.rd20_t_f3.next = self.rd20_t_f2.val().get_bits::<128>(0) | self.rd20_t_f2.val().get_bits::<128>(128);
+        self.rd20_t.next = self.rd20_t_f3.val().get_bits::<64>(0) | self.rd20_t_f3.val().get_bits::<64>(64);
         self.t_rtx_pkts.next =
             self.t_rtx_mask.val() & (!self.rd20_t.val());
-        self.wr35_t.next = 0.into();
-        for i in 0..N {
-            if self.t_slot.q.val() == i.to_bits() {
-                self.wr35_t.next = bit_cast::<BM, 64>(self.t_rtx_pkts.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr35_t_r0.next = bit_cast::<BM, 64>(self.t_rtx_pkts.val());
+        self.wr35_t_r1.next = self.wr35_t_r0.val() | (self.wr35_t_r0.val() << 64);
+        self.wr35_t_r2.next = self.wr35_t_r1.val() | (self.wr35_t_r1.val() << 128);
+        self.wr35_t_r3.next = self.wr35_t_r2.val() | (self.wr35_t_r2.val() << 256);
+        self.wr35_t.next = (self.wr35_t_r3.val() | (self.wr35_t_r3.val() << 512)) & self.t_mask.val();
         self.t_rtx_flat.next = self.wr35_t.val();
         self.t_cnt_next.next = 0.into();
         if !self.t_progress.val() {
@@ -1049,12 +1257,16 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
         }
         self.f_next_id.next = self.rd21_f.val() + self.id_step.val();
         self.f_clear.next = 0.into();
-        self.wr38_f.next = 0.into();
-        for i in 0..N {
-            if self.f_slot.val() == i.to_bits() {
-                self.wr38_f.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
-            }
-        }
+        // Slot mask of `f`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.f_sb.next = bit_cast::<10, IW>(self.f_slot.val()) << 6;
+        self.f_oh.next = self.one_flat.val() << self.f_sb.val();
+        self.f_m0.next = self.f_oh.val() | (self.f_oh.val() << 1);
+        self.f_m1.next = self.f_m0.val() | (self.f_m0.val() << 2);
+        self.f_m2.next = self.f_m1.val() | (self.f_m1.val() << 4);
+        self.f_m3.next = self.f_m2.val() | (self.f_m2.val() << 8);
+        self.f_m4.next = self.f_m3.val() | (self.f_m3.val() << 16);
+        self.f_mask.next = self.f_m4.val() | (self.f_m4.val() << 32);
+        self.wr38_f.next = self.f_mask.val();
         if self.f_valid.val() {
             self.f_clear.next = self.wr38_f.val();
         }
@@ -1117,12 +1329,16 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             self.w_credit.next = self.w_npkts.val();
         }
         self.w_credit_mask.next = !(self.ones64.val() << bit_cast::<7, 16>(self.w_credit.val()));
-        self.wr41_w.next = 0.into();
-        for i in 0..N {
-            if self.new_slot.val() == i.to_bits() {
-                self.wr41_w.next = self.slice_ones.val() << (i * 64).to_bits::<16>();
-            }
-        }
+        // Slot mask of `w`: ones over the slot's 64-bit slice (decode, then widen by doubling).
+        self.w_sb.next = bit_cast::<10, IW>(self.new_slot.val()) << 6;
+        self.w_oh.next = self.one_flat.val() << self.w_sb.val();
+        self.w_m0.next = self.w_oh.val() | (self.w_oh.val() << 1);
+        self.w_m1.next = self.w_m0.val() | (self.w_m0.val() << 2);
+        self.w_m2.next = self.w_m1.val() | (self.w_m1.val() << 4);
+        self.w_m3.next = self.w_m2.val() | (self.w_m2.val() << 8);
+        self.w_m4.next = self.w_m3.val() | (self.w_m3.val() << 16);
+        self.w_mask.next = self.w_m4.val() | (self.w_m4.val() << 32);
+        self.wr41_w.next = self.w_mask.val();
         self.w_slice_clear.next = self.wr41_w.val();
 
         self.valid.d.next = self.valid_f.val();
@@ -1149,18 +1365,18 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
                 self.rd25_w.next = self.ids.q.val().get_bits::<16>(i * 16);
             }
         }
-        self.wr42_w.next = 0.into();
-        for i in 0..N {
-            if self.new_slot.val() == i.to_bits() {
-                self.wr42_w.next = bit_cast::<BM, 64>(self.w_pkt_mask.val()) << (i * 64).to_bits::<16>();
-            }
-        }
-        self.wr43_w.next = 0.into();
-        for i in 0..N {
-            if self.new_slot.val() == i.to_bits() {
-                self.wr43_w.next = bit_cast::<BM, 64>(self.w_credit_mask.val()) << (i * 64).to_bits::<16>();
-            }
-        }
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr42_w_r0.next = bit_cast::<BM, 64>(self.w_pkt_mask.val());
+        self.wr42_w_r1.next = self.wr42_w_r0.val() | (self.wr42_w_r0.val() << 64);
+        self.wr42_w_r2.next = self.wr42_w_r1.val() | (self.wr42_w_r1.val() << 128);
+        self.wr42_w_r3.next = self.wr42_w_r2.val() | (self.wr42_w_r2.val() << 256);
+        self.wr42_w.next = (self.wr42_w_r3.val() | (self.wr42_w_r3.val() << 512)) & self.w_mask.val();
+        // Write slice: replicate the value into every slice, keep the slot's.
+        self.wr43_w_r0.next = bit_cast::<BM, 64>(self.w_credit_mask.val());
+        self.wr43_w_r1.next = self.wr43_w_r0.val() | (self.wr43_w_r0.val() << 64);
+        self.wr43_w_r2.next = self.wr43_w_r1.val() | (self.wr43_w_r1.val() << 128);
+        self.wr43_w_r3.next = self.wr43_w_r2.val() | (self.wr43_w_r2.val() << 256);
+        self.wr43_w.next = (self.wr43_w_r3.val() | (self.wr43_w_r3.val() << 512)) & self.w_mask.val();
         self.wr44_w.next = 0.into();
         for i in 0..N {
             if self.new_slot.val() == i.to_bits() {

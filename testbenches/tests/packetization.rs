@@ -555,7 +555,12 @@ fn lockstep_native_against_verilator() {
         .drive("to_valid", Drive::Bernoulli(0.2))
         .drive("to_meta", Drive::Range(0, 47 * 256 + 20))
         .drive("pkt_ready", Drive::Bernoulli(0.7));
-    match run_lockstep::<Packetization16>(MODEL, &stimulus, 10_000, seed) {
+    // The block holds many 1024-bit signals inline: build and step it on a thread with a large stack.
+    let run = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run_lockstep::<Packetization16>(MODEL, &stimulus, 10_000, seed).map_err(|e| e.to_string()))
+        .unwrap();
+    match run.join().unwrap() {
         Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
         Err(e) => panic!("{e}"),
     }

@@ -513,7 +513,12 @@ fn lockstep_native_against_verilator() {
         .drive("ctx_rtx_bitmap", Drive::Sparse(2))
         .drive("ctx_new_credit", Drive::Range(0, 6))
         .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
-    match run_lockstep::<TxPath16>(MODEL, &stimulus, 10_000, seed) {
+    // The block holds many 1024-bit signals inline: build and step it on a thread with a large stack.
+    let run = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run_lockstep::<TxPath16>(MODEL, &stimulus, 10_000, seed).map_err(|e| e.to_string()))
+        .unwrap();
+    match run.join().unwrap() {
         Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
         Err(e) => panic!("{e}"),
     }

@@ -1822,7 +1822,6 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     output reg  [15:0] abandoned_msg_count;
 
     // Constant declarations
-    localparam  slice_ones = 1024'hffffffffffffffff;
     localparam  ones8 = 128'hff;
     localparam  ones16 = 256'hffff;
     localparam  ones32 = 512'hffffffff;
@@ -1831,6 +1830,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     localparam  id_step = 16'h10;
     localparam  initial_ids = 256'hf000e000d000c000b000a0009000800070006000500040003000200010000;
     localparam  ones64 = 64'hffffffffffffffff;
+    localparam  one_flat = 1024'h1;
 
     // Stub signals
     reg  [15:0] valid$d;
@@ -2027,6 +2027,98 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  [15:0] w_credit_req;
     reg  [15:0] w_credit;
     reg  [1023:0] w_slice_clear;
+    reg  [9:0] d_sb;
+    reg  [1023:0] d_oh;
+    reg  [1023:0] d_m0;
+    reg  [1023:0] d_m1;
+    reg  [1023:0] d_m2;
+    reg  [1023:0] d_m3;
+    reg  [1023:0] d_m4;
+    reg  [1023:0] d_mask;
+    reg  [1023:0] wr26_d_r0;
+    reg  [1023:0] wr26_d_r1;
+    reg  [1023:0] wr26_d_r2;
+    reg  [1023:0] wr26_d_r3;
+    reg  [1023:0] rd3_d_a;
+    reg  [511:0] rd3_d_f1;
+    reg  [255:0] rd3_d_f2;
+    reg  [127:0] rd3_d_f3;
+    reg  [9:0] sel_sb;
+    reg  [1023:0] sel_oh;
+    reg  [1023:0] sel_m0;
+    reg  [1023:0] sel_m1;
+    reg  [1023:0] sel_m2;
+    reg  [1023:0] sel_m3;
+    reg  [1023:0] sel_m4;
+    reg  [1023:0] sel_mask;
+    reg  [1023:0] rd6_sel_a;
+    reg  [511:0] rd6_sel_f1;
+    reg  [255:0] rd6_sel_f2;
+    reg  [127:0] rd6_sel_f3;
+    reg  [1023:0] wr27_sel_r0;
+    reg  [1023:0] wr27_sel_r1;
+    reg  [1023:0] wr27_sel_r2;
+    reg  [1023:0] wr27_sel_r3;
+    reg  [9:0] c_sb;
+    reg  [1023:0] c_oh;
+    reg  [1023:0] c_m0;
+    reg  [1023:0] c_m1;
+    reg  [1023:0] c_m2;
+    reg  [1023:0] c_m3;
+    reg  [1023:0] c_m4;
+    reg  [1023:0] c_mask;
+    reg  [1023:0] rd17_c_a;
+    reg  [511:0] rd17_c_f1;
+    reg  [255:0] rd17_c_f2;
+    reg  [127:0] rd17_c_f3;
+    reg  [1023:0] wr30_c_r0;
+    reg  [1023:0] wr30_c_r1;
+    reg  [1023:0] wr30_c_r2;
+    reg  [1023:0] wr30_c_r3;
+    reg  [1023:0] wr34_c_r0;
+    reg  [1023:0] wr34_c_r1;
+    reg  [1023:0] wr34_c_r2;
+    reg  [1023:0] wr34_c_r3;
+    reg  [9:0] t_sb;
+    reg  [1023:0] t_oh;
+    reg  [1023:0] t_m0;
+    reg  [1023:0] t_m1;
+    reg  [1023:0] t_m2;
+    reg  [1023:0] t_m3;
+    reg  [1023:0] t_m4;
+    reg  [1023:0] t_mask;
+    reg  [1023:0] rd20_t_a;
+    reg  [511:0] rd20_t_f1;
+    reg  [255:0] rd20_t_f2;
+    reg  [127:0] rd20_t_f3;
+    reg  [1023:0] wr35_t_r0;
+    reg  [1023:0] wr35_t_r1;
+    reg  [1023:0] wr35_t_r2;
+    reg  [1023:0] wr35_t_r3;
+    reg  [9:0] f_sb;
+    reg  [1023:0] f_oh;
+    reg  [1023:0] f_m0;
+    reg  [1023:0] f_m1;
+    reg  [1023:0] f_m2;
+    reg  [1023:0] f_m3;
+    reg  [1023:0] f_m4;
+    reg  [1023:0] f_mask;
+    reg  [9:0] w_sb;
+    reg  [1023:0] w_oh;
+    reg  [1023:0] w_m0;
+    reg  [1023:0] w_m1;
+    reg  [1023:0] w_m2;
+    reg  [1023:0] w_m3;
+    reg  [1023:0] w_m4;
+    reg  [1023:0] w_mask;
+    reg  [1023:0] wr42_w_r0;
+    reg  [1023:0] wr42_w_r1;
+    reg  [1023:0] wr42_w_r2;
+    reg  [1023:0] wr42_w_r3;
+    reg  [1023:0] wr43_w_r0;
+    reg  [1023:0] wr43_w_r1;
+    reg  [1023:0] wr43_w_r2;
+    reg  [1023:0] wr43_w_r3;
     reg  [15:0] rd1_d;
     reg  [7:0] rd2_d;
     reg  [63:0] rd3_d;
@@ -2473,105 +2565,25 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         d_pkt_mask = ~(ones64 << ((rd2_d) & 7'h7f));
         d_ack_ok = dlv_ack_bitmap & d_pkt_mask;
-        wr26_d = 32'h0;
-        if (d_slot == 0) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (d_slot == 1) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (d_slot == 2) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (d_slot == 3) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (d_slot == 4) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (d_slot == 5) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (d_slot == 6) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (d_slot == 7) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (d_slot == 8) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (d_slot == 9) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (d_slot == 10) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (d_slot == 11) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (d_slot == 12) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (d_slot == 13) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (d_slot == 14) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (d_slot == 15) begin
-            wr26_d = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        d_sb = ((d_slot) & 10'h3ff) << 32'h6;
+        d_oh = one_flat << d_sb;
+        d_m0 = d_oh | (d_oh << 32'h1);
+        d_m1 = d_m0 | (d_m0 << 32'h2);
+        d_m2 = d_m1 | (d_m1 << 32'h4);
+        d_m3 = d_m2 | (d_m2 << 32'h8);
+        d_m4 = d_m3 | (d_m3 << 32'h10);
+        d_mask = d_m4 | (d_m4 << 32'h20);
+        wr26_d_r0 = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr26_d_r1 = wr26_d_r0 | (wr26_d_r0 << 32'h40);
+        wr26_d_r2 = wr26_d_r1 | (wr26_d_r1 << 32'h80);
+        wr26_d_r3 = wr26_d_r2 | (wr26_d_r2 << 32'h100);
+        wr26_d = (wr26_d_r3 | (wr26_d_r3 << 32'h200)) & d_mask;
         d_ack_flat = wr26_d;
-        rd3_d = 32'h0;
-        if (d_slot == 0) begin
-            rd3_d = delivered$q[(0 * 32'h40)+:(64)];
-        end
-        if (d_slot == 1) begin
-            rd3_d = delivered$q[(1 * 32'h40)+:(64)];
-        end
-        if (d_slot == 2) begin
-            rd3_d = delivered$q[(2 * 32'h40)+:(64)];
-        end
-        if (d_slot == 3) begin
-            rd3_d = delivered$q[(3 * 32'h40)+:(64)];
-        end
-        if (d_slot == 4) begin
-            rd3_d = delivered$q[(4 * 32'h40)+:(64)];
-        end
-        if (d_slot == 5) begin
-            rd3_d = delivered$q[(5 * 32'h40)+:(64)];
-        end
-        if (d_slot == 6) begin
-            rd3_d = delivered$q[(6 * 32'h40)+:(64)];
-        end
-        if (d_slot == 7) begin
-            rd3_d = delivered$q[(7 * 32'h40)+:(64)];
-        end
-        if (d_slot == 8) begin
-            rd3_d = delivered$q[(8 * 32'h40)+:(64)];
-        end
-        if (d_slot == 9) begin
-            rd3_d = delivered$q[(9 * 32'h40)+:(64)];
-        end
-        if (d_slot == 10) begin
-            rd3_d = delivered$q[(10 * 32'h40)+:(64)];
-        end
-        if (d_slot == 11) begin
-            rd3_d = delivered$q[(11 * 32'h40)+:(64)];
-        end
-        if (d_slot == 12) begin
-            rd3_d = delivered$q[(12 * 32'h40)+:(64)];
-        end
-        if (d_slot == 13) begin
-            rd3_d = delivered$q[(13 * 32'h40)+:(64)];
-        end
-        if (d_slot == 14) begin
-            rd3_d = delivered$q[(14 * 32'h40)+:(64)];
-        end
-        if (d_slot == 15) begin
-            rd3_d = delivered$q[(15 * 32'h40)+:(64)];
-        end
+        rd3_d_a = delivered$q & d_mask;
+        rd3_d_f1 = rd3_d_a[(32'h0)+:(512)] | rd3_d_a[(32'h200)+:(512)];
+        rd3_d_f2 = rd3_d_f1[(32'h0)+:(256)] | rd3_d_f1[(32'h100)+:(256)];
+        rd3_d_f3 = rd3_d_f2[(32'h0)+:(128)] | rd3_d_f2[(32'h80)+:(128)];
+        rd3_d = rd3_d_f3[(32'h0)+:(64)] | rd3_d_f3[(32'h40)+:(64)];
         d_new_slice = rd3_d | d_ack_ok;
         d_complete = d_hit & (d_new_slice == d_pkt_mask);
         t_go = t_pending$q & (~d_complete);
@@ -2823,55 +2835,19 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             sel_slot = slot_below;
         end
         do_select = found_any & ((~out_valid$q) | pkt_ready);
-        rd6_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd6_sel = eligible[(0 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 1) begin
-            rd6_sel = eligible[(1 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 2) begin
-            rd6_sel = eligible[(2 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 3) begin
-            rd6_sel = eligible[(3 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 4) begin
-            rd6_sel = eligible[(4 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 5) begin
-            rd6_sel = eligible[(5 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 6) begin
-            rd6_sel = eligible[(6 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 7) begin
-            rd6_sel = eligible[(7 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 8) begin
-            rd6_sel = eligible[(8 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 9) begin
-            rd6_sel = eligible[(9 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 10) begin
-            rd6_sel = eligible[(10 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 11) begin
-            rd6_sel = eligible[(11 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 12) begin
-            rd6_sel = eligible[(12 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 13) begin
-            rd6_sel = eligible[(13 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 14) begin
-            rd6_sel = eligible[(14 * 32'h40)+:(64)];
-        end
-        if (sel_slot == 15) begin
-            rd6_sel = eligible[(15 * 32'h40)+:(64)];
-        end
+        sel_sb = ((sel_slot) & 10'h3ff) << 32'h6;
+        sel_oh = one_flat << sel_sb;
+        sel_m0 = sel_oh | (sel_oh << 32'h1);
+        sel_m1 = sel_m0 | (sel_m0 << 32'h2);
+        sel_m2 = sel_m1 | (sel_m1 << 32'h4);
+        sel_m3 = sel_m2 | (sel_m2 << 32'h8);
+        sel_m4 = sel_m3 | (sel_m3 << 32'h10);
+        sel_mask = sel_m4 | (sel_m4 << 32'h20);
+        rd6_sel_a = eligible & sel_mask;
+        rd6_sel_f1 = rd6_sel_a[(32'h0)+:(512)] | rd6_sel_a[(32'h200)+:(512)];
+        rd6_sel_f2 = rd6_sel_f1[(32'h0)+:(256)] | rd6_sel_f1[(32'h100)+:(256)];
+        rd6_sel_f3 = rd6_sel_f2[(32'h0)+:(128)] | rd6_sel_f2[(32'h80)+:(128)];
+        rd6_sel = rd6_sel_f3[(32'h0)+:(64)] | rd6_sel_f3[(32'h40)+:(64)];
         sel_slice = rd6_sel;
         sel_onehot = sel_slice & ((~sel_slice) + 32'h1);
         sel_index = 32'h0;
@@ -3120,55 +3096,11 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         sel_max_p1 = rd7_sel;
         sel_clear = 32'h0;
-        wr27_sel = 32'h0;
-        if (sel_slot == 0) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (sel_slot == 1) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (sel_slot == 2) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (sel_slot == 3) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (sel_slot == 4) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (sel_slot == 5) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (sel_slot == 6) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (sel_slot == 7) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (sel_slot == 8) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (sel_slot == 9) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (sel_slot == 10) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (sel_slot == 11) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (sel_slot == 12) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (sel_slot == 13) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (sel_slot == 14) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (sel_slot == 15) begin
-            wr27_sel = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        wr27_sel_r0 = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr27_sel_r1 = wr27_sel_r0 | (wr27_sel_r0 << 32'h40);
+        wr27_sel_r2 = wr27_sel_r1 | (wr27_sel_r1 << 32'h80);
+        wr27_sel_r3 = wr27_sel_r2 | (wr27_sel_r2 << 32'h100);
+        wr27_sel = (wr27_sel_r3 | (wr27_sel_r3 << 32'h200)) & sel_mask;
         if (do_select) begin
             sel_clear = wr27_sel;
         end
@@ -3760,106 +3692,26 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         c_npkts = ((rd16_c) & 16'hffff);
         c_pkt_mask = ~(ones64 << ((c_npkts) & 7'h7f));
-        rd17_c = 32'h0;
-        if (c_slot == 0) begin
-            rd17_c = del_d[(0 * 32'h40)+:(64)];
-        end
-        if (c_slot == 1) begin
-            rd17_c = del_d[(1 * 32'h40)+:(64)];
-        end
-        if (c_slot == 2) begin
-            rd17_c = del_d[(2 * 32'h40)+:(64)];
-        end
-        if (c_slot == 3) begin
-            rd17_c = del_d[(3 * 32'h40)+:(64)];
-        end
-        if (c_slot == 4) begin
-            rd17_c = del_d[(4 * 32'h40)+:(64)];
-        end
-        if (c_slot == 5) begin
-            rd17_c = del_d[(5 * 32'h40)+:(64)];
-        end
-        if (c_slot == 6) begin
-            rd17_c = del_d[(6 * 32'h40)+:(64)];
-        end
-        if (c_slot == 7) begin
-            rd17_c = del_d[(7 * 32'h40)+:(64)];
-        end
-        if (c_slot == 8) begin
-            rd17_c = del_d[(8 * 32'h40)+:(64)];
-        end
-        if (c_slot == 9) begin
-            rd17_c = del_d[(9 * 32'h40)+:(64)];
-        end
-        if (c_slot == 10) begin
-            rd17_c = del_d[(10 * 32'h40)+:(64)];
-        end
-        if (c_slot == 11) begin
-            rd17_c = del_d[(11 * 32'h40)+:(64)];
-        end
-        if (c_slot == 12) begin
-            rd17_c = del_d[(12 * 32'h40)+:(64)];
-        end
-        if (c_slot == 13) begin
-            rd17_c = del_d[(13 * 32'h40)+:(64)];
-        end
-        if (c_slot == 14) begin
-            rd17_c = del_d[(14 * 32'h40)+:(64)];
-        end
-        if (c_slot == 15) begin
-            rd17_c = del_d[(15 * 32'h40)+:(64)];
-        end
+        c_sb = ((c_slot) & 10'h3ff) << 32'h6;
+        c_oh = one_flat << c_sb;
+        c_m0 = c_oh | (c_oh << 32'h1);
+        c_m1 = c_m0 | (c_m0 << 32'h2);
+        c_m2 = c_m1 | (c_m1 << 32'h4);
+        c_m3 = c_m2 | (c_m2 << 32'h8);
+        c_m4 = c_m3 | (c_m3 << 32'h10);
+        c_mask = c_m4 | (c_m4 << 32'h20);
+        rd17_c_a = del_d & c_mask;
+        rd17_c_f1 = rd17_c_a[(32'h0)+:(512)] | rd17_c_a[(32'h200)+:(512)];
+        rd17_c_f2 = rd17_c_f1[(32'h0)+:(256)] | rd17_c_f1[(32'h100)+:(256)];
+        rd17_c_f3 = rd17_c_f2[(32'h0)+:(128)] | rd17_c_f2[(32'h80)+:(128)];
+        rd17_c = rd17_c_f3[(32'h0)+:(64)] | rd17_c_f3[(32'h40)+:(64)];
         c_rtx_ok = (ctx_rtx_bitmap & c_pkt_mask) & (~rd17_c);
         tx_c = tx_d;
-        wr30_c = 32'h0;
-        if (c_slot == 0) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (c_slot == 1) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (c_slot == 2) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (c_slot == 3) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (c_slot == 4) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (c_slot == 5) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (c_slot == 6) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (c_slot == 7) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (c_slot == 8) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (c_slot == 9) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (c_slot == 10) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (c_slot == 11) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (c_slot == 12) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (c_slot == 13) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (c_slot == 14) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (c_slot == 15) begin
-            wr30_c = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        wr30_c_r0 = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr30_c_r1 = wr30_c_r0 | (wr30_c_r0 << 32'h40);
+        wr30_c_r2 = wr30_c_r1 | (wr30_c_r1 << 32'h80);
+        wr30_c_r3 = wr30_c_r2 | (wr30_c_r2 << 32'h100);
+        wr30_c = (wr30_c_r3 | (wr30_c_r3 << 32'h200)) & c_mask;
         if (c_hit & ctx_rtx_flag) begin
             tx_c = tx_d | (wr30_c);
         end
@@ -4034,104 +3886,12 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         if (c_slot == 15) begin
             wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
         end
-        wr33_c = 32'h0;
-        if (c_slot == 0) begin
-            wr33_c = slice_ones << (0 * 32'h40);
-        end
-        if (c_slot == 1) begin
-            wr33_c = slice_ones << (1 * 32'h40);
-        end
-        if (c_slot == 2) begin
-            wr33_c = slice_ones << (2 * 32'h40);
-        end
-        if (c_slot == 3) begin
-            wr33_c = slice_ones << (3 * 32'h40);
-        end
-        if (c_slot == 4) begin
-            wr33_c = slice_ones << (4 * 32'h40);
-        end
-        if (c_slot == 5) begin
-            wr33_c = slice_ones << (5 * 32'h40);
-        end
-        if (c_slot == 6) begin
-            wr33_c = slice_ones << (6 * 32'h40);
-        end
-        if (c_slot == 7) begin
-            wr33_c = slice_ones << (7 * 32'h40);
-        end
-        if (c_slot == 8) begin
-            wr33_c = slice_ones << (8 * 32'h40);
-        end
-        if (c_slot == 9) begin
-            wr33_c = slice_ones << (9 * 32'h40);
-        end
-        if (c_slot == 10) begin
-            wr33_c = slice_ones << (10 * 32'h40);
-        end
-        if (c_slot == 11) begin
-            wr33_c = slice_ones << (11 * 32'h40);
-        end
-        if (c_slot == 12) begin
-            wr33_c = slice_ones << (12 * 32'h40);
-        end
-        if (c_slot == 13) begin
-            wr33_c = slice_ones << (13 * 32'h40);
-        end
-        if (c_slot == 14) begin
-            wr33_c = slice_ones << (14 * 32'h40);
-        end
-        if (c_slot == 15) begin
-            wr33_c = slice_ones << (15 * 32'h40);
-        end
-        wr34_c = 32'h0;
-        if (c_slot == 0) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (c_slot == 1) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (c_slot == 2) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (c_slot == 3) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (c_slot == 4) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (c_slot == 5) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (c_slot == 6) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (c_slot == 7) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (c_slot == 8) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (c_slot == 9) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (c_slot == 10) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (c_slot == 11) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (c_slot == 12) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (c_slot == 13) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (c_slot == 14) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (c_slot == 15) begin
-            wr34_c = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        wr33_c = c_mask;
+        wr34_c_r0 = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr34_c_r1 = wr34_c_r0 | (wr34_c_r0 << 32'h40);
+        wr34_c_r2 = wr34_c_r1 | (wr34_c_r1 << 32'h80);
+        wr34_c_r3 = wr34_c_r2 | (wr34_c_r2 << 32'h100);
+        wr34_c = (wr34_c_r3 | (wr34_c_r3 << 32'h200)) & c_mask;
         if (c_hit) begin
             credit_c = (credit$q & (~(wr31_c))) | (wr32_c);
             mask_c = (credit_mask$q & (~(wr33_c))) | (wr34_c);
@@ -4187,105 +3947,25 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         t_progress = rd19_t > t_meta$q[(32'h0)+:(8)];
         t_rtx_mask = ~(ones64 << ((t_meta$q[(32'h0)+:(8)]) & 7'h7f));
-        rd20_t = 32'h0;
-        if (t_slot$q == 0) begin
-            rd20_t = del_d[(0 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 1) begin
-            rd20_t = del_d[(1 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 2) begin
-            rd20_t = del_d[(2 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 3) begin
-            rd20_t = del_d[(3 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 4) begin
-            rd20_t = del_d[(4 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 5) begin
-            rd20_t = del_d[(5 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 6) begin
-            rd20_t = del_d[(6 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 7) begin
-            rd20_t = del_d[(7 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 8) begin
-            rd20_t = del_d[(8 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 9) begin
-            rd20_t = del_d[(9 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 10) begin
-            rd20_t = del_d[(10 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 11) begin
-            rd20_t = del_d[(11 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 12) begin
-            rd20_t = del_d[(12 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 13) begin
-            rd20_t = del_d[(13 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 14) begin
-            rd20_t = del_d[(14 * 32'h40)+:(64)];
-        end
-        if (t_slot$q == 15) begin
-            rd20_t = del_d[(15 * 32'h40)+:(64)];
-        end
+        t_sb = ((t_slot$q) & 10'h3ff) << 32'h6;
+        t_oh = one_flat << t_sb;
+        t_m0 = t_oh | (t_oh << 32'h1);
+        t_m1 = t_m0 | (t_m0 << 32'h2);
+        t_m2 = t_m1 | (t_m1 << 32'h4);
+        t_m3 = t_m2 | (t_m2 << 32'h8);
+        t_m4 = t_m3 | (t_m3 << 32'h10);
+        t_mask = t_m4 | (t_m4 << 32'h20);
+        rd20_t_a = del_d & t_mask;
+        rd20_t_f1 = rd20_t_a[(32'h0)+:(512)] | rd20_t_a[(32'h200)+:(512)];
+        rd20_t_f2 = rd20_t_f1[(32'h0)+:(256)] | rd20_t_f1[(32'h100)+:(256)];
+        rd20_t_f3 = rd20_t_f2[(32'h0)+:(128)] | rd20_t_f2[(32'h80)+:(128)];
+        rd20_t = rd20_t_f3[(32'h0)+:(64)] | rd20_t_f3[(32'h40)+:(64)];
         t_rtx_pkts = t_rtx_mask & (~rd20_t);
-        wr35_t = 32'h0;
-        if (t_slot$q == 0) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (t_slot$q == 1) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (t_slot$q == 2) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (t_slot$q == 3) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (t_slot$q == 4) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (t_slot$q == 5) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (t_slot$q == 6) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (t_slot$q == 7) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (t_slot$q == 8) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (t_slot$q == 9) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (t_slot$q == 10) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (t_slot$q == 11) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (t_slot$q == 12) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (t_slot$q == 13) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (t_slot$q == 14) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (t_slot$q == 15) begin
-            wr35_t = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        wr35_t_r0 = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr35_t_r1 = wr35_t_r0 | (wr35_t_r0 << 32'h40);
+        wr35_t_r2 = wr35_t_r1 | (wr35_t_r1 << 32'h80);
+        wr35_t_r3 = wr35_t_r2 | (wr35_t_r2 << 32'h100);
+        wr35_t = (wr35_t_r3 | (wr35_t_r3 << 32'h200)) & t_mask;
         t_rtx_flat = wr35_t;
         t_cnt_next = 32'h0;
         if (~t_progress) begin
@@ -4465,55 +4145,15 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         end
         f_next_id = rd21_f + id_step;
         f_clear = 32'h0;
-        wr38_f = 32'h0;
-        if (f_slot == 0) begin
-            wr38_f = slice_ones << (0 * 32'h40);
-        end
-        if (f_slot == 1) begin
-            wr38_f = slice_ones << (1 * 32'h40);
-        end
-        if (f_slot == 2) begin
-            wr38_f = slice_ones << (2 * 32'h40);
-        end
-        if (f_slot == 3) begin
-            wr38_f = slice_ones << (3 * 32'h40);
-        end
-        if (f_slot == 4) begin
-            wr38_f = slice_ones << (4 * 32'h40);
-        end
-        if (f_slot == 5) begin
-            wr38_f = slice_ones << (5 * 32'h40);
-        end
-        if (f_slot == 6) begin
-            wr38_f = slice_ones << (6 * 32'h40);
-        end
-        if (f_slot == 7) begin
-            wr38_f = slice_ones << (7 * 32'h40);
-        end
-        if (f_slot == 8) begin
-            wr38_f = slice_ones << (8 * 32'h40);
-        end
-        if (f_slot == 9) begin
-            wr38_f = slice_ones << (9 * 32'h40);
-        end
-        if (f_slot == 10) begin
-            wr38_f = slice_ones << (10 * 32'h40);
-        end
-        if (f_slot == 11) begin
-            wr38_f = slice_ones << (11 * 32'h40);
-        end
-        if (f_slot == 12) begin
-            wr38_f = slice_ones << (12 * 32'h40);
-        end
-        if (f_slot == 13) begin
-            wr38_f = slice_ones << (13 * 32'h40);
-        end
-        if (f_slot == 14) begin
-            wr38_f = slice_ones << (14 * 32'h40);
-        end
-        if (f_slot == 15) begin
-            wr38_f = slice_ones << (15 * 32'h40);
-        end
+        f_sb = ((f_slot) & 10'h3ff) << 32'h6;
+        f_oh = one_flat << f_sb;
+        f_m0 = f_oh | (f_oh << 32'h1);
+        f_m1 = f_m0 | (f_m0 << 32'h2);
+        f_m2 = f_m1 | (f_m1 << 32'h4);
+        f_m3 = f_m2 | (f_m2 << 32'h8);
+        f_m4 = f_m3 | (f_m3 << 32'h10);
+        f_mask = f_m4 | (f_m4 << 32'h20);
+        wr38_f = f_mask;
         if (f_valid) begin
             f_clear = wr38_f;
         end
@@ -4743,55 +4383,15 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             w_credit = w_npkts;
         end
         w_credit_mask = ~(ones64 << ((w_credit) & 7'h7f));
-        wr41_w = 32'h0;
-        if (new_slot == 0) begin
-            wr41_w = slice_ones << (0 * 32'h40);
-        end
-        if (new_slot == 1) begin
-            wr41_w = slice_ones << (1 * 32'h40);
-        end
-        if (new_slot == 2) begin
-            wr41_w = slice_ones << (2 * 32'h40);
-        end
-        if (new_slot == 3) begin
-            wr41_w = slice_ones << (3 * 32'h40);
-        end
-        if (new_slot == 4) begin
-            wr41_w = slice_ones << (4 * 32'h40);
-        end
-        if (new_slot == 5) begin
-            wr41_w = slice_ones << (5 * 32'h40);
-        end
-        if (new_slot == 6) begin
-            wr41_w = slice_ones << (6 * 32'h40);
-        end
-        if (new_slot == 7) begin
-            wr41_w = slice_ones << (7 * 32'h40);
-        end
-        if (new_slot == 8) begin
-            wr41_w = slice_ones << (8 * 32'h40);
-        end
-        if (new_slot == 9) begin
-            wr41_w = slice_ones << (9 * 32'h40);
-        end
-        if (new_slot == 10) begin
-            wr41_w = slice_ones << (10 * 32'h40);
-        end
-        if (new_slot == 11) begin
-            wr41_w = slice_ones << (11 * 32'h40);
-        end
-        if (new_slot == 12) begin
-            wr41_w = slice_ones << (12 * 32'h40);
-        end
-        if (new_slot == 13) begin
-            wr41_w = slice_ones << (13 * 32'h40);
-        end
-        if (new_slot == 14) begin
-            wr41_w = slice_ones << (14 * 32'h40);
-        end
-        if (new_slot == 15) begin
-            wr41_w = slice_ones << (15 * 32'h40);
-        end
+        w_sb = ((new_slot) & 10'h3ff) << 32'h6;
+        w_oh = one_flat << w_sb;
+        w_m0 = w_oh | (w_oh << 32'h1);
+        w_m1 = w_m0 | (w_m0 << 32'h2);
+        w_m2 = w_m1 | (w_m1 << 32'h4);
+        w_m3 = w_m2 | (w_m2 << 32'h8);
+        w_m4 = w_m3 | (w_m3 << 32'h10);
+        w_mask = w_m4 | (w_m4 << 32'h20);
+        wr41_w = w_mask;
         w_slice_clear = wr41_w;
         valid$d = valid_f;
         delivered$d = del_d;
@@ -4902,104 +4502,16 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
         if (new_slot == 15) begin
             rd25_w = ids$q[(15 * 32'h10)+:(16)];
         end
-        wr42_w = 32'h0;
-        if (new_slot == 0) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (new_slot == 1) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (new_slot == 2) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (new_slot == 3) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (new_slot == 4) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (new_slot == 5) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (new_slot == 6) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (new_slot == 7) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (new_slot == 8) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (new_slot == 9) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (new_slot == 10) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (new_slot == 11) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (new_slot == 12) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (new_slot == 13) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (new_slot == 14) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (new_slot == 15) begin
-            wr42_w = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
-        wr43_w = 32'h0;
-        if (new_slot == 0) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40);
-        end
-        if (new_slot == 1) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40);
-        end
-        if (new_slot == 2) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40);
-        end
-        if (new_slot == 3) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40);
-        end
-        if (new_slot == 4) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40);
-        end
-        if (new_slot == 5) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40);
-        end
-        if (new_slot == 6) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40);
-        end
-        if (new_slot == 7) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40);
-        end
-        if (new_slot == 8) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40);
-        end
-        if (new_slot == 9) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40);
-        end
-        if (new_slot == 10) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40);
-        end
-        if (new_slot == 11) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40);
-        end
-        if (new_slot == 12) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40);
-        end
-        if (new_slot == 13) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40);
-        end
-        if (new_slot == 14) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40);
-        end
-        if (new_slot == 15) begin
-            wr43_w = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40);
-        end
+        wr42_w_r0 = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr42_w_r1 = wr42_w_r0 | (wr42_w_r0 << 32'h40);
+        wr42_w_r2 = wr42_w_r1 | (wr42_w_r1 << 32'h80);
+        wr42_w_r3 = wr42_w_r2 | (wr42_w_r2 << 32'h100);
+        wr42_w = (wr42_w_r3 | (wr42_w_r3 << 32'h200)) & w_mask;
+        wr43_w_r0 = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        wr43_w_r1 = wr43_w_r0 | (wr43_w_r0 << 32'h40);
+        wr43_w_r2 = wr43_w_r1 | (wr43_w_r1 << 32'h80);
+        wr43_w_r3 = wr43_w_r2 | (wr43_w_r2 << 32'h100);
+        wr43_w = (wr43_w_r3 | (wr43_w_r3 << 32'h200)) & w_mask;
         wr44_w = 32'h0;
         if (new_slot == 0) begin
             wr44_w = ones16 << (0 * 32'h10);

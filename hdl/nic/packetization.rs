@@ -8,6 +8,11 @@
 //! `maxTxPktOffset + 1` (0 = nothing sent yet), `timeoutCnt`, the current `tx_msg_id`, and the
 //! message's addressing metadata (remote_ip, remote_port, local_port, msg_len, rank).
 //!
+//! Slot slices of the 1024-bit state words are read by masking with the slot's mask (decoded
+//! one-hot, widened by doubling) and folding the 16 slices onto one, and written by replicating
+//! the new 64-bit value into every slice and masking: constant shifts only, no barrel shifters.
+//! (These steps are written for 16 slots; 128 slots need a memory-based state.)
+//!
 //! **Credit is an exclusive bound**: offsets strictly below `credit` may be sent. The thesis words
 //! it inclusively ("the largest pkt_offset allowed"); we follow the authors' prototype deliberately
 //! (and Algorithm 3's `OnesUntil(credit)`, which is exclusive). Credit never exceeds the packet

@@ -15,6 +15,9 @@ use crate::nic::get_rx_msg_info::GetRxMsgInfo;
 use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
 use crate::nic::reassembly::Reassembly;
 use crate::nic::timer::Timer;
+use crate::nic::packetization::Packetization16;
+use crate::nic::tx_path::TxPath16;
+use crate::nic::arbiter::Arbiter;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
 pub const TIMER_META_BITS: usize = 8;
@@ -66,6 +69,7 @@ impl NicConfig {
             ("ones_until", verilog_of(&mut OnesUntil::<BITMAP_BITS, 7>::default())),
             ("popcount", verilog_of(&mut Popcount::<BITMAP_BITS, 7>::default())),
             ("bitmap_all_any", verilog_of(&mut BitmapAllAny::<BITMAP_BITS>::default())),
+            ("arbiter", verilog_of(&mut Arbiter::default())),
         ];
         match self.messages {
             16 => {
@@ -73,6 +77,8 @@ impl NicConfig {
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly::default())));
+                blocks.push(("packetization", verilog_of(&mut Packetization16::default())));
+                blocks.push(("tx_path", verilog_of(&mut TxPath16::default())));
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));

@@ -4,3 +4,6 @@ pub mod get_rx_msg_info;
 pub mod get_rx_msg_info_hashed;
 pub mod reassembly;
 pub mod timer;
+pub mod packetization;
+pub mod tx_path;
+pub mod arbiter;

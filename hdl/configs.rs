@@ -14,6 +14,7 @@ use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::GetRxMsgInfo;
 use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
 use crate::nic::reassembly::Reassembly;
+use crate::nic::reassembly_128::Reassembly128;
 use crate::nic::timer::Timer;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
@@ -78,6 +79,7 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

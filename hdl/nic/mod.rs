@@ -4,3 +4,4 @@ pub mod get_rx_msg_info;
 pub mod get_rx_msg_info_hashed;
 pub mod reassembly;
 pub mod timer;
+pub mod reassembly_128;

@@ -5,3 +5,4 @@ pub mod rx;
 pub mod rx_hashed;
 pub mod timer;
 pub mod bolt;
+pub mod rx_128;

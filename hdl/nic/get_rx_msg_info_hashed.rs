@@ -35,7 +35,10 @@
 //!
 //! # Ports
 //! As [`crate::nic::get_rx_msg_info::GetRxMsgInfo`] with 7-bit slots, without the per-slot
-//! `slot_*` outputs, plus `req_ready`, `release_ready` and `fail_bucket_full_count`.
+//! `slot_*` outputs, plus `req_ready`, `release_ready` and `fail_bucket_full_count`, and
+//! `resp_key` (64), `resp_msg_len` (16), `resp_page` (16): the key and `msg_len` of the request
+//! being answered and, with `resp_is_new_msg`, the first 1 KB page of the allocated buffer
+//! (classes laid out from page 0), which the reassembly records per slot.
 //! `rx_msg_id = {generation[7:0], slot[6:0]}` (bit 15 set: no entry).
 
 use crate::common::free_list::FreeList;

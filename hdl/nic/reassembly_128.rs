@@ -62,7 +62,15 @@
 //!  cycle 4  header beat 1
 //!  cycle 5  payload beat 0                          (first payload byte out: 5 cycles)
 //! ```
-//! See the test for the throughput figures (stated in the closing note of the issue).
+//! Throughput (measured): eight 4-packet messages of 1 KB packets streamed back to back take
+//! 4096 input beats in 4096 cycles (**1.000 beats/cycle**) and leave as 4112 beats in 4112
+//! cycles (**1.000 beats/cycle**). Messages with a 1-byte payload, one per packet:
+//! **0.250 messages/cycle** (0.751 output beats/cycle). This differs from the 16-message block
+//! (0.333 messages/cycle): each message costs the hashed table one request and one release,
+//! and the table performs one operation every 2 cycles, so 4 cycles per message. The read-out
+//! of a message starts once the previous message's release has been taken by the table.
+//! `s_axis_tready` is low in the cycle a packet aborts its message and until that release is
+//! taken.
 
 use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
 use crate::nic::timer::Timer;

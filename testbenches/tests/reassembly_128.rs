@@ -349,3 +349,80 @@ fn throughput_in_beats_per_cycle() {
     );
     assert_eq!(out_msgs, n);
 }
+
+/// Every GetRxMsgInfo fail reason of the 128-message table, seen through the reassembly with
+/// its counter — zero length, too long, offset past the end, msg_len mismatch, both candidate
+/// buckets full, size class exhausted, no free ID — while the messages that were admitted still
+/// work; then everything left incomplete is garbage-collected and every free list is full again.
+#[test]
+fn table_fail_reasons_are_counted_and_everything_is_freed() {
+    use nanotransport_hdl::nic::get_rx_msg_info_hashed::{hash0, hash1, FAIL_BUCKET_FULL};
+    use nanotransport_sim::model::rx_hashed::key_of;
+    let mut h = RxHarness::new(MODULE, 3_000);
+    let fails = |h: &mut RxHarness, r: RxRequest| call(h, &r).fail_reason as u64;
+    assert_eq!(fails(&mut h, request(9, 9, 0, 0, 0)), 1, "msg_len 0");
+    assert_eq!(fails(&mut h, request(9, 9, 1, 40_000, 0)), 2, "longer than the largest class");
+    assert_eq!(fails(&mut h, request(9, 9, 2, 1500, 5)), 3, "offset past the end");
+    let a = request(9, 9, 3, 1500, 0);
+    let ar = call(&mut h, &a);
+    assert!(ar.is_new_msg);
+    assert_eq!(fails(&mut h, request(9, 9, 3, 1501, 1)), 4, "msg_len differs from the entry's");
+    // Five keys with the same bucket in both ways: the fifth finds both buckets full.
+    let target = key_of(&request(1, 1, 0, 100, 0));
+    let mut colliding = vec![0u16];
+    for tx in 1..=u16::MAX {
+        let k = key_of(&request(1, 1, tx, 100, 0));
+        if hash0(k) == hash0(target) && hash1(k) == hash1(target) {
+            colliding.push(tx);
+            if colliding.len() == 5 {
+                break;
+            }
+        }
+    }
+    for &tx in &colliding[..4] {
+        assert!(call(&mut h, &request(1, 1, tx, 100, 0)).is_new_msg);
+    }
+    assert_eq!(fails(&mut h, request(1, 1, colliding[4], 100, 0)), FAIL_BUCKET_FULL);
+    // The 38 KB class holds 16 buffers; a 17th message of 38 packets finds none.
+    for tx in 0..16u16 {
+        assert!(call(&mut h, &request(20, 20, tx, 38 * 1024, 0)).is_new_msg);
+    }
+    assert_eq!(fails(&mut h, request(20, 20, 16, 38 * 1024, 0)), 6, "size class exhausted");
+    // Fill every ID with 1-byte messages (a few keys may find their buckets full).
+    let mut small = Vec::new();
+    let mut extra_bucket_full = 0;
+    let mut ip = 100;
+    while busy(&h) < 128 {
+        let r = request(ip, 7, 0, 1, 0);
+        let resp = call(&mut h, &r);
+        if resp.fail {
+            assert_eq!(resp.fail_reason as u64, FAIL_BUCKET_FULL);
+            extra_bucket_full += 1;
+        } else {
+            small.push((r, resp));
+        }
+        ip += 1;
+    }
+    assert_eq!(fails(&mut h, request(ip, 7, 0, 1, 0)), 5, "no free rx_msg_id");
+    // An admitted message is delivered as usual.
+    let (r, resp) = small[0];
+    h.packets.push_back(packet(&r, &resp, 70, vec![0x5a]));
+    let (msgs, _) = run_idle(&mut h, 100);
+    let mut want = app_header(r.src_ip, 7, 70, 1).to_vec();
+    want.push(0x5a);
+    assert_eq!(msgs, vec![want]);
+    let c = h.counters();
+    println!("table fail reasons: {c:?}; bucket full {}", h.output("fail_bucket_full_count"));
+    assert_eq!(
+        (c.fail_zero_len, c.fail_too_long, c.fail_bad_offset, c.fail_len_mismatch, c.fail_no_buffer, c.fail_no_id),
+        (1, 1, 1, 1, 1, 1)
+    );
+    assert_eq!(h.output("fail_bucket_full_count"), 1 + extra_bucket_full);
+    // Everything else never completes: 127 messages are garbage-collected after the timeout.
+    let (_, rels) = run_idle(&mut h, 4_000);
+    assert_eq!(rels.len(), 127);
+    assert!(rels.iter().all(|&(_, reason)| reason == 3));
+    assert_eq!(h.counters().gc, 127);
+    assert_eq!(busy(&h), 0);
+    assert_eq!(h.output("free_lists_full"), 0x1f, "every ID and buffer is free again");
+}

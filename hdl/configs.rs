@@ -14,6 +14,7 @@ use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::GetRxMsgInfo;
 use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
 use crate::nic::reassembly::Reassembly;
+use crate::nic::reassembly_128::Reassembly128;
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
 use crate::nic::tx_path::TxPath16;
@@ -84,6 +85,7 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -35,7 +35,10 @@
 //!
 //! # Ports
 //! As [`crate::nic::get_rx_msg_info::GetRxMsgInfo`] with 7-bit slots, without the per-slot
-//! `slot_*` outputs, plus `req_ready`, `release_ready` and `fail_bucket_full_count`.
+//! `slot_*` outputs, plus `req_ready`, `release_ready` and `fail_bucket_full_count`, and
+//! `resp_key` (64), `resp_msg_len` (16), `resp_page` (16): the key and `msg_len` of the request
+//! being answered and, with `resp_is_new_msg`, the first 1 KB page of the allocated buffer
+//! (classes laid out from page 0), which the reassembly records per slot.
 //! `rx_msg_id = {generation[7:0], slot[6:0]}` (bit 15 set: no entry).
 
 use crate::common::free_list::FreeList;
@@ -88,6 +91,11 @@ pub struct GetRxMsgInfoHashed {
     pub resp_is_new_pkt: Signal<Out, Bit>,
     pub resp_is_last_pkt: Signal<Out, Bit>,
     pub resp_ack_no: Signal<Out, Bits<9>>,
+    /// Key, `msg_len` and buffer page of the request answered in this cycle (valid with
+    /// `resp_valid`; the page only when `resp_is_new_msg`): the reassembly records them per slot.
+    pub resp_key: Signal<Out, Bits<64>>,
+    pub resp_msg_len: Signal<Out, Bits<16>>,
+    pub resp_page: Signal<Out, Bits<16>>,
     pub sched_valid: Signal<Out, Bit>,
     pub sched_slot: Signal<Out, Bits<7>>,
     pub sched_gen: Signal<Out, Bits<8>>,
@@ -143,6 +151,7 @@ pub struct GetRxMsgInfoHashed {
     r_new_pkt: DFF<Bit>,
     r_last: DFF<Bit>,
     r_ack: DFF<Bits<9>>,
+    r_page: DFF<Bits<16>>,
     r_sched: DFF<Bit>,
     r_sched_slot: DFF<Bits<7>>,
     r_sched_gen: DFF<Bits<8>>,
@@ -160,6 +169,9 @@ pub struct GetRxMsgInfoHashed {
     class1_pages: Constant<Bits<16>>,
     class2_pages: Constant<Bits<16>>,
     class3_pages: Constant<Bits<16>>,
+    class1_base: Constant<Bits<16>>,
+    class2_base: Constant<Bits<16>>,
+    class3_base: Constant<Bits<16>>,
     max_msg_len: Constant<Bits<17>>,
     lane64: Constant<Bits<1024>>,
     bitmap_lane: Constant<Bits<160>>,
@@ -204,6 +216,7 @@ pub struct GetRxMsgInfoHashed {
     chosen: Signal<Local, Bits<2>>,
     best: Signal<Local, Bits<2>>,
     chosen_index: Signal<Local, Bits<7>>,
+    chosen_page: Signal<Local, Bits<16>>,
     reason: Signal<Local, Bits<3>>,
     do_update: Signal<Local, Bit>,
     do_alloc: Signal<Local, Bit>,
@@ -237,6 +250,7 @@ impl GetRxMsgInfoHashed {
             assert!(w[0].0 < w[1].0, "size classes must grow");
         }
         assert!(classes[3].0 <= 64, "a message has at most 64 packets (bitmap width)");
+        let base = crate::nic::get_rx_msg_info::class_base_pages(&classes);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -256,6 +270,9 @@ impl GetRxMsgInfoHashed {
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
+            resp_key: Default::default(),
+            resp_msg_len: Default::default(),
+            resp_page: Default::default(),
             sched_valid: Default::default(),
             sched_slot: Default::default(),
             sched_gen: Default::default(),
@@ -309,6 +326,7 @@ impl GetRxMsgInfoHashed {
             r_new_pkt: Default::default(),
             r_last: Default::default(),
             r_ack: Default::default(),
+            r_page: Default::default(),
             r_sched: Default::default(),
             r_sched_slot: Default::default(),
             r_sched_gen: Default::default(),
@@ -326,6 +344,9 @@ impl GetRxMsgInfoHashed {
             class1_pages: Constant::new(classes[1].0.to_bits()),
             class2_pages: Constant::new(classes[2].0.to_bits()),
             class3_pages: Constant::new(classes[3].0.to_bits()),
+            class1_base: Constant::new(base[1].to_bits()),
+            class2_base: Constant::new(base[2].to_bits()),
+            class3_base: Constant::new(base[3].to_bits()),
             max_msg_len: Constant::new((classes[3].0 * crate::nic::get_rx_msg_info::PAGE_BYTES).to_bits()),
             lane64: Constant::new(u64::MAX.to_bits()),
             bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<160>() << 96),
@@ -369,6 +390,7 @@ impl GetRxMsgInfoHashed {
             chosen: Default::default(),
             best: Default::default(),
             chosen_index: Default::default(),
+            chosen_page: Default::default(),
             reason: Default::default(),
             do_update: Default::default(),
             do_alloc: Default::default(),
@@ -394,7 +416,7 @@ impl Logic for GetRxMsgInfoHashed {
     fn update(&mut self) {
         dff_setup!(self, clock, live, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, recent_keys, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
-            r_last, r_ack, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
+            r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3);
         self.e00.read_clock.next = self.clock.val();
@@ -423,6 +445,9 @@ impl Logic for GetRxMsgInfoHashed {
         self.resp_is_new_pkt.next = self.r_new_pkt.q.val();
         self.resp_is_last_pkt.next = self.r_last.q.val();
         self.resp_ack_no.next = self.r_ack.q.val();
+        self.resp_key.next = self.s_key.q.val();
+        self.resp_msg_len.next = self.s_len.q.val();
+        self.resp_page.next = self.r_page.q.val();
         self.sched_valid.next = self.r_sched.q.val();
         self.sched_slot.next = self.r_sched_slot.q.val();
         self.sched_gen.next = self.r_sched_gen.q.val();
@@ -608,6 +633,16 @@ impl Logic for GetRxMsgInfoHashed {
         if self.chosen.val() == 3 {
             self.chosen_index.next = bit_cast::<7, 4>(self.class3.alloc_id.val());
         }
+        self.chosen_page.next = bit_cast::<16, 32>(bit_cast::<16, 7>(self.chosen_index.val()) * self.class0_pages.val());
+        if self.chosen.val() == 1 {
+            self.chosen_page.next = self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, 7>(self.chosen_index.val()) * self.class1_pages.val());
+        }
+        if self.chosen.val() == 2 {
+            self.chosen_page.next = self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, 7>(self.chosen_index.val()) * self.class2_pages.val());
+        }
+        if self.chosen.val() == 3 {
+            self.chosen_page.next = self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, 7>(self.chosen_index.val()) * self.class3_pages.val());
+        }
         // Decision (same order as the 16-message table; bucket full after no free ID).
         self.reason.next = 0.into();
         if self.hit_found.val() {
@@ -754,6 +789,7 @@ impl Logic for GetRxMsgInfoHashed {
             self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << 7) | bit_cast::<16, 7>(self.new_slot.val());
         }
         self.r_new_msg.d.next = self.do_alloc.val();
+        self.r_page.d.next = self.chosen_page.val();
         self.r_new_pkt.d.next = (self.do_update.val() | self.do_alloc.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
         self.r_last.d.next = (self.do_request.val() & self.is_recent.val())
             | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));

@@ -7,3 +7,4 @@ pub mod timer;
 pub mod packetization;
 pub mod tx_path;
 pub mod arbiter;
+pub mod reassembly_128;

@@ -16,8 +16,11 @@ pub struct RxPacket {
 /// What happened in one cycle.
 #[derive(Clone, Debug, Default)]
 pub struct RxCycle {
-    /// Response visible in this cycle (to the previous cycle's request).
+    /// Response visible in this cycle (to the previous cycle's request; with 128 messages,
+    /// to the request taken two cycles before).
     pub response: Option<RxResponse>,
+    /// True when the request offered in this cycle was taken (always, without `req_ready`).
+    pub request_taken: bool,
     /// Release made in this cycle: (slot, reason code).
     pub release: Option<(usize, u64)>,
     /// Packet whose last beat was accepted in this cycle.
@@ -54,6 +57,7 @@ pub struct RxHarness {
     pub m: VerilatedModel,
     inp: Vec<PortId>,
     out: Vec<PortId>,
+    req_ready: Option<PortId>,
     /// Packets waiting to be streamed in, in order.
     pub packets: VecDeque<RxPacket>,
     beat: usize,
@@ -67,7 +71,8 @@ impl RxHarness {
         let m = VerilatedModel::new(module).unwrap();
         let inp = INPUTS.iter().map(|n| m.port_or_panic(n)).collect();
         let out = OUTPUTS.iter().map(|n| m.port_or_panic(n)).collect();
-        let mut h = RxHarness { m, inp, out, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
+        let req_ready = m.port("req_ready");
+        let mut h = RxHarness { m, inp, out, req_ready, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
         h.reset();
         h
     }
@@ -134,6 +139,7 @@ impl RxHarness {
         let o = &self.out;
         let g = |k: usize| self.m.get(o[k]);
         let mut c = RxCycle::default();
+        c.request_taken = req.is_some() && self.req_ready.is_none_or(|p| self.m.get(p) == 1);
         if g(0) == 1 {
             c.response = Some(RxResponse {
                 fail: g(1) == 1,

@@ -6,3 +6,4 @@ pub mod rx_hashed;
 pub mod timer;
 pub mod bolt;
 pub mod packetization;
+pub mod rx_128;

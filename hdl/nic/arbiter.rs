@@ -2,8 +2,11 @@
 //! generator and data packets from packetization onto one stream toward the egress pipeline and
 //! the MAC.
 //!
-//! **Packet-granular**: once a packet's first beat is granted, its source keeps the output until
-//! its `tlast` beat has been accepted. **Policy**: control first, but after `ctrl_burst_limit`
+//! **Packet-granular**: once a packet's first beat is shown on `m_axis` (`tvalid` high, whether
+//! or not `tready` takes it), its source keeps the output until its `tlast` beat has been
+//! accepted, so a shown beat never changes before its handshake (AXI4-Stream) even when the
+//! other source becomes valid meanwhile. Sources must follow the same rule (not withdraw a shown
+//! beat). **Policy**: control first, but after `ctrl_burst_limit`
 //! (N) consecutive control packets a waiting data packet goes next. So a data packet waits for at
 //! most N control packets (plus the packet in flight), and a control packet for at most one data
 //! packet (plus the packet in flight): neither side starves. `ctrl_burst_limit = 0` is taken
@@ -16,7 +19,7 @@
 //! | `s_axis_data_*` | same | data packets (packetization) |
 //! | `m_axis_*` | same | merged stream |
 //! | config | `ctrl_burst_limit` 8 | N |
-//! | status | `ctrl_packet_count`, `data_packet_count` 16 (saturating) | packets granted per source |
+//! | status | `ctrl_packet_count`, `data_packet_count` 16 (saturating) | packets granted per source (counted when the first beat is shown) |
 //!
 //! Metadata (Listing 3.2, valid with the first beat of a packet and passed with every beat):
 //! `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8, `is_new_msg` 1, `is_rtx` 1.
@@ -149,25 +152,27 @@ impl Logic for Arbiter {
         self.s_axis_data_tready.next = self.use_data.val() & self.m_axis_tready.val();
         self.s_axis_ctrl_tready.next = (!self.use_data.val()) & self.m_axis_tready.val();
         self.beat.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
-        if self.beat.val() {
-            self.in_packet.d.next = !self.m_axis_tlast.val();
+        if (!self.in_packet.q.val()) & self.m_axis_tvalid.val() {
+            // First beat of a packet shown: the grant is fixed from now on, accepted or not
+            // (AXI4-Stream: a shown beat may not change before its handshake). Count it.
+            self.in_packet.d.next = true;
             self.from_data.d.next = self.use_data.val();
-            if !self.in_packet.q.val() {
-                // First beat of a packet: count it.
-                if self.use_data.val() {
-                    self.ctrl_run.d.next = 0.into();
-                    if self.cnt_data.q.val() != 0xFFFF {
-                        self.cnt_data.d.next = self.cnt_data.q.val() + 1;
-                    }
-                } else {
-                    if self.ctrl_run.q.val() != 0xFF {
-                        self.ctrl_run.d.next = self.ctrl_run.q.val() + 1;
-                    }
-                    if self.cnt_ctrl.q.val() != 0xFFFF {
-                        self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + 1;
-                    }
+            if self.use_data.val() {
+                self.ctrl_run.d.next = 0.into();
+                if self.cnt_data.q.val() != 0xFFFF {
+                    self.cnt_data.d.next = self.cnt_data.q.val() + 1;
+                }
+            } else {
+                if self.ctrl_run.q.val() != 0xFF {
+                    self.ctrl_run.d.next = self.ctrl_run.q.val() + 1;
+                }
+                if self.cnt_ctrl.q.val() != 0xFFFF {
+                    self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + 1;
                 }
             }
+        }
+        if self.beat.val() & self.m_axis_tlast.val() {
+            self.in_packet.d.next = false;
         }
         self.ctrl_packet_count.next = self.cnt_ctrl.q.val();
         self.data_packet_count.next = self.cnt_data.q.val();

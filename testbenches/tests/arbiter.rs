@@ -64,6 +64,9 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
     ];
     let mut expect_seq = [0u64; 2];
     let mut current: Option<u64> = None;
+    let mut shown_pending = [false; 2];
+    let mut stalled_beat: Option<(u64, u64, u64)> = None;
+    let mut stalled_checks = 0u64;
     let (mut ctrl_run, mut data_run, mut max_ctrl_run, mut max_data_run, mut packets) = (0, 0, 0, 0, 0);
     for _ in 0..cycles {
         for (k, s) in src.iter_mut().enumerate() {
@@ -76,7 +79,8 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
         }
         let mut valid = [false; 2];
         for k in 0..2 {
-            let gap = !always_busy && rng.gen_bool(0.1);
+            // AXI4-Stream sources: a gap only where no shown beat is still waiting for its handshake.
+            let gap = !always_busy && !shown_pending[k] && rng.gen_bool(0.1);
             match src[k].head().filter(|_| !gap) {
                 Some((w, last)) => {
                     valid[k] = true;
@@ -91,6 +95,18 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
         let ready = always_busy || rng.gen_bool(0.7);
         m.set(o_ready, ready as u64);
         m.eval();
+        // A beat shown without a handshake must be shown unchanged in the next cycle.
+        let shown = (m.get(o_valid) == 1).then(|| (m.get(o_data), m.get(o_last), m.get(o_off)));
+        if let Some(stalled) = stalled_beat.take() {
+            assert_eq!(shown, Some(stalled), "a shown output beat changed or vanished before its handshake");
+            stalled_checks += 1;
+        }
+        if !ready {
+            stalled_beat = shown;
+        }
+        for k in 0..2 {
+            shown_pending[k] = valid[k] && m.get(tready[k]) == 0;
+        }
         if m.get(o_valid) == 1 && ready {
             let w = m.get(o_data);
             let k = (w >> 56) as usize;
@@ -125,7 +141,10 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
         }
         m.tick();
     }
-    println!("arbiter N={limit}: {packets} packets; longest control run while data waited {max_ctrl_run}, longest data run while control waited {max_data_run}");
+    println!("arbiter N={limit}: {packets} packets; longest control run while data waited {max_ctrl_run}, longest data run while control waited {max_data_run}; {stalled_checks} stalled beats held unchanged");
+    if !always_busy {
+        assert!(stalled_checks > 1_000, "the random run must stall shown beats");
+    }
     (max_ctrl_run, max_data_run, packets)
 }
 

@@ -164,25 +164,26 @@ module nt_nic_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pa
         s_axis_data_tready = use_data & m_axis_tready;
         s_axis_ctrl_tready = (~use_data) & m_axis_tready;
         beat = m_axis_tvalid & m_axis_tready;
-        if (beat) begin
-            in_packet$d = ~m_axis_tlast;
+        if ((~in_packet$q) & m_axis_tvalid) begin
+            in_packet$d = 1'b1;
             from_data$d = use_data;
-            if (~in_packet$q) begin
-                if (use_data) begin
-                    ctrl_run$d = 32'h0;
-                    if (cnt_data$q != 32'hffff) begin
-                        cnt_data$d = cnt_data$q + 32'h1;
-                    end
-                end
-                else begin
-                    if (ctrl_run$q != 32'hff) begin
-                        ctrl_run$d = ctrl_run$q + 32'h1;
-                    end
-                    if (cnt_ctrl$q != 32'hffff) begin
-                        cnt_ctrl$d = cnt_ctrl$q + 32'h1;
-                    end
+            if (use_data) begin
+                ctrl_run$d = 32'h0;
+                if (cnt_data$q != 32'hffff) begin
+                    cnt_data$d = cnt_data$q + 32'h1;
                 end
             end
+            else begin
+                if (ctrl_run$q != 32'hff) begin
+                    ctrl_run$d = ctrl_run$q + 32'h1;
+                end
+                if (cnt_ctrl$q != 32'hffff) begin
+                    cnt_ctrl$d = cnt_ctrl$q + 32'h1;
+                end
+            end
+        end
+        if (beat & m_axis_tlast) begin
+            in_packet$d = 1'b0;
         end
         ctrl_packet_count = cnt_ctrl$q;
         data_packet_count = cnt_data$q;

@@ -68,6 +68,8 @@ impl NicConfig {
             16 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
+                // PISA primitives (message-count independent, generated once).
+                blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));

@@ -8,3 +8,4 @@ pub mod stimulus;
 pub mod verilated;
 pub mod native_bolt;
 pub mod bolt_ingress_dut;
+pub mod native_pisa;

@@ -3,3 +3,4 @@
 pub mod free_list;
 pub mod timer;
 pub mod bolt;
+pub mod pisa;

@@ -22,7 +22,7 @@ fn verilator_lint_every_generated_file() {
 fn yosys_synthesises_the_smallest_configuration() {
     let root = repo_root();
     let files = verilog_files_under(&root.join("verilog-out/nic-16"));
-    assert_eq!(files.len(), 6);
+    assert!(files.len() >= 6, "nic-16 has {} files", files.len());
     let reports = check_files(&root, &files, true);
     for r in &reports {
         let y = r.yosys.as_ref().unwrap();

@@ -1,0 +1,11 @@
+//! Natively stepped PISA primitives, with their ports named as in the generated Verilog.
+
+use crate::native_dut;
+
+native_dut!(nanotransport_hdl::pisa::parser::Parser, clocked: true,
+    inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, m_axis_tready],
+    outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_tfirst,
+              hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip,
+              hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset,
+              hdr_pull_offset, hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class, frame_count,
+              not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count]);

@@ -70,6 +70,7 @@ impl NicConfig {
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
+                blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));

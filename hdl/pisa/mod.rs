@@ -1,5 +1,6 @@
 //! PISA pipeline primitives shared by every protocol (thesis §3.2.1–3.2.2): parser, deparser,
 //! stateful register externs and a match-action stage.
 
+pub mod deparser;
 pub mod parser;
 pub mod wire;

@@ -9,3 +9,9 @@ native_dut!(nanotransport_hdl::pisa::parser::Parser, clocked: true,
               hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset,
               hdr_pull_offset, hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class, frame_count,
               not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count]);
+
+native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
+    inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,
+             meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,
+             meta_buf_ptr, meta_buf_size_class, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, m_axis_tready],
+    outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, frame_count, length_mismatch_count]);

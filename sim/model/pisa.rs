@@ -140,3 +140,75 @@ pub fn parse(frame: &[u8], ip_protocol: u8) -> Result<(Header, Vec<u8>), DropRea
     }
     Ok((Header::decode(frame), frame[HEADER_BYTES..].to_vec()))
 }
+
+/// Egress metadata (thesis Listing 3.2, the wire fields) plus the protocol's own wire fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EgressMeta {
+    pub remote_ip: u32,
+    pub remote_port: u16,
+    pub msg_len: u16,
+    pub pkt_offset: u8,
+    pub local_port: u16,
+    pub tx_msg_id: u16,
+    pub credit: u16,
+    pub rank: u8,
+    pub flags: u8,
+    pub grant_prio: u8,
+    pub buf_ptr: u16,
+    pub buf_size_class: u8,
+}
+
+/// The NIC's own addresses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NetConfig {
+    pub own_mac: u64,
+    pub peer_mac: u64,
+    pub own_ip: u32,
+}
+
+/// Largest payload of a data packet.
+pub const MAX_PAYLOAD: usize = 1024;
+
+impl EgressMeta {
+    /// Payload length the deparser writes into the IPv4 header: a DATA packet's share of the
+    /// message, else the 1-byte dummy payload of a control packet.
+    pub fn payload_len(&self) -> usize {
+        if self.flags & FLAG_DATA != 0 {
+            let rem = self.msg_len.wrapping_sub((self.pkt_offset as u16) << 10) as usize;
+            rem.min(MAX_PAYLOAD)
+        } else {
+            1
+        }
+    }
+
+    /// The header the deparser writes.
+    pub fn header(&self, cfg: &NetConfig) -> Header {
+        Header {
+            dst_mac: cfg.peer_mac,
+            src_mac: cfg.own_mac,
+            ip_tos: self.rank << 2,
+            ip_total_len: (IPV4_HEADER_BYTES + TRANSPORT_HEADER_BYTES + self.payload_len()) as u16,
+            ip_ident: 0,
+            ip_ttl: 64,
+            src_ip: cfg.own_ip,
+            dst_ip: self.remote_ip,
+            flags: self.flags,
+            src_context: self.local_port,
+            dst_context: self.remote_port,
+            msg_len: self.msg_len,
+            pkt_offset: self.pkt_offset,
+            pull_offset: self.credit,
+            grant_prio: self.grant_prio,
+            tx_msg_id: self.tx_msg_id,
+            buf_ptr: self.buf_ptr,
+            buf_size_class: self.buf_size_class,
+        }
+    }
+}
+
+/// The frame the deparser sends for `meta` and `payload` (sent as it is, whatever its length).
+pub fn deparse(meta: &EgressMeta, cfg: &NetConfig, ip_protocol: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = meta.header(cfg).encode(ip_protocol).to_vec();
+    f.extend_from_slice(payload);
+    f
+}

@@ -3,4 +3,5 @@
 
 pub mod deparser;
 pub mod parser;
+pub mod register_extern;
 pub mod wire;

@@ -15,3 +15,12 @@ native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
              meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,
              meta_buf_ptr, meta_buf_size_class, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, m_axis_tready],
     outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, frame_count, length_mismatch_count]);
+
+macro_rules! register_extern_dut {
+    ($($aw:literal),*) => {$(
+        native_dut!(nanotransport_hdl::pisa::register_extern::RegisterExtern<16, $aw>, clocked: true,
+            inputs: [reset, req_valid, req_index, req_pred, req_op_true, req_value_true, req_op_false, req_value_false],
+            outputs: [resp_valid, resp_index, resp_old, resp_new]);
+    )*};
+}
+register_extern_dut!(4, 7);

@@ -212,3 +212,42 @@ pub fn deparse(meta: &EgressMeta, cfg: &NetConfig, ip_protocol: u8, payload: &[u
     f.extend_from_slice(payload);
     f
 }
+
+/// Reference model of the stateful register extern (`hdl/pisa/register_extern.rs`).
+#[derive(Clone, Debug)]
+pub struct RegisterArray {
+    pub entries: Vec<u64>,
+    pub width: u32,
+}
+
+/// One request to the register extern (ifElseRAW form; the other primitives are encodings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegisterRequest {
+    pub index: usize,
+    pub pred: bool,
+    pub op_true: u64,
+    pub value_true: u64,
+    pub op_false: u64,
+    pub value_false: u64,
+}
+
+impl RegisterArray {
+    pub fn new(entries: usize, width: u32) -> Self {
+        RegisterArray { entries: vec![0; entries], width }
+    }
+
+    /// Applies one request; returns (old, new).
+    pub fn apply(&mut self, r: &RegisterRequest) -> (u64, u64) {
+        let mask = if self.width == 64 { u64::MAX } else { (1 << self.width) - 1 };
+        let (op, v) = if r.pred { (r.op_true, r.value_true) } else { (r.op_false, r.value_false) };
+        let old = self.entries[r.index];
+        let new = match op {
+            0 => old,
+            1 => old.wrapping_add(v) & mask,
+            2 => v & mask,
+            _ => old.max(v & mask),
+        };
+        self.entries[r.index] = new;
+        (old, new)
+    }
+}

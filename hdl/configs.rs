@@ -73,6 +73,11 @@ impl NicConfig {
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
+                {
+                    use crate::pisa::match_action::{flags_example_program, MatchTable, ACTION_DROP};
+                    let mut table = MatchTable::<rust_hdl::prelude::Bits<64>>::new(&flags_example_program(), ACTION_DROP);
+                    blocks.push(("match_table", verilog_of(&mut table)));
+                }
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));

@@ -24,3 +24,11 @@ macro_rules! register_extern_dut {
     )*};
 }
 register_extern_dut!(4, 7);
+
+/// The match table as generated: the example flags program loaded at reset.
+pub type FlagsMatchTable = nanotransport_hdl::pisa::match_action::MatchTable<rust_hdl::prelude::Bits<64>>;
+
+native_dut!(FlagsMatchTable, clocked: true,
+    inputs: [reset, in_valid, in_key, in_meta, cfg_write_valid, cfg_write_index, cfg_write_enable, cfg_write_key,
+             cfg_write_mask, cfg_write_action],
+    outputs: [out_valid, out_hit, out_entry, out_action, out_meta]);

@@ -251,3 +251,17 @@ impl RegisterArray {
         (old, new)
     }
 }
+
+/// Reference model of the match-action table: the first valid entry with
+/// `(key ^ value) & mask == 0` gives (hit, entry, action); else (false, 0, default).
+pub fn match_lookup(
+    entries: &[Option<nanotransport_hdl::pisa::match_action::MatchEntry>],
+    key: u16,
+    default_action: u8,
+) -> (bool, usize, u8) {
+    entries
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| e.filter(|e| (key ^ e.value) & e.mask == 0).map(|e| (true, i, e.action)))
+        .unwrap_or((false, 0, default_action))
+}

@@ -70,6 +70,7 @@ impl NicConfig {
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
+                blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
@@ -83,6 +84,7 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
+                blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

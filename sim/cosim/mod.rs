@@ -9,3 +9,4 @@ pub mod verilated;
 pub mod native_bolt;
 pub mod bolt_ingress_dut;
 pub mod native_pisa;
+pub mod native_packet_generator;

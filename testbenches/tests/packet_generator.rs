@@ -335,3 +335,30 @@ fn lockstep_random_events() {
     check(&events, &run, &env);
     println!("packet generator lockstep: {} cycles, {} comparisons, {} packets", io.cycle, io.comparisons, run.out.len());
 }
+
+/// Lockstep on raw random events with random resets and a changing pacer configuration.
+#[test]
+fn lockstep_random_stimulus_with_resets() {
+    use nanotransport_sim::cosim::lockstep::run_lockstep;
+    use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
+    let stim = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("cfg_pace_cycles", Drive::Range(0, 12))
+        .drive("cfg_bucket_max", Drive::Range(0, 3))
+        .drive("ev_valid", Drive::Bernoulli(0.5))
+        .drive("ev_ctrl_flags", Drive::Sparse(2))
+        .drive("ev_msg_id", Drive::Range(0, 5))
+        .drive("m_axis_tready", Drive::Bernoulli(0.6));
+    for (model, s) in [("nt_nic_16_packet_generator", 545), ("nt_nic_128_packet_generator", 546)] {
+        let s = seed(model, s);
+        let r = if model.contains("128") {
+            run_lockstep::<PacketGenerator<128, 7, 3>>(model, &stim, 10_000, s)
+        } else {
+            run_lockstep::<PacketGenerator<16, 4, 3>>(model, &stim, 10_000, s)
+        };
+        match r {
+            Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

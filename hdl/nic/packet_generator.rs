@@ -37,7 +37,8 @@
 //!
 //! # Latency and throughput
 //! An immediate packet is on `m_axis` **1 cycle** after its event when the FIFO is empty and the
-//! output free (else behind the queued packets, 2 cycles through the FIFO). A paced PULL enters
+//! output free; otherwise it waits behind the queued packets (an entry takes at least 3 cycles
+//! from event to output through the FIFO). A paced PULL enters
 //! the table 2 cycles after its event and leaves when the scan pointer reaches it (at most `N`
 //! further cycles) and a token is there. Events: one per cycle; packets out: one per cycle
 //! (each is a one-beat payload; the deparser makes 9 beats of it).

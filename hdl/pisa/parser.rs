@@ -9,7 +9,7 @@
 //! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | frames from the MAC, without FCS; byte 0 in `tdata[7:0]`; `tkeep` contiguous from lane 0 |
 //! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | the payload of each accepted frame, byte 0 of the payload in lane 0 |
 //! | `m_axis_tfirst` | out | 1 | this beat is the first of a frame: the `hdr_*` fields describe it |
-//! | `hdr_*` | out | — | header fields of the frame on `m_axis` (numbers; multi-byte fields converted from network order). They stay valid until the next frame's first beat. |
+//! | `hdr_*` | out | — | header fields of the frame on `m_axis` (numbers; multi-byte fields converted from network order), valid from its first payload beat until the next frame's beat 7 is accepted (after this frame's last beat). |
 //! | `frame_count` | out | 32 | frames accepted |
 //! | `not_ipv4_count`, `wrong_protocol_count`, `too_short_count`, `bad_checksum_count`, `bad_flags_count` | out | 32 | frames dropped, one counter per reason |
 //!

@@ -80,12 +80,25 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly::default())));
                 blocks.push(("packetization", verilog_of(&mut Packetization16::default())));
                 blocks.push(("tx_path", verilog_of(&mut TxPath16::default())));
+                // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
+                blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
+                blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
+                // PISA primitives (message-count independent, generated once).
+                blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
+                blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
+                {
+                    use crate::pisa::match_action::{flags_example_program, MatchTable, ACTION_DROP};
+                    let mut table = MatchTable::<rust_hdl::prelude::Bits<64>>::new(&flags_example_program(), ACTION_DROP);
+                    blocks.push(("match_table", verilog_of(&mut table)));
+                }
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
+                blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
+                blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

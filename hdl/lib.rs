@@ -11,3 +11,4 @@ pub mod configs;
 pub mod generate;
 pub mod nic;
 pub mod switch;
+pub mod pisa;

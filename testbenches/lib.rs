@@ -14,3 +14,4 @@ pub fn seed(test: &str, default: u64) -> u64 {
     println!("{test}: seed {seed}");
     seed
 }
+pub mod io;

@@ -8,3 +8,4 @@ pub mod packetization;
 pub mod tx_path;
 pub mod arbiter;
 pub mod reassembly_128;
+pub mod packet_generator;

@@ -11,3 +11,5 @@ pub mod verilated;
 pub mod native_bolt;
 pub mod bolt_ingress_dut;
 pub mod tx;
+pub mod native_pisa;
+pub mod native_packet_generator;

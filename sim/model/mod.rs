@@ -7,3 +7,4 @@ pub mod timer;
 pub mod bolt;
 pub mod packetization;
 pub mod rx_128;
+pub mod pisa;

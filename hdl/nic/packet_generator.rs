@@ -1,0 +1,436 @@
+//! Packet generator (thesis §3.2.1): turns `CtrlPktEvent`s from the ingress pipeline into
+//! control packets (ACK / NACK / PULL, one dummy payload byte), paces the PULLs with a token
+//! bucket, and never stalls its producer.
+//!
+//! # Events
+//! One event per cycle (`ev_valid`; there is no ready: the generator always takes it). An event
+//! carries the egress metadata of Listing 3.2 for the reply (`ev_remote_ip`, `ev_remote_port`,
+//! `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank`, `ev_credit`), the
+//! flags of an **immediate** control packet (`ev_ctrl_flags`, e.g. ACK or NACK; 0 for none), and
+//! `ev_pull`: a **paced** PULL carrying `ev_credit` is wanted for message `ev_msg_id`.
+//! - Immediate packets go to a FIFO of `2^QA` entries (straight to the output register when the
+//!   FIFO is empty and the output is free). If the FIFO is full the packet is dropped and counted
+//!   in `dropped_count`.
+//! - A paced PULL is merged into the immediate packet (flags | PULL) when a token is there, no
+//!   PULL is pending for the message and the immediate packet has room (`merged_count`).
+//!   Otherwise it waits in the pending-PULL table: one slot per message, so the table cannot
+//!   overflow; a PULL for a message that already has one pending **coalesces** into it, the
+//!   higher credit wins (`pull_coalesced_count`), the metadata is the latest event's.
+//! - Pending PULLs are sent round-robin (a scan pointer visits one message per cycle) whenever
+//!   a token is there and the output is free; immediate packets go first.
+//!
+//! # Pacer
+//! A token bucket: one token every `cfg_pace_cycles` cycles (default for the NIC: the MTU
+//! transmission time, 1088 bytes / 8 bytes per cycle = 136 cycles), at most `cfg_bucket_max`
+//! tokens (full after reset). `cfg_pace_cycles` = 0 turns pacing off (every PULL may go at once).
+//!
+//! # Output
+//! A one-beat payload stream (`m_axis_tdata` = 0, `tkeep` = 0x01, `tlast`) with the egress
+//! metadata of the control packet beside it (`m_meta_*`, `m_meta_flags`), ready to feed the
+//! [`crate::pisa::deparser::Deparser`] (which writes a 65-byte frame).
+//!
+//! # Ports
+//! `clock`, `reset` (synchronous: queues and the pending table emptied, counters zeroed, bucket
+//! full), `cfg_pace_cycles` 16, `cfg_bucket_max` 8, the `ev_*` inputs above (`ev_msg_id` IW
+//! bits), `m_axis_*`, `m_meta_*`, counters `ctrl_sent_count` (packets out), `pull_sent_count`
+//! (paced PULLs sent from the table), `merged_count`, `pull_coalesced_count`, `dropped_count`.
+//!
+//! # Latency and throughput
+//! An immediate packet is on `m_axis` **1 cycle** after its event when the FIFO is empty and the
+//! output free; otherwise it waits behind the queued packets (an entry takes at least 3 cycles
+//! from event to output through the FIFO). A paced PULL enters
+//! the table 2 cycles after its event and leaves when the scan pointer reaches it (at most `N`
+//! further cycles) and a token is there. Events: one per cycle; packets out: one per cycle
+//! (each is a one-beat payload; the deparser makes 9 beats of it).
+
+use crate::common::stream_fifo::StreamFifo;
+use rust_hdl::prelude::*;
+
+/// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
+pub const DEFAULT_PACE_CYCLES: u64 = 136;
+/// PULL flag (DESIGN.md wire format).
+const FLAG_PULL: u64 = 0x08;
+
+#[derive(LogicBlock)]
+pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub cfg_pace_cycles: Signal<In, Bits<16>>,
+    pub cfg_bucket_max: Signal<In, Bits<8>>,
+    pub ev_valid: Signal<In, Bit>,
+    pub ev_msg_id: Signal<In, Bits<IW>>,
+    pub ev_ctrl_flags: Signal<In, Bits<8>>,
+    pub ev_pull: Signal<In, Bit>,
+    pub ev_remote_ip: Signal<In, Bits<32>>,
+    pub ev_remote_port: Signal<In, Bits<16>>,
+    pub ev_local_port: Signal<In, Bits<16>>,
+    pub ev_msg_len: Signal<In, Bits<16>>,
+    pub ev_pkt_offset: Signal<In, Bits<8>>,
+    pub ev_tx_msg_id: Signal<In, Bits<16>>,
+    pub ev_rank: Signal<In, Bits<8>>,
+    pub ev_credit: Signal<In, Bits<16>>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub m_meta_remote_ip: Signal<Out, Bits<32>>,
+    pub m_meta_remote_port: Signal<Out, Bits<16>>,
+    pub m_meta_local_port: Signal<Out, Bits<16>>,
+    pub m_meta_msg_len: Signal<Out, Bits<16>>,
+    pub m_meta_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_meta_tx_msg_id: Signal<Out, Bits<16>>,
+    pub m_meta_rank: Signal<Out, Bits<8>>,
+    pub m_meta_credit: Signal<Out, Bits<16>>,
+    pub m_meta_flags: Signal<Out, Bits<8>>,
+    pub ctrl_sent_count: Signal<Out, Bits<32>>,
+    pub pull_sent_count: Signal<Out, Bits<32>>,
+    pub merged_count: Signal<Out, Bits<32>>,
+    pub pull_coalesced_count: Signal<Out, Bits<32>>,
+    pub dropped_count: Signal<Out, Bits<32>>,
+    /// Immediate packets: descriptor = meta 112 | credit 16 << 112 | flags 8 << 128.
+    immediate: StreamFifo<Bits<136>, QA>,
+    /// Pending PULLs: credit (two copies: one read by the event path, one by the scan) and meta.
+    credit_event_port: RAM<Bits<16>, IW>,
+    credit_scan_port: RAM<Bits<16>, IW>,
+    pending_meta: RAM<Bits<112>, IW>,
+    pending: DFF<Bits<N>>,
+    fifo_depth: Constant<Bits<8>>,
+    pull_flag: Constant<Bits<8>>,
+    // Stage 1 of a PULL insertion (its credit read under way).
+    s1_ins_valid: DFF<Bit>,
+    s1_ins_index: DFF<Bits<IW>>,
+    s1_ins_credit: DFF<Bits<16>>,
+    s1_ins_meta: DFF<Bits<112>>,
+    // The table write of the previous cycle (not visible to reads issued then).
+    fwd_valid: DFF<Bit>,
+    fwd_index: DFF<Bits<IW>>,
+    fwd_credit: DFF<Bits<16>>,
+    fwd_meta: DFF<Bits<112>>,
+    // Scan: the index whose read was issued last cycle.
+    scan_ptr: DFF<Bits<IW>>,
+    s1_scan_index: DFF<Bits<IW>>,
+    // Pacer.
+    tokens: DFF<Bits<8>>,
+    pace_count: DFF<Bits<16>>,
+    // Output register.
+    out_valid: DFF<Bit>,
+    out_desc: DFF<Bits<136>>,
+    // Counters.
+    sent: DFF<Bits<32>>,
+    pulls_sent: DFF<Bits<32>>,
+    merges: DFF<Bits<32>>,
+    coalesced: DFF<Bits<32>>,
+    drops: DFF<Bits<32>>,
+    // Locals.
+    ev_meta: Signal<Local, Bits<112>>,
+    has_ctrl: Signal<Local, Bit>,
+    pull_pending_now: Signal<Local, Bit>,
+    token_ok: Signal<Local, Bit>,
+    slot_free: Signal<Local, Bit>,
+    fifo_empty: Signal<Local, Bit>,
+    fifo_room: Signal<Local, Bit>,
+    merge: Signal<Local, Bit>,
+    ctrl_flags: Signal<Local, Bits<8>>,
+    ctrl_desc: Signal<Local, Bits<136>>,
+    bypass: Signal<Local, Bit>,
+    insert: Signal<Local, Bit>,
+    ins_old: Signal<Local, Bits<16>>,
+    ins_was_pending: Signal<Local, Bit>,
+    ins_credit: Signal<Local, Bits<16>>,
+    scan_credit: Signal<Local, Bits<16>>,
+    scan_meta: Signal<Local, Bits<112>>,
+    scan_ready: Signal<Local, Bit>,
+    send_pull: Signal<Local, Bit>,
+    take_fifo: Signal<Local, Bit>,
+    issue_index: Signal<Local, Bits<IW>>,
+    refill: Signal<Local, Bit>,
+    tokens_after_refill: Signal<Local, Bits<8>>,
+    pending_cleared: Signal<Local, Bits<N>>,
+}
+
+impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerator<N, IW, QA> {
+    fn default() -> Self {
+        assert_eq!(1 << IW, N, "N = 2^IW");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_pace_cycles: Default::default(),
+            cfg_bucket_max: Default::default(),
+            ev_valid: Default::default(),
+            ev_msg_id: Default::default(),
+            ev_ctrl_flags: Default::default(),
+            ev_pull: Default::default(),
+            ev_remote_ip: Default::default(),
+            ev_remote_port: Default::default(),
+            ev_local_port: Default::default(),
+            ev_msg_len: Default::default(),
+            ev_pkt_offset: Default::default(),
+            ev_tx_msg_id: Default::default(),
+            ev_rank: Default::default(),
+            ev_credit: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tready: Default::default(),
+            m_meta_remote_ip: Default::default(),
+            m_meta_remote_port: Default::default(),
+            m_meta_local_port: Default::default(),
+            m_meta_msg_len: Default::default(),
+            m_meta_pkt_offset: Default::default(),
+            m_meta_tx_msg_id: Default::default(),
+            m_meta_rank: Default::default(),
+            m_meta_credit: Default::default(),
+            m_meta_flags: Default::default(),
+            ctrl_sent_count: Default::default(),
+            pull_sent_count: Default::default(),
+            merged_count: Default::default(),
+            pull_coalesced_count: Default::default(),
+            dropped_count: Default::default(),
+            immediate: Default::default(),
+            credit_event_port: Default::default(),
+            credit_scan_port: Default::default(),
+            pending_meta: Default::default(),
+            pending: Default::default(),
+            fifo_depth: Constant::new(((1u64 << QA) as u64).into()),
+            pull_flag: Constant::new(FLAG_PULL.into()),
+            s1_ins_valid: Default::default(),
+            s1_ins_index: Default::default(),
+            s1_ins_credit: Default::default(),
+            s1_ins_meta: Default::default(),
+            fwd_valid: Default::default(),
+            fwd_index: Default::default(),
+            fwd_credit: Default::default(),
+            fwd_meta: Default::default(),
+            scan_ptr: Default::default(),
+            s1_scan_index: Default::default(),
+            tokens: Default::default(),
+            pace_count: Default::default(),
+            out_valid: Default::default(),
+            out_desc: Default::default(),
+            sent: Default::default(),
+            pulls_sent: Default::default(),
+            merges: Default::default(),
+            coalesced: Default::default(),
+            drops: Default::default(),
+            ev_meta: Default::default(),
+            has_ctrl: Default::default(),
+            pull_pending_now: Default::default(),
+            token_ok: Default::default(),
+            slot_free: Default::default(),
+            fifo_empty: Default::default(),
+            fifo_room: Default::default(),
+            merge: Default::default(),
+            ctrl_flags: Default::default(),
+            ctrl_desc: Default::default(),
+            bypass: Default::default(),
+            insert: Default::default(),
+            ins_old: Default::default(),
+            ins_was_pending: Default::default(),
+            ins_credit: Default::default(),
+            scan_credit: Default::default(),
+            scan_meta: Default::default(),
+            scan_ready: Default::default(),
+            send_pull: Default::default(),
+            take_fifo: Default::default(),
+            issue_index: Default::default(),
+            refill: Default::default(),
+            tokens_after_refill: Default::default(),
+            pending_cleared: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator<N, IW, QA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, pending, s1_ins_valid, s1_ins_index, s1_ins_credit, s1_ins_meta, fwd_valid, fwd_index,
+            fwd_credit, fwd_meta, scan_ptr, s1_scan_index, tokens, pace_count, out_valid, out_desc, sent, pulls_sent,
+            merges, coalesced, drops
+        );
+        clock!(self, clock, immediate);
+        self.immediate.reset.next = self.reset.val();
+        self.credit_event_port.read_clock.next = self.clock.val();
+        self.credit_event_port.write_clock.next = self.clock.val();
+        self.credit_scan_port.read_clock.next = self.clock.val();
+        self.credit_scan_port.write_clock.next = self.clock.val();
+        self.pending_meta.read_clock.next = self.clock.val();
+        self.pending_meta.write_clock.next = self.clock.val();
+
+        // ---- Shared state of this cycle.
+        self.slot_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
+        self.fifo_empty.next = !self.immediate.level.val().any();
+        self.fifo_room.next = self.immediate.level.val() < self.fifo_depth.val();
+        self.token_ok.next = self.tokens.q.val().any() | (!self.cfg_pace_cycles.val().any());
+
+        // ---- Event (stage 0).
+        self.ev_meta.next = ((bit_cast::<112, 32>(self.ev_remote_ip.val())
+            | (bit_cast::<112, 16>(self.ev_remote_port.val()) << 32))
+            | ((bit_cast::<112, 16>(self.ev_local_port.val()) << 48) | (bit_cast::<112, 16>(self.ev_msg_len.val()) << 64)))
+            | (((bit_cast::<112, 8>(self.ev_pkt_offset.val()) << 80) | (bit_cast::<112, 16>(self.ev_tx_msg_id.val()) << 88))
+                | (bit_cast::<112, 8>(self.ev_rank.val()) << 104));
+        self.has_ctrl.next = self.ev_valid.val() & self.ev_ctrl_flags.val().any();
+        // A PULL is pending for the message, or is being inserted right now.
+        self.pull_pending_now.next = self.pending.q.val().get_bit(self.ev_msg_id.val().index())
+            | (self.s1_ins_valid.q.val() & (self.s1_ins_index.q.val() == self.ev_msg_id.val()));
+        self.merge.next = ((self.has_ctrl.val() & self.ev_pull.val()) & (self.token_ok.val() & (!self.pull_pending_now.val())))
+            & ((self.fifo_empty.val() & self.slot_free.val()) | self.fifo_room.val());
+        self.ctrl_flags.next = self.ev_ctrl_flags.val();
+        if self.merge.val() {
+            self.ctrl_flags.next = self.ev_ctrl_flags.val() | self.pull_flag.val();
+        }
+        self.ctrl_desc.next = (bit_cast::<136, 112>(self.ev_meta.val()) | (bit_cast::<136, 16>(self.ev_credit.val()) << 112))
+            | (bit_cast::<136, 8>(self.ctrl_flags.val()) << 128);
+        self.insert.next = (self.ev_valid.val() & self.ev_pull.val()) & (!self.merge.val());
+
+        // ---- Pending-PULL insertion (stage 1): credit = max(pending credit, new) if pending.
+        self.ins_old.next = self.credit_event_port.read_data.val();
+        if self.fwd_valid.q.val() & (self.fwd_index.q.val() == self.s1_ins_index.q.val()) {
+            self.ins_old.next = self.fwd_credit.q.val();
+        }
+        self.ins_was_pending.next = self.pending.q.val().get_bit(self.s1_ins_index.q.val().index());
+        self.ins_credit.next = self.s1_ins_credit.q.val();
+        if self.ins_was_pending.val() & (self.ins_old.val() > self.s1_ins_credit.q.val()) {
+            self.ins_credit.next = self.ins_old.val();
+        }
+
+        // ---- Scan (stage 1 of the index read last cycle).
+        self.scan_credit.next = self.credit_scan_port.read_data.val();
+        self.scan_meta.next = self.pending_meta.read_data.val();
+        if self.fwd_valid.q.val() & (self.fwd_index.q.val() == self.s1_scan_index.q.val()) {
+            self.scan_credit.next = self.fwd_credit.q.val();
+            self.scan_meta.next = self.fwd_meta.q.val();
+        }
+        self.scan_ready.next = self.pending.q.val().get_bit(self.s1_scan_index.q.val().index())
+            & (!(self.s1_ins_valid.q.val() & (self.s1_ins_index.q.val() == self.s1_scan_index.q.val())));
+
+        // ---- Output register: bypass, else the FIFO head, else a pending PULL.
+        self.bypass.next = (self.has_ctrl.val() & self.fifo_empty.val()) & self.slot_free.val();
+        self.take_fifo.next = (self.immediate.head_valid.val() & self.slot_free.val()) & (!self.bypass.val());
+        self.send_pull.next = ((self.scan_ready.val() & self.token_ok.val()) & (!self.merge.val()))
+            & ((self.slot_free.val() & (!self.bypass.val())) & (!self.immediate.head_valid.val()));
+        self.immediate.push.next = self.has_ctrl.val() & (!self.bypass.val());
+        self.immediate.push_data.next = self.ctrl_desc.val();
+        self.immediate.pop.next = self.take_fifo.val();
+        if self.slot_free.val() {
+            self.out_valid.d.next = false;
+        }
+        if self.bypass.val() {
+            self.out_valid.d.next = true;
+            self.out_desc.d.next = self.ctrl_desc.val();
+        } else if self.take_fifo.val() {
+            self.out_valid.d.next = true;
+            self.out_desc.d.next = self.immediate.head_data.val();
+        } else if self.send_pull.val() {
+            self.out_valid.d.next = true;
+            self.out_desc.d.next = (bit_cast::<136, 112>(self.scan_meta.val())
+                | (bit_cast::<136, 16>(self.scan_credit.val()) << 112))
+                | (bit_cast::<136, 8>(self.pull_flag.val()) << 128);
+        }
+        if (self.has_ctrl.val() & (!self.bypass.val())) & (!self.fifo_room.val()) {
+            self.drops.d.next = self.drops.q.val() + 1;
+        }
+        if self.out_valid.q.val() & self.m_axis_tready.val() {
+            self.sent.d.next = self.sent.q.val() + 1;
+        }
+        if self.merge.val() {
+            self.merges.d.next = self.merges.q.val() + 1;
+        }
+        if self.send_pull.val() {
+            self.pulls_sent.d.next = self.pulls_sent.q.val() + 1;
+        }
+        if self.s1_ins_valid.q.val() & self.ins_was_pending.val() {
+            self.coalesced.d.next = self.coalesced.q.val() + 1;
+        }
+
+        // ---- Table writes and the pending bitmap (an insertion wins over a send).
+        self.credit_event_port.read_address.next = self.ev_msg_id.val();
+        self.s1_ins_valid.d.next = self.insert.val();
+        self.s1_ins_index.d.next = self.ev_msg_id.val();
+        self.s1_ins_credit.d.next = self.ev_credit.val();
+        self.s1_ins_meta.d.next = self.ev_meta.val();
+        self.credit_event_port.write_address.next = self.s1_ins_index.q.val();
+        self.credit_event_port.write_data.next = self.ins_credit.val();
+        self.credit_event_port.write_enable.next = self.s1_ins_valid.q.val();
+        self.credit_scan_port.write_address.next = self.s1_ins_index.q.val();
+        self.credit_scan_port.write_data.next = self.ins_credit.val();
+        self.credit_scan_port.write_enable.next = self.s1_ins_valid.q.val();
+        self.pending_meta.write_address.next = self.s1_ins_index.q.val();
+        self.pending_meta.write_data.next = self.s1_ins_meta.q.val();
+        self.pending_meta.write_enable.next = self.s1_ins_valid.q.val();
+        self.fwd_valid.d.next = self.s1_ins_valid.q.val();
+        self.fwd_index.d.next = self.s1_ins_index.q.val();
+        self.fwd_credit.d.next = self.ins_credit.val();
+        self.fwd_meta.d.next = self.s1_ins_meta.q.val();
+        self.pending_cleared.next = self.pending.q.val();
+        if self.send_pull.val() {
+            self.pending_cleared.next = self.pending.q.val().replace_bit(self.s1_scan_index.q.val().index(), false);
+        }
+        self.pending.d.next = self.pending_cleared.val();
+        if self.s1_ins_valid.q.val() {
+            self.pending.d.next = self.pending_cleared.val().replace_bit(self.s1_ins_index.q.val().index(), true);
+        }
+
+        // ---- Scan pointer: re-read an index that is waiting for a token or the output.
+        self.issue_index.next = self.scan_ptr.q.val();
+        if self.scan_ready.val() & (!self.send_pull.val()) {
+            self.issue_index.next = self.s1_scan_index.q.val();
+        }
+        self.credit_scan_port.read_address.next = self.issue_index.val();
+        self.pending_meta.read_address.next = self.issue_index.val();
+        self.s1_scan_index.d.next = self.issue_index.val();
+        self.scan_ptr.d.next = self.issue_index.val() + 1;
+
+        // ---- Pacer.
+        self.refill.next = false;
+        self.pace_count.d.next = self.pace_count.q.val() + 1;
+        if (self.pace_count.q.val() + 1) >= self.cfg_pace_cycles.val() {
+            self.pace_count.d.next = 0.into();
+            self.refill.next = true;
+        }
+        self.tokens_after_refill.next = self.tokens.q.val();
+        if self.refill.val() & (self.tokens.q.val() < self.cfg_bucket_max.val()) {
+            self.tokens_after_refill.next = self.tokens.q.val() + 1;
+        }
+        self.tokens.d.next = self.tokens_after_refill.val();
+        if (self.merge.val() | self.send_pull.val()) & self.cfg_pace_cycles.val().any() {
+            self.tokens.d.next = self.tokens_after_refill.val() - 1;
+        }
+
+        // ---- Outputs.
+        self.m_axis_tdata.next = 0.into();
+        self.m_axis_tkeep.next = 1.into();
+        self.m_axis_tlast.next = true;
+        self.m_axis_tvalid.next = self.out_valid.q.val();
+        self.m_meta_remote_ip.next = self.out_desc.q.val().get_bits::<32>(0);
+        self.m_meta_remote_port.next = self.out_desc.q.val().get_bits::<16>(32);
+        self.m_meta_local_port.next = self.out_desc.q.val().get_bits::<16>(48);
+        self.m_meta_msg_len.next = self.out_desc.q.val().get_bits::<16>(64);
+        self.m_meta_pkt_offset.next = self.out_desc.q.val().get_bits::<8>(80);
+        self.m_meta_tx_msg_id.next = self.out_desc.q.val().get_bits::<16>(88);
+        self.m_meta_rank.next = self.out_desc.q.val().get_bits::<8>(104);
+        self.m_meta_credit.next = self.out_desc.q.val().get_bits::<16>(112);
+        self.m_meta_flags.next = self.out_desc.q.val().get_bits::<8>(128);
+        self.ctrl_sent_count.next = self.sent.q.val();
+        self.pull_sent_count.next = self.pulls_sent.q.val();
+        self.merged_count.next = self.merges.q.val();
+        self.pull_coalesced_count.next = self.coalesced.q.val();
+        self.dropped_count.next = self.drops.q.val();
+
+        if self.reset.val() {
+            self.pending.d.next = 0.into();
+            self.s1_ins_valid.d.next = false;
+            self.fwd_valid.d.next = false;
+            self.out_valid.d.next = false;
+            self.tokens.d.next = self.cfg_bucket_max.val();
+            self.pace_count.d.next = 0.into();
+            self.sent.d.next = 0.into();
+            self.pulls_sent.d.next = 0.into();
+            self.merges.d.next = 0.into();
+            self.coalesced.d.next = 0.into();
+            self.drops.d.next = 0.into();
+        }
+    }
+}

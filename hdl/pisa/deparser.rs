@@ -1,0 +1,300 @@
+//! Egress deparser: egress metadata (thesis Listing 3.2) + payload stream → a frame on the
+//! 64-bit MAC TX stream, the 64-byte header (layout in [`crate::pisa::wire`]) written in front
+//! of the payload, IPv4 header checksum generated.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |------|-----|-------|---------|
+//! | `clock`, `reset` | in | 1 | synchronous reset: back to the start of a frame, counters zeroed |
+//! | `cfg_own_mac`, `cfg_peer_mac`, `cfg_own_ip` | in | 48/48/32 | source MAC, destination (next-hop) MAC, source IPv4; change only between frames |
+//! | `meta_*` | in | — | Listing 3.2 egress metadata, valid with the first payload beat: `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8; and the wire fields Listing 3.2 leaves to the protocol: `grant_prio` 8, `buf_ptr` 16, `buf_size_class` 8 |
+//! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | the payload, byte 0 in lane 0; an empty payload is one beat with `tkeep` = 0 and `tlast` |
+//! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | frames toward the MAC, without FCS |
+//! | `frame_count` | out | 32 | frames sent |
+//! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came) |
+//!
+//! # Header fields
+//! Destination MAC `cfg_peer_mac`, source MAC `cfg_own_mac`, EtherType 0x0800; IPv4: 0x45,
+//! TOS = `rank` << 2 (DSCP = rank, priority 0 highest), total length = 50 + payload length,
+//! identification 0, no fragmentation, TTL 64, protocol (constructor; NDP 155), checksum,
+//! source `cfg_own_ip`, destination `remote_ip`; transport: flags, src_context = `local_port`,
+//! dst_context = `remote_port`, msg_len, pkt_offset, pull_offset/grant_offset = `credit`,
+//! grant_prio, tx_msg_id, buf_ptr, buf_size_class, zero padding.
+//! The header is written before the payload has passed, so the payload length comes from the
+//! metadata: a DATA packet carries `min(1024, msg_len − 1024 · pkt_offset)` bytes, any other
+//! packet the 1-byte dummy payload of a control packet. A payload of another length is sent as it
+//! is and counted in `length_mismatch_count`. Listing 3.2's `is_new_msg` and `is_rtx` are for the
+//! egress program, not the wire. Frames are at least 64 bytes, so the 60-byte Ethernet minimum
+//! never needs padding.
+//!
+//! # Latency and throughput
+//! Header beat 0 (the MAC addresses and EtherType, all configuration) leaves in the cycle the
+//! first payload beat and its metadata arrive (**0 cycles**, combinational, `m_axis_tvalid`
+//! follows `s_axis_tvalid`); the metadata is registered then, and header beats 1–7 come from that
+//! register (the checksum is summed from it in beats 1–3). Payload beats then pass straight
+//! through (`s_axis_tready` = `m_axis_tready`). A frame of `n` payload bytes takes
+//! `8 + ceil(n/8)` output cycles; the next frame's header starts in the cycle after the last
+//! payload beat, so there is no idle beat between frames on `m_axis` while the input has data.
+//! The input is held (not ready) for the 8 header beats of each frame.
+//! ```text
+//! cycle      0     1   …   7   8   9
+//! s_axis     p0(m) p0      p0  p0  p1       (p0 held until the header is out)
+//! m_axis     h0    h1  …   h7  p0  p1
+//! ```
+
+use crate::pisa::wire::NDP_IP_PROTOCOL;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Deparser {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub cfg_own_mac: Signal<In, Bits<48>>,
+    pub cfg_peer_mac: Signal<In, Bits<48>>,
+    pub cfg_own_ip: Signal<In, Bits<32>>,
+    pub meta_remote_ip: Signal<In, Bits<32>>,
+    pub meta_remote_port: Signal<In, Bits<16>>,
+    pub meta_msg_len: Signal<In, Bits<16>>,
+    pub meta_pkt_offset: Signal<In, Bits<8>>,
+    pub meta_local_port: Signal<In, Bits<16>>,
+    pub meta_tx_msg_id: Signal<In, Bits<16>>,
+    pub meta_credit: Signal<In, Bits<16>>,
+    pub meta_rank: Signal<In, Bits<8>>,
+    pub meta_flags: Signal<In, Bits<8>>,
+    pub meta_grant_prio: Signal<In, Bits<8>>,
+    pub meta_buf_ptr: Signal<In, Bits<16>>,
+    pub meta_buf_size_class: Signal<In, Bits<8>>,
+    pub s_axis_tdata: Signal<In, Bits<64>>,
+    pub s_axis_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_tlast: Signal<In, Bit>,
+    pub s_axis_tvalid: Signal<In, Bit>,
+    pub s_axis_tready: Signal<Out, Bit>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub frame_count: Signal<Out, Bits<32>>,
+    pub length_mismatch_count: Signal<Out, Bits<32>>,
+    eth_ip_start: Constant<Bits<24>>,
+    ttl_protocol: Constant<Bits<16>>,
+    max_payload: Constant<Bits<16>>,
+    header_len: Constant<Bits<16>>,
+    /// Output beat of the frame: 0 header beat 0 (nothing latched yet), 1–7 header, 8 payload.
+    out_beat: DFF<Bits<4>>,
+    /// Stage 1 (latched with header beat 0): the 64 header bytes, checksum bytes zero.
+    s1_header: DFF<Bits<512>>,
+    /// The payload is the empty beat: it goes with header beat 7.
+    s1_empty: DFF<Bit>,
+    /// Payload length written into the header, and bytes sent so far.
+    s1_payload_len: DFF<Bits<16>>,
+    sent_bytes: DFF<Bits<16>>,
+    frames: DFF<Bits<32>>,
+    mismatches: DFF<Bits<32>>,
+    tos: Signal<Local, Bits<8>>,
+    remaining: Signal<Local, Bits<16>>,
+    payload_len: Signal<Local, Bits<16>>,
+    total_len: Signal<Local, Bits<16>>,
+    hdr_eth: Signal<Local, Bits<512>>,
+    hdr_ip: Signal<Local, Bits<512>>,
+    hdr_transport_a: Signal<Local, Bits<512>>,
+    hdr_transport_b: Signal<Local, Bits<512>>,
+    header_now: Signal<Local, Bits<512>>,
+    ip_sum: Signal<Local, Bits<20>>,
+    fold1: Signal<Local, Bits<17>>,
+    fold2: Signal<Local, Bits<16>>,
+    checksum: Signal<Local, Bits<16>>,
+    beat_offset: Signal<Local, Bits<9>>,
+    header_beat: Signal<Local, Bits<64>>,
+    keep_bytes: Signal<Local, Bits<16>>,
+    bytes_now: Signal<Local, Bits<16>>,
+    take: Signal<Local, Bit>,
+    frame_done: Signal<Local, Bit>,
+}
+
+impl Default for Deparser {
+    fn default() -> Self {
+        Self::new(NDP_IP_PROTOCOL)
+    }
+}
+
+impl Deparser {
+    /// A deparser writing IP protocol `ip_protocol` (NDP 155, Homa 154).
+    pub fn new(ip_protocol: u8) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_own_mac: Default::default(),
+            cfg_peer_mac: Default::default(),
+            cfg_own_ip: Default::default(),
+            meta_remote_ip: Default::default(),
+            meta_remote_port: Default::default(),
+            meta_msg_len: Default::default(),
+            meta_pkt_offset: Default::default(),
+            meta_local_port: Default::default(),
+            meta_tx_msg_id: Default::default(),
+            meta_credit: Default::default(),
+            meta_rank: Default::default(),
+            meta_flags: Default::default(),
+            meta_grant_prio: Default::default(),
+            meta_buf_ptr: Default::default(),
+            meta_buf_size_class: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tready: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tready: Default::default(),
+            frame_count: Default::default(),
+            length_mismatch_count: Default::default(),
+            eth_ip_start: Constant::new(0x08_00_45u64.into()),
+            ttl_protocol: Constant::new(((64u64 << 8) | ip_protocol as u64).into()),
+            max_payload: Constant::new(1024u64.into()),
+            header_len: Constant::new(50u64.into()),
+            out_beat: Default::default(),
+            s1_header: Default::default(),
+            s1_empty: Default::default(),
+            s1_payload_len: Default::default(),
+            sent_bytes: Default::default(),
+            frames: Default::default(),
+            mismatches: Default::default(),
+            tos: Default::default(),
+            remaining: Default::default(),
+            payload_len: Default::default(),
+            total_len: Default::default(),
+            hdr_eth: Default::default(),
+            hdr_ip: Default::default(),
+            hdr_transport_a: Default::default(),
+            hdr_transport_b: Default::default(),
+            header_now: Default::default(),
+            ip_sum: Default::default(),
+            fold1: Default::default(),
+            fold2: Default::default(),
+            checksum: Default::default(),
+            beat_offset: Default::default(),
+            header_beat: Default::default(),
+            keep_bytes: Default::default(),
+            bytes_now: Default::default(),
+            take: Default::default(),
+            frame_done: Default::default(),
+        }
+    }
+}
+
+impl Logic for Deparser {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, sent_bytes, frames, mismatches);
+
+        // ---- The header of the frame whose first payload beat is at the input.
+        self.tos.next = self.meta_rank.val() << 2;
+        self.remaining.next = self.meta_msg_len.val() - (bit_cast::<16, 8>(self.meta_pkt_offset.val()) << 10);
+        self.payload_len.next = 1.into();
+        if self.meta_flags.val().get_bit(0) {
+            self.payload_len.next = self.remaining.val();
+            if self.remaining.val() > self.max_payload.val() {
+                self.payload_len.next = self.max_payload.val();
+            }
+        }
+        self.total_len.next = self.payload_len.val() + self.header_len.val();
+        self.hdr_eth.next = ((((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(40)) << 0) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(32)) << 8)) | ((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(24)) << 16) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(16)) << 24))) | (((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(8)) << 32) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(0)) << 40)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(40)) << 48) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(32)) << 56)))) | ((((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(24)) << 64) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(16)) << 72)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(8)) << 80) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(0)) << 88))) | (((bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(16)) << 96) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(8)) << 104)) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(0)) << 112)));
+        self.hdr_ip.next = ((((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120) | (bit_cast::<512, 8>(self.total_len.val().get_bits::<8>(8)) << 128)) | ((bit_cast::<512, 8>(self.total_len.val().get_bits::<8>(0)) << 136) | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176))) | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208)) | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224)))) | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240)) | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256))) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
+        self.hdr_transport_a.next = (((bit_cast::<512, 8>(self.meta_flags.val().get_bits::<8>(0)) << 272) | (bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(8)) << 280)) | ((bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(0)) << 288) | (bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(8)) << 296))) | (((bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(0)) << 304) | (bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(8)) << 312)) | ((bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(0)) << 320) | (bit_cast::<512, 8>(self.meta_pkt_offset.val().get_bits::<8>(0)) << 328)));
+        self.hdr_transport_b.next = (((bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(8)) << 336) | (bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(0)) << 344)) | ((bit_cast::<512, 8>(self.meta_grant_prio.val().get_bits::<8>(0)) << 352) | (bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(8)) << 360))) | (((bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(0)) << 368) | (bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(8)) << 376)) | ((bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(0)) << 384) | (bit_cast::<512, 8>(self.meta_buf_size_class.val().get_bits::<8>(0)) << 392)));
+        self.header_now.next = (self.hdr_eth.val() | self.hdr_ip.val()) | (self.hdr_transport_a.val() | self.hdr_transport_b.val());
+
+        // ---- IPv4 header checksum from the latched header (its checksum bytes are zero).
+        self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(120))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(128)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(136)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(144)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(152))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(160)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(168))))) + ((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(176)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(184))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(208)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(216)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(224)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(232))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(240)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(248)))))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(256)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(264)));
+        self.fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0))
+            + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
+        self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
+        self.checksum.next = !self.fold2.val();
+
+        // ---- Output.
+        self.beat_offset.next = bit_cast::<9, 4>(self.out_beat.q.val()) << 6;
+        self.header_beat.next = self.s1_header.q.val().get_bits::<64>(self.beat_offset.val().index());
+        self.m_axis_tkeep.next = 0xff.into();
+        self.m_axis_tlast.next = false;
+        self.m_axis_tvalid.next = true;
+        self.s_axis_tready.next = false;
+        if self.out_beat.q.val() == 0 {
+            self.m_axis_tdata.next = self.header_now.val().get_bits::<64>(0);
+            self.m_axis_tvalid.next = self.s_axis_tvalid.val();
+        } else if self.out_beat.q.val() == 3 {
+            // Bytes 24–25: the checksum, big-endian.
+            self.m_axis_tdata.next = (self.header_beat.val()
+                | bit_cast::<64, 8>(self.checksum.val().get_bits::<8>(8)))
+                | (bit_cast::<64, 8>(self.checksum.val().get_bits::<8>(0)) << 8);
+        } else if self.out_beat.q.val() == 7 {
+            self.m_axis_tdata.next = self.header_beat.val();
+            self.m_axis_tlast.next = self.s1_empty.q.val();
+            // The empty payload beat is taken with the last header beat.
+            self.s_axis_tready.next = self.m_axis_tready.val() & self.s1_empty.q.val();
+        } else if self.out_beat.q.val() == 8 {
+            self.m_axis_tdata.next = self.s_axis_tdata.val();
+            self.m_axis_tkeep.next = self.s_axis_tkeep.val();
+            self.m_axis_tlast.next = self.s_axis_tlast.val();
+            self.m_axis_tvalid.next = self.s_axis_tvalid.val();
+            self.s_axis_tready.next = self.m_axis_tready.val();
+        } else {
+            self.m_axis_tdata.next = self.header_beat.val();
+        }
+        self.take.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
+
+        // ---- Payload bytes counted (tkeep is contiguous from lane 0).
+        self.keep_bytes.next = ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(0))
+            + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(1)))
+            + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(2))
+                + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(3))))
+            + ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(4))
+                + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(5)))
+                + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(6))
+                    + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(7))));
+        self.bytes_now.next = self.sent_bytes.q.val() + self.keep_bytes.val();
+        self.frame_done.next = false;
+        if self.take.val() {
+            if self.out_beat.q.val() == 0 {
+                self.s1_header.d.next = self.header_now.val();
+                self.s1_empty.d.next = self.s_axis_tlast.val() & (!self.s_axis_tkeep.val().any());
+                self.s1_payload_len.d.next = self.payload_len.val();
+                self.sent_bytes.d.next = 0.into();
+                self.out_beat.d.next = 1.into();
+            } else if self.out_beat.q.val() == 7 {
+                if self.s1_empty.q.val() {
+                    self.out_beat.d.next = 0.into();
+                    self.frame_done.next = true;
+                } else {
+                    self.out_beat.d.next = 8.into();
+                }
+            } else if self.out_beat.q.val() == 8 {
+                self.sent_bytes.d.next = self.bytes_now.val();
+                if self.s_axis_tlast.val() {
+                    self.out_beat.d.next = 0.into();
+                    self.frame_done.next = true;
+                }
+            } else {
+                self.out_beat.d.next = self.out_beat.q.val() + 1;
+            }
+        }
+        if self.frame_done.val() {
+            self.frames.d.next = self.frames.q.val() + 1;
+            if (self.s1_empty.q.val() & self.s1_payload_len.q.val().any())
+                | ((!self.s1_empty.q.val()) & (self.bytes_now.val() != self.s1_payload_len.q.val()))
+            {
+                self.mismatches.d.next = self.mismatches.q.val() + 1;
+            }
+        }
+        self.frame_count.next = self.frames.q.val();
+        self.length_mismatch_count.next = self.mismatches.q.val();
+
+        if self.reset.val() {
+            self.out_beat.d.next = 0.into();
+            self.frames.d.next = 0.into();
+            self.mismatches.d.next = 0.into();
+        }
+    }
+}

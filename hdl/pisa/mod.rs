@@ -1,0 +1,8 @@
+//! PISA pipeline primitives shared by every protocol (thesis §3.2.1–3.2.2): parser, deparser,
+//! stateful register externs and a match-action stage.
+
+pub mod deparser;
+pub mod match_action;
+pub mod parser;
+pub mod register_extern;
+pub mod wire;

@@ -1,0 +1,408 @@
+//! Ingress parser: Ethernet / IPv4 / transport header (the 64-byte wire format of
+//! [`crate::pisa::wire`]) from the 64-bit MAC RX stream → header fields, and the payload as a
+//! stream starting at byte 0.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |------|-----|-------|---------|
+//! | `clock`, `reset` | in | 1 | synchronous reset: back to the start of a frame, counters zeroed |
+//! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | frames from the MAC, without FCS; byte 0 in `tdata[7:0]`; `tkeep` contiguous from lane 0 |
+//! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | the payload of each accepted frame, byte 0 of the payload in lane 0 |
+//! | `m_axis_tfirst` | out | 1 | this beat is the first of a frame: the `hdr_*` fields describe it |
+//! | `hdr_*` | out | — | header fields of the frame on `m_axis` (numbers; multi-byte fields converted from network order), valid from its first payload beat until the next frame's beat 7 is accepted (after this frame's last beat). |
+//! | `frame_count` | out | 32 | frames accepted |
+//! | `not_ipv4_count`, `wrong_protocol_count`, `too_short_count`, `bad_checksum_count`, `bad_flags_count` | out | 32 | frames dropped, one counter per reason |
+//!
+//! A frame with no payload (exactly 64 bytes) comes out as one beat with `tkeep` = 0 and
+//! `tlast` (its header is all there is). Payload length is given by `tkeep`/`tlast`; the IPv4 total
+//! length is passed on as `hdr_ip_total_len` (a frame longer than its total length, i.e. with
+//! Ethernet padding, keeps its padding: frames here are at least 64 bytes so a conforming sender
+//! never pads).
+//!
+//! # Bad input
+//! Checked in this order, the first that applies counts the frame once, and the frame is
+//! consumed at full rate and dropped: too short (`tlast` before byte 63, or IPv4 total length
+//! < 50), not IPv4 (EtherType ≠ 0x0800 or version/IHL ≠ 0x45), wrong protocol (≠ the
+//! constructor's IP protocol), bad IPv4 header checksum, flags with none of DATA/ACK/NACK/PULL.
+//!
+//! # Latency and throughput
+//! Header bytes arrive in beats 0–7; the checksum is summed as they arrive and the checks are
+//! made while beat 7 is accepted, so the header fields are valid in the cycle after beat 7: with
+//! the first beat in cycle 0, `hdr_*` and the first payload beat are on `m_axis` in **cycle 8**.
+//! That is the physical floor at 64 bits (the 64th byte arrives in cycle 7 and is registered).
+//! Payload beats pass straight through (`m_axis_tvalid` = `s_axis_tvalid`, `s_axis_tready` =
+//! `m_axis_tready` in the payload), so there is no buffering and no added latency per beat;
+//! header beats and dropped frames are always accepted. Throughput: one beat per cycle, a frame of
+//! `n` bytes in `ceil(n/8)` cycles, no bubbles between frames. A 64-byte header-only frame emits
+//! its empty beat in the cycle after beat 7, while the next frame's header beats are accepted.
+//! ```text
+//! cycle      0   1   …   7   8   9
+//! s_axis     h0  h1  …   h7  p0  p1
+//! m_axis                     p0  p1     (hdr_* valid from cycle 8, m_axis_tfirst with p0)
+//! ```
+
+use crate::pisa::wire::NDP_IP_PROTOCOL;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Parser {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis_tdata: Signal<In, Bits<64>>,
+    pub s_axis_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_tlast: Signal<In, Bit>,
+    pub s_axis_tvalid: Signal<In, Bit>,
+    pub s_axis_tready: Signal<Out, Bit>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_tfirst: Signal<Out, Bit>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub hdr_dst_mac: Signal<Out, Bits<48>>,
+    pub hdr_src_mac: Signal<Out, Bits<48>>,
+    pub hdr_ip_tos: Signal<Out, Bits<8>>,
+    pub hdr_ip_total_len: Signal<Out, Bits<16>>,
+    pub hdr_ip_ident: Signal<Out, Bits<16>>,
+    pub hdr_ip_ttl: Signal<Out, Bits<8>>,
+    pub hdr_src_ip: Signal<Out, Bits<32>>,
+    pub hdr_dst_ip: Signal<Out, Bits<32>>,
+    pub hdr_flags: Signal<Out, Bits<8>>,
+    pub hdr_src_context: Signal<Out, Bits<16>>,
+    pub hdr_dst_context: Signal<Out, Bits<16>>,
+    pub hdr_msg_len: Signal<Out, Bits<16>>,
+    pub hdr_pkt_offset: Signal<Out, Bits<8>>,
+    pub hdr_pull_offset: Signal<Out, Bits<16>>,
+    pub hdr_grant_prio: Signal<Out, Bits<8>>,
+    pub hdr_tx_msg_id: Signal<Out, Bits<16>>,
+    pub hdr_buf_ptr: Signal<Out, Bits<16>>,
+    pub hdr_buf_size_class: Signal<Out, Bits<8>>,
+    pub frame_count: Signal<Out, Bits<32>>,
+    pub not_ipv4_count: Signal<Out, Bits<32>>,
+    pub wrong_protocol_count: Signal<Out, Bits<32>>,
+    pub too_short_count: Signal<Out, Bits<32>>,
+    pub bad_checksum_count: Signal<Out, Bits<32>>,
+    pub bad_flags_count: Signal<Out, Bits<32>>,
+    ip_protocol: Constant<Bits<8>>,
+    eth_ip_start: Constant<Bits<24>>,
+    /// Beat of the frame being received: 0–7 header, 8 payload.
+    in_beat: DFF<Bits<4>>,
+    /// Header bytes received so far (byte k at bits 8k+7..8k).
+    in_header: DFF<Bits<512>>,
+    /// One's-complement sum of the IPv4 header words received so far (unfolded).
+    in_ip_sum: DFF<Bits<20>>,
+    /// Stage 1 (set when beat 7 is accepted): the header of the frame on `m_axis`.
+    s1_header: DFF<Bits<512>>,
+    /// The payload of the current frame is passed on (the header passed every check).
+    s1_pass: DFF<Bit>,
+    /// The next beat out is the frame's first.
+    s1_first: DFF<Bit>,
+    /// A header-only frame passed: one empty beat to emit.
+    s1_empty_pending: DFF<Bit>,
+    frames: DFF<Bits<32>>,
+    not_ipv4s: DFF<Bits<32>>,
+    wrong_protocols: DFF<Bits<32>>,
+    too_shorts: DFF<Bits<32>>,
+    bad_checksums: DFF<Bits<32>>,
+    bad_flagss: DFF<Bits<32>>,
+    accept: Signal<Local, Bit>,
+    in_payload: Signal<Local, Bit>,
+    header_beat: Signal<Local, Bit>,
+    slot_shift: Signal<Local, Bits<10>>,
+    header_merged: Signal<Local, Bits<512>>,
+    word0: Signal<Local, Bits<20>>,
+    word1: Signal<Local, Bits<20>>,
+    word2: Signal<Local, Bits<20>>,
+    word3: Signal<Local, Bits<20>>,
+    sum_add: Signal<Local, Bits<20>>,
+    fold1: Signal<Local, Bits<17>>,
+    fold2: Signal<Local, Bits<16>>,
+    beat7: Signal<Local, Bit>,
+    short_end: Signal<Local, Bit>,
+    total_len: Signal<Local, Bits<16>>,
+    ok_ipv4: Signal<Local, Bit>,
+    ok_protocol: Signal<Local, Bit>,
+    ok_length: Signal<Local, Bit>,
+    ok_checksum: Signal<Local, Bit>,
+    ok_flags: Signal<Local, Bit>,
+    empty_taken: Signal<Local, Bit>,
+    h: Signal<Local, Bits<512>>,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Self::new(NDP_IP_PROTOCOL)
+    }
+}
+
+impl Parser {
+    /// A parser accepting IP protocol `ip_protocol` (NDP 155, Homa 154).
+    pub fn new(ip_protocol: u8) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tready: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tfirst: Default::default(),
+            m_axis_tready: Default::default(),
+            hdr_dst_mac: Default::default(),
+            hdr_src_mac: Default::default(),
+            hdr_ip_tos: Default::default(),
+            hdr_ip_total_len: Default::default(),
+            hdr_ip_ident: Default::default(),
+            hdr_ip_ttl: Default::default(),
+            hdr_src_ip: Default::default(),
+            hdr_dst_ip: Default::default(),
+            hdr_flags: Default::default(),
+            hdr_src_context: Default::default(),
+            hdr_dst_context: Default::default(),
+            hdr_msg_len: Default::default(),
+            hdr_pkt_offset: Default::default(),
+            hdr_pull_offset: Default::default(),
+            hdr_grant_prio: Default::default(),
+            hdr_tx_msg_id: Default::default(),
+            hdr_buf_ptr: Default::default(),
+            hdr_buf_size_class: Default::default(),
+            frame_count: Default::default(),
+            not_ipv4_count: Default::default(),
+            wrong_protocol_count: Default::default(),
+            too_short_count: Default::default(),
+            bad_checksum_count: Default::default(),
+            bad_flags_count: Default::default(),
+            ip_protocol: Constant::new((ip_protocol as u64).into()),
+            // Bytes 12, 13, 14 = 0x08, 0x00, 0x45 (little-endian by byte position).
+            eth_ip_start: Constant::new(0x45_00_08u64.into()),
+            in_beat: Default::default(),
+            in_header: Default::default(),
+            in_ip_sum: Default::default(),
+            s1_header: Default::default(),
+            s1_pass: Default::default(),
+            s1_first: Default::default(),
+            s1_empty_pending: Default::default(),
+            frames: Default::default(),
+            not_ipv4s: Default::default(),
+            wrong_protocols: Default::default(),
+            too_shorts: Default::default(),
+            bad_checksums: Default::default(),
+            bad_flagss: Default::default(),
+            accept: Default::default(),
+            in_payload: Default::default(),
+            header_beat: Default::default(),
+            slot_shift: Default::default(),
+            header_merged: Default::default(),
+            word0: Default::default(),
+            word1: Default::default(),
+            word2: Default::default(),
+            word3: Default::default(),
+            sum_add: Default::default(),
+            fold1: Default::default(),
+            fold2: Default::default(),
+            beat7: Default::default(),
+            short_end: Default::default(),
+            total_len: Default::default(),
+            ok_ipv4: Default::default(),
+            ok_protocol: Default::default(),
+            ok_length: Default::default(),
+            ok_checksum: Default::default(),
+            ok_flags: Default::default(),
+            empty_taken: Default::default(),
+            h: Default::default(),
+        }
+    }
+}
+
+impl Logic for Parser {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending, frames,
+            not_ipv4s, wrong_protocols, too_shorts, bad_checksums, bad_flagss
+        );
+        self.in_payload.next = self.in_beat.q.val() == 8;
+        self.header_beat.next = !self.in_payload.val();
+        self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis_tready.val();
+        // Header beats are always taken, except beat 7 while the previous header-only frame's
+        // empty beat still waits (beat 7 replaces the header fields it carries).
+        self.s_axis_tready.next = true;
+        if self.in_payload.val() & self.s1_pass.q.val() {
+            self.s_axis_tready.next = self.m_axis_tready.val();
+        }
+        if ((self.in_beat.q.val() == 7) & self.s1_empty_pending.q.val()) & (!self.empty_taken.val()) {
+            self.s_axis_tready.next = false;
+        }
+        self.accept.next = self.s_axis_tvalid.val() & self.s_axis_tready.val();
+
+        // ---- Payload out: straight through while the frame passes; the empty beat of a
+        // header-only frame comes from the register.
+        self.m_axis_tdata.next = self.s_axis_tdata.val();
+        self.m_axis_tkeep.next = self.s_axis_tkeep.val();
+        self.m_axis_tlast.next = self.s_axis_tlast.val();
+        self.m_axis_tvalid.next = (self.s_axis_tvalid.val() & self.in_payload.val()) & self.s1_pass.q.val();
+        self.m_axis_tfirst.next = self.s1_first.q.val();
+        if self.s1_empty_pending.q.val() {
+            self.m_axis_tdata.next = 0.into();
+            self.m_axis_tkeep.next = 0.into();
+            self.m_axis_tlast.next = true;
+            self.m_axis_tvalid.next = true;
+        }
+        // ---- Header bytes into place. Lanes beyond tkeep only occur on a frame's last beat; a
+        // frame ending in the header is dropped, so they need no masking.
+        self.slot_shift.next = bit_cast::<10, 4>(self.in_beat.q.val()) << 6;
+        self.header_merged.next = self.in_header.q.val()
+            | (bit_cast::<512, 64>(self.s_axis_tdata.val()) << self.slot_shift.val());
+        if self.in_beat.q.val() == 0 {
+            self.header_merged.next = bit_cast::<512, 64>(self.s_axis_tdata.val());
+        }
+
+        // ---- IPv4 header checksum (bytes 14–33), big-endian 16-bit words summed as they arrive.
+        self.word0.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(8));
+        self.word1.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(24));
+        self.word2.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(32)) << 8)
+            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(40));
+        self.word3.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(48)) << 8)
+            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(56));
+        self.sum_add.next = 0.into();
+        if self.in_beat.q.val() == 1 {
+            self.sum_add.next = self.word3.val();
+        }
+        if (self.in_beat.q.val() == 2) | (self.in_beat.q.val() == 3) {
+            self.sum_add.next = (self.word0.val() + self.word1.val()) + (self.word2.val() + self.word3.val());
+        }
+        if self.in_beat.q.val() == 4 {
+            self.sum_add.next = self.word0.val();
+        }
+        self.fold1.next = bit_cast::<17, 16>(self.in_ip_sum.q.val().get_bits::<16>(0))
+            + bit_cast::<17, 4>(self.in_ip_sum.q.val().get_bits::<4>(16));
+        self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
+
+        // ---- Checks, made while beat 7 is accepted (the checksum is complete since beat 4).
+        self.beat7.next = self.accept.val() & (self.in_beat.q.val() == 7);
+        self.short_end.next = (self.accept.val() & self.header_beat.val())
+            & (self.s_axis_tlast.val() & ((self.in_beat.q.val() < 7) | (!self.s_axis_tkeep.val().all())));
+        self.total_len.next = (bit_cast::<16, 8>(self.in_header.q.val().get_bits::<8>(128)) << 8)
+            | bit_cast::<16, 8>(self.in_header.q.val().get_bits::<8>(136));
+        self.ok_length.next = self.total_len.val() >= 50;
+        self.ok_ipv4.next = self.in_header.q.val().get_bits::<24>(96) == self.eth_ip_start.val();
+        self.ok_protocol.next = self.in_header.q.val().get_bits::<8>(184) == self.ip_protocol.val();
+        self.ok_checksum.next = self.fold2.val().all();
+        self.ok_flags.next = self.in_header.q.val().get_bits::<4>(272).any();
+
+        if self.accept.val() {
+            self.in_header.d.next = self.header_merged.val();
+            self.in_ip_sum.d.next = self.in_ip_sum.q.val() + self.sum_add.val();
+            if self.in_beat.q.val() == 0 {
+                self.in_ip_sum.d.next = 0.into();
+            }
+            if self.s_axis_tlast.val() {
+                self.in_beat.d.next = 0.into();
+            } else if self.header_beat.val() {
+                self.in_beat.d.next = self.in_beat.q.val() + 1;
+            }
+        }
+        if self.short_end.val() {
+            self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+        }
+        // Beats taken this cycle (written before the beat-7 updates, which win).
+        if self.m_axis_tvalid.val() & self.m_axis_tready.val() {
+            self.s1_first.d.next = false;
+        }
+        if self.empty_taken.val() {
+            self.s1_empty_pending.d.next = false;
+            self.s1_pass.d.next = false;
+        }
+        if self.beat7.val() & (!self.short_end.val()) {
+            self.s1_header.d.next = self.header_merged.val();
+            self.s1_pass.d.next = false;
+            if !self.ok_length.val() {
+                self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+            } else if !self.ok_ipv4.val() {
+                self.not_ipv4s.d.next = self.not_ipv4s.q.val() + 1;
+            } else if !self.ok_protocol.val() {
+                self.wrong_protocols.d.next = self.wrong_protocols.q.val() + 1;
+            } else if !self.ok_checksum.val() {
+                self.bad_checksums.d.next = self.bad_checksums.q.val() + 1;
+            } else if !self.ok_flags.val() {
+                self.bad_flagss.d.next = self.bad_flagss.q.val() + 1;
+            } else {
+                self.frames.d.next = self.frames.q.val() + 1;
+                self.s1_pass.d.next = true;
+                self.s1_first.d.next = true;
+                self.s1_empty_pending.d.next = self.s_axis_tlast.val();
+            }
+        }
+
+        if (self.accept.val() & self.in_payload.val()) & self.s_axis_tlast.val() {
+            self.s1_pass.d.next = false;
+        }
+
+        // ---- Header fields (network order → numbers).
+        self.h.next = self.s1_header.q.val();
+        self.hdr_dst_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(0)) << 40)
+            | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(8)) << 32))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(16)) << 24)
+                | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(24)) << 16)))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(32)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(40)));
+        self.hdr_src_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(48)) << 40)
+            | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(56)) << 32))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(64)) << 24)
+                | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(72)) << 16)))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(80)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(88)));
+        self.hdr_ip_tos.next = self.h.val().get_bits::<8>(120);
+        self.hdr_ip_total_len.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(128)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(136));
+        self.hdr_ip_ident.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(144)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(152));
+        self.hdr_ip_ttl.next = self.h.val().get_bits::<8>(176);
+        self.hdr_src_ip.next = ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(208)) << 24)
+            | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(216)) << 16))
+            | ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(224)) << 8) | bit_cast::<32, 8>(self.h.val().get_bits::<8>(232)));
+        self.hdr_dst_ip.next = ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(240)) << 24)
+            | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(248)) << 16))
+            | ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(256)) << 8) | bit_cast::<32, 8>(self.h.val().get_bits::<8>(264)));
+        self.hdr_flags.next = self.h.val().get_bits::<8>(272);
+        self.hdr_src_context.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(280)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(288));
+        self.hdr_dst_context.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(296)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(304));
+        self.hdr_msg_len.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(312)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(320));
+        self.hdr_pkt_offset.next = self.h.val().get_bits::<8>(328);
+        self.hdr_pull_offset.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(336)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(344));
+        self.hdr_grant_prio.next = self.h.val().get_bits::<8>(352);
+        self.hdr_tx_msg_id.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(360)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(368));
+        self.hdr_buf_ptr.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8)
+            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
+        self.hdr_buf_size_class.next = self.h.val().get_bits::<8>(392);
+
+        self.frame_count.next = self.frames.q.val();
+        self.not_ipv4_count.next = self.not_ipv4s.q.val();
+        self.wrong_protocol_count.next = self.wrong_protocols.q.val();
+        self.too_short_count.next = self.too_shorts.q.val();
+        self.bad_checksum_count.next = self.bad_checksums.q.val();
+        self.bad_flags_count.next = self.bad_flagss.q.val();
+
+        if self.reset.val() {
+            self.in_beat.d.next = 0.into();
+            self.s1_pass.d.next = false;
+            self.s1_first.d.next = false;
+            self.s1_empty_pending.d.next = false;
+            self.frames.d.next = 0.into();
+            self.not_ipv4s.d.next = 0.into();
+            self.wrong_protocols.d.next = 0.into();
+            self.too_shorts.d.next = 0.into();
+            self.bad_checksums.d.next = 0.into();
+            self.bad_flagss.d.next = 0.into();
+        }
+    }
+}

@@ -126,15 +126,28 @@ fn summarise_stat(stat: &str) -> String {
 }
 
 /// Lints (and optionally synthesises) every file.
+///
+/// Files are checked on as many threads as the machine has cores (each tool run is a separate
+/// process); the reports come back in the order of `files`.
 pub fn check_files(repo: &Path, files: &[PathBuf], synthesise: bool) -> Vec<FileReport> {
-    files
-        .iter()
-        .map(|f| FileReport {
-            file: f.clone(),
-            verilator: verilator_lint(repo, f),
-            yosys: synthesise.then(|| yosys_synth(f)),
-        })
-        .collect()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reports: Vec<std::sync::Mutex<Option<FileReport>>> = files.iter().map(|_| Default::default()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(f) = files.get(i) else { break };
+                let report = FileReport {
+                    file: f.clone(),
+                    verilator: verilator_lint(repo, f),
+                    yosys: synthesise.then(|| yosys_synth(f)),
+                };
+                *reports[i].lock().unwrap() = Some(report);
+            });
+        }
+    });
+    reports.into_iter().map(|r| r.into_inner().unwrap().expect("every file checked")).collect()
 }
 
 /// Every `.v` file under `dir`, one level of folders deep, sorted.

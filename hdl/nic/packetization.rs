@@ -57,6 +57,18 @@
 //!   is retransmitted) moves from `txBitmap` to `rtxPending`, and the timer is scheduled again
 //!   with the current `maxTxPktOffset`.
 //!
+//!   **First recovery takes two RTOs** (Algorithm 4 taken literally: `rtx_offset` is the highest
+//!   offset sent *as of the time the timer is scheduled*). The write schedules the timer with
+//!   metadata 0 ("nothing sent yet"), so the first expiry after the write retransmits nothing;
+//!   because packets went out meanwhile it counts as progress (count reset) and reschedules with
+//!   the current `maxTxPktOffset + 1`. A lost packet sent before the first expiry is therefore
+//!   first retransmitted at the **second** expiry, about 2 × RTO after the write. A message
+//!   whose packets are all lost retransmits them at expiries 2, 3, …, `threshold + 1` (count 1 …
+//!   `threshold`) and is abandoned at expiry **`threshold + 2`** after the write (count
+//!   `threshold + 1`). Measured through tx_path's real timer (RTO 1000 cycles, threshold 2, one
+//!   1-byte message never acknowledged): sent 5 cycles after the commit, retransmitted at 2021
+//!   and 3029, abandoned at 4033 (test `lost_single_packet_message_retransmission_and_abandon_timing`).
+//!
 //! # Order within a cycle (defined, tested)
 //! Packet choice (from the state at the start of the cycle) → DeliveredEvent → CreditTxEvent →
 //! TimeoutEvent → free → message write. Consequences: a packet chosen in the cycle its ACK arrives

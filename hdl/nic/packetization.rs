@@ -44,12 +44,30 @@
 //!   `allowTxFlag = 0` withholds the message's credit-governed packets until a later CreditTxEvent
 //!   allows them (Algorithm 3 emits only when `allowTxFlag`).
 //! - **TimeoutEvent** (Algorithm 4) from the timer, whose metadata is the tx_msg_id and
-//!   `maxTxPktOffset + 1` as of scheduling (`rtx_offset` + 1, 0 = nothing sent yet): if
-//!   `timeoutCnt > threshold` the message is abandoned (freed, completion "abandoned" reported,
-//!   counted); otherwise `timeoutCnt` is reset if `maxTxPktOffset` advanced since the timer was set,
-//!   else incremented, every non-delivered packet with offset **≤ rtx_offset** (inclusive: a
-//!   single-packet message is retransmitted) moves from `txBitmap` to `rtxPending`, and the timer is
-//!   scheduled again with the current `maxTxPktOffset`.
+//!   `maxTxPktOffset + 1` as of scheduling (`rtx_offset` + 1, 0 = nothing sent yet): first
+//!   `timeoutCnt` is updated — reset to 0 if `maxTxPktOffset` advanced since the timer was set
+//!   (progress), else incremented (saturating at 255) — and then, if the **updated** count is
+//!   `> threshold`, the message is abandoned (freed, completion "abandoned" reported, counted).
+//!   So a message that made progress since the timer was set is never abandoned at that expiry,
+//!   and one that makes none is abandoned at the `threshold + 1`-th consecutive expiry without
+//!   progress. (Progress for the abandon decision is judged from the state at the start of the
+//!   expiry's cycle, because the packet choice in that cycle already excludes an abandoned slot;
+//!   a packet of the message chosen in that same cycle still resets the kept count.) Otherwise
+//!   every non-delivered packet with offset **≤ rtx_offset** (inclusive: a single-packet message
+//!   is retransmitted) moves from `txBitmap` to `rtxPending`, and the timer is scheduled again
+//!   with the current `maxTxPktOffset`.
+//!
+//!   **First recovery takes two RTOs** (Algorithm 4 taken literally: `rtx_offset` is the highest
+//!   offset sent *as of the time the timer is scheduled*). The write schedules the timer with
+//!   metadata 0 ("nothing sent yet"), so the first expiry after the write retransmits nothing;
+//!   because packets went out meanwhile it counts as progress (count reset) and reschedules with
+//!   the current `maxTxPktOffset + 1`. A lost packet sent before the first expiry is therefore
+//!   first retransmitted at the **second** expiry, about 2 × RTO after the write. A message
+//!   whose packets are all lost retransmits them at expiries 2, 3, …, `threshold + 1` (count 1 …
+//!   `threshold`) and is abandoned at expiry **`threshold + 2`** after the write (count
+//!   `threshold + 1`). Measured through tx_path's real timer (RTO 1000 cycles, threshold 2, one
+//!   1-byte message never acknowledged): sent 5 cycles after the commit, retransmitted at 2021
+//!   and 3029, abandoned at 4033 (test `lost_single_packet_message_retransmission_and_abandon_timing`).
 //!
 //! # Order within a cycle (defined, tested)
 //! Packet choice (from the state at the start of the cycle) → DeliveredEvent → CreditTxEvent →
@@ -282,6 +300,9 @@ pub struct Packetization<
     t_hit: Signal<Local, Bit>,
     t_cnt: Signal<Local, Bits<8>>,
     t_abandon: Signal<Local, Bit>,
+    t_max_start: Signal<Local, Bits<8>>,
+    t_progress_start: Signal<Local, Bit>,
+    t_cnt_updated: Signal<Local, Bits<8>>,
     t_retx: Signal<Local, Bit>,
     t_progress: Signal<Local, Bit>,
     t_rtx_pkts: Signal<Local, Bits<64>>,
@@ -642,6 +663,9 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             t_hit: Default::default(),
             t_cnt: Default::default(),
             t_abandon: Default::default(),
+            t_max_start: Default::default(),
+            t_progress_start: Default::default(),
+            t_cnt_updated: Default::default(),
             t_retx: Default::default(),
             t_progress: Default::default(),
             t_rtx_pkts: Default::default(),
@@ -893,7 +917,22 @@ impl<const N: usize, const IW: usize, const BM: usize, const S8: usize, const S1
             }
         }
         self.t_cnt.next = self.rd5_t.val();
-        self.t_abandon.next = self.t_hit.val() & (self.t_cnt.val() > self.timeout_threshold.val());
+        // Abandon on the updated count: progress (maxTxPktOffset at the start of the cycle beyond
+        // the timer's metadata) resets it, so such a message is never abandoned at this expiry;
+        // otherwise the count is incremented (saturating) and compared with the threshold.
+        self.t_max_start.next = 0.into();
+        for i in 0..N {
+            if self.t_slot.q.val() == i.to_bits() {
+                self.t_max_start.next = self.max_tx_p1.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        self.t_progress_start.next = self.t_max_start.val() > self.t_meta.q.val().get_bits::<8>(0);
+        self.t_cnt_updated.next = self.t_cnt.val();
+        if self.t_cnt.val() != 0xFF {
+            self.t_cnt_updated.next = self.t_cnt.val() + 1;
+        }
+        self.t_abandon.next = (self.t_hit.val() & (!self.t_progress_start.val()))
+            & (self.t_cnt_updated.val() > self.timeout_threshold.val());
         self.t_retx.next = self.t_hit.val() & (!self.t_abandon.val());
 
         // ---------------- packet choice (state at the start of the cycle) ----------------

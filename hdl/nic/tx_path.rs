@@ -46,6 +46,17 @@
 //! every timeout that does not abandon the message, and cancelled on full delivery. Time is a
 //! free-running cycle counter.
 //!
+//! Retransmission timing (Algorithm 4 taken literally, see [`Packetization`]): the first expiry
+//! after the commit carries "nothing sent yet" and retransmits nothing, so a lost packet is
+//! first retransmitted (`m_axis_pkt_is_rtx` = 1) at the **second** expiry, about 2 × `rto_cycles`
+//! after the commit. Each expiry follows the previous one by `rto_cycles` plus the timer's scan
+//! (≤ N + 2 = 18 cycles) and the core's processing. A message none of whose packets is ever
+//! acknowledged is retransmitted at expiries 2 … `timeout_threshold + 1` and abandoned at expiry
+//! `timeout_threshold + 2`. Measured (`rto_cycles` 1000, threshold 2, a 1-byte message never
+//! acknowledged; test `lost_single_packet_message_retransmission_and_abandon_timing`): last beat
+//! of the original packet 5 cycles after `msg_id_valid`, retransmissions at 2021 and 3029,
+//! abandoned completion (`done_valid`, `done_abandoned` = 1) at 4033.
+//!
 //! # Latency and throughput
 //! 16-byte message: word 0 accepted in cycle 0, words 1–3 in cycles 1–3, commit in cycle 4, the
 //! core chooses the packet in cycle 5, its descriptor is accepted by the read-out in cycle 6, the

@@ -226,7 +226,13 @@ impl PacketizationModel {
             None
         };
         let threshold = i.timeout_threshold;
-        let t_abandon = t_hit.is_some_and(|s| self.slots[s].timeout_cnt > threshold);
+        // Abandon on the updated count: progress since the timer was set (judged from the state at
+        // the start of the cycle) resets it; otherwise it is incremented and compared.
+        let t_abandon = t_hit.is_some_and(|s| {
+            let m = &self.slots[s];
+            let rtx_p1 = (self.timeout_hold.unwrap().1 & 0xff) as u8;
+            m.max_tx_p1 <= rtx_p1 && m.timeout_cnt.saturating_add(1) > threshold
+        });
         let freed_now = if d_complete { d_slot } else if t_abandon { t_hit } else { None };
 
         // Packet choice from the start-of-cycle state.

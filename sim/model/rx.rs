@@ -148,6 +148,13 @@ pub struct RxModel {
     /// Messages the hardware must deliver, header included, in order of completion.
     pub deliveries: VecDeque<Vec<u8>>,
     pub counters: RxCounters,
+    /// Every garbage collection: (cycle of its last (re)scheduling call + timeout, cycle of the
+    /// release), for the testbench's upper bound on collection latency.
+    pub gc_timing: Vec<(u64, u64)>,
+    /// Timer (re)schedulings by GetRxMsgInfo calls for a message the reassembly has already
+    /// closed (complete or aborted, awaiting release): the only source of stale timeouts, each
+    /// at most one (a close cancels every earlier schedule).
+    pub reschedules_after_close: u64,
 }
 
 impl RxModel {
@@ -170,6 +177,8 @@ impl RxModel {
             aborted: VecDeque::new(),
             deliveries: VecDeque::new(),
             counters: RxCounters::default(),
+            gc_timing: Vec::new(),
+            reschedules_after_close: 0,
         }
     }
 
@@ -207,6 +216,9 @@ impl RxModel {
             }
             if !was_complete {
                 e.last_touch = cycle;
+                if e.closed {
+                    self.reschedules_after_close += 1;
+                }
             }
             return RxResponse {
                 fail: false,
@@ -328,6 +340,7 @@ impl RxModel {
                     ));
                 }
                 self.counters.gc += 1;
+                self.gc_timing.push((e.last_touch + self.timeout, cycle));
             }
         }
         self.free(slot, &e, reason == ReleaseReason::Delivered);

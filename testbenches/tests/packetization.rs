@@ -168,6 +168,72 @@ fn timeout_retransmission_ignores_credit_and_skips_delivered() {
     assert_eq!(offsets(&p), vec![(id, 1, true), (id, 3, true)], "non-delivered offsets ≤ 3, credit ignored");
 }
 
+/// The abandon decision uses the count after this expiry's update: with threshold 2, two
+/// expiries without progress (count 1, 2), then progress, then an expiry → count reset, not
+/// abandoned; then expiries without progress abandon it exactly at the third (count 3 > 2).
+#[test]
+fn abandon_decision_uses_the_updated_timeout_count() {
+    let mut b = Both::new();
+    b.threshold = 2;
+    let id = b.write(7, 3 * 1024, Some(1));
+    assert_eq!(offsets(&b.collect(4)), vec![(id, 0, false)], "credit 1: offset 0 only");
+    let meta_p1 = |p1: u32| ((id as u32) << 8) | p1;
+    // Expiry with metadata p1 = 1 and maxTxPktOffset+1 still 1: no progress.
+    let expire = |b: &mut Both, p1: u32| {
+        b.with(|i| i.timeout = Some((7, meta_p1(p1))));
+        let o = b.step(b.idle());
+        let p = b.collect(4);
+        (o, p)
+    };
+    for k in 1..=2 {
+        let (o, p) = expire(&mut b, 1);
+        assert!(o.done.is_none(), "expiry {k} without progress (count {k} ≤ 2) keeps the message");
+        assert_eq!(o.sched, Some((7, meta_p1(1))));
+        assert_eq!(offsets(&p), vec![(id, 0, true)]);
+    }
+    // Progress: credit 2 lets offset 1 out (maxTxPktOffset+1 = 2).
+    b.with(|i| i.credit = Some(CreditTx { tx_msg_id: id, new_credit: Some(2), allow_tx: true, ..Default::default() }));
+    assert_eq!(offsets(&b.collect(4)), vec![(id, 1, false)]);
+    // The timer was set with p1 = 1; the count before this expiry is 2. The old rule (compare
+    // before updating) would abandon only at count 3, so check both sides: this expiry must not
+    // abandon, and must reset the count so that three more no-progress expiries are needed.
+    let (o, _) = expire(&mut b, 1);
+    assert!(o.done.is_none(), "progress since the timer was set: never abandoned at this expiry");
+    assert_eq!(o.sched, Some((7, meta_p1(2))));
+    for k in 1..=3 {
+        let (o, _) = expire(&mut b, 2);
+        if k < 3 {
+            assert!(o.done.is_none() && o.sched == Some((7, meta_p1(2))), "no-progress expiry {k}: count {k} ≤ 2");
+        } else {
+            assert_eq!(o.sched, None);
+            let done = o.done.expect("abandoned at the third no-progress expiry (count 3 > 2)");
+            assert!(done.abandoned && done.tx_msg_id == id);
+        }
+    }
+    let o = b.step(b.idle());
+    assert_eq!((o.active, o.counters.abandoned_msgs), (0, 1));
+}
+
+/// Threshold 0: an expiry after progress keeps the message; the first expiry without progress abandons it.
+#[test]
+fn progress_at_an_expiry_saves_a_message_at_the_threshold() {
+    let mut b = Both::new();
+    b.threshold = 0;
+    let id = b.write(2, 2 * 1024, Some(1));
+    b.collect(4);
+    // One no-progress expiry would abandon at threshold 0 (count 1 > 0); instead progress first.
+    b.with(|i| i.credit = Some(CreditTx { tx_msg_id: id, new_credit: Some(2), allow_tx: true, ..Default::default() }));
+    assert_eq!(offsets(&b.collect(4)), vec![(id, 1, false)]);
+    b.with(|i| i.timeout = Some((2, ((id as u32) << 8) | 1)));
+    let o = b.step(b.idle());
+    assert!(o.done.is_none(), "progress: not abandoned");
+    assert_eq!(o.sched, Some((2, ((id as u32) << 8) | 2)));
+    b.collect(4);
+    b.with(|i| i.timeout = Some((2, ((id as u32) << 8) | 2)));
+    let o = b.step(b.idle());
+    assert!(o.done.expect("no progress at threshold 0: abandoned at the first such expiry").abandoned);
+}
+
 #[test]
 fn abandon_after_threshold_timeouts_without_progress() {
     let mut b = Both::new();
@@ -175,8 +241,8 @@ fn abandon_after_threshold_timeouts_without_progress() {
     let id = b.write(4, 2 * 1024, None);
     b.collect(4);
     let meta = ((id as u32) << 8) | 2;
-    // timeoutCnt 0 → 1 → 2 (no progress: maxTxPktOffset+1 stays 2); the third finds 2 > 1.
-    for k in 0..2 {
+    // timeoutCnt 0 → 1 (no progress: maxTxPktOffset+1 stays 2); the second makes it 2 > 1.
+    for k in 0..1 {
         b.with(|i| i.timeout = Some((4, meta)));
         let o = b.step(b.idle());
         assert!(o.sched.is_some(), "timeout {k} reschedules");

@@ -523,3 +523,64 @@ fn lockstep_native_against_verilator() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// A single-packet message whose packets are all lost (no DeliveredEvent ever), through the real
+/// egress timer: the first expiry (metadata "nothing sent yet", written at commit) retransmits
+/// nothing and counts as progress; every later expiry retransmits offset 0 (`is_rtx`) and
+/// increments timeoutCnt; the message is abandoned at expiry `threshold + 2` after the commit.
+#[test]
+fn lost_single_packet_message_retransmission_and_abandon_timing() {
+    const RTO: u64 = 1000;
+    const THRESHOLD: u64 = 2;
+    let mut t = Tx::new(THRESHOLD, RTO, 12);
+    let words = message_words(1, None, 0, 0x0a000009, 9, 7, &[0x5a]);
+    let mut next = 0;
+    let mut col = Collector::default();
+    let (mut commit, mut id) = (None, None);
+    let mut sent: Vec<(u64, bool)> = vec![]; // (cycle of the last beat, is_rtx)
+    let mut done = None;
+    for _ in 0..(RTO * (THRESHOLD + 4)) {
+        let i = In { word: words.get(next).copied(), pkt_ready: true, done_ready: true, ..Default::default() };
+        t.apply(&i);
+        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+            next += 1;
+        }
+        if t.get("msg_id_valid") == 1 {
+            commit = Some(t.cycle);
+            id = Some(t.get("msg_id") as u16);
+        }
+        if let Some(p) = col.observe(&t, true) {
+            assert_eq!((Some(p.tx_msg_id), p.offset, p.bytes.as_slice()), (id, 0, &[0x5au8][..]));
+            sent.push((t.cycle, p.is_rtx));
+        }
+        if t.get("done_valid") == 1 {
+            assert!(done.is_none(), "one completion");
+            done = Some((t.cycle, t.get("done_tx_msg_id") as u16, t.get("done_abandoned") == 1));
+        }
+        t.m.tick();
+        t.cycle += 1;
+    }
+    let commit = commit.expect("committed");
+    let rel: Vec<(u64, bool)> = sent.iter().map(|&(c, r)| (c - commit, r)).collect();
+    let (done_cycle, done_id, abandoned) = done.expect("completion");
+    let done_rel = done_cycle - commit;
+    println!(
+        "tx_path lost 1-packet message, rto {RTO}, threshold {THRESHOLD}: packets at cycles after commit (is_rtx) {rel:?}; \
+         abandoned completion {done_rel} cycles after commit (expiry {} in RTOs)",
+        done_rel / RTO
+    );
+    assert_eq!((Some(done_id), abandoned), (id, true));
+    // First transmission right after the commit, then one retransmission per expiry 2..=threshold+1.
+    assert_eq!(rel.len() as u64, 1 + THRESHOLD, "original + threshold retransmissions: {rel:?}");
+    assert!(!rel[0].1 && rel[0].0 < 20);
+    // Expiry k happens k*RTO after the commit plus the timer's scan (≤ N + 2 = 18 cycles per
+    // schedule) and the core's processing; well inside one RTO, so floor(cycle / RTO) = k.
+    for (k, &(c, is_rtx)) in rel.iter().enumerate().skip(1) {
+        assert!(is_rtx, "retransmission {k} flagged is_rtx");
+        assert_eq!(c / RTO, k as u64 + 1, "retransmission {k} follows expiry {}: {rel:?}", k + 1);
+    }
+    assert_eq!(done_rel / RTO, THRESHOLD + 2, "abandoned at expiry threshold + 2");
+    // Per-expiry slack: at most (timer bound 18 + core/read-out pipeline) per rescheduling.
+    assert!(done_rel - (THRESHOLD + 2) * RTO <= (THRESHOLD + 2) * 40, "drift per expiry bounded: {done_rel}");
+    assert!(t.get("buffers_all_free") == 1 && t.get("active") == 0 && t.get("abandoned_msg_count") == 1);
+}

@@ -2005,6 +2005,9 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
     reg  t_hit;
     reg  [7:0] t_cnt;
     reg  t_abandon;
+    reg  [7:0] t_max_start;
+    reg  t_progress_start;
+    reg  [7:0] t_cnt_updated;
     reg  t_retx;
     reg  t_progress;
     reg  [63:0] t_rtx_pkts;
@@ -2687,7 +2690,61 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,new_v
             rd5_t = timeout_cnt$q[(15 * 32'h8)+:(8)];
         end
         t_cnt = rd5_t;
-        t_abandon = t_hit & (t_cnt > timeout_threshold);
+        t_max_start = 32'h0;
+        if (t_slot$q == 0) begin
+            t_max_start = max_tx_p1$q[(0 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 1) begin
+            t_max_start = max_tx_p1$q[(1 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 2) begin
+            t_max_start = max_tx_p1$q[(2 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 3) begin
+            t_max_start = max_tx_p1$q[(3 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 4) begin
+            t_max_start = max_tx_p1$q[(4 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 5) begin
+            t_max_start = max_tx_p1$q[(5 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 6) begin
+            t_max_start = max_tx_p1$q[(6 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 7) begin
+            t_max_start = max_tx_p1$q[(7 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 8) begin
+            t_max_start = max_tx_p1$q[(8 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 9) begin
+            t_max_start = max_tx_p1$q[(9 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 10) begin
+            t_max_start = max_tx_p1$q[(10 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 11) begin
+            t_max_start = max_tx_p1$q[(11 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 12) begin
+            t_max_start = max_tx_p1$q[(12 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 13) begin
+            t_max_start = max_tx_p1$q[(13 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 14) begin
+            t_max_start = max_tx_p1$q[(14 * 32'h8)+:(8)];
+        end
+        if (t_slot$q == 15) begin
+            t_max_start = max_tx_p1$q[(15 * 32'h8)+:(8)];
+        end
+        t_progress_start = t_max_start > t_meta$q[(32'h0)+:(8)];
+        t_cnt_updated = t_cnt;
+        if (t_cnt != 32'hff) begin
+            t_cnt_updated = t_cnt + 32'h1;
+        end
+        t_abandon = (t_hit & (~t_progress_start)) & (t_cnt_updated > timeout_threshold);
         t_retx = t_hit & (~t_abandon);
         eligible = ((tx$q & credit_mask$q) | rtx_pending$q) & (~delivered$q);
         freed_now = 32'h0;

@@ -109,6 +109,9 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     src_dest: DFF<Bits<8>>,
     // Output side.
     out_beat: DFF<Bits<4>>,
+    /// A first beat was shown without a handshake: it stays shown (AXI4-Stream) whatever the
+    /// wrapping 16-bit wait count says.
+    head_shown: DFF<Bit>,
     cycle_count: DFF<Bits<16>>,
     // Counters.
     not_ipv4s: DFF<Bits<32>>,
@@ -219,6 +222,7 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             src_beat: Default::default(),
             src_dest: Default::default(),
             out_beat: Default::default(),
+            head_shown: Default::default(),
             cycle_count: Default::default(),
             output_lag: Constant::new(12u64.into()),
             not_ipv4s: Default::default(),
@@ -284,7 +288,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, in_beat, in_tuser, in_ethertype_ok, in_protocol_ok, in_total_len, in_header,
-            src_material, src_buffer, src_busy, src_beat, src_dest, out_beat, cycle_count, not_ipv4s, wrong_protocols,
+            src_material, src_buffer, src_busy, src_beat, src_dest, out_beat, head_shown, cycle_count, not_ipv4s, wrong_protocols,
             too_shorts, srcs_sent, srcs_dropped
         );
         clock!(self, clock, core, data_fifo, decision_fifo);
@@ -425,7 +429,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // is the same for every frame and back-to-back frames leave without bubbles.
         self.waited.next = self.cycle_count.q.val() - self.head.val().get_bits::<16>(73);
         self.can_go.next = (self.data_fifo.head_valid.val() & self.decision_fifo.head_valid.val())
-            & ((self.out_beat.q.val().any()) | (self.waited.val() >= self.output_lag.val()));
+            & (((self.out_beat.q.val().any()) | (self.waited.val() >= self.output_lag.val())) | self.head_shown.q.val());
         self.drop_frame.next = self.head_decision.val().get_bit(8);
         self.pop_beat.next = self.can_go.val() & (self.drop_frame.val() | self.m_axis_tready.val());
         self.data_fifo.pop.next = self.pop_beat.val();
@@ -440,6 +444,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.m_axis_tkeep.next = self.head.val().get_bits::<8>(64);
         self.m_axis_tlast.next = self.head.val().get_bit(72);
         self.m_axis_tvalid.next = self.can_go.val() & (!self.drop_frame.val());
+        self.head_shown.d.next = self.m_axis_tvalid.val() & (!self.pop_beat.val());
         if self.pop_beat.val() {
             if self.head.val().get_bit(72) {
                 self.out_beat.d.next = 0.into();
@@ -537,6 +542,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             self.src_busy.d.next = false;
             self.src_beat.d.next = 0.into();
             self.out_beat.d.next = 0.into();
+            self.head_shown.d.next = false;
             self.not_ipv4s.d.next = 0.into();
             self.wrong_protocols.d.next = 0.into();
             self.too_shorts.d.next = 0.into();

@@ -124,6 +124,8 @@ fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Ru
     let (mut out, mut src) = (Vec::new(), Vec::new());
     let mut idle_after = 0;
     let mut cycle = 1u64;
+    // AXI4-Stream: a beat shown without a handshake is shown unchanged in the next cycle.
+    let mut stalled: [Option<(u64, u64, u64)>; 2] = [None, None];
     while idle_after < 40 {
         if !offering && frame < frames.len() {
             offering = rng.gen_bool(env.offer);
@@ -152,6 +154,17 @@ fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Ru
         io.set("m_axis_tready", ready as u64);
         io.set("m_src_axis_tready", src_ready as u64);
         io.eval();
+        for (k, (prefix, sink_ready)) in [("m_axis", ready), ("m_src_axis", src_ready)].into_iter().enumerate() {
+            let shown = (io.get(&format!("{prefix}_tvalid")) == 1).then(|| {
+                (io.get(&format!("{prefix}_tdata")), io.get(&format!("{prefix}_tkeep")), io.get(&format!("{prefix}_tlast")))
+            });
+            if let Some(beat) = stalled[k].take() {
+                assert_eq!(shown, Some(beat), "{prefix}: a shown beat changed or vanished before its handshake (cycle {cycle})");
+            }
+            if !sink_ready {
+                stalled[k] = shown;
+            }
+        }
         if offering && io.get("s_axis_tready") == 1 {
             if beat == 0 {
                 run.first_in_cycle.push(cycle);
@@ -367,4 +380,59 @@ fn one_beat_per_cycle_and_latency() {
     );
     assert_eq!(run.out_beat_cycles.len(), beats);
     assert_eq!(bubbles, 0, "one frame per ceil(bytes/8) beats, no bubbles");
+}
+
+/// A first beat shown to a sink that stays not ready for longer than the wrapper's 16-bit wait
+/// counter can count (70 000 cycles) stays shown, unchanged, until the sink takes it.
+#[test]
+fn a_shown_beat_survives_a_stall_longer_than_the_wait_counter() {
+    let mut model = VerilatedModel::new(MODEL).unwrap();
+    let m: &mut dyn Io = &mut model;
+    let frame = bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), FLAG_DATA | FLAG_INC, 9, &[0x5a; 100]);
+    m.set("reset", 1);
+    m.tick();
+    m.set("reset", 0);
+    m.set("m_axis_tready", 0);
+    m.set("m_src_axis_tready", 1);
+    let beats: Vec<&[u8]> = frame.chunks(8).collect();
+    for (i, chunk) in beats.iter().enumerate() {
+        let mut data = 0u64;
+        for (j, b) in chunk.iter().enumerate() {
+            data |= (*b as u64) << (8 * j);
+        }
+        m.set("s_axis_tdata", data);
+        m.set("s_axis_tkeep", (1u64 << chunk.len()) - 1);
+        m.set("s_axis_tlast", (i + 1 == beats.len()) as u64);
+        m.set("s_axis_tuser", if i == 0 { 1 | (3 << 8) } else { 0 });
+        m.set("s_axis_tvalid", 1);
+        m.eval();
+        assert_eq!(m.get("s_axis_tready"), 1);
+        m.tick();
+    }
+    m.set("s_axis_tvalid", 0);
+    let mut first_shown = None;
+    for cycle in 0..70_000u64 {
+        m.eval();
+        let shown = (m.get("m_axis_tvalid") == 1).then(|| (m.get("m_axis_tdata"), m.get("m_axis_tkeep")));
+        match (first_shown, shown) {
+            (None, Some(b)) => first_shown = Some(b),
+            (Some(b), s) => assert_eq!(s, Some(b), "stalled first beat changed or vanished after {cycle} cycles"),
+            (None, None) => assert!(cycle < 100, "the frame was never shown"),
+        }
+        m.tick();
+    }
+    m.set("m_axis_tready", 1);
+    let mut out = Vec::new();
+    for _ in 0..100 {
+        m.eval();
+        if m.get("m_axis_tvalid") == 1 {
+            let (d, k) = (m.get("m_axis_tdata"), m.get("m_axis_tkeep"));
+            out.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
+        }
+        m.tick();
+    }
+    assert_eq!(out.len(), frame.len(), "the whole frame left after the stall");
+    assert_eq!(out[..38], frame[..38], "bytes before the flags unchanged");
+    assert_eq!(out[39..], frame[39..], "bytes after the flags unchanged");
+    println!("bolt stream: first beat held unchanged for 70 000 stalled cycles, then {} bytes left", out.len());
 }

@@ -127,6 +127,9 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
     reg  [3:0] out_beat$d;
     wire  [3:0] out_beat$q;
     reg  out_beat$clock;
+    reg  head_shown$d;
+    wire  head_shown$q;
+    reg  head_shown$clock;
     reg  [15:0] cycle_count$d;
     wire  [15:0] cycle_count$q;
     reg  cycle_count$clock;
@@ -300,6 +303,11 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
         .q(out_beat$q),
         .clock(out_beat$clock)
     );
+    nt_bolt_ingress_64p_bolt_stream$head_shown head_shown(
+        .d(head_shown$d),
+        .q(head_shown$q),
+        .clock(head_shown$clock)
+    );
     nt_bolt_ingress_64p_bolt_stream$cycle_count cycle_count(
         .d(cycle_count$d),
         .q(cycle_count$q),
@@ -345,6 +353,7 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
         src_beat$clock = clock;
         src_dest$clock = clock;
         out_beat$clock = clock;
+        head_shown$clock = clock;
         cycle_count$clock = clock;
         not_ipv4s$clock = clock;
         wrong_protocols$clock = clock;
@@ -363,6 +372,7 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
         src_beat$d = src_beat$q;
         src_dest$d = src_dest$q;
         out_beat$d = out_beat$q;
+        head_shown$d = head_shown$q;
         cycle_count$d = cycle_count$q;
         not_ipv4s$d = not_ipv4s$q;
         wrong_protocols$d = wrong_protocols$q;
@@ -481,7 +491,7 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
         head = data_fifo$head_data;
         head_decision = decision_fifo$head_data;
         waited = cycle_count$q - head[(32'h49)+:(16)];
-        can_go = (data_fifo$head_valid & decision_fifo$head_valid) & ((|out_beat$q) | (waited >= output_lag));
+        can_go = (data_fifo$head_valid & decision_fifo$head_valid) & (((|out_beat$q) | (waited >= output_lag)) | head_shown$q);
         drop_frame = head_decision[32'h8];
         pop_beat = can_go & (drop_frame | m_axis_tready);
         data_fifo$pop = pop_beat;
@@ -494,6 +504,7 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
         m_axis_tkeep = head[(32'h40)+:(8)];
         m_axis_tlast = head[32'h48];
         m_axis_tvalid = can_go & (~drop_frame);
+        head_shown$d = m_axis_tvalid & (~pop_beat);
         if (pop_beat) begin
             if (head[32'h48]) begin
                 out_beat$d = 32'h0;
@@ -565,6 +576,7 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,s_axis_tdata,s_axis_tkeep
             src_busy$d = 1'b0;
             src_beat$d = 32'h0;
             out_beat$d = 32'h0;
+            head_shown$d = 1'b0;
             not_ipv4s$d = 32'h0;
             wrong_protocols$d = 32'h0;
             too_shorts$d = 32'h0;
@@ -2744,6 +2756,25 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo$write_ptr(d,q,clock);
     end
 
 endmodule // nt_bolt_ingress_64p_bolt_stream$decision_fifo$write_ptr
+
+
+module nt_bolt_ingress_64p_bolt_stream$head_shown(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_bolt_stream$head_shown
 
 
 module nt_bolt_ingress_64p_bolt_stream$in_beat(d,q,clock);

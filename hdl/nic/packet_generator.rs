@@ -310,7 +310,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.bypass.next = (self.has_ctrl.val() & self.fifo_empty.val()) & self.slot_free.val();
         self.take_fifo.next = (self.immediate.head_valid.val() & self.slot_free.val()) & (!self.bypass.val());
         self.send_pull.next = ((self.scan_ready.val() & self.token_ok.val()) & (!self.merge.val()))
-            & ((self.slot_free.val() & (!self.bypass.val())) & (!self.immediate.head_valid.val()));
+            & ((self.slot_free.val() & (!self.bypass.val())) & self.fifo_empty.val());
         self.immediate.push.next = self.has_ctrl.val() & (!self.bypass.val());
         self.immediate.push_data.next = self.ctrl_desc.val();
         self.immediate.pop.next = self.take_fifo.val();

@@ -36,6 +36,8 @@ struct Event {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Out {
     cycle: u64,
+    /// First cycle this packet was shown on the output (it was chosen in the cycle before).
+    shown: u64,
     flags: u8,
     meta: Meta,
 }
@@ -68,6 +70,7 @@ fn drive(io: &mut dyn Io, events: &[Option<Event>], env: &Env, rng: &mut ChaCha8
     io.tick();
     io.set("reset", 0);
     let total = events.len() as u64 + env.drain;
+    let mut shown_since: Option<u64> = None;
     for cycle in 0..total {
         let e = events.get(cycle as usize).copied().flatten();
         io.set("ev_valid", e.is_some() as u64);
@@ -86,10 +89,14 @@ fn drive(io: &mut dyn Io, events: &[Option<Event>], env: &Env, rng: &mut ChaCha8
         let ready = rng.gen_bool(env.ready);
         io.set("m_axis_tready", ready as u64);
         io.eval();
+        if io.get("m_axis_tvalid") == 1 && shown_since.is_none() {
+            shown_since = Some(cycle);
+        }
         if io.get("m_axis_tvalid") == 1 && ready {
             assert_eq!((io.get("m_axis_tkeep"), io.get("m_axis_tlast"), io.get("m_axis_tdata")), (1, 1, 0), "one dummy byte");
             run.out.push(Out {
                 cycle,
+                shown: shown_since.take().unwrap(),
                 flags: io.get("m_meta_flags") as u8,
                 meta: Meta {
                     remote_ip: io.get("m_meta_remote_ip") as u32,
@@ -165,6 +172,21 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
         i += 1;
     }
     assert_eq!(immediate.len() as u64 - out_immediate.len() as u64, c("dropped_count"), "dropped = immediate events without a packet");
+    // Immediate packets go before paced PULLs: no paced PULL leaves while an immediate packet
+    // accepted in an earlier cycle is still waiting.
+    let immediate_cycles: Vec<(u64, &Event)> =
+        events.iter().enumerate().filter_map(|(c, e)| e.as_ref().filter(|e| e.ctrl_flags != 0).map(|e| (c as u64, e))).collect();
+    let mut j = 0;
+    for o in &out_immediate {
+        while !(immediate_cycles[j].1.meta == o.meta && o.flags & !FLAG_PULL == immediate_cycles[j].1.ctrl_flags) {
+            j += 1;
+        }
+        let accepted = immediate_cycles[j].0;
+        if let Some(p) = run.out.iter().find(|p| p.flags == FLAG_PULL && p.shown > accepted + 1 && p.cycle < o.cycle) {
+            panic!("paced PULL chosen at cycle {} overtook the immediate packet accepted at cycle {accepted} (sent at {})", p.shown - 1, o.cycle);
+        }
+        j += 1;
+    }
     assert_eq!(merged_out, c("merged_count"));
     // Paced PULLs.
     let paced: Vec<&Out> = run.out.iter().filter(|o| o.flags == FLAG_PULL).collect();

@@ -1,6 +1,6 @@
 //! The Bolt header (thesis Listing 4.1) and its place in a frame.
 //!
-//! Not a hardware block: constants shared by the Bolt blocks, their reference model and tests.
+//! Not a hardware block (no ports, no latency): constants shared by the Bolt blocks, their reference model and tests.
 //!
 //! The 9-byte header follows the IPv4 header directly (IPv4 protocol number
 //! [`BOLT_IP_PROTOCOL`]); whatever follows it (the host transport header and payload) is passed

@@ -5,77 +5,16 @@
 use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
 use nanotransport_hdl::switch::bolt_stream::BoltStream;
-use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_sim::model::bolt::*;
+use nanotransport_testbenches::io::{Io, Lockstep};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const MODEL: &str = "nt_bolt_ingress_64p_bolt_stream";
 type Stream = BoltStream<64, 6>;
-
-/// Port access by Verilog name, for the Verilator model alone or for both models in lockstep.
-trait Io {
-    fn set(&mut self, port: &str, value: u64);
-    fn get(&mut self, port: &str) -> u64;
-    fn eval(&mut self);
-    fn tick(&mut self);
-}
-
-impl Io for VerilatedModel {
-    fn set(&mut self, port: &str, value: u64) {
-        let p = self.port_or_panic(port);
-        VerilatedModel::set(self, p, value)
-    }
-    fn get(&mut self, port: &str) -> u64 {
-        let p = self.port_or_panic(port);
-        VerilatedModel::get(self, p)
-    }
-    fn eval(&mut self) {
-        VerilatedModel::eval(self)
-    }
-    fn tick(&mut self) {
-        VerilatedModel::tick(self)
-    }
-}
-
-/// rust-hdl and Verilator side by side: every read compares the two (lockstep).
-struct Lockstep {
-    native: NativeStepper<Stream>,
-    verilated: VerilatedModel,
-    cycle: u64,
-    comparisons: u64,
-}
-
-impl Io for Lockstep {
-    fn set(&mut self, port: &str, value: u64) {
-        let i = Stream::INPUTS.iter().position(|p| *p == port).unwrap();
-        self.native.dut.set_input(i, &[value]);
-        Io::set(&mut self.verilated, port, value);
-    }
-    fn get(&mut self, port: &str) -> u64 {
-        let i = Stream::OUTPUTS.iter().position(|p| *p == port).unwrap();
-        let a = self.native.dut.get_output(i)[0];
-        let b = Io::get(&mut self.verilated, port);
-        assert_eq!(a, b, "lockstep divergence at cycle {} on {port}: rust-hdl {a:#x} vs Verilator {b:#x}", self.cycle);
-        self.comparisons += 1;
-        a
-    }
-    fn eval(&mut self) {
-        self.native.settle();
-        Io::eval(&mut self.verilated);
-        // Every output, every cycle.
-        for port in Stream::OUTPUTS {
-            self.get(port);
-        }
-    }
-    fn tick(&mut self) {
-        self.native.tick();
-        Io::tick(&mut self.verilated);
-        self.cycle += 1;
-    }
-}
 
 /// A frame with its first-beat metadata.
 #[derive(Clone, Debug)]
@@ -338,12 +277,8 @@ fn lockstep_with_frames() {
     let seed = seed("bolt stream lockstep", 7_102);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let frames = random_frames(&mut rng, 400);
-    let mut both = Lockstep {
-        native: NativeStepper::new(Stream::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params())),
-        verilated: VerilatedModel::new(MODEL).unwrap(),
-        cycle: 0,
-        comparisons: 0,
-    };
+    let native = NativeStepper::new(Stream::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params()));
+    let mut both = Lockstep::<Stream>::with(native, MODEL);
     let run = drive(&mut both, &frames, Env { offer: 0.8, ready: 0.8, src_ready: 0.5 }, &mut rng);
     check_run(&mut both, &frames, &run, "lockstep");
     println!("{MODEL}: {} cycles in lockstep, {} output comparisons, no divergence", run.cycles, both.comparisons);

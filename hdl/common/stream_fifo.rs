@@ -108,7 +108,7 @@ mod tests {
     fn fall_through_order_and_two_cycle_latency() {
         let mut f = StreamFifo::<Bits<8>, 2>::default();
         f.connect_all();
-        let mut cycle = |f: &mut StreamFifo<Bits<8>, 2>, push: Option<u64>, pop: bool| -> Option<u64> {
+        let cycle = |f: &mut StreamFifo<Bits<8>, 2>, push: Option<u64>, pop: bool| -> Option<u64> {
             f.reset.next = false;
             f.push.next = push.is_some();
             f.push_data.next = push.unwrap_or(0).into();

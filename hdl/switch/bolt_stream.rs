@@ -569,7 +569,7 @@ mod tests {
         frame[38] = 0x84;
         let mut uut = BoltStream::<64, 6>::default();
         uut.connect_all();
-        let mut step = |uut: &mut BoltStream<64, 6>, beat: Option<usize>, reset: bool| {
+        let step = |uut: &mut BoltStream<64, 6>, beat: Option<usize>, reset: bool| {
             uut.reset.next = reset;
             uut.now.next = 1000u64.into();
             uut.m_axis_tready.next = true;

@@ -34,12 +34,16 @@ pub struct NicConfig {
     pub messages: usize,
     /// Width of the MAC-side datapath in bits.
     pub datapath_bits: usize,
+    /// The transport protocol of a whole-NIC configuration (its top and everything under it,
+    /// one file); `None` for the block-level configurations (every block in its own file).
+    pub protocol: Option<&'static str>,
 }
 
 /// Every named configuration, smallest first.
 pub const CONFIGS: &[NicConfig] = &[
-    NicConfig { name: "nic-16", messages: 16, datapath_bits: 64 },
-    NicConfig { name: "nic-128", messages: 128, datapath_bits: 64 },
+    NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
+    NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
+    NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some("ndp") },
 ];
 
 /// Looks a configuration up by name; the error lists the valid names.
@@ -65,6 +69,13 @@ impl NicConfig {
 
     /// Generates every block of this configuration, each named `<prefix>_<block>`.
     pub fn generate(&self) -> Vec<GeneratedModule> {
+        if let Some(protocol) = self.protocol {
+            let verilog = match (protocol, self.messages) {
+                ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
+                (p, m) => panic!("no NIC top for {p} with {m} messages"),
+            };
+            return vec![GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, self.name)];
+        }
         let mut blocks = vec![
             ("find_first_set", verilog_of(&mut FindFirstSet::<BITMAP_BITS, 6>::default())),
             ("ones_until", verilog_of(&mut OnesUntil::<BITMAP_BITS, 7>::default())),

@@ -12,3 +12,4 @@ pub mod generate;
 pub mod nic;
 pub mod switch;
 pub mod pisa;
+pub mod protocols;

@@ -1,0 +1,3 @@
+//! Transport protocols as programs on the PISA pipelines (thesis §3.3.4).
+
+pub mod ndp;

@@ -5,3 +5,5 @@ pub mod cosim;
 pub mod model;
 pub mod tools;
 pub mod bench;
+pub mod nic;
+pub mod ndp;

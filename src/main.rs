@@ -49,6 +49,36 @@ enum Command {
     },
     /// List the named configurations
     Configs,
+    /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
+    Latency {
+        /// Protocol program (ndp)
+        #[arg(long, default_value = "ndp")]
+        protocol: String,
+        /// Whole-NIC configuration (default: <protocol>-16)
+        #[arg(long, value_name = "NAME")]
+        config: Option<String>,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Throughput with back-to-back 65-byte packets (1-byte messages), on the Verilator model
+    Throughput {
+        /// Protocol program (ndp)
+        #[arg(long, default_value = "ndp")]
+        protocol: String,
+        /// Whole-NIC configuration (default: <protocol>-16)
+        #[arg(long, value_name = "NAME")]
+        config: Option<String>,
+        /// rx (MAC → CPU) or tx (CPU → MAC)
+        #[arg(long)]
+        direction: String,
+        /// Packets sent
+        #[arg(long, default_value_t = 2000)]
+        packets: u64,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -138,6 +168,113 @@ fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, Stri
     Ok(failed == 0)
 }
 
+/// The whole-NIC configuration for `protocol` (checked against the named configurations).
+fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> {
+    if protocol != "ndp" {
+        return Err(format!("unknown protocol '{protocol}'; available: ndp"));
+    }
+    let name = config.unwrap_or_else(|| format!("{protocol}-16"));
+    let c = find_config(&name).map_err(|e| with_switch_names(&e))?;
+    if c.protocol != Some(protocol) {
+        return Err(format!("configuration '{name}' is not a whole NIC running {protocol}"));
+    }
+    Ok(name)
+}
+
+fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(), String> {
+    use nanotransport_sim::ndp::{latency, CLOCK_GHZ, PAPER_NDP_CYCLES};
+    let config = nic_config(protocol, config)?;
+    let r = latency(&config)?;
+    let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
+    let paper = PAPER_NDP_CYCLES;
+    let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
+    let (ot, pt) = (totals(ours), totals(paper));
+    if json {
+        let keys = ["ingress", "reassembly", "packetize", "egress"];
+        let obj = |v: [u64; 4], t: [u64; 3]| {
+            let mut m = serde_json::Map::new();
+            for (k, x) in keys.iter().zip(v) {
+                m.insert(k.to_string(), x.into());
+            }
+            m.insert("rx_total".into(), t[0].into());
+            m.insert("tx_total".into(), t[1].into());
+            m.insert("total".into(), t[2].into());
+            serde_json::Value::Object(m)
+        };
+        println!(
+            "{}",
+            serde_json::json!({
+                "protocol": protocol,
+                "config": config,
+                "datapath_bits": 64,
+                "clock_ghz": CLOCK_GHZ,
+                "cycles": obj(ours, ot),
+                "paper_cycles": obj(paper, pt),
+                "extra": {
+                    "data_in_to_ack_out": r.data_to_ack,
+                    "rx_first_payload_byte": r.rx_payload,
+                    "tx_first_payload_byte": r.tx_payload,
+                },
+            })
+        );
+    } else {
+        let ns = |c: u64| c as f64 / CLOCK_GHZ;
+        println!("{protocol} on {config}, 64-bit datapath, one 16-byte message (80-byte packet) each way");
+        println!("first byte in -> first byte out        cycles   ns@3.2GHz   paper cycles   paper ns");
+        let rows = [
+            ("RX ingress (MAC RX -> reassembly)", ours[0], paper[0]),
+            ("RX reassembly (-> CPU)", ours[1], paper[1]),
+            ("RX total", ot[0], pt[0]),
+            ("TX packetize (CPU -> packetization out)", ours[2], paper[2]),
+            ("TX egress (-> MAC TX)", ours[3], paper[3]),
+            ("TX total", ot[1], pt[1]),
+            ("total", ot[2], pt[2]),
+        ];
+        for (name, c, p) in rows {
+            println!("{name:<40} {c:>5} {:>10.2} {p:>13} {:>10.2}{}", ns(c), ns(p), if c <= p { "" } else { "   above the paper" });
+        }
+        println!("DATA first beat in -> its ACK's first beat out on MAC TX: {} cycles", r.data_to_ack);
+        println!("first payload byte in (MAC RX) -> to the CPU: {} cycles", r.rx_payload);
+        println!("first payload byte from the CPU -> out on MAC TX: {} cycles", r.tx_payload);
+    }
+    Ok(())
+}
+
+fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packets: u64, json: bool) -> Result<(), String> {
+    let config = nic_config(protocol, config)?;
+    let r = nanotransport_sim::ndp::throughput(&config, direction, packets)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "direction": r.direction,
+                "packet_bytes": r.packet_bytes,
+                "packets": r.packets,
+                "cycles": r.cycles,
+                "idle_beats": r.idle_beats,
+                "beats_per_cycle": r.beats_per_cycle,
+                "gbps_at_3_2ghz": r.gbps_at_3_2ghz,
+                "messages_done": r.messages_done,
+                "control_frames": r.control_frames,
+            })
+        );
+    } else {
+        let measured = if direction == "rx" { "MAC RX" } else { "MAC TX" };
+        println!("{protocol} on {config}: {} back-to-back {}-byte packets, {direction}", r.packets, r.packet_bytes);
+        println!("cycles (first to last beat on {measured}) {}", r.cycles);
+        println!("idle beats                              {}", r.idle_beats);
+        println!("beats per cycle                         {:.4}", r.beats_per_cycle);
+        println!("Gb/s at 3.2 GHz                         {:.1}", r.gbps_at_3_2ghz);
+        println!("cycles per packet                       {:.2} (line rate at 64 bits: 9)", r.cycles as f64 / r.packets as f64);
+        if direction == "rx" {
+            println!("messages delivered {}, ACK/PULL frames sent meanwhile {}", r.messages_done, r.control_frames);
+        } else {
+            println!("messages completed {}, ACKs from the testbench's model peer {}", r.messages_done, r.control_frames);
+        }
+    }
+    Ok(())
+}
+
 fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
     let b = nanotransport_sim::bench::bench_timer_128(cycles)?;
     if json {
@@ -188,6 +325,10 @@ fn main() -> ExitCode {
         Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
+        Command::Latency { protocol, config, json } => latency_cmd(&protocol, config, json).map(|_| true),
+        Command::Throughput { protocol, config, direction, packets, json } => {
+            throughput_cmd(&protocol, config, &direction, packets, json).map(|_| true)
+        }
         Command::Configs => {
             for c in CONFIGS {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);

@@ -2960,7 +2960,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         s2_ok = (s2_requested$q & resp_valid) & (~resp_fail);
         s2_live = s2_ok & (~resp_rx_msg_id[32'hf]);
         s2_forward = (s2_is_data & s2_live) & resp_is_new_pkt;
-        s2_credit_op = s2_forward | (s2_is_chop & s2_live);
+        s2_credit_op = (s2_is_data | s2_is_chop) & s2_live;
         s2_reply = (s2_is_data & s2_ok) | (s2_is_chop & s2_live);
         decisions$push = s2_valid$q;
         decisions$push_data = (((((((((s2_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((s2_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((s2_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((s2_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((s2_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((s2_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((s2_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
@@ -2974,7 +2974,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         if (s2_is_data) begin
             credit$req_value_true = rtt_pkts + 32'h1;
             credit$req_op_false = 32'h1;
-            credit$req_value_false = 32'h1;
+            credit$req_value_false = ((resp_is_new_pkt) & 16'hffff);
         end
         s3_event$d = s2_reply;
         s3_flags$d = 32'h4;

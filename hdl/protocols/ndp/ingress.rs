@@ -10,10 +10,13 @@
 //!   GetRxMsgInfo marks the packet received. A new packet of a live message goes to the
 //!   reassembly and the credit register is updated by ifElseRAW(is_new_msg: WRITE rtt_pkts + 1,
 //!   else ADD 1); the reply is an ACK carrying the packet's own offset plus a paced PULL carrying
-//!   the new credit. A **duplicate** (already received, or a late copy of a delivered message) is
-//!   ACKed again — so a lost ACK recovers — but adds no credit and asks no PULL
-//!   (`duplicate_data_count`). A GetRxMsgInfo failure drops the packet with no reply
-//!   (`rx_fail_count`; the table counts the reason).
+//!   the new credit. A **duplicate** is ACKed again — so a lost ACK recovers — and adds no
+//!   credit (`duplicate_data_count`). Its reply also carries a PULL with the *unchanged* credit
+//!   (ADD 0): harmless at the sender (raise-only), and the only way a lost PULL is recovered —
+//!   without it, losing an ACK merged with its PULL leaves the sender one credit short forever,
+//!   since its timeout retransmits only packets the receiver already has. A late copy of a
+//!   delivered message (no live entry) gets the ACK only. A GetRxMsgInfo failure drops the
+//!   packet with no reply (`rx_fail_count`; the table counts the reason).
 //! * **CHOP** (trimmed DATA): GetRxMsgInfo without marking received; the payload is dropped; the
 //!   reply is a NACK carrying the trimmed offset plus a PULL with the credit unchanged — the
 //!   credit register is read (KEEP), or initialised to `rtt_pkts` (the BDP) when the trimmed
@@ -504,7 +507,7 @@ impl Logic for NdpIngress16 {
         // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
         self.s2_live.next = self.s2_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
         self.s2_forward.next = (self.s2_is_data.val() & self.s2_live.val()) & self.resp_is_new_pkt.val();
-        self.s2_credit_op.next = self.s2_forward.val() | (self.s2_is_chop.val() & self.s2_live.val());
+        self.s2_credit_op.next = (self.s2_is_data.val() | self.s2_is_chop.val()) & self.s2_live.val();
         self.s2_reply.next = (self.s2_is_data.val() & self.s2_ok.val()) | (self.s2_is_chop.val() & self.s2_live.val());
 
         self.decisions.push.next = self.s2_valid.q.val();
@@ -529,8 +532,9 @@ impl Logic for NdpIngress16 {
         self.credit.req_value_false.next = 0.into();
         if self.s2_is_data.val() {
             self.credit.req_value_true.next = self.rtt_pkts.val() + 1;
+            // A duplicate adds 0: its PULL repeats the current credit.
             self.credit.req_op_false.next = 1.into();
-            self.credit.req_value_false.next = 1.into();
+            self.credit.req_value_false.next = bit_cast::<16, 1>(self.resp_is_new_pkt.val().into());
         }
 
         self.s3_event.d.next = self.s2_reply.val();

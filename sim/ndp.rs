@@ -1,0 +1,400 @@
+//! NDP scenarios on the whole-NIC Verilator model (`ndp-16`): the per-stage latency report of
+//! Table 3.1, the throughput report, and a loopback of two NICs through a lossy link.
+
+use crate::model::pisa::Header;
+use crate::nic::{NicSim, TxMessage};
+use nanotransport_hdl::nic::top::*;
+use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, NDP_IP_PROTOCOL, OFF_FLAGS};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// Clock of the thesis' latency figures.
+pub const CLOCK_GHZ: f64 = 3.2;
+/// Table 3.1, NDP, in cycles at 3.2 GHz (ingress, reassembly, packetize, egress).
+pub const PAPER_NDP_CYCLES: [u64; 4] = [16, 3, 9, 1];
+
+/// Verilator module of a whole-NIC configuration, e.g. `ndp-16` → `nt_ndp_16_nic`.
+pub fn nic_module(config: &str) -> String {
+    format!("nt_{}_nic", config.replace('-', "_"))
+}
+
+/// Addresses of the model peer and the NIC in the reports.
+pub const NIC_IP: u32 = 0x0A00_0001;
+pub const PEER_IP: u32 = 0x0A00_0002;
+
+/// A DATA frame from `src_ip` carrying packet `offset` of a message of `msg_len` bytes whose
+/// payload is `message` (the frame carries its slice of it).
+pub fn data_frame(src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg_id: u16, message: &[u8], offset: usize) -> Vec<u8> {
+    let start = offset * 1024;
+    let payload = &message[start..(start + 1024).min(message.len())];
+    Header {
+        dst_mac: 0x0200_0000_0001,
+        src_mac: 0x0200_0000_0002,
+        ip_total_len: 50 + payload.len() as u16,
+        ip_ttl: 64,
+        src_ip,
+        dst_ip,
+        flags: FLAG_DATA,
+        src_context: src_port,
+        dst_context: dst_port,
+        msg_len: message.len() as u16,
+        pkt_offset: offset as u8,
+        tx_msg_id,
+        ..Default::default()
+    }
+    .frame(NDP_IP_PROTOCOL, payload)
+}
+
+/// The ACK a receiver sends for DATA frame `data` (header only, one dummy byte).
+pub fn ack_for(data: &[u8]) -> Vec<u8> {
+    let h = Header::decode(data);
+    Header {
+        dst_mac: h.src_mac,
+        src_mac: h.dst_mac,
+        ip_total_len: 51,
+        ip_ttl: 64,
+        src_ip: h.dst_ip,
+        dst_ip: h.src_ip,
+        flags: FLAG_ACK,
+        src_context: h.dst_context,
+        dst_context: h.src_context,
+        msg_len: h.msg_len,
+        pkt_offset: h.pkt_offset,
+        tx_msg_id: h.tx_msg_id,
+        ..Default::default()
+    }
+    .frame(NDP_IP_PROTOCOL, &[0])
+}
+
+/// The trimmed (CHOP) version of a DATA frame: the header alone, CHOP set, IPv4 length 50.
+pub fn trimmed(data: &[u8]) -> Vec<u8> {
+    let mut h = Header::decode(data);
+    h.flags |= FLAG_CHOP;
+    h.ip_total_len = 50;
+    h.encode(NDP_IP_PROTOCOL).to_vec()
+}
+
+fn flags_of(frame: &[u8]) -> u8 {
+    frame.get(OFF_FLAGS).copied().unwrap_or(0)
+}
+
+/// A NIC model with its addresses set through the register interface.
+pub fn nic_with_ip(config: &str, ip: u32) -> Result<NicSim, String> {
+    let mut nic = NicSim::new(&nic_module(config))?;
+    let r = nic.write_register(4 * CFG_OWN_IP as u64, ip);
+    if r != 0 {
+        return Err(format!("register write answered {r}"));
+    }
+    Ok(nic)
+}
+
+/// Per-stage latency, first byte in → first byte out, in cycles.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LatencyReport {
+    pub ingress: u64,
+    pub reassembly: u64,
+    pub packetize: u64,
+    pub egress: u64,
+    /// DATA frame's first beat in → its ACK's first beat out on MAC TX.
+    pub data_to_ack: u64,
+    /// First payload byte in on MAC RX → first payload byte to the CPU.
+    pub rx_payload: u64,
+    /// First payload byte from the CPU → first payload byte out on MAC TX.
+    pub tx_payload: u64,
+}
+
+impl LatencyReport {
+    pub fn rx_total(&self) -> u64 {
+        self.ingress + self.reassembly
+    }
+    pub fn tx_total(&self) -> u64 {
+        self.packetize + self.egress
+    }
+}
+
+/// Measures Table 3.1's stages with one 16-byte message (80-byte packet) each way, on fresh
+/// models with no other traffic.
+pub fn latency(config: &str) -> Result<LatencyReport, String> {
+    let mut r = LatencyReport::default();
+    // RX: one DATA frame from the peer.
+    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let message: Vec<u8> = (0..16u8).map(|i| 0xA0 + i).collect();
+    let frame = data_frame(PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
+    let start = nic.cycle + 5;
+    nic.push_frame(&frame, start);
+    if !nic.run_until(2000, |n| !n.delivered.is_empty() && !n.tx_frames.is_empty()) {
+        return Err("RX latency run: no delivery or no ACK within 2000 cycles".into());
+    }
+    let s = &nic.stages;
+    let (mac_rx, ingress_out, cpu_rx) = (s.mac_rx[0], s.ingress_out[0], s.cpu_rx[0]);
+    r.ingress = ingress_out - mac_rx;
+    r.reassembly = cpu_rx - ingress_out;
+    if nic.delivered[0].payload != message {
+        return Err("RX latency run: delivered payload differs".into());
+    }
+    let ack = &nic.tx_frames[0];
+    if flags_of(&ack.1) & FLAG_ACK == 0 {
+        return Err(format!("RX latency run: first frame sent has flags {:#x}, not an ACK", flags_of(&ack.1)));
+    }
+    r.data_to_ack = ack.0 - mac_rx;
+    // Byte 64 (the first payload byte) is in beat 8; the message's payload starts at beat 2.
+    r.rx_payload = (cpu_rx + 2) - (mac_rx + 8);
+
+    // TX: the CPU sends one message.
+    let mut nic = nic_with_ip(config, NIC_IP)?;
+    nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: message.clone() });
+    if !nic.run_until(2000, |n| !n.tx_frames.is_empty()) {
+        return Err("TX latency run: no frame within 2000 cycles".into());
+    }
+    let s = &nic.stages;
+    let (cpu_tx, pkt_out, mac_tx) = (s.cpu_tx[0], s.pkt_out[0], s.mac_tx[0]);
+    r.packetize = pkt_out - cpu_tx;
+    r.egress = mac_tx - pkt_out;
+    let sent = &nic.tx_frames[0].1;
+    if sent.len() != 80 || sent[64..] != message[..] || flags_of(sent) & FLAG_DATA == 0 {
+        return Err("TX latency run: the frame sent is not the 80-byte DATA packet".into());
+    }
+    // The payload is the CPU's word 2; it leaves in beat 8 of the frame.
+    r.tx_payload = (mac_tx + 8) - (cpu_tx + 2);
+    Ok(r)
+}
+
+/// Throughput with back-to-back 65-byte packets (1-byte single-packet messages).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ThroughputReport {
+    pub direction: String,
+    pub packet_bytes: u64,
+    pub packets: u64,
+    /// From the first beat of the first packet to the last beat of the last packet.
+    pub cycles: u64,
+    /// Cycles in that window without a beat on the measured stream.
+    pub idle_beats: u64,
+    pub beats_per_cycle: f64,
+    pub gbps_at_3_2ghz: f64,
+    /// Messages delivered (RX) or completed (TX).
+    pub messages_done: u64,
+    /// Control frames sent by the NIC during the RX run / ACK frames it received in the TX run.
+    pub control_frames: u64,
+}
+
+fn throughput_figures(direction: &str, packets: u64, beat_cycles: &[u64], messages_done: u64, control_frames: u64) -> ThroughputReport {
+    let (first, last) = (beat_cycles[0], *beat_cycles.last().unwrap());
+    let cycles = last - first + 1;
+    let beats = beat_cycles.len() as u64;
+    ThroughputReport {
+        direction: direction.into(),
+        packet_bytes: 65,
+        packets,
+        cycles,
+        idle_beats: cycles - beats,
+        beats_per_cycle: beats as f64 / cycles as f64,
+        gbps_at_3_2ghz: (packets * 65 * 8) as f64 / cycles as f64 * CLOCK_GHZ,
+        messages_done,
+        control_frames,
+    }
+}
+
+/// RX: `packets` back-to-back 65-byte DATA frames from the peer, each a 1-byte message, into
+/// MAC RX; the measured stream is MAC RX (every beat accepted). The NIC's ACK/PULL frames leave
+/// on MAC TX meanwhile (always ready).
+/// TX: the CPU writes `packets` 1-byte messages back to back; the measured stream is MAC TX.
+/// The ACKs come from a model peer in this testbench, which answers every DATA frame on MAC TX
+/// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
+pub fn throughput(config: &str, direction: &str, packets: u64) -> Result<ThroughputReport, String> {
+    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let beats;
+    match direction {
+        "rx" => {
+            let start = nic.cycle + 2;
+            for i in 0..packets {
+                let f = data_frame(PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
+                nic.push_frame(&f, start);
+            }
+            while (nic.delivered.len() as u64) < packets {
+                if nic.cycle > start + packets * 40 + 10_000 {
+                    return Err(format!("RX run: {} of {packets} messages delivered", nic.delivered.len()));
+                }
+                nic.step();
+            }
+            beats = nic.rx_beat_cycles.clone();
+            for (i, m) in nic.delivered.iter().enumerate() {
+                if m.payload.len() != 1 || m.remote_ip != PEER_IP {
+                    return Err(format!("RX run: message {i} delivered wrong: {m:?}"));
+                }
+            }
+            let control = nic.tx_frames.len() as u64;
+            Ok(throughput_figures("rx", packets, &beats, nic.delivered.len() as u64, control))
+        }
+        "tx" => {
+            for i in 0..packets {
+                nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: vec![i as u8] });
+            }
+            let mut answered = 0;
+            let mut acks = 0;
+            while (nic.completions.len() as u64) < packets {
+                if nic.cycle > packets * 40 + 10_000 {
+                    return Err(format!("TX run: {} of {packets} messages completed", nic.completions.len()));
+                }
+                while answered < nic.tx_frames.len() {
+                    let f = nic.tx_frames[answered].1.clone();
+                    answered += 1;
+                    if flags_of(&f) & FLAG_DATA != 0 {
+                        let at = nic.cycle + 50;
+                        nic.push_frame(&ack_for(&f), at);
+                        acks += 1;
+                    }
+                }
+                nic.step();
+            }
+            beats = nic.tx_beat_cycles.clone();
+            let data = nic.tx_frames.iter().filter(|(_, f)| flags_of(f) & FLAG_DATA != 0).count() as u64;
+            if data != packets || nic.completions.iter().any(|c| c.abandoned) {
+                return Err(format!("TX run: {data} DATA frames for {packets} messages, or a message abandoned"));
+            }
+            Ok(throughput_figures("tx", packets, &beats, nic.completions.len() as u64, acks))
+        }
+        other => Err(format!("unknown direction '{other}' (rx or tx)")),
+    }
+}
+
+/// Link between two NICs: fixed delay and optional faults.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkFaults {
+    /// Probability that a DATA frame is trimmed to its header (CHOP).
+    pub trim: f64,
+    /// Probability that any frame is lost.
+    pub drop: f64,
+}
+
+/// What a loopback run saw.
+#[derive(Clone, Debug, Default)]
+pub struct LoopbackReport {
+    pub cycles: u64,
+    pub messages: [usize; 2],
+    pub bytes: [usize; 2],
+    pub frames: [usize; 2],
+    pub trimmed: usize,
+    pub dropped: usize,
+    pub retransmissions: [u64; 2],
+    /// Status registers of both NICs at the end (name, value).
+    pub status: [Vec<(&'static str, u32)>; 2],
+}
+
+/// Reads every status register.
+pub fn read_status(nic: &mut NicSim) -> Vec<(&'static str, u32)> {
+    NDP_STATUS_REGISTERS.iter().map(|n| (*n, nic.read_register(status_address(n).unwrap()).0)).collect()
+}
+
+fn stat(s: &[(&'static str, u32)], name: &str) -> u32 {
+    s.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or_else(|| panic!("no status register {name}"))
+}
+
+/// Two NICs back to back through links of `delay` cycles; each sends `per_side` random messages
+/// (1 byte … `max_len`) to the other. Checks that every message is delivered exactly once and
+/// byte-identical, and that every send completes (not abandoned). `configure` sets registers on
+/// both NICs before traffic starts.
+pub fn loopback(
+    config: &str,
+    seed: u64,
+    per_side: usize,
+    max_len: usize,
+    delay: u64,
+    faults: LinkFaults,
+    registers: &[(usize, u32)],
+    max_cycles: u64,
+) -> Result<LoopbackReport, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let ips = [NIC_IP, PEER_IP];
+    let mut nics = [nic_with_ip(config, ips[0])?, nic_with_ip(config, ips[1])?];
+    for nic in nics.iter_mut() {
+        for (reg, value) in registers {
+            let r = nic.write_register(4 * *reg as u64, *value);
+            if r != 0 {
+                return Err(format!("register {reg} write answered {r}"));
+            }
+        }
+    }
+    // Messages: payload starts with a unique tag so deliveries can be matched.
+    let mut expected: [Vec<TxMessage>; 2] = [Vec::new(), Vec::new()];
+    for side in 0..2 {
+        for k in 0..per_side {
+            let len = if rng.gen_bool(0.3) { rng.gen_range(9 * 1024..=max_len.max(9 * 1024)) } else { rng.gen_range(4..=max_len.min(4096)) };
+            let mut payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            payload[0..4].copy_from_slice(&((side * 100_000 + k) as u32).to_le_bytes());
+            let m = TxMessage { remote_ip: ips[1 - side], remote_port: 9000 + side as u16, local_port: 5000 + k as u16, payload };
+            nics[side].send(&m);
+            expected[side].push(m);
+        }
+    }
+    let mut links: [VecDeque<(u64, Vec<u8>)>; 2] = [VecDeque::new(), VecDeque::new()];
+    let mut forwarded = [0usize; 2];
+    let mut report = LoopbackReport::default();
+    let start = nics[0].cycle;
+    loop {
+        let done = (0..2).all(|s| nics[s].completions.len() >= per_side && nics[1 - s].delivered.len() >= per_side);
+        if done {
+            break;
+        }
+        if nics[0].cycle - start > max_cycles {
+            return Err(format!(
+                "loopback did not finish in {max_cycles} cycles: delivered {}/{} and {}/{}, completed {}/{} and {}/{} (seed {seed})",
+                nics[1].delivered.len(), per_side, nics[0].delivered.len(), per_side,
+                nics[0].completions.len(), per_side, nics[1].completions.len(), per_side
+            ));
+        }
+        for s in 0..2 {
+            while forwarded[s] < nics[s].tx_frames.len() {
+                let f = nics[s].tx_frames[forwarded[s]].1.clone();
+                forwarded[s] += 1;
+                report.frames[s] += 1;
+                if faults.drop > 0.0 && rng.gen_bool(faults.drop) {
+                    report.dropped += 1;
+                    continue;
+                }
+                let f = if flags_of(&f) & FLAG_DATA != 0 && faults.trim > 0.0 && rng.gen_bool(faults.trim) {
+                    report.trimmed += 1;
+                    trimmed(&f)
+                } else {
+                    f
+                };
+                let at = nics[s].cycle + delay;
+                links[s].push_back((at, f));
+            }
+            while let Some((at, f)) = links[s].pop_front() {
+                nics[1 - s].push_frame(&f, at);
+            }
+        }
+        for nic in nics.iter_mut() {
+            nic.step();
+        }
+    }
+    report.cycles = nics[0].cycle - start;
+    for s in 0..2 {
+        let recv = &nics[1 - s].delivered;
+        let mut seen = vec![false; per_side];
+        for m in recv {
+            let tag = u32::from_le_bytes(m.payload[0..4].try_into().unwrap()) as usize;
+            let k = tag.checked_sub(s * 100_000).filter(|k| *k < per_side).ok_or_else(|| format!("side {s}: unknown message tag {tag}"))?;
+            if seen[k] {
+                return Err(format!("side {s}: message {k} delivered twice (seed {seed})"));
+            }
+            seen[k] = true;
+            let e = &expected[s][k];
+            if m.payload != e.payload || m.remote_ip != ips[s] || m.remote_port != e.local_port || m.local_port != e.remote_port {
+                return Err(format!("side {s}: message {k} delivered with different bytes or addresses (seed {seed})"));
+            }
+        }
+        if let Some(c) = nics[s].completions.iter().find(|c| c.abandoned) {
+            return Err(format!("side {s}: message {:#x} abandoned (seed {seed})", c.tx_msg_id));
+        }
+        report.messages[s] = recv.len();
+        report.bytes[s] = recv.iter().map(|m| m.payload.len()).sum();
+    }
+    for s in 0..2 {
+        report.status[s] = read_status(&mut nics[s]);
+        report.retransmissions[s] = 0;
+    }
+    let _ = stat;
+    Ok(report)
+}

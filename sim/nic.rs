@@ -1,0 +1,528 @@
+//! Transaction-level driver of a whole-NIC Verilator model (e.g. `nt_ndp_16_nic`): frames in
+//! and out on the MAC side, messages in and out on the CPU side, AXI4-Lite register access, and
+//! the cycle of every first beat at each stage boundary (for the latency report).
+//!
+//! Conventions of the ports (see `nanotransport_hdl::nic::top`): 64-bit AXI4-Stream, byte 0 in
+//! bits 7..0. An input beat counts when it is accepted (`tvalid & tready`), an output beat from
+//! the cycle it is first shown (`tvalid`), so "first byte in → first byte out" is the number of
+//! clock edges between the two.
+
+use crate::cosim::verilated::{PortId, VerilatedModel};
+use std::collections::VecDeque;
+
+/// A message delivered to the CPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RxMessage {
+    pub remote_ip: u32,
+    pub remote_port: u16,
+    pub local_port: u16,
+    pub payload: Vec<u8>,
+    /// Cycle its first beat was shown.
+    pub first_cycle: u64,
+}
+
+/// A message for the CPU to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TxMessage {
+    pub remote_ip: u32,
+    pub remote_port: u16,
+    pub local_port: u16,
+    pub payload: Vec<u8>,
+}
+
+/// A completion record of a sent message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub tx_msg_id: u16,
+    pub abandoned: bool,
+    pub cycle: u64,
+}
+
+/// The words of one message on the CPU TX stream (`s_axis_msg`): two descriptor words, then the
+/// payload, `(data, keep, last)`.
+pub fn tx_message_words(m: &TxMessage) -> Vec<(u64, u64, bool)> {
+    let len = m.payload.len() as u64;
+    let mut words = vec![
+        (len & 0xFFFF, 0xFF, false),
+        (m.remote_ip as u64 | (m.remote_port as u64) << 32 | (m.local_port as u64) << 48, 0xFF, false),
+    ];
+    let chunks: Vec<&[u8]> = m.payload.chunks(8).collect();
+    for (i, c) in chunks.iter().enumerate() {
+        let data = c.iter().enumerate().fold(0u64, |d, (k, b)| d | (*b as u64) << (8 * k));
+        words.push((data, (1u64 << c.len()) - 1, i + 1 == chunks.len()));
+    }
+    if chunks.is_empty() {
+        words[1].2 = true;
+    }
+    words
+}
+
+/// Beats `(data, keep, last)` of a frame on a 64-bit stream.
+pub fn frame_beats(frame: &[u8]) -> Vec<(u64, u64, bool)> {
+    let n = frame.chunks(8).count();
+    frame
+        .chunks(8)
+        .enumerate()
+        .map(|(i, c)| (c.iter().enumerate().fold(0u64, |d, (k, b)| d | (*b as u64) << (8 * k)), (1u64 << c.len()) - 1, i + 1 == n))
+        .collect()
+}
+
+fn keep_bytes(data: u64, keep: u64) -> impl Iterator<Item = u8> {
+    (0..8).filter(move |k| keep >> k & 1 == 1).map(move |k| (data >> (8 * k)) as u8)
+}
+
+/// First-beat cycles at each stage boundary, in order of occurrence.
+#[derive(Clone, Debug, Default)]
+pub struct StageTimes {
+    /// MAC RX: first beat of a frame accepted.
+    pub mac_rx: Vec<u64>,
+    /// Ingress pipeline → reassembly: first beat of a packet shown.
+    pub ingress_out: Vec<u64>,
+    /// Reassembly → CPU: first beat of a message shown.
+    pub cpu_rx: Vec<u64>,
+    /// CPU → transmit path: first word of a message accepted.
+    pub cpu_tx: Vec<u64>,
+    /// Packetization → arbiter: first beat of a data packet shown.
+    pub pkt_out: Vec<u64>,
+    /// MAC TX: first beat of a frame shown.
+    pub mac_tx: Vec<u64>,
+}
+
+struct Ports {
+    clock: PortId,
+    reset: PortId,
+    rx_tdata: PortId,
+    rx_tkeep: PortId,
+    rx_tlast: PortId,
+    rx_tvalid: PortId,
+    rx_tready: PortId,
+    tx_tdata: PortId,
+    tx_tkeep: PortId,
+    tx_tlast: PortId,
+    tx_tvalid: PortId,
+    tx_tready: PortId,
+    msg_out_tdata: PortId,
+    msg_out_tkeep: PortId,
+    msg_out_tlast: PortId,
+    msg_out_tvalid: PortId,
+    msg_out_tready: PortId,
+    msg_in_tdata: PortId,
+    msg_in_tkeep: PortId,
+    msg_in_tlast: PortId,
+    msg_in_tvalid: PortId,
+    msg_in_tready: PortId,
+    msg_id_valid: PortId,
+    msg_id: PortId,
+    done_valid: PortId,
+    done_ready: PortId,
+    done_tx_msg_id: PortId,
+    done_abandoned: PortId,
+    awaddr: PortId,
+    awvalid: PortId,
+    awready: PortId,
+    wdata: PortId,
+    wstrb: PortId,
+    wvalid: PortId,
+    wready: PortId,
+    bresp: PortId,
+    bvalid: PortId,
+    bready: PortId,
+    araddr: PortId,
+    arvalid: PortId,
+    arready: PortId,
+    rdata: PortId,
+    rresp: PortId,
+    rvalid: PortId,
+    rready: PortId,
+    ingress_tvalid: PortId,
+    ingress_tready: PortId,
+    ingress_tlast: PortId,
+    pkt_tvalid: PortId,
+    pkt_tready: PortId,
+    pkt_tlast: PortId,
+}
+
+/// One AXI4-Lite access in progress.
+#[derive(Clone, Copy, Debug)]
+enum Axil {
+    Idle,
+    Write { addr: u64, value: u64, aw_done: bool, w_done: bool },
+    Read { addr: u64, ar_done: bool },
+}
+
+/// A whole-NIC model with its drivers. Inputs are offered as soon as they are queued (MAC RX
+/// frames no earlier than their release cycle); outputs are taken when the `*_ready` knobs allow.
+pub struct NicSim {
+    pub model: VerilatedModel,
+    p: Ports,
+    pub cycle: u64,
+    rx_queue: VecDeque<(u64, Vec<(u64, u64, bool)>)>,
+    rx_beat: usize,
+    tx_partial: Vec<u8>,
+    tx_partial_first: u64,
+    /// Frames sent on MAC TX: (cycle of the first beat, bytes).
+    pub tx_frames: Vec<(u64, Vec<u8>)>,
+    /// Whether MAC TX takes beats this cycle (set before `step`).
+    pub tx_ready: bool,
+    msg_queue: VecDeque<Vec<(u64, u64, bool)>>,
+    msg_word: usize,
+    msg_out_beats: Vec<(u64, u64)>,
+    msg_out_first: u64,
+    /// Messages delivered to the CPU.
+    pub delivered: Vec<RxMessage>,
+    /// Whether the CPU takes message beats this cycle.
+    pub msg_ready: bool,
+    /// tx_msg_ids given to the CPU's messages, in order: (cycle, id).
+    pub sent_ids: Vec<(u64, u16)>,
+    pub completions: Vec<Completion>,
+    pub stages: StageTimes,
+    /// Cycle of every beat accepted on MAC RX / taken on MAC TX.
+    pub rx_beat_cycles: Vec<u64>,
+    pub tx_beat_cycles: Vec<u64>,
+    ingress_in_packet: bool,
+    pkt_in_packet: bool,
+    tx_shown: bool,
+    msg_out_shown: bool,
+    axil: Axil,
+    axil_result: Option<(u64, u64)>,
+}
+
+impl NicSim {
+    /// The model `module` (e.g. `nt_ndp_16_nic`), reset for one cycle.
+    pub fn new(module: &str) -> Result<Self, String> {
+        let model = VerilatedModel::new(module)?;
+        let q = |n: &str| model.port(n).ok_or_else(|| format!("{module}: no port {n}"));
+        let p = Ports {
+            clock: q("clock")?,
+            reset: q("reset")?,
+            rx_tdata: q("s_axis_rx_tdata")?,
+            rx_tkeep: q("s_axis_rx_tkeep")?,
+            rx_tlast: q("s_axis_rx_tlast")?,
+            rx_tvalid: q("s_axis_rx_tvalid")?,
+            rx_tready: q("s_axis_rx_tready")?,
+            tx_tdata: q("m_axis_tx_tdata")?,
+            tx_tkeep: q("m_axis_tx_tkeep")?,
+            tx_tlast: q("m_axis_tx_tlast")?,
+            tx_tvalid: q("m_axis_tx_tvalid")?,
+            tx_tready: q("m_axis_tx_tready")?,
+            msg_out_tdata: q("m_axis_msg_tdata")?,
+            msg_out_tkeep: q("m_axis_msg_tkeep")?,
+            msg_out_tlast: q("m_axis_msg_tlast")?,
+            msg_out_tvalid: q("m_axis_msg_tvalid")?,
+            msg_out_tready: q("m_axis_msg_tready")?,
+            msg_in_tdata: q("s_axis_msg_tdata")?,
+            msg_in_tkeep: q("s_axis_msg_tkeep")?,
+            msg_in_tlast: q("s_axis_msg_tlast")?,
+            msg_in_tvalid: q("s_axis_msg_tvalid")?,
+            msg_in_tready: q("s_axis_msg_tready")?,
+            msg_id_valid: q("msg_id_valid")?,
+            msg_id: q("msg_id")?,
+            done_valid: q("done_valid")?,
+            done_ready: q("done_ready")?,
+            done_tx_msg_id: q("done_tx_msg_id")?,
+            done_abandoned: q("done_abandoned")?,
+            awaddr: q("s_axil_awaddr")?,
+            awvalid: q("s_axil_awvalid")?,
+            awready: q("s_axil_awready")?,
+            wdata: q("s_axil_wdata")?,
+            wstrb: q("s_axil_wstrb")?,
+            wvalid: q("s_axil_wvalid")?,
+            wready: q("s_axil_wready")?,
+            bresp: q("s_axil_bresp")?,
+            bvalid: q("s_axil_bvalid")?,
+            bready: q("s_axil_bready")?,
+            araddr: q("s_axil_araddr")?,
+            arvalid: q("s_axil_arvalid")?,
+            arready: q("s_axil_arready")?,
+            rdata: q("s_axil_rdata")?,
+            rresp: q("s_axil_rresp")?,
+            rvalid: q("s_axil_rvalid")?,
+            rready: q("s_axil_rready")?,
+            ingress_tvalid: q("probe_ingress_tvalid")?,
+            ingress_tready: q("probe_ingress_tready")?,
+            ingress_tlast: q("probe_ingress_tlast")?,
+            pkt_tvalid: q("probe_pkt_tvalid")?,
+            pkt_tready: q("probe_pkt_tready")?,
+            pkt_tlast: q("probe_pkt_tlast")?,
+        };
+        let mut sim = NicSim {
+            model,
+            p,
+            cycle: 0,
+            rx_queue: VecDeque::new(),
+            rx_beat: 0,
+            tx_partial: Vec::new(),
+            tx_partial_first: 0,
+            tx_frames: Vec::new(),
+            tx_ready: true,
+            msg_queue: VecDeque::new(),
+            msg_word: 0,
+            msg_out_beats: Vec::new(),
+            msg_out_first: 0,
+            delivered: Vec::new(),
+            msg_ready: true,
+            sent_ids: Vec::new(),
+            completions: Vec::new(),
+            stages: StageTimes::default(),
+            rx_beat_cycles: Vec::new(),
+            tx_beat_cycles: Vec::new(),
+            ingress_in_packet: false,
+            pkt_in_packet: false,
+            tx_shown: false,
+            msg_out_shown: false,
+            axil: Axil::Idle,
+            axil_result: None,
+        };
+        sim.model.set(sim.p.clock, 0);
+        sim.model.set(sim.p.reset, 1);
+        sim.model.eval();
+        sim.model.tick();
+        sim.model.set(sim.p.reset, 0);
+        sim.model.eval();
+        Ok(sim)
+    }
+
+    /// Queues a frame for MAC RX, offered from cycle `not_before` on (in queue order).
+    pub fn push_frame(&mut self, frame: &[u8], not_before: u64) {
+        self.rx_queue.push_back((not_before, frame_beats(frame)));
+    }
+
+    /// Frames waiting for MAC RX (including the one being received).
+    pub fn rx_backlog(&self) -> usize {
+        self.rx_queue.len()
+    }
+
+    /// Queues a message for the CPU TX stream.
+    pub fn send(&mut self, m: &TxMessage) {
+        self.msg_queue.push_back(tx_message_words(m));
+    }
+
+    /// Messages not yet fully written into the NIC.
+    pub fn send_backlog(&self) -> usize {
+        self.msg_queue.len()
+    }
+
+    /// One clock cycle: drive inputs, settle, observe every handshake, clock edge.
+    pub fn step(&mut self) {
+        self.drive_axil();
+        let p = &self.p;
+        let m = &mut self.model;
+        // MAC RX
+        let rx_offer = self.rx_queue.front().filter(|(t, _)| *t <= self.cycle).map(|(_, beats)| beats[self.rx_beat]);
+        match rx_offer {
+            Some((d, k, l)) => {
+                m.set(p.rx_tdata, d);
+                m.set(p.rx_tkeep, k);
+                m.set(p.rx_tlast, l as u64);
+                m.set(p.rx_tvalid, 1);
+            }
+            None => m.set(p.rx_tvalid, 0),
+        }
+        // CPU TX
+        let msg_offer = self.msg_queue.front().map(|w| w[self.msg_word]);
+        match msg_offer {
+            Some((d, k, l)) => {
+                m.set(p.msg_in_tdata, d);
+                m.set(p.msg_in_tkeep, k);
+                m.set(p.msg_in_tlast, l as u64);
+                m.set(p.msg_in_tvalid, 1);
+            }
+            None => m.set(p.msg_in_tvalid, 0),
+        }
+        m.set(p.tx_tready, self.tx_ready as u64);
+        m.set(p.msg_out_tready, self.msg_ready as u64);
+        m.set(p.done_ready, 1);
+        m.eval();
+
+        let now = self.cycle;
+        if rx_offer.is_some() && m.get(p.rx_tready) == 1 {
+            if self.rx_beat == 0 {
+                self.stages.mac_rx.push(now);
+            }
+            self.rx_beat_cycles.push(now);
+            self.rx_beat += 1;
+            if self.rx_beat == self.rx_queue.front().unwrap().1.len() {
+                self.rx_queue.pop_front();
+                self.rx_beat = 0;
+            }
+        }
+        if msg_offer.is_some() && m.get(p.msg_in_tready) == 1 {
+            if self.msg_word == 0 {
+                self.stages.cpu_tx.push(now);
+            }
+            self.msg_word += 1;
+            if self.msg_word == self.msg_queue.front().unwrap().len() {
+                self.msg_queue.pop_front();
+                self.msg_word = 0;
+            }
+        }
+        // MAC TX
+        if m.get(p.tx_tvalid) == 1 {
+            if self.tx_partial.is_empty() && !self.tx_shown {
+                self.tx_partial_first = now;
+                self.stages.mac_tx.push(now);
+                self.tx_shown = true;
+            }
+            if self.tx_ready {
+                self.tx_beat_cycles.push(now);
+                let (d, k) = (m.get(p.tx_tdata), m.get(p.tx_tkeep));
+                self.tx_partial.extend(keep_bytes(d, k));
+                if m.get(p.tx_tlast) == 1 {
+                    self.tx_frames.push((self.tx_partial_first, std::mem::take(&mut self.tx_partial)));
+                    self.tx_shown = false;
+                }
+            }
+        }
+        // CPU RX
+        if m.get(p.msg_out_tvalid) == 1 {
+            if self.msg_out_beats.is_empty() && !self.msg_out_shown {
+                self.msg_out_first = now;
+                self.stages.cpu_rx.push(now);
+                self.msg_out_shown = true;
+            }
+            if self.msg_ready {
+                self.msg_out_beats.push((m.get(p.msg_out_tdata), m.get(p.msg_out_tkeep)));
+                if m.get(p.msg_out_tlast) == 1 {
+                    let beats = std::mem::take(&mut self.msg_out_beats);
+                    let (h0, h1) = (beats[0].0, beats.get(1).map(|b| b.0).unwrap_or(0));
+                    let payload = beats[2.min(beats.len())..].iter().flat_map(|(d, k)| keep_bytes(*d, *k)).collect();
+                    self.delivered.push(RxMessage {
+                        remote_ip: h0 as u32,
+                        remote_port: (h0 >> 32) as u16,
+                        local_port: (h0 >> 48) as u16,
+                        payload,
+                        first_cycle: self.msg_out_first,
+                    });
+                    let _ = h1;
+                    self.msg_out_shown = false;
+                }
+            }
+        }
+        // probes
+        if m.get(p.ingress_tvalid) == 1 {
+            if !self.ingress_in_packet {
+                self.stages.ingress_out.push(now);
+                self.ingress_in_packet = true;
+            }
+            if m.get(p.ingress_tready) == 1 && m.get(p.ingress_tlast) == 1 {
+                self.ingress_in_packet = false;
+            }
+        }
+        if m.get(p.pkt_tvalid) == 1 {
+            if !self.pkt_in_packet {
+                self.stages.pkt_out.push(now);
+                self.pkt_in_packet = true;
+            }
+            if m.get(p.pkt_tready) == 1 && m.get(p.pkt_tlast) == 1 {
+                self.pkt_in_packet = false;
+            }
+        }
+        if m.get(p.msg_id_valid) == 1 {
+            self.sent_ids.push((now, m.get(p.msg_id) as u16));
+        }
+        if m.get(p.done_valid) == 1 {
+            self.completions.push(Completion {
+                tx_msg_id: m.get(p.done_tx_msg_id) as u16,
+                abandoned: m.get(p.done_abandoned) == 1,
+                cycle: now,
+            });
+        }
+        self.observe_axil();
+        self.model.tick();
+        self.cycle += 1;
+    }
+
+    fn drive_axil(&mut self) {
+        let p = &self.p;
+        let m = &mut self.model;
+        let (aw, w, ar) = match self.axil {
+            Axil::Write { addr, value, aw_done, w_done } => {
+                m.set(p.awaddr, addr);
+                m.set(p.wdata, value);
+                m.set(p.wstrb, 0xF);
+                (!aw_done, !w_done, false)
+            }
+            Axil::Read { addr, ar_done } => {
+                m.set(p.araddr, addr);
+                (false, false, !ar_done)
+            }
+            Axil::Idle => (false, false, false),
+        };
+        m.set(p.awvalid, aw as u64);
+        m.set(p.wvalid, w as u64);
+        m.set(p.arvalid, ar as u64);
+        m.set(p.bready, 1);
+        m.set(p.rready, 1);
+    }
+
+    fn observe_axil(&mut self) {
+        let p = &self.p;
+        let m = &self.model;
+        match &mut self.axil {
+            Axil::Write { aw_done, w_done, .. } => {
+                if !*aw_done && m.get(p.awready) == 1 {
+                    *aw_done = true;
+                }
+                if !*w_done && m.get(p.wready) == 1 {
+                    *w_done = true;
+                }
+                if m.get(p.bvalid) == 1 {
+                    self.axil_result = Some((0, m.get(p.bresp)));
+                    self.axil = Axil::Idle;
+                }
+            }
+            Axil::Read { ar_done, .. } => {
+                if !*ar_done && m.get(p.arready) == 1 {
+                    *ar_done = true;
+                }
+                if m.get(p.rvalid) == 1 {
+                    self.axil_result = Some((m.get(p.rdata), m.get(p.rresp)));
+                    self.axil = Axil::Idle;
+                }
+            }
+            Axil::Idle => {}
+        }
+    }
+
+    fn axil_wait(&mut self) -> (u64, u64) {
+        self.axil_result = None;
+        for _ in 0..1000 {
+            self.step();
+            if let Some(r) = self.axil_result.take() {
+                return r;
+            }
+        }
+        panic!("AXI4-Lite access did not complete in 1000 cycles");
+    }
+
+    /// Writes a register (traffic keeps flowing meanwhile); returns BRESP.
+    pub fn write_register(&mut self, addr: u64, value: u32) -> u64 {
+        self.axil = Axil::Write { addr, value: value as u64, aw_done: false, w_done: false };
+        self.axil_wait().1
+    }
+
+    /// Reads a register; returns (RDATA, RRESP).
+    pub fn read_register(&mut self, addr: u64) -> (u32, u64) {
+        self.axil = Axil::Read { addr, ar_done: false };
+        let (d, r) = self.axil_wait();
+        (d as u32, r)
+    }
+
+    /// Steps `n` cycles.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Steps until `done(self)` holds or `max` cycles passed; returns whether it held.
+    pub fn run_until(&mut self, max: u64, mut done: impl FnMut(&Self) -> bool) -> bool {
+        for _ in 0..max {
+            if done(self) {
+                return true;
+            }
+            self.step();
+        }
+        done(self)
+    }
+}

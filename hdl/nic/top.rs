@@ -329,6 +329,7 @@ impl Logic for NdpNic16 {
 
         // ---------------- receive: MAC → ingress → reassembly → CPU ----------------
         self.ingress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
+        self.ingress.req_ready.next = true;
         self.ingress.s_axis_tdata.next = self.s_axis_rx_tdata.val();
         self.ingress.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
         self.ingress.s_axis_tlast.next = self.s_axis_rx_tlast.val();

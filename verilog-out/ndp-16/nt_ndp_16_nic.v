@@ -64,6 +64,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  ingress$s_axis_tvalid;
     wire  ingress$s_axis_tready;
     wire  ingress$req_valid;
+    reg  ingress$req_ready;
     wire  ingress$req_mark_received;
     wire  [31:0] ingress$req_src_ip;
     wire  [15:0] ingress$req_src_port;
@@ -405,6 +406,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .s_axis_tvalid(ingress$s_axis_tvalid),
         .s_axis_tready(ingress$s_axis_tready),
         .req_valid(ingress$req_valid),
+        .req_ready(ingress$req_ready),
         .req_mark_received(ingress$req_mark_received),
         .req_src_ip(ingress$req_src_ip),
         .req_src_port(ingress$req_src_port),
@@ -771,6 +773,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         csr$s_axil_rready = s_axil_rready;
         cfg = csr$cfg;
         ingress$rtt_pkts = cfg[(32'ha0)+:(16)];
+        ingress$req_ready = 1'b1;
         ingress$s_axis_tdata = s_axis_rx_tdata;
         ingress$s_axis_tkeep = s_axis_rx_tkeep;
         ingress$s_axis_tlast = s_axis_rx_tlast;
@@ -2382,7 +2385,7 @@ module nt_ndp_16_nic$deparser$sent_bytes(d,q,clock);
 endmodule // nt_ndp_16_nic$deparser$sent_bytes
 
 
-module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,offset_range_count);
+module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,offset_range_count);
 
     // Module arguments
     input wire  clock;
@@ -2394,6 +2397,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     input wire  s_axis_tvalid;
     output reg  s_axis_tready;
     output reg  req_valid;
+    input wire  req_ready;
     output reg  req_mark_received;
     output reg  [31:0] req_src_ip;
     output reg  [15:0] req_src_port;
@@ -2457,6 +2461,9 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  [31:0] duplicate_data_count;
     output reg  [31:0] forwarded_count;
     output reg  [31:0] offset_range_count;
+
+    // Constant declarations
+    localparam  slot_mask = 16'hf;
 
     // Stub signals
     reg  parser$clock;
@@ -2547,9 +2554,9 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     reg  [3:0] s2_action$d;
     wire  [3:0] s2_action$q;
     reg  s2_action$clock;
-    reg  s2_requested$d;
-    wire  s2_requested$q;
-    reg  s2_requested$clock;
+    reg  s2_issued$d;
+    wire  s2_issued$q;
+    reg  s2_issued$clock;
     reg  [143:0] s2_meta$d;
     wire  [143:0] s2_meta$q;
     reg  s2_meta$clock;
@@ -2614,6 +2621,10 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     reg  m1_is_chop;
     reg  m1_is_control;
     reg  m1_request;
+    reg  [143:0] rq_meta;
+    reg  [3:0] rq_action;
+    reg  resp_done;
+    reg  [3:0] slot;
     reg  s2_ok;
     reg  s2_live;
     reg  s2_forward;
@@ -2732,10 +2743,10 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         .q(s2_action$q),
         .clock(s2_action$clock)
     );
-    nt_ndp_16_nic$ingress$s2_requested s2_requested(
-        .d(s2_requested$d),
-        .q(s2_requested$q),
-        .clock(s2_requested$clock)
+    nt_ndp_16_nic$ingress$s2_issued s2_issued(
+        .d(s2_issued$d),
+        .q(s2_issued$q),
+        .clock(s2_issued$clock)
     );
     nt_ndp_16_nic$ingress$s2_meta s2_meta(
         .d(s2_meta$d),
@@ -2822,7 +2833,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     always @(*) begin
         s2_valid$clock = clock;
         s2_action$clock = clock;
-        s2_requested$clock = clock;
+        s2_issued$clock = clock;
         s2_meta$clock = clock;
         s3_event$clock = clock;
         s3_flags$clock = clock;
@@ -2841,7 +2852,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         n_offset_range$clock = clock;
         s2_valid$d = s2_valid$q;
         s2_action$d = s2_action$q;
-        s2_requested$d = s2_requested$q;
+        s2_issued$d = s2_issued$q;
         s2_meta$d = s2_meta$q;
         s3_event$d = s3_event$q;
         s3_flags$d = s3_flags$q;
@@ -2873,7 +2884,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         parser$s_axis_tlast = s_axis_tlast;
         parser$s_axis_tvalid = s_axis_tvalid;
         s_axis_tready = parser$s_axis_tready;
-        parser$m_axis_tready = (payload$level < 32'h1e) & (decisions$level < 32'h6);
+        parser$m_axis_tready = ((payload$level < 32'h1e) & (decisions$level < 32'h6)) & ((~parser$m_axis_tfirst) | (~(s2_valid$q | dispatch$out_valid)));
         parser_take = parser$m_axis_tvalid & parser$m_axis_tready;
         payload$push = parser_take;
         payload$push_data = ((((parser$m_axis_tdata) & 74'h3ffffffffffffffffff) | (((parser$m_axis_tkeep) & 74'h3ffffffffffffffffff) << 32'h40)) | (((parser$m_axis_tlast) & 74'h3ffffffffffffffffff) << 32'h48)) | (((parser$m_axis_tfirst) & 74'h3ffffffffffffffffff) << 32'h49);
@@ -2912,13 +2923,19 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
         m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
         m1_request = (m1_is_data & m1_length_ok) | m1_is_chop;
-        req_valid = m1_request;
-        req_mark_received = m1_is_data;
-        req_src_ip = m1[(32'h0)+:(32)];
-        req_src_port = m1[(32'h20)+:(16)];
-        req_tx_msg_id = m1[(32'h68)+:(16)];
-        req_msg_len = m1[(32'h40)+:(16)];
-        req_pkt_offset = m1_offset;
+        rq_meta = m1;
+        rq_action = dispatch$out_action;
+        if (s2_valid$q) begin
+            rq_meta = s2_meta$q;
+            rq_action = s2_action$q;
+        end
+        req_valid = (m1_request & (~s2_valid$q)) | (s2_valid$q & (~s2_issued$q));
+        req_mark_received = rq_action == 32'h1;
+        req_src_ip = rq_meta[(32'h0)+:(32)];
+        req_src_port = rq_meta[(32'h20)+:(16)];
+        req_tx_msg_id = rq_meta[(32'h68)+:(16)];
+        req_msg_len = rq_meta[(32'h40)+:(16)];
+        req_pkt_offset = rq_meta[(32'h50)+:(8)];
         dlv_valid = m1_is_control & ((m1_flags & 32'h2) != 32'h0);
         dlv_tx_msg_id = m1[(32'h68)+:(16)];
         dlv_ack_bitmap = m1_offset_bit;
@@ -2930,13 +2947,15 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         ctx_new_credit = m1[(32'h58)+:(16)];
         ctx_allow_tx = 1'b1;
         ctx_raise_only = 1'b1;
-        s2_valid$d = dispatch$out_valid;
-        s2_action$d = dispatch$out_action;
-        if (m1_is_data & (~m1_length_ok)) begin
-            s2_action$d = 32'h0;
+        if (m1_request) begin
+            s2_valid$d = 1'b1;
+            s2_action$d = dispatch$out_action;
+            s2_meta$d = m1;
+            s2_issued$d = req_ready;
         end
-        s2_requested$d = m1_request;
-        s2_meta$d = m1;
+        else if (s2_valid$q & (~s2_issued$q) & req_ready) begin
+            s2_issued$d = 1'b1;
+        end
         if (m1_is_data) begin
             n_data$d = n_data$q + 32'h1;
         end
@@ -2955,17 +2974,22 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         if ((m1_is_control | m1_is_chop) & (m1_offset >= 32'h40)) begin
             n_offset_range$d = n_offset_range$q + 32'h1;
         end
-        s2_is_data = s2_valid$q & (s2_action$q == 32'h1);
-        s2_is_chop = s2_valid$q & (s2_action$q == 32'h2);
-        s2_ok = (s2_requested$q & resp_valid) & (~resp_fail);
+        resp_done = (s2_valid$q & s2_issued$q) & resp_valid;
+        if (resp_done) begin
+            s2_valid$d = 1'b0;
+        end
+        s2_is_data = resp_done & (s2_action$q == 32'h1);
+        s2_is_chop = resp_done & (s2_action$q == 32'h2);
+        s2_ok = resp_done & (~resp_fail);
+        slot = ((resp_rx_msg_id & slot_mask) & 4'hf);
         s2_live = s2_ok & (~resp_rx_msg_id[32'hf]);
         s2_forward = (s2_is_data & s2_live) & resp_is_new_pkt;
         s2_credit_op = (s2_is_data | s2_is_chop) & s2_live;
         s2_reply = (s2_is_data & s2_ok) | (s2_is_chop & s2_live);
-        decisions$push = s2_valid$q;
+        decisions$push = (dispatch$out_valid & (~m1_request)) | resp_done;
         decisions$push_data = (((((((((s2_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((s2_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((s2_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((s2_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((s2_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((s2_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((s2_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
         credit$req_valid = s2_credit_op;
-        credit$req_index = resp_rx_msg_id[(32'h0)+:(4)];
+        credit$req_index = slot;
         credit$req_pred = resp_is_new_msg;
         credit$req_op_true = 32'h2;
         credit$req_value_true = rtt_pkts;
@@ -2982,9 +3006,9 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
             s3_flags$d = 32'h2;
         end
         s3_pull$d = s2_credit_op;
-        s3_slot$d = resp_rx_msg_id[(32'h0)+:(4)];
+        s3_slot$d = slot;
         s3_meta$d = s2_meta$q;
-        if ((s2_is_data & s2_requested$q) & (~s2_ok)) begin
+        if (s2_is_data & (~s2_ok)) begin
             n_rx_fail$d = n_rx_fail$q + 32'h1;
         end
         if (s2_is_chop & (~s2_ok)) begin
@@ -3045,6 +3069,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         offset_range_count = n_offset_range$q;
         if (reset) begin
             s2_valid$d = 1'b0;
+            s2_issued$d = 1'b0;
             s3_event$d = 1'b0;
             out_forward$d = 1'b0;
             n_data$d = 32'h0;
@@ -5062,6 +5087,25 @@ module nt_ndp_16_nic$ingress$s2_action(d,q,clock);
 endmodule // nt_ndp_16_nic$ingress$s2_action
 
 
+module nt_ndp_16_nic$ingress$s2_issued(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$s2_issued
+
+
 module nt_ndp_16_nic$ingress$s2_meta(d,q,clock);
 
     // Module arguments
@@ -5079,25 +5123,6 @@ module nt_ndp_16_nic$ingress$s2_meta(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$ingress$s2_meta
-
-
-module nt_ndp_16_nic$ingress$s2_requested(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$s2_requested
 
 
 module nt_ndp_16_nic$ingress$s2_valid(d,q,clock);

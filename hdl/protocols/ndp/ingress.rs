@@ -1,4 +1,4 @@
-//! NDP ingress pipeline (thesis §3.3.4, Algorithm 5) for 16 messages: the [`Parser`], a
+//! NDP ingress pipeline (thesis §3.3.4, Algorithm 5) for 2^IW messages (16 or 128): the [`Parser`], a
 //! match-action stage that dispatches on the transport flags, the GetRxMsgInfo call, the credit
 //! register (an ifElseRAW [`RegisterExtern`]) and the events, in front of the reassembly.
 //!
@@ -99,7 +99,7 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
 // tx_msg_id 104, ip_total_len 120, flags 136.
 
 #[derive(LogicBlock)]
-pub struct NdpIngress16 {
+pub struct NdpIngress<const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
@@ -111,6 +111,7 @@ pub struct NdpIngress16 {
     pub s_axis_tready: Signal<Out, Bit>,
     // GetRxMsgInfo
     pub req_valid: Signal<Out, Bit>,
+    pub req_ready: Signal<In, Bit>,
     pub req_mark_received: Signal<Out, Bit>,
     pub req_src_ip: Signal<Out, Bits<32>>,
     pub req_src_port: Signal<Out, Bits<16>>,
@@ -151,7 +152,7 @@ pub struct NdpIngress16 {
     pub ctx_raise_only: Signal<Out, Bit>,
     // CtrlPktEvent
     pub ev_valid: Signal<Out, Bit>,
-    pub ev_msg_id: Signal<Out, Bits<4>>,
+    pub ev_msg_id: Signal<Out, Bits<IW>>,
     pub ev_ctrl_flags: Signal<Out, Bits<8>>,
     pub ev_pull: Signal<Out, Bit>,
     pub ev_credit: Signal<Out, Bits<16>>,
@@ -181,20 +182,21 @@ pub struct NdpIngress16 {
 
     parser: Parser,
     dispatch: MatchTable<Bits<144>>,
-    credit: RegisterExtern<16, 4>,
+    credit: RegisterExtern<16, IW>,
+    slot_mask: Constant<Bits<16>>,
     payload: StreamFifo<Bits<74>, 5>,
     decisions: StreamFifo<Bits<128>, 3>,
 
     // stage 2 (GetRxMsgInfo response cycle)
     s2_valid: DFF<Bit>,
     s2_action: DFF<Bits<4>>,
-    s2_requested: DFF<Bit>,
+    s2_issued: DFF<Bit>,
     s2_meta: DFF<Bits<144>>,
     // stage 3 (credit response cycle)
     s3_event: DFF<Bit>,
     s3_flags: DFF<Bits<8>>,
     s3_pull: DFF<Bit>,
-    s3_slot: DFF<Bits<4>>,
+    s3_slot: DFF<Bits<IW>>,
     s3_meta: DFF<Bits<144>>,
     // output
     out_forward: DFF<Bit>,
@@ -224,6 +226,10 @@ pub struct NdpIngress16 {
     m1_is_chop: Signal<Local, Bit>,
     m1_is_control: Signal<Local, Bit>,
     m1_request: Signal<Local, Bit>,
+    rq_meta: Signal<Local, Bits<144>>,
+    rq_action: Signal<Local, Bits<4>>,
+    resp_done: Signal<Local, Bit>,
+    slot: Signal<Local, Bits<IW>>,
     // stage 2 locals
     s2_ok: Signal<Local, Bit>,
     s2_live: Signal<Local, Bit>,
@@ -242,7 +248,7 @@ pub struct NdpIngress16 {
     parser_take: Signal<Local, Bit>,
 }
 
-impl Default for NdpIngress16 {
+impl<const IW: usize> Default for NdpIngress<IW> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -254,6 +260,7 @@ impl Default for NdpIngress16 {
             s_axis_tvalid: Default::default(),
             s_axis_tready: Default::default(),
             req_valid: Default::default(),
+            req_ready: Default::default(),
             req_mark_received: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
@@ -320,11 +327,12 @@ impl Default for NdpIngress16 {
             parser: Parser::new(NDP_IP_PROTOCOL),
             dispatch: MatchTable::new(&ndp_ingress_program(), NDP_ACTION_DROP),
             credit: Default::default(),
+            slot_mask: Constant::new(((1u64 << IW) - 1).into()),
             payload: Default::default(),
             decisions: Default::default(),
             s2_valid: Default::default(),
             s2_action: Default::default(),
-            s2_requested: Default::default(),
+            s2_issued: Default::default(),
             s2_meta: Default::default(),
             s3_event: Default::default(),
             s3_flags: Default::default(),
@@ -355,6 +363,10 @@ impl Default for NdpIngress16 {
             m1_is_chop: Default::default(),
             m1_is_control: Default::default(),
             m1_request: Default::default(),
+            rq_meta: Default::default(),
+            rq_action: Default::default(),
+            resp_done: Default::default(),
+            slot: Default::default(),
             s2_ok: Default::default(),
             s2_live: Default::default(),
             s2_forward: Default::default(),
@@ -373,11 +385,11 @@ impl Default for NdpIngress16 {
     }
 }
 
-impl Logic for NdpIngress16 {
+impl<const IW: usize> Logic for NdpIngress<IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s2_valid, s2_action, s2_requested, s2_meta, s3_event, s3_flags, s3_pull, s3_slot,
+            self, clock, s2_valid, s2_action, s2_issued, s2_meta, s3_event, s3_flags, s3_pull, s3_slot,
             s3_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length,
             n_rx_fail, n_duplicate, n_forwarded, n_offset_range
         );
@@ -395,8 +407,10 @@ impl Logic for NdpIngress16 {
         self.parser.s_axis_tvalid.next = self.s_axis_tvalid.val();
         self.s_axis_tready.next = self.parser.s_axis_tready.val();
         // Room for one more beat, and for the decision of a frame already in the stages.
-        self.parser.m_axis_tready.next =
-            (self.payload.level.val() < 30) & (self.decisions.level.val() < 6);
+        // A frame's first beat also waits until the previous frame's GetRxMsgInfo call is done
+        // (one call in flight; the 128-message table may be busy for a while after reset).
+        self.parser.m_axis_tready.next = ((self.payload.level.val() < 30) & (self.decisions.level.val() < 6))
+            & ((!self.parser.m_axis_tfirst.val()) | (!(self.s2_valid.q.val() | self.dispatch.out_valid.val())));
         self.parser_take.next = self.parser.m_axis_tvalid.val() & self.parser.m_axis_tready.val();
         self.payload.push.next = self.parser_take.val();
         self.payload.push_data.next = ((bit_cast::<74, 64>(self.parser.m_axis_tdata.val())
@@ -453,13 +467,20 @@ impl Logic for NdpIngress16 {
         self.m1_length_ok.next = (self.m1_start.val() >= self.m1_len.val())
             | (self.m1_carried.val() == self.m1_expected.val());
         self.m1_request.next = (self.m1_is_data.val() & self.m1_length_ok.val()) | self.m1_is_chop.val();
-        self.req_valid.next = self.m1_request.val();
-        self.req_mark_received.next = self.m1_is_data.val();
-        self.req_src_ip.next = self.m1.val().get_bits::<32>(0);
-        self.req_src_port.next = self.m1.val().get_bits::<16>(32);
-        self.req_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
-        self.req_msg_len.next = self.m1.val().get_bits::<16>(64);
-        self.req_pkt_offset.next = self.m1_offset.val();
+        // The request goes out in the match cycle (P+1) if the table is ready, else it is held.
+        self.rq_meta.next = self.m1.val();
+        self.rq_action.next = self.dispatch.out_action.val();
+        if self.s2_valid.q.val() {
+            self.rq_meta.next = self.s2_meta.q.val();
+            self.rq_action.next = self.s2_action.q.val();
+        }
+        self.req_valid.next = (self.m1_request.val() & (!self.s2_valid.q.val())) | (self.s2_valid.q.val() & (!self.s2_issued.q.val()));
+        self.req_mark_received.next = self.rq_action.val() == 1;
+        self.req_src_ip.next = self.rq_meta.val().get_bits::<32>(0);
+        self.req_src_port.next = self.rq_meta.val().get_bits::<16>(32);
+        self.req_tx_msg_id.next = self.rq_meta.val().get_bits::<16>(104);
+        self.req_msg_len.next = self.rq_meta.val().get_bits::<16>(64);
+        self.req_pkt_offset.next = self.rq_meta.val().get_bits::<8>(80);
 
         self.dlv_valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x02) != 0);
         self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
@@ -473,14 +494,14 @@ impl Logic for NdpIngress16 {
         self.ctx_allow_tx.next = true;
         self.ctx_raise_only.next = true;
 
-        self.s2_valid.d.next = self.dispatch.out_valid.val();
-        self.s2_action.d.next = self.dispatch.out_action.val();
-        if self.m1_is_data.val() & (!self.m1_length_ok.val()) {
-            // Marked so that stage 2 neither forwards nor replies.
-            self.s2_action.d.next = 0.into();
+        if self.m1_request.val() {
+            self.s2_valid.d.next = true;
+            self.s2_action.d.next = self.dispatch.out_action.val();
+            self.s2_meta.d.next = self.m1.val();
+            self.s2_issued.d.next = self.req_ready.val();
+        } else if self.s2_valid.q.val() & (!self.s2_issued.q.val()) & self.req_ready.val() {
+            self.s2_issued.d.next = true;
         }
-        self.s2_requested.d.next = self.m1_request.val();
-        self.s2_meta.d.next = self.m1.val();
         if self.m1_is_data.val() {
             self.n_data.d.next = self.n_data.q.val() + 1;
         }
@@ -501,16 +522,23 @@ impl Logic for NdpIngress16 {
         }
 
         // ---------------- stage 2: GetRxMsgInfo response → decision, credit register ----------------
-        self.s2_is_data.next = self.s2_valid.q.val() & (self.s2_action.q.val() == 1);
-        self.s2_is_chop.next = self.s2_valid.q.val() & (self.s2_action.q.val() == 2);
-        self.s2_ok.next = (self.s2_requested.q.val() & self.resp_valid.val()) & (!self.resp_fail.val());
+        self.resp_done.next = (self.s2_valid.q.val() & self.s2_issued.q.val()) & self.resp_valid.val();
+        if self.resp_done.val() {
+            self.s2_valid.d.next = false;
+        }
+        self.s2_is_data.next = self.resp_done.val() & (self.s2_action.q.val() == 1);
+        self.s2_is_chop.next = self.resp_done.val() & (self.s2_action.q.val() == 2);
+        self.s2_ok.next = self.resp_done.val() & (!self.resp_fail.val());
+        self.slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
         // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
         self.s2_live.next = self.s2_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
         self.s2_forward.next = (self.s2_is_data.val() & self.s2_live.val()) & self.resp_is_new_pkt.val();
         self.s2_credit_op.next = (self.s2_is_data.val() | self.s2_is_chop.val()) & self.s2_live.val();
         self.s2_reply.next = (self.s2_is_data.val() & self.s2_ok.val()) | (self.s2_is_chop.val() & self.s2_live.val());
 
-        self.decisions.push.next = self.s2_valid.q.val();
+        // One decision per frame, in frame order: at once for a frame without a GetRxMsgInfo call,
+        // else with its response.
+        self.decisions.push.next = (self.dispatch.out_valid.val() & (!self.m1_request.val())) | self.resp_done.val();
         self.decisions.push_data.next = (((((((bit_cast::<128, 1>(self.s2_forward.val().into())
             | (bit_cast::<128, 16>(self.resp_rx_msg_id.val()) << 1))
             | (bit_cast::<128, 1>(self.resp_is_last_pkt.val().into()) << 17))
@@ -524,7 +552,7 @@ impl Logic for NdpIngress16 {
         // ifElseRAW on the message's credit: DATA (new packet): new message ? WRITE rtt+1 : ADD 1;
         // CHOP: new message ? WRITE rtt : KEEP.
         self.credit.req_valid.next = self.s2_credit_op.val();
-        self.credit.req_index.next = self.resp_rx_msg_id.val().get_bits::<4>(0);
+        self.credit.req_index.next = self.slot.val();
         self.credit.req_pred.next = self.resp_is_new_msg.val();
         self.credit.req_op_true.next = 2.into();
         self.credit.req_value_true.next = self.rtt_pkts.val();
@@ -543,9 +571,9 @@ impl Logic for NdpIngress16 {
             self.s3_flags.d.next = 0x02.into();
         }
         self.s3_pull.d.next = self.s2_credit_op.val();
-        self.s3_slot.d.next = self.resp_rx_msg_id.val().get_bits::<4>(0);
+        self.s3_slot.d.next = self.slot.val();
         self.s3_meta.d.next = self.s2_meta.q.val();
-        if (self.s2_is_data.val() & self.s2_requested.q.val()) & (!self.s2_ok.val()) {
+        if self.s2_is_data.val() & (!self.s2_ok.val()) {
             self.n_rx_fail.d.next = self.n_rx_fail.q.val() + 1;
         }
         if self.s2_is_chop.val() & (!self.s2_ok.val()) {
@@ -612,6 +640,7 @@ impl Logic for NdpIngress16 {
 
         if self.reset.val() {
             self.s2_valid.d.next = false;
+            self.s2_issued.d.next = false;
             self.s3_event.d.next = false;
             self.out_forward.d.next = false;
             self.n_data.d.next = 0.into();
@@ -626,3 +655,8 @@ impl Logic for NdpIngress16 {
         }
     }
 }
+
+/// The ingress for 16 messages (GetRxMsgInfo answers in 1 cycle).
+pub type NdpIngress16 = NdpIngress<4>;
+/// The ingress for 128 messages (the hashed GetRxMsgInfo: one request per 2 cycles, answer in 2).
+pub type NdpIngress128 = NdpIngress<7>;

@@ -140,7 +140,10 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     in_header: DFF<Bits<640>>,
     /// Bytes of the frame received before this beat (saturating at 65 535).
     in_bytes: DFF<Bits<16>>,
-    // SRC material of the last Bolt frame sent to the core, and the SRC being sent.
+    // SRC material (frame bytes 0–79) of the last Bolt frame sent to the core, and the SRC being
+    // sent. One material register suffices: consecutive Bolt descriptors are at least 6 cycles
+    // apart (a Bolt frame has ≥ 6 beats and its descriptor leaves at beat ≥ 5 or its last beat),
+    // more than the core's 3-cycle latency.
     src_material: DFF<Bits<640>>,
     src_buffer: DFF<Bits<640>>,
     src_busy: DFF<Bit>,
@@ -565,8 +568,9 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // ---- Output: a frame leaves once its decision is at the head of the decision FIFO.
         self.head.next = self.data_fifo.head_data.val();
         self.head_decision.next = self.decision_fifo.head_data.val();
-        // A frame starts no earlier than 12 cycles after its first beat arrived: the latency of the
-        // longest wait for a decision (beat 7 + 3 cycles core + 2 cycles FIFO), so the output lag
+        // A frame starts no earlier than `output_lag` cycles after its first beat arrived: the
+        // longest wait for a decision (descriptor beat + 3 cycles core + 2 cycles FIFO; 12 for
+        // N = 16), so the output lag
         // is the same for every frame and back-to-back frames leave without bubbles.
         self.waited.next = self.cycle_count.q.val() - self.head.val().get_bits::<16>(73);
         self.can_go.next = (self.data_fifo.head_valid.val() & self.decision_fifo.head_valid.val())

@@ -131,12 +131,17 @@ pub struct SwitchConfig {
     pub ports: usize,
     /// Supply from the 65 536-entry table (thesis §4.4.1) instead of the multiplier.
     pub supply_table: bool,
+    /// Bytes after the Bolt header that the stream wrapper copies into an SRC (0..=32).
+    pub src_trailing_bytes: usize,
+    /// Blocks written: the core and, with the multiplier, the stream wrapper; or the wrapper only.
+    pub stream_only: bool,
 }
 
 /// Every named switch configuration.
 pub const SWITCH_CONFIGS: &[SwitchConfig] = &[
-    SwitchConfig { name: "bolt-ingress-64p", ports: 64, supply_table: false },
-    SwitchConfig { name: "bolt-ingress-64p-lut", ports: 64, supply_table: true },
+    SwitchConfig { name: "bolt-ingress-64p", ports: 64, supply_table: false, src_trailing_bytes: 16, stream_only: false },
+    SwitchConfig { name: "bolt-ingress-64p-lut", ports: 64, supply_table: true, src_trailing_bytes: 16, stream_only: false },
+    SwitchConfig { name: "bolt-ingress-64p-src32", ports: 64, supply_table: false, src_trailing_bytes: 32, stream_only: true },
 ];
 
 /// Looks a switch configuration up by name.
@@ -170,15 +175,19 @@ impl SwitchConfig {
     pub fn generate(&self) -> Vec<GeneratedModule> {
         use crate::switch::bolt_ingress::BoltIngress;
         let verilog = match self.ports {
-            64 => verilog_of(&mut BoltIngress::<64, 6>::new(self.bolt_params())),
+            64 if !self.stream_only => verilog_of(&mut BoltIngress::<64, 6>::new(self.bolt_params())),
+            64 => String::new(),
             other => panic!("no block types for {other} ports"),
         };
-        let mut modules = vec![GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name)];
+        let mut modules = Vec::new();
+        if !self.stream_only {
+            modules.push(GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name));
+        }
         // The stream wrapper (parser, SRC builder, 64-bit AXI4-Stream) in the multiplier configuration.
         if !self.supply_table {
             use crate::switch::bolt_stream::BoltStream;
             let stream = match self.ports {
-                64 => verilog_of(&mut BoltStream::<64, 6>::new(self.bolt_params())),
+                64 => verilog_of(&mut BoltStream::<64, 6>::new(self.bolt_params(), self.src_trailing_bytes)),
                 other => panic!("no block types for {other} ports"),
             };
             modules.push(GeneratedModule::new(&format!("{}_bolt_stream", self.module_prefix()), &stream, self.name));

@@ -172,6 +172,7 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
     let o = nanotransport(&["configs"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("bolt-ingress-64p ") && text.contains("bolt-ingress-64p-lut") && text.contains("nic-16"), "{text}");
+    assert!(text.contains("bolt-ingress-64p-src32") && text.contains("SRC carries 32 bytes"), "{text}");
     let o = nanotransport(&["gen", "--config", "bolt-9", "--out", "/nonexistent"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bolt-ingress-64p"));

@@ -2,6 +2,15 @@
 //! [`BoltIngress`] on each, forwards the frame with its flags rewritten (or drops it), and builds
 //! SRC packets (thesis §4.4.1) on a stream of their own.
 //!
+//! # Parameter
+//! `src_trailing_bytes` (N, construction argument of [`BoltStream::new`], 0..=32, asserted;
+//! default [`DEFAULT_SRC_TRAILING_BYTES`] = 16, as in the configuration `bolt-ingress-64p`;
+//! `bolt-ingress-64p-src32` uses 32): how many bytes after the data packet's Bolt header
+//! (the host transport header that identifies the flow) an SRC carries. The SRC's IPv4 total
+//! length (29 + N), its checksum, its length (`max(60, 43 + N)` bytes), its beat count and last
+//! `tkeep`, the beat at which a frame's descriptor goes to the core and the latency all follow
+//! from N.
+//!
 //! # Frames
 //! Beats carry 8 bytes, the first byte of the frame in `tdata[7:0]`; `tkeep` marks valid bytes
 //! (contiguous from lane 0; only the last beat of a frame may be partial);
@@ -11,35 +20,50 @@
 //! 20-byte header (first byte 0x45), protocol [`BOLT_IP_PROTOCOL`] (153), IPv4 total length ≥ 29
 //! and the frame holds the whole 9-byte Bolt header (≥ 43 bytes). Anything else is forwarded
 //! untouched (counted: `not_ipv4_count`, `wrong_protocol_count`, `too_short_count`, whatever the
-//! egress port), unless its egress port is out of range (dropped, counted in `bad_port_count`). The demand of a Bolt frame is
-//! `14 + IPv4 total length` (the frame length without FCS; Ethernet padding of short frames is not
-//! counted): the length is known from beat 2, so the frame is not held back until its end.
+//! egress port), unless its egress port is out of range (dropped, counted in `bad_port_count`).
 //!
-//! # SRC packets (59 bytes)
+//! # Packet size (demand)
+//! The size a Bolt frame is charged is the Ethernet frame length without FCS as its IPv4 header
+//! implies it: `max(60, 14 + IPv4 total length)` (saturating at 65 535), equal to the frame
+//! length for every well-formed frame, including runts padded to 60 bytes. It is known from
+//! beat 2, so the frame is not held back until its end. At the frame's last beat the wrapper
+//! compares it with the frame's actual length (saturating at 65 535); a Bolt frame whose length
+//! differs (bytes missing or extra, or a runt not padded to 60) is counted in
+//! `length_mismatch_count` (whatever its egress port). The decision for that frame was already
+//! made on the header's length and stands: the frame is forwarded (or dropped for a bad port) as
+//! decided, unchanged apart from its flags.
+//!
+//! # SRC packets (`max(60, 43 + N)` bytes)
 //! Ethernet and IPv4 addresses swapped; IPv4: version 4, IHL 5, TOS and identification copied,
-//! no fragment flags, TTL 64, protocol 153, total length 45, header checksum computed; Bolt header:
-//! `q_size` = the occupancy seen (saturated to 24 bits), `link_rate` = the egress port's rate
-//! code, flags = the data packet's with DATA cleared and SRC set, `t_data_tx` reflected; then the
-//! 16 bytes that follow the data packet's Bolt header (the host transport header; zeros where the
-//! frame is shorter). `m_src_axis_tdest` is the data packet's ingress port. Padding to the 60-byte
-//! Ethernet minimum is the transmitting MAC's job. One SRC is buffered; an SRC decided while the
-//! previous one has not been fully taken by `m_src_axis` is dropped and counted
-//! (`src_dropped_count`); data forwarding never waits for the SRC stream.
+//! no fragment flags, TTL 64, protocol 153, total length 29 + N, header checksum computed; Bolt
+//! header: `q_size` = the occupancy seen (saturated to 24 bits), `link_rate` = the egress port's
+//! rate code, flags = the data packet's with DATA cleared and SRC set, `t_data_tx` reflected;
+//! then the N bytes that follow the data packet's Bolt header. Only bytes that the data packet
+//! carries are copied — inside both the frame and its IPv4 packet (14 + total length), so
+//! Ethernet padding is never copied; when the packet carries fewer than N bytes after its Bolt
+//! header, the rest of the N bytes are zero (the SRC keeps its length and total length 29 + N).
+//! An SRC shorter than 60 bytes (N < 17) is padded with zero bytes to the 60-byte Ethernet
+//! minimum; its IPv4 total length counts only the IP packet. `m_src_axis_tdest` is the data
+//! packet's ingress port. One SRC is buffered; an SRC decided while the previous one has not been
+//! fully taken by `m_src_axis` is dropped and counted (`src_dropped_count`); data forwarding
+//! never waits for the SRC stream.
 //!
 //! # Ports
 //! `s_axis_*` (tdata 64, tkeep 8, tlast, tvalid, tready, tuser 48), `m_axis_*` (tdata, tkeep,
 //! tlast, tvalid, tready), `m_src_axis_*` (tdata, tkeep, tlast, tvalid, tready, tdest 8), `now`
 //! (32-bit ns), `clock`, `reset` (synchronous), and the counters of [`BoltIngress`] plus the
-//! parser's and `src_sent_count` / `src_dropped_count`.
+//! parser's, `length_mismatch_count`, `src_sent_count` and `src_dropped_count`.
 //!
 //! # Latency and throughput
-//! The descriptor goes to the core when beat 7 (bytes 56–63) or the last beat is accepted, so
-//! that the SRC material (bytes 0–58) is complete; the frame waits in a 32-beat FIFO for its
-//! decision. Back to back at full rate, the first beat of a frame leaves 12 cycles after it entered
-//! (beat 7 + 3 cycles core + 2 cycles decision FIFO; shorter frames are held to the same 12
-//! cycles, so the lag never grows); beats then leave one per cycle. Throughput:
-//! one beat per cycle in and out, i.e. a frame of `n` bytes every `ceil(n / 8)` cycles, no
-//! bubbles between frames. An SRC takes 8 beats on its own stream.
+//! The descriptor goes to the core when the beat holding byte 42 + N (the descriptor beat,
+//! `ceil((43 + N) / 8) − 1`: 7 for N = 16, 9 for N = 32, 5 for N ≤ 5) or the frame's last beat
+//! is accepted, so that the SRC material is complete; the frame waits in a 32-beat FIFO for its
+//! decision. Back to back at full rate, the first beat of a frame leaves
+//! [`stream_latency`]`(N)` = descriptor beat + 5 cycles after it entered (3 cycles core + 2
+//! cycles decision FIFO; 12 cycles for N = 16, 14 for N = 32; shorter frames are held to the same
+//! lag, so it never grows); beats then leave one per cycle. Throughput: one beat per cycle in and
+//! out, i.e. a frame of `n` bytes every `ceil(n / 8)` cycles, no bubbles between frames. An SRC
+//! takes `ceil(max(60, 43 + N) / 8)` beats on its own stream (8 for N = 16, 10 for N = 32).
 
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
@@ -79,6 +103,7 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     pub too_short_count: Signal<Out, Bits<32>>,
     pub src_sent_count: Signal<Out, Bits<32>>,
     pub src_dropped_count: Signal<Out, Bits<32>>,
+    pub length_mismatch_count: Signal<Out, Bits<32>>,
     core: BoltIngress<P, PW>,
     data_fifo: StreamFifo<Bits<89>, 5>,
     decision_fifo: StreamFifo<Bits<9>, 6>,
@@ -89,7 +114,19 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     /// Byte constants, little-endian by byte position (byte 12 = 0x08, byte 13 = 0x00, …).
     ethertype_ipv4: Constant<Bits<16>>,
     ipv4_version_ihl: Constant<Bits<8>>,
+    /// The SRC's IPv4 total length, byte-swapped as it sits in the frame (bytes 16–17), and as a
+    /// number for the checksum.
     src_total_len: Constant<Bits<16>>,
+    src_total_len_sum: Constant<Bits<20>>,
+    /// Bytes after the Bolt header copied into an SRC: ones in the lowest 8 × N bits.
+    src_trailing_mask: Constant<Bits<256>>,
+    /// Beat of a frame at which its descriptor goes to the core (all SRC material received).
+    descriptor_beat: Constant<Bits<4>>,
+    /// Last beat of an SRC and its `tkeep`.
+    src_last_beat: Constant<Bits<4>>,
+    src_last_keep: Constant<Bits<8>>,
+    header_beats: Constant<Bits<4>>,
+    ones_256: Constant<Bits<256>>,
     ttl_protocol: Constant<Bits<16>>,
     header_0800_45: Constant<Bits<24>>,
     byte_mask: Constant<Bits<8>>,
@@ -100,12 +137,17 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     in_ethertype_ok: DFF<Bit>,
     in_protocol_ok: DFF<Bit>,
     in_total_len: DFF<Bits<16>>,
-    in_header: DFF<Bits<512>>,
-    // SRC material of the last Bolt frame sent to the core, and the SRC being sent.
-    src_material: DFF<Bits<512>>,
-    src_buffer: DFF<Bits<512>>,
+    in_header: DFF<Bits<640>>,
+    /// Bytes of the frame received before this beat (saturating at 65 535).
+    in_bytes: DFF<Bits<16>>,
+    // SRC material (frame bytes 0–79) of the last Bolt frame sent to the core, and the SRC being
+    // sent. One material register suffices: consecutive Bolt descriptors are at least 6 cycles
+    // apart (a Bolt frame has ≥ 6 beats and its descriptor leaves at beat ≥ 5 or its last beat),
+    // more than the core's 3-cycle latency.
+    src_material: DFF<Bits<640>>,
+    src_buffer: DFF<Bits<640>>,
     src_busy: DFF<Bit>,
-    src_beat: DFF<Bits<3>>,
+    src_beat: DFF<Bits<4>>,
     src_dest: DFF<Bits<8>>,
     // Output side.
     out_beat: DFF<Bits<4>>,
@@ -119,17 +161,23 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     too_shorts: DFF<Bits<32>>,
     srcs_sent: DFF<Bits<32>>,
     srcs_dropped: DFF<Bits<32>>,
+    length_mismatches: DFF<Bits<32>>,
     // Locals.
     room: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
     first_beat: Signal<Local, Bit>,
     tuser_now: Signal<Local, Bits<48>>,
-    header_merged: Signal<Local, Bits<512>>,
+    header_merged: Signal<Local, Bits<640>>,
     slot_shift: Signal<Local, Bits<10>>,
     keep_mask: Signal<Local, Bits<64>>,
+    keep_count: Signal<Local, Bits<4>>,
+    frame_bytes_sum: Signal<Local, Bits<17>>,
+    frame_bytes_now: Signal<Local, Bits<16>>,
+    pkt_len_sum: Signal<Local, Bits<17>>,
+    pkt_len_now: Signal<Local, Bits<16>>,
     kept_data: Signal<Local, Bits<64>>,
-    beat_slot: Signal<Local, Bits<512>>,
-    beat_mask: Signal<Local, Bits<512>>,
+    beat_slot: Signal<Local, Bits<640>>,
+    beat_mask: Signal<Local, Bits<640>>,
     descriptor_fire: Signal<Local, Bit>,
     long_enough: Signal<Local, Bit>,
     ethertype_now: Signal<Local, Bit>,
@@ -144,34 +192,75 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     drop_frame: Signal<Local, Bit>,
     pop_beat: Signal<Local, Bit>,
     head_tdata: Signal<Local, Bits<64>>,
-    m: Signal<Local, Bits<512>>,
+    m: Signal<Local, Bits<640>>,
     ip_words_a: Signal<Local, Bits<20>>,
     ip_words_b: Signal<Local, Bits<20>>,
     ip_words_c: Signal<Local, Bits<20>>,
     ip_words_d: Signal<Local, Bits<20>>,
     ip_sum: Signal<Local, Bits<20>>,
-    src_eth: Signal<Local, Bits<512>>,
-    src_ip_a: Signal<Local, Bits<512>>,
-    src_ip_b: Signal<Local, Bits<512>>,
-    src_bolt: Signal<Local, Bits<512>>,
+    src_eth: Signal<Local, Bits<640>>,
+    src_ip_a: Signal<Local, Bits<640>>,
+    src_ip_b: Signal<Local, Bits<640>>,
+    src_bolt: Signal<Local, Bits<640>>,
     ip_fold1: Signal<Local, Bits<17>>,
     ip_fold2: Signal<Local, Bits<16>>,
     ip_checksum: Signal<Local, Bits<16>>,
-    src_frame: Signal<Local, Bits<512>>,
+    src_frame: Signal<Local, Bits<640>>,
     src_flags: Signal<Local, Bits<8>>,
     src_take: Signal<Local, Bit>,
-    src_offset: Signal<Local, Bits<9>>,
+    src_offset: Signal<Local, Bits<10>>,
+    src_ip_tail: Signal<Local, Bits<16>>,
+    src_tail_shift: Signal<Local, Bits<9>>,
+    src_tail_mask: Signal<Local, Bits<256>>,
     src_done: Signal<Local, Bit>,
+}
+
+/// Bytes after the Bolt header copied into an SRC by default (the and `bolt-ingress-64p`'s).
+pub const DEFAULT_SRC_TRAILING_BYTES: usize = 16;
+/// Most bytes after the Bolt header an SRC can carry (the wrapper keeps frame bytes 0–79).
+pub const MAX_SRC_TRAILING_BYTES: usize = 32;
+/// Ethernet minimum frame length without FCS; shorter SRCs are padded with zeros to it, and a
+/// Bolt frame's demand is never below it.
+pub const MIN_FRAME_BYTES: usize = 60;
+/// Bytes before the data that follows the Bolt header (Ethernet 14 + IPv4 20 + Bolt 9).
+const BOLT_END: usize = 43;
+
+/// Length in bytes of the SRCs built with `src_trailing_bytes`: `max(60, 43 + src_trailing_bytes)`.
+pub fn src_frame_bytes(src_trailing_bytes: usize) -> usize {
+    (BOLT_END + src_trailing_bytes).max(MIN_FRAME_BYTES)
+}
+
+/// Beat (0-based) of a frame at which the wrapper hands its descriptor to the core:
+/// the beat holding byte `42 + src_trailing_bytes` (or the frame's last beat, if earlier).
+pub fn descriptor_beat(src_trailing_bytes: usize) -> usize {
+    (BOLT_END + src_trailing_bytes).div_ceil(8) - 1
+}
+
+/// Cycles from a frame's first beat in to its first beat out, back to back with ready sinks:
+/// the descriptor beat + 3 cycles core + 2 cycles decision FIFO.
+pub fn stream_latency(src_trailing_bytes: usize) -> usize {
+    descriptor_beat(src_trailing_bytes) + 5
 }
 
 impl<const P: usize, const PW: usize> Default for BoltStream<P, PW> {
     fn default() -> Self {
-        Self::new(BoltParams::defaults(P))
+        Self::new(BoltParams::defaults(P), DEFAULT_SRC_TRAILING_BYTES)
     }
 }
 
 impl<const P: usize, const PW: usize> BoltStream<P, PW> {
-    pub fn new(params: BoltParams) -> Self {
+    /// `src_trailing_bytes`: how many bytes after the data packet's Bolt header an SRC carries,
+    /// 0..=[`MAX_SRC_TRAILING_BYTES`] (asserted).
+    pub fn new(params: BoltParams, src_trailing_bytes: usize) -> Self {
+        assert!(
+            src_trailing_bytes <= MAX_SRC_TRAILING_BYTES,
+            "SRC trailing bytes {src_trailing_bytes} out of range 0..={MAX_SRC_TRAILING_BYTES}"
+        );
+        let n = src_trailing_bytes;
+        let src_ip_total = (BOLT_END - 14 + n) as u64;
+        let src_len = src_frame_bytes(n);
+        let src_last_lanes = src_len - 8 * (src_len.div_ceil(8) - 1);
+        let trailing_mask: Bits<256> = if n == 0 { Bits::default() } else { Bits::<256>::mask() >> ((256 - 8 * n) as u64) };
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -204,6 +293,7 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             too_short_count: Default::default(),
             src_sent_count: Default::default(),
             src_dropped_count: Default::default(),
+            length_mismatch_count: Default::default(),
             core: BoltIngress::new(params),
             data_fifo: Default::default(),
             decision_fifo: Default::default(),
@@ -216,6 +306,7 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             in_protocol_ok: Default::default(),
             in_total_len: Default::default(),
             in_header: Default::default(),
+            in_bytes: Default::default(),
             src_material: Default::default(),
             src_buffer: Default::default(),
             src_busy: Default::default(),
@@ -224,12 +315,13 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             out_beat: Default::default(),
             head_shown: Default::default(),
             cycle_count: Default::default(),
-            output_lag: Constant::new(12u64.into()),
+            output_lag: Constant::new((stream_latency(n) as u64).into()),
             not_ipv4s: Default::default(),
             wrong_protocols: Default::default(),
             too_shorts: Default::default(),
             srcs_sent: Default::default(),
             srcs_dropped: Default::default(),
+            length_mismatches: Default::default(),
             room: Default::default(),
             accept: Default::default(),
             first_beat: Default::default(),
@@ -237,6 +329,11 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             header_merged: Default::default(),
             slot_shift: Default::default(),
             keep_mask: Default::default(),
+            keep_count: Default::default(),
+            frame_bytes_sum: Default::default(),
+            frame_bytes_now: Default::default(),
+            pkt_len_sum: Default::default(),
+            pkt_len_now: Default::default(),
             kept_data: Default::default(),
             beat_slot: Default::default(),
             beat_mask: Default::default(),
@@ -266,7 +363,14 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             src_bolt: Default::default(),
             ethertype_ipv4: Constant::new(0x0008u64.into()),
             ipv4_version_ihl: Constant::new(0x45u64.into()),
-            src_total_len: Constant::new(0x2d00u64.into()),
+            src_total_len: Constant::new(((src_ip_total as u16).swap_bytes() as u64).into()),
+            src_total_len_sum: Constant::new(src_ip_total.into()),
+            src_trailing_mask: Constant::new(trailing_mask),
+            descriptor_beat: Constant::new((descriptor_beat(n) as u64).into()),
+            src_last_beat: Constant::new(((src_len.div_ceil(8) - 1) as u64).into()),
+            src_last_keep: Constant::new((((1u64 << src_last_lanes) - 1)).into()),
+            header_beats: Constant::new(10u64.into()),
+            ones_256: Constant::new(Bits::<256>::mask()),
             ttl_protocol: Constant::new(0x9940u64.into()),
             header_0800_45: Constant::new(0x450008u64.into()),
             byte_mask: Constant::new(0xffu64.into()),
@@ -278,6 +382,9 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             src_flags: Default::default(),
             src_take: Default::default(),
             src_offset: Default::default(),
+            src_ip_tail: Default::default(),
+            src_tail_shift: Default::default(),
+            src_tail_mask: Default::default(),
             src_done: Default::default(),
         }
     }
@@ -287,9 +394,9 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_beat, in_tuser, in_ethertype_ok, in_protocol_ok, in_total_len, in_header,
+            self, clock, in_beat, in_tuser, in_ethertype_ok, in_protocol_ok, in_total_len, in_header, in_bytes,
             src_material, src_buffer, src_busy, src_beat, src_dest, out_beat, head_shown, cycle_count, not_ipv4s, wrong_protocols,
-            too_shorts, srcs_sent, srcs_dropped
+            too_shorts, srcs_sent, srcs_dropped, length_mismatches
         );
         clock!(self, clock, core, data_fifo, decision_fifo);
         self.core.reset.next = self.reset.val();
@@ -316,44 +423,53 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         if self.first_beat.val() {
             self.tuser_now.next = self.s_axis_tuser.val();
         }
-        // Header bytes 0–63: beat b goes to bytes 8b…8b+7; a new frame starts from zeros.
+        // Header bytes 0–79: beat b goes to bytes 8b…8b+7; a new frame starts from zeros.
         // Bytes beyond tkeep (contiguous from lane 0) are kept out of the header: the highest kept
         // lane sets the mask.
         self.keep_mask.next = 0.into();
+        self.keep_count.next = 0.into();
         if self.s_axis_tkeep.val().get_bit(0) {
             self.keep_mask.next = self.word_mask.val() >> 56;
+            self.keep_count.next = 1.into();
         }
         if self.s_axis_tkeep.val().get_bit(1) {
             self.keep_mask.next = self.word_mask.val() >> 48;
+            self.keep_count.next = 2.into();
         }
         if self.s_axis_tkeep.val().get_bit(2) {
             self.keep_mask.next = self.word_mask.val() >> 40;
+            self.keep_count.next = 3.into();
         }
         if self.s_axis_tkeep.val().get_bit(3) {
             self.keep_mask.next = self.word_mask.val() >> 32;
+            self.keep_count.next = 4.into();
         }
         if self.s_axis_tkeep.val().get_bit(4) {
             self.keep_mask.next = self.word_mask.val() >> 24;
+            self.keep_count.next = 5.into();
         }
         if self.s_axis_tkeep.val().get_bit(5) {
             self.keep_mask.next = self.word_mask.val() >> 16;
+            self.keep_count.next = 6.into();
         }
         if self.s_axis_tkeep.val().get_bit(6) {
             self.keep_mask.next = self.word_mask.val() >> 8;
+            self.keep_count.next = 7.into();
         }
         if self.s_axis_tkeep.val().get_bit(7) {
             self.keep_mask.next = self.word_mask.val();
+            self.keep_count.next = 8.into();
         }
         self.kept_data.next = self.s_axis_tdata.val() & self.keep_mask.val();
         self.slot_shift.next = bit_cast::<10, 4>(self.in_beat.q.val()) << 6;
-        self.beat_slot.next = bit_cast::<512, 64>(self.kept_data.val()) << self.slot_shift.val();
-        self.beat_mask.next = bit_cast::<512, 64>(self.word_mask.val()) << self.slot_shift.val();
+        self.beat_slot.next = bit_cast::<640, 64>(self.kept_data.val()) << self.slot_shift.val();
+        self.beat_mask.next = bit_cast::<640, 64>(self.word_mask.val()) << self.slot_shift.val();
         self.header_merged.next = self.in_header.q.val();
-        if self.in_beat.q.val() < 8 {
+        if self.in_beat.q.val() < self.header_beats.val() {
             self.header_merged.next = (self.in_header.q.val() & (!self.beat_mask.val())) | self.beat_slot.val();
         }
         if self.first_beat.val() {
-            self.header_merged.next = bit_cast::<512, 64>(self.kept_data.val());
+            self.header_merged.next = bit_cast::<640, 64>(self.kept_data.val());
         }
         // Header checks, including the beat arriving now (a frame may end on beat 1 or 2).
         self.ethertype_now.next = self.in_ethertype_ok.q.val();
@@ -377,9 +493,37 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.is_bolt.next = ((self.ethertype_now.val() & self.protocol_now.val()) & self.length_ok.val())
             & self.long_enough.val();
         self.descriptor_fire.next = self.accept.val()
-            & ((self.in_beat.q.val() == 7) | (self.s_axis_tlast.val() & (self.in_beat.q.val() < 7)));
+            & ((self.in_beat.q.val() == self.descriptor_beat.val())
+                | (self.s_axis_tlast.val() & (self.in_beat.q.val() < self.descriptor_beat.val())));
+        // Frame length so far, including this beat (saturating at 65 535).
+        self.frame_bytes_sum.next = bit_cast::<17, 16>(self.in_bytes.q.val()) + bit_cast::<17, 4>(self.keep_count.val());
+        if self.first_beat.val() {
+            self.frame_bytes_sum.next = bit_cast::<17, 4>(self.keep_count.val());
+        }
+        self.frame_bytes_now.next = self.frame_bytes_sum.val().get_bits::<16>(0);
+        if self.frame_bytes_sum.val().get_bit(16) {
+            self.frame_bytes_now.next = 0xffff.into();
+        }
+        // Demand: the Ethernet frame length without FCS that the IPv4 header implies,
+        // max(60, 14 + total length), saturating at 65 535.
+        self.pkt_len_sum.next = bit_cast::<17, 16>(self.total_len_now.val()) + 14;
+        self.pkt_len_now.next = self.pkt_len_sum.val().get_bits::<16>(0);
+        if self.pkt_len_sum.val().get_bit(16) {
+            self.pkt_len_now.next = 0xffff.into();
+        }
+        if self.pkt_len_sum.val() < 60 {
+            self.pkt_len_now.next = 60.into();
+        }
+        // At its last beat a Bolt frame's length is checked against its demand; the decision
+        // made on the demand stands, the disagreement is counted.
+        if ((self.accept.val() & self.s_axis_tlast.val()) & self.is_bolt.val())
+            & (self.frame_bytes_now.val() != self.pkt_len_now.val())
+        {
+            self.length_mismatches.d.next = self.length_mismatches.q.val() + 1;
+        }
         if self.accept.val() {
             self.in_header.d.next = self.header_merged.val();
+            self.in_bytes.d.next = self.frame_bytes_now.val();
             self.in_ethertype_ok.d.next = self.ethertype_now.val();
             self.in_protocol_ok.d.next = self.protocol_now.val();
             self.in_total_len.d.next = self.total_len_now.val();
@@ -399,7 +543,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.core.in_valid.next = self.descriptor_fire.val();
         self.core.in_bolt.next = self.is_bolt.val();
         self.core.in_flags.next = self.header_merged.val().get_bits::<8>(304);
-        self.core.in_pkt_len.next = self.total_len_now.val() + 14;
+        self.core.in_pkt_len.next = self.pkt_len_now.val();
         self.core.in_ingress_port.next = self.tuser_now.val().get_bits::<8>(0);
         self.core.in_egress_port.next = self.tuser_now.val().get_bits::<8>(8);
         self.core.in_queue_bytes.next = self.tuser_now.val().get_bits::<32>(16);
@@ -424,8 +568,9 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // ---- Output: a frame leaves once its decision is at the head of the decision FIFO.
         self.head.next = self.data_fifo.head_data.val();
         self.head_decision.next = self.decision_fifo.head_data.val();
-        // A frame starts no earlier than 12 cycles after its first beat arrived: the latency of the
-        // longest wait for a decision (beat 7 + 3 cycles core + 2 cycles FIFO), so the output lag
+        // A frame starts no earlier than `output_lag` cycles after its first beat arrived: the
+        // longest wait for a decision (descriptor beat + 3 cycles core + 2 cycles FIFO; 12 for
+        // N = 16), so the output lag
         // is the same for every frame and back-to-back frames leave without bubbles.
         self.waited.next = self.cycle_count.q.val() - self.head.val().get_bits::<16>(73);
         self.can_go.next = (self.data_fifo.head_valid.val() & self.decision_fifo.head_valid.val())
@@ -455,10 +600,21 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
 
         // ---- SRC packet from the material of the frame just decided.
         self.m.next = self.src_material.q.val();
+        // Bytes after the Bolt header: at most N (the parameter), and only those inside the IPv4
+        // packet (14 + total length); bytes beyond the frame are zero in the material already.
+        // IPv4 total length (bytes 16–17) − 29 = the packet's bytes after its Bolt header.
+        self.src_ip_tail.next = ((bit_cast::<16, 8>(self.m.val().get_bits::<8>(128)) << 8)
+            | bit_cast::<16, 8>(self.m.val().get_bits::<8>(136)))
+            - 29;
+        self.src_tail_shift.next = bit_cast::<9, 5>(self.src_ip_tail.val().get_bits::<5>(0)) << 3;
+        self.src_tail_mask.next = self.src_trailing_mask.val() & (!(self.ones_256.val() << self.src_tail_shift.val()));
+        if self.src_ip_tail.val() >= 32 {
+            self.src_tail_mask.next = self.src_trailing_mask.val();
+        }
         self.src_flags.next = (self.m.val().get_bits::<8>(304) & 0x7f) | 0x20;
-        // IPv4 header checksum: 0x4500|TOS, 45, ID, 0, TTL 64|153, 0, source (old destination),
+        // IPv4 header checksum: 0x4500|TOS, 29 + N, ID, 0, TTL 64|153, 0, source (old destination),
         // destination (old source); one's complement sum folded twice.
-        self.ip_words_a.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(120)) + 0x4500) + 45) + 0x4099;
+        self.ip_words_a.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(120)) + 0x4500) + self.src_total_len_sum.val()) + 0x4099;
         self.ip_words_b.next = (bit_cast::<20, 8>(self.m.val().get_bits::<8>(144)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(152));
         self.ip_words_c.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(208)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(216)))
             + ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(224)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(232)));
@@ -469,30 +625,32 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.ip_fold2.next = self.ip_fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.ip_fold1.val().get_bits::<1>(16));
         self.ip_checksum.next = !self.ip_fold2.val();
         // Bytes: 0–5 old source MAC, 6–11 old destination MAC, 12–13 0x0800, 14 0x45, 15 TOS,
-        // 16–17 45, 18–19 ID, 20–21 0, 22 TTL 64, 23 protocol, 24–25 checksum, 26–29 old
+        // 16–17 29 + N, 18–19 ID, 20–21 0, 22 TTL 64, 23 protocol, 24–25 checksum, 26–29 old
         // destination IP, 30–33 old source IP, 34–36 q_size, 37 link rate, 38 flags, 39–42
-        // t_data_tx, 43–58 the 16 bytes after the data packet's Bolt header.
-        self.src_eth.next = (bit_cast::<512, 48>(self.m.val().get_bits::<48>(48))
-            | (bit_cast::<512, 48>(self.m.val().get_bits::<48>(0)) << 48))
-            | (bit_cast::<512, 16>(self.ethertype_ipv4.val()) << 96);
-        self.src_ip_a.next = ((bit_cast::<512, 8>(self.ipv4_version_ihl.val()) << 112)
-            | (bit_cast::<512, 8>(self.m.val().get_bits::<8>(120)) << 120))
-            | ((bit_cast::<512, 16>(self.src_total_len.val()) << 128)
-                | (bit_cast::<512, 16>(self.m.val().get_bits::<16>(144)) << 144));
-        self.src_ip_b.next = ((bit_cast::<512, 16>(self.ttl_protocol.val()) << 176)
-            | (bit_cast::<512, 8>(self.ip_checksum.val().get_bits::<8>(8)) << 192))
-            | ((bit_cast::<512, 8>(self.ip_checksum.val().get_bits::<8>(0)) << 200)
-                | ((bit_cast::<512, 32>(self.m.val().get_bits::<32>(240)) << 208)
-                    | (bit_cast::<512, 32>(self.m.val().get_bits::<32>(208)) << 240)));
-        self.src_bolt.next = ((bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(16)) << 272)
-            | (bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(8)) << 280))
-            | (((bit_cast::<512, 8>(self.core.out_q_size.val().get_bits::<8>(0)) << 288)
-                | (bit_cast::<512, 8>(self.core.out_link_rate.val()) << 296))
-                | ((bit_cast::<512, 8>(self.src_flags.val()) << 304)
-                    | (bit_cast::<512, 160>(self.m.val().get_bits::<160>(312)) << 312)));
+        // t_data_tx, 43–(42 + N) the N bytes after the data packet's Bolt header, then zeros
+        // up to the 60-byte minimum.
+        self.src_eth.next = (bit_cast::<640, 48>(self.m.val().get_bits::<48>(48))
+            | (bit_cast::<640, 48>(self.m.val().get_bits::<48>(0)) << 48))
+            | (bit_cast::<640, 16>(self.ethertype_ipv4.val()) << 96);
+        self.src_ip_a.next = ((bit_cast::<640, 8>(self.ipv4_version_ihl.val()) << 112)
+            | (bit_cast::<640, 8>(self.m.val().get_bits::<8>(120)) << 120))
+            | ((bit_cast::<640, 16>(self.src_total_len.val()) << 128)
+                | (bit_cast::<640, 16>(self.m.val().get_bits::<16>(144)) << 144));
+        self.src_ip_b.next = ((bit_cast::<640, 16>(self.ttl_protocol.val()) << 176)
+            | (bit_cast::<640, 8>(self.ip_checksum.val().get_bits::<8>(8)) << 192))
+            | ((bit_cast::<640, 8>(self.ip_checksum.val().get_bits::<8>(0)) << 200)
+                | ((bit_cast::<640, 32>(self.m.val().get_bits::<32>(240)) << 208)
+                    | (bit_cast::<640, 32>(self.m.val().get_bits::<32>(208)) << 240)));
+        self.src_bolt.next = ((bit_cast::<640, 8>(self.core.out_q_size.val().get_bits::<8>(16)) << 272)
+            | (bit_cast::<640, 8>(self.core.out_q_size.val().get_bits::<8>(8)) << 280))
+            | (((bit_cast::<640, 8>(self.core.out_q_size.val().get_bits::<8>(0)) << 288)
+                | (bit_cast::<640, 8>(self.core.out_link_rate.val()) << 296))
+                | ((bit_cast::<640, 8>(self.src_flags.val()) << 304)
+                    | ((bit_cast::<640, 32>(self.m.val().get_bits::<32>(312)) << 312)
+                        | (bit_cast::<640, 256>(self.m.val().get_bits::<256>(344) & self.src_tail_mask.val()) << 344))));
         self.src_frame.next = (self.src_eth.val() | self.src_ip_a.val()) | (self.src_ip_b.val() | self.src_bolt.val());
         self.src_take.next = self.m_src_axis_tready.val() & self.src_busy.q.val();
-        self.src_done.next = self.src_take.val() & self.src_beat.q.val().all();
+        self.src_done.next = self.src_take.val() & (self.src_beat.q.val() == self.src_last_beat.val());
         if self.src_take.val() {
             self.src_beat.d.next = self.src_beat.q.val() + 1;
         }
@@ -511,13 +669,13 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             }
         }
         // The offset gets its own 9-bit signal: Verilog sizes an index expression by its operands.
-        self.src_offset.next = bit_cast::<9, 3>(self.src_beat.q.val()) << 6;
+        self.src_offset.next = bit_cast::<10, 4>(self.src_beat.q.val()) << 6;
         self.m_src_axis_tdata.next = self.src_buffer.q.val().get_bits::<64>(self.src_offset.val().index());
         self.m_src_axis_tkeep.next = 0xff.into();
-        if self.src_beat.q.val().all() {
-            self.m_src_axis_tkeep.next = 0x07.into();
+        if self.src_beat.q.val() == self.src_last_beat.val() {
+            self.m_src_axis_tkeep.next = self.src_last_keep.val();
         }
-        self.m_src_axis_tlast.next = self.src_beat.q.val().all();
+        self.m_src_axis_tlast.next = self.src_beat.q.val() == self.src_last_beat.val();
         self.m_src_axis_tvalid.next = self.src_busy.q.val();
         self.m_src_axis_tdest.next = self.src_dest.q.val();
 
@@ -533,6 +691,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.too_short_count.next = self.too_shorts.q.val();
         self.src_sent_count.next = self.srcs_sent.q.val();
         self.src_dropped_count.next = self.srcs_dropped.q.val();
+        self.length_mismatch_count.next = self.length_mismatches.q.val();
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();
@@ -548,6 +707,8 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             self.too_shorts.d.next = 0.into();
             self.srcs_sent.d.next = 0.into();
             self.srcs_dropped.d.next = 0.into();
+            self.length_mismatches.d.next = 0.into();
+            self.in_bytes.d.next = 0.into();
         }
     }
 }
@@ -555,6 +716,105 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Steps one Bolt data frame (DATA | INC, IPv4 total length `total_len`, `frame_len` bytes
+    /// 0, 1, 2, …) to a congested port natively; returns (cycle of the first beat out, the
+    /// forwarded frame, the SRC, the frame sent).
+    fn one_congested_frame(n: usize, frame_len: usize, total_len: u16) -> (Option<usize>, Vec<u8>, Vec<u8>, Vec<u8>) {
+        let mut frame = vec![0u8; frame_len];
+        for (i, b) in frame.iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        frame[12..15].copy_from_slice(&[0x08, 0x00, 0x45]);
+        frame[16..18].copy_from_slice(&total_len.to_be_bytes());
+        frame[23] = BOLT_IP_PROTOCOL;
+        frame[38] = 0x84;
+        let beats = frame_len.div_ceil(8);
+        let mut uut = BoltStream::<64, 6>::new(BoltParams::defaults(64), n);
+        uut.connect_all();
+        let step = |uut: &mut BoltStream<64, 6>, beat: Option<usize>, reset: bool| {
+            uut.reset.next = reset;
+            uut.now.next = 1000u64.into();
+            uut.m_axis_tready.next = true;
+            uut.m_src_axis_tready.next = true;
+            uut.s_axis_tvalid.next = beat.is_some();
+            let b = beat.unwrap_or(0);
+            let mut word = [0u8; 8];
+            let chunk = &frame[8 * b..(8 * b + 8).min(frame_len)];
+            word[..chunk.len()].copy_from_slice(chunk);
+            uut.s_axis_tdata.next = u64::from_le_bytes(word).into();
+            uut.s_axis_tkeep.next = ((1u64 << chunk.len()) - 1).into();
+            uut.s_axis_tlast.next = b + 1 == beats;
+            uut.s_axis_tuser.next = (5u64 | (2 << 8) | (5000 << 16)).into();
+            assert!(simulate(uut, 10_000));
+            let out = (uut.m_axis_tvalid.val()).then(|| (uut.m_axis_tdata.val().to_u64(), uut.m_axis_tkeep.val().to_u64()));
+            let src = (uut.m_src_axis_tvalid.val())
+                .then(|| (uut.m_src_axis_tdata.val().to_u64(), uut.m_src_axis_tkeep.val().to_u64(), uut.m_src_axis_tdest.val().to_u64()));
+            uut.clock.next = Clock { clk: true };
+            assert!(simulate(uut, 10_000));
+            uut.clock.next = Clock { clk: false };
+            assert!(simulate(uut, 10_000));
+            (out, src)
+        };
+        step(&mut uut, None, true);
+        let (mut out, mut src, mut first_out) = (Vec::new(), Vec::new(), None);
+        for cycle in 0..50 {
+            let (o, s) = step(&mut uut, (cycle < beats).then_some(cycle), false);
+            if let Some((word, keep)) = o {
+                first_out.get_or_insert(cycle);
+                out.extend_from_slice(&word.to_le_bytes()[..(keep as u8).count_ones() as usize]);
+            }
+            if let Some((word, keep, dest)) = s {
+                assert_eq!(dest, 5, "the SRC goes back to the ingress port");
+                src.extend_from_slice(&word.to_le_bytes()[..(keep as u8).count_ones() as usize]);
+            }
+        }
+        assert_eq!(uut.src_sent_count.val().to_u64(), 1);
+        (first_out, out, src, frame)
+    }
+
+    fn checksum_ok(src: &[u8]) -> bool {
+        let sum: u32 = src[14..34].chunks(2).map(|w| u16::from_be_bytes([w[0], w[1]]) as u32).sum();
+        (sum & 0xffff) + (sum >> 16) == 0xffff
+    }
+
+    /// No bytes after the Bolt header: a 43-byte SRC, padded with zeros to 60; the descriptor
+    /// leaves at beat 5, so the frame leaves after 10 cycles.
+    #[test]
+    fn src_without_trailing_bytes_is_padded_to_sixty() {
+        let (first_out, _, src, frame) = one_congested_frame(0, 64, 50);
+        assert_eq!(first_out, Some(stream_latency(0)));
+        assert_eq!(stream_latency(0), 10);
+        assert_eq!(src.len(), 60);
+        assert_eq!(&src[16..18], &[0, 29], "IPv4 total length 20 + 9");
+        assert!(checksum_ok(&src), "IPv4 header checksum");
+        assert_eq!(&src[39..43], &frame[39..43], "t_data_tx reflected");
+        assert!(src[43..].iter().all(|b| *b == 0), "padding");
+    }
+
+    /// 32 bytes after the Bolt header from an 80-byte frame whose IPv4 packet ends at byte 63:
+    /// bytes 43–63 copied, 64–74 zero (Ethernet padding is not part of the packet); 75-byte SRC,
+    /// last beat 3 bytes; the descriptor leaves at beat 9, the frame after 14 cycles.
+    #[test]
+    fn src_with_thirty_two_bytes_copies_only_bytes_inside_the_ipv4_packet() {
+        let (first_out, out, src, frame) = one_congested_frame(32, 80, 50);
+        assert_eq!(first_out, Some(stream_latency(32)));
+        assert_eq!(stream_latency(32), 14);
+        assert_eq!(out.len(), 80);
+        assert_eq!(src.len(), 75);
+        assert_eq!(&src[16..18], &[0, 61], "IPv4 total length 20 + 9 + 32");
+        assert!(checksum_ok(&src), "IPv4 header checksum");
+        assert_eq!(&src[43..64], &frame[43..64]);
+        assert!(src[64..].iter().all(|b| *b == 0), "bytes beyond the IPv4 packet are zero");
+        let (_, _, src, frame) = one_congested_frame(32, 80, 66);
+        assert_eq!(&src[43..75], &frame[43..75], "a long enough packet fills all 32 bytes");
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn more_than_thirty_two_trailing_bytes_is_refused() {
+        let _ = BoltStream::<64, 6>::new(BoltParams::defaults(64), 33);
+    }
 
     /// One 64-byte Bolt data frame (DATA | INC) to a congested port, stepped natively.
     #[test]
@@ -608,7 +868,9 @@ mod tests {
         let mut expected = frame;
         expected[38] = 0x82; // DEC set, INC cleared
         assert_eq!(out, expected.to_vec());
-        assert_eq!(src.len(), 59);
+        assert_eq!(src.len(), 60, "59 bytes padded to the Ethernet minimum");
+        assert_eq!(src[59], 0, "padding byte");
+        assert_eq!(&src[16..18], &[0, 45], "IPv4 total length 20 + 9 + 16");
         assert_eq!(&src[0..6], &frame[6..12]);
         assert_eq!(&src[26..30], &frame[30..34]);
         assert_eq!(&src[34..39], &[0x00, 0x13, 0x88, 100, 0x24], "q_size 5000, rate code 100, SRC flags");

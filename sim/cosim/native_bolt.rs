@@ -14,4 +14,4 @@ native_dut!(nanotransport_hdl::switch::bolt_stream::BoltStream<64, 6>, clocked: 
     outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_src_axis_tdata, m_src_axis_tkeep,
               m_src_axis_tlast, m_src_axis_tvalid, m_src_axis_tdest, bad_port_count, not_bolt_count, src_count,
               pru_token_count, pru_grant_count, supply_grant_count, not_ipv4_count, wrong_protocol_count,
-              too_short_count, src_sent_count, src_dropped_count]);
+              too_short_count, src_sent_count, src_dropped_count, length_mismatch_count]);

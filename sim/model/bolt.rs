@@ -188,10 +188,14 @@ use nanotransport_hdl::switch::bolt_header::{
     BOLT_HEADER_BYTES, BOLT_IP_PROTOCOL, BOLT_OFFSET, FLAG_SRC,
 };
 
-/// Bytes of an SRC packet: Ethernet, IPv4, Bolt header and 16 transport bytes.
-pub const SRC_BYTES: usize = BOLT_OFFSET + BOLT_HEADER_BYTES + SRC_TRANSPORT_BYTES;
-/// Bytes after the Bolt header copied into an SRC (the host transport header).
-pub const SRC_TRANSPORT_BYTES: usize = 16;
+/// Ethernet minimum frame length without FCS.
+pub const MIN_FRAME: usize = 60;
+
+/// Bytes of an SRC packet carrying `trailing` bytes after its Bolt header: Ethernet, IPv4,
+/// Bolt header and the trailing bytes, padded with zeros to the 60-byte Ethernet minimum.
+pub fn src_bytes(trailing: usize) -> usize {
+    (BOLT_OFFSET + BOLT_HEADER_BYTES + trailing).max(MIN_FRAME)
+}
 
 /// The IPv4 header checksum (RFC 1071) of `header` with its checksum field taken as zero.
 pub fn ipv4_checksum(header: &[u8]) -> u16 {
@@ -232,18 +236,34 @@ pub fn classify(frame: &[u8]) -> Result<(), NotBolt> {
     Ok(())
 }
 
-/// The descriptor the stream wrapper gives the core for `frame`.
-pub fn frame_descriptor(frame: &[u8], ingress: u8, egress: u8, queue_bytes: u32, now: u32) -> Descriptor {
-    let bolt = classify(frame).is_ok();
-    let total_len = if frame.len() >= 18 && classify(frame) != Err(NotBolt::NotIpv4) {
+/// The IPv4 total length field as the wrapper reads it (0 for frames it does not take as IPv4).
+fn ipv4_total_len(frame: &[u8]) -> u16 {
+    if frame.len() >= 18 && classify(frame) != Err(NotBolt::NotIpv4) {
         u16::from_be_bytes([frame[16], frame[17]])
     } else {
         0
-    };
+    }
+}
+
+/// The demand the wrapper charges for `frame`: the Ethernet frame length without FCS that its
+/// IPv4 header implies, max(60, 14 + total length), saturating at 65 535.
+pub fn frame_demand(frame: &[u8]) -> u16 {
+    (14 + ipv4_total_len(frame) as u32).clamp(MIN_FRAME as u32, 65_535) as u16
+}
+
+/// A Bolt frame whose length (saturating at 65 535) is not the demand its IPv4 header implies:
+/// the wrapper counts it in `length_mismatch_count` (its decision was made on the demand).
+pub fn length_mismatch(frame: &[u8]) -> bool {
+    classify(frame).is_ok() && frame.len().min(65_535) != frame_demand(frame) as usize
+}
+
+/// The descriptor the stream wrapper gives the core for `frame`.
+pub fn frame_descriptor(frame: &[u8], ingress: u8, egress: u8, queue_bytes: u32, now: u32) -> Descriptor {
+    let bolt = classify(frame).is_ok();
     Descriptor {
         bolt,
         flags: frame.get(38).copied().unwrap_or(0),
-        pkt_len: total_len.wrapping_add(14),
+        pkt_len: frame_demand(frame),
         ingress_port: ingress,
         egress_port: egress,
         queue_bytes,
@@ -260,10 +280,13 @@ pub fn forwarded_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
     out
 }
 
-/// The SRC packet for a data frame (see the stream wrapper's rustdoc for each field).
-pub fn src_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
+/// The SRC packet for a data frame carrying `trailing` bytes after the Bolt header (see the
+/// stream wrapper's rustdoc for each field). Of those, only bytes inside both the frame and the
+/// IPv4 packet (14 + total length) are copied; the rest, and the padding to 60, are zero.
+pub fn src_frame(frame: &[u8], decision: &Decision, trailing: usize) -> Vec<u8> {
     let b = |i: usize| frame.get(i).copied().unwrap_or(0);
-    let mut s = vec![0u8; SRC_BYTES];
+    let bolt_end = BOLT_OFFSET + BOLT_HEADER_BYTES;
+    let mut s = vec![0u8; src_bytes(trailing)];
     for i in 0..6 {
         s[i] = b(6 + i);
         s[6 + i] = b(i);
@@ -272,7 +295,7 @@ pub fn src_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
     s[13] = 0x00;
     s[14] = 0x45;
     s[15] = b(15);
-    s[16..18].copy_from_slice(&((SRC_BYTES - 14) as u16).to_be_bytes());
+    s[16..18].copy_from_slice(&((bolt_end + trailing - 14) as u16).to_be_bytes());
     s[18] = b(18);
     s[19] = b(19);
     s[22] = 64;
@@ -286,8 +309,14 @@ pub fn src_frame(frame: &[u8], decision: &Decision) -> Vec<u8> {
     s[34..37].copy_from_slice(&decision.q_size.to_be_bytes()[1..]);
     s[37] = decision.link_rate;
     s[38] = (b(38) & !FLAG_DATA) | FLAG_SRC;
-    for i in 39..SRC_BYTES {
+    for i in 39..bolt_end {
         s[i] = b(i);
+    }
+    let packet_end = 14 + ipv4_total_len(frame) as usize;
+    for i in bolt_end..bolt_end + trailing {
+        if i < packet_end {
+            s[i] = b(i);
+        }
     }
     s
 }

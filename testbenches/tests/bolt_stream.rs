@@ -4,7 +4,7 @@
 
 use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
-use nanotransport_hdl::switch::bolt_stream::BoltStream;
+use nanotransport_hdl::switch::bolt_stream::{descriptor_beat, stream_latency, BoltStream};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_sim::model::bolt::*;
@@ -14,7 +14,25 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const MODEL: &str = "nt_bolt_ingress_64p_bolt_stream";
+/// The wrapper with 32 bytes after the Bolt header in each SRC (75-byte SRCs, descriptor at beat 9).
+const MODEL_SRC32: &str = "nt_bolt_ingress_64p_src32_bolt_stream";
 type Stream = BoltStream<64, 6>;
+
+/// A named configuration of the wrapper and the Verilator model of its Verilog.
+#[derive(Clone, Copy)]
+struct Cfg {
+    name: &'static str,
+    model: &'static str,
+}
+
+const DEFAULT: Cfg = Cfg { name: "bolt-ingress-64p", model: MODEL };
+const SRC32: Cfg = Cfg { name: "bolt-ingress-64p-src32", model: MODEL_SRC32 };
+
+impl Cfg {
+    fn trailing(&self) -> usize {
+        find_switch_config(self.name).unwrap().src_trailing_bytes
+    }
+}
 
 /// A frame with its first-beat metadata.
 #[derive(Clone, Debug)]
@@ -23,6 +41,8 @@ struct Sent {
     ingress: u8,
     egress: u8,
     queue: u32,
+    /// `now` while the frame is offered (else the free-running clock of `now_of`).
+    now: Option<u32>,
 }
 
 /// How the environment behaves.
@@ -40,7 +60,7 @@ struct Env {
 struct Run {
     out_frames: Vec<Vec<u8>>,
     src_frames: Vec<(Vec<u8>, u8)>,
-    /// `now` at the cycle the frame's descriptor went to the core (beat 7 or its last beat).
+    /// `now` at the cycle the frame's descriptor went to the core (its descriptor beat or its last beat).
     descriptor_now: Vec<u32>,
     first_in_cycle: Vec<u64>,
     first_out_cycle: Vec<u64>,
@@ -52,7 +72,8 @@ fn now_of(cycle: u64) -> u32 {
     0xffff_0000u32.wrapping_add((cycle * 7) as u32)
 }
 
-fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Run {
+fn drive(io: &mut dyn Io, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Run {
+    let fire_beat = descriptor_beat(cfg.trailing());
     let mut run = Run::default();
     io.set("reset", 1);
     io.eval();
@@ -82,7 +103,11 @@ fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Ru
                 user = f.ingress as u64 | (f.egress as u64) << 8 | (f.queue as u64) << 16;
             }
         }
-        io.set("now", now_of(cycle) as u64);
+        let now = match (offering, f) {
+            (true, Some(Sent { now: Some(t), .. })) => *t,
+            _ => now_of(cycle),
+        };
+        io.set("now", now as u64);
         io.set("s_axis_tdata", data);
         io.set("s_axis_tkeep", keep);
         io.set("s_axis_tlast", last as u64);
@@ -108,8 +133,8 @@ fn drive(io: &mut dyn Io, frames: &[Sent], env: Env, rng: &mut ChaCha8Rng) -> Ru
             if beat == 0 {
                 run.first_in_cycle.push(cycle);
             }
-            if beat == 7 || (last && beat < 7) {
-                run.descriptor_now.push(now_of(cycle));
+            if beat == fire_beat || (last && beat < fire_beat) {
+                run.descriptor_now.push(now);
             }
             beat += 1;
             offering = false;
@@ -169,11 +194,24 @@ fn random_frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Sent> {
             let macs = (rng.gen(), rng.gen());
             let ips = (rng.gen(), rng.gen());
             let mut frame = bolt_frame(macs, ips, flags, rng.gen(), &payload);
+            // Most runts are padded to 60 bytes with non-zero padding (not part of the packet).
+            if frame.len() < 60 && rng.gen_bool(0.7) {
+                frame.resize_with(60, || rng.gen_range(1..=255));
+            }
             match kind {
                 0..=4 => frame[12] = 0x86,                                  // not IPv4
                 5..=7 => frame[23] = 6,                                     // TCP
                 8..=10 => frame.truncate(rng.gen_range(34..43)),            // Bolt header cut short
                 11..=12 => frame.truncate(rng.gen_range(1..16)),            // tiny
+                13..=14 => {
+                    // Length disagrees with the IPv4 header: bytes missing or extra.
+                    if rng.gen_bool(0.5) && frame.len() > 44 {
+                        let cut = rng.gen_range(43..frame.len());
+                        frame.truncate(cut);
+                    } else {
+                        frame.extend((0..rng.gen_range(1..40)).map(|_| rng.gen::<u8>()));
+                    }
+                }
                 _ => {}
             }
             let queue = match rng.gen_range(0..10) {
@@ -182,15 +220,15 @@ fn random_frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Sent> {
                 _ => rng.gen_range(Q_SIZE_MAX - 1..=u32::MAX),
             };
             let egress = if rng.gen_bool(0.03) { rng.gen_range(64..=255) } else { [3u8, 9, rng.gen_range(0..64)][rng.gen_range(0..3)] };
-            Sent { frame, ingress: rng.gen_range(0..64), egress, queue }
+            Sent { frame, ingress: rng.gen_range(0..64), egress, queue, now: None }
         })
         .collect()
 }
 
 /// Expected forwarded frames and SRCs from the reference model, given each frame's descriptor time.
-fn expected(frames: &[Sent], run: &Run) -> (Vec<Vec<u8>>, Vec<(Vec<u8>, u8)>, BoltCounts, [u32; 3]) {
-    let mut model = BoltModel::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params());
-    let (mut out, mut srcs, mut not_bolt) = (Vec::new(), Vec::new(), [0u32; 3]);
+fn expected(cfg: Cfg, frames: &[Sent], run: &Run) -> (Vec<Vec<u8>>, Vec<(Vec<u8>, u8)>, BoltCounts, [u32; 4]) {
+    let mut model = BoltModel::new(find_switch_config(cfg.name).unwrap().bolt_params());
+    let (mut out, mut srcs, mut not_bolt) = (Vec::new(), Vec::new(), [0u32; 4]);
     assert_eq!(run.descriptor_now.len(), frames.len());
     for (s, now) in frames.iter().zip(&run.descriptor_now) {
         let d = frame_descriptor(&s.frame, s.ingress, s.egress, s.queue, *now);
@@ -202,17 +240,20 @@ fn expected(frames: &[Sent], run: &Run) -> (Vec<Vec<u8>>, Vec<(Vec<u8>, u8)>, Bo
             Err(NotBolt::TooShort) => not_bolt[2] += 1,
             Ok(()) => {}
         }
+        not_bolt[3] += length_mismatch(&s.frame) as u32;
         if !decision.drop {
             out.push(forwarded_frame(&s.frame, &decision));
         }
         if decision.src {
-            srcs.push((src_frame(&s.frame, &decision), s.ingress));
+            srcs.push((src_frame(&s.frame, &decision, cfg.trailing()), s.ingress));
         }
     }
     (out, srcs, model.counts, not_bolt)
 }
 
-fn counters(io: &mut dyn Io) -> (BoltCounts, [u32; 3], u32, u32) {
+/// Core counters; parser counters (not IPv4, other protocol, too short, length mismatch); SRCs
+/// sent; SRCs dropped.
+fn counters(io: &mut dyn Io) -> (BoltCounts, [u32; 4], u32, u32) {
     let mut g = |p: &str| io.get(p) as u32;
     (
         BoltCounts {
@@ -223,14 +264,14 @@ fn counters(io: &mut dyn Io) -> (BoltCounts, [u32; 3], u32, u32) {
             pru_grant: g("pru_grant_count"),
             supply_grant: g("supply_grant_count"),
         },
-        [g("not_ipv4_count"), g("wrong_protocol_count"), g("too_short_count")],
+        [g("not_ipv4_count"), g("wrong_protocol_count"), g("too_short_count"), g("length_mismatch_count")],
         g("src_sent_count"),
         g("src_dropped_count"),
     )
 }
 
-fn check_run(io: &mut dyn Io, frames: &[Sent], run: &Run, label: &str) -> (u32, u32) {
-    let (out, srcs, counts, not_bolt) = expected(frames, run);
+fn check_run(io: &mut dyn Io, cfg: Cfg, frames: &[Sent], run: &Run, label: &str) -> (u32, u32) {
+    let (out, srcs, counts, not_bolt) = expected(cfg, frames, run);
     assert_eq!(run.out_frames.len(), out.len(), "{label}: forwarded frame count");
     for (i, (a, b)) in run.out_frames.iter().zip(&out).enumerate() {
         assert_eq!(a, b, "{label}: forwarded frame {i}");
@@ -251,70 +292,154 @@ fn check_run(io: &mut dyn Io, frames: &[Sent], run: &Run, label: &str) -> (u32, 
         k += 1;
     }
     println!(
-        "{label}: {} frames in, {} out, {} SRCs decided, {} sent, {} dropped (SRC stream busy); parser: not IPv4 {}, other protocol {}, too short {}; bad port {}",
-        frames.len(), run.out_frames.len(), srcs.len(), sent, dropped, not_bolt[0], not_bolt[1], not_bolt[2], counts.bad_port
+        "{label} ({}): {} frames in, {} out, {} SRCs decided, {} sent, {} dropped (SRC stream busy); parser: not IPv4 {}, other protocol {}, too short {}, length mismatch {}; bad port {}",
+        cfg.name, frames.len(), run.out_frames.len(), srcs.len(), sent, dropped, not_bolt[0], not_bolt[1], not_bolt[2], not_bolt[3], counts.bad_port
     );
     (sent, dropped)
 }
 
-#[test]
-fn frames_and_srcs_match_the_reference_model() {
-    let seed = seed("bolt stream frames", 7_101);
+fn frames_and_srcs_match(cfg: Cfg, seed_default: u64) {
+    let seed = seed("bolt stream frames", seed_default);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let frames = random_frames(&mut rng, 3_000);
-    let mut m = VerilatedModel::new(MODEL).unwrap();
-    // Sinks always ready: no SRC is dropped unless SRCs come faster than 8 beats each.
-    let run = drive(&mut m, &frames, Env { offer: 0.7, ready: 1.0, src_ready: 1.0 }, &mut rng);
-    check_run(&mut m, &frames, &run, "ready sinks");
-    let mut m = VerilatedModel::new(MODEL).unwrap();
-    let run = drive(&mut m, &frames, Env { offer: 0.8, ready: 0.6, src_ready: 0.3 }, &mut rng);
-    let (_, dropped) = check_run(&mut m, &frames, &run, "random back-pressure");
+    let mut m = VerilatedModel::new(cfg.model).unwrap();
+    // Sinks always ready: no SRC is dropped unless SRCs come faster than one per SRC length.
+    let run = drive(&mut m, cfg, &frames, Env { offer: 0.7, ready: 1.0, src_ready: 1.0 }, &mut rng);
+    check_run(&mut m, cfg, &frames, &run, "ready sinks");
+    let mut m = VerilatedModel::new(cfg.model).unwrap();
+    let run = drive(&mut m, cfg, &frames, Env { offer: 0.8, ready: 0.6, src_ready: 0.3 }, &mut rng);
+    let (_, dropped) = check_run(&mut m, cfg, &frames, &run, "random back-pressure");
     assert!(dropped > 0, "a slow SRC stream must drop SRCs");
 }
 
 #[test]
+fn frames_and_srcs_match_the_reference_model() {
+    frames_and_srcs_match(DEFAULT, 7_101);
+}
+
+/// The same random frames through the configuration with 32 bytes after the Bolt header.
+#[test]
+fn frames_and_srcs_match_the_reference_model_with_32_trailing_bytes() {
+    frames_and_srcs_match(SRC32, 7_104);
+}
+
+#[test]
 fn lockstep_with_frames() {
-    let seed = seed("bolt stream lockstep", 7_102);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let frames = random_frames(&mut rng, 400);
-    let native = NativeStepper::new(Stream::new(find_switch_config("bolt-ingress-64p").unwrap().bolt_params()));
-    let mut both = Lockstep::<Stream>::with(native, MODEL);
-    let run = drive(&mut both, &frames, Env { offer: 0.8, ready: 0.8, src_ready: 0.5 }, &mut rng);
-    check_run(&mut both, &frames, &run, "lockstep");
-    println!("{MODEL}: {} cycles in lockstep, {} output comparisons, no divergence", run.cycles, both.comparisons);
-    assert!(run.cycles >= 10_000);
+    for (cfg, default_seed, n) in [(DEFAULT, 7_102, 400), (SRC32, 7_105, 400)] {
+        let seed = seed("bolt stream lockstep", default_seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let frames = random_frames(&mut rng, n);
+        let c = find_switch_config(cfg.name).unwrap();
+        let native = NativeStepper::new(Stream::new(c.bolt_params(), c.src_trailing_bytes));
+        let mut both = Lockstep::<Stream>::with(native, cfg.model);
+        let run = drive(&mut both, cfg, &frames, Env { offer: 0.8, ready: 0.8, src_ready: 0.5 }, &mut rng);
+        check_run(&mut both, cfg, &frames, &run, "lockstep");
+        println!("{}: {} cycles in lockstep, {} output comparisons, no divergence", cfg.model, run.cycles, both.comparisons);
+        assert!(run.cycles >= 10_000);
+    }
 }
 
 /// Back-to-back frames with ready sinks: one beat per cycle in and out, no bubbles between
-/// frames; latency from a frame's first beat in to its first beat out.
+/// frames; latency from a frame's first beat in to its first beat out (both configurations).
 #[test]
 fn one_beat_per_cycle_and_latency() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7_103);
-    let mut frames = Vec::new();
-    for i in 0..400 {
-        let len = [0usize, 1, 17, 21, 100, 1045][i % 6];
-        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let flags = FLAG_DATA | if i % 2 == 0 { FLAG_INC } else { FLAG_LAST };
-        // Every third frame meets a congested queue: SRCs are built while frames stream on.
-        let queue = if i % 3 == 0 { 5_000 } else { 0 };
-        frames.push(Sent { frame: bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), flags, i as u32, &payload), ingress: 1, egress: (i % 5) as u8, queue });
+    for cfg in [DEFAULT, SRC32] {
+        let mut rng = ChaCha8Rng::seed_from_u64(7_103);
+        let mut frames = Vec::new();
+        for i in 0..400 {
+            let len = [0usize, 1, 17, 21, 100, 1045][i % 6];
+            let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let flags = FLAG_DATA | if i % 2 == 0 { FLAG_INC } else { FLAG_LAST };
+            // Every third frame meets a congested queue: SRCs are built while frames stream on.
+            let queue = if i % 3 == 0 { 5_000 } else { 0 };
+            frames.push(Sent { frame: bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), flags, i as u32, &payload), ingress: 1, egress: (i % 5) as u8, queue, now: None });
+        }
+        frames.push(Sent { frame: vec![0xaa; 7], ingress: 1, egress: 1, queue: 0, now: None });
+        let mut m = VerilatedModel::new(cfg.model).unwrap();
+        let run = drive(&mut m, cfg, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
+        let (sent, _) = check_run(&mut m, cfg, &frames, &run, "back to back");
+        assert!(sent > 50, "SRCs were sent during the run");
+        let beats: usize = frames.iter().map(|f| f.frame.len().div_ceil(8)).sum();
+        let first = run.out_beat_cycles[0];
+        let last = *run.out_beat_cycles.last().unwrap();
+        let bubbles = (last - first + 1) as usize - run.out_beat_cycles.len();
+        let latencies: Vec<u64> = run.first_in_cycle.iter().zip(&run.first_out_cycle).map(|(a, b)| b - a).collect();
+        println!(
+            "bolt stream ({}): {} frames, {beats} beats out in {} cycles ({bubbles} bubbles); first beat in → first beat out: {} cycles (all frames {}–{})",
+            cfg.name, frames.len(), last - first + 1, latencies[0], latencies.iter().min().unwrap(), latencies.iter().max().unwrap()
+        );
+        assert_eq!(run.out_beat_cycles.len(), beats);
+        assert_eq!(bubbles, 0, "one frame per ceil(bytes/8) beats, no bubbles");
+        let expected_latency = stream_latency(cfg.trailing()) as u64;
+        assert!(latencies.iter().all(|l| *l == expected_latency), "{}: every frame's latency is {expected_latency}", cfg.name);
     }
-    frames.push(Sent { frame: vec![0xaa; 7], ingress: 1, egress: 1, queue: 0 });
+}
+
+/// A Bolt data frame to port `egress` at `now`, padded to 60 bytes when shorter.
+fn timed(flags: u8, payload_len: usize, egress: u8, now: u32, pad: bool) -> Sent {
+    let mut frame = bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), FLAG_DATA | flags, now, &vec![0x33; payload_len]);
+    if pad && frame.len() < 60 {
+        frame.resize(60, 0);
+    }
+    Sent { frame, ingress: 2, egress, queue: 0, now: Some(now) }
+}
+
+/// A padded runt (IPv4 total length 29, 60-byte frame) is charged 60 bytes of supply, not 43.
+/// Per port: A sets the supply token to its cap (1 088), runt B at the same ns costs 60, INC runt
+/// C follows `gap` ns later (supply 12.5 B/ns at 100 Gb/s, rounded down) and costs 60: it keeps
+/// INC only if supply(gap) ≥ 120. Charged 43 each, gaps of 7 and 9 ns (87 and 112 B ≥ 86) would
+/// keep INC too.
+#[test]
+fn a_padded_runt_is_charged_sixty_bytes() {
+    let mut frames = Vec::new();
+    let gaps = [(7u32, false), (9, false), (10, true)];
+    for (k, (gap, _)) in gaps.iter().enumerate() {
+        let (port, t) = (10 + k as u8, 1_000 + 1_000 * k as u32);
+        frames.push(timed(0, 0, port, t, true));
+        frames.push(timed(0, 0, port, t, true));
+        frames.push(timed(FLAG_INC, 0, port, t + gap, true));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(7_106);
     let mut m = VerilatedModel::new(MODEL).unwrap();
-    let run = drive(&mut m, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
-    let (sent, _) = check_run(&mut m, &frames, &run, "back to back");
-    assert!(sent > 50, "SRCs were sent during the run");
-    let beats: usize = frames.iter().map(|f| f.frame.len().div_ceil(8)).sum();
-    let first = run.out_beat_cycles[0];
-    let last = *run.out_beat_cycles.last().unwrap();
-    let bubbles = (last - first + 1) as usize - run.out_beat_cycles.len();
-    let latencies: Vec<u64> = run.first_in_cycle.iter().zip(&run.first_out_cycle).map(|(a, b)| b - a).collect();
-    println!(
-        "bolt stream: {} frames, {beats} beats out in {} cycles ({bubbles} bubbles); first beat in → first beat out: {} cycles (all frames {}–{})",
-        frames.len(), last - first + 1, latencies[0], latencies.iter().min().unwrap(), latencies.iter().max().unwrap()
-    );
-    assert_eq!(run.out_beat_cycles.len(), beats);
-    assert_eq!(bubbles, 0, "one frame per ceil(bytes/8) beats, no bubbles");
+    let run = drive(&mut m, DEFAULT, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
+    check_run(&mut m, DEFAULT, &frames, &run, "padded runts");
+    for (k, (gap, keeps)) in gaps.iter().enumerate() {
+        let out = &run.out_frames[3 * k + 2];
+        assert_eq!(out.len(), 60);
+        assert_eq!(out[38] & FLAG_INC != 0, *keeps, "INC after B and C charged 60 B each and {gap} ns of supply");
+    }
+    assert_eq!(Io::get(&mut m, "supply_grant_count"), 1);
+    assert_eq!(Io::get(&mut m, "length_mismatch_count"), 0, "padded runts are well-formed");
+    println!("padded runts: INC kept after 7 / 9 / 10 ns: {:?}", gaps.map(|g| g.1));
+}
+
+/// Frames whose length disagrees with their IPv4 header are counted; the decision was made on
+/// the header's length (the frame may already be on its way when its last beat arrives).
+#[test]
+fn frames_whose_length_disagrees_with_their_ipv4_header_are_counted() {
+    let mut frames = Vec::new();
+    frames.push(timed(0, 100, 20, 5_000, false)); // 143 bytes, agrees
+    let mut cut = timed(0, 100, 20, 5_100, false);
+    cut.frame.truncate(120); // 23 bytes missing
+    frames.push(cut);
+    let mut long = timed(0, 100, 20, 5_200, false);
+    long.frame.extend_from_slice(&[0x77; 9]); // 9 bytes beyond the packet
+    frames.push(long);
+    frames.push(timed(0, 0, 20, 5_300, false)); // 43-byte runt without padding
+    frames.push(timed(0, 0, 20, 5_400, true)); // padded: agrees
+    let mut not_bolt = timed(0, 100, 20, 5_500, false);
+    not_bolt.frame[23] = 17;
+    not_bolt.frame.truncate(90); // not Bolt: not checked
+    frames.push(not_bolt);
+    let mut rng = ChaCha8Rng::seed_from_u64(7_107);
+    let mut m = VerilatedModel::new(MODEL).unwrap();
+    let run = drive(&mut m, DEFAULT, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
+    check_run(&mut m, DEFAULT, &frames, &run, "length mismatches");
+    assert_eq!(Io::get(&mut m, "length_mismatch_count"), 3);
+    assert_eq!(run.out_frames.len(), frames.len(), "mismatched frames are forwarded as they came");
+    assert_eq!(run.out_frames[1].len(), 120);
+    assert_eq!(run.out_frames[2].len(), 152);
+    println!("length mismatch: 3 of 6 frames counted (cut, extended, unpadded runt)");
 }
 
 /// A first beat shown to a sink that stays not ready for longer than the wrapper's 16-bit wait

@@ -142,6 +142,34 @@ struct Ports {
     pkt_tlast: PortId,
 }
 
+/// Port access of a whole-NIC model: the Verilator model alone, or (in the lockstep tests) the
+/// natively stepped rust-hdl block beside it.
+pub trait NicBackend {
+    fn port(&self, name: &str) -> Option<PortId>;
+    fn set(&mut self, port: PortId, value: u64);
+    fn get(&mut self, port: PortId) -> u64;
+    fn eval(&mut self);
+    fn tick(&mut self);
+}
+
+impl NicBackend for VerilatedModel {
+    fn port(&self, name: &str) -> Option<PortId> {
+        VerilatedModel::port(self, name)
+    }
+    fn set(&mut self, port: PortId, value: u64) {
+        VerilatedModel::set(self, port, value)
+    }
+    fn get(&mut self, port: PortId) -> u64 {
+        VerilatedModel::get(self, port)
+    }
+    fn eval(&mut self) {
+        VerilatedModel::eval(self)
+    }
+    fn tick(&mut self) {
+        VerilatedModel::tick(self)
+    }
+}
+
 /// One AXI4-Lite access in progress.
 #[derive(Clone, Copy, Debug)]
 enum Axil {
@@ -152,8 +180,8 @@ enum Axil {
 
 /// A whole-NIC model with its drivers. Inputs are offered as soon as they are queued (MAC RX
 /// frames no earlier than their release cycle); outputs are taken when the `*_ready` knobs allow.
-pub struct NicSim {
-    pub model: VerilatedModel,
+pub struct NicSim<B: NicBackend = VerilatedModel> {
+    pub model: B,
     p: Ports,
     pub cycle: u64,
     rx_queue: VecDeque<(u64, Vec<(u64, u64, bool)>)>,
@@ -187,10 +215,16 @@ pub struct NicSim {
     axil_result: Option<(u64, u64)>,
 }
 
-impl NicSim {
-    /// The model `module` (e.g. `nt_ndp_16_nic`), reset for one cycle.
+impl NicSim<VerilatedModel> {
+    /// The Verilator model `module` (e.g. `nt_ndp_16_nic`), reset for one cycle.
     pub fn new(module: &str) -> Result<Self, String> {
-        let model = VerilatedModel::new(module)?;
+        Self::with_backend(VerilatedModel::new(module)?, module)
+    }
+}
+
+impl<B: NicBackend> NicSim<B> {
+    /// A NIC on `model` (named `module` in errors), reset for one cycle.
+    pub fn with_backend(model: B, module: &str) -> Result<Self, String> {
         let q = |n: &str| model.port(n).ok_or_else(|| format!("{module}: no port {n}"));
         let p = Ports {
             clock: q("clock")?,
@@ -457,7 +491,7 @@ impl NicSim {
 
     fn observe_axil(&mut self) {
         let p = &self.p;
-        let m = &self.model;
+        let m = &mut self.model;
         match &mut self.axil {
             Axil::Write { aw_done, w_done, .. } => {
                 if !*aw_done && m.get(p.awready) == 1 {

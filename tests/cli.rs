@@ -28,6 +28,8 @@ fn every_subcommand_has_help() {
         vec!["bench", "--help"],
         vec!["bench", "cosim", "--help"],
         vec!["configs", "--help"],
+        vec!["latency", "--help"],
+        vec!["throughput", "--help"],
     ] {
         let o = nanotransport(&args);
         assert!(o.status.success(), "{args:?}");
@@ -177,4 +179,53 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bolt-ingress-64p"));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn latency_json_has_the_documented_fields_and_meets_table_3_1() {
+    let o = nanotransport(&["latency", "--protocol", "ndp", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["protocol"], "ndp");
+    assert_eq!(v["config"], "ndp-16");
+    assert_eq!(v["datapath_bits"], 64);
+    assert_eq!(v["clock_ghz"], 3.2);
+    let keys = ["ingress", "reassembly", "packetize", "egress", "rx_total", "tx_total", "total"];
+    for k in keys {
+        let (ours, paper) = (v["cycles"][k].as_u64().unwrap(), v["paper_cycles"][k].as_u64().unwrap());
+        assert!(ours <= paper, "{k}: {ours} > {paper}");
+    }
+    assert_eq!(v["paper_cycles"]["total"], 29);
+    let c = &v["cycles"];
+    assert_eq!(c["total"].as_u64(), Some(c["rx_total"].as_u64().unwrap() + c["tx_total"].as_u64().unwrap()));
+    for k in ["data_in_to_ack_out", "rx_first_payload_byte", "tx_first_payload_byte"] {
+        assert!(v["extra"][k].as_u64().unwrap() > 0, "{k}");
+    }
+}
+
+#[test]
+fn throughput_json_has_the_documented_fields() {
+    for dir in ["rx", "tx"] {
+        let o = nanotransport(&["throughput", "--protocol", "ndp", "--direction", dir, "--packets", "300", "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["direction"], dir);
+        assert_eq!(v["packet_bytes"], 65);
+        assert_eq!(v["packets"], 300);
+        let (cycles, idle) = (v["cycles"].as_u64().unwrap(), v["idle_beats"].as_u64().unwrap());
+        assert_eq!(cycles, 300 * 9, "{dir}: line rate is 9 cycles per 65-byte packet");
+        assert_eq!(idle, 0);
+        assert!((v["beats_per_cycle"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+        assert!(v["gbps_at_3_2ghz"].as_f64().unwrap() > 184.0);
+    }
+}
+
+#[test]
+fn latency_of_an_unknown_protocol_is_a_one_line_error() {
+    for args in [vec!["latency", "--protocol", "tcp"], vec!["throughput", "--direction", "up"], vec!["latency", "--config", "nic-16"]] {
+        let o = nanotransport(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
 }

@@ -2,6 +2,7 @@
 //! stateful register externs and a match-action stage.
 
 pub mod deparser;
+pub mod ingress_front;
 pub mod match_action;
 pub mod parser;
 pub mod register_extern;

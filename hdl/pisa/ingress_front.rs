@@ -1,0 +1,493 @@
+//! The protocol-independent front of an ingress pipeline (thesis §3.2.1, §3.2.3): the
+//! [`Parser`], a match-action stage on the transport flags loaded with the protocol's program,
+//! the GetRxMsgInfo call, and the payload path to the reassembly with its per-packet decision.
+//! A protocol's ingress program (e.g. [`crate::protocols::ndp::ingress`]) is this front plus its
+//! own externs and events, driven by the two result ports `act_*` and `done_*`.
+//!
+//! # Actions (4-bit selectors chosen by the protocol's match program)
+//! * 0 (the default): drop (`no_action_count`).
+//! * 1, **DATA**: the IPv4 length must equal what the packet should carry,
+//!   `min(1024, msg_len − 1024 · pkt_offset)` (else dropped, `bad_length_count`, no GetRxMsgInfo;
+//!   an offset beyond the message is left to GetRxMsgInfo, fail reason 3). GetRxMsgInfo marks
+//!   the packet received. A new packet of a live message (`done_forward`) goes to the
+//!   reassembly; a duplicate or a late copy of a delivered message (no live entry) is dropped
+//!   (`duplicate_data_count`); a failure is dropped (`rx_fail_count`, the table counts why).
+//! * 2, **trimmed DATA** (CHOP): GetRxMsgInfo without marking received; the payload is dropped.
+//! * 3–15: the protocol's own (control packets); no GetRxMsgInfo call; the payload is dropped.
+//!
+//! # Result ports
+//! * `act_valid` / `act_action` / `act_meta`: every frame that passed the parser, in the cycle
+//!   after its first payload beat (the match stage's output). `act_meta` holds the header
+//!   fields: src_ip [31:0], src_context [47:32], dst_context [63:48], msg_len [79:64],
+//!   pkt_offset [87:80], pull_offset / grant_offset [103:88], tx_msg_id [119:104], IPv4 total
+//!   length [135:120], flags [143:136]. Control actions act on this directly.
+//! * `done_valid`: the GetRxMsgInfo answer of a DATA (1) or CHOP (2) frame, with its action and
+//!   header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no failure),
+//!   `done_live` (ok and a live entry: not a late copy of a delivered message), `done_forward`
+//!   (DATA, live, new packet: the payload goes to the reassembly), `done_slot` (the receive slot,
+//!   the low IW bits of rx_msg_id), `done_is_new_msg`, `done_is_new_pkt`, `done_is_last_pkt`,
+//!   `done_ack_no` (smallest offset not yet received).
+//!
+//! # Timing (P = cycle of the first payload beat out of the parser = first frame beat + 8)
+//! ```text
+//!  P    match stage; the beat enters the payload FIFO
+//!  P+1  act_*; GetRxMsgInfo request (held while `req_ready` is low)
+//!  P+2  done_* with a 1-cycle table (16 messages); P+3 with the hashed 128-message table
+//!  P+2  decision pushed; from P+4 the first beat leaves on m_axis with its metadata
+//! ```
+//! First frame beat in → first beat out to the reassembly: **12 cycles** with the 16-message
+//! table (8 of them the physical floor of a 64-byte header at 64 bits), 13 with the 128-message
+//! one. One GetRxMsgInfo call is in flight at a time: a frame's first beat waits while one is
+//! outstanding (frames are ≥ 8 cycles apart, so this only bites right after reset on the hashed
+//! table, whose init sequence takes 64 cycles).
+//!
+//! # Throughput and backpressure
+//! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
+//! `m_axis_tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
+//! and nothing is lost. Dropped packets are consumed at one beat per cycle.
+//!
+//! # Ports
+//! | group | ports |
+//! |---|---|
+//! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
+//! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
+//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in; tie high for the 16-message table), `resp_*` in |
+//! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
+//! | results | `act_*`, `done_*` above |
+//! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count` |
+
+use crate::common::stream_fifo::StreamFifo;
+use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
+use crate::pisa::parser::Parser;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct IngressFront<const IW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis_tdata: Signal<In, Bits<64>>,
+    pub s_axis_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_tlast: Signal<In, Bit>,
+    pub s_axis_tvalid: Signal<In, Bit>,
+    pub req_ready: Signal<In, Bit>,
+    pub resp_valid: Signal<In, Bit>,
+    pub resp_fail: Signal<In, Bit>,
+    pub resp_rx_msg_id: Signal<In, Bits<16>>,
+    pub resp_is_new_msg: Signal<In, Bit>,
+    pub resp_is_new_pkt: Signal<In, Bit>,
+    pub resp_is_last_pkt: Signal<In, Bit>,
+    pub resp_ack_no: Signal<In, Bits<9>>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub s_axis_tready: Signal<Out, Bit>,
+    pub req_valid: Signal<Out, Bit>,
+    pub req_mark_received: Signal<Out, Bit>,
+    pub req_src_ip: Signal<Out, Bits<32>>,
+    pub req_src_port: Signal<Out, Bits<16>>,
+    pub req_tx_msg_id: Signal<Out, Bits<16>>,
+    pub req_msg_len: Signal<Out, Bits<16>>,
+    pub req_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_meta_remote_ip: Signal<Out, Bits<32>>,
+    pub m_axis_meta_remote_port: Signal<Out, Bits<16>>,
+    pub m_axis_meta_msg_len: Signal<Out, Bits<16>>,
+    pub m_axis_meta_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_axis_meta_local_port: Signal<Out, Bits<16>>,
+    pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
+    pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
+    pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
+    pub act_valid: Signal<Out, Bit>,
+    pub act_action: Signal<Out, Bits<4>>,
+    pub act_meta: Signal<Out, Bits<144>>,
+    pub done_valid: Signal<Out, Bit>,
+    pub done_action: Signal<Out, Bits<4>>,
+    pub done_meta: Signal<Out, Bits<144>>,
+    pub done_ok: Signal<Out, Bit>,
+    pub done_live: Signal<Out, Bit>,
+    pub done_forward: Signal<Out, Bit>,
+    pub done_slot: Signal<Out, Bits<IW>>,
+    pub done_is_new_msg: Signal<Out, Bit>,
+    pub done_is_new_pkt: Signal<Out, Bit>,
+    pub done_is_last_pkt: Signal<Out, Bit>,
+    pub done_ack_no: Signal<Out, Bits<9>>,
+    pub frame_count: Signal<Out, Bits<32>>,
+    pub not_ipv4_count: Signal<Out, Bits<32>>,
+    pub wrong_protocol_count: Signal<Out, Bits<32>>,
+    pub too_short_count: Signal<Out, Bits<32>>,
+    pub bad_checksum_count: Signal<Out, Bits<32>>,
+    pub bad_flags_count: Signal<Out, Bits<32>>,
+    pub data_count: Signal<Out, Bits<32>>,
+    pub chop_count: Signal<Out, Bits<32>>,
+    pub control_count: Signal<Out, Bits<32>>,
+    pub no_action_count: Signal<Out, Bits<32>>,
+    pub bad_length_count: Signal<Out, Bits<32>>,
+    pub rx_fail_count: Signal<Out, Bits<32>>,
+    pub duplicate_data_count: Signal<Out, Bits<32>>,
+    pub forwarded_count: Signal<Out, Bits<32>>,
+    parser: Parser,
+    dispatch: MatchTable<Bits<144>>,
+    payload: StreamFifo<Bits<74>, 5>,
+    decisions: StreamFifo<Bits<128>, 3>,
+    slot_mask: Constant<Bits<16>>,
+    hold_valid: DFF<Bit>,
+    hold_action: DFF<Bits<4>>,
+    hold_issued: DFF<Bit>,
+    hold_meta: DFF<Bits<144>>,
+    out_forward: DFF<Bit>,
+    n_data: DFF<Bits<32>>,
+    n_chop: DFF<Bits<32>>,
+    n_control: DFF<Bits<32>>,
+    n_no_action: DFF<Bits<32>>,
+    n_bad_length: DFF<Bits<32>>,
+    n_rx_fail: DFF<Bits<32>>,
+    n_duplicate: DFF<Bits<32>>,
+    n_forwarded: DFF<Bits<32>>,
+    m1: Signal<Local, Bits<144>>,
+    m1_offset: Signal<Local, Bits<8>>,
+    m1_start: Signal<Local, Bits<24>>,
+    m1_len: Signal<Local, Bits<24>>,
+    m1_rest: Signal<Local, Bits<24>>,
+    m1_expected: Signal<Local, Bits<24>>,
+    m1_carried: Signal<Local, Bits<24>>,
+    m1_length_ok: Signal<Local, Bit>,
+    m1_is_data: Signal<Local, Bit>,
+    m1_is_chop: Signal<Local, Bit>,
+    m1_request: Signal<Local, Bit>,
+    rq_meta: Signal<Local, Bits<144>>,
+    rq_action: Signal<Local, Bits<4>>,
+    resp_done: Signal<Local, Bit>,
+    d_is_data: Signal<Local, Bit>,
+    d_ok: Signal<Local, Bit>,
+    d_live: Signal<Local, Bit>,
+    d_forward: Signal<Local, Bit>,
+    head: Signal<Local, Bits<74>>,
+    dec: Signal<Local, Bits<128>>,
+    at_first: Signal<Local, Bit>,
+    can_go: Signal<Local, Bit>,
+    forward_now: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    parser_take: Signal<Local, Bit>,
+}
+
+impl<const IW: usize> IngressFront<IW> {
+    /// A front end for IP protocol `ip_protocol` whose match stage is loaded with `program`
+    /// (action 0, the default, drops; 1 is DATA; 2 is trimmed DATA; 3–15 are the protocol's).
+    pub fn new(ip_protocol: u8, program: &[MatchEntry]) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tvalid: Default::default(),
+            req_ready: Default::default(),
+            resp_valid: Default::default(),
+            resp_fail: Default::default(),
+            resp_rx_msg_id: Default::default(),
+            resp_is_new_msg: Default::default(),
+            resp_is_new_pkt: Default::default(),
+            resp_is_last_pkt: Default::default(),
+            resp_ack_no: Default::default(),
+            m_axis_tready: Default::default(),
+            s_axis_tready: Default::default(),
+            req_valid: Default::default(),
+            req_mark_received: Default::default(),
+            req_src_ip: Default::default(),
+            req_src_port: Default::default(),
+            req_tx_msg_id: Default::default(),
+            req_msg_len: Default::default(),
+            req_pkt_offset: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_meta_remote_ip: Default::default(),
+            m_axis_meta_remote_port: Default::default(),
+            m_axis_meta_msg_len: Default::default(),
+            m_axis_meta_pkt_offset: Default::default(),
+            m_axis_meta_local_port: Default::default(),
+            m_axis_meta_rx_msg_id: Default::default(),
+            m_axis_meta_tx_msg_id: Default::default(),
+            m_axis_meta_is_last_pkt: Default::default(),
+            act_valid: Default::default(),
+            act_action: Default::default(),
+            act_meta: Default::default(),
+            done_valid: Default::default(),
+            done_action: Default::default(),
+            done_meta: Default::default(),
+            done_ok: Default::default(),
+            done_live: Default::default(),
+            done_forward: Default::default(),
+            done_slot: Default::default(),
+            done_is_new_msg: Default::default(),
+            done_is_new_pkt: Default::default(),
+            done_is_last_pkt: Default::default(),
+            done_ack_no: Default::default(),
+            frame_count: Default::default(),
+            not_ipv4_count: Default::default(),
+            wrong_protocol_count: Default::default(),
+            too_short_count: Default::default(),
+            bad_checksum_count: Default::default(),
+            bad_flags_count: Default::default(),
+            data_count: Default::default(),
+            chop_count: Default::default(),
+            control_count: Default::default(),
+            no_action_count: Default::default(),
+            bad_length_count: Default::default(),
+            rx_fail_count: Default::default(),
+            duplicate_data_count: Default::default(),
+            forwarded_count: Default::default(),
+            parser: Parser::new(ip_protocol),
+            dispatch: MatchTable::new(program, ACTION_DROP),
+            payload: Default::default(),
+            decisions: Default::default(),
+            slot_mask: Constant::new(((1u64 << IW) - 1).into()),
+            hold_valid: Default::default(),
+            hold_action: Default::default(),
+            hold_issued: Default::default(),
+            hold_meta: Default::default(),
+            out_forward: Default::default(),
+            n_data: Default::default(),
+            n_chop: Default::default(),
+            n_control: Default::default(),
+            n_no_action: Default::default(),
+            n_bad_length: Default::default(),
+            n_rx_fail: Default::default(),
+            n_duplicate: Default::default(),
+            n_forwarded: Default::default(),
+            m1: Default::default(),
+            m1_offset: Default::default(),
+            m1_start: Default::default(),
+            m1_len: Default::default(),
+            m1_rest: Default::default(),
+            m1_expected: Default::default(),
+            m1_carried: Default::default(),
+            m1_length_ok: Default::default(),
+            m1_is_data: Default::default(),
+            m1_is_chop: Default::default(),
+            m1_request: Default::default(),
+            rq_meta: Default::default(),
+            rq_action: Default::default(),
+            resp_done: Default::default(),
+            d_is_data: Default::default(),
+            d_ok: Default::default(),
+            d_live: Default::default(),
+            d_forward: Default::default(),
+            head: Default::default(),
+            dec: Default::default(),
+            at_first: Default::default(),
+            can_go: Default::default(),
+            forward_now: Default::default(),
+            take: Default::default(),
+            parser_take: Default::default(),
+        }
+    }
+}
+
+impl<const IW: usize> Logic for IngressFront<IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded);
+        clock!(self, clock, parser, dispatch, payload, decisions);
+        self.parser.reset.next = self.reset.val();
+        self.dispatch.reset.next = self.reset.val();
+        self.payload.reset.next = self.reset.val();
+        self.decisions.reset.next = self.reset.val();
+
+        // ---------------- parser; payload beats into the payload FIFO ----------------
+        self.parser.s_axis_tdata.next = self.s_axis_tdata.val();
+        self.parser.s_axis_tkeep.next = self.s_axis_tkeep.val();
+        self.parser.s_axis_tlast.next = self.s_axis_tlast.val();
+        self.parser.s_axis_tvalid.next = self.s_axis_tvalid.val();
+        self.s_axis_tready.next = self.parser.s_axis_tready.val();
+        // Room for one more beat and for the decision of a frame already in the stages; a
+        // frame's first beat also waits while a GetRxMsgInfo call is outstanding.
+        self.parser.m_axis_tready.next = ((self.payload.level.val() < 30) & (self.decisions.level.val() < 6))
+            & ((!self.parser.m_axis_tfirst.val()) | (!(self.hold_valid.q.val() | self.dispatch.out_valid.val())));
+        self.parser_take.next = self.parser.m_axis_tvalid.val() & self.parser.m_axis_tready.val();
+        self.payload.push.next = self.parser_take.val();
+        self.payload.push_data.next = ((bit_cast::<74, 64>(self.parser.m_axis_tdata.val())
+            | (bit_cast::<74, 8>(self.parser.m_axis_tkeep.val()) << 64))
+            | (bit_cast::<74, 1>(self.parser.m_axis_tlast.val().into()) << 72))
+            | (bit_cast::<74, 1>(self.parser.m_axis_tfirst.val().into()) << 73);
+        self.frame_count.next = self.parser.frame_count.val();
+        self.not_ipv4_count.next = self.parser.not_ipv4_count.val();
+        self.wrong_protocol_count.next = self.parser.wrong_protocol_count.val();
+        self.too_short_count.next = self.parser.too_short_count.val();
+        self.bad_checksum_count.next = self.parser.bad_checksum_count.val();
+        self.bad_flags_count.next = self.parser.bad_flags_count.val();
+
+        // ---------------- P: match on the flags ----------------
+        self.dispatch.in_valid.next = self.parser_take.val() & self.parser.m_axis_tfirst.val();
+        self.dispatch.in_key.next = bit_cast::<16, 8>(self.parser.hdr_flags.val());
+        self.dispatch.in_meta.next = (((((((bit_cast::<144, 32>(self.parser.hdr_src_ip.val())
+            | (bit_cast::<144, 16>(self.parser.hdr_src_context.val()) << 32))
+            | (bit_cast::<144, 16>(self.parser.hdr_dst_context.val()) << 48))
+            | (bit_cast::<144, 16>(self.parser.hdr_msg_len.val()) << 64))
+            | (bit_cast::<144, 8>(self.parser.hdr_pkt_offset.val()) << 80))
+            | (bit_cast::<144, 16>(self.parser.hdr_pull_offset.val()) << 88))
+            | (bit_cast::<144, 16>(self.parser.hdr_tx_msg_id.val()) << 104))
+            | (bit_cast::<144, 16>(self.parser.hdr_ip_total_len.val()) << 120))
+            | (bit_cast::<144, 8>(self.parser.hdr_flags.val()) << 136);
+        self.dispatch.cfg_write_valid.next = false;
+        self.dispatch.cfg_write_index.next = 0.into();
+        self.dispatch.cfg_write_enable.next = false;
+        self.dispatch.cfg_write_key.next = 0.into();
+        self.dispatch.cfg_write_mask.next = 0.into();
+        self.dispatch.cfg_write_action.next = 0.into();
+
+        // ---------------- P+1: action, GetRxMsgInfo request ----------------
+        self.m1.next = self.dispatch.out_meta.val();
+        self.m1_offset.next = self.m1.val().get_bits::<8>(80);
+        self.m1_is_data.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 1);
+        self.m1_is_chop.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 2);
+        self.act_valid.next = self.dispatch.out_valid.val();
+        self.act_action.next = self.dispatch.out_action.val();
+        self.act_meta.next = self.m1.val();
+        // A DATA packet must carry min(1024, msg_len − 1024·offset) bytes.
+        self.m1_start.next = bit_cast::<24, 8>(self.m1_offset.val()) << 10;
+        self.m1_len.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(64));
+        self.m1_rest.next = self.m1_len.val() - self.m1_start.val();
+        self.m1_expected.next = self.m1_rest.val();
+        if self.m1_rest.val() > 1024 {
+            self.m1_expected.next = 1024.into();
+        }
+        self.m1_carried.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(120) - 50);
+        self.m1_length_ok.next = (self.m1_start.val() >= self.m1_len.val())
+            | (self.m1_carried.val() == self.m1_expected.val());
+        self.m1_request.next = (self.m1_is_data.val() & self.m1_length_ok.val()) | self.m1_is_chop.val();
+        // The request goes out in this cycle if the table is ready, else it is held.
+        self.rq_meta.next = self.m1.val();
+        self.rq_action.next = self.dispatch.out_action.val();
+        if self.hold_valid.q.val() {
+            self.rq_meta.next = self.hold_meta.q.val();
+            self.rq_action.next = self.hold_action.q.val();
+        }
+        self.req_valid.next = (self.m1_request.val() & (!self.hold_valid.q.val())) | (self.hold_valid.q.val() & (!self.hold_issued.q.val()));
+        self.req_mark_received.next = self.rq_action.val() == 1;
+        self.req_src_ip.next = self.rq_meta.val().get_bits::<32>(0);
+        self.req_src_port.next = self.rq_meta.val().get_bits::<16>(32);
+        self.req_tx_msg_id.next = self.rq_meta.val().get_bits::<16>(104);
+        self.req_msg_len.next = self.rq_meta.val().get_bits::<16>(64);
+        self.req_pkt_offset.next = self.rq_meta.val().get_bits::<8>(80);
+        if self.m1_request.val() {
+            self.hold_valid.d.next = true;
+            self.hold_action.d.next = self.dispatch.out_action.val();
+            self.hold_meta.d.next = self.m1.val();
+            self.hold_issued.d.next = self.req_ready.val();
+        } else if (self.hold_valid.q.val() & (!self.hold_issued.q.val())) & self.req_ready.val() {
+            self.hold_issued.d.next = true;
+        }
+        if self.m1_is_data.val() {
+            self.n_data.d.next = self.n_data.q.val() + 1;
+        }
+        if self.m1_is_chop.val() {
+            self.n_chop.d.next = self.n_chop.q.val() + 1;
+        }
+        if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() >= 3) {
+            self.n_control.d.next = self.n_control.q.val() + 1;
+        }
+        if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 0) {
+            self.n_no_action.d.next = self.n_no_action.q.val() + 1;
+        }
+        if self.m1_is_data.val() & (!self.m1_length_ok.val()) {
+            self.n_bad_length.d.next = self.n_bad_length.q.val() + 1;
+        }
+
+        // ---------------- GetRxMsgInfo answer → decision ----------------
+        self.resp_done.next = (self.hold_valid.q.val() & self.hold_issued.q.val()) & self.resp_valid.val();
+        if self.resp_done.val() {
+            self.hold_valid.d.next = false;
+        }
+        self.d_is_data.next = self.resp_done.val() & (self.hold_action.q.val() == 1);
+        self.d_ok.next = self.resp_done.val() & (!self.resp_fail.val());
+        // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
+        self.d_live.next = self.d_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
+        self.d_forward.next = (self.d_is_data.val() & self.d_live.val()) & self.resp_is_new_pkt.val();
+        self.done_valid.next = self.resp_done.val();
+        self.done_action.next = self.hold_action.q.val();
+        self.done_meta.next = self.hold_meta.q.val();
+        self.done_ok.next = self.d_ok.val();
+        self.done_live.next = self.d_live.val();
+        self.done_forward.next = self.d_forward.val();
+        self.done_slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
+        self.done_is_new_msg.next = self.resp_is_new_msg.val();
+        self.done_is_new_pkt.next = self.resp_is_new_pkt.val();
+        self.done_is_last_pkt.next = self.resp_is_last_pkt.val();
+        self.done_ack_no.next = self.resp_ack_no.val();
+        if self.resp_done.val() & (!self.d_ok.val()) {
+            self.n_rx_fail.d.next = self.n_rx_fail.q.val() + 1;
+        }
+        if (self.d_is_data.val() & self.d_ok.val()) & (!self.d_forward.val()) {
+            self.n_duplicate.d.next = self.n_duplicate.q.val() + 1;
+        }
+        // One decision per frame, in frame order: at once for a frame without a GetRxMsgInfo
+        // call, else with its answer.
+        self.decisions.push.next = (self.dispatch.out_valid.val() & (!self.m1_request.val())) | self.resp_done.val();
+        self.decisions.push_data.next = (((((((bit_cast::<128, 1>(self.d_forward.val().into())
+            | (bit_cast::<128, 16>(self.resp_rx_msg_id.val()) << 1))
+            | (bit_cast::<128, 1>(self.resp_is_last_pkt.val().into()) << 17))
+            | (bit_cast::<128, 32>(self.hold_meta.q.val().get_bits::<32>(0)) << 18))
+            | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(32)) << 50))
+            | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(48)) << 66))
+            | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(64)) << 82))
+            | (bit_cast::<128, 8>(self.hold_meta.q.val().get_bits::<8>(80)) << 98))
+            | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(104)) << 106);
+
+        // ---------------- output: payload FIFO head, forwarded or consumed per its decision ----------------
+        self.head.next = self.payload.head_data.val();
+        self.dec.next = self.decisions.head_data.val();
+        self.at_first.next = self.payload.head_valid.val() & self.head.val().get_bit(73);
+        self.can_go.next = self.payload.head_valid.val() & ((!self.at_first.val()) | self.decisions.head_valid.val());
+        self.forward_now.next = self.out_forward.q.val();
+        if self.at_first.val() {
+            self.forward_now.next = self.dec.val().get_bit(0);
+        }
+        self.m_axis_tvalid.next = self.can_go.val() & self.forward_now.val();
+        self.m_axis_tdata.next = self.head.val().get_bits::<64>(0);
+        self.m_axis_tkeep.next = self.head.val().get_bits::<8>(64);
+        self.m_axis_tlast.next = self.head.val().get_bit(72);
+        self.m_axis_meta_rx_msg_id.next = self.dec.val().get_bits::<16>(1);
+        self.m_axis_meta_is_last_pkt.next = self.dec.val().get_bit(17);
+        self.m_axis_meta_remote_ip.next = self.dec.val().get_bits::<32>(18);
+        self.m_axis_meta_remote_port.next = self.dec.val().get_bits::<16>(50);
+        self.m_axis_meta_local_port.next = self.dec.val().get_bits::<16>(66);
+        self.m_axis_meta_msg_len.next = self.dec.val().get_bits::<16>(82);
+        self.m_axis_meta_pkt_offset.next = self.dec.val().get_bits::<8>(98);
+        self.m_axis_meta_tx_msg_id.next = self.dec.val().get_bits::<16>(106);
+        self.take.next = self.can_go.val() & ((!self.forward_now.val()) | self.m_axis_tready.val());
+        self.payload.pop.next = self.take.val();
+        self.decisions.pop.next = self.take.val() & self.at_first.val();
+        if self.take.val() & self.at_first.val() {
+            self.out_forward.d.next = self.forward_now.val();
+            if self.forward_now.val() {
+                self.n_forwarded.d.next = self.n_forwarded.q.val() + 1;
+            }
+        }
+
+        self.data_count.next = self.n_data.q.val();
+        self.chop_count.next = self.n_chop.q.val();
+        self.control_count.next = self.n_control.q.val();
+        self.no_action_count.next = self.n_no_action.q.val();
+        self.bad_length_count.next = self.n_bad_length.q.val();
+        self.rx_fail_count.next = self.n_rx_fail.q.val();
+        self.duplicate_data_count.next = self.n_duplicate.q.val();
+        self.forwarded_count.next = self.n_forwarded.q.val();
+
+        if self.reset.val() {
+            self.hold_valid.d.next = false;
+            self.hold_issued.d.next = false;
+            self.out_forward.d.next = false;
+            self.n_data.d.next = 0.into();
+            self.n_chop.d.next = 0.into();
+            self.n_control.d.next = 0.into();
+            self.n_no_action.d.next = 0.into();
+            self.n_bad_length.d.next = 0.into();
+            self.n_rx_fail.d.next = 0.into();
+            self.n_duplicate.d.next = 0.into();
+            self.n_forwarded.d.next = 0.into();
+        }
+    }
+}

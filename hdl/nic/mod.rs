@@ -9,3 +9,4 @@ pub mod tx_path;
 pub mod arbiter;
 pub mod reassembly_128;
 pub mod packet_generator;
+pub mod csr;

@@ -1,0 +1,374 @@
+//! AXI4-Lite register file of the NIC: 16 read/write configuration registers and 64 read-only
+//! status registers (the NIC's counters), with a counter of rejected accesses.
+//!
+//! # Ports
+//! | port                                   | dir | width | meaning                                        |
+//! |----------------------------------------|-----|-------|------------------------------------------------|
+//! | `clock`, `reset`                       | in  | 1     | synchronous active-high reset (one cycle)      |
+//! | `s_axil_awaddr/awvalid/awready`        | in/in/out | 12/1/1 | write address channel (byte address)   |
+//! | `s_axil_wdata/wstrb/wvalid/wready`     | in/in/in/out | 32/4/1/1 | write data channel, byte strobes  |
+//! | `s_axil_bresp/bvalid/bready`           | out/out/in | 2/1/1 | write response: 0 OKAY, 2 SLVERR        |
+//! | `s_axil_araddr/arvalid/arready`        | in/in/out | 12/1/1 | read address channel (byte address)    |
+//! | `s_axil_rdata/rresp/rvalid/rready`     | out/out/out/in | 32/2/1/1 | read data and response          |
+//! | `cfg`                                  | out | 512   | register i at bits 32i..32i+31 (registered)    |
+//! | `status`                               | in  | 2048  | register j at bits 32j..32j+31                 |
+//! | `error_count`                          | out | 32    | rejected accesses (SLVERR), wrapping           |
+//!
+//! # Address map (byte addresses, 32-bit registers, word aligned)
+//! | address          | access | content                                                       |
+//! |------------------|--------|---------------------------------------------------------------|
+//! | `0x000`–`0x03C`  | R/W    | configuration register `i = addr/4`, driven on `cfg`           |
+//! | `0x100`–`0x1FC`  | R      | status register `j = (addr-0x100)/4`, sampled from `status`    |
+//! | anything else, or an address with `addr[1:0] != 0` | — | rejected: SLVERR                |
+//!
+//! A write to the status space, to an unmapped or to an unaligned address changes nothing and
+//! answers SLVERR; a read of an unmapped or unaligned address answers `rdata = 0`, SLVERR. Every
+//! rejected access adds one to `error_count` (a rejected read and a rejected write in the same
+//! cycle add two). Writes honour `wstrb`: byte lane k of the register is written only when
+//! `wstrb[k]` is set.
+//!
+//! # Write channel
+//! AW and W may come in either order or together: each is accepted (and held in its own register)
+//! as soon as its holding register is empty and no write response waits, and the write is done in
+//! the cycle in which both are present. One write is outstanding at a time.
+//! ```text
+//!  cycle t    AW and W both handed over (or the later of the two)  -> cfg written at the edge
+//!  cycle t+1  bvalid = 1, cfg shows the new value; held until bready
+//! ```
+//! `awready = !aw_held && (!bvalid || bready) && !reset`, likewise `wready` with `w_held`: a
+//! response that is being taken in this cycle no longer blocks, so with `bready` high one write
+//! completes **per cycle** (AW and W together every cycle → one B per cycle, latency 1 cycle).
+//! `awready`/`wready` depend combinationally on `bready`, `rready` on nothing.
+//!
+//! # Read channel
+//! `arready = (!rvalid || rready) && !reset`. The address is decoded and the answer registered in
+//! the cycle AR is accepted, so:
+//! ```text
+//!  cycle t    AR handshake: cfg or status sampled
+//!  cycle t+1  rvalid = 1, rdata/rresp stable until rready
+//! ```
+//! Latency 1 cycle; throughput **one read per cycle** while `rready` is high. A status read returns
+//! the value of `status` in cycle t. A read of a configuration register accepted in the same cycle
+//! as a write to it returns the old value (the write takes effect at that cycle's edge).
+//!
+//! # Reset
+//! One cycle with `reset` high restores every configuration register to its default, drops the
+//! held AW/W and any pending B or R response, and clears `error_count`; `awready`, `wready` and
+//! `arready` are low during that cycle so that nothing is accepted and then lost. The
+//! configuration registers also hold their defaults from power-up (before the first reset).
+
+use rust_hdl::prelude::*;
+
+/// Configuration registers.
+pub const CSR_CONFIG_REGS: usize = 16;
+/// Status (read-only) registers.
+pub const CSR_STATUS_REGS: usize = 64;
+/// Byte address of status register 0.
+pub const CSR_STATUS_BASE: u64 = 0x100;
+/// AXI response OKAY.
+pub const AXI_RESP_OKAY: u64 = 0;
+/// AXI response SLVERR.
+pub const AXI_RESP_SLVERR: u64 = 2;
+
+/// The 16 configuration registers packed as on `cfg` (register i at bits 32i..32i+31).
+pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
+    let mut packed = Bits::<512>::default();
+    for (i, v) in values.iter().enumerate() {
+        for b in 0..32 {
+            if (v >> b) & 1 == 1 {
+                packed = packed.replace_bit(32 * i + b, true);
+            }
+        }
+    }
+    packed
+}
+
+/// AXI4-Lite register file (see the module documentation for the address map and timing).
+#[derive(LogicBlock)]
+pub struct AxiLiteCsr {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axil_awaddr: Signal<In, Bits<12>>,
+    pub s_axil_awvalid: Signal<In, Bit>,
+    pub s_axil_awready: Signal<Out, Bit>,
+    pub s_axil_wdata: Signal<In, Bits<32>>,
+    pub s_axil_wstrb: Signal<In, Bits<4>>,
+    pub s_axil_wvalid: Signal<In, Bit>,
+    pub s_axil_wready: Signal<Out, Bit>,
+    pub s_axil_bresp: Signal<Out, Bits<2>>,
+    pub s_axil_bvalid: Signal<Out, Bit>,
+    pub s_axil_bready: Signal<In, Bit>,
+    pub s_axil_araddr: Signal<In, Bits<12>>,
+    pub s_axil_arvalid: Signal<In, Bit>,
+    pub s_axil_arready: Signal<Out, Bit>,
+    pub s_axil_rdata: Signal<Out, Bits<32>>,
+    pub s_axil_rresp: Signal<Out, Bits<2>>,
+    pub s_axil_rvalid: Signal<Out, Bit>,
+    pub s_axil_rready: Signal<In, Bit>,
+    /// 16 read/write configuration registers, register i at bits 32i..32i+31 (byte address 4i).
+    pub cfg: Signal<Out, Bits<512>>,
+    /// 64 read-only status registers, register j at bits 32j..32j+31 (byte address 0x100 + 4j).
+    pub status: Signal<In, Bits<2048>>,
+    /// Rejected accesses (SLVERR responses), wrapping.
+    pub error_count: Signal<Out, Bits<32>>,
+    // Registers.
+    cfg_regs: DFFWithInit<Bits<512>>,
+    aw_held: DFF<Bit>,
+    aw_addr: DFF<Bits<12>>,
+    w_held: DFF<Bit>,
+    w_data: DFF<Bits<32>>,
+    w_strb: DFF<Bits<4>>,
+    b_valid: DFF<Bit>,
+    b_resp: DFF<Bits<2>>,
+    r_valid: DFF<Bit>,
+    r_data: DFF<Bits<32>>,
+    r_resp: DFF<Bits<2>>,
+    errors: DFF<Bits<32>>,
+    defaults: Constant<Bits<512>>,
+    byte_ones: Constant<Bits<32>>,
+    // Write path.
+    b_free: Signal<Local, Bit>,
+    aw_take: Signal<Local, Bit>,
+    w_take: Signal<Local, Bit>,
+    have_aw: Signal<Local, Bit>,
+    have_w: Signal<Local, Bit>,
+    write_go: Signal<Local, Bit>,
+    wr_addr: Signal<Local, Bits<12>>,
+    wr_data: Signal<Local, Bits<32>>,
+    wr_strb: Signal<Local, Bits<4>>,
+    wr_ok: Signal<Local, Bit>,
+    wr_err: Signal<Local, Bit>,
+    lane0: Signal<Local, Bits<32>>,
+    lane1: Signal<Local, Bits<32>>,
+    lane2: Signal<Local, Bits<32>>,
+    lane3: Signal<Local, Bits<32>>,
+    wr_mask: Signal<Local, Bits<32>>,
+    wr_index: Signal<Local, Bits<4>>,
+    // Read path.
+    ar_take: Signal<Local, Bit>,
+    rd_aligned: Signal<Local, Bit>,
+    rd_cfg_hit: Signal<Local, Bit>,
+    rd_status_hit: Signal<Local, Bit>,
+    rd_cfg_index: Signal<Local, Bits<4>>,
+    rd_status_index: Signal<Local, Bits<6>>,
+    rd_cfg_value: Signal<Local, Bits<32>>,
+    rd_status_value: Signal<Local, Bits<32>>,
+    rd_err: Signal<Local, Bit>,
+    err_inc: Signal<Local, Bits<32>>,
+}
+
+impl AxiLiteCsr {
+    /// A register file whose configuration registers reset (and power up) to `defaults`.
+    pub fn new(defaults: [u32; CSR_CONFIG_REGS]) -> Self {
+        let packed = pack_config(&defaults);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axil_awaddr: Default::default(),
+            s_axil_awvalid: Default::default(),
+            s_axil_awready: Default::default(),
+            s_axil_wdata: Default::default(),
+            s_axil_wstrb: Default::default(),
+            s_axil_wvalid: Default::default(),
+            s_axil_wready: Default::default(),
+            s_axil_bresp: Default::default(),
+            s_axil_bvalid: Default::default(),
+            s_axil_bready: Default::default(),
+            s_axil_araddr: Default::default(),
+            s_axil_arvalid: Default::default(),
+            s_axil_arready: Default::default(),
+            s_axil_rdata: Default::default(),
+            s_axil_rresp: Default::default(),
+            s_axil_rvalid: Default::default(),
+            s_axil_rready: Default::default(),
+            cfg: Default::default(),
+            status: Default::default(),
+            error_count: Default::default(),
+            cfg_regs: DFFWithInit::new(packed),
+            aw_held: Default::default(),
+            aw_addr: Default::default(),
+            w_held: Default::default(),
+            w_data: Default::default(),
+            w_strb: Default::default(),
+            b_valid: Default::default(),
+            b_resp: Default::default(),
+            r_valid: Default::default(),
+            r_data: Default::default(),
+            r_resp: Default::default(),
+            errors: Default::default(),
+            defaults: Constant::new(packed),
+            byte_ones: Constant::new(0xFF.into()),
+            b_free: Default::default(),
+            aw_take: Default::default(),
+            w_take: Default::default(),
+            have_aw: Default::default(),
+            have_w: Default::default(),
+            write_go: Default::default(),
+            wr_addr: Default::default(),
+            wr_data: Default::default(),
+            wr_strb: Default::default(),
+            wr_ok: Default::default(),
+            wr_err: Default::default(),
+            lane0: Default::default(),
+            lane1: Default::default(),
+            lane2: Default::default(),
+            lane3: Default::default(),
+            wr_mask: Default::default(),
+            wr_index: Default::default(),
+            ar_take: Default::default(),
+            rd_aligned: Default::default(),
+            rd_cfg_hit: Default::default(),
+            rd_status_hit: Default::default(),
+            rd_cfg_index: Default::default(),
+            rd_status_index: Default::default(),
+            rd_cfg_value: Default::default(),
+            rd_status_value: Default::default(),
+            rd_err: Default::default(),
+            err_inc: Default::default(),
+        }
+    }
+}
+
+/// All-zero configuration defaults (instantiate with [`AxiLiteCsr::new`] to choose them).
+impl Default for AxiLiteCsr {
+    fn default() -> Self {
+        Self::new([0; CSR_CONFIG_REGS])
+    }
+}
+
+impl Logic for AxiLiteCsr {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, cfg_regs, aw_held, aw_addr, w_held, w_data, w_strb, b_valid, b_resp, r_valid, r_data, r_resp, errors);
+
+        // ---- Write: AW and W are each held until both are present.
+        self.b_free.next = (!self.b_valid.q.val()) | self.s_axil_bready.val();
+        self.s_axil_awready.next = ((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val());
+        self.s_axil_wready.next = ((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val());
+        self.aw_take.next = self.s_axil_awvalid.val() & (((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
+        self.w_take.next = self.s_axil_wvalid.val() & (((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
+        self.have_aw.next = self.aw_held.q.val() | self.aw_take.val();
+        self.have_w.next = self.w_held.q.val() | self.w_take.val();
+        self.write_go.next = (self.have_aw.val() & self.have_w.val()) & self.b_free.val();
+
+        self.wr_addr.next = self.s_axil_awaddr.val();
+        if self.aw_held.q.val() {
+            self.wr_addr.next = self.aw_addr.q.val();
+        }
+        self.wr_data.next = self.s_axil_wdata.val();
+        self.wr_strb.next = self.s_axil_wstrb.val();
+        if self.w_held.q.val() {
+            self.wr_data.next = self.w_data.q.val();
+            self.wr_strb.next = self.w_strb.q.val();
+        }
+        if self.aw_take.val() {
+            self.aw_addr.d.next = self.s_axil_awaddr.val();
+        }
+        if self.w_take.val() {
+            self.w_data.d.next = self.s_axil_wdata.val();
+            self.w_strb.d.next = self.s_axil_wstrb.val();
+        }
+        self.aw_held.d.next = self.have_aw.val() & (!self.write_go.val());
+        self.w_held.d.next = self.have_w.val() & (!self.write_go.val());
+
+        // Only word-aligned addresses 0x000-0x03C are writable.
+        self.wr_ok.next = (self.wr_addr.val().get_bits::<2>(0) == 0) & (self.wr_addr.val().get_bits::<6>(6) == 0);
+        self.wr_err.next = self.write_go.val() & (!self.wr_ok.val());
+        self.lane0.next = 0.into();
+        self.lane1.next = 0.into();
+        self.lane2.next = 0.into();
+        self.lane3.next = 0.into();
+        if self.wr_strb.val().get_bit(0) {
+            self.lane0.next = self.byte_ones.val();
+        }
+        if self.wr_strb.val().get_bit(1) {
+            self.lane1.next = self.byte_ones.val() << 8;
+        }
+        if self.wr_strb.val().get_bit(2) {
+            self.lane2.next = self.byte_ones.val() << 16;
+        }
+        if self.wr_strb.val().get_bit(3) {
+            self.lane3.next = self.byte_ones.val() << 24;
+        }
+        self.wr_mask.next = (self.lane0.val() | self.lane1.val()) | (self.lane2.val() | self.lane3.val());
+        // One compare per register and constant shifts (wiring), not a 512-bit barrel shifter.
+        self.wr_index.next = self.wr_addr.val().get_bits::<4>(2);
+        for i in 0..CSR_CONFIG_REGS {
+            if (self.write_go.val() & self.wr_ok.val()) & (self.wr_index.val() == i.to_bits()) {
+                self.cfg_regs.d.next = (self.cfg_regs.q.val() & (!(bit_cast::<512, 32>(self.wr_mask.val()) << (i * 32).to_bits::<10>())))
+                    | (bit_cast::<512, 32>(self.wr_data.val() & self.wr_mask.val()) << (i * 32).to_bits::<10>());
+            }
+        }
+        if self.write_go.val() {
+            self.b_resp.d.next = 0.into();
+            if !self.wr_ok.val() {
+                self.b_resp.d.next = 2.into();
+            }
+        }
+        self.b_valid.d.next = self.write_go.val() | (self.b_valid.q.val() & (!self.s_axil_bready.val()));
+        self.s_axil_bvalid.next = self.b_valid.q.val();
+        self.s_axil_bresp.next = self.b_resp.q.val();
+        self.cfg.next = self.cfg_regs.q.val();
+
+        // ---- Read: decode and register the answer in the cycle AR is accepted.
+        self.s_axil_arready.next = ((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val());
+        self.ar_take.next = self.s_axil_arvalid.val() & (((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val()));
+        self.rd_aligned.next = self.s_axil_araddr.val().get_bits::<2>(0) == 0;
+        self.rd_cfg_hit.next = self.rd_aligned.val() & (self.s_axil_araddr.val().get_bits::<6>(6) == 0);
+        self.rd_status_hit.next = self.rd_aligned.val() & (self.s_axil_araddr.val().get_bits::<4>(8) == 1);
+        self.rd_cfg_index.next = self.s_axil_araddr.val().get_bits::<4>(2);
+        self.rd_status_index.next = self.s_axil_araddr.val().get_bits::<6>(2);
+        self.rd_cfg_value.next = 0.into();
+        for i in 0..16 {
+            if self.rd_cfg_index.val() == i.to_bits() {
+                self.rd_cfg_value.next = self.cfg_regs.q.val().get_bits::<32>(i * 32);
+            }
+        }
+        self.rd_status_value.next = 0.into();
+        for j in 0..64 {
+            if self.rd_status_index.val() == j.to_bits() {
+                self.rd_status_value.next = self.status.val().get_bits::<32>(j * 32);
+            }
+        }
+        self.rd_err.next = self.ar_take.val() & (!(self.rd_cfg_hit.val() | self.rd_status_hit.val()));
+        if self.ar_take.val() {
+            self.r_data.d.next = 0.into();
+            self.r_resp.d.next = 2.into();
+            if self.rd_cfg_hit.val() {
+                self.r_data.d.next = self.rd_cfg_value.val();
+                self.r_resp.d.next = 0.into();
+            }
+            if self.rd_status_hit.val() {
+                self.r_data.d.next = self.rd_status_value.val();
+                self.r_resp.d.next = 0.into();
+            }
+        }
+        self.r_valid.d.next = self.ar_take.val() | (self.r_valid.q.val() & (!self.s_axil_rready.val()));
+        self.s_axil_rvalid.next = self.r_valid.q.val();
+        self.s_axil_rdata.next = self.r_data.q.val();
+        self.s_axil_rresp.next = self.r_resp.q.val();
+
+        // ---- Rejected accesses.
+        self.err_inc.next = 0.into();
+        if self.wr_err.val() | self.rd_err.val() {
+            self.err_inc.next = 1.into();
+        }
+        if self.wr_err.val() & self.rd_err.val() {
+            self.err_inc.next = 2.into();
+        }
+        self.errors.d.next = self.errors.q.val() + self.err_inc.val();
+        self.error_count.next = self.errors.q.val();
+
+        if self.reset.val() {
+            self.cfg_regs.d.next = self.defaults.val();
+            self.aw_held.d.next = false;
+            self.w_held.d.next = false;
+            self.b_valid.d.next = false;
+            self.b_resp.d.next = 0.into();
+            self.r_valid.d.next = false;
+            self.r_data.d.next = 0.into();
+            self.r_resp.d.next = 0.into();
+            self.errors.d.next = 0.into();
+        }
+    }
+}

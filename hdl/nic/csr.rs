@@ -151,7 +151,15 @@ pub struct AxiLiteCsr {
     rd_status_hit: Signal<Local, Bit>,
     rd_cfg_index: Signal<Local, Bits<4>>,
     rd_status_index: Signal<Local, Bits<6>>,
+    rd_cfg_256: Signal<Local, Bits<256>>,
+    rd_cfg_128: Signal<Local, Bits<128>>,
+    rd_cfg_64: Signal<Local, Bits<64>>,
     rd_cfg_value: Signal<Local, Bits<32>>,
+    rd_status_1024: Signal<Local, Bits<1024>>,
+    rd_status_512: Signal<Local, Bits<512>>,
+    rd_status_256: Signal<Local, Bits<256>>,
+    rd_status_128: Signal<Local, Bits<128>>,
+    rd_status_64: Signal<Local, Bits<64>>,
     rd_status_value: Signal<Local, Bits<32>>,
     rd_err: Signal<Local, Bit>,
     err_inc: Signal<Local, Bits<32>>,
@@ -221,7 +229,15 @@ impl AxiLiteCsr {
             rd_status_hit: Default::default(),
             rd_cfg_index: Default::default(),
             rd_status_index: Default::default(),
+            rd_cfg_256: Default::default(),
+            rd_cfg_128: Default::default(),
+            rd_cfg_64: Default::default(),
             rd_cfg_value: Default::default(),
+            rd_status_1024: Default::default(),
+            rd_status_512: Default::default(),
+            rd_status_256: Default::default(),
+            rd_status_128: Default::default(),
+            rd_status_64: Default::default(),
             rd_status_value: Default::default(),
             rd_err: Default::default(),
             err_inc: Default::default(),
@@ -318,17 +334,46 @@ impl Logic for AxiLiteCsr {
         self.rd_status_hit.next = self.rd_aligned.val() & (self.s_axil_araddr.val().get_bits::<4>(8) == 1);
         self.rd_cfg_index.next = self.s_axil_araddr.val().get_bits::<4>(2);
         self.rd_status_index.next = self.s_axil_araddr.val().get_bits::<6>(2);
-        self.rd_cfg_value.next = 0.into();
-        for i in 0..16 {
-            if self.rd_cfg_index.val() == i.to_bits() {
-                self.rd_cfg_value.next = self.cfg_regs.q.val().get_bits::<32>(i * 32);
-            }
+        // Read multiplexers as binary trees of constant slices, one index bit per level.
+        self.rd_cfg_256.next = self.cfg_regs.q.val().get_bits::<256>(0);
+        if self.rd_cfg_index.val().get_bit(3) {
+            self.rd_cfg_256.next = self.cfg_regs.q.val().get_bits::<256>(256);
         }
-        self.rd_status_value.next = 0.into();
-        for j in 0..64 {
-            if self.rd_status_index.val() == j.to_bits() {
-                self.rd_status_value.next = self.status.val().get_bits::<32>(j * 32);
-            }
+        self.rd_cfg_128.next = self.rd_cfg_256.val().get_bits::<128>(0);
+        if self.rd_cfg_index.val().get_bit(2) {
+            self.rd_cfg_128.next = self.rd_cfg_256.val().get_bits::<128>(128);
+        }
+        self.rd_cfg_64.next = self.rd_cfg_128.val().get_bits::<64>(0);
+        if self.rd_cfg_index.val().get_bit(1) {
+            self.rd_cfg_64.next = self.rd_cfg_128.val().get_bits::<64>(64);
+        }
+        self.rd_cfg_value.next = self.rd_cfg_64.val().get_bits::<32>(0);
+        if self.rd_cfg_index.val().get_bit(0) {
+            self.rd_cfg_value.next = self.rd_cfg_64.val().get_bits::<32>(32);
+        }
+        self.rd_status_1024.next = self.status.val().get_bits::<1024>(0);
+        if self.rd_status_index.val().get_bit(5) {
+            self.rd_status_1024.next = self.status.val().get_bits::<1024>(1024);
+        }
+        self.rd_status_512.next = self.rd_status_1024.val().get_bits::<512>(0);
+        if self.rd_status_index.val().get_bit(4) {
+            self.rd_status_512.next = self.rd_status_1024.val().get_bits::<512>(512);
+        }
+        self.rd_status_256.next = self.rd_status_512.val().get_bits::<256>(0);
+        if self.rd_status_index.val().get_bit(3) {
+            self.rd_status_256.next = self.rd_status_512.val().get_bits::<256>(256);
+        }
+        self.rd_status_128.next = self.rd_status_256.val().get_bits::<128>(0);
+        if self.rd_status_index.val().get_bit(2) {
+            self.rd_status_128.next = self.rd_status_256.val().get_bits::<128>(128);
+        }
+        self.rd_status_64.next = self.rd_status_128.val().get_bits::<64>(0);
+        if self.rd_status_index.val().get_bit(1) {
+            self.rd_status_64.next = self.rd_status_128.val().get_bits::<64>(64);
+        }
+        self.rd_status_value.next = self.rd_status_64.val().get_bits::<32>(0);
+        if self.rd_status_index.val().get_bit(0) {
+            self.rd_status_value.next = self.rd_status_64.val().get_bits::<32>(32);
         }
         self.rd_err.next = self.ar_take.val() & (!(self.rd_cfg_hit.val() | self.rd_status_hit.val()));
         if self.ar_take.val() {

@@ -91,7 +91,15 @@ module nt_nic_16_csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
     reg  rd_status_hit;
     reg  [3:0] rd_cfg_index;
     reg  [5:0] rd_status_index;
+    reg  [255:0] rd_cfg_256;
+    reg  [127:0] rd_cfg_128;
+    reg  [63:0] rd_cfg_64;
     reg  [31:0] rd_cfg_value;
+    reg  [1023:0] rd_status_1024;
+    reg  [511:0] rd_status_512;
+    reg  [255:0] rd_status_256;
+    reg  [127:0] rd_status_128;
+    reg  [63:0] rd_status_64;
     reg  [31:0] rd_status_value;
     reg  rd_err;
     reg  [31:0] err_inc;
@@ -296,247 +304,45 @@ module nt_nic_16_csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_a
         rd_status_hit = rd_aligned & (s_axil_araddr[(32'h8)+:(4)] == 32'h1);
         rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
         rd_status_index = s_axil_araddr[(32'h2)+:(6)];
-        rd_cfg_value = 32'h0;
-        if (rd_cfg_index == 0) begin
-            rd_cfg_value = cfg_regs$q[(0 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 1) begin
-            rd_cfg_value = cfg_regs$q[(1 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 2) begin
-            rd_cfg_value = cfg_regs$q[(2 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 3) begin
-            rd_cfg_value = cfg_regs$q[(3 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 4) begin
-            rd_cfg_value = cfg_regs$q[(4 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 5) begin
-            rd_cfg_value = cfg_regs$q[(5 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 6) begin
-            rd_cfg_value = cfg_regs$q[(6 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 7) begin
-            rd_cfg_value = cfg_regs$q[(7 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 8) begin
-            rd_cfg_value = cfg_regs$q[(8 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 9) begin
-            rd_cfg_value = cfg_regs$q[(9 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 10) begin
-            rd_cfg_value = cfg_regs$q[(10 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 11) begin
-            rd_cfg_value = cfg_regs$q[(11 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 12) begin
-            rd_cfg_value = cfg_regs$q[(12 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 13) begin
-            rd_cfg_value = cfg_regs$q[(13 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 14) begin
-            rd_cfg_value = cfg_regs$q[(14 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 15) begin
-            rd_cfg_value = cfg_regs$q[(15 * 32'h20)+:(32)];
-        end
-        rd_status_value = 32'h0;
-        if (rd_status_index == 0) begin
-            rd_status_value = status[(0 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 1) begin
-            rd_status_value = status[(1 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 2) begin
-            rd_status_value = status[(2 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 3) begin
-            rd_status_value = status[(3 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 4) begin
-            rd_status_value = status[(4 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 5) begin
-            rd_status_value = status[(5 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 6) begin
-            rd_status_value = status[(6 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 7) begin
-            rd_status_value = status[(7 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 8) begin
-            rd_status_value = status[(8 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 9) begin
-            rd_status_value = status[(9 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 10) begin
-            rd_status_value = status[(10 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 11) begin
-            rd_status_value = status[(11 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 12) begin
-            rd_status_value = status[(12 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 13) begin
-            rd_status_value = status[(13 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 14) begin
-            rd_status_value = status[(14 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 15) begin
-            rd_status_value = status[(15 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 16) begin
-            rd_status_value = status[(16 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 17) begin
-            rd_status_value = status[(17 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 18) begin
-            rd_status_value = status[(18 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 19) begin
-            rd_status_value = status[(19 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 20) begin
-            rd_status_value = status[(20 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 21) begin
-            rd_status_value = status[(21 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 22) begin
-            rd_status_value = status[(22 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 23) begin
-            rd_status_value = status[(23 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 24) begin
-            rd_status_value = status[(24 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 25) begin
-            rd_status_value = status[(25 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 26) begin
-            rd_status_value = status[(26 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 27) begin
-            rd_status_value = status[(27 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 28) begin
-            rd_status_value = status[(28 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 29) begin
-            rd_status_value = status[(29 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 30) begin
-            rd_status_value = status[(30 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 31) begin
-            rd_status_value = status[(31 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 32) begin
-            rd_status_value = status[(32 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 33) begin
-            rd_status_value = status[(33 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 34) begin
-            rd_status_value = status[(34 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 35) begin
-            rd_status_value = status[(35 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 36) begin
-            rd_status_value = status[(36 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 37) begin
-            rd_status_value = status[(37 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 38) begin
-            rd_status_value = status[(38 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 39) begin
-            rd_status_value = status[(39 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 40) begin
-            rd_status_value = status[(40 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 41) begin
-            rd_status_value = status[(41 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 42) begin
-            rd_status_value = status[(42 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 43) begin
-            rd_status_value = status[(43 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 44) begin
-            rd_status_value = status[(44 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 45) begin
-            rd_status_value = status[(45 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 46) begin
-            rd_status_value = status[(46 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 47) begin
-            rd_status_value = status[(47 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 48) begin
-            rd_status_value = status[(48 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 49) begin
-            rd_status_value = status[(49 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 50) begin
-            rd_status_value = status[(50 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 51) begin
-            rd_status_value = status[(51 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 52) begin
-            rd_status_value = status[(52 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 53) begin
-            rd_status_value = status[(53 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 54) begin
-            rd_status_value = status[(54 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 55) begin
-            rd_status_value = status[(55 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 56) begin
-            rd_status_value = status[(56 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 57) begin
-            rd_status_value = status[(57 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 58) begin
-            rd_status_value = status[(58 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 59) begin
-            rd_status_value = status[(59 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 60) begin
-            rd_status_value = status[(60 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 61) begin
-            rd_status_value = status[(61 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 62) begin
-            rd_status_value = status[(62 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 63) begin
-            rd_status_value = status[(63 * 32'h20)+:(32)];
+        rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];
+        if (rd_cfg_index[32'h3]) begin
+            rd_cfg_256 = cfg_regs$q[(32'h100)+:(256)];
+        end
+        rd_cfg_128 = rd_cfg_256[(32'h0)+:(128)];
+        if (rd_cfg_index[32'h2]) begin
+            rd_cfg_128 = rd_cfg_256[(32'h80)+:(128)];
+        end
+        rd_cfg_64 = rd_cfg_128[(32'h0)+:(64)];
+        if (rd_cfg_index[32'h1]) begin
+            rd_cfg_64 = rd_cfg_128[(32'h40)+:(64)];
+        end
+        rd_cfg_value = rd_cfg_64[(32'h0)+:(32)];
+        if (rd_cfg_index[32'h0]) begin
+            rd_cfg_value = rd_cfg_64[(32'h20)+:(32)];
+        end
+        rd_status_1024 = status[(32'h0)+:(1024)];
+        if (rd_status_index[32'h5]) begin
+            rd_status_1024 = status[(32'h400)+:(1024)];
+        end
+        rd_status_512 = rd_status_1024[(32'h0)+:(512)];
+        if (rd_status_index[32'h4]) begin
+            rd_status_512 = rd_status_1024[(32'h200)+:(512)];
+        end
+        rd_status_256 = rd_status_512[(32'h0)+:(256)];
+        if (rd_status_index[32'h3]) begin
+            rd_status_256 = rd_status_512[(32'h100)+:(256)];
+        end
+        rd_status_128 = rd_status_256[(32'h0)+:(128)];
+        if (rd_status_index[32'h2]) begin
+            rd_status_128 = rd_status_256[(32'h80)+:(128)];
+        end
+        rd_status_64 = rd_status_128[(32'h0)+:(64)];
+        if (rd_status_index[32'h1]) begin
+            rd_status_64 = rd_status_128[(32'h40)+:(64)];
+        end
+        rd_status_value = rd_status_64[(32'h0)+:(32)];
+        if (rd_status_index[32'h0]) begin
+            rd_status_value = rd_status_64[(32'h20)+:(32)];
         end
         rd_err = ar_take & (~(rd_cfg_hit | rd_status_hit));
         if (ar_take) begin

@@ -38,7 +38,9 @@
 //! `awready = !aw_held && (!bvalid || bready) && !reset`, likewise `wready` with `w_held`: a
 //! response that is being taken in this cycle no longer blocks, so with `bready` high one write
 //! completes **per cycle** (AW and W together every cycle → one B per cycle, latency 1 cycle).
-//! `awready`/`wready` depend combinationally on `bready`, `rready` on nothing.
+//! `awready`/`wready` depend combinationally on `bready`, and `arready` on `rready` (all three
+//! also on `reset`); no ready depends on a valid, so there is no combinational loop through a
+//! master whose valids depend on readies.
 //!
 //! # Read channel
 //! `arready = (!rvalid || rready) && !reset`. The address is decoded and the answer registered in
@@ -56,6 +58,10 @@
 //! held AW/W and any pending B or R response, and clears `error_count`; `awready`, `wready` and
 //! `arready` are low during that cycle so that nothing is accepted and then lost. The
 //! configuration registers also hold their defaults from power-up (before the first reset).
+//!
+//! # Resources
+//! Yosys `synth_xilinx -family xcup` (nic-16 instance): 1911 LUTs, 632 flip-flops, no RAM. The
+//! read multiplexers are binary trees of constant slices (one address bit per level).
 
 use rust_hdl::prelude::*;
 

@@ -24,6 +24,9 @@ use crate::nic::arbiter::Arbiter;
 pub const TIMER_META_BITS: usize = 8;
 /// Width of per-message packet bitmaps (messages have at most 38 packets).
 pub const BITMAP_BITS: usize = 64;
+/// Reset values of the register file's 16 configuration registers in `nic-16` (the standalone
+/// block; the NIC top chooses its own): zero except register 0 (= 1), 1 (= 64) and 15 (bit 31).
+pub const CSR_DEFAULTS_NIC_16: [u32; 16] = [1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8000_0000];
 
 /// A named parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +97,7 @@ impl NicConfig {
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
+                blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));

@@ -15,3 +15,4 @@ pub fn seed(test: &str, default: u64) -> u64 {
     seed
 }
 pub mod io;
+pub mod axil;

@@ -14,3 +14,4 @@ pub mod tx;
 pub mod native_pisa;
 pub mod native_packet_generator;
 pub mod native_nic;
+pub mod native_csr;

@@ -350,6 +350,7 @@ impl Logic for NdpNic16 {
         self.ingress.resp_is_new_msg.next = self.reassembly.resp_is_new_msg.val();
         self.ingress.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
         self.ingress.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
+        self.ingress.resp_ack_no.next = self.reassembly.resp_ack_no.val();
 
         self.reassembly.s_axis_tdata.next = self.ingress.m_axis_tdata.val();
         self.reassembly.s_axis_tkeep.next = self.ingress.m_axis_tkeep.val();

@@ -62,26 +62,27 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [7:0] ingress$s_axis_tkeep;
     reg  ingress$s_axis_tlast;
     reg  ingress$s_axis_tvalid;
-    wire  ingress$s_axis_tready;
-    wire  ingress$req_valid;
     reg  ingress$req_ready;
-    wire  ingress$req_mark_received;
-    wire  [31:0] ingress$req_src_ip;
-    wire  [15:0] ingress$req_src_port;
-    wire  [15:0] ingress$req_tx_msg_id;
-    wire  [15:0] ingress$req_msg_len;
-    wire  [7:0] ingress$req_pkt_offset;
     reg  ingress$resp_valid;
     reg  ingress$resp_fail;
     reg  [15:0] ingress$resp_rx_msg_id;
     reg  ingress$resp_is_new_msg;
     reg  ingress$resp_is_new_pkt;
     reg  ingress$resp_is_last_pkt;
+    reg  [8:0] ingress$resp_ack_no;
+    reg  ingress$m_axis_tready;
+    wire  ingress$s_axis_tready;
+    wire  ingress$req_valid;
+    wire  ingress$req_mark_received;
+    wire  [31:0] ingress$req_src_ip;
+    wire  [15:0] ingress$req_src_port;
+    wire  [15:0] ingress$req_tx_msg_id;
+    wire  [15:0] ingress$req_msg_len;
+    wire  [7:0] ingress$req_pkt_offset;
     wire  [63:0] ingress$m_axis_tdata;
     wire  [7:0] ingress$m_axis_tkeep;
     wire  ingress$m_axis_tlast;
     wire  ingress$m_axis_tvalid;
-    reg  ingress$m_axis_tready;
     wire  [31:0] ingress$m_axis_meta_remote_ip;
     wire  [15:0] ingress$m_axis_meta_remote_port;
     wire  [15:0] ingress$m_axis_meta_msg_len;
@@ -90,6 +91,20 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [15:0] ingress$m_axis_meta_rx_msg_id;
     wire  [15:0] ingress$m_axis_meta_tx_msg_id;
     wire  ingress$m_axis_meta_is_last_pkt;
+    wire  [31:0] ingress$frame_count;
+    wire  [31:0] ingress$not_ipv4_count;
+    wire  [31:0] ingress$wrong_protocol_count;
+    wire  [31:0] ingress$too_short_count;
+    wire  [31:0] ingress$bad_checksum_count;
+    wire  [31:0] ingress$bad_flags_count;
+    wire  [31:0] ingress$data_count;
+    wire  [31:0] ingress$chop_count;
+    wire  [31:0] ingress$control_count;
+    wire  [31:0] ingress$no_action_count;
+    wire  [31:0] ingress$bad_length_count;
+    wire  [31:0] ingress$rx_fail_count;
+    wire  [31:0] ingress$duplicate_data_count;
+    wire  [31:0] ingress$forwarded_count;
     wire  ingress$dlv_valid;
     wire  [15:0] ingress$dlv_tx_msg_id;
     wire  [63:0] ingress$dlv_ack_bitmap;
@@ -113,20 +128,6 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [7:0] ingress$ev_pkt_offset;
     wire  [15:0] ingress$ev_tx_msg_id;
     wire  [7:0] ingress$ev_rank;
-    wire  [31:0] ingress$frame_count;
-    wire  [31:0] ingress$not_ipv4_count;
-    wire  [31:0] ingress$wrong_protocol_count;
-    wire  [31:0] ingress$too_short_count;
-    wire  [31:0] ingress$bad_checksum_count;
-    wire  [31:0] ingress$bad_flags_count;
-    wire  [31:0] ingress$data_count;
-    wire  [31:0] ingress$chop_count;
-    wire  [31:0] ingress$control_count;
-    wire  [31:0] ingress$no_action_count;
-    wire  [31:0] ingress$bad_length_count;
-    wire  [31:0] ingress$rx_fail_count;
-    wire  [31:0] ingress$duplicate_data_count;
-    wire  [31:0] ingress$forwarded_count;
     wire  [31:0] ingress$offset_range_count;
     reg  reassembly$clock;
     reg  reassembly$reset;
@@ -404,26 +405,27 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .s_axis_tkeep(ingress$s_axis_tkeep),
         .s_axis_tlast(ingress$s_axis_tlast),
         .s_axis_tvalid(ingress$s_axis_tvalid),
-        .s_axis_tready(ingress$s_axis_tready),
-        .req_valid(ingress$req_valid),
         .req_ready(ingress$req_ready),
-        .req_mark_received(ingress$req_mark_received),
-        .req_src_ip(ingress$req_src_ip),
-        .req_src_port(ingress$req_src_port),
-        .req_tx_msg_id(ingress$req_tx_msg_id),
-        .req_msg_len(ingress$req_msg_len),
-        .req_pkt_offset(ingress$req_pkt_offset),
         .resp_valid(ingress$resp_valid),
         .resp_fail(ingress$resp_fail),
         .resp_rx_msg_id(ingress$resp_rx_msg_id),
         .resp_is_new_msg(ingress$resp_is_new_msg),
         .resp_is_new_pkt(ingress$resp_is_new_pkt),
         .resp_is_last_pkt(ingress$resp_is_last_pkt),
+        .resp_ack_no(ingress$resp_ack_no),
+        .m_axis_tready(ingress$m_axis_tready),
+        .s_axis_tready(ingress$s_axis_tready),
+        .req_valid(ingress$req_valid),
+        .req_mark_received(ingress$req_mark_received),
+        .req_src_ip(ingress$req_src_ip),
+        .req_src_port(ingress$req_src_port),
+        .req_tx_msg_id(ingress$req_tx_msg_id),
+        .req_msg_len(ingress$req_msg_len),
+        .req_pkt_offset(ingress$req_pkt_offset),
         .m_axis_tdata(ingress$m_axis_tdata),
         .m_axis_tkeep(ingress$m_axis_tkeep),
         .m_axis_tlast(ingress$m_axis_tlast),
         .m_axis_tvalid(ingress$m_axis_tvalid),
-        .m_axis_tready(ingress$m_axis_tready),
         .m_axis_meta_remote_ip(ingress$m_axis_meta_remote_ip),
         .m_axis_meta_remote_port(ingress$m_axis_meta_remote_port),
         .m_axis_meta_msg_len(ingress$m_axis_meta_msg_len),
@@ -432,6 +434,20 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .m_axis_meta_rx_msg_id(ingress$m_axis_meta_rx_msg_id),
         .m_axis_meta_tx_msg_id(ingress$m_axis_meta_tx_msg_id),
         .m_axis_meta_is_last_pkt(ingress$m_axis_meta_is_last_pkt),
+        .frame_count(ingress$frame_count),
+        .not_ipv4_count(ingress$not_ipv4_count),
+        .wrong_protocol_count(ingress$wrong_protocol_count),
+        .too_short_count(ingress$too_short_count),
+        .bad_checksum_count(ingress$bad_checksum_count),
+        .bad_flags_count(ingress$bad_flags_count),
+        .data_count(ingress$data_count),
+        .chop_count(ingress$chop_count),
+        .control_count(ingress$control_count),
+        .no_action_count(ingress$no_action_count),
+        .bad_length_count(ingress$bad_length_count),
+        .rx_fail_count(ingress$rx_fail_count),
+        .duplicate_data_count(ingress$duplicate_data_count),
+        .forwarded_count(ingress$forwarded_count),
         .dlv_valid(ingress$dlv_valid),
         .dlv_tx_msg_id(ingress$dlv_tx_msg_id),
         .dlv_ack_bitmap(ingress$dlv_ack_bitmap),
@@ -455,20 +471,6 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .ev_pkt_offset(ingress$ev_pkt_offset),
         .ev_tx_msg_id(ingress$ev_tx_msg_id),
         .ev_rank(ingress$ev_rank),
-        .frame_count(ingress$frame_count),
-        .not_ipv4_count(ingress$not_ipv4_count),
-        .wrong_protocol_count(ingress$wrong_protocol_count),
-        .too_short_count(ingress$too_short_count),
-        .bad_checksum_count(ingress$bad_checksum_count),
-        .bad_flags_count(ingress$bad_flags_count),
-        .data_count(ingress$data_count),
-        .chop_count(ingress$chop_count),
-        .control_count(ingress$control_count),
-        .no_action_count(ingress$no_action_count),
-        .bad_length_count(ingress$bad_length_count),
-        .rx_fail_count(ingress$rx_fail_count),
-        .duplicate_data_count(ingress$duplicate_data_count),
-        .forwarded_count(ingress$forwarded_count),
         .offset_range_count(ingress$offset_range_count)
     );
     nt_ndp_16_nic$reassembly reassembly(
@@ -793,6 +795,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         ingress$resp_is_new_msg = reassembly$resp_is_new_msg;
         ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
         ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
+        ingress$resp_ack_no = reassembly$resp_ack_no;
         reassembly$s_axis_tdata = ingress$m_axis_tdata;
         reassembly$s_axis_tkeep = ingress$m_axis_tkeep;
         reassembly$s_axis_tlast = ingress$m_axis_tlast;
@@ -1308,14 +1311,22 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
     reg  [31:0] lane2;
     reg  [31:0] lane3;
     reg  [31:0] wr_mask;
-    reg  [9:0] wr_shift;
+    reg  [3:0] wr_index;
     reg  ar_take;
     reg  rd_aligned;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
     reg  [3:0] rd_cfg_index;
     reg  [5:0] rd_status_index;
+    reg  [255:0] rd_cfg_256;
+    reg  [127:0] rd_cfg_128;
+    reg  [63:0] rd_cfg_64;
     reg  [31:0] rd_cfg_value;
+    reg  [1023:0] rd_status_1024;
+    reg  [511:0] rd_status_512;
+    reg  [255:0] rd_status_256;
+    reg  [127:0] rd_status_128;
+    reg  [63:0] rd_status_64;
     reg  [31:0] rd_status_value;
     reg  rd_err;
     reg  [31:0] err_inc;
@@ -1454,9 +1465,54 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
             lane3 = byte_ones << 32'h18;
         end
         wr_mask = (lane0 | lane1) | (lane2 | lane3);
-        wr_shift = ((wr_addr[(32'h2)+:(4)]) & 10'h3ff) << 32'h5;
-        if (write_go & wr_ok) begin
-            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << wr_shift))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << wr_shift);
+        wr_index = wr_addr[(32'h2)+:(4)];
+        if ((write_go & wr_ok) & (wr_index == 0)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 1)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 2)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 3)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 4)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 5)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 6)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 7)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 8)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 9)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 10)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 11)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 12)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 13)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 14)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h20));
+        end
+        if ((write_go & wr_ok) & (wr_index == 15)) begin
+            cfg_regs$d = (cfg_regs$q & (~(((wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h20)))) | (((wr_data & wr_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h20));
         end
         if (write_go) begin
             b_resp$d = 32'h0;
@@ -1475,247 +1531,45 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
         rd_status_hit = rd_aligned & (s_axil_araddr[(32'h8)+:(4)] == 32'h1);
         rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
         rd_status_index = s_axil_araddr[(32'h2)+:(6)];
-        rd_cfg_value = 32'h0;
-        if (rd_cfg_index == 0) begin
-            rd_cfg_value = cfg_regs$q[(0 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 1) begin
-            rd_cfg_value = cfg_regs$q[(1 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 2) begin
-            rd_cfg_value = cfg_regs$q[(2 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 3) begin
-            rd_cfg_value = cfg_regs$q[(3 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 4) begin
-            rd_cfg_value = cfg_regs$q[(4 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 5) begin
-            rd_cfg_value = cfg_regs$q[(5 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 6) begin
-            rd_cfg_value = cfg_regs$q[(6 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 7) begin
-            rd_cfg_value = cfg_regs$q[(7 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 8) begin
-            rd_cfg_value = cfg_regs$q[(8 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 9) begin
-            rd_cfg_value = cfg_regs$q[(9 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 10) begin
-            rd_cfg_value = cfg_regs$q[(10 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 11) begin
-            rd_cfg_value = cfg_regs$q[(11 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 12) begin
-            rd_cfg_value = cfg_regs$q[(12 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 13) begin
-            rd_cfg_value = cfg_regs$q[(13 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 14) begin
-            rd_cfg_value = cfg_regs$q[(14 * 32'h20)+:(32)];
-        end
-        if (rd_cfg_index == 15) begin
-            rd_cfg_value = cfg_regs$q[(15 * 32'h20)+:(32)];
-        end
-        rd_status_value = 32'h0;
-        if (rd_status_index == 0) begin
-            rd_status_value = status[(0 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 1) begin
-            rd_status_value = status[(1 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 2) begin
-            rd_status_value = status[(2 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 3) begin
-            rd_status_value = status[(3 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 4) begin
-            rd_status_value = status[(4 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 5) begin
-            rd_status_value = status[(5 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 6) begin
-            rd_status_value = status[(6 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 7) begin
-            rd_status_value = status[(7 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 8) begin
-            rd_status_value = status[(8 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 9) begin
-            rd_status_value = status[(9 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 10) begin
-            rd_status_value = status[(10 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 11) begin
-            rd_status_value = status[(11 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 12) begin
-            rd_status_value = status[(12 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 13) begin
-            rd_status_value = status[(13 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 14) begin
-            rd_status_value = status[(14 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 15) begin
-            rd_status_value = status[(15 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 16) begin
-            rd_status_value = status[(16 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 17) begin
-            rd_status_value = status[(17 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 18) begin
-            rd_status_value = status[(18 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 19) begin
-            rd_status_value = status[(19 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 20) begin
-            rd_status_value = status[(20 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 21) begin
-            rd_status_value = status[(21 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 22) begin
-            rd_status_value = status[(22 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 23) begin
-            rd_status_value = status[(23 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 24) begin
-            rd_status_value = status[(24 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 25) begin
-            rd_status_value = status[(25 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 26) begin
-            rd_status_value = status[(26 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 27) begin
-            rd_status_value = status[(27 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 28) begin
-            rd_status_value = status[(28 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 29) begin
-            rd_status_value = status[(29 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 30) begin
-            rd_status_value = status[(30 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 31) begin
-            rd_status_value = status[(31 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 32) begin
-            rd_status_value = status[(32 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 33) begin
-            rd_status_value = status[(33 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 34) begin
-            rd_status_value = status[(34 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 35) begin
-            rd_status_value = status[(35 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 36) begin
-            rd_status_value = status[(36 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 37) begin
-            rd_status_value = status[(37 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 38) begin
-            rd_status_value = status[(38 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 39) begin
-            rd_status_value = status[(39 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 40) begin
-            rd_status_value = status[(40 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 41) begin
-            rd_status_value = status[(41 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 42) begin
-            rd_status_value = status[(42 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 43) begin
-            rd_status_value = status[(43 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 44) begin
-            rd_status_value = status[(44 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 45) begin
-            rd_status_value = status[(45 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 46) begin
-            rd_status_value = status[(46 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 47) begin
-            rd_status_value = status[(47 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 48) begin
-            rd_status_value = status[(48 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 49) begin
-            rd_status_value = status[(49 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 50) begin
-            rd_status_value = status[(50 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 51) begin
-            rd_status_value = status[(51 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 52) begin
-            rd_status_value = status[(52 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 53) begin
-            rd_status_value = status[(53 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 54) begin
-            rd_status_value = status[(54 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 55) begin
-            rd_status_value = status[(55 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 56) begin
-            rd_status_value = status[(56 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 57) begin
-            rd_status_value = status[(57 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 58) begin
-            rd_status_value = status[(58 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 59) begin
-            rd_status_value = status[(59 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 60) begin
-            rd_status_value = status[(60 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 61) begin
-            rd_status_value = status[(61 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 62) begin
-            rd_status_value = status[(62 * 32'h20)+:(32)];
-        end
-        if (rd_status_index == 63) begin
-            rd_status_value = status[(63 * 32'h20)+:(32)];
+        rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];
+        if (rd_cfg_index[32'h3]) begin
+            rd_cfg_256 = cfg_regs$q[(32'h100)+:(256)];
+        end
+        rd_cfg_128 = rd_cfg_256[(32'h0)+:(128)];
+        if (rd_cfg_index[32'h2]) begin
+            rd_cfg_128 = rd_cfg_256[(32'h80)+:(128)];
+        end
+        rd_cfg_64 = rd_cfg_128[(32'h0)+:(64)];
+        if (rd_cfg_index[32'h1]) begin
+            rd_cfg_64 = rd_cfg_128[(32'h40)+:(64)];
+        end
+        rd_cfg_value = rd_cfg_64[(32'h0)+:(32)];
+        if (rd_cfg_index[32'h0]) begin
+            rd_cfg_value = rd_cfg_64[(32'h20)+:(32)];
+        end
+        rd_status_1024 = status[(32'h0)+:(1024)];
+        if (rd_status_index[32'h5]) begin
+            rd_status_1024 = status[(32'h400)+:(1024)];
+        end
+        rd_status_512 = rd_status_1024[(32'h0)+:(512)];
+        if (rd_status_index[32'h4]) begin
+            rd_status_512 = rd_status_1024[(32'h200)+:(512)];
+        end
+        rd_status_256 = rd_status_512[(32'h0)+:(256)];
+        if (rd_status_index[32'h3]) begin
+            rd_status_256 = rd_status_512[(32'h100)+:(256)];
+        end
+        rd_status_128 = rd_status_256[(32'h0)+:(128)];
+        if (rd_status_index[32'h2]) begin
+            rd_status_128 = rd_status_256[(32'h80)+:(128)];
+        end
+        rd_status_64 = rd_status_128[(32'h0)+:(64)];
+        if (rd_status_index[32'h1]) begin
+            rd_status_64 = rd_status_128[(32'h40)+:(64)];
+        end
+        rd_status_value = rd_status_64[(32'h0)+:(32)];
+        if (rd_status_index[32'h0]) begin
+            rd_status_value = rd_status_64[(32'h20)+:(32)];
         end
         rd_err = ar_take & (~(rd_cfg_hit | rd_status_hit));
         if (ar_take) begin
@@ -2385,7 +2239,7 @@ module nt_ndp_16_nic$deparser$sent_bytes(d,q,clock);
 endmodule // nt_ndp_16_nic$deparser$sent_bytes
 
 
-module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,offset_range_count);
+module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count);
 
     // Module arguments
     input wire  clock;
@@ -2395,26 +2249,27 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     input wire  [7:0] s_axis_tkeep;
     input wire  s_axis_tlast;
     input wire  s_axis_tvalid;
-    output reg  s_axis_tready;
-    output reg  req_valid;
     input wire  req_ready;
-    output reg  req_mark_received;
-    output reg  [31:0] req_src_ip;
-    output reg  [15:0] req_src_port;
-    output reg  [15:0] req_tx_msg_id;
-    output reg  [15:0] req_msg_len;
-    output reg  [7:0] req_pkt_offset;
     input wire  resp_valid;
     input wire  resp_fail;
     input wire  [15:0] resp_rx_msg_id;
     input wire  resp_is_new_msg;
     input wire  resp_is_new_pkt;
     input wire  resp_is_last_pkt;
+    input wire  [8:0] resp_ack_no;
+    input wire  m_axis_tready;
+    output reg  s_axis_tready;
+    output reg  req_valid;
+    output reg  req_mark_received;
+    output reg  [31:0] req_src_ip;
+    output reg  [15:0] req_src_port;
+    output reg  [15:0] req_tx_msg_id;
+    output reg  [15:0] req_msg_len;
+    output reg  [7:0] req_pkt_offset;
     output reg  [63:0] m_axis_tdata;
     output reg  [7:0] m_axis_tkeep;
     output reg  m_axis_tlast;
     output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
     output reg  [31:0] m_axis_meta_remote_ip;
     output reg  [15:0] m_axis_meta_remote_port;
     output reg  [15:0] m_axis_meta_msg_len;
@@ -2423,6 +2278,20 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  [15:0] m_axis_meta_rx_msg_id;
     output reg  [15:0] m_axis_meta_tx_msg_id;
     output reg  m_axis_meta_is_last_pkt;
+    output reg  [31:0] frame_count;
+    output reg  [31:0] not_ipv4_count;
+    output reg  [31:0] wrong_protocol_count;
+    output reg  [31:0] too_short_count;
+    output reg  [31:0] bad_checksum_count;
+    output reg  [31:0] bad_flags_count;
+    output reg  [31:0] data_count;
+    output reg  [31:0] chop_count;
+    output reg  [31:0] control_count;
+    output reg  [31:0] no_action_count;
+    output reg  [31:0] bad_length_count;
+    output reg  [31:0] rx_fail_count;
+    output reg  [31:0] duplicate_data_count;
+    output reg  [31:0] forwarded_count;
     output reg  dlv_valid;
     output reg  [15:0] dlv_tx_msg_id;
     output reg  [63:0] dlv_ack_bitmap;
@@ -2446,79 +2315,72 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  [7:0] ev_pkt_offset;
     output reg  [15:0] ev_tx_msg_id;
     output reg  [7:0] ev_rank;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] not_ipv4_count;
-    output reg  [31:0] wrong_protocol_count;
-    output reg  [31:0] too_short_count;
-    output reg  [31:0] bad_checksum_count;
-    output reg  [31:0] bad_flags_count;
-    output reg  [31:0] data_count;
-    output reg  [31:0] chop_count;
-    output reg  [31:0] control_count;
-    output reg  [31:0] no_action_count;
-    output reg  [31:0] bad_length_count;
-    output reg  [31:0] rx_fail_count;
-    output reg  [31:0] duplicate_data_count;
-    output reg  [31:0] forwarded_count;
     output reg  [31:0] offset_range_count;
 
-    // Constant declarations
-    localparam  slot_mask = 16'hf;
-
     // Stub signals
-    reg  parser$clock;
-    reg  parser$reset;
-    reg  [63:0] parser$s_axis_tdata;
-    reg  [7:0] parser$s_axis_tkeep;
-    reg  parser$s_axis_tlast;
-    reg  parser$s_axis_tvalid;
-    wire  parser$s_axis_tready;
-    wire  [63:0] parser$m_axis_tdata;
-    wire  [7:0] parser$m_axis_tkeep;
-    wire  parser$m_axis_tlast;
-    wire  parser$m_axis_tvalid;
-    wire  parser$m_axis_tfirst;
-    reg  parser$m_axis_tready;
-    wire  [47:0] parser$hdr_dst_mac;
-    wire  [47:0] parser$hdr_src_mac;
-    wire  [7:0] parser$hdr_ip_tos;
-    wire  [15:0] parser$hdr_ip_total_len;
-    wire  [15:0] parser$hdr_ip_ident;
-    wire  [7:0] parser$hdr_ip_ttl;
-    wire  [31:0] parser$hdr_src_ip;
-    wire  [31:0] parser$hdr_dst_ip;
-    wire  [7:0] parser$hdr_flags;
-    wire  [15:0] parser$hdr_src_context;
-    wire  [15:0] parser$hdr_dst_context;
-    wire  [15:0] parser$hdr_msg_len;
-    wire  [7:0] parser$hdr_pkt_offset;
-    wire  [15:0] parser$hdr_pull_offset;
-    wire  [7:0] parser$hdr_grant_prio;
-    wire  [15:0] parser$hdr_tx_msg_id;
-    wire  [15:0] parser$hdr_buf_ptr;
-    wire  [7:0] parser$hdr_buf_size_class;
-    wire  [31:0] parser$frame_count;
-    wire  [31:0] parser$not_ipv4_count;
-    wire  [31:0] parser$wrong_protocol_count;
-    wire  [31:0] parser$too_short_count;
-    wire  [31:0] parser$bad_checksum_count;
-    wire  [31:0] parser$bad_flags_count;
-    reg  dispatch$clock;
-    reg  dispatch$reset;
-    reg  dispatch$in_valid;
-    reg  [15:0] dispatch$in_key;
-    reg  [143:0] dispatch$in_meta;
-    wire  dispatch$out_valid;
-    wire  dispatch$out_hit;
-    wire  [2:0] dispatch$out_entry;
-    wire  [3:0] dispatch$out_action;
-    wire  [143:0] dispatch$out_meta;
-    reg  dispatch$cfg_write_valid;
-    reg  [2:0] dispatch$cfg_write_index;
-    reg  dispatch$cfg_write_enable;
-    reg  [15:0] dispatch$cfg_write_key;
-    reg  [15:0] dispatch$cfg_write_mask;
-    reg  [3:0] dispatch$cfg_write_action;
+    reg  front$clock;
+    reg  front$reset;
+    reg  [63:0] front$s_axis_tdata;
+    reg  [7:0] front$s_axis_tkeep;
+    reg  front$s_axis_tlast;
+    reg  front$s_axis_tvalid;
+    reg  front$req_ready;
+    reg  front$resp_valid;
+    reg  front$resp_fail;
+    reg  [15:0] front$resp_rx_msg_id;
+    reg  front$resp_is_new_msg;
+    reg  front$resp_is_new_pkt;
+    reg  front$resp_is_last_pkt;
+    reg  [8:0] front$resp_ack_no;
+    reg  front$m_axis_tready;
+    wire  front$s_axis_tready;
+    wire  front$req_valid;
+    wire  front$req_mark_received;
+    wire  [31:0] front$req_src_ip;
+    wire  [15:0] front$req_src_port;
+    wire  [15:0] front$req_tx_msg_id;
+    wire  [15:0] front$req_msg_len;
+    wire  [7:0] front$req_pkt_offset;
+    wire  [63:0] front$m_axis_tdata;
+    wire  [7:0] front$m_axis_tkeep;
+    wire  front$m_axis_tlast;
+    wire  front$m_axis_tvalid;
+    wire  [31:0] front$m_axis_meta_remote_ip;
+    wire  [15:0] front$m_axis_meta_remote_port;
+    wire  [15:0] front$m_axis_meta_msg_len;
+    wire  [7:0] front$m_axis_meta_pkt_offset;
+    wire  [15:0] front$m_axis_meta_local_port;
+    wire  [15:0] front$m_axis_meta_rx_msg_id;
+    wire  [15:0] front$m_axis_meta_tx_msg_id;
+    wire  front$m_axis_meta_is_last_pkt;
+    wire  front$act_valid;
+    wire  [3:0] front$act_action;
+    wire  [143:0] front$act_meta;
+    wire  front$done_valid;
+    wire  [3:0] front$done_action;
+    wire  [143:0] front$done_meta;
+    wire  front$done_ok;
+    wire  front$done_live;
+    wire  front$done_forward;
+    wire  [3:0] front$done_slot;
+    wire  front$done_is_new_msg;
+    wire  front$done_is_new_pkt;
+    wire  front$done_is_last_pkt;
+    wire  [8:0] front$done_ack_no;
+    wire  [31:0] front$frame_count;
+    wire  [31:0] front$not_ipv4_count;
+    wire  [31:0] front$wrong_protocol_count;
+    wire  [31:0] front$too_short_count;
+    wire  [31:0] front$bad_checksum_count;
+    wire  [31:0] front$bad_flags_count;
+    wire  [31:0] front$data_count;
+    wire  [31:0] front$chop_count;
+    wire  [31:0] front$control_count;
+    wire  [31:0] front$no_action_count;
+    wire  [31:0] front$bad_length_count;
+    wire  [31:0] front$rx_fail_count;
+    wire  [31:0] front$duplicate_data_count;
+    wire  [31:0] front$forwarded_count;
     reg  credit$clock;
     reg  credit$reset;
     reg  credit$req_valid;
@@ -2532,34 +2394,6 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     wire  [3:0] credit$resp_index;
     wire  [15:0] credit$resp_old;
     wire  [15:0] credit$resp_new;
-    reg  payload$clock;
-    reg  payload$reset;
-    reg  payload$push;
-    reg  [73:0] payload$push_data;
-    reg  payload$pop;
-    wire  payload$head_valid;
-    wire  [73:0] payload$head_data;
-    wire  [7:0] payload$level;
-    reg  decisions$clock;
-    reg  decisions$reset;
-    reg  decisions$push;
-    reg  [127:0] decisions$push_data;
-    reg  decisions$pop;
-    wire  decisions$head_valid;
-    wire  [127:0] decisions$head_data;
-    wire  [7:0] decisions$level;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [3:0] s2_action$d;
-    wire  [3:0] s2_action$q;
-    reg  s2_action$clock;
-    reg  s2_issued$d;
-    wire  s2_issued$q;
-    reg  s2_issued$clock;
-    reg  [143:0] s2_meta$d;
-    wire  [143:0] s2_meta$q;
-    reg  s2_meta$clock;
     reg  s3_event$d;
     wire  s3_event$q;
     reg  s3_event$clock;
@@ -2575,33 +2409,6 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     reg  [143:0] s3_meta$d;
     wire  [143:0] s3_meta$q;
     reg  s3_meta$clock;
-    reg  out_forward$d;
-    wire  out_forward$q;
-    reg  out_forward$clock;
-    reg  [31:0] n_data$d;
-    wire  [31:0] n_data$q;
-    reg  n_data$clock;
-    reg  [31:0] n_chop$d;
-    wire  [31:0] n_chop$q;
-    reg  n_chop$clock;
-    reg  [31:0] n_control$d;
-    wire  [31:0] n_control$q;
-    reg  n_control$clock;
-    reg  [31:0] n_no_action$d;
-    wire  [31:0] n_no_action$q;
-    reg  n_no_action$clock;
-    reg  [31:0] n_bad_length$d;
-    wire  [31:0] n_bad_length$q;
-    reg  n_bad_length$clock;
-    reg  [31:0] n_rx_fail$d;
-    wire  [31:0] n_rx_fail$q;
-    reg  n_rx_fail$clock;
-    reg  [31:0] n_duplicate$d;
-    wire  [31:0] n_duplicate$q;
-    reg  n_duplicate$clock;
-    reg  [31:0] n_forwarded$d;
-    wire  [31:0] n_forwarded$q;
-    reg  n_forwarded$clock;
     reg  [31:0] n_offset_range$d;
     wire  [31:0] n_offset_range$q;
     reg  n_offset_range$clock;
@@ -2611,92 +2418,77 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     reg  [7:0] m1_flags;
     reg  [7:0] m1_offset;
     reg  [63:0] m1_offset_bit;
-    reg  [23:0] m1_start;
-    reg  [23:0] m1_len;
-    reg  [23:0] m1_rest;
-    reg  [23:0] m1_expected;
-    reg  [23:0] m1_carried;
-    reg  m1_length_ok;
-    reg  m1_is_data;
-    reg  m1_is_chop;
     reg  m1_is_control;
-    reg  m1_request;
-    reg  [143:0] rq_meta;
-    reg  [3:0] rq_action;
-    reg  resp_done;
-    reg  [3:0] slot;
-    reg  s2_ok;
-    reg  s2_live;
-    reg  s2_forward;
-    reg  s2_credit_op;
-    reg  s2_reply;
-    reg  s2_is_data;
-    reg  s2_is_chop;
-    reg  [73:0] head;
-    reg  [127:0] dec;
-    reg  at_first;
-    reg  can_go;
-    reg  forward_now;
-    reg  take;
-    reg  parser_take;
+    reg  d_is_data;
+    reg  d_is_chop;
+    reg  d_credit_op;
+    reg  d_reply;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$parser parser(
-        .clock(parser$clock),
-        .reset(parser$reset),
-        .s_axis_tdata(parser$s_axis_tdata),
-        .s_axis_tkeep(parser$s_axis_tkeep),
-        .s_axis_tlast(parser$s_axis_tlast),
-        .s_axis_tvalid(parser$s_axis_tvalid),
-        .s_axis_tready(parser$s_axis_tready),
-        .m_axis_tdata(parser$m_axis_tdata),
-        .m_axis_tkeep(parser$m_axis_tkeep),
-        .m_axis_tlast(parser$m_axis_tlast),
-        .m_axis_tvalid(parser$m_axis_tvalid),
-        .m_axis_tfirst(parser$m_axis_tfirst),
-        .m_axis_tready(parser$m_axis_tready),
-        .hdr_dst_mac(parser$hdr_dst_mac),
-        .hdr_src_mac(parser$hdr_src_mac),
-        .hdr_ip_tos(parser$hdr_ip_tos),
-        .hdr_ip_total_len(parser$hdr_ip_total_len),
-        .hdr_ip_ident(parser$hdr_ip_ident),
-        .hdr_ip_ttl(parser$hdr_ip_ttl),
-        .hdr_src_ip(parser$hdr_src_ip),
-        .hdr_dst_ip(parser$hdr_dst_ip),
-        .hdr_flags(parser$hdr_flags),
-        .hdr_src_context(parser$hdr_src_context),
-        .hdr_dst_context(parser$hdr_dst_context),
-        .hdr_msg_len(parser$hdr_msg_len),
-        .hdr_pkt_offset(parser$hdr_pkt_offset),
-        .hdr_pull_offset(parser$hdr_pull_offset),
-        .hdr_grant_prio(parser$hdr_grant_prio),
-        .hdr_tx_msg_id(parser$hdr_tx_msg_id),
-        .hdr_buf_ptr(parser$hdr_buf_ptr),
-        .hdr_buf_size_class(parser$hdr_buf_size_class),
-        .frame_count(parser$frame_count),
-        .not_ipv4_count(parser$not_ipv4_count),
-        .wrong_protocol_count(parser$wrong_protocol_count),
-        .too_short_count(parser$too_short_count),
-        .bad_checksum_count(parser$bad_checksum_count),
-        .bad_flags_count(parser$bad_flags_count)
-    );
-    nt_ndp_16_nic$ingress$dispatch dispatch(
-        .clock(dispatch$clock),
-        .reset(dispatch$reset),
-        .in_valid(dispatch$in_valid),
-        .in_key(dispatch$in_key),
-        .in_meta(dispatch$in_meta),
-        .out_valid(dispatch$out_valid),
-        .out_hit(dispatch$out_hit),
-        .out_entry(dispatch$out_entry),
-        .out_action(dispatch$out_action),
-        .out_meta(dispatch$out_meta),
-        .cfg_write_valid(dispatch$cfg_write_valid),
-        .cfg_write_index(dispatch$cfg_write_index),
-        .cfg_write_enable(dispatch$cfg_write_enable),
-        .cfg_write_key(dispatch$cfg_write_key),
-        .cfg_write_mask(dispatch$cfg_write_mask),
-        .cfg_write_action(dispatch$cfg_write_action)
+    nt_ndp_16_nic$ingress$front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .s_axis_tdata(front$s_axis_tdata),
+        .s_axis_tkeep(front$s_axis_tkeep),
+        .s_axis_tlast(front$s_axis_tlast),
+        .s_axis_tvalid(front$s_axis_tvalid),
+        .req_ready(front$req_ready),
+        .resp_valid(front$resp_valid),
+        .resp_fail(front$resp_fail),
+        .resp_rx_msg_id(front$resp_rx_msg_id),
+        .resp_is_new_msg(front$resp_is_new_msg),
+        .resp_is_new_pkt(front$resp_is_new_pkt),
+        .resp_is_last_pkt(front$resp_is_last_pkt),
+        .resp_ack_no(front$resp_ack_no),
+        .m_axis_tready(front$m_axis_tready),
+        .s_axis_tready(front$s_axis_tready),
+        .req_valid(front$req_valid),
+        .req_mark_received(front$req_mark_received),
+        .req_src_ip(front$req_src_ip),
+        .req_src_port(front$req_src_port),
+        .req_tx_msg_id(front$req_tx_msg_id),
+        .req_msg_len(front$req_msg_len),
+        .req_pkt_offset(front$req_pkt_offset),
+        .m_axis_tdata(front$m_axis_tdata),
+        .m_axis_tkeep(front$m_axis_tkeep),
+        .m_axis_tlast(front$m_axis_tlast),
+        .m_axis_tvalid(front$m_axis_tvalid),
+        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
+        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
+        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
+        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
+        .m_axis_meta_local_port(front$m_axis_meta_local_port),
+        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
+        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
+        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
+        .act_valid(front$act_valid),
+        .act_action(front$act_action),
+        .act_meta(front$act_meta),
+        .done_valid(front$done_valid),
+        .done_action(front$done_action),
+        .done_meta(front$done_meta),
+        .done_ok(front$done_ok),
+        .done_live(front$done_live),
+        .done_forward(front$done_forward),
+        .done_slot(front$done_slot),
+        .done_is_new_msg(front$done_is_new_msg),
+        .done_is_new_pkt(front$done_is_new_pkt),
+        .done_is_last_pkt(front$done_is_last_pkt),
+        .done_ack_no(front$done_ack_no),
+        .frame_count(front$frame_count),
+        .not_ipv4_count(front$not_ipv4_count),
+        .wrong_protocol_count(front$wrong_protocol_count),
+        .too_short_count(front$too_short_count),
+        .bad_checksum_count(front$bad_checksum_count),
+        .bad_flags_count(front$bad_flags_count),
+        .data_count(front$data_count),
+        .chop_count(front$chop_count),
+        .control_count(front$control_count),
+        .no_action_count(front$no_action_count),
+        .bad_length_count(front$bad_length_count),
+        .rx_fail_count(front$rx_fail_count),
+        .duplicate_data_count(front$duplicate_data_count),
+        .forwarded_count(front$forwarded_count)
     );
     nt_ndp_16_nic$ingress$credit credit(
         .clock(credit$clock),
@@ -2712,46 +2504,6 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         .resp_index(credit$resp_index),
         .resp_old(credit$resp_old),
         .resp_new(credit$resp_new)
-    );
-    nt_ndp_16_nic$ingress$payload payload(
-        .clock(payload$clock),
-        .reset(payload$reset),
-        .push(payload$push),
-        .push_data(payload$push_data),
-        .pop(payload$pop),
-        .head_valid(payload$head_valid),
-        .head_data(payload$head_data),
-        .level(payload$level)
-    );
-    nt_ndp_16_nic$ingress$decisions decisions(
-        .clock(decisions$clock),
-        .reset(decisions$reset),
-        .push(decisions$push),
-        .push_data(decisions$push_data),
-        .pop(decisions$pop),
-        .head_valid(decisions$head_valid),
-        .head_data(decisions$head_data),
-        .level(decisions$level)
-    );
-    nt_ndp_16_nic$ingress$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    nt_ndp_16_nic$ingress$s2_action s2_action(
-        .d(s2_action$d),
-        .q(s2_action$q),
-        .clock(s2_action$clock)
-    );
-    nt_ndp_16_nic$ingress$s2_issued s2_issued(
-        .d(s2_issued$d),
-        .q(s2_issued$q),
-        .clock(s2_issued$clock)
-    );
-    nt_ndp_16_nic$ingress$s2_meta s2_meta(
-        .d(s2_meta$d),
-        .q(s2_meta$q),
-        .clock(s2_meta$clock)
     );
     nt_ndp_16_nic$ingress$s3_event s3_event(
         .d(s3_event$d),
@@ -2778,51 +2530,6 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         .q(s3_meta$q),
         .clock(s3_meta$clock)
     );
-    nt_ndp_16_nic$ingress$out_forward out_forward(
-        .d(out_forward$d),
-        .q(out_forward$q),
-        .clock(out_forward$clock)
-    );
-    nt_ndp_16_nic$ingress$n_data n_data(
-        .d(n_data$d),
-        .q(n_data$q),
-        .clock(n_data$clock)
-    );
-    nt_ndp_16_nic$ingress$n_chop n_chop(
-        .d(n_chop$d),
-        .q(n_chop$q),
-        .clock(n_chop$clock)
-    );
-    nt_ndp_16_nic$ingress$n_control n_control(
-        .d(n_control$d),
-        .q(n_control$q),
-        .clock(n_control$clock)
-    );
-    nt_ndp_16_nic$ingress$n_no_action n_no_action(
-        .d(n_no_action$d),
-        .q(n_no_action$q),
-        .clock(n_no_action$clock)
-    );
-    nt_ndp_16_nic$ingress$n_bad_length n_bad_length(
-        .d(n_bad_length$d),
-        .q(n_bad_length$q),
-        .clock(n_bad_length$clock)
-    );
-    nt_ndp_16_nic$ingress$n_rx_fail n_rx_fail(
-        .d(n_rx_fail$d),
-        .q(n_rx_fail$q),
-        .clock(n_rx_fail$clock)
-    );
-    nt_ndp_16_nic$ingress$n_duplicate n_duplicate(
-        .d(n_duplicate$d),
-        .q(n_duplicate$q),
-        .clock(n_duplicate$clock)
-    );
-    nt_ndp_16_nic$ingress$n_forwarded n_forwarded(
-        .d(n_forwarded$d),
-        .q(n_forwarded$q),
-        .clock(n_forwarded$clock)
-    );
     nt_ndp_16_nic$ingress$n_offset_range n_offset_range(
         .d(n_offset_range$d),
         .q(n_offset_range$q),
@@ -2831,111 +2538,77 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
 
     // Update code
     always @(*) begin
-        s2_valid$clock = clock;
-        s2_action$clock = clock;
-        s2_issued$clock = clock;
-        s2_meta$clock = clock;
         s3_event$clock = clock;
         s3_flags$clock = clock;
         s3_pull$clock = clock;
         s3_slot$clock = clock;
         s3_meta$clock = clock;
-        out_forward$clock = clock;
-        n_data$clock = clock;
-        n_chop$clock = clock;
-        n_control$clock = clock;
-        n_no_action$clock = clock;
-        n_bad_length$clock = clock;
-        n_rx_fail$clock = clock;
-        n_duplicate$clock = clock;
-        n_forwarded$clock = clock;
         n_offset_range$clock = clock;
-        s2_valid$d = s2_valid$q;
-        s2_action$d = s2_action$q;
-        s2_issued$d = s2_issued$q;
-        s2_meta$d = s2_meta$q;
         s3_event$d = s3_event$q;
         s3_flags$d = s3_flags$q;
         s3_pull$d = s3_pull$q;
         s3_slot$d = s3_slot$q;
         s3_meta$d = s3_meta$q;
-        out_forward$d = out_forward$q;
-        n_data$d = n_data$q;
-        n_chop$d = n_chop$q;
-        n_control$d = n_control$q;
-        n_no_action$d = n_no_action$q;
-        n_bad_length$d = n_bad_length$q;
-        n_rx_fail$d = n_rx_fail$q;
-        n_duplicate$d = n_duplicate$q;
-        n_forwarded$d = n_forwarded$q;
         n_offset_range$d = n_offset_range$q;
-        parser$clock = clock;
-        dispatch$clock = clock;
+        front$clock = clock;
         credit$clock = clock;
-        payload$clock = clock;
-        decisions$clock = clock;
-        parser$reset = reset;
-        dispatch$reset = reset;
+        front$reset = reset;
         credit$reset = reset;
-        payload$reset = reset;
-        decisions$reset = reset;
-        parser$s_axis_tdata = s_axis_tdata;
-        parser$s_axis_tkeep = s_axis_tkeep;
-        parser$s_axis_tlast = s_axis_tlast;
-        parser$s_axis_tvalid = s_axis_tvalid;
-        s_axis_tready = parser$s_axis_tready;
-        parser$m_axis_tready = ((payload$level < 32'h1e) & (decisions$level < 32'h6)) & ((~parser$m_axis_tfirst) | (~(s2_valid$q | dispatch$out_valid)));
-        parser_take = parser$m_axis_tvalid & parser$m_axis_tready;
-        payload$push = parser_take;
-        payload$push_data = ((((parser$m_axis_tdata) & 74'h3ffffffffffffffffff) | (((parser$m_axis_tkeep) & 74'h3ffffffffffffffffff) << 32'h40)) | (((parser$m_axis_tlast) & 74'h3ffffffffffffffffff) << 32'h48)) | (((parser$m_axis_tfirst) & 74'h3ffffffffffffffffff) << 32'h49);
-        frame_count = parser$frame_count;
-        not_ipv4_count = parser$not_ipv4_count;
-        wrong_protocol_count = parser$wrong_protocol_count;
-        too_short_count = parser$too_short_count;
-        bad_checksum_count = parser$bad_checksum_count;
-        bad_flags_count = parser$bad_flags_count;
-        dispatch$in_valid = parser_take & parser$m_axis_tfirst;
-        dispatch$in_key = ((parser$hdr_flags) & 16'hffff);
-        dispatch$in_meta = (((((((((parser$hdr_src_ip) & 144'hffffffffffffffffffffffffffffffffffff) | (((parser$hdr_src_context) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((parser$hdr_dst_context) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h30)) | (((parser$hdr_msg_len) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((parser$hdr_pkt_offset) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((parser$hdr_pull_offset) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h58)) | (((parser$hdr_tx_msg_id) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((parser$hdr_ip_total_len) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h78)) | (((parser$hdr_flags) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h88);
-        dispatch$cfg_write_valid = 1'b0;
-        dispatch$cfg_write_index = 32'h0;
-        dispatch$cfg_write_enable = 1'b0;
-        dispatch$cfg_write_key = 32'h0;
-        dispatch$cfg_write_mask = 32'h0;
-        dispatch$cfg_write_action = 32'h0;
-        m1 = dispatch$out_meta;
+        front$s_axis_tdata = s_axis_tdata;
+        front$s_axis_tkeep = s_axis_tkeep;
+        front$s_axis_tlast = s_axis_tlast;
+        front$s_axis_tvalid = s_axis_tvalid;
+        front$req_ready = req_ready;
+        front$resp_valid = resp_valid;
+        front$resp_fail = resp_fail;
+        front$resp_rx_msg_id = resp_rx_msg_id;
+        front$resp_is_new_msg = resp_is_new_msg;
+        front$resp_is_new_pkt = resp_is_new_pkt;
+        front$resp_is_last_pkt = resp_is_last_pkt;
+        front$resp_ack_no = resp_ack_no;
+        front$m_axis_tready = m_axis_tready;
+        s_axis_tready = front$s_axis_tready;
+        req_valid = front$req_valid;
+        req_mark_received = front$req_mark_received;
+        req_src_ip = front$req_src_ip;
+        req_src_port = front$req_src_port;
+        req_tx_msg_id = front$req_tx_msg_id;
+        req_msg_len = front$req_msg_len;
+        req_pkt_offset = front$req_pkt_offset;
+        m_axis_tdata = front$m_axis_tdata;
+        m_axis_tkeep = front$m_axis_tkeep;
+        m_axis_tlast = front$m_axis_tlast;
+        m_axis_tvalid = front$m_axis_tvalid;
+        m_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
+        m_axis_meta_remote_port = front$m_axis_meta_remote_port;
+        m_axis_meta_msg_len = front$m_axis_meta_msg_len;
+        m_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
+        m_axis_meta_local_port = front$m_axis_meta_local_port;
+        m_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
+        m_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
+        m_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
+        frame_count = front$frame_count;
+        not_ipv4_count = front$not_ipv4_count;
+        wrong_protocol_count = front$wrong_protocol_count;
+        too_short_count = front$too_short_count;
+        bad_checksum_count = front$bad_checksum_count;
+        bad_flags_count = front$bad_flags_count;
+        data_count = front$data_count;
+        chop_count = front$chop_count;
+        control_count = front$control_count;
+        no_action_count = front$no_action_count;
+        bad_length_count = front$bad_length_count;
+        rx_fail_count = front$rx_fail_count;
+        duplicate_data_count = front$duplicate_data_count;
+        forwarded_count = front$forwarded_count;
+        m1 = front$act_meta;
         m1_flags = m1[(32'h88)+:(8)];
         m1_offset = m1[(32'h50)+:(8)];
         m1_offset_bit = 32'h0;
         if (m1_offset < 32'h40) begin
             m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
         end
-        m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
-        m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
-        m1_is_control = dispatch$out_valid & (dispatch$out_action == 32'h3);
-        m1_start = ((m1_offset) & 24'hffffff) << 32'ha;
-        m1_len = ((m1[(32'h40)+:(16)]) & 24'hffffff);
-        m1_rest = m1_len - m1_start;
-        m1_expected = m1_rest;
-        if (m1_rest > 32'h400) begin
-            m1_expected = 32'h400;
-        end
-        m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
-        m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
-        m1_request = (m1_is_data & m1_length_ok) | m1_is_chop;
-        rq_meta = m1;
-        rq_action = dispatch$out_action;
-        if (s2_valid$q) begin
-            rq_meta = s2_meta$q;
-            rq_action = s2_action$q;
-        end
-        req_valid = (m1_request & (~s2_valid$q)) | (s2_valid$q & (~s2_issued$q));
-        req_mark_received = rq_action == 32'h1;
-        req_src_ip = rq_meta[(32'h0)+:(32)];
-        req_src_port = rq_meta[(32'h20)+:(16)];
-        req_tx_msg_id = rq_meta[(32'h68)+:(16)];
-        req_msg_len = rq_meta[(32'h40)+:(16)];
-        req_pkt_offset = rq_meta[(32'h50)+:(8)];
+        m1_is_control = front$act_valid & (front$act_action == 32'h3);
         dlv_valid = m1_is_control & ((m1_flags & 32'h2) != 32'h0);
         dlv_tx_msg_id = m1[(32'h68)+:(16)];
         dlv_ack_bitmap = m1_offset_bit;
@@ -2947,76 +2620,33 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         ctx_new_credit = m1[(32'h58)+:(16)];
         ctx_allow_tx = 1'b1;
         ctx_raise_only = 1'b1;
-        if (m1_request) begin
-            s2_valid$d = 1'b1;
-            s2_action$d = dispatch$out_action;
-            s2_meta$d = m1;
-            s2_issued$d = req_ready;
-        end
-        else if (s2_valid$q & (~s2_issued$q) & req_ready) begin
-            s2_issued$d = 1'b1;
-        end
-        if (m1_is_data) begin
-            n_data$d = n_data$q + 32'h1;
-        end
-        if (m1_is_chop) begin
-            n_chop$d = n_chop$q + 32'h1;
-        end
-        if (m1_is_control) begin
-            n_control$d = n_control$q + 32'h1;
-        end
-        if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
-            n_no_action$d = n_no_action$q + 32'h1;
-        end
-        if (m1_is_data & (~m1_length_ok)) begin
-            n_bad_length$d = n_bad_length$q + 32'h1;
-        end
-        if ((m1_is_control | m1_is_chop) & (m1_offset >= 32'h40)) begin
+        if (m1_is_control & (m1_offset >= 32'h40)) begin
             n_offset_range$d = n_offset_range$q + 32'h1;
         end
-        resp_done = (s2_valid$q & s2_issued$q) & resp_valid;
-        if (resp_done) begin
-            s2_valid$d = 1'b0;
-        end
-        s2_is_data = resp_done & (s2_action$q == 32'h1);
-        s2_is_chop = resp_done & (s2_action$q == 32'h2);
-        s2_ok = resp_done & (~resp_fail);
-        slot = ((resp_rx_msg_id & slot_mask) & 4'hf);
-        s2_live = s2_ok & (~resp_rx_msg_id[32'hf]);
-        s2_forward = (s2_is_data & s2_live) & resp_is_new_pkt;
-        s2_credit_op = (s2_is_data | s2_is_chop) & s2_live;
-        s2_reply = (s2_is_data & s2_ok) | (s2_is_chop & s2_live);
-        decisions$push = (dispatch$out_valid & (~m1_request)) | resp_done;
-        decisions$push_data = (((((((((s2_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((s2_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((s2_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((s2_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((s2_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((s2_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((s2_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
-        credit$req_valid = s2_credit_op;
-        credit$req_index = slot;
-        credit$req_pred = resp_is_new_msg;
+        d_is_data = front$done_valid & (front$done_action == 32'h1);
+        d_is_chop = front$done_valid & (front$done_action == 32'h2);
+        d_credit_op = (d_is_data | d_is_chop) & front$done_live;
+        d_reply = (d_is_data & front$done_ok) | (d_is_chop & front$done_live);
+        credit$req_valid = d_credit_op;
+        credit$req_index = front$done_slot;
+        credit$req_pred = front$done_is_new_msg;
         credit$req_op_true = 32'h2;
         credit$req_value_true = rtt_pkts;
         credit$req_op_false = 32'h0;
         credit$req_value_false = 32'h0;
-        if (s2_is_data) begin
+        if (d_is_data) begin
             credit$req_value_true = rtt_pkts + 32'h1;
             credit$req_op_false = 32'h1;
-            credit$req_value_false = ((resp_is_new_pkt) & 16'hffff);
+            credit$req_value_false = ((front$done_is_new_pkt) & 16'hffff);
         end
-        s3_event$d = s2_reply;
+        s3_event$d = d_reply;
         s3_flags$d = 32'h4;
-        if (s2_is_data) begin
+        if (d_is_data) begin
             s3_flags$d = 32'h2;
         end
-        s3_pull$d = s2_credit_op;
-        s3_slot$d = slot;
-        s3_meta$d = s2_meta$q;
-        if (s2_is_data & (~s2_ok)) begin
-            n_rx_fail$d = n_rx_fail$q + 32'h1;
-        end
-        if (s2_is_chop & (~s2_ok)) begin
-            n_rx_fail$d = n_rx_fail$q + 32'h1;
-        end
-        if ((s2_is_data & s2_ok) & (~s2_forward)) begin
-            n_duplicate$d = n_duplicate$q + 32'h1;
-        end
+        s3_pull$d = d_credit_op;
+        s3_slot$d = front$done_slot;
+        s3_meta$d = front$done_meta;
         ev_valid = s3_event$q;
         ev_msg_id = s3_slot$q;
         ev_ctrl_flags = s3_flags$q;
@@ -3029,57 +2659,9 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         ev_pkt_offset = s3_meta$q[(32'h50)+:(8)];
         ev_tx_msg_id = s3_meta$q[(32'h68)+:(16)];
         ev_rank = 32'h0;
-        head = payload$head_data;
-        dec = decisions$head_data;
-        at_first = payload$head_valid & head[32'h49];
-        can_go = payload$head_valid & ((~at_first) | decisions$head_valid);
-        forward_now = out_forward$q;
-        if (at_first) begin
-            forward_now = dec[32'h0];
-        end
-        m_axis_tvalid = can_go & forward_now;
-        m_axis_tdata = head[(32'h0)+:(64)];
-        m_axis_tkeep = head[(32'h40)+:(8)];
-        m_axis_tlast = head[32'h48];
-        m_axis_meta_rx_msg_id = dec[(32'h1)+:(16)];
-        m_axis_meta_is_last_pkt = dec[32'h11];
-        m_axis_meta_remote_ip = dec[(32'h12)+:(32)];
-        m_axis_meta_remote_port = dec[(32'h32)+:(16)];
-        m_axis_meta_local_port = dec[(32'h42)+:(16)];
-        m_axis_meta_msg_len = dec[(32'h52)+:(16)];
-        m_axis_meta_pkt_offset = dec[(32'h62)+:(8)];
-        m_axis_meta_tx_msg_id = dec[(32'h6a)+:(16)];
-        take = can_go & ((~forward_now) | m_axis_tready);
-        payload$pop = take;
-        decisions$pop = take & at_first;
-        if (take & at_first) begin
-            out_forward$d = forward_now;
-            if (forward_now) begin
-                n_forwarded$d = n_forwarded$q + 32'h1;
-            end
-        end
-        data_count = n_data$q;
-        chop_count = n_chop$q;
-        control_count = n_control$q;
-        no_action_count = n_no_action$q;
-        bad_length_count = n_bad_length$q;
-        rx_fail_count = n_rx_fail$q;
-        duplicate_data_count = n_duplicate$q;
-        forwarded_count = n_forwarded$q;
         offset_range_count = n_offset_range$q;
         if (reset) begin
-            s2_valid$d = 1'b0;
-            s2_issued$d = 1'b0;
             s3_event$d = 1'b0;
-            out_forward$d = 1'b0;
-            n_data$d = 32'h0;
-            n_chop$d = 32'h0;
-            n_control$d = 32'h0;
-            n_no_action$d = 32'h0;
-            n_bad_length$d = 32'h0;
-            n_rx_fail$d = 32'h0;
-            n_duplicate$d = 32'h0;
-            n_forwarded$d = 32'h0;
             n_offset_range$d = 32'h0;
         end
     end
@@ -3408,7 +2990,554 @@ module nt_ndp_16_nic$ingress$credit$s1_value(d,q,clock);
 endmodule // nt_ndp_16_nic$ingress$credit$s1_value
 
 
-module nt_ndp_16_nic$ingress$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [63:0] s_axis_tdata;
+    input wire  [7:0] s_axis_tkeep;
+    input wire  s_axis_tlast;
+    input wire  s_axis_tvalid;
+    input wire  req_ready;
+    input wire  resp_valid;
+    input wire  resp_fail;
+    input wire  [15:0] resp_rx_msg_id;
+    input wire  resp_is_new_msg;
+    input wire  resp_is_new_pkt;
+    input wire  resp_is_last_pkt;
+    input wire  [8:0] resp_ack_no;
+    input wire  m_axis_tready;
+    output reg  s_axis_tready;
+    output reg  req_valid;
+    output reg  req_mark_received;
+    output reg  [31:0] req_src_ip;
+    output reg  [15:0] req_src_port;
+    output reg  [15:0] req_tx_msg_id;
+    output reg  [15:0] req_msg_len;
+    output reg  [7:0] req_pkt_offset;
+    output reg  [63:0] m_axis_tdata;
+    output reg  [7:0] m_axis_tkeep;
+    output reg  m_axis_tlast;
+    output reg  m_axis_tvalid;
+    output reg  [31:0] m_axis_meta_remote_ip;
+    output reg  [15:0] m_axis_meta_remote_port;
+    output reg  [15:0] m_axis_meta_msg_len;
+    output reg  [7:0] m_axis_meta_pkt_offset;
+    output reg  [15:0] m_axis_meta_local_port;
+    output reg  [15:0] m_axis_meta_rx_msg_id;
+    output reg  [15:0] m_axis_meta_tx_msg_id;
+    output reg  m_axis_meta_is_last_pkt;
+    output reg  act_valid;
+    output reg  [3:0] act_action;
+    output reg  [143:0] act_meta;
+    output reg  done_valid;
+    output reg  [3:0] done_action;
+    output reg  [143:0] done_meta;
+    output reg  done_ok;
+    output reg  done_live;
+    output reg  done_forward;
+    output reg  [3:0] done_slot;
+    output reg  done_is_new_msg;
+    output reg  done_is_new_pkt;
+    output reg  done_is_last_pkt;
+    output reg  [8:0] done_ack_no;
+    output reg  [31:0] frame_count;
+    output reg  [31:0] not_ipv4_count;
+    output reg  [31:0] wrong_protocol_count;
+    output reg  [31:0] too_short_count;
+    output reg  [31:0] bad_checksum_count;
+    output reg  [31:0] bad_flags_count;
+    output reg  [31:0] data_count;
+    output reg  [31:0] chop_count;
+    output reg  [31:0] control_count;
+    output reg  [31:0] no_action_count;
+    output reg  [31:0] bad_length_count;
+    output reg  [31:0] rx_fail_count;
+    output reg  [31:0] duplicate_data_count;
+    output reg  [31:0] forwarded_count;
+
+    // Constant declarations
+    localparam  slot_mask = 16'hf;
+
+    // Stub signals
+    reg  parser$clock;
+    reg  parser$reset;
+    reg  [63:0] parser$s_axis_tdata;
+    reg  [7:0] parser$s_axis_tkeep;
+    reg  parser$s_axis_tlast;
+    reg  parser$s_axis_tvalid;
+    wire  parser$s_axis_tready;
+    wire  [63:0] parser$m_axis_tdata;
+    wire  [7:0] parser$m_axis_tkeep;
+    wire  parser$m_axis_tlast;
+    wire  parser$m_axis_tvalid;
+    wire  parser$m_axis_tfirst;
+    reg  parser$m_axis_tready;
+    wire  [47:0] parser$hdr_dst_mac;
+    wire  [47:0] parser$hdr_src_mac;
+    wire  [7:0] parser$hdr_ip_tos;
+    wire  [15:0] parser$hdr_ip_total_len;
+    wire  [15:0] parser$hdr_ip_ident;
+    wire  [7:0] parser$hdr_ip_ttl;
+    wire  [31:0] parser$hdr_src_ip;
+    wire  [31:0] parser$hdr_dst_ip;
+    wire  [7:0] parser$hdr_flags;
+    wire  [15:0] parser$hdr_src_context;
+    wire  [15:0] parser$hdr_dst_context;
+    wire  [15:0] parser$hdr_msg_len;
+    wire  [7:0] parser$hdr_pkt_offset;
+    wire  [15:0] parser$hdr_pull_offset;
+    wire  [7:0] parser$hdr_grant_prio;
+    wire  [15:0] parser$hdr_tx_msg_id;
+    wire  [15:0] parser$hdr_buf_ptr;
+    wire  [7:0] parser$hdr_buf_size_class;
+    wire  [31:0] parser$frame_count;
+    wire  [31:0] parser$not_ipv4_count;
+    wire  [31:0] parser$wrong_protocol_count;
+    wire  [31:0] parser$too_short_count;
+    wire  [31:0] parser$bad_checksum_count;
+    wire  [31:0] parser$bad_flags_count;
+    reg  dispatch$clock;
+    reg  dispatch$reset;
+    reg  dispatch$in_valid;
+    reg  [15:0] dispatch$in_key;
+    reg  [143:0] dispatch$in_meta;
+    wire  dispatch$out_valid;
+    wire  dispatch$out_hit;
+    wire  [2:0] dispatch$out_entry;
+    wire  [3:0] dispatch$out_action;
+    wire  [143:0] dispatch$out_meta;
+    reg  dispatch$cfg_write_valid;
+    reg  [2:0] dispatch$cfg_write_index;
+    reg  dispatch$cfg_write_enable;
+    reg  [15:0] dispatch$cfg_write_key;
+    reg  [15:0] dispatch$cfg_write_mask;
+    reg  [3:0] dispatch$cfg_write_action;
+    reg  payload$clock;
+    reg  payload$reset;
+    reg  payload$push;
+    reg  [73:0] payload$push_data;
+    reg  payload$pop;
+    wire  payload$head_valid;
+    wire  [73:0] payload$head_data;
+    wire  [7:0] payload$level;
+    reg  decisions$clock;
+    reg  decisions$reset;
+    reg  decisions$push;
+    reg  [127:0] decisions$push_data;
+    reg  decisions$pop;
+    wire  decisions$head_valid;
+    wire  [127:0] decisions$head_data;
+    wire  [7:0] decisions$level;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  [3:0] hold_action$d;
+    wire  [3:0] hold_action$q;
+    reg  hold_action$clock;
+    reg  hold_issued$d;
+    wire  hold_issued$q;
+    reg  hold_issued$clock;
+    reg  [143:0] hold_meta$d;
+    wire  [143:0] hold_meta$q;
+    reg  hold_meta$clock;
+    reg  out_forward$d;
+    wire  out_forward$q;
+    reg  out_forward$clock;
+    reg  [31:0] n_data$d;
+    wire  [31:0] n_data$q;
+    reg  n_data$clock;
+    reg  [31:0] n_chop$d;
+    wire  [31:0] n_chop$q;
+    reg  n_chop$clock;
+    reg  [31:0] n_control$d;
+    wire  [31:0] n_control$q;
+    reg  n_control$clock;
+    reg  [31:0] n_no_action$d;
+    wire  [31:0] n_no_action$q;
+    reg  n_no_action$clock;
+    reg  [31:0] n_bad_length$d;
+    wire  [31:0] n_bad_length$q;
+    reg  n_bad_length$clock;
+    reg  [31:0] n_rx_fail$d;
+    wire  [31:0] n_rx_fail$q;
+    reg  n_rx_fail$clock;
+    reg  [31:0] n_duplicate$d;
+    wire  [31:0] n_duplicate$q;
+    reg  n_duplicate$clock;
+    reg  [31:0] n_forwarded$d;
+    wire  [31:0] n_forwarded$q;
+    reg  n_forwarded$clock;
+
+    // Local signals
+    reg  [143:0] m1;
+    reg  [7:0] m1_offset;
+    reg  [23:0] m1_start;
+    reg  [23:0] m1_len;
+    reg  [23:0] m1_rest;
+    reg  [23:0] m1_expected;
+    reg  [23:0] m1_carried;
+    reg  m1_length_ok;
+    reg  m1_is_data;
+    reg  m1_is_chop;
+    reg  m1_request;
+    reg  [143:0] rq_meta;
+    reg  [3:0] rq_action;
+    reg  resp_done;
+    reg  d_is_data;
+    reg  d_ok;
+    reg  d_live;
+    reg  d_forward;
+    reg  [73:0] head;
+    reg  [127:0] dec;
+    reg  at_first;
+    reg  can_go;
+    reg  forward_now;
+    reg  take;
+    reg  parser_take;
+
+    // Sub module instances
+    nt_ndp_16_nic$ingress$front$parser parser(
+        .clock(parser$clock),
+        .reset(parser$reset),
+        .s_axis_tdata(parser$s_axis_tdata),
+        .s_axis_tkeep(parser$s_axis_tkeep),
+        .s_axis_tlast(parser$s_axis_tlast),
+        .s_axis_tvalid(parser$s_axis_tvalid),
+        .s_axis_tready(parser$s_axis_tready),
+        .m_axis_tdata(parser$m_axis_tdata),
+        .m_axis_tkeep(parser$m_axis_tkeep),
+        .m_axis_tlast(parser$m_axis_tlast),
+        .m_axis_tvalid(parser$m_axis_tvalid),
+        .m_axis_tfirst(parser$m_axis_tfirst),
+        .m_axis_tready(parser$m_axis_tready),
+        .hdr_dst_mac(parser$hdr_dst_mac),
+        .hdr_src_mac(parser$hdr_src_mac),
+        .hdr_ip_tos(parser$hdr_ip_tos),
+        .hdr_ip_total_len(parser$hdr_ip_total_len),
+        .hdr_ip_ident(parser$hdr_ip_ident),
+        .hdr_ip_ttl(parser$hdr_ip_ttl),
+        .hdr_src_ip(parser$hdr_src_ip),
+        .hdr_dst_ip(parser$hdr_dst_ip),
+        .hdr_flags(parser$hdr_flags),
+        .hdr_src_context(parser$hdr_src_context),
+        .hdr_dst_context(parser$hdr_dst_context),
+        .hdr_msg_len(parser$hdr_msg_len),
+        .hdr_pkt_offset(parser$hdr_pkt_offset),
+        .hdr_pull_offset(parser$hdr_pull_offset),
+        .hdr_grant_prio(parser$hdr_grant_prio),
+        .hdr_tx_msg_id(parser$hdr_tx_msg_id),
+        .hdr_buf_ptr(parser$hdr_buf_ptr),
+        .hdr_buf_size_class(parser$hdr_buf_size_class),
+        .frame_count(parser$frame_count),
+        .not_ipv4_count(parser$not_ipv4_count),
+        .wrong_protocol_count(parser$wrong_protocol_count),
+        .too_short_count(parser$too_short_count),
+        .bad_checksum_count(parser$bad_checksum_count),
+        .bad_flags_count(parser$bad_flags_count)
+    );
+    nt_ndp_16_nic$ingress$front$dispatch dispatch(
+        .clock(dispatch$clock),
+        .reset(dispatch$reset),
+        .in_valid(dispatch$in_valid),
+        .in_key(dispatch$in_key),
+        .in_meta(dispatch$in_meta),
+        .out_valid(dispatch$out_valid),
+        .out_hit(dispatch$out_hit),
+        .out_entry(dispatch$out_entry),
+        .out_action(dispatch$out_action),
+        .out_meta(dispatch$out_meta),
+        .cfg_write_valid(dispatch$cfg_write_valid),
+        .cfg_write_index(dispatch$cfg_write_index),
+        .cfg_write_enable(dispatch$cfg_write_enable),
+        .cfg_write_key(dispatch$cfg_write_key),
+        .cfg_write_mask(dispatch$cfg_write_mask),
+        .cfg_write_action(dispatch$cfg_write_action)
+    );
+    nt_ndp_16_nic$ingress$front$payload payload(
+        .clock(payload$clock),
+        .reset(payload$reset),
+        .push(payload$push),
+        .push_data(payload$push_data),
+        .pop(payload$pop),
+        .head_valid(payload$head_valid),
+        .head_data(payload$head_data),
+        .level(payload$level)
+    );
+    nt_ndp_16_nic$ingress$front$decisions decisions(
+        .clock(decisions$clock),
+        .reset(decisions$reset),
+        .push(decisions$push),
+        .push_data(decisions$push_data),
+        .pop(decisions$pop),
+        .head_valid(decisions$head_valid),
+        .head_data(decisions$head_data),
+        .level(decisions$level)
+    );
+    nt_ndp_16_nic$ingress$front$hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    nt_ndp_16_nic$ingress$front$hold_action hold_action(
+        .d(hold_action$d),
+        .q(hold_action$q),
+        .clock(hold_action$clock)
+    );
+    nt_ndp_16_nic$ingress$front$hold_issued hold_issued(
+        .d(hold_issued$d),
+        .q(hold_issued$q),
+        .clock(hold_issued$clock)
+    );
+    nt_ndp_16_nic$ingress$front$hold_meta hold_meta(
+        .d(hold_meta$d),
+        .q(hold_meta$q),
+        .clock(hold_meta$clock)
+    );
+    nt_ndp_16_nic$ingress$front$out_forward out_forward(
+        .d(out_forward$d),
+        .q(out_forward$q),
+        .clock(out_forward$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_data n_data(
+        .d(n_data$d),
+        .q(n_data$q),
+        .clock(n_data$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_chop n_chop(
+        .d(n_chop$d),
+        .q(n_chop$q),
+        .clock(n_chop$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_control n_control(
+        .d(n_control$d),
+        .q(n_control$q),
+        .clock(n_control$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_no_action n_no_action(
+        .d(n_no_action$d),
+        .q(n_no_action$q),
+        .clock(n_no_action$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_bad_length n_bad_length(
+        .d(n_bad_length$d),
+        .q(n_bad_length$q),
+        .clock(n_bad_length$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_rx_fail n_rx_fail(
+        .d(n_rx_fail$d),
+        .q(n_rx_fail$q),
+        .clock(n_rx_fail$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_duplicate n_duplicate(
+        .d(n_duplicate$d),
+        .q(n_duplicate$q),
+        .clock(n_duplicate$clock)
+    );
+    nt_ndp_16_nic$ingress$front$n_forwarded n_forwarded(
+        .d(n_forwarded$d),
+        .q(n_forwarded$q),
+        .clock(n_forwarded$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        hold_valid$clock = clock;
+        hold_action$clock = clock;
+        hold_issued$clock = clock;
+        hold_meta$clock = clock;
+        out_forward$clock = clock;
+        n_data$clock = clock;
+        n_chop$clock = clock;
+        n_control$clock = clock;
+        n_no_action$clock = clock;
+        n_bad_length$clock = clock;
+        n_rx_fail$clock = clock;
+        n_duplicate$clock = clock;
+        n_forwarded$clock = clock;
+        hold_valid$d = hold_valid$q;
+        hold_action$d = hold_action$q;
+        hold_issued$d = hold_issued$q;
+        hold_meta$d = hold_meta$q;
+        out_forward$d = out_forward$q;
+        n_data$d = n_data$q;
+        n_chop$d = n_chop$q;
+        n_control$d = n_control$q;
+        n_no_action$d = n_no_action$q;
+        n_bad_length$d = n_bad_length$q;
+        n_rx_fail$d = n_rx_fail$q;
+        n_duplicate$d = n_duplicate$q;
+        n_forwarded$d = n_forwarded$q;
+        parser$clock = clock;
+        dispatch$clock = clock;
+        payload$clock = clock;
+        decisions$clock = clock;
+        parser$reset = reset;
+        dispatch$reset = reset;
+        payload$reset = reset;
+        decisions$reset = reset;
+        parser$s_axis_tdata = s_axis_tdata;
+        parser$s_axis_tkeep = s_axis_tkeep;
+        parser$s_axis_tlast = s_axis_tlast;
+        parser$s_axis_tvalid = s_axis_tvalid;
+        s_axis_tready = parser$s_axis_tready;
+        parser$m_axis_tready = ((payload$level < 32'h1e) & (decisions$level < 32'h6)) & ((~parser$m_axis_tfirst) | (~(hold_valid$q | dispatch$out_valid)));
+        parser_take = parser$m_axis_tvalid & parser$m_axis_tready;
+        payload$push = parser_take;
+        payload$push_data = ((((parser$m_axis_tdata) & 74'h3ffffffffffffffffff) | (((parser$m_axis_tkeep) & 74'h3ffffffffffffffffff) << 32'h40)) | (((parser$m_axis_tlast) & 74'h3ffffffffffffffffff) << 32'h48)) | (((parser$m_axis_tfirst) & 74'h3ffffffffffffffffff) << 32'h49);
+        frame_count = parser$frame_count;
+        not_ipv4_count = parser$not_ipv4_count;
+        wrong_protocol_count = parser$wrong_protocol_count;
+        too_short_count = parser$too_short_count;
+        bad_checksum_count = parser$bad_checksum_count;
+        bad_flags_count = parser$bad_flags_count;
+        dispatch$in_valid = parser_take & parser$m_axis_tfirst;
+        dispatch$in_key = ((parser$hdr_flags) & 16'hffff);
+        dispatch$in_meta = (((((((((parser$hdr_src_ip) & 144'hffffffffffffffffffffffffffffffffffff) | (((parser$hdr_src_context) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((parser$hdr_dst_context) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h30)) | (((parser$hdr_msg_len) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((parser$hdr_pkt_offset) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((parser$hdr_pull_offset) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h58)) | (((parser$hdr_tx_msg_id) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((parser$hdr_ip_total_len) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h78)) | (((parser$hdr_flags) & 144'hffffffffffffffffffffffffffffffffffff) << 32'h88);
+        dispatch$cfg_write_valid = 1'b0;
+        dispatch$cfg_write_index = 32'h0;
+        dispatch$cfg_write_enable = 1'b0;
+        dispatch$cfg_write_key = 32'h0;
+        dispatch$cfg_write_mask = 32'h0;
+        dispatch$cfg_write_action = 32'h0;
+        m1 = dispatch$out_meta;
+        m1_offset = m1[(32'h50)+:(8)];
+        m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
+        m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
+        act_valid = dispatch$out_valid;
+        act_action = dispatch$out_action;
+        act_meta = m1;
+        m1_start = ((m1_offset) & 24'hffffff) << 32'ha;
+        m1_len = ((m1[(32'h40)+:(16)]) & 24'hffffff);
+        m1_rest = m1_len - m1_start;
+        m1_expected = m1_rest;
+        if (m1_rest > 32'h400) begin
+            m1_expected = 32'h400;
+        end
+        m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
+        m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
+        m1_request = (m1_is_data & m1_length_ok) | m1_is_chop;
+        rq_meta = m1;
+        rq_action = dispatch$out_action;
+        if (hold_valid$q) begin
+            rq_meta = hold_meta$q;
+            rq_action = hold_action$q;
+        end
+        req_valid = (m1_request & (~hold_valid$q)) | (hold_valid$q & (~hold_issued$q));
+        req_mark_received = rq_action == 32'h1;
+        req_src_ip = rq_meta[(32'h0)+:(32)];
+        req_src_port = rq_meta[(32'h20)+:(16)];
+        req_tx_msg_id = rq_meta[(32'h68)+:(16)];
+        req_msg_len = rq_meta[(32'h40)+:(16)];
+        req_pkt_offset = rq_meta[(32'h50)+:(8)];
+        if (m1_request) begin
+            hold_valid$d = 1'b1;
+            hold_action$d = dispatch$out_action;
+            hold_meta$d = m1;
+            hold_issued$d = req_ready;
+        end
+        else if ((hold_valid$q & (~hold_issued$q)) & req_ready) begin
+            hold_issued$d = 1'b1;
+        end
+        if (m1_is_data) begin
+            n_data$d = n_data$q + 32'h1;
+        end
+        if (m1_is_chop) begin
+            n_chop$d = n_chop$q + 32'h1;
+        end
+        if (dispatch$out_valid & (dispatch$out_action >= 32'h3)) begin
+            n_control$d = n_control$q + 32'h1;
+        end
+        if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
+            n_no_action$d = n_no_action$q + 32'h1;
+        end
+        if (m1_is_data & (~m1_length_ok)) begin
+            n_bad_length$d = n_bad_length$q + 32'h1;
+        end
+        resp_done = (hold_valid$q & hold_issued$q) & resp_valid;
+        if (resp_done) begin
+            hold_valid$d = 1'b0;
+        end
+        d_is_data = resp_done & (hold_action$q == 32'h1);
+        d_ok = resp_done & (~resp_fail);
+        d_live = d_ok & (~resp_rx_msg_id[32'hf]);
+        d_forward = (d_is_data & d_live) & resp_is_new_pkt;
+        done_valid = resp_done;
+        done_action = hold_action$q;
+        done_meta = hold_meta$q;
+        done_ok = d_ok;
+        done_live = d_live;
+        done_forward = d_forward;
+        done_slot = ((resp_rx_msg_id & slot_mask) & 4'hf);
+        done_is_new_msg = resp_is_new_msg;
+        done_is_new_pkt = resp_is_new_pkt;
+        done_is_last_pkt = resp_is_last_pkt;
+        done_ack_no = resp_ack_no;
+        if (resp_done & (~d_ok)) begin
+            n_rx_fail$d = n_rx_fail$q + 32'h1;
+        end
+        if ((d_is_data & d_ok) & (~d_forward)) begin
+            n_duplicate$d = n_duplicate$q + 32'h1;
+        end
+        decisions$push = (dispatch$out_valid & (~m1_request)) | resp_done;
+        decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
+        head = payload$head_data;
+        dec = decisions$head_data;
+        at_first = payload$head_valid & head[32'h49];
+        can_go = payload$head_valid & ((~at_first) | decisions$head_valid);
+        forward_now = out_forward$q;
+        if (at_first) begin
+            forward_now = dec[32'h0];
+        end
+        m_axis_tvalid = can_go & forward_now;
+        m_axis_tdata = head[(32'h0)+:(64)];
+        m_axis_tkeep = head[(32'h40)+:(8)];
+        m_axis_tlast = head[32'h48];
+        m_axis_meta_rx_msg_id = dec[(32'h1)+:(16)];
+        m_axis_meta_is_last_pkt = dec[32'h11];
+        m_axis_meta_remote_ip = dec[(32'h12)+:(32)];
+        m_axis_meta_remote_port = dec[(32'h32)+:(16)];
+        m_axis_meta_local_port = dec[(32'h42)+:(16)];
+        m_axis_meta_msg_len = dec[(32'h52)+:(16)];
+        m_axis_meta_pkt_offset = dec[(32'h62)+:(8)];
+        m_axis_meta_tx_msg_id = dec[(32'h6a)+:(16)];
+        take = can_go & ((~forward_now) | m_axis_tready);
+        payload$pop = take;
+        decisions$pop = take & at_first;
+        if (take & at_first) begin
+            out_forward$d = forward_now;
+            if (forward_now) begin
+                n_forwarded$d = n_forwarded$q + 32'h1;
+            end
+        end
+        data_count = n_data$q;
+        chop_count = n_chop$q;
+        control_count = n_control$q;
+        no_action_count = n_no_action$q;
+        bad_length_count = n_bad_length$q;
+        rx_fail_count = n_rx_fail$q;
+        duplicate_data_count = n_duplicate$q;
+        forwarded_count = n_forwarded$q;
+        if (reset) begin
+            hold_valid$d = 1'b0;
+            hold_issued$d = 1'b0;
+            out_forward$d = 1'b0;
+            n_data$d = 32'h0;
+            n_chop$d = 32'h0;
+            n_control$d = 32'h0;
+            n_no_action$d = 32'h0;
+            n_bad_length$d = 32'h0;
+            n_rx_fail$d = 32'h0;
+            n_duplicate$d = 32'h0;
+            n_forwarded$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front
+
+
+module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -3452,7 +3581,7 @@ module nt_ndp_16_nic$ingress$decisions(clock,reset,push,push_data,pop,head_valid
     reg  do_pop;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$decisions$storage storage(
+    nt_ndp_16_nic$ingress$front$decisions$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -3461,27 +3590,27 @@ module nt_ndp_16_nic$ingress$decisions(clock,reset,push,push_data,pop,head_valid
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_ndp_16_nic$ingress$decisions$write_ptr write_ptr(
+    nt_ndp_16_nic$ingress$front$decisions$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$decisions$read_ptr read_ptr(
+    nt_ndp_16_nic$ingress$front$decisions$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$decisions$stored stored(
+    nt_ndp_16_nic$ingress$front$decisions$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_ndp_16_nic$ingress$decisions$readable readable(
+    nt_ndp_16_nic$ingress$front$decisions$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_ndp_16_nic$ingress$decisions$pushed_last_cycle pushed_last_cycle(
+    nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
@@ -3529,10 +3658,10 @@ module nt_ndp_16_nic$ingress$decisions(clock,reset,push,push_data,pop,head_valid
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions
+endmodule // nt_ndp_16_nic$ingress$front$decisions
 
 
-module nt_ndp_16_nic$ingress$decisions$pushed_last_cycle(d,q,clock);
+module nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -3548,10 +3677,10 @@ module nt_ndp_16_nic$ingress$decisions$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$pushed_last_cycle
+endmodule // nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle
 
 
-module nt_ndp_16_nic$ingress$decisions$read_ptr(d,q,clock);
+module nt_ndp_16_nic$ingress$front$decisions$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -3567,10 +3696,10 @@ module nt_ndp_16_nic$ingress$decisions$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$read_ptr
+endmodule // nt_ndp_16_nic$ingress$front$decisions$read_ptr
 
 
-module nt_ndp_16_nic$ingress$decisions$readable(d,q,clock);
+module nt_ndp_16_nic$ingress$front$decisions$readable(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3586,10 +3715,10 @@ module nt_ndp_16_nic$ingress$decisions$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$readable
+endmodule // nt_ndp_16_nic$ingress$front$decisions$readable
 
 
-module nt_ndp_16_nic$ingress$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_16_nic$ingress$front$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -3615,10 +3744,10 @@ module nt_ndp_16_nic$ingress$decisions$storage(read_address,read_clock,read_data
        end
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$storage
+endmodule // nt_ndp_16_nic$ingress$front$decisions$storage
 
 
-module nt_ndp_16_nic$ingress$decisions$stored(d,q,clock);
+module nt_ndp_16_nic$ingress$front$decisions$stored(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3634,10 +3763,10 @@ module nt_ndp_16_nic$ingress$decisions$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$stored
+endmodule // nt_ndp_16_nic$ingress$front$decisions$stored
 
 
-module nt_ndp_16_nic$ingress$decisions$write_ptr(d,q,clock);
+module nt_ndp_16_nic$ingress$front$decisions$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -3653,10 +3782,10 @@ module nt_ndp_16_nic$ingress$decisions$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$decisions$write_ptr
+endmodule // nt_ndp_16_nic$ingress$front$decisions$write_ptr
 
 
-module nt_ndp_16_nic$ingress$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
+module nt_ndp_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
 
     // Module arguments
     input wire  clock;
@@ -3727,47 +3856,47 @@ module nt_ndp_16_nic$ingress$dispatch(clock,reset,in_valid,in_key,in_meta,out_va
     reg  [7:0] action_shift;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$dispatch$entry_valid entry_valid(
+    nt_ndp_16_nic$ingress$front$dispatch$entry_valid entry_valid(
         .d(entry_valid$d),
         .q(entry_valid$q),
         .clock(entry_valid$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$keys keys(
+    nt_ndp_16_nic$ingress$front$dispatch$keys keys(
         .d(keys$d),
         .q(keys$q),
         .clock(keys$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$masks masks(
+    nt_ndp_16_nic$ingress$front$dispatch$masks masks(
         .d(masks$d),
         .q(masks$q),
         .clock(masks$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$actions actions(
+    nt_ndp_16_nic$ingress$front$dispatch$actions actions(
         .d(actions$d),
         .q(actions$q),
         .clock(actions$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$s1_valid s1_valid(
+    nt_ndp_16_nic$ingress$front$dispatch$s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$s1_hit s1_hit(
+    nt_ndp_16_nic$ingress$front$dispatch$s1_hit s1_hit(
         .d(s1_hit$d),
         .q(s1_hit$q),
         .clock(s1_hit$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$s1_entry s1_entry(
+    nt_ndp_16_nic$ingress$front$dispatch$s1_entry s1_entry(
         .d(s1_entry$d),
         .q(s1_entry$q),
         .clock(s1_entry$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$s1_action s1_action(
+    nt_ndp_16_nic$ingress$front$dispatch$s1_action s1_action(
         .d(s1_action$d),
         .q(s1_action$q),
         .clock(s1_action$clock)
     );
-    nt_ndp_16_nic$ingress$dispatch$s1_meta s1_meta(
+    nt_ndp_16_nic$ingress$front$dispatch$s1_meta s1_meta(
         .d(s1_meta$d),
         .q(s1_meta$q),
         .clock(s1_meta$clock)
@@ -3860,10 +3989,10 @@ module nt_ndp_16_nic$ingress$dispatch(clock,reset,in_valid,in_key,in_meta,out_va
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch
+endmodule // nt_ndp_16_nic$ingress$front$dispatch
 
 
-module nt_ndp_16_nic$ingress$dispatch$actions(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$actions(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3879,10 +4008,10 @@ module nt_ndp_16_nic$ingress$dispatch$actions(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$actions
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$actions
 
 
-module nt_ndp_16_nic$ingress$dispatch$entry_valid(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$entry_valid(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -3898,29 +4027,10 @@ module nt_ndp_16_nic$ingress$dispatch$entry_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$entry_valid
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$entry_valid
 
 
-module nt_ndp_16_nic$ingress$dispatch$keys(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$dispatch$keys
-
-
-module nt_ndp_16_nic$ingress$dispatch$masks(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$keys(d,q,clock);
 
     // Module arguments
     input wire  [127:0] d;
@@ -3936,10 +4046,29 @@ module nt_ndp_16_nic$ingress$dispatch$masks(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$masks
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$keys
 
 
-module nt_ndp_16_nic$ingress$dispatch$s1_action(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$masks(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$masks
+
+
+module nt_ndp_16_nic$ingress$front$dispatch$s1_action(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -3955,10 +4084,10 @@ module nt_ndp_16_nic$ingress$dispatch$s1_action(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$s1_action
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_action
 
 
-module nt_ndp_16_nic$ingress$dispatch$s1_entry(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$s1_entry(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -3974,10 +4103,10 @@ module nt_ndp_16_nic$ingress$dispatch$s1_entry(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$s1_entry
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_entry
 
 
-module nt_ndp_16_nic$ingress$dispatch$s1_hit(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$s1_hit(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -3993,10 +4122,10 @@ module nt_ndp_16_nic$ingress$dispatch$s1_hit(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$s1_hit
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_hit
 
 
-module nt_ndp_16_nic$ingress$dispatch$s1_meta(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$s1_meta(d,q,clock);
 
     // Module arguments
     input wire  [143:0] d;
@@ -4012,200 +4141,10 @@ module nt_ndp_16_nic$ingress$dispatch$s1_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$dispatch$s1_meta
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_meta
 
 
-module nt_ndp_16_nic$ingress$dispatch$s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$dispatch$s1_valid
-
-
-module nt_ndp_16_nic$ingress$n_bad_length(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_bad_length
-
-
-module nt_ndp_16_nic$ingress$n_chop(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_chop
-
-
-module nt_ndp_16_nic$ingress$n_control(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_control
-
-
-module nt_ndp_16_nic$ingress$n_data(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_data
-
-
-module nt_ndp_16_nic$ingress$n_duplicate(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_duplicate
-
-
-module nt_ndp_16_nic$ingress$n_forwarded(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_forwarded
-
-
-module nt_ndp_16_nic$ingress$n_no_action(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_no_action
-
-
-module nt_ndp_16_nic$ingress$n_offset_range(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_offset_range
-
-
-module nt_ndp_16_nic$ingress$n_rx_fail(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$n_rx_fail
-
-
-module nt_ndp_16_nic$ingress$out_forward(d,q,clock);
+module nt_ndp_16_nic$ingress$front$dispatch$s1_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4221,10 +4160,257 @@ module nt_ndp_16_nic$ingress$out_forward(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$out_forward
+endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_valid
 
 
-module nt_ndp_16_nic$ingress$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
+module nt_ndp_16_nic$ingress$front$hold_action(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$hold_action
+
+
+module nt_ndp_16_nic$ingress$front$hold_issued(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$hold_issued
+
+
+module nt_ndp_16_nic$ingress$front$hold_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [143:0] d;
+    output reg  [143:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 144'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$hold_meta
+
+
+module nt_ndp_16_nic$ingress$front$hold_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$hold_valid
+
+
+module nt_ndp_16_nic$ingress$front$n_bad_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_bad_length
+
+
+module nt_ndp_16_nic$ingress$front$n_chop(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_chop
+
+
+module nt_ndp_16_nic$ingress$front$n_control(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_control
+
+
+module nt_ndp_16_nic$ingress$front$n_data(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_data
+
+
+module nt_ndp_16_nic$ingress$front$n_duplicate(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_duplicate
+
+
+module nt_ndp_16_nic$ingress$front$n_forwarded(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_forwarded
+
+
+module nt_ndp_16_nic$ingress$front$n_no_action(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_no_action
+
+
+module nt_ndp_16_nic$ingress$front$n_rx_fail(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$n_rx_fail
+
+
+module nt_ndp_16_nic$ingress$front$out_forward(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$out_forward
+
+
+module nt_ndp_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
 
     // Module arguments
     input wire  clock;
@@ -4335,67 +4521,67 @@ module nt_ndp_16_nic$ingress$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  [511:0] h;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$parser$in_beat in_beat(
+    nt_ndp_16_nic$ingress$front$parser$in_beat in_beat(
         .d(in_beat$d),
         .q(in_beat$q),
         .clock(in_beat$clock)
     );
-    nt_ndp_16_nic$ingress$parser$in_header in_header(
+    nt_ndp_16_nic$ingress$front$parser$in_header in_header(
         .d(in_header$d),
         .q(in_header$q),
         .clock(in_header$clock)
     );
-    nt_ndp_16_nic$ingress$parser$in_ip_sum in_ip_sum(
+    nt_ndp_16_nic$ingress$front$parser$in_ip_sum in_ip_sum(
         .d(in_ip_sum$d),
         .q(in_ip_sum$q),
         .clock(in_ip_sum$clock)
     );
-    nt_ndp_16_nic$ingress$parser$s1_header s1_header(
+    nt_ndp_16_nic$ingress$front$parser$s1_header s1_header(
         .d(s1_header$d),
         .q(s1_header$q),
         .clock(s1_header$clock)
     );
-    nt_ndp_16_nic$ingress$parser$s1_pass s1_pass(
+    nt_ndp_16_nic$ingress$front$parser$s1_pass s1_pass(
         .d(s1_pass$d),
         .q(s1_pass$q),
         .clock(s1_pass$clock)
     );
-    nt_ndp_16_nic$ingress$parser$s1_first s1_first(
+    nt_ndp_16_nic$ingress$front$parser$s1_first s1_first(
         .d(s1_first$d),
         .q(s1_first$q),
         .clock(s1_first$clock)
     );
-    nt_ndp_16_nic$ingress$parser$s1_empty_pending s1_empty_pending(
+    nt_ndp_16_nic$ingress$front$parser$s1_empty_pending s1_empty_pending(
         .d(s1_empty_pending$d),
         .q(s1_empty_pending$q),
         .clock(s1_empty_pending$clock)
     );
-    nt_ndp_16_nic$ingress$parser$frames frames(
+    nt_ndp_16_nic$ingress$front$parser$frames frames(
         .d(frames$d),
         .q(frames$q),
         .clock(frames$clock)
     );
-    nt_ndp_16_nic$ingress$parser$not_ipv4s not_ipv4s(
+    nt_ndp_16_nic$ingress$front$parser$not_ipv4s not_ipv4s(
         .d(not_ipv4s$d),
         .q(not_ipv4s$q),
         .clock(not_ipv4s$clock)
     );
-    nt_ndp_16_nic$ingress$parser$wrong_protocols wrong_protocols(
+    nt_ndp_16_nic$ingress$front$parser$wrong_protocols wrong_protocols(
         .d(wrong_protocols$d),
         .q(wrong_protocols$q),
         .clock(wrong_protocols$clock)
     );
-    nt_ndp_16_nic$ingress$parser$too_shorts too_shorts(
+    nt_ndp_16_nic$ingress$front$parser$too_shorts too_shorts(
         .d(too_shorts$d),
         .q(too_shorts$q),
         .clock(too_shorts$clock)
     );
-    nt_ndp_16_nic$ingress$parser$bad_checksums bad_checksums(
+    nt_ndp_16_nic$ingress$front$parser$bad_checksums bad_checksums(
         .d(bad_checksums$d),
         .q(bad_checksums$q),
         .clock(bad_checksums$clock)
     );
-    nt_ndp_16_nic$ingress$parser$bad_flagss bad_flagss(
+    nt_ndp_16_nic$ingress$front$parser$bad_flagss bad_flagss(
         .d(bad_flagss$d),
         .q(bad_flagss$q),
         .clock(bad_flagss$clock)
@@ -4570,29 +4756,10 @@ module nt_ndp_16_nic$ingress$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser
+endmodule // nt_ndp_16_nic$ingress$front$parser
 
 
-module nt_ndp_16_nic$ingress$parser$bad_checksums(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$parser$bad_checksums
-
-
-module nt_ndp_16_nic$ingress$parser$bad_flagss(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$bad_checksums(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4608,10 +4775,10 @@ module nt_ndp_16_nic$ingress$parser$bad_flagss(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$bad_flagss
+endmodule // nt_ndp_16_nic$ingress$front$parser$bad_checksums
 
 
-module nt_ndp_16_nic$ingress$parser$frames(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$bad_flagss(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4627,10 +4794,29 @@ module nt_ndp_16_nic$ingress$parser$frames(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$frames
+endmodule // nt_ndp_16_nic$ingress$front$parser$bad_flagss
 
 
-module nt_ndp_16_nic$ingress$parser$in_beat(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$frames(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$parser$frames
+
+
+module nt_ndp_16_nic$ingress$front$parser$in_beat(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -4646,10 +4832,10 @@ module nt_ndp_16_nic$ingress$parser$in_beat(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$in_beat
+endmodule // nt_ndp_16_nic$ingress$front$parser$in_beat
 
 
-module nt_ndp_16_nic$ingress$parser$in_header(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$in_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -4665,10 +4851,10 @@ module nt_ndp_16_nic$ingress$parser$in_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$in_header
+endmodule // nt_ndp_16_nic$ingress$front$parser$in_header
 
 
-module nt_ndp_16_nic$ingress$parser$in_ip_sum(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$in_ip_sum(d,q,clock);
 
     // Module arguments
     input wire  [19:0] d;
@@ -4684,10 +4870,10 @@ module nt_ndp_16_nic$ingress$parser$in_ip_sum(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$in_ip_sum
+endmodule // nt_ndp_16_nic$ingress$front$parser$in_ip_sum
 
 
-module nt_ndp_16_nic$ingress$parser$not_ipv4s(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$not_ipv4s(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4703,29 +4889,10 @@ module nt_ndp_16_nic$ingress$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$not_ipv4s
+endmodule // nt_ndp_16_nic$ingress$front$parser$not_ipv4s
 
 
-module nt_ndp_16_nic$ingress$parser$s1_empty_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$parser$s1_empty_pending
-
-
-module nt_ndp_16_nic$ingress$parser$s1_first(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$s1_empty_pending(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4741,10 +4908,29 @@ module nt_ndp_16_nic$ingress$parser$s1_first(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$s1_first
+endmodule // nt_ndp_16_nic$ingress$front$parser$s1_empty_pending
 
 
-module nt_ndp_16_nic$ingress$parser$s1_header(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$s1_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$parser$s1_first
+
+
+module nt_ndp_16_nic$ingress$front$parser$s1_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -4760,10 +4946,10 @@ module nt_ndp_16_nic$ingress$parser$s1_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$s1_header
+endmodule // nt_ndp_16_nic$ingress$front$parser$s1_header
 
 
-module nt_ndp_16_nic$ingress$parser$s1_pass(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$s1_pass(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4779,29 +4965,10 @@ module nt_ndp_16_nic$ingress$parser$s1_pass(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$s1_pass
+endmodule // nt_ndp_16_nic$ingress$front$parser$s1_pass
 
 
-module nt_ndp_16_nic$ingress$parser$too_shorts(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$parser$too_shorts
-
-
-module nt_ndp_16_nic$ingress$parser$wrong_protocols(d,q,clock);
+module nt_ndp_16_nic$ingress$front$parser$too_shorts(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4817,10 +4984,29 @@ module nt_ndp_16_nic$ingress$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$parser$wrong_protocols
+endmodule // nt_ndp_16_nic$ingress$front$parser$too_shorts
 
 
-module nt_ndp_16_nic$ingress$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_ndp_16_nic$ingress$front$parser$wrong_protocols(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$front$parser$wrong_protocols
+
+
+module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -4864,7 +5050,7 @@ module nt_ndp_16_nic$ingress$payload(clock,reset,push,push_data,pop,head_valid,h
     reg  do_pop;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$payload$storage storage(
+    nt_ndp_16_nic$ingress$front$payload$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -4873,27 +5059,27 @@ module nt_ndp_16_nic$ingress$payload(clock,reset,push,push_data,pop,head_valid,h
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_ndp_16_nic$ingress$payload$write_ptr write_ptr(
+    nt_ndp_16_nic$ingress$front$payload$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$payload$read_ptr read_ptr(
+    nt_ndp_16_nic$ingress$front$payload$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$payload$stored stored(
+    nt_ndp_16_nic$ingress$front$payload$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_ndp_16_nic$ingress$payload$readable readable(
+    nt_ndp_16_nic$ingress$front$payload$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_ndp_16_nic$ingress$payload$pushed_last_cycle pushed_last_cycle(
+    nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
@@ -4941,10 +5127,10 @@ module nt_ndp_16_nic$ingress$payload(clock,reset,push,push_data,pop,head_valid,h
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload
+endmodule // nt_ndp_16_nic$ingress$front$payload
 
 
-module nt_ndp_16_nic$ingress$payload$pushed_last_cycle(d,q,clock);
+module nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4960,10 +5146,10 @@ module nt_ndp_16_nic$ingress$payload$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$pushed_last_cycle
+endmodule // nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle
 
 
-module nt_ndp_16_nic$ingress$payload$read_ptr(d,q,clock);
+module nt_ndp_16_nic$ingress$front$payload$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -4979,10 +5165,10 @@ module nt_ndp_16_nic$ingress$payload$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$read_ptr
+endmodule // nt_ndp_16_nic$ingress$front$payload$read_ptr
 
 
-module nt_ndp_16_nic$ingress$payload$readable(d,q,clock);
+module nt_ndp_16_nic$ingress$front$payload$readable(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -4998,10 +5184,10 @@ module nt_ndp_16_nic$ingress$payload$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$readable
+endmodule // nt_ndp_16_nic$ingress$front$payload$readable
 
 
-module nt_ndp_16_nic$ingress$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_16_nic$ingress$front$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -5027,10 +5213,10 @@ module nt_ndp_16_nic$ingress$payload$storage(read_address,read_clock,read_data,w
        end
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$storage
+endmodule // nt_ndp_16_nic$ingress$front$payload$storage
 
 
-module nt_ndp_16_nic$ingress$payload$stored(d,q,clock);
+module nt_ndp_16_nic$ingress$front$payload$stored(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -5046,10 +5232,10 @@ module nt_ndp_16_nic$ingress$payload$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$stored
+endmodule // nt_ndp_16_nic$ingress$front$payload$stored
 
 
-module nt_ndp_16_nic$ingress$payload$write_ptr(d,q,clock);
+module nt_ndp_16_nic$ingress$front$payload$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -5065,83 +5251,26 @@ module nt_ndp_16_nic$ingress$payload$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$payload$write_ptr
+endmodule // nt_ndp_16_nic$ingress$front$payload$write_ptr
 
 
-module nt_ndp_16_nic$ingress$s2_action(d,q,clock);
+module nt_ndp_16_nic$ingress$n_offset_range(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 32'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$s2_action
-
-
-module nt_ndp_16_nic$ingress$s2_issued(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$s2_issued
-
-
-module nt_ndp_16_nic$ingress$s2_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [143:0] d;
-    output reg  [143:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 144'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$s2_meta
-
-
-module nt_ndp_16_nic$ingress$s2_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$s2_valid
+endmodule // nt_ndp_16_nic$ingress$n_offset_range
 
 
 module nt_ndp_16_nic$ingress$s3_event(d,q,clock);

@@ -47,6 +47,8 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
     NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
     NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some("ndp") },
+    NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
+    NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
 ];
 
 /// Looks a configuration up by name; the error lists the valid names.
@@ -75,6 +77,8 @@ impl NicConfig {
         if let Some(protocol) = self.protocol {
             let verilog = match (protocol, self.messages) {
                 ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
+                ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
+                ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
                 (p, m) => panic!("no NIC top for {p} with {m} messages"),
             };
             return vec![GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, self.name)];

@@ -1,10 +1,12 @@
-//! NDP scenarios on the whole-NIC Verilator model (`ndp-16`): the per-stage latency report of
-//! Table 3.1, the throughput report, and a loopback of two NICs through a lossy link.
+//! Scenarios on the whole-NIC Verilator models (`ndp-16`, `homa-16`, `homa-tr-16`): the
+//! per-stage latency report of Table 3.1, the throughput report, and a loopback of two NICs
+//! through a lossy link. The protocol follows from the configuration's name.
 
 use crate::model::pisa::Header;
 use crate::nic::{NicSim, TxMessage};
 use nanotransport_hdl::nic::top::*;
-use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, NDP_IP_PROTOCOL, OFF_FLAGS};
+use nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS;
+use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PROTOCOL};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -13,6 +15,48 @@ use std::collections::VecDeque;
 pub const CLOCK_GHZ: f64 = 3.2;
 /// Table 3.1, NDP, in cycles at 3.2 GHz (ingress, reassembly, packetize, egress).
 pub const PAPER_NDP_CYCLES: [u64; 4] = [16, 3, 9, 1];
+/// Table 3.1, Homa (also the target for Homa-Tr).
+pub const PAPER_HOMA_CYCLES: [u64; 4] = [20, 3, 9, 3];
+
+/// The transport protocol a whole-NIC configuration runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Ndp,
+    Homa,
+    HomaTr,
+}
+
+impl Protocol {
+    /// From a configuration name (`ndp-16` → NDP, `homa-tr-16` → Homa-Tr, `homa-16` → Homa).
+    pub fn of_config(config: &str) -> Protocol {
+        if config.starts_with("homa-tr") {
+            Protocol::HomaTr
+        } else if config.starts_with("homa") {
+            Protocol::Homa
+        } else {
+            Protocol::Ndp
+        }
+    }
+    pub fn ip_protocol(self) -> u8 {
+        match self {
+            Protocol::Ndp => NDP_IP_PROTOCOL,
+            _ => HOMA_IP_PROTOCOL,
+        }
+    }
+    pub fn paper_cycles(self) -> [u64; 4] {
+        match self {
+            Protocol::Ndp => PAPER_NDP_CYCLES,
+            _ => PAPER_HOMA_CYCLES,
+        }
+    }
+    /// Names of the status registers of this protocol's top.
+    pub fn status_registers(self) -> &'static [&'static str] {
+        match self {
+            Protocol::Ndp => &NDP_STATUS_REGISTERS,
+            _ => &HOMA_STATUS_REGISTERS,
+        }
+    }
+}
 
 /// Verilator module of a whole-NIC configuration, e.g. `ndp-16` → `nt_ndp_16_nic`.
 pub fn nic_module(config: &str) -> String {
@@ -26,6 +70,12 @@ pub const PEER_IP: u32 = 0x0A00_0002;
 /// A DATA frame from `src_ip` carrying packet `offset` of a message of `msg_len` bytes whose
 /// payload is `message` (the frame carries its slice of it).
 pub fn data_frame(src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg_id: u16, message: &[u8], offset: usize) -> Vec<u8> {
+    data_frame_for(NDP_IP_PROTOCOL, src_ip, dst_ip, src_port, dst_port, tx_msg_id, message, offset)
+}
+
+/// [`data_frame`] for IP protocol `ip_protocol` (NDP 155, Homa 154).
+#[allow(clippy::too_many_arguments)]
+pub fn data_frame_for(ip_protocol: u8, src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg_id: u16, message: &[u8], offset: usize) -> Vec<u8> {
     let start = offset * 1024;
     let payload = &message[start..(start + 1024).min(message.len())];
     Header {
@@ -43,12 +93,17 @@ pub fn data_frame(src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg
         tx_msg_id,
         ..Default::default()
     }
-    .frame(NDP_IP_PROTOCOL, payload)
+    .frame(ip_protocol, payload)
 }
 
-/// The ACK a receiver sends for DATA frame `data` (header only, one dummy byte).
+/// The ACK a receiver sends for DATA frame `data` (header only, one dummy byte). NDP
+/// acknowledges the packet itself (`pkt_offset` = its offset); Homa acknowledges cumulatively
+/// (`pkt_offset` = the smallest offset not yet received, here the packet's offset + 1, as for a
+/// single-packet message).
 pub fn ack_for(data: &[u8]) -> Vec<u8> {
     let h = Header::decode(data);
+    let ip_protocol = data[OFF_PROTOCOL];
+    let pkt_offset = if ip_protocol == NDP_IP_PROTOCOL { h.pkt_offset } else { h.pkt_offset + 1 };
     Header {
         dst_mac: h.src_mac,
         src_mac: h.dst_mac,
@@ -60,11 +115,11 @@ pub fn ack_for(data: &[u8]) -> Vec<u8> {
         src_context: h.dst_context,
         dst_context: h.src_context,
         msg_len: h.msg_len,
-        pkt_offset: h.pkt_offset,
+        pkt_offset,
         tx_msg_id: h.tx_msg_id,
         ..Default::default()
     }
-    .frame(NDP_IP_PROTOCOL, &[0])
+    .frame(ip_protocol, &[0])
 }
 
 /// The trimmed (CHOP) version of a DATA frame: the header alone, CHOP set, IPv4 length 50.
@@ -72,7 +127,7 @@ pub fn trimmed(data: &[u8]) -> Vec<u8> {
     let mut h = Header::decode(data);
     h.flags |= FLAG_CHOP;
     h.ip_total_len = 50;
-    h.encode(NDP_IP_PROTOCOL).to_vec()
+    h.encode(data[OFF_PROTOCOL]).to_vec()
 }
 
 fn flags_of(frame: &[u8]) -> u8 {
@@ -119,8 +174,9 @@ pub fn latency(config: &str) -> Result<LatencyReport, String> {
     let mut r = LatencyReport::default();
     // RX: one DATA frame from the peer.
     let mut nic = nic_with_ip(config, NIC_IP)?;
+    let ipp = Protocol::of_config(config).ip_protocol();
     let message: Vec<u8> = (0..16u8).map(|i| 0xA0 + i).collect();
-    let frame = data_frame(PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
+    let frame = data_frame_for(ipp, PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
     let start = nic.cycle + 5;
     nic.push_frame(&frame, start);
     if !nic.run_until(2000, |n| !n.delivered.is_empty() && !n.tx_frames.is_empty()) {
@@ -203,12 +259,13 @@ fn throughput_figures(direction: &str, packets: u64, beat_cycles: &[u64], messag
 /// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
 pub fn throughput(config: &str, direction: &str, packets: u64) -> Result<ThroughputReport, String> {
     let mut nic = nic_with_ip(config, NIC_IP)?;
+    let ipp = Protocol::of_config(config).ip_protocol();
     let beats;
     match direction {
         "rx" => {
             let start = nic.cycle + 2;
             for i in 0..packets {
-                let f = data_frame(PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
+                let f = data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
                 nic.push_frame(&f, start);
             }
             while (nic.delivered.len() as u64) < packets {
@@ -281,9 +338,10 @@ pub struct LoopbackReport {
     pub status: [Vec<(&'static str, u32)>; 2],
 }
 
-/// Reads every status register.
-pub fn read_status(nic: &mut NicSim) -> Vec<(&'static str, u32)> {
-    NDP_STATUS_REGISTERS.iter().map(|n| (*n, nic.read_register(status_address(n).unwrap()).0)).collect()
+/// Reads every status register of a `protocol` NIC.
+pub fn read_status(nic: &mut NicSim, protocol: Protocol) -> Vec<(&'static str, u32)> {
+    let regs = protocol.status_registers();
+    regs.iter().map(|n| (*n, nic.read_register(status_address_in(regs, n).unwrap()).0)).collect()
 }
 
 fn stat(s: &[(&'static str, u32)], name: &str) -> u32 {
@@ -392,7 +450,7 @@ pub fn loopback(
         report.bytes[s] = recv.iter().map(|m| m.payload.len()).sum();
     }
     for s in 0..2 {
-        report.status[s] = read_status(&mut nics[s]);
+        report.status[s] = read_status(&mut nics[s], Protocol::of_config(config));
         report.retransmissions[s] = 0;
     }
     let _ = stat;

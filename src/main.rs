@@ -51,7 +51,7 @@ enum Command {
     Configs,
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
-        /// Protocol program (ndp)
+        /// Protocol program (ndp, homa, homa-tr)
         #[arg(long, default_value = "ndp")]
         protocol: String,
         /// Whole-NIC configuration (default: <protocol>-16)
@@ -63,7 +63,7 @@ enum Command {
     },
     /// Throughput with back-to-back 65-byte packets (1-byte messages), on the Verilator model
     Throughput {
-        /// Protocol program (ndp)
+        /// Protocol program (ndp, homa, homa-tr)
         #[arg(long, default_value = "ndp")]
         protocol: String,
         /// Whole-NIC configuration (default: <protocol>-16)
@@ -170,8 +170,8 @@ fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, Stri
 
 /// The whole-NIC configuration for `protocol` (checked against the named configurations).
 fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> {
-    if protocol != "ndp" {
-        return Err(format!("unknown protocol '{protocol}'; available: ndp"));
+    if !["ndp", "homa", "homa-tr"].contains(&protocol) {
+        return Err(format!("unknown protocol '{protocol}'; available: ndp, homa, homa-tr"));
     }
     let name = config.unwrap_or_else(|| format!("{protocol}-16"));
     let c = find_config(&name).map_err(|e| with_switch_names(&e))?;
@@ -182,11 +182,11 @@ fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> 
 }
 
 fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(), String> {
-    use nanotransport_sim::ndp::{latency, CLOCK_GHZ, PAPER_NDP_CYCLES};
+    use nanotransport_sim::ndp::{latency, Protocol, CLOCK_GHZ};
     let config = nic_config(protocol, config)?;
     let r = latency(&config)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
-    let paper = PAPER_NDP_CYCLES;
+    let paper = Protocol::of_config(&config).paper_cycles();
     let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
     let (ot, pt) = (totals(ours), totals(paper));
     if json {

@@ -11,3 +11,4 @@ pub mod reassembly_128;
 pub mod packet_generator;
 pub mod csr;
 pub mod top;
+pub mod top_homa;

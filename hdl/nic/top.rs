@@ -73,9 +73,13 @@ pub const CFG_GC_TIMEOUT: usize = 8;
 pub const CFG_PACE_CYCLES: usize = 9;
 pub const CFG_BUCKET_MAX: usize = 10;
 pub const CFG_CTRL_BURST_LIMIT: usize = 11;
+/// Homa: messages granted at once (the overcommitment level).
+pub const CFG_OVERCOMMIT: usize = 12;
+/// Homa: number of unscheduled priorities (U).
+pub const CFG_UNSCHED_PRIOS: usize = 13;
 
 /// Names of the status registers, in address order (0x100 + 4·i).
-pub const NDP_STATUS_REGISTERS: [&str; 57] = [
+pub const NDP_STATUS_REGISTERS: [&str; 56] = [
     "frame_count",
     "not_ipv4_count",
     "wrong_protocol_count",
@@ -131,13 +135,17 @@ pub const NDP_STATUS_REGISTERS: [&str; 57] = [
     "csr_error_count",
     "rx_busy_slots",
     "tx_active_slots",
-    "rx_free_lists_full",
-    "tx_buffer_flags"
+    "buffer_flags"
 ];
 
-/// Byte address of the status register `name`.
+/// Byte address of the status register `name` in the list `registers`.
+pub fn status_address_in(registers: &[&str], name: &str) -> Option<u64> {
+    registers.iter().position(|n| *n == name).map(|i| 0x100 + 4 * i as u64)
+}
+
+/// Byte address of the NDP status register `name`.
 pub fn status_address(name: &str) -> Option<u64> {
-    NDP_STATUS_REGISTERS.iter().position(|n| *n == name).map(|i| 0x100 + 4 * i as u64)
+    status_address_in(&NDP_STATUS_REGISTERS, name)
 }
 
 #[derive(LogicBlock)]
@@ -209,7 +217,7 @@ pub struct NdpNic16 {
     csr: AxiLiteCsr,
 
     cfg: Signal<Local, Bits<512>>,
-    tx_flags: Signal<Local, Bits<2>>,
+    tx_flags: Signal<Local, Bits<16>>,
     status_part0: Signal<Local, Bits<2048>>,
     status_part1: Signal<Local, Bits<2048>>,
     status_part2: Signal<Local, Bits<2048>>,
@@ -217,7 +225,6 @@ pub struct NdpNic16 {
     status_part4: Signal<Local, Bits<2048>>,
     status_part5: Signal<Local, Bits<2048>>,
     status_part6: Signal<Local, Bits<2048>>,
-    status_part7: Signal<Local, Bits<2048>>,
 }
 
 impl Default for NdpNic16 {
@@ -290,7 +297,6 @@ impl Default for NdpNic16 {
             status_part4: Default::default(),
             status_part5: Default::default(),
             status_part6: Default::default(),
-            status_part7: Default::default(),
         }
     }
 }
@@ -486,16 +492,18 @@ impl Logic for NdpNic16 {
         self.deparser.m_axis_tready.next = self.m_axis_tx_tready.val();
 
         // ---------------- status registers ----------------
-        self.tx_flags.next = bit_cast::<2, 1>(self.tx.buffers_all_free.val().into())
-            | (bit_cast::<2, 1>(self.tx.buffers_exhausted.val().into()) << 1);
+        // buffer_flags: bits 4–0 the receive free lists full (IDs, classes 0–3), bit 8 every
+        // transmit buffer free, bit 9 a transmit size class exhausted.
+        self.tx_flags.next = (bit_cast::<16, 5>(self.reassembly.free_lists_full.val())
+            | (bit_cast::<16, 1>(self.tx.buffers_all_free.val().into()) << 8))
+            | (bit_cast::<16, 1>(self.tx.buffers_exhausted.val().into()) << 9);
         self.status_part0.next = (((((((bit_cast::<2048, 32>(self.ingress.frame_count.val())) | (bit_cast::<2048, 32>(self.ingress.not_ipv4_count.val()) << 32)) | (bit_cast::<2048, 32>(self.ingress.wrong_protocol_count.val()) << 64)) | (bit_cast::<2048, 32>(self.ingress.too_short_count.val()) << 96)) | (bit_cast::<2048, 32>(self.ingress.bad_checksum_count.val()) << 128)) | (bit_cast::<2048, 32>(self.ingress.bad_flags_count.val()) << 160)) | (bit_cast::<2048, 32>(self.ingress.data_count.val()) << 192)) | (bit_cast::<2048, 32>(self.ingress.chop_count.val()) << 224);
         self.status_part1.next = (((((((bit_cast::<2048, 32>(self.ingress.control_count.val()) << 256) | (bit_cast::<2048, 32>(self.ingress.no_action_count.val()) << 288)) | (bit_cast::<2048, 32>(self.ingress.bad_length_count.val()) << 320)) | (bit_cast::<2048, 32>(self.ingress.rx_fail_count.val()) << 352)) | (bit_cast::<2048, 32>(self.ingress.duplicate_data_count.val()) << 384)) | (bit_cast::<2048, 32>(self.ingress.forwarded_count.val()) << 416)) | (bit_cast::<2048, 32>(self.ingress.offset_range_count.val()) << 448)) | (bit_cast::<2048, 32>(self.reassembly.fail_zero_len_count.val()) << 480);
         self.status_part2.next = (((((((bit_cast::<2048, 32>(self.reassembly.fail_too_long_count.val()) << 512) | (bit_cast::<2048, 32>(self.reassembly.fail_bad_offset_count.val()) << 544)) | (bit_cast::<2048, 32>(self.reassembly.fail_len_mismatch_count.val()) << 576)) | (bit_cast::<2048, 32>(self.reassembly.fail_no_id_count.val()) << 608)) | (bit_cast::<2048, 32>(self.reassembly.fail_no_buffer_count.val()) << 640)) | (bit_cast::<2048, 32>(self.reassembly.duplicate_count.val()) << 672)) | (bit_cast::<2048, 32>(self.reassembly.recent_duplicate_count.val()) << 704)) | (bit_cast::<2048, 32>(self.reassembly.class_fallback_count.val()) << 736);
         self.status_part3.next = (((((((bit_cast::<2048, 32>(self.reassembly.drop_stale_count.val()) << 768) | (bit_cast::<2048, 32>(self.reassembly.drop_bad_offset_count.val()) << 800)) | (bit_cast::<2048, 32>(self.reassembly.drop_duplicate_count.val()) << 832)) | (bit_cast::<2048, 32>(self.reassembly.drop_bad_length_count.val()) << 864)) | (bit_cast::<2048, 32>(self.reassembly.gc_count.val()) << 896)) | (bit_cast::<2048, 32>(self.reassembly.stale_timeout_count.val()) << 928)) | (bit_cast::<2048, 32>(self.reassembly.delivered_count.val()) << 960)) | (bit_cast::<2048, 16>(self.tx.rejected_msg_count.val()) << 992);
         self.status_part4.next = (((((((bit_cast::<2048, 16>(self.tx.framing_error_count.val()) << 1024) | (bit_cast::<2048, 16>(self.tx.stale_delivered_count.val()) << 1056)) | (bit_cast::<2048, 16>(self.tx.stale_credit_count.val()) << 1088)) | (bit_cast::<2048, 16>(self.tx.stale_timeout_count.val()) << 1120)) | (bit_cast::<2048, 16>(self.tx.ack_beyond_count.val()) << 1152)) | (bit_cast::<2048, 16>(self.tx.rtx_beyond_count.val()) << 1184)) | (bit_cast::<2048, 16>(self.tx.credit_beyond_count.val()) << 1216)) | (bit_cast::<2048, 16>(self.tx.delivered_msg_count.val()) << 1248);
         self.status_part5.next = (((((((bit_cast::<2048, 16>(self.tx.abandoned_msg_count.val()) << 1280) | (bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1312)) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1344)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1376)) | (bit_cast::<2048, 32>(self.pktgen.pull_sent_count.val()) << 1408)) | (bit_cast::<2048, 32>(self.pktgen.merged_count.val()) << 1440)) | (bit_cast::<2048, 32>(self.pktgen.pull_coalesced_count.val()) << 1472)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1504);
-        self.status_part6.next = (((((((bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1536) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1632)) | (bit_cast::<2048, 32>(self.csr.error_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1696)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1728)) | (bit_cast::<2048, 5>(self.reassembly.free_lists_full.val()) << 1760);
-        self.status_part7.next = bit_cast::<2048, 2>(self.tx_flags.val()) << 1792;
-        self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
+        self.status_part6.next = (((((((bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1536) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1632)) | (bit_cast::<2048, 32>(self.csr.error_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1696)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1728)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1760);
+        self.csr.status.next = (((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val();
     }
 }

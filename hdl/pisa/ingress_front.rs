@@ -20,7 +20,7 @@
 //!   after its first payload beat (the match stage's output). `act_meta` holds the header
 //!   fields: src_ip [31:0], src_context [47:32], dst_context [63:48], msg_len [79:64],
 //!   pkt_offset [87:80], pull_offset / grant_offset [103:88], tx_msg_id [119:104], IPv4 total
-//!   length [135:120], flags [143:136]. Control actions act on this directly.
+//!   length [135:120], flags [143:136], grant_prio [151:144]. Control actions act on this directly.
 //! * `done_valid`: the GetRxMsgInfo answer of a DATA (1) or CHOP (2) frame, with its action and
 //!   header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no failure),
 //!   `done_live` (ok and a live entry: not a late copy of a delivered message), `done_forward`
@@ -100,10 +100,10 @@ pub struct IngressFront<const IW: usize> {
     pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
     pub act_valid: Signal<Out, Bit>,
     pub act_action: Signal<Out, Bits<4>>,
-    pub act_meta: Signal<Out, Bits<144>>,
+    pub act_meta: Signal<Out, Bits<152>>,
     pub done_valid: Signal<Out, Bit>,
     pub done_action: Signal<Out, Bits<4>>,
-    pub done_meta: Signal<Out, Bits<144>>,
+    pub done_meta: Signal<Out, Bits<152>>,
     pub done_ok: Signal<Out, Bit>,
     pub done_live: Signal<Out, Bit>,
     pub done_forward: Signal<Out, Bit>,
@@ -127,14 +127,14 @@ pub struct IngressFront<const IW: usize> {
     pub duplicate_data_count: Signal<Out, Bits<32>>,
     pub forwarded_count: Signal<Out, Bits<32>>,
     parser: Parser,
-    dispatch: MatchTable<Bits<144>>,
+    dispatch: MatchTable<Bits<152>>,
     payload: StreamFifo<Bits<74>, 5>,
     decisions: StreamFifo<Bits<128>, 3>,
     slot_mask: Constant<Bits<16>>,
     hold_valid: DFF<Bit>,
     hold_action: DFF<Bits<4>>,
     hold_issued: DFF<Bit>,
-    hold_meta: DFF<Bits<144>>,
+    hold_meta: DFF<Bits<152>>,
     out_forward: DFF<Bit>,
     n_data: DFF<Bits<32>>,
     n_chop: DFF<Bits<32>>,
@@ -144,7 +144,7 @@ pub struct IngressFront<const IW: usize> {
     n_rx_fail: DFF<Bits<32>>,
     n_duplicate: DFF<Bits<32>>,
     n_forwarded: DFF<Bits<32>>,
-    m1: Signal<Local, Bits<144>>,
+    m1: Signal<Local, Bits<152>>,
     m1_offset: Signal<Local, Bits<8>>,
     m1_start: Signal<Local, Bits<24>>,
     m1_len: Signal<Local, Bits<24>>,
@@ -155,7 +155,7 @@ pub struct IngressFront<const IW: usize> {
     m1_is_data: Signal<Local, Bit>,
     m1_is_chop: Signal<Local, Bit>,
     m1_request: Signal<Local, Bit>,
-    rq_meta: Signal<Local, Bits<144>>,
+    rq_meta: Signal<Local, Bits<152>>,
     rq_action: Signal<Local, Bits<4>>,
     resp_done: Signal<Local, Bit>,
     d_is_data: Signal<Local, Bit>,
@@ -322,15 +322,16 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // ---------------- P: match on the flags ----------------
         self.dispatch.in_valid.next = self.parser_take.val() & self.parser.m_axis_tfirst.val();
         self.dispatch.in_key.next = bit_cast::<16, 8>(self.parser.hdr_flags.val());
-        self.dispatch.in_meta.next = (((((((bit_cast::<144, 32>(self.parser.hdr_src_ip.val())
-            | (bit_cast::<144, 16>(self.parser.hdr_src_context.val()) << 32))
-            | (bit_cast::<144, 16>(self.parser.hdr_dst_context.val()) << 48))
-            | (bit_cast::<144, 16>(self.parser.hdr_msg_len.val()) << 64))
-            | (bit_cast::<144, 8>(self.parser.hdr_pkt_offset.val()) << 80))
-            | (bit_cast::<144, 16>(self.parser.hdr_pull_offset.val()) << 88))
-            | (bit_cast::<144, 16>(self.parser.hdr_tx_msg_id.val()) << 104))
-            | (bit_cast::<144, 16>(self.parser.hdr_ip_total_len.val()) << 120))
-            | (bit_cast::<144, 8>(self.parser.hdr_flags.val()) << 136);
+        self.dispatch.in_meta.next = ((((((((bit_cast::<152, 32>(self.parser.hdr_src_ip.val())
+            | (bit_cast::<152, 16>(self.parser.hdr_src_context.val()) << 32))
+            | (bit_cast::<152, 16>(self.parser.hdr_dst_context.val()) << 48))
+            | (bit_cast::<152, 16>(self.parser.hdr_msg_len.val()) << 64))
+            | (bit_cast::<152, 8>(self.parser.hdr_pkt_offset.val()) << 80))
+            | (bit_cast::<152, 16>(self.parser.hdr_pull_offset.val()) << 88))
+            | (bit_cast::<152, 16>(self.parser.hdr_tx_msg_id.val()) << 104))
+            | (bit_cast::<152, 16>(self.parser.hdr_ip_total_len.val()) << 120))
+            | (bit_cast::<152, 8>(self.parser.hdr_flags.val()) << 136))
+            | (bit_cast::<152, 8>(self.parser.hdr_grant_prio.val()) << 144);
         self.dispatch.cfg_write_valid.next = false;
         self.dispatch.cfg_write_index.next = 0.into();
         self.dispatch.cfg_write_enable.next = false;

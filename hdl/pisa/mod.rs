@@ -7,3 +7,5 @@ pub mod match_action;
 pub mod parser;
 pub mod register_extern;
 pub mod wire;
+pub mod dual_port_memory;
+pub mod priority_scheduler;

@@ -1,0 +1,616 @@
+//! Homa ingress program (thesis §3.3.4, Algorithm 6) for 2^IW messages, and Homa-Tr (§3.4.2):
+//! on the [`IngressFront`] (parser, match stage, GetRxMsgInfo, payload path), a received-packet
+//! counter per message (an ifElseRAW [`RegisterExtern`]), the [`PriorityScheduler`] extern that
+//! picks the message to GRANT in SRPT order, and a message-information memory that addresses a
+//! GRANT to the granted message's sender (written by arriving DATA, read by the scheduler's
+//! decision: Algorithm 6's `msgState`).
+//!
+//! # Receiver (DATA)
+//! * A new packet of a live message: its count is updated (new message: 1, else + 1), its
+//!   message's addressing and cumulative ack (smallest offset not yet received) are stored, and
+//!   the scheduler gets an ARRIVE (rank = packets not yet received; the message starts with
+//!   `min(total, rtt_pkts)` packets granted: the unscheduled ones). The scheduler may choose
+//!   another message. **One control packet per data packet**: the GRANT if the scheduler grants
+//!   any message, otherwise an ACK; a packet that **completes its message is always ACKed**, also
+//!   when it triggers a GRANT for another one (then two control packets, ACK first).
+//! * GRANT (to the granted message's sender): `pkt_offset` = that message's cumulative ack,
+//!   `grant_offset` = its new credit (exclusive), `grant_prio` = U + its position among the
+//!   messages being granted (0 = fewest remaining). ACK: `pkt_offset` = the arriving message's
+//!   cumulative ack. Control packets themselves travel at priority 0 (the highest).
+//! * A duplicate (or a late copy of a delivered message) is dropped and ACKed with the
+//!   cumulative ack, so a sender whose ACK was lost completes after its retransmission.
+//! * Every message that leaves the receive path (delivered, aborted, garbage-collected:
+//!   `rel_valid` / `rel_slot` from the reassembly) is REMOVEd from the scheduler, so a waiting
+//!   FIFO entry of a collected message never enters.
+//!
+//! # Sender (control packets)
+//! GRANT → its priority into the shared priority memory (`prio_wr_*`, read by the egress for the
+//! message's scheduled packets), CreditTxEvent in raise-only mode with `grant_offset`, and a
+//! cumulative DeliveredEvent (every packet below `pkt_offset`); ACK → cumulative DeliveredEvent.
+//!
+//! # Homa-Tr (`trimming`)
+//! Adds NDP's trimming response: a CHOP packet (trimmed DATA) gets a NACK carrying its offset at
+//! once (GetRxMsgInfo without marking received), a DATA packet whose GetRxMsgInfo fails is
+//! NACKed too, and a received NACK is a CreditTxEvent marking that packet for retransmission.
+//! Everything else is Homa's: the same block, two more match entries and the NACK paths.
+//!
+//! # Pipeline (P = first frame beat + 8)
+//! ```text
+//!  P+1  act_*: GRANT / ACK / NACK received → events, priority write
+//!  P+2  done_* (GetRxMsgInfo answer): count request, message information write;
+//!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
+//!  P+3  count answer → scheduler ARRIVE
+//!  P+4  scheduler decision: ACK (no grant, or the message completed); information read
+//!  P+5  GRANT to the packet generator
+//! ```
+//! Latency to the reassembly is the front's (12 cycles at 16 messages); a data packet's GRANT
+//! leaves the ingress at P+5. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
+//! call at a time, so the event outputs (one per cycle) never collide.
+//!
+//! # Ports
+//! The front's ports under the same names, plus: in `rtt_pkts` 16, `cfg_overcommit` 5,
+//! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv_*`, `ctx_*` (to the transmit
+//! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
+//! GRANT's priority, `ev_credit` its offset, no paced PULLs), counters `grant_sent_count`,
+//! `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*`.
+
+use crate::pisa::ingress_front::IngressFront;
+use crate::pisa::match_action::MatchEntry;
+use crate::pisa::priority_scheduler::PriorityScheduler;
+use crate::pisa::register_extern::RegisterExtern;
+use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL, HOMA_IP_PROTOCOL};
+use rust_hdl::prelude::*;
+
+/// Action selectors of [`homa_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
+pub const HOMA_ACTION_GRANT: u8 = 3;
+pub const HOMA_ACTION_ACK: u8 = 4;
+pub const HOMA_ACTION_NACK: u8 = 5;
+
+/// Homa's match program on the flags: DATA, GRANT (the PULL/GRANT bit), ACK; Homa-Tr
+/// (`trimming`) adds trimmed DATA and NACK. Anything else is dropped.
+pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
+    let data_chop = (FLAG_DATA | FLAG_CHOP) as u16;
+    let mut p = Vec::new();
+    if trimming {
+        p.push(MatchEntry { value: data_chop, mask: data_chop, action: 2 });
+    }
+    p.push(MatchEntry { value: FLAG_DATA as u16, mask: data_chop, action: 1 });
+    p.push(MatchEntry { value: FLAG_PULL as u16, mask: FLAG_PULL as u16, action: HOMA_ACTION_GRANT });
+    p.push(MatchEntry { value: FLAG_ACK as u16, mask: FLAG_ACK as u16, action: HOMA_ACTION_ACK });
+    if trimming {
+        p.push(MatchEntry { value: FLAG_NACK as u16, mask: FLAG_NACK as u16, action: HOMA_ACTION_NACK });
+    }
+    p
+}
+
+#[derive(LogicBlock)]
+pub struct HomaIngress<const IW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub rtt_pkts: Signal<In, Bits<16>>,
+    pub s_axis_tdata: Signal<In, Bits<64>>,
+    pub s_axis_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_tlast: Signal<In, Bit>,
+    pub s_axis_tvalid: Signal<In, Bit>,
+    pub req_ready: Signal<In, Bit>,
+    pub resp_valid: Signal<In, Bit>,
+    pub resp_fail: Signal<In, Bit>,
+    pub resp_rx_msg_id: Signal<In, Bits<16>>,
+    pub resp_is_new_msg: Signal<In, Bit>,
+    pub resp_is_new_pkt: Signal<In, Bit>,
+    pub resp_is_last_pkt: Signal<In, Bit>,
+    pub resp_ack_no: Signal<In, Bits<9>>,
+    pub m_axis_tready: Signal<In, Bit>,
+    pub cfg_overcommit: Signal<In, Bits<5>>,
+    pub cfg_unsched_prios: Signal<In, Bits<4>>,
+    pub rel_valid: Signal<In, Bit>,
+    pub rel_slot: Signal<In, Bits<IW>>,
+    pub s_axis_tready: Signal<Out, Bit>,
+    pub req_valid: Signal<Out, Bit>,
+    pub req_mark_received: Signal<Out, Bit>,
+    pub req_src_ip: Signal<Out, Bits<32>>,
+    pub req_src_port: Signal<Out, Bits<16>>,
+    pub req_tx_msg_id: Signal<Out, Bits<16>>,
+    pub req_msg_len: Signal<Out, Bits<16>>,
+    pub req_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_axis_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_tlast: Signal<Out, Bit>,
+    pub m_axis_tvalid: Signal<Out, Bit>,
+    pub m_axis_meta_remote_ip: Signal<Out, Bits<32>>,
+    pub m_axis_meta_remote_port: Signal<Out, Bits<16>>,
+    pub m_axis_meta_msg_len: Signal<Out, Bits<16>>,
+    pub m_axis_meta_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_axis_meta_local_port: Signal<Out, Bits<16>>,
+    pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
+    pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
+    pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
+    pub frame_count: Signal<Out, Bits<32>>,
+    pub not_ipv4_count: Signal<Out, Bits<32>>,
+    pub wrong_protocol_count: Signal<Out, Bits<32>>,
+    pub too_short_count: Signal<Out, Bits<32>>,
+    pub bad_checksum_count: Signal<Out, Bits<32>>,
+    pub bad_flags_count: Signal<Out, Bits<32>>,
+    pub data_count: Signal<Out, Bits<32>>,
+    pub chop_count: Signal<Out, Bits<32>>,
+    pub control_count: Signal<Out, Bits<32>>,
+    pub no_action_count: Signal<Out, Bits<32>>,
+    pub bad_length_count: Signal<Out, Bits<32>>,
+    pub rx_fail_count: Signal<Out, Bits<32>>,
+    pub duplicate_data_count: Signal<Out, Bits<32>>,
+    pub forwarded_count: Signal<Out, Bits<32>>,
+    pub dlv_valid: Signal<Out, Bit>,
+    pub dlv_tx_msg_id: Signal<Out, Bits<16>>,
+    pub dlv_ack_bitmap: Signal<Out, Bits<64>>,
+    pub ctx_valid: Signal<Out, Bit>,
+    pub ctx_tx_msg_id: Signal<Out, Bits<16>>,
+    pub ctx_rtx_flag: Signal<Out, Bit>,
+    pub ctx_rtx_bitmap: Signal<Out, Bits<64>>,
+    pub ctx_credit_flag: Signal<Out, Bit>,
+    pub ctx_new_credit: Signal<Out, Bits<16>>,
+    pub ctx_allow_tx: Signal<Out, Bit>,
+    pub ctx_raise_only: Signal<Out, Bit>,
+    pub prio_wr_valid: Signal<Out, Bit>,
+    pub prio_wr_index: Signal<Out, Bits<IW>>,
+    pub prio_wr_value: Signal<Out, Bits<8>>,
+    pub ev_valid: Signal<Out, Bit>,
+    pub ev_msg_id: Signal<Out, Bits<IW>>,
+    pub ev_ctrl_flags: Signal<Out, Bits<8>>,
+    pub ev_pull: Signal<Out, Bit>,
+    pub ev_credit: Signal<Out, Bits<16>>,
+    pub ev_remote_ip: Signal<Out, Bits<32>>,
+    pub ev_remote_port: Signal<Out, Bits<16>>,
+    pub ev_local_port: Signal<Out, Bits<16>>,
+    pub ev_msg_len: Signal<Out, Bits<16>>,
+    pub ev_pkt_offset: Signal<Out, Bits<8>>,
+    pub ev_tx_msg_id: Signal<Out, Bits<16>>,
+    pub ev_rank: Signal<Out, Bits<8>>,
+    pub grant_sent_count: Signal<Out, Bits<32>>,
+    pub ack_sent_count: Signal<Out, Bits<32>>,
+    pub nack_sent_count: Signal<Out, Bits<32>>,
+    pub sched_inserts_count: Signal<Out, Bits<32>>,
+    pub sched_removes_count: Signal<Out, Bits<32>>,
+    pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
+    pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
+    pub sched_occupancy: Signal<Out, Bits<5>>,
+    pub sched_fifo_level: Signal<Out, Bits<8>>,
+    front: IngressFront<IW>,
+    received: RegisterExtern<16, IW>,
+    scheduler: PriorityScheduler<IW>,
+    msg_info: RAM<Bits<128>, IW>,
+    trimming: Constant<Bit>,
+    slot_mask: Constant<Bits<16>>,
+    s3_valid: DFF<Bit>,
+    s3_slot: DFF<Bits<IW>>,
+    s3_total: DFF<Bits<8>>,
+    s3_last: DFF<Bit>,
+    s3_meta: DFF<Bits<152>>,
+    s3_ack_no: DFF<Bits<9>>,
+    r_valid: DFF<Bit>,
+    r_ack: DFF<Bit>,
+    r_slot: DFF<Bits<IW>>,
+    r_total: DFF<Bits<8>>,
+    r_meta: DFF<Bits<152>>,
+    r_ack_no: DFF<Bits<9>>,
+    g_valid: DFF<Bit>,
+    g_offset: DFF<Bits<8>>,
+    g_prio: DFF<Bits<8>>,
+    g_id: DFF<Bits<IW>>,
+    rm_pending: DFF<Bit>,
+    rm_slot: DFF<Bits<IW>>,
+    n_grant: DFF<Bits<32>>,
+    n_ack: DFF<Bits<32>>,
+    n_nack: DFF<Bits<32>>,
+    m1: Signal<Local, Bits<152>>,
+    m1_offset: Signal<Local, Bits<8>>,
+    m1_offset_bit: Signal<Local, Bits<64>>,
+    m1_ack_bits: Signal<Local, Bits<64>>,
+    m1_is_grant: Signal<Local, Bit>,
+    m1_is_ack: Signal<Local, Bit>,
+    m1_is_nack: Signal<Local, Bit>,
+    d_is_data: Signal<Local, Bit>,
+    d_is_chop: Signal<Local, Bit>,
+    d_new: Signal<Local, Bit>,
+    d_total: Signal<Local, Bits<8>>,
+    d_meta: Signal<Local, Bits<152>>,
+    d_nack: Signal<Local, Bit>,
+    d_dup_ack: Signal<Local, Bit>,
+    s3_received: Signal<Local, Bits<8>>,
+    rm_now: Signal<Local, Bit>,
+    rm_index: Signal<Local, Bits<IW>>,
+    info: Signal<Local, Bits<128>>,
+    ev_kind: Signal<Local, Bits<2>>,
+}
+
+impl<const IW: usize> HomaIngress<IW> {
+    /// Homa (`trimming` false) or Homa-Tr (`trimming` true: NDP's CHOP → NACK response).
+    pub fn new(trimming: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            rtt_pkts: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
+            s_axis_tvalid: Default::default(),
+            req_ready: Default::default(),
+            resp_valid: Default::default(),
+            resp_fail: Default::default(),
+            resp_rx_msg_id: Default::default(),
+            resp_is_new_msg: Default::default(),
+            resp_is_new_pkt: Default::default(),
+            resp_is_last_pkt: Default::default(),
+            resp_ack_no: Default::default(),
+            m_axis_tready: Default::default(),
+            s_axis_tready: Default::default(),
+            req_valid: Default::default(),
+            req_mark_received: Default::default(),
+            req_src_ip: Default::default(),
+            req_src_port: Default::default(),
+            req_tx_msg_id: Default::default(),
+            req_msg_len: Default::default(),
+            req_pkt_offset: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_meta_remote_ip: Default::default(),
+            m_axis_meta_remote_port: Default::default(),
+            m_axis_meta_msg_len: Default::default(),
+            m_axis_meta_pkt_offset: Default::default(),
+            m_axis_meta_local_port: Default::default(),
+            m_axis_meta_rx_msg_id: Default::default(),
+            m_axis_meta_tx_msg_id: Default::default(),
+            m_axis_meta_is_last_pkt: Default::default(),
+            frame_count: Default::default(),
+            not_ipv4_count: Default::default(),
+            wrong_protocol_count: Default::default(),
+            too_short_count: Default::default(),
+            bad_checksum_count: Default::default(),
+            bad_flags_count: Default::default(),
+            data_count: Default::default(),
+            chop_count: Default::default(),
+            control_count: Default::default(),
+            no_action_count: Default::default(),
+            bad_length_count: Default::default(),
+            rx_fail_count: Default::default(),
+            duplicate_data_count: Default::default(),
+            forwarded_count: Default::default(),
+            cfg_overcommit: Default::default(),
+            cfg_unsched_prios: Default::default(),
+            rel_valid: Default::default(),
+            rel_slot: Default::default(),
+            dlv_valid: Default::default(),
+            dlv_tx_msg_id: Default::default(),
+            dlv_ack_bitmap: Default::default(),
+            ctx_valid: Default::default(),
+            ctx_tx_msg_id: Default::default(),
+            ctx_rtx_flag: Default::default(),
+            ctx_rtx_bitmap: Default::default(),
+            ctx_credit_flag: Default::default(),
+            ctx_new_credit: Default::default(),
+            ctx_allow_tx: Default::default(),
+            ctx_raise_only: Default::default(),
+            prio_wr_valid: Default::default(),
+            prio_wr_index: Default::default(),
+            prio_wr_value: Default::default(),
+            ev_valid: Default::default(),
+            ev_msg_id: Default::default(),
+            ev_ctrl_flags: Default::default(),
+            ev_pull: Default::default(),
+            ev_credit: Default::default(),
+            ev_remote_ip: Default::default(),
+            ev_remote_port: Default::default(),
+            ev_local_port: Default::default(),
+            ev_msg_len: Default::default(),
+            ev_pkt_offset: Default::default(),
+            ev_tx_msg_id: Default::default(),
+            ev_rank: Default::default(),
+            grant_sent_count: Default::default(),
+            ack_sent_count: Default::default(),
+            nack_sent_count: Default::default(),
+            sched_inserts_count: Default::default(),
+            sched_removes_count: Default::default(),
+            sched_unknown_removes_count: Default::default(),
+            sched_fifo_enters_count: Default::default(),
+            sched_occupancy: Default::default(),
+            sched_fifo_level: Default::default(),
+            front: IngressFront::new(HOMA_IP_PROTOCOL, &homa_ingress_program(trimming)),
+            received: Default::default(),
+            scheduler: Default::default(),
+            msg_info: Default::default(),
+            trimming: Constant::new(trimming),
+            slot_mask: Constant::new(((1u64 << IW) - 1).into()),
+            s3_valid: Default::default(),
+            s3_slot: Default::default(),
+            s3_total: Default::default(),
+            s3_last: Default::default(),
+            s3_meta: Default::default(),
+            s3_ack_no: Default::default(),
+            r_valid: Default::default(),
+            r_ack: Default::default(),
+            r_slot: Default::default(),
+            r_total: Default::default(),
+            r_meta: Default::default(),
+            r_ack_no: Default::default(),
+            g_valid: Default::default(),
+            g_offset: Default::default(),
+            g_prio: Default::default(),
+            g_id: Default::default(),
+            rm_pending: Default::default(),
+            rm_slot: Default::default(),
+            n_grant: Default::default(),
+            n_ack: Default::default(),
+            n_nack: Default::default(),
+            m1: Default::default(),
+            m1_offset: Default::default(),
+            m1_offset_bit: Default::default(),
+            m1_ack_bits: Default::default(),
+            m1_is_grant: Default::default(),
+            m1_is_ack: Default::default(),
+            m1_is_nack: Default::default(),
+            d_is_data: Default::default(),
+            d_is_chop: Default::default(),
+            d_new: Default::default(),
+            d_total: Default::default(),
+            d_meta: Default::default(),
+            d_nack: Default::default(),
+            d_dup_ack: Default::default(),
+            s3_received: Default::default(),
+            rm_now: Default::default(),
+            rm_index: Default::default(),
+            info: Default::default(),
+            ev_kind: Default::default(),
+        }
+    }
+}
+
+impl<const IW: usize> Logic for HomaIngress<IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack);
+        clock!(self, clock, front, received, scheduler);
+        self.msg_info.read_clock.next = self.clock.val();
+        self.msg_info.write_clock.next = self.clock.val();
+        self.front.reset.next = self.reset.val();
+        self.received.reset.next = self.reset.val();
+        self.scheduler.reset.next = self.reset.val();
+        // ---------------- the front: parser, match stage, GetRxMsgInfo, payload path ----------------
+        self.front.s_axis_tdata.next = self.s_axis_tdata.val();
+        self.front.s_axis_tkeep.next = self.s_axis_tkeep.val();
+        self.front.s_axis_tlast.next = self.s_axis_tlast.val();
+        self.front.s_axis_tvalid.next = self.s_axis_tvalid.val();
+        self.front.req_ready.next = self.req_ready.val();
+        self.front.resp_valid.next = self.resp_valid.val();
+        self.front.resp_fail.next = self.resp_fail.val();
+        self.front.resp_rx_msg_id.next = self.resp_rx_msg_id.val();
+        self.front.resp_is_new_msg.next = self.resp_is_new_msg.val();
+        self.front.resp_is_new_pkt.next = self.resp_is_new_pkt.val();
+        self.front.resp_is_last_pkt.next = self.resp_is_last_pkt.val();
+        self.front.resp_ack_no.next = self.resp_ack_no.val();
+        self.front.m_axis_tready.next = self.m_axis_tready.val();
+        self.s_axis_tready.next = self.front.s_axis_tready.val();
+        self.req_valid.next = self.front.req_valid.val();
+        self.req_mark_received.next = self.front.req_mark_received.val();
+        self.req_src_ip.next = self.front.req_src_ip.val();
+        self.req_src_port.next = self.front.req_src_port.val();
+        self.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
+        self.req_msg_len.next = self.front.req_msg_len.val();
+        self.req_pkt_offset.next = self.front.req_pkt_offset.val();
+        self.m_axis_tdata.next = self.front.m_axis_tdata.val();
+        self.m_axis_tkeep.next = self.front.m_axis_tkeep.val();
+        self.m_axis_tlast.next = self.front.m_axis_tlast.val();
+        self.m_axis_tvalid.next = self.front.m_axis_tvalid.val();
+        self.m_axis_meta_remote_ip.next = self.front.m_axis_meta_remote_ip.val();
+        self.m_axis_meta_remote_port.next = self.front.m_axis_meta_remote_port.val();
+        self.m_axis_meta_msg_len.next = self.front.m_axis_meta_msg_len.val();
+        self.m_axis_meta_pkt_offset.next = self.front.m_axis_meta_pkt_offset.val();
+        self.m_axis_meta_local_port.next = self.front.m_axis_meta_local_port.val();
+        self.m_axis_meta_rx_msg_id.next = self.front.m_axis_meta_rx_msg_id.val();
+        self.m_axis_meta_tx_msg_id.next = self.front.m_axis_meta_tx_msg_id.val();
+        self.m_axis_meta_is_last_pkt.next = self.front.m_axis_meta_is_last_pkt.val();
+        self.frame_count.next = self.front.frame_count.val();
+        self.not_ipv4_count.next = self.front.not_ipv4_count.val();
+        self.wrong_protocol_count.next = self.front.wrong_protocol_count.val();
+        self.too_short_count.next = self.front.too_short_count.val();
+        self.bad_checksum_count.next = self.front.bad_checksum_count.val();
+        self.bad_flags_count.next = self.front.bad_flags_count.val();
+        self.data_count.next = self.front.data_count.val();
+        self.chop_count.next = self.front.chop_count.val();
+        self.control_count.next = self.front.control_count.val();
+        self.no_action_count.next = self.front.no_action_count.val();
+        self.bad_length_count.next = self.front.bad_length_count.val();
+        self.rx_fail_count.next = self.front.rx_fail_count.val();
+        self.duplicate_data_count.next = self.front.duplicate_data_count.val();
+        self.forwarded_count.next = self.front.forwarded_count.val();
+
+        // ---------------- P+1: GRANT / ACK / NACK received (sender side) ----------------
+        self.m1.next = self.front.act_meta.val();
+        self.m1_offset.next = self.m1.val().get_bits::<8>(80);
+        self.m1_offset_bit.next = 0.into();
+        self.m1_ack_bits.next = !bits::<64>(0);
+        if self.m1_offset.val() < 64 {
+            self.m1_offset_bit.next = bits::<64>(1) << bit_cast::<64, 6>(self.m1_offset.val().get_bits::<6>(0));
+            self.m1_ack_bits.next = self.m1_offset_bit.val() - 1;
+        }
+        self.m1_is_grant.next = self.front.act_valid.val() & (self.front.act_action.val() == 3);
+        self.m1_is_ack.next = self.front.act_valid.val() & (self.front.act_action.val() == 4);
+        self.m1_is_nack.next = self.front.act_valid.val() & (self.front.act_action.val() == 5);
+        // Cumulative: every packet below pkt_offset is delivered.
+        self.dlv_valid.next = (self.m1_is_grant.val() | self.m1_is_ack.val()) & (self.m1_offset.val() != 0);
+        self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.dlv_ack_bitmap.next = self.m1_ack_bits.val();
+        self.ctx_valid.next = self.m1_is_grant.val() | self.m1_is_nack.val();
+        self.ctx_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.ctx_rtx_flag.next = self.m1_is_nack.val();
+        self.ctx_rtx_bitmap.next = self.m1_offset_bit.val();
+        self.ctx_credit_flag.next = self.m1_is_grant.val();
+        self.ctx_new_credit.next = self.m1.val().get_bits::<16>(88);
+        self.ctx_allow_tx.next = true;
+        self.ctx_raise_only.next = true;
+        self.prio_wr_valid.next = self.m1_is_grant.val();
+        self.prio_wr_index.next = bit_cast::<IW, 16>(self.m1.val().get_bits::<16>(104) & self.slot_mask.val());
+        self.prio_wr_value.next = self.m1.val().get_bits::<8>(144);
+
+        // ---------------- P+2: GetRxMsgInfo answer ----------------
+        self.d_is_data.next = self.front.done_valid.val() & (self.front.done_action.val() == 1);
+        self.d_is_chop.next = self.front.done_valid.val() & (self.front.done_action.val() == 2);
+        self.d_new.next = self.d_is_data.val() & self.front.done_forward.val();
+        self.d_meta.next = self.front.done_meta.val();
+        self.d_total.next = bit_cast::<8, 16>((self.d_meta.val().get_bits::<16>(64) + 1023) >> 10);
+        self.received.req_valid.next = self.d_new.val();
+        self.received.req_index.next = self.front.done_slot.val();
+        self.received.req_pred.next = self.front.done_is_new_msg.val();
+        self.received.req_op_true.next = 2.into();
+        self.received.req_value_true.next = 1.into();
+        self.received.req_op_false.next = 1.into();
+        self.received.req_value_false.next = 1.into();
+        self.msg_info.write_enable.next = self.d_new.val();
+        self.msg_info.write_address.next = self.front.done_slot.val();
+        self.msg_info.write_data.next = (((bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(0))
+            | (bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(32)) << 32))
+            | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(104)) << 64))
+            | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(64)) << 80))
+            | (bit_cast::<128, 9>(self.front.done_ack_no.val()) << 96);
+        self.s3_valid.d.next = self.d_new.val();
+        self.s3_slot.d.next = self.front.done_slot.val();
+        self.s3_total.d.next = self.d_total.val();
+        self.s3_last.d.next = self.front.done_is_last_pkt.val();
+        self.s3_meta.d.next = self.d_meta.val();
+        self.s3_ack_no.d.next = self.front.done_ack_no.val();
+        self.d_dup_ack.next = (self.d_is_data.val() & self.front.done_ok.val()) & (!self.front.done_forward.val());
+        self.d_nack.next = self.trimming.val()
+            & ((self.d_is_chop.val() & self.front.done_live.val()) | (self.d_is_data.val() & (!self.front.done_ok.val())));
+
+        // ---------------- P+3: count answer → scheduler ARRIVE; releases → REMOVE ----------------
+        self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);
+        self.scheduler.cfg_overcommit.next = self.cfg_overcommit.val();
+        self.scheduler.cfg_rtt_pkts.next = self.rtt_pkts.val().get_bits::<8>(0);
+        self.rm_now.next = (!self.s3_valid.q.val()) & (self.rm_pending.q.val() | self.rel_valid.val());
+        self.rm_index.next = self.rel_slot.val();
+        if self.rm_pending.q.val() {
+            self.rm_index.next = self.rm_slot.q.val();
+        }
+        self.scheduler.op_valid.next = self.s3_valid.q.val() | self.rm_now.val();
+        self.scheduler.op_code.next = 1.into();
+        self.scheduler.op_id.next = self.s3_slot.q.val();
+        if !self.s3_valid.q.val() {
+            self.scheduler.op_code.next = 2.into();
+            self.scheduler.op_id.next = self.rm_index.val();
+        }
+        self.scheduler.op_remaining.next = self.s3_total.q.val() - self.s3_received.val();
+        self.scheduler.op_received.next = self.s3_received.val();
+        self.scheduler.op_total.next = self.s3_total.q.val();
+        self.scheduler.op_granted.next = self.s3_total.q.val();
+        if self.rtt_pkts.val() < bit_cast::<16, 8>(self.s3_total.q.val()) {
+            self.scheduler.op_granted.next = self.rtt_pkts.val().get_bits::<8>(0);
+        }
+        // A release that meets an ARRIVE waits one cycle (ARRIVEs are ≥ 8 cycles apart).
+        if self.s3_valid.q.val() {
+            self.rm_pending.d.next = self.rel_valid.val() | self.rm_pending.q.val();
+            if self.rel_valid.val() {
+                self.rm_slot.d.next = self.rel_slot.val();
+            }
+        } else if self.rm_pending.q.val() {
+            self.rm_pending.d.next = self.rel_valid.val();
+            self.rm_slot.d.next = self.rel_slot.val();
+        }
+        self.r_valid.d.next = self.s3_valid.q.val();
+        self.r_ack.d.next = self.s3_last.q.val();
+        self.r_slot.d.next = self.s3_slot.q.val();
+        self.r_total.d.next = self.s3_total.q.val();
+        self.r_meta.d.next = self.s3_meta.q.val();
+        self.r_ack_no.d.next = self.s3_ack_no.q.val();
+        self.sched_inserts_count.next = self.scheduler.inserts_count.val();
+        self.sched_removes_count.next = self.scheduler.removes_count.val();
+        self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
+        self.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
+        self.sched_occupancy.next = self.scheduler.occupancy.val();
+        self.sched_fifo_level.next = self.scheduler.fifo_level.val();
+
+        // ---------------- P+4: scheduler decision; P+5: GRANT ----------------
+        self.msg_info.read_address.next = self.scheduler.res_id.val();
+        self.g_valid.d.next = self.scheduler.res_valid.val() & self.scheduler.res_grant.val();
+        self.g_offset.d.next = self.scheduler.res_grant_offset.val();
+        self.g_prio.d.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) + bit_cast::<8, 4>(self.scheduler.res_position.val());
+        self.g_id.d.next = self.scheduler.res_id.val();
+        self.info.next = self.msg_info.read_data.val();
+
+        // ---------------- events, one per cycle: GRANT, else ACK at the decision, else P+2's ----------------
+        // ev_kind: 0 none, 1 GRANT, 2 ACK after the decision, 3 ACK or NACK from P+2.
+        self.ev_kind.next = 0.into();
+        if self.d_dup_ack.val() | self.d_nack.val() {
+            self.ev_kind.next = 3.into();
+        }
+        if self.r_valid.q.val() & ((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) | self.r_ack.q.val()) {
+            self.ev_kind.next = 2.into();
+        }
+        if self.g_valid.q.val() {
+            self.ev_kind.next = 1.into();
+        }
+        self.ev_valid.next = self.ev_kind.val() != 0;
+        self.ev_pull.next = false;
+        self.ev_credit.next = 0.into();
+        self.ev_rank.next = 0.into();
+        self.ev_msg_id.next = self.r_slot.q.val();
+        self.ev_ctrl_flags.next = 0x02.into();
+        self.ev_remote_ip.next = self.r_meta.q.val().get_bits::<32>(0);
+        self.ev_remote_port.next = self.r_meta.q.val().get_bits::<16>(32);
+        self.ev_local_port.next = self.r_meta.q.val().get_bits::<16>(48);
+        self.ev_msg_len.next = self.r_meta.q.val().get_bits::<16>(64);
+        self.ev_tx_msg_id.next = self.r_meta.q.val().get_bits::<16>(104);
+        self.ev_pkt_offset.next = self.r_ack_no.q.val().get_bits::<8>(0);
+        if self.ev_kind.val() == 3 {
+            self.ev_msg_id.next = self.front.done_slot.val();
+            self.ev_remote_ip.next = self.d_meta.val().get_bits::<32>(0);
+            self.ev_remote_port.next = self.d_meta.val().get_bits::<16>(32);
+            self.ev_local_port.next = self.d_meta.val().get_bits::<16>(48);
+            self.ev_msg_len.next = self.d_meta.val().get_bits::<16>(64);
+            self.ev_tx_msg_id.next = self.d_meta.val().get_bits::<16>(104);
+            self.ev_pkt_offset.next = self.front.done_ack_no.val().get_bits::<8>(0);
+            if self.d_nack.val() {
+                self.ev_ctrl_flags.next = 0x04.into();
+                self.ev_pkt_offset.next = self.d_meta.val().get_bits::<8>(80);
+            }
+        }
+        if self.ev_kind.val() == 1 {
+            self.ev_msg_id.next = self.g_id.q.val();
+            self.ev_ctrl_flags.next = 0x08.into();
+            self.ev_credit.next = bit_cast::<16, 8>(self.g_offset.q.val());
+            self.ev_rank.next = self.g_prio.q.val();
+            self.ev_remote_ip.next = self.info.val().get_bits::<32>(0);
+            self.ev_remote_port.next = self.info.val().get_bits::<16>(32);
+            self.ev_local_port.next = self.info.val().get_bits::<16>(48);
+            self.ev_tx_msg_id.next = self.info.val().get_bits::<16>(64);
+            self.ev_msg_len.next = self.info.val().get_bits::<16>(80);
+            self.ev_pkt_offset.next = self.info.val().get_bits::<8>(96);
+        }
+        if self.ev_kind.val() == 1 {
+            self.n_grant.d.next = self.n_grant.q.val() + 1;
+        }
+        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x02) {
+            self.n_ack.d.next = self.n_ack.q.val() + 1;
+        }
+        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x04) {
+            self.n_nack.d.next = self.n_nack.q.val() + 1;
+        }
+        self.grant_sent_count.next = self.n_grant.q.val();
+        self.ack_sent_count.next = self.n_ack.q.val();
+        self.nack_sent_count.next = self.n_nack.q.val();
+
+        if self.reset.val() {
+            self.s3_valid.d.next = false;
+            self.r_valid.d.next = false;
+            self.g_valid.d.next = false;
+            self.rm_pending.d.next = false;
+            self.n_grant.d.next = 0.into();
+            self.n_ack.d.next = 0.into();
+            self.n_nack.d.next = 0.into();
+        }
+    }
+}
+
+/// Homa's ingress for 16 messages.
+pub type HomaIngress16 = HomaIngress<4>;
+/// Homa's ingress for 128 messages.
+pub type HomaIngress128 = HomaIngress<7>;

@@ -50,7 +50,9 @@ use crate::nic::{NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;
 use nanotransport_hdl::nic::top::{CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS, NDP_STATUS_REGISTERS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
-use pcap_file::{DataLink, Endianness, PcapError, TsResolution};
+use pcap_file::{DataLink, Endianness, PcapError};
+/// Timestamp resolution of a pcap (microsecond or nanosecond).
+pub use pcap_file::TsResolution;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -8,7 +8,6 @@ use nanotransport_sim::model::pisa::{parse, Header};
 use nanotransport_sim::ndp::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::replay::*;
-use pcap_file::TsResolution;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
@@ -366,4 +365,27 @@ fn cycle_and_time_conversions_at_3_2_ghz() {
         let back = ns_to_cycles(cycles_to_ns(c));
         assert!(back >= c.saturating_sub(2) && back <= c + 2, "{c} -> {back}");
     }
+}
+
+#[test]
+fn a_partial_message_keeps_the_nic_busy_until_garbage_collection() {
+    let message: Vec<u8> = (0..3000).map(|i| i as u8).collect();
+    // Packets 0 and 2 of 3: packet 1 never comes.
+    let frames: Vec<(u128, Vec<u8>)> = [0usize, 2].iter().map(|off| (*off as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, 5, &message, *off))).collect();
+    let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
+    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
+    println!("partial message: idle after {} cycles, gc_count {}, {} frames out", r.report.cycles, status("gc_count"), r.tx_frames.len());
+    assert_eq!(r.report.stopped, "idle");
+    assert!(r.delivered.is_empty());
+    assert_eq!(status("gc_count"), 1);
+    assert_eq!(status("rx_busy_slots"), 0);
+    // The default garbage-collection timeout is 200 000 cycles: the run cannot end before it.
+    assert!(r.report.cycles >= 200_000, "{}", r.report.cycles);
+    // A bound below that stops the run with the slot still busy.
+    let mut opts = ReplayOptions::new(CONFIG);
+    opts.max_cycles = 50_000;
+    let r = replay(&input, &[], &opts).unwrap();
+    assert_eq!((r.report.stopped.as_str(), r.report.cycles), ("max-cycles", 50_000));
+    assert_eq!(r.report.status.iter().find(|(n, _)| *n == "rx_busy_slots").unwrap().1, 1);
 }

@@ -45,6 +45,12 @@
 //! neither the NIC's nor a group address, or IPv4 destination not the NIC's); with
 //! `filter_not_for_nic` it drops them before MAC RX instead, as a MAC with a destination-address
 //! filter would, and counts them as `frames_filtered`.
+//!
+//! # Protocols
+//! The model is `nt_<config>_nic` for any whole-NIC configuration (`configs::find_config`, with a
+//! protocol). The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
+//! 0x00–0x14) are the NIC top's common map; the status map per protocol is in
+//! [`status_registers`].
 
 use crate::nic::{NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;

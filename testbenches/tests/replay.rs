@@ -389,3 +389,23 @@ fn a_partial_message_keeps_the_nic_busy_until_garbage_collection() {
     assert_eq!((r.report.stopped.as_str(), r.report.cycles), ("max-cycles", 50_000));
     assert_eq!(r.report.status.iter().find(|(n, _)| *n == "rx_busy_slots").unwrap().1, 1);
 }
+
+#[test]
+fn frames_the_nic_drops_are_counted_in_the_report() {
+    let good = |id: u16| data_frame(PEER_IP, NIC_IP, 7000, 80, id, &[9, 8, 7], 0);
+    let mut not_ipv4 = good(1);
+    not_ipv4[12..14].copy_from_slice(&[0x86, 0xDD]);
+    let mut bad_checksum = good(2);
+    bad_checksum[OFF_CHECKSUM] ^= 0xFF;
+    let wrong_protocol = Header::decode(&good(3)).frame(HOMA_IP_PROTOCOL, &[9, 8, 7]);
+    let too_short = good(4)[..40].to_vec();
+    let frames: Vec<(u128, Vec<u8>)> = [not_ipv4, bad_checksum, wrong_protocol, too_short, good(5)].into_iter().map(|f| (0, f)).collect();
+    let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
+    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
+    let counted: Vec<u32> = ["not_ipv4_count", "bad_checksum_count", "wrong_protocol_count", "too_short_count", "data_count"].iter().map(|n| status(n)).collect();
+    println!("dropped frames counted: {counted:?}");
+    assert_eq!(counted, vec![1, 1, 1, 1, 1]);
+    assert_eq!((r.report.frames_taken, r.delivered.len(), r.tx_frames.len()), (5, 1, 1));
+    assert_eq!(r.delivered[0].payload, vec![9, 8, 7]);
+}

@@ -179,21 +179,46 @@ fn capture_of_a_live_exchange_replays_with_the_same_responses() {
     println!("live exchange: {} frames into B, {} responses ({pulls} with PULL), timing within {worst} cycles", b_in.len(), b_out.len());
 }
 
+/// The same capture in big-endian byte order (file header and every record header swapped).
+fn big_endian(little: &[u8]) -> Vec<u8> {
+    let mut b = little.to_vec();
+    let swap = |b: &mut [u8], at: usize, n: usize| b[at..at + n].reverse();
+    swap(&mut b, 0, 4);
+    swap(&mut b, 4, 2);
+    swap(&mut b, 6, 2);
+    for at in (8..24).step_by(4) {
+        swap(&mut b, at, 4);
+    }
+    let mut at = 24;
+    while at < b.len() {
+        let incl = u32::from_le_bytes(little[at + 8..at + 12].try_into().unwrap()) as usize;
+        for f in 0..4 {
+            swap(&mut b, at + 4 * f, 4);
+        }
+        at += 16 + incl;
+    }
+    b
+}
+
 #[test]
-fn microsecond_and_nanosecond_captures_give_the_same_result() {
+fn microsecond_and_nanosecond_captures_in_either_byte_order_give_the_same_result() {
     let (_, frames) = data_capture();
     // Whole microseconds apart, some equal, so both resolutions hold the same times.
     let frames: Vec<(u128, Vec<u8>)> = frames.into_iter().enumerate().map(|(i, (_, f))| (5_000_000_000 + (i as u128 / 2) * 1000, f)).collect();
     let mut results = Vec::new();
-    for res in [TsResolution::MicroSecond, TsResolution::NanoSecond] {
-        let input = parse_pcap(&pcap_bytes(&frames, res).unwrap()).unwrap();
+    for (res, big) in [(TsResolution::MicroSecond, false), (TsResolution::NanoSecond, false), (TsResolution::MicroSecond, true), (TsResolution::NanoSecond, true)] {
+        let bytes = pcap_bytes(&frames, res).unwrap();
+        let input = parse_pcap(&if big { big_endian(&bytes) } else { bytes }).unwrap();
+        assert_eq!(input.resolution, res);
         assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
         let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
         results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
     }
     assert!(!results[0].1.is_empty());
-    assert_eq!(results[0], results[1]);
+    for r in &results[1..] {
+        assert_eq!(*r, results[0]);
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //! cycle `ceil((t_k − t_0) × 3.2 GHz)`, `t_0` the first record's timestamp; records are offered in
 //! file order, so equal timestamps give back-to-back frames, and a record stamped earlier than
 //! the one before it follows that one back to back. Microsecond and nanosecond pcaps (either
-//! byte order) are read. The output pcap has nanosecond resolution, link type Ethernet, and
+//! byte order) are read, and pcapng (Wireshark's default; see [`parse_pcapng`]). The output pcap has nanosecond resolution, link type Ethernet, and
 //! stamps each frame with the cycle of its first beat on MAC TX, converted at 3.2 GHz and
 //! rounded to the nearest nanosecond (seconds since the epoch start at cycle 0). Replaying an
 //! output as an input reproduces its frame times to within one cycle.
@@ -56,7 +56,9 @@ use crate::nic::{NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;
 use nanotransport_hdl::nic::top::{CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS, NDP_STATUS_REGISTERS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
-use pcap_file::{DataLink, Endianness, PcapError};
+use pcap_file::{DataLink, PcapError};
+/// Byte order of a capture file.
+pub use pcap_file::Endianness;
 /// Timestamp resolution of a pcap (microsecond or nanosecond).
 pub use pcap_file::TsResolution;
 use serde_json::{json, Value};
@@ -96,18 +98,20 @@ fn resolution_name(r: TsResolution) -> &'static str {
     }
 }
 
-/// Parses a pcap file held in memory. Every record is checked before anything is returned:
-/// an error names the record (from 1) and its byte offset.
+/// Parses a pcap (or pcapng, see [`parse_pcapng`]) file held in memory. Every record is checked
+/// before anything is returned: an error names the record (from 1) and its byte offset.
 pub fn parse_pcap(bytes: &[u8]) -> Result<PcapInput, String> {
     if bytes.len() < 24 {
-        return Err(format!("not a pcap file: {} bytes, shorter than the 24-byte file header", bytes.len()));
+        return Err(format!("not a pcap or pcapng file: {} bytes, shorter than the 24-byte file header", bytes.len()));
     }
     let (mut rest, parser) = match PcapParser::new(bytes) {
         Ok(p) => p,
         Err(PcapError::InvalidField(_)) => {
             let magic = u32::from_be_bytes(bytes[0..4].try_into().unwrap());
-            let hint = if magic == 0x0A0D_0D0A { " (this is pcapng: convert it with `editcap -F pcap IN OUT`)" } else { "" };
-            return Err(format!("not a pcap file: magic number {magic:08x}{hint}"));
+            if magic == PCAPNG_SECTION_HEADER {
+                return parse_pcapng(bytes);
+            }
+            return Err(format!("not a pcap or pcapng file: magic number {magic:08x}"));
         }
         Err(e) => return Err(format!("file header: {e}")),
     };
@@ -173,6 +177,101 @@ pub fn parse_pcap(bytes: &[u8]) -> Result<PcapInput, String> {
     Ok(PcapInput { resolution: header.ts_resolution, records, empty_records })
 }
 
+/// Block type of a pcapng section header (the file's first four bytes).
+const PCAPNG_SECTION_HEADER: u32 = 0x0A0D_0D0A;
+
+/// Nanoseconds of `units` timestamp units of a pcapng interface with `if_tsresol` = `resol`
+/// (bit 7 clear: 10^-n s, set: 2^-n s).
+fn pcapng_units_to_ns(units: u128, resol: u8) -> u128 {
+    let n = (resol & 0x7F) as u32;
+    if resol & 0x80 == 0 {
+        if n <= 9 {
+            units * 10u128.pow(9 - n)
+        } else {
+            units / 10u128.pow(n - 9)
+        }
+    } else {
+        (units * 1_000_000_000) >> n.min(127)
+    }
+}
+
+/// Parses a pcapng file (Wireshark's default format): every Enhanced Packet Block is a record,
+/// numbered from 1 as Wireshark numbers frames; its interface must be Ethernet; timestamps use
+/// the interface's `if_tsresol` (default microseconds) and `if_tsoffset`. Other blocks (name
+/// resolution, statistics, …) are skipped; Simple and obsolete Packet Blocks carry no usable
+/// timestamp and are errors. The section's byte order is followed. `resolution` is that of the
+/// first interface (nanosecond when finer than a microsecond).
+///
+/// pcapng is read, not written: the output is always a pcap.
+pub fn parse_pcapng(bytes: &[u8]) -> Result<PcapInput, String> {
+    use pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionOption;
+    use pcap_file::pcapng::{Block, PcapNgParser};
+    let (mut rest, mut parser) = PcapNgParser::new(bytes).map_err(|e| format!("pcapng section header: {e}"))?;
+    let mut records = Vec::new();
+    let mut empty_records = 0;
+    let (mut block_no, mut number) = (1usize, 0usize);
+    let mut first_resol = None;
+    while !rest.is_empty() {
+        block_no += 1;
+        let offset = bytes.len() - rest.len();
+        let at_block = format!("block {block_no} (byte offset {offset})");
+        let block = match parser.next_block(rest) {
+            Ok((r, b)) => {
+                rest = r;
+                b
+            }
+            Err(PcapError::IncompleteBuffer) => {
+                return Err(format!("{at_block}: truncated: the file ends inside the block ({} bytes left)", rest.len()));
+            }
+            Err(e) => return Err(format!("{at_block}: {e}")),
+        };
+        let epb = match block {
+            Block::EnhancedPacket(epb) => epb,
+            Block::SimplePacket(_) | Block::Packet(_) => {
+                return Err(format!("{at_block}: a Simple or obsolete Packet Block has no usable timestamp; save the capture with Enhanced Packet Blocks"));
+            }
+            _ => continue,
+        };
+        number += 1;
+        let at = format!("packet {number} ({at_block})");
+        let iface = parser.packet_interface(&epb).ok_or(format!("{at}: interface {} is not described", epb.interface_id))?;
+        if iface.linktype != DataLink::ETHERNET {
+            let code: u32 = iface.linktype.into();
+            return Err(format!("{at}: interface {} has link type {code} ({:?}), not Ethernet (1): only Ethernet frames can be replayed", epb.interface_id, iface.linktype));
+        }
+        let (mut resol, mut offset_s) = (6u8, 0u64);
+        for o in &iface.options {
+            match o {
+                InterfaceDescriptionOption::IfTsResol(r) => resol = *r,
+                InterfaceDescriptionOption::IfTsOffset(s) => offset_s = *s,
+                _ => {}
+            }
+        }
+        first_resol.get_or_insert(resol);
+        let captured = epb.data.len() as u32;
+        if captured > epb.original_len {
+            return Err(format!("{at}: captured length {captured} exceeds the original length {}", epb.original_len));
+        }
+        if captured < epb.original_len {
+            return Err(format!(
+                "{at}: frame cut by the capture's snaplen ({}): {captured} of {} bytes captured; capture with a larger snaplen (tcpdump -s 0)",
+                iface.snaplen, epb.original_len
+            ));
+        }
+        if epb.data.is_empty() {
+            empty_records += 1;
+            continue;
+        }
+        // pcap-file 2 stores the raw 64-bit timestamp as nanoseconds whatever the resolution.
+        let units = epb.timestamp.as_nanos();
+        let time_ns = pcapng_units_to_ns(units, resol) + offset_s as u128 * 1_000_000_000;
+        records.push(PcapRecord { number, time_ns, frame: epb.data.to_vec() });
+    }
+    let resol = first_resol.unwrap_or(6);
+    let resolution = if resol & 0x80 == 0 && resol <= 6 { TsResolution::MicroSecond } else { TsResolution::NanoSecond };
+    Ok(PcapInput { resolution, records, empty_records })
+}
+
 /// Reads and checks a pcap file; errors start with the path.
 pub fn read_pcap(path: &Path) -> Result<PcapInput, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -209,6 +308,26 @@ pub fn pcap_bytes(records: &[(u128, Vec<u8>)], resolution: TsResolution) -> Resu
         w.write_packet(&PcapPacket::new(ts, frame.len() as u32, frame)).map_err(|e| e.to_string())?;
     }
     Ok(w.into_writer())
+}
+
+/// A pcapng of `(timestamp in ns, frame)` records: one Ethernet interface whose `if_tsresol` is
+/// `resol` (6: microseconds, the default, written without the option; 9: nanoseconds), in the
+/// given byte order (for tests of the reader).
+pub fn pcapng_bytes(records: &[(u128, Vec<u8>)], resol: u8, endianness: Endianness) -> Result<Vec<u8>, String> {
+    use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketBlock;
+    use pcap_file::pcapng::blocks::interface_description::{InterfaceDescriptionBlock, InterfaceDescriptionOption};
+    use pcap_file::pcapng::PcapNgWriter;
+    let mut w = PcapNgWriter::with_endianness(Vec::new(), endianness).map_err(|e| e.to_string())?;
+    let options = if resol == 6 { vec![] } else { vec![InterfaceDescriptionOption::IfTsResol(resol)] };
+    w.write_pcapng_block(InterfaceDescriptionBlock { linktype: DataLink::ETHERNET, snaplen: 65535, options }).map_err(|e| e.to_string())?;
+    let unit_ns = 10u128.pow(9 - resol as u32);
+    for (ns, frame) in records {
+        // pcap-file 2 writes the Duration's nanoseconds as the raw count of units.
+        let units = (ns / unit_ns) as u64;
+        let epb = EnhancedPacketBlock { interface_id: 0, timestamp: Duration::from_nanos(units), original_len: frame.len() as u32, data: frame[..].into(), options: vec![] };
+        w.write_pcapng_block(epb).map_err(|e| e.to_string())?;
+    }
+    Ok(w.into_inner())
 }
 
 /// The output pcap: nanosecond resolution, each frame stamped with its first-beat cycle.

@@ -90,7 +90,7 @@ enum Command {
         /// BDP in packets (register 0x14; default: the register's reset value)
         #[arg(long, value_name = "N")]
         rtt_pkts: Option<u32>,
-        /// Capture to replay (pcap, microsecond or nanosecond, link type Ethernet)
+        /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
         #[arg(long = "in", value_name = "IN.pcap")]
         input: PathBuf,
         /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)

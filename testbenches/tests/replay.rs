@@ -201,7 +201,7 @@ fn big_endian(little: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn microsecond_and_nanosecond_captures_in_either_byte_order_give_the_same_result() {
+fn pcap_and_pcapng_microsecond_and_nanosecond_either_byte_order_give_the_same_result() {
     let (_, frames) = data_capture();
     // Whole microseconds apart, some equal, so both resolutions hold the same times.
     let frames: Vec<(u128, Vec<u8>)> = frames.into_iter().enumerate().map(|(i, (_, f))| (5_000_000_000 + (i as u128 / 2) * 1000, f)).collect();
@@ -210,6 +210,15 @@ fn microsecond_and_nanosecond_captures_in_either_byte_order_give_the_same_result
         let bytes = pcap_bytes(&frames, res).unwrap();
         let input = parse_pcap(&if big { big_endian(&bytes) } else { bytes }).unwrap();
         assert_eq!(input.resolution, res);
+        assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
+        let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+        let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
+        results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
+    }
+    // pcapng (Wireshark's format): microsecond and nanosecond interfaces, either byte order.
+    for (resol, endianness) in [(6, Endianness::Little), (9, Endianness::Little), (6, Endianness::Big), (9, Endianness::Big)] {
+        let input = parse_pcap(&pcapng_bytes(&frames, resol, endianness).unwrap()).unwrap();
+        assert_eq!(input.records.len(), frames.len());
         assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
         let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
@@ -317,12 +326,12 @@ fn three_frames() -> (Vec<u8>, Vec<usize>) {
 #[test]
 fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     let (good, off) = three_frames();
-    let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
-    cases.push(("truncated record data", good[..good.len() - 30].to_vec(), "record 3 (byte offset 344): truncated: the record header announces 144 captured bytes, the file holds 114"));
-    cases.push(("truncated record header", good[..off[2] + 10].to_vec(), "record 3 (byte offset 344): truncated: the file ends inside the 16-byte record header (10 bytes left)"));
+    let mut cases: Vec<(&str, Vec<u8>, String)> = Vec::new();
+    cases.push(("truncated record data", good[..good.len() - 30].to_vec(), "record 3 (byte offset 344): truncated: the record header announces 144 captured bytes, the file holds 114".into()));
+    cases.push(("truncated record header", good[..off[2] + 10].to_vec(), "record 3 (byte offset 344): truncated: the file ends inside the 16-byte record header (10 bytes left)".into()));
     let mut link = good.clone();
     link[20..24].copy_from_slice(&105u32.to_le_bytes());
-    cases.push(("wrong link type", link, "link type 105 (IEEE802_11), not Ethernet (1)"));
+    cases.push(("wrong link type", link, "link type 105 (IEEE802_11), not Ethernet (1)".into()));
     // Record 2 cut by a 40-byte snaplen: captured 40 of 144 bytes.
     let mut cut = good[..off[1]].to_vec();
     cut[16..20].copy_from_slice(&40u32.to_le_bytes());
@@ -331,15 +340,29 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     cut.extend_from_slice(&144u32.to_le_bytes());
     cut.extend_from_slice(&good[off[1] + 16..off[1] + 16 + 40]);
     cut.extend_from_slice(&good[off[2]..]);
-    cases.push(("snaplen cut inside the header", cut, "record 2 (byte offset 184): frame cut by the capture's snaplen (40): 40 of 144 bytes captured"));
+    cases.push(("snaplen cut inside the header", cut, "record 2 (byte offset 184): frame cut by the capture's snaplen (40): 40 of 144 bytes captured".into()));
     let mut frac = good.clone();
     frac[off[0] + 4..off[0] + 8].copy_from_slice(&1_000_000_000u32.to_le_bytes());
-    cases.push(("nanoseconds out of range", frac, "record 1 (byte offset 24): timestamp fraction 1000000000 out of range"));
-    cases.push(("not a pcap", b"hello, this is not a capture file".to_vec(), "not a pcap file: magic number 68656c6c"));
-    let mut ng = good.clone();
-    ng[0..4].copy_from_slice(&[0x0A, 0x0D, 0x0D, 0x0A]);
-    cases.push(("pcapng", ng, "this is pcapng"));
-    cases.push(("shorter than the file header", good[..10].to_vec(), "shorter than the 24-byte file header"));
+    cases.push(("nanoseconds out of range", frac, "record 1 (byte offset 24): timestamp fraction 1000000000 out of range".into()));
+    cases.push(("not a pcap", b"hello, this is not a capture file".to_vec(), "not a pcap or pcapng file: magic number 68656c6c".into()));
+    // pcapng: section header, interface description, then one block per frame.
+    let frames: Vec<(u128, Vec<u8>)> = (0..3).map(|i| (i as u128 * 1000, data_frame(PEER_IP, NIC_IP, 7000, 80, i, &[i as u8; 80], 0))).collect();
+    let ng = pcapng_bytes(&frames, 9, Endianness::Little).unwrap();
+    let mut blocks = vec![0usize];
+    while *blocks.last().unwrap() < ng.len() {
+        let at = *blocks.last().unwrap();
+        blocks.push(at + u32::from_le_bytes(ng[at + 4..at + 8].try_into().unwrap()) as usize);
+    }
+    let (idb, epb2, epb3) = (blocks[1], blocks[3], blocks[4]);
+    cases.push(("pcapng truncated block", ng[..ng.len() - 10].to_vec(), format!("block 5 (byte offset {epb3}): truncated: the file ends inside the block")));
+    let mut link = ng.clone();
+    link[idb + 8..idb + 10].copy_from_slice(&105u16.to_le_bytes());
+    cases.push(("pcapng wrong link type", link, format!("packet 1 (block 3 (byte offset {})): interface 0 has link type 105 (IEEE802_11), not Ethernet (1)", blocks[2])));
+    let mut cut = ng.clone();
+    cut[epb2 + 24..epb2 + 28].copy_from_slice(&1500u32.to_le_bytes());
+    cases.push(("pcapng frame cut", cut, format!("packet 2 (block 4 (byte offset {epb2})): frame cut by the capture's snaplen (65535): 144 of 1500 bytes captured")));
+    assert_eq!(parse_pcap(&ng).unwrap().records.len(), 3, "the unbroken pcapng reads");
+    cases.push(("shorter than the file header", good[..10].to_vec(), "shorter than the 24-byte file header".into()));
 
     let dir = temp_dir("malformed");
     let f = files(&dir, false);
@@ -348,7 +371,7 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
         let err = replay_files(&f, &ReplayOptions::new(CONFIG)).expect_err(name);
         println!("{name}: {err}");
         assert!(err.starts_with(&f.input.display().to_string()), "{name}: {err}");
-        assert!(err.contains(want), "{name}: {err}");
+        assert!(err.contains(want.as_str()), "{name}: {err}");
         let left: Vec<String> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         assert_eq!(left, vec!["in.pcap".to_string()], "{name}: files left behind");
     }

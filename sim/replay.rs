@@ -9,10 +9,11 @@
 //! cycle `ceil((t_k − t_0) × 3.2 GHz)`, `t_0` the first record's timestamp; records are offered in
 //! file order, so equal timestamps give back-to-back frames, and a record stamped earlier than
 //! the one before it follows that one back to back. Microsecond and nanosecond pcaps (either
-//! byte order) are read, and pcapng (Wireshark's default; see [`parse_pcapng`]). The output pcap has nanosecond resolution, link type Ethernet, and
-//! stamps each frame with the cycle of its first beat on MAC TX, converted at 3.2 GHz and
-//! rounded to the nearest nanosecond (seconds since the epoch start at cycle 0). Replaying an
-//! output as an input reproduces its frame times to within one cycle.
+//! byte order) are read, and pcapng (Wireshark's default; see [`parse_pcapng`]). The output pcap
+//! has nanosecond resolution, link type Ethernet, and stamps each frame with the cycle of its
+//! first beat on MAC TX, converted at 3.2 GHz and rounded to the nearest nanosecond (seconds
+//! since the epoch start at cycle 0). Replaying an output as an input reproduces its frame times
+//! to within 2 cycles (the nanosecond rounding).
 //!
 //! # Idle
 //! The run ends at the first check where all of these hold, or after `max_cycles`:
@@ -38,8 +39,8 @@
 //! there through the AXI4-Lite interface before traffic starts, and the values in force are read
 //! back into the report. The datapath filters on neither: the parser
 //! (`nanotransport_hdl::pisa::parser`) checks EtherType, IPv4 version/IHL, the IP protocol, the
-//! header checksum and the flags, not the destination MAC or IP, and the 100G MAC core in front of
-//! it passes every frame. So a frame addressed elsewhere is processed as if it were addressed to
+//! header checksum and the flags, not the destination MAC or IP, and the model has no MAC core
+//! with an address filter in front of MAC RX. So a frame addressed elsewhere is processed as if it were addressed to
 //! the NIC (a DATA packet is delivered and acknowledged from the NIC's own address). The replay
 //! feeds such frames like any other and counts them (`frames_not_for_nic`: destination MAC
 //! neither the NIC's nor a group address, or IPv4 destination not the NIC's); with

@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-tools.sh
+# rust-hdl's Verilog generation of the whole-NIC tops (drift test) recurses deeper than the
+# 2 MiB default stack of a test thread.
+export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

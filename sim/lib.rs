@@ -7,3 +7,4 @@ pub mod tools;
 pub mod bench;
 pub mod nic;
 pub mod ndp;
+pub mod replay;

@@ -336,6 +336,11 @@ impl<B: NicBackend> NicSim<B> {
         self.msg_queue.len()
     }
 
+    /// Whether a frame is part-way out on MAC TX or a message part-way out to the CPU.
+    pub fn output_in_progress(&self) -> bool {
+        self.tx_shown || !self.tx_partial.is_empty() || self.msg_out_shown || !self.msg_out_beats.is_empty()
+    }
+
     /// One clock cycle: drive inputs, settle, observe every handshake, clock edge.
     pub fn step(&mut self) {
         self.drive_axil();

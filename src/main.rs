@@ -79,6 +79,48 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (see README)
+    Replay {
+        /// Protocol program (ndp)
+        #[arg(long, default_value = "ndp")]
+        protocol: String,
+        /// Whole-NIC configuration (default: <protocol>-16)
+        #[arg(long, value_name = "NAME")]
+        config: Option<String>,
+        /// BDP in packets (register 0x14; default: the register's reset value)
+        #[arg(long, value_name = "N")]
+        rtt_pkts: Option<u32>,
+        /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
+        #[arg(long = "in", value_name = "IN.pcap")]
+        input: PathBuf,
+        /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)
+        #[arg(long, value_name = "OUT.pcap")]
+        out: PathBuf,
+        /// Messages delivered to the CPU, one JSON object per line
+        #[arg(long, value_name = "OUT.jsonl")]
+        messages: Option<PathBuf>,
+        /// Messages for the CPU to send: a JSON array of {remote_ip, remote_port, local_port, bytes_hex | len}
+        #[arg(long, value_name = "MSGS.json")]
+        send: Option<PathBuf>,
+        /// Stop after this many cycles if the NIC is not idle before
+        #[arg(long, value_name = "N", default_value_t = nanotransport_sim::replay::DEFAULT_MAX_CYCLES)]
+        max_cycles: u64,
+        /// The NIC's MAC address (default: the register's reset value, 02:00:00:00:00:01)
+        #[arg(long, value_name = "MAC")]
+        nic_mac: Option<String>,
+        /// The NIC's IPv4 address (default: the register's reset value, 10.0.0.1)
+        #[arg(long, value_name = "A.B.C.D")]
+        nic_ip: Option<String>,
+        /// Next-hop MAC address the NIC sends to (default: the register's reset value, ff:ff:ff:ff:ff:ff)
+        #[arg(long, value_name = "MAC")]
+        peer_mac: Option<String>,
+        /// Drop frames not addressed to the NIC before MAC RX, as a MAC address filter would (default: fed, counted)
+        #[arg(long)]
+        filter_not_for_nic: bool,
+        /// Print the report as JSON
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -275,6 +317,62 @@ fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packe
     Ok(())
 }
 
+/// Arguments of `replay` (the command line's strings, checked by `replay_cmd`).
+struct ReplayArgs {
+    protocol: String,
+    config: Option<String>,
+    rtt_pkts: Option<u32>,
+    input: PathBuf,
+    out: PathBuf,
+    messages: Option<PathBuf>,
+    send: Option<PathBuf>,
+    max_cycles: u64,
+    nic_mac: Option<String>,
+    nic_ip: Option<String>,
+    peer_mac: Option<String>,
+    filter_not_for_nic: bool,
+    json: bool,
+}
+
+fn replay_cmd(a: ReplayArgs) -> Result<(), String> {
+    use nanotransport_sim::replay::*;
+    let config = nic_config(&a.protocol, a.config)?;
+    let mut opts = ReplayOptions::new(&config);
+    opts.rtt_pkts = a.rtt_pkts;
+    opts.max_cycles = a.max_cycles;
+    opts.nic_mac = a.nic_mac.as_deref().map(parse_mac).transpose().map_err(|e| format!("--nic-mac: {e}"))?;
+    opts.peer_mac = a.peer_mac.as_deref().map(parse_mac).transpose().map_err(|e| format!("--peer-mac: {e}"))?;
+    opts.nic_ip = a.nic_ip.as_deref().map(parse_ipv4).transpose().map_err(|e| format!("--nic-ip: {e}"))?;
+    opts.filter_not_for_nic = a.filter_not_for_nic;
+    let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
+    let r = replay_files(&files, &opts)?;
+    if a.json {
+        println!("{}", r.to_json());
+    } else {
+        println!("{} on {config}: NIC {} {}", a.protocol, format_mac(r.nic_mac), format_ipv4(r.nic_ip));
+        println!(
+            "in: {} records ({} empty, skipped), {} not addressed to the NIC ({} filtered), {} fed, {} taken by MAC RX",
+            r.records, r.empty_records, r.frames_not_for_nic, r.frames_filtered, r.frames_fed, r.frames_taken
+        );
+        println!("out: {} frames -> {}", r.frames_out, files.output.display());
+        println!(
+            "messages: {} delivered{}, {} sent ({} completed, {} abandoned)",
+            r.messages_delivered,
+            files.messages.as_ref().map(|p| format!(" -> {}", p.display())).unwrap_or_default(),
+            r.messages_sent,
+            r.sends_completed,
+            r.sends_abandoned
+        );
+        let how = if r.stopped == "idle" && !r.slots_checked { " (by the quiet horizon alone: no slot registers known)" } else { "" };
+        println!("stopped: {}{how} after {} cycles ({:.3} us at 3.2 GHz)", r.stopped, r.cycles, r.cycles as f64 / 3200.0);
+        let nonzero: Vec<String> = r.status.iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
+        if !nonzero.is_empty() {
+            println!("status: {}", nonzero.join(" "));
+        }
+    }
+    Ok(())
+}
+
 fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
     let b = nanotransport_sim::bench::bench_timer_128(cycles)?;
     if json {
@@ -328,6 +426,10 @@ fn main() -> ExitCode {
         Command::Latency { protocol, config, json } => latency_cmd(&protocol, config, json).map(|_| true),
         Command::Throughput { protocol, config, direction, packets, json } => {
             throughput_cmd(&protocol, config, &direction, packets, json).map(|_| true)
+        }
+        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json } => {
+            let a = ReplayArgs { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json };
+            replay_cmd(a).map(|_| true)
         }
         Command::Configs => {
             for c in CONFIGS {

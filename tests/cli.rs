@@ -30,6 +30,7 @@ fn every_subcommand_has_help() {
         vec!["configs", "--help"],
         vec!["latency", "--help"],
         vec!["throughput", "--help"],
+        vec!["replay", "--help"],
     ] {
         let o = nanotransport(&args);
         assert!(o.status.success(), "{args:?}");
@@ -228,4 +229,74 @@ fn latency_of_an_unknown_protocol_is_a_one_line_error() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+/// A capture of two DATA frames (a 1-byte and a 1500-byte message) from 10.0.0.2.
+fn replay_capture(dir: &Path) -> PathBuf {
+    use nanotransport_sim::ndp::{data_frame, NIC_IP, PEER_IP};
+    let long: Vec<u8> = (0..1500).map(|i| i as u8).collect();
+    let frames = vec![
+        (0u128, data_frame(PEER_IP, NIC_IP, 7000, 80, 1, &[0xAB], 0)),
+        (1000, data_frame(PEER_IP, NIC_IP, 7001, 80, 2, &long, 0)),
+        (1000, data_frame(PEER_IP, NIC_IP, 7001, 80, 2, &long, 1)),
+    ];
+    let path = dir.join("in.pcap");
+    std::fs::write(&path, nanotransport_sim::replay::pcap_bytes(&frames, nanotransport_sim::replay::TsResolution::MicroSecond).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn replay_writes_the_output_capture_and_the_messages() {
+    let dir = temp_dir("replay");
+    let input = replay_capture(&dir);
+    let (out, msgs, send) = (dir.join("out.pcap"), dir.join("messages.jsonl"), dir.join("send.json"));
+    std::fs::write(&send, r#"[{"remote_ip": "10.0.0.2", "remote_port": 9, "local_port": 10, "len": 100}]"#).unwrap();
+    let args = ["replay", "--protocol", "ndp", "--config", "ndp-16", "--rtt-pkts", "4", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let more = ["--messages", msgs.to_str().unwrap(), "--send", send.to_str().unwrap(), "--nic-mac", "02:00:00:00:00:01", "--nic-ip", "10.0.0.1", "--max-cycles", "1000000", "--json"];
+    let o = nanotransport(&[&args[..], &more[..]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    println!("{r}");
+    assert_eq!(r["records"], 3);
+    assert_eq!(r["messages_delivered"], 2);
+    assert_eq!(r["messages_sent"], 1);
+    assert_eq!(r["stopped"], "idle");
+    assert_eq!(r["nic_ip"], "10.0.0.1");
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&msgs).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["bytes"], "ab");
+    assert_eq!(lines[1]["msg_len"], 1500);
+    // Out: 3 ACKs and the sent message's DATA frame (possibly retransmitted: nobody answers it).
+    let cap = nanotransport_sim::replay::read_pcap(&out).unwrap();
+    let data = cap.records.iter().filter(|r| r.frame[34] & 1 == 1).count();
+    let acks = cap.records.iter().filter(|r| r.frame[34] & 2 == 2).count();
+    assert_eq!(acks, 3);
+    assert!(data >= 1);
+    // The text report says the same.
+    let o = nanotransport(&args);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("2 delivered") && text.contains("stopped: idle"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_of_a_malformed_capture_is_a_one_line_error_and_writes_nothing() {
+    let dir = temp_dir("replay-bad");
+    let input = replay_capture(&dir);
+    let bytes = std::fs::read(&input).unwrap();
+    std::fs::write(&input, &bytes[..bytes.len() - 7]).unwrap();
+    let (out, msgs) = (dir.join("out.pcap"), dir.join("messages.jsonl"));
+    let o = nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--messages", msgs.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("record 3") && err.contains("truncated"), "{err}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the input is there");
+    for (flag, value, want) in [("--nic-ip", "10.0.0", "--nic-ip"), ("--nic-mac", "02:00", "--nic-mac"), ("--protocol", "tcp", "unknown protocol")] {
+        let o = nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), flag, value]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{err}");
+    }
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

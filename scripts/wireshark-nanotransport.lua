@@ -1,0 +1,70 @@
+-- Wireshark / tshark dissector for the nanoTransport header (the 30 bytes after IPv4, then 14
+-- bytes of padding, then the payload; layout in hdl/pisa/wire.rs), IP protocols 155 (NDP) and
+-- 154 (Homa). Use: wireshark -X lua_script:scripts/wireshark-nanotransport.lua OUT.pcap
+-- (or copy it into Wireshark's personal plugins folder).
+
+local nt = Proto("nanotransport", "nanoTransport")
+
+local flag_names = { [0x01] = "DATA", [0x02] = "ACK", [0x04] = "NACK", [0x08] = "PULL/GRANT", [0x10] = "CHOP" }
+
+local f = nt.fields
+f.flags = ProtoField.uint8("nanotransport.flags", "Flags", base.HEX)
+f.data = ProtoField.bool("nanotransport.flags.data", "DATA", 8, nil, 0x01)
+f.ack = ProtoField.bool("nanotransport.flags.ack", "ACK", 8, nil, 0x02)
+f.nack = ProtoField.bool("nanotransport.flags.nack", "NACK", 8, nil, 0x04)
+f.pull = ProtoField.bool("nanotransport.flags.pull", "PULL (NDP) / GRANT (Homa)", 8, nil, 0x08)
+f.chop = ProtoField.bool("nanotransport.flags.chop", "CHOP", 8, nil, 0x10)
+f.src_context = ProtoField.uint16("nanotransport.src_context", "Source context (port)")
+f.dst_context = ProtoField.uint16("nanotransport.dst_context", "Destination context (port)")
+f.msg_len = ProtoField.uint16("nanotransport.msg_len", "Message length")
+f.pkt_offset = ProtoField.uint8("nanotransport.pkt_offset", "Packet offset")
+f.pull_offset = ProtoField.uint16("nanotransport.pull_offset", "Pull offset (NDP) / grant offset (Homa)")
+f.grant_prio = ProtoField.uint8("nanotransport.grant_prio", "Grant priority (Homa)")
+f.tx_msg_id = ProtoField.uint16("nanotransport.tx_msg_id", "tx_msg_id")
+f.buf_ptr = ProtoField.uint16("nanotransport.buf_ptr", "Buffer pointer")
+f.buf_size_class = ProtoField.uint8("nanotransport.buf_size_class", "Buffer size class")
+f.padding = ProtoField.bytes("nanotransport.padding", "Padding")
+f.payload = ProtoField.bytes("nanotransport.payload", "Payload")
+
+function nt.dissector(buf, pinfo, tree)
+    if buf:len() < 30 then
+        return 0
+    end
+    pinfo.cols.protocol = (pinfo.match_uint == 154) and "nT-Homa" or "nT-NDP"
+    local t = tree:add(nt, buf(0, 30))
+    local flags = buf(0, 1):uint()
+    local names = {}
+    for bit = 0, 4 do
+        local v = 2 ^ bit
+        if math.floor(flags / v) % 2 == 1 then
+            names[#names + 1] = flag_names[math.floor(v)]
+        end
+    end
+    local ft = t:add(f.flags, buf(0, 1))
+    ft:append_text(" (" .. table.concat(names, ",") .. ")")
+    ft:add(f.data, buf(0, 1))
+    ft:add(f.ack, buf(0, 1))
+    ft:add(f.nack, buf(0, 1))
+    ft:add(f.pull, buf(0, 1))
+    ft:add(f.chop, buf(0, 1))
+    t:add(f.src_context, buf(1, 2))
+    t:add(f.dst_context, buf(3, 2))
+    t:add(f.msg_len, buf(5, 2))
+    t:add(f.pkt_offset, buf(7, 1))
+    t:add(f.pull_offset, buf(8, 2))
+    t:add(f.grant_prio, buf(10, 1))
+    t:add(f.tx_msg_id, buf(11, 2))
+    t:add(f.buf_ptr, buf(13, 2))
+    t:add(f.buf_size_class, buf(15, 1))
+    t:add(f.padding, buf(16, 14))
+    if buf:len() > 30 then
+        tree:add(f.payload, buf(30))
+    end
+    pinfo.cols.info = string.format("%s %d -> %d msg_len=%d offset=%d tx_msg_id=%d",
+        table.concat(names, ","), buf(1, 2):uint(), buf(3, 2):uint(), buf(5, 2):uint(), buf(7, 1):uint(), buf(11, 2):uint())
+    return buf:len()
+end
+
+local ip_proto = DissectorTable.get("ip.proto")
+ip_proto:add(155, nt)
+ip_proto:add(154, nt)

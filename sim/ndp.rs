@@ -6,7 +6,7 @@ use crate::model::pisa::Header;
 use crate::nic::{NicSim, TxMessage};
 use nanotransport_hdl::nic::top::*;
 use nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS;
-use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PROTOCOL};
+use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -334,6 +334,8 @@ pub struct LoopbackReport {
     pub trimmed: usize,
     pub dropped: usize,
     pub retransmissions: [u64; 2],
+    /// (pkt_offset, IPv4 TOS) of every DATA frame each side sent.
+    pub data_tos: [Vec<(u8, u8)>; 2],
     /// Status registers of both NICs at the end (name, value).
     pub status: [Vec<(&'static str, u32)>; 2],
 }
@@ -406,6 +408,9 @@ pub fn loopback(
                 let f = nics[s].tx_frames[forwarded[s]].1.clone();
                 forwarded[s] += 1;
                 report.frames[s] += 1;
+                if flags_of(&f) & FLAG_DATA != 0 {
+                    report.data_tos[s].push((f[OFF_PKT_OFFSET], f[OFF_TOS]));
+                }
                 if faults.drop > 0.0 && rng.gen_bool(faults.drop) {
                     report.dropped += 1;
                     continue;

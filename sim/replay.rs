@@ -431,6 +431,7 @@ pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
 pub fn status_registers(protocol: &str) -> Option<&'static [&'static str]> {
     match protocol {
         "ndp" => Some(&NDP_STATUS_REGISTERS),
+        "homa" | "homa-tr" => Some(&nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS),
         _ => None,
     }
 }

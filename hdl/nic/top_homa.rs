@@ -597,3 +597,10 @@ impl Logic for HomaNic16 {
         self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
     }
 }
+
+impl Default for HomaNic16 {
+    /// Homa-Tr, the superset of the two programs.
+    fn default() -> Self {
+        Self::new(true)
+    }
+}

@@ -1,0 +1,244 @@
+//! Homa and Homa-Tr NICs (configurations homa-16, homa-tr-16) end to end on their Verilator
+//! models: latency against Table 3.1, line-rate throughput, the receiver's SRPT grants and
+//! priorities, the trimming response, loopbacks, and a whole-NIC lockstep.
+
+use nanotransport_hdl::nic::top::*;
+use nanotransport_hdl::nic::top_homa::*;
+use nanotransport_hdl::pisa::wire::*;
+use nanotransport_sim::model::pisa::Header;
+use nanotransport_sim::ndp::*;
+use nanotransport_sim::nic::{NicBackend, NicSim, TxMessage};
+use nanotransport_testbenches::seed;
+
+fn status<B: NicBackend>(nic: &mut NicSim<B>, name: &str) -> u32 {
+    let (v, resp) = nic.read_register(homa_status_address(name).unwrap_or_else(|| panic!("no register {name}")));
+    assert_eq!(resp, 0, "reading {name}");
+    v
+}
+
+#[test]
+fn latency_every_stage_at_or_below_table_3_1() {
+    for config in ["homa-16", "homa-tr-16"] {
+        let r = latency(config).unwrap();
+        println!("{config}: {r:?}");
+        let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
+        for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip(ours.iter().zip(PAPER_HOMA_CYCLES)) {
+            assert!(*c <= p, "{config} {stage}: {c} cycles, paper {p}");
+        }
+        assert!(r.data_to_ack > 9 && r.rx_payload >= 8, "{r:?}");
+    }
+}
+
+#[test]
+fn throughput_line_rate_both_directions() {
+    for config in ["homa-16", "homa-tr-16"] {
+        for dir in ["rx", "tx"] {
+            let r = throughput(config, dir, 600).unwrap();
+            println!("{config} {dir}: {r:?}");
+            assert_eq!(r.idle_beats, 0, "{config} {dir}");
+            assert_eq!(r.cycles, 9 * 600);
+            assert_eq!(r.messages_done, 600);
+        }
+    }
+}
+
+/// The control frames the NIC sent, decoded.
+fn sent_headers<B: NicBackend>(nic: &NicSim<B>) -> Vec<Header> {
+    nic.tx_frames.iter().map(|(_, f)| Header::decode(f)).collect()
+}
+
+/// Three messages of 20, 10 and 15 packets start (rtt_pkts 2, overcommitment 3, U = 1): each
+/// first packet is granted one more packet, at priority U + its position by remaining packets;
+/// the next packet of the largest message grants it at the last position.
+#[test]
+fn grants_follow_srpt_with_priorities_by_position() {
+    let mut nic = nic_with_ip("homa-16", NIC_IP).unwrap();
+    assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
+    let sizes = [20usize, 10, 15];
+    let msgs: Vec<Vec<u8>> = sizes.iter().map(|n| (0..n * 1024).map(|i| (i % 251) as u8).collect()).collect();
+    let frame = |k: usize, offset: usize| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP + k as u32, NIC_IP, 100 + k as u16, 80, 10 + k as u16, &msgs[k], offset);
+    let mut order = vec![(0, 0), (1, 0), (2, 0), (0, 1)];
+    let mut seen = 0;
+    for (k, off) in order.drain(..) {
+        let at = nic.cycle;
+        nic.push_frame(&frame(k, off), at);
+        assert!(nic.run_until(2000, |n| n.tx_frames.len() > seen), "no reply to packet {off} of message {k}");
+        nic.run(50);
+        seen = nic.tx_frames.len();
+    }
+    let grants: Vec<Header> = sent_headers(&nic).into_iter().filter(|h| h.flags & FLAG_PULL != 0).collect();
+    for g in &grants {
+        println!("GRANT to {:#x} port {} msg {}: grant_offset {} prio {} ack {} tos {}", g.dst_ip, g.dst_context, g.tx_msg_id, g.pull_offset, g.grant_prio, g.pkt_offset, g.ip_tos);
+    }
+    let got: Vec<(u32, u16, u8, u8)> = grants.iter().map(|g| (g.dst_ip, g.pull_offset, g.grant_prio, g.pkt_offset)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (PEER_IP, 3, 1, 1),     // A alone: position 0
+            (PEER_IP + 1, 3, 1, 1), // B (10 packets) is now the shortest: position 0
+            (PEER_IP + 2, 3, 2, 1), // C (15) is second: position 1
+            (PEER_IP, 4, 3, 2),     // A's second packet: only A is grantable, position 2
+        ]
+    );
+    assert!(grants.iter().all(|g| g.ip_tos == 0 && g.tx_msg_id >= 10), "control packets at priority 0, echoing the sender's id");
+    assert_eq!(status(&mut nic, "grant_sent_count"), 4);
+    assert_eq!(status(&mut nic, "sched_inserts_count"), 3);
+}
+
+/// A packet completing its message is ACKed even when it also triggers a GRANT for another.
+/// Overcommitment 1, rtt_pkts 1: the short message S (3 packets) holds the only grant slot; the
+/// long one L (6 packets) waits outside it; S's last packet lets L in, which is granted at once.
+#[test]
+fn completing_packet_is_acked_and_may_grant_another() {
+    let mut nic = nic_with_ip("homa-16", NIC_IP).unwrap();
+    assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
+    assert_eq!(nic.write_register(4 * CFG_OVERCOMMIT as u64, 1), 0);
+    let long: Vec<u8> = vec![7; 6 * 1024];
+    let short: Vec<u8> = vec![9; 3 * 1024];
+    let l = |off| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, 1, &long, off);
+    let s = |off| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP + 1, NIC_IP, 2, 80, 2, &short, off);
+    let mut replies = Vec::new();
+    for f in [s(0), l(0), s(1), s(2)] {
+        let (at, before) = (nic.cycle, nic.tx_frames.len());
+        nic.push_frame(&f, at);
+        nic.run(600);
+        replies.push(nic.tx_frames[before..].iter().map(|(_, f)| Header::decode(f)).collect::<Vec<_>>());
+    }
+    let kinds: Vec<Vec<(u8, u32, u8, u16)>> =
+        replies.iter().map(|r| r.iter().map(|h| (h.flags, h.dst_ip, h.pkt_offset, h.pull_offset)).collect()).collect();
+    println!("{kinds:?}");
+    assert_eq!(
+        kinds,
+        vec![
+            vec![(FLAG_PULL, PEER_IP + 1, 1, 2)],                              // S0: GRANT S up to 2
+            vec![(FLAG_ACK, PEER_IP, 1, 0)],                                   // L0: outside the set: ACK only
+            vec![(FLAG_PULL, PEER_IP + 1, 2, 3)],                              // S1: S fully granted, leaves
+            vec![(FLAG_ACK, PEER_IP + 1, 3, 0), (FLAG_PULL, PEER_IP, 1, 2)],   // S2: ACK S, GRANT L
+        ]
+    );
+    assert_eq!(nic.delivered.len(), 1);
+    assert_eq!(nic.delivered[0].payload, short);
+}
+
+/// Homa-Tr answers a trimmed packet with a NACK carrying its offset; Homa drops it silently.
+#[test]
+fn trimmed_packet_nacked_by_homa_tr_only() {
+    for (config, nacks) in [("homa-tr-16", 1), ("homa-16", 0)] {
+        let mut nic = nic_with_ip(config, NIC_IP).unwrap();
+        let msg: Vec<u8> = vec![3; 3000];
+        let f = trimmed(&data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, 5, &msg, 1));
+        nic.push_frame(&f, 0);
+        nic.run(300);
+        let hs = sent_headers(&nic);
+        let n: Vec<&Header> = hs.iter().filter(|h| h.flags == FLAG_NACK).collect();
+        assert_eq!(n.len(), nacks, "{config}: {hs:?}");
+        if let Some(h) = n.first() {
+            assert_eq!((h.pkt_offset, h.tx_msg_id, h.dst_ip, h.dst_context), (1, 5, PEER_IP, 1));
+        }
+        assert_eq!(status(&mut nic, "nack_sent_count"), nacks as u32, "{config}");
+        assert_eq!(hs.len(), nacks, "{config}: nothing else is sent");
+    }
+}
+
+fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
+    vec![(CFG_RTT_PKTS, 3), (CFG_RTO_CYCLES, rto), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 4_000_000), (CFG_OVERCOMMIT, 3)]
+}
+
+fn value(r: &LoopbackReport, side: usize, name: &str) -> u32 {
+    r.status[side].iter().find(|(n, _)| *n == name).unwrap().1
+}
+
+fn print_report(name: &str, r: &LoopbackReport) {
+    println!(
+        "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}",
+        r.cycles, r.messages, r.bytes, r.frames, r.trimmed, r.dropped
+    );
+    for s in 0..2 {
+        let nonzero: Vec<String> = r.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
+        println!("  nic {s}: {}", nonzero.join(" "));
+    }
+}
+
+#[test]
+fn loopback_clean_link_scheduled_packets_carry_their_priority() {
+    let s = seed("homa_loopback_clean", 601);
+    let r = loopback("homa-16", s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &loopback_registers(20_000), 4_000_000).unwrap();
+    print_report("homa clean", &r);
+    for side in 0..2 {
+        assert!(value(&r, side, "grant_sent_count") > 0);
+        assert_eq!(value(&r, side, "tx_active_slots"), 0);
+        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+        // Unscheduled packets (offset < rtt_pkts = 3) at priority 0; scheduled ones at U + position ≥ 1.
+        let unsched = r.data_tos[side].iter().filter(|(o, _)| *o < 3);
+        assert!(unsched.clone().all(|(_, tos)| *tos == 0));
+        let sched: Vec<u8> = r.data_tos[side].iter().filter(|(o, _)| *o >= 3).map(|(_, t)| t >> 2).collect();
+        assert!(!sched.is_empty() && sched.iter().all(|p| (1..=3).contains(p)), "scheduled priorities {sched:?}");
+    }
+}
+
+#[test]
+fn loopback_lossy_link_recovers() {
+    let s = seed("homa_loopback_lossy", 602);
+    let r = loopback("homa-16", s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04 }, &loopback_registers(6_000), 8_000_000).unwrap();
+    print_report("homa lossy", &r);
+    assert!(r.dropped > 5, "dropped {}", r.dropped);
+    for side in 0..2 {
+        assert_eq!(value(&r, side, "tx_active_slots"), 0);
+        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+    }
+}
+
+#[test]
+fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
+    let s = seed("homa_tr_loopback_trimming", 603);
+    let r = loopback("homa-tr-16", s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    print_report("homa-tr trimming", &r);
+    assert!(r.trimmed > 5, "trimmed {}", r.trimmed);
+    let nacks: u32 = (0..2).map(|side| value(&r, side, "nack_sent_count")).sum();
+    assert_eq!(nacks as usize, r.trimmed, "one NACK per trimmed packet");
+}
+
+/// rust-hdl beside Verilator on the whole Homa-Tr NIC, MAC looped back: its own messages are
+/// scheduled, granted, trimmed copies NACKed.
+#[test]
+fn lockstep_whole_nic_self_loop() {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop() {
+    use nanotransport_hdl::nic::top_homa::HomaNic16;
+    use nanotransport_sim::cosim::native_nic::LockstepNic;
+    use rand::{Rng, SeedableRng};
+    let s = seed("homa_lockstep_whole_nic_self_loop", 604);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let backend = LockstepNic::<HomaNic16>::new(&nic_module("homa-tr-16")).unwrap();
+    let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
+    assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
+    let mut sent = Vec::new();
+    for k in 0..5u16 {
+        let len = rng.gen_range(1..=4000);
+        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
+        nic.send(&m);
+        sent.push(m);
+    }
+    let (mut looped, mut trims) = (0, 0);
+    while nic.cycle < 10_000 {
+        while looped < nic.tx_frames.len() {
+            let f = nic.tx_frames[looped].1.clone();
+            looped += 1;
+            let at = nic.cycle + 20;
+            if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.15) {
+                nic.push_frame(&trimmed(&f), at);
+                trims += 1;
+            } else {
+                nic.push_frame(&f, at);
+            }
+        }
+        nic.step();
+    }
+    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
+    assert_eq!(nic.completions.len(), sent.len());
+    assert_eq!(status(&mut nic, "nack_sent_count"), trims);
+    println!("Homa-Tr whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
+}

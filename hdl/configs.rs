@@ -94,6 +94,8 @@ impl NicConfig {
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
+                blocks.push(("priority_scheduler", verilog_of(&mut crate::pisa::priority_scheduler::PriorityScheduler::<4>::default())));
+                blocks.push(("dual_port_memory", verilog_of(&mut crate::pisa::dual_port_memory::DualPortMemory::<8, 4>::default())));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
@@ -110,6 +112,8 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
+                blocks.push(("priority_scheduler", verilog_of(&mut crate::pisa::priority_scheduler::PriorityScheduler::<7>::default())));
+                blocks.push(("dual_port_memory", verilog_of(&mut crate::pisa::dual_port_memory::DualPortMemory::<8, 7>::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -6,3 +6,5 @@ pub mod match_action;
 pub mod parser;
 pub mod register_extern;
 pub mod wire;
+pub mod priority_scheduler;
+pub mod dual_port_memory;

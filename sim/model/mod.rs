@@ -8,3 +8,4 @@ pub mod bolt;
 pub mod packetization;
 pub mod rx_128;
 pub mod pisa;
+pub mod scheduler;

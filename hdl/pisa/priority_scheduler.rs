@@ -1,0 +1,657 @@
+//! Priority scheduler extern (thesis §3.2.2, §3.3.4, Algorithm 6 line 13): Homa's SRPT grant
+//! scheduler. Up to 16 messages sit in flip-flop **entries** compared in parallel; further
+//! messages wait in a **FIFO** and enter, oldest first, when an entry frees.
+//!
+//! Messages are identified by their receive slot id (`0..2^IW`). The rank of a message is its
+//! number of packets not yet received (`remaining`, lower = higher priority); ties go to the
+//! lower id. The **overcommitment set** is the `K` valid entries of lowest rank. A message is
+//! **grantable** when it is in the overcommitment set, `granted < total` and
+//! `granted < received + rtt_pkts` (fewer than one BDP granted beyond what has arrived).
+//! Every ARRIVE asks for a decision: the highest-priority grantable entry (possibly not the
+//! message that arrived) gets a GRANT with the new exclusive credit
+//! `min(total, received + rtt_pkts)`, stored as the entry's `granted`. A message whose new
+//! credit equals its total is fully granted and **leaves the entries in the same cycle** (the
+//! entry is free for the next cycle's operation); the FIFO head then enters.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |------|-----|-------|---------|
+//! | `clock`, `reset` | in | 1 | synchronous reset: no entries, empty FIFO, every id unknown, counters 0 |
+//! | `cfg_overcommit` | in | 5 | K, the overcommitment level (1..=16; 0 is taken as 1, ≥ 16 means every entry) |
+//! | `cfg_rtt_pkts` | in | 8 | one BDP in packets |
+//! | `op_valid`, `op_code` | in | 1, 2 | one operation per cycle: 1 = ARRIVE, 2 = REMOVE (0 and 3 do nothing) |
+//! | `op_id` | in | IW | the message (receive slot id) |
+//! | `op_remaining`, `op_received`, `op_total` | in | 8 each | ARRIVE: packets not yet received (the rank), cumulative packets received, packets in the message |
+//! | `op_granted` | in | 8 | ARRIVE of an unknown message: the offset already granted to it (its current exclusive credit, e.g. `min(total, rtt_pkts)` for a new one) |
+//! | `res_valid` | out | 1 | the decision of the ARRIVE of the previous cycle |
+//! | `res_grant` | out | 1 | some message gets a GRANT |
+//! | `res_id`, `res_grant_offset`, `res_position` | out | IW, 8, 4 | the granted message, its new credit, its position by rank among the entries of the overcommitment set (0 = fewest remaining) |
+//! | `res_received`, `res_total` | out | 8, 8 | the granted message's received count and total |
+//! | `inserts_count`, `removes_count`, `unknown_removes_count`, `grants_count`, `fifo_enters_count`, `skipped_arrivals_count` | out | 32 each | counters (see below) |
+//! | `occupancy` | out | 5 | valid entries (0..=16) |
+//! | `fifo_level` | out | 8 | records in the FIFO (a message removed while waiting keeps its record until it is popped and discarded) |
+//!
+//! # Operations (in this order within one cycle)
+//! 1. **FIFO load**: a message popped from the FIFO two cycles ago (see below) enters the lowest
+//!    free entry with its latest waiting state, unless it was removed meanwhile.
+//! 2. **The op.** ARRIVE of a message in the entries updates its `remaining` and `received`
+//!    (`total` and `granted` are kept). ARRIVE of a waiting message updates its waiting state
+//!    (same fields). ARRIVE of a message that already left fully granted (and was not removed
+//!    since) is ignored (`skipped_arrivals`). ARRIVE of an unknown message with
+//!    `op_granted >= op_total` (nothing to schedule, e.g. shorter than a BDP) is not inserted,
+//!    only marked fully granted (`skipped_arrivals`). Any other ARRIVE of an unknown message
+//!    inserts it (`inserts`): into the lowest free entry if one is free, the FIFO is empty and
+//!    no pop is under way, otherwise into the FIFO (`fifo_enters`). REMOVE drops the message
+//!    from the entries, or from the waiting set (its FIFO record is discarded when popped), or
+//!    clears its fully-granted mark (`removes`); REMOVE of an id the scheduler does not know is
+//!    counted in `unknown_removes` and changes nothing.
+//! 3. **Decision** (ARRIVE only), on the state after the op; the chosen entry's `granted` is
+//!    updated and, if fully granted, the entry is freed and the id marked fully granted (`grants`).
+//!
+//! The caller must REMOVE every message that completes or is garbage-collected (whether or not
+//! it was ever scheduled): the fully-granted mark of a slot is cleared only by REMOVE.
+//!
+//! # FIFO
+//! A RAM of ids (depth 2^IW) plus per-id bits `queued` (waiting) and `in_fifo` (has a record).
+//! Waiting messages keep their state in two RAMs indexed by id (`remaining, received` and
+//! `total, granted`). An unknown message re-inserted while its slot's old record is still in the
+//! FIFO reuses that record (so there is at most one record per id and the FIFO never
+//! overflows; such a message takes the old record's place in the order). A pop starts when the
+//! FIFO is not empty, an entry is free (registered state) and no pop is under way: cycle a
+//! reads the head id, cycle a+1 reads the waiting state (an ARRIVE of that message in cycle
+//! a+1 is forwarded past the RAM), cycle a+2 loads it (step 1). One pop per 3 cycles.
+//!
+//! # Latency and throughput
+//! One op per cycle, every cycle, any mix of ids; ops on consecutive cycles see each other's
+//! effects (the op, decision and grant of cycle t are all applied at the end of cycle t).
+//! The result of an ARRIVE in cycle t is valid in cycle **t+1** (latency 1).
+//! The decision is combinational within the cycle (id match → 16×16 rank comparisons →
+//! position counts → priority select); a faster clock would split it into two stages.
+
+use rust_hdl::prelude::*;
+
+pub const OP_ARRIVE: u64 = 1;
+pub const OP_REMOVE: u64 = 2;
+
+/// Entries compared in parallel.
+pub const SCHED_ENTRIES: usize = 16;
+
+fn arr<T: Default, const N: usize>() -> [T; N] {
+    std::array::from_fn(|_| T::default())
+}
+
+#[derive(LogicBlock)]
+pub struct PriorityScheduler<const IW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub cfg_overcommit: Signal<In, Bits<5>>,
+    pub cfg_rtt_pkts: Signal<In, Bits<8>>,
+    pub op_valid: Signal<In, Bit>,
+    pub op_code: Signal<In, Bits<2>>,
+    pub op_id: Signal<In, Bits<IW>>,
+    pub op_remaining: Signal<In, Bits<8>>,
+    pub op_received: Signal<In, Bits<8>>,
+    pub op_total: Signal<In, Bits<8>>,
+    pub op_granted: Signal<In, Bits<8>>,
+    pub res_valid: Signal<Out, Bit>,
+    pub res_grant: Signal<Out, Bit>,
+    pub res_id: Signal<Out, Bits<IW>>,
+    pub res_grant_offset: Signal<Out, Bits<8>>,
+    pub res_position: Signal<Out, Bits<4>>,
+    pub res_received: Signal<Out, Bits<8>>,
+    pub res_total: Signal<Out, Bits<8>>,
+    pub inserts_count: Signal<Out, Bits<32>>,
+    pub removes_count: Signal<Out, Bits<32>>,
+    pub unknown_removes_count: Signal<Out, Bits<32>>,
+    pub grants_count: Signal<Out, Bits<32>>,
+    pub fifo_enters_count: Signal<Out, Bits<32>>,
+    pub skipped_arrivals_count: Signal<Out, Bits<32>>,
+    pub occupancy: Signal<Out, Bits<5>>,
+    pub fifo_level: Signal<Out, Bits<8>>,
+    // ---- Entries (flip-flops).
+    e_valid: [DFF<Bit>; 16],
+    e_id: [DFF<Bits<IW>>; 16],
+    e_rem: [DFF<Bits<8>>; 16],
+    e_recv: [DFF<Bits<8>>; 16],
+    e_total: [DFF<Bits<8>>; 16],
+    e_granted: [DFF<Bits<8>>; 16],
+    // ---- Per-id bits (128 wide, the largest IW; ids ≥ 2^IW never occur).
+    queued: DFF<Bits<128>>,
+    in_fifo: DFF<Bits<128>>,
+    done: DFF<Bits<128>>,
+    // ---- FIFO of ids and the waiting state.
+    fifo_ids: RAM<Bits<IW>, IW>,
+    wait_rr: RAM<Bits<16>, IW>,
+    wait_tg: RAM<Bits<16>, IW>,
+    fifo_head: DFF<Bits<IW>>,
+    fifo_tail: DFF<Bits<IW>>,
+    fifo_count: DFF<Bits<8>>,
+    /// Pop stage 1: the head id is being read.
+    p1_valid: DFF<Bit>,
+    /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
+    p2_valid: DFF<Bit>,
+    p2_id: DFF<Bits<IW>>,
+    /// Forwarding of a waiting-state write made in the cycle the RAM was read.
+    fw_rr_valid: DFF<Bit>,
+    fw_rr: DFF<Bits<16>>,
+    fw_tg_valid: DFF<Bit>,
+    fw_tg: DFF<Bits<16>>,
+    // ---- Result and counters.
+    s1_res_valid: DFF<Bit>,
+    s1_res_grant: DFF<Bit>,
+    s1_res_id: DFF<Bits<IW>>,
+    s1_res_offset: DFF<Bits<8>>,
+    s1_res_position: DFF<Bits<4>>,
+    s1_res_received: DFF<Bits<8>>,
+    s1_res_total: DFF<Bits<8>>,
+    inserts: DFF<Bits<32>>,
+    removes: DFF<Bits<32>>,
+    unknown_removes: DFF<Bits<32>>,
+    grants: DFF<Bits<32>>,
+    fifo_enters: DFF<Bits<32>>,
+    skipped: DFF<Bits<32>>,
+    // ---- Step 1: FIFO load.
+    ld: Signal<Local, Bit>,
+    ld_rr: Signal<Local, Bits<16>>,
+    ld_tg: Signal<Local, Bits<16>>,
+    /// `free_below[i]`: some entry below i is free (registered state).
+    free_below: [Signal<Local, Bit>; 17],
+    ld_sel: [Signal<Local, Bit>; 16],
+    a_valid: [Signal<Local, Bit>; 16],
+    a_id: [Signal<Local, Bits<IW>>; 16],
+    a_rem: [Signal<Local, Bits<8>>; 16],
+    a_recv: [Signal<Local, Bits<8>>; 16],
+    a_total: [Signal<Local, Bits<8>>; 16],
+    a_granted: [Signal<Local, Bits<8>>; 16],
+    queued_a: Signal<Local, Bits<128>>,
+    occ_chain: [Signal<Local, Bits<5>>; 17],
+    // ---- Step 2: the op.
+    is_arrive: Signal<Local, Bit>,
+    is_remove: Signal<Local, Bit>,
+    hit: [Signal<Local, Bit>; 16],
+    hit_below: [Signal<Local, Bit>; 17],
+    afree_below: [Signal<Local, Bit>; 17],
+    ins_sel: [Signal<Local, Bit>; 16],
+    op_queued: Signal<Local, Bit>,
+    op_done: Signal<Local, Bit>,
+    op_in_fifo: Signal<Local, Bit>,
+    unknown: Signal<Local, Bit>,
+    upd_wait: Signal<Local, Bit>,
+    skip: Signal<Local, Bit>,
+    new_msg: Signal<Local, Bit>,
+    direct: Signal<Local, Bit>,
+    to_fifo: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    rm_known: Signal<Local, Bit>,
+    rm_unknown: Signal<Local, Bit>,
+    b_valid: [Signal<Local, Bit>; 16],
+    b_id: [Signal<Local, Bits<IW>>; 16],
+    b_rem: [Signal<Local, Bits<8>>; 16],
+    b_recv: [Signal<Local, Bits<8>>; 16],
+    b_total: [Signal<Local, Bits<8>>; 16],
+    b_granted: [Signal<Local, Bits<8>>; 16],
+    // ---- Step 3: decision.
+    k_all: Signal<Local, Bit>,
+    k_low: Signal<Local, Bits<4>>,
+    /// `lt[j*16+i]`: entry j ranks before entry i.
+    lt: [Signal<Local, Bit>; 256],
+    /// `pos_chain[i*17+j]`: entries below j that rank before entry i.
+    pos_chain: [Signal<Local, Bits<4>>; 272],
+    /// `better_chain[i*17+j]`: a grantable entry below j ranks before entry i.
+    better_chain: [Signal<Local, Bit>; 272],
+    room: [Signal<Local, Bits<8>>; 16],
+    offset: [Signal<Local, Bits<8>>; 16],
+    below_reach: [Signal<Local, Bit>; 16],
+    grantable: [Signal<Local, Bit>; 16],
+    chosen: [Signal<Local, Bit>; 16],
+    leave: [Signal<Local, Bit>; 16],
+    any_chosen: Signal<Local, Bit>,
+    any_leave: Signal<Local, Bit>,
+    chosen_id: Signal<Local, Bits<IW>>,
+    done_a: Signal<Local, Bits<128>>,
+    in_fifo_a: Signal<Local, Bits<128>>,
+    pop_start: Signal<Local, Bit>,
+    p1_id: Signal<Local, Bits<IW>>,
+}
+
+impl<const IW: usize> Default for PriorityScheduler<IW> {
+    fn default() -> Self {
+        assert!((4..=7).contains(&IW), "message ids are 4 to 7 bits");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_overcommit: Default::default(),
+            cfg_rtt_pkts: Default::default(),
+            op_valid: Default::default(),
+            op_code: Default::default(),
+            op_id: Default::default(),
+            op_remaining: Default::default(),
+            op_received: Default::default(),
+            op_total: Default::default(),
+            op_granted: Default::default(),
+            res_valid: Default::default(),
+            res_grant: Default::default(),
+            res_id: Default::default(),
+            res_grant_offset: Default::default(),
+            res_position: Default::default(),
+            res_received: Default::default(),
+            res_total: Default::default(),
+            inserts_count: Default::default(),
+            removes_count: Default::default(),
+            unknown_removes_count: Default::default(),
+            grants_count: Default::default(),
+            fifo_enters_count: Default::default(),
+            skipped_arrivals_count: Default::default(),
+            occupancy: Default::default(),
+            fifo_level: Default::default(),
+            e_valid: arr(),
+            e_id: arr(),
+            e_rem: arr(),
+            e_recv: arr(),
+            e_total: arr(),
+            e_granted: arr(),
+            queued: Default::default(),
+            in_fifo: Default::default(),
+            done: Default::default(),
+            fifo_ids: Default::default(),
+            wait_rr: Default::default(),
+            wait_tg: Default::default(),
+            fifo_head: Default::default(),
+            fifo_tail: Default::default(),
+            fifo_count: Default::default(),
+            p1_valid: Default::default(),
+            p2_valid: Default::default(),
+            p2_id: Default::default(),
+            fw_rr_valid: Default::default(),
+            fw_rr: Default::default(),
+            fw_tg_valid: Default::default(),
+            fw_tg: Default::default(),
+            s1_res_valid: Default::default(),
+            s1_res_grant: Default::default(),
+            s1_res_id: Default::default(),
+            s1_res_offset: Default::default(),
+            s1_res_position: Default::default(),
+            s1_res_received: Default::default(),
+            s1_res_total: Default::default(),
+            inserts: Default::default(),
+            removes: Default::default(),
+            unknown_removes: Default::default(),
+            grants: Default::default(),
+            fifo_enters: Default::default(),
+            skipped: Default::default(),
+            ld: Default::default(),
+            ld_rr: Default::default(),
+            ld_tg: Default::default(),
+            free_below: arr(),
+            ld_sel: arr(),
+            a_valid: arr(),
+            a_id: arr(),
+            a_rem: arr(),
+            a_recv: arr(),
+            a_total: arr(),
+            a_granted: arr(),
+            queued_a: Default::default(),
+            occ_chain: arr(),
+            is_arrive: Default::default(),
+            is_remove: Default::default(),
+            hit: arr(),
+            hit_below: arr(),
+            afree_below: arr(),
+            ins_sel: arr(),
+            op_queued: Default::default(),
+            op_done: Default::default(),
+            op_in_fifo: Default::default(),
+            unknown: Default::default(),
+            upd_wait: Default::default(),
+            skip: Default::default(),
+            new_msg: Default::default(),
+            direct: Default::default(),
+            to_fifo: Default::default(),
+            push: Default::default(),
+            rm_known: Default::default(),
+            rm_unknown: Default::default(),
+            b_valid: arr(),
+            b_id: arr(),
+            b_rem: arr(),
+            b_recv: arr(),
+            b_total: arr(),
+            b_granted: arr(),
+            k_all: Default::default(),
+            k_low: Default::default(),
+            lt: arr(),
+            pos_chain: arr(),
+            better_chain: arr(),
+            room: arr(),
+            offset: arr(),
+            below_reach: arr(),
+            grantable: arr(),
+            chosen: arr(),
+            leave: arr(),
+            any_chosen: Default::default(),
+            any_leave: Default::default(),
+            chosen_id: Default::default(),
+            done_a: Default::default(),
+            in_fifo_a: Default::default(),
+            pop_start: Default::default(),
+            p1_id: Default::default(),
+        }
+    }
+}
+
+impl<const IW: usize> Logic for PriorityScheduler<IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id,
+            fw_rr_valid, fw_rr, fw_tg_valid, fw_tg, s1_res_valid, s1_res_grant, s1_res_id, s1_res_offset,
+            s1_res_position, s1_res_received, s1_res_total, inserts, removes, unknown_removes, grants, fifo_enters,
+            skipped);
+        for i in 0..16 {
+            self.e_valid[i].clock.next = self.clock.val();
+            self.e_id[i].clock.next = self.clock.val();
+            self.e_rem[i].clock.next = self.clock.val();
+            self.e_recv[i].clock.next = self.clock.val();
+            self.e_total[i].clock.next = self.clock.val();
+            self.e_granted[i].clock.next = self.clock.val();
+        }
+        self.fifo_ids.read_clock.next = self.clock.val();
+        self.fifo_ids.write_clock.next = self.clock.val();
+        self.wait_rr.read_clock.next = self.clock.val();
+        self.wait_rr.write_clock.next = self.clock.val();
+        self.wait_tg.read_clock.next = self.clock.val();
+        self.wait_tg.write_clock.next = self.clock.val();
+
+        // ---- Step 1: load the message popped two cycles ago (if still waiting).
+        self.ld.next = self.p2_valid.q.val() & self.queued.q.val().get_bit(self.p2_id.q.val().index());
+        self.ld_rr.next = self.wait_rr.read_data.val();
+        if self.fw_rr_valid.q.val() {
+            self.ld_rr.next = self.fw_rr.q.val();
+        }
+        self.ld_tg.next = self.wait_tg.read_data.val();
+        if self.fw_tg_valid.q.val() {
+            self.ld_tg.next = self.fw_tg.q.val();
+        }
+        self.free_below[0].next = false;
+        self.occ_chain[0].next = 0.into();
+        for i in 0..16 {
+            self.free_below[i + 1].next = self.free_below[i].val() | (!self.e_valid[i].q.val());
+            self.occ_chain[i + 1].next = self.occ_chain[i].val();
+            if self.e_valid[i].q.val() {
+                self.occ_chain[i + 1].next = self.occ_chain[i].val() + 1;
+            }
+            self.ld_sel[i].next = (self.ld.val() & (!self.e_valid[i].q.val())) & (!self.free_below[i].val());
+            self.a_valid[i].next = self.e_valid[i].q.val() | self.ld_sel[i].val();
+            self.a_id[i].next = self.e_id[i].q.val();
+            self.a_rem[i].next = self.e_rem[i].q.val();
+            self.a_recv[i].next = self.e_recv[i].q.val();
+            self.a_total[i].next = self.e_total[i].q.val();
+            self.a_granted[i].next = self.e_granted[i].q.val();
+            if self.ld_sel[i].val() {
+                self.a_id[i].next = self.p2_id.q.val();
+                self.a_rem[i].next = self.ld_rr.val().get_bits::<8>(8);
+                self.a_recv[i].next = self.ld_rr.val().get_bits::<8>(0);
+                self.a_total[i].next = self.ld_tg.val().get_bits::<8>(8);
+                self.a_granted[i].next = self.ld_tg.val().get_bits::<8>(0);
+            }
+        }
+        self.queued_a.next = self.queued.q.val();
+        if self.ld.val() {
+            self.queued_a.next = self.queued.q.val().replace_bit(self.p2_id.q.val().index(), false);
+        }
+
+        // ---- Step 2: the op.
+        self.is_arrive.next = self.op_valid.val() & (self.op_code.val() == 1);
+        self.is_remove.next = self.op_valid.val() & (self.op_code.val() == 2);
+        self.hit_below[0].next = false;
+        self.afree_below[0].next = false;
+        for i in 0..16 {
+            self.hit[i].next = self.a_valid[i].val() & (self.a_id[i].val() == self.op_id.val());
+            self.hit_below[i + 1].next = self.hit_below[i].val() | self.hit[i].val();
+            self.afree_below[i + 1].next = self.afree_below[i].val() | (!self.a_valid[i].val());
+            self.ins_sel[i].next = (!self.a_valid[i].val()) & (!self.afree_below[i].val());
+        }
+        self.op_queued.next = self.queued_a.val().get_bit(self.op_id.val().index());
+        self.op_done.next = self.done.q.val().get_bit(self.op_id.val().index());
+        self.op_in_fifo.next = self.in_fifo.q.val().get_bit(self.op_id.val().index());
+        self.unknown.next = ((!self.hit_below[16].val()) & (!self.op_queued.val())) & (!self.op_done.val());
+        self.upd_wait.next = (self.is_arrive.val() & (!self.hit_below[16].val())) & self.op_queued.val();
+        self.skip.next = (self.is_arrive.val() & (!self.hit_below[16].val()))
+            & ((!self.op_queued.val()) & (self.op_done.val() | (self.op_granted.val() >= self.op_total.val())));
+        self.new_msg.next = (self.is_arrive.val() & self.unknown.val()) & (self.op_granted.val() < self.op_total.val());
+        self.direct.next = ((self.new_msg.val() & self.afree_below[16].val()) & (self.fifo_count.q.val() == 0))
+            & (!self.p1_valid.q.val());
+        self.to_fifo.next = self.new_msg.val() & (!self.direct.val());
+        self.push.next = self.to_fifo.val() & (!self.op_in_fifo.val());
+        self.rm_known.next = self.is_remove.val() & (!self.unknown.val());
+        self.rm_unknown.next = self.is_remove.val() & self.unknown.val();
+        for i in 0..16 {
+            self.b_valid[i].next = (self.a_valid[i].val() & (!(self.is_remove.val() & self.hit[i].val())))
+                | (self.direct.val() & self.ins_sel[i].val());
+            self.b_id[i].next = self.a_id[i].val();
+            self.b_rem[i].next = self.a_rem[i].val();
+            self.b_recv[i].next = self.a_recv[i].val();
+            self.b_total[i].next = self.a_total[i].val();
+            self.b_granted[i].next = self.a_granted[i].val();
+            if self.is_arrive.val() & self.hit[i].val() {
+                self.b_rem[i].next = self.op_remaining.val();
+                self.b_recv[i].next = self.op_received.val();
+            }
+            if self.direct.val() & self.ins_sel[i].val() {
+                self.b_id[i].next = self.op_id.val();
+                self.b_rem[i].next = self.op_remaining.val();
+                self.b_recv[i].next = self.op_received.val();
+                self.b_total[i].next = self.op_total.val();
+                self.b_granted[i].next = self.op_granted.val();
+            }
+        }
+
+        // ---- Step 3: decision on the state after the op.
+        // K = 0 is taken as 1; K >= 16 puts every entry in the set (positions are 0..=15).
+        self.k_all.next = self.cfg_overcommit.val() >= 16;
+        self.k_low.next = bit_cast::<4, 5>(self.cfg_overcommit.val());
+        if self.cfg_overcommit.val() == 0 {
+            self.k_low.next = 1.into();
+        }
+        for j in 0..16 {
+            for i in 0..16 {
+                self.lt[j * 16 + i].next = self.b_valid[j].val()
+                    & ((self.b_rem[j].val() < self.b_rem[i].val())
+                        | ((self.b_rem[j].val() == self.b_rem[i].val()) & (self.b_id[j].val() < self.b_id[i].val())));
+            }
+        }
+        for i in 0..16 {
+            // offset = min(total, received + rtt) without overflow: room = total − received.
+            self.room[i].next = self.b_total[i].val() - self.b_recv[i].val();
+            self.offset[i].next = self.b_recv[i].val() + self.cfg_rtt_pkts.val();
+            if (self.b_recv[i].val() >= self.b_total[i].val()) | (self.cfg_rtt_pkts.val() >= self.room[i].val()) {
+                self.offset[i].next = self.b_total[i].val();
+            }
+            // granted < received + rtt, where the sum may exceed 8 bits (rtt > 255 − received).
+            self.below_reach[i].next = (self.cfg_rtt_pkts.val() > (!self.b_recv[i].val()))
+                | (self.b_granted[i].val() < (self.b_recv[i].val() + self.cfg_rtt_pkts.val()));
+            self.pos_chain[i * 17].next = 0.into();
+            for j in 0..16 {
+                self.pos_chain[i * 17 + j + 1].next = self.pos_chain[i * 17 + j].val();
+                if self.lt[j * 16 + i].val() {
+                    self.pos_chain[i * 17 + j + 1].next = self.pos_chain[i * 17 + j].val() + 1;
+                }
+            }
+            self.grantable[i].next = ((self.b_valid[i].val()
+                & (self.k_all.val() | (self.pos_chain[i * 17 + 16].val() < self.k_low.val())))
+                & (self.b_granted[i].val() < self.b_total[i].val()))
+                & self.below_reach[i].val();
+        }
+        for i in 0..16 {
+            self.better_chain[i * 17].next = false;
+            for j in 0..16 {
+                self.better_chain[i * 17 + j + 1].next =
+                    self.better_chain[i * 17 + j].val() | (self.grantable[j].val() & self.lt[j * 16 + i].val());
+            }
+            self.chosen[i].next =
+                (self.is_arrive.val() & self.grantable[i].val()) & (!self.better_chain[i * 17 + 16].val());
+            self.leave[i].next =
+                self.chosen[i].val() & (self.offset[i].val() >= self.b_total[i].val());
+        }
+        self.any_chosen.next = false;
+        self.any_leave.next = false;
+        self.chosen_id.next = 0.into();
+        self.s1_res_id.d.next = 0.into();
+        self.s1_res_offset.d.next = 0.into();
+        self.s1_res_position.d.next = 0.into();
+        self.s1_res_received.d.next = 0.into();
+        self.s1_res_total.d.next = 0.into();
+        for i in 0..16 {
+            self.e_valid[i].d.next = self.b_valid[i].val() & (!self.leave[i].val());
+            self.e_id[i].d.next = self.b_id[i].val();
+            self.e_rem[i].d.next = self.b_rem[i].val();
+            self.e_recv[i].d.next = self.b_recv[i].val();
+            self.e_total[i].d.next = self.b_total[i].val();
+            self.e_granted[i].d.next = self.b_granted[i].val();
+            if self.chosen[i].val() {
+                self.e_granted[i].d.next = self.offset[i].val();
+                self.any_chosen.next = true;
+                self.chosen_id.next = self.b_id[i].val();
+                self.s1_res_id.d.next = self.b_id[i].val();
+                self.s1_res_offset.d.next = self.offset[i].val();
+                self.s1_res_position.d.next = self.pos_chain[i * 17 + 16].val();
+                self.s1_res_received.d.next = self.b_recv[i].val();
+                self.s1_res_total.d.next = self.b_total[i].val();
+            }
+            if self.leave[i].val() {
+                self.any_leave.next = true;
+            }
+        }
+        self.s1_res_valid.d.next = self.is_arrive.val();
+        self.s1_res_grant.d.next = self.any_chosen.val();
+
+        // ---- Per-id bits, FIFO and waiting state.
+        self.queued.d.next = self.queued_a.val();
+        if self.to_fifo.val() {
+            self.queued.d.next = self.queued_a.val().replace_bit(self.op_id.val().index(), true);
+        }
+        if (self.is_remove.val() & self.op_queued.val()) & (!self.hit_below[16].val()) {
+            self.queued.d.next = self.queued_a.val().replace_bit(self.op_id.val().index(), false);
+        }
+        // done: an unknown ARRIVE with nothing to grant marks it; a REMOVE clears it; a message
+        // that leaves fully granted marks it.
+        self.done_a.next = self.done.q.val();
+        if self.skip.val() {
+            self.done_a.next = self.done.q.val().replace_bit(self.op_id.val().index(), true);
+        }
+        if self.rm_known.val() {
+            self.done_a.next = self.done.q.val().replace_bit(self.op_id.val().index(), false);
+        }
+        self.done.d.next = self.done_a.val();
+        if self.any_leave.val() {
+            self.done.d.next = self.done_a.val().replace_bit(self.chosen_id.val().index(), true);
+        }
+        // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
+        self.pop_start.next = (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val()))
+            & self.free_below[16].val();
+        self.fifo_ids.read_address.next = self.fifo_head.q.val();
+        self.p1_id.next = self.fifo_ids.read_data.val();
+        self.wait_rr.read_address.next = self.p1_id.val();
+        self.wait_tg.read_address.next = self.p1_id.val();
+        self.p1_valid.d.next = self.pop_start.val();
+        self.p2_valid.d.next = self.p1_valid.q.val();
+        self.p2_id.d.next = self.p1_id.val();
+        self.in_fifo_a.next = self.in_fifo.q.val();
+        if self.p1_valid.q.val() {
+            self.in_fifo_a.next = self.in_fifo.q.val().replace_bit(self.p1_id.val().index(), false);
+        }
+        self.in_fifo.d.next = self.in_fifo_a.val();
+        if self.push.val() {
+            self.in_fifo.d.next = self.in_fifo_a.val().replace_bit(self.op_id.val().index(), true);
+        }
+        self.fifo_ids.write_address.next = self.fifo_tail.q.val();
+        self.fifo_ids.write_data.next = self.op_id.val();
+        self.fifo_ids.write_enable.next = self.push.val();
+        if self.push.val() {
+            self.fifo_tail.d.next = self.fifo_tail.q.val() + 1;
+        }
+        if self.pop_start.val() {
+            self.fifo_head.d.next = self.fifo_head.q.val() + 1;
+        }
+        if self.push.val() & (!self.pop_start.val()) {
+            self.fifo_count.d.next = self.fifo_count.q.val() + 1;
+        }
+        if self.pop_start.val() & (!self.push.val()) {
+            self.fifo_count.d.next = self.fifo_count.q.val() - 1;
+        }
+        // Waiting state: written on an insert into the FIFO (both) and on an update (rr only).
+        self.wait_rr.write_address.next = self.op_id.val();
+        self.wait_rr.write_data.next = (bit_cast::<16, 8>(self.op_remaining.val()) << 8) | bit_cast::<16, 8>(self.op_received.val());
+        self.wait_rr.write_enable.next = self.to_fifo.val() | self.upd_wait.val();
+        self.wait_tg.write_address.next = self.op_id.val();
+        self.wait_tg.write_data.next = (bit_cast::<16, 8>(self.op_total.val()) << 8) | bit_cast::<16, 8>(self.op_granted.val());
+        self.wait_tg.write_enable.next = self.to_fifo.val();
+        self.fw_rr_valid.d.next = (self.p1_valid.q.val() & (self.to_fifo.val() | self.upd_wait.val()))
+            & (self.op_id.val() == self.p1_id.val());
+        self.fw_rr.d.next = self.wait_rr.write_data.val();
+        self.fw_tg_valid.d.next = (self.p1_valid.q.val() & self.to_fifo.val()) & (self.op_id.val() == self.p1_id.val());
+        self.fw_tg.d.next = self.wait_tg.write_data.val();
+
+        // ---- Counters.
+        if self.new_msg.val() {
+            self.inserts.d.next = self.inserts.q.val() + 1;
+        }
+        if self.to_fifo.val() {
+            self.fifo_enters.d.next = self.fifo_enters.q.val() + 1;
+        }
+        if self.skip.val() {
+            self.skipped.d.next = self.skipped.q.val() + 1;
+        }
+        if self.rm_known.val() {
+            self.removes.d.next = self.removes.q.val() + 1;
+        }
+        if self.rm_unknown.val() {
+            self.unknown_removes.d.next = self.unknown_removes.q.val() + 1;
+        }
+        if self.any_chosen.val() {
+            self.grants.d.next = self.grants.q.val() + 1;
+        }
+
+        // ---- Outputs.
+        self.res_valid.next = self.s1_res_valid.q.val();
+        self.res_grant.next = self.s1_res_grant.q.val();
+        self.res_id.next = self.s1_res_id.q.val();
+        self.res_grant_offset.next = self.s1_res_offset.q.val();
+        self.res_position.next = self.s1_res_position.q.val();
+        self.res_received.next = self.s1_res_received.q.val();
+        self.res_total.next = self.s1_res_total.q.val();
+        self.inserts_count.next = self.inserts.q.val();
+        self.removes_count.next = self.removes.q.val();
+        self.unknown_removes_count.next = self.unknown_removes.q.val();
+        self.grants_count.next = self.grants.q.val();
+        self.fifo_enters_count.next = self.fifo_enters.q.val();
+        self.skipped_arrivals_count.next = self.skipped.q.val();
+        self.occupancy.next = self.occ_chain[16].val();
+        self.fifo_level.next = self.fifo_count.q.val();
+
+        if self.reset.val() {
+            for i in 0..16 {
+                self.e_valid[i].d.next = false;
+            }
+            self.queued.d.next = 0.into();
+            self.in_fifo.d.next = 0.into();
+            self.done.d.next = 0.into();
+            self.fifo_head.d.next = 0.into();
+            self.fifo_tail.d.next = 0.into();
+            self.fifo_count.d.next = 0.into();
+            self.p1_valid.d.next = false;
+            self.p2_valid.d.next = false;
+            self.fw_rr_valid.d.next = false;
+            self.fw_tg_valid.d.next = false;
+            self.s1_res_valid.d.next = false;
+            self.s1_res_grant.d.next = false;
+            self.inserts.d.next = 0.into();
+            self.removes.d.next = 0.into();
+            self.unknown_removes.d.next = 0.into();
+            self.grants.d.next = 0.into();
+            self.fifo_enters.d.next = 0.into();
+            self.skipped.d.next = 0.into();
+            self.fifo_ids.write_enable.next = false;
+            self.wait_rr.write_enable.next = false;
+            self.wait_tg.write_enable.next = false;
+        }
+    }
+}

@@ -231,9 +231,13 @@ fn unit_five_messages_srpt_order() {
     let first_11 = log.iter().position(|g| g.0 == 11);
     let full_9 = log.iter().position(|g| g.0 == 9 && g.1 == 6).expect("message 9 fully granted");
     assert!(first_11.map_or(true, |f| f > full_9), "SRPT: 9 before 11");
-    // Message 11 (rank 29, position ≥ 3 while the other four are scheduled) gets no grant
-    // while four smaller messages still need grants.
-    assert!(first_11.is_none(), "message 11 stays outside the overcommitment set: {log:?}");
+    // Message 11 (the largest) is outside the overcommitment set of K = 3 while four smaller
+    // messages are scheduled: its first grant comes only after messages 9 and 5 were fully
+    // granted and left, and then at position 2 (K − 1).
+    let full_5 = log.iter().position(|g| g.0 == 5 && g.1 == 9).expect("message 5 fully granted");
+    let first_11 = first_11.expect("message 11 granted once the set has room");
+    assert!(first_11 > full_5, "{log:?}");
+    assert_eq!(log[first_11].2, 2);
     // The positions seen are exactly 0..K−1 (0, 1 and 2 all occur).
     for p in 0..k {
         assert!(log.iter().any(|g| g.2 == p), "position {p} occurs");

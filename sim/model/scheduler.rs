@@ -47,6 +47,21 @@ pub struct SchedCounters {
     pub skipped_arrivals: u64,
 }
 
+/// How often the model took the FIFO's corner paths (to show a test reaches them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FifoPaths {
+    /// Waiting messages loaded into an entry.
+    pub loads: u64,
+    /// Popped records whose message had been removed meanwhile.
+    pub discarded: u64,
+    /// Inserts that reused their slot's old record still in the FIFO.
+    pub reused_records: u64,
+    /// ARRIVEs of a waiting message in the cycle its state was being read (forwarded).
+    pub forwarded: u64,
+    /// ARRIVE or REMOVE of a message in the cycle it loads from the FIFO.
+    pub op_on_load: u64,
+}
+
 /// Cycle-level model of the scheduler with `ids` message ids.
 pub struct SchedulerModel {
     entries: Vec<Msg>,
@@ -58,6 +73,7 @@ pub struct SchedulerModel {
     p1: Option<usize>,
     p2: Option<usize>,
     pub counters: SchedCounters,
+    pub paths: FifoPaths,
 }
 
 pub const ENTRIES: usize = 16;
@@ -74,6 +90,7 @@ impl SchedulerModel {
             p1: None,
             p2: None,
             counters: SchedCounters::default(),
+            paths: FifoPaths::default(),
         }
     }
 
@@ -93,8 +110,14 @@ impl SchedulerModel {
         let pop_in_flight = self.p1.is_some();
         let fifo_len_at_start = self.fifo.len();
         // Step 1: load.
+        let mut loaded = None;
         if let Some(x) = self.p2.take() {
+            if !self.queued[x] {
+                self.paths.discarded += 1;
+            }
             if self.queued[x] {
+                self.paths.loads += 1;
+                loaded = Some(x);
                 self.queued[x] = false;
                 assert!(self.entries.len() < ENTRIES, "a pop never starts without a free entry");
                 self.entries.push(Msg { id: x, ..self.waiting[x] });
@@ -102,6 +125,16 @@ impl SchedulerModel {
         }
         // Step 2: the op.
         let mut result = None;
+        let op_id = match op {
+            Some(SchedOp::Arrive { id, .. }) | Some(SchedOp::Remove { id }) => Some(id),
+            None => None,
+        };
+        if op_id.is_some() && op_id == loaded {
+            self.paths.op_on_load += 1;
+        }
+        if matches!(op, Some(SchedOp::Arrive { .. })) && op_id == self.p1 && self.p1.is_some() {
+            self.paths.forwarded += 1;
+        }
         match op {
             Some(SchedOp::Arrive { id, remaining, received, total, granted }) => {
                 if let Some(e) = self.entries.iter_mut().find(|e| e.id == id) {
@@ -125,6 +158,8 @@ impl SchedulerModel {
                         if !self.in_fifo[id] {
                             self.in_fifo[id] = true;
                             self.fifo.push_back(id);
+                        } else {
+                            self.paths.reused_records += 1;
                         }
                     }
                 }

@@ -6,7 +6,7 @@
 use nanotransport_hdl::pisa::priority_scheduler::{PriorityScheduler, OP_ARRIVE, OP_REMOVE};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::scheduler::{Grant, SchedCounters, SchedOp, SchedulerModel};
+use nanotransport_sim::model::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel};
 use nanotransport_testbenches::io::{Io, Lockstep};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
@@ -71,6 +71,7 @@ struct RunStats {
     max_occupancy: u64,
     max_fifo: u64,
     counters: SchedCounters,
+    paths: FifoPaths,
     /// Every grant, in order, with the cycle of its ARRIVE.
     log: Vec<(u64, Grant)>,
 }
@@ -119,6 +120,7 @@ fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
         stats.cycles += 1;
     }
     stats.counters = model.counters;
+    stats.paths = model.paths;
     stats
 }
 
@@ -282,12 +284,17 @@ fn model_random_on_verilator() {
         let mut v = VerilatedModel::new(model).unwrap();
         let st = run(&mut v, ids, &cycles);
         println!(
-            "{model}: {} cycles, {} decisions checked, {} grants, max occupancy {}, max FIFO {}, counters {:?}",
-            st.cycles, st.decisions, st.grants, st.max_occupancy, st.max_fifo, st.counters
+            "{model}: {} cycles, {} decisions checked, {} grants, max occupancy {}, max FIFO {}, counters {:?}, FIFO paths {:?}",
+            st.cycles, st.decisions, st.grants, st.max_occupancy, st.max_fifo, st.counters, st.paths
         );
         assert!(st.grants > 1000 && st.counters.unknown_removes > 0 && st.counters.skipped_arrivals > 0);
         if ids > 16 {
             assert!(st.counters.fifo_enters > 100 && st.max_fifo > 4 && st.max_occupancy == 16, "the FIFO is exercised");
+            let p = st.paths;
+            assert!(
+                p.loads > 100 && p.discarded > 0 && p.reused_records > 0 && p.forwarded > 0 && p.op_on_load > 0,
+                "every FIFO corner path is reached: {p:?}"
+            );
         }
     }
 }

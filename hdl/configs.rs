@@ -71,7 +71,13 @@ impl NicConfig {
     pub fn generate(&self) -> Vec<GeneratedModule> {
         if let Some(protocol) = self.protocol {
             let verilog = match (protocol, self.messages) {
-                ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
+                // Built on a 256 MiB stack: the NIC top's nested Default overflows a 2 MiB test thread.
+                ("ndp", 16) => std::thread::Builder::new()
+                    .stack_size(256 << 20)
+                    .spawn(|| verilog_of(&mut crate::nic::top::NdpNic16::default()))
+                    .expect("spawn the generator thread")
+                    .join()
+                    .expect("generate the NDP NIC"),
                 (p, m) => panic!("no NIC top for {p} with {m} messages"),
             };
             return vec![GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, self.name)];
@@ -94,8 +100,8 @@ impl NicConfig {
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
-                blocks.push(("priority_scheduler", verilog_of(&mut crate::pisa::priority_scheduler::PriorityScheduler::<4>::default())));
-                blocks.push(("dual_port_memory", verilog_of(&mut crate::pisa::dual_port_memory::DualPortMemory::<8, 4>::default())));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<4>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 4>()));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
@@ -112,8 +118,8 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
-                blocks.push(("priority_scheduler", verilog_of(&mut crate::pisa::priority_scheduler::PriorityScheduler::<7>::default())));
-                blocks.push(("dual_port_memory", verilog_of(&mut crate::pisa::dual_port_memory::DualPortMemory::<8, 7>::default())));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<7>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 7>()));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -103,3 +103,10 @@ impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
         }
     }
 }
+
+/// The block's Verilog (for `gen`), built in its own stack frame so the configuration table's
+/// frame does not grow.
+#[inline(never)]
+pub fn generate_verilog_of<const W: usize, const AW: usize>() -> String {
+    crate::generate::verilog_of(&mut DualPortMemory::<W, AW>::default())
+}

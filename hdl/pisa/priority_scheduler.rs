@@ -655,3 +655,16 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         }
     }
 }
+
+/// The block's Verilog (for `gen`). Generation runs on a thread with a 256 MiB stack: the
+/// rust-hdl AST of this block's update (hundreds of unrolled statements) is built by deeply
+/// nested calls that overflow a default 2 MiB test thread.
+#[inline(never)]
+pub fn generate_verilog_of<const IW: usize>() -> String {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| crate::generate::verilog_of(&mut PriorityScheduler::<IW>::default()))
+        .expect("spawn the generator thread")
+        .join()
+        .expect("generate the priority scheduler")
+}

@@ -29,6 +29,9 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
     output reg  [4:0] occupancy;
     output reg  [7:0] fifo_level;
 
+    // Constant declarations
+    localparam  id_mask = 128'hffffffffffffffffffffffffffffffff;
+
     // Stub signals
     reg  e_valid$0$d;
     wire  e_valid$0$q;
@@ -1647,7 +1650,10 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
     reg  any_leave;
     reg  [6:0] chosen_id;
     reg  [127:0] done_a;
+    reg  [127:0] done_b;
     reg  [127:0] in_fifo_a;
+    reg  [127:0] in_fifo_b;
+    reg  [127:0] queued_b;
     reg  pop_start;
     reg  [6:0] p1_id;
 
@@ -5148,12 +5154,12 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
         end
         s1_res_valid$d = is_arrive;
         s1_res_grant$d = any_chosen;
-        queued$d = queued_a;
+        queued_b = queued_a;
         if (to_fifo) begin
-            queued$d = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
         end
         if ((is_remove & op_queued) & (~hit_below$16)) begin
-            queued$d = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
         end
         done_a = done$q;
         if (skip) begin
@@ -5162,9 +5168,9 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
         if (rm_known) begin
             done_a = (done$q & ~(1 << (op_id)) | ((1'b0) << (op_id)));
         end
-        done$d = done_a;
+        done_b = done_a;
         if (any_leave) begin
-            done$d = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
+            done_b = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
         end
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
@@ -5178,9 +5184,9 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
         if (p1_valid$q) begin
             in_fifo_a = (in_fifo$q & ~(1 << (p1_id)) | ((1'b0) << (p1_id)));
         end
-        in_fifo$d = in_fifo_a;
+        in_fifo_b = in_fifo_a;
         if (push) begin
-            in_fifo$d = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            in_fifo_b = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
         end
         fifo_ids$write_address = fifo_tail$q;
         fifo_ids$write_data = op_id;
@@ -5207,6 +5213,9 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
         fw_rr$d = wait_rr$write_data;
         fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
         fw_tg$d = wait_tg$write_data;
+        queued$d = queued_b & id_mask;
+        in_fifo$d = in_fifo_b & id_mask;
+        done$d = done_b & id_mask;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end

@@ -12,6 +12,9 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
+    // Constant declarations
+    localparam  index_mask = 128'hffff;
+
     // Stub signals
     reg  [3:0] array$read_address;
     reg  array$read_clock;
@@ -90,8 +93,9 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
+        written$d = written$q & index_mask;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];

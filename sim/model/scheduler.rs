@@ -60,6 +60,8 @@ pub struct FifoPaths {
     pub forwarded: u64,
     /// ARRIVE or REMOVE of a message in the cycle it loads from the FIFO.
     pub op_on_load: u64,
+    /// New messages that found the FIFO empty but a pop under way (they queue behind it).
+    pub insert_during_pop: u64,
 }
 
 /// Cycle-level model of the scheduler with `ids` message ids.
@@ -152,6 +154,9 @@ impl SchedulerModel {
                     if self.entries.len() < ENTRIES && fifo_len_at_start == 0 && !pop_in_flight {
                         self.entries.push(m);
                     } else {
+                        if fifo_len_at_start == 0 {
+                            self.paths.insert_during_pop += 1;
+                        }
                         self.counters.fifo_enters += 1;
                         self.queued[id] = true;
                         self.waiting[id] = m;

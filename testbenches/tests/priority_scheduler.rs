@@ -127,8 +127,9 @@ fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
 /// Homa-like random traffic: up to `live` concurrent messages; every cycle (90%) one packet of a
 /// random live message arrives (ARRIVE with its rank and counts), a message whose last packet
 /// arrived is removed, some live messages are removed early (garbage collection), some removes
-/// name unknown ids, ids are reused after removal. K and rtt change every 1000 cycles.
-fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_target: usize, n: usize) -> Vec<Cycle> {
+/// name unknown ids, ids are reused after removal. K, rtt and the number of live messages
+/// (8..=`live_max`, so the FIFO fills and drains) change every 1000 cycles.
+fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) -> Vec<Cycle> {
     #[derive(Clone, Copy)]
     struct Live {
         id: usize,
@@ -138,9 +139,10 @@ fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_target: usize, n: usize)
     let mut live: Vec<Live> = Vec::new();
     let mut free: Vec<usize> = (0..ids).collect();
     let mut out = Vec::with_capacity(n);
-    let (mut k, mut rtt) = (4u8, 8u8);
+    let (mut k, mut rtt, mut live_target) = (4u8, 8u8, live_max);
     for t in 0..n {
         if t % 1000 == 0 {
+            live_target = rng.gen_range(8.min(live_max)..=live_max);
             k = rng.gen_range(0..=20);
             rtt = match rng.gen_range(0..10) {
                 0 => 0,
@@ -292,7 +294,12 @@ fn model_random_on_verilator() {
             assert!(st.counters.fifo_enters > 100 && st.max_fifo > 4 && st.max_occupancy == 16, "the FIFO is exercised");
             let p = st.paths;
             assert!(
-                p.loads > 100 && p.discarded > 0 && p.reused_records > 0 && p.forwarded > 0 && p.op_on_load > 0,
+                p.loads > 100
+                    && p.discarded > 0
+                    && p.reused_records > 0
+                    && p.forwarded > 0
+                    && p.op_on_load > 0
+                    && p.insert_during_pop > 0,
                 "every FIFO corner path is reached: {p:?}"
             );
         }

@@ -75,12 +75,19 @@ impl NicConfig {
     /// Generates every block of this configuration, each named `<prefix>_<block>`.
     pub fn generate(&self) -> Vec<GeneratedModule> {
         if let Some(protocol) = self.protocol {
-            let verilog = match (protocol, self.messages) {
-                ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
-                ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
-                ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
-                (p, m) => panic!("no NIC top for {p} with {m} messages"),
-            };
+            let messages = self.messages;
+            // Built on a large stack: a whole NIC's nested construction overflows a 2 MiB thread.
+            let verilog = std::thread::Builder::new()
+                .stack_size(512 << 20)
+                .spawn(move || match (protocol, messages) {
+                    ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
+                    ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
+                    ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
+                    (p, m) => panic!("no NIC top for {p} with {m} messages"),
+                })
+                .expect("spawn the generator thread")
+                .join()
+                .expect("generate a NIC top");
             return vec![GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, self.name)];
         }
         let mut blocks = vec![
@@ -102,6 +109,8 @@ impl NicConfig {
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
                 blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<4>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 4>()));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
@@ -118,6 +127,8 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<7>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 7>()));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -40,8 +40,10 @@ pub struct DualPortMemory<const W: usize, const AW: usize> {
     pub rd_resp_valid: Signal<Out, Bit>,
     pub rd_value: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
-    /// One bit per entry (128 wide, the largest AW): the entry was written since reset.
+    /// One bit per entry (128 wide, the largest AW): the entry was written since reset. Bits
+    /// ≥ 2^AW are held at 0 by `index_mask`, so synthesis removes their flip-flops.
     written: DFF<Bits<128>>,
+    index_mask: Constant<Bits<128>>,
     s1_valid: DFF<Bit>,
     s1_written: DFF<Bit>,
     s1_bypass: DFF<Bit>,
@@ -63,6 +65,7 @@ impl<const W: usize, const AW: usize> Default for DualPortMemory<W, AW> {
             rd_value: Default::default(),
             array: Default::default(),
             written: Default::default(),
+            index_mask: Constant::new(crate::pisa::priority_scheduler::low_ones128(1 << AW)),
             s1_valid: Default::default(),
             s1_written: Default::default(),
             s1_bypass: Default::default(),
@@ -81,8 +84,9 @@ impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
         self.array.write_address.next = self.wr_index.val();
         self.array.write_data.next = self.wr_value.val();
         self.array.write_enable.next = self.wr_valid.val();
+        self.written.d.next = self.written.q.val() & self.index_mask.val();
         if self.wr_valid.val() {
-            self.written.d.next = self.written.q.val().replace_bit(self.wr_index.val().index(), true);
+            self.written.d.next = self.written.q.val().replace_bit(self.wr_index.val().index(), true) & self.index_mask.val();
         }
         self.s1_valid.d.next = self.rd_valid.val();
         self.s1_written.d.next = self.written.q.val().get_bit(self.rd_index.val().index());
@@ -102,4 +106,11 @@ impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
             self.array.write_enable.next = false;
         }
     }
+}
+
+/// The block's Verilog (for `gen`), built in its own stack frame so the configuration table's
+/// frame does not grow.
+#[inline(never)]
+pub fn generate_verilog_of<const W: usize, const AW: usize>() -> String {
+    crate::generate::verilog_of(&mut DualPortMemory::<W, AW>::default())
 }

@@ -76,6 +76,11 @@ pub const OP_REMOVE: u64 = 2;
 /// Entries compared in parallel.
 pub const SCHED_ENTRIES: usize = 16;
 
+/// Ones in the low `n` bits of a 128-bit vector.
+pub(crate) fn low_ones128(n: usize) -> Bits<128> {
+    (0..n.min(128)).fold(Bits::<128>::default(), |b, i| b.replace_bit(i, true))
+}
+
 fn arr<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
 }
@@ -115,7 +120,9 @@ pub struct PriorityScheduler<const IW: usize> {
     e_recv: [DFF<Bits<8>>; 16],
     e_total: [DFF<Bits<8>>; 16],
     e_granted: [DFF<Bits<8>>; 16],
-    // ---- Per-id bits (128 wide, the largest IW; ids ≥ 2^IW never occur).
+    // ---- Per-id bits (128 wide, the largest IW; bits ≥ 2^IW are held at 0 by `id_mask`, so
+    // synthesis removes their flip-flops).
+    id_mask: Constant<Bits<128>>,
     queued: DFF<Bits<128>>,
     in_fifo: DFF<Bits<128>>,
     done: DFF<Bits<128>>,
@@ -209,7 +216,10 @@ pub struct PriorityScheduler<const IW: usize> {
     any_leave: Signal<Local, Bit>,
     chosen_id: Signal<Local, Bits<IW>>,
     done_a: Signal<Local, Bits<128>>,
+    done_b: Signal<Local, Bits<128>>,
     in_fifo_a: Signal<Local, Bits<128>>,
+    in_fifo_b: Signal<Local, Bits<128>>,
+    queued_b: Signal<Local, Bits<128>>,
     pop_start: Signal<Local, Bit>,
     p1_id: Signal<Local, Bits<IW>>,
 }
@@ -250,6 +260,7 @@ impl<const IW: usize> Default for PriorityScheduler<IW> {
             e_recv: arr(),
             e_total: arr(),
             e_granted: arr(),
+            id_mask: Constant::new(low_ones128(1 << IW)),
             queued: Default::default(),
             in_fifo: Default::default(),
             done: Default::default(),
@@ -331,7 +342,10 @@ impl<const IW: usize> Default for PriorityScheduler<IW> {
             any_leave: Default::default(),
             chosen_id: Default::default(),
             done_a: Default::default(),
+            done_b: Default::default(),
             in_fifo_a: Default::default(),
+            in_fifo_b: Default::default(),
+            queued_b: Default::default(),
             pop_start: Default::default(),
             p1_id: Default::default(),
         }
@@ -524,12 +538,12 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         self.s1_res_grant.d.next = self.any_chosen.val();
 
         // ---- Per-id bits, FIFO and waiting state.
-        self.queued.d.next = self.queued_a.val();
+        self.queued_b.next = self.queued_a.val();
         if self.to_fifo.val() {
-            self.queued.d.next = self.queued_a.val().replace_bit(self.op_id.val().index(), true);
+            self.queued_b.next = self.queued_a.val().replace_bit(self.op_id.val().index(), true);
         }
         if (self.is_remove.val() & self.op_queued.val()) & (!self.hit_below[16].val()) {
-            self.queued.d.next = self.queued_a.val().replace_bit(self.op_id.val().index(), false);
+            self.queued_b.next = self.queued_a.val().replace_bit(self.op_id.val().index(), false);
         }
         // done: an unknown ARRIVE with nothing to grant marks it; a REMOVE clears it; a message
         // that leaves fully granted marks it.
@@ -540,9 +554,9 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         if self.rm_known.val() {
             self.done_a.next = self.done.q.val().replace_bit(self.op_id.val().index(), false);
         }
-        self.done.d.next = self.done_a.val();
+        self.done_b.next = self.done_a.val();
         if self.any_leave.val() {
-            self.done.d.next = self.done_a.val().replace_bit(self.chosen_id.val().index(), true);
+            self.done_b.next = self.done_a.val().replace_bit(self.chosen_id.val().index(), true);
         }
         // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
         self.pop_start.next = (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val()))
@@ -558,9 +572,9 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         if self.p1_valid.q.val() {
             self.in_fifo_a.next = self.in_fifo.q.val().replace_bit(self.p1_id.val().index(), false);
         }
-        self.in_fifo.d.next = self.in_fifo_a.val();
+        self.in_fifo_b.next = self.in_fifo_a.val();
         if self.push.val() {
-            self.in_fifo.d.next = self.in_fifo_a.val().replace_bit(self.op_id.val().index(), true);
+            self.in_fifo_b.next = self.in_fifo_a.val().replace_bit(self.op_id.val().index(), true);
         }
         self.fifo_ids.write_address.next = self.fifo_tail.q.val();
         self.fifo_ids.write_data.next = self.op_id.val();
@@ -589,6 +603,10 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         self.fw_rr.d.next = self.wait_rr.write_data.val();
         self.fw_tg_valid.d.next = (self.p1_valid.q.val() & self.to_fifo.val()) & (self.op_id.val() == self.p1_id.val());
         self.fw_tg.d.next = self.wait_tg.write_data.val();
+
+        self.queued.d.next = self.queued_b.val() & self.id_mask.val();
+        self.in_fifo.d.next = self.in_fifo_b.val() & self.id_mask.val();
+        self.done.d.next = self.done_b.val() & self.id_mask.val();
 
         // ---- Counters.
         if self.new_msg.val() {
@@ -659,6 +677,7 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
 /// The block's Verilog (for `gen`). Generation runs on a thread with a 256 MiB stack: the
 /// rust-hdl AST of this block's update (hundreds of unrolled statements) is built by deeply
 /// nested calls that overflow a default 2 MiB test thread.
+#[inline(never)]
 pub fn generate_verilog_of<const IW: usize>() -> String {
     std::thread::Builder::new()
         .stack_size(256 << 20)

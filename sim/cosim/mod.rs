@@ -15,3 +15,4 @@ pub mod native_pisa;
 pub mod native_packet_generator;
 pub mod native_nic;
 pub mod native_csr;
+pub mod native_sched;

@@ -9,3 +9,4 @@ pub mod packetization;
 pub mod rx_128;
 pub mod pisa;
 pub mod csr;
+pub mod scheduler;

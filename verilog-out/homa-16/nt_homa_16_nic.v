@@ -6647,6 +6647,9 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     output reg  [4:0] occupancy;
     output reg  [7:0] fifo_level;
 
+    // Constant declarations
+    localparam  id_mask = 128'hffff;
+
     // Stub signals
     reg  e_valid$0$d;
     wire  e_valid$0$q;
@@ -8265,7 +8268,10 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  any_leave;
     reg  [3:0] chosen_id;
     reg  [127:0] done_a;
+    reg  [127:0] done_b;
     reg  [127:0] in_fifo_a;
+    reg  [127:0] in_fifo_b;
+    reg  [127:0] queued_b;
     reg  pop_start;
     reg  [3:0] p1_id;
 
@@ -11766,12 +11772,12 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         end
         s1_res_valid$d = is_arrive;
         s1_res_grant$d = any_chosen;
-        queued$d = queued_a;
+        queued_b = queued_a;
         if (to_fifo) begin
-            queued$d = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
         end
         if ((is_remove & op_queued) & (~hit_below$16)) begin
-            queued$d = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
         end
         done_a = done$q;
         if (skip) begin
@@ -11780,9 +11786,9 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         if (rm_known) begin
             done_a = (done$q & ~(1 << (op_id)) | ((1'b0) << (op_id)));
         end
-        done$d = done_a;
+        done_b = done_a;
         if (any_leave) begin
-            done$d = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
+            done_b = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
         end
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
@@ -11796,9 +11802,9 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         if (p1_valid$q) begin
             in_fifo_a = (in_fifo$q & ~(1 << (p1_id)) | ((1'b0) << (p1_id)));
         end
-        in_fifo$d = in_fifo_a;
+        in_fifo_b = in_fifo_a;
         if (push) begin
-            in_fifo$d = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            in_fifo_b = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
         end
         fifo_ids$write_address = fifo_tail$q;
         fifo_ids$write_data = op_id;
@@ -11825,6 +11831,9 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         fw_rr$d = wait_rr$write_data;
         fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
         fw_tg$d = wait_tg$write_data;
+        queued$d = queued_b & id_mask;
+        in_fifo$d = in_fifo_b & id_mask;
+        done$d = done_b & id_mask;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end
@@ -14320,6 +14329,9 @@ module nt_homa_16_nic$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_valid,r
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
+    // Constant declarations
+    localparam  index_mask = 128'hffff;
+
     // Stub signals
     reg  [3:0] array$read_address;
     reg  array$read_clock;
@@ -14398,8 +14410,9 @@ module nt_homa_16_nic$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_valid,r
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
+        written$d = written$q & index_mask;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];

@@ -18,6 +18,7 @@ use crate::nic::reassembly_128::Reassembly128;
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
 use crate::nic::tx_path::TxPath16;
+use crate::nic::tx_path_128::TxPath128;
 use crate::nic::arbiter::Arbiter;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
@@ -110,6 +111,7 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
+                blocks.push(("tx_path", verilog_of(&mut TxPath128::default())));
             }
             other => panic!("no block types for {other} messages"),
         }

@@ -13,3 +13,4 @@ pub mod bolt_ingress_dut;
 pub mod tx;
 pub mod native_pisa;
 pub mod native_packet_generator;
+pub mod native_tx128;

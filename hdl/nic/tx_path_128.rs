@@ -35,12 +35,21 @@
 //!
 //! # Latency and throughput (measured on the Verilator model, testbenches/tests/tx_path_128.rs)
 //! 16-byte message, first word accepted in cycle 0: words 1–3 in cycles 1–3, the install waits in
-//! the writer's commit register in cycle 4 and wins the core's S0, S1 in cycle 5 installs it and
-//! chooses its first packet, the descriptor is accepted by the read-out in cycle 6, the payload
-//! read is issued in cycle 7, the memory returns the word in cycle 8 and the output buffer shows
-//! the first beat in cycle 9: **9 cycles**, as the 16-message path. Throughput: one payload beat
-//! per cycle; one packet descriptor per cycle from the core (also for one message), so 1-byte
-//! packets leave at line rate (9-beat frames). Figures in the test output and /notes.
+//! the writer's commit register in cycle 4 and wins the core's S0, S1 in cycle 5 installs it
+//! (`msg_id_valid`) and chooses its first packet, the descriptor is accepted by the read-out in
+//! cycle 6, the payload read is issued in cycle 7, the memory returns the word in cycle 8 and the
+//! output buffer shows the first beat in cycle 9: **9 cycles**, as the 16-message path
+//! (`sixteen_byte_message_latency`). Throughput: one payload beat per cycle (a 38-packet message:
+//! 4864 beats in 4864 cycles); the core gives one descriptor per cycle, so 100 queued 1-byte
+//! messages leave as 100 one-beat packets in 100 cycles; 1-byte messages with ACKs fed back as
+//! DeliveredEvents: one 9-beat frame every 9.000 cycles, no idle wire cycle (line rate). The CPU
+//! side takes one word per cycle, plus one cycle per message for the install (as the 16-message
+//! path).
+//!
+//! Retransmission timing (RTO 1000 cycles, threshold 2, a 1-byte message never acknowledged;
+//! `lost_single_packet_message_retransmission_and_abandon_timing`): sent 4 cycles after
+//! `msg_id_valid`, retransmitted at 2053 and 3077, abandoned at 4097 (the 16-message path:
+//! 2021, 3029, 4033 relative to its `msg_id_valid`; the difference is the 128-entry timer scan).
 //!
 //! # Reset
 //! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters

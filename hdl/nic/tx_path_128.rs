@@ -26,11 +26,10 @@
 //!   16-message path would, see below).
 //! * Completions queue in a 128-entry FIFO (one per freed slot, so it never overflows) and are
 //!   offered on `done_*` in the order the slots were freed.
-//! * Events enter 16-entry FIFOs in the core (see [`Packetization128`]: at most one DeliveredEvent
-//!   and one CreditTxEvent per cycle, absorbed as long as they average at most one per cycle
-//!   together over any window, with 16 entries each of slack). An event that finds its FIFO full
-//!   is dropped and counted in the extra output **`event_overflow_count`** (the only port that
-//!   TxPath16 does not have).
+//! * Events take effect 3 cycles after they arrive: they enter 16-entry FIFOs in the core, served
+//!   at one event per cycle in total (see [`Packetization128`]: either kind alone at one per cycle
+//!   is never lost; an event that finds its FIFO full is dropped and counted in the extra output
+//!   **`event_overflow_count`**, the only port that TxPath16 does not have).
 //! * The timer scans 128 entries, so an expiry is raised up to N + 2 = 130 cycles after it is due.
 //!
 //! # Latency and throughput (measured on the Verilator model, testbenches/tests/tx_path_128.rs)

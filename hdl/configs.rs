@@ -111,6 +111,7 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
+                blocks.push(("packetization", packetization_128_verilog()));
                 blocks.push(("tx_path", tx_path_128_verilog()));
             }
             other => panic!("no block types for {other} messages"),
@@ -130,6 +131,12 @@ impl NicConfig {
 #[inline(never)]
 fn tx_path_128_verilog() -> String {
     verilog_of(&mut TxPath128::default())
+}
+
+/// Its core alone, likewise.
+#[inline(never)]
+fn packetization_128_verilog() -> String {
+    verilog_of(&mut crate::nic::packetization_128::Packetization128::default())
 }
 
 /// A named configuration of a switch block (written by `gen` beside the NIC configurations).

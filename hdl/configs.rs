@@ -18,6 +18,7 @@ use crate::nic::reassembly_128::Reassembly128;
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
 use crate::nic::tx_path::TxPath16;
+use crate::nic::tx_path_128::TxPath128;
 use crate::nic::arbiter::Arbiter;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
@@ -129,6 +130,8 @@ impl NicConfig {
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<7>()));
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 7>()));
+                blocks.push(("packetization", packetization_128_verilog()));
+                blocks.push(("tx_path", tx_path_128_verilog()));
             }
             other => panic!("no block types for {other} messages"),
         }
@@ -139,6 +142,20 @@ impl NicConfig {
             })
             .collect()
     }
+}
+
+/// The 128-message transmit path's Verilog, generated in its own stack frame: kept out of
+/// [`NicConfig::generate`], whose frame already holds the large NIC-top temporaries, so that
+/// generation still fits a test thread's default 2 MiB stack.
+#[inline(never)]
+fn tx_path_128_verilog() -> String {
+    verilog_of(&mut TxPath128::default())
+}
+
+/// Its core alone, likewise.
+#[inline(never)]
+fn packetization_128_verilog() -> String {
+    verilog_of(&mut crate::nic::packetization_128::Packetization128::default())
 }
 
 /// A named configuration of a switch block (written by `gen` beside the NIC configurations).

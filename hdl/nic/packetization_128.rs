@@ -1,0 +1,968 @@
+//! Packetization core for 128 messages (thesis §3.2.4, Algorithms 2–4): the semantics of the
+//! 16-message [`crate::nic::packetization::Packetization`] (exclusive credit, raise-only mode,
+//! first recovery after two RTOs, abandon after the threshold, generation-checked IDs), with the
+//! per-slot state in one RAM and one read-modify-write pipeline over it.
+//!
+//! # State
+//! * `slot_ram` (128 × 330 bit, synchronous read, read-before-write), one word per slot:
+//!   `deliveredBitmap` 64 @0, `txBitmap` 64 @64, `rtxPending` 64 @128, `credit` 16 @192,
+//!   `allowTx` 1 @208, packet count 8 @209, `maxTxPktOffset + 1` 8 @217 (0 = nothing sent yet),
+//!   `timeoutCnt` 8 @225, generation 9 @233, remote_ip 32 @242, remote_port 16 @274,
+//!   local_port 16 @290, msg_len 16 @306, rank 8 @322.
+//! * Flip-flops: `active` (128 bits, a message is installed) and `sendable` (128 bits, the slot
+//!   had an eligible packet after its last operation), the round-robin pointer, the pipeline
+//!   registers, a 2-entry descriptor queue, the counters.
+//!
+//! **tx_msg_id** = `{generation[8:0], slot[6:0]}`; the generation advances when the slot is
+//! freed. It lives in the RAM and is not reset: after `reset` a slot continues from its previous
+//! generation (from power-up, whose RAM is zero, slot `i`'s first ID is `i`), so an event that
+//! predates a reset cannot match a message written after it either.
+//!
+//! # The pipeline (one operation per cycle)
+//! ```text
+//!  S0  arbitrate: DeliveredEvent queue > CreditTxEvent queue > timeout > message install > packet
+//!      choice; the winner's slot addresses slot_ram
+//!  S1  word = slot_ram data, or the word written in the previous cycle when it is the same slot
+//!      (forwarding: the RAM reads before it writes); apply the operation; optionally choose a
+//!      packet from the updated word; write the word back, update active/sendable, emit the
+//!      descriptor, the completion, the timer schedule/cancel
+//! ```
+//! Operations are applied one at a time in the order they win S0, each seeing every earlier one
+//! (back-to-back operations on one slot are forwarded), so there is no same-cycle order to define.
+//!
+//! * **Packet choice**: round robin over `sendable` in ascending slot order (the first sendable
+//!   slot above the last one chosen, else the first one), two 128-bit find-first-set. It is issued
+//!   only when the descriptor queue is sure to have room. In S1 the smallest eligible offset of the
+//!   updated word is sent: eligible = `((txBitmap & OnesUntil(credit) if allowTx) | rtxPending) &
+//!   ~deliveredBitmap`. `sendable` of a slot chosen in cycle t is refreshed at the end of t+1, so
+//!   the slot can be chosen again in t+1; S1 then works on the forwarded word and emits nothing if
+//!   the message has nothing left (one wasted cycle per message, never a wrong packet).
+//! * **Install** (message write): the word is initialised (`txBitmap` = OnesUntil(packets),
+//!   credit = min(descriptor credit or `default_credit`, packets), `allowTx` = 1), the timer is
+//!   scheduled with metadata `{tx_msg_id, 0}` ("nothing sent yet"), the ID is returned on
+//!   `new_id_valid`/`new_id`, and — when the descriptor queue has room — the first packet is
+//!   chosen in the same operation (this keeps the transmit path's latency at 9 cycles). A write to
+//!   an active slot changes nothing and is counted (`write_busy_count`).
+//! * **DeliveredEvent** (Algorithm 2), **CreditTxEvent** (Algorithm 3), **TimeoutEvent**
+//!   (Algorithm 4, inclusive `rtx_offset`, `timeoutCnt` reset on progress else incremented,
+//!   abandon when the updated count exceeds `timeout_threshold`): exactly as documented in the
+//!   16-message block, including the counted ignores (`ack_beyond`, `rtx_beyond`, `credit_beyond`)
+//!   and the generation check (a mismatch is counted stale and changes nothing).
+//!
+//! # Events are never lost below the stated rate
+//! `dlv_*` and `ctx_*` have no ready: each is pushed into its own 16-entry FIFO
+//! ([`StreamFifo`]; an entry is at the head 2 cycles after its push) and the queues have the
+//! highest priority in S0, DeliveredEvents first, so together they are served at one event per
+//! cycle. Either kind alone at one per cycle is never lost; with both kinds, the excess over one
+//! per cycle accumulates in the CreditTxEvent queue, and an event is dropped only when its queue
+//! already holds 16 entries — dropped and counted in `event_overflow_count` (a defined outcome,
+//! never silent). Measured (tx_path_128 test `event_bursts_are_never_lost_silently`): 16 cycles
+//! with both events in every cycle lose nothing; 200 such cycles overflow 184 CreditTxEvents,
+//! every event processed or counted. While events keep arriving every cycle, timeouts, installs
+//! and packet choices wait (valid/ready, nothing lost); the ingress delivers at most two events
+//! per received packet, and a packet is at least 8 cycles on a 64-bit datapath.
+//!
+//! # Ports
+//! As the 16-message block with 7-bit slots (`new_slot`, `to_slot`, `sched_slot`, `cancel_slot`,
+//! `pkt_slot`; the completion's slot is the low 7 bits of `done_tx_msg_id`) and `active` 128, except: the install port returns the ID later, on
+//! `new_id_valid`/`new_id` (a pulse in the operation's S1 cycle, only for a successful install),
+//! `new_ready` means "taken this cycle"; `pkt_q1_valid`/`pkt_q1_slot` name the second queued
+//! descriptor (the transmit path keeps that buffer out of its free list); plus
+//! `event_overflow_count`.
+//!
+//! # Latency and throughput
+//! Install taken in S0 in cycle t → its first descriptor valid in cycle t + 2. An event pushed in
+//! cycle t is at the head of its queue in t + 2, applied in S1 in t + 3 (if it wins S0), seen by a
+//! packet choice issued in t + 3. Throughput: one operation per cycle; one packet descriptor per
+//! cycle while the consumer takes one per cycle (also with a single active message, thanks to
+//! forwarding).
+//!
+//! # Reset
+//! One cycle of `reset`: every slot inactive, queues empty, counters zero (generations kept).
+
+use crate::common::find_first_set::FindFirstSet;
+use crate::common::stream_fifo::StreamFifo;
+use rust_hdl::prelude::*;
+
+/// Width of one `slot_ram` word.
+pub const SLOT_WORD_BITS_128: usize = 330;
+
+/// Packetization core for 128 messages.
+#[derive(LogicBlock)]
+pub struct Packetization128 {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub default_credit: Signal<In, Bits<16>>,
+    pub timeout_threshold: Signal<In, Bits<8>>,
+    // message install
+    pub new_valid: Signal<In, Bit>,
+    pub new_ready: Signal<Out, Bit>,
+    pub new_slot: Signal<In, Bits<7>>,
+    pub new_remote_ip: Signal<In, Bits<32>>,
+    pub new_remote_port: Signal<In, Bits<16>>,
+    pub new_local_port: Signal<In, Bits<16>>,
+    pub new_msg_len: Signal<In, Bits<16>>,
+    pub new_credit_valid: Signal<In, Bit>,
+    pub new_credit: Signal<In, Bits<16>>,
+    pub new_rank: Signal<In, Bits<8>>,
+    pub new_id_valid: Signal<Out, Bit>,
+    pub new_id: Signal<Out, Bits<16>>,
+    // DeliveredEvent
+    pub dlv_valid: Signal<In, Bit>,
+    pub dlv_tx_msg_id: Signal<In, Bits<16>>,
+    pub dlv_ack_bitmap: Signal<In, Bits<64>>,
+    // CreditTxEvent
+    pub ctx_valid: Signal<In, Bit>,
+    pub ctx_tx_msg_id: Signal<In, Bits<16>>,
+    pub ctx_rtx_flag: Signal<In, Bit>,
+    pub ctx_rtx_bitmap: Signal<In, Bits<64>>,
+    pub ctx_credit_flag: Signal<In, Bit>,
+    pub ctx_new_credit: Signal<In, Bits<16>>,
+    pub ctx_allow_tx: Signal<In, Bit>,
+    pub ctx_raise_only: Signal<In, Bit>,
+    // TimeoutEvent
+    pub to_valid: Signal<In, Bit>,
+    pub to_ready: Signal<Out, Bit>,
+    pub to_slot: Signal<In, Bits<7>>,
+    pub to_meta: Signal<In, Bits<24>>,
+    // to the timer
+    pub sched_valid: Signal<Out, Bit>,
+    pub sched_slot: Signal<Out, Bits<7>>,
+    pub sched_meta: Signal<Out, Bits<24>>,
+    pub cancel_valid: Signal<Out, Bit>,
+    pub cancel_slot: Signal<Out, Bits<7>>,
+    // packet descriptor (Listing 3.2)
+    pub pkt_valid: Signal<Out, Bit>,
+    pub pkt_ready: Signal<In, Bit>,
+    pub pkt_slot: Signal<Out, Bits<7>>,
+    pub pkt_remote_ip: Signal<Out, Bits<32>>,
+    pub pkt_remote_port: Signal<Out, Bits<16>>,
+    pub pkt_msg_len: Signal<Out, Bits<16>>,
+    pub pkt_offset: Signal<Out, Bits<8>>,
+    pub pkt_local_port: Signal<Out, Bits<16>>,
+    pub pkt_tx_msg_id: Signal<Out, Bits<16>>,
+    pub pkt_credit: Signal<Out, Bits<16>>,
+    pub pkt_rank: Signal<Out, Bits<8>>,
+    pub pkt_flags: Signal<Out, Bits<8>>,
+    pub pkt_is_new_msg: Signal<Out, Bit>,
+    pub pkt_is_rtx: Signal<Out, Bit>,
+    pub pkt_q1_valid: Signal<Out, Bit>,
+    pub pkt_q1_slot: Signal<Out, Bits<7>>,
+    // completion
+    pub done_valid: Signal<Out, Bit>,
+    pub done_tx_msg_id: Signal<Out, Bits<16>>,
+    pub done_abandoned: Signal<Out, Bit>,
+    // status
+    pub active: Signal<Out, Bits<128>>,
+    pub stale_delivered_count: Signal<Out, Bits<16>>,
+    pub stale_credit_count: Signal<Out, Bits<16>>,
+    pub stale_timeout_count: Signal<Out, Bits<16>>,
+    pub ack_beyond_count: Signal<Out, Bits<16>>,
+    pub rtx_beyond_count: Signal<Out, Bits<16>>,
+    pub credit_beyond_count: Signal<Out, Bits<16>>,
+    pub write_busy_count: Signal<Out, Bits<16>>,
+    pub delivered_msg_count: Signal<Out, Bits<16>>,
+    pub abandoned_msg_count: Signal<Out, Bits<16>>,
+    pub event_overflow_count: Signal<Out, Bits<16>>,
+
+    // ---- blocks ----
+    slot_ram: RAM<Bits<330>, 7>,
+    dlv_q: StreamFifo<Bits<80>, 4>,
+    ctx_q: StreamFifo<Bits<100>, 4>,
+    rr_above: FindFirstSet<128, 7>,
+    rr_any: FindFirstSet<128, 7>,
+    off_ffs: FindFirstSet<64, 6>,
+
+    // ---- state ----
+    active_bits: DFF<Bits<128>>,
+    sendable: DFF<Bits<128>>,
+    rr_last: DFF<Bits<7>>,
+    s1_valid: DFF<Bit>,
+    s1_kind: DFF<Bits<3>>,
+    s1_slot: DFF<Bits<7>>,
+    s1_id: DFF<Bits<16>>,
+    s1_bitmap: DFF<Bits<64>>,
+    s1_rtx_flag: DFF<Bit>,
+    s1_credit_flag: DFF<Bit>,
+    s1_credit: DFF<Bits<16>>,
+    s1_allow: DFF<Bit>,
+    s1_raise: DFF<Bit>,
+    s1_rtx_p1: DFF<Bits<8>>,
+    s1_emit: DFF<Bit>,
+    s1_ip: DFF<Bits<32>>,
+    s1_rport: DFF<Bits<16>>,
+    s1_lport: DFF<Bits<16>>,
+    s1_len: DFF<Bits<16>>,
+    s1_rank: DFF<Bits<8>>,
+    fwd_valid: DFF<Bit>,
+    fwd_slot: DFF<Bits<7>>,
+    fwd_word: DFF<Bits<330>>,
+    q_count: DFF<Bits<2>>,
+    q0: DFF<Bits<137>>,
+    q1: DFF<Bits<137>>,
+    cnt_stale_dlv: DFF<Bits<16>>,
+    cnt_stale_ctx: DFF<Bits<16>>,
+    cnt_stale_to: DFF<Bits<16>>,
+    cnt_ack_beyond: DFF<Bits<16>>,
+    cnt_rtx_beyond: DFF<Bits<16>>,
+    cnt_credit_beyond: DFF<Bits<16>>,
+    cnt_write_busy: DFF<Bits<16>>,
+    cnt_delivered: DFF<Bits<16>>,
+    cnt_abandoned: DFF<Bits<16>>,
+    cnt_overflow: DFF<Bits<16>>,
+
+    // ---- constants ----
+    ones64: Constant<Bits<64>>,
+    ones128: Constant<Bits<128>>,
+
+    // ---- S0 locals ----
+    ev_dlv: Signal<Local, Bit>,
+    ev_ctx: Signal<Local, Bit>,
+    g_dlv: Signal<Local, Bit>,
+    g_ctx: Signal<Local, Bit>,
+    g_to: Signal<Local, Bit>,
+    g_new: Signal<Local, Bit>,
+    g_pkt: Signal<Local, Bit>,
+    q_pop: Signal<Local, Bit>,
+    room: Signal<Local, Bit>,
+    occ_after: Signal<Local, Bits<3>>,
+    above_mask: Signal<Local, Bits<128>>,
+    pick_slot: Signal<Local, Bits<7>>,
+    s0_slot: Signal<Local, Bits<7>>,
+    dlv_head: Signal<Local, Bits<80>>,
+    ctx_head: Signal<Local, Bits<100>>,
+    dlv_overflow: Signal<Local, Bit>,
+    ctx_overflow: Signal<Local, Bit>,
+
+    // ---- S1 locals ----
+    cur: Signal<Local, Bits<330>>,
+    c_del: Signal<Local, Bits<64>>,
+    c_tx: Signal<Local, Bits<64>>,
+    c_rtx: Signal<Local, Bits<64>>,
+    c_credit: Signal<Local, Bits<16>>,
+    c_allow: Signal<Local, Bit>,
+    c_npkts: Signal<Local, Bits<8>>,
+    c_max: Signal<Local, Bits<8>>,
+    c_tcnt: Signal<Local, Bits<8>>,
+    c_gen: Signal<Local, Bits<9>>,
+    c_id: Signal<Local, Bits<16>>,
+    c_active: Signal<Local, Bit>,
+    c_pk: Signal<Local, Bits<64>>,
+    hit: Signal<Local, Bit>,
+    k_dlv: Signal<Local, Bit>,
+    k_ctx: Signal<Local, Bit>,
+    k_to: Signal<Local, Bit>,
+    k_new: Signal<Local, Bit>,
+    d_ack: Signal<Local, Bits<64>>,
+    d_del: Signal<Local, Bits<64>>,
+    d_complete: Signal<Local, Bit>,
+    x_rtx: Signal<Local, Bits<64>>,
+    x_req: Signal<Local, Bits<16>>,
+    x_beyond: Signal<Local, Bit>,
+    x_credit: Signal<Local, Bits<16>>,
+    t_progress: Signal<Local, Bit>,
+    t_cnt_inc: Signal<Local, Bits<8>>,
+    t_abandon: Signal<Local, Bit>,
+    t_rtx: Signal<Local, Bits<64>>,
+    i_npkts: Signal<Local, Bits<17>>,
+    i_pk: Signal<Local, Bits<64>>,
+    i_credit_req: Signal<Local, Bits<16>>,
+    i_credit: Signal<Local, Bits<16>>,
+    u_del: Signal<Local, Bits<64>>,
+    u_tx: Signal<Local, Bits<64>>,
+    u_rtx: Signal<Local, Bits<64>>,
+    u_credit: Signal<Local, Bits<16>>,
+    u_allow: Signal<Local, Bit>,
+    u_npkts: Signal<Local, Bits<8>>,
+    u_max: Signal<Local, Bits<8>>,
+    u_tcnt: Signal<Local, Bits<8>>,
+    u_gen: Signal<Local, Bits<9>>,
+    u_meta: Signal<Local, Bits<88>>,
+    u_active: Signal<Local, Bit>,
+    free_go: Signal<Local, Bit>,
+    u_credit_mask: Signal<Local, Bits<64>>,
+    u_elig: Signal<Local, Bits<64>>,
+    e_go: Signal<Local, Bit>,
+    e_onehot: Signal<Local, Bits<64>>,
+    e_off: Signal<Local, Bits<8>>,
+    n_tx: Signal<Local, Bits<64>>,
+    n_rtx: Signal<Local, Bits<64>>,
+    n_max: Signal<Local, Bits<8>>,
+    n_elig: Signal<Local, Bits<64>>,
+    n_word: Signal<Local, Bits<330>>,
+    e_desc: Signal<Local, Bits<137>>,
+    e_is_new: Signal<Local, Bit>,
+    e_is_rtx: Signal<Local, Bit>,
+}
+
+impl Default for Packetization128 {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            default_credit: Default::default(),
+            timeout_threshold: Default::default(),
+            new_valid: Default::default(),
+            new_ready: Default::default(),
+            new_slot: Default::default(),
+            new_remote_ip: Default::default(),
+            new_remote_port: Default::default(),
+            new_local_port: Default::default(),
+            new_msg_len: Default::default(),
+            new_credit_valid: Default::default(),
+            new_credit: Default::default(),
+            new_rank: Default::default(),
+            new_id_valid: Default::default(),
+            new_id: Default::default(),
+            dlv_valid: Default::default(),
+            dlv_tx_msg_id: Default::default(),
+            dlv_ack_bitmap: Default::default(),
+            ctx_valid: Default::default(),
+            ctx_tx_msg_id: Default::default(),
+            ctx_rtx_flag: Default::default(),
+            ctx_rtx_bitmap: Default::default(),
+            ctx_credit_flag: Default::default(),
+            ctx_new_credit: Default::default(),
+            ctx_allow_tx: Default::default(),
+            ctx_raise_only: Default::default(),
+            to_valid: Default::default(),
+            to_ready: Default::default(),
+            to_slot: Default::default(),
+            to_meta: Default::default(),
+            sched_valid: Default::default(),
+            sched_slot: Default::default(),
+            sched_meta: Default::default(),
+            cancel_valid: Default::default(),
+            cancel_slot: Default::default(),
+            pkt_valid: Default::default(),
+            pkt_ready: Default::default(),
+            pkt_slot: Default::default(),
+            pkt_remote_ip: Default::default(),
+            pkt_remote_port: Default::default(),
+            pkt_msg_len: Default::default(),
+            pkt_offset: Default::default(),
+            pkt_local_port: Default::default(),
+            pkt_tx_msg_id: Default::default(),
+            pkt_credit: Default::default(),
+            pkt_rank: Default::default(),
+            pkt_flags: Default::default(),
+            pkt_is_new_msg: Default::default(),
+            pkt_is_rtx: Default::default(),
+            pkt_q1_valid: Default::default(),
+            pkt_q1_slot: Default::default(),
+            done_valid: Default::default(),
+            done_tx_msg_id: Default::default(),
+            done_abandoned: Default::default(),
+            active: Default::default(),
+            stale_delivered_count: Default::default(),
+            stale_credit_count: Default::default(),
+            stale_timeout_count: Default::default(),
+            ack_beyond_count: Default::default(),
+            rtx_beyond_count: Default::default(),
+            credit_beyond_count: Default::default(),
+            write_busy_count: Default::default(),
+            delivered_msg_count: Default::default(),
+            abandoned_msg_count: Default::default(),
+            event_overflow_count: Default::default(),
+            slot_ram: Default::default(),
+            dlv_q: Default::default(),
+            ctx_q: Default::default(),
+            rr_above: Default::default(),
+            rr_any: Default::default(),
+            off_ffs: Default::default(),
+            active_bits: Default::default(),
+            sendable: Default::default(),
+            rr_last: Default::default(),
+            s1_valid: Default::default(),
+            s1_kind: Default::default(),
+            s1_slot: Default::default(),
+            s1_id: Default::default(),
+            s1_bitmap: Default::default(),
+            s1_rtx_flag: Default::default(),
+            s1_credit_flag: Default::default(),
+            s1_credit: Default::default(),
+            s1_allow: Default::default(),
+            s1_raise: Default::default(),
+            s1_rtx_p1: Default::default(),
+            s1_emit: Default::default(),
+            s1_ip: Default::default(),
+            s1_rport: Default::default(),
+            s1_lport: Default::default(),
+            s1_len: Default::default(),
+            s1_rank: Default::default(),
+            fwd_valid: Default::default(),
+            fwd_slot: Default::default(),
+            fwd_word: Default::default(),
+            q_count: Default::default(),
+            q0: Default::default(),
+            q1: Default::default(),
+            cnt_stale_dlv: Default::default(),
+            cnt_stale_ctx: Default::default(),
+            cnt_stale_to: Default::default(),
+            cnt_ack_beyond: Default::default(),
+            cnt_rtx_beyond: Default::default(),
+            cnt_credit_beyond: Default::default(),
+            cnt_write_busy: Default::default(),
+            cnt_delivered: Default::default(),
+            cnt_abandoned: Default::default(),
+            cnt_overflow: Default::default(),
+            ones64: Constant::new(u64::MAX.into()),
+            ones128: Constant::new(!Bits::<128>::default()),
+            ev_dlv: Default::default(),
+            ev_ctx: Default::default(),
+            g_dlv: Default::default(),
+            g_ctx: Default::default(),
+            g_to: Default::default(),
+            g_new: Default::default(),
+            g_pkt: Default::default(),
+            q_pop: Default::default(),
+            room: Default::default(),
+            occ_after: Default::default(),
+            above_mask: Default::default(),
+            pick_slot: Default::default(),
+            s0_slot: Default::default(),
+            dlv_head: Default::default(),
+            ctx_head: Default::default(),
+            dlv_overflow: Default::default(),
+            ctx_overflow: Default::default(),
+            cur: Default::default(),
+            c_del: Default::default(),
+            c_tx: Default::default(),
+            c_rtx: Default::default(),
+            c_credit: Default::default(),
+            c_allow: Default::default(),
+            c_npkts: Default::default(),
+            c_max: Default::default(),
+            c_tcnt: Default::default(),
+            c_gen: Default::default(),
+            c_id: Default::default(),
+            c_active: Default::default(),
+            c_pk: Default::default(),
+            hit: Default::default(),
+            k_dlv: Default::default(),
+            k_ctx: Default::default(),
+            k_to: Default::default(),
+            k_new: Default::default(),
+            d_ack: Default::default(),
+            d_del: Default::default(),
+            d_complete: Default::default(),
+            x_rtx: Default::default(),
+            x_req: Default::default(),
+            x_beyond: Default::default(),
+            x_credit: Default::default(),
+            t_progress: Default::default(),
+            t_cnt_inc: Default::default(),
+            t_abandon: Default::default(),
+            t_rtx: Default::default(),
+            i_npkts: Default::default(),
+            i_pk: Default::default(),
+            i_credit_req: Default::default(),
+            i_credit: Default::default(),
+            u_del: Default::default(),
+            u_tx: Default::default(),
+            u_rtx: Default::default(),
+            u_credit: Default::default(),
+            u_allow: Default::default(),
+            u_npkts: Default::default(),
+            u_max: Default::default(),
+            u_tcnt: Default::default(),
+            u_gen: Default::default(),
+            u_meta: Default::default(),
+            u_active: Default::default(),
+            free_go: Default::default(),
+            u_credit_mask: Default::default(),
+            u_elig: Default::default(),
+            e_go: Default::default(),
+            e_onehot: Default::default(),
+            e_off: Default::default(),
+            n_tx: Default::default(),
+            n_rtx: Default::default(),
+            n_max: Default::default(),
+            n_elig: Default::default(),
+            n_word: Default::default(),
+            e_desc: Default::default(),
+            e_is_new: Default::default(),
+            e_is_rtx: Default::default(),
+        }
+    }
+}
+
+impl Logic for Packetization128 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, active_bits, sendable, rr_last, s1_valid, s1_kind, s1_slot, s1_id, s1_bitmap, s1_rtx_flag,
+            s1_credit_flag, s1_credit, s1_allow, s1_raise, s1_rtx_p1, s1_emit, s1_ip, s1_rport, s1_lport, s1_len,
+            s1_rank, fwd_valid, fwd_slot, fwd_word, q_count, q0, q1, cnt_stale_dlv, cnt_stale_ctx, cnt_stale_to,
+            cnt_ack_beyond, cnt_rtx_beyond, cnt_credit_beyond, cnt_write_busy, cnt_delivered, cnt_abandoned,
+            cnt_overflow
+        );
+        clock!(self, clock, dlv_q, ctx_q);
+        self.slot_ram.read_clock.next = self.clock.val();
+        self.slot_ram.write_clock.next = self.clock.val();
+        self.dlv_q.reset.next = self.reset.val();
+        self.ctx_q.reset.next = self.reset.val();
+
+        // ---------------- event queues ----------------
+        self.dlv_overflow.next = self.dlv_valid.val() & (self.dlv_q.level.val() == 16);
+        self.ctx_overflow.next = self.ctx_valid.val() & (self.ctx_q.level.val() == 16);
+        self.dlv_q.push.next = self.dlv_valid.val() & (!self.reset.val());
+        self.dlv_q.push_data.next = bit_cast::<80, 16>(self.dlv_tx_msg_id.val())
+            | (bit_cast::<80, 64>(self.dlv_ack_bitmap.val()) << 16);
+        self.ctx_q.push.next = self.ctx_valid.val() & (!self.reset.val());
+        self.ctx_q.push_data.next = ((((bit_cast::<100, 16>(self.ctx_tx_msg_id.val())
+            | (bit_cast::<100, 1>(self.ctx_rtx_flag.val().into()) << 16))
+            | (bit_cast::<100, 64>(self.ctx_rtx_bitmap.val()) << 17))
+            | ((bit_cast::<100, 1>(self.ctx_credit_flag.val().into()) << 81)
+                | (bit_cast::<100, 16>(self.ctx_new_credit.val()) << 82)))
+            | (bit_cast::<100, 1>(self.ctx_allow_tx.val().into()) << 98))
+            | (bit_cast::<100, 1>(self.ctx_raise_only.val().into()) << 99);
+        self.dlv_head.next = self.dlv_q.head_data.val();
+        self.ctx_head.next = self.ctx_q.head_data.val();
+
+        // ---------------- descriptor queue room ----------------
+        self.q_pop.next = (self.q_count.q.val() != 0) & self.pkt_ready.val();
+        // Entries at the start of the next cycle, counting an S1 operation that may emit.
+        self.occ_after.next = (bit_cast::<3, 2>(self.q_count.q.val())
+            + bit_cast::<3, 1>(self.s1_emit.q.val().into()))
+            - bit_cast::<3, 1>(self.q_pop.val().into());
+        self.room.next = self.occ_after.val() <= 1;
+
+        // ---------------- S0: arbitration ----------------
+        self.ev_dlv.next = self.dlv_q.head_valid.val();
+        self.ev_ctx.next = self.ctx_q.head_valid.val();
+        self.g_dlv.next = self.ev_dlv.val() & (!self.reset.val());
+        self.g_ctx.next = (self.ev_ctx.val() & (!self.ev_dlv.val())) & (!self.reset.val());
+        self.g_to.next =
+            ((self.to_valid.val() & (!self.ev_dlv.val())) & (!self.ev_ctx.val())) & (!self.reset.val());
+        self.g_new.next = (((self.new_valid.val() & (!self.ev_dlv.val())) & (!self.ev_ctx.val()))
+            & (!self.to_valid.val()))
+            & (!self.reset.val());
+        self.above_mask.next = (self.ones128.val() << bit_cast::<8, 7>(self.rr_last.q.val())) << 1;
+        self.rr_above.bitmap.next = self.sendable.q.val() & self.above_mask.val();
+        self.rr_any.bitmap.next = self.sendable.q.val();
+        self.pick_slot.next = self.rr_any.index.val();
+        if self.rr_above.found.val() {
+            self.pick_slot.next = self.rr_above.index.val();
+        }
+        self.g_pkt.next = ((((self.rr_any.found.val() & self.room.val()) & (!self.ev_dlv.val()))
+            & (!self.ev_ctx.val()))
+            & ((!self.to_valid.val()) & (!self.new_valid.val())))
+            & (!self.reset.val());
+        self.dlv_q.pop.next = self.g_dlv.val();
+        self.ctx_q.pop.next = self.g_ctx.val();
+        self.to_ready.next = self.g_to.val();
+        self.new_ready.next = self.g_new.val();
+
+        self.s1_valid.d.next = (self.g_dlv.val() | self.g_ctx.val())
+            | ((self.g_to.val() | self.g_new.val()) | self.g_pkt.val());
+        self.s1_kind.d.next = 0.into();
+        self.s1_emit.d.next = false;
+        self.s0_slot.next = self.pick_slot.val();
+        self.s1_id.d.next = 0.into();
+        self.s1_bitmap.d.next = 0.into();
+        self.s1_rtx_flag.d.next = false;
+        self.s1_credit_flag.d.next = false;
+        self.s1_credit.d.next = 0.into();
+        self.s1_allow.d.next = false;
+        self.s1_raise.d.next = false;
+        self.s1_rtx_p1.d.next = 0.into();
+        self.s1_ip.d.next = self.new_remote_ip.val();
+        self.s1_rport.d.next = self.new_remote_port.val();
+        self.s1_lport.d.next = self.new_local_port.val();
+        self.s1_len.d.next = self.new_msg_len.val();
+        self.s1_rank.d.next = self.new_rank.val();
+        if self.g_dlv.val() {
+            self.s1_kind.d.next = 1.into();
+            self.s1_id.d.next = self.dlv_head.val().get_bits::<16>(0);
+            self.s0_slot.next = self.dlv_head.val().get_bits::<7>(0);
+            self.s1_bitmap.d.next = self.dlv_head.val().get_bits::<64>(16);
+        } else if self.g_ctx.val() {
+            self.s1_kind.d.next = 2.into();
+            self.s1_id.d.next = self.ctx_head.val().get_bits::<16>(0);
+            self.s0_slot.next = self.ctx_head.val().get_bits::<7>(0);
+            self.s1_rtx_flag.d.next = self.ctx_head.val().get_bit(16);
+            self.s1_bitmap.d.next = self.ctx_head.val().get_bits::<64>(17);
+            self.s1_credit_flag.d.next = self.ctx_head.val().get_bit(81);
+            self.s1_credit.d.next = self.ctx_head.val().get_bits::<16>(82);
+            self.s1_allow.d.next = self.ctx_head.val().get_bit(98);
+            self.s1_raise.d.next = self.ctx_head.val().get_bit(99);
+        } else if self.g_to.val() {
+            self.s1_kind.d.next = 3.into();
+            self.s0_slot.next = self.to_slot.val();
+            self.s1_id.d.next = self.to_meta.val().get_bits::<16>(8);
+            self.s1_rtx_p1.d.next = self.to_meta.val().get_bits::<8>(0);
+        } else if self.g_new.val() {
+            self.s1_kind.d.next = 4.into();
+            self.s0_slot.next = self.new_slot.val();
+            self.s1_credit_flag.d.next = self.new_credit_valid.val();
+            self.s1_credit.d.next = self.new_credit.val();
+            self.s1_emit.d.next = self.room.val();
+        } else if self.g_pkt.val() {
+            self.s1_emit.d.next = true;
+            self.rr_last.d.next = self.pick_slot.val();
+        }
+        self.slot_ram.read_address.next = self.s0_slot.val();
+        self.s1_slot.d.next = self.s0_slot.val();
+
+        // ---------------- S1: read (with forwarding) ----------------
+        self.cur.next = self.slot_ram.read_data.val();
+        if self.fwd_valid.q.val() & (self.fwd_slot.q.val() == self.s1_slot.q.val()) {
+            self.cur.next = self.fwd_word.q.val();
+        }
+        self.c_del.next = self.cur.val().get_bits::<64>(0);
+        self.c_tx.next = self.cur.val().get_bits::<64>(64);
+        self.c_rtx.next = self.cur.val().get_bits::<64>(128);
+        self.c_credit.next = self.cur.val().get_bits::<16>(192);
+        self.c_allow.next = self.cur.val().get_bit(208);
+        self.c_npkts.next = self.cur.val().get_bits::<8>(209);
+        self.c_max.next = self.cur.val().get_bits::<8>(217);
+        self.c_tcnt.next = self.cur.val().get_bits::<8>(225);
+        self.c_gen.next = self.cur.val().get_bits::<9>(233);
+        self.c_id.next = (bit_cast::<16, 9>(self.c_gen.val()) << 7) | bit_cast::<16, 7>(self.s1_slot.q.val());
+        self.c_active.next = self.active_bits.q.val().get_bit(self.s1_slot.q.val().index());
+        self.c_pk.next = !(self.ones64.val() << bit_cast::<7, 8>(self.c_npkts.val()));
+        self.hit.next = self.c_active.val() & (self.c_id.val() == self.s1_id.q.val());
+        self.k_dlv.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 1);
+        self.k_ctx.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 2);
+        self.k_to.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 3);
+        self.k_new.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 4);
+
+        // Algorithm 2.
+        self.d_ack.next = self.s1_bitmap.q.val() & self.c_pk.val();
+        self.d_del.next = self.c_del.val() | self.d_ack.val();
+        self.d_complete.next = self.d_del.val() == self.c_pk.val();
+        // Algorithm 3.
+        self.x_rtx.next = (self.s1_bitmap.q.val() & self.c_pk.val()) & (!self.c_del.val());
+        self.x_beyond.next = self.s1_credit.q.val() > bit_cast::<16, 8>(self.c_npkts.val());
+        self.x_req.next = self.s1_credit.q.val();
+        if self.x_beyond.val() {
+            self.x_req.next = bit_cast::<16, 8>(self.c_npkts.val());
+        }
+        self.x_credit.next = self.x_req.val();
+        if self.s1_raise.q.val() & (self.c_credit.val() > self.x_req.val()) {
+            self.x_credit.next = self.c_credit.val();
+        }
+        // Algorithm 4.
+        self.t_progress.next = self.c_max.val() > self.s1_rtx_p1.q.val();
+        self.t_cnt_inc.next = self.c_tcnt.val() + 1;
+        if self.c_tcnt.val() == 0xFF {
+            self.t_cnt_inc.next = 0xFF.into();
+        }
+        self.t_abandon.next = (!self.t_progress.val()) & (self.t_cnt_inc.val() > self.timeout_threshold.val());
+        self.t_rtx.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.s1_rtx_p1.q.val()))) & (!self.c_del.val());
+        // Install.
+        self.i_npkts.next = (bit_cast::<17, 16>(self.s1_len.q.val()) + 1023) >> 10;
+        self.i_pk.next = !(self.ones64.val() << bit_cast::<7, 17>(self.i_npkts.val()));
+        self.i_credit_req.next = self.default_credit.val();
+        if self.s1_credit_flag.q.val() {
+            self.i_credit_req.next = self.s1_credit.q.val();
+        }
+        self.i_credit.next = self.i_credit_req.val();
+        if self.i_credit_req.val() > bit_cast::<16, 17>(self.i_npkts.val()) {
+            self.i_credit.next = bit_cast::<16, 17>(self.i_npkts.val());
+        }
+
+        // Apply the operation.
+        self.u_del.next = self.c_del.val();
+        self.u_tx.next = self.c_tx.val();
+        self.u_rtx.next = self.c_rtx.val();
+        self.u_credit.next = self.c_credit.val();
+        self.u_allow.next = self.c_allow.val();
+        self.u_npkts.next = self.c_npkts.val();
+        self.u_max.next = self.c_max.val();
+        self.u_tcnt.next = self.c_tcnt.val();
+        self.u_gen.next = self.c_gen.val();
+        self.u_meta.next = self.cur.val().get_bits::<88>(242);
+        self.u_active.next = self.c_active.val();
+        self.free_go.next = false;
+        self.done_abandoned.next = false;
+        self.sched_valid.next = false;
+        self.sched_slot.next = self.s1_slot.q.val();
+        self.sched_meta.next = (bit_cast::<24, 16>(self.c_id.val()) << 8) | bit_cast::<24, 8>(self.c_max.val());
+        self.cancel_valid.next = false;
+        self.cancel_slot.next = self.s1_slot.q.val();
+        self.new_id_valid.next = false;
+        self.new_id.next = self.c_id.val();
+        if self.k_dlv.val() & self.hit.val() {
+            self.u_del.next = self.d_del.val();
+            self.u_tx.next = self.c_tx.val() & (!self.d_ack.val());
+            self.u_rtx.next = self.c_rtx.val() & (!self.d_ack.val());
+            if self.d_complete.val() {
+                self.free_go.next = true;
+                self.cancel_valid.next = true;
+            }
+        }
+        if self.k_ctx.val() & self.hit.val() {
+            if self.s1_rtx_flag.q.val() {
+                self.u_tx.next = self.c_tx.val() | self.x_rtx.val();
+            }
+            if self.s1_credit_flag.q.val() {
+                self.u_credit.next = self.x_credit.val();
+            }
+            self.u_allow.next = self.s1_allow.q.val();
+        }
+        if self.k_to.val() & self.hit.val() {
+            if self.t_abandon.val() {
+                self.free_go.next = true;
+                self.done_abandoned.next = true;
+            } else {
+                self.u_tcnt.next = self.t_cnt_inc.val();
+                if self.t_progress.val() {
+                    self.u_tcnt.next = 0.into();
+                }
+                self.u_tx.next = self.c_tx.val() & (!self.t_rtx.val());
+                self.u_rtx.next = self.c_rtx.val() | self.t_rtx.val();
+                self.sched_valid.next = true;
+            }
+        }
+        if self.k_new.val() & (!self.c_active.val()) {
+            self.u_del.next = 0.into();
+            self.u_tx.next = self.i_pk.val();
+            self.u_rtx.next = 0.into();
+            self.u_credit.next = self.i_credit.val();
+            self.u_allow.next = true;
+            self.u_npkts.next = bit_cast::<8, 17>(self.i_npkts.val());
+            self.u_max.next = 0.into();
+            self.u_tcnt.next = 0.into();
+            self.u_meta.next = (((bit_cast::<88, 32>(self.s1_ip.q.val())
+                | (bit_cast::<88, 16>(self.s1_rport.q.val()) << 32))
+                | (bit_cast::<88, 16>(self.s1_lport.q.val()) << 48))
+                | (bit_cast::<88, 16>(self.s1_len.q.val()) << 64))
+                | (bit_cast::<88, 8>(self.s1_rank.q.val()) << 80);
+            self.u_active.next = true;
+            self.sched_valid.next = true;
+            self.sched_meta.next = bit_cast::<24, 16>(self.c_id.val()) << 8;
+            self.new_id_valid.next = true;
+        }
+        if self.free_go.val() {
+            self.u_active.next = false;
+            self.u_gen.next = self.c_gen.val() + 1;
+            self.u_tx.next = 0.into();
+            self.u_rtx.next = 0.into();
+        }
+
+        // Packet choice from the updated word.
+        self.u_credit_mask.next = 0.into();
+        if self.u_allow.val() {
+            self.u_credit_mask.next = !(self.ones64.val() << bit_cast::<7, 16>(self.u_credit.val()));
+        }
+        self.u_elig.next = ((self.u_tx.val() & self.u_credit_mask.val()) | self.u_rtx.val()) & (!self.u_del.val());
+        self.off_ffs.bitmap.next = self.u_elig.val();
+        self.e_go.next = ((self.s1_valid.q.val() & self.s1_emit.q.val()) & self.u_active.val())
+            & self.off_ffs.found.val();
+        self.e_onehot.next = self.u_elig.val() & ((!self.u_elig.val()) + 1);
+        self.e_off.next = bit_cast::<8, 6>(self.off_ffs.index.val());
+        self.n_tx.next = self.u_tx.val();
+        self.n_rtx.next = self.u_rtx.val();
+        self.n_max.next = self.u_max.val();
+        self.n_elig.next = self.u_elig.val();
+        if self.e_go.val() {
+            self.n_tx.next = self.u_tx.val() & (!self.e_onehot.val());
+            self.n_rtx.next = self.u_rtx.val() & (!self.e_onehot.val());
+            self.n_elig.next = self.u_elig.val() & (!self.e_onehot.val());
+            if (self.e_off.val() + 1) > self.u_max.val() {
+                self.n_max.next = self.e_off.val() + 1;
+            }
+        }
+        self.e_is_new.next = self.u_max.val() == 0;
+        self.e_is_rtx.next = self.e_off.val() < self.u_max.val();
+        self.e_desc.next = ((((bit_cast::<137, 7>(self.s1_slot.q.val())
+            | (bit_cast::<137, 88>(self.u_meta.val()) << 7))
+            | (bit_cast::<137, 8>(self.e_off.val()) << 95))
+            | ((bit_cast::<137, 16>(self.c_id.val()) << 103) | (bit_cast::<137, 16>(self.u_credit.val()) << 119)))
+            | (bit_cast::<137, 1>(self.e_is_new.val().into()) << 135))
+            | (bit_cast::<137, 1>(self.e_is_rtx.val().into()) << 136);
+        self.n_word.next = ((((bit_cast::<330, 64>(self.u_del.val())
+            | (bit_cast::<330, 64>(self.n_tx.val()) << 64))
+            | (bit_cast::<330, 64>(self.n_rtx.val()) << 128))
+            | ((bit_cast::<330, 16>(self.u_credit.val()) << 192)
+                | (bit_cast::<330, 1>(self.u_allow.val().into()) << 208)))
+            | (((bit_cast::<330, 8>(self.u_npkts.val()) << 209) | (bit_cast::<330, 8>(self.n_max.val()) << 217))
+                | (bit_cast::<330, 8>(self.u_tcnt.val()) << 225)))
+            | ((bit_cast::<330, 9>(self.u_gen.val()) << 233) | (bit_cast::<330, 88>(self.u_meta.val()) << 242));
+
+        // Write back.
+        self.slot_ram.write_address.next = self.s1_slot.q.val();
+        self.slot_ram.write_data.next = self.n_word.val();
+        self.slot_ram.write_enable.next = self.s1_valid.q.val();
+        self.fwd_valid.d.next = self.s1_valid.q.val();
+        self.fwd_slot.d.next = self.s1_slot.q.val();
+        self.fwd_word.d.next = self.n_word.val();
+        if self.s1_valid.q.val() {
+            self.active_bits.d.next =
+                self.active_bits.q.val().replace_bit(self.s1_slot.q.val().index(), self.u_active.val());
+            self.sendable.d.next = self
+                .sendable
+                .q
+                .val()
+                .replace_bit(self.s1_slot.q.val().index(), self.u_active.val() & self.n_elig.val().any());
+        }
+        self.done_valid.next = self.free_go.val();
+        self.done_tx_msg_id.next = self.c_id.val();
+
+        // ---------------- descriptor queue ----------------
+        if self.q_count.q.val() == 0 {
+            if self.e_go.val() {
+                self.q0.d.next = self.e_desc.val();
+                self.q_count.d.next = 1.into();
+            }
+        } else if self.q_count.q.val() == 1 {
+            if self.q_pop.val() & self.e_go.val() {
+                self.q0.d.next = self.e_desc.val();
+            } else if self.q_pop.val() {
+                self.q_count.d.next = 0.into();
+            } else if self.e_go.val() {
+                self.q1.d.next = self.e_desc.val();
+                self.q_count.d.next = 2.into();
+            }
+        } else if self.q_pop.val() {
+            self.q0.d.next = self.q1.q.val();
+            self.q_count.d.next = 1.into();
+            if self.e_go.val() {
+                self.q1.d.next = self.e_desc.val();
+                self.q_count.d.next = 2.into();
+            }
+        }
+        self.pkt_valid.next = self.q_count.q.val() != 0;
+        self.pkt_slot.next = self.q0.q.val().get_bits::<7>(0);
+        self.pkt_remote_ip.next = self.q0.q.val().get_bits::<32>(7);
+        self.pkt_remote_port.next = self.q0.q.val().get_bits::<16>(39);
+        self.pkt_local_port.next = self.q0.q.val().get_bits::<16>(55);
+        self.pkt_msg_len.next = self.q0.q.val().get_bits::<16>(71);
+        self.pkt_rank.next = self.q0.q.val().get_bits::<8>(87);
+        self.pkt_offset.next = self.q0.q.val().get_bits::<8>(95);
+        self.pkt_tx_msg_id.next = self.q0.q.val().get_bits::<16>(103);
+        self.pkt_credit.next = self.q0.q.val().get_bits::<16>(119);
+        self.pkt_is_new_msg.next = self.q0.q.val().get_bit(135);
+        self.pkt_is_rtx.next = self.q0.q.val().get_bit(136);
+        self.pkt_flags.next = 1.into();
+        self.pkt_q1_valid.next = self.q_count.q.val() == 2;
+        self.pkt_q1_slot.next = self.q1.q.val().get_bits::<7>(0);
+
+        // ---------------- counters (saturating) ----------------
+        if (self.k_dlv.val() & (!self.hit.val())) & (self.cnt_stale_dlv.q.val() != 0xFFFF) {
+            self.cnt_stale_dlv.d.next = self.cnt_stale_dlv.q.val() + 1;
+        }
+        if (self.k_ctx.val() & (!self.hit.val())) & (self.cnt_stale_ctx.q.val() != 0xFFFF) {
+            self.cnt_stale_ctx.d.next = self.cnt_stale_ctx.q.val() + 1;
+        }
+        if (self.k_to.val() & (!self.hit.val())) & (self.cnt_stale_to.q.val() != 0xFFFF) {
+            self.cnt_stale_to.d.next = self.cnt_stale_to.q.val() + 1;
+        }
+        if ((self.k_dlv.val() & self.hit.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
+            & (self.cnt_ack_beyond.q.val() != 0xFFFF)
+        {
+            self.cnt_ack_beyond.d.next = self.cnt_ack_beyond.q.val() + 1;
+        }
+        if (((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val())
+            & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
+            & (self.cnt_rtx_beyond.q.val() != 0xFFFF)
+        {
+            self.cnt_rtx_beyond.d.next = self.cnt_rtx_beyond.q.val() + 1;
+        }
+        if (((self.k_ctx.val() & self.hit.val()) & self.s1_credit_flag.q.val()) & self.x_beyond.val())
+            & (self.cnt_credit_beyond.q.val() != 0xFFFF)
+        {
+            self.cnt_credit_beyond.d.next = self.cnt_credit_beyond.q.val() + 1;
+        }
+        if (self.k_new.val() & self.c_active.val()) & (self.cnt_write_busy.q.val() != 0xFFFF) {
+            self.cnt_write_busy.d.next = self.cnt_write_busy.q.val() + 1;
+        }
+        if ((self.k_dlv.val() & self.hit.val()) & self.d_complete.val()) & (self.cnt_delivered.q.val() != 0xFFFF) {
+            self.cnt_delivered.d.next = self.cnt_delivered.q.val() + 1;
+        }
+        if ((self.k_to.val() & self.hit.val()) & self.t_abandon.val()) & (self.cnt_abandoned.q.val() != 0xFFFF) {
+            self.cnt_abandoned.d.next = self.cnt_abandoned.q.val() + 1;
+        }
+        if (self.dlv_overflow.val() | self.ctx_overflow.val()) & (self.cnt_overflow.q.val() != 0xFFFF) {
+            self.cnt_overflow.d.next = self.cnt_overflow.q.val() + 1;
+        }
+        self.active.next = self.active_bits.q.val();
+        self.stale_delivered_count.next = self.cnt_stale_dlv.q.val();
+        self.stale_credit_count.next = self.cnt_stale_ctx.q.val();
+        self.stale_timeout_count.next = self.cnt_stale_to.q.val();
+        self.ack_beyond_count.next = self.cnt_ack_beyond.q.val();
+        self.rtx_beyond_count.next = self.cnt_rtx_beyond.q.val();
+        self.credit_beyond_count.next = self.cnt_credit_beyond.q.val();
+        self.write_busy_count.next = self.cnt_write_busy.q.val();
+        self.delivered_msg_count.next = self.cnt_delivered.q.val();
+        self.abandoned_msg_count.next = self.cnt_abandoned.q.val();
+        self.event_overflow_count.next = self.cnt_overflow.q.val();
+
+        if self.reset.val() {
+            self.active_bits.d.next = 0.into();
+            self.sendable.d.next = 0.into();
+            self.rr_last.d.next = 0.into();
+            self.s1_valid.d.next = false;
+            self.fwd_valid.d.next = false;
+            self.q_count.d.next = 0.into();
+            self.cnt_stale_dlv.d.next = 0.into();
+            self.cnt_stale_ctx.d.next = 0.into();
+            self.cnt_stale_to.d.next = 0.into();
+            self.cnt_ack_beyond.d.next = 0.into();
+            self.cnt_rtx_beyond.d.next = 0.into();
+            self.cnt_credit_beyond.d.next = 0.into();
+            self.cnt_write_busy.d.next = 0.into();
+            self.cnt_delivered.d.next = 0.into();
+            self.cnt_abandoned.d.next = 0.into();
+            self.cnt_overflow.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(u: &mut Packetization128) {
+        assert!(simulate(u, 10_000));
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 10_000));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 10_000));
+    }
+
+    /// One message of 10 packets (credit 10, the consumer always ready): the install chooses
+    /// offset 0, the packet choices follow on consecutive cycles through the forwarding path.
+    #[test]
+    fn one_message_descriptor_rate_and_order() {
+        let mut u = Packetization128::default();
+        u.connect_all();
+        u.pkt_ready.next = true;
+        u.default_credit.next = 10.into();
+        u.timeout_threshold.next = 3.into();
+        u.reset.next = true;
+        clock(&mut u);
+        u.reset.next = false;
+        u.new_valid.next = true;
+        u.new_slot.next = 100.into();
+        u.new_msg_len.next = 10_000.into();
+        u.new_remote_ip.next = 0x0a00_0001.into();
+        assert!(simulate(&mut u, 10_000));
+        assert!(u.new_ready.val(), "the install wins S0 on an idle core");
+        clock(&mut u);
+        u.new_valid.next = false;
+        let mut got = vec![];
+        let mut id = None;
+        for cycle in 1..30u64 {
+            assert!(simulate(&mut u, 10_000));
+            if u.new_id_valid.val() {
+                id = Some(u.new_id.val().to_u64());
+            }
+            if u.pkt_valid.val() {
+                got.push((cycle, u.pkt_offset.val().to_u64(), u.pkt_is_new_msg.val(), u.pkt_tx_msg_id.val().to_u64()));
+            }
+            clock(&mut u);
+        }
+        assert_eq!(id, Some(100), "first generation of slot 100");
+        let offsets: Vec<u64> = got.iter().map(|g| g.1).collect();
+        assert_eq!(offsets, (0..10).collect::<Vec<u64>>());
+        assert!(got[0].2 && got[1..].iter().all(|g| !g.2), "is_new_msg on the first packet only");
+        assert!(got.iter().all(|g| g.3 == 100));
+        let span = got[9].0 - got[0].0;
+        println!("packetization_128: one message, 10 descriptors in {} cycles (first at cycle {} after the install)", span + 1, got[0].0);
+        assert!(span <= 2 * 9, "one descriptor every ≤ 2 cycles: 10 in {} cycles", span + 1);
+        assert_eq!(u.active.val().get_bit(100), true);
+    }
+}

@@ -48,6 +48,7 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
     NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
     NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some("ndp") },
+    NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some("ndp") },
     NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
     NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
 ];
@@ -82,6 +83,7 @@ impl NicConfig {
                 .stack_size(512 << 20)
                 .spawn(move || match (protocol, messages) {
                     ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
+                    ("ndp", 128) => verilog_of(&mut crate::nic::top_ndp_128::NdpNic128::default()),
                     ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
                     ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
                     (p, m) => panic!("no NIC top for {p} with {m} messages"),

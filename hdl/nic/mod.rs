@@ -14,3 +14,4 @@ pub mod packet_generator;
 pub mod csr;
 pub mod top;
 pub mod top_homa;
+pub mod top_ndp_128;

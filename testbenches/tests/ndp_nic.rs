@@ -272,3 +272,63 @@ fn lockstep_self_loop() {
     let comparisons = nic.model.comparisons;
     println!("whole-NIC lockstep: {} cycles, {comparisons} comparisons, {} frames looped, {bad} corrupted", nic.cycle, looped);
 }
+
+/// The 128-message NIC: the same targets, more than 16 messages in flight at once.
+#[test]
+fn ndp_128_latency_throughput_and_loopback() {
+    let r = latency("ndp-128").unwrap();
+    println!("ndp-128: {r:?}");
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_NDP_CYCLES)) {
+        assert!(*c <= p, "ndp-128 {stage}: {c} cycles, paper {p}");
+    }
+    for dir in ["rx", "tx"] {
+        let t = throughput("ndp-128", dir, 600).unwrap();
+        println!("ndp-128 {dir}: {t:?}");
+        assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-128 {dir}");
+    }
+    let s = seed("ndp_128_loopback", 505);
+    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    print_report("ndp-128 trimming", &l);
+    for side in 0..2 {
+        assert_eq!(value(&l, side, "tx_active_slots"), 0);
+        assert_eq!(value(&l, side, "rx_busy_slots"), 0);
+    }
+}
+
+/// rust-hdl beside Verilator on the whole 128-message NIC, MAC looped back.
+#[test]
+fn ndp_128_lockstep_whole_nic_self_loop() {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop_128).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop_128() {
+    use nanotransport_hdl::nic::top_ndp_128::NdpNic128;
+    use nanotransport_sim::cosim::native_nic::LockstepNic;
+    use rand::{Rng, SeedableRng};
+    let s = seed("ndp_128_lockstep_whole_nic_self_loop", 506);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let backend = LockstepNic::<NdpNic128>::new("nt_ndp_128_nic").unwrap();
+    let mut nic = NicSim::with_backend(backend, "nt_ndp_128_nic").unwrap();
+    assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
+    let mut sent = Vec::new();
+    for k in 0..20u16 {
+        let len = rng.gen_range(1..=1500);
+        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
+        nic.send(&m);
+        sent.push(m);
+    }
+    let mut looped = 0;
+    while nic.cycle < 10_000 {
+        while looped < nic.tx_frames.len() {
+            let f = nic.tx_frames[looped].1.clone();
+            looped += 1;
+            let at = nic.cycle + 20;
+            nic.push_frame(&f, at);
+        }
+        nic.step();
+    }
+    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
+    assert_eq!(nic.completions.len(), sent.len());
+    println!("ndp-128 whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
+}

@@ -229,6 +229,8 @@ fn latency_of_an_unknown_protocol_is_a_one_line_error() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
 /// A capture of two DATA frames (a 1-byte and a 1500-byte message) from 10.0.0.2.
 fn replay_capture(dir: &Path) -> PathBuf {
     use nanotransport_sim::ndp::{data_frame, NIC_IP, PEER_IP};

@@ -51,6 +51,7 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some("ndp") },
     NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
     NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
+    NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some("homa") },
 ];
 
 /// Looks a configuration up by name; the error lists the valid names.
@@ -86,6 +87,7 @@ impl NicConfig {
                     ("ndp", 128) => verilog_of(&mut crate::nic::top_ndp_128::NdpNic128::default()),
                     ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
                     ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
+                    ("homa", 128) => verilog_of(&mut crate::nic::top_homa_128::HomaNic128::new(false)),
                     (p, m) => panic!("no NIC top for {p} with {m} messages"),
                 })
                 .expect("spawn the generator thread")

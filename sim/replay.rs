@@ -429,6 +429,7 @@ pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
 /// Status register names of a protocol's NIC top, in address order (for the idle check and the
 /// report). A protocol whose top has its own map adds one line here.
 pub fn status_registers(protocol: &str) -> Option<&'static [&'static str]> {
+    // (the 16-message lists; `crate::ndp::status_registers_of` knows the 128-message ones)
     match protocol {
         "ndp" => Some(&NDP_STATUS_REGISTERS),
         "homa" | "homa-tr" => Some(&nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS),
@@ -556,7 +557,7 @@ fn status_of(nic: &mut NicSim, names: &'static [&'static str], name: &str) -> Re
 pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
     let config = find_config(&opts.config)?;
     let protocol = config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
-    let status_names = status_registers(protocol);
+    let status_names = status_registers(protocol).map(|_| crate::ndp::status_registers_of(&opts.config));
     let mut nic = NicSim::new(&crate::ndp::nic_module(&opts.config))?;
     if let Some(mac) = opts.nic_mac {
         write_reg(&mut nic, CFG_OWN_MAC_LO, mac as u32)?;

@@ -15,3 +15,4 @@ pub mod csr;
 pub mod top;
 pub mod top_homa;
 pub mod top_ndp_128;
+pub mod top_homa_128;

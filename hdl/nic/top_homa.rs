@@ -47,7 +47,7 @@ pub const HOMA_CONFIG_DEFAULTS: [u32; 16] =
     [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 0, 1, 4, 3, 1, 0, 0];
 
 /// Names of the status registers, in address order (0x100 + 4·i).
-pub const HOMA_STATUS_REGISTERS: [&str; 63] = [
+pub const HOMA_STATUS_REGISTERS: [&str; 60] = [
     "frame_count",
     "not_ipv4_count",
     "wrong_protocol_count",
@@ -99,9 +99,6 @@ pub const HOMA_STATUS_REGISTERS: [&str; 63] = [
     "write_busy_count",
     "buffer_double_free_count",
     "ctrl_sent_count",
-    "pull_sent_count",
-    "merged_count",
-    "pull_coalesced_count",
     "ctrl_dropped_count",
     "arbiter_ctrl_packet_count",
     "arbiter_data_packet_count",
@@ -592,8 +589,8 @@ impl Logic for HomaNic16 {
         self.status_part3.next = (((((((bit_cast::<2048, 32>(self.reassembly.fail_bad_offset_count.val()) << 768) | (bit_cast::<2048, 32>(self.reassembly.fail_len_mismatch_count.val()) << 800)) | (bit_cast::<2048, 32>(self.reassembly.fail_no_id_count.val()) << 832)) | (bit_cast::<2048, 32>(self.reassembly.fail_no_buffer_count.val()) << 864)) | (bit_cast::<2048, 32>(self.reassembly.duplicate_count.val()) << 896)) | (bit_cast::<2048, 32>(self.reassembly.recent_duplicate_count.val()) << 928)) | (bit_cast::<2048, 32>(self.reassembly.class_fallback_count.val()) << 960)) | (bit_cast::<2048, 32>(self.reassembly.drop_stale_count.val()) << 992);
         self.status_part4.next = (((((((bit_cast::<2048, 32>(self.reassembly.drop_bad_offset_count.val()) << 1024) | (bit_cast::<2048, 32>(self.reassembly.drop_duplicate_count.val()) << 1056)) | (bit_cast::<2048, 32>(self.reassembly.drop_bad_length_count.val()) << 1088)) | (bit_cast::<2048, 32>(self.reassembly.gc_count.val()) << 1120)) | (bit_cast::<2048, 32>(self.reassembly.stale_timeout_count.val()) << 1152)) | (bit_cast::<2048, 32>(self.reassembly.delivered_count.val()) << 1184)) | (bit_cast::<2048, 16>(self.tx.rejected_msg_count.val()) << 1216)) | (bit_cast::<2048, 16>(self.tx.framing_error_count.val()) << 1248);
         self.status_part5.next = (((((((bit_cast::<2048, 16>(self.tx.stale_delivered_count.val()) << 1280) | (bit_cast::<2048, 16>(self.tx.stale_credit_count.val()) << 1312)) | (bit_cast::<2048, 16>(self.tx.stale_timeout_count.val()) << 1344)) | (bit_cast::<2048, 16>(self.tx.ack_beyond_count.val()) << 1376)) | (bit_cast::<2048, 16>(self.tx.rtx_beyond_count.val()) << 1408)) | (bit_cast::<2048, 16>(self.tx.credit_beyond_count.val()) << 1440)) | (bit_cast::<2048, 16>(self.tx.delivered_msg_count.val()) << 1472)) | (bit_cast::<2048, 16>(self.tx.abandoned_msg_count.val()) << 1504);
-        self.status_part6.next = (((((((bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1536) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.pktgen.pull_sent_count.val()) << 1632)) | (bit_cast::<2048, 32>(self.pktgen.merged_count.val()) << 1664)) | (bit_cast::<2048, 32>(self.pktgen.pull_coalesced_count.val()) << 1696)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1728)) | (bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1760);
-        self.status_part7.next = ((((((bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1792) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1824)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1856)) | (bit_cast::<2048, 32>(self.csr.error_count.val()) << 1888)) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1920)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1952)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1984);
+        self.status_part6.next = (((((((bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1536) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1632)) | (bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1696)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1728)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1760);
+        self.status_part7.next = (((bit_cast::<2048, 32>(self.csr.error_count.val()) << 1792) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1824)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1856)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1888);
         self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
     }
 }

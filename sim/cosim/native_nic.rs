@@ -28,6 +28,17 @@ native_dut!(nanotransport_hdl::nic::top_homa::HomaNic16, clocked: true,
               s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
               probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
 
+native_dut!(nanotransport_hdl::nic::top_homa_128::HomaNic128, clocked: true,
+    inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
+             m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
+             s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
+             s_axil_arvalid, s_axil_rready],
+    outputs: [s_axis_rx_tready, m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast, m_axis_tx_tvalid, m_axis_msg_tdata,
+              m_axis_msg_tkeep, m_axis_msg_tlast, m_axis_msg_tvalid, s_axis_msg_tready, msg_id_valid, msg_id, done_valid,
+              done_tx_msg_id, done_abandoned, s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready,
+              s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
+              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
+
 native_dut!(nanotransport_hdl::nic::top_ndp_128::NdpNic128, clocked: true,
     inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
              m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
@@ -53,6 +64,11 @@ pub struct LockstepNic<D: NativeDut> {
 impl<D: NativeDut> LockstepNic<D> {
     /// Checks that both sides have the same ports (the clock aside).
     pub fn new(module: &str) -> Result<Self, String> {
+        Self::with_native(D::default(), module)
+    }
+
+    /// As [`Self::new`], with the native block built by the caller (e.g. another program option).
+    pub fn with_native(native: D, module: &str) -> Result<Self, String> {
         let verilated = VerilatedModel::new(module)?;
         let names: Vec<&str> = verilated.spec().ports.iter().map(|p| p.name).collect();
         let input_index: Vec<Option<usize>> = names.iter().map(|n| D::INPUTS.iter().position(|i| i == n)).collect();
@@ -65,7 +81,7 @@ impl<D: NativeDut> LockstepNic<D> {
         if D::INPUTS.len() + D::OUTPUTS.len() + 1 != names.len() {
             return Err(format!("{module}: {} Verilator ports, {} native", names.len(), D::INPUTS.len() + D::OUTPUTS.len() + 1));
         }
-        Ok(LockstepNic { native: NativeStepper::<D>::default(), verilated, input_index, output_index, cycle: 0, comparisons: 0 })
+        Ok(LockstepNic { native: NativeStepper::new(native), verilated, input_index, output_index, cycle: 0, comparisons: 0 })
     }
 }
 

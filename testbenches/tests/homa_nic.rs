@@ -242,3 +242,68 @@ fn lockstep_self_loop() {
     assert_eq!(status(&mut nic, "nack_sent_count"), trims);
     println!("Homa-Tr whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
 }
+
+/// The 128-message Homa NIC: the same targets; a loopback with 48 messages each way, so more
+/// than 16 compete for the scheduler and some wait in its FIFO.
+#[test]
+fn homa_128_latency_throughput_and_loopback() {
+    let r = latency("homa-128").unwrap();
+    println!("homa-128: {r:?}");
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES)) {
+        assert!(*c <= p, "homa-128 {stage}: {c} cycles, paper {p}");
+    }
+    for dir in ["rx", "tx"] {
+        let t = throughput("homa-128", dir, 600).unwrap();
+        assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "homa-128 {dir}");
+    }
+    let s = seed("homa_128_loopback", 605);
+    let regs = vec![(CFG_RTT_PKTS, 2), (CFG_RTO_CYCLES, 40_000), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 4_000_000), (CFG_OVERCOMMIT, 2)];
+    let l = loopback("homa-128", s, 48, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &regs, 6_000_000).unwrap();
+    print_report("homa-128 clean", &l);
+    let fifo: u32 = (0..2).map(|side| value(&l, side, "sched_fifo_enters_count")).sum();
+    println!("messages that waited in a scheduler FIFO: {fifo}");
+    for side in 0..2 {
+        assert!(value(&l, side, "grant_sent_count") > 0);
+        assert_eq!(value(&l, side, "tx_active_slots"), 0);
+        assert_eq!(value(&l, side, "rx_busy_slots"), 0);
+    }
+}
+
+/// rust-hdl beside Verilator on the whole 128-message Homa-Tr NIC, MAC looped back.
+#[test]
+fn homa_128_lockstep_whole_nic_self_loop() {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop_128).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop_128() {
+    use nanotransport_hdl::nic::top_homa_128::HomaNic128;
+    use nanotransport_sim::cosim::native_nic::LockstepNic;
+    use rand::{Rng, SeedableRng};
+    let s = seed("homa_128_lockstep_whole_nic_self_loop", 606);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    // The generated homa-128 file is Homa (no trimming): compare it with the same program.
+    let backend = LockstepNic::<HomaNic128>::with_native(HomaNic128::new(false), "nt_homa_128_nic").unwrap();
+    let mut nic = NicSim::with_backend(backend, "nt_homa_128_nic").unwrap();
+    assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
+    let mut sent = Vec::new();
+    for k in 0..20u16 {
+        let len = rng.gen_range(1..=3000);
+        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
+        nic.send(&m);
+        sent.push(m);
+    }
+    let mut looped = 0;
+    while nic.cycle < 10_000 {
+        while looped < nic.tx_frames.len() {
+            let f = nic.tx_frames[looped].1.clone();
+            looped += 1;
+            let at = nic.cycle + 20;
+            nic.push_frame(&f, at);
+        }
+        nic.step();
+    }
+    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
+    assert_eq!(nic.completions.len(), sent.len());
+    println!("homa-128 whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
+}

@@ -383,6 +383,29 @@ pub fn loopback(
     registers: &[(usize, u32)],
     max_cycles: u64,
 ) -> Result<LoopbackReport, String> {
+    // 30 % of the messages longer than 9 KB (so PULLs / GRANTs matter), the rest up to 4 KB.
+    let mut lengths = move |rng: &mut ChaCha8Rng| {
+        if rng.gen_bool(0.3) {
+            rng.gen_range(9 * 1024..=max_len.max(9 * 1024))
+        } else {
+            rng.gen_range(4..=max_len.min(4096))
+        }
+    };
+    loopback_with_lengths(config, seed, per_side, &mut lengths, delay, faults, registers, max_cycles)
+}
+
+/// [`loopback`] with message lengths drawn by `lengths` (at least 4 bytes each).
+#[allow(clippy::too_many_arguments)]
+pub fn loopback_with_lengths(
+    config: &str,
+    seed: u64,
+    per_side: usize,
+    lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+    delay: u64,
+    faults: LinkFaults,
+    registers: &[(usize, u32)],
+    max_cycles: u64,
+) -> Result<LoopbackReport, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let ips = [NIC_IP, PEER_IP];
     let mut nics = [nic_with_ip(config, ips[0])?, nic_with_ip(config, ips[1])?];
@@ -398,7 +421,7 @@ pub fn loopback(
     let mut expected: [Vec<TxMessage>; 2] = [Vec::new(), Vec::new()];
     for side in 0..2 {
         for k in 0..per_side {
-            let len = if rng.gen_bool(0.3) { rng.gen_range(9 * 1024..=max_len.max(9 * 1024)) } else { rng.gen_range(4..=max_len.min(4096)) };
+            let len = lengths(&mut rng).max(4);
             let mut payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
             payload[0..4].copy_from_slice(&((side * 100_000 + k) as u32).to_le_bytes());
             let m = TxMessage { remote_ip: ips[1 - side], remote_port: 9000 + side as u16, local_port: 5000 + k as u16, payload };

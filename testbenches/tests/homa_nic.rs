@@ -257,11 +257,19 @@ fn homa_128_latency_throughput_and_loopback() {
         assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "homa-128 {dir}");
     }
     let s = seed("homa_128_loopback", 605);
-    let regs = vec![(CFG_RTT_PKTS, 2), (CFG_RTO_CYCLES, 40_000), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 4_000_000), (CFG_OVERCOMMIT, 2)];
-    let l = loopback("homa-128", s, 48, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &regs, 6_000_000).unwrap();
+    // One BDP of one packet and one message granted at a time: the backlog of partly received
+    // messages grows beyond the scheduler's 16 entries.
+    let regs = vec![(CFG_RTT_PKTS, 1), (CFG_RTO_CYCLES, 400_000), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 8_000_000), (CFG_OVERCOMMIT, 1)];
+    // Every message 5–20 KB (5–20 packets, all but the first scheduled).
+    let mut lengths = |rng: &mut rand_chacha::ChaCha8Rng| {
+        use rand::Rng;
+        rng.gen_range(5 * 1024..=20 * 1024)
+    };
+    let l = loopback_with_lengths("homa-128", s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &regs, 8_000_000).unwrap();
     print_report("homa-128 clean", &l);
     let fifo: u32 = (0..2).map(|side| value(&l, side, "sched_fifo_enters_count")).sum();
     println!("messages that waited in a scheduler FIFO: {fifo}");
+    assert!(fifo > 0, "no message waited in the scheduler's FIFO");
     for side in 0..2 {
         assert!(value(&l, side, "grant_sent_count") > 0);
         assert_eq!(value(&l, side, "tx_active_slots"), 0);

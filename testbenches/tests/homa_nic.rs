@@ -7,7 +7,7 @@ use nanotransport_hdl::nic::top_homa::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::ndp::*;
-use nanotransport_sim::nic::{NicBackend, NicSim, TxMessage};
+use nanotransport_sim::nic::{NicBackend, NicSim};
 use nanotransport_testbenches::seed;
 
 fn status<B: NicBackend>(nic: &mut NicSim<B>, name: &str) -> u32 {
@@ -214,29 +214,16 @@ fn lockstep_self_loop() {
     let backend = LockstepNic::<HomaNic16>::new(&nic_module("homa-tr-16")).unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
-    let mut sent = Vec::new();
-    for k in 0..5u16 {
-        let len = rng.gen_range(1..=4000);
-        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
-        nic.send(&m);
-        sent.push(m);
-    }
-    let (mut looped, mut trims) = (0, 0);
-    while nic.cycle < 10_000 {
-        while looped < nic.tx_frames.len() {
-            let f = nic.tx_frames[looped].1.clone();
-            looped += 1;
-            let at = nic.cycle + 20;
-            if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.15) {
-                nic.push_frame(&trimmed(&f), at);
-                trims += 1;
-            } else {
-                nic.push_frame(&f, at);
-            }
+    let mut trims = 0;
+    let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
+        if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.15) {
+            trims += 1;
+            vec![trimmed(f)]
+        } else {
+            vec![f.to_vec()]
         }
-        nic.step();
-    }
+    };
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 5, 4000, 10_000, 20, &mut link);
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
     assert_eq!(status(&mut nic, "nack_sent_count"), trims);
@@ -286,31 +273,14 @@ fn homa_128_lockstep_whole_nic_self_loop() {
 fn lockstep_self_loop_128() {
     use nanotransport_hdl::nic::top_homa_128::HomaNic128;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let s = seed("homa_128_lockstep_whole_nic_self_loop", 606);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     // The generated homa-128 file is Homa (no trimming): compare it with the same program.
     let backend = LockstepNic::<HomaNic128>::with_native(HomaNic128::new(false), "nt_homa_128_nic").unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_128_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
-    let mut sent = Vec::new();
-    for k in 0..20u16 {
-        let len = rng.gen_range(1..=3000);
-        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
-        nic.send(&m);
-        sent.push(m);
-    }
-    let mut looped = 0;
-    while nic.cycle < 10_000 {
-        while looped < nic.tx_frames.len() {
-            let f = nic.tx_frames[looped].1.clone();
-            looped += 1;
-            let at = nic.cycle + 20;
-            nic.push_frame(&f, at);
-        }
-        nic.step();
-    }
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 3000, 10_000, 20, &mut |f, _| vec![f.to_vec()]);
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
     println!("homa-128 whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);

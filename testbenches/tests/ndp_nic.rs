@@ -235,32 +235,19 @@ fn lockstep_self_loop() {
     let backend = LockstepNic::<NdpNic16>::new(&nic_module(CONFIG)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(CONFIG)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
-    let mut sent = Vec::new();
-    for k in 0..6u16 {
-        let len = rng.gen_range(1..=3000);
-        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
-        nic.send(&m);
-        sent.push(m);
-    }
-    let mut looped = 0;
     let mut bad = 0;
-    while nic.cycle < 10_000 {
-        while looped < nic.tx_frames.len() {
-            let f = nic.tx_frames[looped].1.clone();
-            looped += 1;
-            let at = nic.cycle + 20;
-            nic.push_frame(&f, at);
-            if rng.gen_bool(0.1) {
-                // a corrupted copy: bad checksum
-                let mut g = f.clone();
-                g[24] ^= 0x5A;
-                nic.push_frame(&g, at);
-                bad += 1;
-            }
+    let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
+        let mut out = vec![f.to_vec()];
+        if rng.gen_bool(0.1) {
+            // a corrupted copy: bad checksum
+            let mut g = f.to_vec();
+            g[24] ^= 0x5A;
+            out.push(g);
+            bad += 1;
         }
-        nic.step();
-    }
+        out
+    };
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 6, 3000, 10_000, 20, &mut link);
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     for m in &nic.delivered {
         let k = sent.iter().position(|e| e.payload == m.payload).expect("a delivered message that was not sent");
@@ -304,30 +291,13 @@ fn ndp_128_lockstep_whole_nic_self_loop() {
 fn lockstep_self_loop_128() {
     use nanotransport_hdl::nic::top_ndp_128::NdpNic128;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let s = seed("ndp_128_lockstep_whole_nic_self_loop", 506);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     let backend = LockstepNic::<NdpNic128>::new("nt_ndp_128_nic").unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_ndp_128_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
-    let mut sent = Vec::new();
-    for k in 0..20u16 {
-        let len = rng.gen_range(1..=1500);
-        let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
-        nic.send(&m);
-        sent.push(m);
-    }
-    let mut looped = 0;
-    while nic.cycle < 10_000 {
-        while looped < nic.tx_frames.len() {
-            let f = nic.tx_frames[looped].1.clone();
-            looped += 1;
-            let at = nic.cycle + 20;
-            nic.push_frame(&f, at);
-        }
-        nic.step();
-    }
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 1500, 10_000, 20, &mut |f, _| vec![f.to_vec()]);
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
     println!("ndp-128 whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);

@@ -3105,6 +3105,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     reg  d_nack;
     reg  d_dup_ack;
     reg  [7:0] s3_received;
+    reg  arrive_now;
     reg  rm_now;
     reg  [3:0] rm_index;
     reg  [127:0] info;
@@ -3463,17 +3464,17 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         d_new = d_is_data & front$done_forward;
         d_meta = front$done_meta;
         d_total = (((d_meta[(32'h40)+:(16)] + 32'h3ff) >> 32'ha) & 8'hff);
-        received$req_valid = d_new;
+        received$req_valid = d_new | ((d_is_chop & front$done_live) & front$done_is_new_msg);
         received$req_index = front$done_slot;
         received$req_pred = front$done_is_new_msg;
         received$req_op_true = 32'h2;
-        received$req_value_true = 32'h1;
+        received$req_value_true = ((d_is_data) & 16'hffff);
         received$req_op_false = 32'h1;
         received$req_value_false = 32'h1;
         msg_info$write_enable = d_new;
         msg_info$write_address = front$done_slot;
         msg_info$write_data = (((((d_meta[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) | (((d_meta[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20)) | (((d_meta[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40)) | (((d_meta[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50)) | (((front$done_ack_no) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
-        s3_valid$d = d_new;
+        s3_valid$d = d_new & (~(rel_valid & (rel_slot == front$done_slot)));
         s3_slot$d = front$done_slot;
         s3_total$d = d_total;
         s3_last$d = front$done_is_last_pkt;
@@ -3484,15 +3485,16 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         s3_received = received$resp_new[(32'h0)+:(8)];
         scheduler$cfg_overcommit = cfg_overcommit;
         scheduler$cfg_rtt_pkts = rtt_pkts[(32'h0)+:(8)];
-        rm_now = (~s3_valid$q) & (rm_pending$q | rel_valid);
+        arrive_now = s3_valid$q & (~(rel_valid & (rel_slot == s3_slot$q)));
+        rm_now = (~arrive_now) & (rm_pending$q | rel_valid);
         rm_index = rel_slot;
         if (rm_pending$q) begin
             rm_index = rm_slot$q;
         end
-        scheduler$op_valid = s3_valid$q | rm_now;
+        scheduler$op_valid = arrive_now | rm_now;
         scheduler$op_code = 32'h1;
         scheduler$op_id = s3_slot$q;
-        if (~s3_valid$q) begin
+        if (~arrive_now) begin
             scheduler$op_code = 32'h2;
             scheduler$op_id = rm_index;
         end
@@ -3503,7 +3505,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         if (rtt_pkts < ((s3_total$q) & 16'hffff)) begin
             scheduler$op_granted = rtt_pkts[(32'h0)+:(8)];
         end
-        if (s3_valid$q) begin
+        if (arrive_now) begin
             rm_pending$d = rel_valid | rm_pending$q;
             if (rel_valid) begin
                 rm_slot$d = rel_slot;
@@ -3513,7 +3515,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
             rm_pending$d = rel_valid;
             rm_slot$d = rel_slot;
         end
-        r_valid$d = s3_valid$q;
+        r_valid$d = arrive_now;
         r_ack$d = s3_last$q;
         r_slot$d = s3_slot$q;
         r_total$d = s3_total$q;

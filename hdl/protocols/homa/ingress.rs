@@ -216,6 +216,7 @@ pub struct HomaIngress<const IW: usize> {
     d_nack: Signal<Local, Bit>,
     d_dup_ack: Signal<Local, Bit>,
     s3_received: Signal<Local, Bits<8>>,
+    arrive_now: Signal<Local, Bit>,
     rm_now: Signal<Local, Bit>,
     rm_index: Signal<Local, Bits<IW>>,
     info: Signal<Local, Bits<128>>,
@@ -357,6 +358,7 @@ impl<const IW: usize> HomaIngress<IW> {
             d_nack: Default::default(),
             d_dup_ack: Default::default(),
             s3_received: Default::default(),
+            arrive_now: Default::default(),
             rm_now: Default::default(),
             rm_index: Default::default(),
             info: Default::default(),
@@ -458,11 +460,14 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.d_new.next = self.d_is_data.val() & self.front.done_forward.val();
         self.d_meta.next = self.front.done_meta.val();
         self.d_total.next = bit_cast::<8, 16>((self.d_meta.val().get_bits::<16>(64) + 1023) >> 10);
-        self.received.req_valid.next = self.d_new.val();
+        // The count starts at 1 with a message's first DATA packet, or at 0 when its first packet
+        // arrives trimmed (Homa-Tr: the trimmed packet already allocated the slot, so the first
+        // real DATA packet must not add to the slot's previous count).
+        self.received.req_valid.next = self.d_new.val() | ((self.d_is_chop.val() & self.front.done_live.val()) & self.front.done_is_new_msg.val());
         self.received.req_index.next = self.front.done_slot.val();
         self.received.req_pred.next = self.front.done_is_new_msg.val();
         self.received.req_op_true.next = 2.into();
-        self.received.req_value_true.next = 1.into();
+        self.received.req_value_true.next = bit_cast::<16, 1>(self.d_is_data.val().into());
         self.received.req_op_false.next = 1.into();
         self.received.req_value_false.next = 1.into();
         self.msg_info.write_enable.next = self.d_new.val();
@@ -472,7 +477,9 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(104)) << 64))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(64)) << 80))
             | (bit_cast::<128, 9>(self.front.done_ack_no.val()) << 96);
-        self.s3_valid.d.next = self.d_new.val();
+        // A slot released in this cycle (garbage collection, abort) gets no ARRIVE: the REMOVE
+        // must not be followed by an ARRIVE that re-inserts a message that no longer exists.
+        self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.front.done_slot.val())));
         self.s3_slot.d.next = self.front.done_slot.val();
         self.s3_total.d.next = self.d_total.val();
         self.s3_last.d.next = self.front.done_is_last_pkt.val();
@@ -486,15 +493,17 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);
         self.scheduler.cfg_overcommit.next = self.cfg_overcommit.val();
         self.scheduler.cfg_rtt_pkts.next = self.rtt_pkts.val().get_bits::<8>(0);
-        self.rm_now.next = (!self.s3_valid.q.val()) & (self.rm_pending.q.val() | self.rel_valid.val());
+        // An ARRIVE is dropped when its slot is released in the same cycle (see above).
+        self.arrive_now.next = self.s3_valid.q.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.s3_slot.q.val())));
+        self.rm_now.next = (!self.arrive_now.val()) & (self.rm_pending.q.val() | self.rel_valid.val());
         self.rm_index.next = self.rel_slot.val();
         if self.rm_pending.q.val() {
             self.rm_index.next = self.rm_slot.q.val();
         }
-        self.scheduler.op_valid.next = self.s3_valid.q.val() | self.rm_now.val();
+        self.scheduler.op_valid.next = self.arrive_now.val() | self.rm_now.val();
         self.scheduler.op_code.next = 1.into();
         self.scheduler.op_id.next = self.s3_slot.q.val();
-        if !self.s3_valid.q.val() {
+        if !self.arrive_now.val() {
             self.scheduler.op_code.next = 2.into();
             self.scheduler.op_id.next = self.rm_index.val();
         }
@@ -506,7 +515,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             self.scheduler.op_granted.next = self.rtt_pkts.val().get_bits::<8>(0);
         }
         // A release that meets an ARRIVE waits one cycle (ARRIVEs are ≥ 8 cycles apart).
-        if self.s3_valid.q.val() {
+        if self.arrive_now.val() {
             self.rm_pending.d.next = self.rel_valid.val() | self.rm_pending.q.val();
             if self.rel_valid.val() {
                 self.rm_slot.d.next = self.rel_slot.val();
@@ -515,7 +524,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             self.rm_pending.d.next = self.rel_valid.val();
             self.rm_slot.d.next = self.rel_slot.val();
         }
-        self.r_valid.d.next = self.s3_valid.q.val();
+        self.r_valid.d.next = self.arrive_now.val();
         self.r_ack.d.next = self.s3_last.q.val();
         self.r_slot.d.next = self.s3_slot.q.val();
         self.r_total.d.next = self.s3_total.q.val();

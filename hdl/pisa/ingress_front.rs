@@ -28,14 +28,14 @@
 //!   the low IW bits of rx_msg_id), `done_is_new_msg`, `done_is_new_pkt`, `done_is_last_pkt`,
 //!   `done_ack_no` (smallest offset not yet received).
 //!
-//! # Timing (P = cycle of the first payload beat out of the parser = first frame beat + 8)
+//! # Latency (P = cycle of the first payload beat out of the parser = first frame beat + 8)
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO
 //!  P+1  act_*; GetRxMsgInfo request (held while `req_ready` is low)
 //!  P+2  done_* with a 1-cycle table (16 messages); P+3 with the hashed 128-message table
 //!  P+2  decision pushed; from P+4 the first beat leaves on m_axis with its metadata
 //! ```
-//! First frame beat in → first beat out to the reassembly: **12 cycles** with the 16-message
+//! **Latency: first frame beat in → first beat out to the reassembly = 12 cycles** with the 16-message
 //! table (8 of them the physical floor of a 64-byte header at 64 bits), 13 with the 128-message
 //! one. One GetRxMsgInfo call is in flight at a time: a frame's first beat waits while one is
 //! outstanding (frames are ≥ 8 cycles apart, so this only bites right after reset on the hashed

@@ -6,5 +6,5 @@ pub mod model;
 pub mod tools;
 pub mod bench;
 pub mod nic;
-pub mod ndp;
+pub mod scenarios;
 pub mod replay;

@@ -38,23 +38,28 @@ pub struct Completion {
     pub cycle: u64,
 }
 
-/// The words of one message on the CPU TX stream (`s_axis_msg`): two descriptor words, then the
-/// payload, `(data, keep, last)`.
-pub fn tx_message_words(m: &TxMessage) -> Vec<(u64, u64, bool)> {
-    let len = m.payload.len() as u64;
-    let mut words = vec![
-        (len & 0xFFFF, 0xFF, false),
-        (m.remote_ip as u64 | (m.remote_port as u64) << 32 | (m.local_port as u64) << 48, 0xFF, false),
-    ];
-    let chunks: Vec<&[u8]> = m.payload.chunks(8).collect();
-    for (i, c) in chunks.iter().enumerate() {
-        let data = c.iter().enumerate().fold(0u64, |d, (k, b)| d | (*b as u64) << (8 * k));
-        words.push((data, (1u64 << c.len()) - 1, i + 1 == chunks.len()));
+/// The words `(data, keep, last)` of one message on the CPU TX stream (`s_axis_msg`, format in
+/// `nanotransport_hdl::nic::tx_path`): the descriptor word (`msg_len`, optional credit, rank), the
+/// address word, then the payload, `tlast` on the last word.
+pub fn message_words(len: u16, credit: Option<u16>, rank: u8, ip: u32, rport: u16, lport: u16, payload: &[u8]) -> Vec<(u64, u8, bool)> {
+    let w0 = len as u64 | ((credit.unwrap_or(0) as u64) << 16) | ((credit.is_some() as u64) << 32) | ((rank as u64) << 40);
+    let w1 = ip as u64 | ((rport as u64) << 32) | ((lport as u64) << 48);
+    let mut words = vec![(w0, 0xff, false), (w1, 0xff, false)];
+    for chunk in payload.chunks(8) {
+        let w = chunk.iter().enumerate().fold(0u64, |w, (k, b)| w | (*b as u64) << (8 * k));
+        let keep = if chunk.len() == 8 { 0xff } else { (1u8 << chunk.len()) - 1 };
+        words.push((w, keep, false));
     }
-    if chunks.is_empty() {
-        words[1].2 = true;
-    }
+    words.last_mut().unwrap().2 = true;
     words
+}
+
+/// [`message_words`] of a [`TxMessage`] (the transmit path's default credit, rank 0).
+pub fn tx_message_words(m: &TxMessage) -> Vec<(u64, u64, bool)> {
+    message_words(m.payload.len() as u16, None, 0, m.remote_ip, m.remote_port, m.local_port, &m.payload)
+        .into_iter()
+        .map(|(d, k, l)| (d, k as u64, l))
+        .collect()
 }
 
 /// Beats `(data, keep, last)` of a frame on a 64-bit stream.

@@ -55,7 +55,7 @@
 
 use crate::nic::{NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;
-use nanotransport_hdl::nic::top::{CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS, NDP_STATUS_REGISTERS};
+use nanotransport_hdl::nic::top::{CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
 use pcap_file::{DataLink, PcapError};
 /// Byte order of a capture file.
@@ -426,17 +426,6 @@ pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
     Ok(out)
 }
 
-/// Status register names of a protocol's NIC top, in address order (for the idle check and the
-/// report). A protocol whose top has its own map adds one line here.
-pub fn status_registers(protocol: &str) -> Option<&'static [&'static str]> {
-    // (the 16-message lists; `crate::ndp::status_registers_of` knows the 128-message ones)
-    match protocol {
-        "ndp" => Some(&NDP_STATUS_REGISTERS),
-        "homa" | "homa-tr" => Some(&nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS),
-        _ => None,
-    }
-}
-
 /// Settings of one replay.
 #[derive(Clone, Debug)]
 pub struct ReplayOptions {
@@ -556,9 +545,9 @@ fn status_of(nic: &mut NicSim, names: &'static [&'static str], name: &str) -> Re
 /// Replays `input` (and `sends`) through the NIC model of `opts.config`.
 pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
     let config = find_config(&opts.config)?;
-    let protocol = config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
-    let status_names = status_registers(protocol).map(|_| crate::ndp::status_registers_of(&opts.config));
-    let mut nic = NicSim::new(&crate::ndp::nic_module(&opts.config))?;
+    config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
+    let status_names = crate::scenarios::status_registers_of(&opts.config);
+    let mut nic = NicSim::new(&crate::scenarios::nic_module(&opts.config))?;
     if let Some(mac) = opts.nic_mac {
         write_reg(&mut nic, CFG_OWN_MAC_LO, mac as u32)?;
         write_reg(&mut nic, CFG_OWN_MAC_HI, (mac >> 32) as u32)?;
@@ -603,13 +592,10 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
         }
         if now >= next_check && quiet(&nic, start, now) {
             let seen = activity_count(&nic);
-            let slots_free = match status_names {
-                Some(names) => status_of(&mut nic, names, "tx_active_slots")? == 0 && status_of(&mut nic, names, "rx_busy_slots")? == 0,
-                None => true,
-            };
+            let slots_free = status_of(&mut nic, status_names, "tx_active_slots")? == 0 && status_of(&mut nic, status_names, "rx_busy_slots")? == 0;
             if slots_free && activity_count(&nic) == seen {
                 report.stopped = "idle".into();
-                report.slots_checked = status_names.is_some();
+                report.slots_checked = true;
                 break;
             }
             next_check = nic.cycle + IDLE_HORIZON_CYCLES;
@@ -625,10 +611,8 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
     report.messages_delivered = delivered.len();
     report.sends_completed = nic.completions.iter().filter(|c| !c.abandoned).count();
     report.sends_abandoned = nic.completions.iter().filter(|c| c.abandoned).count();
-    if let Some(names) = status_names {
-        for (i, n) in names.iter().enumerate() {
-            report.status.push((n, read_reg(&mut nic, STATUS_BASE + 4 * i as u64)?));
-        }
+    for (i, n) in status_names.iter().enumerate() {
+        report.status.push((n, read_reg(&mut nic, STATUS_BASE + 4 * i as u64)?));
     }
     Ok(ReplayOutcome { tx_frames, delivered, report })
 }

@@ -335,11 +335,29 @@ pub struct LoopbackReport {
     pub frames: [usize; 2],
     pub trimmed: usize,
     pub dropped: usize,
-    pub retransmissions: [u64; 2],
     /// (pkt_offset, IPv4 TOS) of every DATA frame each side sent.
     pub data_tos: [Vec<(u8, u8)>; 2],
     /// Status registers of both NICs at the end (name, value).
     pub status: [Vec<(&'static str, u32)>; 2],
+}
+
+impl LoopbackReport {
+    /// Status register `name` of side `side` at the end of the run.
+    pub fn value(&self, side: usize, name: &str) -> u32 {
+        self.status[side].iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no status register {name}")).1
+    }
+
+    /// Prints the run and every non-zero status register of both NICs.
+    pub fn print(&self, name: &str) {
+        println!(
+            "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}",
+            self.cycles, self.messages, self.bytes, self.frames, self.trimmed, self.dropped
+        );
+        for s in 0..2 {
+            let nonzero: Vec<String> = self.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
+            println!("  nic {s}: {}", nonzero.join(" "));
+        }
+    }
 }
 
 /// Names of the status registers of configuration `config`.
@@ -359,15 +377,6 @@ pub fn read_status_of(nic: &mut NicSim, config: &str) -> Vec<(&'static str, u32)
     regs.iter().map(|n| (*n, nic.read_register(status_address_in(regs, n).unwrap()).0)).collect()
 }
 
-/// Reads every status register of a `protocol` NIC with 16 messages.
-pub fn read_status(nic: &mut NicSim, protocol: Protocol) -> Vec<(&'static str, u32)> {
-    let regs = protocol.status_registers();
-    regs.iter().map(|n| (*n, nic.read_register(status_address_in(regs, n).unwrap()).0)).collect()
-}
-
-fn stat(s: &[(&'static str, u32)], name: &str) -> u32 {
-    s.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or_else(|| panic!("no status register {name}"))
-}
 
 /// Two NICs back to back through links of `delay` cycles; each sends `per_side` random messages
 /// (1 byte … `max_len`) to the other. Checks that every message is delivered exactly once and
@@ -498,9 +507,7 @@ pub fn loopback_with_lengths(
     }
     for s in 0..2 {
         report.status[s] = read_status_of(&mut nics[s], config);
-        report.retransmissions[s] = 0;
     }
-    let _ = stat;
     Ok(report)
 }
 

@@ -224,7 +224,7 @@ fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> 
 }
 
 fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(), String> {
-    use nanotransport_sim::ndp::{latency, Protocol, CLOCK_GHZ};
+    use nanotransport_sim::scenarios::{latency, Protocol, CLOCK_GHZ};
     let config = nic_config(protocol, config)?;
     let r = latency(&config)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
@@ -284,7 +284,7 @@ fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(),
 
 fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packets: u64, json: bool) -> Result<(), String> {
     let config = nic_config(protocol, config)?;
-    let r = nanotransport_sim::ndp::throughput(&config, direction, packets)?;
+    let r = nanotransport_sim::scenarios::throughput(&config, direction, packets)?;
     if json {
         println!(
             "{}",

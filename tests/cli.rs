@@ -233,7 +233,7 @@ fn latency_of_an_unknown_protocol_is_a_one_line_error() {
 
 /// A capture of two DATA frames (a 1-byte and a 1500-byte message) from 10.0.0.2.
 fn replay_capture(dir: &Path) -> PathBuf {
-    use nanotransport_sim::ndp::{data_frame, NIC_IP, PEER_IP};
+    use nanotransport_sim::scenarios::{data_frame, NIC_IP, PEER_IP};
     let long: Vec<u8> = (0..1500).map(|i| i as u8).collect();
     let frames = vec![
         (0u128, data_frame(PEER_IP, NIC_IP, 7000, 80, 1, &[0xAB], 0)),

@@ -6,7 +6,7 @@ use nanotransport_hdl::nic::top::*;
 use nanotransport_hdl::nic::top_homa::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
-use nanotransport_sim::ndp::*;
+use nanotransport_sim::scenarios::*;
 use nanotransport_sim::nic::{NicBackend, NicSim};
 use nanotransport_testbenches::seed;
 
@@ -144,30 +144,17 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
     vec![(CFG_RTT_PKTS, 3), (CFG_RTO_CYCLES, rto), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 4_000_000), (CFG_OVERCOMMIT, 3)]
 }
 
-fn value(r: &LoopbackReport, side: usize, name: &str) -> u32 {
-    r.status[side].iter().find(|(n, _)| *n == name).unwrap().1
-}
 
-fn print_report(name: &str, r: &LoopbackReport) {
-    println!(
-        "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}",
-        r.cycles, r.messages, r.bytes, r.frames, r.trimmed, r.dropped
-    );
-    for s in 0..2 {
-        let nonzero: Vec<String> = r.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
-        println!("  nic {s}: {}", nonzero.join(" "));
-    }
-}
 
 #[test]
 fn loopback_clean_link_scheduled_packets_carry_their_priority() {
     let s = seed("homa_loopback_clean", 601);
     let r = loopback("homa-16", s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &loopback_registers(20_000), 4_000_000).unwrap();
-    print_report("homa clean", &r);
+    r.print("homa clean");
     for side in 0..2 {
-        assert!(value(&r, side, "grant_sent_count") > 0);
-        assert_eq!(value(&r, side, "tx_active_slots"), 0);
-        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+        assert!(r.value(side, "grant_sent_count") > 0);
+        assert_eq!(r.value(side, "tx_active_slots"), 0);
+        assert_eq!(r.value(side, "rx_busy_slots"), 0);
         // Unscheduled packets (offset < rtt_pkts = 3) at priority 0; scheduled ones at U + position ≥ 1.
         let unsched = r.data_tos[side].iter().filter(|(o, _)| *o < 3);
         assert!(unsched.clone().all(|(_, tos)| *tos == 0));
@@ -180,11 +167,11 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
 fn loopback_lossy_link_recovers() {
     let s = seed("homa_loopback_lossy", 602);
     let r = loopback("homa-16", s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04 }, &loopback_registers(6_000), 8_000_000).unwrap();
-    print_report("homa lossy", &r);
+    r.print("homa lossy");
     assert!(r.dropped > 5, "dropped {}", r.dropped);
     for side in 0..2 {
-        assert_eq!(value(&r, side, "tx_active_slots"), 0);
-        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_slots"), 0);
+        assert_eq!(r.value(side, "rx_busy_slots"), 0);
     }
 }
 
@@ -192,9 +179,9 @@ fn loopback_lossy_link_recovers() {
 fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     let s = seed("homa_tr_loopback_trimming", 603);
     let r = loopback("homa-tr-16", s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
-    print_report("homa-tr trimming", &r);
+    r.print("homa-tr trimming");
     assert!(r.trimmed > 5, "trimmed {}", r.trimmed);
-    let nacks: u32 = (0..2).map(|side| value(&r, side, "nack_sent_count")).sum();
+    let nacks: u32 = (0..2).map(|side| r.value(side, "nack_sent_count")).sum();
     assert_eq!(nacks as usize, r.trimmed, "one NACK per trimmed packet");
 }
 
@@ -253,14 +240,14 @@ fn homa_128_latency_throughput_and_loopback() {
         rng.gen_range(5 * 1024..=20 * 1024)
     };
     let l = loopback_with_lengths("homa-128", s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &regs, 8_000_000).unwrap();
-    print_report("homa-128 clean", &l);
-    let fifo: u32 = (0..2).map(|side| value(&l, side, "sched_fifo_enters_count")).sum();
+    l.print("homa-128 clean");
+    let fifo: u32 = (0..2).map(|side| l.value(side, "sched_fifo_enters_count")).sum();
     println!("messages that waited in a scheduler FIFO: {fifo}");
     assert!(fifo > 0, "no message waited in the scheduler's FIFO");
     for side in 0..2 {
-        assert!(value(&l, side, "grant_sent_count") > 0);
-        assert_eq!(value(&l, side, "tx_active_slots"), 0);
-        assert_eq!(value(&l, side, "rx_busy_slots"), 0);
+        assert!(l.value(side, "grant_sent_count") > 0);
+        assert_eq!(l.value(side, "tx_active_slots"), 0);
+        assert_eq!(l.value(side, "rx_busy_slots"), 0);
     }
 }
 

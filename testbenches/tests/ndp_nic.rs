@@ -5,7 +5,7 @@
 use nanotransport_hdl::nic::top::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
-use nanotransport_sim::ndp::*;
+use nanotransport_sim::scenarios::*;
 use nanotransport_sim::nic::{NicBackend, NicSim, TxMessage};
 use nanotransport_testbenches::seed;
 
@@ -58,34 +58,21 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
     vec![(CFG_RTT_PKTS, 4), (CFG_RTO_CYCLES, rto), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 2_000_000), (CFG_PACE_CYCLES, 136), (CFG_BUCKET_MAX, 2)]
 }
 
-fn print_report(name: &str, r: &LoopbackReport) {
-    println!(
-        "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}",
-        r.cycles, r.messages, r.bytes, r.frames, r.trimmed, r.dropped
-    );
-    for s in 0..2 {
-        let nonzero: Vec<String> = r.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
-        println!("  nic {s}: {}", nonzero.join(" "));
-    }
-}
 
-fn value(r: &LoopbackReport, side: usize, name: &str) -> u32 {
-    r.status[side].iter().find(|(n, _)| *n == name).unwrap().1
-}
 
 #[test]
 fn loopback_clean_link() {
     let s = seed("loopback_clean_link", 501);
     let faults = LinkFaults { trim: 0.0, drop: 0.0 };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
-    print_report("clean", &r);
+    r.print("clean");
     for side in 0..2 {
-        assert_eq!(value(&r, side, "abandoned_msg_count"), 0);
-        assert_eq!(value(&r, side, "gc_count"), 0);
-        assert_eq!(value(&r, side, "tx_active_slots"), 0, "every transmit slot free at the end");
-        assert_eq!(value(&r, side, "rx_busy_slots"), 0, "every receive slot free at the end");
+        assert_eq!(r.value(side, "abandoned_msg_count"), 0);
+        assert_eq!(r.value(side, "gc_count"), 0);
+        assert_eq!(r.value(side, "tx_active_slots"), 0, "every transmit slot free at the end");
+        assert_eq!(r.value(side, "rx_busy_slots"), 0, "every receive slot free at the end");
         // Messages longer than the BDP needed PULLs.
-        assert!(value(&r, side, "pull_sent_count") + value(&r, side, "merged_count") > 0);
+        assert!(r.value(side, "pull_sent_count") + r.value(side, "merged_count") > 0);
     }
 }
 
@@ -95,13 +82,13 @@ fn loopback_trimming_link_recovers_with_nacks() {
     let faults = LinkFaults { trim: 0.05, drop: 0.0 };
     // A long RTO: recovery must come from NACKs, not timeouts.
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
-    print_report("trimming", &r);
+    r.print("trimming");
     assert!(r.trimmed > 10, "the link trimmed only {} packets", r.trimmed);
-    let chops: u32 = (0..2).map(|side| value(&r, side, "chop_count")).sum();
+    let chops: u32 = (0..2).map(|side| r.value(side, "chop_count")).sum();
     assert_eq!(chops as usize, r.trimmed, "every trimmed packet reached a NIC's ingress");
     for side in 0..2 {
-        assert_eq!(value(&r, side, "tx_active_slots"), 0);
-        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_slots"), 0);
+        assert_eq!(r.value(side, "rx_busy_slots"), 0);
     }
 }
 
@@ -110,13 +97,13 @@ fn loopback_lossy_link_recovers_with_timeouts() {
     let s = seed("loopback_lossy_link", 503);
     let faults = LinkFaults { trim: 0.0, drop: 0.05 };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
-    print_report("lossy", &r);
+    r.print("lossy");
     assert!(r.dropped > 10, "the link dropped only {} frames", r.dropped);
-    let dups: u32 = (0..2).map(|side| value(&r, side, "duplicate_data_count")).sum();
+    let dups: u32 = (0..2).map(|side| r.value(side, "duplicate_data_count")).sum();
     println!("duplicates re-ACKed: {dups}");
     for side in 0..2 {
-        assert_eq!(value(&r, side, "tx_active_slots"), 0);
-        assert_eq!(value(&r, side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_slots"), 0);
+        assert_eq!(r.value(side, "rx_busy_slots"), 0);
     }
 }
 
@@ -275,10 +262,10 @@ fn ndp_128_latency_throughput_and_loopback() {
     }
     let s = seed("ndp_128_loopback", 505);
     let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
-    print_report("ndp-128 trimming", &l);
+    l.print("ndp-128 trimming");
     for side in 0..2 {
-        assert_eq!(value(&l, side, "tx_active_slots"), 0);
-        assert_eq!(value(&l, side, "rx_busy_slots"), 0);
+        assert_eq!(l.value(side, "tx_active_slots"), 0);
+        assert_eq!(l.value(side, "rx_busy_slots"), 0);
     }
 }
 

@@ -5,7 +5,7 @@
 
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::{parse, Header};
-use nanotransport_sim::ndp::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
+use nanotransport_sim::scenarios::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::replay::*;
 use std::collections::VecDeque;
@@ -266,7 +266,7 @@ fn sent_messages_leave_as_data_frames_and_complete_when_the_capture_acks_them() 
     arp.extend_from_slice(&[0x02, 0, 0, 0, 0, 0x02, 0x08, 0x06]);
     arp.resize(60, 0);
     let mut capture = vec![(0u128, arp)];
-    capture.extend(firsts.iter().map(|rec| (rec.time_ns + 2000, nanotransport_sim::ndp::ack_for(&rec.frame))));
+    capture.extend(firsts.iter().map(|rec| (rec.time_ns + 2000, nanotransport_sim::scenarios::ack_for(&rec.frame))));
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&capture, TsResolution::NanoSecond).unwrap()).unwrap();
     let r2 = replay_files(&f, &ReplayOptions::new(CONFIG)).unwrap();
     println!("acked: {}", r2.to_json());
@@ -462,7 +462,7 @@ fn frames_the_nic_drops_are_counted_in_the_report() {
 /// answered by a Homa control packet (ACK or GRANT) in the output.
 #[test]
 fn homa_capture_round_trip_delivers_messages() {
-    use nanotransport_sim::ndp::data_frame_for;
+    use nanotransport_sim::scenarios::data_frame_for;
     let dir = temp_dir("homa-round-trip");
     let (messages, ndp_frames) = data_capture();
     let frames: Vec<(u128, Vec<u8>)> = ndp_frames

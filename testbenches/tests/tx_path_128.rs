@@ -4,6 +4,7 @@
 //! stated rate, counted overflow above it), a transaction-level scoreboard over random traffic
 //! with many concurrent messages and bad input, and the native-vs-Verilator lockstep.
 
+use nanotransport_sim::nic::message_words;
 use nanotransport_hdl::nic::tx_path_128::TxPath128;
 use nanotransport_sim::cosim::lockstep::run_lockstep;
 use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
@@ -115,23 +116,6 @@ impl Tx {
         self.apply(i);
         self.clock();
     }
-}
-
-/// The words of one message on the CPU stream.
-fn message_words(len: u16, credit: Option<u16>, rank: u8, ip: u32, rport: u16, lport: u16, payload: &[u8]) -> Vec<(u64, u8, bool)> {
-    let w0 = len as u64 | ((credit.unwrap_or(0) as u64) << 16) | ((credit.is_some() as u64) << 32) | ((rank as u64) << 40);
-    let w1 = ip as u64 | ((rport as u64) << 32) | ((lport as u64) << 48);
-    let mut words = vec![(w0, 0xff, false), (w1, 0xff, false)];
-    for chunk in payload.chunks(8) {
-        let mut w = 0u64;
-        for (k, b) in chunk.iter().enumerate() {
-            w |= (*b as u64) << (8 * k);
-        }
-        let keep = if chunk.len() == 8 { 0xff } else { (1u8 << chunk.len()) - 1 };
-        words.push((w, keep, false));
-    }
-    words.last_mut().unwrap().2 = true;
-    words
 }
 
 fn payload_of(seed: u64, len: usize) -> Vec<u8> {

@@ -114,6 +114,14 @@ impl NicConfig {
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
                 blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
+                // The ingress front as NDP loads it (the whole-NIC tops contain it too).
+                blocks.push((
+                    "ingress_front",
+                    verilog_of(&mut crate::pisa::ingress_front::IngressFront::<4>::new(
+                        crate::pisa::wire::NDP_IP_PROTOCOL,
+                        &crate::protocols::ndp::ingress::ndp_ingress_program(),
+                    )),
+                ));
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<4>()));
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 4>()));
                 // PISA primitives (message-count independent, generated once).

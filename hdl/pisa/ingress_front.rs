@@ -171,6 +171,14 @@ pub struct IngressFront<const IW: usize> {
     parser_take: Signal<Local, Bit>,
 }
 
+impl<const IW: usize> Default for IngressFront<IW> {
+    /// A front for NDP's IP protocol with an empty match program: every frame that passes the
+    /// parser takes the default action (drop). Protocols build theirs with [`IngressFront::new`].
+    fn default() -> Self {
+        Self::new(crate::pisa::wire::NDP_IP_PROTOCOL, &[])
+    }
+}
+
 impl<const IW: usize> IngressFront<IW> {
     /// A front end for IP protocol `ip_protocol` whose match stage is loaded with `program`
     /// (action 0, the default, drops; 1 is DATA; 2 is trimmed DATA; 3–15 are the protocol's).

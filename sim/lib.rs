@@ -8,3 +8,4 @@ pub mod bench;
 pub mod nic;
 pub mod scenarios;
 pub mod replay;
+pub mod registers;

@@ -439,11 +439,13 @@ pub struct ReplayOptions {
     pub max_cycles: u64,
     /// Drop frames not addressed to the NIC before MAC RX (a MAC address filter).
     pub filter_not_for_nic: bool,
+    /// Register writes of `--set`, applied after the options above (so they win).
+    pub settings: Vec<crate::registers::RegisterWrite>,
 }
 
 impl ReplayOptions {
     pub fn new(config: &str) -> Self {
-        ReplayOptions { config: config.into(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false }
+        ReplayOptions { config: config.into(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new() }
     }
 }
 
@@ -562,6 +564,7 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
     if let Some(n) = opts.rtt_pkts {
         write_reg(&mut nic, CFG_RTT_PKTS, n)?;
     }
+    crate::registers::apply(&mut nic, &opts.settings)?;
     let mut report = ReplayReport { config: opts.config.clone(), records: input.records.len(), empty_records: input.empty_records, ..Default::default() };
     report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;

@@ -4,6 +4,7 @@
 
 use crate::model::pisa::Header;
 use crate::nic::{NicBackend, NicSim, TxMessage};
+use crate::registers::RegisterWrite;
 use nanotransport_hdl::nic::top::*;
 use nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS;
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS};
@@ -136,11 +137,17 @@ fn flags_of(frame: &[u8]) -> u8 {
 
 /// A NIC model with its address set through the register interface, idle and initialised.
 pub fn nic_with_ip(config: &str, ip: u32) -> Result<NicSim, String> {
+    nic_with_settings(config, ip, &[])
+}
+
+/// [`nic_with_ip`], then the register writes `settings` (the command line's `--set`).
+pub fn nic_with_settings(config: &str, ip: u32, settings: &[RegisterWrite]) -> Result<NicSim, String> {
     let mut nic = NicSim::new(&nic_module(config))?;
     let r = nic.write_register(4 * CFG_OWN_IP as u64, ip);
     if r != 0 {
         return Err(format!("register write answered {r}"));
     }
+    crate::registers::apply(&mut nic, settings)?;
     // Let reset-time initialisation finish (the 128-message table clears its 64 buckets).
     nic.run(100);
     Ok(nic)
@@ -173,9 +180,14 @@ impl LatencyReport {
 /// Measures Table 3.1's stages with one 16-byte message (80-byte packet) each way, on fresh
 /// models with no other traffic.
 pub fn latency(config: &str) -> Result<LatencyReport, String> {
+    latency_with(config, &[])
+}
+
+/// [`latency`] with the register writes `settings` applied to every NIC model it uses.
+pub fn latency_with(config: &str, settings: &[RegisterWrite]) -> Result<LatencyReport, String> {
     let mut r = LatencyReport::default();
     // RX: one DATA frame from the peer.
-    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
     let ipp = Protocol::of_config(config).ip_protocol();
     let message: Vec<u8> = (0..16u8).map(|i| 0xA0 + i).collect();
     let frame = data_frame_for(ipp, PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
@@ -200,7 +212,7 @@ pub fn latency(config: &str) -> Result<LatencyReport, String> {
     r.rx_payload = (cpu_rx + 2) - (mac_rx + 8);
 
     // TX: the CPU sends one message.
-    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
     nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: message.clone() });
     if !nic.run_until(2000, |n| !n.tx_frames.is_empty()) {
         return Err("TX latency run: no frame within 2000 cycles".into());
@@ -260,7 +272,12 @@ fn throughput_figures(direction: &str, packets: u64, beat_cycles: &[u64], messag
 /// The ACKs come from a model peer in this testbench, which answers every DATA frame on MAC TX
 /// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
 pub fn throughput(config: &str, direction: &str, packets: u64) -> Result<ThroughputReport, String> {
-    let mut nic = nic_with_ip(config, NIC_IP)?;
+    throughput_with(config, direction, packets, &[])
+}
+
+/// [`throughput`] with the register writes `settings` applied to the NIC model.
+pub fn throughput_with(config: &str, direction: &str, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
+    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
     let ipp = Protocol::of_config(config).ip_protocol();
     let beats;
     match direction {

@@ -57,6 +57,9 @@ enum Command {
         /// Whole-NIC configuration (default: <protocol>-16)
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
+        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
@@ -75,6 +78,9 @@ enum Command {
         /// Packets sent
         #[arg(long, default_value_t = 2000)]
         packets: u64,
+        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
@@ -117,6 +123,9 @@ enum Command {
         /// Drop frames not addressed to the NIC before MAC RX, as a MAC address filter would (default: fed, counted)
         #[arg(long)]
         filter_not_for_nic: bool,
+        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
@@ -223,10 +232,11 @@ fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> 
     Ok(name)
 }
 
-fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(), String> {
-    use nanotransport_sim::scenarios::{latency, Protocol, CLOCK_GHZ};
+fn latency_cmd(protocol: &str, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
+    use nanotransport_sim::scenarios::{latency_with, Protocol, CLOCK_GHZ};
     let config = nic_config(protocol, config)?;
-    let r = latency(&config)?;
+    let settings = nanotransport_sim::registers::parse_sets(set)?;
+    let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
     let paper = Protocol::of_config(&config).paper_cycles();
     let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
@@ -282,9 +292,10 @@ fn latency_cmd(protocol: &str, config: Option<String>, json: bool) -> Result<(),
     Ok(())
 }
 
-fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packets: u64, json: bool) -> Result<(), String> {
+fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
     let config = nic_config(protocol, config)?;
-    let r = nanotransport_sim::scenarios::throughput(&config, direction, packets)?;
+    let settings = nanotransport_sim::registers::parse_sets(set)?;
+    let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
     if json {
         println!(
             "{}",
@@ -331,6 +342,7 @@ struct ReplayArgs {
     nic_ip: Option<String>,
     peer_mac: Option<String>,
     filter_not_for_nic: bool,
+    set: Vec<String>,
     json: bool,
 }
 
@@ -344,6 +356,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<(), String> {
     opts.peer_mac = a.peer_mac.as_deref().map(parse_mac).transpose().map_err(|e| format!("--peer-mac: {e}"))?;
     opts.nic_ip = a.nic_ip.as_deref().map(parse_ipv4).transpose().map_err(|e| format!("--nic-ip: {e}"))?;
     opts.filter_not_for_nic = a.filter_not_for_nic;
+    opts.settings = nanotransport_sim::registers::parse_sets(&a.set)?;
     let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
     let r = replay_files(&files, &opts)?;
     if a.json {
@@ -423,12 +436,12 @@ fn main() -> ExitCode {
         Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
-        Command::Latency { protocol, config, json } => latency_cmd(&protocol, config, json).map(|_| true),
-        Command::Throughput { protocol, config, direction, packets, json } => {
-            throughput_cmd(&protocol, config, &direction, packets, json).map(|_| true)
+        Command::Latency { protocol, config, set, json } => latency_cmd(&protocol, config, &set, json).map(|_| true),
+        Command::Throughput { protocol, config, direction, packets, set, json } => {
+            throughput_cmd(&protocol, config, &direction, packets, &set, json).map(|_| true)
         }
-        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json } => {
-            let a = ReplayArgs { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json };
+        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json } => {
+            let a = ReplayArgs { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json };
             replay_cmd(a).map(|_| true)
         }
         Command::Configs => {

@@ -302,3 +302,32 @@ fn replay_of_a_malformed_capture_is_a_one_line_error_and_writes_nothing() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn set_writes_registers_by_name_and_rejects_bad_ones_in_one_line() {
+    for (args, want) in [
+        (vec!["latency", "--protocol", "ndp", "--set", "rtt_pkts=65"], "0..=64"),
+        (vec!["throughput", "--direction", "rx", "--set", "no_such_register=1"], "unknown register"),
+        (vec!["latency", "--set", "rto_cycles=0"], "rto_cycles takes 1..="),
+        (vec!["replay", "--in", "x.pcap", "--out", "y.pcap", "--set", "own_ip=10.0.0"], "own_ip takes an IPv4 address"),
+    ] {
+        let o = nanotransport(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // A register set by name is what the NIC reads back (the report reads its own IP register).
+    let dir = temp_dir("replay-set");
+    let input = replay_capture(&dir);
+    let out = dir.join("out.pcap");
+    let o = nanotransport(&[
+        "replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(),
+        "--set", "own_ip=10.0.0.9", "--set", "own_mac=02:00:00:00:00:09", "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["nic_ip"], "10.0.0.9");
+    assert_eq!(r["nic_mac"], "02:00:00:00:00:09");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,178 @@
+//! Configuration registers by name: the `--set NAME=VALUE` of every command that runs a NIC.
+//!
+//! The names are those of the register map in `nanotransport_hdl::nic::top` (byte address =
+//! 4 × index). Each register's valid range is what the hardware reads of it (a 16-bit field is at
+//! most 65 535) narrowed where a value would stop the NIC (a zero retransmission timeout, no PULL
+//! token) or exceed a structure (credit beyond the 64-bit packet bitmaps). Three names are
+//! written as a whole and expand to one or two registers: `own_mac` / `peer_mac`
+//! (`02:00:00:00:00:01`) and `own_ip` (`10.0.0.1`). Values are decimal or `0x` hexadecimal.
+//!
+//! A bad `--set` is one line naming the register and its valid range, e.g.
+//! `--set rtt_pkts=65: out of range; rtt_pkts takes 0..=64 (BDP in packets …)`.
+
+use crate::nic::{NicBackend, NicSim};
+use nanotransport_hdl::nic::top::*;
+
+/// One configuration register the command line may set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfigRegister {
+    pub name: &'static str,
+    /// Register index (byte address = 4 × index).
+    pub index: usize,
+    pub min: u64,
+    pub max: u64,
+    pub meaning: &'static str,
+}
+
+const fn reg(name: &'static str, index: usize, min: u64, max: u64, meaning: &'static str) -> ConfigRegister {
+    ConfigRegister { name, index, min, max, meaning }
+}
+
+const U32: u64 = u32::MAX as u64;
+
+/// Every single configuration register, in address order.
+pub const CONFIG_REGISTERS: &[ConfigRegister] = &[
+    reg("own_mac_lo", CFG_OWN_MAC_LO, 0, U32, "own MAC bits 31-0"),
+    reg("own_mac_hi", CFG_OWN_MAC_HI, 0, 0xFFFF, "own MAC bits 47-32"),
+    reg("peer_mac_lo", CFG_PEER_MAC_LO, 0, U32, "next-hop MAC bits 31-0"),
+    reg("peer_mac_hi", CFG_PEER_MAC_HI, 0, 0xFFFF, "next-hop MAC bits 47-32"),
+    reg("own_ip_addr", CFG_OWN_IP, 0, U32, "own IPv4 address as a number"),
+    reg("rtt_pkts", CFG_RTT_PKTS, 0, 64, "BDP in packets, the initial credit; packet bitmaps are 64 wide"),
+    reg("rto_cycles", CFG_RTO_CYCLES, 1, U32, "retransmission timeout in cycles"),
+    reg("timeout_threshold", CFG_TIMEOUT_THRESHOLD, 1, 255, "timeouts without progress before a message is abandoned"),
+    reg("gc_timeout", CFG_GC_TIMEOUT, 1, U32, "receive garbage-collection timeout in cycles"),
+    reg("pace_cycles", CFG_PACE_CYCLES, 0, 0xFFFF, "PULL pacing interval in cycles, 0 = no pacing"),
+    reg("bucket_max", CFG_BUCKET_MAX, 1, 255, "PULL pacer bucket size in tokens"),
+    reg("ctrl_burst_limit", CFG_CTRL_BURST_LIMIT, 0, 255, "control packets the arbiter sends before a waiting data packet"),
+    reg("overcommit", CFG_OVERCOMMIT, 1, 16, "Homa: messages granted at once (the scheduler compares 16)"),
+    reg("unsched_prios", CFG_UNSCHED_PRIOS, 0, 8, "Homa: unscheduled priority levels U (8 DSCP priorities at the switch)"),
+];
+
+/// A write of `value` to the configuration register at byte address `addr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegisterWrite {
+    pub addr: u64,
+    pub value: u32,
+}
+
+/// The register called `name`.
+pub fn find_register(name: &str) -> Option<&'static ConfigRegister> {
+    CONFIG_REGISTERS.iter().find(|r| r.name == name)
+}
+
+fn valid_names() -> String {
+    let mut names: Vec<&str> = vec!["own_mac", "peer_mac", "own_ip"];
+    names.extend(CONFIG_REGISTERS.iter().map(|r| r.name));
+    names.join(", ")
+}
+
+fn parse_number(text: &str) -> Option<u64> {
+    let t = text.trim().replace('_', "");
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
+fn parse_mac(text: &str) -> Option<u64> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != 6 {
+        return None;
+    }
+    parts.iter().try_fold(0u64, |m, p| (p.len() == 2).then(|| u8::from_str_radix(p, 16).ok()).flatten().map(|b| m << 8 | b as u64))
+}
+
+fn parse_ipv4(text: &str) -> Option<u32> {
+    text.parse::<std::net::Ipv4Addr>().ok().map(u32::from)
+}
+
+fn write(index: usize, value: u64) -> RegisterWrite {
+    RegisterWrite { addr: 4 * index as u64, value: value as u32 }
+}
+
+/// Parses one `NAME=VALUE` into the register writes it stands for.
+pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
+    let (name, value) = arg
+        .split_once('=')
+        .ok_or_else(|| format!("--set {arg}: expected NAME=VALUE; registers: {}", valid_names()))?;
+    let (name, value) = (name.trim(), value.trim());
+    let bad = |what: &str| format!("--set {arg}: {what}");
+    match name {
+        "own_mac" | "peer_mac" => {
+            let mac = parse_mac(value).ok_or_else(|| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
+            let lo = if name == "own_mac" { CFG_OWN_MAC_LO } else { CFG_PEER_MAC_LO };
+            Ok(vec![write(lo, mac & 0xFFFF_FFFF), write(lo + 1, mac >> 32)])
+        }
+        "own_ip" => {
+            let ip = parse_ipv4(value).ok_or_else(|| bad("own_ip takes an IPv4 address a.b.c.d"))?;
+            Ok(vec![write(CFG_OWN_IP, ip as u64)])
+        }
+        _ => {
+            let r = find_register(name).ok_or_else(|| bad(&format!("unknown register; registers: {}", valid_names())))?;
+            let v = parse_number(value).ok_or_else(|| bad(&format!("not a number; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)))?;
+            if v < r.min || v > r.max {
+                return Err(bad(&format!("out of range; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)));
+            }
+            Ok(vec![write(r.index, v)])
+        }
+    }
+}
+
+/// Parses every `--set` argument, in order (a later write to the same register wins).
+pub fn parse_sets(args: &[String]) -> Result<Vec<RegisterWrite>, String> {
+    let mut writes = Vec::new();
+    for a in args {
+        writes.extend(parse_set(a)?);
+    }
+    Ok(writes)
+}
+
+/// Writes `writes` through the NIC's AXI4-Lite port; an error response is an error.
+pub fn apply<B: NicBackend>(nic: &mut NicSim<B>, writes: &[RegisterWrite]) -> Result<(), String> {
+    for w in writes {
+        match nic.write_register(w.addr, w.value) {
+            0 => {}
+            r => return Err(format!("register {:#05x} write answered {r}", w.addr)),
+        }
+    }
+    Ok(())
+}
+
+/// The value `writes` leave in register `index`, if they write it.
+pub fn value_written(writes: &[RegisterWrite], index: usize) -> Option<u32> {
+    writes.iter().rev().find(|w| w.addr == 4 * index as u64).map(|w| w.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_ranges() {
+        assert_eq!(parse_set("rtt_pkts=12").unwrap(), vec![RegisterWrite { addr: 0x14, value: 12 }]);
+        assert_eq!(parse_set("rto_cycles=0x4B00").unwrap(), vec![RegisterWrite { addr: 0x18, value: 19_200 }]);
+        assert_eq!(
+            parse_set("peer_mac=02:00:00:00:00:0a").unwrap(),
+            vec![RegisterWrite { addr: 0x08, value: 0x0000_000a }, RegisterWrite { addr: 0x0C, value: 0x0200 }]
+        );
+        assert_eq!(parse_set("own_ip=10.0.0.7").unwrap(), vec![RegisterWrite { addr: 0x10, value: 0x0A00_0007 }]);
+        let e = parse_set("rtt_pkts=65").unwrap_err();
+        assert!(e.contains("0..=64") && !e.contains('\n'), "{e}");
+        assert!(parse_set("rto_cycles=0").unwrap_err().contains("1..=4294967295"));
+        assert!(parse_set("nonsense=1").unwrap_err().contains("unknown register"));
+        assert!(parse_set("rtt_pkts").unwrap_err().contains("NAME=VALUE"));
+        assert!(parse_set("own_mac=02:00").unwrap_err().contains("MAC address"));
+        assert!(parse_set("rtt_pkts=twelve").unwrap_err().contains("not a number"));
+        let w = parse_sets(&["rtt_pkts=3".into(), "rtt_pkts=5".into()]).unwrap();
+        assert_eq!(value_written(&w, CFG_RTT_PKTS), Some(5));
+    }
+
+    #[test]
+    fn every_register_index_is_distinct_and_in_the_configuration_space() {
+        let mut seen = std::collections::HashSet::new();
+        for r in CONFIG_REGISTERS {
+            assert!(seen.insert(r.index), "{} shares its index", r.name);
+            assert!(r.index < 16 && r.min <= r.max, "{}", r.name);
+        }
+    }
+}

@@ -17,15 +17,17 @@
 //! # Address map (byte addresses, 32-bit registers, word aligned)
 //! | address          | access | content                                                       |
 //! |------------------|--------|---------------------------------------------------------------|
-//! | `0x000`–`0x03C`  | R/W    | configuration register `i = addr/4`, driven on `cfg`           |
-//! | `0x100`–`0x1FC`  | R      | status register `j = (addr-0x100)/4`, sampled from `status`    |
-//! | anything else, or an address with `addr[1:0] != 0` | — | rejected: SLVERR                |
+//! | `0x000`–`0x03F`  | R/W    | configuration register `i = addr/4`, driven on `cfg`           |
+//! | `0x100`–`0x1FF`  | R      | status register `j = (addr-0x100)/4`, sampled from `status`    |
+//! | anything else    | —      | rejected: SLVERR                                              |
 //!
-//! A write to the status space, to an unmapped or to an unaligned address changes nothing and
-//! answers SLVERR; a read of an unmapped or unaligned address answers `rdata = 0`, SLVERR. Every
-//! rejected access adds one to `error_count` (a rejected read and a rejected write in the same
-//! cycle add two). Writes honour `wstrb`: byte lane k of the register is written only when
-//! `wstrb[k]` is set.
+//! **Narrow and unaligned accesses** are accepted as AXI permits: the address is aligned down to
+//! its 32-bit word (`addr[1:0]` ignored) and the write strobes select the bytes, so a master's
+//! one-byte write to `0x0D` with `wstrb = 0b0010` writes byte 1 of register 3; a read returns the
+//! whole word. A write to the status space or to an unmapped address changes nothing and answers
+//! SLVERR; a read of an unmapped address answers `rdata = 0`, SLVERR. Every rejected access adds
+//! one to `error_count` (a rejected read and a rejected write in the same cycle add two). Writes
+//! honour `wstrb`: byte lane k of the register is written only when `wstrb[k]` is set.
 //!
 //! # Write channel
 //! AW and W may come in either order or together: each is accepted (and held in its own register)
@@ -152,7 +154,6 @@ pub struct AxiLiteCsr {
     wr_index: Signal<Local, Bits<4>>,
     // Read path.
     ar_take: Signal<Local, Bit>,
-    rd_aligned: Signal<Local, Bit>,
     rd_cfg_hit: Signal<Local, Bit>,
     rd_status_hit: Signal<Local, Bit>,
     rd_cfg_index: Signal<Local, Bits<4>>,
@@ -230,7 +231,6 @@ impl AxiLiteCsr {
             wr_mask: Default::default(),
             wr_index: Default::default(),
             ar_take: Default::default(),
-            rd_aligned: Default::default(),
             rd_cfg_hit: Default::default(),
             rd_status_hit: Default::default(),
             rd_cfg_index: Default::default(),
@@ -293,8 +293,9 @@ impl Logic for AxiLiteCsr {
         self.aw_held.d.next = self.have_aw.val() & (!self.write_go.val());
         self.w_held.d.next = self.have_w.val() & (!self.write_go.val());
 
-        // Only word-aligned addresses 0x000-0x03C are writable.
-        self.wr_ok.next = (self.wr_addr.val().get_bits::<2>(0) == 0) & (self.wr_addr.val().get_bits::<6>(6) == 0);
+        // Only the configuration words 0x000-0x03F are writable; addr[1:0] is ignored (aligned
+        // down), the strobes pick the bytes.
+        self.wr_ok.next = self.wr_addr.val().get_bits::<6>(6) == 0;
         self.wr_err.next = self.write_go.val() & (!self.wr_ok.val());
         self.lane0.next = 0.into();
         self.lane1.next = 0.into();
@@ -335,9 +336,9 @@ impl Logic for AxiLiteCsr {
         // ---- Read: decode and register the answer in the cycle AR is accepted.
         self.s_axil_arready.next = ((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val());
         self.ar_take.next = self.s_axil_arvalid.val() & (((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val()));
-        self.rd_aligned.next = self.s_axil_araddr.val().get_bits::<2>(0) == 0;
-        self.rd_cfg_hit.next = self.rd_aligned.val() & (self.s_axil_araddr.val().get_bits::<6>(6) == 0);
-        self.rd_status_hit.next = self.rd_aligned.val() & (self.s_axil_araddr.val().get_bits::<4>(8) == 1);
+        // addr[1:0] is ignored: a read returns the whole word its address falls in.
+        self.rd_cfg_hit.next = self.s_axil_araddr.val().get_bits::<6>(6) == 0;
+        self.rd_status_hit.next = self.s_axil_araddr.val().get_bits::<4>(8) == 1;
         self.rd_cfg_index.next = self.s_axil_araddr.val().get_bits::<4>(2);
         self.rd_status_index.next = self.s_axil_araddr.val().get_bits::<6>(2);
         // Read multiplexers as binary trees of constant slices, one index bit per level.

@@ -122,6 +122,29 @@ fn byte_strobes_write_only_their_lanes() {
 }
 
 #[test]
+fn narrow_unaligned_writes_and_reads_are_aligned_down_and_strobed() {
+    // What common AXI-Lite masters issue for a one-byte or half-word access.
+    let mut io = native();
+    reset(&mut io);
+    assert_eq!(axil_write(&mut io, 0x18, 0x1122_3344), OKAY);
+    assert_eq!(axil_write_strobed(&mut io, 0x19, 0x0000_AB00, 0b0010), OKAY, "byte 1 of register 6");
+    assert_eq!(axil_write_strobed(&mut io, 0x1A, 0xCDEF_0000, 0b1100), OKAY, "upper half-word");
+    assert_eq!(axil_write_strobed(&mut io, 0x1B, 0x7700_0000, 0b1000), OKAY, "byte 3");
+    assert_eq!(axil_read(&mut io, 0x18), (0x77EF_AB44, OKAY));
+    for a in 0x19..=0x1B {
+        assert_eq!(axil_read(&mut io, a), (0x77EF_AB44, OKAY), "read 0x{a:03x} returns its word");
+    }
+    let mut status = [0u32; 64];
+    status[1] = 0x0102_0304;
+    io.set_status(&status);
+    assert_eq!(axil_read(&mut io, 0x107), (0x0102_0304, OKAY));
+    assert_eq!(io.get("error_count"), 0);
+    // Neighbours untouched.
+    assert_eq!(io.cfg()[5], DEFAULTS[5]);
+    assert_eq!(io.cfg()[7], DEFAULTS[7]);
+}
+
+#[test]
 fn rejected_accesses_answer_slverr_change_nothing_and_count() {
     let mut io = native();
     reset(&mut io);
@@ -130,13 +153,13 @@ fn rejected_accesses_answer_slverr_change_nothing_and_count() {
     status[63] = 0xDEAD_BEEF;
     io.set_status(&status);
     let before = io.cfg();
-    // Status space, gap, beyond the status space, unaligned.
-    let bad_writes = [0x100, 0x1FC, 0x040, 0x0FC, 0x200, 0xFFC, 0x001, 0x03E, 0x102];
+    // Status space (also unaligned), gap, beyond the status space.
+    let bad_writes = [0x100, 0x1FC, 0x040, 0x0FC, 0x200, 0xFFC, 0x041, 0x0FE, 0x102];
     for a in bad_writes {
         assert_eq!(axil_write(&mut io, a, 0xFFFF_FFFF), SLVERR, "write 0x{a:03x}");
     }
     assert_eq!(io.cfg(), before);
-    let bad_reads = [0x040, 0x0FC, 0x200, 0xFFC, 0x003, 0x101];
+    let bad_reads = [0x040, 0x0FC, 0x200, 0xFFC, 0x043, 0x0FD];
     for a in bad_reads {
         assert_eq!(axil_read(&mut io, a), (0, SLVERR), "read 0x{a:03x}");
     }

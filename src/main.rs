@@ -53,6 +53,12 @@ enum Command {
         /// Folder holding the generated Verilog
         #[arg(long, value_name = "DIR", default_value = "verilog-out")]
         dir: PathBuf,
+        /// Keep Yosys' outputs (stat.json, flattened netlist flat.json, yosys.log) in DIR/<top>/ (`$` in a block's top as `_`)
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
+        /// With --keep: analyse the outputs already kept there instead of running Yosys again
+        #[arg(long, requires = "keep")]
+        reanalyse: bool,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
@@ -269,15 +275,22 @@ fn config_prefix(name: &str) -> Result<String, String> {
     find_config(name).map(|c| c.module_prefix()).map_err(|e| with_switch_names(&e))
 }
 
-fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, json: bool) -> Result<(), String> {
+fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>, reanalyse: bool, json: bool) -> Result<(), String> {
     use nanotransport_sim::tools::synth;
     let prefix = config_prefix(config)?;
     let targets = synth::targets(&dir.join(config), &prefix, block)?;
     let mut reports = Vec::new();
     for t in &targets {
-        let scratch = synth::scratch_dir(&t.top);
-        let r = synth::synthesise(&t.file, &t.top, &scratch);
-        let _ = std::fs::remove_dir_all(&scratch);
+        let r = match keep {
+            Some(k) if reanalyse => synth::analyse(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            Some(k) => synth::synthesise(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            None => {
+                let scratch = synth::scratch_dir(&t.top);
+                let r = synth::synthesise(&t.file, &t.top, &scratch);
+                let _ = std::fs::remove_dir_all(&scratch);
+                r
+            }
+        };
         let r = r?;
         if !json {
             println!("{}", r.to_table());
@@ -523,7 +536,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
-        Command::Synth { config, block, dir, json } => synth_cmd(&config, block.as_deref(), &dir, json).map(|_| true),
+        Command::Synth { config, block, dir, keep, reanalyse, json } => {
+            synth_cmd(&config, block.as_deref(), &dir, keep.as_deref(), reanalyse, json).map(|_| true)
+        }
         Command::Fpga { which: FpgaCommand::Ooc { config, clock_mhz, out, part, dir } } => {
             fpga_ooc_cmd(&config, clock_mhz, &out, &part, &dir).map(|_| true)
         }

@@ -28,10 +28,27 @@ fn assert_one_line_error(o: &Output, mentions: &[&str]) {
 }
 
 #[test]
+fn synth_and_fpga_have_help() {
+    for args in [vec!["synth", "--help"], vec!["fpga", "--help"], vec!["fpga", "ooc", "--help"]] {
+        let o = nanotransport(&args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{args:?}");
+    }
+}
+
+#[test]
 fn synth_reports_resources_per_block_and_depth_of_a_small_block() {
-    let o = nanotransport(&["synth", "--config", "nic-16", "--block", "arbiter", "--json"]);
+    let keep = temp_dir("keep");
+    let k = keep.to_str().unwrap();
+    let o = nanotransport(&["synth", "--config", "nic-16", "--block", "arbiter", "--json", "--keep", k]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The kept outputs give the same report without running Yosys again.
+    let again = nanotransport(&["synth", "--config", "nic-16", "--block", "arbiter", "--json", "--keep", k, "--reanalyse"]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(serde_json::from_slice::<Value>(&again.stdout).unwrap(), v);
+    assert!(keep.join("nt_nic_16_arbiter/flat.json").is_file());
+    let _ = std::fs::remove_dir_all(&keep);
     assert_eq!(v["config"], "nic-16");
     let r = &v["reports"][0];
     println!("{}", serde_json::to_string_pretty(r).unwrap());

@@ -340,17 +340,20 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
         for (i, b) in bits.iter().enumerate() {
             let Some(b) = b.as_u64() else { continue };
             let full = if wide { format!("{name}[{i}]") } else { name.clone() };
-            let better = match bit_name.get(&b) {
-                None => true,
-                Some((h, old)) => (*h && !hidden) || (*h == hidden && full.len() < old.len()),
-            };
-            if better {
+            // Prefer visible names, then a register's output (`$q`) over the net feeding it.
+            let rank = |hidden: bool, n: &str| (hidden, n.contains("$d") || n.contains("$next"), !n.contains("$q"), n.len());
+            if bit_name.get(&b).is_none_or(|(h, old)| rank(hidden, &full) < rank(*h, old)) {
                 bit_name.insert(b, (hidden, full));
             }
         }
     }
     // rust-hdl names a register's output `<name>$q`: show `<name>`.
-    let name_of = |b: u64| bit_name.get(&b).map(|(_, n)| n.replace("$q[", "[").trim_end_matches("$q").to_string()).unwrap_or_else(|| format!("net {b}"));
+    let name_of = |b: u64| {
+        bit_name
+            .get(&b)
+            .map(|(_, n)| n.replace("$flatten\\", "").replace("$q[", "[").trim_end_matches("$q").to_string())
+            .unwrap_or_else(|| format!("net {b}"))
+    };
     let mut driver: HashMap<u64, usize> = HashMap::new();
     for (i, c) in cells.iter().enumerate() {
         for &b in &c.outputs {
@@ -596,41 +599,50 @@ impl SynthReport {
 }
 
 /// Synthesises `top` in `file` (which may be a submodule of the file's top) with the project's
-/// flow and reports resources and logic depth. `scratch` receives Yosys' outputs.
-pub fn synthesise(file: &Path, top: &str, scratch: &Path) -> Result<SynthReport, String> {
-    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
-    let stat = scratch.join("stat.json");
-    let flat = scratch.join("flat.json");
-    let log = scratch.join("yosys.log");
-    // Yosys escapes module names with `$` in its own syntax: quote nothing, pass the name as is.
+/// flow and reports resources and logic depth. `outputs` receives Yosys' outputs (`stat.json`,
+/// the flattened netlist `flat.json`, `yosys.log`, and `seconds.txt`, its wall time).
+pub fn synthesise(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, String> {
+    run_yosys(file, top, outputs)?;
+    analyse(file, top, outputs)
+}
+
+/// Runs the flow, writing its outputs into `outputs`.
+pub fn run_yosys(file: &Path, top: &str, outputs: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(outputs).map_err(|e| format!("{}: {e}", outputs.display()))?;
     let script = format!(
         "{}; tee -q -o {} stat -json; flatten; opt_clean; write_json {}",
         xcup_flow(file, top),
-        stat.display(),
-        flat.display()
+        outputs.join("stat.json").display(),
+        outputs.join("flat.json").display()
     );
     let started = std::time::Instant::now();
     let out = Command::new("yosys")
         .arg("-q")
         .arg("-l")
-        .arg(&log)
+        .arg(outputs.join("yosys.log"))
         .arg("-p")
         .arg(&script)
         .output()
         .map_err(|e| format!("cannot run yosys ({e}); install it with scripts/setup-tools.sh"))?;
-    let yosys_seconds = started.elapsed().as_secs_f64();
     if !out.status.success() {
         let text = String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
         let first = text.lines().find(|l| l.contains("ERROR")).unwrap_or("yosys failed").trim().to_string();
         return Err(format!("{}: {first}", file.display()));
     }
-    let read = |p: &Path| -> Result<Value, String> {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+    let seconds = outputs.join("seconds.txt");
+    std::fs::write(&seconds, format!("{:.1}\n", started.elapsed().as_secs_f64())).map_err(|e| format!("{}: {e}", seconds.display()))
+}
+
+/// Resources and depth from the outputs of [`run_yosys`] in `outputs`.
+pub fn analyse(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, String> {
+    let read = |name: &str| -> Result<String, String> {
+        let p = outputs.join(name);
+        std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
     };
-    let (total, top_own, blocks) = hierarchy_resources(&read(&stat)?, top)?;
-    let netlist = read(&flat)?;
-    let depth = logic_depth(&netlist, top)?;
+    let json = |name: &str| -> Result<Value, String> { serde_json::from_str(&read(name)?).map_err(|e| format!("{name}: {e}")) };
+    let (total, top_own, blocks) = hierarchy_resources(&json("stat.json")?, top)?;
+    let depth = logic_depth(&json("flat.json")?, top)?;
+    let yosys_seconds = read("seconds.txt").ok().and_then(|t| t.trim().parse().ok()).unwrap_or(f64::NAN);
     Ok(SynthReport { file: file.to_path_buf(), top: top.to_string(), total, top_own, blocks, depth, yosys_seconds })
 }
 

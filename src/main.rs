@@ -42,6 +42,32 @@ enum Command {
         #[arg(long)]
         no_synth: bool,
     },
+    /// Resources per top and first-level block, and logic depth, after Yosys `synth_xilinx -family xcup`
+    Synth {
+        /// Configuration (see `configs`)
+        #[arg(long, value_name = "NAME")]
+        config: String,
+        /// One block: a file of a block configuration (e.g. timer) or a first-level instance of a whole NIC
+        #[arg(long, value_name = "NAME")]
+        block: Option<String>,
+        /// Folder holding the generated Verilog
+        #[arg(long, value_name = "DIR", default_value = "verilog-out")]
+        dir: PathBuf,
+        /// Keep Yosys' outputs (stat.json, flattened netlist flat.json, yosys.log) in DIR/<top>/ (`$` in a block's top as `_`)
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
+        /// With --keep: analyse the outputs already kept there instead of running Yosys again
+        #[arg(long, requires = "keep")]
+        reanalyse: bool,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// FPGA build folders (Vivado, not run here)
+    Fpga {
+        #[command(subcommand)]
+        which: FpgaCommand,
+    },
     /// Benchmarks (reports, not tests)
     Bench {
         #[command(subcommand)]
@@ -133,6 +159,28 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum FpgaCommand {
+    /// Write an out-of-context Vivado build folder (Verilog, XDC, Tcl, README) for a whole-NIC configuration
+    Ooc {
+        /// Whole-NIC configuration (see `configs`)
+        #[arg(long, value_name = "NAME")]
+        config: String,
+        /// Clock on the `clock` port, MHz (50..=800)
+        #[arg(long, value_name = "F", default_value_t = nanotransport_sim::tools::fpga::DEFAULT_CLOCK_MHZ)]
+        clock_mhz: f64,
+        /// Output folder
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// FPGA part
+        #[arg(long, value_name = "P", default_value = nanotransport_sim::tools::fpga::DEFAULT_PART)]
+        part: String,
+        /// Folder holding the generated Verilog
+        #[arg(long, value_name = "DIR", default_value = "verilog-out")]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
 enum BenchCommand {
     /// Simulation speed of the 128-entry timer: native rust-hdl vs Verilator, same run
     Cosim {
@@ -217,6 +265,59 @@ fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, Stri
     }
     println!("lint: {} files, {} passed, {} failed", reports.len(), reports.len() - failed, failed);
     Ok(failed == 0)
+}
+
+/// The module prefix of any named configuration (NIC or switch); the error lists every name.
+fn config_prefix(name: &str) -> Result<String, String> {
+    if let Some(c) = find_switch_config(name) {
+        return Ok(format!("nt_{}", c.name.replace('-', "_")));
+    }
+    find_config(name).map(|c| c.module_prefix()).map_err(|e| with_switch_names(&e))
+}
+
+fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>, reanalyse: bool, json: bool) -> Result<(), String> {
+    use nanotransport_sim::tools::synth;
+    let prefix = config_prefix(config)?;
+    let targets = synth::targets(&dir.join(config), &prefix, block)?;
+    let mut reports = Vec::new();
+    for t in &targets {
+        let r = match keep {
+            Some(k) if reanalyse => synth::analyse(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            Some(k) => synth::synthesise(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            None => {
+                let scratch = synth::scratch_dir(&t.top);
+                let r = synth::synthesise(&t.file, &t.top, &scratch);
+                let _ = std::fs::remove_dir_all(&scratch);
+                r
+            }
+        };
+        let r = r?;
+        if !json {
+            println!("{}", r.to_table());
+        }
+        reports.push(r);
+    }
+    if json {
+        let v: Vec<_> = reports.iter().map(|r| r.to_json()).collect();
+        println!("{}", serde_json::json!({ "config": config, "reports": v }));
+    }
+    Ok(())
+}
+
+fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path) -> Result<(), String> {
+    use nanotransport_sim::tools::fpga;
+    let whole: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).collect();
+    let c = match find_switch_config(config) {
+        Some(_) => None,
+        None => Some(find_config(config).map_err(|e| with_switch_names(&e))?),
+    };
+    let Some(c) = c.filter(|c| c.protocol.is_some()) else {
+        return Err(format!("configuration '{config}' has no whole NIC; whole-NIC configurations: {}", whole.join(", ")));
+    };
+    let top = format!("{}_nic", c.module_prefix());
+    let folder = fpga::write_ooc_folder(&fpga::OocRequest { config, top: &top, verilog_dir: &dir.join(config), clock_mhz, part, out })?;
+    println!("{folder}");
+    Ok(())
 }
 
 /// The whole-NIC configuration for `protocol` (checked against the named configurations).
@@ -435,6 +536,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
+        Command::Synth { config, block, dir, keep, reanalyse, json } => {
+            synth_cmd(&config, block.as_deref(), &dir, keep.as_deref(), reanalyse, json).map(|_| true)
+        }
+        Command::Fpga { which: FpgaCommand::Ooc { config, clock_mhz, out, part, dir } } => {
+            fpga_ooc_cmd(&config, clock_mhz, &out, &part, &dir).map(|_| true)
+        }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Latency { protocol, config, set, json } => latency_cmd(&protocol, config, &set, json).map(|_| true),
         Command::Throughput { protocol, config, direction, packets, set, json } => {

@@ -68,23 +68,10 @@ pub fn verilator_lint(repo: &Path, file: &Path) -> ToolResult {
     }
 }
 
-/// Yosys `synth_xilinx -family xcup` without its SAT-based `share` pass; the summary counts
-/// LUTs, flip-flops and RAM cells.
-///
-/// `share` (merging arithmetic under mutually exclusive conditions) ran out of memory (> 11 GB)
-/// on the transmit path's packetization core, whose per-slot state is wide; the flow below is
-/// `synth_xilinx` with the steps between `coarse` and `map_memory` spelled out minus `share`, so
-/// every block goes through the same flow and counts are comparable across blocks. Skipping
-/// `share` can only cost LUTs, never correctness.
+/// Yosys `synth_xilinx -family xcup` without its SAT-based `share` pass (the project's flow,
+/// [`crate::tools::synth::xcup_flow`]); the summary counts LUTs, flip-flops and RAM cells.
 pub fn yosys_synth(file: &Path) -> ToolResult {
-    let top = top_of(file);
-    let script = format!(
-        "read_verilog {file}; \
-         synth_xilinx -family xcup -top {top} -run begin:coarse; \
-         techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; memory -nomap; opt_clean; \
-         synth_xilinx -family xcup -top {top} -run map_memory:; stat",
-        file = file.display(),
-    );
+    let script = format!("{}; stat", crate::tools::synth::xcup_flow(file, &top_of(file)));
     let out = Command::new("yosys").arg("-p").arg(&script).output();
     match out {
         Err(e) => spawn_error("yosys", e),

@@ -1,3 +1,6 @@
-//! External tools on generated Verilog: Verilator lint and Yosys synthesis.
+//! External tools on generated Verilog: Verilator lint, Yosys synthesis (resources and logic
+//! depth) and the out-of-context Vivado build folder.
 
 pub mod lint;
+pub mod synth;
+pub mod fpga;

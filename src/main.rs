@@ -507,6 +507,10 @@ struct IncastSetup {
     /// Stop a run after this much simulated time, µs
     #[arg(long, default_value_t = 500.0)]
     max_us: f64,
+    /// Every CPU starts writing its message at cycle 0 (default: writes timed so that every
+    /// sender NIC takes its message in the same cycle, as the ns-3 model starts them at once)
+    #[arg(long)]
+    staggered_start: bool,
 }
 
 impl IncastSetup {
@@ -527,6 +531,7 @@ impl IncastSetup {
         p.rto_us = self.rto_us;
         p.seed = self.seed;
         p.max_us = self.max_us;
+        p.aligned_start = !self.staggered_start;
         p.validate()?;
         Ok(p)
     }

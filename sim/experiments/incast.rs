@@ -53,6 +53,10 @@ pub struct IncastParams {
     pub rto_us: f64,
     pub seed: u64,
     pub max_us: f64,
+    /// Hand the messages to the NICs so that every sender's `msg_id_valid` falls in the same
+    /// cycle (ns-3's MsgBegin starts every message at once); otherwise every CPU starts writing
+    /// at cycle 0 and a larger message starts later by its longer write.
+    pub aligned_start: bool,
 }
 
 impl IncastParams {
@@ -71,6 +75,7 @@ impl IncastParams {
             rto_us: 6.0,
             seed: 1,
             max_us: 500.0,
+            aligned_start: true,
         }
     }
 
@@ -167,6 +172,8 @@ impl IncastParams {
 pub struct MessageResult {
     pub sender: usize,
     pub packets: u32,
+    /// Cycle of the sender NIC's msg_id_valid, from the start of the run.
+    pub msg_id_cycle: Option<u64>,
     /// msg_id_valid → first beat on the receiver's m_axis_msg.
     pub completion_ns: Option<f64>,
     pub slowdown: Option<f64>,
@@ -239,12 +246,17 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
     let mut endpoints: Vec<Box<dyn Endpoint>> = Vec::new();
     let receiver = NicEndpoint::new(&p.config, FIRST_IP, &writes, quiet)?;
     endpoints.push(Box::new(receiver));
-    for (i, packets) in p.message_packets().into_iter().enumerate() {
+    let sizes = p.message_packets();
+    // The CPU writes one 8-byte word per cycle: two descriptor words, then the payload.
+    let write_cycles = |packets: u32| 2 + (packets as u64 * PAYLOAD_BYTES as u64).div_ceil(8);
+    let longest = sizes.iter().map(|s| write_cycles(*s)).max().unwrap_or(0);
+    for (i, packets) in sizes.into_iter().enumerate() {
+        let at = if p.aligned_start { longest - write_cycles(packets) } else { 0 };
         let mut e = NicEndpoint::new(&p.config, FIRST_IP + 1 + i as u32, &writes, quiet)?;
         let mut payload: Vec<u8> = (0..packets as usize * PAYLOAD_BYTES).map(|k| (k * 7 + i) as u8).collect();
         payload[0..4].copy_from_slice(&(i as u32).to_le_bytes());
         let message = TxMessage { remote_ip: FIRST_IP, remote_port: 9000, local_port: 5000 + i as u16, payload };
-        e.schedule([ScheduledMessage { at: 0, message }]);
+        e.schedule([ScheduledMessage { at: e.cycle() + at, message }]);
         endpoints.push(Box::new(e));
     }
     let spec = LinkSpec::new(p.link_gbps, p.link_ns);
@@ -296,6 +308,7 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
         messages.push(MessageResult {
             sender: i + 1,
             packets,
+            msg_id_cycle: id_cycle.map(|c| c - start),
             completion_ns,
             slowdown: completion_ns.map(|c| c / p.ideal_ns(packets)),
             cpu_write_ns: id_cycle.zip(s.queued_at.first()).map(|(c, q)| net.cycle_ns(c - q)),

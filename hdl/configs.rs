@@ -52,6 +52,7 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
     NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
     NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some("homa") },
+    NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some("homa-tr") },
 ];
 
 /// Looks a configuration up by name; the error lists the valid names.
@@ -88,6 +89,7 @@ impl NicConfig {
                     ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
                     ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
                     ("homa", 128) => verilog_of(&mut crate::nic::top_homa_128::HomaNic128::new(false)),
+                    ("homa-tr", 128) => verilog_of(&mut crate::nic::top_homa_128::HomaNic128::new(true)),
                     (p, m) => panic!("no NIC top for {p} with {m} messages"),
                 })
                 .expect("spawn the generator thread")

@@ -9,3 +9,5 @@ pub mod nic;
 pub mod scenarios;
 pub mod replay;
 pub mod registers;
+pub mod net;
+pub mod experiments;

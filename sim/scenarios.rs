@@ -381,7 +381,7 @@ impl LoopbackReport {
 pub fn status_registers_of(config: &str) -> &'static [&'static str] {
     if config == "ndp-128" {
         &nanotransport_hdl::nic::top_ndp_128::NDP128_STATUS_REGISTERS
-    } else if config == "homa-128" {
+    } else if config == "homa-128" || config == "homa-tr-128" {
         &nanotransport_hdl::nic::top_homa_128::HOMA128_STATUS_REGISTERS
     } else {
         Protocol::of_config(config).status_registers()

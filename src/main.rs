@@ -3,6 +3,8 @@
 //! The CLI only wires commands to library calls in hdl/ and sim/.
 
 use clap::{Parser, Subcommand};
+use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
+use nanotransport_sim::experiments::plot;
 use nanotransport_hdl::configs::{config_names, find_config, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::write_modules;
 use nanotransport_sim::tools::lint;
@@ -75,6 +77,58 @@ enum Command {
     },
     /// List the named configurations
     Configs,
+    /// The thesis' Fig. 3.2 incast on the whole-NIC models: N senders → 1 receiver via one switch
+    Incast {
+        /// Protocol (ndp, homa, homa-tr)
+        #[arg(long)]
+        protocol: String,
+        #[command(flatten)]
+        setup: IncastSetup,
+        /// Bottleneck buffer in packets (default 110 ≈ 120 KB; the small buffer is 58 ≈ 63 KB)
+        #[arg(long, value_name = "P", conflicts_with = "buffer_kb")]
+        buffer_pkts: Option<usize>,
+        /// Bottleneck buffer in KB (1000 B), rounded to whole 1088-byte packets
+        #[arg(long, value_name = "K")]
+        buffer_kb: Option<f64>,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+        /// Write SVG plots (queue over time, slowdown per message) into DIR
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
+        /// Write a nanosecond pcap of every link into DIR
+        #[arg(long, value_name = "DIR")]
+        pcap: Option<PathBuf>,
+    },
+    /// Incast runs over protocols × buffers, this shard's share only, one JSON file per run
+    Sweep {
+        /// Protocols, comma-separated
+        #[arg(long, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
+        protocols: Vec<String>,
+        /// Bottleneck buffers in packets, comma-separated
+        #[arg(long, value_delimiter = ',', default_value = "110,58")]
+        buffers: Vec<usize>,
+        #[command(flatten)]
+        setup: IncastSetup,
+        /// Run shard I of N (0-based): runs whose index mod N is I
+        #[arg(long, value_name = "I/N", default_value = "0/1")]
+        shard: String,
+        /// Folder for the JSON files
+        #[arg(long, value_name = "DIR", default_value = "sweep-out")]
+        out: PathBuf,
+    },
+    /// Table and plots of the JSON files of `sweep` (or `incast --json`)
+    Merge {
+        /// JSON files or folders holding them
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Write SVG plots into DIR
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
         /// Protocol program (ndp, homa, homa-tr)
@@ -521,6 +575,244 @@ fn one_line(err: &clap::Error) -> String {
         .join(" ")
 }
 
+/// The incast parameters shared by `incast` and `sweep`.
+#[derive(clap::Args, Clone, Debug)]
+struct IncastSetup {
+    /// Whole-NIC configuration (default: <protocol>-128)
+    #[arg(long, value_name = "NAME")]
+    config: Option<String>,
+    /// Set a configuration register on every NIC after the experiment's own, NAME=VALUE (repeatable)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Number of senders
+    #[arg(long, default_value_t = 10)]
+    senders: usize,
+    /// Packets of the first..last message, spread evenly (the thesis: 20..38)
+    #[arg(long, value_name = "A..B", default_value = "18..36")]
+    sizes: String,
+    /// Link rate, Gb/s
+    #[arg(long, default_value_t = 200.0)]
+    link_gbps: f64,
+    /// Propagation delay per link, ns
+    #[arg(long, default_value_t = 131.0)]
+    link_ns: f64,
+    /// BDP in packets (the initial credit)
+    #[arg(long, default_value_t = 12)]
+    rtt_pkts: u32,
+    /// Retransmission timeout, µs
+    #[arg(long, default_value_t = 6.0)]
+    rto_us: f64,
+    /// Seed of the links' loss generators
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop a run after this much simulated time, µs
+    #[arg(long, default_value_t = 500.0)]
+    max_us: f64,
+    /// Every CPU starts writing its message at cycle 0 (default: writes timed so that every
+    /// sender NIC takes its message in the same cycle, as the ns-3 model starts them at once)
+    #[arg(long)]
+    staggered_start: bool,
+}
+
+impl IncastSetup {
+    fn params(&self, protocol: &str, buffer_pkts: usize) -> Result<IncastParams, String> {
+        let mut p = IncastParams::defaults(protocol);
+        if let Some(c) = &self.config {
+            p.config = c.clone();
+        }
+        p.sets = nanotransport_sim::registers::parse_sets(&self.set)?.iter().map(|w| (w.addr, w.value)).collect();
+        p.senders = self.senders;
+        let (a, b) = self.sizes.split_once("..").ok_or_else(|| format!("--sizes {}: expected A..B, e.g. 18..36", self.sizes))?;
+        let num = |t: &str| t.trim().parse::<u32>().map_err(|_| format!("--sizes {}: expected A..B with whole packet counts, e.g. 18..36", self.sizes));
+        p.sizes = (num(a)?, num(b)?);
+        p.buffer_pkts = buffer_pkts;
+        p.link_gbps = self.link_gbps;
+        p.link_ns = self.link_ns;
+        p.rtt_pkts = self.rtt_pkts;
+        p.rto_us = self.rto_us;
+        p.seed = self.seed;
+        p.max_us = self.max_us;
+        p.aligned_start = !self.staggered_start;
+        p.validate()?;
+        Ok(p)
+    }
+}
+
+/// One incast run with a progress bar on stderr.
+fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransport_sim::net::Network), String> {
+    let bar = indicatif::ProgressBar::new(1000);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").unwrap().progress_chars("=> "),
+    );
+    bar.set_prefix(format!("{} {} pkts", p.protocol, p.buffer_pkts));
+    let r = incast::run(p, trace, &mut |ns, max_ns, delivered| {
+        bar.set_position((ns / max_ns * 1000.0) as u64);
+        bar.set_message(format!("{:.1} µs simulated, {delivered}/{} delivered", ns / 1000.0, p.senders));
+    });
+    bar.finish_and_clear();
+    r
+}
+
+fn fmt_opt(x: Option<f64>, digits: usize) -> String {
+    x.map(|v| format!("{v:.digits$}")).unwrap_or_else(|| "-".into())
+}
+
+/// The ns-3 model's (median, p90) for the default setup, if `r` is that setup.
+fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
+    let d = IncastParams::defaults(&r.protocol);
+    let same = r.params.senders == d.senders && r.params.sizes == d.sizes && r.params.link_gbps == d.link_gbps
+        && r.params.link_ns == d.link_ns && r.params.rtt_pkts == d.rtt_pkts && r.params.rto_us == d.rto_us;
+    if !same {
+        return None;
+    }
+    match (r.protocol.as_str(), r.buffer_pkts) {
+        ("ndp", 110) => Some((7.09, 7.29)),
+        ("ndp", 58) => Some((7.19, 7.73)),
+        ("homa", 110) => Some((5.58, 6.31)),
+        ("homa", 58) => Some((9.24, 11.11)),
+        ("homa-tr", 110) => Some((5.45, 6.21)),
+        ("homa-tr", 58) => Some((4.74, 6.12)),
+        _ => None,
+    }
+}
+
+fn print_incast(r: &IncastResult) {
+    let p = &r.params;
+    println!(
+        "{} on {}: {} senders → 1, {} Gb/s, {} ns per link, buffer {} packets ({:.0} KB), rtt_pkts {}, RTO {} µs",
+        r.protocol, r.config, p.senders, p.link_gbps, p.link_ns, r.buffer_pkts, r.buffer_kb, p.rtt_pkts, p.rto_us
+    );
+    println!("{:>6} {:>7} {:>13} {:>9} {:>12} {:>11} {:>10}", "sender", "packets", "completion ns", "slowdown", "cpu write ns", "readout ns", "acked ns");
+    for m in &r.messages {
+        println!(
+            "{:>6} {:>7} {:>13} {:>9} {:>12} {:>11} {:>10}{}",
+            m.sender, m.packets, fmt_opt(m.completion_ns, 1), fmt_opt(m.slowdown, 2), fmt_opt(m.cpu_write_ns, 1),
+            fmt_opt(m.readout_ns, 1), fmt_opt(m.acked_ns, 1),
+            m.incomplete.as_ref().map(|w| format!("  incomplete: {w}")).unwrap_or_default()
+        );
+    }
+    let reference = ns3_reference(r).map(|(m, p90)| format!(" (ns-3 model: {m:.2} / {p90:.2})")).unwrap_or_default();
+    println!("median slowdown {} p90 {}{reference}", fmt_opt(r.median_slowdown, 2), fmt_opt(r.p90_slowdown, 2));
+    let c = &r.bottleneck;
+    println!(
+        "bottleneck port: {} enqueued, {} trimmed, {} dropped, max {} packets; NIC MAC RX drops {}",
+        c.enqueued, c.trimmed, c.dropped, c.max_packets, r.nic_rx_dropped
+    );
+    println!(
+        "{:.1} µs simulated ({} cycles, {} with a NIC stepped); wall {:.1} s, {:.0} NIC cycles/s",
+        r.simulated_ns / 1000.0, r.cycles, r.stepped_cycles, r.wall_s, r.nic_cycles_per_s
+    );
+}
+
+fn write_plots(results: &[IncastResult], dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    plot::queue_svg(results, &dir.join("incast-queue.svg"))?;
+    plot::slowdown_svg(results, &dir.join("incast-slowdown.svg"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn incast_cmd(protocol: &str, setup: &IncastSetup, buffer_pkts: Option<usize>, buffer_kb: Option<f64>, json: bool, plot_dir: Option<PathBuf>, pcap: Option<PathBuf>) -> Result<bool, String> {
+    let pkts = match (buffer_pkts, buffer_kb) {
+        (Some(p), _) => p,
+        (None, Some(k)) => (k * 1000.0 / incast::MTU_BYTES as f64).round() as usize,
+        (None, None) => 110,
+    };
+    let p = setup.params(protocol, pkts)?;
+    let (r, net) = incast_run(&p, pcap.is_some())?;
+    if let Some(dir) = &pcap {
+        incast::write_pcaps(&net, dir)?;
+    }
+    if let Some(dir) = &plot_dir {
+        write_plots(std::slice::from_ref(&r), dir)?;
+    }
+    if json {
+        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+    } else {
+        print_incast(&r);
+    }
+    if !r.complete {
+        let which: Vec<String> = r.messages.iter().filter_map(|m| m.incomplete.as_ref().map(|w| format!("sender {} ({} packets): {w}", m.sender, m.packets))).collect();
+        eprintln!("incomplete after {} µs: {}", p.max_us, which.join("; "));
+    }
+    Ok(r.complete)
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard {text}: expected I/N with 0 <= I < N, e.g. 0/4");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+fn sweep_cmd(protocols: &[String], buffers: &[usize], setup: &IncastSetup, shard: &str, out: &std::path::Path) -> Result<bool, String> {
+    let (i, n) = parse_shard(shard)?;
+    let runs: Vec<(String, usize)> = protocols.iter().flat_map(|p| buffers.iter().map(move |b| (p.clone(), *b))).collect();
+    let mine: Vec<IncastParams> = runs.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, (p, b))| setup.params(p, *b)).collect::<Result<_, _>>()?;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut all_complete = true;
+    for p in &mine {
+        let (r, _) = incast_run(p, false)?;
+        let path = out.join(format!("incast-{}-{}p.json", p.protocol, p.buffer_pkts));
+        std::fs::write(&path, serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("{}: median {} p90 {}, wall {:.1} s", path.display(), fmt_opt(r.median_slowdown, 2), fmt_opt(r.p90_slowdown, 2), r.wall_s);
+        all_complete &= r.complete;
+    }
+    Ok(all_complete)
+}
+
+fn merge_cmd(inputs: &[PathBuf], plot_dir: Option<PathBuf>, json: bool) -> Result<bool, String> {
+    let mut files = Vec::new();
+    for i in inputs {
+        if i.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(i).map_err(|e| format!("{}: {e}", i.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+            v.sort();
+            files.extend(v);
+        } else {
+            files.push(i.clone());
+        }
+    }
+    let mut results = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let r: IncastResult = serde_json::from_str(&text).map_err(|e| format!("{}: not an incast result: {e}", f.display()))?;
+        results.push(r);
+    }
+    if results.is_empty() {
+        return Err("merge: no JSON files found".into());
+    }
+    let order = |p: &str| ["ndp", "homa", "homa-tr"].iter().position(|x| *x == p).unwrap_or(3);
+    results.sort_by(|a, b| (order(&a.protocol), b.buffer_pkts).cmp(&(order(&b.protocol), a.buffer_pkts)));
+    if let Some(dir) = &plot_dir {
+        write_plots(&results, dir)?;
+    }
+    if json {
+        let rows: Vec<serde_json::Value> = results.iter().map(|r| serde_json::json!({
+            "protocol": r.protocol, "config": r.config, "buffer_kb": r.buffer_kb, "buffer_pkts": r.buffer_pkts,
+            "median_slowdown": r.median_slowdown, "p90_slowdown": r.p90_slowdown,
+            "ns3_median": ns3_reference(r).map(|x| x.0), "ns3_p90": ns3_reference(r).map(|x| x.1),
+            "complete": r.complete, "wall_s": r.wall_s, "nic_cycles_per_s": r.nic_cycles_per_s,
+        })).collect();
+        println!("{}", serde_json::Value::Array(rows));
+        return Ok(true);
+    }
+    println!("| protocol | buffer | median | ns-3 | ratio | p90 | ns-3 | ratio | complete | wall s | NIC cycles/s |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &results {
+        let (rm, rp) = ns3_reference(r).map(|(m, p)| (Some(m), Some(p))).unwrap_or((None, None));
+        let ratio = |a: Option<f64>, b: Option<f64>| fmt_opt(a.zip(b).map(|(a, b)| a / b), 2);
+        println!(
+            "| {} | {} pkts ({:.0} KB) | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} |",
+            r.protocol, r.buffer_pkts, r.buffer_kb, fmt_opt(r.median_slowdown, 2), fmt_opt(rm, 2), ratio(r.median_slowdown, rm),
+            fmt_opt(r.p90_slowdown, 2), fmt_opt(rp, 2), ratio(r.p90_slowdown, rp), if r.complete { "yes" } else { "no" }, r.wall_s, r.nic_cycles_per_s
+        );
+    }
+    Ok(results.iter().all(|r| r.complete))
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -551,6 +843,11 @@ fn main() -> ExitCode {
             let a = ReplayArgs { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json };
             replay_cmd(a).map(|_| true)
         }
+        Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {
+            incast_cmd(&protocol, &setup, buffer_pkts, buffer_kb, json, plot, pcap)
+        }
+        Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
+        Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
         Command::Configs => {
             for c in CONFIGS {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);

@@ -1,0 +1,75 @@
+//! SVG plots of experiment results (Fig. 3.2a: bottleneck queue over time; Fig. 3.2b: slowdown
+//! per message).
+
+use super::incast::IncastResult;
+use plotters::prelude::*;
+
+fn label(r: &IncastResult) -> String {
+    format!("{} {:.0} KB", r.protocol, r.buffer_kb)
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("plot: {e}")
+}
+
+/// Bottleneck queue (packets) over time (µs), one line per run.
+pub fn queue_svg(results: &[IncastResult], path: &std::path::Path) -> Result<(), String> {
+    let xmax = results.iter().flat_map(|r| r.queue.iter().map(|q| q.0 / 1000.0)).fold(1.0, f64::max);
+    let ymax = results.iter().flat_map(|r| r.queue.iter().map(|q| q.1 as f64)).fold(1.0, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Bottleneck queue during the incast", ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(err)?;
+    chart.configure_mesh().x_desc("time (µs)").y_desc("queue (packets)").draw().map_err(err)?;
+    for (i, r) in results.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        // A step line: each level holds until the next change.
+        let mut pts = Vec::new();
+        for w in r.queue.windows(2) {
+            pts.push((w[0].0 / 1000.0, w[0].1 as f64));
+            pts.push((w[1].0 / 1000.0, w[0].1 as f64));
+        }
+        chart
+            .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+            .map_err(err)?
+            .label(label(r))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// Slowdown per message (by its size in packets), one line per run.
+pub fn slowdown_svg(results: &[IncastResult], path: &std::path::Path) -> Result<(), String> {
+    let xs = results.iter().flat_map(|r| r.messages.iter().map(|m| m.packets as f64));
+    let (xmin, xmax) = xs.fold((f64::MAX, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let (xmin, xmax) = if xmin > xmax { (0.0, 1.0) } else { (xmin - 1.0, xmax + 1.0) };
+    let ymax = results.iter().flat_map(|r| r.messages.iter().filter_map(|m| m.slowdown)).fold(1.0, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Slowdown per message", ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(xmin..xmax, 0f64..ymax)
+        .map_err(err)?;
+    chart.configure_mesh().x_desc("message size (packets)").y_desc("slowdown").draw().map_err(err)?;
+    for (i, r) in results.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let pts: Vec<(f64, f64)> = r.messages.iter().filter_map(|m| m.slowdown.map(|s| (m.packets as f64, s))).collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(err)?
+            .label(label(r))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(err)?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
+    root.present().map_err(err)
+}

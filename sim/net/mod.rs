@@ -1,0 +1,61 @@
+//! Network testbench: many cycle-accurate NICs, links and switches in one deterministic
+//! simulation.
+//!
+//! # Time
+//! The unit of the network is the NIC clock cycle (3.2 GHz by default). Links and switches need
+//! finer time — a 1088-byte frame on a 200 Gb/s link lasts 139.264 cycles — so every instant is
+//! an integer number of *ticks*, [`Network::ticks_per_cycle`] to a cycle, chosen when the
+//! network is built so that every frame's serialisation time on every link is a whole number of
+//! ticks. Fractions are therefore carried exactly: ten 1088-byte frames back to back on 200 Gb/s
+//! end 1392.64 cycles after the first began, not 1390 or 1400.
+//!
+//! # Core
+//! [`Network`] holds endpoints, switches and directed links, and a queue of events ordered by
+//! (tick, insertion order) — so identical inputs and seeds give identical packets and cycles.
+//! Each cycle it first handles the events of that cycle (arrivals at switches and endpoints,
+//! ports becoming free), then steps every endpoint that has work. When no endpoint has work it
+//! jumps straight to the next event or the next wake-up an endpoint asked for: idle stretches
+//! cost nothing.
+//!
+//! # Endpoints
+//! [`Endpoint`] is what a host looks like to the network: it takes frames, is stepped one cycle
+//! at a time while busy, and hands back the frames it finished sending. [`NicEndpoint`] is the
+//! whole-NIC Verilator model of any configuration (driven by [`crate::nic::NicSim`]) with a host
+//! application on its CPU side that sends messages at given cycles and records deliveries and
+//! completions. Behavioural hosts implement the same trait.
+//!
+//! The MAC of a [`NicEndpoint`] (NIC side 64 bits × 3.2 GHz = 204.8 Gb/s):
+//! * transmit: `m_axis_tx_tready` is held low until the link has (nearly, within one cycle)
+//!   finished the previous frame, so the NIC sends at the link's rate; a frame then streams out
+//!   at one beat per cycle while the link serialises it slightly slower (cut-through);
+//! * receive: cut-through aligned to the end — a frame's beats are offered so that its last beat
+//!   is taken in the cycle its last byte arrives (the link never underruns the NIC). A real MAC
+//!   cannot be back-pressured: a frame that arrives while the NIC is still taking the previous
+//!   one (`s_axis_rx_tready` held low) is dropped and counted ([`NicEndpoint::rx_dropped`]).
+//!
+//! # Links
+//! [`LinkSpec`]: rate in Gb/s, propagation delay in ns, optional seeded loss. Only frame bytes
+//! are counted (no preamble, inter-frame gap or FCS), as the slowdown formula of the thesis does.
+//!
+//! # Switches
+//! [`switch::Switch`] has Flexplane's structure: every frame is routed ([`switch::Route`]),
+//! classified ([`switch::Classify`]), offered to the queue manager ([`switch::QueueManager`],
+//! which may trim, mark or drop it) and leaves when the port's scheduler ([`switch::Schedule`])
+//! picks it. Each stage is a small trait object. Ports are output-queued, store-and-forward,
+//! with strict priority by IPv4 DSCP (0 highest) by default and per-port counters. The queue
+//! disciplines of the authors' ns-3 model are in [`switch`] (NDP, Homa, Homa-Tr).
+//!
+//! # Traces
+//! Any link can be written as a nanosecond pcap ([`trace::PcapTrace`]); every switch port
+//! records its queue occupancy over time.
+
+pub mod endpoint;
+pub mod link;
+pub mod network;
+pub mod switch;
+pub mod topology;
+pub mod trace;
+
+pub use endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
+pub use link::{LinkSpec, LinkTiming};
+pub use network::{Network, Node};

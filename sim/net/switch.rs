@@ -1,0 +1,330 @@
+//! A switch in Flexplane's structure: route → classify → enqueue (queue manager) → schedule,
+//! each a small replaceable trait object, over output-queued ports.
+//!
+//! The queue disciplines of the authors' ns-3 model (`pfifo-{ndp,homa,homatr}-queue-disc`),
+//! buffers counted in packets:
+//! * [`NdpTrim`] — two bands: DATA in band 1; when band 1 holds ≥ limit − 1 packets a DATA packet
+//!   is trimmed to its header (CHOP) and goes to band 0 with every control packet; either band
+//!   drops at `limit`;
+//! * [`HomaDropTail`] — bands by DSCP, one shared drop-tail limit over all bands;
+//! * [`HomaTrTrim`] — bands by DSCP, a limit per band; a DATA packet that finds its band holding
+//!   ≥ limit − 1 packets is trimmed and queued one band lower in priority (band + 1).
+//!
+//! Trimmed frames are those the NIC accepts ([`crate::scenarios::trimmed`]: header only, CHOP
+//! added, IPv4 length 50).
+
+use crate::scenarios::trimmed;
+use nanotransport_hdl::pisa::wire::{FLAG_DATA, OFF_FLAGS, OFF_TOS};
+use std::collections::VecDeque;
+
+/// IPv4 destination address of a frame (Ethernet + IPv4, no VLAN).
+pub fn dst_ip(frame: &[u8]) -> u32 {
+    frame.get(30..34).map(|b| u32::from_be_bytes(b.try_into().unwrap())).unwrap_or(0)
+}
+
+/// IPv4 DSCP of a frame.
+pub fn dscp(frame: &[u8]) -> u8 {
+    frame.get(OFF_TOS).copied().unwrap_or(0) >> 2
+}
+
+fn is_data(frame: &[u8]) -> bool {
+    frame.get(OFF_FLAGS).copied().unwrap_or(0) & FLAG_DATA != 0
+}
+
+/// Chooses the output port of a frame; `None` drops it (counted as unroutable).
+pub trait Route {
+    fn route(&mut self, frame: &[u8]) -> Option<usize>;
+}
+
+/// Chooses the band (0 = highest priority) of a frame at its output port.
+pub trait Classify {
+    fn classify(&mut self, frame: &[u8]) -> usize;
+}
+
+/// What the queue manager did with a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Enqueued,
+    Trimmed,
+    Dropped,
+}
+
+/// Decides whether and where a classified frame is queued; may trim or drop it.
+pub trait QueueManager {
+    fn enqueue(&mut self, queues: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict;
+}
+
+/// Picks the next frame a port sends.
+pub trait Schedule {
+    fn dequeue(&mut self, queues: &mut PortQueues) -> Option<Vec<u8>>;
+}
+
+/// The bands of one output port.
+#[derive(Clone, Debug, Default)]
+pub struct PortQueues {
+    pub bands: Vec<VecDeque<Vec<u8>>>,
+}
+
+impl PortQueues {
+    pub fn new(bands: usize) -> Self {
+        PortQueues { bands: vec![VecDeque::new(); bands] }
+    }
+    pub fn packets(&self) -> usize {
+        self.bands.iter().map(|b| b.len()).sum()
+    }
+    pub fn bytes(&self) -> usize {
+        self.bands.iter().flatten().map(|f| f.len()).sum()
+    }
+    pub fn push(&mut self, band: usize, frame: Vec<u8>) {
+        let last = self.bands.len() - 1;
+        self.bands[band.min(last)].push_back(frame);
+    }
+}
+
+/// Routes by IPv4 destination through a table of (address, port).
+#[derive(Clone, Debug, Default)]
+pub struct IpRoute {
+    pub table: Vec<(u32, usize)>,
+}
+
+impl Route for IpRoute {
+    fn route(&mut self, frame: &[u8]) -> Option<usize> {
+        let ip = dst_ip(frame);
+        self.table.iter().find(|(a, _)| *a == ip).map(|(_, p)| *p)
+    }
+}
+
+/// Band = DSCP, the last band for anything beyond it.
+#[derive(Clone, Copy, Debug)]
+pub struct DscpClassify {
+    pub bands: usize,
+}
+
+impl Classify for DscpClassify {
+    fn classify(&mut self, frame: &[u8]) -> usize {
+        (dscp(frame) as usize).min(self.bands - 1)
+    }
+}
+
+/// NDP's two bands: control (and trimmed headers) in 0, DATA in 1.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NdpClassify;
+
+impl Classify for NdpClassify {
+    fn classify(&mut self, frame: &[u8]) -> usize {
+        is_data(frame) as usize
+    }
+}
+
+/// Lowest non-empty band first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StrictPriority;
+
+impl Schedule for StrictPriority {
+    fn dequeue(&mut self, queues: &mut PortQueues) -> Option<Vec<u8>> {
+        queues.bands.iter_mut().find_map(|b| b.pop_front())
+    }
+}
+
+/// NDP: trim DATA when its band holds ≥ limit − 1 packets; each band drops at `limit`.
+#[derive(Clone, Copy, Debug)]
+pub struct NdpTrim {
+    pub limit: usize,
+}
+
+impl QueueManager for NdpTrim {
+    fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
+        let (band, frame, verdict) = if band == 1 && q.bands[1].len() + 1 >= self.limit {
+            (0, trimmed(&frame), Verdict::Trimmed)
+        } else {
+            (band, frame, Verdict::Enqueued)
+        };
+        if q.bands[band].len() >= self.limit {
+            return Verdict::Dropped;
+        }
+        q.push(band, frame);
+        verdict
+    }
+}
+
+/// Homa: one drop-tail limit shared by every band.
+#[derive(Clone, Copy, Debug)]
+pub struct HomaDropTail {
+    pub limit: usize,
+}
+
+impl QueueManager for HomaDropTail {
+    fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
+        if q.packets() >= self.limit {
+            return Verdict::Dropped;
+        }
+        q.push(band, frame);
+        Verdict::Enqueued
+    }
+}
+
+/// Homa-Tr: a limit per band; DATA that finds its band at ≥ limit − 1 is trimmed, one band lower.
+#[derive(Clone, Copy, Debug)]
+pub struct HomaTrTrim {
+    pub limit: usize,
+}
+
+impl QueueManager for HomaTrTrim {
+    fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
+        let last = q.bands.len() - 1;
+        let (band, frame, verdict) = if is_data(&frame) && q.bands[band].len() + 1 >= self.limit {
+            ((band + 1).min(last), trimmed(&frame), Verdict::Trimmed)
+        } else {
+            (band, frame, Verdict::Enqueued)
+        };
+        if q.bands[band].len() >= self.limit {
+            return Verdict::Dropped;
+        }
+        q.push(band, frame);
+        verdict
+    }
+}
+
+/// Per-port counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PortCounters {
+    pub enqueued: u64,
+    pub trimmed: u64,
+    pub dropped: u64,
+    pub sent: u64,
+    pub sent_bytes: u64,
+    pub max_packets: u64,
+}
+
+/// One output port: its queues, counters and occupancy over time (tick, packets, bytes).
+pub struct Port {
+    pub queues: PortQueues,
+    pub counters: PortCounters,
+    pub occupancy: Vec<(u64, usize, usize)>,
+    /// Directed link this port sends on.
+    pub link: usize,
+    pub busy: bool,
+}
+
+/// A switch: the four stages and its ports.
+pub struct Switch {
+    pub route: Box<dyn Route>,
+    pub classify: Box<dyn Classify>,
+    pub queue_manager: Box<dyn QueueManager>,
+    pub schedule: Box<dyn Schedule>,
+    pub ports: Vec<Port>,
+    pub unroutable: u64,
+}
+
+impl Switch {
+    /// A switch with `bands` bands per port; ports are added by the topology builder.
+    pub fn new(route: Box<dyn Route>, classify: Box<dyn Classify>, queue_manager: Box<dyn QueueManager>, schedule: Box<dyn Schedule>) -> Self {
+        Switch { route, classify, queue_manager, schedule, ports: Vec::new(), unroutable: 0 }
+    }
+
+    /// Route, classify and enqueue a frame that arrived (whole) at tick `now`; returns the port
+    /// it was queued on.
+    pub fn accept(&mut self, frame: Vec<u8>, now: u64) -> Option<usize> {
+        let Some(port) = self.route.route(&frame).filter(|p| *p < self.ports.len()) else {
+            self.unroutable += 1;
+            return None;
+        };
+        let band = self.classify.classify(&frame);
+        let p = &mut self.ports[port];
+        let verdict = self.queue_manager.enqueue(&mut p.queues, band, frame);
+        match verdict {
+            Verdict::Dropped => p.counters.dropped += 1,
+            Verdict::Trimmed => {
+                p.counters.trimmed += 1;
+                p.counters.enqueued += 1
+            }
+            Verdict::Enqueued => p.counters.enqueued += 1,
+        }
+        p.record(now);
+        (verdict != Verdict::Dropped).then_some(port)
+    }
+
+    /// The next frame port `port` sends, if any (the port is then busy).
+    pub fn next_frame(&mut self, port: usize, now: u64) -> Option<Vec<u8>> {
+        let p = &mut self.ports[port];
+        let f = self.schedule.dequeue(&mut p.queues);
+        p.busy = f.is_some();
+        if let Some(f) = &f {
+            p.counters.sent += 1;
+            p.counters.sent_bytes += f.len() as u64;
+            p.record(now);
+        }
+        f
+    }
+}
+
+impl Port {
+    pub fn new(link: usize, bands: usize) -> Self {
+        Port { queues: PortQueues::new(bands), counters: PortCounters::default(), occupancy: vec![(0, 0, 0)], link, busy: false }
+    }
+    fn record(&mut self, now: u64) {
+        let (n, b) = (self.queues.packets(), self.queues.bytes());
+        self.counters.max_packets = self.counters.max_packets.max(n as u64);
+        if self.occupancy.last().map(|o| (o.1, o.2)) != Some((n, b)) {
+            self.occupancy.push((now, n, b));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenarios::data_frame_for;
+    use nanotransport_hdl::pisa::wire::{FLAG_CHOP, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL};
+
+    fn data(ipp: u8, dscp: u8) -> Vec<u8> {
+        let mut f = data_frame_for(ipp, 1, 2, 1, 1, 1, &[7u8; 1024], 0);
+        f[OFF_TOS] = dscp << 2;
+        f
+    }
+
+    #[test]
+    fn ndp_trims_at_limit_minus_one_and_queues_headers_first() {
+        let mut q = PortQueues::new(2);
+        let mut m = NdpTrim { limit: 4 };
+        let verdicts: Vec<Verdict> = (0..5).map(|_| m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0))).collect();
+        assert_eq!(verdicts, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
+        assert_eq!((q.bands[0].len(), q.bands[1].len()), (2, 3));
+        let first = StrictPriority.dequeue(&mut q).unwrap();
+        assert_eq!(first.len(), 64);
+        assert_eq!(first[OFF_FLAGS], FLAG_DATA | FLAG_CHOP);
+        for _ in 0..2 {
+            m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0));
+        }
+        assert_eq!(q.bands[0].len(), 3);
+        assert_eq!(m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0)), Verdict::Dropped, "header band full");
+    }
+
+    #[test]
+    fn homa_shares_one_limit() {
+        let mut q = PortQueues::new(8);
+        let mut m = HomaDropTail { limit: 3 };
+        let mut c = DscpClassify { bands: 8 };
+        let v: Vec<Verdict> = [5, 0, 7, 0].iter().map(|d| {
+            let f = data(HOMA_IP_PROTOCOL, *d);
+            let b = c.classify(&f);
+            m.enqueue(&mut q, b, f)
+        }).collect();
+        assert_eq!(v, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Enqueued, Verdict::Dropped]);
+        assert_eq!(dscp(&StrictPriority.dequeue(&mut q).unwrap()), 0);
+        assert_eq!(dscp(&StrictPriority.dequeue(&mut q).unwrap()), 5);
+    }
+
+    #[test]
+    fn homa_tr_limits_each_band_and_trims_one_band_lower() {
+        let mut q = PortQueues::new(8);
+        let mut m = HomaTrTrim { limit: 3 };
+        let v: Vec<Verdict> = (0..4).map(|_| m.enqueue(&mut q, 2, data(HOMA_IP_PROTOCOL, 2))).collect();
+        assert_eq!(v, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
+        assert_eq!((q.bands[2].len(), q.bands[3].len()), (2, 2));
+        assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Enqueued);
+        assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Enqueued);
+        assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Trimmed, "lowest band trims into itself");
+        assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Dropped);
+    }
+}

@@ -1,0 +1,55 @@
+//! Topology builders.
+
+use super::endpoint::Endpoint;
+use super::link::LinkSpec;
+use super::network::{Network, Node};
+use super::switch::{IpRoute, Switch};
+
+/// The pieces of a switch other than routing (which the builder fills in).
+pub type SwitchStages = (Box<dyn super::switch::Classify>, Box<dyn super::switch::QueueManager>, Box<dyn super::switch::Schedule>, usize);
+
+/// A star: every endpoint on its own port of one switch (port i ↔ endpoint i), all links `spec`.
+/// `stages` gives the switch's classifier, queue manager, scheduler and bands per port.
+pub fn star(clock_mhz: u64, endpoints: Vec<Box<dyn Endpoint>>, spec: LinkSpec, stages: SwitchStages, seed: u64) -> Result<Network, String> {
+    let mut net = Network::new(clock_mhz, &[spec], seed);
+    let (classify, qm, schedule, bands) = stages;
+    let table: Vec<(u32, usize)> = endpoints.iter().enumerate().map(|(i, e)| (e.ip(), i)).collect();
+    let sw = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, qm, schedule));
+    for e in endpoints {
+        let n = net.add_endpoint(e);
+        net.connect(n, sw, spec, bands)?;
+    }
+    Ok(net)
+}
+
+/// A dumbbell: `left` endpoints on switch 0, `right` on switch 1, the two switches joined by
+/// `core`. Endpoint i is on port i of its switch; the core link is the last port of each.
+/// `stages` is called once per switch.
+pub fn dumbbell(
+    clock_mhz: u64,
+    left: Vec<Box<dyn Endpoint>>,
+    right: Vec<Box<dyn Endpoint>>,
+    edge: LinkSpec,
+    core: LinkSpec,
+    stages: &mut dyn FnMut() -> SwitchStages,
+    seed: u64,
+) -> Result<Network, String> {
+    let mut net = Network::new(clock_mhz, &[edge, core], seed);
+    let sides = [left, right];
+    let mut switches = Vec::new();
+    for (s, side) in sides.iter().enumerate() {
+        let mut table: Vec<(u32, usize)> = side.iter().enumerate().map(|(i, e)| (e.ip(), i)).collect();
+        table.extend(sides[1 - s].iter().map(|e| (e.ip(), side.len())));
+        let (classify, qm, schedule, bands) = stages();
+        switches.push((net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, qm, schedule)), bands));
+    }
+    for (s, side) in sides.into_iter().enumerate() {
+        for e in side {
+            let n = net.add_endpoint(e);
+            net.connect(n, switches[s].0, edge, switches[s].1)?;
+        }
+    }
+    let (Node::Switch(_), Node::Switch(_)) = (switches[0].0, switches[1].0) else { unreachable!() };
+    net.connect_switches(switches[0].0, switches[1].0, core, switches[0].1, switches[1].1)?;
+    Ok(net)
+}

@@ -11,10 +11,8 @@ use crate::common::{
     ones_until::OnesUntil, popcount::Popcount,
 };
 use crate::generate::{verilog_of, GeneratedModule};
-use crate::nic::get_rx_msg_info::GetRxMsgInfo;
-use crate::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
-use crate::nic::reassembly::Reassembly;
-use crate::nic::reassembly_128::Reassembly128;
+use crate::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
+use crate::nic::reassembly::{Reassembly128, Reassembly16};
 use crate::nic::timer::Timer;
 use crate::nic::packetization::Packetization16;
 use crate::nic::tx_path::TxPath16;
@@ -108,8 +106,8 @@ impl NicConfig {
             16 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
-                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::default())));
-                blocks.push(("reassembly", verilog_of(&mut Reassembly::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo16::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly16::default())));
                 blocks.push(("packetization", verilog_of(&mut Packetization16::default())));
                 blocks.push(("tx_path", verilog_of(&mut TxPath16::default())));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
@@ -138,7 +136,7 @@ impl NicConfig {
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
-                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfoHashed::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo128::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));

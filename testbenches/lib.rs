@@ -16,3 +16,4 @@ pub fn seed(test: &str, default: u64) -> u64 {
 }
 pub mod io;
 pub mod axil;
+pub mod rx;

@@ -1,72 +1,78 @@
-//! GetRxMsgInfo (thesis §3.2.3, Listings 3.3/3.4): the receive-side message table for 16
-//! concurrent messages, with ID and size-class buffer allocation and the recently-completed table.
+//! GetRxMsgInfo (thesis §3.2.3, Listings 3.3/3.4): the receive-side message table, for any
+//! number of concurrent messages `N = 2^IW`, with ID and size-class buffer allocation and the
+//! recently-completed table. Used by [`crate::nic::reassembly::Reassembly`] at every size.
 //!
-//! A request (Listing 3.3) is matched against the **full** key (`src_ip`, `src_port`,
-//! `tx_msg_id`) of every live entry at once (a 16-entry CAM in flip-flops); two senders using the
-//! same `tx_msg_id` never share an entry. On a hit the entry's `receivedBitmap` is read and, if
-//! `mark_received`, bit `pkt_offset` is set; on a miss an `rx_msg_id` and a message buffer are
-//! allocated. The response (Listing 3.4) follows one cycle later.
+//! # Table
+//! A 2-way d-left hash table over plain RAMs that stores the **full** key
+//! `{tx_msg_id, src_port, src_ip}` (64 bits): two ways of `2^BB` buckets with two entries each
+//! (the geometry is the type parameter `BB`; 16 messages use `BB = 4`, 64 entries; 128 messages
+//! `BB = 6`, 256 entries). A key's candidate buckets are [`hash0`] in way 0 and [`hash1`] in way
+//! 1; both are read at once (four RAMs, one per way and entry position) and compared on the
+//! full key, so two senders using the same `tx_msg_id` never share an entry. An entry holds the
+//! key, the slot and generation, `msg_len` and the `receivedBitmap`, so a lookup, its update and
+//! the response need no second memory access. On a miss the new entry goes to the less
+//! occupied candidate bucket (way 0 on a tie: d-left), first free position. When both candidate
+//! buckets are full the request fails with its own reason, **bucket full** (7,
+//! `fail_bucket_full_count`), even if IDs remain. (A full-key CAM was measured against this
+//! table at 16 messages — see the README's resource table — and is not cheaper: its state is
+//! 16 × 64-bit keys and bitmaps in flip-flops with wide multiplexers.)
 //!
-//! * `rx_msg_id` = `{generation[7:0], slot[3:0]}` (bits 15..12 zero). Every allocation of a
-//!   slot increments its generation, so late packets and timeouts of a slot's previous message
-//!   are recognised. [`RX_MSG_ID_NONE`] (bit 15 set) is returned when there is no entry.
-//! * `ackNo` = smallest offset not yet received (a find-first-set over the inverted bitmap).
-//! * `is_last_pkt` = every packet `0 … num_pkts−1` received, `num_pkts = ⌈msg_len / 1024⌉`.
-//! * Buffers (§3.3.2): four size classes, each with its own [`FreeList`]. The smallest class
-//!   whose buffers are large enough *and* has a free buffer is chosen; a larger class is used when
-//!   the best-fitting one is exhausted (counted in `class_fallback_count`). A buffer is a run of
-//!   1 KB pages; packet `k` of a message lives at page `buffer_page + k` of the payload memory.
-//! * Recently completed messages: when a delivered message's entry is released its key goes into
-//!   a ring of [`RECENT_DEPTH`] keys. A miss that matches this ring is a late retransmission of a
-//!   delivered message: the response is `fail = 0, is_new_msg = 0, is_new_pkt = 0,
-//!   is_last_pkt = 1, ackNo = num_pkts, rx_msg_id = RX_MSG_ID_NONE` (the protocol may re-ACK; the
-//!   reassembly drops the packet) and `recent_duplicate_count` counts it.
+//! * `rx_msg_id` = `{generation[7:0], slot[IW-1:0]}`; every allocation of a slot increments its
+//!   generation, so late packets and timeouts of a slot's previous message are recognised.
+//!   [`RX_MSG_ID_NONE`] (bit 15 set) is returned when there is no entry.
+//! * `ackNo` = smallest offset not yet received; `is_last_pkt` = every packet
+//!   `0 … num_pkts−1` received, `num_pkts = ⌈msg_len / 1024⌉`.
+//! * Buffers (§3.3.2): four size classes `(pages per buffer, buffers)`, constructor parameters
+//!   (run-time constants), each with its own free list of `N` IDs of which the first `buffers`
+//!   are used. The smallest class whose buffers are large enough *and* has a free buffer is
+//!   chosen; a larger class is used when the best-fitting one is exhausted
+//!   (`class_fallback_count`). Classes are laid out from page 0 of the payload memory
+//!   ([`class_base_pages`]); packet `k` of a message lives at page `buffer_page + k`.
+//! * Recently completed messages: a delivered message's key enters a ring of [`RECENT_DEPTH`]
+//!   keys on release. A miss that matches it is a late retransmission: `fail = 0,
+//!   is_new_msg = 0, is_new_pkt = 0, is_last_pkt = 1, ackNo = num_pkts, rx_msg_id = NONE`,
+//!   counted in `recent_duplicate_count`.
 //!
 //! # Fail reasons (`resp_fail_reason`, each with its own counter)
 //! Checked in this order. For a hit: 4 `msg_len` differs from the entry's, 3 `pkt_offset` ≥
-//! `num_pkts`. For a miss: 1 `msg_len = 0`, 2 `msg_len` larger than the largest size class,
-//! 3 `pkt_offset` ≥ `num_pkts`, 5 no free `rx_msg_id`, 6 no free buffer in any class that fits.
-//! A failed request changes no state. A hit that finds the bit already set is a duplicate
-//! (`is_new_pkt = 0`, `duplicate_count`).
+//! `num_pkts`. For a miss: 1 `msg_len = 0`, 2 `msg_len` larger than the largest class, 3
+//! `pkt_offset` ≥ `num_pkts`, 5 no free `rx_msg_id`, 7 both candidate buckets full, 6 no free
+//! buffer in any class that fits. A failed request changes no state. A hit that finds the bit
+//! already set is a duplicate (`is_new_pkt = 0`, `duplicate_count`).
 //!
-//! # Release
-//! `release_valid` frees slot `release_slot`: its entry, its ID and its buffer. With
-//! `release_delivered` its key enters the recently-completed ring. A request in the same cycle
-//! sees the slot as already released (a hit on it is a miss, or a recent duplicate when
-//! `release_delivered`); the freed ID and buffer can be allocated from the next cycle.
+//! # Operations, latency and throughput
+//! One operation — a request or a release — every **2 cycles**: in cycle A the operation is
+//! accepted (`req_ready` / `release_ready`; a release wins) and the RAMs are read; in cycle B
+//! the entries are compared and written back and the response is registered: `resp_valid` is
+//! high **2 cycles after the request**. The next operation's reads happen after B's writes, so
+//! consecutive requests for the same message see each other's updates. (A 64-bit MAC delivers a
+//! minimum-size packet at most every 9 cycles, so one request per 2 cycles keeps up.)
+//! ```text
+//!  cycle A   req_valid & req_ready: latch request, read both candidate buckets
+//!  cycle B   compare 4 entries on the full key, update/allocate, write back, register response
+//!  cycle A'  resp_valid (+2)        next operation accepted
+//! ```
+//! A release of a slot that holds no message changes nothing.
 //!
 //! # Reset
-//! One cycle with `reset` high empties the table (valid bits, generations, recently-completed
-//! ring, counters) and refills the ID and buffer free lists; requests are served from the next
-//! cycle.
+//! Reset clears the recently-completed table and the counters and refills the free lists at
+//! once; then an init sequence of `2^BB` cycles writes every bucket empty (`req_ready` and
+//! `release_ready` stay low meanwhile). Generations live in a RAM and carry on across a reset.
 //!
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `req_valid`, `req_mark_received`, `req_src_ip`, `req_src_port`, `req_tx_msg_id`, `req_msg_len`, `req_pkt_offset` | in | 1,1,32,16,16,16,8 | Listing 3.3 |
+//! | `req_valid`, `req_ready`, `req_mark_received`, `req_src_ip`, `req_src_port`, `req_tx_msg_id`, `req_msg_len`, `req_pkt_offset` | in (ready out) | 1,1,1,32,16,16,16,8 | Listing 3.3 |
 //! | `resp_valid`, `resp_fail`, `resp_fail_reason`, `resp_rx_msg_id`, `resp_is_new_msg`, `resp_is_new_pkt`, `resp_is_last_pkt`, `resp_ack_no` | out | 1,1,3,16,1,1,1,9 | Listing 3.4 (+ reason) |
-//! | `sched_valid`, `sched_slot`, `sched_gen` | out | 1,4,8 | (re)schedule the message's ingress timer: on allocation and on every hit whose bitmap was not yet complete |
-//! | `release_valid`, `release_slot`, `release_delivered` | in | 1,4,1 | free an entry |
-//! | `slot_valid`, `slot_gen`, `slot_msg_len`, `slot_page`, `slot_key` | out | 16, 16×8, 16×16, 16×16, 16×64 | per-slot state, flat (slot `i` at bits `i·w …`), read by the reassembly |
+//! | `resp_key`, `resp_msg_len`, `resp_page` | out | 64,16,16 | key, `msg_len` and (with `resp_is_new_msg`) first buffer page of the request answered: the reassembly records them per slot |
+//! | `sched_valid`, `sched_slot`, `sched_gen` | out | 1,IW,8 | (re)schedule the message's ingress timer: on allocation and on every hit whose bitmap was not yet complete |
+//! | `release_valid`, `release_ready`, `release_slot`, `release_delivered` | in (ready out) | 1,1,IW,1 | free an entry, its ID and buffer |
 //! | `free_lists_full` | out | 5 | bit 0: every ID free; bits 1–4: every buffer of class 0–3 free |
-//! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `duplicate`, `recent_duplicate`, `class_fallback` |
-//!
-//! # Latency and throughput
-//! One request per cycle, response **1 cycle** after the request (registered). The table is
-//! updated at the same clock edge, so a request in the next cycle — for the same message or
-//! not — sees the update (back-to-back requests are coherent without forwarding).
-//! ```text
-//!  cycle t    req_valid, key … ─▶ CAM compare ─▶ bitmap read/modify ─▶ registers
-//!  cycle t+1  resp_valid, resp_* ; sched_valid        (a request in t+1 sees t's update)
-//! ```
+//! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback` |
 
 use crate::common::free_list::FreeList;
 use rust_hdl::prelude::*;
 
-/// Concurrent receive messages of this table.
-pub const RX_MESSAGES: usize = 16;
-/// Bits of a slot number.
-pub const RX_SLOT_BITS: usize = 4;
 /// Bits of a slot's generation inside `rx_msg_id`.
 pub const RX_GEN_BITS: usize = 8;
 /// `rx_msg_id` of "no entry" (failed requests, recent duplicates).
@@ -75,15 +81,21 @@ pub const RX_MSG_ID_NONE: u64 = 0x8000;
 pub const RECENT_DEPTH: usize = 16;
 /// Payload bytes per packet (one page of the payload memory).
 pub const PAGE_BYTES: u64 = 1024;
-/// Pages of the payload memory (256 KB).
-pub const PAYLOAD_PAGES: u64 = 256;
+/// Pages of the payload memory: 1024 × 1 KB = 1 MB (2^17 64-bit words).
+pub const PAYLOAD_PAGES: u64 = 1024;
+/// Widest slot number a table supports (`IW ≤ 10`: up to 1024 messages).
+pub const MAX_SLOT_BITS: usize = 10;
+/// Widest bucket number (`BB ≤ 10`).
+pub const MAX_BUCKET_BITS: usize = 10;
 
-/// Buffer size classes: (pages per buffer, number of buffers). The number of buffers of each
-/// class is fixed by the free list types of [`GetRxMsgInfo`] (16, 8, 4, 4); the pages per
-/// buffer are parameters. Default: 16 × 1 KB, 8 × 4 KB, 4 × 8 KB, 4 × 38 KB = 232 KB
-/// (single-packet messages never compete with large ones; four maximum-size messages of
-/// 38 packets fit at once).
-pub const DEFAULT_SIZE_CLASSES: [(u64, u64); 4] = [(1, 16), (4, 8), (8, 4), (38, 4)];
+/// Size classes of the 16-message NIC: (pages per buffer, buffers). Every one of the 16 IDs
+/// can hold a maximum-size (38-packet) message at once, as in the prototype; the small classes
+/// live in what the 2^N rounding of the payload RAM leaves free anyway (16 × 38 KB = 608 KB,
+/// the RAM is 1 MB; all four classes use 816 KB).
+pub const SIZE_CLASSES_16: [(u64, u64); 4] = [(1, 16), (4, 16), (8, 16), (38, 16)];
+/// Size classes of the 128-message NIC: 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB = 992 KB of
+/// the 1 MB payload RAM (every ID can hold a single-packet message; 16 maximum-size messages).
+pub const SIZE_CLASSES_128: [(u64, u64); 4] = [(1, 128), (4, 32), (8, 16), (38, 16)];
 
 /// Fail reasons of `resp_fail_reason`.
 pub mod fail_reason {
@@ -94,6 +106,7 @@ pub mod fail_reason {
     pub const LEN_MISMATCH: u64 = 4;
     pub const NO_ID: u64 = 5;
     pub const NO_BUFFER: u64 = 6;
+    pub const BUCKET_FULL: u64 = 7;
 }
 
 /// First page of each class: classes are laid out one after another from page 0.
@@ -105,12 +118,62 @@ pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
     base
 }
 
-/// The 16-message GetRxMsgInfo table.
+/// XOR fold of a 64-bit key into `bits` bits: the four 16-bit quarters are XORed, then the
+/// 16-bit result is folded in `bits`-wide slices (`3 ≤ bits ≤ 10`).
+pub fn fold(x: u64, bits: usize) -> u64 {
+    let f16 = (x ^ (x >> 16) ^ (x >> 32) ^ (x >> 48)) & 0xffff;
+    let mut h = 0;
+    for k in 0..6 {
+        let s = k * bits;
+        if s < 16 {
+            h ^= f16 >> s;
+        }
+    }
+    h & ((1 << bits) - 1)
+}
+
+/// Bucket of `key = {tx_msg_id, src_port, src_ip}` in way 0.
+pub fn hash0(key: u64, bits: usize) -> u64 {
+    fold(key, bits)
+}
+
+/// The mixed key hashed for way 1.
+pub fn mix(key: u64) -> u64 {
+    (key ^ (key >> 13)) ^ ((key << 7) ^ 0x5bd1_e995)
+}
+
+/// Bucket of `key` in way 1: the fold of the mixed key.
+pub fn hash1(key: u64, bits: usize) -> u64 {
+    fold(mix(key), bits)
+}
+
+/// Checks a table's parameters; panics with a one-line message naming the parameter.
+pub fn check_parameters(iw: usize, n: usize, bb: usize, classes: &[(u64, u64); 4]) {
+    assert!(iw <= MAX_SLOT_BITS, "IW = {iw}: at most {MAX_SLOT_BITS} slot bits");
+    assert_eq!(n, 1 << iw, "N = {n} must be 2^IW = {}", 1u64 << iw);
+    assert!((3..=MAX_BUCKET_BITS).contains(&bb), "BB = {bb}: bucket bits must be 3..={MAX_BUCKET_BITS}");
+    for w in classes.windows(2) {
+        assert!(w[0].0 < w[1].0, "size classes must grow: {classes:?}");
+    }
+    for c in classes {
+        assert!((1..=n as u64).contains(&c.1), "size class {c:?}: 1..={n} buffers");
+    }
+    assert!(classes[3].0 <= 64, "size class {:?}: a message has at most 64 packets (bitmap width)", classes[3]);
+    let base = class_base_pages(classes);
+    assert!(
+        base[3] + classes[3].0 * classes[3].1 <= PAYLOAD_PAGES,
+        "size classes {classes:?} need {} pages, the payload memory has {PAYLOAD_PAGES}",
+        base[3] + classes[3].0 * classes[3].1
+    );
+}
+
+/// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.
 #[derive(LogicBlock)]
-pub struct GetRxMsgInfo {
+pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
     pub req_mark_received: Signal<In, Bit>,
     pub req_src_ip: Signal<In, Bits<32>>,
     pub req_src_port: Signal<In, Bits<16>>,
@@ -125,17 +188,16 @@ pub struct GetRxMsgInfo {
     pub resp_is_new_pkt: Signal<Out, Bit>,
     pub resp_is_last_pkt: Signal<Out, Bit>,
     pub resp_ack_no: Signal<Out, Bits<9>>,
+    pub resp_key: Signal<Out, Bits<64>>,
+    pub resp_msg_len: Signal<Out, Bits<16>>,
+    pub resp_page: Signal<Out, Bits<16>>,
     pub sched_valid: Signal<Out, Bit>,
-    pub sched_slot: Signal<Out, Bits<4>>,
+    pub sched_slot: Signal<Out, Bits<IW>>,
     pub sched_gen: Signal<Out, Bits<8>>,
     pub release_valid: Signal<In, Bit>,
-    pub release_slot: Signal<In, Bits<4>>,
+    pub release_ready: Signal<Out, Bit>,
+    pub release_slot: Signal<In, Bits<IW>>,
     pub release_delivered: Signal<In, Bit>,
-    pub slot_valid: Signal<Out, Bits<16>>,
-    pub slot_gen: Signal<Out, Bits<128>>,
-    pub slot_msg_len: Signal<Out, Bits<256>>,
-    pub slot_page: Signal<Out, Bits<256>>,
-    pub slot_key: Signal<Out, Bits<1024>>,
     pub free_lists_full: Signal<Out, Bits<5>>,
     pub fail_zero_len_count: Signal<Out, Bits<32>>,
     pub fail_too_long_count: Signal<Out, Bits<32>>,
@@ -143,138 +205,157 @@ pub struct GetRxMsgInfo {
     pub fail_len_mismatch_count: Signal<Out, Bits<32>>,
     pub fail_no_id_count: Signal<Out, Bits<32>>,
     pub fail_no_buffer_count: Signal<Out, Bits<32>>,
+    pub fail_bucket_full_count: Signal<Out, Bits<32>>,
     pub duplicate_count: Signal<Out, Bits<32>>,
     pub recent_duplicate_count: Signal<Out, Bits<32>>,
     pub class_fallback_count: Signal<Out, Bits<32>>,
-    // Table state (flat vectors: slot i at bits i·w … i·w+w−1).
-    valid: DFF<Bits<16>>,
-    keys: DFF<Bits<1024>>,
-    bitmaps: DFF<Bits<1024>>,
-    msg_lens: DFF<Bits<256>>,
-    pages: DFF<Bits<256>>,
-    gens: DFF<Bits<128>>,
-    buf_class: DFF<Bits<32>>,
-    buf_index: DFF<Bits<64>>,
+    // Entry RAMs, way × position; entry = {bitmap 64, msg_len 16, gen 8, slot 10, key 64, valid}.
+    e00: RAM<Bits<163>, BB>,
+    e01: RAM<Bits<163>, BB>,
+    e10: RAM<Bits<163>, BB>,
+    e11: RAM<Bits<163>, BB>,
+    // Per slot: {index 10, class 2, location 12 = {way, bucket 10, position}, key 64}.
+    slot_info: RAM<Bits<88>, IW>,
+    slot_gen: RAM<Bits<8>, IW>,
+    ids: FreeList<N, IW>,
+    class0: FreeList<N, IW>,
+    class1: FreeList<N, IW>,
+    class2: FreeList<N, IW>,
+    class3: FreeList<N, IW>,
+    live: DFF<Bits<N>>,
+    init_done: DFF<Bit>,
+    init_ptr: DFF<Bits<BB>>,
+    phase_b: DFF<Bit>,
+    op_release: DFF<Bit>,
+    s_mark: DFF<Bit>,
+    s_key: DFF<Bits<64>>,
+    s_len: DFF<Bits<16>>,
+    s_off: DFF<Bits<8>>,
+    s_h0: DFF<Bits<BB>>,
+    s_h1: DFF<Bits<BB>>,
+    s_rel_slot: DFF<Bits<IW>>,
+    s_rel_delivered: DFF<Bit>,
     recent_keys: DFF<Bits<1024>>,
     recent_valid: DFF<Bits<16>>,
     recent_ptr: DFF<Bits<4>>,
-    // Response stage.
-    s1_valid: DFF<Bit>,
-    s1_fail: DFF<Bit>,
-    s1_reason: DFF<Bits<3>>,
-    s1_rx_msg_id: DFF<Bits<16>>,
-    s1_new_msg: DFF<Bit>,
-    s1_new_pkt: DFF<Bit>,
-    s1_last: DFF<Bit>,
-    s1_ack: DFF<Bits<9>>,
-    s1_sched: DFF<Bit>,
-    s1_sched_slot: DFF<Bits<4>>,
-    s1_sched_gen: DFF<Bits<8>>,
-    // Counters.
+    r_valid: DFF<Bit>,
+    r_fail: DFF<Bit>,
+    r_reason: DFF<Bits<3>>,
+    r_rx_msg_id: DFF<Bits<16>>,
+    r_new_msg: DFF<Bit>,
+    r_new_pkt: DFF<Bit>,
+    r_last: DFF<Bit>,
+    r_ack: DFF<Bits<9>>,
+    r_page: DFF<Bits<16>>,
+    r_sched: DFF<Bit>,
+    r_sched_slot: DFF<Bits<IW>>,
+    r_sched_gen: DFF<Bits<8>>,
     c_zero_len: DFF<Bits<32>>,
     c_too_long: DFF<Bits<32>>,
     c_bad_offset: DFF<Bits<32>>,
     c_len_mismatch: DFF<Bits<32>>,
     c_no_id: DFF<Bits<32>>,
     c_no_buffer: DFF<Bits<32>>,
+    c_bucket_full: DFF<Bits<32>>,
     c_duplicate: DFF<Bits<32>>,
     c_recent: DFF<Bits<32>>,
     c_fallback: DFF<Bits<32>>,
-    // Allocators and bitmap logic.
-    ids: FreeList<16, 4>,
-    class0: FreeList<16, 4>,
-    class1: FreeList<8, 3>,
-    class2: FreeList<4, 2>,
-    class3: FreeList<4, 2>,
-    // Parameters.
     class0_pages: Constant<Bits<16>>,
     class1_pages: Constant<Bits<16>>,
     class2_pages: Constant<Bits<16>>,
     class3_pages: Constant<Bits<16>>,
-    class0_base: Constant<Bits<16>>,
+    class0_count: Constant<Bits<16>>,
+    class1_count: Constant<Bits<16>>,
+    class2_count: Constant<Bits<16>>,
+    class3_count: Constant<Bits<16>>,
     class1_base: Constant<Bits<16>>,
     class2_base: Constant<Bits<16>>,
     class3_base: Constant<Bits<16>>,
     max_msg_len: Constant<Bits<17>>,
+    last_bucket: Constant<Bits<BB>>,
+    slot_shift: Constant<Bits<4>>,
+    fold_s1: Constant<Bits<7>>,
+    fold_s2: Constant<Bits<7>>,
+    fold_s3: Constant<Bits<7>>,
+    fold_s4: Constant<Bits<7>>,
+    fold_s5: Constant<Bits<7>>,
     lane64: Constant<Bits<1024>>,
+    bitmap_lane: Constant<Bits<163>>,
     all_ones64: Constant<Bits<64>>,
-    lane16: Constant<Bits<256>>,
-    lane8: Constant<Bits<128>>,
-    lane4: Constant<Bits<64>>,
-    lane2: Constant<Bits<32>>,
-    // Combinational temporaries.
+    mix: Constant<Bits<64>>,
+    // Temporaries.
+    take_release: Signal<Local, Bit>,
+    take_request: Signal<Local, Bit>,
     req_key: Signal<Local, Bits<64>>,
-    req_pkts: Signal<Local, Bits<17>>,
+    mixed: Signal<Local, Bits<64>>,
+    f0: Signal<Local, Bits<16>>,
+    f1: Signal<Local, Bits<16>>,
+    g0: Signal<Local, Bits<16>>,
+    g1: Signal<Local, Bits<16>>,
+    h0: Signal<Local, Bits<BB>>,
+    h1: Signal<Local, Bits<BB>>,
+    do_request: Signal<Local, Bit>,
+    do_release: Signal<Local, Bit>,
     hit_found: Signal<Local, Bit>,
-    hit_slot: Signal<Local, Bits<4>>,
-    released_hit: Signal<Local, Bit>,
-    hit_live: Signal<Local, Bit>,
+    hit_entry: Signal<Local, Bits<163>>,
+    hit_way: Signal<Local, Bit>,
+    hit_pos: Signal<Local, Bit>,
+    hit_slot: Signal<Local, Bits<IW>>,
+    hit_gen: Signal<Local, Bits<8>>,
+    hit_len: Signal<Local, Bits<16>>,
+    hit_pkts: Signal<Local, Bits<17>>,
     recent_found: Signal<Local, Bit>,
     is_recent: Signal<Local, Bit>,
-    hit_x64: Signal<Local, Bits<10>>,
-    hit_x16: Signal<Local, Bits<8>>,
-    hit_len: Signal<Local, Bits<16>>,
-    hit_x8: Signal<Local, Bits<7>>,
-    hit_gen: Signal<Local, Bits<8>>,
-    hit_pkts: Signal<Local, Bits<17>>,
+    req_pkts: Signal<Local, Bits<17>>,
     sel_pkts: Signal<Local, Bits<7>>,
     sel_bitmap: Signal<Local, Bits<64>>,
-    offset6: Signal<Local, Bits<6>>,
+    off6: Signal<Local, Bits<6>>,
     bitmap_after: Signal<Local, Bits<64>>,
-    was_complete: Signal<Local, Bit>,
     pkt_mask: Signal<Local, Bits<64>>,
     missing: Signal<Local, Bits<64>>,
     missing_lowest: Signal<Local, Bits<64>>,
     first_missing: Signal<Local, Bits<6>>,
+    was_complete: Signal<Local, Bit>,
+    used0: Signal<Local, Bits<2>>,
+    used1: Signal<Local, Bits<2>>,
+    new_way: Signal<Local, Bit>,
+    new_pos: Signal<Local, Bit>,
+    bucket_full: Signal<Local, Bit>,
     fits: Signal<Local, Bits<4>>,
     avail: Signal<Local, Bits<4>>,
     chosen: Signal<Local, Bits<2>>,
     best: Signal<Local, Bits<2>>,
-    chosen_index: Signal<Local, Bits<4>>,
+    chosen_index: Signal<Local, Bits<IW>>,
     chosen_page: Signal<Local, Bits<16>>,
     reason: Signal<Local, Bits<3>>,
-    do_alloc: Signal<Local, Bit>,
     do_update: Signal<Local, Bit>,
-    new_slot: Signal<Local, Bits<4>>,
+    do_alloc: Signal<Local, Bit>,
+    new_slot: Signal<Local, Bits<IW>>,
     new_gen: Signal<Local, Bits<8>>,
-    upd_slot: Signal<Local, Bits<4>>,
-    upd_x64: Signal<Local, Bits<10>>,
-    new_x16: Signal<Local, Bits<8>>,
-    new_x8: Signal<Local, Bits<7>>,
-    new_x4: Signal<Local, Bits<6>>,
-    new_x2: Signal<Local, Bits<5>>,
-    rel_ok: Signal<Local, Bit>,
-    rel_x64: Signal<Local, Bits<10>>,
-    rel_x4: Signal<Local, Bits<6>>,
-    rel_x2: Signal<Local, Bits<5>>,
+    new_entry: Signal<Local, Bits<163>>,
+    upd_entry: Signal<Local, Bits<163>>,
+    wr_way: Signal<Local, Bit>,
+    wr_pos: Signal<Local, Bit>,
+    wr_bucket: Signal<Local, Bits<BB>>,
+    wr_data: Signal<Local, Bits<163>>,
+    wr_enable: Signal<Local, Bit>,
+    rel_info: Signal<Local, Bits<88>>,
     rel_class: Signal<Local, Bits<2>>,
-    rel_index: Signal<Local, Bits<4>>,
-    recent_x64: Signal<Local, Bits<10>>,
-    valid_after_alloc: Signal<Local, Bits<16>>,
+    rel_index: Signal<Local, Bits<IW>>,
+    live_set: Signal<Local, Bits<N>>,
 }
 
-impl Default for GetRxMsgInfo {
-    fn default() -> Self {
-        Self::new(DEFAULT_SIZE_CLASSES)
-    }
-}
-
-impl GetRxMsgInfo {
-    /// A table with the given size classes (pages per buffer; the counts must be 16, 8, 4, 4).
+impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
+    /// A table with the given size classes `(pages per buffer, buffers)`; panics with a
+    /// one-line message when a parameter is out of range ([`check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
-        let counts: Vec<u64> = classes.iter().map(|c| c.1).collect();
-        assert_eq!(counts, vec![16, 8, 4, 4], "class buffer counts are fixed by the free list types");
-        for w in classes.windows(2) {
-            assert!(w[0].0 < w[1].0, "size classes must grow");
-        }
-        assert!(classes[3].0 <= 64, "a message has at most 64 packets (bitmap width)");
+        check_parameters(IW, N, BB, &classes);
         let base = class_base_pages(&classes);
-        assert!(base[3] + classes[3].0 * classes[3].1 <= PAYLOAD_PAGES, "size classes exceed the payload memory");
-        let ones = |w: usize| -> u128 { (1u128 << w) - 1 };
         Self {
             clock: Default::default(),
             reset: Default::default(),
             req_valid: Default::default(),
+            req_ready: Default::default(),
             req_mark_received: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
@@ -289,17 +370,16 @@ impl GetRxMsgInfo {
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
+            resp_key: Default::default(),
+            resp_msg_len: Default::default(),
+            resp_page: Default::default(),
             sched_valid: Default::default(),
             sched_slot: Default::default(),
             sched_gen: Default::default(),
             release_valid: Default::default(),
+            release_ready: Default::default(),
             release_slot: Default::default(),
             release_delivered: Default::default(),
-            slot_valid: Default::default(),
-            slot_gen: Default::default(),
-            slot_msg_len: Default::default(),
-            slot_page: Default::default(),
-            slot_key: Default::default(),
             free_lists_full: Default::default(),
             fail_zero_len_count: Default::default(),
             fail_too_long_count: Default::default(),
@@ -307,83 +387,119 @@ impl GetRxMsgInfo {
             fail_len_mismatch_count: Default::default(),
             fail_no_id_count: Default::default(),
             fail_no_buffer_count: Default::default(),
+            fail_bucket_full_count: Default::default(),
             duplicate_count: Default::default(),
             recent_duplicate_count: Default::default(),
             class_fallback_count: Default::default(),
-            valid: Default::default(),
-            keys: Default::default(),
-            bitmaps: Default::default(),
-            msg_lens: Default::default(),
-            pages: Default::default(),
-            gens: Default::default(),
-            buf_class: Default::default(),
-            buf_index: Default::default(),
+            e00: Default::default(),
+            e01: Default::default(),
+            e10: Default::default(),
+            e11: Default::default(),
+            slot_info: Default::default(),
+            slot_gen: Default::default(),
+            ids: Default::default(),
+            class0: Default::default(),
+            class1: Default::default(),
+            class2: Default::default(),
+            class3: Default::default(),
+            live: Default::default(),
+            init_done: Default::default(),
+            init_ptr: Default::default(),
+            phase_b: Default::default(),
+            op_release: Default::default(),
+            s_mark: Default::default(),
+            s_key: Default::default(),
+            s_len: Default::default(),
+            s_off: Default::default(),
+            s_h0: Default::default(),
+            s_h1: Default::default(),
+            s_rel_slot: Default::default(),
+            s_rel_delivered: Default::default(),
             recent_keys: Default::default(),
             recent_valid: Default::default(),
             recent_ptr: Default::default(),
-            s1_valid: Default::default(),
-            s1_fail: Default::default(),
-            s1_reason: Default::default(),
-            s1_rx_msg_id: Default::default(),
-            s1_new_msg: Default::default(),
-            s1_new_pkt: Default::default(),
-            s1_last: Default::default(),
-            s1_ack: Default::default(),
-            s1_sched: Default::default(),
-            s1_sched_slot: Default::default(),
-            s1_sched_gen: Default::default(),
+            r_valid: Default::default(),
+            r_fail: Default::default(),
+            r_reason: Default::default(),
+            r_rx_msg_id: Default::default(),
+            r_new_msg: Default::default(),
+            r_new_pkt: Default::default(),
+            r_last: Default::default(),
+            r_ack: Default::default(),
+            r_page: Default::default(),
+            r_sched: Default::default(),
+            r_sched_slot: Default::default(),
+            r_sched_gen: Default::default(),
             c_zero_len: Default::default(),
             c_too_long: Default::default(),
             c_bad_offset: Default::default(),
             c_len_mismatch: Default::default(),
             c_no_id: Default::default(),
             c_no_buffer: Default::default(),
+            c_bucket_full: Default::default(),
             c_duplicate: Default::default(),
             c_recent: Default::default(),
             c_fallback: Default::default(),
-            ids: Default::default(),
-            class0: Default::default(),
-            class1: Default::default(),
-            class2: Default::default(),
-            class3: Default::default(),
             class0_pages: Constant::new(classes[0].0.to_bits()),
             class1_pages: Constant::new(classes[1].0.to_bits()),
             class2_pages: Constant::new(classes[2].0.to_bits()),
             class3_pages: Constant::new(classes[3].0.to_bits()),
-            class0_base: Constant::new(base[0].to_bits()),
+            class0_count: Constant::new(classes[0].1.to_bits()),
+            class1_count: Constant::new(classes[1].1.to_bits()),
+            class2_count: Constant::new(classes[2].1.to_bits()),
+            class3_count: Constant::new(classes[3].1.to_bits()),
             class1_base: Constant::new(base[1].to_bits()),
             class2_base: Constant::new(base[2].to_bits()),
             class3_base: Constant::new(base[3].to_bits()),
             max_msg_len: Constant::new((classes[3].0 * PAGE_BYTES).to_bits()),
-            lane64: Constant::new(ones(64).to_bits()),
+            last_bucket: Constant::new(((1u64 << BB) - 1).to_bits()),
+            slot_shift: Constant::new((IW as u64).to_bits()),
+            fold_s1: Constant::new((BB as u64).to_bits()),
+            fold_s2: Constant::new((2 * BB as u64).to_bits()),
+            fold_s3: Constant::new((3 * BB as u64).to_bits()),
+            fold_s4: Constant::new((4 * BB as u64).to_bits()),
+            fold_s5: Constant::new((5 * BB as u64).to_bits()),
+            lane64: Constant::new(u64::MAX.to_bits()),
+            bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<163>() << 99),
             all_ones64: Constant::new(Bits::<64>::mask()),
-            lane16: Constant::new(ones(16).to_bits()),
-            lane8: Constant::new(ones(8).to_bits()),
-            lane4: Constant::new(ones(4).to_bits()),
-            lane2: Constant::new(ones(2).to_bits()),
+            mix: Constant::new(0x5bd1_e995u64.to_bits()),
+            take_release: Default::default(),
+            take_request: Default::default(),
             req_key: Default::default(),
-            req_pkts: Default::default(),
+            mixed: Default::default(),
+            f0: Default::default(),
+            f1: Default::default(),
+            g0: Default::default(),
+            g1: Default::default(),
+            h0: Default::default(),
+            h1: Default::default(),
+            do_request: Default::default(),
+            do_release: Default::default(),
             hit_found: Default::default(),
+            hit_entry: Default::default(),
+            hit_way: Default::default(),
+            hit_pos: Default::default(),
             hit_slot: Default::default(),
-            released_hit: Default::default(),
-            hit_live: Default::default(),
+            hit_gen: Default::default(),
+            hit_len: Default::default(),
+            hit_pkts: Default::default(),
             recent_found: Default::default(),
             is_recent: Default::default(),
-            hit_x64: Default::default(),
-            hit_x16: Default::default(),
-            hit_len: Default::default(),
-            hit_x8: Default::default(),
-            hit_gen: Default::default(),
-            hit_pkts: Default::default(),
+            req_pkts: Default::default(),
             sel_pkts: Default::default(),
             sel_bitmap: Default::default(),
-            offset6: Default::default(),
+            off6: Default::default(),
             bitmap_after: Default::default(),
-            was_complete: Default::default(),
             pkt_mask: Default::default(),
             missing: Default::default(),
             missing_lowest: Default::default(),
             first_missing: Default::default(),
+            was_complete: Default::default(),
+            used0: Default::default(),
+            used1: Default::default(),
+            new_way: Default::default(),
+            new_pos: Default::default(),
+            bucket_full: Default::default(),
             fits: Default::default(),
             avail: Default::default(),
             chosen: Default::default(),
@@ -391,58 +507,65 @@ impl GetRxMsgInfo {
             chosen_index: Default::default(),
             chosen_page: Default::default(),
             reason: Default::default(),
-            do_alloc: Default::default(),
             do_update: Default::default(),
+            do_alloc: Default::default(),
             new_slot: Default::default(),
             new_gen: Default::default(),
-            upd_slot: Default::default(),
-            upd_x64: Default::default(),
-            new_x16: Default::default(),
-            new_x8: Default::default(),
-            new_x4: Default::default(),
-            new_x2: Default::default(),
-            rel_ok: Default::default(),
-            rel_x64: Default::default(),
-            rel_x4: Default::default(),
-            rel_x2: Default::default(),
+            new_entry: Default::default(),
+            upd_entry: Default::default(),
+            wr_way: Default::default(),
+            wr_pos: Default::default(),
+            wr_bucket: Default::default(),
+            wr_data: Default::default(),
+            wr_enable: Default::default(),
+            rel_info: Default::default(),
             rel_class: Default::default(),
             rel_index: Default::default(),
-            recent_x64: Default::default(),
-            valid_after_alloc: Default::default(),
+            live_set: Default::default(),
         }
     }
 }
 
-impl Logic for GetRxMsgInfo {
+impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, valid, keys, bitmaps, msg_lens, pages, gens, buf_class, buf_index, recent_keys, recent_valid, recent_ptr,
-            s1_valid, s1_fail, s1_reason, s1_rx_msg_id, s1_new_msg, s1_new_pkt, s1_last, s1_ack, s1_sched, s1_sched_slot, s1_sched_gen,
-            c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id, c_no_buffer, c_duplicate, c_recent, c_fallback);
+        dff_setup!(self, clock, live, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+            s_rel_delivered, recent_keys, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
+            r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
+            c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3);
+        self.e00.read_clock.next = self.clock.val();
+        self.e00.write_clock.next = self.clock.val();
+        self.e01.read_clock.next = self.clock.val();
+        self.e01.write_clock.next = self.clock.val();
+        self.e10.read_clock.next = self.clock.val();
+        self.e10.write_clock.next = self.clock.val();
+        self.e11.read_clock.next = self.clock.val();
+        self.e11.write_clock.next = self.clock.val();
+        self.slot_info.read_clock.next = self.clock.val();
+        self.slot_info.write_clock.next = self.clock.val();
+        self.slot_gen.read_clock.next = self.clock.val();
+        self.slot_gen.write_clock.next = self.clock.val();
         self.ids.reset.next = self.reset.val();
         self.class0.reset.next = self.reset.val();
         self.class1.reset.next = self.reset.val();
         self.class2.reset.next = self.reset.val();
         self.class3.reset.next = self.reset.val();
 
-        // Outputs from registers.
-        self.resp_valid.next = self.s1_valid.q.val();
-        self.resp_fail.next = self.s1_fail.q.val();
-        self.resp_fail_reason.next = self.s1_reason.q.val();
-        self.resp_rx_msg_id.next = self.s1_rx_msg_id.q.val();
-        self.resp_is_new_msg.next = self.s1_new_msg.q.val();
-        self.resp_is_new_pkt.next = self.s1_new_pkt.q.val();
-        self.resp_is_last_pkt.next = self.s1_last.q.val();
-        self.resp_ack_no.next = self.s1_ack.q.val();
-        self.sched_valid.next = self.s1_sched.q.val();
-        self.sched_slot.next = self.s1_sched_slot.q.val();
-        self.sched_gen.next = self.s1_sched_gen.q.val();
-        self.slot_valid.next = self.valid.q.val();
-        self.slot_gen.next = self.gens.q.val();
-        self.slot_msg_len.next = self.msg_lens.q.val();
-        self.slot_page.next = self.pages.q.val();
-        self.slot_key.next = self.keys.q.val();
+        self.resp_valid.next = self.r_valid.q.val();
+        self.resp_fail.next = self.r_fail.q.val();
+        self.resp_fail_reason.next = self.r_reason.q.val();
+        self.resp_rx_msg_id.next = self.r_rx_msg_id.q.val();
+        self.resp_is_new_msg.next = self.r_new_msg.q.val();
+        self.resp_is_new_pkt.next = self.r_new_pkt.q.val();
+        self.resp_is_last_pkt.next = self.r_last.q.val();
+        self.resp_ack_no.next = self.r_ack.q.val();
+        self.resp_key.next = self.s_key.q.val();
+        self.resp_msg_len.next = self.s_len.q.val();
+        self.resp_page.next = self.r_page.q.val();
+        self.sched_valid.next = self.r_sched.q.val();
+        self.sched_slot.next = self.r_sched_slot.q.val();
+        self.sched_gen.next = self.r_sched_gen.q.val();
         self.free_lists_full.next = (((bit_cast::<5, 1>(self.ids.full.val().into())
             | (bit_cast::<5, 1>(self.class0.full.val().into()) << 1))
             | (bit_cast::<5, 1>(self.class1.full.val().into()) << 2))
@@ -454,59 +577,105 @@ impl Logic for GetRxMsgInfo {
         self.fail_len_mismatch_count.next = self.c_len_mismatch.q.val();
         self.fail_no_id_count.next = self.c_no_id.q.val();
         self.fail_no_buffer_count.next = self.c_no_buffer.q.val();
+        self.fail_bucket_full_count.next = self.c_bucket_full.q.val();
         self.duplicate_count.next = self.c_duplicate.q.val();
         self.recent_duplicate_count.next = self.c_recent.q.val();
         self.class_fallback_count.next = self.c_fallback.q.val();
 
-        // Key and packet count of the request.
+        // ---- Cycle A: accept an operation, read the RAMs.
         self.req_key.next = ((bit_cast::<64, 16>(self.req_tx_msg_id.val()) << 48)
             | (bit_cast::<64, 16>(self.req_src_port.val()) << 32))
             | bit_cast::<64, 32>(self.req_src_ip.val());
-        self.req_pkts.next = (bit_cast::<17, 16>(self.req_msg_len.val()) + 1023) >> 10;
-
-        // Full-key CAM over the live entries; keys of live entries are unique, so at most one hits.
-        self.hit_found.next = false;
-        self.hit_slot.next = 0.into();
-        for i in 0..16 {
-            if self.valid.q.val().get_bit(i) & (self.keys.q.val().get_bits::<64>(i * 64) == self.req_key.val()) {
-                self.hit_found.next = true;
-                self.hit_slot.next = i.to_bits();
-            }
+        self.mixed.next = ((self.req_key.val() ^ (self.req_key.val() >> 13)) ^ (self.req_key.val() << 7)) ^ self.mix.val();
+        // Hash (see [`fold`]): XOR of the four 16-bit quarters, folded in BB-bit slices.
+        self.f0.next = ((self.req_key.val().get_bits::<16>(0) ^ self.req_key.val().get_bits::<16>(16))
+            ^ self.req_key.val().get_bits::<16>(32))
+            ^ self.req_key.val().get_bits::<16>(48);
+        self.f1.next = ((self.mixed.val().get_bits::<16>(0) ^ self.mixed.val().get_bits::<16>(16)) ^ self.mixed.val().get_bits::<16>(32))
+            ^ self.mixed.val().get_bits::<16>(48);
+        self.g0.next = ((((self.f0.val() ^ (self.f0.val() >> self.fold_s1.val())) ^ (self.f0.val() >> self.fold_s2.val()))
+            ^ (self.f0.val() >> self.fold_s3.val()))
+            ^ (self.f0.val() >> self.fold_s4.val()))
+            ^ (self.f0.val() >> self.fold_s5.val());
+        self.g1.next = ((((self.f1.val() ^ (self.f1.val() >> self.fold_s1.val())) ^ (self.f1.val() >> self.fold_s2.val()))
+            ^ (self.f1.val() >> self.fold_s3.val()))
+            ^ (self.f1.val() >> self.fold_s4.val()))
+            ^ (self.f1.val() >> self.fold_s5.val());
+        self.h0.next = self.g0.val().get_bits::<BB>(0);
+        self.h1.next = self.g1.val().get_bits::<BB>(0);
+        self.take_release.next = (self.init_done.q.val() & (!self.phase_b.q.val())) & self.release_valid.val();
+        self.take_request.next = ((self.init_done.q.val() & (!self.phase_b.q.val())) & self.req_valid.val()) & (!self.release_valid.val());
+        self.release_ready.next = self.init_done.q.val() & (!self.phase_b.q.val());
+        self.req_ready.next = (self.init_done.q.val() & (!self.phase_b.q.val())) & (!self.release_valid.val());
+        self.phase_b.d.next = self.take_release.val() | self.take_request.val();
+        if self.take_release.val() | self.take_request.val() {
+            self.op_release.d.next = self.take_release.val();
+            self.s_mark.d.next = self.req_mark_received.val();
+            self.s_key.d.next = self.req_key.val();
+            self.s_len.d.next = self.req_msg_len.val();
+            self.s_off.d.next = self.req_pkt_offset.val();
+            self.s_h0.d.next = self.h0.val();
+            self.s_h1.d.next = self.h1.val();
+            self.s_rel_slot.d.next = self.release_slot.val();
+            self.s_rel_delivered.d.next = self.release_delivered.val();
         }
+        self.e00.read_address.next = self.h0.val();
+        self.e01.read_address.next = self.h0.val();
+        self.e10.read_address.next = self.h1.val();
+        self.e11.read_address.next = self.h1.val();
+        self.slot_info.read_address.next = self.release_slot.val();
+        self.slot_gen.read_address.next = self.ids.alloc_id.val();
+
+        // ---- Cycle B: compare the four candidates on the full key.
+        self.do_request.next = self.phase_b.q.val() & (!self.op_release.q.val());
+        self.do_release.next = (self.phase_b.q.val() & self.op_release.q.val()) & self.live.q.val().get_bit(self.s_rel_slot.q.val().index());
+        self.hit_found.next = false;
+        self.hit_entry.next = self.e00.read_data.val();
+        self.hit_way.next = false;
+        self.hit_pos.next = false;
+        if self.e00.read_data.val().get_bit(0) & (self.e00.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
+            self.hit_found.next = true;
+        }
+        if self.e01.read_data.val().get_bit(0) & (self.e01.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
+            self.hit_found.next = true;
+            self.hit_entry.next = self.e01.read_data.val();
+            self.hit_pos.next = true;
+        }
+        if self.e10.read_data.val().get_bit(0) & (self.e10.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
+            self.hit_found.next = true;
+            self.hit_entry.next = self.e10.read_data.val();
+            self.hit_way.next = true;
+        }
+        if self.e11.read_data.val().get_bit(0) & (self.e11.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
+            self.hit_found.next = true;
+            self.hit_entry.next = self.e11.read_data.val();
+            self.hit_way.next = true;
+            self.hit_pos.next = true;
+        }
+        self.hit_slot.next = self.hit_entry.val().get_bits::<IW>(65);
+        self.hit_gen.next = self.hit_entry.val().get_bits::<8>(75);
+        self.hit_len.next = self.hit_entry.val().get_bits::<16>(83);
+        self.hit_pkts.next = (bit_cast::<17, 16>(self.hit_len.val()) + 1023) >> 10;
+        self.req_pkts.next = (bit_cast::<17, 16>(self.s_len.q.val()) + 1023) >> 10;
         self.recent_found.next = false;
         for i in 0..16 {
-            if self.recent_valid.q.val().get_bit(i) & (self.recent_keys.q.val().get_bits::<64>(i * 64) == self.req_key.val()) {
+            if self.recent_valid.q.val().get_bit(i) & (self.recent_keys.q.val().get_bits::<64>(i * 64) == self.s_key.q.val()) {
                 self.recent_found.next = true;
             }
         }
-        // A slot released in this cycle is already gone for the request.
-        self.released_hit.next = (self.hit_found.val() & self.release_valid.val()) & (self.release_slot.val() == self.hit_slot.val());
-        self.hit_live.next = self.hit_found.val() & (!self.released_hit.val());
-        self.is_recent.next = (!self.hit_live.val())
-            & (self.recent_found.val() | (self.released_hit.val() & self.release_delivered.val()));
-
-        // The hit entry.
-        self.hit_x64.next = bit_cast::<10, 4>(self.hit_slot.val()) << 6;
-        self.hit_x16.next = bit_cast::<8, 4>(self.hit_slot.val()) << 4;
-        self.hit_x8.next = bit_cast::<7, 4>(self.hit_slot.val()) << 3;
-        self.hit_gen.next = self.gens.q.val().get_bits::<8>(self.hit_x8.val().index());
-        self.hit_len.next = self.msg_lens.q.val().get_bits::<16>(self.hit_x16.val().index());
-        self.hit_pkts.next = (bit_cast::<17, 16>(self.hit_len.val()) + 1023) >> 10;
-        if self.hit_live.val() {
+        self.is_recent.next = (!self.hit_found.val()) & self.recent_found.val();
+        if self.hit_found.val() {
             self.sel_pkts.next = bit_cast::<7, 17>(self.hit_pkts.val());
-            self.sel_bitmap.next = self.bitmaps.q.val().get_bits::<64>(self.hit_x64.val().index());
+            self.sel_bitmap.next = self.hit_entry.val().get_bits::<64>(99);
         } else {
             self.sel_pkts.next = bit_cast::<7, 17>(self.req_pkts.val());
             self.sel_bitmap.next = 0.into();
         }
-        self.offset6.next = self.req_pkt_offset.val().get_bits::<6>(0);
+        self.off6.next = self.s_off.q.val().get_bits::<6>(0);
         self.bitmap_after.next = self.sel_bitmap.val();
-        if self.req_mark_received.val() {
-            self.bitmap_after.next = self.sel_bitmap.val().replace_bit(self.offset6.val().index(), true);
+        if self.s_mark.q.val() {
+            self.bitmap_after.next = self.sel_bitmap.val().replace_bit(self.off6.val().index(), true);
         }
-        // OnesUntil(num_pkts) and find-first-set of the missing packets, inline (see
-        // common::ones_until / common::find_first_set): as submodules driven and read in one
-        // process they would look like a combinational loop to Verilator.
         self.pkt_mask.next = !(self.all_ones64.val() << self.sel_pkts.val());
         self.missing.next = !self.bitmap_after.val();
         self.missing_lowest.next = self.missing.val() & ((!self.missing.val()) + 1);
@@ -518,16 +687,27 @@ impl Logic for GetRxMsgInfo {
         }
         self.was_complete.next = self.sel_bitmap.val() == self.pkt_mask.val();
 
-        // Size class: smallest class that fits (best) and smallest that fits with a free buffer.
+        // d-left placement: the less occupied candidate bucket, way 0 on a tie.
+        self.used0.next = bit_cast::<2, 1>(self.e00.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e01.read_data.val().get_bit(0).into());
+        self.used1.next = bit_cast::<2, 1>(self.e10.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e11.read_data.val().get_bit(0).into());
+        self.new_way.next = self.used1.val() < self.used0.val();
+        self.new_pos.next = self.e00.read_data.val().get_bit(0);
+        if self.new_way.val() {
+            self.new_pos.next = self.e10.read_data.val().get_bit(0);
+        }
+        self.bucket_full.next = (self.used0.val() == 2) & (self.used1.val() == 2);
+
+        // Size class: the smallest that fits and has a free buffer. A class's free list offers
+        // its lowest free ID, so the class is exhausted once that ID reaches its buffer count.
         self.fits.next = ((bit_cast::<4, 1>((bit_cast::<17, 16>(self.class0_pages.val()) >= self.req_pkts.val()).into())
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class1_pages.val()) >= self.req_pkts.val()).into()) << 1))
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class2_pages.val()) >= self.req_pkts.val()).into()) << 2))
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class3_pages.val()) >= self.req_pkts.val()).into()) << 3);
         self.avail.next = self.fits.val()
-            & ((((bit_cast::<4, 1>(self.class0.alloc_valid.val().into())
-                | (bit_cast::<4, 1>(self.class1.alloc_valid.val().into()) << 1))
-                | (bit_cast::<4, 1>(self.class2.alloc_valid.val().into()) << 2))
-                | (bit_cast::<4, 1>(self.class3.alloc_valid.val().into()) << 3)));
+            & ((((bit_cast::<4, 1>((self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into())
+                | (bit_cast::<4, 1>((self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into()) << 1))
+                | (bit_cast::<4, 1>((self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into()) << 2))
+                | (bit_cast::<4, 1>((self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into()) << 3)));
         self.chosen.next = 0.into();
         if self.avail.val().get_bit(3) {
             self.chosen.next = 3.into();
@@ -554,151 +734,196 @@ impl Logic for GetRxMsgInfo {
         if self.fits.val().get_bit(0) {
             self.best.next = 0.into();
         }
-        self.chosen_index.next = bit_cast::<4, 4>(self.class0.alloc_id.val());
+        self.chosen_index.next = self.class0.alloc_id.val();
+        self.chosen_page.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class0.alloc_id.val()) * self.class0_pages.val());
         if self.chosen.val() == 1 {
-            self.chosen_index.next = bit_cast::<4, 3>(self.class1.alloc_id.val());
+            self.chosen_index.next = self.class1.alloc_id.val();
+            self.chosen_page.next = self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class1.alloc_id.val()) * self.class1_pages.val());
         }
         if self.chosen.val() == 2 {
-            self.chosen_index.next = bit_cast::<4, 2>(self.class2.alloc_id.val());
+            self.chosen_index.next = self.class2.alloc_id.val();
+            self.chosen_page.next = self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class2.alloc_id.val()) * self.class2_pages.val());
         }
         if self.chosen.val() == 3 {
-            self.chosen_index.next = bit_cast::<4, 2>(self.class3.alloc_id.val());
+            self.chosen_index.next = self.class3.alloc_id.val();
+            self.chosen_page.next = self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class3.alloc_id.val()) * self.class3_pages.val());
         }
-        self.chosen_page.next = self.class0_base.val() + bit_cast::<16, 32>(bit_cast::<16, 4>(self.chosen_index.val()) * self.class0_pages.val());
-        if self.chosen.val() == 1 {
-            self.chosen_page.next = self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, 4>(self.chosen_index.val()) * self.class1_pages.val());
-        }
-        if self.chosen.val() == 2 {
-            self.chosen_page.next = self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, 4>(self.chosen_index.val()) * self.class2_pages.val());
-        }
-        if self.chosen.val() == 3 {
-            self.chosen_page.next = self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, 4>(self.chosen_index.val()) * self.class3_pages.val());
-        }
-
         // Decision.
         self.reason.next = 0.into();
-        if self.hit_live.val() {
-            if self.req_msg_len.val() != self.hit_len.val() {
+        if self.hit_found.val() {
+            if self.s_len.q.val() != self.hit_len.val() {
                 self.reason.next = 4.into();
-            } else if bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.hit_pkts.val() {
+            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.hit_pkts.val() {
                 self.reason.next = 3.into();
             }
         } else if !self.is_recent.val() {
-            if self.req_msg_len.val() == 0 {
+            if self.s_len.q.val() == 0 {
                 self.reason.next = 1.into();
-            } else if bit_cast::<17, 16>(self.req_msg_len.val()) > self.max_msg_len.val() {
+            } else if bit_cast::<17, 16>(self.s_len.q.val()) > self.max_msg_len.val() {
                 self.reason.next = 2.into();
-            } else if bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.req_pkts.val() {
+            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
                 self.reason.next = 3.into();
             } else if !self.ids.alloc_valid.val() {
                 self.reason.next = 5.into();
+            } else if self.bucket_full.val() {
+                self.reason.next = 7.into();
             } else if !self.avail.val().any() {
                 self.reason.next = 6.into();
             }
         }
-        self.do_update.next = (self.req_valid.val() & self.hit_live.val()) & (self.reason.val() == 0);
-        self.do_alloc.next = ((self.req_valid.val() & (!self.hit_live.val())) & (!self.is_recent.val())) & (self.reason.val() == 0);
+        self.do_update.next = (self.do_request.val() & self.hit_found.val()) & (self.reason.val() == 0);
+        self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (!self.is_recent.val())) & (self.reason.val() == 0);
         self.new_slot.next = self.ids.alloc_id.val();
-        self.new_x16.next = bit_cast::<8, 4>(self.new_slot.val()) << 4;
-        self.new_x8.next = bit_cast::<7, 4>(self.new_slot.val()) << 3;
-        self.new_x4.next = bit_cast::<6, 4>(self.new_slot.val()) << 2;
-        self.new_x2.next = bit_cast::<5, 4>(self.new_slot.val()) << 1;
-        self.new_gen.next = self.gens.q.val().get_bits::<8>(self.new_x8.val().index()) + 1;
-
-        // Allocators.
+        self.new_gen.next = self.slot_gen.read_data.val() + 1;
         self.ids.alloc_ready.next = self.do_alloc.val();
         self.class0.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 0);
         self.class1.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 1);
         self.class2.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 2);
         self.class3.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 3);
+        self.new_entry.next = ((((bit_cast::<163, 64>(self.bitmap_after.val()) << 99)
+            | (bit_cast::<163, 16>(self.s_len.q.val()) << 83))
+            | (bit_cast::<163, 8>(self.new_gen.val()) << 75))
+            | (bit_cast::<163, IW>(self.new_slot.val()) << 65))
+            | ((bit_cast::<163, 64>(self.s_key.q.val()) << 1) | 1);
+        self.upd_entry.next = (self.hit_entry.val() & (!self.bitmap_lane.val())) | (bit_cast::<163, 64>(self.bitmap_after.val()) << 99);
 
-        // Release: ID, buffer, entry; a delivered message's key enters the recent ring.
-        self.rel_ok.next = self.release_valid.val() & self.valid.q.val().get_bit(self.release_slot.val().index());
-        self.rel_x64.next = bit_cast::<10, 4>(self.release_slot.val()) << 6;
-        self.rel_x4.next = bit_cast::<6, 4>(self.release_slot.val()) << 2;
-        self.rel_x2.next = bit_cast::<5, 4>(self.release_slot.val()) << 1;
-        self.rel_class.next = self.buf_class.q.val().get_bits::<2>(self.rel_x2.val().index());
-        self.rel_index.next = self.buf_index.q.val().get_bits::<4>(self.rel_x4.val().index());
-        self.ids.free_valid.next = self.rel_ok.val();
-        self.ids.free_id.next = self.release_slot.val();
-        self.class0.free_valid.next = self.rel_ok.val() & (self.rel_class.val() == 0);
-        self.class1.free_valid.next = self.rel_ok.val() & (self.rel_class.val() == 1);
-        self.class2.free_valid.next = self.rel_ok.val() & (self.rel_class.val() == 2);
-        self.class3.free_valid.next = self.rel_ok.val() & (self.rel_class.val() == 3);
+        // Release: slot info read in cycle A; the entry is cleared, ID and buffer freed.
+        self.rel_info.next = self.slot_info.read_data.val();
+        self.rel_class.next = self.rel_info.val().get_bits::<2>(76);
+        self.rel_index.next = self.rel_info.val().get_bits::<IW>(78);
+        self.ids.free_valid.next = self.do_release.val();
+        self.ids.free_id.next = self.s_rel_slot.q.val();
+        self.class0.free_valid.next = self.do_release.val() & (self.rel_class.val() == 0);
+        self.class1.free_valid.next = self.do_release.val() & (self.rel_class.val() == 1);
+        self.class2.free_valid.next = self.do_release.val() & (self.rel_class.val() == 2);
+        self.class3.free_valid.next = self.do_release.val() & (self.rel_class.val() == 3);
         self.class0.free_id.next = self.rel_index.val();
-        self.class1.free_id.next = self.rel_index.val().get_bits::<3>(0);
-        self.class2.free_id.next = self.rel_index.val().get_bits::<2>(0);
-        self.class3.free_id.next = self.rel_index.val().get_bits::<2>(0);
-        self.recent_x64.next = bit_cast::<10, 4>(self.recent_ptr.q.val()) << 6;
-        if self.rel_ok.val() & self.release_delivered.val() {
-            self.recent_keys.d.next = (self.recent_keys.q.val() & (!(self.lane64.val() << self.recent_x64.val())))
-                | (bit_cast::<1024, 64>(self.keys.q.val().get_bits::<64>(self.rel_x64.val().index())) << self.recent_x64.val());
+        self.class1.free_id.next = self.rel_index.val();
+        self.class2.free_id.next = self.rel_index.val();
+        self.class3.free_id.next = self.rel_index.val();
+        // The recently-completed ring: one constant-position write per entry.
+        if self.do_release.val() & self.s_rel_delivered.q.val() {
+            for i in 0..16 {
+                if self.recent_ptr.q.val() == i {
+                    self.recent_keys.d.next = (self.recent_keys.q.val() & (!(self.lane64.val() << (i * 64))))
+                        | (bit_cast::<1024, 64>(self.rel_info.val().get_bits::<64>(0)) << (i * 64));
+                }
+            }
             self.recent_valid.d.next = self.recent_valid.q.val().replace_bit(self.recent_ptr.q.val().index(), true);
             self.recent_ptr.d.next = self.recent_ptr.q.val() + 1;
         }
 
-        // Entry writes (the updated or allocated slot is never the released one).
-        self.upd_slot.next = self.hit_slot.val();
+        // Entry RAM write: update, allocation, release (clear) or init sweep.
+        self.wr_enable.next = (self.do_update.val() | self.do_alloc.val()) | self.do_release.val();
+        self.wr_way.next = self.hit_way.val();
+        self.wr_pos.next = self.hit_pos.val();
+        self.wr_bucket.next = self.s_h0.q.val();
+        if self.hit_way.val() {
+            self.wr_bucket.next = self.s_h1.q.val();
+        }
+        self.wr_data.next = self.upd_entry.val();
         if self.do_alloc.val() {
-            self.upd_slot.next = self.new_slot.val();
+            self.wr_way.next = self.new_way.val();
+            self.wr_pos.next = self.new_pos.val();
+            self.wr_bucket.next = self.s_h0.q.val();
+            if self.new_way.val() {
+                self.wr_bucket.next = self.s_h1.q.val();
+            }
+            self.wr_data.next = self.new_entry.val();
         }
-        self.upd_x64.next = bit_cast::<10, 4>(self.upd_slot.val()) << 6;
-        if self.do_update.val() | self.do_alloc.val() {
-            self.bitmaps.d.next = (self.bitmaps.q.val() & (!(self.lane64.val() << self.upd_x64.val())))
-                | (bit_cast::<1024, 64>(self.bitmap_after.val()) << self.upd_x64.val());
+        if self.do_release.val() {
+            self.wr_way.next = self.rel_info.val().get_bit(75);
+            self.wr_pos.next = self.rel_info.val().get_bit(64);
+            self.wr_bucket.next = self.rel_info.val().get_bits::<BB>(65);
+            self.wr_data.next = 0.into();
         }
-        self.valid_after_alloc.next = self.valid.q.val();
-        if self.do_alloc.val() {
-            self.valid_after_alloc.next = self.valid.q.val().replace_bit(self.new_slot.val().index(), true);
-            self.keys.d.next = (self.keys.q.val() & (!(self.lane64.val() << self.upd_x64.val())))
-                | (bit_cast::<1024, 64>(self.req_key.val()) << self.upd_x64.val());
-            self.msg_lens.d.next = (self.msg_lens.q.val() & (!(self.lane16.val() << self.new_x16.val())))
-                | (bit_cast::<256, 16>(self.req_msg_len.val()) << self.new_x16.val());
-            self.pages.d.next = (self.pages.q.val() & (!(self.lane16.val() << self.new_x16.val())))
-                | (bit_cast::<256, 16>(self.chosen_page.val()) << self.new_x16.val());
-            self.gens.d.next = (self.gens.q.val() & (!(self.lane8.val() << self.new_x8.val())))
-                | (bit_cast::<128, 8>(self.new_gen.val()) << self.new_x8.val());
-            self.buf_index.d.next = (self.buf_index.q.val() & (!(self.lane4.val() << self.new_x4.val())))
-                | (bit_cast::<64, 4>(self.chosen_index.val()) << self.new_x4.val());
-            self.buf_class.d.next = (self.buf_class.q.val() & (!(self.lane2.val() << self.new_x2.val())))
-                | (bit_cast::<32, 2>(self.chosen.val()) << self.new_x2.val());
+        self.e00.write_address.next = self.wr_bucket.val();
+        self.e01.write_address.next = self.wr_bucket.val();
+        self.e10.write_address.next = self.wr_bucket.val();
+        self.e11.write_address.next = self.wr_bucket.val();
+        self.e00.write_data.next = self.wr_data.val();
+        self.e01.write_data.next = self.wr_data.val();
+        self.e10.write_data.next = self.wr_data.val();
+        self.e11.write_data.next = self.wr_data.val();
+        self.e00.write_enable.next = (self.wr_enable.val() & (!self.wr_way.val())) & (!self.wr_pos.val());
+        self.e01.write_enable.next = (self.wr_enable.val() & (!self.wr_way.val())) & self.wr_pos.val();
+        self.e10.write_enable.next = (self.wr_enable.val() & self.wr_way.val()) & (!self.wr_pos.val());
+        self.e11.write_enable.next = (self.wr_enable.val() & self.wr_way.val()) & self.wr_pos.val();
+        if !self.init_done.q.val() {
+            self.e00.write_address.next = self.init_ptr.q.val();
+            self.e01.write_address.next = self.init_ptr.q.val();
+            self.e10.write_address.next = self.init_ptr.q.val();
+            self.e11.write_address.next = self.init_ptr.q.val();
+            self.e00.write_data.next = 0.into();
+            self.e01.write_data.next = 0.into();
+            self.e10.write_data.next = 0.into();
+            self.e11.write_data.next = 0.into();
+            self.e00.write_enable.next = true;
+            self.e01.write_enable.next = true;
+            self.e10.write_enable.next = true;
+            self.e11.write_enable.next = true;
+            self.init_ptr.d.next = self.init_ptr.q.val() + 1;
+            if self.init_ptr.q.val() == self.last_bucket.val() {
+                self.init_done.d.next = true;
+            }
         }
-        self.valid.d.next = self.valid_after_alloc.val();
-        if self.rel_ok.val() {
-            self.valid.d.next = self.valid_after_alloc.val().replace_bit(self.release_slot.val().index(), false);
+        // Slot state written on allocation: {index, class, location, key}; generation.
+        self.slot_info.write_address.next = self.new_slot.val();
+        self.slot_info.write_data.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78)
+            | (bit_cast::<88, 2>(self.chosen.val()) << 76))
+            | (((bit_cast::<88, 1>(self.new_way.val().into()) << 75) | (bit_cast::<88, BB>(self.wr_bucket.val()) << 65))
+                | (bit_cast::<88, 1>(self.new_pos.val().into()) << 64)))
+            | bit_cast::<88, 64>(self.s_key.q.val());
+        self.slot_info.write_enable.next = self.do_alloc.val();
+        self.slot_gen.write_address.next = self.new_slot.val();
+        self.slot_gen.write_data.next = self.new_gen.val();
+        self.slot_gen.write_enable.next = self.do_alloc.val();
+        // Live slots: constant-position writes (one per slot) instead of a runtime-indexed one.
+        self.live_set.next = self.live.q.val();
+        for i in 0..N {
+            if self.do_alloc.val() & (self.new_slot.val().index() == i) {
+                self.live_set.next = self.live.q.val().replace_bit(i, true);
+            }
+        }
+        self.live.d.next = self.live_set.val();
+        for i in 0..N {
+            if self.do_release.val() & (self.s_rel_slot.q.val().index() == i) {
+                self.live.d.next = self.live_set.val().replace_bit(i, false);
+            }
         }
 
-        // Response.
-        self.s1_valid.d.next = self.req_valid.val();
-        self.s1_fail.d.next = self.reason.val() != 0;
-        self.s1_reason.d.next = self.reason.val();
-        self.s1_rx_msg_id.d.next = 0x8000.into();
+        // Response (registered: valid the cycle after B).
+        self.r_valid.d.next = self.do_request.val();
+        self.r_fail.d.next = self.reason.val() != 0;
+        self.r_reason.d.next = self.reason.val();
+        self.r_rx_msg_id.d.next = 0x8000.into();
         if self.do_update.val() {
-            self.s1_rx_msg_id.d.next = (bit_cast::<16, 8>(self.hit_gen.val()) << 4)
-                | bit_cast::<16, 4>(self.hit_slot.val());
+            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.hit_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.hit_slot.val());
         }
         if self.do_alloc.val() {
-            self.s1_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << 4) | bit_cast::<16, 4>(self.new_slot.val());
+            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
         }
-        self.s1_new_msg.d.next = self.do_alloc.val();
-        self.s1_new_pkt.d.next = (self.do_update.val() | self.do_alloc.val()) & (!self.sel_bitmap.val().get_bit(self.offset6.val().index()));
-        self.s1_last.d.next = self.is_recent.val() | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));
-        self.s1_ack.d.next = 0.into();
+        self.r_new_msg.d.next = self.do_alloc.val();
+        self.r_page.d.next = self.chosen_page.val();
+        self.r_new_pkt.d.next = (self.do_update.val() | self.do_alloc.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
+        self.r_last.d.next = (self.do_request.val() & self.is_recent.val())
+            | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));
+        self.r_ack.d.next = 0.into();
         if self.do_update.val() | self.do_alloc.val() {
-            self.s1_ack.d.next = bit_cast::<9, 6>(self.first_missing.val());
+            self.r_ack.d.next = bit_cast::<9, 6>(self.first_missing.val());
         }
-        if self.is_recent.val() {
-            self.s1_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());
+        if self.do_request.val() & self.is_recent.val() {
+            self.r_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());
         }
-        self.s1_sched.d.next = self.do_alloc.val() | (self.do_update.val() & (!self.was_complete.val()));
-        self.s1_sched_slot.d.next = self.upd_slot.val();
-        self.s1_sched_gen.d.next = self.new_gen.val();
-        if self.do_update.val() {
-            self.s1_sched_gen.d.next = self.hit_gen.val();
+        self.r_sched.d.next = self.do_alloc.val() | (self.do_update.val() & (!self.was_complete.val()));
+        self.r_sched_slot.d.next = self.hit_slot.val();
+        self.r_sched_gen.d.next = self.hit_gen.val();
+        if self.do_alloc.val() {
+            self.r_sched_slot.d.next = self.new_slot.val();
+            self.r_sched_gen.d.next = self.new_gen.val();
         }
 
-        // Counters.
-        if self.req_valid.val() {
+        if self.do_request.val() {
             if self.reason.val() == 1 {
                 self.c_zero_len.d.next = self.c_zero_len.q.val() + 1;
             }
@@ -717,7 +942,10 @@ impl Logic for GetRxMsgInfo {
             if self.reason.val() == 6 {
                 self.c_no_buffer.d.next = self.c_no_buffer.q.val() + 1;
             }
-            if self.do_update.val() & self.sel_bitmap.val().get_bit(self.offset6.val().index()) {
+            if self.reason.val() == 7 {
+                self.c_bucket_full.d.next = self.c_bucket_full.q.val() + 1;
+            }
+            if self.do_update.val() & self.sel_bitmap.val().get_bit(self.off6.val().index()) {
                 self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
             }
             if self.is_recent.val() {
@@ -729,18 +957,21 @@ impl Logic for GetRxMsgInfo {
         }
 
         if self.reset.val() {
-            self.valid.d.next = 0.into();
-            self.gens.d.next = 0.into();
+            self.live.d.next = 0.into();
+            self.init_done.d.next = false;
+            self.init_ptr.d.next = 0.into();
+            self.phase_b.d.next = false;
             self.recent_valid.d.next = 0.into();
             self.recent_ptr.d.next = 0.into();
-            self.s1_valid.d.next = false;
-            self.s1_sched.d.next = false;
+            self.r_valid.d.next = false;
+            self.r_sched.d.next = false;
             self.c_zero_len.d.next = 0.into();
             self.c_too_long.d.next = 0.into();
             self.c_bad_offset.d.next = 0.into();
             self.c_len_mismatch.d.next = 0.into();
             self.c_no_id.d.next = 0.into();
             self.c_no_buffer.d.next = 0.into();
+            self.c_bucket_full.d.next = 0.into();
             self.c_duplicate.d.next = 0.into();
             self.c_recent.d.next = 0.into();
             self.c_fallback.d.next = 0.into();
@@ -749,7 +980,31 @@ impl Logic for GetRxMsgInfo {
             self.class1.alloc_ready.next = false;
             self.class2.alloc_ready.next = false;
             self.class3.alloc_ready.next = false;
+            self.ids.free_valid.next = false;
+            self.class0.free_valid.next = false;
+            self.class1.free_valid.next = false;
+            self.class2.free_valid.next = false;
+            self.class3.free_valid.next = false;
+            self.slot_info.write_enable.next = false;
+            self.slot_gen.write_enable.next = false;
         }
+    }
+}
+
+/// The table of the 16-message NIC.
+pub type GetRxMsgInfo16 = GetRxMsgInfo<4, 16, 4>;
+/// The table of the 128-message NIC.
+pub type GetRxMsgInfo128 = GetRxMsgInfo<7, 128, 6>;
+
+impl Default for GetRxMsgInfo16 {
+    fn default() -> Self {
+        Self::new(SIZE_CLASSES_16)
+    }
+}
+
+impl Default for GetRxMsgInfo128 {
+    fn default() -> Self {
+        Self::new(SIZE_CLASSES_128)
     }
 }
 
@@ -757,51 +1012,72 @@ impl Logic for GetRxMsgInfo {
 mod tests {
     use super::*;
 
-    /// Drives one request (or none), returns (resp_valid, rx_msg_id, is_new_msg, is_new_pkt,
-    /// is_last_pkt, ack_no, fail_reason) visible before the edge, then clocks.
-    fn cycle(u: &mut GetRxMsgInfo, req: Option<(u64, u64, u64, u64, u64)>) -> (bool, u64, bool, bool, bool, u64, u64) {
-        let (ip, tx, len, off, reset) = req.unwrap_or((0, 0, 0, 0, 0));
-        u.reset.next = reset == 1;
-        u.req_valid.next = req.is_some() && reset == 0;
-        u.req_mark_received.next = true;
-        u.req_src_ip.next = ip.to_bits();
-        u.req_src_port.next = 5.into();
-        u.req_tx_msg_id.next = tx.to_bits();
-        u.req_msg_len.next = len.to_bits();
-        u.req_pkt_offset.next = off.to_bits();
-        u.release_valid.next = false;
-        assert!(simulate(u, 1000));
-        let out = (
-            u.resp_valid.val(),
-            u.resp_rx_msg_id.val().to_u64(),
-            u.resp_is_new_msg.val(),
-            u.resp_is_new_pkt.val(),
-            u.resp_is_last_pkt.val(),
-            u.resp_ack_no.val().to_u64(),
-            u.resp_fail_reason.val().to_u64(),
-        );
+    fn clock<const IW: usize, const N: usize, const BB: usize>(u: &mut GetRxMsgInfo<IW, N, BB>) {
+        assert!(simulate(u, 2000));
         u.clock.next = Clock { clk: true };
-        assert!(simulate(u, 1000));
+        assert!(simulate(u, 2000));
         u.clock.next = Clock { clk: false };
-        assert!(simulate(u, 1000));
-        out
+        assert!(simulate(u, 2000));
+    }
+
+    fn init_then_allocate_and_hit<const IW: usize, const N: usize, const BB: usize>(mut u: GetRxMsgInfo<IW, N, BB>) {
+        u.connect_all();
+        u.reset.next = true;
+        clock(&mut u);
+        u.reset.next = false;
+        let mut init_cycles = 0;
+        loop {
+            assert!(simulate(&mut u, 2000));
+            if u.req_ready.val() {
+                break;
+            }
+            clock(&mut u);
+            init_cycles += 1;
+        }
+        assert_eq!(init_cycles, 1 << BB, "the init sequence writes every bucket");
+        u.req_mark_received.next = true;
+        u.req_src_ip.next = 5.into();
+        u.req_msg_len.next = 3000.into();
+        let mut responses = Vec::new();
+        for (offset, valid) in [(1u64, true), (0, false), (0, true), (0, false), (0, false)] {
+            u.req_valid.next = valid;
+            u.req_pkt_offset.next = offset.to_bits();
+            assert!(simulate(&mut u, 2000));
+            if u.resp_valid.val() {
+                responses.push((u.resp_rx_msg_id.val().to_u64(), u.resp_is_new_msg.val(), u.resp_ack_no.val().to_u64()));
+            }
+            clock(&mut u);
+        }
+        assert_eq!(responses, vec![(1 << IW, true, 0), (1 << IW, false, 2)], "slot 0, generation 1; two cycles per request");
     }
 
     #[test]
-    fn allocates_marks_and_completes_natively() {
-        let mut u = GetRxMsgInfo::default();
-        u.connect_all();
-        assert!(simulate(&mut u, 1000));
-        cycle(&mut u, Some((0, 0, 0, 0, 1)));
-        cycle(&mut u, Some((1, 3, 1500, 1, 0)));
-        let first = cycle(&mut u, Some((2, 3, 1500, 0, 0)));
-        assert_eq!(first, (true, 0x10, true, true, false, 0, 0), "slot 0, generation 1, ackNo 0");
-        let other = cycle(&mut u, Some((1, 3, 1500, 0, 0)));
-        assert_eq!(other, (true, 0x11, true, true, false, 1, 0), "another sender, same tx_msg_id: slot 1");
-        let done = cycle(&mut u, None);
-        assert_eq!(done, (true, 0x10, false, true, true, 2, 0), "both packets received");
-        let failed = cycle(&mut u, Some((3, 3, 0, 0, 0)));
-        assert!(!failed.0);
-        assert_eq!(cycle(&mut u, None).6, fail_reason::ZERO_LEN);
+    fn init_then_allocate_and_hit_natively_16() {
+        init_then_allocate_and_hit(GetRxMsgInfo16::default());
+    }
+
+    #[test]
+    fn init_then_allocate_and_hit_natively_128() {
+        init_then_allocate_and_hit(GetRxMsgInfo128::default());
+    }
+
+    #[test]
+    fn fold_matches_six_bit_slices() {
+        // With 6-bit buckets the fold is the XOR of the 16-bit fold's three slices.
+        let x = 0x1234_5678_9abc_def0u64;
+        let f16 = 0x1234 ^ 0x5678 ^ 0x9abc ^ 0xdef0;
+        assert_eq!(fold(x, 6), (f16 ^ (f16 >> 6) ^ (f16 >> 12)) & 0x3f);
+    }
+
+    #[test]
+    #[should_panic(expected = "size classes must grow")]
+    fn shrinking_classes_are_rejected() {
+        let _ = GetRxMsgInfo16::new([(4, 16), (1, 16), (8, 16), (38, 16)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "the payload memory has 1024")]
+    fn classes_beyond_the_payload_memory_are_rejected() {
+        let _ = GetRxMsgInfo128::new([(1, 128), (4, 128), (8, 16), (38, 16)]);
     }
 }

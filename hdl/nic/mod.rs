@@ -1,7 +1,6 @@
 //! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
 
 pub mod get_rx_msg_info;
-pub mod get_rx_msg_info_hashed;
 pub mod reassembly;
 pub mod timer;
 pub mod packetization;
@@ -9,7 +8,6 @@ pub mod packetization_128;
 pub mod tx_path;
 pub mod tx_path_128;
 pub mod arbiter;
-pub mod reassembly_128;
 pub mod packet_generator;
 pub mod csr;
 pub mod top;

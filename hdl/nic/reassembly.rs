@@ -1,84 +1,107 @@
 //! Reassembly module (thesis §3.2.3 Algorithm 1, §3.2.5, §3.3.2): the receive path's
-//! fixed-function block for 16 concurrent messages. It contains the [`GetRxMsgInfo`] table
-//! (served on the `req_*`/`resp_*` ports), the ingress [`Timer`], the payload memory, and the
-//! in-order read-out towards the CPU.
+//! fixed-function block for `N = 2^IW` concurrent messages (16 and 128 in the NIC presets). It
+//! contains the [`GetRxMsgInfo`] table (served on the `req_*`/`resp_*` ports), the ingress
+//! [`Timer`], the payload memory and the in-order read-out towards the CPU.
 //!
 //! # What it does
 //! * **Packets in** (`s_axis_*`, 64-bit AXI4-Stream): the ingress metadata of Listing 3.1
 //!   (`s_axis_meta_*`) is valid with a packet's first beat. A packet is accepted when its
-//!   `rx_msg_id` names a live entry of the table with the same generation, its metadata's key
-//!   (`remote_ip`, `remote_port`, `tx_msg_id`) and `msg_len` match the entry, the message is not
-//!   complete or aborted, `pkt_offset < num_pkts`, and the packet has not been written before.
-//!   Its payload is written at word `(buffer_page + pkt_offset) · 128 + beat` of the payload
-//!   memory (buffer + pkt_offset × 1024 B). Otherwise it is dropped and counted
-//!   (`drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`).
+//!   `rx_msg_id` names a live slot with the same generation, its key (`remote_ip`,
+//!   `remote_port`, `tx_msg_id`) and `msg_len` match the slot's, the message is neither complete
+//!   nor aborted, `pkt_offset < num_pkts`, and the packet has not been written before. Its
+//!   payload is written at word `(buffer_page + pkt_offset) · 128 + beat`. Otherwise it is
+//!   dropped and counted (`drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`).
 //! * **Length check**: a packet must carry exactly 1024 bytes, or `msg_len − offset·1024` when it
 //!   is the last packet (every non-final beat full, the final `tkeep` contiguous from byte 0).
-//!   A packet that disagrees **aborts its message**: the message is closed, its timer cancelled
-//!   and its slot, ID and buffer freed (`drop_bad_length_count`); nothing of it is delivered.
-//! * **Completion** (Algorithm 1 lines 6–8): the reassembly keeps its own per-message bitmap of
-//!   packets *written*; when it equals OnesUntil(num_pkts) the message is complete, its timer is
-//!   cancelled in that same cycle (so garbage collection can never free a buffer being read
-//!   out) and it joins the read-out queue. `is_last_pkt` from the metadata is not needed for this
-//!   decision and is ignored: a protocol that marks a packet received but drops it cannot
-//!   cause a message with a hole to be delivered (it is garbage-collected instead).
-//! * **Read-out** (`m_axis_*`, 64-bit AXI4-Stream), one message at a time in order of
-//!   completion: two header beats — bytes 0–3 `remote_ip`, 4–5 `remote_port`, 6–7 `local_port`,
-//!   8–9 `msg_len`, 10–15 zero (little-endian; Algorithm 1 lines 12–16) — then the payload;
-//!   the final beat's `tkeep` covers `msg_len mod 8` bytes (bytes beyond are zero). When the last
-//!   word has been read from the buffer the slot is released (`release_reason` 1): the entry,
-//!   the ID and the buffer are freed and the key enters the recently-completed table.
+//!   A packet that disagrees **aborts its message** (`drop_bad_length_count`): closed, timer
+//!   cancelled, slot, ID and buffer freed; nothing of it is delivered.
+//! * **Completion** (Algorithm 1 lines 6–8): the module keeps its own bitmap of packets
+//!   *written*; when it equals OnesUntil(num_pkts) the message is complete, its timer is
+//!   cancelled in that same cycle and it joins the read-out queue. `is_last_pkt` from the
+//!   metadata is ignored: a message with a hole is never delivered (it is garbage-collected).
+//! * **Read-out** (`m_axis_*`), one message at a time in order of completion: two header
+//!   beats — bytes 0–3 `remote_ip`, 4–5 `remote_port`, 6–7 `local_port`, 8–9 `msg_len`, 10–15
+//!   zero (little-endian; Algorithm 1 lines 12–16) — then the payload; the final beat's `tkeep`
+//!   covers `msg_len mod 8` bytes (bytes beyond are zero). After the last word the slot is
+//!   released (`release_reason` 1): entry, ID and buffer freed, the key enters the
+//!   recently-completed table.
 //! * **Ingress timers** (§3.2.5): GetRxMsgInfo (re)schedules a message's timer on its first
 //!   packet and on every later packet of an incomplete message (`ingress_timeout` cycles);
 //!   completion and abort cancel it. On expiry (`release_reason` 3, `gc_count`) all state of a
-//!   live, incomplete message is freed. A timeout whose generation or state no longer matches
-//!   (a message completed in between) is discarded and counted in `stale_timeout_count`.
+//!   live, incomplete message is freed. Every allocation re-schedules the slot's timer, so a
+//!   pending timeout always belongs to the slot's current message; a timeout of a slot that is
+//!   not live or is closed is discarded and counted (`stale_timeout_count`).
 //!
-//! One slot is released per cycle: read-out end first, then a pending abort, then a timeout
-//! (the timer holds a timeout while the release port is busy, or while the packet stream is
-//! writing into that very message).
+//! # Per-message state (RAMs, one word per slot)
+//! * `slot_ram` (98 bit): `{buffer page, msg_len, key, generation}`, written when the table
+//!   answers a request with `is_new_msg` (from its `resp_key`/`resp_msg_len`/`resp_page`).
+//! * `written_ram` (64 bit): packets written (Algorithm 1 line 6). Instead of clearing a word on
+//!   release, a `fresh` flag per slot (set on allocation, cleared by the first write) makes the
+//!   lookup read it as empty.
+//! * `fifo_ram` (100 bit): the read-out queue, `{page, msg_len, remote_port, remote_ip,
+//!   local_port, slot}` per completed message.
+//! * Flip-flops only for one bit per slot (`live`, `closed`, `fresh`), each updated by
+//!   constant-position writes (one per slot) rather than a runtime-indexed write.
+//!
+//! The RAMs are read synchronously, so the packet input has a **lookup stage**: a packet's
+//! first beat addresses `slot_ram` and `written_ram` with its `rx_msg_id` (stage 0), and every
+//! beat is checked and written one cycle later (stage 1). A word written at the clock edge
+//! before a lookup reaches it is forwarded from a register.
+//!
+//! # Releases
+//! Releases go through the table's release port, which takes one operation every 2 cycles
+//! (`release_ready`): the end of a read-out and an abort wait in a pending register until the
+//! port takes them (read-out end first); a timeout is taken from the timer only when the port
+//! accepts it in the same cycle and no packet in flight belongs to that slot.
+//! `release_valid` marks the cycle the table takes a release.
 //!
 //! # Ports
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
-//! | GetRxMsgInfo | `req_*` in, `resp_*` out: see [`GetRxMsgInfo`] |
+//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one request every 2 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`] |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
-//! | observability | `release_valid`, `release_slot` 4, `release_reason` 2 (1 delivered, 2 aborted, 3 garbage-collected); `busy_slots` 16; `free_lists_full` 5 |
-//! | counters (32, wrapping) | the table's nine, and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
+//! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 2 aborted, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
+//! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
+//!
+//! # Payload memory and size classes
+//! 2^17 × 64 bit (1 MB, [`PAYLOAD_WORD_BITS`]) at every size; the classes are constructor
+//! parameters: [`SIZE_CLASSES_16`] (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
+//! message) and [`SIZE_CLASSES_128`] (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB).
 //!
 //! # Latency and throughput (measured on the Verilator model, testbenches/tests/reassembly.rs)
-//! A single-packet message with a 16-byte payload (two beats) whose first beat enters in cycle 0:
+//! A single-packet message with a 16-byte payload whose first beat enters in cycle 0:
 //! ```text
-//!  cycle 0  beat 0 (metadata) accepted, written
-//!  cycle 1  beat 1 (tlast) accepted, written; length ok, bitmap complete -> read-out queue
-//!  cycle 2  read-out starts: header beat 0 loaded into the output register
+//!  cycle 0  beat 0 (metadata) accepted; slot_ram / written_ram read
+//!  cycle 1  stage 1: beat 0 checked and written; beat 1 (tlast) accepted
+//!  cycle 2  stage 1: beat 1 written; length ok, bitmap complete; read-out starts (queue bypass)
 //!  cycle 3  m_axis_tvalid: header beat 0            (first beat out:         3 cycles)
 //!  cycle 4  header beat 1
 //!  cycle 5  payload beat 0                          (first payload byte out: 5 cycles)
 //! ```
-//! Throughput (measured): eight 4-packet messages of 1 KB packets streamed back to back take
-//! 4096 input beats in 4096 cycles (**1.000 beats/cycle**) and leave as 4112 beats in 4112
-//! cycles (**1.000 beats/cycle**, across message boundaries). Messages with a 1-byte payload,
-//! one per packet: **0.333 messages/cycle** (each leaves as three beats: two header beats and
-//! one payload beat; 1.000 output beats/cycle). `s_axis_tready` is low only for the cycle(s)
-//! after a packet that aborted its message.
+//! Throughput: 1 KB packets stream in and out at **1.000 beats/cycle**. Messages with a 1-byte
+//! payload, one per packet: **0.250 messages/cycle** — each costs the table one request and one
+//! release at one operation every 2 cycles; the read-out of a message starts once the previous
+//! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
+//! `s_axis_tready` is low in the cycle a packet aborts its message and until that release is
+//! taken.
 
-use crate::nic::get_rx_msg_info::GetRxMsgInfo;
+use crate::nic::get_rx_msg_info::{GetRxMsgInfo, SIZE_CLASSES_128, SIZE_CLASSES_16};
 use crate::nic::timer::Timer;
 use rust_hdl::prelude::*;
 
-/// Address bits of the payload memory (64-bit words): 2^15 × 8 B = 256 KB.
-pub const PAYLOAD_WORD_BITS: usize = 15;
+/// Address bits of the payload memory (64-bit words): 2^17 × 8 B = 1 MB.
+pub const PAYLOAD_WORD_BITS: usize = 17;
 
-/// The 16-message reassembly module.
+/// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way).
 #[derive(LogicBlock)]
-pub struct Reassembly {
+pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub ingress_timeout: Signal<In, Bits<32>>,
     pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
     pub req_mark_received: Signal<In, Bit>,
     pub req_src_ip: Signal<In, Bits<32>>,
     pub req_src_port: Signal<In, Bits<16>>,
@@ -112,9 +135,9 @@ pub struct Reassembly {
     pub m_axis_tvalid: Signal<Out, Bit>,
     pub m_axis_tready: Signal<In, Bit>,
     pub release_valid: Signal<Out, Bit>,
-    pub release_slot: Signal<Out, Bits<4>>,
+    pub release_slot: Signal<Out, Bits<IW>>,
     pub release_reason: Signal<Out, Bits<2>>,
-    pub busy_slots: Signal<Out, Bits<16>>,
+    pub busy_slots: Signal<Out, Bits<N>>,
     pub free_lists_full: Signal<Out, Bits<5>>,
     pub fail_zero_len_count: Signal<Out, Bits<32>>,
     pub fail_too_long_count: Signal<Out, Bits<32>>,
@@ -122,6 +145,7 @@ pub struct Reassembly {
     pub fail_len_mismatch_count: Signal<Out, Bits<32>>,
     pub fail_no_id_count: Signal<Out, Bits<32>>,
     pub fail_no_buffer_count: Signal<Out, Bits<32>>,
+    pub fail_bucket_full_count: Signal<Out, Bits<32>>,
     pub duplicate_count: Signal<Out, Bits<32>>,
     pub recent_duplicate_count: Signal<Out, Bits<32>>,
     pub class_fallback_count: Signal<Out, Bits<32>>,
@@ -132,34 +156,56 @@ pub struct Reassembly {
     pub gc_count: Signal<Out, Bits<32>>,
     pub stale_timeout_count: Signal<Out, Bits<32>>,
     pub delivered_count: Signal<Out, Bits<32>>,
-    msg_table: GetRxMsgInfo,
-    timer: Timer<16, 4, 8>,
+    msg_table: GetRxMsgInfo<IW, N, BB>,
+    timer: Timer<N, IW, 8>,
     payload: RAM<Bits<64>, PAYLOAD_WORD_BITS>,
+    slot_ram: RAM<Bits<98>, IW>,
+    written_ram: RAM<Bits<64>, IW>,
+    fifo_ram: RAM<Bits<100>, IW>,
     now: DFF<Bits<64>>,
-    written: DFF<Bits<1024>>,
-    closed: DFF<Bits<16>>,
-    // Packet input stage (state of the packet being received).
+    live: DFF<Bits<N>>,
+    closed: DFF<Bits<N>>,
+    fresh: DFF<Bits<N>>,
+    fwd_slot_valid: DFF<Bit>,
+    fwd_slot_addr: DFF<Bits<IW>>,
+    fwd_slot_data: DFF<Bits<98>>,
+    fwd_written_valid: DFF<Bit>,
+    fwd_written_addr: DFF<Bits<IW>>,
+    fwd_written_data: DFF<Bits<64>>,
+    rx_busy: DFF<Bit>,
+    s1_valid: DFF<Bit>,
+    s1_first: DFF<Bit>,
+    s1_last: DFF<Bit>,
+    s1_data: DFF<Bits<64>>,
+    s1_keep: DFF<Bits<8>>,
+    s1_rx_msg_id: DFF<Bits<16>>,
+    s1_key: DFF<Bits<64>>,
+    s1_len: DFF<Bits<16>>,
+    s1_off: DFF<Bits<8>>,
+    s1_local_port: DFF<Bits<16>>,
     in_busy: DFF<Bit>,
     in_ok: DFF<Bit>,
-    in_slot: DFF<Bits<4>>,
+    in_slot: DFF<Bits<IW>>,
     in_off6: DFF<Bits<6>>,
     in_pkts: DFF<Bits<7>>,
     in_expected: DFF<Bits<11>>,
-    in_base: DFF<Bits<15>>,
-    in_local_port: DFF<Bits<16>>,
+    in_base: DFF<Bits<17>>,
+    in_bitmap: DFF<Bits<64>>,
+    in_header: DFF<Bits<100>>,
     in_beat: DFF<Bits<8>>,
     in_len_bad: DFF<Bit>,
     abort_pending: DFF<Bit>,
-    abort_slot: DFF<Bits<4>>,
-    // Read-out queue: slot in bits 3..0, local_port in bits 31..16 of each 32-bit entry.
-    fifo: DFF<Bits<512>>,
-    fifo_head: DFF<Bits<4>>,
-    fifo_tail: DFF<Bits<4>>,
-    fifo_count: DFF<Bits<5>>,
-    // Read-out engine: 0 idle, 1 header beat 1 next, 2 payload.
+    abort_slot: DFF<Bits<IW>>,
+    ro_rel_pending: DFF<Bit>,
+    ro_rel_slot: DFF<Bits<IW>>,
+    fifo_head: DFF<Bits<IW>>,
+    fifo_tail: DFF<Bits<IW>>,
+    fifo_count: DFF<Bits<16>>,
+    fifo_usable: DFF<Bits<16>>,
+    fifo_wrote: DFF<Bit>,
     ro_state: DFF<Bits<2>>,
-    ro_slot: DFF<Bits<4>>,
-    ro_ptr: DFF<Bits<15>>,
+    ro_slot: DFF<Bits<IW>>,
+    ro_ptr: DFF<Bits<17>>,
     ro_words_left: DFF<Bits<13>>,
     ro_msg_len: DFF<Bits<16>>,
     out_valid: DFF<Bit>,
@@ -173,66 +219,61 @@ pub struct Reassembly {
     c_gc: DFF<Bits<32>>,
     c_stale_timeout: DFF<Bits<32>>,
     c_delivered: DFF<Bits<32>>,
-    lane64: Constant<Bits<1024>>,
-    lane32: Constant<Bits<512>>,
     all_ones64: Constant<Bits<64>>,
-    // Read-out temporaries.
     out_free: Signal<Local, Bit>,
-    head_x32: Signal<Local, Bits<9>>,
-    head_port_x: Signal<Local, Bits<9>>,
-    h_local_port: Signal<Local, Bits<16>>,
-    h_slot: Signal<Local, Bits<4>>,
-    h_x16: Signal<Local, Bits<8>>,
-    h_x64: Signal<Local, Bits<10>>,
+    h_entry: Signal<Local, Bits<100>>,
+    h_slot: Signal<Local, Bits<IW>>,
     h_len: Signal<Local, Bits<16>>,
-    h_word: Signal<Local, Bits<15>>,
-    h_key: Signal<Local, Bits<48>>,
+    h_word: Signal<Local, Bits<17>>,
+    can_start: Signal<Local, Bit>,
+    start_fifo: Signal<Local, Bit>,
+    start_bypass: Signal<Local, Bit>,
     start: Signal<Local, Bit>,
+    fifo_write: Signal<Local, Bit>,
     load_hdr1: Signal<Local, Bit>,
     load_data: Signal<Local, Bit>,
-    ro_release: Signal<Local, Bit>,
-    ro_ptr_next: Signal<Local, Bits<15>>,
+    ro_last_word: Signal<Local, Bit>,
+    ro_ptr_next: Signal<Local, Bits<17>>,
     last_rem: Signal<Local, Bits<3>>,
     last_rem_bits: Signal<Local, Bits<6>>,
     last_keep: Signal<Local, Bits<8>>,
     last_mask: Signal<Local, Bits<64>>,
-    // Release temporaries.
-    abort_release: Signal<Local, Bit>,
     beat: Signal<Local, Bit>,
     first: Signal<Local, Bit>,
-    m_slot: Signal<Local, Bits<4>>,
-    t_slot: Signal<Local, Bits<4>>,
-    t_x8: Signal<Local, Bits<7>>,
+    m_slot: Signal<Local, Bits<IW>>,
+    t_slot: Signal<Local, Bits<IW>>,
     touching_timeout: Signal<Local, Bit>,
     timeout_take: Signal<Local, Bit>,
     gc_legit: Signal<Local, Bit>,
-    rel_valid: Signal<Local, Bit>,
-    rel_slot: Signal<Local, Bits<4>>,
-    rel_x64: Signal<Local, Bits<10>>,
-    // Input temporaries.
-    m_gen: Signal<Local, Bits<8>>,
-    m_x64: Signal<Local, Bits<10>>,
-    m_x16: Signal<Local, Bits<8>>,
-    m_x8: Signal<Local, Bits<7>>,
-    m_len: Signal<Local, Bits<16>>,
-    m_key: Signal<Local, Bits<64>>,
-    meta_key: Signal<Local, Bits<64>>,
+    rel_request: Signal<Local, Bit>,
+    rel_taken: Signal<Local, Bit>,
+    rel_slot: Signal<Local, Bits<IW>>,
+    rel_reason: Signal<Local, Bits<2>>,
+    alloc_write: Signal<Local, Bit>,
+    alloc_slot: Signal<Local, Bits<IW>>,
+    s1_slot: Signal<Local, Bits<IW>>,
+    f_entry: Signal<Local, Bits<98>>,
+    f_bitmap: Signal<Local, Bits<64>>,
+    f_gen: Signal<Local, Bits<8>>,
+    f_len: Signal<Local, Bits<16>>,
+    f_page: Signal<Local, Bits<10>>,
     f_live: Signal<Local, Bit>,
     f_pkts: Signal<Local, Bits<7>>,
     f_off6: Signal<Local, Bits<6>>,
     f_offset_ok: Signal<Local, Bit>,
-    f_bit: Signal<Local, Bits<10>>,
     f_dup: Signal<Local, Bit>,
     f_ok: Signal<Local, Bit>,
     f_expected: Signal<Local, Bits<11>>,
-    f_base: Signal<Local, Bits<15>>,
+    f_base: Signal<Local, Bits<17>>,
+    f_header: Signal<Local, Bits<100>>,
     c_ok: Signal<Local, Bit>,
-    c_slot: Signal<Local, Bits<4>>,
+    c_slot: Signal<Local, Bits<IW>>,
     c_off6: Signal<Local, Bits<6>>,
     c_pkts: Signal<Local, Bits<7>>,
     c_expected: Signal<Local, Bits<11>>,
-    c_base: Signal<Local, Bits<15>>,
-    c_local_port: Signal<Local, Bits<16>>,
+    c_base: Signal<Local, Bits<17>>,
+    c_bitmap: Signal<Local, Bits<64>>,
+    c_header: Signal<Local, Bits<100>>,
     c_beat: Signal<Local, Bits<8>>,
     c_bad_before: Signal<Local, Bit>,
     last_bytes: Signal<Local, Bits<4>>,
@@ -241,30 +282,27 @@ pub struct Reassembly {
     total_len: Signal<Local, Bits<11>>,
     len_ok: Signal<Local, Bit>,
     end_ok: Signal<Local, Bit>,
-    c_x64: Signal<Local, Bits<10>>,
-    c_bit: Signal<Local, Bits<10>>,
     written_after: Signal<Local, Bits<64>>,
     complete: Signal<Local, Bit>,
     abort: Signal<Local, Bit>,
-    written_set: Signal<Local, Bits<1024>>,
-    closed_set: Signal<Local, Bits<16>>,
-    tail_x32: Signal<Local, Bits<9>>,
+    live_set: Signal<Local, Bits<N>>,
+    closed_set: Signal<Local, Bits<N>>,
+    fresh_set: Signal<Local, Bits<N>>,
+    alloc_gen: Signal<Local, Bits<8>>,
+    s1_gen: Signal<Local, Bits<8>>,
+    slot_shift: Constant<Bits<4>>,
 }
 
-impl Default for Reassembly {
-    fn default() -> Self {
-        Self::with_table(GetRxMsgInfo::default())
-    }
-}
-
-impl Reassembly {
-    /// A reassembly module around a given table (e.g. other size classes).
-    pub fn with_table(table: GetRxMsgInfo) -> Self {
+impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
+    /// A reassembly module whose table has the given size classes `(pages per buffer,
+    /// buffers)` (checked by [`crate::nic::get_rx_msg_info::check_parameters`]).
+    pub fn new(classes: [(u64, u64); 4]) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
             ingress_timeout: Default::default(),
             req_valid: Default::default(),
+            req_ready: Default::default(),
             req_mark_received: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
@@ -308,6 +346,7 @@ impl Reassembly {
             fail_len_mismatch_count: Default::default(),
             fail_no_id_count: Default::default(),
             fail_no_buffer_count: Default::default(),
+            fail_bucket_full_count: Default::default(),
             duplicate_count: Default::default(),
             recent_duplicate_count: Default::default(),
             class_fallback_count: Default::default(),
@@ -318,12 +357,33 @@ impl Reassembly {
             gc_count: Default::default(),
             stale_timeout_count: Default::default(),
             delivered_count: Default::default(),
-            msg_table: table,
+            msg_table: GetRxMsgInfo::new(classes),
             timer: Default::default(),
             payload: Default::default(),
+            slot_ram: Default::default(),
+            written_ram: Default::default(),
+            fifo_ram: Default::default(),
             now: Default::default(),
-            written: Default::default(),
+            live: Default::default(),
             closed: Default::default(),
+            fresh: Default::default(),
+            fwd_slot_valid: Default::default(),
+            fwd_slot_addr: Default::default(),
+            fwd_slot_data: Default::default(),
+            fwd_written_valid: Default::default(),
+            fwd_written_addr: Default::default(),
+            fwd_written_data: Default::default(),
+            rx_busy: Default::default(),
+            s1_valid: Default::default(),
+            s1_first: Default::default(),
+            s1_last: Default::default(),
+            s1_data: Default::default(),
+            s1_keep: Default::default(),
+            s1_rx_msg_id: Default::default(),
+            s1_key: Default::default(),
+            s1_len: Default::default(),
+            s1_off: Default::default(),
+            s1_local_port: Default::default(),
             in_busy: Default::default(),
             in_ok: Default::default(),
             in_slot: Default::default(),
@@ -331,15 +391,19 @@ impl Reassembly {
             in_pkts: Default::default(),
             in_expected: Default::default(),
             in_base: Default::default(),
-            in_local_port: Default::default(),
+            in_bitmap: Default::default(),
+            in_header: Default::default(),
             in_beat: Default::default(),
             in_len_bad: Default::default(),
             abort_pending: Default::default(),
             abort_slot: Default::default(),
-            fifo: Default::default(),
+            ro_rel_pending: Default::default(),
+            ro_rel_slot: Default::default(),
             fifo_head: Default::default(),
             fifo_tail: Default::default(),
             fifo_count: Default::default(),
+            fifo_usable: Default::default(),
+            fifo_wrote: Default::default(),
             ro_state: Default::default(),
             ro_slot: Default::default(),
             ro_ptr: Default::default(),
@@ -356,63 +420,60 @@ impl Reassembly {
             c_gc: Default::default(),
             c_stale_timeout: Default::default(),
             c_delivered: Default::default(),
-            lane64: Constant::new(u64::MAX.to_bits()),
-            lane32: Constant::new((u32::MAX as u64).to_bits()),
-            all_ones64: Constant::new(Bits::<64>::mask()),
             out_free: Default::default(),
-            head_x32: Default::default(),
-            head_port_x: Default::default(),
-            h_local_port: Default::default(),
+            h_entry: Default::default(),
             h_slot: Default::default(),
-            h_x16: Default::default(),
-            h_x64: Default::default(),
             h_len: Default::default(),
             h_word: Default::default(),
-            h_key: Default::default(),
+            can_start: Default::default(),
+            start_fifo: Default::default(),
+            start_bypass: Default::default(),
             start: Default::default(),
+            fifo_write: Default::default(),
             load_hdr1: Default::default(),
             load_data: Default::default(),
-            ro_release: Default::default(),
+            ro_last_word: Default::default(),
             ro_ptr_next: Default::default(),
             last_rem: Default::default(),
             last_rem_bits: Default::default(),
             last_keep: Default::default(),
             last_mask: Default::default(),
-            abort_release: Default::default(),
             beat: Default::default(),
             first: Default::default(),
             m_slot: Default::default(),
             t_slot: Default::default(),
-            t_x8: Default::default(),
             touching_timeout: Default::default(),
             timeout_take: Default::default(),
             gc_legit: Default::default(),
-            rel_valid: Default::default(),
+            rel_request: Default::default(),
+            rel_taken: Default::default(),
             rel_slot: Default::default(),
-            rel_x64: Default::default(),
-            m_gen: Default::default(),
-            m_x64: Default::default(),
-            m_x16: Default::default(),
-            m_x8: Default::default(),
-            m_len: Default::default(),
-            m_key: Default::default(),
-            meta_key: Default::default(),
+            rel_reason: Default::default(),
+            alloc_write: Default::default(),
+            alloc_slot: Default::default(),
+            s1_slot: Default::default(),
+            f_entry: Default::default(),
+            f_bitmap: Default::default(),
+            f_gen: Default::default(),
+            f_len: Default::default(),
+            f_page: Default::default(),
             f_live: Default::default(),
             f_pkts: Default::default(),
             f_off6: Default::default(),
             f_offset_ok: Default::default(),
-            f_bit: Default::default(),
             f_dup: Default::default(),
             f_ok: Default::default(),
             f_expected: Default::default(),
             f_base: Default::default(),
+            f_header: Default::default(),
             c_ok: Default::default(),
             c_slot: Default::default(),
             c_off6: Default::default(),
             c_pkts: Default::default(),
             c_expected: Default::default(),
             c_base: Default::default(),
-            c_local_port: Default::default(),
+            c_bitmap: Default::default(),
+            c_header: Default::default(),
             c_beat: Default::default(),
             c_bad_before: Default::default(),
             last_bytes: Default::default(),
@@ -421,28 +482,33 @@ impl Reassembly {
             total_len: Default::default(),
             len_ok: Default::default(),
             end_ok: Default::default(),
-            c_x64: Default::default(),
-            c_bit: Default::default(),
             written_after: Default::default(),
             complete: Default::default(),
             abort: Default::default(),
-            written_set: Default::default(),
+            live_set: Default::default(),
             closed_set: Default::default(),
-            tail_x32: Default::default(),
+            fresh_set: Default::default(),
+            all_ones64: Constant::new(Bits::<64>::mask()),
+            alloc_gen: Default::default(),
+            s1_gen: Default::default(),
+            slot_shift: Constant::new((IW as u64).to_bits()),
         }
     }
 }
 
-impl Logic for Reassembly {
+impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, written, closed, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_local_port,
-            in_beat, in_len_bad, abort_pending, abort_slot, fifo, fifo_head, fifo_tail, fifo_count, ro_state, ro_slot, ro_ptr,
-            ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length,
-            c_gc, c_stale_timeout, c_delivered);
+        dff_setup!(self, clock, now, live, closed, fresh, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, abort_pending, abort_slot, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
+        self.slot_ram.read_clock.next = self.clock.val();
+        self.slot_ram.write_clock.next = self.clock.val();
+        self.written_ram.read_clock.next = self.clock.val();
+        self.written_ram.write_clock.next = self.clock.val();
+        self.fifo_ram.read_clock.next = self.clock.val();
+        self.fifo_ram.write_clock.next = self.clock.val();
         self.msg_table.reset.next = self.reset.val();
         self.timer.reset.next = self.reset.val();
         self.now.d.next = self.now.q.val() + 1;
@@ -455,6 +521,7 @@ impl Logic for Reassembly {
         self.msg_table.req_tx_msg_id.next = self.req_tx_msg_id.val();
         self.msg_table.req_msg_len.next = self.req_msg_len.val();
         self.msg_table.req_pkt_offset.next = self.req_pkt_offset.val();
+        self.req_ready.next = self.msg_table.req_ready.val();
         self.resp_valid.next = self.msg_table.resp_valid.val();
         self.resp_fail.next = self.msg_table.resp_fail.val();
         self.resp_fail_reason.next = self.msg_table.resp_fail_reason.val();
@@ -463,7 +530,7 @@ impl Logic for Reassembly {
         self.resp_is_new_pkt.next = self.msg_table.resp_is_new_pkt.val();
         self.resp_is_last_pkt.next = self.msg_table.resp_is_last_pkt.val();
         self.resp_ack_no.next = self.msg_table.resp_ack_no.val();
-        self.busy_slots.next = self.msg_table.slot_valid.val();
+        self.busy_slots.next = self.live.q.val();
         self.free_lists_full.next = self.msg_table.free_lists_full.val();
         self.fail_zero_len_count.next = self.msg_table.fail_zero_len_count.val();
         self.fail_too_long_count.next = self.msg_table.fail_too_long_count.val();
@@ -471,6 +538,7 @@ impl Logic for Reassembly {
         self.fail_len_mismatch_count.next = self.msg_table.fail_len_mismatch_count.val();
         self.fail_no_id_count.next = self.msg_table.fail_no_id_count.val();
         self.fail_no_buffer_count.next = self.msg_table.fail_no_buffer_count.val();
+        self.fail_bucket_full_count.next = self.msg_table.fail_bucket_full_count.val();
         self.duplicate_count.next = self.msg_table.duplicate_count.val();
         self.recent_duplicate_count.next = self.msg_table.recent_duplicate_count.val();
         self.class_fallback_count.next = self.msg_table.class_fallback_count.val();
@@ -482,25 +550,184 @@ impl Logic for Reassembly {
         self.stale_timeout_count.next = self.c_stale_timeout.q.val();
         self.delivered_count.next = self.c_delivered.q.val();
 
+        // ---- A new message: record {page, msg_len, key, generation} of its slot.
+        self.alloc_write.next = self.msg_table.resp_valid.val() & self.msg_table.resp_is_new_msg.val();
+        self.alloc_slot.next = self.msg_table.resp_rx_msg_id.val().get_bits::<IW>(0);
+        self.alloc_gen.next = bit_cast::<8, 16>(self.msg_table.resp_rx_msg_id.val() >> self.slot_shift.val());
+        self.slot_ram.write_enable.next = self.alloc_write.val();
+        self.slot_ram.write_address.next = self.alloc_slot.val();
+        self.slot_ram.write_data.next = (((bit_cast::<98, 10>(self.msg_table.resp_page.val().get_bits::<10>(0)) << 88)
+            | (bit_cast::<98, 16>(self.msg_table.resp_msg_len.val()) << 72))
+            | (bit_cast::<98, 64>(self.msg_table.resp_key.val()) << 8))
+            | bit_cast::<98, 8>(self.alloc_gen.val());
+        // A RAM read in the cycle of a write returns the old word: the written word is kept
+        // for one cycle and forwarded to the lookup.
+        self.fwd_slot_valid.d.next = self.alloc_write.val();
+        self.fwd_slot_addr.d.next = self.alloc_slot.val();
+        self.fwd_slot_data.d.next = self.slot_ram.write_data.val();
+
+        // ---- Stage 1: first-beat checks against the slot's record and written bitmap.
+        self.s1_slot.next = self.s1_rx_msg_id.q.val().get_bits::<IW>(0);
+        self.s1_gen.next = bit_cast::<8, 16>(self.s1_rx_msg_id.q.val() >> self.slot_shift.val());
+        self.f_entry.next = self.slot_ram.read_data.val();
+        if self.fwd_slot_valid.q.val() & (self.fwd_slot_addr.q.val() == self.s1_slot.val()) {
+            self.f_entry.next = self.fwd_slot_data.q.val();
+        }
+        self.f_bitmap.next = self.written_ram.read_data.val();
+        if self.fwd_written_valid.q.val() & (self.fwd_written_addr.q.val() == self.s1_slot.val()) {
+            self.f_bitmap.next = self.fwd_written_data.q.val();
+        }
+        // A slot allocated since its bitmap word was last written starts empty.
+        if self.fresh.q.val().get_bit(self.s1_slot.val().index()) {
+            self.f_bitmap.next = 0.into();
+        }
+        self.f_gen.next = self.f_entry.val().get_bits::<8>(0);
+        self.f_len.next = self.f_entry.val().get_bits::<16>(72);
+        self.f_page.next = self.f_entry.val().get_bits::<10>(88);
+        self.f_live.next = (((((!self.s1_rx_msg_id.q.val().get_bit(15))
+            & self.live.q.val().get_bit(self.s1_slot.val().index()))
+            & (self.f_gen.val() == self.s1_gen.val()))
+            & (!self.closed.q.val().get_bit(self.s1_slot.val().index())))
+            & (self.f_entry.val().get_bits::<64>(8) == self.s1_key.q.val()))
+            & (self.f_len.val() == self.s1_len.q.val());
+        self.f_pkts.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.f_len.val()) + 1023) >> 10);
+        self.f_off6.next = self.s1_off.q.val().get_bits::<6>(0);
+        self.f_offset_ok.next = self.s1_off.q.val() < bit_cast::<8, 7>(self.f_pkts.val());
+        self.f_dup.next = self.f_bitmap.val().get_bit(self.f_off6.val().index());
+        self.f_ok.next = (self.f_live.val() & self.f_offset_ok.val()) & (!self.f_dup.val());
+        self.f_expected.next = 1024.into();
+        if (bit_cast::<7, 6>(self.f_off6.val()) + 1) == self.f_pkts.val() {
+            self.f_expected.next = bit_cast::<11, 16>(self.f_len.val() - (bit_cast::<16, 6>(self.f_off6.val()) << 10));
+        }
+        self.f_base.next = bit_cast::<17, 10>(self.f_page.val() + bit_cast::<10, 6>(self.f_off6.val())) << 7;
+        // Read-out queue entry: {page, msg_len, remote_port, remote_ip, local_port, slot}.
+        self.f_header.next = ((((bit_cast::<100, 10>(self.f_page.val()) << 90) | (bit_cast::<100, 16>(self.f_len.val()) << 74))
+            | (bit_cast::<100, 48>(self.s1_key.q.val().get_bits::<48>(0)) << 26))
+            | (bit_cast::<100, 16>(self.s1_local_port.q.val()) << 10))
+            | bit_cast::<100, IW>(self.s1_slot.val());
+
+        // The current beat's packet: from the first-beat checks, or from the packet registers.
+        self.c_ok.next = self.in_ok.q.val();
+        self.c_slot.next = self.in_slot.q.val();
+        self.c_off6.next = self.in_off6.q.val();
+        self.c_pkts.next = self.in_pkts.q.val();
+        self.c_expected.next = self.in_expected.q.val();
+        self.c_base.next = self.in_base.q.val();
+        self.c_bitmap.next = self.in_bitmap.q.val();
+        self.c_header.next = self.in_header.q.val();
+        self.c_beat.next = self.in_beat.q.val();
+        self.c_bad_before.next = self.in_len_bad.q.val();
+        if self.s1_first.q.val() {
+            self.c_ok.next = self.f_ok.val();
+            self.c_slot.next = self.s1_slot.val();
+            self.c_off6.next = self.f_off6.val();
+            self.c_pkts.next = self.f_pkts.val();
+            self.c_expected.next = self.f_expected.val();
+            self.c_base.next = self.f_base.val();
+            self.c_bitmap.next = self.f_bitmap.val();
+            self.c_header.next = self.f_header.val();
+            self.c_beat.next = 0.into();
+            self.c_bad_before.next = false;
+        }
+        self.payload.write_enable.next = (self.s1_valid.q.val() & self.c_ok.val()) & (self.c_beat.val() < 128);
+        self.payload.write_address.next = self.c_base.val() + bit_cast::<17, 8>(self.c_beat.val());
+        self.payload.write_data.next = self.s1_data.q.val();
+
+        // Length: every non-final beat full; the final tkeep contiguous from byte 0.
+        self.last_bytes.next = 0.into();
+        for i in 0..8 {
+            if self.s1_keep.q.val().get_bit(i) {
+                self.last_bytes.next = (i + 1).to_bits();
+            }
+        }
+        self.keep_contig.next = (self.s1_keep.q.val() & (self.s1_keep.q.val() + 1)) == 0;
+        self.beat_bad.next = self.s1_keep.q.val() != 0xFF;
+        if self.s1_last.q.val() {
+            self.beat_bad.next = !self.keep_contig.val();
+        }
+        self.total_len.next = (bit_cast::<11, 8>(self.c_beat.val()) << 3) + bit_cast::<11, 4>(self.last_bytes.val());
+        self.len_ok.next = (((!self.c_bad_before.val()) & (!self.beat_bad.val())) & (self.c_beat.val() < 128))
+            & (self.total_len.val() == self.c_expected.val());
+        self.end_ok.next = (self.s1_valid.q.val() & self.s1_last.q.val()) & self.c_ok.val();
+        self.written_after.next = self.c_bitmap.val().replace_bit(self.c_off6.val().index(), true);
+        self.complete.next = (self.end_ok.val() & self.len_ok.val())
+            & (self.written_after.val() == (!(self.all_ones64.val() << self.c_pkts.val())));
+        self.abort.next = self.end_ok.val() & (!self.len_ok.val());
+
+        // Written bitmap: one RAM word per slot, written when a packet ends well.
+        self.written_ram.write_enable.next = self.end_ok.val() & self.len_ok.val();
+        self.written_ram.write_address.next = self.c_slot.val();
+        self.written_ram.write_data.next = self.written_after.val();
+        self.fwd_written_valid.d.next = self.end_ok.val() & self.len_ok.val();
+        self.fwd_written_addr.d.next = self.c_slot.val();
+        self.fwd_written_data.d.next = self.written_after.val();
+
+        // ---- Releases through the table's release port: read-out end first, then a pending
+        // abort, then a timeout (taken from the timer only when the port accepts it at once).
+        self.s_axis_tready.next = (!self.abort_pending.q.val()) & (!self.abort.val());
+        self.beat.next = (self.s_axis_tvalid.val() & (!self.abort_pending.q.val())) & (!self.abort.val());
+        self.first.next = self.beat.val() & (!self.rx_busy.q.val());
+        self.m_slot.next = self.s_axis_meta_rx_msg_id.val().get_bits::<IW>(0);
+        self.t_slot.next = self.timer.timeout_id.val();
+        self.touching_timeout.next = ((self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
+            | (self.s1_valid.q.val() & (self.c_slot.val() == self.t_slot.val())))
+            | ((self.s_axis_tvalid.val() & (!self.rx_busy.q.val())) & (self.m_slot.val() == self.t_slot.val()));
+        self.timer.timeout_ready.next = ((self.msg_table.release_ready.val() & (!self.ro_rel_pending.q.val()))
+            & (!self.abort_pending.q.val()))
+            & (!self.touching_timeout.val());
+        self.timeout_take.next = self.timer.timeout_valid.val() & self.timer.timeout_ready.val();
+        self.gc_legit.next = (self.timeout_take.val() & self.live.q.val().get_bit(self.t_slot.val().index()))
+            & (!self.closed.q.val().get_bit(self.t_slot.val().index()));
+        self.rel_request.next = (self.ro_rel_pending.q.val() | self.abort_pending.q.val()) | self.gc_legit.val();
+        self.rel_taken.next = self.rel_request.val() & self.msg_table.release_ready.val();
+        self.rel_slot.next = self.t_slot.val();
+        self.rel_reason.next = 3.into();
+        if self.abort_pending.q.val() {
+            self.rel_slot.next = self.abort_slot.q.val();
+            self.rel_reason.next = 2.into();
+        }
+        if self.ro_rel_pending.q.val() {
+            self.rel_slot.next = self.ro_rel_slot.q.val();
+            self.rel_reason.next = 1.into();
+        }
+        self.msg_table.release_valid.next = self.rel_request.val();
+        self.msg_table.release_slot.next = self.rel_slot.val();
+        self.msg_table.release_delivered.next = self.ro_rel_pending.q.val();
+        self.release_valid.next = self.rel_taken.val();
+        self.release_slot.next = self.rel_slot.val();
+        self.release_reason.next = 0.into();
+        if self.rel_taken.val() {
+            self.release_reason.next = self.rel_reason.val();
+        }
+        if self.rel_taken.val() & self.ro_rel_pending.q.val() {
+            self.ro_rel_pending.d.next = false;
+        }
+        if (self.rel_taken.val() & (!self.ro_rel_pending.q.val())) & self.abort_pending.q.val() {
+            self.abort_pending.d.next = false;
+        }
+
         // ---- Read-out engine (registered AXI4-Stream output).
         self.m_axis_tvalid.next = self.out_valid.q.val();
         self.m_axis_tdata.next = self.out_data.q.val();
         self.m_axis_tkeep.next = self.out_keep.q.val();
         self.m_axis_tlast.next = self.out_last.q.val();
         self.out_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
-        self.head_x32.next = bit_cast::<9, 4>(self.fifo_head.q.val()) << 5;
-        self.head_port_x.next = self.head_x32.val() + 16;
-        self.h_slot.next = self.fifo.q.val().get_bits::<4>(self.head_x32.val().index());
-        self.h_local_port.next = self.fifo.q.val().get_bits::<16>(self.head_port_x.val().index());
-        self.h_x16.next = bit_cast::<8, 4>(self.h_slot.val()) << 4;
-        self.h_x64.next = bit_cast::<10, 4>(self.h_slot.val()) << 6;
-        self.h_len.next = self.msg_table.slot_msg_len.val().get_bits::<16>(self.h_x16.val().index());
-        self.h_word.next = bit_cast::<15, 16>(self.msg_table.slot_page.val().get_bits::<16>(self.h_x16.val().index())) << 7;
-        self.h_key.next = self.msg_table.slot_key.val().get_bits::<48>(self.h_x64.val().index());
-        self.start.next = ((self.ro_state.q.val() == 0) & (self.fifo_count.q.val() != 0)) & self.out_free.val();
+        // Start from the queue head, or straight from the packet that completed a message
+        // when nothing is queued (bypass).
+        self.can_start.next = ((self.ro_state.q.val() == 0) & self.out_free.val()) & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());
+        self.start_fifo.next = self.can_start.val() & (self.fifo_usable.q.val() != 0);
+        self.start_bypass.next = (self.can_start.val() & (self.fifo_count.q.val() == 0)) & self.complete.val();
+        self.start.next = self.start_fifo.val() | self.start_bypass.val();
+        self.h_entry.next = self.fifo_ram.read_data.val();
+        if self.start_bypass.val() {
+            self.h_entry.next = self.c_header.val();
+        }
+        self.h_slot.next = self.h_entry.val().get_bits::<IW>(0);
+        self.h_len.next = self.h_entry.val().get_bits::<16>(74);
+        self.h_word.next = bit_cast::<17, 10>(self.h_entry.val().get_bits::<10>(90)) << 7;
         self.load_hdr1.next = (self.ro_state.q.val() == 1) & self.out_free.val();
         self.load_data.next = (self.ro_state.q.val() == 2) & self.out_free.val();
-        self.ro_release.next = self.load_data.val() & (self.ro_words_left.q.val() == 1);
+        self.ro_last_word.next = self.load_data.val() & (self.ro_words_left.q.val() == 1);
         self.ro_ptr_next.next = self.ro_ptr.q.val();
         if self.start.val() {
             self.ro_ptr_next.next = self.h_word.val();
@@ -520,15 +747,15 @@ impl Logic for Reassembly {
         }
         if self.start.val() {
             self.out_valid.d.next = true;
-            self.out_data.d.next = bit_cast::<64, 48>(self.h_key.val())
-                | (bit_cast::<64, 16>(self.h_local_port.val()) << 48);
+            // Header beat 0: remote_ip, remote_port, local_port.
+            self.out_data.d.next = (bit_cast::<64, 48>(self.h_entry.val().get_bits::<48>(26)))
+                | (bit_cast::<64, 16>(self.h_entry.val().get_bits::<16>(10)) << 48);
             self.out_keep.d.next = 0xFF.into();
             self.out_last.d.next = false;
             self.ro_state.d.next = 1.into();
             self.ro_slot.d.next = self.h_slot.val();
             self.ro_msg_len.d.next = self.h_len.val();
             self.ro_words_left.d.next = bit_cast::<13, 17>((bit_cast::<17, 16>(self.h_len.val()) + 7) >> 3);
-            self.fifo_head.d.next = self.fifo_head.q.val() + 1;
         } else if self.load_hdr1.val() {
             self.out_valid.d.next = true;
             self.out_data.d.next = bit_cast::<64, 16>(self.ro_msg_len.q.val());
@@ -541,7 +768,7 @@ impl Logic for Reassembly {
             self.out_keep.d.next = 0xFF.into();
             self.out_last.d.next = false;
             self.ro_words_left.d.next = self.ro_words_left.q.val() - 1;
-            if self.ro_release.val() {
+            if self.ro_last_word.val() {
                 self.out_data.d.next = self.payload.read_data.val() & self.last_mask.val();
                 self.out_keep.d.next = self.last_keep.val();
                 self.out_last.d.next = true;
@@ -550,142 +777,58 @@ impl Logic for Reassembly {
         } else if self.m_axis_tready.val() {
             self.out_valid.d.next = false;
         }
-
-        // ---- Releases: read-out end, then a pending abort, then a timeout.
-        self.abort_release.next = self.abort_pending.q.val() & (!self.ro_release.val());
-        self.s_axis_tready.next = !self.abort_pending.q.val();
-        self.beat.next = self.s_axis_tvalid.val() & (!self.abort_pending.q.val());
-        self.first.next = self.beat.val() & (!self.in_busy.q.val());
-        self.m_slot.next = self.s_axis_meta_rx_msg_id.val().get_bits::<4>(0);
-        self.t_slot.next = self.timer.timeout_id.val();
-        self.t_x8.next = bit_cast::<7, 4>(self.t_slot.val()) << 3;
-        self.touching_timeout.next = (self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
-            | (self.first.val() & (self.m_slot.val() == self.t_slot.val()));
-        self.timer.timeout_ready.next =
-            ((!self.ro_release.val()) & (!self.abort_pending.q.val())) & (!self.touching_timeout.val());
-        self.timeout_take.next = self.timer.timeout_valid.val() & self.timer.timeout_ready.val();
-        self.gc_legit.next = ((self.timeout_take.val() & self.msg_table.slot_valid.val().get_bit(self.t_slot.val().index()))
-            & (self.msg_table.slot_gen.val().get_bits::<8>(self.t_x8.val().index()) == self.timer.timeout_meta.val()))
-            & (!self.closed.q.val().get_bit(self.t_slot.val().index()));
-        self.rel_valid.next = (self.ro_release.val() | self.abort_release.val()) | self.gc_legit.val();
-        self.rel_slot.next = self.t_slot.val();
-        self.release_reason.next = 0.into();
-        if self.gc_legit.val() {
-            self.release_reason.next = 3.into();
-        }
-        if self.abort_release.val() {
-            self.rel_slot.next = self.abort_slot.q.val();
-            self.release_reason.next = 2.into();
-        }
-        if self.ro_release.val() {
-            self.rel_slot.next = self.ro_slot.q.val();
-            self.release_reason.next = 1.into();
-        }
-        self.rel_x64.next = bit_cast::<10, 4>(self.rel_slot.val()) << 6;
-        self.release_valid.next = self.rel_valid.val();
-        self.release_slot.next = self.rel_slot.val();
-        self.msg_table.release_valid.next = self.rel_valid.val();
-        self.msg_table.release_slot.next = self.rel_slot.val();
-        self.msg_table.release_delivered.next = self.ro_release.val();
-        if self.abort_release.val() {
-            self.abort_pending.d.next = false;
+        if self.ro_last_word.val() {
+            self.ro_rel_pending.d.next = true;
+            self.ro_rel_slot.d.next = self.ro_slot.q.val();
         }
 
-        // ---- Packet input: first-beat checks against the table and the written bitmap.
-        self.m_gen.next = self.s_axis_meta_rx_msg_id.val().get_bits::<8>(4);
-        self.m_x64.next = bit_cast::<10, 4>(self.m_slot.val()) << 6;
-        self.m_x16.next = bit_cast::<8, 4>(self.m_slot.val()) << 4;
-        self.m_x8.next = bit_cast::<7, 4>(self.m_slot.val()) << 3;
-        self.m_len.next = self.msg_table.slot_msg_len.val().get_bits::<16>(self.m_x16.val().index());
-        self.m_key.next = self.msg_table.slot_key.val().get_bits::<64>(self.m_x64.val().index());
-        self.meta_key.next = ((bit_cast::<64, 16>(self.s_axis_meta_tx_msg_id.val()) << 48)
-            | (bit_cast::<64, 16>(self.s_axis_meta_remote_port.val()) << 32))
-            | bit_cast::<64, 32>(self.s_axis_meta_remote_ip.val());
-        self.f_live.next = (((((self.s_axis_meta_rx_msg_id.val().get_bits::<4>(12) == 0)
-            & self.msg_table.slot_valid.val().get_bit(self.m_slot.val().index()))
-            & (self.msg_table.slot_gen.val().get_bits::<8>(self.m_x8.val().index()) == self.m_gen.val()))
-            & (!self.closed.q.val().get_bit(self.m_slot.val().index())))
-            & (self.m_key.val() == self.meta_key.val()))
-            & (self.m_len.val() == self.s_axis_meta_msg_len.val());
-        self.f_pkts.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.m_len.val()) + 1023) >> 10);
-        self.f_off6.next = self.s_axis_meta_pkt_offset.val().get_bits::<6>(0);
-        self.f_offset_ok.next = self.s_axis_meta_pkt_offset.val() < bit_cast::<8, 7>(self.f_pkts.val());
-        self.f_bit.next = self.m_x64.val() + bit_cast::<10, 6>(self.f_off6.val());
-        self.f_dup.next = self.written.q.val().get_bit(self.f_bit.val().index());
-        self.f_ok.next = (self.f_live.val() & self.f_offset_ok.val()) & (!self.f_dup.val());
-        self.f_expected.next = 1024.into();
-        if (bit_cast::<7, 6>(self.f_off6.val()) + 1) == self.f_pkts.val() {
-            self.f_expected.next = bit_cast::<11, 16>(self.m_len.val() - (bit_cast::<16, 6>(self.f_off6.val()) << 10));
+        // ---- Packet input, stage 0: register the beat; the first beat's rx_msg_id addresses
+        // the per-slot RAMs (read in this cycle, data in stage 1).
+        self.slot_ram.read_address.next = self.m_slot.val();
+        self.written_ram.read_address.next = self.m_slot.val();
+        if self.beat.val() {
+            self.rx_busy.d.next = !self.s_axis_tlast.val();
         }
-        self.f_base.next = bit_cast::<15, 16>(
-            self.msg_table.slot_page.val().get_bits::<16>(self.m_x16.val().index()) + bit_cast::<16, 6>(self.f_off6.val()),
-        ) << 7;
-
-        // The current beat's packet: from the first-beat checks, or from the input registers.
-        self.c_ok.next = self.in_ok.q.val();
-        self.c_slot.next = self.in_slot.q.val();
-        self.c_off6.next = self.in_off6.q.val();
-        self.c_pkts.next = self.in_pkts.q.val();
-        self.c_expected.next = self.in_expected.q.val();
-        self.c_base.next = self.in_base.q.val();
-        self.c_local_port.next = self.in_local_port.q.val();
-        self.c_beat.next = self.in_beat.q.val();
-        self.c_bad_before.next = self.in_len_bad.q.val();
+        self.s1_valid.d.next = self.beat.val();
+        self.s1_first.d.next = self.first.val();
+        self.s1_last.d.next = self.s_axis_tlast.val();
+        self.s1_data.d.next = self.s_axis_tdata.val();
+        self.s1_keep.d.next = self.s_axis_tkeep.val();
         if self.first.val() {
-            self.c_ok.next = self.f_ok.val();
-            self.c_slot.next = self.m_slot.val();
-            self.c_off6.next = self.f_off6.val();
-            self.c_pkts.next = self.f_pkts.val();
-            self.c_expected.next = self.f_expected.val();
-            self.c_base.next = self.f_base.val();
-            self.c_local_port.next = self.s_axis_meta_local_port.val();
-            self.c_beat.next = 0.into();
-            self.c_bad_before.next = false;
+            self.s1_rx_msg_id.d.next = self.s_axis_meta_rx_msg_id.val();
+            self.s1_key.d.next = ((bit_cast::<64, 16>(self.s_axis_meta_tx_msg_id.val()) << 48)
+                | (bit_cast::<64, 16>(self.s_axis_meta_remote_port.val()) << 32))
+                | bit_cast::<64, 32>(self.s_axis_meta_remote_ip.val());
+            self.s1_len.d.next = self.s_axis_meta_msg_len.val();
+            self.s1_off.d.next = self.s_axis_meta_pkt_offset.val();
+            self.s1_local_port.d.next = self.s_axis_meta_local_port.val();
         }
-        self.payload.write_enable.next = (self.beat.val() & self.c_ok.val()) & (self.c_beat.val() < 128);
-        self.payload.write_address.next = self.c_base.val() + bit_cast::<15, 8>(self.c_beat.val());
-        self.payload.write_data.next = self.s_axis_tdata.val();
 
-        // Length: every non-final beat full; the final tkeep contiguous from byte 0.
-        self.last_bytes.next = 0.into();
-        for i in 0..8 {
-            if self.s_axis_tkeep.val().get_bit(i) {
-                self.last_bytes.next = (i + 1).to_bits();
+        // Per-slot flags: live (allocated, not released), closed (complete or aborted), fresh.
+        // Constant-position writes (one per slot) instead of runtime-indexed ones.
+        self.live_set.next = self.live.q.val();
+        self.fresh_set.next = self.fresh.q.val();
+        self.closed_set.next = self.closed.q.val();
+        for i in 0..N {
+            if self.alloc_write.val() & (self.alloc_slot.val().index() == i) {
+                self.live_set.next = self.live.q.val().replace_bit(i, true);
+                self.fresh_set.next = self.fresh.q.val().replace_bit(i, true);
+            }
+            if (self.complete.val() | self.abort.val()) & (self.c_slot.val().index() == i) {
+                self.closed_set.next = self.closed.q.val().replace_bit(i, true);
             }
         }
-        self.keep_contig.next = (self.s_axis_tkeep.val() & (self.s_axis_tkeep.val() + 1)) == 0;
-        self.beat_bad.next = self.s_axis_tkeep.val() != 0xFF;
-        if self.s_axis_tlast.val() {
-            self.beat_bad.next = !self.keep_contig.val();
-        }
-        self.total_len.next = (bit_cast::<11, 8>(self.c_beat.val()) << 3) + bit_cast::<11, 4>(self.last_bytes.val());
-        self.len_ok.next = (((!self.c_bad_before.val()) & (!self.beat_bad.val())) & (self.c_beat.val() < 128))
-            & (self.total_len.val() == self.c_expected.val());
-        self.end_ok.next = (self.beat.val() & self.s_axis_tlast.val()) & self.c_ok.val();
-        self.c_x64.next = bit_cast::<10, 4>(self.c_slot.val()) << 6;
-        self.c_bit.next = self.c_x64.val() + bit_cast::<10, 6>(self.c_off6.val());
-        self.written_after.next =
-            self.written.q.val().get_bits::<64>(self.c_x64.val().index()).replace_bit(self.c_off6.val().index(), true);
-        self.complete.next = (self.end_ok.val() & self.len_ok.val())
-            & (self.written_after.val() == (!(self.all_ones64.val() << self.c_pkts.val())));
-        self.abort.next = self.end_ok.val() & (!self.len_ok.val());
-
-        // Per-message state: written bits, closed bits (a release clears both).
-        self.written_set.next = self.written.q.val();
-        if self.end_ok.val() & self.len_ok.val() {
-            self.written_set.next = self.written.q.val().replace_bit(self.c_bit.val().index(), true);
-        }
-        self.written.d.next = self.written_set.val();
-        if self.rel_valid.val() {
-            self.written.d.next = self.written_set.val() & (!(self.lane64.val() << self.rel_x64.val()));
-        }
-        self.closed_set.next = self.closed.q.val();
-        if self.complete.val() | self.abort.val() {
-            self.closed_set.next = self.closed.q.val().replace_bit(self.c_slot.val().index(), true);
-        }
+        self.live.d.next = self.live_set.val();
+        self.fresh.d.next = self.fresh_set.val();
         self.closed.d.next = self.closed_set.val();
-        if self.rel_valid.val() {
-            self.closed.d.next = self.closed_set.val().replace_bit(self.rel_slot.val().index(), false);
+        for i in 0..N {
+            if self.rel_taken.val() & (self.rel_slot.val().index() == i) {
+                self.live.d.next = self.live_set.val().replace_bit(i, false);
+                self.closed.d.next = self.closed_set.val().replace_bit(i, false);
+            }
+            if (self.end_ok.val() & self.len_ok.val()) & (self.c_slot.val().index() == i) {
+                self.fresh.d.next = self.fresh_set.val().replace_bit(i, false);
+            }
         }
         if self.abort.val() {
             self.abort_pending.d.next = true;
@@ -701,23 +844,35 @@ impl Logic for Reassembly {
         self.timer.cancel_valid.next = self.complete.val() | self.abort.val();
         self.timer.cancel_id.next = self.c_slot.val();
 
-        // Read-out queue.
-        self.tail_x32.next = bit_cast::<9, 4>(self.fifo_tail.q.val()) << 5;
-        if self.complete.val() {
-            self.fifo.d.next = (self.fifo.q.val() & (!(self.lane32.val() << self.tail_x32.val())))
-                | (((bit_cast::<512, 4>(self.c_slot.val())) | (bit_cast::<512, 16>(self.c_local_port.val()) << 16)) << self.tail_x32.val());
+        // Read-out queue (RAM): a queued entry can be read two cycles after it was written.
+        self.fifo_write.next = self.complete.val() & (!self.start_bypass.val());
+        self.fifo_ram.write_enable.next = self.fifo_write.val();
+        self.fifo_ram.write_address.next = self.fifo_tail.q.val();
+        self.fifo_ram.write_data.next = self.c_header.val();
+        self.fifo_ram.read_address.next = self.fifo_head.q.val();
+        self.fifo_wrote.d.next = self.fifo_write.val();
+        if self.fifo_write.val() {
             self.fifo_tail.d.next = self.fifo_tail.q.val() + 1;
         }
-        if self.complete.val() & (!self.start.val()) {
+        if self.start_fifo.val() {
+            self.fifo_head.d.next = self.fifo_head.q.val() + 1;
+        }
+        if self.fifo_write.val() & (!self.start_fifo.val()) {
             self.fifo_count.d.next = self.fifo_count.q.val() + 1;
         }
-        if self.start.val() & (!self.complete.val()) {
+        if self.start_fifo.val() & (!self.fifo_write.val()) {
             self.fifo_count.d.next = self.fifo_count.q.val() - 1;
         }
+        if self.fifo_wrote.q.val() & (!self.start_fifo.val()) {
+            self.fifo_usable.d.next = self.fifo_usable.q.val() + 1;
+        }
+        if self.start_fifo.val() & (!self.fifo_wrote.q.val()) {
+            self.fifo_usable.d.next = self.fifo_usable.q.val() - 1;
+        }
 
-        // Input registers.
-        if self.beat.val() {
-            self.in_busy.d.next = !self.s_axis_tlast.val();
+        // Packet registers.
+        if self.s1_valid.q.val() {
+            self.in_busy.d.next = !self.s1_last.q.val();
             self.in_len_bad.d.next = self.c_bad_before.val() | self.beat_bad.val();
             if self.c_beat.val() < 128 {
                 self.in_beat.d.next = self.c_beat.val() + 1;
@@ -725,24 +880,25 @@ impl Logic for Reassembly {
                 self.in_beat.d.next = self.c_beat.val();
             }
         }
-        if self.first.val() {
+        if self.s1_valid.q.val() & self.s1_first.q.val() {
             self.in_ok.d.next = self.f_ok.val();
-            self.in_slot.d.next = self.m_slot.val();
+            self.in_slot.d.next = self.s1_slot.val();
             self.in_off6.d.next = self.f_off6.val();
             self.in_pkts.d.next = self.f_pkts.val();
             self.in_expected.d.next = self.f_expected.val();
             self.in_base.d.next = self.f_base.val();
-            self.in_local_port.d.next = self.s_axis_meta_local_port.val();
+            self.in_bitmap.d.next = self.f_bitmap.val();
+            self.in_header.d.next = self.f_header.val();
         }
 
         // Counters.
-        if self.first.val() & (!self.f_live.val()) {
+        if (self.s1_valid.q.val() & self.s1_first.q.val()) & (!self.f_live.val()) {
             self.c_stale.d.next = self.c_stale.q.val() + 1;
         }
-        if (self.first.val() & self.f_live.val()) & (!self.f_offset_ok.val()) {
+        if ((self.s1_valid.q.val() & self.s1_first.q.val()) & self.f_live.val()) & (!self.f_offset_ok.val()) {
             self.c_bad_offset.d.next = self.c_bad_offset.q.val() + 1;
         }
-        if ((self.first.val() & self.f_live.val()) & self.f_offset_ok.val()) & self.f_dup.val() {
+        if (((self.s1_valid.q.val() & self.s1_first.q.val()) & self.f_live.val()) & self.f_offset_ok.val()) & self.f_dup.val() {
             self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
         }
         if self.abort.val() {
@@ -754,19 +910,27 @@ impl Logic for Reassembly {
         if self.timeout_take.val() & (!self.gc_legit.val()) {
             self.c_stale_timeout.d.next = self.c_stale_timeout.q.val() + 1;
         }
-        if self.ro_release.val() {
+        if self.rel_taken.val() & self.ro_rel_pending.q.val() {
             self.c_delivered.d.next = self.c_delivered.q.val() + 1;
         }
 
         if self.reset.val() {
             self.now.d.next = 0.into();
-            self.written.d.next = 0.into();
+            self.live.d.next = 0.into();
             self.closed.d.next = 0.into();
+            self.fresh.d.next = 0.into();
+            self.fwd_slot_valid.d.next = false;
+            self.fwd_written_valid.d.next = false;
+            self.rx_busy.d.next = false;
+            self.s1_valid.d.next = false;
             self.in_busy.d.next = false;
             self.abort_pending.d.next = false;
+            self.ro_rel_pending.d.next = false;
             self.fifo_head.d.next = 0.into();
             self.fifo_tail.d.next = 0.into();
             self.fifo_count.d.next = 0.into();
+            self.fifo_usable.d.next = 0.into();
+            self.fifo_wrote.d.next = false;
             self.ro_state.d.next = 0.into();
             self.out_valid.d.next = false;
             self.c_stale.d.next = 0.into();
@@ -776,7 +940,28 @@ impl Logic for Reassembly {
             self.c_gc.d.next = 0.into();
             self.c_stale_timeout.d.next = 0.into();
             self.c_delivered.d.next = 0.into();
+            self.slot_ram.write_enable.next = false;
+            self.written_ram.write_enable.next = false;
+            self.fifo_ram.write_enable.next = false;
+            self.payload.write_enable.next = false;
         }
+    }
+}
+
+/// The reassembly module of the 16-message NIC.
+pub type Reassembly16 = Reassembly<4, 16, 4>;
+/// The reassembly module of the 128-message NIC.
+pub type Reassembly128 = Reassembly<7, 128, 6>;
+
+impl Default for Reassembly16 {
+    fn default() -> Self {
+        Self::new(SIZE_CLASSES_16)
+    }
+}
+
+impl Default for Reassembly128 {
+    fn default() -> Self {
+        Self::new(SIZE_CLASSES_128)
     }
 }
 
@@ -784,7 +969,7 @@ impl Logic for Reassembly {
 mod tests {
     use super::*;
 
-    fn clock(u: &mut Reassembly) {
+    fn clock<const IW: usize, const N: usize, const BB: usize>(u: &mut Reassembly<IW, N, BB>) {
         assert!(simulate(u, 2000));
         u.clock.next = Clock { clk: true };
         assert!(simulate(u, 2000));
@@ -792,11 +977,9 @@ mod tests {
         assert!(simulate(u, 2000));
     }
 
-    /// One 16-byte message natively: GetRxMsgInfo, two payload beats, the read-out of two header
-    /// beats and two payload beats, then the slot is free again.
-    #[test]
-    fn delivers_a_single_packet_message_natively() {
-        let mut u = Reassembly::default();
+    /// One 16-byte message natively: table init, GetRxMsgInfo, two payload beats, the read-out
+    /// of two header beats and two payload beats, then the slot is released again.
+    fn delivers_a_single_packet_message<const IW: usize, const N: usize, const BB: usize>(mut u: Reassembly<IW, N, BB>) {
         u.connect_all();
         u.reset.next = true;
         u.ingress_timeout.next = 1000.into();
@@ -809,8 +992,19 @@ mod tests {
         u.req_src_port.next = 7.into();
         u.req_tx_msg_id.next = 3.into();
         u.req_msg_len.next = 16.into();
+        let mut waited = 0;
+        loop {
+            assert!(simulate(&mut u, 2000));
+            if u.req_ready.val() {
+                break;
+            }
+            clock(&mut u);
+            waited += 1;
+            assert!(waited < 100, "the table never became ready");
+        }
         clock(&mut u);
         u.req_valid.next = false;
+        clock(&mut u);
         assert!(simulate(&mut u, 2000));
         assert!(u.resp_valid.val() && u.resp_is_new_msg.val() && u.resp_is_last_pkt.val());
         let rx_msg_id = u.resp_rx_msg_id.val();
@@ -823,13 +1017,17 @@ mod tests {
         u.s_axis_meta_rx_msg_id.next = rx_msg_id;
         u.s_axis_tkeep.next = 0xFF.into();
         let mut out = Vec::new();
-        for beat in 0..12u64 {
+        let mut released = Vec::new();
+        for beat in 0..14u64 {
             u.s_axis_tvalid.next = beat < 2;
             u.s_axis_tlast.next = beat == 1;
             u.s_axis_tdata.next = (0x1111_1111_1111_1111u64 * (beat + 1)).into();
             assert!(simulate(&mut u, 2000));
             if u.m_axis_tvalid.val() {
                 out.push((u.m_axis_tdata.val().to_u64(), u.m_axis_tlast.val()));
+            }
+            if u.release_valid.val() {
+                released.push((u.release_slot.val().to_u64(), u.release_reason.val().to_u64()));
             }
             clock(&mut u);
         }
@@ -842,8 +1040,19 @@ mod tests {
                 (0x2222_2222_2222_2222, true)
             ]
         );
+        assert_eq!(released, vec![(rx_msg_id.to_u64() & ((1 << IW) - 1), 1)]);
         assert_eq!(u.delivered_count.val().to_u64(), 1);
-        assert_eq!(u.busy_slots.val().to_u64(), 0);
+        assert_eq!(u.busy_slots.val(), Bits::<N>::default());
         assert_eq!(u.free_lists_full.val().to_u64(), 0x1f);
+    }
+
+    #[test]
+    fn delivers_a_single_packet_message_natively_16() {
+        delivers_a_single_packet_message(Reassembly16::default());
+    }
+
+    #[test]
+    fn delivers_a_single_packet_message_natively_128() {
+        delivers_a_single_packet_message(Reassembly128::default());
     }
 }

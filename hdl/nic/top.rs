@@ -49,7 +49,7 @@
 use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
-use crate::nic::reassembly::Reassembly;
+use crate::nic::reassembly::Reassembly16;
 use crate::nic::tx_path::TxPath16;
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
@@ -79,7 +79,7 @@ pub const CFG_OVERCOMMIT: usize = 12;
 pub const CFG_UNSCHED_PRIOS: usize = 13;
 
 /// Names of the status registers, in address order (0x100 + 4·i).
-pub const NDP_STATUS_REGISTERS: [&str; 56] = [
+pub const NDP_STATUS_REGISTERS: [&str; 57] = [
     "frame_count",
     "not_ipv4_count",
     "wrong_protocol_count",
@@ -135,7 +135,8 @@ pub const NDP_STATUS_REGISTERS: [&str; 56] = [
     "csr_error_count",
     "rx_busy_slots",
     "tx_active_slots",
-    "buffer_flags"
+    "buffer_flags",
+    "fail_bucket_full_count"
 ];
 
 /// Byte address of the status register `name` in the list `registers`.
@@ -209,7 +210,7 @@ pub struct NdpNic16 {
     pub probe_pkt_tlast: Signal<Out, Bit>,
 
     ingress: NdpIngress16,
-    reassembly: Reassembly,
+    reassembly: Reassembly16,
     tx: TxPath16,
     pktgen: PacketGenerator<16, 4, 3>,
     arbiter: Arbiter,
@@ -225,6 +226,7 @@ pub struct NdpNic16 {
     status_part4: Signal<Local, Bits<2048>>,
     status_part5: Signal<Local, Bits<2048>>,
     status_part6: Signal<Local, Bits<2048>>,
+    status_part7: Signal<Local, Bits<2048>>,
 }
 
 impl Default for NdpNic16 {
@@ -297,6 +299,7 @@ impl Default for NdpNic16 {
             status_part4: Default::default(),
             status_part5: Default::default(),
             status_part6: Default::default(),
+            status_part7: Default::default(),
         }
     }
 }
@@ -335,7 +338,7 @@ impl Logic for NdpNic16 {
 
         // ---------------- receive: MAC → ingress → reassembly → CPU ----------------
         self.ingress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
-        self.ingress.req_ready.next = true;
+        self.ingress.req_ready.next = self.reassembly.req_ready.val();
         self.ingress.s_axis_tdata.next = self.s_axis_rx_tdata.val();
         self.ingress.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
         self.ingress.s_axis_tlast.next = self.s_axis_rx_tlast.val();
@@ -504,6 +507,7 @@ impl Logic for NdpNic16 {
         self.status_part4.next = (((((((bit_cast::<2048, 16>(self.tx.framing_error_count.val()) << 1024) | (bit_cast::<2048, 16>(self.tx.stale_delivered_count.val()) << 1056)) | (bit_cast::<2048, 16>(self.tx.stale_credit_count.val()) << 1088)) | (bit_cast::<2048, 16>(self.tx.stale_timeout_count.val()) << 1120)) | (bit_cast::<2048, 16>(self.tx.ack_beyond_count.val()) << 1152)) | (bit_cast::<2048, 16>(self.tx.rtx_beyond_count.val()) << 1184)) | (bit_cast::<2048, 16>(self.tx.credit_beyond_count.val()) << 1216)) | (bit_cast::<2048, 16>(self.tx.delivered_msg_count.val()) << 1248);
         self.status_part5.next = (((((((bit_cast::<2048, 16>(self.tx.abandoned_msg_count.val()) << 1280) | (bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1312)) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1344)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1376)) | (bit_cast::<2048, 32>(self.pktgen.pull_sent_count.val()) << 1408)) | (bit_cast::<2048, 32>(self.pktgen.merged_count.val()) << 1440)) | (bit_cast::<2048, 32>(self.pktgen.pull_coalesced_count.val()) << 1472)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1504);
         self.status_part6.next = (((((((bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1536) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1632)) | (bit_cast::<2048, 32>(self.csr.error_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1696)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1728)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1760);
-        self.csr.status.next = (((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val();
+        self.status_part7.next = bit_cast::<2048, 32>(self.reassembly.fail_bucket_full_count.val()) << 1792;
+        self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
     }
 }

@@ -33,7 +33,7 @@
 use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
-use crate::nic::reassembly_128::Reassembly128;
+use crate::nic::reassembly::Reassembly128;
 use crate::nic::tx_path_128::TxPath128;
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::HOMA_IP_PROTOCOL;

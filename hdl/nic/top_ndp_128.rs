@@ -49,7 +49,7 @@
 use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
-use crate::nic::reassembly_128::Reassembly128;
+use crate::nic::reassembly::Reassembly128;
 use crate::nic::top::*;
 use crate::nic::tx_path_128::TxPath128;
 use crate::pisa::deparser::Deparser;

@@ -32,14 +32,14 @@
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO
 //!  P+1  act_*; GetRxMsgInfo request (held while `req_ready` is low)
-//!  P+2  done_* with a 1-cycle table (16 messages); P+3 with the hashed 128-message table
+//!  P+3  done_* (the GetRxMsgInfo table answers 2 cycles after it takes the request)
 //!  P+2  decision pushed; from P+4 the first beat leaves on m_axis with its metadata
 //! ```
-//! **Latency: first frame beat in → first beat out to the reassembly = 12 cycles** with the 16-message
-//! table (8 of them the physical floor of a 64-byte header at 64 bits), 13 with the 128-message
-//! one. One GetRxMsgInfo call is in flight at a time: a frame's first beat waits while one is
-//! outstanding (frames are ≥ 8 cycles apart, so this only bites right after reset on the hashed
-//! table, whose init sequence takes 64 cycles).
+//! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (8 of them the
+//! physical floor of a 64-byte header at 64 bits) at every size. One GetRxMsgInfo call is in
+//! flight at a time: a frame's first beat waits while one is outstanding (frames are ≥ 8 cycles
+//! apart, so this only bites right after reset, while the table's init sequence clears its
+//! buckets: 16 cycles at 16 messages, 64 at 128).
 //!
 //! # Throughput and backpressure
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
@@ -51,7 +51,7 @@
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
 //! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
-//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in; tie high for the 16-message table), `resp_*` in |
+//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 2 cycles), `resp_*` in |
 //! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
 //! | results | `act_*`, `done_*` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count` |

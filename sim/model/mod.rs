@@ -2,11 +2,9 @@
 
 pub mod free_list;
 pub mod rx;
-pub mod rx_hashed;
 pub mod timer;
 pub mod bolt;
 pub mod packetization;
-pub mod rx_128;
 pub mod pisa;
 pub mod csr;
 pub mod scheduler;

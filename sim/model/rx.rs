@@ -1,20 +1,20 @@
-//! Reference model of the receive path: GetRxMsgInfo (hdl/nic/get_rx_msg_info.rs) and the
-//! reassembly module with its ingress timers (hdl/nic/reassembly.rs), at transaction level.
+//! Reference model of the receive path at any size: the GetRxMsgInfo table ([`TableModel`],
+//! hdl/nic/get_rx_msg_info.rs, which decides every response) and the reassembly module with its
+//! ingress timers ([`RxModel`], hdl/nic/reassembly.rs), at transaction level.
 //!
 //! The model decides every outcome itself — responses (fail reason, `rx_msg_id`, flags, ackNo),
-//! ID and size-class buffer allocation, per-packet drop reasons, completion, the bytes and the
-//! order of delivered messages, and every counter. Two things depend on timing that is not a
+//! ID and size-class buffer allocation, per-packet drop reasons, completion, the bytes and order
+//! of delivered messages, and every counter. Two things depend on timing that is not a
 //! transaction-level property: *when* a message's read-out ends (CPU back-pressure) and *when*
-//! the timer scan reaches an expired timer. The testbench therefore reports each release the
-//! hardware makes ([`RxModel::release`]) and the model **checks** it: a delivery release must
-//! be the oldest completed message, an abort release the oldest aborted one, a garbage
-//! collection must hit a live, incomplete message whose last (re)schedule is at least `timeout`
-//! cycles old. Cycle alignment follows the hardware: releases of a cycle are applied before that
-//! cycle's request (a request sees a slot released in its own cycle as gone), and freed IDs and
-//! buffers become allocatable at the next cycle ([`RxModel::end_cycle`]).
+//! a timeout is taken. The testbench therefore reports each release the hardware makes
+//! ([`RxModel::release`]) and the model **checks** it: a delivery release must be the oldest
+//! completed message, an abort release the oldest aborted one, a garbage collection must hit a
+//! live, incomplete message whose last (re)schedule is at least `timeout` cycles old. The table
+//! serialises its operations (one every two cycles), so requests and releases are applied in the
+//! order the hardware takes them.
 
 use bitvec::prelude::*;
-use nanotransport_hdl::nic::get_rx_msg_info::{class_base_pages, fail_reason, PAGE_BYTES, RX_MSG_ID_NONE};
+use nanotransport_hdl::nic::get_rx_msg_info::{class_base_pages, fail_reason, hash0, hash1, PAGE_BYTES, RX_MSG_ID_NONE};
 use std::collections::VecDeque;
 
 /// A GetRxMsgInfo request (Listing 3.3).
@@ -92,27 +92,6 @@ impl ReleaseReason {
     }
 }
 
-type Key = (u32, u16, u16);
-
-#[derive(Clone, Debug)]
-struct Entry {
-    key: Key,
-    msg_len: u16,
-    received: BitVec,
-    written: BitVec,
-    closed: bool,
-    class: usize,
-    index: usize,
-    last_touch: u64,
-    payload: Vec<u8>,
-}
-
-impl Entry {
-    fn pkts(&self) -> usize {
-        pkts_of(self.msg_len)
-    }
-}
-
 /// Packets of a message of `msg_len` bytes.
 pub fn pkts_of(msg_len: u16) -> usize {
     (msg_len as usize).div_ceil(PAGE_BYTES as usize)
@@ -129,119 +108,111 @@ pub fn app_header(remote_ip: u32, remote_port: u16, local_port: u16, msg_len: u1
     h
 }
 
-/// The receive-path reference model.
 #[derive(Clone, Debug)]
-pub struct RxModel {
-    classes: [(u64, u64); 4],
-    timeout: u64,
-    slots: Vec<Option<Entry>>,
-    gens: Vec<u8>,
-    id_in_use: Vec<bool>,
-    class_in_use: Vec<Vec<bool>>,
-    pending_ids: Vec<usize>,
-    pending_buffers: Vec<(usize, usize)>,
-    recent: Vec<Option<Key>>,
-    recent_ptr: usize,
-    recent_evicted: Vec<Key>,
-    completed: VecDeque<usize>,
-    aborted: VecDeque<usize>,
-    /// Messages the hardware must deliver, header included, in order of completion.
-    pub deliveries: VecDeque<Vec<u8>>,
-    pub counters: RxCounters,
-    /// Every garbage collection: (cycle of its last (re)scheduling call + timeout, cycle of the
-    /// release), for the testbench's upper bound on collection latency.
-    pub gc_timing: Vec<(u64, u64)>,
-    /// Timer (re)schedulings by GetRxMsgInfo calls for a message the reassembly has already
-    /// closed (complete or aborted, awaiting release): the only source of stale timeouts, each
-    /// at most one (a close cancels every earlier schedule).
-    pub reschedules_after_close: u64,
+struct TableEntry {
+    key: u64,
+    slot: usize,
+    msg_len: u16,
+    received: BitVec,
 }
 
-impl RxModel {
-    /// `classes`: (pages per buffer, buffers) per size class; `timeout`: ingress timer delay in
-    /// cycles; `messages`, `recent_depth`: table sizes.
-    pub fn new(classes: [(u64, u64); 4], timeout: u64, messages: usize, recent_depth: usize) -> Self {
-        RxModel {
+#[derive(Clone, Copy, Debug)]
+struct SlotInfo {
+    way: usize,
+    bucket: usize,
+    pos: usize,
+    class: usize,
+    index: usize,
+    key: u64,
+}
+
+/// The GetRxMsgInfo table model (hdl/nic/get_rx_msg_info.rs): the same two ways of
+/// `2^bucket_bits` two-entry buckets, hash functions and placement, so that every response —
+/// "bucket full" included — matches. Operations are serialised in the hardware (one every two
+/// cycles), so the model applies them in the order the hardware accepts them.
+#[derive(Clone, Debug)]
+pub struct TableModel {
+    classes: [(u64, u64); 4],
+    slot_bits: usize,
+    bucket_bits: usize,
+    ways: Vec<Vec<[Option<TableEntry>; 2]>>,
+    slots: Vec<Option<SlotInfo>>,
+    gens: Vec<u8>,
+    class_in_use: Vec<Vec<bool>>,
+    recent: Vec<Option<u64>>,
+    recent_ptr: usize,
+    pub counters: RxCounters,
+    pub fail_bucket_full: u64,
+}
+
+/// `{tx_msg_id, src_port, src_ip}` as the hardware packs it.
+pub fn key_of(r: &RxRequest) -> u64 {
+    ((r.tx_msg_id as u64) << 48) | ((r.src_port as u64) << 32) | r.src_ip as u64
+}
+
+impl TableModel {
+    /// A table for `2^slot_bits` messages with `2^bucket_bits` buckets per way.
+    pub fn new(classes: [(u64, u64); 4], slot_bits: usize, bucket_bits: usize, recent_depth: usize) -> Self {
+        let messages = 1 << slot_bits;
+        TableModel {
             classes,
-            timeout,
+            slot_bits,
+            bucket_bits,
+            ways: vec![vec![[None, None]; 1 << bucket_bits]; 2],
             slots: vec![None; messages],
             gens: vec![0; messages],
-            id_in_use: vec![false; messages],
             class_in_use: classes.iter().map(|c| vec![false; c.1 as usize]).collect(),
-            pending_ids: Vec::new(),
-            pending_buffers: Vec::new(),
             recent: vec![None; recent_depth],
             recent_ptr: 0,
-            recent_evicted: Vec::new(),
-            completed: VecDeque::new(),
-            aborted: VecDeque::new(),
-            deliveries: VecDeque::new(),
             counters: RxCounters::default(),
-            gc_timing: Vec::new(),
-            reschedules_after_close: 0,
+            fail_bucket_full: 0,
         }
     }
 
-    fn find(&self, key: Key) -> Option<usize> {
-        self.slots.iter().position(|e| e.as_ref().is_some_and(|e| e.key == key))
+    fn candidates(&self, key: u64) -> [(usize, usize, usize); 4] {
+        let (b0, b1) = (hash0(key, self.bucket_bits) as usize, hash1(key, self.bucket_bits) as usize);
+        [(0, b0, 0), (0, b0, 1), (1, b1, 0), (1, b1, 1)]
     }
 
-    fn rx_msg_id(&self, slot: usize) -> u16 {
-        ((self.gens[slot] as u16) << 4) | slot as u16
-    }
-
-    /// One GetRxMsgInfo call in cycle `cycle`.
-    pub fn request(&mut self, r: &RxRequest, cycle: u64) -> RxResponse {
-        let key = (r.src_ip, r.src_port, r.tx_msg_id);
+    /// One request.
+    pub fn request(&mut self, r: &RxRequest) -> RxResponse {
+        let key = key_of(r);
         let off = r.pkt_offset as usize;
         let fail = |reason: u64| RxResponse { fail: true, fail_reason: reason as u8, rx_msg_id: RX_MSG_ID_NONE as u16, ..Default::default() };
-        if let Some(slot) = self.find(key) {
-            let rx_msg_id = self.rx_msg_id(slot);
-            let e = self.slots[slot].as_mut().unwrap();
+        let hit = self.candidates(key)
+            .into_iter()
+            .find(|&(w, b, p)| self.ways[w][b][p].as_ref().is_some_and(|e| e.key == key));
+        if let Some((w, b, p)) = hit {
+            let e = self.ways[w][b][p].as_mut().unwrap();
+            let pkts = pkts_of(e.msg_len);
             if r.msg_len != e.msg_len {
                 self.counters.fail_len_mismatch += 1;
                 return fail(fail_reason::LEN_MISMATCH);
             }
-            if off >= e.pkts() {
+            if off >= pkts {
                 self.counters.fail_bad_offset += 1;
                 return fail(fail_reason::BAD_OFFSET);
             }
             let was_set = e.received[off];
-            let was_complete = e.received.count_ones() == e.pkts();
             if r.mark_received {
                 e.received.set(off, true);
             }
-            if was_set {
-                self.counters.duplicate += 1;
-            }
-            if !was_complete {
-                e.last_touch = cycle;
-                if e.closed {
-                    self.reschedules_after_close += 1;
-                }
-            }
+            self.counters.duplicate += was_set as u64;
+            let slot = e.slot;
             return RxResponse {
                 fail: false,
                 fail_reason: 0,
-                rx_msg_id,
+                rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16,
                 is_new_msg: false,
                 is_new_pkt: !was_set,
-                is_last_pkt: e.received.count_ones() == e.pkts(),
-                ack_no: e.received.first_zero().unwrap_or(e.received.len()) as u16,
+                is_last_pkt: e.received.count_ones() == pkts,
+                ack_no: e.received.first_zero().unwrap_or(pkts) as u16,
             };
         }
         let pkts = pkts_of(r.msg_len);
-        if self.recent.iter().flatten().chain(self.recent_evicted.iter()).any(|k| *k == key) {
+        if self.recent.iter().flatten().any(|k| *k == key) {
             self.counters.recent_duplicate += 1;
-            return RxResponse {
-                fail: false,
-                fail_reason: 0,
-                rx_msg_id: RX_MSG_ID_NONE as u16,
-                is_new_msg: false,
-                is_new_pkt: false,
-                is_last_pkt: true,
-                ack_no: pkts as u16,
-            };
+            return RxResponse { fail: false, fail_reason: 0, rx_msg_id: RX_MSG_ID_NONE as u16, is_new_msg: false, is_new_pkt: false, is_last_pkt: true, ack_no: pkts as u16 };
         }
         if r.msg_len == 0 {
             self.counters.fail_zero_len += 1;
@@ -255,21 +226,27 @@ impl RxModel {
             self.counters.fail_bad_offset += 1;
             return fail(fail_reason::BAD_OFFSET);
         }
-        let Some(slot) = self.id_in_use.iter().position(|u| !u) else {
+        let Some(slot) = self.slots.iter().position(|s| s.is_none()) else {
             self.counters.fail_no_id += 1;
             return fail(fail_reason::NO_ID);
         };
+        let (b0, b1) = (hash0(key, self.bucket_bits) as usize, hash1(key, self.bucket_bits) as usize);
+        let used = |w: usize, b: usize| self.ways[w][b].iter().filter(|e| e.is_some()).count();
+        let (u0, u1) = (used(0, b0), used(1, b1));
+        if u0 == 2 && u1 == 2 {
+            self.fail_bucket_full += 1;
+            return fail(fail_reason::BUCKET_FULL);
+        }
         let best = (0..4).find(|&c| self.classes[c].0 as usize >= pkts).unwrap();
         let chosen = (best..4).find_map(|c| self.class_in_use[c].iter().position(|u| !u).map(|i| (c, i)));
         let Some((class, index)) = chosen else {
             self.counters.fail_no_buffer += 1;
             return fail(fail_reason::NO_BUFFER);
         };
-        if class != best {
-            self.counters.class_fallback += 1;
-        }
-        self.id_in_use[slot] = true;
+        self.counters.class_fallback += (class != best) as u64;
         self.class_in_use[class][index] = true;
+        let (way, bucket) = if u1 < u0 { (1, b1) } else { (0, b0) };
+        let pos = if self.ways[way][bucket][0].is_some() { 1 } else { 0 };
         self.gens[slot] = self.gens[slot].wrapping_add(1);
         let mut received = bitvec![0; pkts];
         if r.mark_received {
@@ -277,39 +254,117 @@ impl RxModel {
         }
         let is_last_pkt = received.count_ones() == pkts;
         let ack_no = received.first_zero().unwrap_or(pkts) as u16;
-        self.slots[slot] = Some(Entry {
-            key,
-            msg_len: r.msg_len,
-            received,
-            written: bitvec![0; pkts],
-            closed: false,
-            class,
-            index,
-            last_touch: cycle,
-            payload: vec![0; r.msg_len as usize],
-        });
-        RxResponse { fail: false, fail_reason: 0, rx_msg_id: self.rx_msg_id(slot), is_new_msg: true, is_new_pkt: true, is_last_pkt, ack_no }
+        self.ways[way][bucket][pos] = Some(TableEntry { key, slot, msg_len: r.msg_len, received });
+        self.slots[slot] = Some(SlotInfo { way, bucket, pos, class, index, key });
+        RxResponse { fail: false, fail_reason: 0, rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16, is_new_msg: true, is_new_pkt: true, is_last_pkt, ack_no }
     }
 
-    /// Frees `slot` for a table-only test (no reassembly checks).
-    pub fn release_table(&mut self, slot: usize, delivered: bool) {
-        if let Some(e) = self.slots[slot].take() {
-            self.free(slot, &e, delivered);
-        }
-    }
-
-    fn free(&mut self, slot: usize, e: &Entry, delivered: bool) {
-        self.pending_ids.push(slot);
-        self.pending_buffers.push((e.class, e.index));
-        if delivered {
-            if let Some(old) = self.recent[self.recent_ptr].replace(e.key) {
-                self.recent_evicted.push(old);
+    /// Frees `slot` (nothing happens when it holds no message).
+    pub fn release(&mut self, slot: usize, delivered: bool) {
+        if let Some(s) = self.slots[slot].take() {
+            self.ways[s.way][s.bucket][s.pos] = None;
+            self.class_in_use[s.class][s.index] = false;
+            if delivered {
+                self.recent[self.recent_ptr] = Some(s.key);
+                self.recent_ptr = (self.recent_ptr + 1) % self.recent.len();
             }
-            self.recent_ptr = (self.recent_ptr + 1) % self.recent.len();
         }
     }
 
-    /// A release the hardware made in cycle `cycle`; an error when the model disagrees.
+    /// Slots holding a message.
+    pub fn live(&self) -> Vec<usize> {
+        (0..self.slots.len()).filter(|&s| self.slots[s].is_some()).collect()
+    }
+}
+
+type Key = (u32, u16, u16);
+
+#[derive(Clone, Debug)]
+struct Entry {
+    key: Key,
+    msg_len: u16,
+    received: BitVec,
+    written: BitVec,
+    closed: bool,
+    last_touch: u64,
+    payload: Vec<u8>,
+}
+
+/// The receive-path reference model (hdl/nic/reassembly.rs) at any size.
+#[derive(Clone, Debug)]
+pub struct RxModel {
+    table: TableModel,
+    slot_bits: usize,
+    timeout: u64,
+    slots: Vec<Option<Entry>>,
+    gens: Vec<u8>,
+    completed: VecDeque<usize>,
+    aborted: VecDeque<usize>,
+    /// Messages the hardware must deliver, header included, in order of completion.
+    pub deliveries: VecDeque<Vec<u8>>,
+    reassembly: RxCounters,
+}
+
+impl RxModel {
+    /// `classes`: (pages per buffer, buffers) per size class; `timeout`: ingress timer delay in
+    /// cycles; `2^slot_bits` messages, `2^bucket_bits` buckets per way, `recent_depth` keys in the
+    /// recently-completed table.
+    pub fn new(classes: [(u64, u64); 4], timeout: u64, slot_bits: usize, bucket_bits: usize, recent_depth: usize) -> Self {
+        let messages = 1 << slot_bits;
+        RxModel {
+            table: TableModel::new(classes, slot_bits, bucket_bits, recent_depth),
+            slot_bits,
+            timeout,
+            slots: vec![None; messages],
+            gens: vec![0; messages],
+            completed: VecDeque::new(),
+            aborted: VecDeque::new(),
+            deliveries: VecDeque::new(),
+            reassembly: RxCounters::default(),
+        }
+    }
+
+    fn slot_mask(&self) -> u16 {
+        (1 << self.slot_bits) - 1
+    }
+
+    /// A GetRxMsgInfo request the hardware took in cycle `cycle`.
+    pub fn request(&mut self, r: &RxRequest, cycle: u64) -> RxResponse {
+        let resp = self.table.request(r);
+        if !resp.fail && resp.rx_msg_id & 0x8000 == 0 {
+            let slot = (resp.rx_msg_id & self.slot_mask()) as usize;
+            let off = r.pkt_offset as usize;
+            if resp.is_new_msg {
+                let pkts = pkts_of(r.msg_len);
+                let mut received = bitvec![0; pkts];
+                if r.mark_received {
+                    received.set(off, true);
+                }
+                self.gens[slot] = ((resp.rx_msg_id >> self.slot_bits) & 0xff) as u8;
+                self.slots[slot] = Some(Entry {
+                    key: (r.src_ip, r.src_port, r.tx_msg_id),
+                    msg_len: r.msg_len,
+                    received,
+                    written: bitvec![0; pkts],
+                    closed: false,
+                    last_touch: cycle,
+                    payload: vec![0; r.msg_len as usize],
+                });
+            } else {
+                let e = self.slots[slot].as_mut().expect("the table answered with a slot the model does not hold");
+                let was_complete = e.received.all();
+                if r.mark_received {
+                    e.received.set(off, true);
+                }
+                if !was_complete {
+                    e.last_touch = cycle;
+                }
+            }
+        }
+        resp
+    }
+
+    /// A release the hardware made (the table took it) in cycle `cycle`.
     pub fn release(&mut self, slot: usize, reason: ReleaseReason, cycle: u64) -> Result<(), String> {
         let Some(e) = self.slots[slot].take() else {
             return Err(format!("cycle {cycle}: {reason:?} release of slot {slot}, which holds no message"));
@@ -320,7 +375,7 @@ impl RxModel {
                     return Err(format!("cycle {cycle}: delivery release of slot {slot}; oldest completed is {:?}", self.completed.front()));
                 }
                 self.completed.pop_front();
-                self.counters.delivered += 1;
+                self.reassembly.delivered += 1;
             }
             ReleaseReason::Aborted => {
                 if self.aborted.front() != Some(&slot) {
@@ -334,47 +389,46 @@ impl RxModel {
                 }
                 if cycle < e.last_touch + self.timeout {
                     return Err(format!(
-                        "cycle {cycle}: slot {slot} garbage-collected {} cycles after its last packet (timeout {})",
+                        "cycle {cycle}: slot {slot} garbage-collected {} cycles after its last call (timeout {})",
                         cycle - e.last_touch,
                         self.timeout
                     ));
                 }
-                self.counters.gc += 1;
-                self.gc_timing.push((e.last_touch + self.timeout, cycle));
+                self.reassembly.gc += 1;
             }
         }
-        self.free(slot, &e, reason == ReleaseReason::Delivered);
+        self.table.release(slot, reason == ReleaseReason::Delivered);
         Ok(())
     }
 
-    /// A packet that reached the reassembly module (its last beat was accepted in this cycle).
+    /// A packet that reached the reassembly module (its last beat was accepted).
     pub fn packet(&mut self, m: &RxMeta, payload: &[u8]) {
-        let slot = (m.rx_msg_id & 0xf) as usize;
-        let gen = ((m.rx_msg_id >> 4) & 0xff) as u8;
-        let live = m.rx_msg_id & 0xf000 == 0
+        let slot = (m.rx_msg_id & self.slot_mask()) as usize;
+        let gen = ((m.rx_msg_id >> self.slot_bits) & 0xff) as u8;
+        let live = m.rx_msg_id & 0x8000 == 0
             && self.slots[slot].as_ref().is_some_and(|e| {
                 !e.closed && e.key == (m.remote_ip, m.remote_port, m.tx_msg_id) && e.msg_len == m.msg_len
             })
             && self.gens[slot] == gen;
         if !live {
-            self.counters.drop_stale += 1;
+            self.reassembly.drop_stale += 1;
             return;
         }
         let e = self.slots[slot].as_mut().unwrap();
         let off = m.pkt_offset as usize;
-        let pkts = e.pkts();
+        let pkts = pkts_of(e.msg_len);
         if off >= pkts {
-            self.counters.drop_bad_offset += 1;
+            self.reassembly.drop_bad_offset += 1;
             return;
         }
         if e.written[off] {
-            self.counters.drop_duplicate += 1;
+            self.reassembly.drop_duplicate += 1;
             return;
         }
         let start = off * PAGE_BYTES as usize;
         let expected = if off == pkts - 1 { e.msg_len as usize - start } else { PAGE_BYTES as usize };
         if payload.len() != expected {
-            self.counters.drop_bad_length += 1;
+            self.reassembly.drop_bad_length += 1;
             e.closed = true;
             self.aborted.push_back(slot);
             return;
@@ -390,15 +444,26 @@ impl RxModel {
         }
     }
 
-    /// End of a cycle: IDs and buffers freed in it become allocatable.
-    pub fn end_cycle(&mut self) {
-        for id in self.pending_ids.drain(..) {
-            self.id_in_use[id] = false;
+    /// Every counter (the table's and the reassembly's).
+    pub fn counters(&self) -> RxCounters {
+        let t = &self.table.counters;
+        RxCounters {
+            fail_zero_len: t.fail_zero_len,
+            fail_too_long: t.fail_too_long,
+            fail_bad_offset: t.fail_bad_offset,
+            fail_len_mismatch: t.fail_len_mismatch,
+            fail_no_id: t.fail_no_id,
+            fail_no_buffer: t.fail_no_buffer,
+            duplicate: t.duplicate,
+            recent_duplicate: t.recent_duplicate,
+            class_fallback: t.class_fallback,
+            ..self.reassembly
         }
-        for (c, i) in self.pending_buffers.drain(..) {
-            self.class_in_use[c][i] = false;
-        }
-        self.recent_evicted.clear();
+    }
+
+    /// Requests that failed because both candidate buckets were full.
+    pub fn fail_bucket_full(&self) -> u64 {
+        self.table.fail_bucket_full
     }
 
     /// Messages currently holding a slot.
@@ -406,13 +471,13 @@ impl RxModel {
         self.slots.iter().flatten().count()
     }
 
-    /// Whether every ID and buffer is free.
-    pub fn all_free(&self) -> bool {
-        !self.id_in_use.iter().any(|u| *u) && self.class_in_use.iter().all(|c| !c.iter().any(|u| *u))
+    /// First page of each size class in the payload memory.
+    pub fn class_base_pages(&self) -> [u64; 4] {
+        class_base_pages(&self.table.classes)
     }
 
-    /// First page of every class (the hardware lays classes out from page 0).
-    pub fn class_base_pages(&self) -> [u64; 4] {
-        class_base_pages(&self.classes)
+    /// Whether the table holds no message (so every ID and buffer is free).
+    pub fn all_free(&self) -> bool {
+        self.table.live().is_empty()
     }
 }

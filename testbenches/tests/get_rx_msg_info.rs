@@ -1,77 +1,109 @@
-//! GetRxMsgInfo on the Verilator model of its generated Verilog: scenario tests (responses,
-//! back-to-back coherence, every fail reason, exhaustion, size-class fallback, recently
-//! completed) and a long random run against the reference model (sim/model/rx.rs).
+//! GetRxMsgInfo on the Verilator model of its generated Verilog, at 16 and 128 messages with the
+//! same test code: scenario tests (responses, back-to-back coherence, every fail reason,
+//! exhaustion, size-class fallback, recently completed, both candidate buckets full) and a long
+//! random run against the reference model (sim/model/rx.rs).
 
-use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, DEFAULT_SIZE_CLASSES, RECENT_DEPTH, RX_MESSAGES};
+use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_sim::model::rx::{RxModel, RxRequest, RxResponse};
-use nanotransport_testbenches::seed;
+use nanotransport_sim::model::rx::{key_of, RxRequest, RxResponse};
+use nanotransport_testbenches::rx::RxSize;
+use nanotransport_testbenches::{at_rx_sizes, seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
 
-const REQ: [&str; 8] = [
-    "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset", "reset",
+const IN: [&str; 11] = [
+    "reset", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset",
+    "release_valid", "release_slot", "release_delivered",
 ];
-const REL: [&str; 3] = ["release_valid", "release_slot", "release_delivered"];
-const RESP: [&str; 8] = [
-    "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt", "resp_ack_no",
+const OUT: [&str; 10] = [
+    "req_ready", "release_ready", "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt",
+    "resp_is_last_pkt", "resp_ack_no",
 ];
-const COUNTERS: [&str; 9] = [
+const COUNTERS: [&str; 10] = [
     "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
-    "fail_no_buffer_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count",
+    "fail_no_buffer_count", "fail_bucket_full_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count",
 ];
 
 struct Table {
     m: VerilatedModel,
-    req: Vec<PortId>,
-    rel: Vec<PortId>,
-    resp: Vec<PortId>,
+    i: Vec<PortId>,
+    o: Vec<PortId>,
+}
+
+/// What one cycle showed.
+struct Cycle {
+    request_taken: bool,
+    release_taken: bool,
+    response: Option<RxResponse>,
 }
 
 impl Table {
-    fn new() -> Self {
-        let m = VerilatedModel::new("nt_nic_16_get_rx_msg_info").unwrap();
-        let p = |names: &[&str]| names.iter().map(|n| m.port_or_panic(n)).collect::<Vec<_>>();
-        let (req, rel, resp) = (p(&REQ), p(&REL), p(&RESP));
-        let mut t = Table { m, req, rel, resp };
+    fn new(size: &RxSize) -> Self {
+        let m = VerilatedModel::new(&size.module("get_rx_msg_info")).unwrap();
+        let i = IN.iter().map(|n| m.port_or_panic(n)).collect();
+        let o = OUT.iter().map(|n| m.port_or_panic(n)).collect();
+        let mut t = Table { m, i, o };
         t.cycle(None, None, true);
+        // The init sequence writes every bucket empty.
+        for _ in 0..(1 << size.bucket_bits) + 2 {
+            t.cycle(None, None, false);
+        }
         t
     }
 
-    /// One cycle: drive a request and/or a release, return the response visible in this cycle
-    /// (to the previous cycle's request), then clock.
-    fn cycle(&mut self, req: Option<&RxRequest>, release: Option<(usize, bool)>, reset: bool) -> Option<RxResponse> {
+    fn cycle(&mut self, req: Option<&RxRequest>, release: Option<(usize, bool)>, reset: bool) -> Cycle {
         let r = req.copied().unwrap_or_default();
-        let vals = [
-            req.is_some() as u64, r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64, r.msg_len as u64,
-            r.pkt_offset as u64, reset as u64,
-        ];
-        for (p, v) in self.req.iter().zip(vals) {
-            self.m.set(*p, v);
-        }
         let (slot, delivered) = release.unwrap_or((0, false));
-        self.m.set(self.rel[0], release.is_some() as u64);
-        self.m.set(self.rel[1], slot as u64);
-        self.m.set(self.rel[2], delivered as u64);
+        let v = [
+            reset as u64, req.is_some() as u64, r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64,
+            r.msg_len as u64, r.pkt_offset as u64, release.is_some() as u64, slot as u64, delivered as u64,
+        ];
+        for (p, x) in self.i.iter().zip(v) {
+            self.m.set(*p, x);
+        }
         self.m.eval();
-        let g = |i: usize| self.m.get(self.resp[i]);
-        let resp = (g(0) == 1).then(|| RxResponse {
-            fail: g(1) == 1,
-            fail_reason: g(2) as u8,
-            rx_msg_id: g(3) as u16,
-            is_new_msg: g(4) == 1,
-            is_new_pkt: g(5) == 1,
-            is_last_pkt: g(6) == 1,
-            ack_no: g(7) as u16,
-        });
+        let g = |k: usize| self.m.get(self.o[k]);
+        let c = Cycle {
+            request_taken: req.is_some() && g(0) == 1,
+            release_taken: release.is_some() && g(1) == 1,
+            response: (g(2) == 1).then(|| RxResponse {
+                fail: g(3) == 1,
+                fail_reason: g(4) as u8,
+                rx_msg_id: g(5) as u16,
+                is_new_msg: g(6) == 1,
+                is_new_pkt: g(7) == 1,
+                is_last_pkt: g(8) == 1,
+                ack_no: g(9) as u16,
+            }),
+        };
         self.m.tick();
-        resp
+        c
     }
 
-    /// A request followed by an idle cycle: its response.
-    fn call(&mut self, req: &RxRequest) -> RxResponse {
-        self.cycle(Some(req), None, false);
-        self.cycle(None, None, false).expect("a response one cycle after the request")
+    /// Issues a request until it is taken; returns its response.
+    fn call(&mut self, r: &RxRequest) -> RxResponse {
+        let mut taken = false;
+        for _ in 0..10 {
+            let c = self.cycle((!taken).then_some(r), None, false);
+            if let Some(resp) = c.response {
+                if taken {
+                    return resp;
+                }
+            }
+            taken |= c.request_taken;
+        }
+        panic!("no response");
+    }
+
+    /// Offers a release until it is taken.
+    fn release(&mut self, slot: usize, delivered: bool) {
+        for _ in 0..10 {
+            if self.cycle(None, Some((slot, delivered)), false).release_taken {
+                return;
+            }
+        }
+        panic!("release never taken");
     }
 
     fn counter(&self, name: &str) -> u64 {
@@ -83,14 +115,31 @@ fn req(ip: u32, port: u16, tx: u16, len: u16, off: u8) -> RxRequest {
     RxRequest { mark_received: true, src_ip: ip, src_port: port, tx_msg_id: tx, msg_len: len, pkt_offset: off }
 }
 
-#[test]
-fn out_of_order_packets_ack_no_and_last_packet() {
-    let mut t = Table::new();
+/// `count` keys `(src_ip, 1, tx)` whose candidate buckets are the same in both ways.
+fn colliding_keys(size: &RxSize, src_ip: u32, count: usize) -> Vec<u16> {
+    let bits = size.bucket_bits;
+    let target = key_of(&req(src_ip, 1, 0, 100, 0));
+    let mut keys = vec![0u16];
+    for tx in 1..=u16::MAX {
+        let k = key_of(&req(src_ip, 1, tx, 100, 0));
+        if hash0(k, bits) == hash0(target, bits) && hash1(k, bits) == hash1(target, bits) {
+            keys.push(tx);
+            if keys.len() == count {
+                break;
+            }
+        }
+    }
+    assert_eq!(keys.len(), count, "colliding keys exist");
+    keys
+}
+
+fn out_of_order_packets_ack_no_and_last_packet(size: &RxSize) {
+    let mut t = Table::new(size);
     let r = t.call(&req(10, 1, 7, 3000, 2));
     assert!(!r.fail && r.is_new_msg && r.is_new_pkt && !r.is_last_pkt, "{r:?}");
     assert_eq!(r.ack_no, 0);
     let id = r.rx_msg_id;
-    assert_eq!(id & 0xf000, 0);
+    assert_eq!(id >> (size.slot_bits + 8), 0, "rx_msg_id = {{generation, slot}}");
     let r = t.call(&req(10, 1, 7, 3000, 0));
     assert_eq!((r.rx_msg_id, r.is_new_msg, r.is_new_pkt, r.is_last_pkt, r.ack_no), (id, false, true, false, 1));
     // Read-only call (trimmed packet): reports, does not mark.
@@ -103,9 +152,8 @@ fn out_of_order_packets_ack_no_and_last_packet() {
     assert_eq!(t.counter("duplicate_count"), 1);
 }
 
-#[test]
-fn same_tx_msg_id_from_two_senders_never_shares_an_entry() {
-    let mut t = Table::new();
+fn same_tx_msg_id_from_two_senders_never_shares_an_entry(size: &RxSize) {
+    let mut t = Table::new(size);
     let a = t.call(&req(10, 1, 5, 2048, 0));
     let b = t.call(&req(11, 1, 5, 2048, 0));
     let c = t.call(&req(10, 2, 5, 2048, 0));
@@ -117,17 +165,23 @@ fn same_tx_msg_id_from_two_senders_never_shares_an_entry() {
     assert_eq!((a1.rx_msg_id, a1.is_new_pkt, a1.is_last_pkt), (a.rx_msg_id, false, false));
 }
 
-#[test]
-fn back_to_back_requests_see_each_other() {
-    let mut t = Table::new();
-    // Three requests in consecutive cycles for one new message, then one for another.
+fn back_to_back_requests_see_each_other(size: &RxSize) {
+    let mut t = Table::new(size);
+    // Four requests offered back to back (taken one every 2 cycles) for one new message.
     let reqs = [req(1, 1, 1, 3072, 1), req(1, 1, 1, 3072, 1), req(1, 1, 1, 3072, 0), req(1, 1, 1, 3072, 2)];
+    let mut pending: VecDeque<&RxRequest> = reqs.iter().collect();
     let mut resps = Vec::new();
-    for r in &reqs {
-        resps.extend(t.cycle(Some(r), None, false));
+    let mut taken_at = Vec::new();
+    for cycle in 0..20 {
+        let c = t.cycle(pending.front().copied(), None, false);
+        if c.request_taken {
+            pending.pop_front();
+            taken_at.push(cycle);
+        }
+        resps.extend(c.response);
     }
-    resps.extend(t.cycle(None, None, false));
-    assert_eq!(resps.len(), 4, "one response per cycle, one cycle after each request");
+    assert_eq!(taken_at, vec![0, 2, 4, 6], "one request every 2 cycles");
+    assert_eq!(resps.len(), 4);
     assert!(resps[0].is_new_msg && resps[0].is_new_pkt);
     assert!(!resps[1].is_new_msg && !resps[1].is_new_pkt, "second call sees the first one's allocation and bit");
     assert_eq!((resps[2].is_new_pkt, resps[2].ack_no), (true, 2));
@@ -135,127 +189,181 @@ fn back_to_back_requests_see_each_other() {
     assert!(resps.iter().all(|r| r.rx_msg_id == resps[0].rx_msg_id));
 }
 
-#[test]
-fn every_fail_reason_is_reported_and_counted() {
-    let mut t = Table::new();
+/// Every fail reason with its counter: zero length, too long, offset past the end, msg_len
+/// mismatch, both candidate buckets full, no buffer in a class that fits (only where a class has
+/// fewer buffers than there are IDs), no free ID.
+fn every_fail_reason_is_reported_and_counted(size: &RxSize) {
+    let mut t = Table::new(size);
+    let largest = size.classes[3];
     assert_eq!(t.call(&req(1, 1, 1, 0, 0)).fail_reason as u64, fail_reason::ZERO_LEN);
-    assert_eq!(t.call(&req(1, 1, 1, 38 * 1024 + 1, 0)).fail_reason as u64, fail_reason::TOO_LONG);
+    assert_eq!(t.call(&req(1, 1, 1, (largest.0 * 1024 + 1) as u16, 0)).fail_reason as u64, fail_reason::TOO_LONG);
     assert_eq!(t.call(&req(1, 1, 1, 2048, 2)).fail_reason as u64, fail_reason::BAD_OFFSET);
     let ok = t.call(&req(1, 1, 1, 2048, 0));
     assert!(!ok.fail);
     assert_eq!(t.call(&req(1, 1, 1, 2048, 5)).fail_reason as u64, fail_reason::BAD_OFFSET);
     assert_eq!(t.call(&req(1, 1, 1, 2000, 1)).fail_reason as u64, fail_reason::LEN_MISMATCH);
-    // Four maximum-size messages take the 38-page class; a fifth has nowhere to go.
-    for tx in 10..14 {
-        let r = t.call(&req(2, 1, tx, 38 * 1024, 0));
-        assert!(!r.fail, "{r:?}");
+    let mut used = 1;
+    // Five keys with the same buckets in both ways: four fit, the fifth does not.
+    let keys = colliding_keys(size, 7, 5);
+    for &tx in &keys[..4] {
+        assert!(t.call(&req(7, 1, tx, 100, 0)).is_new_msg);
     }
-    let r = t.call(&req(2, 1, 14, 38 * 1024, 0));
-    assert!(r.fail && r.fail_reason as u64 == fail_reason::NO_BUFFER, "{r:?}");
-    assert_eq!(r.rx_msg_id, 0x8000);
-    // Fill the remaining IDs with single-packet messages; the 17th message fails for lack of an ID.
-    for tx in 20..31 {
-        assert!(!t.call(&req(3, 1, tx, 100, 0)).fail);
+    used += 4;
+    let r = t.call(&req(7, 1, keys[4], 100, 0));
+    assert_eq!((r.fail, r.fail_reason as u64, r.rx_msg_id as u64), (true, fail_reason::BUCKET_FULL, RX_MSG_ID_NONE));
+    let r = t.call(&req(7, 1, keys[2], 100, 0));
+    assert!(!r.fail && !r.is_new_pkt && !r.is_new_msg, "a stored key still hits: the full key is compared");
+    // Maximum-size messages take the largest class; with fewer buffers than IDs it runs out.
+    let no_buffer_reachable = (largest.1 as usize) < size.messages() - used;
+    if no_buffer_reachable {
+        for tx in 0..largest.1 as u16 {
+            assert!(!t.call(&req(2, 1, tx, (largest.0 * 1024) as u16, 0)).fail);
+        }
+        used += largest.1 as usize;
+        let r = t.call(&req(2, 1, 999, (largest.0 * 1024) as u16, 0));
+        assert_eq!((r.fail, r.fail_reason as u64), (true, fail_reason::NO_BUFFER));
     }
-    let r = t.call(&req(3, 1, 31, 100, 0));
+    // Fill the remaining IDs with single-packet messages (a key may find its buckets full).
+    let mut extra_bucket_full = 0;
+    let mut ip = 100;
+    while used < size.messages() {
+        let r = t.call(&req(ip, 1, 0, 100, 0));
+        if r.fail {
+            assert_eq!(r.fail_reason as u64, fail_reason::BUCKET_FULL);
+            extra_bucket_full += 1;
+        } else {
+            used += 1;
+        }
+        ip += 1;
+    }
+    let r = t.call(&req(ip, 1, 0, 100, 0));
     assert_eq!((r.fail, r.fail_reason as u64), (true, fail_reason::NO_ID));
     let counts: Vec<u64> = COUNTERS.iter().map(|c| t.counter(c)).collect();
     println!("counters after the fail-reason scenario: {:?}", COUNTERS.iter().zip(&counts).collect::<Vec<_>>());
-    assert_eq!(&counts[..6], &[1, 1, 2, 1, 1, 1]);
+    assert_eq!(&counts[..7], &[1, 1, 2, 1, 1, no_buffer_reachable as u64, 1 + extra_bucket_full]);
 }
 
-#[test]
-fn exhausted_class_falls_back_to_a_larger_one() {
-    let mut t = Table::new();
-    // 16 single-page buffers: the 17th single-packet message would need an ID too, so use
-    // 2-page messages to exhaust the 4-page class (8 buffers) and see the fallback to 8 pages.
-    for tx in 0..8 {
+fn exhausted_class_falls_back_to_a_larger_one(size: &RxSize) {
+    let mut t = Table::new(size);
+    // 2-page messages exhaust the 4-page class and fall back to the 8-page one.
+    let four_page = size.classes[1].1 as u16;
+    for tx in 0..four_page {
         assert!(!t.call(&req(1, 1, tx, 2048, 0)).fail);
     }
     assert_eq!(t.counter("class_fallback_count"), 0);
-    assert!(!t.call(&req(1, 1, 8, 2048, 0)).fail);
-    assert_eq!(t.counter("class_fallback_count"), 1);
+    let r = t.call(&req(1, 1, four_page, 2048, 0));
+    if (four_page as usize) < size.messages() {
+        assert!(!r.fail);
+        assert_eq!(t.counter("class_fallback_count"), 1);
+    } else {
+        assert_eq!(r.fail_reason as u64, fail_reason::NO_ID, "every ID is taken first");
+    }
 }
 
-#[test]
-fn released_delivered_message_is_reported_as_a_duplicate() {
-    let mut t = Table::new();
+fn released_delivered_message_is_reported_as_a_duplicate(size: &RxSize) {
+    let mut t = Table::new(size);
     let r = t.call(&req(9, 9, 9, 500, 0));
-    let slot = (r.rx_msg_id & 0xf) as usize;
-    // Release as delivered in the same cycle as a retransmission arrives.
-    t.cycle(Some(&req(9, 9, 9, 500, 0)), Some((slot, true)), false);
-    let r = t.cycle(None, None, false).unwrap();
-    assert_eq!((r.fail, r.is_new_msg, r.is_new_pkt, r.is_last_pkt, r.ack_no, r.rx_msg_id), (false, false, false, true, 1, 0x8000));
+    t.release(size.slot_of(r.rx_msg_id), true);
     let r = t.call(&req(9, 9, 9, 500, 0));
-    assert!(!r.is_new_pkt && r.rx_msg_id == 0x8000);
+    assert_eq!((r.fail, r.is_new_msg, r.is_new_pkt, r.is_last_pkt, r.ack_no, r.rx_msg_id as u64), (false, false, false, true, 1, RX_MSG_ID_NONE));
+    let r = t.call(&req(9, 9, 9, 500, 0));
+    assert!(!r.is_new_pkt && r.rx_msg_id as u64 == RX_MSG_ID_NONE);
     assert_eq!(t.counter("recent_duplicate_count"), 2);
     // A garbage-collected (not delivered) message starts afresh with a new generation.
     let a = t.call(&req(8, 8, 8, 500, 0));
-    t.cycle(None, Some(((a.rx_msg_id & 0xf) as usize, false)), false);
+    t.release(size.slot_of(a.rx_msg_id), false);
     let b = t.call(&req(8, 8, 8, 500, 0));
-    assert!(b.is_new_msg && b.rx_msg_id != a.rx_msg_id && (b.rx_msg_id & 0xf) == (a.rx_msg_id & 0xf));
-    assert!(t.m.get(t.m.port_or_panic("free_lists_full")) != 0x1f);
+    assert!(b.is_new_msg && b.rx_msg_id != a.rx_msg_id && size.slot_of(b.rx_msg_id) == size.slot_of(a.rx_msg_id));
+    assert!(t.counter("free_lists_full") != 0x1f);
+    // A release of a slot that holds no message changes nothing.
+    t.release(size.messages() - 1, true);
+    assert_eq!(t.call(&req(8, 8, 8, 500, 0)).rx_msg_id, b.rx_msg_id);
 }
 
-/// Random traffic from a small key space (hits, misses, exhaustion, recent duplicates) with
-/// random releases, against the reference model: every response equal, counters equal.
-#[test]
-fn random_requests_and_releases_match_the_reference_model() {
-    let seed = seed("get_rx_msg_info random", 301);
+/// Random traffic (hits, misses, exhaustion, bucket collisions, recent duplicates) with random
+/// releases, every response and counter against the reference model.
+fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
+    let seed = seed(&format!("{} random", size.module("get_rx_msg_info")), 501);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut t = Table::new();
-    let mut model = RxModel::new(DEFAULT_SIZE_CLASSES, u64::MAX / 2, RX_MESSAGES, RECENT_DEPTH);
-    let mut expected: Option<RxResponse> = None;
-    let mut live: Vec<usize> = Vec::new();
+    let mut t = Table::new(size);
+    let mut model = size.table_model();
+    let mut expected: VecDeque<RxResponse> = VecDeque::new();
+    let (mut requests, mut allocations, mut fails) = (0u64, 0u64, 0u64);
     let cycles = 200_000u64;
-    let (mut new_msgs, mut fails, mut dups) = (0u64, 0u64, 0u64);
+    let largest = (size.classes[3].0 * 1024) as u16;
+    // About twice as many keys as IDs, so misses, hits and exhaustion all happen.
+    let ips = (size.messages() as u32 / 4).max(6);
     for cycle in 0..cycles {
-        let request = rng.gen_bool(0.7).then(|| {
-            let (src_ip, src_port, tx_msg_id) = (rng.gen_range(0..12u32), rng.gen_range(0..2u16), rng.gen_range(0..8u16));
-            // Each key has its own message length most of the time (a sender keeps msg_len).
-            let own_len = 1 + ((src_ip * 7919 + src_port as u32 * 104_729 + tx_msg_id as u32 * 1_299_709) % 9000) as u16;
+        let request = rng.gen_bool(0.8).then(|| {
+            let (ip, tx) = (rng.gen_range(0..ips), rng.gen_range(0..8u16));
+            let h = ip * 7919 + tx as u32 * 1_299_709;
+            // First half: larger messages and frequent releases (buffer classes run out and fall
+            // back); second half: mostly single-page messages and rare releases (IDs run out).
+            let large = cycle < cycles / 2;
+            let own_len = 1 + (if large || h % 5 == 0 { h % 12_000 } else { h % 900 }) as u16;
             let msg_len = match rng.gen_range(0..40) {
                 0 => 0,
-                1 => rng.gen_range(38 * 1024..40 * 1024),
-                2 => rng.gen_range(1..=12 * 1024),
-                3 => rng.gen_range(20 * 1024..38 * 1024),
+                1 => largest + 1 + rng.gen_range(0..2000),
+                2 => rng.gen_range(largest / 2..=largest),
                 _ => own_len,
             };
             let pkts = (msg_len as u64).div_ceil(1024).max(1);
-            let pkt_offset = if rng.gen_bool(0.05) { rng.gen_range(0..40) } else { rng.gen_range(0..pkts) as u8 };
-            RxRequest { mark_received: rng.gen_bool(0.85), src_ip, src_port, tx_msg_id, msg_len, pkt_offset }
+            let pkt_offset = if rng.gen_bool(0.02) { pkts as u8 + 2 } else { rng.gen_range(0..pkts) as u8 };
+            RxRequest { mark_received: rng.gen_bool(0.9), src_ip: ip, src_port: 3, tx_msg_id: tx, msg_len, pkt_offset }
         });
-        // Releases only of slots the model holds (the hardware's other blocks never release a
-        // free slot; the table ignores such a release anyway).
-        let release = (rng.gen_bool(0.12) && !live.is_empty()).then(|| {
-            let i = rng.gen_range(0..live.len());
-            (live.swap_remove(i), rng.gen_bool(0.5))
-        });
-        if let Some((slot, delivered)) = release {
-            model.release_table(slot, delivered);
+        let live = model.live();
+        let release_rate = if cycle < cycles / 2 { 0.15 } else { 0.04 };
+        let release = (rng.gen_bool(release_rate) && !live.is_empty()).then(|| (live[rng.gen_range(0..live.len())], rng.gen_bool(0.5)));
+        let c = t.cycle(request.as_ref(), release, false);
+        if let Some(got) = c.response {
+            let want = expected.pop_front().unwrap_or_else(|| panic!("cycle {cycle}: unexpected response"));
+            assert_eq!(got, want, "cycle {cycle} (seed {seed})");
         }
-        let want = request.map(|r| model.request(&r, cycle));
-        let got = t.cycle(request.as_ref(), release, false);
-        assert_eq!(got, expected, "cycle {cycle}: response (seed {seed})");
-        if let Some(w) = want {
-            new_msgs += w.is_new_msg as u64;
-            fails += w.fail as u64;
-            dups += (!w.fail && !w.is_new_pkt) as u64;
-            if w.is_new_msg {
-                live.push((w.rx_msg_id & 0xf) as usize);
-            }
+        assert!(!(c.request_taken && c.release_taken), "one operation at a time");
+        if c.release_taken {
+            let (slot, delivered) = release.unwrap();
+            model.release(slot, delivered);
         }
-        expected = want;
-        model.end_cycle();
+        if c.request_taken {
+            let want = model.request(&request.unwrap());
+            requests += 1;
+            allocations += want.is_new_msg as u64;
+            fails += want.fail as u64;
+            expected.push_back(want);
+        }
     }
+    // Let the last operation finish (its counters update in its second cycle).
+    for _ in 0..3 {
+        if let Some(got) = t.cycle(None, None, false).response {
+            assert_eq!(Some(got), expected.pop_front());
+        }
+    }
+    assert!(expected.is_empty());
     let c = model.counters;
     let want = [
-        c.fail_zero_len, c.fail_too_long, c.fail_bad_offset, c.fail_len_mismatch, c.fail_no_id, c.fail_no_buffer, c.duplicate,
-        c.recent_duplicate, c.class_fallback,
+        c.fail_zero_len, c.fail_too_long, c.fail_bad_offset, c.fail_len_mismatch, c.fail_no_id, c.fail_no_buffer, model.fail_bucket_full,
+        c.duplicate, c.recent_duplicate, c.class_fallback,
     ];
     for (name, w) in COUNTERS.iter().zip(want) {
         assert_eq!(t.counter(name), w, "{name}");
     }
-    println!("{cycles} cycles: {new_msgs} allocations, {fails} fails, {dups} duplicates; counters {c:?}");
-    assert!(new_msgs > 1000 && fails > 1000 && dups > 1000 && want.iter().all(|&n| n > 0), "a run that exercises every outcome");
+    println!("{cycles} cycles: {requests} requests, {allocations} allocations, {fails} fails; counters {:?}", COUNTERS.iter().zip(want).collect::<Vec<_>>());
+    assert!(allocations > 1000 && fails > 1000);
+    // Outcomes every size reaches (no-buffer and fallback need a class with fewer buffers than IDs).
+    for (name, w) in COUNTERS.iter().zip(want) {
+        let class_limited = size.classes.iter().any(|c| (c.1 as usize) < size.messages());
+        if class_limited || !matches!(*name, "fail_no_buffer_count" | "class_fallback_count") {
+            assert!(w > 0, "{name} never exercised");
+        }
+    }
 }
+
+at_rx_sizes!(
+    out_of_order_packets_ack_no_and_last_packet,
+    same_tx_msg_id_from_two_senders_never_shares_an_entry,
+    back_to_back_requests_see_each_other,
+    every_fail_reason_is_reported_and_counted,
+    exhausted_class_falls_back_to_a_larger_one,
+    released_delivered_message_is_reported_as_a_duplicate,
+    random_requests_and_releases_match_the_reference_model,
+);

@@ -5,6 +5,8 @@ use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
     ones_until::OnesUntil, popcount::Popcount,
 };
+use nanotransport_hdl::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
+use nanotransport_hdl::nic::reassembly::{Reassembly128, Reassembly16};
 use nanotransport_hdl::nic::timer::Timer;
 use nanotransport_sim::cosim::fixtures::{
     PrecedenceBug, PrecedenceFixed, WidePorts, PRECEDENCE_BUG, PRECEDENCE_FIXED, WIDE_PORTS,
@@ -12,6 +14,7 @@ use nanotransport_sim::cosim::fixtures::{
 use nanotransport_sim::cosim::lockstep::{run_lockstep, LockstepError};
 use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
+use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
 use nanotransport_testbenches::seed;
 
 const CYCLES: u64 = 10_000;
@@ -122,39 +125,52 @@ fn ports_wider_than_64_bits() {
     pass::<WidePorts>(WIDE_PORTS, Stimulus::new(), CYCLES, 81);
 }
 
-fn get_rx_msg_info_stimulus() -> Stimulus {
-    // Few distinct keys so that requests hit, miss, collide on tx_msg_id and exhaust the table.
-    Stimulus::new()
-        .drive("reset", Drive::Bernoulli(0.001))
+/// Few distinct keys (about as many as the table has IDs) so that requests hit, miss, collide on
+/// tx_msg_id and buckets, and exhaust the table.
+fn get_rx_msg_info_at<D: NativeDut>(size: &RxSize, default_seed: u64) {
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.0003))
         .drive("req_valid", Drive::Bernoulli(0.7))
         .drive("req_mark_received", Drive::Bernoulli(0.8))
-        .drive("req_src_ip", Drive::Range(0, 5))
+        .drive("req_src_ip", Drive::Range(0, size.messages() as u64 / 4 + 4))
         .drive("req_src_port", Drive::Range(0, 1))
-        .drive("req_tx_msg_id", Drive::Range(0, 3))
+        .drive("req_tx_msg_id", Drive::Range(0, 7))
         .drive("req_msg_len", Drive::Range(0, 6000))
         .drive("req_pkt_offset", Drive::Range(0, 7))
-        .drive("release_valid", Drive::Bernoulli(0.15))
-        .drive("release_delivered", Drive::Bernoulli(0.5))
+        .drive("release_valid", Drive::Bernoulli(0.1))
+        .drive("release_delivered", Drive::Bernoulli(0.5));
+    pass::<D>(&size.module("get_rx_msg_info"), stimulus, 10_000, default_seed);
 }
 
 #[test]
-fn get_rx_msg_info() {
-    use nanotransport_hdl::nic::get_rx_msg_info::GetRxMsgInfo;
-    pass::<GetRxMsgInfo>("nt_nic_16_get_rx_msg_info", get_rx_msg_info_stimulus(), 10_000, 91);
+fn get_rx_msg_info_16() {
+    get_rx_msg_info_at::<GetRxMsgInfo16>(&RX_16, 91);
+}
+
+#[test]
+fn get_rx_msg_info_128() {
+    get_rx_msg_info_at::<GetRxMsgInfo128>(&RX_128, 95);
 }
 
 /// The reassembly's packet stream is driven with metadata that often names live messages
-/// (small keys, low rx_msg_id values), so packets are written, completed, delivered, aborted and
-/// garbage-collected within the run; the CPU side stalls at random.
-fn reassembly_stimulus() -> Stimulus {
-    Stimulus::new()
-        .drive("reset", Drive::Bernoulli(0.002))
-        .drive("ingress_timeout", Drive::Range(150, 400))
+/// (16 keys, so slots 0–15 are in use; rx_msg_id = generation 1–8 of slots 0–15; timeouts long
+/// enough that a slot's generation grows slowly — generations survive a reset), so packets are written, completed,
+/// delivered, aborted and garbage-collected within the run; the CPU side stalls at random.
+/// The same stimulus is then replayed on the Verilator model alone: the run must reach
+/// deliveries, aborts, drops and garbage collection, or the comparison says little.
+fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
+    use nanotransport_sim::cosim::stimulus::draw;
+    use nanotransport_sim::cosim::verilated::VerilatedModel;
+    use rand::SeedableRng;
+    let first_id = 1u64 << size.slot_bits;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.0005))
+        .drive("ingress_timeout", Drive::Range(1500, 3000))
         .drive("req_valid", Drive::Bernoulli(0.3))
         .drive("req_mark_received", Drive::Bernoulli(0.9))
         .drive("req_src_ip", Drive::Const(7))
         .drive("req_src_port", Drive::Const(1))
-        .drive("req_tx_msg_id", Drive::Range(0, 1))
+        .drive("req_tx_msg_id", Drive::Range(0, 15))
         .drive("req_msg_len", Drive::Const(8))
         .drive("req_pkt_offset", Drive::Const(0))
         .drive("s_axis_tkeep", Drive::Range(0xfe, 0xff))
@@ -164,76 +180,15 @@ fn reassembly_stimulus() -> Stimulus {
         .drive("s_axis_meta_remote_port", Drive::Const(1))
         .drive("s_axis_meta_msg_len", Drive::Const(8))
         .drive("s_axis_meta_pkt_offset", Drive::Range(0, 1))
-        .drive("s_axis_meta_rx_msg_id", Drive::Range(0x10, 0x21))
-        .drive("s_axis_meta_tx_msg_id", Drive::Range(0, 1))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7))
-}
-
-#[test]
-fn reassembly() {
-    use nanotransport_hdl::nic::reassembly::Reassembly;
-    use nanotransport_sim::cosim::stimulus::draw;
-    use nanotransport_sim::cosim::verilated::VerilatedModel;
-    use rand::SeedableRng;
-    let stimulus = reassembly_stimulus();
-    pass::<Reassembly>("nt_nic_16_reassembly", stimulus.clone(), 20_000, 93);
-    // The same stimulus replayed on the Verilator model alone: the run must reach deliveries,
-    // aborts, drops and garbage collection, or the comparison above says little.
-    let seed = seed("nt_nic_16_reassembly coverage", 93);
-    let mut m = VerilatedModel::new("nt_nic_16_reassembly").unwrap();
+        .drive("s_axis_meta_rx_msg_id", Drive::Range(first_id, (8 * first_id) | 15))
+        .drive("s_axis_meta_tx_msg_id", Drive::Range(0, 15))
+        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+    let module = size.module("reassembly");
+    pass::<D>(&module, stimulus.clone(), cycles, default_seed);
+    let seed = seed(&format!("{module} coverage"), default_seed);
+    let mut m = VerilatedModel::new(&module).unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let inputs: Vec<_> = <Reassembly as NativeDut>::INPUTS.iter().map(|n| (m.port_or_panic(n), stimulus.rule(n), *n)).collect();
-    let names = ["delivered_count", "drop_bad_length_count", "drop_stale_count", "drop_bad_offset_count", "gc_count"];
-    let mut totals = [0u64; 5];
-    for cycle in 0..20_000 {
-        let mut reset = false;
-        for (p, rule, name) in &inputs {
-            let width = m.spec().ports[p.0].width;
-            let v = draw(rule, width, cycle, &mut rng);
-            reset |= *name == "reset" && v[0] == 1;
-            m.set_words(*p, &v);
-        }
-        m.eval();
-        if reset || cycle == 19_999 {
-            // Counters restart at reset: add up each stretch.
-            for (t, n) in totals.iter_mut().zip(names) {
-                *t += m.get(m.port_or_panic(n));
-            }
-        }
-        m.tick();
-    }
-    let counts: Vec<(&str, u64)> = names.iter().copied().zip(totals).collect();
-    println!("nt_nic_16_reassembly lockstep stimulus reaches: {counts:?}");
-    assert!(counts.iter().all(|(_, n)| *n > 0), "{counts:?}");
-}
-
-#[test]
-fn get_rx_msg_info_hashed() {
-    use nanotransport_hdl::nic::get_rx_msg_info_hashed::GetRxMsgInfoHashed;
-    let stimulus = get_rx_msg_info_stimulus()
-        .drive("reset", Drive::Bernoulli(0.0003))
-        .drive("req_src_ip", Drive::Range(0, 40))
-        .drive("req_tx_msg_id", Drive::Range(0, 7))
-        .drive("release_valid", Drive::Bernoulli(0.1));
-    pass::<GetRxMsgInfoHashed>("nt_nic_128_get_rx_msg_info", stimulus, 10_000, 95);
-}
-
-#[test]
-fn reassembly_128() {
-    use nanotransport_hdl::nic::reassembly_128::Reassembly128;
-    use nanotransport_sim::cosim::stimulus::draw;
-    use nanotransport_sim::cosim::verilated::VerilatedModel;
-    use rand::SeedableRng;
-    // As for 16 messages; rx_msg_id = {generation, slot[6:0]}: generation 1–2 of slots 0–1.
-    let stimulus = reassembly_stimulus()
-        .drive("reset", Drive::Bernoulli(0.0005))
-        .drive("s_axis_meta_rx_msg_id", Drive::Range(0x80, 0x101));
-    let cycles = 12_000;
-    pass::<Reassembly128>("nt_nic_128_reassembly", stimulus.clone(), cycles, 97);
-    let seed = seed("nt_nic_128_reassembly coverage", 97);
-    let mut m = VerilatedModel::new("nt_nic_128_reassembly").unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let inputs: Vec<_> = <Reassembly128 as NativeDut>::INPUTS.iter().map(|n| (m.port_or_panic(n), stimulus.rule(n), *n)).collect();
+    let inputs: Vec<_> = D::INPUTS.iter().map(|n| (m.port_or_panic(n), stimulus.rule(n), *n)).collect();
     let names = ["delivered_count", "drop_bad_length_count", "drop_stale_count", "drop_bad_offset_count", "gc_count"];
     let mut totals = [0u64; 5];
     for cycle in 0..cycles {
@@ -246,6 +201,7 @@ fn reassembly_128() {
         }
         m.eval();
         if reset || cycle == cycles - 1 {
+            // Counters restart at reset: add up each stretch.
             for (t, n) in totals.iter_mut().zip(names) {
                 *t += m.get(m.port_or_panic(n));
             }
@@ -253,6 +209,16 @@ fn reassembly_128() {
         m.tick();
     }
     let counts: Vec<(&str, u64)> = names.iter().copied().zip(totals).collect();
-    println!("nt_nic_128_reassembly lockstep stimulus reaches: {counts:?}");
+    println!("{module} lockstep stimulus reaches: {counts:?}");
     assert!(counts.iter().all(|(_, n)| *n > 0), "{counts:?}");
+}
+
+#[test]
+fn reassembly_16() {
+    reassembly_at::<Reassembly16>(&RX_16, 20_000, 93);
+}
+
+#[test]
+fn reassembly_128() {
+    reassembly_at::<Reassembly128>(&RX_128, 12_000, 97);
 }

@@ -1,19 +1,36 @@
-//! Reassembly module on the Verilator model of its generated Verilog: directed delivery,
-//! latency and throughput figures, every bad input with its counter, back-pressure.
+//! The reassembly module (hdl/nic/reassembly.rs) on the Verilator model of its generated
+//! Verilog, at 16 and 128 messages with the same test code: directed delivery, latency and
+//! throughput figures, every bad input with its counter, back-pressure, every table fail reason.
 
+use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1};
 use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
-use nanotransport_sim::model::rx::{app_header, RxMeta, RxRequest, RxResponse};
+use nanotransport_sim::model::rx::{app_header, key_of, RxMeta, RxRequest, RxResponse};
+use nanotransport_testbenches::at_rx_sizes;
+use nanotransport_testbenches::rx::RxSize;
 
-const MODULE: &str = "nt_nic_16_reassembly";
+fn harness(size: &RxSize, timeout: u64) -> RxHarness {
+    RxHarness::new(&size.module("reassembly"), timeout)
+}
 
 fn request(ip: u32, port: u16, tx: u16, len: u16, off: u8) -> RxRequest {
     RxRequest { mark_received: true, src_ip: ip, src_port: port, tx_msg_id: tx, msg_len: len, pkt_offset: off }
 }
 
-/// Calls GetRxMsgInfo and returns the response (two cycles, nothing else moving).
+/// Calls GetRxMsgInfo (offered until the table takes it) and returns the response, which
+/// comes two cycles after the request was taken; nothing else moves meanwhile.
 fn call(h: &mut RxHarness, r: &RxRequest) -> RxResponse {
-    h.step(Some(r), false, true);
-    h.step(None, false, true).response.expect("response one cycle after the request")
+    for _ in 0..200 {
+        if h.step(Some(r), false, true).request_taken {
+            assert!(h.step(None, false, true).response.is_none());
+            return h.step(None, false, true).response.expect("response two cycles after the request was taken");
+        }
+    }
+    panic!("request never taken")
+}
+
+/// Messages holding a slot (the N-bit `busy_slots` output).
+fn busy(h: &RxHarness) -> u32 {
+    h.m.get_words(h.m.port_or_panic("busy_slots")).iter().map(|w| w.count_ones()).sum()
 }
 
 fn packet(r: &RxRequest, resp: &RxResponse, local_port: u16, payload: Vec<u8>) -> RxPacket {
@@ -49,9 +66,8 @@ fn drain(h: &mut RxHarness, n: usize, limit: usize) -> Vec<Vec<u8>> {
     out
 }
 
-#[test]
-fn three_packets_out_of_order_are_delivered_in_order() {
-    let mut h = RxHarness::new(MODULE, 100_000);
+fn three_packets_out_of_order_are_delivered_in_order(size: &RxSize) {
+    let mut h = harness(size, 100_000);
     let len = 2 * 1024 + 100;
     let data = bytes(len, 3);
     for off in [2u8, 0, 1] {
@@ -71,14 +87,13 @@ fn three_packets_out_of_order_are_delivered_in_order() {
         h.step(None, false, true);
     }
     assert_eq!(h.output("free_lists_full"), 0x1f, "ID and buffer freed after read-out");
-    assert_eq!(h.output("busy_slots"), 0);
+    assert_eq!(busy(&h), 0);
 }
 
 /// Table 3.1's reassembly figure: first beat of a single-packet message with a 16-byte payload
 /// entering the module → first beat leaving towards the CPU, and → first payload byte leaving.
-#[test]
-fn latency_of_a_single_packet_16_byte_message() {
-    let mut h = RxHarness::new(MODULE, 100_000);
+fn latency_of_a_single_packet_16_byte_message(size: &RxSize) {
+    let mut h = harness(size, 100_000);
     let r = request(0x0a000002, 5000, 1, 16, 0);
     let resp = call(&mut h, &r);
     assert!(!resp.fail && resp.is_last_pkt);
@@ -116,7 +131,7 @@ fn latency_of_a_single_packet_16_byte_message() {
     let (i, o, p) = (first_in.unwrap(), first_out.unwrap(), first_payload_out.unwrap());
     println!("reassembly latency: first beat in -> first beat out {} cycles, -> first payload byte out {} cycles", o - i, p - i);
     assert!(o - i <= 3, "Table 3.1 target: 3 cycles");
-    assert_eq!(p - i, 5);
+    assert_eq!(p - i, o - i + 2, "two header beats, then the payload");
 }
 
 
@@ -133,9 +148,8 @@ fn run_idle(h: &mut RxHarness, n: usize) -> (Vec<Vec<u8>>, Vec<(usize, u64)>) {
 
 /// Every bad input at the reassembly, each with its own counter, next to a good message that
 /// must come through intact; then a message that loses a packet is garbage-collected.
-#[test]
-fn bad_inputs_are_counted_and_never_touch_another_message() {
-    let mut h = RxHarness::new(MODULE, 2_000);
+fn bad_inputs_are_counted_and_never_touch_another_message(size: &RxSize) {
+    let mut h = harness(size, 2_000);
     let good_len = 1024 + 300;
     let good = bytes(good_len, 11);
     let g0 = request(1, 1, 1, good_len as u16, 0);
@@ -149,7 +163,7 @@ fn bad_inputs_are_counted_and_never_touch_another_message() {
     let mut p = packet(&v0, &v0r, 90, bytes(1024, 1));
     p.meta.rx_msg_id = 0x8000;
     h.packets.push_back(p.clone());
-    p.meta.rx_msg_id = v0r.rx_msg_id + 0x10;
+    p.meta.rx_msg_id = v0r.rx_msg_id + (1 << size.slot_bits);
     h.packets.push_back(p.clone());
     // Metadata that disagrees with the entry (another sender's key on this rx_msg_id).
     p.meta.rx_msg_id = v0r.rx_msg_id;
@@ -169,7 +183,7 @@ fn bad_inputs_are_counted_and_never_touch_another_message() {
     let c = h.counters();
     println!("after the bad packets: {c:?}");
     assert_eq!((c.drop_stale, c.drop_bad_offset, c.drop_duplicate, c.drop_bad_length), (3, 1, 1, 1));
-    let victim_slot = (v0r.rx_msg_id & 0xf) as usize;
+    let victim_slot = size.slot_of(v0r.rx_msg_id);
     assert_eq!(rels, vec![(victim_slot, 2)], "the aborted message is released at once");
     // The victim's second packet now finds no live message.
     let v1 = request(2, 2, 1, victim_len, 1);
@@ -197,7 +211,7 @@ fn bad_inputs_are_counted_and_never_touch_another_message() {
     let (msgs, rels) = run_idle(&mut h, 1_900);
     assert!(msgs.is_empty() && rels.is_empty(), "not before the timeout");
     let (_, rels) = run_idle(&mut h, 300);
-    assert_eq!(rels, vec![((l0r.rx_msg_id & 0xf) as usize, 3)]);
+    assert_eq!(rels, vec![(size.slot_of(l0r.rx_msg_id), 3)]);
     // A late packet of the garbage-collected message, with its old rx_msg_id: dropped as stale.
     let l1 = request(4, 4, 4, 3000, 1);
     h.packets.push_back(packet(&l1, &l0r, 90, bytes(1024, 6)));
@@ -211,13 +225,12 @@ fn bad_inputs_are_counted_and_never_touch_another_message() {
     println!("final counters: {c:?}");
     assert_eq!((c.drop_stale, c.gc, c.delivered, c.recent_duplicate), (6, 2, 1, 1));
     assert_eq!(h.output("free_lists_full"), 0x1f);
-    assert_eq!(h.output("busy_slots"), 0);
+    assert_eq!(busy(&h), 0);
 }
 
 /// CPU-side back-pressure in random stretches: nothing lost, nothing reordered.
-#[test]
-fn back_pressure_loses_and_reorders_nothing() {
-    let mut h = RxHarness::new(MODULE, 1_000_000);
+fn back_pressure_loses_and_reorders_nothing(size: &RxSize) {
+    let mut h = harness(size, 1_000_000);
     let mut want = Vec::new();
     let mut state = 12345u64;
     let mut rnd = || {
@@ -256,9 +269,8 @@ fn back_pressure_loses_and_reorders_nothing() {
 
 /// Steady-state throughput: multi-packet messages streamed back to back (every beat valid, CPU
 /// always ready), and a stream of 1-byte single-packet messages (the thesis's worst case).
-#[test]
-fn throughput_in_beats_per_cycle() {
-    let mut h = RxHarness::new(MODULE, 1_000_000);
+fn throughput_in_beats_per_cycle(size: &RxSize) {
+    let mut h = harness(size, 1_000_000);
     let mut in_beats = 0u64;
     let mut messages = 0;
     // Eight 4-packet messages (4 KB class).
@@ -298,22 +310,28 @@ fn throughput_in_beats_per_cycle() {
     assert!(in_rate == 1.0 && out_rate == 1.0, "one beat per cycle each way");
 
     // 1-byte messages back to back: one input beat each, three output beats each.
-    let mut h = RxHarness::new(MODULE, 1_000_000);
-    let n = 200u16;
-    let (mut first_out, mut last_out, mut out_msgs, mut next_tx, mut issued) = (None, 0u64, 0u16, 0u16, None::<RxRequest>);
-    for _ in 0..10_000 {
+    let mut h = harness(size, 1_000_000);
+    let n = 400u16;
+    let (mut first_out, mut last_out, mut out_msgs, mut next_tx) = (None, 0u64, 0u16, 0u16);
+    let mut taken: std::collections::VecDeque<RxRequest> = Default::default();
+    let mut offered: Option<RxRequest> = None;
+    for _ in 0..20_000 {
         let cycle = h.cycle;
-        // One request per cycle; each response's packet is streamed as soon as it arrives.
-        // Requests only while IDs are free, so that every message is accepted.
-        let busy = h.output("busy_slots").count_ones();
-        let req = (next_tx < n && busy < 14 && issued.is_none()).then(|| request(6, 6, next_tx, 1, 0));
-        next_tx += req.is_some() as u16;
-        let c = h.step(req.as_ref(), true, true);
-        if let (Some(r), Some(resp)) = (issued, c.response) {
+        // Requests as fast as the table takes them (one per 2 cycles); each response's packet
+        // is streamed as soon as it arrives. Requests only while IDs are free.
+        if offered.is_none() && next_tx < n && (busy(&h) as usize) < size.messages() - 8 {
+            offered = Some(request(6, 6, next_tx, 1, 0));
+            next_tx += 1;
+        }
+        let c = h.step(offered.as_ref(), true, true);
+        if c.request_taken {
+            taken.push_back(offered.take().unwrap());
+        }
+        if let Some(resp) = c.response {
+            let r = taken.pop_front().unwrap();
             assert!(!resp.fail, "{resp:?}");
             h.packets.push_back(packet(&r, &resp, 9, vec![r.tx_msg_id as u8]));
         }
-        issued = req;
         if c.beat_out {
             first_out.get_or_insert(cycle);
             last_out = cycle;
@@ -331,3 +349,92 @@ fn throughput_in_beats_per_cycle() {
     );
     assert_eq!(out_msgs, n);
 }
+
+/// Every GetRxMsgInfo fail reason, seen through the reassembly with its counter — zero length,
+/// too long, offset past the end, msg_len mismatch, both candidate buckets full, size class
+/// exhausted (where a class has fewer buffers than there are IDs), no free ID — while the
+/// messages that were admitted still work; then everything left incomplete is
+/// garbage-collected and every free list is full again.
+fn table_fail_reasons_are_counted_and_everything_is_freed(size: &RxSize) {
+    let mut h = harness(size, 3_000);
+    let largest = size.classes[3];
+    let fails = |h: &mut RxHarness, r: RxRequest| call(h, &r).fail_reason as u64;
+    assert_eq!(fails(&mut h, request(9, 9, 0, 0, 0)), fail_reason::ZERO_LEN, "msg_len 0");
+    assert_eq!(fails(&mut h, request(9, 9, 1, 40_000, 0)), fail_reason::TOO_LONG, "longer than the largest class");
+    assert_eq!(fails(&mut h, request(9, 9, 2, 1500, 5)), fail_reason::BAD_OFFSET, "offset past the end");
+    let a = request(9, 9, 3, 1500, 0);
+    let ar = call(&mut h, &a);
+    assert!(ar.is_new_msg);
+    assert_eq!(fails(&mut h, request(9, 9, 3, 1501, 1)), fail_reason::LEN_MISMATCH, "msg_len differs from the entry's");
+    // Five keys with the same bucket in both ways: the fifth finds both buckets full.
+    let bits = size.bucket_bits;
+    let target = key_of(&request(1, 1, 0, 100, 0));
+    let mut colliding = vec![0u16];
+    for tx in 1..=u16::MAX {
+        let k = key_of(&request(1, 1, tx, 100, 0));
+        if hash0(k, bits) == hash0(target, bits) && hash1(k, bits) == hash1(target, bits) {
+            colliding.push(tx);
+            if colliding.len() == 5 {
+                break;
+            }
+        }
+    }
+    for &tx in &colliding[..4] {
+        assert!(call(&mut h, &request(1, 1, tx, 100, 0)).is_new_msg);
+    }
+    assert_eq!(fails(&mut h, request(1, 1, colliding[4], 100, 0)), fail_reason::BUCKET_FULL);
+    // The largest class runs out when it has fewer buffers than the IDs left.
+    let no_buffer_reachable = (largest.1 as usize) < size.messages() - 5;
+    if no_buffer_reachable {
+        for tx in 0..largest.1 as u16 {
+            assert!(call(&mut h, &request(20, 20, tx, (largest.0 * 1024) as u16, 0)).is_new_msg);
+        }
+        assert_eq!(fails(&mut h, request(20, 20, 999, (largest.0 * 1024) as u16, 0)), fail_reason::NO_BUFFER, "size class exhausted");
+    }
+    // Fill every ID with 1-byte messages (a few keys may find their buckets full).
+    let mut small = Vec::new();
+    let mut extra_bucket_full = 0;
+    let mut ip = 100;
+    while (busy(&h) as usize) < size.messages() {
+        let r = request(ip, 7, 0, 1, 0);
+        let resp = call(&mut h, &r);
+        if resp.fail {
+            assert_eq!(resp.fail_reason as u64, fail_reason::BUCKET_FULL);
+            extra_bucket_full += 1;
+        } else {
+            small.push((r, resp));
+        }
+        ip += 1;
+    }
+    assert_eq!(fails(&mut h, request(ip, 7, 0, 1, 0)), fail_reason::NO_ID, "no free rx_msg_id");
+    // An admitted message is delivered as usual.
+    let (r, resp) = small[0];
+    h.packets.push_back(packet(&r, &resp, 70, vec![0x5a]));
+    let (msgs, _) = run_idle(&mut h, 100);
+    let mut want = app_header(r.src_ip, 7, 70, 1).to_vec();
+    want.push(0x5a);
+    assert_eq!(msgs, vec![want]);
+    let c = h.counters();
+    println!("table fail reasons: {c:?}; bucket full {}", h.output("fail_bucket_full_count"));
+    assert_eq!(
+        (c.fail_zero_len, c.fail_too_long, c.fail_bad_offset, c.fail_len_mismatch, c.fail_no_buffer, c.fail_no_id),
+        (1, 1, 1, 1, no_buffer_reachable as u64, 1)
+    );
+    assert_eq!(h.output("fail_bucket_full_count"), 1 + extra_bucket_full);
+    // Everything else never completes: it is garbage-collected after the timeout.
+    let (_, rels) = run_idle(&mut h, 4_000);
+    assert_eq!(rels.len(), size.messages() - 1);
+    assert!(rels.iter().all(|&(_, reason)| reason == 3));
+    assert_eq!(h.counters().gc as usize, size.messages() - 1);
+    assert_eq!(busy(&h), 0);
+    assert_eq!(h.output("free_lists_full"), 0x1f, "every ID and buffer is free again");
+}
+
+at_rx_sizes!(
+    three_packets_out_of_order_are_delivered_in_order,
+    latency_of_a_single_packet_16_byte_message,
+    bad_inputs_are_counted_and_never_touch_another_message,
+    back_pressure_loses_and_reorders_nothing,
+    throughput_in_beats_per_cycle,
+    table_fail_reasons_are_counted_and_everything_is_freed,
+);

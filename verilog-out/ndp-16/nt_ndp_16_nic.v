@@ -133,6 +133,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  reassembly$reset;
     reg  [31:0] reassembly$ingress_timeout;
     reg  reassembly$req_valid;
+    wire  reassembly$req_ready;
     reg  reassembly$req_mark_received;
     reg  [31:0] reassembly$req_src_ip;
     reg  [15:0] reassembly$req_src_port;
@@ -176,6 +177,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [31:0] reassembly$fail_len_mismatch_count;
     wire  [31:0] reassembly$fail_no_id_count;
     wire  [31:0] reassembly$fail_no_buffer_count;
+    wire  [31:0] reassembly$fail_bucket_full_count;
     wire  [31:0] reassembly$duplicate_count;
     wire  [31:0] reassembly$recent_duplicate_count;
     wire  [31:0] reassembly$class_fallback_count;
@@ -394,6 +396,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [2047:0] status_part4;
     reg  [2047:0] status_part5;
     reg  [2047:0] status_part6;
+    reg  [2047:0] status_part7;
 
     // Sub module instances
     nt_ndp_16_nic$ingress ingress(
@@ -477,6 +480,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .reset(reassembly$reset),
         .ingress_timeout(reassembly$ingress_timeout),
         .req_valid(reassembly$req_valid),
+        .req_ready(reassembly$req_ready),
         .req_mark_received(reassembly$req_mark_received),
         .req_src_ip(reassembly$req_src_ip),
         .req_src_port(reassembly$req_src_port),
@@ -520,6 +524,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .fail_len_mismatch_count(reassembly$fail_len_mismatch_count),
         .fail_no_id_count(reassembly$fail_no_id_count),
         .fail_no_buffer_count(reassembly$fail_no_buffer_count),
+        .fail_bucket_full_count(reassembly$fail_bucket_full_count),
         .duplicate_count(reassembly$duplicate_count),
         .recent_duplicate_count(reassembly$recent_duplicate_count),
         .class_fallback_count(reassembly$class_fallback_count),
@@ -774,7 +779,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         csr$s_axil_rready = s_axil_rready;
         cfg = csr$cfg;
         ingress$rtt_pkts = cfg[(32'ha0)+:(16)];
-        ingress$req_ready = 1'b1;
+        ingress$req_ready = reassembly$req_ready;
         ingress$s_axis_tdata = s_axis_rx_tdata;
         ingress$s_axis_tkeep = s_axis_rx_tkeep;
         ingress$s_axis_tlast = s_axis_rx_tlast;
@@ -924,7 +929,8 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status_part4 = (((((((((tx$framing_error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h400) | (((tx$stale_delivered_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h420)) | (((tx$stale_credit_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h440)) | (((tx$stale_timeout_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h460)) | (((tx$ack_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h480)) | (((tx$rtx_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4a0)) | (((tx$credit_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4c0)) | (((tx$delivered_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4e0);
         status_part5 = (((((((((tx$abandoned_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h500) | (((tx$write_busy_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h520)) | (((tx$buffer_double_free_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h540)) | (((pktgen$ctrl_sent_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h560)) | (((pktgen$pull_sent_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h580)) | (((pktgen$merged_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5a0)) | (((pktgen$pull_coalesced_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5c0)) | (((pktgen$dropped_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5e0);
         status_part6 = (((((((((arbiter$ctrl_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h600) | (((arbiter$data_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h620)) | (((deparser$frame_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h640)) | (((deparser$length_mismatch_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h660)) | (((csr$error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h680)) | (((reassembly$busy_slots) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6a0)) | (((tx$active) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6c0)) | (((tx_flags) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6e0);
-        csr$status = (((((status_part0 | status_part1) | status_part2) | status_part3) | status_part4) | status_part5) | status_part6;
+        status_part7 = ((reassembly$fail_bucket_full_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h700;
+        csr$status = ((((((status_part0 | status_part1) | status_part2) | status_part3) | status_part4) | status_part5) | status_part6) | status_part7;
     end
 
 endmodule // nt_ndp_16_nic
@@ -6580,13 +6586,14 @@ module nt_ndp_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_16_nic$pktgen$tokens
 
 
-module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] ingress_timeout;
     input wire  req_valid;
+    output reg  req_ready;
     input wire  req_mark_received;
     input wire  [31:0] req_src_ip;
     input wire  [15:0] req_src_port;
@@ -6630,6 +6637,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     output reg  [31:0] fail_len_mismatch_count;
     output reg  [31:0] fail_no_id_count;
     output reg  [31:0] fail_no_buffer_count;
+    output reg  [31:0] fail_bucket_full_count;
     output reg  [31:0] duplicate_count;
     output reg  [31:0] recent_duplicate_count;
     output reg  [31:0] class_fallback_count;
@@ -6642,14 +6650,14 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     output reg  [31:0] delivered_count;
 
     // Constant declarations
-    localparam  lane64 = 1024'hffffffffffffffff;
-    localparam  lane32 = 512'hffffffff;
     localparam  all_ones64 = 64'hffffffffffffffff;
+    localparam  slot_shift = 4'h4;
 
     // Stub signals
     reg  msg_table$clock;
     reg  msg_table$reset;
     reg  msg_table$req_valid;
+    wire  msg_table$req_ready;
     reg  msg_table$req_mark_received;
     reg  [31:0] msg_table$req_src_ip;
     reg  [15:0] msg_table$req_src_port;
@@ -6664,17 +6672,16 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     wire  msg_table$resp_is_new_pkt;
     wire  msg_table$resp_is_last_pkt;
     wire  [8:0] msg_table$resp_ack_no;
+    wire  [63:0] msg_table$resp_key;
+    wire  [15:0] msg_table$resp_msg_len;
+    wire  [15:0] msg_table$resp_page;
     wire  msg_table$sched_valid;
     wire  [3:0] msg_table$sched_slot;
     wire  [7:0] msg_table$sched_gen;
     reg  msg_table$release_valid;
+    wire  msg_table$release_ready;
     reg  [3:0] msg_table$release_slot;
     reg  msg_table$release_delivered;
-    wire  [15:0] msg_table$slot_valid;
-    wire  [127:0] msg_table$slot_gen;
-    wire  [255:0] msg_table$slot_msg_len;
-    wire  [255:0] msg_table$slot_page;
-    wire  [1023:0] msg_table$slot_key;
     wire  [4:0] msg_table$free_lists_full;
     wire  [31:0] msg_table$fail_zero_len_count;
     wire  [31:0] msg_table$fail_too_long_count;
@@ -6682,6 +6689,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     wire  [31:0] msg_table$fail_len_mismatch_count;
     wire  [31:0] msg_table$fail_no_id_count;
     wire  [31:0] msg_table$fail_no_buffer_count;
+    wire  [31:0] msg_table$fail_bucket_full_count;
     wire  [31:0] msg_table$duplicate_count;
     wire  [31:0] msg_table$recent_duplicate_count;
     wire  [31:0] msg_table$class_fallback_count;
@@ -6698,22 +6706,97 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     reg  timer$timeout_ready;
     wire  [3:0] timer$timeout_id;
     wire  [7:0] timer$timeout_meta;
-    reg  [14:0] payload$read_address;
+    reg  [16:0] payload$read_address;
     reg  payload$read_clock;
     wire  [63:0] payload$read_data;
-    reg  [14:0] payload$write_address;
+    reg  [16:0] payload$write_address;
     reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
+    reg  [3:0] slot_ram$read_address;
+    reg  slot_ram$read_clock;
+    wire  [97:0] slot_ram$read_data;
+    reg  [3:0] slot_ram$write_address;
+    reg  slot_ram$write_clock;
+    reg  [97:0] slot_ram$write_data;
+    reg  slot_ram$write_enable;
+    reg  [3:0] written_ram$read_address;
+    reg  written_ram$read_clock;
+    wire  [63:0] written_ram$read_data;
+    reg  [3:0] written_ram$write_address;
+    reg  written_ram$write_clock;
+    reg  [63:0] written_ram$write_data;
+    reg  written_ram$write_enable;
+    reg  [3:0] fifo_ram$read_address;
+    reg  fifo_ram$read_clock;
+    wire  [99:0] fifo_ram$read_data;
+    reg  [3:0] fifo_ram$write_address;
+    reg  fifo_ram$write_clock;
+    reg  [99:0] fifo_ram$write_data;
+    reg  fifo_ram$write_enable;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
-    reg  [1023:0] written$d;
-    wire  [1023:0] written$q;
-    reg  written$clock;
+    reg  [15:0] live$d;
+    wire  [15:0] live$q;
+    reg  live$clock;
     reg  [15:0] closed$d;
     wire  [15:0] closed$q;
     reg  closed$clock;
+    reg  [15:0] fresh$d;
+    wire  [15:0] fresh$q;
+    reg  fresh$clock;
+    reg  fwd_slot_valid$d;
+    wire  fwd_slot_valid$q;
+    reg  fwd_slot_valid$clock;
+    reg  [3:0] fwd_slot_addr$d;
+    wire  [3:0] fwd_slot_addr$q;
+    reg  fwd_slot_addr$clock;
+    reg  [97:0] fwd_slot_data$d;
+    wire  [97:0] fwd_slot_data$q;
+    reg  fwd_slot_data$clock;
+    reg  fwd_written_valid$d;
+    wire  fwd_written_valid$q;
+    reg  fwd_written_valid$clock;
+    reg  [3:0] fwd_written_addr$d;
+    wire  [3:0] fwd_written_addr$q;
+    reg  fwd_written_addr$clock;
+    reg  [63:0] fwd_written_data$d;
+    wire  [63:0] fwd_written_data$q;
+    reg  fwd_written_data$clock;
+    reg  rx_busy$d;
+    wire  rx_busy$q;
+    reg  rx_busy$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_last$d;
+    wire  s1_last$q;
+    reg  s1_last$clock;
+    reg  [63:0] s1_data$d;
+    wire  [63:0] s1_data$q;
+    reg  s1_data$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
+    reg  [15:0] s1_rx_msg_id$d;
+    wire  [15:0] s1_rx_msg_id$q;
+    reg  s1_rx_msg_id$clock;
+    reg  [63:0] s1_key$d;
+    wire  [63:0] s1_key$q;
+    reg  s1_key$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [7:0] s1_off$d;
+    wire  [7:0] s1_off$q;
+    reg  s1_off$clock;
+    reg  [15:0] s1_local_port$d;
+    wire  [15:0] s1_local_port$q;
+    reg  s1_local_port$clock;
     reg  in_busy$d;
     wire  in_busy$q;
     reg  in_busy$clock;
@@ -6732,12 +6815,15 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     reg  [10:0] in_expected$d;
     wire  [10:0] in_expected$q;
     reg  in_expected$clock;
-    reg  [14:0] in_base$d;
-    wire  [14:0] in_base$q;
+    reg  [16:0] in_base$d;
+    wire  [16:0] in_base$q;
     reg  in_base$clock;
-    reg  [15:0] in_local_port$d;
-    wire  [15:0] in_local_port$q;
-    reg  in_local_port$clock;
+    reg  [63:0] in_bitmap$d;
+    wire  [63:0] in_bitmap$q;
+    reg  in_bitmap$clock;
+    reg  [99:0] in_header$d;
+    wire  [99:0] in_header$q;
+    reg  in_header$clock;
     reg  [7:0] in_beat$d;
     wire  [7:0] in_beat$q;
     reg  in_beat$clock;
@@ -6750,26 +6836,35 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     reg  [3:0] abort_slot$d;
     wire  [3:0] abort_slot$q;
     reg  abort_slot$clock;
-    reg  [511:0] fifo$d;
-    wire  [511:0] fifo$q;
-    reg  fifo$clock;
+    reg  ro_rel_pending$d;
+    wire  ro_rel_pending$q;
+    reg  ro_rel_pending$clock;
+    reg  [3:0] ro_rel_slot$d;
+    wire  [3:0] ro_rel_slot$q;
+    reg  ro_rel_slot$clock;
     reg  [3:0] fifo_head$d;
     wire  [3:0] fifo_head$q;
     reg  fifo_head$clock;
     reg  [3:0] fifo_tail$d;
     wire  [3:0] fifo_tail$q;
     reg  fifo_tail$clock;
-    reg  [4:0] fifo_count$d;
-    wire  [4:0] fifo_count$q;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
     reg  fifo_count$clock;
+    reg  [15:0] fifo_usable$d;
+    wire  [15:0] fifo_usable$q;
+    reg  fifo_usable$clock;
+    reg  fifo_wrote$d;
+    wire  fifo_wrote$q;
+    reg  fifo_wrote$clock;
     reg  [1:0] ro_state$d;
     wire  [1:0] ro_state$q;
     reg  ro_state$clock;
     reg  [3:0] ro_slot$d;
     wire  [3:0] ro_slot$q;
     reg  ro_slot$clock;
-    reg  [14:0] ro_ptr$d;
-    wire  [14:0] ro_ptr$q;
+    reg  [16:0] ro_ptr$d;
+    wire  [16:0] ro_ptr$q;
     reg  ro_ptr$clock;
     reg  [12:0] ro_words_left$d;
     wire  [12:0] ro_words_left$q;
@@ -6813,59 +6908,59 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
 
     // Local signals
     reg  out_free;
-    reg  [8:0] head_x32;
-    reg  [8:0] head_port_x;
-    reg  [15:0] h_local_port;
+    reg  [99:0] h_entry;
     reg  [3:0] h_slot;
-    reg  [7:0] h_x16;
-    reg  [9:0] h_x64;
     reg  [15:0] h_len;
-    reg  [14:0] h_word;
-    reg  [47:0] h_key;
+    reg  [16:0] h_word;
+    reg  can_start;
+    reg  start_fifo;
+    reg  start_bypass;
     reg  start;
+    reg  fifo_write;
     reg  load_hdr1;
     reg  load_data;
-    reg  ro_release;
-    reg  [14:0] ro_ptr_next;
+    reg  ro_last_word;
+    reg  [16:0] ro_ptr_next;
     reg  [2:0] last_rem;
     reg  [5:0] last_rem_bits;
     reg  [7:0] last_keep;
     reg  [63:0] last_mask;
-    reg  abort_release;
     reg  beat;
     reg  first;
     reg  [3:0] m_slot;
     reg  [3:0] t_slot;
-    reg  [6:0] t_x8;
     reg  touching_timeout;
     reg  timeout_take;
     reg  gc_legit;
-    reg  rel_valid;
+    reg  rel_request;
+    reg  rel_taken;
     reg  [3:0] rel_slot;
-    reg  [9:0] rel_x64;
-    reg  [7:0] m_gen;
-    reg  [9:0] m_x64;
-    reg  [7:0] m_x16;
-    reg  [6:0] m_x8;
-    reg  [15:0] m_len;
-    reg  [63:0] m_key;
-    reg  [63:0] meta_key;
+    reg  [1:0] rel_reason;
+    reg  alloc_write;
+    reg  [3:0] alloc_slot;
+    reg  [3:0] s1_slot;
+    reg  [97:0] f_entry;
+    reg  [63:0] f_bitmap;
+    reg  [7:0] f_gen;
+    reg  [15:0] f_len;
+    reg  [9:0] f_page;
     reg  f_live;
     reg  [6:0] f_pkts;
     reg  [5:0] f_off6;
     reg  f_offset_ok;
-    reg  [9:0] f_bit;
     reg  f_dup;
     reg  f_ok;
     reg  [10:0] f_expected;
-    reg  [14:0] f_base;
+    reg  [16:0] f_base;
+    reg  [99:0] f_header;
     reg  c_ok;
     reg  [3:0] c_slot;
     reg  [5:0] c_off6;
     reg  [6:0] c_pkts;
     reg  [10:0] c_expected;
-    reg  [14:0] c_base;
-    reg  [15:0] c_local_port;
+    reg  [16:0] c_base;
+    reg  [63:0] c_bitmap;
+    reg  [99:0] c_header;
     reg  [7:0] c_beat;
     reg  c_bad_before;
     reg  [3:0] last_bytes;
@@ -6874,20 +6969,21 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     reg  [10:0] total_len;
     reg  len_ok;
     reg  end_ok;
-    reg  [9:0] c_x64;
-    reg  [9:0] c_bit;
     reg  [63:0] written_after;
     reg  complete;
     reg  abort;
-    reg  [1023:0] written_set;
+    reg  [15:0] live_set;
     reg  [15:0] closed_set;
-    reg  [8:0] tail_x32;
+    reg  [15:0] fresh_set;
+    reg  [7:0] alloc_gen;
+    reg  [7:0] s1_gen;
 
     // Sub module instances
     nt_ndp_16_nic$reassembly$msg_table msg_table(
         .clock(msg_table$clock),
         .reset(msg_table$reset),
         .req_valid(msg_table$req_valid),
+        .req_ready(msg_table$req_ready),
         .req_mark_received(msg_table$req_mark_received),
         .req_src_ip(msg_table$req_src_ip),
         .req_src_port(msg_table$req_src_port),
@@ -6902,17 +6998,16 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .resp_is_new_pkt(msg_table$resp_is_new_pkt),
         .resp_is_last_pkt(msg_table$resp_is_last_pkt),
         .resp_ack_no(msg_table$resp_ack_no),
+        .resp_key(msg_table$resp_key),
+        .resp_msg_len(msg_table$resp_msg_len),
+        .resp_page(msg_table$resp_page),
         .sched_valid(msg_table$sched_valid),
         .sched_slot(msg_table$sched_slot),
         .sched_gen(msg_table$sched_gen),
         .release_valid(msg_table$release_valid),
+        .release_ready(msg_table$release_ready),
         .release_slot(msg_table$release_slot),
         .release_delivered(msg_table$release_delivered),
-        .slot_valid(msg_table$slot_valid),
-        .slot_gen(msg_table$slot_gen),
-        .slot_msg_len(msg_table$slot_msg_len),
-        .slot_page(msg_table$slot_page),
-        .slot_key(msg_table$slot_key),
         .free_lists_full(msg_table$free_lists_full),
         .fail_zero_len_count(msg_table$fail_zero_len_count),
         .fail_too_long_count(msg_table$fail_too_long_count),
@@ -6920,6 +7015,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .fail_len_mismatch_count(msg_table$fail_len_mismatch_count),
         .fail_no_id_count(msg_table$fail_no_id_count),
         .fail_no_buffer_count(msg_table$fail_no_buffer_count),
+        .fail_bucket_full_count(msg_table$fail_bucket_full_count),
         .duplicate_count(msg_table$duplicate_count),
         .recent_duplicate_count(msg_table$recent_duplicate_count),
         .class_fallback_count(msg_table$class_fallback_count)
@@ -6948,20 +7044,137 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
     );
+    nt_ndp_16_nic$reassembly$slot_ram slot_ram(
+        .read_address(slot_ram$read_address),
+        .read_clock(slot_ram$read_clock),
+        .read_data(slot_ram$read_data),
+        .write_address(slot_ram$write_address),
+        .write_clock(slot_ram$write_clock),
+        .write_data(slot_ram$write_data),
+        .write_enable(slot_ram$write_enable)
+    );
+    nt_ndp_16_nic$reassembly$written_ram written_ram(
+        .read_address(written_ram$read_address),
+        .read_clock(written_ram$read_clock),
+        .read_data(written_ram$read_data),
+        .write_address(written_ram$write_address),
+        .write_clock(written_ram$write_clock),
+        .write_data(written_ram$write_data),
+        .write_enable(written_ram$write_enable)
+    );
+    nt_ndp_16_nic$reassembly$fifo_ram fifo_ram(
+        .read_address(fifo_ram$read_address),
+        .read_clock(fifo_ram$read_clock),
+        .read_data(fifo_ram$read_data),
+        .write_address(fifo_ram$write_address),
+        .write_clock(fifo_ram$write_clock),
+        .write_data(fifo_ram$write_data),
+        .write_enable(fifo_ram$write_enable)
+    );
     nt_ndp_16_nic$reassembly$now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
     );
-    nt_ndp_16_nic$reassembly$written written(
-        .d(written$d),
-        .q(written$q),
-        .clock(written$clock)
+    nt_ndp_16_nic$reassembly$live live(
+        .d(live$d),
+        .q(live$q),
+        .clock(live$clock)
     );
     nt_ndp_16_nic$reassembly$closed closed(
         .d(closed$d),
         .q(closed$q),
         .clock(closed$clock)
+    );
+    nt_ndp_16_nic$reassembly$fresh fresh(
+        .d(fresh$d),
+        .q(fresh$q),
+        .clock(fresh$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_slot_valid fwd_slot_valid(
+        .d(fwd_slot_valid$d),
+        .q(fwd_slot_valid$q),
+        .clock(fwd_slot_valid$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_slot_addr fwd_slot_addr(
+        .d(fwd_slot_addr$d),
+        .q(fwd_slot_addr$q),
+        .clock(fwd_slot_addr$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_slot_data fwd_slot_data(
+        .d(fwd_slot_data$d),
+        .q(fwd_slot_data$q),
+        .clock(fwd_slot_data$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_written_valid fwd_written_valid(
+        .d(fwd_written_valid$d),
+        .q(fwd_written_valid$q),
+        .clock(fwd_written_valid$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_written_addr fwd_written_addr(
+        .d(fwd_written_addr$d),
+        .q(fwd_written_addr$q),
+        .clock(fwd_written_addr$clock)
+    );
+    nt_ndp_16_nic$reassembly$fwd_written_data fwd_written_data(
+        .d(fwd_written_data$d),
+        .q(fwd_written_data$q),
+        .clock(fwd_written_data$clock)
+    );
+    nt_ndp_16_nic$reassembly$rx_busy rx_busy(
+        .d(rx_busy$d),
+        .q(rx_busy$q),
+        .clock(rx_busy$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_last s1_last(
+        .d(s1_last$d),
+        .q(s1_last$q),
+        .clock(s1_last$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_data s1_data(
+        .d(s1_data$d),
+        .q(s1_data$q),
+        .clock(s1_data$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_rx_msg_id s1_rx_msg_id(
+        .d(s1_rx_msg_id$d),
+        .q(s1_rx_msg_id$q),
+        .clock(s1_rx_msg_id$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_key s1_key(
+        .d(s1_key$d),
+        .q(s1_key$q),
+        .clock(s1_key$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_off s1_off(
+        .d(s1_off$d),
+        .q(s1_off$q),
+        .clock(s1_off$clock)
+    );
+    nt_ndp_16_nic$reassembly$s1_local_port s1_local_port(
+        .d(s1_local_port$d),
+        .q(s1_local_port$q),
+        .clock(s1_local_port$clock)
     );
     nt_ndp_16_nic$reassembly$in_busy in_busy(
         .d(in_busy$d),
@@ -6998,10 +7211,15 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .q(in_base$q),
         .clock(in_base$clock)
     );
-    nt_ndp_16_nic$reassembly$in_local_port in_local_port(
-        .d(in_local_port$d),
-        .q(in_local_port$q),
-        .clock(in_local_port$clock)
+    nt_ndp_16_nic$reassembly$in_bitmap in_bitmap(
+        .d(in_bitmap$d),
+        .q(in_bitmap$q),
+        .clock(in_bitmap$clock)
+    );
+    nt_ndp_16_nic$reassembly$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
     );
     nt_ndp_16_nic$reassembly$in_beat in_beat(
         .d(in_beat$d),
@@ -7023,10 +7241,15 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .q(abort_slot$q),
         .clock(abort_slot$clock)
     );
-    nt_ndp_16_nic$reassembly$fifo fifo(
-        .d(fifo$d),
-        .q(fifo$q),
-        .clock(fifo$clock)
+    nt_ndp_16_nic$reassembly$ro_rel_pending ro_rel_pending(
+        .d(ro_rel_pending$d),
+        .q(ro_rel_pending$q),
+        .clock(ro_rel_pending$clock)
+    );
+    nt_ndp_16_nic$reassembly$ro_rel_slot ro_rel_slot(
+        .d(ro_rel_slot$d),
+        .q(ro_rel_slot$q),
+        .clock(ro_rel_slot$clock)
     );
     nt_ndp_16_nic$reassembly$fifo_head fifo_head(
         .d(fifo_head$d),
@@ -7042,6 +7265,16 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         .d(fifo_count$d),
         .q(fifo_count$q),
         .clock(fifo_count$clock)
+    );
+    nt_ndp_16_nic$reassembly$fifo_usable fifo_usable(
+        .d(fifo_usable$d),
+        .q(fifo_usable$q),
+        .clock(fifo_usable$clock)
+    );
+    nt_ndp_16_nic$reassembly$fifo_wrote fifo_wrote(
+        .d(fifo_wrote$d),
+        .q(fifo_wrote$q),
+        .clock(fifo_wrote$clock)
     );
     nt_ndp_16_nic$reassembly$ro_state ro_state(
         .d(ro_state$d),
@@ -7127,8 +7360,26 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
     // Update code
     always @(*) begin
         now$clock = clock;
-        written$clock = clock;
+        live$clock = clock;
         closed$clock = clock;
+        fresh$clock = clock;
+        fwd_slot_valid$clock = clock;
+        fwd_slot_addr$clock = clock;
+        fwd_slot_data$clock = clock;
+        fwd_written_valid$clock = clock;
+        fwd_written_addr$clock = clock;
+        fwd_written_data$clock = clock;
+        rx_busy$clock = clock;
+        s1_valid$clock = clock;
+        s1_first$clock = clock;
+        s1_last$clock = clock;
+        s1_data$clock = clock;
+        s1_keep$clock = clock;
+        s1_rx_msg_id$clock = clock;
+        s1_key$clock = clock;
+        s1_len$clock = clock;
+        s1_off$clock = clock;
+        s1_local_port$clock = clock;
         in_busy$clock = clock;
         in_ok$clock = clock;
         in_slot$clock = clock;
@@ -7136,15 +7387,19 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         in_pkts$clock = clock;
         in_expected$clock = clock;
         in_base$clock = clock;
-        in_local_port$clock = clock;
+        in_bitmap$clock = clock;
+        in_header$clock = clock;
         in_beat$clock = clock;
         in_len_bad$clock = clock;
         abort_pending$clock = clock;
         abort_slot$clock = clock;
-        fifo$clock = clock;
+        ro_rel_pending$clock = clock;
+        ro_rel_slot$clock = clock;
         fifo_head$clock = clock;
         fifo_tail$clock = clock;
         fifo_count$clock = clock;
+        fifo_usable$clock = clock;
+        fifo_wrote$clock = clock;
         ro_state$clock = clock;
         ro_slot$clock = clock;
         ro_ptr$clock = clock;
@@ -7162,8 +7417,26 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         c_stale_timeout$clock = clock;
         c_delivered$clock = clock;
         now$d = now$q;
-        written$d = written$q;
+        live$d = live$q;
         closed$d = closed$q;
+        fresh$d = fresh$q;
+        fwd_slot_valid$d = fwd_slot_valid$q;
+        fwd_slot_addr$d = fwd_slot_addr$q;
+        fwd_slot_data$d = fwd_slot_data$q;
+        fwd_written_valid$d = fwd_written_valid$q;
+        fwd_written_addr$d = fwd_written_addr$q;
+        fwd_written_data$d = fwd_written_data$q;
+        rx_busy$d = rx_busy$q;
+        s1_valid$d = s1_valid$q;
+        s1_first$d = s1_first$q;
+        s1_last$d = s1_last$q;
+        s1_data$d = s1_data$q;
+        s1_keep$d = s1_keep$q;
+        s1_rx_msg_id$d = s1_rx_msg_id$q;
+        s1_key$d = s1_key$q;
+        s1_len$d = s1_len$q;
+        s1_off$d = s1_off$q;
+        s1_local_port$d = s1_local_port$q;
         in_busy$d = in_busy$q;
         in_ok$d = in_ok$q;
         in_slot$d = in_slot$q;
@@ -7171,15 +7444,19 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         in_pkts$d = in_pkts$q;
         in_expected$d = in_expected$q;
         in_base$d = in_base$q;
-        in_local_port$d = in_local_port$q;
+        in_bitmap$d = in_bitmap$q;
+        in_header$d = in_header$q;
         in_beat$d = in_beat$q;
         in_len_bad$d = in_len_bad$q;
         abort_pending$d = abort_pending$q;
         abort_slot$d = abort_slot$q;
-        fifo$d = fifo$q;
+        ro_rel_pending$d = ro_rel_pending$q;
+        ro_rel_slot$d = ro_rel_slot$q;
         fifo_head$d = fifo_head$q;
         fifo_tail$d = fifo_tail$q;
         fifo_count$d = fifo_count$q;
+        fifo_usable$d = fifo_usable$q;
+        fifo_wrote$d = fifo_wrote$q;
         ro_state$d = ro_state$q;
         ro_slot$d = ro_slot$q;
         ro_ptr$d = ro_ptr$q;
@@ -7200,6 +7477,12 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         timer$clock = clock;
         payload$read_clock = clock;
         payload$write_clock = clock;
+        slot_ram$read_clock = clock;
+        slot_ram$write_clock = clock;
+        written_ram$read_clock = clock;
+        written_ram$write_clock = clock;
+        fifo_ram$read_clock = clock;
+        fifo_ram$write_clock = clock;
         msg_table$reset = reset;
         timer$reset = reset;
         now$d = now$q + 32'h1;
@@ -7210,6 +7493,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         msg_table$req_tx_msg_id = req_tx_msg_id;
         msg_table$req_msg_len = req_msg_len;
         msg_table$req_pkt_offset = req_pkt_offset;
+        req_ready = msg_table$req_ready;
         resp_valid = msg_table$resp_valid;
         resp_fail = msg_table$resp_fail;
         resp_fail_reason = msg_table$resp_fail_reason;
@@ -7218,7 +7502,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         resp_is_new_pkt = msg_table$resp_is_new_pkt;
         resp_is_last_pkt = msg_table$resp_is_last_pkt;
         resp_ack_no = msg_table$resp_ack_no;
-        busy_slots = msg_table$slot_valid;
+        busy_slots = live$q;
         free_lists_full = msg_table$free_lists_full;
         fail_zero_len_count = msg_table$fail_zero_len_count;
         fail_too_long_count = msg_table$fail_too_long_count;
@@ -7226,6 +7510,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         fail_len_mismatch_count = msg_table$fail_len_mismatch_count;
         fail_no_id_count = msg_table$fail_no_id_count;
         fail_no_buffer_count = msg_table$fail_no_buffer_count;
+        fail_bucket_full_count = msg_table$fail_bucket_full_count;
         duplicate_count = msg_table$duplicate_count;
         recent_duplicate_count = msg_table$recent_duplicate_count;
         class_fallback_count = msg_table$class_fallback_count;
@@ -7236,24 +7521,165 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         gc_count = c_gc$q;
         stale_timeout_count = c_stale_timeout$q;
         delivered_count = c_delivered$q;
+        alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
+        alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(4)];
+        alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
+        slot_ram$write_enable = alloc_write;
+        slot_ram$write_address = alloc_slot;
+        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 98'h3ffffffffffffffffffffffff);
+        fwd_slot_valid$d = alloc_write;
+        fwd_slot_addr$d = alloc_slot;
+        fwd_slot_data$d = slot_ram$write_data;
+        s1_slot = s1_rx_msg_id$q[(32'h0)+:(4)];
+        s1_gen = ((s1_rx_msg_id$q >> slot_shift) & 8'hff);
+        f_entry = slot_ram$read_data;
+        if (fwd_slot_valid$q & (fwd_slot_addr$q == s1_slot)) begin
+            f_entry = fwd_slot_data$q;
+        end
+        f_bitmap = written_ram$read_data;
+        if (fwd_written_valid$q & (fwd_written_addr$q == s1_slot)) begin
+            f_bitmap = fwd_written_data$q;
+        end
+        if (fresh$q[s1_slot]) begin
+            f_bitmap = 32'h0;
+        end
+        f_gen = f_entry[(32'h0)+:(8)];
+        f_len = f_entry[(32'h48)+:(16)];
+        f_page = f_entry[(32'h58)+:(10)];
+        f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
+        f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
+        f_off6 = s1_off$q[(32'h0)+:(6)];
+        f_offset_ok = s1_off$q < ((f_pkts) & 8'hff);
+        f_dup = f_bitmap[f_off6];
+        f_ok = (f_live & f_offset_ok) & (~f_dup);
+        f_expected = 32'h400;
+        if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
+            f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
+        end
+        f_base = ((f_page + ((f_off6) & 10'h3ff)) & 17'h1ffff) << 32'h7;
+        f_header = ((((((f_page) & 100'hfffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 100'hfffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 100'hfffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 100'hfffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 100'hfffffffffffffffffffffffff);
+        c_ok = in_ok$q;
+        c_slot = in_slot$q;
+        c_off6 = in_off6$q;
+        c_pkts = in_pkts$q;
+        c_expected = in_expected$q;
+        c_base = in_base$q;
+        c_bitmap = in_bitmap$q;
+        c_header = in_header$q;
+        c_beat = in_beat$q;
+        c_bad_before = in_len_bad$q;
+        if (s1_first$q) begin
+            c_ok = f_ok;
+            c_slot = s1_slot;
+            c_off6 = f_off6;
+            c_pkts = f_pkts;
+            c_expected = f_expected;
+            c_base = f_base;
+            c_bitmap = f_bitmap;
+            c_header = f_header;
+            c_beat = 32'h0;
+            c_bad_before = 1'b0;
+        end
+        payload$write_enable = (s1_valid$q & c_ok) & (c_beat < 32'h80);
+        payload$write_address = c_base + ((c_beat) & 17'h1ffff);
+        payload$write_data = s1_data$q;
+        last_bytes = 32'h0;
+        if (s1_keep$q[0]) begin
+            last_bytes = (0 + 32'h1);
+        end
+        if (s1_keep$q[1]) begin
+            last_bytes = (1 + 32'h1);
+        end
+        if (s1_keep$q[2]) begin
+            last_bytes = (2 + 32'h1);
+        end
+        if (s1_keep$q[3]) begin
+            last_bytes = (3 + 32'h1);
+        end
+        if (s1_keep$q[4]) begin
+            last_bytes = (4 + 32'h1);
+        end
+        if (s1_keep$q[5]) begin
+            last_bytes = (5 + 32'h1);
+        end
+        if (s1_keep$q[6]) begin
+            last_bytes = (6 + 32'h1);
+        end
+        if (s1_keep$q[7]) begin
+            last_bytes = (7 + 32'h1);
+        end
+        keep_contig = (s1_keep$q & (s1_keep$q + 32'h1)) == 32'h0;
+        beat_bad = s1_keep$q != 32'hff;
+        if (s1_last$q) begin
+            beat_bad = ~keep_contig;
+        end
+        total_len = (((c_beat) & 11'h7ff) << 32'h3) + ((last_bytes) & 11'h7ff);
+        len_ok = (((~c_bad_before) & (~beat_bad)) & (c_beat < 32'h80)) & (total_len == c_expected);
+        end_ok = (s1_valid$q & s1_last$q) & c_ok;
+        written_after = (c_bitmap & ~(1 << (c_off6)) | ((1'b1) << (c_off6)));
+        complete = (end_ok & len_ok) & (written_after == (~(all_ones64 << c_pkts)));
+        abort = end_ok & (~len_ok);
+        written_ram$write_enable = end_ok & len_ok;
+        written_ram$write_address = c_slot;
+        written_ram$write_data = written_after;
+        fwd_written_valid$d = end_ok & len_ok;
+        fwd_written_addr$d = c_slot;
+        fwd_written_data$d = written_after;
+        s_axis_tready = (~abort_pending$q) & (~abort);
+        beat = (s_axis_tvalid & (~abort_pending$q)) & (~abort);
+        first = beat & (~rx_busy$q);
+        m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
+        t_slot = timer$timeout_id;
+        touching_timeout = ((in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot))) | ((s_axis_tvalid & (~rx_busy$q)) & (m_slot == t_slot));
+        timer$timeout_ready = ((msg_table$release_ready & (~ro_rel_pending$q)) & (~abort_pending$q)) & (~touching_timeout);
+        timeout_take = timer$timeout_valid & timer$timeout_ready;
+        gc_legit = (timeout_take & live$q[t_slot]) & (~closed$q[t_slot]);
+        rel_request = (ro_rel_pending$q | abort_pending$q) | gc_legit;
+        rel_taken = rel_request & msg_table$release_ready;
+        rel_slot = t_slot;
+        rel_reason = 32'h3;
+        if (abort_pending$q) begin
+            rel_slot = abort_slot$q;
+            rel_reason = 32'h2;
+        end
+        if (ro_rel_pending$q) begin
+            rel_slot = ro_rel_slot$q;
+            rel_reason = 32'h1;
+        end
+        msg_table$release_valid = rel_request;
+        msg_table$release_slot = rel_slot;
+        msg_table$release_delivered = ro_rel_pending$q;
+        release_valid = rel_taken;
+        release_slot = rel_slot;
+        release_reason = 32'h0;
+        if (rel_taken) begin
+            release_reason = rel_reason;
+        end
+        if (rel_taken & ro_rel_pending$q) begin
+            ro_rel_pending$d = 1'b0;
+        end
+        if ((rel_taken & (~ro_rel_pending$q)) & abort_pending$q) begin
+            abort_pending$d = 1'b0;
+        end
         m_axis_tvalid = out_valid$q;
         m_axis_tdata = out_data$q;
         m_axis_tkeep = out_keep$q;
         m_axis_tlast = out_last$q;
         out_free = (~out_valid$q) | m_axis_tready;
-        head_x32 = ((fifo_head$q) & 9'h1ff) << 32'h5;
-        head_port_x = head_x32 + 32'h10;
-        h_slot = fifo$q[(head_x32)+:(4)];
-        h_local_port = fifo$q[(head_port_x)+:(16)];
-        h_x16 = ((h_slot) & 8'hff) << 32'h4;
-        h_x64 = ((h_slot) & 10'h3ff) << 32'h6;
-        h_len = msg_table$slot_msg_len[(h_x16)+:(16)];
-        h_word = ((msg_table$slot_page[(h_x16)+:(16)]) & 15'h7fff) << 32'h7;
-        h_key = msg_table$slot_key[(h_x64)+:(48)];
-        start = ((ro_state$q == 32'h0) & (fifo_count$q != 32'h0)) & out_free;
+        can_start = ((ro_state$q == 32'h0) & out_free) & ((~ro_rel_pending$q) | rel_taken);
+        start_fifo = can_start & (fifo_usable$q != 32'h0);
+        start_bypass = (can_start & (fifo_count$q == 32'h0)) & complete;
+        start = start_fifo | start_bypass;
+        h_entry = fifo_ram$read_data;
+        if (start_bypass) begin
+            h_entry = c_header;
+        end
+        h_slot = h_entry[(32'h0)+:(4)];
+        h_len = h_entry[(32'h4a)+:(16)];
+        h_word = ((h_entry[(32'h5a)+:(10)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (ro_state$q == 32'h1) & out_free;
         load_data = (ro_state$q == 32'h2) & out_free;
-        ro_release = load_data & (ro_words_left$q == 32'h1);
+        ro_last_word = load_data & (ro_words_left$q == 32'h1);
         ro_ptr_next = ro_ptr$q;
         if (start) begin
             ro_ptr_next = h_word;
@@ -7273,14 +7699,13 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         end
         if (start) begin
             out_valid$d = 1'b1;
-            out_data$d = ((h_key) & 64'hffffffffffffffff) | (((h_local_port) & 64'hffffffffffffffff) << 32'h30);
+            out_data$d = (((h_entry[(32'h1a)+:(48)]) & 64'hffffffffffffffff)) | (((h_entry[(32'ha)+:(16)]) & 64'hffffffffffffffff) << 32'h30);
             out_keep$d = 32'hff;
             out_last$d = 1'b0;
             ro_state$d = 32'h1;
             ro_slot$d = h_slot;
             ro_msg_len$d = h_len;
             ro_words_left$d = (((((h_len) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
-            fifo_head$d = fifo_head$q + 32'h1;
         end
         else if (load_hdr1) begin
             out_valid$d = 1'b1;
@@ -7295,7 +7720,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
             out_keep$d = 32'hff;
             out_last$d = 1'b0;
             ro_words_left$d = ro_words_left$q - 32'h1;
-            if (ro_release) begin
+            if (ro_last_word) begin
                 out_data$d = payload$read_data & last_mask;
                 out_keep$d = last_keep;
                 out_last$d = 1'b1;
@@ -7305,135 +7730,256 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         else if (m_axis_tready) begin
             out_valid$d = 1'b0;
         end
-        abort_release = abort_pending$q & (~ro_release);
-        s_axis_tready = ~abort_pending$q;
-        beat = s_axis_tvalid & (~abort_pending$q);
-        first = beat & (~in_busy$q);
-        m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
-        t_slot = timer$timeout_id;
-        t_x8 = ((t_slot) & 7'h7f) << 32'h3;
-        touching_timeout = (in_busy$q & (in_slot$q == t_slot)) | (first & (m_slot == t_slot));
-        timer$timeout_ready = ((~ro_release) & (~abort_pending$q)) & (~touching_timeout);
-        timeout_take = timer$timeout_valid & timer$timeout_ready;
-        gc_legit = ((timeout_take & msg_table$slot_valid[t_slot]) & (msg_table$slot_gen[(t_x8)+:(8)] == timer$timeout_meta)) & (~closed$q[t_slot]);
-        rel_valid = (ro_release | abort_release) | gc_legit;
-        rel_slot = t_slot;
-        release_reason = 32'h0;
-        if (gc_legit) begin
-            release_reason = 32'h3;
+        if (ro_last_word) begin
+            ro_rel_pending$d = 1'b1;
+            ro_rel_slot$d = ro_slot$q;
         end
-        if (abort_release) begin
-            rel_slot = abort_slot$q;
-            release_reason = 32'h2;
+        slot_ram$read_address = m_slot;
+        written_ram$read_address = m_slot;
+        if (beat) begin
+            rx_busy$d = ~s_axis_tlast;
         end
-        if (ro_release) begin
-            rel_slot = ro_slot$q;
-            release_reason = 32'h1;
-        end
-        rel_x64 = ((rel_slot) & 10'h3ff) << 32'h6;
-        release_valid = rel_valid;
-        release_slot = rel_slot;
-        msg_table$release_valid = rel_valid;
-        msg_table$release_slot = rel_slot;
-        msg_table$release_delivered = ro_release;
-        if (abort_release) begin
-            abort_pending$d = 1'b0;
-        end
-        m_gen = s_axis_meta_rx_msg_id[(32'h4)+:(8)];
-        m_x64 = ((m_slot) & 10'h3ff) << 32'h6;
-        m_x16 = ((m_slot) & 8'hff) << 32'h4;
-        m_x8 = ((m_slot) & 7'h7f) << 32'h3;
-        m_len = msg_table$slot_msg_len[(m_x16)+:(16)];
-        m_key = msg_table$slot_key[(m_x64)+:(64)];
-        meta_key = ((((s_axis_meta_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis_meta_remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis_meta_remote_ip) & 64'hffffffffffffffff);
-        f_live = (((((s_axis_meta_rx_msg_id[(32'hc)+:(4)] == 32'h0) & msg_table$slot_valid[m_slot]) & (msg_table$slot_gen[(m_x8)+:(8)] == m_gen)) & (~closed$q[m_slot])) & (m_key == meta_key)) & (m_len == s_axis_meta_msg_len);
-        f_pkts = (((((m_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
-        f_off6 = s_axis_meta_pkt_offset[(32'h0)+:(6)];
-        f_offset_ok = s_axis_meta_pkt_offset < ((f_pkts) & 8'hff);
-        f_bit = m_x64 + ((f_off6) & 10'h3ff);
-        f_dup = written$q[f_bit];
-        f_ok = (f_live & f_offset_ok) & (~f_dup);
-        f_expected = 32'h400;
-        if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
-            f_expected = ((m_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
-        end
-        f_base = ((msg_table$slot_page[(m_x16)+:(16)] + ((f_off6) & 16'hffff)) & 15'h7fff) << 32'h7;
-        c_ok = in_ok$q;
-        c_slot = in_slot$q;
-        c_off6 = in_off6$q;
-        c_pkts = in_pkts$q;
-        c_expected = in_expected$q;
-        c_base = in_base$q;
-        c_local_port = in_local_port$q;
-        c_beat = in_beat$q;
-        c_bad_before = in_len_bad$q;
+        s1_valid$d = beat;
+        s1_first$d = first;
+        s1_last$d = s_axis_tlast;
+        s1_data$d = s_axis_tdata;
+        s1_keep$d = s_axis_tkeep;
         if (first) begin
-            c_ok = f_ok;
-            c_slot = m_slot;
-            c_off6 = f_off6;
-            c_pkts = f_pkts;
-            c_expected = f_expected;
-            c_base = f_base;
-            c_local_port = s_axis_meta_local_port;
-            c_beat = 32'h0;
-            c_bad_before = 1'b0;
+            s1_rx_msg_id$d = s_axis_meta_rx_msg_id;
+            s1_key$d = ((((s_axis_meta_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis_meta_remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis_meta_remote_ip) & 64'hffffffffffffffff);
+            s1_len$d = s_axis_meta_msg_len;
+            s1_off$d = s_axis_meta_pkt_offset;
+            s1_local_port$d = s_axis_meta_local_port;
         end
-        payload$write_enable = (beat & c_ok) & (c_beat < 32'h80);
-        payload$write_address = c_base + ((c_beat) & 15'h7fff);
-        payload$write_data = s_axis_tdata;
-        last_bytes = 32'h0;
-        if (s_axis_tkeep[0]) begin
-            last_bytes = (0 + 32'h1);
-        end
-        if (s_axis_tkeep[1]) begin
-            last_bytes = (1 + 32'h1);
-        end
-        if (s_axis_tkeep[2]) begin
-            last_bytes = (2 + 32'h1);
-        end
-        if (s_axis_tkeep[3]) begin
-            last_bytes = (3 + 32'h1);
-        end
-        if (s_axis_tkeep[4]) begin
-            last_bytes = (4 + 32'h1);
-        end
-        if (s_axis_tkeep[5]) begin
-            last_bytes = (5 + 32'h1);
-        end
-        if (s_axis_tkeep[6]) begin
-            last_bytes = (6 + 32'h1);
-        end
-        if (s_axis_tkeep[7]) begin
-            last_bytes = (7 + 32'h1);
-        end
-        keep_contig = (s_axis_tkeep & (s_axis_tkeep + 32'h1)) == 32'h0;
-        beat_bad = s_axis_tkeep != 32'hff;
-        if (s_axis_tlast) begin
-            beat_bad = ~keep_contig;
-        end
-        total_len = (((c_beat) & 11'h7ff) << 32'h3) + ((last_bytes) & 11'h7ff);
-        len_ok = (((~c_bad_before) & (~beat_bad)) & (c_beat < 32'h80)) & (total_len == c_expected);
-        end_ok = (beat & s_axis_tlast) & c_ok;
-        c_x64 = ((c_slot) & 10'h3ff) << 32'h6;
-        c_bit = c_x64 + ((c_off6) & 10'h3ff);
-        written_after = (written$q[(c_x64)+:(64)] & ~(1 << (c_off6)) | ((1'b1) << (c_off6)));
-        complete = (end_ok & len_ok) & (written_after == (~(all_ones64 << c_pkts)));
-        abort = end_ok & (~len_ok);
-        written_set = written$q;
-        if (end_ok & len_ok) begin
-            written_set = (written$q & ~(1 << (c_bit)) | ((1'b1) << (c_bit)));
-        end
-        written$d = written_set;
-        if (rel_valid) begin
-            written$d = written_set & (~(lane64 << rel_x64));
-        end
+        live_set = live$q;
+        fresh_set = fresh$q;
         closed_set = closed$q;
-        if (complete | abort) begin
-            closed_set = (closed$q & ~(1 << (c_slot)) | ((1'b1) << (c_slot)));
+        if (alloc_write & (alloc_slot == 0)) begin
+            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
+        if ((complete | abort) & (c_slot == 0)) begin
+            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (alloc_write & (alloc_slot == 1)) begin
+            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((complete | abort) & (c_slot == 1)) begin
+            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (alloc_write & (alloc_slot == 2)) begin
+            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((complete | abort) & (c_slot == 2)) begin
+            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (alloc_write & (alloc_slot == 3)) begin
+            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((complete | abort) & (c_slot == 3)) begin
+            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (alloc_write & (alloc_slot == 4)) begin
+            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if ((complete | abort) & (c_slot == 4)) begin
+            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (alloc_write & (alloc_slot == 5)) begin
+            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if ((complete | abort) & (c_slot == 5)) begin
+            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (alloc_write & (alloc_slot == 6)) begin
+            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if ((complete | abort) & (c_slot == 6)) begin
+            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (alloc_write & (alloc_slot == 7)) begin
+            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if ((complete | abort) & (c_slot == 7)) begin
+            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (alloc_write & (alloc_slot == 8)) begin
+            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if ((complete | abort) & (c_slot == 8)) begin
+            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (alloc_write & (alloc_slot == 9)) begin
+            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if ((complete | abort) & (c_slot == 9)) begin
+            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (alloc_write & (alloc_slot == 10)) begin
+            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if ((complete | abort) & (c_slot == 10)) begin
+            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (alloc_write & (alloc_slot == 11)) begin
+            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if ((complete | abort) & (c_slot == 11)) begin
+            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (alloc_write & (alloc_slot == 12)) begin
+            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if ((complete | abort) & (c_slot == 12)) begin
+            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (alloc_write & (alloc_slot == 13)) begin
+            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if ((complete | abort) & (c_slot == 13)) begin
+            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (alloc_write & (alloc_slot == 14)) begin
+            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if ((complete | abort) & (c_slot == 14)) begin
+            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (alloc_write & (alloc_slot == 15)) begin
+            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if ((complete | abort) & (c_slot == 15)) begin
+            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        live$d = live_set;
+        fresh$d = fresh_set;
         closed$d = closed_set;
-        if (rel_valid) begin
-            closed$d = (closed_set & ~(1 << (rel_slot)) | ((1'b0) << (rel_slot)));
+        if (rel_taken & (rel_slot == 0)) begin
+            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
+            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 0)) begin
+            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (rel_taken & (rel_slot == 1)) begin
+            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
+            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 1)) begin
+            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (rel_taken & (rel_slot == 2)) begin
+            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
+            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 2)) begin
+            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (rel_taken & (rel_slot == 3)) begin
+            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
+            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 3)) begin
+            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (rel_taken & (rel_slot == 4)) begin
+            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
+            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 4)) begin
+            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (rel_taken & (rel_slot == 5)) begin
+            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
+            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 5)) begin
+            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (rel_taken & (rel_slot == 6)) begin
+            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
+            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 6)) begin
+            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (rel_taken & (rel_slot == 7)) begin
+            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
+            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 7)) begin
+            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (rel_taken & (rel_slot == 8)) begin
+            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
+            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 8)) begin
+            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (rel_taken & (rel_slot == 9)) begin
+            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
+            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 9)) begin
+            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (rel_taken & (rel_slot == 10)) begin
+            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
+            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 10)) begin
+            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (rel_taken & (rel_slot == 11)) begin
+            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
+            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 11)) begin
+            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (rel_taken & (rel_slot == 12)) begin
+            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
+            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 12)) begin
+            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (rel_taken & (rel_slot == 13)) begin
+            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
+            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 13)) begin
+            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (rel_taken & (rel_slot == 14)) begin
+            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
+            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 14)) begin
+            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (rel_taken & (rel_slot == 15)) begin
+            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
+            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 15)) begin
+            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
         end
         if (abort) begin
             abort_pending$d = 1'b1;
@@ -7446,19 +7992,32 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         timer$sched_delay = ingress_timeout;
         timer$cancel_valid = complete | abort;
         timer$cancel_id = c_slot;
-        tail_x32 = ((fifo_tail$q) & 9'h1ff) << 32'h5;
-        if (complete) begin
-            fifo$d = (fifo$q & (~(lane32 << tail_x32))) | (((((c_slot) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff)) | (((c_local_port) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10)) << tail_x32);
+        fifo_write = complete & (~start_bypass);
+        fifo_ram$write_enable = fifo_write;
+        fifo_ram$write_address = fifo_tail$q;
+        fifo_ram$write_data = c_header;
+        fifo_ram$read_address = fifo_head$q;
+        fifo_wrote$d = fifo_write;
+        if (fifo_write) begin
             fifo_tail$d = fifo_tail$q + 32'h1;
         end
-        if (complete & (~start)) begin
+        if (start_fifo) begin
+            fifo_head$d = fifo_head$q + 32'h1;
+        end
+        if (fifo_write & (~start_fifo)) begin
             fifo_count$d = fifo_count$q + 32'h1;
         end
-        if (start & (~complete)) begin
+        if (start_fifo & (~fifo_write)) begin
             fifo_count$d = fifo_count$q - 32'h1;
         end
-        if (beat) begin
-            in_busy$d = ~s_axis_tlast;
+        if (fifo_wrote$q & (~start_fifo)) begin
+            fifo_usable$d = fifo_usable$q + 32'h1;
+        end
+        if (start_fifo & (~fifo_wrote$q)) begin
+            fifo_usable$d = fifo_usable$q - 32'h1;
+        end
+        if (s1_valid$q) begin
+            in_busy$d = ~s1_last$q;
             in_len_bad$d = c_bad_before | beat_bad;
             if (c_beat < 32'h80) begin
                 in_beat$d = c_beat + 32'h1;
@@ -7467,22 +8026,23 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
                 in_beat$d = c_beat;
             end
         end
-        if (first) begin
+        if (s1_valid$q & s1_first$q) begin
             in_ok$d = f_ok;
-            in_slot$d = m_slot;
+            in_slot$d = s1_slot;
             in_off6$d = f_off6;
             in_pkts$d = f_pkts;
             in_expected$d = f_expected;
             in_base$d = f_base;
-            in_local_port$d = s_axis_meta_local_port;
+            in_bitmap$d = f_bitmap;
+            in_header$d = f_header;
         end
-        if (first & (~f_live)) begin
+        if ((s1_valid$q & s1_first$q) & (~f_live)) begin
             c_stale$d = c_stale$q + 32'h1;
         end
-        if ((first & f_live) & (~f_offset_ok)) begin
+        if (((s1_valid$q & s1_first$q) & f_live) & (~f_offset_ok)) begin
             c_bad_offset$d = c_bad_offset$q + 32'h1;
         end
-        if (((first & f_live) & f_offset_ok) & f_dup) begin
+        if ((((s1_valid$q & s1_first$q) & f_live) & f_offset_ok) & f_dup) begin
             c_duplicate$d = c_duplicate$q + 32'h1;
         end
         if (abort) begin
@@ -7494,18 +8054,26 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
         if (timeout_take & (~gc_legit)) begin
             c_stale_timeout$d = c_stale_timeout$q + 32'h1;
         end
-        if (ro_release) begin
+        if (rel_taken & ro_rel_pending$q) begin
             c_delivered$d = c_delivered$q + 32'h1;
         end
         if (reset) begin
             now$d = 32'h0;
-            written$d = 32'h0;
+            live$d = 32'h0;
             closed$d = 32'h0;
+            fresh$d = 32'h0;
+            fwd_slot_valid$d = 1'b0;
+            fwd_written_valid$d = 1'b0;
+            rx_busy$d = 1'b0;
+            s1_valid$d = 1'b0;
             in_busy$d = 1'b0;
             abort_pending$d = 1'b0;
+            ro_rel_pending$d = 1'b0;
             fifo_head$d = 32'h0;
             fifo_tail$d = 32'h0;
             fifo_count$d = 32'h0;
+            fifo_usable$d = 32'h0;
+            fifo_wrote$d = 1'b0;
             ro_state$d = 32'h0;
             out_valid$d = 1'b0;
             c_stale$d = 32'h0;
@@ -7515,6 +8083,10 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_mark_r
             c_gc$d = 32'h0;
             c_stale_timeout$d = 32'h0;
             c_delivered$d = 32'h0;
+            slot_ram$write_enable = 1'b0;
+            written_ram$write_enable = 1'b0;
+            fifo_ram$write_enable = 1'b0;
+            payload$write_enable = 1'b0;
         end
     end
 
@@ -7711,35 +8283,16 @@ module nt_ndp_16_nic$reassembly$closed(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$closed
 
 
-module nt_ndp_16_nic$reassembly$fifo(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$fifo
-
-
 module nt_ndp_16_nic$reassembly$fifo_count(d,q,clock);
 
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7768,6 +8321,35 @@ module nt_ndp_16_nic$reassembly$fifo_head(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$fifo_head
 
 
+module nt_ndp_16_nic$reassembly$fifo_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [99:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [99:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[99:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fifo_ram
+
+
 module nt_ndp_16_nic$reassembly$fifo_tail(d,q,clock);
 
     // Module arguments
@@ -7787,16 +8369,187 @@ module nt_ndp_16_nic$reassembly$fifo_tail(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$fifo_tail
 
 
-module nt_ndp_16_nic$reassembly$in_base(d,q,clock);
+module nt_ndp_16_nic$reassembly$fifo_usable(d,q,clock);
 
     // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 15'h0;
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fifo_usable
+
+
+module nt_ndp_16_nic$reassembly$fifo_wrote(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fifo_wrote
+
+
+module nt_ndp_16_nic$reassembly$fresh(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fresh
+
+
+module nt_ndp_16_nic$reassembly$fwd_slot_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_slot_addr
+
+
+module nt_ndp_16_nic$reassembly$fwd_slot_data(d,q,clock);
+
+    // Module arguments
+    input wire  [97:0] d;
+    output reg  [97:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 98'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_slot_data
+
+
+module nt_ndp_16_nic$reassembly$fwd_slot_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_slot_valid
+
+
+module nt_ndp_16_nic$reassembly$fwd_written_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_written_addr
+
+
+module nt_ndp_16_nic$reassembly$fwd_written_data(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_written_data
+
+
+module nt_ndp_16_nic$reassembly$fwd_written_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$fwd_written_valid
+
+
+module nt_ndp_16_nic$reassembly$in_base(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
     end
 
     always @(posedge clock) begin
@@ -7823,6 +8576,25 @@ module nt_ndp_16_nic$reassembly$in_beat(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$reassembly$in_beat
+
+
+module nt_ndp_16_nic$reassembly$in_bitmap(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$in_bitmap
 
 
 module nt_ndp_16_nic$reassembly$in_busy(d,q,clock);
@@ -7863,6 +8635,25 @@ module nt_ndp_16_nic$reassembly$in_expected(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$in_expected
 
 
+module nt_ndp_16_nic$reassembly$in_header(d,q,clock);
+
+    // Module arguments
+    input wire  [99:0] d;
+    output reg  [99:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 100'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$in_header
+
+
 module nt_ndp_16_nic$reassembly$in_len_bad(d,q,clock);
 
     // Module arguments
@@ -7880,25 +8671,6 @@ module nt_ndp_16_nic$reassembly$in_len_bad(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$reassembly$in_len_bad
-
-
-module nt_ndp_16_nic$reassembly$in_local_port(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$in_local_port
 
 
 module nt_ndp_16_nic$reassembly$in_off6(d,q,clock);
@@ -7977,12 +8749,32 @@ module nt_ndp_16_nic$reassembly$in_slot(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$in_slot
 
 
-module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,sched_valid,sched_slot,sched_gen,release_valid,release_slot,release_delivered,slot_valid,slot_gen,slot_msg_len,slot_page,slot_key,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,duplicate_count,recent_duplicate_count,class_fallback_count);
+module nt_ndp_16_nic$reassembly$live(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$live
+
+
+module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
+    output reg  req_ready;
     input wire  req_mark_received;
     input wire  [31:0] req_src_ip;
     input wire  [15:0] req_src_port;
@@ -7997,17 +8789,16 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
     output reg  resp_is_new_pkt;
     output reg  resp_is_last_pkt;
     output reg  [8:0] resp_ack_no;
+    output reg  [63:0] resp_key;
+    output reg  [15:0] resp_msg_len;
+    output reg  [15:0] resp_page;
     output reg  sched_valid;
     output reg  [3:0] sched_slot;
     output reg  [7:0] sched_gen;
     input wire  release_valid;
+    output reg  release_ready;
     input wire  [3:0] release_slot;
     input wire  release_delivered;
-    output reg  [15:0] slot_valid;
-    output reg  [127:0] slot_gen;
-    output reg  [255:0] slot_msg_len;
-    output reg  [255:0] slot_page;
-    output reg  [1023:0] slot_key;
     output reg  [4:0] free_lists_full;
     output reg  [31:0] fail_zero_len_count;
     output reg  [31:0] fail_too_long_count;
@@ -8015,6 +8806,7 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
     output reg  [31:0] fail_len_mismatch_count;
     output reg  [31:0] fail_no_id_count;
     output reg  [31:0] fail_no_buffer_count;
+    output reg  [31:0] fail_bucket_full_count;
     output reg  [31:0] duplicate_count;
     output reg  [31:0] recent_duplicate_count;
     output reg  [31:0] class_fallback_count;
@@ -8024,112 +8816,69 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
     localparam  class1_pages = 16'h4;
     localparam  class2_pages = 16'h8;
     localparam  class3_pages = 16'h26;
-    localparam  class0_base = 16'h0;
+    localparam  class0_count = 16'h10;
+    localparam  class1_count = 16'h10;
+    localparam  class2_count = 16'h10;
+    localparam  class3_count = 16'h10;
     localparam  class1_base = 16'h10;
-    localparam  class2_base = 16'h30;
-    localparam  class3_base = 16'h50;
+    localparam  class2_base = 16'h50;
+    localparam  class3_base = 16'hd0;
     localparam  max_msg_len = 17'b1001100000000000;
+    localparam  last_bucket = 4'hf;
+    localparam  slot_shift = 4'h4;
+    localparam  fold_s1 = 7'b100;
+    localparam  fold_s2 = 7'b1000;
+    localparam  fold_s3 = 7'b1100;
+    localparam  fold_s4 = 7'b10000;
+    localparam  fold_s5 = 7'b10100;
     localparam  lane64 = 1024'hffffffffffffffff;
+    localparam  bitmap_lane = 163'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
-    localparam  lane16 = 256'hffff;
-    localparam  lane8 = 128'hff;
-    localparam  lane4 = 64'hf;
-    localparam  lane2 = 32'h3;
+    localparam  mix = 64'h5bd1e995;
 
     // Stub signals
-    reg  [15:0] valid$d;
-    wire  [15:0] valid$q;
-    reg  valid$clock;
-    reg  [1023:0] keys$d;
-    wire  [1023:0] keys$q;
-    reg  keys$clock;
-    reg  [1023:0] bitmaps$d;
-    wire  [1023:0] bitmaps$q;
-    reg  bitmaps$clock;
-    reg  [255:0] msg_lens$d;
-    wire  [255:0] msg_lens$q;
-    reg  msg_lens$clock;
-    reg  [255:0] pages$d;
-    wire  [255:0] pages$q;
-    reg  pages$clock;
-    reg  [127:0] gens$d;
-    wire  [127:0] gens$q;
-    reg  gens$clock;
-    reg  [31:0] buf_class$d;
-    wire  [31:0] buf_class$q;
-    reg  buf_class$clock;
-    reg  [63:0] buf_index$d;
-    wire  [63:0] buf_index$q;
-    reg  buf_index$clock;
-    reg  [1023:0] recent_keys$d;
-    wire  [1023:0] recent_keys$q;
-    reg  recent_keys$clock;
-    reg  [15:0] recent_valid$d;
-    wire  [15:0] recent_valid$q;
-    reg  recent_valid$clock;
-    reg  [3:0] recent_ptr$d;
-    wire  [3:0] recent_ptr$q;
-    reg  recent_ptr$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  s1_fail$d;
-    wire  s1_fail$q;
-    reg  s1_fail$clock;
-    reg  [2:0] s1_reason$d;
-    wire  [2:0] s1_reason$q;
-    reg  s1_reason$clock;
-    reg  [15:0] s1_rx_msg_id$d;
-    wire  [15:0] s1_rx_msg_id$q;
-    reg  s1_rx_msg_id$clock;
-    reg  s1_new_msg$d;
-    wire  s1_new_msg$q;
-    reg  s1_new_msg$clock;
-    reg  s1_new_pkt$d;
-    wire  s1_new_pkt$q;
-    reg  s1_new_pkt$clock;
-    reg  s1_last$d;
-    wire  s1_last$q;
-    reg  s1_last$clock;
-    reg  [8:0] s1_ack$d;
-    wire  [8:0] s1_ack$q;
-    reg  s1_ack$clock;
-    reg  s1_sched$d;
-    wire  s1_sched$q;
-    reg  s1_sched$clock;
-    reg  [3:0] s1_sched_slot$d;
-    wire  [3:0] s1_sched_slot$q;
-    reg  s1_sched_slot$clock;
-    reg  [7:0] s1_sched_gen$d;
-    wire  [7:0] s1_sched_gen$q;
-    reg  s1_sched_gen$clock;
-    reg  [31:0] c_zero_len$d;
-    wire  [31:0] c_zero_len$q;
-    reg  c_zero_len$clock;
-    reg  [31:0] c_too_long$d;
-    wire  [31:0] c_too_long$q;
-    reg  c_too_long$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
-    reg  c_bad_offset$clock;
-    reg  [31:0] c_len_mismatch$d;
-    wire  [31:0] c_len_mismatch$q;
-    reg  c_len_mismatch$clock;
-    reg  [31:0] c_no_id$d;
-    wire  [31:0] c_no_id$q;
-    reg  c_no_id$clock;
-    reg  [31:0] c_no_buffer$d;
-    wire  [31:0] c_no_buffer$q;
-    reg  c_no_buffer$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
-    reg  c_duplicate$clock;
-    reg  [31:0] c_recent$d;
-    wire  [31:0] c_recent$q;
-    reg  c_recent$clock;
-    reg  [31:0] c_fallback$d;
-    wire  [31:0] c_fallback$q;
-    reg  c_fallback$clock;
+    reg  [3:0] e00$read_address;
+    reg  e00$read_clock;
+    wire  [162:0] e00$read_data;
+    reg  [3:0] e00$write_address;
+    reg  e00$write_clock;
+    reg  [162:0] e00$write_data;
+    reg  e00$write_enable;
+    reg  [3:0] e01$read_address;
+    reg  e01$read_clock;
+    wire  [162:0] e01$read_data;
+    reg  [3:0] e01$write_address;
+    reg  e01$write_clock;
+    reg  [162:0] e01$write_data;
+    reg  e01$write_enable;
+    reg  [3:0] e10$read_address;
+    reg  e10$read_clock;
+    wire  [162:0] e10$read_data;
+    reg  [3:0] e10$write_address;
+    reg  e10$write_clock;
+    reg  [162:0] e10$write_data;
+    reg  e10$write_enable;
+    reg  [3:0] e11$read_address;
+    reg  e11$read_clock;
+    wire  [162:0] e11$read_data;
+    reg  [3:0] e11$write_address;
+    reg  e11$write_clock;
+    reg  [162:0] e11$write_data;
+    reg  e11$write_enable;
+    reg  [3:0] slot_info$read_address;
+    reg  slot_info$read_clock;
+    wire  [87:0] slot_info$read_data;
+    reg  [3:0] slot_info$write_address;
+    reg  slot_info$write_clock;
+    reg  [87:0] slot_info$write_data;
+    reg  slot_info$write_enable;
+    reg  [3:0] slot_gen$read_address;
+    reg  slot_gen$read_clock;
+    wire  [7:0] slot_gen$read_data;
+    reg  [3:0] slot_gen$write_address;
+    reg  slot_gen$write_clock;
+    reg  [7:0] slot_gen$write_data;
+    reg  slot_gen$write_enable;
     reg  ids$clock;
     reg  ids$reset;
     wire  ids$alloc_valid;
@@ -8153,58 +8902,186 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
     reg  class1$clock;
     reg  class1$reset;
     wire  class1$alloc_valid;
-    wire  [2:0] class1$alloc_id;
+    wire  [3:0] class1$alloc_id;
     reg  class1$alloc_ready;
     reg  class1$free_valid;
-    reg  [2:0] class1$free_id;
+    reg  [3:0] class1$free_id;
     wire  class1$empty;
     wire  class1$full;
     wire  [15:0] class1$double_free_count;
     reg  class2$clock;
     reg  class2$reset;
     wire  class2$alloc_valid;
-    wire  [1:0] class2$alloc_id;
+    wire  [3:0] class2$alloc_id;
     reg  class2$alloc_ready;
     reg  class2$free_valid;
-    reg  [1:0] class2$free_id;
+    reg  [3:0] class2$free_id;
     wire  class2$empty;
     wire  class2$full;
     wire  [15:0] class2$double_free_count;
     reg  class3$clock;
     reg  class3$reset;
     wire  class3$alloc_valid;
-    wire  [1:0] class3$alloc_id;
+    wire  [3:0] class3$alloc_id;
     reg  class3$alloc_ready;
     reg  class3$free_valid;
-    reg  [1:0] class3$free_id;
+    reg  [3:0] class3$free_id;
     wire  class3$empty;
     wire  class3$full;
     wire  [15:0] class3$double_free_count;
+    reg  [15:0] live$d;
+    wire  [15:0] live$q;
+    reg  live$clock;
+    reg  init_done$d;
+    wire  init_done$q;
+    reg  init_done$clock;
+    reg  [3:0] init_ptr$d;
+    wire  [3:0] init_ptr$q;
+    reg  init_ptr$clock;
+    reg  phase_b$d;
+    wire  phase_b$q;
+    reg  phase_b$clock;
+    reg  op_release$d;
+    wire  op_release$q;
+    reg  op_release$clock;
+    reg  s_mark$d;
+    wire  s_mark$q;
+    reg  s_mark$clock;
+    reg  [63:0] s_key$d;
+    wire  [63:0] s_key$q;
+    reg  s_key$clock;
+    reg  [15:0] s_len$d;
+    wire  [15:0] s_len$q;
+    reg  s_len$clock;
+    reg  [7:0] s_off$d;
+    wire  [7:0] s_off$q;
+    reg  s_off$clock;
+    reg  [3:0] s_h0$d;
+    wire  [3:0] s_h0$q;
+    reg  s_h0$clock;
+    reg  [3:0] s_h1$d;
+    wire  [3:0] s_h1$q;
+    reg  s_h1$clock;
+    reg  [3:0] s_rel_slot$d;
+    wire  [3:0] s_rel_slot$q;
+    reg  s_rel_slot$clock;
+    reg  s_rel_delivered$d;
+    wire  s_rel_delivered$q;
+    reg  s_rel_delivered$clock;
+    reg  [1023:0] recent_keys$d;
+    wire  [1023:0] recent_keys$q;
+    reg  recent_keys$clock;
+    reg  [15:0] recent_valid$d;
+    wire  [15:0] recent_valid$q;
+    reg  recent_valid$clock;
+    reg  [3:0] recent_ptr$d;
+    wire  [3:0] recent_ptr$q;
+    reg  recent_ptr$clock;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_valid$clock;
+    reg  r_fail$d;
+    wire  r_fail$q;
+    reg  r_fail$clock;
+    reg  [2:0] r_reason$d;
+    wire  [2:0] r_reason$q;
+    reg  r_reason$clock;
+    reg  [15:0] r_rx_msg_id$d;
+    wire  [15:0] r_rx_msg_id$q;
+    reg  r_rx_msg_id$clock;
+    reg  r_new_msg$d;
+    wire  r_new_msg$q;
+    reg  r_new_msg$clock;
+    reg  r_new_pkt$d;
+    wire  r_new_pkt$q;
+    reg  r_new_pkt$clock;
+    reg  r_last$d;
+    wire  r_last$q;
+    reg  r_last$clock;
+    reg  [8:0] r_ack$d;
+    wire  [8:0] r_ack$q;
+    reg  r_ack$clock;
+    reg  [15:0] r_page$d;
+    wire  [15:0] r_page$q;
+    reg  r_page$clock;
+    reg  r_sched$d;
+    wire  r_sched$q;
+    reg  r_sched$clock;
+    reg  [3:0] r_sched_slot$d;
+    wire  [3:0] r_sched_slot$q;
+    reg  r_sched_slot$clock;
+    reg  [7:0] r_sched_gen$d;
+    wire  [7:0] r_sched_gen$q;
+    reg  r_sched_gen$clock;
+    reg  [31:0] c_zero_len$d;
+    wire  [31:0] c_zero_len$q;
+    reg  c_zero_len$clock;
+    reg  [31:0] c_too_long$d;
+    wire  [31:0] c_too_long$q;
+    reg  c_too_long$clock;
+    reg  [31:0] c_bad_offset$d;
+    wire  [31:0] c_bad_offset$q;
+    reg  c_bad_offset$clock;
+    reg  [31:0] c_len_mismatch$d;
+    wire  [31:0] c_len_mismatch$q;
+    reg  c_len_mismatch$clock;
+    reg  [31:0] c_no_id$d;
+    wire  [31:0] c_no_id$q;
+    reg  c_no_id$clock;
+    reg  [31:0] c_no_buffer$d;
+    wire  [31:0] c_no_buffer$q;
+    reg  c_no_buffer$clock;
+    reg  [31:0] c_bucket_full$d;
+    wire  [31:0] c_bucket_full$q;
+    reg  c_bucket_full$clock;
+    reg  [31:0] c_duplicate$d;
+    wire  [31:0] c_duplicate$q;
+    reg  c_duplicate$clock;
+    reg  [31:0] c_recent$d;
+    wire  [31:0] c_recent$q;
+    reg  c_recent$clock;
+    reg  [31:0] c_fallback$d;
+    wire  [31:0] c_fallback$q;
+    reg  c_fallback$clock;
 
     // Local signals
+    reg  take_release;
+    reg  take_request;
     reg  [63:0] req_key;
-    reg  [16:0] req_pkts;
+    reg  [63:0] mixed;
+    reg  [15:0] f0;
+    reg  [15:0] f1;
+    reg  [15:0] g0;
+    reg  [15:0] g1;
+    reg  [3:0] h0;
+    reg  [3:0] h1;
+    reg  do_request;
+    reg  do_release;
     reg  hit_found;
+    reg  [162:0] hit_entry;
+    reg  hit_way;
+    reg  hit_pos;
     reg  [3:0] hit_slot;
-    reg  released_hit;
-    reg  hit_live;
+    reg  [7:0] hit_gen;
+    reg  [15:0] hit_len;
+    reg  [16:0] hit_pkts;
     reg  recent_found;
     reg  is_recent;
-    reg  [9:0] hit_x64;
-    reg  [7:0] hit_x16;
-    reg  [15:0] hit_len;
-    reg  [6:0] hit_x8;
-    reg  [7:0] hit_gen;
-    reg  [16:0] hit_pkts;
+    reg  [16:0] req_pkts;
     reg  [6:0] sel_pkts;
     reg  [63:0] sel_bitmap;
-    reg  [5:0] offset6;
+    reg  [5:0] off6;
     reg  [63:0] bitmap_after;
-    reg  was_complete;
     reg  [63:0] pkt_mask;
     reg  [63:0] missing;
     reg  [63:0] missing_lowest;
     reg  [5:0] first_missing;
+    reg  was_complete;
+    reg  [1:0] used0;
+    reg  [1:0] used1;
+    reg  new_way;
+    reg  new_pos;
+    reg  bucket_full;
     reg  [3:0] fits;
     reg  [3:0] avail;
     reg  [1:0] chosen;
@@ -8212,180 +9089,76 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
     reg  [3:0] chosen_index;
     reg  [15:0] chosen_page;
     reg  [2:0] reason;
-    reg  do_alloc;
     reg  do_update;
+    reg  do_alloc;
     reg  [3:0] new_slot;
     reg  [7:0] new_gen;
-    reg  [3:0] upd_slot;
-    reg  [9:0] upd_x64;
-    reg  [7:0] new_x16;
-    reg  [6:0] new_x8;
-    reg  [5:0] new_x4;
-    reg  [4:0] new_x2;
-    reg  rel_ok;
-    reg  [9:0] rel_x64;
-    reg  [5:0] rel_x4;
-    reg  [4:0] rel_x2;
+    reg  [162:0] new_entry;
+    reg  [162:0] upd_entry;
+    reg  wr_way;
+    reg  wr_pos;
+    reg  [3:0] wr_bucket;
+    reg  [162:0] wr_data;
+    reg  wr_enable;
+    reg  [87:0] rel_info;
     reg  [1:0] rel_class;
     reg  [3:0] rel_index;
-    reg  [9:0] recent_x64;
-    reg  [15:0] valid_after_alloc;
+    reg  [15:0] live_set;
 
     // Sub module instances
-    nt_ndp_16_nic$reassembly$msg_table$valid valid(
-        .d(valid$d),
-        .q(valid$q),
-        .clock(valid$clock)
+    nt_ndp_16_nic$reassembly$msg_table$e00 e00(
+        .read_address(e00$read_address),
+        .read_clock(e00$read_clock),
+        .read_data(e00$read_data),
+        .write_address(e00$write_address),
+        .write_clock(e00$write_clock),
+        .write_data(e00$write_data),
+        .write_enable(e00$write_enable)
     );
-    nt_ndp_16_nic$reassembly$msg_table$keys keys(
-        .d(keys$d),
-        .q(keys$q),
-        .clock(keys$clock)
+    nt_ndp_16_nic$reassembly$msg_table$e01 e01(
+        .read_address(e01$read_address),
+        .read_clock(e01$read_clock),
+        .read_data(e01$read_data),
+        .write_address(e01$write_address),
+        .write_clock(e01$write_clock),
+        .write_data(e01$write_data),
+        .write_enable(e01$write_enable)
     );
-    nt_ndp_16_nic$reassembly$msg_table$bitmaps bitmaps(
-        .d(bitmaps$d),
-        .q(bitmaps$q),
-        .clock(bitmaps$clock)
+    nt_ndp_16_nic$reassembly$msg_table$e10 e10(
+        .read_address(e10$read_address),
+        .read_clock(e10$read_clock),
+        .read_data(e10$read_data),
+        .write_address(e10$write_address),
+        .write_clock(e10$write_clock),
+        .write_data(e10$write_data),
+        .write_enable(e10$write_enable)
     );
-    nt_ndp_16_nic$reassembly$msg_table$msg_lens msg_lens(
-        .d(msg_lens$d),
-        .q(msg_lens$q),
-        .clock(msg_lens$clock)
+    nt_ndp_16_nic$reassembly$msg_table$e11 e11(
+        .read_address(e11$read_address),
+        .read_clock(e11$read_clock),
+        .read_data(e11$read_data),
+        .write_address(e11$write_address),
+        .write_clock(e11$write_clock),
+        .write_data(e11$write_data),
+        .write_enable(e11$write_enable)
     );
-    nt_ndp_16_nic$reassembly$msg_table$pages pages(
-        .d(pages$d),
-        .q(pages$q),
-        .clock(pages$clock)
+    nt_ndp_16_nic$reassembly$msg_table$slot_info slot_info(
+        .read_address(slot_info$read_address),
+        .read_clock(slot_info$read_clock),
+        .read_data(slot_info$read_data),
+        .write_address(slot_info$write_address),
+        .write_clock(slot_info$write_clock),
+        .write_data(slot_info$write_data),
+        .write_enable(slot_info$write_enable)
     );
-    nt_ndp_16_nic$reassembly$msg_table$gens gens(
-        .d(gens$d),
-        .q(gens$q),
-        .clock(gens$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$buf_class buf_class(
-        .d(buf_class$d),
-        .q(buf_class$q),
-        .clock(buf_class$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$buf_index buf_index(
-        .d(buf_index$d),
-        .q(buf_index$q),
-        .clock(buf_index$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$recent_keys recent_keys(
-        .d(recent_keys$d),
-        .q(recent_keys$q),
-        .clock(recent_keys$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$recent_valid recent_valid(
-        .d(recent_valid$d),
-        .q(recent_valid$q),
-        .clock(recent_valid$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$recent_ptr recent_ptr(
-        .d(recent_ptr$d),
-        .q(recent_ptr$q),
-        .clock(recent_ptr$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_fail s1_fail(
-        .d(s1_fail$d),
-        .q(s1_fail$q),
-        .clock(s1_fail$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_reason s1_reason(
-        .d(s1_reason$d),
-        .q(s1_reason$q),
-        .clock(s1_reason$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_rx_msg_id s1_rx_msg_id(
-        .d(s1_rx_msg_id$d),
-        .q(s1_rx_msg_id$q),
-        .clock(s1_rx_msg_id$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_new_msg s1_new_msg(
-        .d(s1_new_msg$d),
-        .q(s1_new_msg$q),
-        .clock(s1_new_msg$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_new_pkt s1_new_pkt(
-        .d(s1_new_pkt$d),
-        .q(s1_new_pkt$q),
-        .clock(s1_new_pkt$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_last s1_last(
-        .d(s1_last$d),
-        .q(s1_last$q),
-        .clock(s1_last$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_ack s1_ack(
-        .d(s1_ack$d),
-        .q(s1_ack$q),
-        .clock(s1_ack$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_sched s1_sched(
-        .d(s1_sched$d),
-        .q(s1_sched$q),
-        .clock(s1_sched$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_sched_slot s1_sched_slot(
-        .d(s1_sched_slot$d),
-        .q(s1_sched_slot$q),
-        .clock(s1_sched_slot$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$s1_sched_gen s1_sched_gen(
-        .d(s1_sched_gen$d),
-        .q(s1_sched_gen$q),
-        .clock(s1_sched_gen$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
-        .d(c_zero_len$d),
-        .q(c_zero_len$q),
-        .clock(c_zero_len$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .d(c_len_mismatch$d),
-        .q(c_len_mismatch$q),
-        .clock(c_len_mismatch$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_no_id c_no_id(
-        .d(c_no_id$d),
-        .q(c_no_id$q),
-        .clock(c_no_id$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
-        .d(c_no_buffer$d),
-        .q(c_no_buffer$q),
-        .clock(c_no_buffer$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_recent c_recent(
-        .d(c_recent$d),
-        .q(c_recent$q),
-        .clock(c_recent$clock)
-    );
-    nt_ndp_16_nic$reassembly$msg_table$c_fallback c_fallback(
-        .d(c_fallback$d),
-        .q(c_fallback$q),
-        .clock(c_fallback$clock)
+    nt_ndp_16_nic$reassembly$msg_table$slot_gen slot_gen(
+        .read_address(slot_gen$read_address),
+        .read_clock(slot_gen$read_clock),
+        .read_data(slot_gen$read_data),
+        .write_address(slot_gen$write_address),
+        .write_clock(slot_gen$write_clock),
+        .write_data(slot_gen$write_data),
+        .write_enable(slot_gen$write_enable)
     );
     nt_ndp_16_nic$reassembly$msg_table$ids ids(
         .clock(ids$clock),
@@ -8447,68 +9220,272 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
         .full(class3$full),
         .double_free_count(class3$double_free_count)
     );
+    nt_ndp_16_nic$reassembly$msg_table$live live(
+        .d(live$d),
+        .q(live$q),
+        .clock(live$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$init_done init_done(
+        .d(init_done$d),
+        .q(init_done$q),
+        .clock(init_done$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$init_ptr init_ptr(
+        .d(init_ptr$d),
+        .q(init_ptr$q),
+        .clock(init_ptr$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$phase_b phase_b(
+        .d(phase_b$d),
+        .q(phase_b$q),
+        .clock(phase_b$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$op_release op_release(
+        .d(op_release$d),
+        .q(op_release$q),
+        .clock(op_release$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_mark s_mark(
+        .d(s_mark$d),
+        .q(s_mark$q),
+        .clock(s_mark$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_key s_key(
+        .d(s_key$d),
+        .q(s_key$q),
+        .clock(s_key$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_len s_len(
+        .d(s_len$d),
+        .q(s_len$q),
+        .clock(s_len$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_off s_off(
+        .d(s_off$d),
+        .q(s_off$q),
+        .clock(s_off$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_h0 s_h0(
+        .d(s_h0$d),
+        .q(s_h0$q),
+        .clock(s_h0$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_h1 s_h1(
+        .d(s_h1$d),
+        .q(s_h1$q),
+        .clock(s_h1$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_rel_slot s_rel_slot(
+        .d(s_rel_slot$d),
+        .q(s_rel_slot$q),
+        .clock(s_rel_slot$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$s_rel_delivered s_rel_delivered(
+        .d(s_rel_delivered$d),
+        .q(s_rel_delivered$q),
+        .clock(s_rel_delivered$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$recent_keys recent_keys(
+        .d(recent_keys$d),
+        .q(recent_keys$q),
+        .clock(recent_keys$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$recent_valid recent_valid(
+        .d(recent_valid$d),
+        .q(recent_valid$q),
+        .clock(recent_valid$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$recent_ptr recent_ptr(
+        .d(recent_ptr$d),
+        .q(recent_ptr$q),
+        .clock(recent_ptr$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_valid r_valid(
+        .d(r_valid$d),
+        .q(r_valid$q),
+        .clock(r_valid$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_fail r_fail(
+        .d(r_fail$d),
+        .q(r_fail$q),
+        .clock(r_fail$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_reason r_reason(
+        .d(r_reason$d),
+        .q(r_reason$q),
+        .clock(r_reason$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_rx_msg_id r_rx_msg_id(
+        .d(r_rx_msg_id$d),
+        .q(r_rx_msg_id$q),
+        .clock(r_rx_msg_id$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_new_msg r_new_msg(
+        .d(r_new_msg$d),
+        .q(r_new_msg$q),
+        .clock(r_new_msg$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_new_pkt r_new_pkt(
+        .d(r_new_pkt$d),
+        .q(r_new_pkt$q),
+        .clock(r_new_pkt$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_last r_last(
+        .d(r_last$d),
+        .q(r_last$q),
+        .clock(r_last$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_ack r_ack(
+        .d(r_ack$d),
+        .q(r_ack$q),
+        .clock(r_ack$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_page r_page(
+        .d(r_page$d),
+        .q(r_page$q),
+        .clock(r_page$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_sched r_sched(
+        .d(r_sched$d),
+        .q(r_sched$q),
+        .clock(r_sched$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_sched_slot r_sched_slot(
+        .d(r_sched_slot$d),
+        .q(r_sched_slot$q),
+        .clock(r_sched_slot$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$r_sched_gen r_sched_gen(
+        .d(r_sched_gen$d),
+        .q(r_sched_gen$q),
+        .clock(r_sched_gen$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
+        .d(c_zero_len$d),
+        .q(c_zero_len$q),
+        .clock(c_zero_len$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_too_long c_too_long(
+        .d(c_too_long$d),
+        .q(c_too_long$q),
+        .clock(c_too_long$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
+        .d(c_bad_offset$d),
+        .q(c_bad_offset$q),
+        .clock(c_bad_offset$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
+        .d(c_len_mismatch$d),
+        .q(c_len_mismatch$q),
+        .clock(c_len_mismatch$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_no_id c_no_id(
+        .d(c_no_id$d),
+        .q(c_no_id$q),
+        .clock(c_no_id$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
+        .d(c_no_buffer$d),
+        .q(c_no_buffer$q),
+        .clock(c_no_buffer$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_bucket_full c_bucket_full(
+        .d(c_bucket_full$d),
+        .q(c_bucket_full$q),
+        .clock(c_bucket_full$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_duplicate c_duplicate(
+        .d(c_duplicate$d),
+        .q(c_duplicate$q),
+        .clock(c_duplicate$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_recent c_recent(
+        .d(c_recent$d),
+        .q(c_recent$q),
+        .clock(c_recent$clock)
+    );
+    nt_ndp_16_nic$reassembly$msg_table$c_fallback c_fallback(
+        .d(c_fallback$d),
+        .q(c_fallback$q),
+        .clock(c_fallback$clock)
+    );
 
     // Update code
     always @(*) begin
-        valid$clock = clock;
-        keys$clock = clock;
-        bitmaps$clock = clock;
-        msg_lens$clock = clock;
-        pages$clock = clock;
-        gens$clock = clock;
-        buf_class$clock = clock;
-        buf_index$clock = clock;
+        live$clock = clock;
+        init_done$clock = clock;
+        init_ptr$clock = clock;
+        phase_b$clock = clock;
+        op_release$clock = clock;
+        s_mark$clock = clock;
+        s_key$clock = clock;
+        s_len$clock = clock;
+        s_off$clock = clock;
+        s_h0$clock = clock;
+        s_h1$clock = clock;
+        s_rel_slot$clock = clock;
+        s_rel_delivered$clock = clock;
         recent_keys$clock = clock;
         recent_valid$clock = clock;
         recent_ptr$clock = clock;
-        s1_valid$clock = clock;
-        s1_fail$clock = clock;
-        s1_reason$clock = clock;
-        s1_rx_msg_id$clock = clock;
-        s1_new_msg$clock = clock;
-        s1_new_pkt$clock = clock;
-        s1_last$clock = clock;
-        s1_ack$clock = clock;
-        s1_sched$clock = clock;
-        s1_sched_slot$clock = clock;
-        s1_sched_gen$clock = clock;
+        r_valid$clock = clock;
+        r_fail$clock = clock;
+        r_reason$clock = clock;
+        r_rx_msg_id$clock = clock;
+        r_new_msg$clock = clock;
+        r_new_pkt$clock = clock;
+        r_last$clock = clock;
+        r_ack$clock = clock;
+        r_page$clock = clock;
+        r_sched$clock = clock;
+        r_sched_slot$clock = clock;
+        r_sched_gen$clock = clock;
         c_zero_len$clock = clock;
         c_too_long$clock = clock;
         c_bad_offset$clock = clock;
         c_len_mismatch$clock = clock;
         c_no_id$clock = clock;
         c_no_buffer$clock = clock;
+        c_bucket_full$clock = clock;
         c_duplicate$clock = clock;
         c_recent$clock = clock;
         c_fallback$clock = clock;
-        valid$d = valid$q;
-        keys$d = keys$q;
-        bitmaps$d = bitmaps$q;
-        msg_lens$d = msg_lens$q;
-        pages$d = pages$q;
-        gens$d = gens$q;
-        buf_class$d = buf_class$q;
-        buf_index$d = buf_index$q;
+        live$d = live$q;
+        init_done$d = init_done$q;
+        init_ptr$d = init_ptr$q;
+        phase_b$d = phase_b$q;
+        op_release$d = op_release$q;
+        s_mark$d = s_mark$q;
+        s_key$d = s_key$q;
+        s_len$d = s_len$q;
+        s_off$d = s_off$q;
+        s_h0$d = s_h0$q;
+        s_h1$d = s_h1$q;
+        s_rel_slot$d = s_rel_slot$q;
+        s_rel_delivered$d = s_rel_delivered$q;
         recent_keys$d = recent_keys$q;
         recent_valid$d = recent_valid$q;
         recent_ptr$d = recent_ptr$q;
-        s1_valid$d = s1_valid$q;
-        s1_fail$d = s1_fail$q;
-        s1_reason$d = s1_reason$q;
-        s1_rx_msg_id$d = s1_rx_msg_id$q;
-        s1_new_msg$d = s1_new_msg$q;
-        s1_new_pkt$d = s1_new_pkt$q;
-        s1_last$d = s1_last$q;
-        s1_ack$d = s1_ack$q;
-        s1_sched$d = s1_sched$q;
-        s1_sched_slot$d = s1_sched_slot$q;
-        s1_sched_gen$d = s1_sched_gen$q;
+        r_valid$d = r_valid$q;
+        r_fail$d = r_fail$q;
+        r_reason$d = r_reason$q;
+        r_rx_msg_id$d = r_rx_msg_id$q;
+        r_new_msg$d = r_new_msg$q;
+        r_new_pkt$d = r_new_pkt$q;
+        r_last$d = r_last$q;
+        r_ack$d = r_ack$q;
+        r_page$d = r_page$q;
+        r_sched$d = r_sched$q;
+        r_sched_slot$d = r_sched_slot$q;
+        r_sched_gen$d = r_sched_gen$q;
         c_zero_len$d = c_zero_len$q;
         c_too_long$d = c_too_long$q;
         c_bad_offset$d = c_bad_offset$q;
         c_len_mismatch$d = c_len_mismatch$q;
         c_no_id$d = c_no_id$q;
         c_no_buffer$d = c_no_buffer$q;
+        c_bucket_full$d = c_bucket_full$q;
         c_duplicate$d = c_duplicate$q;
         c_recent$d = c_recent$q;
         c_fallback$d = c_fallback$q;
@@ -8517,27 +9494,37 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
         class1$clock = clock;
         class2$clock = clock;
         class3$clock = clock;
+        e00$read_clock = clock;
+        e00$write_clock = clock;
+        e01$read_clock = clock;
+        e01$write_clock = clock;
+        e10$read_clock = clock;
+        e10$write_clock = clock;
+        e11$read_clock = clock;
+        e11$write_clock = clock;
+        slot_info$read_clock = clock;
+        slot_info$write_clock = clock;
+        slot_gen$read_clock = clock;
+        slot_gen$write_clock = clock;
         ids$reset = reset;
         class0$reset = reset;
         class1$reset = reset;
         class2$reset = reset;
         class3$reset = reset;
-        resp_valid = s1_valid$q;
-        resp_fail = s1_fail$q;
-        resp_fail_reason = s1_reason$q;
-        resp_rx_msg_id = s1_rx_msg_id$q;
-        resp_is_new_msg = s1_new_msg$q;
-        resp_is_new_pkt = s1_new_pkt$q;
-        resp_is_last_pkt = s1_last$q;
-        resp_ack_no = s1_ack$q;
-        sched_valid = s1_sched$q;
-        sched_slot = s1_sched_slot$q;
-        sched_gen = s1_sched_gen$q;
-        slot_valid = valid$q;
-        slot_gen = gens$q;
-        slot_msg_len = msg_lens$q;
-        slot_page = pages$q;
-        slot_key = keys$q;
+        resp_valid = r_valid$q;
+        resp_fail = r_fail$q;
+        resp_fail_reason = r_reason$q;
+        resp_rx_msg_id = r_rx_msg_id$q;
+        resp_is_new_msg = r_new_msg$q;
+        resp_is_new_pkt = r_new_pkt$q;
+        resp_is_last_pkt = r_last$q;
+        resp_ack_no = r_ack$q;
+        resp_key = s_key$q;
+        resp_msg_len = s_len$q;
+        resp_page = r_page$q;
+        sched_valid = r_sched$q;
+        sched_slot = r_sched_slot$q;
+        sched_gen = r_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
         fail_zero_len_count = c_zero_len$q;
         fail_too_long_count = c_too_long$q;
@@ -8545,147 +9532,132 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
         fail_len_mismatch_count = c_len_mismatch$q;
         fail_no_id_count = c_no_id$q;
         fail_no_buffer_count = c_no_buffer$q;
+        fail_bucket_full_count = c_bucket_full$q;
         duplicate_count = c_duplicate$q;
         recent_duplicate_count = c_recent$q;
         class_fallback_count = c_fallback$q;
         req_key = ((((req_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req_src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req_src_ip) & 64'hffffffffffffffff);
-        req_pkts = (((req_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        mixed = ((req_key ^ (req_key >> 32'hd)) ^ (req_key << 32'h7)) ^ mix;
+        f0 = ((req_key[(32'h0)+:(16)] ^ req_key[(32'h10)+:(16)]) ^ req_key[(32'h20)+:(16)]) ^ req_key[(32'h30)+:(16)];
+        f1 = ((mixed[(32'h0)+:(16)] ^ mixed[(32'h10)+:(16)]) ^ mixed[(32'h20)+:(16)]) ^ mixed[(32'h30)+:(16)];
+        g0 = ((((f0 ^ (f0 >> fold_s1)) ^ (f0 >> fold_s2)) ^ (f0 >> fold_s3)) ^ (f0 >> fold_s4)) ^ (f0 >> fold_s5);
+        g1 = ((((f1 ^ (f1 >> fold_s1)) ^ (f1 >> fold_s2)) ^ (f1 >> fold_s3)) ^ (f1 >> fold_s4)) ^ (f1 >> fold_s5);
+        h0 = g0[(32'h0)+:(4)];
+        h1 = g1[(32'h0)+:(4)];
+        take_release = (init_done$q & (~phase_b$q)) & release_valid;
+        take_request = ((init_done$q & (~phase_b$q)) & req_valid) & (~release_valid);
+        release_ready = init_done$q & (~phase_b$q);
+        req_ready = (init_done$q & (~phase_b$q)) & (~release_valid);
+        phase_b$d = take_release | take_request;
+        if (take_release | take_request) begin
+            op_release$d = take_release;
+            s_mark$d = req_mark_received;
+            s_key$d = req_key;
+            s_len$d = req_msg_len;
+            s_off$d = req_pkt_offset;
+            s_h0$d = h0;
+            s_h1$d = h1;
+            s_rel_slot$d = release_slot;
+            s_rel_delivered$d = release_delivered;
+        end
+        e00$read_address = h0;
+        e01$read_address = h0;
+        e10$read_address = h1;
+        e11$read_address = h1;
+        slot_info$read_address = release_slot;
+        slot_gen$read_address = ids$alloc_id;
+        do_request = phase_b$q & (~op_release$q);
+        do_release = (phase_b$q & op_release$q) & live$q[s_rel_slot$q];
         hit_found = 1'b0;
-        hit_slot = 32'h0;
-        if (valid$q[0] & (keys$q[(0 * 32'h40)+:(64)] == req_key)) begin
+        hit_entry = e00$read_data;
+        hit_way = 1'b0;
+        hit_pos = 1'b0;
+        if (e00$read_data[32'h0] & (e00$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
-            hit_slot = 0;
         end
-        if (valid$q[1] & (keys$q[(1 * 32'h40)+:(64)] == req_key)) begin
+        if (e01$read_data[32'h0] & (e01$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
-            hit_slot = 1;
+            hit_entry = e01$read_data;
+            hit_pos = 1'b1;
         end
-        if (valid$q[2] & (keys$q[(2 * 32'h40)+:(64)] == req_key)) begin
+        if (e10$read_data[32'h0] & (e10$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
-            hit_slot = 2;
+            hit_entry = e10$read_data;
+            hit_way = 1'b1;
         end
-        if (valid$q[3] & (keys$q[(3 * 32'h40)+:(64)] == req_key)) begin
+        if (e11$read_data[32'h0] & (e11$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
-            hit_slot = 3;
+            hit_entry = e11$read_data;
+            hit_way = 1'b1;
+            hit_pos = 1'b1;
         end
-        if (valid$q[4] & (keys$q[(4 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 4;
-        end
-        if (valid$q[5] & (keys$q[(5 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 5;
-        end
-        if (valid$q[6] & (keys$q[(6 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 6;
-        end
-        if (valid$q[7] & (keys$q[(7 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 7;
-        end
-        if (valid$q[8] & (keys$q[(8 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 8;
-        end
-        if (valid$q[9] & (keys$q[(9 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 9;
-        end
-        if (valid$q[10] & (keys$q[(10 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 10;
-        end
-        if (valid$q[11] & (keys$q[(11 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 11;
-        end
-        if (valid$q[12] & (keys$q[(12 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 12;
-        end
-        if (valid$q[13] & (keys$q[(13 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 13;
-        end
-        if (valid$q[14] & (keys$q[(14 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 14;
-        end
-        if (valid$q[15] & (keys$q[(15 * 32'h40)+:(64)] == req_key)) begin
-            hit_found = 1'b1;
-            hit_slot = 15;
-        end
-        recent_found = 1'b0;
-        if (recent_valid$q[0] & (recent_keys$q[(0 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[1] & (recent_keys$q[(1 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[2] & (recent_keys$q[(2 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[3] & (recent_keys$q[(3 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[4] & (recent_keys$q[(4 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[5] & (recent_keys$q[(5 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[6] & (recent_keys$q[(6 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[7] & (recent_keys$q[(7 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[8] & (recent_keys$q[(8 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[9] & (recent_keys$q[(9 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[10] & (recent_keys$q[(10 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[11] & (recent_keys$q[(11 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[12] & (recent_keys$q[(12 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[13] & (recent_keys$q[(13 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[14] & (recent_keys$q[(14 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[15] & (recent_keys$q[(15 * 32'h40)+:(64)] == req_key)) begin
-            recent_found = 1'b1;
-        end
-        released_hit = (hit_found & release_valid) & (release_slot == hit_slot);
-        hit_live = hit_found & (~released_hit);
-        is_recent = (~hit_live) & (recent_found | (released_hit & release_delivered));
-        hit_x64 = ((hit_slot) & 10'h3ff) << 32'h6;
-        hit_x16 = ((hit_slot) & 8'hff) << 32'h4;
-        hit_x8 = ((hit_slot) & 7'h7f) << 32'h3;
-        hit_gen = gens$q[(hit_x8)+:(8)];
-        hit_len = msg_lens$q[(hit_x16)+:(16)];
+        hit_slot = hit_entry[(32'h41)+:(4)];
+        hit_gen = hit_entry[(32'h4b)+:(8)];
+        hit_len = hit_entry[(32'h53)+:(16)];
         hit_pkts = (((hit_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
-        if (hit_live) begin
+        req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        recent_found = 1'b0;
+        if (recent_valid$q[0] & (recent_keys$q[(0 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[1] & (recent_keys$q[(1 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[2] & (recent_keys$q[(2 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[3] & (recent_keys$q[(3 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[4] & (recent_keys$q[(4 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[5] & (recent_keys$q[(5 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[6] & (recent_keys$q[(6 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[7] & (recent_keys$q[(7 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[8] & (recent_keys$q[(8 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[9] & (recent_keys$q[(9 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[10] & (recent_keys$q[(10 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[11] & (recent_keys$q[(11 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[12] & (recent_keys$q[(12 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[13] & (recent_keys$q[(13 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[14] & (recent_keys$q[(14 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        if (recent_valid$q[15] & (recent_keys$q[(15 * 32'h40)+:(64)] == s_key$q)) begin
+            recent_found = 1'b1;
+        end
+        is_recent = (~hit_found) & recent_found;
+        if (hit_found) begin
             sel_pkts = ((hit_pkts) & 7'h7f);
-            sel_bitmap = bitmaps$q[(hit_x64)+:(64)];
+            sel_bitmap = hit_entry[(32'h63)+:(64)];
         end
         else begin
             sel_pkts = ((req_pkts) & 7'h7f);
             sel_bitmap = 32'h0;
         end
-        offset6 = req_pkt_offset[(32'h0)+:(6)];
+        off6 = s_off$q[(32'h0)+:(6)];
         bitmap_after = sel_bitmap;
-        if (req_mark_received) begin
-            bitmap_after = (sel_bitmap & ~(1 << (offset6)) | ((1'b1) << (offset6)));
+        if (s_mark$q) begin
+            bitmap_after = (sel_bitmap & ~(1 << (off6)) | ((1'b1) << (off6)));
         end
         pkt_mask = ~(all_ones64 << sel_pkts);
         missing = ~bitmap_after;
@@ -8884,8 +9856,16 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
             first_missing = 63;
         end
         was_complete = sel_bitmap == pkt_mask;
+        used0 = ((e00$read_data[32'h0]) & 2'h3) + ((e01$read_data[32'h0]) & 2'h3);
+        used1 = ((e10$read_data[32'h0]) & 2'h3) + ((e11$read_data[32'h0]) & 2'h3);
+        new_way = used1 < used0;
+        new_pos = e00$read_data[32'h0];
+        if (new_way) begin
+            new_pos = e10$read_data[32'h0];
+        end
+        bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
         fits = (((((((class0_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) | ((((((class1_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h1)) | ((((((class2_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h2)) | ((((((class3_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h3);
-        avail = fits & ((((((class0$alloc_valid) & 4'hf) | (((class1$alloc_valid) & 4'hf) << 32'h1)) | (((class2$alloc_valid) & 4'hf) << 32'h2)) | (((class3$alloc_valid) & 4'hf) << 32'h3)));
+        avail = fits & (((((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3)));
         chosen = 32'h0;
         if (avail[32'h3]) begin
             chosen = 32'h3;
@@ -8912,136 +9892,311 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
         if (fits[32'h0]) begin
             best = 32'h0;
         end
-        chosen_index = ((class0$alloc_id) & 4'hf);
+        chosen_index = class0$alloc_id;
+        chosen_page = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
         if (chosen == 32'h1) begin
-            chosen_index = ((class1$alloc_id) & 4'hf);
+            chosen_index = class1$alloc_id;
+            chosen_page = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
         end
         if (chosen == 32'h2) begin
-            chosen_index = ((class2$alloc_id) & 4'hf);
+            chosen_index = class2$alloc_id;
+            chosen_page = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
         end
         if (chosen == 32'h3) begin
-            chosen_index = ((class3$alloc_id) & 4'hf);
-        end
-        chosen_page = class0_base + ((((chosen_index) & 16'hffff) * class0_pages) & 16'hffff);
-        if (chosen == 32'h1) begin
-            chosen_page = class1_base + ((((chosen_index) & 16'hffff) * class1_pages) & 16'hffff);
-        end
-        if (chosen == 32'h2) begin
-            chosen_page = class2_base + ((((chosen_index) & 16'hffff) * class2_pages) & 16'hffff);
-        end
-        if (chosen == 32'h3) begin
-            chosen_page = class3_base + ((((chosen_index) & 16'hffff) * class3_pages) & 16'hffff);
+            chosen_index = class3$alloc_id;
+            chosen_page = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
         end
         reason = 32'h0;
-        if (hit_live) begin
-            if (req_msg_len != hit_len) begin
+        if (hit_found) begin
+            if (s_len$q != hit_len) begin
                 reason = 32'h4;
             end
-            else if (((req_pkt_offset) & 17'h1ffff) >= hit_pkts) begin
+            else if (((s_off$q) & 17'h1ffff) >= hit_pkts) begin
                 reason = 32'h3;
             end
         end
         else if (~is_recent) begin
-            if (req_msg_len == 32'h0) begin
+            if (s_len$q == 32'h0) begin
                 reason = 32'h1;
             end
-            else if (((req_msg_len) & 17'h1ffff) > max_msg_len) begin
+            else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
                 reason = 32'h2;
             end
-            else if (((req_pkt_offset) & 17'h1ffff) >= req_pkts) begin
+            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
                 reason = 32'h3;
             end
             else if (~ids$alloc_valid) begin
                 reason = 32'h5;
             end
+            else if (bucket_full) begin
+                reason = 32'h7;
+            end
             else if (~|avail) begin
                 reason = 32'h6;
             end
         end
-        do_update = (req_valid & hit_live) & (reason == 32'h0);
-        do_alloc = ((req_valid & (~hit_live)) & (~is_recent)) & (reason == 32'h0);
+        do_update = (do_request & hit_found) & (reason == 32'h0);
+        do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
         new_slot = ids$alloc_id;
-        new_x16 = ((new_slot) & 8'hff) << 32'h4;
-        new_x8 = ((new_slot) & 7'h7f) << 32'h3;
-        new_x4 = ((new_slot) & 6'h3f) << 32'h2;
-        new_x2 = ((new_slot) & 5'h1f) << 32'h1;
-        new_gen = gens$q[(new_x8)+:(8)] + 32'h1;
+        new_gen = slot_gen$read_data + 32'h1;
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
         class2$alloc_ready = do_alloc & (chosen == 32'h2);
         class3$alloc_ready = do_alloc & (chosen == 32'h3);
-        rel_ok = release_valid & valid$q[release_slot];
-        rel_x64 = ((release_slot) & 10'h3ff) << 32'h6;
-        rel_x4 = ((release_slot) & 6'h3f) << 32'h2;
-        rel_x2 = ((release_slot) & 5'h1f) << 32'h1;
-        rel_class = buf_class$q[(rel_x2)+:(2)];
-        rel_index = buf_index$q[(rel_x4)+:(4)];
-        ids$free_valid = rel_ok;
-        ids$free_id = release_slot;
-        class0$free_valid = rel_ok & (rel_class == 32'h0);
-        class1$free_valid = rel_ok & (rel_class == 32'h1);
-        class2$free_valid = rel_ok & (rel_class == 32'h2);
-        class3$free_valid = rel_ok & (rel_class == 32'h3);
+        new_entry = ((((((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63) | (((s_len$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h53)) | (((new_gen) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h4b)) | (((new_slot) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1);
+        upd_entry = (hit_entry & (~bitmap_lane)) | (((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63);
+        rel_info = slot_info$read_data;
+        rel_class = rel_info[(32'h4c)+:(2)];
+        rel_index = rel_info[(32'h4e)+:(4)];
+        ids$free_valid = do_release;
+        ids$free_id = s_rel_slot$q;
+        class0$free_valid = do_release & (rel_class == 32'h0);
+        class1$free_valid = do_release & (rel_class == 32'h1);
+        class2$free_valid = do_release & (rel_class == 32'h2);
+        class3$free_valid = do_release & (rel_class == 32'h3);
         class0$free_id = rel_index;
-        class1$free_id = rel_index[(32'h0)+:(3)];
-        class2$free_id = rel_index[(32'h0)+:(2)];
-        class3$free_id = rel_index[(32'h0)+:(2)];
-        recent_x64 = ((recent_ptr$q) & 10'h3ff) << 32'h6;
-        if (rel_ok & release_delivered) begin
-            recent_keys$d = (recent_keys$q & (~(lane64 << recent_x64))) | (((keys$q[(rel_x64)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << recent_x64);
+        class1$free_id = rel_index;
+        class2$free_id = rel_index;
+        class3$free_id = rel_index;
+        if (do_release & s_rel_delivered$q) begin
+            if (recent_ptr$q == 0) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (0 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40));
+            end
+            if (recent_ptr$q == 1) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (1 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+            end
+            if (recent_ptr$q == 2) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (2 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+            end
+            if (recent_ptr$q == 3) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (3 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+            end
+            if (recent_ptr$q == 4) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (4 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+            end
+            if (recent_ptr$q == 5) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (5 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+            end
+            if (recent_ptr$q == 6) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (6 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+            end
+            if (recent_ptr$q == 7) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (7 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+            end
+            if (recent_ptr$q == 8) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (8 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40));
+            end
+            if (recent_ptr$q == 9) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (9 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40));
+            end
+            if (recent_ptr$q == 10) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (10 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40));
+            end
+            if (recent_ptr$q == 11) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (11 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40));
+            end
+            if (recent_ptr$q == 12) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (12 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40));
+            end
+            if (recent_ptr$q == 13) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (13 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40));
+            end
+            if (recent_ptr$q == 14) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (14 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40));
+            end
+            if (recent_ptr$q == 15) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (15 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40));
+            end
             recent_valid$d = (recent_valid$q & ~(1 << (recent_ptr$q)) | ((1'b1) << (recent_ptr$q)));
             recent_ptr$d = recent_ptr$q + 32'h1;
         end
-        upd_slot = hit_slot;
+        wr_enable = (do_update | do_alloc) | do_release;
+        wr_way = hit_way;
+        wr_pos = hit_pos;
+        wr_bucket = s_h0$q;
+        if (hit_way) begin
+            wr_bucket = s_h1$q;
+        end
+        wr_data = upd_entry;
         if (do_alloc) begin
-            upd_slot = new_slot;
+            wr_way = new_way;
+            wr_pos = new_pos;
+            wr_bucket = s_h0$q;
+            if (new_way) begin
+                wr_bucket = s_h1$q;
+            end
+            wr_data = new_entry;
         end
-        upd_x64 = ((upd_slot) & 10'h3ff) << 32'h6;
-        if (do_update | do_alloc) begin
-            bitmaps$d = (bitmaps$q & (~(lane64 << upd_x64))) | (((bitmap_after) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << upd_x64);
+        if (do_release) begin
+            wr_way = rel_info[32'h4b];
+            wr_pos = rel_info[32'h40];
+            wr_bucket = rel_info[(32'h41)+:(4)];
+            wr_data = 32'h0;
         end
-        valid_after_alloc = valid$q;
-        if (do_alloc) begin
-            valid_after_alloc = (valid$q & ~(1 << (new_slot)) | ((1'b1) << (new_slot)));
-            keys$d = (keys$q & (~(lane64 << upd_x64))) | (((req_key) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << upd_x64);
-            msg_lens$d = (msg_lens$q & (~(lane16 << new_x16))) | (((req_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << new_x16);
-            pages$d = (pages$q & (~(lane16 << new_x16))) | (((chosen_page) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << new_x16);
-            gens$d = (gens$q & (~(lane8 << new_x8))) | (((new_gen) & 128'hffffffffffffffffffffffffffffffff) << new_x8);
-            buf_index$d = (buf_index$q & (~(lane4 << new_x4))) | (((chosen_index) & 64'hffffffffffffffff) << new_x4);
-            buf_class$d = (buf_class$q & (~(lane2 << new_x2))) | (((chosen) & 32'hffffffff) << new_x2);
+        e00$write_address = wr_bucket;
+        e01$write_address = wr_bucket;
+        e10$write_address = wr_bucket;
+        e11$write_address = wr_bucket;
+        e00$write_data = wr_data;
+        e01$write_data = wr_data;
+        e10$write_data = wr_data;
+        e11$write_data = wr_data;
+        e00$write_enable = (wr_enable & (~wr_way)) & (~wr_pos);
+        e01$write_enable = (wr_enable & (~wr_way)) & wr_pos;
+        e10$write_enable = (wr_enable & wr_way) & (~wr_pos);
+        e11$write_enable = (wr_enable & wr_way) & wr_pos;
+        if (~init_done$q) begin
+            e00$write_address = init_ptr$q;
+            e01$write_address = init_ptr$q;
+            e10$write_address = init_ptr$q;
+            e11$write_address = init_ptr$q;
+            e00$write_data = 32'h0;
+            e01$write_data = 32'h0;
+            e10$write_data = 32'h0;
+            e11$write_data = 32'h0;
+            e00$write_enable = 1'b1;
+            e01$write_enable = 1'b1;
+            e10$write_enable = 1'b1;
+            e11$write_enable = 1'b1;
+            init_ptr$d = init_ptr$q + 32'h1;
+            if (init_ptr$q == last_bucket) begin
+                init_done$d = 1'b1;
+            end
         end
-        valid$d = valid_after_alloc;
-        if (rel_ok) begin
-            valid$d = (valid_after_alloc & ~(1 << (release_slot)) | ((1'b0) << (release_slot)));
+        slot_info$write_address = new_slot;
+        slot_info$write_data = (((((chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
+        slot_info$write_enable = do_alloc;
+        slot_gen$write_address = new_slot;
+        slot_gen$write_data = new_gen;
+        slot_gen$write_enable = do_alloc;
+        live_set = live$q;
+        if (do_alloc & (new_slot == 0)) begin
+            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        s1_valid$d = req_valid;
-        s1_fail$d = reason != 32'h0;
-        s1_reason$d = reason;
-        s1_rx_msg_id$d = 32'h8000;
+        if (do_alloc & (new_slot == 1)) begin
+            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (do_alloc & (new_slot == 2)) begin
+            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (do_alloc & (new_slot == 3)) begin
+            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (do_alloc & (new_slot == 4)) begin
+            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (do_alloc & (new_slot == 5)) begin
+            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (do_alloc & (new_slot == 6)) begin
+            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (do_alloc & (new_slot == 7)) begin
+            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (do_alloc & (new_slot == 8)) begin
+            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (do_alloc & (new_slot == 9)) begin
+            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (do_alloc & (new_slot == 10)) begin
+            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (do_alloc & (new_slot == 11)) begin
+            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (do_alloc & (new_slot == 12)) begin
+            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (do_alloc & (new_slot == 13)) begin
+            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (do_alloc & (new_slot == 14)) begin
+            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (do_alloc & (new_slot == 15)) begin
+            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        live$d = live_set;
+        if (do_release & (s_rel_slot$q == 0)) begin
+            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (do_release & (s_rel_slot$q == 1)) begin
+            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (do_release & (s_rel_slot$q == 2)) begin
+            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (do_release & (s_rel_slot$q == 3)) begin
+            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (do_release & (s_rel_slot$q == 4)) begin
+            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (do_release & (s_rel_slot$q == 5)) begin
+            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (do_release & (s_rel_slot$q == 6)) begin
+            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (do_release & (s_rel_slot$q == 7)) begin
+            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (do_release & (s_rel_slot$q == 8)) begin
+            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (do_release & (s_rel_slot$q == 9)) begin
+            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (do_release & (s_rel_slot$q == 10)) begin
+            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (do_release & (s_rel_slot$q == 11)) begin
+            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (do_release & (s_rel_slot$q == 12)) begin
+            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (do_release & (s_rel_slot$q == 13)) begin
+            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (do_release & (s_rel_slot$q == 14)) begin
+            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (do_release & (s_rel_slot$q == 15)) begin
+            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        r_valid$d = do_request;
+        r_fail$d = reason != 32'h0;
+        r_reason$d = reason;
+        r_rx_msg_id$d = 32'h8000;
         if (do_update) begin
-            s1_rx_msg_id$d = (((hit_gen) & 16'hffff) << 32'h4) | ((hit_slot) & 16'hffff);
+            r_rx_msg_id$d = (((hit_gen) & 16'hffff) << slot_shift) | ((hit_slot) & 16'hffff);
         end
         if (do_alloc) begin
-            s1_rx_msg_id$d = (((new_gen) & 16'hffff) << 32'h4) | ((new_slot) & 16'hffff);
+            r_rx_msg_id$d = (((new_gen) & 16'hffff) << slot_shift) | ((new_slot) & 16'hffff);
         end
-        s1_new_msg$d = do_alloc;
-        s1_new_pkt$d = (do_update | do_alloc) & (~sel_bitmap[offset6]);
-        s1_last$d = is_recent | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
-        s1_ack$d = 32'h0;
+        r_new_msg$d = do_alloc;
+        r_page$d = chosen_page;
+        r_new_pkt$d = (do_update | do_alloc) & (~sel_bitmap[off6]);
+        r_last$d = (do_request & is_recent) | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
+        r_ack$d = 32'h0;
         if (do_update | do_alloc) begin
-            s1_ack$d = ((first_missing) & 9'h1ff);
+            r_ack$d = ((first_missing) & 9'h1ff);
         end
-        if (is_recent) begin
-            s1_ack$d = ((req_pkts) & 9'h1ff);
+        if (do_request & is_recent) begin
+            r_ack$d = ((req_pkts) & 9'h1ff);
         end
-        s1_sched$d = do_alloc | (do_update & (~was_complete));
-        s1_sched_slot$d = upd_slot;
-        s1_sched_gen$d = new_gen;
-        if (do_update) begin
-            s1_sched_gen$d = hit_gen;
+        r_sched$d = do_alloc | (do_update & (~was_complete));
+        r_sched_slot$d = hit_slot;
+        r_sched_gen$d = hit_gen;
+        if (do_alloc) begin
+            r_sched_slot$d = new_slot;
+            r_sched_gen$d = new_gen;
         end
-        if (req_valid) begin
+        if (do_request) begin
             if (reason == 32'h1) begin
                 c_zero_len$d = c_zero_len$q + 32'h1;
             end
@@ -9060,7 +10215,10 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
             if (reason == 32'h6) begin
                 c_no_buffer$d = c_no_buffer$q + 32'h1;
             end
-            if (do_update & sel_bitmap[offset6]) begin
+            if (reason == 32'h7) begin
+                c_bucket_full$d = c_bucket_full$q + 32'h1;
+            end
+            if (do_update & sel_bitmap[off6]) begin
                 c_duplicate$d = c_duplicate$q + 32'h1;
             end
             if (is_recent) begin
@@ -9071,18 +10229,21 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
             end
         end
         if (reset) begin
-            valid$d = 32'h0;
-            gens$d = 32'h0;
+            live$d = 32'h0;
+            init_done$d = 1'b0;
+            init_ptr$d = 32'h0;
+            phase_b$d = 1'b0;
             recent_valid$d = 32'h0;
             recent_ptr$d = 32'h0;
-            s1_valid$d = 1'b0;
-            s1_sched$d = 1'b0;
+            r_valid$d = 1'b0;
+            r_sched$d = 1'b0;
             c_zero_len$d = 32'h0;
             c_too_long$d = 32'h0;
             c_bad_offset$d = 32'h0;
             c_len_mismatch$d = 32'h0;
             c_no_id$d = 32'h0;
             c_no_buffer$d = 32'h0;
+            c_bucket_full$d = 32'h0;
             c_duplicate$d = 32'h0;
             c_recent$d = 32'h0;
             c_fallback$d = 32'h0;
@@ -9091,67 +10252,17 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_mark_receive
             class1$alloc_ready = 1'b0;
             class2$alloc_ready = 1'b0;
             class3$alloc_ready = 1'b0;
+            ids$free_valid = 1'b0;
+            class0$free_valid = 1'b0;
+            class1$free_valid = 1'b0;
+            class2$free_valid = 1'b0;
+            class3$free_valid = 1'b0;
+            slot_info$write_enable = 1'b0;
+            slot_gen$write_enable = 1'b0;
         end
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table
-
-
-module nt_ndp_16_nic$reassembly$msg_table$bitmaps(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$bitmaps
-
-
-module nt_ndp_16_nic$reassembly$msg_table$buf_class(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$buf_class
-
-
-module nt_ndp_16_nic$reassembly$msg_table$buf_index(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$buf_index
 
 
 module nt_ndp_16_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -9171,6 +10282,25 @@ module nt_ndp_16_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table$c_bad_offset
+
+
+module nt_ndp_16_nic$reassembly$msg_table$c_bucket_full(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$c_bucket_full
 
 
 module nt_ndp_16_nic$reassembly$msg_table$c_duplicate(d,q,clock);
@@ -9518,29 +10648,29 @@ module nt_ndp_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [2:0] alloc_id;
+    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [2:0] free_id;
+    input wire  [3:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [7:0] in_use$d;
-    wire  [7:0] in_use$q;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [7:0] lowest_free$bitmap;
+    reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [2:0] lowest_free$index;
+    wire  [3:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [7:0] after_alloc;
+    reg  [15:0] after_alloc;
 
     // Sub module instances
     nt_ndp_16_nic$reassembly$msg_table$class1$in_use in_use(
@@ -9615,13 +10745,13 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class1$double_frees
 module nt_ndp_16_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -9634,12 +10764,12 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class1$in_use
 module nt_ndp_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [7:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [2:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [7:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -9670,6 +10800,30 @@ module nt_ndp_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index)
         if (lowest_set_onehot[7]) begin
             index = 7;
         end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table$class1$lowest_free
@@ -9681,29 +10835,29 @@ module nt_ndp_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [1:0] alloc_id;
+    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [1:0] free_id;
+    input wire  [3:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [3:0] in_use$d;
-    wire  [3:0] in_use$q;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [3:0] lowest_free$bitmap;
+    reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [1:0] lowest_free$index;
+    wire  [3:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [3:0] after_alloc;
+    reg  [15:0] after_alloc;
 
     // Sub module instances
     nt_ndp_16_nic$reassembly$msg_table$class2$in_use in_use(
@@ -9778,13 +10932,13 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class2$double_frees
 module nt_ndp_16_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -9797,12 +10951,12 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class2$in_use
 module nt_ndp_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [3:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [1:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [3:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -9821,6 +10975,42 @@ module nt_ndp_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index)
         if (lowest_set_onehot[3]) begin
             index = 3;
         end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table$class2$lowest_free
@@ -9832,29 +11022,29 @@ module nt_ndp_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [1:0] alloc_id;
+    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [1:0] free_id;
+    input wire  [3:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [3:0] in_use$d;
-    wire  [3:0] in_use$q;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [3:0] lowest_free$bitmap;
+    reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [1:0] lowest_free$index;
+    wire  [3:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [3:0] after_alloc;
+    reg  [15:0] after_alloc;
 
     // Sub module instances
     nt_ndp_16_nic$reassembly$msg_table$class3$in_use in_use(
@@ -9929,13 +11119,13 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class3$double_frees
 module nt_ndp_16_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -9948,12 +11138,12 @@ endmodule // nt_ndp_16_nic$reassembly$msg_table$class3$in_use
 module nt_ndp_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [3:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [1:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [3:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -9972,28 +11162,161 @@ module nt_ndp_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index)
         if (lowest_set_onehot[3]) begin
             index = 3;
         end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table$class3$lowest_free
 
 
-module nt_ndp_16_nic$reassembly$msg_table$gens(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$e00(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [162:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [162:0] write_data;
+    input wire  write_enable;
 
     // Update code (custom)
-    initial begin
-       q = 128'h0;
+    reg[162:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
 
-    always @(posedge clock) begin
-       q <= d;
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$gens
+endmodule // nt_ndp_16_nic$reassembly$msg_table$e00
+
+
+module nt_ndp_16_nic$reassembly$msg_table$e01(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [162:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [162:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[162:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$e01
+
+
+module nt_ndp_16_nic$reassembly$msg_table$e10(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [162:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [162:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[162:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$e10
+
+
+module nt_ndp_16_nic$reassembly$msg_table$e11(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [162:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [162:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[162:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$e11
 
 
 module nt_ndp_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -10183,61 +11506,327 @@ module nt_ndp_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
 endmodule // nt_ndp_16_nic$reassembly$msg_table$ids$lowest_free
 
 
-module nt_ndp_16_nic$reassembly$msg_table$keys(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$init_done(d,q,clock);
 
     // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 1024'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$keys
+endmodule // nt_ndp_16_nic$reassembly$msg_table$init_done
 
 
-module nt_ndp_16_nic$reassembly$msg_table$msg_lens(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$init_ptr(d,q,clock);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 256'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$msg_lens
+endmodule // nt_ndp_16_nic$reassembly$msg_table$init_ptr
 
 
-module nt_ndp_16_nic$reassembly$msg_table$pages(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$live(d,q,clock);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 256'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$pages
+endmodule // nt_ndp_16_nic$reassembly$msg_table$live
+
+
+module nt_ndp_16_nic$reassembly$msg_table$op_release(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$op_release
+
+
+module nt_ndp_16_nic$reassembly$msg_table$phase_b(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$phase_b
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_ack(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_ack
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_fail(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_fail
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_last
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_new_msg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_new_msg
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_new_pkt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_new_pkt
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_page(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_page
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_reason(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_reason
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_rx_msg_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_rx_msg_id
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_sched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_sched
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_sched_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_sched_gen
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_sched_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_sched_slot
+
+
+module nt_ndp_16_nic$reassembly$msg_table$r_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$r_valid
 
 
 module nt_ndp_16_nic$reassembly$msg_table$recent_keys(d,q,clock);
@@ -10297,178 +11886,7 @@ module nt_ndp_16_nic$reassembly$msg_table$recent_valid(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$msg_table$recent_valid
 
 
-module nt_ndp_16_nic$reassembly$msg_table$s1_ack(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_ack
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_fail(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_fail
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_last
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_new_msg(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_new_msg
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_new_pkt(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_new_pkt
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_reason(d,q,clock);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_reason
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_rx_msg_id(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_rx_msg_id
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_sched(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_sched
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_sched_gen(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_sched_gen
-
-
-module nt_ndp_16_nic$reassembly$msg_table$s1_sched_slot(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -10484,29 +11902,48 @@ module nt_ndp_16_nic$reassembly$msg_table$s1_sched_slot(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_sched_slot
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_h0
 
 
-module nt_ndp_16_nic$reassembly$msg_table$s1_valid(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$s_h1(d,q,clock);
 
     // Module arguments
-    input wire  d;
-    output reg  q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 1'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$s1_valid
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_h1
 
 
-module nt_ndp_16_nic$reassembly$msg_table$valid(d,q,clock);
+module nt_ndp_16_nic$reassembly$msg_table$s_key(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_key
+
+
+module nt_ndp_16_nic$reassembly$msg_table$s_len(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -10522,7 +11959,141 @@ module nt_ndp_16_nic$reassembly$msg_table$valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$reassembly$msg_table$valid
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_len
+
+
+module nt_ndp_16_nic$reassembly$msg_table$s_mark(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_mark
+
+
+module nt_ndp_16_nic$reassembly$msg_table$s_off(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_off
+
+
+module nt_ndp_16_nic$reassembly$msg_table$s_rel_delivered(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_rel_delivered
+
+
+module nt_ndp_16_nic$reassembly$msg_table$s_rel_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$s_rel_slot
+
+
+module nt_ndp_16_nic$reassembly$msg_table$slot_gen(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[7:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$slot_gen
+
+
+module nt_ndp_16_nic$reassembly$msg_table$slot_info(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [87:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [87:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[87:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$slot_info
 
 
 module nt_ndp_16_nic$reassembly$now(d,q,clock);
@@ -10623,16 +12194,16 @@ endmodule // nt_ndp_16_nic$reassembly$out_valid
 module nt_ndp_16_nic$reassembly$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
-    input wire  [14:0] read_address;
+    input wire  [16:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [14:0] write_address;
+    input wire  [16:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[32767:0];
+    reg[63:0] mem[131071:0];
 
 
 
@@ -10671,13 +12242,13 @@ endmodule // nt_ndp_16_nic$reassembly$ro_msg_len
 module nt_ndp_16_nic$reassembly$ro_ptr(d,q,clock);
 
     // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
+    input wire  [16:0] d;
+    output reg  [16:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 15'h0;
+       q = 17'h0;
     end
 
     always @(posedge clock) begin
@@ -10685,6 +12256,44 @@ module nt_ndp_16_nic$reassembly$ro_ptr(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$reassembly$ro_ptr
+
+
+module nt_ndp_16_nic$reassembly$ro_rel_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$ro_rel_pending
+
+
+module nt_ndp_16_nic$reassembly$ro_rel_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$ro_rel_slot
 
 
 module nt_ndp_16_nic$reassembly$ro_slot(d,q,clock);
@@ -10742,6 +12351,244 @@ module nt_ndp_16_nic$reassembly$ro_words_left(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$reassembly$ro_words_left
+
+
+module nt_ndp_16_nic$reassembly$rx_busy(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$rx_busy
+
+
+module nt_ndp_16_nic$reassembly$s1_data(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_data
+
+
+module nt_ndp_16_nic$reassembly$s1_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_first
+
+
+module nt_ndp_16_nic$reassembly$s1_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_keep
+
+
+module nt_ndp_16_nic$reassembly$s1_key(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_key
+
+
+module nt_ndp_16_nic$reassembly$s1_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_last
+
+
+module nt_ndp_16_nic$reassembly$s1_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_len
+
+
+module nt_ndp_16_nic$reassembly$s1_local_port(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_local_port
+
+
+module nt_ndp_16_nic$reassembly$s1_off(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_off
+
+
+module nt_ndp_16_nic$reassembly$s1_rx_msg_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_rx_msg_id
+
+
+module nt_ndp_16_nic$reassembly$s1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$s1_valid
+
+
+module nt_ndp_16_nic$reassembly$slot_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [97:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [97:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[97:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$slot_ram
 
 
 module nt_ndp_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
@@ -11158,23 +13005,33 @@ module nt_ndp_16_nic$reassembly$timer$valid_bits(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$timer$valid_bits
 
 
-module nt_ndp_16_nic$reassembly$written(d,q,clock);
+module nt_ndp_16_nic$reassembly$written_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [63:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [63:0] write_data;
+    input wire  write_enable;
 
     // Update code (custom)
-    initial begin
-       q = 1024'h0;
+    reg[63:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
     end
 
-    always @(posedge clock) begin
-       q <= d;
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
     end
 
-endmodule // nt_ndp_16_nic$reassembly$written
+endmodule // nt_ndp_16_nic$reassembly$written_ram
 
 
 module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted);

@@ -1598,7 +1598,6 @@ module nt_homa_tr_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_aw
     reg  [31:0] wr_mask;
     reg  [3:0] wr_index;
     reg  ar_take;
-    reg  rd_aligned;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
     reg  [3:0] rd_cfg_index;
@@ -1731,7 +1730,7 @@ module nt_homa_tr_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_aw
         end
         aw_held$d = have_aw & (~write_go);
         w_held$d = have_w & (~write_go);
-        wr_ok = (wr_addr[(32'h0)+:(2)] == 32'h0) & (wr_addr[(32'h6)+:(6)] == 32'h0);
+        wr_ok = wr_addr[(32'h6)+:(6)] == 32'h0;
         wr_err = write_go & (~wr_ok);
         lane0 = 32'h0;
         lane1 = 32'h0;
@@ -1811,9 +1810,8 @@ module nt_homa_tr_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_aw
         cfg = cfg_regs$q;
         s_axil_arready = ((~r_valid$q) | s_axil_rready) & (~reset);
         ar_take = s_axil_arvalid & (((~r_valid$q) | s_axil_rready) & (~reset));
-        rd_aligned = s_axil_araddr[(32'h0)+:(2)] == 32'h0;
-        rd_cfg_hit = rd_aligned & (s_axil_araddr[(32'h6)+:(6)] == 32'h0);
-        rd_status_hit = rd_aligned & (s_axil_araddr[(32'h8)+:(4)] == 32'h1);
+        rd_cfg_hit = s_axil_araddr[(32'h6)+:(6)] == 32'h0;
+        rd_status_hit = s_axil_araddr[(32'h8)+:(4)] == 32'h1;
         rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
         rd_status_index = s_axil_araddr[(32'h2)+:(6)];
         rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];
@@ -15851,6 +15849,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
 
     // Constant declarations
     localparam  all_ones64 = 64'hffffffffffffffff;
+    localparam  slot_shift = 4'h7;
 
     // Stub signals
     reg  msg_table$clock;
@@ -15928,10 +15927,10 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  written_ram$write_enable;
     reg  [6:0] fifo_ram$read_address;
     reg  fifo_ram$read_clock;
-    wire  [96:0] fifo_ram$read_data;
+    wire  [99:0] fifo_ram$read_data;
     reg  [6:0] fifo_ram$write_address;
     reg  fifo_ram$write_clock;
-    reg  [96:0] fifo_ram$write_data;
+    reg  [99:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
@@ -16020,8 +16019,8 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  [63:0] in_bitmap$d;
     wire  [63:0] in_bitmap$q;
     reg  in_bitmap$clock;
-    reg  [96:0] in_header$d;
-    wire  [96:0] in_header$q;
+    reg  [99:0] in_header$d;
+    wire  [99:0] in_header$q;
     reg  in_header$clock;
     reg  [7:0] in_beat$d;
     wire  [7:0] in_beat$q;
@@ -16047,11 +16046,11 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  [6:0] fifo_tail$d;
     wire  [6:0] fifo_tail$q;
     reg  fifo_tail$clock;
-    reg  [7:0] fifo_count$d;
-    wire  [7:0] fifo_count$q;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
     reg  fifo_count$clock;
-    reg  [7:0] fifo_usable$d;
-    wire  [7:0] fifo_usable$q;
+    reg  [15:0] fifo_usable$d;
+    wire  [15:0] fifo_usable$q;
     reg  fifo_usable$clock;
     reg  fifo_wrote$d;
     wire  fifo_wrote$q;
@@ -16107,7 +16106,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
 
     // Local signals
     reg  out_free;
-    reg  [96:0] h_entry;
+    reg  [99:0] h_entry;
     reg  [6:0] h_slot;
     reg  [15:0] h_len;
     reg  [16:0] h_word;
@@ -16151,7 +16150,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  f_ok;
     reg  [10:0] f_expected;
     reg  [16:0] f_base;
-    reg  [96:0] f_header;
+    reg  [99:0] f_header;
     reg  c_ok;
     reg  [6:0] c_slot;
     reg  [5:0] c_off6;
@@ -16159,7 +16158,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  [10:0] c_expected;
     reg  [16:0] c_base;
     reg  [63:0] c_bitmap;
-    reg  [96:0] c_header;
+    reg  [99:0] c_header;
     reg  [7:0] c_beat;
     reg  c_bad_before;
     reg  [3:0] last_bytes;
@@ -16174,6 +16173,8 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     reg  [127:0] live_set;
     reg  [127:0] closed_set;
     reg  [127:0] fresh_set;
+    reg  [7:0] alloc_gen;
+    reg  [7:0] s1_gen;
 
     // Sub module instances
     nt_homa_tr_128_nic$reassembly$msg_table msg_table(
@@ -16720,13 +16721,15 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
         delivered_count = c_delivered$q;
         alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
         alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(7)];
+        alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
         slot_ram$write_enable = alloc_write;
         slot_ram$write_address = alloc_slot;
-        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((msg_table$resp_rx_msg_id[(32'h7)+:(8)]) & 98'h3ffffffffffffffffffffffff);
+        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 98'h3ffffffffffffffffffffffff);
         fwd_slot_valid$d = alloc_write;
         fwd_slot_addr$d = alloc_slot;
         fwd_slot_data$d = slot_ram$write_data;
         s1_slot = s1_rx_msg_id$q[(32'h0)+:(7)];
+        s1_gen = ((s1_rx_msg_id$q >> slot_shift) & 8'hff);
         f_entry = slot_ram$read_data;
         if (fwd_slot_valid$q & (fwd_slot_addr$q == s1_slot)) begin
             f_entry = fwd_slot_data$q;
@@ -16741,7 +16744,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
         f_gen = f_entry[(32'h0)+:(8)];
         f_len = f_entry[(32'h48)+:(16)];
         f_page = f_entry[(32'h58)+:(10)];
-        f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_rx_msg_id$q[(32'h7)+:(8)])) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
+        f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
         f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
         f_off6 = s1_off$q[(32'h0)+:(6)];
         f_offset_ok = s1_off$q < ((f_pkts) & 8'hff);
@@ -16752,7 +16755,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
             f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
         f_base = ((f_page + ((f_off6) & 10'h3ff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 97'h1ffffffffffffffffffffffff) << 32'h57) | (((f_len) & 97'h1ffffffffffffffffffffffff) << 32'h47)) | (((s1_key$q[(32'h0)+:(48)]) & 97'h1ffffffffffffffffffffffff) << 32'h17)) | (((s1_local_port$q) & 97'h1ffffffffffffffffffffffff) << 32'h7)) | ((s1_slot) & 97'h1ffffffffffffffffffffffff);
+        f_header = ((((((f_page) & 100'hfffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 100'hfffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 100'hfffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 100'hfffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 100'hfffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -16870,8 +16873,8 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
             h_entry = c_header;
         end
         h_slot = h_entry[(32'h0)+:(7)];
-        h_len = h_entry[(32'h47)+:(16)];
-        h_word = ((h_entry[(32'h57)+:(10)]) & 17'h1ffff) << 32'h7;
+        h_len = h_entry[(32'h4a)+:(16)];
+        h_word = ((h_entry[(32'h5a)+:(10)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (ro_state$q == 32'h1) & out_free;
         load_data = (ro_state$q == 32'h2) & out_free;
         ro_last_word = load_data & (ro_words_left$q == 32'h1);
@@ -16894,7 +16897,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
         end
         if (start) begin
             out_valid$d = 1'b1;
-            out_data$d = (((h_entry[(32'h17)+:(48)]) & 64'hffffffffffffffff)) | (((h_entry[(32'h7)+:(16)]) & 64'hffffffffffffffff) << 32'h30);
+            out_data$d = (((h_entry[(32'h1a)+:(48)]) & 64'hffffffffffffffff)) | (((h_entry[(32'ha)+:(16)]) & 64'hffffffffffffffff) << 32'h30);
             out_keep$d = 32'hff;
             out_last$d = 1'b0;
             ro_state$d = 32'h1;
@@ -16948,25 +16951,1801 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
         end
         live_set = live$q;
         fresh_set = fresh$q;
-        if (alloc_write) begin
-            live_set = (live$q & ~(1 << (alloc_slot)) | ((1'b1) << (alloc_slot)));
-            fresh_set = (fresh$q & ~(1 << (alloc_slot)) | ((1'b1) << (alloc_slot)));
+        closed_set = closed$q;
+        if (alloc_write & (alloc_slot == 0)) begin
+            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((complete | abort) & (c_slot == 0)) begin
+            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (alloc_write & (alloc_slot == 1)) begin
+            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((complete | abort) & (c_slot == 1)) begin
+            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (alloc_write & (alloc_slot == 2)) begin
+            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((complete | abort) & (c_slot == 2)) begin
+            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (alloc_write & (alloc_slot == 3)) begin
+            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((complete | abort) & (c_slot == 3)) begin
+            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (alloc_write & (alloc_slot == 4)) begin
+            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if ((complete | abort) & (c_slot == 4)) begin
+            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (alloc_write & (alloc_slot == 5)) begin
+            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if ((complete | abort) & (c_slot == 5)) begin
+            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (alloc_write & (alloc_slot == 6)) begin
+            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if ((complete | abort) & (c_slot == 6)) begin
+            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (alloc_write & (alloc_slot == 7)) begin
+            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if ((complete | abort) & (c_slot == 7)) begin
+            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (alloc_write & (alloc_slot == 8)) begin
+            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if ((complete | abort) & (c_slot == 8)) begin
+            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (alloc_write & (alloc_slot == 9)) begin
+            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if ((complete | abort) & (c_slot == 9)) begin
+            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (alloc_write & (alloc_slot == 10)) begin
+            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if ((complete | abort) & (c_slot == 10)) begin
+            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (alloc_write & (alloc_slot == 11)) begin
+            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if ((complete | abort) & (c_slot == 11)) begin
+            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (alloc_write & (alloc_slot == 12)) begin
+            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if ((complete | abort) & (c_slot == 12)) begin
+            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (alloc_write & (alloc_slot == 13)) begin
+            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if ((complete | abort) & (c_slot == 13)) begin
+            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (alloc_write & (alloc_slot == 14)) begin
+            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if ((complete | abort) & (c_slot == 14)) begin
+            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (alloc_write & (alloc_slot == 15)) begin
+            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if ((complete | abort) & (c_slot == 15)) begin
+            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (alloc_write & (alloc_slot == 16)) begin
+            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
+            fresh_set = (fresh$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if ((complete | abort) & (c_slot == 16)) begin
+            closed_set = (closed$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (alloc_write & (alloc_slot == 17)) begin
+            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
+            fresh_set = (fresh$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if ((complete | abort) & (c_slot == 17)) begin
+            closed_set = (closed$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (alloc_write & (alloc_slot == 18)) begin
+            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
+            fresh_set = (fresh$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if ((complete | abort) & (c_slot == 18)) begin
+            closed_set = (closed$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (alloc_write & (alloc_slot == 19)) begin
+            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
+            fresh_set = (fresh$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if ((complete | abort) & (c_slot == 19)) begin
+            closed_set = (closed$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (alloc_write & (alloc_slot == 20)) begin
+            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
+            fresh_set = (fresh$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if ((complete | abort) & (c_slot == 20)) begin
+            closed_set = (closed$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (alloc_write & (alloc_slot == 21)) begin
+            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
+            fresh_set = (fresh$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if ((complete | abort) & (c_slot == 21)) begin
+            closed_set = (closed$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (alloc_write & (alloc_slot == 22)) begin
+            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
+            fresh_set = (fresh$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if ((complete | abort) & (c_slot == 22)) begin
+            closed_set = (closed$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (alloc_write & (alloc_slot == 23)) begin
+            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
+            fresh_set = (fresh$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if ((complete | abort) & (c_slot == 23)) begin
+            closed_set = (closed$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (alloc_write & (alloc_slot == 24)) begin
+            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
+            fresh_set = (fresh$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if ((complete | abort) & (c_slot == 24)) begin
+            closed_set = (closed$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (alloc_write & (alloc_slot == 25)) begin
+            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
+            fresh_set = (fresh$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if ((complete | abort) & (c_slot == 25)) begin
+            closed_set = (closed$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (alloc_write & (alloc_slot == 26)) begin
+            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
+            fresh_set = (fresh$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if ((complete | abort) & (c_slot == 26)) begin
+            closed_set = (closed$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (alloc_write & (alloc_slot == 27)) begin
+            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
+            fresh_set = (fresh$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if ((complete | abort) & (c_slot == 27)) begin
+            closed_set = (closed$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (alloc_write & (alloc_slot == 28)) begin
+            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
+            fresh_set = (fresh$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if ((complete | abort) & (c_slot == 28)) begin
+            closed_set = (closed$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (alloc_write & (alloc_slot == 29)) begin
+            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
+            fresh_set = (fresh$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if ((complete | abort) & (c_slot == 29)) begin
+            closed_set = (closed$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (alloc_write & (alloc_slot == 30)) begin
+            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
+            fresh_set = (fresh$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if ((complete | abort) & (c_slot == 30)) begin
+            closed_set = (closed$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (alloc_write & (alloc_slot == 31)) begin
+            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
+            fresh_set = (fresh$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if ((complete | abort) & (c_slot == 31)) begin
+            closed_set = (closed$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (alloc_write & (alloc_slot == 32)) begin
+            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
+            fresh_set = (fresh$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if ((complete | abort) & (c_slot == 32)) begin
+            closed_set = (closed$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (alloc_write & (alloc_slot == 33)) begin
+            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
+            fresh_set = (fresh$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if ((complete | abort) & (c_slot == 33)) begin
+            closed_set = (closed$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (alloc_write & (alloc_slot == 34)) begin
+            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
+            fresh_set = (fresh$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if ((complete | abort) & (c_slot == 34)) begin
+            closed_set = (closed$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (alloc_write & (alloc_slot == 35)) begin
+            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
+            fresh_set = (fresh$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if ((complete | abort) & (c_slot == 35)) begin
+            closed_set = (closed$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (alloc_write & (alloc_slot == 36)) begin
+            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
+            fresh_set = (fresh$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if ((complete | abort) & (c_slot == 36)) begin
+            closed_set = (closed$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (alloc_write & (alloc_slot == 37)) begin
+            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
+            fresh_set = (fresh$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if ((complete | abort) & (c_slot == 37)) begin
+            closed_set = (closed$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (alloc_write & (alloc_slot == 38)) begin
+            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
+            fresh_set = (fresh$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if ((complete | abort) & (c_slot == 38)) begin
+            closed_set = (closed$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (alloc_write & (alloc_slot == 39)) begin
+            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
+            fresh_set = (fresh$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if ((complete | abort) & (c_slot == 39)) begin
+            closed_set = (closed$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (alloc_write & (alloc_slot == 40)) begin
+            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
+            fresh_set = (fresh$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if ((complete | abort) & (c_slot == 40)) begin
+            closed_set = (closed$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (alloc_write & (alloc_slot == 41)) begin
+            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
+            fresh_set = (fresh$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if ((complete | abort) & (c_slot == 41)) begin
+            closed_set = (closed$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (alloc_write & (alloc_slot == 42)) begin
+            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
+            fresh_set = (fresh$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if ((complete | abort) & (c_slot == 42)) begin
+            closed_set = (closed$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (alloc_write & (alloc_slot == 43)) begin
+            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
+            fresh_set = (fresh$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if ((complete | abort) & (c_slot == 43)) begin
+            closed_set = (closed$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (alloc_write & (alloc_slot == 44)) begin
+            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
+            fresh_set = (fresh$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if ((complete | abort) & (c_slot == 44)) begin
+            closed_set = (closed$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (alloc_write & (alloc_slot == 45)) begin
+            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
+            fresh_set = (fresh$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if ((complete | abort) & (c_slot == 45)) begin
+            closed_set = (closed$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (alloc_write & (alloc_slot == 46)) begin
+            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
+            fresh_set = (fresh$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if ((complete | abort) & (c_slot == 46)) begin
+            closed_set = (closed$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (alloc_write & (alloc_slot == 47)) begin
+            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
+            fresh_set = (fresh$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if ((complete | abort) & (c_slot == 47)) begin
+            closed_set = (closed$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (alloc_write & (alloc_slot == 48)) begin
+            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
+            fresh_set = (fresh$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if ((complete | abort) & (c_slot == 48)) begin
+            closed_set = (closed$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (alloc_write & (alloc_slot == 49)) begin
+            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
+            fresh_set = (fresh$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if ((complete | abort) & (c_slot == 49)) begin
+            closed_set = (closed$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (alloc_write & (alloc_slot == 50)) begin
+            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
+            fresh_set = (fresh$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if ((complete | abort) & (c_slot == 50)) begin
+            closed_set = (closed$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (alloc_write & (alloc_slot == 51)) begin
+            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
+            fresh_set = (fresh$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if ((complete | abort) & (c_slot == 51)) begin
+            closed_set = (closed$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (alloc_write & (alloc_slot == 52)) begin
+            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
+            fresh_set = (fresh$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if ((complete | abort) & (c_slot == 52)) begin
+            closed_set = (closed$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (alloc_write & (alloc_slot == 53)) begin
+            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
+            fresh_set = (fresh$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if ((complete | abort) & (c_slot == 53)) begin
+            closed_set = (closed$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (alloc_write & (alloc_slot == 54)) begin
+            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
+            fresh_set = (fresh$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if ((complete | abort) & (c_slot == 54)) begin
+            closed_set = (closed$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (alloc_write & (alloc_slot == 55)) begin
+            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
+            fresh_set = (fresh$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if ((complete | abort) & (c_slot == 55)) begin
+            closed_set = (closed$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (alloc_write & (alloc_slot == 56)) begin
+            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
+            fresh_set = (fresh$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if ((complete | abort) & (c_slot == 56)) begin
+            closed_set = (closed$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (alloc_write & (alloc_slot == 57)) begin
+            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
+            fresh_set = (fresh$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if ((complete | abort) & (c_slot == 57)) begin
+            closed_set = (closed$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (alloc_write & (alloc_slot == 58)) begin
+            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
+            fresh_set = (fresh$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if ((complete | abort) & (c_slot == 58)) begin
+            closed_set = (closed$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (alloc_write & (alloc_slot == 59)) begin
+            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
+            fresh_set = (fresh$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if ((complete | abort) & (c_slot == 59)) begin
+            closed_set = (closed$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (alloc_write & (alloc_slot == 60)) begin
+            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
+            fresh_set = (fresh$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if ((complete | abort) & (c_slot == 60)) begin
+            closed_set = (closed$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (alloc_write & (alloc_slot == 61)) begin
+            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
+            fresh_set = (fresh$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if ((complete | abort) & (c_slot == 61)) begin
+            closed_set = (closed$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (alloc_write & (alloc_slot == 62)) begin
+            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
+            fresh_set = (fresh$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if ((complete | abort) & (c_slot == 62)) begin
+            closed_set = (closed$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (alloc_write & (alloc_slot == 63)) begin
+            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
+            fresh_set = (fresh$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if ((complete | abort) & (c_slot == 63)) begin
+            closed_set = (closed$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (alloc_write & (alloc_slot == 64)) begin
+            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
+            fresh_set = (fresh$q & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if ((complete | abort) & (c_slot == 64)) begin
+            closed_set = (closed$q & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (alloc_write & (alloc_slot == 65)) begin
+            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
+            fresh_set = (fresh$q & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if ((complete | abort) & (c_slot == 65)) begin
+            closed_set = (closed$q & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (alloc_write & (alloc_slot == 66)) begin
+            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
+            fresh_set = (fresh$q & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if ((complete | abort) & (c_slot == 66)) begin
+            closed_set = (closed$q & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (alloc_write & (alloc_slot == 67)) begin
+            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
+            fresh_set = (fresh$q & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if ((complete | abort) & (c_slot == 67)) begin
+            closed_set = (closed$q & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (alloc_write & (alloc_slot == 68)) begin
+            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
+            fresh_set = (fresh$q & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if ((complete | abort) & (c_slot == 68)) begin
+            closed_set = (closed$q & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (alloc_write & (alloc_slot == 69)) begin
+            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
+            fresh_set = (fresh$q & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if ((complete | abort) & (c_slot == 69)) begin
+            closed_set = (closed$q & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (alloc_write & (alloc_slot == 70)) begin
+            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
+            fresh_set = (fresh$q & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if ((complete | abort) & (c_slot == 70)) begin
+            closed_set = (closed$q & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (alloc_write & (alloc_slot == 71)) begin
+            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
+            fresh_set = (fresh$q & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if ((complete | abort) & (c_slot == 71)) begin
+            closed_set = (closed$q & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (alloc_write & (alloc_slot == 72)) begin
+            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
+            fresh_set = (fresh$q & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if ((complete | abort) & (c_slot == 72)) begin
+            closed_set = (closed$q & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (alloc_write & (alloc_slot == 73)) begin
+            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
+            fresh_set = (fresh$q & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if ((complete | abort) & (c_slot == 73)) begin
+            closed_set = (closed$q & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (alloc_write & (alloc_slot == 74)) begin
+            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
+            fresh_set = (fresh$q & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if ((complete | abort) & (c_slot == 74)) begin
+            closed_set = (closed$q & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (alloc_write & (alloc_slot == 75)) begin
+            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
+            fresh_set = (fresh$q & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if ((complete | abort) & (c_slot == 75)) begin
+            closed_set = (closed$q & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (alloc_write & (alloc_slot == 76)) begin
+            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
+            fresh_set = (fresh$q & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if ((complete | abort) & (c_slot == 76)) begin
+            closed_set = (closed$q & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (alloc_write & (alloc_slot == 77)) begin
+            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
+            fresh_set = (fresh$q & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if ((complete | abort) & (c_slot == 77)) begin
+            closed_set = (closed$q & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (alloc_write & (alloc_slot == 78)) begin
+            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
+            fresh_set = (fresh$q & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if ((complete | abort) & (c_slot == 78)) begin
+            closed_set = (closed$q & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (alloc_write & (alloc_slot == 79)) begin
+            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
+            fresh_set = (fresh$q & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if ((complete | abort) & (c_slot == 79)) begin
+            closed_set = (closed$q & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (alloc_write & (alloc_slot == 80)) begin
+            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
+            fresh_set = (fresh$q & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if ((complete | abort) & (c_slot == 80)) begin
+            closed_set = (closed$q & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (alloc_write & (alloc_slot == 81)) begin
+            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
+            fresh_set = (fresh$q & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if ((complete | abort) & (c_slot == 81)) begin
+            closed_set = (closed$q & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (alloc_write & (alloc_slot == 82)) begin
+            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
+            fresh_set = (fresh$q & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if ((complete | abort) & (c_slot == 82)) begin
+            closed_set = (closed$q & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (alloc_write & (alloc_slot == 83)) begin
+            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
+            fresh_set = (fresh$q & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if ((complete | abort) & (c_slot == 83)) begin
+            closed_set = (closed$q & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (alloc_write & (alloc_slot == 84)) begin
+            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
+            fresh_set = (fresh$q & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if ((complete | abort) & (c_slot == 84)) begin
+            closed_set = (closed$q & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (alloc_write & (alloc_slot == 85)) begin
+            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
+            fresh_set = (fresh$q & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if ((complete | abort) & (c_slot == 85)) begin
+            closed_set = (closed$q & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (alloc_write & (alloc_slot == 86)) begin
+            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
+            fresh_set = (fresh$q & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if ((complete | abort) & (c_slot == 86)) begin
+            closed_set = (closed$q & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (alloc_write & (alloc_slot == 87)) begin
+            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
+            fresh_set = (fresh$q & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if ((complete | abort) & (c_slot == 87)) begin
+            closed_set = (closed$q & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (alloc_write & (alloc_slot == 88)) begin
+            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
+            fresh_set = (fresh$q & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if ((complete | abort) & (c_slot == 88)) begin
+            closed_set = (closed$q & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (alloc_write & (alloc_slot == 89)) begin
+            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
+            fresh_set = (fresh$q & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if ((complete | abort) & (c_slot == 89)) begin
+            closed_set = (closed$q & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (alloc_write & (alloc_slot == 90)) begin
+            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
+            fresh_set = (fresh$q & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if ((complete | abort) & (c_slot == 90)) begin
+            closed_set = (closed$q & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (alloc_write & (alloc_slot == 91)) begin
+            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
+            fresh_set = (fresh$q & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if ((complete | abort) & (c_slot == 91)) begin
+            closed_set = (closed$q & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (alloc_write & (alloc_slot == 92)) begin
+            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
+            fresh_set = (fresh$q & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if ((complete | abort) & (c_slot == 92)) begin
+            closed_set = (closed$q & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (alloc_write & (alloc_slot == 93)) begin
+            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
+            fresh_set = (fresh$q & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if ((complete | abort) & (c_slot == 93)) begin
+            closed_set = (closed$q & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (alloc_write & (alloc_slot == 94)) begin
+            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
+            fresh_set = (fresh$q & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if ((complete | abort) & (c_slot == 94)) begin
+            closed_set = (closed$q & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (alloc_write & (alloc_slot == 95)) begin
+            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
+            fresh_set = (fresh$q & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if ((complete | abort) & (c_slot == 95)) begin
+            closed_set = (closed$q & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (alloc_write & (alloc_slot == 96)) begin
+            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
+            fresh_set = (fresh$q & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if ((complete | abort) & (c_slot == 96)) begin
+            closed_set = (closed$q & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (alloc_write & (alloc_slot == 97)) begin
+            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
+            fresh_set = (fresh$q & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if ((complete | abort) & (c_slot == 97)) begin
+            closed_set = (closed$q & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (alloc_write & (alloc_slot == 98)) begin
+            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
+            fresh_set = (fresh$q & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if ((complete | abort) & (c_slot == 98)) begin
+            closed_set = (closed$q & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (alloc_write & (alloc_slot == 99)) begin
+            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
+            fresh_set = (fresh$q & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if ((complete | abort) & (c_slot == 99)) begin
+            closed_set = (closed$q & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (alloc_write & (alloc_slot == 100)) begin
+            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
+            fresh_set = (fresh$q & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if ((complete | abort) & (c_slot == 100)) begin
+            closed_set = (closed$q & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (alloc_write & (alloc_slot == 101)) begin
+            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
+            fresh_set = (fresh$q & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if ((complete | abort) & (c_slot == 101)) begin
+            closed_set = (closed$q & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (alloc_write & (alloc_slot == 102)) begin
+            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
+            fresh_set = (fresh$q & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if ((complete | abort) & (c_slot == 102)) begin
+            closed_set = (closed$q & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (alloc_write & (alloc_slot == 103)) begin
+            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
+            fresh_set = (fresh$q & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if ((complete | abort) & (c_slot == 103)) begin
+            closed_set = (closed$q & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (alloc_write & (alloc_slot == 104)) begin
+            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
+            fresh_set = (fresh$q & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if ((complete | abort) & (c_slot == 104)) begin
+            closed_set = (closed$q & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (alloc_write & (alloc_slot == 105)) begin
+            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
+            fresh_set = (fresh$q & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if ((complete | abort) & (c_slot == 105)) begin
+            closed_set = (closed$q & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (alloc_write & (alloc_slot == 106)) begin
+            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
+            fresh_set = (fresh$q & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if ((complete | abort) & (c_slot == 106)) begin
+            closed_set = (closed$q & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (alloc_write & (alloc_slot == 107)) begin
+            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
+            fresh_set = (fresh$q & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if ((complete | abort) & (c_slot == 107)) begin
+            closed_set = (closed$q & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (alloc_write & (alloc_slot == 108)) begin
+            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
+            fresh_set = (fresh$q & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if ((complete | abort) & (c_slot == 108)) begin
+            closed_set = (closed$q & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (alloc_write & (alloc_slot == 109)) begin
+            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
+            fresh_set = (fresh$q & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if ((complete | abort) & (c_slot == 109)) begin
+            closed_set = (closed$q & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (alloc_write & (alloc_slot == 110)) begin
+            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
+            fresh_set = (fresh$q & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if ((complete | abort) & (c_slot == 110)) begin
+            closed_set = (closed$q & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (alloc_write & (alloc_slot == 111)) begin
+            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
+            fresh_set = (fresh$q & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if ((complete | abort) & (c_slot == 111)) begin
+            closed_set = (closed$q & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (alloc_write & (alloc_slot == 112)) begin
+            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
+            fresh_set = (fresh$q & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if ((complete | abort) & (c_slot == 112)) begin
+            closed_set = (closed$q & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (alloc_write & (alloc_slot == 113)) begin
+            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
+            fresh_set = (fresh$q & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if ((complete | abort) & (c_slot == 113)) begin
+            closed_set = (closed$q & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (alloc_write & (alloc_slot == 114)) begin
+            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
+            fresh_set = (fresh$q & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if ((complete | abort) & (c_slot == 114)) begin
+            closed_set = (closed$q & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (alloc_write & (alloc_slot == 115)) begin
+            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
+            fresh_set = (fresh$q & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if ((complete | abort) & (c_slot == 115)) begin
+            closed_set = (closed$q & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (alloc_write & (alloc_slot == 116)) begin
+            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
+            fresh_set = (fresh$q & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if ((complete | abort) & (c_slot == 116)) begin
+            closed_set = (closed$q & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (alloc_write & (alloc_slot == 117)) begin
+            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
+            fresh_set = (fresh$q & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if ((complete | abort) & (c_slot == 117)) begin
+            closed_set = (closed$q & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (alloc_write & (alloc_slot == 118)) begin
+            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
+            fresh_set = (fresh$q & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if ((complete | abort) & (c_slot == 118)) begin
+            closed_set = (closed$q & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (alloc_write & (alloc_slot == 119)) begin
+            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
+            fresh_set = (fresh$q & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if ((complete | abort) & (c_slot == 119)) begin
+            closed_set = (closed$q & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (alloc_write & (alloc_slot == 120)) begin
+            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
+            fresh_set = (fresh$q & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if ((complete | abort) & (c_slot == 120)) begin
+            closed_set = (closed$q & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (alloc_write & (alloc_slot == 121)) begin
+            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
+            fresh_set = (fresh$q & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if ((complete | abort) & (c_slot == 121)) begin
+            closed_set = (closed$q & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (alloc_write & (alloc_slot == 122)) begin
+            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
+            fresh_set = (fresh$q & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if ((complete | abort) & (c_slot == 122)) begin
+            closed_set = (closed$q & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (alloc_write & (alloc_slot == 123)) begin
+            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
+            fresh_set = (fresh$q & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if ((complete | abort) & (c_slot == 123)) begin
+            closed_set = (closed$q & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (alloc_write & (alloc_slot == 124)) begin
+            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
+            fresh_set = (fresh$q & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if ((complete | abort) & (c_slot == 124)) begin
+            closed_set = (closed$q & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (alloc_write & (alloc_slot == 125)) begin
+            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
+            fresh_set = (fresh$q & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if ((complete | abort) & (c_slot == 125)) begin
+            closed_set = (closed$q & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (alloc_write & (alloc_slot == 126)) begin
+            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
+            fresh_set = (fresh$q & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if ((complete | abort) & (c_slot == 126)) begin
+            closed_set = (closed$q & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (alloc_write & (alloc_slot == 127)) begin
+            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
+            fresh_set = (fresh$q & ~(1 << (127)) | ((1'b1) << (127)));
+        end
+        if ((complete | abort) & (c_slot == 127)) begin
+            closed_set = (closed$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         live$d = live_set;
-        if (rel_taken) begin
-            live$d = (live_set & ~(1 << (rel_slot)) | ((1'b0) << (rel_slot)));
-        end
         fresh$d = fresh_set;
-        if (end_ok & len_ok) begin
-            fresh$d = (fresh_set & ~(1 << (c_slot)) | ((1'b0) << (c_slot)));
-        end
-        closed_set = closed$q;
-        if (complete | abort) begin
-            closed_set = (closed$q & ~(1 << (c_slot)) | ((1'b1) << (c_slot)));
-        end
         closed$d = closed_set;
-        if (rel_taken) begin
-            closed$d = (closed_set & ~(1 << (rel_slot)) | ((1'b0) << (rel_slot)));
+        if (rel_taken & (rel_slot == 0)) begin
+            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
+            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 0)) begin
+            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (rel_taken & (rel_slot == 1)) begin
+            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
+            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 1)) begin
+            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (rel_taken & (rel_slot == 2)) begin
+            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
+            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 2)) begin
+            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (rel_taken & (rel_slot == 3)) begin
+            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
+            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 3)) begin
+            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (rel_taken & (rel_slot == 4)) begin
+            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
+            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 4)) begin
+            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (rel_taken & (rel_slot == 5)) begin
+            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
+            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 5)) begin
+            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (rel_taken & (rel_slot == 6)) begin
+            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
+            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 6)) begin
+            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (rel_taken & (rel_slot == 7)) begin
+            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
+            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 7)) begin
+            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (rel_taken & (rel_slot == 8)) begin
+            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
+            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 8)) begin
+            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (rel_taken & (rel_slot == 9)) begin
+            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
+            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 9)) begin
+            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (rel_taken & (rel_slot == 10)) begin
+            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
+            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 10)) begin
+            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (rel_taken & (rel_slot == 11)) begin
+            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
+            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 11)) begin
+            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (rel_taken & (rel_slot == 12)) begin
+            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
+            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 12)) begin
+            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (rel_taken & (rel_slot == 13)) begin
+            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
+            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 13)) begin
+            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (rel_taken & (rel_slot == 14)) begin
+            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
+            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 14)) begin
+            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (rel_taken & (rel_slot == 15)) begin
+            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
+            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 15)) begin
+            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if (rel_taken & (rel_slot == 16)) begin
+            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
+            closed$d = (closed_set & ~(1 << (16)) | ((1'b0) << (16)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 16)) begin
+            fresh$d = (fresh_set & ~(1 << (16)) | ((1'b0) << (16)));
+        end
+        if (rel_taken & (rel_slot == 17)) begin
+            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
+            closed$d = (closed_set & ~(1 << (17)) | ((1'b0) << (17)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 17)) begin
+            fresh$d = (fresh_set & ~(1 << (17)) | ((1'b0) << (17)));
+        end
+        if (rel_taken & (rel_slot == 18)) begin
+            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
+            closed$d = (closed_set & ~(1 << (18)) | ((1'b0) << (18)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 18)) begin
+            fresh$d = (fresh_set & ~(1 << (18)) | ((1'b0) << (18)));
+        end
+        if (rel_taken & (rel_slot == 19)) begin
+            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
+            closed$d = (closed_set & ~(1 << (19)) | ((1'b0) << (19)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 19)) begin
+            fresh$d = (fresh_set & ~(1 << (19)) | ((1'b0) << (19)));
+        end
+        if (rel_taken & (rel_slot == 20)) begin
+            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
+            closed$d = (closed_set & ~(1 << (20)) | ((1'b0) << (20)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 20)) begin
+            fresh$d = (fresh_set & ~(1 << (20)) | ((1'b0) << (20)));
+        end
+        if (rel_taken & (rel_slot == 21)) begin
+            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
+            closed$d = (closed_set & ~(1 << (21)) | ((1'b0) << (21)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 21)) begin
+            fresh$d = (fresh_set & ~(1 << (21)) | ((1'b0) << (21)));
+        end
+        if (rel_taken & (rel_slot == 22)) begin
+            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
+            closed$d = (closed_set & ~(1 << (22)) | ((1'b0) << (22)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 22)) begin
+            fresh$d = (fresh_set & ~(1 << (22)) | ((1'b0) << (22)));
+        end
+        if (rel_taken & (rel_slot == 23)) begin
+            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
+            closed$d = (closed_set & ~(1 << (23)) | ((1'b0) << (23)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 23)) begin
+            fresh$d = (fresh_set & ~(1 << (23)) | ((1'b0) << (23)));
+        end
+        if (rel_taken & (rel_slot == 24)) begin
+            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
+            closed$d = (closed_set & ~(1 << (24)) | ((1'b0) << (24)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 24)) begin
+            fresh$d = (fresh_set & ~(1 << (24)) | ((1'b0) << (24)));
+        end
+        if (rel_taken & (rel_slot == 25)) begin
+            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
+            closed$d = (closed_set & ~(1 << (25)) | ((1'b0) << (25)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 25)) begin
+            fresh$d = (fresh_set & ~(1 << (25)) | ((1'b0) << (25)));
+        end
+        if (rel_taken & (rel_slot == 26)) begin
+            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
+            closed$d = (closed_set & ~(1 << (26)) | ((1'b0) << (26)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 26)) begin
+            fresh$d = (fresh_set & ~(1 << (26)) | ((1'b0) << (26)));
+        end
+        if (rel_taken & (rel_slot == 27)) begin
+            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
+            closed$d = (closed_set & ~(1 << (27)) | ((1'b0) << (27)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 27)) begin
+            fresh$d = (fresh_set & ~(1 << (27)) | ((1'b0) << (27)));
+        end
+        if (rel_taken & (rel_slot == 28)) begin
+            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
+            closed$d = (closed_set & ~(1 << (28)) | ((1'b0) << (28)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 28)) begin
+            fresh$d = (fresh_set & ~(1 << (28)) | ((1'b0) << (28)));
+        end
+        if (rel_taken & (rel_slot == 29)) begin
+            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
+            closed$d = (closed_set & ~(1 << (29)) | ((1'b0) << (29)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 29)) begin
+            fresh$d = (fresh_set & ~(1 << (29)) | ((1'b0) << (29)));
+        end
+        if (rel_taken & (rel_slot == 30)) begin
+            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
+            closed$d = (closed_set & ~(1 << (30)) | ((1'b0) << (30)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 30)) begin
+            fresh$d = (fresh_set & ~(1 << (30)) | ((1'b0) << (30)));
+        end
+        if (rel_taken & (rel_slot == 31)) begin
+            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
+            closed$d = (closed_set & ~(1 << (31)) | ((1'b0) << (31)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 31)) begin
+            fresh$d = (fresh_set & ~(1 << (31)) | ((1'b0) << (31)));
+        end
+        if (rel_taken & (rel_slot == 32)) begin
+            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
+            closed$d = (closed_set & ~(1 << (32)) | ((1'b0) << (32)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 32)) begin
+            fresh$d = (fresh_set & ~(1 << (32)) | ((1'b0) << (32)));
+        end
+        if (rel_taken & (rel_slot == 33)) begin
+            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
+            closed$d = (closed_set & ~(1 << (33)) | ((1'b0) << (33)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 33)) begin
+            fresh$d = (fresh_set & ~(1 << (33)) | ((1'b0) << (33)));
+        end
+        if (rel_taken & (rel_slot == 34)) begin
+            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
+            closed$d = (closed_set & ~(1 << (34)) | ((1'b0) << (34)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 34)) begin
+            fresh$d = (fresh_set & ~(1 << (34)) | ((1'b0) << (34)));
+        end
+        if (rel_taken & (rel_slot == 35)) begin
+            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
+            closed$d = (closed_set & ~(1 << (35)) | ((1'b0) << (35)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 35)) begin
+            fresh$d = (fresh_set & ~(1 << (35)) | ((1'b0) << (35)));
+        end
+        if (rel_taken & (rel_slot == 36)) begin
+            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
+            closed$d = (closed_set & ~(1 << (36)) | ((1'b0) << (36)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 36)) begin
+            fresh$d = (fresh_set & ~(1 << (36)) | ((1'b0) << (36)));
+        end
+        if (rel_taken & (rel_slot == 37)) begin
+            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
+            closed$d = (closed_set & ~(1 << (37)) | ((1'b0) << (37)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 37)) begin
+            fresh$d = (fresh_set & ~(1 << (37)) | ((1'b0) << (37)));
+        end
+        if (rel_taken & (rel_slot == 38)) begin
+            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
+            closed$d = (closed_set & ~(1 << (38)) | ((1'b0) << (38)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 38)) begin
+            fresh$d = (fresh_set & ~(1 << (38)) | ((1'b0) << (38)));
+        end
+        if (rel_taken & (rel_slot == 39)) begin
+            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
+            closed$d = (closed_set & ~(1 << (39)) | ((1'b0) << (39)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 39)) begin
+            fresh$d = (fresh_set & ~(1 << (39)) | ((1'b0) << (39)));
+        end
+        if (rel_taken & (rel_slot == 40)) begin
+            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
+            closed$d = (closed_set & ~(1 << (40)) | ((1'b0) << (40)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 40)) begin
+            fresh$d = (fresh_set & ~(1 << (40)) | ((1'b0) << (40)));
+        end
+        if (rel_taken & (rel_slot == 41)) begin
+            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
+            closed$d = (closed_set & ~(1 << (41)) | ((1'b0) << (41)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 41)) begin
+            fresh$d = (fresh_set & ~(1 << (41)) | ((1'b0) << (41)));
+        end
+        if (rel_taken & (rel_slot == 42)) begin
+            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
+            closed$d = (closed_set & ~(1 << (42)) | ((1'b0) << (42)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 42)) begin
+            fresh$d = (fresh_set & ~(1 << (42)) | ((1'b0) << (42)));
+        end
+        if (rel_taken & (rel_slot == 43)) begin
+            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
+            closed$d = (closed_set & ~(1 << (43)) | ((1'b0) << (43)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 43)) begin
+            fresh$d = (fresh_set & ~(1 << (43)) | ((1'b0) << (43)));
+        end
+        if (rel_taken & (rel_slot == 44)) begin
+            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
+            closed$d = (closed_set & ~(1 << (44)) | ((1'b0) << (44)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 44)) begin
+            fresh$d = (fresh_set & ~(1 << (44)) | ((1'b0) << (44)));
+        end
+        if (rel_taken & (rel_slot == 45)) begin
+            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
+            closed$d = (closed_set & ~(1 << (45)) | ((1'b0) << (45)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 45)) begin
+            fresh$d = (fresh_set & ~(1 << (45)) | ((1'b0) << (45)));
+        end
+        if (rel_taken & (rel_slot == 46)) begin
+            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
+            closed$d = (closed_set & ~(1 << (46)) | ((1'b0) << (46)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 46)) begin
+            fresh$d = (fresh_set & ~(1 << (46)) | ((1'b0) << (46)));
+        end
+        if (rel_taken & (rel_slot == 47)) begin
+            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
+            closed$d = (closed_set & ~(1 << (47)) | ((1'b0) << (47)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 47)) begin
+            fresh$d = (fresh_set & ~(1 << (47)) | ((1'b0) << (47)));
+        end
+        if (rel_taken & (rel_slot == 48)) begin
+            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
+            closed$d = (closed_set & ~(1 << (48)) | ((1'b0) << (48)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 48)) begin
+            fresh$d = (fresh_set & ~(1 << (48)) | ((1'b0) << (48)));
+        end
+        if (rel_taken & (rel_slot == 49)) begin
+            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
+            closed$d = (closed_set & ~(1 << (49)) | ((1'b0) << (49)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 49)) begin
+            fresh$d = (fresh_set & ~(1 << (49)) | ((1'b0) << (49)));
+        end
+        if (rel_taken & (rel_slot == 50)) begin
+            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
+            closed$d = (closed_set & ~(1 << (50)) | ((1'b0) << (50)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 50)) begin
+            fresh$d = (fresh_set & ~(1 << (50)) | ((1'b0) << (50)));
+        end
+        if (rel_taken & (rel_slot == 51)) begin
+            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
+            closed$d = (closed_set & ~(1 << (51)) | ((1'b0) << (51)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 51)) begin
+            fresh$d = (fresh_set & ~(1 << (51)) | ((1'b0) << (51)));
+        end
+        if (rel_taken & (rel_slot == 52)) begin
+            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
+            closed$d = (closed_set & ~(1 << (52)) | ((1'b0) << (52)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 52)) begin
+            fresh$d = (fresh_set & ~(1 << (52)) | ((1'b0) << (52)));
+        end
+        if (rel_taken & (rel_slot == 53)) begin
+            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
+            closed$d = (closed_set & ~(1 << (53)) | ((1'b0) << (53)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 53)) begin
+            fresh$d = (fresh_set & ~(1 << (53)) | ((1'b0) << (53)));
+        end
+        if (rel_taken & (rel_slot == 54)) begin
+            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
+            closed$d = (closed_set & ~(1 << (54)) | ((1'b0) << (54)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 54)) begin
+            fresh$d = (fresh_set & ~(1 << (54)) | ((1'b0) << (54)));
+        end
+        if (rel_taken & (rel_slot == 55)) begin
+            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
+            closed$d = (closed_set & ~(1 << (55)) | ((1'b0) << (55)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 55)) begin
+            fresh$d = (fresh_set & ~(1 << (55)) | ((1'b0) << (55)));
+        end
+        if (rel_taken & (rel_slot == 56)) begin
+            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
+            closed$d = (closed_set & ~(1 << (56)) | ((1'b0) << (56)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 56)) begin
+            fresh$d = (fresh_set & ~(1 << (56)) | ((1'b0) << (56)));
+        end
+        if (rel_taken & (rel_slot == 57)) begin
+            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
+            closed$d = (closed_set & ~(1 << (57)) | ((1'b0) << (57)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 57)) begin
+            fresh$d = (fresh_set & ~(1 << (57)) | ((1'b0) << (57)));
+        end
+        if (rel_taken & (rel_slot == 58)) begin
+            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
+            closed$d = (closed_set & ~(1 << (58)) | ((1'b0) << (58)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 58)) begin
+            fresh$d = (fresh_set & ~(1 << (58)) | ((1'b0) << (58)));
+        end
+        if (rel_taken & (rel_slot == 59)) begin
+            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
+            closed$d = (closed_set & ~(1 << (59)) | ((1'b0) << (59)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 59)) begin
+            fresh$d = (fresh_set & ~(1 << (59)) | ((1'b0) << (59)));
+        end
+        if (rel_taken & (rel_slot == 60)) begin
+            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
+            closed$d = (closed_set & ~(1 << (60)) | ((1'b0) << (60)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 60)) begin
+            fresh$d = (fresh_set & ~(1 << (60)) | ((1'b0) << (60)));
+        end
+        if (rel_taken & (rel_slot == 61)) begin
+            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
+            closed$d = (closed_set & ~(1 << (61)) | ((1'b0) << (61)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 61)) begin
+            fresh$d = (fresh_set & ~(1 << (61)) | ((1'b0) << (61)));
+        end
+        if (rel_taken & (rel_slot == 62)) begin
+            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
+            closed$d = (closed_set & ~(1 << (62)) | ((1'b0) << (62)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 62)) begin
+            fresh$d = (fresh_set & ~(1 << (62)) | ((1'b0) << (62)));
+        end
+        if (rel_taken & (rel_slot == 63)) begin
+            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
+            closed$d = (closed_set & ~(1 << (63)) | ((1'b0) << (63)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 63)) begin
+            fresh$d = (fresh_set & ~(1 << (63)) | ((1'b0) << (63)));
+        end
+        if (rel_taken & (rel_slot == 64)) begin
+            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
+            closed$d = (closed_set & ~(1 << (64)) | ((1'b0) << (64)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 64)) begin
+            fresh$d = (fresh_set & ~(1 << (64)) | ((1'b0) << (64)));
+        end
+        if (rel_taken & (rel_slot == 65)) begin
+            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
+            closed$d = (closed_set & ~(1 << (65)) | ((1'b0) << (65)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 65)) begin
+            fresh$d = (fresh_set & ~(1 << (65)) | ((1'b0) << (65)));
+        end
+        if (rel_taken & (rel_slot == 66)) begin
+            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
+            closed$d = (closed_set & ~(1 << (66)) | ((1'b0) << (66)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 66)) begin
+            fresh$d = (fresh_set & ~(1 << (66)) | ((1'b0) << (66)));
+        end
+        if (rel_taken & (rel_slot == 67)) begin
+            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
+            closed$d = (closed_set & ~(1 << (67)) | ((1'b0) << (67)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 67)) begin
+            fresh$d = (fresh_set & ~(1 << (67)) | ((1'b0) << (67)));
+        end
+        if (rel_taken & (rel_slot == 68)) begin
+            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
+            closed$d = (closed_set & ~(1 << (68)) | ((1'b0) << (68)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 68)) begin
+            fresh$d = (fresh_set & ~(1 << (68)) | ((1'b0) << (68)));
+        end
+        if (rel_taken & (rel_slot == 69)) begin
+            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
+            closed$d = (closed_set & ~(1 << (69)) | ((1'b0) << (69)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 69)) begin
+            fresh$d = (fresh_set & ~(1 << (69)) | ((1'b0) << (69)));
+        end
+        if (rel_taken & (rel_slot == 70)) begin
+            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
+            closed$d = (closed_set & ~(1 << (70)) | ((1'b0) << (70)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 70)) begin
+            fresh$d = (fresh_set & ~(1 << (70)) | ((1'b0) << (70)));
+        end
+        if (rel_taken & (rel_slot == 71)) begin
+            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
+            closed$d = (closed_set & ~(1 << (71)) | ((1'b0) << (71)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 71)) begin
+            fresh$d = (fresh_set & ~(1 << (71)) | ((1'b0) << (71)));
+        end
+        if (rel_taken & (rel_slot == 72)) begin
+            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
+            closed$d = (closed_set & ~(1 << (72)) | ((1'b0) << (72)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 72)) begin
+            fresh$d = (fresh_set & ~(1 << (72)) | ((1'b0) << (72)));
+        end
+        if (rel_taken & (rel_slot == 73)) begin
+            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
+            closed$d = (closed_set & ~(1 << (73)) | ((1'b0) << (73)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 73)) begin
+            fresh$d = (fresh_set & ~(1 << (73)) | ((1'b0) << (73)));
+        end
+        if (rel_taken & (rel_slot == 74)) begin
+            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
+            closed$d = (closed_set & ~(1 << (74)) | ((1'b0) << (74)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 74)) begin
+            fresh$d = (fresh_set & ~(1 << (74)) | ((1'b0) << (74)));
+        end
+        if (rel_taken & (rel_slot == 75)) begin
+            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
+            closed$d = (closed_set & ~(1 << (75)) | ((1'b0) << (75)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 75)) begin
+            fresh$d = (fresh_set & ~(1 << (75)) | ((1'b0) << (75)));
+        end
+        if (rel_taken & (rel_slot == 76)) begin
+            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
+            closed$d = (closed_set & ~(1 << (76)) | ((1'b0) << (76)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 76)) begin
+            fresh$d = (fresh_set & ~(1 << (76)) | ((1'b0) << (76)));
+        end
+        if (rel_taken & (rel_slot == 77)) begin
+            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
+            closed$d = (closed_set & ~(1 << (77)) | ((1'b0) << (77)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 77)) begin
+            fresh$d = (fresh_set & ~(1 << (77)) | ((1'b0) << (77)));
+        end
+        if (rel_taken & (rel_slot == 78)) begin
+            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
+            closed$d = (closed_set & ~(1 << (78)) | ((1'b0) << (78)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 78)) begin
+            fresh$d = (fresh_set & ~(1 << (78)) | ((1'b0) << (78)));
+        end
+        if (rel_taken & (rel_slot == 79)) begin
+            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
+            closed$d = (closed_set & ~(1 << (79)) | ((1'b0) << (79)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 79)) begin
+            fresh$d = (fresh_set & ~(1 << (79)) | ((1'b0) << (79)));
+        end
+        if (rel_taken & (rel_slot == 80)) begin
+            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
+            closed$d = (closed_set & ~(1 << (80)) | ((1'b0) << (80)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 80)) begin
+            fresh$d = (fresh_set & ~(1 << (80)) | ((1'b0) << (80)));
+        end
+        if (rel_taken & (rel_slot == 81)) begin
+            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
+            closed$d = (closed_set & ~(1 << (81)) | ((1'b0) << (81)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 81)) begin
+            fresh$d = (fresh_set & ~(1 << (81)) | ((1'b0) << (81)));
+        end
+        if (rel_taken & (rel_slot == 82)) begin
+            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
+            closed$d = (closed_set & ~(1 << (82)) | ((1'b0) << (82)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 82)) begin
+            fresh$d = (fresh_set & ~(1 << (82)) | ((1'b0) << (82)));
+        end
+        if (rel_taken & (rel_slot == 83)) begin
+            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
+            closed$d = (closed_set & ~(1 << (83)) | ((1'b0) << (83)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 83)) begin
+            fresh$d = (fresh_set & ~(1 << (83)) | ((1'b0) << (83)));
+        end
+        if (rel_taken & (rel_slot == 84)) begin
+            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
+            closed$d = (closed_set & ~(1 << (84)) | ((1'b0) << (84)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 84)) begin
+            fresh$d = (fresh_set & ~(1 << (84)) | ((1'b0) << (84)));
+        end
+        if (rel_taken & (rel_slot == 85)) begin
+            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
+            closed$d = (closed_set & ~(1 << (85)) | ((1'b0) << (85)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 85)) begin
+            fresh$d = (fresh_set & ~(1 << (85)) | ((1'b0) << (85)));
+        end
+        if (rel_taken & (rel_slot == 86)) begin
+            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
+            closed$d = (closed_set & ~(1 << (86)) | ((1'b0) << (86)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 86)) begin
+            fresh$d = (fresh_set & ~(1 << (86)) | ((1'b0) << (86)));
+        end
+        if (rel_taken & (rel_slot == 87)) begin
+            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
+            closed$d = (closed_set & ~(1 << (87)) | ((1'b0) << (87)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 87)) begin
+            fresh$d = (fresh_set & ~(1 << (87)) | ((1'b0) << (87)));
+        end
+        if (rel_taken & (rel_slot == 88)) begin
+            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
+            closed$d = (closed_set & ~(1 << (88)) | ((1'b0) << (88)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 88)) begin
+            fresh$d = (fresh_set & ~(1 << (88)) | ((1'b0) << (88)));
+        end
+        if (rel_taken & (rel_slot == 89)) begin
+            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
+            closed$d = (closed_set & ~(1 << (89)) | ((1'b0) << (89)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 89)) begin
+            fresh$d = (fresh_set & ~(1 << (89)) | ((1'b0) << (89)));
+        end
+        if (rel_taken & (rel_slot == 90)) begin
+            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
+            closed$d = (closed_set & ~(1 << (90)) | ((1'b0) << (90)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 90)) begin
+            fresh$d = (fresh_set & ~(1 << (90)) | ((1'b0) << (90)));
+        end
+        if (rel_taken & (rel_slot == 91)) begin
+            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
+            closed$d = (closed_set & ~(1 << (91)) | ((1'b0) << (91)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 91)) begin
+            fresh$d = (fresh_set & ~(1 << (91)) | ((1'b0) << (91)));
+        end
+        if (rel_taken & (rel_slot == 92)) begin
+            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
+            closed$d = (closed_set & ~(1 << (92)) | ((1'b0) << (92)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 92)) begin
+            fresh$d = (fresh_set & ~(1 << (92)) | ((1'b0) << (92)));
+        end
+        if (rel_taken & (rel_slot == 93)) begin
+            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
+            closed$d = (closed_set & ~(1 << (93)) | ((1'b0) << (93)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 93)) begin
+            fresh$d = (fresh_set & ~(1 << (93)) | ((1'b0) << (93)));
+        end
+        if (rel_taken & (rel_slot == 94)) begin
+            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
+            closed$d = (closed_set & ~(1 << (94)) | ((1'b0) << (94)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 94)) begin
+            fresh$d = (fresh_set & ~(1 << (94)) | ((1'b0) << (94)));
+        end
+        if (rel_taken & (rel_slot == 95)) begin
+            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
+            closed$d = (closed_set & ~(1 << (95)) | ((1'b0) << (95)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 95)) begin
+            fresh$d = (fresh_set & ~(1 << (95)) | ((1'b0) << (95)));
+        end
+        if (rel_taken & (rel_slot == 96)) begin
+            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
+            closed$d = (closed_set & ~(1 << (96)) | ((1'b0) << (96)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 96)) begin
+            fresh$d = (fresh_set & ~(1 << (96)) | ((1'b0) << (96)));
+        end
+        if (rel_taken & (rel_slot == 97)) begin
+            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
+            closed$d = (closed_set & ~(1 << (97)) | ((1'b0) << (97)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 97)) begin
+            fresh$d = (fresh_set & ~(1 << (97)) | ((1'b0) << (97)));
+        end
+        if (rel_taken & (rel_slot == 98)) begin
+            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
+            closed$d = (closed_set & ~(1 << (98)) | ((1'b0) << (98)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 98)) begin
+            fresh$d = (fresh_set & ~(1 << (98)) | ((1'b0) << (98)));
+        end
+        if (rel_taken & (rel_slot == 99)) begin
+            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
+            closed$d = (closed_set & ~(1 << (99)) | ((1'b0) << (99)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 99)) begin
+            fresh$d = (fresh_set & ~(1 << (99)) | ((1'b0) << (99)));
+        end
+        if (rel_taken & (rel_slot == 100)) begin
+            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
+            closed$d = (closed_set & ~(1 << (100)) | ((1'b0) << (100)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 100)) begin
+            fresh$d = (fresh_set & ~(1 << (100)) | ((1'b0) << (100)));
+        end
+        if (rel_taken & (rel_slot == 101)) begin
+            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
+            closed$d = (closed_set & ~(1 << (101)) | ((1'b0) << (101)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 101)) begin
+            fresh$d = (fresh_set & ~(1 << (101)) | ((1'b0) << (101)));
+        end
+        if (rel_taken & (rel_slot == 102)) begin
+            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
+            closed$d = (closed_set & ~(1 << (102)) | ((1'b0) << (102)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 102)) begin
+            fresh$d = (fresh_set & ~(1 << (102)) | ((1'b0) << (102)));
+        end
+        if (rel_taken & (rel_slot == 103)) begin
+            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
+            closed$d = (closed_set & ~(1 << (103)) | ((1'b0) << (103)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 103)) begin
+            fresh$d = (fresh_set & ~(1 << (103)) | ((1'b0) << (103)));
+        end
+        if (rel_taken & (rel_slot == 104)) begin
+            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
+            closed$d = (closed_set & ~(1 << (104)) | ((1'b0) << (104)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 104)) begin
+            fresh$d = (fresh_set & ~(1 << (104)) | ((1'b0) << (104)));
+        end
+        if (rel_taken & (rel_slot == 105)) begin
+            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
+            closed$d = (closed_set & ~(1 << (105)) | ((1'b0) << (105)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 105)) begin
+            fresh$d = (fresh_set & ~(1 << (105)) | ((1'b0) << (105)));
+        end
+        if (rel_taken & (rel_slot == 106)) begin
+            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
+            closed$d = (closed_set & ~(1 << (106)) | ((1'b0) << (106)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 106)) begin
+            fresh$d = (fresh_set & ~(1 << (106)) | ((1'b0) << (106)));
+        end
+        if (rel_taken & (rel_slot == 107)) begin
+            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
+            closed$d = (closed_set & ~(1 << (107)) | ((1'b0) << (107)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 107)) begin
+            fresh$d = (fresh_set & ~(1 << (107)) | ((1'b0) << (107)));
+        end
+        if (rel_taken & (rel_slot == 108)) begin
+            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
+            closed$d = (closed_set & ~(1 << (108)) | ((1'b0) << (108)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 108)) begin
+            fresh$d = (fresh_set & ~(1 << (108)) | ((1'b0) << (108)));
+        end
+        if (rel_taken & (rel_slot == 109)) begin
+            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
+            closed$d = (closed_set & ~(1 << (109)) | ((1'b0) << (109)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 109)) begin
+            fresh$d = (fresh_set & ~(1 << (109)) | ((1'b0) << (109)));
+        end
+        if (rel_taken & (rel_slot == 110)) begin
+            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
+            closed$d = (closed_set & ~(1 << (110)) | ((1'b0) << (110)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 110)) begin
+            fresh$d = (fresh_set & ~(1 << (110)) | ((1'b0) << (110)));
+        end
+        if (rel_taken & (rel_slot == 111)) begin
+            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
+            closed$d = (closed_set & ~(1 << (111)) | ((1'b0) << (111)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 111)) begin
+            fresh$d = (fresh_set & ~(1 << (111)) | ((1'b0) << (111)));
+        end
+        if (rel_taken & (rel_slot == 112)) begin
+            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
+            closed$d = (closed_set & ~(1 << (112)) | ((1'b0) << (112)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 112)) begin
+            fresh$d = (fresh_set & ~(1 << (112)) | ((1'b0) << (112)));
+        end
+        if (rel_taken & (rel_slot == 113)) begin
+            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
+            closed$d = (closed_set & ~(1 << (113)) | ((1'b0) << (113)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 113)) begin
+            fresh$d = (fresh_set & ~(1 << (113)) | ((1'b0) << (113)));
+        end
+        if (rel_taken & (rel_slot == 114)) begin
+            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
+            closed$d = (closed_set & ~(1 << (114)) | ((1'b0) << (114)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 114)) begin
+            fresh$d = (fresh_set & ~(1 << (114)) | ((1'b0) << (114)));
+        end
+        if (rel_taken & (rel_slot == 115)) begin
+            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
+            closed$d = (closed_set & ~(1 << (115)) | ((1'b0) << (115)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 115)) begin
+            fresh$d = (fresh_set & ~(1 << (115)) | ((1'b0) << (115)));
+        end
+        if (rel_taken & (rel_slot == 116)) begin
+            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
+            closed$d = (closed_set & ~(1 << (116)) | ((1'b0) << (116)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 116)) begin
+            fresh$d = (fresh_set & ~(1 << (116)) | ((1'b0) << (116)));
+        end
+        if (rel_taken & (rel_slot == 117)) begin
+            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
+            closed$d = (closed_set & ~(1 << (117)) | ((1'b0) << (117)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 117)) begin
+            fresh$d = (fresh_set & ~(1 << (117)) | ((1'b0) << (117)));
+        end
+        if (rel_taken & (rel_slot == 118)) begin
+            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
+            closed$d = (closed_set & ~(1 << (118)) | ((1'b0) << (118)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 118)) begin
+            fresh$d = (fresh_set & ~(1 << (118)) | ((1'b0) << (118)));
+        end
+        if (rel_taken & (rel_slot == 119)) begin
+            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
+            closed$d = (closed_set & ~(1 << (119)) | ((1'b0) << (119)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 119)) begin
+            fresh$d = (fresh_set & ~(1 << (119)) | ((1'b0) << (119)));
+        end
+        if (rel_taken & (rel_slot == 120)) begin
+            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
+            closed$d = (closed_set & ~(1 << (120)) | ((1'b0) << (120)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 120)) begin
+            fresh$d = (fresh_set & ~(1 << (120)) | ((1'b0) << (120)));
+        end
+        if (rel_taken & (rel_slot == 121)) begin
+            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
+            closed$d = (closed_set & ~(1 << (121)) | ((1'b0) << (121)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 121)) begin
+            fresh$d = (fresh_set & ~(1 << (121)) | ((1'b0) << (121)));
+        end
+        if (rel_taken & (rel_slot == 122)) begin
+            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
+            closed$d = (closed_set & ~(1 << (122)) | ((1'b0) << (122)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 122)) begin
+            fresh$d = (fresh_set & ~(1 << (122)) | ((1'b0) << (122)));
+        end
+        if (rel_taken & (rel_slot == 123)) begin
+            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
+            closed$d = (closed_set & ~(1 << (123)) | ((1'b0) << (123)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 123)) begin
+            fresh$d = (fresh_set & ~(1 << (123)) | ((1'b0) << (123)));
+        end
+        if (rel_taken & (rel_slot == 124)) begin
+            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
+            closed$d = (closed_set & ~(1 << (124)) | ((1'b0) << (124)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 124)) begin
+            fresh$d = (fresh_set & ~(1 << (124)) | ((1'b0) << (124)));
+        end
+        if (rel_taken & (rel_slot == 125)) begin
+            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
+            closed$d = (closed_set & ~(1 << (125)) | ((1'b0) << (125)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 125)) begin
+            fresh$d = (fresh_set & ~(1 << (125)) | ((1'b0) << (125)));
+        end
+        if (rel_taken & (rel_slot == 126)) begin
+            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
+            closed$d = (closed_set & ~(1 << (126)) | ((1'b0) << (126)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 126)) begin
+            fresh$d = (fresh_set & ~(1 << (126)) | ((1'b0) << (126)));
+        end
+        if (rel_taken & (rel_slot == 127)) begin
+            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
+            closed$d = (closed_set & ~(1 << (127)) | ((1'b0) << (127)));
+        end
+        if ((end_ok & len_ok) & (c_slot == 127)) begin
+            fresh$d = (fresh_set & ~(1 << (127)) | ((1'b0) << (127)));
         end
         if (abort) begin
             abort_pending$d = 1'b1;
@@ -17273,13 +19052,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$closed
 module nt_homa_tr_128_nic$reassembly$fifo_count(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -17313,14 +19092,14 @@ module nt_homa_tr_128_nic$reassembly$fifo_ram(read_address,read_clock,read_data,
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [96:0] read_data;
+    output reg  [99:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [96:0] write_data;
+    input wire  [99:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[96:0] mem[127:0];
+    reg[99:0] mem[127:0];
 
 
 
@@ -17359,13 +19138,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$fifo_tail
 module nt_homa_tr_128_nic$reassembly$fifo_usable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -17625,13 +19404,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$in_expected
 module nt_homa_tr_128_nic$reassembly$in_header(d,q,clock);
 
     // Module arguments
-    input wire  [96:0] d;
-    output reg  [96:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 97'h0;
+       q = 100'h0;
     end
 
     always @(posedge clock) begin
@@ -17803,50 +19582,61 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
     localparam  class1_pages = 16'h4;
     localparam  class2_pages = 16'h8;
     localparam  class3_pages = 16'h26;
+    localparam  class0_count = 16'h80;
+    localparam  class1_count = 16'h20;
+    localparam  class2_count = 16'h10;
+    localparam  class3_count = 16'h10;
     localparam  class1_base = 16'h80;
     localparam  class2_base = 16'h100;
     localparam  class3_base = 16'h180;
     localparam  max_msg_len = 17'b1001100000000000;
+    localparam  last_bucket = 6'b111111;
+    localparam  slot_shift = 4'h7;
+    localparam  fold_s1 = 7'b110;
+    localparam  fold_s2 = 7'b1100;
+    localparam  fold_s3 = 7'b10010;
+    localparam  fold_s4 = 7'b11000;
+    localparam  fold_s5 = 7'b11110;
     localparam  lane64 = 1024'hffffffffffffffff;
-    localparam  bitmap_lane = 160'hffffffffffffffff000000000000000000000000;
+    localparam  bitmap_lane = 163'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
     localparam  mix = 64'h5bd1e995;
 
     // Stub signals
     reg  [5:0] e00$read_address;
     reg  e00$read_clock;
-    wire  [159:0] e00$read_data;
+    wire  [162:0] e00$read_data;
     reg  [5:0] e00$write_address;
     reg  e00$write_clock;
-    reg  [159:0] e00$write_data;
+    reg  [162:0] e00$write_data;
     reg  e00$write_enable;
     reg  [5:0] e01$read_address;
     reg  e01$read_clock;
-    wire  [159:0] e01$read_data;
+    wire  [162:0] e01$read_data;
     reg  [5:0] e01$write_address;
     reg  e01$write_clock;
-    reg  [159:0] e01$write_data;
+    reg  [162:0] e01$write_data;
     reg  e01$write_enable;
     reg  [5:0] e10$read_address;
     reg  e10$read_clock;
-    wire  [159:0] e10$read_data;
+    wire  [162:0] e10$read_data;
     reg  [5:0] e10$write_address;
     reg  e10$write_clock;
-    reg  [159:0] e10$write_data;
+    reg  [162:0] e10$write_data;
     reg  e10$write_enable;
     reg  [5:0] e11$read_address;
     reg  e11$read_clock;
-    wire  [159:0] e11$read_data;
+    wire  [162:0] e11$read_data;
     reg  [5:0] e11$write_address;
     reg  e11$write_clock;
-    reg  [159:0] e11$write_data;
+    reg  [162:0] e11$write_data;
     reg  e11$write_enable;
     reg  [6:0] slot_info$read_address;
     reg  slot_info$read_clock;
-    wire  [80:0] slot_info$read_data;
+    wire  [87:0] slot_info$read_data;
     reg  [6:0] slot_info$write_address;
     reg  slot_info$write_clock;
-    reg  [80:0] slot_info$write_data;
+    reg  [87:0] slot_info$write_data;
     reg  slot_info$write_enable;
     reg  [6:0] slot_gen$read_address;
     reg  slot_gen$read_clock;
@@ -17878,30 +19668,30 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
     reg  class1$clock;
     reg  class1$reset;
     wire  class1$alloc_valid;
-    wire  [4:0] class1$alloc_id;
+    wire  [6:0] class1$alloc_id;
     reg  class1$alloc_ready;
     reg  class1$free_valid;
-    reg  [4:0] class1$free_id;
+    reg  [6:0] class1$free_id;
     wire  class1$empty;
     wire  class1$full;
     wire  [15:0] class1$double_free_count;
     reg  class2$clock;
     reg  class2$reset;
     wire  class2$alloc_valid;
-    wire  [3:0] class2$alloc_id;
+    wire  [6:0] class2$alloc_id;
     reg  class2$alloc_ready;
     reg  class2$free_valid;
-    reg  [3:0] class2$free_id;
+    reg  [6:0] class2$free_id;
     wire  class2$empty;
     wire  class2$full;
     wire  [15:0] class2$double_free_count;
     reg  class3$clock;
     reg  class3$reset;
     wire  class3$alloc_valid;
-    wire  [3:0] class3$alloc_id;
+    wire  [6:0] class3$alloc_id;
     reg  class3$alloc_ready;
     reg  class3$free_valid;
-    reg  [3:0] class3$free_id;
+    reg  [6:0] class3$free_id;
     wire  class3$empty;
     wire  class3$full;
     wire  [15:0] class3$double_free_count;
@@ -18025,12 +19815,16 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
     reg  take_request;
     reg  [63:0] req_key;
     reg  [63:0] mixed;
+    reg  [15:0] f0;
+    reg  [15:0] f1;
+    reg  [15:0] g0;
+    reg  [15:0] g1;
     reg  [5:0] h0;
     reg  [5:0] h1;
     reg  do_request;
     reg  do_release;
     reg  hit_found;
-    reg  [159:0] hit_entry;
+    reg  [162:0] hit_entry;
     reg  hit_way;
     reg  hit_pos;
     reg  [6:0] hit_slot;
@@ -18065,17 +19859,17 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
     reg  do_alloc;
     reg  [6:0] new_slot;
     reg  [7:0] new_gen;
-    reg  [159:0] new_entry;
-    reg  [159:0] upd_entry;
+    reg  [162:0] new_entry;
+    reg  [162:0] upd_entry;
     reg  wr_way;
     reg  wr_pos;
     reg  [5:0] wr_bucket;
-    reg  [159:0] wr_data;
+    reg  [162:0] wr_data;
     reg  wr_enable;
-    reg  [80:0] rel_info;
+    reg  [87:0] rel_info;
     reg  [1:0] rel_class;
     reg  [6:0] rel_index;
-    reg  [9:0] recent_x64;
+    reg  [127:0] live_set;
 
     // Sub module instances
     nt_homa_tr_128_nic$reassembly$msg_table$e00 e00(
@@ -18510,8 +20304,12 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
         class_fallback_count = c_fallback$q;
         req_key = ((((req_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req_src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req_src_ip) & 64'hffffffffffffffff);
         mixed = ((req_key ^ (req_key >> 32'hd)) ^ (req_key << 32'h7)) ^ mix;
-        h0 = (((((((((req_key[(32'h0)+:(6)] ^ req_key[(32'h6)+:(6)]) ^ req_key[(32'hc)+:(6)]) ^ req_key[(32'h12)+:(6)]) ^ req_key[(32'h18)+:(6)]) ^ req_key[(32'h1e)+:(6)]) ^ req_key[(32'h24)+:(6)]) ^ req_key[(32'h2a)+:(6)]) ^ req_key[(32'h30)+:(6)]) ^ req_key[(32'h36)+:(6)]) ^ ((req_key[(32'h3c)+:(4)]) & 6'h3f);
-        h1 = (((((((((mixed[(32'h0)+:(6)] ^ mixed[(32'h6)+:(6)]) ^ mixed[(32'hc)+:(6)]) ^ mixed[(32'h12)+:(6)]) ^ mixed[(32'h18)+:(6)]) ^ mixed[(32'h1e)+:(6)]) ^ mixed[(32'h24)+:(6)]) ^ mixed[(32'h2a)+:(6)]) ^ mixed[(32'h30)+:(6)]) ^ mixed[(32'h36)+:(6)]) ^ ((mixed[(32'h3c)+:(4)]) & 6'h3f);
+        f0 = ((req_key[(32'h0)+:(16)] ^ req_key[(32'h10)+:(16)]) ^ req_key[(32'h20)+:(16)]) ^ req_key[(32'h30)+:(16)];
+        f1 = ((mixed[(32'h0)+:(16)] ^ mixed[(32'h10)+:(16)]) ^ mixed[(32'h20)+:(16)]) ^ mixed[(32'h30)+:(16)];
+        g0 = ((((f0 ^ (f0 >> fold_s1)) ^ (f0 >> fold_s2)) ^ (f0 >> fold_s3)) ^ (f0 >> fold_s4)) ^ (f0 >> fold_s5);
+        g1 = ((((f1 ^ (f1 >> fold_s1)) ^ (f1 >> fold_s2)) ^ (f1 >> fold_s3)) ^ (f1 >> fold_s4)) ^ (f1 >> fold_s5);
+        h0 = g0[(32'h0)+:(6)];
+        h1 = g1[(32'h0)+:(6)];
         take_release = (init_done$q & (~phase_b$q)) & release_valid;
         take_request = ((init_done$q & (~phase_b$q)) & req_valid) & (~release_valid);
         release_ready = init_done$q & (~phase_b$q);
@@ -18560,8 +20358,8 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
             hit_pos = 1'b1;
         end
         hit_slot = hit_entry[(32'h41)+:(7)];
-        hit_gen = hit_entry[(32'h48)+:(8)];
-        hit_len = hit_entry[(32'h50)+:(16)];
+        hit_gen = hit_entry[(32'h4b)+:(8)];
+        hit_len = hit_entry[(32'h53)+:(16)];
         hit_pkts = (((hit_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         recent_found = 1'b0;
@@ -18616,7 +20414,7 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
         is_recent = (~hit_found) & recent_found;
         if (hit_found) begin
             sel_pkts = ((hit_pkts) & 7'h7f);
-            sel_bitmap = hit_entry[(32'h60)+:(64)];
+            sel_bitmap = hit_entry[(32'h63)+:(64)];
         end
         else begin
             sel_pkts = ((req_pkts) & 7'h7f);
@@ -18833,7 +20631,7 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
         end
         bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
         fits = (((((((class0_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) | ((((((class1_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h1)) | ((((((class2_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h2)) | ((((((class3_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h3);
-        avail = fits & ((((((class0$alloc_valid) & 4'hf) | (((class1$alloc_valid) & 4'hf) << 32'h1)) | (((class2$alloc_valid) & 4'hf) << 32'h2)) | (((class3$alloc_valid) & 4'hf) << 32'h3)));
+        avail = fits & (((((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3)));
         chosen = 32'h0;
         if (avail[32'h3]) begin
             chosen = 32'h3;
@@ -18861,24 +20659,18 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
             best = 32'h0;
         end
         chosen_index = class0$alloc_id;
+        chosen_page = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
         if (chosen == 32'h1) begin
-            chosen_index = ((class1$alloc_id) & 7'h7f);
+            chosen_index = class1$alloc_id;
+            chosen_page = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
         end
         if (chosen == 32'h2) begin
-            chosen_index = ((class2$alloc_id) & 7'h7f);
+            chosen_index = class2$alloc_id;
+            chosen_page = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
         end
         if (chosen == 32'h3) begin
-            chosen_index = ((class3$alloc_id) & 7'h7f);
-        end
-        chosen_page = ((((chosen_index) & 16'hffff) * class0_pages) & 16'hffff);
-        if (chosen == 32'h1) begin
-            chosen_page = class1_base + ((((chosen_index) & 16'hffff) * class1_pages) & 16'hffff);
-        end
-        if (chosen == 32'h2) begin
-            chosen_page = class2_base + ((((chosen_index) & 16'hffff) * class2_pages) & 16'hffff);
-        end
-        if (chosen == 32'h3) begin
-            chosen_page = class3_base + ((((chosen_index) & 16'hffff) * class3_pages) & 16'hffff);
+            chosen_index = class3$alloc_id;
+            chosen_page = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
         end
         reason = 32'h0;
         if (hit_found) begin
@@ -18918,11 +20710,11 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
         class2$alloc_ready = do_alloc & (chosen == 32'h2);
         class3$alloc_ready = do_alloc & (chosen == 32'h3);
-        new_entry = ((((((bitmap_after) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((s_len$q) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((new_gen) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | (((new_slot) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1);
-        upd_entry = (hit_entry & (~bitmap_lane)) | (((bitmap_after) & 160'hffffffffffffffffffffffffffffffffffffffff) << 32'h60);
+        new_entry = ((((((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63) | (((s_len$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h53)) | (((new_gen) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h4b)) | (((new_slot) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1);
+        upd_entry = (hit_entry & (~bitmap_lane)) | (((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63);
         rel_info = slot_info$read_data;
-        rel_class = rel_info[(32'h48)+:(2)];
-        rel_index = rel_info[(32'h4a)+:(7)];
+        rel_class = rel_info[(32'h4c)+:(2)];
+        rel_index = rel_info[(32'h4e)+:(7)];
         ids$free_valid = do_release;
         ids$free_id = s_rel_slot$q;
         class0$free_valid = do_release & (rel_class == 32'h0);
@@ -18930,12 +20722,58 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
         class2$free_valid = do_release & (rel_class == 32'h2);
         class3$free_valid = do_release & (rel_class == 32'h3);
         class0$free_id = rel_index;
-        class1$free_id = rel_index[(32'h0)+:(5)];
-        class2$free_id = rel_index[(32'h0)+:(4)];
-        class3$free_id = rel_index[(32'h0)+:(4)];
-        recent_x64 = ((recent_ptr$q) & 10'h3ff) << 32'h6;
+        class1$free_id = rel_index;
+        class2$free_id = rel_index;
+        class3$free_id = rel_index;
         if (do_release & s_rel_delivered$q) begin
-            recent_keys$d = (recent_keys$q & (~(lane64 << recent_x64))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << recent_x64);
+            if (recent_ptr$q == 0) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (0 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40));
+            end
+            if (recent_ptr$q == 1) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (1 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+            end
+            if (recent_ptr$q == 2) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (2 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+            end
+            if (recent_ptr$q == 3) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (3 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+            end
+            if (recent_ptr$q == 4) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (4 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+            end
+            if (recent_ptr$q == 5) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (5 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+            end
+            if (recent_ptr$q == 6) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (6 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+            end
+            if (recent_ptr$q == 7) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (7 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+            end
+            if (recent_ptr$q == 8) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (8 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40));
+            end
+            if (recent_ptr$q == 9) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (9 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40));
+            end
+            if (recent_ptr$q == 10) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (10 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40));
+            end
+            if (recent_ptr$q == 11) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (11 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40));
+            end
+            if (recent_ptr$q == 12) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (12 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40));
+            end
+            if (recent_ptr$q == 13) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (13 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40));
+            end
+            if (recent_ptr$q == 14) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (14 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40));
+            end
+            if (recent_ptr$q == 15) begin
+                recent_keys$d = (recent_keys$q & (~(lane64 << (15 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40));
+            end
             recent_valid$d = (recent_valid$q & ~(1 << (recent_ptr$q)) | ((1'b1) << (recent_ptr$q)));
             recent_ptr$d = recent_ptr$q + 32'h1;
         end
@@ -18957,7 +20795,7 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
             wr_data = new_entry;
         end
         if (do_release) begin
-            wr_way = rel_info[32'h47];
+            wr_way = rel_info[32'h4b];
             wr_pos = rel_info[32'h40];
             wr_bucket = rel_info[(32'h41)+:(6)];
             wr_data = 32'h0;
@@ -18988,32 +20826,795 @@ module nt_homa_tr_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,r
             e10$write_enable = 1'b1;
             e11$write_enable = 1'b1;
             init_ptr$d = init_ptr$q + 32'h1;
-            if (init_ptr$q == 32'h3f) begin
+            if (init_ptr$q == last_bucket) begin
                 init_done$d = 1'b1;
             end
         end
         slot_info$write_address = new_slot;
-        slot_info$write_data = (((((chosen_index) & 81'h1ffffffffffffffffffff) << 32'h4a) | (((chosen) & 81'h1ffffffffffffffffffff) << 32'h48)) | (((((new_way) & 81'h1ffffffffffffffffffff) << 32'h47) | (((wr_bucket) & 81'h1ffffffffffffffffffff) << 32'h41)) | (((new_pos) & 81'h1ffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 81'h1ffffffffffffffffffff);
+        slot_info$write_data = (((((chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
         slot_info$write_enable = do_alloc;
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live$d = live$q;
-        if (do_alloc) begin
-            live$d = (live$q & ~(1 << (new_slot)) | ((1'b1) << (new_slot)));
+        live_set = live$q;
+        if (do_alloc & (new_slot == 0)) begin
+            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (do_release) begin
-            live$d = (live$q & ~(1 << (s_rel_slot$q)) | ((1'b0) << (s_rel_slot$q)));
+        if (do_alloc & (new_slot == 1)) begin
+            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (do_alloc & (new_slot == 2)) begin
+            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (do_alloc & (new_slot == 3)) begin
+            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (do_alloc & (new_slot == 4)) begin
+            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (do_alloc & (new_slot == 5)) begin
+            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (do_alloc & (new_slot == 6)) begin
+            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (do_alloc & (new_slot == 7)) begin
+            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (do_alloc & (new_slot == 8)) begin
+            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (do_alloc & (new_slot == 9)) begin
+            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (do_alloc & (new_slot == 10)) begin
+            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (do_alloc & (new_slot == 11)) begin
+            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (do_alloc & (new_slot == 12)) begin
+            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (do_alloc & (new_slot == 13)) begin
+            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (do_alloc & (new_slot == 14)) begin
+            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (do_alloc & (new_slot == 15)) begin
+            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (do_alloc & (new_slot == 16)) begin
+            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (do_alloc & (new_slot == 17)) begin
+            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (do_alloc & (new_slot == 18)) begin
+            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (do_alloc & (new_slot == 19)) begin
+            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (do_alloc & (new_slot == 20)) begin
+            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (do_alloc & (new_slot == 21)) begin
+            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (do_alloc & (new_slot == 22)) begin
+            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (do_alloc & (new_slot == 23)) begin
+            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (do_alloc & (new_slot == 24)) begin
+            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (do_alloc & (new_slot == 25)) begin
+            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (do_alloc & (new_slot == 26)) begin
+            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (do_alloc & (new_slot == 27)) begin
+            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (do_alloc & (new_slot == 28)) begin
+            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (do_alloc & (new_slot == 29)) begin
+            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (do_alloc & (new_slot == 30)) begin
+            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (do_alloc & (new_slot == 31)) begin
+            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (do_alloc & (new_slot == 32)) begin
+            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (do_alloc & (new_slot == 33)) begin
+            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (do_alloc & (new_slot == 34)) begin
+            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (do_alloc & (new_slot == 35)) begin
+            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (do_alloc & (new_slot == 36)) begin
+            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (do_alloc & (new_slot == 37)) begin
+            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (do_alloc & (new_slot == 38)) begin
+            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (do_alloc & (new_slot == 39)) begin
+            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (do_alloc & (new_slot == 40)) begin
+            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (do_alloc & (new_slot == 41)) begin
+            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (do_alloc & (new_slot == 42)) begin
+            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (do_alloc & (new_slot == 43)) begin
+            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (do_alloc & (new_slot == 44)) begin
+            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (do_alloc & (new_slot == 45)) begin
+            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (do_alloc & (new_slot == 46)) begin
+            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (do_alloc & (new_slot == 47)) begin
+            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (do_alloc & (new_slot == 48)) begin
+            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (do_alloc & (new_slot == 49)) begin
+            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (do_alloc & (new_slot == 50)) begin
+            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (do_alloc & (new_slot == 51)) begin
+            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (do_alloc & (new_slot == 52)) begin
+            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (do_alloc & (new_slot == 53)) begin
+            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (do_alloc & (new_slot == 54)) begin
+            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (do_alloc & (new_slot == 55)) begin
+            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (do_alloc & (new_slot == 56)) begin
+            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (do_alloc & (new_slot == 57)) begin
+            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (do_alloc & (new_slot == 58)) begin
+            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (do_alloc & (new_slot == 59)) begin
+            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (do_alloc & (new_slot == 60)) begin
+            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (do_alloc & (new_slot == 61)) begin
+            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (do_alloc & (new_slot == 62)) begin
+            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (do_alloc & (new_slot == 63)) begin
+            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (do_alloc & (new_slot == 64)) begin
+            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (do_alloc & (new_slot == 65)) begin
+            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (do_alloc & (new_slot == 66)) begin
+            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (do_alloc & (new_slot == 67)) begin
+            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (do_alloc & (new_slot == 68)) begin
+            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (do_alloc & (new_slot == 69)) begin
+            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (do_alloc & (new_slot == 70)) begin
+            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (do_alloc & (new_slot == 71)) begin
+            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (do_alloc & (new_slot == 72)) begin
+            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (do_alloc & (new_slot == 73)) begin
+            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (do_alloc & (new_slot == 74)) begin
+            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (do_alloc & (new_slot == 75)) begin
+            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (do_alloc & (new_slot == 76)) begin
+            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (do_alloc & (new_slot == 77)) begin
+            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (do_alloc & (new_slot == 78)) begin
+            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (do_alloc & (new_slot == 79)) begin
+            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (do_alloc & (new_slot == 80)) begin
+            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (do_alloc & (new_slot == 81)) begin
+            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (do_alloc & (new_slot == 82)) begin
+            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (do_alloc & (new_slot == 83)) begin
+            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (do_alloc & (new_slot == 84)) begin
+            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (do_alloc & (new_slot == 85)) begin
+            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (do_alloc & (new_slot == 86)) begin
+            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (do_alloc & (new_slot == 87)) begin
+            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (do_alloc & (new_slot == 88)) begin
+            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (do_alloc & (new_slot == 89)) begin
+            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (do_alloc & (new_slot == 90)) begin
+            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (do_alloc & (new_slot == 91)) begin
+            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (do_alloc & (new_slot == 92)) begin
+            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (do_alloc & (new_slot == 93)) begin
+            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (do_alloc & (new_slot == 94)) begin
+            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (do_alloc & (new_slot == 95)) begin
+            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (do_alloc & (new_slot == 96)) begin
+            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (do_alloc & (new_slot == 97)) begin
+            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (do_alloc & (new_slot == 98)) begin
+            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (do_alloc & (new_slot == 99)) begin
+            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (do_alloc & (new_slot == 100)) begin
+            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (do_alloc & (new_slot == 101)) begin
+            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (do_alloc & (new_slot == 102)) begin
+            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (do_alloc & (new_slot == 103)) begin
+            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (do_alloc & (new_slot == 104)) begin
+            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (do_alloc & (new_slot == 105)) begin
+            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (do_alloc & (new_slot == 106)) begin
+            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (do_alloc & (new_slot == 107)) begin
+            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (do_alloc & (new_slot == 108)) begin
+            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (do_alloc & (new_slot == 109)) begin
+            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (do_alloc & (new_slot == 110)) begin
+            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (do_alloc & (new_slot == 111)) begin
+            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (do_alloc & (new_slot == 112)) begin
+            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (do_alloc & (new_slot == 113)) begin
+            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (do_alloc & (new_slot == 114)) begin
+            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (do_alloc & (new_slot == 115)) begin
+            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (do_alloc & (new_slot == 116)) begin
+            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (do_alloc & (new_slot == 117)) begin
+            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (do_alloc & (new_slot == 118)) begin
+            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (do_alloc & (new_slot == 119)) begin
+            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (do_alloc & (new_slot == 120)) begin
+            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (do_alloc & (new_slot == 121)) begin
+            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (do_alloc & (new_slot == 122)) begin
+            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (do_alloc & (new_slot == 123)) begin
+            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (do_alloc & (new_slot == 124)) begin
+            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (do_alloc & (new_slot == 125)) begin
+            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (do_alloc & (new_slot == 126)) begin
+            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (do_alloc & (new_slot == 127)) begin
+            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
+        end
+        live$d = live_set;
+        if (do_release & (s_rel_slot$q == 0)) begin
+            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (do_release & (s_rel_slot$q == 1)) begin
+            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (do_release & (s_rel_slot$q == 2)) begin
+            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (do_release & (s_rel_slot$q == 3)) begin
+            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (do_release & (s_rel_slot$q == 4)) begin
+            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (do_release & (s_rel_slot$q == 5)) begin
+            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (do_release & (s_rel_slot$q == 6)) begin
+            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (do_release & (s_rel_slot$q == 7)) begin
+            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (do_release & (s_rel_slot$q == 8)) begin
+            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (do_release & (s_rel_slot$q == 9)) begin
+            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (do_release & (s_rel_slot$q == 10)) begin
+            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (do_release & (s_rel_slot$q == 11)) begin
+            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (do_release & (s_rel_slot$q == 12)) begin
+            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (do_release & (s_rel_slot$q == 13)) begin
+            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (do_release & (s_rel_slot$q == 14)) begin
+            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (do_release & (s_rel_slot$q == 15)) begin
+            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if (do_release & (s_rel_slot$q == 16)) begin
+            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
+        end
+        if (do_release & (s_rel_slot$q == 17)) begin
+            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
+        end
+        if (do_release & (s_rel_slot$q == 18)) begin
+            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
+        end
+        if (do_release & (s_rel_slot$q == 19)) begin
+            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
+        end
+        if (do_release & (s_rel_slot$q == 20)) begin
+            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
+        end
+        if (do_release & (s_rel_slot$q == 21)) begin
+            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
+        end
+        if (do_release & (s_rel_slot$q == 22)) begin
+            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
+        end
+        if (do_release & (s_rel_slot$q == 23)) begin
+            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
+        end
+        if (do_release & (s_rel_slot$q == 24)) begin
+            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
+        end
+        if (do_release & (s_rel_slot$q == 25)) begin
+            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
+        end
+        if (do_release & (s_rel_slot$q == 26)) begin
+            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
+        end
+        if (do_release & (s_rel_slot$q == 27)) begin
+            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
+        end
+        if (do_release & (s_rel_slot$q == 28)) begin
+            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
+        end
+        if (do_release & (s_rel_slot$q == 29)) begin
+            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
+        end
+        if (do_release & (s_rel_slot$q == 30)) begin
+            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
+        end
+        if (do_release & (s_rel_slot$q == 31)) begin
+            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
+        end
+        if (do_release & (s_rel_slot$q == 32)) begin
+            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
+        end
+        if (do_release & (s_rel_slot$q == 33)) begin
+            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
+        end
+        if (do_release & (s_rel_slot$q == 34)) begin
+            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
+        end
+        if (do_release & (s_rel_slot$q == 35)) begin
+            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
+        end
+        if (do_release & (s_rel_slot$q == 36)) begin
+            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
+        end
+        if (do_release & (s_rel_slot$q == 37)) begin
+            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
+        end
+        if (do_release & (s_rel_slot$q == 38)) begin
+            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
+        end
+        if (do_release & (s_rel_slot$q == 39)) begin
+            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
+        end
+        if (do_release & (s_rel_slot$q == 40)) begin
+            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
+        end
+        if (do_release & (s_rel_slot$q == 41)) begin
+            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
+        end
+        if (do_release & (s_rel_slot$q == 42)) begin
+            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
+        end
+        if (do_release & (s_rel_slot$q == 43)) begin
+            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
+        end
+        if (do_release & (s_rel_slot$q == 44)) begin
+            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
+        end
+        if (do_release & (s_rel_slot$q == 45)) begin
+            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
+        end
+        if (do_release & (s_rel_slot$q == 46)) begin
+            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
+        end
+        if (do_release & (s_rel_slot$q == 47)) begin
+            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
+        end
+        if (do_release & (s_rel_slot$q == 48)) begin
+            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
+        end
+        if (do_release & (s_rel_slot$q == 49)) begin
+            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
+        end
+        if (do_release & (s_rel_slot$q == 50)) begin
+            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
+        end
+        if (do_release & (s_rel_slot$q == 51)) begin
+            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
+        end
+        if (do_release & (s_rel_slot$q == 52)) begin
+            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
+        end
+        if (do_release & (s_rel_slot$q == 53)) begin
+            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
+        end
+        if (do_release & (s_rel_slot$q == 54)) begin
+            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
+        end
+        if (do_release & (s_rel_slot$q == 55)) begin
+            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
+        end
+        if (do_release & (s_rel_slot$q == 56)) begin
+            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
+        end
+        if (do_release & (s_rel_slot$q == 57)) begin
+            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
+        end
+        if (do_release & (s_rel_slot$q == 58)) begin
+            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
+        end
+        if (do_release & (s_rel_slot$q == 59)) begin
+            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
+        end
+        if (do_release & (s_rel_slot$q == 60)) begin
+            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
+        end
+        if (do_release & (s_rel_slot$q == 61)) begin
+            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
+        end
+        if (do_release & (s_rel_slot$q == 62)) begin
+            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
+        end
+        if (do_release & (s_rel_slot$q == 63)) begin
+            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
+        end
+        if (do_release & (s_rel_slot$q == 64)) begin
+            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
+        end
+        if (do_release & (s_rel_slot$q == 65)) begin
+            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
+        end
+        if (do_release & (s_rel_slot$q == 66)) begin
+            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
+        end
+        if (do_release & (s_rel_slot$q == 67)) begin
+            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
+        end
+        if (do_release & (s_rel_slot$q == 68)) begin
+            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
+        end
+        if (do_release & (s_rel_slot$q == 69)) begin
+            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
+        end
+        if (do_release & (s_rel_slot$q == 70)) begin
+            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
+        end
+        if (do_release & (s_rel_slot$q == 71)) begin
+            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
+        end
+        if (do_release & (s_rel_slot$q == 72)) begin
+            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
+        end
+        if (do_release & (s_rel_slot$q == 73)) begin
+            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
+        end
+        if (do_release & (s_rel_slot$q == 74)) begin
+            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
+        end
+        if (do_release & (s_rel_slot$q == 75)) begin
+            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
+        end
+        if (do_release & (s_rel_slot$q == 76)) begin
+            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
+        end
+        if (do_release & (s_rel_slot$q == 77)) begin
+            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
+        end
+        if (do_release & (s_rel_slot$q == 78)) begin
+            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
+        end
+        if (do_release & (s_rel_slot$q == 79)) begin
+            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
+        end
+        if (do_release & (s_rel_slot$q == 80)) begin
+            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
+        end
+        if (do_release & (s_rel_slot$q == 81)) begin
+            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
+        end
+        if (do_release & (s_rel_slot$q == 82)) begin
+            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
+        end
+        if (do_release & (s_rel_slot$q == 83)) begin
+            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
+        end
+        if (do_release & (s_rel_slot$q == 84)) begin
+            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
+        end
+        if (do_release & (s_rel_slot$q == 85)) begin
+            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
+        end
+        if (do_release & (s_rel_slot$q == 86)) begin
+            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
+        end
+        if (do_release & (s_rel_slot$q == 87)) begin
+            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
+        end
+        if (do_release & (s_rel_slot$q == 88)) begin
+            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
+        end
+        if (do_release & (s_rel_slot$q == 89)) begin
+            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
+        end
+        if (do_release & (s_rel_slot$q == 90)) begin
+            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
+        end
+        if (do_release & (s_rel_slot$q == 91)) begin
+            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
+        end
+        if (do_release & (s_rel_slot$q == 92)) begin
+            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
+        end
+        if (do_release & (s_rel_slot$q == 93)) begin
+            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
+        end
+        if (do_release & (s_rel_slot$q == 94)) begin
+            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
+        end
+        if (do_release & (s_rel_slot$q == 95)) begin
+            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
+        end
+        if (do_release & (s_rel_slot$q == 96)) begin
+            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
+        end
+        if (do_release & (s_rel_slot$q == 97)) begin
+            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
+        end
+        if (do_release & (s_rel_slot$q == 98)) begin
+            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
+        end
+        if (do_release & (s_rel_slot$q == 99)) begin
+            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
+        end
+        if (do_release & (s_rel_slot$q == 100)) begin
+            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
+        end
+        if (do_release & (s_rel_slot$q == 101)) begin
+            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
+        end
+        if (do_release & (s_rel_slot$q == 102)) begin
+            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
+        end
+        if (do_release & (s_rel_slot$q == 103)) begin
+            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
+        end
+        if (do_release & (s_rel_slot$q == 104)) begin
+            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
+        end
+        if (do_release & (s_rel_slot$q == 105)) begin
+            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
+        end
+        if (do_release & (s_rel_slot$q == 106)) begin
+            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
+        end
+        if (do_release & (s_rel_slot$q == 107)) begin
+            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
+        end
+        if (do_release & (s_rel_slot$q == 108)) begin
+            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
+        end
+        if (do_release & (s_rel_slot$q == 109)) begin
+            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
+        end
+        if (do_release & (s_rel_slot$q == 110)) begin
+            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
+        end
+        if (do_release & (s_rel_slot$q == 111)) begin
+            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
+        end
+        if (do_release & (s_rel_slot$q == 112)) begin
+            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
+        end
+        if (do_release & (s_rel_slot$q == 113)) begin
+            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
+        end
+        if (do_release & (s_rel_slot$q == 114)) begin
+            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
+        end
+        if (do_release & (s_rel_slot$q == 115)) begin
+            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
+        end
+        if (do_release & (s_rel_slot$q == 116)) begin
+            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
+        end
+        if (do_release & (s_rel_slot$q == 117)) begin
+            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
+        end
+        if (do_release & (s_rel_slot$q == 118)) begin
+            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
+        end
+        if (do_release & (s_rel_slot$q == 119)) begin
+            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
+        end
+        if (do_release & (s_rel_slot$q == 120)) begin
+            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
+        end
+        if (do_release & (s_rel_slot$q == 121)) begin
+            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
+        end
+        if (do_release & (s_rel_slot$q == 122)) begin
+            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
+        end
+        if (do_release & (s_rel_slot$q == 123)) begin
+            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
+        end
+        if (do_release & (s_rel_slot$q == 124)) begin
+            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
+        end
+        if (do_release & (s_rel_slot$q == 125)) begin
+            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
+        end
+        if (do_release & (s_rel_slot$q == 126)) begin
+            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
+        end
+        if (do_release & (s_rel_slot$q == 127)) begin
+            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
         end
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
         r_rx_msg_id$d = 32'h8000;
         if (do_update) begin
-            r_rx_msg_id$d = (((hit_gen) & 16'hffff) << 32'h7) | ((hit_slot) & 16'hffff);
+            r_rx_msg_id$d = (((hit_gen) & 16'hffff) << slot_shift) | ((hit_slot) & 16'hffff);
         end
         if (do_alloc) begin
-            r_rx_msg_id$d = (((new_gen) & 16'hffff) << 32'h7) | ((new_slot) & 16'hffff);
+            r_rx_msg_id$d = (((new_gen) & 16'hffff) << slot_shift) | ((new_slot) & 16'hffff);
         end
         r_new_msg$d = do_alloc;
         r_page$d = chosen_page;
@@ -19821,29 +22422,29 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,al
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [4:0] alloc_id;
+    output reg  [6:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [4:0] free_id;
+    input wire  [6:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [31:0] in_use$d;
-    wire  [31:0] in_use$q;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [31:0] lowest_free$bitmap;
+    reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [4:0] lowest_free$index;
+    wire  [6:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [31:0] after_alloc;
+    reg  [127:0] after_alloc;
 
     // Sub module instances
     nt_homa_tr_128_nic$reassembly$msg_table$class1$in_use in_use(
@@ -19918,13 +22519,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class1$double_frees
 module nt_homa_tr_128_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
@@ -19937,12 +22538,12 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class1$in_use
 module nt_homa_tr_128_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [31:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [4:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [31:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -20045,6 +22646,294 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,i
         if (lowest_set_onehot[31]) begin
             index = 31;
         end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
 endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class1$lowest_free
@@ -20056,29 +22945,29 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,al
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
+    output reg  [6:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    input wire  [6:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [15:0] lowest_free$bitmap;
+    reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
+    wire  [6:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [127:0] after_alloc;
 
     // Sub module instances
     nt_homa_tr_128_nic$reassembly$msg_table$class2$in_use in_use(
@@ -20153,13 +23042,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class2$double_frees
 module nt_homa_tr_128_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
@@ -20172,12 +23061,12 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class2$in_use
 module nt_homa_tr_128_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [15:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [3:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [15:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -20232,6 +23121,342 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,i
         if (lowest_set_onehot[15]) begin
             index = 15;
         end
+        if (lowest_set_onehot[16]) begin
+            index = 16;
+        end
+        if (lowest_set_onehot[17]) begin
+            index = 17;
+        end
+        if (lowest_set_onehot[18]) begin
+            index = 18;
+        end
+        if (lowest_set_onehot[19]) begin
+            index = 19;
+        end
+        if (lowest_set_onehot[20]) begin
+            index = 20;
+        end
+        if (lowest_set_onehot[21]) begin
+            index = 21;
+        end
+        if (lowest_set_onehot[22]) begin
+            index = 22;
+        end
+        if (lowest_set_onehot[23]) begin
+            index = 23;
+        end
+        if (lowest_set_onehot[24]) begin
+            index = 24;
+        end
+        if (lowest_set_onehot[25]) begin
+            index = 25;
+        end
+        if (lowest_set_onehot[26]) begin
+            index = 26;
+        end
+        if (lowest_set_onehot[27]) begin
+            index = 27;
+        end
+        if (lowest_set_onehot[28]) begin
+            index = 28;
+        end
+        if (lowest_set_onehot[29]) begin
+            index = 29;
+        end
+        if (lowest_set_onehot[30]) begin
+            index = 30;
+        end
+        if (lowest_set_onehot[31]) begin
+            index = 31;
+        end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
 endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class2$lowest_free
@@ -20243,29 +23468,29 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,al
     input wire  clock;
     input wire  reset;
     output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
+    output reg  [6:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    input wire  [6:0] free_id;
     output reg  empty;
     output reg  full;
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
     reg  in_use$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
-    reg  [15:0] lowest_free$bitmap;
+    reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
+    wire  [6:0] lowest_free$index;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [127:0] after_alloc;
 
     // Sub module instances
     nt_homa_tr_128_nic$reassembly$msg_table$class3$in_use in_use(
@@ -20340,13 +23565,13 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class3$double_frees
 module nt_homa_tr_128_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
@@ -20359,12 +23584,12 @@ endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class3$in_use
 module nt_homa_tr_128_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index);
 
     // Module arguments
-    input wire  [15:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [3:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [15:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -20419,6 +23644,342 @@ module nt_homa_tr_128_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,i
         if (lowest_set_onehot[15]) begin
             index = 15;
         end
+        if (lowest_set_onehot[16]) begin
+            index = 16;
+        end
+        if (lowest_set_onehot[17]) begin
+            index = 17;
+        end
+        if (lowest_set_onehot[18]) begin
+            index = 18;
+        end
+        if (lowest_set_onehot[19]) begin
+            index = 19;
+        end
+        if (lowest_set_onehot[20]) begin
+            index = 20;
+        end
+        if (lowest_set_onehot[21]) begin
+            index = 21;
+        end
+        if (lowest_set_onehot[22]) begin
+            index = 22;
+        end
+        if (lowest_set_onehot[23]) begin
+            index = 23;
+        end
+        if (lowest_set_onehot[24]) begin
+            index = 24;
+        end
+        if (lowest_set_onehot[25]) begin
+            index = 25;
+        end
+        if (lowest_set_onehot[26]) begin
+            index = 26;
+        end
+        if (lowest_set_onehot[27]) begin
+            index = 27;
+        end
+        if (lowest_set_onehot[28]) begin
+            index = 28;
+        end
+        if (lowest_set_onehot[29]) begin
+            index = 29;
+        end
+        if (lowest_set_onehot[30]) begin
+            index = 30;
+        end
+        if (lowest_set_onehot[31]) begin
+            index = 31;
+        end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
 endmodule // nt_homa_tr_128_nic$reassembly$msg_table$class3$lowest_free
@@ -20429,14 +23990,14 @@ module nt_homa_tr_128_nic$reassembly$msg_table$e00(read_address,read_clock,read_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [159:0] read_data;
+    output reg  [162:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [159:0] write_data;
+    input wire  [162:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[159:0] mem[63:0];
+    reg[162:0] mem[63:0];
 
 
 
@@ -20458,14 +24019,14 @@ module nt_homa_tr_128_nic$reassembly$msg_table$e01(read_address,read_clock,read_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [159:0] read_data;
+    output reg  [162:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [159:0] write_data;
+    input wire  [162:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[159:0] mem[63:0];
+    reg[162:0] mem[63:0];
 
 
 
@@ -20487,14 +24048,14 @@ module nt_homa_tr_128_nic$reassembly$msg_table$e10(read_address,read_clock,read_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [159:0] read_data;
+    output reg  [162:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [159:0] write_data;
+    input wire  [162:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[159:0] mem[63:0];
+    reg[162:0] mem[63:0];
 
 
 
@@ -20516,14 +24077,14 @@ module nt_homa_tr_128_nic$reassembly$msg_table$e11(read_address,read_clock,read_
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [159:0] read_data;
+    output reg  [162:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [159:0] write_data;
+    input wire  [162:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[159:0] mem[63:0];
+    reg[162:0] mem[63:0];
 
 
 
@@ -21629,14 +25190,14 @@ module nt_homa_tr_128_nic$reassembly$msg_table$slot_info(read_address,read_clock
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [80:0] read_data;
+    output reg  [87:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [80:0] write_data;
+    input wire  [87:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[80:0] mem[127:0];
+    reg[87:0] mem[127:0];
 
 
 

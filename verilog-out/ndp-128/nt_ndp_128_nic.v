@@ -1323,7 +1323,6 @@ module nt_ndp_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awread
     reg  [31:0] wr_mask;
     reg  [3:0] wr_index;
     reg  ar_take;
-    reg  rd_aligned;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
     reg  [3:0] rd_cfg_index;
@@ -1456,7 +1455,7 @@ module nt_ndp_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awread
         end
         aw_held$d = have_aw & (~write_go);
         w_held$d = have_w & (~write_go);
-        wr_ok = (wr_addr[(32'h0)+:(2)] == 32'h0) & (wr_addr[(32'h6)+:(6)] == 32'h0);
+        wr_ok = wr_addr[(32'h6)+:(6)] == 32'h0;
         wr_err = write_go & (~wr_ok);
         lane0 = 32'h0;
         lane1 = 32'h0;
@@ -1536,9 +1535,8 @@ module nt_ndp_128_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awread
         cfg = cfg_regs$q;
         s_axil_arready = ((~r_valid$q) | s_axil_rready) & (~reset);
         ar_take = s_axil_arvalid & (((~r_valid$q) | s_axil_rready) & (~reset));
-        rd_aligned = s_axil_araddr[(32'h0)+:(2)] == 32'h0;
-        rd_cfg_hit = rd_aligned & (s_axil_araddr[(32'h6)+:(6)] == 32'h0);
-        rd_status_hit = rd_aligned & (s_axil_araddr[(32'h8)+:(4)] == 32'h1);
+        rd_cfg_hit = s_axil_araddr[(32'h6)+:(6)] == 32'h0;
+        rd_status_hit = s_axil_araddr[(32'h8)+:(4)] == 32'h1;
         rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
         rd_status_index = s_axil_araddr[(32'h2)+:(6)];
         rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];

@@ -12,20 +12,28 @@ fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
 
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+
+/// A white chart with a caption, axes `ranges` and axis descriptions `desc`.
+fn chart<'a, 'b>(root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, caption: &str, ranges: (std::ops::Range<f64>, std::ops::Range<f64>), desc: (&str, &str)) -> Result<Chart<'a, 'b>, String> {
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(ranges.0, ranges.1)
+        .map_err(err)?;
+    chart.configure_mesh().x_desc(desc.0).y_desc(desc.1).draw().map_err(err)?;
+    Ok(chart)
+}
+
 /// Bottleneck queue (packets) over time (µs), one line per run.
 pub fn queue_svg(results: &[IncastResult], path: &std::path::Path) -> Result<(), String> {
     let xmax = results.iter().flat_map(|r| r.queue.iter().map(|q| q.0 / 1000.0)).fold(1.0, f64::max);
     let ymax = results.iter().flat_map(|r| r.queue.iter().map(|q| q.1 as f64)).fold(1.0, f64::max) * 1.1;
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Bottleneck queue during the incast", ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
-        .map_err(err)?;
-    chart.configure_mesh().x_desc("time (µs)").y_desc("queue (packets)").draw().map_err(err)?;
+    let mut chart = chart(&root, "Bottleneck queue during the incast", (0.0..xmax, 0.0..ymax), ("time (µs)", "queue (packets)"))?;
     for (i, r) in results.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         // A step line: each level holds until the next change.
@@ -51,15 +59,7 @@ pub fn slowdown_svg(results: &[IncastResult], path: &std::path::Path) -> Result<
     let (xmin, xmax) = if xmin > xmax { (0.0, 1.0) } else { (xmin - 1.0, xmax + 1.0) };
     let ymax = results.iter().flat_map(|r| r.messages.iter().filter_map(|m| m.slowdown)).fold(1.0, f64::max) * 1.1;
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Slowdown per message", ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(xmin..xmax, 0f64..ymax)
-        .map_err(err)?;
-    chart.configure_mesh().x_desc("message size (packets)").y_desc("slowdown").draw().map_err(err)?;
+    let mut chart = chart(&root, "Slowdown per message", (xmin..xmax, 0.0..ymax), ("message size (packets)", "slowdown"))?;
     for (i, r) in results.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         let pts: Vec<(f64, f64)> = r.messages.iter().filter_map(|m| m.slowdown.map(|s| (m.packets as f64, s))).collect();

@@ -126,6 +126,17 @@ impl Schedule for StrictPriority {
     }
 }
 
+/// Queues `frame` in `band` — or, with `trim`, its header in `trim_band` — unless that band
+/// already holds `limit` packets.
+fn trim_or_queue(q: &mut PortQueues, band: usize, frame: Vec<u8>, trim: bool, trim_band: usize, limit: usize) -> Verdict {
+    let (band, frame, verdict) = if trim { (trim_band, trimmed(&frame), Verdict::Trimmed) } else { (band, frame, Verdict::Enqueued) };
+    if q.bands[band].len() >= limit {
+        return Verdict::Dropped;
+    }
+    q.push(band, frame);
+    verdict
+}
+
 /// NDP: trim DATA when its band holds ≥ limit − 1 packets; each band drops at `limit`.
 #[derive(Clone, Copy, Debug)]
 pub struct NdpTrim {
@@ -134,16 +145,8 @@ pub struct NdpTrim {
 
 impl QueueManager for NdpTrim {
     fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
-        let (band, frame, verdict) = if band == 1 && q.bands[1].len() + 1 >= self.limit {
-            (0, trimmed(&frame), Verdict::Trimmed)
-        } else {
-            (band, frame, Verdict::Enqueued)
-        };
-        if q.bands[band].len() >= self.limit {
-            return Verdict::Dropped;
-        }
-        q.push(band, frame);
-        verdict
+        let trim = band == 1 && q.bands[1].len() + 1 >= self.limit;
+        trim_or_queue(q, band, frame, trim, 0, self.limit)
     }
 }
 
@@ -171,17 +174,9 @@ pub struct HomaTrTrim {
 
 impl QueueManager for HomaTrTrim {
     fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
-        let last = q.bands.len() - 1;
-        let (band, frame, verdict) = if is_data(&frame) && q.bands[band].len() + 1 >= self.limit {
-            ((band + 1).min(last), trimmed(&frame), Verdict::Trimmed)
-        } else {
-            (band, frame, Verdict::Enqueued)
-        };
-        if q.bands[band].len() >= self.limit {
-            return Verdict::Dropped;
-        }
-        q.push(band, frame);
-        verdict
+        let trim = is_data(&frame) && q.bands[band].len() + 1 >= self.limit;
+        let lower = (band + 1).min(q.bands.len() - 1);
+        trim_or_queue(q, band, frame, trim, lower, self.limit)
     }
 }
 
@@ -293,10 +288,10 @@ mod tests {
         let first = StrictPriority.dequeue(&mut q).unwrap();
         assert_eq!(first.len(), 64);
         assert_eq!(first[OFF_FLAGS], FLAG_DATA | FLAG_CHOP);
-        for _ in 0..2 {
+        for _ in 0..3 {
             m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0));
         }
-        assert_eq!(q.bands[0].len(), 3);
+        assert_eq!(q.bands[0].len(), 4);
         assert_eq!(m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0)), Verdict::Dropped, "header band full");
     }
 

@@ -3,7 +3,7 @@
 
 use nanotransport_sim::experiments::incast::{self, IncastParams};
 use nanotransport_sim::net::switch::{HomaDropTail, StrictPriority, DscpClassify};
-use nanotransport_sim::net::topology::star;
+use nanotransport_sim::net::topology::{dumbbell, star};
 use nanotransport_sim::net::{Endpoint, LinkSpec};
 use nanotransport_sim::scenarios::data_frame_for;
 use std::any::Any;
@@ -68,6 +68,25 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
     }
     let c = net.switches[0].ports[1].counters;
     assert_eq!((c.enqueued, c.sent, c.dropped), (10, 10, 0));
+}
+
+#[test]
+fn a_dumbbell_carries_frames_across_its_core_link() {
+    let (a, b, c) = (0x0A00_0001, 0x0A00_0002, 0x0A00_0003);
+    let frames: Vec<Vec<u8>> = (0..3).map(|k| data_frame_for(154, a, b, 1, 1, k, &[k as u8; 1024], 0)).collect();
+    let host = |ip, to_send| Box::new(Host { ip, to_send, received: vec![] }) as Box<dyn Endpoint>;
+    let mut stages = || (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: 100 }) as _, Box::new(StrictPriority) as _, 8);
+    let spec = LinkSpec::new(200.0, 131.0);
+    let mut net = dumbbell(3200, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1).unwrap();
+    net.run(100_000, &mut |_| false, &mut |_| {});
+    let got = &net.endpoints[2].as_any().downcast_ref::<Host>().unwrap().received;
+    assert_eq!(got.len(), 3);
+    // Three store-and-forward hops of 139.264 cycles and three delays of 419.2 cycles.
+    for (k, (cycle, f)) in got.iter().enumerate() {
+        assert_eq!(*cycle, ((k as u64 + 3) * 139_264 + 1_257_600).div_ceil(1000) - 136, "frame {k}");
+        assert_eq!(f, &frames[k]);
+    }
+    assert!(net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received.is_empty());
 }
 
 fn short_incast(protocol: &str) -> IncastParams {

@@ -1,0 +1,106 @@
+//! `incast`, `sweep` and `merge` from the command line: the JSON fields the documentation
+//! promises, one-line errors with valid ranges, an incomplete run that says which and why, and
+//! a sharded sweep merged into a table and plots. Short runs (3 senders, small messages).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn nanotransport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nanotransport")).args(args).output().unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("nt-incast-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const SHORT: [&str; 4] = ["--senders", "3", "--sizes", "4..8"];
+
+#[test]
+fn incast_json_has_the_documented_fields_and_writes_plots_and_pcaps() {
+    let dir = temp_dir("json");
+    let (plots, pcaps) = (dir.join("plots"), dir.join("pcap"));
+    let mut args = vec!["incast", "--protocol", "homa-tr", "--json", "--plot", plots.to_str().unwrap(), "--pcap", pcaps.to_str().unwrap()];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in ["protocol", "config", "buffer_kb", "messages", "median_slowdown", "p90_slowdown", "wall_s", "nic_cycles_per_s"] {
+        assert!(!v[key].is_null(), "missing {key}: {v}");
+    }
+    assert_eq!(v["config"], "homa-tr-128");
+    let messages = v["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    for m in messages {
+        assert!(m["packets"].as_u64().is_some() && m["completion_ns"].as_f64().unwrap() > 0.0 && m["slowdown"].as_f64().unwrap() > 1.0, "{m}");
+    }
+    for f in ["incast-queue.svg", "incast-slowdown.svg"] {
+        assert!(std::fs::read_to_string(plots.join(f)).unwrap().starts_with("<svg"), "{f}");
+    }
+    for f in ["host1-to-switch.pcap", "switch-to-host0.pcap"] {
+        assert!(std::fs::metadata(pcaps.join(f)).unwrap().len() > 24, "{f}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
+    for (args, expect) in [
+        (vec!["--senders", "0"], "valid 1..=16"),
+        (vec!["--buffer-pkts", "1"], "valid >= 2 packets"),
+        (vec!["--sizes", "10..60"], "<= 38 packets"),
+        (vec!["--config", "homa-128"], "not a whole NIC running ndp"),
+        (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
+        (vec!["--set", "rtt_pkts=99"], "0..=64"),
+    ] {
+        let mut a = vec!["incast", "--protocol", "ndp"];
+        a.extend(&args);
+        let o = nanotransport(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(err.contains(expect) && err.trim().lines().count() == 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_run_cut_short_names_its_incomplete_messages_and_fails() {
+    let mut args = vec!["incast", "--protocol", "ndp", "--max-us", "0.5"];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("sender 1 (4 packets): still in flight at --max-us 0.5"), "{err}");
+}
+
+#[test]
+fn sharded_sweep_merges_into_a_table_and_plots() {
+    let dir = temp_dir("sweep");
+    let out = dir.join("runs");
+    for shard in ["0/2", "1/2"] {
+        let mut args = vec!["sweep", "--protocols", "ndp", "--buffers", "110,6", "--shard", shard, "--out", out.to_str().unwrap()];
+        args.extend(SHORT);
+        let o = nanotransport(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let files: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let plots = dir.join("plots");
+    let o = nanotransport(&["merge", out.to_str().unwrap(), "--plot", plots.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("| ndp | 110 pkts") && table.contains("| ndp | 6 pkts"), "{table}");
+    assert!(plots.join("incast-queue.svg").exists());
+    let o = nanotransport(&["merge", dir.join("nothing-here.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn incast_sweep_and_merge_have_help() {
+    for cmd in ["incast", "sweep", "merge"] {
+        let o = nanotransport(&[cmd, "--help"]);
+        assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{cmd}");
+    }
+}

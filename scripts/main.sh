@@ -32,3 +32,4 @@ for pc in ndp:ndp-16 ndp:ndp-128 homa:homa-16 homa-tr:homa-tr-16 homa:homa-128; 
 done
 echo "== co-simulation speed"
 "$bin" bench cosim
+"$bin" bench nic --config ndp-16

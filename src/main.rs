@@ -245,6 +245,21 @@ enum BenchCommand {
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
     },
+    /// Whole-NIC simulation speed: random traffic at line rate both ways through the test driver
+    Nic {
+        /// Whole-NIC configuration (e.g. ndp-16, homa-128)
+        #[arg(long, value_name = "NAME")]
+        config: String,
+        /// Print JSON instead of a line
+        #[arg(long)]
+        json: bool,
+        /// Cycles measured
+        #[arg(long, default_value_t = 200_000)]
+        cycles: u64,
+        /// Seed of the random messages
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn selected(configs: &[String]) -> Result<Vec<NicConfig>, String> {
@@ -565,6 +580,33 @@ fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
     Ok(())
 }
 
+fn bench_nic(config: &str, json: bool, cycles: u64, seed: u64) -> Result<(), String> {
+    let c = find_config(config).map_err(|e| with_switch_names(&e))?;
+    if c.protocol.is_none() {
+        return Err(format!("configuration '{config}' is not a whole NIC"));
+    }
+    let b = nanotransport_sim::bench::bench_nic(config, cycles, seed)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "config": b.config,
+                "cycles": b.cycles,
+                "wall_s": b.wall_s,
+                "verilator_cycles_per_s": b.verilator_cycles_per_s,
+            })
+        );
+    } else {
+        println!(
+            "{}: {} cycles in {:.3} s = {:.0} cycles/s ({:.0} per CPU second); MAC TX {:.3} and MAC RX {:.3} \
+             beats/cycle; messages {} queued, {} delivered ({} intact); seed {}",
+            b.config, b.cycles, b.wall_s, b.verilator_cycles_per_s, b.cycles as f64 / b.cpu_s, b.mac_tx_load, b.mac_rx_load,
+            b.messages_queued, b.messages_delivered, b.messages_intact, b.seed
+        );
+    }
+    Ok(())
+}
+
 /// clap's errors span several lines; print them as one.
 fn one_line(err: &clap::Error) -> String {
     err.to_string()
@@ -835,6 +877,7 @@ fn main() -> ExitCode {
             fpga_ooc_cmd(&config, clock_mhz, &out, &part, &dir).map(|_| true)
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
+        Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
         Command::Latency { protocol, config, set, json } => latency_cmd(&protocol, config, &set, json).map(|_| true),
         Command::Throughput { protocol, config, direction, packets, set, json } => {
             throughput_cmd(&protocol, config, &direction, packets, &set, json).map(|_| true)

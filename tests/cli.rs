@@ -27,6 +27,7 @@ fn every_subcommand_has_help() {
         vec!["lint", "--help"],
         vec!["bench", "--help"],
         vec!["bench", "cosim", "--help"],
+        vec!["bench", "nic", "--help"],
         vec!["configs", "--help"],
         vec!["latency", "--help"],
         vec!["throughput", "--help"],
@@ -98,6 +99,30 @@ fn bench_cosim_json_has_the_documented_fields() {
     let ratio = v["ratio"].as_f64().unwrap();
     assert!(native > 0.0 && verilator > 0.0);
     assert!((ratio - verilator / native).abs() < 1e-6 * ratio);
+}
+
+#[test]
+fn bench_nic_json_has_exactly_the_documented_fields() {
+    let o = nanotransport(&["bench", "nic", "--config", "ndp-16", "--json", "--cycles", "500"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 4, "{v}");
+    assert_eq!(v["config"], "ndp-16");
+    assert_eq!(v["cycles"], 500);
+    let (wall, rate) = (v["wall_s"].as_f64().unwrap(), v["verilator_cycles_per_s"].as_f64().unwrap());
+    assert!(wall > 0.0 && rate > 0.0);
+    assert!((rate - 500.0 / wall).abs() < 1e-6 * rate);
+}
+
+#[test]
+fn bench_nic_rejects_a_block_configuration_and_zero_cycles_in_one_line() {
+    for args in [["bench", "nic", "--config", "nic-16", "--cycles", "10"], ["bench", "nic", "--config", "ndp-16", "--cycles", "0"]] {
+        let o = nanotransport(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
 }
 
 /// A folder of symlinks to the tools the set-up script uses, minus `without`, plus a fake

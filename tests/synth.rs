@@ -205,3 +205,14 @@ fn fpga_ooc_bad_input_is_a_one_line_error_listing_the_choices_and_writes_nothing
         assert!(!out.exists(), "{all:?} wrote {o}");
     }
 }
+
+#[test]
+fn stat_json_with_the_hierarchy_text_inside_is_read() {
+    // Yosys 0.23 writes the hierarchy as text into "design" when the top has nested submodules.
+    let broken = "{\n   \"creator\": \"Yosys 0.23\",\n   \"modules\": {\n      \"\\\\top\": {\n         \"num_cells_by_type\": {\n            \"LUT2\": 3,\n            \"top$sub\": 1\n         }\n      },\n      \"\\\\top$sub\": {\n         \"num_cells_by_type\": {\n            \"FDRE\": 2\n         }\n      }\n   },\n       top$sub      1\n   \"design\": {\n   }\n}\n";
+    assert!(serde_json::from_str::<Value>(broken).is_err());
+    let v = nanotransport_sim::tools::synth::stat_json(broken).unwrap();
+    let (total, own, blocks) = nanotransport_sim::tools::synth::hierarchy_resources(&v, "top").unwrap();
+    assert_eq!((total.lut, total.ff, own.lut, own.ff), (3, 2, 3, 0));
+    assert_eq!((blocks[0].name.as_str(), blocks[0].resources.ff), ("sub", 2));
+}

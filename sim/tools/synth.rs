@@ -640,10 +640,23 @@ pub fn analyse(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, St
         std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
     };
     let json = |name: &str| -> Result<Value, String> { serde_json::from_str(&read(name)?).map_err(|e| format!("{name}: {e}")) };
-    let (total, top_own, blocks) = hierarchy_resources(&json("stat.json")?, top)?;
+    let (total, top_own, blocks) = hierarchy_resources(&stat_json(&read("stat.json")?)?, top)?;
     let depth = logic_depth(&json("flat.json")?, top)?;
     let yosys_seconds = read("seconds.txt").ok().and_then(|t| t.trim().parse().ok()).unwrap_or(f64::NAN);
     Ok(SynthReport { file: file.to_path_buf(), top: top.to_string(), total, top_own, blocks, depth, yosys_seconds })
+}
+
+/// Parses `stat -json`. Yosys 0.23 writes the text of the design hierarchy into its "design"
+/// section when the top has submodules, which makes the file invalid JSON; only "modules" is
+/// needed, so the file is cut after it when the whole does not parse.
+pub fn stat_json(text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).or_else(|whole_err| {
+        let modules_end = text
+            .find("\"modules\"")
+            .and_then(|m| text[m..].find("\n   },").map(|e| m + e))
+            .ok_or(format!("stat.json: {whole_err}"))?;
+        serde_json::from_str(&format!("{}\n   }}\n}}", &text[..modules_end])).map_err(|e| format!("stat.json: {e}"))
+    })
 }
 
 /// A unit of synthesis in a configuration folder: a generated file's top, or one first-level

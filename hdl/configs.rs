@@ -14,9 +14,8 @@ use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
 use crate::nic::reassembly::{Reassembly128, Reassembly16};
 use crate::nic::timer::Timer;
-use crate::nic::packetization::Packetization16;
-use crate::nic::tx_path::TxPath16;
-use crate::nic::tx_path_128::TxPath128;
+use crate::nic::packetization::Packetization;
+use crate::nic::tx_path::{TxPath, TX_CLASSES_128, TX_CLASSES_16, TX_PAYLOAD_ADDR_BITS};
 use crate::nic::arbiter::Arbiter;
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
@@ -108,8 +107,8 @@ impl NicConfig {
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo16::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly16::default())));
-                blocks.push(("packetization", verilog_of(&mut Packetization16::default())));
-                blocks.push(("tx_path", verilog_of(&mut TxPath16::default())));
+                blocks.push(("packetization", packetization_verilog::<16, 4>()));
+                blocks.push(("tx_path", tx_path_verilog::<16, 4>(&TX_CLASSES_16)));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
@@ -142,8 +141,8 @@ impl NicConfig {
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<7>()));
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 7>()));
-                blocks.push(("packetization", packetization_128_verilog()));
-                blocks.push(("tx_path", tx_path_128_verilog()));
+                blocks.push(("packetization", packetization_verilog::<128, 7>()));
+                blocks.push(("tx_path", tx_path_verilog::<128, 7>(&TX_CLASSES_128)));
             }
             other => panic!("no block types for {other} messages"),
         }
@@ -156,18 +155,18 @@ impl NicConfig {
     }
 }
 
-/// The 128-message transmit path's Verilog, generated in its own stack frame: kept out of
+/// The transmit path's Verilog, generated in its own stack frame: kept out of
 /// [`NicConfig::generate`], whose frame already holds the large NIC-top temporaries, so that
 /// generation still fits a test thread's default 2 MiB stack.
 #[inline(never)]
-fn tx_path_128_verilog() -> String {
-    verilog_of(&mut TxPath128::default())
+fn tx_path_verilog<const N: usize, const IW: usize>(classes: &[crate::nic::tx_path::TxSizeClass]) -> String {
+    verilog_of(&mut TxPath::<N, IW, TX_PAYLOAD_ADDR_BITS>::new(classes))
 }
 
 /// Its core alone, likewise.
 #[inline(never)]
-fn packetization_128_verilog() -> String {
-    verilog_of(&mut crate::nic::packetization_128::Packetization128::default())
+fn packetization_verilog<const N: usize, const IW: usize>() -> String {
+    verilog_of(&mut Packetization::<N, IW>::new())
 }
 
 /// A named configuration of a switch block (written by `gen` beside the NIC configurations).

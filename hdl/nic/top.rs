@@ -18,7 +18,7 @@
 //! | MAC RX | `s_axis_rx_tdata` 64, `_tkeep` 8, `_tlast`, `_tvalid`, `_tready` (out): frames without FCS; the IPv4 header checksum is checked |
 //! | MAC TX | `m_axis_tx_tdata` 64, `_tkeep`, `_tlast`, `_tvalid`, `_tready` (in): frames without FCS, IPv4 checksum generated; every frame is ≥ 64 bytes, so the 60-byte Ethernet minimum never needs padding |
 //! | CPU RX | `m_axis_msg_*`: one delivered message per stream packet (two header beats, then the payload; see [`crate::nic::reassembly::Reassembly`]) |
-//! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath16`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
+//! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
 //! | registers | `s_axil_*`: AXI4-Lite, 32-bit, see [`crate::nic::csr::AxiLiteCsr`] and the map below |
 //! | probes | `probe_ingress_*` (tvalid, tready, tlast of the ingress → reassembly stream) and `probe_pkt_*` (of the packetization → arbiter stream): observation points for the per-stage latency report; they change nothing |
 //!
@@ -50,7 +50,7 @@ use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
 use crate::nic::reassembly::Reassembly16;
-use crate::nic::tx_path::TxPath16;
+use crate::nic::tx_path::{TxPath, TX_CLASSES_16, TX_PAYLOAD_ADDR_BITS};
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::protocols::ndp::ingress::NdpIngress16;
@@ -79,7 +79,7 @@ pub const CFG_OVERCOMMIT: usize = 12;
 pub const CFG_UNSCHED_PRIOS: usize = 13;
 
 /// Names of the status registers, in address order (0x100 + 4·i).
-pub const NDP_STATUS_REGISTERS: [&str; 57] = [
+pub const NDP_STATUS_REGISTERS: [&str; 58] = [
     "frame_count",
     "not_ipv4_count",
     "wrong_protocol_count",
@@ -136,7 +136,8 @@ pub const NDP_STATUS_REGISTERS: [&str; 57] = [
     "rx_busy_slots",
     "tx_active_slots",
     "buffer_flags",
-    "fail_bucket_full_count"
+    "fail_bucket_full_count",
+    "event_overflow_count"
 ];
 
 /// Byte address of the status register `name` in the list `registers`.
@@ -211,7 +212,7 @@ pub struct NdpNic16 {
 
     ingress: NdpIngress16,
     reassembly: Reassembly16,
-    tx: TxPath16,
+    tx: TxPath<16, 4, TX_PAYLOAD_ADDR_BITS>,
     pktgen: PacketGenerator<16, 4, 3>,
     arbiter: Arbiter,
     deparser: Deparser,
@@ -285,7 +286,7 @@ impl Default for NdpNic16 {
             probe_pkt_tlast: Default::default(),
             ingress: Default::default(),
             reassembly: Default::default(),
-            tx: Default::default(),
+            tx: TxPath::new(&TX_CLASSES_16),
             pktgen: Default::default(),
             arbiter: Default::default(),
             deparser: Deparser::new(NDP_IP_PROTOCOL),
@@ -507,7 +508,7 @@ impl Logic for NdpNic16 {
         self.status_part4.next = (((((((bit_cast::<2048, 16>(self.tx.framing_error_count.val()) << 1024) | (bit_cast::<2048, 16>(self.tx.stale_delivered_count.val()) << 1056)) | (bit_cast::<2048, 16>(self.tx.stale_credit_count.val()) << 1088)) | (bit_cast::<2048, 16>(self.tx.stale_timeout_count.val()) << 1120)) | (bit_cast::<2048, 16>(self.tx.ack_beyond_count.val()) << 1152)) | (bit_cast::<2048, 16>(self.tx.rtx_beyond_count.val()) << 1184)) | (bit_cast::<2048, 16>(self.tx.credit_beyond_count.val()) << 1216)) | (bit_cast::<2048, 16>(self.tx.delivered_msg_count.val()) << 1248);
         self.status_part5.next = (((((((bit_cast::<2048, 16>(self.tx.abandoned_msg_count.val()) << 1280) | (bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1312)) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1344)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1376)) | (bit_cast::<2048, 32>(self.pktgen.pull_sent_count.val()) << 1408)) | (bit_cast::<2048, 32>(self.pktgen.merged_count.val()) << 1440)) | (bit_cast::<2048, 32>(self.pktgen.pull_coalesced_count.val()) << 1472)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1504);
         self.status_part6.next = (((((((bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1536) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1632)) | (bit_cast::<2048, 32>(self.csr.error_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1696)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1728)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1760);
-        self.status_part7.next = bit_cast::<2048, 32>(self.reassembly.fail_bucket_full_count.val()) << 1792;
+        self.status_part7.next = (bit_cast::<2048, 32>(self.reassembly.fail_bucket_full_count.val()) << 1792) | (bit_cast::<2048, 16>(self.tx.event_overflow_count.val()) << 1824);
         self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
     }
 }

@@ -34,7 +34,7 @@ use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
 use crate::nic::reassembly::Reassembly16;
-use crate::nic::tx_path::TxPath16;
+use crate::nic::tx_path::{TxPath, TX_CLASSES_16, TX_PAYLOAD_ADDR_BITS};
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::HOMA_IP_PROTOCOL;
 use crate::pisa::dual_port_memory::DualPortMemory;
@@ -47,7 +47,7 @@ pub const HOMA_CONFIG_DEFAULTS: [u32; 16] =
     [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 0, 1, 4, 3, 1, 0, 0];
 
 /// Names of the status registers, in address order (0x100 + 4·i).
-pub const HOMA_STATUS_REGISTERS: [&str; 61] = [
+pub const HOMA_STATUS_REGISTERS: [&str; 62] = [
     "frame_count",
     "not_ipv4_count",
     "wrong_protocol_count",
@@ -108,7 +108,8 @@ pub const HOMA_STATUS_REGISTERS: [&str; 61] = [
     "rx_busy_slots",
     "tx_active_slots",
     "buffer_flags",
-    "fail_bucket_full_count"
+    "fail_bucket_full_count",
+    "event_overflow_count"
 ];
 
 /// Byte address of the Homa status register `name`.
@@ -178,7 +179,7 @@ pub struct HomaNic16 {
 
     ingress: HomaIngress16,
     reassembly: Reassembly16,
-    tx: TxPath16,
+    tx: TxPath<16, 4, TX_PAYLOAD_ADDR_BITS>,
     pktgen: PacketGenerator<16, 4, 3>,
     arbiter: Arbiter,
     deparser: Deparser,
@@ -278,7 +279,7 @@ impl HomaNic16 {
             probe_pkt_tlast: Default::default(),
             ingress: HomaIngress16::new(trimming),
             reassembly: Default::default(),
-            tx: Default::default(),
+            tx: TxPath::new(&TX_CLASSES_16),
             pktgen: Default::default(),
             arbiter: Default::default(),
             deparser: Deparser::new(HOMA_IP_PROTOCOL),
@@ -591,7 +592,7 @@ impl Logic for HomaNic16 {
         self.status_part4.next = (((((((bit_cast::<2048, 32>(self.reassembly.drop_bad_offset_count.val()) << 1024) | (bit_cast::<2048, 32>(self.reassembly.drop_duplicate_count.val()) << 1056)) | (bit_cast::<2048, 32>(self.reassembly.drop_bad_length_count.val()) << 1088)) | (bit_cast::<2048, 32>(self.reassembly.gc_count.val()) << 1120)) | (bit_cast::<2048, 32>(self.reassembly.stale_timeout_count.val()) << 1152)) | (bit_cast::<2048, 32>(self.reassembly.delivered_count.val()) << 1184)) | (bit_cast::<2048, 16>(self.tx.rejected_msg_count.val()) << 1216)) | (bit_cast::<2048, 16>(self.tx.framing_error_count.val()) << 1248);
         self.status_part5.next = (((((((bit_cast::<2048, 16>(self.tx.stale_delivered_count.val()) << 1280) | (bit_cast::<2048, 16>(self.tx.stale_credit_count.val()) << 1312)) | (bit_cast::<2048, 16>(self.tx.stale_timeout_count.val()) << 1344)) | (bit_cast::<2048, 16>(self.tx.ack_beyond_count.val()) << 1376)) | (bit_cast::<2048, 16>(self.tx.rtx_beyond_count.val()) << 1408)) | (bit_cast::<2048, 16>(self.tx.credit_beyond_count.val()) << 1440)) | (bit_cast::<2048, 16>(self.tx.delivered_msg_count.val()) << 1472)) | (bit_cast::<2048, 16>(self.tx.abandoned_msg_count.val()) << 1504);
         self.status_part6.next = (((((((bit_cast::<2048, 16>(self.tx.write_busy_count.val()) << 1536) | (bit_cast::<2048, 16>(self.tx.buffer_double_free_count.val()) << 1568)) | (bit_cast::<2048, 32>(self.pktgen.ctrl_sent_count.val()) << 1600)) | (bit_cast::<2048, 32>(self.pktgen.dropped_count.val()) << 1632)) | (bit_cast::<2048, 16>(self.arbiter.ctrl_packet_count.val()) << 1664)) | (bit_cast::<2048, 16>(self.arbiter.data_packet_count.val()) << 1696)) | (bit_cast::<2048, 32>(self.deparser.frame_count.val()) << 1728)) | (bit_cast::<2048, 32>(self.deparser.length_mismatch_count.val()) << 1760);
-        self.status_part7.next = ((((bit_cast::<2048, 32>(self.csr.error_count.val()) << 1792) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1824)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1856)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1888)) | (bit_cast::<2048, 32>(self.reassembly.fail_bucket_full_count.val()) << 1920);
+        self.status_part7.next = ((((bit_cast::<2048, 32>(self.csr.error_count.val()) << 1792) | (bit_cast::<2048, 16>(self.reassembly.busy_slots.val()) << 1824)) | (bit_cast::<2048, 16>(self.tx.active.val()) << 1856)) | (bit_cast::<2048, 16>(self.tx_flags.val()) << 1888)) | (bit_cast::<2048, 32>(self.reassembly.fail_bucket_full_count.val()) << 1920) | (bit_cast::<2048, 16>(self.tx.event_overflow_count.val()) << 1952);
         self.csr.status.next = ((((((self.status_part0.val() | self.status_part1.val()) | self.status_part2.val()) | self.status_part3.val()) | self.status_part4.val()) | self.status_part5.val()) | self.status_part6.val()) | self.status_part7.val();
     }
 }

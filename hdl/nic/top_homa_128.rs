@@ -34,7 +34,7 @@ use crate::nic::arbiter::Arbiter;
 use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
 use crate::nic::reassembly::Reassembly128;
-use crate::nic::tx_path_128::TxPath128;
+use crate::nic::tx_path::{TxPath, TX_CLASSES_128, TX_PAYLOAD_ADDR_BITS};
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::HOMA_IP_PROTOCOL;
 use crate::pisa::dual_port_memory::DualPortMemory;
@@ -176,7 +176,7 @@ pub struct HomaNic128 {
 
     ingress: HomaIngress128,
     reassembly: Reassembly128,
-    tx: TxPath128,
+    tx: TxPath<128, 7, TX_PAYLOAD_ADDR_BITS>,
     pktgen: PacketGenerator<128, 7, 3>,
     arbiter: Arbiter,
     deparser: Deparser,
@@ -278,7 +278,7 @@ impl HomaNic128 {
             probe_pkt_tlast: Default::default(),
             ingress: HomaIngress128::new(trimming),
             reassembly: Default::default(),
-            tx: Default::default(),
+            tx: TxPath::new(&TX_CLASSES_128),
             pktgen: Default::default(),
             arbiter: Default::default(),
             deparser: Deparser::new(HOMA_IP_PROTOCOL),

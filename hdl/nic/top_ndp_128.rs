@@ -18,7 +18,7 @@
 //! | MAC RX | `s_axis_rx_tdata` 64, `_tkeep` 8, `_tlast`, `_tvalid`, `_tready` (out): frames without FCS; the IPv4 header checksum is checked |
 //! | MAC TX | `m_axis_tx_tdata` 64, `_tkeep`, `_tlast`, `_tvalid`, `_tready` (in): frames without FCS, IPv4 checksum generated; every frame is ≥ 64 bytes, so the 60-byte Ethernet minimum never needs padding |
 //! | CPU RX | `m_axis_msg_*`: one delivered message per stream packet (two header beats, then the payload; see [`crate::nic::reassembly::Reassembly`]) |
-//! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath16`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
+//! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
 //! | registers | `s_axil_*`: AXI4-Lite, 32-bit, see [`crate::nic::csr::AxiLiteCsr`] and the map below |
 //! | probes | `probe_ingress_*` (tvalid, tready, tlast of the ingress → reassembly stream) and `probe_pkt_*` (of the packetization → arbiter stream): observation points for the per-stage latency report; they change nothing |
 //!
@@ -51,7 +51,7 @@ use crate::nic::csr::AxiLiteCsr;
 use crate::nic::packet_generator::PacketGenerator;
 use crate::nic::reassembly::Reassembly128;
 use crate::nic::top::*;
-use crate::nic::tx_path_128::TxPath128;
+use crate::nic::tx_path::{TxPath, TX_CLASSES_128, TX_PAYLOAD_ADDR_BITS};
 use crate::pisa::deparser::Deparser;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::protocols::ndp::ingress::NdpIngress128;
@@ -186,7 +186,7 @@ pub struct NdpNic128 {
 
     ingress: NdpIngress128,
     reassembly: Reassembly128,
-    tx: TxPath128,
+    tx: TxPath<128, 7, TX_PAYLOAD_ADDR_BITS>,
     pktgen: PacketGenerator<128, 7, 3>,
     arbiter: Arbiter,
     deparser: Deparser,
@@ -262,7 +262,7 @@ impl Default for NdpNic128 {
             probe_pkt_tlast: Default::default(),
             ingress: Default::default(),
             reassembly: Default::default(),
-            tx: Default::default(),
+            tx: TxPath::new(&TX_CLASSES_128),
             pktgen: Default::default(),
             arbiter: Default::default(),
             deparser: Deparser::new(NDP_IP_PROTOCOL),

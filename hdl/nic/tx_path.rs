@@ -1,14 +1,16 @@
-//! Transmit path for 16 messages (thesis §3.2.4–3.2.5, §3.3.2): CPU message interface with
-//! size-class buffers, the packetization core, the egress timer and the payload read-out into a
-//! packet stream.
+//! Transmit path (thesis §3.2.4–3.2.5, §3.3.2) for `N = 2^IW` messages: CPU message interface
+//! with size-class buffers, the RAM-based [`Packetization`] core, an N-entry egress [`Timer`]
+//! and the payload read-out into a packet stream. One implementation for every size; the size
+//! classes are constructor parameters ([`TxPath::new`], checked by [`check_tx_classes`]), the
+//! payload memory is `2^PW` 64-bit words.
 //!
 //! ```text
-//!  s_axis_msg ─▶ message writer ──▶ payload RAM ──▶ read-out ─▶ 2-entry buffer ─▶ m_axis_pkt
-//!   (64-bit)      │ size-class free lists  ▲          ▲ (descriptor: Listing 3.2)
-//!                 └─ commit ─▶ Packetization core ────┘
-//!  dlv_* / ctx_* events ─────▶        ▲ │ sched/cancel
-//!                                     │ ▼
-//!                                 egress Timer (rtx_offset + tx_msg_id as metadata)
+//!  s_axis_msg ─▶ message writer ──▶ payload RAM (2^PW words) ──▶ read-out ─▶ 2-entry buffer ─▶ m_axis_pkt
+//!   (64-bit)      │ size-class allocator  ▲                        ▲ (descriptor: Listing 3.2)
+//!                 └─ install ─▶ Packetization<N> ─────────────────┘
+//!  dlv_* / ctx_* ─▶ event FIFOs ─▶ │ ▲ sched/cancel/timeout
+//!                                  ▼ │
+//!                          egress Timer<N> (metadata {tx_msg_id, maxTxPktOffset+1})
 //! ```
 //!
 //! # CPU message interface (`s_axis_msg_*`, 64-bit AXI4-Stream)
@@ -16,23 +18,33 @@
 //! msg_len[15:0]}`, word 1 `{local_port[63:48], remote_port[47:32], remote_ip[31:0]}`, then
 //! `ceil(msg_len/8)` payload words (little-endian bytes), `tlast` on the last one with `tkeep`
 //! marking its valid bytes. When word 0 is accepted, the **smallest size class with a free buffer
-//! that fits** is allocated (§3.3.2, one [`FreeList`] per class); a larger class is used when the
-//! smaller ones are exhausted; when none fits, `s_axis_msg_tready` stays low (backpressure, no
-//! loss). Size classes (the buffer index is the message slot; the thesis leaves the split to the
-//! configuration, §3.3.2): **8 × 1 KiB** (1 packet, slots 0–7), **4 × 8 KiB** (8 packets, slots
-//! 8–11), **4 × 38 KiB** (38 packets = 38 912 B, the prototype's largest message, slots 12–15);
-//! payload memory 192 KiB (24 576 × 64-bit words).
-//! After the last word the message is committed to the packetization core and its tx_msg_id is
-//! returned on `msg_id_valid`/`msg_id` (a one-cycle pulse). Bad input: `msg_len` 0 or above
-//! 38 912 → the message is consumed and dropped, `rejected_msg_count`; a stream packet whose
-//! length disagrees with `msg_len` (early/late `tlast`, wrong last `tkeep`) → dropped, its buffer
-//! returned, `framing_error_count`.
+//! that fits** is allocated (§3.3.2); a larger class is used when the smaller ones are exhausted;
+//! when none fits, `s_axis_msg_tready` stays low (backpressure, no loss). The buffer index is the
+//! message slot: class k owns the slots after those of classes 0 … k−1; one in-use bit per slot
+//! (written by constant-index updates), one find-first-set per class, a table of buffer base
+//! addresses built from the classes. After the last word the message is installed in the core
+//! and its tx_msg_id is returned on `msg_id_valid`/`msg_id` (a one-cycle pulse).
+//!
+//! **Size classes of the presets** (`TX_CLASSES_16`, `TX_CLASSES_128`):
+//! * 16 messages: **16 × 38 KiB** (38 packets = 38 912 B, the largest message): every slot holds a
+//!   maximum-size message, so 16 of them can be in flight at once, as in the prototype.
+//!   608 KiB of buffers in a 2^17-word (1 MiB) memory.
+//! * 128 messages: **64 × 1 KiB** (slots 0–63), **32 × 4 KiB** (64–95), **16 × 8 KiB** (96–111),
+//!   **16 × 38 KiB** (112–127): 928 KiB in a 2^17-word (1 MiB) memory. At most 16 messages above
+//!   8 KiB are held at once (the prototype's 128 × 32 KB would need 4 MiB).
+//!
+//! Bad input: `msg_len` 0 or above the largest class (38 912 in both presets) → the message is
+//! consumed and dropped, `rejected_msg_count`; a stream packet whose length disagrees with
+//! `msg_len` (early/late `tlast`, wrong last `tkeep`) → dropped, its buffer returned,
+//! `framing_error_count`; a buffer freed while free (never expected) → `buffer_double_free_count`.
 //!
 //! # Completion records (`done_*`, valid/ready)
 //! One per message: tx_msg_id and `done_abandoned` (0 = every packet delivered, 1 = abandoned
-//! after too many timeouts). A message's buffer returns to its free list once its completion has
-//! been taken and no packet read-out still references it, so neither a late read-out nor an
-//! unread completion can see a reused buffer.
+//! after too many timeouts), queued in an N-entry FIFO (one per freed slot, so it never
+//! overflows) and offered in the order the slots were freed. A message's buffer returns to the
+//! allocator once its completion has been taken and no packet read-out (nor a descriptor queued in
+//! the core) still references it, so neither a late read-out nor an unread completion can see a
+//! reused buffer.
 //!
 //! # Packet stream (`m_axis_pkt_*`, 64-bit AXI4-Stream)
 //! The payload of one packet (≤ 1024 B) per stream packet, `tkeep` on the last beat; the egress
@@ -40,49 +52,112 @@
 //! of the packet, to be sampled with the first.
 //!
 //! # Events and timer
-//! `dlv_*` (DeliveredEvent) and `ctx_*` (CreditTxEvent) go straight to the core (see
-//! [`Packetization`] for their semantics and same-cycle order). The egress timer is scheduled
-//! when a message is committed (`rto_cycles` later, metadata: nothing sent yet), rescheduled by
-//! every timeout that does not abandon the message, and cancelled on full delivery. Time is a
-//! free-running cycle counter.
+//! `dlv_*` (DeliveredEvent) and `ctx_*` (CreditTxEvent) enter the core's 16-entry event FIFOs and
+//! take effect 3 cycles after they arrive, one event per cycle in total (see [`Packetization`]:
+//! either kind alone at one per cycle is never lost; an event that finds its FIFO full is dropped
+//! and counted in `event_overflow_count`). The egress timer is scheduled at the install
+//! (`rto_cycles` later, metadata: nothing sent yet), rescheduled by every timeout that does not
+//! abandon the message, and cancelled on full delivery; it scans its N entries, so an expiry is
+//! raised up to N + 2 cycles after it is due. Time is a free-running cycle counter. Algorithm 4
+//! taken literally: a lost packet is first retransmitted at the **second** expiry; a message none
+//! of whose packets is acknowledged is abandoned at expiry `timeout_threshold + 2`.
 //!
-//! Retransmission timing (Algorithm 4 taken literally, see [`Packetization`]): the first expiry
-//! after the commit carries "nothing sent yet" and retransmits nothing, so a lost packet is
-//! first retransmitted (`m_axis_pkt_is_rtx` = 1) at the **second** expiry, about 2 × `rto_cycles`
-//! after the commit. Each expiry follows the previous one by `rto_cycles` plus the timer's scan
-//! (≤ N + 2 = 18 cycles) and the core's processing. A message none of whose packets is ever
-//! acknowledged is retransmitted at expiries 2 … `timeout_threshold + 1` and abandoned at expiry
-//! `timeout_threshold + 2`. Measured (`rto_cycles` 1000, threshold 2, a 1-byte message never
-//! acknowledged; test `lost_single_packet_message_retransmission_and_abandon_timing`): last beat
-//! of the original packet 5 cycles after `msg_id_valid`, retransmissions at 2021 and 3029,
-//! abandoned completion (`done_valid`, `done_abandoned` = 1) at 4033.
+//! # Latency and throughput (measured on the Verilator models, testbenches/tests/tx_path.rs)
+//! 16-byte message, first word accepted in cycle 0: words 1–3 in cycles 1–3, the install waits in
+//! the writer's commit register in cycle 4 and wins the core's S0, S1 in cycle 5 installs it
+//! (`msg_id_valid`) and chooses its first packet, the descriptor is accepted by the read-out in
+//! cycle 6, the payload read is issued in cycle 7, the memory returns the word in cycle 8 and the
+//! output buffer shows the first beat in cycle 9: **9 cycles** at both sizes
+//! (`sixteen_byte_message_latency_*`). Throughput: one payload beat per cycle (a 38-packet
+//! message: 4864 beats in 4864 cycles); the core gives one descriptor per cycle (queued 1-byte
+//! messages leave as one-beat packets, one per cycle); 1-byte messages with ACKs fed back as
+//! DeliveredEvents: one 9-beat frame every 9.000 cycles, no idle wire cycle (line rate). The CPU
+//! side takes one word per cycle, plus one cycle per message for the install.
 //!
-//! # Latency and throughput
-//! 16-byte message: word 0 accepted in cycle 0, words 1–3 in cycles 1–3, commit in cycle 4, the
-//! core chooses the packet in cycle 5, its descriptor is accepted by the read-out in cycle 6, the
-//! payload read is issued in cycle 7, the memory returns the word in cycle 8 and the output
-//! buffer shows the first beat (first payload bytes and the metadata) in cycle 9: **9 cycles**
-//! (measured by the tx_path testbench). Throughput: one payload beat per cycle (a packet of `b`
-//! beats every `b` cycles), the CPU side one word per cycle.
+//! Retransmission timing (RTO 1000 cycles, threshold 2, a 1-byte message never acknowledged;
+//! `lost_single_packet_message_retransmission_and_abandon_timing`): at 128 messages sent 4 cycles
+//! after `msg_id_valid`, retransmitted at 2053 and 3077, abandoned at 4097 (the timer's scan adds
+//! up to N + 2 cycles per expiry, less at 16 messages).
 //!
 //! # Reset
-//! One cycle of `reset`: every buffer and slot free, timers cancelled, counters zero.
+//! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters
+//! zero (slot generations continue, see [`Packetization`]).
 
-use crate::common::free_list::FreeList;
-use crate::nic::packetization::Packetization16;
+use crate::common::find_first_set::FindFirstSet;
+use crate::common::stream_fifo::StreamFifo;
+use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
 use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
 pub const TX_MAX_MSG_BYTES: u64 = 38 * 1024;
-/// Payload words per size class buffer.
-pub const TX_CLASS_WORDS: [u64; 3] = [128, 1024, 4864];
-/// Buffers per size class.
-pub const TX_CLASS_BUFFERS: [u64; 3] = [8, 4, 4];
+/// Payload memory of the presets: 2^17 64-bit words (1 MiB), the smallest power of two that
+/// holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB).
+pub const TX_PAYLOAD_ADDR_BITS: usize = 17;
+/// Most size classes a transmit path has (a class with no buffers is allowed).
+pub const TX_MAX_CLASSES: usize = 4;
+// The allocation chain in `update` indexes its last element with the literal 4.
+const _: () = assert!(TX_MAX_CLASSES == 4);
 
-/// The 16-message transmit path.
+/// One size class of transmit buffers: `buffers` buffers of `bytes` bytes each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TxSizeClass {
+    pub buffers: usize,
+    pub bytes: u64,
+}
+
+/// The 16-message preset: every slot holds a maximum-size (38-packet) message, as the prototype.
+pub const TX_CLASSES_16: [TxSizeClass; 1] = [TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }];
+/// The 128-message preset: 64 × 1 KiB, 32 × 4 KiB, 16 × 8 KiB, 16 × 38 KiB.
+pub const TX_CLASSES_128: [TxSizeClass; 4] = [
+    TxSizeClass { buffers: 64, bytes: 1024 },
+    TxSizeClass { buffers: 32, bytes: 4096 },
+    TxSizeClass { buffers: 16, bytes: 8192 },
+    TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
+];
+
+/// Payload memory layout of a class list: per class (first slot, first 64-bit word, words per
+/// buffer), and the words used in all.
+pub fn tx_class_layout(classes: &[TxSizeClass]) -> (Vec<(usize, u64, u64)>, u64) {
+    let (mut slot, mut word) = (0usize, 0u64);
+    let mut out = vec![];
+    for c in classes {
+        let words = c.bytes.div_ceil(8);
+        out.push((slot, word, words));
+        slot += c.buffers;
+        word += words * c.buffers as u64;
+    }
+    (out, word)
+}
+
+/// Checks a class list for a transmit path of `n` slots and a payload memory of `2^pw` words;
+/// the error names the parameter and its valid range.
+pub fn check_tx_classes(classes: &[TxSizeClass], n: usize, pw: usize) -> Result<(), String> {
+    if classes.is_empty() || classes.len() > TX_MAX_CLASSES {
+        return Err(format!("transmit size classes: {} given, 1..={TX_MAX_CLASSES} allowed", classes.len()));
+    }
+    let buffers: usize = classes.iter().map(|c| c.buffers).sum();
+    if buffers != n {
+        return Err(format!("transmit size classes: {buffers} buffers in all, must equal the {n} message slots"));
+    }
+    for (k, c) in classes.iter().enumerate() {
+        if c.bytes == 0 || c.bytes > TX_MAX_MSG_BYTES {
+            return Err(format!("transmit size class {k}: {} bytes, valid 1..={TX_MAX_MSG_BYTES}", c.bytes));
+        }
+        if k > 0 && c.bytes <= classes[k - 1].bytes {
+            return Err(format!("transmit size class {k}: {} bytes, must be larger than class {} ({} bytes)", c.bytes, k - 1, classes[k - 1].bytes));
+        }
+    }
+    let words = tx_class_layout(classes).1;
+    if words > 1u64 << pw {
+        return Err(format!("transmit size classes: {words} payload words, the memory holds 2^{pw} = {}", 1u64 << pw));
+    }
+    Ok(())
+}
+
+/// The transmit path for `N = 2^IW` messages with a payload memory of `2^PW` 64-bit words.
 #[derive(LogicBlock)]
-pub struct TxPath16 {
+pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub default_credit: Signal<In, Bits<16>>,
@@ -131,7 +206,7 @@ pub struct TxPath16 {
     pub m_axis_pkt_is_new_msg: Signal<Out, Bit>,
     pub m_axis_pkt_is_rtx: Signal<Out, Bit>,
     // status and counters
-    pub active: Signal<Out, Bits<16>>,
+    pub active: Signal<Out, Bits<N>>,
     pub buffers_all_free: Signal<Out, Bit>,
     pub rejected_msg_count: Signal<Out, Bits<16>>,
     pub framing_error_count: Signal<Out, Bits<16>>,
@@ -146,17 +221,30 @@ pub struct TxPath16 {
     pub write_busy_count: Signal<Out, Bits<16>>,
     pub buffer_double_free_count: Signal<Out, Bits<16>>,
     pub buffers_exhausted: Signal<Out, Bit>,
+    pub event_overflow_count: Signal<Out, Bits<16>>,
 
-    core: Packetization16,
-    timer: Timer<16, 4, 24>,
-    class0: FreeList<8, 3>,
-    class1: FreeList<4, 2>,
-    class2: FreeList<4, 2>,
-    payload: RAM<Bits<64>, 15>,
+
+    core: Packetization<N, IW>,
+    timer: Timer<N, IW, 24>,
+    payload: RAM<Bits<64>, PW>,
+    // Buffer base (64-bit word) per slot, of the writer's slot and of the descriptor's slot.
+    w_base_rom: ROM<Bits<PW>, IW>,
+    d_base_rom: ROM<Bits<PW>, IW>,
+    // Size classes (run-time parameters): the slots of each class, its buffer size in bytes.
+    class_slots: [Constant<Bits<N>>; TX_MAX_CLASSES],
+    class_bytes: [Constant<Bits<16>>; TX_MAX_CLASSES],
+    class_ffs: [FindFirstSet<N, IW>; TX_MAX_CLASSES],
+    max_msg_bytes: Constant<Bits<16>>,
+    comp_capacity: Constant<Bits<8>>,
+    slot_ids: [Constant<Bits<IW>>; N],
+    buf_in_use: DFF<Bits<N>>,
+    cnt_double_free: DFF<Bits<16>>,
+    comp_q: StreamFifo<Bits<17>, IW>,
+    ret_ffs: FindFirstSet<N, IW>,
     now: DFF<Bits<64>>,
     // message writer
     w_state: DFF<Bits<2>>,
-    w_slot: DFF<Bits<4>>,
+    w_slot: DFF<Bits<IW>>,
     w_len: DFF<Bits<16>>,
     w_credit: DFF<Bits<16>>,
     w_credit_valid: DFF<Bit>,
@@ -168,15 +256,12 @@ pub struct TxPath16 {
     w_commit: DFF<Bit>,
     cnt_rejected: DFF<Bits<16>>,
     cnt_framing: DFF<Bits<16>>,
-    // completions and buffer return
-    comp_pending: DFF<Bits<16>>,
-    comp_abandoned: DFF<Bits<16>>,
-    comp_ids: DFF<Bits<256>>,
-    returning: DFF<Bits<16>>,
+    // buffer return
+    returning: DFF<Bits<N>>,
     // read-out
     rd_active: DFF<Bit>,
-    rd_slot: DFF<Bits<4>>,
-    rd_addr: DFF<Bits<15>>,
+    rd_slot: DFF<Bits<IW>>,
+    rd_addr: DFF<Bits<PW>>,
     rd_beats: DFF<Bits<8>>,
     rd_last_keep: DFF<Bits<8>>,
     rd_meta: DFF<Bits<138>>,
@@ -197,12 +282,13 @@ pub struct TxPath16 {
     // writer locals
     w0_len: Signal<Local, Bits<16>>,
     w0_reject: Signal<Local, Bit>,
-    w0_fits0: Signal<Local, Bit>,
-    w0_fits1: Signal<Local, Bit>,
-    w0_use0: Signal<Local, Bit>,
-    w0_use1: Signal<Local, Bit>,
-    w0_use2: Signal<Local, Bit>,
-    w0_slot: Signal<Local, Bits<4>>,
+    w0_use: [Signal<Local, Bit>; TX_MAX_CLASSES],
+    w0_before: [Signal<Local, Bit>; 5],
+    w0_any: Signal<Local, Bit>,
+    w_alloc: Signal<Local, Bit>,
+    in_use_after_alloc: Signal<Local, Bits<N>>,
+    free_ok: Signal<Local, Bit>,
+    w0_slot: Signal<Local, Bits<IW>>,
     w_ready: Signal<Local, Bit>,
     w_take: Signal<Local, Bit>,
     w_words_total: Signal<Local, Bits<16>>,
@@ -210,18 +296,18 @@ pub struct TxPath16 {
     w_expect_last: Signal<Local, Bit>,
     w_framing_free: Signal<Local, Bit>,
     w_framing_word0: Signal<Local, Bit>,
-    w_base: Signal<Local, Bits<15>>,
+    w_base: Signal<Local, Bits<PW>>,
     // completion / return locals
-    comp_after_set: Signal<Local, Bits<16>>,
-    comp_found: Signal<Local, Bit>,
-    comp_slot: Signal<Local, Bits<4>>,
     comp_take: Signal<Local, Bit>,
-    ret_found: Signal<Local, Bit>,
-    ret_slot: Signal<Local, Bits<4>>,
+    comp_slot: Signal<Local, Bits<IW>>,
     ret_go: Signal<Local, Bit>,
-    busy_mask: Signal<Local, Bits<16>>,
+    busy_mask: Signal<Local, Bits<N>>,
+    busy_core0: Signal<Local, Bits<N>>,
+    busy_core1: Signal<Local, Bits<N>>,
+    busy_rd: Signal<Local, Bits<N>>,
     free_go: Signal<Local, Bit>,
-    free_slot: Signal<Local, Bits<4>>,
+    free_slot: Signal<Local, Bits<IW>>,
+    ret_after_take: Signal<Local, Bits<N>>,
     // read-out locals
     pop: Signal<Local, Bit>,
     space: Signal<Local, Bit>,
@@ -230,26 +316,56 @@ pub struct TxPath16 {
     accept: Signal<Local, Bit>,
     d_remaining: Signal<Local, Bits<17>>,
     d_bytes: Signal<Local, Bits<17>>,
-    d_base: Signal<Local, Bits<15>>,
+    d_base: Signal<Local, Bits<PW>>,
     d_meta: Signal<Local, Bits<138>>,
     d_meta_lo: Signal<Local, Bits<138>>,
     d_meta_new: Signal<Local, Bits<138>>,
     d_meta_rtx: Signal<Local, Bits<138>>,
-    w_slot_base: Signal<Local, Bits<15>>,
-    w_k2: Signal<Local, Bits<15>>,
-    d_slot_base: Signal<Local, Bits<15>>,
-    d_k2: Signal<Local, Bits<15>>,
-    ret_after_take: Signal<Local, Bits<16>>,
+
     ones8: Constant<Bits<8>>,
-    ones256: Constant<Bits<256>>,
-    zero16: Constant<Bits<16>>,
+    zero_n: Constant<Bits<N>>,
     bit136: Constant<Bits<138>>,
     bit137: Constant<Bits<138>>,
 }
 
-impl Default for TxPath16 {
-    fn default() -> Self {
+impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
+    /// A transmit path with the given size classes (see [`check_tx_classes`]; panics with its
+    /// message when they do not fit).
+    pub fn new(classes: &[TxSizeClass]) -> Self {
+        assert_eq!(N, 1 << IW, "the transmit path holds exactly 2^IW messages");
+        assert!(N <= 128, "the completion queue's level counts up to 128 entries");
+        if let Err(e) = check_tx_classes(classes, N, PW) {
+            panic!("{e}");
+        }
+        let (layout, _) = tx_class_layout(classes);
+        let mut base = std::collections::BTreeMap::new();
+        let mut masks = [Bits::<N>::default(); TX_MAX_CLASSES];
+        let mut bytes = [0u64; TX_MAX_CLASSES];
+        for (k, (c, (first, word, words))) in classes.iter().zip(layout).enumerate() {
+            bytes[k] = c.bytes;
+            for b in 0..c.buffers {
+                masks[k] = masks[k].replace_bit(first + b, true);
+                base.insert(Bits::<IW>::from((first + b) as u64), Bits::<PW>::from(word + words * b as u64));
+            }
+        }
+        let max_bytes = classes.iter().map(|c| c.bytes).max().unwrap_or(0);
         Self {
+            w_base_rom: ROM::new(base.clone()),
+            d_base_rom: ROM::new(base),
+            class_slots: std::array::from_fn(|k| Constant::new(masks[k])),
+            class_bytes: std::array::from_fn(|k| Constant::new(bytes[k].into())),
+            class_ffs: Default::default(),
+            max_msg_bytes: Constant::new(max_bytes.into()),
+            comp_capacity: Constant::new((N as u64).into()),
+            slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            buf_in_use: Default::default(),
+            cnt_double_free: Default::default(),
+            w0_use: Default::default(),
+            w0_before: Default::default(),
+            w0_any: Default::default(),
+            w_alloc: Default::default(),
+            in_use_after_alloc: Default::default(),
+            free_ok: Default::default(),
             clock: Default::default(),
             reset: Default::default(),
             default_credit: Default::default(),
@@ -308,12 +424,12 @@ impl Default for TxPath16 {
             write_busy_count: Default::default(),
             buffer_double_free_count: Default::default(),
             buffers_exhausted: Default::default(),
+            event_overflow_count: Default::default(),
             core: Default::default(),
             timer: Default::default(),
-            class0: Default::default(),
-            class1: Default::default(),
-            class2: Default::default(),
             payload: Default::default(),
+            comp_q: Default::default(),
+            ret_ffs: Default::default(),
             now: Default::default(),
             w_state: Default::default(),
             w_slot: Default::default(),
@@ -328,9 +444,6 @@ impl Default for TxPath16 {
             w_commit: Default::default(),
             cnt_rejected: Default::default(),
             cnt_framing: Default::default(),
-            comp_pending: Default::default(),
-            comp_abandoned: Default::default(),
-            comp_ids: Default::default(),
             returning: Default::default(),
             rd_active: Default::default(),
             rd_slot: Default::default(),
@@ -353,11 +466,6 @@ impl Default for TxPath16 {
             e1_meta: Default::default(),
             w0_len: Default::default(),
             w0_reject: Default::default(),
-            w0_fits0: Default::default(),
-            w0_fits1: Default::default(),
-            w0_use0: Default::default(),
-            w0_use1: Default::default(),
-            w0_use2: Default::default(),
             w0_slot: Default::default(),
             w_ready: Default::default(),
             w_take: Default::default(),
@@ -367,16 +475,16 @@ impl Default for TxPath16 {
             w_framing_free: Default::default(),
             w_framing_word0: Default::default(),
             w_base: Default::default(),
-            comp_after_set: Default::default(),
-            comp_found: Default::default(),
-            comp_slot: Default::default(),
             comp_take: Default::default(),
-            ret_found: Default::default(),
-            ret_slot: Default::default(),
+            comp_slot: Default::default(),
             ret_go: Default::default(),
             busy_mask: Default::default(),
+            busy_core0: Default::default(),
+            busy_core1: Default::default(),
+            busy_rd: Default::default(),
             free_go: Default::default(),
             free_slot: Default::default(),
+            ret_after_take: Default::default(),
             pop: Default::default(),
             space: Default::default(),
             issue: Default::default(),
@@ -389,59 +497,48 @@ impl Default for TxPath16 {
             d_meta_lo: Default::default(),
             d_meta_new: Default::default(),
             d_meta_rtx: Default::default(),
-            w_slot_base: Default::default(),
-            w_k2: Default::default(),
-            d_slot_base: Default::default(),
-            d_k2: Default::default(),
-            ret_after_take: Default::default(),
             ones8: Constant::new(0xFFu64.into()),
-            ones256: Constant::new(0xFFFFu64.into()),
-            zero16: Constant::new(0u64.into()),
+            zero_n: Constant::new(Bits::<N>::default()),
             bit136: Constant::new(Bits::<138>::default().replace_bit(136, true)),
             bit137: Constant::new(Bits::<138>::default().replace_bit(137, true)),
         }
     }
 }
 
-impl Logic for TxPath16 {
+impl<const N: usize, const IW: usize, const PW: usize> Default for TxPath<N, IW, PW> {
+    /// The preset size classes of this size ([`TX_CLASSES_16`], [`TX_CLASSES_128`]).
+    fn default() -> Self {
+        match N {
+            16 => Self::new(&TX_CLASSES_16),
+            128 => Self::new(&TX_CLASSES_128),
+            _ => panic!("no preset transmit size classes for {N} messages: use TxPath::new"),
+        }
+    }
+}
+
+impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
             self, clock, now, w_state, w_slot, w_len, w_credit, w_credit_valid, w_rank, w_ip, w_rport, w_lport,
-            w_word, w_commit, cnt_rejected, cnt_framing, comp_pending, comp_abandoned, comp_ids, returning,
-            rd_active, rd_slot, rd_addr, rd_beats, rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta,
-            e_count, e0_data, e0_keep, e0_last, e0_meta, e1_data, e1_keep, e1_last, e1_meta
+            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, rd_active, rd_slot, rd_addr, rd_beats,
+            rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
+            e1_data, e1_keep, e1_last, e1_meta
         );
-        clock!(self, clock, core, timer, class0, class1, class2);
+        clock!(self, clock, core, timer, comp_q);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
         self.core.reset.next = self.reset.val();
         self.timer.reset.next = self.reset.val();
-        self.class0.reset.next = self.reset.val();
-        self.class1.reset.next = self.reset.val();
-        self.class2.reset.next = self.reset.val();
+        self.comp_q.reset.next = self.reset.val();
 
-        // Buffer base addresses (in 64-bit words) of the writer's slot and of the descriptor's slot:
-        // class 0 slot s: 128·s; class 1: 1024 + 1024·(s−8); class 2: 5120 + 4864·(s−12).
-        self.w_k2.next = bit_cast::<15, 4>(self.w_slot.q.val() - 12);
-        self.w_slot_base.next = bit_cast::<15, 4>(self.w_slot.q.val()) << 7;
-        if self.w_slot.q.val() >= 8 {
-            self.w_slot_base.next = (bit_cast::<15, 4>(self.w_slot.q.val() - 8) << 10) + 1024;
-        }
-        if self.w_slot.q.val() >= 12 {
-            self.w_slot_base.next = (((self.w_k2.val() << 12) + (self.w_k2.val() << 9)) + (self.w_k2.val() << 8)) + 5120;
-        }
-        self.d_k2.next = bit_cast::<15, 4>(self.core.pkt_slot.val() - 12);
-        self.d_slot_base.next = bit_cast::<15, 4>(self.core.pkt_slot.val()) << 7;
-        if self.core.pkt_slot.val() >= 8 {
-            self.d_slot_base.next = (bit_cast::<15, 4>(self.core.pkt_slot.val() - 8) << 10) + 1024;
-        }
-        if self.core.pkt_slot.val() >= 12 {
-            self.d_slot_base.next = (((self.d_k2.val() << 12) + (self.d_k2.val() << 9)) + (self.d_k2.val() << 8)) + 5120;
-        }
+        // Buffer base addresses (64-bit words) of the writer's slot and of the descriptor's slot,
+        // from the class layout (a table built from the size classes).
+        self.w_base_rom.address.next = self.w_slot.q.val();
+        self.d_base_rom.address.next = self.core.pkt_slot.val();
 
-        // ---------------- configuration and events straight to the core ----------------
+        // ---------------- configuration and events to the core ----------------
         self.core.default_credit.next = self.default_credit.val();
         self.core.timeout_threshold.next = self.timeout_threshold.val();
         self.core.dlv_valid.next = self.dlv_valid.val();
@@ -471,23 +568,23 @@ impl Logic for TxPath16 {
 
         // ---------------- message writer ----------------
         self.w0_len.next = self.s_axis_msg_tdata.val().get_bits::<16>(0);
-        self.w0_reject.next = (self.w0_len.val() == 0) | (self.w0_len.val() > 38912);
-        self.w0_fits0.next = self.w0_len.val() <= 1024;
-        self.w0_fits1.next = self.w0_len.val() <= 8192;
-        self.w0_use0.next = self.w0_fits0.val() & self.class0.alloc_valid.val();
-        self.w0_use1.next = (self.w0_fits1.val() & self.class1.alloc_valid.val()) & (!self.w0_use0.val());
-        self.w0_use2.next = (self.class2.alloc_valid.val() & (!self.w0_use0.val())) & (!self.w0_use1.val());
-        self.w0_slot.next = bit_cast::<4, 3>(self.class0.alloc_id.val());
-        if self.w0_use1.val() {
-            self.w0_slot.next = bit_cast::<4, 2>(self.class1.alloc_id.val()) + 8;
+        self.w0_reject.next = (self.w0_len.val() == 0) | (self.w0_len.val() > self.max_msg_bytes.val());
+        // The smallest class with a free buffer that fits, else a larger one.
+        self.w0_before[0].next = false;
+        self.w0_slot.next = self.class_ffs[0].index.val();
+        for k in 0..TX_MAX_CLASSES {
+            self.class_ffs[k].bitmap.next = self.class_slots[k].val() & (!self.buf_in_use.q.val());
+            self.w0_use[k].next = ((self.w0_len.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
+                & (!self.w0_before[k].val());
+            self.w0_before[k + 1].next = self.w0_before[k].val() | self.w0_use[k].val();
+            if self.w0_use[k].val() {
+                self.w0_slot.next = self.class_ffs[k].index.val();
+            }
         }
-        if self.w0_use2.val() {
-            self.w0_slot.next = bit_cast::<4, 2>(self.class2.alloc_id.val()) + 12;
-        }
+        self.w0_any.next = self.w0_before[4].val();
         self.w_ready.next = true;
         if self.w_state.q.val() == 0 {
-            self.w_ready.next = (!self.w_commit.q.val())
-                & ((self.w0_reject.val() | self.w0_use0.val()) | (self.w0_use1.val() | self.w0_use2.val()));
+            self.w_ready.next = (!self.w_commit.q.val()) & (self.w0_reject.val() | self.w0_any.val());
         }
         self.s_axis_msg_tready.next = self.w_ready.val() & (!self.reset.val());
         self.w_take.next = (self.s_axis_msg_tvalid.val() & self.w_ready.val()) & (!self.reset.val());
@@ -497,13 +594,11 @@ impl Logic for TxPath16 {
             self.w_last_keep.next = 0xFF.into();
         }
         self.w_expect_last.next = (self.w_word.q.val() + 1) == self.w_words_total.val();
-        self.class0.alloc_ready.next = false;
-        self.class1.alloc_ready.next = false;
-        self.class2.alloc_ready.next = false;
+        self.w_alloc.next = false;
         self.w_framing_free.next = false;
         self.w_framing_word0.next = false;
-        self.w_base.next = self.w_slot_base.val();
-        self.payload.write_address.next = self.w_base.val() + bit_cast::<15, 16>(self.w_word.q.val());
+        self.w_base.next = self.w_base_rom.data.val();
+        self.payload.write_address.next = self.w_base.val() + bit_cast::<PW, 16>(self.w_word.q.val());
         self.payload.write_data.next = self.s_axis_msg_tdata.val();
         self.payload.write_enable.next = false;
         if self.w_take.val() {
@@ -519,9 +614,7 @@ impl Logic for TxPath16 {
                     // A message that ends on its first word: nothing allocated.
                     self.w_framing_word0.next = true;
                 } else {
-                    self.class0.alloc_ready.next = self.w0_use0.val();
-                    self.class1.alloc_ready.next = self.w0_use1.val();
-                    self.class2.alloc_ready.next = self.w0_use2.val();
+                    self.w_alloc.next = true;
                     self.w_slot.d.next = self.w0_slot.val();
                     self.w_len.d.next = self.w0_len.val();
                     self.w_credit.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(16);
@@ -560,7 +653,7 @@ impl Logic for TxPath16 {
         if (self.w_framing_free.val() | self.w_framing_word0.val()) & (self.cnt_framing.q.val() != 0xFFFF) {
             self.cnt_framing.d.next = self.cnt_framing.q.val() + 1;
         }
-        // Commit to the core.
+        // Install in the core (held until its pipeline takes it).
         self.core.new_valid.next = self.w_commit.q.val();
         self.core.new_slot.next = self.w_slot.q.val();
         self.core.new_remote_ip.next = self.w_ip.q.val();
@@ -570,81 +663,77 @@ impl Logic for TxPath16 {
         self.core.new_credit_valid.next = self.w_credit_valid.q.val();
         self.core.new_credit.next = self.w_credit.q.val();
         self.core.new_rank.next = self.w_rank.q.val();
-        self.msg_id_valid.next = self.w_commit.q.val() & self.core.new_ready.val();
-        self.msg_id.next = self.core.new_tx_msg_id.val();
+        self.msg_id_valid.next = self.core.new_id_valid.val();
+        self.msg_id.next = self.core.new_id.val();
         if self.w_commit.q.val() & self.core.new_ready.val() {
             self.w_commit.d.next = false;
         }
 
         // ---------------- completions and buffer return ----------------
-        self.comp_after_set.next = self.comp_pending.q.val();
-        if self.core.done_valid.val() {
-            self.comp_after_set.next = self.comp_pending.q.val().replace_bit(self.core.done_slot.val().index(), true);
-            self.comp_abandoned.d.next = self
-                .comp_abandoned
-                .q
-                .val()
-                .replace_bit(self.core.done_slot.val().index(), self.core.done_abandoned.val());
-            self.comp_ids.d.next = (self.comp_ids.q.val()
-                & (!(self.ones256.val() << (bit_cast::<16, 4>(self.core.done_slot.val()) << 4))))
-                | (bit_cast::<256, 16>(self.core.done_tx_msg_id.val())
-                    << (bit_cast::<16, 4>(self.core.done_slot.val()) << 4));
-        }
-        self.comp_found.next = false;
-        self.comp_slot.next = 0.into();
-        for i in 0..16 {
-            if self.comp_pending.q.val().get_bit(i) {
-                self.comp_found.next = true;
-                self.comp_slot.next = i.to_bits();
+        // One completion per freed slot; a slot is freed again only after its buffer came back,
+        // which needs its completion taken, so at most N are ever queued: no overflow.
+        self.comp_q.push.next = self.core.done_valid.val() & (self.comp_q.level.val() != self.comp_capacity.val());
+        self.comp_q.push_data.next = bit_cast::<17, 16>(self.core.done_tx_msg_id.val())
+            | (bit_cast::<17, 1>(self.core.done_abandoned.val().into()) << 16);
+        self.done_valid.next = self.comp_q.head_valid.val();
+        self.done_tx_msg_id.next = self.comp_q.head_data.val().get_bits::<16>(0);
+        self.done_abandoned.next = self.comp_q.head_data.val().get_bit(16);
+        self.comp_take.next = self.comp_q.head_valid.val() & self.done_ready.val();
+        self.comp_q.pop.next = self.comp_take.val();
+        self.comp_slot.next = self.comp_q.head_data.val().get_bits::<IW>(0);
+        // Buffers referenced by the core's descriptor queue or the read-out stay out. Per-slot
+        // flags are written by constant-index updates, one per slot (no runtime-indexed update of
+        // an N-bit vector).
+        self.busy_core0.next = 0.into();
+        self.busy_core1.next = 0.into();
+        self.busy_rd.next = 0.into();
+        for i in 0..N {
+            if self.core.pkt_valid.val() & (self.core.pkt_slot.val() == self.slot_ids[i].val()) {
+                self.busy_core0.next = self.zero_n.val().replace_bit(i, true);
+            }
+            if self.core.pkt_q1_valid.val() & (self.core.pkt_q1_slot.val() == self.slot_ids[i].val()) {
+                self.busy_core1.next = self.zero_n.val().replace_bit(i, true);
+            }
+            if self.rd_active.q.val() & (self.rd_slot.q.val() == self.slot_ids[i].val()) {
+                self.busy_rd.next = self.zero_n.val().replace_bit(i, true);
             }
         }
-        self.done_valid.next = self.comp_found.val();
-        self.done_tx_msg_id.next =
-            self.comp_ids.q.val().get_bits::<16>((bit_cast::<16, 4>(self.comp_slot.val()) << 4).index());
-        self.done_abandoned.next = self.comp_abandoned.q.val().get_bit(self.comp_slot.val().index());
-        self.comp_take.next = self.comp_found.val() & self.done_ready.val();
-        self.comp_pending.d.next = self.comp_after_set.val();
-        if self.comp_take.val() {
-            self.comp_pending.d.next = self.comp_after_set.val().replace_bit(self.comp_slot.val().index(), false);
-        }
-        // Buffers referenced by the core's descriptor register or the read-out stay out.
-        self.busy_mask.next = 0.into();
-        if self.core.pkt_valid.val() {
-            self.busy_mask.next = self.zero16.val().replace_bit(self.core.pkt_slot.val().index(), true);
-        }
-        self.ret_found.next = false;
-        self.ret_slot.next = 0.into();
-        for i in 0..16 {
-            if self.returning.q.val().get_bit(i)
-                & (!self.busy_mask.val().get_bit(i))
-                & (!(self.rd_active.q.val() & (self.rd_slot.q.val() == i.to_bits())))
-            {
-                self.ret_found.next = true;
-                self.ret_slot.next = i.to_bits();
-            }
-        }
-        self.ret_go.next = self.ret_found.val() & (!self.w_framing_free.val());
+        self.busy_mask.next = (self.busy_core0.val() | self.busy_core1.val()) | self.busy_rd.val();
+        self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
+        self.ret_go.next = self.ret_ffs.found.val() & (!self.w_framing_free.val());
         self.free_go.next = self.ret_go.val() | self.w_framing_free.val();
-        self.free_slot.next = self.ret_slot.val();
+        self.free_slot.next = self.ret_ffs.index.val();
         if self.w_framing_free.val() {
             self.free_slot.next = self.w_slot.q.val();
         }
+        // A free is judged against the state at the start of the cycle: freeing a buffer that is
+        // not in use (a double free) is counted and changes nothing.
+        self.free_ok.next = self.free_go.val() & self.buf_in_use.q.val().get_bit(self.free_slot.val().index());
+        if (self.free_go.val() & (!self.free_ok.val())) & (self.cnt_double_free.q.val() != 0xFFFF) {
+            self.cnt_double_free.d.next = self.cnt_double_free.q.val() + 1;
+        }
+        // Sets first (a completion taken, a buffer allocated), then clears (a buffer returned):
+        // each loop completes before its result is read (one combinational process).
         self.ret_after_take.next = self.returning.q.val();
-        if self.comp_take.val() {
-            self.ret_after_take.next = self.returning.q.val().replace_bit(self.comp_slot.val().index(), true);
+        self.in_use_after_alloc.next = self.buf_in_use.q.val();
+        for i in 0..N {
+            if self.comp_take.val() & (self.comp_slot.val() == self.slot_ids[i].val()) {
+                self.ret_after_take.next = self.returning.q.val().replace_bit(i, true);
+            }
+            if self.w_alloc.val() & (self.w0_slot.val() == self.slot_ids[i].val()) {
+                self.in_use_after_alloc.next = self.buf_in_use.q.val().replace_bit(i, true);
+            }
         }
         self.returning.d.next = self.ret_after_take.val();
-        if self.ret_go.val() {
-            self.returning.d.next = self.ret_after_take.val().replace_bit(self.ret_slot.val().index(), false);
+        self.buf_in_use.d.next = self.in_use_after_alloc.val();
+        for i in 0..N {
+            if self.ret_go.val() & (self.ret_ffs.index.val() == self.slot_ids[i].val()) {
+                self.returning.d.next = self.ret_after_take.val().replace_bit(i, false);
+            }
+            if self.free_ok.val() & (self.free_slot.val() == self.slot_ids[i].val()) {
+                self.buf_in_use.d.next = self.in_use_after_alloc.val().replace_bit(i, false);
+            }
         }
-        self.class0.free_valid.next = self.free_go.val() & (self.free_slot.val() < 8);
-        self.class0.free_id.next = self.free_slot.val().get_bits::<3>(0);
-        self.class1.free_valid.next =
-            (self.free_go.val() & (self.free_slot.val() >= 8)) & (self.free_slot.val() < 12);
-        self.class1.free_id.next = self.free_slot.val().get_bits::<2>(0);
-        self.class2.free_valid.next = self.free_go.val() & (self.free_slot.val() >= 12);
-        self.class2.free_id.next = self.free_slot.val().get_bits::<2>(0);
-
         // ---------------- read-out ----------------
         self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt_tready.val();
         // Room for a beat read now (arriving next cycle): occupancy after this cycle < 2.
@@ -677,7 +766,7 @@ impl Logic for TxPath16 {
         if self.d_remaining.val() > 1024 {
             self.d_bytes.next = 1024.into();
         }
-        self.d_base.next = self.d_slot_base.val() + (bit_cast::<15, 8>(self.core.pkt_offset.val()) << 7);
+        self.d_base.next = self.d_base_rom.data.val() + (bit_cast::<PW, 8>(self.core.pkt_offset.val()) << 7);
         self.d_meta_lo.next = bit_cast::<138, 32>(self.core.pkt_remote_ip.val())
             | (bit_cast::<138, 16>(self.core.pkt_remote_port.val()) << 32)
             | (bit_cast::<138, 16>(self.core.pkt_msg_len.val()) << 48)
@@ -763,7 +852,7 @@ impl Logic for TxPath16 {
 
         // ---------------- status ----------------
         self.active.next = self.core.active.val();
-        self.buffers_all_free.next = (self.class0.full.val() & self.class1.full.val()) & self.class2.full.val();
+        self.buffers_all_free.next = !self.buf_in_use.q.val().any();
         self.rejected_msg_count.next = self.cnt_rejected.q.val();
         self.framing_error_count.next = self.cnt_framing.q.val();
         self.stale_delivered_count.next = self.core.stale_delivered_count.val();
@@ -775,18 +864,18 @@ impl Logic for TxPath16 {
         self.delivered_msg_count.next = self.core.delivered_msg_count.val();
         self.abandoned_msg_count.next = self.core.abandoned_msg_count.val();
         self.write_busy_count.next = self.core.write_busy_count.val();
-        self.buffer_double_free_count.next = (self.class0.double_free_count.val()
-            + self.class1.double_free_count.val())
-            + self.class2.double_free_count.val();
-        self.buffers_exhausted.next = (self.class0.empty.val() & self.class1.empty.val()) & self.class2.empty.val();
+        self.event_overflow_count.next = self.core.event_overflow_count.val();
+        self.buffer_double_free_count.next = self.cnt_double_free.q.val();
+        self.buffers_exhausted.next = self.buf_in_use.q.val().all();
 
         if self.reset.val() {
             self.w_state.d.next = 0.into();
             self.w_commit.d.next = false;
             self.cnt_rejected.d.next = 0.into();
             self.cnt_framing.d.next = 0.into();
-            self.comp_pending.d.next = 0.into();
             self.returning.d.next = 0.into();
+            self.buf_in_use.d.next = 0.into();
+            self.cnt_double_free.d.next = 0.into();
             self.rd_active.d.next = false;
             self.s1_valid.d.next = false;
             self.e_count.d.next = 0.into();

@@ -16,4 +16,3 @@ pub mod native_packet_generator;
 pub mod native_nic;
 pub mod native_csr;
 pub mod native_sched;
-pub mod native_tx128;

@@ -71,15 +71,145 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones128 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  ones_n = 128'hffffffffffffffffffffffffffffffff;
+    localparam  id_high_mask = 16'hff80;
+    localparam  slot_count = 16'h80;
+    localparam  slot_ids$0 = 7'b0;
+    localparam  slot_ids$1 = 7'b1;
+    localparam  slot_ids$2 = 7'b10;
+    localparam  slot_ids$3 = 7'b11;
+    localparam  slot_ids$4 = 7'b100;
+    localparam  slot_ids$5 = 7'b101;
+    localparam  slot_ids$6 = 7'b110;
+    localparam  slot_ids$7 = 7'b111;
+    localparam  slot_ids$8 = 7'b1000;
+    localparam  slot_ids$9 = 7'b1001;
+    localparam  slot_ids$10 = 7'b1010;
+    localparam  slot_ids$11 = 7'b1011;
+    localparam  slot_ids$12 = 7'b1100;
+    localparam  slot_ids$13 = 7'b1101;
+    localparam  slot_ids$14 = 7'b1110;
+    localparam  slot_ids$15 = 7'b1111;
+    localparam  slot_ids$16 = 7'b10000;
+    localparam  slot_ids$17 = 7'b10001;
+    localparam  slot_ids$18 = 7'b10010;
+    localparam  slot_ids$19 = 7'b10011;
+    localparam  slot_ids$20 = 7'b10100;
+    localparam  slot_ids$21 = 7'b10101;
+    localparam  slot_ids$22 = 7'b10110;
+    localparam  slot_ids$23 = 7'b10111;
+    localparam  slot_ids$24 = 7'b11000;
+    localparam  slot_ids$25 = 7'b11001;
+    localparam  slot_ids$26 = 7'b11010;
+    localparam  slot_ids$27 = 7'b11011;
+    localparam  slot_ids$28 = 7'b11100;
+    localparam  slot_ids$29 = 7'b11101;
+    localparam  slot_ids$30 = 7'b11110;
+    localparam  slot_ids$31 = 7'b11111;
+    localparam  slot_ids$32 = 7'b100000;
+    localparam  slot_ids$33 = 7'b100001;
+    localparam  slot_ids$34 = 7'b100010;
+    localparam  slot_ids$35 = 7'b100011;
+    localparam  slot_ids$36 = 7'b100100;
+    localparam  slot_ids$37 = 7'b100101;
+    localparam  slot_ids$38 = 7'b100110;
+    localparam  slot_ids$39 = 7'b100111;
+    localparam  slot_ids$40 = 7'b101000;
+    localparam  slot_ids$41 = 7'b101001;
+    localparam  slot_ids$42 = 7'b101010;
+    localparam  slot_ids$43 = 7'b101011;
+    localparam  slot_ids$44 = 7'b101100;
+    localparam  slot_ids$45 = 7'b101101;
+    localparam  slot_ids$46 = 7'b101110;
+    localparam  slot_ids$47 = 7'b101111;
+    localparam  slot_ids$48 = 7'b110000;
+    localparam  slot_ids$49 = 7'b110001;
+    localparam  slot_ids$50 = 7'b110010;
+    localparam  slot_ids$51 = 7'b110011;
+    localparam  slot_ids$52 = 7'b110100;
+    localparam  slot_ids$53 = 7'b110101;
+    localparam  slot_ids$54 = 7'b110110;
+    localparam  slot_ids$55 = 7'b110111;
+    localparam  slot_ids$56 = 7'b111000;
+    localparam  slot_ids$57 = 7'b111001;
+    localparam  slot_ids$58 = 7'b111010;
+    localparam  slot_ids$59 = 7'b111011;
+    localparam  slot_ids$60 = 7'b111100;
+    localparam  slot_ids$61 = 7'b111101;
+    localparam  slot_ids$62 = 7'b111110;
+    localparam  slot_ids$63 = 7'b111111;
+    localparam  slot_ids$64 = 7'b1000000;
+    localparam  slot_ids$65 = 7'b1000001;
+    localparam  slot_ids$66 = 7'b1000010;
+    localparam  slot_ids$67 = 7'b1000011;
+    localparam  slot_ids$68 = 7'b1000100;
+    localparam  slot_ids$69 = 7'b1000101;
+    localparam  slot_ids$70 = 7'b1000110;
+    localparam  slot_ids$71 = 7'b1000111;
+    localparam  slot_ids$72 = 7'b1001000;
+    localparam  slot_ids$73 = 7'b1001001;
+    localparam  slot_ids$74 = 7'b1001010;
+    localparam  slot_ids$75 = 7'b1001011;
+    localparam  slot_ids$76 = 7'b1001100;
+    localparam  slot_ids$77 = 7'b1001101;
+    localparam  slot_ids$78 = 7'b1001110;
+    localparam  slot_ids$79 = 7'b1001111;
+    localparam  slot_ids$80 = 7'b1010000;
+    localparam  slot_ids$81 = 7'b1010001;
+    localparam  slot_ids$82 = 7'b1010010;
+    localparam  slot_ids$83 = 7'b1010011;
+    localparam  slot_ids$84 = 7'b1010100;
+    localparam  slot_ids$85 = 7'b1010101;
+    localparam  slot_ids$86 = 7'b1010110;
+    localparam  slot_ids$87 = 7'b1010111;
+    localparam  slot_ids$88 = 7'b1011000;
+    localparam  slot_ids$89 = 7'b1011001;
+    localparam  slot_ids$90 = 7'b1011010;
+    localparam  slot_ids$91 = 7'b1011011;
+    localparam  slot_ids$92 = 7'b1011100;
+    localparam  slot_ids$93 = 7'b1011101;
+    localparam  slot_ids$94 = 7'b1011110;
+    localparam  slot_ids$95 = 7'b1011111;
+    localparam  slot_ids$96 = 7'b1100000;
+    localparam  slot_ids$97 = 7'b1100001;
+    localparam  slot_ids$98 = 7'b1100010;
+    localparam  slot_ids$99 = 7'b1100011;
+    localparam  slot_ids$100 = 7'b1100100;
+    localparam  slot_ids$101 = 7'b1100101;
+    localparam  slot_ids$102 = 7'b1100110;
+    localparam  slot_ids$103 = 7'b1100111;
+    localparam  slot_ids$104 = 7'b1101000;
+    localparam  slot_ids$105 = 7'b1101001;
+    localparam  slot_ids$106 = 7'b1101010;
+    localparam  slot_ids$107 = 7'b1101011;
+    localparam  slot_ids$108 = 7'b1101100;
+    localparam  slot_ids$109 = 7'b1101101;
+    localparam  slot_ids$110 = 7'b1101110;
+    localparam  slot_ids$111 = 7'b1101111;
+    localparam  slot_ids$112 = 7'b1110000;
+    localparam  slot_ids$113 = 7'b1110001;
+    localparam  slot_ids$114 = 7'b1110010;
+    localparam  slot_ids$115 = 7'b1110011;
+    localparam  slot_ids$116 = 7'b1110100;
+    localparam  slot_ids$117 = 7'b1110101;
+    localparam  slot_ids$118 = 7'b1110110;
+    localparam  slot_ids$119 = 7'b1110111;
+    localparam  slot_ids$120 = 7'b1111000;
+    localparam  slot_ids$121 = 7'b1111001;
+    localparam  slot_ids$122 = 7'b1111010;
+    localparam  slot_ids$123 = 7'b1111011;
+    localparam  slot_ids$124 = 7'b1111100;
+    localparam  slot_ids$125 = 7'b1111101;
+    localparam  slot_ids$126 = 7'b1111110;
+    localparam  slot_ids$127 = 7'b1111111;
 
     // Stub signals
     reg  [6:0] slot_ram$read_address;
     reg  slot_ram$read_clock;
-    wire  [329:0] slot_ram$read_data;
+    wire  [336:0] slot_ram$read_data;
     reg  [6:0] slot_ram$write_address;
     reg  slot_ram$write_clock;
-    reg  [329:0] slot_ram$write_data;
+    reg  [336:0] slot_ram$write_data;
     reg  slot_ram$write_enable;
     reg  dlv_q$clock;
     reg  dlv_q$reset;
@@ -172,17 +302,17 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
     reg  [6:0] fwd_slot$d;
     wire  [6:0] fwd_slot$q;
     reg  fwd_slot$clock;
-    reg  [329:0] fwd_word$d;
-    wire  [329:0] fwd_word$q;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
     reg  fwd_word$clock;
     reg  [1:0] q_count$d;
     wire  [1:0] q_count$q;
     reg  q_count$clock;
-    reg  [136:0] q0$d;
-    wire  [136:0] q0$q;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
     reg  q0$clock;
-    reg  [136:0] q1$d;
-    wire  [136:0] q1$q;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
     reg  q1$clock;
     reg  [15:0] cnt_stale_dlv$d;
     wire  [15:0] cnt_stale_dlv$q;
@@ -233,7 +363,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
     reg  [99:0] ctx_head;
     reg  dlv_overflow;
     reg  ctx_overflow;
-    reg  [329:0] cur;
+    reg  [336:0] cur;
     reg  [63:0] c_del;
     reg  [63:0] c_tx;
     reg  [63:0] c_rtx;
@@ -242,7 +372,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
-    reg  [8:0] c_gen;
+    reg  [15:0] c_id_base;
     reg  [15:0] c_id;
     reg  c_active;
     reg  [63:0] c_pk;
@@ -274,7 +404,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
     reg  [7:0] u_npkts;
     reg  [7:0] u_max;
     reg  [7:0] u_tcnt;
-    reg  [8:0] u_gen;
+    reg  [15:0] u_id_base;
     reg  [87:0] u_meta;
     reg  u_active;
     reg  free_go;
@@ -287,10 +417,11 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
     reg  [63:0] n_rtx;
     reg  [7:0] n_max;
     reg  [63:0] n_elig;
-    reg  [329:0] n_word;
-    reg  [136:0] e_desc;
+    reg  [336:0] n_word;
+    reg  [129:0] e_desc;
     reg  e_is_new;
     reg  e_is_rtx;
+    reg  u_sendable;
 
     // Sub module instances
     nt_nic_128_packetization$slot_ram slot_ram(
@@ -615,7 +746,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones128 << ((rr_last$q) & 8'hff)) << 32'h1;
+        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -692,8 +823,8 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
         c_npkts = cur[(32'hd1)+:(8)];
         c_max = cur[(32'hd9)+:(8)];
         c_tcnt = cur[(32'he1)+:(8)];
-        c_gen = cur[(32'he9)+:(9)];
-        c_id = (((c_gen) & 16'hffff) << 32'h7) | ((s1_slot$q) & 16'hffff);
+        c_id_base = cur[(32'he9)+:(16)];
+        c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
         c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
         hit = c_active & (c_id == s1_id$q);
@@ -739,8 +870,8 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
         u_npkts = c_npkts;
         u_max = c_max;
         u_tcnt = c_tcnt;
-        u_gen = c_gen;
-        u_meta = cur[(32'hf2)+:(88)];
+        u_id_base = c_id_base;
+        u_meta = cur[(32'hf9)+:(88)];
         u_active = c_active;
         free_go = 1'b0;
         done_abandoned = 1'b0;
@@ -801,7 +932,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
         end
         if (free_go) begin
             u_active = 1'b0;
-            u_gen = c_gen + 32'h1;
+            u_id_base = c_id + slot_count;
             u_tx = 32'h0;
             u_rtx = 32'h0;
         end
@@ -828,17 +959,526 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
         end
         e_is_new = u_max == 32'h0;
         e_is_rtx = e_off < u_max;
-        e_desc = ((((((s1_slot$q) & 137'h1ffffffffffffffffffffffffffffffffff) | (((u_meta) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h7)) | (((e_off) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h5f)) | ((((c_id) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h67) | (((u_credit) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h77))) | (((e_is_new) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h87)) | (((e_is_rtx) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h88);
-        n_word = ((((((u_del) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_gen) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf2));
+        e_desc = (((((u_meta) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((c_id) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((u_credit) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
+        n_word = ((((((u_del) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_id_base) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
         slot_ram$write_address = s1_slot$q;
         slot_ram$write_data = n_word;
         slot_ram$write_enable = s1_valid$q;
         fwd_valid$d = s1_valid$q;
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
-        if (s1_valid$q) begin
-            active_bits$d = (active_bits$q & ~(1 << (s1_slot$q)) | ((u_active) << (s1_slot$q)));
-            sendable$d = (sendable$q & ~(1 << (s1_slot$q)) | ((u_active & |n_elig) << (s1_slot$q)));
+        u_sendable = u_active & |n_elig;
+        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
+            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
+            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
+            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
+            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
+            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
+            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
+            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
+            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
+            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
+            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
+            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
+            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
+            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
+            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
+            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
+            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
+            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
+            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
+            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
+            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
+            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
+            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
+            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
+            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
+            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
+            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
+            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
+            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
+            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
+            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
+            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
+            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
+            active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
+            sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
+            active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
+            sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
+            active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
+            sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
+            active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
+            sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
+            active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
+            sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
+            active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
+            sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
+            active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
+            sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
+            active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
+            sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
+            active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
+            sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
+            active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
+            sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
+            active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
+            sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
+            active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
+            sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
+            active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
+            sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
+            active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
+            sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
+            active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
+            sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
+            active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
+            sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
+            active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
+            sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
+            active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
+            sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
+            active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
+            sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
+            active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
+            sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
+            active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
+            sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
+            active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
+            sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
+            active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
+            sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
+            active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
+            sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
+            active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
+            sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
+            active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
+            sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
+            active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
+            sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
+            active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
+            sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
+            active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
+            sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
+            active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
+            sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
+            active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
+            sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
+            active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
+            sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
+            active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
+            sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
+            active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
+            sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
+            active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
+            sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
+            active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
+            sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
+            active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
+            sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
+            active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
+            sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
+            active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
+            sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
+            active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
+            sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
+            active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
+            sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
+            active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
+            sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
+            active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
+            sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
+            active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
+            sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
+            active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
+            sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
+            active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
+            sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
+            active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
+            sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
+            active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
+            sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$64)) begin
+            active_bits$d = (active_bits$q & ~(1 << (64)) | ((u_active) << (64)));
+            sendable$d = (sendable$q & ~(1 << (64)) | ((u_sendable) << (64)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$65)) begin
+            active_bits$d = (active_bits$q & ~(1 << (65)) | ((u_active) << (65)));
+            sendable$d = (sendable$q & ~(1 << (65)) | ((u_sendable) << (65)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$66)) begin
+            active_bits$d = (active_bits$q & ~(1 << (66)) | ((u_active) << (66)));
+            sendable$d = (sendable$q & ~(1 << (66)) | ((u_sendable) << (66)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$67)) begin
+            active_bits$d = (active_bits$q & ~(1 << (67)) | ((u_active) << (67)));
+            sendable$d = (sendable$q & ~(1 << (67)) | ((u_sendable) << (67)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$68)) begin
+            active_bits$d = (active_bits$q & ~(1 << (68)) | ((u_active) << (68)));
+            sendable$d = (sendable$q & ~(1 << (68)) | ((u_sendable) << (68)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$69)) begin
+            active_bits$d = (active_bits$q & ~(1 << (69)) | ((u_active) << (69)));
+            sendable$d = (sendable$q & ~(1 << (69)) | ((u_sendable) << (69)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$70)) begin
+            active_bits$d = (active_bits$q & ~(1 << (70)) | ((u_active) << (70)));
+            sendable$d = (sendable$q & ~(1 << (70)) | ((u_sendable) << (70)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$71)) begin
+            active_bits$d = (active_bits$q & ~(1 << (71)) | ((u_active) << (71)));
+            sendable$d = (sendable$q & ~(1 << (71)) | ((u_sendable) << (71)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$72)) begin
+            active_bits$d = (active_bits$q & ~(1 << (72)) | ((u_active) << (72)));
+            sendable$d = (sendable$q & ~(1 << (72)) | ((u_sendable) << (72)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$73)) begin
+            active_bits$d = (active_bits$q & ~(1 << (73)) | ((u_active) << (73)));
+            sendable$d = (sendable$q & ~(1 << (73)) | ((u_sendable) << (73)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$74)) begin
+            active_bits$d = (active_bits$q & ~(1 << (74)) | ((u_active) << (74)));
+            sendable$d = (sendable$q & ~(1 << (74)) | ((u_sendable) << (74)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$75)) begin
+            active_bits$d = (active_bits$q & ~(1 << (75)) | ((u_active) << (75)));
+            sendable$d = (sendable$q & ~(1 << (75)) | ((u_sendable) << (75)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$76)) begin
+            active_bits$d = (active_bits$q & ~(1 << (76)) | ((u_active) << (76)));
+            sendable$d = (sendable$q & ~(1 << (76)) | ((u_sendable) << (76)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$77)) begin
+            active_bits$d = (active_bits$q & ~(1 << (77)) | ((u_active) << (77)));
+            sendable$d = (sendable$q & ~(1 << (77)) | ((u_sendable) << (77)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$78)) begin
+            active_bits$d = (active_bits$q & ~(1 << (78)) | ((u_active) << (78)));
+            sendable$d = (sendable$q & ~(1 << (78)) | ((u_sendable) << (78)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$79)) begin
+            active_bits$d = (active_bits$q & ~(1 << (79)) | ((u_active) << (79)));
+            sendable$d = (sendable$q & ~(1 << (79)) | ((u_sendable) << (79)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$80)) begin
+            active_bits$d = (active_bits$q & ~(1 << (80)) | ((u_active) << (80)));
+            sendable$d = (sendable$q & ~(1 << (80)) | ((u_sendable) << (80)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$81)) begin
+            active_bits$d = (active_bits$q & ~(1 << (81)) | ((u_active) << (81)));
+            sendable$d = (sendable$q & ~(1 << (81)) | ((u_sendable) << (81)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$82)) begin
+            active_bits$d = (active_bits$q & ~(1 << (82)) | ((u_active) << (82)));
+            sendable$d = (sendable$q & ~(1 << (82)) | ((u_sendable) << (82)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$83)) begin
+            active_bits$d = (active_bits$q & ~(1 << (83)) | ((u_active) << (83)));
+            sendable$d = (sendable$q & ~(1 << (83)) | ((u_sendable) << (83)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$84)) begin
+            active_bits$d = (active_bits$q & ~(1 << (84)) | ((u_active) << (84)));
+            sendable$d = (sendable$q & ~(1 << (84)) | ((u_sendable) << (84)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$85)) begin
+            active_bits$d = (active_bits$q & ~(1 << (85)) | ((u_active) << (85)));
+            sendable$d = (sendable$q & ~(1 << (85)) | ((u_sendable) << (85)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$86)) begin
+            active_bits$d = (active_bits$q & ~(1 << (86)) | ((u_active) << (86)));
+            sendable$d = (sendable$q & ~(1 << (86)) | ((u_sendable) << (86)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$87)) begin
+            active_bits$d = (active_bits$q & ~(1 << (87)) | ((u_active) << (87)));
+            sendable$d = (sendable$q & ~(1 << (87)) | ((u_sendable) << (87)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$88)) begin
+            active_bits$d = (active_bits$q & ~(1 << (88)) | ((u_active) << (88)));
+            sendable$d = (sendable$q & ~(1 << (88)) | ((u_sendable) << (88)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$89)) begin
+            active_bits$d = (active_bits$q & ~(1 << (89)) | ((u_active) << (89)));
+            sendable$d = (sendable$q & ~(1 << (89)) | ((u_sendable) << (89)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$90)) begin
+            active_bits$d = (active_bits$q & ~(1 << (90)) | ((u_active) << (90)));
+            sendable$d = (sendable$q & ~(1 << (90)) | ((u_sendable) << (90)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$91)) begin
+            active_bits$d = (active_bits$q & ~(1 << (91)) | ((u_active) << (91)));
+            sendable$d = (sendable$q & ~(1 << (91)) | ((u_sendable) << (91)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$92)) begin
+            active_bits$d = (active_bits$q & ~(1 << (92)) | ((u_active) << (92)));
+            sendable$d = (sendable$q & ~(1 << (92)) | ((u_sendable) << (92)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$93)) begin
+            active_bits$d = (active_bits$q & ~(1 << (93)) | ((u_active) << (93)));
+            sendable$d = (sendable$q & ~(1 << (93)) | ((u_sendable) << (93)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$94)) begin
+            active_bits$d = (active_bits$q & ~(1 << (94)) | ((u_active) << (94)));
+            sendable$d = (sendable$q & ~(1 << (94)) | ((u_sendable) << (94)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$95)) begin
+            active_bits$d = (active_bits$q & ~(1 << (95)) | ((u_active) << (95)));
+            sendable$d = (sendable$q & ~(1 << (95)) | ((u_sendable) << (95)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$96)) begin
+            active_bits$d = (active_bits$q & ~(1 << (96)) | ((u_active) << (96)));
+            sendable$d = (sendable$q & ~(1 << (96)) | ((u_sendable) << (96)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$97)) begin
+            active_bits$d = (active_bits$q & ~(1 << (97)) | ((u_active) << (97)));
+            sendable$d = (sendable$q & ~(1 << (97)) | ((u_sendable) << (97)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$98)) begin
+            active_bits$d = (active_bits$q & ~(1 << (98)) | ((u_active) << (98)));
+            sendable$d = (sendable$q & ~(1 << (98)) | ((u_sendable) << (98)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$99)) begin
+            active_bits$d = (active_bits$q & ~(1 << (99)) | ((u_active) << (99)));
+            sendable$d = (sendable$q & ~(1 << (99)) | ((u_sendable) << (99)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$100)) begin
+            active_bits$d = (active_bits$q & ~(1 << (100)) | ((u_active) << (100)));
+            sendable$d = (sendable$q & ~(1 << (100)) | ((u_sendable) << (100)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$101)) begin
+            active_bits$d = (active_bits$q & ~(1 << (101)) | ((u_active) << (101)));
+            sendable$d = (sendable$q & ~(1 << (101)) | ((u_sendable) << (101)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$102)) begin
+            active_bits$d = (active_bits$q & ~(1 << (102)) | ((u_active) << (102)));
+            sendable$d = (sendable$q & ~(1 << (102)) | ((u_sendable) << (102)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$103)) begin
+            active_bits$d = (active_bits$q & ~(1 << (103)) | ((u_active) << (103)));
+            sendable$d = (sendable$q & ~(1 << (103)) | ((u_sendable) << (103)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$104)) begin
+            active_bits$d = (active_bits$q & ~(1 << (104)) | ((u_active) << (104)));
+            sendable$d = (sendable$q & ~(1 << (104)) | ((u_sendable) << (104)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$105)) begin
+            active_bits$d = (active_bits$q & ~(1 << (105)) | ((u_active) << (105)));
+            sendable$d = (sendable$q & ~(1 << (105)) | ((u_sendable) << (105)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$106)) begin
+            active_bits$d = (active_bits$q & ~(1 << (106)) | ((u_active) << (106)));
+            sendable$d = (sendable$q & ~(1 << (106)) | ((u_sendable) << (106)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$107)) begin
+            active_bits$d = (active_bits$q & ~(1 << (107)) | ((u_active) << (107)));
+            sendable$d = (sendable$q & ~(1 << (107)) | ((u_sendable) << (107)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$108)) begin
+            active_bits$d = (active_bits$q & ~(1 << (108)) | ((u_active) << (108)));
+            sendable$d = (sendable$q & ~(1 << (108)) | ((u_sendable) << (108)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$109)) begin
+            active_bits$d = (active_bits$q & ~(1 << (109)) | ((u_active) << (109)));
+            sendable$d = (sendable$q & ~(1 << (109)) | ((u_sendable) << (109)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$110)) begin
+            active_bits$d = (active_bits$q & ~(1 << (110)) | ((u_active) << (110)));
+            sendable$d = (sendable$q & ~(1 << (110)) | ((u_sendable) << (110)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$111)) begin
+            active_bits$d = (active_bits$q & ~(1 << (111)) | ((u_active) << (111)));
+            sendable$d = (sendable$q & ~(1 << (111)) | ((u_sendable) << (111)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$112)) begin
+            active_bits$d = (active_bits$q & ~(1 << (112)) | ((u_active) << (112)));
+            sendable$d = (sendable$q & ~(1 << (112)) | ((u_sendable) << (112)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$113)) begin
+            active_bits$d = (active_bits$q & ~(1 << (113)) | ((u_active) << (113)));
+            sendable$d = (sendable$q & ~(1 << (113)) | ((u_sendable) << (113)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$114)) begin
+            active_bits$d = (active_bits$q & ~(1 << (114)) | ((u_active) << (114)));
+            sendable$d = (sendable$q & ~(1 << (114)) | ((u_sendable) << (114)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$115)) begin
+            active_bits$d = (active_bits$q & ~(1 << (115)) | ((u_active) << (115)));
+            sendable$d = (sendable$q & ~(1 << (115)) | ((u_sendable) << (115)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$116)) begin
+            active_bits$d = (active_bits$q & ~(1 << (116)) | ((u_active) << (116)));
+            sendable$d = (sendable$q & ~(1 << (116)) | ((u_sendable) << (116)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$117)) begin
+            active_bits$d = (active_bits$q & ~(1 << (117)) | ((u_active) << (117)));
+            sendable$d = (sendable$q & ~(1 << (117)) | ((u_sendable) << (117)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$118)) begin
+            active_bits$d = (active_bits$q & ~(1 << (118)) | ((u_active) << (118)));
+            sendable$d = (sendable$q & ~(1 << (118)) | ((u_sendable) << (118)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$119)) begin
+            active_bits$d = (active_bits$q & ~(1 << (119)) | ((u_active) << (119)));
+            sendable$d = (sendable$q & ~(1 << (119)) | ((u_sendable) << (119)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$120)) begin
+            active_bits$d = (active_bits$q & ~(1 << (120)) | ((u_active) << (120)));
+            sendable$d = (sendable$q & ~(1 << (120)) | ((u_sendable) << (120)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$121)) begin
+            active_bits$d = (active_bits$q & ~(1 << (121)) | ((u_active) << (121)));
+            sendable$d = (sendable$q & ~(1 << (121)) | ((u_sendable) << (121)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$122)) begin
+            active_bits$d = (active_bits$q & ~(1 << (122)) | ((u_active) << (122)));
+            sendable$d = (sendable$q & ~(1 << (122)) | ((u_sendable) << (122)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$123)) begin
+            active_bits$d = (active_bits$q & ~(1 << (123)) | ((u_active) << (123)));
+            sendable$d = (sendable$q & ~(1 << (123)) | ((u_sendable) << (123)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$124)) begin
+            active_bits$d = (active_bits$q & ~(1 << (124)) | ((u_active) << (124)));
+            sendable$d = (sendable$q & ~(1 << (124)) | ((u_sendable) << (124)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$125)) begin
+            active_bits$d = (active_bits$q & ~(1 << (125)) | ((u_active) << (125)));
+            sendable$d = (sendable$q & ~(1 << (125)) | ((u_sendable) << (125)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$126)) begin
+            active_bits$d = (active_bits$q & ~(1 << (126)) | ((u_active) << (126)));
+            sendable$d = (sendable$q & ~(1 << (126)) | ((u_sendable) << (126)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$127)) begin
+            active_bits$d = (active_bits$q & ~(1 << (127)) | ((u_active) << (127)));
+            sendable$d = (sendable$q & ~(1 << (127)) | ((u_sendable) << (127)));
         end
         done_valid = free_go;
         done_tx_msg_id = c_id;
@@ -869,20 +1509,20 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,new
             end
         end
         pkt_valid = q_count$q != 32'h0;
-        pkt_slot = q0$q[(32'h0)+:(7)];
-        pkt_remote_ip = q0$q[(32'h7)+:(32)];
-        pkt_remote_port = q0$q[(32'h27)+:(16)];
-        pkt_local_port = q0$q[(32'h37)+:(16)];
-        pkt_msg_len = q0$q[(32'h47)+:(16)];
-        pkt_rank = q0$q[(32'h57)+:(8)];
-        pkt_offset = q0$q[(32'h5f)+:(8)];
-        pkt_tx_msg_id = q0$q[(32'h67)+:(16)];
-        pkt_credit = q0$q[(32'h77)+:(16)];
-        pkt_is_new_msg = q0$q[32'h87];
-        pkt_is_rtx = q0$q[32'h88];
+        pkt_slot = q0$q[(32'h60)+:(7)];
+        pkt_remote_ip = q0$q[(32'h0)+:(32)];
+        pkt_remote_port = q0$q[(32'h20)+:(16)];
+        pkt_local_port = q0$q[(32'h30)+:(16)];
+        pkt_msg_len = q0$q[(32'h40)+:(16)];
+        pkt_rank = q0$q[(32'h50)+:(8)];
+        pkt_offset = q0$q[(32'h58)+:(8)];
+        pkt_tx_msg_id = q0$q[(32'h60)+:(16)];
+        pkt_credit = q0$q[(32'h70)+:(16)];
+        pkt_is_new_msg = q0$q[32'h80];
+        pkt_is_rtx = q0$q[32'h81];
         pkt_flags = 32'h1;
         pkt_q1_valid = q_count$q == 32'h2;
-        pkt_q1_slot = q1$q[(32'h0)+:(7)];
+        pkt_q1_slot = q1$q[(32'h60)+:(7)];
         if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
             cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
         end
@@ -1693,13 +2333,13 @@ endmodule // nt_nic_128_packetization$fwd_valid
 module nt_nic_128_packetization$fwd_word(d,q,clock);
 
     // Module arguments
-    input wire  [329:0] d;
-    output reg  [329:0] q;
+    input wire  [336:0] d;
+    output reg  [336:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 330'h0;
+       q = 337'h0;
     end
 
     always @(posedge clock) begin
@@ -1924,13 +2564,13 @@ endmodule // nt_nic_128_packetization$off_ffs
 module nt_nic_128_packetization$q0(d,q,clock);
 
     // Module arguments
-    input wire  [136:0] d;
-    output reg  [136:0] q;
+    input wire  [129:0] d;
+    output reg  [129:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 137'h0;
+       q = 130'h0;
     end
 
     always @(posedge clock) begin
@@ -1943,13 +2583,13 @@ endmodule // nt_nic_128_packetization$q0
 module nt_nic_128_packetization$q1(d,q,clock);
 
     // Module arguments
-    input wire  [136:0] d;
-    output reg  [136:0] q;
+    input wire  [129:0] d;
+    output reg  [129:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 137'h0;
+       q = 130'h0;
     end
 
     always @(posedge clock) begin
@@ -3152,14 +3792,14 @@ module nt_nic_128_packetization$slot_ram(read_address,read_clock,read_data,write
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [329:0] read_data;
+    output reg  [336:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [329:0] write_data;
+    input wire  [336:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[329:0] mem[127:0];
+    reg[336:0] mem[127:0];
 
 
 

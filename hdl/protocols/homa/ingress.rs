@@ -43,7 +43,7 @@
 //!  P+4  scheduler decision: ACK (no grant, or the message completed); information read
 //!  P+5  GRANT to the packet generator
 //! ```
-//! Latency to the reassembly is the front's (12 cycles at 16 messages); a data packet's GRANT
+//! Latency to the reassembly is the front's (13 cycles); a data packet's GRANT
 //! leaves the ingress at P+5. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!

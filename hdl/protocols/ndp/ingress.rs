@@ -40,10 +40,10 @@
 //!  P+2  done_* (GetRxMsgInfo answer): credit register request (ifElseRAW)
 //!  P+3  credit answer → CtrlPktEvent (ev_*) to the packet generator
 //! ```
-//! **Latency: first frame beat in → first beat out to the reassembly = 12 cycles** (the front's;
+//! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (the front's;
 //! measured by the NIC top's latency report), against Table 3.1's 16 for NDP. The physical floor
-//! at 64 bits is 8 cycles (the parser must see byte 63 before any field is valid); the other 4
-//! are the match stage (1), GetRxMsgInfo (1) and the two first-word-fall-through FIFOs that let
+//! at 64 bits is 8 cycles (the parser must see byte 63 before any field is valid); the other 5
+//! are the match stage (1), GetRxMsgInfo (2) and the two first-word-fall-through FIFOs that let
 //! the payload wait for its decision without stalling the fixed-latency stages (2).
 //! Throughput and backpressure: those of the front (one beat per cycle).
 //!

@@ -26216,8 +26216,146 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
     output reg  [15:0] event_overflow_count;
 
     // Constant declarations
+    localparam  class_slots$0 = 128'hffffffffffffffff;
+    localparam  class_slots$1 = 128'hffffffff0000000000000000;
+    localparam  class_slots$2 = 128'hffff000000000000000000000000;
+    localparam  class_slots$3 = 128'hffff0000000000000000000000000000;
+    localparam  class_bytes$0 = 16'h400;
+    localparam  class_bytes$1 = 16'h1000;
+    localparam  class_bytes$2 = 16'h2000;
+    localparam  class_bytes$3 = 16'h9800;
+    localparam  max_msg_bytes = 16'h9800;
+    localparam  comp_capacity = 8'h80;
+    localparam  slot_ids$0 = 7'b0;
+    localparam  slot_ids$1 = 7'b1;
+    localparam  slot_ids$2 = 7'b10;
+    localparam  slot_ids$3 = 7'b11;
+    localparam  slot_ids$4 = 7'b100;
+    localparam  slot_ids$5 = 7'b101;
+    localparam  slot_ids$6 = 7'b110;
+    localparam  slot_ids$7 = 7'b111;
+    localparam  slot_ids$8 = 7'b1000;
+    localparam  slot_ids$9 = 7'b1001;
+    localparam  slot_ids$10 = 7'b1010;
+    localparam  slot_ids$11 = 7'b1011;
+    localparam  slot_ids$12 = 7'b1100;
+    localparam  slot_ids$13 = 7'b1101;
+    localparam  slot_ids$14 = 7'b1110;
+    localparam  slot_ids$15 = 7'b1111;
+    localparam  slot_ids$16 = 7'b10000;
+    localparam  slot_ids$17 = 7'b10001;
+    localparam  slot_ids$18 = 7'b10010;
+    localparam  slot_ids$19 = 7'b10011;
+    localparam  slot_ids$20 = 7'b10100;
+    localparam  slot_ids$21 = 7'b10101;
+    localparam  slot_ids$22 = 7'b10110;
+    localparam  slot_ids$23 = 7'b10111;
+    localparam  slot_ids$24 = 7'b11000;
+    localparam  slot_ids$25 = 7'b11001;
+    localparam  slot_ids$26 = 7'b11010;
+    localparam  slot_ids$27 = 7'b11011;
+    localparam  slot_ids$28 = 7'b11100;
+    localparam  slot_ids$29 = 7'b11101;
+    localparam  slot_ids$30 = 7'b11110;
+    localparam  slot_ids$31 = 7'b11111;
+    localparam  slot_ids$32 = 7'b100000;
+    localparam  slot_ids$33 = 7'b100001;
+    localparam  slot_ids$34 = 7'b100010;
+    localparam  slot_ids$35 = 7'b100011;
+    localparam  slot_ids$36 = 7'b100100;
+    localparam  slot_ids$37 = 7'b100101;
+    localparam  slot_ids$38 = 7'b100110;
+    localparam  slot_ids$39 = 7'b100111;
+    localparam  slot_ids$40 = 7'b101000;
+    localparam  slot_ids$41 = 7'b101001;
+    localparam  slot_ids$42 = 7'b101010;
+    localparam  slot_ids$43 = 7'b101011;
+    localparam  slot_ids$44 = 7'b101100;
+    localparam  slot_ids$45 = 7'b101101;
+    localparam  slot_ids$46 = 7'b101110;
+    localparam  slot_ids$47 = 7'b101111;
+    localparam  slot_ids$48 = 7'b110000;
+    localparam  slot_ids$49 = 7'b110001;
+    localparam  slot_ids$50 = 7'b110010;
+    localparam  slot_ids$51 = 7'b110011;
+    localparam  slot_ids$52 = 7'b110100;
+    localparam  slot_ids$53 = 7'b110101;
+    localparam  slot_ids$54 = 7'b110110;
+    localparam  slot_ids$55 = 7'b110111;
+    localparam  slot_ids$56 = 7'b111000;
+    localparam  slot_ids$57 = 7'b111001;
+    localparam  slot_ids$58 = 7'b111010;
+    localparam  slot_ids$59 = 7'b111011;
+    localparam  slot_ids$60 = 7'b111100;
+    localparam  slot_ids$61 = 7'b111101;
+    localparam  slot_ids$62 = 7'b111110;
+    localparam  slot_ids$63 = 7'b111111;
+    localparam  slot_ids$64 = 7'b1000000;
+    localparam  slot_ids$65 = 7'b1000001;
+    localparam  slot_ids$66 = 7'b1000010;
+    localparam  slot_ids$67 = 7'b1000011;
+    localparam  slot_ids$68 = 7'b1000100;
+    localparam  slot_ids$69 = 7'b1000101;
+    localparam  slot_ids$70 = 7'b1000110;
+    localparam  slot_ids$71 = 7'b1000111;
+    localparam  slot_ids$72 = 7'b1001000;
+    localparam  slot_ids$73 = 7'b1001001;
+    localparam  slot_ids$74 = 7'b1001010;
+    localparam  slot_ids$75 = 7'b1001011;
+    localparam  slot_ids$76 = 7'b1001100;
+    localparam  slot_ids$77 = 7'b1001101;
+    localparam  slot_ids$78 = 7'b1001110;
+    localparam  slot_ids$79 = 7'b1001111;
+    localparam  slot_ids$80 = 7'b1010000;
+    localparam  slot_ids$81 = 7'b1010001;
+    localparam  slot_ids$82 = 7'b1010010;
+    localparam  slot_ids$83 = 7'b1010011;
+    localparam  slot_ids$84 = 7'b1010100;
+    localparam  slot_ids$85 = 7'b1010101;
+    localparam  slot_ids$86 = 7'b1010110;
+    localparam  slot_ids$87 = 7'b1010111;
+    localparam  slot_ids$88 = 7'b1011000;
+    localparam  slot_ids$89 = 7'b1011001;
+    localparam  slot_ids$90 = 7'b1011010;
+    localparam  slot_ids$91 = 7'b1011011;
+    localparam  slot_ids$92 = 7'b1011100;
+    localparam  slot_ids$93 = 7'b1011101;
+    localparam  slot_ids$94 = 7'b1011110;
+    localparam  slot_ids$95 = 7'b1011111;
+    localparam  slot_ids$96 = 7'b1100000;
+    localparam  slot_ids$97 = 7'b1100001;
+    localparam  slot_ids$98 = 7'b1100010;
+    localparam  slot_ids$99 = 7'b1100011;
+    localparam  slot_ids$100 = 7'b1100100;
+    localparam  slot_ids$101 = 7'b1100101;
+    localparam  slot_ids$102 = 7'b1100110;
+    localparam  slot_ids$103 = 7'b1100111;
+    localparam  slot_ids$104 = 7'b1101000;
+    localparam  slot_ids$105 = 7'b1101001;
+    localparam  slot_ids$106 = 7'b1101010;
+    localparam  slot_ids$107 = 7'b1101011;
+    localparam  slot_ids$108 = 7'b1101100;
+    localparam  slot_ids$109 = 7'b1101101;
+    localparam  slot_ids$110 = 7'b1101110;
+    localparam  slot_ids$111 = 7'b1101111;
+    localparam  slot_ids$112 = 7'b1110000;
+    localparam  slot_ids$113 = 7'b1110001;
+    localparam  slot_ids$114 = 7'b1110010;
+    localparam  slot_ids$115 = 7'b1110011;
+    localparam  slot_ids$116 = 7'b1110100;
+    localparam  slot_ids$117 = 7'b1110101;
+    localparam  slot_ids$118 = 7'b1110110;
+    localparam  slot_ids$119 = 7'b1110111;
+    localparam  slot_ids$120 = 7'b1111000;
+    localparam  slot_ids$121 = 7'b1111001;
+    localparam  slot_ids$122 = 7'b1111010;
+    localparam  slot_ids$123 = 7'b1111011;
+    localparam  slot_ids$124 = 7'b1111100;
+    localparam  slot_ids$125 = 7'b1111101;
+    localparam  slot_ids$126 = 7'b1111110;
+    localparam  slot_ids$127 = 7'b1111111;
     localparam  ones8 = 8'hff;
-    localparam  zero128 = 128'h0;
+    localparam  zero_n = 128'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -26301,46 +26439,6 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
     reg  timer$timeout_ready;
     wire  [6:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
-    reg  class0$clock;
-    reg  class0$reset;
-    wire  class0$alloc_valid;
-    wire  [5:0] class0$alloc_id;
-    reg  class0$alloc_ready;
-    reg  class0$free_valid;
-    reg  [5:0] class0$free_id;
-    wire  class0$empty;
-    wire  class0$full;
-    wire  [15:0] class0$double_free_count;
-    reg  class1$clock;
-    reg  class1$reset;
-    wire  class1$alloc_valid;
-    wire  [4:0] class1$alloc_id;
-    reg  class1$alloc_ready;
-    reg  class1$free_valid;
-    reg  [4:0] class1$free_id;
-    wire  class1$empty;
-    wire  class1$full;
-    wire  [15:0] class1$double_free_count;
-    reg  class2$clock;
-    reg  class2$reset;
-    wire  class2$alloc_valid;
-    wire  [3:0] class2$alloc_id;
-    reg  class2$alloc_ready;
-    reg  class2$free_valid;
-    reg  [3:0] class2$free_id;
-    wire  class2$empty;
-    wire  class2$full;
-    wire  [15:0] class2$double_free_count;
-    reg  class3$clock;
-    reg  class3$reset;
-    wire  class3$alloc_valid;
-    wire  [3:0] class3$alloc_id;
-    reg  class3$alloc_ready;
-    reg  class3$free_valid;
-    reg  [3:0] class3$free_id;
-    wire  class3$empty;
-    wire  class3$full;
-    wire  [15:0] class3$double_free_count;
     reg  [16:0] payload$read_address;
     reg  payload$read_clock;
     wire  [63:0] payload$read_data;
@@ -26348,6 +26446,28 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
     reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
+    reg  [6:0] w_base_rom$address;
+    wire  [16:0] w_base_rom$data;
+    reg  [6:0] d_base_rom$address;
+    wire  [16:0] d_base_rom$data;
+    reg  [127:0] class_ffs$0$bitmap;
+    wire  class_ffs$0$found;
+    wire  [6:0] class_ffs$0$index;
+    reg  [127:0] class_ffs$1$bitmap;
+    wire  class_ffs$1$found;
+    wire  [6:0] class_ffs$1$index;
+    reg  [127:0] class_ffs$2$bitmap;
+    wire  class_ffs$2$found;
+    wire  [6:0] class_ffs$2$index;
+    reg  [127:0] class_ffs$3$bitmap;
+    wire  class_ffs$3$found;
+    wire  [6:0] class_ffs$3$index;
+    reg  [127:0] buf_in_use$d;
+    wire  [127:0] buf_in_use$q;
+    reg  buf_in_use$clock;
+    reg  [15:0] cnt_double_free$d;
+    wire  [15:0] cnt_double_free$q;
+    reg  cnt_double_free$clock;
     reg  comp_q$clock;
     reg  comp_q$reset;
     reg  comp_q$push;
@@ -26465,13 +26585,19 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
     // Local signals
     reg  [15:0] w0_len;
     reg  w0_reject;
-    reg  w0_fits0;
-    reg  w0_fits1;
-    reg  w0_fits2;
-    reg  w0_use0;
-    reg  w0_use1;
-    reg  w0_use2;
-    reg  w0_use3;
+    reg  w0_use$0;
+    reg  w0_use$1;
+    reg  w0_use$2;
+    reg  w0_use$3;
+    reg  w0_before$0;
+    reg  w0_before$1;
+    reg  w0_before$2;
+    reg  w0_before$3;
+    reg  w0_before$4;
+    reg  w0_any;
+    reg  w_alloc;
+    reg  [127:0] in_use_after_alloc;
+    reg  free_ok;
     reg  [6:0] w0_slot;
     reg  w_ready;
     reg  w_take;
@@ -26503,10 +26629,6 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
     reg  [137:0] d_meta_lo;
     reg  [137:0] d_meta_new;
     reg  [137:0] d_meta_rtx;
-    reg  [16:0] w_slot_base;
-    reg  [16:0] w_k3;
-    reg  [16:0] d_slot_base;
-    reg  [16:0] d_k3;
 
     // Sub module instances
     nt_homa_tr_128_nic$tx$core core(
@@ -26592,54 +26714,6 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
     );
-    nt_homa_tr_128_nic$tx$class0 class0(
-        .clock(class0$clock),
-        .reset(class0$reset),
-        .alloc_valid(class0$alloc_valid),
-        .alloc_id(class0$alloc_id),
-        .alloc_ready(class0$alloc_ready),
-        .free_valid(class0$free_valid),
-        .free_id(class0$free_id),
-        .empty(class0$empty),
-        .full(class0$full),
-        .double_free_count(class0$double_free_count)
-    );
-    nt_homa_tr_128_nic$tx$class1 class1(
-        .clock(class1$clock),
-        .reset(class1$reset),
-        .alloc_valid(class1$alloc_valid),
-        .alloc_id(class1$alloc_id),
-        .alloc_ready(class1$alloc_ready),
-        .free_valid(class1$free_valid),
-        .free_id(class1$free_id),
-        .empty(class1$empty),
-        .full(class1$full),
-        .double_free_count(class1$double_free_count)
-    );
-    nt_homa_tr_128_nic$tx$class2 class2(
-        .clock(class2$clock),
-        .reset(class2$reset),
-        .alloc_valid(class2$alloc_valid),
-        .alloc_id(class2$alloc_id),
-        .alloc_ready(class2$alloc_ready),
-        .free_valid(class2$free_valid),
-        .free_id(class2$free_id),
-        .empty(class2$empty),
-        .full(class2$full),
-        .double_free_count(class2$double_free_count)
-    );
-    nt_homa_tr_128_nic$tx$class3 class3(
-        .clock(class3$clock),
-        .reset(class3$reset),
-        .alloc_valid(class3$alloc_valid),
-        .alloc_id(class3$alloc_id),
-        .alloc_ready(class3$alloc_ready),
-        .free_valid(class3$free_valid),
-        .free_id(class3$free_id),
-        .empty(class3$empty),
-        .full(class3$full),
-        .double_free_count(class3$double_free_count)
-    );
     nt_homa_tr_128_nic$tx$payload payload(
         .read_address(payload$read_address),
         .read_clock(payload$read_clock),
@@ -26648,6 +26722,44 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         .write_clock(payload$write_clock),
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
+    );
+    nt_homa_tr_128_nic$tx$w_base_rom w_base_rom(
+        .address(w_base_rom$address),
+        .data(w_base_rom$data)
+    );
+    nt_homa_tr_128_nic$tx$d_base_rom d_base_rom(
+        .address(d_base_rom$address),
+        .data(d_base_rom$data)
+    );
+    nt_homa_tr_128_nic$tx$class_ffs$0 class_ffs$0(
+        .bitmap(class_ffs$0$bitmap),
+        .found(class_ffs$0$found),
+        .index(class_ffs$0$index)
+    );
+    nt_homa_tr_128_nic$tx$class_ffs$1 class_ffs$1(
+        .bitmap(class_ffs$1$bitmap),
+        .found(class_ffs$1$found),
+        .index(class_ffs$1$index)
+    );
+    nt_homa_tr_128_nic$tx$class_ffs$2 class_ffs$2(
+        .bitmap(class_ffs$2$bitmap),
+        .found(class_ffs$2$found),
+        .index(class_ffs$2$index)
+    );
+    nt_homa_tr_128_nic$tx$class_ffs$3 class_ffs$3(
+        .bitmap(class_ffs$3$bitmap),
+        .found(class_ffs$3$found),
+        .index(class_ffs$3$index)
+    );
+    nt_homa_tr_128_nic$tx$buf_in_use buf_in_use(
+        .d(buf_in_use$d),
+        .q(buf_in_use$q),
+        .clock(buf_in_use$clock)
+    );
+    nt_homa_tr_128_nic$tx$cnt_double_free cnt_double_free(
+        .d(cnt_double_free$d),
+        .q(cnt_double_free$q),
+        .clock(cnt_double_free$clock)
     );
     nt_homa_tr_128_nic$tx$comp_q comp_q(
         .clock(comp_q$clock),
@@ -26851,6 +26963,8 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         w_commit$clock = clock;
         cnt_rejected$clock = clock;
         cnt_framing$clock = clock;
+        buf_in_use$clock = clock;
+        cnt_double_free$clock = clock;
         returning$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
@@ -26885,6 +26999,8 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         w_commit$d = w_commit$q;
         cnt_rejected$d = cnt_rejected$q;
         cnt_framing$d = cnt_framing$q;
+        buf_in_use$d = buf_in_use$q;
+        cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
@@ -26907,43 +27023,15 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         e1_meta$d = e1_meta$q;
         core$clock = clock;
         timer$clock = clock;
-        class0$clock = clock;
-        class1$clock = clock;
-        class2$clock = clock;
-        class3$clock = clock;
         comp_q$clock = clock;
         payload$read_clock = clock;
         payload$write_clock = clock;
         now$d = now$q + 32'h1;
         core$reset = reset;
         timer$reset = reset;
-        class0$reset = reset;
-        class1$reset = reset;
-        class2$reset = reset;
-        class3$reset = reset;
         comp_q$reset = reset;
-        w_k3 = ((w_slot$q - 32'h70) & 17'h1ffff);
-        w_slot_base = ((w_slot$q) & 17'h1ffff) << 32'h7;
-        if (w_slot$q >= 32'h40) begin
-            w_slot_base = (((w_slot$q - 32'h40) & 17'h1ffff) << 32'h9) + 32'h2000;
-        end
-        if (w_slot$q >= 32'h60) begin
-            w_slot_base = (((w_slot$q - 32'h60) & 17'h1ffff) << 32'ha) + 32'h6000;
-        end
-        if (w_slot$q >= 32'h70) begin
-            w_slot_base = (((w_k3 << 32'hc) + (w_k3 << 32'h9)) + (w_k3 << 32'h8)) + 32'ha000;
-        end
-        d_k3 = ((core$pkt_slot - 32'h70) & 17'h1ffff);
-        d_slot_base = ((core$pkt_slot) & 17'h1ffff) << 32'h7;
-        if (core$pkt_slot >= 32'h40) begin
-            d_slot_base = (((core$pkt_slot - 32'h40) & 17'h1ffff) << 32'h9) + 32'h2000;
-        end
-        if (core$pkt_slot >= 32'h60) begin
-            d_slot_base = (((core$pkt_slot - 32'h60) & 17'h1ffff) << 32'ha) + 32'h6000;
-        end
-        if (core$pkt_slot >= 32'h70) begin
-            d_slot_base = (((d_k3 << 32'hc) + (d_k3 << 32'h9)) + (d_k3 << 32'h8)) + 32'ha000;
-        end
+        w_base_rom$address = w_slot$q;
+        d_base_rom$address = core$pkt_slot;
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
         core$dlv_valid = dlv_valid;
@@ -26969,27 +27057,37 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         core$to_meta = timer$timeout_meta;
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
-        w0_reject = (w0_len == 32'h0) | (w0_len > 32'h9800);
-        w0_fits0 = w0_len <= 32'h400;
-        w0_fits1 = w0_len <= 32'h1000;
-        w0_fits2 = w0_len <= 32'h2000;
-        w0_use0 = w0_fits0 & class0$alloc_valid;
-        w0_use1 = (w0_fits1 & class1$alloc_valid) & (~w0_use0);
-        w0_use2 = ((w0_fits2 & class2$alloc_valid) & (~w0_use0)) & (~w0_use1);
-        w0_use3 = ((class3$alloc_valid & (~w0_use0)) & (~w0_use1)) & (~w0_use2);
-        w0_slot = ((class0$alloc_id) & 7'h7f);
-        if (w0_use1) begin
-            w0_slot = ((class1$alloc_id) & 7'h7f) + 32'h40;
+        w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
+        w0_before$0 = 1'b0;
+        w0_slot = class_ffs$0$index;
+        class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
+        w0_use$0 = ((w0_len <= class_bytes$0) & class_ffs$0$found) & (~w0_before$0);
+        w0_before$1 = w0_before$0 | w0_use$0;
+        if (w0_use$0) begin
+            w0_slot = class_ffs$0$index;
         end
-        if (w0_use2) begin
-            w0_slot = ((class2$alloc_id) & 7'h7f) + 32'h60;
+        class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
+        w0_use$1 = ((w0_len <= class_bytes$1) & class_ffs$1$found) & (~w0_before$1);
+        w0_before$2 = w0_before$1 | w0_use$1;
+        if (w0_use$1) begin
+            w0_slot = class_ffs$1$index;
         end
-        if (w0_use3) begin
-            w0_slot = ((class3$alloc_id) & 7'h7f) + 32'h70;
+        class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
+        w0_use$2 = ((w0_len <= class_bytes$2) & class_ffs$2$found) & (~w0_before$2);
+        w0_before$3 = w0_before$2 | w0_use$2;
+        if (w0_use$2) begin
+            w0_slot = class_ffs$2$index;
         end
+        class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
+        w0_use$3 = ((w0_len <= class_bytes$3) & class_ffs$3$found) & (~w0_before$3);
+        w0_before$4 = w0_before$3 | w0_use$3;
+        if (w0_use$3) begin
+            w0_slot = class_ffs$3$index;
+        end
+        w0_any = w0_before$4;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
-            w_ready = (~w_commit$q) & ((w0_reject | w0_use0) | ((w0_use1 | w0_use2) | w0_use3));
+            w_ready = (~w_commit$q) & (w0_reject | w0_any);
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
@@ -26999,13 +27097,10 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
             w_last_keep = 32'hff;
         end
         w_expect_last = (w_word$q + 32'h1) == w_words_total;
-        class0$alloc_ready = 1'b0;
-        class1$alloc_ready = 1'b0;
-        class2$alloc_ready = 1'b0;
-        class3$alloc_ready = 1'b0;
+        w_alloc = 1'b0;
         w_framing_free = 1'b0;
         w_framing_word0 = 1'b0;
-        w_base = w_slot_base;
+        w_base = w_base_rom$data;
         payload$write_address = w_base + ((w_word$q) & 17'h1ffff);
         payload$write_data = s_axis_msg_tdata;
         payload$write_enable = 1'b0;
@@ -27023,10 +27118,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
                     w_framing_word0 = 1'b1;
                 end
                 else begin
-                    class0$alloc_ready = w0_use0;
-                    class1$alloc_ready = w0_use1;
-                    class2$alloc_ready = w0_use2;
-                    class3$alloc_ready = w0_use3;
+                    w_alloc = 1'b1;
                     w_slot$d = w0_slot;
                     w_len$d = w0_len;
                     w_credit$d = s_axis_msg_tdata[(32'h10)+:(16)];
@@ -27084,7 +27176,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
-        comp_q$push = core$done_valid & (comp_q$level != 32'h80);
+        comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
         comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
         done_valid = comp_q$head_valid;
         done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
@@ -27093,16 +27185,1159 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(7)];
         busy_core0 = 32'h0;
-        if (core$pkt_valid) begin
-            busy_core0 = (zero128 & ~(1 << (core$pkt_slot)) | ((1'b1) << (core$pkt_slot)));
-        end
         busy_core1 = 32'h0;
-        if (core$pkt_q1_valid) begin
-            busy_core1 = (zero128 & ~(1 << (core$pkt_q1_slot)) | ((1'b1) << (core$pkt_q1_slot)));
-        end
         busy_rd = 32'h0;
-        if (rd_active$q) begin
-            busy_rd = (zero128 & ~(1 << (rd_slot$q)) | ((1'b1) << (rd_slot$q)));
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
+            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
+            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
+            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
+            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
+            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
+            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
+            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
+            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
+            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
+            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
+            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
+            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
+            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
+            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
+            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
+            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
+            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
+            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
+            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
+            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
+            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
+            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
+            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
+            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
+            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
+            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
+            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
+            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
+            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
+            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
+            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
+            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
+            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
+            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
+            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
+            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
+            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
+            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
+            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
+            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
+            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
+            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
+            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
+            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
+            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
+            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
+            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
+            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$16)) begin
+            busy_core0 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$16)) begin
+            busy_core1 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$16)) begin
+            busy_rd = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$17)) begin
+            busy_core0 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$17)) begin
+            busy_core1 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$17)) begin
+            busy_rd = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$18)) begin
+            busy_core0 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$18)) begin
+            busy_core1 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$18)) begin
+            busy_rd = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$19)) begin
+            busy_core0 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$19)) begin
+            busy_core1 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$19)) begin
+            busy_rd = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$20)) begin
+            busy_core0 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$20)) begin
+            busy_core1 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$20)) begin
+            busy_rd = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$21)) begin
+            busy_core0 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$21)) begin
+            busy_core1 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$21)) begin
+            busy_rd = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$22)) begin
+            busy_core0 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$22)) begin
+            busy_core1 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$22)) begin
+            busy_rd = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$23)) begin
+            busy_core0 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$23)) begin
+            busy_core1 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$23)) begin
+            busy_rd = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$24)) begin
+            busy_core0 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$24)) begin
+            busy_core1 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$24)) begin
+            busy_rd = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$25)) begin
+            busy_core0 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$25)) begin
+            busy_core1 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$25)) begin
+            busy_rd = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$26)) begin
+            busy_core0 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$26)) begin
+            busy_core1 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$26)) begin
+            busy_rd = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$27)) begin
+            busy_core0 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$27)) begin
+            busy_core1 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$27)) begin
+            busy_rd = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$28)) begin
+            busy_core0 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$28)) begin
+            busy_core1 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$28)) begin
+            busy_rd = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$29)) begin
+            busy_core0 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$29)) begin
+            busy_core1 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$29)) begin
+            busy_rd = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$30)) begin
+            busy_core0 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$30)) begin
+            busy_core1 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$30)) begin
+            busy_rd = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$31)) begin
+            busy_core0 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$31)) begin
+            busy_core1 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$31)) begin
+            busy_rd = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$32)) begin
+            busy_core0 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$32)) begin
+            busy_core1 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$32)) begin
+            busy_rd = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$33)) begin
+            busy_core0 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$33)) begin
+            busy_core1 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$33)) begin
+            busy_rd = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$34)) begin
+            busy_core0 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$34)) begin
+            busy_core1 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$34)) begin
+            busy_rd = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$35)) begin
+            busy_core0 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$35)) begin
+            busy_core1 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$35)) begin
+            busy_rd = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$36)) begin
+            busy_core0 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$36)) begin
+            busy_core1 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$36)) begin
+            busy_rd = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$37)) begin
+            busy_core0 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$37)) begin
+            busy_core1 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$37)) begin
+            busy_rd = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$38)) begin
+            busy_core0 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$38)) begin
+            busy_core1 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$38)) begin
+            busy_rd = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$39)) begin
+            busy_core0 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$39)) begin
+            busy_core1 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$39)) begin
+            busy_rd = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$40)) begin
+            busy_core0 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$40)) begin
+            busy_core1 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$40)) begin
+            busy_rd = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$41)) begin
+            busy_core0 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$41)) begin
+            busy_core1 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$41)) begin
+            busy_rd = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$42)) begin
+            busy_core0 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$42)) begin
+            busy_core1 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$42)) begin
+            busy_rd = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$43)) begin
+            busy_core0 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$43)) begin
+            busy_core1 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$43)) begin
+            busy_rd = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$44)) begin
+            busy_core0 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$44)) begin
+            busy_core1 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$44)) begin
+            busy_rd = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$45)) begin
+            busy_core0 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$45)) begin
+            busy_core1 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$45)) begin
+            busy_rd = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$46)) begin
+            busy_core0 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$46)) begin
+            busy_core1 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$46)) begin
+            busy_rd = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$47)) begin
+            busy_core0 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$47)) begin
+            busy_core1 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$47)) begin
+            busy_rd = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$48)) begin
+            busy_core0 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$48)) begin
+            busy_core1 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$48)) begin
+            busy_rd = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$49)) begin
+            busy_core0 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$49)) begin
+            busy_core1 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$49)) begin
+            busy_rd = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$50)) begin
+            busy_core0 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$50)) begin
+            busy_core1 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$50)) begin
+            busy_rd = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$51)) begin
+            busy_core0 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$51)) begin
+            busy_core1 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$51)) begin
+            busy_rd = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$52)) begin
+            busy_core0 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$52)) begin
+            busy_core1 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$52)) begin
+            busy_rd = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$53)) begin
+            busy_core0 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$53)) begin
+            busy_core1 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$53)) begin
+            busy_rd = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$54)) begin
+            busy_core0 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$54)) begin
+            busy_core1 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$54)) begin
+            busy_rd = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$55)) begin
+            busy_core0 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$55)) begin
+            busy_core1 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$55)) begin
+            busy_rd = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$56)) begin
+            busy_core0 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$56)) begin
+            busy_core1 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$56)) begin
+            busy_rd = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$57)) begin
+            busy_core0 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$57)) begin
+            busy_core1 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$57)) begin
+            busy_rd = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$58)) begin
+            busy_core0 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$58)) begin
+            busy_core1 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$58)) begin
+            busy_rd = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$59)) begin
+            busy_core0 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$59)) begin
+            busy_core1 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$59)) begin
+            busy_rd = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$60)) begin
+            busy_core0 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$60)) begin
+            busy_core1 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$60)) begin
+            busy_rd = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$61)) begin
+            busy_core0 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$61)) begin
+            busy_core1 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$61)) begin
+            busy_rd = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$62)) begin
+            busy_core0 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$62)) begin
+            busy_core1 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$62)) begin
+            busy_rd = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$63)) begin
+            busy_core0 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$63)) begin
+            busy_core1 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$63)) begin
+            busy_rd = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$64)) begin
+            busy_core0 = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$64)) begin
+            busy_core1 = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$64)) begin
+            busy_rd = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$65)) begin
+            busy_core0 = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$65)) begin
+            busy_core1 = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$65)) begin
+            busy_rd = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$66)) begin
+            busy_core0 = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$66)) begin
+            busy_core1 = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$66)) begin
+            busy_rd = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$67)) begin
+            busy_core0 = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$67)) begin
+            busy_core1 = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$67)) begin
+            busy_rd = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$68)) begin
+            busy_core0 = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$68)) begin
+            busy_core1 = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$68)) begin
+            busy_rd = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$69)) begin
+            busy_core0 = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$69)) begin
+            busy_core1 = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$69)) begin
+            busy_rd = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$70)) begin
+            busy_core0 = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$70)) begin
+            busy_core1 = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$70)) begin
+            busy_rd = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$71)) begin
+            busy_core0 = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$71)) begin
+            busy_core1 = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$71)) begin
+            busy_rd = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$72)) begin
+            busy_core0 = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$72)) begin
+            busy_core1 = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$72)) begin
+            busy_rd = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$73)) begin
+            busy_core0 = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$73)) begin
+            busy_core1 = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$73)) begin
+            busy_rd = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$74)) begin
+            busy_core0 = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$74)) begin
+            busy_core1 = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$74)) begin
+            busy_rd = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$75)) begin
+            busy_core0 = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$75)) begin
+            busy_core1 = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$75)) begin
+            busy_rd = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$76)) begin
+            busy_core0 = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$76)) begin
+            busy_core1 = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$76)) begin
+            busy_rd = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$77)) begin
+            busy_core0 = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$77)) begin
+            busy_core1 = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$77)) begin
+            busy_rd = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$78)) begin
+            busy_core0 = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$78)) begin
+            busy_core1 = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$78)) begin
+            busy_rd = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$79)) begin
+            busy_core0 = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$79)) begin
+            busy_core1 = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$79)) begin
+            busy_rd = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$80)) begin
+            busy_core0 = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$80)) begin
+            busy_core1 = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$80)) begin
+            busy_rd = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$81)) begin
+            busy_core0 = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$81)) begin
+            busy_core1 = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$81)) begin
+            busy_rd = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$82)) begin
+            busy_core0 = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$82)) begin
+            busy_core1 = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$82)) begin
+            busy_rd = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$83)) begin
+            busy_core0 = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$83)) begin
+            busy_core1 = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$83)) begin
+            busy_rd = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$84)) begin
+            busy_core0 = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$84)) begin
+            busy_core1 = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$84)) begin
+            busy_rd = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$85)) begin
+            busy_core0 = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$85)) begin
+            busy_core1 = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$85)) begin
+            busy_rd = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$86)) begin
+            busy_core0 = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$86)) begin
+            busy_core1 = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$86)) begin
+            busy_rd = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$87)) begin
+            busy_core0 = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$87)) begin
+            busy_core1 = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$87)) begin
+            busy_rd = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$88)) begin
+            busy_core0 = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$88)) begin
+            busy_core1 = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$88)) begin
+            busy_rd = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$89)) begin
+            busy_core0 = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$89)) begin
+            busy_core1 = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$89)) begin
+            busy_rd = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$90)) begin
+            busy_core0 = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$90)) begin
+            busy_core1 = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$90)) begin
+            busy_rd = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$91)) begin
+            busy_core0 = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$91)) begin
+            busy_core1 = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$91)) begin
+            busy_rd = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$92)) begin
+            busy_core0 = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$92)) begin
+            busy_core1 = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$92)) begin
+            busy_rd = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$93)) begin
+            busy_core0 = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$93)) begin
+            busy_core1 = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$93)) begin
+            busy_rd = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$94)) begin
+            busy_core0 = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$94)) begin
+            busy_core1 = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$94)) begin
+            busy_rd = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$95)) begin
+            busy_core0 = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$95)) begin
+            busy_core1 = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$95)) begin
+            busy_rd = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$96)) begin
+            busy_core0 = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$96)) begin
+            busy_core1 = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$96)) begin
+            busy_rd = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$97)) begin
+            busy_core0 = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$97)) begin
+            busy_core1 = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$97)) begin
+            busy_rd = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$98)) begin
+            busy_core0 = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$98)) begin
+            busy_core1 = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$98)) begin
+            busy_rd = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$99)) begin
+            busy_core0 = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$99)) begin
+            busy_core1 = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$99)) begin
+            busy_rd = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$100)) begin
+            busy_core0 = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$100)) begin
+            busy_core1 = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$100)) begin
+            busy_rd = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$101)) begin
+            busy_core0 = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$101)) begin
+            busy_core1 = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$101)) begin
+            busy_rd = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$102)) begin
+            busy_core0 = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$102)) begin
+            busy_core1 = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$102)) begin
+            busy_rd = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$103)) begin
+            busy_core0 = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$103)) begin
+            busy_core1 = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$103)) begin
+            busy_rd = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$104)) begin
+            busy_core0 = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$104)) begin
+            busy_core1 = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$104)) begin
+            busy_rd = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$105)) begin
+            busy_core0 = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$105)) begin
+            busy_core1 = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$105)) begin
+            busy_rd = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$106)) begin
+            busy_core0 = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$106)) begin
+            busy_core1 = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$106)) begin
+            busy_rd = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$107)) begin
+            busy_core0 = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$107)) begin
+            busy_core1 = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$107)) begin
+            busy_rd = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$108)) begin
+            busy_core0 = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$108)) begin
+            busy_core1 = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$108)) begin
+            busy_rd = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$109)) begin
+            busy_core0 = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$109)) begin
+            busy_core1 = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$109)) begin
+            busy_rd = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$110)) begin
+            busy_core0 = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$110)) begin
+            busy_core1 = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$110)) begin
+            busy_rd = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$111)) begin
+            busy_core0 = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$111)) begin
+            busy_core1 = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$111)) begin
+            busy_rd = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$112)) begin
+            busy_core0 = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$112)) begin
+            busy_core1 = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$112)) begin
+            busy_rd = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$113)) begin
+            busy_core0 = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$113)) begin
+            busy_core1 = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$113)) begin
+            busy_rd = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$114)) begin
+            busy_core0 = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$114)) begin
+            busy_core1 = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$114)) begin
+            busy_rd = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$115)) begin
+            busy_core0 = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$115)) begin
+            busy_core1 = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$115)) begin
+            busy_rd = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$116)) begin
+            busy_core0 = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$116)) begin
+            busy_core1 = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$116)) begin
+            busy_rd = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$117)) begin
+            busy_core0 = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$117)) begin
+            busy_core1 = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$117)) begin
+            busy_rd = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$118)) begin
+            busy_core0 = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$118)) begin
+            busy_core1 = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$118)) begin
+            busy_rd = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$119)) begin
+            busy_core0 = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$119)) begin
+            busy_core1 = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$119)) begin
+            busy_rd = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$120)) begin
+            busy_core0 = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$120)) begin
+            busy_core1 = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$120)) begin
+            busy_rd = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$121)) begin
+            busy_core0 = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$121)) begin
+            busy_core1 = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$121)) begin
+            busy_rd = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$122)) begin
+            busy_core0 = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$122)) begin
+            busy_core1 = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$122)) begin
+            busy_rd = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$123)) begin
+            busy_core0 = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$123)) begin
+            busy_core1 = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$123)) begin
+            busy_rd = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$124)) begin
+            busy_core0 = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$124)) begin
+            busy_core1 = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$124)) begin
+            busy_rd = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$125)) begin
+            busy_core0 = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$125)) begin
+            busy_core1 = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$125)) begin
+            busy_rd = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$126)) begin
+            busy_core0 = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$126)) begin
+            busy_core1 = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$126)) begin
+            busy_rd = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$127)) begin
+            busy_core0 = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$127)) begin
+            busy_core1 = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$127)) begin
+            busy_rd = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
         end
         busy_mask = (busy_core0 | busy_core1) | busy_rd;
         ret_ffs$bitmap = returning$q & (~busy_mask);
@@ -27112,22 +28347,1550 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         if (w_framing_free) begin
             free_slot = w_slot$q;
         end
+        free_ok = free_go & buf_in_use$q[free_slot];
+        if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
+            cnt_double_free$d = cnt_double_free$q + 32'h1;
+        end
         ret_after_take = returning$q;
-        if (comp_take) begin
-            ret_after_take = (returning$q & ~(1 << (comp_slot)) | ((1'b1) << (comp_slot)));
+        in_use_after_alloc = buf_in_use$q;
+        if (comp_take & (comp_slot == slot_ids$0)) begin
+            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$0)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (comp_take & (comp_slot == slot_ids$1)) begin
+            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$1)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (comp_take & (comp_slot == slot_ids$2)) begin
+            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$2)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (comp_take & (comp_slot == slot_ids$3)) begin
+            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$3)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (comp_take & (comp_slot == slot_ids$4)) begin
+            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$4)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (comp_take & (comp_slot == slot_ids$5)) begin
+            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$5)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (comp_take & (comp_slot == slot_ids$6)) begin
+            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$6)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (comp_take & (comp_slot == slot_ids$7)) begin
+            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$7)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (comp_take & (comp_slot == slot_ids$8)) begin
+            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$8)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (comp_take & (comp_slot == slot_ids$9)) begin
+            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$9)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (comp_take & (comp_slot == slot_ids$10)) begin
+            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$10)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (comp_take & (comp_slot == slot_ids$11)) begin
+            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$11)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (comp_take & (comp_slot == slot_ids$12)) begin
+            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$12)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (comp_take & (comp_slot == slot_ids$13)) begin
+            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$13)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (comp_take & (comp_slot == slot_ids$14)) begin
+            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$14)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (comp_take & (comp_slot == slot_ids$15)) begin
+            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$15)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (comp_take & (comp_slot == slot_ids$16)) begin
+            ret_after_take = (returning$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$16)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (comp_take & (comp_slot == slot_ids$17)) begin
+            ret_after_take = (returning$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$17)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (comp_take & (comp_slot == slot_ids$18)) begin
+            ret_after_take = (returning$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$18)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (comp_take & (comp_slot == slot_ids$19)) begin
+            ret_after_take = (returning$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$19)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (comp_take & (comp_slot == slot_ids$20)) begin
+            ret_after_take = (returning$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$20)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (comp_take & (comp_slot == slot_ids$21)) begin
+            ret_after_take = (returning$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$21)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (comp_take & (comp_slot == slot_ids$22)) begin
+            ret_after_take = (returning$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$22)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (comp_take & (comp_slot == slot_ids$23)) begin
+            ret_after_take = (returning$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$23)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (comp_take & (comp_slot == slot_ids$24)) begin
+            ret_after_take = (returning$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$24)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (comp_take & (comp_slot == slot_ids$25)) begin
+            ret_after_take = (returning$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$25)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (comp_take & (comp_slot == slot_ids$26)) begin
+            ret_after_take = (returning$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$26)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (comp_take & (comp_slot == slot_ids$27)) begin
+            ret_after_take = (returning$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$27)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (comp_take & (comp_slot == slot_ids$28)) begin
+            ret_after_take = (returning$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$28)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (comp_take & (comp_slot == slot_ids$29)) begin
+            ret_after_take = (returning$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$29)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (comp_take & (comp_slot == slot_ids$30)) begin
+            ret_after_take = (returning$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$30)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (comp_take & (comp_slot == slot_ids$31)) begin
+            ret_after_take = (returning$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$31)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (comp_take & (comp_slot == slot_ids$32)) begin
+            ret_after_take = (returning$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$32)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (comp_take & (comp_slot == slot_ids$33)) begin
+            ret_after_take = (returning$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$33)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (comp_take & (comp_slot == slot_ids$34)) begin
+            ret_after_take = (returning$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$34)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (comp_take & (comp_slot == slot_ids$35)) begin
+            ret_after_take = (returning$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$35)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (comp_take & (comp_slot == slot_ids$36)) begin
+            ret_after_take = (returning$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$36)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (comp_take & (comp_slot == slot_ids$37)) begin
+            ret_after_take = (returning$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$37)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (comp_take & (comp_slot == slot_ids$38)) begin
+            ret_after_take = (returning$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$38)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (comp_take & (comp_slot == slot_ids$39)) begin
+            ret_after_take = (returning$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$39)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (comp_take & (comp_slot == slot_ids$40)) begin
+            ret_after_take = (returning$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$40)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (comp_take & (comp_slot == slot_ids$41)) begin
+            ret_after_take = (returning$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$41)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (comp_take & (comp_slot == slot_ids$42)) begin
+            ret_after_take = (returning$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$42)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (comp_take & (comp_slot == slot_ids$43)) begin
+            ret_after_take = (returning$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$43)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (comp_take & (comp_slot == slot_ids$44)) begin
+            ret_after_take = (returning$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$44)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (comp_take & (comp_slot == slot_ids$45)) begin
+            ret_after_take = (returning$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$45)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (comp_take & (comp_slot == slot_ids$46)) begin
+            ret_after_take = (returning$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$46)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (comp_take & (comp_slot == slot_ids$47)) begin
+            ret_after_take = (returning$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$47)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (comp_take & (comp_slot == slot_ids$48)) begin
+            ret_after_take = (returning$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$48)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (comp_take & (comp_slot == slot_ids$49)) begin
+            ret_after_take = (returning$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$49)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (comp_take & (comp_slot == slot_ids$50)) begin
+            ret_after_take = (returning$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$50)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (comp_take & (comp_slot == slot_ids$51)) begin
+            ret_after_take = (returning$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$51)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (comp_take & (comp_slot == slot_ids$52)) begin
+            ret_after_take = (returning$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$52)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (comp_take & (comp_slot == slot_ids$53)) begin
+            ret_after_take = (returning$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$53)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (comp_take & (comp_slot == slot_ids$54)) begin
+            ret_after_take = (returning$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$54)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (comp_take & (comp_slot == slot_ids$55)) begin
+            ret_after_take = (returning$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$55)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (comp_take & (comp_slot == slot_ids$56)) begin
+            ret_after_take = (returning$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$56)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (comp_take & (comp_slot == slot_ids$57)) begin
+            ret_after_take = (returning$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$57)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (comp_take & (comp_slot == slot_ids$58)) begin
+            ret_after_take = (returning$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$58)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (comp_take & (comp_slot == slot_ids$59)) begin
+            ret_after_take = (returning$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$59)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (comp_take & (comp_slot == slot_ids$60)) begin
+            ret_after_take = (returning$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$60)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (comp_take & (comp_slot == slot_ids$61)) begin
+            ret_after_take = (returning$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$61)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (comp_take & (comp_slot == slot_ids$62)) begin
+            ret_after_take = (returning$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$62)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (comp_take & (comp_slot == slot_ids$63)) begin
+            ret_after_take = (returning$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$63)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+        if (comp_take & (comp_slot == slot_ids$64)) begin
+            ret_after_take = (returning$q & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$64)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (64)) | ((1'b1) << (64)));
+        end
+        if (comp_take & (comp_slot == slot_ids$65)) begin
+            ret_after_take = (returning$q & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$65)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (65)) | ((1'b1) << (65)));
+        end
+        if (comp_take & (comp_slot == slot_ids$66)) begin
+            ret_after_take = (returning$q & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$66)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (66)) | ((1'b1) << (66)));
+        end
+        if (comp_take & (comp_slot == slot_ids$67)) begin
+            ret_after_take = (returning$q & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$67)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (67)) | ((1'b1) << (67)));
+        end
+        if (comp_take & (comp_slot == slot_ids$68)) begin
+            ret_after_take = (returning$q & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$68)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (68)) | ((1'b1) << (68)));
+        end
+        if (comp_take & (comp_slot == slot_ids$69)) begin
+            ret_after_take = (returning$q & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$69)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (69)) | ((1'b1) << (69)));
+        end
+        if (comp_take & (comp_slot == slot_ids$70)) begin
+            ret_after_take = (returning$q & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$70)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (70)) | ((1'b1) << (70)));
+        end
+        if (comp_take & (comp_slot == slot_ids$71)) begin
+            ret_after_take = (returning$q & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$71)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (71)) | ((1'b1) << (71)));
+        end
+        if (comp_take & (comp_slot == slot_ids$72)) begin
+            ret_after_take = (returning$q & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$72)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (72)) | ((1'b1) << (72)));
+        end
+        if (comp_take & (comp_slot == slot_ids$73)) begin
+            ret_after_take = (returning$q & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$73)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (73)) | ((1'b1) << (73)));
+        end
+        if (comp_take & (comp_slot == slot_ids$74)) begin
+            ret_after_take = (returning$q & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$74)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (74)) | ((1'b1) << (74)));
+        end
+        if (comp_take & (comp_slot == slot_ids$75)) begin
+            ret_after_take = (returning$q & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$75)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (75)) | ((1'b1) << (75)));
+        end
+        if (comp_take & (comp_slot == slot_ids$76)) begin
+            ret_after_take = (returning$q & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$76)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (76)) | ((1'b1) << (76)));
+        end
+        if (comp_take & (comp_slot == slot_ids$77)) begin
+            ret_after_take = (returning$q & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$77)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (77)) | ((1'b1) << (77)));
+        end
+        if (comp_take & (comp_slot == slot_ids$78)) begin
+            ret_after_take = (returning$q & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$78)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (78)) | ((1'b1) << (78)));
+        end
+        if (comp_take & (comp_slot == slot_ids$79)) begin
+            ret_after_take = (returning$q & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$79)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (79)) | ((1'b1) << (79)));
+        end
+        if (comp_take & (comp_slot == slot_ids$80)) begin
+            ret_after_take = (returning$q & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$80)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (80)) | ((1'b1) << (80)));
+        end
+        if (comp_take & (comp_slot == slot_ids$81)) begin
+            ret_after_take = (returning$q & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$81)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (81)) | ((1'b1) << (81)));
+        end
+        if (comp_take & (comp_slot == slot_ids$82)) begin
+            ret_after_take = (returning$q & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$82)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (82)) | ((1'b1) << (82)));
+        end
+        if (comp_take & (comp_slot == slot_ids$83)) begin
+            ret_after_take = (returning$q & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$83)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (83)) | ((1'b1) << (83)));
+        end
+        if (comp_take & (comp_slot == slot_ids$84)) begin
+            ret_after_take = (returning$q & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$84)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (84)) | ((1'b1) << (84)));
+        end
+        if (comp_take & (comp_slot == slot_ids$85)) begin
+            ret_after_take = (returning$q & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$85)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (85)) | ((1'b1) << (85)));
+        end
+        if (comp_take & (comp_slot == slot_ids$86)) begin
+            ret_after_take = (returning$q & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$86)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (86)) | ((1'b1) << (86)));
+        end
+        if (comp_take & (comp_slot == slot_ids$87)) begin
+            ret_after_take = (returning$q & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$87)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (87)) | ((1'b1) << (87)));
+        end
+        if (comp_take & (comp_slot == slot_ids$88)) begin
+            ret_after_take = (returning$q & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$88)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (88)) | ((1'b1) << (88)));
+        end
+        if (comp_take & (comp_slot == slot_ids$89)) begin
+            ret_after_take = (returning$q & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$89)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (89)) | ((1'b1) << (89)));
+        end
+        if (comp_take & (comp_slot == slot_ids$90)) begin
+            ret_after_take = (returning$q & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$90)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (90)) | ((1'b1) << (90)));
+        end
+        if (comp_take & (comp_slot == slot_ids$91)) begin
+            ret_after_take = (returning$q & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$91)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (91)) | ((1'b1) << (91)));
+        end
+        if (comp_take & (comp_slot == slot_ids$92)) begin
+            ret_after_take = (returning$q & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$92)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (92)) | ((1'b1) << (92)));
+        end
+        if (comp_take & (comp_slot == slot_ids$93)) begin
+            ret_after_take = (returning$q & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$93)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (93)) | ((1'b1) << (93)));
+        end
+        if (comp_take & (comp_slot == slot_ids$94)) begin
+            ret_after_take = (returning$q & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$94)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (94)) | ((1'b1) << (94)));
+        end
+        if (comp_take & (comp_slot == slot_ids$95)) begin
+            ret_after_take = (returning$q & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$95)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (95)) | ((1'b1) << (95)));
+        end
+        if (comp_take & (comp_slot == slot_ids$96)) begin
+            ret_after_take = (returning$q & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$96)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (96)) | ((1'b1) << (96)));
+        end
+        if (comp_take & (comp_slot == slot_ids$97)) begin
+            ret_after_take = (returning$q & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$97)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (97)) | ((1'b1) << (97)));
+        end
+        if (comp_take & (comp_slot == slot_ids$98)) begin
+            ret_after_take = (returning$q & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$98)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (98)) | ((1'b1) << (98)));
+        end
+        if (comp_take & (comp_slot == slot_ids$99)) begin
+            ret_after_take = (returning$q & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$99)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (99)) | ((1'b1) << (99)));
+        end
+        if (comp_take & (comp_slot == slot_ids$100)) begin
+            ret_after_take = (returning$q & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$100)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (100)) | ((1'b1) << (100)));
+        end
+        if (comp_take & (comp_slot == slot_ids$101)) begin
+            ret_after_take = (returning$q & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$101)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (101)) | ((1'b1) << (101)));
+        end
+        if (comp_take & (comp_slot == slot_ids$102)) begin
+            ret_after_take = (returning$q & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$102)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (102)) | ((1'b1) << (102)));
+        end
+        if (comp_take & (comp_slot == slot_ids$103)) begin
+            ret_after_take = (returning$q & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$103)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (103)) | ((1'b1) << (103)));
+        end
+        if (comp_take & (comp_slot == slot_ids$104)) begin
+            ret_after_take = (returning$q & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$104)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (104)) | ((1'b1) << (104)));
+        end
+        if (comp_take & (comp_slot == slot_ids$105)) begin
+            ret_after_take = (returning$q & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$105)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (105)) | ((1'b1) << (105)));
+        end
+        if (comp_take & (comp_slot == slot_ids$106)) begin
+            ret_after_take = (returning$q & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$106)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (106)) | ((1'b1) << (106)));
+        end
+        if (comp_take & (comp_slot == slot_ids$107)) begin
+            ret_after_take = (returning$q & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$107)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (107)) | ((1'b1) << (107)));
+        end
+        if (comp_take & (comp_slot == slot_ids$108)) begin
+            ret_after_take = (returning$q & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$108)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (108)) | ((1'b1) << (108)));
+        end
+        if (comp_take & (comp_slot == slot_ids$109)) begin
+            ret_after_take = (returning$q & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$109)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (109)) | ((1'b1) << (109)));
+        end
+        if (comp_take & (comp_slot == slot_ids$110)) begin
+            ret_after_take = (returning$q & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$110)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (110)) | ((1'b1) << (110)));
+        end
+        if (comp_take & (comp_slot == slot_ids$111)) begin
+            ret_after_take = (returning$q & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$111)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (111)) | ((1'b1) << (111)));
+        end
+        if (comp_take & (comp_slot == slot_ids$112)) begin
+            ret_after_take = (returning$q & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$112)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (112)) | ((1'b1) << (112)));
+        end
+        if (comp_take & (comp_slot == slot_ids$113)) begin
+            ret_after_take = (returning$q & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$113)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (113)) | ((1'b1) << (113)));
+        end
+        if (comp_take & (comp_slot == slot_ids$114)) begin
+            ret_after_take = (returning$q & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$114)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (114)) | ((1'b1) << (114)));
+        end
+        if (comp_take & (comp_slot == slot_ids$115)) begin
+            ret_after_take = (returning$q & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$115)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (115)) | ((1'b1) << (115)));
+        end
+        if (comp_take & (comp_slot == slot_ids$116)) begin
+            ret_after_take = (returning$q & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$116)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (116)) | ((1'b1) << (116)));
+        end
+        if (comp_take & (comp_slot == slot_ids$117)) begin
+            ret_after_take = (returning$q & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$117)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (117)) | ((1'b1) << (117)));
+        end
+        if (comp_take & (comp_slot == slot_ids$118)) begin
+            ret_after_take = (returning$q & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$118)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (118)) | ((1'b1) << (118)));
+        end
+        if (comp_take & (comp_slot == slot_ids$119)) begin
+            ret_after_take = (returning$q & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$119)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (119)) | ((1'b1) << (119)));
+        end
+        if (comp_take & (comp_slot == slot_ids$120)) begin
+            ret_after_take = (returning$q & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$120)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (120)) | ((1'b1) << (120)));
+        end
+        if (comp_take & (comp_slot == slot_ids$121)) begin
+            ret_after_take = (returning$q & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$121)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (121)) | ((1'b1) << (121)));
+        end
+        if (comp_take & (comp_slot == slot_ids$122)) begin
+            ret_after_take = (returning$q & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$122)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (122)) | ((1'b1) << (122)));
+        end
+        if (comp_take & (comp_slot == slot_ids$123)) begin
+            ret_after_take = (returning$q & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$123)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (123)) | ((1'b1) << (123)));
+        end
+        if (comp_take & (comp_slot == slot_ids$124)) begin
+            ret_after_take = (returning$q & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$124)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (124)) | ((1'b1) << (124)));
+        end
+        if (comp_take & (comp_slot == slot_ids$125)) begin
+            ret_after_take = (returning$q & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$125)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (125)) | ((1'b1) << (125)));
+        end
+        if (comp_take & (comp_slot == slot_ids$126)) begin
+            ret_after_take = (returning$q & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$126)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (126)) | ((1'b1) << (126)));
+        end
+        if (comp_take & (comp_slot == slot_ids$127)) begin
+            ret_after_take = (returning$q & ~(1 << (127)) | ((1'b1) << (127)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$127)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         returning$d = ret_after_take;
-        if (ret_go) begin
-            returning$d = (ret_after_take & ~(1 << (ret_ffs$index)) | ((1'b0) << (ret_ffs$index)));
+        buf_in_use$d = in_use_after_alloc;
+        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
+            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
         end
-        class0$free_valid = free_go & (free_slot < 32'h40);
-        class0$free_id = free_slot[(32'h0)+:(6)];
-        class1$free_valid = (free_go & (free_slot >= 32'h40)) & (free_slot < 32'h60);
-        class1$free_id = free_slot[(32'h0)+:(5)];
-        class2$free_valid = (free_go & (free_slot >= 32'h60)) & (free_slot < 32'h70);
-        class2$free_id = free_slot[(32'h0)+:(4)];
-        class3$free_valid = free_go & (free_slot >= 32'h70);
-        class3$free_id = free_slot[(32'h0)+:(4)];
+        if (free_ok & (free_slot == slot_ids$0)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
+            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (free_ok & (free_slot == slot_ids$1)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
+            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (free_ok & (free_slot == slot_ids$2)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
+            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (free_ok & (free_slot == slot_ids$3)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
+            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (free_ok & (free_slot == slot_ids$4)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
+            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (free_ok & (free_slot == slot_ids$5)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
+            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (free_ok & (free_slot == slot_ids$6)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
+            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (free_ok & (free_slot == slot_ids$7)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
+            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (free_ok & (free_slot == slot_ids$8)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
+            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (free_ok & (free_slot == slot_ids$9)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
+            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (free_ok & (free_slot == slot_ids$10)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
+            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (free_ok & (free_slot == slot_ids$11)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
+            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (free_ok & (free_slot == slot_ids$12)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
+            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (free_ok & (free_slot == slot_ids$13)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
+            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (free_ok & (free_slot == slot_ids$14)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
+            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if (free_ok & (free_slot == slot_ids$15)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$16)) begin
+            returning$d = (ret_after_take & ~(1 << (16)) | ((1'b0) << (16)));
+        end
+        if (free_ok & (free_slot == slot_ids$16)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (16)) | ((1'b0) << (16)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$17)) begin
+            returning$d = (ret_after_take & ~(1 << (17)) | ((1'b0) << (17)));
+        end
+        if (free_ok & (free_slot == slot_ids$17)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (17)) | ((1'b0) << (17)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$18)) begin
+            returning$d = (ret_after_take & ~(1 << (18)) | ((1'b0) << (18)));
+        end
+        if (free_ok & (free_slot == slot_ids$18)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (18)) | ((1'b0) << (18)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$19)) begin
+            returning$d = (ret_after_take & ~(1 << (19)) | ((1'b0) << (19)));
+        end
+        if (free_ok & (free_slot == slot_ids$19)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (19)) | ((1'b0) << (19)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$20)) begin
+            returning$d = (ret_after_take & ~(1 << (20)) | ((1'b0) << (20)));
+        end
+        if (free_ok & (free_slot == slot_ids$20)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (20)) | ((1'b0) << (20)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$21)) begin
+            returning$d = (ret_after_take & ~(1 << (21)) | ((1'b0) << (21)));
+        end
+        if (free_ok & (free_slot == slot_ids$21)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (21)) | ((1'b0) << (21)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$22)) begin
+            returning$d = (ret_after_take & ~(1 << (22)) | ((1'b0) << (22)));
+        end
+        if (free_ok & (free_slot == slot_ids$22)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (22)) | ((1'b0) << (22)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$23)) begin
+            returning$d = (ret_after_take & ~(1 << (23)) | ((1'b0) << (23)));
+        end
+        if (free_ok & (free_slot == slot_ids$23)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (23)) | ((1'b0) << (23)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$24)) begin
+            returning$d = (ret_after_take & ~(1 << (24)) | ((1'b0) << (24)));
+        end
+        if (free_ok & (free_slot == slot_ids$24)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (24)) | ((1'b0) << (24)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$25)) begin
+            returning$d = (ret_after_take & ~(1 << (25)) | ((1'b0) << (25)));
+        end
+        if (free_ok & (free_slot == slot_ids$25)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (25)) | ((1'b0) << (25)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$26)) begin
+            returning$d = (ret_after_take & ~(1 << (26)) | ((1'b0) << (26)));
+        end
+        if (free_ok & (free_slot == slot_ids$26)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (26)) | ((1'b0) << (26)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$27)) begin
+            returning$d = (ret_after_take & ~(1 << (27)) | ((1'b0) << (27)));
+        end
+        if (free_ok & (free_slot == slot_ids$27)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (27)) | ((1'b0) << (27)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$28)) begin
+            returning$d = (ret_after_take & ~(1 << (28)) | ((1'b0) << (28)));
+        end
+        if (free_ok & (free_slot == slot_ids$28)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (28)) | ((1'b0) << (28)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$29)) begin
+            returning$d = (ret_after_take & ~(1 << (29)) | ((1'b0) << (29)));
+        end
+        if (free_ok & (free_slot == slot_ids$29)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (29)) | ((1'b0) << (29)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$30)) begin
+            returning$d = (ret_after_take & ~(1 << (30)) | ((1'b0) << (30)));
+        end
+        if (free_ok & (free_slot == slot_ids$30)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (30)) | ((1'b0) << (30)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$31)) begin
+            returning$d = (ret_after_take & ~(1 << (31)) | ((1'b0) << (31)));
+        end
+        if (free_ok & (free_slot == slot_ids$31)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (31)) | ((1'b0) << (31)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$32)) begin
+            returning$d = (ret_after_take & ~(1 << (32)) | ((1'b0) << (32)));
+        end
+        if (free_ok & (free_slot == slot_ids$32)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (32)) | ((1'b0) << (32)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$33)) begin
+            returning$d = (ret_after_take & ~(1 << (33)) | ((1'b0) << (33)));
+        end
+        if (free_ok & (free_slot == slot_ids$33)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (33)) | ((1'b0) << (33)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$34)) begin
+            returning$d = (ret_after_take & ~(1 << (34)) | ((1'b0) << (34)));
+        end
+        if (free_ok & (free_slot == slot_ids$34)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (34)) | ((1'b0) << (34)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$35)) begin
+            returning$d = (ret_after_take & ~(1 << (35)) | ((1'b0) << (35)));
+        end
+        if (free_ok & (free_slot == slot_ids$35)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (35)) | ((1'b0) << (35)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$36)) begin
+            returning$d = (ret_after_take & ~(1 << (36)) | ((1'b0) << (36)));
+        end
+        if (free_ok & (free_slot == slot_ids$36)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (36)) | ((1'b0) << (36)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$37)) begin
+            returning$d = (ret_after_take & ~(1 << (37)) | ((1'b0) << (37)));
+        end
+        if (free_ok & (free_slot == slot_ids$37)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (37)) | ((1'b0) << (37)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$38)) begin
+            returning$d = (ret_after_take & ~(1 << (38)) | ((1'b0) << (38)));
+        end
+        if (free_ok & (free_slot == slot_ids$38)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (38)) | ((1'b0) << (38)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$39)) begin
+            returning$d = (ret_after_take & ~(1 << (39)) | ((1'b0) << (39)));
+        end
+        if (free_ok & (free_slot == slot_ids$39)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (39)) | ((1'b0) << (39)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$40)) begin
+            returning$d = (ret_after_take & ~(1 << (40)) | ((1'b0) << (40)));
+        end
+        if (free_ok & (free_slot == slot_ids$40)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (40)) | ((1'b0) << (40)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$41)) begin
+            returning$d = (ret_after_take & ~(1 << (41)) | ((1'b0) << (41)));
+        end
+        if (free_ok & (free_slot == slot_ids$41)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (41)) | ((1'b0) << (41)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$42)) begin
+            returning$d = (ret_after_take & ~(1 << (42)) | ((1'b0) << (42)));
+        end
+        if (free_ok & (free_slot == slot_ids$42)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (42)) | ((1'b0) << (42)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$43)) begin
+            returning$d = (ret_after_take & ~(1 << (43)) | ((1'b0) << (43)));
+        end
+        if (free_ok & (free_slot == slot_ids$43)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (43)) | ((1'b0) << (43)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$44)) begin
+            returning$d = (ret_after_take & ~(1 << (44)) | ((1'b0) << (44)));
+        end
+        if (free_ok & (free_slot == slot_ids$44)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (44)) | ((1'b0) << (44)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$45)) begin
+            returning$d = (ret_after_take & ~(1 << (45)) | ((1'b0) << (45)));
+        end
+        if (free_ok & (free_slot == slot_ids$45)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (45)) | ((1'b0) << (45)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$46)) begin
+            returning$d = (ret_after_take & ~(1 << (46)) | ((1'b0) << (46)));
+        end
+        if (free_ok & (free_slot == slot_ids$46)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (46)) | ((1'b0) << (46)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$47)) begin
+            returning$d = (ret_after_take & ~(1 << (47)) | ((1'b0) << (47)));
+        end
+        if (free_ok & (free_slot == slot_ids$47)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (47)) | ((1'b0) << (47)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$48)) begin
+            returning$d = (ret_after_take & ~(1 << (48)) | ((1'b0) << (48)));
+        end
+        if (free_ok & (free_slot == slot_ids$48)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (48)) | ((1'b0) << (48)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$49)) begin
+            returning$d = (ret_after_take & ~(1 << (49)) | ((1'b0) << (49)));
+        end
+        if (free_ok & (free_slot == slot_ids$49)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (49)) | ((1'b0) << (49)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$50)) begin
+            returning$d = (ret_after_take & ~(1 << (50)) | ((1'b0) << (50)));
+        end
+        if (free_ok & (free_slot == slot_ids$50)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (50)) | ((1'b0) << (50)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$51)) begin
+            returning$d = (ret_after_take & ~(1 << (51)) | ((1'b0) << (51)));
+        end
+        if (free_ok & (free_slot == slot_ids$51)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (51)) | ((1'b0) << (51)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$52)) begin
+            returning$d = (ret_after_take & ~(1 << (52)) | ((1'b0) << (52)));
+        end
+        if (free_ok & (free_slot == slot_ids$52)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (52)) | ((1'b0) << (52)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$53)) begin
+            returning$d = (ret_after_take & ~(1 << (53)) | ((1'b0) << (53)));
+        end
+        if (free_ok & (free_slot == slot_ids$53)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (53)) | ((1'b0) << (53)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$54)) begin
+            returning$d = (ret_after_take & ~(1 << (54)) | ((1'b0) << (54)));
+        end
+        if (free_ok & (free_slot == slot_ids$54)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (54)) | ((1'b0) << (54)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$55)) begin
+            returning$d = (ret_after_take & ~(1 << (55)) | ((1'b0) << (55)));
+        end
+        if (free_ok & (free_slot == slot_ids$55)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (55)) | ((1'b0) << (55)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$56)) begin
+            returning$d = (ret_after_take & ~(1 << (56)) | ((1'b0) << (56)));
+        end
+        if (free_ok & (free_slot == slot_ids$56)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (56)) | ((1'b0) << (56)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$57)) begin
+            returning$d = (ret_after_take & ~(1 << (57)) | ((1'b0) << (57)));
+        end
+        if (free_ok & (free_slot == slot_ids$57)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (57)) | ((1'b0) << (57)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$58)) begin
+            returning$d = (ret_after_take & ~(1 << (58)) | ((1'b0) << (58)));
+        end
+        if (free_ok & (free_slot == slot_ids$58)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (58)) | ((1'b0) << (58)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$59)) begin
+            returning$d = (ret_after_take & ~(1 << (59)) | ((1'b0) << (59)));
+        end
+        if (free_ok & (free_slot == slot_ids$59)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (59)) | ((1'b0) << (59)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$60)) begin
+            returning$d = (ret_after_take & ~(1 << (60)) | ((1'b0) << (60)));
+        end
+        if (free_ok & (free_slot == slot_ids$60)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (60)) | ((1'b0) << (60)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$61)) begin
+            returning$d = (ret_after_take & ~(1 << (61)) | ((1'b0) << (61)));
+        end
+        if (free_ok & (free_slot == slot_ids$61)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (61)) | ((1'b0) << (61)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$62)) begin
+            returning$d = (ret_after_take & ~(1 << (62)) | ((1'b0) << (62)));
+        end
+        if (free_ok & (free_slot == slot_ids$62)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (62)) | ((1'b0) << (62)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$63)) begin
+            returning$d = (ret_after_take & ~(1 << (63)) | ((1'b0) << (63)));
+        end
+        if (free_ok & (free_slot == slot_ids$63)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (63)) | ((1'b0) << (63)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$64)) begin
+            returning$d = (ret_after_take & ~(1 << (64)) | ((1'b0) << (64)));
+        end
+        if (free_ok & (free_slot == slot_ids$64)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (64)) | ((1'b0) << (64)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$65)) begin
+            returning$d = (ret_after_take & ~(1 << (65)) | ((1'b0) << (65)));
+        end
+        if (free_ok & (free_slot == slot_ids$65)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (65)) | ((1'b0) << (65)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$66)) begin
+            returning$d = (ret_after_take & ~(1 << (66)) | ((1'b0) << (66)));
+        end
+        if (free_ok & (free_slot == slot_ids$66)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (66)) | ((1'b0) << (66)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$67)) begin
+            returning$d = (ret_after_take & ~(1 << (67)) | ((1'b0) << (67)));
+        end
+        if (free_ok & (free_slot == slot_ids$67)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (67)) | ((1'b0) << (67)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$68)) begin
+            returning$d = (ret_after_take & ~(1 << (68)) | ((1'b0) << (68)));
+        end
+        if (free_ok & (free_slot == slot_ids$68)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (68)) | ((1'b0) << (68)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$69)) begin
+            returning$d = (ret_after_take & ~(1 << (69)) | ((1'b0) << (69)));
+        end
+        if (free_ok & (free_slot == slot_ids$69)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (69)) | ((1'b0) << (69)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$70)) begin
+            returning$d = (ret_after_take & ~(1 << (70)) | ((1'b0) << (70)));
+        end
+        if (free_ok & (free_slot == slot_ids$70)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (70)) | ((1'b0) << (70)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$71)) begin
+            returning$d = (ret_after_take & ~(1 << (71)) | ((1'b0) << (71)));
+        end
+        if (free_ok & (free_slot == slot_ids$71)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (71)) | ((1'b0) << (71)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$72)) begin
+            returning$d = (ret_after_take & ~(1 << (72)) | ((1'b0) << (72)));
+        end
+        if (free_ok & (free_slot == slot_ids$72)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (72)) | ((1'b0) << (72)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$73)) begin
+            returning$d = (ret_after_take & ~(1 << (73)) | ((1'b0) << (73)));
+        end
+        if (free_ok & (free_slot == slot_ids$73)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (73)) | ((1'b0) << (73)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$74)) begin
+            returning$d = (ret_after_take & ~(1 << (74)) | ((1'b0) << (74)));
+        end
+        if (free_ok & (free_slot == slot_ids$74)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (74)) | ((1'b0) << (74)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$75)) begin
+            returning$d = (ret_after_take & ~(1 << (75)) | ((1'b0) << (75)));
+        end
+        if (free_ok & (free_slot == slot_ids$75)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (75)) | ((1'b0) << (75)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$76)) begin
+            returning$d = (ret_after_take & ~(1 << (76)) | ((1'b0) << (76)));
+        end
+        if (free_ok & (free_slot == slot_ids$76)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (76)) | ((1'b0) << (76)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$77)) begin
+            returning$d = (ret_after_take & ~(1 << (77)) | ((1'b0) << (77)));
+        end
+        if (free_ok & (free_slot == slot_ids$77)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (77)) | ((1'b0) << (77)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$78)) begin
+            returning$d = (ret_after_take & ~(1 << (78)) | ((1'b0) << (78)));
+        end
+        if (free_ok & (free_slot == slot_ids$78)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (78)) | ((1'b0) << (78)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$79)) begin
+            returning$d = (ret_after_take & ~(1 << (79)) | ((1'b0) << (79)));
+        end
+        if (free_ok & (free_slot == slot_ids$79)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (79)) | ((1'b0) << (79)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$80)) begin
+            returning$d = (ret_after_take & ~(1 << (80)) | ((1'b0) << (80)));
+        end
+        if (free_ok & (free_slot == slot_ids$80)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (80)) | ((1'b0) << (80)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$81)) begin
+            returning$d = (ret_after_take & ~(1 << (81)) | ((1'b0) << (81)));
+        end
+        if (free_ok & (free_slot == slot_ids$81)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (81)) | ((1'b0) << (81)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$82)) begin
+            returning$d = (ret_after_take & ~(1 << (82)) | ((1'b0) << (82)));
+        end
+        if (free_ok & (free_slot == slot_ids$82)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (82)) | ((1'b0) << (82)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$83)) begin
+            returning$d = (ret_after_take & ~(1 << (83)) | ((1'b0) << (83)));
+        end
+        if (free_ok & (free_slot == slot_ids$83)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (83)) | ((1'b0) << (83)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$84)) begin
+            returning$d = (ret_after_take & ~(1 << (84)) | ((1'b0) << (84)));
+        end
+        if (free_ok & (free_slot == slot_ids$84)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (84)) | ((1'b0) << (84)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$85)) begin
+            returning$d = (ret_after_take & ~(1 << (85)) | ((1'b0) << (85)));
+        end
+        if (free_ok & (free_slot == slot_ids$85)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (85)) | ((1'b0) << (85)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$86)) begin
+            returning$d = (ret_after_take & ~(1 << (86)) | ((1'b0) << (86)));
+        end
+        if (free_ok & (free_slot == slot_ids$86)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (86)) | ((1'b0) << (86)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$87)) begin
+            returning$d = (ret_after_take & ~(1 << (87)) | ((1'b0) << (87)));
+        end
+        if (free_ok & (free_slot == slot_ids$87)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (87)) | ((1'b0) << (87)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$88)) begin
+            returning$d = (ret_after_take & ~(1 << (88)) | ((1'b0) << (88)));
+        end
+        if (free_ok & (free_slot == slot_ids$88)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (88)) | ((1'b0) << (88)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$89)) begin
+            returning$d = (ret_after_take & ~(1 << (89)) | ((1'b0) << (89)));
+        end
+        if (free_ok & (free_slot == slot_ids$89)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (89)) | ((1'b0) << (89)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$90)) begin
+            returning$d = (ret_after_take & ~(1 << (90)) | ((1'b0) << (90)));
+        end
+        if (free_ok & (free_slot == slot_ids$90)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (90)) | ((1'b0) << (90)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$91)) begin
+            returning$d = (ret_after_take & ~(1 << (91)) | ((1'b0) << (91)));
+        end
+        if (free_ok & (free_slot == slot_ids$91)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (91)) | ((1'b0) << (91)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$92)) begin
+            returning$d = (ret_after_take & ~(1 << (92)) | ((1'b0) << (92)));
+        end
+        if (free_ok & (free_slot == slot_ids$92)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (92)) | ((1'b0) << (92)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$93)) begin
+            returning$d = (ret_after_take & ~(1 << (93)) | ((1'b0) << (93)));
+        end
+        if (free_ok & (free_slot == slot_ids$93)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (93)) | ((1'b0) << (93)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$94)) begin
+            returning$d = (ret_after_take & ~(1 << (94)) | ((1'b0) << (94)));
+        end
+        if (free_ok & (free_slot == slot_ids$94)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (94)) | ((1'b0) << (94)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$95)) begin
+            returning$d = (ret_after_take & ~(1 << (95)) | ((1'b0) << (95)));
+        end
+        if (free_ok & (free_slot == slot_ids$95)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (95)) | ((1'b0) << (95)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$96)) begin
+            returning$d = (ret_after_take & ~(1 << (96)) | ((1'b0) << (96)));
+        end
+        if (free_ok & (free_slot == slot_ids$96)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (96)) | ((1'b0) << (96)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$97)) begin
+            returning$d = (ret_after_take & ~(1 << (97)) | ((1'b0) << (97)));
+        end
+        if (free_ok & (free_slot == slot_ids$97)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (97)) | ((1'b0) << (97)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$98)) begin
+            returning$d = (ret_after_take & ~(1 << (98)) | ((1'b0) << (98)));
+        end
+        if (free_ok & (free_slot == slot_ids$98)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (98)) | ((1'b0) << (98)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$99)) begin
+            returning$d = (ret_after_take & ~(1 << (99)) | ((1'b0) << (99)));
+        end
+        if (free_ok & (free_slot == slot_ids$99)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (99)) | ((1'b0) << (99)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$100)) begin
+            returning$d = (ret_after_take & ~(1 << (100)) | ((1'b0) << (100)));
+        end
+        if (free_ok & (free_slot == slot_ids$100)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (100)) | ((1'b0) << (100)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$101)) begin
+            returning$d = (ret_after_take & ~(1 << (101)) | ((1'b0) << (101)));
+        end
+        if (free_ok & (free_slot == slot_ids$101)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (101)) | ((1'b0) << (101)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$102)) begin
+            returning$d = (ret_after_take & ~(1 << (102)) | ((1'b0) << (102)));
+        end
+        if (free_ok & (free_slot == slot_ids$102)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (102)) | ((1'b0) << (102)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$103)) begin
+            returning$d = (ret_after_take & ~(1 << (103)) | ((1'b0) << (103)));
+        end
+        if (free_ok & (free_slot == slot_ids$103)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (103)) | ((1'b0) << (103)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$104)) begin
+            returning$d = (ret_after_take & ~(1 << (104)) | ((1'b0) << (104)));
+        end
+        if (free_ok & (free_slot == slot_ids$104)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (104)) | ((1'b0) << (104)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$105)) begin
+            returning$d = (ret_after_take & ~(1 << (105)) | ((1'b0) << (105)));
+        end
+        if (free_ok & (free_slot == slot_ids$105)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (105)) | ((1'b0) << (105)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$106)) begin
+            returning$d = (ret_after_take & ~(1 << (106)) | ((1'b0) << (106)));
+        end
+        if (free_ok & (free_slot == slot_ids$106)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (106)) | ((1'b0) << (106)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$107)) begin
+            returning$d = (ret_after_take & ~(1 << (107)) | ((1'b0) << (107)));
+        end
+        if (free_ok & (free_slot == slot_ids$107)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (107)) | ((1'b0) << (107)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$108)) begin
+            returning$d = (ret_after_take & ~(1 << (108)) | ((1'b0) << (108)));
+        end
+        if (free_ok & (free_slot == slot_ids$108)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (108)) | ((1'b0) << (108)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$109)) begin
+            returning$d = (ret_after_take & ~(1 << (109)) | ((1'b0) << (109)));
+        end
+        if (free_ok & (free_slot == slot_ids$109)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (109)) | ((1'b0) << (109)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$110)) begin
+            returning$d = (ret_after_take & ~(1 << (110)) | ((1'b0) << (110)));
+        end
+        if (free_ok & (free_slot == slot_ids$110)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (110)) | ((1'b0) << (110)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$111)) begin
+            returning$d = (ret_after_take & ~(1 << (111)) | ((1'b0) << (111)));
+        end
+        if (free_ok & (free_slot == slot_ids$111)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (111)) | ((1'b0) << (111)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$112)) begin
+            returning$d = (ret_after_take & ~(1 << (112)) | ((1'b0) << (112)));
+        end
+        if (free_ok & (free_slot == slot_ids$112)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (112)) | ((1'b0) << (112)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$113)) begin
+            returning$d = (ret_after_take & ~(1 << (113)) | ((1'b0) << (113)));
+        end
+        if (free_ok & (free_slot == slot_ids$113)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (113)) | ((1'b0) << (113)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$114)) begin
+            returning$d = (ret_after_take & ~(1 << (114)) | ((1'b0) << (114)));
+        end
+        if (free_ok & (free_slot == slot_ids$114)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (114)) | ((1'b0) << (114)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$115)) begin
+            returning$d = (ret_after_take & ~(1 << (115)) | ((1'b0) << (115)));
+        end
+        if (free_ok & (free_slot == slot_ids$115)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (115)) | ((1'b0) << (115)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$116)) begin
+            returning$d = (ret_after_take & ~(1 << (116)) | ((1'b0) << (116)));
+        end
+        if (free_ok & (free_slot == slot_ids$116)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (116)) | ((1'b0) << (116)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$117)) begin
+            returning$d = (ret_after_take & ~(1 << (117)) | ((1'b0) << (117)));
+        end
+        if (free_ok & (free_slot == slot_ids$117)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (117)) | ((1'b0) << (117)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$118)) begin
+            returning$d = (ret_after_take & ~(1 << (118)) | ((1'b0) << (118)));
+        end
+        if (free_ok & (free_slot == slot_ids$118)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (118)) | ((1'b0) << (118)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$119)) begin
+            returning$d = (ret_after_take & ~(1 << (119)) | ((1'b0) << (119)));
+        end
+        if (free_ok & (free_slot == slot_ids$119)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (119)) | ((1'b0) << (119)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$120)) begin
+            returning$d = (ret_after_take & ~(1 << (120)) | ((1'b0) << (120)));
+        end
+        if (free_ok & (free_slot == slot_ids$120)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (120)) | ((1'b0) << (120)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$121)) begin
+            returning$d = (ret_after_take & ~(1 << (121)) | ((1'b0) << (121)));
+        end
+        if (free_ok & (free_slot == slot_ids$121)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (121)) | ((1'b0) << (121)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$122)) begin
+            returning$d = (ret_after_take & ~(1 << (122)) | ((1'b0) << (122)));
+        end
+        if (free_ok & (free_slot == slot_ids$122)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (122)) | ((1'b0) << (122)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$123)) begin
+            returning$d = (ret_after_take & ~(1 << (123)) | ((1'b0) << (123)));
+        end
+        if (free_ok & (free_slot == slot_ids$123)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (123)) | ((1'b0) << (123)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$124)) begin
+            returning$d = (ret_after_take & ~(1 << (124)) | ((1'b0) << (124)));
+        end
+        if (free_ok & (free_slot == slot_ids$124)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (124)) | ((1'b0) << (124)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$125)) begin
+            returning$d = (ret_after_take & ~(1 << (125)) | ((1'b0) << (125)));
+        end
+        if (free_ok & (free_slot == slot_ids$125)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (125)) | ((1'b0) << (125)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$126)) begin
+            returning$d = (ret_after_take & ~(1 << (126)) | ((1'b0) << (126)));
+        end
+        if (free_ok & (free_slot == slot_ids$126)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (126)) | ((1'b0) << (126)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$127)) begin
+            returning$d = (ret_after_take & ~(1 << (127)) | ((1'b0) << (127)));
+        end
+        if (free_ok & (free_slot == slot_ids$127)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (127)) | ((1'b0) << (127)));
+        end
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -27154,7 +29917,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         if (d_remaining > 32'h400) begin
             d_bytes = 32'h400;
         end
-        d_base = d_slot_base + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
+        d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
         d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
         d_meta_new = 32'h0;
         if (core$pkt_is_new_msg) begin
@@ -27233,7 +29996,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         m_axis_pkt_is_new_msg = e0_meta$q[32'h88];
         m_axis_pkt_is_rtx = e0_meta$q[32'h89];
         active = core$active;
-        buffers_all_free = ((class0$full & class1$full) & class2$full) & class3$full;
+        buffers_all_free = ~|buf_in_use$q;
         rejected_msg_count = cnt_rejected$q;
         framing_error_count = cnt_framing$q;
         stale_delivered_count = core$stale_delivered_count;
@@ -27246,14 +30009,16 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
         event_overflow_count = core$event_overflow_count;
-        buffer_double_free_count = (class0$double_free_count + class1$double_free_count) + (class2$double_free_count + class3$double_free_count);
-        buffers_exhausted = ((class0$empty & class1$empty) & class2$empty) & class3$empty;
+        buffer_double_free_count = cnt_double_free$q;
+        buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
+            buf_in_use$d = 32'h0;
+            cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
             s1_valid$d = 1'b0;
             e_count$d = 32'h0;
@@ -27263,134 +30028,34 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cy
 endmodule // nt_homa_tr_128_nic$tx
 
 
-module nt_homa_tr_128_nic$tx$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_tr_128_nic$tx$buf_in_use(d,q,clock);
 
     // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [5:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [5:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [63:0] in_use$d;
-    wire  [63:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [63:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [5:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [63:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_128_nic$tx$class0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_128_nic$tx$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_128_nic$tx$class0$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
-        end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class0
-
-
-module nt_homa_tr_128_nic$tx$class0$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_128_nic$tx$class0$double_frees
+endmodule // nt_homa_tr_128_nic$tx$buf_in_use
 
 
-module nt_homa_tr_128_nic$tx$class0$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class0$in_use
-
-
-module nt_homa_tr_128_nic$tx$class0$lowest_free(bitmap,found,index);
+module nt_homa_tr_128_nic$tx$class_ffs$0(bitmap,found,index);
 
     // Module arguments
-    input wire  [63:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [5:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [63:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -27589,139 +30254,212 @@ module nt_homa_tr_128_nic$tx$class0$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[63]) begin
             index = 63;
         end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
-endmodule // nt_homa_tr_128_nic$tx$class0$lowest_free
+endmodule // nt_homa_tr_128_nic$tx$class_ffs$0
 
 
-module nt_homa_tr_128_nic$tx$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_tr_128_nic$tx$class_ffs$1(bitmap,found,index);
 
     // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [4:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [4:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [31:0] in_use$d;
-    wire  [31:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [31:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [4:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [31:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_128_nic$tx$class1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_128_nic$tx$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_128_nic$tx$class1$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
-        end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class1
-
-
-module nt_homa_tr_128_nic$tx$class1$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class1$double_frees
-
-
-module nt_homa_tr_128_nic$tx$class1$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class1$in_use
-
-
-module nt_homa_tr_128_nic$tx$class1$lowest_free(bitmap,found,index);
-
-    // Module arguments
-    input wire  [31:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [4:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [31:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -27824,139 +30562,308 @@ module nt_homa_tr_128_nic$tx$class1$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[31]) begin
             index = 31;
         end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
-endmodule // nt_homa_tr_128_nic$tx$class1$lowest_free
+endmodule // nt_homa_tr_128_nic$tx$class_ffs$1
 
 
-module nt_homa_tr_128_nic$tx$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_tr_128_nic$tx$class_ffs$2(bitmap,found,index);
 
     // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [15:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_128_nic$tx$class2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_128_nic$tx$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_128_nic$tx$class2$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
-        end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class2
-
-
-module nt_homa_tr_128_nic$tx$class2$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class2$double_frees
-
-
-module nt_homa_tr_128_nic$tx$class2$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class2$in_use
-
-
-module nt_homa_tr_128_nic$tx$class2$lowest_free(bitmap,found,index);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [3:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [15:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -28011,139 +30918,356 @@ module nt_homa_tr_128_nic$tx$class2$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[15]) begin
             index = 15;
         end
+        if (lowest_set_onehot[16]) begin
+            index = 16;
+        end
+        if (lowest_set_onehot[17]) begin
+            index = 17;
+        end
+        if (lowest_set_onehot[18]) begin
+            index = 18;
+        end
+        if (lowest_set_onehot[19]) begin
+            index = 19;
+        end
+        if (lowest_set_onehot[20]) begin
+            index = 20;
+        end
+        if (lowest_set_onehot[21]) begin
+            index = 21;
+        end
+        if (lowest_set_onehot[22]) begin
+            index = 22;
+        end
+        if (lowest_set_onehot[23]) begin
+            index = 23;
+        end
+        if (lowest_set_onehot[24]) begin
+            index = 24;
+        end
+        if (lowest_set_onehot[25]) begin
+            index = 25;
+        end
+        if (lowest_set_onehot[26]) begin
+            index = 26;
+        end
+        if (lowest_set_onehot[27]) begin
+            index = 27;
+        end
+        if (lowest_set_onehot[28]) begin
+            index = 28;
+        end
+        if (lowest_set_onehot[29]) begin
+            index = 29;
+        end
+        if (lowest_set_onehot[30]) begin
+            index = 30;
+        end
+        if (lowest_set_onehot[31]) begin
+            index = 31;
+        end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
-endmodule // nt_homa_tr_128_nic$tx$class2$lowest_free
+endmodule // nt_homa_tr_128_nic$tx$class_ffs$2
 
 
-module nt_homa_tr_128_nic$tx$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_tr_128_nic$tx$class_ffs$3(bitmap,found,index);
 
     // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [15:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_128_nic$tx$class3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_128_nic$tx$class3$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_128_nic$tx$class3$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
-        end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class3
-
-
-module nt_homa_tr_128_nic$tx$class3$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class3$double_frees
-
-
-module nt_homa_tr_128_nic$tx$class3$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$tx$class3$in_use
-
-
-module nt_homa_tr_128_nic$tx$class3$lowest_free(bitmap,found,index);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
+    input wire  [127:0] bitmap;
     output reg  found;
-    output reg  [3:0] index;
+    output reg  [6:0] index;
 
     // Local signals
-    reg  [15:0] lowest_set_onehot;
+    reg  [127:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -28198,9 +31322,364 @@ module nt_homa_tr_128_nic$tx$class3$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[15]) begin
             index = 15;
         end
+        if (lowest_set_onehot[16]) begin
+            index = 16;
+        end
+        if (lowest_set_onehot[17]) begin
+            index = 17;
+        end
+        if (lowest_set_onehot[18]) begin
+            index = 18;
+        end
+        if (lowest_set_onehot[19]) begin
+            index = 19;
+        end
+        if (lowest_set_onehot[20]) begin
+            index = 20;
+        end
+        if (lowest_set_onehot[21]) begin
+            index = 21;
+        end
+        if (lowest_set_onehot[22]) begin
+            index = 22;
+        end
+        if (lowest_set_onehot[23]) begin
+            index = 23;
+        end
+        if (lowest_set_onehot[24]) begin
+            index = 24;
+        end
+        if (lowest_set_onehot[25]) begin
+            index = 25;
+        end
+        if (lowest_set_onehot[26]) begin
+            index = 26;
+        end
+        if (lowest_set_onehot[27]) begin
+            index = 27;
+        end
+        if (lowest_set_onehot[28]) begin
+            index = 28;
+        end
+        if (lowest_set_onehot[29]) begin
+            index = 29;
+        end
+        if (lowest_set_onehot[30]) begin
+            index = 30;
+        end
+        if (lowest_set_onehot[31]) begin
+            index = 31;
+        end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+        if (lowest_set_onehot[64]) begin
+            index = 64;
+        end
+        if (lowest_set_onehot[65]) begin
+            index = 65;
+        end
+        if (lowest_set_onehot[66]) begin
+            index = 66;
+        end
+        if (lowest_set_onehot[67]) begin
+            index = 67;
+        end
+        if (lowest_set_onehot[68]) begin
+            index = 68;
+        end
+        if (lowest_set_onehot[69]) begin
+            index = 69;
+        end
+        if (lowest_set_onehot[70]) begin
+            index = 70;
+        end
+        if (lowest_set_onehot[71]) begin
+            index = 71;
+        end
+        if (lowest_set_onehot[72]) begin
+            index = 72;
+        end
+        if (lowest_set_onehot[73]) begin
+            index = 73;
+        end
+        if (lowest_set_onehot[74]) begin
+            index = 74;
+        end
+        if (lowest_set_onehot[75]) begin
+            index = 75;
+        end
+        if (lowest_set_onehot[76]) begin
+            index = 76;
+        end
+        if (lowest_set_onehot[77]) begin
+            index = 77;
+        end
+        if (lowest_set_onehot[78]) begin
+            index = 78;
+        end
+        if (lowest_set_onehot[79]) begin
+            index = 79;
+        end
+        if (lowest_set_onehot[80]) begin
+            index = 80;
+        end
+        if (lowest_set_onehot[81]) begin
+            index = 81;
+        end
+        if (lowest_set_onehot[82]) begin
+            index = 82;
+        end
+        if (lowest_set_onehot[83]) begin
+            index = 83;
+        end
+        if (lowest_set_onehot[84]) begin
+            index = 84;
+        end
+        if (lowest_set_onehot[85]) begin
+            index = 85;
+        end
+        if (lowest_set_onehot[86]) begin
+            index = 86;
+        end
+        if (lowest_set_onehot[87]) begin
+            index = 87;
+        end
+        if (lowest_set_onehot[88]) begin
+            index = 88;
+        end
+        if (lowest_set_onehot[89]) begin
+            index = 89;
+        end
+        if (lowest_set_onehot[90]) begin
+            index = 90;
+        end
+        if (lowest_set_onehot[91]) begin
+            index = 91;
+        end
+        if (lowest_set_onehot[92]) begin
+            index = 92;
+        end
+        if (lowest_set_onehot[93]) begin
+            index = 93;
+        end
+        if (lowest_set_onehot[94]) begin
+            index = 94;
+        end
+        if (lowest_set_onehot[95]) begin
+            index = 95;
+        end
+        if (lowest_set_onehot[96]) begin
+            index = 96;
+        end
+        if (lowest_set_onehot[97]) begin
+            index = 97;
+        end
+        if (lowest_set_onehot[98]) begin
+            index = 98;
+        end
+        if (lowest_set_onehot[99]) begin
+            index = 99;
+        end
+        if (lowest_set_onehot[100]) begin
+            index = 100;
+        end
+        if (lowest_set_onehot[101]) begin
+            index = 101;
+        end
+        if (lowest_set_onehot[102]) begin
+            index = 102;
+        end
+        if (lowest_set_onehot[103]) begin
+            index = 103;
+        end
+        if (lowest_set_onehot[104]) begin
+            index = 104;
+        end
+        if (lowest_set_onehot[105]) begin
+            index = 105;
+        end
+        if (lowest_set_onehot[106]) begin
+            index = 106;
+        end
+        if (lowest_set_onehot[107]) begin
+            index = 107;
+        end
+        if (lowest_set_onehot[108]) begin
+            index = 108;
+        end
+        if (lowest_set_onehot[109]) begin
+            index = 109;
+        end
+        if (lowest_set_onehot[110]) begin
+            index = 110;
+        end
+        if (lowest_set_onehot[111]) begin
+            index = 111;
+        end
+        if (lowest_set_onehot[112]) begin
+            index = 112;
+        end
+        if (lowest_set_onehot[113]) begin
+            index = 113;
+        end
+        if (lowest_set_onehot[114]) begin
+            index = 114;
+        end
+        if (lowest_set_onehot[115]) begin
+            index = 115;
+        end
+        if (lowest_set_onehot[116]) begin
+            index = 116;
+        end
+        if (lowest_set_onehot[117]) begin
+            index = 117;
+        end
+        if (lowest_set_onehot[118]) begin
+            index = 118;
+        end
+        if (lowest_set_onehot[119]) begin
+            index = 119;
+        end
+        if (lowest_set_onehot[120]) begin
+            index = 120;
+        end
+        if (lowest_set_onehot[121]) begin
+            index = 121;
+        end
+        if (lowest_set_onehot[122]) begin
+            index = 122;
+        end
+        if (lowest_set_onehot[123]) begin
+            index = 123;
+        end
+        if (lowest_set_onehot[124]) begin
+            index = 124;
+        end
+        if (lowest_set_onehot[125]) begin
+            index = 125;
+        end
+        if (lowest_set_onehot[126]) begin
+            index = 126;
+        end
+        if (lowest_set_onehot[127]) begin
+            index = 127;
+        end
     end
 
-endmodule // nt_homa_tr_128_nic$tx$class3$lowest_free
+endmodule // nt_homa_tr_128_nic$tx$class_ffs$3
+
+
+module nt_homa_tr_128_nic$tx$cnt_double_free(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$tx$cnt_double_free
 
 
 module nt_homa_tr_128_nic$tx$cnt_framing(d,q,clock);
@@ -28561,15 +32040,145 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones128 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  ones_n = 128'hffffffffffffffffffffffffffffffff;
+    localparam  id_high_mask = 16'hff80;
+    localparam  slot_count = 16'h80;
+    localparam  slot_ids$0 = 7'b0;
+    localparam  slot_ids$1 = 7'b1;
+    localparam  slot_ids$2 = 7'b10;
+    localparam  slot_ids$3 = 7'b11;
+    localparam  slot_ids$4 = 7'b100;
+    localparam  slot_ids$5 = 7'b101;
+    localparam  slot_ids$6 = 7'b110;
+    localparam  slot_ids$7 = 7'b111;
+    localparam  slot_ids$8 = 7'b1000;
+    localparam  slot_ids$9 = 7'b1001;
+    localparam  slot_ids$10 = 7'b1010;
+    localparam  slot_ids$11 = 7'b1011;
+    localparam  slot_ids$12 = 7'b1100;
+    localparam  slot_ids$13 = 7'b1101;
+    localparam  slot_ids$14 = 7'b1110;
+    localparam  slot_ids$15 = 7'b1111;
+    localparam  slot_ids$16 = 7'b10000;
+    localparam  slot_ids$17 = 7'b10001;
+    localparam  slot_ids$18 = 7'b10010;
+    localparam  slot_ids$19 = 7'b10011;
+    localparam  slot_ids$20 = 7'b10100;
+    localparam  slot_ids$21 = 7'b10101;
+    localparam  slot_ids$22 = 7'b10110;
+    localparam  slot_ids$23 = 7'b10111;
+    localparam  slot_ids$24 = 7'b11000;
+    localparam  slot_ids$25 = 7'b11001;
+    localparam  slot_ids$26 = 7'b11010;
+    localparam  slot_ids$27 = 7'b11011;
+    localparam  slot_ids$28 = 7'b11100;
+    localparam  slot_ids$29 = 7'b11101;
+    localparam  slot_ids$30 = 7'b11110;
+    localparam  slot_ids$31 = 7'b11111;
+    localparam  slot_ids$32 = 7'b100000;
+    localparam  slot_ids$33 = 7'b100001;
+    localparam  slot_ids$34 = 7'b100010;
+    localparam  slot_ids$35 = 7'b100011;
+    localparam  slot_ids$36 = 7'b100100;
+    localparam  slot_ids$37 = 7'b100101;
+    localparam  slot_ids$38 = 7'b100110;
+    localparam  slot_ids$39 = 7'b100111;
+    localparam  slot_ids$40 = 7'b101000;
+    localparam  slot_ids$41 = 7'b101001;
+    localparam  slot_ids$42 = 7'b101010;
+    localparam  slot_ids$43 = 7'b101011;
+    localparam  slot_ids$44 = 7'b101100;
+    localparam  slot_ids$45 = 7'b101101;
+    localparam  slot_ids$46 = 7'b101110;
+    localparam  slot_ids$47 = 7'b101111;
+    localparam  slot_ids$48 = 7'b110000;
+    localparam  slot_ids$49 = 7'b110001;
+    localparam  slot_ids$50 = 7'b110010;
+    localparam  slot_ids$51 = 7'b110011;
+    localparam  slot_ids$52 = 7'b110100;
+    localparam  slot_ids$53 = 7'b110101;
+    localparam  slot_ids$54 = 7'b110110;
+    localparam  slot_ids$55 = 7'b110111;
+    localparam  slot_ids$56 = 7'b111000;
+    localparam  slot_ids$57 = 7'b111001;
+    localparam  slot_ids$58 = 7'b111010;
+    localparam  slot_ids$59 = 7'b111011;
+    localparam  slot_ids$60 = 7'b111100;
+    localparam  slot_ids$61 = 7'b111101;
+    localparam  slot_ids$62 = 7'b111110;
+    localparam  slot_ids$63 = 7'b111111;
+    localparam  slot_ids$64 = 7'b1000000;
+    localparam  slot_ids$65 = 7'b1000001;
+    localparam  slot_ids$66 = 7'b1000010;
+    localparam  slot_ids$67 = 7'b1000011;
+    localparam  slot_ids$68 = 7'b1000100;
+    localparam  slot_ids$69 = 7'b1000101;
+    localparam  slot_ids$70 = 7'b1000110;
+    localparam  slot_ids$71 = 7'b1000111;
+    localparam  slot_ids$72 = 7'b1001000;
+    localparam  slot_ids$73 = 7'b1001001;
+    localparam  slot_ids$74 = 7'b1001010;
+    localparam  slot_ids$75 = 7'b1001011;
+    localparam  slot_ids$76 = 7'b1001100;
+    localparam  slot_ids$77 = 7'b1001101;
+    localparam  slot_ids$78 = 7'b1001110;
+    localparam  slot_ids$79 = 7'b1001111;
+    localparam  slot_ids$80 = 7'b1010000;
+    localparam  slot_ids$81 = 7'b1010001;
+    localparam  slot_ids$82 = 7'b1010010;
+    localparam  slot_ids$83 = 7'b1010011;
+    localparam  slot_ids$84 = 7'b1010100;
+    localparam  slot_ids$85 = 7'b1010101;
+    localparam  slot_ids$86 = 7'b1010110;
+    localparam  slot_ids$87 = 7'b1010111;
+    localparam  slot_ids$88 = 7'b1011000;
+    localparam  slot_ids$89 = 7'b1011001;
+    localparam  slot_ids$90 = 7'b1011010;
+    localparam  slot_ids$91 = 7'b1011011;
+    localparam  slot_ids$92 = 7'b1011100;
+    localparam  slot_ids$93 = 7'b1011101;
+    localparam  slot_ids$94 = 7'b1011110;
+    localparam  slot_ids$95 = 7'b1011111;
+    localparam  slot_ids$96 = 7'b1100000;
+    localparam  slot_ids$97 = 7'b1100001;
+    localparam  slot_ids$98 = 7'b1100010;
+    localparam  slot_ids$99 = 7'b1100011;
+    localparam  slot_ids$100 = 7'b1100100;
+    localparam  slot_ids$101 = 7'b1100101;
+    localparam  slot_ids$102 = 7'b1100110;
+    localparam  slot_ids$103 = 7'b1100111;
+    localparam  slot_ids$104 = 7'b1101000;
+    localparam  slot_ids$105 = 7'b1101001;
+    localparam  slot_ids$106 = 7'b1101010;
+    localparam  slot_ids$107 = 7'b1101011;
+    localparam  slot_ids$108 = 7'b1101100;
+    localparam  slot_ids$109 = 7'b1101101;
+    localparam  slot_ids$110 = 7'b1101110;
+    localparam  slot_ids$111 = 7'b1101111;
+    localparam  slot_ids$112 = 7'b1110000;
+    localparam  slot_ids$113 = 7'b1110001;
+    localparam  slot_ids$114 = 7'b1110010;
+    localparam  slot_ids$115 = 7'b1110011;
+    localparam  slot_ids$116 = 7'b1110100;
+    localparam  slot_ids$117 = 7'b1110101;
+    localparam  slot_ids$118 = 7'b1110110;
+    localparam  slot_ids$119 = 7'b1110111;
+    localparam  slot_ids$120 = 7'b1111000;
+    localparam  slot_ids$121 = 7'b1111001;
+    localparam  slot_ids$122 = 7'b1111010;
+    localparam  slot_ids$123 = 7'b1111011;
+    localparam  slot_ids$124 = 7'b1111100;
+    localparam  slot_ids$125 = 7'b1111101;
+    localparam  slot_ids$126 = 7'b1111110;
+    localparam  slot_ids$127 = 7'b1111111;
 
     // Stub signals
     reg  [6:0] slot_ram$read_address;
     reg  slot_ram$read_clock;
-    wire  [329:0] slot_ram$read_data;
+    wire  [336:0] slot_ram$read_data;
     reg  [6:0] slot_ram$write_address;
     reg  slot_ram$write_clock;
-    reg  [329:0] slot_ram$write_data;
+    reg  [336:0] slot_ram$write_data;
     reg  slot_ram$write_enable;
     reg  dlv_q$clock;
     reg  dlv_q$reset;
@@ -28662,17 +32271,17 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
     reg  [6:0] fwd_slot$d;
     wire  [6:0] fwd_slot$q;
     reg  fwd_slot$clock;
-    reg  [329:0] fwd_word$d;
-    wire  [329:0] fwd_word$q;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
     reg  fwd_word$clock;
     reg  [1:0] q_count$d;
     wire  [1:0] q_count$q;
     reg  q_count$clock;
-    reg  [136:0] q0$d;
-    wire  [136:0] q0$q;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
     reg  q0$clock;
-    reg  [136:0] q1$d;
-    wire  [136:0] q1$q;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
     reg  q1$clock;
     reg  [15:0] cnt_stale_dlv$d;
     wire  [15:0] cnt_stale_dlv$q;
@@ -28723,7 +32332,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
     reg  [99:0] ctx_head;
     reg  dlv_overflow;
     reg  ctx_overflow;
-    reg  [329:0] cur;
+    reg  [336:0] cur;
     reg  [63:0] c_del;
     reg  [63:0] c_tx;
     reg  [63:0] c_rtx;
@@ -28732,7 +32341,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
-    reg  [8:0] c_gen;
+    reg  [15:0] c_id_base;
     reg  [15:0] c_id;
     reg  c_active;
     reg  [63:0] c_pk;
@@ -28764,7 +32373,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
     reg  [7:0] u_npkts;
     reg  [7:0] u_max;
     reg  [7:0] u_tcnt;
-    reg  [8:0] u_gen;
+    reg  [15:0] u_id_base;
     reg  [87:0] u_meta;
     reg  u_active;
     reg  free_go;
@@ -28777,10 +32386,11 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
     reg  [63:0] n_rtx;
     reg  [7:0] n_max;
     reg  [63:0] n_elig;
-    reg  [329:0] n_word;
-    reg  [136:0] e_desc;
+    reg  [336:0] n_word;
+    reg  [129:0] e_desc;
     reg  e_is_new;
     reg  e_is_rtx;
+    reg  u_sendable;
 
     // Sub module instances
     nt_homa_tr_128_nic$tx$core$slot_ram slot_ram(
@@ -29105,7 +32715,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones128 << ((rr_last$q) & 8'hff)) << 32'h1;
+        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -29182,8 +32792,8 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
         c_npkts = cur[(32'hd1)+:(8)];
         c_max = cur[(32'hd9)+:(8)];
         c_tcnt = cur[(32'he1)+:(8)];
-        c_gen = cur[(32'he9)+:(9)];
-        c_id = (((c_gen) & 16'hffff) << 32'h7) | ((s1_slot$q) & 16'hffff);
+        c_id_base = cur[(32'he9)+:(16)];
+        c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
         c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
         hit = c_active & (c_id == s1_id$q);
@@ -29229,8 +32839,8 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
         u_npkts = c_npkts;
         u_max = c_max;
         u_tcnt = c_tcnt;
-        u_gen = c_gen;
-        u_meta = cur[(32'hf2)+:(88)];
+        u_id_base = c_id_base;
+        u_meta = cur[(32'hf9)+:(88)];
         u_active = c_active;
         free_go = 1'b0;
         done_abandoned = 1'b0;
@@ -29291,7 +32901,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
         end
         if (free_go) begin
             u_active = 1'b0;
-            u_gen = c_gen + 32'h1;
+            u_id_base = c_id + slot_count;
             u_tx = 32'h0;
             u_rtx = 32'h0;
         end
@@ -29318,17 +32928,526 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
         end
         e_is_new = u_max == 32'h0;
         e_is_rtx = e_off < u_max;
-        e_desc = ((((((s1_slot$q) & 137'h1ffffffffffffffffffffffffffffffffff) | (((u_meta) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h7)) | (((e_off) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h5f)) | ((((c_id) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h67) | (((u_credit) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h77))) | (((e_is_new) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h87)) | (((e_is_rtx) & 137'h1ffffffffffffffffffffffffffffffffff) << 32'h88);
-        n_word = ((((((u_del) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_gen) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 330'h3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf2));
+        e_desc = (((((u_meta) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((c_id) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((u_credit) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
+        n_word = ((((((u_del) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_id_base) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
         slot_ram$write_address = s1_slot$q;
         slot_ram$write_data = n_word;
         slot_ram$write_enable = s1_valid$q;
         fwd_valid$d = s1_valid$q;
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
-        if (s1_valid$q) begin
-            active_bits$d = (active_bits$q & ~(1 << (s1_slot$q)) | ((u_active) << (s1_slot$q)));
-            sendable$d = (sendable$q & ~(1 << (s1_slot$q)) | ((u_active & |n_elig) << (s1_slot$q)));
+        u_sendable = u_active & |n_elig;
+        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
+            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
+            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
+            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
+            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
+            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
+            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
+            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
+            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
+            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
+            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
+            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
+            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
+            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
+            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
+            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
+            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
+            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
+            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
+            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
+            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
+            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
+            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
+            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
+            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
+            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
+            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
+            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
+            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
+            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
+            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
+            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
+            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
+            active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
+            sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
+            active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
+            sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
+            active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
+            sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
+            active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
+            sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
+            active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
+            sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
+            active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
+            sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
+            active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
+            sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
+            active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
+            sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
+            active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
+            sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
+            active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
+            sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
+            active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
+            sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
+            active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
+            sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
+            active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
+            sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
+            active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
+            sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
+            active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
+            sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
+            active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
+            sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
+            active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
+            sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
+            active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
+            sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
+            active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
+            sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
+            active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
+            sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
+            active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
+            sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
+            active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
+            sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
+            active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
+            sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
+            active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
+            sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
+            active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
+            sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
+            active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
+            sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
+            active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
+            sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
+            active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
+            sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
+            active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
+            sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
+            active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
+            sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
+            active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
+            sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
+            active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
+            sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
+            active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
+            sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
+            active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
+            sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
+            active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
+            sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
+            active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
+            sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
+            active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
+            sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
+            active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
+            sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
+            active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
+            sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
+            active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
+            sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
+            active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
+            sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
+            active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
+            sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
+            active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
+            sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
+            active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
+            sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
+            active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
+            sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
+            active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
+            sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
+            active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
+            sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
+            active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
+            sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$64)) begin
+            active_bits$d = (active_bits$q & ~(1 << (64)) | ((u_active) << (64)));
+            sendable$d = (sendable$q & ~(1 << (64)) | ((u_sendable) << (64)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$65)) begin
+            active_bits$d = (active_bits$q & ~(1 << (65)) | ((u_active) << (65)));
+            sendable$d = (sendable$q & ~(1 << (65)) | ((u_sendable) << (65)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$66)) begin
+            active_bits$d = (active_bits$q & ~(1 << (66)) | ((u_active) << (66)));
+            sendable$d = (sendable$q & ~(1 << (66)) | ((u_sendable) << (66)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$67)) begin
+            active_bits$d = (active_bits$q & ~(1 << (67)) | ((u_active) << (67)));
+            sendable$d = (sendable$q & ~(1 << (67)) | ((u_sendable) << (67)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$68)) begin
+            active_bits$d = (active_bits$q & ~(1 << (68)) | ((u_active) << (68)));
+            sendable$d = (sendable$q & ~(1 << (68)) | ((u_sendable) << (68)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$69)) begin
+            active_bits$d = (active_bits$q & ~(1 << (69)) | ((u_active) << (69)));
+            sendable$d = (sendable$q & ~(1 << (69)) | ((u_sendable) << (69)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$70)) begin
+            active_bits$d = (active_bits$q & ~(1 << (70)) | ((u_active) << (70)));
+            sendable$d = (sendable$q & ~(1 << (70)) | ((u_sendable) << (70)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$71)) begin
+            active_bits$d = (active_bits$q & ~(1 << (71)) | ((u_active) << (71)));
+            sendable$d = (sendable$q & ~(1 << (71)) | ((u_sendable) << (71)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$72)) begin
+            active_bits$d = (active_bits$q & ~(1 << (72)) | ((u_active) << (72)));
+            sendable$d = (sendable$q & ~(1 << (72)) | ((u_sendable) << (72)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$73)) begin
+            active_bits$d = (active_bits$q & ~(1 << (73)) | ((u_active) << (73)));
+            sendable$d = (sendable$q & ~(1 << (73)) | ((u_sendable) << (73)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$74)) begin
+            active_bits$d = (active_bits$q & ~(1 << (74)) | ((u_active) << (74)));
+            sendable$d = (sendable$q & ~(1 << (74)) | ((u_sendable) << (74)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$75)) begin
+            active_bits$d = (active_bits$q & ~(1 << (75)) | ((u_active) << (75)));
+            sendable$d = (sendable$q & ~(1 << (75)) | ((u_sendable) << (75)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$76)) begin
+            active_bits$d = (active_bits$q & ~(1 << (76)) | ((u_active) << (76)));
+            sendable$d = (sendable$q & ~(1 << (76)) | ((u_sendable) << (76)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$77)) begin
+            active_bits$d = (active_bits$q & ~(1 << (77)) | ((u_active) << (77)));
+            sendable$d = (sendable$q & ~(1 << (77)) | ((u_sendable) << (77)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$78)) begin
+            active_bits$d = (active_bits$q & ~(1 << (78)) | ((u_active) << (78)));
+            sendable$d = (sendable$q & ~(1 << (78)) | ((u_sendable) << (78)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$79)) begin
+            active_bits$d = (active_bits$q & ~(1 << (79)) | ((u_active) << (79)));
+            sendable$d = (sendable$q & ~(1 << (79)) | ((u_sendable) << (79)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$80)) begin
+            active_bits$d = (active_bits$q & ~(1 << (80)) | ((u_active) << (80)));
+            sendable$d = (sendable$q & ~(1 << (80)) | ((u_sendable) << (80)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$81)) begin
+            active_bits$d = (active_bits$q & ~(1 << (81)) | ((u_active) << (81)));
+            sendable$d = (sendable$q & ~(1 << (81)) | ((u_sendable) << (81)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$82)) begin
+            active_bits$d = (active_bits$q & ~(1 << (82)) | ((u_active) << (82)));
+            sendable$d = (sendable$q & ~(1 << (82)) | ((u_sendable) << (82)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$83)) begin
+            active_bits$d = (active_bits$q & ~(1 << (83)) | ((u_active) << (83)));
+            sendable$d = (sendable$q & ~(1 << (83)) | ((u_sendable) << (83)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$84)) begin
+            active_bits$d = (active_bits$q & ~(1 << (84)) | ((u_active) << (84)));
+            sendable$d = (sendable$q & ~(1 << (84)) | ((u_sendable) << (84)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$85)) begin
+            active_bits$d = (active_bits$q & ~(1 << (85)) | ((u_active) << (85)));
+            sendable$d = (sendable$q & ~(1 << (85)) | ((u_sendable) << (85)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$86)) begin
+            active_bits$d = (active_bits$q & ~(1 << (86)) | ((u_active) << (86)));
+            sendable$d = (sendable$q & ~(1 << (86)) | ((u_sendable) << (86)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$87)) begin
+            active_bits$d = (active_bits$q & ~(1 << (87)) | ((u_active) << (87)));
+            sendable$d = (sendable$q & ~(1 << (87)) | ((u_sendable) << (87)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$88)) begin
+            active_bits$d = (active_bits$q & ~(1 << (88)) | ((u_active) << (88)));
+            sendable$d = (sendable$q & ~(1 << (88)) | ((u_sendable) << (88)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$89)) begin
+            active_bits$d = (active_bits$q & ~(1 << (89)) | ((u_active) << (89)));
+            sendable$d = (sendable$q & ~(1 << (89)) | ((u_sendable) << (89)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$90)) begin
+            active_bits$d = (active_bits$q & ~(1 << (90)) | ((u_active) << (90)));
+            sendable$d = (sendable$q & ~(1 << (90)) | ((u_sendable) << (90)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$91)) begin
+            active_bits$d = (active_bits$q & ~(1 << (91)) | ((u_active) << (91)));
+            sendable$d = (sendable$q & ~(1 << (91)) | ((u_sendable) << (91)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$92)) begin
+            active_bits$d = (active_bits$q & ~(1 << (92)) | ((u_active) << (92)));
+            sendable$d = (sendable$q & ~(1 << (92)) | ((u_sendable) << (92)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$93)) begin
+            active_bits$d = (active_bits$q & ~(1 << (93)) | ((u_active) << (93)));
+            sendable$d = (sendable$q & ~(1 << (93)) | ((u_sendable) << (93)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$94)) begin
+            active_bits$d = (active_bits$q & ~(1 << (94)) | ((u_active) << (94)));
+            sendable$d = (sendable$q & ~(1 << (94)) | ((u_sendable) << (94)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$95)) begin
+            active_bits$d = (active_bits$q & ~(1 << (95)) | ((u_active) << (95)));
+            sendable$d = (sendable$q & ~(1 << (95)) | ((u_sendable) << (95)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$96)) begin
+            active_bits$d = (active_bits$q & ~(1 << (96)) | ((u_active) << (96)));
+            sendable$d = (sendable$q & ~(1 << (96)) | ((u_sendable) << (96)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$97)) begin
+            active_bits$d = (active_bits$q & ~(1 << (97)) | ((u_active) << (97)));
+            sendable$d = (sendable$q & ~(1 << (97)) | ((u_sendable) << (97)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$98)) begin
+            active_bits$d = (active_bits$q & ~(1 << (98)) | ((u_active) << (98)));
+            sendable$d = (sendable$q & ~(1 << (98)) | ((u_sendable) << (98)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$99)) begin
+            active_bits$d = (active_bits$q & ~(1 << (99)) | ((u_active) << (99)));
+            sendable$d = (sendable$q & ~(1 << (99)) | ((u_sendable) << (99)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$100)) begin
+            active_bits$d = (active_bits$q & ~(1 << (100)) | ((u_active) << (100)));
+            sendable$d = (sendable$q & ~(1 << (100)) | ((u_sendable) << (100)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$101)) begin
+            active_bits$d = (active_bits$q & ~(1 << (101)) | ((u_active) << (101)));
+            sendable$d = (sendable$q & ~(1 << (101)) | ((u_sendable) << (101)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$102)) begin
+            active_bits$d = (active_bits$q & ~(1 << (102)) | ((u_active) << (102)));
+            sendable$d = (sendable$q & ~(1 << (102)) | ((u_sendable) << (102)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$103)) begin
+            active_bits$d = (active_bits$q & ~(1 << (103)) | ((u_active) << (103)));
+            sendable$d = (sendable$q & ~(1 << (103)) | ((u_sendable) << (103)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$104)) begin
+            active_bits$d = (active_bits$q & ~(1 << (104)) | ((u_active) << (104)));
+            sendable$d = (sendable$q & ~(1 << (104)) | ((u_sendable) << (104)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$105)) begin
+            active_bits$d = (active_bits$q & ~(1 << (105)) | ((u_active) << (105)));
+            sendable$d = (sendable$q & ~(1 << (105)) | ((u_sendable) << (105)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$106)) begin
+            active_bits$d = (active_bits$q & ~(1 << (106)) | ((u_active) << (106)));
+            sendable$d = (sendable$q & ~(1 << (106)) | ((u_sendable) << (106)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$107)) begin
+            active_bits$d = (active_bits$q & ~(1 << (107)) | ((u_active) << (107)));
+            sendable$d = (sendable$q & ~(1 << (107)) | ((u_sendable) << (107)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$108)) begin
+            active_bits$d = (active_bits$q & ~(1 << (108)) | ((u_active) << (108)));
+            sendable$d = (sendable$q & ~(1 << (108)) | ((u_sendable) << (108)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$109)) begin
+            active_bits$d = (active_bits$q & ~(1 << (109)) | ((u_active) << (109)));
+            sendable$d = (sendable$q & ~(1 << (109)) | ((u_sendable) << (109)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$110)) begin
+            active_bits$d = (active_bits$q & ~(1 << (110)) | ((u_active) << (110)));
+            sendable$d = (sendable$q & ~(1 << (110)) | ((u_sendable) << (110)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$111)) begin
+            active_bits$d = (active_bits$q & ~(1 << (111)) | ((u_active) << (111)));
+            sendable$d = (sendable$q & ~(1 << (111)) | ((u_sendable) << (111)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$112)) begin
+            active_bits$d = (active_bits$q & ~(1 << (112)) | ((u_active) << (112)));
+            sendable$d = (sendable$q & ~(1 << (112)) | ((u_sendable) << (112)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$113)) begin
+            active_bits$d = (active_bits$q & ~(1 << (113)) | ((u_active) << (113)));
+            sendable$d = (sendable$q & ~(1 << (113)) | ((u_sendable) << (113)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$114)) begin
+            active_bits$d = (active_bits$q & ~(1 << (114)) | ((u_active) << (114)));
+            sendable$d = (sendable$q & ~(1 << (114)) | ((u_sendable) << (114)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$115)) begin
+            active_bits$d = (active_bits$q & ~(1 << (115)) | ((u_active) << (115)));
+            sendable$d = (sendable$q & ~(1 << (115)) | ((u_sendable) << (115)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$116)) begin
+            active_bits$d = (active_bits$q & ~(1 << (116)) | ((u_active) << (116)));
+            sendable$d = (sendable$q & ~(1 << (116)) | ((u_sendable) << (116)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$117)) begin
+            active_bits$d = (active_bits$q & ~(1 << (117)) | ((u_active) << (117)));
+            sendable$d = (sendable$q & ~(1 << (117)) | ((u_sendable) << (117)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$118)) begin
+            active_bits$d = (active_bits$q & ~(1 << (118)) | ((u_active) << (118)));
+            sendable$d = (sendable$q & ~(1 << (118)) | ((u_sendable) << (118)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$119)) begin
+            active_bits$d = (active_bits$q & ~(1 << (119)) | ((u_active) << (119)));
+            sendable$d = (sendable$q & ~(1 << (119)) | ((u_sendable) << (119)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$120)) begin
+            active_bits$d = (active_bits$q & ~(1 << (120)) | ((u_active) << (120)));
+            sendable$d = (sendable$q & ~(1 << (120)) | ((u_sendable) << (120)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$121)) begin
+            active_bits$d = (active_bits$q & ~(1 << (121)) | ((u_active) << (121)));
+            sendable$d = (sendable$q & ~(1 << (121)) | ((u_sendable) << (121)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$122)) begin
+            active_bits$d = (active_bits$q & ~(1 << (122)) | ((u_active) << (122)));
+            sendable$d = (sendable$q & ~(1 << (122)) | ((u_sendable) << (122)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$123)) begin
+            active_bits$d = (active_bits$q & ~(1 << (123)) | ((u_active) << (123)));
+            sendable$d = (sendable$q & ~(1 << (123)) | ((u_sendable) << (123)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$124)) begin
+            active_bits$d = (active_bits$q & ~(1 << (124)) | ((u_active) << (124)));
+            sendable$d = (sendable$q & ~(1 << (124)) | ((u_sendable) << (124)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$125)) begin
+            active_bits$d = (active_bits$q & ~(1 << (125)) | ((u_active) << (125)));
+            sendable$d = (sendable$q & ~(1 << (125)) | ((u_sendable) << (125)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$126)) begin
+            active_bits$d = (active_bits$q & ~(1 << (126)) | ((u_active) << (126)));
+            sendable$d = (sendable$q & ~(1 << (126)) | ((u_sendable) << (126)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$127)) begin
+            active_bits$d = (active_bits$q & ~(1 << (127)) | ((u_active) << (127)));
+            sendable$d = (sendable$q & ~(1 << (127)) | ((u_sendable) << (127)));
         end
         done_valid = free_go;
         done_tx_msg_id = c_id;
@@ -29359,20 +33478,20 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,n
             end
         end
         pkt_valid = q_count$q != 32'h0;
-        pkt_slot = q0$q[(32'h0)+:(7)];
-        pkt_remote_ip = q0$q[(32'h7)+:(32)];
-        pkt_remote_port = q0$q[(32'h27)+:(16)];
-        pkt_local_port = q0$q[(32'h37)+:(16)];
-        pkt_msg_len = q0$q[(32'h47)+:(16)];
-        pkt_rank = q0$q[(32'h57)+:(8)];
-        pkt_offset = q0$q[(32'h5f)+:(8)];
-        pkt_tx_msg_id = q0$q[(32'h67)+:(16)];
-        pkt_credit = q0$q[(32'h77)+:(16)];
-        pkt_is_new_msg = q0$q[32'h87];
-        pkt_is_rtx = q0$q[32'h88];
+        pkt_slot = q0$q[(32'h60)+:(7)];
+        pkt_remote_ip = q0$q[(32'h0)+:(32)];
+        pkt_remote_port = q0$q[(32'h20)+:(16)];
+        pkt_local_port = q0$q[(32'h30)+:(16)];
+        pkt_msg_len = q0$q[(32'h40)+:(16)];
+        pkt_rank = q0$q[(32'h50)+:(8)];
+        pkt_offset = q0$q[(32'h58)+:(8)];
+        pkt_tx_msg_id = q0$q[(32'h60)+:(16)];
+        pkt_credit = q0$q[(32'h70)+:(16)];
+        pkt_is_new_msg = q0$q[32'h80];
+        pkt_is_rtx = q0$q[32'h81];
         pkt_flags = 32'h1;
         pkt_q1_valid = q_count$q == 32'h2;
-        pkt_q1_slot = q1$q[(32'h0)+:(7)];
+        pkt_q1_slot = q1$q[(32'h60)+:(7)];
         if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
             cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
         end
@@ -30183,13 +34302,13 @@ endmodule // nt_homa_tr_128_nic$tx$core$fwd_valid
 module nt_homa_tr_128_nic$tx$core$fwd_word(d,q,clock);
 
     // Module arguments
-    input wire  [329:0] d;
-    output reg  [329:0] q;
+    input wire  [336:0] d;
+    output reg  [336:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 330'h0;
+       q = 337'h0;
     end
 
     always @(posedge clock) begin
@@ -30414,13 +34533,13 @@ endmodule // nt_homa_tr_128_nic$tx$core$off_ffs
 module nt_homa_tr_128_nic$tx$core$q0(d,q,clock);
 
     // Module arguments
-    input wire  [136:0] d;
-    output reg  [136:0] q;
+    input wire  [129:0] d;
+    output reg  [129:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 137'h0;
+       q = 130'h0;
     end
 
     always @(posedge clock) begin
@@ -30433,13 +34552,13 @@ endmodule // nt_homa_tr_128_nic$tx$core$q0
 module nt_homa_tr_128_nic$tx$core$q1(d,q,clock);
 
     // Module arguments
-    input wire  [136:0] d;
-    output reg  [136:0] q;
+    input wire  [129:0] d;
+    output reg  [129:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 137'h0;
+       q = 130'h0;
     end
 
     always @(posedge clock) begin
@@ -31642,14 +35761,14 @@ module nt_homa_tr_128_nic$tx$core$slot_ram(read_address,read_clock,read_data,wri
     // Module arguments
     input wire  [6:0] read_address;
     input wire  read_clock;
-    output reg  [329:0] read_data;
+    output reg  [336:0] read_data;
     input wire  [6:0] write_address;
     input wire  write_clock;
-    input wire  [329:0] write_data;
+    input wire  [336:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[329:0] mem[127:0];
+    reg[336:0] mem[127:0];
 
 
 
@@ -31664,6 +35783,149 @@ module nt_homa_tr_128_nic$tx$core$slot_ram(read_address,read_clock,read_data,wri
     end
 
 endmodule // nt_homa_tr_128_nic$tx$core$slot_ram
+
+
+module nt_homa_tr_128_nic$tx$d_base_rom(address,data);
+
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [16:0] data;
+
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 17'b0;
+      7'b1: data = 17'b10000000;
+      7'b10: data = 17'b100000000;
+      7'b11: data = 17'b110000000;
+      7'b100: data = 17'b1000000000;
+      7'b101: data = 17'b1010000000;
+      7'b110: data = 17'b1100000000;
+      7'b111: data = 17'b1110000000;
+      7'b1000: data = 17'b10000000000;
+      7'b1001: data = 17'b10010000000;
+      7'b1010: data = 17'b10100000000;
+      7'b1011: data = 17'b10110000000;
+      7'b1100: data = 17'b11000000000;
+      7'b1101: data = 17'b11010000000;
+      7'b1110: data = 17'b11100000000;
+      7'b1111: data = 17'b11110000000;
+      7'b10000: data = 17'b100000000000;
+      7'b10001: data = 17'b100010000000;
+      7'b10010: data = 17'b100100000000;
+      7'b10011: data = 17'b100110000000;
+      7'b10100: data = 17'b101000000000;
+      7'b10101: data = 17'b101010000000;
+      7'b10110: data = 17'b101100000000;
+      7'b10111: data = 17'b101110000000;
+      7'b11000: data = 17'b110000000000;
+      7'b11001: data = 17'b110010000000;
+      7'b11010: data = 17'b110100000000;
+      7'b11011: data = 17'b110110000000;
+      7'b11100: data = 17'b111000000000;
+      7'b11101: data = 17'b111010000000;
+      7'b11110: data = 17'b111100000000;
+      7'b11111: data = 17'b111110000000;
+      7'b100000: data = 17'b1000000000000;
+      7'b100001: data = 17'b1000010000000;
+      7'b100010: data = 17'b1000100000000;
+      7'b100011: data = 17'b1000110000000;
+      7'b100100: data = 17'b1001000000000;
+      7'b100101: data = 17'b1001010000000;
+      7'b100110: data = 17'b1001100000000;
+      7'b100111: data = 17'b1001110000000;
+      7'b101000: data = 17'b1010000000000;
+      7'b101001: data = 17'b1010010000000;
+      7'b101010: data = 17'b1010100000000;
+      7'b101011: data = 17'b1010110000000;
+      7'b101100: data = 17'b1011000000000;
+      7'b101101: data = 17'b1011010000000;
+      7'b101110: data = 17'b1011100000000;
+      7'b101111: data = 17'b1011110000000;
+      7'b110000: data = 17'b1100000000000;
+      7'b110001: data = 17'b1100010000000;
+      7'b110010: data = 17'b1100100000000;
+      7'b110011: data = 17'b1100110000000;
+      7'b110100: data = 17'b1101000000000;
+      7'b110101: data = 17'b1101010000000;
+      7'b110110: data = 17'b1101100000000;
+      7'b110111: data = 17'b1101110000000;
+      7'b111000: data = 17'b1110000000000;
+      7'b111001: data = 17'b1110010000000;
+      7'b111010: data = 17'b1110100000000;
+      7'b111011: data = 17'b1110110000000;
+      7'b111100: data = 17'b1111000000000;
+      7'b111101: data = 17'b1111010000000;
+      7'b111110: data = 17'b1111100000000;
+      7'b111111: data = 17'b1111110000000;
+      7'b1000000: data = 17'b10000000000000;
+      7'b1000001: data = 17'b10001000000000;
+      7'b1000010: data = 17'b10010000000000;
+      7'b1000011: data = 17'b10011000000000;
+      7'b1000100: data = 17'b10100000000000;
+      7'b1000101: data = 17'b10101000000000;
+      7'b1000110: data = 17'b10110000000000;
+      7'b1000111: data = 17'b10111000000000;
+      7'b1001000: data = 17'b11000000000000;
+      7'b1001001: data = 17'b11001000000000;
+      7'b1001010: data = 17'b11010000000000;
+      7'b1001011: data = 17'b11011000000000;
+      7'b1001100: data = 17'b11100000000000;
+      7'b1001101: data = 17'b11101000000000;
+      7'b1001110: data = 17'b11110000000000;
+      7'b1001111: data = 17'b11111000000000;
+      7'b1010000: data = 17'b100000000000000;
+      7'b1010001: data = 17'b100001000000000;
+      7'b1010010: data = 17'b100010000000000;
+      7'b1010011: data = 17'b100011000000000;
+      7'b1010100: data = 17'b100100000000000;
+      7'b1010101: data = 17'b100101000000000;
+      7'b1010110: data = 17'b100110000000000;
+      7'b1010111: data = 17'b100111000000000;
+      7'b1011000: data = 17'b101000000000000;
+      7'b1011001: data = 17'b101001000000000;
+      7'b1011010: data = 17'b101010000000000;
+      7'b1011011: data = 17'b101011000000000;
+      7'b1011100: data = 17'b101100000000000;
+      7'b1011101: data = 17'b101101000000000;
+      7'b1011110: data = 17'b101110000000000;
+      7'b1011111: data = 17'b101111000000000;
+      7'b1100000: data = 17'b110000000000000;
+      7'b1100001: data = 17'b110010000000000;
+      7'b1100010: data = 17'b110100000000000;
+      7'b1100011: data = 17'b110110000000000;
+      7'b1100100: data = 17'b111000000000000;
+      7'b1100101: data = 17'b111010000000000;
+      7'b1100110: data = 17'b111100000000000;
+      7'b1100111: data = 17'b111110000000000;
+      7'b1101000: data = 17'b1000000000000000;
+      7'b1101001: data = 17'b1000010000000000;
+      7'b1101010: data = 17'b1000100000000000;
+      7'b1101011: data = 17'b1000110000000000;
+      7'b1101100: data = 17'b1001000000000000;
+      7'b1101101: data = 17'b1001010000000000;
+      7'b1101110: data = 17'b1001100000000000;
+      7'b1101111: data = 17'b1001110000000000;
+      7'b1110000: data = 17'b1010000000000000;
+      7'b1110001: data = 17'b1011001100000000;
+      7'b1110010: data = 17'b1100011000000000;
+      7'b1110011: data = 17'b1101100100000000;
+      7'b1110100: data = 17'b1110110000000000;
+      7'b1110101: data = 17'b1111111100000000;
+      7'b1110110: data = 17'b10001001000000000;
+      7'b1110111: data = 17'b10010010100000000;
+      7'b1111000: data = 17'b10011100000000000;
+      7'b1111001: data = 17'b10100101100000000;
+      7'b1111010: data = 17'b10101111000000000;
+      7'b1111011: data = 17'b10111000100000000;
+      7'b1111100: data = 17'b11000010000000000;
+      7'b1111101: data = 17'b11001011100000000;
+      7'b1111110: data = 17'b11010101000000000;
+      7'b1111111: data = 17'b11011110100000000;
+      default: data = 17'b0;
+    endcase
+
+endmodule // nt_homa_tr_128_nic$tx$d_base_rom
 
 
 module nt_homa_tr_128_nic$tx$e0_data(d,q,clock);
@@ -32910,6 +37172,149 @@ module nt_homa_tr_128_nic$tx$timer$valid_bits(d,q,clock);
     end
 
 endmodule // nt_homa_tr_128_nic$tx$timer$valid_bits
+
+
+module nt_homa_tr_128_nic$tx$w_base_rom(address,data);
+
+    // Module arguments
+    input wire  [6:0] address;
+    output reg  [16:0] data;
+
+    // Update code (custom)
+    always @*
+    case (address)
+        7'b0: data = 17'b0;
+      7'b1: data = 17'b10000000;
+      7'b10: data = 17'b100000000;
+      7'b11: data = 17'b110000000;
+      7'b100: data = 17'b1000000000;
+      7'b101: data = 17'b1010000000;
+      7'b110: data = 17'b1100000000;
+      7'b111: data = 17'b1110000000;
+      7'b1000: data = 17'b10000000000;
+      7'b1001: data = 17'b10010000000;
+      7'b1010: data = 17'b10100000000;
+      7'b1011: data = 17'b10110000000;
+      7'b1100: data = 17'b11000000000;
+      7'b1101: data = 17'b11010000000;
+      7'b1110: data = 17'b11100000000;
+      7'b1111: data = 17'b11110000000;
+      7'b10000: data = 17'b100000000000;
+      7'b10001: data = 17'b100010000000;
+      7'b10010: data = 17'b100100000000;
+      7'b10011: data = 17'b100110000000;
+      7'b10100: data = 17'b101000000000;
+      7'b10101: data = 17'b101010000000;
+      7'b10110: data = 17'b101100000000;
+      7'b10111: data = 17'b101110000000;
+      7'b11000: data = 17'b110000000000;
+      7'b11001: data = 17'b110010000000;
+      7'b11010: data = 17'b110100000000;
+      7'b11011: data = 17'b110110000000;
+      7'b11100: data = 17'b111000000000;
+      7'b11101: data = 17'b111010000000;
+      7'b11110: data = 17'b111100000000;
+      7'b11111: data = 17'b111110000000;
+      7'b100000: data = 17'b1000000000000;
+      7'b100001: data = 17'b1000010000000;
+      7'b100010: data = 17'b1000100000000;
+      7'b100011: data = 17'b1000110000000;
+      7'b100100: data = 17'b1001000000000;
+      7'b100101: data = 17'b1001010000000;
+      7'b100110: data = 17'b1001100000000;
+      7'b100111: data = 17'b1001110000000;
+      7'b101000: data = 17'b1010000000000;
+      7'b101001: data = 17'b1010010000000;
+      7'b101010: data = 17'b1010100000000;
+      7'b101011: data = 17'b1010110000000;
+      7'b101100: data = 17'b1011000000000;
+      7'b101101: data = 17'b1011010000000;
+      7'b101110: data = 17'b1011100000000;
+      7'b101111: data = 17'b1011110000000;
+      7'b110000: data = 17'b1100000000000;
+      7'b110001: data = 17'b1100010000000;
+      7'b110010: data = 17'b1100100000000;
+      7'b110011: data = 17'b1100110000000;
+      7'b110100: data = 17'b1101000000000;
+      7'b110101: data = 17'b1101010000000;
+      7'b110110: data = 17'b1101100000000;
+      7'b110111: data = 17'b1101110000000;
+      7'b111000: data = 17'b1110000000000;
+      7'b111001: data = 17'b1110010000000;
+      7'b111010: data = 17'b1110100000000;
+      7'b111011: data = 17'b1110110000000;
+      7'b111100: data = 17'b1111000000000;
+      7'b111101: data = 17'b1111010000000;
+      7'b111110: data = 17'b1111100000000;
+      7'b111111: data = 17'b1111110000000;
+      7'b1000000: data = 17'b10000000000000;
+      7'b1000001: data = 17'b10001000000000;
+      7'b1000010: data = 17'b10010000000000;
+      7'b1000011: data = 17'b10011000000000;
+      7'b1000100: data = 17'b10100000000000;
+      7'b1000101: data = 17'b10101000000000;
+      7'b1000110: data = 17'b10110000000000;
+      7'b1000111: data = 17'b10111000000000;
+      7'b1001000: data = 17'b11000000000000;
+      7'b1001001: data = 17'b11001000000000;
+      7'b1001010: data = 17'b11010000000000;
+      7'b1001011: data = 17'b11011000000000;
+      7'b1001100: data = 17'b11100000000000;
+      7'b1001101: data = 17'b11101000000000;
+      7'b1001110: data = 17'b11110000000000;
+      7'b1001111: data = 17'b11111000000000;
+      7'b1010000: data = 17'b100000000000000;
+      7'b1010001: data = 17'b100001000000000;
+      7'b1010010: data = 17'b100010000000000;
+      7'b1010011: data = 17'b100011000000000;
+      7'b1010100: data = 17'b100100000000000;
+      7'b1010101: data = 17'b100101000000000;
+      7'b1010110: data = 17'b100110000000000;
+      7'b1010111: data = 17'b100111000000000;
+      7'b1011000: data = 17'b101000000000000;
+      7'b1011001: data = 17'b101001000000000;
+      7'b1011010: data = 17'b101010000000000;
+      7'b1011011: data = 17'b101011000000000;
+      7'b1011100: data = 17'b101100000000000;
+      7'b1011101: data = 17'b101101000000000;
+      7'b1011110: data = 17'b101110000000000;
+      7'b1011111: data = 17'b101111000000000;
+      7'b1100000: data = 17'b110000000000000;
+      7'b1100001: data = 17'b110010000000000;
+      7'b1100010: data = 17'b110100000000000;
+      7'b1100011: data = 17'b110110000000000;
+      7'b1100100: data = 17'b111000000000000;
+      7'b1100101: data = 17'b111010000000000;
+      7'b1100110: data = 17'b111100000000000;
+      7'b1100111: data = 17'b111110000000000;
+      7'b1101000: data = 17'b1000000000000000;
+      7'b1101001: data = 17'b1000010000000000;
+      7'b1101010: data = 17'b1000100000000000;
+      7'b1101011: data = 17'b1000110000000000;
+      7'b1101100: data = 17'b1001000000000000;
+      7'b1101101: data = 17'b1001010000000000;
+      7'b1101110: data = 17'b1001100000000000;
+      7'b1101111: data = 17'b1001110000000000;
+      7'b1110000: data = 17'b1010000000000000;
+      7'b1110001: data = 17'b1011001100000000;
+      7'b1110010: data = 17'b1100011000000000;
+      7'b1110011: data = 17'b1101100100000000;
+      7'b1110100: data = 17'b1110110000000000;
+      7'b1110101: data = 17'b1111111100000000;
+      7'b1110110: data = 17'b10001001000000000;
+      7'b1110111: data = 17'b10010010100000000;
+      7'b1111000: data = 17'b10011100000000000;
+      7'b1111001: data = 17'b10100101100000000;
+      7'b1111010: data = 17'b10101111000000000;
+      7'b1111011: data = 17'b10111000100000000;
+      7'b1111100: data = 17'b11000010000000000;
+      7'b1111101: data = 17'b11001011100000000;
+      7'b1111110: data = 17'b11010101000000000;
+      7'b1111111: data = 17'b11011110100000000;
+      default: data = 17'b0;
+    endcase
+
+endmodule // nt_homa_tr_128_nic$tx$w_base_rom
 
 
 module nt_homa_tr_128_nic$tx$w_commit(d,q,clock);

@@ -264,6 +264,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [15:0] tx$write_busy_count;
     wire  [15:0] tx$buffer_double_free_count;
     wire  tx$buffers_exhausted;
+    wire  [15:0] tx$event_overflow_count;
     reg  pktgen$clock;
     reg  pktgen$reset;
     reg  [15:0] pktgen$cfg_pace_cycles;
@@ -691,7 +692,8 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         .abandoned_msg_count(tx$abandoned_msg_count),
         .write_busy_count(tx$write_busy_count),
         .buffer_double_free_count(tx$buffer_double_free_count),
-        .buffers_exhausted(tx$buffers_exhausted)
+        .buffers_exhausted(tx$buffers_exhausted),
+        .event_overflow_count(tx$event_overflow_count)
     );
     nt_homa_tr_16_nic$pktgen pktgen(
         .clock(pktgen$clock),
@@ -1204,7 +1206,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         status_part4 = (((((((((reassembly$drop_bad_offset_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h400) | (((reassembly$drop_duplicate_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h420)) | (((reassembly$drop_bad_length_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h440)) | (((reassembly$gc_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h460)) | (((reassembly$stale_timeout_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h480)) | (((reassembly$delivered_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4a0)) | (((tx$rejected_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4c0)) | (((tx$framing_error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4e0);
         status_part5 = (((((((((tx$stale_delivered_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h500) | (((tx$stale_credit_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h520)) | (((tx$stale_timeout_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h540)) | (((tx$ack_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h560)) | (((tx$rtx_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h580)) | (((tx$credit_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5a0)) | (((tx$delivered_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5c0)) | (((tx$abandoned_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5e0);
         status_part6 = (((((((((tx$write_busy_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h600) | (((tx$buffer_double_free_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h620)) | (((pktgen$ctrl_sent_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h640)) | (((pktgen$dropped_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h660)) | (((arbiter$ctrl_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h680)) | (((arbiter$data_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6a0)) | (((deparser$frame_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6c0)) | (((deparser$length_mismatch_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6e0);
-        status_part7 = ((((((csr$error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h700) | (((reassembly$busy_slots) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h720)) | (((tx$active) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h740)) | (((tx_flags) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h760)) | (((reassembly$fail_bucket_full_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h780);
+        status_part7 = ((((((csr$error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h700) | (((reassembly$busy_slots) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h720)) | (((tx$active) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h740)) | (((tx_flags) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h760)) | (((reassembly$fail_bucket_full_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h780) | (((tx$event_overflow_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h7a0);
         csr$status = ((((((status_part0 | status_part1) | status_part2) | status_part3) | status_part4) | status_part5) | status_part6) | status_part7;
     end
 
@@ -22226,7 +22228,7 @@ module nt_homa_tr_16_nic$reassembly$written_ram(read_address,read_clock,read_dat
 endmodule // nt_homa_tr_16_nic$reassembly$written_ram
 
 
-module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted);
+module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -22287,11 +22289,37 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
     output reg  buffers_exhausted;
+    output reg  [15:0] event_overflow_count;
 
     // Constant declarations
+    localparam  class_slots$0 = 16'hffff;
+    localparam  class_slots$1 = 16'h0;
+    localparam  class_slots$2 = 16'h0;
+    localparam  class_slots$3 = 16'h0;
+    localparam  class_bytes$0 = 16'h9800;
+    localparam  class_bytes$1 = 16'h0;
+    localparam  class_bytes$2 = 16'h0;
+    localparam  class_bytes$3 = 16'h0;
+    localparam  max_msg_bytes = 16'h9800;
+    localparam  comp_capacity = 8'h10;
+    localparam  slot_ids$0 = 4'h0;
+    localparam  slot_ids$1 = 4'h1;
+    localparam  slot_ids$2 = 4'h2;
+    localparam  slot_ids$3 = 4'h3;
+    localparam  slot_ids$4 = 4'h4;
+    localparam  slot_ids$5 = 4'h5;
+    localparam  slot_ids$6 = 4'h6;
+    localparam  slot_ids$7 = 4'h7;
+    localparam  slot_ids$8 = 4'h8;
+    localparam  slot_ids$9 = 4'h9;
+    localparam  slot_ids$10 = 4'ha;
+    localparam  slot_ids$11 = 4'hb;
+    localparam  slot_ids$12 = 4'hc;
+    localparam  slot_ids$13 = 4'hd;
+    localparam  slot_ids$14 = 4'he;
+    localparam  slot_ids$15 = 4'hf;
     localparam  ones8 = 8'hff;
-    localparam  ones256 = 256'hffff;
-    localparam  zero16 = 16'h0;
+    localparam  zero_n = 16'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -22310,7 +22338,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  core$new_credit_valid;
     reg  [15:0] core$new_credit;
     reg  [7:0] core$new_rank;
-    wire  [15:0] core$new_tx_msg_id;
+    wire  core$new_id_valid;
+    wire  [15:0] core$new_id;
     reg  core$dlv_valid;
     reg  [15:0] core$dlv_tx_msg_id;
     reg  [63:0] core$dlv_ack_bitmap;
@@ -22345,8 +22374,9 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     wire  [7:0] core$pkt_flags;
     wire  core$pkt_is_new_msg;
     wire  core$pkt_is_rtx;
+    wire  core$pkt_q1_valid;
+    wire  [3:0] core$pkt_q1_slot;
     wire  core$done_valid;
-    wire  [3:0] core$done_slot;
     wire  [15:0] core$done_tx_msg_id;
     wire  core$done_abandoned;
     wire  [15:0] core$active;
@@ -22359,6 +22389,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     wire  [15:0] core$write_busy_count;
     wire  [15:0] core$delivered_msg_count;
     wire  [15:0] core$abandoned_msg_count;
+    wire  [15:0] core$event_overflow_count;
     reg  timer$clock;
     reg  timer$reset;
     reg  [63:0] timer$now;
@@ -22372,43 +22403,46 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  timer$timeout_ready;
     wire  [3:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
-    reg  class0$clock;
-    reg  class0$reset;
-    wire  class0$alloc_valid;
-    wire  [2:0] class0$alloc_id;
-    reg  class0$alloc_ready;
-    reg  class0$free_valid;
-    reg  [2:0] class0$free_id;
-    wire  class0$empty;
-    wire  class0$full;
-    wire  [15:0] class0$double_free_count;
-    reg  class1$clock;
-    reg  class1$reset;
-    wire  class1$alloc_valid;
-    wire  [1:0] class1$alloc_id;
-    reg  class1$alloc_ready;
-    reg  class1$free_valid;
-    reg  [1:0] class1$free_id;
-    wire  class1$empty;
-    wire  class1$full;
-    wire  [15:0] class1$double_free_count;
-    reg  class2$clock;
-    reg  class2$reset;
-    wire  class2$alloc_valid;
-    wire  [1:0] class2$alloc_id;
-    reg  class2$alloc_ready;
-    reg  class2$free_valid;
-    reg  [1:0] class2$free_id;
-    wire  class2$empty;
-    wire  class2$full;
-    wire  [15:0] class2$double_free_count;
-    reg  [14:0] payload$read_address;
+    reg  [16:0] payload$read_address;
     reg  payload$read_clock;
     wire  [63:0] payload$read_data;
-    reg  [14:0] payload$write_address;
+    reg  [16:0] payload$write_address;
     reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
+    reg  [3:0] w_base_rom$address;
+    wire  [16:0] w_base_rom$data;
+    reg  [3:0] d_base_rom$address;
+    wire  [16:0] d_base_rom$data;
+    reg  [15:0] class_ffs$0$bitmap;
+    wire  class_ffs$0$found;
+    wire  [3:0] class_ffs$0$index;
+    reg  [15:0] class_ffs$1$bitmap;
+    wire  class_ffs$1$found;
+    wire  [3:0] class_ffs$1$index;
+    reg  [15:0] class_ffs$2$bitmap;
+    wire  class_ffs$2$found;
+    wire  [3:0] class_ffs$2$index;
+    reg  [15:0] class_ffs$3$bitmap;
+    wire  class_ffs$3$found;
+    wire  [3:0] class_ffs$3$index;
+    reg  [15:0] buf_in_use$d;
+    wire  [15:0] buf_in_use$q;
+    reg  buf_in_use$clock;
+    reg  [15:0] cnt_double_free$d;
+    wire  [15:0] cnt_double_free$q;
+    reg  cnt_double_free$clock;
+    reg  comp_q$clock;
+    reg  comp_q$reset;
+    reg  comp_q$push;
+    reg  [16:0] comp_q$push_data;
+    reg  comp_q$pop;
+    wire  comp_q$head_valid;
+    wire  [16:0] comp_q$head_data;
+    wire  [7:0] comp_q$level;
+    reg  [15:0] ret_ffs$bitmap;
+    wire  ret_ffs$found;
+    wire  [3:0] ret_ffs$index;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -22451,15 +22485,6 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  [15:0] cnt_framing$d;
     wire  [15:0] cnt_framing$q;
     reg  cnt_framing$clock;
-    reg  [15:0] comp_pending$d;
-    wire  [15:0] comp_pending$q;
-    reg  comp_pending$clock;
-    reg  [15:0] comp_abandoned$d;
-    wire  [15:0] comp_abandoned$q;
-    reg  comp_abandoned$clock;
-    reg  [255:0] comp_ids$d;
-    wire  [255:0] comp_ids$q;
-    reg  comp_ids$clock;
     reg  [15:0] returning$d;
     wire  [15:0] returning$q;
     reg  returning$clock;
@@ -22469,8 +22494,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  [3:0] rd_slot$d;
     wire  [3:0] rd_slot$q;
     reg  rd_slot$clock;
-    reg  [14:0] rd_addr$d;
-    wire  [14:0] rd_addr$q;
+    reg  [16:0] rd_addr$d;
+    wire  [16:0] rd_addr$q;
     reg  rd_addr$clock;
     reg  [7:0] rd_beats$d;
     wire  [7:0] rd_beats$q;
@@ -22524,11 +22549,19 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     // Local signals
     reg  [15:0] w0_len;
     reg  w0_reject;
-    reg  w0_fits0;
-    reg  w0_fits1;
-    reg  w0_use0;
-    reg  w0_use1;
-    reg  w0_use2;
+    reg  w0_use$0;
+    reg  w0_use$1;
+    reg  w0_use$2;
+    reg  w0_use$3;
+    reg  w0_before$0;
+    reg  w0_before$1;
+    reg  w0_before$2;
+    reg  w0_before$3;
+    reg  w0_before$4;
+    reg  w0_any;
+    reg  w_alloc;
+    reg  [15:0] in_use_after_alloc;
+    reg  free_ok;
     reg  [3:0] w0_slot;
     reg  w_ready;
     reg  w_take;
@@ -22537,17 +22570,17 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  w_expect_last;
     reg  w_framing_free;
     reg  w_framing_word0;
-    reg  [14:0] w_base;
-    reg  [15:0] comp_after_set;
-    reg  comp_found;
-    reg  [3:0] comp_slot;
+    reg  [16:0] w_base;
     reg  comp_take;
-    reg  ret_found;
-    reg  [3:0] ret_slot;
+    reg  [3:0] comp_slot;
     reg  ret_go;
     reg  [15:0] busy_mask;
+    reg  [15:0] busy_core0;
+    reg  [15:0] busy_core1;
+    reg  [15:0] busy_rd;
     reg  free_go;
     reg  [3:0] free_slot;
+    reg  [15:0] ret_after_take;
     reg  pop;
     reg  space;
     reg  issue;
@@ -22555,16 +22588,11 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
     reg  accept;
     reg  [16:0] d_remaining;
     reg  [16:0] d_bytes;
-    reg  [14:0] d_base;
+    reg  [16:0] d_base;
     reg  [137:0] d_meta;
     reg  [137:0] d_meta_lo;
     reg  [137:0] d_meta_new;
     reg  [137:0] d_meta_rtx;
-    reg  [14:0] w_slot_base;
-    reg  [14:0] w_k2;
-    reg  [14:0] d_slot_base;
-    reg  [14:0] d_k2;
-    reg  [15:0] ret_after_take;
 
     // Sub module instances
     nt_homa_tr_16_nic$tx$core core(
@@ -22582,7 +22610,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .new_credit_valid(core$new_credit_valid),
         .new_credit(core$new_credit),
         .new_rank(core$new_rank),
-        .new_tx_msg_id(core$new_tx_msg_id),
+        .new_id_valid(core$new_id_valid),
+        .new_id(core$new_id),
         .dlv_valid(core$dlv_valid),
         .dlv_tx_msg_id(core$dlv_tx_msg_id),
         .dlv_ack_bitmap(core$dlv_ack_bitmap),
@@ -22617,8 +22646,9 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .pkt_flags(core$pkt_flags),
         .pkt_is_new_msg(core$pkt_is_new_msg),
         .pkt_is_rtx(core$pkt_is_rtx),
+        .pkt_q1_valid(core$pkt_q1_valid),
+        .pkt_q1_slot(core$pkt_q1_slot),
         .done_valid(core$done_valid),
-        .done_slot(core$done_slot),
         .done_tx_msg_id(core$done_tx_msg_id),
         .done_abandoned(core$done_abandoned),
         .active(core$active),
@@ -22630,7 +22660,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .credit_beyond_count(core$credit_beyond_count),
         .write_busy_count(core$write_busy_count),
         .delivered_msg_count(core$delivered_msg_count),
-        .abandoned_msg_count(core$abandoned_msg_count)
+        .abandoned_msg_count(core$abandoned_msg_count),
+        .event_overflow_count(core$event_overflow_count)
     );
     nt_homa_tr_16_nic$tx$timer timer(
         .clock(timer$clock),
@@ -22647,42 +22678,6 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
     );
-    nt_homa_tr_16_nic$tx$class0 class0(
-        .clock(class0$clock),
-        .reset(class0$reset),
-        .alloc_valid(class0$alloc_valid),
-        .alloc_id(class0$alloc_id),
-        .alloc_ready(class0$alloc_ready),
-        .free_valid(class0$free_valid),
-        .free_id(class0$free_id),
-        .empty(class0$empty),
-        .full(class0$full),
-        .double_free_count(class0$double_free_count)
-    );
-    nt_homa_tr_16_nic$tx$class1 class1(
-        .clock(class1$clock),
-        .reset(class1$reset),
-        .alloc_valid(class1$alloc_valid),
-        .alloc_id(class1$alloc_id),
-        .alloc_ready(class1$alloc_ready),
-        .free_valid(class1$free_valid),
-        .free_id(class1$free_id),
-        .empty(class1$empty),
-        .full(class1$full),
-        .double_free_count(class1$double_free_count)
-    );
-    nt_homa_tr_16_nic$tx$class2 class2(
-        .clock(class2$clock),
-        .reset(class2$reset),
-        .alloc_valid(class2$alloc_valid),
-        .alloc_id(class2$alloc_id),
-        .alloc_ready(class2$alloc_ready),
-        .free_valid(class2$free_valid),
-        .free_id(class2$free_id),
-        .empty(class2$empty),
-        .full(class2$full),
-        .double_free_count(class2$double_free_count)
-    );
     nt_homa_tr_16_nic$tx$payload payload(
         .read_address(payload$read_address),
         .read_clock(payload$read_clock),
@@ -22691,6 +22686,59 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .write_clock(payload$write_clock),
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
+    );
+    nt_homa_tr_16_nic$tx$w_base_rom w_base_rom(
+        .address(w_base_rom$address),
+        .data(w_base_rom$data)
+    );
+    nt_homa_tr_16_nic$tx$d_base_rom d_base_rom(
+        .address(d_base_rom$address),
+        .data(d_base_rom$data)
+    );
+    nt_homa_tr_16_nic$tx$class_ffs$0 class_ffs$0(
+        .bitmap(class_ffs$0$bitmap),
+        .found(class_ffs$0$found),
+        .index(class_ffs$0$index)
+    );
+    nt_homa_tr_16_nic$tx$class_ffs$1 class_ffs$1(
+        .bitmap(class_ffs$1$bitmap),
+        .found(class_ffs$1$found),
+        .index(class_ffs$1$index)
+    );
+    nt_homa_tr_16_nic$tx$class_ffs$2 class_ffs$2(
+        .bitmap(class_ffs$2$bitmap),
+        .found(class_ffs$2$found),
+        .index(class_ffs$2$index)
+    );
+    nt_homa_tr_16_nic$tx$class_ffs$3 class_ffs$3(
+        .bitmap(class_ffs$3$bitmap),
+        .found(class_ffs$3$found),
+        .index(class_ffs$3$index)
+    );
+    nt_homa_tr_16_nic$tx$buf_in_use buf_in_use(
+        .d(buf_in_use$d),
+        .q(buf_in_use$q),
+        .clock(buf_in_use$clock)
+    );
+    nt_homa_tr_16_nic$tx$cnt_double_free cnt_double_free(
+        .d(cnt_double_free$d),
+        .q(cnt_double_free$q),
+        .clock(cnt_double_free$clock)
+    );
+    nt_homa_tr_16_nic$tx$comp_q comp_q(
+        .clock(comp_q$clock),
+        .reset(comp_q$reset),
+        .push(comp_q$push),
+        .push_data(comp_q$push_data),
+        .pop(comp_q$pop),
+        .head_valid(comp_q$head_valid),
+        .head_data(comp_q$head_data),
+        .level(comp_q$level)
+    );
+    nt_homa_tr_16_nic$tx$ret_ffs ret_ffs(
+        .bitmap(ret_ffs$bitmap),
+        .found(ret_ffs$found),
+        .index(ret_ffs$index)
     );
     nt_homa_tr_16_nic$tx$now now(
         .d(now$d),
@@ -22761,21 +22809,6 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         .d(cnt_framing$d),
         .q(cnt_framing$q),
         .clock(cnt_framing$clock)
-    );
-    nt_homa_tr_16_nic$tx$comp_pending comp_pending(
-        .d(comp_pending$d),
-        .q(comp_pending$q),
-        .clock(comp_pending$clock)
-    );
-    nt_homa_tr_16_nic$tx$comp_abandoned comp_abandoned(
-        .d(comp_abandoned$d),
-        .q(comp_abandoned$q),
-        .clock(comp_abandoned$clock)
-    );
-    nt_homa_tr_16_nic$tx$comp_ids comp_ids(
-        .d(comp_ids$d),
-        .q(comp_ids$q),
-        .clock(comp_ids$clock)
     );
     nt_homa_tr_16_nic$tx$returning returning(
         .d(returning$d),
@@ -22894,9 +22927,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         w_commit$clock = clock;
         cnt_rejected$clock = clock;
         cnt_framing$clock = clock;
-        comp_pending$clock = clock;
-        comp_abandoned$clock = clock;
-        comp_ids$clock = clock;
+        buf_in_use$clock = clock;
+        cnt_double_free$clock = clock;
         returning$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
@@ -22931,9 +22963,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         w_commit$d = w_commit$q;
         cnt_rejected$d = cnt_rejected$q;
         cnt_framing$d = cnt_framing$q;
-        comp_pending$d = comp_pending$q;
-        comp_abandoned$d = comp_abandoned$q;
-        comp_ids$d = comp_ids$q;
+        buf_in_use$d = buf_in_use$q;
+        cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
@@ -22956,33 +22987,15 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         e1_meta$d = e1_meta$q;
         core$clock = clock;
         timer$clock = clock;
-        class0$clock = clock;
-        class1$clock = clock;
-        class2$clock = clock;
+        comp_q$clock = clock;
         payload$read_clock = clock;
         payload$write_clock = clock;
         now$d = now$q + 32'h1;
         core$reset = reset;
         timer$reset = reset;
-        class0$reset = reset;
-        class1$reset = reset;
-        class2$reset = reset;
-        w_k2 = ((w_slot$q - 32'hc) & 15'h7fff);
-        w_slot_base = ((w_slot$q) & 15'h7fff) << 32'h7;
-        if (w_slot$q >= 32'h8) begin
-            w_slot_base = (((w_slot$q - 32'h8) & 15'h7fff) << 32'ha) + 32'h400;
-        end
-        if (w_slot$q >= 32'hc) begin
-            w_slot_base = (((w_k2 << 32'hc) + (w_k2 << 32'h9)) + (w_k2 << 32'h8)) + 32'h1400;
-        end
-        d_k2 = ((core$pkt_slot - 32'hc) & 15'h7fff);
-        d_slot_base = ((core$pkt_slot) & 15'h7fff) << 32'h7;
-        if (core$pkt_slot >= 32'h8) begin
-            d_slot_base = (((core$pkt_slot - 32'h8) & 15'h7fff) << 32'ha) + 32'h400;
-        end
-        if (core$pkt_slot >= 32'hc) begin
-            d_slot_base = (((d_k2 << 32'hc) + (d_k2 << 32'h9)) + (d_k2 << 32'h8)) + 32'h1400;
-        end
+        comp_q$reset = reset;
+        w_base_rom$address = w_slot$q;
+        d_base_rom$address = core$pkt_slot;
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
         core$dlv_valid = dlv_valid;
@@ -23008,22 +23021,37 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         core$to_meta = timer$timeout_meta;
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
-        w0_reject = (w0_len == 32'h0) | (w0_len > 32'h9800);
-        w0_fits0 = w0_len <= 32'h400;
-        w0_fits1 = w0_len <= 32'h2000;
-        w0_use0 = w0_fits0 & class0$alloc_valid;
-        w0_use1 = (w0_fits1 & class1$alloc_valid) & (~w0_use0);
-        w0_use2 = (class2$alloc_valid & (~w0_use0)) & (~w0_use1);
-        w0_slot = ((class0$alloc_id) & 4'hf);
-        if (w0_use1) begin
-            w0_slot = ((class1$alloc_id) & 4'hf) + 32'h8;
+        w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
+        w0_before$0 = 1'b0;
+        w0_slot = class_ffs$0$index;
+        class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
+        w0_use$0 = ((w0_len <= class_bytes$0) & class_ffs$0$found) & (~w0_before$0);
+        w0_before$1 = w0_before$0 | w0_use$0;
+        if (w0_use$0) begin
+            w0_slot = class_ffs$0$index;
         end
-        if (w0_use2) begin
-            w0_slot = ((class2$alloc_id) & 4'hf) + 32'hc;
+        class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
+        w0_use$1 = ((w0_len <= class_bytes$1) & class_ffs$1$found) & (~w0_before$1);
+        w0_before$2 = w0_before$1 | w0_use$1;
+        if (w0_use$1) begin
+            w0_slot = class_ffs$1$index;
         end
+        class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
+        w0_use$2 = ((w0_len <= class_bytes$2) & class_ffs$2$found) & (~w0_before$2);
+        w0_before$3 = w0_before$2 | w0_use$2;
+        if (w0_use$2) begin
+            w0_slot = class_ffs$2$index;
+        end
+        class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
+        w0_use$3 = ((w0_len <= class_bytes$3) & class_ffs$3$found) & (~w0_before$3);
+        w0_before$4 = w0_before$3 | w0_use$3;
+        if (w0_use$3) begin
+            w0_slot = class_ffs$3$index;
+        end
+        w0_any = w0_before$4;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
-            w_ready = (~w_commit$q) & ((w0_reject | w0_use0) | (w0_use1 | w0_use2));
+            w_ready = (~w_commit$q) & (w0_reject | w0_any);
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
@@ -23033,13 +23061,11 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
             w_last_keep = 32'hff;
         end
         w_expect_last = (w_word$q + 32'h1) == w_words_total;
-        class0$alloc_ready = 1'b0;
-        class1$alloc_ready = 1'b0;
-        class2$alloc_ready = 1'b0;
+        w_alloc = 1'b0;
         w_framing_free = 1'b0;
         w_framing_word0 = 1'b0;
-        w_base = w_slot_base;
-        payload$write_address = w_base + ((w_word$q) & 15'h7fff);
+        w_base = w_base_rom$data;
+        payload$write_address = w_base + ((w_word$q) & 17'h1ffff);
         payload$write_data = s_axis_msg_tdata;
         payload$write_enable = 1'b0;
         if (w_take) begin
@@ -23056,9 +23082,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
                     w_framing_word0 = 1'b1;
                 end
                 else begin
-                    class0$alloc_ready = w0_use0;
-                    class1$alloc_ready = w0_use1;
-                    class2$alloc_ready = w0_use2;
+                    w_alloc = 1'b1;
                     w_slot$d = w0_slot;
                     w_len$d = w0_len;
                     w_credit$d = s_axis_msg_tdata[(32'h10)+:(16)];
@@ -23111,181 +23135,374 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         core$new_credit_valid = w_credit_valid$q;
         core$new_credit = w_credit$q;
         core$new_rank = w_rank$q;
-        msg_id_valid = w_commit$q & core$new_ready;
-        msg_id = core$new_tx_msg_id;
+        msg_id_valid = core$new_id_valid;
+        msg_id = core$new_id;
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
-        comp_after_set = comp_pending$q;
-        if (core$done_valid) begin
-            comp_after_set = (comp_pending$q & ~(1 << (core$done_slot)) | ((1'b1) << (core$done_slot)));
-            comp_abandoned$d = (comp_abandoned$q & ~(1 << (core$done_slot)) | ((core$done_abandoned) << (core$done_slot)));
-            comp_ids$d = (comp_ids$q & (~(ones256 << (((core$done_slot) & 16'hffff) << 32'h4)))) | (((core$done_tx_msg_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (((core$done_slot) & 16'hffff) << 32'h4));
+        comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
+        comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
+        done_valid = comp_q$head_valid;
+        done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
+        done_abandoned = comp_q$head_data[32'h10];
+        comp_take = comp_q$head_valid & done_ready;
+        comp_q$pop = comp_take;
+        comp_slot = comp_q$head_data[(32'h0)+:(4)];
+        busy_core0 = 32'h0;
+        busy_core1 = 32'h0;
+        busy_rd = 32'h0;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
+            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        comp_found = 1'b0;
-        comp_slot = 32'h0;
-        if (comp_pending$q[0]) begin
-            comp_found = 1'b1;
-            comp_slot = 0;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
+            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (comp_pending$q[1]) begin
-            comp_found = 1'b1;
-            comp_slot = 1;
+        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
+            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (comp_pending$q[2]) begin
-            comp_found = 1'b1;
-            comp_slot = 2;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
+            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (comp_pending$q[3]) begin
-            comp_found = 1'b1;
-            comp_slot = 3;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
+            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (comp_pending$q[4]) begin
-            comp_found = 1'b1;
-            comp_slot = 4;
+        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
+            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (comp_pending$q[5]) begin
-            comp_found = 1'b1;
-            comp_slot = 5;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
+            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (comp_pending$q[6]) begin
-            comp_found = 1'b1;
-            comp_slot = 6;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
+            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (comp_pending$q[7]) begin
-            comp_found = 1'b1;
-            comp_slot = 7;
+        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
+            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (comp_pending$q[8]) begin
-            comp_found = 1'b1;
-            comp_slot = 8;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
+            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (comp_pending$q[9]) begin
-            comp_found = 1'b1;
-            comp_slot = 9;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
+            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (comp_pending$q[10]) begin
-            comp_found = 1'b1;
-            comp_slot = 10;
+        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
+            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (comp_pending$q[11]) begin
-            comp_found = 1'b1;
-            comp_slot = 11;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
+            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (comp_pending$q[12]) begin
-            comp_found = 1'b1;
-            comp_slot = 12;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
+            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (comp_pending$q[13]) begin
-            comp_found = 1'b1;
-            comp_slot = 13;
+        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
+            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (comp_pending$q[14]) begin
-            comp_found = 1'b1;
-            comp_slot = 14;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
+            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (comp_pending$q[15]) begin
-            comp_found = 1'b1;
-            comp_slot = 15;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
+            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        done_valid = comp_found;
-        done_tx_msg_id = comp_ids$q[((((comp_slot) & 16'hffff) << 32'h4))+:(16)];
-        done_abandoned = comp_abandoned$q[comp_slot];
-        comp_take = comp_found & done_ready;
-        comp_pending$d = comp_after_set;
-        if (comp_take) begin
-            comp_pending$d = (comp_after_set & ~(1 << (comp_slot)) | ((1'b0) << (comp_slot)));
+        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
+            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        busy_mask = 32'h0;
-        if (core$pkt_valid) begin
-            busy_mask = (zero16 & ~(1 << (core$pkt_slot)) | ((1'b1) << (core$pkt_slot)));
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
+            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        ret_found = 1'b0;
-        ret_slot = 32'h0;
-        if (returning$q[0] & (~busy_mask[0]) & (~(rd_active$q & (rd_slot$q == 0)))) begin
-            ret_found = 1'b1;
-            ret_slot = 0;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
+            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (returning$q[1] & (~busy_mask[1]) & (~(rd_active$q & (rd_slot$q == 1)))) begin
-            ret_found = 1'b1;
-            ret_slot = 1;
+        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
+            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (returning$q[2] & (~busy_mask[2]) & (~(rd_active$q & (rd_slot$q == 2)))) begin
-            ret_found = 1'b1;
-            ret_slot = 2;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
+            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (returning$q[3] & (~busy_mask[3]) & (~(rd_active$q & (rd_slot$q == 3)))) begin
-            ret_found = 1'b1;
-            ret_slot = 3;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
+            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (returning$q[4] & (~busy_mask[4]) & (~(rd_active$q & (rd_slot$q == 4)))) begin
-            ret_found = 1'b1;
-            ret_slot = 4;
+        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
+            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (returning$q[5] & (~busy_mask[5]) & (~(rd_active$q & (rd_slot$q == 5)))) begin
-            ret_found = 1'b1;
-            ret_slot = 5;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
+            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (returning$q[6] & (~busy_mask[6]) & (~(rd_active$q & (rd_slot$q == 6)))) begin
-            ret_found = 1'b1;
-            ret_slot = 6;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
+            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (returning$q[7] & (~busy_mask[7]) & (~(rd_active$q & (rd_slot$q == 7)))) begin
-            ret_found = 1'b1;
-            ret_slot = 7;
+        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
+            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (returning$q[8] & (~busy_mask[8]) & (~(rd_active$q & (rd_slot$q == 8)))) begin
-            ret_found = 1'b1;
-            ret_slot = 8;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
+            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (returning$q[9] & (~busy_mask[9]) & (~(rd_active$q & (rd_slot$q == 9)))) begin
-            ret_found = 1'b1;
-            ret_slot = 9;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
+            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (returning$q[10] & (~busy_mask[10]) & (~(rd_active$q & (rd_slot$q == 10)))) begin
-            ret_found = 1'b1;
-            ret_slot = 10;
+        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
+            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (returning$q[11] & (~busy_mask[11]) & (~(rd_active$q & (rd_slot$q == 11)))) begin
-            ret_found = 1'b1;
-            ret_slot = 11;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
+            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (returning$q[12] & (~busy_mask[12]) & (~(rd_active$q & (rd_slot$q == 12)))) begin
-            ret_found = 1'b1;
-            ret_slot = 12;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
+            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (returning$q[13] & (~busy_mask[13]) & (~(rd_active$q & (rd_slot$q == 13)))) begin
-            ret_found = 1'b1;
-            ret_slot = 13;
+        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
+            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (returning$q[14] & (~busy_mask[14]) & (~(rd_active$q & (rd_slot$q == 14)))) begin
-            ret_found = 1'b1;
-            ret_slot = 14;
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
+            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (returning$q[15] & (~busy_mask[15]) & (~(rd_active$q & (rd_slot$q == 15)))) begin
-            ret_found = 1'b1;
-            ret_slot = 15;
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
+            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        ret_go = ret_found & (~w_framing_free);
+        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
+            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
+            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
+            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
+            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
+            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
+            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
+            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
+            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
+            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
+            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
+            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
+            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
+            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        busy_mask = (busy_core0 | busy_core1) | busy_rd;
+        ret_ffs$bitmap = returning$q & (~busy_mask);
+        ret_go = ret_ffs$found & (~w_framing_free);
         free_go = ret_go | w_framing_free;
-        free_slot = ret_slot;
+        free_slot = ret_ffs$index;
         if (w_framing_free) begin
             free_slot = w_slot$q;
         end
+        free_ok = free_go & buf_in_use$q[free_slot];
+        if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
+            cnt_double_free$d = cnt_double_free$q + 32'h1;
+        end
         ret_after_take = returning$q;
-        if (comp_take) begin
-            ret_after_take = (returning$q & ~(1 << (comp_slot)) | ((1'b1) << (comp_slot)));
+        in_use_after_alloc = buf_in_use$q;
+        if (comp_take & (comp_slot == slot_ids$0)) begin
+            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$0)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (comp_take & (comp_slot == slot_ids$1)) begin
+            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$1)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (comp_take & (comp_slot == slot_ids$2)) begin
+            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$2)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (comp_take & (comp_slot == slot_ids$3)) begin
+            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$3)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (comp_take & (comp_slot == slot_ids$4)) begin
+            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$4)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (comp_take & (comp_slot == slot_ids$5)) begin
+            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$5)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (comp_take & (comp_slot == slot_ids$6)) begin
+            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$6)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (comp_take & (comp_slot == slot_ids$7)) begin
+            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$7)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (comp_take & (comp_slot == slot_ids$8)) begin
+            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$8)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (comp_take & (comp_slot == slot_ids$9)) begin
+            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$9)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (comp_take & (comp_slot == slot_ids$10)) begin
+            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$10)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (comp_take & (comp_slot == slot_ids$11)) begin
+            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$11)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (comp_take & (comp_slot == slot_ids$12)) begin
+            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$12)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (comp_take & (comp_slot == slot_ids$13)) begin
+            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$13)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (comp_take & (comp_slot == slot_ids$14)) begin
+            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$14)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (comp_take & (comp_slot == slot_ids$15)) begin
+            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (w_alloc & (w0_slot == slot_ids$15)) begin
+            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         returning$d = ret_after_take;
-        if (ret_go) begin
-            returning$d = (ret_after_take & ~(1 << (ret_slot)) | ((1'b0) << (ret_slot)));
+        buf_in_use$d = in_use_after_alloc;
+        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
+            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
         end
-        class0$free_valid = free_go & (free_slot < 32'h8);
-        class0$free_id = free_slot[(32'h0)+:(3)];
-        class1$free_valid = (free_go & (free_slot >= 32'h8)) & (free_slot < 32'hc);
-        class1$free_id = free_slot[(32'h0)+:(2)];
-        class2$free_valid = free_go & (free_slot >= 32'hc);
-        class2$free_id = free_slot[(32'h0)+:(2)];
+        if (free_ok & (free_slot == slot_ids$0)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
+            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (free_ok & (free_slot == slot_ids$1)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
+            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (free_ok & (free_slot == slot_ids$2)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
+            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (free_ok & (free_slot == slot_ids$3)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
+            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (free_ok & (free_slot == slot_ids$4)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
+            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (free_ok & (free_slot == slot_ids$5)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
+            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (free_ok & (free_slot == slot_ids$6)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
+            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (free_ok & (free_slot == slot_ids$7)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
+            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (free_ok & (free_slot == slot_ids$8)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
+            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (free_ok & (free_slot == slot_ids$9)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
+            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (free_ok & (free_slot == slot_ids$10)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
+            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (free_ok & (free_slot == slot_ids$11)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
+            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (free_ok & (free_slot == slot_ids$12)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
+            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (free_ok & (free_slot == slot_ids$13)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
+            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (free_ok & (free_slot == slot_ids$14)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
+        end
+        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
+            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
+        end
+        if (free_ok & (free_slot == slot_ids$15)) begin
+            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
+        end
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -23312,7 +23529,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         if (d_remaining > 32'h400) begin
             d_bytes = 32'h400;
         end
-        d_base = d_slot_base + (((core$pkt_offset) & 15'h7fff) << 32'h7);
+        d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
         d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
         d_meta_new = 32'h0;
         if (core$pkt_is_new_msg) begin
@@ -23391,7 +23608,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         m_axis_pkt_is_new_msg = e0_meta$q[32'h88];
         m_axis_pkt_is_rtx = e0_meta$q[32'h89];
         active = core$active;
-        buffers_all_free = (class0$full & class1$full) & class2$full;
+        buffers_all_free = ~|buf_in_use$q;
         rejected_msg_count = cnt_rejected$q;
         framing_error_count = cnt_framing$q;
         stale_delivered_count = core$stale_delivered_count;
@@ -23403,15 +23620,17 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
         delivered_msg_count = core$delivered_msg_count;
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
-        buffer_double_free_count = (class0$double_free_count + class1$double_free_count) + class2$double_free_count;
-        buffers_exhausted = (class0$empty & class1$empty) & class2$empty;
+        event_overflow_count = core$event_overflow_count;
+        buffer_double_free_count = cnt_double_free$q;
+        buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
-            comp_pending$d = 32'h0;
             returning$d = 32'h0;
+            buf_in_use$d = 32'h0;
+            cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
             s1_valid$d = 1'b0;
             e_count$d = 32'h0;
@@ -23421,88 +23640,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cyc
 endmodule // nt_homa_tr_16_nic$tx
 
 
-module nt_homa_tr_16_nic$tx$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [2:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [2:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [7:0] in_use$d;
-    wire  [7:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [7:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [2:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [7:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_16_nic$tx$class0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_16_nic$tx$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_16_nic$tx$class0$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
-        end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class0
-
-
-module nt_homa_tr_16_nic$tx$class0$double_frees(d,q,clock);
+module nt_homa_tr_16_nic$tx$buf_in_use(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -23518,37 +23656,18 @@ module nt_homa_tr_16_nic$tx$class0$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$class0$double_frees
+endmodule // nt_homa_tr_16_nic$tx$buf_in_use
 
 
-module nt_homa_tr_16_nic$tx$class0$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class0$in_use
-
-
-module nt_homa_tr_16_nic$tx$class0$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index);
 
     // Module arguments
-    input wire  [7:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [2:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [7:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -23579,139 +23698,44 @@ module nt_homa_tr_16_nic$tx$class0$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[7]) begin
             index = 7;
         end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class0$lowest_free
-
-
-module nt_homa_tr_16_nic$tx$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [1:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [1:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [3:0] in_use$d;
-    wire  [3:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [3:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [1:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [3:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_16_nic$tx$class1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_16_nic$tx$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_16_nic$tx$class1$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+        if (lowest_set_onehot[8]) begin
+            index = 8;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
+        if (lowest_set_onehot[9]) begin
+            index = 9;
         end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (lowest_set_onehot[10]) begin
+            index = 10;
         end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
         end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$class1
+endmodule // nt_homa_tr_16_nic$tx$class_ffs$0
 
 
-module nt_homa_tr_16_nic$tx$class1$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class1$double_frees
-
-
-module nt_homa_tr_16_nic$tx$class1$in_use(d,q,clock);
+module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class1$in_use
-
-
-module nt_homa_tr_16_nic$tx$class1$lowest_free(bitmap,found,index);
-
-    // Module arguments
-    input wire  [3:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [1:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [3:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -23730,139 +23754,56 @@ module nt_homa_tr_16_nic$tx$class1$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[3]) begin
             index = 3;
         end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class1$lowest_free
-
-
-module nt_homa_tr_16_nic$tx$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [1:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [1:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [3:0] in_use$d;
-    wire  [3:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
-    reg  double_frees$clock;
-    reg  [3:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [1:0] lowest_free$index;
-
-    // Local signals
-    reg  taking;
-    reg  freeing_ok;
-    reg  [3:0] after_alloc;
-
-    // Sub module instances
-    nt_homa_tr_16_nic$tx$class2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_tr_16_nic$tx$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
-    );
-    nt_homa_tr_16_nic$tx$class2$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        double_frees$clock = clock;
-        in_use$d = in_use$q;
-        double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|in_use$q;
-        double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
-        if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+        if (lowest_set_onehot[4]) begin
+            index = 4;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
+        if (lowest_set_onehot[5]) begin
+            index = 5;
         end
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (lowest_set_onehot[6]) begin
+            index = 6;
         end
-        if (reset) begin
-            in_use$d = 32'h0;
-            double_frees$d = 32'h0;
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
         end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$class2
+endmodule // nt_homa_tr_16_nic$tx$class_ffs$1
 
 
-module nt_homa_tr_16_nic$tx$class2$double_frees(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class2$double_frees
-
-
-module nt_homa_tr_16_nic$tx$class2$in_use(d,q,clock);
+module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$class2$in_use
-
-
-module nt_homa_tr_16_nic$tx$class2$lowest_free(bitmap,found,index);
-
-    // Module arguments
-    input wire  [3:0] bitmap;
+    input wire  [15:0] bitmap;
     output reg  found;
-    output reg  [1:0] index;
+    output reg  [3:0] index;
 
     // Local signals
-    reg  [3:0] lowest_set_onehot;
+    reg  [15:0] lowest_set_onehot;
 
     // Update code
     always @(*) begin
@@ -23881,9 +23822,132 @@ module nt_homa_tr_16_nic$tx$class2$lowest_free(bitmap,found,index);
         if (lowest_set_onehot[3]) begin
             index = 3;
         end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$class2$lowest_free
+endmodule // nt_homa_tr_16_nic$tx$class_ffs$2
+
+
+module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        found = |bitmap;
+        index = 32'h0;
+        if (lowest_set_onehot[0]) begin
+            index = 0;
+        end
+        if (lowest_set_onehot[1]) begin
+            index = 1;
+        end
+        if (lowest_set_onehot[2]) begin
+            index = 2;
+        end
+        if (lowest_set_onehot[3]) begin
+            index = 3;
+        end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$class_ffs$3
+
+
+module nt_homa_tr_16_nic$tx$cnt_double_free(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$cnt_double_free
 
 
 module nt_homa_tr_16_nic$tx$cnt_framing(d,q,clock);
@@ -23924,64 +23988,255 @@ module nt_homa_tr_16_nic$tx$cnt_rejected(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$cnt_rejected
 
 
-module nt_homa_tr_16_nic$tx$comp_abandoned(d,q,clock);
+module nt_homa_tr_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [16:0] push_data;
+    input wire  pop;
+    output reg  head_valid;
+    output reg  [16:0] head_data;
+    output reg  [7:0] level;
+
+    // Constant declarations
+    localparam  depth = 8'h10;
+
+    // Stub signals
+    reg  [3:0] storage$read_address;
+    reg  storage$read_clock;
+    wire  [16:0] storage$read_data;
+    reg  [3:0] storage$write_address;
+    reg  storage$write_clock;
+    reg  [16:0] storage$write_data;
+    reg  storage$write_enable;
+    reg  [3:0] write_ptr$d;
+    wire  [3:0] write_ptr$q;
+    reg  write_ptr$clock;
+    reg  [3:0] read_ptr$d;
+    wire  [3:0] read_ptr$q;
+    reg  read_ptr$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] readable$d;
+    wire  [7:0] readable$q;
+    reg  readable$clock;
+    reg  pushed_last_cycle$d;
+    wire  pushed_last_cycle$q;
+    reg  pushed_last_cycle$clock;
+
+    // Local signals
+    reg  do_push;
+    reg  do_pop;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$tx$comp_q$storage storage(
+        .read_address(storage$read_address),
+        .read_clock(storage$read_clock),
+        .read_data(storage$read_data),
+        .write_address(storage$write_address),
+        .write_clock(storage$write_clock),
+        .write_data(storage$write_data),
+        .write_enable(storage$write_enable)
+    );
+    nt_homa_tr_16_nic$tx$comp_q$write_ptr write_ptr(
+        .d(write_ptr$d),
+        .q(write_ptr$q),
+        .clock(write_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$comp_q$read_ptr read_ptr(
+        .d(read_ptr$d),
+        .q(read_ptr$q),
+        .clock(read_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$comp_q$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nt_homa_tr_16_nic$tx$comp_q$readable readable(
+        .d(readable$d),
+        .q(readable$q),
+        .clock(readable$clock)
+    );
+    nt_homa_tr_16_nic$tx$comp_q$pushed_last_cycle pushed_last_cycle(
+        .d(pushed_last_cycle$d),
+        .q(pushed_last_cycle$q),
+        .clock(pushed_last_cycle$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        write_ptr$clock = clock;
+        read_ptr$clock = clock;
+        stored$clock = clock;
+        readable$clock = clock;
+        pushed_last_cycle$clock = clock;
+        write_ptr$d = write_ptr$q;
+        read_ptr$d = read_ptr$q;
+        stored$d = stored$q;
+        readable$d = readable$q;
+        pushed_last_cycle$d = pushed_last_cycle$q;
+        storage$read_clock = clock;
+        storage$write_clock = clock;
+        do_push = push & (stored$q < depth);
+        do_pop = pop & |readable$q;
+        storage$write_address = write_ptr$q;
+        storage$write_data = push_data;
+        storage$write_enable = do_push;
+        storage$read_address = read_ptr$q;
+        if (do_pop) begin
+            storage$read_address = read_ptr$q + 32'h1;
+            read_ptr$d = read_ptr$q + 32'h1;
+        end
+        if (do_push) begin
+            write_ptr$d = write_ptr$q + 32'h1;
+        end
+        pushed_last_cycle$d = do_push;
+        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        head_valid = |readable$q;
+        head_data = storage$read_data;
+        level = stored$q;
+        if (reset) begin
+            write_ptr$d = 32'h0;
+            read_ptr$d = 32'h0;
+            stored$d = 32'h0;
+            readable$d = 32'h0;
+            pushed_last_cycle$d = 1'b0;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$comp_q
+
+
+module nt_homa_tr_16_nic$tx$comp_q$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 1'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$comp_abandoned
+endmodule // nt_homa_tr_16_nic$tx$comp_q$pushed_last_cycle
 
 
-module nt_homa_tr_16_nic$tx$comp_ids(d,q,clock);
+module nt_homa_tr_16_nic$tx$comp_q$read_ptr(d,q,clock);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 256'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$comp_ids
+endmodule // nt_homa_tr_16_nic$tx$comp_q$read_ptr
 
 
-module nt_homa_tr_16_nic$tx$comp_pending(d,q,clock);
+module nt_homa_tr_16_nic$tx$comp_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$comp_pending
+endmodule // nt_homa_tr_16_nic$tx$comp_q$readable
 
 
-module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_tx_msg_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,done_valid,done_slot,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count);
+module nt_homa_tr_16_nic$tx$comp_q$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [16:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [16:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[16:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$comp_q$storage
+
+
+module nt_homa_tr_16_nic$tx$comp_q$stored(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$comp_q$stored
+
+
+module nt_homa_tr_16_nic$tx$comp_q$write_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$comp_q$write_ptr
+
+
+module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -23998,7 +24253,8 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
     input wire  new_credit_valid;
     input wire  [15:0] new_credit;
     input wire  [7:0] new_rank;
-    output reg  [15:0] new_tx_msg_id;
+    output reg  new_id_valid;
+    output reg  [15:0] new_id;
     input wire  dlv_valid;
     input wire  [15:0] dlv_tx_msg_id;
     input wire  [63:0] dlv_ack_bitmap;
@@ -24033,8 +24289,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
     output reg  [7:0] pkt_flags;
     output reg  pkt_is_new_msg;
     output reg  pkt_is_rtx;
+    output reg  pkt_q1_valid;
+    output reg  [3:0] pkt_q1_slot;
     output reg  done_valid;
-    output reg  [3:0] done_slot;
     output reg  [15:0] done_tx_msg_id;
     output reg  done_abandoned;
     output reg  [15:0] active;
@@ -24047,112 +24304,141 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
     output reg  [15:0] write_busy_count;
     output reg  [15:0] delivered_msg_count;
     output reg  [15:0] abandoned_msg_count;
+    output reg  [15:0] event_overflow_count;
 
     // Constant declarations
-    localparam  ones8 = 128'hff;
-    localparam  ones16 = 256'hffff;
-    localparam  ones32 = 512'hffffffff;
-    localparam  all_ones_n = 16'hffff;
-    localparam  all_zero_n = 16'h0;
-    localparam  id_step = 16'h10;
-    localparam  initial_ids = 256'hf000e000d000c000b000a0009000800070006000500040003000200010000;
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  one_flat = 1024'h1;
+    localparam  ones_n = 16'hffff;
+    localparam  id_high_mask = 16'hfff0;
+    localparam  slot_count = 16'h10;
+    localparam  slot_ids$0 = 4'h0;
+    localparam  slot_ids$1 = 4'h1;
+    localparam  slot_ids$2 = 4'h2;
+    localparam  slot_ids$3 = 4'h3;
+    localparam  slot_ids$4 = 4'h4;
+    localparam  slot_ids$5 = 4'h5;
+    localparam  slot_ids$6 = 4'h6;
+    localparam  slot_ids$7 = 4'h7;
+    localparam  slot_ids$8 = 4'h8;
+    localparam  slot_ids$9 = 4'h9;
+    localparam  slot_ids$10 = 4'ha;
+    localparam  slot_ids$11 = 4'hb;
+    localparam  slot_ids$12 = 4'hc;
+    localparam  slot_ids$13 = 4'hd;
+    localparam  slot_ids$14 = 4'he;
+    localparam  slot_ids$15 = 4'hf;
 
     // Stub signals
-    reg  [15:0] valid$d;
-    wire  [15:0] valid$q;
-    reg  valid$clock;
-    reg  [1023:0] delivered$d;
-    wire  [1023:0] delivered$q;
-    reg  delivered$clock;
-    reg  [1023:0] tx$d;
-    wire  [1023:0] tx$q;
-    reg  tx$clock;
-    reg  [1023:0] rtx_pending$d;
-    wire  [1023:0] rtx_pending$q;
-    reg  rtx_pending$clock;
-    reg  [1023:0] credit_mask$d;
-    wire  [1023:0] credit_mask$q;
-    reg  credit_mask$clock;
-    reg  [255:0] credit$d;
-    wire  [255:0] credit$q;
-    reg  credit$clock;
-    reg  [127:0] npkts$d;
-    wire  [127:0] npkts$q;
-    reg  npkts$clock;
-    reg  [127:0] max_tx_p1$d;
-    wire  [127:0] max_tx_p1$q;
-    reg  max_tx_p1$clock;
-    reg  [127:0] timeout_cnt$d;
-    wire  [127:0] timeout_cnt$q;
-    reg  timeout_cnt$clock;
-    reg  [255:0] ids$d;
-    wire  [255:0] ids$q;
-    reg  ids$clock;
-    reg  [511:0] remote_ip$d;
-    wire  [511:0] remote_ip$q;
-    reg  remote_ip$clock;
-    reg  [255:0] remote_port$d;
-    wire  [255:0] remote_port$q;
-    reg  remote_port$clock;
-    reg  [255:0] local_port$d;
-    wire  [255:0] local_port$q;
-    reg  local_port$clock;
-    reg  [255:0] msg_len$d;
-    wire  [255:0] msg_len$q;
-    reg  msg_len$clock;
-    reg  [127:0] rank$d;
-    wire  [127:0] rank$q;
-    reg  rank$clock;
-    reg  [3:0] rr_next$d;
-    wire  [3:0] rr_next$q;
-    reg  rr_next$clock;
-    reg  t_pending$d;
-    wire  t_pending$q;
-    reg  t_pending$clock;
-    reg  [3:0] t_slot$d;
-    wire  [3:0] t_slot$q;
-    reg  t_slot$clock;
-    reg  [23:0] t_meta$d;
-    wire  [23:0] t_meta$q;
-    reg  t_meta$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    reg  [3:0] out_slot$d;
-    wire  [3:0] out_slot$q;
-    reg  out_slot$clock;
-    reg  [31:0] out_remote_ip$d;
-    wire  [31:0] out_remote_ip$q;
-    reg  out_remote_ip$clock;
-    reg  [15:0] out_remote_port$d;
-    wire  [15:0] out_remote_port$q;
-    reg  out_remote_port$clock;
-    reg  [15:0] out_msg_len$d;
-    wire  [15:0] out_msg_len$q;
-    reg  out_msg_len$clock;
-    reg  [7:0] out_offset$d;
-    wire  [7:0] out_offset$q;
-    reg  out_offset$clock;
-    reg  [15:0] out_local_port$d;
-    wire  [15:0] out_local_port$q;
-    reg  out_local_port$clock;
-    reg  [15:0] out_tx_msg_id$d;
-    wire  [15:0] out_tx_msg_id$q;
-    reg  out_tx_msg_id$clock;
-    reg  [15:0] out_credit$d;
-    wire  [15:0] out_credit$q;
-    reg  out_credit$clock;
-    reg  [7:0] out_rank$d;
-    wire  [7:0] out_rank$q;
-    reg  out_rank$clock;
-    reg  out_is_new_msg$d;
-    wire  out_is_new_msg$q;
-    reg  out_is_new_msg$clock;
-    reg  out_is_rtx$d;
-    wire  out_is_rtx$q;
-    reg  out_is_rtx$clock;
+    reg  [3:0] slot_ram$read_address;
+    reg  slot_ram$read_clock;
+    wire  [336:0] slot_ram$read_data;
+    reg  [3:0] slot_ram$write_address;
+    reg  slot_ram$write_clock;
+    reg  [336:0] slot_ram$write_data;
+    reg  slot_ram$write_enable;
+    reg  dlv_q$clock;
+    reg  dlv_q$reset;
+    reg  dlv_q$push;
+    reg  [79:0] dlv_q$push_data;
+    reg  dlv_q$pop;
+    wire  dlv_q$head_valid;
+    wire  [79:0] dlv_q$head_data;
+    wire  [7:0] dlv_q$level;
+    reg  ctx_q$clock;
+    reg  ctx_q$reset;
+    reg  ctx_q$push;
+    reg  [99:0] ctx_q$push_data;
+    reg  ctx_q$pop;
+    wire  ctx_q$head_valid;
+    wire  [99:0] ctx_q$head_data;
+    wire  [7:0] ctx_q$level;
+    reg  [15:0] rr_above$bitmap;
+    wire  rr_above$found;
+    wire  [3:0] rr_above$index;
+    reg  [15:0] rr_any$bitmap;
+    wire  rr_any$found;
+    wire  [3:0] rr_any$index;
+    reg  [63:0] off_ffs$bitmap;
+    wire  off_ffs$found;
+    wire  [5:0] off_ffs$index;
+    reg  [15:0] active_bits$d;
+    wire  [15:0] active_bits$q;
+    reg  active_bits$clock;
+    reg  [15:0] sendable$d;
+    wire  [15:0] sendable$q;
+    reg  sendable$clock;
+    reg  [3:0] rr_last$d;
+    wire  [3:0] rr_last$q;
+    reg  rr_last$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [2:0] s1_kind$d;
+    wire  [2:0] s1_kind$q;
+    reg  s1_kind$clock;
+    reg  [3:0] s1_slot$d;
+    wire  [3:0] s1_slot$q;
+    reg  s1_slot$clock;
+    reg  [15:0] s1_id$d;
+    wire  [15:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [63:0] s1_bitmap$d;
+    wire  [63:0] s1_bitmap$q;
+    reg  s1_bitmap$clock;
+    reg  s1_rtx_flag$d;
+    wire  s1_rtx_flag$q;
+    reg  s1_rtx_flag$clock;
+    reg  s1_credit_flag$d;
+    wire  s1_credit_flag$q;
+    reg  s1_credit_flag$clock;
+    reg  [15:0] s1_credit$d;
+    wire  [15:0] s1_credit$q;
+    reg  s1_credit$clock;
+    reg  s1_allow$d;
+    wire  s1_allow$q;
+    reg  s1_allow$clock;
+    reg  s1_raise$d;
+    wire  s1_raise$q;
+    reg  s1_raise$clock;
+    reg  [7:0] s1_rtx_p1$d;
+    wire  [7:0] s1_rtx_p1$q;
+    reg  s1_rtx_p1$clock;
+    reg  s1_emit$d;
+    wire  s1_emit$q;
+    reg  s1_emit$clock;
+    reg  [31:0] s1_ip$d;
+    wire  [31:0] s1_ip$q;
+    reg  s1_ip$clock;
+    reg  [15:0] s1_rport$d;
+    wire  [15:0] s1_rport$q;
+    reg  s1_rport$clock;
+    reg  [15:0] s1_lport$d;
+    wire  [15:0] s1_lport$q;
+    reg  s1_lport$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [7:0] s1_rank$d;
+    wire  [7:0] s1_rank$q;
+    reg  s1_rank$clock;
+    reg  fwd_valid$d;
+    wire  fwd_valid$q;
+    reg  fwd_valid$clock;
+    reg  [3:0] fwd_slot$d;
+    wire  [3:0] fwd_slot$q;
+    reg  fwd_slot$clock;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
+    reg  fwd_word$clock;
+    reg  [1:0] q_count$d;
+    wire  [1:0] q_count$q;
+    reg  q_count$clock;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
+    reg  q0$clock;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
+    reg  q1$clock;
     reg  [15:0] cnt_stale_dlv$d;
     wire  [15:0] cnt_stale_dlv$q;
     reg  cnt_stale_dlv$clock;
@@ -24180,390 +24466,262 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
     reg  [15:0] cnt_abandoned$d;
     wire  [15:0] cnt_abandoned$q;
     reg  cnt_abandoned$clock;
+    reg  [15:0] cnt_overflow$d;
+    wire  [15:0] cnt_overflow$q;
+    reg  cnt_overflow$clock;
 
     // Local signals
-    reg  [5:0] sel_index;
-    reg  [63:0] d_pkt_mask;
-    reg  [63:0] c_pkt_mask;
-    reg  [63:0] c_credit_mask;
-    reg  [63:0] t_rtx_mask;
-    reg  [63:0] w_pkt_mask;
-    reg  [63:0] w_credit_mask;
-    reg  [1023:0] eligible;
-    reg  [15:0] freed_now;
-    reg  [15:0] below_rr;
-    reg  found_any;
-    reg  found_below;
-    reg  [3:0] slot_any;
-    reg  [3:0] slot_below;
-    reg  do_select;
-    reg  [3:0] sel_slot;
-    reg  [63:0] sel_slice;
-    reg  [63:0] sel_onehot;
-    reg  [7:0] sel_offset;
-    reg  [7:0] sel_offset_p1;
-    reg  [7:0] sel_max_p1;
-    reg  [1023:0] sel_clear;
-    reg  [1023:0] tx_s;
-    reg  [1023:0] rtx_s;
-    reg  [127:0] max_s;
-    reg  [3:0] d_slot;
-    reg  d_hit;
-    reg  [63:0] d_ack_ok;
-    reg  [1023:0] d_ack_flat;
-    reg  [63:0] d_new_slice;
+    reg  ev_dlv;
+    reg  ev_ctx;
+    reg  g_dlv;
+    reg  g_ctx;
+    reg  g_to;
+    reg  g_new;
+    reg  g_pkt;
+    reg  q_pop;
+    reg  room;
+    reg  [2:0] occ_after;
+    reg  [15:0] above_mask;
+    reg  [3:0] pick_slot;
+    reg  [3:0] s0_slot;
+    reg  [79:0] dlv_head;
+    reg  [99:0] ctx_head;
+    reg  dlv_overflow;
+    reg  ctx_overflow;
+    reg  [336:0] cur;
+    reg  [63:0] c_del;
+    reg  [63:0] c_tx;
+    reg  [63:0] c_rtx;
+    reg  [15:0] c_credit;
+    reg  c_allow;
+    reg  [7:0] c_npkts;
+    reg  [7:0] c_max;
+    reg  [7:0] c_tcnt;
+    reg  [15:0] c_id_base;
+    reg  [15:0] c_id;
+    reg  c_active;
+    reg  [63:0] c_pk;
+    reg  hit;
+    reg  k_dlv;
+    reg  k_ctx;
+    reg  k_to;
+    reg  k_new;
+    reg  [63:0] d_ack;
+    reg  [63:0] d_del;
     reg  d_complete;
-    reg  [1023:0] del_d;
-    reg  [1023:0] tx_d;
-    reg  [1023:0] rtx_d;
-    reg  [3:0] c_slot;
-    reg  c_hit;
-    reg  [15:0] c_npkts;
-    reg  [63:0] c_rtx_ok;
-    reg  c_req_beyond;
-    reg  [15:0] c_req;
-    reg  [15:0] c_cur;
-    reg  [15:0] c_new_credit;
-    reg  [63:0] c_new_mask;
-    reg  [1023:0] tx_c;
-    reg  [255:0] credit_c;
-    reg  [1023:0] mask_c;
-    reg  t_go;
-    reg  t_hit;
-    reg  [7:0] t_cnt;
-    reg  t_abandon;
-    reg  [7:0] t_max_start;
-    reg  t_progress_start;
-    reg  [7:0] t_cnt_updated;
-    reg  t_retx;
+    reg  [63:0] x_rtx;
+    reg  [15:0] x_req;
+    reg  x_beyond;
+    reg  [15:0] x_credit;
     reg  t_progress;
-    reg  [63:0] t_rtx_pkts;
-    reg  [1023:0] t_rtx_flat;
-    reg  [7:0] t_cnt_next;
-    reg  [1023:0] tx_t;
-    reg  [1023:0] rtx_t;
-    reg  [127:0] cnt_t;
-    reg  f_valid;
-    reg  [3:0] f_slot;
-    reg  [1023:0] f_clear;
-    reg  [15:0] f_next_id;
-    reg  [1023:0] tx_f;
-    reg  [1023:0] rtx_f;
-    reg  [15:0] valid_f;
-    reg  w_go;
-    reg  w_busy;
-    reg  w_ok;
-    reg  [15:0] w_npkts;
-    reg  [15:0] w_credit_req;
-    reg  [15:0] w_credit;
-    reg  [1023:0] w_slice_clear;
-    reg  [9:0] d_sb;
-    reg  [1023:0] d_oh;
-    reg  [1023:0] d_m0;
-    reg  [1023:0] d_m1;
-    reg  [1023:0] d_m2;
-    reg  [1023:0] d_m3;
-    reg  [1023:0] d_m4;
-    reg  [1023:0] d_mask;
-    reg  [1023:0] wr26_d_r0;
-    reg  [1023:0] wr26_d_r1;
-    reg  [1023:0] wr26_d_r2;
-    reg  [1023:0] wr26_d_r3;
-    reg  [1023:0] rd3_d_a;
-    reg  [511:0] rd3_d_f1;
-    reg  [255:0] rd3_d_f2;
-    reg  [127:0] rd3_d_f3;
-    reg  [9:0] sel_sb;
-    reg  [1023:0] sel_oh;
-    reg  [1023:0] sel_m0;
-    reg  [1023:0] sel_m1;
-    reg  [1023:0] sel_m2;
-    reg  [1023:0] sel_m3;
-    reg  [1023:0] sel_m4;
-    reg  [1023:0] sel_mask;
-    reg  [1023:0] rd6_sel_a;
-    reg  [511:0] rd6_sel_f1;
-    reg  [255:0] rd6_sel_f2;
-    reg  [127:0] rd6_sel_f3;
-    reg  [1023:0] wr27_sel_r0;
-    reg  [1023:0] wr27_sel_r1;
-    reg  [1023:0] wr27_sel_r2;
-    reg  [1023:0] wr27_sel_r3;
-    reg  [9:0] c_sb;
-    reg  [1023:0] c_oh;
-    reg  [1023:0] c_m0;
-    reg  [1023:0] c_m1;
-    reg  [1023:0] c_m2;
-    reg  [1023:0] c_m3;
-    reg  [1023:0] c_m4;
-    reg  [1023:0] c_mask;
-    reg  [1023:0] rd17_c_a;
-    reg  [511:0] rd17_c_f1;
-    reg  [255:0] rd17_c_f2;
-    reg  [127:0] rd17_c_f3;
-    reg  [1023:0] wr30_c_r0;
-    reg  [1023:0] wr30_c_r1;
-    reg  [1023:0] wr30_c_r2;
-    reg  [1023:0] wr30_c_r3;
-    reg  [1023:0] wr34_c_r0;
-    reg  [1023:0] wr34_c_r1;
-    reg  [1023:0] wr34_c_r2;
-    reg  [1023:0] wr34_c_r3;
-    reg  [9:0] t_sb;
-    reg  [1023:0] t_oh;
-    reg  [1023:0] t_m0;
-    reg  [1023:0] t_m1;
-    reg  [1023:0] t_m2;
-    reg  [1023:0] t_m3;
-    reg  [1023:0] t_m4;
-    reg  [1023:0] t_mask;
-    reg  [1023:0] rd20_t_a;
-    reg  [511:0] rd20_t_f1;
-    reg  [255:0] rd20_t_f2;
-    reg  [127:0] rd20_t_f3;
-    reg  [1023:0] wr35_t_r0;
-    reg  [1023:0] wr35_t_r1;
-    reg  [1023:0] wr35_t_r2;
-    reg  [1023:0] wr35_t_r3;
-    reg  [9:0] f_sb;
-    reg  [1023:0] f_oh;
-    reg  [1023:0] f_m0;
-    reg  [1023:0] f_m1;
-    reg  [1023:0] f_m2;
-    reg  [1023:0] f_m3;
-    reg  [1023:0] f_m4;
-    reg  [1023:0] f_mask;
-    reg  [9:0] w_sb;
-    reg  [1023:0] w_oh;
-    reg  [1023:0] w_m0;
-    reg  [1023:0] w_m1;
-    reg  [1023:0] w_m2;
-    reg  [1023:0] w_m3;
-    reg  [1023:0] w_m4;
-    reg  [1023:0] w_mask;
-    reg  [1023:0] wr42_w_r0;
-    reg  [1023:0] wr42_w_r1;
-    reg  [1023:0] wr42_w_r2;
-    reg  [1023:0] wr42_w_r3;
-    reg  [1023:0] wr43_w_r0;
-    reg  [1023:0] wr43_w_r1;
-    reg  [1023:0] wr43_w_r2;
-    reg  [1023:0] wr43_w_r3;
-    reg  [15:0] rd1_d;
-    reg  [7:0] rd2_d;
-    reg  [63:0] rd3_d;
-    reg  [15:0] rd4_t;
-    reg  [7:0] rd5_t;
-    reg  [63:0] rd6_sel;
-    reg  [7:0] rd7_sel;
-    reg  [31:0] rd8_sel;
-    reg  [15:0] rd9_sel;
-    reg  [15:0] rd10_sel;
-    reg  [15:0] rd11_sel;
-    reg  [15:0] rd12_sel;
-    reg  [15:0] rd13_sel;
-    reg  [7:0] rd14_sel;
-    reg  [15:0] rd15_c;
-    reg  [7:0] rd16_c;
-    reg  [63:0] rd17_c;
-    reg  [15:0] rd18_c;
-    reg  [7:0] rd19_t;
-    reg  [63:0] rd20_t;
-    reg  [15:0] rd21_f;
-    reg  [15:0] rd22_f;
-    reg  [15:0] rd23_w;
-    reg  [7:0] rd24_t;
-    reg  [15:0] rd25_w;
-    reg  [1023:0] wr26_d;
-    reg  [1023:0] wr27_sel;
-    reg  [127:0] wr28_sel;
-    reg  [127:0] wr29_sel;
-    reg  [1023:0] wr30_c;
-    reg  [255:0] wr31_c;
-    reg  [255:0] wr32_c;
-    reg  [1023:0] wr33_c;
-    reg  [1023:0] wr34_c;
-    reg  [1023:0] wr35_t;
-    reg  [127:0] wr36_t;
-    reg  [127:0] wr37_t;
-    reg  [1023:0] wr38_f;
-    reg  [255:0] wr39_f;
-    reg  [255:0] wr40_f;
-    reg  [1023:0] wr41_w;
-    reg  [1023:0] wr42_w;
-    reg  [1023:0] wr43_w;
-    reg  [255:0] wr44_w;
-    reg  [255:0] wr45_w;
-    reg  [127:0] wr46_w;
-    reg  [127:0] wr47_w;
-    reg  [127:0] wr48_w;
-    reg  [127:0] wr49_w;
-    reg  [511:0] wr50_w;
-    reg  [511:0] wr51_w;
-    reg  [255:0] wr52_w;
-    reg  [255:0] wr53_w;
-    reg  [255:0] wr54_w;
-    reg  [255:0] wr55_w;
-    reg  [255:0] wr56_w;
-    reg  [255:0] wr57_w;
-    reg  [127:0] wr58_w;
-    reg  [127:0] wr59_w;
+    reg  [7:0] t_cnt_inc;
+    reg  t_abandon;
+    reg  [63:0] t_rtx;
+    reg  [16:0] i_npkts;
+    reg  [63:0] i_pk;
+    reg  [15:0] i_credit_req;
+    reg  [15:0] i_credit;
+    reg  [63:0] u_del;
+    reg  [63:0] u_tx;
+    reg  [63:0] u_rtx;
+    reg  [15:0] u_credit;
+    reg  u_allow;
+    reg  [7:0] u_npkts;
+    reg  [7:0] u_max;
+    reg  [7:0] u_tcnt;
+    reg  [15:0] u_id_base;
+    reg  [87:0] u_meta;
+    reg  u_active;
+    reg  free_go;
+    reg  [63:0] u_credit_mask;
+    reg  [63:0] u_elig;
+    reg  e_go;
+    reg  [63:0] e_onehot;
+    reg  [7:0] e_off;
+    reg  [63:0] n_tx;
+    reg  [63:0] n_rtx;
+    reg  [7:0] n_max;
+    reg  [63:0] n_elig;
+    reg  [336:0] n_word;
+    reg  [129:0] e_desc;
+    reg  e_is_new;
+    reg  e_is_rtx;
+    reg  u_sendable;
 
     // Sub module instances
-    nt_homa_tr_16_nic$tx$core$valid valid(
-        .d(valid$d),
-        .q(valid$q),
-        .clock(valid$clock)
+    nt_homa_tr_16_nic$tx$core$slot_ram slot_ram(
+        .read_address(slot_ram$read_address),
+        .read_clock(slot_ram$read_clock),
+        .read_data(slot_ram$read_data),
+        .write_address(slot_ram$write_address),
+        .write_clock(slot_ram$write_clock),
+        .write_data(slot_ram$write_data),
+        .write_enable(slot_ram$write_enable)
     );
-    nt_homa_tr_16_nic$tx$core$delivered delivered(
-        .d(delivered$d),
-        .q(delivered$q),
-        .clock(delivered$clock)
+    nt_homa_tr_16_nic$tx$core$dlv_q dlv_q(
+        .clock(dlv_q$clock),
+        .reset(dlv_q$reset),
+        .push(dlv_q$push),
+        .push_data(dlv_q$push_data),
+        .pop(dlv_q$pop),
+        .head_valid(dlv_q$head_valid),
+        .head_data(dlv_q$head_data),
+        .level(dlv_q$level)
     );
-    nt_homa_tr_16_nic$tx$core$tx tx(
-        .d(tx$d),
-        .q(tx$q),
-        .clock(tx$clock)
+    nt_homa_tr_16_nic$tx$core$ctx_q ctx_q(
+        .clock(ctx_q$clock),
+        .reset(ctx_q$reset),
+        .push(ctx_q$push),
+        .push_data(ctx_q$push_data),
+        .pop(ctx_q$pop),
+        .head_valid(ctx_q$head_valid),
+        .head_data(ctx_q$head_data),
+        .level(ctx_q$level)
     );
-    nt_homa_tr_16_nic$tx$core$rtx_pending rtx_pending(
-        .d(rtx_pending$d),
-        .q(rtx_pending$q),
-        .clock(rtx_pending$clock)
+    nt_homa_tr_16_nic$tx$core$rr_above rr_above(
+        .bitmap(rr_above$bitmap),
+        .found(rr_above$found),
+        .index(rr_above$index)
     );
-    nt_homa_tr_16_nic$tx$core$credit_mask credit_mask(
-        .d(credit_mask$d),
-        .q(credit_mask$q),
-        .clock(credit_mask$clock)
+    nt_homa_tr_16_nic$tx$core$rr_any rr_any(
+        .bitmap(rr_any$bitmap),
+        .found(rr_any$found),
+        .index(rr_any$index)
     );
-    nt_homa_tr_16_nic$tx$core$credit credit(
-        .d(credit$d),
-        .q(credit$q),
-        .clock(credit$clock)
+    nt_homa_tr_16_nic$tx$core$off_ffs off_ffs(
+        .bitmap(off_ffs$bitmap),
+        .found(off_ffs$found),
+        .index(off_ffs$index)
     );
-    nt_homa_tr_16_nic$tx$core$npkts npkts(
-        .d(npkts$d),
-        .q(npkts$q),
-        .clock(npkts$clock)
+    nt_homa_tr_16_nic$tx$core$active_bits active_bits(
+        .d(active_bits$d),
+        .q(active_bits$q),
+        .clock(active_bits$clock)
     );
-    nt_homa_tr_16_nic$tx$core$max_tx_p1 max_tx_p1(
-        .d(max_tx_p1$d),
-        .q(max_tx_p1$q),
-        .clock(max_tx_p1$clock)
+    nt_homa_tr_16_nic$tx$core$sendable sendable(
+        .d(sendable$d),
+        .q(sendable$q),
+        .clock(sendable$clock)
     );
-    nt_homa_tr_16_nic$tx$core$timeout_cnt timeout_cnt(
-        .d(timeout_cnt$d),
-        .q(timeout_cnt$q),
-        .clock(timeout_cnt$clock)
+    nt_homa_tr_16_nic$tx$core$rr_last rr_last(
+        .d(rr_last$d),
+        .q(rr_last$q),
+        .clock(rr_last$clock)
     );
-    nt_homa_tr_16_nic$tx$core$ids ids(
-        .d(ids$d),
-        .q(ids$q),
-        .clock(ids$clock)
+    nt_homa_tr_16_nic$tx$core$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
     );
-    nt_homa_tr_16_nic$tx$core$remote_ip remote_ip(
-        .d(remote_ip$d),
-        .q(remote_ip$q),
-        .clock(remote_ip$clock)
+    nt_homa_tr_16_nic$tx$core$s1_kind s1_kind(
+        .d(s1_kind$d),
+        .q(s1_kind$q),
+        .clock(s1_kind$clock)
     );
-    nt_homa_tr_16_nic$tx$core$remote_port remote_port(
-        .d(remote_port$d),
-        .q(remote_port$q),
-        .clock(remote_port$clock)
+    nt_homa_tr_16_nic$tx$core$s1_slot s1_slot(
+        .d(s1_slot$d),
+        .q(s1_slot$q),
+        .clock(s1_slot$clock)
     );
-    nt_homa_tr_16_nic$tx$core$local_port local_port(
-        .d(local_port$d),
-        .q(local_port$q),
-        .clock(local_port$clock)
+    nt_homa_tr_16_nic$tx$core$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
     );
-    nt_homa_tr_16_nic$tx$core$msg_len msg_len(
-        .d(msg_len$d),
-        .q(msg_len$q),
-        .clock(msg_len$clock)
+    nt_homa_tr_16_nic$tx$core$s1_bitmap s1_bitmap(
+        .d(s1_bitmap$d),
+        .q(s1_bitmap$q),
+        .clock(s1_bitmap$clock)
     );
-    nt_homa_tr_16_nic$tx$core$rank rank(
-        .d(rank$d),
-        .q(rank$q),
-        .clock(rank$clock)
+    nt_homa_tr_16_nic$tx$core$s1_rtx_flag s1_rtx_flag(
+        .d(s1_rtx_flag$d),
+        .q(s1_rtx_flag$q),
+        .clock(s1_rtx_flag$clock)
     );
-    nt_homa_tr_16_nic$tx$core$rr_next rr_next(
-        .d(rr_next$d),
-        .q(rr_next$q),
-        .clock(rr_next$clock)
+    nt_homa_tr_16_nic$tx$core$s1_credit_flag s1_credit_flag(
+        .d(s1_credit_flag$d),
+        .q(s1_credit_flag$q),
+        .clock(s1_credit_flag$clock)
     );
-    nt_homa_tr_16_nic$tx$core$t_pending t_pending(
-        .d(t_pending$d),
-        .q(t_pending$q),
-        .clock(t_pending$clock)
+    nt_homa_tr_16_nic$tx$core$s1_credit s1_credit(
+        .d(s1_credit$d),
+        .q(s1_credit$q),
+        .clock(s1_credit$clock)
     );
-    nt_homa_tr_16_nic$tx$core$t_slot t_slot(
-        .d(t_slot$d),
-        .q(t_slot$q),
-        .clock(t_slot$clock)
+    nt_homa_tr_16_nic$tx$core$s1_allow s1_allow(
+        .d(s1_allow$d),
+        .q(s1_allow$q),
+        .clock(s1_allow$clock)
     );
-    nt_homa_tr_16_nic$tx$core$t_meta t_meta(
-        .d(t_meta$d),
-        .q(t_meta$q),
-        .clock(t_meta$clock)
+    nt_homa_tr_16_nic$tx$core$s1_raise s1_raise(
+        .d(s1_raise$d),
+        .q(s1_raise$q),
+        .clock(s1_raise$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
+    nt_homa_tr_16_nic$tx$core$s1_rtx_p1 s1_rtx_p1(
+        .d(s1_rtx_p1$d),
+        .q(s1_rtx_p1$q),
+        .clock(s1_rtx_p1$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_slot out_slot(
-        .d(out_slot$d),
-        .q(out_slot$q),
-        .clock(out_slot$clock)
+    nt_homa_tr_16_nic$tx$core$s1_emit s1_emit(
+        .d(s1_emit$d),
+        .q(s1_emit$q),
+        .clock(s1_emit$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_remote_ip out_remote_ip(
-        .d(out_remote_ip$d),
-        .q(out_remote_ip$q),
-        .clock(out_remote_ip$clock)
+    nt_homa_tr_16_nic$tx$core$s1_ip s1_ip(
+        .d(s1_ip$d),
+        .q(s1_ip$q),
+        .clock(s1_ip$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_remote_port out_remote_port(
-        .d(out_remote_port$d),
-        .q(out_remote_port$q),
-        .clock(out_remote_port$clock)
+    nt_homa_tr_16_nic$tx$core$s1_rport s1_rport(
+        .d(s1_rport$d),
+        .q(s1_rport$q),
+        .clock(s1_rport$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_msg_len out_msg_len(
-        .d(out_msg_len$d),
-        .q(out_msg_len$q),
-        .clock(out_msg_len$clock)
+    nt_homa_tr_16_nic$tx$core$s1_lport s1_lport(
+        .d(s1_lport$d),
+        .q(s1_lport$q),
+        .clock(s1_lport$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_offset out_offset(
-        .d(out_offset$d),
-        .q(out_offset$q),
-        .clock(out_offset$clock)
+    nt_homa_tr_16_nic$tx$core$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_local_port out_local_port(
-        .d(out_local_port$d),
-        .q(out_local_port$q),
-        .clock(out_local_port$clock)
+    nt_homa_tr_16_nic$tx$core$s1_rank s1_rank(
+        .d(s1_rank$d),
+        .q(s1_rank$q),
+        .clock(s1_rank$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_tx_msg_id out_tx_msg_id(
-        .d(out_tx_msg_id$d),
-        .q(out_tx_msg_id$q),
-        .clock(out_tx_msg_id$clock)
+    nt_homa_tr_16_nic$tx$core$fwd_valid fwd_valid(
+        .d(fwd_valid$d),
+        .q(fwd_valid$q),
+        .clock(fwd_valid$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_credit out_credit(
-        .d(out_credit$d),
-        .q(out_credit$q),
-        .clock(out_credit$clock)
+    nt_homa_tr_16_nic$tx$core$fwd_slot fwd_slot(
+        .d(fwd_slot$d),
+        .q(fwd_slot$q),
+        .clock(fwd_slot$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_rank out_rank(
-        .d(out_rank$d),
-        .q(out_rank$q),
-        .clock(out_rank$clock)
+    nt_homa_tr_16_nic$tx$core$fwd_word fwd_word(
+        .d(fwd_word$d),
+        .q(fwd_word$q),
+        .clock(fwd_word$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_is_new_msg out_is_new_msg(
-        .d(out_is_new_msg$d),
-        .q(out_is_new_msg$q),
-        .clock(out_is_new_msg$clock)
+    nt_homa_tr_16_nic$tx$core$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
     );
-    nt_homa_tr_16_nic$tx$core$out_is_rtx out_is_rtx(
-        .d(out_is_rtx$d),
-        .q(out_is_rtx$q),
-        .clock(out_is_rtx$clock)
+    nt_homa_tr_16_nic$tx$core$q0 q0(
+        .d(q0$d),
+        .q(q0$q),
+        .clock(q0$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$q1 q1(
+        .d(q1$d),
+        .q(q1$q),
+        .clock(q1$clock)
     );
     nt_homa_tr_16_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
         .d(cnt_stale_dlv$d),
@@ -24610,40 +24768,40 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
         .q(cnt_abandoned$q),
         .clock(cnt_abandoned$clock)
     );
+    nt_homa_tr_16_nic$tx$core$cnt_overflow cnt_overflow(
+        .d(cnt_overflow$d),
+        .q(cnt_overflow$q),
+        .clock(cnt_overflow$clock)
+    );
 
     // Update code
     always @(*) begin
-        valid$clock = clock;
-        delivered$clock = clock;
-        tx$clock = clock;
-        rtx_pending$clock = clock;
-        credit_mask$clock = clock;
-        credit$clock = clock;
-        npkts$clock = clock;
-        max_tx_p1$clock = clock;
-        timeout_cnt$clock = clock;
-        ids$clock = clock;
-        remote_ip$clock = clock;
-        remote_port$clock = clock;
-        local_port$clock = clock;
-        msg_len$clock = clock;
-        rank$clock = clock;
-        rr_next$clock = clock;
-        t_pending$clock = clock;
-        t_slot$clock = clock;
-        t_meta$clock = clock;
-        out_valid$clock = clock;
-        out_slot$clock = clock;
-        out_remote_ip$clock = clock;
-        out_remote_port$clock = clock;
-        out_msg_len$clock = clock;
-        out_offset$clock = clock;
-        out_local_port$clock = clock;
-        out_tx_msg_id$clock = clock;
-        out_credit$clock = clock;
-        out_rank$clock = clock;
-        out_is_new_msg$clock = clock;
-        out_is_rtx$clock = clock;
+        active_bits$clock = clock;
+        sendable$clock = clock;
+        rr_last$clock = clock;
+        s1_valid$clock = clock;
+        s1_kind$clock = clock;
+        s1_slot$clock = clock;
+        s1_id$clock = clock;
+        s1_bitmap$clock = clock;
+        s1_rtx_flag$clock = clock;
+        s1_credit_flag$clock = clock;
+        s1_credit$clock = clock;
+        s1_allow$clock = clock;
+        s1_raise$clock = clock;
+        s1_rtx_p1$clock = clock;
+        s1_emit$clock = clock;
+        s1_ip$clock = clock;
+        s1_rport$clock = clock;
+        s1_lport$clock = clock;
+        s1_len$clock = clock;
+        s1_rank$clock = clock;
+        fwd_valid$clock = clock;
+        fwd_slot$clock = clock;
+        fwd_word$clock = clock;
+        q_count$clock = clock;
+        q0$clock = clock;
+        q1$clock = clock;
         cnt_stale_dlv$clock = clock;
         cnt_stale_ctx$clock = clock;
         cnt_stale_to$clock = clock;
@@ -24653,37 +24811,33 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
         cnt_write_busy$clock = clock;
         cnt_delivered$clock = clock;
         cnt_abandoned$clock = clock;
-        valid$d = valid$q;
-        delivered$d = delivered$q;
-        tx$d = tx$q;
-        rtx_pending$d = rtx_pending$q;
-        credit_mask$d = credit_mask$q;
-        credit$d = credit$q;
-        npkts$d = npkts$q;
-        max_tx_p1$d = max_tx_p1$q;
-        timeout_cnt$d = timeout_cnt$q;
-        ids$d = ids$q;
-        remote_ip$d = remote_ip$q;
-        remote_port$d = remote_port$q;
-        local_port$d = local_port$q;
-        msg_len$d = msg_len$q;
-        rank$d = rank$q;
-        rr_next$d = rr_next$q;
-        t_pending$d = t_pending$q;
-        t_slot$d = t_slot$q;
-        t_meta$d = t_meta$q;
-        out_valid$d = out_valid$q;
-        out_slot$d = out_slot$q;
-        out_remote_ip$d = out_remote_ip$q;
-        out_remote_port$d = out_remote_port$q;
-        out_msg_len$d = out_msg_len$q;
-        out_offset$d = out_offset$q;
-        out_local_port$d = out_local_port$q;
-        out_tx_msg_id$d = out_tx_msg_id$q;
-        out_credit$d = out_credit$q;
-        out_rank$d = out_rank$q;
-        out_is_new_msg$d = out_is_new_msg$q;
-        out_is_rtx$d = out_is_rtx$q;
+        cnt_overflow$clock = clock;
+        active_bits$d = active_bits$q;
+        sendable$d = sendable$q;
+        rr_last$d = rr_last$q;
+        s1_valid$d = s1_valid$q;
+        s1_kind$d = s1_kind$q;
+        s1_slot$d = s1_slot$q;
+        s1_id$d = s1_id$q;
+        s1_bitmap$d = s1_bitmap$q;
+        s1_rtx_flag$d = s1_rtx_flag$q;
+        s1_credit_flag$d = s1_credit_flag$q;
+        s1_credit$d = s1_credit$q;
+        s1_allow$d = s1_allow$q;
+        s1_raise$d = s1_raise$q;
+        s1_rtx_p1$d = s1_rtx_p1$q;
+        s1_emit$d = s1_emit$q;
+        s1_ip$d = s1_ip$q;
+        s1_rport$d = s1_rport$q;
+        s1_lport$d = s1_lport$q;
+        s1_len$d = s1_len$q;
+        s1_rank$d = s1_rank$q;
+        fwd_valid$d = fwd_valid$q;
+        fwd_slot$d = fwd_slot$q;
+        fwd_word$d = fwd_word$q;
+        q_count$d = q_count$q;
+        q0$d = q0$q;
+        q1$d = q1$q;
         cnt_stale_dlv$d = cnt_stale_dlv$q;
         cnt_stale_ctx$d = cnt_stale_ctx$q;
         cnt_stale_to$d = cnt_stale_to$q;
@@ -24693,2940 +24847,390 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
         cnt_write_busy$d = cnt_write_busy$q;
         cnt_delivered$d = cnt_delivered$q;
         cnt_abandoned$d = cnt_abandoned$q;
-        d_slot = dlv_tx_msg_id[(32'h0)+:(4)];
-        rd1_d = 32'h0;
-        if (d_slot == 0) begin
-            rd1_d = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (d_slot == 1) begin
-            rd1_d = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (d_slot == 2) begin
-            rd1_d = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (d_slot == 3) begin
-            rd1_d = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (d_slot == 4) begin
-            rd1_d = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (d_slot == 5) begin
-            rd1_d = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (d_slot == 6) begin
-            rd1_d = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (d_slot == 7) begin
-            rd1_d = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (d_slot == 8) begin
-            rd1_d = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (d_slot == 9) begin
-            rd1_d = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (d_slot == 10) begin
-            rd1_d = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (d_slot == 11) begin
-            rd1_d = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (d_slot == 12) begin
-            rd1_d = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (d_slot == 13) begin
-            rd1_d = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (d_slot == 14) begin
-            rd1_d = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (d_slot == 15) begin
-            rd1_d = ids$q[(15 * 32'h10)+:(16)];
-        end
-        d_hit = (dlv_valid & valid$q[d_slot]) & (rd1_d == dlv_tx_msg_id);
-        rd2_d = 32'h0;
-        if (d_slot == 0) begin
-            rd2_d = npkts$q[(0 * 32'h8)+:(8)];
-        end
-        if (d_slot == 1) begin
-            rd2_d = npkts$q[(1 * 32'h8)+:(8)];
-        end
-        if (d_slot == 2) begin
-            rd2_d = npkts$q[(2 * 32'h8)+:(8)];
-        end
-        if (d_slot == 3) begin
-            rd2_d = npkts$q[(3 * 32'h8)+:(8)];
-        end
-        if (d_slot == 4) begin
-            rd2_d = npkts$q[(4 * 32'h8)+:(8)];
-        end
-        if (d_slot == 5) begin
-            rd2_d = npkts$q[(5 * 32'h8)+:(8)];
-        end
-        if (d_slot == 6) begin
-            rd2_d = npkts$q[(6 * 32'h8)+:(8)];
-        end
-        if (d_slot == 7) begin
-            rd2_d = npkts$q[(7 * 32'h8)+:(8)];
-        end
-        if (d_slot == 8) begin
-            rd2_d = npkts$q[(8 * 32'h8)+:(8)];
-        end
-        if (d_slot == 9) begin
-            rd2_d = npkts$q[(9 * 32'h8)+:(8)];
-        end
-        if (d_slot == 10) begin
-            rd2_d = npkts$q[(10 * 32'h8)+:(8)];
-        end
-        if (d_slot == 11) begin
-            rd2_d = npkts$q[(11 * 32'h8)+:(8)];
-        end
-        if (d_slot == 12) begin
-            rd2_d = npkts$q[(12 * 32'h8)+:(8)];
-        end
-        if (d_slot == 13) begin
-            rd2_d = npkts$q[(13 * 32'h8)+:(8)];
-        end
-        if (d_slot == 14) begin
-            rd2_d = npkts$q[(14 * 32'h8)+:(8)];
-        end
-        if (d_slot == 15) begin
-            rd2_d = npkts$q[(15 * 32'h8)+:(8)];
-        end
-        d_pkt_mask = ~(ones64 << ((rd2_d) & 7'h7f));
-        d_ack_ok = dlv_ack_bitmap & d_pkt_mask;
-        d_sb = ((d_slot) & 10'h3ff) << 32'h6;
-        d_oh = one_flat << d_sb;
-        d_m0 = d_oh | (d_oh << 32'h1);
-        d_m1 = d_m0 | (d_m0 << 32'h2);
-        d_m2 = d_m1 | (d_m1 << 32'h4);
-        d_m3 = d_m2 | (d_m2 << 32'h8);
-        d_m4 = d_m3 | (d_m3 << 32'h10);
-        d_mask = d_m4 | (d_m4 << 32'h20);
-        wr26_d_r0 = ((d_ack_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr26_d_r1 = wr26_d_r0 | (wr26_d_r0 << 32'h40);
-        wr26_d_r2 = wr26_d_r1 | (wr26_d_r1 << 32'h80);
-        wr26_d_r3 = wr26_d_r2 | (wr26_d_r2 << 32'h100);
-        wr26_d = (wr26_d_r3 | (wr26_d_r3 << 32'h200)) & d_mask;
-        d_ack_flat = wr26_d;
-        rd3_d_a = delivered$q & d_mask;
-        rd3_d_f1 = rd3_d_a[(32'h0)+:(512)] | rd3_d_a[(32'h200)+:(512)];
-        rd3_d_f2 = rd3_d_f1[(32'h0)+:(256)] | rd3_d_f1[(32'h100)+:(256)];
-        rd3_d_f3 = rd3_d_f2[(32'h0)+:(128)] | rd3_d_f2[(32'h80)+:(128)];
-        rd3_d = rd3_d_f3[(32'h0)+:(64)] | rd3_d_f3[(32'h40)+:(64)];
-        d_new_slice = rd3_d | d_ack_ok;
-        d_complete = d_hit & (d_new_slice == d_pkt_mask);
-        t_go = t_pending$q & (~d_complete);
-        rd4_t = 32'h0;
-        if (t_slot$q == 0) begin
-            rd4_t = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 1) begin
-            rd4_t = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 2) begin
-            rd4_t = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 3) begin
-            rd4_t = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 4) begin
-            rd4_t = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 5) begin
-            rd4_t = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 6) begin
-            rd4_t = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 7) begin
-            rd4_t = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 8) begin
-            rd4_t = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 9) begin
-            rd4_t = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 10) begin
-            rd4_t = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 11) begin
-            rd4_t = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 12) begin
-            rd4_t = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 13) begin
-            rd4_t = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 14) begin
-            rd4_t = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (t_slot$q == 15) begin
-            rd4_t = ids$q[(15 * 32'h10)+:(16)];
-        end
-        t_hit = (t_go & valid$q[t_slot$q]) & (rd4_t == t_meta$q[(32'h8)+:(16)]);
-        rd5_t = 32'h0;
-        if (t_slot$q == 0) begin
-            rd5_t = timeout_cnt$q[(0 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 1) begin
-            rd5_t = timeout_cnt$q[(1 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 2) begin
-            rd5_t = timeout_cnt$q[(2 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 3) begin
-            rd5_t = timeout_cnt$q[(3 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 4) begin
-            rd5_t = timeout_cnt$q[(4 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 5) begin
-            rd5_t = timeout_cnt$q[(5 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 6) begin
-            rd5_t = timeout_cnt$q[(6 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 7) begin
-            rd5_t = timeout_cnt$q[(7 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 8) begin
-            rd5_t = timeout_cnt$q[(8 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 9) begin
-            rd5_t = timeout_cnt$q[(9 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 10) begin
-            rd5_t = timeout_cnt$q[(10 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 11) begin
-            rd5_t = timeout_cnt$q[(11 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 12) begin
-            rd5_t = timeout_cnt$q[(12 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 13) begin
-            rd5_t = timeout_cnt$q[(13 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 14) begin
-            rd5_t = timeout_cnt$q[(14 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 15) begin
-            rd5_t = timeout_cnt$q[(15 * 32'h8)+:(8)];
-        end
-        t_cnt = rd5_t;
-        t_max_start = 32'h0;
-        if (t_slot$q == 0) begin
-            t_max_start = max_tx_p1$q[(0 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 1) begin
-            t_max_start = max_tx_p1$q[(1 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 2) begin
-            t_max_start = max_tx_p1$q[(2 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 3) begin
-            t_max_start = max_tx_p1$q[(3 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 4) begin
-            t_max_start = max_tx_p1$q[(4 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 5) begin
-            t_max_start = max_tx_p1$q[(5 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 6) begin
-            t_max_start = max_tx_p1$q[(6 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 7) begin
-            t_max_start = max_tx_p1$q[(7 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 8) begin
-            t_max_start = max_tx_p1$q[(8 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 9) begin
-            t_max_start = max_tx_p1$q[(9 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 10) begin
-            t_max_start = max_tx_p1$q[(10 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 11) begin
-            t_max_start = max_tx_p1$q[(11 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 12) begin
-            t_max_start = max_tx_p1$q[(12 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 13) begin
-            t_max_start = max_tx_p1$q[(13 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 14) begin
-            t_max_start = max_tx_p1$q[(14 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 15) begin
-            t_max_start = max_tx_p1$q[(15 * 32'h8)+:(8)];
-        end
-        t_progress_start = t_max_start > t_meta$q[(32'h0)+:(8)];
-        t_cnt_updated = t_cnt;
-        if (t_cnt != 32'hff) begin
-            t_cnt_updated = t_cnt + 32'h1;
-        end
-        t_abandon = (t_hit & (~t_progress_start)) & (t_cnt_updated > timeout_threshold);
-        t_retx = t_hit & (~t_abandon);
-        eligible = ((tx$q & credit_mask$q) | rtx_pending$q) & (~delivered$q);
-        freed_now = 32'h0;
-        if (d_complete) begin
-            freed_now = (all_zero_n & ~(1 << (d_slot)) | ((1'b1) << (d_slot)));
-        end
-        if (t_abandon) begin
-            freed_now = (all_zero_n & ~(1 << (t_slot$q)) | ((1'b1) << (t_slot$q)));
-        end
-        below_rr = ~(all_ones_n << rr_next$q);
-        found_any = 1'b0;
-        found_below = 1'b0;
-        slot_any = 32'h0;
-        slot_below = 32'h0;
-        if (|eligible[(0 * 32'h40)+:(64)] & (~freed_now[0])) begin
-            found_any = 1'b1;
-            slot_any = 0;
-            if (below_rr[0]) begin
-                found_below = 1'b1;
-                slot_below = 0;
+        cnt_overflow$d = cnt_overflow$q;
+        dlv_q$clock = clock;
+        ctx_q$clock = clock;
+        slot_ram$read_clock = clock;
+        slot_ram$write_clock = clock;
+        dlv_q$reset = reset;
+        ctx_q$reset = reset;
+        dlv_overflow = dlv_valid & (dlv_q$level == 32'h10);
+        ctx_overflow = ctx_valid & (ctx_q$level == 32'h10);
+        dlv_q$push = dlv_valid & (~reset);
+        dlv_q$push_data = ((dlv_tx_msg_id) & 80'hffffffffffffffffffff) | (((dlv_ack_bitmap) & 80'hffffffffffffffffffff) << 32'h10);
+        ctx_q$push = ctx_valid & (~reset);
+        ctx_q$push_data = ((((((ctx_tx_msg_id) & 100'hfffffffffffffffffffffffff) | (((ctx_rtx_flag) & 100'hfffffffffffffffffffffffff) << 32'h10)) | (((ctx_rtx_bitmap) & 100'hfffffffffffffffffffffffff) << 32'h11)) | ((((ctx_credit_flag) & 100'hfffffffffffffffffffffffff) << 32'h51) | (((ctx_new_credit) & 100'hfffffffffffffffffffffffff) << 32'h52))) | (((ctx_allow_tx) & 100'hfffffffffffffffffffffffff) << 32'h62)) | (((ctx_raise_only) & 100'hfffffffffffffffffffffffff) << 32'h63);
+        dlv_head = dlv_q$head_data;
+        ctx_head = ctx_q$head_data;
+        q_pop = (q_count$q != 32'h0) & pkt_ready;
+        occ_after = (((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) - ((q_pop) & 3'h7);
+        room = occ_after <= 32'h1;
+        ev_dlv = dlv_q$head_valid;
+        ev_ctx = ctx_q$head_valid;
+        g_dlv = ev_dlv & (~reset);
+        g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
+        g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
+        g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
+        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        rr_above$bitmap = sendable$q & above_mask;
+        rr_any$bitmap = sendable$q;
+        pick_slot = rr_any$index;
+        if (rr_above$found) begin
+            pick_slot = rr_above$index;
+        end
+        g_pkt = ((((rr_any$found & room) & (~ev_dlv)) & (~ev_ctx)) & ((~to_valid) & (~new_valid))) & (~reset);
+        dlv_q$pop = g_dlv;
+        ctx_q$pop = g_ctx;
+        to_ready = g_to;
+        new_ready = g_new;
+        s1_valid$d = (g_dlv | g_ctx) | ((g_to | g_new) | g_pkt);
+        s1_kind$d = 32'h0;
+        s1_emit$d = 1'b0;
+        s0_slot = pick_slot;
+        s1_id$d = 32'h0;
+        s1_bitmap$d = 32'h0;
+        s1_rtx_flag$d = 1'b0;
+        s1_credit_flag$d = 1'b0;
+        s1_credit$d = 32'h0;
+        s1_allow$d = 1'b0;
+        s1_raise$d = 1'b0;
+        s1_rtx_p1$d = 32'h0;
+        s1_ip$d = new_remote_ip;
+        s1_rport$d = new_remote_port;
+        s1_lport$d = new_local_port;
+        s1_len$d = new_msg_len;
+        s1_rank$d = new_rank;
+        if (g_dlv) begin
+            s1_kind$d = 32'h1;
+            s1_id$d = dlv_head[(32'h0)+:(16)];
+            s0_slot = dlv_head[(32'h0)+:(4)];
+            s1_bitmap$d = dlv_head[(32'h10)+:(64)];
+        end
+        else if (g_ctx) begin
+            s1_kind$d = 32'h2;
+            s1_id$d = ctx_head[(32'h0)+:(16)];
+            s0_slot = ctx_head[(32'h0)+:(4)];
+            s1_rtx_flag$d = ctx_head[32'h10];
+            s1_bitmap$d = ctx_head[(32'h11)+:(64)];
+            s1_credit_flag$d = ctx_head[32'h51];
+            s1_credit$d = ctx_head[(32'h52)+:(16)];
+            s1_allow$d = ctx_head[32'h62];
+            s1_raise$d = ctx_head[32'h63];
+        end
+        else if (g_to) begin
+            s1_kind$d = 32'h3;
+            s0_slot = to_slot;
+            s1_id$d = to_meta[(32'h8)+:(16)];
+            s1_rtx_p1$d = to_meta[(32'h0)+:(8)];
+        end
+        else if (g_new) begin
+            s1_kind$d = 32'h4;
+            s0_slot = new_slot;
+            s1_credit_flag$d = new_credit_valid;
+            s1_credit$d = new_credit;
+            s1_emit$d = room;
+        end
+        else if (g_pkt) begin
+            s1_emit$d = 1'b1;
+            rr_last$d = pick_slot;
+        end
+        slot_ram$read_address = s0_slot;
+        s1_slot$d = s0_slot;
+        cur = slot_ram$read_data;
+        if (fwd_valid$q & (fwd_slot$q == s1_slot$q)) begin
+            cur = fwd_word$q;
+        end
+        c_del = cur[(32'h0)+:(64)];
+        c_tx = cur[(32'h40)+:(64)];
+        c_rtx = cur[(32'h80)+:(64)];
+        c_credit = cur[(32'hc0)+:(16)];
+        c_allow = cur[32'hd0];
+        c_npkts = cur[(32'hd1)+:(8)];
+        c_max = cur[(32'hd9)+:(8)];
+        c_tcnt = cur[(32'he1)+:(8)];
+        c_id_base = cur[(32'he9)+:(16)];
+        c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
+        c_active = active_bits$q[s1_slot$q];
+        c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
+        hit = c_active & (c_id == s1_id$q);
+        k_dlv = s1_valid$q & (s1_kind$q == 32'h1);
+        k_ctx = s1_valid$q & (s1_kind$q == 32'h2);
+        k_to = s1_valid$q & (s1_kind$q == 32'h3);
+        k_new = s1_valid$q & (s1_kind$q == 32'h4);
+        d_ack = s1_bitmap$q & c_pk;
+        d_del = c_del | d_ack;
+        d_complete = d_del == c_pk;
+        x_rtx = (s1_bitmap$q & c_pk) & (~c_del);
+        x_beyond = s1_credit$q > ((c_npkts) & 16'hffff);
+        x_req = s1_credit$q;
+        if (x_beyond) begin
+            x_req = ((c_npkts) & 16'hffff);
+        end
+        x_credit = x_req;
+        if (s1_raise$q & (c_credit > x_req)) begin
+            x_credit = c_credit;
+        end
+        t_progress = c_max > s1_rtx_p1$q;
+        t_cnt_inc = c_tcnt + 32'h1;
+        if (c_tcnt == 32'hff) begin
+            t_cnt_inc = 32'hff;
+        end
+        t_abandon = (~t_progress) & (t_cnt_inc > timeout_threshold);
+        t_rtx = (~(ones64 << ((s1_rtx_p1$q) & 7'h7f))) & (~c_del);
+        i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        i_pk = ~(ones64 << ((i_npkts) & 7'h7f));
+        i_credit_req = default_credit;
+        if (s1_credit_flag$q) begin
+            i_credit_req = s1_credit$q;
+        end
+        i_credit = i_credit_req;
+        if (i_credit_req > ((i_npkts) & 16'hffff)) begin
+            i_credit = ((i_npkts) & 16'hffff);
+        end
+        u_del = c_del;
+        u_tx = c_tx;
+        u_rtx = c_rtx;
+        u_credit = c_credit;
+        u_allow = c_allow;
+        u_npkts = c_npkts;
+        u_max = c_max;
+        u_tcnt = c_tcnt;
+        u_id_base = c_id_base;
+        u_meta = cur[(32'hf9)+:(88)];
+        u_active = c_active;
+        free_go = 1'b0;
+        done_abandoned = 1'b0;
+        sched_valid = 1'b0;
+        sched_slot = s1_slot$q;
+        sched_meta = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
+        cancel_valid = 1'b0;
+        cancel_slot = s1_slot$q;
+        new_id_valid = 1'b0;
+        new_id = c_id;
+        if (k_dlv & hit) begin
+            u_del = d_del;
+            u_tx = c_tx & (~d_ack);
+            u_rtx = c_rtx & (~d_ack);
+            if (d_complete) begin
+                free_go = 1'b1;
+                cancel_valid = 1'b1;
             end
         end
-        if (|eligible[(1 * 32'h40)+:(64)] & (~freed_now[1])) begin
-            found_any = 1'b1;
-            slot_any = 1;
-            if (below_rr[1]) begin
-                found_below = 1'b1;
-                slot_below = 1;
+        if (k_ctx & hit) begin
+            if (s1_rtx_flag$q) begin
+                u_tx = c_tx | x_rtx;
             end
-        end
-        if (|eligible[(2 * 32'h40)+:(64)] & (~freed_now[2])) begin
-            found_any = 1'b1;
-            slot_any = 2;
-            if (below_rr[2]) begin
-                found_below = 1'b1;
-                slot_below = 2;
+            if (s1_credit_flag$q) begin
+                u_credit = x_credit;
             end
-        end
-        if (|eligible[(3 * 32'h40)+:(64)] & (~freed_now[3])) begin
-            found_any = 1'b1;
-            slot_any = 3;
-            if (below_rr[3]) begin
-                found_below = 1'b1;
-                slot_below = 3;
-            end
-        end
-        if (|eligible[(4 * 32'h40)+:(64)] & (~freed_now[4])) begin
-            found_any = 1'b1;
-            slot_any = 4;
-            if (below_rr[4]) begin
-                found_below = 1'b1;
-                slot_below = 4;
-            end
-        end
-        if (|eligible[(5 * 32'h40)+:(64)] & (~freed_now[5])) begin
-            found_any = 1'b1;
-            slot_any = 5;
-            if (below_rr[5]) begin
-                found_below = 1'b1;
-                slot_below = 5;
-            end
-        end
-        if (|eligible[(6 * 32'h40)+:(64)] & (~freed_now[6])) begin
-            found_any = 1'b1;
-            slot_any = 6;
-            if (below_rr[6]) begin
-                found_below = 1'b1;
-                slot_below = 6;
-            end
-        end
-        if (|eligible[(7 * 32'h40)+:(64)] & (~freed_now[7])) begin
-            found_any = 1'b1;
-            slot_any = 7;
-            if (below_rr[7]) begin
-                found_below = 1'b1;
-                slot_below = 7;
-            end
-        end
-        if (|eligible[(8 * 32'h40)+:(64)] & (~freed_now[8])) begin
-            found_any = 1'b1;
-            slot_any = 8;
-            if (below_rr[8]) begin
-                found_below = 1'b1;
-                slot_below = 8;
-            end
-        end
-        if (|eligible[(9 * 32'h40)+:(64)] & (~freed_now[9])) begin
-            found_any = 1'b1;
-            slot_any = 9;
-            if (below_rr[9]) begin
-                found_below = 1'b1;
-                slot_below = 9;
-            end
-        end
-        if (|eligible[(10 * 32'h40)+:(64)] & (~freed_now[10])) begin
-            found_any = 1'b1;
-            slot_any = 10;
-            if (below_rr[10]) begin
-                found_below = 1'b1;
-                slot_below = 10;
-            end
-        end
-        if (|eligible[(11 * 32'h40)+:(64)] & (~freed_now[11])) begin
-            found_any = 1'b1;
-            slot_any = 11;
-            if (below_rr[11]) begin
-                found_below = 1'b1;
-                slot_below = 11;
-            end
-        end
-        if (|eligible[(12 * 32'h40)+:(64)] & (~freed_now[12])) begin
-            found_any = 1'b1;
-            slot_any = 12;
-            if (below_rr[12]) begin
-                found_below = 1'b1;
-                slot_below = 12;
-            end
-        end
-        if (|eligible[(13 * 32'h40)+:(64)] & (~freed_now[13])) begin
-            found_any = 1'b1;
-            slot_any = 13;
-            if (below_rr[13]) begin
-                found_below = 1'b1;
-                slot_below = 13;
-            end
-        end
-        if (|eligible[(14 * 32'h40)+:(64)] & (~freed_now[14])) begin
-            found_any = 1'b1;
-            slot_any = 14;
-            if (below_rr[14]) begin
-                found_below = 1'b1;
-                slot_below = 14;
-            end
-        end
-        if (|eligible[(15 * 32'h40)+:(64)] & (~freed_now[15])) begin
-            found_any = 1'b1;
-            slot_any = 15;
-            if (below_rr[15]) begin
-                found_below = 1'b1;
-                slot_below = 15;
-            end
-        end
-        sel_slot = slot_any;
-        if (found_below) begin
-            sel_slot = slot_below;
-        end
-        do_select = found_any & ((~out_valid$q) | pkt_ready);
-        sel_sb = ((sel_slot) & 10'h3ff) << 32'h6;
-        sel_oh = one_flat << sel_sb;
-        sel_m0 = sel_oh | (sel_oh << 32'h1);
-        sel_m1 = sel_m0 | (sel_m0 << 32'h2);
-        sel_m2 = sel_m1 | (sel_m1 << 32'h4);
-        sel_m3 = sel_m2 | (sel_m2 << 32'h8);
-        sel_m4 = sel_m3 | (sel_m3 << 32'h10);
-        sel_mask = sel_m4 | (sel_m4 << 32'h20);
-        rd6_sel_a = eligible & sel_mask;
-        rd6_sel_f1 = rd6_sel_a[(32'h0)+:(512)] | rd6_sel_a[(32'h200)+:(512)];
-        rd6_sel_f2 = rd6_sel_f1[(32'h0)+:(256)] | rd6_sel_f1[(32'h100)+:(256)];
-        rd6_sel_f3 = rd6_sel_f2[(32'h0)+:(128)] | rd6_sel_f2[(32'h80)+:(128)];
-        rd6_sel = rd6_sel_f3[(32'h0)+:(64)] | rd6_sel_f3[(32'h40)+:(64)];
-        sel_slice = rd6_sel;
-        sel_onehot = sel_slice & ((~sel_slice) + 32'h1);
-        sel_index = 32'h0;
-        if (sel_onehot[0]) begin
-            sel_index = 0;
-        end
-        if (sel_onehot[1]) begin
-            sel_index = 1;
-        end
-        if (sel_onehot[2]) begin
-            sel_index = 2;
-        end
-        if (sel_onehot[3]) begin
-            sel_index = 3;
-        end
-        if (sel_onehot[4]) begin
-            sel_index = 4;
-        end
-        if (sel_onehot[5]) begin
-            sel_index = 5;
-        end
-        if (sel_onehot[6]) begin
-            sel_index = 6;
-        end
-        if (sel_onehot[7]) begin
-            sel_index = 7;
-        end
-        if (sel_onehot[8]) begin
-            sel_index = 8;
-        end
-        if (sel_onehot[9]) begin
-            sel_index = 9;
-        end
-        if (sel_onehot[10]) begin
-            sel_index = 10;
-        end
-        if (sel_onehot[11]) begin
-            sel_index = 11;
-        end
-        if (sel_onehot[12]) begin
-            sel_index = 12;
-        end
-        if (sel_onehot[13]) begin
-            sel_index = 13;
-        end
-        if (sel_onehot[14]) begin
-            sel_index = 14;
-        end
-        if (sel_onehot[15]) begin
-            sel_index = 15;
-        end
-        if (sel_onehot[16]) begin
-            sel_index = 16;
-        end
-        if (sel_onehot[17]) begin
-            sel_index = 17;
-        end
-        if (sel_onehot[18]) begin
-            sel_index = 18;
-        end
-        if (sel_onehot[19]) begin
-            sel_index = 19;
-        end
-        if (sel_onehot[20]) begin
-            sel_index = 20;
-        end
-        if (sel_onehot[21]) begin
-            sel_index = 21;
-        end
-        if (sel_onehot[22]) begin
-            sel_index = 22;
-        end
-        if (sel_onehot[23]) begin
-            sel_index = 23;
-        end
-        if (sel_onehot[24]) begin
-            sel_index = 24;
-        end
-        if (sel_onehot[25]) begin
-            sel_index = 25;
-        end
-        if (sel_onehot[26]) begin
-            sel_index = 26;
-        end
-        if (sel_onehot[27]) begin
-            sel_index = 27;
-        end
-        if (sel_onehot[28]) begin
-            sel_index = 28;
-        end
-        if (sel_onehot[29]) begin
-            sel_index = 29;
-        end
-        if (sel_onehot[30]) begin
-            sel_index = 30;
-        end
-        if (sel_onehot[31]) begin
-            sel_index = 31;
-        end
-        if (sel_onehot[32]) begin
-            sel_index = 32;
-        end
-        if (sel_onehot[33]) begin
-            sel_index = 33;
-        end
-        if (sel_onehot[34]) begin
-            sel_index = 34;
-        end
-        if (sel_onehot[35]) begin
-            sel_index = 35;
-        end
-        if (sel_onehot[36]) begin
-            sel_index = 36;
-        end
-        if (sel_onehot[37]) begin
-            sel_index = 37;
-        end
-        if (sel_onehot[38]) begin
-            sel_index = 38;
-        end
-        if (sel_onehot[39]) begin
-            sel_index = 39;
-        end
-        if (sel_onehot[40]) begin
-            sel_index = 40;
-        end
-        if (sel_onehot[41]) begin
-            sel_index = 41;
-        end
-        if (sel_onehot[42]) begin
-            sel_index = 42;
-        end
-        if (sel_onehot[43]) begin
-            sel_index = 43;
-        end
-        if (sel_onehot[44]) begin
-            sel_index = 44;
-        end
-        if (sel_onehot[45]) begin
-            sel_index = 45;
-        end
-        if (sel_onehot[46]) begin
-            sel_index = 46;
-        end
-        if (sel_onehot[47]) begin
-            sel_index = 47;
-        end
-        if (sel_onehot[48]) begin
-            sel_index = 48;
-        end
-        if (sel_onehot[49]) begin
-            sel_index = 49;
-        end
-        if (sel_onehot[50]) begin
-            sel_index = 50;
-        end
-        if (sel_onehot[51]) begin
-            sel_index = 51;
-        end
-        if (sel_onehot[52]) begin
-            sel_index = 52;
-        end
-        if (sel_onehot[53]) begin
-            sel_index = 53;
-        end
-        if (sel_onehot[54]) begin
-            sel_index = 54;
-        end
-        if (sel_onehot[55]) begin
-            sel_index = 55;
-        end
-        if (sel_onehot[56]) begin
-            sel_index = 56;
-        end
-        if (sel_onehot[57]) begin
-            sel_index = 57;
-        end
-        if (sel_onehot[58]) begin
-            sel_index = 58;
-        end
-        if (sel_onehot[59]) begin
-            sel_index = 59;
-        end
-        if (sel_onehot[60]) begin
-            sel_index = 60;
-        end
-        if (sel_onehot[61]) begin
-            sel_index = 61;
-        end
-        if (sel_onehot[62]) begin
-            sel_index = 62;
-        end
-        if (sel_onehot[63]) begin
-            sel_index = 63;
-        end
-        sel_offset = ((sel_index) & 8'hff);
-        sel_offset_p1 = ((sel_index) & 8'hff) + 32'h1;
-        rd7_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd7_sel = max_tx_p1$q[(0 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 1) begin
-            rd7_sel = max_tx_p1$q[(1 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 2) begin
-            rd7_sel = max_tx_p1$q[(2 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 3) begin
-            rd7_sel = max_tx_p1$q[(3 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 4) begin
-            rd7_sel = max_tx_p1$q[(4 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 5) begin
-            rd7_sel = max_tx_p1$q[(5 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 6) begin
-            rd7_sel = max_tx_p1$q[(6 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 7) begin
-            rd7_sel = max_tx_p1$q[(7 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 8) begin
-            rd7_sel = max_tx_p1$q[(8 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 9) begin
-            rd7_sel = max_tx_p1$q[(9 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 10) begin
-            rd7_sel = max_tx_p1$q[(10 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 11) begin
-            rd7_sel = max_tx_p1$q[(11 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 12) begin
-            rd7_sel = max_tx_p1$q[(12 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 13) begin
-            rd7_sel = max_tx_p1$q[(13 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 14) begin
-            rd7_sel = max_tx_p1$q[(14 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 15) begin
-            rd7_sel = max_tx_p1$q[(15 * 32'h8)+:(8)];
-        end
-        sel_max_p1 = rd7_sel;
-        sel_clear = 32'h0;
-        wr27_sel_r0 = ((sel_onehot) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr27_sel_r1 = wr27_sel_r0 | (wr27_sel_r0 << 32'h40);
-        wr27_sel_r2 = wr27_sel_r1 | (wr27_sel_r1 << 32'h80);
-        wr27_sel_r3 = wr27_sel_r2 | (wr27_sel_r2 << 32'h100);
-        wr27_sel = (wr27_sel_r3 | (wr27_sel_r3 << 32'h200)) & sel_mask;
-        if (do_select) begin
-            sel_clear = wr27_sel;
-        end
-        tx_s = tx$q & (~sel_clear);
-        rtx_s = rtx_pending$q & (~sel_clear);
-        max_s = max_tx_p1$q;
-        wr28_sel = 32'h0;
-        if (sel_slot == 0) begin
-            wr28_sel = ones8 << (0 * 32'h8);
-        end
-        if (sel_slot == 1) begin
-            wr28_sel = ones8 << (1 * 32'h8);
-        end
-        if (sel_slot == 2) begin
-            wr28_sel = ones8 << (2 * 32'h8);
-        end
-        if (sel_slot == 3) begin
-            wr28_sel = ones8 << (3 * 32'h8);
-        end
-        if (sel_slot == 4) begin
-            wr28_sel = ones8 << (4 * 32'h8);
-        end
-        if (sel_slot == 5) begin
-            wr28_sel = ones8 << (5 * 32'h8);
-        end
-        if (sel_slot == 6) begin
-            wr28_sel = ones8 << (6 * 32'h8);
-        end
-        if (sel_slot == 7) begin
-            wr28_sel = ones8 << (7 * 32'h8);
-        end
-        if (sel_slot == 8) begin
-            wr28_sel = ones8 << (8 * 32'h8);
-        end
-        if (sel_slot == 9) begin
-            wr28_sel = ones8 << (9 * 32'h8);
-        end
-        if (sel_slot == 10) begin
-            wr28_sel = ones8 << (10 * 32'h8);
-        end
-        if (sel_slot == 11) begin
-            wr28_sel = ones8 << (11 * 32'h8);
-        end
-        if (sel_slot == 12) begin
-            wr28_sel = ones8 << (12 * 32'h8);
-        end
-        if (sel_slot == 13) begin
-            wr28_sel = ones8 << (13 * 32'h8);
-        end
-        if (sel_slot == 14) begin
-            wr28_sel = ones8 << (14 * 32'h8);
-        end
-        if (sel_slot == 15) begin
-            wr28_sel = ones8 << (15 * 32'h8);
-        end
-        wr29_sel = 32'h0;
-        if (sel_slot == 0) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
-        end
-        if (sel_slot == 1) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
-        end
-        if (sel_slot == 2) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
-        end
-        if (sel_slot == 3) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
-        end
-        if (sel_slot == 4) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
-        end
-        if (sel_slot == 5) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
-        end
-        if (sel_slot == 6) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
-        end
-        if (sel_slot == 7) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
-        end
-        if (sel_slot == 8) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
-        end
-        if (sel_slot == 9) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
-        end
-        if (sel_slot == 10) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
-        end
-        if (sel_slot == 11) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
-        end
-        if (sel_slot == 12) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
-        end
-        if (sel_slot == 13) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
-        end
-        if (sel_slot == 14) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
-        end
-        if (sel_slot == 15) begin
-            wr29_sel = ((sel_offset_p1) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
-        end
-        if (do_select & (sel_offset_p1 > sel_max_p1)) begin
-            max_s = (max_tx_p1$q & (~(wr28_sel))) | (wr29_sel);
-        end
-        rd8_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd8_sel = remote_ip$q[(0 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 1) begin
-            rd8_sel = remote_ip$q[(1 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 2) begin
-            rd8_sel = remote_ip$q[(2 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 3) begin
-            rd8_sel = remote_ip$q[(3 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 4) begin
-            rd8_sel = remote_ip$q[(4 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 5) begin
-            rd8_sel = remote_ip$q[(5 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 6) begin
-            rd8_sel = remote_ip$q[(6 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 7) begin
-            rd8_sel = remote_ip$q[(7 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 8) begin
-            rd8_sel = remote_ip$q[(8 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 9) begin
-            rd8_sel = remote_ip$q[(9 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 10) begin
-            rd8_sel = remote_ip$q[(10 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 11) begin
-            rd8_sel = remote_ip$q[(11 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 12) begin
-            rd8_sel = remote_ip$q[(12 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 13) begin
-            rd8_sel = remote_ip$q[(13 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 14) begin
-            rd8_sel = remote_ip$q[(14 * 32'h20)+:(32)];
-        end
-        if (sel_slot == 15) begin
-            rd8_sel = remote_ip$q[(15 * 32'h20)+:(32)];
-        end
-        rd9_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd9_sel = remote_port$q[(0 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 1) begin
-            rd9_sel = remote_port$q[(1 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 2) begin
-            rd9_sel = remote_port$q[(2 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 3) begin
-            rd9_sel = remote_port$q[(3 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 4) begin
-            rd9_sel = remote_port$q[(4 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 5) begin
-            rd9_sel = remote_port$q[(5 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 6) begin
-            rd9_sel = remote_port$q[(6 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 7) begin
-            rd9_sel = remote_port$q[(7 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 8) begin
-            rd9_sel = remote_port$q[(8 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 9) begin
-            rd9_sel = remote_port$q[(9 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 10) begin
-            rd9_sel = remote_port$q[(10 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 11) begin
-            rd9_sel = remote_port$q[(11 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 12) begin
-            rd9_sel = remote_port$q[(12 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 13) begin
-            rd9_sel = remote_port$q[(13 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 14) begin
-            rd9_sel = remote_port$q[(14 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 15) begin
-            rd9_sel = remote_port$q[(15 * 32'h10)+:(16)];
-        end
-        rd10_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd10_sel = msg_len$q[(0 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 1) begin
-            rd10_sel = msg_len$q[(1 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 2) begin
-            rd10_sel = msg_len$q[(2 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 3) begin
-            rd10_sel = msg_len$q[(3 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 4) begin
-            rd10_sel = msg_len$q[(4 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 5) begin
-            rd10_sel = msg_len$q[(5 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 6) begin
-            rd10_sel = msg_len$q[(6 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 7) begin
-            rd10_sel = msg_len$q[(7 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 8) begin
-            rd10_sel = msg_len$q[(8 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 9) begin
-            rd10_sel = msg_len$q[(9 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 10) begin
-            rd10_sel = msg_len$q[(10 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 11) begin
-            rd10_sel = msg_len$q[(11 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 12) begin
-            rd10_sel = msg_len$q[(12 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 13) begin
-            rd10_sel = msg_len$q[(13 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 14) begin
-            rd10_sel = msg_len$q[(14 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 15) begin
-            rd10_sel = msg_len$q[(15 * 32'h10)+:(16)];
-        end
-        rd11_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd11_sel = local_port$q[(0 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 1) begin
-            rd11_sel = local_port$q[(1 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 2) begin
-            rd11_sel = local_port$q[(2 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 3) begin
-            rd11_sel = local_port$q[(3 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 4) begin
-            rd11_sel = local_port$q[(4 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 5) begin
-            rd11_sel = local_port$q[(5 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 6) begin
-            rd11_sel = local_port$q[(6 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 7) begin
-            rd11_sel = local_port$q[(7 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 8) begin
-            rd11_sel = local_port$q[(8 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 9) begin
-            rd11_sel = local_port$q[(9 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 10) begin
-            rd11_sel = local_port$q[(10 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 11) begin
-            rd11_sel = local_port$q[(11 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 12) begin
-            rd11_sel = local_port$q[(12 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 13) begin
-            rd11_sel = local_port$q[(13 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 14) begin
-            rd11_sel = local_port$q[(14 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 15) begin
-            rd11_sel = local_port$q[(15 * 32'h10)+:(16)];
-        end
-        rd12_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd12_sel = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 1) begin
-            rd12_sel = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 2) begin
-            rd12_sel = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 3) begin
-            rd12_sel = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 4) begin
-            rd12_sel = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 5) begin
-            rd12_sel = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 6) begin
-            rd12_sel = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 7) begin
-            rd12_sel = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 8) begin
-            rd12_sel = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 9) begin
-            rd12_sel = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 10) begin
-            rd12_sel = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 11) begin
-            rd12_sel = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 12) begin
-            rd12_sel = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 13) begin
-            rd12_sel = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 14) begin
-            rd12_sel = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 15) begin
-            rd12_sel = ids$q[(15 * 32'h10)+:(16)];
-        end
-        rd13_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd13_sel = credit$q[(0 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 1) begin
-            rd13_sel = credit$q[(1 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 2) begin
-            rd13_sel = credit$q[(2 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 3) begin
-            rd13_sel = credit$q[(3 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 4) begin
-            rd13_sel = credit$q[(4 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 5) begin
-            rd13_sel = credit$q[(5 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 6) begin
-            rd13_sel = credit$q[(6 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 7) begin
-            rd13_sel = credit$q[(7 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 8) begin
-            rd13_sel = credit$q[(8 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 9) begin
-            rd13_sel = credit$q[(9 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 10) begin
-            rd13_sel = credit$q[(10 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 11) begin
-            rd13_sel = credit$q[(11 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 12) begin
-            rd13_sel = credit$q[(12 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 13) begin
-            rd13_sel = credit$q[(13 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 14) begin
-            rd13_sel = credit$q[(14 * 32'h10)+:(16)];
-        end
-        if (sel_slot == 15) begin
-            rd13_sel = credit$q[(15 * 32'h10)+:(16)];
-        end
-        rd14_sel = 32'h0;
-        if (sel_slot == 0) begin
-            rd14_sel = rank$q[(0 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 1) begin
-            rd14_sel = rank$q[(1 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 2) begin
-            rd14_sel = rank$q[(2 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 3) begin
-            rd14_sel = rank$q[(3 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 4) begin
-            rd14_sel = rank$q[(4 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 5) begin
-            rd14_sel = rank$q[(5 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 6) begin
-            rd14_sel = rank$q[(6 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 7) begin
-            rd14_sel = rank$q[(7 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 8) begin
-            rd14_sel = rank$q[(8 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 9) begin
-            rd14_sel = rank$q[(9 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 10) begin
-            rd14_sel = rank$q[(10 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 11) begin
-            rd14_sel = rank$q[(11 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 12) begin
-            rd14_sel = rank$q[(12 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 13) begin
-            rd14_sel = rank$q[(13 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 14) begin
-            rd14_sel = rank$q[(14 * 32'h8)+:(8)];
-        end
-        if (sel_slot == 15) begin
-            rd14_sel = rank$q[(15 * 32'h8)+:(8)];
-        end
-        if (do_select) begin
-            rr_next$d = sel_slot;
-            out_valid$d = 1'b1;
-            out_slot$d = sel_slot;
-            out_remote_ip$d = rd8_sel;
-            out_remote_port$d = rd9_sel;
-            out_msg_len$d = rd10_sel;
-            out_offset$d = sel_offset;
-            out_local_port$d = rd11_sel;
-            out_tx_msg_id$d = rd12_sel;
-            out_credit$d = rd13_sel;
-            out_rank$d = rd14_sel;
-            out_is_new_msg$d = sel_max_p1 == 32'h0;
-            out_is_rtx$d = sel_offset < sel_max_p1;
-        end
-        else if (pkt_ready) begin
-            out_valid$d = 1'b0;
-        end
-        pkt_valid = out_valid$q;
-        pkt_slot = out_slot$q;
-        pkt_remote_ip = out_remote_ip$q;
-        pkt_remote_port = out_remote_port$q;
-        pkt_msg_len = out_msg_len$q;
-        pkt_offset = out_offset$q;
-        pkt_local_port = out_local_port$q;
-        pkt_tx_msg_id = out_tx_msg_id$q;
-        pkt_credit = out_credit$q;
-        pkt_rank = out_rank$q;
-        pkt_flags = 32'h1;
-        pkt_is_new_msg = out_is_new_msg$q;
-        pkt_is_rtx = out_is_rtx$q;
-        del_d = delivered$q;
-        tx_d = tx_s;
-        rtx_d = rtx_s;
-        if (d_hit) begin
-            del_d = delivered$q | d_ack_flat;
-            tx_d = tx_s & (~d_ack_flat);
-            rtx_d = rtx_s & (~d_ack_flat);
-        end
-        c_slot = ctx_tx_msg_id[(32'h0)+:(4)];
-        rd15_c = 32'h0;
-        if (c_slot == 0) begin
-            rd15_c = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (c_slot == 1) begin
-            rd15_c = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (c_slot == 2) begin
-            rd15_c = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (c_slot == 3) begin
-            rd15_c = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (c_slot == 4) begin
-            rd15_c = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (c_slot == 5) begin
-            rd15_c = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (c_slot == 6) begin
-            rd15_c = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (c_slot == 7) begin
-            rd15_c = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (c_slot == 8) begin
-            rd15_c = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (c_slot == 9) begin
-            rd15_c = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (c_slot == 10) begin
-            rd15_c = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (c_slot == 11) begin
-            rd15_c = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (c_slot == 12) begin
-            rd15_c = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (c_slot == 13) begin
-            rd15_c = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (c_slot == 14) begin
-            rd15_c = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (c_slot == 15) begin
-            rd15_c = ids$q[(15 * 32'h10)+:(16)];
-        end
-        c_hit = ((ctx_valid & valid$q[c_slot]) & (rd15_c == ctx_tx_msg_id)) & (~(d_complete & (d_slot == c_slot)));
-        rd16_c = 32'h0;
-        if (c_slot == 0) begin
-            rd16_c = npkts$q[(0 * 32'h8)+:(8)];
-        end
-        if (c_slot == 1) begin
-            rd16_c = npkts$q[(1 * 32'h8)+:(8)];
-        end
-        if (c_slot == 2) begin
-            rd16_c = npkts$q[(2 * 32'h8)+:(8)];
-        end
-        if (c_slot == 3) begin
-            rd16_c = npkts$q[(3 * 32'h8)+:(8)];
-        end
-        if (c_slot == 4) begin
-            rd16_c = npkts$q[(4 * 32'h8)+:(8)];
-        end
-        if (c_slot == 5) begin
-            rd16_c = npkts$q[(5 * 32'h8)+:(8)];
-        end
-        if (c_slot == 6) begin
-            rd16_c = npkts$q[(6 * 32'h8)+:(8)];
-        end
-        if (c_slot == 7) begin
-            rd16_c = npkts$q[(7 * 32'h8)+:(8)];
-        end
-        if (c_slot == 8) begin
-            rd16_c = npkts$q[(8 * 32'h8)+:(8)];
-        end
-        if (c_slot == 9) begin
-            rd16_c = npkts$q[(9 * 32'h8)+:(8)];
-        end
-        if (c_slot == 10) begin
-            rd16_c = npkts$q[(10 * 32'h8)+:(8)];
-        end
-        if (c_slot == 11) begin
-            rd16_c = npkts$q[(11 * 32'h8)+:(8)];
-        end
-        if (c_slot == 12) begin
-            rd16_c = npkts$q[(12 * 32'h8)+:(8)];
-        end
-        if (c_slot == 13) begin
-            rd16_c = npkts$q[(13 * 32'h8)+:(8)];
-        end
-        if (c_slot == 14) begin
-            rd16_c = npkts$q[(14 * 32'h8)+:(8)];
-        end
-        if (c_slot == 15) begin
-            rd16_c = npkts$q[(15 * 32'h8)+:(8)];
-        end
-        c_npkts = ((rd16_c) & 16'hffff);
-        c_pkt_mask = ~(ones64 << ((c_npkts) & 7'h7f));
-        c_sb = ((c_slot) & 10'h3ff) << 32'h6;
-        c_oh = one_flat << c_sb;
-        c_m0 = c_oh | (c_oh << 32'h1);
-        c_m1 = c_m0 | (c_m0 << 32'h2);
-        c_m2 = c_m1 | (c_m1 << 32'h4);
-        c_m3 = c_m2 | (c_m2 << 32'h8);
-        c_m4 = c_m3 | (c_m3 << 32'h10);
-        c_mask = c_m4 | (c_m4 << 32'h20);
-        rd17_c_a = del_d & c_mask;
-        rd17_c_f1 = rd17_c_a[(32'h0)+:(512)] | rd17_c_a[(32'h200)+:(512)];
-        rd17_c_f2 = rd17_c_f1[(32'h0)+:(256)] | rd17_c_f1[(32'h100)+:(256)];
-        rd17_c_f3 = rd17_c_f2[(32'h0)+:(128)] | rd17_c_f2[(32'h80)+:(128)];
-        rd17_c = rd17_c_f3[(32'h0)+:(64)] | rd17_c_f3[(32'h40)+:(64)];
-        c_rtx_ok = (ctx_rtx_bitmap & c_pkt_mask) & (~rd17_c);
-        tx_c = tx_d;
-        wr30_c_r0 = ((c_rtx_ok) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr30_c_r1 = wr30_c_r0 | (wr30_c_r0 << 32'h40);
-        wr30_c_r2 = wr30_c_r1 | (wr30_c_r1 << 32'h80);
-        wr30_c_r3 = wr30_c_r2 | (wr30_c_r2 << 32'h100);
-        wr30_c = (wr30_c_r3 | (wr30_c_r3 << 32'h200)) & c_mask;
-        if (c_hit & ctx_rtx_flag) begin
-            tx_c = tx_d | (wr30_c);
-        end
-        c_req_beyond = ctx_new_credit > c_npkts;
-        c_req = ctx_new_credit;
-        if (c_req_beyond) begin
-            c_req = c_npkts;
-        end
-        rd18_c = 32'h0;
-        if (c_slot == 0) begin
-            rd18_c = credit$q[(0 * 32'h10)+:(16)];
-        end
-        if (c_slot == 1) begin
-            rd18_c = credit$q[(1 * 32'h10)+:(16)];
-        end
-        if (c_slot == 2) begin
-            rd18_c = credit$q[(2 * 32'h10)+:(16)];
-        end
-        if (c_slot == 3) begin
-            rd18_c = credit$q[(3 * 32'h10)+:(16)];
-        end
-        if (c_slot == 4) begin
-            rd18_c = credit$q[(4 * 32'h10)+:(16)];
-        end
-        if (c_slot == 5) begin
-            rd18_c = credit$q[(5 * 32'h10)+:(16)];
-        end
-        if (c_slot == 6) begin
-            rd18_c = credit$q[(6 * 32'h10)+:(16)];
-        end
-        if (c_slot == 7) begin
-            rd18_c = credit$q[(7 * 32'h10)+:(16)];
-        end
-        if (c_slot == 8) begin
-            rd18_c = credit$q[(8 * 32'h10)+:(16)];
-        end
-        if (c_slot == 9) begin
-            rd18_c = credit$q[(9 * 32'h10)+:(16)];
-        end
-        if (c_slot == 10) begin
-            rd18_c = credit$q[(10 * 32'h10)+:(16)];
-        end
-        if (c_slot == 11) begin
-            rd18_c = credit$q[(11 * 32'h10)+:(16)];
-        end
-        if (c_slot == 12) begin
-            rd18_c = credit$q[(12 * 32'h10)+:(16)];
-        end
-        if (c_slot == 13) begin
-            rd18_c = credit$q[(13 * 32'h10)+:(16)];
-        end
-        if (c_slot == 14) begin
-            rd18_c = credit$q[(14 * 32'h10)+:(16)];
-        end
-        if (c_slot == 15) begin
-            rd18_c = credit$q[(15 * 32'h10)+:(16)];
-        end
-        c_cur = rd18_c;
-        c_new_credit = c_cur;
-        if (ctx_credit_flag) begin
-            if (ctx_raise_only) begin
-                if (c_req > c_cur) begin
-                    c_new_credit = c_req;
-                end
+            u_allow = s1_allow$q;
+        end
+        if (k_to & hit) begin
+            if (t_abandon) begin
+                free_go = 1'b1;
+                done_abandoned = 1'b1;
             end
             else begin
-                c_new_credit = c_req;
+                u_tcnt = t_cnt_inc;
+                if (t_progress) begin
+                    u_tcnt = 32'h0;
+                end
+                u_tx = c_tx & (~t_rtx);
+                u_rtx = c_rtx | t_rtx;
+                sched_valid = 1'b1;
             end
         end
-        c_credit_mask = ~(ones64 << ((c_new_credit) & 7'h7f));
-        c_new_mask = 32'h0;
-        if (ctx_allow_tx) begin
-            c_new_mask = c_credit_mask;
-        end
-        credit_c = credit$q;
-        mask_c = credit_mask$q;
-        wr31_c = 32'h0;
-        if (c_slot == 0) begin
-            wr31_c = ones16 << (0 * 32'h10);
-        end
-        if (c_slot == 1) begin
-            wr31_c = ones16 << (1 * 32'h10);
-        end
-        if (c_slot == 2) begin
-            wr31_c = ones16 << (2 * 32'h10);
-        end
-        if (c_slot == 3) begin
-            wr31_c = ones16 << (3 * 32'h10);
-        end
-        if (c_slot == 4) begin
-            wr31_c = ones16 << (4 * 32'h10);
-        end
-        if (c_slot == 5) begin
-            wr31_c = ones16 << (5 * 32'h10);
-        end
-        if (c_slot == 6) begin
-            wr31_c = ones16 << (6 * 32'h10);
-        end
-        if (c_slot == 7) begin
-            wr31_c = ones16 << (7 * 32'h10);
-        end
-        if (c_slot == 8) begin
-            wr31_c = ones16 << (8 * 32'h10);
-        end
-        if (c_slot == 9) begin
-            wr31_c = ones16 << (9 * 32'h10);
-        end
-        if (c_slot == 10) begin
-            wr31_c = ones16 << (10 * 32'h10);
-        end
-        if (c_slot == 11) begin
-            wr31_c = ones16 << (11 * 32'h10);
-        end
-        if (c_slot == 12) begin
-            wr31_c = ones16 << (12 * 32'h10);
-        end
-        if (c_slot == 13) begin
-            wr31_c = ones16 << (13 * 32'h10);
-        end
-        if (c_slot == 14) begin
-            wr31_c = ones16 << (14 * 32'h10);
-        end
-        if (c_slot == 15) begin
-            wr31_c = ones16 << (15 * 32'h10);
-        end
-        wr32_c = 32'h0;
-        if (c_slot == 0) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (c_slot == 1) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (c_slot == 2) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (c_slot == 3) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (c_slot == 4) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (c_slot == 5) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (c_slot == 6) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (c_slot == 7) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (c_slot == 8) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (c_slot == 9) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (c_slot == 10) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (c_slot == 11) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (c_slot == 12) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (c_slot == 13) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (c_slot == 14) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (c_slot == 15) begin
-            wr32_c = ((c_new_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        wr33_c = c_mask;
-        wr34_c_r0 = ((c_new_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr34_c_r1 = wr34_c_r0 | (wr34_c_r0 << 32'h40);
-        wr34_c_r2 = wr34_c_r1 | (wr34_c_r1 << 32'h80);
-        wr34_c_r3 = wr34_c_r2 | (wr34_c_r2 << 32'h100);
-        wr34_c = (wr34_c_r3 | (wr34_c_r3 << 32'h200)) & c_mask;
-        if (c_hit) begin
-            credit_c = (credit$q & (~(wr31_c))) | (wr32_c);
-            mask_c = (credit_mask$q & (~(wr33_c))) | (wr34_c);
-        end
-        rd19_t = 32'h0;
-        if (t_slot$q == 0) begin
-            rd19_t = max_s[(0 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 1) begin
-            rd19_t = max_s[(1 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 2) begin
-            rd19_t = max_s[(2 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 3) begin
-            rd19_t = max_s[(3 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 4) begin
-            rd19_t = max_s[(4 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 5) begin
-            rd19_t = max_s[(5 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 6) begin
-            rd19_t = max_s[(6 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 7) begin
-            rd19_t = max_s[(7 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 8) begin
-            rd19_t = max_s[(8 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 9) begin
-            rd19_t = max_s[(9 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 10) begin
-            rd19_t = max_s[(10 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 11) begin
-            rd19_t = max_s[(11 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 12) begin
-            rd19_t = max_s[(12 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 13) begin
-            rd19_t = max_s[(13 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 14) begin
-            rd19_t = max_s[(14 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 15) begin
-            rd19_t = max_s[(15 * 32'h8)+:(8)];
-        end
-        t_progress = rd19_t > t_meta$q[(32'h0)+:(8)];
-        t_rtx_mask = ~(ones64 << ((t_meta$q[(32'h0)+:(8)]) & 7'h7f));
-        t_sb = ((t_slot$q) & 10'h3ff) << 32'h6;
-        t_oh = one_flat << t_sb;
-        t_m0 = t_oh | (t_oh << 32'h1);
-        t_m1 = t_m0 | (t_m0 << 32'h2);
-        t_m2 = t_m1 | (t_m1 << 32'h4);
-        t_m3 = t_m2 | (t_m2 << 32'h8);
-        t_m4 = t_m3 | (t_m3 << 32'h10);
-        t_mask = t_m4 | (t_m4 << 32'h20);
-        rd20_t_a = del_d & t_mask;
-        rd20_t_f1 = rd20_t_a[(32'h0)+:(512)] | rd20_t_a[(32'h200)+:(512)];
-        rd20_t_f2 = rd20_t_f1[(32'h0)+:(256)] | rd20_t_f1[(32'h100)+:(256)];
-        rd20_t_f3 = rd20_t_f2[(32'h0)+:(128)] | rd20_t_f2[(32'h80)+:(128)];
-        rd20_t = rd20_t_f3[(32'h0)+:(64)] | rd20_t_f3[(32'h40)+:(64)];
-        t_rtx_pkts = t_rtx_mask & (~rd20_t);
-        wr35_t_r0 = ((t_rtx_pkts) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr35_t_r1 = wr35_t_r0 | (wr35_t_r0 << 32'h40);
-        wr35_t_r2 = wr35_t_r1 | (wr35_t_r1 << 32'h80);
-        wr35_t_r3 = wr35_t_r2 | (wr35_t_r2 << 32'h100);
-        wr35_t = (wr35_t_r3 | (wr35_t_r3 << 32'h200)) & t_mask;
-        t_rtx_flat = wr35_t;
-        t_cnt_next = 32'h0;
-        if (~t_progress) begin
-            t_cnt_next = t_cnt;
-            if (t_cnt != 32'hff) begin
-                t_cnt_next = t_cnt + 32'h1;
-            end
-        end
-        tx_t = tx_c;
-        rtx_t = rtx_d;
-        cnt_t = timeout_cnt$q;
-        wr36_t = 32'h0;
-        if (t_slot$q == 0) begin
-            wr36_t = ones8 << (0 * 32'h8);
-        end
-        if (t_slot$q == 1) begin
-            wr36_t = ones8 << (1 * 32'h8);
-        end
-        if (t_slot$q == 2) begin
-            wr36_t = ones8 << (2 * 32'h8);
-        end
-        if (t_slot$q == 3) begin
-            wr36_t = ones8 << (3 * 32'h8);
-        end
-        if (t_slot$q == 4) begin
-            wr36_t = ones8 << (4 * 32'h8);
-        end
-        if (t_slot$q == 5) begin
-            wr36_t = ones8 << (5 * 32'h8);
-        end
-        if (t_slot$q == 6) begin
-            wr36_t = ones8 << (6 * 32'h8);
-        end
-        if (t_slot$q == 7) begin
-            wr36_t = ones8 << (7 * 32'h8);
-        end
-        if (t_slot$q == 8) begin
-            wr36_t = ones8 << (8 * 32'h8);
-        end
-        if (t_slot$q == 9) begin
-            wr36_t = ones8 << (9 * 32'h8);
-        end
-        if (t_slot$q == 10) begin
-            wr36_t = ones8 << (10 * 32'h8);
-        end
-        if (t_slot$q == 11) begin
-            wr36_t = ones8 << (11 * 32'h8);
-        end
-        if (t_slot$q == 12) begin
-            wr36_t = ones8 << (12 * 32'h8);
-        end
-        if (t_slot$q == 13) begin
-            wr36_t = ones8 << (13 * 32'h8);
-        end
-        if (t_slot$q == 14) begin
-            wr36_t = ones8 << (14 * 32'h8);
-        end
-        if (t_slot$q == 15) begin
-            wr36_t = ones8 << (15 * 32'h8);
-        end
-        wr37_t = 32'h0;
-        if (t_slot$q == 0) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
-        end
-        if (t_slot$q == 1) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
-        end
-        if (t_slot$q == 2) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
-        end
-        if (t_slot$q == 3) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
-        end
-        if (t_slot$q == 4) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
-        end
-        if (t_slot$q == 5) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
-        end
-        if (t_slot$q == 6) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
-        end
-        if (t_slot$q == 7) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
-        end
-        if (t_slot$q == 8) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
-        end
-        if (t_slot$q == 9) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
-        end
-        if (t_slot$q == 10) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
-        end
-        if (t_slot$q == 11) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
-        end
-        if (t_slot$q == 12) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
-        end
-        if (t_slot$q == 13) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
-        end
-        if (t_slot$q == 14) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
-        end
-        if (t_slot$q == 15) begin
-            wr37_t = ((t_cnt_next) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
-        end
-        if (t_retx) begin
-            tx_t = tx_c & (~t_rtx_flat);
-            rtx_t = rtx_d | t_rtx_flat;
-            cnt_t = (timeout_cnt$q & (~(wr36_t))) | (wr37_t);
-        end
-        to_ready = ~t_pending$q;
-        if (t_go) begin
-            t_pending$d = 1'b0;
-        end
-        if (to_valid & (~t_pending$q)) begin
-            t_pending$d = 1'b1;
-            t_slot$d = to_slot;
-            t_meta$d = to_meta;
-        end
-        f_valid = d_complete | t_abandon;
-        f_slot = t_slot$q;
-        if (d_complete) begin
-            f_slot = d_slot;
-        end
-        rd21_f = 32'h0;
-        if (f_slot == 0) begin
-            rd21_f = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (f_slot == 1) begin
-            rd21_f = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (f_slot == 2) begin
-            rd21_f = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (f_slot == 3) begin
-            rd21_f = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (f_slot == 4) begin
-            rd21_f = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (f_slot == 5) begin
-            rd21_f = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (f_slot == 6) begin
-            rd21_f = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (f_slot == 7) begin
-            rd21_f = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (f_slot == 8) begin
-            rd21_f = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (f_slot == 9) begin
-            rd21_f = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (f_slot == 10) begin
-            rd21_f = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (f_slot == 11) begin
-            rd21_f = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (f_slot == 12) begin
-            rd21_f = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (f_slot == 13) begin
-            rd21_f = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (f_slot == 14) begin
-            rd21_f = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (f_slot == 15) begin
-            rd21_f = ids$q[(15 * 32'h10)+:(16)];
-        end
-        f_next_id = rd21_f + id_step;
-        f_clear = 32'h0;
-        f_sb = ((f_slot) & 10'h3ff) << 32'h6;
-        f_oh = one_flat << f_sb;
-        f_m0 = f_oh | (f_oh << 32'h1);
-        f_m1 = f_m0 | (f_m0 << 32'h2);
-        f_m2 = f_m1 | (f_m1 << 32'h4);
-        f_m3 = f_m2 | (f_m2 << 32'h8);
-        f_m4 = f_m3 | (f_m3 << 32'h10);
-        f_mask = f_m4 | (f_m4 << 32'h20);
-        wr38_f = f_mask;
-        if (f_valid) begin
-            f_clear = wr38_f;
-        end
-        tx_f = tx_t & (~f_clear);
-        rtx_f = rtx_t & (~f_clear);
-        valid_f = valid$q;
-        ids$d = ids$q;
-        wr39_f = 32'h0;
-        if (f_slot == 0) begin
-            wr39_f = ones16 << (0 * 32'h10);
-        end
-        if (f_slot == 1) begin
-            wr39_f = ones16 << (1 * 32'h10);
-        end
-        if (f_slot == 2) begin
-            wr39_f = ones16 << (2 * 32'h10);
-        end
-        if (f_slot == 3) begin
-            wr39_f = ones16 << (3 * 32'h10);
-        end
-        if (f_slot == 4) begin
-            wr39_f = ones16 << (4 * 32'h10);
-        end
-        if (f_slot == 5) begin
-            wr39_f = ones16 << (5 * 32'h10);
-        end
-        if (f_slot == 6) begin
-            wr39_f = ones16 << (6 * 32'h10);
-        end
-        if (f_slot == 7) begin
-            wr39_f = ones16 << (7 * 32'h10);
-        end
-        if (f_slot == 8) begin
-            wr39_f = ones16 << (8 * 32'h10);
-        end
-        if (f_slot == 9) begin
-            wr39_f = ones16 << (9 * 32'h10);
-        end
-        if (f_slot == 10) begin
-            wr39_f = ones16 << (10 * 32'h10);
-        end
-        if (f_slot == 11) begin
-            wr39_f = ones16 << (11 * 32'h10);
-        end
-        if (f_slot == 12) begin
-            wr39_f = ones16 << (12 * 32'h10);
-        end
-        if (f_slot == 13) begin
-            wr39_f = ones16 << (13 * 32'h10);
-        end
-        if (f_slot == 14) begin
-            wr39_f = ones16 << (14 * 32'h10);
-        end
-        if (f_slot == 15) begin
-            wr39_f = ones16 << (15 * 32'h10);
-        end
-        wr40_f = 32'h0;
-        if (f_slot == 0) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (f_slot == 1) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (f_slot == 2) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (f_slot == 3) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (f_slot == 4) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (f_slot == 5) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (f_slot == 6) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (f_slot == 7) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (f_slot == 8) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (f_slot == 9) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (f_slot == 10) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (f_slot == 11) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (f_slot == 12) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (f_slot == 13) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (f_slot == 14) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (f_slot == 15) begin
-            wr40_f = ((f_next_id) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        if (f_valid) begin
-            valid_f = (valid$q & ~(1 << (f_slot)) | ((1'b0) << (f_slot)));
-            ids$d = (ids$q & (~(wr39_f))) | (wr40_f);
-        end
-        done_valid = f_valid;
-        done_slot = f_slot;
-        rd22_f = 32'h0;
-        if (f_slot == 0) begin
-            rd22_f = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (f_slot == 1) begin
-            rd22_f = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (f_slot == 2) begin
-            rd22_f = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (f_slot == 3) begin
-            rd22_f = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (f_slot == 4) begin
-            rd22_f = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (f_slot == 5) begin
-            rd22_f = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (f_slot == 6) begin
-            rd22_f = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (f_slot == 7) begin
-            rd22_f = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (f_slot == 8) begin
-            rd22_f = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (f_slot == 9) begin
-            rd22_f = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (f_slot == 10) begin
-            rd22_f = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (f_slot == 11) begin
-            rd22_f = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (f_slot == 12) begin
-            rd22_f = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (f_slot == 13) begin
-            rd22_f = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (f_slot == 14) begin
-            rd22_f = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (f_slot == 15) begin
-            rd22_f = ids$q[(15 * 32'h10)+:(16)];
-        end
-        done_tx_msg_id = rd22_f;
-        done_abandoned = ~d_complete;
-        cancel_valid = d_complete;
-        cancel_slot = d_slot;
-        new_ready = ~t_go;
-        w_go = new_valid & (~t_go);
-        w_busy = valid$q[new_slot];
-        w_ok = w_go & (~w_busy);
-        rd23_w = 32'h0;
-        if (new_slot == 0) begin
-            rd23_w = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (new_slot == 1) begin
-            rd23_w = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (new_slot == 2) begin
-            rd23_w = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (new_slot == 3) begin
-            rd23_w = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (new_slot == 4) begin
-            rd23_w = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (new_slot == 5) begin
-            rd23_w = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (new_slot == 6) begin
-            rd23_w = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (new_slot == 7) begin
-            rd23_w = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (new_slot == 8) begin
-            rd23_w = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (new_slot == 9) begin
-            rd23_w = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (new_slot == 10) begin
-            rd23_w = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (new_slot == 11) begin
-            rd23_w = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (new_slot == 12) begin
-            rd23_w = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (new_slot == 13) begin
-            rd23_w = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (new_slot == 14) begin
-            rd23_w = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (new_slot == 15) begin
-            rd23_w = ids$q[(15 * 32'h10)+:(16)];
-        end
-        new_tx_msg_id = rd23_w;
-        w_npkts = (((((new_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 16'hffff);
-        w_pkt_mask = ~(ones64 << ((w_npkts) & 7'h7f));
-        w_credit_req = default_credit;
-        if (new_credit_valid) begin
-            w_credit_req = new_credit;
-        end
-        w_credit = w_credit_req;
-        if (w_credit_req > w_npkts) begin
-            w_credit = w_npkts;
-        end
-        w_credit_mask = ~(ones64 << ((w_credit) & 7'h7f));
-        w_sb = ((new_slot) & 10'h3ff) << 32'h6;
-        w_oh = one_flat << w_sb;
-        w_m0 = w_oh | (w_oh << 32'h1);
-        w_m1 = w_m0 | (w_m0 << 32'h2);
-        w_m2 = w_m1 | (w_m1 << 32'h4);
-        w_m3 = w_m2 | (w_m2 << 32'h8);
-        w_m4 = w_m3 | (w_m3 << 32'h10);
-        w_mask = w_m4 | (w_m4 << 32'h20);
-        wr41_w = w_mask;
-        w_slice_clear = wr41_w;
-        valid$d = valid_f;
-        delivered$d = del_d;
-        tx$d = tx_f;
-        rtx_pending$d = rtx_f;
-        credit_mask$d = mask_c;
-        credit$d = credit_c;
-        max_tx_p1$d = max_s;
-        timeout_cnt$d = cnt_t;
-        sched_valid = t_retx;
-        sched_slot = t_slot$q;
-        rd24_t = 32'h0;
-        if (t_slot$q == 0) begin
-            rd24_t = max_s[(0 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 1) begin
-            rd24_t = max_s[(1 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 2) begin
-            rd24_t = max_s[(2 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 3) begin
-            rd24_t = max_s[(3 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 4) begin
-            rd24_t = max_s[(4 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 5) begin
-            rd24_t = max_s[(5 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 6) begin
-            rd24_t = max_s[(6 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 7) begin
-            rd24_t = max_s[(7 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 8) begin
-            rd24_t = max_s[(8 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 9) begin
-            rd24_t = max_s[(9 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 10) begin
-            rd24_t = max_s[(10 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 11) begin
-            rd24_t = max_s[(11 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 12) begin
-            rd24_t = max_s[(12 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 13) begin
-            rd24_t = max_s[(13 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 14) begin
-            rd24_t = max_s[(14 * 32'h8)+:(8)];
-        end
-        if (t_slot$q == 15) begin
-            rd24_t = max_s[(15 * 32'h8)+:(8)];
-        end
-        sched_meta = (((t_meta$q[(32'h8)+:(16)]) & 24'hffffff) << 32'h8) | ((rd24_t) & 24'hffffff);
-        rd25_w = 32'h0;
-        if (new_slot == 0) begin
-            rd25_w = ids$q[(0 * 32'h10)+:(16)];
-        end
-        if (new_slot == 1) begin
-            rd25_w = ids$q[(1 * 32'h10)+:(16)];
-        end
-        if (new_slot == 2) begin
-            rd25_w = ids$q[(2 * 32'h10)+:(16)];
-        end
-        if (new_slot == 3) begin
-            rd25_w = ids$q[(3 * 32'h10)+:(16)];
-        end
-        if (new_slot == 4) begin
-            rd25_w = ids$q[(4 * 32'h10)+:(16)];
-        end
-        if (new_slot == 5) begin
-            rd25_w = ids$q[(5 * 32'h10)+:(16)];
-        end
-        if (new_slot == 6) begin
-            rd25_w = ids$q[(6 * 32'h10)+:(16)];
-        end
-        if (new_slot == 7) begin
-            rd25_w = ids$q[(7 * 32'h10)+:(16)];
-        end
-        if (new_slot == 8) begin
-            rd25_w = ids$q[(8 * 32'h10)+:(16)];
-        end
-        if (new_slot == 9) begin
-            rd25_w = ids$q[(9 * 32'h10)+:(16)];
-        end
-        if (new_slot == 10) begin
-            rd25_w = ids$q[(10 * 32'h10)+:(16)];
-        end
-        if (new_slot == 11) begin
-            rd25_w = ids$q[(11 * 32'h10)+:(16)];
-        end
-        if (new_slot == 12) begin
-            rd25_w = ids$q[(12 * 32'h10)+:(16)];
-        end
-        if (new_slot == 13) begin
-            rd25_w = ids$q[(13 * 32'h10)+:(16)];
-        end
-        if (new_slot == 14) begin
-            rd25_w = ids$q[(14 * 32'h10)+:(16)];
-        end
-        if (new_slot == 15) begin
-            rd25_w = ids$q[(15 * 32'h10)+:(16)];
-        end
-        wr42_w_r0 = ((w_pkt_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr42_w_r1 = wr42_w_r0 | (wr42_w_r0 << 32'h40);
-        wr42_w_r2 = wr42_w_r1 | (wr42_w_r1 << 32'h80);
-        wr42_w_r3 = wr42_w_r2 | (wr42_w_r2 << 32'h100);
-        wr42_w = (wr42_w_r3 | (wr42_w_r3 << 32'h200)) & w_mask;
-        wr43_w_r0 = ((w_credit_mask) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
-        wr43_w_r1 = wr43_w_r0 | (wr43_w_r0 << 32'h40);
-        wr43_w_r2 = wr43_w_r1 | (wr43_w_r1 << 32'h80);
-        wr43_w_r3 = wr43_w_r2 | (wr43_w_r2 << 32'h100);
-        wr43_w = (wr43_w_r3 | (wr43_w_r3 << 32'h200)) & w_mask;
-        wr44_w = 32'h0;
-        if (new_slot == 0) begin
-            wr44_w = ones16 << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr44_w = ones16 << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr44_w = ones16 << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr44_w = ones16 << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr44_w = ones16 << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr44_w = ones16 << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr44_w = ones16 << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr44_w = ones16 << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr44_w = ones16 << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr44_w = ones16 << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr44_w = ones16 << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr44_w = ones16 << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr44_w = ones16 << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr44_w = ones16 << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr44_w = ones16 << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr44_w = ones16 << (15 * 32'h10);
-        end
-        wr45_w = 32'h0;
-        if (new_slot == 0) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr45_w = ((w_credit) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        wr46_w = 32'h0;
-        if (new_slot == 0) begin
-            wr46_w = ones8 << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr46_w = ones8 << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr46_w = ones8 << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr46_w = ones8 << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr46_w = ones8 << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr46_w = ones8 << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr46_w = ones8 << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr46_w = ones8 << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr46_w = ones8 << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr46_w = ones8 << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr46_w = ones8 << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr46_w = ones8 << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr46_w = ones8 << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr46_w = ones8 << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr46_w = ones8 << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr46_w = ones8 << (15 * 32'h8);
-        end
-        wr47_w = 32'h0;
-        if (new_slot == 0) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr47_w = ((w_npkts) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
-        end
-        wr48_w = 32'h0;
-        if (new_slot == 0) begin
-            wr48_w = ones8 << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr48_w = ones8 << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr48_w = ones8 << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr48_w = ones8 << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr48_w = ones8 << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr48_w = ones8 << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr48_w = ones8 << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr48_w = ones8 << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr48_w = ones8 << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr48_w = ones8 << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr48_w = ones8 << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr48_w = ones8 << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr48_w = ones8 << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr48_w = ones8 << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr48_w = ones8 << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr48_w = ones8 << (15 * 32'h8);
-        end
-        wr49_w = 32'h0;
-        if (new_slot == 0) begin
-            wr49_w = ones8 << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr49_w = ones8 << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr49_w = ones8 << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr49_w = ones8 << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr49_w = ones8 << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr49_w = ones8 << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr49_w = ones8 << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr49_w = ones8 << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr49_w = ones8 << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr49_w = ones8 << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr49_w = ones8 << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr49_w = ones8 << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr49_w = ones8 << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr49_w = ones8 << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr49_w = ones8 << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr49_w = ones8 << (15 * 32'h8);
-        end
-        wr50_w = 32'h0;
-        if (new_slot == 0) begin
-            wr50_w = ones32 << (0 * 32'h20);
-        end
-        if (new_slot == 1) begin
-            wr50_w = ones32 << (1 * 32'h20);
-        end
-        if (new_slot == 2) begin
-            wr50_w = ones32 << (2 * 32'h20);
-        end
-        if (new_slot == 3) begin
-            wr50_w = ones32 << (3 * 32'h20);
-        end
-        if (new_slot == 4) begin
-            wr50_w = ones32 << (4 * 32'h20);
-        end
-        if (new_slot == 5) begin
-            wr50_w = ones32 << (5 * 32'h20);
-        end
-        if (new_slot == 6) begin
-            wr50_w = ones32 << (6 * 32'h20);
-        end
-        if (new_slot == 7) begin
-            wr50_w = ones32 << (7 * 32'h20);
-        end
-        if (new_slot == 8) begin
-            wr50_w = ones32 << (8 * 32'h20);
-        end
-        if (new_slot == 9) begin
-            wr50_w = ones32 << (9 * 32'h20);
-        end
-        if (new_slot == 10) begin
-            wr50_w = ones32 << (10 * 32'h20);
-        end
-        if (new_slot == 11) begin
-            wr50_w = ones32 << (11 * 32'h20);
-        end
-        if (new_slot == 12) begin
-            wr50_w = ones32 << (12 * 32'h20);
-        end
-        if (new_slot == 13) begin
-            wr50_w = ones32 << (13 * 32'h20);
-        end
-        if (new_slot == 14) begin
-            wr50_w = ones32 << (14 * 32'h20);
-        end
-        if (new_slot == 15) begin
-            wr50_w = ones32 << (15 * 32'h20);
-        end
-        wr51_w = 32'h0;
-        if (new_slot == 0) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h20);
-        end
-        if (new_slot == 1) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h20);
-        end
-        if (new_slot == 2) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h20);
-        end
-        if (new_slot == 3) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h20);
-        end
-        if (new_slot == 4) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h20);
-        end
-        if (new_slot == 5) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h20);
-        end
-        if (new_slot == 6) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h20);
-        end
-        if (new_slot == 7) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h20);
-        end
-        if (new_slot == 8) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h20);
-        end
-        if (new_slot == 9) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h20);
-        end
-        if (new_slot == 10) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h20);
-        end
-        if (new_slot == 11) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h20);
-        end
-        if (new_slot == 12) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h20);
-        end
-        if (new_slot == 13) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h20);
-        end
-        if (new_slot == 14) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h20);
-        end
-        if (new_slot == 15) begin
-            wr51_w = ((new_remote_ip) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h20);
-        end
-        wr52_w = 32'h0;
-        if (new_slot == 0) begin
-            wr52_w = ones16 << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr52_w = ones16 << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr52_w = ones16 << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr52_w = ones16 << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr52_w = ones16 << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr52_w = ones16 << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr52_w = ones16 << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr52_w = ones16 << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr52_w = ones16 << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr52_w = ones16 << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr52_w = ones16 << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr52_w = ones16 << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr52_w = ones16 << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr52_w = ones16 << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr52_w = ones16 << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr52_w = ones16 << (15 * 32'h10);
-        end
-        wr53_w = 32'h0;
-        if (new_slot == 0) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr53_w = ((new_remote_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        wr54_w = 32'h0;
-        if (new_slot == 0) begin
-            wr54_w = ones16 << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr54_w = ones16 << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr54_w = ones16 << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr54_w = ones16 << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr54_w = ones16 << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr54_w = ones16 << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr54_w = ones16 << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr54_w = ones16 << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr54_w = ones16 << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr54_w = ones16 << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr54_w = ones16 << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr54_w = ones16 << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr54_w = ones16 << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr54_w = ones16 << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr54_w = ones16 << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr54_w = ones16 << (15 * 32'h10);
-        end
-        wr55_w = 32'h0;
-        if (new_slot == 0) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr55_w = ((new_local_port) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        wr56_w = 32'h0;
-        if (new_slot == 0) begin
-            wr56_w = ones16 << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr56_w = ones16 << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr56_w = ones16 << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr56_w = ones16 << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr56_w = ones16 << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr56_w = ones16 << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr56_w = ones16 << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr56_w = ones16 << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr56_w = ones16 << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr56_w = ones16 << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr56_w = ones16 << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr56_w = ones16 << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr56_w = ones16 << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr56_w = ones16 << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr56_w = ones16 << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr56_w = ones16 << (15 * 32'h10);
-        end
-        wr57_w = 32'h0;
-        if (new_slot == 0) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h10);
-        end
-        if (new_slot == 1) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h10);
-        end
-        if (new_slot == 2) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h10);
-        end
-        if (new_slot == 3) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h10);
-        end
-        if (new_slot == 4) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h10);
-        end
-        if (new_slot == 5) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h10);
-        end
-        if (new_slot == 6) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h10);
-        end
-        if (new_slot == 7) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h10);
-        end
-        if (new_slot == 8) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h10);
-        end
-        if (new_slot == 9) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h10);
-        end
-        if (new_slot == 10) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h10);
-        end
-        if (new_slot == 11) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h10);
-        end
-        if (new_slot == 12) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h10);
-        end
-        if (new_slot == 13) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h10);
-        end
-        if (new_slot == 14) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h10);
-        end
-        if (new_slot == 15) begin
-            wr57_w = ((new_msg_len) & 256'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h10);
-        end
-        wr58_w = 32'h0;
-        if (new_slot == 0) begin
-            wr58_w = ones8 << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr58_w = ones8 << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr58_w = ones8 << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr58_w = ones8 << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr58_w = ones8 << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr58_w = ones8 << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr58_w = ones8 << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr58_w = ones8 << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr58_w = ones8 << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr58_w = ones8 << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr58_w = ones8 << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr58_w = ones8 << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr58_w = ones8 << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr58_w = ones8 << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr58_w = ones8 << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr58_w = ones8 << (15 * 32'h8);
-        end
-        wr59_w = 32'h0;
-        if (new_slot == 0) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h8);
-        end
-        if (new_slot == 1) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h8);
-        end
-        if (new_slot == 2) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h8);
-        end
-        if (new_slot == 3) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h8);
-        end
-        if (new_slot == 4) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h8);
-        end
-        if (new_slot == 5) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h8);
-        end
-        if (new_slot == 6) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h8);
-        end
-        if (new_slot == 7) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h8);
-        end
-        if (new_slot == 8) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (8 * 32'h8);
-        end
-        if (new_slot == 9) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (9 * 32'h8);
-        end
-        if (new_slot == 10) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (10 * 32'h8);
-        end
-        if (new_slot == 11) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (11 * 32'h8);
-        end
-        if (new_slot == 12) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (12 * 32'h8);
-        end
-        if (new_slot == 13) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (13 * 32'h8);
-        end
-        if (new_slot == 14) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (14 * 32'h8);
-        end
-        if (new_slot == 15) begin
-            wr59_w = ((new_rank) & 128'hffffffffffffffffffffffffffffffff) << (15 * 32'h8);
-        end
-        if (w_ok) begin
-            valid$d = (valid_f & ~(1 << (new_slot)) | ((1'b1) << (new_slot)));
-            delivered$d = del_d & (~w_slice_clear);
-            tx$d = (tx_f & (~w_slice_clear)) | (wr42_w);
-            rtx_pending$d = rtx_f & (~w_slice_clear);
-            credit_mask$d = (mask_c & (~w_slice_clear)) | (wr43_w);
-            credit$d = (credit_c & (~(wr44_w))) | (wr45_w);
-            npkts$d = (npkts$q & (~(wr46_w))) | (wr47_w);
-            max_tx_p1$d = max_s & (~(wr48_w));
-            timeout_cnt$d = cnt_t & (~(wr49_w));
-            remote_ip$d = (remote_ip$q & (~(wr50_w))) | (wr51_w);
-            remote_port$d = (remote_port$q & (~(wr52_w))) | (wr53_w);
-            local_port$d = (local_port$q & (~(wr54_w))) | (wr55_w);
-            msg_len$d = (msg_len$q & (~(wr56_w))) | (wr57_w);
-            rank$d = (rank$q & (~(wr58_w))) | (wr59_w);
+        if (k_new & (~c_active)) begin
+            u_del = 32'h0;
+            u_tx = i_pk;
+            u_rtx = 32'h0;
+            u_credit = i_credit;
+            u_allow = 1'b1;
+            u_npkts = ((i_npkts) & 8'hff);
+            u_max = 32'h0;
+            u_tcnt = 32'h0;
+            u_meta = (((((s1_ip$q) & 88'hffffffffffffffffffffff) | (((s1_rport$q) & 88'hffffffffffffffffffffff) << 32'h20)) | (((s1_lport$q) & 88'hffffffffffffffffffffff) << 32'h30)) | (((s1_len$q) & 88'hffffffffffffffffffffff) << 32'h40)) | (((s1_rank$q) & 88'hffffffffffffffffffffff) << 32'h50);
+            u_active = 1'b1;
             sched_valid = 1'b1;
-            sched_slot = new_slot;
-            sched_meta = ((rd25_w) & 24'hffffff) << 32'h8;
+            sched_meta = ((c_id) & 24'hffffff) << 32'h8;
+            new_id_valid = 1'b1;
         end
-        if ((dlv_valid & (~d_hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
+        if (free_go) begin
+            u_active = 1'b0;
+            u_id_base = c_id + slot_count;
+            u_tx = 32'h0;
+            u_rtx = 32'h0;
+        end
+        u_credit_mask = 32'h0;
+        if (u_allow) begin
+            u_credit_mask = ~(ones64 << ((u_credit) & 7'h7f));
+        end
+        u_elig = ((u_tx & u_credit_mask) | u_rtx) & (~u_del);
+        off_ffs$bitmap = u_elig;
+        e_go = ((s1_valid$q & s1_emit$q) & u_active) & off_ffs$found;
+        e_onehot = u_elig & ((~u_elig) + 32'h1);
+        e_off = ((off_ffs$index) & 8'hff);
+        n_tx = u_tx;
+        n_rtx = u_rtx;
+        n_max = u_max;
+        n_elig = u_elig;
+        if (e_go) begin
+            n_tx = u_tx & (~e_onehot);
+            n_rtx = u_rtx & (~e_onehot);
+            n_elig = u_elig & (~e_onehot);
+            if ((e_off + 32'h1) > u_max) begin
+                n_max = e_off + 32'h1;
+            end
+        end
+        e_is_new = u_max == 32'h0;
+        e_is_rtx = e_off < u_max;
+        e_desc = (((((u_meta) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((c_id) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((u_credit) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
+        n_word = ((((((u_del) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_id_base) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
+        slot_ram$write_address = s1_slot$q;
+        slot_ram$write_data = n_word;
+        slot_ram$write_enable = s1_valid$q;
+        fwd_valid$d = s1_valid$q;
+        fwd_slot$d = s1_slot$q;
+        fwd_word$d = n_word;
+        u_sendable = u_active & |n_elig;
+        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
+            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
+            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
+            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
+            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
+            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
+            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
+            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
+            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
+            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
+            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
+            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
+            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
+            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
+            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
+            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
+            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
+            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
+            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
+            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
+            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
+            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
+            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
+            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
+            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
+            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
+            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
+            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
+            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
+            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
+            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+        end
+        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
+            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
+            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+        end
+        done_valid = free_go;
+        done_tx_msg_id = c_id;
+        if (q_count$q == 32'h0) begin
+            if (e_go) begin
+                q0$d = e_desc;
+                q_count$d = 32'h1;
+            end
+        end
+        else if (q_count$q == 32'h1) begin
+            if (q_pop & e_go) begin
+                q0$d = e_desc;
+            end
+            else if (q_pop) begin
+                q_count$d = 32'h0;
+            end
+            else if (e_go) begin
+                q1$d = e_desc;
+                q_count$d = 32'h2;
+            end
+        end
+        else if (q_pop) begin
+            q0$d = q1$q;
+            q_count$d = 32'h1;
+            if (e_go) begin
+                q1$d = e_desc;
+                q_count$d = 32'h2;
+            end
+        end
+        pkt_valid = q_count$q != 32'h0;
+        pkt_slot = q0$q[(32'h60)+:(4)];
+        pkt_remote_ip = q0$q[(32'h0)+:(32)];
+        pkt_remote_port = q0$q[(32'h20)+:(16)];
+        pkt_local_port = q0$q[(32'h30)+:(16)];
+        pkt_msg_len = q0$q[(32'h40)+:(16)];
+        pkt_rank = q0$q[(32'h50)+:(8)];
+        pkt_offset = q0$q[(32'h58)+:(8)];
+        pkt_tx_msg_id = q0$q[(32'h60)+:(16)];
+        pkt_credit = q0$q[(32'h70)+:(16)];
+        pkt_is_new_msg = q0$q[32'h80];
+        pkt_is_rtx = q0$q[32'h81];
+        pkt_flags = 32'h1;
+        pkt_q1_valid = q_count$q == 32'h2;
+        pkt_q1_slot = q1$q[(32'h60)+:(4)];
+        if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
             cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
         end
-        if ((ctx_valid & (~c_hit)) & (cnt_stale_ctx$q != 32'hffff)) begin
+        if ((k_ctx & (~hit)) & (cnt_stale_ctx$q != 32'hffff)) begin
             cnt_stale_ctx$d = cnt_stale_ctx$q + 32'h1;
         end
-        if ((t_go & (~t_hit)) & (cnt_stale_to$q != 32'hffff)) begin
+        if ((k_to & (~hit)) & (cnt_stale_to$q != 32'hffff)) begin
             cnt_stale_to$d = cnt_stale_to$q + 32'h1;
         end
-        if ((d_hit & |(dlv_ack_bitmap & (~d_pkt_mask))) & (cnt_ack_beyond$q != 32'hffff)) begin
+        if (((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) & (cnt_ack_beyond$q != 32'hffff)) begin
             cnt_ack_beyond$d = cnt_ack_beyond$q + 32'h1;
         end
-        if (((c_hit & ctx_rtx_flag) & |(ctx_rtx_bitmap & (~c_pkt_mask))) & (cnt_rtx_beyond$q != 32'hffff)) begin
+        if ((((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) & (cnt_rtx_beyond$q != 32'hffff)) begin
             cnt_rtx_beyond$d = cnt_rtx_beyond$q + 32'h1;
         end
-        if (((c_hit & ctx_credit_flag) & c_req_beyond) & (cnt_credit_beyond$q != 32'hffff)) begin
+        if ((((k_ctx & hit) & s1_credit_flag$q) & x_beyond) & (cnt_credit_beyond$q != 32'hffff)) begin
             cnt_credit_beyond$d = cnt_credit_beyond$q + 32'h1;
         end
-        if ((w_go & w_busy) & (cnt_write_busy$q != 32'hffff)) begin
+        if ((k_new & c_active) & (cnt_write_busy$q != 32'hffff)) begin
             cnt_write_busy$d = cnt_write_busy$q + 32'h1;
         end
-        if (d_complete & (cnt_delivered$q != 32'hffff)) begin
+        if (((k_dlv & hit) & d_complete) & (cnt_delivered$q != 32'hffff)) begin
             cnt_delivered$d = cnt_delivered$q + 32'h1;
         end
-        if (t_abandon & (cnt_abandoned$q != 32'hffff)) begin
+        if (((k_to & hit) & t_abandon) & (cnt_abandoned$q != 32'hffff)) begin
             cnt_abandoned$d = cnt_abandoned$q + 32'h1;
         end
-        active = valid$q;
+        if ((dlv_overflow | ctx_overflow) & (cnt_overflow$q != 32'hffff)) begin
+            cnt_overflow$d = cnt_overflow$q + 32'h1;
+        end
+        active = active_bits$q;
         stale_delivered_count = cnt_stale_dlv$q;
         stale_credit_count = cnt_stale_ctx$q;
         stale_timeout_count = cnt_stale_to$q;
@@ -27636,14 +25240,14 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
         write_busy_count = cnt_write_busy$q;
         delivered_msg_count = cnt_delivered$q;
         abandoned_msg_count = cnt_abandoned$q;
+        event_overflow_count = cnt_overflow$q;
         if (reset) begin
-            valid$d = 32'h0;
-            tx$d = 32'h0;
-            rtx_pending$d = 32'h0;
-            ids$d = initial_ids;
-            rr_next$d = 32'h0;
-            t_pending$d = 1'b0;
-            out_valid$d = 1'b0;
+            active_bits$d = 32'h0;
+            sendable$d = 32'h0;
+            rr_last$d = 32'h0;
+            s1_valid$d = 1'b0;
+            fwd_valid$d = 1'b0;
+            q_count$d = 32'h0;
             cnt_stale_dlv$d = 32'h0;
             cnt_stale_ctx$d = 32'h0;
             cnt_stale_to$d = 32'h0;
@@ -27653,10 +25257,30 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,ne
             cnt_write_busy$d = 32'h0;
             cnt_delivered$d = 32'h0;
             cnt_abandoned$d = 32'h0;
+            cnt_overflow$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core
+
+
+module nt_homa_tr_16_nic$tx$core$active_bits(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$active_bits
 
 
 module nt_homa_tr_16_nic$tx$core$cnt_abandoned(d,q,clock);
@@ -27733,6 +25357,25 @@ module nt_homa_tr_16_nic$tx$core$cnt_delivered(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$cnt_delivered
+
+
+module nt_homa_tr_16_nic$tx$core$cnt_overflow(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$cnt_overflow
 
 
 module nt_homa_tr_16_nic$tx$core$cnt_rtx_beyond(d,q,clock);
@@ -27830,178 +25473,131 @@ module nt_homa_tr_16_nic$tx$core$cnt_write_busy(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$cnt_write_busy
 
 
-module nt_homa_tr_16_nic$tx$core$credit(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [99:0] push_data;
+    input wire  pop;
+    output reg  head_valid;
+    output reg  [99:0] head_data;
+    output reg  [7:0] level;
 
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
+    // Constant declarations
+    localparam  depth = 8'h10;
+
+    // Stub signals
+    reg  [3:0] storage$read_address;
+    reg  storage$read_clock;
+    wire  [99:0] storage$read_data;
+    reg  [3:0] storage$write_address;
+    reg  storage$write_clock;
+    reg  [99:0] storage$write_data;
+    reg  storage$write_enable;
+    reg  [3:0] write_ptr$d;
+    wire  [3:0] write_ptr$q;
+    reg  write_ptr$clock;
+    reg  [3:0] read_ptr$d;
+    wire  [3:0] read_ptr$q;
+    reg  read_ptr$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] readable$d;
+    wire  [7:0] readable$q;
+    reg  readable$clock;
+    reg  pushed_last_cycle$d;
+    wire  pushed_last_cycle$q;
+    reg  pushed_last_cycle$clock;
+
+    // Local signals
+    reg  do_push;
+    reg  do_pop;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$tx$core$ctx_q$storage storage(
+        .read_address(storage$read_address),
+        .read_clock(storage$read_clock),
+        .read_data(storage$read_data),
+        .write_address(storage$write_address),
+        .write_clock(storage$write_clock),
+        .write_data(storage$write_data),
+        .write_enable(storage$write_enable)
+    );
+    nt_homa_tr_16_nic$tx$core$ctx_q$write_ptr write_ptr(
+        .d(write_ptr$d),
+        .q(write_ptr$q),
+        .clock(write_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$ctx_q$read_ptr read_ptr(
+        .d(read_ptr$d),
+        .q(read_ptr$q),
+        .clock(read_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$ctx_q$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$ctx_q$readable readable(
+        .d(readable$d),
+        .q(readable$q),
+        .clock(readable$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$ctx_q$pushed_last_cycle pushed_last_cycle(
+        .d(pushed_last_cycle$d),
+        .q(pushed_last_cycle$q),
+        .clock(pushed_last_cycle$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        write_ptr$clock = clock;
+        read_ptr$clock = clock;
+        stored$clock = clock;
+        readable$clock = clock;
+        pushed_last_cycle$clock = clock;
+        write_ptr$d = write_ptr$q;
+        read_ptr$d = read_ptr$q;
+        stored$d = stored$q;
+        readable$d = readable$q;
+        pushed_last_cycle$d = pushed_last_cycle$q;
+        storage$read_clock = clock;
+        storage$write_clock = clock;
+        do_push = push & (stored$q < depth);
+        do_pop = pop & |readable$q;
+        storage$write_address = write_ptr$q;
+        storage$write_data = push_data;
+        storage$write_enable = do_push;
+        storage$read_address = read_ptr$q;
+        if (do_pop) begin
+            storage$read_address = read_ptr$q + 32'h1;
+            read_ptr$d = read_ptr$q + 32'h1;
+        end
+        if (do_push) begin
+            write_ptr$d = write_ptr$q + 32'h1;
+        end
+        pushed_last_cycle$d = do_push;
+        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        head_valid = |readable$q;
+        head_data = storage$read_data;
+        level = stored$q;
+        if (reset) begin
+            write_ptr$d = 32'h0;
+            read_ptr$d = 32'h0;
+            stored$d = 32'h0;
+            readable$d = 32'h0;
+            pushed_last_cycle$d = 1'b0;
+        end
     end
 
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$credit
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q
 
 
-module nt_homa_tr_16_nic$tx$core$credit_mask(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$credit_mask
-
-
-module nt_homa_tr_16_nic$tx$core$delivered(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$delivered
-
-
-module nt_homa_tr_16_nic$tx$core$ids(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$ids
-
-
-module nt_homa_tr_16_nic$tx$core$local_port(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$local_port
-
-
-module nt_homa_tr_16_nic$tx$core$max_tx_p1(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$max_tx_p1
-
-
-module nt_homa_tr_16_nic$tx$core$msg_len(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$msg_len
-
-
-module nt_homa_tr_16_nic$tx$core$npkts(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$npkts
-
-
-module nt_homa_tr_16_nic$tx$core$out_credit(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$out_credit
-
-
-module nt_homa_tr_16_nic$tx$core$out_is_new_msg(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$ctx_q$pushed_last_cycle(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -28017,10 +25613,239 @@ module nt_homa_tr_16_nic$tx$core$out_is_new_msg(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_is_new_msg
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$pushed_last_cycle
 
 
-module nt_homa_tr_16_nic$tx$core$out_is_rtx(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$ctx_q$read_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$read_ptr
+
+
+module nt_homa_tr_16_nic$tx$core$ctx_q$readable(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$readable
+
+
+module nt_homa_tr_16_nic$tx$core$ctx_q$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [99:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [99:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[99:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$storage
+
+
+module nt_homa_tr_16_nic$tx$core$ctx_q$stored(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$stored
+
+
+module nt_homa_tr_16_nic$tx$core$ctx_q$write_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$write_ptr
+
+
+module nt_homa_tr_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [79:0] push_data;
+    input wire  pop;
+    output reg  head_valid;
+    output reg  [79:0] head_data;
+    output reg  [7:0] level;
+
+    // Constant declarations
+    localparam  depth = 8'h10;
+
+    // Stub signals
+    reg  [3:0] storage$read_address;
+    reg  storage$read_clock;
+    wire  [79:0] storage$read_data;
+    reg  [3:0] storage$write_address;
+    reg  storage$write_clock;
+    reg  [79:0] storage$write_data;
+    reg  storage$write_enable;
+    reg  [3:0] write_ptr$d;
+    wire  [3:0] write_ptr$q;
+    reg  write_ptr$clock;
+    reg  [3:0] read_ptr$d;
+    wire  [3:0] read_ptr$q;
+    reg  read_ptr$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] readable$d;
+    wire  [7:0] readable$q;
+    reg  readable$clock;
+    reg  pushed_last_cycle$d;
+    wire  pushed_last_cycle$q;
+    reg  pushed_last_cycle$clock;
+
+    // Local signals
+    reg  do_push;
+    reg  do_pop;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$tx$core$dlv_q$storage storage(
+        .read_address(storage$read_address),
+        .read_clock(storage$read_clock),
+        .read_data(storage$read_data),
+        .write_address(storage$write_address),
+        .write_clock(storage$write_clock),
+        .write_data(storage$write_data),
+        .write_enable(storage$write_enable)
+    );
+    nt_homa_tr_16_nic$tx$core$dlv_q$write_ptr write_ptr(
+        .d(write_ptr$d),
+        .q(write_ptr$q),
+        .clock(write_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$dlv_q$read_ptr read_ptr(
+        .d(read_ptr$d),
+        .q(read_ptr$q),
+        .clock(read_ptr$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$dlv_q$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$dlv_q$readable readable(
+        .d(readable$d),
+        .q(readable$q),
+        .clock(readable$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$dlv_q$pushed_last_cycle pushed_last_cycle(
+        .d(pushed_last_cycle$d),
+        .q(pushed_last_cycle$q),
+        .clock(pushed_last_cycle$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        write_ptr$clock = clock;
+        read_ptr$clock = clock;
+        stored$clock = clock;
+        readable$clock = clock;
+        pushed_last_cycle$clock = clock;
+        write_ptr$d = write_ptr$q;
+        read_ptr$d = read_ptr$q;
+        stored$d = stored$q;
+        readable$d = readable$q;
+        pushed_last_cycle$d = pushed_last_cycle$q;
+        storage$read_clock = clock;
+        storage$write_clock = clock;
+        do_push = push & (stored$q < depth);
+        do_pop = pop & |readable$q;
+        storage$write_address = write_ptr$q;
+        storage$write_data = push_data;
+        storage$write_enable = do_push;
+        storage$read_address = read_ptr$q;
+        if (do_pop) begin
+            storage$read_address = read_ptr$q + 32'h1;
+            read_ptr$d = read_ptr$q + 32'h1;
+        end
+        if (do_push) begin
+            write_ptr$d = write_ptr$q + 32'h1;
+        end
+        pushed_last_cycle$d = do_push;
+        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        head_valid = |readable$q;
+        head_data = storage$read_data;
+        level = stored$q;
+        if (reset) begin
+            write_ptr$d = 32'h0;
+            read_ptr$d = 32'h0;
+            stored$d = 32'h0;
+            readable$d = 32'h0;
+            pushed_last_cycle$d = 1'b0;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q
+
+
+module nt_homa_tr_16_nic$tx$core$dlv_q$pushed_last_cycle(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -28036,48 +25861,29 @@ module nt_homa_tr_16_nic$tx$core$out_is_rtx(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_is_rtx
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$pushed_last_cycle
 
 
-module nt_homa_tr_16_nic$tx$core$out_local_port(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$dlv_q$read_ptr(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 4'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_local_port
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$read_ptr
 
 
-module nt_homa_tr_16_nic$tx$core$out_msg_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$out_msg_len
-
-
-module nt_homa_tr_16_nic$tx$core$out_offset(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$dlv_q$readable(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -28093,10 +25899,39 @@ module nt_homa_tr_16_nic$tx$core$out_offset(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_offset
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$readable
 
 
-module nt_homa_tr_16_nic$tx$core$out_rank(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$dlv_q$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [79:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [79:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[79:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$storage
+
+
+module nt_homa_tr_16_nic$tx$core$dlv_q$stored(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -28112,10 +25947,624 @@ module nt_homa_tr_16_nic$tx$core$out_rank(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_rank
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$stored
 
 
-module nt_homa_tr_16_nic$tx$core$out_remote_ip(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$dlv_q$write_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$write_ptr
+
+
+module nt_homa_tr_16_nic$tx$core$fwd_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$fwd_slot
+
+
+module nt_homa_tr_16_nic$tx$core$fwd_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$fwd_valid
+
+
+module nt_homa_tr_16_nic$tx$core$fwd_word(d,q,clock);
+
+    // Module arguments
+    input wire  [336:0] d;
+    output reg  [336:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 337'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$fwd_word
+
+
+module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index);
+
+    // Module arguments
+    input wire  [63:0] bitmap;
+    output reg  found;
+    output reg  [5:0] index;
+
+    // Local signals
+    reg  [63:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        found = |bitmap;
+        index = 32'h0;
+        if (lowest_set_onehot[0]) begin
+            index = 0;
+        end
+        if (lowest_set_onehot[1]) begin
+            index = 1;
+        end
+        if (lowest_set_onehot[2]) begin
+            index = 2;
+        end
+        if (lowest_set_onehot[3]) begin
+            index = 3;
+        end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
+        if (lowest_set_onehot[16]) begin
+            index = 16;
+        end
+        if (lowest_set_onehot[17]) begin
+            index = 17;
+        end
+        if (lowest_set_onehot[18]) begin
+            index = 18;
+        end
+        if (lowest_set_onehot[19]) begin
+            index = 19;
+        end
+        if (lowest_set_onehot[20]) begin
+            index = 20;
+        end
+        if (lowest_set_onehot[21]) begin
+            index = 21;
+        end
+        if (lowest_set_onehot[22]) begin
+            index = 22;
+        end
+        if (lowest_set_onehot[23]) begin
+            index = 23;
+        end
+        if (lowest_set_onehot[24]) begin
+            index = 24;
+        end
+        if (lowest_set_onehot[25]) begin
+            index = 25;
+        end
+        if (lowest_set_onehot[26]) begin
+            index = 26;
+        end
+        if (lowest_set_onehot[27]) begin
+            index = 27;
+        end
+        if (lowest_set_onehot[28]) begin
+            index = 28;
+        end
+        if (lowest_set_onehot[29]) begin
+            index = 29;
+        end
+        if (lowest_set_onehot[30]) begin
+            index = 30;
+        end
+        if (lowest_set_onehot[31]) begin
+            index = 31;
+        end
+        if (lowest_set_onehot[32]) begin
+            index = 32;
+        end
+        if (lowest_set_onehot[33]) begin
+            index = 33;
+        end
+        if (lowest_set_onehot[34]) begin
+            index = 34;
+        end
+        if (lowest_set_onehot[35]) begin
+            index = 35;
+        end
+        if (lowest_set_onehot[36]) begin
+            index = 36;
+        end
+        if (lowest_set_onehot[37]) begin
+            index = 37;
+        end
+        if (lowest_set_onehot[38]) begin
+            index = 38;
+        end
+        if (lowest_set_onehot[39]) begin
+            index = 39;
+        end
+        if (lowest_set_onehot[40]) begin
+            index = 40;
+        end
+        if (lowest_set_onehot[41]) begin
+            index = 41;
+        end
+        if (lowest_set_onehot[42]) begin
+            index = 42;
+        end
+        if (lowest_set_onehot[43]) begin
+            index = 43;
+        end
+        if (lowest_set_onehot[44]) begin
+            index = 44;
+        end
+        if (lowest_set_onehot[45]) begin
+            index = 45;
+        end
+        if (lowest_set_onehot[46]) begin
+            index = 46;
+        end
+        if (lowest_set_onehot[47]) begin
+            index = 47;
+        end
+        if (lowest_set_onehot[48]) begin
+            index = 48;
+        end
+        if (lowest_set_onehot[49]) begin
+            index = 49;
+        end
+        if (lowest_set_onehot[50]) begin
+            index = 50;
+        end
+        if (lowest_set_onehot[51]) begin
+            index = 51;
+        end
+        if (lowest_set_onehot[52]) begin
+            index = 52;
+        end
+        if (lowest_set_onehot[53]) begin
+            index = 53;
+        end
+        if (lowest_set_onehot[54]) begin
+            index = 54;
+        end
+        if (lowest_set_onehot[55]) begin
+            index = 55;
+        end
+        if (lowest_set_onehot[56]) begin
+            index = 56;
+        end
+        if (lowest_set_onehot[57]) begin
+            index = 57;
+        end
+        if (lowest_set_onehot[58]) begin
+            index = 58;
+        end
+        if (lowest_set_onehot[59]) begin
+            index = 59;
+        end
+        if (lowest_set_onehot[60]) begin
+            index = 60;
+        end
+        if (lowest_set_onehot[61]) begin
+            index = 61;
+        end
+        if (lowest_set_onehot[62]) begin
+            index = 62;
+        end
+        if (lowest_set_onehot[63]) begin
+            index = 63;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$off_ffs
+
+
+module nt_homa_tr_16_nic$tx$core$q0(d,q,clock);
+
+    // Module arguments
+    input wire  [129:0] d;
+    output reg  [129:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 130'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$q0
+
+
+module nt_homa_tr_16_nic$tx$core$q1(d,q,clock);
+
+    // Module arguments
+    input wire  [129:0] d;
+    output reg  [129:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 130'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$q1
+
+
+module nt_homa_tr_16_nic$tx$core$q_count(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$q_count
+
+
+module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        found = |bitmap;
+        index = 32'h0;
+        if (lowest_set_onehot[0]) begin
+            index = 0;
+        end
+        if (lowest_set_onehot[1]) begin
+            index = 1;
+        end
+        if (lowest_set_onehot[2]) begin
+            index = 2;
+        end
+        if (lowest_set_onehot[3]) begin
+            index = 3;
+        end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$rr_above
+
+
+module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        found = |bitmap;
+        index = 32'h0;
+        if (lowest_set_onehot[0]) begin
+            index = 0;
+        end
+        if (lowest_set_onehot[1]) begin
+            index = 1;
+        end
+        if (lowest_set_onehot[2]) begin
+            index = 2;
+        end
+        if (lowest_set_onehot[3]) begin
+            index = 3;
+        end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$rr_any
+
+
+module nt_homa_tr_16_nic$tx$core$rr_last(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$rr_last
+
+
+module nt_homa_tr_16_nic$tx$core$s1_allow(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_allow
+
+
+module nt_homa_tr_16_nic$tx$core$s1_bitmap(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_bitmap
+
+
+module nt_homa_tr_16_nic$tx$core$s1_credit(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_credit
+
+
+module nt_homa_tr_16_nic$tx$core$s1_credit_flag(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_credit_flag
+
+
+module nt_homa_tr_16_nic$tx$core$s1_emit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_emit
+
+
+module nt_homa_tr_16_nic$tx$core$s1_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_id
+
+
+module nt_homa_tr_16_nic$tx$core$s1_ip(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -28131,10 +26580,29 @@ module nt_homa_tr_16_nic$tx$core$out_remote_ip(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_remote_ip
+endmodule // nt_homa_tr_16_nic$tx$core$s1_ip
 
 
-module nt_homa_tr_16_nic$tx$core$out_remote_port(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_kind(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_kind
+
+
+module nt_homa_tr_16_nic$tx$core$s1_len(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -28150,29 +26618,10 @@ module nt_homa_tr_16_nic$tx$core$out_remote_port(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_remote_port
+endmodule // nt_homa_tr_16_nic$tx$core$s1_len
 
 
-module nt_homa_tr_16_nic$tx$core$out_slot(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$out_slot
-
-
-module nt_homa_tr_16_nic$tx$core$out_tx_msg_id(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_lport(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -28188,10 +26637,10 @@ module nt_homa_tr_16_nic$tx$core$out_tx_msg_id(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_tx_msg_id
+endmodule // nt_homa_tr_16_nic$tx$core$s1_lport
 
 
-module nt_homa_tr_16_nic$tx$core$out_valid(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_raise(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -28207,200 +26656,29 @@ module nt_homa_tr_16_nic$tx$core$out_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$out_valid
+endmodule // nt_homa_tr_16_nic$tx$core$s1_raise
 
 
-module nt_homa_tr_16_nic$tx$core$rank(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_rank(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 8'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$rank
+endmodule // nt_homa_tr_16_nic$tx$core$s1_rank
 
 
-module nt_homa_tr_16_nic$tx$core$remote_ip(d,q,clock);
-
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$remote_ip
-
-
-module nt_homa_tr_16_nic$tx$core$remote_port(d,q,clock);
-
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$remote_port
-
-
-module nt_homa_tr_16_nic$tx$core$rr_next(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$rr_next
-
-
-module nt_homa_tr_16_nic$tx$core$rtx_pending(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$rtx_pending
-
-
-module nt_homa_tr_16_nic$tx$core$t_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$t_meta
-
-
-module nt_homa_tr_16_nic$tx$core$t_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$t_pending
-
-
-module nt_homa_tr_16_nic$tx$core$t_slot(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$t_slot
-
-
-module nt_homa_tr_16_nic$tx$core$timeout_cnt(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$timeout_cnt
-
-
-module nt_homa_tr_16_nic$tx$core$tx(d,q,clock);
-
-    // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1024'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$tx
-
-
-module nt_homa_tr_16_nic$tx$core$valid(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_rport(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -28416,7 +26694,162 @@ module nt_homa_tr_16_nic$tx$core$valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$valid
+endmodule // nt_homa_tr_16_nic$tx$core$s1_rport
+
+
+module nt_homa_tr_16_nic$tx$core$s1_rtx_flag(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_rtx_flag
+
+
+module nt_homa_tr_16_nic$tx$core$s1_rtx_p1(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_rtx_p1
+
+
+module nt_homa_tr_16_nic$tx$core$s1_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_slot
+
+
+module nt_homa_tr_16_nic$tx$core$s1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_valid
+
+
+module nt_homa_tr_16_nic$tx$core$sendable(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$sendable
+
+
+module nt_homa_tr_16_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [336:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [336:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[336:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$slot_ram
+
+
+module nt_homa_tr_16_nic$tx$d_base_rom(address,data);
+
+    // Module arguments
+    input wire  [3:0] address;
+    output reg  [16:0] data;
+
+    // Update code (custom)
+    always @*
+    case (address)
+        4'h0: data = 17'b0;
+      4'h1: data = 17'b1001100000000;
+      4'h2: data = 17'b10011000000000;
+      4'h3: data = 17'b11100100000000;
+      4'h4: data = 17'b100110000000000;
+      4'h5: data = 17'b101111100000000;
+      4'h6: data = 17'b111001000000000;
+      4'h7: data = 17'b1000010100000000;
+      4'h8: data = 17'b1001100000000000;
+      4'h9: data = 17'b1010101100000000;
+      4'ha: data = 17'b1011111000000000;
+      4'hb: data = 17'b1101000100000000;
+      4'hc: data = 17'b1110010000000000;
+      4'hd: data = 17'b1111011100000000;
+      4'he: data = 17'b10000101000000000;
+      4'hf: data = 17'b10001110100000000;
+      default: data = 17'b0;
+    endcase
+
+endmodule // nt_homa_tr_16_nic$tx$d_base_rom
 
 
 module nt_homa_tr_16_nic$tx$e0_data(d,q,clock);
@@ -28612,16 +27045,16 @@ endmodule // nt_homa_tr_16_nic$tx$now
 module nt_homa_tr_16_nic$tx$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
-    input wire  [14:0] read_address;
+    input wire  [16:0] read_address;
     input wire  read_clock;
     output reg  [63:0] read_data;
-    input wire  [14:0] write_address;
+    input wire  [16:0] write_address;
     input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[32767:0];
+    reg[63:0] mem[131071:0];
 
 
 
@@ -28660,13 +27093,13 @@ endmodule // nt_homa_tr_16_nic$tx$rd_active
 module nt_homa_tr_16_nic$tx$rd_addr(d,q,clock);
 
     // Module arguments
-    input wire  [14:0] d;
-    output reg  [14:0] q;
+    input wire  [16:0] d;
+    output reg  [16:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 15'h0;
+       q = 17'h0;
     end
 
     always @(posedge clock) begin
@@ -28750,6 +27183,74 @@ module nt_homa_tr_16_nic$tx$rd_slot(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$rd_slot
+
+
+module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        found = |bitmap;
+        index = 32'h0;
+        if (lowest_set_onehot[0]) begin
+            index = 0;
+        end
+        if (lowest_set_onehot[1]) begin
+            index = 1;
+        end
+        if (lowest_set_onehot[2]) begin
+            index = 2;
+        end
+        if (lowest_set_onehot[3]) begin
+            index = 3;
+        end
+        if (lowest_set_onehot[4]) begin
+            index = 4;
+        end
+        if (lowest_set_onehot[5]) begin
+            index = 5;
+        end
+        if (lowest_set_onehot[6]) begin
+            index = 6;
+        end
+        if (lowest_set_onehot[7]) begin
+            index = 7;
+        end
+        if (lowest_set_onehot[8]) begin
+            index = 8;
+        end
+        if (lowest_set_onehot[9]) begin
+            index = 9;
+        end
+        if (lowest_set_onehot[10]) begin
+            index = 10;
+        end
+        if (lowest_set_onehot[11]) begin
+            index = 11;
+        end
+        if (lowest_set_onehot[12]) begin
+            index = 12;
+        end
+        if (lowest_set_onehot[13]) begin
+            index = 13;
+        end
+        if (lowest_set_onehot[14]) begin
+            index = 14;
+        end
+        if (lowest_set_onehot[15]) begin
+            index = 15;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$ret_ffs
 
 
 module nt_homa_tr_16_nic$tx$returning(d,q,clock);
@@ -29259,6 +27760,37 @@ module nt_homa_tr_16_nic$tx$timer$valid_bits(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$timer$valid_bits
+
+
+module nt_homa_tr_16_nic$tx$w_base_rom(address,data);
+
+    // Module arguments
+    input wire  [3:0] address;
+    output reg  [16:0] data;
+
+    // Update code (custom)
+    always @*
+    case (address)
+        4'h0: data = 17'b0;
+      4'h1: data = 17'b1001100000000;
+      4'h2: data = 17'b10011000000000;
+      4'h3: data = 17'b11100100000000;
+      4'h4: data = 17'b100110000000000;
+      4'h5: data = 17'b101111100000000;
+      4'h6: data = 17'b111001000000000;
+      4'h7: data = 17'b1000010100000000;
+      4'h8: data = 17'b1001100000000000;
+      4'h9: data = 17'b1010101100000000;
+      4'ha: data = 17'b1011111000000000;
+      4'hb: data = 17'b1101000100000000;
+      4'hc: data = 17'b1110010000000000;
+      4'hd: data = 17'b1111011100000000;
+      4'he: data = 17'b10000101000000000;
+      4'hf: data = 17'b10001110100000000;
+      default: data = 17'b0;
+    endcase
+
+endmodule // nt_homa_tr_16_nic$tx$w_base_rom
 
 
 module nt_homa_tr_16_nic$tx$w_commit(d,q,clock);

@@ -74,18 +74,6 @@ fn parse_number(text: &str) -> Option<u64> {
     }
 }
 
-fn parse_mac(text: &str) -> Option<u64> {
-    let parts: Vec<&str> = text.split(':').collect();
-    if parts.len() != 6 {
-        return None;
-    }
-    parts.iter().try_fold(0u64, |m, p| (p.len() == 2).then(|| u8::from_str_radix(p, 16).ok()).flatten().map(|b| m << 8 | b as u64))
-}
-
-fn parse_ipv4(text: &str) -> Option<u32> {
-    text.parse::<std::net::Ipv4Addr>().ok().map(u32::from)
-}
-
 fn write(index: usize, value: u64) -> RegisterWrite {
     RegisterWrite { addr: 4 * index as u64, value: value as u32 }
 }
@@ -99,12 +87,12 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
     let bad = |what: &str| format!("--set {arg}: {what}");
     match name {
         "own_mac" | "peer_mac" => {
-            let mac = parse_mac(value).ok_or_else(|| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
+            let mac = crate::replay::parse_mac(value).map_err(|_| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
             let lo = if name == "own_mac" { CFG_OWN_MAC_LO } else { CFG_PEER_MAC_LO };
             Ok(vec![write(lo, mac & 0xFFFF_FFFF), write(lo + 1, mac >> 32)])
         }
         "own_ip" => {
-            let ip = parse_ipv4(value).ok_or_else(|| bad("own_ip takes an IPv4 address a.b.c.d"))?;
+            let ip = crate::replay::parse_ipv4(value).map_err(|_| bad("own_ip takes an IPv4 address a.b.c.d"))?;
             Ok(vec![write(CFG_OWN_IP, ip as u64)])
         }
         _ => {

@@ -33,7 +33,7 @@ pub struct NicConfig {
     pub name: &'static str,
     /// Concurrent messages per direction.
     pub messages: usize,
-    /// Width of the MAC-side datapath in bits.
+    /// Width of the MAC-side datapath in bits (64; the 512-bit datapath is not built yet).
     pub datapath_bits: usize,
     /// The transport protocol of a whole-NIC configuration (its top and everything under it,
     /// one file); `None` for the block-level configurations (every block in its own file).
@@ -45,12 +45,63 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
     NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
     NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some("ndp") },
+    NicConfig { name: "ndp-64", messages: 64, datapath_bits: 64, protocol: Some("ndp") },
     NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some("ndp") },
     NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
     NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
     NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some("homa") },
     NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some("homa-tr") },
 ];
+
+/// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
+/// type): `(messages, IW, BB)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB buckets ×
+/// 2 entries: 4 × N entries at 16, 2 × N above).
+pub const COMPILED_SIZES: &[(usize, usize, usize)] = &[(16, 4, 4), (64, 6, 5), (128, 7, 6)];
+
+/// Receive size classes (packets per message, messages) for `messages` per direction: every
+/// size holds 16 maximum-size (38-packet) messages at once — all of them at 16, as the
+/// prototype — and fills the rest of the 1 MB payload memory with small classes.
+pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+    match messages {
+        16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
+        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
+        _ => crate::nic::get_rx_msg_info::SIZE_CLASSES_128,
+    }
+}
+
+/// Transmit size classes for `messages` per direction (buffers sum to the message count).
+pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> {
+    use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
+    match messages {
+        16 => TX_CLASSES_16.to_vec(),
+        64 => vec![
+            TxSizeClass { buffers: 32, bytes: 1024 },
+            TxSizeClass { buffers: 8, bytes: 4096 },
+            TxSizeClass { buffers: 8, bytes: 8192 },
+            TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
+        ],
+        _ => TX_CLASSES_128.to_vec(),
+    }
+}
+
+/// The shell parameters of the presets: `protocol` ("ndp", "homa" or "homa-tr") with the size
+/// classes of [`rx_classes_for`] / [`tx_classes_for`] and the protocol's register defaults.
+pub fn preset_params(protocol: &str, messages: usize) -> crate::nic::shell::ShellParams {
+    use crate::nic::register_map::*;
+    let (ip_protocol, protocol_id, defaults) = match protocol {
+        "ndp" => (crate::pisa::wire::NDP_IP_PROTOCOL, PROTOCOL_ID_NDP, NDP_CONFIG_DEFAULTS),
+        "homa" => (crate::pisa::wire::HOMA_IP_PROTOCOL, PROTOCOL_ID_HOMA, HOMA_CONFIG_DEFAULTS),
+        _ => (crate::pisa::wire::HOMA_IP_PROTOCOL, PROTOCOL_ID_HOMA_TR, HOMA_CONFIG_DEFAULTS),
+    };
+    crate::nic::shell::ShellParams {
+        rx_classes: rx_classes_for(messages),
+        tx_classes: tx_classes_for(messages),
+        config_defaults: defaults,
+        ip_protocol,
+        protocol_id,
+        trimming: protocol == "homa-tr",
+    }
+}
 
 /// Looks a configuration up by name; the error lists the valid names.
 pub fn find_config(name: &str) -> Result<NicConfig, String> {
@@ -73,22 +124,37 @@ impl NicConfig {
         format!("nt_{}", self.name.replace('-', "_"))
     }
 
+    /// The shell parameters of a whole-NIC configuration.
+    pub fn shell_params(&self) -> crate::nic::shell::ShellParams {
+        preset_params(self.protocol.expect("a whole-NIC configuration"), self.messages)
+    }
+
+    /// The whole NIC's Verilog (the shell with this configuration's protocol and size).
+    fn nic_verilog(&self) -> String {
+        let params = self.shell_params();
+        let ndp = self.protocol == Some("ndp");
+        macro_rules! build {
+            ($($n:literal, $iw:literal, $bb:literal);*) => {
+                match self.messages {
+                    $(
+                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb>::new(&params)),
+                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb>::new(&params)),
+                    )*
+                    other => panic!("no NIC compiled for {other} messages"),
+                }
+            };
+        }
+        build!(16, 4, 4; 64, 6, 5; 128, 7, 6)
+    }
+
     /// Generates every block of this configuration, each named `<prefix>_<block>`.
     pub fn generate(&self) -> Vec<GeneratedModule> {
-        if let Some(protocol) = self.protocol {
-            let messages = self.messages;
+        if self.protocol.is_some() {
+            let config = *self;
             // Built on a large stack: a whole NIC's nested construction overflows a 2 MiB thread.
             let verilog = std::thread::Builder::new()
                 .stack_size(512 << 20)
-                .spawn(move || match (protocol, messages) {
-                    ("ndp", 16) => verilog_of(&mut crate::nic::top::NdpNic16::default()),
-                    ("ndp", 128) => verilog_of(&mut crate::nic::top_ndp_128::NdpNic128::default()),
-                    ("homa", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(false)),
-                    ("homa-tr", 16) => verilog_of(&mut crate::nic::top_homa::HomaNic16::new(true)),
-                    ("homa", 128) => verilog_of(&mut crate::nic::top_homa_128::HomaNic128::new(false)),
-                    ("homa-tr", 128) => verilog_of(&mut crate::nic::top_homa_128::HomaNic128::new(true)),
-                    (p, m) => panic!("no NIC top for {p} with {m} messages"),
-                })
+                .spawn(move || config.nic_verilog())
                 .expect("spawn the generator thread")
                 .join()
                 .expect("generate a NIC top");
@@ -113,6 +179,8 @@ impl NicConfig {
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
                 blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
+                blocks.push(("status_bank", verilog_of(&mut crate::nic::status_bank::StatusBank::default())));
+                blocks.push(("homa_egress", verilog_of(&mut crate::protocols::homa::egress::HomaEgress::<4>::default())));
                 // The ingress front as NDP loads it (the whole-NIC tops contain it too).
                 blocks.push((
                     "ingress_front",

@@ -11,7 +11,7 @@
 //! `--set rtt_pkts=65: out of range; rtt_pkts takes 0..=64 (BDP in packets …)`.
 
 use crate::nic::{NicBackend, NicSim};
-use nanotransport_hdl::nic::top::*;
+use nanotransport_hdl::nic::register_map::*;
 
 /// One configuration register the command line may set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

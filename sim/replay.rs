@@ -22,16 +22,14 @@
 //! - nothing was taken on MAC RX, sent on MAC TX, delivered to the CPU or completed for the last
 //!   [`IDLE_HORIZON_CYCLES`] cycles (a horizon far above the NIC's reply latency, tens of
 //!   cycles, and its PULL pacing interval, 136 cycles by default);
-//! - the status registers `tx_active_slots` and `rx_busy_slots` read 0: no message is being sent
+//! - the status registers `tx_active_any` and `rx_busy_any` read 0: no message is being sent
 //!   or received, so no retransmission or receive garbage-collection timer is armed.
 //!
 //! A message that cannot finish (a partial message in the capture, a message sent to a peer that
 //! never answers) keeps its slot busy until its timer resolves it as the hardware would — the
 //! garbage-collection timeout (200 000 cycles by default) frees a receive slot; a send is
 //! retransmitted at each retransmission timeout (20 000 cycles by default) and abandoned after the
-//! timeout threshold (5) — and those retransmissions appear in the output. For a protocol whose
-//! status map is not listed in [`status_registers`] the slot check is skipped and the report says
-//! so (idle by the horizon alone).
+//! timeout threshold (5) — and those retransmissions appear in the output.
 //!
 //! # Addresses
 //! The NIC's own MAC and IPv4 address are configuration registers (0x00/0x04 and 0x10; reset
@@ -50,12 +48,12 @@
 //! # Protocols
 //! The model is `nt_<config>_nic` for any whole-NIC configuration (`configs::find_config`, with a
 //! protocol). The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
-//! 0x00–0x14) are the NIC top's common map; the status map per protocol is in
-//! [`status_registers`].
+//! 0x00–0x14) and the status registers are the one register map of every configuration
+//! ([`nanotransport_hdl::nic::register_map`]).
 
 use crate::nic::{NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;
-use nanotransport_hdl::nic::top::{CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
+use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
 use pcap_file::{DataLink, PcapError};
 /// Byte order of a capture file.
@@ -71,7 +69,6 @@ pub const IDLE_HORIZON_CYCLES: u64 = 1000;
 /// Default bound of a run, cycles (3.125 ms at 3.2 GHz).
 pub const DEFAULT_MAX_CYCLES: u64 = 10_000_000;
 /// Status registers start here (byte address); register `i` of the protocol's list at + 4·i.
-pub const STATUS_BASE: u64 = 0x100;
 
 /// One frame of an input capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -539,16 +536,14 @@ fn read_reg(nic: &mut NicSim, addr: u64) -> Result<u32, String> {
     }
 }
 
-fn status_of(nic: &mut NicSim, names: &'static [&'static str], name: &str) -> Result<u32, String> {
-    let i = names.iter().position(|n| *n == name).ok_or(format!("no status register {name}"))?;
-    read_reg(nic, STATUS_BASE + 4 * i as u64)
+fn status_of(nic: &mut NicSim, name: &str) -> Result<u32, String> {
+    read_reg(nic, status_address(name).ok_or(format!("no status register {name}"))?)
 }
 
 /// Replays `input` (and `sends`) through the NIC model of `opts.config`.
 pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
     let config = find_config(&opts.config)?;
     config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
-    let status_names = crate::scenarios::status_registers_of(&opts.config);
     let mut nic = NicSim::new(&crate::scenarios::nic_module(&opts.config))?;
     if let Some(mac) = opts.nic_mac {
         write_reg(&mut nic, CFG_OWN_MAC_LO, mac as u32)?;
@@ -595,7 +590,7 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
         }
         if now >= next_check && quiet(&nic, start, now) {
             let seen = activity_count(&nic);
-            let slots_free = status_of(&mut nic, status_names, "tx_active_slots")? == 0 && status_of(&mut nic, status_names, "rx_busy_slots")? == 0;
+            let slots_free = status_of(&mut nic, "tx_active_any")? == 0 && status_of(&mut nic, "rx_busy_any")? == 0;
             if slots_free && activity_count(&nic) == seen {
                 report.stopped = "idle".into();
                 report.slots_checked = true;
@@ -614,8 +609,8 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
     report.messages_delivered = delivered.len();
     report.sends_completed = nic.completions.iter().filter(|c| !c.abandoned).count();
     report.sends_abandoned = nic.completions.iter().filter(|c| c.abandoned).count();
-    for (i, n) in status_names.iter().enumerate() {
-        report.status.push((n, read_reg(&mut nic, STATUS_BASE + 4 * i as u64)?));
+    for r in STATUS_MAP {
+        report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
     Ok(ReplayOutcome { tx_frames, delivered, report })
 }

@@ -5,8 +5,7 @@
 use crate::model::pisa::Header;
 use crate::nic::{NicBackend, NicSim, TxMessage};
 use crate::registers::RegisterWrite;
-use nanotransport_hdl::nic::top::*;
-use nanotransport_hdl::nic::top_homa::HOMA_STATUS_REGISTERS;
+use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,13 +47,6 @@ impl Protocol {
         match self {
             Protocol::Ndp => PAPER_NDP_CYCLES,
             _ => PAPER_HOMA_CYCLES,
-        }
-    }
-    /// Names of the status registers of this protocol's top.
-    pub fn status_registers(self) -> &'static [&'static str] {
-        match self {
-            Protocol::Ndp => &NDP_STATUS_REGISTERS,
-            _ => &HOMA_STATUS_REGISTERS,
         }
     }
 }
@@ -377,21 +369,9 @@ impl LoopbackReport {
     }
 }
 
-/// Names of the status registers of configuration `config`.
-pub fn status_registers_of(config: &str) -> &'static [&'static str] {
-    if config == "ndp-128" {
-        &nanotransport_hdl::nic::top_ndp_128::NDP128_STATUS_REGISTERS
-    } else if config == "homa-128" || config == "homa-tr-128" {
-        &nanotransport_hdl::nic::top_homa_128::HOMA128_STATUS_REGISTERS
-    } else {
-        Protocol::of_config(config).status_registers()
-    }
-}
-
-/// Reads every status register of a NIC of configuration `config`.
-pub fn read_status_of(nic: &mut NicSim, config: &str) -> Vec<(&'static str, u32)> {
-    let regs = status_registers_of(config);
-    regs.iter().map(|n| (*n, nic.read_register(status_address_in(regs, n).unwrap()).0)).collect()
+/// Reads every status register of a NIC (one map for every configuration).
+pub fn read_status(nic: &mut NicSim) -> Vec<(&'static str, u32)> {
+    STATUS_MAP.iter().map(|r| (r.1, nic.read_register(STATUS_BASE + 4 * r.0 as u64).0)).collect()
 }
 
 
@@ -523,7 +503,7 @@ pub fn loopback_with_lengths(
         report.bytes[s] = recv.iter().map(|m| m.payload.len()).sum();
     }
     for s in 0..2 {
-        report.status[s] = read_status_of(&mut nics[s], config);
+        report.status[s] = read_status(&mut nics[s]);
     }
     Ok(report)
 }

@@ -1,5 +1,6 @@
-//! AXI4-Lite register file of the NIC: 16 read/write configuration registers and 64 read-only
-//! status registers (the NIC's counters), with a counter of rejected accesses.
+//! AXI4-Lite register file of the NIC: 16 read/write configuration registers (in a window of
+//! 64) and a window of 256 read-only status registers read through an index (the NIC's
+//! [`crate::nic::status_bank::StatusBank`]), with a counter of rejected accesses.
 //!
 //! # Ports
 //! | port                                   | dir | width | meaning                                        |
@@ -11,20 +12,22 @@
 //! | `s_axil_araddr/arvalid/arready`        | in/in/out | 12/1/1 | read address channel (byte address)    |
 //! | `s_axil_rdata/rresp/rvalid/rready`     | out/out/out/in | 32/2/1/1 | read data and response          |
 //! | `cfg`                                  | out | 512   | register i at bits 32i..32i+31 (registered)    |
-//! | `status`                               | in  | 2048  | register j at bits 32j..32j+31                 |
+//! | `status_index`                         | out | 8     | status register addressed by `s_axil_araddr` (combinational) |
+//! | `status_value`                         | in  | 32    | that register's value, sampled in the AR cycle |
 //! | `error_count`                          | out | 32    | rejected accesses (SLVERR), wrapping           |
 //!
 //! # Address map (byte addresses, 32-bit registers, word aligned)
 //! | address          | access | content                                                       |
 //! |------------------|--------|---------------------------------------------------------------|
 //! | `0x000`–`0x03F`  | R/W    | configuration register `i = addr/4`, driven on `cfg`           |
-//! | `0x100`–`0x1FF`  | R      | status register `j = (addr-0x100)/4`, sampled from `status`    |
+//! | `0x040`–`0x0FF`  | R      | reserved configuration registers: read 0; a write is rejected  |
+//! | `0x400`–`0x7FF`  | R      | status register `j = (addr-0x400)/4`: `status_index` = j, `status_value` sampled |
 //! | anything else    | —      | rejected: SLVERR                                              |
 //!
 //! **Narrow and unaligned accesses** are accepted as AXI permits: the address is aligned down to
 //! its 32-bit word (`addr[1:0]` ignored) and the write strobes select the bytes, so a master's
 //! one-byte write to `0x0D` with `wstrb = 0b0010` writes byte 1 of register 3; a read returns the
-//! whole word. A write to the status space or to an unmapped address changes nothing and answers
+//! whole word. A write anywhere but the 16 configuration registers changes nothing and answers
 //! SLVERR; a read of an unmapped address answers `rdata = 0`, SLVERR. Every rejected access adds
 //! one to `error_count` (a rejected read and a rejected write in the same cycle add two). Writes
 //! honour `wstrb`: byte lane k of the register is written only when `wstrb[k]` is set.
@@ -48,11 +51,11 @@
 //! `arready = (!rvalid || rready) && !reset`. The address is decoded and the answer registered in
 //! the cycle AR is accepted, so:
 //! ```text
-//!  cycle t    AR handshake: cfg or status sampled
+//!  cycle t    AR handshake: cfg or status_value sampled
 //!  cycle t+1  rvalid = 1, rdata/rresp stable until rready
 //! ```
 //! Latency 1 cycle; throughput **one read per cycle** while `rready` is high. A status read returns
-//! the value of `status` in cycle t. A read of a configuration register accepted in the same cycle
+//! the value of `status_value` in cycle t. A read of a configuration register accepted in the same cycle
 //! as a write to it returns the old value (the write takes effect at that cycle's edge).
 //!
 //! # Reset
@@ -69,10 +72,12 @@ use rust_hdl::prelude::*;
 
 /// Configuration registers.
 pub const CSR_CONFIG_REGS: usize = 16;
+/// Configuration registers the map reserves room for (0x000–0x0FF).
+pub const CSR_CONFIG_WINDOW: usize = 64;
 /// Status (read-only) registers.
-pub const CSR_STATUS_REGS: usize = 64;
+pub const CSR_STATUS_REGS: usize = 256;
 /// Byte address of status register 0.
-pub const CSR_STATUS_BASE: u64 = 0x100;
+pub const CSR_STATUS_BASE: u64 = 0x400;
 /// AXI response OKAY.
 pub const AXI_RESP_OKAY: u64 = 0;
 /// AXI response SLVERR.
@@ -115,8 +120,10 @@ pub struct AxiLiteCsr {
     pub s_axil_rready: Signal<In, Bit>,
     /// 16 read/write configuration registers, register i at bits 32i..32i+31 (byte address 4i).
     pub cfg: Signal<Out, Bits<512>>,
-    /// 64 read-only status registers, register j at bits 32j..32j+31 (byte address 0x100 + 4j).
-    pub status: Signal<In, Bits<2048>>,
+    /// Index of the status register addressed by the read channel (byte address 0x400 + 4j).
+    pub status_index: Signal<Out, Bits<8>>,
+    /// Value of status register `status_index`.
+    pub status_value: Signal<In, Bits<32>>,
     /// Rejected accesses (SLVERR responses), wrapping.
     pub error_count: Signal<Out, Bits<32>>,
     // Registers.
@@ -156,18 +163,12 @@ pub struct AxiLiteCsr {
     ar_take: Signal<Local, Bit>,
     rd_cfg_hit: Signal<Local, Bit>,
     rd_status_hit: Signal<Local, Bit>,
+    rd_cfg_implemented: Signal<Local, Bit>,
     rd_cfg_index: Signal<Local, Bits<4>>,
-    rd_status_index: Signal<Local, Bits<6>>,
     rd_cfg_256: Signal<Local, Bits<256>>,
     rd_cfg_128: Signal<Local, Bits<128>>,
     rd_cfg_64: Signal<Local, Bits<64>>,
     rd_cfg_value: Signal<Local, Bits<32>>,
-    rd_status_1024: Signal<Local, Bits<1024>>,
-    rd_status_512: Signal<Local, Bits<512>>,
-    rd_status_256: Signal<Local, Bits<256>>,
-    rd_status_128: Signal<Local, Bits<128>>,
-    rd_status_64: Signal<Local, Bits<64>>,
-    rd_status_value: Signal<Local, Bits<32>>,
     rd_err: Signal<Local, Bit>,
     err_inc: Signal<Local, Bits<32>>,
 }
@@ -197,7 +198,8 @@ impl AxiLiteCsr {
             s_axil_rvalid: Default::default(),
             s_axil_rready: Default::default(),
             cfg: Default::default(),
-            status: Default::default(),
+            status_index: Default::default(),
+            status_value: Default::default(),
             error_count: Default::default(),
             cfg_regs: DFFWithInit::new(packed),
             aw_held: Default::default(),
@@ -233,18 +235,12 @@ impl AxiLiteCsr {
             ar_take: Default::default(),
             rd_cfg_hit: Default::default(),
             rd_status_hit: Default::default(),
+            rd_cfg_implemented: Default::default(),
             rd_cfg_index: Default::default(),
-            rd_status_index: Default::default(),
             rd_cfg_256: Default::default(),
             rd_cfg_128: Default::default(),
             rd_cfg_64: Default::default(),
             rd_cfg_value: Default::default(),
-            rd_status_1024: Default::default(),
-            rd_status_512: Default::default(),
-            rd_status_256: Default::default(),
-            rd_status_128: Default::default(),
-            rd_status_64: Default::default(),
-            rd_status_value: Default::default(),
             rd_err: Default::default(),
             err_inc: Default::default(),
         }
@@ -337,10 +333,11 @@ impl Logic for AxiLiteCsr {
         self.s_axil_arready.next = ((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val());
         self.ar_take.next = self.s_axil_arvalid.val() & (((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val()));
         // addr[1:0] is ignored: a read returns the whole word its address falls in.
-        self.rd_cfg_hit.next = self.s_axil_araddr.val().get_bits::<6>(6) == 0;
-        self.rd_status_hit.next = self.s_axil_araddr.val().get_bits::<4>(8) == 1;
+        self.rd_cfg_hit.next = self.s_axil_araddr.val().get_bits::<4>(8) == 0;
+        self.rd_cfg_implemented.next = self.s_axil_araddr.val().get_bits::<2>(6) == 0;
+        self.rd_status_hit.next = self.s_axil_araddr.val().get_bits::<2>(10) == 1;
         self.rd_cfg_index.next = self.s_axil_araddr.val().get_bits::<4>(2);
-        self.rd_status_index.next = self.s_axil_araddr.val().get_bits::<6>(2);
+        self.status_index.next = self.s_axil_araddr.val().get_bits::<8>(2);
         // Read multiplexers as binary trees of constant slices, one index bit per level.
         self.rd_cfg_256.next = self.cfg_regs.q.val().get_bits::<256>(0);
         if self.rd_cfg_index.val().get_bit(3) {
@@ -358,40 +355,19 @@ impl Logic for AxiLiteCsr {
         if self.rd_cfg_index.val().get_bit(0) {
             self.rd_cfg_value.next = self.rd_cfg_64.val().get_bits::<32>(32);
         }
-        self.rd_status_1024.next = self.status.val().get_bits::<1024>(0);
-        if self.rd_status_index.val().get_bit(5) {
-            self.rd_status_1024.next = self.status.val().get_bits::<1024>(1024);
-        }
-        self.rd_status_512.next = self.rd_status_1024.val().get_bits::<512>(0);
-        if self.rd_status_index.val().get_bit(4) {
-            self.rd_status_512.next = self.rd_status_1024.val().get_bits::<512>(512);
-        }
-        self.rd_status_256.next = self.rd_status_512.val().get_bits::<256>(0);
-        if self.rd_status_index.val().get_bit(3) {
-            self.rd_status_256.next = self.rd_status_512.val().get_bits::<256>(256);
-        }
-        self.rd_status_128.next = self.rd_status_256.val().get_bits::<128>(0);
-        if self.rd_status_index.val().get_bit(2) {
-            self.rd_status_128.next = self.rd_status_256.val().get_bits::<128>(128);
-        }
-        self.rd_status_64.next = self.rd_status_128.val().get_bits::<64>(0);
-        if self.rd_status_index.val().get_bit(1) {
-            self.rd_status_64.next = self.rd_status_128.val().get_bits::<64>(64);
-        }
-        self.rd_status_value.next = self.rd_status_64.val().get_bits::<32>(0);
-        if self.rd_status_index.val().get_bit(0) {
-            self.rd_status_value.next = self.rd_status_64.val().get_bits::<32>(32);
-        }
         self.rd_err.next = self.ar_take.val() & (!(self.rd_cfg_hit.val() | self.rd_status_hit.val()));
         if self.ar_take.val() {
             self.r_data.d.next = 0.into();
             self.r_resp.d.next = 2.into();
             if self.rd_cfg_hit.val() {
-                self.r_data.d.next = self.rd_cfg_value.val();
+                self.r_data.d.next = 0.into();
+                if self.rd_cfg_implemented.val() {
+                    self.r_data.d.next = self.rd_cfg_value.val();
+                }
                 self.r_resp.d.next = 0.into();
             }
             if self.rd_status_hit.val() {
-                self.r_data.d.next = self.rd_status_value.val();
+                self.r_data.d.next = self.status_value.val();
                 self.r_resp.d.next = 0.into();
             }
         }

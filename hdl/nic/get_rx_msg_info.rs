@@ -149,22 +149,41 @@ pub fn hash1(key: u64, bits: usize) -> u64 {
 
 /// Checks a table's parameters; panics with a one-line message naming the parameter.
 pub fn check_parameters(iw: usize, n: usize, bb: usize, classes: &[(u64, u64); 4]) {
-    assert!(iw <= MAX_SLOT_BITS, "IW = {iw}: at most {MAX_SLOT_BITS} slot bits");
-    assert_eq!(n, 1 << iw, "N = {n} must be 2^IW = {}", 1u64 << iw);
-    assert!((3..=MAX_BUCKET_BITS).contains(&bb), "BB = {bb}: bucket bits must be 3..={MAX_BUCKET_BITS}");
+    if let Err(e) = rx_parameter_error(iw, n, bb, classes) {
+        panic!("{e}");
+    }
+}
+
+/// The one-line reason a table's parameters are invalid, if they are.
+pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, classes: &[(u64, u64); 4]) -> Result<(), String> {
+    if iw > MAX_SLOT_BITS {
+        return Err(format!("IW = {iw}: at most {MAX_SLOT_BITS} slot bits"));
+    }
+    if n != 1 << iw {
+        return Err(format!("N = {n} must be 2^IW = {}", 1u64 << iw));
+    }
+    if !(3..=MAX_BUCKET_BITS).contains(&bb) {
+        return Err(format!("BB = {bb}: bucket bits must be 3..={MAX_BUCKET_BITS}"));
+    }
     for w in classes.windows(2) {
-        assert!(w[0].0 < w[1].0, "size classes must grow: {classes:?}");
+        if w[0].0 >= w[1].0 {
+            return Err(format!("receive size classes must grow: {classes:?}"));
+        }
     }
     for c in classes {
-        assert!((1..=n as u64).contains(&c.1), "size class {c:?}: 1..={n} buffers");
+        if !(1..=n as u64).contains(&c.1) {
+            return Err(format!("receive size class {c:?}: 1..={n} buffers"));
+        }
     }
-    assert!(classes[3].0 <= 64, "size class {:?}: a message has at most 64 packets (bitmap width)", classes[3]);
+    if classes[0].0 == 0 || classes[3].0 > 64 {
+        return Err(format!("receive size class {:?}: a message has 1..=64 packets (bitmap width)", classes[3]));
+    }
     let base = class_base_pages(classes);
-    assert!(
-        base[3] + classes[3].0 * classes[3].1 <= PAYLOAD_PAGES,
-        "size classes {classes:?} need {} pages, the payload memory has {PAYLOAD_PAGES}",
-        base[3] + classes[3].0 * classes[3].1
-    );
+    let pages = base[3] + classes[3].0 * classes[3].1;
+    if pages > PAYLOAD_PAGES {
+        return Err(format!("receive size classes {classes:?} need {pages} pages, the payload memory has {PAYLOAD_PAGES}"));
+    }
+    Ok(())
 }
 
 /// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.

@@ -1,4 +1,5 @@
-//! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3).
+//! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3) and the NIC shell that
+//! holds them around a protocol's program.
 
 pub mod get_rx_msg_info;
 pub mod reassembly;
@@ -8,7 +9,8 @@ pub mod tx_path;
 pub mod arbiter;
 pub mod packet_generator;
 pub mod csr;
-pub mod top;
-pub mod top_homa;
-pub mod top_ndp_128;
-pub mod top_homa_128;
+pub mod status_bank;
+pub mod register_map;
+pub mod empty_egress;
+#[macro_use]
+pub mod shell;

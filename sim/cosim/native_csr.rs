@@ -1,9 +1,28 @@
-//! Natively stepped AXI4-Lite register file, with its ports named as in the generated Verilog.
+//! Natively stepped AXI4-Lite register file and status bank, with their ports named as in the
+//! generated Verilog.
 
 use crate::native_dut;
 
 native_dut!(nanotransport_hdl::nic::csr::AxiLiteCsr, clocked: true,
     inputs: [reset, s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready,
-             s_axil_araddr, s_axil_arvalid, s_axil_rready, status],
+             s_axil_araddr, s_axil_arvalid, s_axil_rready, status_value],
     outputs: [s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready, s_axil_rdata,
-              s_axil_rresp, s_axil_rvalid, cfg, error_count]);
+              s_axil_rresp, s_axil_rvalid, cfg, status_index, error_count]);
+
+native_dut!(nanotransport_hdl::nic::status_bank::StatusBank, clocked: false,
+    inputs: [index, map_version, protocol_id, messages, datapath_bits, frame_count, not_ipv4_count,
+             wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count, data_count, chop_count,
+             control_count, no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count,
+             offset_range_count, grant_sent_count, ack_sent_count, nack_sent_count, sched_inserts_count,
+             sched_removes_count, sched_unknown_removes_count, sched_fifo_enters_count, sched_levels,
+             fail_zero_len_count, fail_too_long_count, fail_bad_offset_count, fail_len_mismatch_count,
+             fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count, rx_duplicate_count,
+             recent_duplicate_count, class_fallback_count, drop_stale_count, drop_bad_offset_count,
+             drop_duplicate_count, drop_bad_length_count, gc_count, rx_stale_timeout_count, rx_delivered_count,
+             rx_busy_slots, rx_busy_any, rejected_msg_count, framing_error_count, stale_delivered_count,
+             stale_credit_count, tx_stale_timeout_count, ack_beyond_count, rtx_beyond_count, credit_beyond_count,
+             tx_delivered_msg_count, abandoned_msg_count, write_busy_count, buffer_double_free_count,
+             event_overflow_count, tx_active_slots, tx_active_any, buffer_flags, ctrl_sent_count, pull_sent_count,
+             merged_count, pull_coalesced_count, ctrl_dropped_count, arbiter_ctrl_packet_count,
+             arbiter_data_packet_count, tx_frame_count, tx_length_mismatch_count, csr_error_count],
+    outputs: [value]);

@@ -6,7 +6,10 @@ use crate::cosim::verilated::{PortId, VerilatedModel};
 use crate::native_dut;
 use crate::nic::NicBackend;
 
-native_dut!(nanotransport_hdl::nic::top::NdpNic16, clocked: true,
+/// Registers a whole-NIC type (every preset has the same ports) as a native DUT.
+macro_rules! nic_dut {
+    ($($ty:ty),*) => {
+        $(native_dut!($ty, clocked: true,
     inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
              m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
              s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
@@ -15,40 +18,17 @@ native_dut!(nanotransport_hdl::nic::top::NdpNic16, clocked: true,
               m_axis_msg_tkeep, m_axis_msg_tlast, m_axis_msg_tvalid, s_axis_msg_tready, msg_id_valid, msg_id, done_valid,
               done_tx_msg_id, done_abandoned, s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready,
               s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
-              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
+              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);)*
+    };
+}
 
-native_dut!(nanotransport_hdl::nic::top_homa::HomaNic16, clocked: true,
-    inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
-             m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
-             s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
-             s_axil_arvalid, s_axil_rready],
-    outputs: [s_axis_rx_tready, m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast, m_axis_tx_tvalid, m_axis_msg_tdata,
-              m_axis_msg_tkeep, m_axis_msg_tlast, m_axis_msg_tvalid, s_axis_msg_tready, msg_id_valid, msg_id, done_valid,
-              done_tx_msg_id, done_abandoned, s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready,
-              s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
-              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
-
-native_dut!(nanotransport_hdl::nic::top_homa_128::HomaNic128, clocked: true,
-    inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
-             m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
-             s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
-             s_axil_arvalid, s_axil_rready],
-    outputs: [s_axis_rx_tready, m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast, m_axis_tx_tvalid, m_axis_msg_tdata,
-              m_axis_msg_tkeep, m_axis_msg_tlast, m_axis_msg_tvalid, s_axis_msg_tready, msg_id_valid, msg_id, done_valid,
-              done_tx_msg_id, done_abandoned, s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready,
-              s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
-              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
-
-native_dut!(nanotransport_hdl::nic::top_ndp_128::NdpNic128, clocked: true,
-    inputs: [reset, s_axis_rx_tdata, s_axis_rx_tkeep, s_axis_rx_tlast, s_axis_rx_tvalid, m_axis_tx_tready,
-             m_axis_msg_tready, s_axis_msg_tdata, s_axis_msg_tkeep, s_axis_msg_tlast, s_axis_msg_tvalid, done_ready,
-             s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
-             s_axil_arvalid, s_axil_rready],
-    outputs: [s_axis_rx_tready, m_axis_tx_tdata, m_axis_tx_tkeep, m_axis_tx_tlast, m_axis_tx_tvalid, m_axis_msg_tdata,
-              m_axis_msg_tkeep, m_axis_msg_tlast, m_axis_msg_tvalid, s_axis_msg_tready, msg_id_valid, msg_id, done_valid,
-              done_tx_msg_id, done_abandoned, s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready,
-              s_axil_rdata, s_axil_rresp, s_axil_rvalid, probe_ingress_tvalid, probe_ingress_tready, probe_ingress_tlast,
-              probe_pkt_tvalid, probe_pkt_tready, probe_pkt_tlast]);
+nic_dut!(
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<16, 4, 4>,
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<64, 6, 5>,
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<128, 7, 6>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<16, 4, 4>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<128, 7, 6>
+);
 
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
     inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, req_ready, resp_valid, resp_fail,
@@ -61,6 +41,16 @@ native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: tr
               done_is_new_pkt, done_is_last_pkt, done_ack_no, frame_count, not_ipv4_count, wrong_protocol_count,
               too_short_count, bad_checksum_count, bad_flags_count, data_count, chop_count, control_count,
               no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count]);
+
+native_dut!(nanotransport_hdl::protocols::homa::egress::HomaEgress<4>, clocked: true,
+    inputs: [reset, rtt_pkts, cfg_unsched_prios, prio_wr_valid, prio_wr_index, prio_wr_value, s_axis_pkt_tdata,
+             s_axis_pkt_tkeep, s_axis_pkt_tlast, s_axis_pkt_tvalid, s_axis_pkt_remote_ip, s_axis_pkt_remote_port,
+             s_axis_pkt_msg_len, s_axis_pkt_pkt_offset, s_axis_pkt_local_port, s_axis_pkt_tx_msg_id, s_axis_pkt_credit,
+             s_axis_pkt_rank, s_axis_pkt_flags, s_axis_pkt_is_new_msg, s_axis_pkt_is_rtx, m_axis_pkt_tready],
+    outputs: [s_axis_pkt_tready, m_axis_pkt_tdata, m_axis_pkt_tkeep, m_axis_pkt_tlast, m_axis_pkt_tvalid,
+              m_axis_pkt_remote_ip, m_axis_pkt_remote_port, m_axis_pkt_msg_len, m_axis_pkt_pkt_offset,
+              m_axis_pkt_local_port, m_axis_pkt_tx_msg_id, m_axis_pkt_credit, m_axis_pkt_rank, m_axis_pkt_flags,
+              m_axis_pkt_is_new_msg, m_axis_pkt_is_rtx]);
 
 /// The rust-hdl block and its Verilator model side by side.
 pub struct LockstepNic<D: NativeDut> {

@@ -19,7 +19,7 @@ use crate::net::Network;
 use crate::nic::TxMessage;
 use crate::registers::RegisterWrite;
 use crate::scenarios::Protocol;
-use nanotransport_hdl::nic::top::{CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_UNSCHED_PRIOS};
+use nanotransport_hdl::nic::register_map::{CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_UNSCHED_PRIOS};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 

@@ -14,6 +14,8 @@ pub const SLVERR: u64 = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CsrTarget {
     Config(usize),
+    /// A configuration address the map reserves (0x040–0x0FF): reads 0, a write is rejected.
+    ReservedConfig,
     Status(usize),
     /// Unmapped.
     Rejected,
@@ -24,7 +26,8 @@ pub enum CsrTarget {
 pub fn decode(addr: u64) -> CsrTarget {
     match addr & !3 {
         a @ 0x000..=0x03C => CsrTarget::Config(a as usize / 4),
-        a @ 0x100..=0x1FC => CsrTarget::Status((a as usize - 0x100) / 4),
+        0x040..=0x0FC => CsrTarget::ReservedConfig,
+        a @ 0x400..=0x7FC => CsrTarget::Status((a as usize - 0x400) / 4),
         _ => CsrTarget::Rejected,
     }
 }
@@ -57,7 +60,7 @@ impl CsrModel {
                 self.config[i] = (self.config[i] & !mask) | (data & mask);
                 OKAY
             }
-            CsrTarget::Status(_) | CsrTarget::Rejected => {
+            CsrTarget::ReservedConfig | CsrTarget::Status(_) | CsrTarget::Rejected => {
                 self.errors = self.errors.wrapping_add(1);
                 SLVERR
             }
@@ -66,9 +69,10 @@ impl CsrModel {
 
     /// A read, with `status` the status registers in the cycle the read is accepted; returns
     /// (data, response).
-    pub fn read(&mut self, addr: u64, status: &[u32; 64]) -> (u32, u64) {
+    pub fn read(&mut self, addr: u64, status: &[u32; 256]) -> (u32, u64) {
         match decode(addr) {
             CsrTarget::Config(i) => (self.config[i], OKAY),
+            CsrTarget::ReservedConfig => (0, OKAY),
             CsrTarget::Status(j) => (status[j], OKAY),
             CsrTarget::Rejected => {
                 self.errors = self.errors.wrapping_add(1);
@@ -86,13 +90,15 @@ mod tests {
     fn decode_covers_the_map() {
         assert_eq!(decode(0x000), CsrTarget::Config(0));
         assert_eq!(decode(0x03C), CsrTarget::Config(15));
-        assert_eq!(decode(0x040), CsrTarget::Rejected);
-        assert_eq!(decode(0x100), CsrTarget::Status(0));
-        assert_eq!(decode(0x1FC), CsrTarget::Status(63));
-        assert_eq!(decode(0x200), CsrTarget::Rejected);
-        assert_eq!(decode(0x102), CsrTarget::Status(0));
+        assert_eq!(decode(0x040), CsrTarget::ReservedConfig);
+        assert_eq!(decode(0x0FF), CsrTarget::ReservedConfig);
+        assert_eq!(decode(0x100), CsrTarget::Rejected);
+        assert_eq!(decode(0x3FC), CsrTarget::Rejected);
+        assert_eq!(decode(0x400), CsrTarget::Status(0));
+        assert_eq!(decode(0x7FC), CsrTarget::Status(255));
+        assert_eq!(decode(0x800), CsrTarget::Rejected);
+        assert_eq!(decode(0x402), CsrTarget::Status(0));
         assert_eq!(decode(0x03F), CsrTarget::Config(15));
-        assert_eq!(decode(0x041), CsrTarget::Rejected);
     }
 
     #[test]
@@ -100,8 +106,9 @@ mod tests {
         let mut m = CsrModel::new([0x1111_1111; 16]);
         assert_eq!(m.write(0x8, 0xAABB_CCDD, 0b0101), OKAY);
         assert_eq!(m.config[2], 0x11BB_11DD);
-        assert_eq!(m.write(0x104, 5, 0xF), SLVERR);
-        assert_eq!(m.read(0x43, &[0; 64]), (0, SLVERR));
+        assert_eq!(m.write(0x404, 5, 0xF), SLVERR);
+        assert_eq!(m.read(0x43, &[0; 256]), (0, OKAY));
+        assert_eq!(m.read(0x103, &[0; 256]), (0, SLVERR));
         // A one-byte write at an unaligned address: aligned down, the strobe picks the byte.
         assert_eq!(m.write(0x9, 0x0000_EE00, 0b0010), OKAY);
         assert_eq!(m.config[2], 0x11BB_EEDD);

@@ -18,14 +18,9 @@ use rand_chacha::ChaCha8Rng;
 const MODEL: &str = "nt_nic_16_csr";
 const DEFAULTS: [u32; 16] = CSR_DEFAULTS_NIC_16;
 
-/// The wide ports, which [`Io`] (64-bit values) cannot carry.
-trait WideIo: Io {
-    fn set_status(&mut self, regs: &[u32; 64]);
+/// The wide `cfg` port, which [`Io`] (64-bit values) cannot carry.
+trait CfgIo: Io {
     fn cfg(&mut self) -> [u32; 16];
-}
-
-fn status_words(regs: &[u32; 64]) -> Vec<u64> {
-    (0..32).map(|k| regs[2 * k] as u64 | (regs[2 * k + 1] as u64) << 32).collect()
 }
 
 fn unpack_cfg(words: &[u64]) -> [u32; 16] {
@@ -36,31 +31,20 @@ fn port_index(ports: &[&str], name: &str) -> usize {
     ports.iter().position(|p| *p == name).unwrap()
 }
 
-impl WideIo for NativeStepper<AxiLiteCsr> {
-    fn set_status(&mut self, regs: &[u32; 64]) {
-        self.dut.set_input(port_index(AxiLiteCsr::INPUTS, "status"), &status_words(regs));
-    }
+impl CfgIo for NativeStepper<AxiLiteCsr> {
     fn cfg(&mut self) -> [u32; 16] {
         unpack_cfg(&self.dut.get_output(port_index(AxiLiteCsr::OUTPUTS, "cfg")))
     }
 }
 
-impl WideIo for VerilatedModel {
-    fn set_status(&mut self, regs: &[u32; 64]) {
-        let p = self.port_or_panic("status");
-        self.set_words(p, &status_words(regs));
-    }
+impl CfgIo for VerilatedModel {
     fn cfg(&mut self) -> [u32; 16] {
         let p = self.port_or_panic("cfg");
         unpack_cfg(&self.get_words(p))
     }
 }
 
-impl WideIo for Lockstep<AxiLiteCsr> {
-    fn set_status(&mut self, regs: &[u32; 64]) {
-        self.native.set_status(regs);
-        self.verilated.set_status(regs);
-    }
+impl CfgIo for Lockstep<AxiLiteCsr> {
     fn cfg(&mut self) -> [u32; 16] {
         let (a, b) = (self.native.cfg(), self.verilated.cfg());
         assert_eq!(a, b, "lockstep divergence on cfg at cycle {}", self.cycle);
@@ -68,8 +52,50 @@ impl WideIo for Lockstep<AxiLiteCsr> {
     }
 }
 
-fn native() -> NativeStepper<AxiLiteCsr> {
+/// The register file with a status bank in front of it, as in the NIC: every evaluation answers
+/// `status_index` with that entry of `status` on `status_value`.
+struct WithStatus<I: CfgIo> {
+    io: I,
+    status: [u32; 256],
+}
+
+impl<I: CfgIo> WithStatus<I> {
+    fn new(io: I) -> Self {
+        WithStatus { io, status: [0; 256] }
+    }
+    fn set_status(&mut self, regs: &[u32; 256]) {
+        self.status = *regs;
+    }
+    fn cfg(&mut self) -> [u32; 16] {
+        self.io.cfg()
+    }
+}
+
+impl<I: CfgIo> Io for WithStatus<I> {
+    fn set(&mut self, port: &str, value: u64) {
+        self.io.set(port, value)
+    }
+    fn get(&mut self, port: &str) -> u64 {
+        self.io.get(port)
+    }
+    fn eval(&mut self) {
+        self.io.eval();
+        let index = self.io.get("status_index") as usize;
+        self.io.set("status_value", self.status[index] as u64);
+        self.io.eval();
+    }
+    fn tick(&mut self) {
+        self.eval();
+        self.io.tick()
+    }
+}
+
+fn native_block() -> NativeStepper<AxiLiteCsr> {
     NativeStepper::new(AxiLiteCsr::new(DEFAULTS))
+}
+
+fn native() -> WithStatus<NativeStepper<AxiLiteCsr>> {
+    WithStatus::new(native_block())
 }
 
 /// One cycle of `reset` with every master-side valid low.
@@ -134,10 +160,10 @@ fn narrow_unaligned_writes_and_reads_are_aligned_down_and_strobed() {
     for a in 0x19..=0x1B {
         assert_eq!(axil_read(&mut io, a), (0x77EF_AB44, OKAY), "read 0x{a:03x} returns its word");
     }
-    let mut status = [0u32; 64];
+    let mut status = [0u32; 256];
     status[1] = 0x0102_0304;
     io.set_status(&status);
-    assert_eq!(axil_read(&mut io, 0x107), (0x0102_0304, OKAY));
+    assert_eq!(axil_read(&mut io, 0x407), (0x0102_0304, OKAY));
     assert_eq!(io.get("error_count"), 0);
     // Neighbours untouched.
     assert_eq!(io.cfg()[5], DEFAULTS[5]);
@@ -148,23 +174,27 @@ fn narrow_unaligned_writes_and_reads_are_aligned_down_and_strobed() {
 fn rejected_accesses_answer_slverr_change_nothing_and_count() {
     let mut io = native();
     reset(&mut io);
-    let mut status = [0u32; 64];
+    let mut status = [0u32; 256];
     status[0] = 0x5151_0000;
-    status[63] = 0xDEAD_BEEF;
+    status[255] = 0xDEAD_BEEF;
     io.set_status(&status);
     let before = io.cfg();
-    // Status space (also unaligned), gap, beyond the status space.
-    let bad_writes = [0x100, 0x1FC, 0x040, 0x0FC, 0x200, 0xFFC, 0x041, 0x0FE, 0x102];
+    // Status space (also unaligned), reserved configuration, gaps, beyond the status space.
+    let bad_writes = [0x400, 0x7FC, 0x040, 0x0FC, 0x100, 0x800, 0xFFC, 0x041, 0x0FE, 0x402];
     for a in bad_writes {
         assert_eq!(axil_write(&mut io, a, 0xFFFF_FFFF), SLVERR, "write 0x{a:03x}");
     }
     assert_eq!(io.cfg(), before);
-    let bad_reads = [0x040, 0x0FC, 0x200, 0xFFC, 0x043, 0x0FD];
+    let bad_reads = [0x100, 0x3FC, 0x800, 0xFFC, 0x103, 0x3FD];
     for a in bad_reads {
         assert_eq!(axil_read(&mut io, a), (0, SLVERR), "read 0x{a:03x}");
     }
-    assert_eq!(axil_read(&mut io, 0x100), (0x5151_0000, OKAY));
-    assert_eq!(axil_read(&mut io, 0x1FC), (0xDEAD_BEEF, OKAY));
+    // Reserved configuration registers read 0 without an error.
+    for a in [0x040, 0x0FC, 0x043] {
+        assert_eq!(axil_read(&mut io, a), (0, OKAY), "read 0x{a:03x}");
+    }
+    assert_eq!(axil_read(&mut io, 0x400), (0x5151_0000, OKAY));
+    assert_eq!(axil_read(&mut io, 0x7FC), (0xDEAD_BEEF, OKAY));
     let expected = (bad_writes.len() + bad_reads.len()) as u64;
     assert_eq!(io.get("error_count"), expected);
 
@@ -197,10 +227,10 @@ fn rejected_accesses_answer_slverr_change_nothing_and_count() {
 fn status_read_returns_the_value_at_acceptance_with_one_cycle_latency() {
     let mut io = native();
     reset(&mut io);
-    let mut status = [0u32; 64];
+    let mut status = [0u32; 256];
     status[5] = 0xAAAA_0005;
     io.set_status(&status);
-    io.set("s_axil_araddr", 0x114);
+    io.set("s_axil_araddr", 0x414);
     io.set("s_axil_arvalid", 1);
     io.eval();
     assert_eq!(io.get("s_axil_arready"), 1);
@@ -222,7 +252,7 @@ fn status_read_returns_the_value_at_acceptance_with_one_cycle_latency() {
     io.tick();
     io.eval();
     assert_eq!(io.get("s_axil_rvalid"), 0);
-    assert_eq!(axil_read(&mut io, 0x114), (0xBBBB_0005, OKAY));
+    assert_eq!(axil_read(&mut io, 0x414), (0xBBBB_0005, OKAY));
 }
 
 /// Offers W (or AW) alone for a few cycles, then the other half; checks that the write happens
@@ -439,11 +469,11 @@ fn lockstep_random_cycles() {
     let seed = seed("csr lockstep", 0xC5_0001);
     let runs = [
         ("config space", lockstep_stimulus((0, 0x43), 0.5), 10_000u64),
-        ("whole map", lockstep_stimulus((0, 0x21F), 0.7), 10_000u64),
+        ("whole map", lockstep_stimulus((0, 0x8FF), 0.7), 10_000u64),
     ];
     let mut total = 0;
     for (k, (what, stimulus, cycles)) in runs.into_iter().enumerate() {
-        match run_lockstep_with(native(), MODEL, &stimulus, cycles, seed + k as u64) {
+        match run_lockstep_with(native_block(), MODEL, &stimulus, cycles, seed + k as u64) {
             Ok(r) => {
                 println!("{MODEL} ({what}): {} cycles, {} output comparisons, no divergence", r.cycles, r.comparisons);
                 total += r.cycles;
@@ -458,14 +488,14 @@ fn lockstep_random_cycles() {
 fn lockstep_transactions_through_the_host_helper() {
     let seed = seed("csr lockstep transactions", 0xC5_0002);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut io = Lockstep::<AxiLiteCsr>::with(native(), MODEL);
+    let mut io = WithStatus::new(Lockstep::<AxiLiteCsr>::with(native_block(), MODEL));
     let mut model = CsrModel::new(DEFAULTS);
-    let mut status = [0u32; 64];
+    let mut status = [0u32; 256];
     reset(&mut io);
     let mut transactions = 0;
     for _ in 0..300 {
         if rng.gen_bool(0.2) {
-            status[rng.gen_range(0..64)] = rng.gen();
+            status[rng.gen_range(0..256)] = rng.gen();
             io.set_status(&status);
         }
         let addr = random_addr(&mut rng);
@@ -482,7 +512,7 @@ fn lockstep_transactions_through_the_host_helper() {
     }
     println!(
         "{MODEL}: {transactions} helper transactions in lockstep, {} cycles, {} output comparisons, error_count {}",
-        io.cycle, io.comparisons, model.errors
+        io.io.cycle, io.io.comparisons, model.errors
     );
 }
 
@@ -491,9 +521,9 @@ fn lockstep_transactions_through_the_host_helper() {
 fn random_addr(rng: &mut ChaCha8Rng) -> u64 {
     match rng.gen_range(0..100) {
         0..=44 => 4 * rng.gen_range(0..16),
-        45..=69 => 0x100 + 4 * rng.gen_range(0..64),
-        70..=79 => (4 * rng.gen_range(0..16) + [0, 0x100][rng.gen_range(0..2)]) | rng.gen_range(1..4),
-        80..=89 => [0x040, 0x0FC, 0x200, 0xFFC][rng.gen_range(0..4)],
+        45..=69 => 0x400 + 4 * rng.gen_range(0..256),
+        70..=79 => (4 * rng.gen_range(0..16) + [0, 0x400][rng.gen_range(0..2)]) | rng.gen_range(1..4),
+        80..=89 => [0x040, 0x0FC, 0x100, 0x3FC, 0x800, 0xFFC][rng.gen_range(0..6)],
         _ => rng.gen_range(0..4096),
     }
 }
@@ -560,10 +590,10 @@ struct Totals {
 fn reference_model_random_traffic_on_verilator() {
     let seed = seed("csr reference model", 0xC5_0003);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut verilated = VerilatedModel::new(MODEL).unwrap();
-    let io: &mut dyn WideIo = &mut verilated;
+    let mut verilated = WithStatus::new(VerilatedModel::new(MODEL).unwrap());
+    let io = &mut verilated;
     let mut model = CsrModel::new(DEFAULTS);
-    let mut status = [0u32; 64];
+    let mut status = [0u32; 256];
     let mut t = Totals::default();
     let cycles = 200_000u64;
     io.set_status(&status);
@@ -592,7 +622,7 @@ fn reference_model_random_traffic_on_verilator() {
         }
         if rng.gen_bool(0.3) {
             for _ in 0..rng.gen_range(1..8) {
-                status[rng.gen_range(0..64)] = rng.gen();
+                status[rng.gen_range(0..256)] = rng.gen();
             }
             io.set_status(&status);
         }

@@ -2,8 +2,7 @@
 //! models: latency against Table 3.1, line-rate throughput, the receiver's SRPT grants and
 //! priorities, the trimming response, loopbacks, and a whole-NIC lockstep.
 
-use nanotransport_hdl::nic::top::*;
-use nanotransport_hdl::nic::top_homa::*;
+use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::scenarios::*;
@@ -11,7 +10,7 @@ use nanotransport_sim::nic::{NicBackend, NicSim};
 use nanotransport_testbenches::seed;
 
 fn status<B: NicBackend>(nic: &mut NicSim<B>, name: &str) -> u32 {
-    let (v, resp) = nic.read_register(homa_status_address(name).unwrap_or_else(|| panic!("no register {name}")));
+    let (v, resp) = nic.read_register(status_address(name).unwrap_or_else(|| panic!("no register {name}")));
     assert_eq!(resp, 0, "reading {name}");
     v
 }
@@ -153,8 +152,8 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
     r.print("homa clean");
     for side in 0..2 {
         assert!(r.value(side, "grant_sent_count") > 0);
-        assert_eq!(r.value(side, "tx_active_slots"), 0);
-        assert_eq!(r.value(side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
         // Unscheduled packets (offset < rtt_pkts = 3) at priority 0; scheduled ones at U + position ≥ 1.
         let unsched = r.data_tos[side].iter().filter(|(o, _)| *o < 3);
         assert!(unsched.clone().all(|(_, tos)| *tos == 0));
@@ -170,8 +169,8 @@ fn loopback_lossy_link_recovers() {
     r.print("homa lossy");
     assert!(r.dropped > 5, "dropped {}", r.dropped);
     for side in 0..2 {
-        assert_eq!(r.value(side, "tx_active_slots"), 0);
-        assert_eq!(r.value(side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
     }
 }
 
@@ -190,8 +189,8 @@ fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     assert!(nacks as usize >= r.trimmed, "every trimmed packet NACKed: {nacks} NACKs, {} trimmed", r.trimmed);
     assert!(nacks as usize <= r.trimmed + rx_fails as usize, "no NACK beyond trimmed packets and receive failures: {nacks} NACKs, {} trimmed, {rx_fails} failures", r.trimmed);
     for side in 0..2 {
-        assert_eq!(r.value(side, "tx_active_slots"), 0);
-        assert_eq!(r.value(side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
     }
 }
 
@@ -203,12 +202,12 @@ fn lockstep_whole_nic_self_loop() {
 }
 
 fn lockstep_self_loop() {
-    use nanotransport_hdl::nic::top_homa::HomaNic16;
+    use nanotransport_hdl::protocols::homa::ingress::HomaNic;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
     use rand::{Rng, SeedableRng};
     let s = seed("homa_lockstep_whole_nic_self_loop", 604);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = LockstepNic::<HomaNic16>::new(&nic_module("homa-tr-16")).unwrap();
+    let backend = LockstepNic::<HomaNic<16, 4, 4>>::new(&nic_module("homa-tr-16")).unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let mut trims = 0;
@@ -256,8 +255,8 @@ fn homa_128_latency_throughput_and_loopback() {
     assert!(fifo > 0, "no message waited in the scheduler's FIFO");
     for side in 0..2 {
         assert!(l.value(side, "grant_sent_count") > 0);
-        assert_eq!(l.value(side, "tx_active_slots"), 0);
-        assert_eq!(l.value(side, "rx_busy_slots"), 0);
+        assert_eq!(l.value(side, "tx_active_any"), 0);
+        assert_eq!(l.value(side, "rx_busy_any"), 0);
     }
 }
 
@@ -268,13 +267,14 @@ fn homa_128_lockstep_whole_nic_self_loop() {
 }
 
 fn lockstep_self_loop_128() {
-    use nanotransport_hdl::nic::top_homa_128::HomaNic128;
+    use nanotransport_hdl::protocols::homa::ingress::HomaNic;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
     use rand::SeedableRng;
     let s = seed("homa_128_lockstep_whole_nic_self_loop", 606);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     // The generated homa-128 file is Homa (no trimming): compare it with the same program.
-    let backend = LockstepNic::<HomaNic128>::with_native(HomaNic128::new(false), "nt_homa_128_nic").unwrap();
+    let native = HomaNic::<128, 7, 6>::new(&nanotransport_hdl::configs::preset_params("homa", 128));
+    let backend = LockstepNic::<HomaNic<128, 7, 6>>::with_native(native, "nt_homa_128_nic").unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_128_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 3000, 10_000, 20, &mut |f, _| vec![f.to_vec()]);

@@ -32,6 +32,27 @@ fn bitmap_stimulus() -> Stimulus {
 }
 
 #[test]
+fn status_bank() {
+    use nanotransport_hdl::nic::status_bank::StatusBank;
+    let stimulus = Stimulus::new().drive("index", Drive::Range(0, 160));
+    pass::<StatusBank>("nt_nic_16_status_bank", stimulus, CYCLES, 61);
+}
+
+#[test]
+fn homa_egress() {
+    use nanotransport_hdl::protocols::homa::egress::HomaEgress;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("rtt_pkts", Drive::Range(0, 12))
+        .drive("cfg_unsched_prios", Drive::Range(0, 4))
+        .drive("s_axis_pkt_pkt_offset", Drive::Range(0, 40))
+        .drive("s_axis_pkt_msg_len", Drive::Range(1, 40 * 1024))
+        .drive("s_axis_pkt_tvalid", Drive::Bernoulli(0.7))
+        .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
+    pass::<HomaEgress<4>>("nt_nic_16_homa_egress", stimulus, CYCLES, 62);
+}
+
+#[test]
 fn find_first_set() {
     pass::<FindFirstSet<64, 6>>("nt_nic_16_find_first_set", bitmap_stimulus(), CYCLES, 11);
     pass::<FindFirstSet<64, 6>>("nt_nic_128_find_first_set", Stimulus::new(), CYCLES, 12);

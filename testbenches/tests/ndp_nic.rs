@@ -2,7 +2,7 @@
 //! against Table 3.1, line-rate throughput, two NICs in loopback (clean, trimming and lossy
 //! links), bad input, and the register interface.
 
-use nanotransport_hdl::nic::top::*;
+use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::scenarios::*;
@@ -69,8 +69,8 @@ fn loopback_clean_link() {
     for side in 0..2 {
         assert_eq!(r.value(side, "abandoned_msg_count"), 0);
         assert_eq!(r.value(side, "gc_count"), 0);
-        assert_eq!(r.value(side, "tx_active_slots"), 0, "every transmit slot free at the end");
-        assert_eq!(r.value(side, "rx_busy_slots"), 0, "every receive slot free at the end");
+        assert_eq!(r.value(side, "tx_active_any"), 0, "every transmit slot free at the end");
+        assert_eq!(r.value(side, "rx_busy_any"), 0, "every receive slot free at the end");
         // Messages longer than the BDP needed PULLs.
         assert!(r.value(side, "pull_sent_count") + r.value(side, "merged_count") > 0);
     }
@@ -87,8 +87,8 @@ fn loopback_trimming_link_recovers_with_nacks() {
     let chops: u32 = (0..2).map(|side| r.value(side, "chop_count")).sum();
     assert_eq!(chops as usize, r.trimmed, "every trimmed packet reached a NIC's ingress");
     for side in 0..2 {
-        assert_eq!(r.value(side, "tx_active_slots"), 0);
-        assert_eq!(r.value(side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
     }
 }
 
@@ -102,8 +102,8 @@ fn loopback_lossy_link_recovers_with_timeouts() {
     let dups: u32 = (0..2).map(|side| r.value(side, "duplicate_data_count")).sum();
     println!("duplicates re-ACKed: {dups}");
     for side in 0..2 {
-        assert_eq!(r.value(side, "tx_active_slots"), 0);
-        assert_eq!(r.value(side, "rx_busy_slots"), 0);
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
     }
 }
 
@@ -214,12 +214,12 @@ fn lockstep_whole_nic_self_loop() {
 }
 
 fn lockstep_self_loop() {
-    use nanotransport_hdl::nic::top::NdpNic16;
+    use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
     use rand::{Rng, SeedableRng};
     let s = seed("lockstep_whole_nic_self_loop", 504);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = LockstepNic::<NdpNic16>::new(&nic_module(CONFIG)).unwrap();
+    let backend = LockstepNic::<NdpNic<16, 4, 4>>::new(&nic_module(CONFIG)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(CONFIG)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let mut bad = 0;
@@ -264,28 +264,58 @@ fn ndp_128_latency_throughput_and_loopback() {
     let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
-        assert_eq!(l.value(side, "tx_active_slots"), 0);
-        assert_eq!(l.value(side, "rx_busy_slots"), 0);
+        assert_eq!(l.value(side, "tx_active_any"), 0);
+        assert_eq!(l.value(side, "rx_busy_any"), 0);
     }
 }
 
 /// rust-hdl beside Verilator on the whole 128-message NIC, MAC looped back.
 #[test]
 fn ndp_128_lockstep_whole_nic_self_loop() {
-    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop_128).unwrap().join().unwrap();
+    use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
+    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6>>("ndp-128", 506)).unwrap().join().unwrap();
 }
 
-fn lockstep_self_loop_128() {
-    use nanotransport_hdl::nic::top_ndp_128::NdpNic128;
+/// rust-hdl beside Verilator on the whole 64-message NIC (a size without an earlier preset).
+#[test]
+fn ndp_64_lockstep_whole_nic_self_loop() {
+    use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
+    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5>>("ndp-64", 507)).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config: &str, default_seed: u64) {
     use nanotransport_sim::cosim::native_nic::LockstepNic;
     use rand::SeedableRng;
-    let s = seed("ndp_128_lockstep_whole_nic_self_loop", 506);
+    let s = seed(&format!("{config} lockstep_whole_nic_self_loop"), default_seed);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = LockstepNic::<NdpNic128>::new("nt_ndp_128_nic").unwrap();
-    let mut nic = NicSim::with_backend(backend, "nt_ndp_128_nic").unwrap();
+    let backend = LockstepNic::<D>::new(&nic_module(config)).unwrap();
+    let mut nic = NicSim::with_backend(backend, &nic_module(config)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 1500, 10_000, 20, &mut |f, _| vec![f.to_vec()]);
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
-    println!("ndp-128 whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
+    println!("{config} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
+}
+
+/// The 64-message NIC (no preset of this size before the one shell): latency, line rate, and a
+/// trimming loopback with more messages in flight than the 16-message NIC holds.
+#[test]
+fn ndp_64_latency_throughput_and_loopback() {
+    let r = latency("ndp-64").unwrap();
+    println!("ndp-64: {r:?}");
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_NDP_CYCLES)) {
+        assert!(*c <= p, "ndp-64 {stage}: {c} cycles, paper {p}");
+    }
+    for dir in ["rx", "tx"] {
+        let t = throughput("ndp-64", dir, 600).unwrap();
+        println!("ndp-64 {dir}: {t:?}");
+        assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-64 {dir}");
+    }
+    let s = seed("ndp_64_loopback", 508);
+    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    l.print("ndp-64 trimming");
+    for side in 0..2 {
+        assert_eq!(l.value(side, "tx_active_any"), 0);
+        assert_eq!(l.value(side, "rx_busy_any"), 0);
+    }
 }

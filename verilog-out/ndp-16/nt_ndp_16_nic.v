@@ -54,6 +54,11 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     output reg  probe_pkt_tready;
     output reg  probe_pkt_tlast;
 
+    // Constant declarations
+    localparam  map_version = 32'h2;
+    localparam  protocol_id = 32'h1;
+    localparam  messages = 32'h10;
+
     // Stub signals
     reg  ingress$clock;
     reg  ingress$reset;
@@ -129,6 +134,60 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [15:0] ingress$ev_tx_msg_id;
     wire  [7:0] ingress$ev_rank;
     wire  [31:0] ingress$offset_range_count;
+    reg  [4:0] ingress$cfg_overcommit;
+    reg  [3:0] ingress$cfg_unsched_prios;
+    reg  ingress$rel_valid;
+    reg  [3:0] ingress$rel_slot;
+    wire  ingress$prio_wr_valid;
+    wire  [3:0] ingress$prio_wr_index;
+    wire  [7:0] ingress$prio_wr_value;
+    wire  [31:0] ingress$grant_sent_count;
+    wire  [31:0] ingress$ack_sent_count;
+    wire  [31:0] ingress$nack_sent_count;
+    wire  [31:0] ingress$sched_inserts_count;
+    wire  [31:0] ingress$sched_removes_count;
+    wire  [31:0] ingress$sched_unknown_removes_count;
+    wire  [31:0] ingress$sched_fifo_enters_count;
+    wire  [15:0] ingress$sched_levels;
+    reg  egress$clock;
+    reg  egress$reset;
+    reg  [15:0] egress$rtt_pkts;
+    reg  [3:0] egress$cfg_unsched_prios;
+    reg  egress$prio_wr_valid;
+    reg  [3:0] egress$prio_wr_index;
+    reg  [7:0] egress$prio_wr_value;
+    reg  [63:0] egress$s_axis_pkt_tdata;
+    reg  [7:0] egress$s_axis_pkt_tkeep;
+    reg  egress$s_axis_pkt_tlast;
+    reg  egress$s_axis_pkt_tvalid;
+    reg  [31:0] egress$s_axis_pkt_remote_ip;
+    reg  [15:0] egress$s_axis_pkt_remote_port;
+    reg  [15:0] egress$s_axis_pkt_msg_len;
+    reg  [7:0] egress$s_axis_pkt_pkt_offset;
+    reg  [15:0] egress$s_axis_pkt_local_port;
+    reg  [15:0] egress$s_axis_pkt_tx_msg_id;
+    reg  [15:0] egress$s_axis_pkt_credit;
+    reg  [7:0] egress$s_axis_pkt_rank;
+    reg  [7:0] egress$s_axis_pkt_flags;
+    reg  egress$s_axis_pkt_is_new_msg;
+    reg  egress$s_axis_pkt_is_rtx;
+    wire  egress$s_axis_pkt_tready;
+    wire  [63:0] egress$m_axis_pkt_tdata;
+    wire  [7:0] egress$m_axis_pkt_tkeep;
+    wire  egress$m_axis_pkt_tlast;
+    wire  egress$m_axis_pkt_tvalid;
+    wire  [31:0] egress$m_axis_pkt_remote_ip;
+    wire  [15:0] egress$m_axis_pkt_remote_port;
+    wire  [15:0] egress$m_axis_pkt_msg_len;
+    wire  [7:0] egress$m_axis_pkt_pkt_offset;
+    wire  [15:0] egress$m_axis_pkt_local_port;
+    wire  [15:0] egress$m_axis_pkt_tx_msg_id;
+    wire  [15:0] egress$m_axis_pkt_credit;
+    wire  [7:0] egress$m_axis_pkt_rank;
+    wire  [7:0] egress$m_axis_pkt_flags;
+    wire  egress$m_axis_pkt_is_new_msg;
+    wire  egress$m_axis_pkt_is_rtx;
+    reg  egress$m_axis_pkt_tready;
     reg  reassembly$clock;
     reg  reassembly$reset;
     reg  [31:0] reassembly$ingress_timeout;
@@ -384,20 +443,88 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  csr$s_axil_rvalid;
     reg  csr$s_axil_rready;
     wire  [511:0] csr$cfg;
-    reg  [2047:0] csr$status;
+    wire  [7:0] csr$status_index;
+    reg  [31:0] csr$status_value;
     wire  [31:0] csr$error_count;
+    reg  [7:0] status$index;
+    wire  [31:0] status$value;
+    reg  [31:0] status$map_version;
+    reg  [31:0] status$protocol_id;
+    reg  [31:0] status$messages;
+    reg  [31:0] status$datapath_bits;
+    reg  [31:0] status$frame_count;
+    reg  [31:0] status$not_ipv4_count;
+    reg  [31:0] status$wrong_protocol_count;
+    reg  [31:0] status$too_short_count;
+    reg  [31:0] status$bad_checksum_count;
+    reg  [31:0] status$bad_flags_count;
+    reg  [31:0] status$data_count;
+    reg  [31:0] status$chop_count;
+    reg  [31:0] status$control_count;
+    reg  [31:0] status$no_action_count;
+    reg  [31:0] status$bad_length_count;
+    reg  [31:0] status$rx_fail_count;
+    reg  [31:0] status$duplicate_data_count;
+    reg  [31:0] status$forwarded_count;
+    reg  [31:0] status$offset_range_count;
+    reg  [31:0] status$grant_sent_count;
+    reg  [31:0] status$ack_sent_count;
+    reg  [31:0] status$nack_sent_count;
+    reg  [31:0] status$sched_inserts_count;
+    reg  [31:0] status$sched_removes_count;
+    reg  [31:0] status$sched_unknown_removes_count;
+    reg  [31:0] status$sched_fifo_enters_count;
+    reg  [15:0] status$sched_levels;
+    reg  [31:0] status$fail_zero_len_count;
+    reg  [31:0] status$fail_too_long_count;
+    reg  [31:0] status$fail_bad_offset_count;
+    reg  [31:0] status$fail_len_mismatch_count;
+    reg  [31:0] status$fail_no_id_count;
+    reg  [31:0] status$fail_no_buffer_count;
+    reg  [31:0] status$fail_bucket_full_count;
+    reg  [31:0] status$rx_duplicate_count;
+    reg  [31:0] status$recent_duplicate_count;
+    reg  [31:0] status$class_fallback_count;
+    reg  [31:0] status$drop_stale_count;
+    reg  [31:0] status$drop_bad_offset_count;
+    reg  [31:0] status$drop_duplicate_count;
+    reg  [31:0] status$drop_bad_length_count;
+    reg  [31:0] status$gc_count;
+    reg  [31:0] status$rx_stale_timeout_count;
+    reg  [31:0] status$rx_delivered_count;
+    reg  [31:0] status$rx_busy_slots;
+    reg  status$rx_busy_any;
+    reg  [15:0] status$rejected_msg_count;
+    reg  [15:0] status$framing_error_count;
+    reg  [15:0] status$stale_delivered_count;
+    reg  [15:0] status$stale_credit_count;
+    reg  [15:0] status$tx_stale_timeout_count;
+    reg  [15:0] status$ack_beyond_count;
+    reg  [15:0] status$rtx_beyond_count;
+    reg  [15:0] status$credit_beyond_count;
+    reg  [15:0] status$tx_delivered_msg_count;
+    reg  [15:0] status$abandoned_msg_count;
+    reg  [15:0] status$write_busy_count;
+    reg  [15:0] status$buffer_double_free_count;
+    reg  [15:0] status$event_overflow_count;
+    reg  [31:0] status$tx_active_slots;
+    reg  status$tx_active_any;
+    reg  [15:0] status$buffer_flags;
+    reg  [31:0] status$ctrl_sent_count;
+    reg  [31:0] status$pull_sent_count;
+    reg  [31:0] status$merged_count;
+    reg  [31:0] status$pull_coalesced_count;
+    reg  [31:0] status$ctrl_dropped_count;
+    reg  [15:0] status$arbiter_ctrl_packet_count;
+    reg  [15:0] status$arbiter_data_packet_count;
+    reg  [31:0] status$tx_frame_count;
+    reg  [31:0] status$tx_length_mismatch_count;
+    reg  [31:0] status$csr_error_count;
 
     // Local signals
     reg  [511:0] cfg;
-    reg  [15:0] tx_flags;
-    reg  [2047:0] status_part0;
-    reg  [2047:0] status_part1;
-    reg  [2047:0] status_part2;
-    reg  [2047:0] status_part3;
-    reg  [2047:0] status_part4;
-    reg  [2047:0] status_part5;
-    reg  [2047:0] status_part6;
-    reg  [2047:0] status_part7;
+    reg  [15:0] buffer_flags;
+    reg  is_data_out;
 
     // Sub module instances
     nt_ndp_16_nic$ingress ingress(
@@ -474,7 +601,63 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .ev_pkt_offset(ingress$ev_pkt_offset),
         .ev_tx_msg_id(ingress$ev_tx_msg_id),
         .ev_rank(ingress$ev_rank),
-        .offset_range_count(ingress$offset_range_count)
+        .offset_range_count(ingress$offset_range_count),
+        .cfg_overcommit(ingress$cfg_overcommit),
+        .cfg_unsched_prios(ingress$cfg_unsched_prios),
+        .rel_valid(ingress$rel_valid),
+        .rel_slot(ingress$rel_slot),
+        .prio_wr_valid(ingress$prio_wr_valid),
+        .prio_wr_index(ingress$prio_wr_index),
+        .prio_wr_value(ingress$prio_wr_value),
+        .grant_sent_count(ingress$grant_sent_count),
+        .ack_sent_count(ingress$ack_sent_count),
+        .nack_sent_count(ingress$nack_sent_count),
+        .sched_inserts_count(ingress$sched_inserts_count),
+        .sched_removes_count(ingress$sched_removes_count),
+        .sched_unknown_removes_count(ingress$sched_unknown_removes_count),
+        .sched_fifo_enters_count(ingress$sched_fifo_enters_count),
+        .sched_levels(ingress$sched_levels)
+    );
+    nt_ndp_16_nic$egress egress(
+        .clock(egress$clock),
+        .reset(egress$reset),
+        .rtt_pkts(egress$rtt_pkts),
+        .cfg_unsched_prios(egress$cfg_unsched_prios),
+        .prio_wr_valid(egress$prio_wr_valid),
+        .prio_wr_index(egress$prio_wr_index),
+        .prio_wr_value(egress$prio_wr_value),
+        .s_axis_pkt_tdata(egress$s_axis_pkt_tdata),
+        .s_axis_pkt_tkeep(egress$s_axis_pkt_tkeep),
+        .s_axis_pkt_tlast(egress$s_axis_pkt_tlast),
+        .s_axis_pkt_tvalid(egress$s_axis_pkt_tvalid),
+        .s_axis_pkt_remote_ip(egress$s_axis_pkt_remote_ip),
+        .s_axis_pkt_remote_port(egress$s_axis_pkt_remote_port),
+        .s_axis_pkt_msg_len(egress$s_axis_pkt_msg_len),
+        .s_axis_pkt_pkt_offset(egress$s_axis_pkt_pkt_offset),
+        .s_axis_pkt_local_port(egress$s_axis_pkt_local_port),
+        .s_axis_pkt_tx_msg_id(egress$s_axis_pkt_tx_msg_id),
+        .s_axis_pkt_credit(egress$s_axis_pkt_credit),
+        .s_axis_pkt_rank(egress$s_axis_pkt_rank),
+        .s_axis_pkt_flags(egress$s_axis_pkt_flags),
+        .s_axis_pkt_is_new_msg(egress$s_axis_pkt_is_new_msg),
+        .s_axis_pkt_is_rtx(egress$s_axis_pkt_is_rtx),
+        .s_axis_pkt_tready(egress$s_axis_pkt_tready),
+        .m_axis_pkt_tdata(egress$m_axis_pkt_tdata),
+        .m_axis_pkt_tkeep(egress$m_axis_pkt_tkeep),
+        .m_axis_pkt_tlast(egress$m_axis_pkt_tlast),
+        .m_axis_pkt_tvalid(egress$m_axis_pkt_tvalid),
+        .m_axis_pkt_remote_ip(egress$m_axis_pkt_remote_ip),
+        .m_axis_pkt_remote_port(egress$m_axis_pkt_remote_port),
+        .m_axis_pkt_msg_len(egress$m_axis_pkt_msg_len),
+        .m_axis_pkt_pkt_offset(egress$m_axis_pkt_pkt_offset),
+        .m_axis_pkt_local_port(egress$m_axis_pkt_local_port),
+        .m_axis_pkt_tx_msg_id(egress$m_axis_pkt_tx_msg_id),
+        .m_axis_pkt_credit(egress$m_axis_pkt_credit),
+        .m_axis_pkt_rank(egress$m_axis_pkt_rank),
+        .m_axis_pkt_flags(egress$m_axis_pkt_flags),
+        .m_axis_pkt_is_new_msg(egress$m_axis_pkt_is_new_msg),
+        .m_axis_pkt_is_rtx(egress$m_axis_pkt_is_rtx),
+        .m_axis_pkt_tready(egress$m_axis_pkt_tready)
     );
     nt_ndp_16_nic$reassembly reassembly(
         .clock(reassembly$clock),
@@ -742,13 +925,91 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .s_axil_rvalid(csr$s_axil_rvalid),
         .s_axil_rready(csr$s_axil_rready),
         .cfg(csr$cfg),
-        .status(csr$status),
+        .status_index(csr$status_index),
+        .status_value(csr$status_value),
         .error_count(csr$error_count)
+    );
+    nt_ndp_16_nic$status status(
+        .index(status$index),
+        .value(status$value),
+        .map_version(status$map_version),
+        .protocol_id(status$protocol_id),
+        .messages(status$messages),
+        .datapath_bits(status$datapath_bits),
+        .frame_count(status$frame_count),
+        .not_ipv4_count(status$not_ipv4_count),
+        .wrong_protocol_count(status$wrong_protocol_count),
+        .too_short_count(status$too_short_count),
+        .bad_checksum_count(status$bad_checksum_count),
+        .bad_flags_count(status$bad_flags_count),
+        .data_count(status$data_count),
+        .chop_count(status$chop_count),
+        .control_count(status$control_count),
+        .no_action_count(status$no_action_count),
+        .bad_length_count(status$bad_length_count),
+        .rx_fail_count(status$rx_fail_count),
+        .duplicate_data_count(status$duplicate_data_count),
+        .forwarded_count(status$forwarded_count),
+        .offset_range_count(status$offset_range_count),
+        .grant_sent_count(status$grant_sent_count),
+        .ack_sent_count(status$ack_sent_count),
+        .nack_sent_count(status$nack_sent_count),
+        .sched_inserts_count(status$sched_inserts_count),
+        .sched_removes_count(status$sched_removes_count),
+        .sched_unknown_removes_count(status$sched_unknown_removes_count),
+        .sched_fifo_enters_count(status$sched_fifo_enters_count),
+        .sched_levels(status$sched_levels),
+        .fail_zero_len_count(status$fail_zero_len_count),
+        .fail_too_long_count(status$fail_too_long_count),
+        .fail_bad_offset_count(status$fail_bad_offset_count),
+        .fail_len_mismatch_count(status$fail_len_mismatch_count),
+        .fail_no_id_count(status$fail_no_id_count),
+        .fail_no_buffer_count(status$fail_no_buffer_count),
+        .fail_bucket_full_count(status$fail_bucket_full_count),
+        .rx_duplicate_count(status$rx_duplicate_count),
+        .recent_duplicate_count(status$recent_duplicate_count),
+        .class_fallback_count(status$class_fallback_count),
+        .drop_stale_count(status$drop_stale_count),
+        .drop_bad_offset_count(status$drop_bad_offset_count),
+        .drop_duplicate_count(status$drop_duplicate_count),
+        .drop_bad_length_count(status$drop_bad_length_count),
+        .gc_count(status$gc_count),
+        .rx_stale_timeout_count(status$rx_stale_timeout_count),
+        .rx_delivered_count(status$rx_delivered_count),
+        .rx_busy_slots(status$rx_busy_slots),
+        .rx_busy_any(status$rx_busy_any),
+        .rejected_msg_count(status$rejected_msg_count),
+        .framing_error_count(status$framing_error_count),
+        .stale_delivered_count(status$stale_delivered_count),
+        .stale_credit_count(status$stale_credit_count),
+        .tx_stale_timeout_count(status$tx_stale_timeout_count),
+        .ack_beyond_count(status$ack_beyond_count),
+        .rtx_beyond_count(status$rtx_beyond_count),
+        .credit_beyond_count(status$credit_beyond_count),
+        .tx_delivered_msg_count(status$tx_delivered_msg_count),
+        .abandoned_msg_count(status$abandoned_msg_count),
+        .write_busy_count(status$write_busy_count),
+        .buffer_double_free_count(status$buffer_double_free_count),
+        .event_overflow_count(status$event_overflow_count),
+        .tx_active_slots(status$tx_active_slots),
+        .tx_active_any(status$tx_active_any),
+        .buffer_flags(status$buffer_flags),
+        .ctrl_sent_count(status$ctrl_sent_count),
+        .pull_sent_count(status$pull_sent_count),
+        .merged_count(status$merged_count),
+        .pull_coalesced_count(status$pull_coalesced_count),
+        .ctrl_dropped_count(status$ctrl_dropped_count),
+        .arbiter_ctrl_packet_count(status$arbiter_ctrl_packet_count),
+        .arbiter_data_packet_count(status$arbiter_data_packet_count),
+        .tx_frame_count(status$tx_frame_count),
+        .tx_length_mismatch_count(status$tx_length_mismatch_count),
+        .csr_error_count(status$csr_error_count)
     );
 
     // Update code
     always @(*) begin
         ingress$clock = clock;
+        egress$clock = clock;
         reassembly$clock = clock;
         tx$clock = clock;
         pktgen$clock = clock;
@@ -756,6 +1017,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         deparser$clock = clock;
         csr$clock = clock;
         ingress$reset = reset;
+        egress$reset = reset;
         reassembly$reset = reset;
         tx$reset = reset;
         pktgen$reset = reset;
@@ -780,14 +1042,20 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         s_axil_rvalid = csr$s_axil_rvalid;
         csr$s_axil_rready = s_axil_rready;
         cfg = csr$cfg;
+        status$index = csr$status_index;
+        csr$status_value = status$value;
         ingress$rtt_pkts = cfg[(32'ha0)+:(16)];
-        ingress$req_ready = reassembly$req_ready;
+        ingress$cfg_overcommit = cfg[(32'h180)+:(5)];
+        ingress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
+        ingress$rel_valid = reassembly$release_valid;
+        ingress$rel_slot = reassembly$release_slot;
         ingress$s_axis_tdata = s_axis_rx_tdata;
         ingress$s_axis_tkeep = s_axis_rx_tkeep;
         ingress$s_axis_tlast = s_axis_rx_tlast;
         ingress$s_axis_tvalid = s_axis_rx_tvalid;
         s_axis_rx_tready = ingress$s_axis_tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
+        ingress$req_ready = reassembly$req_ready;
         reassembly$req_valid = ingress$req_valid;
         reassembly$req_mark_received = ingress$req_mark_received;
         reassembly$req_src_ip = ingress$req_src_ip;
@@ -862,6 +1130,30 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         tx$done_ready = done_ready;
         done_tx_msg_id = tx$done_tx_msg_id;
         done_abandoned = tx$done_abandoned;
+        egress$rtt_pkts = cfg[(32'ha0)+:(16)];
+        egress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
+        egress$prio_wr_valid = ingress$prio_wr_valid;
+        egress$prio_wr_index = ingress$prio_wr_index;
+        egress$prio_wr_value = ingress$prio_wr_value;
+        egress$s_axis_pkt_tdata = tx$m_axis_pkt_tdata;
+        egress$s_axis_pkt_tkeep = tx$m_axis_pkt_tkeep;
+        egress$s_axis_pkt_tlast = tx$m_axis_pkt_tlast;
+        egress$s_axis_pkt_tvalid = tx$m_axis_pkt_tvalid;
+        tx$m_axis_pkt_tready = egress$s_axis_pkt_tready;
+        egress$s_axis_pkt_remote_ip = tx$m_axis_pkt_remote_ip;
+        egress$s_axis_pkt_remote_port = tx$m_axis_pkt_remote_port;
+        egress$s_axis_pkt_msg_len = tx$m_axis_pkt_msg_len;
+        egress$s_axis_pkt_pkt_offset = tx$m_axis_pkt_pkt_offset;
+        egress$s_axis_pkt_local_port = tx$m_axis_pkt_local_port;
+        egress$s_axis_pkt_tx_msg_id = tx$m_axis_pkt_tx_msg_id;
+        egress$s_axis_pkt_credit = tx$m_axis_pkt_credit;
+        egress$s_axis_pkt_rank = tx$m_axis_pkt_rank;
+        egress$s_axis_pkt_flags = tx$m_axis_pkt_flags;
+        egress$s_axis_pkt_is_new_msg = tx$m_axis_pkt_is_new_msg;
+        egress$s_axis_pkt_is_rtx = tx$m_axis_pkt_is_rtx;
+        probe_pkt_tvalid = tx$m_axis_pkt_tvalid;
+        probe_pkt_tready = egress$s_axis_pkt_tready;
+        probe_pkt_tlast = tx$m_axis_pkt_tlast;
         arbiter$ctrl_burst_limit = cfg[(32'h160)+:(8)];
         arbiter$s_axis_ctrl_tdata = pktgen$m_axis_tdata;
         arbiter$s_axis_ctrl_tkeep = pktgen$m_axis_tkeep;
@@ -879,25 +1171,22 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         arbiter$s_axis_ctrl_flags = pktgen$m_meta_flags;
         arbiter$s_axis_ctrl_is_new_msg = 1'b0;
         arbiter$s_axis_ctrl_is_rtx = 1'b0;
-        arbiter$s_axis_data_tdata = tx$m_axis_pkt_tdata;
-        arbiter$s_axis_data_tkeep = tx$m_axis_pkt_tkeep;
-        arbiter$s_axis_data_tlast = tx$m_axis_pkt_tlast;
-        arbiter$s_axis_data_tvalid = tx$m_axis_pkt_tvalid;
-        tx$m_axis_pkt_tready = arbiter$s_axis_data_tready;
-        arbiter$s_axis_data_remote_ip = tx$m_axis_pkt_remote_ip;
-        arbiter$s_axis_data_remote_port = tx$m_axis_pkt_remote_port;
-        arbiter$s_axis_data_msg_len = tx$m_axis_pkt_msg_len;
-        arbiter$s_axis_data_pkt_offset = tx$m_axis_pkt_pkt_offset;
-        arbiter$s_axis_data_local_port = tx$m_axis_pkt_local_port;
-        arbiter$s_axis_data_tx_msg_id = tx$m_axis_pkt_tx_msg_id;
-        arbiter$s_axis_data_credit = tx$m_axis_pkt_credit;
-        arbiter$s_axis_data_rank = tx$m_axis_pkt_rank;
-        arbiter$s_axis_data_flags = tx$m_axis_pkt_flags;
-        arbiter$s_axis_data_is_new_msg = tx$m_axis_pkt_is_new_msg;
-        arbiter$s_axis_data_is_rtx = tx$m_axis_pkt_is_rtx;
-        probe_pkt_tvalid = tx$m_axis_pkt_tvalid;
-        probe_pkt_tready = arbiter$s_axis_data_tready;
-        probe_pkt_tlast = tx$m_axis_pkt_tlast;
+        arbiter$s_axis_data_tdata = egress$m_axis_pkt_tdata;
+        arbiter$s_axis_data_tkeep = egress$m_axis_pkt_tkeep;
+        arbiter$s_axis_data_tlast = egress$m_axis_pkt_tlast;
+        arbiter$s_axis_data_tvalid = egress$m_axis_pkt_tvalid;
+        egress$m_axis_pkt_tready = arbiter$s_axis_data_tready;
+        arbiter$s_axis_data_remote_ip = egress$m_axis_pkt_remote_ip;
+        arbiter$s_axis_data_remote_port = egress$m_axis_pkt_remote_port;
+        arbiter$s_axis_data_msg_len = egress$m_axis_pkt_msg_len;
+        arbiter$s_axis_data_pkt_offset = egress$m_axis_pkt_pkt_offset;
+        arbiter$s_axis_data_local_port = egress$m_axis_pkt_local_port;
+        arbiter$s_axis_data_tx_msg_id = egress$m_axis_pkt_tx_msg_id;
+        arbiter$s_axis_data_credit = egress$m_axis_pkt_credit;
+        arbiter$s_axis_data_rank = egress$m_axis_pkt_rank;
+        arbiter$s_axis_data_flags = egress$m_axis_pkt_flags;
+        arbiter$s_axis_data_is_new_msg = egress$m_axis_pkt_is_new_msg;
+        arbiter$s_axis_data_is_rtx = egress$m_axis_pkt_is_rtx;
         deparser$cfg_own_mac = ((cfg[(32'h0)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h20)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_peer_mac = ((cfg[(32'h40)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h60)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_own_ip = cfg[(32'h80)+:(32)];
@@ -908,9 +1197,14 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         deparser$meta_local_port = arbiter$m_axis_local_port;
         deparser$meta_tx_msg_id = arbiter$m_axis_tx_msg_id;
         deparser$meta_credit = arbiter$m_axis_credit;
-        deparser$meta_rank = arbiter$m_axis_rank;
+        is_data_out = (arbiter$m_axis_flags & 32'h1) != 32'h0;
+        deparser$meta_rank = 32'h0;
+        deparser$meta_grant_prio = arbiter$m_axis_rank;
+        if (is_data_out) begin
+            deparser$meta_rank = arbiter$m_axis_rank;
+            deparser$meta_grant_prio = 32'h0;
+        end
         deparser$meta_flags = arbiter$m_axis_flags;
-        deparser$meta_grant_prio = 32'h0;
         deparser$meta_buf_ptr = 32'h0;
         deparser$meta_buf_size_class = 32'h0;
         deparser$s_axis_tdata = arbiter$m_axis_tdata;
@@ -923,16 +1217,79 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         m_axis_tx_tlast = deparser$m_axis_tlast;
         m_axis_tx_tvalid = deparser$m_axis_tvalid;
         deparser$m_axis_tready = m_axis_tx_tready;
-        tx_flags = (((reassembly$free_lists_full) & 16'hffff) | (((tx$buffers_all_free) & 16'hffff) << 32'h8)) | (((tx$buffers_exhausted) & 16'hffff) << 32'h9);
-        status_part0 = (((((((((ingress$frame_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff)) | (((ingress$not_ipv4_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((ingress$wrong_protocol_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((ingress$too_short_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60)) | (((ingress$bad_checksum_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | (((ingress$bad_flags_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha0)) | (((ingress$data_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0)) | (((ingress$chop_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0);
-        status_part1 = (((((((((ingress$control_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100) | (((ingress$no_action_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120)) | (((ingress$bad_length_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140)) | (((ingress$rx_fail_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160)) | (((ingress$duplicate_data_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180)) | (((ingress$forwarded_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1a0)) | (((ingress$offset_range_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1c0)) | (((reassembly$fail_zero_len_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h1e0);
-        status_part2 = (((((((((reassembly$fail_too_long_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h200) | (((reassembly$fail_bad_offset_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h220)) | (((reassembly$fail_len_mismatch_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h240)) | (((reassembly$fail_no_id_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h260)) | (((reassembly$fail_no_buffer_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h280)) | (((reassembly$duplicate_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2a0)) | (((reassembly$recent_duplicate_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2c0)) | (((reassembly$class_fallback_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h2e0);
-        status_part3 = (((((((((reassembly$drop_stale_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h300) | (((reassembly$drop_bad_offset_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h320)) | (((reassembly$drop_duplicate_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h340)) | (((reassembly$drop_bad_length_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h360)) | (((reassembly$gc_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h380)) | (((reassembly$stale_timeout_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3a0)) | (((reassembly$delivered_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3c0)) | (((tx$rejected_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3e0);
-        status_part4 = (((((((((tx$framing_error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h400) | (((tx$stale_delivered_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h420)) | (((tx$stale_credit_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h440)) | (((tx$stale_timeout_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h460)) | (((tx$ack_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h480)) | (((tx$rtx_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4a0)) | (((tx$credit_beyond_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4c0)) | (((tx$delivered_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h4e0);
-        status_part5 = (((((((((tx$abandoned_msg_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h500) | (((tx$write_busy_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h520)) | (((tx$buffer_double_free_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h540)) | (((pktgen$ctrl_sent_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h560)) | (((pktgen$pull_sent_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h580)) | (((pktgen$merged_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5a0)) | (((pktgen$pull_coalesced_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5c0)) | (((pktgen$dropped_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h5e0);
-        status_part6 = (((((((((arbiter$ctrl_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h600) | (((arbiter$data_packet_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h620)) | (((deparser$frame_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h640)) | (((deparser$length_mismatch_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h660)) | (((csr$error_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h680)) | (((reassembly$busy_slots) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6a0)) | (((tx$active) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6c0)) | (((tx_flags) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h6e0);
-        status_part7 = (((reassembly$fail_bucket_full_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h700) | (((tx$event_overflow_count) & 2048'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h720);
-        csr$status = ((((((status_part0 | status_part1) | status_part2) | status_part3) | status_part4) | status_part5) | status_part6) | status_part7;
+        status$map_version = map_version;
+        status$protocol_id = protocol_id;
+        status$messages = messages;
+        status$datapath_bits = 32'h40;
+        status$frame_count = ingress$frame_count;
+        status$not_ipv4_count = ingress$not_ipv4_count;
+        status$wrong_protocol_count = ingress$wrong_protocol_count;
+        status$too_short_count = ingress$too_short_count;
+        status$bad_checksum_count = ingress$bad_checksum_count;
+        status$bad_flags_count = ingress$bad_flags_count;
+        status$data_count = ingress$data_count;
+        status$chop_count = ingress$chop_count;
+        status$control_count = ingress$control_count;
+        status$no_action_count = ingress$no_action_count;
+        status$bad_length_count = ingress$bad_length_count;
+        status$rx_fail_count = ingress$rx_fail_count;
+        status$duplicate_data_count = ingress$duplicate_data_count;
+        status$forwarded_count = ingress$forwarded_count;
+        status$offset_range_count = ingress$offset_range_count;
+        status$grant_sent_count = ingress$grant_sent_count;
+        status$ack_sent_count = ingress$ack_sent_count;
+        status$nack_sent_count = ingress$nack_sent_count;
+        status$sched_inserts_count = ingress$sched_inserts_count;
+        status$sched_removes_count = ingress$sched_removes_count;
+        status$sched_unknown_removes_count = ingress$sched_unknown_removes_count;
+        status$sched_fifo_enters_count = ingress$sched_fifo_enters_count;
+        status$sched_levels = ingress$sched_levels;
+        status$fail_zero_len_count = reassembly$fail_zero_len_count;
+        status$fail_too_long_count = reassembly$fail_too_long_count;
+        status$fail_bad_offset_count = reassembly$fail_bad_offset_count;
+        status$fail_len_mismatch_count = reassembly$fail_len_mismatch_count;
+        status$fail_no_id_count = reassembly$fail_no_id_count;
+        status$fail_no_buffer_count = reassembly$fail_no_buffer_count;
+        status$fail_bucket_full_count = reassembly$fail_bucket_full_count;
+        status$rx_duplicate_count = reassembly$duplicate_count;
+        status$recent_duplicate_count = reassembly$recent_duplicate_count;
+        status$class_fallback_count = reassembly$class_fallback_count;
+        status$drop_stale_count = reassembly$drop_stale_count;
+        status$drop_bad_offset_count = reassembly$drop_bad_offset_count;
+        status$drop_duplicate_count = reassembly$drop_duplicate_count;
+        status$drop_bad_length_count = reassembly$drop_bad_length_count;
+        status$gc_count = reassembly$gc_count;
+        status$rx_stale_timeout_count = reassembly$stale_timeout_count;
+        status$rx_delivered_count = reassembly$delivered_count;
+        status$rx_busy_slots = ((reassembly$busy_slots) & 32'hffffffff);
+        status$rx_busy_any = |reassembly$busy_slots;
+        status$rejected_msg_count = tx$rejected_msg_count;
+        status$framing_error_count = tx$framing_error_count;
+        status$stale_delivered_count = tx$stale_delivered_count;
+        status$stale_credit_count = tx$stale_credit_count;
+        status$tx_stale_timeout_count = tx$stale_timeout_count;
+        status$ack_beyond_count = tx$ack_beyond_count;
+        status$rtx_beyond_count = tx$rtx_beyond_count;
+        status$credit_beyond_count = tx$credit_beyond_count;
+        status$tx_delivered_msg_count = tx$delivered_msg_count;
+        status$abandoned_msg_count = tx$abandoned_msg_count;
+        status$write_busy_count = tx$write_busy_count;
+        status$buffer_double_free_count = tx$buffer_double_free_count;
+        status$event_overflow_count = tx$event_overflow_count;
+        status$tx_active_slots = ((tx$active) & 32'hffffffff);
+        status$tx_active_any = |tx$active;
+        buffer_flags = (((reassembly$free_lists_full) & 16'hffff) | (((tx$buffers_all_free) & 16'hffff) << 32'h8)) | (((tx$buffers_exhausted) & 16'hffff) << 32'h9);
+        status$buffer_flags = buffer_flags;
+        status$ctrl_sent_count = pktgen$ctrl_sent_count;
+        status$pull_sent_count = pktgen$pull_sent_count;
+        status$merged_count = pktgen$merged_count;
+        status$pull_coalesced_count = pktgen$pull_coalesced_count;
+        status$ctrl_dropped_count = pktgen$dropped_count;
+        status$arbiter_ctrl_packet_count = arbiter$ctrl_packet_count;
+        status$arbiter_data_packet_count = arbiter$data_packet_count;
+        status$tx_frame_count = deparser$frame_count;
+        status$tx_length_mismatch_count = deparser$length_mismatch_count;
+        status$csr_error_count = csr$error_count;
     end
 
 endmodule // nt_ndp_16_nic
@@ -1232,7 +1589,7 @@ module nt_ndp_16_nic$arbiter$in_packet(d,q,clock);
 endmodule // nt_ndp_16_nic$arbiter$in_packet
 
 
-module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,cfg,status,error_count);
+module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,cfg,status_index,status_value,error_count);
 
     // Module arguments
     input wire  clock;
@@ -1255,7 +1612,8 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
     output reg  s_axil_rvalid;
     input wire  s_axil_rready;
     output reg  [511:0] cfg;
-    input wire  [2047:0] status;
+    output reg  [7:0] status_index;
+    input wire  [31:0] status_value;
     output reg  [31:0] error_count;
 
     // Constant declarations
@@ -1321,18 +1679,12 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
     reg  ar_take;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
+    reg  rd_cfg_implemented;
     reg  [3:0] rd_cfg_index;
-    reg  [5:0] rd_status_index;
     reg  [255:0] rd_cfg_256;
     reg  [127:0] rd_cfg_128;
     reg  [63:0] rd_cfg_64;
     reg  [31:0] rd_cfg_value;
-    reg  [1023:0] rd_status_1024;
-    reg  [511:0] rd_status_512;
-    reg  [255:0] rd_status_256;
-    reg  [127:0] rd_status_128;
-    reg  [63:0] rd_status_64;
-    reg  [31:0] rd_status_value;
     reg  rd_err;
     reg  [31:0] err_inc;
 
@@ -1531,10 +1883,11 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
         cfg = cfg_regs$q;
         s_axil_arready = ((~r_valid$q) | s_axil_rready) & (~reset);
         ar_take = s_axil_arvalid & (((~r_valid$q) | s_axil_rready) & (~reset));
-        rd_cfg_hit = s_axil_araddr[(32'h6)+:(6)] == 32'h0;
-        rd_status_hit = s_axil_araddr[(32'h8)+:(4)] == 32'h1;
+        rd_cfg_hit = s_axil_araddr[(32'h8)+:(4)] == 32'h0;
+        rd_cfg_implemented = s_axil_araddr[(32'h6)+:(2)] == 32'h0;
+        rd_status_hit = s_axil_araddr[(32'ha)+:(2)] == 32'h1;
         rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
-        rd_status_index = s_axil_araddr[(32'h2)+:(6)];
+        status_index = s_axil_araddr[(32'h2)+:(8)];
         rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];
         if (rd_cfg_index[32'h3]) begin
             rd_cfg_256 = cfg_regs$q[(32'h100)+:(256)];
@@ -1551,40 +1904,19 @@ module nt_ndp_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready
         if (rd_cfg_index[32'h0]) begin
             rd_cfg_value = rd_cfg_64[(32'h20)+:(32)];
         end
-        rd_status_1024 = status[(32'h0)+:(1024)];
-        if (rd_status_index[32'h5]) begin
-            rd_status_1024 = status[(32'h400)+:(1024)];
-        end
-        rd_status_512 = rd_status_1024[(32'h0)+:(512)];
-        if (rd_status_index[32'h4]) begin
-            rd_status_512 = rd_status_1024[(32'h200)+:(512)];
-        end
-        rd_status_256 = rd_status_512[(32'h0)+:(256)];
-        if (rd_status_index[32'h3]) begin
-            rd_status_256 = rd_status_512[(32'h100)+:(256)];
-        end
-        rd_status_128 = rd_status_256[(32'h0)+:(128)];
-        if (rd_status_index[32'h2]) begin
-            rd_status_128 = rd_status_256[(32'h80)+:(128)];
-        end
-        rd_status_64 = rd_status_128[(32'h0)+:(64)];
-        if (rd_status_index[32'h1]) begin
-            rd_status_64 = rd_status_128[(32'h40)+:(64)];
-        end
-        rd_status_value = rd_status_64[(32'h0)+:(32)];
-        if (rd_status_index[32'h0]) begin
-            rd_status_value = rd_status_64[(32'h20)+:(32)];
-        end
         rd_err = ar_take & (~(rd_cfg_hit | rd_status_hit));
         if (ar_take) begin
             r_data$d = 32'h0;
             r_resp$d = 32'h2;
             if (rd_cfg_hit) begin
-                r_data$d = rd_cfg_value;
+                r_data$d = 32'h0;
+                if (rd_cfg_implemented) begin
+                    r_data$d = rd_cfg_value;
+                end
                 r_resp$d = 32'h0;
             end
             if (rd_status_hit) begin
-                r_data$d = rd_status_value;
+                r_data$d = status_value;
                 r_resp$d = 32'h0;
             end
         end
@@ -2243,7 +2575,73 @@ module nt_ndp_16_nic$deparser$sent_bytes(d,q,clock);
 endmodule // nt_ndp_16_nic$deparser$sent_bytes
 
 
-module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count);
+module nt_ndp_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_valid,prio_wr_index,prio_wr_value,s_axis_pkt_tdata,s_axis_pkt_tkeep,s_axis_pkt_tlast,s_axis_pkt_tvalid,s_axis_pkt_remote_ip,s_axis_pkt_remote_port,s_axis_pkt_msg_len,s_axis_pkt_pkt_offset,s_axis_pkt_local_port,s_axis_pkt_tx_msg_id,s_axis_pkt_credit,s_axis_pkt_rank,s_axis_pkt_flags,s_axis_pkt_is_new_msg,s_axis_pkt_is_rtx,s_axis_pkt_tready,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,m_axis_pkt_tready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [15:0] rtt_pkts;
+    input wire  [3:0] cfg_unsched_prios;
+    input wire  prio_wr_valid;
+    input wire  [3:0] prio_wr_index;
+    input wire  [7:0] prio_wr_value;
+    input wire  [63:0] s_axis_pkt_tdata;
+    input wire  [7:0] s_axis_pkt_tkeep;
+    input wire  s_axis_pkt_tlast;
+    input wire  s_axis_pkt_tvalid;
+    input wire  [31:0] s_axis_pkt_remote_ip;
+    input wire  [15:0] s_axis_pkt_remote_port;
+    input wire  [15:0] s_axis_pkt_msg_len;
+    input wire  [7:0] s_axis_pkt_pkt_offset;
+    input wire  [15:0] s_axis_pkt_local_port;
+    input wire  [15:0] s_axis_pkt_tx_msg_id;
+    input wire  [15:0] s_axis_pkt_credit;
+    input wire  [7:0] s_axis_pkt_rank;
+    input wire  [7:0] s_axis_pkt_flags;
+    input wire  s_axis_pkt_is_new_msg;
+    input wire  s_axis_pkt_is_rtx;
+    output reg  s_axis_pkt_tready;
+    output reg  [63:0] m_axis_pkt_tdata;
+    output reg  [7:0] m_axis_pkt_tkeep;
+    output reg  m_axis_pkt_tlast;
+    output reg  m_axis_pkt_tvalid;
+    output reg  [31:0] m_axis_pkt_remote_ip;
+    output reg  [15:0] m_axis_pkt_remote_port;
+    output reg  [15:0] m_axis_pkt_msg_len;
+    output reg  [7:0] m_axis_pkt_pkt_offset;
+    output reg  [15:0] m_axis_pkt_local_port;
+    output reg  [15:0] m_axis_pkt_tx_msg_id;
+    output reg  [15:0] m_axis_pkt_credit;
+    output reg  [7:0] m_axis_pkt_rank;
+    output reg  [7:0] m_axis_pkt_flags;
+    output reg  m_axis_pkt_is_new_msg;
+    output reg  m_axis_pkt_is_rtx;
+    input wire  m_axis_pkt_tready;
+
+    // Update code
+    always @(*) begin
+        m_axis_pkt_tdata = s_axis_pkt_tdata;
+        m_axis_pkt_tkeep = s_axis_pkt_tkeep;
+        m_axis_pkt_tlast = s_axis_pkt_tlast;
+        m_axis_pkt_tvalid = s_axis_pkt_tvalid;
+        m_axis_pkt_remote_ip = s_axis_pkt_remote_ip;
+        m_axis_pkt_remote_port = s_axis_pkt_remote_port;
+        m_axis_pkt_msg_len = s_axis_pkt_msg_len;
+        m_axis_pkt_pkt_offset = s_axis_pkt_pkt_offset;
+        m_axis_pkt_local_port = s_axis_pkt_local_port;
+        m_axis_pkt_tx_msg_id = s_axis_pkt_tx_msg_id;
+        m_axis_pkt_credit = s_axis_pkt_credit;
+        m_axis_pkt_rank = s_axis_pkt_rank;
+        m_axis_pkt_flags = s_axis_pkt_flags;
+        m_axis_pkt_is_new_msg = s_axis_pkt_is_new_msg;
+        m_axis_pkt_is_rtx = s_axis_pkt_is_rtx;
+        s_axis_pkt_tready = m_axis_pkt_tready;
+    end
+
+endmodule // nt_ndp_16_nic$egress
+
+
+module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
 
     // Module arguments
     input wire  clock;
@@ -2320,6 +2718,21 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  [15:0] ev_tx_msg_id;
     output reg  [7:0] ev_rank;
     output reg  [31:0] offset_range_count;
+    input wire  [4:0] cfg_overcommit;
+    input wire  [3:0] cfg_unsched_prios;
+    input wire  rel_valid;
+    input wire  [3:0] rel_slot;
+    output reg  prio_wr_valid;
+    output reg  [3:0] prio_wr_index;
+    output reg  [7:0] prio_wr_value;
+    output reg  [31:0] grant_sent_count;
+    output reg  [31:0] ack_sent_count;
+    output reg  [31:0] nack_sent_count;
+    output reg  [31:0] sched_inserts_count;
+    output reg  [31:0] sched_removes_count;
+    output reg  [31:0] sched_unknown_removes_count;
+    output reg  [31:0] sched_fifo_enters_count;
+    output reg  [15:0] sched_levels;
 
     // Stub signals
     reg  front$clock;
@@ -2664,6 +3077,17 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         ev_tx_msg_id = s3_meta$q[(32'h68)+:(16)];
         ev_rank = 32'h0;
         offset_range_count = n_offset_range$q;
+        prio_wr_valid = 1'b0;
+        prio_wr_index = 32'h0;
+        prio_wr_value = 32'h0;
+        grant_sent_count = 32'h0;
+        ack_sent_count = 32'h0;
+        nack_sent_count = 32'h0;
+        sched_inserts_count = 32'h0;
+        sched_removes_count = 32'h0;
+        sched_unknown_removes_count = 32'h0;
+        sched_fifo_enters_count = 32'h0;
+        sched_levels = 32'h0;
         if (reset) begin
             s3_event$d = 1'b0;
             n_offset_range$d = 32'h0;
@@ -13032,6 +13456,385 @@ module nt_ndp_16_nic$reassembly$written_ram(read_address,read_clock,read_data,wr
     end
 
 endmodule // nt_ndp_16_nic$reassembly$written_ram
+
+
+module nt_ndp_16_nic$status(index,value,map_version,protocol_id,messages,datapath_bits,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,offset_range_count,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,rx_duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,rx_stale_timeout_count,rx_delivered_count,rx_busy_slots,rx_busy_any,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,tx_stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,tx_delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,event_overflow_count,tx_active_slots,tx_active_any,buffer_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,ctrl_dropped_count,arbiter_ctrl_packet_count,arbiter_data_packet_count,tx_frame_count,tx_length_mismatch_count,csr_error_count);
+
+    // Module arguments
+    input wire  [7:0] index;
+    output reg  [31:0] value;
+    input wire  [31:0] map_version;
+    input wire  [31:0] protocol_id;
+    input wire  [31:0] messages;
+    input wire  [31:0] datapath_bits;
+    input wire  [31:0] frame_count;
+    input wire  [31:0] not_ipv4_count;
+    input wire  [31:0] wrong_protocol_count;
+    input wire  [31:0] too_short_count;
+    input wire  [31:0] bad_checksum_count;
+    input wire  [31:0] bad_flags_count;
+    input wire  [31:0] data_count;
+    input wire  [31:0] chop_count;
+    input wire  [31:0] control_count;
+    input wire  [31:0] no_action_count;
+    input wire  [31:0] bad_length_count;
+    input wire  [31:0] rx_fail_count;
+    input wire  [31:0] duplicate_data_count;
+    input wire  [31:0] forwarded_count;
+    input wire  [31:0] offset_range_count;
+    input wire  [31:0] grant_sent_count;
+    input wire  [31:0] ack_sent_count;
+    input wire  [31:0] nack_sent_count;
+    input wire  [31:0] sched_inserts_count;
+    input wire  [31:0] sched_removes_count;
+    input wire  [31:0] sched_unknown_removes_count;
+    input wire  [31:0] sched_fifo_enters_count;
+    input wire  [15:0] sched_levels;
+    input wire  [31:0] fail_zero_len_count;
+    input wire  [31:0] fail_too_long_count;
+    input wire  [31:0] fail_bad_offset_count;
+    input wire  [31:0] fail_len_mismatch_count;
+    input wire  [31:0] fail_no_id_count;
+    input wire  [31:0] fail_no_buffer_count;
+    input wire  [31:0] fail_bucket_full_count;
+    input wire  [31:0] rx_duplicate_count;
+    input wire  [31:0] recent_duplicate_count;
+    input wire  [31:0] class_fallback_count;
+    input wire  [31:0] drop_stale_count;
+    input wire  [31:0] drop_bad_offset_count;
+    input wire  [31:0] drop_duplicate_count;
+    input wire  [31:0] drop_bad_length_count;
+    input wire  [31:0] gc_count;
+    input wire  [31:0] rx_stale_timeout_count;
+    input wire  [31:0] rx_delivered_count;
+    input wire  [31:0] rx_busy_slots;
+    input wire  rx_busy_any;
+    input wire  [15:0] rejected_msg_count;
+    input wire  [15:0] framing_error_count;
+    input wire  [15:0] stale_delivered_count;
+    input wire  [15:0] stale_credit_count;
+    input wire  [15:0] tx_stale_timeout_count;
+    input wire  [15:0] ack_beyond_count;
+    input wire  [15:0] rtx_beyond_count;
+    input wire  [15:0] credit_beyond_count;
+    input wire  [15:0] tx_delivered_msg_count;
+    input wire  [15:0] abandoned_msg_count;
+    input wire  [15:0] write_busy_count;
+    input wire  [15:0] buffer_double_free_count;
+    input wire  [15:0] event_overflow_count;
+    input wire  [31:0] tx_active_slots;
+    input wire  tx_active_any;
+    input wire  [15:0] buffer_flags;
+    input wire  [31:0] ctrl_sent_count;
+    input wire  [31:0] pull_sent_count;
+    input wire  [31:0] merged_count;
+    input wire  [31:0] pull_coalesced_count;
+    input wire  [31:0] ctrl_dropped_count;
+    input wire  [15:0] arbiter_ctrl_packet_count;
+    input wire  [15:0] arbiter_data_packet_count;
+    input wire  [31:0] tx_frame_count;
+    input wire  [31:0] tx_length_mismatch_count;
+    input wire  [31:0] csr_error_count;
+
+    // Update code
+    always @(*) begin
+        value = 32'h0;
+        case (index)
+            0:
+                begin
+                    value = ((map_version) & 32'hffffffff);
+                end
+            1:
+                begin
+                    value = ((protocol_id) & 32'hffffffff);
+                end
+            2:
+                begin
+                    value = ((messages) & 32'hffffffff);
+                end
+            3:
+                begin
+                    value = ((datapath_bits) & 32'hffffffff);
+                end
+            16:
+                begin
+                    value = ((frame_count) & 32'hffffffff);
+                end
+            17:
+                begin
+                    value = ((not_ipv4_count) & 32'hffffffff);
+                end
+            18:
+                begin
+                    value = ((wrong_protocol_count) & 32'hffffffff);
+                end
+            19:
+                begin
+                    value = ((too_short_count) & 32'hffffffff);
+                end
+            20:
+                begin
+                    value = ((bad_checksum_count) & 32'hffffffff);
+                end
+            21:
+                begin
+                    value = ((bad_flags_count) & 32'hffffffff);
+                end
+            22:
+                begin
+                    value = ((data_count) & 32'hffffffff);
+                end
+            23:
+                begin
+                    value = ((chop_count) & 32'hffffffff);
+                end
+            24:
+                begin
+                    value = ((control_count) & 32'hffffffff);
+                end
+            25:
+                begin
+                    value = ((no_action_count) & 32'hffffffff);
+                end
+            26:
+                begin
+                    value = ((bad_length_count) & 32'hffffffff);
+                end
+            27:
+                begin
+                    value = ((rx_fail_count) & 32'hffffffff);
+                end
+            28:
+                begin
+                    value = ((duplicate_data_count) & 32'hffffffff);
+                end
+            29:
+                begin
+                    value = ((forwarded_count) & 32'hffffffff);
+                end
+            32:
+                begin
+                    value = ((offset_range_count) & 32'hffffffff);
+                end
+            33:
+                begin
+                    value = ((grant_sent_count) & 32'hffffffff);
+                end
+            34:
+                begin
+                    value = ((ack_sent_count) & 32'hffffffff);
+                end
+            35:
+                begin
+                    value = ((nack_sent_count) & 32'hffffffff);
+                end
+            36:
+                begin
+                    value = ((sched_inserts_count) & 32'hffffffff);
+                end
+            37:
+                begin
+                    value = ((sched_removes_count) & 32'hffffffff);
+                end
+            38:
+                begin
+                    value = ((sched_unknown_removes_count) & 32'hffffffff);
+                end
+            39:
+                begin
+                    value = ((sched_fifo_enters_count) & 32'hffffffff);
+                end
+            40:
+                begin
+                    value = ((sched_levels) & 32'hffffffff);
+                end
+            48:
+                begin
+                    value = ((fail_zero_len_count) & 32'hffffffff);
+                end
+            49:
+                begin
+                    value = ((fail_too_long_count) & 32'hffffffff);
+                end
+            50:
+                begin
+                    value = ((fail_bad_offset_count) & 32'hffffffff);
+                end
+            51:
+                begin
+                    value = ((fail_len_mismatch_count) & 32'hffffffff);
+                end
+            52:
+                begin
+                    value = ((fail_no_id_count) & 32'hffffffff);
+                end
+            53:
+                begin
+                    value = ((fail_no_buffer_count) & 32'hffffffff);
+                end
+            54:
+                begin
+                    value = ((fail_bucket_full_count) & 32'hffffffff);
+                end
+            55:
+                begin
+                    value = ((rx_duplicate_count) & 32'hffffffff);
+                end
+            56:
+                begin
+                    value = ((recent_duplicate_count) & 32'hffffffff);
+                end
+            57:
+                begin
+                    value = ((class_fallback_count) & 32'hffffffff);
+                end
+            58:
+                begin
+                    value = ((drop_stale_count) & 32'hffffffff);
+                end
+            59:
+                begin
+                    value = ((drop_bad_offset_count) & 32'hffffffff);
+                end
+            60:
+                begin
+                    value = ((drop_duplicate_count) & 32'hffffffff);
+                end
+            61:
+                begin
+                    value = ((drop_bad_length_count) & 32'hffffffff);
+                end
+            62:
+                begin
+                    value = ((gc_count) & 32'hffffffff);
+                end
+            63:
+                begin
+                    value = ((rx_stale_timeout_count) & 32'hffffffff);
+                end
+            64:
+                begin
+                    value = ((rx_delivered_count) & 32'hffffffff);
+                end
+            65:
+                begin
+                    value = ((rx_busy_slots) & 32'hffffffff);
+                end
+            66:
+                begin
+                    value = ((rx_busy_any) & 32'hffffffff);
+                end
+            80:
+                begin
+                    value = ((rejected_msg_count) & 32'hffffffff);
+                end
+            81:
+                begin
+                    value = ((framing_error_count) & 32'hffffffff);
+                end
+            82:
+                begin
+                    value = ((stale_delivered_count) & 32'hffffffff);
+                end
+            83:
+                begin
+                    value = ((stale_credit_count) & 32'hffffffff);
+                end
+            84:
+                begin
+                    value = ((tx_stale_timeout_count) & 32'hffffffff);
+                end
+            85:
+                begin
+                    value = ((ack_beyond_count) & 32'hffffffff);
+                end
+            86:
+                begin
+                    value = ((rtx_beyond_count) & 32'hffffffff);
+                end
+            87:
+                begin
+                    value = ((credit_beyond_count) & 32'hffffffff);
+                end
+            88:
+                begin
+                    value = ((tx_delivered_msg_count) & 32'hffffffff);
+                end
+            89:
+                begin
+                    value = ((abandoned_msg_count) & 32'hffffffff);
+                end
+            90:
+                begin
+                    value = ((write_busy_count) & 32'hffffffff);
+                end
+            91:
+                begin
+                    value = ((buffer_double_free_count) & 32'hffffffff);
+                end
+            92:
+                begin
+                    value = ((event_overflow_count) & 32'hffffffff);
+                end
+            93:
+                begin
+                    value = ((tx_active_slots) & 32'hffffffff);
+                end
+            94:
+                begin
+                    value = ((tx_active_any) & 32'hffffffff);
+                end
+            95:
+                begin
+                    value = ((buffer_flags) & 32'hffffffff);
+                end
+            112:
+                begin
+                    value = ((ctrl_sent_count) & 32'hffffffff);
+                end
+            113:
+                begin
+                    value = ((pull_sent_count) & 32'hffffffff);
+                end
+            114:
+                begin
+                    value = ((merged_count) & 32'hffffffff);
+                end
+            115:
+                begin
+                    value = ((pull_coalesced_count) & 32'hffffffff);
+                end
+            116:
+                begin
+                    value = ((ctrl_dropped_count) & 32'hffffffff);
+                end
+            128:
+                begin
+                    value = ((arbiter_ctrl_packet_count) & 32'hffffffff);
+                end
+            129:
+                begin
+                    value = ((arbiter_data_packet_count) & 32'hffffffff);
+                end
+            130:
+                begin
+                    value = ((tx_frame_count) & 32'hffffffff);
+                end
+            131:
+                begin
+                    value = ((tx_length_mismatch_count) & 32'hffffffff);
+                end
+            132:
+                begin
+                    value = ((csr_error_count) & 32'hffffffff);
+                end
+            default:
+                begin
+                end
+        endcase
+    end
+
+endmodule // nt_ndp_16_nic$status
 
 
 module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);

@@ -52,13 +52,15 @@
 //! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv_*`, `ctx_*` (to the transmit
 //! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
 //! GRANT's priority, `ev_credit` its offset, no paced PULLs), counters `grant_sent_count`,
-//! `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*`.
+//! `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
+//! FIFO records in bits 15–8), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
 use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL, HOMA_IP_PROTOCOL};
+use crate::protocols::homa::egress::HomaEgress;
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`homa_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -172,8 +174,10 @@ pub struct HomaIngress<const IW: usize> {
     pub sched_removes_count: Signal<Out, Bits<32>>,
     pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
     pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
-    pub sched_occupancy: Signal<Out, Bits<5>>,
-    pub sched_fifo_level: Signal<Out, Bits<8>>,
+    /// Scheduler entries in use (bits 4–0) and FIFO records (bits 15–8).
+    pub sched_levels: Signal<Out, Bits<16>>,
+    /// NDP's counter in the shell's program interface; Homa's ACKs carry no bitmap offset: 0.
+    pub offset_range_count: Signal<Out, Bits<32>>,
     front: IngressFront<IW>,
     received: RegisterExtern<16, IW>,
     scheduler: PriorityScheduler<IW>,
@@ -314,8 +318,8 @@ impl<const IW: usize> HomaIngress<IW> {
             sched_removes_count: Default::default(),
             sched_unknown_removes_count: Default::default(),
             sched_fifo_enters_count: Default::default(),
-            sched_occupancy: Default::default(),
-            sched_fifo_level: Default::default(),
+            sched_levels: Default::default(),
+            offset_range_count: Default::default(),
             front: IngressFront::new(HOMA_IP_PROTOCOL, &homa_ingress_program(trimming)),
             received: Default::default(),
             scheduler: Default::default(),
@@ -534,8 +538,8 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.sched_removes_count.next = self.scheduler.removes_count.val();
         self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
         self.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
-        self.sched_occupancy.next = self.scheduler.occupancy.val();
-        self.sched_fifo_level.next = self.scheduler.fifo_level.val();
+        self.sched_levels.next = bit_cast::<16, 5>(self.scheduler.occupancy.val()) | (bit_cast::<16, 8>(self.scheduler.fifo_level.val()) << 8);
+        self.offset_range_count.next = 0.into();
 
         // ---------------- P+4: scheduler decision; P+5: GRANT ----------------
         self.msg_info.read_address.next = self.scheduler.res_id.val();
@@ -619,7 +623,14 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
     }
 }
 
-/// Homa's ingress for 16 messages.
-pub type HomaIngress16 = HomaIngress<4>;
-/// Homa's ingress for 128 messages.
-pub type HomaIngress128 = HomaIngress<7>;
+impl<const IW: usize> crate::nic::shell::ProgramBlock for HomaIngress<IW> {
+    fn for_params(params: &crate::nic::shell::ShellParams) -> Self {
+        Self::new(params.trimming)
+    }
+}
+
+crate::nic_shell!(
+    /// The Homa and Homa-Tr NIC: the [NIC shell](crate::nic::shell) with Homa's ingress program
+    /// and its egress stage ([`HomaEgress`]: DATA packets at their message's GRANT priority).
+    HomaNic, HomaIngress, HomaEgress, "homa-tr"
+);

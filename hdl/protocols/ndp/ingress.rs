@@ -60,6 +60,7 @@ use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL, NDP_IP_PROTOCOL};
+use crate::nic::empty_egress::EmptyEgress;
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -157,6 +158,23 @@ pub struct NdpIngress<const IW: usize> {
     pub ev_tx_msg_id: Signal<Out, Bits<16>>,
     pub ev_rank: Signal<Out, Bits<8>>,
     pub offset_range_count: Signal<Out, Bits<32>>,
+    // The shell's program interface has Homa's scheduler ports; NDP has no scheduler and no
+    // priority memory: the inputs are not read, the outputs are 0.
+    pub cfg_overcommit: Signal<In, Bits<5>>,
+    pub cfg_unsched_prios: Signal<In, Bits<4>>,
+    pub rel_valid: Signal<In, Bit>,
+    pub rel_slot: Signal<In, Bits<IW>>,
+    pub prio_wr_valid: Signal<Out, Bit>,
+    pub prio_wr_index: Signal<Out, Bits<IW>>,
+    pub prio_wr_value: Signal<Out, Bits<8>>,
+    pub grant_sent_count: Signal<Out, Bits<32>>,
+    pub ack_sent_count: Signal<Out, Bits<32>>,
+    pub nack_sent_count: Signal<Out, Bits<32>>,
+    pub sched_inserts_count: Signal<Out, Bits<32>>,
+    pub sched_removes_count: Signal<Out, Bits<32>>,
+    pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
+    pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
+    pub sched_levels: Signal<Out, Bits<16>>,
     front: IngressFront<IW>,
     credit: RegisterExtern<16, IW>,
     s3_event: DFF<Bit>,
@@ -253,6 +271,21 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             ev_tx_msg_id: Default::default(),
             ev_rank: Default::default(),
             offset_range_count: Default::default(),
+            cfg_overcommit: Default::default(),
+            cfg_unsched_prios: Default::default(),
+            rel_valid: Default::default(),
+            rel_slot: Default::default(),
+            prio_wr_valid: Default::default(),
+            prio_wr_index: Default::default(),
+            prio_wr_value: Default::default(),
+            grant_sent_count: Default::default(),
+            ack_sent_count: Default::default(),
+            nack_sent_count: Default::default(),
+            sched_inserts_count: Default::default(),
+            sched_removes_count: Default::default(),
+            sched_unknown_removes_count: Default::default(),
+            sched_fifo_enters_count: Default::default(),
+            sched_levels: Default::default(),
             front: IngressFront::new(NDP_IP_PROTOCOL, &ndp_ingress_program()),
             credit: Default::default(),
             s3_event: Default::default(),
@@ -396,6 +429,17 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
         self.ev_tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
         self.ev_rank.next = 0.into();
         self.offset_range_count.next = self.n_offset_range.q.val();
+        self.prio_wr_valid.next = false;
+        self.prio_wr_index.next = 0.into();
+        self.prio_wr_value.next = 0.into();
+        self.grant_sent_count.next = 0.into();
+        self.ack_sent_count.next = 0.into();
+        self.nack_sent_count.next = 0.into();
+        self.sched_inserts_count.next = 0.into();
+        self.sched_removes_count.next = 0.into();
+        self.sched_unknown_removes_count.next = 0.into();
+        self.sched_fifo_enters_count.next = 0.into();
+        self.sched_levels.next = 0.into();
 
         if self.reset.val() {
             self.s3_event.d.next = false;
@@ -404,7 +448,14 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
     }
 }
 
-/// The ingress for 16 messages (GetRxMsgInfo answers in 1 cycle).
-pub type NdpIngress16 = NdpIngress<4>;
-/// The ingress for 128 messages (the hashed GetRxMsgInfo: one request per 2 cycles, answer in 2).
-pub type NdpIngress128 = NdpIngress<7>;
+impl<const IW: usize> crate::nic::shell::ProgramBlock for NdpIngress<IW> {
+    fn for_params(_params: &crate::nic::shell::ShellParams) -> Self {
+        Self::default()
+    }
+}
+
+crate::nic_shell!(
+    /// The NDP NIC: the [NIC shell](crate::nic::shell) with NDP's ingress program and no
+    /// egress stage (DATA packets keep the rank their message was given).
+    NdpNic, NdpIngress, EmptyEgress, "ndp"
+);

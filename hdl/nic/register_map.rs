@@ -1,0 +1,73 @@
+//! The NIC's register map — one for every protocol and size (version
+//! [`REGISTER_MAP_VERSION`]). Not a hardware block: the addresses the register file
+//! ([`crate::nic::csr::AxiLiteCsr`]) and the status bank ([`crate::nic::status_bank`]) decode.
+//!
+//! # Address space (AXI4-Lite, 32-bit registers, 12-bit byte addresses)
+//! | address | access | content |
+//! |---|---|---|
+//! | `0x000`–`0x03F` | R/W | configuration registers 0–15 (below) |
+//! | `0x040`–`0x0FF` | R | reserved configuration registers 16–63: read 0, a write answers SLVERR |
+//! | `0x400`–`0x7FF` | R | status registers 0–255 ([`STATUS_MAP`]): identification at 0x400–0x40C, then counters; an index without a register reads 0 |
+//! | anything else | — | SLVERR (counted in `csr_error_count`) |
+//!
+//! # Configuration registers (byte address = 4 × index)
+//! | addr | register | NDP default | Homa default |
+//! |---|---|---|---|
+//! | 0x00 / 0x04 | own MAC bits 31–0 / 47–32 | 02:00:00:00:00:01 | same |
+//! | 0x08 / 0x0C | peer (next-hop) MAC bits 31–0 / 47–32 | ff:ff:ff:ff:ff:ff | same |
+//! | 0x10 | own IPv4 address | 10.0.0.1 | same |
+//! | 0x14 | `rtt_pkts` (BDP in packets: the sender's initial credit; NDP's credit starts at rtt_pkts + 1) | 8 | 8 |
+//! | 0x18 | retransmission timeout, cycles | 20 000 | 20 000 |
+//! | 0x1C | timeouts without progress before a message is abandoned | 5 | 5 |
+//! | 0x20 | receive garbage-collection timeout, cycles | 200 000 | 200 000 |
+//! | 0x24 | PULL pacing interval, cycles (one MTU at 8 bytes/cycle; 0 = no pacing) | 136 | 0 (Homa paces nothing) |
+//! | 0x28 | pacer bucket size, tokens | 1 | 1 |
+//! | 0x2C | control packets the arbiter sends before a waiting data packet | 4 | 4 |
+//! | 0x30 | Homa: overcommitment level (messages granted at once) | 0 (unused) | 3 |
+//! | 0x34 | Homa: unscheduled priorities U | 0 (unused) | 1 |
+//! | 0x38, 0x3C | free | 0 | 0 |
+//!
+//! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no
+//! frame is in flight. Counters wrap; 16-bit counters are zero-extended.
+
+pub use crate::nic::status_bank::{status_address, REGISTER_MAP_VERSION, STATUS_BASE, STATUS_MAP};
+
+/// Configuration registers implemented (the map reserves 64).
+pub const CONFIG_REGS: usize = 16;
+
+/// Configuration register indices (byte address = 4 × index).
+pub const CFG_OWN_MAC_LO: usize = 0;
+pub const CFG_OWN_MAC_HI: usize = 1;
+pub const CFG_PEER_MAC_LO: usize = 2;
+pub const CFG_PEER_MAC_HI: usize = 3;
+pub const CFG_OWN_IP: usize = 4;
+pub const CFG_RTT_PKTS: usize = 5;
+pub const CFG_RTO_CYCLES: usize = 6;
+pub const CFG_TIMEOUT_THRESHOLD: usize = 7;
+pub const CFG_GC_TIMEOUT: usize = 8;
+pub const CFG_PACE_CYCLES: usize = 9;
+pub const CFG_BUCKET_MAX: usize = 10;
+pub const CFG_CTRL_BURST_LIMIT: usize = 11;
+/// Homa: messages granted at once (the overcommitment level).
+pub const CFG_OVERCOMMIT: usize = 12;
+/// Homa: number of unscheduled priorities (U).
+pub const CFG_UNSCHED_PRIOS: usize = 13;
+
+/// NDP's configuration defaults (see the table).
+pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
+    [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 136, 1, 4, 0, 0, 0, 0];
+
+/// Homa's and Homa-Tr's configuration defaults: NDP's without pacing, with overcommitment 3 and
+/// U = 1 (the thesis prototype's).
+pub const HOMA_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
+    [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 0, 1, 4, 3, 1, 0, 0];
+
+/// Protocol identification at status index 1.
+pub const PROTOCOL_ID_NDP: u32 = 1;
+pub const PROTOCOL_ID_HOMA: u32 = 2;
+pub const PROTOCOL_ID_HOMA_TR: u32 = 3;
+
+/// Names of the status registers in index order (unmapped indices left out).
+pub fn status_names() -> Vec<&'static str> {
+    STATUS_MAP.iter().map(|r| r.1).collect()
+}

@@ -1,0 +1,566 @@
+//! The NIC shell (thesis Fig. 3.1): everything of a NIC that is not its transport protocol —
+//! reassembly with GetRxMsgInfo, transmit path, packet generator, arbiter, deparser, register
+//! file and status bank — written once for every protocol and size. A protocol is a small
+//! program plugged into it: an **ingress program** (on the PISA ingress front) and an **egress
+//! stage** between the transmit path and the arbiter.
+//!
+//! ```text
+//!  MAC RX ─▶ ingress program (parser, match, GetRxMsgInfo, protocol state) ─▶ reassembly ─▶ CPU
+//!                 │ DeliveredEvent / CreditTxEvent     │ CtrlPktEvent
+//!                 ▼                                    ▼
+//!  CPU ─▶ transmit path ─▶ egress stage ─▶ arbiter ◀─ packet generator (ACK/NACK/PULL/GRANT)
+//!                                            └─▶ deparser ─▶ MAC TX
+//! ```
+//!
+//! rust-hdl builds a block's Verilog from its concrete field types, and the shell wires the
+//! program's ports by name, so the shell is the macro [`nic_shell!`]: one definition, expanded
+//! once per protocol (`NdpNic`, `HomaNic`), generic in the message count `N`, the message-ID
+//! width `IW` (`N = 2^IW`) and the GetRxMsgInfo bucket bits `BB`. Size classes, register
+//! defaults and the Homa-Tr variant are constructor parameters ([`ShellParams`]).
+//!
+//! # Program interface (what every ingress program and egress stage provides)
+//! | block | inputs | outputs |
+//! |---|---|---|
+//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
+//! | egress stage | `s_axis_pkt_*` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt_tready`, `prio_wr_*`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt_tready`, `m_axis_pkt_*` (to the arbiter; `rank` becomes the DSCP) |
+//!
+//! # Ports of the NIC
+//! | group | ports |
+//! |---|---|
+//! | control | `clock`, `reset` (synchronous, one cycle: every block reset, configuration back to its defaults) |
+//! | MAC RX | `s_axis_rx_tdata` 64, `_tkeep` 8, `_tlast`, `_tvalid`, `_tready` (out): frames without FCS; the IPv4 header checksum is checked |
+//! | MAC TX | `m_axis_tx_tdata` 64, `_tkeep`, `_tlast`, `_tvalid`, `_tready` (in): frames without FCS, IPv4 checksum generated; every frame is ≥ 64 bytes |
+//! | CPU RX | `m_axis_msg_*`: one delivered message per stream packet (two header beats, then the payload; see [`crate::nic::reassembly::Reassembly`]) |
+//! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
+//! | registers | `s_axil_*`: AXI4-Lite, 32-bit, 12-bit byte addresses, see [`crate::nic::register_map`] |
+//! | probes | `probe_ingress_*` (tvalid, tready, tlast of the ingress → reassembly stream) and `probe_pkt_*` (of the transmit path → egress stream): observation points for the per-stage latency report; they change nothing |
+//!
+//! # Register map
+//! One map for every protocol and size: [`crate::nic::register_map`] (configuration) and
+//! [`crate::nic::status_bank::STATUS_MAP`] (status, with the NIC's identification at 0x400).
+//!
+//! # Wire priorities
+//! The deparser writes a DATA packet's `rank` (from the egress stage) into the IPv4 DSCP; control
+//! packets go at DSCP 0 and carry the packet generator's rank in `grant_prio` (a GRANT's
+//! priority; 0 for NDP's control packets). DATA packets carry `grant_prio` 0.
+//!
+//! # Latency and throughput
+//! Per stage as measured by `nanotransport latency` (Table 3.1's stages): the ingress program's
+//! latency to the reassembly, reassembly 3 cycles, packetization 9, egress stage 0 (NDP) or 1
+//! (Homa). Every block passes one beat per cycle; see `nanotransport throughput`.
+
+use crate::nic::get_rx_msg_info::rx_parameter_error;
+use crate::nic::register_map::CONFIG_REGS;
+use crate::nic::tx_path::{check_tx_classes, TxSizeClass, TX_PAYLOAD_ADDR_BITS};
+
+/// Construction parameters of a NIC shell that are not types.
+#[derive(Clone, Debug)]
+pub struct ShellParams {
+    /// Receive size classes: (packets per message, messages), four classes.
+    pub rx_classes: [(u64, u64); 4],
+    /// Transmit size classes.
+    pub tx_classes: Vec<TxSizeClass>,
+    /// Reset values of the configuration registers.
+    pub config_defaults: [u32; CONFIG_REGS],
+    /// IP protocol number the deparser writes and the parser accepts.
+    pub ip_protocol: u8,
+    /// Identification at status index 1: 1 NDP, 2 Homa, 3 Homa-Tr.
+    pub protocol_id: u32,
+    /// Homa-Tr's trimming response (ignored by NDP, which always has it).
+    pub trimming: bool,
+}
+
+impl ShellParams {
+    /// Checks the parameters against the sizes `(iw, n, bb)`; the error is one line naming the
+    /// parameter.
+    pub fn check(&self, iw: usize, n: usize, bb: usize) -> Result<(), String> {
+        if n != 1 << iw {
+            return Err(format!("messages {n} must be 2^{iw}"));
+        }
+        check_tx_classes(&self.tx_classes, n, TX_PAYLOAD_ADDR_BITS)?;
+        rx_parameter_error(iw, n, bb, &self.rx_classes)
+    }
+}
+
+/// A protocol's ingress program or egress stage, built from the shell's parameters.
+pub trait ProgramBlock {
+    /// The block for these parameters.
+    fn for_params(params: &ShellParams) -> Self;
+}
+
+/// Defines a whole NIC type `$name<N, IW, BB>` with the ingress program `$ingress<IW>` and the
+/// egress stage `$egress<IW>` (see the module documentation); its `Default` is the preset
+/// `$preset` of its size.
+#[macro_export]
+macro_rules! nic_shell {
+    ($(#[$doc:meta])* $name:ident, $ingress:ident, $egress:ident, $preset:literal) => {
+        $(#[$doc])*
+        #[derive(LogicBlock)]
+        pub struct $name<const N: usize, const IW: usize, const BB: usize> {
+            pub clock: Signal<In, Clock>,
+            pub reset: Signal<In, Bit>,
+            // MAC RX
+            pub s_axis_rx_tdata: Signal<In, Bits<64>>,
+            pub s_axis_rx_tkeep: Signal<In, Bits<8>>,
+            pub s_axis_rx_tlast: Signal<In, Bit>,
+            pub s_axis_rx_tvalid: Signal<In, Bit>,
+            pub s_axis_rx_tready: Signal<Out, Bit>,
+            // MAC TX
+            pub m_axis_tx_tdata: Signal<Out, Bits<64>>,
+            pub m_axis_tx_tkeep: Signal<Out, Bits<8>>,
+            pub m_axis_tx_tlast: Signal<Out, Bit>,
+            pub m_axis_tx_tvalid: Signal<Out, Bit>,
+            pub m_axis_tx_tready: Signal<In, Bit>,
+            // CPU RX
+            pub m_axis_msg_tdata: Signal<Out, Bits<64>>,
+            pub m_axis_msg_tkeep: Signal<Out, Bits<8>>,
+            pub m_axis_msg_tlast: Signal<Out, Bit>,
+            pub m_axis_msg_tvalid: Signal<Out, Bit>,
+            pub m_axis_msg_tready: Signal<In, Bit>,
+            // CPU TX
+            pub s_axis_msg_tdata: Signal<In, Bits<64>>,
+            pub s_axis_msg_tkeep: Signal<In, Bits<8>>,
+            pub s_axis_msg_tlast: Signal<In, Bit>,
+            pub s_axis_msg_tvalid: Signal<In, Bit>,
+            pub s_axis_msg_tready: Signal<Out, Bit>,
+            pub msg_id_valid: Signal<Out, Bit>,
+            pub msg_id: Signal<Out, Bits<16>>,
+            pub done_valid: Signal<Out, Bit>,
+            pub done_ready: Signal<In, Bit>,
+            pub done_tx_msg_id: Signal<Out, Bits<16>>,
+            pub done_abandoned: Signal<Out, Bit>,
+            // AXI4-Lite
+            pub s_axil_awaddr: Signal<In, Bits<12>>,
+            pub s_axil_awvalid: Signal<In, Bit>,
+            pub s_axil_awready: Signal<Out, Bit>,
+            pub s_axil_wdata: Signal<In, Bits<32>>,
+            pub s_axil_wstrb: Signal<In, Bits<4>>,
+            pub s_axil_wvalid: Signal<In, Bit>,
+            pub s_axil_wready: Signal<Out, Bit>,
+            pub s_axil_bresp: Signal<Out, Bits<2>>,
+            pub s_axil_bvalid: Signal<Out, Bit>,
+            pub s_axil_bready: Signal<In, Bit>,
+            pub s_axil_araddr: Signal<In, Bits<12>>,
+            pub s_axil_arvalid: Signal<In, Bit>,
+            pub s_axil_arready: Signal<Out, Bit>,
+            pub s_axil_rdata: Signal<Out, Bits<32>>,
+            pub s_axil_rresp: Signal<Out, Bits<2>>,
+            pub s_axil_rvalid: Signal<Out, Bit>,
+            pub s_axil_rready: Signal<In, Bit>,
+            // probes
+            pub probe_ingress_tvalid: Signal<Out, Bit>,
+            pub probe_ingress_tready: Signal<Out, Bit>,
+            pub probe_ingress_tlast: Signal<Out, Bit>,
+            pub probe_pkt_tvalid: Signal<Out, Bit>,
+            pub probe_pkt_tready: Signal<Out, Bit>,
+            pub probe_pkt_tlast: Signal<Out, Bit>,
+
+            ingress: $ingress<IW>,
+            egress: $egress<IW>,
+            reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB>,
+            tx: $crate::nic::tx_path::TxPath<N, IW, { $crate::nic::tx_path::TX_PAYLOAD_ADDR_BITS }>,
+            pktgen: $crate::nic::packet_generator::PacketGenerator<N, IW, 3>,
+            arbiter: $crate::nic::arbiter::Arbiter,
+            deparser: $crate::pisa::deparser::Deparser,
+            csr: $crate::nic::csr::AxiLiteCsr,
+            status: $crate::nic::status_bank::StatusBank,
+
+            cfg: Signal<Local, Bits<512>>,
+            buffer_flags: Signal<Local, Bits<16>>,
+            is_data_out: Signal<Local, Bit>,
+            map_version: Constant<Bits<32>>,
+            protocol_id: Constant<Bits<32>>,
+            messages: Constant<Bits<32>>,
+        }
+
+        impl<const N: usize, const IW: usize, const BB: usize> $name<N, IW, BB> {
+            /// A NIC with these parameters (checked; panics with the one-line reason).
+            pub fn new(params: &$crate::nic::shell::ShellParams) -> Self {
+                if let Err(e) = params.check(IW, N, BB) {
+                    panic!("{e}");
+                }
+                Self {
+                    clock: Default::default(),
+                    reset: Default::default(),
+                    s_axis_rx_tdata: Default::default(),
+                    s_axis_rx_tkeep: Default::default(),
+                    s_axis_rx_tlast: Default::default(),
+                    s_axis_rx_tvalid: Default::default(),
+                    s_axis_rx_tready: Default::default(),
+                    m_axis_tx_tdata: Default::default(),
+                    m_axis_tx_tkeep: Default::default(),
+                    m_axis_tx_tlast: Default::default(),
+                    m_axis_tx_tvalid: Default::default(),
+                    m_axis_tx_tready: Default::default(),
+                    m_axis_msg_tdata: Default::default(),
+                    m_axis_msg_tkeep: Default::default(),
+                    m_axis_msg_tlast: Default::default(),
+                    m_axis_msg_tvalid: Default::default(),
+                    m_axis_msg_tready: Default::default(),
+                    s_axis_msg_tdata: Default::default(),
+                    s_axis_msg_tkeep: Default::default(),
+                    s_axis_msg_tlast: Default::default(),
+                    s_axis_msg_tvalid: Default::default(),
+                    s_axis_msg_tready: Default::default(),
+                    msg_id_valid: Default::default(),
+                    msg_id: Default::default(),
+                    done_valid: Default::default(),
+                    done_ready: Default::default(),
+                    done_tx_msg_id: Default::default(),
+                    done_abandoned: Default::default(),
+                    s_axil_awaddr: Default::default(),
+                    s_axil_awvalid: Default::default(),
+                    s_axil_awready: Default::default(),
+                    s_axil_wdata: Default::default(),
+                    s_axil_wstrb: Default::default(),
+                    s_axil_wvalid: Default::default(),
+                    s_axil_wready: Default::default(),
+                    s_axil_bresp: Default::default(),
+                    s_axil_bvalid: Default::default(),
+                    s_axil_bready: Default::default(),
+                    s_axil_araddr: Default::default(),
+                    s_axil_arvalid: Default::default(),
+                    s_axil_arready: Default::default(),
+                    s_axil_rdata: Default::default(),
+                    s_axil_rresp: Default::default(),
+                    s_axil_rvalid: Default::default(),
+                    s_axil_rready: Default::default(),
+                    probe_ingress_tvalid: Default::default(),
+                    probe_ingress_tready: Default::default(),
+                    probe_ingress_tlast: Default::default(),
+                    probe_pkt_tvalid: Default::default(),
+                    probe_pkt_tready: Default::default(),
+                    probe_pkt_tlast: Default::default(),
+                    ingress: <$ingress<IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
+                    egress: <$egress<IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
+                    reassembly: $crate::nic::reassembly::Reassembly::new(params.rx_classes),
+                    tx: $crate::nic::tx_path::TxPath::new(&params.tx_classes),
+                    pktgen: Default::default(),
+                    arbiter: Default::default(),
+                    deparser: $crate::pisa::deparser::Deparser::new(params.ip_protocol),
+                    csr: $crate::nic::csr::AxiLiteCsr::new(params.config_defaults),
+                    status: Default::default(),
+                    cfg: Default::default(),
+                    buffer_flags: Default::default(),
+                    is_data_out: Default::default(),
+                    map_version: Constant::new(($crate::nic::status_bank::REGISTER_MAP_VERSION as u64).into()),
+                    protocol_id: Constant::new((params.protocol_id as u64).into()),
+                    messages: Constant::new((N as u64).into()),
+                }
+            }
+        }
+
+        /// The preset of this size ([`crate::configs::preset_params`]).
+        impl<const N: usize, const IW: usize, const BB: usize> Default for $name<N, IW, BB> {
+            fn default() -> Self {
+                Self::new(&$crate::configs::preset_params($preset, N))
+            }
+        }
+
+        impl<const N: usize, const IW: usize, const BB: usize> Logic for $name<N, IW, BB> {
+            #[hdl_gen]
+            fn update(&mut self) {
+                clock!(self, clock, ingress, egress, reassembly, tx, pktgen, arbiter, deparser, csr);
+                self.ingress.reset.next = self.reset.val();
+                self.egress.reset.next = self.reset.val();
+                self.reassembly.reset.next = self.reset.val();
+                self.tx.reset.next = self.reset.val();
+                self.pktgen.reset.next = self.reset.val();
+                self.arbiter.reset.next = self.reset.val();
+                self.deparser.reset.next = self.reset.val();
+                self.csr.reset.next = self.reset.val();
+
+                // ---------------- registers ----------------
+                self.csr.s_axil_awaddr.next = self.s_axil_awaddr.val();
+                self.csr.s_axil_awvalid.next = self.s_axil_awvalid.val();
+                self.s_axil_awready.next = self.csr.s_axil_awready.val();
+                self.csr.s_axil_wdata.next = self.s_axil_wdata.val();
+                self.csr.s_axil_wstrb.next = self.s_axil_wstrb.val();
+                self.csr.s_axil_wvalid.next = self.s_axil_wvalid.val();
+                self.s_axil_wready.next = self.csr.s_axil_wready.val();
+                self.s_axil_bresp.next = self.csr.s_axil_bresp.val();
+                self.s_axil_bvalid.next = self.csr.s_axil_bvalid.val();
+                self.csr.s_axil_bready.next = self.s_axil_bready.val();
+                self.csr.s_axil_araddr.next = self.s_axil_araddr.val();
+                self.csr.s_axil_arvalid.next = self.s_axil_arvalid.val();
+                self.s_axil_arready.next = self.csr.s_axil_arready.val();
+                self.s_axil_rdata.next = self.csr.s_axil_rdata.val();
+                self.s_axil_rresp.next = self.csr.s_axil_rresp.val();
+                self.s_axil_rvalid.next = self.csr.s_axil_rvalid.val();
+                self.csr.s_axil_rready.next = self.s_axil_rready.val();
+                self.cfg.next = self.csr.cfg.val();
+                self.status.index.next = self.csr.status_index.val();
+                self.csr.status_value.next = self.status.value.val();
+
+                // ---------------- receive: MAC → ingress program → reassembly → CPU ----------------
+                self.ingress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
+                self.ingress.cfg_overcommit.next = self.cfg.val().get_bits::<5>(384);
+                self.ingress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
+                self.ingress.rel_valid.next = self.reassembly.release_valid.val();
+                self.ingress.rel_slot.next = self.reassembly.release_slot.val();
+                self.ingress.s_axis_tdata.next = self.s_axis_rx_tdata.val();
+                self.ingress.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
+                self.ingress.s_axis_tlast.next = self.s_axis_rx_tlast.val();
+                self.ingress.s_axis_tvalid.next = self.s_axis_rx_tvalid.val();
+                self.s_axis_rx_tready.next = self.ingress.s_axis_tready.val();
+
+                self.reassembly.ingress_timeout.next = self.cfg.val().get_bits::<32>(256);
+                self.ingress.req_ready.next = self.reassembly.req_ready.val();
+                self.reassembly.req_valid.next = self.ingress.req_valid.val();
+                self.reassembly.req_mark_received.next = self.ingress.req_mark_received.val();
+                self.reassembly.req_src_ip.next = self.ingress.req_src_ip.val();
+                self.reassembly.req_src_port.next = self.ingress.req_src_port.val();
+                self.reassembly.req_tx_msg_id.next = self.ingress.req_tx_msg_id.val();
+                self.reassembly.req_msg_len.next = self.ingress.req_msg_len.val();
+                self.reassembly.req_pkt_offset.next = self.ingress.req_pkt_offset.val();
+                self.ingress.resp_valid.next = self.reassembly.resp_valid.val();
+                self.ingress.resp_fail.next = self.reassembly.resp_fail.val();
+                self.ingress.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
+                self.ingress.resp_is_new_msg.next = self.reassembly.resp_is_new_msg.val();
+                self.ingress.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
+                self.ingress.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
+                self.ingress.resp_ack_no.next = self.reassembly.resp_ack_no.val();
+
+                self.reassembly.s_axis_tdata.next = self.ingress.m_axis_tdata.val();
+                self.reassembly.s_axis_tkeep.next = self.ingress.m_axis_tkeep.val();
+                self.reassembly.s_axis_tlast.next = self.ingress.m_axis_tlast.val();
+                self.reassembly.s_axis_tvalid.next = self.ingress.m_axis_tvalid.val();
+                self.ingress.m_axis_tready.next = self.reassembly.s_axis_tready.val();
+                self.reassembly.s_axis_meta_remote_ip.next = self.ingress.m_axis_meta_remote_ip.val();
+                self.reassembly.s_axis_meta_remote_port.next = self.ingress.m_axis_meta_remote_port.val();
+                self.reassembly.s_axis_meta_msg_len.next = self.ingress.m_axis_meta_msg_len.val();
+                self.reassembly.s_axis_meta_pkt_offset.next = self.ingress.m_axis_meta_pkt_offset.val();
+                self.reassembly.s_axis_meta_local_port.next = self.ingress.m_axis_meta_local_port.val();
+                self.reassembly.s_axis_meta_rx_msg_id.next = self.ingress.m_axis_meta_rx_msg_id.val();
+                self.reassembly.s_axis_meta_tx_msg_id.next = self.ingress.m_axis_meta_tx_msg_id.val();
+                self.reassembly.s_axis_meta_is_last_pkt.next = self.ingress.m_axis_meta_is_last_pkt.val();
+                self.probe_ingress_tvalid.next = self.ingress.m_axis_tvalid.val();
+                self.probe_ingress_tready.next = self.reassembly.s_axis_tready.val();
+                self.probe_ingress_tlast.next = self.ingress.m_axis_tlast.val();
+
+                self.m_axis_msg_tdata.next = self.reassembly.m_axis_tdata.val();
+                self.m_axis_msg_tkeep.next = self.reassembly.m_axis_tkeep.val();
+                self.m_axis_msg_tlast.next = self.reassembly.m_axis_tlast.val();
+                self.m_axis_msg_tvalid.next = self.reassembly.m_axis_tvalid.val();
+                self.reassembly.m_axis_tready.next = self.m_axis_msg_tready.val();
+
+                // ---------------- events to the transmit path and the packet generator ----------------
+                self.tx.dlv_valid.next = self.ingress.dlv_valid.val();
+                self.tx.dlv_tx_msg_id.next = self.ingress.dlv_tx_msg_id.val();
+                self.tx.dlv_ack_bitmap.next = self.ingress.dlv_ack_bitmap.val();
+                self.tx.ctx_valid.next = self.ingress.ctx_valid.val();
+                self.tx.ctx_tx_msg_id.next = self.ingress.ctx_tx_msg_id.val();
+                self.tx.ctx_rtx_flag.next = self.ingress.ctx_rtx_flag.val();
+                self.tx.ctx_rtx_bitmap.next = self.ingress.ctx_rtx_bitmap.val();
+                self.tx.ctx_credit_flag.next = self.ingress.ctx_credit_flag.val();
+                self.tx.ctx_new_credit.next = self.ingress.ctx_new_credit.val();
+                self.tx.ctx_allow_tx.next = self.ingress.ctx_allow_tx.val();
+                self.tx.ctx_raise_only.next = self.ingress.ctx_raise_only.val();
+
+                self.pktgen.cfg_pace_cycles.next = self.cfg.val().get_bits::<16>(288);
+                self.pktgen.cfg_bucket_max.next = self.cfg.val().get_bits::<8>(320);
+                self.pktgen.ev_valid.next = self.ingress.ev_valid.val();
+                self.pktgen.ev_msg_id.next = self.ingress.ev_msg_id.val();
+                self.pktgen.ev_ctrl_flags.next = self.ingress.ev_ctrl_flags.val();
+                self.pktgen.ev_pull.next = self.ingress.ev_pull.val();
+                self.pktgen.ev_remote_ip.next = self.ingress.ev_remote_ip.val();
+                self.pktgen.ev_remote_port.next = self.ingress.ev_remote_port.val();
+                self.pktgen.ev_local_port.next = self.ingress.ev_local_port.val();
+                self.pktgen.ev_msg_len.next = self.ingress.ev_msg_len.val();
+                self.pktgen.ev_pkt_offset.next = self.ingress.ev_pkt_offset.val();
+                self.pktgen.ev_tx_msg_id.next = self.ingress.ev_tx_msg_id.val();
+                self.pktgen.ev_rank.next = self.ingress.ev_rank.val();
+                self.pktgen.ev_credit.next = self.ingress.ev_credit.val();
+
+                // ---------------- transmit: CPU → transmit path → egress stage → arbiter → deparser → MAC ----------------
+                self.tx.default_credit.next = self.cfg.val().get_bits::<16>(160);
+                self.tx.rto_cycles.next = self.cfg.val().get_bits::<32>(192);
+                self.tx.timeout_threshold.next = self.cfg.val().get_bits::<8>(224);
+                self.tx.s_axis_msg_tdata.next = self.s_axis_msg_tdata.val();
+                self.tx.s_axis_msg_tkeep.next = self.s_axis_msg_tkeep.val();
+                self.tx.s_axis_msg_tlast.next = self.s_axis_msg_tlast.val();
+                self.tx.s_axis_msg_tvalid.next = self.s_axis_msg_tvalid.val();
+                self.s_axis_msg_tready.next = self.tx.s_axis_msg_tready.val();
+                self.msg_id_valid.next = self.tx.msg_id_valid.val();
+                self.msg_id.next = self.tx.msg_id.val();
+                self.done_valid.next = self.tx.done_valid.val();
+                self.tx.done_ready.next = self.done_ready.val();
+                self.done_tx_msg_id.next = self.tx.done_tx_msg_id.val();
+                self.done_abandoned.next = self.tx.done_abandoned.val();
+
+                self.egress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
+                self.egress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
+                self.egress.prio_wr_valid.next = self.ingress.prio_wr_valid.val();
+                self.egress.prio_wr_index.next = self.ingress.prio_wr_index.val();
+                self.egress.prio_wr_value.next = self.ingress.prio_wr_value.val();
+                self.egress.s_axis_pkt_tdata.next = self.tx.m_axis_pkt_tdata.val();
+                self.egress.s_axis_pkt_tkeep.next = self.tx.m_axis_pkt_tkeep.val();
+                self.egress.s_axis_pkt_tlast.next = self.tx.m_axis_pkt_tlast.val();
+                self.egress.s_axis_pkt_tvalid.next = self.tx.m_axis_pkt_tvalid.val();
+                self.tx.m_axis_pkt_tready.next = self.egress.s_axis_pkt_tready.val();
+                self.egress.s_axis_pkt_remote_ip.next = self.tx.m_axis_pkt_remote_ip.val();
+                self.egress.s_axis_pkt_remote_port.next = self.tx.m_axis_pkt_remote_port.val();
+                self.egress.s_axis_pkt_msg_len.next = self.tx.m_axis_pkt_msg_len.val();
+                self.egress.s_axis_pkt_pkt_offset.next = self.tx.m_axis_pkt_pkt_offset.val();
+                self.egress.s_axis_pkt_local_port.next = self.tx.m_axis_pkt_local_port.val();
+                self.egress.s_axis_pkt_tx_msg_id.next = self.tx.m_axis_pkt_tx_msg_id.val();
+                self.egress.s_axis_pkt_credit.next = self.tx.m_axis_pkt_credit.val();
+                self.egress.s_axis_pkt_rank.next = self.tx.m_axis_pkt_rank.val();
+                self.egress.s_axis_pkt_flags.next = self.tx.m_axis_pkt_flags.val();
+                self.egress.s_axis_pkt_is_new_msg.next = self.tx.m_axis_pkt_is_new_msg.val();
+                self.egress.s_axis_pkt_is_rtx.next = self.tx.m_axis_pkt_is_rtx.val();
+                self.probe_pkt_tvalid.next = self.tx.m_axis_pkt_tvalid.val();
+                self.probe_pkt_tready.next = self.egress.s_axis_pkt_tready.val();
+                self.probe_pkt_tlast.next = self.tx.m_axis_pkt_tlast.val();
+
+                self.arbiter.ctrl_burst_limit.next = self.cfg.val().get_bits::<8>(352);
+                self.arbiter.s_axis_ctrl_tdata.next = self.pktgen.m_axis_tdata.val();
+                self.arbiter.s_axis_ctrl_tkeep.next = self.pktgen.m_axis_tkeep.val();
+                self.arbiter.s_axis_ctrl_tlast.next = self.pktgen.m_axis_tlast.val();
+                self.arbiter.s_axis_ctrl_tvalid.next = self.pktgen.m_axis_tvalid.val();
+                self.pktgen.m_axis_tready.next = self.arbiter.s_axis_ctrl_tready.val();
+                self.arbiter.s_axis_ctrl_remote_ip.next = self.pktgen.m_meta_remote_ip.val();
+                self.arbiter.s_axis_ctrl_remote_port.next = self.pktgen.m_meta_remote_port.val();
+                self.arbiter.s_axis_ctrl_msg_len.next = self.pktgen.m_meta_msg_len.val();
+                self.arbiter.s_axis_ctrl_pkt_offset.next = self.pktgen.m_meta_pkt_offset.val();
+                self.arbiter.s_axis_ctrl_local_port.next = self.pktgen.m_meta_local_port.val();
+                self.arbiter.s_axis_ctrl_tx_msg_id.next = self.pktgen.m_meta_tx_msg_id.val();
+                self.arbiter.s_axis_ctrl_credit.next = self.pktgen.m_meta_credit.val();
+                self.arbiter.s_axis_ctrl_rank.next = self.pktgen.m_meta_rank.val();
+                self.arbiter.s_axis_ctrl_flags.next = self.pktgen.m_meta_flags.val();
+                self.arbiter.s_axis_ctrl_is_new_msg.next = false;
+                self.arbiter.s_axis_ctrl_is_rtx.next = false;
+
+                self.arbiter.s_axis_data_tdata.next = self.egress.m_axis_pkt_tdata.val();
+                self.arbiter.s_axis_data_tkeep.next = self.egress.m_axis_pkt_tkeep.val();
+                self.arbiter.s_axis_data_tlast.next = self.egress.m_axis_pkt_tlast.val();
+                self.arbiter.s_axis_data_tvalid.next = self.egress.m_axis_pkt_tvalid.val();
+                self.egress.m_axis_pkt_tready.next = self.arbiter.s_axis_data_tready.val();
+                self.arbiter.s_axis_data_remote_ip.next = self.egress.m_axis_pkt_remote_ip.val();
+                self.arbiter.s_axis_data_remote_port.next = self.egress.m_axis_pkt_remote_port.val();
+                self.arbiter.s_axis_data_msg_len.next = self.egress.m_axis_pkt_msg_len.val();
+                self.arbiter.s_axis_data_pkt_offset.next = self.egress.m_axis_pkt_pkt_offset.val();
+                self.arbiter.s_axis_data_local_port.next = self.egress.m_axis_pkt_local_port.val();
+                self.arbiter.s_axis_data_tx_msg_id.next = self.egress.m_axis_pkt_tx_msg_id.val();
+                self.arbiter.s_axis_data_credit.next = self.egress.m_axis_pkt_credit.val();
+                self.arbiter.s_axis_data_rank.next = self.egress.m_axis_pkt_rank.val();
+                self.arbiter.s_axis_data_flags.next = self.egress.m_axis_pkt_flags.val();
+                self.arbiter.s_axis_data_is_new_msg.next = self.egress.m_axis_pkt_is_new_msg.val();
+                self.arbiter.s_axis_data_is_rtx.next = self.egress.m_axis_pkt_is_rtx.val();
+
+                self.deparser.cfg_own_mac.next = bit_cast::<48, 32>(self.cfg.val().get_bits::<32>(0))
+                    | (bit_cast::<48, 16>(self.cfg.val().get_bits::<16>(32)) << 32);
+                self.deparser.cfg_peer_mac.next = bit_cast::<48, 32>(self.cfg.val().get_bits::<32>(64))
+                    | (bit_cast::<48, 16>(self.cfg.val().get_bits::<16>(96)) << 32);
+                self.deparser.cfg_own_ip.next = self.cfg.val().get_bits::<32>(128);
+                self.deparser.meta_remote_ip.next = self.arbiter.m_axis_remote_ip.val();
+                self.deparser.meta_remote_port.next = self.arbiter.m_axis_remote_port.val();
+                self.deparser.meta_msg_len.next = self.arbiter.m_axis_msg_len.val();
+                self.deparser.meta_pkt_offset.next = self.arbiter.m_axis_pkt_offset.val();
+                self.deparser.meta_local_port.next = self.arbiter.m_axis_local_port.val();
+                self.deparser.meta_tx_msg_id.next = self.arbiter.m_axis_tx_msg_id.val();
+                self.deparser.meta_credit.next = self.arbiter.m_axis_credit.val();
+                // DATA: rank → DSCP; control packets: DSCP 0, rank → grant_prio.
+                self.is_data_out.next = (self.arbiter.m_axis_flags.val() & 0x01) != 0;
+                self.deparser.meta_rank.next = 0.into();
+                self.deparser.meta_grant_prio.next = self.arbiter.m_axis_rank.val();
+                if self.is_data_out.val() {
+                    self.deparser.meta_rank.next = self.arbiter.m_axis_rank.val();
+                    self.deparser.meta_grant_prio.next = 0.into();
+                }
+                self.deparser.meta_flags.next = self.arbiter.m_axis_flags.val();
+                self.deparser.meta_buf_ptr.next = 0.into();
+                self.deparser.meta_buf_size_class.next = 0.into();
+                self.deparser.s_axis_tdata.next = self.arbiter.m_axis_tdata.val();
+                self.deparser.s_axis_tkeep.next = self.arbiter.m_axis_tkeep.val();
+                self.deparser.s_axis_tlast.next = self.arbiter.m_axis_tlast.val();
+                self.deparser.s_axis_tvalid.next = self.arbiter.m_axis_tvalid.val();
+                self.arbiter.m_axis_tready.next = self.deparser.s_axis_tready.val();
+                self.m_axis_tx_tdata.next = self.deparser.m_axis_tdata.val();
+                self.m_axis_tx_tkeep.next = self.deparser.m_axis_tkeep.val();
+                self.m_axis_tx_tlast.next = self.deparser.m_axis_tlast.val();
+                self.m_axis_tx_tvalid.next = self.deparser.m_axis_tvalid.val();
+                self.deparser.m_axis_tready.next = self.m_axis_tx_tready.val();
+
+                // ---------------- status bank (one map for every protocol and size) ----------------
+                self.status.map_version.next = self.map_version.val();
+                self.status.protocol_id.next = self.protocol_id.val();
+                self.status.messages.next = self.messages.val();
+                self.status.datapath_bits.next = 64.into();
+                self.status.frame_count.next = self.ingress.frame_count.val();
+                self.status.not_ipv4_count.next = self.ingress.not_ipv4_count.val();
+                self.status.wrong_protocol_count.next = self.ingress.wrong_protocol_count.val();
+                self.status.too_short_count.next = self.ingress.too_short_count.val();
+                self.status.bad_checksum_count.next = self.ingress.bad_checksum_count.val();
+                self.status.bad_flags_count.next = self.ingress.bad_flags_count.val();
+                self.status.data_count.next = self.ingress.data_count.val();
+                self.status.chop_count.next = self.ingress.chop_count.val();
+                self.status.control_count.next = self.ingress.control_count.val();
+                self.status.no_action_count.next = self.ingress.no_action_count.val();
+                self.status.bad_length_count.next = self.ingress.bad_length_count.val();
+                self.status.rx_fail_count.next = self.ingress.rx_fail_count.val();
+                self.status.duplicate_data_count.next = self.ingress.duplicate_data_count.val();
+                self.status.forwarded_count.next = self.ingress.forwarded_count.val();
+                self.status.offset_range_count.next = self.ingress.offset_range_count.val();
+                self.status.grant_sent_count.next = self.ingress.grant_sent_count.val();
+                self.status.ack_sent_count.next = self.ingress.ack_sent_count.val();
+                self.status.nack_sent_count.next = self.ingress.nack_sent_count.val();
+                self.status.sched_inserts_count.next = self.ingress.sched_inserts_count.val();
+                self.status.sched_removes_count.next = self.ingress.sched_removes_count.val();
+                self.status.sched_unknown_removes_count.next = self.ingress.sched_unknown_removes_count.val();
+                self.status.sched_fifo_enters_count.next = self.ingress.sched_fifo_enters_count.val();
+                self.status.sched_levels.next = self.ingress.sched_levels.val();
+                self.status.fail_zero_len_count.next = self.reassembly.fail_zero_len_count.val();
+                self.status.fail_too_long_count.next = self.reassembly.fail_too_long_count.val();
+                self.status.fail_bad_offset_count.next = self.reassembly.fail_bad_offset_count.val();
+                self.status.fail_len_mismatch_count.next = self.reassembly.fail_len_mismatch_count.val();
+                self.status.fail_no_id_count.next = self.reassembly.fail_no_id_count.val();
+                self.status.fail_no_buffer_count.next = self.reassembly.fail_no_buffer_count.val();
+                self.status.fail_bucket_full_count.next = self.reassembly.fail_bucket_full_count.val();
+                self.status.rx_duplicate_count.next = self.reassembly.duplicate_count.val();
+                self.status.recent_duplicate_count.next = self.reassembly.recent_duplicate_count.val();
+                self.status.class_fallback_count.next = self.reassembly.class_fallback_count.val();
+                self.status.drop_stale_count.next = self.reassembly.drop_stale_count.val();
+                self.status.drop_bad_offset_count.next = self.reassembly.drop_bad_offset_count.val();
+                self.status.drop_duplicate_count.next = self.reassembly.drop_duplicate_count.val();
+                self.status.drop_bad_length_count.next = self.reassembly.drop_bad_length_count.val();
+                self.status.gc_count.next = self.reassembly.gc_count.val();
+                self.status.rx_stale_timeout_count.next = self.reassembly.stale_timeout_count.val();
+                self.status.rx_delivered_count.next = self.reassembly.delivered_count.val();
+                self.status.rx_busy_slots.next = bit_cast::<32, N>(self.reassembly.busy_slots.val());
+                self.status.rx_busy_any.next = self.reassembly.busy_slots.val().any().into();
+                self.status.rejected_msg_count.next = self.tx.rejected_msg_count.val();
+                self.status.framing_error_count.next = self.tx.framing_error_count.val();
+                self.status.stale_delivered_count.next = self.tx.stale_delivered_count.val();
+                self.status.stale_credit_count.next = self.tx.stale_credit_count.val();
+                self.status.tx_stale_timeout_count.next = self.tx.stale_timeout_count.val();
+                self.status.ack_beyond_count.next = self.tx.ack_beyond_count.val();
+                self.status.rtx_beyond_count.next = self.tx.rtx_beyond_count.val();
+                self.status.credit_beyond_count.next = self.tx.credit_beyond_count.val();
+                self.status.tx_delivered_msg_count.next = self.tx.delivered_msg_count.val();
+                self.status.abandoned_msg_count.next = self.tx.abandoned_msg_count.val();
+                self.status.write_busy_count.next = self.tx.write_busy_count.val();
+                self.status.buffer_double_free_count.next = self.tx.buffer_double_free_count.val();
+                self.status.event_overflow_count.next = self.tx.event_overflow_count.val();
+                self.status.tx_active_slots.next = bit_cast::<32, N>(self.tx.active.val());
+                self.status.tx_active_any.next = self.tx.active.val().any().into();
+                // buffer_flags: bits 4–0 the receive free lists full (IDs, classes 0–3), bit 8 every
+                // transmit buffer free, bit 9 a transmit size class exhausted.
+                self.buffer_flags.next = (bit_cast::<16, 5>(self.reassembly.free_lists_full.val())
+                    | (bit_cast::<16, 1>(self.tx.buffers_all_free.val().into()) << 8))
+                    | (bit_cast::<16, 1>(self.tx.buffers_exhausted.val().into()) << 9);
+                self.status.buffer_flags.next = self.buffer_flags.val();
+                self.status.ctrl_sent_count.next = self.pktgen.ctrl_sent_count.val();
+                self.status.pull_sent_count.next = self.pktgen.pull_sent_count.val();
+                self.status.merged_count.next = self.pktgen.merged_count.val();
+                self.status.pull_coalesced_count.next = self.pktgen.pull_coalesced_count.val();
+                self.status.ctrl_dropped_count.next = self.pktgen.dropped_count.val();
+                self.status.arbiter_ctrl_packet_count.next = self.arbiter.ctrl_packet_count.val();
+                self.status.arbiter_data_packet_count.next = self.arbiter.data_packet_count.val();
+                self.status.tx_frame_count.next = self.deparser.frame_count.val();
+                self.status.tx_length_mismatch_count.next = self.deparser.length_mismatch_count.val();
+                self.status.csr_error_count.next = self.csr.error_count.val();
+            }
+        }
+    };
+}

@@ -1,0 +1,164 @@
+//! Homa's egress stage (thesis Algorithm 6, line 28), plugged into the
+//! [NIC shell](crate::nic::shell): a register slice on the transmit path's DATA packets that
+//! gives each packet its priority, which the deparser writes into the IPv4 DSCP bits.
+//!
+//! * Unscheduled packets (offset below `rtt_pkts`): priority 0, or U − 1 for a message longer
+//!   than one BDP when U (`cfg_unsched_prios`) is not 0 (the prototype's rule; with U = 1
+//!   always 0).
+//! * Scheduled packets: the priority of the message's last GRANT (U + its position among the
+//!   granted messages), read from the message-priority memory that the ingress program writes
+//!   (`prio_wr_*`) when a GRANT arrives. The memory is read with the beat that enters the slice;
+//!   the value arrives with it.
+//!
+//! # Ports
+//! The shell's egress interface: `s_axis_pkt_*` in, `s_axis_pkt_tready` out; `m_axis_pkt_*` out
+//! (`rank` = the priority), `m_axis_pkt_tready` in; `rtt_pkts` 16, `cfg_unsched_prios` 4,
+//! `prio_wr_valid`, `prio_wr_index` IW, `prio_wr_value` 8.
+//!
+//! # Latency and throughput
+//! 1 cycle (Table 3.1's TX egress for Homa: 3); one beat per cycle: `s_axis_pkt_tready` is high
+//! while the slice is empty or being emptied.
+
+use crate::nic::shell::{ProgramBlock, ShellParams};
+use crate::pisa::dual_port_memory::DualPortMemory;
+use rust_hdl::prelude::*;
+
+/// Homa's egress stage (see the module documentation).
+#[derive(LogicBlock, Default)]
+pub struct HomaEgress<const IW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub rtt_pkts: Signal<In, Bits<16>>,
+    pub cfg_unsched_prios: Signal<In, Bits<4>>,
+    pub prio_wr_valid: Signal<In, Bit>,
+    pub prio_wr_index: Signal<In, Bits<IW>>,
+    pub prio_wr_value: Signal<In, Bits<8>>,
+    pub s_axis_pkt_tdata: Signal<In, Bits<64>>,
+    pub s_axis_pkt_tkeep: Signal<In, Bits<8>>,
+    pub s_axis_pkt_tlast: Signal<In, Bit>,
+    pub s_axis_pkt_tvalid: Signal<In, Bit>,
+    pub s_axis_pkt_remote_ip: Signal<In, Bits<32>>,
+    pub s_axis_pkt_remote_port: Signal<In, Bits<16>>,
+    pub s_axis_pkt_msg_len: Signal<In, Bits<16>>,
+    pub s_axis_pkt_pkt_offset: Signal<In, Bits<8>>,
+    pub s_axis_pkt_local_port: Signal<In, Bits<16>>,
+    pub s_axis_pkt_tx_msg_id: Signal<In, Bits<16>>,
+    pub s_axis_pkt_credit: Signal<In, Bits<16>>,
+    pub s_axis_pkt_rank: Signal<In, Bits<8>>,
+    pub s_axis_pkt_flags: Signal<In, Bits<8>>,
+    pub s_axis_pkt_is_new_msg: Signal<In, Bit>,
+    pub s_axis_pkt_is_rtx: Signal<In, Bit>,
+    pub s_axis_pkt_tready: Signal<Out, Bit>,
+    pub m_axis_pkt_tdata: Signal<Out, Bits<64>>,
+    pub m_axis_pkt_tkeep: Signal<Out, Bits<8>>,
+    pub m_axis_pkt_tlast: Signal<Out, Bit>,
+    pub m_axis_pkt_tvalid: Signal<Out, Bit>,
+    pub m_axis_pkt_remote_ip: Signal<Out, Bits<32>>,
+    pub m_axis_pkt_remote_port: Signal<Out, Bits<16>>,
+    pub m_axis_pkt_msg_len: Signal<Out, Bits<16>>,
+    pub m_axis_pkt_pkt_offset: Signal<Out, Bits<8>>,
+    pub m_axis_pkt_local_port: Signal<Out, Bits<16>>,
+    pub m_axis_pkt_tx_msg_id: Signal<Out, Bits<16>>,
+    pub m_axis_pkt_credit: Signal<Out, Bits<16>>,
+    pub m_axis_pkt_rank: Signal<Out, Bits<8>>,
+    pub m_axis_pkt_flags: Signal<Out, Bits<8>>,
+    pub m_axis_pkt_is_new_msg: Signal<Out, Bit>,
+    pub m_axis_pkt_is_rtx: Signal<Out, Bit>,
+    pub m_axis_pkt_tready: Signal<In, Bit>,
+    msg_prio: DualPortMemory<8, IW>,
+    eg_valid: DFF<Bit>,
+    eg_data: DFF<Bits<64>>,
+    eg_keep: DFF<Bits<8>>,
+    eg_last: DFF<Bit>,
+    eg_remote_ip: DFF<Bits<32>>,
+    eg_remote_port: DFF<Bits<16>>,
+    eg_msg_len: DFF<Bits<16>>,
+    eg_pkt_offset: DFF<Bits<8>>,
+    eg_local_port: DFF<Bits<16>>,
+    eg_tx_msg_id: DFF<Bits<16>>,
+    eg_credit: DFF<Bits<16>>,
+    eg_flags: DFF<Bits<8>>,
+    eg_is_new_msg: DFF<Bit>,
+    eg_is_rtx: DFF<Bit>,
+    eg_fresh: DFF<Bit>,
+    eg_prio: DFF<Bits<8>>,
+    in_ready: Signal<Local, Bit>,
+    load: Signal<Local, Bit>,
+    mem_prio: Signal<Local, Bits<8>>,
+    pkts: Signal<Local, Bits<16>>,
+}
+
+impl<const IW: usize> ProgramBlock for HomaEgress<IW> {
+    fn for_params(_params: &ShellParams) -> Self {
+        Self::default()
+    }
+}
+
+impl<const IW: usize> Logic for HomaEgress<IW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, msg_prio);
+        dff_setup!(self, clock, eg_valid, eg_data, eg_keep, eg_last, eg_remote_ip, eg_remote_port, eg_msg_len, eg_pkt_offset, eg_local_port, eg_tx_msg_id, eg_credit, eg_flags, eg_is_new_msg, eg_is_rtx, eg_fresh, eg_prio);
+        self.msg_prio.reset.next = self.reset.val();
+        self.msg_prio.wr_valid.next = self.prio_wr_valid.val();
+        self.msg_prio.wr_index.next = self.prio_wr_index.val();
+        self.msg_prio.wr_value.next = self.prio_wr_value.val();
+
+        self.in_ready.next = (!self.eg_valid.q.val()) | self.m_axis_pkt_tready.val();
+        self.load.next = self.s_axis_pkt_tvalid.val() & self.in_ready.val();
+        self.s_axis_pkt_tready.next = self.in_ready.val();
+        self.msg_prio.rd_valid.next = self.load.val();
+        self.msg_prio.rd_index.next = bit_cast::<IW, 16>(self.s_axis_pkt_tx_msg_id.val());
+        self.eg_fresh.d.next = self.load.val();
+        if self.load.val() {
+            self.eg_valid.d.next = true;
+            self.eg_data.d.next = self.s_axis_pkt_tdata.val();
+            self.eg_keep.d.next = self.s_axis_pkt_tkeep.val();
+            self.eg_last.d.next = self.s_axis_pkt_tlast.val();
+            self.eg_remote_ip.d.next = self.s_axis_pkt_remote_ip.val();
+            self.eg_remote_port.d.next = self.s_axis_pkt_remote_port.val();
+            self.eg_msg_len.d.next = self.s_axis_pkt_msg_len.val();
+            self.eg_pkt_offset.d.next = self.s_axis_pkt_pkt_offset.val();
+            self.eg_local_port.d.next = self.s_axis_pkt_local_port.val();
+            self.eg_tx_msg_id.d.next = self.s_axis_pkt_tx_msg_id.val();
+            self.eg_credit.d.next = self.s_axis_pkt_credit.val();
+            self.eg_flags.d.next = self.s_axis_pkt_flags.val();
+            self.eg_is_new_msg.d.next = self.s_axis_pkt_is_new_msg.val();
+            self.eg_is_rtx.d.next = self.s_axis_pkt_is_rtx.val();
+        } else if self.m_axis_pkt_tready.val() {
+            self.eg_valid.d.next = false;
+        }
+        self.mem_prio.next = self.eg_prio.q.val();
+        if self.eg_fresh.q.val() {
+            self.mem_prio.next = self.msg_prio.rd_value.val();
+        }
+        self.eg_prio.d.next = self.mem_prio.val();
+        self.pkts.next = (self.eg_msg_len.q.val() + 1023) >> 10;
+        self.m_axis_pkt_rank.next = self.mem_prio.val();
+        if bit_cast::<16, 8>(self.eg_pkt_offset.q.val()) < self.rtt_pkts.val() {
+            // Unscheduled: 0, or U − 1 for a message longer than one BDP.
+            self.m_axis_pkt_rank.next = 0.into();
+            if (self.pkts.val() > self.rtt_pkts.val()) & (self.cfg_unsched_prios.val() != 0) {
+                self.m_axis_pkt_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) - 1;
+            }
+        }
+        self.m_axis_pkt_tdata.next = self.eg_data.q.val();
+        self.m_axis_pkt_tkeep.next = self.eg_keep.q.val();
+        self.m_axis_pkt_tlast.next = self.eg_last.q.val();
+        self.m_axis_pkt_tvalid.next = self.eg_valid.q.val();
+        self.m_axis_pkt_remote_ip.next = self.eg_remote_ip.q.val();
+        self.m_axis_pkt_remote_port.next = self.eg_remote_port.q.val();
+        self.m_axis_pkt_msg_len.next = self.eg_msg_len.q.val();
+        self.m_axis_pkt_pkt_offset.next = self.eg_pkt_offset.q.val();
+        self.m_axis_pkt_local_port.next = self.eg_local_port.q.val();
+        self.m_axis_pkt_tx_msg_id.next = self.eg_tx_msg_id.q.val();
+        self.m_axis_pkt_credit.next = self.eg_credit.q.val();
+        self.m_axis_pkt_flags.next = self.eg_flags.q.val();
+        self.m_axis_pkt_is_new_msg.next = self.eg_is_new_msg.q.val();
+        self.m_axis_pkt_is_rtx.next = self.eg_is_rtx.q.val();
+        if self.reset.val() {
+            self.eg_valid.d.next = false;
+            self.eg_fresh.d.next = false;
+        }
+    }
+}

@@ -103,6 +103,135 @@ pub fn preset_params(protocol: &str, messages: usize) -> crate::nic::shell::Shel
     }
 }
 
+/// A whole-NIC parameter set: everything that makes one NIC differ from another. The presets
+/// ([`CONFIGS`] with a protocol) are parameter sets; `nanotransport gen` also takes one from
+/// flags or a TOML file. What rust-hdl needs as a type (the message-ID width) selects among
+/// [`COMPILED_SIZES`]; everything else is a constructor parameter or a register default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NicParams {
+    /// Name of the generated folder and module prefix (`nt_<name>_nic`): letters, digits, `-`.
+    pub name: String,
+    /// "ndp", "homa" or "homa-tr".
+    pub protocol: String,
+    /// Concurrent messages per direction (one of [`COMPILED_SIZES`]).
+    pub messages: usize,
+    /// Receive size classes: (packets per message, messages), four, growing.
+    pub rx_classes: [(u64, u64); 4],
+    /// Transmit size classes.
+    pub tx_classes: Vec<crate::nic::tx_path::TxSizeClass>,
+    /// Largest message in bytes: no size class may exceed it (1 ..= 64 packets of 1 KiB, and
+    /// at most the transmit path's 38 KiB).
+    pub max_message_bytes: u64,
+    /// Reset values of the configuration registers.
+    pub config_defaults: [u32; crate::nic::register_map::CONFIG_REGS],
+}
+
+/// Protocols a parameter set may name.
+pub const PROTOCOLS: [&str; 3] = ["ndp", "homa", "homa-tr"];
+
+impl NicParams {
+    /// The preset parameters of `protocol` at `messages` per direction, named `name`.
+    pub fn preset(name: &str, protocol: &str, messages: usize) -> Self {
+        let shell = preset_params(protocol, messages);
+        NicParams {
+            name: name.to_string(),
+            protocol: protocol.to_string(),
+            messages,
+            rx_classes: shell.rx_classes,
+            tx_classes: shell.tx_classes,
+            max_message_bytes: crate::nic::tx_path::TX_MAX_MSG_BYTES,
+            config_defaults: shell.config_defaults,
+        }
+    }
+
+    /// Checks every parameter; the error is one line naming the parameter and its valid range.
+    pub fn validate(&self) -> Result<(), String> {
+        use crate::nic::tx_path::TX_MAX_MSG_BYTES;
+        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(format!("name '{}': letters, digits and '-' only", self.name));
+        }
+        if !PROTOCOLS.contains(&self.protocol.as_str()) {
+            return Err(format!("protocol '{}': valid protocols are {}", self.protocol, PROTOCOLS.join(", ")));
+        }
+        let Some(&(_, iw, bb)) = COMPILED_SIZES.iter().find(|s| s.0 == self.messages) else {
+            let sizes: Vec<String> = COMPILED_SIZES.iter().map(|s| s.0.to_string()).collect();
+            return Err(format!("messages {}: sizes compiled in are {}", self.messages, sizes.join(", ")));
+        };
+        let max_pkts = self.max_message_bytes.div_ceil(1024);
+        if self.max_message_bytes == 0 || max_pkts > 64 || self.max_message_bytes > TX_MAX_MSG_BYTES {
+            return Err(format!(
+                "max message {} bytes: valid 1..={TX_MAX_MSG_BYTES} (packet bitmaps are 64 wide, msg_len is 16 bits, transmit buffers hold {TX_MAX_MSG_BYTES})",
+                self.max_message_bytes
+            ));
+        }
+        for (k, c) in self.rx_classes.iter().enumerate() {
+            if c.0 > max_pkts {
+                return Err(format!("receive size class {k}: {} packets, larger than the maximum message ({max_pkts} packets)", c.0));
+            }
+        }
+        for (k, c) in self.tx_classes.iter().enumerate() {
+            if c.bytes > self.max_message_bytes.div_ceil(1024) * 1024 {
+                return Err(format!("transmit size class {k}: {} bytes, larger than the maximum message ({} bytes)", c.bytes, self.max_message_bytes));
+            }
+        }
+        self.shell_params().check(iw, self.messages, bb)
+    }
+
+    /// The shell's constructor parameters.
+    pub fn shell_params(&self) -> crate::nic::shell::ShellParams {
+        let mut p = preset_params(&self.protocol, self.messages);
+        p.rx_classes = self.rx_classes;
+        p.tx_classes = self.tx_classes.clone();
+        p.config_defaults = self.config_defaults;
+        p
+    }
+
+    /// Module prefix, e.g. `nt_ndp_16`.
+    pub fn module_prefix(&self) -> String {
+        format!("nt_{}", self.name.replace('-', "_"))
+    }
+
+    /// Payload memory the size classes use, receive and transmit, in bytes (each direction has
+    /// a 1 MiB RAM: rust-hdl RAMs are 2^N deep).
+    pub fn memory_bytes(&self) -> (u64, u64) {
+        let rx: u64 = self.rx_classes.iter().map(|c| c.0 * c.1 * 1024).sum();
+        let tx: u64 = crate::nic::tx_path::tx_class_layout(&self.tx_classes).1 * 8;
+        (rx, tx)
+    }
+
+    /// The whole NIC's Verilog module (checked first).
+    pub fn generate(&self) -> Result<GeneratedModule, String> {
+        self.validate()?;
+        let params = self.clone();
+        // Built on a large stack: a whole NIC's nested construction overflows a 2 MiB thread.
+        let verilog = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || params.nic_verilog())
+            .map_err(|e| format!("generator thread: {e}"))?
+            .join()
+            .map_err(|_| format!("{}: generation failed", self.name))?;
+        Ok(GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, &self.name))
+    }
+
+    fn nic_verilog(&self) -> String {
+        let params = self.shell_params();
+        let ndp = self.protocol == "ndp";
+        macro_rules! build {
+            ($($n:literal, $iw:literal, $bb:literal);*) => {
+                match self.messages {
+                    $(
+                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb>::new(&params)),
+                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb>::new(&params)),
+                    )*
+                    other => panic!("no NIC compiled for {other} messages"),
+                }
+            };
+        }
+        // Keep in step with COMPILED_SIZES (a unit test checks every entry builds).
+        build!(16, 4, 4; 64, 6, 5; 128, 7, 6)
+    }
+}
+
 /// Looks a configuration up by name; the error lists the valid names.
 pub fn find_config(name: &str) -> Result<NicConfig, String> {
     CONFIGS.iter().copied().find(|c| c.name == name).ok_or_else(|| {
@@ -124,41 +253,15 @@ impl NicConfig {
         format!("nt_{}", self.name.replace('-', "_"))
     }
 
-    /// The shell parameters of a whole-NIC configuration.
-    pub fn shell_params(&self) -> crate::nic::shell::ShellParams {
-        preset_params(self.protocol.expect("a whole-NIC configuration"), self.messages)
-    }
-
-    /// The whole NIC's Verilog (the shell with this configuration's protocol and size).
-    fn nic_verilog(&self) -> String {
-        let params = self.shell_params();
-        let ndp = self.protocol == Some("ndp");
-        macro_rules! build {
-            ($($n:literal, $iw:literal, $bb:literal);*) => {
-                match self.messages {
-                    $(
-                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb>::new(&params)),
-                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb>::new(&params)),
-                    )*
-                    other => panic!("no NIC compiled for {other} messages"),
-                }
-            };
-        }
-        build!(16, 4, 4; 64, 6, 5; 128, 7, 6)
+    /// The parameter set of a whole-NIC preset.
+    pub fn params(&self) -> NicParams {
+        NicParams::preset(self.name, self.protocol.expect("a whole-NIC configuration"), self.messages)
     }
 
     /// Generates every block of this configuration, each named `<prefix>_<block>`.
     pub fn generate(&self) -> Vec<GeneratedModule> {
         if self.protocol.is_some() {
-            let config = *self;
-            // Built on a large stack: a whole NIC's nested construction overflows a 2 MiB thread.
-            let verilog = std::thread::Builder::new()
-                .stack_size(512 << 20)
-                .spawn(move || config.nic_verilog())
-                .expect("spawn the generator thread")
-                .join()
-                .expect("generate a NIC top");
-            return vec![GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, self.name)];
+            return vec![self.params().generate().unwrap_or_else(|e| panic!("{}: {e}", self.name))];
         }
         let mut blocks = vec![
             ("find_first_set", verilog_of(&mut FindFirstSet::<BITMAP_BITS, 6>::default())),
@@ -317,5 +420,57 @@ impl SwitchConfig {
             .map(|f| (f, crate::switch::supply_unit::supply_table_hex(PortRate::DEFAULT.rate_q8())))
             .into_iter()
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nic::tx_path::TxSizeClass;
+
+    #[test]
+    fn presets_are_valid_parameter_sets_and_every_compiled_size_builds() {
+        for c in CONFIGS.iter().filter(|c| c.protocol.is_some()) {
+            c.params().validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        }
+        for &(n, _, _) in COMPILED_SIZES {
+            for protocol in PROTOCOLS {
+                let p = NicParams::preset(&format!("t-{n}"), protocol, n);
+                let m = p.generate().unwrap();
+                assert!(m.verilog.contains(&format!("module {}_nic", p.module_prefix())));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameter_sets_are_one_line_errors_naming_the_parameter() {
+        let good = NicParams::preset("x", "ndp", 16);
+        let cases: Vec<(Box<dyn Fn(&mut NicParams)>, &str)> = vec![
+            (Box::new(|p| p.messages = 32), "messages 32: sizes compiled in are 16, 64, 128"),
+            (Box::new(|p| p.protocol = "tcp".into()), "protocol 'tcp'"),
+            (Box::new(|p| p.name = "a b".into()), "name 'a b'"),
+            (Box::new(|p| p.max_message_bytes = 70 * 1024), "max message 71680 bytes"),
+            (Box::new(|p| p.max_message_bytes = 8 * 1024), "receive size class 3: 38 packets, larger than the maximum message (8 packets)"),
+            (Box::new(|p| p.rx_classes[3] = (38, 40)), "1..=16 buffers"),
+            (Box::new(|p| p.rx_classes = [(1, 16), (8, 16), (30, 16), (38, 16)]), "the payload memory has 1024"),
+            (Box::new(|p| p.tx_classes = vec![TxSizeClass { buffers: 15, bytes: 1024 }]), "must equal the 16 message slots"),
+            (Box::new(|p| p.tx_classes = vec![TxSizeClass { buffers: 16, bytes: 128 * 1024 }]), "transmit size class 0"),
+        ];
+        for (change, want) in cases {
+            let mut p = good.clone();
+            change(&mut p);
+            let e = p.validate().unwrap_err();
+            assert!(e.contains(want), "{e:?} should contain {want:?}");
+            assert!(!e.contains('\n'));
+        }
+        assert!(good.validate().is_ok());
+    }
+
+    #[test]
+    fn preset_memory_against_the_payload_rams() {
+        // 16: 16 x 38 KB per direction, as the prototype; rounding the transmit classes to
+        // 38 KiB buffers of a 1 MiB RAM.
+        assert_eq!(NicParams::preset("x", "ndp", 16).memory_bytes(), (816 * 1024, 16 * 38 * 1024));
+        assert_eq!(NicParams::preset("x", "ndp", 64).memory_bytes(), (928 * 1024, 736 * 1024));
     }
 }

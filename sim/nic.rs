@@ -2,7 +2,7 @@
 //! and out on the MAC side, messages in and out on the CPU side, AXI4-Lite register access, and
 //! the cycle of every first beat at each stage boundary (for the latency report).
 //!
-//! Conventions of the ports (see `nanotransport_hdl::nic::top`): 64-bit AXI4-Stream, byte 0 in
+//! Conventions of the ports (see `nanotransport_hdl::nic::shell`): 64-bit AXI4-Stream, byte 0 in
 //! bits 7..0. An input beat counts when it is accepted (`tvalid & tready`), an output beat from
 //! the cycle it is first shown (`tvalid`), so "first byte in → first byte out" is the number of
 //! clock edges between the two.

@@ -1,6 +1,6 @@
 //! Configuration registers by name: the `--set NAME=VALUE` of every command that runs a NIC.
 //!
-//! The names are those of the register map in `nanotransport_hdl::nic::top` (byte address =
+//! The names are those of the register map in `nanotransport_hdl::nic::register_map` (byte address =
 //! 4 × index). Each register's valid range is what the hardware reads of it (a 16-bit field is at
 //! most 65 535) narrowed where a value would stop the NIC (a zero retransmission timeout, no PULL
 //! token) or exceed a structure (credit beyond the 64-bit packet bitmaps). Three names are

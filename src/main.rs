@@ -2,6 +2,8 @@
 //!
 //! The CLI only wires commands to library calls in hdl/ and sim/.
 
+mod params;
+
 use clap::{Parser, Subcommand};
 use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
 use nanotransport_sim::experiments::plot;
@@ -31,6 +33,9 @@ enum Command {
         /// Also regenerate the co-simulation self-test fixtures in sim/cosim/fixtures
         #[arg(long)]
         fixtures: bool,
+        /// A whole-NIC parameter set instead of named configurations (see `params.rs`)
+        #[command(flatten)]
+        params: params::ParamFlags,
     },
     /// Run `verilator --lint-only -Wall` and Yosys `synth_xilinx -family xcup` on generated files
     Lint {
@@ -283,7 +288,22 @@ fn with_switch_names(err: &str) -> String {
     format!("{err}, {}", names.join(", "))
 }
 
-fn gen(configs: &[String], out: &Path, fixtures: bool) -> Result<(), String> {
+fn gen(configs: &[String], out: &Path, fixtures: bool, params: &params::ParamFlags) -> Result<(), String> {
+    if params.any() {
+        for p in params.parse()? {
+            let module = p.generate()?;
+            let dir = out.join(&p.name);
+            write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let (rx, tx) = p.memory_bytes();
+            println!(
+                "{:<10} {} {} messages, payload used {} KiB receive / {} KiB transmit of 1024 each -> {}",
+                p.name, p.protocol, p.messages, rx / 1024, tx / 1024, dir.join(module.file_name()).display()
+            );
+        }
+        if configs.is_empty() {
+            return Ok(());
+        }
+    }
     for config in selected(configs)? {
         let modules = config.generate();
         let dir = out.join(config.name);
@@ -336,17 +356,22 @@ fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, Stri
     Ok(failed == 0)
 }
 
-/// The module prefix of any named configuration (NIC or switch); the error lists every name.
-fn config_prefix(name: &str) -> Result<String, String> {
+/// The module prefix of any named configuration (NIC or switch), or of a parameter set
+/// generated into `dir/<name>`; the error lists every name.
+fn config_prefix(name: &str, dir: &Path) -> Result<String, String> {
     if let Some(c) = find_switch_config(name) {
         return Ok(format!("nt_{}", c.name.replace('-', "_")));
+    }
+    let generated = format!("nt_{}_nic.v", name.replace('-', "_"));
+    if find_config(name).is_err() && dir.join(name).join(&generated).exists() {
+        return Ok(format!("nt_{}", name.replace('-', "_")));
     }
     find_config(name).map(|c| c.module_prefix()).map_err(|e| with_switch_names(&e))
 }
 
 fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>, reanalyse: bool, json: bool) -> Result<(), String> {
     use nanotransport_sim::tools::synth;
-    let prefix = config_prefix(config)?;
+    let prefix = config_prefix(config, dir)?;
     let targets = synth::targets(&dir.join(config), &prefix, block)?;
     let mut reports = Vec::new();
     for t in &targets {
@@ -868,7 +893,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Gen { configs, out, fixtures } => gen(&configs, &out, fixtures).map(|_| true),
+        Command::Gen { configs, out, fixtures, params } => gen(&configs, &out, fixtures, &params).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
         Command::Synth { config, block, dir, keep, reanalyse, json } => {
             synth_cmd(&config, block.as_deref(), &dir, keep.as_deref(), reanalyse, json).map(|_| true)

@@ -55,8 +55,11 @@ pub const CONFIGS: &[NicConfig] = &[
 
 /// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
 /// type): `(messages, IW, BB)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB buckets ×
-/// 2 entries: 4 × N entries at 16, 2 × N above).
-pub const COMPILED_SIZES: &[(usize, usize, usize)] = &[(16, 4, 4), (64, 6, 5), (128, 7, 6)];
+/// 2 entries: 4 × N entries at 16 and 32, 2 × N above). Larger sizes are not built yet: the
+/// transmit path's completion queue counts at most 128 entries, and each direction's payload
+/// memory is a fixed 1 MiB, which cannot give 256 or more messages a 1 KiB buffer each beside
+/// 16 maximum-size ones.
+pub const COMPILED_SIZES: &[(usize, usize, usize)] = &[(16, 4, 4), (32, 5, 4), (64, 6, 5), (128, 7, 6)];
 
 /// Receive size classes (packets per message, messages) for `messages` per direction: every
 /// size holds 16 maximum-size (38-packet) messages at once — all of them at 16, as the
@@ -64,6 +67,7 @@ pub const COMPILED_SIZES: &[(usize, usize, usize)] = &[(16, 4, 4), (64, 6, 5), (
 pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
     match messages {
         16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
+        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
         64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
         _ => crate::nic::get_rx_msg_info::SIZE_CLASSES_128,
     }
@@ -74,6 +78,7 @@ pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> 
     use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
     match messages {
         16 => TX_CLASSES_16.to_vec(),
+        32 => vec![TxSizeClass { buffers: 16, bytes: 4096 }, TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
         64 => vec![
             TxSizeClass { buffers: 32, bytes: 1024 },
             TxSizeClass { buffers: 8, bytes: 4096 },
@@ -228,7 +233,7 @@ impl NicParams {
             };
         }
         // Keep in step with COMPILED_SIZES (a unit test checks every entry builds).
-        build!(16, 4, 4; 64, 6, 5; 128, 7, 6)
+        build!(16, 4, 4; 32, 5, 4; 64, 6, 5; 128, 7, 6)
     }
 }
 
@@ -446,7 +451,7 @@ mod tests {
     fn bad_parameter_sets_are_one_line_errors_naming_the_parameter() {
         let good = NicParams::preset("x", "ndp", 16);
         let cases: Vec<(Box<dyn Fn(&mut NicParams)>, &str)> = vec![
-            (Box::new(|p| p.messages = 32), "messages 32: sizes compiled in are 16, 64, 128"),
+            (Box::new(|p| p.messages = 1024), "messages 1024: sizes compiled in are 16, 32, 64, 128"),
             (Box::new(|p| p.protocol = "tcp".into()), "protocol 'tcp'"),
             (Box::new(|p| p.name = "a b".into()), "name 'a b'"),
             (Box::new(|p| p.max_message_bytes = 70 * 1024), "max message 71680 bytes"),

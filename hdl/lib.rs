@@ -3,8 +3,21 @@
 //! Nothing in this crate is simulation code: every block here becomes Verilog through
 //! [`generate`], and is checked cycle for cycle against that Verilog by the lockstep tests.
 //!
-//! rust-hdl 0.46 writes binary operators into Verilog without parentheses, so every binary
-//! sub-expression inside `#[hdl_gen]` is parenthesised by hand.
+//! # Conventions for writing blocks
+//! * rust-hdl 0.46 writes binary operators into Verilog without parentheses, so every binary
+//!   sub-expression inside `#[hdl_gen]` is parenthesised by hand.
+//! * **No runtime-indexed update of a vector wider than 64 bits** (`replace_bit` /
+//!   `replace_bits` at an index that is a signal, or a shift by a signal of a wide vector):
+//!   keep per-message state in a `RAM` with a read-modify-write pipeline, use constant-shift
+//!   registers, or write fixed fields selected by a decoded counter (a loop over constant
+//!   indices). Why: a runtime-indexed update of a wide vector becomes a barrel shifter or a
+//!   decoder over every bit in LUTs, and in Verilator a wide shift (`VL_SHIFTL_WWI`) walks every
+//!   32-bit word of the vector on each evaluation — it was 42–50 % of a whole NIC's simulation
+//!   time before the per-message state moved into RAMs.
+//! * No `let` in `#[hdl_gen]`: temporaries are `Signal<Local, _>` fields.
+//! * Status and configuration are read through the one register map
+//!   ([`nic::register_map`]); a block exposes its counters as ports and the shell wires them into
+//!   the status bank.
 
 pub mod common;
 pub mod configs;

@@ -139,6 +139,28 @@ fn trimmed_packet_nacked_by_homa_tr_only() {
     }
 }
 
+/// Homa-Tr NACKs a trimmed packet whose GetRxMsgInfo fails (here: every receive ID taken), so
+/// its sender retransmits instead of waiting for its timeout.
+#[test]
+fn trimmed_packet_without_a_receive_slot_is_nacked() {
+    let mut nic = nic_with_ip("homa-tr-16", NIC_IP).unwrap();
+    let msg: Vec<u8> = vec![7; 20 * 1024];
+    // Sixteen messages hold the sixteen IDs (first packet of each, the rest never comes).
+    for id in 0..16u16 {
+        nic.push_frame(&data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, id, &msg, 0), 0);
+    }
+    nic.run(2000);
+    let before = sent_headers(&nic).iter().filter(|h| h.flags == FLAG_NACK).count();
+    assert_eq!(before, 0);
+    nic.push_frame(&trimmed(&data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, 99, &msg, 3)), 0);
+    nic.run(300);
+    assert_eq!(status(&mut nic, "fail_no_id_count"), 1);
+    let hs = sent_headers(&nic);
+    let n: Vec<&Header> = hs.iter().filter(|h| h.flags == FLAG_NACK).collect();
+    assert_eq!(n.len(), 1, "{hs:?}");
+    assert_eq!((n[0].pkt_offset, n[0].tx_msg_id, n[0].dst_ip), (3, 99, PEER_IP));
+}
+
 fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
     vec![(CFG_RTT_PKTS, 3), (CFG_RTO_CYCLES, rto), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 4_000_000), (CFG_OVERCOMMIT, 3)]
 }

@@ -4087,7 +4087,7 @@ module nt_homa_tr_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,
         s3_meta$d = d_meta;
         s3_ack_no$d = front$done_ack_no;
         d_dup_ack = (d_is_data & front$done_ok) & (~front$done_forward);
-        d_nack = trimming & ((d_is_chop & front$done_live) | (d_is_data & (~front$done_ok)));
+        d_nack = trimming & ((d_is_chop & front$done_live) | ((d_is_data | d_is_chop) & (~front$done_ok)));
         s3_received = received$resp_new[(32'h0)+:(8)];
         scheduler$cfg_overcommit = cfg_overcommit;
         scheduler$cfg_rtt_pkts = rtt_pkts[(32'h0)+:(8)];

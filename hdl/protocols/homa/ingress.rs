@@ -30,8 +30,9 @@
 //!
 //! # Homa-Tr (`trimming`)
 //! Adds NDP's trimming response: a CHOP packet (trimmed DATA) gets a NACK carrying its offset at
-//! once (GetRxMsgInfo without marking received), a DATA packet whose GetRxMsgInfo fails is
-//! NACKed too, and a received NACK is a CreditTxEvent marking that packet for retransmission.
+//! once (GetRxMsgInfo without marking received), a DATA or trimmed packet whose GetRxMsgInfo
+//! fails is NACKed too, and a received NACK is a CreditTxEvent marking that packet for
+//! retransmission.
 //! Everything else is Homa's: the same block, two more match entries and the NACK paths.
 //!
 //! # Pipeline (P = first frame beat + 8)
@@ -490,8 +491,12 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.s3_meta.d.next = self.d_meta.val();
         self.s3_ack_no.d.next = self.front.done_ack_no.val();
         self.d_dup_ack.next = (self.d_is_data.val() & self.front.done_ok.val()) & (!self.front.done_forward.val());
+        // NACK: a trimmed packet of a live message, and any DATA or trimmed packet whose
+        // GetRxMsgInfo failed (no free ID or buffer: the sender retries instead of waiting for its
+        // timeout). A trimmed late copy of a delivered message gets nothing.
         self.d_nack.next = self.trimming.val()
-            & ((self.d_is_chop.val() & self.front.done_live.val()) | (self.d_is_data.val() & (!self.front.done_ok.val())));
+            & ((self.d_is_chop.val() & self.front.done_live.val())
+                | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.front.done_ok.val())));
 
         // ---------------- P+3: count answer → scheduler ARRIVE; releases → REMOVE ----------------
         self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);

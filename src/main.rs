@@ -3,6 +3,7 @@
 //! The CLI only wires commands to library calls in hdl/ and sim/.
 
 mod params;
+mod report;
 
 use clap::{Parser, Subcommand};
 use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
@@ -133,6 +134,33 @@ enum Command {
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
+    },
+    /// A first look in one folder: Verilog generated and linted, per-stage latency and throughput
+    /// of every protocol, the Fig. 3.2 incast (protocols × buffers); report.md, report.json, SVG plots
+    Report {
+        /// Folder for the report
+        #[arg(long, value_name = "DIR", default_value = "report")]
+        out: PathBuf,
+        /// Also synthesise every generated file with Yosys (long: tens of CPU-minutes)
+        #[arg(long)]
+        synth: bool,
+        /// Folder the Verilog is generated into and linted from
+        #[arg(long, value_name = "DIR", default_value = "verilog-out")]
+        verilog: PathBuf,
+        /// Configuration to generate and lint (repeatable; default: all)
+        #[arg(long = "gen-config", value_name = "NAME")]
+        gen_configs: Vec<String>,
+        /// Protocols, comma-separated
+        #[arg(long, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
+        protocols: Vec<String>,
+        /// Incast bottleneck buffers in packets, comma-separated (110 ≈ 120 KB, 58 ≈ 63 KB)
+        #[arg(long, value_delimiter = ',', default_value = "110,58")]
+        buffers: Vec<usize>,
+        /// Back-to-back packets per throughput measurement
+        #[arg(long, default_value_t = 2000)]
+        packets: u64,
+        #[command(flatten)]
+        setup: IncastSetup,
     },
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
@@ -679,6 +707,9 @@ struct IncastSetup {
     /// sender NIC takes its message in the same cycle, as the ns-3 model starts them at once)
     #[arg(long)]
     staggered_start: bool,
+    /// Count the switch buffers in bytes (the buffer's packets × 1088 B) instead of packets
+    #[arg(long)]
+    byte_counted: bool,
 }
 
 impl IncastSetup {
@@ -700,6 +731,7 @@ impl IncastSetup {
         p.seed = self.seed;
         p.max_us = self.max_us;
         p.aligned_start = !self.staggered_start;
+        p.byte_counted = self.byte_counted;
         p.validate()?;
         Ok(p)
     }
@@ -866,18 +898,24 @@ fn merge_cmd(inputs: &[PathBuf], plot_dir: Option<PathBuf>, json: bool) -> Resul
         println!("{}", serde_json::Value::Array(rows));
         return Ok(true);
     }
-    println!("| protocol | buffer | median | ns-3 | ratio | p90 | ns-3 | ratio | complete | wall s | NIC cycles/s |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for r in &results {
+    print!("{}", incast_table(&results));
+    Ok(results.iter().all(|r| r.complete))
+}
+
+/// The Markdown table of incast results beside the ns-3 model (ratio = ours / model).
+fn incast_table(results: &[IncastResult]) -> String {
+    let mut t = String::from("| protocol | buffer | median | ns-3 | ratio | p90 | ns-3 | ratio | complete | wall s | NIC cycles/s |\n");
+    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in results {
         let (rm, rp) = ns3_reference(r).map(|(m, p)| (Some(m), Some(p))).unwrap_or((None, None));
         let ratio = |a: Option<f64>, b: Option<f64>| fmt_opt(a.zip(b).map(|(a, b)| a / b), 2);
-        println!(
-            "| {} | {} pkts ({:.0} KB) | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} |",
+        t.push_str(&format!(
+            "| {} | {} pkts ({:.0} KB) | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} |\n",
             r.protocol, r.buffer_pkts, r.buffer_kb, fmt_opt(r.median_slowdown, 2), fmt_opt(rm, 2), ratio(r.median_slowdown, rm),
             fmt_opt(r.p90_slowdown, 2), fmt_opt(rp, 2), ratio(r.p90_slowdown, rp), if r.complete { "yes" } else { "no" }, r.wall_s, r.nic_cycles_per_s
-        );
+        ));
     }
-    Ok(results.iter().all(|r| r.complete))
+    t
 }
 
 fn main() -> ExitCode {
@@ -916,6 +954,10 @@ fn main() -> ExitCode {
         }
         Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
+        Command::Report { out, synth, verilog, gen_configs, protocols, buffers, packets, setup } => {
+            let r = report::ReportRequest { out: &out, verilog: &verilog, gen_configs: &gen_configs, synth, protocols: &protocols, buffers: &buffers, packets, setup: &setup };
+            report::report(&r)
+        }
         Command::Configs => {
             for c in CONFIGS {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);

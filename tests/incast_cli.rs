@@ -50,6 +50,7 @@ fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
     for (args, expect) in [
         (vec!["--senders", "0"], "valid 1..=16"),
         (vec!["--buffer-pkts", "1"], "valid >= 2 packets"),
+        (vec!["--buffer-kb", "0.5"], "valid >= 2 packets"),
         (vec!["--sizes", "10..60"], "<= 38 packets"),
         (vec!["--config", "homa-128"], "not a whole NIC running ndp"),
         (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
@@ -98,8 +99,40 @@ fn sharded_sweep_merges_into_a_table_and_plots() {
 }
 
 #[test]
+fn report_writes_one_folder_with_the_tables_plots_and_json() {
+    let dir = temp_dir("report");
+    let (out, verilog) = (dir.join("report"), dir.join("verilog"));
+    let mut args = vec![
+        "report", "--out", out.to_str().unwrap(), "--verilog", verilog.to_str().unwrap(), "--gen-config", "bolt-ingress-64p",
+        "--protocols", "ndp", "--buffers", "110,6", "--packets", "40",
+    ];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for step in ["== generate Verilog", "== lint", "== per-stage latency", "== throughput", "== Fig. 3.2 incast"] {
+        assert!(err.contains(step), "progress on stderr lacks {step}: {err}");
+    }
+    for f in ["report.md", "report.json", "incast-queue.svg", "incast-slowdown.svg", "incast-ndp-110p.json", "incast-ndp-6p.json"] {
+        assert!(std::fs::metadata(out.join(f)).map(|m| m.len() > 0).unwrap_or(false), "{f} missing or empty");
+    }
+    let page = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for table in ["| configuration | modules | folder |", "| file | verilator |", "| protocol | config | RX ingress |", "| protocol | config | direction |", "| protocol | buffer | median |"] {
+        assert!(page.contains(table), "report.md lacks {table}");
+    }
+    assert!(page.contains("| `bolt-ingress-64p` |") && page.contains("| ndp | `ndp-128` | rx | 40 |") && page.contains("| ndp | 6 pkts"), "{page}");
+    assert!(page.contains("](incast-queue.svg)") && page.contains("](incast-slowdown.svg)"));
+    assert!(!page.contains("FAIL"), "{page}");
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(summary["incast"].as_array().unwrap().len(), 2);
+    assert_eq!(summary["throughput"].as_array().unwrap().len(), 2);
+    assert!(summary["latency"][0]["total"].as_u64().unwrap() > 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn incast_sweep_and_merge_have_help() {
-    for cmd in ["incast", "sweep", "merge"] {
+    for cmd in ["incast", "sweep", "merge", "report"] {
         let o = nanotransport(&[cmd, "--help"]);
         assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{cmd}");
     }

@@ -13,7 +13,7 @@
 
 use crate::net::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
 use crate::net::link::LinkSpec;
-use crate::net::switch::{DscpClassify, HomaDropTail, HomaTrTrim, NdpClassify, NdpTrim, StrictPriority};
+use crate::net::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
 use crate::net::topology::{star, SwitchStages};
 use crate::net::Network;
 use crate::nic::TxMessage;
@@ -57,6 +57,9 @@ pub struct IncastParams {
     /// cycle (ns-3's MsgBegin starts every message at once); otherwise every CPU starts writing
     /// at cycle 0 and a larger message starts later by its longer write.
     pub aligned_start: bool,
+    /// Count the switch buffers in bytes (buffer_pkts full frames) instead of packets.
+    #[serde(default)]
+    pub byte_counted: bool,
 }
 
 impl IncastParams {
@@ -76,6 +79,7 @@ impl IncastParams {
             seed: 1,
             max_us: 500.0,
             aligned_start: true,
+            byte_counted: false,
         }
     }
 
@@ -158,7 +162,7 @@ impl IncastParams {
     }
 
     fn switch_stages(&self) -> SwitchStages {
-        let limit = self.buffer_pkts;
+        let limit = if self.byte_counted { Limit::Bytes(self.buffer_pkts * MTU_BYTES) } else { Limit::Packets(self.buffer_pkts) };
         match Protocol::of_config(&self.config) {
             Protocol::Ndp => (Box::new(NdpClassify), Box::new(NdpTrim { limit }), Box::new(StrictPriority), 2),
             Protocol::Homa => (Box::new(DscpClassify { bands: BANDS }), Box::new(HomaDropTail { limit }), Box::new(StrictPriority), BANDS),

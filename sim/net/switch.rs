@@ -10,6 +10,10 @@
 //! * [`HomaTrTrim`] — bands by DSCP, a limit per band; a DATA packet that finds its band holding
 //!   ≥ limit − 1 packets is trimmed and queued one band lower in priority (band + 1).
 //!
+//! Each limit is a [`Limit`]: packets (the model's default) or bytes (byte-counted mode: a frame
+//! is taken while the band's bytes plus its own fit, and trimming starts when the band could not
+//! take one more frame of the arriving frame's size after it — the packet rule for equal sizes).
+//!
 //! Trimmed frames are those the NIC accepts ([`crate::scenarios::trimmed`]: header only, CHOP
 //! added, IPv4 length 50).
 
@@ -75,6 +79,9 @@ impl PortQueues {
     pub fn bytes(&self) -> usize {
         self.bands.iter().flatten().map(|f| f.len()).sum()
     }
+    pub fn band_bytes(&self, band: usize) -> usize {
+        self.bands[band].iter().map(|f| f.len()).sum()
+    }
     pub fn push(&mut self, band: usize, frame: Vec<u8>) {
         let last = self.bands.len() - 1;
         self.bands[band.min(last)].push_back(frame);
@@ -126,11 +133,36 @@ impl Schedule for StrictPriority {
     }
 }
 
+/// A buffer limit, in packets or in frame bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Packets(usize),
+    Bytes(usize),
+}
+
+impl Limit {
+    /// Whether a queue holding `packets` frames of `bytes` in all cannot take a frame of `len` bytes.
+    pub fn full(self, packets: usize, bytes: usize, len: usize) -> bool {
+        match self {
+            Limit::Packets(n) => packets >= n,
+            Limit::Bytes(n) => bytes + len > n,
+        }
+    }
+    /// Whether a queue is at its trimming point (≥ limit − 1 packets): after a frame of `len`
+    /// bytes it could not take another of the same size.
+    pub fn at_trim_point(self, packets: usize, bytes: usize, len: usize) -> bool {
+        match self {
+            Limit::Packets(n) => packets + 1 >= n,
+            Limit::Bytes(n) => bytes + 2 * len > n,
+        }
+    }
+}
+
 /// Queues `frame` in `band` — or, with `trim`, its header in `trim_band` — unless that band
-/// already holds `limit` packets.
-fn trim_or_queue(q: &mut PortQueues, band: usize, frame: Vec<u8>, trim: bool, trim_band: usize, limit: usize) -> Verdict {
+/// cannot take it under `limit`.
+fn trim_or_queue(q: &mut PortQueues, band: usize, frame: Vec<u8>, trim: bool, trim_band: usize, limit: Limit) -> Verdict {
     let (band, frame, verdict) = if trim { (trim_band, trimmed(&frame), Verdict::Trimmed) } else { (band, frame, Verdict::Enqueued) };
-    if q.bands[band].len() >= limit {
+    if limit.full(q.bands[band].len(), q.band_bytes(band), frame.len()) {
         return Verdict::Dropped;
     }
     q.push(band, frame);
@@ -140,12 +172,12 @@ fn trim_or_queue(q: &mut PortQueues, band: usize, frame: Vec<u8>, trim: bool, tr
 /// NDP: trim DATA when its band holds ≥ limit − 1 packets; each band drops at `limit`.
 #[derive(Clone, Copy, Debug)]
 pub struct NdpTrim {
-    pub limit: usize,
+    pub limit: Limit,
 }
 
 impl QueueManager for NdpTrim {
     fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
-        let trim = band == 1 && q.bands[1].len() + 1 >= self.limit;
+        let trim = band == 1 && self.limit.at_trim_point(q.bands[1].len(), q.band_bytes(1), frame.len());
         trim_or_queue(q, band, frame, trim, 0, self.limit)
     }
 }
@@ -153,12 +185,12 @@ impl QueueManager for NdpTrim {
 /// Homa: one drop-tail limit shared by every band.
 #[derive(Clone, Copy, Debug)]
 pub struct HomaDropTail {
-    pub limit: usize,
+    pub limit: Limit,
 }
 
 impl QueueManager for HomaDropTail {
     fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
-        if q.packets() >= self.limit {
+        if self.limit.full(q.packets(), q.bytes(), frame.len()) {
             return Verdict::Dropped;
         }
         q.push(band, frame);
@@ -169,12 +201,12 @@ impl QueueManager for HomaDropTail {
 /// Homa-Tr: a limit per band; DATA that finds its band at ≥ limit − 1 is trimmed, one band lower.
 #[derive(Clone, Copy, Debug)]
 pub struct HomaTrTrim {
-    pub limit: usize,
+    pub limit: Limit,
 }
 
 impl QueueManager for HomaTrTrim {
     fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>) -> Verdict {
-        let trim = is_data(&frame) && q.bands[band].len() + 1 >= self.limit;
+        let trim = is_data(&frame) && self.limit.at_trim_point(q.bands[band].len(), q.band_bytes(band), frame.len());
         let lower = (band + 1).min(q.bands.len() - 1);
         trim_or_queue(q, band, frame, trim, lower, self.limit)
     }
@@ -281,7 +313,7 @@ mod tests {
     #[test]
     fn ndp_trims_at_limit_minus_one_and_queues_headers_first() {
         let mut q = PortQueues::new(2);
-        let mut m = NdpTrim { limit: 4 };
+        let mut m = NdpTrim { limit: Limit::Packets(4) };
         let verdicts: Vec<Verdict> = (0..5).map(|_| m.enqueue(&mut q, 1, data(NDP_IP_PROTOCOL, 0))).collect();
         assert_eq!(verdicts, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
         assert_eq!((q.bands[0].len(), q.bands[1].len()), (2, 3));
@@ -298,7 +330,7 @@ mod tests {
     #[test]
     fn homa_shares_one_limit() {
         let mut q = PortQueues::new(8);
-        let mut m = HomaDropTail { limit: 3 };
+        let mut m = HomaDropTail { limit: Limit::Packets(3) };
         let mut c = DscpClassify { bands: 8 };
         let v: Vec<Verdict> = [5, 0, 7, 0].iter().map(|d| {
             let f = data(HOMA_IP_PROTOCOL, *d);
@@ -313,7 +345,7 @@ mod tests {
     #[test]
     fn homa_tr_limits_each_band_and_trims_one_band_lower() {
         let mut q = PortQueues::new(8);
-        let mut m = HomaTrTrim { limit: 3 };
+        let mut m = HomaTrTrim { limit: Limit::Packets(3) };
         let v: Vec<Verdict> = (0..4).map(|_| m.enqueue(&mut q, 2, data(HOMA_IP_PROTOCOL, 2))).collect();
         assert_eq!(v, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
         assert_eq!((q.bands[2].len(), q.bands[3].len()), (2, 2));
@@ -321,5 +353,32 @@ mod tests {
         assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Enqueued);
         assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Trimmed, "lowest band trims into itself");
         assert_eq!(m.enqueue(&mut q, 7, data(HOMA_IP_PROTOCOL, 7)), Verdict::Dropped);
+    }
+
+    #[test]
+    fn byte_counted_limits_count_frame_bytes() {
+        // 3 full frames (1088 B) fit in 3330 bytes; a 64-byte header still fits after them.
+        let mut q = PortQueues::new(8);
+        let mut m = HomaDropTail { limit: Limit::Bytes(3330) };
+        let v: Vec<Verdict> = (0..4).map(|_| m.enqueue(&mut q, 2, data(HOMA_IP_PROTOCOL, 2))).collect();
+        assert_eq!(v, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Enqueued, Verdict::Dropped]);
+        assert_eq!(m.enqueue(&mut q, 0, trimmed(&data(HOMA_IP_PROTOCOL, 0))), Verdict::Enqueued, "a header fits the last 66 bytes");
+        assert_eq!(q.bytes(), 3 * 1088 + 64);
+
+        // NDP in bytes: equal-size frames trim where the packet limit would (limit − 1).
+        let (mut qp, mut qb) = (PortQueues::new(2), PortQueues::new(2));
+        let (mut mp, mut mb) = (NdpTrim { limit: Limit::Packets(4) }, NdpTrim { limit: Limit::Bytes(4 * 1088) });
+        for _ in 0..6 {
+            let (a, b) = (mp.enqueue(&mut qp, 1, data(NDP_IP_PROTOCOL, 0)), mb.enqueue(&mut qb, 1, data(NDP_IP_PROTOCOL, 0)));
+            assert_eq!(a, b);
+        }
+        assert_eq!((qb.bands[0].len(), qb.bands[1].len()), (3, 3));
+
+        // Homa-Tr in bytes: a band of 2.5 frames takes 1, then trims into the band below.
+        let mut q = PortQueues::new(8);
+        let mut m = HomaTrTrim { limit: Limit::Bytes(2720) };
+        let v: Vec<Verdict> = (0..3).map(|_| m.enqueue(&mut q, 2, data(HOMA_IP_PROTOCOL, 2))).collect();
+        assert_eq!(v, [Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
+        assert_eq!((q.bands[2].len(), q.bands[3].len()), (1, 2));
     }
 }

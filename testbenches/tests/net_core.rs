@@ -2,7 +2,7 @@
 //! shortened incast on the whole-NIC models that must be identical when repeated, with its pcap.
 
 use nanotransport_sim::experiments::incast::{self, IncastParams};
-use nanotransport_sim::net::switch::{HomaDropTail, StrictPriority, DscpClassify};
+use nanotransport_sim::net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
 use nanotransport_sim::net::topology::{dumbbell, star};
 use nanotransport_sim::net::{Endpoint, LinkSpec};
 use nanotransport_sim::scenarios::data_frame_for;
@@ -53,7 +53,7 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
         Box::new(Host { ip: a, to_send: frames.clone(), received: vec![] }),
         Box::new(Host { ip: b, to_send: vec![], received: vec![] }),
     ];
-    let stages = (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: 100 }) as _, Box::new(StrictPriority) as _, 8);
+    let stages = (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _, Box::new(StrictPriority) as _, 8);
     let mut net = star(3200, hosts, LinkSpec::new(200.0, 131.0), stages, 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let got = &net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received;
@@ -75,7 +75,7 @@ fn a_dumbbell_carries_frames_across_its_core_link() {
     let (a, b, c) = (0x0A00_0001, 0x0A00_0002, 0x0A00_0003);
     let frames: Vec<Vec<u8>> = (0..3).map(|k| data_frame_for(154, a, b, 1, 1, k, &[k as u8; 1024], 0)).collect();
     let host = |ip, to_send| Box::new(Host { ip, to_send, received: vec![] }) as Box<dyn Endpoint>;
-    let mut stages = || (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: 100 }) as _, Box::new(StrictPriority) as _, 8);
+    let mut stages = || (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _, Box::new(StrictPriority) as _, 8);
     let spec = LinkSpec::new(200.0, 131.0);
     let mut net = dumbbell(3200, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});

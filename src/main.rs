@@ -316,6 +316,28 @@ fn with_switch_names(err: &str) -> String {
     format!("{err}, {}", names.join(", "))
 }
 
+/// Generates the named NIC and switch configurations (all when none is named) into `out/<name>`;
+/// returns (name, module count, folder) of each.
+fn generate_named(configs: &[String], out: &Path) -> Result<Vec<(String, usize, PathBuf)>, String> {
+    let mut done = Vec::new();
+    for config in selected(configs)? {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        done.push((config.name.to_string(), modules.len(), dir));
+    }
+    for config in selected_switch(configs) {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (file, text) in config.data_files() {
+            std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()))?;
+        }
+        done.push((config.name.to_string(), modules.len(), dir));
+    }
+    Ok(done)
+}
+
 fn gen(configs: &[String], out: &Path, fixtures: bool, params: &params::ParamFlags) -> Result<(), String> {
     if params.any() {
         for p in params.parse()? {
@@ -332,20 +354,8 @@ fn gen(configs: &[String], out: &Path, fixtures: bool, params: &params::ParamFla
             return Ok(());
         }
     }
-    for config in selected(configs)? {
-        let modules = config.generate();
-        let dir = out.join(config.name);
-        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
-        println!("{:<10} {} modules -> {}", config.name, modules.len(), dir.display());
-    }
-    for config in selected_switch(configs) {
-        let modules = config.generate();
-        let dir = out.join(config.name);
-        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for (file, text) in config.data_files() {
-            std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()))?;
-        }
-        println!("{:<10} {} modules -> {}", config.name, modules.len(), dir.display());
+    for (name, modules, dir) in generate_named(configs, out)? {
+        println!("{name:<10} {modules} modules -> {}", dir.display());
     }
     if fixtures {
         let dir = Path::new(nanotransport_sim::cosim::fixtures::FIXTURE_DIR);

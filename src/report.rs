@@ -6,8 +6,7 @@
 //! figures for scripts), one `incast-<protocol>-<buffer>p.json` per incast run and the plots
 //! `incast-queue.svg` and `incast-slowdown.svg`. Progress goes to stderr.
 
-use crate::{fmt_opt, incast_run, incast_table, lint, selected, selected_switch, write_plots, IncastSetup};
-use nanotransport_hdl::generate::write_modules;
+use crate::{fmt_opt, generate_named, incast_run, incast_table, lint, write_plots, IncastSetup};
 use nanotransport_sim::experiments::incast::IncastResult;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Protocol, CLOCK_GHZ};
 use serde_json::json;
@@ -49,23 +48,9 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
 
     // Verilog: generate, then lint (and synthesise on request).
     let t = step("generate Verilog");
-    let mut generated = Vec::new();
-    for c in selected(r.gen_configs)? {
-        let modules = c.generate();
-        let dir = r.verilog.join(c.name);
-        io(write_modules(&dir, &modules), &dir)?;
-        eprintln!("{:<12} {} modules -> {}", c.name, modules.len(), dir.display());
-        generated.push((c.name.to_string(), modules.len(), dir));
-    }
-    for c in selected_switch(r.gen_configs) {
-        let modules = c.generate();
-        let dir = r.verilog.join(c.name);
-        io(write_modules(&dir, &modules), &dir)?;
-        for (file, text) in c.data_files() {
-            io(std::fs::write(dir.join(&file), text), &dir.join(&file))?;
-        }
-        eprintln!("{:<12} {} modules -> {}", c.name, modules.len(), dir.display());
-        generated.push((c.name.to_string(), modules.len(), dir));
+    let generated = generate_named(r.gen_configs, r.verilog)?;
+    for (name, modules, dir) in &generated {
+        eprintln!("{name:<12} {modules} modules -> {}", dir.display());
     }
     let gen_s = t.elapsed().as_secs_f64();
     let t = step(if r.synth { "lint (verilator -Wall) and synthesis (yosys synth_xilinx -family xcup)" } else { "lint (verilator -Wall)" });

@@ -254,7 +254,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     s_h1: DFF<Bits<BB>>,
     s_rel_slot: DFF<Bits<IW>>,
     s_rel_delivered: DFF<Bit>,
-    recent_keys: DFF<Bits<1024>>,
+    /// One register per ring entry, written at a constant position (no 1024-bit vector).
+    recent_keys: [DFF<Bits<64>>; RECENT_DEPTH],
     recent_valid: DFF<Bits<16>>,
     recent_ptr: DFF<Bits<4>>,
     r_valid: DFF<Bit>,
@@ -298,7 +299,6 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     fold_s3: Constant<Bits<7>>,
     fold_s4: Constant<Bits<7>>,
     fold_s5: Constant<Bits<7>>,
-    lane64: Constant<Bits<1024>>,
     bitmap_lane: Constant<Bits<163>>,
     all_ones64: Constant<Bits<64>>,
     mix: Constant<Bits<64>>,
@@ -324,6 +324,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     hit_len: Signal<Local, Bits<16>>,
     hit_pkts: Signal<Local, Bits<17>>,
     recent_found: Signal<Local, Bit>,
+    /// One-hot position of `recent_ptr`.
+    recent_sel: Signal<Local, Bits<16>>,
     is_recent: Signal<Local, Bit>,
     req_pkts: Signal<Local, Bits<17>>,
     sel_pkts: Signal<Local, Bits<7>>,
@@ -434,7 +436,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             s_h1: Default::default(),
             s_rel_slot: Default::default(),
             s_rel_delivered: Default::default(),
-            recent_keys: Default::default(),
+            recent_keys: std::array::from_fn(|_| DFF::default()),
             recent_valid: Default::default(),
             recent_ptr: Default::default(),
             r_valid: Default::default(),
@@ -478,7 +480,6 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             fold_s3: Constant::new((3 * BB as u64).to_bits()),
             fold_s4: Constant::new((4 * BB as u64).to_bits()),
             fold_s5: Constant::new((5 * BB as u64).to_bits()),
-            lane64: Constant::new(u64::MAX.to_bits()),
             bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<163>() << 99),
             all_ones64: Constant::new(Bits::<64>::mask()),
             mix: Constant::new(0x5bd1_e995u64.to_bits()),
@@ -503,6 +504,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             hit_len: Default::default(),
             hit_pkts: Default::default(),
             recent_found: Default::default(),
+            recent_sel: Default::default(),
             is_recent: Default::default(),
             req_pkts: Default::default(),
             sel_pkts: Default::default(),
@@ -549,10 +551,14 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, live, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
-            s_rel_delivered, recent_keys, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
+            s_rel_delivered, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
             r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3);
+        for i in 0..RECENT_DEPTH {
+            self.recent_keys[i].clock.next = self.clock.val();
+            self.recent_keys[i].d.next = self.recent_keys[i].q.val();
+        }
         self.e00.read_clock.next = self.clock.val();
         self.e00.write_clock.next = self.clock.val();
         self.e01.read_clock.next = self.clock.val();
@@ -678,7 +684,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.req_pkts.next = (bit_cast::<17, 16>(self.s_len.q.val()) + 1023) >> 10;
         self.recent_found.next = false;
         for i in 0..16 {
-            if self.recent_valid.q.val().get_bit(i) & (self.recent_keys.q.val().get_bits::<64>(i * 64) == self.s_key.q.val()) {
+            if self.recent_valid.q.val().get_bit(i) & (self.recent_keys[i].q.val() == self.s_key.q.val()) {
                 self.recent_found.next = true;
             }
         }
@@ -821,11 +827,11 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.class2.free_id.next = self.rel_index.val();
         self.class3.free_id.next = self.rel_index.val();
         // The recently-completed ring: one constant-position write per entry.
+        self.recent_sel.next = bits::<16>(1) << self.recent_ptr.q.val();
         if self.do_release.val() & self.s_rel_delivered.q.val() {
             for i in 0..16 {
-                if self.recent_ptr.q.val() == i {
-                    self.recent_keys.d.next = (self.recent_keys.q.val() & (!(self.lane64.val() << (i * 64))))
-                        | (bit_cast::<1024, 64>(self.rel_info.val().get_bits::<64>(0)) << (i * 64));
+                if self.recent_sel.val().get_bit(i) {
+                    self.recent_keys[i].d.next = self.rel_info.val().get_bits::<64>(0);
                 }
             }
             self.recent_valid.d.next = self.recent_valid.q.val().replace_bit(self.recent_ptr.q.val().index(), true);

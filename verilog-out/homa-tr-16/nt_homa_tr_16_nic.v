@@ -18383,7 +18383,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     localparam  fold_s3 = 7'b1100;
     localparam  fold_s4 = 7'b10000;
     localparam  fold_s5 = 7'b10100;
-    localparam  lane64 = 1024'hffffffffffffffff;
     localparam  bitmap_lane = 163'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
     localparam  mix = 64'h5bd1e995;
@@ -18520,9 +18519,54 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     reg  s_rel_delivered$d;
     wire  s_rel_delivered$q;
     reg  s_rel_delivered$clock;
-    reg  [1023:0] recent_keys$d;
-    wire  [1023:0] recent_keys$q;
-    reg  recent_keys$clock;
+    reg  [63:0] recent_keys$0$d;
+    wire  [63:0] recent_keys$0$q;
+    reg  recent_keys$0$clock;
+    reg  [63:0] recent_keys$1$d;
+    wire  [63:0] recent_keys$1$q;
+    reg  recent_keys$1$clock;
+    reg  [63:0] recent_keys$2$d;
+    wire  [63:0] recent_keys$2$q;
+    reg  recent_keys$2$clock;
+    reg  [63:0] recent_keys$3$d;
+    wire  [63:0] recent_keys$3$q;
+    reg  recent_keys$3$clock;
+    reg  [63:0] recent_keys$4$d;
+    wire  [63:0] recent_keys$4$q;
+    reg  recent_keys$4$clock;
+    reg  [63:0] recent_keys$5$d;
+    wire  [63:0] recent_keys$5$q;
+    reg  recent_keys$5$clock;
+    reg  [63:0] recent_keys$6$d;
+    wire  [63:0] recent_keys$6$q;
+    reg  recent_keys$6$clock;
+    reg  [63:0] recent_keys$7$d;
+    wire  [63:0] recent_keys$7$q;
+    reg  recent_keys$7$clock;
+    reg  [63:0] recent_keys$8$d;
+    wire  [63:0] recent_keys$8$q;
+    reg  recent_keys$8$clock;
+    reg  [63:0] recent_keys$9$d;
+    wire  [63:0] recent_keys$9$q;
+    reg  recent_keys$9$clock;
+    reg  [63:0] recent_keys$10$d;
+    wire  [63:0] recent_keys$10$q;
+    reg  recent_keys$10$clock;
+    reg  [63:0] recent_keys$11$d;
+    wire  [63:0] recent_keys$11$q;
+    reg  recent_keys$11$clock;
+    reg  [63:0] recent_keys$12$d;
+    wire  [63:0] recent_keys$12$q;
+    reg  recent_keys$12$clock;
+    reg  [63:0] recent_keys$13$d;
+    wire  [63:0] recent_keys$13$q;
+    reg  recent_keys$13$clock;
+    reg  [63:0] recent_keys$14$d;
+    wire  [63:0] recent_keys$14$q;
+    reg  recent_keys$14$clock;
+    reg  [63:0] recent_keys$15$d;
+    wire  [63:0] recent_keys$15$q;
+    reg  recent_keys$15$clock;
     reg  [15:0] recent_valid$d;
     wire  [15:0] recent_valid$q;
     reg  recent_valid$clock;
@@ -18618,6 +18662,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     reg  [15:0] hit_len;
     reg  [16:0] hit_pkts;
     reg  recent_found;
+    reg  [15:0] recent_sel;
     reg  is_recent;
     reg  [16:0] req_pkts;
     reg  [6:0] sel_pkts;
@@ -18837,10 +18882,85 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         .q(s_rel_delivered$q),
         .clock(s_rel_delivered$clock)
     );
-    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys recent_keys(
-        .d(recent_keys$d),
-        .q(recent_keys$q),
-        .clock(recent_keys$clock)
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$0 recent_keys$0(
+        .d(recent_keys$0$d),
+        .q(recent_keys$0$q),
+        .clock(recent_keys$0$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$1 recent_keys$1(
+        .d(recent_keys$1$d),
+        .q(recent_keys$1$q),
+        .clock(recent_keys$1$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$2 recent_keys$2(
+        .d(recent_keys$2$d),
+        .q(recent_keys$2$q),
+        .clock(recent_keys$2$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$3 recent_keys$3(
+        .d(recent_keys$3$d),
+        .q(recent_keys$3$q),
+        .clock(recent_keys$3$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$4 recent_keys$4(
+        .d(recent_keys$4$d),
+        .q(recent_keys$4$q),
+        .clock(recent_keys$4$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$5 recent_keys$5(
+        .d(recent_keys$5$d),
+        .q(recent_keys$5$q),
+        .clock(recent_keys$5$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$6 recent_keys$6(
+        .d(recent_keys$6$d),
+        .q(recent_keys$6$q),
+        .clock(recent_keys$6$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$7 recent_keys$7(
+        .d(recent_keys$7$d),
+        .q(recent_keys$7$q),
+        .clock(recent_keys$7$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$8 recent_keys$8(
+        .d(recent_keys$8$d),
+        .q(recent_keys$8$q),
+        .clock(recent_keys$8$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$9 recent_keys$9(
+        .d(recent_keys$9$d),
+        .q(recent_keys$9$q),
+        .clock(recent_keys$9$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$10 recent_keys$10(
+        .d(recent_keys$10$d),
+        .q(recent_keys$10$q),
+        .clock(recent_keys$10$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$11 recent_keys$11(
+        .d(recent_keys$11$d),
+        .q(recent_keys$11$q),
+        .clock(recent_keys$11$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$12 recent_keys$12(
+        .d(recent_keys$12$d),
+        .q(recent_keys$12$q),
+        .clock(recent_keys$12$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$13 recent_keys$13(
+        .d(recent_keys$13$d),
+        .q(recent_keys$13$q),
+        .clock(recent_keys$13$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$14 recent_keys$14(
+        .d(recent_keys$14$d),
+        .q(recent_keys$14$q),
+        .clock(recent_keys$14$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$15 recent_keys$15(
+        .d(recent_keys$15$d),
+        .q(recent_keys$15$q),
+        .clock(recent_keys$15$clock)
     );
     nt_homa_tr_16_nic$reassembly$msg_table$recent_valid recent_valid(
         .d(recent_valid$d),
@@ -18978,7 +19098,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         s_h1$clock = clock;
         s_rel_slot$clock = clock;
         s_rel_delivered$clock = clock;
-        recent_keys$clock = clock;
         recent_valid$clock = clock;
         recent_ptr$clock = clock;
         r_valid$clock = clock;
@@ -19016,7 +19135,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         s_h1$d = s_h1$q;
         s_rel_slot$d = s_rel_slot$q;
         s_rel_delivered$d = s_rel_delivered$q;
-        recent_keys$d = recent_keys$q;
         recent_valid$d = recent_valid$q;
         recent_ptr$d = recent_ptr$q;
         r_valid$d = r_valid$q;
@@ -19046,6 +19164,38 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         class1$clock = clock;
         class2$clock = clock;
         class3$clock = clock;
+        recent_keys$0$clock = clock;
+        recent_keys$0$d = recent_keys$0$q;
+        recent_keys$1$clock = clock;
+        recent_keys$1$d = recent_keys$1$q;
+        recent_keys$2$clock = clock;
+        recent_keys$2$d = recent_keys$2$q;
+        recent_keys$3$clock = clock;
+        recent_keys$3$d = recent_keys$3$q;
+        recent_keys$4$clock = clock;
+        recent_keys$4$d = recent_keys$4$q;
+        recent_keys$5$clock = clock;
+        recent_keys$5$d = recent_keys$5$q;
+        recent_keys$6$clock = clock;
+        recent_keys$6$d = recent_keys$6$q;
+        recent_keys$7$clock = clock;
+        recent_keys$7$d = recent_keys$7$q;
+        recent_keys$8$clock = clock;
+        recent_keys$8$d = recent_keys$8$q;
+        recent_keys$9$clock = clock;
+        recent_keys$9$d = recent_keys$9$q;
+        recent_keys$10$clock = clock;
+        recent_keys$10$d = recent_keys$10$q;
+        recent_keys$11$clock = clock;
+        recent_keys$11$d = recent_keys$11$q;
+        recent_keys$12$clock = clock;
+        recent_keys$12$d = recent_keys$12$q;
+        recent_keys$13$clock = clock;
+        recent_keys$13$d = recent_keys$13$q;
+        recent_keys$14$clock = clock;
+        recent_keys$14$d = recent_keys$14$q;
+        recent_keys$15$clock = clock;
+        recent_keys$15$d = recent_keys$15$q;
         e00$read_clock = clock;
         e00$write_clock = clock;
         e01$read_clock = clock;
@@ -19149,52 +19299,52 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         hit_pkts = (((hit_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         recent_found = 1'b0;
-        if (recent_valid$q[0] & (recent_keys$q[(0 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[0] & (recent_keys$0$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[1] & (recent_keys$q[(1 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[1] & (recent_keys$1$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[2] & (recent_keys$q[(2 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[2] & (recent_keys$2$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[3] & (recent_keys$q[(3 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[3] & (recent_keys$3$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[4] & (recent_keys$q[(4 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[4] & (recent_keys$4$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[5] & (recent_keys$q[(5 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[5] & (recent_keys$5$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[6] & (recent_keys$q[(6 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[6] & (recent_keys$6$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[7] & (recent_keys$q[(7 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[7] & (recent_keys$7$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[8] & (recent_keys$q[(8 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[8] & (recent_keys$8$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[9] & (recent_keys$q[(9 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[9] & (recent_keys$9$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[10] & (recent_keys$q[(10 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[10] & (recent_keys$10$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[11] & (recent_keys$q[(11 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[11] & (recent_keys$11$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[12] & (recent_keys$q[(12 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[12] & (recent_keys$12$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[13] & (recent_keys$q[(13 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[13] & (recent_keys$13$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[14] & (recent_keys$q[(14 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[14] & (recent_keys$14$q == s_key$q)) begin
             recent_found = 1'b1;
         end
-        if (recent_valid$q[15] & (recent_keys$q[(15 * 32'h40)+:(64)] == s_key$q)) begin
+        if (recent_valid$q[15] & (recent_keys$15$q == s_key$q)) begin
             recent_found = 1'b1;
         end
         is_recent = (~hit_found) & recent_found;
@@ -19511,54 +19661,55 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         class1$free_id = rel_index;
         class2$free_id = rel_index;
         class3$free_id = rel_index;
+        recent_sel = ((32'h1) & 16'hffff) << recent_ptr$q;
         if (do_release & s_rel_delivered$q) begin
-            if (recent_ptr$q == 0) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (0 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40));
+            if (recent_sel[0]) begin
+                recent_keys$0$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 1) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (1 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+            if (recent_sel[1]) begin
+                recent_keys$1$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 2) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (2 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+            if (recent_sel[2]) begin
+                recent_keys$2$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 3) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (3 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+            if (recent_sel[3]) begin
+                recent_keys$3$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 4) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (4 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+            if (recent_sel[4]) begin
+                recent_keys$4$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 5) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (5 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+            if (recent_sel[5]) begin
+                recent_keys$5$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 6) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (6 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+            if (recent_sel[6]) begin
+                recent_keys$6$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 7) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (7 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+            if (recent_sel[7]) begin
+                recent_keys$7$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 8) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (8 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40));
+            if (recent_sel[8]) begin
+                recent_keys$8$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 9) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (9 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40));
+            if (recent_sel[9]) begin
+                recent_keys$9$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 10) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (10 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (10 * 32'h40));
+            if (recent_sel[10]) begin
+                recent_keys$10$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 11) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (11 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (11 * 32'h40));
+            if (recent_sel[11]) begin
+                recent_keys$11$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 12) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (12 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (12 * 32'h40));
+            if (recent_sel[12]) begin
+                recent_keys$12$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 13) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (13 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (13 * 32'h40));
+            if (recent_sel[13]) begin
+                recent_keys$13$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 14) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (14 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (14 * 32'h40));
+            if (recent_sel[14]) begin
+                recent_keys$14$d = rel_info[(32'h0)+:(64)];
             end
-            if (recent_ptr$q == 15) begin
-                recent_keys$d = (recent_keys$q & (~(lane64 << (15 * 32'h40)))) | (((rel_info[(32'h0)+:(64)]) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (15 * 32'h40));
+            if (recent_sel[15]) begin
+                recent_keys$15$d = rel_info[(32'h0)+:(64)];
             end
             recent_valid$d = (recent_valid$q & ~(1 << (recent_ptr$q)) | ((1'b1) << (recent_ptr$q)));
             recent_ptr$d = recent_ptr$q + 32'h1;
@@ -21381,23 +21532,308 @@ module nt_homa_tr_16_nic$reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$r_valid
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys(d,q,clock);
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$0(d,q,clock);
 
     // Module arguments
-    input wire  [1023:0] d;
-    output reg  [1023:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 1024'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$0
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$1(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$1
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$10(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$10
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$11(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$11
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$12(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$12
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$13(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$13
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$14(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$14
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$15(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$15
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$2(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$2
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$3(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$3
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$4(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$4
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$5(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$5
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$6(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$6
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$7(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$7
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$8(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$8
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$9(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$recent_keys$9
 
 
 module nt_homa_tr_16_nic$reassembly$msg_table$recent_ptr(d,q,clock);

@@ -79,6 +79,10 @@
 //!   (it counts as progress when packets went out) and a lost packet is first retransmitted at the
 //!   second expiry; a message none of whose packets is acknowledged is retransmitted at expiries
 //!   2 … `threshold + 1` and abandoned at expiry `threshold + 2` after the install.
+//!   **Option `rtx_first_expiry`** (configuration register 0x38 bit 0, default off = the
+//!   thesis): an expiry whose timer was set with "nothing sent yet" retransmits every
+//!   non-delivered packet sent so far (`< maxTxPktOffset + 1` now), so a lost packet is resent
+//!   one RTO after the install, as the ns-3 model does; progress and abandonment are unchanged.
 //!
 //! # Events are never lost below the stated rate
 //! `dlv_*` and `ctx_*` have no ready: each is pushed into its own 16-entry FIFO
@@ -130,6 +134,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     pub reset: Signal<In, Bit>,
     pub default_credit: Signal<In, Bits<16>>,
     pub timeout_threshold: Signal<In, Bits<8>>,
+    /// Option: the first expiry after an install retransmits what was sent (see Algorithm 4 below).
+    pub rtx_first_expiry: Signal<In, Bit>,
     // message install
     pub new_valid: Signal<In, Bit>,
     pub new_ready: Signal<Out, Bit>,
@@ -303,6 +309,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     t_cnt_inc: Signal<Local, Bits<8>>,
     t_abandon: Signal<Local, Bit>,
     t_rtx: Signal<Local, Bits<64>>,
+    /// Packets `0 … t_bound − 1` are the ones an expiry may retransmit.
+    t_bound: Signal<Local, Bits<8>>,
     i_npkts: Signal<Local, Bits<17>>,
     i_pk: Signal<Local, Bits<64>>,
     i_credit_req: Signal<Local, Bits<16>>,
@@ -345,6 +353,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             reset: Default::default(),
             default_credit: Default::default(),
             timeout_threshold: Default::default(),
+            rtx_first_expiry: Default::default(),
             new_valid: Default::default(),
             new_ready: Default::default(),
             new_slot: Default::default(),
@@ -500,6 +509,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             t_cnt_inc: Default::default(),
             t_abandon: Default::default(),
             t_rtx: Default::default(),
+            t_bound: Default::default(),
             i_npkts: Default::default(),
             i_pk: Default::default(),
             i_credit_req: Default::default(),
@@ -703,7 +713,11 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.t_cnt_inc.next = 0xFF.into();
         }
         self.t_abandon.next = (!self.t_progress.val()) & (self.t_cnt_inc.val() > self.timeout_threshold.val());
-        self.t_rtx.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.s1_rtx_p1.q.val()))) & (!self.c_del.val());
+        self.t_bound.next = self.s1_rtx_p1.q.val();
+        if self.rtx_first_expiry.val() & (self.s1_rtx_p1.q.val() == 0) {
+            self.t_bound.next = self.c_max.val();
+        }
+        self.t_rtx.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.t_bound.val()))) & (!self.c_del.val());
         // Install.
         self.i_npkts.next = (bit_cast::<17, 16>(self.s1_len.q.val()) + 1023) >> 10;
         self.i_pk.next = !(self.ones64.val() << bit_cast::<7, 17>(self.i_npkts.val()));

@@ -25,7 +25,8 @@
 //! | 0x2C | control packets the arbiter sends before a waiting data packet | 4 | 4 |
 //! | 0x30 | Homa: overcommitment level (messages granted at once) | 0 (unused) | 3 |
 //! | 0x34 | Homa: unscheduled priorities U | 0 (unused) | 1 |
-//! | 0x38, 0x3C | free | 0 | 0 |
+//! | 0x38 | recovery options: bit 0 = retransmit at the first timeout after a message starts (the thesis' Algorithm 4 first retransmits at the second) | 0 | 0 |
+//! | 0x3C | free | 0 | 0 |
 //!
 //! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no
 //! frame is in flight. Counters wrap; 16-bit counters are zero-extended.
@@ -52,6 +53,11 @@ pub const CFG_CTRL_BURST_LIMIT: usize = 11;
 pub const CFG_OVERCOMMIT: usize = 12;
 /// Homa: number of unscheduled priorities (U).
 pub const CFG_UNSCHED_PRIOS: usize = 13;
+
+/// Recovery options (bit 0: retransmit at the first expiry, [`RECOVERY_RTX_FIRST_EXPIRY`]).
+pub const CFG_RECOVERY_OPTIONS: usize = 14;
+/// Bit of [`CFG_RECOVERY_OPTIONS`]: a message's first timeout retransmits what was sent.
+pub const RECOVERY_RTX_FIRST_EXPIRY: u32 = 1;
 
 /// NDP's configuration defaults (see the table).
 pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =

@@ -376,6 +376,7 @@ macro_rules! nic_shell {
                 self.tx.default_credit.next = self.cfg.val().get_bits::<16>(160);
                 self.tx.rto_cycles.next = self.cfg.val().get_bits::<32>(192);
                 self.tx.timeout_threshold.next = self.cfg.val().get_bits::<8>(224);
+                self.tx.rtx_first_expiry.next = self.cfg.val().get_bit(448); // CFG_RECOVERY_OPTIONS bit 0
                 self.tx.s_axis_msg_tdata.next = self.s_axis_msg_tdata.val();
                 self.tx.s_axis_msg_tkeep.next = self.s_axis_msg_tkeep.val();
                 self.tx.s_axis_msg_tlast.next = self.s_axis_msg_tlast.val();

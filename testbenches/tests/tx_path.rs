@@ -53,13 +53,14 @@ sized_tests! {
     every_slot_in_use_backpressures_the_cpu_without_loss => every_slot_in_use_16, every_slot_in_use_128;
     credit_nack_retransmission_and_counters => credit_nack_retransmission_and_counters_16, credit_nack_retransmission_and_counters_128;
     lost_single_packet_message_retransmission_and_abandon_timing => lost_packet_timing_16, lost_packet_timing_128;
+    lost_single_packet_message_with_rtx_at_first_expiry => lost_packet_timing_first_expiry_16, lost_packet_timing_first_expiry_128;
     event_bursts_are_never_lost_silently => event_bursts_16, event_bursts_128;
     random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks => random_traffic_16, random_traffic_128;
     lockstep_native_against_verilator_protocol_traffic => lockstep_protocol_traffic_16, lockstep_protocol_traffic_128;
 }
 
 const INPUTS: &[&str] = &[
-    "reset", "default_credit", "timeout_threshold", "rto_cycles", "s_axis_msg_tdata", "s_axis_msg_tkeep",
+    "reset", "default_credit", "timeout_threshold", "rtx_first_expiry", "rto_cycles", "s_axis_msg_tdata", "s_axis_msg_tkeep",
     "s_axis_msg_tlast", "s_axis_msg_tvalid", "done_ready", "dlv_valid", "dlv_tx_msg_id", "dlv_ack_bitmap",
     "ctx_valid", "ctx_tx_msg_id", "ctx_rtx_flag", "ctx_rtx_bitmap", "ctx_credit_flag", "ctx_new_credit",
     "ctx_allow_tx", "ctx_raise_only", "m_axis_pkt_tready",
@@ -95,6 +96,8 @@ struct Tx {
     threshold: u64,
     rto: u64,
     credit: u64,
+    /// The `rtx_first_expiry` option.
+    first_expiry: bool,
 }
 
 impl Tx {
@@ -102,7 +105,7 @@ impl Tx {
         let m = VerilatedModel::new(s.model).unwrap();
         let inp = INPUTS.iter().map(|p| m.port_or_panic(p)).collect();
         let out = OUTPUTS.iter().map(|p| m.port_or_panic(p)).collect();
-        let mut t = Tx { m, inp, out, cycle: 0, threshold, rto, credit };
+        let mut t = Tx { m, inp, out, cycle: 0, threshold, rto, credit, first_expiry: false };
         t.set("reset", 1);
         t.step(&In::default());
         t.set("reset", 0);
@@ -127,6 +130,7 @@ impl Tx {
         self.set("default_credit", self.credit);
         self.set("timeout_threshold", self.threshold);
         self.set("rto_cycles", self.rto);
+        self.set("rtx_first_expiry", self.first_expiry as u64);
         let (w, k, l) = i.word.unwrap_or((0, 0, false));
         self.set("s_axis_msg_tdata", w);
         self.set("s_axis_msg_tkeep", k as u64);
@@ -541,9 +545,20 @@ fn credit_nack_retransmission_and_counters(s: &Size) {
 /// first retransmission at the second expiry, one per expiry up to threshold + 1, abandoned at
 /// expiry threshold + 2 (Algorithm 4).
 fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
+    lost_single_packet_message(s, false);
+}
+
+/// The same with the `rtx_first_expiry` option: the first retransmission follows the first
+/// expiry, then one per expiry; abandonment is unchanged (expiry threshold + 2).
+fn lost_single_packet_message_with_rtx_at_first_expiry(s: &Size) {
+    lost_single_packet_message(s, true);
+}
+
+fn lost_single_packet_message(s: &Size, first_expiry: bool) {
     const RTO: u64 = 1000;
     const THRESHOLD: u64 = 2;
     let mut t = Tx::new(s, THRESHOLD, RTO, 12);
+    t.first_expiry = first_expiry;
     let words = message_words(1, None, 0, 0x0a000009, 9, 7, &[0x5a]);
     let mut next = 0;
     let mut col = Collector::default();
@@ -575,16 +590,19 @@ fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
     let (done_cycle, done_id, abandoned) = done.expect("completion");
     let done_rel = done_cycle - commit;
     println!(
-        "tx_path ({} messages) lost 1-packet message, rto {RTO}, threshold {THRESHOLD}: packets at cycles after the install (is_rtx) {rel:?}; \
-         abandoned completion {done_rel} cycles after the install",
+        "tx_path ({} messages) lost 1-packet message, rto {RTO}, threshold {THRESHOLD}, rtx_first_expiry {first_expiry}: \
+         packets at cycles after the install (is_rtx) {rel:?}; abandoned completion {done_rel} cycles after the install",
         s.n
     );
     assert_eq!((Some(done_id), abandoned), (id, true));
-    assert_eq!(rel.len() as u64, 1 + THRESHOLD, "original + threshold retransmissions: {rel:?}");
+    // Without the option expiry 1 only records progress; with it, expiry 1 retransmits too.
+    let first_rtx_expiry = if first_expiry { 1 } else { 2 };
+    assert_eq!(rel.len() as u64, THRESHOLD + 3 - first_rtx_expiry, "original + one retransmission per expiry {first_rtx_expiry} ..= threshold + 1: {rel:?}");
     assert!(!rel[0].1 && rel[0].0 < 20);
     for (k, &(c, is_rtx)) in rel.iter().enumerate().skip(1) {
         assert!(is_rtx, "retransmission {k} flagged is_rtx");
-        assert_eq!(c / RTO, k as u64 + 1, "retransmission {k} follows expiry {}: {rel:?}", k + 1);
+        let expiry = k as u64 + first_rtx_expiry - 1;
+        assert_eq!(c / RTO, expiry, "retransmission {k} follows expiry {expiry}: {rel:?}");
     }
     assert_eq!(done_rel / RTO, THRESHOLD + 2, "abandoned at expiry threshold + 2");
     // Per expiry: the N-entry timer's scan (≤ N + 2 cycles) plus the pipeline.
@@ -823,6 +841,7 @@ where
         .drive("reset", Drive::Bernoulli(0.001))
         .drive("default_credit", Drive::Range(0, 8))
         .drive("timeout_threshold", Drive::Range(0, 3))
+        .drive("rtx_first_expiry", Drive::Bernoulli(0.5))
         .drive("rto_cycles", Drive::Range(10, 400))
         .drive("s_axis_msg_tdata", Drive::Range(0, 3000))
         .drive("s_axis_msg_tlast", Drive::Bernoulli(0.2))
@@ -1013,6 +1032,7 @@ where
         .drive("reset", Drive::Bernoulli(0.0005))
         .drive("default_credit", Drive::Range(0, 8))
         .drive("timeout_threshold", Drive::Range(0, 3))
+        .drive("rtx_first_expiry", Drive::Bernoulli(0.5))
         .drive("new_valid", Drive::Bernoulli(0.15))
         .drive("new_slot", Drive::Range(0, N as u64 - 1))
         .drive("new_msg_len", Drive::Range(0, 40_000))

@@ -251,6 +251,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  tx$reset;
     reg  [15:0] tx$default_credit;
     reg  [7:0] tx$timeout_threshold;
+    reg  tx$rtx_first_expiry;
     reg  [31:0] tx$rto_cycles;
     reg  [63:0] tx$s_axis_msg_tdata;
     reg  [7:0] tx$s_axis_msg_tkeep;
@@ -725,6 +726,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .reset(tx$reset),
         .default_credit(tx$default_credit),
         .timeout_threshold(tx$timeout_threshold),
+        .rtx_first_expiry(tx$rtx_first_expiry),
         .rto_cycles(tx$rto_cycles),
         .s_axis_msg_tdata(tx$s_axis_msg_tdata),
         .s_axis_msg_tkeep(tx$s_axis_msg_tkeep),
@@ -1119,6 +1121,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         tx$default_credit = cfg[(32'ha0)+:(16)];
         tx$rto_cycles = cfg[(32'hc0)+:(32)];
         tx$timeout_threshold = cfg[(32'he0)+:(8)];
+        tx$rtx_first_expiry = cfg[32'h1c0];
         tx$s_axis_msg_tdata = s_axis_msg_tdata;
         tx$s_axis_msg_tkeep = s_axis_msg_tkeep;
         tx$s_axis_msg_tlast = s_axis_msg_tlast;
@@ -14273,13 +14276,14 @@ module nt_ndp_16_nic$status(index,value,map_version,protocol_id,messages,datapat
 endmodule // nt_ndp_16_nic$status
 
 
-module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
+module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
+    input wire  rtx_first_expiry;
     input wire  [31:0] rto_cycles;
     input wire  [63:0] s_axis_msg_tdata;
     input wire  [7:0] s_axis_msg_tkeep;
@@ -14373,6 +14377,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,
     reg  core$reset;
     reg  [15:0] core$default_credit;
     reg  [7:0] core$timeout_threshold;
+    reg  core$rtx_first_expiry;
     reg  core$new_valid;
     wire  core$new_ready;
     reg  [3:0] core$new_slot;
@@ -14645,6 +14650,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,
         .reset(core$reset),
         .default_credit(core$default_credit),
         .timeout_threshold(core$timeout_threshold),
+        .rtx_first_expiry(core$rtx_first_expiry),
         .new_valid(core$new_valid),
         .new_ready(core$new_ready),
         .new_slot(core$new_slot),
@@ -15043,6 +15049,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rto_cycles,
         d_base_rom$address = core$pkt_slot;
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
+        core$rtx_first_expiry = rtx_first_expiry;
         core$dlv_valid = dlv_valid;
         core$dlv_tx_msg_id = dlv_tx_msg_id;
         core$dlv_ack_bitmap = dlv_ack_bitmap;
@@ -16281,13 +16288,14 @@ module nt_ndp_16_nic$tx$comp_q$write_ptr(d,q,clock);
 endmodule // nt_ndp_16_nic$tx$comp_q$write_ptr
 
 
-module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
+    input wire  rtx_first_expiry;
     input wire  new_valid;
     output reg  new_ready;
     input wire  [3:0] new_slot;
@@ -16562,6 +16570,7 @@ module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,new_va
     reg  [7:0] t_cnt_inc;
     reg  t_abandon;
     reg  [63:0] t_rtx;
+    reg  [7:0] t_bound;
     reg  [16:0] i_npkts;
     reg  [63:0] i_pk;
     reg  [15:0] i_credit_req;
@@ -17021,7 +17030,11 @@ module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,new_va
             t_cnt_inc = 32'hff;
         end
         t_abandon = (~t_progress) & (t_cnt_inc > timeout_threshold);
-        t_rtx = (~(ones64 << ((s1_rtx_p1$q) & 7'h7f))) & (~c_del);
+        t_bound = s1_rtx_p1$q;
+        if (rtx_first_expiry & (s1_rtx_p1$q == 32'h0)) begin
+            t_bound = c_max;
+        end
+        t_rtx = (~(ones64 << ((t_bound) & 7'h7f))) & (~c_del);
         i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         i_pk = ~(ones64 << ((i_npkts) & 7'h7f));
         i_credit_req = default_credit;

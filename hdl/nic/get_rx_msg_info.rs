@@ -57,7 +57,11 @@
 //! # Reset
 //! Reset clears the recently-completed table and the counters and refills the free lists at
 //! once; then an init sequence of `2^BB` cycles writes every bucket empty (`req_ready` and
-//! `release_ready` stay low meanwhile). Generations live in a RAM and carry on across a reset.
+//! `release_ready` stay low meanwhile). Generations live in a RAM and carry on across a reset;
+//! one flip-flop per slot (`gen_known`, not reset) says whether the slot's generation was ever
+//! written, and a slot never allocated since power-up starts from generation 0 whatever its RAM
+//! word holds (RAM contents are unknown at power-up in a 4-state simulator and in memories
+//! without initial contents).
 //!
 //! # Ports
 //! | port | dir | width | meaning |
@@ -242,6 +246,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     class2: FreeList<N, IW>,
     class3: FreeList<N, IW>,
     live: DFF<Bits<N>>,
+    /// Slots whose generation was written since power-up (not reset: generations carry on).
+    gen_known: DFF<Bits<N>>,
     init_done: DFF<Bit>,
     init_ptr: DFF<Bits<BB>>,
     phase_b: DFF<Bit>,
@@ -424,6 +430,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             class2: Default::default(),
             class3: Default::default(),
             live: Default::default(),
+            gen_known: Default::default(),
             init_done: Default::default(),
             init_ptr: Default::default(),
             phase_b: Default::default(),
@@ -550,7 +557,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+        dff_setup!(self, clock, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
             r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
@@ -799,7 +806,11 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.do_update.next = (self.do_request.val() & self.hit_found.val()) & (self.reason.val() == 0);
         self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (!self.is_recent.val())) & (self.reason.val() == 0);
         self.new_slot.next = self.ids.alloc_id.val();
-        self.new_gen.next = self.slot_gen.read_data.val() + 1;
+        // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
+        self.new_gen.next = 1.into();
+        if self.gen_known.q.val().get_bit(self.new_slot.val().index()) {
+            self.new_gen.next = self.slot_gen.read_data.val() + 1;
+        }
         self.ids.alloc_ready.next = self.do_alloc.val();
         self.class0.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 0);
         self.class1.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 1);
@@ -908,6 +919,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         for i in 0..N {
             if self.do_alloc.val() & (self.new_slot.val().index() == i) {
                 self.live_set.next = self.live.q.val().replace_bit(i, true);
+                self.gen_known.d.next = self.gen_known.q.val().replace_bit(i, true);
             }
         }
         self.live.d.next = self.live_set.val();
@@ -1012,6 +1024,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.class3.free_valid.next = false;
             self.slot_info.write_enable.next = false;
             self.slot_gen.write_enable.next = false;
+            self.gen_known.d.next = self.gen_known.q.val();
         }
     }
 }

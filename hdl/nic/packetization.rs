@@ -11,9 +11,9 @@
 //!   the slot's current tx_msg_id 16 @233 (its low `IW` bits are ignored: the slot supplies
 //!   them), remote_ip 32 @249, remote_port 16 @281, local_port 16 @297, msg_len 16 @313, rank 8
 //!   @329.
-//! * Flip-flops: `active` (N bits, a message is installed) and `sendable` (N bits, the slot had
-//!   an eligible packet after its last operation) — the only per-slot state that must be seen in
-//!   parallel, each bit written by its own constant-index update — the round-robin pointer, the
+//! * Flip-flops: `active` (N bits, a message is installed), `sendable` (N bits, the slot had
+//!   an eligible packet after its last operation) and `id_known` (N bits, the slot's word was
+//!   written since power-up), each bit written by its own constant-index update — the round-robin pointer, the
 //!   pipeline registers, a 2-entry descriptor queue, the counters.
 //!
 //! **Credit is an exclusive bound**: offsets strictly below `credit` may be sent. The thesis words
@@ -25,9 +25,11 @@
 //! other `16 − IW`; the generation advances when the slot is freed. Every event and every timer
 //! expiry is checked against the slot's current ID; a mismatch (unknown, finished or reused
 //! message) is counted as stale and changes nothing. The ID lives in the RAM and is not reset:
-//! after `reset` a slot continues from its previous generation (from power-up, whose RAM is zero,
-//! slot `i`'s first ID is `i`), so an event that predates a reset cannot match a message written
-//! after it either.
+//! after `reset` a slot continues from its previous generation, so an event that predates a reset
+//! cannot match a message written after it either. From power-up slot `i`'s first ID is `i`: one
+//! flip-flop per slot (`id_known`, not reset) says whether its RAM word was ever written, and a
+//! word never written reads as generation 0 — the RAM's power-up contents are not relied on
+//! (they are unknown in a 4-state simulator and in memories without initial contents).
 //!
 //! # The pipeline (one operation per cycle)
 //! ```text
@@ -218,6 +220,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     // ---- state ----
     active_bits: DFF<Bits<N>>,
     sendable: DFF<Bits<N>>,
+    /// Slots whose RAM word has been written since power-up (not reset: IDs continue).
+    id_known: DFF<Bits<N>>,
     rr_last: DFF<Bits<IW>>,
     s1_valid: DFF<Bit>,
     s1_kind: DFF<Bits<3>>,
@@ -289,6 +293,7 @@ pub struct Packetization<const N: usize, const IW: usize> {
     c_npkts: Signal<Local, Bits<8>>,
     c_max: Signal<Local, Bits<8>>,
     c_tcnt: Signal<Local, Bits<8>>,
+    c_id_known: Signal<Local, Bit>,
     c_id_base: Signal<Local, Bits<16>>,
     c_id: Signal<Local, Bits<16>>,
     c_active: Signal<Local, Bit>,
@@ -423,6 +428,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             rr_any: Default::default(),
             off_ffs: Default::default(),
             active_bits: Default::default(),
+            id_known: Default::default(),
             sendable: Default::default(),
             rr_last: Default::default(),
             s1_valid: Default::default(),
@@ -489,6 +495,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             c_npkts: Default::default(),
             c_max: Default::default(),
             c_tcnt: Default::default(),
+            c_id_known: Default::default(),
             c_id_base: Default::default(),
             c_id: Default::default(),
             c_active: Default::default(),
@@ -554,7 +561,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, active_bits, sendable, rr_last, s1_valid, s1_kind, s1_slot, s1_id, s1_bitmap, s1_rtx_flag,
+            self, clock, active_bits, sendable, id_known, rr_last, s1_valid, s1_kind, s1_slot, s1_id, s1_bitmap, s1_rtx_flag,
             s1_credit_flag, s1_credit, s1_allow, s1_raise, s1_rtx_p1, s1_emit, s1_ip, s1_rport, s1_lport, s1_len,
             s1_rank, fwd_valid, fwd_slot, fwd_word, q_count, q0, q1, cnt_stale_dlv, cnt_stale_ctx, cnt_stale_to,
             cnt_ack_beyond, cnt_rtx_beyond, cnt_credit_beyond, cnt_write_busy, cnt_delivered, cnt_abandoned,
@@ -681,7 +688,12 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.c_npkts.next = self.cur.val().get_bits::<8>(209);
         self.c_max.next = self.cur.val().get_bits::<8>(217);
         self.c_tcnt.next = self.cur.val().get_bits::<8>(225);
-        self.c_id_base.next = self.cur.val().get_bits::<16>(233);
+        // A slot whose word was never written has generation 0 (its RAM word is not relied on).
+        self.c_id_known.next = self.id_known.q.val().get_bit(self.s1_slot.q.val().index());
+        self.c_id_base.next = 0.into();
+        if self.c_id_known.val() {
+            self.c_id_base.next = self.cur.val().get_bits::<16>(233);
+        }
         self.c_id.next = (self.c_id_base.val() & self.id_high_mask.val()) | bit_cast::<16, IW>(self.s1_slot.q.val());
         self.c_active.next = self.active_bits.q.val().get_bit(self.s1_slot.q.val().index());
         self.c_pk.next = !(self.ones64.val() << bit_cast::<7, 8>(self.c_npkts.val()));
@@ -862,6 +874,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             if self.s1_valid.q.val() & (self.s1_slot.q.val() == self.slot_ids[i].val()) {
                 self.active_bits.d.next = self.active_bits.q.val().replace_bit(i, self.u_active.val());
                 self.sendable.d.next = self.sendable.q.val().replace_bit(i, self.u_sendable.val());
+                self.id_known.d.next = self.id_known.q.val().replace_bit(i, true);
             }
         }
         self.done_valid.next = self.free_go.val();

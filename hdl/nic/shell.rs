@@ -33,7 +33,7 @@
 //! | CPU RX | `m_axis_msg_*`: one delivered message per stream packet (two header beats, then the payload; see [`crate::nic::reassembly::Reassembly`]) |
 //! | CPU TX | `s_axis_msg_*`: one message per stream packet (see [`crate::nic::tx_path::TxPath`]); `msg_id_valid`/`msg_id`: the tx_msg_id given to it; `done_valid`/`done_ready`/`done_tx_msg_id`/`done_abandoned`: completions |
 //! | registers | `s_axil_*`: AXI4-Lite, 32-bit, 12-bit byte addresses, see [`crate::nic::register_map`] |
-//! | probes | `probe_ingress_*` (tvalid, tready, tlast of the ingress → reassembly stream) and `probe_pkt_*` (of the transmit path → egress stream): observation points for the per-stage latency report; they change nothing |
+//! | probes | `probe_ingress_*` (tvalid, tready, tlast of the ingress → reassembly stream) and `probe_pkt_*` (of the transmit path → egress stream): observation points for the per-stage latency report; they change nothing; `tlast` is 0 while `tvalid` is low |
 //!
 //! # Register map
 //! One map for every protocol and size: [`crate::nic::register_map`] (configuration) and
@@ -336,7 +336,8 @@ macro_rules! nic_shell {
                 self.reassembly.s_axis_meta_is_last_pkt.next = self.ingress.m_axis_meta_is_last_pkt.val();
                 self.probe_ingress_tvalid.next = self.ingress.m_axis_tvalid.val();
                 self.probe_ingress_tready.next = self.reassembly.s_axis_tready.val();
-                self.probe_ingress_tlast.next = self.ingress.m_axis_tlast.val();
+                // Probes show tlast only with tvalid (a FIFO's tlast is its memory's read data).
+                self.probe_ingress_tlast.next = self.ingress.m_axis_tvalid.val() & self.ingress.m_axis_tlast.val();
 
                 self.m_axis_msg_tdata.next = self.reassembly.m_axis_tdata.val();
                 self.m_axis_msg_tkeep.next = self.reassembly.m_axis_tkeep.val();
@@ -412,7 +413,7 @@ macro_rules! nic_shell {
                 self.egress.s_axis_pkt_is_rtx.next = self.tx.m_axis_pkt_is_rtx.val();
                 self.probe_pkt_tvalid.next = self.tx.m_axis_pkt_tvalid.val();
                 self.probe_pkt_tready.next = self.egress.s_axis_pkt_tready.val();
-                self.probe_pkt_tlast.next = self.tx.m_axis_pkt_tlast.val();
+                self.probe_pkt_tlast.next = self.tx.m_axis_pkt_tvalid.val() & self.tx.m_axis_pkt_tlast.val();
 
                 self.arbiter.ctrl_burst_limit.next = self.cfg.val().get_bits::<8>(352);
                 self.arbiter.s_axis_ctrl_tdata.next = self.pktgen.m_axis_tdata.val();

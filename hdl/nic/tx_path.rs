@@ -17,9 +17,11 @@
 //! One message = one stream packet: word 0 `{rank[47:40], credit_valid[32], credit[31:16],
 //! msg_len[15:0]}`, word 1 `{local_port[63:48], remote_port[47:32], remote_ip[31:0]}`, then
 //! `ceil(msg_len/8)` payload words (little-endian bytes), `tlast` on the last one with `tkeep`
-//! marking its valid bytes. When word 0 is accepted, the **smallest size class with a free buffer
-//! that fits** is allocated (§3.3.2); a larger class is used when the smaller ones are exhausted;
-//! when none fits, `s_axis_msg_tready` stays low (backpressure, no loss). The buffer index is the
+//! marking its valid bytes. `s_axis_msg_tready` never depends on `tdata`: word 0 is taken whenever
+//! no install is pending, and when word 1 is accepted the **smallest size class with a free buffer
+//! that fits** `msg_len` is allocated (§3.3.2); a larger class is used when the smaller ones are
+//! exhausted; when none fits, `s_axis_msg_tready` stays low on word 1 (backpressure, no loss)
+//! until a buffer that fits is returned. The buffer index is the
 //! message slot: class k owns the slots after those of classes 0 … k−1; one in-use bit per slot
 //! (written by constant-index updates), one find-first-set per class, a table of buffer base
 //! addresses built from the classes. After the last word the message is installed in the core
@@ -35,8 +37,9 @@
 //!
 //! Bad input: `msg_len` 0 or above the largest class (38 912 in both presets) → the message is
 //! consumed and dropped, `rejected_msg_count`; a stream packet whose length disagrees with
-//! `msg_len` (early/late `tlast`, wrong last `tkeep`) → dropped, its buffer returned,
-//! `framing_error_count`; a buffer freed while free (never expected) → `buffer_double_free_count`.
+//! `msg_len` (early/late `tlast`, wrong last `tkeep`) → dropped, its buffer (if one was allocated)
+//! returned, `framing_error_count`; a buffer freed while free (never expected) →
+//! `buffer_double_free_count`.
 //!
 //! # Completion records (`done_*`, valid/ready)
 //! One per message: tx_msg_id and `done_abandoned` (0 = every packet delivered, 1 = abandoned
@@ -284,20 +287,20 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     // writer locals
     w0_len: Signal<Local, Bits<16>>,
     w0_reject: Signal<Local, Bit>,
-    w0_use: [Signal<Local, Bit>; TX_MAX_CLASSES],
-    w0_before: [Signal<Local, Bit>; 5],
-    w0_any: Signal<Local, Bit>,
+    a_use: [Signal<Local, Bit>; TX_MAX_CLASSES],
+    a_before: [Signal<Local, Bit>; 5],
+    a_any: Signal<Local, Bit>,
     w_alloc: Signal<Local, Bit>,
     in_use_after_alloc: Signal<Local, Bits<N>>,
     free_ok: Signal<Local, Bit>,
-    w0_slot: Signal<Local, Bits<IW>>,
+    a_slot: Signal<Local, Bits<IW>>,
     w_ready: Signal<Local, Bit>,
     w_take: Signal<Local, Bit>,
     w_words_total: Signal<Local, Bits<16>>,
     w_last_keep: Signal<Local, Bits<8>>,
     w_expect_last: Signal<Local, Bit>,
     w_framing_free: Signal<Local, Bit>,
-    w_framing_word0: Signal<Local, Bit>,
+    w_framing_early: Signal<Local, Bit>,
     w_base: Signal<Local, Bits<PW>>,
     // completion / return locals
     comp_take: Signal<Local, Bit>,
@@ -362,9 +365,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
             buf_in_use: Default::default(),
             cnt_double_free: Default::default(),
-            w0_use: Default::default(),
-            w0_before: Default::default(),
-            w0_any: Default::default(),
+            a_use: Default::default(),
+            a_before: Default::default(),
+            a_any: Default::default(),
             w_alloc: Default::default(),
             in_use_after_alloc: Default::default(),
             free_ok: Default::default(),
@@ -469,14 +472,14 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             e1_meta: Default::default(),
             w0_len: Default::default(),
             w0_reject: Default::default(),
-            w0_slot: Default::default(),
+            a_slot: Default::default(),
             w_ready: Default::default(),
             w_take: Default::default(),
             w_words_total: Default::default(),
             w_last_keep: Default::default(),
             w_expect_last: Default::default(),
             w_framing_free: Default::default(),
-            w_framing_word0: Default::default(),
+            w_framing_early: Default::default(),
             w_base: Default::default(),
             comp_take: Default::default(),
             comp_slot: Default::default(),
@@ -573,22 +576,27 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- message writer ----------------
         self.w0_len.next = self.s_axis_msg_tdata.val().get_bits::<16>(0);
         self.w0_reject.next = (self.w0_len.val() == 0) | (self.w0_len.val() > self.max_msg_bytes.val());
-        // The smallest class with a free buffer that fits, else a larger one.
-        self.w0_before[0].next = false;
-        self.w0_slot.next = self.class_ffs[0].index.val();
+        // The smallest class with a free buffer that fits the message whose word 0 was taken
+        // (`w_len`), else a larger one.
+        self.a_before[0].next = false;
+        self.a_slot.next = self.class_ffs[0].index.val();
         for k in 0..TX_MAX_CLASSES {
             self.class_ffs[k].bitmap.next = self.class_slots[k].val() & (!self.buf_in_use.q.val());
-            self.w0_use[k].next = ((self.w0_len.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
-                & (!self.w0_before[k].val());
-            self.w0_before[k + 1].next = self.w0_before[k].val() | self.w0_use[k].val();
-            if self.w0_use[k].val() {
-                self.w0_slot.next = self.class_ffs[k].index.val();
+            self.a_use[k].next = ((self.w_len.q.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
+                & (!self.a_before[k].val());
+            self.a_before[k + 1].next = self.a_before[k].val() | self.a_use[k].val();
+            if self.a_use[k].val() {
+                self.a_slot.next = self.class_ffs[k].index.val();
             }
         }
-        self.w0_any.next = self.w0_before[4].val();
+        self.a_any.next = self.a_before[4].val();
+        // tready never depends on tdata: word 0 is taken whenever no install is pending, and the
+        // buffer is allocated with word 1, which waits until one that fits is free.
         self.w_ready.next = true;
         if self.w_state.q.val() == 0 {
-            self.w_ready.next = (!self.w_commit.q.val()) & (self.w0_reject.val() | self.w0_any.val());
+            self.w_ready.next = !self.w_commit.q.val();
+        } else if self.w_state.q.val() == 1 {
+            self.w_ready.next = self.a_any.val();
         }
         self.s_axis_msg_tready.next = self.w_ready.val() & (!self.reset.val());
         self.w_take.next = (self.s_axis_msg_tvalid.val() & self.w_ready.val()) & (!self.reset.val());
@@ -600,7 +608,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.w_expect_last.next = (self.w_word.q.val() + 1) == self.w_words_total.val();
         self.w_alloc.next = false;
         self.w_framing_free.next = false;
-        self.w_framing_word0.next = false;
+        self.w_framing_early.next = false;
         self.w_base.next = self.w_base_rom.data.val();
         self.payload.write_address.next = self.w_base.val() + bit_cast::<PW, 16>(self.w_word.q.val());
         self.payload.write_data.next = self.s_axis_msg_tdata.val();
@@ -616,10 +624,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                     }
                 } else if self.s_axis_msg_tlast.val() {
                     // A message that ends on its first word: nothing allocated.
-                    self.w_framing_word0.next = true;
+                    self.w_framing_early.next = true;
                 } else {
-                    self.w_alloc.next = true;
-                    self.w_slot.d.next = self.w0_slot.val();
                     self.w_len.d.next = self.w0_len.val();
                     self.w_credit.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(16);
                     self.w_credit_valid.d.next = self.s_axis_msg_tdata.val().get_bit(32);
@@ -631,10 +637,14 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.w_ip.d.next = self.s_axis_msg_tdata.val().get_bits::<32>(0);
                 self.w_rport.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(32);
                 self.w_lport.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(48);
-                self.w_state.d.next = 2.into();
                 if self.s_axis_msg_tlast.val() {
-                    self.w_framing_free.next = true;
+                    // A message that ends on its second word: nothing allocated yet.
+                    self.w_framing_early.next = true;
                     self.w_state.d.next = 0.into();
+                } else {
+                    self.w_alloc.next = true;
+                    self.w_slot.d.next = self.a_slot.val();
+                    self.w_state.d.next = 2.into();
                 }
             } else if self.w_state.q.val() == 2 {
                 self.payload.write_enable.next = true;
@@ -654,7 +664,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.w_state.d.next = 0.into();
             }
         }
-        if (self.w_framing_free.val() | self.w_framing_word0.val()) & (self.cnt_framing.q.val() != 0xFFFF) {
+        if (self.w_framing_free.val() | self.w_framing_early.val()) & (self.cnt_framing.q.val() != 0xFFFF) {
             self.cnt_framing.d.next = self.cnt_framing.q.val() + 1;
         }
         // Install in the core (held until its pipeline takes it).
@@ -667,8 +677,12 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.core.new_credit_valid.next = self.w_credit_valid.q.val();
         self.core.new_credit.next = self.w_credit.q.val();
         self.core.new_rank.next = self.w_rank.q.val();
+        // Outputs are 0 while their valid is low (the ID comes from the core's slot RAM).
         self.msg_id_valid.next = self.core.new_id_valid.val();
-        self.msg_id.next = self.core.new_id.val();
+        self.msg_id.next = 0.into();
+        if self.core.new_id_valid.val() {
+            self.msg_id.next = self.core.new_id.val();
+        }
         if self.w_commit.q.val() & self.core.new_ready.val() {
             self.w_commit.d.next = false;
         }
@@ -679,9 +693,14 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.comp_q.push.next = self.core.done_valid.val() & (self.comp_q.level.val() != self.comp_capacity.val());
         self.comp_q.push_data.next = bit_cast::<17, 16>(self.core.done_tx_msg_id.val())
             | (bit_cast::<17, 1>(self.core.done_abandoned.val().into()) << 16);
+        // The FIFO's head word is its memory's read data: 0 while there is no completion.
         self.done_valid.next = self.comp_q.head_valid.val();
-        self.done_tx_msg_id.next = self.comp_q.head_data.val().get_bits::<16>(0);
-        self.done_abandoned.next = self.comp_q.head_data.val().get_bit(16);
+        self.done_tx_msg_id.next = 0.into();
+        self.done_abandoned.next = false;
+        if self.comp_q.head_valid.val() {
+            self.done_tx_msg_id.next = self.comp_q.head_data.val().get_bits::<16>(0);
+            self.done_abandoned.next = self.comp_q.head_data.val().get_bit(16);
+        }
         self.comp_take.next = self.comp_q.head_valid.val() & self.done_ready.val();
         self.comp_q.pop.next = self.comp_take.val();
         self.comp_slot.next = self.comp_q.head_data.val().get_bits::<IW>(0);
@@ -724,7 +743,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             if self.comp_take.val() & (self.comp_slot.val() == self.slot_ids[i].val()) {
                 self.ret_after_take.next = self.returning.q.val().replace_bit(i, true);
             }
-            if self.w_alloc.val() & (self.w0_slot.val() == self.slot_ids[i].val()) {
+            if self.w_alloc.val() & (self.a_slot.val() == self.slot_ids[i].val()) {
                 self.in_use_after_alloc.next = self.buf_in_use.q.val().replace_bit(i, true);
             }
         }

@@ -1087,7 +1087,7 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         reassembly$s_axis_meta_is_last_pkt = ingress$m_axis_meta_is_last_pkt;
         probe_ingress_tvalid = ingress$m_axis_tvalid;
         probe_ingress_tready = reassembly$s_axis_tready;
-        probe_ingress_tlast = ingress$m_axis_tlast;
+        probe_ingress_tlast = ingress$m_axis_tvalid & ingress$m_axis_tlast;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
@@ -1156,7 +1156,7 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         egress$s_axis_pkt_is_rtx = tx$m_axis_pkt_is_rtx;
         probe_pkt_tvalid = tx$m_axis_pkt_tvalid;
         probe_pkt_tready = egress$s_axis_pkt_tready;
-        probe_pkt_tlast = tx$m_axis_pkt_tlast;
+        probe_pkt_tlast = tx$m_axis_pkt_tvalid & tx$m_axis_pkt_tlast;
         arbiter$ctrl_burst_limit = cfg[(32'h160)+:(8)];
         arbiter$s_axis_ctrl_tdata = pktgen$m_axis_tdata;
         arbiter$s_axis_ctrl_tkeep = pktgen$m_axis_tkeep;
@@ -20054,6 +20054,9 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     reg  [127:0] live$d;
     wire  [127:0] live$q;
     reg  live$clock;
+    reg  [127:0] gen_known$d;
+    wire  [127:0] gen_known$q;
+    reg  gen_known$clock;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -20393,6 +20396,11 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         .q(live$q),
         .clock(live$clock)
     );
+    nt_homa_128_nic$reassembly$msg_table$gen_known gen_known(
+        .d(gen_known$d),
+        .q(gen_known$q),
+        .clock(gen_known$clock)
+    );
     nt_homa_128_nic$reassembly$msg_table$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -20657,6 +20665,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     // Update code
     always @(*) begin
         live$clock = clock;
+        gen_known$clock = clock;
         init_done$clock = clock;
         init_ptr$clock = clock;
         phase_b$clock = clock;
@@ -20694,6 +20703,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         c_recent$clock = clock;
         c_fallback$clock = clock;
         live$d = live$q;
+        gen_known$d = gen_known$q;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         phase_b$d = phase_b$q;
@@ -21211,7 +21221,10 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         do_update = (do_request & hit_found) & (reason == 32'h0);
         do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
         new_slot = ids$alloc_id;
-        new_gen = slot_gen$read_data + 32'h1;
+        new_gen = 32'h1;
+        if (gen_known$q[new_slot]) begin
+            new_gen = slot_gen$read_data + 32'h1;
+        end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
@@ -21347,387 +21360,515 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         live_set = live$q;
         if (do_alloc & (new_slot == 0)) begin
             live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (do_alloc & (new_slot == 1)) begin
             live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (do_alloc & (new_slot == 2)) begin
             live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (do_alloc & (new_slot == 3)) begin
             live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (do_alloc & (new_slot == 4)) begin
             live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (do_alloc & (new_slot == 5)) begin
             live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (do_alloc & (new_slot == 6)) begin
             live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (do_alloc & (new_slot == 7)) begin
             live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (do_alloc & (new_slot == 8)) begin
             live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (do_alloc & (new_slot == 9)) begin
             live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (do_alloc & (new_slot == 10)) begin
             live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (do_alloc & (new_slot == 11)) begin
             live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (do_alloc & (new_slot == 12)) begin
             live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (do_alloc & (new_slot == 13)) begin
             live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (do_alloc & (new_slot == 14)) begin
             live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (do_alloc & (new_slot == 15)) begin
             live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         if (do_alloc & (new_slot == 16)) begin
             live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
+            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
         end
         if (do_alloc & (new_slot == 17)) begin
             live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
+            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
         end
         if (do_alloc & (new_slot == 18)) begin
             live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
+            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
         end
         if (do_alloc & (new_slot == 19)) begin
             live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
+            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
         end
         if (do_alloc & (new_slot == 20)) begin
             live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
+            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
         end
         if (do_alloc & (new_slot == 21)) begin
             live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
+            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
         end
         if (do_alloc & (new_slot == 22)) begin
             live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
+            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
         end
         if (do_alloc & (new_slot == 23)) begin
             live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
+            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
         end
         if (do_alloc & (new_slot == 24)) begin
             live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
+            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
         end
         if (do_alloc & (new_slot == 25)) begin
             live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
+            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
         end
         if (do_alloc & (new_slot == 26)) begin
             live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
+            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
         end
         if (do_alloc & (new_slot == 27)) begin
             live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
+            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
         end
         if (do_alloc & (new_slot == 28)) begin
             live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
+            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
         end
         if (do_alloc & (new_slot == 29)) begin
             live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
+            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
         end
         if (do_alloc & (new_slot == 30)) begin
             live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
+            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
         end
         if (do_alloc & (new_slot == 31)) begin
             live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
+            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
         end
         if (do_alloc & (new_slot == 32)) begin
             live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
+            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
         end
         if (do_alloc & (new_slot == 33)) begin
             live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
+            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
         end
         if (do_alloc & (new_slot == 34)) begin
             live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
+            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
         end
         if (do_alloc & (new_slot == 35)) begin
             live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
+            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
         end
         if (do_alloc & (new_slot == 36)) begin
             live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
+            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
         end
         if (do_alloc & (new_slot == 37)) begin
             live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
+            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
         end
         if (do_alloc & (new_slot == 38)) begin
             live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
+            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
         end
         if (do_alloc & (new_slot == 39)) begin
             live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
+            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
         end
         if (do_alloc & (new_slot == 40)) begin
             live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
+            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
         end
         if (do_alloc & (new_slot == 41)) begin
             live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
+            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
         end
         if (do_alloc & (new_slot == 42)) begin
             live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
+            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
         end
         if (do_alloc & (new_slot == 43)) begin
             live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
+            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
         end
         if (do_alloc & (new_slot == 44)) begin
             live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
+            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
         end
         if (do_alloc & (new_slot == 45)) begin
             live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
+            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
         end
         if (do_alloc & (new_slot == 46)) begin
             live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
+            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
         end
         if (do_alloc & (new_slot == 47)) begin
             live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
+            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
         end
         if (do_alloc & (new_slot == 48)) begin
             live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
+            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
         end
         if (do_alloc & (new_slot == 49)) begin
             live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
+            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
         end
         if (do_alloc & (new_slot == 50)) begin
             live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
+            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
         end
         if (do_alloc & (new_slot == 51)) begin
             live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
+            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
         end
         if (do_alloc & (new_slot == 52)) begin
             live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
+            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
         end
         if (do_alloc & (new_slot == 53)) begin
             live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
+            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
         end
         if (do_alloc & (new_slot == 54)) begin
             live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
+            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
         end
         if (do_alloc & (new_slot == 55)) begin
             live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
+            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
         end
         if (do_alloc & (new_slot == 56)) begin
             live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
+            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
         end
         if (do_alloc & (new_slot == 57)) begin
             live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
+            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
         end
         if (do_alloc & (new_slot == 58)) begin
             live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
+            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
         end
         if (do_alloc & (new_slot == 59)) begin
             live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
+            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
         end
         if (do_alloc & (new_slot == 60)) begin
             live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
+            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
         end
         if (do_alloc & (new_slot == 61)) begin
             live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
+            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
         end
         if (do_alloc & (new_slot == 62)) begin
             live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
+            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
         end
         if (do_alloc & (new_slot == 63)) begin
             live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
+            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
         if (do_alloc & (new_slot == 64)) begin
             live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
+            gen_known$d = (gen_known$q & ~(1 << (64)) | ((1'b1) << (64)));
         end
         if (do_alloc & (new_slot == 65)) begin
             live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
+            gen_known$d = (gen_known$q & ~(1 << (65)) | ((1'b1) << (65)));
         end
         if (do_alloc & (new_slot == 66)) begin
             live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
+            gen_known$d = (gen_known$q & ~(1 << (66)) | ((1'b1) << (66)));
         end
         if (do_alloc & (new_slot == 67)) begin
             live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
+            gen_known$d = (gen_known$q & ~(1 << (67)) | ((1'b1) << (67)));
         end
         if (do_alloc & (new_slot == 68)) begin
             live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
+            gen_known$d = (gen_known$q & ~(1 << (68)) | ((1'b1) << (68)));
         end
         if (do_alloc & (new_slot == 69)) begin
             live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
+            gen_known$d = (gen_known$q & ~(1 << (69)) | ((1'b1) << (69)));
         end
         if (do_alloc & (new_slot == 70)) begin
             live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
+            gen_known$d = (gen_known$q & ~(1 << (70)) | ((1'b1) << (70)));
         end
         if (do_alloc & (new_slot == 71)) begin
             live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
+            gen_known$d = (gen_known$q & ~(1 << (71)) | ((1'b1) << (71)));
         end
         if (do_alloc & (new_slot == 72)) begin
             live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
+            gen_known$d = (gen_known$q & ~(1 << (72)) | ((1'b1) << (72)));
         end
         if (do_alloc & (new_slot == 73)) begin
             live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
+            gen_known$d = (gen_known$q & ~(1 << (73)) | ((1'b1) << (73)));
         end
         if (do_alloc & (new_slot == 74)) begin
             live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
+            gen_known$d = (gen_known$q & ~(1 << (74)) | ((1'b1) << (74)));
         end
         if (do_alloc & (new_slot == 75)) begin
             live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
+            gen_known$d = (gen_known$q & ~(1 << (75)) | ((1'b1) << (75)));
         end
         if (do_alloc & (new_slot == 76)) begin
             live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
+            gen_known$d = (gen_known$q & ~(1 << (76)) | ((1'b1) << (76)));
         end
         if (do_alloc & (new_slot == 77)) begin
             live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
+            gen_known$d = (gen_known$q & ~(1 << (77)) | ((1'b1) << (77)));
         end
         if (do_alloc & (new_slot == 78)) begin
             live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
+            gen_known$d = (gen_known$q & ~(1 << (78)) | ((1'b1) << (78)));
         end
         if (do_alloc & (new_slot == 79)) begin
             live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
+            gen_known$d = (gen_known$q & ~(1 << (79)) | ((1'b1) << (79)));
         end
         if (do_alloc & (new_slot == 80)) begin
             live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
+            gen_known$d = (gen_known$q & ~(1 << (80)) | ((1'b1) << (80)));
         end
         if (do_alloc & (new_slot == 81)) begin
             live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
+            gen_known$d = (gen_known$q & ~(1 << (81)) | ((1'b1) << (81)));
         end
         if (do_alloc & (new_slot == 82)) begin
             live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
+            gen_known$d = (gen_known$q & ~(1 << (82)) | ((1'b1) << (82)));
         end
         if (do_alloc & (new_slot == 83)) begin
             live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
+            gen_known$d = (gen_known$q & ~(1 << (83)) | ((1'b1) << (83)));
         end
         if (do_alloc & (new_slot == 84)) begin
             live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
+            gen_known$d = (gen_known$q & ~(1 << (84)) | ((1'b1) << (84)));
         end
         if (do_alloc & (new_slot == 85)) begin
             live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
+            gen_known$d = (gen_known$q & ~(1 << (85)) | ((1'b1) << (85)));
         end
         if (do_alloc & (new_slot == 86)) begin
             live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
+            gen_known$d = (gen_known$q & ~(1 << (86)) | ((1'b1) << (86)));
         end
         if (do_alloc & (new_slot == 87)) begin
             live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
+            gen_known$d = (gen_known$q & ~(1 << (87)) | ((1'b1) << (87)));
         end
         if (do_alloc & (new_slot == 88)) begin
             live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
+            gen_known$d = (gen_known$q & ~(1 << (88)) | ((1'b1) << (88)));
         end
         if (do_alloc & (new_slot == 89)) begin
             live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
+            gen_known$d = (gen_known$q & ~(1 << (89)) | ((1'b1) << (89)));
         end
         if (do_alloc & (new_slot == 90)) begin
             live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
+            gen_known$d = (gen_known$q & ~(1 << (90)) | ((1'b1) << (90)));
         end
         if (do_alloc & (new_slot == 91)) begin
             live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
+            gen_known$d = (gen_known$q & ~(1 << (91)) | ((1'b1) << (91)));
         end
         if (do_alloc & (new_slot == 92)) begin
             live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
+            gen_known$d = (gen_known$q & ~(1 << (92)) | ((1'b1) << (92)));
         end
         if (do_alloc & (new_slot == 93)) begin
             live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
+            gen_known$d = (gen_known$q & ~(1 << (93)) | ((1'b1) << (93)));
         end
         if (do_alloc & (new_slot == 94)) begin
             live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
+            gen_known$d = (gen_known$q & ~(1 << (94)) | ((1'b1) << (94)));
         end
         if (do_alloc & (new_slot == 95)) begin
             live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
+            gen_known$d = (gen_known$q & ~(1 << (95)) | ((1'b1) << (95)));
         end
         if (do_alloc & (new_slot == 96)) begin
             live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
+            gen_known$d = (gen_known$q & ~(1 << (96)) | ((1'b1) << (96)));
         end
         if (do_alloc & (new_slot == 97)) begin
             live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
+            gen_known$d = (gen_known$q & ~(1 << (97)) | ((1'b1) << (97)));
         end
         if (do_alloc & (new_slot == 98)) begin
             live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
+            gen_known$d = (gen_known$q & ~(1 << (98)) | ((1'b1) << (98)));
         end
         if (do_alloc & (new_slot == 99)) begin
             live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
+            gen_known$d = (gen_known$q & ~(1 << (99)) | ((1'b1) << (99)));
         end
         if (do_alloc & (new_slot == 100)) begin
             live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
+            gen_known$d = (gen_known$q & ~(1 << (100)) | ((1'b1) << (100)));
         end
         if (do_alloc & (new_slot == 101)) begin
             live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
+            gen_known$d = (gen_known$q & ~(1 << (101)) | ((1'b1) << (101)));
         end
         if (do_alloc & (new_slot == 102)) begin
             live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
+            gen_known$d = (gen_known$q & ~(1 << (102)) | ((1'b1) << (102)));
         end
         if (do_alloc & (new_slot == 103)) begin
             live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
+            gen_known$d = (gen_known$q & ~(1 << (103)) | ((1'b1) << (103)));
         end
         if (do_alloc & (new_slot == 104)) begin
             live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
+            gen_known$d = (gen_known$q & ~(1 << (104)) | ((1'b1) << (104)));
         end
         if (do_alloc & (new_slot == 105)) begin
             live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
+            gen_known$d = (gen_known$q & ~(1 << (105)) | ((1'b1) << (105)));
         end
         if (do_alloc & (new_slot == 106)) begin
             live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
+            gen_known$d = (gen_known$q & ~(1 << (106)) | ((1'b1) << (106)));
         end
         if (do_alloc & (new_slot == 107)) begin
             live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
+            gen_known$d = (gen_known$q & ~(1 << (107)) | ((1'b1) << (107)));
         end
         if (do_alloc & (new_slot == 108)) begin
             live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
+            gen_known$d = (gen_known$q & ~(1 << (108)) | ((1'b1) << (108)));
         end
         if (do_alloc & (new_slot == 109)) begin
             live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
+            gen_known$d = (gen_known$q & ~(1 << (109)) | ((1'b1) << (109)));
         end
         if (do_alloc & (new_slot == 110)) begin
             live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
+            gen_known$d = (gen_known$q & ~(1 << (110)) | ((1'b1) << (110)));
         end
         if (do_alloc & (new_slot == 111)) begin
             live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
+            gen_known$d = (gen_known$q & ~(1 << (111)) | ((1'b1) << (111)));
         end
         if (do_alloc & (new_slot == 112)) begin
             live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
+            gen_known$d = (gen_known$q & ~(1 << (112)) | ((1'b1) << (112)));
         end
         if (do_alloc & (new_slot == 113)) begin
             live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
+            gen_known$d = (gen_known$q & ~(1 << (113)) | ((1'b1) << (113)));
         end
         if (do_alloc & (new_slot == 114)) begin
             live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
+            gen_known$d = (gen_known$q & ~(1 << (114)) | ((1'b1) << (114)));
         end
         if (do_alloc & (new_slot == 115)) begin
             live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
+            gen_known$d = (gen_known$q & ~(1 << (115)) | ((1'b1) << (115)));
         end
         if (do_alloc & (new_slot == 116)) begin
             live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
+            gen_known$d = (gen_known$q & ~(1 << (116)) | ((1'b1) << (116)));
         end
         if (do_alloc & (new_slot == 117)) begin
             live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
+            gen_known$d = (gen_known$q & ~(1 << (117)) | ((1'b1) << (117)));
         end
         if (do_alloc & (new_slot == 118)) begin
             live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
+            gen_known$d = (gen_known$q & ~(1 << (118)) | ((1'b1) << (118)));
         end
         if (do_alloc & (new_slot == 119)) begin
             live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
+            gen_known$d = (gen_known$q & ~(1 << (119)) | ((1'b1) << (119)));
         end
         if (do_alloc & (new_slot == 120)) begin
             live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
+            gen_known$d = (gen_known$q & ~(1 << (120)) | ((1'b1) << (120)));
         end
         if (do_alloc & (new_slot == 121)) begin
             live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
+            gen_known$d = (gen_known$q & ~(1 << (121)) | ((1'b1) << (121)));
         end
         if (do_alloc & (new_slot == 122)) begin
             live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
+            gen_known$d = (gen_known$q & ~(1 << (122)) | ((1'b1) << (122)));
         end
         if (do_alloc & (new_slot == 123)) begin
             live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
+            gen_known$d = (gen_known$q & ~(1 << (123)) | ((1'b1) << (123)));
         end
         if (do_alloc & (new_slot == 124)) begin
             live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
+            gen_known$d = (gen_known$q & ~(1 << (124)) | ((1'b1) << (124)));
         end
         if (do_alloc & (new_slot == 125)) begin
             live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
+            gen_known$d = (gen_known$q & ~(1 << (125)) | ((1'b1) << (125)));
         end
         if (do_alloc & (new_slot == 126)) begin
             live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
+            gen_known$d = (gen_known$q & ~(1 << (126)) | ((1'b1) << (126)));
         end
         if (do_alloc & (new_slot == 127)) begin
             live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
+            gen_known$d = (gen_known$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         live$d = live_set;
         if (do_release & (s_rel_slot$q == 0)) begin
@@ -22205,6 +22346,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
             class3$free_valid = 1'b0;
             slot_info$write_enable = 1'b0;
             slot_gen$write_enable = 1'b0;
+            gen_known$d = gen_known$q;
         end
     end
 
@@ -24607,6 +24749,25 @@ module nt_homa_128_nic$reassembly$msg_table$e11(read_address,read_clock,read_dat
     end
 
 endmodule // nt_homa_128_nic$reassembly$msg_table$e11
+
+
+module nt_homa_128_nic$reassembly$msg_table$gen_known(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$reassembly$msg_table$gen_known
 
 
 module nt_homa_128_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -27759,27 +27920,27 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     // Local signals
     reg  [15:0] w0_len;
     reg  w0_reject;
-    reg  w0_use$0;
-    reg  w0_use$1;
-    reg  w0_use$2;
-    reg  w0_use$3;
-    reg  w0_before$0;
-    reg  w0_before$1;
-    reg  w0_before$2;
-    reg  w0_before$3;
-    reg  w0_before$4;
-    reg  w0_any;
+    reg  a_use$0;
+    reg  a_use$1;
+    reg  a_use$2;
+    reg  a_use$3;
+    reg  a_before$0;
+    reg  a_before$1;
+    reg  a_before$2;
+    reg  a_before$3;
+    reg  a_before$4;
+    reg  a_any;
     reg  w_alloc;
     reg  [127:0] in_use_after_alloc;
     reg  free_ok;
-    reg  [6:0] w0_slot;
+    reg  [6:0] a_slot;
     reg  w_ready;
     reg  w_take;
     reg  [15:0] w_words_total;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
-    reg  w_framing_word0;
+    reg  w_framing_early;
     reg  [16:0] w_base;
     reg  comp_take;
     reg  [6:0] comp_slot;
@@ -28234,36 +28395,39 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
-        w0_before$0 = 1'b0;
-        w0_slot = class_ffs$0$index;
+        a_before$0 = 1'b0;
+        a_slot = class_ffs$0$index;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        w0_use$0 = ((w0_len <= class_bytes$0) & class_ffs$0$found) & (~w0_before$0);
-        w0_before$1 = w0_before$0 | w0_use$0;
-        if (w0_use$0) begin
-            w0_slot = class_ffs$0$index;
+        a_use$0 = ((w_len$q <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_before$1 = a_before$0 | a_use$0;
+        if (a_use$0) begin
+            a_slot = class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        w0_use$1 = ((w0_len <= class_bytes$1) & class_ffs$1$found) & (~w0_before$1);
-        w0_before$2 = w0_before$1 | w0_use$1;
-        if (w0_use$1) begin
-            w0_slot = class_ffs$1$index;
+        a_use$1 = ((w_len$q <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_before$2 = a_before$1 | a_use$1;
+        if (a_use$1) begin
+            a_slot = class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        w0_use$2 = ((w0_len <= class_bytes$2) & class_ffs$2$found) & (~w0_before$2);
-        w0_before$3 = w0_before$2 | w0_use$2;
-        if (w0_use$2) begin
-            w0_slot = class_ffs$2$index;
+        a_use$2 = ((w_len$q <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_before$3 = a_before$2 | a_use$2;
+        if (a_use$2) begin
+            a_slot = class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        w0_use$3 = ((w0_len <= class_bytes$3) & class_ffs$3$found) & (~w0_before$3);
-        w0_before$4 = w0_before$3 | w0_use$3;
-        if (w0_use$3) begin
-            w0_slot = class_ffs$3$index;
+        a_use$3 = ((w_len$q <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_before$4 = a_before$3 | a_use$3;
+        if (a_use$3) begin
+            a_slot = class_ffs$3$index;
         end
-        w0_any = w0_before$4;
+        a_any = a_before$4;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
-            w_ready = (~w_commit$q) & (w0_reject | w0_any);
+            w_ready = ~w_commit$q;
+        end
+        else if (w_state$q == 32'h1) begin
+            w_ready = a_any;
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
@@ -28275,7 +28439,7 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         w_expect_last = (w_word$q + 32'h1) == w_words_total;
         w_alloc = 1'b0;
         w_framing_free = 1'b0;
-        w_framing_word0 = 1'b0;
+        w_framing_early = 1'b0;
         w_base = w_base_rom$data;
         payload$write_address = w_base + ((w_word$q) & 17'h1ffff);
         payload$write_data = s_axis_msg_tdata;
@@ -28291,11 +28455,9 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
                     end
                 end
                 else if (s_axis_msg_tlast) begin
-                    w_framing_word0 = 1'b1;
+                    w_framing_early = 1'b1;
                 end
                 else begin
-                    w_alloc = 1'b1;
-                    w_slot$d = w0_slot;
                     w_len$d = w0_len;
                     w_credit$d = s_axis_msg_tdata[(32'h10)+:(16)];
                     w_credit_valid$d = s_axis_msg_tdata[32'h20];
@@ -28308,10 +28470,14 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
                 w_ip$d = s_axis_msg_tdata[(32'h0)+:(32)];
                 w_rport$d = s_axis_msg_tdata[(32'h20)+:(16)];
                 w_lport$d = s_axis_msg_tdata[(32'h30)+:(16)];
-                w_state$d = 32'h2;
                 if (s_axis_msg_tlast) begin
-                    w_framing_free = 1'b1;
+                    w_framing_early = 1'b1;
                     w_state$d = 32'h0;
+                end
+                else begin
+                    w_alloc = 1'b1;
+                    w_slot$d = a_slot;
+                    w_state$d = 32'h2;
                 end
             end
             else if (w_state$q == 32'h2) begin
@@ -28335,7 +28501,7 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
                 w_state$d = 32'h0;
             end
         end
-        if ((w_framing_free | w_framing_word0) & (cnt_framing$q != 32'hffff)) begin
+        if ((w_framing_free | w_framing_early) & (cnt_framing$q != 32'hffff)) begin
             cnt_framing$d = cnt_framing$q + 32'h1;
         end
         core$new_valid = w_commit$q;
@@ -28348,15 +28514,22 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         core$new_credit = w_credit$q;
         core$new_rank = w_rank$q;
         msg_id_valid = core$new_id_valid;
-        msg_id = core$new_id;
+        msg_id = 32'h0;
+        if (core$new_id_valid) begin
+            msg_id = core$new_id;
+        end
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
         comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
         comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
         done_valid = comp_q$head_valid;
-        done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
-        done_abandoned = comp_q$head_data[32'h10];
+        done_tx_msg_id = 32'h0;
+        done_abandoned = 1'b0;
+        if (comp_q$head_valid) begin
+            done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
+            done_abandoned = comp_q$head_data[32'h10];
+        end
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(7)];
@@ -29532,769 +29705,769 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         if (comp_take & (comp_slot == slot_ids$0)) begin
             ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (w_alloc & (w0_slot == slot_ids$0)) begin
+        if (w_alloc & (a_slot == slot_ids$0)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (comp_take & (comp_slot == slot_ids$1)) begin
             ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (w_alloc & (w0_slot == slot_ids$1)) begin
+        if (w_alloc & (a_slot == slot_ids$1)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (comp_take & (comp_slot == slot_ids$2)) begin
             ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (w_alloc & (w0_slot == slot_ids$2)) begin
+        if (w_alloc & (a_slot == slot_ids$2)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (comp_take & (comp_slot == slot_ids$3)) begin
             ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (w_alloc & (w0_slot == slot_ids$3)) begin
+        if (w_alloc & (a_slot == slot_ids$3)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (comp_take & (comp_slot == slot_ids$4)) begin
             ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (w_alloc & (w0_slot == slot_ids$4)) begin
+        if (w_alloc & (a_slot == slot_ids$4)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (comp_take & (comp_slot == slot_ids$5)) begin
             ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (w_alloc & (w0_slot == slot_ids$5)) begin
+        if (w_alloc & (a_slot == slot_ids$5)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (comp_take & (comp_slot == slot_ids$6)) begin
             ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (w_alloc & (w0_slot == slot_ids$6)) begin
+        if (w_alloc & (a_slot == slot_ids$6)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (comp_take & (comp_slot == slot_ids$7)) begin
             ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (w_alloc & (w0_slot == slot_ids$7)) begin
+        if (w_alloc & (a_slot == slot_ids$7)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (comp_take & (comp_slot == slot_ids$8)) begin
             ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (w_alloc & (w0_slot == slot_ids$8)) begin
+        if (w_alloc & (a_slot == slot_ids$8)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (comp_take & (comp_slot == slot_ids$9)) begin
             ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (w_alloc & (w0_slot == slot_ids$9)) begin
+        if (w_alloc & (a_slot == slot_ids$9)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (comp_take & (comp_slot == slot_ids$10)) begin
             ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (w_alloc & (w0_slot == slot_ids$10)) begin
+        if (w_alloc & (a_slot == slot_ids$10)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (comp_take & (comp_slot == slot_ids$11)) begin
             ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (w_alloc & (w0_slot == slot_ids$11)) begin
+        if (w_alloc & (a_slot == slot_ids$11)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (comp_take & (comp_slot == slot_ids$12)) begin
             ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (w_alloc & (w0_slot == slot_ids$12)) begin
+        if (w_alloc & (a_slot == slot_ids$12)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (comp_take & (comp_slot == slot_ids$13)) begin
             ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (w_alloc & (w0_slot == slot_ids$13)) begin
+        if (w_alloc & (a_slot == slot_ids$13)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (comp_take & (comp_slot == slot_ids$14)) begin
             ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (w_alloc & (w0_slot == slot_ids$14)) begin
+        if (w_alloc & (a_slot == slot_ids$14)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (comp_take & (comp_slot == slot_ids$15)) begin
             ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (w_alloc & (w0_slot == slot_ids$15)) begin
+        if (w_alloc & (a_slot == slot_ids$15)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         if (comp_take & (comp_slot == slot_ids$16)) begin
             ret_after_take = (returning$q & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (w_alloc & (w0_slot == slot_ids$16)) begin
+        if (w_alloc & (a_slot == slot_ids$16)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (16)) | ((1'b1) << (16)));
         end
         if (comp_take & (comp_slot == slot_ids$17)) begin
             ret_after_take = (returning$q & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (w_alloc & (w0_slot == slot_ids$17)) begin
+        if (w_alloc & (a_slot == slot_ids$17)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (17)) | ((1'b1) << (17)));
         end
         if (comp_take & (comp_slot == slot_ids$18)) begin
             ret_after_take = (returning$q & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (w_alloc & (w0_slot == slot_ids$18)) begin
+        if (w_alloc & (a_slot == slot_ids$18)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (18)) | ((1'b1) << (18)));
         end
         if (comp_take & (comp_slot == slot_ids$19)) begin
             ret_after_take = (returning$q & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (w_alloc & (w0_slot == slot_ids$19)) begin
+        if (w_alloc & (a_slot == slot_ids$19)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (19)) | ((1'b1) << (19)));
         end
         if (comp_take & (comp_slot == slot_ids$20)) begin
             ret_after_take = (returning$q & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (w_alloc & (w0_slot == slot_ids$20)) begin
+        if (w_alloc & (a_slot == slot_ids$20)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (20)) | ((1'b1) << (20)));
         end
         if (comp_take & (comp_slot == slot_ids$21)) begin
             ret_after_take = (returning$q & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (w_alloc & (w0_slot == slot_ids$21)) begin
+        if (w_alloc & (a_slot == slot_ids$21)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (21)) | ((1'b1) << (21)));
         end
         if (comp_take & (comp_slot == slot_ids$22)) begin
             ret_after_take = (returning$q & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (w_alloc & (w0_slot == slot_ids$22)) begin
+        if (w_alloc & (a_slot == slot_ids$22)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (22)) | ((1'b1) << (22)));
         end
         if (comp_take & (comp_slot == slot_ids$23)) begin
             ret_after_take = (returning$q & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (w_alloc & (w0_slot == slot_ids$23)) begin
+        if (w_alloc & (a_slot == slot_ids$23)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (23)) | ((1'b1) << (23)));
         end
         if (comp_take & (comp_slot == slot_ids$24)) begin
             ret_after_take = (returning$q & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (w_alloc & (w0_slot == slot_ids$24)) begin
+        if (w_alloc & (a_slot == slot_ids$24)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (24)) | ((1'b1) << (24)));
         end
         if (comp_take & (comp_slot == slot_ids$25)) begin
             ret_after_take = (returning$q & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (w_alloc & (w0_slot == slot_ids$25)) begin
+        if (w_alloc & (a_slot == slot_ids$25)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (25)) | ((1'b1) << (25)));
         end
         if (comp_take & (comp_slot == slot_ids$26)) begin
             ret_after_take = (returning$q & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (w_alloc & (w0_slot == slot_ids$26)) begin
+        if (w_alloc & (a_slot == slot_ids$26)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (26)) | ((1'b1) << (26)));
         end
         if (comp_take & (comp_slot == slot_ids$27)) begin
             ret_after_take = (returning$q & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (w_alloc & (w0_slot == slot_ids$27)) begin
+        if (w_alloc & (a_slot == slot_ids$27)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (27)) | ((1'b1) << (27)));
         end
         if (comp_take & (comp_slot == slot_ids$28)) begin
             ret_after_take = (returning$q & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (w_alloc & (w0_slot == slot_ids$28)) begin
+        if (w_alloc & (a_slot == slot_ids$28)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (28)) | ((1'b1) << (28)));
         end
         if (comp_take & (comp_slot == slot_ids$29)) begin
             ret_after_take = (returning$q & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (w_alloc & (w0_slot == slot_ids$29)) begin
+        if (w_alloc & (a_slot == slot_ids$29)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (29)) | ((1'b1) << (29)));
         end
         if (comp_take & (comp_slot == slot_ids$30)) begin
             ret_after_take = (returning$q & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (w_alloc & (w0_slot == slot_ids$30)) begin
+        if (w_alloc & (a_slot == slot_ids$30)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (30)) | ((1'b1) << (30)));
         end
         if (comp_take & (comp_slot == slot_ids$31)) begin
             ret_after_take = (returning$q & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (w_alloc & (w0_slot == slot_ids$31)) begin
+        if (w_alloc & (a_slot == slot_ids$31)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (31)) | ((1'b1) << (31)));
         end
         if (comp_take & (comp_slot == slot_ids$32)) begin
             ret_after_take = (returning$q & ~(1 << (32)) | ((1'b1) << (32)));
         end
-        if (w_alloc & (w0_slot == slot_ids$32)) begin
+        if (w_alloc & (a_slot == slot_ids$32)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (32)) | ((1'b1) << (32)));
         end
         if (comp_take & (comp_slot == slot_ids$33)) begin
             ret_after_take = (returning$q & ~(1 << (33)) | ((1'b1) << (33)));
         end
-        if (w_alloc & (w0_slot == slot_ids$33)) begin
+        if (w_alloc & (a_slot == slot_ids$33)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (33)) | ((1'b1) << (33)));
         end
         if (comp_take & (comp_slot == slot_ids$34)) begin
             ret_after_take = (returning$q & ~(1 << (34)) | ((1'b1) << (34)));
         end
-        if (w_alloc & (w0_slot == slot_ids$34)) begin
+        if (w_alloc & (a_slot == slot_ids$34)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (34)) | ((1'b1) << (34)));
         end
         if (comp_take & (comp_slot == slot_ids$35)) begin
             ret_after_take = (returning$q & ~(1 << (35)) | ((1'b1) << (35)));
         end
-        if (w_alloc & (w0_slot == slot_ids$35)) begin
+        if (w_alloc & (a_slot == slot_ids$35)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (35)) | ((1'b1) << (35)));
         end
         if (comp_take & (comp_slot == slot_ids$36)) begin
             ret_after_take = (returning$q & ~(1 << (36)) | ((1'b1) << (36)));
         end
-        if (w_alloc & (w0_slot == slot_ids$36)) begin
+        if (w_alloc & (a_slot == slot_ids$36)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (36)) | ((1'b1) << (36)));
         end
         if (comp_take & (comp_slot == slot_ids$37)) begin
             ret_after_take = (returning$q & ~(1 << (37)) | ((1'b1) << (37)));
         end
-        if (w_alloc & (w0_slot == slot_ids$37)) begin
+        if (w_alloc & (a_slot == slot_ids$37)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (37)) | ((1'b1) << (37)));
         end
         if (comp_take & (comp_slot == slot_ids$38)) begin
             ret_after_take = (returning$q & ~(1 << (38)) | ((1'b1) << (38)));
         end
-        if (w_alloc & (w0_slot == slot_ids$38)) begin
+        if (w_alloc & (a_slot == slot_ids$38)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (38)) | ((1'b1) << (38)));
         end
         if (comp_take & (comp_slot == slot_ids$39)) begin
             ret_after_take = (returning$q & ~(1 << (39)) | ((1'b1) << (39)));
         end
-        if (w_alloc & (w0_slot == slot_ids$39)) begin
+        if (w_alloc & (a_slot == slot_ids$39)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (39)) | ((1'b1) << (39)));
         end
         if (comp_take & (comp_slot == slot_ids$40)) begin
             ret_after_take = (returning$q & ~(1 << (40)) | ((1'b1) << (40)));
         end
-        if (w_alloc & (w0_slot == slot_ids$40)) begin
+        if (w_alloc & (a_slot == slot_ids$40)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (40)) | ((1'b1) << (40)));
         end
         if (comp_take & (comp_slot == slot_ids$41)) begin
             ret_after_take = (returning$q & ~(1 << (41)) | ((1'b1) << (41)));
         end
-        if (w_alloc & (w0_slot == slot_ids$41)) begin
+        if (w_alloc & (a_slot == slot_ids$41)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (41)) | ((1'b1) << (41)));
         end
         if (comp_take & (comp_slot == slot_ids$42)) begin
             ret_after_take = (returning$q & ~(1 << (42)) | ((1'b1) << (42)));
         end
-        if (w_alloc & (w0_slot == slot_ids$42)) begin
+        if (w_alloc & (a_slot == slot_ids$42)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (42)) | ((1'b1) << (42)));
         end
         if (comp_take & (comp_slot == slot_ids$43)) begin
             ret_after_take = (returning$q & ~(1 << (43)) | ((1'b1) << (43)));
         end
-        if (w_alloc & (w0_slot == slot_ids$43)) begin
+        if (w_alloc & (a_slot == slot_ids$43)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (43)) | ((1'b1) << (43)));
         end
         if (comp_take & (comp_slot == slot_ids$44)) begin
             ret_after_take = (returning$q & ~(1 << (44)) | ((1'b1) << (44)));
         end
-        if (w_alloc & (w0_slot == slot_ids$44)) begin
+        if (w_alloc & (a_slot == slot_ids$44)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (44)) | ((1'b1) << (44)));
         end
         if (comp_take & (comp_slot == slot_ids$45)) begin
             ret_after_take = (returning$q & ~(1 << (45)) | ((1'b1) << (45)));
         end
-        if (w_alloc & (w0_slot == slot_ids$45)) begin
+        if (w_alloc & (a_slot == slot_ids$45)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (45)) | ((1'b1) << (45)));
         end
         if (comp_take & (comp_slot == slot_ids$46)) begin
             ret_after_take = (returning$q & ~(1 << (46)) | ((1'b1) << (46)));
         end
-        if (w_alloc & (w0_slot == slot_ids$46)) begin
+        if (w_alloc & (a_slot == slot_ids$46)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (46)) | ((1'b1) << (46)));
         end
         if (comp_take & (comp_slot == slot_ids$47)) begin
             ret_after_take = (returning$q & ~(1 << (47)) | ((1'b1) << (47)));
         end
-        if (w_alloc & (w0_slot == slot_ids$47)) begin
+        if (w_alloc & (a_slot == slot_ids$47)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (47)) | ((1'b1) << (47)));
         end
         if (comp_take & (comp_slot == slot_ids$48)) begin
             ret_after_take = (returning$q & ~(1 << (48)) | ((1'b1) << (48)));
         end
-        if (w_alloc & (w0_slot == slot_ids$48)) begin
+        if (w_alloc & (a_slot == slot_ids$48)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (48)) | ((1'b1) << (48)));
         end
         if (comp_take & (comp_slot == slot_ids$49)) begin
             ret_after_take = (returning$q & ~(1 << (49)) | ((1'b1) << (49)));
         end
-        if (w_alloc & (w0_slot == slot_ids$49)) begin
+        if (w_alloc & (a_slot == slot_ids$49)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (49)) | ((1'b1) << (49)));
         end
         if (comp_take & (comp_slot == slot_ids$50)) begin
             ret_after_take = (returning$q & ~(1 << (50)) | ((1'b1) << (50)));
         end
-        if (w_alloc & (w0_slot == slot_ids$50)) begin
+        if (w_alloc & (a_slot == slot_ids$50)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (50)) | ((1'b1) << (50)));
         end
         if (comp_take & (comp_slot == slot_ids$51)) begin
             ret_after_take = (returning$q & ~(1 << (51)) | ((1'b1) << (51)));
         end
-        if (w_alloc & (w0_slot == slot_ids$51)) begin
+        if (w_alloc & (a_slot == slot_ids$51)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (51)) | ((1'b1) << (51)));
         end
         if (comp_take & (comp_slot == slot_ids$52)) begin
             ret_after_take = (returning$q & ~(1 << (52)) | ((1'b1) << (52)));
         end
-        if (w_alloc & (w0_slot == slot_ids$52)) begin
+        if (w_alloc & (a_slot == slot_ids$52)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (52)) | ((1'b1) << (52)));
         end
         if (comp_take & (comp_slot == slot_ids$53)) begin
             ret_after_take = (returning$q & ~(1 << (53)) | ((1'b1) << (53)));
         end
-        if (w_alloc & (w0_slot == slot_ids$53)) begin
+        if (w_alloc & (a_slot == slot_ids$53)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (53)) | ((1'b1) << (53)));
         end
         if (comp_take & (comp_slot == slot_ids$54)) begin
             ret_after_take = (returning$q & ~(1 << (54)) | ((1'b1) << (54)));
         end
-        if (w_alloc & (w0_slot == slot_ids$54)) begin
+        if (w_alloc & (a_slot == slot_ids$54)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (54)) | ((1'b1) << (54)));
         end
         if (comp_take & (comp_slot == slot_ids$55)) begin
             ret_after_take = (returning$q & ~(1 << (55)) | ((1'b1) << (55)));
         end
-        if (w_alloc & (w0_slot == slot_ids$55)) begin
+        if (w_alloc & (a_slot == slot_ids$55)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (55)) | ((1'b1) << (55)));
         end
         if (comp_take & (comp_slot == slot_ids$56)) begin
             ret_after_take = (returning$q & ~(1 << (56)) | ((1'b1) << (56)));
         end
-        if (w_alloc & (w0_slot == slot_ids$56)) begin
+        if (w_alloc & (a_slot == slot_ids$56)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (56)) | ((1'b1) << (56)));
         end
         if (comp_take & (comp_slot == slot_ids$57)) begin
             ret_after_take = (returning$q & ~(1 << (57)) | ((1'b1) << (57)));
         end
-        if (w_alloc & (w0_slot == slot_ids$57)) begin
+        if (w_alloc & (a_slot == slot_ids$57)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (57)) | ((1'b1) << (57)));
         end
         if (comp_take & (comp_slot == slot_ids$58)) begin
             ret_after_take = (returning$q & ~(1 << (58)) | ((1'b1) << (58)));
         end
-        if (w_alloc & (w0_slot == slot_ids$58)) begin
+        if (w_alloc & (a_slot == slot_ids$58)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (58)) | ((1'b1) << (58)));
         end
         if (comp_take & (comp_slot == slot_ids$59)) begin
             ret_after_take = (returning$q & ~(1 << (59)) | ((1'b1) << (59)));
         end
-        if (w_alloc & (w0_slot == slot_ids$59)) begin
+        if (w_alloc & (a_slot == slot_ids$59)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (59)) | ((1'b1) << (59)));
         end
         if (comp_take & (comp_slot == slot_ids$60)) begin
             ret_after_take = (returning$q & ~(1 << (60)) | ((1'b1) << (60)));
         end
-        if (w_alloc & (w0_slot == slot_ids$60)) begin
+        if (w_alloc & (a_slot == slot_ids$60)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (60)) | ((1'b1) << (60)));
         end
         if (comp_take & (comp_slot == slot_ids$61)) begin
             ret_after_take = (returning$q & ~(1 << (61)) | ((1'b1) << (61)));
         end
-        if (w_alloc & (w0_slot == slot_ids$61)) begin
+        if (w_alloc & (a_slot == slot_ids$61)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (61)) | ((1'b1) << (61)));
         end
         if (comp_take & (comp_slot == slot_ids$62)) begin
             ret_after_take = (returning$q & ~(1 << (62)) | ((1'b1) << (62)));
         end
-        if (w_alloc & (w0_slot == slot_ids$62)) begin
+        if (w_alloc & (a_slot == slot_ids$62)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (62)) | ((1'b1) << (62)));
         end
         if (comp_take & (comp_slot == slot_ids$63)) begin
             ret_after_take = (returning$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
-        if (w_alloc & (w0_slot == slot_ids$63)) begin
+        if (w_alloc & (a_slot == slot_ids$63)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
         if (comp_take & (comp_slot == slot_ids$64)) begin
             ret_after_take = (returning$q & ~(1 << (64)) | ((1'b1) << (64)));
         end
-        if (w_alloc & (w0_slot == slot_ids$64)) begin
+        if (w_alloc & (a_slot == slot_ids$64)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (64)) | ((1'b1) << (64)));
         end
         if (comp_take & (comp_slot == slot_ids$65)) begin
             ret_after_take = (returning$q & ~(1 << (65)) | ((1'b1) << (65)));
         end
-        if (w_alloc & (w0_slot == slot_ids$65)) begin
+        if (w_alloc & (a_slot == slot_ids$65)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (65)) | ((1'b1) << (65)));
         end
         if (comp_take & (comp_slot == slot_ids$66)) begin
             ret_after_take = (returning$q & ~(1 << (66)) | ((1'b1) << (66)));
         end
-        if (w_alloc & (w0_slot == slot_ids$66)) begin
+        if (w_alloc & (a_slot == slot_ids$66)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (66)) | ((1'b1) << (66)));
         end
         if (comp_take & (comp_slot == slot_ids$67)) begin
             ret_after_take = (returning$q & ~(1 << (67)) | ((1'b1) << (67)));
         end
-        if (w_alloc & (w0_slot == slot_ids$67)) begin
+        if (w_alloc & (a_slot == slot_ids$67)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (67)) | ((1'b1) << (67)));
         end
         if (comp_take & (comp_slot == slot_ids$68)) begin
             ret_after_take = (returning$q & ~(1 << (68)) | ((1'b1) << (68)));
         end
-        if (w_alloc & (w0_slot == slot_ids$68)) begin
+        if (w_alloc & (a_slot == slot_ids$68)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (68)) | ((1'b1) << (68)));
         end
         if (comp_take & (comp_slot == slot_ids$69)) begin
             ret_after_take = (returning$q & ~(1 << (69)) | ((1'b1) << (69)));
         end
-        if (w_alloc & (w0_slot == slot_ids$69)) begin
+        if (w_alloc & (a_slot == slot_ids$69)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (69)) | ((1'b1) << (69)));
         end
         if (comp_take & (comp_slot == slot_ids$70)) begin
             ret_after_take = (returning$q & ~(1 << (70)) | ((1'b1) << (70)));
         end
-        if (w_alloc & (w0_slot == slot_ids$70)) begin
+        if (w_alloc & (a_slot == slot_ids$70)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (70)) | ((1'b1) << (70)));
         end
         if (comp_take & (comp_slot == slot_ids$71)) begin
             ret_after_take = (returning$q & ~(1 << (71)) | ((1'b1) << (71)));
         end
-        if (w_alloc & (w0_slot == slot_ids$71)) begin
+        if (w_alloc & (a_slot == slot_ids$71)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (71)) | ((1'b1) << (71)));
         end
         if (comp_take & (comp_slot == slot_ids$72)) begin
             ret_after_take = (returning$q & ~(1 << (72)) | ((1'b1) << (72)));
         end
-        if (w_alloc & (w0_slot == slot_ids$72)) begin
+        if (w_alloc & (a_slot == slot_ids$72)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (72)) | ((1'b1) << (72)));
         end
         if (comp_take & (comp_slot == slot_ids$73)) begin
             ret_after_take = (returning$q & ~(1 << (73)) | ((1'b1) << (73)));
         end
-        if (w_alloc & (w0_slot == slot_ids$73)) begin
+        if (w_alloc & (a_slot == slot_ids$73)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (73)) | ((1'b1) << (73)));
         end
         if (comp_take & (comp_slot == slot_ids$74)) begin
             ret_after_take = (returning$q & ~(1 << (74)) | ((1'b1) << (74)));
         end
-        if (w_alloc & (w0_slot == slot_ids$74)) begin
+        if (w_alloc & (a_slot == slot_ids$74)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (74)) | ((1'b1) << (74)));
         end
         if (comp_take & (comp_slot == slot_ids$75)) begin
             ret_after_take = (returning$q & ~(1 << (75)) | ((1'b1) << (75)));
         end
-        if (w_alloc & (w0_slot == slot_ids$75)) begin
+        if (w_alloc & (a_slot == slot_ids$75)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (75)) | ((1'b1) << (75)));
         end
         if (comp_take & (comp_slot == slot_ids$76)) begin
             ret_after_take = (returning$q & ~(1 << (76)) | ((1'b1) << (76)));
         end
-        if (w_alloc & (w0_slot == slot_ids$76)) begin
+        if (w_alloc & (a_slot == slot_ids$76)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (76)) | ((1'b1) << (76)));
         end
         if (comp_take & (comp_slot == slot_ids$77)) begin
             ret_after_take = (returning$q & ~(1 << (77)) | ((1'b1) << (77)));
         end
-        if (w_alloc & (w0_slot == slot_ids$77)) begin
+        if (w_alloc & (a_slot == slot_ids$77)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (77)) | ((1'b1) << (77)));
         end
         if (comp_take & (comp_slot == slot_ids$78)) begin
             ret_after_take = (returning$q & ~(1 << (78)) | ((1'b1) << (78)));
         end
-        if (w_alloc & (w0_slot == slot_ids$78)) begin
+        if (w_alloc & (a_slot == slot_ids$78)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (78)) | ((1'b1) << (78)));
         end
         if (comp_take & (comp_slot == slot_ids$79)) begin
             ret_after_take = (returning$q & ~(1 << (79)) | ((1'b1) << (79)));
         end
-        if (w_alloc & (w0_slot == slot_ids$79)) begin
+        if (w_alloc & (a_slot == slot_ids$79)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (79)) | ((1'b1) << (79)));
         end
         if (comp_take & (comp_slot == slot_ids$80)) begin
             ret_after_take = (returning$q & ~(1 << (80)) | ((1'b1) << (80)));
         end
-        if (w_alloc & (w0_slot == slot_ids$80)) begin
+        if (w_alloc & (a_slot == slot_ids$80)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (80)) | ((1'b1) << (80)));
         end
         if (comp_take & (comp_slot == slot_ids$81)) begin
             ret_after_take = (returning$q & ~(1 << (81)) | ((1'b1) << (81)));
         end
-        if (w_alloc & (w0_slot == slot_ids$81)) begin
+        if (w_alloc & (a_slot == slot_ids$81)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (81)) | ((1'b1) << (81)));
         end
         if (comp_take & (comp_slot == slot_ids$82)) begin
             ret_after_take = (returning$q & ~(1 << (82)) | ((1'b1) << (82)));
         end
-        if (w_alloc & (w0_slot == slot_ids$82)) begin
+        if (w_alloc & (a_slot == slot_ids$82)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (82)) | ((1'b1) << (82)));
         end
         if (comp_take & (comp_slot == slot_ids$83)) begin
             ret_after_take = (returning$q & ~(1 << (83)) | ((1'b1) << (83)));
         end
-        if (w_alloc & (w0_slot == slot_ids$83)) begin
+        if (w_alloc & (a_slot == slot_ids$83)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (83)) | ((1'b1) << (83)));
         end
         if (comp_take & (comp_slot == slot_ids$84)) begin
             ret_after_take = (returning$q & ~(1 << (84)) | ((1'b1) << (84)));
         end
-        if (w_alloc & (w0_slot == slot_ids$84)) begin
+        if (w_alloc & (a_slot == slot_ids$84)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (84)) | ((1'b1) << (84)));
         end
         if (comp_take & (comp_slot == slot_ids$85)) begin
             ret_after_take = (returning$q & ~(1 << (85)) | ((1'b1) << (85)));
         end
-        if (w_alloc & (w0_slot == slot_ids$85)) begin
+        if (w_alloc & (a_slot == slot_ids$85)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (85)) | ((1'b1) << (85)));
         end
         if (comp_take & (comp_slot == slot_ids$86)) begin
             ret_after_take = (returning$q & ~(1 << (86)) | ((1'b1) << (86)));
         end
-        if (w_alloc & (w0_slot == slot_ids$86)) begin
+        if (w_alloc & (a_slot == slot_ids$86)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (86)) | ((1'b1) << (86)));
         end
         if (comp_take & (comp_slot == slot_ids$87)) begin
             ret_after_take = (returning$q & ~(1 << (87)) | ((1'b1) << (87)));
         end
-        if (w_alloc & (w0_slot == slot_ids$87)) begin
+        if (w_alloc & (a_slot == slot_ids$87)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (87)) | ((1'b1) << (87)));
         end
         if (comp_take & (comp_slot == slot_ids$88)) begin
             ret_after_take = (returning$q & ~(1 << (88)) | ((1'b1) << (88)));
         end
-        if (w_alloc & (w0_slot == slot_ids$88)) begin
+        if (w_alloc & (a_slot == slot_ids$88)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (88)) | ((1'b1) << (88)));
         end
         if (comp_take & (comp_slot == slot_ids$89)) begin
             ret_after_take = (returning$q & ~(1 << (89)) | ((1'b1) << (89)));
         end
-        if (w_alloc & (w0_slot == slot_ids$89)) begin
+        if (w_alloc & (a_slot == slot_ids$89)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (89)) | ((1'b1) << (89)));
         end
         if (comp_take & (comp_slot == slot_ids$90)) begin
             ret_after_take = (returning$q & ~(1 << (90)) | ((1'b1) << (90)));
         end
-        if (w_alloc & (w0_slot == slot_ids$90)) begin
+        if (w_alloc & (a_slot == slot_ids$90)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (90)) | ((1'b1) << (90)));
         end
         if (comp_take & (comp_slot == slot_ids$91)) begin
             ret_after_take = (returning$q & ~(1 << (91)) | ((1'b1) << (91)));
         end
-        if (w_alloc & (w0_slot == slot_ids$91)) begin
+        if (w_alloc & (a_slot == slot_ids$91)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (91)) | ((1'b1) << (91)));
         end
         if (comp_take & (comp_slot == slot_ids$92)) begin
             ret_after_take = (returning$q & ~(1 << (92)) | ((1'b1) << (92)));
         end
-        if (w_alloc & (w0_slot == slot_ids$92)) begin
+        if (w_alloc & (a_slot == slot_ids$92)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (92)) | ((1'b1) << (92)));
         end
         if (comp_take & (comp_slot == slot_ids$93)) begin
             ret_after_take = (returning$q & ~(1 << (93)) | ((1'b1) << (93)));
         end
-        if (w_alloc & (w0_slot == slot_ids$93)) begin
+        if (w_alloc & (a_slot == slot_ids$93)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (93)) | ((1'b1) << (93)));
         end
         if (comp_take & (comp_slot == slot_ids$94)) begin
             ret_after_take = (returning$q & ~(1 << (94)) | ((1'b1) << (94)));
         end
-        if (w_alloc & (w0_slot == slot_ids$94)) begin
+        if (w_alloc & (a_slot == slot_ids$94)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (94)) | ((1'b1) << (94)));
         end
         if (comp_take & (comp_slot == slot_ids$95)) begin
             ret_after_take = (returning$q & ~(1 << (95)) | ((1'b1) << (95)));
         end
-        if (w_alloc & (w0_slot == slot_ids$95)) begin
+        if (w_alloc & (a_slot == slot_ids$95)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (95)) | ((1'b1) << (95)));
         end
         if (comp_take & (comp_slot == slot_ids$96)) begin
             ret_after_take = (returning$q & ~(1 << (96)) | ((1'b1) << (96)));
         end
-        if (w_alloc & (w0_slot == slot_ids$96)) begin
+        if (w_alloc & (a_slot == slot_ids$96)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (96)) | ((1'b1) << (96)));
         end
         if (comp_take & (comp_slot == slot_ids$97)) begin
             ret_after_take = (returning$q & ~(1 << (97)) | ((1'b1) << (97)));
         end
-        if (w_alloc & (w0_slot == slot_ids$97)) begin
+        if (w_alloc & (a_slot == slot_ids$97)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (97)) | ((1'b1) << (97)));
         end
         if (comp_take & (comp_slot == slot_ids$98)) begin
             ret_after_take = (returning$q & ~(1 << (98)) | ((1'b1) << (98)));
         end
-        if (w_alloc & (w0_slot == slot_ids$98)) begin
+        if (w_alloc & (a_slot == slot_ids$98)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (98)) | ((1'b1) << (98)));
         end
         if (comp_take & (comp_slot == slot_ids$99)) begin
             ret_after_take = (returning$q & ~(1 << (99)) | ((1'b1) << (99)));
         end
-        if (w_alloc & (w0_slot == slot_ids$99)) begin
+        if (w_alloc & (a_slot == slot_ids$99)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (99)) | ((1'b1) << (99)));
         end
         if (comp_take & (comp_slot == slot_ids$100)) begin
             ret_after_take = (returning$q & ~(1 << (100)) | ((1'b1) << (100)));
         end
-        if (w_alloc & (w0_slot == slot_ids$100)) begin
+        if (w_alloc & (a_slot == slot_ids$100)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (100)) | ((1'b1) << (100)));
         end
         if (comp_take & (comp_slot == slot_ids$101)) begin
             ret_after_take = (returning$q & ~(1 << (101)) | ((1'b1) << (101)));
         end
-        if (w_alloc & (w0_slot == slot_ids$101)) begin
+        if (w_alloc & (a_slot == slot_ids$101)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (101)) | ((1'b1) << (101)));
         end
         if (comp_take & (comp_slot == slot_ids$102)) begin
             ret_after_take = (returning$q & ~(1 << (102)) | ((1'b1) << (102)));
         end
-        if (w_alloc & (w0_slot == slot_ids$102)) begin
+        if (w_alloc & (a_slot == slot_ids$102)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (102)) | ((1'b1) << (102)));
         end
         if (comp_take & (comp_slot == slot_ids$103)) begin
             ret_after_take = (returning$q & ~(1 << (103)) | ((1'b1) << (103)));
         end
-        if (w_alloc & (w0_slot == slot_ids$103)) begin
+        if (w_alloc & (a_slot == slot_ids$103)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (103)) | ((1'b1) << (103)));
         end
         if (comp_take & (comp_slot == slot_ids$104)) begin
             ret_after_take = (returning$q & ~(1 << (104)) | ((1'b1) << (104)));
         end
-        if (w_alloc & (w0_slot == slot_ids$104)) begin
+        if (w_alloc & (a_slot == slot_ids$104)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (104)) | ((1'b1) << (104)));
         end
         if (comp_take & (comp_slot == slot_ids$105)) begin
             ret_after_take = (returning$q & ~(1 << (105)) | ((1'b1) << (105)));
         end
-        if (w_alloc & (w0_slot == slot_ids$105)) begin
+        if (w_alloc & (a_slot == slot_ids$105)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (105)) | ((1'b1) << (105)));
         end
         if (comp_take & (comp_slot == slot_ids$106)) begin
             ret_after_take = (returning$q & ~(1 << (106)) | ((1'b1) << (106)));
         end
-        if (w_alloc & (w0_slot == slot_ids$106)) begin
+        if (w_alloc & (a_slot == slot_ids$106)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (106)) | ((1'b1) << (106)));
         end
         if (comp_take & (comp_slot == slot_ids$107)) begin
             ret_after_take = (returning$q & ~(1 << (107)) | ((1'b1) << (107)));
         end
-        if (w_alloc & (w0_slot == slot_ids$107)) begin
+        if (w_alloc & (a_slot == slot_ids$107)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (107)) | ((1'b1) << (107)));
         end
         if (comp_take & (comp_slot == slot_ids$108)) begin
             ret_after_take = (returning$q & ~(1 << (108)) | ((1'b1) << (108)));
         end
-        if (w_alloc & (w0_slot == slot_ids$108)) begin
+        if (w_alloc & (a_slot == slot_ids$108)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (108)) | ((1'b1) << (108)));
         end
         if (comp_take & (comp_slot == slot_ids$109)) begin
             ret_after_take = (returning$q & ~(1 << (109)) | ((1'b1) << (109)));
         end
-        if (w_alloc & (w0_slot == slot_ids$109)) begin
+        if (w_alloc & (a_slot == slot_ids$109)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (109)) | ((1'b1) << (109)));
         end
         if (comp_take & (comp_slot == slot_ids$110)) begin
             ret_after_take = (returning$q & ~(1 << (110)) | ((1'b1) << (110)));
         end
-        if (w_alloc & (w0_slot == slot_ids$110)) begin
+        if (w_alloc & (a_slot == slot_ids$110)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (110)) | ((1'b1) << (110)));
         end
         if (comp_take & (comp_slot == slot_ids$111)) begin
             ret_after_take = (returning$q & ~(1 << (111)) | ((1'b1) << (111)));
         end
-        if (w_alloc & (w0_slot == slot_ids$111)) begin
+        if (w_alloc & (a_slot == slot_ids$111)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (111)) | ((1'b1) << (111)));
         end
         if (comp_take & (comp_slot == slot_ids$112)) begin
             ret_after_take = (returning$q & ~(1 << (112)) | ((1'b1) << (112)));
         end
-        if (w_alloc & (w0_slot == slot_ids$112)) begin
+        if (w_alloc & (a_slot == slot_ids$112)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (112)) | ((1'b1) << (112)));
         end
         if (comp_take & (comp_slot == slot_ids$113)) begin
             ret_after_take = (returning$q & ~(1 << (113)) | ((1'b1) << (113)));
         end
-        if (w_alloc & (w0_slot == slot_ids$113)) begin
+        if (w_alloc & (a_slot == slot_ids$113)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (113)) | ((1'b1) << (113)));
         end
         if (comp_take & (comp_slot == slot_ids$114)) begin
             ret_after_take = (returning$q & ~(1 << (114)) | ((1'b1) << (114)));
         end
-        if (w_alloc & (w0_slot == slot_ids$114)) begin
+        if (w_alloc & (a_slot == slot_ids$114)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (114)) | ((1'b1) << (114)));
         end
         if (comp_take & (comp_slot == slot_ids$115)) begin
             ret_after_take = (returning$q & ~(1 << (115)) | ((1'b1) << (115)));
         end
-        if (w_alloc & (w0_slot == slot_ids$115)) begin
+        if (w_alloc & (a_slot == slot_ids$115)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (115)) | ((1'b1) << (115)));
         end
         if (comp_take & (comp_slot == slot_ids$116)) begin
             ret_after_take = (returning$q & ~(1 << (116)) | ((1'b1) << (116)));
         end
-        if (w_alloc & (w0_slot == slot_ids$116)) begin
+        if (w_alloc & (a_slot == slot_ids$116)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (116)) | ((1'b1) << (116)));
         end
         if (comp_take & (comp_slot == slot_ids$117)) begin
             ret_after_take = (returning$q & ~(1 << (117)) | ((1'b1) << (117)));
         end
-        if (w_alloc & (w0_slot == slot_ids$117)) begin
+        if (w_alloc & (a_slot == slot_ids$117)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (117)) | ((1'b1) << (117)));
         end
         if (comp_take & (comp_slot == slot_ids$118)) begin
             ret_after_take = (returning$q & ~(1 << (118)) | ((1'b1) << (118)));
         end
-        if (w_alloc & (w0_slot == slot_ids$118)) begin
+        if (w_alloc & (a_slot == slot_ids$118)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (118)) | ((1'b1) << (118)));
         end
         if (comp_take & (comp_slot == slot_ids$119)) begin
             ret_after_take = (returning$q & ~(1 << (119)) | ((1'b1) << (119)));
         end
-        if (w_alloc & (w0_slot == slot_ids$119)) begin
+        if (w_alloc & (a_slot == slot_ids$119)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (119)) | ((1'b1) << (119)));
         end
         if (comp_take & (comp_slot == slot_ids$120)) begin
             ret_after_take = (returning$q & ~(1 << (120)) | ((1'b1) << (120)));
         end
-        if (w_alloc & (w0_slot == slot_ids$120)) begin
+        if (w_alloc & (a_slot == slot_ids$120)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (120)) | ((1'b1) << (120)));
         end
         if (comp_take & (comp_slot == slot_ids$121)) begin
             ret_after_take = (returning$q & ~(1 << (121)) | ((1'b1) << (121)));
         end
-        if (w_alloc & (w0_slot == slot_ids$121)) begin
+        if (w_alloc & (a_slot == slot_ids$121)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (121)) | ((1'b1) << (121)));
         end
         if (comp_take & (comp_slot == slot_ids$122)) begin
             ret_after_take = (returning$q & ~(1 << (122)) | ((1'b1) << (122)));
         end
-        if (w_alloc & (w0_slot == slot_ids$122)) begin
+        if (w_alloc & (a_slot == slot_ids$122)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (122)) | ((1'b1) << (122)));
         end
         if (comp_take & (comp_slot == slot_ids$123)) begin
             ret_after_take = (returning$q & ~(1 << (123)) | ((1'b1) << (123)));
         end
-        if (w_alloc & (w0_slot == slot_ids$123)) begin
+        if (w_alloc & (a_slot == slot_ids$123)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (123)) | ((1'b1) << (123)));
         end
         if (comp_take & (comp_slot == slot_ids$124)) begin
             ret_after_take = (returning$q & ~(1 << (124)) | ((1'b1) << (124)));
         end
-        if (w_alloc & (w0_slot == slot_ids$124)) begin
+        if (w_alloc & (a_slot == slot_ids$124)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (124)) | ((1'b1) << (124)));
         end
         if (comp_take & (comp_slot == slot_ids$125)) begin
             ret_after_take = (returning$q & ~(1 << (125)) | ((1'b1) << (125)));
         end
-        if (w_alloc & (w0_slot == slot_ids$125)) begin
+        if (w_alloc & (a_slot == slot_ids$125)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (125)) | ((1'b1) << (125)));
         end
         if (comp_take & (comp_slot == slot_ids$126)) begin
             ret_after_take = (returning$q & ~(1 << (126)) | ((1'b1) << (126)));
         end
-        if (w_alloc & (w0_slot == slot_ids$126)) begin
+        if (w_alloc & (a_slot == slot_ids$126)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (126)) | ((1'b1) << (126)));
         end
         if (comp_take & (comp_slot == slot_ids$127)) begin
             ret_after_take = (returning$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
-        if (w_alloc & (w0_slot == slot_ids$127)) begin
+        if (w_alloc & (a_slot == slot_ids$127)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         returning$d = ret_after_take;
@@ -33388,6 +33561,9 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [127:0] sendable$d;
     wire  [127:0] sendable$q;
     reg  sendable$clock;
+    reg  [127:0] id_known$d;
+    wire  [127:0] id_known$q;
+    reg  id_known$clock;
     reg  [6:0] rr_last$d;
     wire  [6:0] rr_last$q;
     reg  rr_last$clock;
@@ -33518,6 +33694,7 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
+    reg  c_id_known;
     reg  [15:0] c_id_base;
     reg  [15:0] c_id;
     reg  c_active;
@@ -33624,6 +33801,11 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         .d(sendable$d),
         .q(sendable$q),
         .clock(sendable$clock)
+    );
+    nt_homa_128_nic$tx$core$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
     );
     nt_homa_128_nic$tx$core$rr_last rr_last(
         .d(rr_last$d),
@@ -33800,6 +33982,7 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     always @(*) begin
         active_bits$clock = clock;
         sendable$clock = clock;
+        id_known$clock = clock;
         rr_last$clock = clock;
         s1_valid$clock = clock;
         s1_kind$clock = clock;
@@ -33836,6 +34019,7 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
+        id_known$d = id_known$q;
         rr_last$d = rr_last$q;
         s1_valid$d = s1_valid$q;
         s1_kind$d = s1_kind$q;
@@ -33970,7 +34154,11 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         c_npkts = cur[(32'hd1)+:(8)];
         c_max = cur[(32'hd9)+:(8)];
         c_tcnt = cur[(32'he1)+:(8)];
-        c_id_base = cur[(32'he9)+:(16)];
+        c_id_known = id_known$q[s1_slot$q];
+        c_id_base = 32'h0;
+        if (c_id_known) begin
+            c_id_base = cur[(32'he9)+:(16)];
+        end
         c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
         c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
@@ -34122,514 +34310,642 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
             active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
             sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
             active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
             sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
             active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
             sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
             active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
             sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
             active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
             sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
             active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
             sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
             active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
             sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
             active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
             sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
             active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
             sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
             active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
             sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
             active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
             sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
             active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
             sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
             active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
             sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
             active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
             sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
             active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
             sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
             active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
             sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
             active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
             sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
+            id_known$d = (id_known$q & ~(1 << (16)) | ((1'b1) << (16)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
             active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
             sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
+            id_known$d = (id_known$q & ~(1 << (17)) | ((1'b1) << (17)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
             active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
             sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
+            id_known$d = (id_known$q & ~(1 << (18)) | ((1'b1) << (18)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
             active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
             sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
+            id_known$d = (id_known$q & ~(1 << (19)) | ((1'b1) << (19)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
             active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
             sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
+            id_known$d = (id_known$q & ~(1 << (20)) | ((1'b1) << (20)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
             active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
             sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
+            id_known$d = (id_known$q & ~(1 << (21)) | ((1'b1) << (21)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
             active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
             sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
+            id_known$d = (id_known$q & ~(1 << (22)) | ((1'b1) << (22)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
             active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
             sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
+            id_known$d = (id_known$q & ~(1 << (23)) | ((1'b1) << (23)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
             active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
             sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
+            id_known$d = (id_known$q & ~(1 << (24)) | ((1'b1) << (24)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
             active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
             sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
+            id_known$d = (id_known$q & ~(1 << (25)) | ((1'b1) << (25)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
             active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
             sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
+            id_known$d = (id_known$q & ~(1 << (26)) | ((1'b1) << (26)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
             active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
             sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
+            id_known$d = (id_known$q & ~(1 << (27)) | ((1'b1) << (27)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
             active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
             sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
+            id_known$d = (id_known$q & ~(1 << (28)) | ((1'b1) << (28)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
             active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
             sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
+            id_known$d = (id_known$q & ~(1 << (29)) | ((1'b1) << (29)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
             active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
             sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
+            id_known$d = (id_known$q & ~(1 << (30)) | ((1'b1) << (30)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
             active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
             sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
+            id_known$d = (id_known$q & ~(1 << (31)) | ((1'b1) << (31)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
             active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
             sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
+            id_known$d = (id_known$q & ~(1 << (32)) | ((1'b1) << (32)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
             active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
             sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
+            id_known$d = (id_known$q & ~(1 << (33)) | ((1'b1) << (33)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
             active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
             sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
+            id_known$d = (id_known$q & ~(1 << (34)) | ((1'b1) << (34)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
             active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
             sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
+            id_known$d = (id_known$q & ~(1 << (35)) | ((1'b1) << (35)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
             active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
             sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
+            id_known$d = (id_known$q & ~(1 << (36)) | ((1'b1) << (36)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
             active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
             sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
+            id_known$d = (id_known$q & ~(1 << (37)) | ((1'b1) << (37)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
             active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
             sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
+            id_known$d = (id_known$q & ~(1 << (38)) | ((1'b1) << (38)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
             active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
             sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
+            id_known$d = (id_known$q & ~(1 << (39)) | ((1'b1) << (39)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
             active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
             sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
+            id_known$d = (id_known$q & ~(1 << (40)) | ((1'b1) << (40)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
             active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
             sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
+            id_known$d = (id_known$q & ~(1 << (41)) | ((1'b1) << (41)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
             active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
             sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
+            id_known$d = (id_known$q & ~(1 << (42)) | ((1'b1) << (42)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
             active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
             sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
+            id_known$d = (id_known$q & ~(1 << (43)) | ((1'b1) << (43)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
             active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
             sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
+            id_known$d = (id_known$q & ~(1 << (44)) | ((1'b1) << (44)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
             active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
             sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
+            id_known$d = (id_known$q & ~(1 << (45)) | ((1'b1) << (45)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
             active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
             sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
+            id_known$d = (id_known$q & ~(1 << (46)) | ((1'b1) << (46)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
             active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
             sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
+            id_known$d = (id_known$q & ~(1 << (47)) | ((1'b1) << (47)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
             active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
             sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
+            id_known$d = (id_known$q & ~(1 << (48)) | ((1'b1) << (48)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
             active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
             sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
+            id_known$d = (id_known$q & ~(1 << (49)) | ((1'b1) << (49)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
             active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
             sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
+            id_known$d = (id_known$q & ~(1 << (50)) | ((1'b1) << (50)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
             active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
             sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
+            id_known$d = (id_known$q & ~(1 << (51)) | ((1'b1) << (51)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
             active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
             sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
+            id_known$d = (id_known$q & ~(1 << (52)) | ((1'b1) << (52)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
             active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
             sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
+            id_known$d = (id_known$q & ~(1 << (53)) | ((1'b1) << (53)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
             active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
             sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
+            id_known$d = (id_known$q & ~(1 << (54)) | ((1'b1) << (54)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
             active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
             sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
+            id_known$d = (id_known$q & ~(1 << (55)) | ((1'b1) << (55)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
             active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
             sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
+            id_known$d = (id_known$q & ~(1 << (56)) | ((1'b1) << (56)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
             active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
             sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
+            id_known$d = (id_known$q & ~(1 << (57)) | ((1'b1) << (57)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
             active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
             sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
+            id_known$d = (id_known$q & ~(1 << (58)) | ((1'b1) << (58)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
             active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
             sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
+            id_known$d = (id_known$q & ~(1 << (59)) | ((1'b1) << (59)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
             active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
             sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
+            id_known$d = (id_known$q & ~(1 << (60)) | ((1'b1) << (60)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
             active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
             sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
+            id_known$d = (id_known$q & ~(1 << (61)) | ((1'b1) << (61)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
             active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
             sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
+            id_known$d = (id_known$q & ~(1 << (62)) | ((1'b1) << (62)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
             active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
             sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
+            id_known$d = (id_known$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$64)) begin
             active_bits$d = (active_bits$q & ~(1 << (64)) | ((u_active) << (64)));
             sendable$d = (sendable$q & ~(1 << (64)) | ((u_sendable) << (64)));
+            id_known$d = (id_known$q & ~(1 << (64)) | ((1'b1) << (64)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$65)) begin
             active_bits$d = (active_bits$q & ~(1 << (65)) | ((u_active) << (65)));
             sendable$d = (sendable$q & ~(1 << (65)) | ((u_sendable) << (65)));
+            id_known$d = (id_known$q & ~(1 << (65)) | ((1'b1) << (65)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$66)) begin
             active_bits$d = (active_bits$q & ~(1 << (66)) | ((u_active) << (66)));
             sendable$d = (sendable$q & ~(1 << (66)) | ((u_sendable) << (66)));
+            id_known$d = (id_known$q & ~(1 << (66)) | ((1'b1) << (66)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$67)) begin
             active_bits$d = (active_bits$q & ~(1 << (67)) | ((u_active) << (67)));
             sendable$d = (sendable$q & ~(1 << (67)) | ((u_sendable) << (67)));
+            id_known$d = (id_known$q & ~(1 << (67)) | ((1'b1) << (67)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$68)) begin
             active_bits$d = (active_bits$q & ~(1 << (68)) | ((u_active) << (68)));
             sendable$d = (sendable$q & ~(1 << (68)) | ((u_sendable) << (68)));
+            id_known$d = (id_known$q & ~(1 << (68)) | ((1'b1) << (68)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$69)) begin
             active_bits$d = (active_bits$q & ~(1 << (69)) | ((u_active) << (69)));
             sendable$d = (sendable$q & ~(1 << (69)) | ((u_sendable) << (69)));
+            id_known$d = (id_known$q & ~(1 << (69)) | ((1'b1) << (69)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$70)) begin
             active_bits$d = (active_bits$q & ~(1 << (70)) | ((u_active) << (70)));
             sendable$d = (sendable$q & ~(1 << (70)) | ((u_sendable) << (70)));
+            id_known$d = (id_known$q & ~(1 << (70)) | ((1'b1) << (70)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$71)) begin
             active_bits$d = (active_bits$q & ~(1 << (71)) | ((u_active) << (71)));
             sendable$d = (sendable$q & ~(1 << (71)) | ((u_sendable) << (71)));
+            id_known$d = (id_known$q & ~(1 << (71)) | ((1'b1) << (71)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$72)) begin
             active_bits$d = (active_bits$q & ~(1 << (72)) | ((u_active) << (72)));
             sendable$d = (sendable$q & ~(1 << (72)) | ((u_sendable) << (72)));
+            id_known$d = (id_known$q & ~(1 << (72)) | ((1'b1) << (72)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$73)) begin
             active_bits$d = (active_bits$q & ~(1 << (73)) | ((u_active) << (73)));
             sendable$d = (sendable$q & ~(1 << (73)) | ((u_sendable) << (73)));
+            id_known$d = (id_known$q & ~(1 << (73)) | ((1'b1) << (73)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$74)) begin
             active_bits$d = (active_bits$q & ~(1 << (74)) | ((u_active) << (74)));
             sendable$d = (sendable$q & ~(1 << (74)) | ((u_sendable) << (74)));
+            id_known$d = (id_known$q & ~(1 << (74)) | ((1'b1) << (74)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$75)) begin
             active_bits$d = (active_bits$q & ~(1 << (75)) | ((u_active) << (75)));
             sendable$d = (sendable$q & ~(1 << (75)) | ((u_sendable) << (75)));
+            id_known$d = (id_known$q & ~(1 << (75)) | ((1'b1) << (75)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$76)) begin
             active_bits$d = (active_bits$q & ~(1 << (76)) | ((u_active) << (76)));
             sendable$d = (sendable$q & ~(1 << (76)) | ((u_sendable) << (76)));
+            id_known$d = (id_known$q & ~(1 << (76)) | ((1'b1) << (76)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$77)) begin
             active_bits$d = (active_bits$q & ~(1 << (77)) | ((u_active) << (77)));
             sendable$d = (sendable$q & ~(1 << (77)) | ((u_sendable) << (77)));
+            id_known$d = (id_known$q & ~(1 << (77)) | ((1'b1) << (77)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$78)) begin
             active_bits$d = (active_bits$q & ~(1 << (78)) | ((u_active) << (78)));
             sendable$d = (sendable$q & ~(1 << (78)) | ((u_sendable) << (78)));
+            id_known$d = (id_known$q & ~(1 << (78)) | ((1'b1) << (78)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$79)) begin
             active_bits$d = (active_bits$q & ~(1 << (79)) | ((u_active) << (79)));
             sendable$d = (sendable$q & ~(1 << (79)) | ((u_sendable) << (79)));
+            id_known$d = (id_known$q & ~(1 << (79)) | ((1'b1) << (79)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$80)) begin
             active_bits$d = (active_bits$q & ~(1 << (80)) | ((u_active) << (80)));
             sendable$d = (sendable$q & ~(1 << (80)) | ((u_sendable) << (80)));
+            id_known$d = (id_known$q & ~(1 << (80)) | ((1'b1) << (80)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$81)) begin
             active_bits$d = (active_bits$q & ~(1 << (81)) | ((u_active) << (81)));
             sendable$d = (sendable$q & ~(1 << (81)) | ((u_sendable) << (81)));
+            id_known$d = (id_known$q & ~(1 << (81)) | ((1'b1) << (81)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$82)) begin
             active_bits$d = (active_bits$q & ~(1 << (82)) | ((u_active) << (82)));
             sendable$d = (sendable$q & ~(1 << (82)) | ((u_sendable) << (82)));
+            id_known$d = (id_known$q & ~(1 << (82)) | ((1'b1) << (82)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$83)) begin
             active_bits$d = (active_bits$q & ~(1 << (83)) | ((u_active) << (83)));
             sendable$d = (sendable$q & ~(1 << (83)) | ((u_sendable) << (83)));
+            id_known$d = (id_known$q & ~(1 << (83)) | ((1'b1) << (83)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$84)) begin
             active_bits$d = (active_bits$q & ~(1 << (84)) | ((u_active) << (84)));
             sendable$d = (sendable$q & ~(1 << (84)) | ((u_sendable) << (84)));
+            id_known$d = (id_known$q & ~(1 << (84)) | ((1'b1) << (84)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$85)) begin
             active_bits$d = (active_bits$q & ~(1 << (85)) | ((u_active) << (85)));
             sendable$d = (sendable$q & ~(1 << (85)) | ((u_sendable) << (85)));
+            id_known$d = (id_known$q & ~(1 << (85)) | ((1'b1) << (85)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$86)) begin
             active_bits$d = (active_bits$q & ~(1 << (86)) | ((u_active) << (86)));
             sendable$d = (sendable$q & ~(1 << (86)) | ((u_sendable) << (86)));
+            id_known$d = (id_known$q & ~(1 << (86)) | ((1'b1) << (86)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$87)) begin
             active_bits$d = (active_bits$q & ~(1 << (87)) | ((u_active) << (87)));
             sendable$d = (sendable$q & ~(1 << (87)) | ((u_sendable) << (87)));
+            id_known$d = (id_known$q & ~(1 << (87)) | ((1'b1) << (87)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$88)) begin
             active_bits$d = (active_bits$q & ~(1 << (88)) | ((u_active) << (88)));
             sendable$d = (sendable$q & ~(1 << (88)) | ((u_sendable) << (88)));
+            id_known$d = (id_known$q & ~(1 << (88)) | ((1'b1) << (88)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$89)) begin
             active_bits$d = (active_bits$q & ~(1 << (89)) | ((u_active) << (89)));
             sendable$d = (sendable$q & ~(1 << (89)) | ((u_sendable) << (89)));
+            id_known$d = (id_known$q & ~(1 << (89)) | ((1'b1) << (89)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$90)) begin
             active_bits$d = (active_bits$q & ~(1 << (90)) | ((u_active) << (90)));
             sendable$d = (sendable$q & ~(1 << (90)) | ((u_sendable) << (90)));
+            id_known$d = (id_known$q & ~(1 << (90)) | ((1'b1) << (90)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$91)) begin
             active_bits$d = (active_bits$q & ~(1 << (91)) | ((u_active) << (91)));
             sendable$d = (sendable$q & ~(1 << (91)) | ((u_sendable) << (91)));
+            id_known$d = (id_known$q & ~(1 << (91)) | ((1'b1) << (91)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$92)) begin
             active_bits$d = (active_bits$q & ~(1 << (92)) | ((u_active) << (92)));
             sendable$d = (sendable$q & ~(1 << (92)) | ((u_sendable) << (92)));
+            id_known$d = (id_known$q & ~(1 << (92)) | ((1'b1) << (92)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$93)) begin
             active_bits$d = (active_bits$q & ~(1 << (93)) | ((u_active) << (93)));
             sendable$d = (sendable$q & ~(1 << (93)) | ((u_sendable) << (93)));
+            id_known$d = (id_known$q & ~(1 << (93)) | ((1'b1) << (93)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$94)) begin
             active_bits$d = (active_bits$q & ~(1 << (94)) | ((u_active) << (94)));
             sendable$d = (sendable$q & ~(1 << (94)) | ((u_sendable) << (94)));
+            id_known$d = (id_known$q & ~(1 << (94)) | ((1'b1) << (94)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$95)) begin
             active_bits$d = (active_bits$q & ~(1 << (95)) | ((u_active) << (95)));
             sendable$d = (sendable$q & ~(1 << (95)) | ((u_sendable) << (95)));
+            id_known$d = (id_known$q & ~(1 << (95)) | ((1'b1) << (95)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$96)) begin
             active_bits$d = (active_bits$q & ~(1 << (96)) | ((u_active) << (96)));
             sendable$d = (sendable$q & ~(1 << (96)) | ((u_sendable) << (96)));
+            id_known$d = (id_known$q & ~(1 << (96)) | ((1'b1) << (96)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$97)) begin
             active_bits$d = (active_bits$q & ~(1 << (97)) | ((u_active) << (97)));
             sendable$d = (sendable$q & ~(1 << (97)) | ((u_sendable) << (97)));
+            id_known$d = (id_known$q & ~(1 << (97)) | ((1'b1) << (97)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$98)) begin
             active_bits$d = (active_bits$q & ~(1 << (98)) | ((u_active) << (98)));
             sendable$d = (sendable$q & ~(1 << (98)) | ((u_sendable) << (98)));
+            id_known$d = (id_known$q & ~(1 << (98)) | ((1'b1) << (98)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$99)) begin
             active_bits$d = (active_bits$q & ~(1 << (99)) | ((u_active) << (99)));
             sendable$d = (sendable$q & ~(1 << (99)) | ((u_sendable) << (99)));
+            id_known$d = (id_known$q & ~(1 << (99)) | ((1'b1) << (99)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$100)) begin
             active_bits$d = (active_bits$q & ~(1 << (100)) | ((u_active) << (100)));
             sendable$d = (sendable$q & ~(1 << (100)) | ((u_sendable) << (100)));
+            id_known$d = (id_known$q & ~(1 << (100)) | ((1'b1) << (100)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$101)) begin
             active_bits$d = (active_bits$q & ~(1 << (101)) | ((u_active) << (101)));
             sendable$d = (sendable$q & ~(1 << (101)) | ((u_sendable) << (101)));
+            id_known$d = (id_known$q & ~(1 << (101)) | ((1'b1) << (101)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$102)) begin
             active_bits$d = (active_bits$q & ~(1 << (102)) | ((u_active) << (102)));
             sendable$d = (sendable$q & ~(1 << (102)) | ((u_sendable) << (102)));
+            id_known$d = (id_known$q & ~(1 << (102)) | ((1'b1) << (102)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$103)) begin
             active_bits$d = (active_bits$q & ~(1 << (103)) | ((u_active) << (103)));
             sendable$d = (sendable$q & ~(1 << (103)) | ((u_sendable) << (103)));
+            id_known$d = (id_known$q & ~(1 << (103)) | ((1'b1) << (103)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$104)) begin
             active_bits$d = (active_bits$q & ~(1 << (104)) | ((u_active) << (104)));
             sendable$d = (sendable$q & ~(1 << (104)) | ((u_sendable) << (104)));
+            id_known$d = (id_known$q & ~(1 << (104)) | ((1'b1) << (104)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$105)) begin
             active_bits$d = (active_bits$q & ~(1 << (105)) | ((u_active) << (105)));
             sendable$d = (sendable$q & ~(1 << (105)) | ((u_sendable) << (105)));
+            id_known$d = (id_known$q & ~(1 << (105)) | ((1'b1) << (105)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$106)) begin
             active_bits$d = (active_bits$q & ~(1 << (106)) | ((u_active) << (106)));
             sendable$d = (sendable$q & ~(1 << (106)) | ((u_sendable) << (106)));
+            id_known$d = (id_known$q & ~(1 << (106)) | ((1'b1) << (106)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$107)) begin
             active_bits$d = (active_bits$q & ~(1 << (107)) | ((u_active) << (107)));
             sendable$d = (sendable$q & ~(1 << (107)) | ((u_sendable) << (107)));
+            id_known$d = (id_known$q & ~(1 << (107)) | ((1'b1) << (107)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$108)) begin
             active_bits$d = (active_bits$q & ~(1 << (108)) | ((u_active) << (108)));
             sendable$d = (sendable$q & ~(1 << (108)) | ((u_sendable) << (108)));
+            id_known$d = (id_known$q & ~(1 << (108)) | ((1'b1) << (108)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$109)) begin
             active_bits$d = (active_bits$q & ~(1 << (109)) | ((u_active) << (109)));
             sendable$d = (sendable$q & ~(1 << (109)) | ((u_sendable) << (109)));
+            id_known$d = (id_known$q & ~(1 << (109)) | ((1'b1) << (109)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$110)) begin
             active_bits$d = (active_bits$q & ~(1 << (110)) | ((u_active) << (110)));
             sendable$d = (sendable$q & ~(1 << (110)) | ((u_sendable) << (110)));
+            id_known$d = (id_known$q & ~(1 << (110)) | ((1'b1) << (110)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$111)) begin
             active_bits$d = (active_bits$q & ~(1 << (111)) | ((u_active) << (111)));
             sendable$d = (sendable$q & ~(1 << (111)) | ((u_sendable) << (111)));
+            id_known$d = (id_known$q & ~(1 << (111)) | ((1'b1) << (111)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$112)) begin
             active_bits$d = (active_bits$q & ~(1 << (112)) | ((u_active) << (112)));
             sendable$d = (sendable$q & ~(1 << (112)) | ((u_sendable) << (112)));
+            id_known$d = (id_known$q & ~(1 << (112)) | ((1'b1) << (112)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$113)) begin
             active_bits$d = (active_bits$q & ~(1 << (113)) | ((u_active) << (113)));
             sendable$d = (sendable$q & ~(1 << (113)) | ((u_sendable) << (113)));
+            id_known$d = (id_known$q & ~(1 << (113)) | ((1'b1) << (113)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$114)) begin
             active_bits$d = (active_bits$q & ~(1 << (114)) | ((u_active) << (114)));
             sendable$d = (sendable$q & ~(1 << (114)) | ((u_sendable) << (114)));
+            id_known$d = (id_known$q & ~(1 << (114)) | ((1'b1) << (114)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$115)) begin
             active_bits$d = (active_bits$q & ~(1 << (115)) | ((u_active) << (115)));
             sendable$d = (sendable$q & ~(1 << (115)) | ((u_sendable) << (115)));
+            id_known$d = (id_known$q & ~(1 << (115)) | ((1'b1) << (115)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$116)) begin
             active_bits$d = (active_bits$q & ~(1 << (116)) | ((u_active) << (116)));
             sendable$d = (sendable$q & ~(1 << (116)) | ((u_sendable) << (116)));
+            id_known$d = (id_known$q & ~(1 << (116)) | ((1'b1) << (116)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$117)) begin
             active_bits$d = (active_bits$q & ~(1 << (117)) | ((u_active) << (117)));
             sendable$d = (sendable$q & ~(1 << (117)) | ((u_sendable) << (117)));
+            id_known$d = (id_known$q & ~(1 << (117)) | ((1'b1) << (117)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$118)) begin
             active_bits$d = (active_bits$q & ~(1 << (118)) | ((u_active) << (118)));
             sendable$d = (sendable$q & ~(1 << (118)) | ((u_sendable) << (118)));
+            id_known$d = (id_known$q & ~(1 << (118)) | ((1'b1) << (118)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$119)) begin
             active_bits$d = (active_bits$q & ~(1 << (119)) | ((u_active) << (119)));
             sendable$d = (sendable$q & ~(1 << (119)) | ((u_sendable) << (119)));
+            id_known$d = (id_known$q & ~(1 << (119)) | ((1'b1) << (119)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$120)) begin
             active_bits$d = (active_bits$q & ~(1 << (120)) | ((u_active) << (120)));
             sendable$d = (sendable$q & ~(1 << (120)) | ((u_sendable) << (120)));
+            id_known$d = (id_known$q & ~(1 << (120)) | ((1'b1) << (120)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$121)) begin
             active_bits$d = (active_bits$q & ~(1 << (121)) | ((u_active) << (121)));
             sendable$d = (sendable$q & ~(1 << (121)) | ((u_sendable) << (121)));
+            id_known$d = (id_known$q & ~(1 << (121)) | ((1'b1) << (121)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$122)) begin
             active_bits$d = (active_bits$q & ~(1 << (122)) | ((u_active) << (122)));
             sendable$d = (sendable$q & ~(1 << (122)) | ((u_sendable) << (122)));
+            id_known$d = (id_known$q & ~(1 << (122)) | ((1'b1) << (122)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$123)) begin
             active_bits$d = (active_bits$q & ~(1 << (123)) | ((u_active) << (123)));
             sendable$d = (sendable$q & ~(1 << (123)) | ((u_sendable) << (123)));
+            id_known$d = (id_known$q & ~(1 << (123)) | ((1'b1) << (123)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$124)) begin
             active_bits$d = (active_bits$q & ~(1 << (124)) | ((u_active) << (124)));
             sendable$d = (sendable$q & ~(1 << (124)) | ((u_sendable) << (124)));
+            id_known$d = (id_known$q & ~(1 << (124)) | ((1'b1) << (124)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$125)) begin
             active_bits$d = (active_bits$q & ~(1 << (125)) | ((u_active) << (125)));
             sendable$d = (sendable$q & ~(1 << (125)) | ((u_sendable) << (125)));
+            id_known$d = (id_known$q & ~(1 << (125)) | ((1'b1) << (125)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$126)) begin
             active_bits$d = (active_bits$q & ~(1 << (126)) | ((u_active) << (126)));
             sendable$d = (sendable$q & ~(1 << (126)) | ((u_sendable) << (126)));
+            id_known$d = (id_known$q & ~(1 << (126)) | ((1'b1) << (126)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$127)) begin
             active_bits$d = (active_bits$q & ~(1 << (127)) | ((u_active) << (127)));
             sendable$d = (sendable$q & ~(1 << (127)) | ((u_sendable) << (127)));
+            id_known$d = (id_known$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         done_valid = free_go;
         done_tx_msg_id = c_id;
@@ -35498,6 +35814,25 @@ module nt_homa_128_nic$tx$core$fwd_word(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$tx$core$fwd_word
+
+
+module nt_homa_128_nic$tx$core$id_known(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$tx$core$id_known
 
 
 module nt_homa_128_nic$tx$core$off_ffs(bitmap,found,index);

@@ -1087,7 +1087,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         reassembly$s_axis_meta_is_last_pkt = ingress$m_axis_meta_is_last_pkt;
         probe_ingress_tvalid = ingress$m_axis_tvalid;
         probe_ingress_tready = reassembly$s_axis_tready;
-        probe_ingress_tlast = ingress$m_axis_tlast;
+        probe_ingress_tlast = ingress$m_axis_tvalid & ingress$m_axis_tlast;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
@@ -1156,7 +1156,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         egress$s_axis_pkt_is_rtx = tx$m_axis_pkt_is_rtx;
         probe_pkt_tvalid = tx$m_axis_pkt_tvalid;
         probe_pkt_tready = egress$s_axis_pkt_tready;
-        probe_pkt_tlast = tx$m_axis_pkt_tlast;
+        probe_pkt_tlast = tx$m_axis_pkt_tvalid & tx$m_axis_pkt_tlast;
         arbiter$ctrl_burst_limit = cfg[(32'h160)+:(8)];
         arbiter$s_axis_ctrl_tdata = pktgen$m_axis_tdata;
         arbiter$s_axis_ctrl_tkeep = pktgen$m_axis_tkeep;
@@ -18486,6 +18486,9 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
+    reg  [15:0] gen_known$d;
+    wire  [15:0] gen_known$q;
+    reg  gen_known$clock;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -18825,6 +18828,11 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(live$q),
         .clock(live$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$gen_known gen_known(
+        .d(gen_known$d),
+        .q(gen_known$q),
+        .clock(gen_known$clock)
+    );
     nt_homa_16_nic$reassembly$msg_table$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -19089,6 +19097,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     // Update code
     always @(*) begin
         live$clock = clock;
+        gen_known$clock = clock;
         init_done$clock = clock;
         init_ptr$clock = clock;
         phase_b$clock = clock;
@@ -19126,6 +19135,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         c_recent$clock = clock;
         c_fallback$clock = clock;
         live$d = live$q;
+        gen_known$d = gen_known$q;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         phase_b$d = phase_b$q;
@@ -19643,7 +19653,10 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         do_update = (do_request & hit_found) & (reason == 32'h0);
         do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
         new_slot = ids$alloc_id;
-        new_gen = slot_gen$read_data + 32'h1;
+        new_gen = 32'h1;
+        if (gen_known$q[new_slot]) begin
+            new_gen = slot_gen$read_data + 32'h1;
+        end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
@@ -19779,51 +19792,67 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         live_set = live$q;
         if (do_alloc & (new_slot == 0)) begin
             live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (do_alloc & (new_slot == 1)) begin
             live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (do_alloc & (new_slot == 2)) begin
             live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (do_alloc & (new_slot == 3)) begin
             live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (do_alloc & (new_slot == 4)) begin
             live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (do_alloc & (new_slot == 5)) begin
             live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (do_alloc & (new_slot == 6)) begin
             live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (do_alloc & (new_slot == 7)) begin
             live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (do_alloc & (new_slot == 8)) begin
             live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (do_alloc & (new_slot == 9)) begin
             live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (do_alloc & (new_slot == 10)) begin
             live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (do_alloc & (new_slot == 11)) begin
             live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (do_alloc & (new_slot == 12)) begin
             live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (do_alloc & (new_slot == 13)) begin
             live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (do_alloc & (new_slot == 14)) begin
             live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (do_alloc & (new_slot == 15)) begin
             live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         live$d = live_set;
         if (do_release & (s_rel_slot$q == 0)) begin
@@ -19965,6 +19994,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             class3$free_valid = 1'b0;
             slot_info$write_enable = 1'b0;
             slot_gen$write_enable = 1'b0;
+            gen_known$d = gen_known$q;
         end
     end
 
@@ -21023,6 +21053,25 @@ module nt_homa_16_nic$reassembly$msg_table$e11(read_address,read_clock,read_data
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$e11
+
+
+module nt_homa_16_nic$reassembly$msg_table$gen_known(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$gen_known
 
 
 module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -23727,27 +23776,27 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     // Local signals
     reg  [15:0] w0_len;
     reg  w0_reject;
-    reg  w0_use$0;
-    reg  w0_use$1;
-    reg  w0_use$2;
-    reg  w0_use$3;
-    reg  w0_before$0;
-    reg  w0_before$1;
-    reg  w0_before$2;
-    reg  w0_before$3;
-    reg  w0_before$4;
-    reg  w0_any;
+    reg  a_use$0;
+    reg  a_use$1;
+    reg  a_use$2;
+    reg  a_use$3;
+    reg  a_before$0;
+    reg  a_before$1;
+    reg  a_before$2;
+    reg  a_before$3;
+    reg  a_before$4;
+    reg  a_any;
     reg  w_alloc;
     reg  [15:0] in_use_after_alloc;
     reg  free_ok;
-    reg  [3:0] w0_slot;
+    reg  [3:0] a_slot;
     reg  w_ready;
     reg  w_take;
     reg  [15:0] w_words_total;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
-    reg  w_framing_word0;
+    reg  w_framing_early;
     reg  [16:0] w_base;
     reg  comp_take;
     reg  [3:0] comp_slot;
@@ -24202,36 +24251,39 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
-        w0_before$0 = 1'b0;
-        w0_slot = class_ffs$0$index;
+        a_before$0 = 1'b0;
+        a_slot = class_ffs$0$index;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        w0_use$0 = ((w0_len <= class_bytes$0) & class_ffs$0$found) & (~w0_before$0);
-        w0_before$1 = w0_before$0 | w0_use$0;
-        if (w0_use$0) begin
-            w0_slot = class_ffs$0$index;
+        a_use$0 = ((w_len$q <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_before$1 = a_before$0 | a_use$0;
+        if (a_use$0) begin
+            a_slot = class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        w0_use$1 = ((w0_len <= class_bytes$1) & class_ffs$1$found) & (~w0_before$1);
-        w0_before$2 = w0_before$1 | w0_use$1;
-        if (w0_use$1) begin
-            w0_slot = class_ffs$1$index;
+        a_use$1 = ((w_len$q <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_before$2 = a_before$1 | a_use$1;
+        if (a_use$1) begin
+            a_slot = class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        w0_use$2 = ((w0_len <= class_bytes$2) & class_ffs$2$found) & (~w0_before$2);
-        w0_before$3 = w0_before$2 | w0_use$2;
-        if (w0_use$2) begin
-            w0_slot = class_ffs$2$index;
+        a_use$2 = ((w_len$q <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_before$3 = a_before$2 | a_use$2;
+        if (a_use$2) begin
+            a_slot = class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        w0_use$3 = ((w0_len <= class_bytes$3) & class_ffs$3$found) & (~w0_before$3);
-        w0_before$4 = w0_before$3 | w0_use$3;
-        if (w0_use$3) begin
-            w0_slot = class_ffs$3$index;
+        a_use$3 = ((w_len$q <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_before$4 = a_before$3 | a_use$3;
+        if (a_use$3) begin
+            a_slot = class_ffs$3$index;
         end
-        w0_any = w0_before$4;
+        a_any = a_before$4;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
-            w_ready = (~w_commit$q) & (w0_reject | w0_any);
+            w_ready = ~w_commit$q;
+        end
+        else if (w_state$q == 32'h1) begin
+            w_ready = a_any;
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
@@ -24243,7 +24295,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         w_expect_last = (w_word$q + 32'h1) == w_words_total;
         w_alloc = 1'b0;
         w_framing_free = 1'b0;
-        w_framing_word0 = 1'b0;
+        w_framing_early = 1'b0;
         w_base = w_base_rom$data;
         payload$write_address = w_base + ((w_word$q) & 17'h1ffff);
         payload$write_data = s_axis_msg_tdata;
@@ -24259,11 +24311,9 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                     end
                 end
                 else if (s_axis_msg_tlast) begin
-                    w_framing_word0 = 1'b1;
+                    w_framing_early = 1'b1;
                 end
                 else begin
-                    w_alloc = 1'b1;
-                    w_slot$d = w0_slot;
                     w_len$d = w0_len;
                     w_credit$d = s_axis_msg_tdata[(32'h10)+:(16)];
                     w_credit_valid$d = s_axis_msg_tdata[32'h20];
@@ -24276,10 +24326,14 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                 w_ip$d = s_axis_msg_tdata[(32'h0)+:(32)];
                 w_rport$d = s_axis_msg_tdata[(32'h20)+:(16)];
                 w_lport$d = s_axis_msg_tdata[(32'h30)+:(16)];
-                w_state$d = 32'h2;
                 if (s_axis_msg_tlast) begin
-                    w_framing_free = 1'b1;
+                    w_framing_early = 1'b1;
                     w_state$d = 32'h0;
+                end
+                else begin
+                    w_alloc = 1'b1;
+                    w_slot$d = a_slot;
+                    w_state$d = 32'h2;
                 end
             end
             else if (w_state$q == 32'h2) begin
@@ -24303,7 +24357,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                 w_state$d = 32'h0;
             end
         end
-        if ((w_framing_free | w_framing_word0) & (cnt_framing$q != 32'hffff)) begin
+        if ((w_framing_free | w_framing_early) & (cnt_framing$q != 32'hffff)) begin
             cnt_framing$d = cnt_framing$q + 32'h1;
         end
         core$new_valid = w_commit$q;
@@ -24316,15 +24370,22 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         core$new_credit = w_credit$q;
         core$new_rank = w_rank$q;
         msg_id_valid = core$new_id_valid;
-        msg_id = core$new_id;
+        msg_id = 32'h0;
+        if (core$new_id_valid) begin
+            msg_id = core$new_id;
+        end
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
         comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
         comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
         done_valid = comp_q$head_valid;
-        done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
-        done_abandoned = comp_q$head_data[32'h10];
+        done_tx_msg_id = 32'h0;
+        done_abandoned = 1'b0;
+        if (comp_q$head_valid) begin
+            done_tx_msg_id = comp_q$head_data[(32'h0)+:(16)];
+            done_abandoned = comp_q$head_data[32'h10];
+        end
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(4)];
@@ -24492,97 +24553,97 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (comp_take & (comp_slot == slot_ids$0)) begin
             ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (w_alloc & (w0_slot == slot_ids$0)) begin
+        if (w_alloc & (a_slot == slot_ids$0)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (comp_take & (comp_slot == slot_ids$1)) begin
             ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (w_alloc & (w0_slot == slot_ids$1)) begin
+        if (w_alloc & (a_slot == slot_ids$1)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (comp_take & (comp_slot == slot_ids$2)) begin
             ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (w_alloc & (w0_slot == slot_ids$2)) begin
+        if (w_alloc & (a_slot == slot_ids$2)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (comp_take & (comp_slot == slot_ids$3)) begin
             ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (w_alloc & (w0_slot == slot_ids$3)) begin
+        if (w_alloc & (a_slot == slot_ids$3)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (comp_take & (comp_slot == slot_ids$4)) begin
             ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (w_alloc & (w0_slot == slot_ids$4)) begin
+        if (w_alloc & (a_slot == slot_ids$4)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (comp_take & (comp_slot == slot_ids$5)) begin
             ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (w_alloc & (w0_slot == slot_ids$5)) begin
+        if (w_alloc & (a_slot == slot_ids$5)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (comp_take & (comp_slot == slot_ids$6)) begin
             ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (w_alloc & (w0_slot == slot_ids$6)) begin
+        if (w_alloc & (a_slot == slot_ids$6)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (comp_take & (comp_slot == slot_ids$7)) begin
             ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (w_alloc & (w0_slot == slot_ids$7)) begin
+        if (w_alloc & (a_slot == slot_ids$7)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (comp_take & (comp_slot == slot_ids$8)) begin
             ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (w_alloc & (w0_slot == slot_ids$8)) begin
+        if (w_alloc & (a_slot == slot_ids$8)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (comp_take & (comp_slot == slot_ids$9)) begin
             ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (w_alloc & (w0_slot == slot_ids$9)) begin
+        if (w_alloc & (a_slot == slot_ids$9)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (comp_take & (comp_slot == slot_ids$10)) begin
             ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (w_alloc & (w0_slot == slot_ids$10)) begin
+        if (w_alloc & (a_slot == slot_ids$10)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (comp_take & (comp_slot == slot_ids$11)) begin
             ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (w_alloc & (w0_slot == slot_ids$11)) begin
+        if (w_alloc & (a_slot == slot_ids$11)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (comp_take & (comp_slot == slot_ids$12)) begin
             ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (w_alloc & (w0_slot == slot_ids$12)) begin
+        if (w_alloc & (a_slot == slot_ids$12)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (comp_take & (comp_slot == slot_ids$13)) begin
             ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (w_alloc & (w0_slot == slot_ids$13)) begin
+        if (w_alloc & (a_slot == slot_ids$13)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (comp_take & (comp_slot == slot_ids$14)) begin
             ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (w_alloc & (w0_slot == slot_ids$14)) begin
+        if (w_alloc & (a_slot == slot_ids$14)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (comp_take & (comp_slot == slot_ids$15)) begin
             ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (w_alloc & (w0_slot == slot_ids$15)) begin
+        if (w_alloc & (a_slot == slot_ids$15)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         returning$d = ret_after_take;
@@ -25548,6 +25609,9 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [15:0] sendable$d;
     wire  [15:0] sendable$q;
     reg  sendable$clock;
+    reg  [15:0] id_known$d;
+    wire  [15:0] id_known$q;
+    reg  id_known$clock;
     reg  [3:0] rr_last$d;
     wire  [3:0] rr_last$q;
     reg  rr_last$clock;
@@ -25678,6 +25742,7 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
+    reg  c_id_known;
     reg  [15:0] c_id_base;
     reg  [15:0] c_id;
     reg  c_active;
@@ -25784,6 +25849,11 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .d(sendable$d),
         .q(sendable$q),
         .clock(sendable$clock)
+    );
+    nt_homa_16_nic$tx$core$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
     );
     nt_homa_16_nic$tx$core$rr_last rr_last(
         .d(rr_last$d),
@@ -25960,6 +26030,7 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     always @(*) begin
         active_bits$clock = clock;
         sendable$clock = clock;
+        id_known$clock = clock;
         rr_last$clock = clock;
         s1_valid$clock = clock;
         s1_kind$clock = clock;
@@ -25996,6 +26067,7 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
+        id_known$d = id_known$q;
         rr_last$d = rr_last$q;
         s1_valid$d = s1_valid$q;
         s1_kind$d = s1_kind$q;
@@ -26130,7 +26202,11 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         c_npkts = cur[(32'hd1)+:(8)];
         c_max = cur[(32'hd9)+:(8)];
         c_tcnt = cur[(32'he1)+:(8)];
-        c_id_base = cur[(32'he9)+:(16)];
+        c_id_known = id_known$q[s1_slot$q];
+        c_id_base = 32'h0;
+        if (c_id_known) begin
+            c_id_base = cur[(32'he9)+:(16)];
+        end
         c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
         c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
@@ -26282,66 +26358,82 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
             active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
             sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
             active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
             sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
             active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
             sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
             active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
             sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
             active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
             sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
             active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
             sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
             active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
             sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
             active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
             sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
             active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
             sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
             active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
             sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
             active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
             sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
             active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
             sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
             active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
             sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
             active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
             sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
             active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
             sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
             active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
             sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         done_valid = free_go;
         done_tx_msg_id = c_id;
@@ -27210,6 +27302,25 @@ module nt_homa_16_nic$tx$core$fwd_word(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$tx$core$fwd_word
+
+
+module nt_homa_16_nic$tx$core$id_known(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$id_known
 
 
 module nt_homa_16_nic$tx$core$off_ffs(bitmap,found,index);

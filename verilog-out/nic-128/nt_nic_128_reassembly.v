@@ -3912,6 +3912,9 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [127:0] live$d;
     wire  [127:0] live$q;
     reg  live$clock;
+    reg  [127:0] gen_known$d;
+    wire  [127:0] gen_known$q;
+    reg  gen_known$clock;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -4251,6 +4254,11 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         .q(live$q),
         .clock(live$clock)
     );
+    nt_nic_128_reassembly$msg_table$gen_known gen_known(
+        .d(gen_known$d),
+        .q(gen_known$q),
+        .clock(gen_known$clock)
+    );
     nt_nic_128_reassembly$msg_table$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -4515,6 +4523,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     // Update code
     always @(*) begin
         live$clock = clock;
+        gen_known$clock = clock;
         init_done$clock = clock;
         init_ptr$clock = clock;
         phase_b$clock = clock;
@@ -4552,6 +4561,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         c_recent$clock = clock;
         c_fallback$clock = clock;
         live$d = live$q;
+        gen_known$d = gen_known$q;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         phase_b$d = phase_b$q;
@@ -5069,7 +5079,10 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         do_update = (do_request & hit_found) & (reason == 32'h0);
         do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
         new_slot = ids$alloc_id;
-        new_gen = slot_gen$read_data + 32'h1;
+        new_gen = 32'h1;
+        if (gen_known$q[new_slot]) begin
+            new_gen = slot_gen$read_data + 32'h1;
+        end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
@@ -5205,387 +5218,515 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         live_set = live$q;
         if (do_alloc & (new_slot == 0)) begin
             live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (do_alloc & (new_slot == 1)) begin
             live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (do_alloc & (new_slot == 2)) begin
             live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (do_alloc & (new_slot == 3)) begin
             live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (do_alloc & (new_slot == 4)) begin
             live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (do_alloc & (new_slot == 5)) begin
             live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (do_alloc & (new_slot == 6)) begin
             live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (do_alloc & (new_slot == 7)) begin
             live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (do_alloc & (new_slot == 8)) begin
             live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (do_alloc & (new_slot == 9)) begin
             live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (do_alloc & (new_slot == 10)) begin
             live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (do_alloc & (new_slot == 11)) begin
             live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (do_alloc & (new_slot == 12)) begin
             live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (do_alloc & (new_slot == 13)) begin
             live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (do_alloc & (new_slot == 14)) begin
             live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (do_alloc & (new_slot == 15)) begin
             live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         if (do_alloc & (new_slot == 16)) begin
             live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
+            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
         end
         if (do_alloc & (new_slot == 17)) begin
             live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
+            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
         end
         if (do_alloc & (new_slot == 18)) begin
             live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
+            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
         end
         if (do_alloc & (new_slot == 19)) begin
             live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
+            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
         end
         if (do_alloc & (new_slot == 20)) begin
             live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
+            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
         end
         if (do_alloc & (new_slot == 21)) begin
             live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
+            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
         end
         if (do_alloc & (new_slot == 22)) begin
             live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
+            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
         end
         if (do_alloc & (new_slot == 23)) begin
             live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
+            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
         end
         if (do_alloc & (new_slot == 24)) begin
             live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
+            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
         end
         if (do_alloc & (new_slot == 25)) begin
             live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
+            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
         end
         if (do_alloc & (new_slot == 26)) begin
             live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
+            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
         end
         if (do_alloc & (new_slot == 27)) begin
             live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
+            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
         end
         if (do_alloc & (new_slot == 28)) begin
             live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
+            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
         end
         if (do_alloc & (new_slot == 29)) begin
             live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
+            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
         end
         if (do_alloc & (new_slot == 30)) begin
             live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
+            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
         end
         if (do_alloc & (new_slot == 31)) begin
             live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
+            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
         end
         if (do_alloc & (new_slot == 32)) begin
             live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
+            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
         end
         if (do_alloc & (new_slot == 33)) begin
             live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
+            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
         end
         if (do_alloc & (new_slot == 34)) begin
             live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
+            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
         end
         if (do_alloc & (new_slot == 35)) begin
             live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
+            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
         end
         if (do_alloc & (new_slot == 36)) begin
             live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
+            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
         end
         if (do_alloc & (new_slot == 37)) begin
             live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
+            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
         end
         if (do_alloc & (new_slot == 38)) begin
             live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
+            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
         end
         if (do_alloc & (new_slot == 39)) begin
             live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
+            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
         end
         if (do_alloc & (new_slot == 40)) begin
             live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
+            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
         end
         if (do_alloc & (new_slot == 41)) begin
             live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
+            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
         end
         if (do_alloc & (new_slot == 42)) begin
             live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
+            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
         end
         if (do_alloc & (new_slot == 43)) begin
             live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
+            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
         end
         if (do_alloc & (new_slot == 44)) begin
             live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
+            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
         end
         if (do_alloc & (new_slot == 45)) begin
             live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
+            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
         end
         if (do_alloc & (new_slot == 46)) begin
             live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
+            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
         end
         if (do_alloc & (new_slot == 47)) begin
             live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
+            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
         end
         if (do_alloc & (new_slot == 48)) begin
             live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
+            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
         end
         if (do_alloc & (new_slot == 49)) begin
             live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
+            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
         end
         if (do_alloc & (new_slot == 50)) begin
             live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
+            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
         end
         if (do_alloc & (new_slot == 51)) begin
             live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
+            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
         end
         if (do_alloc & (new_slot == 52)) begin
             live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
+            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
         end
         if (do_alloc & (new_slot == 53)) begin
             live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
+            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
         end
         if (do_alloc & (new_slot == 54)) begin
             live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
+            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
         end
         if (do_alloc & (new_slot == 55)) begin
             live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
+            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
         end
         if (do_alloc & (new_slot == 56)) begin
             live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
+            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
         end
         if (do_alloc & (new_slot == 57)) begin
             live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
+            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
         end
         if (do_alloc & (new_slot == 58)) begin
             live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
+            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
         end
         if (do_alloc & (new_slot == 59)) begin
             live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
+            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
         end
         if (do_alloc & (new_slot == 60)) begin
             live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
+            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
         end
         if (do_alloc & (new_slot == 61)) begin
             live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
+            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
         end
         if (do_alloc & (new_slot == 62)) begin
             live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
+            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
         end
         if (do_alloc & (new_slot == 63)) begin
             live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
+            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
         if (do_alloc & (new_slot == 64)) begin
             live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
+            gen_known$d = (gen_known$q & ~(1 << (64)) | ((1'b1) << (64)));
         end
         if (do_alloc & (new_slot == 65)) begin
             live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
+            gen_known$d = (gen_known$q & ~(1 << (65)) | ((1'b1) << (65)));
         end
         if (do_alloc & (new_slot == 66)) begin
             live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
+            gen_known$d = (gen_known$q & ~(1 << (66)) | ((1'b1) << (66)));
         end
         if (do_alloc & (new_slot == 67)) begin
             live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
+            gen_known$d = (gen_known$q & ~(1 << (67)) | ((1'b1) << (67)));
         end
         if (do_alloc & (new_slot == 68)) begin
             live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
+            gen_known$d = (gen_known$q & ~(1 << (68)) | ((1'b1) << (68)));
         end
         if (do_alloc & (new_slot == 69)) begin
             live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
+            gen_known$d = (gen_known$q & ~(1 << (69)) | ((1'b1) << (69)));
         end
         if (do_alloc & (new_slot == 70)) begin
             live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
+            gen_known$d = (gen_known$q & ~(1 << (70)) | ((1'b1) << (70)));
         end
         if (do_alloc & (new_slot == 71)) begin
             live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
+            gen_known$d = (gen_known$q & ~(1 << (71)) | ((1'b1) << (71)));
         end
         if (do_alloc & (new_slot == 72)) begin
             live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
+            gen_known$d = (gen_known$q & ~(1 << (72)) | ((1'b1) << (72)));
         end
         if (do_alloc & (new_slot == 73)) begin
             live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
+            gen_known$d = (gen_known$q & ~(1 << (73)) | ((1'b1) << (73)));
         end
         if (do_alloc & (new_slot == 74)) begin
             live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
+            gen_known$d = (gen_known$q & ~(1 << (74)) | ((1'b1) << (74)));
         end
         if (do_alloc & (new_slot == 75)) begin
             live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
+            gen_known$d = (gen_known$q & ~(1 << (75)) | ((1'b1) << (75)));
         end
         if (do_alloc & (new_slot == 76)) begin
             live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
+            gen_known$d = (gen_known$q & ~(1 << (76)) | ((1'b1) << (76)));
         end
         if (do_alloc & (new_slot == 77)) begin
             live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
+            gen_known$d = (gen_known$q & ~(1 << (77)) | ((1'b1) << (77)));
         end
         if (do_alloc & (new_slot == 78)) begin
             live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
+            gen_known$d = (gen_known$q & ~(1 << (78)) | ((1'b1) << (78)));
         end
         if (do_alloc & (new_slot == 79)) begin
             live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
+            gen_known$d = (gen_known$q & ~(1 << (79)) | ((1'b1) << (79)));
         end
         if (do_alloc & (new_slot == 80)) begin
             live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
+            gen_known$d = (gen_known$q & ~(1 << (80)) | ((1'b1) << (80)));
         end
         if (do_alloc & (new_slot == 81)) begin
             live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
+            gen_known$d = (gen_known$q & ~(1 << (81)) | ((1'b1) << (81)));
         end
         if (do_alloc & (new_slot == 82)) begin
             live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
+            gen_known$d = (gen_known$q & ~(1 << (82)) | ((1'b1) << (82)));
         end
         if (do_alloc & (new_slot == 83)) begin
             live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
+            gen_known$d = (gen_known$q & ~(1 << (83)) | ((1'b1) << (83)));
         end
         if (do_alloc & (new_slot == 84)) begin
             live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
+            gen_known$d = (gen_known$q & ~(1 << (84)) | ((1'b1) << (84)));
         end
         if (do_alloc & (new_slot == 85)) begin
             live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
+            gen_known$d = (gen_known$q & ~(1 << (85)) | ((1'b1) << (85)));
         end
         if (do_alloc & (new_slot == 86)) begin
             live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
+            gen_known$d = (gen_known$q & ~(1 << (86)) | ((1'b1) << (86)));
         end
         if (do_alloc & (new_slot == 87)) begin
             live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
+            gen_known$d = (gen_known$q & ~(1 << (87)) | ((1'b1) << (87)));
         end
         if (do_alloc & (new_slot == 88)) begin
             live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
+            gen_known$d = (gen_known$q & ~(1 << (88)) | ((1'b1) << (88)));
         end
         if (do_alloc & (new_slot == 89)) begin
             live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
+            gen_known$d = (gen_known$q & ~(1 << (89)) | ((1'b1) << (89)));
         end
         if (do_alloc & (new_slot == 90)) begin
             live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
+            gen_known$d = (gen_known$q & ~(1 << (90)) | ((1'b1) << (90)));
         end
         if (do_alloc & (new_slot == 91)) begin
             live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
+            gen_known$d = (gen_known$q & ~(1 << (91)) | ((1'b1) << (91)));
         end
         if (do_alloc & (new_slot == 92)) begin
             live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
+            gen_known$d = (gen_known$q & ~(1 << (92)) | ((1'b1) << (92)));
         end
         if (do_alloc & (new_slot == 93)) begin
             live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
+            gen_known$d = (gen_known$q & ~(1 << (93)) | ((1'b1) << (93)));
         end
         if (do_alloc & (new_slot == 94)) begin
             live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
+            gen_known$d = (gen_known$q & ~(1 << (94)) | ((1'b1) << (94)));
         end
         if (do_alloc & (new_slot == 95)) begin
             live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
+            gen_known$d = (gen_known$q & ~(1 << (95)) | ((1'b1) << (95)));
         end
         if (do_alloc & (new_slot == 96)) begin
             live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
+            gen_known$d = (gen_known$q & ~(1 << (96)) | ((1'b1) << (96)));
         end
         if (do_alloc & (new_slot == 97)) begin
             live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
+            gen_known$d = (gen_known$q & ~(1 << (97)) | ((1'b1) << (97)));
         end
         if (do_alloc & (new_slot == 98)) begin
             live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
+            gen_known$d = (gen_known$q & ~(1 << (98)) | ((1'b1) << (98)));
         end
         if (do_alloc & (new_slot == 99)) begin
             live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
+            gen_known$d = (gen_known$q & ~(1 << (99)) | ((1'b1) << (99)));
         end
         if (do_alloc & (new_slot == 100)) begin
             live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
+            gen_known$d = (gen_known$q & ~(1 << (100)) | ((1'b1) << (100)));
         end
         if (do_alloc & (new_slot == 101)) begin
             live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
+            gen_known$d = (gen_known$q & ~(1 << (101)) | ((1'b1) << (101)));
         end
         if (do_alloc & (new_slot == 102)) begin
             live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
+            gen_known$d = (gen_known$q & ~(1 << (102)) | ((1'b1) << (102)));
         end
         if (do_alloc & (new_slot == 103)) begin
             live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
+            gen_known$d = (gen_known$q & ~(1 << (103)) | ((1'b1) << (103)));
         end
         if (do_alloc & (new_slot == 104)) begin
             live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
+            gen_known$d = (gen_known$q & ~(1 << (104)) | ((1'b1) << (104)));
         end
         if (do_alloc & (new_slot == 105)) begin
             live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
+            gen_known$d = (gen_known$q & ~(1 << (105)) | ((1'b1) << (105)));
         end
         if (do_alloc & (new_slot == 106)) begin
             live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
+            gen_known$d = (gen_known$q & ~(1 << (106)) | ((1'b1) << (106)));
         end
         if (do_alloc & (new_slot == 107)) begin
             live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
+            gen_known$d = (gen_known$q & ~(1 << (107)) | ((1'b1) << (107)));
         end
         if (do_alloc & (new_slot == 108)) begin
             live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
+            gen_known$d = (gen_known$q & ~(1 << (108)) | ((1'b1) << (108)));
         end
         if (do_alloc & (new_slot == 109)) begin
             live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
+            gen_known$d = (gen_known$q & ~(1 << (109)) | ((1'b1) << (109)));
         end
         if (do_alloc & (new_slot == 110)) begin
             live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
+            gen_known$d = (gen_known$q & ~(1 << (110)) | ((1'b1) << (110)));
         end
         if (do_alloc & (new_slot == 111)) begin
             live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
+            gen_known$d = (gen_known$q & ~(1 << (111)) | ((1'b1) << (111)));
         end
         if (do_alloc & (new_slot == 112)) begin
             live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
+            gen_known$d = (gen_known$q & ~(1 << (112)) | ((1'b1) << (112)));
         end
         if (do_alloc & (new_slot == 113)) begin
             live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
+            gen_known$d = (gen_known$q & ~(1 << (113)) | ((1'b1) << (113)));
         end
         if (do_alloc & (new_slot == 114)) begin
             live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
+            gen_known$d = (gen_known$q & ~(1 << (114)) | ((1'b1) << (114)));
         end
         if (do_alloc & (new_slot == 115)) begin
             live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
+            gen_known$d = (gen_known$q & ~(1 << (115)) | ((1'b1) << (115)));
         end
         if (do_alloc & (new_slot == 116)) begin
             live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
+            gen_known$d = (gen_known$q & ~(1 << (116)) | ((1'b1) << (116)));
         end
         if (do_alloc & (new_slot == 117)) begin
             live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
+            gen_known$d = (gen_known$q & ~(1 << (117)) | ((1'b1) << (117)));
         end
         if (do_alloc & (new_slot == 118)) begin
             live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
+            gen_known$d = (gen_known$q & ~(1 << (118)) | ((1'b1) << (118)));
         end
         if (do_alloc & (new_slot == 119)) begin
             live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
+            gen_known$d = (gen_known$q & ~(1 << (119)) | ((1'b1) << (119)));
         end
         if (do_alloc & (new_slot == 120)) begin
             live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
+            gen_known$d = (gen_known$q & ~(1 << (120)) | ((1'b1) << (120)));
         end
         if (do_alloc & (new_slot == 121)) begin
             live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
+            gen_known$d = (gen_known$q & ~(1 << (121)) | ((1'b1) << (121)));
         end
         if (do_alloc & (new_slot == 122)) begin
             live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
+            gen_known$d = (gen_known$q & ~(1 << (122)) | ((1'b1) << (122)));
         end
         if (do_alloc & (new_slot == 123)) begin
             live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
+            gen_known$d = (gen_known$q & ~(1 << (123)) | ((1'b1) << (123)));
         end
         if (do_alloc & (new_slot == 124)) begin
             live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
+            gen_known$d = (gen_known$q & ~(1 << (124)) | ((1'b1) << (124)));
         end
         if (do_alloc & (new_slot == 125)) begin
             live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
+            gen_known$d = (gen_known$q & ~(1 << (125)) | ((1'b1) << (125)));
         end
         if (do_alloc & (new_slot == 126)) begin
             live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
+            gen_known$d = (gen_known$q & ~(1 << (126)) | ((1'b1) << (126)));
         end
         if (do_alloc & (new_slot == 127)) begin
             live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
+            gen_known$d = (gen_known$q & ~(1 << (127)) | ((1'b1) << (127)));
         end
         live$d = live_set;
         if (do_release & (s_rel_slot$q == 0)) begin
@@ -6063,6 +6204,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             class3$free_valid = 1'b0;
             slot_info$write_enable = 1'b0;
             slot_gen$write_enable = 1'b0;
+            gen_known$d = gen_known$q;
         end
     end
 
@@ -8465,6 +8607,25 @@ module nt_nic_128_reassembly$msg_table$e11(read_address,read_clock,read_data,wri
     end
 
 endmodule // nt_nic_128_reassembly$msg_table$e11
+
+
+module nt_nic_128_reassembly$msg_table$gen_known(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$gen_known
 
 
 module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);

@@ -131,6 +131,9 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [15:0] sendable$d;
     wire  [15:0] sendable$q;
     reg  sendable$clock;
+    reg  [15:0] id_known$d;
+    wire  [15:0] id_known$q;
+    reg  id_known$clock;
     reg  [3:0] rr_last$d;
     wire  [3:0] rr_last$q;
     reg  rr_last$clock;
@@ -261,6 +264,7 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
+    reg  c_id_known;
     reg  [15:0] c_id_base;
     reg  [15:0] c_id;
     reg  c_active;
@@ -367,6 +371,11 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
         .d(sendable$d),
         .q(sendable$q),
         .clock(sendable$clock)
+    );
+    nt_nic_16_packetization$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
     );
     nt_nic_16_packetization$rr_last rr_last(
         .d(rr_last$d),
@@ -543,6 +552,7 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
     always @(*) begin
         active_bits$clock = clock;
         sendable$clock = clock;
+        id_known$clock = clock;
         rr_last$clock = clock;
         s1_valid$clock = clock;
         s1_kind$clock = clock;
@@ -579,6 +589,7 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
         cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
+        id_known$d = id_known$q;
         rr_last$d = rr_last$q;
         s1_valid$d = s1_valid$q;
         s1_kind$d = s1_kind$q;
@@ -713,7 +724,11 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
         c_npkts = cur[(32'hd1)+:(8)];
         c_max = cur[(32'hd9)+:(8)];
         c_tcnt = cur[(32'he1)+:(8)];
-        c_id_base = cur[(32'he9)+:(16)];
+        c_id_known = id_known$q[s1_slot$q];
+        c_id_base = 32'h0;
+        if (c_id_known) begin
+            c_id_base = cur[(32'he9)+:(16)];
+        end
         c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
         c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
@@ -865,66 +880,82 @@ module nt_nic_16_packetization(clock,reset,default_credit,timeout_threshold,rtx_
         if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
             active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
             sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
+            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
             active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
             sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
+            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
             active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
             sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
+            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
             active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
             sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
+            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
             active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
             sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
+            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
             active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
             sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
+            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
             active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
             sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
+            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
             active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
             sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
+            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
             active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
             sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
+            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
             active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
             sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
+            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
             active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
             sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
+            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
             active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
             sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
+            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
             active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
             sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
+            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
             active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
             sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
+            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
             active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
             sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
+            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
             active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
             sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
+            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         done_valid = free_go;
         done_tx_msg_id = c_id;
@@ -1793,6 +1824,25 @@ module nt_nic_16_packetization$fwd_word(d,q,clock);
     end
 
 endmodule // nt_nic_16_packetization$fwd_word
+
+
+module nt_nic_16_packetization$id_known(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_packetization$id_known
 
 
 module nt_nic_16_packetization$off_ffs(bitmap,found,index);

@@ -2344,6 +2344,9 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
+    reg  [15:0] gen_known$d;
+    wire  [15:0] gen_known$q;
+    reg  gen_known$clock;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -2683,6 +2686,11 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         .q(live$q),
         .clock(live$clock)
     );
+    nt_nic_16_reassembly$msg_table$gen_known gen_known(
+        .d(gen_known$d),
+        .q(gen_known$q),
+        .clock(gen_known$clock)
+    );
     nt_nic_16_reassembly$msg_table$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -2947,6 +2955,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     // Update code
     always @(*) begin
         live$clock = clock;
+        gen_known$clock = clock;
         init_done$clock = clock;
         init_ptr$clock = clock;
         phase_b$clock = clock;
@@ -2984,6 +2993,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         c_recent$clock = clock;
         c_fallback$clock = clock;
         live$d = live$q;
+        gen_known$d = gen_known$q;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         phase_b$d = phase_b$q;
@@ -3501,7 +3511,10 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         do_update = (do_request & hit_found) & (reason == 32'h0);
         do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
         new_slot = ids$alloc_id;
-        new_gen = slot_gen$read_data + 32'h1;
+        new_gen = 32'h1;
+        if (gen_known$q[new_slot]) begin
+            new_gen = slot_gen$read_data + 32'h1;
+        end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
@@ -3637,51 +3650,67 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         live_set = live$q;
         if (do_alloc & (new_slot == 0)) begin
             live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
+            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (do_alloc & (new_slot == 1)) begin
             live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
+            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (do_alloc & (new_slot == 2)) begin
             live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
+            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (do_alloc & (new_slot == 3)) begin
             live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
+            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (do_alloc & (new_slot == 4)) begin
             live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
+            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (do_alloc & (new_slot == 5)) begin
             live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
+            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (do_alloc & (new_slot == 6)) begin
             live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
+            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (do_alloc & (new_slot == 7)) begin
             live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
+            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (do_alloc & (new_slot == 8)) begin
             live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
+            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (do_alloc & (new_slot == 9)) begin
             live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
+            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (do_alloc & (new_slot == 10)) begin
             live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
+            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (do_alloc & (new_slot == 11)) begin
             live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
+            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (do_alloc & (new_slot == 12)) begin
             live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
+            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (do_alloc & (new_slot == 13)) begin
             live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
+            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (do_alloc & (new_slot == 14)) begin
             live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
+            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (do_alloc & (new_slot == 15)) begin
             live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
+            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         live$d = live_set;
         if (do_release & (s_rel_slot$q == 0)) begin
@@ -3823,6 +3852,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
             class3$free_valid = 1'b0;
             slot_info$write_enable = 1'b0;
             slot_gen$write_enable = 1'b0;
+            gen_known$d = gen_known$q;
         end
     end
 
@@ -4881,6 +4911,25 @@ module nt_nic_16_reassembly$msg_table$e11(read_address,read_clock,read_data,writ
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$e11
+
+
+module nt_nic_16_reassembly$msg_table$gen_known(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$gen_known
 
 
 module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);

@@ -2,6 +2,12 @@
 //! [`REGISTER_MAP_VERSION`]). Not a hardware block: the addresses the register file
 //! ([`crate::nic::csr::AxiLiteCsr`]) and the status bank ([`crate::nic::status_bank`]) decode.
 //!
+//! # Latency (of the register file that serves this map)
+//! A configuration write reaches every block on `cfg` at the clock edge of its AW/W handshake
+//! (the new value is seen from the next cycle, with `bvalid`); a read is answered 1 cycle after
+//! its AR handshake with the value sampled in that cycle (status counters included); one read and
+//! one write per cycle.
+//!
 //! # Address space (AXI4-Lite, 32-bit registers, 12-bit byte addresses)
 //! | address | access | content |
 //! |---|---|---|
@@ -54,10 +60,8 @@ pub const CFG_OVERCOMMIT: usize = 12;
 /// Homa: number of unscheduled priorities (U).
 pub const CFG_UNSCHED_PRIOS: usize = 13;
 
-/// Recovery options (bit 0: retransmit at the first expiry, [`RECOVERY_RTX_FIRST_EXPIRY`]).
+/// Recovery options; bit 0: a message's first timeout retransmits what was sent.
 pub const CFG_RECOVERY_OPTIONS: usize = 14;
-/// Bit of [`CFG_RECOVERY_OPTIONS`]: a message's first timeout retransmits what was sent.
-pub const RECOVERY_RTX_FIRST_EXPIRY: u32 = 1;
 
 /// NDP's configuration defaults (see the table).
 pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =

@@ -333,6 +333,27 @@ pub struct LinkFaults {
     pub trim: f64,
     /// Probability that any frame is lost.
     pub drop: f64,
+    /// Probability that a frame arrives with a length its IPv4 header disagrees with: half of
+    /// them with a 4-byte trailer (an FCS left on), half cut 8 bytes short (1 byte when that
+    /// would leave less than the 64-byte headers). The receiver must drop it unacknowledged.
+    pub length: f64,
+}
+
+impl LinkFaults {
+    /// A clean link.
+    pub const NONE: LinkFaults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 };
+}
+
+/// `frame` with a wrong length: a 4-byte trailer, or cut short (see [`LinkFaults::length`]).
+pub fn length_fault(frame: &[u8], trailer: bool) -> Vec<u8> {
+    if trailer {
+        let mut f = frame.to_vec();
+        f.extend_from_slice(&[0xde, 0xad, 0xbe, 0xef]);
+        f
+    } else {
+        let cut = if frame.len() >= 72 { 8 } else { 1 };
+        frame[..frame.len() - cut].to_vec()
+    }
 }
 
 /// What a loopback run saw.
@@ -344,6 +365,8 @@ pub struct LoopbackReport {
     pub frames: [usize; 2],
     pub trimmed: usize,
     pub dropped: usize,
+    /// Frames delivered with a wrong length (see [`LinkFaults::length`]).
+    pub length_faults: usize,
     /// (pkt_offset, IPv4 TOS) of every DATA frame each side sent.
     pub data_tos: [Vec<(u8, u8)>; 2],
     /// Status registers of both NICs at the end (name, value).
@@ -356,17 +379,92 @@ impl LoopbackReport {
         self.status[side].iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no status register {name}")).1
     }
 
+    /// Frames both NICs dropped for their length: the ingress front's frame-length check, or
+    /// the parser's too-short check (a 64-byte control frame cut by a byte).
+    pub fn length_drops(&self) -> usize {
+        (0..2).map(|side| (self.value(side, "bad_frame_length_count") + self.value(side, "too_short_count")) as usize).sum()
+    }
+
     /// Prints the run and every non-zero status register of both NICs.
     pub fn print(&self, name: &str) {
         println!(
-            "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}",
-            self.cycles, self.messages, self.bytes, self.frames, self.trimmed, self.dropped
+            "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}, wrong length {}",
+            self.cycles, self.messages, self.bytes, self.frames, self.trimmed, self.dropped, self.length_faults
         );
         for s in 0..2 {
             let nonzero: Vec<String> = self.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
             println!("  nic {s}: {}", nonzero.join(" "));
         }
     }
+}
+
+/// What [`wrong_length_then_good`] saw.
+#[derive(Clone, Debug)]
+pub struct WrongLengthReport {
+    /// Frames the NIC sent while only wrong-length frames had arrived.
+    pub replies_to_bad: usize,
+    /// Frames the NIC sent after the good copies.
+    pub replies_to_good: usize,
+    /// Messages delivered (payloads), over the whole run.
+    pub delivered: Vec<Vec<u8>>,
+    /// Status registers at the end.
+    pub status: Vec<(&'static str, u32)>,
+}
+
+impl WrongLengthReport {
+    /// Status register `name` at the end.
+    pub fn count(&self, name: &str) -> u32 {
+        self.status.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no status register {name}")).1
+    }
+
+    /// What every protocol must show: no reply to the 4 wrong-length frames, each counted; the
+    /// good copies answered and the message delivered once; no receive slot left busy.
+    pub fn check(&self) -> Result<(), String> {
+        if self.replies_to_bad != 0 {
+            return Err(format!("{} frames sent in reply to frames of the wrong length", self.replies_to_bad));
+        }
+        if self.count("bad_frame_length_count") != 4 {
+            return Err(format!("bad_frame_length_count {} (4 wrong-length frames)", self.count("bad_frame_length_count")));
+        }
+        if self.delivered.len() != 1 {
+            return Err(format!("the message was delivered {} times", self.delivered.len()));
+        }
+        if self.replies_to_good == 0 {
+            return Err("the good copies were not answered".into());
+        }
+        if self.count("rx_busy_any") != 0 {
+            return Err("a receive slot is still busy".into());
+        }
+        Ok(())
+    }
+}
+
+/// Every wrong-length variant of a two-packet message's DATA frames (a 4-byte trailer; cut 8
+/// bytes short), offered to a fresh NIC of `config`, then good copies of both packets. The bad
+/// frames must draw no reply at all; the good copies complete the message, which is delivered
+/// once. `ip_protocol`: the configuration's (NDP 155, Homa 154).
+pub fn wrong_length_then_good(config: &str, ip_protocol: u8) -> Result<WrongLengthReport, String> {
+    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let message: Vec<u8> = (0..1500u32).map(|i| (i * 7 + 3) as u8).collect();
+    let frame = |offset| data_frame_for(ip_protocol, PEER_IP, NIC_IP, 7, 80, 3, &message, offset);
+    for offset in 0..2 {
+        for trailer in [true, false] {
+            nic.push_frame(&length_fault(&frame(offset), trailer), 0);
+        }
+    }
+    nic.run(3_000);
+    let replies_to_bad = nic.tx_frames.len();
+    for offset in 0..2 {
+        nic.push_frame(&frame(offset), 0);
+    }
+    nic.run_until(3_000, |n| n.delivered.len() == 1);
+    nic.run(1_000);
+    let replies_to_good = nic.tx_frames.len() - replies_to_bad;
+    let delivered = nic.delivered.iter().map(|m| m.payload.clone()).collect::<Vec<_>>();
+    if delivered.iter().any(|d| *d != message) {
+        return Err("a delivered message differs from the one sent".into());
+    }
+    Ok(WrongLengthReport { replies_to_bad, replies_to_good, delivered, status: read_status(&mut nic) })
 }
 
 /// Reads every status register of a NIC (one map for every configuration).
@@ -466,6 +564,9 @@ pub fn loopback_with_lengths(
                 let f = if flags_of(&f) & FLAG_DATA != 0 && faults.trim > 0.0 && rng.gen_bool(faults.trim) {
                     report.trimmed += 1;
                     trimmed(&f)
+                } else if faults.length > 0.0 && rng.gen_bool(faults.length) {
+                    report.length_faults += 1;
+                    length_fault(&f, rng.gen_bool(0.5))
                 } else {
                     f
                 };

@@ -33,6 +33,15 @@
 //!   is_new_msg = 0, is_new_pkt = 0, is_last_pkt = 1, ackNo = num_pkts, rx_msg_id = NONE`,
 //!   counted in `recent_duplicate_count`.
 //!
+//! # Peeks
+//! The ingress front looks a longer DATA frame up before its last beat has arrived
+//! (`req_peek` = 1, without `req_mark_received`), so the payload can stream into its buffer,
+//! and calls again with the mark once the frame is validated. A peek allocates and answers like
+//! any request, but the entry keeps one more bit, *announced*, set by the first request that is
+//! not a peek: `resp_announce_new_msg` is high for that request. So an ingress program hears of
+//! a new message exactly once, with its first validated packet, even when a bad frame's peek
+//! allocated the entry.
+//!
 //! # Fail reasons (`resp_fail_reason`, each with its own counter)
 //! Checked in this order. For a hit: 4 `msg_len` differs from the entry's, 3 `pkt_offset` ≥
 //! `num_pkts`. For a miss: 1 `msg_len = 0`, 2 `msg_len` larger than the largest class, 3
@@ -67,7 +76,9 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `req_valid`, `req_ready`, `req_mark_received`, `req_src_ip`, `req_src_port`, `req_tx_msg_id`, `req_msg_len`, `req_pkt_offset` | in (ready out) | 1,1,1,32,16,16,16,8 | Listing 3.3 |
-//! | `resp_valid`, `resp_fail`, `resp_fail_reason`, `resp_rx_msg_id`, `resp_is_new_msg`, `resp_is_new_pkt`, `resp_is_last_pkt`, `resp_ack_no` | out | 1,1,3,16,1,1,1,9 | Listing 3.4 (+ reason) |
+//! | `req_peek` | in | 1 | the request is for a frame not yet validated (see *Peeks*) |
+//! | `resp_valid`, `resp_fail`, `resp_fail_reason`, `resp_rx_msg_id`, `resp_is_new_msg`, `resp_is_new_pkt`, `resp_is_last_pkt`, `resp_ack_no` | out | 1,1,3,16,1,1,1,9 | Listing 3.4 (+ reason); `resp_is_new_msg`: this request allocated the entry |
+//! | `resp_announce_new_msg` | out | 1 | the first request for this message that was not a peek: the "new message" an ingress program acts on |
 //! | `resp_key`, `resp_msg_len`, `resp_page` | out | 64,16,16 | key, `msg_len` and (with `resp_is_new_msg`) first buffer page of the request answered: the reassembly records them per slot |
 //! | `sched_valid`, `sched_slot`, `sched_gen` | out | 1,IW,8 | (re)schedule the message's ingress timer: on allocation and on every hit whose bitmap was not yet complete |
 //! | `release_valid`, `release_ready`, `release_slot`, `release_delivered` | in (ready out) | 1,1,IW,1 | free an entry, its ID and buffer |
@@ -198,6 +209,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
     pub req_mark_received: Signal<In, Bit>,
+    pub req_peek: Signal<In, Bit>,
     pub req_src_ip: Signal<In, Bits<32>>,
     pub req_src_port: Signal<In, Bits<16>>,
     pub req_tx_msg_id: Signal<In, Bits<16>>,
@@ -208,6 +220,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     pub resp_fail_reason: Signal<Out, Bits<3>>,
     pub resp_rx_msg_id: Signal<Out, Bits<16>>,
     pub resp_is_new_msg: Signal<Out, Bit>,
+    pub resp_announce_new_msg: Signal<Out, Bit>,
     pub resp_is_new_pkt: Signal<Out, Bit>,
     pub resp_is_last_pkt: Signal<Out, Bit>,
     pub resp_ack_no: Signal<Out, Bits<9>>,
@@ -233,10 +246,10 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     pub recent_duplicate_count: Signal<Out, Bits<32>>,
     pub class_fallback_count: Signal<Out, Bits<32>>,
     // Entry RAMs, way × position; entry = {bitmap 64, msg_len 16, gen 8, slot 10, key 64, valid}.
-    e00: RAM<Bits<163>, BB>,
-    e01: RAM<Bits<163>, BB>,
-    e10: RAM<Bits<163>, BB>,
-    e11: RAM<Bits<163>, BB>,
+    e00: RAM<Bits<164>, BB>,
+    e01: RAM<Bits<164>, BB>,
+    e10: RAM<Bits<164>, BB>,
+    e11: RAM<Bits<164>, BB>,
     // Per slot: {index 10, class 2, location 12 = {way, bucket 10, position}, key 64}.
     slot_info: RAM<Bits<88>, IW>,
     slot_gen: RAM<Bits<8>, IW>,
@@ -253,6 +266,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     phase_b: DFF<Bit>,
     op_release: DFF<Bit>,
     s_mark: DFF<Bit>,
+    s_peek: DFF<Bit>,
     s_key: DFF<Bits<64>>,
     s_len: DFF<Bits<16>>,
     s_off: DFF<Bits<8>>,
@@ -269,6 +283,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     r_reason: DFF<Bits<3>>,
     r_rx_msg_id: DFF<Bits<16>>,
     r_new_msg: DFF<Bit>,
+    r_announce: DFF<Bit>,
     r_new_pkt: DFF<Bit>,
     r_last: DFF<Bit>,
     r_ack: DFF<Bits<9>>,
@@ -305,7 +320,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     fold_s3: Constant<Bits<7>>,
     fold_s4: Constant<Bits<7>>,
     fold_s5: Constant<Bits<7>>,
-    bitmap_lane: Constant<Bits<163>>,
+    bitmap_lane: Constant<Bits<164>>,
     all_ones64: Constant<Bits<64>>,
     mix: Constant<Bits<64>>,
     // Temporaries.
@@ -322,7 +337,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     do_request: Signal<Local, Bit>,
     do_release: Signal<Local, Bit>,
     hit_found: Signal<Local, Bit>,
-    hit_entry: Signal<Local, Bits<163>>,
+    hit_entry: Signal<Local, Bits<164>>,
     hit_way: Signal<Local, Bit>,
     hit_pos: Signal<Local, Bit>,
     hit_slot: Signal<Local, Bits<IW>>,
@@ -359,12 +374,12 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     do_alloc: Signal<Local, Bit>,
     new_slot: Signal<Local, Bits<IW>>,
     new_gen: Signal<Local, Bits<8>>,
-    new_entry: Signal<Local, Bits<163>>,
-    upd_entry: Signal<Local, Bits<163>>,
+    new_entry: Signal<Local, Bits<164>>,
+    upd_entry: Signal<Local, Bits<164>>,
     wr_way: Signal<Local, Bit>,
     wr_pos: Signal<Local, Bit>,
     wr_bucket: Signal<Local, Bits<BB>>,
-    wr_data: Signal<Local, Bits<163>>,
+    wr_data: Signal<Local, Bits<164>>,
     wr_enable: Signal<Local, Bit>,
     rel_info: Signal<Local, Bits<88>>,
     rel_class: Signal<Local, Bits<2>>,
@@ -384,6 +399,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_mark_received: Default::default(),
+            req_peek: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
             req_tx_msg_id: Default::default(),
@@ -394,6 +410,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             resp_fail_reason: Default::default(),
             resp_rx_msg_id: Default::default(),
             resp_is_new_msg: Default::default(),
+            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -436,6 +453,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             phase_b: Default::default(),
             op_release: Default::default(),
             s_mark: Default::default(),
+            s_peek: Default::default(),
             s_key: Default::default(),
             s_len: Default::default(),
             s_off: Default::default(),
@@ -451,6 +469,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             r_reason: Default::default(),
             r_rx_msg_id: Default::default(),
             r_new_msg: Default::default(),
+            r_announce: Default::default(),
             r_new_pkt: Default::default(),
             r_last: Default::default(),
             r_ack: Default::default(),
@@ -487,7 +506,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             fold_s3: Constant::new((3 * BB as u64).to_bits()),
             fold_s4: Constant::new((4 * BB as u64).to_bits()),
             fold_s5: Constant::new((5 * BB as u64).to_bits()),
-            bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<163>() << 99),
+            bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<164>() << 99),
             all_ones64: Constant::new(Bits::<64>::mask()),
             mix: Constant::new(0x5bd1_e995u64.to_bits()),
             take_release: Default::default(),
@@ -557,8 +576,8 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
-            s_rel_delivered, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_new_pkt,
+        dff_setup!(self, clock, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+            s_rel_delivered, recent_valid, recent_ptr, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
             r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3);
@@ -589,6 +608,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.resp_fail_reason.next = self.r_reason.q.val();
         self.resp_rx_msg_id.next = self.r_rx_msg_id.q.val();
         self.resp_is_new_msg.next = self.r_new_msg.q.val();
+        self.resp_announce_new_msg.next = self.r_announce.q.val();
         self.resp_is_new_pkt.next = self.r_new_pkt.q.val();
         self.resp_is_last_pkt.next = self.r_last.q.val();
         self.resp_ack_no.next = self.r_ack.q.val();
@@ -643,6 +663,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         if self.take_release.val() | self.take_request.val() {
             self.op_release.d.next = self.take_release.val();
             self.s_mark.d.next = self.req_mark_received.val();
+            self.s_peek.d.next = self.req_peek.val();
             self.s_key.d.next = self.req_key.val();
             self.s_len.d.next = self.req_msg_len.val();
             self.s_off.d.next = self.req_pkt_offset.val();
@@ -816,12 +837,14 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.class1.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 1);
         self.class2.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 2);
         self.class3.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 3);
-        self.new_entry.next = ((((bit_cast::<163, 64>(self.bitmap_after.val()) << 99)
-            | (bit_cast::<163, 16>(self.s_len.q.val()) << 83))
-            | (bit_cast::<163, 8>(self.new_gen.val()) << 75))
-            | (bit_cast::<163, IW>(self.new_slot.val()) << 65))
-            | ((bit_cast::<163, 64>(self.s_key.q.val()) << 1) | 1);
-        self.upd_entry.next = (self.hit_entry.val() & (!self.bitmap_lane.val())) | (bit_cast::<163, 64>(self.bitmap_after.val()) << 99);
+        self.new_entry.next = (((((bit_cast::<164, 64>(self.bitmap_after.val()) << 99)
+            | (bit_cast::<164, 16>(self.s_len.q.val()) << 83))
+            | (bit_cast::<164, 8>(self.new_gen.val()) << 75))
+            | (bit_cast::<164, IW>(self.new_slot.val()) << 65))
+            | ((bit_cast::<164, 64>(self.s_key.q.val()) << 1) | 1))
+            | (bit_cast::<164, 1>((!self.s_peek.q.val()).into()) << 163);
+        self.upd_entry.next = ((self.hit_entry.val() & (!self.bitmap_lane.val())) | (bit_cast::<164, 64>(self.bitmap_after.val()) << 99))
+            | (bit_cast::<164, 1>((!self.s_peek.q.val()).into()) << 163);
 
         // Release: slot info read in cycle A; the entry is cleared, ID and buffer freed.
         self.rel_info.next = self.slot_info.read_data.val();
@@ -941,6 +964,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
         }
         self.r_new_msg.d.next = self.do_alloc.val();
+        // The first request for this message that is not a peek announces it.
+        self.r_announce.d.next = (!self.s_peek.q.val()) & (self.do_alloc.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
         self.r_page.d.next = self.chosen_page.val();
         self.r_new_pkt.d.next = (self.do_update.val() | self.do_alloc.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
         self.r_last.d.next = (self.do_request.val() & self.is_recent.val())

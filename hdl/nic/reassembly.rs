@@ -7,14 +7,17 @@
 //! * **Packets in** (`s_axis_*`, 64-bit AXI4-Stream): the ingress metadata of Listing 3.1
 //!   (`s_axis_meta_*`) is valid with a packet's first beat. A packet is accepted when its
 //!   `rx_msg_id` names a live slot with the same generation, its key (`remote_ip`,
-//!   `remote_port`, `tx_msg_id`) and `msg_len` match the slot's, the message is neither complete
-//!   nor aborted, `pkt_offset < num_pkts`, and the packet has not been written before. Its
+//!   `remote_port`, `tx_msg_id`) and `msg_len` match the slot's, the message is not complete,
+//!   `pkt_offset < num_pkts`, and the packet has not been written before. Its
 //!   payload is written at word `(buffer_page + pkt_offset) · 128 + beat`. Otherwise it is
 //!   dropped and counted (`drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`).
 //! * **Length check**: a packet must carry exactly 1024 bytes, or `msg_len − offset·1024` when it
 //!   is the last packet (every non-final beat full, the final `tkeep` contiguous from byte 0).
-//!   A packet that disagrees **aborts its message** (`drop_bad_length_count`): closed, timer
-//!   cancelled, slot, ID and buffer freed; nothing of it is delivered.
+//!   A packet that disagrees is **dropped whole** (`drop_bad_length_count`): it is not marked
+//!   written, so its message goes on and completes when a good copy arrives (its words may
+//!   have been written into the buffer; the good copy overwrites them). The ingress front
+//!   ([`crate::pisa::ingress_front`]) applies the same rule before anything acknowledges the
+//!   packet, so a frame dropped here was never marked received or acknowledged.
 //! * **Completion** (Algorithm 1 lines 6–8): the module keeps its own bitmap of packets
 //!   *written*; when it equals OnesUntil(num_pkts) the message is complete, its timer is
 //!   cancelled in that same cycle and it joins the read-out queue. `is_last_pkt` from the
@@ -27,7 +30,7 @@
 //!   recently-completed table.
 //! * **Ingress timers** (§3.2.5): GetRxMsgInfo (re)schedules a message's timer on its first
 //!   packet and on every later packet of an incomplete message (`ingress_timeout` cycles);
-//!   completion and abort cancel it. On expiry (`release_reason` 3, `gc_count`) all state of a
+//!   completion cancels it. On expiry (`release_reason` 3, `gc_count`) all state of a
 //!   live, incomplete message is freed. Every allocation re-schedules the slot's timer, so a
 //!   pending timeout always belongs to the slot's current message; a timeout of a slot that is
 //!   not live or is closed is discarded and counted (`stale_timeout_count`).
@@ -50,8 +53,8 @@
 //!
 //! # Releases
 //! Releases go through the table's release port, which takes one operation every 2 cycles
-//! (`release_ready`): the end of a read-out and an abort wait in a pending register until the
-//! port takes them (read-out end first); a timeout is taken from the timer only when the port
+//! (`release_ready`): the end of a read-out waits in a pending register until the port takes
+//! it; a timeout is taken from the timer only when the port
 //! accepts it in the same cycle and no packet in flight belongs to that slot.
 //! `release_valid` marks the cycle the table takes a release.
 //!
@@ -62,7 +65,7 @@
 //! | GetRxMsgInfo | `req_*` in, `req_ready` out (one request every 2 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`] |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
-//! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 2 aborted, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
+//! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
 //! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
 //!
 //! # Payload memory and size classes
@@ -84,8 +87,7 @@
 //! payload, one per packet: **0.250 messages/cycle** — each costs the table one request and one
 //! release at one operation every 2 cycles; the read-out of a message starts once the previous
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
-//! `s_axis_tready` is low in the cycle a packet aborts its message and until that release is
-//! taken.
+//! `s_axis_tready` is always high: the module never holds the ingress back.
 
 use crate::nic::get_rx_msg_info::{GetRxMsgInfo, SIZE_CLASSES_128, SIZE_CLASSES_16};
 use crate::nic::timer::Timer;
@@ -103,6 +105,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     pub req_valid: Signal<In, Bit>,
     pub req_ready: Signal<Out, Bit>,
     pub req_mark_received: Signal<In, Bit>,
+    pub req_peek: Signal<In, Bit>,
     pub req_src_ip: Signal<In, Bits<32>>,
     pub req_src_port: Signal<In, Bits<16>>,
     pub req_tx_msg_id: Signal<In, Bits<16>>,
@@ -113,6 +116,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     pub resp_fail_reason: Signal<Out, Bits<3>>,
     pub resp_rx_msg_id: Signal<Out, Bits<16>>,
     pub resp_is_new_msg: Signal<Out, Bit>,
+    pub resp_announce_new_msg: Signal<Out, Bit>,
     pub resp_is_new_pkt: Signal<Out, Bit>,
     pub resp_is_last_pkt: Signal<Out, Bit>,
     pub resp_ack_no: Signal<Out, Bits<9>>,
@@ -194,8 +198,6 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     in_header: DFF<Bits<100>>,
     in_beat: DFF<Bits<8>>,
     in_len_bad: DFF<Bit>,
-    abort_pending: DFF<Bit>,
-    abort_slot: DFF<Bits<IW>>,
     ro_rel_pending: DFF<Bit>,
     ro_rel_slot: DFF<Bits<IW>>,
     fifo_head: DFF<Bits<IW>>,
@@ -284,7 +286,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     end_ok: Signal<Local, Bit>,
     written_after: Signal<Local, Bits<64>>,
     complete: Signal<Local, Bit>,
-    abort: Signal<Local, Bit>,
+    bad_end: Signal<Local, Bit>,
     live_set: Signal<Local, Bits<N>>,
     closed_set: Signal<Local, Bits<N>>,
     fresh_set: Signal<Local, Bits<N>>,
@@ -304,6 +306,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_mark_received: Default::default(),
+            req_peek: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
             req_tx_msg_id: Default::default(),
@@ -314,6 +317,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
             resp_fail_reason: Default::default(),
             resp_rx_msg_id: Default::default(),
             resp_is_new_msg: Default::default(),
+            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -395,8 +399,6 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
             in_header: Default::default(),
             in_beat: Default::default(),
             in_len_bad: Default::default(),
-            abort_pending: Default::default(),
-            abort_slot: Default::default(),
             ro_rel_pending: Default::default(),
             ro_rel_slot: Default::default(),
             fifo_head: Default::default(),
@@ -484,7 +486,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
             end_ok: Default::default(),
             written_after: Default::default(),
             complete: Default::default(),
-            abort: Default::default(),
+            bad_end: Default::default(),
             live_set: Default::default(),
             closed_set: Default::default(),
             fresh_set: Default::default(),
@@ -499,7 +501,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, live, closed, fresh, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, abort_pending, abort_slot, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
+        dff_setup!(self, clock, now, live, closed, fresh, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -516,6 +518,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         // GetRxMsgInfo ports.
         self.msg_table.req_valid.next = self.req_valid.val();
         self.msg_table.req_mark_received.next = self.req_mark_received.val();
+        self.msg_table.req_peek.next = self.req_peek.val();
         self.msg_table.req_src_ip.next = self.req_src_ip.val();
         self.msg_table.req_src_port.next = self.req_src_port.val();
         self.msg_table.req_tx_msg_id.next = self.req_tx_msg_id.val();
@@ -527,6 +530,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         self.resp_fail_reason.next = self.msg_table.resp_fail_reason.val();
         self.resp_rx_msg_id.next = self.msg_table.resp_rx_msg_id.val();
         self.resp_is_new_msg.next = self.msg_table.resp_is_new_msg.val();
+        self.resp_announce_new_msg.next = self.msg_table.resp_announce_new_msg.val();
         self.resp_is_new_pkt.next = self.msg_table.resp_is_new_pkt.val();
         self.resp_is_last_pkt.next = self.msg_table.resp_is_last_pkt.val();
         self.resp_ack_no.next = self.msg_table.resp_ack_no.val();
@@ -652,7 +656,9 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         self.written_after.next = self.c_bitmap.val().replace_bit(self.c_off6.val().index(), true);
         self.complete.next = (self.end_ok.val() & self.len_ok.val())
             & (self.written_after.val() == (!(self.all_ones64.val() << self.c_pkts.val())));
-        self.abort.next = self.end_ok.val() & (!self.len_ok.val());
+        // A packet of the wrong length is dropped whole: nothing of it is committed (its words
+        // may have been written; a later good copy overwrites them), and its message goes on.
+        self.bad_end.next = self.end_ok.val() & (!self.len_ok.val());
 
         // Written bitmap: one RAM word per slot, written when a packet ends well.
         self.written_ram.write_enable.next = self.end_ok.val() & self.len_ok.val();
@@ -662,30 +668,25 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         self.fwd_written_addr.d.next = self.c_slot.val();
         self.fwd_written_data.d.next = self.written_after.val();
 
-        // ---- Releases through the table's release port: read-out end first, then a pending
-        // abort, then a timeout (taken from the timer only when the port accepts it at once).
-        self.s_axis_tready.next = (!self.abort_pending.q.val()) & (!self.abort.val());
-        self.beat.next = (self.s_axis_tvalid.val() & (!self.abort_pending.q.val())) & (!self.abort.val());
+        // ---- Releases through the table's release port: read-out end first, then a timeout
+        // (taken from the timer only when the port accepts it at once).
+        self.s_axis_tready.next = true;
+        self.beat.next = self.s_axis_tvalid.val();
         self.first.next = self.beat.val() & (!self.rx_busy.q.val());
         self.m_slot.next = self.s_axis_meta_rx_msg_id.val().get_bits::<IW>(0);
         self.t_slot.next = self.timer.timeout_id.val();
         self.touching_timeout.next = ((self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
             | (self.s1_valid.q.val() & (self.c_slot.val() == self.t_slot.val())))
             | ((self.s_axis_tvalid.val() & (!self.rx_busy.q.val())) & (self.m_slot.val() == self.t_slot.val()));
-        self.timer.timeout_ready.next = ((self.msg_table.release_ready.val() & (!self.ro_rel_pending.q.val()))
-            & (!self.abort_pending.q.val()))
+        self.timer.timeout_ready.next = (self.msg_table.release_ready.val() & (!self.ro_rel_pending.q.val()))
             & (!self.touching_timeout.val());
         self.timeout_take.next = self.timer.timeout_valid.val() & self.timer.timeout_ready.val();
         self.gc_legit.next = (self.timeout_take.val() & self.live.q.val().get_bit(self.t_slot.val().index()))
             & (!self.closed.q.val().get_bit(self.t_slot.val().index()));
-        self.rel_request.next = (self.ro_rel_pending.q.val() | self.abort_pending.q.val()) | self.gc_legit.val();
+        self.rel_request.next = self.ro_rel_pending.q.val() | self.gc_legit.val();
         self.rel_taken.next = self.rel_request.val() & self.msg_table.release_ready.val();
         self.rel_slot.next = self.t_slot.val();
         self.rel_reason.next = 3.into();
-        if self.abort_pending.q.val() {
-            self.rel_slot.next = self.abort_slot.q.val();
-            self.rel_reason.next = 2.into();
-        }
         if self.ro_rel_pending.q.val() {
             self.rel_slot.next = self.ro_rel_slot.q.val();
             self.rel_reason.next = 1.into();
@@ -701,9 +702,6 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         }
         if self.rel_taken.val() & self.ro_rel_pending.q.val() {
             self.ro_rel_pending.d.next = false;
-        }
-        if (self.rel_taken.val() & (!self.ro_rel_pending.q.val())) & self.abort_pending.q.val() {
-            self.abort_pending.d.next = false;
         }
 
         // ---- Read-out engine (registered AXI4-Stream output).
@@ -804,7 +802,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
             self.s1_local_port.d.next = self.s_axis_meta_local_port.val();
         }
 
-        // Per-slot flags: live (allocated, not released), closed (complete or aborted), fresh.
+        // Per-slot flags: live (allocated, not released), closed (complete), fresh.
         // Constant-position writes (one per slot) instead of runtime-indexed ones.
         self.live_set.next = self.live.q.val();
         self.fresh_set.next = self.fresh.q.val();
@@ -814,7 +812,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
                 self.live_set.next = self.live.q.val().replace_bit(i, true);
                 self.fresh_set.next = self.fresh.q.val().replace_bit(i, true);
             }
-            if (self.complete.val() | self.abort.val()) & (self.c_slot.val().index() == i) {
+            if self.complete.val() & (self.c_slot.val().index() == i) {
                 self.closed_set.next = self.closed.q.val().replace_bit(i, true);
             }
         }
@@ -830,18 +828,14 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
                 self.fresh.d.next = self.fresh_set.val().replace_bit(i, false);
             }
         }
-        if self.abort.val() {
-            self.abort_pending.d.next = true;
-            self.abort_slot.d.next = self.c_slot.val();
-        }
 
-        // Timer: (re)scheduled by GetRxMsgInfo, cancelled on completion or abort.
+        // Timer: (re)scheduled by GetRxMsgInfo, cancelled on completion.
         self.timer.now.next = self.now.q.val();
         self.timer.sched_valid.next = self.msg_table.sched_valid.val();
         self.timer.sched_id.next = self.msg_table.sched_slot.val();
         self.timer.sched_meta.next = self.msg_table.sched_gen.val();
         self.timer.sched_delay.next = self.ingress_timeout.val();
-        self.timer.cancel_valid.next = self.complete.val() | self.abort.val();
+        self.timer.cancel_valid.next = self.complete.val();
         self.timer.cancel_id.next = self.c_slot.val();
 
         // Read-out queue (RAM): a queued entry can be read two cycles after it was written.
@@ -901,7 +895,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         if (((self.s1_valid.q.val() & self.s1_first.q.val()) & self.f_live.val()) & self.f_offset_ok.val()) & self.f_dup.val() {
             self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
         }
-        if self.abort.val() {
+        if self.bad_end.val() {
             self.c_bad_length.d.next = self.c_bad_length.q.val() + 1;
         }
         if self.gc_legit.val() {
@@ -924,7 +918,6 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
             self.rx_busy.d.next = false;
             self.s1_valid.d.next = false;
             self.in_busy.d.next = false;
-            self.abort_pending.d.next = false;
             self.ro_rel_pending.d.next = false;
             self.fifo_head.d.next = 0.into();
             self.fifo_tail.d.next = 0.into();

@@ -308,6 +308,7 @@ macro_rules! nic_shell {
                 self.ingress.req_ready.next = self.reassembly.req_ready.val();
                 self.reassembly.req_valid.next = self.ingress.req_valid.val();
                 self.reassembly.req_mark_received.next = self.ingress.req_mark_received.val();
+                self.reassembly.req_peek.next = self.ingress.req_peek.val();
                 self.reassembly.req_src_ip.next = self.ingress.req_src_ip.val();
                 self.reassembly.req_src_port.next = self.ingress.req_src_port.val();
                 self.reassembly.req_tx_msg_id.next = self.ingress.req_tx_msg_id.val();
@@ -316,7 +317,7 @@ macro_rules! nic_shell {
                 self.ingress.resp_valid.next = self.reassembly.resp_valid.val();
                 self.ingress.resp_fail.next = self.reassembly.resp_fail.val();
                 self.ingress.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
-                self.ingress.resp_is_new_msg.next = self.reassembly.resp_is_new_msg.val();
+                self.ingress.resp_announce_new_msg.next = self.reassembly.resp_announce_new_msg.val();
                 self.ingress.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
                 self.ingress.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
                 self.ingress.resp_ack_no.next = self.reassembly.resp_ack_no.val();
@@ -500,6 +501,7 @@ macro_rules! nic_shell {
                 self.status.control_count.next = self.ingress.control_count.val();
                 self.status.no_action_count.next = self.ingress.no_action_count.val();
                 self.status.bad_length_count.next = self.ingress.bad_length_count.val();
+                self.status.bad_frame_length_count.next = self.ingress.bad_frame_length_count.val();
                 self.status.rx_fail_count.next = self.ingress.rx_fail_count.val();
                 self.status.duplicate_data_count.next = self.ingress.duplicate_data_count.val();
                 self.status.forwarded_count.next = self.ingress.forwarded_count.val();

@@ -90,6 +90,7 @@ status_bank! {
     27 rx_fail_count: 32, "DATA whose GetRxMsgInfo failed";
     28 duplicate_data_count: 32, "duplicate DATA (re-acknowledged)";
     29 forwarded_count: 32, "DATA forwarded to the reassembly";
+    30 bad_frame_length_count: 32, "frames dropped at their last beat: frame length disagrees with the IPv4 length";
     32 offset_range_count: 32, "NDP: ACK/NACK offsets without a bitmap bit";
     33 grant_sent_count: 32, "Homa: GRANTs sent";
     34 ack_sent_count: 32, "Homa: ACKs sent";
@@ -112,7 +113,7 @@ status_bank! {
     58 drop_stale_count: 32, "reassembly drops: stale slot";
     59 drop_bad_offset_count: 32, "reassembly drops: bad offset";
     60 drop_duplicate_count: 32, "reassembly drops: duplicate";
-    61 drop_bad_length_count: 32, "reassembly drops: bad length (message aborted)";
+    61 drop_bad_length_count: 32, "reassembly drops: packet length disagrees (packet dropped)";
     62 gc_count: 32, "receive messages garbage-collected";
     63 rx_stale_timeout_count: 32, "stale receive timeouts";
     64 rx_delivered_count: 32, "messages delivered to the CPU";

@@ -9,42 +9,68 @@
 //! * 1, **DATA**: the IPv4 length must equal what the packet should carry,
 //!   `min(1024, msg_len − 1024 · pkt_offset)` (else dropped, `bad_length_count`, no GetRxMsgInfo;
 //!   an offset beyond the message is left to GetRxMsgInfo, fail reason 3). GetRxMsgInfo marks
-//!   the packet received. A new packet of a live message (`done_forward`) goes to the
-//!   reassembly; a duplicate or a late copy of a delivered message (no live entry) is dropped
-//!   (`duplicate_data_count`); a failure is dropped (`rx_fail_count`, the table counts why).
+//!   the packet received once the frame is validated (below). A new packet of a live message
+//!   (`done_forward`) goes to the reassembly; a duplicate or a late copy of a delivered message
+//!   (no live entry) is dropped (`duplicate_data_count`); a failure is dropped (`rx_fail_count`,
+//!   the table counts why).
 //! * 2, **trimmed DATA** (CHOP): GetRxMsgInfo without marking received; the payload is dropped.
 //! * 3–15: the protocol's own (control packets); no GetRxMsgInfo call; the payload is dropped.
 //!
+//! # Nothing takes effect before the last beat (frame validation)
+//! The front counts the bytes of each frame as they leave the parser: every beat but the last
+//! must be full, the last one's `tkeep` contiguous from byte 0, and the frame must carry exactly
+//! `IPv4 total length − 50` bytes after its 64-byte header (an FCS or other trailer left on,
+//! or a frame cut short, fails). A frame that fails is dropped and counted
+//! (`bad_frame_length_count`): no action, no GetRxMsgInfo mark, no `done_*`, so no ACK, PULL,
+//! GRANT, credit or protocol state change. The payload is not stored and forwarded:
+//! * a frame with at most 8 payload bytes (every control packet, a trimmed packet, the smallest
+//!   DATA) has ended by the match stage, so it is validated there and handled exactly as
+//!   before: one GetRxMsgInfo call, marking a DATA packet received;
+//! * a longer DATA frame calls GetRxMsgInfo at once **without marking** (it looks the message up
+//!   or allocates it, and says whether the packet is new), so its payload streams to the
+//!   reassembly; when its last beat has validated it, a second call marks a new packet received
+//!   and its answer is the frame's `done_*`; a bad frame gets no second call and no `done_*`
+//!   (the reassembly drops its payload by the same rule, so it is not committed either);
+//! * a longer control frame acts (`act_*`) in the cycle after its last beat, if it is good.
+//! The one state change a bad frame can make is the allocation of a receive slot by its first
+//! call when it is the first packet seen of a message; a slot that receives nothing good is
+//! freed by its ingress timer (garbage collection), as for any message that never completes.
+//!
 //! # Result ports
-//! * `act_valid` / `act_action` / `act_meta`: every frame that passed the parser, in the cycle
-//!   after its first payload beat (the match stage's output). `act_meta` holds the header
-//!   fields: src_ip [31:0], src_context [47:32], dst_context [63:48], msg_len [79:64],
-//!   pkt_offset [87:80], pull_offset / grant_offset [103:88], tx_msg_id [119:104], IPv4 total
-//!   length [135:120], flags [143:136], grant_prio [151:144]. Control actions act on this directly.
-//! * `done_valid`: the GetRxMsgInfo answer of a DATA (1) or CHOP (2) frame, with its action and
-//!   header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no failure),
-//!   `done_live` (ok and a live entry: not a late copy of a delivered message), `done_forward`
-//!   (DATA, live, new packet: the payload goes to the reassembly), `done_slot` (the receive slot,
-//!   the low IW bits of rx_msg_id), `done_is_new_msg`, `done_is_new_pkt`, `done_is_last_pkt`,
-//!   `done_ack_no` (smallest offset not yet received).
+//! * `act_valid` / `act_action` / `act_meta`: a validated control frame (actions 3–15), in the
+//!   cycle after its first payload beat (the match stage's output) or, with more than 8 payload
+//!   bytes, in the cycle after its last beat. `act_meta` holds the header fields: src_ip [31:0],
+//!   src_context [47:32], dst_context [63:48], msg_len [79:64], pkt_offset [87:80], pull_offset
+//!   / grant_offset [103:88], tx_msg_id [119:104], IPv4 total length [135:120], flags [143:136],
+//!   grant_prio [151:144]. Control actions act on this directly.
+//! * `done_valid`: the GetRxMsgInfo answer of a validated DATA (1) or CHOP (2) frame, with its
+//!   action and header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no
+//!   failure), `done_live` (ok and a live entry: not a late copy of a delivered message),
+//!   `done_forward` (DATA, live, new packet: the payload went to the reassembly), `done_slot` (the
+//!   receive slot, the low IW bits of rx_msg_id), `done_is_new_msg`, `done_is_new_pkt`,
+//!   `done_is_last_pkt`, `done_ack_no` (smallest offset not yet received).
 //!
 //! # Latency (P = cycle of the first payload beat out of the parser = first frame beat + 8)
 //! ```text
-//!  P    match stage; the beat enters the payload FIFO
-//!  P+1  act_*; GetRxMsgInfo request (held while `req_ready` is low)
-//!  P+3  done_* (the GetRxMsgInfo table answers 2 cycles after it takes the request)
-//!  P+2  decision pushed; from P+4 the first beat leaves on m_axis with its metadata
+//!  P    match stage; the beat enters the payload FIFO; L = cycle of the frame's last beat
+//!  P+1  act_* (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
+//!  P+3  answer: decision pushed; from P+4 the first beat leaves on m_axis with its metadata;
+//!       done_* if the frame has ≤ 8 payload bytes
+//!  L+1  frame validated; act_* of a longer control frame; marking call of a longer DATA frame
+//!  L+3  done_* of a longer DATA frame (its first answer, at P+3, came before: max(P+3, L+1) + 2)
 //! ```
 //! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (8 of them the
-//! physical floor of a 64-byte header at 64 bits) at every size. One GetRxMsgInfo call is in
-//! flight at a time: a frame's first beat waits while one is outstanding (frames are ≥ 8 cycles
-//! apart, so this only bites right after reset, while the table's init sequence clears its
+//! physical floor of a 64-byte header at 64 bits) at every size, whatever the frame's length.
+//! One frame is handled at a time: a frame's first beat waits while the previous frame's calls
+//! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 2 cycles after its
+//! last beat, so this only bites right after reset, while the table's init sequence clears its
 //! buckets: 16 cycles at 16 messages, 64 at 128).
 //!
 //! # Throughput and backpressure
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
 //! `m_axis_tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
-//! and nothing is lost. Dropped packets are consumed at one beat per cycle.
+//! and nothing is lost. Dropped packets are consumed at one beat per cycle. A longer DATA frame
+//! costs the table two operations, one every 2 cycles: well within a 1 KB frame's 136 cycles.
 //!
 //! # Ports
 //! | group | ports |
@@ -54,7 +80,7 @@
 //! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 2 cycles), `resp_*` in |
 //! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
 //! | results | `act_*`, `done_*` above |
-//! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count` |
+//! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
@@ -73,7 +99,7 @@ pub struct IngressFront<const IW: usize> {
     pub resp_valid: Signal<In, Bit>,
     pub resp_fail: Signal<In, Bit>,
     pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_is_new_msg: Signal<In, Bit>,
+    pub resp_announce_new_msg: Signal<In, Bit>,
     pub resp_is_new_pkt: Signal<In, Bit>,
     pub resp_is_last_pkt: Signal<In, Bit>,
     pub resp_ack_no: Signal<In, Bits<9>>,
@@ -81,6 +107,7 @@ pub struct IngressFront<const IW: usize> {
     pub s_axis_tready: Signal<Out, Bit>,
     pub req_valid: Signal<Out, Bit>,
     pub req_mark_received: Signal<Out, Bit>,
+    pub req_peek: Signal<Out, Bit>,
     pub req_src_ip: Signal<Out, Bits<32>>,
     pub req_src_port: Signal<Out, Bits<16>>,
     pub req_tx_msg_id: Signal<Out, Bits<16>>,
@@ -126,6 +153,7 @@ pub struct IngressFront<const IW: usize> {
     pub rx_fail_count: Signal<Out, Bits<32>>,
     pub duplicate_data_count: Signal<Out, Bits<32>>,
     pub forwarded_count: Signal<Out, Bits<32>>,
+    pub bad_frame_length_count: Signal<Out, Bits<32>>,
     parser: Parser,
     dispatch: MatchTable<Bits<152>>,
     payload: StreamFifo<Bits<74>, 5>,
@@ -135,6 +163,22 @@ pub struct IngressFront<const IW: usize> {
     hold_action: DFF<Bits<4>>,
     hold_issued: DFF<Bit>,
     hold_meta: DFF<Bits<152>>,
+    hold_table: DFF<Bit>,
+    hold_final: DFF<Bit>,
+    hold_mark: DFF<Bit>,
+    hold_mark_op: DFF<Bit>,
+    hold_answered: DFF<Bit>,
+    vd_seen: DFF<Bit>,
+    vd_good: DFF<Bit>,
+    ans_fail: DFF<Bit>,
+    ans_rx_msg_id: DFF<Bits<16>>,
+    ans_new_pkt: DFF<Bit>,
+    ans_last: DFF<Bit>,
+    ans_ack_no: DFF<Bits<9>>,
+    fl_bytes: DFF<Bits<16>>,
+    fl_bad: DFF<Bit>,
+    vd_pulse: DFF<Bit>,
+    vd_ok: DFF<Bit>,
     out_forward: DFF<Bit>,
     n_data: DFF<Bits<32>>,
     n_chop: DFF<Bits<32>>,
@@ -144,6 +188,38 @@ pub struct IngressFront<const IW: usize> {
     n_rx_fail: DFF<Bits<32>>,
     n_duplicate: DFF<Bits<32>>,
     n_forwarded: DFF<Bits<32>>,
+    n_frame_length: DFF<Bits<32>>,
+    beat_bytes: Signal<Local, Bits<16>>,
+    keep_contig: Signal<Local, Bit>,
+    cur_bytes: Signal<Local, Bits<16>>,
+    cur_bad: Signal<Local, Bit>,
+    m1_is_ctrl: Signal<Local, Bit>,
+    m1_wants_table: Signal<Local, Bit>,
+    m1_known: Signal<Local, Bit>,
+    m1_bad_now: Signal<Local, Bit>,
+    m1_enter: Signal<Local, Bit>,
+    m1_ctrl_now: Signal<Local, Bit>,
+    hold_is_data: Signal<Local, Bit>,
+    vd_arrive: Signal<Local, Bit>,
+    v_known: Signal<Local, Bit>,
+    v_good: Signal<Local, Bit>,
+    resolve_ctrl: Signal<Local, Bit>,
+    first_answer: Signal<Local, Bit>,
+    final_answer: Signal<Local, Bit>,
+    store: Signal<Local, Bit>,
+    have_ans: Signal<Local, Bit>,
+    a_fail: Signal<Local, Bit>,
+    a_id: Signal<Local, Bits<16>>,
+    a_new_pkt: Signal<Local, Bit>,
+    a_last: Signal<Local, Bit>,
+    a_ack: Signal<Local, Bits<9>>,
+    a_live: Signal<Local, Bit>,
+    a_fwd: Signal<Local, Bit>,
+    resolve: Signal<Local, Bit>,
+    resolve_mark: Signal<Local, Bit>,
+    from_ans: Signal<Local, Bit>,
+    pending_op: Signal<Local, Bit>,
+    rq_mark: Signal<Local, Bit>,
     m1: Signal<Local, Bits<152>>,
     m1_offset: Signal<Local, Bits<8>>,
     m1_start: Signal<Local, Bits<24>>,
@@ -194,7 +270,7 @@ impl<const IW: usize> IngressFront<IW> {
             resp_valid: Default::default(),
             resp_fail: Default::default(),
             resp_rx_msg_id: Default::default(),
-            resp_is_new_msg: Default::default(),
+            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -202,6 +278,7 @@ impl<const IW: usize> IngressFront<IW> {
             s_axis_tready: Default::default(),
             req_valid: Default::default(),
             req_mark_received: Default::default(),
+            req_peek: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
             req_tx_msg_id: Default::default(),
@@ -290,6 +367,55 @@ impl<const IW: usize> IngressFront<IW> {
             forward_now: Default::default(),
             take: Default::default(),
             parser_take: Default::default(),
+            hold_table: Default::default(),
+            hold_final: Default::default(),
+            hold_mark: Default::default(),
+            hold_mark_op: Default::default(),
+            hold_answered: Default::default(),
+            vd_seen: Default::default(),
+            vd_good: Default::default(),
+            ans_fail: Default::default(),
+            ans_rx_msg_id: Default::default(),
+            ans_new_pkt: Default::default(),
+            ans_last: Default::default(),
+            ans_ack_no: Default::default(),
+            fl_bytes: Default::default(),
+            fl_bad: Default::default(),
+            vd_pulse: Default::default(),
+            vd_ok: Default::default(),
+            n_frame_length: Default::default(),
+            beat_bytes: Default::default(),
+            keep_contig: Default::default(),
+            cur_bytes: Default::default(),
+            cur_bad: Default::default(),
+            m1_is_ctrl: Default::default(),
+            m1_wants_table: Default::default(),
+            m1_known: Default::default(),
+            m1_bad_now: Default::default(),
+            m1_enter: Default::default(),
+            m1_ctrl_now: Default::default(),
+            hold_is_data: Default::default(),
+            vd_arrive: Default::default(),
+            v_known: Default::default(),
+            v_good: Default::default(),
+            resolve_ctrl: Default::default(),
+            first_answer: Default::default(),
+            final_answer: Default::default(),
+            store: Default::default(),
+            have_ans: Default::default(),
+            a_fail: Default::default(),
+            a_id: Default::default(),
+            a_new_pkt: Default::default(),
+            a_last: Default::default(),
+            a_ack: Default::default(),
+            a_live: Default::default(),
+            a_fwd: Default::default(),
+            resolve: Default::default(),
+            resolve_mark: Default::default(),
+            from_ans: Default::default(),
+            pending_op: Default::default(),
+            rq_mark: Default::default(),
+            bad_frame_length_count: Default::default(),
         }
     }
 }
@@ -297,7 +423,7 @@ impl<const IW: usize> IngressFront<IW> {
 impl<const IW: usize> Logic for IngressFront<IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded);
+        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_rx_msg_id, ans_new_pkt, ans_last, ans_ack_no, fl_bytes, fl_bad, vd_pulse, vd_ok, n_frame_length);
         clock!(self, clock, parser, dispatch, payload, decisions);
         self.parser.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -347,14 +473,39 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.dispatch.cfg_write_mask.next = 0.into();
         self.dispatch.cfg_write_action.next = 0.into();
 
+        // ---------------- frame length, counted on the parser's payload beats ----------------
+        // Every beat but the last full, the last one's tkeep contiguous from byte 0, and as many
+        // bytes as the IPv4 total length says beyond the 50 bytes of IPv4 and transport header.
+        self.beat_bytes.next = 0.into();
+        for i in 0..8 {
+            if self.parser.m_axis_tkeep.val().get_bit(i) {
+                self.beat_bytes.next = (i + 1).to_bits();
+            }
+        }
+        self.keep_contig.next = (self.parser.m_axis_tkeep.val() & (self.parser.m_axis_tkeep.val() + 1)) == 0;
+        self.cur_bytes.next = self.fl_bytes.q.val();
+        self.cur_bad.next = self.fl_bad.q.val();
+        if self.parser.m_axis_tfirst.val() {
+            self.cur_bytes.next = 0.into();
+            self.cur_bad.next = false;
+        }
+        if self.parser_take.val() {
+            // Saturates above any IPv4 length, so an overlong frame cannot wrap into agreement.
+            if self.cur_bytes.val() < 0xFFE0 {
+                self.fl_bytes.d.next = self.cur_bytes.val() + 8;
+            }
+            self.fl_bad.d.next = self.cur_bad.val() | (self.parser.m_axis_tkeep.val() != 0xFF);
+        }
+        self.vd_pulse.d.next = self.parser_take.val() & self.parser.m_axis_tlast.val();
+        self.vd_ok.d.next = ((!self.cur_bad.val()) & self.keep_contig.val())
+            & ((self.cur_bytes.val() + self.beat_bytes.val()) == (self.parser.hdr_ip_total_len.val() - 50));
+
         // ---------------- P+1: action, GetRxMsgInfo request ----------------
         self.m1.next = self.dispatch.out_meta.val();
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_is_data.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 1);
         self.m1_is_chop.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 2);
-        self.act_valid.next = self.dispatch.out_valid.val();
-        self.act_action.next = self.dispatch.out_action.val();
-        self.act_meta.next = self.m1.val();
+        self.m1_is_ctrl.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() >= 3);
         // A DATA packet must carry min(1024, msg_len − 1024·offset) bytes.
         self.m1_start.next = bit_cast::<24, 8>(self.m1_offset.val()) << 10;
         self.m1_len.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(64));
@@ -366,28 +517,118 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.m1_carried.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(120) - 50);
         self.m1_length_ok.next = (self.m1_start.val() >= self.m1_len.val())
             | (self.m1_carried.val() == self.m1_expected.val());
-        self.m1_request.next = (self.m1_is_data.val() & self.m1_length_ok.val()) | self.m1_is_chop.val();
+        self.m1_wants_table.next = (self.m1_is_data.val() & self.m1_length_ok.val()) | self.m1_is_chop.val();
+        // A frame with at most one payload beat ended at P: its length verdict is here already.
+        self.m1_known.next = self.vd_pulse.q.val();
+        self.m1_bad_now.next = ((self.m1_wants_table.val() | self.m1_is_ctrl.val()) & self.m1_known.val()) & (!self.vd_ok.q.val());
+        // Held: a frame that calls GetRxMsgInfo, or a control frame whose last beat is still to come.
+        self.m1_enter.next = (self.m1_wants_table.val() | (self.m1_is_ctrl.val() & (!self.m1_known.val()))) & (!self.m1_bad_now.val());
+        self.m1_request.next = self.m1_enter.val() & self.m1_wants_table.val();
+        self.m1_ctrl_now.next = (self.m1_is_ctrl.val() & self.m1_known.val()) & self.vd_ok.q.val();
+
+        // ---------------- the held frame: its verdict and its GetRxMsgInfo answers ----------------
+        self.hold_is_data.next = self.hold_action.q.val() == 1;
+        self.vd_arrive.next = (self.hold_valid.q.val() & (!self.vd_seen.q.val())) & self.vd_pulse.q.val();
+        self.v_known.next = self.vd_seen.q.val() | self.vd_arrive.val();
+        self.v_good.next = self.vd_good.q.val();
+        if !self.vd_seen.q.val() {
+            self.v_good.next = self.vd_ok.q.val();
+        }
+        self.resolve_ctrl.next = (self.hold_valid.q.val() & (!self.hold_table.q.val())) & self.vd_arrive.val();
+        self.resp_done.next = ((self.hold_valid.q.val() & self.hold_issued.q.val()) & (!self.hold_answered.q.val())) & self.resp_valid.val();
+        self.first_answer.next = self.resp_done.val() & (!self.hold_mark_op.q.val());
+        self.final_answer.next = self.resp_done.val() & self.hold_final.q.val();
+        self.store.next = self.resp_done.val() & (!self.hold_final.q.val());
+        self.have_ans.next = self.store.val() | self.hold_answered.q.val();
+        self.a_fail.next = self.ans_fail.q.val();
+        self.a_id.next = self.ans_rx_msg_id.q.val();
+        self.a_new_pkt.next = self.ans_new_pkt.q.val();
+        self.a_last.next = self.ans_last.q.val();
+        self.a_ack.next = self.ans_ack_no.q.val();
+        if self.store.val() {
+            self.a_fail.next = self.resp_fail.val();
+            self.a_id.next = self.resp_rx_msg_id.val();
+            self.a_new_pkt.next = self.resp_is_new_pkt.val();
+            self.a_last.next = self.resp_is_last_pkt.val();
+            self.a_ack.next = self.resp_ack_no.val();
+        }
+        self.a_live.next = (!self.a_fail.val()) & (!self.a_id.val().get_bit(15));
+        self.a_fwd.next = (self.hold_is_data.val() & self.a_live.val()) & self.a_new_pkt.val();
+        // Once both the first answer and the verdict are in: a bad frame is dropped; a new packet
+        // of a good frame is marked received by a second call; anything else is answered as is.
+        self.resolve.next = ((self.hold_valid.q.val() & self.hold_table.q.val()) & (!self.hold_final.q.val())) & (self.have_ans.val() & self.v_known.val());
+        self.resolve_mark.next = (self.resolve.val() & self.v_good.val()) & self.a_fwd.val();
+        self.from_ans.next = (self.resolve.val() & self.v_good.val()) & (!self.a_fwd.val());
+
         // The request goes out in this cycle if the table is ready, else it is held.
+        self.pending_op.next = (self.hold_valid.q.val() & self.hold_table.q.val()) & ((!self.hold_issued.q.val()) & (!self.hold_answered.q.val()));
         self.rq_meta.next = self.m1.val();
         self.rq_action.next = self.dispatch.out_action.val();
+        self.rq_mark.next = self.m1_is_data.val() & self.m1_known.val();
         if self.hold_valid.q.val() {
             self.rq_meta.next = self.hold_meta.q.val();
             self.rq_action.next = self.hold_action.q.val();
+            self.rq_mark.next = self.hold_mark.q.val() | self.resolve_mark.val();
         }
-        self.req_valid.next = (self.m1_request.val() & (!self.hold_valid.q.val())) | (self.hold_valid.q.val() & (!self.hold_issued.q.val()));
-        self.req_mark_received.next = self.rq_action.val() == 1;
+        self.req_valid.next = ((self.m1_request.val() & (!self.hold_valid.q.val())) | self.pending_op.val()) | self.resolve_mark.val();
+        self.req_mark_received.next = self.rq_mark.val();
+        self.req_peek.next = !self.m1_known.val();
+        if self.hold_valid.q.val() {
+            self.req_peek.next = !(self.hold_final.q.val() | self.resolve_mark.val());
+        }
         self.req_src_ip.next = self.rq_meta.val().get_bits::<32>(0);
         self.req_src_port.next = self.rq_meta.val().get_bits::<16>(32);
         self.req_tx_msg_id.next = self.rq_meta.val().get_bits::<16>(104);
         self.req_msg_len.next = self.rq_meta.val().get_bits::<16>(64);
         self.req_pkt_offset.next = self.rq_meta.val().get_bits::<8>(80);
-        if self.m1_request.val() {
+
+        // Hold registers (later assignments win).
+        if self.vd_arrive.val() {
+            self.vd_seen.d.next = true;
+            self.vd_good.d.next = self.vd_ok.q.val();
+        }
+        if self.pending_op.val() & self.req_ready.val() {
+            self.hold_issued.d.next = true;
+        }
+        if self.store.val() {
+            self.hold_answered.d.next = true;
+            self.ans_fail.d.next = self.resp_fail.val();
+            self.ans_rx_msg_id.d.next = self.resp_rx_msg_id.val();
+            self.ans_new_pkt.d.next = self.resp_is_new_pkt.val();
+            self.ans_last.d.next = self.resp_is_last_pkt.val();
+            self.ans_ack_no.d.next = self.resp_ack_no.val();
+        }
+        if self.resolve_mark.val() {
+            self.hold_final.d.next = true;
+            self.hold_mark.d.next = true;
+            self.hold_mark_op.d.next = true;
+            self.hold_answered.d.next = false;
+            self.hold_issued.d.next = self.req_ready.val();
+        }
+        if (self.final_answer.val() | (self.resolve.val() & (!self.resolve_mark.val()))) | self.resolve_ctrl.val() {
+            self.hold_valid.d.next = false;
+        }
+        if self.m1_enter.val() {
             self.hold_valid.d.next = true;
             self.hold_action.d.next = self.dispatch.out_action.val();
             self.hold_meta.d.next = self.m1.val();
+            self.hold_table.d.next = self.m1_wants_table.val();
             self.hold_issued.d.next = self.req_ready.val();
-        } else if (self.hold_valid.q.val() & (!self.hold_issued.q.val())) & self.req_ready.val() {
-            self.hold_issued.d.next = true;
+            self.hold_final.d.next = self.m1_known.val();
+            self.hold_mark.d.next = self.m1_is_data.val() & self.m1_known.val();
+            self.hold_mark_op.d.next = false;
+            self.hold_answered.d.next = false;
+            self.vd_seen.d.next = self.m1_known.val();
+            self.vd_good.d.next = self.vd_ok.q.val();
+        }
+
+        // Control frames act once their length is validated.
+        self.act_valid.next = self.m1_ctrl_now.val() | (self.resolve_ctrl.val() & self.vd_ok.q.val());
+        self.act_action.next = self.dispatch.out_action.val();
+        self.act_meta.next = self.m1.val();
+        if self.resolve_ctrl.val() {
+            self.act_action.next = self.hold_action.q.val();
+            self.act_meta.next = self.hold_meta.q.val();
         }
         if self.m1_is_data.val() {
             self.n_data.d.next = self.n_data.q.val() + 1;
@@ -395,7 +636,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.m1_is_chop.val() {
             self.n_chop.d.next = self.n_chop.q.val() + 1;
         }
-        if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() >= 3) {
+        if self.m1_is_ctrl.val() {
             self.n_control.d.next = self.n_control.q.val() + 1;
         }
         if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 0) {
@@ -404,37 +645,46 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.m1_is_data.val() & (!self.m1_length_ok.val()) {
             self.n_bad_length.d.next = self.n_bad_length.q.val() + 1;
         }
-
-        // ---------------- GetRxMsgInfo answer → decision ----------------
-        self.resp_done.next = (self.hold_valid.q.val() & self.hold_issued.q.val()) & self.resp_valid.val();
-        if self.resp_done.val() {
-            self.hold_valid.d.next = false;
+        if (self.m1_bad_now.val() | (self.resolve.val() & (!self.v_good.val()))) | (self.resolve_ctrl.val() & (!self.vd_ok.q.val())) {
+            self.n_frame_length.d.next = self.n_frame_length.q.val() + 1;
         }
-        self.d_is_data.next = self.resp_done.val() & (self.hold_action.q.val() == 1);
+
+        // ---------------- the frame's result: from the answer now, or from the stored one ----------------
+        self.d_is_data.next = self.resp_done.val() & self.hold_is_data.val();
         self.d_ok.next = self.resp_done.val() & (!self.resp_fail.val());
         // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
         self.d_live.next = self.d_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
         self.d_forward.next = (self.d_is_data.val() & self.d_live.val()) & self.resp_is_new_pkt.val();
-        self.done_valid.next = self.resp_done.val();
+        self.done_valid.next = self.final_answer.val() | self.from_ans.val();
         self.done_action.next = self.hold_action.q.val();
         self.done_meta.next = self.hold_meta.q.val();
         self.done_ok.next = self.d_ok.val();
         self.done_live.next = self.d_live.val();
         self.done_forward.next = self.d_forward.val();
         self.done_slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
-        self.done_is_new_msg.next = self.resp_is_new_msg.val();
+        self.done_is_new_msg.next = self.resp_announce_new_msg.val();
         self.done_is_new_pkt.next = self.resp_is_new_pkt.val();
         self.done_is_last_pkt.next = self.resp_is_last_pkt.val();
         self.done_ack_no.next = self.resp_ack_no.val();
-        if self.resp_done.val() & (!self.d_ok.val()) {
+        if self.from_ans.val() {
+            self.done_ok.next = !self.a_fail.val();
+            self.done_live.next = self.a_live.val();
+            self.done_forward.next = false;
+            self.done_slot.next = bit_cast::<IW, 16>(self.a_id.val() & self.slot_mask.val());
+            self.done_is_new_msg.next = false;
+            self.done_is_new_pkt.next = self.a_new_pkt.val();
+            self.done_is_last_pkt.next = self.a_last.val();
+            self.done_ack_no.next = self.a_ack.val();
+        }
+        if self.done_valid.val() & (!self.done_ok.val()) {
             self.n_rx_fail.d.next = self.n_rx_fail.q.val() + 1;
         }
-        if (self.d_is_data.val() & self.d_ok.val()) & (!self.d_forward.val()) {
+        if ((self.done_valid.val() & self.hold_is_data.val()) & self.done_ok.val()) & (!self.done_forward.val()) {
             self.n_duplicate.d.next = self.n_duplicate.q.val() + 1;
         }
         // One decision per frame, in frame order: at once for a frame without a GetRxMsgInfo
-        // call, else with its answer.
-        self.decisions.push.next = (self.dispatch.out_valid.val() & (!self.m1_request.val())) | self.resp_done.val();
+        // call, else with its first answer (the payload goes on while the frame is validated).
+        self.decisions.push.next = (self.dispatch.out_valid.val() & (!self.m1_request.val())) | self.first_answer.val();
         self.decisions.push_data.next = (((((((bit_cast::<128, 1>(self.d_forward.val().into())
             | (bit_cast::<128, 16>(self.resp_rx_msg_id.val()) << 1))
             | (bit_cast::<128, 1>(self.resp_is_last_pkt.val().into()) << 17))
@@ -484,11 +734,17 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.rx_fail_count.next = self.n_rx_fail.q.val();
         self.duplicate_data_count.next = self.n_duplicate.q.val();
         self.forwarded_count.next = self.n_forwarded.q.val();
+        self.bad_frame_length_count.next = self.n_frame_length.q.val();
 
         if self.reset.val() {
             self.hold_valid.d.next = false;
             self.hold_issued.d.next = false;
+            self.hold_answered.d.next = false;
+            self.vd_pulse.d.next = false;
+            self.fl_bytes.d.next = 0.into();
+            self.fl_bad.d.next = false;
             self.out_forward.d.next = false;
+            self.n_frame_length.d.next = 0.into();
             self.n_data.d.next = 0.into();
             self.n_chop.d.next = 0.into();
             self.n_control.d.next = 0.into();

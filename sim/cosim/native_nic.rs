@@ -32,15 +32,15 @@ nic_dut!(
 
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
     inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, req_ready, resp_valid, resp_fail,
-             resp_rx_msg_id, resp_is_new_msg, resp_is_new_pkt, resp_is_last_pkt, resp_ack_no, m_axis_tready],
-    outputs: [s_axis_tready, req_valid, req_mark_received, req_src_ip, req_src_port, req_tx_msg_id, req_msg_len,
+             resp_rx_msg_id, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt, resp_ack_no, m_axis_tready],
+    outputs: [s_axis_tready, req_valid, req_mark_received, req_peek, req_src_ip, req_src_port, req_tx_msg_id, req_msg_len,
               req_pkt_offset, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_meta_remote_ip,
               m_axis_meta_remote_port, m_axis_meta_msg_len, m_axis_meta_pkt_offset, m_axis_meta_local_port,
               m_axis_meta_rx_msg_id, m_axis_meta_tx_msg_id, m_axis_meta_is_last_pkt, act_valid, act_action, act_meta,
               done_valid, done_action, done_meta, done_ok, done_live, done_forward, done_slot, done_is_new_msg,
               done_is_new_pkt, done_is_last_pkt, done_ack_no, frame_count, not_ipv4_count, wrong_protocol_count,
               too_short_count, bad_checksum_count, bad_flags_count, data_count, chop_count, control_count,
-              no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count]);
+              no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count, bad_frame_length_count]);
 
 native_dut!(nanotransport_hdl::protocols::homa::egress::HomaEgress<4>, clocked: true,
     inputs: [reset, rtt_pkts, cfg_unsched_prios, prio_wr_valid, prio_wr_index, prio_wr_value, s_axis_pkt_tdata,

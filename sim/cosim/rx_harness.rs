@@ -33,16 +33,16 @@ pub struct RxCycle {
     pub beat_out: bool,
 }
 
-const INPUTS: [&str; 22] = [
+const INPUTS: [&str; 23] = [
     "reset", "ingress_timeout", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len",
     "req_pkt_offset", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_meta_remote_ip",
     "s_axis_meta_remote_port", "s_axis_meta_msg_len", "s_axis_meta_pkt_offset", "s_axis_meta_local_port", "s_axis_meta_rx_msg_id",
-    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready",
+    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready", "req_peek",
 ];
-const OUTPUTS: [&str; 16] = [
+const OUTPUTS: [&str; 17] = [
     "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt",
     "resp_ack_no", "s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid",
-    "release_slot", "release_reason",
+    "release_slot", "release_reason", "resp_announce_new_msg",
 ];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
@@ -108,6 +108,7 @@ impl RxHarness {
         set(&mut self.m, 6, r.tx_msg_id as u64);
         set(&mut self.m, 7, r.msg_len as u64);
         set(&mut self.m, 8, r.pkt_offset as u64);
+        set(&mut self.m, 22, r.peek as u64);
         let pkt = if feed { self.packets.front().cloned() } else { None };
         let mut last = false;
         if let Some(p) = &pkt {
@@ -149,6 +150,7 @@ impl RxHarness {
                 is_new_pkt: g(5) == 1,
                 is_last_pkt: g(6) == 1,
                 ack_no: g(7) as u16,
+                announce_new_msg: g(16) == 1,
             });
         }
         if pkt.is_some() && g(8) == 1 {

@@ -8,8 +8,9 @@
 //! transaction-level property: *when* a message's read-out ends (CPU back-pressure) and *when*
 //! a timeout is taken. The testbench therefore reports each release the hardware makes
 //! ([`RxModel::release`]) and the model **checks** it: a delivery release must be the oldest
-//! completed message, an abort release the oldest aborted one, a garbage collection must hit a
-//! live, incomplete message whose last (re)schedule is at least `timeout` cycles old. The table
+//! completed message, a garbage collection must hit a live, incomplete message whose last
+//! (re)schedule is at least `timeout` cycles old. A packet of the wrong length is dropped whole
+//! and its message goes on. The table
 //! serialises its operations (one every two cycles), so requests and releases are applied in the
 //! order the hardware takes them.
 
@@ -21,6 +22,9 @@ use std::collections::VecDeque;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RxRequest {
     pub mark_received: bool,
+    /// A look-up for a frame not yet validated: allocates and answers like any request but does
+    /// not announce the message (`announce_new_msg`).
+    pub peek: bool,
     pub src_ip: u32,
     pub src_port: u16,
     pub tx_msg_id: u16,
@@ -38,6 +42,8 @@ pub struct RxResponse {
     pub is_new_pkt: bool,
     pub is_last_pkt: bool,
     pub ack_no: u16,
+    /// The first request that is not a peek for this message: the ingress program's "new message".
+    pub announce_new_msg: bool,
 }
 
 /// Ingress metadata that travels with a packet's first beat (Listing 3.1).
@@ -77,7 +83,6 @@ pub struct RxCounters {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReleaseReason {
     Delivered = 1,
-    Aborted = 2,
     GarbageCollected = 3,
 }
 
@@ -85,7 +90,6 @@ impl ReleaseReason {
     pub fn from_code(code: u64) -> Option<Self> {
         match code {
             1 => Some(Self::Delivered),
-            2 => Some(Self::Aborted),
             3 => Some(Self::GarbageCollected),
             _ => None,
         }
@@ -114,6 +118,8 @@ struct TableEntry {
     slot: usize,
     msg_len: u16,
     received: BitVec,
+    /// A request that was not a peek has answered for this message.
+    announced: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -197,6 +203,8 @@ impl TableModel {
             if r.mark_received {
                 e.received.set(off, true);
             }
+            let announce_new_msg = !r.peek && !e.announced;
+            e.announced |= !r.peek;
             self.counters.duplicate += was_set as u64;
             let slot = e.slot;
             return RxResponse {
@@ -207,12 +215,13 @@ impl TableModel {
                 is_new_pkt: !was_set,
                 is_last_pkt: e.received.count_ones() == pkts,
                 ack_no: e.received.first_zero().unwrap_or(pkts) as u16,
+                announce_new_msg,
             };
         }
         let pkts = pkts_of(r.msg_len);
         if self.recent.iter().flatten().any(|k| *k == key) {
             self.counters.recent_duplicate += 1;
-            return RxResponse { fail: false, fail_reason: 0, rx_msg_id: RX_MSG_ID_NONE as u16, is_new_msg: false, is_new_pkt: false, is_last_pkt: true, ack_no: pkts as u16 };
+            return RxResponse { fail: false, fail_reason: 0, rx_msg_id: RX_MSG_ID_NONE as u16, is_new_msg: false, is_new_pkt: false, is_last_pkt: true, ack_no: pkts as u16, announce_new_msg: false };
         }
         if r.msg_len == 0 {
             self.counters.fail_zero_len += 1;
@@ -254,9 +263,9 @@ impl TableModel {
         }
         let is_last_pkt = received.count_ones() == pkts;
         let ack_no = received.first_zero().unwrap_or(pkts) as u16;
-        self.ways[way][bucket][pos] = Some(TableEntry { key, slot, msg_len: r.msg_len, received });
+        self.ways[way][bucket][pos] = Some(TableEntry { key, slot, msg_len: r.msg_len, received, announced: !r.peek });
         self.slots[slot] = Some(SlotInfo { way, bucket, pos, class, index, key });
-        RxResponse { fail: false, fail_reason: 0, rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16, is_new_msg: true, is_new_pkt: true, is_last_pkt, ack_no }
+        RxResponse { fail: false, fail_reason: 0, rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16, is_new_msg: true, is_new_pkt: true, is_last_pkt, ack_no, announce_new_msg: !r.peek }
     }
 
     /// Frees `slot` (nothing happens when it holds no message).
@@ -299,7 +308,6 @@ pub struct RxModel {
     slots: Vec<Option<Entry>>,
     gens: Vec<u8>,
     completed: VecDeque<usize>,
-    aborted: VecDeque<usize>,
     /// Messages the hardware must deliver, header included, in order of completion.
     pub deliveries: VecDeque<Vec<u8>>,
     reassembly: RxCounters,
@@ -318,7 +326,6 @@ impl RxModel {
             slots: vec![None; messages],
             gens: vec![0; messages],
             completed: VecDeque::new(),
-            aborted: VecDeque::new(),
             deliveries: VecDeque::new(),
             reassembly: RxCounters::default(),
         }
@@ -377,15 +384,9 @@ impl RxModel {
                 self.completed.pop_front();
                 self.reassembly.delivered += 1;
             }
-            ReleaseReason::Aborted => {
-                if self.aborted.front() != Some(&slot) {
-                    return Err(format!("cycle {cycle}: abort release of slot {slot}; oldest aborted is {:?}", self.aborted.front()));
-                }
-                self.aborted.pop_front();
-            }
             ReleaseReason::GarbageCollected => {
                 if e.closed {
-                    return Err(format!("cycle {cycle}: slot {slot} garbage-collected after it completed or was aborted"));
+                    return Err(format!("cycle {cycle}: slot {slot} garbage-collected after it completed"));
                 }
                 if cycle < e.last_touch + self.timeout {
                     return Err(format!(
@@ -428,9 +429,8 @@ impl RxModel {
         let start = off * PAGE_BYTES as usize;
         let expected = if off == pkts - 1 { e.msg_len as usize - start } else { PAGE_BYTES as usize };
         if payload.len() != expected {
+            // Dropped whole; the message goes on.
             self.reassembly.drop_bad_length += 1;
-            e.closed = true;
-            self.aborted.push_back(slot);
             return;
         }
         e.payload[start..start + expected].copy_from_slice(payload);

@@ -12,13 +12,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
-const IN: [&str; 11] = [
+const IN: [&str; 12] = [
     "reset", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset",
-    "release_valid", "release_slot", "release_delivered",
+    "release_valid", "release_slot", "release_delivered", "req_peek",
 ];
-const OUT: [&str; 10] = [
+const OUT: [&str; 11] = [
     "req_ready", "release_ready", "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt",
-    "resp_is_last_pkt", "resp_ack_no",
+    "resp_is_last_pkt", "resp_ack_no", "resp_announce_new_msg",
 ];
 const COUNTERS: [&str; 10] = [
     "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
@@ -57,7 +57,7 @@ impl Table {
         let (slot, delivered) = release.unwrap_or((0, false));
         let v = [
             reset as u64, req.is_some() as u64, r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64,
-            r.msg_len as u64, r.pkt_offset as u64, release.is_some() as u64, slot as u64, delivered as u64,
+            r.msg_len as u64, r.pkt_offset as u64, release.is_some() as u64, slot as u64, delivered as u64, r.peek as u64,
         ];
         for (p, x) in self.i.iter().zip(v) {
             self.m.set(*p, x);
@@ -75,6 +75,7 @@ impl Table {
                 is_new_pkt: g(7) == 1,
                 is_last_pkt: g(8) == 1,
                 ack_no: g(9) as u16,
+                announce_new_msg: g(10) == 1,
             }),
         };
         self.m.tick();
@@ -112,7 +113,7 @@ impl Table {
 }
 
 fn req(ip: u32, port: u16, tx: u16, len: u16, off: u8) -> RxRequest {
-    RxRequest { mark_received: true, src_ip: ip, src_port: port, tx_msg_id: tx, msg_len: len, pkt_offset: off }
+    RxRequest { mark_received: true, peek: false, src_ip: ip, src_port: port, tx_msg_id: tx, msg_len: len, pkt_offset: off }
 }
 
 /// `count` keys `(src_ip, 1, tx)` whose candidate buckets are the same in both ways.
@@ -309,7 +310,9 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
             };
             let pkts = (msg_len as u64).div_ceil(1024).max(1);
             let pkt_offset = if rng.gen_bool(0.02) { pkts as u8 + 2 } else { rng.gen_range(0..pkts) as u8 };
-            RxRequest { mark_received: rng.gen_bool(0.9), src_ip: ip, src_port: 3, tx_msg_id: tx, msg_len, pkt_offset }
+            // A peek (a frame not yet validated) never marks; a later request announces the message.
+            let peek = rng.gen_bool(0.2);
+            RxRequest { mark_received: !peek && rng.gen_bool(0.9), peek, src_ip: ip, src_port: 3, tx_msg_id: tx, msg_len, pkt_offset }
         });
         let live = model.live();
         let release_rate = if cycle < cycles / 2 { 0.15 } else { 0.04 };

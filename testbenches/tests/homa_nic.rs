@@ -170,7 +170,7 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 #[test]
 fn loopback_clean_link_scheduled_packets_carry_their_priority() {
     let s = seed("homa_loopback_clean", 601);
-    let r = loopback("homa-16", s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &loopback_registers(20_000), 4_000_000).unwrap();
+    let r = loopback("homa-16", s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 }, &loopback_registers(20_000), 4_000_000).unwrap();
     r.print("homa clean");
     for side in 0..2 {
         assert!(r.value(side, "grant_sent_count") > 0);
@@ -187,7 +187,7 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
 #[test]
 fn loopback_lossy_link_recovers() {
     let s = seed("homa_loopback_lossy", 602);
-    let r = loopback("homa-16", s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04 }, &loopback_registers(6_000), 8_000_000).unwrap();
+    let r = loopback("homa-16", s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04, length: 0.0 }, &loopback_registers(6_000), 8_000_000).unwrap();
     r.print("homa lossy");
     assert!(r.dropped > 5, "dropped {}", r.dropped);
     for side in 0..2 {
@@ -197,9 +197,34 @@ fn loopback_lossy_link_recovers() {
 }
 
 #[test]
+fn loopback_wrong_length_frames_are_dropped_unacknowledged_and_recovered() {
+    for (config, seed_default) in [("homa-16", 604), ("homa-tr-16", 605)] {
+        let s = seed(&format!("{config}_loopback_wrong_length"), seed_default);
+        let faults = LinkFaults { length: 0.04, ..LinkFaults::NONE };
+        let r = loopback(config, s, 16, 12_000, 200, faults, &loopback_registers(6_000), 8_000_000).unwrap();
+        r.print(&format!("{config} wrong length"));
+        assert!(r.length_faults > 5, "the link mangled only {} frames", r.length_faults);
+        assert_eq!(r.length_drops(), r.length_faults, "every wrong-length frame dropped and counted");
+        for side in 0..2 {
+            assert_eq!(r.value(side, "tx_active_any"), 0);
+            assert_eq!(r.value(side, "rx_busy_any"), 0);
+        }
+    }
+}
+
+#[test]
+fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message() {
+    for config in ["homa-16", "homa-tr-16", "homa-128"] {
+        let r = wrong_length_then_good(config, HOMA_IP_PROTOCOL).unwrap();
+        println!("{config}: replies to bad {}, to good {}, delivered {}", r.replies_to_bad, r.replies_to_good, r.delivered.len());
+        r.check().unwrap();
+    }
+}
+
+#[test]
 fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     let s = seed("homa_tr_loopback_trimming", 603);
-    let r = loopback("homa-tr-16", s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let r = loopback("homa-tr-16", s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0, length: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     r.print("homa-tr trimming");
     assert!(r.trimmed > 5, "trimmed {}", r.trimmed);
     let nacks: u32 = (0..2).map(|side| r.value(side, "nack_sent_count")).sum();
@@ -270,7 +295,7 @@ fn homa_128_latency_throughput_and_loopback() {
         use rand::Rng;
         rng.gen_range(5 * 1024..=20 * 1024)
     };
-    let l = loopback_with_lengths("homa-128", s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0 }, &regs, 8_000_000).unwrap();
+    let l = loopback_with_lengths("homa-128", s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 }, &regs, 8_000_000).unwrap();
     l.print("homa-128 clean");
     let fifo: u32 = (0..2).map(|side| l.value(side, "sched_fifo_enters_count")).sum();
     println!("messages that waited in a scheduler FIFO: {fifo}");

@@ -153,6 +153,7 @@ fn get_rx_msg_info_at<D: NativeDut>(size: &RxSize, default_seed: u64) {
         .drive("reset", Drive::Bernoulli(0.0003))
         .drive("req_valid", Drive::Bernoulli(0.7))
         .drive("req_mark_received", Drive::Bernoulli(0.8))
+        .drive("req_peek", Drive::Bernoulli(0.2))
         .drive("req_src_ip", Drive::Range(0, size.messages() as u64 / 4 + 4))
         .drive("req_src_port", Drive::Range(0, 1))
         .drive("req_tx_msg_id", Drive::Range(0, 7))
@@ -176,9 +177,9 @@ fn get_rx_msg_info_128() {
 /// The reassembly's packet stream is driven with metadata that often names live messages
 /// (16 keys, so slots 0–15 are in use; rx_msg_id = generation 1–8 of slots 0–15; timeouts long
 /// enough that a slot's generation grows slowly — generations survive a reset), so packets are written, completed,
-/// delivered, aborted and garbage-collected within the run; the CPU side stalls at random.
+/// delivered, dropped for their length and garbage-collected within the run; the CPU side stalls at random.
 /// The same stimulus is then replayed on the Verilator model alone: the run must reach
-/// deliveries, aborts, drops and garbage collection, or the comparison says little.
+/// deliveries, length drops, other drops and garbage collection, or the comparison says little.
 fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
     use nanotransport_sim::cosim::stimulus::draw;
     use nanotransport_sim::cosim::verilated::VerilatedModel;
@@ -189,6 +190,7 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
         .drive("ingress_timeout", Drive::Range(1500, 3000))
         .drive("req_valid", Drive::Bernoulli(0.3))
         .drive("req_mark_received", Drive::Bernoulli(0.9))
+        .drive("req_peek", Drive::Bernoulli(0.2))
         .drive("req_src_ip", Drive::Const(7))
         .drive("req_src_port", Drive::Const(1))
         .drive("req_tx_msg_id", Drive::Range(0, 15))

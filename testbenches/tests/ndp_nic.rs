@@ -63,7 +63,7 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 #[test]
 fn loopback_clean_link() {
     let s = seed("loopback_clean_link", 501);
-    let faults = LinkFaults { trim: 0.0, drop: 0.0 };
+    let faults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
     r.print("clean");
     for side in 0..2 {
@@ -79,7 +79,7 @@ fn loopback_clean_link() {
 #[test]
 fn loopback_trimming_link_recovers_with_nacks() {
     let s = seed("loopback_trimming_link", 502);
-    let faults = LinkFaults { trim: 0.05, drop: 0.0 };
+    let faults = LinkFaults { trim: 0.05, drop: 0.0, length: 0.0 };
     // A long RTO: recovery must come from NACKs, not timeouts.
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
     r.print("trimming");
@@ -95,7 +95,7 @@ fn loopback_trimming_link_recovers_with_nacks() {
 #[test]
 fn loopback_lossy_link_recovers_with_timeouts() {
     let s = seed("loopback_lossy_link", 503);
-    let faults = LinkFaults { trim: 0.0, drop: 0.05 };
+    let faults = LinkFaults { trim: 0.0, drop: 0.05, length: 0.0 };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("lossy");
     assert!(r.dropped > 10, "the link dropped only {} frames", r.dropped);
@@ -104,6 +104,29 @@ fn loopback_lossy_link_recovers_with_timeouts() {
     for side in 0..2 {
         assert_eq!(r.value(side, "tx_active_any"), 0);
         assert_eq!(r.value(side, "rx_busy_any"), 0);
+    }
+}
+
+#[test]
+fn loopback_wrong_length_frames_are_dropped_unacknowledged_and_recovered() {
+    let s = seed("loopback_wrong_length", 504);
+    let faults = LinkFaults { length: 0.05, ..LinkFaults::NONE };
+    let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
+    r.print("wrong length");
+    assert!(r.length_faults > 10, "the link mangled only {} frames", r.length_faults);
+    assert_eq!(r.length_drops(), r.length_faults, "every wrong-length frame dropped and counted");
+    for side in 0..2 {
+        assert_eq!(r.value(side, "tx_active_any"), 0);
+        assert_eq!(r.value(side, "rx_busy_any"), 0);
+    }
+}
+
+#[test]
+fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message() {
+    for config in [CONFIG, "ndp-128"] {
+        let r = wrong_length_then_good(config, NDP_IP_PROTOCOL).unwrap();
+        println!("{config}: replies to bad {}, to good {}, delivered {}", r.replies_to_bad, r.replies_to_good, r.delivered.len());
+        r.check().unwrap();
     }
 }
 
@@ -222,9 +245,15 @@ fn lockstep_self_loop() {
     let backend = LockstepNic::<NdpNic<16, 4, 4>>::new(&nic_module(CONFIG)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(CONFIG)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
-    let mut bad = 0;
+    let (mut bad, mut wrong_length) = (0, 0);
     let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
-        let mut out = vec![f.to_vec()];
+        let mut out = Vec::new();
+        if rng.gen_bool(0.1) {
+            // a wrong-length copy first: dropped at its last beat, before the good one arrives
+            out.push(length_fault(f, rng.gen_bool(0.5)));
+            wrong_length += 1;
+        }
+        out.push(f.to_vec());
         if rng.gen_bool(0.1) {
             // a corrupted copy: bad checksum
             let mut g = f.to_vec();
@@ -243,8 +272,9 @@ fn lockstep_self_loop() {
     assert_eq!(nic.completions.len(), sent.len());
     assert!(nic.completions.iter().all(|c| !c.abandoned));
     assert_eq!(status(&mut nic, "bad_checksum_count"), bad);
+    assert_eq!(status(&mut nic, "bad_frame_length_count") + status(&mut nic, "too_short_count"), wrong_length);
     let comparisons = nic.model.comparisons;
-    println!("whole-NIC lockstep: {} cycles, {comparisons} comparisons, {} frames looped, {bad} corrupted", nic.cycle, looped);
+    println!("whole-NIC lockstep: {} cycles, {comparisons} comparisons, {} frames looped, {bad} corrupted, {wrong_length} of the wrong length", nic.cycle, looped);
 }
 
 /// The 128-message NIC: the same targets, more than 16 messages in flight at once.
@@ -261,7 +291,7 @@ fn ndp_128_latency_throughput_and_loopback() {
         assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-128 {dir}");
     }
     let s = seed("ndp_128_loopback", 505);
-    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
@@ -312,7 +342,7 @@ fn ndp_64_latency_throughput_and_loopback() {
         assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-64 {dir}");
     }
     let s = seed("ndp_64_loopback", 508);
-    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-64 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);

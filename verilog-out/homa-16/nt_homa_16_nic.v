@@ -71,7 +71,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  ingress$resp_valid;
     reg  ingress$resp_fail;
     reg  [15:0] ingress$resp_rx_msg_id;
-    reg  ingress$resp_is_new_msg;
+    reg  ingress$resp_announce_new_msg;
     reg  ingress$resp_is_new_pkt;
     reg  ingress$resp_is_last_pkt;
     reg  [8:0] ingress$resp_ack_no;
@@ -83,6 +83,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  ingress$s_axis_tready;
     wire  ingress$req_valid;
     wire  ingress$req_mark_received;
+    wire  ingress$req_peek;
     wire  [31:0] ingress$req_src_ip;
     wire  [15:0] ingress$req_src_port;
     wire  [15:0] ingress$req_tx_msg_id;
@@ -111,6 +112,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [31:0] ingress$control_count;
     wire  [31:0] ingress$no_action_count;
     wire  [31:0] ingress$bad_length_count;
+    wire  [31:0] ingress$bad_frame_length_count;
     wire  [31:0] ingress$rx_fail_count;
     wire  [31:0] ingress$duplicate_data_count;
     wire  [31:0] ingress$forwarded_count;
@@ -194,6 +196,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  reassembly$req_valid;
     wire  reassembly$req_ready;
     reg  reassembly$req_mark_received;
+    reg  reassembly$req_peek;
     reg  [31:0] reassembly$req_src_ip;
     reg  [15:0] reassembly$req_src_port;
     reg  [15:0] reassembly$req_tx_msg_id;
@@ -204,6 +207,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [2:0] reassembly$resp_fail_reason;
     wire  [15:0] reassembly$resp_rx_msg_id;
     wire  reassembly$resp_is_new_msg;
+    wire  reassembly$resp_announce_new_msg;
     wire  reassembly$resp_is_new_pkt;
     wire  reassembly$resp_is_last_pkt;
     wire  [8:0] reassembly$resp_ack_no;
@@ -467,6 +471,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  [31:0] status$rx_fail_count;
     reg  [31:0] status$duplicate_data_count;
     reg  [31:0] status$forwarded_count;
+    reg  [31:0] status$bad_frame_length_count;
     reg  [31:0] status$offset_range_count;
     reg  [31:0] status$grant_sent_count;
     reg  [31:0] status$ack_sent_count;
@@ -540,7 +545,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .resp_valid(ingress$resp_valid),
         .resp_fail(ingress$resp_fail),
         .resp_rx_msg_id(ingress$resp_rx_msg_id),
-        .resp_is_new_msg(ingress$resp_is_new_msg),
+        .resp_announce_new_msg(ingress$resp_announce_new_msg),
         .resp_is_new_pkt(ingress$resp_is_new_pkt),
         .resp_is_last_pkt(ingress$resp_is_last_pkt),
         .resp_ack_no(ingress$resp_ack_no),
@@ -552,6 +557,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .s_axis_tready(ingress$s_axis_tready),
         .req_valid(ingress$req_valid),
         .req_mark_received(ingress$req_mark_received),
+        .req_peek(ingress$req_peek),
         .req_src_ip(ingress$req_src_ip),
         .req_src_port(ingress$req_src_port),
         .req_tx_msg_id(ingress$req_tx_msg_id),
@@ -580,6 +586,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .control_count(ingress$control_count),
         .no_action_count(ingress$no_action_count),
         .bad_length_count(ingress$bad_length_count),
+        .bad_frame_length_count(ingress$bad_frame_length_count),
         .rx_fail_count(ingress$rx_fail_count),
         .duplicate_data_count(ingress$duplicate_data_count),
         .forwarded_count(ingress$forwarded_count),
@@ -667,6 +674,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .req_valid(reassembly$req_valid),
         .req_ready(reassembly$req_ready),
         .req_mark_received(reassembly$req_mark_received),
+        .req_peek(reassembly$req_peek),
         .req_src_ip(reassembly$req_src_ip),
         .req_src_port(reassembly$req_src_port),
         .req_tx_msg_id(reassembly$req_tx_msg_id),
@@ -677,6 +685,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .resp_fail_reason(reassembly$resp_fail_reason),
         .resp_rx_msg_id(reassembly$resp_rx_msg_id),
         .resp_is_new_msg(reassembly$resp_is_new_msg),
+        .resp_announce_new_msg(reassembly$resp_announce_new_msg),
         .resp_is_new_pkt(reassembly$resp_is_new_pkt),
         .resp_is_last_pkt(reassembly$resp_is_last_pkt),
         .resp_ack_no(reassembly$resp_ack_no),
@@ -952,6 +961,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .rx_fail_count(status$rx_fail_count),
         .duplicate_data_count(status$duplicate_data_count),
         .forwarded_count(status$forwarded_count),
+        .bad_frame_length_count(status$bad_frame_length_count),
         .offset_range_count(status$offset_range_count),
         .grant_sent_count(status$grant_sent_count),
         .ack_sent_count(status$ack_sent_count),
@@ -1060,6 +1070,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         ingress$req_ready = reassembly$req_ready;
         reassembly$req_valid = ingress$req_valid;
         reassembly$req_mark_received = ingress$req_mark_received;
+        reassembly$req_peek = ingress$req_peek;
         reassembly$req_src_ip = ingress$req_src_ip;
         reassembly$req_src_port = ingress$req_src_port;
         reassembly$req_tx_msg_id = ingress$req_tx_msg_id;
@@ -1068,7 +1079,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         ingress$resp_valid = reassembly$resp_valid;
         ingress$resp_fail = reassembly$resp_fail;
         ingress$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        ingress$resp_is_new_msg = reassembly$resp_is_new_msg;
+        ingress$resp_announce_new_msg = reassembly$resp_announce_new_msg;
         ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
         ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
         ingress$resp_ack_no = reassembly$resp_ack_no;
@@ -1235,6 +1246,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         status$control_count = ingress$control_count;
         status$no_action_count = ingress$no_action_count;
         status$bad_length_count = ingress$bad_length_count;
+        status$bad_frame_length_count = ingress$bad_frame_length_count;
         status$rx_fail_count = ingress$rx_fail_count;
         status$duplicate_data_count = ingress$duplicate_data_count;
         status$forwarded_count = ingress$forwarded_count;
@@ -3427,7 +3439,7 @@ module nt_homa_16_nic$egress$msg_prio$written(d,q,clock);
 endmodule // nt_homa_16_nic$egress$msg_prio$written
 
 
-module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,cfg_overcommit,cfg_unsched_prios,rel_valid,rel_slot,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,cfg_overcommit,cfg_unsched_prios,rel_valid,rel_slot,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
 
     // Module arguments
     input wire  clock;
@@ -3441,7 +3453,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     input wire  resp_valid;
     input wire  resp_fail;
     input wire  [15:0] resp_rx_msg_id;
-    input wire  resp_is_new_msg;
+    input wire  resp_announce_new_msg;
     input wire  resp_is_new_pkt;
     input wire  resp_is_last_pkt;
     input wire  [8:0] resp_ack_no;
@@ -3453,6 +3465,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     output reg  s_axis_tready;
     output reg  req_valid;
     output reg  req_mark_received;
+    output reg  req_peek;
     output reg  [31:0] req_src_ip;
     output reg  [15:0] req_src_port;
     output reg  [15:0] req_tx_msg_id;
@@ -3481,6 +3494,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     output reg  [31:0] control_count;
     output reg  [31:0] no_action_count;
     output reg  [31:0] bad_length_count;
+    output reg  [31:0] bad_frame_length_count;
     output reg  [31:0] rx_fail_count;
     output reg  [31:0] duplicate_data_count;
     output reg  [31:0] forwarded_count;
@@ -3535,7 +3549,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     reg  front$resp_valid;
     reg  front$resp_fail;
     reg  [15:0] front$resp_rx_msg_id;
-    reg  front$resp_is_new_msg;
+    reg  front$resp_announce_new_msg;
     reg  front$resp_is_new_pkt;
     reg  front$resp_is_last_pkt;
     reg  [8:0] front$resp_ack_no;
@@ -3543,6 +3557,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     wire  front$s_axis_tready;
     wire  front$req_valid;
     wire  front$req_mark_received;
+    wire  front$req_peek;
     wire  [31:0] front$req_src_ip;
     wire  [15:0] front$req_src_port;
     wire  [15:0] front$req_tx_msg_id;
@@ -3588,6 +3603,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     wire  [31:0] front$rx_fail_count;
     wire  [31:0] front$duplicate_data_count;
     wire  [31:0] front$forwarded_count;
+    wire  [31:0] front$bad_frame_length_count;
     reg  received$clock;
     reg  received$reset;
     reg  received$req_valid;
@@ -3732,7 +3748,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         .resp_valid(front$resp_valid),
         .resp_fail(front$resp_fail),
         .resp_rx_msg_id(front$resp_rx_msg_id),
-        .resp_is_new_msg(front$resp_is_new_msg),
+        .resp_announce_new_msg(front$resp_announce_new_msg),
         .resp_is_new_pkt(front$resp_is_new_pkt),
         .resp_is_last_pkt(front$resp_is_last_pkt),
         .resp_ack_no(front$resp_ack_no),
@@ -3740,6 +3756,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         .s_axis_tready(front$s_axis_tready),
         .req_valid(front$req_valid),
         .req_mark_received(front$req_mark_received),
+        .req_peek(front$req_peek),
         .req_src_ip(front$req_src_ip),
         .req_src_port(front$req_src_port),
         .req_tx_msg_id(front$req_tx_msg_id),
@@ -3784,7 +3801,8 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         .bad_length_count(front$bad_length_count),
         .rx_fail_count(front$rx_fail_count),
         .duplicate_data_count(front$duplicate_data_count),
-        .forwarded_count(front$forwarded_count)
+        .forwarded_count(front$forwarded_count),
+        .bad_frame_length_count(front$bad_frame_length_count)
     );
     nt_homa_16_nic$ingress$received received(
         .clock(received$clock),
@@ -4004,7 +4022,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         front$resp_valid = resp_valid;
         front$resp_fail = resp_fail;
         front$resp_rx_msg_id = resp_rx_msg_id;
-        front$resp_is_new_msg = resp_is_new_msg;
+        front$resp_announce_new_msg = resp_announce_new_msg;
         front$resp_is_new_pkt = resp_is_new_pkt;
         front$resp_is_last_pkt = resp_is_last_pkt;
         front$resp_ack_no = resp_ack_no;
@@ -4012,6 +4030,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         s_axis_tready = front$s_axis_tready;
         req_valid = front$req_valid;
         req_mark_received = front$req_mark_received;
+        req_peek = front$req_peek;
         req_src_ip = front$req_src_ip;
         req_src_port = front$req_src_port;
         req_tx_msg_id = front$req_tx_msg_id;
@@ -4040,6 +4059,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
         control_count = front$control_count;
         no_action_count = front$no_action_count;
         bad_length_count = front$bad_length_count;
+        bad_frame_length_count = front$bad_frame_length_count;
         rx_fail_count = front$rx_fail_count;
         duplicate_data_count = front$duplicate_data_count;
         forwarded_count = front$forwarded_count;
@@ -4215,7 +4235,7 @@ module nt_homa_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
 endmodule // nt_homa_16_nic$ingress
 
 
-module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count);
+module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -4228,7 +4248,7 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     input wire  resp_valid;
     input wire  resp_fail;
     input wire  [15:0] resp_rx_msg_id;
-    input wire  resp_is_new_msg;
+    input wire  resp_announce_new_msg;
     input wire  resp_is_new_pkt;
     input wire  resp_is_last_pkt;
     input wire  [8:0] resp_ack_no;
@@ -4236,6 +4256,7 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     output reg  s_axis_tready;
     output reg  req_valid;
     output reg  req_mark_received;
+    output reg  req_peek;
     output reg  [31:0] req_src_ip;
     output reg  [15:0] req_src_port;
     output reg  [15:0] req_tx_msg_id;
@@ -4281,6 +4302,7 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     output reg  [31:0] rx_fail_count;
     output reg  [31:0] duplicate_data_count;
     output reg  [31:0] forwarded_count;
+    output reg  [31:0] bad_frame_length_count;
 
     // Constant declarations
     localparam  slot_mask = 16'hf;
@@ -4367,6 +4389,54 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  [151:0] hold_meta$d;
     wire  [151:0] hold_meta$q;
     reg  hold_meta$clock;
+    reg  hold_table$d;
+    wire  hold_table$q;
+    reg  hold_table$clock;
+    reg  hold_final$d;
+    wire  hold_final$q;
+    reg  hold_final$clock;
+    reg  hold_mark$d;
+    wire  hold_mark$q;
+    reg  hold_mark$clock;
+    reg  hold_mark_op$d;
+    wire  hold_mark_op$q;
+    reg  hold_mark_op$clock;
+    reg  hold_answered$d;
+    wire  hold_answered$q;
+    reg  hold_answered$clock;
+    reg  vd_seen$d;
+    wire  vd_seen$q;
+    reg  vd_seen$clock;
+    reg  vd_good$d;
+    wire  vd_good$q;
+    reg  vd_good$clock;
+    reg  ans_fail$d;
+    wire  ans_fail$q;
+    reg  ans_fail$clock;
+    reg  [15:0] ans_rx_msg_id$d;
+    wire  [15:0] ans_rx_msg_id$q;
+    reg  ans_rx_msg_id$clock;
+    reg  ans_new_pkt$d;
+    wire  ans_new_pkt$q;
+    reg  ans_new_pkt$clock;
+    reg  ans_last$d;
+    wire  ans_last$q;
+    reg  ans_last$clock;
+    reg  [8:0] ans_ack_no$d;
+    wire  [8:0] ans_ack_no$q;
+    reg  ans_ack_no$clock;
+    reg  [15:0] fl_bytes$d;
+    wire  [15:0] fl_bytes$q;
+    reg  fl_bytes$clock;
+    reg  fl_bad$d;
+    wire  fl_bad$q;
+    reg  fl_bad$clock;
+    reg  vd_pulse$d;
+    wire  vd_pulse$q;
+    reg  vd_pulse$clock;
+    reg  vd_ok$d;
+    wire  vd_ok$q;
+    reg  vd_ok$clock;
     reg  out_forward$d;
     wire  out_forward$q;
     reg  out_forward$clock;
@@ -4394,8 +4464,42 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  [31:0] n_forwarded$d;
     wire  [31:0] n_forwarded$q;
     reg  n_forwarded$clock;
+    reg  [31:0] n_frame_length$d;
+    wire  [31:0] n_frame_length$q;
+    reg  n_frame_length$clock;
 
     // Local signals
+    reg  [15:0] beat_bytes;
+    reg  keep_contig;
+    reg  [15:0] cur_bytes;
+    reg  cur_bad;
+    reg  m1_is_ctrl;
+    reg  m1_wants_table;
+    reg  m1_known;
+    reg  m1_bad_now;
+    reg  m1_enter;
+    reg  m1_ctrl_now;
+    reg  hold_is_data;
+    reg  vd_arrive;
+    reg  v_known;
+    reg  v_good;
+    reg  resolve_ctrl;
+    reg  first_answer;
+    reg  final_answer;
+    reg  store;
+    reg  have_ans;
+    reg  a_fail;
+    reg  [15:0] a_id;
+    reg  a_new_pkt;
+    reg  a_last;
+    reg  [8:0] a_ack;
+    reg  a_live;
+    reg  a_fwd;
+    reg  resolve;
+    reg  resolve_mark;
+    reg  from_ans;
+    reg  pending_op;
+    reg  rq_mark;
     reg  [151:0] m1;
     reg  [7:0] m1_offset;
     reg  [23:0] m1_start;
@@ -4520,6 +4624,86 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         .q(hold_meta$q),
         .clock(hold_meta$clock)
     );
+    nt_homa_16_nic$ingress$front$hold_table hold_table(
+        .d(hold_table$d),
+        .q(hold_table$q),
+        .clock(hold_table$clock)
+    );
+    nt_homa_16_nic$ingress$front$hold_final hold_final(
+        .d(hold_final$d),
+        .q(hold_final$q),
+        .clock(hold_final$clock)
+    );
+    nt_homa_16_nic$ingress$front$hold_mark hold_mark(
+        .d(hold_mark$d),
+        .q(hold_mark$q),
+        .clock(hold_mark$clock)
+    );
+    nt_homa_16_nic$ingress$front$hold_mark_op hold_mark_op(
+        .d(hold_mark_op$d),
+        .q(hold_mark_op$q),
+        .clock(hold_mark_op$clock)
+    );
+    nt_homa_16_nic$ingress$front$hold_answered hold_answered(
+        .d(hold_answered$d),
+        .q(hold_answered$q),
+        .clock(hold_answered$clock)
+    );
+    nt_homa_16_nic$ingress$front$vd_seen vd_seen(
+        .d(vd_seen$d),
+        .q(vd_seen$q),
+        .clock(vd_seen$clock)
+    );
+    nt_homa_16_nic$ingress$front$vd_good vd_good(
+        .d(vd_good$d),
+        .q(vd_good$q),
+        .clock(vd_good$clock)
+    );
+    nt_homa_16_nic$ingress$front$ans_fail ans_fail(
+        .d(ans_fail$d),
+        .q(ans_fail$q),
+        .clock(ans_fail$clock)
+    );
+    nt_homa_16_nic$ingress$front$ans_rx_msg_id ans_rx_msg_id(
+        .d(ans_rx_msg_id$d),
+        .q(ans_rx_msg_id$q),
+        .clock(ans_rx_msg_id$clock)
+    );
+    nt_homa_16_nic$ingress$front$ans_new_pkt ans_new_pkt(
+        .d(ans_new_pkt$d),
+        .q(ans_new_pkt$q),
+        .clock(ans_new_pkt$clock)
+    );
+    nt_homa_16_nic$ingress$front$ans_last ans_last(
+        .d(ans_last$d),
+        .q(ans_last$q),
+        .clock(ans_last$clock)
+    );
+    nt_homa_16_nic$ingress$front$ans_ack_no ans_ack_no(
+        .d(ans_ack_no$d),
+        .q(ans_ack_no$q),
+        .clock(ans_ack_no$clock)
+    );
+    nt_homa_16_nic$ingress$front$fl_bytes fl_bytes(
+        .d(fl_bytes$d),
+        .q(fl_bytes$q),
+        .clock(fl_bytes$clock)
+    );
+    nt_homa_16_nic$ingress$front$fl_bad fl_bad(
+        .d(fl_bad$d),
+        .q(fl_bad$q),
+        .clock(fl_bad$clock)
+    );
+    nt_homa_16_nic$ingress$front$vd_pulse vd_pulse(
+        .d(vd_pulse$d),
+        .q(vd_pulse$q),
+        .clock(vd_pulse$clock)
+    );
+    nt_homa_16_nic$ingress$front$vd_ok vd_ok(
+        .d(vd_ok$d),
+        .q(vd_ok$q),
+        .clock(vd_ok$clock)
+    );
     nt_homa_16_nic$ingress$front$out_forward out_forward(
         .d(out_forward$d),
         .q(out_forward$q),
@@ -4565,6 +4749,11 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         .q(n_forwarded$q),
         .clock(n_forwarded$clock)
     );
+    nt_homa_16_nic$ingress$front$n_frame_length n_frame_length(
+        .d(n_frame_length$d),
+        .q(n_frame_length$q),
+        .clock(n_frame_length$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4581,6 +4770,23 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         n_rx_fail$clock = clock;
         n_duplicate$clock = clock;
         n_forwarded$clock = clock;
+        hold_table$clock = clock;
+        hold_final$clock = clock;
+        hold_mark$clock = clock;
+        hold_mark_op$clock = clock;
+        hold_answered$clock = clock;
+        vd_seen$clock = clock;
+        vd_good$clock = clock;
+        ans_fail$clock = clock;
+        ans_rx_msg_id$clock = clock;
+        ans_new_pkt$clock = clock;
+        ans_last$clock = clock;
+        ans_ack_no$clock = clock;
+        fl_bytes$clock = clock;
+        fl_bad$clock = clock;
+        vd_pulse$clock = clock;
+        vd_ok$clock = clock;
+        n_frame_length$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
@@ -4594,6 +4800,23 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         n_rx_fail$d = n_rx_fail$q;
         n_duplicate$d = n_duplicate$q;
         n_forwarded$d = n_forwarded$q;
+        hold_table$d = hold_table$q;
+        hold_final$d = hold_final$q;
+        hold_mark$d = hold_mark$q;
+        hold_mark_op$d = hold_mark_op$q;
+        hold_answered$d = hold_answered$q;
+        vd_seen$d = vd_seen$q;
+        vd_good$d = vd_good$q;
+        ans_fail$d = ans_fail$q;
+        ans_rx_msg_id$d = ans_rx_msg_id$q;
+        ans_new_pkt$d = ans_new_pkt$q;
+        ans_last$d = ans_last$q;
+        ans_ack_no$d = ans_ack_no$q;
+        fl_bytes$d = fl_bytes$q;
+        fl_bad$d = fl_bad$q;
+        vd_pulse$d = vd_pulse$q;
+        vd_ok$d = vd_ok$q;
+        n_frame_length$d = n_frame_length$q;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -4626,13 +4849,51 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         dispatch$cfg_write_key = 32'h0;
         dispatch$cfg_write_mask = 32'h0;
         dispatch$cfg_write_action = 32'h0;
+        beat_bytes = 32'h0;
+        if (parser$m_axis_tkeep[0]) begin
+            beat_bytes = (0 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[1]) begin
+            beat_bytes = (1 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[2]) begin
+            beat_bytes = (2 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[3]) begin
+            beat_bytes = (3 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[4]) begin
+            beat_bytes = (4 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[5]) begin
+            beat_bytes = (5 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[6]) begin
+            beat_bytes = (6 + 32'h1);
+        end
+        if (parser$m_axis_tkeep[7]) begin
+            beat_bytes = (7 + 32'h1);
+        end
+        keep_contig = (parser$m_axis_tkeep & (parser$m_axis_tkeep + 32'h1)) == 32'h0;
+        cur_bytes = fl_bytes$q;
+        cur_bad = fl_bad$q;
+        if (parser$m_axis_tfirst) begin
+            cur_bytes = 32'h0;
+            cur_bad = 1'b0;
+        end
+        if (parser_take) begin
+            if (cur_bytes < 32'hffe0) begin
+                fl_bytes$d = cur_bytes + 32'h8;
+            end
+            fl_bad$d = cur_bad | (parser$m_axis_tkeep != 32'hff);
+        end
+        vd_pulse$d = parser_take & parser$m_axis_tlast;
+        vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (parser$hdr_ip_total_len - 32'h32));
         m1 = dispatch$out_meta;
         m1_offset = m1[(32'h50)+:(8)];
         m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
         m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
-        act_valid = dispatch$out_valid;
-        act_action = dispatch$out_action;
-        act_meta = m1;
+        m1_is_ctrl = dispatch$out_valid & (dispatch$out_action >= 32'h3);
         m1_start = ((m1_offset) & 24'hffffff) << 32'ha;
         m1_len = ((m1[(32'h40)+:(16)]) & 24'hffffff);
         m1_rest = m1_len - m1_start;
@@ -4642,28 +4903,106 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         end
         m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
         m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
-        m1_request = (m1_is_data & m1_length_ok) | m1_is_chop;
+        m1_wants_table = (m1_is_data & m1_length_ok) | m1_is_chop;
+        m1_known = vd_pulse$q;
+        m1_bad_now = ((m1_wants_table | m1_is_ctrl) & m1_known) & (~vd_ok$q);
+        m1_enter = (m1_wants_table | (m1_is_ctrl & (~m1_known))) & (~m1_bad_now);
+        m1_request = m1_enter & m1_wants_table;
+        m1_ctrl_now = (m1_is_ctrl & m1_known) & vd_ok$q;
+        hold_is_data = hold_action$q == 32'h1;
+        vd_arrive = (hold_valid$q & (~vd_seen$q)) & vd_pulse$q;
+        v_known = vd_seen$q | vd_arrive;
+        v_good = vd_good$q;
+        if (~vd_seen$q) begin
+            v_good = vd_ok$q;
+        end
+        resolve_ctrl = (hold_valid$q & (~hold_table$q)) & vd_arrive;
+        resp_done = ((hold_valid$q & hold_issued$q) & (~hold_answered$q)) & resp_valid;
+        first_answer = resp_done & (~hold_mark_op$q);
+        final_answer = resp_done & hold_final$q;
+        store = resp_done & (~hold_final$q);
+        have_ans = store | hold_answered$q;
+        a_fail = ans_fail$q;
+        a_id = ans_rx_msg_id$q;
+        a_new_pkt = ans_new_pkt$q;
+        a_last = ans_last$q;
+        a_ack = ans_ack_no$q;
+        if (store) begin
+            a_fail = resp_fail;
+            a_id = resp_rx_msg_id;
+            a_new_pkt = resp_is_new_pkt;
+            a_last = resp_is_last_pkt;
+            a_ack = resp_ack_no;
+        end
+        a_live = (~a_fail) & (~a_id[32'hf]);
+        a_fwd = (hold_is_data & a_live) & a_new_pkt;
+        resolve = ((hold_valid$q & hold_table$q) & (~hold_final$q)) & (have_ans & v_known);
+        resolve_mark = (resolve & v_good) & a_fwd;
+        from_ans = (resolve & v_good) & (~a_fwd);
+        pending_op = (hold_valid$q & hold_table$q) & ((~hold_issued$q) & (~hold_answered$q));
         rq_meta = m1;
         rq_action = dispatch$out_action;
+        rq_mark = m1_is_data & m1_known;
         if (hold_valid$q) begin
             rq_meta = hold_meta$q;
             rq_action = hold_action$q;
+            rq_mark = hold_mark$q | resolve_mark;
         end
-        req_valid = (m1_request & (~hold_valid$q)) | (hold_valid$q & (~hold_issued$q));
-        req_mark_received = rq_action == 32'h1;
+        req_valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;
+        req_mark_received = rq_mark;
+        req_peek = ~m1_known;
+        if (hold_valid$q) begin
+            req_peek = ~(hold_final$q | resolve_mark);
+        end
         req_src_ip = rq_meta[(32'h0)+:(32)];
         req_src_port = rq_meta[(32'h20)+:(16)];
         req_tx_msg_id = rq_meta[(32'h68)+:(16)];
         req_msg_len = rq_meta[(32'h40)+:(16)];
         req_pkt_offset = rq_meta[(32'h50)+:(8)];
-        if (m1_request) begin
+        if (vd_arrive) begin
+            vd_seen$d = 1'b1;
+            vd_good$d = vd_ok$q;
+        end
+        if (pending_op & req_ready) begin
+            hold_issued$d = 1'b1;
+        end
+        if (store) begin
+            hold_answered$d = 1'b1;
+            ans_fail$d = resp_fail;
+            ans_rx_msg_id$d = resp_rx_msg_id;
+            ans_new_pkt$d = resp_is_new_pkt;
+            ans_last$d = resp_is_last_pkt;
+            ans_ack_no$d = resp_ack_no;
+        end
+        if (resolve_mark) begin
+            hold_final$d = 1'b1;
+            hold_mark$d = 1'b1;
+            hold_mark_op$d = 1'b1;
+            hold_answered$d = 1'b0;
+            hold_issued$d = req_ready;
+        end
+        if ((final_answer | (resolve & (~resolve_mark))) | resolve_ctrl) begin
+            hold_valid$d = 1'b0;
+        end
+        if (m1_enter) begin
             hold_valid$d = 1'b1;
             hold_action$d = dispatch$out_action;
             hold_meta$d = m1;
+            hold_table$d = m1_wants_table;
             hold_issued$d = req_ready;
+            hold_final$d = m1_known;
+            hold_mark$d = m1_is_data & m1_known;
+            hold_mark_op$d = 1'b0;
+            hold_answered$d = 1'b0;
+            vd_seen$d = m1_known;
+            vd_good$d = vd_ok$q;
         end
-        else if ((hold_valid$q & (~hold_issued$q)) & req_ready) begin
-            hold_issued$d = 1'b1;
+        act_valid = m1_ctrl_now | (resolve_ctrl & vd_ok$q);
+        act_action = dispatch$out_action;
+        act_meta = m1;
+        if (resolve_ctrl) begin
+            act_action = hold_action$q;
+            act_meta = hold_meta$q;
         end
         if (m1_is_data) begin
             n_data$d = n_data$q + 32'h1;
@@ -4671,7 +5010,7 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         if (m1_is_chop) begin
             n_chop$d = n_chop$q + 32'h1;
         end
-        if (dispatch$out_valid & (dispatch$out_action >= 32'h3)) begin
+        if (m1_is_ctrl) begin
             n_control$d = n_control$q + 32'h1;
         end
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
@@ -4680,32 +5019,41 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         if (m1_is_data & (~m1_length_ok)) begin
             n_bad_length$d = n_bad_length$q + 32'h1;
         end
-        resp_done = (hold_valid$q & hold_issued$q) & resp_valid;
-        if (resp_done) begin
-            hold_valid$d = 1'b0;
+        if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
+            n_frame_length$d = n_frame_length$q + 32'h1;
         end
-        d_is_data = resp_done & (hold_action$q == 32'h1);
+        d_is_data = resp_done & hold_is_data;
         d_ok = resp_done & (~resp_fail);
         d_live = d_ok & (~resp_rx_msg_id[32'hf]);
         d_forward = (d_is_data & d_live) & resp_is_new_pkt;
-        done_valid = resp_done;
+        done_valid = final_answer | from_ans;
         done_action = hold_action$q;
         done_meta = hold_meta$q;
         done_ok = d_ok;
         done_live = d_live;
         done_forward = d_forward;
         done_slot = ((resp_rx_msg_id & slot_mask) & 4'hf);
-        done_is_new_msg = resp_is_new_msg;
+        done_is_new_msg = resp_announce_new_msg;
         done_is_new_pkt = resp_is_new_pkt;
         done_is_last_pkt = resp_is_last_pkt;
         done_ack_no = resp_ack_no;
-        if (resp_done & (~d_ok)) begin
+        if (from_ans) begin
+            done_ok = ~a_fail;
+            done_live = a_live;
+            done_forward = 1'b0;
+            done_slot = ((a_id & slot_mask) & 4'hf);
+            done_is_new_msg = 1'b0;
+            done_is_new_pkt = a_new_pkt;
+            done_is_last_pkt = a_last;
+            done_ack_no = a_ack;
+        end
+        if (done_valid & (~done_ok)) begin
             n_rx_fail$d = n_rx_fail$q + 32'h1;
         end
-        if ((d_is_data & d_ok) & (~d_forward)) begin
+        if (((done_valid & hold_is_data) & done_ok) & (~done_forward)) begin
             n_duplicate$d = n_duplicate$q + 32'h1;
         end
-        decisions$push = (dispatch$out_valid & (~m1_request)) | resp_done;
+        decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
         decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
         head = payload$head_data;
         dec = decisions$head_data;
@@ -4744,10 +5092,16 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         rx_fail_count = n_rx_fail$q;
         duplicate_data_count = n_duplicate$q;
         forwarded_count = n_forwarded$q;
+        bad_frame_length_count = n_frame_length$q;
         if (reset) begin
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
+            hold_answered$d = 1'b0;
+            vd_pulse$d = 1'b0;
+            fl_bytes$d = 32'h0;
+            fl_bad$d = 1'b0;
             out_forward$d = 1'b0;
+            n_frame_length$d = 32'h0;
             n_data$d = 32'h0;
             n_chop$d = 32'h0;
             n_control$d = 32'h0;
@@ -4760,6 +5114,101 @@ module nt_homa_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     end
 
 endmodule // nt_homa_16_nic$ingress$front
+
+
+module nt_homa_16_nic$ingress$front$ans_ack_no(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$ans_ack_no
+
+
+module nt_homa_16_nic$ingress$front$ans_fail(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$ans_fail
+
+
+module nt_homa_16_nic$ingress$front$ans_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$ans_last
+
+
+module nt_homa_16_nic$ingress$front$ans_new_pkt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$ans_new_pkt
+
+
+module nt_homa_16_nic$ingress$front$ans_rx_msg_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$ans_rx_msg_id
 
 
 module nt_homa_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -5388,6 +5837,44 @@ module nt_homa_16_nic$ingress$front$dispatch$s1_valid(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$front$dispatch$s1_valid
 
 
+module nt_homa_16_nic$ingress$front$fl_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$fl_bad
+
+
+module nt_homa_16_nic$ingress$front$fl_bytes(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$fl_bytes
+
+
 module nt_homa_16_nic$ingress$front$hold_action(d,q,clock);
 
     // Module arguments
@@ -5405,6 +5892,44 @@ module nt_homa_16_nic$ingress$front$hold_action(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$ingress$front$hold_action
+
+
+module nt_homa_16_nic$ingress$front$hold_answered(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$hold_answered
+
+
+module nt_homa_16_nic$ingress$front$hold_final(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$hold_final
 
 
 module nt_homa_16_nic$ingress$front$hold_issued(d,q,clock);
@@ -5426,6 +5951,44 @@ module nt_homa_16_nic$ingress$front$hold_issued(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$front$hold_issued
 
 
+module nt_homa_16_nic$ingress$front$hold_mark(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$hold_mark
+
+
+module nt_homa_16_nic$ingress$front$hold_mark_op(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$hold_mark_op
+
+
 module nt_homa_16_nic$ingress$front$hold_meta(d,q,clock);
 
     // Module arguments
@@ -5443,6 +6006,25 @@ module nt_homa_16_nic$ingress$front$hold_meta(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$ingress$front$hold_meta
+
+
+module nt_homa_16_nic$ingress$front$hold_table(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$hold_table
 
 
 module nt_homa_16_nic$ingress$front$hold_valid(d,q,clock);
@@ -5576,6 +6158,25 @@ module nt_homa_16_nic$ingress$front$n_forwarded(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$ingress$front$n_forwarded
+
+
+module nt_homa_16_nic$ingress$front$n_frame_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$n_frame_length
 
 
 module nt_homa_16_nic$ingress$front$n_no_action(d,q,clock);
@@ -6477,6 +7078,82 @@ module nt_homa_16_nic$ingress$front$payload$write_ptr(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$ingress$front$payload$write_ptr
+
+
+module nt_homa_16_nic$ingress$front$vd_good(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$vd_good
+
+
+module nt_homa_16_nic$ingress$front$vd_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$vd_ok
+
+
+module nt_homa_16_nic$ingress$front$vd_pulse(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$vd_pulse
+
+
+module nt_homa_16_nic$ingress$front$vd_seen(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$front$vd_seen
 
 
 module nt_homa_16_nic$ingress$g_id(d,q,clock);
@@ -16141,7 +16818,7 @@ module nt_homa_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_homa_16_nic$pktgen$tokens
 
 
-module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -16150,6 +16827,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_mark_received;
+    input wire  req_peek;
     input wire  [31:0] req_src_ip;
     input wire  [15:0] req_src_port;
     input wire  [15:0] req_tx_msg_id;
@@ -16160,6 +16838,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     output reg  [2:0] resp_fail_reason;
     output reg  [15:0] resp_rx_msg_id;
     output reg  resp_is_new_msg;
+    output reg  resp_announce_new_msg;
     output reg  resp_is_new_pkt;
     output reg  resp_is_last_pkt;
     output reg  [8:0] resp_ack_no;
@@ -16214,6 +16893,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     reg  msg_table$req_valid;
     wire  msg_table$req_ready;
     reg  msg_table$req_mark_received;
+    reg  msg_table$req_peek;
     reg  [31:0] msg_table$req_src_ip;
     reg  [15:0] msg_table$req_src_port;
     reg  [15:0] msg_table$req_tx_msg_id;
@@ -16224,6 +16904,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     wire  [2:0] msg_table$resp_fail_reason;
     wire  [15:0] msg_table$resp_rx_msg_id;
     wire  msg_table$resp_is_new_msg;
+    wire  msg_table$resp_announce_new_msg;
     wire  msg_table$resp_is_new_pkt;
     wire  msg_table$resp_is_last_pkt;
     wire  [8:0] msg_table$resp_ack_no;
@@ -16385,12 +17066,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     reg  in_len_bad$d;
     wire  in_len_bad$q;
     reg  in_len_bad$clock;
-    reg  abort_pending$d;
-    wire  abort_pending$q;
-    reg  abort_pending$clock;
-    reg  [3:0] abort_slot$d;
-    wire  [3:0] abort_slot$q;
-    reg  abort_slot$clock;
     reg  ro_rel_pending$d;
     wire  ro_rel_pending$q;
     reg  ro_rel_pending$clock;
@@ -16526,7 +17201,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     reg  end_ok;
     reg  [63:0] written_after;
     reg  complete;
-    reg  abort;
+    reg  bad_end;
     reg  [15:0] live_set;
     reg  [15:0] closed_set;
     reg  [15:0] fresh_set;
@@ -16540,6 +17215,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         .req_valid(msg_table$req_valid),
         .req_ready(msg_table$req_ready),
         .req_mark_received(msg_table$req_mark_received),
+        .req_peek(msg_table$req_peek),
         .req_src_ip(msg_table$req_src_ip),
         .req_src_port(msg_table$req_src_port),
         .req_tx_msg_id(msg_table$req_tx_msg_id),
@@ -16550,6 +17226,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         .resp_fail_reason(msg_table$resp_fail_reason),
         .resp_rx_msg_id(msg_table$resp_rx_msg_id),
         .resp_is_new_msg(msg_table$resp_is_new_msg),
+        .resp_announce_new_msg(msg_table$resp_announce_new_msg),
         .resp_is_new_pkt(msg_table$resp_is_new_pkt),
         .resp_is_last_pkt(msg_table$resp_is_last_pkt),
         .resp_ack_no(msg_table$resp_ack_no),
@@ -16786,16 +17463,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         .q(in_len_bad$q),
         .clock(in_len_bad$clock)
     );
-    nt_homa_16_nic$reassembly$abort_pending abort_pending(
-        .d(abort_pending$d),
-        .q(abort_pending$q),
-        .clock(abort_pending$clock)
-    );
-    nt_homa_16_nic$reassembly$abort_slot abort_slot(
-        .d(abort_slot$d),
-        .q(abort_slot$q),
-        .clock(abort_slot$clock)
-    );
     nt_homa_16_nic$reassembly$ro_rel_pending ro_rel_pending(
         .d(ro_rel_pending$d),
         .q(ro_rel_pending$q),
@@ -16946,8 +17613,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         in_header$clock = clock;
         in_beat$clock = clock;
         in_len_bad$clock = clock;
-        abort_pending$clock = clock;
-        abort_slot$clock = clock;
         ro_rel_pending$clock = clock;
         ro_rel_slot$clock = clock;
         fifo_head$clock = clock;
@@ -17003,8 +17668,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         in_header$d = in_header$q;
         in_beat$d = in_beat$q;
         in_len_bad$d = in_len_bad$q;
-        abort_pending$d = abort_pending$q;
-        abort_slot$d = abort_slot$q;
         ro_rel_pending$d = ro_rel_pending$q;
         ro_rel_slot$d = ro_rel_slot$q;
         fifo_head$d = fifo_head$q;
@@ -17043,6 +17706,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         now$d = now$q + 32'h1;
         msg_table$req_valid = req_valid;
         msg_table$req_mark_received = req_mark_received;
+        msg_table$req_peek = req_peek;
         msg_table$req_src_ip = req_src_ip;
         msg_table$req_src_port = req_src_port;
         msg_table$req_tx_msg_id = req_tx_msg_id;
@@ -17054,6 +17718,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         resp_fail_reason = msg_table$resp_fail_reason;
         resp_rx_msg_id = msg_table$resp_rx_msg_id;
         resp_is_new_msg = msg_table$resp_is_new_msg;
+        resp_announce_new_msg = msg_table$resp_announce_new_msg;
         resp_is_new_pkt = msg_table$resp_is_new_pkt;
         resp_is_last_pkt = msg_table$resp_is_last_pkt;
         resp_ack_no = msg_table$resp_ack_no;
@@ -17173,30 +17838,26 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         end_ok = (s1_valid$q & s1_last$q) & c_ok;
         written_after = (c_bitmap & ~(1 << (c_off6)) | ((1'b1) << (c_off6)));
         complete = (end_ok & len_ok) & (written_after == (~(all_ones64 << c_pkts)));
-        abort = end_ok & (~len_ok);
+        bad_end = end_ok & (~len_ok);
         written_ram$write_enable = end_ok & len_ok;
         written_ram$write_address = c_slot;
         written_ram$write_data = written_after;
         fwd_written_valid$d = end_ok & len_ok;
         fwd_written_addr$d = c_slot;
         fwd_written_data$d = written_after;
-        s_axis_tready = (~abort_pending$q) & (~abort);
-        beat = (s_axis_tvalid & (~abort_pending$q)) & (~abort);
+        s_axis_tready = 1'b1;
+        beat = s_axis_tvalid;
         first = beat & (~rx_busy$q);
         m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
         t_slot = timer$timeout_id;
         touching_timeout = ((in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot))) | ((s_axis_tvalid & (~rx_busy$q)) & (m_slot == t_slot));
-        timer$timeout_ready = ((msg_table$release_ready & (~ro_rel_pending$q)) & (~abort_pending$q)) & (~touching_timeout);
+        timer$timeout_ready = (msg_table$release_ready & (~ro_rel_pending$q)) & (~touching_timeout);
         timeout_take = timer$timeout_valid & timer$timeout_ready;
         gc_legit = (timeout_take & live$q[t_slot]) & (~closed$q[t_slot]);
-        rel_request = (ro_rel_pending$q | abort_pending$q) | gc_legit;
+        rel_request = ro_rel_pending$q | gc_legit;
         rel_taken = rel_request & msg_table$release_ready;
         rel_slot = t_slot;
         rel_reason = 32'h3;
-        if (abort_pending$q) begin
-            rel_slot = abort_slot$q;
-            rel_reason = 32'h2;
-        end
         if (ro_rel_pending$q) begin
             rel_slot = ro_rel_slot$q;
             rel_reason = 32'h1;
@@ -17212,9 +17873,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         end
         if (rel_taken & ro_rel_pending$q) begin
             ro_rel_pending$d = 1'b0;
-        end
-        if ((rel_taken & (~ro_rel_pending$q)) & abort_pending$q) begin
-            abort_pending$d = 1'b0;
         end
         m_axis_tvalid = out_valid$q;
         m_axis_tdata = out_data$q;
@@ -17313,112 +17971,112 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
             fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((complete | abort) & (c_slot == 0)) begin
+        if (complete & (c_slot == 0)) begin
             closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (alloc_write & (alloc_slot == 1)) begin
             live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
             fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((complete | abort) & (c_slot == 1)) begin
+        if (complete & (c_slot == 1)) begin
             closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (alloc_write & (alloc_slot == 2)) begin
             live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
             fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((complete | abort) & (c_slot == 2)) begin
+        if (complete & (c_slot == 2)) begin
             closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (alloc_write & (alloc_slot == 3)) begin
             live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
             fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((complete | abort) & (c_slot == 3)) begin
+        if (complete & (c_slot == 3)) begin
             closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (alloc_write & (alloc_slot == 4)) begin
             live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
             fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if ((complete | abort) & (c_slot == 4)) begin
+        if (complete & (c_slot == 4)) begin
             closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (alloc_write & (alloc_slot == 5)) begin
             live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
             fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if ((complete | abort) & (c_slot == 5)) begin
+        if (complete & (c_slot == 5)) begin
             closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (alloc_write & (alloc_slot == 6)) begin
             live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
             fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if ((complete | abort) & (c_slot == 6)) begin
+        if (complete & (c_slot == 6)) begin
             closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (alloc_write & (alloc_slot == 7)) begin
             live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
             fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if ((complete | abort) & (c_slot == 7)) begin
+        if (complete & (c_slot == 7)) begin
             closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (alloc_write & (alloc_slot == 8)) begin
             live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
             fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if ((complete | abort) & (c_slot == 8)) begin
+        if (complete & (c_slot == 8)) begin
             closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
         end
         if (alloc_write & (alloc_slot == 9)) begin
             live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
             fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if ((complete | abort) & (c_slot == 9)) begin
+        if (complete & (c_slot == 9)) begin
             closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
         end
         if (alloc_write & (alloc_slot == 10)) begin
             live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
             fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if ((complete | abort) & (c_slot == 10)) begin
+        if (complete & (c_slot == 10)) begin
             closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
         end
         if (alloc_write & (alloc_slot == 11)) begin
             live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
             fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if ((complete | abort) & (c_slot == 11)) begin
+        if (complete & (c_slot == 11)) begin
             closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
         end
         if (alloc_write & (alloc_slot == 12)) begin
             live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
             fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if ((complete | abort) & (c_slot == 12)) begin
+        if (complete & (c_slot == 12)) begin
             closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
         end
         if (alloc_write & (alloc_slot == 13)) begin
             live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
             fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if ((complete | abort) & (c_slot == 13)) begin
+        if (complete & (c_slot == 13)) begin
             closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
         end
         if (alloc_write & (alloc_slot == 14)) begin
             live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
             fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if ((complete | abort) & (c_slot == 14)) begin
+        if (complete & (c_slot == 14)) begin
             closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
         end
         if (alloc_write & (alloc_slot == 15)) begin
             live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
             fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if ((complete | abort) & (c_slot == 15)) begin
+        if (complete & (c_slot == 15)) begin
             closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
         live$d = live_set;
@@ -17536,16 +18194,12 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         if ((end_ok & len_ok) & (c_slot == 15)) begin
             fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
         end
-        if (abort) begin
-            abort_pending$d = 1'b1;
-            abort_slot$d = c_slot;
-        end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
         timer$sched_id = msg_table$sched_slot;
         timer$sched_meta = msg_table$sched_gen;
         timer$sched_delay = ingress_timeout;
-        timer$cancel_valid = complete | abort;
+        timer$cancel_valid = complete;
         timer$cancel_id = c_slot;
         fifo_write = complete & (~start_bypass);
         fifo_ram$write_enable = fifo_write;
@@ -17600,7 +18254,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         if ((((s1_valid$q & s1_first$q) & f_live) & f_offset_ok) & f_dup) begin
             c_duplicate$d = c_duplicate$q + 32'h1;
         end
-        if (abort) begin
+        if (bad_end) begin
             c_bad_length$d = c_bad_length$q + 32'h1;
         end
         if (gc_legit) begin
@@ -17622,7 +18276,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             rx_busy$d = 1'b0;
             s1_valid$d = 1'b0;
             in_busy$d = 1'b0;
-            abort_pending$d = 1'b0;
             ro_rel_pending$d = 1'b0;
             fifo_head$d = 32'h0;
             fifo_tail$d = 32'h0;
@@ -17646,44 +18299,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     end
 
 endmodule // nt_homa_16_nic$reassembly
-
-
-module nt_homa_16_nic$reassembly$abort_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_16_nic$reassembly$abort_pending
-
-
-module nt_homa_16_nic$reassembly$abort_slot(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_16_nic$reassembly$abort_slot
 
 
 module nt_homa_16_nic$reassembly$c_bad_length(d,q,clock);
@@ -18323,7 +18938,7 @@ module nt_homa_16_nic$reassembly$live(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$live
 
 
-module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count);
+module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count);
 
     // Module arguments
     input wire  clock;
@@ -18331,6 +18946,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_mark_received;
+    input wire  req_peek;
     input wire  [31:0] req_src_ip;
     input wire  [15:0] req_src_port;
     input wire  [15:0] req_tx_msg_id;
@@ -18341,6 +18957,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     output reg  [2:0] resp_fail_reason;
     output reg  [15:0] resp_rx_msg_id;
     output reg  resp_is_new_msg;
+    output reg  resp_announce_new_msg;
     output reg  resp_is_new_pkt;
     output reg  resp_is_last_pkt;
     output reg  [8:0] resp_ack_no;
@@ -18386,38 +19003,38 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     localparam  fold_s3 = 7'b1100;
     localparam  fold_s4 = 7'b10000;
     localparam  fold_s5 = 7'b10100;
-    localparam  bitmap_lane = 163'h7fffffffffffffff8000000000000000000000000;
+    localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
     localparam  mix = 64'h5bd1e995;
 
     // Stub signals
     reg  [3:0] e00$read_address;
     reg  e00$read_clock;
-    wire  [162:0] e00$read_data;
+    wire  [163:0] e00$read_data;
     reg  [3:0] e00$write_address;
     reg  e00$write_clock;
-    reg  [162:0] e00$write_data;
+    reg  [163:0] e00$write_data;
     reg  e00$write_enable;
     reg  [3:0] e01$read_address;
     reg  e01$read_clock;
-    wire  [162:0] e01$read_data;
+    wire  [163:0] e01$read_data;
     reg  [3:0] e01$write_address;
     reg  e01$write_clock;
-    reg  [162:0] e01$write_data;
+    reg  [163:0] e01$write_data;
     reg  e01$write_enable;
     reg  [3:0] e10$read_address;
     reg  e10$read_clock;
-    wire  [162:0] e10$read_data;
+    wire  [163:0] e10$read_data;
     reg  [3:0] e10$write_address;
     reg  e10$write_clock;
-    reg  [162:0] e10$write_data;
+    reg  [163:0] e10$write_data;
     reg  e10$write_enable;
     reg  [3:0] e11$read_address;
     reg  e11$read_clock;
-    wire  [162:0] e11$read_data;
+    wire  [163:0] e11$read_data;
     reg  [3:0] e11$write_address;
     reg  e11$write_clock;
-    reg  [162:0] e11$write_data;
+    reg  [163:0] e11$write_data;
     reg  e11$write_enable;
     reg  [3:0] slot_info$read_address;
     reg  slot_info$read_clock;
@@ -18504,6 +19121,9 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  s_mark$d;
     wire  s_mark$q;
     reg  s_mark$clock;
+    reg  s_peek$d;
+    wire  s_peek$q;
+    reg  s_peek$clock;
     reg  [63:0] s_key$d;
     wire  [63:0] s_key$q;
     reg  s_key$clock;
@@ -18594,6 +19214,9 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  r_new_msg$d;
     wire  r_new_msg$q;
     reg  r_new_msg$clock;
+    reg  r_announce$d;
+    wire  r_announce$q;
+    reg  r_announce$clock;
     reg  r_new_pkt$d;
     wire  r_new_pkt$q;
     reg  r_new_pkt$clock;
@@ -18660,7 +19283,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  do_request;
     reg  do_release;
     reg  hit_found;
-    reg  [162:0] hit_entry;
+    reg  [163:0] hit_entry;
     reg  hit_way;
     reg  hit_pos;
     reg  [3:0] hit_slot;
@@ -18696,12 +19319,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  do_alloc;
     reg  [3:0] new_slot;
     reg  [7:0] new_gen;
-    reg  [162:0] new_entry;
-    reg  [162:0] upd_entry;
+    reg  [163:0] new_entry;
+    reg  [163:0] upd_entry;
     reg  wr_way;
     reg  wr_pos;
     reg  [3:0] wr_bucket;
-    reg  [162:0] wr_data;
+    reg  [163:0] wr_data;
     reg  wr_enable;
     reg  [87:0] rel_info;
     reg  [1:0] rel_class;
@@ -18858,6 +19481,11 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(s_mark$q),
         .clock(s_mark$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$s_peek s_peek(
+        .d(s_peek$d),
+        .q(s_peek$q),
+        .clock(s_peek$clock)
+    );
     nt_homa_16_nic$reassembly$msg_table$s_key s_key(
         .d(s_key$d),
         .q(s_key$q),
@@ -19008,6 +19636,11 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(r_new_msg$q),
         .clock(r_new_msg$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$r_announce r_announce(
+        .d(r_announce$d),
+        .q(r_announce$q),
+        .clock(r_announce$clock)
+    );
     nt_homa_16_nic$reassembly$msg_table$r_new_pkt r_new_pkt(
         .d(r_new_pkt$d),
         .q(r_new_pkt$q),
@@ -19103,6 +19736,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         phase_b$clock = clock;
         op_release$clock = clock;
         s_mark$clock = clock;
+        s_peek$clock = clock;
         s_key$clock = clock;
         s_len$clock = clock;
         s_off$clock = clock;
@@ -19117,6 +19751,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_reason$clock = clock;
         r_rx_msg_id$clock = clock;
         r_new_msg$clock = clock;
+        r_announce$clock = clock;
         r_new_pkt$clock = clock;
         r_last$clock = clock;
         r_ack$clock = clock;
@@ -19141,6 +19776,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         phase_b$d = phase_b$q;
         op_release$d = op_release$q;
         s_mark$d = s_mark$q;
+        s_peek$d = s_peek$q;
         s_key$d = s_key$q;
         s_len$d = s_len$q;
         s_off$d = s_off$q;
@@ -19155,6 +19791,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_reason$d = r_reason$q;
         r_rx_msg_id$d = r_rx_msg_id$q;
         r_new_msg$d = r_new_msg$q;
+        r_announce$d = r_announce$q;
         r_new_pkt$d = r_new_pkt$q;
         r_last$d = r_last$q;
         r_ack$d = r_ack$q;
@@ -19231,6 +19868,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         resp_fail_reason = r_reason$q;
         resp_rx_msg_id = r_rx_msg_id$q;
         resp_is_new_msg = r_new_msg$q;
+        resp_announce_new_msg = r_announce$q;
         resp_is_new_pkt = r_new_pkt$q;
         resp_is_last_pkt = r_last$q;
         resp_ack_no = r_ack$q;
@@ -19267,6 +19905,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         if (take_release | take_request) begin
             op_release$d = take_release;
             s_mark$d = req_mark_received;
+            s_peek$d = req_peek;
             s_key$d = req_key;
             s_len$d = req_msg_len;
             s_off$d = req_pkt_offset;
@@ -19662,8 +20301,8 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         class1$alloc_ready = do_alloc & (chosen == 32'h1);
         class2$alloc_ready = do_alloc & (chosen == 32'h2);
         class3$alloc_ready = do_alloc & (chosen == 32'h3);
-        new_entry = ((((((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63) | (((s_len$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h53)) | (((new_gen) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h4b)) | (((new_slot) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1);
-        upd_entry = (hit_entry & (~bitmap_lane)) | (((bitmap_after) & 163'h7ffffffffffffffffffffffffffffffffffffffff) << 32'h63);
+        new_entry = (((((((bitmap_after) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h63) | (((s_len$q) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h53)) | (((new_gen) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h4b)) | (((new_slot) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1)) | ((((~s_peek$q)) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'ha3);
+        upd_entry = ((hit_entry & (~bitmap_lane)) | (((bitmap_after) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h63)) | ((((~s_peek$q)) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'ha3);
         rel_info = slot_info$read_data;
         rel_class = rel_info[(32'h4c)+:(2)];
         rel_index = rel_info[(32'h4e)+:(4)];
@@ -19914,6 +20553,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             r_rx_msg_id$d = (((new_gen) & 16'hffff) << slot_shift) | ((new_slot) & 16'hffff);
         end
         r_new_msg$d = do_alloc;
+        r_announce$d = (~s_peek$q) & (do_alloc | (do_update & (~hit_entry[32'ha3])));
         r_page$d = chosen_page;
         r_new_pkt$d = (do_update | do_alloc) & (~sel_bitmap[off6]);
         r_last$d = (do_request & is_recent) | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
@@ -20944,14 +21584,14 @@ module nt_homa_16_nic$reassembly$msg_table$e00(read_address,read_clock,read_data
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [162:0] read_data;
+    output reg  [163:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [162:0] write_data;
+    input wire  [163:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[162:0] mem[15:0];
+    reg[163:0] mem[15:0];
 
 
 
@@ -20973,14 +21613,14 @@ module nt_homa_16_nic$reassembly$msg_table$e01(read_address,read_clock,read_data
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [162:0] read_data;
+    output reg  [163:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [162:0] write_data;
+    input wire  [163:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[162:0] mem[15:0];
+    reg[163:0] mem[15:0];
 
 
 
@@ -21002,14 +21642,14 @@ module nt_homa_16_nic$reassembly$msg_table$e10(read_address,read_clock,read_data
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [162:0] read_data;
+    output reg  [163:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [162:0] write_data;
+    input wire  [163:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[162:0] mem[15:0];
+    reg[163:0] mem[15:0];
 
 
 
@@ -21031,14 +21671,14 @@ module nt_homa_16_nic$reassembly$msg_table$e11(read_address,read_clock,read_data
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [162:0] read_data;
+    output reg  [163:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [162:0] write_data;
+    input wire  [163:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[162:0] mem[15:0];
+    reg[163:0] mem[15:0];
 
 
 
@@ -21373,6 +22013,25 @@ module nt_homa_16_nic$reassembly$msg_table$r_ack(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$r_ack
+
+
+module nt_homa_16_nic$reassembly$msg_table$r_announce(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$r_announce
 
 
 module nt_homa_16_nic$reassembly$msg_table$r_fail(d,q,clock);
@@ -22038,6 +22697,25 @@ module nt_homa_16_nic$reassembly$msg_table$s_off(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$s_off
+
+
+module nt_homa_16_nic$reassembly$msg_table$s_peek(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$s_peek
 
 
 module nt_homa_16_nic$reassembly$msg_table$s_rel_delivered(d,q,clock);
@@ -23074,7 +23752,7 @@ module nt_homa_16_nic$reassembly$written_ram(read_address,read_clock,read_data,w
 endmodule // nt_homa_16_nic$reassembly$written_ram
 
 
-module nt_homa_16_nic$status(index,value,map_version,protocol_id,messages,datapath_bits,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,offset_range_count,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,rx_duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,rx_stale_timeout_count,rx_delivered_count,rx_busy_slots,rx_busy_any,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,tx_stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,tx_delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,event_overflow_count,tx_active_slots,tx_active_any,buffer_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,ctrl_dropped_count,arbiter_ctrl_packet_count,arbiter_data_packet_count,tx_frame_count,tx_length_mismatch_count,csr_error_count);
+module nt_homa_16_nic$status(index,value,map_version,protocol_id,messages,datapath_bits,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count,offset_range_count,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,rx_duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,rx_stale_timeout_count,rx_delivered_count,rx_busy_slots,rx_busy_any,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,tx_stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,tx_delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,event_overflow_count,tx_active_slots,tx_active_any,buffer_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,ctrl_dropped_count,arbiter_ctrl_packet_count,arbiter_data_packet_count,tx_frame_count,tx_length_mismatch_count,csr_error_count);
 
     // Module arguments
     input wire  [7:0] index;
@@ -23097,6 +23775,7 @@ module nt_homa_16_nic$status(index,value,map_version,protocol_id,messages,datapa
     input wire  [31:0] rx_fail_count;
     input wire  [31:0] duplicate_data_count;
     input wire  [31:0] forwarded_count;
+    input wire  [31:0] bad_frame_length_count;
     input wire  [31:0] offset_range_count;
     input wire  [31:0] grant_sent_count;
     input wire  [31:0] ack_sent_count;
@@ -23227,6 +23906,10 @@ module nt_homa_16_nic$status(index,value,map_version,protocol_id,messages,datapa
             29:
                 begin
                     value = ((forwarded_count) & 32'hffffffff);
+                end
+            30:
+                begin
+                    value = ((bad_frame_length_count) & 32'hffffffff);
                 end
             32:
                 begin

@@ -19,7 +19,7 @@
 //!   cumulative ack. Control packets themselves travel at priority 0 (the highest).
 //! * A duplicate (or a late copy of a delivered message) is dropped and ACKed with the
 //!   cumulative ack, so a sender whose ACK was lost completes after its retransmission.
-//! * Every message that leaves the receive path (delivered, aborted, garbage-collected:
+//! * Every message that leaves the receive path (delivered or garbage-collected:
 //!   `rel_valid` / `rel_slot` from the reassembly) is REMOVEd from the scheduler, so a waiting
 //!   FIFO entry of a collected message never enters.
 //!
@@ -44,6 +44,9 @@
 //!  P+4  scheduler decision: ACK (no grant, or the message completed); information read
 //!  P+5  GRANT to the packet generator
 //! ```
+//! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
+//! its last beat has validated it — see the front — so nothing answers a frame of the wrong
+//! length.)
 //! Latency to the reassembly is the front's (13 cycles); a data packet's GRANT
 //! leaves the ingress at P+5. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
@@ -99,7 +102,7 @@ pub struct HomaIngress<const IW: usize> {
     pub resp_valid: Signal<In, Bit>,
     pub resp_fail: Signal<In, Bit>,
     pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_is_new_msg: Signal<In, Bit>,
+    pub resp_announce_new_msg: Signal<In, Bit>,
     pub resp_is_new_pkt: Signal<In, Bit>,
     pub resp_is_last_pkt: Signal<In, Bit>,
     pub resp_ack_no: Signal<In, Bits<9>>,
@@ -111,6 +114,7 @@ pub struct HomaIngress<const IW: usize> {
     pub s_axis_tready: Signal<Out, Bit>,
     pub req_valid: Signal<Out, Bit>,
     pub req_mark_received: Signal<Out, Bit>,
+    pub req_peek: Signal<Out, Bit>,
     pub req_src_ip: Signal<Out, Bits<32>>,
     pub req_src_port: Signal<Out, Bits<16>>,
     pub req_tx_msg_id: Signal<Out, Bits<16>>,
@@ -139,6 +143,7 @@ pub struct HomaIngress<const IW: usize> {
     pub control_count: Signal<Out, Bits<32>>,
     pub no_action_count: Signal<Out, Bits<32>>,
     pub bad_length_count: Signal<Out, Bits<32>>,
+    pub bad_frame_length_count: Signal<Out, Bits<32>>,
     pub rx_fail_count: Signal<Out, Bits<32>>,
     pub duplicate_data_count: Signal<Out, Bits<32>>,
     pub forwarded_count: Signal<Out, Bits<32>>,
@@ -243,7 +248,7 @@ impl<const IW: usize> HomaIngress<IW> {
             resp_valid: Default::default(),
             resp_fail: Default::default(),
             resp_rx_msg_id: Default::default(),
-            resp_is_new_msg: Default::default(),
+            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -251,6 +256,7 @@ impl<const IW: usize> HomaIngress<IW> {
             s_axis_tready: Default::default(),
             req_valid: Default::default(),
             req_mark_received: Default::default(),
+            req_peek: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
             req_tx_msg_id: Default::default(),
@@ -279,6 +285,7 @@ impl<const IW: usize> HomaIngress<IW> {
             control_count: Default::default(),
             no_action_count: Default::default(),
             bad_length_count: Default::default(),
+            bad_frame_length_count: Default::default(),
             rx_fail_count: Default::default(),
             duplicate_data_count: Default::default(),
             forwarded_count: Default::default(),
@@ -391,7 +398,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.front.resp_valid.next = self.resp_valid.val();
         self.front.resp_fail.next = self.resp_fail.val();
         self.front.resp_rx_msg_id.next = self.resp_rx_msg_id.val();
-        self.front.resp_is_new_msg.next = self.resp_is_new_msg.val();
+        self.front.resp_announce_new_msg.next = self.resp_announce_new_msg.val();
         self.front.resp_is_new_pkt.next = self.resp_is_new_pkt.val();
         self.front.resp_is_last_pkt.next = self.resp_is_last_pkt.val();
         self.front.resp_ack_no.next = self.resp_ack_no.val();
@@ -399,6 +406,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.s_axis_tready.next = self.front.s_axis_tready.val();
         self.req_valid.next = self.front.req_valid.val();
         self.req_mark_received.next = self.front.req_mark_received.val();
+        self.req_peek.next = self.front.req_peek.val();
         self.req_src_ip.next = self.front.req_src_ip.val();
         self.req_src_port.next = self.front.req_src_port.val();
         self.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
@@ -427,6 +435,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.control_count.next = self.front.control_count.val();
         self.no_action_count.next = self.front.no_action_count.val();
         self.bad_length_count.next = self.front.bad_length_count.val();
+        self.bad_frame_length_count.next = self.front.bad_frame_length_count.val();
         self.rx_fail_count.next = self.front.rx_fail_count.val();
         self.duplicate_data_count.next = self.front.duplicate_data_count.val();
         self.forwarded_count.next = self.front.forwarded_count.val();
@@ -482,7 +491,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(104)) << 64))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(64)) << 80))
             | (bit_cast::<128, 9>(self.front.done_ack_no.val()) << 96);
-        // A slot released in this cycle (garbage collection, abort) gets no ARRIVE: the REMOVE
+        // A slot released in this cycle (garbage collection) gets no ARRIVE: the REMOVE
         // must not be followed by an ARRIVE that re-inserts a message that no longer exists.
         self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.front.done_slot.val())));
         self.s3_slot.d.next = self.front.done_slot.val();

@@ -40,6 +40,9 @@
 //!  P+2  done_* (GetRxMsgInfo answer): credit register request (ifElseRAW)
 //!  P+3  credit answer → CtrlPktEvent (ev_*) to the packet generator
 //! ```
+//! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
+//! its last beat has validated it — see the front — so nothing answers a frame of the wrong
+//! length.)
 //! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (the front's;
 //! measured by the NIC top's latency report), against Table 3.1's 16 for NDP. The physical floor
 //! at 64 bits is 8 cycles (the parser must see byte 63 before any field is valid); the other 5
@@ -95,7 +98,7 @@ pub struct NdpIngress<const IW: usize> {
     pub resp_valid: Signal<In, Bit>,
     pub resp_fail: Signal<In, Bit>,
     pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_is_new_msg: Signal<In, Bit>,
+    pub resp_announce_new_msg: Signal<In, Bit>,
     pub resp_is_new_pkt: Signal<In, Bit>,
     pub resp_is_last_pkt: Signal<In, Bit>,
     pub resp_ack_no: Signal<In, Bits<9>>,
@@ -103,6 +106,7 @@ pub struct NdpIngress<const IW: usize> {
     pub s_axis_tready: Signal<Out, Bit>,
     pub req_valid: Signal<Out, Bit>,
     pub req_mark_received: Signal<Out, Bit>,
+    pub req_peek: Signal<Out, Bit>,
     pub req_src_ip: Signal<Out, Bits<32>>,
     pub req_src_port: Signal<Out, Bits<16>>,
     pub req_tx_msg_id: Signal<Out, Bits<16>>,
@@ -131,6 +135,7 @@ pub struct NdpIngress<const IW: usize> {
     pub control_count: Signal<Out, Bits<32>>,
     pub no_action_count: Signal<Out, Bits<32>>,
     pub bad_length_count: Signal<Out, Bits<32>>,
+    pub bad_frame_length_count: Signal<Out, Bits<32>>,
     pub rx_fail_count: Signal<Out, Bits<32>>,
     pub duplicate_data_count: Signal<Out, Bits<32>>,
     pub forwarded_count: Signal<Out, Bits<32>>,
@@ -208,7 +213,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             resp_valid: Default::default(),
             resp_fail: Default::default(),
             resp_rx_msg_id: Default::default(),
-            resp_is_new_msg: Default::default(),
+            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -216,6 +221,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             s_axis_tready: Default::default(),
             req_valid: Default::default(),
             req_mark_received: Default::default(),
+            req_peek: Default::default(),
             req_src_ip: Default::default(),
             req_src_port: Default::default(),
             req_tx_msg_id: Default::default(),
@@ -244,6 +250,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             control_count: Default::default(),
             no_action_count: Default::default(),
             bad_length_count: Default::default(),
+            bad_frame_length_count: Default::default(),
             rx_fail_count: Default::default(),
             duplicate_data_count: Default::default(),
             forwarded_count: Default::default(),
@@ -323,7 +330,7 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
         self.front.resp_valid.next = self.resp_valid.val();
         self.front.resp_fail.next = self.resp_fail.val();
         self.front.resp_rx_msg_id.next = self.resp_rx_msg_id.val();
-        self.front.resp_is_new_msg.next = self.resp_is_new_msg.val();
+        self.front.resp_announce_new_msg.next = self.resp_announce_new_msg.val();
         self.front.resp_is_new_pkt.next = self.resp_is_new_pkt.val();
         self.front.resp_is_last_pkt.next = self.resp_is_last_pkt.val();
         self.front.resp_ack_no.next = self.resp_ack_no.val();
@@ -331,6 +338,7 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
         self.s_axis_tready.next = self.front.s_axis_tready.val();
         self.req_valid.next = self.front.req_valid.val();
         self.req_mark_received.next = self.front.req_mark_received.val();
+        self.req_peek.next = self.front.req_peek.val();
         self.req_src_ip.next = self.front.req_src_ip.val();
         self.req_src_port.next = self.front.req_src_port.val();
         self.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
@@ -359,6 +367,7 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
         self.control_count.next = self.front.control_count.val();
         self.no_action_count.next = self.front.no_action_count.val();
         self.bad_length_count.next = self.front.bad_length_count.val();
+        self.bad_frame_length_count.next = self.front.bad_frame_length_count.val();
         self.rx_fail_count.next = self.front.rx_fail_count.val();
         self.duplicate_data_count.next = self.front.duplicate_data_count.val();
         self.forwarded_count.next = self.front.forwarded_count.val();

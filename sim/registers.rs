@@ -46,7 +46,7 @@ pub const CONFIG_REGISTERS: &[ConfigRegister] = &[
     reg("ctrl_burst_limit", CFG_CTRL_BURST_LIMIT, 0, 255, "control packets the arbiter sends before a waiting data packet"),
     reg("overcommit", CFG_OVERCOMMIT, 1, 16, "Homa: messages granted at once (the scheduler compares 16)"),
     reg("unsched_prios", CFG_UNSCHED_PRIOS, 0, 8, "Homa: unscheduled priority levels U (8 DSCP priorities at the switch)"),
-    reg("recovery_options", CFG_RECOVERY_OPTIONS, 0, 1, "bit 0: retransmit at a message's first timeout (the thesis: at the second)"),
+    reg("recovery_options", CFG_RECOVERY_OPTIONS, 0, 3, "bit 0: retransmit at a message's first timeout (the thesis: at the second); bit 1: lost-GRANT recovery (idle timeout resends the highest credited packet; Homa answers a duplicate with its current GRANT)"),
 ];
 
 /// A write of `value` to the configuration register at byte address `addr`.

@@ -337,11 +337,14 @@ pub struct LinkFaults {
     /// them with a 4-byte trailer (an FCS left on), half cut 8 bytes short (1 byte when that
     /// would leave less than the 64-byte headers). The receiver must drop it unacknowledged.
     pub length: f64,
+    /// Drop the n-th frame (counted from 0, both directions together) whose flags include any of
+    /// these, e.g. `(FLAG_PULL, 3)`: the fourth GRANT or PULL of the run.
+    pub drop_nth: Option<(u8, usize)>,
 }
 
 impl LinkFaults {
     /// A clean link.
-    pub const NONE: LinkFaults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 };
+    pub const NONE: LinkFaults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0, drop_nth: None };
 }
 
 /// `frame` with a wrong length: a 4-byte trailer, or cut short (see [`LinkFaults::length`]).
@@ -367,6 +370,8 @@ pub struct LoopbackReport {
     pub dropped: usize,
     /// Frames delivered with a wrong length (see [`LinkFaults::length`]).
     pub length_faults: usize,
+    /// Frames with the flags of [`LinkFaults::drop_nth`] (the dropped one included).
+    pub flagged: usize,
     /// (pkt_offset, IPv4 TOS) of every DATA frame each side sent.
     pub data_tos: [Vec<(u8, u8)>; 2],
     /// Status registers of both NICs at the end (name, value).
@@ -543,10 +548,16 @@ pub fn loopback_with_lengths(
             break;
         }
         if nics[0].cycle - start > max_cycles {
+            // The counters say where a message stopped.
+            let nonzero = |nic: &mut NicSim| {
+                read_status(nic).into_iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" ")
+            };
+            let status = [nonzero(&mut nics[0]), nonzero(&mut nics[1])];
             return Err(format!(
-                "loopback did not finish in {max_cycles} cycles: delivered {}/{} and {}/{}, completed {}/{} and {}/{} (seed {seed})",
+                "loopback did not finish in {max_cycles} cycles: delivered {}/{} and {}/{}, completed {}/{} and {}/{} (seed {seed}); \
+                 nic 0: {}; nic 1: {}",
                 nics[1].delivered.len(), per_side, nics[0].delivered.len(), per_side,
-                nics[0].completions.len(), per_side, nics[1].completions.len(), per_side
+                nics[0].completions.len(), per_side, nics[1].completions.len(), per_side, status[0], status[1]
             ));
         }
         for s in 0..2 {
@@ -556,6 +567,15 @@ pub fn loopback_with_lengths(
                 report.frames[s] += 1;
                 if flags_of(&f) & FLAG_DATA != 0 {
                     report.data_tos[s].push((f[OFF_PKT_OFFSET], f[OFF_TOS]));
+                }
+                if let Some((flags, n)) = faults.drop_nth {
+                    if flags_of(&f) & flags != 0 {
+                        report.flagged += 1;
+                        if report.flagged == n + 1 {
+                            report.dropped += 1;
+                            continue;
+                        }
+                    }
                 }
                 if faults.drop > 0.0 && rng.gen_bool(faults.drop) {
                     report.dropped += 1;

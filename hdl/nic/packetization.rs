@@ -85,6 +85,12 @@
 //!   thesis): an expiry whose timer was set with "nothing sent yet" retransmits every
 //!   non-delivered packet sent so far (`< maxTxPktOffset + 1` now), so a lost packet is resent
 //!   one RTO after the install, as the ns-3 model does; progress and abandonment are unchanged.
+//!   **Option `probe_idle_timeout`** (register 0x38 bit 1, default off = the thesis): an expiry
+//!   that is not an abandonment and finds the message idle (every packet sent so far delivered,
+//!   every credited packet sent, credit > 0) resends its highest credited packet, offset
+//!   `credit − 1`, marking it not delivered, so the receiver sees a duplicate and answers again
+//!   (Homa with its option: the message's current GRANT, recovering a lost GRANT; NDP: ACK +
+//!   PULL). The answer's cumulative ack marks the packet delivered again.
 //!
 //! # Events are never lost below the stated rate
 //! `dlv_*` and `ctx_*` have no ready: each is pushed into its own 16-entry FIFO
@@ -138,6 +144,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     pub timeout_threshold: Signal<In, Bits<8>>,
     /// Option: the first expiry after an install retransmits what was sent (see Algorithm 4 below).
     pub rtx_first_expiry: Signal<In, Bit>,
+    /// Option: an expiry with nothing to retransmit resends the highest credited packet.
+    pub probe_idle_timeout: Signal<In, Bit>,
     // message install
     pub new_valid: Signal<In, Bit>,
     pub new_ready: Signal<Out, Bit>,
@@ -316,6 +324,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
     t_rtx: Signal<Local, Bits<64>>,
     /// Packets `0 … t_bound − 1` are the ones an expiry may retransmit.
     t_bound: Signal<Local, Bits<8>>,
+    /// The probe of an idle expiry: the highest credited packet, or none.
+    t_probe: Signal<Local, Bits<64>>,
+    t_unacked: Signal<Local, Bits<64>>,
+    t_probe_off: Signal<Local, Bits<6>>,
     i_npkts: Signal<Local, Bits<17>>,
     i_pk: Signal<Local, Bits<64>>,
     i_credit_req: Signal<Local, Bits<16>>,
@@ -359,6 +371,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             default_credit: Default::default(),
             timeout_threshold: Default::default(),
             rtx_first_expiry: Default::default(),
+            probe_idle_timeout: Default::default(),
             new_valid: Default::default(),
             new_ready: Default::default(),
             new_slot: Default::default(),
@@ -517,6 +530,9 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             t_abandon: Default::default(),
             t_rtx: Default::default(),
             t_bound: Default::default(),
+            t_probe: Default::default(),
+            t_unacked: Default::default(),
+            t_probe_off: Default::default(),
             i_npkts: Default::default(),
             i_pk: Default::default(),
             i_credit_req: Default::default(),
@@ -730,6 +746,16 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.t_bound.next = self.c_max.val();
         }
         self.t_rtx.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.t_bound.val()))) & (!self.c_del.val());
+        // Idle: every packet sent so far is delivered and every credited packet was sent.
+        self.t_unacked.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.c_max.val()))) & (!self.c_del.val());
+        // credit − 1 < 64: credit never exceeds the packet count.
+        self.t_probe_off.next = self.c_credit.val().get_bits::<6>(0) - 1;
+        self.t_probe.next = 0.into();
+        if ((self.probe_idle_timeout.val() & (self.t_unacked.val() == 0)) & (self.c_credit.val() != 0))
+            & (self.c_credit.val() <= bit_cast::<16, 8>(self.c_max.val()))
+        {
+            self.t_probe.next = bits::<64>(1) << bit_cast::<64, 6>(self.t_probe_off.val());
+        }
         // Install.
         self.i_npkts.next = (bit_cast::<17, 16>(self.s1_len.q.val()) + 1023) >> 10;
         self.i_pk.next = !(self.ones64.val() << bit_cast::<7, 17>(self.i_npkts.val()));
@@ -791,7 +817,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
                     self.u_tcnt.next = 0.into();
                 }
                 self.u_tx.next = self.c_tx.val() & (!self.t_rtx.val());
-                self.u_rtx.next = self.c_rtx.val() | self.t_rtx.val();
+                self.u_rtx.next = (self.c_rtx.val() | self.t_rtx.val()) | self.t_probe.val();
+                self.u_del.next = self.c_del.val() & (!self.t_probe.val());
                 self.sched_valid.next = true;
             }
         }

@@ -62,7 +62,7 @@
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
-//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one request every 2 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`] |
+//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one request every 2 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
@@ -116,7 +116,6 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     pub resp_fail_reason: Signal<Out, Bits<3>>,
     pub resp_rx_msg_id: Signal<Out, Bits<16>>,
     pub resp_is_new_msg: Signal<Out, Bit>,
-    pub resp_announce_new_msg: Signal<Out, Bit>,
     pub resp_is_new_pkt: Signal<Out, Bit>,
     pub resp_is_last_pkt: Signal<Out, Bit>,
     pub resp_ack_no: Signal<Out, Bits<9>>,
@@ -317,7 +316,6 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
             resp_fail_reason: Default::default(),
             resp_rx_msg_id: Default::default(),
             resp_is_new_msg: Default::default(),
-            resp_announce_new_msg: Default::default(),
             resp_is_new_pkt: Default::default(),
             resp_is_last_pkt: Default::default(),
             resp_ack_no: Default::default(),
@@ -529,8 +527,9 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         self.resp_fail.next = self.msg_table.resp_fail.val();
         self.resp_fail_reason.next = self.msg_table.resp_fail_reason.val();
         self.resp_rx_msg_id.next = self.msg_table.resp_rx_msg_id.val();
-        self.resp_is_new_msg.next = self.msg_table.resp_is_new_msg.val();
-        self.resp_announce_new_msg.next = self.msg_table.resp_announce_new_msg.val();
+        // What an ingress program needs: the first answer for a message that was not a peek
+        // (the same as "allocated now" when no request peeks).
+        self.resp_is_new_msg.next = self.msg_table.resp_announce_new_msg.val();
         self.resp_is_new_pkt.next = self.msg_table.resp_is_new_pkt.val();
         self.resp_is_last_pkt.next = self.msg_table.resp_is_last_pkt.val();
         self.resp_ack_no.next = self.msg_table.resp_ack_no.val();

@@ -31,7 +31,7 @@
 //! | 0x2C | control packets the arbiter sends before a waiting data packet | 4 | 4 |
 //! | 0x30 | Homa: overcommitment level (messages granted at once) | 0 (unused) | 3 |
 //! | 0x34 | Homa: unscheduled priorities U | 0 (unused) | 1 |
-//! | 0x38 | recovery options: bit 0 = retransmit at the first timeout after a message starts (the thesis' Algorithm 4 first retransmits at the second) | 0 | 0 |
+//! | 0x38 | recovery options: bit 0 = retransmit at the first timeout after a message starts (the thesis' Algorithm 4 first retransmits at the second); bit 1 = lost-GRANT recovery: a timeout with nothing to retransmit resends the highest credited packet, and Homa answers a duplicate of an incomplete message with its current GRANT | 0 | 0 |
 //! | 0x3C | free | 0 | 0 |
 //!
 //! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no

@@ -21,7 +21,7 @@
 //! # Program interface (what every ingress program and egress stage provides)
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
+//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
 //! | egress stage | `s_axis_pkt_*` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt_tready`, `prio_wr_*`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt_tready`, `m_axis_pkt_*` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
@@ -296,6 +296,7 @@ macro_rules! nic_shell {
                 self.ingress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
                 self.ingress.cfg_overcommit.next = self.cfg.val().get_bits::<5>(384);
                 self.ingress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
+                self.ingress.cfg_dup_grant.next = self.cfg.val().get_bit(449); // CFG_RECOVERY_OPTIONS bit 1
                 self.ingress.rel_valid.next = self.reassembly.release_valid.val();
                 self.ingress.rel_slot.next = self.reassembly.release_slot.val();
                 self.ingress.s_axis_tdata.next = self.s_axis_rx_tdata.val();
@@ -317,7 +318,7 @@ macro_rules! nic_shell {
                 self.ingress.resp_valid.next = self.reassembly.resp_valid.val();
                 self.ingress.resp_fail.next = self.reassembly.resp_fail.val();
                 self.ingress.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
-                self.ingress.resp_announce_new_msg.next = self.reassembly.resp_announce_new_msg.val();
+                self.ingress.resp_announce_new_msg.next = self.reassembly.resp_is_new_msg.val();
                 self.ingress.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
                 self.ingress.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
                 self.ingress.resp_ack_no.next = self.reassembly.resp_ack_no.val();
@@ -379,6 +380,7 @@ macro_rules! nic_shell {
                 self.tx.rto_cycles.next = self.cfg.val().get_bits::<32>(192);
                 self.tx.timeout_threshold.next = self.cfg.val().get_bits::<8>(224);
                 self.tx.rtx_first_expiry.next = self.cfg.val().get_bit(448); // CFG_RECOVERY_OPTIONS bit 0
+                self.tx.probe_idle_timeout.next = self.cfg.val().get_bit(449); // bit 1
                 self.tx.s_axis_msg_tdata.next = self.s_axis_msg_tdata.val();
                 self.tx.s_axis_msg_tkeep.next = self.s_axis_msg_tkeep.val();
                 self.tx.s_axis_msg_tlast.next = self.s_axis_msg_tlast.val();

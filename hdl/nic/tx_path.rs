@@ -167,6 +167,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub timeout_threshold: Signal<In, Bits<8>>,
     /// Retransmit at the first expiry after an install ([`Packetization`]'s option).
     pub rtx_first_expiry: Signal<In, Bit>,
+    pub probe_idle_timeout: Signal<In, Bit>,
     pub rto_cycles: Signal<In, Bits<32>>,
     // CPU message stream
     pub s_axis_msg_tdata: Signal<In, Bits<64>>,
@@ -376,6 +377,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             default_credit: Default::default(),
             timeout_threshold: Default::default(),
             rtx_first_expiry: Default::default(),
+            probe_idle_timeout: Default::default(),
             rto_cycles: Default::default(),
             s_axis_msg_tdata: Default::default(),
             s_axis_msg_tkeep: Default::default(),
@@ -548,6 +550,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.core.default_credit.next = self.default_credit.val();
         self.core.timeout_threshold.next = self.timeout_threshold.val();
         self.core.rtx_first_expiry.next = self.rtx_first_expiry.val();
+        self.core.probe_idle_timeout.next = self.probe_idle_timeout.val();
         self.core.dlv_valid.next = self.dlv_valid.val();
         self.core.dlv_tx_msg_id.next = self.dlv_tx_msg_id.val();
         self.core.dlv_ack_bitmap.next = self.dlv_ack_bitmap.val();

@@ -232,7 +232,6 @@ pub struct IngressFront<const IW: usize> {
     m1_is_chop: Signal<Local, Bit>,
     m1_request: Signal<Local, Bit>,
     rq_meta: Signal<Local, Bits<152>>,
-    rq_action: Signal<Local, Bits<4>>,
     resp_done: Signal<Local, Bit>,
     d_is_data: Signal<Local, Bit>,
     d_ok: Signal<Local, Bit>,
@@ -354,7 +353,6 @@ impl<const IW: usize> IngressFront<IW> {
             m1_is_chop: Default::default(),
             m1_request: Default::default(),
             rq_meta: Default::default(),
-            rq_action: Default::default(),
             resp_done: Default::default(),
             d_is_data: Default::default(),
             d_ok: Default::default(),
@@ -563,11 +561,9 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // The request goes out in this cycle if the table is ready, else it is held.
         self.pending_op.next = (self.hold_valid.q.val() & self.hold_table.q.val()) & ((!self.hold_issued.q.val()) & (!self.hold_answered.q.val()));
         self.rq_meta.next = self.m1.val();
-        self.rq_action.next = self.dispatch.out_action.val();
         self.rq_mark.next = self.m1_is_data.val() & self.m1_known.val();
         if self.hold_valid.q.val() {
             self.rq_meta.next = self.hold_meta.q.val();
-            self.rq_action.next = self.hold_action.q.val();
             self.rq_mark.next = self.hold_mark.q.val() | self.resolve_mark.val();
         }
         self.req_valid.next = ((self.m1_request.val() & (!self.hold_valid.q.val())) | self.pending_op.val()) | self.resolve_mark.val();

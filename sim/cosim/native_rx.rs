@@ -21,7 +21,7 @@ macro_rules! rx_duts {
                 s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, s_axis_meta_remote_ip, s_axis_meta_remote_port,
                 s_axis_meta_msg_len, s_axis_meta_pkt_offset, s_axis_meta_local_port, s_axis_meta_rx_msg_id, s_axis_meta_tx_msg_id,
                 s_axis_meta_is_last_pkt, m_axis_tready],
-            outputs: [req_ready, resp_valid, resp_fail, resp_fail_reason, resp_rx_msg_id, resp_is_new_msg, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt,
+            outputs: [req_ready, resp_valid, resp_fail, resp_fail_reason, resp_rx_msg_id, resp_is_new_msg, resp_is_new_pkt, resp_is_last_pkt,
                 resp_ack_no, s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, release_valid, release_slot, release_reason,
                 busy_slots, free_lists_full, fail_zero_len_count, fail_too_long_count, fail_bad_offset_count, fail_len_mismatch_count,
                 fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count, duplicate_count, recent_duplicate_count, class_fallback_count,

@@ -39,10 +39,10 @@ const INPUTS: [&str; 23] = [
     "s_axis_meta_remote_port", "s_axis_meta_msg_len", "s_axis_meta_pkt_offset", "s_axis_meta_local_port", "s_axis_meta_rx_msg_id",
     "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready", "req_peek",
 ];
-const OUTPUTS: [&str; 17] = [
+const OUTPUTS: [&str; 16] = [
     "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt",
     "resp_ack_no", "s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid",
-    "release_slot", "release_reason", "resp_announce_new_msg",
+    "release_slot", "release_reason",
 ];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
@@ -150,7 +150,8 @@ impl RxHarness {
                 is_new_pkt: g(5) == 1,
                 is_last_pkt: g(6) == 1,
                 ack_no: g(7) as u16,
-                announce_new_msg: g(16) == 1,
+                // The module's `resp_is_new_msg` is the table's announcement.
+                announce_new_msg: g(4) == 1,
             });
         }
         if pkt.is_some() && g(8) == 1 {

@@ -13,7 +13,7 @@ use nanotransport_hdl::nic::arbiter::Arbiter;
 macro_rules! native_tx_blocks {
     ($n:literal, $iw:literal) => {
         native_dut!(Packetization<$n, $iw>, clocked: true,
-            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, new_valid, new_slot, new_remote_ip, new_remote_port,
+            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, new_valid, new_slot, new_remote_ip, new_remote_port,
                 new_local_port, new_msg_len, new_credit_valid, new_credit, new_rank, dlv_valid, dlv_tx_msg_id,
                 dlv_ack_bitmap, ctx_valid, ctx_tx_msg_id, ctx_rtx_flag, ctx_rtx_bitmap, ctx_credit_flag, ctx_new_credit,
                 ctx_allow_tx, ctx_raise_only, to_valid, to_slot, to_meta, pkt_ready],
@@ -25,7 +25,7 @@ macro_rules! native_tx_blocks {
                 delivered_msg_count, abandoned_msg_count, event_overflow_count]);
 
         native_dut!(TxPath<$n, $iw, TX_PAYLOAD_ADDR_BITS>, clocked: true,
-            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, rto_cycles, s_axis_msg_tdata, s_axis_msg_tkeep,
+            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, rto_cycles, s_axis_msg_tdata, s_axis_msg_tkeep,
                 s_axis_msg_tlast, s_axis_msg_tvalid, done_ready, dlv_valid, dlv_tx_msg_id, dlv_ack_bitmap, ctx_valid,
                 ctx_tx_msg_id, ctx_rtx_flag, ctx_rtx_bitmap, ctx_credit_flag, ctx_new_credit, ctx_allow_tx, ctx_raise_only,
                 m_axis_pkt_tready],

@@ -63,7 +63,7 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 #[test]
 fn loopback_clean_link() {
     let s = seed("loopback_clean_link", 501);
-    let faults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0 };
+    let faults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0, drop_nth: None };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
     r.print("clean");
     for side in 0..2 {
@@ -79,7 +79,7 @@ fn loopback_clean_link() {
 #[test]
 fn loopback_trimming_link_recovers_with_nacks() {
     let s = seed("loopback_trimming_link", 502);
-    let faults = LinkFaults { trim: 0.05, drop: 0.0, length: 0.0 };
+    let faults = LinkFaults { trim: 0.05, drop: 0.0, length: 0.0, drop_nth: None };
     // A long RTO: recovery must come from NACKs, not timeouts.
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
     r.print("trimming");
@@ -95,7 +95,7 @@ fn loopback_trimming_link_recovers_with_nacks() {
 #[test]
 fn loopback_lossy_link_recovers_with_timeouts() {
     let s = seed("loopback_lossy_link", 503);
-    let faults = LinkFaults { trim: 0.0, drop: 0.05, length: 0.0 };
+    let faults = LinkFaults { trim: 0.0, drop: 0.05, length: 0.0, drop_nth: None };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("lossy");
     assert!(r.dropped > 10, "the link dropped only {} frames", r.dropped);
@@ -291,7 +291,7 @@ fn ndp_128_latency_throughput_and_loopback() {
         assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-128 {dir}");
     }
     let s = seed("ndp_128_loopback", 505);
-    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0, drop_nth: None }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
@@ -342,7 +342,7 @@ fn ndp_64_latency_throughput_and_loopback() {
         assert_eq!((t.idle_beats, t.cycles, t.messages_done), (0, 9 * 600, 600), "ndp-64 {dir}");
     }
     let s = seed("ndp_64_loopback", 508);
-    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0 }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0, drop_nth: None }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-64 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);

@@ -54,13 +54,14 @@ sized_tests! {
     credit_nack_retransmission_and_counters => credit_nack_retransmission_and_counters_16, credit_nack_retransmission_and_counters_128;
     lost_single_packet_message_retransmission_and_abandon_timing => lost_packet_timing_16, lost_packet_timing_128;
     lost_single_packet_message_with_rtx_at_first_expiry => lost_packet_timing_first_expiry_16, lost_packet_timing_first_expiry_128;
+    idle_expiry_probes_the_highest_credited_packet_with_the_option => idle_probe_16, idle_probe_128;
     event_bursts_are_never_lost_silently => event_bursts_16, event_bursts_128;
     random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks => random_traffic_16, random_traffic_128;
     lockstep_native_against_verilator_protocol_traffic => lockstep_protocol_traffic_16, lockstep_protocol_traffic_128;
 }
 
 const INPUTS: &[&str] = &[
-    "reset", "default_credit", "timeout_threshold", "rtx_first_expiry", "rto_cycles", "s_axis_msg_tdata", "s_axis_msg_tkeep",
+    "reset", "default_credit", "timeout_threshold", "rtx_first_expiry", "probe_idle_timeout", "rto_cycles", "s_axis_msg_tdata", "s_axis_msg_tkeep",
     "s_axis_msg_tlast", "s_axis_msg_tvalid", "done_ready", "dlv_valid", "dlv_tx_msg_id", "dlv_ack_bitmap",
     "ctx_valid", "ctx_tx_msg_id", "ctx_rtx_flag", "ctx_rtx_bitmap", "ctx_credit_flag", "ctx_new_credit",
     "ctx_allow_tx", "ctx_raise_only", "m_axis_pkt_tready",
@@ -98,6 +99,8 @@ struct Tx {
     credit: u64,
     /// The `rtx_first_expiry` option.
     first_expiry: bool,
+    /// The `probe_idle_timeout` option.
+    probe: bool,
 }
 
 impl Tx {
@@ -105,7 +108,7 @@ impl Tx {
         let m = VerilatedModel::new(s.model).unwrap();
         let inp = INPUTS.iter().map(|p| m.port_or_panic(p)).collect();
         let out = OUTPUTS.iter().map(|p| m.port_or_panic(p)).collect();
-        let mut t = Tx { m, inp, out, cycle: 0, threshold, rto, credit, first_expiry: false };
+        let mut t = Tx { m, inp, out, cycle: 0, threshold, rto, credit, first_expiry: false, probe: false };
         t.set("reset", 1);
         t.step(&In::default());
         t.set("reset", 0);
@@ -131,6 +134,7 @@ impl Tx {
         self.set("timeout_threshold", self.threshold);
         self.set("rto_cycles", self.rto);
         self.set("rtx_first_expiry", self.first_expiry as u64);
+        self.set("probe_idle_timeout", self.probe as u64);
         let (w, k, l) = i.word.unwrap_or((0, 0, false));
         self.set("s_axis_msg_tdata", w);
         self.set("s_axis_msg_tkeep", k as u64);
@@ -550,6 +554,64 @@ fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
     lost_single_packet_message(s, false);
 }
 
+/// A 5-packet message with credit 2 whose two credited packets are delivered, and no more credit
+/// (its GRANT lost): without `probe_idle_timeout` nothing is sent again and the message is
+/// abandoned; with it every expiry resends packet 1 (the highest credited), marked a
+/// retransmission, until a CreditTxEvent raises the credit; then packets 2–4 follow and the
+/// message completes.
+fn idle_expiry_probes_the_highest_credited_packet_with_the_option(s: &Size) {
+    for probe in [false, true] {
+        const RTO: u64 = 1000;
+        let mut t = Tx::new(s, 3, RTO, 2);
+        t.probe = probe;
+        let payload = payload_of(5, 5 * 1024);
+        let words = message_words(payload.len() as u16, None, 0, 0x0a000009, 9, 7, &payload);
+        let (mut next, mut col, mut id) = (0, Collector::default(), None);
+        let mut sent: Vec<(u8, bool)> = Vec::new();
+        let mut done = None;
+        let mut delivered_first_two = false;
+        let mut granted = false;
+        for _ in 0..(RTO * 8) {
+            let mut i = In { word: words.get(next).copied(), pkt_ready: true, done_ready: true, ..Default::default() };
+            if let Some(id) = id {
+                if !delivered_first_two && sent.len() == 2 {
+                    i.dlv = Some((id, 0b11));
+                    delivered_first_two = true;
+                } else if probe && !granted && sent.len() == 4 {
+                    // Two probes seen: the GRANT arrives (credit 5) with a cumulative ack of 2.
+                    i.ctx = Some((id, None, Some(5), true, true));
+                    granted = true;
+                } else if sent.len() == 7 && done.is_none() {
+                    i.dlv = Some((id, 0b11111));
+                }
+            }
+            t.apply(&i);
+            if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+                next += 1;
+            }
+            if t.get("msg_id_valid") == 1 {
+                id = Some(t.get("msg_id") as u16);
+            }
+            if let Some(p) = col.observe(&t, true) {
+                sent.push((p.offset, p.is_rtx));
+            }
+            if t.get("done_valid") == 1 && done.is_none() {
+                done = Some(t.get("done_abandoned") == 1);
+            }
+            t.clock();
+        }
+        println!("tx_path ({} messages) idle expiries, probe {probe}: packets (offset, is_rtx) {sent:?}, abandoned {done:?}", s.n);
+        if probe {
+            assert_eq!(&sent[..4], &[(0, false), (1, false), (1, true), (1, true)], "each idle expiry resends packet 1");
+            assert_eq!(&sent[4..7], &[(2, false), (3, false), (4, false)], "the raised credit sends the rest");
+            assert_eq!(done, Some(false), "the message completes");
+        } else {
+            assert_eq!(sent, vec![(0, false), (1, false)], "nothing to retransmit, nothing sent");
+            assert_eq!(done, Some(true), "abandoned");
+        }
+    }
+}
+
 /// The same with the `rtx_first_expiry` option: the first retransmission follows the first
 /// expiry, then one per expiry; abandonment is unchanged (expiry threshold + 2).
 fn lost_single_packet_message_with_rtx_at_first_expiry(s: &Size) {
@@ -844,6 +906,7 @@ where
         .drive("default_credit", Drive::Range(0, 8))
         .drive("timeout_threshold", Drive::Range(0, 3))
         .drive("rtx_first_expiry", Drive::Bernoulli(0.5))
+        .drive("probe_idle_timeout", Drive::Bernoulli(0.5))
         .drive("rto_cycles", Drive::Range(10, 400))
         .drive("s_axis_msg_tdata", Drive::Range(0, 3000))
         .drive("s_axis_msg_tlast", Drive::Bernoulli(0.2))
@@ -1035,6 +1098,7 @@ where
         .drive("default_credit", Drive::Range(0, 8))
         .drive("timeout_threshold", Drive::Range(0, 3))
         .drive("rtx_first_expiry", Drive::Bernoulli(0.5))
+        .drive("probe_idle_timeout", Drive::Bernoulli(0.5))
         .drive("new_valid", Drive::Bernoulli(0.15))
         .drive("new_slot", Drive::Range(0, N as u64 - 1))
         .drive("new_msg_len", Drive::Range(0, 40_000))

@@ -78,6 +78,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
     reg  ingress$m_axis_tready;
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
+    reg  ingress$cfg_dup_grant;
     reg  ingress$rel_valid;
     reg  [6:0] ingress$rel_slot;
     wire  ingress$s_axis_tready;
@@ -207,7 +208,6 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
     wire  [2:0] reassembly$resp_fail_reason;
     wire  [15:0] reassembly$resp_rx_msg_id;
     wire  reassembly$resp_is_new_msg;
-    wire  reassembly$resp_announce_new_msg;
     wire  reassembly$resp_is_new_pkt;
     wire  reassembly$resp_is_last_pkt;
     wire  [8:0] reassembly$resp_ack_no;
@@ -256,6 +256,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
     reg  [15:0] tx$default_credit;
     reg  [7:0] tx$timeout_threshold;
     reg  tx$rtx_first_expiry;
+    reg  tx$probe_idle_timeout;
     reg  [31:0] tx$rto_cycles;
     reg  [63:0] tx$s_axis_msg_tdata;
     reg  [7:0] tx$s_axis_msg_tkeep;
@@ -552,6 +553,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         .m_axis_tready(ingress$m_axis_tready),
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
+        .cfg_dup_grant(ingress$cfg_dup_grant),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
         .s_axis_tready(ingress$s_axis_tready),
@@ -685,7 +687,6 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         .resp_fail_reason(reassembly$resp_fail_reason),
         .resp_rx_msg_id(reassembly$resp_rx_msg_id),
         .resp_is_new_msg(reassembly$resp_is_new_msg),
-        .resp_announce_new_msg(reassembly$resp_announce_new_msg),
         .resp_is_new_pkt(reassembly$resp_is_new_pkt),
         .resp_is_last_pkt(reassembly$resp_is_last_pkt),
         .resp_ack_no(reassembly$resp_ack_no),
@@ -736,6 +737,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         .default_credit(tx$default_credit),
         .timeout_threshold(tx$timeout_threshold),
         .rtx_first_expiry(tx$rtx_first_expiry),
+        .probe_idle_timeout(tx$probe_idle_timeout),
         .rto_cycles(tx$rto_cycles),
         .s_axis_msg_tdata(tx$s_axis_msg_tdata),
         .s_axis_msg_tkeep(tx$s_axis_msg_tkeep),
@@ -1059,6 +1061,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         ingress$rtt_pkts = cfg[(32'ha0)+:(16)];
         ingress$cfg_overcommit = cfg[(32'h180)+:(5)];
         ingress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
+        ingress$cfg_dup_grant = cfg[32'h1c1];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
         ingress$s_axis_tdata = s_axis_rx_tdata;
@@ -1079,7 +1082,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         ingress$resp_valid = reassembly$resp_valid;
         ingress$resp_fail = reassembly$resp_fail;
         ingress$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        ingress$resp_announce_new_msg = reassembly$resp_announce_new_msg;
+        ingress$resp_announce_new_msg = reassembly$resp_is_new_msg;
         ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
         ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
         ingress$resp_ack_no = reassembly$resp_ack_no;
@@ -1133,6 +1136,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         tx$rto_cycles = cfg[(32'hc0)+:(32)];
         tx$timeout_threshold = cfg[(32'he0)+:(8)];
         tx$rtx_first_expiry = cfg[32'h1c0];
+        tx$probe_idle_timeout = cfg[32'h1c1];
         tx$s_axis_msg_tdata = s_axis_msg_tdata;
         tx$s_axis_msg_tkeep = s_axis_msg_tkeep;
         tx$s_axis_msg_tlast = s_axis_msg_tlast;
@@ -3439,7 +3443,7 @@ module nt_homa_tr_128_nic$egress$msg_prio$written(d,q,clock);
 endmodule // nt_homa_tr_128_nic$egress$msg_prio$written
 
 
-module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,cfg_overcommit,cfg_unsched_prios,rel_valid,rel_slot,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
 
     // Module arguments
     input wire  clock;
@@ -3460,6 +3464,7 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
     input wire  m_axis_tready;
     input wire  [4:0] cfg_overcommit;
     input wire  [3:0] cfg_unsched_prios;
+    input wire  cfg_dup_grant;
     input wire  rel_valid;
     input wire  [6:0] rel_slot;
     output reg  s_axis_tready;
@@ -3650,6 +3655,25 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
     reg  msg_info$write_clock;
     reg  [127:0] msg_info$write_data;
     reg  msg_info$write_enable;
+    reg  [6:0] grant_state$read_address;
+    reg  grant_state$read_clock;
+    wire  [16:0] grant_state$read_data;
+    reg  [6:0] grant_state$write_address;
+    reg  grant_state$write_clock;
+    reg  [16:0] grant_state$write_data;
+    reg  grant_state$write_enable;
+    reg  dg_valid$d;
+    wire  dg_valid$q;
+    reg  dg_valid$clock;
+    reg  [151:0] dg_meta$d;
+    wire  [151:0] dg_meta$q;
+    reg  dg_meta$clock;
+    reg  [8:0] dg_ack_no$d;
+    wire  [8:0] dg_ack_no$q;
+    reg  dg_ack_no$clock;
+    reg  [6:0] dg_slot$d;
+    wire  [6:0] dg_slot$q;
+    reg  dg_slot$clock;
     reg  s3_valid$d;
     wire  s3_valid$q;
     reg  s3_valid$clock;
@@ -3715,6 +3739,8 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
     reg  n_nack$clock;
 
     // Local signals
+    reg  d_dup_grant;
+    reg  dg_granted;
     reg  [151:0] m1;
     reg  [7:0] m1_offset;
     reg  [63:0] m1_offset_bit;
@@ -3734,7 +3760,7 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
     reg  rm_now;
     reg  [6:0] rm_index;
     reg  [127:0] info;
-    reg  [1:0] ev_kind;
+    reg  [2:0] ev_kind;
 
     // Sub module instances
     nt_homa_tr_128_nic$ingress$front front(
@@ -3855,6 +3881,35 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
         .write_clock(msg_info$write_clock),
         .write_data(msg_info$write_data),
         .write_enable(msg_info$write_enable)
+    );
+    nt_homa_tr_128_nic$ingress$grant_state grant_state(
+        .read_address(grant_state$read_address),
+        .read_clock(grant_state$read_clock),
+        .read_data(grant_state$read_data),
+        .write_address(grant_state$write_address),
+        .write_clock(grant_state$write_clock),
+        .write_data(grant_state$write_data),
+        .write_enable(grant_state$write_enable)
+    );
+    nt_homa_tr_128_nic$ingress$dg_valid dg_valid(
+        .d(dg_valid$d),
+        .q(dg_valid$q),
+        .clock(dg_valid$clock)
+    );
+    nt_homa_tr_128_nic$ingress$dg_meta dg_meta(
+        .d(dg_meta$d),
+        .q(dg_meta$q),
+        .clock(dg_meta$clock)
+    );
+    nt_homa_tr_128_nic$ingress$dg_ack_no dg_ack_no(
+        .d(dg_ack_no$d),
+        .q(dg_ack_no$q),
+        .clock(dg_ack_no$clock)
+    );
+    nt_homa_tr_128_nic$ingress$dg_slot dg_slot(
+        .d(dg_slot$d),
+        .q(dg_slot$q),
+        .clock(dg_slot$clock)
     );
     nt_homa_tr_128_nic$ingress$s3_valid s3_valid(
         .d(s3_valid$d),
@@ -3985,6 +4040,10 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
         n_grant$clock = clock;
         n_ack$clock = clock;
         n_nack$clock = clock;
+        dg_valid$clock = clock;
+        dg_meta$clock = clock;
+        dg_ack_no$clock = clock;
+        dg_slot$clock = clock;
         s3_valid$d = s3_valid$q;
         s3_slot$d = s3_slot$q;
         s3_total$d = s3_total$q;
@@ -4006,11 +4065,17 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
         n_grant$d = n_grant$q;
         n_ack$d = n_ack$q;
         n_nack$d = n_nack$q;
+        dg_valid$d = dg_valid$q;
+        dg_meta$d = dg_meta$q;
+        dg_ack_no$d = dg_ack_no$q;
+        dg_slot$d = dg_slot$q;
         front$clock = clock;
         received$clock = clock;
         scheduler$clock = clock;
         msg_info$read_clock = clock;
         msg_info$write_clock = clock;
+        grant_state$read_clock = clock;
+        grant_state$write_clock = clock;
         front$reset = reset;
         received$reset = reset;
         scheduler$reset = reset;
@@ -4110,6 +4175,13 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
         s3_meta$d = d_meta;
         s3_ack_no$d = front$done_ack_no;
         d_dup_ack = (d_is_data & front$done_ok) & (~front$done_forward);
+        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & front$done_live) & (~front$done_is_last_pkt);
+        grant_state$read_address = front$done_slot;
+        dg_valid$d = d_dup_grant;
+        dg_meta$d = d_meta;
+        dg_ack_no$d = front$done_ack_no;
+        dg_slot$d = front$done_slot;
+        dg_granted = grant_state$read_data[32'h10];
         d_nack = trimming & ((d_is_chop & front$done_live) | ((d_is_data | d_is_chop) & (~front$done_ok)));
         s3_received = received$resp_new[(32'h0)+:(8)];
         scheduler$cfg_overcommit = cfg_overcommit;
@@ -4163,8 +4235,11 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
         g_id$d = scheduler$res_id;
         info = msg_info$read_data;
         ev_kind = 32'h0;
-        if (d_dup_ack | d_nack) begin
+        if ((d_dup_ack & (~d_dup_grant)) | d_nack) begin
             ev_kind = 32'h3;
+        end
+        if (dg_valid$q) begin
+            ev_kind = 32'h4;
         end
         if (r_valid$q & ((~(scheduler$res_valid & scheduler$res_grant)) | r_ack$q)) begin
             ev_kind = 32'h2;
@@ -4197,6 +4272,20 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
                 ev_pkt_offset = d_meta[(32'h50)+:(8)];
             end
         end
+        if (ev_kind == 32'h4) begin
+            ev_msg_id = dg_slot$q;
+            ev_remote_ip = dg_meta$q[(32'h0)+:(32)];
+            ev_remote_port = dg_meta$q[(32'h20)+:(16)];
+            ev_local_port = dg_meta$q[(32'h30)+:(16)];
+            ev_msg_len = dg_meta$q[(32'h40)+:(16)];
+            ev_tx_msg_id = dg_meta$q[(32'h68)+:(16)];
+            ev_pkt_offset = dg_ack_no$q[(32'h0)+:(8)];
+            if (dg_granted) begin
+                ev_ctrl_flags = 32'h8;
+                ev_credit = ((grant_state$read_data[(32'h0)+:(8)]) & 16'hffff);
+                ev_rank = grant_state$read_data[(32'h8)+:(8)];
+            end
+        end
         if (ev_kind == 32'h1) begin
             ev_msg_id = g_id$q;
             ev_ctrl_flags = 32'h8;
@@ -4209,8 +4298,15 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
             ev_msg_len = info[(32'h50)+:(16)];
             ev_pkt_offset = info[(32'h60)+:(8)];
         end
-        if (ev_kind == 32'h1) begin
+        if (ev_valid & (ev_ctrl_flags == 32'h8)) begin
             n_grant$d = n_grant$q + 32'h1;
+        end
+        grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & front$done_live)) & front$done_is_new_msg);
+        grant_state$write_address = front$done_slot;
+        grant_state$write_data = 32'h0;
+        if (ev_kind == 32'h1) begin
+            grant_state$write_address = g_id$q;
+            grant_state$write_data = (((32'h1) & 17'h1ffff) << 32'h10) | (((g_prio$q) & 17'h1ffff) << 32'h8) | ((g_offset$q) & 17'h1ffff);
         end
         if (ev_valid & (ev_ctrl_flags == 32'h2)) begin
             n_ack$d = n_ack$q + 32'h1;
@@ -4225,6 +4321,7 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
             s3_valid$d = 1'b0;
             r_valid$d = 1'b0;
             g_valid$d = 1'b0;
+            dg_valid$d = 1'b0;
             rm_pending$d = 1'b0;
             n_grant$d = 32'h0;
             n_ack$d = 32'h0;
@@ -4233,6 +4330,82 @@ module nt_homa_tr_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep
     end
 
 endmodule // nt_homa_tr_128_nic$ingress
+
+
+module nt_homa_tr_128_nic$ingress$dg_ack_no(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$dg_ack_no
+
+
+module nt_homa_tr_128_nic$ingress$dg_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [151:0] d;
+    output reg  [151:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 152'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$dg_meta
+
+
+module nt_homa_tr_128_nic$ingress$dg_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$dg_slot
+
+
+module nt_homa_tr_128_nic$ingress$dg_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$dg_valid
 
 
 module nt_homa_tr_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
@@ -4512,7 +4685,6 @@ module nt_homa_tr_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_
     reg  m1_is_chop;
     reg  m1_request;
     reg  [151:0] rq_meta;
-    reg  [3:0] rq_action;
     reg  resp_done;
     reg  d_is_data;
     reg  d_ok;
@@ -4941,11 +5113,9 @@ module nt_homa_tr_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_
         from_ans = (resolve & v_good) & (~a_fwd);
         pending_op = (hold_valid$q & hold_table$q) & ((~hold_issued$q) & (~hold_answered$q));
         rq_meta = m1;
-        rq_action = dispatch$out_action;
         rq_mark = m1_is_data & m1_known;
         if (hold_valid$q) begin
             rq_meta = hold_meta$q;
-            rq_action = hold_action$q;
             rq_mark = hold_mark$q | resolve_mark;
         end
         req_valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;
@@ -7230,6 +7400,35 @@ module nt_homa_tr_128_nic$ingress$g_valid(d,q,clock);
     end
 
 endmodule // nt_homa_tr_128_nic$ingress$g_valid
+
+
+module nt_homa_tr_128_nic$ingress$grant_state(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [16:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [16:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[16:0] mem[127:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$grant_state
 
 
 module nt_homa_tr_128_nic$ingress$msg_info(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -16818,7 +17017,7 @@ module nt_homa_tr_128_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_homa_tr_128_nic$pktgen$tokens
 
 
-module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -16838,7 +17037,6 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
     output reg  [2:0] resp_fail_reason;
     output reg  [15:0] resp_rx_msg_id;
     output reg  resp_is_new_msg;
-    output reg  resp_announce_new_msg;
     output reg  resp_is_new_pkt;
     output reg  resp_is_last_pkt;
     output reg  [8:0] resp_ack_no;
@@ -17717,8 +17915,7 @@ module nt_homa_tr_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_r
         resp_fail = msg_table$resp_fail;
         resp_fail_reason = msg_table$resp_fail_reason;
         resp_rx_msg_id = msg_table$resp_rx_msg_id;
-        resp_is_new_msg = msg_table$resp_is_new_msg;
-        resp_announce_new_msg = msg_table$resp_announce_new_msg;
+        resp_is_new_msg = msg_table$resp_announce_new_msg;
         resp_is_new_pkt = msg_table$resp_is_new_pkt;
         resp_is_last_pkt = msg_table$resp_is_last_pkt;
         resp_ack_no = msg_table$resp_ack_no;
@@ -28168,7 +28365,7 @@ module nt_homa_tr_128_nic$status(index,value,map_version,protocol_id,messages,da
 endmodule // nt_homa_tr_128_nic$status
 
 
-module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
+module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -28176,6 +28373,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fi
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
     input wire  rtx_first_expiry;
+    input wire  probe_idle_timeout;
     input wire  [31:0] rto_cycles;
     input wire  [63:0] s_axis_msg_tdata;
     input wire  [7:0] s_axis_msg_tkeep;
@@ -28382,6 +28580,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  [15:0] core$default_credit;
     reg  [7:0] core$timeout_threshold;
     reg  core$rtx_first_expiry;
+    reg  core$probe_idle_timeout;
     reg  core$new_valid;
     wire  core$new_ready;
     reg  [6:0] core$new_slot;
@@ -28655,6 +28854,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fi
         .default_credit(core$default_credit),
         .timeout_threshold(core$timeout_threshold),
         .rtx_first_expiry(core$rtx_first_expiry),
+        .probe_idle_timeout(core$probe_idle_timeout),
         .new_valid(core$new_valid),
         .new_ready(core$new_ready),
         .new_slot(core$new_slot),
@@ -29054,6 +29254,7 @@ module nt_homa_tr_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fi
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
         core$rtx_first_expiry = rtx_first_expiry;
+        core$probe_idle_timeout = probe_idle_timeout;
         core$dlv_valid = dlv_valid;
         core$dlv_tx_msg_id = dlv_tx_msg_id;
         core$dlv_ack_bitmap = dlv_ack_bitmap;
@@ -34000,7 +34201,7 @@ module nt_homa_tr_128_nic$tx$comp_q$write_ptr(d,q,clock);
 endmodule // nt_homa_tr_128_nic$tx$comp_q$write_ptr
 
 
-module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -34008,6 +34209,7 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,r
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
     input wire  rtx_first_expiry;
+    input wire  probe_idle_timeout;
     input wire  new_valid;
     output reg  new_ready;
     input wire  [6:0] new_slot;
@@ -34399,6 +34601,9 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,r
     reg  t_abandon;
     reg  [63:0] t_rtx;
     reg  [7:0] t_bound;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [5:0] t_probe_off;
     reg  [16:0] i_npkts;
     reg  [63:0] i_pk;
     reg  [15:0] i_credit_req;
@@ -34874,6 +35079,12 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,r
             t_bound = c_max;
         end
         t_rtx = (~(ones64 << ((t_bound) & 7'h7f))) & (~c_del);
+        t_unacked = (~(ones64 << ((c_max) & 7'h7f))) & (~c_del);
+        t_probe_off = c_credit[(32'h0)+:(6)] - 32'h1;
+        t_probe = 32'h0;
+        if (((probe_idle_timeout & (t_unacked == 32'h0)) & (c_credit != 32'h0)) & (c_credit <= ((c_max) & 16'hffff))) begin
+            t_probe = ((32'h1) & 64'hffffffffffffffff) << ((t_probe_off) & 64'hffffffffffffffff);
+        end
         i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         i_pk = ~(ones64 << ((i_npkts) & 7'h7f));
         i_credit_req = default_credit;
@@ -34933,7 +35144,8 @@ module nt_homa_tr_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,r
                     u_tcnt = 32'h0;
                 end
                 u_tx = c_tx & (~t_rtx);
-                u_rtx = c_rtx | t_rtx;
+                u_rtx = (c_rtx | t_rtx) | t_probe;
+                u_del = c_del & (~t_probe);
                 sched_valid = 1'b1;
             end
         end

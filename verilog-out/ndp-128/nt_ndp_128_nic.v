@@ -138,6 +138,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [31:0] ingress$offset_range_count;
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
+    reg  ingress$cfg_dup_grant;
     reg  ingress$rel_valid;
     reg  [6:0] ingress$rel_slot;
     wire  ingress$prio_wr_valid;
@@ -207,7 +208,6 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [2:0] reassembly$resp_fail_reason;
     wire  [15:0] reassembly$resp_rx_msg_id;
     wire  reassembly$resp_is_new_msg;
-    wire  reassembly$resp_announce_new_msg;
     wire  reassembly$resp_is_new_pkt;
     wire  reassembly$resp_is_last_pkt;
     wire  [8:0] reassembly$resp_ack_no;
@@ -256,6 +256,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  [15:0] tx$default_credit;
     reg  [7:0] tx$timeout_threshold;
     reg  tx$rtx_first_expiry;
+    reg  tx$probe_idle_timeout;
     reg  [31:0] tx$rto_cycles;
     reg  [63:0] tx$s_axis_msg_tdata;
     reg  [7:0] tx$s_axis_msg_tkeep;
@@ -612,6 +613,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .offset_range_count(ingress$offset_range_count),
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
+        .cfg_dup_grant(ingress$cfg_dup_grant),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
         .prio_wr_valid(ingress$prio_wr_valid),
@@ -685,7 +687,6 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .resp_fail_reason(reassembly$resp_fail_reason),
         .resp_rx_msg_id(reassembly$resp_rx_msg_id),
         .resp_is_new_msg(reassembly$resp_is_new_msg),
-        .resp_announce_new_msg(reassembly$resp_announce_new_msg),
         .resp_is_new_pkt(reassembly$resp_is_new_pkt),
         .resp_is_last_pkt(reassembly$resp_is_last_pkt),
         .resp_ack_no(reassembly$resp_ack_no),
@@ -736,6 +737,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .default_credit(tx$default_credit),
         .timeout_threshold(tx$timeout_threshold),
         .rtx_first_expiry(tx$rtx_first_expiry),
+        .probe_idle_timeout(tx$probe_idle_timeout),
         .rto_cycles(tx$rto_cycles),
         .s_axis_msg_tdata(tx$s_axis_msg_tdata),
         .s_axis_msg_tkeep(tx$s_axis_msg_tkeep),
@@ -1059,6 +1061,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         ingress$rtt_pkts = cfg[(32'ha0)+:(16)];
         ingress$cfg_overcommit = cfg[(32'h180)+:(5)];
         ingress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
+        ingress$cfg_dup_grant = cfg[32'h1c1];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
         ingress$s_axis_tdata = s_axis_rx_tdata;
@@ -1079,7 +1082,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         ingress$resp_valid = reassembly$resp_valid;
         ingress$resp_fail = reassembly$resp_fail;
         ingress$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        ingress$resp_announce_new_msg = reassembly$resp_announce_new_msg;
+        ingress$resp_announce_new_msg = reassembly$resp_is_new_msg;
         ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
         ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
         ingress$resp_ack_no = reassembly$resp_ack_no;
@@ -1133,6 +1136,7 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         tx$rto_cycles = cfg[(32'hc0)+:(32)];
         tx$timeout_threshold = cfg[(32'he0)+:(8)];
         tx$rtx_first_expiry = cfg[32'h1c0];
+        tx$probe_idle_timeout = cfg[32'h1c1];
         tx$s_axis_msg_tdata = s_axis_msg_tdata;
         tx$s_axis_msg_tkeep = s_axis_msg_tkeep;
         tx$s_axis_msg_tlast = s_axis_msg_tlast;
@@ -2656,7 +2660,7 @@ module nt_ndp_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
 endmodule // nt_ndp_128_nic$egress
 
 
-module nt_ndp_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
+module nt_ndp_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
 
     // Module arguments
     input wire  clock;
@@ -2737,6 +2741,7 @@ module nt_ndp_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_a
     output reg  [31:0] offset_range_count;
     input wire  [4:0] cfg_overcommit;
     input wire  [3:0] cfg_unsched_prios;
+    input wire  cfg_dup_grant;
     input wire  rel_valid;
     input wire  [6:0] rel_slot;
     output reg  prio_wr_valid;
@@ -3718,7 +3723,6 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  m1_is_chop;
     reg  m1_request;
     reg  [151:0] rq_meta;
-    reg  [3:0] rq_action;
     reg  resp_done;
     reg  d_is_data;
     reg  d_ok;
@@ -4147,11 +4151,9 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         from_ans = (resolve & v_good) & (~a_fwd);
         pending_op = (hold_valid$q & hold_table$q) & ((~hold_issued$q) & (~hold_answered$q));
         rq_meta = m1;
-        rq_action = dispatch$out_action;
         rq_mark = m1_is_data & m1_known;
         if (hold_valid$q) begin
             rq_meta = hold_meta$q;
-            rq_action = hold_action$q;
             rq_mark = hold_mark$q | resolve_mark;
         end
         req_valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;
@@ -7690,7 +7692,7 @@ module nt_ndp_128_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_128_nic$pktgen$tokens
 
 
-module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -7710,7 +7712,6 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
     output reg  [2:0] resp_fail_reason;
     output reg  [15:0] resp_rx_msg_id;
     output reg  resp_is_new_msg;
-    output reg  resp_announce_new_msg;
     output reg  resp_is_new_pkt;
     output reg  resp_is_last_pkt;
     output reg  [8:0] resp_ack_no;
@@ -8589,8 +8590,7 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
         resp_fail = msg_table$resp_fail;
         resp_fail_reason = msg_table$resp_fail_reason;
         resp_rx_msg_id = msg_table$resp_rx_msg_id;
-        resp_is_new_msg = msg_table$resp_is_new_msg;
-        resp_announce_new_msg = msg_table$resp_announce_new_msg;
+        resp_is_new_msg = msg_table$resp_announce_new_msg;
         resp_is_new_pkt = msg_table$resp_is_new_pkt;
         resp_is_last_pkt = msg_table$resp_is_last_pkt;
         resp_ack_no = msg_table$resp_ack_no;
@@ -19040,7 +19040,7 @@ module nt_ndp_128_nic$status(index,value,map_version,protocol_id,messages,datapa
 endmodule // nt_ndp_128_nic$status
 
 
-module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
+module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -19048,6 +19048,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
     input wire  rtx_first_expiry;
+    input wire  probe_idle_timeout;
     input wire  [31:0] rto_cycles;
     input wire  [63:0] s_axis_msg_tdata;
     input wire  [7:0] s_axis_msg_tkeep;
@@ -19254,6 +19255,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] core$default_credit;
     reg  [7:0] core$timeout_threshold;
     reg  core$rtx_first_expiry;
+    reg  core$probe_idle_timeout;
     reg  core$new_valid;
     wire  core$new_ready;
     reg  [6:0] core$new_slot;
@@ -19527,6 +19529,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .default_credit(core$default_credit),
         .timeout_threshold(core$timeout_threshold),
         .rtx_first_expiry(core$rtx_first_expiry),
+        .probe_idle_timeout(core$probe_idle_timeout),
         .new_valid(core$new_valid),
         .new_ready(core$new_ready),
         .new_slot(core$new_slot),
@@ -19926,6 +19929,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
         core$rtx_first_expiry = rtx_first_expiry;
+        core$probe_idle_timeout = probe_idle_timeout;
         core$dlv_valid = dlv_valid;
         core$dlv_tx_msg_id = dlv_tx_msg_id;
         core$dlv_ack_bitmap = dlv_ack_bitmap;
@@ -24872,7 +24876,7 @@ module nt_ndp_128_nic$tx$comp_q$write_ptr(d,q,clock);
 endmodule // nt_ndp_128_nic$tx$comp_q$write_ptr
 
 
-module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -24880,6 +24884,7 @@ module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     input wire  [15:0] default_credit;
     input wire  [7:0] timeout_threshold;
     input wire  rtx_first_expiry;
+    input wire  probe_idle_timeout;
     input wire  new_valid;
     output reg  new_ready;
     input wire  [6:0] new_slot;
@@ -25271,6 +25276,9 @@ module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  t_abandon;
     reg  [63:0] t_rtx;
     reg  [7:0] t_bound;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [5:0] t_probe_off;
     reg  [16:0] i_npkts;
     reg  [63:0] i_pk;
     reg  [15:0] i_credit_req;
@@ -25746,6 +25754,12 @@ module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
             t_bound = c_max;
         end
         t_rtx = (~(ones64 << ((t_bound) & 7'h7f))) & (~c_del);
+        t_unacked = (~(ones64 << ((c_max) & 7'h7f))) & (~c_del);
+        t_probe_off = c_credit[(32'h0)+:(6)] - 32'h1;
+        t_probe = 32'h0;
+        if (((probe_idle_timeout & (t_unacked == 32'h0)) & (c_credit != 32'h0)) & (c_credit <= ((c_max) & 16'hffff))) begin
+            t_probe = ((32'h1) & 64'hffffffffffffffff) << ((t_probe_off) & 64'hffffffffffffffff);
+        end
         i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         i_pk = ~(ones64 << ((i_npkts) & 7'h7f));
         i_credit_req = default_credit;
@@ -25805,7 +25819,8 @@ module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
                     u_tcnt = 32'h0;
                 end
                 u_tx = c_tx & (~t_rtx);
-                u_rtx = c_rtx | t_rtx;
+                u_rtx = (c_rtx | t_rtx) | t_probe;
+                u_del = c_del & (~t_probe);
                 sched_valid = 1'b1;
             end
         end

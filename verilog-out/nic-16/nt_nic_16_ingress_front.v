@@ -276,7 +276,6 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
     reg  m1_is_chop;
     reg  m1_request;
     reg  [151:0] rq_meta;
-    reg  [3:0] rq_action;
     reg  resp_done;
     reg  d_is_data;
     reg  d_ok;
@@ -705,11 +704,9 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         from_ans = (resolve & v_good) & (~a_fwd);
         pending_op = (hold_valid$q & hold_table$q) & ((~hold_issued$q) & (~hold_answered$q));
         rq_meta = m1;
-        rq_action = dispatch$out_action;
         rq_mark = m1_is_data & m1_known;
         if (hold_valid$q) begin
             rq_meta = hold_meta$q;
-            rq_action = hold_action$q;
             rq_mark = hold_mark$q | resolve_mark;
         end
         req_valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;

@@ -19,6 +19,12 @@
 //!   cumulative ack. Control packets themselves travel at priority 0 (the highest).
 //! * A duplicate (or a late copy of a delivered message) is dropped and ACKed with the
 //!   cumulative ack, so a sender whose ACK was lost completes after its retransmission.
+//!   **Option `cfg_dup_grant`** (register 0x38 bit 1, default off = the thesis): a duplicate of a
+//!   live, incomplete message that has had a GRANT is answered with that message's current GRANT
+//!   instead (its last grant offset and priority, kept per slot in `grant_state`, cumulative ack
+//!   in `pkt_offset`), one cycle later than the ACK. With the sender's idle-timeout probe (same
+//!   bit) this recovers a lost GRANT: the sender resends its highest credited packet, the
+//!   receiver answers with the GRANT that was lost.
 //! * Every message that leaves the receive path (delivered or garbage-collected:
 //!   `rel_valid` / `rel_slot` from the reassembly) is REMOVEd from the scheduler, so a waiting
 //!   FIFO entry of a collected message never enters.
@@ -109,6 +115,7 @@ pub struct HomaIngress<const IW: usize> {
     pub m_axis_tready: Signal<In, Bit>,
     pub cfg_overcommit: Signal<In, Bits<5>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
+    pub cfg_dup_grant: Signal<In, Bit>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
     pub s_axis_tready: Signal<Out, Bit>,
@@ -188,6 +195,14 @@ pub struct HomaIngress<const IW: usize> {
     received: RegisterExtern<16, IW>,
     scheduler: PriorityScheduler<IW>,
     msg_info: RAM<Bits<128>, IW>,
+    /// Per slot: {has had a GRANT 16, its priority 15:8, its grant offset 7:0}.
+    grant_state: RAM<Bits<17>, IW>,
+    dg_valid: DFF<Bit>,
+    dg_meta: DFF<Bits<152>>,
+    dg_ack_no: DFF<Bits<9>>,
+    dg_slot: DFF<Bits<IW>>,
+    d_dup_grant: Signal<Local, Bit>,
+    dg_granted: Signal<Local, Bit>,
     trimming: Constant<Bit>,
     slot_mask: Constant<Bits<16>>,
     s3_valid: DFF<Bit>,
@@ -230,7 +245,7 @@ pub struct HomaIngress<const IW: usize> {
     rm_now: Signal<Local, Bit>,
     rm_index: Signal<Local, Bits<IW>>,
     info: Signal<Local, Bits<128>>,
-    ev_kind: Signal<Local, Bits<2>>,
+    ev_kind: Signal<Local, Bits<3>>,
 }
 
 impl<const IW: usize> HomaIngress<IW> {
@@ -291,6 +306,7 @@ impl<const IW: usize> HomaIngress<IW> {
             forwarded_count: Default::default(),
             cfg_overcommit: Default::default(),
             cfg_unsched_prios: Default::default(),
+            cfg_dup_grant: Default::default(),
             rel_valid: Default::default(),
             rel_slot: Default::default(),
             dlv_valid: Default::default(),
@@ -332,6 +348,13 @@ impl<const IW: usize> HomaIngress<IW> {
             received: Default::default(),
             scheduler: Default::default(),
             msg_info: Default::default(),
+            grant_state: Default::default(),
+            dg_valid: Default::default(),
+            dg_meta: Default::default(),
+            dg_ack_no: Default::default(),
+            dg_slot: Default::default(),
+            d_dup_grant: Default::default(),
+            dg_granted: Default::default(),
             trimming: Constant::new(trimming),
             slot_mask: Constant::new(((1u64 << IW) - 1).into()),
             s3_valid: Default::default(),
@@ -382,10 +405,12 @@ impl<const IW: usize> HomaIngress<IW> {
 impl<const IW: usize> Logic for HomaIngress<IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack);
+        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
         clock!(self, clock, front, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
+        self.grant_state.read_clock.next = self.clock.val();
+        self.grant_state.write_clock.next = self.clock.val();
         self.front.reset.next = self.reset.val();
         self.received.reset.next = self.reset.val();
         self.scheduler.reset.next = self.reset.val();
@@ -500,6 +525,15 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.s3_meta.d.next = self.d_meta.val();
         self.s3_ack_no.d.next = self.front.done_ack_no.val();
         self.d_dup_ack.next = (self.d_is_data.val() & self.front.done_ok.val()) & (!self.front.done_forward.val());
+        // With the option, a duplicate of a live, incomplete message waits one cycle for its
+        // slot's GRANT state (read now) and is answered at P+3 instead.
+        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.front.done_live.val()) & (!self.front.done_is_last_pkt.val());
+        self.grant_state.read_address.next = self.front.done_slot.val();
+        self.dg_valid.d.next = self.d_dup_grant.val();
+        self.dg_meta.d.next = self.d_meta.val();
+        self.dg_ack_no.d.next = self.front.done_ack_no.val();
+        self.dg_slot.d.next = self.front.done_slot.val();
+        self.dg_granted.next = self.grant_state.read_data.val().get_bit(16);
         // NACK: a trimmed packet of a live message, and any DATA or trimmed packet whose
         // GetRxMsgInfo failed (no free ID or buffer: the sender retries instead of waiting for its
         // timeout). A trimmed late copy of a delivered message gets nothing.
@@ -564,10 +598,14 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.info.next = self.msg_info.read_data.val();
 
         // ---------------- events, one per cycle: GRANT, else ACK at the decision, else P+2's ----------------
-        // ev_kind: 0 none, 1 GRANT, 2 ACK after the decision, 3 ACK or NACK from P+2.
+        // ev_kind: 0 none, 1 GRANT, 2 ACK after the decision, 3 ACK or NACK from P+2, 4 the
+        // answer to a duplicate with the option (its GRANT, or an ACK if it never had one).
         self.ev_kind.next = 0.into();
-        if self.d_dup_ack.val() | self.d_nack.val() {
+        if (self.d_dup_ack.val() & (!self.d_dup_grant.val())) | self.d_nack.val() {
             self.ev_kind.next = 3.into();
+        }
+        if self.dg_valid.q.val() {
+            self.ev_kind.next = 4.into();
         }
         if self.r_valid.q.val() & ((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) | self.r_ack.q.val()) {
             self.ev_kind.next = 2.into();
@@ -600,6 +638,20 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
                 self.ev_pkt_offset.next = self.d_meta.val().get_bits::<8>(80);
             }
         }
+        if self.ev_kind.val() == 4 {
+            self.ev_msg_id.next = self.dg_slot.q.val();
+            self.ev_remote_ip.next = self.dg_meta.q.val().get_bits::<32>(0);
+            self.ev_remote_port.next = self.dg_meta.q.val().get_bits::<16>(32);
+            self.ev_local_port.next = self.dg_meta.q.val().get_bits::<16>(48);
+            self.ev_msg_len.next = self.dg_meta.q.val().get_bits::<16>(64);
+            self.ev_tx_msg_id.next = self.dg_meta.q.val().get_bits::<16>(104);
+            self.ev_pkt_offset.next = self.dg_ack_no.q.val().get_bits::<8>(0);
+            if self.dg_granted.val() {
+                self.ev_ctrl_flags.next = 0x08.into();
+                self.ev_credit.next = bit_cast::<16, 8>(self.grant_state.read_data.val().get_bits::<8>(0));
+                self.ev_rank.next = self.grant_state.read_data.val().get_bits::<8>(8);
+            }
+        }
         if self.ev_kind.val() == 1 {
             self.ev_msg_id.next = self.g_id.q.val();
             self.ev_ctrl_flags.next = 0x08.into();
@@ -612,8 +664,18 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             self.ev_msg_len.next = self.info.val().get_bits::<16>(80);
             self.ev_pkt_offset.next = self.info.val().get_bits::<8>(96);
         }
-        if self.ev_kind.val() == 1 {
+        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x08) {
             self.n_grant.d.next = self.n_grant.q.val() + 1;
+        }
+        // GRANT state: written with every GRANT sent from the scheduler's decision; cleared when
+        // a message starts (a new message has had no GRANT).
+        self.grant_state.write_enable.next = (self.ev_kind.val() == 1)
+            | ((self.d_new.val() | (self.d_is_chop.val() & self.front.done_live.val())) & self.front.done_is_new_msg.val());
+        self.grant_state.write_address.next = self.front.done_slot.val();
+        self.grant_state.write_data.next = 0.into();
+        if self.ev_kind.val() == 1 {
+            self.grant_state.write_address.next = self.g_id.q.val();
+            self.grant_state.write_data.next = (bits::<17>(1) << 16) | (bit_cast::<17, 8>(self.g_prio.q.val()) << 8) | bit_cast::<17, 8>(self.g_offset.q.val());
         }
         if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x02) {
             self.n_ack.d.next = self.n_ack.q.val() + 1;
@@ -629,6 +691,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
             self.s3_valid.d.next = false;
             self.r_valid.d.next = false;
             self.g_valid.d.next = false;
+            self.dg_valid.d.next = false;
             self.rm_pending.d.next = false;
             self.n_grant.d.next = 0.into();
             self.n_ack.d.next = 0.into();

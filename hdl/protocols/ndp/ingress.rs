@@ -167,6 +167,9 @@ pub struct NdpIngress<const IW: usize> {
     // priority memory: the inputs are not read, the outputs are 0.
     pub cfg_overcommit: Signal<In, Bits<5>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
+    /// Homa's duplicate-GRANT option (part of the shell's program interface); NDP answers a
+    /// duplicate with ACK + PULL anyway.
+    pub cfg_dup_grant: Signal<In, Bit>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
     pub prio_wr_valid: Signal<Out, Bit>,
@@ -280,6 +283,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             offset_range_count: Default::default(),
             cfg_overcommit: Default::default(),
             cfg_unsched_prios: Default::default(),
+            cfg_dup_grant: Default::default(),
             rel_valid: Default::default(),
             rel_slot: Default::default(),
             prio_wr_valid: Default::default(),

@@ -63,7 +63,6 @@ use crate::nic::TxMessage;
 use crate::replay::{self, cycles_to_ns, is_idle, prepare, quiet_for, ReplayOptions, TimedSend, IDLE_HORIZON_CYCLES};
 use crate::scenarios::{data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
 use nanotransport_hdl::nic::get_rx_msg_info::RECENT_DEPTH;
-use nanotransport_hdl::nic::register_map::CFG_RTT_PKTS;
 use nanotransport_hdl::pisa::wire::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -581,7 +580,9 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     if report.nic_ip != NIC_IP {
         return Err(format!("the fuzz peer talks to {}; leave own_ip at its default", replay::format_ipv4(NIC_IP)));
     }
-    let rtt = nic.read_register(4 * CFG_RTT_PKTS as u64).0 as usize;
+    // Traffic starts right after `prepare`, as in a replay: the NIC's timers and pacer run on
+    // from reset, so any extra cycle here would shift every later event against the replay.
+    let rtt = report.rtt_pkts as usize;
     let start = nic.cycle;
     let mut run = Run {
         protocol,

@@ -490,6 +490,8 @@ pub struct ReplayReport {
     pub config: String,
     pub nic_mac: u64,
     pub nic_ip: u32,
+    /// The `rtt_pkts` register in force.
+    pub rtt_pkts: u32,
     pub records: usize,
     pub empty_records: usize,
     pub frames_not_for_nic: usize,
@@ -605,6 +607,7 @@ pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
     let mut report = ReplayReport { config: opts.config.clone(), ..Default::default() };
     report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;
+    report.rtt_pkts = read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)?;
     Ok((nic, report))
 }
 
@@ -688,7 +691,7 @@ pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Ve
     let trace = NicTrace {
         protocol: crate::scenarios::Protocol::of_config(&report.config),
         nic_ip: report.nic_ip,
-        rtt_pkts: read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)? as u16,
+        rtt_pkts: report.rtt_pkts as u16,
         rx_frames: offered,
         rx_taken: nic.stages.mac_rx.iter().map(|c| c - start).collect(),
         sends: sends.iter().map(|t| (t.cycle, t.message.clone())).collect(),

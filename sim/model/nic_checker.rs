@@ -39,7 +39,8 @@
 //!   before it: NDP ACK k ⇒ a good copy of k; NDP NACK k ⇒ a trimmed copy of k; NDP PULL credit ≤
 //!   rtt_pkts + packets received (the credit register starts at rtt_pkts + 1 with the first packet
 //!   and adds one per new packet); Homa ACK/GRANT with cumulative offset n ⇒ good copies of
-//!   0..n; GRANT offset ≤ the message's packets; Homa-Tr NACK k ⇒ some copy (trimmed or DATA) of
+//!   0..n; GRANT offset ≤ min(packets received + rtt_pkts, the message's packets) (the scheduler
+//!   grants one packet per arrival beyond the unscheduled BDP); Homa-Tr NACK k ⇒ some copy (trimmed or DATA) of
 //!   k. At the end of an idle run every delivered message has been fully acknowledged (NDP: every
 //!   packet ACKed; Homa: a cumulative offset reaching its last packet), unless the packet
 //!   generator counted dropped control events.
@@ -47,8 +48,8 @@
 //!   (`frame_count`), the parser's drop reasons, DATA /
 //!   CHOP / control / no-action and bad-length counts equal what the reference parser and the
 //!   protocol's match program predict for the frames taken; frames in and out, messages
-//!   delivered, completed and abandoned, control and data packets through the arbiter equal what
-//!   the trace shows; DATA outcomes are conserved (`data − bad_length ≤ rx_fail + duplicate +
+//!   delivered, completed and abandoned, control and data packets through the arbiter (and, for
+//!   Homa without dropped control events, ACKs, GRANTs and NACKs sent) equal what the trace shows; DATA outcomes are conserved (`data − bad_length ≤ rx_fail + duplicate +
 //!   forwarded ≤ data − bad_length + chop`); forwarded packets cover every delivered packet; the
 //!   counters that must stay 0 in valid operation (reassembly bad-length aborts, double frees,
 //!   CPU framing errors and rejected messages, register errors) are 0.
@@ -434,6 +435,8 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let mut fully_acked = vec![false; peer.len()];
     let mut acked_pkts: Vec<Vec<bool>> = peer.iter().map(|m| vec![false; m.good.len()]).collect();
     let (mut ctrl_frames, mut data_frames) = (0u64, 0u64);
+    // Homa's control frames by kind: ACK, GRANT, NACK.
+    let mut homa_kinds = [0u64; 3];
     for (t, f) in &trace.tx_frames {
         let t = *t;
         let Ok((h, payload)) = parse(f, protocol.ip_protocol()) else {
@@ -481,6 +484,9 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             continue;
         }
         ctrl_frames += 1;
+        for (i, flag) in [FLAG_ACK, FLAG_PULL, FLAG_NACK].into_iter().enumerate() {
+            homa_kinds[i] += (h.flags & flag != 0) as u64;
+        }
         let key = (h.dst_ip, h.dst_context, h.tx_msg_id);
         let Some(&idx) = peer_index.get(&key) else {
             r.push(t, "reply-unknown", format!("control flags {:#04x} to {key:?}: the peer sent no such message", h.flags));
@@ -505,8 +511,10 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                     fully_acked[idx] = true;
                 }
             }
-            if h.flags & FLAG_PULL != 0 && h.pull_offset as usize > m.good.len() {
-                r.push(t, "grant-beyond", format!("GRANT offset {} for {key:?} of {} packets", h.pull_offset, m.good.len()));
+            // The scheduler grants min(received + rtt_pkts, packets) (thesis Algorithm 6).
+            let reach = (trace.rtt_pkts as usize + m.packets_before(t)).min(m.good.len());
+            if h.flags & FLAG_PULL != 0 && h.pull_offset as usize > reach {
+                r.push(t, "grant-beyond", format!("GRANT offset {} for {key:?} of {} packets with {} taken (rtt_pkts {})", h.pull_offset, m.good.len(), m.packets_before(t), trace.rtt_pkts));
             }
             if h.flags & FLAG_NACK != 0 && !m.any_copy.get(k).and_then(|c| *c).is_some_and(|c| c < t) {
                 r.push(t, "nack-unjustified", format!("NACK of packet {k} of {key:?}: no copy of it was taken"));
@@ -606,6 +614,13 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         match status(name) {
             Some(got) if got != want & 0xFFFF_FFFF => r.push(0, "counter", format!("{name} = {got}, the trace gives {want}")),
             _ => {}
+        }
+    }
+    if homa && status("ctrl_dropped_count").unwrap_or(0) == 0 {
+        for (name, frames) in [("ack_sent_count", homa_kinds[0]), ("grant_sent_count", homa_kinds[1]), ("nack_sent_count", homa_kinds[2])] {
+            if status(name).is_some_and(|v| v != frames & 0xFFFF_FFFF) {
+                r.push(0, "counter", format!("{name} = {}, the NIC sent {frames} such frames", status(name).unwrap_or(0)));
+            }
         }
     }
     let s = |n: &str| status(n).unwrap_or(0);

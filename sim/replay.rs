@@ -678,8 +678,9 @@ pub fn is_idle(nic: &mut NicSim, start: u64) -> Result<bool, String> {
 /// every status register, and the trace for [`crate::model::nic_checker`].
 pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
     report.cycles = nic.cycle - start;
-    let tx_frames: Vec<(u64, Vec<u8>)> = nic.tx_frames.iter().map(|(c, f)| (c - start, f.clone())).collect();
-    let delivered: Vec<RxMessage> = nic.delivered.iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m.clone() }).collect();
+    // Taken out of the model's records rather than copied: long runs hold a lot of frames.
+    let tx_frames: Vec<(u64, Vec<u8>)> = std::mem::take(&mut nic.tx_frames).into_iter().map(|(c, f)| (c - start, f)).collect();
+    let delivered: Vec<RxMessage> = std::mem::take(&mut nic.delivered).into_iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m }).collect();
     report.frames_taken = report.frames_fed - nic.rx_backlog();
     report.frames_out = tx_frames.len();
     report.messages_delivered = delivered.len();

@@ -43,7 +43,8 @@
 //! copy left to offer, with H = RECENT_DEPTH / 2 = 8: then at most 2·(H − 1) = 14 < RECENT_DEPTH
 //! other messages have packets offered between M's first packet and any later copy of M, and
 //! duplicates and retransmissions stay inside the guaranteed window whatever their delay (drawn
-//! up to [`DUPLICATE_DELAY_WINDOW`] cycles). [`FuzzOptions::full_horizon_duplicates`] drops that
+//! uniformly up to [`FuzzOptions::duplicate_delay`], default [`DUPLICATE_DELAY_WINDOW`] cycles; a
+//! long delay only slows the run, since the window holds new messages back). [`FuzzOptions::full_horizon_duplicates`] drops that
 //! rule and delays duplicates up to [`DUPLICATE_DELAY_FULL`] cycles, the sender's retransmission
 //! horizon with default registers (about 140 000 cycles: the abandon threshold plus two expiries
 //! and the network), so the fuzzer shows double deliveries the table cannot prevent.
@@ -106,6 +107,9 @@ pub struct FuzzOptions {
     pub jitter: u64,
     pub frame_length_faults: bool,
     pub full_horizon_duplicates: bool,
+    /// Largest extra delay of a duplicate, cycles (uniform from 1); `None`: [`DUPLICATE_DELAY_WINDOW`],
+    /// or [`DUPLICATE_DELAY_FULL`] with `full_horizon_duplicates`.
+    pub duplicate_delay: Option<u64>,
     /// `--set NAME=VALUE` strings.
     pub settings: Vec<String>,
     pub max_cycles: u64,
@@ -124,6 +128,7 @@ impl FuzzOptions {
             jitter: 600,
             frame_length_faults: false,
             full_horizon_duplicates: false,
+            duplicate_delay: None,
             settings: Vec::new(),
             max_cycles: 200_000_000,
         }
@@ -366,7 +371,7 @@ impl Run {
         }
         if self.rng.gen_bool(self.opts.duplicate) {
             self.count("duplicated_to_nic");
-            let max = if self.opts.full_horizon_duplicates { DUPLICATE_DELAY_FULL } else { DUPLICATE_DELAY_WINDOW };
+            let max = self.opts.duplicate_delay.unwrap_or(if self.opts.full_horizon_duplicates { DUPLICATE_DELAY_FULL } else { DUPLICATE_DELAY_WINDOW }).max(1);
             let t = self.link_delay(now) + self.rng.gen_range(1..=max);
             self.schedule(t, frame.clone(), msg);
         }
@@ -719,6 +724,11 @@ pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
         "seed": o.seed,
         "settings": o.settings,
         "max_cycles": o.max_cycles,
+        "fuzz_options": {
+            "packets": o.packets, "loss": o.loss, "duplicate": o.duplicate, "trim": o.trim, "malformed": o.malformed,
+            "jitter": o.jitter, "frame_length_faults": o.frame_length_faults, "full_horizon_duplicates": o.full_horizon_duplicates,
+            "duplicate_delay": o.duplicate_delay,
+        },
         "mismatches": result.check.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
     });
     replay::write_atomically(&dir.join("bundle.json"), serde_json::to_string_pretty(&meta).unwrap().as_bytes())?;

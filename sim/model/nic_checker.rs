@@ -43,8 +43,12 @@
 //!   0..n; GRANT offset ≤ min(packets received + rtt_pkts, the message's packets) (the scheduler
 //!   grants one packet per arrival beyond the unscheduled BDP); Homa-Tr NACK k ⇒ some copy
 //!   (trimmed or DATA) of k. At the end of an idle run every delivered message has been fully acknowledged (NDP: every
-//!   packet ACKed; Homa: a cumulative offset reaching its last packet), unless the packet
-//!   generator counted dropped control events.
+//!   packet ACKed; Homa: a cumulative offset reaching its last packet), and the replies bracket
+//!   the DATA packets looked up (one ACK per NDP DATA packet, one ACK or GRANT per Homa DATA
+//!   packet plus at most one more when it completes its message: between the lookups that
+//!   succeeded and those made, twice those for Homa; NACKs at most the trimmed packets, plus
+//!   the refused lookups for Homa-Tr) — both unless the packet generator counted dropped
+//!   control events.
 //! * **Status counters** (read through the register map): frames the parser accepted
 //!   (`frame_count`), the parser's drop reasons, DATA /
 //!   CHOP / control / no-action and bad-length counts equal what the reference parser and the
@@ -443,8 +447,10 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let mut fully_acked = vec![false; peer.len()];
     let mut acked_pkts: Vec<Vec<bool>> = peer.iter().map(|m| vec![false; m.good.len()]).collect();
     let (mut ctrl_frames, mut data_frames) = (0u64, 0u64);
-    // Homa's control frames by kind: ACK, GRANT, NACK.
-    let mut homa_kinds = [0u64; 3];
+    // Control frames by flag: ACK, PULL/GRANT, NACK.
+    let mut reply_kinds = [0u64; 3];
+    // Frames with both ACK and PULL/GRANT set (one reply, counted once).
+    let mut ack_and_pull = 0u64;
     for (t, f) in &trace.tx_frames {
         let t = *t;
         let Ok((h, payload)) = parse(f, protocol.ip_protocol()) else {
@@ -493,8 +499,9 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         }
         ctrl_frames += 1;
         for (i, flag) in [FLAG_ACK, FLAG_PULL, FLAG_NACK].into_iter().enumerate() {
-            homa_kinds[i] += (h.flags & flag != 0) as u64;
+            reply_kinds[i] += (h.flags & flag != 0) as u64;
         }
+        ack_and_pull += (h.flags & FLAG_ACK != 0 && h.flags & FLAG_PULL != 0) as u64;
         let key = (h.dst_ip, h.dst_context, h.tx_msg_id);
         let Some(&idx) = peer_index.get(&key) else {
             r.push(t, "reply-unknown", format!("control flags {:#04x} to {key:?}: the peer sent no such message", h.flags));
@@ -625,7 +632,7 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         }
     }
     if homa && status("ctrl_dropped_count").unwrap_or(0) == 0 {
-        for (name, frames) in [("ack_sent_count", homa_kinds[0]), ("grant_sent_count", homa_kinds[1]), ("nack_sent_count", homa_kinds[2])] {
+        for (name, frames) in [("ack_sent_count", reply_kinds[0]), ("grant_sent_count", reply_kinds[1]), ("nack_sent_count", reply_kinds[2])] {
             if status(name).is_some_and(|v| v != frames & 0xFFFF_FFFF) {
                 r.push(0, "counter", format!("{name} = {}, the NIC sent {frames} such frames", status(name).unwrap_or(0)));
             }
@@ -636,6 +643,32 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let data = s("data_count").saturating_sub(s("bad_length_count"));
     if outcomes < data || outcomes > data + s("chop_count") {
         r.push(0, "counter", format!("DATA outcomes rx_fail + duplicate + forwarded = {outcomes}, outside [{data}, {}] (data − bad_length, + chop)", data + s("chop_count")));
+    }
+    // One reply per DATA packet whose lookup succeeded (the ingress programs raise one
+    // CtrlPktEvent for it, and immediate control packets are never merged with each other), so
+    // without dropped control events the replies bracket the DATA packets looked up.
+    if status("ctrl_dropped_count").unwrap_or(0) == 0 {
+        let looked_up = data;
+        let ok = data.saturating_sub(s("rx_fail_count"));
+        let (acks, grants, nacks) = (reply_kinds[0], reply_kinds[1], reply_kinds[2]);
+        let (replies, low, high) = match protocol {
+            // NDP: an ACK for every DATA packet looked up without failure (PULLs ride along or
+            // go alone, never replace it).
+            Protocol::Ndp => (acks, ok, looked_up),
+            // Homa: a GRANT or an ACK per DATA packet, plus an ACK when the packet completes
+            // its message and the GRANT went to another one.
+            _ => (acks + grants - (ack_and_pull), ok, 2 * looked_up),
+        };
+        if replies < low || replies > high {
+            r.push(0, "reply-count", format!("{replies} ACK/GRANT frames for {looked_up} DATA packets looked up ({} refused): outside [{low}, {high}]", s("rx_fail_count")));
+        }
+        let nack_high = match protocol {
+            Protocol::Ndp => s("chop_count"),
+            _ => s("chop_count") + s("rx_fail_count"),
+        };
+        if nacks > nack_high {
+            r.push(0, "reply-count", format!("{nacks} NACK frames for {} trimmed packets and {} refused lookups", s("chop_count"), s("rx_fail_count")));
+        }
     }
     let delivered_pkts: u64 = trace.delivered.iter().map(|d| pkts_of(d.payload.len() as u16) as u64).sum();
     if s("forwarded_count") < delivered_pkts {

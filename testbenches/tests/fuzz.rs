@@ -93,6 +93,12 @@ fn checker_catches_faults_injected_into_a_clean_trace() {
         let last = f.len() - 1;
         f[last] ^= 0x80;
     });
+    let status = |n: &str| trace.status.iter().find(|(name, _)| *name == n).unwrap().1;
+    assert_eq!(status("rx_fail_count"), 0, "the reply count is exact only without refused lookups");
+    catches(trace, "the ACK of a DATA packet never sent", "reply-count", |t| {
+        let i = t.tx_frames.iter().position(|(_, f)| f[nanotransport_hdl::pisa::wire::OFF_FLAGS] & 0x02 != 0).unwrap();
+        t.tx_frames.remove(i);
+    });
     catches(trace, "a drop counter off by one", "counter", |t| {
         let s = t.status.iter_mut().find(|(n, _)| *n == "bad_checksum_count").unwrap();
         s.1 += 1;

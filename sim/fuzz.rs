@@ -62,7 +62,7 @@ use crate::model::pisa::{ipv4_sum, Header};
 use crate::model::rx::pkts_of;
 use crate::nic::TxMessage;
 use crate::replay::{self, cycles_to_ns, is_idle, prepare, quiet_for, ReplayOptions, TimedSend, IDLE_HORIZON_CYCLES};
-use crate::scenarios::{data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
+use crate::scenarios::{control_reply as reply, data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
 use nanotransport_hdl::nic::get_rx_msg_info::RECENT_DEPTH;
 use nanotransport_hdl::pisa::wire::*;
 use rand::{Rng, SeedableRng};
@@ -260,26 +260,6 @@ fn malform(frame: &[u8], kind: &str, rng: &mut ChaCha8Rng) -> Vec<u8> {
         other => unreachable!("no malformed kind {other}"),
     }
     f
-}
-
-/// A control frame from the peer to the NIC answering DATA header `d`.
-fn reply(ipp: u8, d: &Header, flags: u8, pkt_offset: u8, credit: u16) -> Vec<u8> {
-    Header {
-        dst_mac: d.src_mac,
-        src_mac: d.dst_mac,
-        ip_ttl: 64,
-        src_ip: d.dst_ip,
-        dst_ip: d.src_ip,
-        flags,
-        src_context: d.dst_context,
-        dst_context: d.src_context,
-        msg_len: d.msg_len,
-        pkt_offset,
-        pull_offset: credit,
-        tx_msg_id: d.tx_msg_id,
-        ..Default::default()
-    }
-    .frame(ipp, &[0])
 }
 
 /// Random message length: mostly one packet, some up to 8 KB, some up to the 38 KB maximum.

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod nic;
 pub mod scenarios;
 pub mod replay;
+pub mod fuzz;
 pub mod registers;
 pub mod net;
 pub mod experiments;

@@ -51,7 +51,8 @@
 //! 0x00–0x14) and the status registers are the one register map of every configuration
 //! ([`nanotransport_hdl::nic::register_map`]).
 
-use crate::nic::{NicSim, RxMessage, TxMessage};
+use crate::model::nic_checker::NicTrace;
+use crate::nic::{Completion, NicSim, RxMessage, TxMessage};
 use nanotransport_hdl::configs::find_config;
 use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
@@ -385,19 +386,27 @@ pub fn message_json(m: &RxMessage) -> String {
     .to_string()
 }
 
+/// A message the CPU writes into the NIC from `cycle` on (run time; after the messages before it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimedSend {
+    pub cycle: u64,
+    pub message: TxMessage,
+}
+
 /// Parses a messages-to-send file: a JSON array of objects with `remote_ip` (dotted string),
-/// `remote_port`, `local_port` and exactly one of `bytes_hex` (the payload as hex) or `len`
-/// (that many bytes 0, 1, 2, … mod 256). Sent in array order from cycle 0.
-pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
+/// `remote_port`, `local_port`, exactly one of `bytes_hex` (the payload as hex) or `len`
+/// (that many bytes 0, 1, 2, … mod 256), and optionally `cycle`: the run cycle from which the
+/// CPU writes it (default 0; not below the message before it). Written in array order.
+pub fn parse_timed_sends(text: &str) -> Result<Vec<TimedSend>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let list = v.as_array().ok_or("expected a JSON array of messages")?;
-    let mut out = Vec::new();
+    let mut out: Vec<TimedSend> = Vec::new();
     for (i, m) in list.iter().enumerate() {
         let at = format!("message {i}");
         let obj = m.as_object().ok_or(format!("{at}: not an object"))?;
         for k in obj.keys() {
-            if !["remote_ip", "remote_port", "local_port", "bytes_hex", "len"].contains(&k.as_str()) {
-                return Err(format!("{at}: unknown field '{k}' (remote_ip, remote_port, local_port, bytes_hex | len)"));
+            if !["remote_ip", "remote_port", "local_port", "bytes_hex", "len", "cycle"].contains(&k.as_str()) {
+                return Err(format!("{at}: unknown field '{k}' (remote_ip, remote_port, local_port, bytes_hex | len, cycle)"));
             }
         }
         let ip = obj.get("remote_ip").and_then(Value::as_str).ok_or(format!("{at}: remote_ip (a dotted string) missing"))?;
@@ -418,9 +427,38 @@ pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
         if payload.len() > u16::MAX as usize {
             return Err(format!("{at}: {} bytes; msg_len is a 16-bit field", payload.len()));
         }
-        out.push(TxMessage { remote_ip, remote_port, local_port, payload });
+        let cycle = match obj.get("cycle") {
+            None => 0,
+            Some(c) => c.as_u64().ok_or(format!("{at}: cycle is not a number"))?,
+        };
+        if let Some(prev) = out.last().filter(|p| p.cycle > cycle) {
+            return Err(format!("{at}: cycle {cycle} is before the previous message's ({})", prev.cycle));
+        }
+        out.push(TimedSend { cycle, message: TxMessage { remote_ip, remote_port, local_port, payload } });
     }
     Ok(out)
+}
+
+/// [`parse_timed_sends`] without the cycles.
+pub fn parse_send_messages(text: &str) -> Result<Vec<TxMessage>, String> {
+    Ok(parse_timed_sends(text)?.into_iter().map(|t| t.message).collect())
+}
+
+/// A messages-to-send file of `sends` (with their cycles) that [`parse_timed_sends`] reads back.
+pub fn timed_sends_json(sends: &[TimedSend]) -> String {
+    let list: Vec<Value> = sends
+        .iter()
+        .map(|t| {
+            json!({
+                "cycle": t.cycle,
+                "remote_ip": format_ipv4(t.message.remote_ip),
+                "remote_port": t.message.remote_port,
+                "local_port": t.message.local_port,
+                "bytes_hex": hex(&t.message.payload),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&Value::Array(list)).unwrap()
 }
 
 /// Settings of one replay.
@@ -452,6 +490,8 @@ pub struct ReplayReport {
     pub config: String,
     pub nic_mac: u64,
     pub nic_ip: u32,
+    /// The `rtt_pkts` register in force.
+    pub rtt_pkts: u32,
     pub records: usize,
     pub empty_records: usize,
     pub frames_not_for_nic: usize,
@@ -507,6 +547,8 @@ pub struct ReplayOutcome {
     pub tx_frames: Vec<(u64, Vec<u8>)>,
     pub delivered: Vec<RxMessage>,
     pub report: ReplayReport,
+    /// Everything observed, for the whole-NIC checker.
+    pub trace: NicTrace,
 }
 
 /// Whether `frame` is addressed to a NIC with these addresses: destination MAC its own or a
@@ -540,8 +582,10 @@ fn status_of(nic: &mut NicSim, name: &str) -> Result<u32, String> {
     read_reg(nic, status_address(name).ok_or(format!("no status register {name}"))?)
 }
 
-/// Replays `input` (and `sends`) through the NIC model of `opts.config`.
-pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
+/// A NIC model of `opts.config` with the options' registers written and the addresses in force
+/// read back into a report: the state every replay (and `nanotransport fuzz`) starts traffic from,
+/// so that the same inputs at the same cycles after this point give the same run.
+pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
     let config = find_config(&opts.config)?;
     config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
     let mut nic = NicSim::new(&crate::scenarios::nic_module(&opts.config))?;
@@ -560,11 +604,26 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
         write_reg(&mut nic, CFG_RTT_PKTS, n)?;
     }
     crate::registers::apply(&mut nic, &opts.settings)?;
-    let mut report = ReplayReport { config: opts.config.clone(), records: input.records.len(), empty_records: input.empty_records, ..Default::default() };
+    let mut report = ReplayReport { config: opts.config.clone(), ..Default::default() };
     report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;
+    report.rtt_pkts = read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)?;
+    Ok((nic, report))
+}
 
+/// Replays `input` (and `sends`, all from cycle 0) through the NIC model of `opts.config`.
+pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
+    let timed: Vec<TimedSend> = sends.iter().map(|m| TimedSend { cycle: 0, message: m.clone() }).collect();
+    replay_timed(input, &timed, opts)
+}
+
+/// Replays `input` and the timed CPU sends through the NIC model of `opts.config`.
+pub fn replay_timed(input: &PcapInput, sends: &[TimedSend], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
+    let (mut nic, mut report) = prepare(opts)?;
+    report.records = input.records.len();
+    report.empty_records = input.empty_records;
     let start = nic.cycle;
+    let mut offered = Vec::new();
     for (record, cycle) in input.records.iter().zip(record_cycles(&input.records)) {
         if !addressed_to(&record.frame, report.nic_mac, report.nic_ip) {
             report.frames_not_for_nic += 1;
@@ -574,24 +633,24 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
             }
         }
         nic.push_frame(&record.frame, start + cycle);
+        offered.push((cycle, record.frame.clone()));
         report.frames_fed += 1;
     }
-    for m in sends {
-        nic.send(m);
-    }
     report.messages_sent = sends.len();
-
+    let mut next_send = 0;
     let mut next_check = start;
     loop {
         let now = nic.cycle;
+        while next_send < sends.len() && sends[next_send].cycle <= now - start {
+            nic.send(&sends[next_send].message);
+            next_send += 1;
+        }
         if now - start >= opts.max_cycles {
             report.stopped = "max-cycles".into();
             break;
         }
-        if now >= next_check && quiet(&nic, start, now) {
-            let seen = activity_count(&nic);
-            let slots_free = status_of(&mut nic, "tx_active_any")? == 0 && status_of(&mut nic, "rx_busy_any")? == 0;
-            if slots_free && activity_count(&nic) == seen {
+        if next_send == sends.len() && now >= next_check && quiet(&nic, start, now) {
+            if is_idle(&mut nic, start)? {
                 report.stopped = "idle".into();
                 report.slots_checked = true;
                 break;
@@ -601,9 +660,27 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
         }
         nic.step();
     }
+    finish(nic, start, report, offered, sends)
+}
+
+/// Whether the NIC is idle (the rule in the module documentation): quiet for the horizon and
+/// both slot registers 0, with no activity during the register reads.
+pub fn is_idle(nic: &mut NicSim, start: u64) -> Result<bool, String> {
+    if !quiet(nic, start, nic.cycle) {
+        return Ok(false);
+    }
+    let seen = activity_count(nic);
+    let slots_free = status_of(nic, "tx_active_any")? == 0 && status_of(nic, "rx_busy_any")? == 0;
+    Ok(slots_free && activity_count(nic) == seen)
+}
+
+/// The outcome of a run that began at cycle `start`: outputs in run time, the report's figures,
+/// every status register, and the trace for [`crate::model::nic_checker`].
+pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
     report.cycles = nic.cycle - start;
-    let tx_frames: Vec<(u64, Vec<u8>)> = nic.tx_frames.iter().map(|(c, f)| (c - start, f.clone())).collect();
-    let delivered: Vec<RxMessage> = nic.delivered.iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m.clone() }).collect();
+    // Taken out of the model's records rather than copied: long runs hold a lot of frames.
+    let tx_frames: Vec<(u64, Vec<u8>)> = std::mem::take(&mut nic.tx_frames).into_iter().map(|(c, f)| (c - start, f)).collect();
+    let delivered: Vec<RxMessage> = std::mem::take(&mut nic.delivered).into_iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m }).collect();
     report.frames_taken = report.frames_fed - nic.rx_backlog();
     report.frames_out = tx_frames.len();
     report.messages_delivered = delivered.len();
@@ -612,12 +689,31 @@ pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> R
     for r in STATUS_MAP {
         report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
-    Ok(ReplayOutcome { tx_frames, delivered, report })
+    let trace = NicTrace {
+        protocol: crate::scenarios::Protocol::of_config(&report.config),
+        nic_ip: report.nic_ip,
+        rtt_pkts: report.rtt_pkts as u16,
+        rx_frames: offered,
+        rx_taken: nic.stages.mac_rx.iter().map(|c| c - start).collect(),
+        sends: sends.iter().map(|t| (t.cycle, t.message.clone())).collect(),
+        sent_ids: nic.sent_ids.iter().map(|(c, id)| (c - start, *id)).collect(),
+        tx_frames: tx_frames.clone(),
+        delivered: delivered.clone(),
+        completions: nic.completions.iter().map(|c| Completion { cycle: c.cycle - start, ..*c }).collect(),
+        status: report.status.clone(),
+        idle: report.stopped == "idle",
+    };
+    Ok(ReplayOutcome { tx_frames, delivered, report, trace })
 }
 
 /// Everything observable that moved so far (to see whether register reads overlapped activity).
 fn activity_count(nic: &NicSim) -> usize {
     nic.tx_frames.len() + nic.delivered.len() + nic.rx_beat_cycles.len() + nic.completions.len() + nic.stages.cpu_tx.len()
+}
+
+/// [`quiet`] at the NIC's current cycle.
+pub fn quiet_for(nic: &NicSim, start: u64) -> bool {
+    quiet(nic, start, nic.cycle)
 }
 
 /// No input left, nothing part-way out, and no activity for the horizon.
@@ -671,20 +767,26 @@ pub struct ReplayFiles {
 /// Reads and checks every input, replays, and only then writes the outputs (each through a
 /// temporary file): any error leaves no output file behind.
 pub fn replay_files(files: &ReplayFiles, opts: &ReplayOptions) -> Result<ReplayReport, String> {
+    replay_files_checked(files, opts).map(|(report, _)| report)
+}
+
+/// [`replay_files`], with the whole-NIC checker's verdict on the run.
+pub fn replay_files_checked(files: &ReplayFiles, opts: &ReplayOptions) -> Result<(ReplayReport, crate::model::nic_checker::CheckReport), String> {
     let input = read_pcap(&files.input)?;
     let sends = match &files.send {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            parse_send_messages(&text).map_err(|e| format!("{}: {e}", p.display()))?
+            parse_timed_sends(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => Vec::new(),
     };
-    let outcome = replay(&input, &sends, opts)?;
+    let outcome = replay_timed(&input, &sends, opts)?;
     let out = output_pcap(&outcome.tx_frames)?;
     let lines: String = outcome.delivered.iter().map(|m| message_json(m) + "\n").collect();
     write_atomically(&files.output, &out)?;
     if let Some(p) = &files.messages {
         write_atomically(p, lines.as_bytes())?;
     }
-    Ok(outcome.report)
+    let check = crate::model::nic_checker::check(&outcome.trace);
+    Ok((outcome.report, check))
 }

@@ -97,19 +97,25 @@ pub fn ack_for(data: &[u8]) -> Vec<u8> {
     let h = Header::decode(data);
     let ip_protocol = data[OFF_PROTOCOL];
     let pkt_offset = if ip_protocol == NDP_IP_PROTOCOL { h.pkt_offset } else { h.pkt_offset + 1 };
+    control_reply(ip_protocol, &h, FLAG_ACK, pkt_offset, 0)
+}
+
+/// A control packet (one dummy byte) answering DATA header `d`: addresses and ports swapped,
+/// msg_len and tx_msg_id echoed, `flags`, `pkt_offset` and the PULL / GRANT offset `credit`.
+pub fn control_reply(ip_protocol: u8, d: &Header, flags: u8, pkt_offset: u8, credit: u16) -> Vec<u8> {
     Header {
-        dst_mac: h.src_mac,
-        src_mac: h.dst_mac,
-        ip_total_len: 51,
+        dst_mac: d.src_mac,
+        src_mac: d.dst_mac,
         ip_ttl: 64,
-        src_ip: h.dst_ip,
-        dst_ip: h.src_ip,
-        flags: FLAG_ACK,
-        src_context: h.dst_context,
-        dst_context: h.src_context,
-        msg_len: h.msg_len,
+        src_ip: d.dst_ip,
+        dst_ip: d.src_ip,
+        flags,
+        src_context: d.dst_context,
+        dst_context: d.src_context,
+        msg_len: d.msg_len,
         pkt_offset,
-        tx_msg_id: h.tx_msg_id,
+        pull_offset: credit,
+        tx_msg_id: d.tx_msg_id,
         ..Default::default()
     }
     .frame(ip_protocol, &[0])

@@ -210,15 +210,22 @@ enum Command {
         #[arg(long, value_name = "N")]
         rtt_pkts: Option<u32>,
         /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
-        #[arg(long = "in", value_name = "IN.pcap")]
-        input: PathBuf,
+        #[arg(long = "in", value_name = "IN.pcap", required_unless_present = "bundle")]
+        input: Option<PathBuf>,
         /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)
-        #[arg(long, value_name = "OUT.pcap")]
-        out: PathBuf,
+        #[arg(long, value_name = "OUT.pcap", required_unless_present = "bundle")]
+        out: Option<PathBuf>,
+        /// Replay a reproducer bundle written by `fuzz` (capture, timed sends, registers) and run
+        /// the whole-NIC checker on it; exit status 1 if it finds mismatches
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["input", "send", "set", "rtt_pkts", "nic_mac", "nic_ip", "peer_mac"])]
+        bundle: Option<PathBuf>,
+        /// Run the whole-NIC checker on the replayed run (exit status 1 on mismatches)
+        #[arg(long)]
+        check: bool,
         /// Messages delivered to the CPU, one JSON object per line
         #[arg(long, value_name = "OUT.jsonl")]
         messages: Option<PathBuf>,
-        /// Messages for the CPU to send: a JSON array of {remote_ip, remote_port, local_port, bytes_hex | len}
+        /// Messages for the CPU to send: a JSON array of {remote_ip, remote_port, local_port, bytes_hex | len, cycle (optional: written from this run cycle on)}
         #[arg(long, value_name = "MSGS.json")]
         send: Option<PathBuf>,
         /// Stop after this many cycles if the NIC is not idle before
@@ -240,6 +247,57 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
         /// Print the report as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (see README)
+    Fuzz {
+        /// Protocol (ndp, homa, homa-tr)
+        #[arg(long, default_value = "ndp")]
+        protocol: String,
+        /// Whole-NIC configuration (default: <protocol>-16)
+        #[arg(long, value_name = "NAME")]
+        config: Option<String>,
+        /// Start no new message once this many frames were offered to MAC RX
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        packets: u64,
+        /// Random seed (printed; default: from the clock)
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Per-frame loss probability on each link
+        #[arg(long, value_name = "P", default_value_t = 0.01)]
+        loss: f64,
+        /// Per-frame duplication probability towards the NIC
+        #[arg(long, value_name = "P", default_value_t = 0.03)]
+        duplicate: f64,
+        /// Per-DATA-frame trimming probability (NDP, Homa-Tr)
+        #[arg(long, value_name = "P", default_value_t = 0.02)]
+        trim: f64,
+        /// Per-frame probability of a malformed frame towards the NIC
+        #[arg(long, value_name = "P", default_value_t = 0.02)]
+        malformed: f64,
+        /// Largest extra per-frame delay, cycles (reordering)
+        #[arg(long, value_name = "CYCLES", default_value_t = 600)]
+        jitter: u64,
+        /// Also send frames whose Ethernet length disagrees with their IPv4 length (trailer, cut short)
+        #[arg(long)]
+        frame_length_faults: bool,
+        /// Largest extra delay of a duplicate, cycles, drawn uniformly (default 4000; 140000 with --full-horizon-duplicates)
+        #[arg(long, value_name = "CYCLES")]
+        duplicate_delay: Option<u64>,
+        /// Delay duplicates up to the sender's full retransmission horizon and drop the peer's window rule (shows double deliveries beyond the recently-completed table)
+        #[arg(long)]
+        full_horizon_duplicates: bool,
+        /// Set a configuration register before traffic, NAME=VALUE (repeatable)
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Bound of the run, cycles
+        #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+        max_cycles: u64,
+        /// Where to write the reproducer bundle on a mismatch (default: fuzz-repro-<config>-<seed>)
+        #[arg(long, value_name = "DIR")]
+        repro: Option<PathBuf>,
+        /// Print the summary as JSON
         #[arg(long)]
         json: bool,
     },
@@ -577,9 +635,10 @@ struct ReplayArgs {
     filter_not_for_nic: bool,
     set: Vec<String>,
     json: bool,
+    check: bool,
 }
 
-fn replay_cmd(a: ReplayArgs) -> Result<(), String> {
+fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     use nanotransport_sim::replay::*;
     let config = nic_config(&a.protocol, a.config)?;
     let mut opts = ReplayOptions::new(&config);
@@ -591,9 +650,14 @@ fn replay_cmd(a: ReplayArgs) -> Result<(), String> {
     opts.filter_not_for_nic = a.filter_not_for_nic;
     opts.settings = nanotransport_sim::registers::parse_sets(&a.set)?;
     let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
-    let r = replay_files(&files, &opts)?;
+    let (r, check) = replay_files_checked(&files, &opts)?;
+    let check = a.check.then_some(check);
     if a.json {
-        println!("{}", r.to_json());
+        let mut v = r.to_json();
+        if let Some(c) = &check {
+            v["mismatches"] = c.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
+        }
+        println!("{v}");
     } else {
         println!("{} on {config}: NIC {} {}", a.protocol, format_mac(r.nic_mac), format_ipv4(r.nic_ip));
         println!(
@@ -615,8 +679,99 @@ fn replay_cmd(a: ReplayArgs) -> Result<(), String> {
         if !nonzero.is_empty() {
             println!("status: {}", nonzero.join(" "));
         }
+        if let Some(c) = &check {
+            print_mismatches(c);
+        }
     }
-    Ok(())
+    Ok(check.map_or(true, |c| c.mismatches.is_empty()))
+}
+
+fn print_mismatches(c: &nanotransport_sim::model::nic_checker::CheckReport) {
+    println!("checker: {} mismatches", c.mismatches.len());
+    for m in c.mismatches.iter().take(20) {
+        println!("  {m}");
+    }
+    if c.mismatches.len() > 20 {
+        println!("  … {} more", c.mismatches.len() - 20);
+    }
+    for s in &c.skipped {
+        println!("  not checked: {s}");
+    }
+}
+
+/// `replay --bundle DIR`: the bundle's run again, checked, compared with what the fuzz run found.
+fn replay_bundle_cmd(dir: &Path, out: Option<PathBuf>, messages: Option<PathBuf>, json: bool) -> Result<bool, String> {
+    use nanotransport_sim::replay::*;
+    let b = nanotransport_sim::fuzz::replay_bundle(dir)?;
+    if let Some(p) = out {
+        write_atomically(&p, &output_pcap(&b.outcome.tx_frames)?)?;
+    }
+    if let Some(p) = messages {
+        let lines: String = b.outcome.delivered.iter().map(|m| message_json(m) + "\n").collect();
+        write_atomically(&p, lines.as_bytes())?;
+    }
+    let reproduced = b.reproduced();
+    if json {
+        let mut v = b.outcome.report.to_json();
+        v["mismatches"] = b.check.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
+        v["recorded_mismatches"] = b.recorded.clone().into();
+        v["reproduced"] = reproduced.into();
+        println!("{v}");
+    } else {
+        let r = &b.outcome.report;
+        println!("bundle {} on {}: {} frames in, {} out, {} delivered, {} sent, stopped {} after {} cycles", dir.display(), r.config, r.frames_fed, r.frames_out, r.messages_delivered, r.messages_sent, r.stopped, r.cycles);
+        print_mismatches(&b.check);
+        println!("{}", if reproduced { format!("reproduced: the same {} mismatches as the fuzz run", b.recorded.len()) } else { format!("NOT reproduced: the fuzz run recorded {} mismatches", b.recorded.len()) });
+    }
+    Ok(b.check.mismatches.is_empty())
+}
+
+fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, json: bool) -> Result<bool, String> {
+    eprintln!("fuzz {} seed {} packets {}", o.config, o.seed, o.packets);
+    let bar = indicatif::ProgressBar::new(o.packets);
+    bar.set_style(indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} frames in ({per_sec}, eta {eta})").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+    let r = nanotransport_sim::fuzz::fuzz(o, &mut |n| bar.set_position(n.min(o.packets)))?;
+    bar.finish_and_clear();
+    let mut bundle = None;
+    if !r.check.mismatches.is_empty() {
+        let dir = repro.unwrap_or_else(|| PathBuf::from(format!("fuzz-repro-{}-{}", o.config, o.seed)));
+        nanotransport_sim::fuzz::write_bundle(&dir, &r)?;
+        bundle = Some(dir);
+    }
+    if json {
+        let mut v = r.to_json();
+        v["bundle"] = bundle.as_ref().map(|d| d.display().to_string()).into();
+        println!("{v}");
+    } else {
+        println!("fuzz {} ({:?}) seed {}", o.config, r.protocol, o.seed);
+        println!("| figure | value |\n|---|---|");
+        let rows: Vec<(&str, String)> = vec![
+            ("frames offered to MAC RX", r.frames_in.to_string()),
+            ("frames sent on MAC TX", r.frames_out.to_string()),
+            ("peer messages (given up by the peer)", format!("{} ({})", r.peer_messages, r.peer_given_up)),
+            ("messages delivered to the CPU", r.check.delivered.to_string()),
+            ("CPU messages sent", r.cpu_messages.to_string()),
+            ("completions (completed / abandoned)", format!("{} / {}", r.check.completed, r.check.abandoned)),
+            ("DATA frames after their message completed (identical copies)", r.check.data_after_completion.to_string()),
+            ("mismatches", r.check.mismatches.len().to_string()),
+            ("cycles", format!("{} ({})", r.cycles, r.stopped)),
+            ("wall time, s", format!("{:.1}", r.wall_s)),
+        ];
+        for (k, v) in rows {
+            println!("| {k} | {v} |");
+        }
+        for (k, v) in &r.injected {
+            println!("| injected: {k} | {v} |");
+        }
+        for (k, v) in r.status.iter().filter(|(_, v)| *v != 0) {
+            println!("| counter: {k} | {v} |");
+        }
+        print_mismatches(&r.check);
+        if let Some(d) = &bundle {
+            println!("reproducer: nanotransport replay --bundle {}", d.display());
+        }
+    }
+    Ok(r.check.mismatches.is_empty())
 }
 
 fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
@@ -955,9 +1110,24 @@ fn main() -> ExitCode {
         Command::Throughput { protocol, config, direction, packets, set, json } => {
             throughput_cmd(&protocol, config, &direction, packets, &set, json).map(|_| true)
         }
-        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json } => {
-            let a = ReplayArgs { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json };
-            replay_cmd(a).map(|_| true)
+        Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
+        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None } => {
+            let a = ReplayArgs { protocol, config, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check };
+            replay_cmd(a)
+        }
+        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, repro, json } => {
+            let config = match nic_config(&protocol, config) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1));
+            let mut o = nanotransport_sim::fuzz::FuzzOptions::new(&config, packets, seed);
+            (o.loss, o.duplicate, o.trim, o.malformed, o.jitter) = (loss, duplicate, trim, malformed, jitter);
+            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles) = (frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles);
+            fuzz_cmd(&o, repro, json)
         }
         Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {
             incast_cmd(&protocol, &setup, buffer_pkts, buffer_kb, json, plot, pcap)

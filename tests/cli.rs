@@ -32,6 +32,7 @@ fn every_subcommand_has_help() {
         vec!["latency", "--help"],
         vec!["throughput", "--help"],
         vec!["replay", "--help"],
+        vec!["fuzz", "--help"],
     ] {
         let o = nanotransport(&args);
         assert!(o.status.success(), "{args:?}");

@@ -8,3 +8,4 @@ pub mod packetization;
 pub mod pisa;
 pub mod csr;
 pub mod scheduler;
+pub mod nic_checker;

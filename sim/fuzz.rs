@@ -28,9 +28,8 @@
 //! corrupted (no checksum covers it: the NIC could not tell).
 //!
 //! **Frame-length faults** (Ethernet length ≠ 14 + IPv4 total length: a 4-byte trailer, or the
-//! frame cut 8 bytes short) are behind [`FuzzOptions::frame_length_faults`], off by default: the
-//! intended behaviour (drop and count, no reply, no state change) is not what the NIC does yet —
-//! it acknowledges such a DATA packet and then aborts its message in the reassembly.
+//! frame cut 8 bytes short) are among the malformed kinds ([`FuzzOptions::frame_length_faults`],
+//! on by default): the NIC must drop and count such a frame, with no reply and no state change.
 //!
 //! # Duplicates and the recently-completed table
 //! The receiver remembers the keys of the last [`RECENT_DEPTH`] delivered messages; a copy of an
@@ -126,7 +125,7 @@ impl FuzzOptions {
             trim: 0.02,
             malformed: 0.02,
             jitter: 600,
-            frame_length_faults: false,
+            frame_length_faults: true,
             full_horizon_duplicates: false,
             duplicate_delay: None,
             settings: Vec::new(),

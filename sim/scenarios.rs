@@ -396,6 +396,24 @@ impl LoopbackReport {
         (0..2).map(|side| (self.value(side, "bad_frame_length_count") + self.value(side, "too_short_count")) as usize).sum()
     }
 
+    /// What a run over a link with [`LinkFaults::length`] must show: at least `min_faults`
+    /// mangled frames, each dropped and counted, and both NICs idle at the end (the loopback
+    /// itself checks delivery exactly once and that nothing was abandoned).
+    pub fn check_length_faults(&self, min_faults: usize) -> Result<(), String> {
+        if self.length_faults < min_faults {
+            return Err(format!("the link mangled only {} frames", self.length_faults));
+        }
+        if self.length_drops() != self.length_faults {
+            return Err(format!("{} wrong-length frames, {} dropped and counted", self.length_faults, self.length_drops()));
+        }
+        for side in 0..2 {
+            if self.value(side, "tx_active_any") != 0 || self.value(side, "rx_busy_any") != 0 {
+                return Err(format!("nic {side} is not idle at the end"));
+            }
+        }
+        Ok(())
+    }
+
     /// Prints the run and every non-zero status register of both NICs.
     pub fn print(&self, name: &str) {
         println!(
@@ -577,7 +595,7 @@ pub fn loopback_with_lengths(
                 if let Some((flags, n)) = faults.drop_nth {
                     if flags_of(&f) & flags != 0 {
                         report.flagged += 1;
-                        if report.flagged == n + 1 {
+                        if report.flagged - 1 == n {
                             report.dropped += 1;
                             continue;
                         }

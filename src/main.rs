@@ -279,9 +279,9 @@ enum Command {
         /// Largest extra per-frame delay, cycles (reordering)
         #[arg(long, value_name = "CYCLES", default_value_t = 600)]
         jitter: u64,
-        /// Also send frames whose Ethernet length disagrees with their IPv4 length (trailer, cut short)
+        /// Leave out the malformed frames whose Ethernet length disagrees with their IPv4 length (trailer, cut short)
         #[arg(long)]
-        frame_length_faults: bool,
+        no_frame_length_faults: bool,
         /// Largest extra delay of a duplicate, cycles, drawn uniformly (default 4000; 140000 with --full-horizon-duplicates)
         #[arg(long, value_name = "CYCLES")]
         duplicate_delay: Option<u64>,
@@ -1115,7 +1115,7 @@ fn main() -> ExitCode {
             let a = ReplayArgs { protocol, config, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check };
             replay_cmd(a)
         }
-        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, repro, json } => {
+        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, repro, json } => {
             let config = match nic_config(&protocol, config) {
                 Ok(c) => c,
                 Err(e) => {
@@ -1126,7 +1126,7 @@ fn main() -> ExitCode {
             let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1));
             let mut o = nanotransport_sim::fuzz::FuzzOptions::new(&config, packets, seed);
             (o.loss, o.duplicate, o.trim, o.malformed, o.jitter) = (loss, duplicate, trim, malformed, jitter);
-            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles) = (frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles);
+            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles) = (!no_frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles);
             fuzz_cmd(&o, repro, json)
         }
         Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {

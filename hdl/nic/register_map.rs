@@ -35,7 +35,7 @@
 //! | 0x3C | free | 0 | 0 |
 //!
 //! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no
-//! frame is in flight. Counters wrap; 16-bit counters are zero-extended.
+//! frame is in flight. 32-bit counters wrap; the 16-bit ones (transmit path, arbiter) saturate at 65 535 and are zero-extended.
 
 pub use crate::nic::status_bank::{status_address, REGISTER_MAP_VERSION, STATUS_BASE, STATUS_MAP};
 

@@ -76,7 +76,7 @@ status_bank! {
     1 protocol_id: 32, "protocol: 1 NDP, 2 Homa, 3 Homa-Tr";
     2 messages: 32, "concurrent messages per direction";
     3 datapath_bits: 32, "MAC-side datapath width in bits";
-    16 frame_count: 32, "frames received from the MAC";
+    16 frame_count: 32, "frames the parser accepted (the ones it drops are counted by reason below)";
     17 not_ipv4_count: 32, "frames dropped: not IPv4";
     18 wrong_protocol_count: 32, "frames dropped: another IP protocol";
     19 too_short_count: 32, "frames dropped: shorter than the 64-byte headers";

@@ -280,6 +280,10 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo16::default())));
+                // The delivered set as the presets use it, and a small one that forgets within a
+                // lockstep run.
+                blocks.push(("delivered_set", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<12>::default())));
+                blocks.push(("delivered_set_small", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<4>::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly16::default())));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
                 blocks.push(("tx_path", tx_path_verilog::<16, 4>(&TX_CLASSES_16)));

@@ -31,23 +31,16 @@
 //! frame cut 8 bytes short) are among the malformed kinds ([`FuzzOptions::frame_length_faults`],
 //! on by default): the NIC must drop and count such a frame, with no reply and no state change.
 //!
-//! # Duplicates and the recently-completed table
-//! The receiver remembers the keys of the last [`RECENT_DEPTH`] delivered messages; a copy of an
-//! older delivered message is taken for a new message and delivered again. The window in which the
-//! design guarantees suppression: a copy of message M is suppressed if fewer than RECENT_DEPTH
-//! other messages were delivered between M's delivery and the copy's lookup. Every message
-//! delivered in that interval has a packet offered after M's first packet was offered and before
-//! the copy (it completed after M did, with a packet that arrived after M's first). By default
-//! the peer therefore starts message j only when every message i ≤ j − H is closed and has no
-//! copy left to offer, with H = RECENT_DEPTH / 2 = 8: then at most 2·(H − 1) = 14 < RECENT_DEPTH
-//! other messages have packets offered between M's first packet and any later copy of M, and
-//! duplicates and retransmissions stay inside the guaranteed window whatever their delay (drawn
-//! uniformly up to [`FuzzOptions::duplicate_delay`], default [`DUPLICATE_DELAY_WINDOW`] cycles; a
-//! long delay only slows the run, since the window holds new messages back). [`FuzzOptions::full_horizon_duplicates`] drops that
-//! rule and delays duplicates up to [`DUPLICATE_DELAY_FULL`] cycles, the sender's retransmission
-//! horizon with default registers (about 140 000 cycles: the abandon threshold plus two expiries
-//! and the network), so the fuzzer shows double deliveries the table cannot prevent.
-//!
+//! # Duplicates and the delivered set
+//! The receiver remembers the key of every delivered message for its horizon (2^18 cycles; see
+//! hdl/nic/delivered_set.rs): a copy arriving within that time is answered as a duplicate and never
+//! delivered again. By default the peer keeps at most [`WINDOW_MESSAGES`] messages open and delays
+//! duplicates up to [`DUPLICATE_DELAY_WINDOW`] cycles (the traffic stays dense).
+//! [`FuzzOptions::full_horizon_duplicates`] keeps more messages open and delays duplicates up to
+//! [`DUPLICATE_DELAY_FULL`] cycles, the sender's retransmission horizon with default registers
+//! (about 140 000 cycles: the abandon threshold plus two expiries and the network): the checker
+//! must still see every message delivered exactly once.
+
 //! # Reproducer bundle
 //! A directory with `input.pcap` (every frame offered to MAC RX, nanosecond timestamps at
 //! multiples of 5 ns = 16 cycles, so the cycles are exact; the first frame at cycle 0),
@@ -62,7 +55,6 @@ use crate::model::rx::pkts_of;
 use crate::nic::TxMessage;
 use crate::replay::{self, cycles_to_ns, is_idle, prepare, quiet_for, ReplayOptions, TimedSend, IDLE_HORIZON_CYCLES};
 use crate::scenarios::{control_reply as reply, data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
-use nanotransport_hdl::nic::get_rx_msg_info::RECENT_DEPTH;
 use nanotransport_hdl::pisa::wire::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -75,8 +67,8 @@ use std::path::Path;
 pub const PEER_RTO_CYCLES: u64 = 16_000;
 /// Timeouts after which the peer gives a message up.
 pub const PEER_MAX_RETRIES: u32 = 8;
-/// Messages the peer may have open at once in the default (guaranteed-window) mode.
-pub const WINDOW_MESSAGES: usize = RECENT_DEPTH / 2;
+/// Messages the peer may have open at once in the default mode.
+pub const WINDOW_MESSAGES: usize = 8;
 /// Largest duplicate delay, cycles: default mode / full-horizon mode.
 pub const DUPLICATE_DELAY_WINDOW: u64 = 4_000;
 pub const DUPLICATE_DELAY_FULL: u64 = 140_000;

@@ -11,6 +11,10 @@ use crate::cosim::verilated::{PortId, VerilatedModel};
 use std::collections::VecDeque;
 
 /// A message delivered to the CPU.
+/// Cycles a NIC needs after reset before its receive path takes frames: the delivered set
+/// writes its 2 × 4 096 buckets empty (GetRxMsgInfo's own table is cleared meanwhile).
+pub const RESET_INIT_CYCLES: u64 = (1 << nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS) + 8;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RxMessage {
     pub remote_ip: u32,
@@ -228,7 +232,8 @@ impl NicSim<VerilatedModel> {
 }
 
 impl<B: NicBackend> NicSim<B> {
-    /// A NIC on `model` (named `module` in errors), reset for one cycle.
+    /// A NIC on `model` (named `module` in errors), reset for one cycle and run for
+    /// [`RESET_INIT_CYCLES`] so that its tables are initialised.
     pub fn with_backend(model: B, module: &str) -> Result<Self, String> {
         let q = |n: &str| model.port(n).ok_or_else(|| format!("{module}: no port {n}"));
         let p = Ports {
@@ -317,6 +322,12 @@ impl<B: NicBackend> NicSim<B> {
         sim.model.eval();
         sim.model.tick();
         sim.model.set(sim.p.reset, 0);
+        sim.model.eval();
+        // The receive path clears its tables after reset (the delivered set's 4 096 buckets);
+        // frames offered meanwhile would wait. Cycle 0 is the first cycle after that.
+        for _ in 0..RESET_INIT_CYCLES {
+            sim.model.tick();
+        }
         sim.model.eval();
         Ok(sim)
     }

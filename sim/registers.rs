@@ -7,6 +7,9 @@
 //! written as a whole and expand to one or two registers: `own_mac` / `peer_mac`
 //! (`02:00:00:00:00:01`) and `own_ip` (`10.0.0.1`). Values are decimal or `0x` hexadecimal.
 //!
+//! A timeout and threshold whose product outlasts what the receiver remembers of delivered
+//! messages are refused as well ([`check_retransmission_horizon`]).
+//!
 //! A bad `--set` is one line naming the register and its valid range, e.g.
 //! `--set rtt_pkts=65: out of range; rtt_pkts takes 0..=64 (BDP in packets …)`.
 
@@ -107,12 +110,17 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
     }
 }
 
-/// Parses every `--set` argument, in order (a later write to the same register wins).
+/// Parses every `--set` argument, in order (a later write to the same register wins), and
+/// refuses a retransmission timeout and threshold that together outlast the receiver's
+/// delivered set ([`check_retransmission_horizon`]).
 pub fn parse_sets(args: &[String]) -> Result<Vec<RegisterWrite>, String> {
     let mut writes = Vec::new();
     for a in args {
         writes.extend(parse_set(a)?);
     }
+    let rto = value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
+    let threshold = value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+    check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--set: {e}"))?;
     Ok(writes)
 }
 
@@ -154,6 +162,17 @@ mod tests {
         assert!(parse_set("rtt_pkts=twelve").unwrap_err().contains("not a number"));
         let w = parse_sets(&["rtt_pkts=3".into(), "rtt_pkts=5".into()]).unwrap();
         assert_eq!(value_written(&w, CFG_RTT_PKTS), Some(5));
+    }
+
+    #[test]
+    fn a_retransmission_horizon_beyond_the_delivered_set_is_refused() {
+        // Defaults: 7 × 20 000 = 140 000 cycles, within 229 376.
+        assert!(parse_sets(&["rto_cycles=32768".into()]).is_ok());
+        let e = parse_sets(&["rto_cycles=32769".into()]).unwrap_err();
+        assert!(e.contains("229376") && e.contains("rto_cycles ≤ 32768") && !e.contains('\n'), "{e}");
+        let e = parse_sets(&["timeout_threshold=20".into()]).unwrap_err();
+        assert!(e.contains("440000"), "{e}");
+        assert!(parse_sets(&["timeout_threshold=20".into(), "rto_cycles=10000".into()]).is_ok());
     }
 
     #[test]

@@ -690,3 +690,118 @@ pub fn self_loop<B: NicBackend>(
     }
     (sent, looped)
 }
+
+/// What [`at_most_once_over_the_horizon`] saw.
+#[derive(Clone, Debug, Default)]
+pub struct HorizonReport {
+    /// One-packet messages sent back to back (one per 65-byte frame, 9 cycles).
+    pub messages: u64,
+    /// Cycles from the first to the last delivery.
+    pub delivery_span: u64,
+    /// Copies offered of messages delivered within the horizon, and the oldest copy's age
+    /// (cycles from its message's delivery to the copy's first beat).
+    pub copies: u64,
+    pub oldest_copy_age: u64,
+    /// Copies delivered again (must be 0) and answered with a control frame.
+    pub copies_delivered: u64,
+    pub copies_answered: u64,
+    /// Age of a copy of the first message, offered beyond the horizon, and whether it was
+    /// delivered again (the set has forgotten it: the guarantee's limit).
+    pub beyond_age: u64,
+    pub beyond_delivered: bool,
+    pub recent_duplicate_count: u32,
+    pub full_wait_count: u32,
+}
+
+/// At-most-once delivery over the whole horizon at the highest completion rate: one-packet
+/// messages back to back at line rate (one per 9 cycles) for longer than the delivered set
+/// remembers (17/16 of its horizon), so it holds as many keys as it ever can; then copies of
+/// messages delivered up to almost the horizon ago (each must be answered, none delivered), and
+/// last a copy of the first message, older than the set's longest memory (delivered again: the
+/// stated limit of the guarantee).
+pub fn at_most_once_over_the_horizon(config: &str) -> Result<HorizonReport, String> {
+    use nanotransport_hdl::nic::delivered_set::{max_alive_keys, DEFAULT_HORIZON_CYCLES};
+    const COPIES: u64 = 300;
+    let horizon = DEFAULT_HORIZON_CYCLES;
+    let mut nic = nic_with_settings(config, NIC_IP, &[])?;
+    let ipp = Protocol::of_config(config).ip_protocol();
+    let n = max_alive_keys(horizon) + 512;
+    let frame = |i: u64| data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
+    let start = nic.cycle + 2;
+    for i in 0..n {
+        nic.push_frame(&frame(i), start);
+    }
+    let run_until = |nic: &mut NicSim, count: usize, limit: u64| -> Result<(), String> {
+        while nic.delivered.len() < count || nic.output_in_progress() || nic.rx_backlog() > 0 {
+            if nic.cycle > limit {
+                return Err(format!("cycle {}: {} of {count} messages delivered", nic.cycle, nic.delivered.len()));
+            }
+            nic.step();
+        }
+        nic.run(200);
+        Ok(())
+    };
+    run_until(&mut nic, n as usize, start + n * 12 + 10_000)?;
+    for (i, m) in nic.delivered.iter().enumerate() {
+        if m.payload != [i as u8] || m.remote_port != 7000 + (i % 64) as u16 {
+            return Err(format!("message {i} delivered out of order or wrong: {m:?}"));
+        }
+    }
+    let delivered_at: Vec<u64> = nic.delivered.iter().map(|m| m.first_cycle).collect();
+    // Copies go back to back from `t0`: copy k's first beat at t0 + 9k. The oldest is chosen so
+    // that its age stays below the horizon by the few cycles from first beat to lookup.
+    let t0 = nic.cycle + 2;
+    let oldest = delivered_at.iter().position(|d| d + horizon > t0 + 9 * COPIES + 100).unwrap() as u64;
+    let step = ((n - oldest) / COPIES).max(1);
+    let chosen: Vec<u64> = (0..COPIES).map(|k| oldest + k * step).filter(|i| *i < n).collect();
+    let control_before = nic.tx_frames.len();
+    for i in &chosen {
+        nic.push_frame(&frame(*i), t0);
+    }
+    let before = nic.delivered.len();
+    let limit = nic.cycle + 9 * COPIES + 20_000;
+    while nic.rx_backlog() > 0 || nic.output_in_progress() {
+        if nic.cycle > limit {
+            return Err("copies never taken".into());
+        }
+        nic.step();
+    }
+    nic.run(2_000);
+    let copies_delivered = (nic.delivered.len() - before) as u64;
+    let copies_answered = (nic.tx_frames.len() - control_before) as u64;
+    // A copy of message 0, beyond the set's longest memory.
+    let t1 = nic.cycle + 2;
+    nic.push_frame(&frame(0), t1);
+    let before = nic.delivered.len();
+    nic.run(2_000);
+    let status = read_status(&mut nic);
+    let value = |name: &str| status.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or_default();
+    Ok(HorizonReport {
+        messages: n,
+        delivery_span: delivered_at[n as usize - 1] - delivered_at[0],
+        copies: chosen.len() as u64,
+        oldest_copy_age: t0 - delivered_at[chosen[0] as usize],
+        copies_delivered,
+        copies_answered,
+        beyond_age: t1 - delivered_at[0],
+        beyond_delivered: nic.delivered.len() == before + 1,
+        recent_duplicate_count: value("recent_duplicate_count"),
+        full_wait_count: value("delivered_set_full_wait_count"),
+    })
+}
+
+impl HorizonReport {
+    /// What the run must show: the set full for the whole horizon without waiting, every copy
+    /// within the horizon answered and not delivered, the oldest of them close to the horizon,
+    /// and the copy beyond it delivered again.
+    pub fn check(&self) {
+        use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES as H;
+        assert!(self.delivery_span >= H + H / 16, "the run must outlast the set's memory: {self:?}");
+        assert!(self.copies >= 250 && self.oldest_copy_age > H - 4_000 && self.oldest_copy_age < H, "{self:?}");
+        assert_eq!(self.copies_delivered, 0, "a copy within the horizon was delivered again: {self:?}");
+        assert!(self.copies_answered >= self.copies, "every copy is answered: {self:?}");
+        assert_eq!(self.recent_duplicate_count as u64, self.copies, "{self:?}");
+        assert_eq!(self.full_wait_count, 0, "{self:?}");
+        assert!(self.beyond_age > H + H / 16 && self.beyond_delivered, "{self:?}");
+    }
+}

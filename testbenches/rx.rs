@@ -1,7 +1,8 @@
 //! The receive path at every NIC size the tests cover: one description per size, and a macro
 //! that runs the same test function at each.
 
-use nanotransport_hdl::nic::get_rx_msg_info::{RECENT_DEPTH, SIZE_CLASSES_128, SIZE_CLASSES_16};
+use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
+use nanotransport_hdl::nic::get_rx_msg_info::{SIZE_CLASSES_128, SIZE_CLASSES_16};
 use nanotransport_sim::model::rx::{RxModel, TableModel};
 
 /// One size of the receive path, as a named block configuration generates it.
@@ -36,12 +37,12 @@ impl RxSize {
 
     /// The table's reference model.
     pub fn table_model(&self) -> TableModel {
-        TableModel::new(self.classes, self.slot_bits, self.bucket_bits, RECENT_DEPTH)
+        TableModel::new(self.classes, self.slot_bits, self.bucket_bits, DEFAULT_HORIZON_CYCLES)
     }
 
     /// The receive path's reference model with ingress timeout `timeout`.
     pub fn model(&self, timeout: u64) -> RxModel {
-        RxModel::new(self.classes, timeout, self.slot_bits, self.bucket_bits, RECENT_DEPTH)
+        RxModel::new(self.classes, timeout, self.slot_bits, self.bucket_bits, DEFAULT_HORIZON_CYCLES)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Fixed-function blocks of the nanoTransport NIC (thesis §3.2–3.3) and the NIC shell that
 //! holds them around a protocol's program.
 
+pub mod delivered_set;
 pub mod get_rx_msg_info;
 pub mod reassembly;
 pub mod timer;

@@ -25,6 +25,12 @@
 //! | 0x14 | `rtt_pkts` (BDP in packets: the sender's initial credit; NDP's credit starts at rtt_pkts + 1) | 8 | 8 |
 //! | 0x18 | retransmission timeout, cycles | 20 000 | 20 000 |
 //! | 0x1C | timeouts without progress before a message is abandoned | 5 | 5 |
+//!
+//! (`rto × (threshold + 2)`, the time a sender may still retransmit a delivered message, must stay
+//! within [`MAX_RETRANSMISSION_HORIZON_CYCLES`] for at-most-once delivery: `--set` refuses more.)
+//!
+//! | addr | register | NDP default | Homa default |
+//! |---|---|---|---|
 //! | 0x20 | receive garbage-collection timeout, cycles | 200 000 | 200 000 |
 //! | 0x24 | PULL pacing interval, cycles (one MTU at 8 bytes/cycle; 0 = no pacing) | 136 | 0 (Homa paces nothing) |
 //! | 0x28 | pacer bucket size, tokens | 1 | 1 |
@@ -38,6 +44,8 @@
 //! frame is in flight. 32-bit counters wrap; the 16-bit ones (transmit path, arbiter) saturate at 65 535 and are zero-extended.
 
 pub use crate::nic::status_bank::{status_address, REGISTER_MAP_VERSION, STATUS_BASE, STATUS_MAP};
+use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
+use crate::nic::tx_path::KEY_REUSE_MARGIN_CYCLES;
 
 /// Configuration registers implemented (the map reserves 64).
 pub const CONFIG_REGS: usize = 16;
@@ -71,6 +79,31 @@ pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
 /// U = 1 (the thesis prototype's).
 pub const HOMA_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
     [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 0, 1, 4, 3, 1, 0, 0];
+
+/// Longest time after a receiver delivered a message in which the sender may still send a copy
+/// of it: `(timeout_threshold + 2)` retransmission timeouts (a message is abandoned at the
+/// threshold plus the first, non-retransmitting expiry and the last one).
+pub fn retransmission_horizon_cycles(rto_cycles: u64, timeout_threshold: u64) -> u64 {
+    (timeout_threshold + 2) * rto_cycles
+}
+
+/// The longest retransmission horizon the receiver's delivered set covers: its horizon less
+/// [`KEY_REUSE_MARGIN_CYCLES`] for copies still in the network (229 376 cycles, 71.7 µs).
+pub const MAX_RETRANSMISSION_HORIZON_CYCLES: u64 = DEFAULT_HORIZON_CYCLES - KEY_REUSE_MARGIN_CYCLES;
+
+/// One line saying why `rto_cycles` and `timeout_threshold` would let a sender retransmit beyond
+/// what the delivered set remembers (a late copy could then be delivered twice).
+pub fn check_retransmission_horizon(rto_cycles: u64, timeout_threshold: u64) -> Result<(), String> {
+    let h = retransmission_horizon_cycles(rto_cycles, timeout_threshold);
+    if h > MAX_RETRANSMISSION_HORIZON_CYCLES {
+        return Err(format!(
+            "rto_cycles {rto_cycles} × (timeout_threshold {timeout_threshold} + 2) = {h} cycles exceeds the {MAX_RETRANSMISSION_HORIZON_CYCLES} cycles \
+             the receiver's delivered set covers (at-most-once delivery); with this threshold rto_cycles ≤ {}",
+            MAX_RETRANSMISSION_HORIZON_CYCLES / (timeout_threshold + 2)
+        ));
+    }
+    Ok(())
+}
 
 /// Protocol identification at status index 1.
 pub const PROTOCOL_ID_NDP: u32 = 1;

@@ -525,6 +525,7 @@ macro_rules! nic_shell {
                 self.status.fail_bucket_full_count.next = self.reassembly.fail_bucket_full_count.val();
                 self.status.rx_duplicate_count.next = self.reassembly.duplicate_count.val();
                 self.status.recent_duplicate_count.next = self.reassembly.recent_duplicate_count.val();
+                self.status.delivered_set_full_wait_count.next = self.reassembly.delivered_set_full_wait_count.val();
                 self.status.class_fallback_count.next = self.reassembly.class_fallback_count.val();
                 self.status.drop_stale_count.next = self.reassembly.drop_stale_count.val();
                 self.status.drop_bad_offset_count.next = self.reassembly.drop_bad_offset_count.val();
@@ -547,6 +548,7 @@ macro_rules! nic_shell {
                 self.status.abandoned_msg_count.next = self.tx.abandoned_msg_count.val();
                 self.status.write_busy_count.next = self.tx.write_busy_count.val();
                 self.status.buffer_double_free_count.next = self.tx.buffer_double_free_count.val();
+                self.status.tx_cooling_slots.next = self.tx.cooling_slots.val();
                 self.status.event_overflow_count.next = self.tx.event_overflow_count.val();
                 self.status.tx_active_slots.next = bit_cast::<32, N>(self.tx.active.val());
                 self.status.tx_active_any.next = self.tx.active.val().any().into();

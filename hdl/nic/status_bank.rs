@@ -119,6 +119,7 @@ status_bank! {
     64 rx_delivered_count: 32, "messages delivered to the CPU";
     65 rx_busy_slots: 32, "receive slots in use, slots 0-31 (bit i = slot i)";
     66 rx_busy_any: 1, "1 while any receive slot is in use";
+    67 delivered_set_full_wait_count: 32, "delivered messages whose key waited for room in the delivered set (receive path stalled)";
     80 rejected_msg_count: 16, "CPU messages rejected (bad header or no buffer)";
     81 framing_error_count: 16, "CPU message framing errors";
     82 stale_delivered_count: 16, "DeliveredEvents for unknown messages";
@@ -135,6 +136,7 @@ status_bank! {
     93 tx_active_slots: 32, "transmit slots active, slots 0-31 (bit i = slot i)";
     94 tx_active_any: 1, "1 while any transmit slot is active";
     95 buffer_flags: 16, "bits 4-0 receive free lists full (IDs, classes 0-3); bit 8 every transmit buffer free; bit 9 a transmit class exhausted";
+    96 tx_cooling_slots: 8, "transmit slots cooling down before reuse (a message key is not reused within 2^18 + 2^15 cycles)";
     112 ctrl_sent_count: 32, "control packets generated";
     113 pull_sent_count: 32, "PULLs generated";
     114 merged_count: 32, "control events merged into one packet";

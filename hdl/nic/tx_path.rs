@@ -47,7 +47,15 @@
 //! overflows) and offered in the order the slots were freed. A message's buffer returns to the
 //! allocator once its completion has been taken and no packet read-out (nor a descriptor queued in
 //! the core) still references it, so neither a late read-out nor an unread completion can see a
-//! reused buffer.
+//! reused buffer, and then only after a **cool-down** of [`tx_slot_cooldown_cycles`] (72 cycles
+//! at 16 slots, 576 at 128; a FIFO of returned slots with their return time; `cooling_slots`
+//! says how many are waiting). The cool-down is
+//! the sender's half of at-most-once delivery: a slot's tx_msg_id repeats after `2^(16 − IW)`
+//! uses, so a message key is never reused within [`KEY_REUSE_CYCLES`] (2^18 + 2^15 cycles), longer
+//! than a receiver remembers a delivered key; a new message can therefore never be taken for a
+//! duplicate of an old one. It costs nothing at line rate with one-packet messages (a slot is
+//! reused every ≥ 64 × 9 cycles at 128 slots when they rotate through class 0 and beyond); it
+//! does bound how fast one slot can be reused.
 //!
 //! # Packet stream (`m_axis_pkt_*`, 64-bit AXI4-Stream)
 //! The payload of one packet (≤ 1024 B) per stream packet, `tkeep` on the last beat; the egress
@@ -88,6 +96,7 @@
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::stream_fifo::StreamFifo;
+use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
 use rust_hdl::prelude::*;
@@ -97,6 +106,22 @@ pub const TX_MAX_MSG_BYTES: u64 = 38 * 1024;
 /// Payload memory of the presets: 2^17 64-bit words (1 MiB), the smallest power of two that
 /// holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB).
 pub const TX_PAYLOAD_ADDR_BITS: usize = 17;
+/// Cycles a returned slot waits before it can be allocated again, for `2^iw` slots: its
+/// tx_msg_id = `{generation, slot}` repeats after `2^(16 − iw)` uses of the slot, so with this
+/// pause between uses a key `{local IP, port, tx_msg_id}` comes back no sooner than
+/// [`KEY_REUSE_CYCLES`] after it was last freed — longer than a receiver remembers a delivered
+/// key ([`DEFAULT_HORIZON_CYCLES`]) plus [`KEY_REUSE_MARGIN_CYCLES`] for the last packets in flight
+/// and the receiver's read-out. 72 cycles at 16 slots, 576 at 128.
+pub fn tx_slot_cooldown_cycles(iw: usize) -> u64 {
+    KEY_REUSE_CYCLES.div_ceil(1 << (16 - iw))
+}
+
+/// The shortest time before a sender reuses a message key.
+pub const KEY_REUSE_CYCLES: u64 = DEFAULT_HORIZON_CYCLES + KEY_REUSE_MARGIN_CYCLES;
+/// Time allowed between a sender freeing a message's slot and the receiver releasing that message
+/// (packets in flight, queueing, the receiver's read-out): 2^15 cycles, 10.2 µs at 3.2 GHz.
+pub const KEY_REUSE_MARGIN_CYCLES: u64 = 1 << 15;
+
 /// Most size classes a transmit path has (a class with no buffers is allowed).
 pub const TX_MAX_CLASSES: usize = 4;
 // The allocation chain in `update` indexes its last element with the literal 4.
@@ -226,6 +251,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub abandoned_msg_count: Signal<Out, Bits<16>>,
     pub write_busy_count: Signal<Out, Bits<16>>,
     pub buffer_double_free_count: Signal<Out, Bits<16>>,
+    /// Slots returned and cooling down before they can be allocated again.
+    pub cooling_slots: Signal<Out, Bits<8>>,
     pub buffers_exhausted: Signal<Out, Bit>,
     pub event_overflow_count: Signal<Out, Bits<16>>,
 
@@ -247,6 +274,12 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     cnt_double_free: DFF<Bits<16>>,
     comp_q: StreamFifo<Bits<17>, IW>,
     ret_ffs: FindFirstSet<N, IW>,
+    /// Returned slots cooling down before reuse: `{returned at (cycle mod 2^(32 − IW)), slot}`.
+    cool_q: StreamFifo<Bits<32>, IW>,
+    /// The cool-down and the time field's mask, shifted left by `IW` like the entries.
+    cooldown: Constant<Bits<32>>,
+    time_mask: Constant<Bits<32>>,
+    slot_bits: Constant<Bits<8>>,
     now: DFF<Bits<64>>,
     // message writer
     w_state: DFF<Bits<2>>,
@@ -313,6 +346,10 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     busy_rd: Signal<Local, Bits<N>>,
     free_go: Signal<Local, Bit>,
     free_slot: Signal<Local, Bits<IW>>,
+    now_shifted: Signal<Local, Bits<32>>,
+    cool_since: Signal<Local, Bits<32>>,
+    cool_age: Signal<Local, Bits<32>>,
+    cool_go: Signal<Local, Bit>,
     ret_after_take: Signal<Local, Bits<N>>,
     // read-out locals
     pop: Signal<Local, Bit>,
@@ -363,6 +400,10 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             class_ffs: Default::default(),
             max_msg_bytes: Constant::new(max_bytes.into()),
             comp_capacity: Constant::new((N as u64).into()),
+            cool_q: Default::default(),
+            cooldown: Constant::new((tx_slot_cooldown_cycles(IW) << IW).to_bits()),
+            time_mask: Constant::new(((u32::MAX as u64) & !((1u64 << IW) - 1)).to_bits()),
+            slot_bits: Constant::new((IW as u64).to_bits()),
             slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
             buf_in_use: Default::default(),
             cnt_double_free: Default::default(),
@@ -431,6 +472,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             abandoned_msg_count: Default::default(),
             write_busy_count: Default::default(),
             buffer_double_free_count: Default::default(),
+            cooling_slots: Default::default(),
             buffers_exhausted: Default::default(),
             event_overflow_count: Default::default(),
             core: Default::default(),
@@ -492,6 +534,10 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             busy_rd: Default::default(),
             free_go: Default::default(),
             free_slot: Default::default(),
+            now_shifted: Default::default(),
+            cool_since: Default::default(),
+            cool_age: Default::default(),
+            cool_go: Default::default(),
             ret_after_take: Default::default(),
             pop: Default::default(),
             space: Default::default(),
@@ -533,13 +579,14 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
             e1_data, e1_keep, e1_last, e1_meta
         );
-        clock!(self, clock, core, timer, comp_q);
+        clock!(self, clock, core, timer, comp_q, cool_q);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
         self.core.reset.next = self.reset.val();
         self.timer.reset.next = self.reset.val();
         self.comp_q.reset.next = self.reset.val();
+        self.cool_q.reset.next = self.reset.val();
 
         // Buffer base addresses (64-bit words) of the writer's slot and of the descriptor's slot,
         // from the class layout (a table built from the size classes).
@@ -726,9 +773,20 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         }
         self.busy_mask.next = (self.busy_core0.val() | self.busy_core1.val()) | self.busy_rd.val();
         self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
-        self.ret_go.next = self.ret_ffs.found.val() & (!self.w_framing_free.val());
-        self.free_go.next = self.ret_go.val() | self.w_framing_free.val();
-        self.free_slot.next = self.ret_ffs.index.val();
+        // A returned slot cools down before its buffer is free again, so that its next
+        // tx_msg_id (the slot's next generation) comes no sooner than the key-reuse time.
+        self.ret_go.next = self.ret_ffs.found.val();
+        self.cool_q.push.next = self.ret_go.val();
+        // Entry: {return cycle mod 2^(32 − IW), slot}; ages are compared in that shifted form.
+        self.now_shifted.next = self.now.q.val().get_bits::<32>(0) << self.slot_bits.val();
+        self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_ffs.index.val());
+        self.cool_since.next = self.cool_q.head_data.val() & self.time_mask.val();
+        self.cool_age.next = self.now_shifted.val() - self.cool_since.val();
+        self.cool_go.next = (self.cool_q.head_valid.val() & (self.cool_age.val() >= self.cooldown.val())) & (!self.w_framing_free.val());
+        self.cooling_slots.next = self.cool_q.level.val();
+        self.cool_q.pop.next = self.cool_go.val();
+        self.free_go.next = self.cool_go.val() | self.w_framing_free.val();
+        self.free_slot.next = self.cool_q.head_data.val().get_bits::<IW>(0);
         if self.w_framing_free.val() {
             self.free_slot.next = self.w_slot.q.val();
         }

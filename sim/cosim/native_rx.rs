@@ -14,7 +14,7 @@ macro_rules! rx_duts {
             outputs: [req_ready, resp_valid, resp_fail, resp_fail_reason, resp_rx_msg_id, resp_is_new_msg, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt,
                 resp_ack_no, resp_key, resp_msg_len, resp_page, sched_valid, sched_slot, sched_gen, release_ready, free_lists_full, fail_zero_len_count, fail_too_long_count,
                 fail_bad_offset_count, fail_len_mismatch_count, fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count,
-                duplicate_count, recent_duplicate_count, class_fallback_count]);
+                duplicate_count, recent_duplicate_count, class_fallback_count, full_wait_count]);
 
         native_dut!($reassembly, clocked: true,
             inputs: [reset, ingress_timeout, req_valid, req_mark_received, req_peek, req_src_ip, req_src_port, req_tx_msg_id, req_msg_len, req_pkt_offset,
@@ -26,9 +26,21 @@ macro_rules! rx_duts {
                 busy_slots, free_lists_full, fail_zero_len_count, fail_too_long_count, fail_bad_offset_count, fail_len_mismatch_count,
                 fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count, duplicate_count, recent_duplicate_count, class_fallback_count,
                 drop_stale_count, drop_bad_offset_count, drop_duplicate_count, drop_bad_length_count, gc_count, stale_timeout_count,
-                delivered_count]);
+                delivered_count, delivered_set_full_wait_count]);
     };
 }
 
 rx_duts!(GetRxMsgInfo16, Reassembly16);
 rx_duts!(GetRxMsgInfo128, Reassembly128);
+
+/// The delivered set (the presets' and the small one).
+macro_rules! delivered_set_dut {
+    ($sb:literal) => {
+        native_dut!(nanotransport_hdl::nic::delivered_set::DeliveredSet<$sb>, clocked: true,
+            inputs: [reset, lookup_valid, lookup_key, insert_valid, insert_key],
+            outputs: [ready, found, full_wait_count, scrub_count]);
+    };
+}
+
+delivered_set_dut!(12);
+delivered_set_dut!(4);

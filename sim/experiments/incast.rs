@@ -19,7 +19,10 @@ use crate::net::Network;
 use crate::nic::TxMessage;
 use crate::registers::RegisterWrite;
 use crate::scenarios::Protocol;
-use nanotransport_hdl::nic::register_map::{CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_UNSCHED_PRIOS};
+use nanotransport_hdl::nic::register_map::{
+    check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
+    NDP_CONFIG_DEFAULTS,
+};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -120,6 +123,10 @@ impl IncastParams {
         if !(self.max_us > 0.0 && self.max_us <= 1e6) {
             return Err(format!("--max-us {}: valid 0 < U <= 1000000", self.max_us));
         }
+        let writes = self.register_writes();
+        let rto = crate::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
+        let threshold = crate::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+        check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--rto-us {}: {e}", self.rto_us))?;
         Ok(())
     }
 

@@ -16,7 +16,7 @@
 
 use bitvec::prelude::*;
 use nanotransport_hdl::nic::get_rx_msg_info::{class_base_pages, fail_reason, hash0, hash1, PAGE_BYTES, RX_MSG_ID_NONE};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// A GetRxMsgInfo request (Listing 3.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,8 +145,10 @@ pub struct TableModel {
     slots: Vec<Option<SlotInfo>>,
     gens: Vec<u8>,
     class_in_use: Vec<Vec<bool>>,
-    recent: Vec<Option<u64>>,
-    recent_ptr: usize,
+    /// Delivered keys and the cycle they were released in (the delivered set).
+    delivered: HashMap<u64, u64>,
+    horizon: u64,
+    now: u64,
     pub counters: RxCounters,
     pub fail_bucket_full: u64,
 }
@@ -157,8 +159,9 @@ pub fn key_of(r: &RxRequest) -> u64 {
 }
 
 impl TableModel {
-    /// A table for `2^slot_bits` messages with `2^bucket_bits` buckets per way.
-    pub fn new(classes: [(u64, u64); 4], slot_bits: usize, bucket_bits: usize, recent_depth: usize) -> Self {
+    /// A table for `2^slot_bits` messages with `2^bucket_bits` buckets per way that remembers a
+    /// delivered key for `horizon` cycles (see [`TableModel::set_cycle`]).
+    pub fn new(classes: [(u64, u64); 4], slot_bits: usize, bucket_bits: usize, horizon: u64) -> Self {
         let messages = 1 << slot_bits;
         TableModel {
             classes,
@@ -168,11 +171,25 @@ impl TableModel {
             slots: vec![None; messages],
             gens: vec![0; messages],
             class_in_use: classes.iter().map(|c| vec![false; c.1 as usize]).collect(),
-            recent: vec![None; recent_depth],
-            recent_ptr: 0,
+            delivered: HashMap::new(),
+            horizon,
+            now: 0,
             counters: RxCounters::default(),
             fail_bucket_full: 0,
         }
+    }
+
+    /// The cycle of the next operations. The hardware remembers a delivered key for at least
+    /// the horizon and less than 17/16 of it (epochs of horizon/16 cycles); the model remembers it
+    /// for exactly the horizon, so a comparison must not offer a duplicate between the two.
+    /// Without calls the model's time stays 0 and it never forgets.
+    pub fn set_cycle(&mut self, cycle: u64) {
+        self.now = cycle;
+    }
+
+    /// A delivered key the model still remembers.
+    pub fn remembers(&self, key: u64) -> bool {
+        self.delivered.get(&key).is_some_and(|at| self.now < at + self.horizon)
     }
 
     fn candidates(&self, key: u64) -> [(usize, usize, usize); 4] {
@@ -219,7 +236,7 @@ impl TableModel {
             };
         }
         let pkts = pkts_of(r.msg_len);
-        if self.recent.iter().flatten().any(|k| *k == key) {
+        if self.remembers(key) {
             self.counters.recent_duplicate += 1;
             return RxResponse { fail: false, fail_reason: 0, rx_msg_id: RX_MSG_ID_NONE as u16, is_new_msg: false, is_new_pkt: false, is_last_pkt: true, ack_no: pkts as u16, announce_new_msg: false };
         }
@@ -274,8 +291,11 @@ impl TableModel {
             self.ways[s.way][s.bucket][s.pos] = None;
             self.class_in_use[s.class][s.index] = false;
             if delivered {
-                self.recent[self.recent_ptr] = Some(s.key);
-                self.recent_ptr = (self.recent_ptr + 1) % self.recent.len();
+                let (now, horizon) = (self.now, self.horizon);
+                if self.delivered.len() > 4096 {
+                    self.delivered.retain(|_, at| now < *at + horizon);
+                }
+                self.delivered.insert(s.key, now);
             }
         }
     }
@@ -315,12 +335,12 @@ pub struct RxModel {
 
 impl RxModel {
     /// `classes`: (pages per buffer, buffers) per size class; `timeout`: ingress timer delay in
-    /// cycles; `2^slot_bits` messages, `2^bucket_bits` buckets per way, `recent_depth` keys in the
-    /// recently-completed table.
-    pub fn new(classes: [(u64, u64); 4], timeout: u64, slot_bits: usize, bucket_bits: usize, recent_depth: usize) -> Self {
+    /// cycles; `2^slot_bits` messages, `2^bucket_bits` buckets per way, delivered keys remembered
+    /// for `horizon` cycles.
+    pub fn new(classes: [(u64, u64); 4], timeout: u64, slot_bits: usize, bucket_bits: usize, horizon: u64) -> Self {
         let messages = 1 << slot_bits;
         RxModel {
-            table: TableModel::new(classes, slot_bits, bucket_bits, recent_depth),
+            table: TableModel::new(classes, slot_bits, bucket_bits, horizon),
             slot_bits,
             timeout,
             slots: vec![None; messages],
@@ -337,6 +357,7 @@ impl RxModel {
 
     /// A GetRxMsgInfo request the hardware took in cycle `cycle`.
     pub fn request(&mut self, r: &RxRequest, cycle: u64) -> RxResponse {
+        self.table.set_cycle(cycle);
         let resp = self.table.request(r);
         if !resp.fail && resp.rx_msg_id & 0x8000 == 0 {
             let slot = (resp.rx_msg_id & self.slot_mask()) as usize;
@@ -398,6 +419,7 @@ impl RxModel {
                 self.reassembly.gc += 1;
             }
         }
+        self.table.set_cycle(cycle);
         self.table.release(slot, reason == ReleaseReason::Delivered);
         Ok(())
     }

@@ -11,9 +11,10 @@
 //!   every whole-NIC preset, compiled with Icarus (`iverilog -g2012`) beside a generated
 //!   testbench. Reset for 4 cycles; from cycle 20 every data input (`tdata`, `tkeep`, `tlast`,
 //!   AXI4-Lite addresses, data and strobes) is X whenever its valid is low, as a bus model drives
-//!   idle data; 1 500 idle cycles, then a short traffic phase (two CPU messages, DATA frames of
+//!   idle data; 4 600 idle cycles (the receive path's 4 096-cycle init after reset is among
+//!   them), then a short traffic phase (two CPU messages, DATA frames of
 //!   two messages, a trimmed frame, an ACK, AXI4-Lite reads and a write, output streams stalled
-//!   one cycle in four), then idle again to cycle 3 000. Every output port is checked with
+//!   one cycle in four), then idle again to cycle 6 100. Every output port is checked with
 //!   `$isunknown` in every cycle from the end of reset; the first offending cycle and the number
 //!   of X cycles of each port are printed, and there must be none. The traffic must have its
 //!   effect (every beat taken, both complete messages delivered, frames sent, registers read
@@ -58,9 +59,9 @@ const RESET_CYCLES: u64 = 4;
 /// From this cycle, data inputs are X while their valid is low.
 const X_FROM: u64 = 20;
 /// First cycle of the traffic phase.
-const TRAFFIC_FROM: u64 = 1500;
+const TRAFFIC_FROM: u64 = 4600;
 /// Simulated cycles in all.
-const TOTAL_CYCLES: u64 = 3000;
+const TOTAL_CYCLES: u64 = 6100;
 
 #[derive(Clone, Copy, Debug)]
 struct Port {

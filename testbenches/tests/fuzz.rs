@@ -122,3 +122,20 @@ fn reproducer_bundle_replays_to_the_same_run() {
     assert!(b.reproduced(), "recorded {:?}, replayed {:?}", b.recorded, b.check.mismatches);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Duplicates delayed up to the sender's whole retransmission horizon (140 000 cycles with default
+/// registers) with more messages open: the delivered set must keep every message delivered once.
+/// (With the 16-entry table of recent keys this replaced, this run delivered 2 messages twice.)
+#[test]
+fn ndp_16_duplicates_over_the_full_retransmission_horizon() {
+    let mut o = FuzzOptions::new("ndp-16", 3000, 6);
+    o.full_horizon_duplicates = true;
+    println!("fuzz ndp-16 packets 3000 seed {:#x}, full-horizon duplicates", o.seed);
+    let r = fuzz(&o, &mut |_| {}).unwrap();
+    println!("{}", serde_json::to_string_pretty(&r.to_json()).unwrap());
+    assert!(r.check.mismatches.is_empty(), "{} mismatches, first: {:?}", r.check.mismatches.len(), r.check.mismatches.first());
+    assert_eq!(r.stopped, "idle");
+    let status = |n: &str| r.status.iter().find(|(name, _)| *name == n).unwrap().1;
+    assert!(status("recent_duplicate_count") > 20, "copies of delivered messages reached the NIC");
+    assert_eq!(status("delivered_set_full_wait_count"), 0);
+}

@@ -3,6 +3,7 @@
 //! exhaustion, size-class fallback, recently completed, both candidate buckets full) and a long
 //! random run against the reference model (sim/model/rx.rs).
 
+use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_sim::model::rx::{key_of, RxRequest, RxResponse};
@@ -46,7 +47,7 @@ impl Table {
         let mut t = Table { m, i, o };
         t.cycle(None, None, true);
         // The init sequence writes every bucket empty.
-        for _ in 0..(1 << size.bucket_bits) + 2 {
+        for _ in 0..(1 << size.bucket_bits.max(DELIVERED_SET_BUCKET_BITS)) + 2 {
             t.cycle(None, None, false);
         }
         t
@@ -261,6 +262,25 @@ fn exhausted_class_falls_back_to_a_larger_one(size: &RxSize) {
     }
 }
 
+/// The delivered set remembers by time, not by count: 3 000 one-packet messages delivered after
+/// message 0 (a 16-entry table of recent keys would have forgotten it after 16), then a copy of
+/// every 100th of them, message 0 first: each is a duplicate, none a new message.
+fn a_delivered_key_outlives_thousands_of_later_deliveries(size: &RxSize) {
+    let mut t = Table::new(size);
+    let key = |i: u16| req(0x0a00_0002, 7000 + (i % 64), i, 100, 0);
+    for i in 0..3000 {
+        let r = t.call(&key(i));
+        assert!(r.is_new_msg && r.is_last_pkt, "message {i}: {r:?}");
+        t.release(size.slot_of(r.rx_msg_id), true);
+    }
+    for i in (0..3000).step_by(100) {
+        let r = t.call(&key(i));
+        assert_eq!((r.fail, r.is_new_msg, r.is_new_pkt, r.rx_msg_id as u64), (false, false, false, RX_MSG_ID_NONE), "copy of message {i}");
+    }
+    assert_eq!(t.counter("recent_duplicate_count"), 30);
+    assert_eq!(t.counter("full_wait_count"), 0);
+}
+
 fn released_delivered_message_is_reported_as_a_duplicate(size: &RxSize) {
     let mut t = Table::new(size);
     let r = t.call(&req(9, 9, 9, 500, 0));
@@ -368,5 +388,6 @@ at_rx_sizes!(
     every_fail_reason_is_reported_and_counted,
     exhausted_class_falls_back_to_a_larger_one,
     released_delivered_message_is_reported_as_a_duplicate,
+    a_delivered_key_outlives_thousands_of_later_deliveries,
     random_requests_and_releases_match_the_reference_model,
 );

@@ -395,3 +395,12 @@ fn trimmed_first_packet_does_not_inherit_the_slot_count() {
     let grant = replies.iter().find(|h| h.flags == FLAG_PULL).expect("a GRANT for B");
     assert_eq!(grant.pull_offset, 2, "one packet arrived, rtt_pkts 1: credit 2");
 }
+
+/// At-most-once delivery over the whole horizon at the highest completion rate, at 128 messages
+/// (see the ndp-16 test of the same name).
+#[test]
+fn copies_within_the_horizon_are_never_delivered_twice_at_the_highest_completion_rate() {
+    let r = nanotransport_sim::scenarios::at_most_once_over_the_horizon("homa-128").unwrap();
+    println!("homa-128: {r:?}");
+    r.check();
+}

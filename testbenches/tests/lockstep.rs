@@ -150,7 +150,7 @@ fn ports_wider_than_64_bits() {
 /// tx_msg_id and buckets, and exhaust the table.
 fn get_rx_msg_info_at<D: NativeDut>(size: &RxSize, default_seed: u64) {
     let stimulus = Stimulus::new()
-        .drive("reset", Drive::Bernoulli(0.0003))
+        .drive("reset", Drive::Bernoulli(0.00005))
         .drive("req_valid", Drive::Bernoulli(0.7))
         .drive("req_mark_received", Drive::Bernoulli(0.8))
         .drive("req_peek", Drive::Bernoulli(0.2))
@@ -161,7 +161,25 @@ fn get_rx_msg_info_at<D: NativeDut>(size: &RxSize, default_seed: u64) {
         .drive("req_pkt_offset", Drive::Range(0, 7))
         .drive("release_valid", Drive::Bernoulli(0.1))
         .drive("release_delivered", Drive::Bernoulli(0.5));
-    pass::<D>(&size.module("get_rx_msg_info"), stimulus, 10_000, default_seed);
+    // 4 096 cycles of init after each reset (the delivered set), then 10 000 of traffic.
+    pass::<D>(&size.module("get_rx_msg_info"), stimulus, 14_200, default_seed);
+}
+
+/// The delivered set: few keys, lookups and inserts at random. The small set (forgets after 80
+/// cycles) goes through its epochs, scrubs, full buckets and waits many times in a run.
+#[test]
+fn delivered_set() {
+    use nanotransport_hdl::nic::delivered_set::DeliveredSet;
+    let stimulus = |keys: u64| {
+        Stimulus::new()
+            .drive("reset", Drive::Bernoulli(0.0001))
+            .drive("lookup_valid", Drive::Bernoulli(0.4))
+            .drive("lookup_key", Drive::Range(0, keys))
+            .drive("insert_valid", Drive::Bernoulli(0.25))
+            .drive("insert_key", Drive::Range(0, keys))
+    };
+    pass::<DeliveredSet<4>>("nt_nic_16_delivered_set_small", stimulus(300), 20_000, 97);
+    pass::<DeliveredSet<12>>("nt_nic_16_delivered_set", stimulus(2000), 12_000, 98);
 }
 
 #[test]
@@ -186,7 +204,7 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
     use rand::SeedableRng;
     let first_id = 1u64 << size.slot_bits;
     let stimulus = Stimulus::new()
-        .drive("reset", Drive::Bernoulli(0.0005))
+        .drive("reset", Drive::Bernoulli(0.00005))
         .drive("ingress_timeout", Drive::Range(1500, 3000))
         .drive("req_valid", Drive::Bernoulli(0.3))
         .drive("req_mark_received", Drive::Bernoulli(0.9))
@@ -238,10 +256,10 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
 
 #[test]
 fn reassembly_16() {
-    reassembly_at::<Reassembly16>(&RX_16, 20_000, 93);
+    reassembly_at::<Reassembly16>(&RX_16, 24_000, 93);
 }
 
 #[test]
 fn reassembly_128() {
-    reassembly_at::<Reassembly128>(&RX_128, 12_000, 97);
+    reassembly_at::<Reassembly128>(&RX_128, 16_000, 97);
 }

@@ -1,0 +1,631 @@
+//! The delivered-message set: the keys of messages delivered in the last `H` cycles (the
+//! *horizon*), so that a late duplicate of a delivered message is recognised for as long as its
+//! sender may still retransmit it (at-most-once delivery). Used by
+//! [`crate::nic::get_rx_msg_info::GetRxMsgInfo`], which looks every new key up here and inserts
+//! the key of every message it releases as delivered.
+//!
+//! # Structure
+//! A two-way d-left hash table over RAMs: `2^SB` buckets per way ([`KeyHash`]), [`SET_POSITIONS`]
+//! entries per bucket, one RAM per way and position (`2 × 8` RAMs of `2^SB × 70` bits). An entry
+//! is `{key 64, epoch 5, valid 1}`.
+//!
+//! # Time
+//! Time is counted in *epochs* of `E = H / 16` cycles (an epoch counter of 5 bits, wrapping).
+//! An entry written in epoch `e` is **alive** while `(now − e) mod 32 ≤ 16`: it lives at least
+//! `16 E = H` and less than `17 E` cycles. A background **scrubber** reads one bucket whenever
+//! the RAM read port is free and clears the entries that are no longer alive, so an entry can
+//! never look alive again when the epoch counter wraps. After three cycles without a scrub the
+//! scrubber takes the next cycle (`ready` low), so every bucket is visited within `4 · 2^SB`
+//! cycles, less than the `15 E` cycles before a dead entry would wrap (checked by
+//! [`delivered_set_parameter_error`]). GetRxMsgInfo leaves the port free at least every third
+//! cycle, so it never meets a forced scrub.
+//!
+//! # Operations
+//! * **Lookup** (`lookup_valid`, `lookup_key`) in cycle A, the RAMs are read; `found` is valid in
+//!   cycle A+1: the key is in an alive entry of one of its two candidate buckets.
+//! * **Insert** (`insert_valid`, `insert_key`) in cycle I: both candidate buckets are read; in
+//!   cycle I+1 the key is written into a free (invalid or dead) position of the bucket with fewer
+//!   alive entries (way 0 on a tie), first free position. `ready` is low in cycle I+1, so the
+//!   next operation comes in I+2 and sees the write.
+//! * **Full**: when both candidate buckets hold 8 alive entries the insert **waits** (`ready`
+//!   stays low) and reads its buckets again at every epoch boundary, when entries die, until it
+//!   finds a free position; each such insert is counted once in `full_wait_count`. The caller
+//!   therefore cannot look anything up meanwhile, and no key is ever dropped from the set
+//!   before its horizon: the guarantee holds; the cost is a stalled receive path (bounded by
+//!   `17 E` cycles). At the presets' load (below) this is not expected to happen.
+//! * Only one of `lookup_valid` and `insert_valid` may be high in a cycle, and only when `ready`
+//!   (an operation issued while `ready` is low is ignored).
+//!
+//! # Capacity and the guarantee
+//! A receiver completes at most one message per minimum-size packet, 9 cycles at 64 bits per
+//! cycle, so at most `⌈17 E / 9⌉` keys are alive at once: 30 948 for the presets' `H = 2^18`
+//! cycles, in `2 · 2^12 · 8 = 65 536` entries (47 % load).
+//!
+//! # Reset
+//! Reset zeroes the epoch, the counters and the scrubber, and starts an init sweep of `2^SB`
+//! cycles that writes every bucket empty; `ready` is low meanwhile. (RAM contents are not
+//! relied on at power-up.)
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `reset` | in | 1 | synchronous active-high reset |
+//! | `ready` | out | 1 | an operation may be issued this cycle |
+//! | `lookup_valid`, `lookup_key` | in | 1, 64 | look a key up |
+//! | `found` | out | 1 | (cycle after a lookup) the key is in the set |
+//! | `insert_valid`, `insert_key` | in | 1, 64 | add a key |
+//! | `full_wait_count` | out | 32 | inserts that found both candidate buckets full and waited (wrapping) |
+//! | `scrub_count` | out | 32 | dead entries cleared by the scrubber (wrapping) |
+//!
+//! # Latency and throughput
+//! Lookup: 1 cycle, one per cycle. Insert: 2 cycles (one more per epoch it waits when full).
+
+use crate::common::key_hash::KeyHash;
+use rust_hdl::prelude::*;
+
+/// Entries per bucket.
+pub const SET_POSITIONS: usize = 8;
+/// Epochs per horizon: an entry lives at least this many epochs.
+pub const EPOCHS_PER_HORIZON: u64 = 16;
+/// Bits of an entry: `{key 64, epoch 5, valid 1}`.
+pub const SET_ENTRY_BITS: usize = 70;
+/// Bucket bits of the presets' set (2 × 4096 buckets of 8 entries).
+pub const DELIVERED_SET_BUCKET_BITS: usize = 12;
+/// The presets' horizon in cycles: 2^18 (81.9 µs at 3.2 GHz).
+pub const DEFAULT_HORIZON_CYCLES: u64 = 1 << 18;
+/// Cycles per minimum-size packet on a 64-bit receive path (65-byte frame): the fastest a
+/// receiver can complete messages.
+pub const MIN_CYCLES_PER_MESSAGE: u64 = 9;
+
+/// Keys that can be alive at once for a horizon of `horizon` cycles (one message completed per
+/// minimum-size packet for the longest lifetime, 17/16 of the horizon).
+pub fn max_alive_keys(horizon: u64) -> u64 {
+    (horizon + horizon / EPOCHS_PER_HORIZON).div_ceil(MIN_CYCLES_PER_MESSAGE)
+}
+
+/// Entries of a set with `2^sb` buckets per way.
+pub fn set_entries(sb: usize) -> u64 {
+    2 * (1u64 << sb) * SET_POSITIONS as u64
+}
+
+/// The one-line reason a set's parameters are invalid, if they are.
+pub fn delivered_set_parameter_error(sb: usize, horizon: u64) -> Result<(), String> {
+    if !(3..=16).contains(&sb) {
+        return Err(format!("delivered set: bucket bits {sb}, valid 3..=16"));
+    }
+    if horizon == 0 || horizon % EPOCHS_PER_HORIZON != 0 || horizon / EPOCHS_PER_HORIZON > 1 << 31 {
+        return Err(format!("delivered set: horizon {horizon} cycles must be a positive multiple of {EPOCHS_PER_HORIZON} below 2^35"));
+    }
+    // A dead entry must be scrubbed within 15 epochs; a sweep takes at most 4 cycles per bucket.
+    let sweep = 4 * (1u64 << sb);
+    if sweep > 15 * (horizon / EPOCHS_PER_HORIZON) {
+        return Err(format!(
+            "delivered set: horizon {horizon} cycles is too short for 2^{sb} buckets (a scrub sweep takes up to {sweep} cycles; need horizon ≥ {})",
+            (sweep * EPOCHS_PER_HORIZON).div_ceil(15)
+        ));
+    }
+    Ok(())
+}
+
+/// The delivered-message set with `2^SB` buckets per way.
+#[derive(LogicBlock)]
+pub struct DeliveredSet<const SB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub ready: Signal<Out, Bit>,
+    pub lookup_valid: Signal<In, Bit>,
+    pub lookup_key: Signal<In, Bits<64>>,
+    pub found: Signal<Out, Bit>,
+    pub insert_valid: Signal<In, Bit>,
+    pub insert_key: Signal<In, Bits<64>>,
+    pub full_wait_count: Signal<Out, Bits<32>>,
+    pub scrub_count: Signal<Out, Bits<32>>,
+    way0: [RAM<Bits<70>, SB>; 8],
+    way1: [RAM<Bits<70>, SB>; 8],
+    hash: KeyHash<SB>,
+    epoch_length_minus_one: Constant<Bits<32>>,
+    last_bucket: Constant<Bits<SB>>,
+    /// 16, as a 5-bit constant: the age comparison must stay 5 bits wide (modulo 32) in Verilog.
+    max_age: Constant<Bits<5>>,
+    init_done: DFF<Bit>,
+    init_ptr: DFF<Bits<SB>>,
+    epoch: DFF<Bits<5>>,
+    epoch_cycle: DFF<Bits<32>>,
+    /// The key of the last lookup or insert and its buckets.
+    s_key: DFF<Bits<64>>,
+    s_h0: DFF<Bits<SB>>,
+    s_h1: DFF<Bits<SB>>,
+    /// An insert whose buckets were read last cycle: decide and write now.
+    ins_decide: DFF<Bit>,
+    /// An insert that found its buckets full, waiting for the next epoch.
+    ins_wait: DFF<Bit>,
+    /// The decision this cycle is a waiting insert's re-read (already counted).
+    ins_retry: DFF<Bit>,
+    /// The scrubber read bucket `scrub_ptr` last cycle: clear its dead entries now.
+    scrub_decide: DFF<Bit>,
+    scrub_bucket: DFF<Bits<SB>>,
+    scrub_ptr: DFF<Bits<SB>>,
+    /// Cycles since the scrubber last read (saturating at 3).
+    since_scrub: DFF<Bits<2>>,
+    c_full_wait: DFF<Bits<32>>,
+    c_scrub: DFF<Bits<32>>,
+    // Temporaries.
+    tick: Signal<Local, Bit>,
+    is_ready: Signal<Local, Bit>,
+    lookup_go: Signal<Local, Bit>,
+    insert_go: Signal<Local, Bit>,
+    reread: Signal<Local, Bit>,
+    port_free: Signal<Local, Bit>,
+    do_scrub_read: Signal<Local, Bit>,
+    read_bucket0: Signal<Local, Bits<SB>>,
+    read_bucket1: Signal<Local, Bits<SB>>,
+    /// Per position: alive (bits 0–7 way 0, 8–15 way 1).
+    alive: Signal<Local, Bits<16>>,
+    /// Per position: valid but dead (to be scrubbed).
+    dead: Signal<Local, Bits<16>>,
+    /// Per position: holds the key of `s_key` and is alive.
+    key_hits: Signal<Local, Bits<16>>,
+    alive0: Signal<Local, Bits<4>>,
+    alive1: Signal<Local, Bits<4>>,
+    use_way1: Signal<Local, Bit>,
+    free_way: Signal<Local, Bits<8>>,
+    free_pos: Signal<Local, Bits<3>>,
+    place: Signal<Local, Bit>,
+    new_entry: Signal<Local, Bits<70>>,
+    scrubbed: Signal<Local, Bits<5>>,
+}
+
+impl<const SB: usize> DeliveredSet<SB> {
+    /// A set remembering delivered keys for `horizon` cycles; panics with a one-line message
+    /// when the parameters are invalid ([`delivered_set_parameter_error`]).
+    pub fn new(horizon: u64) -> Self {
+        if let Err(e) = delivered_set_parameter_error(SB, horizon) {
+            panic!("{e}");
+        }
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            ready: Default::default(),
+            lookup_valid: Default::default(),
+            lookup_key: Default::default(),
+            found: Default::default(),
+            insert_valid: Default::default(),
+            insert_key: Default::default(),
+            full_wait_count: Default::default(),
+            scrub_count: Default::default(),
+            way0: std::array::from_fn(|_| RAM::default()),
+            way1: std::array::from_fn(|_| RAM::default()),
+            hash: Default::default(),
+            epoch_length_minus_one: Constant::new((horizon / EPOCHS_PER_HORIZON - 1).to_bits()),
+            last_bucket: Constant::new(((1u64 << SB) - 1).to_bits()),
+            max_age: Constant::new(EPOCHS_PER_HORIZON.to_bits()),
+            init_done: Default::default(),
+            init_ptr: Default::default(),
+            epoch: Default::default(),
+            epoch_cycle: Default::default(),
+            s_key: Default::default(),
+            s_h0: Default::default(),
+            s_h1: Default::default(),
+            ins_decide: Default::default(),
+            ins_wait: Default::default(),
+            ins_retry: Default::default(),
+            scrub_decide: Default::default(),
+            scrub_bucket: Default::default(),
+            scrub_ptr: Default::default(),
+            since_scrub: Default::default(),
+            c_full_wait: Default::default(),
+            c_scrub: Default::default(),
+            tick: Default::default(),
+            is_ready: Default::default(),
+            lookup_go: Default::default(),
+            insert_go: Default::default(),
+            reread: Default::default(),
+            port_free: Default::default(),
+            do_scrub_read: Default::default(),
+            read_bucket0: Default::default(),
+            read_bucket1: Default::default(),
+            alive: Default::default(),
+            dead: Default::default(),
+            key_hits: Default::default(),
+            alive0: Default::default(),
+            alive1: Default::default(),
+            use_way1: Default::default(),
+            free_way: Default::default(),
+            free_pos: Default::default(),
+            place: Default::default(),
+            new_entry: Default::default(),
+            scrubbed: Default::default(),
+        }
+    }
+}
+
+/// The shortest valid horizon for `2^sb` buckets per way.
+pub fn shortest_horizon(sb: usize) -> u64 {
+    let epoch = (4 * (1u64 << sb)).div_ceil(15);
+    epoch * EPOCHS_PER_HORIZON
+}
+
+/// The presets' set ([`DEFAULT_HORIZON_CYCLES`]) at the presets' size; at any other size the
+/// shortest valid horizon ([`shortest_horizon`], for tests: `DeliveredSet<4>` forgets after 80
+/// cycles).
+impl<const SB: usize> Default for DeliveredSet<SB> {
+    fn default() -> Self {
+        Self::new(if SB == DELIVERED_SET_BUCKET_BITS { DEFAULT_HORIZON_CYCLES } else { shortest_horizon(SB) })
+    }
+}
+
+impl<const SB: usize> Logic for DeliveredSet<SB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, init_done, init_ptr, epoch, epoch_cycle, s_key, s_h0, s_h1, ins_decide, ins_wait, ins_retry, scrub_decide,
+            scrub_bucket, scrub_ptr, since_scrub, c_full_wait, c_scrub);
+        for i in 0..8 {
+            self.way0[i].read_clock.next = self.clock.val();
+            self.way0[i].write_clock.next = self.clock.val();
+            self.way1[i].read_clock.next = self.clock.val();
+            self.way1[i].write_clock.next = self.clock.val();
+        }
+        self.full_wait_count.next = self.c_full_wait.q.val();
+        self.scrub_count.next = self.c_scrub.q.val();
+
+        // Epochs of E cycles; `tick` is the last cycle of an epoch.
+        self.tick.next = self.epoch_cycle.q.val() == self.epoch_length_minus_one.val();
+        self.epoch_cycle.d.next = self.epoch_cycle.q.val() + 1;
+        if self.tick.val() {
+            self.epoch_cycle.d.next = 0.into();
+            self.epoch.d.next = self.epoch.q.val() + 1;
+        }
+
+        // After 3 cycles without a scrub the next cycle is the scrubber's (a caller that leaves
+        // the read port free now and then, as GetRxMsgInfo does, never sees this).
+        self.is_ready.next = ((self.init_done.q.val() & (!self.ins_decide.q.val())) & (!self.ins_wait.q.val())) & (self.since_scrub.q.val() != 3);
+        self.ready.next = self.is_ready.val();
+        self.lookup_go.next = self.lookup_valid.val() & self.is_ready.val();
+        self.insert_go.next = self.insert_valid.val() & self.is_ready.val();
+
+        // ---- Read port: an operation, a waiting insert at an epoch boundary, or the scrubber.
+        self.hash.key.next = self.lookup_key.val();
+        if self.insert_go.val() {
+            self.hash.key.next = self.insert_key.val();
+        }
+        self.reread.next = self.ins_wait.q.val() & self.tick.val();
+        // The scrubber never reads in a cycle an insert may write (its read would miss the write).
+        self.port_free.next = (((self.init_done.q.val() & (!self.lookup_go.val())) & (!self.insert_go.val()))
+            & (!self.ins_decide.q.val()))
+            & (!self.reread.val());
+        self.do_scrub_read.next = self.port_free.val();
+        self.read_bucket0.next = self.scrub_ptr.q.val();
+        self.read_bucket1.next = self.scrub_ptr.q.val();
+        if self.lookup_go.val() | self.insert_go.val() {
+            self.read_bucket0.next = self.hash.h0.val();
+            self.read_bucket1.next = self.hash.h1.val();
+            self.s_key.d.next = self.hash.key.val();
+            self.s_h0.d.next = self.hash.h0.val();
+            self.s_h1.d.next = self.hash.h1.val();
+        }
+        if self.reread.val() {
+            self.read_bucket0.next = self.s_h0.q.val();
+            self.read_bucket1.next = self.s_h1.q.val();
+        }
+        for i in 0..8 {
+            self.way0[i].read_address.next = self.read_bucket0.val();
+            self.way1[i].read_address.next = self.read_bucket1.val();
+        }
+        self.scrub_decide.d.next = self.do_scrub_read.val();
+        if self.since_scrub.q.val() != 3 {
+            self.since_scrub.d.next = self.since_scrub.q.val() + 1;
+        }
+        if self.do_scrub_read.val() {
+            self.since_scrub.d.next = 0.into();
+            self.scrub_bucket.d.next = self.scrub_ptr.q.val();
+            self.scrub_ptr.d.next = self.scrub_ptr.q.val() + 1;
+        }
+
+        // ---- The entries read last cycle: alive, dead, matching.
+        self.alive.next = 0.into();
+        self.dead.next = 0.into();
+        self.key_hits.next = 0.into();
+        for i in 0..8 {
+            if self.way0[i].read_data.val().get_bit(0) {
+                if (self.epoch.q.val() - self.way0[i].read_data.val().get_bits::<5>(1)) <= self.max_age.val() {
+                    self.alive.next = self.alive.val().replace_bit(i, true);
+                    if self.way0[i].read_data.val().get_bits::<64>(6) == self.s_key.q.val() {
+                        self.key_hits.next = self.key_hits.val().replace_bit(i, true);
+                    }
+                } else {
+                    self.dead.next = self.dead.val().replace_bit(i, true);
+                }
+            }
+            if self.way1[i].read_data.val().get_bit(0) {
+                if (self.epoch.q.val() - self.way1[i].read_data.val().get_bits::<5>(1)) <= self.max_age.val() {
+                    self.alive.next = self.alive.val().replace_bit(i + 8, true);
+                    if self.way1[i].read_data.val().get_bits::<64>(6) == self.s_key.q.val() {
+                        self.key_hits.next = self.key_hits.val().replace_bit(i + 8, true);
+                    }
+                } else {
+                    self.dead.next = self.dead.val().replace_bit(i + 8, true);
+                }
+            }
+        }
+        self.found.next = self.key_hits.val().any();
+
+        // d-left placement: the way with fewer alive entries (way 0 on a tie), first free position.
+        self.alive0.next = 0.into();
+        self.alive1.next = 0.into();
+        for i in 0..8 {
+            if self.alive.val().get_bit(i) {
+                self.alive0.next = self.alive0.val() + 1;
+            }
+            if self.alive.val().get_bit(i + 8) {
+                self.alive1.next = self.alive1.val() + 1;
+            }
+        }
+        self.use_way1.next = self.alive1.val() < self.alive0.val();
+        self.free_way.next = !self.alive.val().get_bits::<8>(0);
+        if self.use_way1.val() {
+            self.free_way.next = !self.alive.val().get_bits::<8>(8);
+        }
+        self.free_pos.next = 0.into();
+        for i in 0..8 {
+            if self.free_way.val().get_bit(7 - i) {
+                self.free_pos.next = (7 - i).to_bits();
+            }
+        }
+        self.place.next = self.ins_decide.q.val() & self.free_way.val().any();
+        self.new_entry.next = ((bit_cast::<70, 64>(self.s_key.q.val()) << 6) | (bit_cast::<70, 5>(self.epoch.q.val()) << 1)) | 1;
+
+        // ---- Writes: init sweep, insert, or the scrubber's clears (never two in one cycle).
+        for i in 0..8 {
+            self.way0[i].write_address.next = self.scrub_bucket.q.val();
+            self.way1[i].write_address.next = self.scrub_bucket.q.val();
+            self.way0[i].write_data.next = 0.into();
+            self.way1[i].write_data.next = 0.into();
+            self.way0[i].write_enable.next = self.scrub_decide.q.val() & self.dead.val().get_bit(i);
+            self.way1[i].write_enable.next = self.scrub_decide.q.val() & self.dead.val().get_bit(i + 8);
+            if self.ins_decide.q.val() {
+                self.way0[i].write_address.next = self.s_h0.q.val();
+                self.way1[i].write_address.next = self.s_h1.q.val();
+                self.way0[i].write_data.next = self.new_entry.val();
+                self.way1[i].write_data.next = self.new_entry.val();
+                self.way0[i].write_enable.next = (self.place.val() & (!self.use_way1.val())) & (self.free_pos.val().index() == i);
+                self.way1[i].write_enable.next = (self.place.val() & self.use_way1.val()) & (self.free_pos.val().index() == i);
+            }
+            if !self.init_done.q.val() {
+                self.way0[i].write_address.next = self.init_ptr.q.val();
+                self.way1[i].write_address.next = self.init_ptr.q.val();
+                self.way0[i].write_data.next = 0.into();
+                self.way1[i].write_data.next = 0.into();
+                self.way0[i].write_enable.next = true;
+                self.way1[i].write_enable.next = true;
+            }
+        }
+        self.scrubbed.next = 0.into();
+        for i in 0..16 {
+            if self.dead.val().get_bit(i) {
+                self.scrubbed.next = self.scrubbed.val() + 1;
+            }
+        }
+        if self.scrub_decide.q.val() {
+            self.c_scrub.d.next = self.c_scrub.q.val() + bit_cast::<32, 5>(self.scrubbed.val());
+        }
+
+        // ---- Insert state.
+        self.ins_decide.d.next = self.insert_go.val() | self.reread.val();
+        self.ins_retry.d.next = self.reread.val();
+        if self.reread.val() {
+            self.ins_wait.d.next = false;
+        }
+        if self.ins_decide.q.val() & (!self.place.val()) {
+            self.ins_wait.d.next = true;
+            // Counted once per insert: its first decision, not the re-reads.
+            if !self.ins_retry.q.val() {
+                self.c_full_wait.d.next = self.c_full_wait.q.val() + 1;
+            }
+        }
+
+        if !self.init_done.q.val() {
+            self.since_scrub.d.next = 0.into();
+            self.init_ptr.d.next = self.init_ptr.q.val() + 1;
+            if self.init_ptr.q.val() == self.last_bucket.val() {
+                self.init_done.d.next = true;
+            }
+        }
+        if self.reset.val() {
+            self.init_done.d.next = false;
+            self.init_ptr.d.next = 0.into();
+            self.epoch.d.next = 0.into();
+            self.epoch_cycle.d.next = 0.into();
+            self.ins_decide.d.next = false;
+            self.ins_wait.d.next = false;
+            self.ins_retry.d.next = false;
+            self.scrub_decide.d.next = false;
+            self.scrub_ptr.d.next = 0.into();
+            self.since_scrub.d.next = 0.into();
+            self.c_full_wait.d.next = 0.into();
+            self.c_scrub.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::key_hash::{hash0, hash1};
+    use std::collections::HashMap;
+
+    const SB: usize = 3;
+    const E: u64 = 4;
+    const H: u64 = EPOCHS_PER_HORIZON * E;
+
+    /// A small set on the native simulator, counting cycles from the end of reset.
+    struct Bench {
+        u: DeliveredSet<SB>,
+        cycle: u64,
+    }
+
+    impl Bench {
+        fn new() -> Self {
+            let mut u = DeliveredSet::<SB>::new(H);
+            u.connect_all();
+            let mut b = Bench { u, cycle: 0 };
+            b.u.reset.next = true;
+            b.clock();
+            b.u.reset.next = false;
+            b.cycle = 0;
+            b
+        }
+
+        fn settle(&mut self) {
+            assert!(simulate(&mut self.u, 5000));
+        }
+
+        fn clock(&mut self) {
+            self.settle();
+            self.u.clock.next = Clock { clk: true };
+            self.settle();
+            self.u.clock.next = Clock { clk: false };
+            self.settle();
+            self.cycle += 1;
+        }
+
+        fn wait_ready(&mut self) -> u64 {
+            let mut waited = 0;
+            loop {
+                self.settle();
+                if self.u.ready.val() {
+                    return waited;
+                }
+                self.clock();
+                waited += 1;
+                assert!(waited < 100_000, "the set never became ready");
+            }
+        }
+
+        /// One operation at the next ready cycle; the lookup's answer.
+        fn op(&mut self, key: u64, insert: bool) -> bool {
+            self.wait_ready();
+            self.u.lookup_valid.next = !insert;
+            self.u.insert_valid.next = insert;
+            self.u.lookup_key.next = key.to_bits();
+            self.u.insert_key.next = key.to_bits();
+            self.clock();
+            self.u.lookup_valid.next = false;
+            self.u.insert_valid.next = false;
+            self.settle();
+            let found = self.u.found.val();
+            found
+        }
+
+        fn idle(&mut self, cycles: u64) {
+            for _ in 0..cycles {
+                self.clock();
+            }
+        }
+    }
+
+    /// Keys whose candidate buckets are the same in both ways as those of `0`.
+    fn colliding_keys(count: usize) -> Vec<u64> {
+        let target = (hash0(0, SB), hash1(0, SB));
+        (0u64..).filter(|k| (hash0(*k, SB), hash1(*k, SB)) == target).take(count).collect()
+    }
+
+    #[test]
+    fn init_sweeps_every_bucket() {
+        let mut b = Bench::new();
+        assert_eq!(b.wait_ready(), 1 << SB);
+    }
+
+    #[test]
+    fn a_key_is_found_for_at_least_the_horizon_and_less_than_17_epochs() {
+        let mut b = Bench::new();
+        b.wait_ready();
+        assert!(!b.op(42, false), "empty set");
+        b.op(42, true);
+        let inserted = b.cycle; // the insert's decision (write) cycle is the one just ended
+        let mut last_found = 0;
+        while b.cycle < inserted + 2 * H {
+            if b.op(42, false) {
+                last_found = b.cycle;
+            }
+        }
+        let lifetime = last_found - inserted;
+        println!("delivered set (E = {E}, H = {H}): key found for {lifetime} cycles after its insert");
+        assert!(lifetime >= H && lifetime < H + E + 2, "lifetime {lifetime}, horizon {H}");
+        assert!(!b.op(43, false), "another key");
+    }
+
+    #[test]
+    fn a_full_bucket_pair_makes_the_insert_wait_until_an_entry_dies() {
+        let keys = colliding_keys(17);
+        let mut b = Bench::new();
+        b.wait_ready();
+        for k in &keys[..16] {
+            b.op(*k, true);
+        }
+        assert_eq!(b.u.full_wait_count.val().to_u64(), 0, "16 positions in two buckets");
+        let start = b.cycle;
+        b.op(keys[16], true);
+        let waited = b.wait_ready();
+        assert_eq!(b.u.full_wait_count.val().to_u64(), 1, "the 17th waited, counted once");
+        println!("delivered set: the 17th colliding key waited {waited} cycles (horizon {H})");
+        assert!(b.cycle - start >= H - 16 * 3, "it waits until the oldest entry dies");
+        assert!(b.op(keys[16], false), "the waiting key went in");
+    }
+
+    #[test]
+    fn random_inserts_and_lookups_match_a_reference_over_many_epoch_wraps() {
+        let seed = 0x5E7_0001u64;
+        println!("delivered set random test, seed {seed:#x}");
+        let mut rng = seed;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut b = Bench::new();
+        b.wait_ready();
+        // key -> cycle of its insert decision (reference: found iff the entry's epoch is at most
+        // 16 behind the lookup's answer cycle).
+        let mut inserted: HashMap<u64, u64> = HashMap::new();
+        // The epoch counter runs from the end of reset, through the init sweep.
+        let epoch = |c: u64| c / E;
+        let mut lookups = 0;
+        let mut hits = 0;
+        while b.cycle < 40 * 32 * E {
+            let key = next() % 40;
+            let alive = |c: u64, ins: &HashMap<u64, u64>| ins.get(&key).is_some_and(|d| epoch(c) - epoch(*d) <= 16);
+            if next() % 3 == 0 {
+                b.wait_ready();
+                if !alive(b.cycle + 1, &inserted) {
+                    b.op(key, true);
+                    inserted.insert(key, b.cycle);
+                }
+            } else {
+                b.wait_ready();
+                let found = b.op(key, false);
+                assert_eq!(found, alive(b.cycle, &inserted), "cycle {}: key {key}", b.cycle);
+                lookups += 1;
+                hits += found as u64;
+            }
+            b.idle(next() % 5);
+        }
+        assert_eq!(b.u.full_wait_count.val().to_u64(), 0, "40 keys fit");
+        assert!(hits > 100 && hits < lookups - 100, "both outcomes exercised: {hits} of {lookups}");
+        assert!(b.u.scrub_count.val().to_u64() > 100, "the scrubber cleared dead entries");
+    }
+
+    #[test]
+    fn parameters_are_checked() {
+        assert!(delivered_set_parameter_error(12, DEFAULT_HORIZON_CYCLES).is_ok());
+        assert!(delivered_set_parameter_error(12, 1000).unwrap_err().contains("multiple of 16"));
+        assert!(delivered_set_parameter_error(12, 1024).unwrap_err().contains("too short"));
+        assert!(delivered_set_parameter_error(2, 1024).unwrap_err().contains("bucket bits"));
+        assert_eq!(max_alive_keys(DEFAULT_HORIZON_CYCLES), 30948);
+        assert_eq!(set_entries(DELIVERED_SET_BUCKET_BITS), 65536);
+        for sb in 3..=16 {
+            assert!(delivered_set_parameter_error(sb, shortest_horizon(sb)).is_ok(), "{sb}");
+            assert!(delivered_set_parameter_error(sb, shortest_horizon(sb) - 16).is_err(), "{sb}");
+        }
+    }
+}

@@ -7,15 +7,24 @@
 //! carries the egress metadata of Listing 3.2 for the reply (`ev_remote_ip`, `ev_remote_port`,
 //! `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank`, `ev_credit`), the
 //! flags of an **immediate** control packet (`ev_ctrl_flags`, e.g. ACK or NACK; 0 for none), and
-//! `ev_pull`: a **paced** PULL carrying `ev_credit` is wanted for message `ev_msg_id`.
+//! `ev_pull`: a **paced** PULL carrying `ev_credit` is wanted for the message in receive slot
+//! `ev_msg_id` whose generation is `ev_msg_gen` (the message's rx_msg_id is
+//! `{ev_msg_gen, ev_msg_id}`, see [`crate::nic::get_rx_msg_info`]).
 //! - Immediate packets go to a FIFO of `2^QA` entries (straight to the output register when the
 //!   FIFO is empty and the output is free). If the FIFO is full the packet is dropped and counted
 //!   in `dropped_count`.
 //! - A paced PULL is merged into the immediate packet (flags | PULL) when a token is there, no
 //!   PULL is pending for the message and the immediate packet has room (`merged_count`).
-//!   Otherwise it waits in the pending-PULL table: one slot per message, so the table cannot
-//!   overflow; a PULL for a message that already has one pending **coalesces** into it, the
-//!   higher credit wins (`pull_coalesced_count`), the metadata is the latest event's.
+//!   Otherwise it waits in the pending-PULL table: one entry per receive slot, so the table
+//!   cannot overflow. A PULL for a message that already has one pending (same slot, same
+//!   generation) **coalesces** into it: the higher credit wins (`pull_coalesced_count`), the
+//!   metadata is the latest event's. A PULL whose slot holds a pending PULL of **another**
+//!   generation — the slot's previous message, released since, and the slot reused — **replaces**
+//!   it: credit and metadata are the new message's (`pull_replaced_count`); the stale PULL is
+//!   not sent, so a message never inherits its slot predecessor's credit. (While a stale PULL
+//!   is pending, the new message's PULL is not merged into its immediate packet — the merge is
+//!   decided in the event's cycle, before the table's generation is read — it goes through the
+//!   table instead and replaces the stale one there.)
 //! - Pending PULLs are sent round-robin (a scan pointer visits one message per cycle) whenever
 //!   a token is there and the output is free; immediate packets go first.
 //!
@@ -32,8 +41,12 @@
 //! # Ports
 //! `clock`, `reset` (synchronous: queues and the pending table emptied, counters zeroed, bucket
 //! full), `cfg_pace_cycles` 16, `cfg_bucket_max` 8, the `ev_*` inputs above (`ev_msg_id` IW
-//! bits), `m_axis_*`, `m_meta_*`, counters `ctrl_sent_count` (packets out), `pull_sent_count`
-//! (paced PULLs sent from the table), `merged_count`, `pull_coalesced_count`, `dropped_count`.
+//! bits, `ev_msg_gen` 8), `m_axis_*`, `m_meta_*`, counters `ctrl_sent_count` (packets out),
+//! `pull_sent_count` (paced PULLs sent from the table), `merged_count`, `pull_coalesced_count`,
+//! `pull_replaced_count` (stale pending PULLs replaced by their slot's next message's),
+//! `dropped_count`. Every PULL event ends merged, coalesced, replaced (its pending PULL dropped
+//! for a newer message of its slot) or sent: `merged + coalesced + replaced + sent` = PULL events
+//! once the table is empty.
 //!
 //! # Latency and throughput
 //! An immediate packet is on `m_axis` **1 cycle** after its event when the FIFO is empty and the
@@ -59,6 +72,7 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub cfg_bucket_max: Signal<In, Bits<8>>,
     pub ev_valid: Signal<In, Bit>,
     pub ev_msg_id: Signal<In, Bits<IW>>,
+    pub ev_msg_gen: Signal<In, Bits<8>>,
     pub ev_ctrl_flags: Signal<In, Bits<8>>,
     pub ev_pull: Signal<In, Bit>,
     pub ev_remote_ip: Signal<In, Bits<32>>,
@@ -87,11 +101,13 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub pull_sent_count: Signal<Out, Bits<32>>,
     pub merged_count: Signal<Out, Bits<32>>,
     pub pull_coalesced_count: Signal<Out, Bits<32>>,
+    pub pull_replaced_count: Signal<Out, Bits<32>>,
     pub dropped_count: Signal<Out, Bits<32>>,
     /// Immediate packets: descriptor = meta 112 | credit 16 << 112 | flags 8 << 128.
     immediate: StreamFifo<Bits<136>, QA>,
-    /// Pending PULLs: credit (two copies: one read by the event path, one by the scan) and meta.
-    credit_event_port: RAM<Bits<16>, IW>,
+    /// Pending PULLs: credit (two copies: one read by the event path, beside the message's
+    /// generation, `gen 8 << 16 | credit 16`; one read by the scan) and meta.
+    gen_credit_event_port: RAM<Bits<24>, IW>,
     credit_scan_port: RAM<Bits<16>, IW>,
     pending_meta: RAM<Bits<112>, IW>,
     pending: DFF<Bits<N>>,
@@ -100,11 +116,13 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     // Stage 1 of a PULL insertion (its credit read under way).
     s1_ins_valid: DFF<Bit>,
     s1_ins_index: DFF<Bits<IW>>,
+    s1_ins_gen: DFF<Bits<8>>,
     s1_ins_credit: DFF<Bits<16>>,
     s1_ins_meta: DFF<Bits<112>>,
     // The table write of the previous cycle (not visible to reads issued then).
     fwd_valid: DFF<Bit>,
     fwd_index: DFF<Bits<IW>>,
+    fwd_gen: DFF<Bits<8>>,
     fwd_credit: DFF<Bits<16>>,
     fwd_meta: DFF<Bits<112>>,
     // Scan: the index whose read was issued last cycle.
@@ -121,6 +139,7 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pulls_sent: DFF<Bits<32>>,
     merges: DFF<Bits<32>>,
     coalesced: DFF<Bits<32>>,
+    replaced: DFF<Bits<32>>,
     drops: DFF<Bits<32>>,
     // Locals.
     ev_meta: Signal<Local, Bits<112>>,
@@ -135,8 +154,9 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     ctrl_desc: Signal<Local, Bits<136>>,
     bypass: Signal<Local, Bit>,
     insert: Signal<Local, Bit>,
-    ins_old: Signal<Local, Bits<16>>,
+    ins_old: Signal<Local, Bits<24>>,
     ins_was_pending: Signal<Local, Bit>,
+    ins_same_msg: Signal<Local, Bit>,
     ins_credit: Signal<Local, Bits<16>>,
     scan_credit: Signal<Local, Bits<16>>,
     scan_meta: Signal<Local, Bits<112>>,
@@ -159,6 +179,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             cfg_bucket_max: Default::default(),
             ev_valid: Default::default(),
             ev_msg_id: Default::default(),
+            ev_msg_gen: Default::default(),
             ev_ctrl_flags: Default::default(),
             ev_pull: Default::default(),
             ev_remote_ip: Default::default(),
@@ -187,9 +208,10 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             pull_sent_count: Default::default(),
             merged_count: Default::default(),
             pull_coalesced_count: Default::default(),
+            pull_replaced_count: Default::default(),
             dropped_count: Default::default(),
             immediate: Default::default(),
-            credit_event_port: Default::default(),
+            gen_credit_event_port: Default::default(),
             credit_scan_port: Default::default(),
             pending_meta: Default::default(),
             pending: Default::default(),
@@ -197,10 +219,12 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             pull_flag: Constant::new(FLAG_PULL.into()),
             s1_ins_valid: Default::default(),
             s1_ins_index: Default::default(),
+            s1_ins_gen: Default::default(),
             s1_ins_credit: Default::default(),
             s1_ins_meta: Default::default(),
             fwd_valid: Default::default(),
             fwd_index: Default::default(),
+            fwd_gen: Default::default(),
             fwd_credit: Default::default(),
             fwd_meta: Default::default(),
             scan_ptr: Default::default(),
@@ -213,6 +237,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             pulls_sent: Default::default(),
             merges: Default::default(),
             coalesced: Default::default(),
+            replaced: Default::default(),
             drops: Default::default(),
             ev_meta: Default::default(),
             has_ctrl: Default::default(),
@@ -228,6 +253,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             insert: Default::default(),
             ins_old: Default::default(),
             ins_was_pending: Default::default(),
+            ins_same_msg: Default::default(),
             ins_credit: Default::default(),
             scan_credit: Default::default(),
             scan_meta: Default::default(),
@@ -246,14 +272,14 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pending, s1_ins_valid, s1_ins_index, s1_ins_credit, s1_ins_meta, fwd_valid, fwd_index,
-            fwd_credit, fwd_meta, scan_ptr, s1_scan_index, tokens, pace_count, out_valid, out_desc, sent, pulls_sent,
-            merges, coalesced, drops
+            self, clock, pending, s1_ins_valid, s1_ins_index, s1_ins_gen, s1_ins_credit, s1_ins_meta, fwd_valid,
+            fwd_index, fwd_gen, fwd_credit, fwd_meta, scan_ptr, s1_scan_index, tokens, pace_count, out_valid, out_desc,
+            sent, pulls_sent, merges, coalesced, replaced, drops
         );
         clock!(self, clock, immediate);
         self.immediate.reset.next = self.reset.val();
-        self.credit_event_port.read_clock.next = self.clock.val();
-        self.credit_event_port.write_clock.next = self.clock.val();
+        self.gen_credit_event_port.read_clock.next = self.clock.val();
+        self.gen_credit_event_port.write_clock.next = self.clock.val();
         self.credit_scan_port.read_clock.next = self.clock.val();
         self.credit_scan_port.write_clock.next = self.clock.val();
         self.pending_meta.read_clock.next = self.clock.val();
@@ -285,15 +311,18 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             | (bit_cast::<136, 8>(self.ctrl_flags.val()) << 128);
         self.insert.next = (self.ev_valid.val() & self.ev_pull.val()) & (!self.merge.val());
 
-        // ---- Pending-PULL insertion (stage 1): credit = max(pending credit, new) if pending.
-        self.ins_old.next = self.credit_event_port.read_data.val();
+        // ---- Pending-PULL insertion (stage 1): credit = max(pending credit, new) if a PULL of
+        // the same message (same generation) is pending; a pending PULL of the slot's previous
+        // message is replaced.
+        self.ins_old.next = self.gen_credit_event_port.read_data.val();
         if self.fwd_valid.q.val() & (self.fwd_index.q.val() == self.s1_ins_index.q.val()) {
-            self.ins_old.next = self.fwd_credit.q.val();
+            self.ins_old.next = (bit_cast::<24, 8>(self.fwd_gen.q.val()) << 16) | bit_cast::<24, 16>(self.fwd_credit.q.val());
         }
         self.ins_was_pending.next = self.pending.q.val().get_bit(self.s1_ins_index.q.val().index());
+        self.ins_same_msg.next = self.ins_was_pending.val() & (self.ins_old.val().get_bits::<8>(16) == self.s1_ins_gen.q.val());
         self.ins_credit.next = self.s1_ins_credit.q.val();
-        if self.ins_was_pending.val() & (self.ins_old.val() > self.s1_ins_credit.q.val()) {
-            self.ins_credit.next = self.ins_old.val();
+        if self.ins_same_msg.val() & (self.ins_old.val().get_bits::<16>(0) > self.s1_ins_credit.q.val()) {
+            self.ins_credit.next = self.ins_old.val().get_bits::<16>(0);
         }
 
         // ---- Scan (stage 1 of the index read last cycle).
@@ -341,19 +370,24 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         if self.send_pull.val() {
             self.pulls_sent.d.next = self.pulls_sent.q.val() + 1;
         }
-        if self.s1_ins_valid.q.val() & self.ins_was_pending.val() {
+        if self.s1_ins_valid.q.val() & self.ins_same_msg.val() {
             self.coalesced.d.next = self.coalesced.q.val() + 1;
+        }
+        if (self.s1_ins_valid.q.val() & self.ins_was_pending.val()) & (!self.ins_same_msg.val()) {
+            self.replaced.d.next = self.replaced.q.val() + 1;
         }
 
         // ---- Table writes and the pending bitmap (an insertion wins over a send).
-        self.credit_event_port.read_address.next = self.ev_msg_id.val();
+        self.gen_credit_event_port.read_address.next = self.ev_msg_id.val();
         self.s1_ins_valid.d.next = self.insert.val();
         self.s1_ins_index.d.next = self.ev_msg_id.val();
+        self.s1_ins_gen.d.next = self.ev_msg_gen.val();
         self.s1_ins_credit.d.next = self.ev_credit.val();
         self.s1_ins_meta.d.next = self.ev_meta.val();
-        self.credit_event_port.write_address.next = self.s1_ins_index.q.val();
-        self.credit_event_port.write_data.next = self.ins_credit.val();
-        self.credit_event_port.write_enable.next = self.s1_ins_valid.q.val();
+        self.gen_credit_event_port.write_address.next = self.s1_ins_index.q.val();
+        self.gen_credit_event_port.write_data.next =
+            (bit_cast::<24, 8>(self.s1_ins_gen.q.val()) << 16) | bit_cast::<24, 16>(self.ins_credit.val());
+        self.gen_credit_event_port.write_enable.next = self.s1_ins_valid.q.val();
         self.credit_scan_port.write_address.next = self.s1_ins_index.q.val();
         self.credit_scan_port.write_data.next = self.ins_credit.val();
         self.credit_scan_port.write_enable.next = self.s1_ins_valid.q.val();
@@ -362,6 +396,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.pending_meta.write_enable.next = self.s1_ins_valid.q.val();
         self.fwd_valid.d.next = self.s1_ins_valid.q.val();
         self.fwd_index.d.next = self.s1_ins_index.q.val();
+        self.fwd_gen.d.next = self.s1_ins_gen.q.val();
         self.fwd_credit.d.next = self.ins_credit.val();
         self.fwd_meta.d.next = self.s1_ins_meta.q.val();
         self.pending_cleared.next = self.pending.q.val();
@@ -417,6 +452,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.pull_sent_count.next = self.pulls_sent.q.val();
         self.merged_count.next = self.merges.q.val();
         self.pull_coalesced_count.next = self.coalesced.q.val();
+        self.pull_replaced_count.next = self.replaced.q.val();
         self.dropped_count.next = self.drops.q.val();
 
         if self.reset.val() {
@@ -430,7 +466,104 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             self.pulls_sent.d.next = 0.into();
             self.merges.d.next = 0.into();
             self.coalesced.d.next = 0.into();
+            self.replaced.d.next = 0.into();
             self.drops.d.next = 0.into();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One event: (slot, generation, immediate flags, paced PULL, credit, remote_ip).
+    type Ev = (u64, u64, u64, bool, u64, u64);
+
+    fn clock(u: &mut PacketGenerator<16, 4, 3>) {
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 2000));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 2000));
+    }
+
+    /// Runs `cycles` cycles with `events[c]` in cycle c (output always ready); returns the
+    /// packets sent as (cycle, flags, credit, tx_msg_id, remote_ip) and the counters. An
+    /// event's `tx_msg_id` is `gen << 8 | slot`, so a packet names its message.
+    fn run(events: &[(u64, Ev)], pace: u64, bucket: u64, cycles: u64) -> (Vec<(u64, u64, u64, u64, u64)>, [u64; 6]) {
+        let mut u = PacketGenerator::<16, 4, 3>::default();
+        u.connect_all();
+        u.cfg_pace_cycles.next = pace.into();
+        u.cfg_bucket_max.next = bucket.into();
+        u.m_axis_tready.next = true;
+        u.reset.next = true;
+        assert!(simulate(&mut u, 2000));
+        clock(&mut u);
+        u.reset.next = false;
+        let mut out = Vec::new();
+        for cycle in 0..cycles {
+            let ev = events.iter().find(|e| e.0 == cycle).map(|e| e.1);
+            let (slot, gen, flags, pull, credit, ip) = ev.unwrap_or((0, 0, 0, false, 0, 0));
+            u.ev_valid.next = ev.is_some();
+            u.ev_msg_id.next = slot.into();
+            u.ev_msg_gen.next = gen.into();
+            u.ev_ctrl_flags.next = flags.into();
+            u.ev_pull.next = pull;
+            u.ev_credit.next = credit.into();
+            u.ev_remote_ip.next = ip.into();
+            u.ev_tx_msg_id.next = ((gen << 8) | slot).into();
+            assert!(simulate(&mut u, 2000));
+            if u.m_axis_tvalid.val() {
+                out.push((
+                    cycle,
+                    u.m_meta_flags.val().to_u64(),
+                    u.m_meta_credit.val().to_u64(),
+                    u.m_meta_tx_msg_id.val().to_u64(),
+                    u.m_meta_remote_ip.val().to_u64(),
+                ));
+            }
+            clock(&mut u);
+        }
+        assert!(simulate(&mut u, 2000));
+        let counters = [
+            u.ctrl_sent_count.val().to_u64(),
+            u.pull_sent_count.val().to_u64(),
+            u.merged_count.val().to_u64(),
+            u.pull_coalesced_count.val().to_u64(),
+            u.pull_replaced_count.val().to_u64(),
+            u.dropped_count.val().to_u64(),
+        ];
+        (out, counters)
+    }
+
+    /// A pending PULL of a slot's previous message (high credit) is replaced by the PULL of the
+    /// message that reuses the slot (lower credit): the PULL sent carries the new message's
+    /// credit and metadata. PULLs of one message still coalesce, the higher credit winning.
+    #[test]
+    fn pull_of_reused_slot_replaces_stale_pull() {
+        const ACK: u64 = 0x02;
+        let events: Vec<(u64, Ev)> = vec![
+            (0, (3, 5, ACK, true, 10, 0xA)), // token there: merged into the ACK
+            (1, (3, 5, 0, true, 30, 0xB)),   // no token: pending (slot 3, generation 5), credit 30
+            (2, (7, 2, 0, true, 20, 0xC)),   // pending (7, 2), credit 20
+            (4, (7, 2, 0, true, 8, 0xD)),    // same message: coalesces, credit 20 stays, metadata 0xD
+            (5, (3, 6, ACK, true, 4, 0xE)),  // slot 3 reused: ACK now, its PULL replaces the stale one
+            (10, (9, 1, 0, true, 50, 0xF)),  // pending (9, 1), credit 50 ...
+            (11, (9, 2, 0, true, 3, 0x10)),  // ... replaced in the next cycle (forwarded table write)
+        ];
+        let (out, counters) = run(&events, 100, 1, 500);
+        assert_eq!(out[0], (1, ACK | FLAG_PULL, 10, 0x503, 0xA), "ACK+PULL 1 cycle after its event");
+        assert_eq!(out[1], (6, ACK, 4, 0x603, 0xE), "the new message's ACK at once, its PULL not merged");
+        let mut paced: Vec<(u64, u64, u64)> = out[2..].iter().map(|o| (o.3, o.2, o.4)).collect();
+        assert!(out[2..].iter().all(|o| o.1 == FLAG_PULL && o.0 >= 100), "paced PULLs, one per token: {out:?}");
+        paced.sort();
+        assert_eq!(
+            paced,
+            vec![(0x207, 20, 0xD), (0x209, 3, 0x10), (0x603, 4, 0xE)],
+            "one PULL per live message, each with its own message's credit and latest metadata"
+        );
+        // [ctrl_sent, pull_sent, merged, coalesced, replaced, dropped]
+        assert_eq!(counters, [5, 3, 1, 1, 2, 0]);
+        let pull_events = events.iter().filter(|e| e.1 .3).count() as u64;
+        assert_eq!(counters[1] + counters[2] + counters[3] + counters[4], pull_events, "every PULL event accounted for");
     }
 }

@@ -21,7 +21,7 @@
 //! # Program interface (what every ingress program and egress stage provides)
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
+//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator; `ev_msg_id` the receive slot, `ev_msg_gen` its generation); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
 //! | egress stage | `s_axis_pkt_*` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt_tready`, `prio_wr_*`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt_tready`, `m_axis_pkt_*` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
@@ -364,6 +364,7 @@ macro_rules! nic_shell {
                 self.pktgen.cfg_bucket_max.next = self.cfg.val().get_bits::<8>(320);
                 self.pktgen.ev_valid.next = self.ingress.ev_valid.val();
                 self.pktgen.ev_msg_id.next = self.ingress.ev_msg_id.val();
+                self.pktgen.ev_msg_gen.next = self.ingress.ev_msg_gen.val();
                 self.pktgen.ev_ctrl_flags.next = self.ingress.ev_ctrl_flags.val();
                 self.pktgen.ev_pull.next = self.ingress.ev_pull.val();
                 self.pktgen.ev_remote_ip.next = self.ingress.ev_remote_ip.val();
@@ -562,6 +563,7 @@ macro_rules! nic_shell {
                 self.status.pull_sent_count.next = self.pktgen.pull_sent_count.val();
                 self.status.merged_count.next = self.pktgen.merged_count.val();
                 self.status.pull_coalesced_count.next = self.pktgen.pull_coalesced_count.val();
+                self.status.pull_replaced_count.next = self.pktgen.pull_replaced_count.val();
                 self.status.ctrl_dropped_count.next = self.pktgen.dropped_count.val();
                 self.status.arbiter_ctrl_packet_count.next = self.arbiter.ctrl_packet_count.val();
                 self.status.arbiter_data_packet_count.next = self.arbiter.data_packet_count.val();

@@ -142,6 +142,7 @@ status_bank! {
     114 merged_count: 32, "control events merged into one packet";
     115 pull_coalesced_count: 32, "PULLs coalesced per slot";
     116 ctrl_dropped_count: 32, "control events dropped (queue full)";
+    117 pull_replaced_count: 32, "pending PULLs of a released message replaced by its slot's next message's";
     128 arbiter_ctrl_packet_count: 16, "control packets through the arbiter";
     129 arbiter_data_packet_count: 16, "data packets through the arbiter";
     130 tx_frame_count: 32, "frames sent to the MAC";

@@ -47,7 +47,8 @@
 //!   action and header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no
 //!   failure), `done_live` (ok and a live entry: not a late copy of a delivered message),
 //!   `done_forward` (DATA, live, new packet: the payload went to the reassembly), `done_slot` (the
-//!   receive slot, the low IW bits of rx_msg_id), `done_is_new_msg`, `done_is_new_pkt`,
+//!   receive slot, the low IW bits of rx_msg_id), `done_gen` (its generation, rx_msg_id bits
+//!   IW+7…IW: slot and generation name one message), `done_is_new_msg`, `done_is_new_pkt`,
 //!   `done_is_last_pkt`, `done_ack_no` (smallest offset not yet received).
 //!
 //! # Latency (P = cycle of the first payload beat out of the parser = first frame beat + 8)
@@ -135,6 +136,7 @@ pub struct IngressFront<const IW: usize> {
     pub done_live: Signal<Out, Bit>,
     pub done_forward: Signal<Out, Bit>,
     pub done_slot: Signal<Out, Bits<IW>>,
+    pub done_gen: Signal<Out, Bits<8>>,
     pub done_is_new_msg: Signal<Out, Bit>,
     pub done_is_new_pkt: Signal<Out, Bit>,
     pub done_is_last_pkt: Signal<Out, Bit>,
@@ -159,6 +161,7 @@ pub struct IngressFront<const IW: usize> {
     payload: StreamFifo<Bits<74>, 5>,
     decisions: StreamFifo<Bits<128>, 3>,
     slot_mask: Constant<Bits<16>>,
+    slot_shift: Constant<Bits<4>>,
     hold_valid: DFF<Bit>,
     hold_action: DFF<Bits<4>>,
     hold_issued: DFF<Bit>,
@@ -305,6 +308,7 @@ impl<const IW: usize> IngressFront<IW> {
             done_live: Default::default(),
             done_forward: Default::default(),
             done_slot: Default::default(),
+            done_gen: Default::default(),
             done_is_new_msg: Default::default(),
             done_is_new_pkt: Default::default(),
             done_is_last_pkt: Default::default(),
@@ -328,6 +332,7 @@ impl<const IW: usize> IngressFront<IW> {
             payload: Default::default(),
             decisions: Default::default(),
             slot_mask: Constant::new(((1u64 << IW) - 1).into()),
+            slot_shift: Constant::new((IW as u64).to_bits()),
             hold_valid: Default::default(),
             hold_action: Default::default(),
             hold_issued: Default::default(),
@@ -658,6 +663,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.done_live.next = self.d_live.val();
         self.done_forward.next = self.d_forward.val();
         self.done_slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
+        self.done_gen.next = bit_cast::<8, 16>(self.resp_rx_msg_id.val() >> self.slot_shift.val());
         self.done_is_new_msg.next = self.resp_announce_new_msg.val();
         self.done_is_new_pkt.next = self.resp_is_new_pkt.val();
         self.done_is_last_pkt.next = self.resp_is_last_pkt.val();
@@ -667,6 +673,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.done_live.next = self.a_live.val();
             self.done_forward.next = false;
             self.done_slot.next = bit_cast::<IW, 16>(self.a_id.val() & self.slot_mask.val());
+            self.done_gen.next = bit_cast::<8, 16>(self.a_id.val() >> self.slot_shift.val());
             self.done_is_new_msg.next = false;
             self.done_is_new_pkt.next = self.a_new_pkt.val();
             self.done_is_last_pkt.next = self.a_last.val();

@@ -23,6 +23,6 @@ native_dut!(nanotransport_hdl::nic::status_bank::StatusBank, clocked: false,
              stale_credit_count, tx_stale_timeout_count, ack_beyond_count, rtx_beyond_count, credit_beyond_count,
              tx_delivered_msg_count, abandoned_msg_count, write_busy_count, buffer_double_free_count,
              event_overflow_count, tx_active_slots, tx_active_any, buffer_flags, ctrl_sent_count, pull_sent_count,
-             merged_count, pull_coalesced_count, ctrl_dropped_count, arbiter_ctrl_packet_count,
+             merged_count, pull_coalesced_count, ctrl_dropped_count, pull_replaced_count, arbiter_ctrl_packet_count,
              arbiter_data_packet_count, tx_frame_count, tx_length_mismatch_count, csr_error_count],
     outputs: [value]);

@@ -37,7 +37,7 @@ native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: tr
               req_pkt_offset, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_meta_remote_ip,
               m_axis_meta_remote_port, m_axis_meta_msg_len, m_axis_meta_pkt_offset, m_axis_meta_local_port,
               m_axis_meta_rx_msg_id, m_axis_meta_tx_msg_id, m_axis_meta_is_last_pkt, act_valid, act_action, act_meta,
-              done_valid, done_action, done_meta, done_ok, done_live, done_forward, done_slot, done_is_new_msg,
+              done_valid, done_action, done_meta, done_ok, done_live, done_forward, done_slot, done_gen, done_is_new_msg,
               done_is_new_pkt, done_is_last_pkt, done_ack_no, frame_count, not_ipv4_count, wrong_protocol_count,
               too_short_count, bad_checksum_count, bad_flags_count, data_count, chop_count, control_count,
               no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count, bad_frame_length_count]);

@@ -1,6 +1,8 @@
 //! Packet generator: immediate control packets in order (or counted drops), paced PULLs that
-//! coalesce per message with the highest credit winning, token-bucket pacing measured; checked
-//! on Verilator with random events and back-pressure, and in lockstep against rust-hdl.
+//! coalesce per message with the highest credit winning and never carry the credit of a
+//! previous message of their receive slot, token-bucket pacing measured; checked on Verilator
+//! with random events (slots reused by new generations) and back-pressure, and in lockstep
+//! against rust-hdl.
 
 use nanotransport_hdl::nic::packet_generator::{PacketGenerator, DEFAULT_PACE_CYCLES};
 use nanotransport_hdl::pisa::wire::*;
@@ -10,7 +12,7 @@ use nanotransport_testbenches::io::{Io, Lockstep};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Meta {
@@ -19,7 +21,8 @@ struct Meta {
     local_port: u16,
     msg_len: u16,
     pkt_offset: u8,
-    /// The tests set tx_msg_id = the event's message id, so a PULL names its message.
+    /// The tests set tx_msg_id = the event's message, `generation << 8 | slot`, so a PULL
+    /// names its message.
     tx_msg_id: u16,
     rank: u8,
     credit: u16,
@@ -27,7 +30,10 @@ struct Meta {
 
 #[derive(Clone, Copy, Debug)]
 struct Event {
+    /// Receive slot (`ev_msg_id`).
     msg: usize,
+    /// Generation of the slot's message (`ev_msg_gen`).
+    gen: u8,
     ctrl_flags: u8,
     pull: bool,
     meta: Meta,
@@ -49,7 +55,8 @@ struct Run {
     cycles: u64,
 }
 
-const COUNTERS: [&str; 5] = ["ctrl_sent_count", "pull_sent_count", "merged_count", "pull_coalesced_count", "dropped_count"];
+const COUNTERS: [&str; 6] =
+    ["ctrl_sent_count", "pull_sent_count", "merged_count", "pull_coalesced_count", "pull_replaced_count", "dropped_count"];
 
 struct Env {
     pace: u64,
@@ -74,8 +81,9 @@ fn drive(io: &mut dyn Io, events: &[Option<Event>], env: &Env, rng: &mut ChaCha8
     for cycle in 0..total {
         let e = events.get(cycle as usize).copied().flatten();
         io.set("ev_valid", e.is_some() as u64);
-        let ev = e.unwrap_or(Event { msg: rng.gen_range(0..16), ctrl_flags: rng.gen(), pull: rng.gen(), meta: Meta::default() });
+        let ev = e.unwrap_or(Event { msg: rng.gen_range(0..16), gen: rng.gen(), ctrl_flags: rng.gen(), pull: rng.gen(), meta: Meta::default() });
         io.set("ev_msg_id", ev.msg as u64);
+        io.set("ev_msg_gen", ev.gen as u64);
         io.set("ev_ctrl_flags", ev.ctrl_flags as u64);
         io.set("ev_pull", ev.pull as u64);
         io.set("ev_remote_ip", ev.meta.remote_ip as u64);
@@ -120,32 +128,43 @@ fn drive(io: &mut dyn Io, events: &[Option<Event>], env: &Env, rng: &mut ChaCha8
     run
 }
 
-fn random_meta(rng: &mut ChaCha8Rng, msg: usize) -> Meta {
+/// The test's name of message (slot, generation), carried in `tx_msg_id`.
+fn msg_name(msg: usize, gen: u8) -> u16 {
+    ((gen as u16) << 8) | msg as u16
+}
+
+fn random_meta(rng: &mut ChaCha8Rng, msg: usize, gen: u8) -> Meta {
     Meta {
         remote_ip: rng.gen(),
         remote_port: rng.gen(),
         local_port: rng.gen(),
         msg_len: rng.gen(),
         pkt_offset: rng.gen(),
-        tx_msg_id: msg as u16,
+        tx_msg_id: msg_name(msg, gen),
         rank: rng.gen(),
         credit: rng.gen_range(0..64),
     }
 }
 
-/// Random NDP-like events: ACK+PULL, NACK+PULL, ACK alone, PULL alone; few messages.
+/// Random NDP-like events: ACK+PULL, NACK+PULL, ACK alone, PULL alone; few slots, each
+/// reused now and then by a new message (its generation + 1), as the receive side does.
 fn random_events(rng: &mut ChaCha8Rng, cycles: usize, rate: f64, messages: usize) -> Vec<Option<Event>> {
+    let mut gens = vec![0u8; messages];
     (0..cycles)
         .map(|_| {
             rng.gen_bool(rate).then(|| {
                 let msg = rng.gen_range(0..messages);
+                if rng.gen_bool(0.02) {
+                    gens[msg] = gens[msg].checked_add(1).expect("fewer than 256 generations per slot: message names stay unique");
+                }
+                let gen = gens[msg];
                 let (ctrl_flags, pull) = match rng.gen_range(0..6) {
                     0 | 1 => (FLAG_ACK, true),
                     2 => (FLAG_NACK, true),
                     3 => (FLAG_ACK, false),
                     _ => (0, true),
                 };
-                Event { msg, ctrl_flags, pull, meta: random_meta(rng, msg) }
+                Event { msg, gen, ctrl_flags, pull, meta: random_meta(rng, msg, gen) }
             })
         })
         .collect()
@@ -192,20 +211,35 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
     let paced: Vec<&Out> = run.out.iter().filter(|o| o.flags == FLAG_PULL).collect();
     assert_eq!(paced.len() as u64, c("pull_sent_count"));
     let pull_events = events.iter().flatten().filter(|e| e.pull).count() as u64;
-    assert_eq!(pull_events, c("merged_count") + c("pull_coalesced_count") + c("pull_sent_count"),
-        "every PULL event is merged, coalesced or sent");
-    // Per message: the highest credit asked for is the highest credit sent.
+    assert_eq!(pull_events, c("merged_count") + c("pull_coalesced_count") + c("pull_replaced_count") + c("pull_sent_count"),
+        "every PULL event is merged, coalesced, replaced or sent");
+    // Per message: the highest credit sent is the highest asked for; a message whose slot was
+    // reused later may have lost its pending PULL to the next message (replaced), never more.
     let mut asked: HashMap<u16, u16> = HashMap::new();
     for e in events.iter().flatten().filter(|e| e.pull) {
         let a = asked.entry(e.meta.tx_msg_id).or_default();
         *a = (*a).max(e.meta.credit);
     }
+    let mut last_gen: HashMap<usize, u8> = HashMap::new();
+    for e in events.iter().flatten() {
+        last_gen.insert(e.msg, e.gen);
+    }
+    let asked_credits: HashSet<(u16, u16)> = events.iter().flatten().filter(|e| e.pull).map(|e| (e.meta.tx_msg_id, e.meta.credit)).collect();
     let mut sent: HashMap<u16, u16> = HashMap::new();
     for o in run.out.iter().filter(|o| o.flags & FLAG_PULL != 0) {
+        // A PULL carries a credit its own message asked for (not a previous message's).
+        assert!(asked_credits.contains(&(o.meta.tx_msg_id, o.meta.credit)), "PULL {o:?} carries a credit its message never asked for");
         let s = sent.entry(o.meta.tx_msg_id).or_default();
         *s = (*s).max(o.meta.credit);
     }
-    assert_eq!(asked, sent, "highest credit per message");
+    for (&id, &a) in &asked {
+        let superseded = last_gen[&((id & 0xff) as usize)] != (id >> 8) as u8;
+        match sent.get(&id) {
+            Some(&s) if superseded => assert!(s <= a, "message {id:#06x}: sent credit {s} above the {a} asked for"),
+            s => assert!(superseded || s == Some(&a), "message {id:#06x}: highest credit sent {s:?}, asked {a}"),
+        }
+    }
+    assert!(sent.keys().all(|id| asked.contains_key(id)), "a PULL for a message that asked for none");
     // Each paced PULL carries the metadata of a PULL event of its message.
     for o in &paced {
         assert!(events.iter().flatten().any(|e| e.pull && e.meta.tx_msg_id == o.meta.tx_msg_id
@@ -226,14 +260,14 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
 fn unit_ack_merges_pull_then_pull_is_paced() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut events = vec![None; 400];
-    let m1 = random_meta(&mut rng, 3);
+    let m1 = random_meta(&mut rng, 3, 0);
     let m2 = Meta { credit: m1.credit + 1, ..m1 };
     let m3 = Meta { credit: m1.credit + 5, ..m1 };
     let m4 = Meta { credit: m1.credit + 2, ..m1 };
-    events[0] = Some(Event { msg: 3, ctrl_flags: FLAG_ACK, pull: true, meta: m1 }); // token there: merged
-    events[1] = Some(Event { msg: 3, ctrl_flags: FLAG_ACK, pull: true, meta: m2 }); // no token: ACK now, PULL waits
-    events[2] = Some(Event { msg: 3, ctrl_flags: 0, pull: true, meta: m3 }); // coalesces: credit +5
-    events[3] = Some(Event { msg: 3, ctrl_flags: 0, pull: true, meta: m4 }); // coalesces: lower credit loses
+    events[0] = Some(Event { msg: 3, gen: 0, ctrl_flags: FLAG_ACK, pull: true, meta: m1 }); // token there: merged
+    events[1] = Some(Event { msg: 3, gen: 0, ctrl_flags: FLAG_ACK, pull: true, meta: m2 }); // no token: ACK now, PULL waits
+    events[2] = Some(Event { msg: 3, gen: 0, ctrl_flags: 0, pull: true, meta: m3 }); // coalesces: credit +5
+    events[3] = Some(Event { msg: 3, gen: 0, ctrl_flags: 0, pull: true, meta: m4 }); // coalesces: lower credit loses
     let env = Env { pace: 100, bucket: 1, ready: 1.0, drain: 0 };
     let mut native = NativeStepper::<PacketGenerator<16, 4, 3>>::default();
     let run = drive(&mut native, &events, &env, &mut rng);
@@ -248,6 +282,51 @@ fn unit_ack_merges_pull_then_pull_is_paced() {
     println!("packet generator: immediate latency 1 cycle; paced PULL at cycle {} (token at 100)", got[2].0);
 }
 
+/// A pending PULL of message (slot 3, generation 5) with a high credit; the slot is released and
+/// reused by (3, 6), whose first PULL asks for less: the PULL sent carries the new message's
+/// credit and metadata, the stale one is replaced (counted), not sent. The same with the two
+/// events back to back (slot 9: the table write of the first is forwarded to the second), and
+/// a message that keeps its slot still coalesces (slot 7). Native and Verilator.
+#[test]
+fn unit_pull_of_reused_slot_replaces_stale_pull() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut events = vec![None; 500];
+    let mut ev = |c: usize, msg: usize, gen: u8, ctrl_flags: u8, credit: u16, rng: &mut ChaCha8Rng| {
+        let meta = Meta { credit, ..random_meta(rng, msg, gen) };
+        events[c] = Some(Event { msg, gen, ctrl_flags, pull: true, meta });
+        meta
+    };
+    let a = ev(0, 3, 5, FLAG_ACK, 10, &mut rng); // token there: merged into the ACK
+    ev(1, 3, 5, 0, 30, &mut rng); // no token: pending, credit 30
+    ev(2, 7, 2, 0, 20, &mut rng); // pending (7, 2), credit 20
+    let c = ev(4, 7, 2, 0, 8, &mut rng); // same message: coalesces, 20 stays, metadata the latest
+    let b = ev(5, 3, 6, FLAG_ACK, 4, &mut rng); // slot 3 reused: ACK now, its PULL replaces the stale one
+    ev(10, 9, 1, 0, 50, &mut rng); // pending (9, 1), credit 50 ...
+    let d = ev(11, 9, 2, 0, 3, &mut rng); // ... replaced in the very next cycle
+    let env = Env { pace: 100, bucket: 1, ready: 1.0, drain: 0 };
+    for target in ["native", "nt_nic_16_packet_generator"] {
+        let run = if target == "native" {
+            drive(&mut NativeStepper::<PacketGenerator<16, 4, 3>>::default(), &events, &env, &mut rng)
+        } else {
+            drive(&mut VerilatedModel::new(target).unwrap(), &events, &env, &mut rng)
+        };
+        check(&events, &run, &env);
+        let got: Vec<(u64, u8, Meta)> = run.out.iter().map(|o| (o.cycle, o.flags, o.meta)).collect();
+        assert_eq!(got[0], (1, FLAG_ACK | FLAG_PULL, a), "{target}: ACK+PULL 1 cycle after its event");
+        assert_eq!(got[1], (6, FLAG_ACK, b), "{target}: the new message's ACK at once, its PULL not merged");
+        assert!(got[2..].iter().all(|o| o.1 == FLAG_PULL && o.0 >= 100), "{target}: paced PULLs, one per token: {got:?}");
+        let mut paced: Vec<Meta> = got[2..].iter().map(|o| o.2).collect();
+        paced.sort_by_key(|m| m.tx_msg_id);
+        assert_eq!(paced, vec![Meta { credit: 20, ..c }, Meta { credit: 3, ..d }, Meta { credit: 4, ..b }],
+            "{target}: one PULL per live message, with its own credit and latest metadata");
+        let counters: Vec<u64> = COUNTERS.iter().map(|k| run.counters[k]).collect();
+        // ctrl_sent, pull_sent, merged, coalesced, replaced, dropped
+        assert_eq!(counters, vec![5, 3, 1, 1, 2, 0], "{target}: counters");
+        println!("{target}: stale PULL of a reused slot replaced: PULLs sent {:?}",
+            paced.iter().map(|m| (m.tx_msg_id, m.credit)).collect::<Vec<_>>());
+    }
+}
+
 #[test]
 fn model_random_events_on_verilator() {
     let s = seed("packet_generator_model", 541);
@@ -260,8 +339,8 @@ fn model_random_events_on_verilator() {
             let run = drive(&mut v, &events, &env, &mut rng);
             let (paced, merged) = check(&events, &run, &env);
             let c = |k| run.counters[k];
-            println!("{model} pace {pace} bucket {bucket} ready {ready} rate {rate}: {} events, {} packets, paced {paced}, merged {merged}, coalesced {}, dropped {}",
-                events.iter().flatten().count(), run.out.len(), c("pull_coalesced_count"), c("dropped_count"));
+            println!("{model} pace {pace} bucket {bucket} ready {ready} rate {rate}: {} events, {} packets, paced {paced}, merged {merged}, coalesced {}, replaced {}, dropped {}",
+                events.iter().flatten().count(), run.out.len(), c("pull_coalesced_count"), c("pull_replaced_count"), c("dropped_count"));
         }
     }
 }
@@ -277,7 +356,7 @@ fn pacer_rate_measured() {
             .map(|c| {
                 (c % 3 == 0).then(|| {
                     let msg = (c / 3) % 16;
-                    Event { msg, ctrl_flags: 0, pull: true, meta: Meta { credit: (c / 1000) as u16, ..random_meta(&mut rng, msg) } }
+                    Event { msg, gen: 0, ctrl_flags: 0, pull: true, meta: Meta { credit: (c / 1000) as u16, ..random_meta(&mut rng, msg, 0) } }
                 })
             })
             .collect();
@@ -302,7 +381,7 @@ fn full_queue_drops_and_counts() {
     let mut events: Vec<Option<Event>> = (0..40)
         .map(|i| {
             let msg = i % 4;
-            Some(Event { msg, ctrl_flags: FLAG_ACK, pull: true, meta: random_meta(&mut rng, msg) })
+            Some(Event { msg, gen: 0, ctrl_flags: FLAG_ACK, pull: true, meta: random_meta(&mut rng, msg, 0) })
         })
         .collect();
     events.extend(vec![None; 2000]);
@@ -355,7 +434,8 @@ fn lockstep_random_events() {
     let mut io = Lockstep::<PacketGenerator<16, 4, 3>>::new("nt_nic_16_packet_generator");
     let run = drive(&mut io, &events, &env, &mut rng);
     check(&events, &run, &env);
-    println!("packet generator lockstep: {} cycles, {} comparisons, {} packets", io.cycle, io.comparisons, run.out.len());
+    println!("packet generator lockstep: {} cycles, {} comparisons, {} packets, {} PULLs coalesced, {} replaced", io.cycle, io.comparisons,
+        run.out.len(), run.counters["pull_coalesced_count"], run.counters["pull_replaced_count"]);
 }
 
 /// Lockstep on raw random events with random resets and a changing pacer configuration.
@@ -370,6 +450,7 @@ fn lockstep_random_stimulus_with_resets() {
         .drive("ev_valid", Drive::Bernoulli(0.5))
         .drive("ev_ctrl_flags", Drive::Sparse(2))
         .drive("ev_msg_id", Drive::Range(0, 5))
+        .drive("ev_msg_gen", Drive::Range(0, 2))
         .drive("m_axis_tready", Drive::Bernoulli(0.6));
     for (model, s) in [("nt_nic_16_packet_generator", 545), ("nt_nic_128_packet_generator", 546)] {
         let s = seed(model, s);

@@ -61,8 +61,8 @@
 //! The front's ports under the same names, plus: in `rtt_pkts` 16, `cfg_overcommit` 5,
 //! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv_*`, `ctx_*` (to the transmit
 //! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
-//! GRANT's priority, `ev_credit` its offset, no paced PULLs), counters `grant_sent_count`,
-//! `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
+//! GRANT's priority, `ev_credit` its offset; no paced PULLs, so `ev_msg_gen` is 0), counters
+//! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
 //! FIFO records in bits 15–8), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
 use crate::pisa::ingress_front::IngressFront;
@@ -170,6 +170,7 @@ pub struct HomaIngress<const IW: usize> {
     pub prio_wr_value: Signal<Out, Bits<8>>,
     pub ev_valid: Signal<Out, Bit>,
     pub ev_msg_id: Signal<Out, Bits<IW>>,
+    pub ev_msg_gen: Signal<Out, Bits<8>>,
     pub ev_ctrl_flags: Signal<Out, Bits<8>>,
     pub ev_pull: Signal<Out, Bit>,
     pub ev_credit: Signal<Out, Bits<16>>,
@@ -325,6 +326,7 @@ impl<const IW: usize> HomaIngress<IW> {
             prio_wr_value: Default::default(),
             ev_valid: Default::default(),
             ev_msg_id: Default::default(),
+            ev_msg_gen: Default::default(),
             ev_ctrl_flags: Default::default(),
             ev_pull: Default::default(),
             ev_credit: Default::default(),
@@ -618,6 +620,9 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.ev_credit.next = 0.into();
         self.ev_rank.next = 0.into();
         self.ev_msg_id.next = self.r_slot.q.val();
+        // Homa asks for no paced PULLs: the generation, which only tells the packet generator's
+        // pending PULLs apart, is not needed.
+        self.ev_msg_gen.next = 0.into();
         self.ev_ctrl_flags.next = 0x02.into();
         self.ev_remote_ip.next = self.r_meta.q.val().get_bits::<32>(0);
         self.ev_remote_port.next = self.r_meta.q.val().get_bits::<16>(32);

@@ -30,8 +30,9 @@
 //! * anything else (e.g. CHOP without DATA): dropped, `no_action_count`.
 //!
 //! The reply goes to the packet generator as one CtrlPktEvent (`ev_*`): `ev_ctrl_flags` ACK or
-//! NACK, `ev_pull` with `ev_credit`, `ev_msg_id` = the receive slot (PULLs coalesce per slot),
-//! addressed to the sender (`remote_ip` = its IPv4 source, `remote_port` = its src_context,
+//! NACK, `ev_pull` with `ev_credit`, `ev_msg_id` = the receive slot and `ev_msg_gen` = its
+//! generation (PULLs coalesce per message: a PULL of the slot's next message replaces a stale
+//! one), addressed to the sender (`remote_ip` = its IPv4 source, `remote_port` = its src_context,
 //! `local_port` = the packet's dst_context), `tx_msg_id` echoed.
 //!
 //! # Pipeline (on the [`IngressFront`]; P = first frame beat + 8)
@@ -56,7 +57,7 @@
 //! | group | ports |
 //! |---|---|
 //! | to the transmit path | `dlv_valid`, `dlv_tx_msg_id`, `dlv_ack_bitmap` 64; `ctx_valid`, `ctx_tx_msg_id`, `ctx_rtx_flag`, `ctx_rtx_bitmap` 64, `ctx_credit_flag`, `ctx_new_credit`, `ctx_allow_tx`, `ctx_raise_only` |
-//! | to the packet generator | `ev_valid`, `ev_msg_id` IW, `ev_ctrl_flags` 8, `ev_pull`, `ev_credit` 16, `ev_remote_ip`, `ev_remote_port`, `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank` |
+//! | to the packet generator | `ev_valid`, `ev_msg_id` IW, `ev_msg_gen` 8, `ev_ctrl_flags` 8, `ev_pull`, `ev_credit` 16, `ev_remote_ip`, `ev_remote_port`, `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank` |
 //! | counter | `offset_range_count` (ACK/NACK for an offset without a bitmap bit) |
 
 use crate::pisa::ingress_front::IngressFront;
@@ -152,6 +153,7 @@ pub struct NdpIngress<const IW: usize> {
     pub ctx_raise_only: Signal<Out, Bit>,
     pub ev_valid: Signal<Out, Bit>,
     pub ev_msg_id: Signal<Out, Bits<IW>>,
+    pub ev_msg_gen: Signal<Out, Bits<8>>,
     pub ev_ctrl_flags: Signal<Out, Bits<8>>,
     pub ev_pull: Signal<Out, Bit>,
     pub ev_credit: Signal<Out, Bits<16>>,
@@ -189,6 +191,7 @@ pub struct NdpIngress<const IW: usize> {
     s3_flags: DFF<Bits<8>>,
     s3_pull: DFF<Bit>,
     s3_slot: DFF<Bits<IW>>,
+    s3_gen: DFF<Bits<8>>,
     s3_meta: DFF<Bits<152>>,
     n_offset_range: DFF<Bits<32>>,
     m1: Signal<Local, Bits<152>>,
@@ -270,6 +273,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             ctx_raise_only: Default::default(),
             ev_valid: Default::default(),
             ev_msg_id: Default::default(),
+            ev_msg_gen: Default::default(),
             ev_ctrl_flags: Default::default(),
             ev_pull: Default::default(),
             ev_credit: Default::default(),
@@ -303,6 +307,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
             s3_flags: Default::default(),
             s3_pull: Default::default(),
             s3_slot: Default::default(),
+            s3_gen: Default::default(),
             s3_meta: Default::default(),
             n_offset_range: Default::default(),
             m1: Default::default(),
@@ -321,7 +326,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
 impl<const IW: usize> Logic for NdpIngress<IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_meta, n_offset_range);
+        dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta, n_offset_range);
         clock!(self, clock, front, credit);
         self.front.reset.next = self.reset.val();
         self.credit.reset.next = self.reset.val();
@@ -426,11 +431,13 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
         }
         self.s3_pull.d.next = self.d_credit_op.val();
         self.s3_slot.d.next = self.front.done_slot.val();
+        self.s3_gen.d.next = self.front.done_gen.val();
         self.s3_meta.d.next = self.front.done_meta.val();
 
         // ---------------- P+3: credit answer → CtrlPktEvent ----------------
         self.ev_valid.next = self.s3_event.q.val();
         self.ev_msg_id.next = self.s3_slot.q.val();
+        self.ev_msg_gen.next = self.s3_gen.q.val();
         self.ev_ctrl_flags.next = self.s3_flags.q.val();
         self.ev_pull.next = self.s3_pull.q.val();
         self.ev_credit.next = self.credit.resp_new.val();

@@ -95,7 +95,7 @@
 
 use crate::common::free_list::FreeList;
 use crate::common::key_hash::KeyHash;
-pub use crate::common::key_hash::{fold, hash0, hash1, mix};
+pub use crate::common::key_hash::{hash0, hash1};
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use rust_hdl::prelude::*;
 

@@ -125,6 +125,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  ingress$ctx_raise_only;
     wire  ingress$ev_valid;
     wire  [5:0] ingress$ev_msg_id;
+    wire  [7:0] ingress$ev_msg_gen;
     wire  [7:0] ingress$ev_ctrl_flags;
     wire  ingress$ev_pull;
     wire  [15:0] ingress$ev_credit;
@@ -243,6 +244,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [31:0] reassembly$fail_bucket_full_count;
     wire  [31:0] reassembly$duplicate_count;
     wire  [31:0] reassembly$recent_duplicate_count;
+    wire  [31:0] reassembly$delivered_set_full_wait_count;
     wire  [31:0] reassembly$class_fallback_count;
     wire  [31:0] reassembly$drop_stale_count;
     wire  [31:0] reassembly$drop_bad_offset_count;
@@ -310,6 +312,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [15:0] tx$abandoned_msg_count;
     wire  [15:0] tx$write_busy_count;
     wire  [15:0] tx$buffer_double_free_count;
+    wire  [7:0] tx$cooling_slots;
     wire  tx$buffers_exhausted;
     wire  [15:0] tx$event_overflow_count;
     reg  pktgen$clock;
@@ -318,6 +321,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [7:0] pktgen$cfg_bucket_max;
     reg  pktgen$ev_valid;
     reg  [5:0] pktgen$ev_msg_id;
+    reg  [7:0] pktgen$ev_msg_gen;
     reg  [7:0] pktgen$ev_ctrl_flags;
     reg  pktgen$ev_pull;
     reg  [31:0] pktgen$ev_remote_ip;
@@ -346,6 +350,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [31:0] pktgen$pull_sent_count;
     wire  [31:0] pktgen$merged_count;
     wire  [31:0] pktgen$pull_coalesced_count;
+    wire  [31:0] pktgen$pull_replaced_count;
     wire  [31:0] pktgen$dropped_count;
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -501,6 +506,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [31:0] status$rx_delivered_count;
     reg  [31:0] status$rx_busy_slots;
     reg  status$rx_busy_any;
+    reg  [31:0] status$delivered_set_full_wait_count;
     reg  [15:0] status$rejected_msg_count;
     reg  [15:0] status$framing_error_count;
     reg  [15:0] status$stale_delivered_count;
@@ -517,11 +523,13 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [31:0] status$tx_active_slots;
     reg  status$tx_active_any;
     reg  [15:0] status$buffer_flags;
+    reg  [7:0] status$tx_cooling_slots;
     reg  [31:0] status$ctrl_sent_count;
     reg  [31:0] status$pull_sent_count;
     reg  [31:0] status$merged_count;
     reg  [31:0] status$pull_coalesced_count;
     reg  [31:0] status$ctrl_dropped_count;
+    reg  [31:0] status$pull_replaced_count;
     reg  [15:0] status$arbiter_ctrl_packet_count;
     reg  [15:0] status$arbiter_data_packet_count;
     reg  [31:0] status$tx_frame_count;
@@ -600,6 +608,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .ctx_raise_only(ingress$ctx_raise_only),
         .ev_valid(ingress$ev_valid),
         .ev_msg_id(ingress$ev_msg_id),
+        .ev_msg_gen(ingress$ev_msg_gen),
         .ev_ctrl_flags(ingress$ev_ctrl_flags),
         .ev_pull(ingress$ev_pull),
         .ev_credit(ingress$ev_credit),
@@ -722,6 +731,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .fail_bucket_full_count(reassembly$fail_bucket_full_count),
         .duplicate_count(reassembly$duplicate_count),
         .recent_duplicate_count(reassembly$recent_duplicate_count),
+        .delivered_set_full_wait_count(reassembly$delivered_set_full_wait_count),
         .class_fallback_count(reassembly$class_fallback_count),
         .drop_stale_count(reassembly$drop_stale_count),
         .drop_bad_offset_count(reassembly$drop_bad_offset_count),
@@ -791,6 +801,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .abandoned_msg_count(tx$abandoned_msg_count),
         .write_busy_count(tx$write_busy_count),
         .buffer_double_free_count(tx$buffer_double_free_count),
+        .cooling_slots(tx$cooling_slots),
         .buffers_exhausted(tx$buffers_exhausted),
         .event_overflow_count(tx$event_overflow_count)
     );
@@ -801,6 +812,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .cfg_bucket_max(pktgen$cfg_bucket_max),
         .ev_valid(pktgen$ev_valid),
         .ev_msg_id(pktgen$ev_msg_id),
+        .ev_msg_gen(pktgen$ev_msg_gen),
         .ev_ctrl_flags(pktgen$ev_ctrl_flags),
         .ev_pull(pktgen$ev_pull),
         .ev_remote_ip(pktgen$ev_remote_ip),
@@ -829,6 +841,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .pull_sent_count(pktgen$pull_sent_count),
         .merged_count(pktgen$merged_count),
         .pull_coalesced_count(pktgen$pull_coalesced_count),
+        .pull_replaced_count(pktgen$pull_replaced_count),
         .dropped_count(pktgen$dropped_count)
     );
     nt_ndp_64_nic$arbiter arbiter(
@@ -992,6 +1005,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .rx_delivered_count(status$rx_delivered_count),
         .rx_busy_slots(status$rx_busy_slots),
         .rx_busy_any(status$rx_busy_any),
+        .delivered_set_full_wait_count(status$delivered_set_full_wait_count),
         .rejected_msg_count(status$rejected_msg_count),
         .framing_error_count(status$framing_error_count),
         .stale_delivered_count(status$stale_delivered_count),
@@ -1008,11 +1022,13 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .tx_active_slots(status$tx_active_slots),
         .tx_active_any(status$tx_active_any),
         .buffer_flags(status$buffer_flags),
+        .tx_cooling_slots(status$tx_cooling_slots),
         .ctrl_sent_count(status$ctrl_sent_count),
         .pull_sent_count(status$pull_sent_count),
         .merged_count(status$merged_count),
         .pull_coalesced_count(status$pull_coalesced_count),
         .ctrl_dropped_count(status$ctrl_dropped_count),
+        .pull_replaced_count(status$pull_replaced_count),
         .arbiter_ctrl_packet_count(status$arbiter_ctrl_packet_count),
         .arbiter_data_packet_count(status$arbiter_data_packet_count),
         .tx_frame_count(status$tx_frame_count),
@@ -1122,6 +1138,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         pktgen$cfg_bucket_max = cfg[(32'h140)+:(8)];
         pktgen$ev_valid = ingress$ev_valid;
         pktgen$ev_msg_id = ingress$ev_msg_id;
+        pktgen$ev_msg_gen = ingress$ev_msg_gen;
         pktgen$ev_ctrl_flags = ingress$ev_ctrl_flags;
         pktgen$ev_pull = ingress$ev_pull;
         pktgen$ev_remote_ip = ingress$ev_remote_ip;
@@ -1272,6 +1289,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$fail_bucket_full_count = reassembly$fail_bucket_full_count;
         status$rx_duplicate_count = reassembly$duplicate_count;
         status$recent_duplicate_count = reassembly$recent_duplicate_count;
+        status$delivered_set_full_wait_count = reassembly$delivered_set_full_wait_count;
         status$class_fallback_count = reassembly$class_fallback_count;
         status$drop_stale_count = reassembly$drop_stale_count;
         status$drop_bad_offset_count = reassembly$drop_bad_offset_count;
@@ -1294,6 +1312,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$abandoned_msg_count = tx$abandoned_msg_count;
         status$write_busy_count = tx$write_busy_count;
         status$buffer_double_free_count = tx$buffer_double_free_count;
+        status$tx_cooling_slots = tx$cooling_slots;
         status$event_overflow_count = tx$event_overflow_count;
         status$tx_active_slots = ((tx$active) & 32'hffffffff);
         status$tx_active_any = |tx$active;
@@ -1303,6 +1322,7 @@ module nt_ndp_64_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$pull_sent_count = pktgen$pull_sent_count;
         status$merged_count = pktgen$merged_count;
         status$pull_coalesced_count = pktgen$pull_coalesced_count;
+        status$pull_replaced_count = pktgen$pull_replaced_count;
         status$ctrl_dropped_count = pktgen$dropped_count;
         status$arbiter_ctrl_packet_count = arbiter$ctrl_packet_count;
         status$arbiter_data_packet_count = arbiter$data_packet_count;
@@ -2660,7 +2680,7 @@ module nt_ndp_64_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_valid
 endmodule // nt_ndp_64_nic$egress
 
 
-module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
+module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
 
     // Module arguments
     input wire  clock;
@@ -2728,6 +2748,7 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  ctx_raise_only;
     output reg  ev_valid;
     output reg  [5:0] ev_msg_id;
+    output reg  [7:0] ev_msg_gen;
     output reg  [7:0] ev_ctrl_flags;
     output reg  ev_pull;
     output reg  [15:0] ev_credit;
@@ -2803,6 +2824,7 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     wire  front$done_live;
     wire  front$done_forward;
     wire  [5:0] front$done_slot;
+    wire  [7:0] front$done_gen;
     wire  front$done_is_new_msg;
     wire  front$done_is_new_pkt;
     wire  front$done_is_last_pkt;
@@ -2847,6 +2869,9 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     reg  [5:0] s3_slot$d;
     wire  [5:0] s3_slot$q;
     reg  s3_slot$clock;
+    reg  [7:0] s3_gen$d;
+    wire  [7:0] s3_gen$q;
+    reg  s3_gen$clock;
     reg  [151:0] s3_meta$d;
     wire  [151:0] s3_meta$q;
     reg  s3_meta$clock;
@@ -2913,6 +2938,7 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         .done_live(front$done_live),
         .done_forward(front$done_forward),
         .done_slot(front$done_slot),
+        .done_gen(front$done_gen),
         .done_is_new_msg(front$done_is_new_msg),
         .done_is_new_pkt(front$done_is_new_pkt),
         .done_is_last_pkt(front$done_is_last_pkt),
@@ -2968,6 +2994,11 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         .q(s3_slot$q),
         .clock(s3_slot$clock)
     );
+    nt_ndp_64_nic$ingress$s3_gen s3_gen(
+        .d(s3_gen$d),
+        .q(s3_gen$q),
+        .clock(s3_gen$clock)
+    );
     nt_ndp_64_nic$ingress$s3_meta s3_meta(
         .d(s3_meta$d),
         .q(s3_meta$q),
@@ -2985,12 +3016,14 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         s3_flags$clock = clock;
         s3_pull$clock = clock;
         s3_slot$clock = clock;
+        s3_gen$clock = clock;
         s3_meta$clock = clock;
         n_offset_range$clock = clock;
         s3_event$d = s3_event$q;
         s3_flags$d = s3_flags$q;
         s3_pull$d = s3_pull$q;
         s3_slot$d = s3_slot$q;
+        s3_gen$d = s3_gen$q;
         s3_meta$d = s3_meta$q;
         n_offset_range$d = n_offset_range$q;
         front$clock = clock;
@@ -3091,9 +3124,11 @@ module nt_ndp_64_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
         end
         s3_pull$d = d_credit_op;
         s3_slot$d = front$done_slot;
+        s3_gen$d = front$done_gen;
         s3_meta$d = front$done_meta;
         ev_valid = s3_event$q;
         ev_msg_id = s3_slot$q;
+        ev_msg_gen = s3_gen$q;
         ev_ctrl_flags = s3_flags$q;
         ev_pull = s3_pull$q;
         ev_credit = credit$resp_new;
@@ -3446,7 +3481,7 @@ module nt_ndp_64_nic$ingress$credit$s1_value(d,q,clock);
 endmodule // nt_ndp_64_nic$ingress$credit$s1_value
 
 
-module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -3495,6 +3530,7 @@ module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
     output reg  done_live;
     output reg  done_forward;
     output reg  [5:0] done_slot;
+    output reg  [7:0] done_gen;
     output reg  done_is_new_msg;
     output reg  done_is_new_pkt;
     output reg  done_is_last_pkt;
@@ -3517,6 +3553,7 @@ module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
 
     // Constant declarations
     localparam  slot_mask = 16'h3f;
+    localparam  slot_shift = 4'h6;
 
     // Stub signals
     reg  parser$clock;
@@ -4241,6 +4278,7 @@ module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         done_live = d_live;
         done_forward = d_forward;
         done_slot = ((resp_rx_msg_id & slot_mask) & 6'h3f);
+        done_gen = ((resp_rx_msg_id >> slot_shift) & 8'hff);
         done_is_new_msg = resp_announce_new_msg;
         done_is_new_pkt = resp_is_new_pkt;
         done_is_last_pkt = resp_is_last_pkt;
@@ -4250,6 +4288,7 @@ module nt_ndp_64_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
             done_live = a_live;
             done_forward = 1'b0;
             done_slot = ((a_id & slot_mask) & 6'h3f);
+            done_gen = ((a_id >> slot_shift) & 8'hff);
             done_is_new_msg = 1'b0;
             done_is_new_pkt = a_new_pkt;
             done_is_last_pkt = a_last;
@@ -6421,6 +6460,25 @@ module nt_ndp_64_nic$ingress$s3_flags(d,q,clock);
 endmodule // nt_ndp_64_nic$ingress$s3_flags
 
 
+module nt_ndp_64_nic$ingress$s3_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$ingress$s3_gen
+
+
 module nt_ndp_64_nic$ingress$s3_meta(d,q,clock);
 
     // Module arguments
@@ -6478,7 +6536,7 @@ module nt_ndp_64_nic$ingress$s3_slot(d,q,clock);
 endmodule // nt_ndp_64_nic$ingress$s3_slot
 
 
-module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,ev_msg_id,ev_ctrl_flags,ev_pull,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,ev_credit,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_meta_remote_ip,m_meta_remote_port,m_meta_local_port,m_meta_msg_len,m_meta_pkt_offset,m_meta_tx_msg_id,m_meta_rank,m_meta_credit,m_meta_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,dropped_count);
+module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,ev_credit,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_meta_remote_ip,m_meta_remote_port,m_meta_local_port,m_meta_msg_len,m_meta_pkt_offset,m_meta_tx_msg_id,m_meta_rank,m_meta_credit,m_meta_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count);
 
     // Module arguments
     input wire  clock;
@@ -6487,6 +6545,7 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     input wire  [7:0] cfg_bucket_max;
     input wire  ev_valid;
     input wire  [5:0] ev_msg_id;
+    input wire  [7:0] ev_msg_gen;
     input wire  [7:0] ev_ctrl_flags;
     input wire  ev_pull;
     input wire  [31:0] ev_remote_ip;
@@ -6515,6 +6574,7 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     output reg  [31:0] pull_sent_count;
     output reg  [31:0] merged_count;
     output reg  [31:0] pull_coalesced_count;
+    output reg  [31:0] pull_replaced_count;
     output reg  [31:0] dropped_count;
 
     // Constant declarations
@@ -6530,13 +6590,13 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     wire  immediate$head_valid;
     wire  [135:0] immediate$head_data;
     wire  [7:0] immediate$level;
-    reg  [5:0] credit_event_port$read_address;
-    reg  credit_event_port$read_clock;
-    wire  [15:0] credit_event_port$read_data;
-    reg  [5:0] credit_event_port$write_address;
-    reg  credit_event_port$write_clock;
-    reg  [15:0] credit_event_port$write_data;
-    reg  credit_event_port$write_enable;
+    reg  [5:0] gen_credit_event_port$read_address;
+    reg  gen_credit_event_port$read_clock;
+    wire  [23:0] gen_credit_event_port$read_data;
+    reg  [5:0] gen_credit_event_port$write_address;
+    reg  gen_credit_event_port$write_clock;
+    reg  [23:0] gen_credit_event_port$write_data;
+    reg  gen_credit_event_port$write_enable;
     reg  [5:0] credit_scan_port$read_address;
     reg  credit_scan_port$read_clock;
     wire  [15:0] credit_scan_port$read_data;
@@ -6560,6 +6620,9 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [5:0] s1_ins_index$d;
     wire  [5:0] s1_ins_index$q;
     reg  s1_ins_index$clock;
+    reg  [7:0] s1_ins_gen$d;
+    wire  [7:0] s1_ins_gen$q;
+    reg  s1_ins_gen$clock;
     reg  [15:0] s1_ins_credit$d;
     wire  [15:0] s1_ins_credit$q;
     reg  s1_ins_credit$clock;
@@ -6572,6 +6635,9 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [5:0] fwd_index$d;
     wire  [5:0] fwd_index$q;
     reg  fwd_index$clock;
+    reg  [7:0] fwd_gen$d;
+    wire  [7:0] fwd_gen$q;
+    reg  fwd_gen$clock;
     reg  [15:0] fwd_credit$d;
     wire  [15:0] fwd_credit$q;
     reg  fwd_credit$clock;
@@ -6608,6 +6674,9 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [31:0] coalesced$d;
     wire  [31:0] coalesced$q;
     reg  coalesced$clock;
+    reg  [31:0] replaced$d;
+    wire  [31:0] replaced$q;
+    reg  replaced$clock;
     reg  [31:0] drops$d;
     wire  [31:0] drops$q;
     reg  drops$clock;
@@ -6625,8 +6694,9 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [135:0] ctrl_desc;
     reg  bypass;
     reg  insert;
-    reg  [15:0] ins_old;
+    reg  [23:0] ins_old;
     reg  ins_was_pending;
+    reg  ins_same_msg;
     reg  [15:0] ins_credit;
     reg  [15:0] scan_credit;
     reg  [111:0] scan_meta;
@@ -6649,14 +6719,14 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         .head_data(immediate$head_data),
         .level(immediate$level)
     );
-    nt_ndp_64_nic$pktgen$credit_event_port credit_event_port(
-        .read_address(credit_event_port$read_address),
-        .read_clock(credit_event_port$read_clock),
-        .read_data(credit_event_port$read_data),
-        .write_address(credit_event_port$write_address),
-        .write_clock(credit_event_port$write_clock),
-        .write_data(credit_event_port$write_data),
-        .write_enable(credit_event_port$write_enable)
+    nt_ndp_64_nic$pktgen$gen_credit_event_port gen_credit_event_port(
+        .read_address(gen_credit_event_port$read_address),
+        .read_clock(gen_credit_event_port$read_clock),
+        .read_data(gen_credit_event_port$read_data),
+        .write_address(gen_credit_event_port$write_address),
+        .write_clock(gen_credit_event_port$write_clock),
+        .write_data(gen_credit_event_port$write_data),
+        .write_enable(gen_credit_event_port$write_enable)
     );
     nt_ndp_64_nic$pktgen$credit_scan_port credit_scan_port(
         .read_address(credit_scan_port$read_address),
@@ -6691,6 +6761,11 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         .q(s1_ins_index$q),
         .clock(s1_ins_index$clock)
     );
+    nt_ndp_64_nic$pktgen$s1_ins_gen s1_ins_gen(
+        .d(s1_ins_gen$d),
+        .q(s1_ins_gen$q),
+        .clock(s1_ins_gen$clock)
+    );
     nt_ndp_64_nic$pktgen$s1_ins_credit s1_ins_credit(
         .d(s1_ins_credit$d),
         .q(s1_ins_credit$q),
@@ -6710,6 +6785,11 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         .d(fwd_index$d),
         .q(fwd_index$q),
         .clock(fwd_index$clock)
+    );
+    nt_ndp_64_nic$pktgen$fwd_gen fwd_gen(
+        .d(fwd_gen$d),
+        .q(fwd_gen$q),
+        .clock(fwd_gen$clock)
     );
     nt_ndp_64_nic$pktgen$fwd_credit fwd_credit(
         .d(fwd_credit$d),
@@ -6771,6 +6851,11 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         .q(coalesced$q),
         .clock(coalesced$clock)
     );
+    nt_ndp_64_nic$pktgen$replaced replaced(
+        .d(replaced$d),
+        .q(replaced$q),
+        .clock(replaced$clock)
+    );
     nt_ndp_64_nic$pktgen$drops drops(
         .d(drops$d),
         .q(drops$q),
@@ -6782,10 +6867,12 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         pending$clock = clock;
         s1_ins_valid$clock = clock;
         s1_ins_index$clock = clock;
+        s1_ins_gen$clock = clock;
         s1_ins_credit$clock = clock;
         s1_ins_meta$clock = clock;
         fwd_valid$clock = clock;
         fwd_index$clock = clock;
+        fwd_gen$clock = clock;
         fwd_credit$clock = clock;
         fwd_meta$clock = clock;
         scan_ptr$clock = clock;
@@ -6798,14 +6885,17 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         pulls_sent$clock = clock;
         merges$clock = clock;
         coalesced$clock = clock;
+        replaced$clock = clock;
         drops$clock = clock;
         pending$d = pending$q;
         s1_ins_valid$d = s1_ins_valid$q;
         s1_ins_index$d = s1_ins_index$q;
+        s1_ins_gen$d = s1_ins_gen$q;
         s1_ins_credit$d = s1_ins_credit$q;
         s1_ins_meta$d = s1_ins_meta$q;
         fwd_valid$d = fwd_valid$q;
         fwd_index$d = fwd_index$q;
+        fwd_gen$d = fwd_gen$q;
         fwd_credit$d = fwd_credit$q;
         fwd_meta$d = fwd_meta$q;
         scan_ptr$d = scan_ptr$q;
@@ -6818,11 +6908,12 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         pulls_sent$d = pulls_sent$q;
         merges$d = merges$q;
         coalesced$d = coalesced$q;
+        replaced$d = replaced$q;
         drops$d = drops$q;
         immediate$clock = clock;
         immediate$reset = reset;
-        credit_event_port$read_clock = clock;
-        credit_event_port$write_clock = clock;
+        gen_credit_event_port$read_clock = clock;
+        gen_credit_event_port$write_clock = clock;
         credit_scan_port$read_clock = clock;
         credit_scan_port$write_clock = clock;
         pending_meta$read_clock = clock;
@@ -6841,14 +6932,15 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         end
         ctrl_desc = (((ev_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((ev_credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((ctrl_flags) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
         insert = (ev_valid & ev_pull) & (~merge);
-        ins_old = credit_event_port$read_data;
+        ins_old = gen_credit_event_port$read_data;
         if (fwd_valid$q & (fwd_index$q == s1_ins_index$q)) begin
-            ins_old = fwd_credit$q;
+            ins_old = (((fwd_gen$q) & 24'hffffff) << 32'h10) | ((fwd_credit$q) & 24'hffffff);
         end
         ins_was_pending = pending$q[s1_ins_index$q];
+        ins_same_msg = ins_was_pending & (ins_old[(32'h10)+:(8)] == s1_ins_gen$q);
         ins_credit = s1_ins_credit$q;
-        if (ins_was_pending & (ins_old > s1_ins_credit$q)) begin
-            ins_credit = ins_old;
+        if (ins_same_msg & (ins_old[(32'h0)+:(16)] > s1_ins_credit$q)) begin
+            ins_credit = ins_old[(32'h0)+:(16)];
         end
         scan_credit = credit_scan_port$read_data;
         scan_meta = pending_meta$read_data;
@@ -6890,17 +6982,21 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         if (send_pull) begin
             pulls_sent$d = pulls_sent$q + 32'h1;
         end
-        if (s1_ins_valid$q & ins_was_pending) begin
+        if (s1_ins_valid$q & ins_same_msg) begin
             coalesced$d = coalesced$q + 32'h1;
         end
-        credit_event_port$read_address = ev_msg_id;
+        if ((s1_ins_valid$q & ins_was_pending) & (~ins_same_msg)) begin
+            replaced$d = replaced$q + 32'h1;
+        end
+        gen_credit_event_port$read_address = ev_msg_id;
         s1_ins_valid$d = insert;
         s1_ins_index$d = ev_msg_id;
+        s1_ins_gen$d = ev_msg_gen;
         s1_ins_credit$d = ev_credit;
         s1_ins_meta$d = ev_meta;
-        credit_event_port$write_address = s1_ins_index$q;
-        credit_event_port$write_data = ins_credit;
-        credit_event_port$write_enable = s1_ins_valid$q;
+        gen_credit_event_port$write_address = s1_ins_index$q;
+        gen_credit_event_port$write_data = (((s1_ins_gen$q) & 24'hffffff) << 32'h10) | ((ins_credit) & 24'hffffff);
+        gen_credit_event_port$write_enable = s1_ins_valid$q;
         credit_scan_port$write_address = s1_ins_index$q;
         credit_scan_port$write_data = ins_credit;
         credit_scan_port$write_enable = s1_ins_valid$q;
@@ -6909,6 +7005,7 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         pending_meta$write_enable = s1_ins_valid$q;
         fwd_valid$d = s1_ins_valid$q;
         fwd_index$d = s1_ins_index$q;
+        fwd_gen$d = s1_ins_gen$q;
         fwd_credit$d = ins_credit;
         fwd_meta$d = s1_ins_meta$q;
         pending_cleared = pending$q;
@@ -6958,6 +7055,7 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         pull_sent_count = pulls_sent$q;
         merged_count = merges$q;
         pull_coalesced_count = coalesced$q;
+        pull_replaced_count = replaced$q;
         dropped_count = drops$q;
         if (reset) begin
             pending$d = 32'h0;
@@ -6970,6 +7068,7 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
             pulls_sent$d = 32'h0;
             merges$d = 32'h0;
             coalesced$d = 32'h0;
+            replaced$d = 32'h0;
             drops$d = 32'h0;
         end
     end
@@ -6994,35 +7093,6 @@ module nt_ndp_64_nic$pktgen$coalesced(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$pktgen$coalesced
-
-
-module nt_ndp_64_nic$pktgen$credit_event_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [5:0] read_address;
-    input wire  read_clock;
-    output reg  [15:0] read_data;
-    input wire  [5:0] write_address;
-    input wire  write_clock;
-    input wire  [15:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[15:0] mem[63:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // nt_ndp_64_nic$pktgen$credit_event_port
 
 
 module nt_ndp_64_nic$pktgen$credit_scan_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -7092,6 +7162,25 @@ module nt_ndp_64_nic$pktgen$fwd_credit(d,q,clock);
 endmodule // nt_ndp_64_nic$pktgen$fwd_credit
 
 
+module nt_ndp_64_nic$pktgen$fwd_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$fwd_gen
+
+
 module nt_ndp_64_nic$pktgen$fwd_index(d,q,clock);
 
     // Module arguments
@@ -7147,6 +7236,35 @@ module nt_ndp_64_nic$pktgen$fwd_valid(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$pktgen$fwd_valid
+
+
+module nt_ndp_64_nic$pktgen$gen_credit_event_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [23:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [23:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[23:0] mem[63:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$gen_credit_event_port
 
 
 module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -7540,6 +7658,25 @@ module nt_ndp_64_nic$pktgen$pulls_sent(d,q,clock);
 endmodule // nt_ndp_64_nic$pktgen$pulls_sent
 
 
+module nt_ndp_64_nic$pktgen$replaced(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$replaced
+
+
 module nt_ndp_64_nic$pktgen$s1_ins_credit(d,q,clock);
 
     // Module arguments
@@ -7557,6 +7694,25 @@ module nt_ndp_64_nic$pktgen$s1_ins_credit(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$pktgen$s1_ins_credit
+
+
+module nt_ndp_64_nic$pktgen$s1_ins_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$s1_ins_gen
 
 
 module nt_ndp_64_nic$pktgen$s1_ins_index(d,q,clock);
@@ -7692,7 +7848,7 @@ module nt_ndp_64_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_64_nic$pktgen$tokens
 
 
-module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -7747,6 +7903,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     output reg  [31:0] fail_bucket_full_count;
     output reg  [31:0] duplicate_count;
     output reg  [31:0] recent_duplicate_count;
+    output reg  [31:0] delivered_set_full_wait_count;
     output reg  [31:0] class_fallback_count;
     output reg  [31:0] drop_stale_count;
     output reg  [31:0] drop_bad_offset_count;
@@ -7801,6 +7958,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     wire  [31:0] msg_table$fail_bucket_full_count;
     wire  [31:0] msg_table$duplicate_count;
     wire  [31:0] msg_table$recent_duplicate_count;
+    wire  [31:0] msg_table$full_wait_count;
     wire  [31:0] msg_table$class_fallback_count;
     reg  timer$clock;
     reg  timer$reset;
@@ -8123,6 +8281,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         .fail_bucket_full_count(msg_table$fail_bucket_full_count),
         .duplicate_count(msg_table$duplicate_count),
         .recent_duplicate_count(msg_table$recent_duplicate_count),
+        .full_wait_count(msg_table$full_wait_count),
         .class_fallback_count(msg_table$class_fallback_count)
     );
     nt_ndp_64_nic$reassembly$timer timer(
@@ -8605,6 +8764,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         fail_bucket_full_count = msg_table$fail_bucket_full_count;
         duplicate_count = msg_table$duplicate_count;
         recent_duplicate_count = msg_table$recent_duplicate_count;
+        delivered_set_full_wait_count = msg_table$full_wait_count;
         class_fallback_count = msg_table$class_fallback_count;
         drop_stale_count = c_stale$q;
         drop_bad_offset_count = c_bad_offset$q;
@@ -10482,7 +10642,7 @@ module nt_ndp_64_nic$reassembly$live(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$live
 
 
-module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,class_fallback_count);
+module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,full_wait_count,class_fallback_count);
 
     // Module arguments
     input wire  clock;
@@ -10525,6 +10685,7 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     output reg  [31:0] fail_bucket_full_count;
     output reg  [31:0] duplicate_count;
     output reg  [31:0] recent_duplicate_count;
+    output reg  [31:0] full_wait_count;
     output reg  [31:0] class_fallback_count;
 
     // Constant declarations
@@ -10542,14 +10703,8 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 5'b11111;
     localparam  slot_shift = 4'h6;
-    localparam  fold_s1 = 7'b101;
-    localparam  fold_s2 = 7'b1010;
-    localparam  fold_s3 = 7'b1111;
-    localparam  fold_s4 = 7'b10100;
-    localparam  fold_s5 = 7'b11001;
     localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
-    localparam  mix = 64'h5bd1e995;
 
     // Stub signals
     reg  [4:0] e00$read_address;
@@ -10594,6 +10749,19 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     reg  slot_gen$write_clock;
     reg  [7:0] slot_gen$write_data;
     reg  slot_gen$write_enable;
+    reg  [63:0] hash$key;
+    wire  [4:0] hash$h0;
+    wire  [4:0] hash$h1;
+    reg  delivered$clock;
+    reg  delivered$reset;
+    wire  delivered$ready;
+    reg  delivered$lookup_valid;
+    reg  [63:0] delivered$lookup_key;
+    wire  delivered$found;
+    reg  delivered$insert_valid;
+    reg  [63:0] delivered$insert_key;
+    wire  [31:0] delivered$full_wait_count;
+    wire  [31:0] delivered$scrub_count;
     reg  ids$clock;
     reg  ids$reset;
     wire  ids$alloc_valid;
@@ -10689,60 +10857,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     reg  s_rel_delivered$d;
     wire  s_rel_delivered$q;
     reg  s_rel_delivered$clock;
-    reg  [63:0] recent_keys$0$d;
-    wire  [63:0] recent_keys$0$q;
-    reg  recent_keys$0$clock;
-    reg  [63:0] recent_keys$1$d;
-    wire  [63:0] recent_keys$1$q;
-    reg  recent_keys$1$clock;
-    reg  [63:0] recent_keys$2$d;
-    wire  [63:0] recent_keys$2$q;
-    reg  recent_keys$2$clock;
-    reg  [63:0] recent_keys$3$d;
-    wire  [63:0] recent_keys$3$q;
-    reg  recent_keys$3$clock;
-    reg  [63:0] recent_keys$4$d;
-    wire  [63:0] recent_keys$4$q;
-    reg  recent_keys$4$clock;
-    reg  [63:0] recent_keys$5$d;
-    wire  [63:0] recent_keys$5$q;
-    reg  recent_keys$5$clock;
-    reg  [63:0] recent_keys$6$d;
-    wire  [63:0] recent_keys$6$q;
-    reg  recent_keys$6$clock;
-    reg  [63:0] recent_keys$7$d;
-    wire  [63:0] recent_keys$7$q;
-    reg  recent_keys$7$clock;
-    reg  [63:0] recent_keys$8$d;
-    wire  [63:0] recent_keys$8$q;
-    reg  recent_keys$8$clock;
-    reg  [63:0] recent_keys$9$d;
-    wire  [63:0] recent_keys$9$q;
-    reg  recent_keys$9$clock;
-    reg  [63:0] recent_keys$10$d;
-    wire  [63:0] recent_keys$10$q;
-    reg  recent_keys$10$clock;
-    reg  [63:0] recent_keys$11$d;
-    wire  [63:0] recent_keys$11$q;
-    reg  recent_keys$11$clock;
-    reg  [63:0] recent_keys$12$d;
-    wire  [63:0] recent_keys$12$q;
-    reg  recent_keys$12$clock;
-    reg  [63:0] recent_keys$13$d;
-    wire  [63:0] recent_keys$13$q;
-    reg  recent_keys$13$clock;
-    reg  [63:0] recent_keys$14$d;
-    wire  [63:0] recent_keys$14$q;
-    reg  recent_keys$14$clock;
-    reg  [63:0] recent_keys$15$d;
-    wire  [63:0] recent_keys$15$q;
-    reg  recent_keys$15$clock;
-    reg  [15:0] recent_valid$d;
-    wire  [15:0] recent_valid$q;
-    reg  recent_valid$clock;
-    reg  [3:0] recent_ptr$d;
-    wire  [3:0] recent_ptr$q;
-    reg  recent_ptr$clock;
     reg  r_valid$d;
     wire  r_valid$q;
     reg  r_valid$clock;
@@ -10814,14 +10928,10 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     reg  c_fallback$clock;
 
     // Local signals
+    reg  op_ready;
     reg  take_release;
     reg  take_request;
     reg  [63:0] req_key;
-    reg  [63:0] mixed;
-    reg  [15:0] f0;
-    reg  [15:0] f1;
-    reg  [15:0] g0;
-    reg  [15:0] g1;
     reg  [4:0] h0;
     reg  [4:0] h1;
     reg  do_request;
@@ -10834,8 +10944,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     reg  [7:0] hit_gen;
     reg  [15:0] hit_len;
     reg  [16:0] hit_pkts;
-    reg  recent_found;
-    reg  [15:0] recent_sel;
     reg  is_recent;
     reg  [16:0] req_pkts;
     reg  [6:0] sel_pkts;
@@ -10929,6 +11037,23 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         .write_clock(slot_gen$write_clock),
         .write_data(slot_gen$write_data),
         .write_enable(slot_gen$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$hash hash(
+        .key(hash$key),
+        .h0(hash$h0),
+        .h1(hash$h1)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered delivered(
+        .clock(delivered$clock),
+        .reset(delivered$reset),
+        .ready(delivered$ready),
+        .lookup_valid(delivered$lookup_valid),
+        .lookup_key(delivered$lookup_key),
+        .found(delivered$found),
+        .insert_valid(delivered$insert_valid),
+        .insert_key(delivered$insert_key),
+        .full_wait_count(delivered$full_wait_count),
+        .scrub_count(delivered$scrub_count)
     );
     nt_ndp_64_nic$reassembly$msg_table$ids ids(
         .clock(ids$clock),
@@ -11065,96 +11190,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         .q(s_rel_delivered$q),
         .clock(s_rel_delivered$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$0 recent_keys$0(
-        .d(recent_keys$0$d),
-        .q(recent_keys$0$q),
-        .clock(recent_keys$0$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$1 recent_keys$1(
-        .d(recent_keys$1$d),
-        .q(recent_keys$1$q),
-        .clock(recent_keys$1$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$2 recent_keys$2(
-        .d(recent_keys$2$d),
-        .q(recent_keys$2$q),
-        .clock(recent_keys$2$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$3 recent_keys$3(
-        .d(recent_keys$3$d),
-        .q(recent_keys$3$q),
-        .clock(recent_keys$3$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$4 recent_keys$4(
-        .d(recent_keys$4$d),
-        .q(recent_keys$4$q),
-        .clock(recent_keys$4$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$5 recent_keys$5(
-        .d(recent_keys$5$d),
-        .q(recent_keys$5$q),
-        .clock(recent_keys$5$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$6 recent_keys$6(
-        .d(recent_keys$6$d),
-        .q(recent_keys$6$q),
-        .clock(recent_keys$6$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$7 recent_keys$7(
-        .d(recent_keys$7$d),
-        .q(recent_keys$7$q),
-        .clock(recent_keys$7$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$8 recent_keys$8(
-        .d(recent_keys$8$d),
-        .q(recent_keys$8$q),
-        .clock(recent_keys$8$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$9 recent_keys$9(
-        .d(recent_keys$9$d),
-        .q(recent_keys$9$q),
-        .clock(recent_keys$9$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$10 recent_keys$10(
-        .d(recent_keys$10$d),
-        .q(recent_keys$10$q),
-        .clock(recent_keys$10$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$11 recent_keys$11(
-        .d(recent_keys$11$d),
-        .q(recent_keys$11$q),
-        .clock(recent_keys$11$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$12 recent_keys$12(
-        .d(recent_keys$12$d),
-        .q(recent_keys$12$q),
-        .clock(recent_keys$12$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$13 recent_keys$13(
-        .d(recent_keys$13$d),
-        .q(recent_keys$13$q),
-        .clock(recent_keys$13$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$14 recent_keys$14(
-        .d(recent_keys$14$d),
-        .q(recent_keys$14$q),
-        .clock(recent_keys$14$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_keys$15 recent_keys$15(
-        .d(recent_keys$15$d),
-        .q(recent_keys$15$q),
-        .clock(recent_keys$15$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_valid recent_valid(
-        .d(recent_valid$d),
-        .q(recent_valid$q),
-        .clock(recent_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$recent_ptr recent_ptr(
-        .d(recent_ptr$d),
-        .q(recent_ptr$q),
-        .clock(recent_ptr$clock)
-    );
     nt_ndp_64_nic$reassembly$msg_table$r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
@@ -11288,8 +11323,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         s_h1$clock = clock;
         s_rel_slot$clock = clock;
         s_rel_delivered$clock = clock;
-        recent_valid$clock = clock;
-        recent_ptr$clock = clock;
         r_valid$clock = clock;
         r_fail$clock = clock;
         r_reason$clock = clock;
@@ -11328,8 +11361,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         s_h1$d = s_h1$q;
         s_rel_slot$d = s_rel_slot$q;
         s_rel_delivered$d = s_rel_delivered$q;
-        recent_valid$d = recent_valid$q;
-        recent_ptr$d = recent_ptr$q;
         r_valid$d = r_valid$q;
         r_fail$d = r_fail$q;
         r_reason$d = r_reason$q;
@@ -11358,38 +11389,9 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         class1$clock = clock;
         class2$clock = clock;
         class3$clock = clock;
-        recent_keys$0$clock = clock;
-        recent_keys$0$d = recent_keys$0$q;
-        recent_keys$1$clock = clock;
-        recent_keys$1$d = recent_keys$1$q;
-        recent_keys$2$clock = clock;
-        recent_keys$2$d = recent_keys$2$q;
-        recent_keys$3$clock = clock;
-        recent_keys$3$d = recent_keys$3$q;
-        recent_keys$4$clock = clock;
-        recent_keys$4$d = recent_keys$4$q;
-        recent_keys$5$clock = clock;
-        recent_keys$5$d = recent_keys$5$q;
-        recent_keys$6$clock = clock;
-        recent_keys$6$d = recent_keys$6$q;
-        recent_keys$7$clock = clock;
-        recent_keys$7$d = recent_keys$7$q;
-        recent_keys$8$clock = clock;
-        recent_keys$8$d = recent_keys$8$q;
-        recent_keys$9$clock = clock;
-        recent_keys$9$d = recent_keys$9$q;
-        recent_keys$10$clock = clock;
-        recent_keys$10$d = recent_keys$10$q;
-        recent_keys$11$clock = clock;
-        recent_keys$11$d = recent_keys$11$q;
-        recent_keys$12$clock = clock;
-        recent_keys$12$d = recent_keys$12$q;
-        recent_keys$13$clock = clock;
-        recent_keys$13$d = recent_keys$13$q;
-        recent_keys$14$clock = clock;
-        recent_keys$14$d = recent_keys$14$q;
-        recent_keys$15$clock = clock;
-        recent_keys$15$d = recent_keys$15$q;
+        delivered$clock = clock;
+        delivered$reset = reset;
+        full_wait_count = delivered$full_wait_count;
         e00$read_clock = clock;
         e00$write_clock = clock;
         e01$read_clock = clock;
@@ -11434,17 +11436,16 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         recent_duplicate_count = c_recent$q;
         class_fallback_count = c_fallback$q;
         req_key = ((((req_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req_src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req_src_ip) & 64'hffffffffffffffff);
-        mixed = ((req_key ^ (req_key >> 32'hd)) ^ (req_key << 32'h7)) ^ mix;
-        f0 = ((req_key[(32'h0)+:(16)] ^ req_key[(32'h10)+:(16)]) ^ req_key[(32'h20)+:(16)]) ^ req_key[(32'h30)+:(16)];
-        f1 = ((mixed[(32'h0)+:(16)] ^ mixed[(32'h10)+:(16)]) ^ mixed[(32'h20)+:(16)]) ^ mixed[(32'h30)+:(16)];
-        g0 = ((((f0 ^ (f0 >> fold_s1)) ^ (f0 >> fold_s2)) ^ (f0 >> fold_s3)) ^ (f0 >> fold_s4)) ^ (f0 >> fold_s5);
-        g1 = ((((f1 ^ (f1 >> fold_s1)) ^ (f1 >> fold_s2)) ^ (f1 >> fold_s3)) ^ (f1 >> fold_s4)) ^ (f1 >> fold_s5);
-        h0 = g0[(32'h0)+:(5)];
-        h1 = g1[(32'h0)+:(5)];
-        take_release = (init_done$q & (~phase_b$q)) & release_valid;
-        take_request = ((init_done$q & (~phase_b$q)) & req_valid) & (~release_valid);
-        release_ready = init_done$q & (~phase_b$q);
-        req_ready = (init_done$q & (~phase_b$q)) & (~release_valid);
+        hash$key = req_key;
+        h0 = hash$h0;
+        h1 = hash$h1;
+        op_ready = (init_done$q & (~phase_b$q)) & delivered$ready;
+        take_release = op_ready & release_valid;
+        take_request = (op_ready & req_valid) & (~release_valid);
+        release_ready = op_ready;
+        req_ready = op_ready & (~release_valid);
+        delivered$lookup_valid = take_request;
+        delivered$lookup_key = req_key;
         phase_b$d = take_release | take_request;
         if (take_release | take_request) begin
             op_release$d = take_release;
@@ -11494,56 +11495,7 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         hit_len = hit_entry[(32'h53)+:(16)];
         hit_pkts = (((hit_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
-        recent_found = 1'b0;
-        if (recent_valid$q[0] & (recent_keys$0$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[1] & (recent_keys$1$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[2] & (recent_keys$2$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[3] & (recent_keys$3$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[4] & (recent_keys$4$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[5] & (recent_keys$5$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[6] & (recent_keys$6$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[7] & (recent_keys$7$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[8] & (recent_keys$8$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[9] & (recent_keys$9$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[10] & (recent_keys$10$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[11] & (recent_keys$11$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[12] & (recent_keys$12$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[13] & (recent_keys$13$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[14] & (recent_keys$14$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        if (recent_valid$q[15] & (recent_keys$15$q == s_key$q)) begin
-            recent_found = 1'b1;
-        end
-        is_recent = (~hit_found) & recent_found;
+        is_recent = (~hit_found) & delivered$found;
         if (hit_found) begin
             sel_pkts = ((hit_pkts) & 7'h7f);
             sel_bitmap = hit_entry[(32'h63)+:(64)];
@@ -11860,59 +11812,8 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         class1$free_id = rel_index;
         class2$free_id = rel_index;
         class3$free_id = rel_index;
-        recent_sel = ((32'h1) & 16'hffff) << recent_ptr$q;
-        if (do_release & s_rel_delivered$q) begin
-            if (recent_sel[0]) begin
-                recent_keys$0$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[1]) begin
-                recent_keys$1$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[2]) begin
-                recent_keys$2$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[3]) begin
-                recent_keys$3$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[4]) begin
-                recent_keys$4$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[5]) begin
-                recent_keys$5$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[6]) begin
-                recent_keys$6$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[7]) begin
-                recent_keys$7$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[8]) begin
-                recent_keys$8$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[9]) begin
-                recent_keys$9$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[10]) begin
-                recent_keys$10$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[11]) begin
-                recent_keys$11$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[12]) begin
-                recent_keys$12$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[13]) begin
-                recent_keys$13$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[14]) begin
-                recent_keys$14$d = rel_info[(32'h0)+:(64)];
-            end
-            if (recent_sel[15]) begin
-                recent_keys$15$d = rel_info[(32'h0)+:(64)];
-            end
-            recent_valid$d = (recent_valid$q & ~(1 << (recent_ptr$q)) | ((1'b1) << (recent_ptr$q)));
-            recent_ptr$d = recent_ptr$q + 32'h1;
-        end
+        delivered$insert_valid = do_release & s_rel_delivered$q;
+        delivered$insert_key = rel_info[(32'h0)+:(64)];
         wr_enable = (do_update | do_alloc) | do_release;
         wr_way = hit_way;
         wr_pos = hit_pos;
@@ -12488,8 +12389,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
             init_done$d = 1'b0;
             init_ptr$d = 32'h0;
             phase_b$d = 1'b0;
-            recent_valid$d = 32'h0;
-            recent_ptr$d = 32'h0;
             r_valid$d = 1'b0;
             r_sched$d = 1'b0;
             c_zero_len$d = 32'h0;
@@ -14035,6 +13934,2029 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index)
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free
 
 
+module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count,scrub_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  ready;
+    input wire  lookup_valid;
+    input wire  [63:0] lookup_key;
+    output reg  found;
+    input wire  insert_valid;
+    input wire  [63:0] insert_key;
+    output reg  [31:0] full_wait_count;
+    output reg  [31:0] scrub_count;
+
+    // Constant declarations
+    localparam  epoch_length_minus_one = 32'h3fff;
+    localparam  last_bucket = 12'hfff;
+    localparam  max_age = 5'b10000;
+
+    // Stub signals
+    reg  [11:0] way0$0$read_address;
+    reg  way0$0$read_clock;
+    wire  [69:0] way0$0$read_data;
+    reg  [11:0] way0$0$write_address;
+    reg  way0$0$write_clock;
+    reg  [69:0] way0$0$write_data;
+    reg  way0$0$write_enable;
+    reg  [11:0] way0$1$read_address;
+    reg  way0$1$read_clock;
+    wire  [69:0] way0$1$read_data;
+    reg  [11:0] way0$1$write_address;
+    reg  way0$1$write_clock;
+    reg  [69:0] way0$1$write_data;
+    reg  way0$1$write_enable;
+    reg  [11:0] way0$2$read_address;
+    reg  way0$2$read_clock;
+    wire  [69:0] way0$2$read_data;
+    reg  [11:0] way0$2$write_address;
+    reg  way0$2$write_clock;
+    reg  [69:0] way0$2$write_data;
+    reg  way0$2$write_enable;
+    reg  [11:0] way0$3$read_address;
+    reg  way0$3$read_clock;
+    wire  [69:0] way0$3$read_data;
+    reg  [11:0] way0$3$write_address;
+    reg  way0$3$write_clock;
+    reg  [69:0] way0$3$write_data;
+    reg  way0$3$write_enable;
+    reg  [11:0] way0$4$read_address;
+    reg  way0$4$read_clock;
+    wire  [69:0] way0$4$read_data;
+    reg  [11:0] way0$4$write_address;
+    reg  way0$4$write_clock;
+    reg  [69:0] way0$4$write_data;
+    reg  way0$4$write_enable;
+    reg  [11:0] way0$5$read_address;
+    reg  way0$5$read_clock;
+    wire  [69:0] way0$5$read_data;
+    reg  [11:0] way0$5$write_address;
+    reg  way0$5$write_clock;
+    reg  [69:0] way0$5$write_data;
+    reg  way0$5$write_enable;
+    reg  [11:0] way0$6$read_address;
+    reg  way0$6$read_clock;
+    wire  [69:0] way0$6$read_data;
+    reg  [11:0] way0$6$write_address;
+    reg  way0$6$write_clock;
+    reg  [69:0] way0$6$write_data;
+    reg  way0$6$write_enable;
+    reg  [11:0] way0$7$read_address;
+    reg  way0$7$read_clock;
+    wire  [69:0] way0$7$read_data;
+    reg  [11:0] way0$7$write_address;
+    reg  way0$7$write_clock;
+    reg  [69:0] way0$7$write_data;
+    reg  way0$7$write_enable;
+    reg  [11:0] way1$0$read_address;
+    reg  way1$0$read_clock;
+    wire  [69:0] way1$0$read_data;
+    reg  [11:0] way1$0$write_address;
+    reg  way1$0$write_clock;
+    reg  [69:0] way1$0$write_data;
+    reg  way1$0$write_enable;
+    reg  [11:0] way1$1$read_address;
+    reg  way1$1$read_clock;
+    wire  [69:0] way1$1$read_data;
+    reg  [11:0] way1$1$write_address;
+    reg  way1$1$write_clock;
+    reg  [69:0] way1$1$write_data;
+    reg  way1$1$write_enable;
+    reg  [11:0] way1$2$read_address;
+    reg  way1$2$read_clock;
+    wire  [69:0] way1$2$read_data;
+    reg  [11:0] way1$2$write_address;
+    reg  way1$2$write_clock;
+    reg  [69:0] way1$2$write_data;
+    reg  way1$2$write_enable;
+    reg  [11:0] way1$3$read_address;
+    reg  way1$3$read_clock;
+    wire  [69:0] way1$3$read_data;
+    reg  [11:0] way1$3$write_address;
+    reg  way1$3$write_clock;
+    reg  [69:0] way1$3$write_data;
+    reg  way1$3$write_enable;
+    reg  [11:0] way1$4$read_address;
+    reg  way1$4$read_clock;
+    wire  [69:0] way1$4$read_data;
+    reg  [11:0] way1$4$write_address;
+    reg  way1$4$write_clock;
+    reg  [69:0] way1$4$write_data;
+    reg  way1$4$write_enable;
+    reg  [11:0] way1$5$read_address;
+    reg  way1$5$read_clock;
+    wire  [69:0] way1$5$read_data;
+    reg  [11:0] way1$5$write_address;
+    reg  way1$5$write_clock;
+    reg  [69:0] way1$5$write_data;
+    reg  way1$5$write_enable;
+    reg  [11:0] way1$6$read_address;
+    reg  way1$6$read_clock;
+    wire  [69:0] way1$6$read_data;
+    reg  [11:0] way1$6$write_address;
+    reg  way1$6$write_clock;
+    reg  [69:0] way1$6$write_data;
+    reg  way1$6$write_enable;
+    reg  [11:0] way1$7$read_address;
+    reg  way1$7$read_clock;
+    wire  [69:0] way1$7$read_data;
+    reg  [11:0] way1$7$write_address;
+    reg  way1$7$write_clock;
+    reg  [69:0] way1$7$write_data;
+    reg  way1$7$write_enable;
+    reg  [63:0] hash$key;
+    wire  [11:0] hash$h0;
+    wire  [11:0] hash$h1;
+    reg  init_done$d;
+    wire  init_done$q;
+    reg  init_done$clock;
+    reg  [11:0] init_ptr$d;
+    wire  [11:0] init_ptr$q;
+    reg  init_ptr$clock;
+    reg  [4:0] epoch$d;
+    wire  [4:0] epoch$q;
+    reg  epoch$clock;
+    reg  [31:0] epoch_cycle$d;
+    wire  [31:0] epoch_cycle$q;
+    reg  epoch_cycle$clock;
+    reg  [63:0] s_key$d;
+    wire  [63:0] s_key$q;
+    reg  s_key$clock;
+    reg  [11:0] s_h0$d;
+    wire  [11:0] s_h0$q;
+    reg  s_h0$clock;
+    reg  [11:0] s_h1$d;
+    wire  [11:0] s_h1$q;
+    reg  s_h1$clock;
+    reg  ins_decide$d;
+    wire  ins_decide$q;
+    reg  ins_decide$clock;
+    reg  ins_wait$d;
+    wire  ins_wait$q;
+    reg  ins_wait$clock;
+    reg  ins_retry$d;
+    wire  ins_retry$q;
+    reg  ins_retry$clock;
+    reg  scrub_decide$d;
+    wire  scrub_decide$q;
+    reg  scrub_decide$clock;
+    reg  [11:0] scrub_bucket$d;
+    wire  [11:0] scrub_bucket$q;
+    reg  scrub_bucket$clock;
+    reg  [11:0] scrub_ptr$d;
+    wire  [11:0] scrub_ptr$q;
+    reg  scrub_ptr$clock;
+    reg  [1:0] since_scrub$d;
+    wire  [1:0] since_scrub$q;
+    reg  since_scrub$clock;
+    reg  [31:0] c_full_wait$d;
+    wire  [31:0] c_full_wait$q;
+    reg  c_full_wait$clock;
+    reg  [31:0] c_scrub$d;
+    wire  [31:0] c_scrub$q;
+    reg  c_scrub$clock;
+
+    // Local signals
+    reg  tick;
+    reg  is_ready;
+    reg  lookup_go;
+    reg  insert_go;
+    reg  reread;
+    reg  port_free;
+    reg  do_scrub_read;
+    reg  [11:0] read_bucket0;
+    reg  [11:0] read_bucket1;
+    reg  [15:0] alive;
+    reg  [15:0] dead;
+    reg  [15:0] key_hits;
+    reg  [3:0] alive0;
+    reg  [3:0] alive1;
+    reg  use_way1;
+    reg  [7:0] free_way;
+    reg  [2:0] free_pos;
+    reg  place;
+    reg  [69:0] new_entry;
+    reg  [4:0] scrubbed;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$0 way0$0(
+        .read_address(way0$0$read_address),
+        .read_clock(way0$0$read_clock),
+        .read_data(way0$0$read_data),
+        .write_address(way0$0$write_address),
+        .write_clock(way0$0$write_clock),
+        .write_data(way0$0$write_data),
+        .write_enable(way0$0$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$1 way0$1(
+        .read_address(way0$1$read_address),
+        .read_clock(way0$1$read_clock),
+        .read_data(way0$1$read_data),
+        .write_address(way0$1$write_address),
+        .write_clock(way0$1$write_clock),
+        .write_data(way0$1$write_data),
+        .write_enable(way0$1$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$2 way0$2(
+        .read_address(way0$2$read_address),
+        .read_clock(way0$2$read_clock),
+        .read_data(way0$2$read_data),
+        .write_address(way0$2$write_address),
+        .write_clock(way0$2$write_clock),
+        .write_data(way0$2$write_data),
+        .write_enable(way0$2$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$3 way0$3(
+        .read_address(way0$3$read_address),
+        .read_clock(way0$3$read_clock),
+        .read_data(way0$3$read_data),
+        .write_address(way0$3$write_address),
+        .write_clock(way0$3$write_clock),
+        .write_data(way0$3$write_data),
+        .write_enable(way0$3$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$4 way0$4(
+        .read_address(way0$4$read_address),
+        .read_clock(way0$4$read_clock),
+        .read_data(way0$4$read_data),
+        .write_address(way0$4$write_address),
+        .write_clock(way0$4$write_clock),
+        .write_data(way0$4$write_data),
+        .write_enable(way0$4$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$5 way0$5(
+        .read_address(way0$5$read_address),
+        .read_clock(way0$5$read_clock),
+        .read_data(way0$5$read_data),
+        .write_address(way0$5$write_address),
+        .write_clock(way0$5$write_clock),
+        .write_data(way0$5$write_data),
+        .write_enable(way0$5$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$6 way0$6(
+        .read_address(way0$6$read_address),
+        .read_clock(way0$6$read_clock),
+        .read_data(way0$6$read_data),
+        .write_address(way0$6$write_address),
+        .write_clock(way0$6$write_clock),
+        .write_data(way0$6$write_data),
+        .write_enable(way0$6$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way0$7 way0$7(
+        .read_address(way0$7$read_address),
+        .read_clock(way0$7$read_clock),
+        .read_data(way0$7$read_data),
+        .write_address(way0$7$write_address),
+        .write_clock(way0$7$write_clock),
+        .write_data(way0$7$write_data),
+        .write_enable(way0$7$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$0 way1$0(
+        .read_address(way1$0$read_address),
+        .read_clock(way1$0$read_clock),
+        .read_data(way1$0$read_data),
+        .write_address(way1$0$write_address),
+        .write_clock(way1$0$write_clock),
+        .write_data(way1$0$write_data),
+        .write_enable(way1$0$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$1 way1$1(
+        .read_address(way1$1$read_address),
+        .read_clock(way1$1$read_clock),
+        .read_data(way1$1$read_data),
+        .write_address(way1$1$write_address),
+        .write_clock(way1$1$write_clock),
+        .write_data(way1$1$write_data),
+        .write_enable(way1$1$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$2 way1$2(
+        .read_address(way1$2$read_address),
+        .read_clock(way1$2$read_clock),
+        .read_data(way1$2$read_data),
+        .write_address(way1$2$write_address),
+        .write_clock(way1$2$write_clock),
+        .write_data(way1$2$write_data),
+        .write_enable(way1$2$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$3 way1$3(
+        .read_address(way1$3$read_address),
+        .read_clock(way1$3$read_clock),
+        .read_data(way1$3$read_data),
+        .write_address(way1$3$write_address),
+        .write_clock(way1$3$write_clock),
+        .write_data(way1$3$write_data),
+        .write_enable(way1$3$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$4 way1$4(
+        .read_address(way1$4$read_address),
+        .read_clock(way1$4$read_clock),
+        .read_data(way1$4$read_data),
+        .write_address(way1$4$write_address),
+        .write_clock(way1$4$write_clock),
+        .write_data(way1$4$write_data),
+        .write_enable(way1$4$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$5 way1$5(
+        .read_address(way1$5$read_address),
+        .read_clock(way1$5$read_clock),
+        .read_data(way1$5$read_data),
+        .write_address(way1$5$write_address),
+        .write_clock(way1$5$write_clock),
+        .write_data(way1$5$write_data),
+        .write_enable(way1$5$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$6 way1$6(
+        .read_address(way1$6$read_address),
+        .read_clock(way1$6$read_clock),
+        .read_data(way1$6$read_data),
+        .write_address(way1$6$write_address),
+        .write_clock(way1$6$write_clock),
+        .write_data(way1$6$write_data),
+        .write_enable(way1$6$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$way1$7 way1$7(
+        .read_address(way1$7$read_address),
+        .read_clock(way1$7$read_clock),
+        .read_data(way1$7$read_data),
+        .write_address(way1$7$write_address),
+        .write_clock(way1$7$write_clock),
+        .write_data(way1$7$write_data),
+        .write_enable(way1$7$write_enable)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$hash hash(
+        .key(hash$key),
+        .h0(hash$h0),
+        .h1(hash$h1)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$init_done init_done(
+        .d(init_done$d),
+        .q(init_done$q),
+        .clock(init_done$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$init_ptr init_ptr(
+        .d(init_ptr$d),
+        .q(init_ptr$q),
+        .clock(init_ptr$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$epoch epoch(
+        .d(epoch$d),
+        .q(epoch$q),
+        .clock(epoch$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$epoch_cycle epoch_cycle(
+        .d(epoch_cycle$d),
+        .q(epoch_cycle$q),
+        .clock(epoch_cycle$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$s_key s_key(
+        .d(s_key$d),
+        .q(s_key$q),
+        .clock(s_key$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$s_h0 s_h0(
+        .d(s_h0$d),
+        .q(s_h0$q),
+        .clock(s_h0$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$s_h1 s_h1(
+        .d(s_h1$d),
+        .q(s_h1$q),
+        .clock(s_h1$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$ins_decide ins_decide(
+        .d(ins_decide$d),
+        .q(ins_decide$q),
+        .clock(ins_decide$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$ins_wait ins_wait(
+        .d(ins_wait$d),
+        .q(ins_wait$q),
+        .clock(ins_wait$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$ins_retry ins_retry(
+        .d(ins_retry$d),
+        .q(ins_retry$q),
+        .clock(ins_retry$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_decide scrub_decide(
+        .d(scrub_decide$d),
+        .q(scrub_decide$q),
+        .clock(scrub_decide$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_bucket scrub_bucket(
+        .d(scrub_bucket$d),
+        .q(scrub_bucket$q),
+        .clock(scrub_bucket$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_ptr scrub_ptr(
+        .d(scrub_ptr$d),
+        .q(scrub_ptr$q),
+        .clock(scrub_ptr$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$since_scrub since_scrub(
+        .d(since_scrub$d),
+        .q(since_scrub$q),
+        .clock(since_scrub$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait c_full_wait(
+        .d(c_full_wait$d),
+        .q(c_full_wait$q),
+        .clock(c_full_wait$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$delivered$c_scrub c_scrub(
+        .d(c_scrub$d),
+        .q(c_scrub$q),
+        .clock(c_scrub$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        init_done$clock = clock;
+        init_ptr$clock = clock;
+        epoch$clock = clock;
+        epoch_cycle$clock = clock;
+        s_key$clock = clock;
+        s_h0$clock = clock;
+        s_h1$clock = clock;
+        ins_decide$clock = clock;
+        ins_wait$clock = clock;
+        ins_retry$clock = clock;
+        scrub_decide$clock = clock;
+        scrub_bucket$clock = clock;
+        scrub_ptr$clock = clock;
+        since_scrub$clock = clock;
+        c_full_wait$clock = clock;
+        c_scrub$clock = clock;
+        init_done$d = init_done$q;
+        init_ptr$d = init_ptr$q;
+        epoch$d = epoch$q;
+        epoch_cycle$d = epoch_cycle$q;
+        s_key$d = s_key$q;
+        s_h0$d = s_h0$q;
+        s_h1$d = s_h1$q;
+        ins_decide$d = ins_decide$q;
+        ins_wait$d = ins_wait$q;
+        ins_retry$d = ins_retry$q;
+        scrub_decide$d = scrub_decide$q;
+        scrub_bucket$d = scrub_bucket$q;
+        scrub_ptr$d = scrub_ptr$q;
+        since_scrub$d = since_scrub$q;
+        c_full_wait$d = c_full_wait$q;
+        c_scrub$d = c_scrub$q;
+        way0$0$read_clock = clock;
+        way0$0$write_clock = clock;
+        way1$0$read_clock = clock;
+        way1$0$write_clock = clock;
+        way0$1$read_clock = clock;
+        way0$1$write_clock = clock;
+        way1$1$read_clock = clock;
+        way1$1$write_clock = clock;
+        way0$2$read_clock = clock;
+        way0$2$write_clock = clock;
+        way1$2$read_clock = clock;
+        way1$2$write_clock = clock;
+        way0$3$read_clock = clock;
+        way0$3$write_clock = clock;
+        way1$3$read_clock = clock;
+        way1$3$write_clock = clock;
+        way0$4$read_clock = clock;
+        way0$4$write_clock = clock;
+        way1$4$read_clock = clock;
+        way1$4$write_clock = clock;
+        way0$5$read_clock = clock;
+        way0$5$write_clock = clock;
+        way1$5$read_clock = clock;
+        way1$5$write_clock = clock;
+        way0$6$read_clock = clock;
+        way0$6$write_clock = clock;
+        way1$6$read_clock = clock;
+        way1$6$write_clock = clock;
+        way0$7$read_clock = clock;
+        way0$7$write_clock = clock;
+        way1$7$read_clock = clock;
+        way1$7$write_clock = clock;
+        full_wait_count = c_full_wait$q;
+        scrub_count = c_scrub$q;
+        tick = epoch_cycle$q == epoch_length_minus_one;
+        epoch_cycle$d = epoch_cycle$q + 32'h1;
+        if (tick) begin
+            epoch_cycle$d = 32'h0;
+            epoch$d = epoch$q + 32'h1;
+        end
+        is_ready = ((init_done$q & (~ins_decide$q)) & (~ins_wait$q)) & (since_scrub$q != 32'h3);
+        ready = is_ready;
+        lookup_go = lookup_valid & is_ready;
+        insert_go = insert_valid & is_ready;
+        hash$key = lookup_key;
+        if (insert_go) begin
+            hash$key = insert_key;
+        end
+        reread = ins_wait$q & tick;
+        port_free = (((init_done$q & (~lookup_go)) & (~insert_go)) & (~ins_decide$q)) & (~reread);
+        do_scrub_read = port_free;
+        read_bucket0 = scrub_ptr$q;
+        read_bucket1 = scrub_ptr$q;
+        if (lookup_go | insert_go) begin
+            read_bucket0 = hash$h0;
+            read_bucket1 = hash$h1;
+            s_key$d = hash$key;
+            s_h0$d = hash$h0;
+            s_h1$d = hash$h1;
+        end
+        if (reread) begin
+            read_bucket0 = s_h0$q;
+            read_bucket1 = s_h1$q;
+        end
+        way0$0$read_address = read_bucket0;
+        way1$0$read_address = read_bucket1;
+        way0$1$read_address = read_bucket0;
+        way1$1$read_address = read_bucket1;
+        way0$2$read_address = read_bucket0;
+        way1$2$read_address = read_bucket1;
+        way0$3$read_address = read_bucket0;
+        way1$3$read_address = read_bucket1;
+        way0$4$read_address = read_bucket0;
+        way1$4$read_address = read_bucket1;
+        way0$5$read_address = read_bucket0;
+        way1$5$read_address = read_bucket1;
+        way0$6$read_address = read_bucket0;
+        way1$6$read_address = read_bucket1;
+        way0$7$read_address = read_bucket0;
+        way1$7$read_address = read_bucket1;
+        scrub_decide$d = do_scrub_read;
+        if (since_scrub$q != 32'h3) begin
+            since_scrub$d = since_scrub$q + 32'h1;
+        end
+        if (do_scrub_read) begin
+            since_scrub$d = 32'h0;
+            scrub_bucket$d = scrub_ptr$q;
+            scrub_ptr$d = scrub_ptr$q + 32'h1;
+        end
+        alive = 32'h0;
+        dead = 32'h0;
+        key_hits = 32'h0;
+        if (way0$0$read_data[32'h0]) begin
+            if ((epoch$q - way0$0$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (0)) | ((1'b1) << (0)));
+                if (way0$0$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (0)) | ((1'b1) << (0)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+        end
+        if (way1$0$read_data[32'h0]) begin
+            if ((epoch$q - way1$0$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (0 + 32'h8)) | ((1'b1) << (0 + 32'h8)));
+                if (way1$0$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (0 + 32'h8)) | ((1'b1) << (0 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (0 + 32'h8)) | ((1'b1) << (0 + 32'h8)));
+            end
+        end
+        if (way0$1$read_data[32'h0]) begin
+            if ((epoch$q - way0$1$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (1)) | ((1'b1) << (1)));
+                if (way0$1$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (1)) | ((1'b1) << (1)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+        end
+        if (way1$1$read_data[32'h0]) begin
+            if ((epoch$q - way1$1$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (1 + 32'h8)) | ((1'b1) << (1 + 32'h8)));
+                if (way1$1$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (1 + 32'h8)) | ((1'b1) << (1 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (1 + 32'h8)) | ((1'b1) << (1 + 32'h8)));
+            end
+        end
+        if (way0$2$read_data[32'h0]) begin
+            if ((epoch$q - way0$2$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (2)) | ((1'b1) << (2)));
+                if (way0$2$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (2)) | ((1'b1) << (2)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+        end
+        if (way1$2$read_data[32'h0]) begin
+            if ((epoch$q - way1$2$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (2 + 32'h8)) | ((1'b1) << (2 + 32'h8)));
+                if (way1$2$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (2 + 32'h8)) | ((1'b1) << (2 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (2 + 32'h8)) | ((1'b1) << (2 + 32'h8)));
+            end
+        end
+        if (way0$3$read_data[32'h0]) begin
+            if ((epoch$q - way0$3$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (3)) | ((1'b1) << (3)));
+                if (way0$3$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (3)) | ((1'b1) << (3)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+        end
+        if (way1$3$read_data[32'h0]) begin
+            if ((epoch$q - way1$3$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (3 + 32'h8)) | ((1'b1) << (3 + 32'h8)));
+                if (way1$3$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (3 + 32'h8)) | ((1'b1) << (3 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (3 + 32'h8)) | ((1'b1) << (3 + 32'h8)));
+            end
+        end
+        if (way0$4$read_data[32'h0]) begin
+            if ((epoch$q - way0$4$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (4)) | ((1'b1) << (4)));
+                if (way0$4$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (4)) | ((1'b1) << (4)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (4)) | ((1'b1) << (4)));
+            end
+        end
+        if (way1$4$read_data[32'h0]) begin
+            if ((epoch$q - way1$4$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (4 + 32'h8)) | ((1'b1) << (4 + 32'h8)));
+                if (way1$4$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (4 + 32'h8)) | ((1'b1) << (4 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (4 + 32'h8)) | ((1'b1) << (4 + 32'h8)));
+            end
+        end
+        if (way0$5$read_data[32'h0]) begin
+            if ((epoch$q - way0$5$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (5)) | ((1'b1) << (5)));
+                if (way0$5$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (5)) | ((1'b1) << (5)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (5)) | ((1'b1) << (5)));
+            end
+        end
+        if (way1$5$read_data[32'h0]) begin
+            if ((epoch$q - way1$5$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (5 + 32'h8)) | ((1'b1) << (5 + 32'h8)));
+                if (way1$5$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (5 + 32'h8)) | ((1'b1) << (5 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (5 + 32'h8)) | ((1'b1) << (5 + 32'h8)));
+            end
+        end
+        if (way0$6$read_data[32'h0]) begin
+            if ((epoch$q - way0$6$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (6)) | ((1'b1) << (6)));
+                if (way0$6$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (6)) | ((1'b1) << (6)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (6)) | ((1'b1) << (6)));
+            end
+        end
+        if (way1$6$read_data[32'h0]) begin
+            if ((epoch$q - way1$6$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (6 + 32'h8)) | ((1'b1) << (6 + 32'h8)));
+                if (way1$6$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (6 + 32'h8)) | ((1'b1) << (6 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (6 + 32'h8)) | ((1'b1) << (6 + 32'h8)));
+            end
+        end
+        if (way0$7$read_data[32'h0]) begin
+            if ((epoch$q - way0$7$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (7)) | ((1'b1) << (7)));
+                if (way0$7$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (7)) | ((1'b1) << (7)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (7)) | ((1'b1) << (7)));
+            end
+        end
+        if (way1$7$read_data[32'h0]) begin
+            if ((epoch$q - way1$7$read_data[(32'h1)+:(5)]) <= max_age) begin
+                alive = (alive & ~(1 << (7 + 32'h8)) | ((1'b1) << (7 + 32'h8)));
+                if (way1$7$read_data[(32'h6)+:(64)] == s_key$q) begin
+                    key_hits = (key_hits & ~(1 << (7 + 32'h8)) | ((1'b1) << (7 + 32'h8)));
+                end
+            end
+            else begin
+                dead = (dead & ~(1 << (7 + 32'h8)) | ((1'b1) << (7 + 32'h8)));
+            end
+        end
+        found = |key_hits;
+        alive0 = 32'h0;
+        alive1 = 32'h0;
+        if (alive[0]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[0 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[1]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[1 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[2]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[2 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[3]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[3 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[4]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[4 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[5]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[5 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[6]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[6 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        if (alive[7]) begin
+            alive0 = alive0 + 32'h1;
+        end
+        if (alive[7 + 32'h8]) begin
+            alive1 = alive1 + 32'h1;
+        end
+        use_way1 = alive1 < alive0;
+        free_way = ~alive[(32'h0)+:(8)];
+        if (use_way1) begin
+            free_way = ~alive[(32'h8)+:(8)];
+        end
+        free_pos = 32'h0;
+        if (free_way[32'h7 - 0]) begin
+            free_pos = (32'h7 - 0);
+        end
+        if (free_way[32'h7 - 1]) begin
+            free_pos = (32'h7 - 1);
+        end
+        if (free_way[32'h7 - 2]) begin
+            free_pos = (32'h7 - 2);
+        end
+        if (free_way[32'h7 - 3]) begin
+            free_pos = (32'h7 - 3);
+        end
+        if (free_way[32'h7 - 4]) begin
+            free_pos = (32'h7 - 4);
+        end
+        if (free_way[32'h7 - 5]) begin
+            free_pos = (32'h7 - 5);
+        end
+        if (free_way[32'h7 - 6]) begin
+            free_pos = (32'h7 - 6);
+        end
+        if (free_way[32'h7 - 7]) begin
+            free_pos = (32'h7 - 7);
+        end
+        place = ins_decide$q & |free_way;
+        new_entry = ((((s_key$q) & 70'h3fffffffffffffffff) << 32'h6) | (((epoch$q) & 70'h3fffffffffffffffff) << 32'h1)) | 32'h1;
+        way0$0$write_address = scrub_bucket$q;
+        way1$0$write_address = scrub_bucket$q;
+        way0$0$write_data = 32'h0;
+        way1$0$write_data = 32'h0;
+        way0$0$write_enable = scrub_decide$q & dead[0];
+        way1$0$write_enable = scrub_decide$q & dead[0 + 32'h8];
+        if (ins_decide$q) begin
+            way0$0$write_address = s_h0$q;
+            way1$0$write_address = s_h1$q;
+            way0$0$write_data = new_entry;
+            way1$0$write_data = new_entry;
+            way0$0$write_enable = (place & (~use_way1)) & (free_pos == 0);
+            way1$0$write_enable = (place & use_way1) & (free_pos == 0);
+        end
+        if (~init_done$q) begin
+            way0$0$write_address = init_ptr$q;
+            way1$0$write_address = init_ptr$q;
+            way0$0$write_data = 32'h0;
+            way1$0$write_data = 32'h0;
+            way0$0$write_enable = 1'b1;
+            way1$0$write_enable = 1'b1;
+        end
+        way0$1$write_address = scrub_bucket$q;
+        way1$1$write_address = scrub_bucket$q;
+        way0$1$write_data = 32'h0;
+        way1$1$write_data = 32'h0;
+        way0$1$write_enable = scrub_decide$q & dead[1];
+        way1$1$write_enable = scrub_decide$q & dead[1 + 32'h8];
+        if (ins_decide$q) begin
+            way0$1$write_address = s_h0$q;
+            way1$1$write_address = s_h1$q;
+            way0$1$write_data = new_entry;
+            way1$1$write_data = new_entry;
+            way0$1$write_enable = (place & (~use_way1)) & (free_pos == 1);
+            way1$1$write_enable = (place & use_way1) & (free_pos == 1);
+        end
+        if (~init_done$q) begin
+            way0$1$write_address = init_ptr$q;
+            way1$1$write_address = init_ptr$q;
+            way0$1$write_data = 32'h0;
+            way1$1$write_data = 32'h0;
+            way0$1$write_enable = 1'b1;
+            way1$1$write_enable = 1'b1;
+        end
+        way0$2$write_address = scrub_bucket$q;
+        way1$2$write_address = scrub_bucket$q;
+        way0$2$write_data = 32'h0;
+        way1$2$write_data = 32'h0;
+        way0$2$write_enable = scrub_decide$q & dead[2];
+        way1$2$write_enable = scrub_decide$q & dead[2 + 32'h8];
+        if (ins_decide$q) begin
+            way0$2$write_address = s_h0$q;
+            way1$2$write_address = s_h1$q;
+            way0$2$write_data = new_entry;
+            way1$2$write_data = new_entry;
+            way0$2$write_enable = (place & (~use_way1)) & (free_pos == 2);
+            way1$2$write_enable = (place & use_way1) & (free_pos == 2);
+        end
+        if (~init_done$q) begin
+            way0$2$write_address = init_ptr$q;
+            way1$2$write_address = init_ptr$q;
+            way0$2$write_data = 32'h0;
+            way1$2$write_data = 32'h0;
+            way0$2$write_enable = 1'b1;
+            way1$2$write_enable = 1'b1;
+        end
+        way0$3$write_address = scrub_bucket$q;
+        way1$3$write_address = scrub_bucket$q;
+        way0$3$write_data = 32'h0;
+        way1$3$write_data = 32'h0;
+        way0$3$write_enable = scrub_decide$q & dead[3];
+        way1$3$write_enable = scrub_decide$q & dead[3 + 32'h8];
+        if (ins_decide$q) begin
+            way0$3$write_address = s_h0$q;
+            way1$3$write_address = s_h1$q;
+            way0$3$write_data = new_entry;
+            way1$3$write_data = new_entry;
+            way0$3$write_enable = (place & (~use_way1)) & (free_pos == 3);
+            way1$3$write_enable = (place & use_way1) & (free_pos == 3);
+        end
+        if (~init_done$q) begin
+            way0$3$write_address = init_ptr$q;
+            way1$3$write_address = init_ptr$q;
+            way0$3$write_data = 32'h0;
+            way1$3$write_data = 32'h0;
+            way0$3$write_enable = 1'b1;
+            way1$3$write_enable = 1'b1;
+        end
+        way0$4$write_address = scrub_bucket$q;
+        way1$4$write_address = scrub_bucket$q;
+        way0$4$write_data = 32'h0;
+        way1$4$write_data = 32'h0;
+        way0$4$write_enable = scrub_decide$q & dead[4];
+        way1$4$write_enable = scrub_decide$q & dead[4 + 32'h8];
+        if (ins_decide$q) begin
+            way0$4$write_address = s_h0$q;
+            way1$4$write_address = s_h1$q;
+            way0$4$write_data = new_entry;
+            way1$4$write_data = new_entry;
+            way0$4$write_enable = (place & (~use_way1)) & (free_pos == 4);
+            way1$4$write_enable = (place & use_way1) & (free_pos == 4);
+        end
+        if (~init_done$q) begin
+            way0$4$write_address = init_ptr$q;
+            way1$4$write_address = init_ptr$q;
+            way0$4$write_data = 32'h0;
+            way1$4$write_data = 32'h0;
+            way0$4$write_enable = 1'b1;
+            way1$4$write_enable = 1'b1;
+        end
+        way0$5$write_address = scrub_bucket$q;
+        way1$5$write_address = scrub_bucket$q;
+        way0$5$write_data = 32'h0;
+        way1$5$write_data = 32'h0;
+        way0$5$write_enable = scrub_decide$q & dead[5];
+        way1$5$write_enable = scrub_decide$q & dead[5 + 32'h8];
+        if (ins_decide$q) begin
+            way0$5$write_address = s_h0$q;
+            way1$5$write_address = s_h1$q;
+            way0$5$write_data = new_entry;
+            way1$5$write_data = new_entry;
+            way0$5$write_enable = (place & (~use_way1)) & (free_pos == 5);
+            way1$5$write_enable = (place & use_way1) & (free_pos == 5);
+        end
+        if (~init_done$q) begin
+            way0$5$write_address = init_ptr$q;
+            way1$5$write_address = init_ptr$q;
+            way0$5$write_data = 32'h0;
+            way1$5$write_data = 32'h0;
+            way0$5$write_enable = 1'b1;
+            way1$5$write_enable = 1'b1;
+        end
+        way0$6$write_address = scrub_bucket$q;
+        way1$6$write_address = scrub_bucket$q;
+        way0$6$write_data = 32'h0;
+        way1$6$write_data = 32'h0;
+        way0$6$write_enable = scrub_decide$q & dead[6];
+        way1$6$write_enable = scrub_decide$q & dead[6 + 32'h8];
+        if (ins_decide$q) begin
+            way0$6$write_address = s_h0$q;
+            way1$6$write_address = s_h1$q;
+            way0$6$write_data = new_entry;
+            way1$6$write_data = new_entry;
+            way0$6$write_enable = (place & (~use_way1)) & (free_pos == 6);
+            way1$6$write_enable = (place & use_way1) & (free_pos == 6);
+        end
+        if (~init_done$q) begin
+            way0$6$write_address = init_ptr$q;
+            way1$6$write_address = init_ptr$q;
+            way0$6$write_data = 32'h0;
+            way1$6$write_data = 32'h0;
+            way0$6$write_enable = 1'b1;
+            way1$6$write_enable = 1'b1;
+        end
+        way0$7$write_address = scrub_bucket$q;
+        way1$7$write_address = scrub_bucket$q;
+        way0$7$write_data = 32'h0;
+        way1$7$write_data = 32'h0;
+        way0$7$write_enable = scrub_decide$q & dead[7];
+        way1$7$write_enable = scrub_decide$q & dead[7 + 32'h8];
+        if (ins_decide$q) begin
+            way0$7$write_address = s_h0$q;
+            way1$7$write_address = s_h1$q;
+            way0$7$write_data = new_entry;
+            way1$7$write_data = new_entry;
+            way0$7$write_enable = (place & (~use_way1)) & (free_pos == 7);
+            way1$7$write_enable = (place & use_way1) & (free_pos == 7);
+        end
+        if (~init_done$q) begin
+            way0$7$write_address = init_ptr$q;
+            way1$7$write_address = init_ptr$q;
+            way0$7$write_data = 32'h0;
+            way1$7$write_data = 32'h0;
+            way0$7$write_enable = 1'b1;
+            way1$7$write_enable = 1'b1;
+        end
+        scrubbed = 32'h0;
+        if (dead[0]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[1]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[2]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[3]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[4]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[5]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[6]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[7]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[8]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[9]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[10]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[11]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[12]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[13]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[14]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (dead[15]) begin
+            scrubbed = scrubbed + 32'h1;
+        end
+        if (scrub_decide$q) begin
+            c_scrub$d = c_scrub$q + ((scrubbed) & 32'hffffffff);
+        end
+        ins_decide$d = insert_go | reread;
+        ins_retry$d = reread;
+        if (reread) begin
+            ins_wait$d = 1'b0;
+        end
+        if (ins_decide$q & (~place)) begin
+            ins_wait$d = 1'b1;
+            if (~ins_retry$q) begin
+                c_full_wait$d = c_full_wait$q + 32'h1;
+            end
+        end
+        if (~init_done$q) begin
+            since_scrub$d = 32'h0;
+            init_ptr$d = init_ptr$q + 32'h1;
+            if (init_ptr$q == last_bucket) begin
+                init_done$d = 1'b1;
+            end
+        end
+        if (reset) begin
+            init_done$d = 1'b0;
+            init_ptr$d = 32'h0;
+            epoch$d = 32'h0;
+            epoch_cycle$d = 32'h0;
+            ins_decide$d = 1'b0;
+            ins_wait$d = 1'b0;
+            ins_retry$d = 1'b0;
+            scrub_decide$d = 1'b0;
+            scrub_ptr$d = 32'h0;
+            since_scrub$d = 32'h0;
+            c_full_wait$d = 32'h0;
+            c_scrub$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$c_scrub(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$c_scrub
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$epoch(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$epoch
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$epoch_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$epoch_cycle
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$hash(key,h0,h1);
+
+    // Module arguments
+    input wire  [63:0] key;
+    output reg  [11:0] h0;
+    output reg  [11:0] h1;
+
+    // Constant declarations
+    localparam  masks0$0 = 64'hc1d45084816bbf5d;
+    localparam  masks0$1 = 64'hdb06d660559acfe0;
+    localparam  masks0$2 = 64'h830ef0733c8b5472;
+    localparam  masks0$3 = 64'h2c8e457c13cc97b;
+    localparam  masks0$4 = 64'h966f881975f10676;
+    localparam  masks0$5 = 64'h6cb49ebda564560a;
+    localparam  masks0$6 = 64'h3c45d5e4b94ae1ad;
+    localparam  masks0$7 = 64'hd258f9901b2fb53f;
+    localparam  masks0$8 = 64'ha7f88e9960c51cfb;
+    localparam  masks0$9 = 64'hbb041b5077d159d1;
+    localparam  masks0$10 = 64'hab9edbf5781d1041;
+    localparam  masks0$11 = 64'h8481bd6ccf5706a2;
+    localparam  masks0$12 = 64'hf39caafff64032a4;
+    localparam  masks0$13 = 64'h679ce5dbf44d7472;
+    localparam  masks0$14 = 64'h59240744de63b8de;
+    localparam  masks0$15 = 64'hc291f3d3929bbccb;
+    localparam  masks1$0 = 64'h7b756f40646b2a63;
+    localparam  masks1$1 = 64'ha41675d5adbbc98e;
+    localparam  masks1$2 = 64'h955646c745f0a293;
+    localparam  masks1$3 = 64'ha9b9bdecb77ce46c;
+    localparam  masks1$4 = 64'h9c5e055eb6165d3;
+    localparam  masks1$5 = 64'h9913e7498ec6127d;
+    localparam  masks1$6 = 64'h460b708edda4b234;
+    localparam  masks1$7 = 64'h8f24933e70e86e9a;
+    localparam  masks1$8 = 64'h593f5c8e46807963;
+    localparam  masks1$9 = 64'h42d68d0c73b54f3b;
+    localparam  masks1$10 = 64'hc7a565e27b347f40;
+    localparam  masks1$11 = 64'h207e44b335a0aca0;
+    localparam  masks1$12 = 64'he66e7f064918ce08;
+    localparam  masks1$13 = 64'hb20d2f02e5d89af5;
+    localparam  masks1$14 = 64'hc0c038f424c9cc4d;
+    localparam  masks1$15 = 64'hde4b0c7cb80a3fb3;
+    localparam  bit_of$0 = 12'h1;
+    localparam  bit_of$1 = 12'h2;
+    localparam  bit_of$2 = 12'h4;
+    localparam  bit_of$3 = 12'h8;
+    localparam  bit_of$4 = 12'h10;
+    localparam  bit_of$5 = 12'h20;
+    localparam  bit_of$6 = 12'h40;
+    localparam  bit_of$7 = 12'h80;
+    localparam  bit_of$8 = 12'h100;
+    localparam  bit_of$9 = 12'h200;
+    localparam  bit_of$10 = 12'h400;
+    localparam  bit_of$11 = 12'h800;
+    localparam  bit_of$12 = 12'h0;
+    localparam  bit_of$13 = 12'h0;
+    localparam  bit_of$14 = 12'h0;
+    localparam  bit_of$15 = 12'h0;
+
+    // Local signals
+    reg  [11:0] acc0;
+    reg  [11:0] acc1;
+
+    // Update code
+    always @(*) begin
+        acc0 = 32'h0;
+        acc1 = 32'h0;
+        if (^(key & masks0$0)) begin
+            acc0 = acc0 | bit_of$0;
+        end
+        if (^(key & masks1$0)) begin
+            acc1 = acc1 | bit_of$0;
+        end
+        if (^(key & masks0$1)) begin
+            acc0 = acc0 | bit_of$1;
+        end
+        if (^(key & masks1$1)) begin
+            acc1 = acc1 | bit_of$1;
+        end
+        if (^(key & masks0$2)) begin
+            acc0 = acc0 | bit_of$2;
+        end
+        if (^(key & masks1$2)) begin
+            acc1 = acc1 | bit_of$2;
+        end
+        if (^(key & masks0$3)) begin
+            acc0 = acc0 | bit_of$3;
+        end
+        if (^(key & masks1$3)) begin
+            acc1 = acc1 | bit_of$3;
+        end
+        if (^(key & masks0$4)) begin
+            acc0 = acc0 | bit_of$4;
+        end
+        if (^(key & masks1$4)) begin
+            acc1 = acc1 | bit_of$4;
+        end
+        if (^(key & masks0$5)) begin
+            acc0 = acc0 | bit_of$5;
+        end
+        if (^(key & masks1$5)) begin
+            acc1 = acc1 | bit_of$5;
+        end
+        if (^(key & masks0$6)) begin
+            acc0 = acc0 | bit_of$6;
+        end
+        if (^(key & masks1$6)) begin
+            acc1 = acc1 | bit_of$6;
+        end
+        if (^(key & masks0$7)) begin
+            acc0 = acc0 | bit_of$7;
+        end
+        if (^(key & masks1$7)) begin
+            acc1 = acc1 | bit_of$7;
+        end
+        if (^(key & masks0$8)) begin
+            acc0 = acc0 | bit_of$8;
+        end
+        if (^(key & masks1$8)) begin
+            acc1 = acc1 | bit_of$8;
+        end
+        if (^(key & masks0$9)) begin
+            acc0 = acc0 | bit_of$9;
+        end
+        if (^(key & masks1$9)) begin
+            acc1 = acc1 | bit_of$9;
+        end
+        if (^(key & masks0$10)) begin
+            acc0 = acc0 | bit_of$10;
+        end
+        if (^(key & masks1$10)) begin
+            acc1 = acc1 | bit_of$10;
+        end
+        if (^(key & masks0$11)) begin
+            acc0 = acc0 | bit_of$11;
+        end
+        if (^(key & masks1$11)) begin
+            acc1 = acc1 | bit_of$11;
+        end
+        if (^(key & masks0$12)) begin
+            acc0 = acc0 | bit_of$12;
+        end
+        if (^(key & masks1$12)) begin
+            acc1 = acc1 | bit_of$12;
+        end
+        if (^(key & masks0$13)) begin
+            acc0 = acc0 | bit_of$13;
+        end
+        if (^(key & masks1$13)) begin
+            acc1 = acc1 | bit_of$13;
+        end
+        if (^(key & masks0$14)) begin
+            acc0 = acc0 | bit_of$14;
+        end
+        if (^(key & masks1$14)) begin
+            acc1 = acc1 | bit_of$14;
+        end
+        if (^(key & masks0$15)) begin
+            acc0 = acc0 | bit_of$15;
+        end
+        if (^(key & masks1$15)) begin
+            acc1 = acc1 | bit_of$15;
+        end
+        h0 = acc0;
+        h1 = acc1;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$hash
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$init_done(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$init_done
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$init_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$init_ptr
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$ins_decide(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$ins_decide
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$ins_retry(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$ins_retry
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$ins_wait(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$ins_wait
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$s_h0(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$s_h0
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$s_h1(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$s_h1
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$s_key(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$s_key
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_bucket(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_bucket
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_decide(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_decide
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$scrub_ptr
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$since_scrub(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$since_scrub
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$0
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$1
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$2
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$3
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$4
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$5
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$6
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way0$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way0$7
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$0(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$0
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$1(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$1
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$2(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$2
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$3(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$3
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$4(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$4
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$5(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$5
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$6(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$6
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$way1$7(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [11:0] read_address;
+    input wire  read_clock;
+    output reg  [69:0] read_data;
+    input wire  [11:0] write_address;
+    input wire  write_clock;
+    input wire  [69:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[69:0] mem[4095:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$way1$7
+
+
 module nt_ndp_64_nic$reassembly$msg_table$e00(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
@@ -14168,6 +16090,174 @@ module nt_ndp_64_nic$reassembly$msg_table$gen_known(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$gen_known
+
+
+module nt_ndp_64_nic$reassembly$msg_table$hash(key,h0,h1);
+
+    // Module arguments
+    input wire  [63:0] key;
+    output reg  [4:0] h0;
+    output reg  [4:0] h1;
+
+    // Constant declarations
+    localparam  masks0$0 = 64'hc1d45084816bbf5d;
+    localparam  masks0$1 = 64'hdb06d660559acfe0;
+    localparam  masks0$2 = 64'h830ef0733c8b5472;
+    localparam  masks0$3 = 64'h2c8e457c13cc97b;
+    localparam  masks0$4 = 64'h966f881975f10676;
+    localparam  masks0$5 = 64'h6cb49ebda564560a;
+    localparam  masks0$6 = 64'h3c45d5e4b94ae1ad;
+    localparam  masks0$7 = 64'hd258f9901b2fb53f;
+    localparam  masks0$8 = 64'ha7f88e9960c51cfb;
+    localparam  masks0$9 = 64'hbb041b5077d159d1;
+    localparam  masks0$10 = 64'hab9edbf5781d1041;
+    localparam  masks0$11 = 64'h8481bd6ccf5706a2;
+    localparam  masks0$12 = 64'hf39caafff64032a4;
+    localparam  masks0$13 = 64'h679ce5dbf44d7472;
+    localparam  masks0$14 = 64'h59240744de63b8de;
+    localparam  masks0$15 = 64'hc291f3d3929bbccb;
+    localparam  masks1$0 = 64'h7b756f40646b2a63;
+    localparam  masks1$1 = 64'ha41675d5adbbc98e;
+    localparam  masks1$2 = 64'h955646c745f0a293;
+    localparam  masks1$3 = 64'ha9b9bdecb77ce46c;
+    localparam  masks1$4 = 64'h9c5e055eb6165d3;
+    localparam  masks1$5 = 64'h9913e7498ec6127d;
+    localparam  masks1$6 = 64'h460b708edda4b234;
+    localparam  masks1$7 = 64'h8f24933e70e86e9a;
+    localparam  masks1$8 = 64'h593f5c8e46807963;
+    localparam  masks1$9 = 64'h42d68d0c73b54f3b;
+    localparam  masks1$10 = 64'hc7a565e27b347f40;
+    localparam  masks1$11 = 64'h207e44b335a0aca0;
+    localparam  masks1$12 = 64'he66e7f064918ce08;
+    localparam  masks1$13 = 64'hb20d2f02e5d89af5;
+    localparam  masks1$14 = 64'hc0c038f424c9cc4d;
+    localparam  masks1$15 = 64'hde4b0c7cb80a3fb3;
+    localparam  bit_of$0 = 5'b1;
+    localparam  bit_of$1 = 5'b10;
+    localparam  bit_of$2 = 5'b100;
+    localparam  bit_of$3 = 5'b1000;
+    localparam  bit_of$4 = 5'b10000;
+    localparam  bit_of$5 = 5'b0;
+    localparam  bit_of$6 = 5'b0;
+    localparam  bit_of$7 = 5'b0;
+    localparam  bit_of$8 = 5'b0;
+    localparam  bit_of$9 = 5'b0;
+    localparam  bit_of$10 = 5'b0;
+    localparam  bit_of$11 = 5'b0;
+    localparam  bit_of$12 = 5'b0;
+    localparam  bit_of$13 = 5'b0;
+    localparam  bit_of$14 = 5'b0;
+    localparam  bit_of$15 = 5'b0;
+
+    // Local signals
+    reg  [4:0] acc0;
+    reg  [4:0] acc1;
+
+    // Update code
+    always @(*) begin
+        acc0 = 32'h0;
+        acc1 = 32'h0;
+        if (^(key & masks0$0)) begin
+            acc0 = acc0 | bit_of$0;
+        end
+        if (^(key & masks1$0)) begin
+            acc1 = acc1 | bit_of$0;
+        end
+        if (^(key & masks0$1)) begin
+            acc0 = acc0 | bit_of$1;
+        end
+        if (^(key & masks1$1)) begin
+            acc1 = acc1 | bit_of$1;
+        end
+        if (^(key & masks0$2)) begin
+            acc0 = acc0 | bit_of$2;
+        end
+        if (^(key & masks1$2)) begin
+            acc1 = acc1 | bit_of$2;
+        end
+        if (^(key & masks0$3)) begin
+            acc0 = acc0 | bit_of$3;
+        end
+        if (^(key & masks1$3)) begin
+            acc1 = acc1 | bit_of$3;
+        end
+        if (^(key & masks0$4)) begin
+            acc0 = acc0 | bit_of$4;
+        end
+        if (^(key & masks1$4)) begin
+            acc1 = acc1 | bit_of$4;
+        end
+        if (^(key & masks0$5)) begin
+            acc0 = acc0 | bit_of$5;
+        end
+        if (^(key & masks1$5)) begin
+            acc1 = acc1 | bit_of$5;
+        end
+        if (^(key & masks0$6)) begin
+            acc0 = acc0 | bit_of$6;
+        end
+        if (^(key & masks1$6)) begin
+            acc1 = acc1 | bit_of$6;
+        end
+        if (^(key & masks0$7)) begin
+            acc0 = acc0 | bit_of$7;
+        end
+        if (^(key & masks1$7)) begin
+            acc1 = acc1 | bit_of$7;
+        end
+        if (^(key & masks0$8)) begin
+            acc0 = acc0 | bit_of$8;
+        end
+        if (^(key & masks1$8)) begin
+            acc1 = acc1 | bit_of$8;
+        end
+        if (^(key & masks0$9)) begin
+            acc0 = acc0 | bit_of$9;
+        end
+        if (^(key & masks1$9)) begin
+            acc1 = acc1 | bit_of$9;
+        end
+        if (^(key & masks0$10)) begin
+            acc0 = acc0 | bit_of$10;
+        end
+        if (^(key & masks1$10)) begin
+            acc1 = acc1 | bit_of$10;
+        end
+        if (^(key & masks0$11)) begin
+            acc0 = acc0 | bit_of$11;
+        end
+        if (^(key & masks1$11)) begin
+            acc1 = acc1 | bit_of$11;
+        end
+        if (^(key & masks0$12)) begin
+            acc0 = acc0 | bit_of$12;
+        end
+        if (^(key & masks1$12)) begin
+            acc1 = acc1 | bit_of$12;
+        end
+        if (^(key & masks0$13)) begin
+            acc0 = acc0 | bit_of$13;
+        end
+        if (^(key & masks1$13)) begin
+            acc1 = acc1 | bit_of$13;
+        end
+        if (^(key & masks0$14)) begin
+            acc0 = acc0 | bit_of$14;
+        end
+        if (^(key & masks1$14)) begin
+            acc1 = acc1 | bit_of$14;
+        end
+        if (^(key & masks0$15)) begin
+            acc0 = acc0 | bit_of$15;
+        end
+        if (^(key & masks1$15)) begin
+            acc1 = acc1 | bit_of$15;
+        end
+        h0 = acc0;
+        h1 = acc1;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$hash
 
 
 module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -14841,348 +16931,6 @@ module nt_ndp_64_nic$reassembly$msg_table$r_valid(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$r_valid
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$0(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$0
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$1(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$1
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$10(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$10
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$11(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$11
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$12(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$12
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$13(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$13
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$14(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$14
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$15(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$15
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$2(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$2
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$3(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$3
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$4(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$4
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$5(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$5
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$6(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$6
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$7(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$7
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$8(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$8
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_keys$9(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_keys$9
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_ptr(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_ptr
-
-
-module nt_ndp_64_nic$reassembly$msg_table$recent_valid(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$recent_valid
 
 
 module nt_ndp_64_nic$reassembly$msg_table$s_h0(d,q,clock);
@@ -16352,7 +18100,7 @@ module nt_ndp_64_nic$reassembly$written_ram(read_address,read_clock,read_data,wr
 endmodule // nt_ndp_64_nic$reassembly$written_ram
 
 
-module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapath_bits,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count,offset_range_count,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,rx_duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,rx_stale_timeout_count,rx_delivered_count,rx_busy_slots,rx_busy_any,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,tx_stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,tx_delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,event_overflow_count,tx_active_slots,tx_active_any,buffer_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,ctrl_dropped_count,arbiter_ctrl_packet_count,arbiter_data_packet_count,tx_frame_count,tx_length_mismatch_count,csr_error_count);
+module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapath_bits,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count,offset_range_count,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,rx_duplicate_count,recent_duplicate_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,rx_stale_timeout_count,rx_delivered_count,rx_busy_slots,rx_busy_any,delivered_set_full_wait_count,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,tx_stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,tx_delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,event_overflow_count,tx_active_slots,tx_active_any,buffer_flags,tx_cooling_slots,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,ctrl_dropped_count,pull_replaced_count,arbiter_ctrl_packet_count,arbiter_data_packet_count,tx_frame_count,tx_length_mismatch_count,csr_error_count);
 
     // Module arguments
     input wire  [7:0] index;
@@ -16404,6 +18152,7 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
     input wire  [31:0] rx_delivered_count;
     input wire  [31:0] rx_busy_slots;
     input wire  rx_busy_any;
+    input wire  [31:0] delivered_set_full_wait_count;
     input wire  [15:0] rejected_msg_count;
     input wire  [15:0] framing_error_count;
     input wire  [15:0] stale_delivered_count;
@@ -16420,11 +18169,13 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
     input wire  [31:0] tx_active_slots;
     input wire  tx_active_any;
     input wire  [15:0] buffer_flags;
+    input wire  [7:0] tx_cooling_slots;
     input wire  [31:0] ctrl_sent_count;
     input wire  [31:0] pull_sent_count;
     input wire  [31:0] merged_count;
     input wire  [31:0] pull_coalesced_count;
     input wire  [31:0] ctrl_dropped_count;
+    input wire  [31:0] pull_replaced_count;
     input wire  [15:0] arbiter_ctrl_packet_count;
     input wire  [15:0] arbiter_data_packet_count;
     input wire  [31:0] tx_frame_count;
@@ -16623,6 +18374,10 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
                 begin
                     value = ((rx_busy_any) & 32'hffffffff);
                 end
+            67:
+                begin
+                    value = ((delivered_set_full_wait_count) & 32'hffffffff);
+                end
             80:
                 begin
                     value = ((rejected_msg_count) & 32'hffffffff);
@@ -16687,6 +18442,10 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
                 begin
                     value = ((buffer_flags) & 32'hffffffff);
                 end
+            96:
+                begin
+                    value = ((tx_cooling_slots) & 32'hffffffff);
+                end
             112:
                 begin
                     value = ((ctrl_sent_count) & 32'hffffffff);
@@ -16706,6 +18465,10 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
             116:
                 begin
                     value = ((ctrl_dropped_count) & 32'hffffffff);
+                end
+            117:
+                begin
+                    value = ((pull_replaced_count) & 32'hffffffff);
                 end
             128:
                 begin
@@ -16736,7 +18499,7 @@ module nt_ndp_64_nic$status(index,value,map_version,protocol_id,messages,datapat
 endmodule // nt_ndp_64_nic$status
 
 
-module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,buffers_exhausted,event_overflow_count);
+module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -16798,6 +18561,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     output reg  [15:0] abandoned_msg_count;
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
+    output reg  [7:0] cooling_slots;
     output reg  buffers_exhausted;
     output reg  [15:0] event_overflow_count;
 
@@ -16876,6 +18640,9 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     localparam  slot_ids$61 = 6'b111101;
     localparam  slot_ids$62 = 6'b111110;
     localparam  slot_ids$63 = 6'b111111;
+    localparam  cooldown = 32'h4800;
+    localparam  time_mask = 32'hffffffc0;
+    localparam  slot_bits = 8'h6;
     localparam  ones8 = 8'hff;
     localparam  zero_n = 64'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
@@ -17003,6 +18770,14 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [5:0] ret_ffs$index;
+    reg  cool_q$clock;
+    reg  cool_q$reset;
+    reg  cool_q$push;
+    reg  [31:0] cool_q$push_data;
+    reg  cool_q$pop;
+    wire  cool_q$head_valid;
+    wire  [31:0] cool_q$head_data;
+    wire  [7:0] cool_q$level;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -17140,6 +18915,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] busy_rd;
     reg  free_go;
     reg  [5:0] free_slot;
+    reg  [31:0] now_shifted;
+    reg  [31:0] cool_since;
+    reg  [31:0] cool_age;
+    reg  cool_go;
     reg  [63:0] ret_after_take;
     reg  pop;
     reg  space;
@@ -17301,6 +19080,16 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
         .index(ret_ffs$index)
+    );
+    nt_ndp_64_nic$tx$cool_q cool_q(
+        .clock(cool_q$clock),
+        .reset(cool_q$reset),
+        .push(cool_q$push),
+        .push_data(cool_q$push_data),
+        .pop(cool_q$pop),
+        .head_valid(cool_q$head_valid),
+        .head_data(cool_q$head_data),
+        .level(cool_q$level)
     );
     nt_ndp_64_nic$tx$now now(
         .d(now$d),
@@ -17550,12 +19339,14 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         core$clock = clock;
         timer$clock = clock;
         comp_q$clock = clock;
+        cool_q$clock = clock;
         payload$read_clock = clock;
         payload$write_clock = clock;
         now$d = now$q + 32'h1;
         core$reset = reset;
         timer$reset = reset;
         comp_q$reset = reset;
+        cool_q$reset = reset;
         w_base_rom$address = w_slot$q;
         d_base_rom$address = core$pkt_slot;
         core$default_credit = default_credit;
@@ -18305,9 +20096,17 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         end
         busy_mask = (busy_core0 | busy_core1) | busy_rd;
         ret_ffs$bitmap = returning$q & (~busy_mask);
-        ret_go = ret_ffs$found & (~w_framing_free);
-        free_go = ret_go | w_framing_free;
-        free_slot = ret_ffs$index;
+        ret_go = ret_ffs$found;
+        cool_q$push = ret_go;
+        now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
+        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
+        cool_since = cool_q$head_data & time_mask;
+        cool_age = now_shifted - cool_since;
+        cool_go = (cool_q$head_valid & (cool_age >= cooldown)) & (~w_framing_free);
+        cooling_slots = cool_q$level;
+        cool_q$pop = cool_go;
+        free_go = cool_go | w_framing_free;
+        free_slot = cool_q$head_data[(32'h0)+:(6)];
         if (w_framing_free) begin
             free_slot = w_slot$q;
         end
@@ -20394,6 +22193,254 @@ module nt_ndp_64_nic$tx$comp_q$write_ptr(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$tx$comp_q$write_ptr
+
+
+module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [31:0] push_data;
+    input wire  pop;
+    output reg  head_valid;
+    output reg  [31:0] head_data;
+    output reg  [7:0] level;
+
+    // Constant declarations
+    localparam  depth = 8'h40;
+
+    // Stub signals
+    reg  [5:0] storage$read_address;
+    reg  storage$read_clock;
+    wire  [31:0] storage$read_data;
+    reg  [5:0] storage$write_address;
+    reg  storage$write_clock;
+    reg  [31:0] storage$write_data;
+    reg  storage$write_enable;
+    reg  [5:0] write_ptr$d;
+    wire  [5:0] write_ptr$q;
+    reg  write_ptr$clock;
+    reg  [5:0] read_ptr$d;
+    wire  [5:0] read_ptr$q;
+    reg  read_ptr$clock;
+    reg  [7:0] stored$d;
+    wire  [7:0] stored$q;
+    reg  stored$clock;
+    reg  [7:0] readable$d;
+    wire  [7:0] readable$q;
+    reg  readable$clock;
+    reg  pushed_last_cycle$d;
+    wire  pushed_last_cycle$q;
+    reg  pushed_last_cycle$clock;
+
+    // Local signals
+    reg  do_push;
+    reg  do_pop;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$cool_q$storage storage(
+        .read_address(storage$read_address),
+        .read_clock(storage$read_clock),
+        .read_data(storage$read_data),
+        .write_address(storage$write_address),
+        .write_clock(storage$write_clock),
+        .write_data(storage$write_data),
+        .write_enable(storage$write_enable)
+    );
+    nt_ndp_64_nic$tx$cool_q$write_ptr write_ptr(
+        .d(write_ptr$d),
+        .q(write_ptr$q),
+        .clock(write_ptr$clock)
+    );
+    nt_ndp_64_nic$tx$cool_q$read_ptr read_ptr(
+        .d(read_ptr$d),
+        .q(read_ptr$q),
+        .clock(read_ptr$clock)
+    );
+    nt_ndp_64_nic$tx$cool_q$stored stored(
+        .d(stored$d),
+        .q(stored$q),
+        .clock(stored$clock)
+    );
+    nt_ndp_64_nic$tx$cool_q$readable readable(
+        .d(readable$d),
+        .q(readable$q),
+        .clock(readable$clock)
+    );
+    nt_ndp_64_nic$tx$cool_q$pushed_last_cycle pushed_last_cycle(
+        .d(pushed_last_cycle$d),
+        .q(pushed_last_cycle$q),
+        .clock(pushed_last_cycle$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        write_ptr$clock = clock;
+        read_ptr$clock = clock;
+        stored$clock = clock;
+        readable$clock = clock;
+        pushed_last_cycle$clock = clock;
+        write_ptr$d = write_ptr$q;
+        read_ptr$d = read_ptr$q;
+        stored$d = stored$q;
+        readable$d = readable$q;
+        pushed_last_cycle$d = pushed_last_cycle$q;
+        storage$read_clock = clock;
+        storage$write_clock = clock;
+        do_push = push & (stored$q < depth);
+        do_pop = pop & |readable$q;
+        storage$write_address = write_ptr$q;
+        storage$write_data = push_data;
+        storage$write_enable = do_push;
+        storage$read_address = read_ptr$q;
+        if (do_pop) begin
+            storage$read_address = read_ptr$q + 32'h1;
+            read_ptr$d = read_ptr$q + 32'h1;
+        end
+        if (do_push) begin
+            write_ptr$d = write_ptr$q + 32'h1;
+        end
+        pushed_last_cycle$d = do_push;
+        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        head_valid = |readable$q;
+        head_data = storage$read_data;
+        level = stored$q;
+        if (reset) begin
+            write_ptr$d = 32'h0;
+            read_ptr$d = 32'h0;
+            stored$d = 32'h0;
+            readable$d = 32'h0;
+            pushed_last_cycle$d = 1'b0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q
+
+
+module nt_ndp_64_nic$tx$cool_q$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$pushed_last_cycle
+
+
+module nt_ndp_64_nic$tx$cool_q$read_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$read_ptr
+
+
+module nt_ndp_64_nic$tx$cool_q$readable(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$readable
+
+
+module nt_ndp_64_nic$tx$cool_q$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [5:0] read_address;
+    input wire  read_clock;
+    output reg  [31:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  write_clock;
+    input wire  [31:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[31:0] mem[63:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$storage
+
+
+module nt_ndp_64_nic$tx$cool_q$stored(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$stored
+
+
+module nt_ndp_64_nic$tx$cool_q$write_ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$write_ptr
 
 
 module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);

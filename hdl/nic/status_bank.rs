@@ -136,7 +136,7 @@ status_bank! {
     93 tx_active_slots: 32, "transmit slots active, slots 0-31 (bit i = slot i)";
     94 tx_active_any: 1, "1 while any transmit slot is active";
     95 buffer_flags: 16, "bits 4-0 receive free lists full (IDs, classes 0-3); bit 8 every transmit buffer free; bit 9 a transmit class exhausted";
-    96 tx_cooling_slots: 8, "transmit slots cooling down before reuse (a message key is not reused within 2^18 + 2^15 cycles)";
+    96 tx_cooling_slots: 8, "transmit slots whose generation wraps, waiting 311 296 cycles before reuse (no message key recurs sooner)";
     112 ctrl_sent_count: 32, "control packets generated";
     113 pull_sent_count: 32, "PULLs generated";
     114 merged_count: 32, "control events merged into one packet";

@@ -47,16 +47,16 @@
 //! overflows) and offered in the order the slots were freed. A message's buffer returns to the
 //! allocator once its completion has been taken and no packet read-out (nor a descriptor queued in
 //! the core) still references it, so neither a late read-out nor an unread completion can see a
-//! reused buffer, and then only after a **cool-down** of [`tx_slot_cooldown_cycles`] (72 cycles
-//! at 16 slots, 576 at 128; a FIFO of returned slots with their return time; `cooling_slots`
-//! says how many are waiting). The cool-down is
-//! the sender's half of at-most-once delivery: a slot's tx_msg_id repeats after `2^(16 − IW)`
-//! uses, so a message key is never reused within [`KEY_REUSE_CYCLES`] (2^18 + 2^15 cycles), longer
-//! than a receiver remembers a delivered key; a new message can therefore never be taken for a
-//! duplicate of an old one. It costs nothing at line rate with one-packet messages (a slot is
-//! reused every ≥ 64 × 9 cycles at 128 slots when they rotate through class 0 and beyond); it
-//! does bound how fast one slot can be reused.
-//!
+//! reused buffer. A slot whose message had the slot's **last generation** waits
+//! [`KEY_REUSE_CYCLES`] first (a FIFO of such slots with their return time; `cooling_slots` says
+//! how many wait): its next tx_msg_id wraps to generation 0, and every key of the slot's previous
+//! round was used before that return, so a message key is never reused within
+//! `KEY_REUSE_CYCLES`, longer than a receiver remembers a delivered key. A new message can
+//! therefore never be taken for a copy of an old one (the sender's half of at-most-once
+//! delivery). The pause comes once per `2^(16 − IW)` uses of a slot (4 096 at 16 slots, 512 at
+//! 128) and costs nothing otherwise; in the long run it allows 65 536 messages per
+//! `KEY_REUSE_CYCLES`, one per 4.8 cycles, more than line rate.
+
 //! # Packet stream (`m_axis_pkt_*`, 64-bit AXI4-Stream)
 //! The payload of one packet (≤ 1024 B) per stream packet, `tkeep` on the last beat; the egress
 //! metadata of Listing 3.2 (`m_axis_pkt_remote_ip` … `m_axis_pkt_is_rtx`) is valid with every beat
@@ -106,18 +106,12 @@ pub const TX_MAX_MSG_BYTES: u64 = 38 * 1024;
 /// Payload memory of the presets: 2^17 64-bit words (1 MiB), the smallest power of two that
 /// holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB).
 pub const TX_PAYLOAD_ADDR_BITS: usize = 17;
-/// Cycles a returned slot waits before it can be allocated again, for `2^iw` slots: its
-/// tx_msg_id = `{generation, slot}` repeats after `2^(16 − iw)` uses of the slot, so with this
-/// pause between uses a key `{local IP, port, tx_msg_id}` comes back no sooner than
-/// [`KEY_REUSE_CYCLES`] after it was last freed — longer than a receiver remembers a delivered
-/// key ([`DEFAULT_HORIZON_CYCLES`]) plus [`KEY_REUSE_MARGIN_CYCLES`] for the last packets in flight
-/// and the receiver's read-out. 72 cycles at 16 slots, 576 at 128.
-pub fn tx_slot_cooldown_cycles(iw: usize) -> u64 {
-    KEY_REUSE_CYCLES.div_ceil(1 << (16 - iw))
-}
-
-/// The shortest time before a sender reuses a message key.
-pub const KEY_REUSE_CYCLES: u64 = DEFAULT_HORIZON_CYCLES + KEY_REUSE_MARGIN_CYCLES;
+/// The shortest time before a sender reuses a message key `{local IP, port, tx_msg_id}`: longer
+/// than a receiver may remember a delivered key (17/16 of [`DEFAULT_HORIZON_CYCLES`]) plus
+/// [`KEY_REUSE_MARGIN_CYCLES`]. A slot's tx_msg_id is `{generation, slot}`, so a key comes back
+/// only when the slot's generation wraps: a returned slot whose message had the last generation
+/// waits this long before its next use (311 296 cycles, 97 µs at 3.2 GHz).
+pub const KEY_REUSE_CYCLES: u64 = DEFAULT_HORIZON_CYCLES + DEFAULT_HORIZON_CYCLES / 16 + KEY_REUSE_MARGIN_CYCLES;
 /// Time allowed between a sender freeing a message's slot and the receiver releasing that message
 /// (packets in flight, queueing, the receiver's read-out): 2^15 cycles, 10.2 µs at 3.2 GHz.
 pub const KEY_REUSE_MARGIN_CYCLES: u64 = 1 << 15;
@@ -274,12 +268,13 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     cnt_double_free: DFF<Bits<16>>,
     comp_q: StreamFifo<Bits<17>, IW>,
     ret_ffs: FindFirstSet<N, IW>,
-    /// Returned slots cooling down before reuse: `{returned at (cycle mod 2^(32 − IW)), slot}`.
+    /// Returned slots waiting before their generation wraps: `{returned at (cycle mod 2^(32 − IW)), slot}`.
     cool_q: StreamFifo<Bits<32>, IW>,
     /// The cool-down and the time field's mask, shifted left by `IW` like the entries.
     cooldown: Constant<Bits<32>>,
     time_mask: Constant<Bits<32>>,
     slot_bits: Constant<Bits<8>>,
+    slot_mask16: Constant<Bits<16>>,
     now: DFF<Bits<64>>,
     // message writer
     w_state: DFF<Bits<2>>,
@@ -297,6 +292,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     cnt_framing: DFF<Bits<16>>,
     // buffer return
     returning: DFF<Bits<N>>,
+    /// Returning slots whose last message had the last generation (their next ID wraps).
+    wrapping: DFF<Bits<N>>,
     // read-out
     rd_active: DFF<Bit>,
     rd_slot: DFF<Bits<IW>>,
@@ -350,6 +347,9 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     cool_since: Signal<Local, Bits<32>>,
     cool_age: Signal<Local, Bits<32>>,
     cool_go: Signal<Local, Bit>,
+    ret_wraps: Signal<Local, Bit>,
+    comp_wraps: Signal<Local, Bit>,
+    wrap_after_take: Signal<Local, Bits<N>>,
     ret_after_take: Signal<Local, Bits<N>>,
     // read-out locals
     pop: Signal<Local, Bit>,
@@ -401,7 +401,8 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             max_msg_bytes: Constant::new(max_bytes.into()),
             comp_capacity: Constant::new((N as u64).into()),
             cool_q: Default::default(),
-            cooldown: Constant::new((tx_slot_cooldown_cycles(IW) << IW).to_bits()),
+            cooldown: Constant::new((KEY_REUSE_CYCLES << IW).to_bits()),
+            slot_mask16: Constant::new(((1u64 << IW) - 1).to_bits()),
             time_mask: Constant::new(((u32::MAX as u64) & !((1u64 << IW) - 1)).to_bits()),
             slot_bits: Constant::new((IW as u64).to_bits()),
             slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
@@ -495,6 +496,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             cnt_rejected: Default::default(),
             cnt_framing: Default::default(),
             returning: Default::default(),
+            wrapping: Default::default(),
             rd_active: Default::default(),
             rd_slot: Default::default(),
             rd_addr: Default::default(),
@@ -538,6 +540,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             cool_since: Default::default(),
             cool_age: Default::default(),
             cool_go: Default::default(),
+            ret_wraps: Default::default(),
+            comp_wraps: Default::default(),
+            wrap_after_take: Default::default(),
             ret_after_take: Default::default(),
             pop: Default::default(),
             space: Default::default(),
@@ -575,7 +580,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
     fn update(&mut self) {
         dff_setup!(
             self, clock, now, w_state, w_slot, w_len, w_credit, w_credit_valid, w_rank, w_ip, w_rport, w_lport,
-            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, rd_active, rd_slot, rd_addr, rd_beats,
+            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, rd_active, rd_slot, rd_addr, rd_beats,
             rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
             e1_data, e1_keep, e1_last, e1_meta
         );
@@ -773,20 +778,25 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         }
         self.busy_mask.next = (self.busy_core0.val() | self.busy_core1.val()) | self.busy_rd.val();
         self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
-        // A returned slot cools down before its buffer is free again, so that its next
-        // tx_msg_id (the slot's next generation) comes no sooner than the key-reuse time.
-        self.ret_go.next = self.ret_ffs.found.val();
-        self.cool_q.push.next = self.ret_go.val();
-        // Entry: {return cycle mod 2^(32 − IW), slot}; ages are compared in that shifted form.
+        // A returned slot whose generation is the last one (its next tx_msg_id wraps to
+        // generation 0) waits KEY_REUSE_CYCLES in the cooling FIFO before its buffer is free
+        // again; any other returned slot is free at once. Free port priority: a framing error's
+        // buffer, then the cooling FIFO's head, then a returned slot.
         self.now_shifted.next = self.now.q.val().get_bits::<32>(0) << self.slot_bits.val();
-        self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_ffs.index.val());
         self.cool_since.next = self.cool_q.head_data.val() & self.time_mask.val();
         self.cool_age.next = self.now_shifted.val() - self.cool_since.val();
         self.cool_go.next = (self.cool_q.head_valid.val() & (self.cool_age.val() >= self.cooldown.val())) & (!self.w_framing_free.val());
-        self.cooling_slots.next = self.cool_q.level.val();
         self.cool_q.pop.next = self.cool_go.val();
-        self.free_go.next = self.cool_go.val() | self.w_framing_free.val();
-        self.free_slot.next = self.cool_q.head_data.val().get_bits::<IW>(0);
+        self.cooling_slots.next = self.cool_q.level.val();
+        self.ret_go.next = (self.ret_ffs.found.val() & (!self.w_framing_free.val())) & (!self.cool_go.val());
+        self.ret_wraps.next = self.wrapping.q.val().get_bit(self.ret_ffs.index.val().index());
+        self.cool_q.push.next = self.ret_go.val() & self.ret_wraps.val();
+        self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_ffs.index.val());
+        self.free_go.next = (self.w_framing_free.val() | self.cool_go.val()) | (self.ret_go.val() & (!self.ret_wraps.val()));
+        self.free_slot.next = self.ret_ffs.index.val();
+        if self.cool_go.val() {
+            self.free_slot.next = self.cool_q.head_data.val().get_bits::<IW>(0);
+        }
         if self.w_framing_free.val() {
             self.free_slot.next = self.w_slot.q.val();
         }
@@ -808,11 +818,20 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.in_use_after_alloc.next = self.buf_in_use.q.val().replace_bit(i, true);
             }
         }
+        self.comp_wraps.next = (self.comp_q.head_data.val().get_bits::<16>(0) | self.slot_mask16.val()) == 0xFFFF;
+        self.wrap_after_take.next = self.wrapping.q.val();
+        for i in 0..N {
+            if (self.comp_take.val() & self.comp_wraps.val()) & (self.comp_slot.val() == self.slot_ids[i].val()) {
+                self.wrap_after_take.next = self.wrapping.q.val().replace_bit(i, true);
+            }
+        }
         self.returning.d.next = self.ret_after_take.val();
+        self.wrapping.d.next = self.wrap_after_take.val();
         self.buf_in_use.d.next = self.in_use_after_alloc.val();
         for i in 0..N {
             if self.ret_go.val() & (self.ret_ffs.index.val() == self.slot_ids[i].val()) {
                 self.returning.d.next = self.ret_after_take.val().replace_bit(i, false);
+                self.wrapping.d.next = self.wrap_after_take.val().replace_bit(i, false);
             }
             if self.free_ok.val() & (self.free_slot.val() == self.slot_ids[i].val()) {
                 self.buf_in_use.d.next = self.in_use_after_alloc.val().replace_bit(i, false);
@@ -958,6 +977,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             self.cnt_rejected.d.next = 0.into();
             self.cnt_framing.d.next = 0.into();
             self.returning.d.next = 0.into();
+            self.wrapping.d.next = 0.into();
             self.buf_in_use.d.next = 0.into();
             self.cnt_double_free.d.next = 0.into();
             self.rd_active.d.next = false;

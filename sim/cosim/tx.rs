@@ -36,7 +36,7 @@ macro_rules! native_tx_blocks {
                 m_axis_pkt_is_rtx, active, buffers_all_free, rejected_msg_count, framing_error_count,
                 stale_delivered_count, stale_credit_count, stale_timeout_count, ack_beyond_count, rtx_beyond_count,
                 credit_beyond_count, delivered_msg_count, abandoned_msg_count, write_busy_count,
-                buffer_double_free_count, buffers_exhausted, event_overflow_count]);
+                buffer_double_free_count, buffers_exhausted, event_overflow_count, cooling_slots]);
     };
 }
 

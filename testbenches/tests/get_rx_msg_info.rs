@@ -316,7 +316,11 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
     let ips = (size.messages() as u32 / 4).max(6);
     for cycle in 0..cycles {
         let request = rng.gen_bool(0.8).then(|| {
-            let (ip, tx) = (rng.gen_range(0..ips), rng.gen_range(0..8u16));
+            // Senders move on to new IDs (a delivered key is remembered for the horizon, longer
+            // than this run): a fresh window of 8 IDs every 2 000 cycles, and one request in ten
+            // from the window before (late copies, often of delivered messages).
+            let window = (cycle / 2000) as u16 - (cycle >= 2000 && rng.gen_bool(0.1)) as u16;
+            let (ip, tx) = (rng.gen_range(0..ips), window * 8 + rng.gen_range(0..8u16));
             let h = ip * 7919 + tx as u32 * 1_299_709;
             // First half: larger messages and frequent releases (buffer classes run out and fall
             // back); second half: mostly single-page messages and rare releases (IDs run out).

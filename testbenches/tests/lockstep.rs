@@ -261,5 +261,5 @@ fn reassembly_16() {
 
 #[test]
 fn reassembly_128() {
-    reassembly_at::<Reassembly128>(&RX_128, 16_000, 97);
+    reassembly_at::<Reassembly128>(&RX_128, 24_000, 97);
 }

@@ -8,7 +8,7 @@
 
 use nanotransport_sim::nic::message_words;
 use nanotransport_hdl::nic::packetization::Packetization;
-use nanotransport_hdl::nic::tx_path::{tx_slot_cooldown_cycles, TxPath, KEY_REUSE_CYCLES, TX_PAYLOAD_ADDR_BITS};
+use nanotransport_hdl::nic::tx_path::{TxPath, KEY_REUSE_CYCLES, TX_PAYLOAD_ADDR_BITS};
 use nanotransport_sim::cosim::lockstep::run_lockstep;
 use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
@@ -55,7 +55,7 @@ sized_tests! {
     lost_single_packet_message_retransmission_and_abandon_timing => lost_packet_timing_16, lost_packet_timing_128;
     lost_single_packet_message_with_rtx_at_first_expiry => lost_packet_timing_first_expiry_16, lost_packet_timing_first_expiry_128;
     idle_expiry_probes_the_highest_credited_packet_with_the_option => idle_probe_16, idle_probe_128;
-    a_freed_slot_cools_down_before_its_next_tx_msg_id => slot_cooldown_16, slot_cooldown_128;
+    a_slot_whose_generation_wraps_waits_the_key_reuse_time => generation_wrap_16, generation_wrap_128;
     event_bursts_are_never_lost_silently => event_bursts_16, event_bursts_128;
     random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks => random_traffic_16, random_traffic_128;
     lockstep_native_against_verilator_protocol_traffic => lockstep_protocol_traffic_16, lockstep_protocol_traffic_128;
@@ -560,22 +560,36 @@ fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
 /// abandoned; with it every expiry resends packet 1 (the highest credited), marked a
 /// retransmission, until a CreditTxEvent raises the credit; then packets 2–4 follow and the
 /// message completes.
-/// At-most-once delivery, the sender's half: a freed slot waits [`tx_slot_cooldown_cycles`]
-/// before it is allocated again, so its next tx_msg_id (generation + 1) follows the previous one
-/// by at least that, and a key recurs only after 2^(16 − IW) such pauses ≥ [`KEY_REUSE_CYCLES`].
-/// Message A completes; B and C, written during A's slot's cool-down, take other slots; D, written
-/// once it is over, takes A's slot with the next generation.
-fn a_freed_slot_cools_down_before_its_next_tx_msg_id(s: &Size) {
+/// At-most-once delivery, the sender's half: slot 0 is used 2^(16 − IW) times (one message at a
+/// time, each acknowledged at once) until its generation is the last; then it waits
+/// KEY_REUSE_CYCLES before its next use (generation 0 again), so no key recurs sooner. Messages
+/// meanwhile take slot 1.
+fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     let iw = s.n.trailing_zeros() as usize;
-    let cooldown = tx_slot_cooldown_cycles(iw);
-    assert!(cooldown << (16 - iw) >= KEY_REUSE_CYCLES);
+    let uses = 1u64 << (16 - iw);
     let mut t = Tx::new(s, 3, 1_000_000, 12);
-    let mut ids: Vec<(u64, u16)> = Vec::new();
-    let mut words: VecDeque<(u64, u8, bool)> = message_words(1, None, 0, 0x0a000001, 1, 2, &[1]).into_iter().collect();
     let mut col = Collector::default();
-    let (mut ack, mut done_at) = (None, None);
-    let mut written = 1;
-    for _ in 0..(cooldown * 3 + 400) {
+    let mut words: VecDeque<(u64, u8, bool)> = VecDeque::new();
+    let mut ids: Vec<(u64, u16)> = Vec::new();
+    let mut dones: Vec<u64> = Vec::new();
+    let mut ack = None;
+    let mut written = 0u64;
+    // Phase 1: `uses` messages one after another; then B right after the last completes, C just
+    // before the pause ends, D just after.
+    let mut plan: Vec<u64> = Vec::new();
+    let limit = uses * 60 + KEY_REUSE_CYCLES + 20_000;
+    while t.cycle < limit && ids.len() < (uses + 3) as usize {
+        let idle = words.is_empty() && ids.len() == dones.len();
+        if idle && written < uses {
+            words.extend(message_words(1, None, 0, 0x0a000001, 1, 2, &[written as u8]));
+            written += 1;
+        } else if idle && written >= uses && plan.is_empty() {
+            let last_done = *dones.last().unwrap();
+            plan = vec![last_done + 10, last_done + KEY_REUSE_CYCLES - 1000, last_done + KEY_REUSE_CYCLES + 1000];
+        }
+        if let Some(k) = plan.iter().position(|at| *at == t.cycle) {
+            words.extend(message_words(1, None, 0, 0x0a000100 + k as u32, 1, 2, &[k as u8]));
+        }
         let i = In { word: words.front().copied(), pkt_ready: true, done_ready: true, dlv: ack.take(), ..Default::default() };
         t.apply(&i);
         if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
@@ -585,30 +599,26 @@ fn a_freed_slot_cools_down_before_its_next_tx_msg_id(s: &Size) {
             ids.push((t.cycle, t.get("msg_id") as u16));
         }
         if let Some(p) = col.observe(&t, true) {
-            if p.tx_msg_id == ids[0].1 {
-                ack = Some((p.tx_msg_id, 1));
-            }
+            ack = Some((p.tx_msg_id, 1));
         }
-        if t.get("done_valid") == 1 && done_at.is_none() {
-            done_at = Some(t.cycle);
-        }
-        // B and C during the cool-down, D after it.
-        if let Some(d) = done_at {
-            let due = [d + 2, d + cooldown / 2, d + cooldown + 40];
-            if written < 4 && t.cycle == due[written - 1] {
-                words.extend(message_words(1, None, 0, 0x0a000001 + written as u32, 1, 2, &[written as u8]));
-                written += 1;
-            }
+        if t.get("done_valid") == 1 {
+            dones.push(t.cycle);
         }
         t.clock();
     }
-    println!("tx_path ({} messages): cool-down {cooldown} cycles; A completed at {done_at:?}; (install cycle, tx_msg_id) {ids:x?}", s.n);
-    assert_eq!(ids.len(), 4, "four messages installed");
     let slot = |id: u16| id as usize & (s.n - 1);
-    let gen = |id: u16| id >> iw;
-    assert_eq!((slot(ids[0].1), gen(ids[0].1)), (0, 0), "A: slot 0, generation 0");
-    assert!(slot(ids[1].1) != 0 && slot(ids[2].1) != 0, "B and C do not get A's slot while it cools down");
-    assert_eq!((slot(ids[3].1), gen(ids[3].1)), (0, 1), "D gets A's slot with the next generation");
+    let gen = |id: u16| (id >> iw) as u64;
+    let n = uses as usize;
+    println!(
+        "tx_path ({} messages): slot 0 used {uses} times in {} cycles; last generation {:#x} completed at {}; then (cycle, tx_msg_id) {:x?}",
+        s.n, dones[n - 1], gen(ids[n - 1].1), dones[n - 1], &ids[n..]
+    );
+    assert_eq!(ids.len(), n + 3, "every message installed");
+    assert!(ids[..n].iter().enumerate().all(|(k, (_, id))| slot(*id) == 0 && gen(*id) == k as u64), "slot 0, generations 0, 1, 2, …");
+    assert_eq!(slot(ids[n].1), 1, "B: slot 0 waits, slot 1 is taken");
+    assert_eq!(slot(ids[n + 1].1), 1, "C, just before the pause ends: slot 1 again");
+    assert_eq!((slot(ids[n + 2].1), gen(ids[n + 2].1)), (0, 0), "D, after the pause: slot 0, generation 0");
+    assert!(ids[n + 2].0 - ids[n - 1].0 >= KEY_REUSE_CYCLES, "key {:#x} reused after {} cycles", ids[n + 2].1, ids[n + 2].0 - ids[0].0);
 }
 
 fn idle_expiry_probes_the_highest_credited_packet_with_the_option(s: &Size) {
@@ -922,7 +932,9 @@ fn random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks(s: &Si
         }
         t.clock();
     }
-    for _ in 0..200 {
+    // A slot whose generation wrapped during the run waits KEY_REUSE_CYCLES before its buffer
+    // is free again.
+    for _ in 0..200 + KEY_REUSE_CYCLES {
         t.step(&In { done_ready: true, pkt_ready: true, ..Default::default() });
     }
     let c = |n| t.get(n);

@@ -18640,9 +18640,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     localparam  slot_ids$61 = 6'b111101;
     localparam  slot_ids$62 = 6'b111110;
     localparam  slot_ids$63 = 6'b111111;
-    localparam  cooldown = 32'h4800;
+    localparam  cooldown = 32'h1300000;
     localparam  time_mask = 32'hffffffc0;
     localparam  slot_bits = 8'h6;
+    localparam  slot_mask16 = 16'h3f;
     localparam  ones8 = 8'hff;
     localparam  zero_n = 64'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
@@ -18823,6 +18824,9 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] returning$d;
     wire  [63:0] returning$q;
     reg  returning$clock;
+    reg  [63:0] wrapping$d;
+    wire  [63:0] wrapping$q;
+    reg  wrapping$clock;
     reg  rd_active$d;
     wire  rd_active$q;
     reg  rd_active$clock;
@@ -18919,6 +18923,9 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [31:0] cool_since;
     reg  [31:0] cool_age;
     reg  cool_go;
+    reg  ret_wraps;
+    reg  comp_wraps;
+    reg  [63:0] wrap_after_take;
     reg  [63:0] ret_after_take;
     reg  pop;
     reg  space;
@@ -19166,6 +19173,11 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .q(returning$q),
         .clock(returning$clock)
     );
+    nt_ndp_64_nic$tx$wrapping wrapping(
+        .d(wrapping$d),
+        .q(wrapping$q),
+        .clock(wrapping$clock)
+    );
     nt_ndp_64_nic$tx$rd_active rd_active(
         .d(rd_active$d),
         .q(rd_active$q),
@@ -19281,6 +19293,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         buf_in_use$clock = clock;
         cnt_double_free$clock = clock;
         returning$clock = clock;
+        wrapping$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
         rd_addr$clock = clock;
@@ -19317,6 +19330,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         buf_in_use$d = buf_in_use$q;
         cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
+        wrapping$d = wrapping$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
         rd_addr$d = rd_addr$q;
@@ -20096,17 +20110,21 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         end
         busy_mask = (busy_core0 | busy_core1) | busy_rd;
         ret_ffs$bitmap = returning$q & (~busy_mask);
-        ret_go = ret_ffs$found;
-        cool_q$push = ret_go;
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
-        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
         cool_go = (cool_q$head_valid & (cool_age >= cooldown)) & (~w_framing_free);
-        cooling_slots = cool_q$level;
         cool_q$pop = cool_go;
-        free_go = cool_go | w_framing_free;
-        free_slot = cool_q$head_data[(32'h0)+:(6)];
+        cooling_slots = cool_q$level;
+        ret_go = (ret_ffs$found & (~w_framing_free)) & (~cool_go);
+        ret_wraps = wrapping$q[ret_ffs$index];
+        cool_q$push = ret_go & ret_wraps;
+        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
+        free_go = (w_framing_free | cool_go) | (ret_go & (~ret_wraps));
+        free_slot = ret_ffs$index;
+        if (cool_go) begin
+            free_slot = cool_q$head_data[(32'h0)+:(6)];
+        end
         if (w_framing_free) begin
             free_slot = w_slot$q;
         end
@@ -20500,388 +20518,647 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         if (w_alloc & (a_slot == slot_ids$63)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (63)) | ((1'b1) << (63)));
         end
+        comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
+        wrap_after_take = wrapping$q;
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$16)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$17)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$18)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$19)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$20)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$21)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$22)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$23)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$24)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$25)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$26)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$27)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$28)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$29)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$30)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$31)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$32)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$33)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$34)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$35)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$36)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$37)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$38)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$39)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$40)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$41)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$42)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$43)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$44)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$45)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$46)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$47)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$48)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$49)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$50)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$51)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$52)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$53)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$54)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$55)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$56)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$57)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$58)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$59)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$60)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$61)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$62)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$63)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (63)) | ((1'b1) << (63)));
+        end
         returning$d = ret_after_take;
+        wrapping$d = wrap_after_take;
         buf_in_use$d = in_use_after_alloc;
         if (ret_go & (ret_ffs$index == slot_ids$0)) begin
             returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
+            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
         end
         if (free_ok & (free_slot == slot_ids$0)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$1)) begin
             returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
+            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
         end
         if (free_ok & (free_slot == slot_ids$1)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$2)) begin
             returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
+            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
         end
         if (free_ok & (free_slot == slot_ids$2)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$3)) begin
             returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
+            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
         end
         if (free_ok & (free_slot == slot_ids$3)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$4)) begin
             returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
+            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
         end
         if (free_ok & (free_slot == slot_ids$4)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$5)) begin
             returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
+            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
         end
         if (free_ok & (free_slot == slot_ids$5)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$6)) begin
             returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
+            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
         end
         if (free_ok & (free_slot == slot_ids$6)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$7)) begin
             returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
+            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
         end
         if (free_ok & (free_slot == slot_ids$7)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$8)) begin
             returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
+            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
         end
         if (free_ok & (free_slot == slot_ids$8)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$9)) begin
             returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
+            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
         end
         if (free_ok & (free_slot == slot_ids$9)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$10)) begin
             returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
+            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
         end
         if (free_ok & (free_slot == slot_ids$10)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$11)) begin
             returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
+            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
         end
         if (free_ok & (free_slot == slot_ids$11)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$12)) begin
             returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
+            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
         end
         if (free_ok & (free_slot == slot_ids$12)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$13)) begin
             returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
+            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
         end
         if (free_ok & (free_slot == slot_ids$13)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$14)) begin
             returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
+            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
         end
         if (free_ok & (free_slot == slot_ids$14)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$15)) begin
             returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
+            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
         end
         if (free_ok & (free_slot == slot_ids$15)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$16)) begin
             returning$d = (ret_after_take & ~(1 << (16)) | ((1'b0) << (16)));
+            wrapping$d = (wrap_after_take & ~(1 << (16)) | ((1'b0) << (16)));
         end
         if (free_ok & (free_slot == slot_ids$16)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (16)) | ((1'b0) << (16)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$17)) begin
             returning$d = (ret_after_take & ~(1 << (17)) | ((1'b0) << (17)));
+            wrapping$d = (wrap_after_take & ~(1 << (17)) | ((1'b0) << (17)));
         end
         if (free_ok & (free_slot == slot_ids$17)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (17)) | ((1'b0) << (17)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$18)) begin
             returning$d = (ret_after_take & ~(1 << (18)) | ((1'b0) << (18)));
+            wrapping$d = (wrap_after_take & ~(1 << (18)) | ((1'b0) << (18)));
         end
         if (free_ok & (free_slot == slot_ids$18)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (18)) | ((1'b0) << (18)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$19)) begin
             returning$d = (ret_after_take & ~(1 << (19)) | ((1'b0) << (19)));
+            wrapping$d = (wrap_after_take & ~(1 << (19)) | ((1'b0) << (19)));
         end
         if (free_ok & (free_slot == slot_ids$19)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (19)) | ((1'b0) << (19)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$20)) begin
             returning$d = (ret_after_take & ~(1 << (20)) | ((1'b0) << (20)));
+            wrapping$d = (wrap_after_take & ~(1 << (20)) | ((1'b0) << (20)));
         end
         if (free_ok & (free_slot == slot_ids$20)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (20)) | ((1'b0) << (20)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$21)) begin
             returning$d = (ret_after_take & ~(1 << (21)) | ((1'b0) << (21)));
+            wrapping$d = (wrap_after_take & ~(1 << (21)) | ((1'b0) << (21)));
         end
         if (free_ok & (free_slot == slot_ids$21)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (21)) | ((1'b0) << (21)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$22)) begin
             returning$d = (ret_after_take & ~(1 << (22)) | ((1'b0) << (22)));
+            wrapping$d = (wrap_after_take & ~(1 << (22)) | ((1'b0) << (22)));
         end
         if (free_ok & (free_slot == slot_ids$22)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (22)) | ((1'b0) << (22)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$23)) begin
             returning$d = (ret_after_take & ~(1 << (23)) | ((1'b0) << (23)));
+            wrapping$d = (wrap_after_take & ~(1 << (23)) | ((1'b0) << (23)));
         end
         if (free_ok & (free_slot == slot_ids$23)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (23)) | ((1'b0) << (23)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$24)) begin
             returning$d = (ret_after_take & ~(1 << (24)) | ((1'b0) << (24)));
+            wrapping$d = (wrap_after_take & ~(1 << (24)) | ((1'b0) << (24)));
         end
         if (free_ok & (free_slot == slot_ids$24)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (24)) | ((1'b0) << (24)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$25)) begin
             returning$d = (ret_after_take & ~(1 << (25)) | ((1'b0) << (25)));
+            wrapping$d = (wrap_after_take & ~(1 << (25)) | ((1'b0) << (25)));
         end
         if (free_ok & (free_slot == slot_ids$25)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (25)) | ((1'b0) << (25)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$26)) begin
             returning$d = (ret_after_take & ~(1 << (26)) | ((1'b0) << (26)));
+            wrapping$d = (wrap_after_take & ~(1 << (26)) | ((1'b0) << (26)));
         end
         if (free_ok & (free_slot == slot_ids$26)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (26)) | ((1'b0) << (26)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$27)) begin
             returning$d = (ret_after_take & ~(1 << (27)) | ((1'b0) << (27)));
+            wrapping$d = (wrap_after_take & ~(1 << (27)) | ((1'b0) << (27)));
         end
         if (free_ok & (free_slot == slot_ids$27)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (27)) | ((1'b0) << (27)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$28)) begin
             returning$d = (ret_after_take & ~(1 << (28)) | ((1'b0) << (28)));
+            wrapping$d = (wrap_after_take & ~(1 << (28)) | ((1'b0) << (28)));
         end
         if (free_ok & (free_slot == slot_ids$28)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (28)) | ((1'b0) << (28)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$29)) begin
             returning$d = (ret_after_take & ~(1 << (29)) | ((1'b0) << (29)));
+            wrapping$d = (wrap_after_take & ~(1 << (29)) | ((1'b0) << (29)));
         end
         if (free_ok & (free_slot == slot_ids$29)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (29)) | ((1'b0) << (29)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$30)) begin
             returning$d = (ret_after_take & ~(1 << (30)) | ((1'b0) << (30)));
+            wrapping$d = (wrap_after_take & ~(1 << (30)) | ((1'b0) << (30)));
         end
         if (free_ok & (free_slot == slot_ids$30)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (30)) | ((1'b0) << (30)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$31)) begin
             returning$d = (ret_after_take & ~(1 << (31)) | ((1'b0) << (31)));
+            wrapping$d = (wrap_after_take & ~(1 << (31)) | ((1'b0) << (31)));
         end
         if (free_ok & (free_slot == slot_ids$31)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (31)) | ((1'b0) << (31)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$32)) begin
             returning$d = (ret_after_take & ~(1 << (32)) | ((1'b0) << (32)));
+            wrapping$d = (wrap_after_take & ~(1 << (32)) | ((1'b0) << (32)));
         end
         if (free_ok & (free_slot == slot_ids$32)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (32)) | ((1'b0) << (32)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$33)) begin
             returning$d = (ret_after_take & ~(1 << (33)) | ((1'b0) << (33)));
+            wrapping$d = (wrap_after_take & ~(1 << (33)) | ((1'b0) << (33)));
         end
         if (free_ok & (free_slot == slot_ids$33)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (33)) | ((1'b0) << (33)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$34)) begin
             returning$d = (ret_after_take & ~(1 << (34)) | ((1'b0) << (34)));
+            wrapping$d = (wrap_after_take & ~(1 << (34)) | ((1'b0) << (34)));
         end
         if (free_ok & (free_slot == slot_ids$34)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (34)) | ((1'b0) << (34)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$35)) begin
             returning$d = (ret_after_take & ~(1 << (35)) | ((1'b0) << (35)));
+            wrapping$d = (wrap_after_take & ~(1 << (35)) | ((1'b0) << (35)));
         end
         if (free_ok & (free_slot == slot_ids$35)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (35)) | ((1'b0) << (35)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$36)) begin
             returning$d = (ret_after_take & ~(1 << (36)) | ((1'b0) << (36)));
+            wrapping$d = (wrap_after_take & ~(1 << (36)) | ((1'b0) << (36)));
         end
         if (free_ok & (free_slot == slot_ids$36)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (36)) | ((1'b0) << (36)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$37)) begin
             returning$d = (ret_after_take & ~(1 << (37)) | ((1'b0) << (37)));
+            wrapping$d = (wrap_after_take & ~(1 << (37)) | ((1'b0) << (37)));
         end
         if (free_ok & (free_slot == slot_ids$37)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (37)) | ((1'b0) << (37)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$38)) begin
             returning$d = (ret_after_take & ~(1 << (38)) | ((1'b0) << (38)));
+            wrapping$d = (wrap_after_take & ~(1 << (38)) | ((1'b0) << (38)));
         end
         if (free_ok & (free_slot == slot_ids$38)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (38)) | ((1'b0) << (38)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$39)) begin
             returning$d = (ret_after_take & ~(1 << (39)) | ((1'b0) << (39)));
+            wrapping$d = (wrap_after_take & ~(1 << (39)) | ((1'b0) << (39)));
         end
         if (free_ok & (free_slot == slot_ids$39)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (39)) | ((1'b0) << (39)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$40)) begin
             returning$d = (ret_after_take & ~(1 << (40)) | ((1'b0) << (40)));
+            wrapping$d = (wrap_after_take & ~(1 << (40)) | ((1'b0) << (40)));
         end
         if (free_ok & (free_slot == slot_ids$40)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (40)) | ((1'b0) << (40)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$41)) begin
             returning$d = (ret_after_take & ~(1 << (41)) | ((1'b0) << (41)));
+            wrapping$d = (wrap_after_take & ~(1 << (41)) | ((1'b0) << (41)));
         end
         if (free_ok & (free_slot == slot_ids$41)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (41)) | ((1'b0) << (41)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$42)) begin
             returning$d = (ret_after_take & ~(1 << (42)) | ((1'b0) << (42)));
+            wrapping$d = (wrap_after_take & ~(1 << (42)) | ((1'b0) << (42)));
         end
         if (free_ok & (free_slot == slot_ids$42)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (42)) | ((1'b0) << (42)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$43)) begin
             returning$d = (ret_after_take & ~(1 << (43)) | ((1'b0) << (43)));
+            wrapping$d = (wrap_after_take & ~(1 << (43)) | ((1'b0) << (43)));
         end
         if (free_ok & (free_slot == slot_ids$43)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (43)) | ((1'b0) << (43)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$44)) begin
             returning$d = (ret_after_take & ~(1 << (44)) | ((1'b0) << (44)));
+            wrapping$d = (wrap_after_take & ~(1 << (44)) | ((1'b0) << (44)));
         end
         if (free_ok & (free_slot == slot_ids$44)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (44)) | ((1'b0) << (44)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$45)) begin
             returning$d = (ret_after_take & ~(1 << (45)) | ((1'b0) << (45)));
+            wrapping$d = (wrap_after_take & ~(1 << (45)) | ((1'b0) << (45)));
         end
         if (free_ok & (free_slot == slot_ids$45)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (45)) | ((1'b0) << (45)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$46)) begin
             returning$d = (ret_after_take & ~(1 << (46)) | ((1'b0) << (46)));
+            wrapping$d = (wrap_after_take & ~(1 << (46)) | ((1'b0) << (46)));
         end
         if (free_ok & (free_slot == slot_ids$46)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (46)) | ((1'b0) << (46)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$47)) begin
             returning$d = (ret_after_take & ~(1 << (47)) | ((1'b0) << (47)));
+            wrapping$d = (wrap_after_take & ~(1 << (47)) | ((1'b0) << (47)));
         end
         if (free_ok & (free_slot == slot_ids$47)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (47)) | ((1'b0) << (47)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$48)) begin
             returning$d = (ret_after_take & ~(1 << (48)) | ((1'b0) << (48)));
+            wrapping$d = (wrap_after_take & ~(1 << (48)) | ((1'b0) << (48)));
         end
         if (free_ok & (free_slot == slot_ids$48)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (48)) | ((1'b0) << (48)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$49)) begin
             returning$d = (ret_after_take & ~(1 << (49)) | ((1'b0) << (49)));
+            wrapping$d = (wrap_after_take & ~(1 << (49)) | ((1'b0) << (49)));
         end
         if (free_ok & (free_slot == slot_ids$49)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (49)) | ((1'b0) << (49)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$50)) begin
             returning$d = (ret_after_take & ~(1 << (50)) | ((1'b0) << (50)));
+            wrapping$d = (wrap_after_take & ~(1 << (50)) | ((1'b0) << (50)));
         end
         if (free_ok & (free_slot == slot_ids$50)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (50)) | ((1'b0) << (50)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$51)) begin
             returning$d = (ret_after_take & ~(1 << (51)) | ((1'b0) << (51)));
+            wrapping$d = (wrap_after_take & ~(1 << (51)) | ((1'b0) << (51)));
         end
         if (free_ok & (free_slot == slot_ids$51)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (51)) | ((1'b0) << (51)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$52)) begin
             returning$d = (ret_after_take & ~(1 << (52)) | ((1'b0) << (52)));
+            wrapping$d = (wrap_after_take & ~(1 << (52)) | ((1'b0) << (52)));
         end
         if (free_ok & (free_slot == slot_ids$52)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (52)) | ((1'b0) << (52)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$53)) begin
             returning$d = (ret_after_take & ~(1 << (53)) | ((1'b0) << (53)));
+            wrapping$d = (wrap_after_take & ~(1 << (53)) | ((1'b0) << (53)));
         end
         if (free_ok & (free_slot == slot_ids$53)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (53)) | ((1'b0) << (53)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$54)) begin
             returning$d = (ret_after_take & ~(1 << (54)) | ((1'b0) << (54)));
+            wrapping$d = (wrap_after_take & ~(1 << (54)) | ((1'b0) << (54)));
         end
         if (free_ok & (free_slot == slot_ids$54)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (54)) | ((1'b0) << (54)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$55)) begin
             returning$d = (ret_after_take & ~(1 << (55)) | ((1'b0) << (55)));
+            wrapping$d = (wrap_after_take & ~(1 << (55)) | ((1'b0) << (55)));
         end
         if (free_ok & (free_slot == slot_ids$55)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (55)) | ((1'b0) << (55)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$56)) begin
             returning$d = (ret_after_take & ~(1 << (56)) | ((1'b0) << (56)));
+            wrapping$d = (wrap_after_take & ~(1 << (56)) | ((1'b0) << (56)));
         end
         if (free_ok & (free_slot == slot_ids$56)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (56)) | ((1'b0) << (56)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$57)) begin
             returning$d = (ret_after_take & ~(1 << (57)) | ((1'b0) << (57)));
+            wrapping$d = (wrap_after_take & ~(1 << (57)) | ((1'b0) << (57)));
         end
         if (free_ok & (free_slot == slot_ids$57)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (57)) | ((1'b0) << (57)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$58)) begin
             returning$d = (ret_after_take & ~(1 << (58)) | ((1'b0) << (58)));
+            wrapping$d = (wrap_after_take & ~(1 << (58)) | ((1'b0) << (58)));
         end
         if (free_ok & (free_slot == slot_ids$58)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (58)) | ((1'b0) << (58)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$59)) begin
             returning$d = (ret_after_take & ~(1 << (59)) | ((1'b0) << (59)));
+            wrapping$d = (wrap_after_take & ~(1 << (59)) | ((1'b0) << (59)));
         end
         if (free_ok & (free_slot == slot_ids$59)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (59)) | ((1'b0) << (59)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$60)) begin
             returning$d = (ret_after_take & ~(1 << (60)) | ((1'b0) << (60)));
+            wrapping$d = (wrap_after_take & ~(1 << (60)) | ((1'b0) << (60)));
         end
         if (free_ok & (free_slot == slot_ids$60)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (60)) | ((1'b0) << (60)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$61)) begin
             returning$d = (ret_after_take & ~(1 << (61)) | ((1'b0) << (61)));
+            wrapping$d = (wrap_after_take & ~(1 << (61)) | ((1'b0) << (61)));
         end
         if (free_ok & (free_slot == slot_ids$61)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (61)) | ((1'b0) << (61)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$62)) begin
             returning$d = (ret_after_take & ~(1 << (62)) | ((1'b0) << (62)));
+            wrapping$d = (wrap_after_take & ~(1 << (62)) | ((1'b0) << (62)));
         end
         if (free_ok & (free_slot == slot_ids$62)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (62)) | ((1'b0) << (62)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$63)) begin
             returning$d = (ret_after_take & ~(1 << (63)) | ((1'b0) << (63)));
+            wrapping$d = (wrap_after_take & ~(1 << (63)) | ((1'b0) << (63)));
         end
         if (free_ok & (free_slot == slot_ids$63)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (63)) | ((1'b0) << (63)));
@@ -21012,6 +21289,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
+            wrapping$d = 32'h0;
             buf_in_use$d = 32'h0;
             cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
@@ -27090,3 +27368,22 @@ module nt_ndp_64_nic$tx$w_word(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$tx$w_word
+
+
+module nt_ndp_64_nic$tx$wrapping(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$wrapping

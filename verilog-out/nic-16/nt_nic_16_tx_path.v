@@ -92,9 +92,10 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     localparam  slot_ids$13 = 4'hd;
     localparam  slot_ids$14 = 4'he;
     localparam  slot_ids$15 = 4'hf;
-    localparam  cooldown = 32'h480;
+    localparam  cooldown = 32'h4c0000;
     localparam  time_mask = 32'hfffffff0;
     localparam  slot_bits = 8'h4;
+    localparam  slot_mask16 = 16'hf;
     localparam  ones8 = 8'hff;
     localparam  zero_n = 16'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
@@ -275,6 +276,9 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] returning$d;
     wire  [15:0] returning$q;
     reg  returning$clock;
+    reg  [15:0] wrapping$d;
+    wire  [15:0] wrapping$q;
+    reg  wrapping$clock;
     reg  rd_active$d;
     wire  rd_active$q;
     reg  rd_active$clock;
@@ -371,6 +375,9 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [31:0] cool_since;
     reg  [31:0] cool_age;
     reg  cool_go;
+    reg  ret_wraps;
+    reg  comp_wraps;
+    reg  [15:0] wrap_after_take;
     reg  [15:0] ret_after_take;
     reg  pop;
     reg  space;
@@ -618,6 +625,11 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         .q(returning$q),
         .clock(returning$clock)
     );
+    nt_nic_16_tx_path$wrapping wrapping(
+        .d(wrapping$d),
+        .q(wrapping$q),
+        .clock(wrapping$clock)
+    );
     nt_nic_16_tx_path$rd_active rd_active(
         .d(rd_active$d),
         .q(rd_active$q),
@@ -733,6 +745,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         buf_in_use$clock = clock;
         cnt_double_free$clock = clock;
         returning$clock = clock;
+        wrapping$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
         rd_addr$clock = clock;
@@ -769,6 +782,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         buf_in_use$d = buf_in_use$q;
         cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
+        wrapping$d = wrapping$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
         rd_addr$d = rd_addr$q;
@@ -1116,17 +1130,21 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         end
         busy_mask = (busy_core0 | busy_core1) | busy_rd;
         ret_ffs$bitmap = returning$q & (~busy_mask);
-        ret_go = ret_ffs$found;
-        cool_q$push = ret_go;
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
-        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
         cool_go = (cool_q$head_valid & (cool_age >= cooldown)) & (~w_framing_free);
-        cooling_slots = cool_q$level;
         cool_q$pop = cool_go;
-        free_go = cool_go | w_framing_free;
-        free_slot = cool_q$head_data[(32'h0)+:(4)];
+        cooling_slots = cool_q$level;
+        ret_go = (ret_ffs$found & (~w_framing_free)) & (~cool_go);
+        ret_wraps = wrapping$q[ret_ffs$index];
+        cool_q$push = ret_go & ret_wraps;
+        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
+        free_go = (w_framing_free | cool_go) | (ret_go & (~ret_wraps));
+        free_slot = ret_ffs$index;
+        if (cool_go) begin
+            free_slot = cool_q$head_data[(32'h0)+:(4)];
+        end
         if (w_framing_free) begin
             free_slot = w_slot$q;
         end
@@ -1232,100 +1250,167 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (w_alloc & (a_slot == slot_ids$15)) begin
             in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
         end
+        comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
+        wrap_after_take = wrapping$q;
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
+            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
+        end
         returning$d = ret_after_take;
+        wrapping$d = wrap_after_take;
         buf_in_use$d = in_use_after_alloc;
         if (ret_go & (ret_ffs$index == slot_ids$0)) begin
             returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
+            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
         end
         if (free_ok & (free_slot == slot_ids$0)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$1)) begin
             returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
+            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
         end
         if (free_ok & (free_slot == slot_ids$1)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$2)) begin
             returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
+            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
         end
         if (free_ok & (free_slot == slot_ids$2)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$3)) begin
             returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
+            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
         end
         if (free_ok & (free_slot == slot_ids$3)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$4)) begin
             returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
+            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
         end
         if (free_ok & (free_slot == slot_ids$4)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$5)) begin
             returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
+            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
         end
         if (free_ok & (free_slot == slot_ids$5)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$6)) begin
             returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
+            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
         end
         if (free_ok & (free_slot == slot_ids$6)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$7)) begin
             returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
+            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
         end
         if (free_ok & (free_slot == slot_ids$7)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$8)) begin
             returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
+            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
         end
         if (free_ok & (free_slot == slot_ids$8)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$9)) begin
             returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
+            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
         end
         if (free_ok & (free_slot == slot_ids$9)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$10)) begin
             returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
+            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
         end
         if (free_ok & (free_slot == slot_ids$10)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$11)) begin
             returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
+            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
         end
         if (free_ok & (free_slot == slot_ids$11)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$12)) begin
             returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
+            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
         end
         if (free_ok & (free_slot == slot_ids$12)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$13)) begin
             returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
+            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
         end
         if (free_ok & (free_slot == slot_ids$13)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$14)) begin
             returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
+            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
         end
         if (free_ok & (free_slot == slot_ids$14)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
         end
         if (ret_go & (ret_ffs$index == slot_ids$15)) begin
             returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
+            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
         end
         if (free_ok & (free_slot == slot_ids$15)) begin
             buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
@@ -1456,6 +1541,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
+            wrapping$d = 32'h0;
             buf_in_use$d = 32'h0;
             cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
@@ -6142,3 +6228,22 @@ module nt_nic_16_tx_path$w_word(d,q,clock);
     end
 
 endmodule // nt_nic_16_tx_path$w_word
+
+
+module nt_nic_16_tx_path$wrapping(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$wrapping

@@ -77,7 +77,8 @@ impl RxHarness {
         h
     }
 
-    /// One cycle with reset high.
+    /// One cycle with reset high, then the cycles of the table's init (its buckets and the
+    /// delivered set's are cleared; `req_ready` is low meanwhile), not counted in `cycle`.
     pub fn reset(&mut self) {
         for p in &self.inp {
             self.m.set(*p, 0);
@@ -86,6 +87,16 @@ impl RxHarness {
         self.m.eval();
         self.m.tick();
         self.m.set(self.inp[0], 0);
+        self.m.eval();
+        if let Some(ready) = self.req_ready {
+            for _ in 0..20_000 {
+                if self.m.get(ready) == 1 {
+                    break;
+                }
+                self.m.tick();
+                self.m.eval();
+            }
+        }
         self.beat = 0;
         self.collecting.clear();
     }

@@ -314,14 +314,24 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
     let largest = (size.classes[3].0 * 1024) as u16;
     // About twice as many keys as IDs, so misses, hits and exhaustion all happen.
     let ips = (size.messages() as u32 / 4).max(6);
+    let mut colliders: Vec<Vec<u16>> = Vec::new();
     for cycle in 0..cycles {
         let request = rng.gen_bool(0.8).then(|| {
             // Senders move on to new IDs (a delivered key is remembered for the horizon, longer
             // than this run): a fresh window of 8 IDs every 2 000 cycles, and one request in ten
             // from the window before (late copies, often of delivered messages).
             let window = (cycle / 2000) as u16 - (cycle >= 2000 && rng.gen_bool(0.1)) as u16;
-            let (ip, tx) = (rng.gen_range(0..ips), window * 8 + rng.gen_range(0..8u16));
-            let h = ip * 7919 + tx as u32 * 1_299_709;
+            let (mut ip, mut tx, mut port) = (rng.gen_range(0..ips), window * 8 + rng.gen_range(0..8u16), 3);
+            // One request in ten uses one of 5 keys of the window that share both candidate
+            // buckets, so "both buckets full" happens.
+            if rng.gen_bool(0.1) {
+                let w = window as usize;
+                while colliders.len() <= w {
+                    colliders.push(colliding_keys(size, 0x100 + colliders.len() as u32, 5));
+                }
+                (ip, tx, port) = (0x100 + window as u32, colliders[w][rng.gen_range(0..5)], 1);
+            }
+            let h = ip.wrapping_mul(7919).wrapping_add((tx as u32).wrapping_mul(1_299_709));
             // First half: larger messages and frequent releases (buffer classes run out and fall
             // back); second half: mostly single-page messages and rare releases (IDs run out).
             let large = cycle < cycles / 2;
@@ -336,7 +346,7 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
             let pkt_offset = if rng.gen_bool(0.02) { pkts as u8 + 2 } else { rng.gen_range(0..pkts) as u8 };
             // A peek (a frame not yet validated) never marks; a later request announces the message.
             let peek = rng.gen_bool(0.2);
-            RxRequest { mark_received: !peek && rng.gen_bool(0.9), peek, src_ip: ip, src_port: 3, tx_msg_id: tx, msg_len, pkt_offset }
+            RxRequest { mark_received: !peek && rng.gen_bool(0.9), peek, src_ip: ip, src_port: port, tx_msg_id: tx, msg_len, pkt_offset }
         });
         let live = model.live();
         let release_rate = if cycle < cycles / 2 { 0.15 } else { 0.04 };

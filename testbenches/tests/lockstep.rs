@@ -221,7 +221,9 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
         .drive("s_axis_meta_remote_port", Drive::Const(1))
         .drive("s_axis_meta_msg_len", Drive::Const(8))
         .drive("s_axis_meta_pkt_offset", Drive::Range(0, 1))
-        .drive("s_axis_meta_rx_msg_id", Drive::Range(first_id, (8 * first_id) | 15))
+        // Generations 1–8 of slots 0–15 at 16 messages; at 128 a range over several generations
+        // would name slots 16–127 too (never live here), so generation 1 of slots 0–15 only.
+        .drive("s_axis_meta_rx_msg_id", Drive::Range(first_id, if size.messages() > 16 { first_id | 15 } else { (8 * first_id) | 15 }))
         .drive("s_axis_meta_tx_msg_id", Drive::Range(0, 15))
         .drive("m_axis_tready", Drive::Bernoulli(0.7));
     let module = size.module("reassembly");

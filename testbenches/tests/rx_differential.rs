@@ -7,6 +7,7 @@
 //! byte, in order) and every counter must agree; at the end every ID and buffer must be free
 //! again (leak test).
 
+use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
 use nanotransport_sim::model::rx::{ReleaseReason, RxMeta, RxRequest, RxResponse};
 use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
@@ -122,6 +123,10 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
     let mut next_tx = vec![0u16; senders as usize];
     let mut pool: Vec<Message> = Vec::new();
     let mut finished: Vec<Message> = Vec::new();
+    // The cycle each finished message was sent completely: copies are offered only within half
+    // the delivered set's horizon of it (the hardware forgets a key between H and 17/16 H after
+    // its release, the model at exactly H; a copy in between would be judged differently).
+    let mut finished_at: Vec<u64> = Vec::new();
     // Requests taken by the table, answered two cycles later: (due cycle, what, request, model's answer).
     let mut awaiting: VecDeque<(u64, Pending, RxRequest, RxResponse)> = VecDeque::new();
     // The request offered to the table until it is taken.
@@ -162,10 +167,16 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
                     pkt_offset: [0, 0, 7][roll % 3],
                 };
                 issue = Some((Pending::Other { msg: None, off: 0 }, junk));
-            } else if roll < 25 && !finished.is_empty() {
-                // Late retransmission of a message that was sent completely.
-                // Mostly recent ones (still in the recently-completed table), sometimes older.
-                let k = if rng.gen_bool(0.9) { finished.len() - 1 - rng.gen_range(0..finished.len().min(8)) } else { rng.gen_range(0..finished.len()) };
+            } else if roll < 25 && !finished.is_empty() && {
+                let newest = *finished_at.last().unwrap();
+                cycle < newest + DEFAULT_HORIZON_CYCLES / 2
+            } {
+                // Late retransmission of a message that was sent completely: mostly recent ones,
+                // sometimes older, never older than half the horizon.
+                let mut k = if rng.gen_bool(0.9) { finished.len() - 1 - rng.gen_range(0..finished.len().min(8)) } else { rng.gen_range(0..finished.len()) };
+                while cycle >= finished_at[k] + DEFAULT_HORIZON_CYCLES / 2 {
+                    k += 1;
+                }
                 let m = finished[k].clone();
                 let off = rng.gen_range(0..m.pkts() as u8);
                 issue = Some((Pending::Other { msg: Some(m.clone()), off }, m.request(off, true)));
@@ -199,8 +210,10 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
                 if pool[i].pending.is_empty() {
                     let done = pool.remove(i);
                     finished.push(done);
+                    finished_at.push(cycle);
                     if finished.len() > 200 {
                         finished.remove(0);
+                        finished_at.remove(0);
                     }
                 }
             }
@@ -262,7 +275,13 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
                         let key = (msg.ip, msg.port, msg.tx);
                         if let Some(p) = pool.iter_mut().find(|p| (p.ip, p.port, p.tx) == key) {
                             p.pending.push_back(off);
-                        } else if let Some(k) = finished.iter().position(|p| (p.ip, p.port, p.tx) == key) {
+                        } else if let Some(k) = finished
+                            .iter()
+                            .position(|p| (p.ip, p.port, p.tx) == key)
+                            .filter(|k| cycle < finished_at[*k] + DEFAULT_HORIZON_CYCLES / 2)
+                        {
+                            // (A sender gives a message up long before the horizon.)
+                            finished_at.remove(k);
                             let mut p = finished.remove(k);
                             p.pending.push_back(off);
                             pool.insert(0, p);

@@ -566,24 +566,26 @@ fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
 /// meanwhile take slot 1.
 fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     let iw = s.n.trailing_zeros() as usize;
-    let uses = 1u64 << (16 - iw);
+    let last_gen = (1u64 << (16 - iw)) - 1;
+    let slot = |id: u16| id as usize & (s.n - 1);
+    let gen = |id: u16| (id >> iw) as u64;
     let mut t = Tx::new(s, 3, 1_000_000, 12);
     let mut col = Collector::default();
     let mut words: VecDeque<(u64, u8, bool)> = VecDeque::new();
     let mut ids: Vec<(u64, u16)> = Vec::new();
     let mut dones: Vec<u64> = Vec::new();
     let mut ack = None;
-    let mut written = 0u64;
-    // Phase 1: `uses` messages one after another; then B right after the last completes, C just
-    // before the pause ends, D just after.
+    // Messages one after another until slot 0 has had its last generation; then B right after
+    // that message completes, C just before the pause ends, D just after.
+    let mut wrapped_at: Option<usize> = None;
     let mut plan: Vec<u64> = Vec::new();
-    let limit = uses * 60 + KEY_REUSE_CYCLES + 20_000;
-    while t.cycle < limit && ids.len() < (uses + 3) as usize {
-        let idle = words.is_empty() && ids.len() == dones.len();
-        if idle && written < uses {
-            words.extend(message_words(1, None, 0, 0x0a000001, 1, 2, &[written as u8]));
-            written += 1;
-        } else if idle && written >= uses && plan.is_empty() {
+    let mut after: Vec<(u64, u16)> = Vec::new();
+    let limit = (last_gen + 1) * 200 + KEY_REUSE_CYCLES + 20_000;
+    while t.cycle < limit && after.len() < 3 {
+        let idle = words.is_empty() && ids.len() == dones.len() && dones.last().map_or(true, |d| t.cycle >= d + 10);
+        if idle && wrapped_at.is_none() {
+            words.extend(message_words(1, None, 0, 0x0a000001, 1, 2, &[ids.len() as u8]));
+        } else if idle && plan.is_empty() {
             let last_done = *dones.last().unwrap();
             plan = vec![last_done + 10, last_done + KEY_REUSE_CYCLES - 1000, last_done + KEY_REUSE_CYCLES + 1000];
         }
@@ -596,7 +598,13 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
             words.pop_front();
         }
         if t.get("msg_id_valid") == 1 {
-            ids.push((t.cycle, t.get("msg_id") as u16));
+            let id = t.get("msg_id") as u16;
+            if !plan.is_empty() {
+                after.push((t.cycle, id));
+            } else if slot(id) == 0 && gen(id) == last_gen {
+                wrapped_at = Some(ids.len());
+            }
+            ids.push((t.cycle, id));
         }
         if let Some(p) = col.observe(&t, true) {
             ack = Some((p.tx_msg_id, 1));
@@ -606,19 +614,18 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
         }
         t.clock();
     }
-    let slot = |id: u16| id as usize & (s.n - 1);
-    let gen = |id: u16| (id >> iw) as u64;
-    let n = uses as usize;
+    let w = wrapped_at.expect("slot 0 reached its last generation");
+    let slot0: Vec<u64> = ids[..=w].iter().filter(|(_, id)| slot(*id) == 0).map(|(_, id)| gen(*id)).collect();
     println!(
-        "tx_path ({} messages): slot 0 used {uses} times in {} cycles; last generation {:#x} completed at {}; then (cycle, tx_msg_id) {:x?}",
-        s.n, dones[n - 1], gen(ids[n - 1].1), dones[n - 1], &ids[n..]
+        "tx_path ({} messages): {} messages, slot 0 used {} times, last generation {last_gen:#x} at cycle {}; then (cycle, tx_msg_id) {after:x?}",
+        s.n, w + 1, slot0.len(), ids[w].0
     );
-    assert_eq!(ids.len(), n + 3, "every message installed");
-    assert!(ids[..n].iter().enumerate().all(|(k, (_, id))| slot(*id) == 0 && gen(*id) == k as u64), "slot 0, generations 0, 1, 2, …");
-    assert_eq!(slot(ids[n].1), 1, "B: slot 0 waits, slot 1 is taken");
-    assert_eq!(slot(ids[n + 1].1), 1, "C, just before the pause ends: slot 1 again");
-    assert_eq!((slot(ids[n + 2].1), gen(ids[n + 2].1)), (0, 0), "D, after the pause: slot 0, generation 0");
-    assert!(ids[n + 2].0 - ids[n - 1].0 >= KEY_REUSE_CYCLES, "key {:#x} reused after {} cycles", ids[n + 2].1, ids[n + 2].0 - ids[0].0);
+    assert!(slot0.iter().enumerate().all(|(k, g)| *g == k as u64), "slot 0 takes generations 0, 1, 2, … in turn");
+    assert_eq!(after.len(), 3, "B, C and D installed");
+    assert_ne!(slot(after[0].1), 0, "B: slot 0 waits");
+    assert_ne!(slot(after[1].1), 0, "C, just before the pause ends: slot 0 still waits");
+    assert_eq!((slot(after[2].1), gen(after[2].1)), (0, 0), "D, after the pause: slot 0, generation 0");
+    assert!(after[2].0 - ids[w].0 >= KEY_REUSE_CYCLES, "key {:#x} reused after {} cycles", after[2].1, after[2].0 - ids[w].0);
 }
 
 fn idle_expiry_probes_the_highest_credited_packet_with_the_option(s: &Size) {

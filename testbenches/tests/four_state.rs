@@ -39,8 +39,8 @@
 //!   ready depends on `tdata` directly and through an `if`, and on a register loaded from `tdata`
 //!   (allowed); it must flag exactly the first two.
 //!
-//! Measured on 2 shared cores: Icarus 6–14 s per preset (two at a time), Yosys 10–25 s per
-//! preset.
+//! Measured on 2 shared cores: the three tests together 2.5–3 minutes (Icarus runs 6 100 cycles per
+//! preset, two presets at a time; Yosys 10–25 s per preset).
 
 use nanotransport_hdl::configs::CONFIGS;
 use nanotransport_hdl::nic::status_bank::REGISTER_MAP_VERSION;

@@ -285,7 +285,7 @@ enum Command {
         /// Largest extra delay of a duplicate, cycles, drawn uniformly (default 4000; 140000 with --full-horizon-duplicates)
         #[arg(long, value_name = "CYCLES")]
         duplicate_delay: Option<u64>,
-        /// Delay duplicates up to the sender's full retransmission horizon and drop the peer's window rule (shows double deliveries beyond the recently-completed table)
+        /// Delay duplicates up to the sender's full retransmission horizon (140 000 cycles) with more messages open; the delivered set must still deliver each message once
         #[arg(long)]
         full_horizon_duplicates: bool,
         /// Set a configuration register before traffic, NAME=VALUE (repeatable)

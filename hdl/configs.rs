@@ -284,6 +284,7 @@ impl NicConfig {
                 // lockstep run.
                 blocks.push(("delivered_set", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<12>::default())));
                 blocks.push(("delivered_set_small", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<4>::default())));
+                blocks.push(("key_hash", verilog_of(&mut crate::common::key_hash::KeyHash::<12>::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly16::default())));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
                 blocks.push(("tx_path", tx_path_verilog::<16, 4>(&TX_CLASSES_16)));

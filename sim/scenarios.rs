@@ -731,17 +731,14 @@ pub fn at_most_once_over_the_horizon(config: &str) -> Result<HorizonReport, Stri
     for i in 0..n {
         nic.push_frame(&frame(i), start);
     }
-    let run_until = |nic: &mut NicSim, count: usize, limit: u64| -> Result<(), String> {
-        while nic.delivered.len() < count || nic.output_in_progress() || nic.rx_backlog() > 0 {
-            if nic.cycle > limit {
-                return Err(format!("cycle {}: {} of {count} messages delivered", nic.cycle, nic.delivered.len()));
-            }
-            nic.step();
+    let limit = start + n * 12 + 10_000;
+    while nic.delivered.len() < n as usize || nic.output_in_progress() || nic.rx_backlog() > 0 {
+        if nic.cycle > limit {
+            return Err(format!("cycle {}: {} of {n} messages delivered", nic.cycle, nic.delivered.len()));
         }
-        nic.run(200);
-        Ok(())
-    };
-    run_until(&mut nic, n as usize, start + n * 12 + 10_000)?;
+        nic.step();
+    }
+    nic.run(200);
     for (i, m) in nic.delivered.iter().enumerate() {
         if m.payload != [i as u8] || m.remote_port != 7000 + (i % 64) as u16 {
             return Err(format!("message {i} delivered out of order or wrong: {m:?}"));

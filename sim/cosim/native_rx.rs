@@ -38,9 +38,11 @@ macro_rules! delivered_set_dut {
     ($sb:literal) => {
         native_dut!(nanotransport_hdl::nic::delivered_set::DeliveredSet<$sb>, clocked: true,
             inputs: [reset, lookup_valid, lookup_key, insert_valid, insert_key],
-            outputs: [ready, found, full_wait_count, scrub_count]);
+            outputs: [ready, found, full_wait_count]);
     };
 }
 
 delivered_set_dut!(12);
 delivered_set_dut!(4);
+
+native_dut!(nanotransport_hdl::common::key_hash::KeyHash<12>, clocked: false, inputs: [key], outputs: [h0, h1]);

@@ -182,6 +182,13 @@ fn delivered_set() {
     pass::<DeliveredSet<12>>("nt_nic_16_delivered_set", stimulus(2000), 12_000, 98);
 }
 
+/// The key hash (the presets' delivered-set width; the table's widths are its low bits).
+#[test]
+fn key_hash() {
+    use nanotransport_hdl::common::key_hash::KeyHash;
+    pass::<KeyHash<12>>("nt_nic_16_key_hash", Stimulus::new(), CYCLES, 99);
+}
+
 #[test]
 fn get_rx_msg_info_16() {
     get_rx_msg_info_at::<GetRxMsgInfo16>(&RX_16, 91);

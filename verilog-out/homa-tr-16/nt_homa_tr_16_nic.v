@@ -19384,7 +19384,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     reg  delivered$insert_valid;
     reg  [63:0] delivered$insert_key;
     wire  [31:0] delivered$full_wait_count;
-    wire  [31:0] delivered$scrub_count;
     reg  ids$clock;
     reg  ids$reset;
     wire  ids$alloc_valid;
@@ -19675,8 +19674,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         .found(delivered$found),
         .insert_valid(delivered$insert_valid),
         .insert_key(delivered$insert_key),
-        .full_wait_count(delivered$full_wait_count),
-        .scrub_count(delivered$scrub_count)
+        .full_wait_count(delivered$full_wait_count)
     );
     nt_homa_tr_16_nic$reassembly$msg_table$ids ids(
         .clock(ids$clock),
@@ -21645,7 +21643,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,in
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count,scrub_count);
+module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);
 
     // Module arguments
     input wire  clock;
@@ -21657,7 +21655,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
     input wire  insert_valid;
     input wire  [63:0] insert_key;
     output reg  [31:0] full_wait_count;
-    output reg  [31:0] scrub_count;
 
     // Constant declarations
     localparam  epoch_length_minus_one = 32'h3fff;
@@ -21825,9 +21822,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
     reg  [31:0] c_full_wait$d;
     wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
-    reg  [31:0] c_scrub$d;
-    wire  [31:0] c_scrub$q;
-    reg  c_scrub$clock;
 
     // Local signals
     reg  tick;
@@ -21849,7 +21843,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
     reg  [2:0] free_pos;
     reg  place;
     reg  [69:0] new_entry;
-    reg  [4:0] scrubbed;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$delivered$way0$0 way0$0(
@@ -22076,11 +22069,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
         .q(c_full_wait$q),
         .clock(c_full_wait$clock)
     );
-    nt_homa_tr_16_nic$reassembly$msg_table$delivered$c_scrub c_scrub(
-        .d(c_scrub$d),
-        .q(c_scrub$q),
-        .clock(c_scrub$clock)
-    );
 
     // Update code
     always @(*) begin
@@ -22099,7 +22087,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
         c_full_wait$clock = clock;
-        c_scrub$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -22115,7 +22102,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
         c_full_wait$d = c_full_wait$q;
-        c_scrub$d = c_scrub$q;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -22149,7 +22135,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
         full_wait_count = c_full_wait$q;
-        scrub_count = c_scrub$q;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -22643,58 +22628,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
             way0$7$write_enable = 1'b1;
             way1$7$write_enable = 1'b1;
         end
-        scrubbed = 32'h0;
-        if (dead[0]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[1]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[2]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[3]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[4]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[5]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[6]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[7]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[8]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[9]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[10]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[11]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[12]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[13]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[14]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[15]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (scrub_decide$q) begin
-            c_scrub$d = c_scrub$q + ((scrubbed) & 32'hffffffff);
-        end
         ins_decide$d = insert_go | reread;
         ins_retry$d = reread;
         if (reread) begin
@@ -22725,7 +22658,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
             c_full_wait$d = 32'h0;
-            c_scrub$d = 32'h0;
         end
     end
 
@@ -22749,25 +22681,6 @@ module nt_homa_tr_16_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$delivered$c_full_wait
-
-
-module nt_homa_tr_16_nic$reassembly$msg_table$delivered$c_scrub(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$reassembly$msg_table$delivered$c_scrub
 
 
 module nt_homa_tr_16_nic$reassembly$msg_table$delivered$epoch(d,q,clock);

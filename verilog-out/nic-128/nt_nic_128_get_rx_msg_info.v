@@ -118,7 +118,6 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
     reg  delivered$insert_valid;
     reg  [63:0] delivered$insert_key;
     wire  [31:0] delivered$full_wait_count;
-    wire  [31:0] delivered$scrub_count;
     reg  ids$clock;
     reg  ids$reset;
     wire  ids$alloc_valid;
@@ -409,8 +408,7 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         .found(delivered$found),
         .insert_valid(delivered$insert_valid),
         .insert_key(delivered$insert_key),
-        .full_wait_count(delivered$full_wait_count),
-        .scrub_count(delivered$scrub_count)
+        .full_wait_count(delivered$full_wait_count)
     );
     nt_nic_128_get_rx_msg_info$ids ids(
         .clock(ids$clock),
@@ -4507,7 +4505,7 @@ module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index);
 endmodule // nt_nic_128_get_rx_msg_info$class3$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count,scrub_count);
+module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);
 
     // Module arguments
     input wire  clock;
@@ -4519,7 +4517,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
     input wire  insert_valid;
     input wire  [63:0] insert_key;
     output reg  [31:0] full_wait_count;
-    output reg  [31:0] scrub_count;
 
     // Constant declarations
     localparam  epoch_length_minus_one = 32'h3fff;
@@ -4687,9 +4684,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
     reg  [31:0] c_full_wait$d;
     wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
-    reg  [31:0] c_scrub$d;
-    wire  [31:0] c_scrub$q;
-    reg  c_scrub$clock;
 
     // Local signals
     reg  tick;
@@ -4711,7 +4705,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
     reg  [2:0] free_pos;
     reg  place;
     reg  [69:0] new_entry;
-    reg  [4:0] scrubbed;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$delivered$way0$0 way0$0(
@@ -4938,11 +4931,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
         .q(c_full_wait$q),
         .clock(c_full_wait$clock)
     );
-    nt_nic_128_get_rx_msg_info$delivered$c_scrub c_scrub(
-        .d(c_scrub$d),
-        .q(c_scrub$q),
-        .clock(c_scrub$clock)
-    );
 
     // Update code
     always @(*) begin
@@ -4961,7 +4949,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
         c_full_wait$clock = clock;
-        c_scrub$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -4977,7 +4964,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
         c_full_wait$d = c_full_wait$q;
-        c_scrub$d = c_scrub$q;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -5011,7 +4997,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
         full_wait_count = c_full_wait$q;
-        scrub_count = c_scrub$q;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -5505,58 +5490,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
             way0$7$write_enable = 1'b1;
             way1$7$write_enable = 1'b1;
         end
-        scrubbed = 32'h0;
-        if (dead[0]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[1]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[2]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[3]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[4]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[5]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[6]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[7]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[8]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[9]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[10]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[11]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[12]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[13]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[14]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (dead[15]) begin
-            scrubbed = scrubbed + 32'h1;
-        end
-        if (scrub_decide$q) begin
-            c_scrub$d = c_scrub$q + ((scrubbed) & 32'hffffffff);
-        end
         ins_decide$d = insert_go | reread;
         ins_retry$d = reread;
         if (reread) begin
@@ -5587,7 +5520,6 @@ module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,looku
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
             c_full_wait$d = 32'h0;
-            c_scrub$d = 32'h0;
         end
     end
 
@@ -5611,25 +5543,6 @@ module nt_nic_128_get_rx_msg_info$delivered$c_full_wait(d,q,clock);
     end
 
 endmodule // nt_nic_128_get_rx_msg_info$delivered$c_full_wait
-
-
-module nt_nic_128_get_rx_msg_info$delivered$c_scrub(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$delivered$c_scrub
 
 
 module nt_nic_128_get_rx_msg_info$delivered$epoch(d,q,clock);

@@ -146,7 +146,8 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         "latency": latencies,
         "throughput": throughputs,
         "incast": results.iter().map(|x| json!({"protocol": x.protocol, "config": x.config, "buffer_pkts": x.buffer_pkts, "buffer_kb": x.buffer_kb,
-            "median_slowdown": x.median_slowdown, "p90_slowdown": x.p90_slowdown, "complete": x.complete,
+            "median_slowdown": x.median_slowdown, "p90_slowdown": x.p90_slowdown,
+            "median_arrived_slowdown": x.median_arrived_slowdown, "p90_arrived_slowdown": x.p90_arrived_slowdown, "complete": x.complete,
             "wall_s": x.wall_s, "nic_cycles_per_s": x.nic_cycles_per_s})).collect::<Vec<_>>(),
         "wall_s": total_s,
     });

@@ -10,12 +10,20 @@
 //! A message's completion time runs from the sender NIC's `msg_id_valid` (it has taken the whole
 //! message from the CPU) to the first beat of its delivery on the receiver's `m_axis_msg`.
 //! Slowdown = completion / ((packets − 1)·8·1088/rate + 2·(8·1088/rate + link delay)).
+//!
+//! Beside it, the *arrival* slowdown ends when the last byte of the frame that completed the
+//! message reached the receiver NIC (the first cycle by which a DATA copy of every packet had
+//! arrived, untrimmed). That is where the ns-3 model's MsgFinish fires (its NIC adds no time and
+//! delivers a message at once), so the difference between the two is the receiver NIC's own
+//! time: its receive pipeline, reassembly and the read-out to the CPU, one message at a time at
+//! 8 bytes per cycle, behind the messages that finished before it.
 
 use crate::net::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
 use crate::net::link::LinkSpec;
 use crate::net::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
 use crate::net::topology::{star, SwitchStages};
 use crate::net::Network;
+use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
 use crate::nic::TxMessage;
 use crate::registers::RegisterWrite;
 use crate::scenarios::Protocol;
@@ -188,6 +196,10 @@ pub struct MessageResult {
     /// msg_id_valid → first beat on the receiver's m_axis_msg.
     pub completion_ns: Option<f64>,
     pub slowdown: Option<f64>,
+    /// msg_id_valid → the last byte of the frame that completed the message at the receiver NIC
+    /// (every packet had arrived in an untrimmed DATA copy), and its slowdown.
+    pub arrived_ns: Option<f64>,
+    pub arrived_slowdown: Option<f64>,
     /// CPU write: first word queued on s_axis_msg → msg_id_valid.
     pub cpu_write_ns: Option<f64>,
     /// CPU read-out: the delivered message's beats at one per cycle (header beats + payload).
@@ -210,6 +222,9 @@ pub struct IncastResult {
     pub messages: Vec<MessageResult>,
     pub median_slowdown: Option<f64>,
     pub p90_slowdown: Option<f64>,
+    /// Median and p90 of the arrival slowdowns (the ns-3 model's MsgFinish point).
+    pub median_arrived_slowdown: Option<f64>,
+    pub p90_arrived_slowdown: Option<f64>,
     pub complete: bool,
     pub simulated_ns: f64,
     /// Bottleneck queue (switch → receiver port) over time: (ns, packets, bytes).
@@ -274,6 +289,27 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
     star(CLOCK_MHZ, endpoints, spec, p.switch_stages(), p.seed)
 }
 
+/// The cycle by which an untrimmed DATA copy of every one of the `packets` packets of message
+/// `tx_msg_id` from `sender` had arrived at `receiver` (the last byte of the completing frame).
+fn arrival_cycle(receiver: &NicEndpoint, sender: u32, tx_msg_id: u16, packets: u32) -> Option<u64> {
+    let mut seen = vec![false; packets as usize];
+    let mut missing = packets as usize;
+    for (cycle, h) in &receiver.rx_arrivals {
+        let data = h.flags & FLAG_DATA != 0 && h.flags & FLAG_CHOP == 0;
+        if !data || h.src_ip != sender || h.tx_msg_id != tx_msg_id {
+            continue;
+        }
+        if let Some(s) = seen.get_mut(h.pkt_offset as usize).filter(|s| !**s) {
+            *s = true;
+            missing -= 1;
+            if missing == 0 {
+                return Some(*cycle);
+            }
+        }
+    }
+    None
+}
+
 fn nic(net: &Network, i: usize) -> &NicEndpoint {
     net.endpoints[i].as_any().downcast_ref::<NicEndpoint>().expect("incast endpoints are NICs")
 }
@@ -303,6 +339,8 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
         let id_cycle = s.nic.sent_ids.first().map(|(c, _)| *c);
         let delivery = receiver.delivered.iter().find(|m| m.payload.len() >= 4 && u32::from_le_bytes(m.payload[0..4].try_into().unwrap()) == i as u32);
         let done = s.nic.completions.first();
+        let arrived = s.nic.sent_ids.first().and_then(|&(_, id)| arrival_cycle(nic(&net, 0), s.ip(), id, packets));
+        let arrived_ns = id_cycle.zip(arrived).map(|(c, a)| net.cycle_ns(a.saturating_sub(c)));
         let completion_ns = match (id_cycle, delivery) {
             (Some(c), Some(d)) => Some(net.cycle_ns(d.first_cycle - c)),
             _ => None,
@@ -322,6 +360,8 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
             msg_id_cycle: id_cycle.map(|c| c - start),
             completion_ns,
             slowdown: completion_ns.map(|c| c / p.ideal_ns(packets)),
+            arrived_ns,
+            arrived_slowdown: arrived_ns.map(|a| a / p.ideal_ns(packets)),
             cpu_write_ns: id_cycle.zip(s.queued_at.first()).map(|(c, q)| net.cycle_ns(c - q)),
             readout_ns: delivery.map(|d| net.cycle_ns(2 + d.payload.len().div_ceil(8) as u64)),
             acked_ns: id_cycle.zip(done).map(|(c, d)| net.cycle_ns(d.cycle - c)),
@@ -330,6 +370,7 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
         });
     }
     let slowdowns: Vec<f64> = messages.iter().filter_map(|m| m.slowdown).collect();
+    let arrived: Vec<f64> = messages.iter().filter_map(|m| m.arrived_slowdown).collect();
     let port = &net.switches[0].ports[0];
     let queue = port.occupancy.iter().map(|(t, n, b)| (net.tick_ns(t.saturating_sub(start * net.ticks_per_cycle)), *n, *b)).collect();
     let nic_rx_dropped = (0..=n).map(|i| nic(&net, i).rx_dropped).sum();
@@ -341,6 +382,8 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
         params: p.clone(),
         median_slowdown: median(&slowdowns),
         p90_slowdown: percentile(&slowdowns, 90.0),
+        median_arrived_slowdown: median(&arrived),
+        p90_arrived_slowdown: percentile(&arrived, 90.0),
         complete: complete && messages.iter().all(|m| m.incomplete.is_none()),
         messages,
         simulated_ns: net.cycle_ns(net.cycle - start),

@@ -52,7 +52,8 @@ pub fn queue_svg(results: &[IncastResult], path: &std::path::Path) -> Result<(),
     root.present().map_err(err)
 }
 
-/// Slowdown per message (by its size in packets), one line per run.
+/// Slowdown per message (by its size in packets), one line per run; a thin line with hollow marks
+/// in the same colour gives the slowdown at arrival (the ns-3 model's MsgFinish point).
 pub fn slowdown_svg(results: &[IncastResult], path: &std::path::Path) -> Result<(), String> {
     let xs = results.iter().flat_map(|r| r.messages.iter().map(|m| m.packets as f64));
     let (xmin, xmax) = xs.fold((f64::MAX, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
@@ -69,6 +70,13 @@ pub fn slowdown_svg(results: &[IncastResult], path: &std::path::Path) -> Result<
             .label(label(r))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
         chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(err)?;
+        let arrived: Vec<(f64, f64)> = r.messages.iter().filter_map(|m| m.arrived_slowdown.map(|s| (m.packets as f64, s))).collect();
+        chart
+            .draw_series(LineSeries::new(arrived.clone(), color.stroke_width(1)))
+            .map_err(err)?
+            .label(format!("{} (at arrival)", label(r)))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(1)));
+        chart.draw_series(arrived.into_iter().map(|p| Circle::new(p, 3, color.stroke_width(1)))).map_err(err)?;
     }
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
     root.present().map_err(err)

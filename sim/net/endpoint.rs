@@ -1,5 +1,6 @@
 //! Endpoints: what a host looks like to the network, and the whole-NIC Verilator endpoint.
 
+use crate::model::pisa::Header;
 use crate::nic::{frame_beats, NicSim, TxMessage};
 use crate::registers::{apply, RegisterWrite};
 use crate::scenarios::nic_with_ip;
@@ -46,6 +47,9 @@ pub struct NicEndpoint {
     /// Frames that found the NIC still taking the previous one (`s_axis_rx_tready` low).
     pub rx_dropped: u64,
     pub rx_frames: u64,
+    /// Frames handed to the NIC: the cycle their last byte arrived (the last beat's cycle at one
+    /// beat per cycle) and their headers (frames of at least 64 bytes).
+    pub rx_arrivals: Vec<(u64, Header)>,
     frames_seen: usize,
     /// MAC TX beats of the frames already handed to the link.
     beats_seen: usize,
@@ -70,6 +74,7 @@ impl NicEndpoint {
             queued_at: Vec::new(),
             rx_dropped: 0,
             rx_frames: 0,
+            rx_arrivals: Vec::new(),
             frames_seen: 0,
             beats_seen: 0,
             delivered_seen: 0,
@@ -104,6 +109,9 @@ impl Endpoint for NicEndpoint {
             return false;
         }
         self.nic.push_frame(&frame, now);
+        if frame.len() >= 64 {
+            self.rx_arrivals.push((now + frame.len().div_ceil(8) as u64 - 1, Header::decode(&frame)));
+        }
         self.last_activity = now;
         true
     }

@@ -11,6 +11,13 @@ fn run(protocol: &str, buffer_pkts: usize) -> IncastResult {
     let per_message: Vec<String> = r.messages.iter().map(|m| format!("{}:{:.2}", m.packets, m.slowdown.unwrap_or(f64::NAN))).collect();
     println!("{protocol} {buffer_pkts} packets: median {:?} p90 {:?}; {}", r.median_slowdown, r.p90_slowdown, per_message.join(" "));
     assert!(r.complete, "{protocol} {buffer_pkts}: incomplete: {:?}", r.messages);
+    // Every delivered message arrived whole at the receiver NIC first: its arrival time is known
+    // and no later than its delivery (the NIC's own time is what lies between them).
+    for m in &r.messages {
+        let (arrived, delivered) = (m.arrived_ns.unwrap(), m.completion_ns.unwrap());
+        assert!(arrived > 0.0 && arrived <= delivered, "{protocol} {buffer_pkts}: sender {} arrived at {arrived} ns, delivered at {delivered} ns", m.sender);
+    }
+    println!("  at arrival: median {:?} p90 {:?}", r.median_arrived_slowdown, r.p90_arrived_slowdown);
     r
 }
 

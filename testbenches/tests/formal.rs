@@ -297,6 +297,7 @@ fn cancelled_timer_never_fires() {
 #[test]
 fn arbiter_output_holds_while_stalled() {
     check(arbiter("nic-16"), true);
+    check(arbiter("nic-128"), false);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
 use crate::model::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
+use crate::nic::RESET_INIT_CYCLES;
 use std::collections::VecDeque;
 
 /// One packet for the `s_axis` stream.
@@ -89,12 +90,12 @@ impl RxHarness {
         self.m.set(self.inp[0], 0);
         self.m.eval();
         if let Some(ready) = self.req_ready {
-            for _ in 0..20_000 {
-                if self.m.get(ready) == 1 {
-                    break;
-                }
+            let mut waited = 0;
+            while self.m.get(ready) == 0 {
+                assert!(waited < RESET_INIT_CYCLES, "req_ready still low {waited} cycles after reset");
                 self.m.tick();
                 self.m.eval();
+                waited += 1;
             }
         }
         self.beat = 0;

@@ -202,18 +202,24 @@ fn timer(config: &'static str, ids: usize) -> Proof {
     }
 }
 
-/// `tvalid && !tready` in the previous cycle ⇒ the listed signals are unchanged now.
+/// A register `<sig>_was` holding `sig`'s value of the previous cycle, and `kind` (assert or
+/// assume) that `sig` still has it whenever `when` holds.
+fn unchanged(kind: &str, sig: &str, when: &str) -> String {
+    format!(
+        "    reg [$bits({sig})-1:0] {sig}_was;\n    always @(posedge clock) {sig}_was <= {sig};\n    always @(*) if ({when}) {kind}({sig} == {sig}_was);\n"
+    )
+}
+
+/// `tvalid && !tready` in the previous cycle ⇒ `tvalid` and the listed signals are unchanged now.
 fn held_while_stalled(prefix: &str, signals: &[&str], assume: bool) -> String {
     let kind = if assume { "assume" } else { "assert" };
+    let when = format!("started && !reset && {prefix}stalled");
     let mut s = format!("    reg {prefix}stalled = 1'b0;\n    always @(posedge clock) {prefix}stalled <= {prefix}tvalid & !{prefix}tready & !reset;\n");
+    s += &format!("    always @(*) if ({when}) {kind}({prefix}tvalid);\n");
     for sig in signals {
-        s += &format!("    reg [$bits({prefix}{sig})-1:0] {prefix}{sig}_was;\n    always @(posedge clock) {prefix}{sig}_was <= {prefix}{sig};\n");
+        s += &unchanged(kind, &format!("{prefix}{sig}"), &when);
     }
-    s += &format!("    always @(*) if (started && !reset && {prefix}stalled) begin\n        {kind}({prefix}tvalid);\n");
-    for sig in signals {
-        s += &format!("        {kind}({prefix}{sig} == {prefix}{sig}_was);\n");
-    }
-    s + "    end\n"
+    s
 }
 
 const ARBITER_FIELDS: [&str; 14] = [
@@ -255,10 +261,10 @@ fn deparser(config: &'static str) -> Proof {
         "meta_credit", "meta_rank", "meta_flags", "meta_grant_prio", "meta_buf_ptr", "meta_buf_size_class",
     ];
     for m in meta {
-        properties += &format!("    reg [$bits({m})-1:0] {m}_was;\n    always @(posedge clock) {m}_was <= {m};\n    always @(*) if (started && !reset && s_axis_stalled) assume({m} == {m}_was);\n");
+        properties += &unchanged("assume", m, "started && !reset && s_axis_stalled");
     }
     for c in ["cfg_own_mac", "cfg_peer_mac", "cfg_own_ip"] {
-        properties += &format!("    reg [$bits({c})-1:0] {c}_was;\n    always @(posedge clock) {c}_was <= {c};\n    always @(*) if (started) assume({c} == {c}_was);\n");
+        properties += &unchanged("assume", c, "started");
     }
     Proof { name: "deparser", config, block: "deparser", properties, mutant: ("        if (take) begin\n", "        if (m_axis_tvalid) begin\n") }
 }

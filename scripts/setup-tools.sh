@@ -48,6 +48,6 @@ if ! [ "${major:-0}" -ge 5 ] 2>/dev/null; then
 fi
 
 if ! have cargo; then
-  echo "error: cargo (Rust) is not installed; install Rust 1.80 or newer, e.g. with rustup" >&2
+  echo "error: cargo (Rust) is not installed; install Rust 1.89 or newer, e.g. with rustup" >&2
   exit 1
 fi

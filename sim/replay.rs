@@ -46,14 +46,13 @@
 //! filter would, and counts them as `frames_filtered`.
 //!
 //! # Protocols
-//! The model is `nt_<config>_nic` for any whole-NIC configuration (`configs::find_config`, with a
-//! protocol). The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
+//! The model is `nt_<config>_nic` for any whole NIC, a preset or a registered parameter set
+//! ([`crate::param_sets::whole_nic`]). The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
 //! 0x00–0x14) and the status registers are the one register map of every configuration
 //! ([`nanotransport_hdl::nic::register_map`]).
 
 use crate::model::nic_checker::NicTrace;
 use crate::nic::{Completion, NicSim, RxMessage, TxMessage};
-use nanotransport_hdl::configs::find_config;
 use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
 use pcap_file::{DataLink, PcapError};
@@ -586,8 +585,7 @@ fn status_of(nic: &mut NicSim, name: &str) -> Result<u32, String> {
 /// read back into a report: the state every replay (and `nanotransport fuzz`) starts traffic from,
 /// so that the same inputs at the same cycles after this point give the same run.
 pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
-    let config = find_config(&opts.config)?;
-    config.protocol.ok_or(format!("configuration '{}' is not a whole NIC (it has no protocol)", opts.config))?;
+    crate::param_sets::whole_nic(&opts.config)?;
     let mut nic = NicSim::new(&crate::scenarios::nic_module(&opts.config))?;
     if let Some(mac) = opts.nic_mac {
         write_reg(&mut nic, CFG_OWN_MAC_LO, mac as u32)?;

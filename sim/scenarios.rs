@@ -27,8 +27,12 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// From a configuration name (`ndp-16` → NDP, `homa-tr-16` → Homa-Tr, `homa-16` → Homa).
+    /// The protocol of a whole NIC: a registered parameter set's ([`crate::param_sets`]), else
+    /// from the preset's name (`ndp-16` → NDP, `homa-tr-16` → Homa-Tr, `homa-16` → Homa).
     pub fn of_config(config: &str) -> Protocol {
+        if let Some(p) = crate::param_sets::registered(config) {
+            return Protocol::of_config(&p.protocol);
+        }
         if config.starts_with("homa-tr") {
             Protocol::HomaTr
         } else if config.starts_with("homa") {

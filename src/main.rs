@@ -167,7 +167,7 @@ enum Command {
         /// Protocol program (ndp, homa, homa-tr)
         #[arg(long, default_value = "ndp")]
         protocol: String,
-        /// Whole-NIC configuration (default: <protocol>-16)
+        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
         /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
@@ -182,7 +182,7 @@ enum Command {
         /// Protocol program (ndp, homa, homa-tr)
         #[arg(long, default_value = "ndp")]
         protocol: String,
-        /// Whole-NIC configuration (default: <protocol>-16)
+        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
         /// rx (MAC → CPU) or tx (CPU → MAC)
@@ -203,7 +203,7 @@ enum Command {
         /// Protocol program (ndp)
         #[arg(long, default_value = "ndp")]
         protocol: String,
-        /// Whole-NIC configuration (default: <protocol>-16)
+        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
         /// BDP in packets (register 0x14; default: the register's reset value)
@@ -255,7 +255,7 @@ enum Command {
         /// Protocol (ndp, homa, homa-tr)
         #[arg(long, default_value = "ndp")]
         protocol: String,
-        /// Whole-NIC configuration (default: <protocol>-16)
+        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
         /// Start no new message once this many frames were offered to MAC RX
@@ -338,7 +338,7 @@ enum BenchCommand {
     },
     /// Whole-NIC simulation speed: random traffic at line rate both ways through the test driver
     Nic {
-        /// Whole-NIC configuration (e.g. ndp-16, homa-128)
+        /// Whole-NIC configuration: a preset (e.g. ndp-16, homa-128) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: String,
         /// Print JSON instead of a line
@@ -510,17 +510,32 @@ fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path
     Ok(())
 }
 
-/// The whole-NIC configuration for `protocol` (checked against the named configurations).
+/// The whole-NIC configuration for `protocol` (a preset, or a parameter-set file: see
+/// [`whole_nic_name`]).
 fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> {
     if !["ndp", "homa", "homa-tr"].contains(&protocol) {
         return Err(format!("unknown protocol '{protocol}'; available: ndp, homa, homa-tr"));
     }
-    let name = config.unwrap_or_else(|| format!("{protocol}-16"));
-    let c = find_config(&name).map_err(|e| with_switch_names(&e))?;
-    if c.protocol != Some(protocol) {
+    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{protocol}-16")))?;
+    if nanotransport_sim::param_sets::whole_nic(&name)?.protocol != protocol {
         return Err(format!("configuration '{name}' is not a whole NIC running {protocol}"));
     }
     Ok(name)
+}
+
+/// The name a whole NIC runs under: a preset's name as given, or for a parameter-set file
+/// (`*.toml`, see `params.rs`) the set's name once its model is built (minutes, the first time)
+/// and loaded.
+fn whole_nic_name(config: &str) -> Result<String, String> {
+    if !config.ends_with(".toml") {
+        return nanotransport_sim::param_sets::whole_nic(config).map(|c| c.name);
+    }
+    let p = params::from_file(Path::new(config))?;
+    let clock = std::time::Instant::now();
+    eprintln!("{}: loading the model of parameter set '{}' (built on first use: a few minutes)", config, p.name);
+    nanotransport_sim::param_sets::register(&p)?;
+    eprintln!("{}: model ready in {:.1} s", config, clock.elapsed().as_secs_f64());
+    Ok(p.name)
 }
 
 fn latency_cmd(protocol: &str, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
@@ -799,10 +814,7 @@ fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
 }
 
 fn bench_nic(config: &str, json: bool, cycles: u64, seed: u64) -> Result<(), String> {
-    let c = find_config(config).map_err(|e| with_switch_names(&e))?;
-    if c.protocol.is_none() {
-        return Err(format!("configuration '{config}' is not a whole NIC"));
-    }
+    let config = &whole_nic_name(config)?;
     let b = nanotransport_sim::bench::bench_nic(config, cycles, seed)?;
     if json {
         println!(
@@ -838,7 +850,7 @@ fn one_line(err: &clap::Error) -> String {
 /// The incast parameters shared by `incast` and `sweep`.
 #[derive(clap::Args, Clone, Debug)]
 struct IncastSetup {
-    /// Whole-NIC configuration (default: <protocol>-128)
+    /// Whole-NIC configuration: a preset (default: <protocol>-128) or a parameter-set file NAME.toml
     #[arg(long, value_name = "NAME")]
     config: Option<String>,
     /// Set a configuration register on every NIC after the experiment's own, NAME=VALUE (repeatable)
@@ -881,7 +893,7 @@ impl IncastSetup {
     fn params(&self, protocol: &str, buffer_pkts: usize) -> Result<IncastParams, String> {
         let mut p = IncastParams::defaults(protocol);
         if let Some(c) = &self.config {
-            p.config = c.clone();
+            p.config = whole_nic_name(c)?;
         }
         p.sets = nanotransport_sim::registers::parse_sets(&self.set)?.iter().map(|w| (w.addr, w.value)).collect();
         p.senders = self.senders;

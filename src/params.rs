@@ -88,7 +88,7 @@ impl ParamFlags {
     }
 }
 
-fn from_file(path: &Path) -> Result<NicParams, String> {
+pub fn from_file(path: &Path) -> Result<NicParams, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let f: ParamFile = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
     let defaults: Vec<String> = f.defaults.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();

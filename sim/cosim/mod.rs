@@ -8,6 +8,7 @@ pub mod native_rx;
 pub mod rx_harness;
 pub mod stimulus;
 pub mod verilated;
+pub mod dynamic;
 pub mod native_bolt;
 pub mod bolt_ingress_dut;
 pub mod tx;

@@ -25,6 +25,7 @@ macro_rules! nic_dut {
 nic_dut!(
     nanotransport_hdl::protocols::ndp::ingress::NdpNic<16, 4, 4>,
     nanotransport_hdl::protocols::ndp::ingress::NdpNic<64, 6, 5>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<32, 5, 4>,
     nanotransport_hdl::protocols::ndp::ingress::NdpNic<128, 7, 6>,
     nanotransport_hdl::protocols::homa::ingress::HomaNic<16, 4, 4>,
     nanotransport_hdl::protocols::homa::ingress::HomaNic<128, 7, 6>

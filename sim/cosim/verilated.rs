@@ -1,13 +1,17 @@
 //! Safe wrapper around the Verilator models built by `sim/build.rs`.
 //!
-//! Every model of every generated Verilog file is linked into this crate with one Verilator
-//! runtime. A model is opened by its module name ([`VerilatedModel::new`]); its ports are found by
-//! name once ([`VerilatedModel::port`]) and then read and written by index.
+//! Every model of every shipped Verilog file is linked into this crate with one Verilator
+//! runtime; models of parameter sets are built and loaded at run time ([`super::dynamic`]). A
+//! model is opened by its module name ([`VerilatedModel::new`]); its ports are found by name once
+//! ([`VerilatedModel::port`]) and then read and written by index. Models are verilated from
+//! Yosys' flattened netlist of the Verilog ([`crate::model_build`]), so a waveform names internal
+//! signals by their flattened hierarchical path (`tx.payload.mem`).
 //!
 //! Waveforms: set `NANOTRANSPORT_VCD=<dir>` and every model opened afterwards writes
 //! `<dir>/<module>-<n>.vcd` (viewable in GTKWave or Surfer), or call [`VerilatedModel::trace_to`].
 //!
-//! A model holds a raw pointer, so it is neither `Send` nor `Sync`: one model, one thread.
+//! A model is `Send` but not `Sync`: it may move to another thread (the network testbench steps
+//! its NICs on worker threads), but only one thread uses it at a time.
 
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::path::Path;
@@ -53,14 +57,14 @@ pub struct ModelSpec {
 
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
 
-/// Names of every linked model.
+/// Names of every linked model and of those loaded at run time ([`super::dynamic`]).
 pub fn model_names() -> Vec<&'static str> {
-    MODELS.iter().map(|m| m.name).collect()
+    MODELS.iter().map(|m| m.name).chain(super::dynamic::names()).collect()
 }
 
-/// Looks a model up by module name.
+/// Looks a model up by module name: the linked ones, then those loaded at run time.
 pub fn model_spec(name: &str) -> Option<&'static ModelSpec> {
-    MODELS.iter().find(|m| m.name == name)
+    MODELS.iter().find(|m| m.name == name).or_else(|| super::dynamic::find(name))
 }
 
 /// Index of a port within its model.
@@ -199,6 +203,12 @@ impl VerilatedModel {
         unsafe { (self.spec.trace_flush)(self.handle) }
     }
 }
+
+// SAFETY: a model owns its Verilator context (the shim creates one per model) and keeps no
+// state in thread-local storage between calls: Verilator's per-thread state serves only
+// multithreaded models and save/restore, which these models do not use. Moving it to another
+// thread between calls is therefore sound; `&mut self` on every call keeps one user at a time.
+unsafe impl Send for VerilatedModel {}
 
 impl Drop for VerilatedModel {
     fn drop(&mut self) {

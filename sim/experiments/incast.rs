@@ -99,8 +99,8 @@ impl IncastParams {
         if !["ndp", "homa", "homa-tr"].contains(&self.protocol.as_str()) {
             return Err(format!("--protocol {}: valid ndp, homa, homa-tr", self.protocol));
         }
-        let c = nanotransport_hdl::configs::find_config(&self.config)?;
-        if c.protocol != Some(self.protocol.as_str()) {
+        let c = crate::param_sets::whole_nic(&self.config)?;
+        if c.protocol != self.protocol {
             return Err(format!("--config {}: not a whole NIC running {}; valid: {}-16, {}-128", self.config, self.protocol, self.protocol, self.protocol));
         }
         let max_senders = (c.messages / 8).clamp(1, MAX_SENDERS);
@@ -317,8 +317,17 @@ fn nic(net: &Network, i: usize) -> &NicEndpoint {
 /// Runs an incast; `progress(simulated_ns, max_ns, messages delivered)` is called now and then.
 /// With `trace`, every link is recorded for [`write_pcaps`].
 pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usize)) -> Result<(IncastResult, Network), String> {
+    run_on(p, trace, None, progress)
+}
+
+/// [`run`] with the NICs stepped on `threads` threads (default: [`Network::new`]'s); the result
+/// does not depend on it.
+pub fn run_on(p: &IncastParams, trace: bool, threads: Option<usize>, progress: &mut dyn FnMut(f64, f64, usize)) -> Result<(IncastResult, Network), String> {
     let wall = Instant::now();
     let mut net = build(p)?;
+    if let Some(t) = threads {
+        net.threads = t.max(1);
+    }
     if trace {
         trace_all(&mut net);
     }

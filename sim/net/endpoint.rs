@@ -7,8 +7,9 @@ use crate::scenarios::nic_with_ip;
 
 /// A host on the network. The network calls [`Endpoint::receive`] in the cycle a frame's first
 /// beat may be taken, steps the endpoint while [`Endpoint::busy`], and puts the frames
-/// [`Endpoint::step`] returns on its link.
-pub trait Endpoint {
+/// [`Endpoint::step`] returns on its link. Endpoints are stepped on worker threads (one thread
+/// at a time per endpoint), hence `Send`.
+pub trait Endpoint: Send {
     /// IPv4 address (switches route on it).
     fn ip(&self) -> u32;
     /// The endpoint's own cycle (the network starts at the largest).

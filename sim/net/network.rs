@@ -6,6 +6,8 @@ use super::switch::{Port, Switch};
 use super::trace::PcapTrace;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// One end of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,11 +25,82 @@ pub struct DirectedLink {
     pub trace: Option<PcapTrace>,
 }
 
+impl DirectedLink {
+    /// Puts `frame` on the link, ready at tick `ready`: returns the tick the link is free again
+    /// and, unless the frame is lost, the tick of its arrival event at the far end (the whole
+    /// frame for a switch; for an endpoint, the cycle its first beat is offered so that the last
+    /// beat is taken in the cycle the last byte arrives).
+    fn put(&mut self, ready: u64, frame: &[u8], ticks_per_cycle: u64) -> (u64, Option<u64>) {
+        let (start, arrival) = self.timing.transmit(ready, frame.len());
+        let end = start + self.timing.serialisation_ticks(frame.len());
+        if let Some(t) = &mut self.trace {
+            t.record(start, frame);
+        }
+        let at = arrival.map(|last_byte| match self.to {
+            Node::Switch(_) => last_byte,
+            Node::Endpoint(_) => (last_byte.div_ceil(ticks_per_cycle) - beats_of(frame)).max(start / ticks_per_cycle + 1) * ticks_per_cycle,
+        });
+        (end, at)
+    }
+}
+
 enum Event {
     /// A frame reaches the far end of `link` (whole, for a switch; ready to stream, for an endpoint).
     Arrive { link: usize, frame: Vec<u8> },
     /// A switch port has finished serialising its frame.
     PortFree { switch: usize, port: usize },
+}
+
+/// Order of events: by tick, then arrivals before ports becoming free, then by link or port, so
+/// that the order does not depend on when an event was created (and a run does not depend on
+/// how many threads stepped its endpoints).
+type EventKey = (u64, u8, usize, u64);
+
+/// An endpoint's share of one window: the frames it receives, in cycle order, and the frames it
+/// puts on its uplink (arrival tick, link, frame).
+struct Lane<'a> {
+    endpoint: &'a mut Box<dyn Endpoint>,
+    uplink: Option<(usize, &'a mut DirectedLink)>,
+    inbox: Vec<(u64, Vec<u8>)>,
+    sent: Vec<(u64, usize, Vec<u8>)>,
+    steps: u64,
+    /// Cycles of the window in which it was stepped, as bits.
+    stepped: Vec<u64>,
+}
+
+impl Lane<'_> {
+    /// Steps the endpoint through cycles `from .. to`, handing it its frames in their cycles and
+    /// skipping the cycles in which it has nothing to do.
+    fn run(&mut self, from: u64, to: u64, ticks_per_cycle: u64) {
+        let mut next_in = 0;
+        let mut c = from;
+        while c < to {
+            while next_in < self.inbox.len() && self.inbox[next_in].0 <= c {
+                let frame = std::mem::take(&mut self.inbox[next_in].1);
+                self.endpoint.receive(frame, c);
+                next_in += 1;
+            }
+            if !self.endpoint.busy(c) {
+                let next = [self.inbox.get(next_in).map(|f| f.0), self.endpoint.wake_at(), Some(to)].into_iter().flatten().min().unwrap_or(to);
+                c = next.max(c + 1);
+                continue;
+            }
+            self.steps += 1;
+            let k = (c - from) as usize;
+            self.stepped[k / 64] |= 1 << (k % 64);
+            let end = (c + 1) * ticks_per_cycle;
+            // MAC TX may start a frame once the link finishes the previous one within this cycle.
+            let ready = self.uplink.as_ref().is_some_and(|(_, l)| l.timing.free_at < end);
+            for (first_beat, frame) in self.endpoint.step(c, ready) {
+                if let Some((id, link)) = &mut self.uplink {
+                    if let (_, Some(at)) = link.put(first_beat * ticks_per_cycle, &frame, ticks_per_cycle) {
+                        self.sent.push((at, *id, frame));
+                    }
+                }
+            }
+            c += 1;
+        }
+    }
 }
 
 /// Endpoints, switches, links and time.
@@ -40,7 +113,7 @@ pub struct Network {
     endpoint_uplink: Vec<Option<usize>>,
     pub switches: Vec<Switch>,
     pub links: Vec<DirectedLink>,
-    queue: BinaryHeap<Reverse<(u64, u64)>>,
+    queue: BinaryHeap<Reverse<EventKey>>,
     events: BTreeMap<u64, Event>,
     sequence: u64,
     /// The current cycle.
@@ -51,12 +124,18 @@ pub struct Network {
     pub endpoint_steps: u64,
     /// Seed of the links' loss generators.
     pub seed: u64,
+    /// Threads that step endpoints within a window (see [`Network::window_cycles`]); results do
+    /// not depend on it.
+    pub threads: usize,
 }
 
 impl Network {
-    /// An empty network whose links will be `specs` (they fix the tick).
+    /// An empty network whose links will be `specs` (they fix the tick). Endpoints are stepped
+    /// on `NANOTRANSPORT_THREADS` threads (default: the machine's cores).
     pub fn new(clock_mhz: u64, specs: &[LinkSpec], seed: u64) -> Self {
         let ticks_per_cycle = specs.iter().fold(1, |t, s| lcm(t, ticks_needed(s, clock_mhz)));
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let threads = std::env::var("NANOTRANSPORT_THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(cores).max(1);
         Network {
             clock_mhz,
             ticks_per_cycle,
@@ -71,6 +150,7 @@ impl Network {
             stepped_cycles: 0,
             endpoint_steps: 0,
             seed,
+            threads,
         }
     }
 
@@ -135,112 +215,135 @@ impl Network {
         cycle as f64 * 1000.0 / self.clock_mhz as f64
     }
 
-    fn push(&mut self, tick: u64, e: Event) {
-        self.sequence += 1;
-        self.queue.push(Reverse((tick, self.sequence)));
-        self.events.insert(self.sequence, e);
+    /// Cycles the endpoints run on their own between two exchanges with the rest of the network:
+    /// one less than the shortest link delay in whole cycles, so nothing an endpoint sends in a
+    /// window can reach anything before the window ends (at least 1).
+    pub fn window_cycles(&self) -> u64 {
+        let shortest = self.links.iter().map(|l| l.timing.delay_ticks / self.ticks_per_cycle).min().unwrap_or(1);
+        shortest.saturating_sub(1).max(1)
     }
 
-    /// Puts `frame` on `link`, ready at tick `ready`; schedules its arrival.
-    fn transmit(&mut self, link: usize, ready: u64, frame: Vec<u8>) -> u64 {
-        let tpc = self.ticks_per_cycle;
-        let l = &mut self.links[link];
-        let (start, arrival) = l.timing.transmit(ready, frame.len());
-        let end = start + l.timing.serialisation_ticks(frame.len());
-        if let Some(t) = &mut l.trace {
-            t.record(start, &frame);
-        }
-        if let Some(last_byte) = arrival {
-            let at = match l.to {
-                Node::Switch(_) => last_byte,
-                // Streamed so that the last beat is taken in the cycle the last byte arrives.
-                Node::Endpoint(_) => (last_byte.div_ceil(tpc) - beats_of(&frame)).max(start / tpc + 1) * tpc,
-            };
-            self.push(at, Event::Arrive { link, frame });
-        }
-        end
+    fn push(&mut self, tick: u64, e: Event) {
+        self.sequence += 1;
+        let (class, id) = match &e {
+            Event::Arrive { link, .. } => (0, *link),
+            Event::PortFree { switch, port } => (1, (*switch << 16) | *port),
+        };
+        self.queue.push(Reverse((tick, class, id, self.sequence)));
+        self.events.insert(self.sequence, e);
     }
 
     fn start_port(&mut self, s: usize, port: usize, now: u64) {
         if let Some(frame) = self.switches[s].next_frame(port, now) {
             let link = self.switches[s].ports[port].link;
-            let end = self.transmit(link, now, frame);
+            let (end, at) = self.links[link].put(now, &frame, self.ticks_per_cycle);
+            if let Some(at) = at {
+                self.push(at, Event::Arrive { link, frame });
+            }
             self.push(end, Event::PortFree { switch: s, port });
         }
     }
 
-    fn handle(&mut self, tick: u64, e: Event) {
-        match e {
-            Event::Arrive { link, frame } => match self.links[link].to {
-                Node::Switch(s) => {
-                    if let Some(port) = self.switches[s].accept(frame, tick) {
-                        if !self.switches[s].ports[port].busy {
-                            self.start_port(s, port, tick);
+    /// Handles the events before tick `end`; frames for endpoints go to their inboxes.
+    fn handle_until(&mut self, end: u64, inboxes: &mut [Vec<(u64, Vec<u8>)>]) {
+        while let Some(&Reverse((tick, _, _, seq))) = self.queue.peek() {
+            if tick >= end {
+                break;
+            }
+            self.queue.pop();
+            match self.events.remove(&seq).expect("event of a queued tick") {
+                Event::Arrive { link, frame } => match self.links[link].to {
+                    Node::Switch(s) => {
+                        if let Some(port) = self.switches[s].accept(frame, tick) {
+                            if !self.switches[s].ports[port].busy {
+                                self.start_port(s, port, tick);
+                            }
                         }
                     }
+                    Node::Endpoint(ep) => inboxes[ep].push((tick / self.ticks_per_cycle, frame)),
+                },
+                Event::PortFree { switch, port } => {
+                    self.switches[switch].ports[port].busy = false;
+                    self.start_port(switch, port, tick);
                 }
-                Node::Endpoint(ep) => {
-                    self.endpoints[ep].receive(frame, tick / self.ticks_per_cycle);
-                }
-            },
-            Event::PortFree { switch, port } => {
-                self.switches[switch].ports[port].busy = false;
-                self.start_port(switch, port, tick);
             }
         }
     }
 
-    /// Runs cycle by cycle until `stop` holds (checked every 64 cycles and at the end) or
-    /// `until` is reached; `progress` is called every 4096 cycles. Returns whether `stop` held.
+    /// Runs window by window ([`Network::window_cycles`]) until `stop` holds (checked at every
+    /// window's end) or `until` is reached; `progress` is called about every 4096 cycles.
+    /// Returns whether `stop` held.
+    ///
+    /// A window first handles the network's events up to its end — everything an endpoint will
+    /// receive in it was sent before it began — then steps every endpoint through it, each on its
+    /// own (on [`Network::threads`] threads), and finally queues what they sent.
     pub fn run(&mut self, until: u64, stop: &mut dyn FnMut(&Network) -> bool, progress: &mut dyn FnMut(&Network)) -> bool {
         let tpc = self.ticks_per_cycle;
-        let mut next_check = self.cycle;
+        let window = self.window_cycles();
+        let threads = if window < 16 { 1 } else { self.threads };
         let mut next_progress = self.cycle;
         while self.cycle < until {
-            if self.cycle >= next_check {
-                if stop(self) {
-                    return true;
-                }
-                next_check = self.cycle + 64;
+            if stop(self) {
+                return true;
             }
             if self.cycle >= next_progress {
                 progress(self);
                 next_progress = self.cycle + 4096;
             }
-            let now = self.cycle;
-            let end = (now + 1) * tpc;
-            while let Some(&Reverse((tick, seq))) = self.queue.peek() {
-                if tick >= end {
-                    break;
-                }
-                self.queue.pop();
-                let e = self.events.remove(&seq).expect("event of a queued tick");
-                self.handle(tick, e);
-            }
-            let mut stepped = false;
-            for i in 0..self.endpoints.len() {
-                if !self.endpoints[i].busy(now) {
-                    continue;
-                }
-                stepped = true;
-                self.endpoint_steps += 1;
-                let uplink = self.endpoint_uplink[i];
-                // MAC TX may start a frame once the link finishes the previous one within this cycle.
-                let ready = uplink.is_some_and(|l| self.links[l].timing.free_at < end);
-                let frames = self.endpoints[i].step(now, ready);
-                for (first_beat, f) in frames {
-                    if let Some(l) = uplink {
-                        self.transmit(l, first_beat * tpc, f);
+            let (from, to) = (self.cycle, (self.cycle + window).min(until));
+            let mut inboxes = vec![Vec::new(); self.endpoints.len()];
+            self.handle_until(to * tpc, &mut inboxes);
+            let mut uplinks: Vec<Option<(usize, &mut DirectedLink)>> = (0..self.endpoints.len()).map(|_| None).collect();
+            for (id, link) in self.links.iter_mut().enumerate() {
+                if let Node::Endpoint(e) = link.from {
+                    if self.endpoint_uplink[e] == Some(id) {
+                        uplinks[e] = Some((id, link));
                     }
                 }
             }
-            self.cycle += 1;
-            if stepped {
-                self.stepped_cycles += 1;
+            let words = (to - from).div_ceil(64) as usize;
+            let lanes: Vec<Mutex<Lane>> = self
+                .endpoints
+                .iter_mut()
+                .zip(uplinks)
+                .zip(inboxes)
+                .filter(|((e, _), inbox)| !inbox.is_empty() || e.busy(from) || e.wake_at().is_some_and(|w| w < to))
+                .map(|((endpoint, uplink), inbox)| Mutex::new(Lane { endpoint, uplink, inbox, sent: Vec::new(), steps: 0, stepped: vec![0; words] }))
+                .collect();
+            let next = AtomicUsize::new(0);
+            let work = || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(lane) = lanes.get(i) else { break };
+                lane.lock().expect("lane").run(from, to, tpc);
+            };
+            if threads > 1 && lanes.len() > 1 {
+                std::thread::scope(|s| {
+                    for _ in 1..threads.min(lanes.len()) {
+                        s.spawn(work);
+                    }
+                    work();
+                });
             } else {
-                let next_event = self.queue.peek().map(|Reverse((t, _))| t / tpc);
+                work();
+            }
+            let mut stepped = vec![0u64; words];
+            let mut sent = Vec::new();
+            for lane in lanes {
+                let lane = lane.into_inner().expect("lane");
+                self.endpoint_steps += lane.steps;
+                stepped.iter_mut().zip(&lane.stepped).for_each(|(s, l)| *s |= l);
+                sent.extend(lane.sent);
+            }
+            for (at, link, frame) in sent {
+                self.push(at, Event::Arrive { link, frame });
+            }
+            self.stepped_cycles += stepped.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+            self.cycle = to;
+            if stepped.iter().all(|w| *w == 0) {
+                // Nothing ran: jump to the next event or wake-up.
+                let next_event = self.queue.peek().map(|Reverse((t, ..))| t / tpc);
                 let next_wake = self.endpoints.iter().filter_map(|e| e.wake_at()).min();
-                let next = [next_event, next_wake, Some(until)].into_iter().flatten().min().unwrap();
+                let next = [next_event, next_wake, Some(until)].into_iter().flatten().min().unwrap_or(until);
                 self.cycle = self.cycle.max(next);
             }
         }

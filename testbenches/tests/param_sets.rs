@@ -1,0 +1,99 @@
+//! A parameter set with no preset and no shipped Verilog (Homa-Tr, 32 messages, its own size
+//! classes and register defaults): registered at run time, its Verilator model generated, built
+//! and loaded on first use, then run by the same drivers as a preset — per-stage latency against
+//! Table 3.1, rust-hdl in lockstep with the model on a trimming self-loop, and the refusals.
+
+use nanotransport_hdl::configs::NicParams;
+use nanotransport_hdl::nic::register_map::*;
+use nanotransport_hdl::nic::tx_path::TxSizeClass;
+use nanotransport_hdl::pisa::wire::*;
+use nanotransport_sim::nic::NicSim;
+use nanotransport_sim::param_sets::{register, whole_nic};
+use nanotransport_sim::scenarios::*;
+use nanotransport_testbenches::seed;
+
+const NAME: &str = "homa-tr-32-own";
+
+/// 32 messages per direction with classes of its own: 8 maximum-size messages each way.
+fn params() -> NicParams {
+    let mut p = NicParams::preset(NAME, "homa-tr", 32);
+    p.rx_classes = [(1, 8), (4, 8), (16, 8), (38, 8)];
+    p.tx_classes = vec![TxSizeClass { buffers: 24, bytes: 4096 }, TxSizeClass { buffers: 8, bytes: 38 * 1024 }];
+    p.config_defaults[CFG_RTT_PKTS] = 3;
+    p
+}
+
+fn registered() {
+    let clock = std::time::Instant::now();
+    register(&params()).unwrap();
+    println!("{NAME}: model ready in {:.1} s (generated, built and loaded, or loaded from the cache)", clock.elapsed().as_secs_f64());
+}
+
+#[test]
+fn runs_like_a_preset_within_table_3_1() {
+    registered();
+    let w = whole_nic(NAME).unwrap();
+    assert_eq!((w.protocol.as_str(), w.messages), ("homa-tr", 32));
+    assert_eq!(Protocol::of_config(NAME), Protocol::HomaTr);
+    let mut nic = nic_with_ip(NAME, NIC_IP).unwrap();
+    let (rtt, resp) = nic.read_register(4 * CFG_RTT_PKTS as u64);
+    assert_eq!((rtt, resp), (3, 0), "the set's own register default");
+    let r = latency(NAME).unwrap();
+    println!("{NAME}: {r:?}");
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES)) {
+        assert!(*c <= p, "{NAME} {stage}: {c} cycles, paper {p}");
+    }
+}
+
+#[test]
+fn lockstep_trimming_self_loop() {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop() {
+    use nanotransport_hdl::protocols::homa::ingress::HomaNic;
+    use nanotransport_sim::cosim::native_nic::LockstepNic;
+    use rand::{Rng, SeedableRng};
+    registered();
+    let s = seed("param_set_lockstep_trimming_self_loop", 701);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let native = HomaNic::<32, 5, 4>::new(&params().shell_params());
+    let backend = LockstepNic::<HomaNic<32, 5, 4>>::with_native(native, &nic_module(NAME)).unwrap();
+    let mut nic = NicSim::with_backend(backend, &nic_module(NAME)).unwrap();
+    let mut trims = 0;
+    let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
+        if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.1) {
+            trims += 1;
+            vec![trimmed(f)]
+        } else {
+            vec![f.to_vec()]
+        }
+    };
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 16, 6000, 20_000, 20, &mut link);
+    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
+    assert_eq!(nic.completions.len(), sent.len());
+    for m in &nic.delivered {
+        assert!(sent.iter().any(|t| t.payload == m.payload), "a delivered message matches one sent");
+    }
+    println!("{NAME} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
+    assert!(trims > 0, "the loop trimmed something");
+}
+
+#[test]
+fn refusals_are_one_line_errors() {
+    let mut preset_named = params();
+    preset_named.name = "homa-tr-16".into();
+    let e = register(&preset_named).unwrap_err();
+    assert!(e.contains("preset") && !e.contains('\n'), "{e}");
+    let mut not_compiled = params();
+    not_compiled.messages = 48;
+    let e = register(&not_compiled).unwrap_err();
+    assert!(e.contains("messages 48") && !e.contains('\n'), "{e}");
+    let e = whole_nic("no-such-nic").unwrap_err();
+    assert!(e.contains("ndp-16") && e.contains(".toml") && !e.contains('\n'), "{e}");
+    registered();
+    let mut other = params();
+    other.config_defaults[CFG_RTT_PKTS] = 5;
+    let e = register(&other).unwrap_err();
+    assert!(e.contains("already in use"), "{e}");
+}

@@ -19,17 +19,28 @@ pub struct WholeNic {
     pub protocol: String,
     /// Concurrent messages per direction.
     pub messages: usize,
+    /// Receive size classes: (packets per message, messages).
+    pub rx_classes: [(u64, u64); 4],
+}
+
+impl WholeNic {
+    /// Messages of `packets` packets it can receive at once (the buffers of the classes that
+    /// hold them).
+    pub fn receives_at_once(&self, packets: u64) -> u64 {
+        self.rx_classes.iter().filter(|c| c.0 >= packets).map(|c| c.1).sum()
+    }
 }
 
 /// The whole NIC named `name`: a preset or a registered parameter set; the error lists both.
 pub fn whole_nic(name: &str) -> Result<WholeNic, String> {
     if let Ok(c) = find_config(name) {
         let protocol = c.protocol.ok_or(format!("configuration '{name}' is not a whole NIC (it has no protocol)"))?;
-        return Ok(WholeNic { name: name.into(), protocol: protocol.into(), messages: c.messages });
+        let rx_classes = nanotransport_hdl::configs::rx_classes_for(c.messages);
+        return Ok(WholeNic { name: name.into(), protocol: protocol.into(), messages: c.messages, rx_classes });
     }
     let sets = REGISTERED.lock().map_err(|_| "parameter-set registry poisoned".to_string())?;
     if let Some(p) = sets.iter().find(|p| p.name == name) {
-        return Ok(WholeNic { name: name.into(), protocol: p.protocol.clone(), messages: p.messages });
+        return Ok(WholeNic { name: name.into(), protocol: p.protocol.clone(), messages: p.messages, rx_classes: p.rx_classes });
     }
     let names: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).chain(sets.iter().map(|p| p.name.as_str())).collect();
     Err(format!("unknown whole NIC '{name}'; valid: {} (or a parameter-set file, NAME.toml)", names.join(", ")))

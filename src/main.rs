@@ -850,9 +850,12 @@ fn one_line(err: &clap::Error) -> String {
 /// The incast parameters shared by `incast` and `sweep`.
 #[derive(clap::Args, Clone, Debug)]
 struct IncastSetup {
-    /// Whole-NIC configuration: a preset (default: <protocol>-128) or a parameter-set file NAME.toml
+    /// Whole-NIC configuration: a preset (default: <protocol>-128 for the receiver) or a parameter-set file NAME.toml
     #[arg(long, value_name = "NAME")]
     config: Option<String>,
+    /// The senders' NICs: a preset or parameter-set file of the same protocol (default: <protocol>-16, or --config when given)
+    #[arg(long, value_name = "NAME")]
+    sender_config: Option<String>,
     /// Set a configuration register on every NIC after the experiment's own, NAME=VALUE (repeatable)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -892,8 +895,13 @@ struct IncastSetup {
 impl IncastSetup {
     fn params(&self, protocol: &str, buffer_pkts: usize) -> Result<IncastParams, String> {
         let mut p = IncastParams::defaults(protocol);
+        // A configuration of the user's applies to the senders too, unless they are given apart.
         if let Some(c) = &self.config {
             p.config = whole_nic_name(c)?;
+            p.sender_config = None;
+        }
+        if let Some(c) = &self.sender_config {
+            p.sender_config = Some(whole_nic_name(c)?);
         }
         p.sets = nanotransport_sim::registers::parse_sets(&self.set)?.iter().map(|w| (w.addr, w.value)).collect();
         p.senders = self.senders;
@@ -955,8 +963,8 @@ fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
 fn print_incast(r: &IncastResult) {
     let p = &r.params;
     println!(
-        "{} on {}: {} senders → 1, {} Gb/s, {} ns per link, buffer {} packets ({:.0} KB), rtt_pkts {}, RTO {} µs",
-        r.protocol, r.config, p.senders, p.link_gbps, p.link_ns, r.buffer_pkts, r.buffer_kb, p.rtt_pkts, p.rto_us
+        "{} on {} (senders on {}): {} senders → 1, {} Gb/s, {} ns per link, buffer {} packets ({:.0} KB), rtt_pkts {}, RTO {} µs",
+        r.protocol, r.config, p.sender_config.as_deref().unwrap_or(&r.config), p.senders, p.link_gbps, p.link_ns, r.buffer_pkts, r.buffer_kb, p.rtt_pkts, p.rto_us
     );
     println!(
         "{:>6} {:>7} {:>13} {:>9} {:>10} {:>8} {:>12} {:>11} {:>10}",

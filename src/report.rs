@@ -123,9 +123,11 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let p0 = results.first().map(|r| r.params.clone());
     page.push_str("\n## Fig. 3.2 incast\n\n");
     if let Some(p) = &p0 {
-        let _ = writeln!(page, "{} senders → 1 receiver through one switch, {} Gb/s, {} ns per link, message sizes {}..{} packets, rtt_pkts {}, RTO {} µs. \
+        let senders_on = p.sender_config.as_deref().unwrap_or(&p.config);
+        let _ = writeln!(page, "{} senders → 1 receiver through one switch, {} Gb/s, {} ns per link, message sizes {}..{} packets, rtt_pkts {}, RTO {} µs; \
+            the receiver on `{}`, the senders on `{senders_on}`. \
             Slowdown median and p90 beside the authors' ns-3 model (ratio = ours / model; only for its default setup).\n",
-            p.senders, p.link_gbps, p.link_ns, p.sizes.0, p.sizes.1, p.rtt_pkts, p.rto_us);
+            p.senders, p.link_gbps, p.link_ns, p.sizes.0, p.sizes.1, p.rtt_pkts, p.rto_us, p.config);
     }
     page.push_str(&incast_table(&results));
     for res in results.iter().filter(|x| !x.complete) {

@@ -53,6 +53,9 @@ fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
         (vec!["--buffer-kb", "0.5"], "valid >= 2 packets"),
         (vec!["--sizes", "10..60"], "<= 38 packets"),
         (vec!["--config", "homa-128"], "not a whole NIC running ndp"),
+        (vec!["--sender-config", "homa-16"], "--sender-config homa-16: not a whole NIC running ndp"),
+        (vec!["--sender-config", "nic-16"], "not a whole NIC"),
+        (vec!["--senders", "17"], "valid 1..=16"),
         (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
         (vec!["--set", "rtt_pkts=99"], "0..=64"),
     ] {

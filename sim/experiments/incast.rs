@@ -40,7 +40,7 @@ pub const MTU_BYTES: usize = 1088;
 pub const PAYLOAD_BYTES: usize = 1024;
 /// Largest message the NICs take (the thesis' maximum, 38 packets).
 pub const MAX_PACKETS: u32 = 38;
-/// Senders the 128-message configurations hold at once (16 messages over 8 KB).
+/// Most senders of an incast (the presets receive 16 maximum-size messages at once).
 pub const MAX_SENDERS: usize = 16;
 /// Switch bands by DSCP (8 priorities).
 pub const BANDS: usize = 8;
@@ -71,10 +71,16 @@ pub struct IncastParams {
     /// Count the switch buffers in bytes (buffer_pkts full frames) instead of packets.
     #[serde(default)]
     pub byte_counted: bool,
+    /// Configuration of the senders' NICs when not `config`. Each sender sends one message, so
+    /// the 16-message NIC of the protocol holds it and simulates 2–4× faster than the 128-message
+    /// one; the defaults use it (the receiver needs the 128-message NIC for ten messages over 8 KB).
+    #[serde(default)]
+    pub sender_config: Option<String>,
 }
 
 impl IncastParams {
-    /// The ns-3 model's setup for `protocol` (ndp, homa, homa-tr) on its 128-message NIC.
+    /// The ns-3 model's setup for `protocol` (ndp, homa, homa-tr): the receiver on the
+    /// 128-message NIC, the senders on the 16-message one.
     pub fn defaults(protocol: &str) -> Self {
         IncastParams {
             protocol: protocol.into(),
@@ -91,6 +97,7 @@ impl IncastParams {
             max_us: 500.0,
             aligned_start: true,
             byte_counted: false,
+            sender_config: Some(format!("{protocol}-16")),
         }
     }
 
@@ -103,13 +110,21 @@ impl IncastParams {
         if c.protocol != self.protocol {
             return Err(format!("--config {}: not a whole NIC running {}; valid: {}-16, {}-128", self.config, self.protocol, self.protocol, self.protocol));
         }
-        let max_senders = (c.messages / 8).clamp(1, MAX_SENDERS);
-        if self.senders == 0 || self.senders > max_senders {
-            return Err(format!("--senders {}: valid 1..={max_senders} for {} (messages over 8 KB it holds at once)", self.senders, self.config));
+        if let Some(sc) = &self.sender_config {
+            let s = crate::param_sets::whole_nic(sc)?;
+            if s.protocol != self.protocol {
+                return Err(format!("--sender-config {sc}: not a whole NIC running {}; valid: {}-16, {}-128", self.protocol, self.protocol, self.protocol));
+            }
         }
         let (a, b) = self.sizes;
         if a == 0 || b > MAX_PACKETS || a > b {
             return Err(format!("--sizes {a}..{b}: valid A..B with 1 <= A <= B <= {MAX_PACKETS} packets (the NIC's maximum message)"));
+        }
+        // The receiver must hold every message at once: as many buffers as senders in the
+        // classes that fit the largest.
+        let max_senders = (c.receives_at_once(b as u64) as usize).clamp(1, MAX_SENDERS);
+        if self.senders == 0 || self.senders > max_senders {
+            return Err(format!("--senders {}: valid 1..={max_senders} for {} (messages of {b} packets it receives at once)", self.senders, self.config));
         }
         if self.buffer_pkts < 2 {
             return Err(format!("buffer of {} packets: valid >= 2 packets ({} bytes; trimming needs limit - 1 >= 1)", self.buffer_pkts, 2 * MTU_BYTES));
@@ -278,7 +293,7 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
     let longest = sizes.iter().map(|s| write_cycles(*s)).max().unwrap_or(0);
     for (i, packets) in sizes.into_iter().enumerate() {
         let at = if p.aligned_start { longest - write_cycles(packets) } else { 0 };
-        let mut e = NicEndpoint::new(&p.config, FIRST_IP + 1 + i as u32, &writes, quiet)?;
+        let mut e = NicEndpoint::new(p.sender_config.as_ref().unwrap_or(&p.config), FIRST_IP + 1 + i as u32, &writes, quiet)?;
         let mut payload: Vec<u8> = (0..packets as usize * PAYLOAD_BYTES).map(|k| (k * 7 + i) as u8).collect();
         payload[0..4].copy_from_slice(&(i as u32).to_le_bytes());
         let message = TxMessage { remote_ip: FIRST_IP, remote_port: 9000, local_port: 5000 + i as u16, payload };

@@ -695,6 +695,19 @@ pub fn self_loop<B: NicBackend>(
     (sent, looped)
 }
 
+/// A looped-back link for [`self_loop`] that trims each DATA frame with probability `rate` (the
+/// rest pass unchanged), counting the trimmed frames in `trims`.
+pub fn trimming_link(rate: f64, trims: &mut u32) -> impl FnMut(&[u8], &mut ChaCha8Rng) -> Vec<Vec<u8>> + '_ {
+    move |f: &[u8], rng: &mut ChaCha8Rng| {
+        if flags_of(f) & FLAG_DATA != 0 && rng.gen_bool(rate) {
+            *trims += 1;
+            vec![trimmed(f)]
+        } else {
+            vec![f.to_vec()]
+        }
+    }
+}
+
 /// What [`at_most_once_over_the_horizon`] saw.
 #[derive(Clone, Debug, Default)]
 pub struct HorizonReport {

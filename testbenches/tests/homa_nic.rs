@@ -285,22 +285,14 @@ fn lockstep_whole_nic_self_loop() {
 fn lockstep_self_loop() {
     use nanotransport_hdl::protocols::homa::ingress::HomaNic;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let s = seed("homa_lockstep_whole_nic_self_loop", 604);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     let backend = LockstepNic::<HomaNic<16, 4, 4>>::new(&nic_module("homa-tr-16")).unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let mut trims = 0;
-    let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
-        if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.15) {
-            trims += 1;
-            vec![trimmed(f)]
-        } else {
-            vec![f.to_vec()]
-        }
-    };
-    let (sent, looped) = self_loop(&mut nic, &mut rng, 5, 4000, 10_000, 20, &mut link);
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 5, 4000, 10_000, 20, &mut trimming_link(0.15, &mut trims));
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
     assert_eq!(status(&mut nic, "nack_sent_count"), trims);

@@ -6,7 +6,6 @@
 use nanotransport_hdl::configs::NicParams;
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
-use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::nic::NicSim;
 use nanotransport_sim::param_sets::{register, whole_nic};
 use nanotransport_sim::scenarios::*;
@@ -53,7 +52,7 @@ fn lockstep_trimming_self_loop() {
 fn lockstep_self_loop() {
     use nanotransport_hdl::protocols::homa::ingress::HomaNic;
     use nanotransport_sim::cosim::native_nic::LockstepNic;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     registered();
     let s = seed("param_set_lockstep_trimming_self_loop", 701);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
@@ -61,15 +60,7 @@ fn lockstep_self_loop() {
     let backend = LockstepNic::<HomaNic<32, 5, 4>>::with_native(native, &nic_module(NAME)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(NAME)).unwrap();
     let mut trims = 0;
-    let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
-        if f[OFF_FLAGS] & FLAG_DATA != 0 && rng.gen_bool(0.1) {
-            trims += 1;
-            vec![trimmed(f)]
-        } else {
-            vec![f.to_vec()]
-        }
-    };
-    let (sent, looped) = self_loop(&mut nic, &mut rng, 16, 6000, 20_000, 20, &mut link);
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 16, 6000, 20_000, 20, &mut trimming_link(0.1, &mut trims));
     assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
     assert_eq!(nic.completions.len(), sent.len());
     for m in &nic.delivered {

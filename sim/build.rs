@@ -10,7 +10,7 @@
 #[allow(dead_code)]
 mod model_build;
 
-use model_build::{build_model, build_runtime, check_verilator, parse_source, symbol, ModelSource};
+use model_build::{build_model, build_runtime, check_verilator, parse_source, shim_function, ModelSource, SHIM_FUNCTIONS};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,24 +89,21 @@ fn rust_bindings(sources: &[ModelSource]) -> String {
     writeln!(s, "#[allow(improper_ctypes)]\nextern \"C\" {{").unwrap();
     for src in sources {
         let t = &src.top;
-        writeln!(s, "    fn {t}_new() -> *mut c_void;").unwrap();
-        writeln!(s, "    fn {t}_free(p: *mut c_void);").unwrap();
-        writeln!(s, "    fn {t}_eval(p: *mut c_void);").unwrap();
-        writeln!(s, "    fn {t}_tick(p: *mut c_void);").unwrap();
-        writeln!(s, "    fn {t}_trace_open(p: *mut c_void, path: *const c_char) -> c_int;").unwrap();
-        writeln!(s, "    fn {t}_trace_flush(p: *mut c_void);").unwrap();
+        for (what, signature) in SHIM_FUNCTIONS {
+            writeln!(s, "    fn {}{signature};", shim_function(t, what)).unwrap();
+        }
         for p in &src.ports {
-            let f = symbol(&p.name);
-            if p.width <= 64 {
+            let (set, get) = (p.setter(t), p.getter(t));
+            if !p.wide() {
                 if p.input {
-                    writeln!(s, "    fn {t}_set_{f}(p: *mut c_void, v: u64);").unwrap();
+                    writeln!(s, "    fn {set}(p: *mut c_void, v: u64);").unwrap();
                 }
-                writeln!(s, "    fn {t}_get_{f}(p: *mut c_void) -> u64;").unwrap();
+                writeln!(s, "    fn {get}(p: *mut c_void) -> u64;").unwrap();
             } else {
                 if p.input {
-                    writeln!(s, "    fn {t}_set_{f}(p: *mut c_void, i: u32, v: u32);").unwrap();
+                    writeln!(s, "    fn {set}(p: *mut c_void, i: u32, v: u32);").unwrap();
                 }
-                writeln!(s, "    fn {t}_get_{f}(p: *mut c_void, i: u32) -> u64;").unwrap();
+                writeln!(s, "    fn {get}(p: *mut c_void, i: u32) -> u64;").unwrap();
             }
         }
     }
@@ -116,24 +113,15 @@ fn rust_bindings(sources: &[ModelSource]) -> String {
         let t = &src.top;
         writeln!(
             s,
-            "    ModelSpec {{ name: \"{t}\", source: {:?}, new: {t}_new, free: {t}_free, eval: {t}_eval, tick: {t}_tick, \
-             trace_open: {t}_trace_open, trace_flush: {t}_trace_flush, ports: &[",
-            src.path.display().to_string()
+            "    ModelSpec {{ name: \"{t}\", source: {:?}, {}, ports: &[",
+            src.path.display().to_string(),
+            SHIM_FUNCTIONS.map(|(what, _)| format!("{what}: {}", shim_function(t, what))).join(", ")
         )
         .unwrap();
         for p in &src.ports {
-            let f = symbol(&p.name);
-            let (set, get) = if p.width <= 64 {
-                (
-                    if p.input { format!("PortSetter::Narrow({t}_set_{f})") } else { "PortSetter::None".into() },
-                    format!("PortGetter::Narrow({t}_get_{f})"),
-                )
-            } else {
-                (
-                    if p.input { format!("PortSetter::Wide({t}_set_{f})") } else { "PortSetter::None".into() },
-                    format!("PortGetter::Wide({t}_get_{f})"),
-                )
-            };
+            let kind = if p.wide() { "Wide" } else { "Narrow" };
+            let set = if p.input { format!("PortSetter::{kind}({})", p.setter(t)) } else { "PortSetter::None".into() };
+            let get = format!("PortGetter::{kind}({})", p.getter(t));
             writeln!(
                 s,
                 "        PortSpec {{ name: \"{}\", input: {}, width: {}, set: {set}, get: {get} }},",

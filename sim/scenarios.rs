@@ -27,18 +27,13 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// The protocol of a whole NIC: a registered parameter set's ([`crate::param_sets`]), else
-    /// from the preset's name (`ndp-16` → NDP, `homa-tr-16` → Homa-Tr, `homa-16` → Homa).
+    /// The protocol a whole NIC (a preset or a registered parameter set,
+    /// [`crate::param_sets::whole_nic`]) declares; NDP for a name that is neither.
     pub fn of_config(config: &str) -> Protocol {
-        if let Some(p) = crate::param_sets::registered(config) {
-            return Protocol::of_config(&p.protocol);
-        }
-        if config.starts_with("homa-tr") {
-            Protocol::HomaTr
-        } else if config.starts_with("homa") {
-            Protocol::Homa
-        } else {
-            Protocol::Ndp
+        match crate::param_sets::whole_nic(config).map(|w| w.protocol).as_deref() {
+            Ok("homa-tr") => Protocol::HomaTr,
+            Ok("homa") => Protocol::Homa,
+            _ => Protocol::Ndp,
         }
     }
     pub fn ip_protocol(self) -> u8 {

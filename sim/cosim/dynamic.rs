@@ -10,7 +10,7 @@
 //! [`super::verilated::VerilatedModel::new`] like a linked one.
 
 use super::verilated::{ModelSpec, PortGetter, PortSetter, PortSpec};
-use crate::model_build::{check_verilator, link_shared, parse_source, symbol};
+use crate::model_build::{check_verilator, link_shared, parse_source, shim_function};
 use std::ffi::{c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -53,13 +53,11 @@ pub fn load(verilog: &Path) -> Result<&'static ModelSpec, String> {
         .ports
         .iter()
         .map(|p| {
-            let f = symbol(&p.name);
-            let (set, get) = if p.width <= 64 {
-                let set = if p.input { PortSetter::Narrow(function(lib, &format!("{top}_set_{f}"))?) } else { PortSetter::None };
-                (set, PortGetter::Narrow(function(lib, &format!("{top}_get_{f}"))?))
-            } else {
-                let set = if p.input { PortSetter::Wide(function(lib, &format!("{top}_set_{f}"))?) } else { PortSetter::None };
-                (set, PortGetter::Wide(function(lib, &format!("{top}_get_{f}"))?))
+            let (set, get) = match (p.wide(), p.input) {
+                (false, true) => (PortSetter::Narrow(function(lib, &p.setter(top))?), PortGetter::Narrow(function(lib, &p.getter(top))?)),
+                (false, false) => (PortSetter::None, PortGetter::Narrow(function(lib, &p.getter(top))?)),
+                (true, true) => (PortSetter::Wide(function(lib, &p.setter(top))?), PortGetter::Wide(function(lib, &p.getter(top))?)),
+                (true, false) => (PortSetter::None, PortGetter::Wide(function(lib, &p.getter(top))?)),
             };
             Ok(PortSpec { name: leak(&p.name), input: p.input, width: p.width, set, get })
         })
@@ -67,12 +65,12 @@ pub fn load(verilog: &Path) -> Result<&'static ModelSpec, String> {
     let spec = ModelSpec {
         name: leak(top),
         source: leak(&source),
-        new: function::<unsafe extern "C" fn() -> *mut c_void>(lib, &format!("{top}_new"))?,
-        free: function::<unsafe extern "C" fn(*mut c_void)>(lib, &format!("{top}_free"))?,
-        eval: function::<unsafe extern "C" fn(*mut c_void)>(lib, &format!("{top}_eval"))?,
-        tick: function::<unsafe extern "C" fn(*mut c_void)>(lib, &format!("{top}_tick"))?,
-        trace_open: function::<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>(lib, &format!("{top}_trace_open"))?,
-        trace_flush: function::<unsafe extern "C" fn(*mut c_void)>(lib, &format!("{top}_trace_flush"))?,
+        new: function::<unsafe extern "C" fn() -> *mut c_void>(lib, &shim_function(top, "new"))?,
+        free: function::<unsafe extern "C" fn(*mut c_void)>(lib, &shim_function(top, "free"))?,
+        eval: function::<unsafe extern "C" fn(*mut c_void)>(lib, &shim_function(top, "eval"))?,
+        tick: function::<unsafe extern "C" fn(*mut c_void)>(lib, &shim_function(top, "tick"))?,
+        trace_open: function::<unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int>(lib, &shim_function(top, "trace_open"))?,
+        trace_flush: function::<unsafe extern "C" fn(*mut c_void)>(lib, &shim_function(top, "trace_flush"))?,
         ports: Box::leak(ports.into_boxed_slice()),
     };
     let spec: &'static ModelSpec = Box::leak(Box::new(spec));

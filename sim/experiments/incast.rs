@@ -107,15 +107,17 @@ impl IncastParams {
         if !["ndp", "homa", "homa-tr"].contains(&self.protocol.as_str()) {
             return Err(format!("--protocol {}: valid ndp, homa, homa-tr", self.protocol));
         }
-        let c = crate::param_sets::whole_nic(&self.config)?;
-        if c.protocol != self.protocol {
-            return Err(format!("--config {}: not a whole NIC running {}; valid: {}-16, {}-128", self.config, self.protocol, self.protocol, self.protocol));
-        }
-        if let Some(sc) = &self.sender_config {
-            let s = crate::param_sets::whole_nic(sc)?;
-            if s.protocol != self.protocol {
-                return Err(format!("--sender-config {sc}: not a whole NIC running {}; valid: {}-16, {}-128", self.protocol, self.protocol, self.protocol));
+        let running = |flag: &str, name: &str| {
+            let nic = crate::param_sets::whole_nic(name)?;
+            if nic.protocol != self.protocol {
+                let p = &self.protocol;
+                return Err(format!("{flag} {name}: not a whole NIC running {p}; valid: {p}-16, {p}-128"));
             }
+            Ok(nic)
+        };
+        let c = running("--config", &self.config)?;
+        if let Some(sc) = &self.sender_config {
+            running("--sender-config", sc)?;
         }
         let (a, b) = self.sizes;
         if a == 0 || b > MAX_PACKETS || a > b {

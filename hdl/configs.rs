@@ -54,22 +54,37 @@ pub const CONFIGS: &[NicConfig] = &[
 ];
 
 /// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
-/// type): `(messages, IW, BB)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB buckets ×
-/// 2 entries: 4 × N entries at 16 and 32, 2 × N above). Larger sizes are not built yet: the
-/// transmit path's completion queue counts at most 128 entries, and each direction's payload
-/// memory is a fixed 1 MiB, which cannot give 256 or more messages a 1 KiB buffer each beside
-/// 16 maximum-size ones.
-pub const COMPILED_SIZES: &[(usize, usize, usize)] = &[(16, 4, 4), (32, 5, 4), (64, 6, 5), (128, 7, 6)];
+/// type): `(messages, IW, BB, PW)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB
+/// buckets × 2 entries: 4 × N entries at 16 and 32, 2 × N above) and `PW` the payload memory of
+/// each direction, `2^PW` 64-bit words: 1 MiB up to 128 messages, then doubling with the
+/// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
+pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &[
+    (16, 4, 4, 17),
+    (32, 5, 4, 17),
+    (64, 6, 5, 17),
+    (128, 7, 6, 17),
+    (256, 8, 7, 18),
+    (512, 9, 8, 19),
+    (1024, 10, 9, 20),
+];
 
-/// Receive size classes (packets per message, messages) for `messages` per direction: every
-/// size holds 16 maximum-size (38-packet) messages at once — all of them at 16, as the
-/// prototype — and fills the rest of the 1 MB payload memory with small classes.
+/// The payload memory address bits (`PW`) of a compiled size.
+pub fn payload_word_bits(messages: usize) -> Option<usize> {
+    COMPILED_SIZES.iter().find(|s| s.0 == messages).map(|s| s.3)
+}
+
+/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
+/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
+/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
+/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
+/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
 pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+    let n = messages as u64;
     match messages {
         16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
         32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
         64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
-        _ => crate::nic::get_rx_msg_info::SIZE_CLASSES_128,
+        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
     }
 }
 
@@ -85,7 +100,14 @@ pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> 
             TxSizeClass { buffers: 8, bytes: 8192 },
             TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
         ],
-        _ => TX_CLASSES_128.to_vec(),
+        128 => TX_CLASSES_128.to_vec(),
+        // The 128-message classes scaled: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB.
+        n => vec![
+            TxSizeClass { buffers: n / 2, bytes: 1024 },
+            TxSizeClass { buffers: n / 4, bytes: 4096 },
+            TxSizeClass { buffers: n / 8, bytes: 8192 },
+            TxSizeClass { buffers: n / 8, bytes: TX_MAX_MSG_BYTES },
+        ],
     }
 }
 
@@ -158,7 +180,7 @@ impl NicParams {
         if !PROTOCOLS.contains(&self.protocol.as_str()) {
             return Err(format!("protocol '{}': valid protocols are {}", self.protocol, PROTOCOLS.join(", ")));
         }
-        let Some(&(_, iw, bb)) = COMPILED_SIZES.iter().find(|s| s.0 == self.messages) else {
+        let Some(&(_, iw, bb, pw)) = COMPILED_SIZES.iter().find(|s| s.0 == self.messages) else {
             let sizes: Vec<String> = COMPILED_SIZES.iter().map(|s| s.0.to_string()).collect();
             return Err(format!("messages {}: sizes compiled in are {}", self.messages, sizes.join(", ")));
         };
@@ -179,7 +201,7 @@ impl NicParams {
                 return Err(format!("transmit size class {k}: {} bytes, larger than the maximum message ({} bytes)", c.bytes, self.max_message_bytes));
             }
         }
-        self.shell_params().check(iw, self.messages, bb)
+        self.shell_params().check(iw, self.messages, bb, pw)
     }
 
     /// The shell's constructor parameters.
@@ -196,8 +218,14 @@ impl NicParams {
         format!("nt_{}", self.name.replace('-', "_"))
     }
 
-    /// Payload memory the size classes use, receive and transmit, in bytes (each direction has
-    /// a 1 MiB RAM: rust-hdl RAMs are 2^N deep).
+    /// Bytes of each direction's payload RAM (`2^PW` 64-bit words, [`COMPILED_SIZES`]; rust-hdl
+    /// RAMs are 2^N deep): 1 MiB up to 128 messages, 8 MiB at 1024.
+    pub fn payload_memory_bytes(&self) -> u64 {
+        8 << payload_word_bits(self.messages).unwrap_or(17)
+    }
+
+    /// Payload memory the size classes use, receive and transmit, in bytes (of
+    /// [`Self::payload_memory_bytes`] each).
     pub fn memory_bytes(&self) -> (u64, u64) {
         let rx: u64 = self.rx_classes.iter().map(|c| c.0 * c.1 * 1024).sum();
         let tx: u64 = crate::nic::tx_path::tx_class_layout(&self.tx_classes).1 * 8;
@@ -222,18 +250,18 @@ impl NicParams {
         let params = self.shell_params();
         let ndp = self.protocol == "ndp";
         macro_rules! build {
-            ($($n:literal, $iw:literal, $bb:literal);*) => {
+            ($($n:literal, $iw:literal, $bb:literal, $pw:literal);*) => {
                 match self.messages {
                     $(
-                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb>::new(&params)),
-                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb>::new(&params)),
+                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb, $pw>::new(&params)),
+                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb, $pw>::new(&params)),
                     )*
                     other => panic!("no NIC compiled for {other} messages"),
                 }
             };
         }
         // Keep in step with COMPILED_SIZES (a unit test checks every entry builds).
-        build!(16, 4, 4; 32, 5, 4; 64, 6, 5; 128, 7, 6)
+        build!(16, 4, 4, 17; 32, 5, 4, 17; 64, 6, 5, 17; 128, 7, 6, 17; 256, 8, 7, 18; 512, 9, 8, 19; 1024, 10, 9, 20)
     }
 }
 
@@ -293,7 +321,7 @@ impl NicConfig {
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
                 blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
                 blocks.push(("status_bank", verilog_of(&mut crate::nic::status_bank::StatusBank::default())));
-                blocks.push(("homa_egress", verilog_of(&mut crate::protocols::homa::egress::HomaEgress::<4>::default())));
+                blocks.push(("homa_egress", verilog_of(&mut crate::protocols::homa::egress::HomaEgress::<16, 4>::default())));
                 // The ingress front as NDP loads it (the whole-NIC tops contain it too).
                 blocks.push((
                     "ingress_front",
@@ -302,8 +330,8 @@ impl NicConfig {
                         &crate::protocols::ndp::ingress::ndp_ingress_program(),
                     )),
                 ));
-                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<4>()));
-                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 4>()));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<16, 4>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
@@ -320,8 +348,8 @@ impl NicConfig {
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
-                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<7>()));
-                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 7>()));
+                blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<128, 7>()));
+                blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 128, 7>()));
                 blocks.push(("packetization", packetization_verilog::<128, 7>()));
                 blocks.push(("tx_path", tx_path_verilog::<128, 7>(&TX_CLASSES_128)));
             }
@@ -443,7 +471,7 @@ mod tests {
         for c in CONFIGS.iter().filter(|c| c.protocol.is_some()) {
             c.params().validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
         }
-        for &(n, _, _) in COMPILED_SIZES {
+        for &(n, _, _, _) in COMPILED_SIZES {
             for protocol in PROTOCOLS {
                 let p = NicParams::preset(&format!("t-{n}"), protocol, n);
                 let m = p.generate().unwrap();
@@ -456,7 +484,8 @@ mod tests {
     fn bad_parameter_sets_are_one_line_errors_naming_the_parameter() {
         let good = NicParams::preset("x", "ndp", 16);
         let cases: Vec<(Box<dyn Fn(&mut NicParams)>, &str)> = vec![
-            (Box::new(|p| p.messages = 1024), "messages 1024: sizes compiled in are 16, 32, 64, 128"),
+            (Box::new(|p| p.messages = 2048), "messages 2048: sizes compiled in are 16, 32, 64, 128, 256, 512, 1024"),
+            (Box::new(|p| p.messages = 48), "messages 48: sizes compiled in are"),
             (Box::new(|p| p.protocol = "tcp".into()), "protocol 'tcp'"),
             (Box::new(|p| p.name = "a b".into()), "name 'a b'"),
             (Box::new(|p| p.max_message_bytes = 70 * 1024), "max message 71680 bytes"),
@@ -482,5 +511,11 @@ mod tests {
         // 38 KiB buffers of a 1 MiB RAM.
         assert_eq!(NicParams::preset("x", "ndp", 16).memory_bytes(), (816 * 1024, 16 * 38 * 1024));
         assert_eq!(NicParams::preset("x", "ndp", 64).memory_bytes(), (928 * 1024, 736 * 1024));
+        // From 128 on the classes scale with the messages: 7.75 / 7.25 KiB per message of 8.
+        for n in [128u64, 256, 512, 1024] {
+            let p = NicParams::preset("x", "ndp", n as usize);
+            assert_eq!(p.memory_bytes(), (n * 31 / 4 * 1024, n * 29 / 4 * 1024), "{n}");
+            assert_eq!(p.payload_memory_bytes(), (n.max(128) * 8 * 1024), "{n}");
+        }
     }
 }

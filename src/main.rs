@@ -404,8 +404,8 @@ fn gen(configs: &[String], out: &Path, fixtures: bool, params: &params::ParamFla
             write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
             let (rx, tx) = p.memory_bytes();
             println!(
-                "{:<10} {} {} messages, payload used {} KiB receive / {} KiB transmit of 1024 each -> {}",
-                p.name, p.protocol, p.messages, rx / 1024, tx / 1024, dir.join(module.file_name()).display()
+                "{:<10} {} {} messages, payload used {} KiB receive / {} KiB transmit of {} each -> {}",
+                p.name, p.protocol, p.messages, rx / 1024, tx / 1024, p.payload_memory_bytes() / 1024, dir.join(module.file_name()).display()
             );
         }
         if configs.is_empty() {

@@ -9,7 +9,7 @@
 //! | `pop`        | in  | 1     | take the head (ignored when `head_valid` is low)            |
 //! | `head_valid` | out | 1     | `head_data` holds the oldest entry                          |
 //! | `head_data`  | out | `D`   |                                                             |
-//! | `level`      | out | 8     | entries stored (including the ones not yet at the head)     |
+//! | `level`      | out | 16    | entries stored (including the ones not yet at the head)     |
 //!
 //! # Latency and throughput
 //! An entry pushed in cycle t can be at the head from cycle t + 2 (the RAM reads before it
@@ -26,21 +26,21 @@ pub struct StreamFifo<D: Synth, const AW: usize> {
     pub pop: Signal<In, Bit>,
     pub head_valid: Signal<Out, Bit>,
     pub head_data: Signal<Out, D>,
-    pub level: Signal<Out, Bits<8>>,
+    pub level: Signal<Out, Bits<16>>,
     storage: RAM<D, AW>,
     write_ptr: DFF<Bits<AW>>,
     read_ptr: DFF<Bits<AW>>,
-    stored: DFF<Bits<8>>,
-    readable: DFF<Bits<8>>,
+    stored: DFF<Bits<16>>,
+    readable: DFF<Bits<16>>,
     pushed_last_cycle: DFF<Bit>,
-    depth: Constant<Bits<8>>,
+    depth: Constant<Bits<16>>,
     do_push: Signal<Local, Bit>,
     do_pop: Signal<Local, Bit>,
 }
 
 impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {
     fn default() -> Self {
-        assert!(AW <= 7, "levels are 8 bits");
+        assert!(AW <= 15, "levels are 16 bits");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -83,10 +83,10 @@ impl<D: Synth, const AW: usize> Logic for StreamFifo<D, AW> {
             self.write_ptr.d.next = self.write_ptr.q.val() + 1;
         }
         self.pushed_last_cycle.d.next = self.do_push.val();
-        self.stored.d.next = (self.stored.q.val() + bit_cast::<8, 1>(self.do_push.val().into()))
-            - bit_cast::<8, 1>(self.do_pop.val().into());
-        self.readable.d.next = (self.readable.q.val() + bit_cast::<8, 1>(self.pushed_last_cycle.q.val().into()))
-            - bit_cast::<8, 1>(self.do_pop.val().into());
+        self.stored.d.next = (self.stored.q.val() + bit_cast::<16, 1>(self.do_push.val().into()))
+            - bit_cast::<16, 1>(self.do_pop.val().into());
+        self.readable.d.next = (self.readable.q.val() + bit_cast::<16, 1>(self.pushed_last_cycle.q.val().into()))
+            - bit_cast::<16, 1>(self.do_pop.val().into());
         self.head_valid.next = self.readable.q.val().any();
         self.head_data.next = self.storage.read_data.val();
         self.level.next = self.stored.q.val();

@@ -15,7 +15,7 @@ use rust_hdl::prelude::*;
 
 /// The empty egress stage (see the module documentation).
 #[derive(LogicBlock, Default)]
-pub struct EmptyEgress<const IW: usize> {
+pub struct EmptyEgress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
@@ -57,13 +57,13 @@ pub struct EmptyEgress<const IW: usize> {
     pub m_axis_pkt_tready: Signal<In, Bit>,
 }
 
-impl<const IW: usize> ProgramBlock for EmptyEgress<IW> {
+impl<const N: usize, const IW: usize> ProgramBlock for EmptyEgress<N, IW> {
     fn for_params(_params: &ShellParams) -> Self {
         Self::default()
     }
 }
 
-impl<const IW: usize> Logic for EmptyEgress<IW> {
+impl<const N: usize, const IW: usize> Logic for EmptyEgress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         self.m_axis_pkt_tdata.next = self.s_axis_pkt_tdata.val();
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn passes_packets_and_backpressure_through() {
-        let mut stage = EmptyEgress::<4>::default();
+        let mut stage = EmptyEgress::<16, 4>::default();
         stage.connect_all();
         stage.s_axis_pkt_tdata.next = 0x1234_5678_9abc_def0u64.into();
         stage.s_axis_pkt_tvalid.next = true;

@@ -17,8 +17,9 @@
 //! table at 16 messages — see the README's resource table — and is not cheaper: its state is
 //! 16 × 64-bit keys and bitmaps in flip-flops with wide multiplexers.)
 //!
-//! * `rx_msg_id` = `{generation[7:0], slot[IW-1:0]}`; every allocation of a slot increments its
-//!   generation, so late packets and timeouts of a slot's previous message are recognised.
+//! * `rx_msg_id` = `{generation, slot[IW-1:0]}` with a generation of `min(8, 15 − IW)` bits (bit
+//!   15 stays clear: it marks NONE); every allocation of a slot increments its generation, so
+//!   late packets and timeouts of a slot's previous message are recognised.
 //!   [`RX_MSG_ID_NONE`] (bit 15 set) is returned when there is no entry.
 //! * `ackNo` = smallest offset not yet received; `is_last_pkt` = every packet
 //!   `0 … num_pkts−1` received, `num_pkts = ⌈msg_len / 1024⌉`.
@@ -105,8 +106,10 @@ pub const RX_GEN_BITS: usize = 8;
 pub const RX_MSG_ID_NONE: u64 = 0x8000;
 /// Payload bytes per packet (one page of the payload memory).
 pub const PAGE_BYTES: u64 = 1024;
-/// Pages of the payload memory: 1024 × 1 KB = 1 MB (2^17 64-bit words).
-pub const PAYLOAD_PAGES: u64 = 1024;
+/// Pages (1 KiB, 128 words) of a payload memory of `2^pw` 64-bit words.
+pub fn payload_pages(pw: usize) -> u64 {
+    1 << (pw - 7)
+}
 /// Widest slot number a table supports (`IW ≤ 10`: up to 1024 messages).
 pub const MAX_SLOT_BITS: usize = 10;
 /// Widest bucket number (`BB ≤ 10`).
@@ -143,14 +146,19 @@ pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
 }
 
 /// Checks a table's parameters; panics with a one-line message naming the parameter.
-pub fn check_parameters(iw: usize, n: usize, bb: usize, classes: &[(u64, u64); 4]) {
-    if let Err(e) = rx_parameter_error(iw, n, bb, classes) {
+pub fn check_parameters(iw: usize, n: usize, bb: usize, pw: usize, classes: &[(u64, u64); 4]) {
+    if let Err(e) = rx_parameter_error(iw, n, bb, pw, classes) {
         panic!("{e}");
     }
 }
 
-/// The one-line reason a table's parameters are invalid, if they are.
-pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, classes: &[(u64, u64); 4]) -> Result<(), String> {
+/// The one-line reason a table's parameters are invalid, if they are (`pw`: the payload memory
+/// has `2^pw` 64-bit words).
+pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[(u64, u64); 4]) -> Result<(), String> {
+    use crate::nic::reassembly::MAX_PAYLOAD_WORD_BITS;
+    if !(17..=MAX_PAYLOAD_WORD_BITS).contains(&pw) {
+        return Err(format!("payload memory 2^{pw} words: 2^17..=2^{MAX_PAYLOAD_WORD_BITS} (page numbers are 13 bits)"));
+    }
     if iw > MAX_SLOT_BITS {
         return Err(format!("IW = {iw}: at most {MAX_SLOT_BITS} slot bits"));
     }
@@ -175,8 +183,8 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, classes: &[(u64, u64);
     }
     let base = class_base_pages(classes);
     let pages = base[3] + classes[3].0 * classes[3].1;
-    if pages > PAYLOAD_PAGES {
-        return Err(format!("receive size classes {classes:?} need {pages} pages, the payload memory has {PAYLOAD_PAGES}"));
+    if pages > payload_pages(pw) {
+        return Err(format!("receive size classes {classes:?} need {pages} pages, the payload memory has {}", payload_pages(pw)));
     }
     Ok(())
 }
@@ -296,6 +304,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     max_msg_len: Constant<Bits<17>>,
     last_bucket: Constant<Bits<BB>>,
     slot_shift: Constant<Bits<4>>,
+    /// Generations wrap within `min(8, 15 − IW)` bits, so `rx_msg_id` never reaches bit 15 (NONE).
+    gen_mask: Constant<Bits<8>>,
     bitmap_lane: Constant<Bits<164>>,
     all_ones64: Constant<Bits<64>>,
     // Temporaries.
@@ -359,7 +369,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
     /// A table with the given size classes `(pages per buffer, buffers)`; panics with a
     /// one-line message when a parameter is out of range ([`check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
-        check_parameters(IW, N, BB, &classes);
+        check_parameters(IW, N, BB, crate::nic::reassembly::MAX_PAYLOAD_WORD_BITS, &classes);
         let base = class_base_pages(&classes);
         Self {
             clock: Default::default(),
@@ -469,6 +479,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             max_msg_len: Constant::new((classes[3].0 * PAGE_BYTES).to_bits()),
             last_bucket: Constant::new(((1u64 << BB) - 1).to_bits()),
             slot_shift: Constant::new((IW as u64).to_bits()),
+            gen_mask: Constant::new(((1u64 << RX_GEN_BITS.min(15 - IW)) - 1).to_bits()),
             bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<164>() << 99),
             all_ones64: Constant::new(Bits::<64>::mask()),
             op_ready: Default::default(),
@@ -768,7 +779,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
         self.new_gen.next = 1.into();
         if self.gen_known.q.val().get_bit(self.new_slot.val().index()) {
-            self.new_gen.next = self.slot_gen.read_data.val() + 1;
+            self.new_gen.next = (self.slot_gen.read_data.val() + 1) & self.gen_mask.val();
         }
         self.ids.alloc_ready.next = self.do_alloc.val();
         self.class0.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 0);
@@ -1061,6 +1072,9 @@ mod tests {
     #[test]
     #[should_panic(expected = "the payload memory has 1024")]
     fn classes_beyond_the_payload_memory_are_rejected() {
-        let _ = GetRxMsgInfo128::new([(1, 128), (4, 128), (8, 16), (38, 16)]);
+        let classes = [(1, 128), (4, 128), (8, 16), (38, 16)];
+        // 1 264 pages fit a 2^18-word memory, not the 2^17 words of the presets up to 128.
+        assert!(rx_parameter_error(7, 128, 6, 18, &classes).is_ok());
+        check_parameters(7, 128, 6, 17, &classes);
     }
 }

@@ -111,7 +111,7 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     credit_scan_port: RAM<Bits<16>, IW>,
     pending_meta: RAM<Bits<112>, IW>,
     pending: DFF<Bits<N>>,
-    fifo_depth: Constant<Bits<8>>,
+    fifo_depth: Constant<Bits<16>>,
     pull_flag: Constant<Bits<8>>,
     // Stage 1 of a PULL insertion (its credit read under way).
     s1_ins_valid: DFF<Bit>,

@@ -36,12 +36,12 @@
 //!   not live or is closed is discarded and counted (`stale_timeout_count`).
 //!
 //! # Per-message state (RAMs, one word per slot)
-//! * `slot_ram` (98 bit): `{buffer page, msg_len, key, generation}`, written when the table
+//! * `slot_ram` (101 bit): `{buffer page (13 bits), msg_len, key, generation}`, written when the table
 //!   answers a request with `is_new_msg` (from its `resp_key`/`resp_msg_len`/`resp_page`).
 //! * `written_ram` (64 bit): packets written (Algorithm 1 line 6). Instead of clearing a word on
 //!   release, a `fresh` flag per slot (set on allocation, cleared by the first write) makes the
 //!   lookup read it as empty.
-//! * `fifo_ram` (100 bit): the read-out queue, `{page, msg_len, remote_port, remote_ip,
+//! * `fifo_ram` (103 bit): the read-out queue, `{page, msg_len, remote_port, remote_ip,
 //!   local_port, slot}` per completed message.
 //! * Flip-flops only for one bit per slot (`live`, `closed`, `fresh`), each updated by
 //!   constant-position writes (one per slot) rather than a runtime-indexed write.
@@ -69,7 +69,8 @@
 //! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
 //!
 //! # Payload memory and size classes
-//! 2^17 × 64 bit (1 MB, [`PAYLOAD_WORD_BITS`]) at every size; the classes are constructor
+//! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
+//! message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]); the classes are constructor
 //! parameters: [`SIZE_CLASSES_16`] (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
 //! message) and [`SIZE_CLASSES_128`] (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB).
 //!
@@ -93,12 +94,17 @@ use crate::nic::get_rx_msg_info::{GetRxMsgInfo, SIZE_CLASSES_128, SIZE_CLASSES_1
 use crate::nic::timer::Timer;
 use rust_hdl::prelude::*;
 
-/// Address bits of the payload memory (64-bit words): 2^17 × 8 B = 1 MB.
+/// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
+/// 1 MiB. The memory is `2^PW` words, a type parameter; pages (1 KiB) are numbered in 13 bits,
+/// so `PW ≤ 20` (8 MiB).
 pub const PAYLOAD_WORD_BITS: usize = 17;
+/// Widest payload memory address (64-bit words): 13-bit page numbers of 128 words.
+pub const MAX_PAYLOAD_WORD_BITS: usize = 20;
 
-/// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way).
+/// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
+/// a payload memory of `2^PW` 64-bit words.
 #[derive(LogicBlock)]
-pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
+pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub ingress_timeout: Signal<In, Bits<32>>,
@@ -162,17 +168,17 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     pub delivered_count: Signal<Out, Bits<32>>,
     msg_table: GetRxMsgInfo<IW, N, BB>,
     timer: Timer<N, IW, 8>,
-    payload: RAM<Bits<64>, PAYLOAD_WORD_BITS>,
-    slot_ram: RAM<Bits<98>, IW>,
+    payload: RAM<Bits<64>, PW>,
+    slot_ram: RAM<Bits<101>, IW>,
     written_ram: RAM<Bits<64>, IW>,
-    fifo_ram: RAM<Bits<100>, IW>,
+    fifo_ram: RAM<Bits<103>, IW>,
     now: DFF<Bits<64>>,
     live: DFF<Bits<N>>,
     closed: DFF<Bits<N>>,
     fresh: DFF<Bits<N>>,
     fwd_slot_valid: DFF<Bit>,
     fwd_slot_addr: DFF<Bits<IW>>,
-    fwd_slot_data: DFF<Bits<98>>,
+    fwd_slot_data: DFF<Bits<101>>,
     fwd_written_valid: DFF<Bit>,
     fwd_written_addr: DFF<Bits<IW>>,
     fwd_written_data: DFF<Bits<64>>,
@@ -193,9 +199,9 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     in_off6: DFF<Bits<6>>,
     in_pkts: DFF<Bits<7>>,
     in_expected: DFF<Bits<11>>,
-    in_base: DFF<Bits<17>>,
+    in_base: DFF<Bits<PW>>,
     in_bitmap: DFF<Bits<64>>,
-    in_header: DFF<Bits<100>>,
+    in_header: DFF<Bits<103>>,
     in_beat: DFF<Bits<8>>,
     in_len_bad: DFF<Bit>,
     ro_rel_pending: DFF<Bit>,
@@ -207,7 +213,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     fifo_wrote: DFF<Bit>,
     ro_state: DFF<Bits<2>>,
     ro_slot: DFF<Bits<IW>>,
-    ro_ptr: DFF<Bits<17>>,
+    ro_ptr: DFF<Bits<PW>>,
     ro_words_left: DFF<Bits<13>>,
     ro_msg_len: DFF<Bits<16>>,
     out_valid: DFF<Bit>,
@@ -223,10 +229,10 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     c_delivered: DFF<Bits<32>>,
     all_ones64: Constant<Bits<64>>,
     out_free: Signal<Local, Bit>,
-    h_entry: Signal<Local, Bits<100>>,
+    h_entry: Signal<Local, Bits<103>>,
     h_slot: Signal<Local, Bits<IW>>,
     h_len: Signal<Local, Bits<16>>,
-    h_word: Signal<Local, Bits<17>>,
+    h_word: Signal<Local, Bits<PW>>,
     can_start: Signal<Local, Bit>,
     start_fifo: Signal<Local, Bit>,
     start_bypass: Signal<Local, Bit>,
@@ -235,7 +241,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     load_hdr1: Signal<Local, Bit>,
     load_data: Signal<Local, Bit>,
     ro_last_word: Signal<Local, Bit>,
-    ro_ptr_next: Signal<Local, Bits<17>>,
+    ro_ptr_next: Signal<Local, Bits<PW>>,
     last_rem: Signal<Local, Bits<3>>,
     last_rem_bits: Signal<Local, Bits<6>>,
     last_keep: Signal<Local, Bits<8>>,
@@ -254,11 +260,11 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     alloc_write: Signal<Local, Bit>,
     alloc_slot: Signal<Local, Bits<IW>>,
     s1_slot: Signal<Local, Bits<IW>>,
-    f_entry: Signal<Local, Bits<98>>,
+    f_entry: Signal<Local, Bits<101>>,
     f_bitmap: Signal<Local, Bits<64>>,
     f_gen: Signal<Local, Bits<8>>,
     f_len: Signal<Local, Bits<16>>,
-    f_page: Signal<Local, Bits<10>>,
+    f_page: Signal<Local, Bits<13>>,
     f_live: Signal<Local, Bit>,
     f_pkts: Signal<Local, Bits<7>>,
     f_off6: Signal<Local, Bits<6>>,
@@ -266,16 +272,16 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     f_dup: Signal<Local, Bit>,
     f_ok: Signal<Local, Bit>,
     f_expected: Signal<Local, Bits<11>>,
-    f_base: Signal<Local, Bits<17>>,
-    f_header: Signal<Local, Bits<100>>,
+    f_base: Signal<Local, Bits<PW>>,
+    f_header: Signal<Local, Bits<103>>,
     c_ok: Signal<Local, Bit>,
     c_slot: Signal<Local, Bits<IW>>,
     c_off6: Signal<Local, Bits<6>>,
     c_pkts: Signal<Local, Bits<7>>,
     c_expected: Signal<Local, Bits<11>>,
-    c_base: Signal<Local, Bits<17>>,
+    c_base: Signal<Local, Bits<PW>>,
     c_bitmap: Signal<Local, Bits<64>>,
-    c_header: Signal<Local, Bits<100>>,
+    c_header: Signal<Local, Bits<103>>,
     c_beat: Signal<Local, Bits<8>>,
     c_bad_before: Signal<Local, Bit>,
     last_bytes: Signal<Local, Bits<4>>,
@@ -295,10 +301,11 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize> {
     slot_shift: Constant<Bits<4>>,
 }
 
-impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
+impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassembly<IW, N, BB, PW> {
     /// A reassembly module whose table has the given size classes `(pages per buffer,
     /// buffers)` (checked by [`crate::nic::get_rx_msg_info::check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
+        crate::nic::get_rx_msg_info::check_parameters(IW, N, BB, PW, &classes);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -498,7 +505,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Reassembly<IW, N, BB> {
     }
 }
 
-impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, N, BB> {
+impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic for Reassembly<IW, N, BB, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, now, live, closed, fresh, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
@@ -562,10 +569,10 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         self.alloc_gen.next = bit_cast::<8, 16>(self.msg_table.resp_rx_msg_id.val() >> self.slot_shift.val());
         self.slot_ram.write_enable.next = self.alloc_write.val();
         self.slot_ram.write_address.next = self.alloc_slot.val();
-        self.slot_ram.write_data.next = (((bit_cast::<98, 10>(self.msg_table.resp_page.val().get_bits::<10>(0)) << 88)
-            | (bit_cast::<98, 16>(self.msg_table.resp_msg_len.val()) << 72))
-            | (bit_cast::<98, 64>(self.msg_table.resp_key.val()) << 8))
-            | bit_cast::<98, 8>(self.alloc_gen.val());
+        self.slot_ram.write_data.next = (((bit_cast::<101, 13>(self.msg_table.resp_page.val().get_bits::<13>(0)) << 88)
+            | (bit_cast::<101, 16>(self.msg_table.resp_msg_len.val()) << 72))
+            | (bit_cast::<101, 64>(self.msg_table.resp_key.val()) << 8))
+            | bit_cast::<101, 8>(self.alloc_gen.val());
         // A RAM read in the cycle of a write returns the old word: the written word is kept
         // for one cycle and forwarded to the lookup.
         self.fwd_slot_valid.d.next = self.alloc_write.val();
@@ -589,7 +596,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         }
         self.f_gen.next = self.f_entry.val().get_bits::<8>(0);
         self.f_len.next = self.f_entry.val().get_bits::<16>(72);
-        self.f_page.next = self.f_entry.val().get_bits::<10>(88);
+        self.f_page.next = self.f_entry.val().get_bits::<13>(88);
         self.f_live.next = (((((!self.s1_rx_msg_id.q.val().get_bit(15))
             & self.live.q.val().get_bit(self.s1_slot.val().index()))
             & (self.f_gen.val() == self.s1_gen.val()))
@@ -605,12 +612,12 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         if (bit_cast::<7, 6>(self.f_off6.val()) + 1) == self.f_pkts.val() {
             self.f_expected.next = bit_cast::<11, 16>(self.f_len.val() - (bit_cast::<16, 6>(self.f_off6.val()) << 10));
         }
-        self.f_base.next = bit_cast::<17, 10>(self.f_page.val() + bit_cast::<10, 6>(self.f_off6.val())) << 7;
+        self.f_base.next = bit_cast::<PW, 13>(self.f_page.val() + bit_cast::<13, 6>(self.f_off6.val())) << 7;
         // Read-out queue entry: {page, msg_len, remote_port, remote_ip, local_port, slot}.
-        self.f_header.next = ((((bit_cast::<100, 10>(self.f_page.val()) << 90) | (bit_cast::<100, 16>(self.f_len.val()) << 74))
-            | (bit_cast::<100, 48>(self.s1_key.q.val().get_bits::<48>(0)) << 26))
-            | (bit_cast::<100, 16>(self.s1_local_port.q.val()) << 10))
-            | bit_cast::<100, IW>(self.s1_slot.val());
+        self.f_header.next = ((((bit_cast::<103, 13>(self.f_page.val()) << 90) | (bit_cast::<103, 16>(self.f_len.val()) << 74))
+            | (bit_cast::<103, 48>(self.s1_key.q.val().get_bits::<48>(0)) << 26))
+            | (bit_cast::<103, 16>(self.s1_local_port.q.val()) << 10))
+            | bit_cast::<103, IW>(self.s1_slot.val());
 
         // The current beat's packet: from the first-beat checks, or from the packet registers.
         self.c_ok.next = self.in_ok.q.val();
@@ -636,7 +643,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
             self.c_bad_before.next = false;
         }
         self.payload.write_enable.next = (self.s1_valid.q.val() & self.c_ok.val()) & (self.c_beat.val() < 128);
-        self.payload.write_address.next = self.c_base.val() + bit_cast::<17, 8>(self.c_beat.val());
+        self.payload.write_address.next = self.c_base.val() + bit_cast::<PW, 8>(self.c_beat.val());
         self.payload.write_data.next = self.s1_data.q.val();
 
         // Length: every non-final beat full; the final tkeep contiguous from byte 0.
@@ -724,7 +731,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
         }
         self.h_slot.next = self.h_entry.val().get_bits::<IW>(0);
         self.h_len.next = self.h_entry.val().get_bits::<16>(74);
-        self.h_word.next = bit_cast::<17, 10>(self.h_entry.val().get_bits::<10>(90)) << 7;
+        self.h_word.next = bit_cast::<PW, 13>(self.h_entry.val().get_bits::<13>(90)) << 7;
         self.load_hdr1.next = (self.ro_state.q.val() == 1) & self.out_free.val();
         self.load_data.next = (self.ro_state.q.val() == 2) & self.out_free.val();
         self.ro_last_word.next = self.load_data.val() & (self.ro_words_left.q.val() == 1);
@@ -944,9 +951,9 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for Reassembly<IW, 
 }
 
 /// The reassembly module of the 16-message NIC.
-pub type Reassembly16 = Reassembly<4, 16, 4>;
+pub type Reassembly16 = Reassembly<4, 16, 4, PAYLOAD_WORD_BITS>;
 /// The reassembly module of the 128-message NIC.
-pub type Reassembly128 = Reassembly<7, 128, 6>;
+pub type Reassembly128 = Reassembly<7, 128, 6, PAYLOAD_WORD_BITS>;
 
 impl Default for Reassembly16 {
     fn default() -> Self {
@@ -964,7 +971,7 @@ impl Default for Reassembly128 {
 mod tests {
     use super::*;
 
-    fn clock<const IW: usize, const N: usize, const BB: usize>(u: &mut Reassembly<IW, N, BB>) {
+    fn clock<const IW: usize, const N: usize, const BB: usize, const PW: usize>(u: &mut Reassembly<IW, N, BB, PW>) {
         assert!(simulate(u, 2000));
         u.clock.next = Clock { clk: true };
         assert!(simulate(u, 2000));
@@ -974,7 +981,7 @@ mod tests {
 
     /// One 16-byte message natively: table init, GetRxMsgInfo, two payload beats, the read-out
     /// of two header beats and two payload beats, then the slot is released again.
-    fn delivers_a_single_packet_message<const IW: usize, const N: usize, const BB: usize>(mut u: Reassembly<IW, N, BB>) {
+    fn delivers_a_single_packet_message<const IW: usize, const N: usize, const BB: usize, const PW: usize>(mut u: Reassembly<IW, N, BB, PW>) {
         u.connect_all();
         u.reset.next = true;
         u.ingress_timeout.next = 1000.into();

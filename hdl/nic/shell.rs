@@ -51,7 +51,7 @@
 
 use crate::nic::get_rx_msg_info::rx_parameter_error;
 use crate::nic::register_map::CONFIG_REGS;
-use crate::nic::tx_path::{check_tx_classes, TxSizeClass, TX_PAYLOAD_ADDR_BITS};
+use crate::nic::tx_path::{check_tx_classes, TxSizeClass};
 
 /// Construction parameters of a NIC shell that are not types.
 #[derive(Clone, Debug)]
@@ -71,14 +71,14 @@ pub struct ShellParams {
 }
 
 impl ShellParams {
-    /// Checks the parameters against the sizes `(iw, n, bb)`; the error is one line naming the
-    /// parameter.
-    pub fn check(&self, iw: usize, n: usize, bb: usize) -> Result<(), String> {
+    /// Checks the parameters against the sizes `(iw, n, bb, pw)`; the error is one line naming
+    /// the parameter.
+    pub fn check(&self, iw: usize, n: usize, bb: usize, pw: usize) -> Result<(), String> {
         if n != 1 << iw {
             return Err(format!("messages {n} must be 2^{iw}"));
         }
-        check_tx_classes(&self.tx_classes, n, TX_PAYLOAD_ADDR_BITS)?;
-        rx_parameter_error(iw, n, bb, &self.rx_classes)
+        check_tx_classes(&self.tx_classes, n, pw)?;
+        rx_parameter_error(iw, n, bb, pw, &self.rx_classes)
     }
 }
 
@@ -88,15 +88,15 @@ pub trait ProgramBlock {
     fn for_params(params: &ShellParams) -> Self;
 }
 
-/// Defines a whole NIC type `$name<N, IW, BB>` with the ingress program `$ingress<IW>` and the
-/// egress stage `$egress<IW>` (see the module documentation); its `Default` is the preset
+/// Defines a whole NIC type `$name<N, IW, BB, PW>` with the ingress program `$ingress<N, IW>` and the
+/// egress stage `$egress<N, IW>` (see the module documentation); its `Default` is the preset
 /// `$preset` of its size.
 #[macro_export]
 macro_rules! nic_shell {
     ($(#[$doc:meta])* $name:ident, $ingress:ident, $egress:ident, $preset:literal) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
-        pub struct $name<const N: usize, const IW: usize, const BB: usize> {
+        pub struct $name<const N: usize, const IW: usize, const BB: usize, const PW: usize> {
             pub clock: Signal<In, Clock>,
             pub reset: Signal<In, Bit>,
             // MAC RX
@@ -155,10 +155,10 @@ macro_rules! nic_shell {
             pub probe_pkt_tready: Signal<Out, Bit>,
             pub probe_pkt_tlast: Signal<Out, Bit>,
 
-            ingress: $ingress<IW>,
-            egress: $egress<IW>,
-            reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB>,
-            tx: $crate::nic::tx_path::TxPath<N, IW, { $crate::nic::tx_path::TX_PAYLOAD_ADDR_BITS }>,
+            ingress: $ingress<N, IW>,
+            egress: $egress<N, IW>,
+            reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB, PW>,
+            tx: $crate::nic::tx_path::TxPath<N, IW, PW>,
             pktgen: $crate::nic::packet_generator::PacketGenerator<N, IW, 3>,
             arbiter: $crate::nic::arbiter::Arbiter,
             deparser: $crate::pisa::deparser::Deparser,
@@ -173,10 +173,10 @@ macro_rules! nic_shell {
             messages: Constant<Bits<32>>,
         }
 
-        impl<const N: usize, const IW: usize, const BB: usize> $name<N, IW, BB> {
+        impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> $name<N, IW, BB, PW> {
             /// A NIC with these parameters (checked; panics with the one-line reason).
             pub fn new(params: &$crate::nic::shell::ShellParams) -> Self {
-                if let Err(e) = params.check(IW, N, BB) {
+                if let Err(e) = params.check(IW, N, BB, PW) {
                     panic!("{e}");
                 }
                 Self {
@@ -231,8 +231,8 @@ macro_rules! nic_shell {
                     probe_pkt_tvalid: Default::default(),
                     probe_pkt_tready: Default::default(),
                     probe_pkt_tlast: Default::default(),
-                    ingress: <$ingress<IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
-                    egress: <$egress<IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
+                    ingress: <$ingress<N, IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
+                    egress: <$egress<N, IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
                     reassembly: $crate::nic::reassembly::Reassembly::new(params.rx_classes),
                     tx: $crate::nic::tx_path::TxPath::new(&params.tx_classes),
                     pktgen: Default::default(),
@@ -251,13 +251,13 @@ macro_rules! nic_shell {
         }
 
         /// The preset of this size ([`crate::configs::preset_params`]).
-        impl<const N: usize, const IW: usize, const BB: usize> Default for $name<N, IW, BB> {
+        impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Default for $name<N, IW, BB, PW> {
             fn default() -> Self {
                 Self::new(&$crate::configs::preset_params($preset, N))
             }
         }
 
-        impl<const N: usize, const IW: usize, const BB: usize> Logic for $name<N, IW, BB> {
+        impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for $name<N, IW, BB, PW> {
             #[hdl_gen]
             fn update(&mut self) {
                 clock!(self, clock, ingress, egress, reassembly, tx, pktgen, arbiter, deparser, csr);

@@ -99,7 +99,7 @@ status_bank! {
     37 sched_removes_count: 32, "Homa: scheduler removes";
     38 sched_unknown_removes_count: 32, "Homa: removes of messages the scheduler did not hold";
     39 sched_fifo_enters_count: 32, "Homa: scheduler FIFO entries";
-    40 sched_levels: 16, "Homa: scheduler entries in use (bits 4-0), FIFO records (bits 15-8)";
+    40 sched_levels: 32, "Homa: scheduler entries in use (bits 4-0), FIFO records (bits 23-8)";
     48 fail_zero_len_count: 32, "GetRxMsgInfo failures: zero message length";
     49 fail_too_long_count: 32, "GetRxMsgInfo failures: message longer than the largest class";
     50 fail_bad_offset_count: 32, "GetRxMsgInfo failures: offset beyond the message";
@@ -136,7 +136,7 @@ status_bank! {
     93 tx_active_slots: 32, "transmit slots active, slots 0-31 (bit i = slot i)";
     94 tx_active_any: 1, "1 while any transmit slot is active";
     95 buffer_flags: 16, "bits 4-0 receive free lists full (IDs, classes 0-3); bit 8 every transmit buffer free; bit 9 a transmit class exhausted";
-    96 tx_cooling_slots: 8, "transmit slots whose generation wraps, waiting 311 296 cycles before reuse (no message key recurs sooner)";
+    96 tx_cooling_slots: 16, "transmit slots whose generation wraps, waiting 311 296 cycles before reuse (no message key recurs sooner)";
     112 ctrl_sent_count: 32, "control packets generated";
     113 pull_sent_count: 32, "PULLs generated";
     114 merged_count: 32, "control events merged into one packet";

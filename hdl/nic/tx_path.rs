@@ -103,9 +103,10 @@ use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
 pub const TX_MAX_MSG_BYTES: u64 = 38 * 1024;
-/// Payload memory of the presets: 2^17 64-bit words (1 MiB), the smallest power of two that
-/// holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB).
-pub const TX_PAYLOAD_ADDR_BITS: usize = 17;
+/// Payload memory of the presets up to 128 messages: 2^17 64-bit words (1 MiB), the smallest
+/// power of two that holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB); larger
+/// sizes double it with the message count ([`crate::configs::COMPILED_SIZES`]).
+pub const TX_PAYLOAD_ADDR_BITS: usize = crate::nic::reassembly::PAYLOAD_WORD_BITS;
 /// The shortest time before a sender reuses a message key `{local IP, port, tx_msg_id}`: longer
 /// than a receiver may remember a delivered key (17/16 of [`DEFAULT_HORIZON_CYCLES`]) plus
 /// [`KEY_REUSE_MARGIN_CYCLES`]. A slot's tx_msg_id is `{generation, slot}`, so a key comes back
@@ -246,7 +247,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub write_busy_count: Signal<Out, Bits<16>>,
     pub buffer_double_free_count: Signal<Out, Bits<16>>,
     /// Slots returned and cooling down before they can be allocated again.
-    pub cooling_slots: Signal<Out, Bits<8>>,
+    pub cooling_slots: Signal<Out, Bits<16>>,
     pub buffers_exhausted: Signal<Out, Bit>,
     pub event_overflow_count: Signal<Out, Bits<16>>,
 
@@ -262,7 +263,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     class_bytes: [Constant<Bits<16>>; TX_MAX_CLASSES],
     class_ffs: [FindFirstSet<N, IW>; TX_MAX_CLASSES],
     max_msg_bytes: Constant<Bits<16>>,
-    comp_capacity: Constant<Bits<8>>,
+    comp_capacity: Constant<Bits<16>>,
     slot_ids: [Constant<Bits<IW>>; N],
     buf_in_use: DFF<Bits<N>>,
     cnt_double_free: DFF<Bits<16>>,
@@ -376,7 +377,6 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
     /// message when they do not fit).
     pub fn new(classes: &[TxSizeClass]) -> Self {
         assert_eq!(N, 1 << IW, "the transmit path holds exactly 2^IW messages");
-        assert!(N <= 128, "the completion queue's level counts up to 128 entries");
         if let Err(e) = check_tx_classes(classes, N, PW) {
             panic!("{e}");
         }

@@ -29,7 +29,7 @@
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct DualPortMemory<const W: usize, const AW: usize> {
+pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub wr_valid: Signal<In, Bit>,
@@ -40,19 +40,17 @@ pub struct DualPortMemory<const W: usize, const AW: usize> {
     pub rd_resp_valid: Signal<Out, Bit>,
     pub rd_value: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
-    /// One bit per entry (128 wide, the largest AW): the entry was written since reset. Bits
-    /// ≥ 2^AW are held at 0 by `index_mask`, so synthesis removes their flip-flops.
-    written: DFF<Bits<128>>,
-    index_mask: Constant<Bits<128>>,
+    /// One bit per entry (`N = 2^AW`): the entry was written since reset.
+    written: DFF<Bits<N>>,
     s1_valid: DFF<Bit>,
     s1_written: DFF<Bit>,
     s1_bypass: DFF<Bit>,
     s1_bypass_value: DFF<Bits<W>>,
 }
 
-impl<const W: usize, const AW: usize> Default for DualPortMemory<W, AW> {
+impl<const W: usize, const N: usize, const AW: usize> Default for DualPortMemory<W, N, AW> {
     fn default() -> Self {
-        assert!(AW <= 7, "at most 128 entries");
+        assert!(N == 1 << AW, "N = 2^AW entries");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -65,7 +63,6 @@ impl<const W: usize, const AW: usize> Default for DualPortMemory<W, AW> {
             rd_value: Default::default(),
             array: Default::default(),
             written: Default::default(),
-            index_mask: Constant::new(crate::pisa::priority_scheduler::low_ones128(1 << AW)),
             s1_valid: Default::default(),
             s1_written: Default::default(),
             s1_bypass: Default::default(),
@@ -74,7 +71,7 @@ impl<const W: usize, const AW: usize> Default for DualPortMemory<W, AW> {
     }
 }
 
-impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
+impl<const W: usize, const N: usize, const AW: usize> Logic for DualPortMemory<W, N, AW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, written, s1_valid, s1_written, s1_bypass, s1_bypass_value);
@@ -84,9 +81,9 @@ impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
         self.array.write_address.next = self.wr_index.val();
         self.array.write_data.next = self.wr_value.val();
         self.array.write_enable.next = self.wr_valid.val();
-        self.written.d.next = self.written.q.val() & self.index_mask.val();
+        self.written.d.next = self.written.q.val();
         if self.wr_valid.val() {
-            self.written.d.next = self.written.q.val().replace_bit(self.wr_index.val().index(), true) & self.index_mask.val();
+            self.written.d.next = self.written.q.val().replace_bit(self.wr_index.val().index(), true);
         }
         self.s1_valid.d.next = self.rd_valid.val();
         self.s1_written.d.next = self.written.q.val().get_bit(self.rd_index.val().index());
@@ -111,6 +108,6 @@ impl<const W: usize, const AW: usize> Logic for DualPortMemory<W, AW> {
 /// The block's Verilog (for `gen`), built in its own stack frame so the configuration table's
 /// frame does not grow.
 #[inline(never)]
-pub fn generate_verilog_of<const W: usize, const AW: usize>() -> String {
-    crate::generate::verilog_of(&mut DualPortMemory::<W, AW>::default())
+pub fn generate_verilog_of<const W: usize, const N: usize, const AW: usize>() -> String {
+    crate::generate::verilog_of(&mut DualPortMemory::<W, N, AW>::default())
 }

@@ -29,7 +29,7 @@
 //! | `res_received`, `res_total` | out | 8, 8 | the granted message's received count and total |
 //! | `inserts_count`, `removes_count`, `unknown_removes_count`, `grants_count`, `fifo_enters_count`, `skipped_arrivals_count` | out | 32 each | counters (see below) |
 //! | `occupancy` | out | 5 | valid entries (0..=16) |
-//! | `fifo_level` | out | 8 | records in the FIFO (a message removed while waiting keeps its record until it is popped and discarded) |
+//! | `fifo_level` | out | 16 | records in the FIFO (a message removed while waiting keeps its record until it is popped and discarded) |
 //!
 //! # Operations (in this order within one cycle)
 //! 1. **FIFO load**: a message popped from the FIFO two cycles ago (see below) enters the lowest
@@ -76,17 +76,12 @@ pub const OP_REMOVE: u64 = 2;
 /// Entries compared in parallel.
 pub const SCHED_ENTRIES: usize = 16;
 
-/// Ones in the low `n` bits of a 128-bit vector.
-pub(crate) fn low_ones128(n: usize) -> Bits<128> {
-    (0..n.min(128)).fold(Bits::<128>::default(), |b, i| b.replace_bit(i, true))
-}
-
 fn arr<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
 }
 
 #[derive(LogicBlock)]
-pub struct PriorityScheduler<const IW: usize> {
+pub struct PriorityScheduler<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub cfg_overcommit: Signal<In, Bits<5>>,
@@ -112,7 +107,7 @@ pub struct PriorityScheduler<const IW: usize> {
     pub fifo_enters_count: Signal<Out, Bits<32>>,
     pub skipped_arrivals_count: Signal<Out, Bits<32>>,
     pub occupancy: Signal<Out, Bits<5>>,
-    pub fifo_level: Signal<Out, Bits<8>>,
+    pub fifo_level: Signal<Out, Bits<16>>,
     // ---- Entries (flip-flops).
     e_valid: [DFF<Bit>; 16],
     e_id: [DFF<Bits<IW>>; 16],
@@ -120,19 +115,17 @@ pub struct PriorityScheduler<const IW: usize> {
     e_recv: [DFF<Bits<8>>; 16],
     e_total: [DFF<Bits<8>>; 16],
     e_granted: [DFF<Bits<8>>; 16],
-    // ---- Per-id bits (128 wide, the largest IW; bits ≥ 2^IW are held at 0 by `id_mask`, so
-    // synthesis removes their flip-flops).
-    id_mask: Constant<Bits<128>>,
-    queued: DFF<Bits<128>>,
-    in_fifo: DFF<Bits<128>>,
-    done: DFF<Bits<128>>,
+    // ---- Per-id bits (N = 2^IW wide).
+    queued: DFF<Bits<N>>,
+    in_fifo: DFF<Bits<N>>,
+    done: DFF<Bits<N>>,
     // ---- FIFO of ids and the waiting state.
     fifo_ids: RAM<Bits<IW>, IW>,
     wait_rr: RAM<Bits<16>, IW>,
     wait_tg: RAM<Bits<16>, IW>,
     fifo_head: DFF<Bits<IW>>,
     fifo_tail: DFF<Bits<IW>>,
-    fifo_count: DFF<Bits<8>>,
+    fifo_count: DFF<Bits<16>>,
     /// Pop stage 1: the head id is being read.
     p1_valid: DFF<Bit>,
     /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
@@ -170,7 +163,7 @@ pub struct PriorityScheduler<const IW: usize> {
     a_recv: [Signal<Local, Bits<8>>; 16],
     a_total: [Signal<Local, Bits<8>>; 16],
     a_granted: [Signal<Local, Bits<8>>; 16],
-    queued_a: Signal<Local, Bits<128>>,
+    queued_a: Signal<Local, Bits<N>>,
     occ_chain: [Signal<Local, Bits<5>>; 17],
     // ---- Step 2: the op.
     is_arrive: Signal<Local, Bit>,
@@ -215,18 +208,18 @@ pub struct PriorityScheduler<const IW: usize> {
     any_chosen: Signal<Local, Bit>,
     any_leave: Signal<Local, Bit>,
     chosen_id: Signal<Local, Bits<IW>>,
-    done_a: Signal<Local, Bits<128>>,
-    done_b: Signal<Local, Bits<128>>,
-    in_fifo_a: Signal<Local, Bits<128>>,
-    in_fifo_b: Signal<Local, Bits<128>>,
-    queued_b: Signal<Local, Bits<128>>,
+    done_a: Signal<Local, Bits<N>>,
+    done_b: Signal<Local, Bits<N>>,
+    in_fifo_a: Signal<Local, Bits<N>>,
+    in_fifo_b: Signal<Local, Bits<N>>,
+    queued_b: Signal<Local, Bits<N>>,
     pop_start: Signal<Local, Bit>,
     p1_id: Signal<Local, Bits<IW>>,
 }
 
-impl<const IW: usize> Default for PriorityScheduler<IW> {
+impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
     fn default() -> Self {
-        assert!((4..=7).contains(&IW), "message ids are 4 to 7 bits");
+        assert!((4..=10).contains(&IW) && N == 1 << IW, "message ids are 4 to 10 bits, N = 2^IW");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -260,7 +253,6 @@ impl<const IW: usize> Default for PriorityScheduler<IW> {
             e_recv: arr(),
             e_total: arr(),
             e_granted: arr(),
-            id_mask: Constant::new(low_ones128(1 << IW)),
             queued: Default::default(),
             in_fifo: Default::default(),
             done: Default::default(),
@@ -352,7 +344,7 @@ impl<const IW: usize> Default for PriorityScheduler<IW> {
     }
 }
 
-impl<const IW: usize> Logic for PriorityScheduler<IW> {
+impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id,
@@ -604,9 +596,9 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
         self.fw_tg_valid.d.next = (self.p1_valid.q.val() & self.to_fifo.val()) & (self.op_id.val() == self.p1_id.val());
         self.fw_tg.d.next = self.wait_tg.write_data.val();
 
-        self.queued.d.next = self.queued_b.val() & self.id_mask.val();
-        self.in_fifo.d.next = self.in_fifo_b.val() & self.id_mask.val();
-        self.done.d.next = self.done_b.val() & self.id_mask.val();
+        self.queued.d.next = self.queued_b.val();
+        self.in_fifo.d.next = self.in_fifo_b.val();
+        self.done.d.next = self.done_b.val();
 
         // ---- Counters.
         if self.new_msg.val() {
@@ -678,10 +670,10 @@ impl<const IW: usize> Logic for PriorityScheduler<IW> {
 /// rust-hdl AST of this block's update (hundreds of unrolled statements) is built by deeply
 /// nested calls that overflow a default 2 MiB test thread.
 #[inline(never)]
-pub fn generate_verilog_of<const IW: usize>() -> String {
+pub fn generate_verilog_of<const N: usize, const IW: usize>() -> String {
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(|| crate::generate::verilog_of(&mut PriorityScheduler::<IW>::default()))
+        .spawn(|| crate::generate::verilog_of(&mut PriorityScheduler::<N, IW>::default()))
         .expect("spawn the generator thread")
         .join()
         .expect("generate the priority scheduler")

@@ -107,9 +107,9 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     core: BoltIngress<P, PW>,
     data_fifo: StreamFifo<Bits<89>, 5>,
     decision_fifo: StreamFifo<Bits<9>, 6>,
-    fifo_depth: Constant<Bits<8>>,
+    fifo_depth: Constant<Bits<16>>,
     output_lag: Constant<Bits<16>>,
-    decision_room: Constant<Bits<8>>,
+    decision_room: Constant<Bits<16>>,
     bolt_protocol: Constant<Bits<8>>,
     /// Byte constants, little-endian by byte position (byte 12 = 0x08, byte 13 = 0x00, …).
     ethertype_ipv4: Constant<Bits<16>>,

@@ -23,12 +23,12 @@ macro_rules! nic_dut {
 }
 
 nic_dut!(
-    nanotransport_hdl::protocols::ndp::ingress::NdpNic<16, 4, 4>,
-    nanotransport_hdl::protocols::ndp::ingress::NdpNic<64, 6, 5>,
-    nanotransport_hdl::protocols::homa::ingress::HomaNic<32, 5, 4>,
-    nanotransport_hdl::protocols::ndp::ingress::NdpNic<128, 7, 6>,
-    nanotransport_hdl::protocols::homa::ingress::HomaNic<16, 4, 4>,
-    nanotransport_hdl::protocols::homa::ingress::HomaNic<128, 7, 6>
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<16, 4, 4, 17>,
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<64, 6, 5, 17>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<32, 5, 4, 17>,
+    nanotransport_hdl::protocols::ndp::ingress::NdpNic<128, 7, 6, 17>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<16, 4, 4, 17>,
+    nanotransport_hdl::protocols::homa::ingress::HomaNic<128, 7, 6, 17>
 );
 
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
@@ -43,7 +43,7 @@ native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: tr
               too_short_count, bad_checksum_count, bad_flags_count, data_count, chop_count, control_count,
               no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count, bad_frame_length_count]);
 
-native_dut!(nanotransport_hdl::protocols::homa::egress::HomaEgress<4>, clocked: true,
+native_dut!(nanotransport_hdl::protocols::homa::egress::HomaEgress<16, 4>, clocked: true,
     inputs: [reset, rtt_pkts, cfg_unsched_prios, prio_wr_valid, prio_wr_index, prio_wr_value, s_axis_pkt_tdata,
              s_axis_pkt_tkeep, s_axis_pkt_tlast, s_axis_pkt_tvalid, s_axis_pkt_remote_ip, s_axis_pkt_remote_port,
              s_axis_pkt_msg_len, s_axis_pkt_pkt_offset, s_axis_pkt_local_port, s_axis_pkt_tx_msg_id, s_axis_pkt_credit,

@@ -80,7 +80,7 @@ fn random_cycles(rng: &mut ChaCha8Rng, entries: usize, n: usize) -> Vec<Cycle> {
 /// reset makes every entry read 0 again.
 #[test]
 fn unit_write_first_and_reset() {
-    let mut io = NativeStepper::<DualPortMemory<8, 4>>::default();
+    let mut io = NativeStepper::<DualPortMemory<8, 16, 4>>::default();
     let w = |i, v| Some((i, v));
     let cycles = vec![
         Cycle { read: Some(3), ..Default::default() },                 // 0 (never written)
@@ -114,11 +114,11 @@ fn lockstep_random() {
     let s = seed("dual_port_memory_lockstep", 642);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let cycles = random_cycles(&mut rng, 16, 12_000);
-    let mut io = Lockstep::<DualPortMemory<8, 4>>::new("nt_nic_16_dual_port_memory");
+    let mut io = Lockstep::<DualPortMemory<8, 16, 4>>::new("nt_nic_16_dual_port_memory");
     let (checked, _, _) = run(&mut io, 16, &cycles);
     println!("AW=4 lockstep: {} cycles, {} comparisons, {checked} reads checked", io.cycle, io.comparisons);
     let cycles = random_cycles(&mut rng, 128, 12_000);
-    let mut io = Lockstep::<DualPortMemory<8, 7>>::new("nt_nic_128_dual_port_memory");
+    let mut io = Lockstep::<DualPortMemory<8, 128, 7>>::new("nt_nic_128_dual_port_memory");
     let (checked, _, _) = run(&mut io, 128, &cycles);
     println!("AW=7 lockstep: {} cycles, {} comparisons, {checked} reads checked", io.cycle, io.comparisons);
 }

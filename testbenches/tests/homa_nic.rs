@@ -288,7 +288,7 @@ fn lockstep_self_loop() {
     use rand::SeedableRng;
     let s = seed("homa_lockstep_whole_nic_self_loop", 604);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = LockstepNic::<HomaNic<16, 4, 4>>::new(&nic_module("homa-tr-16")).unwrap();
+    let backend = LockstepNic::<HomaNic<16, 4, 4, 17>>::new(&nic_module("homa-tr-16")).unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let mut trims = 0;
@@ -346,8 +346,8 @@ fn lockstep_self_loop_128() {
     let s = seed("homa_128_lockstep_whole_nic_self_loop", 606);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     // The generated homa-128 file is Homa (no trimming): compare it with the same program.
-    let native = HomaNic::<128, 7, 6>::new(&nanotransport_hdl::configs::preset_params("homa", 128));
-    let backend = LockstepNic::<HomaNic<128, 7, 6>>::with_native(native, "nt_homa_128_nic").unwrap();
+    let native = HomaNic::<128, 7, 6, 17>::new(&nanotransport_hdl::configs::preset_params("homa", 128));
+    let backend = LockstepNic::<HomaNic<128, 7, 6, 17>>::with_native(native, "nt_homa_128_nic").unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_128_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 3000, 10_000, 20, &mut |f, _| vec![f.to_vec()]);

@@ -49,7 +49,7 @@ fn homa_egress() {
         .drive("s_axis_pkt_msg_len", Drive::Range(1, 40 * 1024))
         .drive("s_axis_pkt_tvalid", Drive::Bernoulli(0.7))
         .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
-    pass::<HomaEgress<4>>("nt_nic_16_homa_egress", stimulus, CYCLES, 62);
+    pass::<HomaEgress<16, 4>>("nt_nic_16_homa_egress", stimulus, CYCLES, 62);
 }
 
 #[test]

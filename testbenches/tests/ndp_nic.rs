@@ -237,7 +237,7 @@ fn lockstep_self_loop() {
     use rand::{Rng, SeedableRng};
     let s = seed("lockstep_whole_nic_self_loop", 504);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = LockstepNic::<NdpNic<16, 4, 4>>::new(&nic_module(CONFIG)).unwrap();
+    let backend = LockstepNic::<NdpNic<16, 4, 4, 17>>::new(&nic_module(CONFIG)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(CONFIG)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let (mut bad, mut wrong_length) = (0, 0);
@@ -298,14 +298,14 @@ fn ndp_128_latency_throughput_and_loopback() {
 #[test]
 fn ndp_128_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6>>("ndp-128", 506)).unwrap().join().unwrap();
+    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6, 17>>("ndp-128", 506)).unwrap().join().unwrap();
 }
 
 /// rust-hdl beside Verilator on the whole 64-message NIC (a size without an earlier preset).
 #[test]
 fn ndp_64_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5>>("ndp-64", 507)).unwrap().join().unwrap();
+    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5, 17>>("ndp-64", 507)).unwrap().join().unwrap();
 }
 
 fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config: &str, default_seed: u64) {

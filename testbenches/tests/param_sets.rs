@@ -56,8 +56,8 @@ fn lockstep_self_loop() {
     registered();
     let s = seed("param_set_lockstep_trimming_self_loop", 701);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let native = HomaNic::<32, 5, 4>::new(&params().shell_params());
-    let backend = LockstepNic::<HomaNic<32, 5, 4>>::with_native(native, &nic_module(NAME)).unwrap();
+    let native = HomaNic::<32, 5, 4, 17>::new(&params().shell_params());
+    let backend = LockstepNic::<HomaNic<32, 5, 4, 17>>::with_native(native, &nic_module(NAME)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(NAME)).unwrap();
     let mut trims = 0;
     let (sent, looped) = self_loop(&mut nic, &mut rng, 16, 6000, 20_000, 20, &mut trimming_link(0.1, &mut trims));
@@ -87,4 +87,57 @@ fn refusals_are_one_line_errors() {
     other.config_defaults[CFG_RTT_PKTS] = 5;
     let e = register(&other).unwrap_err();
     assert!(e.contains("already in use"), "{e}");
+}
+
+/// A size above 128 (256 messages per direction, the preset classes of its size, no shipped
+/// Verilog): 200 single-packet messages sent to itself while the CPU reads nothing hold 200
+/// receive slots at once — more than any 128-message NIC has — then all 200 are read out intact.
+#[test]
+fn holds_more_than_128_messages_at_once() {
+    use rand::{Rng, SeedableRng};
+    const BIG: &str = "ndp-256-own";
+    const HELD: usize = 200;
+    let clock = std::time::Instant::now();
+    register(&NicParams::preset(BIG, "ndp", 256)).unwrap();
+    println!("{BIG}: model ready in {:.1} s", clock.elapsed().as_secs_f64());
+    let w = whole_nic(BIG).unwrap();
+    assert_eq!((w.protocol.as_str(), w.messages), ("ndp", 256));
+    let s = seed("param_set_holds_more_than_128_messages", 702);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let mut nic = nic_with_ip(BIG, NIC_IP).unwrap();
+    nic.msg_ready = false;
+    let sent: Vec<_> = (0..HELD as u16)
+        .map(|k| {
+            let payload: Vec<u8> = (0..rng.gen_range(1..=1024)).map(|_| rng.gen()).collect();
+            nanotransport_sim::nic::TxMessage { remote_ip: NIC_IP, remote_port: 1000 + k, local_port: 2000 + k, payload }
+        })
+        .collect();
+    for m in &sent {
+        nic.send(m);
+    }
+    // Loop every frame back until every message is acknowledged; the CPU reads nothing.
+    let mut looped = 0;
+    while nic.completions.len() < HELD && nic.cycle < 400_000 {
+        while looped < nic.tx_frames.len() {
+            let (f, at) = (nic.tx_frames[looped].1.clone(), nic.cycle + 20);
+            nic.push_frame(&f, at);
+            looped += 1;
+        }
+        nic.step();
+    }
+    let acked = nic.completions.len() == HELD;
+    assert!(acked, "{} of {HELD} acknowledged after {} cycles", nic.completions.len(), nic.cycle);
+    assert!(nic.completions.iter().all(|c| !c.abandoned));
+    assert!(nic.delivered.is_empty(), "nothing read out yet");
+    let status = read_status(&mut nic);
+    let get = |name: &str| status.iter().find(|s| s.0 == name).unwrap().1;
+    assert_eq!((get("fail_no_id_count"), get("fail_no_buffer_count"), get("fail_bucket_full_count")), (0, 0, 0));
+    println!("{BIG}: {HELD} messages held at cycle {}, {looped} frames looped", nic.cycle);
+    nic.msg_ready = true;
+    assert!(nic.run_until(nic.cycle + 400_000, |n| n.delivered.len() == HELD), "{} of {HELD} read out", nic.delivered.len());
+    let mut want: Vec<_> = sent.iter().map(|m| m.payload.clone()).collect();
+    let mut got: Vec<_> = nic.delivered.iter().map(|m| m.payload.clone()).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "every message read out intact, once");
 }

@@ -200,7 +200,7 @@ fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) ->
 /// its position 0..K−1; a fully granted message leaves and the next one enters the set.
 #[test]
 fn unit_five_messages_srpt_order() {
-    let mut io = NativeStepper::<PriorityScheduler<4>>::default();
+    let mut io = NativeStepper::<PriorityScheduler<16, 4>>::default();
     let (k, rtt) = (3u8, 4u8);
     // id → total packets.
     let totals = [(3usize, 20u8), (5, 9), (7, 14), (9, 6), (11, 30)];
@@ -254,7 +254,7 @@ fn unit_five_messages_srpt_order() {
 /// message that left fully granted ignores later ARRIVEs until REMOVEd; unknown REMOVE counted.
 #[test]
 fn unit_back_to_back_same_message() {
-    let mut io = NativeStepper::<PriorityScheduler<4>>::default();
+    let mut io = NativeStepper::<PriorityScheduler<16, 4>>::default();
     let c = |op| Cycle { op: Some(op), overcommit: 2, rtt_pkts: 2 };
     let a = |received: u8| SchedOp::Arrive { id: 1, remaining: 6 - received, received, total: 6, granted: 2 };
     let cycles = vec![
@@ -311,11 +311,11 @@ fn lockstep_model_traffic() {
     let s = seed("priority_scheduler_lockstep", 632);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let cycles = random_cycles(&mut rng, 16, 16, 12_000);
-    let mut io = Lockstep::<PriorityScheduler<4>>::new("nt_nic_16_priority_scheduler");
+    let mut io = Lockstep::<PriorityScheduler<16, 4>>::new("nt_nic_16_priority_scheduler");
     let st = run(&mut io, 16, &cycles);
     println!("IW=4 lockstep: {} cycles, {} comparisons, {} decisions checked", io.cycle, io.comparisons, st.decisions);
     let cycles = random_cycles(&mut rng, 128, 60, 12_000);
-    let mut io = Lockstep::<PriorityScheduler<7>>::new("nt_nic_128_priority_scheduler");
+    let mut io = Lockstep::<PriorityScheduler<128, 7>>::new("nt_nic_128_priority_scheduler");
     let st = run(&mut io, 128, &cycles);
     println!(
         "IW=7 lockstep: {} cycles, {} comparisons, {} decisions checked, fifo_enters {}",

@@ -36,9 +36,9 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     output reg  [31:0] length_mismatch_count;
 
     // Constant declarations
-    localparam  fifo_depth = 8'h20;
+    localparam  fifo_depth = 16'h20;
     localparam  output_lag = 16'he;
-    localparam  decision_room = 8'h3c;
+    localparam  decision_room = 16'h3c;
     localparam  bolt_protocol = 8'h99;
     localparam  ethertype_ipv4 = 16'h8;
     localparam  ipv4_version_ihl = 8'h45;
@@ -90,7 +90,7 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     reg  data_fifo$pop;
     wire  data_fifo$head_valid;
     wire  [88:0] data_fifo$head_data;
-    wire  [7:0] data_fifo$level;
+    wire  [15:0] data_fifo$level;
     reg  decision_fifo$clock;
     reg  decision_fifo$reset;
     reg  decision_fifo$push;
@@ -98,7 +98,7 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     reg  decision_fifo$pop;
     wire  decision_fifo$head_valid;
     wire  [8:0] decision_fifo$head_data;
-    wire  [7:0] decision_fifo$level;
+    wire  [15:0] decision_fifo$level;
     reg  [3:0] in_beat$d;
     wire  [3:0] in_beat$q;
     reg  in_beat$clock;
@@ -2346,10 +2346,10 @@ module nt_bolt_ingress_64p_src32_bolt_stream$data_fifo(clock,reset,push,push_dat
     input wire  pop;
     output reg  head_valid;
     output reg  [88:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h20;
+    localparam  depth = 16'h20;
 
     // Stub signals
     reg  [4:0] storage$read_address;
@@ -2365,11 +2365,11 @@ module nt_bolt_ingress_64p_src32_bolt_stream$data_fifo(clock,reset,push,push_dat
     reg  [4:0] read_ptr$d;
     wire  [4:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2443,8 +2443,8 @@ module nt_bolt_ingress_64p_src32_bolt_stream$data_fifo(clock,reset,push,push_dat
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2501,13 +2501,13 @@ endmodule // nt_bolt_ingress_64p_src32_bolt_stream$data_fifo$read_ptr
 module nt_bolt_ingress_64p_src32_bolt_stream$data_fifo$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2549,13 +2549,13 @@ endmodule // nt_bolt_ingress_64p_src32_bolt_stream$data_fifo$storage
 module nt_bolt_ingress_64p_src32_bolt_stream$data_fifo$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2594,10 +2594,10 @@ module nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo(clock,reset,push,push
     input wire  pop;
     output reg  head_valid;
     output reg  [8:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h40;
+    localparam  depth = 16'h40;
 
     // Stub signals
     reg  [5:0] storage$read_address;
@@ -2613,11 +2613,11 @@ module nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo(clock,reset,push,push
     reg  [5:0] read_ptr$d;
     wire  [5:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2691,8 +2691,8 @@ module nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo(clock,reset,push,push
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2749,13 +2749,13 @@ endmodule // nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo$read_ptr
 module nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2797,13 +2797,13 @@ endmodule // nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo$storage
 module nt_bolt_ingress_64p_src32_bolt_stream$decision_fifo$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

@@ -151,7 +151,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [31:0] ingress$sched_removes_count;
     wire  [31:0] ingress$sched_unknown_removes_count;
     wire  [31:0] ingress$sched_fifo_enters_count;
-    wire  [15:0] ingress$sched_levels;
+    wire  [31:0] ingress$sched_levels;
     wire  [31:0] ingress$offset_range_count;
     reg  egress$clock;
     reg  egress$reset;
@@ -312,7 +312,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [15:0] tx$abandoned_msg_count;
     wire  [15:0] tx$write_busy_count;
     wire  [15:0] tx$buffer_double_free_count;
-    wire  [7:0] tx$cooling_slots;
+    wire  [15:0] tx$cooling_slots;
     wire  tx$buffers_exhausted;
     wire  [15:0] tx$event_overflow_count;
     reg  pktgen$clock;
@@ -486,7 +486,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     reg  [31:0] status$sched_removes_count;
     reg  [31:0] status$sched_unknown_removes_count;
     reg  [31:0] status$sched_fifo_enters_count;
-    reg  [15:0] status$sched_levels;
+    reg  [31:0] status$sched_levels;
     reg  [31:0] status$fail_zero_len_count;
     reg  [31:0] status$fail_too_long_count;
     reg  [31:0] status$fail_bad_offset_count;
@@ -523,7 +523,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     reg  [31:0] status$tx_active_slots;
     reg  status$tx_active_any;
     reg  [15:0] status$buffer_flags;
-    reg  [7:0] status$tx_cooling_slots;
+    reg  [15:0] status$tx_cooling_slots;
     reg  [31:0] status$ctrl_sent_count;
     reg  [31:0] status$pull_sent_count;
     reg  [31:0] status$merged_count;
@@ -3232,9 +3232,6 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
-    // Constant declarations
-    localparam  index_mask = 128'hffff;
-
     // Stub signals
     reg  [3:0] array$read_address;
     reg  array$read_clock;
@@ -3243,8 +3240,8 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [127:0] written$d;
-    wire  [127:0] written$q;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
     reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
@@ -3313,9 +3310,9 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q & index_mask;
+        written$d = written$q;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
@@ -3447,13 +3444,13 @@ endmodule // nt_homa_tr_16_nic$egress$msg_prio$s1_written
 module nt_homa_tr_16_nic$egress$msg_prio$written(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -3557,7 +3554,7 @@ module nt_homa_tr_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,
     output reg  [31:0] sched_removes_count;
     output reg  [31:0] sched_unknown_removes_count;
     output reg  [31:0] sched_fifo_enters_count;
-    output reg  [15:0] sched_levels;
+    output reg  [31:0] sched_levels;
     output reg  [31:0] offset_range_count;
 
     // Constant declarations
@@ -3669,7 +3666,7 @@ module nt_homa_tr_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,
     wire  [31:0] scheduler$fifo_enters_count;
     wire  [31:0] scheduler$skipped_arrivals_count;
     wire  [4:0] scheduler$occupancy;
-    wire  [7:0] scheduler$fifo_level;
+    wire  [15:0] scheduler$fifo_level;
     reg  [3:0] msg_info$read_address;
     reg  msg_info$read_clock;
     wire  [127:0] msg_info$read_data;
@@ -4249,7 +4246,7 @@ module nt_homa_tr_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,
         sched_removes_count = scheduler$removes_count;
         sched_unknown_removes_count = scheduler$unknown_removes_count;
         sched_fifo_enters_count = scheduler$fifo_enters_count;
-        sched_levels = ((scheduler$occupancy) & 16'hffff) | (((scheduler$fifo_level) & 16'hffff) << 32'h8);
+        sched_levels = ((scheduler$occupancy) & 32'hffffffff) | (((scheduler$fifo_level) & 32'hffffffff) << 32'h8);
         offset_range_count = 32'h0;
         msg_info$read_address = scheduler$res_id;
         g_valid$d = scheduler$res_valid & scheduler$res_grant;
@@ -4567,7 +4564,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
     reg  payload$pop;
     wire  payload$head_valid;
     wire  [73:0] payload$head_data;
-    wire  [7:0] payload$level;
+    wire  [15:0] payload$level;
     reg  decisions$clock;
     reg  decisions$reset;
     reg  decisions$push;
@@ -4575,7 +4572,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
     reg  decisions$pop;
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
-    wire  [7:0] decisions$level;
+    wire  [15:0] decisions$level;
     reg  hold_valid$d;
     wire  hold_valid$q;
     reg  hold_valid$clock;
@@ -5419,10 +5416,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
     input wire  pop;
     output reg  head_valid;
     output reg  [127:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -5438,11 +5435,11 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -5516,8 +5513,8 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -5574,13 +5571,13 @@ endmodule // nt_homa_tr_16_nic$ingress$front$decisions$read_ptr
 module nt_homa_tr_16_nic$ingress$front$decisions$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -5622,13 +5619,13 @@ endmodule // nt_homa_tr_16_nic$ingress$front$decisions$storage
 module nt_homa_tr_16_nic$ingress$front$decisions$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7040,10 +7037,10 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
     input wire  pop;
     output reg  head_valid;
     output reg  [73:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h20;
+    localparam  depth = 16'h20;
 
     // Stub signals
     reg  [4:0] storage$read_address;
@@ -7059,11 +7056,11 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
     reg  [4:0] read_ptr$d;
     wire  [4:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -7137,8 +7134,8 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -7195,13 +7192,13 @@ endmodule // nt_homa_tr_16_nic$ingress$front$payload$read_ptr
 module nt_homa_tr_16_nic$ingress$front$payload$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7243,13 +7240,13 @@ endmodule // nt_homa_tr_16_nic$ingress$front$payload$storage
 module nt_homa_tr_16_nic$ingress$front$payload$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -8160,10 +8157,7 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     output reg  [31:0] fifo_enters_count;
     output reg  [31:0] skipped_arrivals_count;
     output reg  [4:0] occupancy;
-    output reg  [7:0] fifo_level;
-
-    // Constant declarations
-    localparam  id_mask = 128'hffff;
+    output reg  [15:0] fifo_level;
 
     // Stub signals
     reg  e_valid$0$d;
@@ -8454,14 +8448,14 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     reg  [7:0] e_granted$15$d;
     wire  [7:0] e_granted$15$q;
     reg  e_granted$15$clock;
-    reg  [127:0] queued$d;
-    wire  [127:0] queued$q;
+    reg  [15:0] queued$d;
+    wire  [15:0] queued$q;
     reg  queued$clock;
-    reg  [127:0] in_fifo$d;
-    wire  [127:0] in_fifo$q;
+    reg  [15:0] in_fifo$d;
+    wire  [15:0] in_fifo$q;
     reg  in_fifo$clock;
-    reg  [127:0] done$d;
-    wire  [127:0] done$q;
+    reg  [15:0] done$d;
+    wire  [15:0] done$q;
     reg  done$clock;
     reg  [3:0] fifo_ids$read_address;
     reg  fifo_ids$read_clock;
@@ -8490,8 +8484,8 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     reg  [3:0] fifo_tail$d;
     wire  [3:0] fifo_tail$q;
     reg  fifo_tail$clock;
-    reg  [7:0] fifo_count$d;
-    wire  [7:0] fifo_count$q;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
     reg  fifo_count$clock;
     reg  p1_valid$d;
     wire  p1_valid$q;
@@ -8687,7 +8681,7 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     reg  [7:0] a_granted$13;
     reg  [7:0] a_granted$14;
     reg  [7:0] a_granted$15;
-    reg  [127:0] queued_a;
+    reg  [15:0] queued_a;
     reg  [4:0] occ_chain$0;
     reg  [4:0] occ_chain$1;
     reg  [4:0] occ_chain$2;
@@ -9782,11 +9776,11 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     reg  any_chosen;
     reg  any_leave;
     reg  [3:0] chosen_id;
-    reg  [127:0] done_a;
-    reg  [127:0] done_b;
-    reg  [127:0] in_fifo_a;
-    reg  [127:0] in_fifo_b;
-    reg  [127:0] queued_b;
+    reg  [15:0] done_a;
+    reg  [15:0] done_b;
+    reg  [15:0] in_fifo_a;
+    reg  [15:0] in_fifo_b;
+    reg  [15:0] queued_b;
     reg  pop_start;
     reg  [3:0] p1_id;
 
@@ -13346,9 +13340,9 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
         fw_rr$d = wait_rr$write_data;
         fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
         fw_tg$d = wait_tg$write_data;
-        queued$d = queued_b & id_mask;
-        in_fifo$d = in_fifo_b & id_mask;
-        done$d = done_b & id_mask;
+        queued$d = queued_b;
+        in_fifo$d = in_fifo_b;
+        done$d = done_b;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end
@@ -13429,13 +13423,13 @@ endmodule // nt_homa_tr_16_nic$ingress$scheduler
 module nt_homa_tr_16_nic$ingress$scheduler$done(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -15272,13 +15266,13 @@ endmodule // nt_homa_tr_16_nic$ingress$scheduler$e_valid$9
 module nt_homa_tr_16_nic$ingress$scheduler$fifo_count(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -15472,13 +15466,13 @@ endmodule // nt_homa_tr_16_nic$ingress$scheduler$grants
 module nt_homa_tr_16_nic$ingress$scheduler$in_fifo(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -15567,13 +15561,13 @@ endmodule // nt_homa_tr_16_nic$ingress$scheduler$p2_valid
 module nt_homa_tr_16_nic$ingress$scheduler$queued(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -15873,7 +15867,7 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
     output reg  [31:0] dropped_count;
 
     // Constant declarations
-    localparam  fifo_depth = 8'h8;
+    localparam  fifo_depth = 16'h8;
     localparam  pull_flag = 8'h8;
 
     // Stub signals
@@ -15884,7 +15878,7 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
     reg  immediate$pop;
     wire  immediate$head_valid;
     wire  [135:0] immediate$head_data;
-    wire  [7:0] immediate$level;
+    wire  [15:0] immediate$level;
     reg  [3:0] gen_credit_event_port$read_address;
     reg  gen_credit_event_port$read_clock;
     wire  [23:0] gen_credit_event_port$read_data;
@@ -16572,10 +16566,10 @@ module nt_homa_tr_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_va
     input wire  pop;
     output reg  head_valid;
     output reg  [135:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -16591,11 +16585,11 @@ module nt_homa_tr_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_va
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -16669,8 +16663,8 @@ module nt_homa_tr_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_va
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -16727,13 +16721,13 @@ endmodule // nt_homa_tr_16_nic$pktgen$immediate$read_ptr
 module nt_homa_tr_16_nic$pktgen$immediate$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -16775,13 +16769,13 @@ endmodule // nt_homa_tr_16_nic$pktgen$immediate$storage
 module nt_homa_tr_16_nic$pktgen$immediate$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -17277,10 +17271,10 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  payload$write_enable;
     reg  [3:0] slot_ram$read_address;
     reg  slot_ram$read_clock;
-    wire  [97:0] slot_ram$read_data;
+    wire  [100:0] slot_ram$read_data;
     reg  [3:0] slot_ram$write_address;
     reg  slot_ram$write_clock;
-    reg  [97:0] slot_ram$write_data;
+    reg  [100:0] slot_ram$write_data;
     reg  slot_ram$write_enable;
     reg  [3:0] written_ram$read_address;
     reg  written_ram$read_clock;
@@ -17291,10 +17285,10 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  written_ram$write_enable;
     reg  [3:0] fifo_ram$read_address;
     reg  fifo_ram$read_clock;
-    wire  [99:0] fifo_ram$read_data;
+    wire  [102:0] fifo_ram$read_data;
     reg  [3:0] fifo_ram$write_address;
     reg  fifo_ram$write_clock;
-    reg  [99:0] fifo_ram$write_data;
+    reg  [102:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
@@ -17314,8 +17308,8 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  [3:0] fwd_slot_addr$d;
     wire  [3:0] fwd_slot_addr$q;
     reg  fwd_slot_addr$clock;
-    reg  [97:0] fwd_slot_data$d;
-    wire  [97:0] fwd_slot_data$q;
+    reg  [100:0] fwd_slot_data$d;
+    wire  [100:0] fwd_slot_data$q;
     reg  fwd_slot_data$clock;
     reg  fwd_written_valid$d;
     wire  fwd_written_valid$q;
@@ -17383,8 +17377,8 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  [63:0] in_bitmap$d;
     wire  [63:0] in_bitmap$q;
     reg  in_bitmap$clock;
-    reg  [99:0] in_header$d;
-    wire  [99:0] in_header$q;
+    reg  [102:0] in_header$d;
+    wire  [102:0] in_header$q;
     reg  in_header$clock;
     reg  [7:0] in_beat$d;
     wire  [7:0] in_beat$q;
@@ -17464,7 +17458,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
 
     // Local signals
     reg  out_free;
-    reg  [99:0] h_entry;
+    reg  [102:0] h_entry;
     reg  [3:0] h_slot;
     reg  [15:0] h_len;
     reg  [16:0] h_word;
@@ -17495,11 +17489,11 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  alloc_write;
     reg  [3:0] alloc_slot;
     reg  [3:0] s1_slot;
-    reg  [97:0] f_entry;
+    reg  [100:0] f_entry;
     reg  [63:0] f_bitmap;
     reg  [7:0] f_gen;
     reg  [15:0] f_len;
-    reg  [9:0] f_page;
+    reg  [12:0] f_page;
     reg  f_live;
     reg  [6:0] f_pkts;
     reg  [5:0] f_off6;
@@ -17508,7 +17502,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  f_ok;
     reg  [10:0] f_expected;
     reg  [16:0] f_base;
-    reg  [99:0] f_header;
+    reg  [102:0] f_header;
     reg  c_ok;
     reg  [3:0] c_slot;
     reg  [5:0] c_off6;
@@ -17516,7 +17510,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  [10:0] c_expected;
     reg  [16:0] c_base;
     reg  [63:0] c_bitmap;
-    reg  [99:0] c_header;
+    reg  [102:0] c_header;
     reg  [7:0] c_beat;
     reg  c_bad_before;
     reg  [3:0] last_bytes;
@@ -18073,7 +18067,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
         slot_ram$write_enable = alloc_write;
         slot_ram$write_address = alloc_slot;
-        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 98'h3ffffffffffffffffffffffff);
+        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(13)]) & 101'h1fffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 101'h1fffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 101'h1fffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 101'h1fffffffffffffffffffffffff);
         fwd_slot_valid$d = alloc_write;
         fwd_slot_addr$d = alloc_slot;
         fwd_slot_data$d = slot_ram$write_data;
@@ -18092,7 +18086,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
         end
         f_gen = f_entry[(32'h0)+:(8)];
         f_len = f_entry[(32'h48)+:(16)];
-        f_page = f_entry[(32'h58)+:(10)];
+        f_page = f_entry[(32'h58)+:(13)];
         f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
         f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
         f_off6 = s1_off$q[(32'h0)+:(6)];
@@ -18103,8 +18097,8 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
         if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
             f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
-        f_base = ((f_page + ((f_off6) & 10'h3ff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 100'hfffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 100'hfffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 100'hfffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 100'hfffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 100'hfffffffffffffffffffffffff);
+        f_base = ((f_page + ((f_off6) & 13'h1fff)) & 17'h1ffff) << 32'h7;
+        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -18216,7 +18210,7 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
         end
         h_slot = h_entry[(32'h0)+:(4)];
         h_len = h_entry[(32'h4a)+:(16)];
-        h_word = ((h_entry[(32'h5a)+:(10)]) & 17'h1ffff) << 32'h7;
+        h_word = ((h_entry[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (ro_state$q == 32'h1) & out_free;
         load_data = (ro_state$q == 32'h2) & out_free;
         ro_last_word = load_data & (ro_words_left$q == 32'h1);
@@ -18823,14 +18817,14 @@ module nt_homa_tr_16_nic$reassembly$fifo_ram(read_address,read_clock,read_data,w
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [99:0] read_data;
+    output reg  [102:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [99:0] write_data;
+    input wire  [102:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[99:0] mem[15:0];
+    reg[102:0] mem[15:0];
 
 
 
@@ -18945,13 +18939,13 @@ endmodule // nt_homa_tr_16_nic$reassembly$fwd_slot_addr
 module nt_homa_tr_16_nic$reassembly$fwd_slot_data(d,q,clock);
 
     // Module arguments
-    input wire  [97:0] d;
-    output reg  [97:0] q;
+    input wire  [100:0] d;
+    output reg  [100:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 98'h0;
+       q = 101'h0;
     end
 
     always @(posedge clock) begin
@@ -19135,13 +19129,13 @@ endmodule // nt_homa_tr_16_nic$reassembly$in_expected
 module nt_homa_tr_16_nic$reassembly$in_header(d,q,clock);
 
     // Module arguments
-    input wire  [99:0] d;
-    output reg  [99:0] q;
+    input wire  [102:0] d;
+    output reg  [102:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 100'h0;
+       q = 103'h0;
     end
 
     always @(posedge clock) begin
@@ -19326,6 +19320,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 4'hf;
     localparam  slot_shift = 4'h4;
+    localparam  gen_mask = 8'hff;
     localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
 
@@ -20411,7 +20406,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         new_slot = ids$alloc_id;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
-            new_gen = slot_gen$read_data + 32'h1;
+            new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
         end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
@@ -25113,14 +25108,14 @@ module nt_homa_tr_16_nic$reassembly$slot_ram(read_address,read_clock,read_data,w
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [97:0] read_data;
+    output reg  [100:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [97:0] write_data;
+    input wire  [100:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[97:0] mem[15:0];
+    reg[100:0] mem[15:0];
 
 
 
@@ -25612,7 +25607,7 @@ module nt_homa_tr_16_nic$status(index,value,map_version,protocol_id,messages,dat
     input wire  [31:0] sched_removes_count;
     input wire  [31:0] sched_unknown_removes_count;
     input wire  [31:0] sched_fifo_enters_count;
-    input wire  [15:0] sched_levels;
+    input wire  [31:0] sched_levels;
     input wire  [31:0] fail_zero_len_count;
     input wire  [31:0] fail_too_long_count;
     input wire  [31:0] fail_bad_offset_count;
@@ -25649,7 +25644,7 @@ module nt_homa_tr_16_nic$status(index,value,map_version,protocol_id,messages,dat
     input wire  [31:0] tx_active_slots;
     input wire  tx_active_any;
     input wire  [15:0] buffer_flags;
-    input wire  [7:0] tx_cooling_slots;
+    input wire  [15:0] tx_cooling_slots;
     input wire  [31:0] ctrl_sent_count;
     input wire  [31:0] pull_sent_count;
     input wire  [31:0] merged_count;
@@ -26041,7 +26036,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     output reg  [15:0] abandoned_msg_count;
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
-    output reg  [7:0] cooling_slots;
+    output reg  [15:0] cooling_slots;
     output reg  buffers_exhausted;
     output reg  [15:0] event_overflow_count;
 
@@ -26055,7 +26050,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     localparam  class_bytes$2 = 16'h0;
     localparam  class_bytes$3 = 16'h0;
     localparam  max_msg_bytes = 16'h9800;
-    localparam  comp_capacity = 8'h10;
+    localparam  comp_capacity = 16'h10;
     localparam  slot_ids$0 = 4'h0;
     localparam  slot_ids$1 = 4'h1;
     localparam  slot_ids$2 = 4'h2;
@@ -26199,7 +26194,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  comp_q$pop;
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
-    wire  [7:0] comp_q$level;
+    wire  [15:0] comp_q$level;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
@@ -26210,7 +26205,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  cool_q$pop;
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
-    wire  [7:0] cool_q$level;
+    wire  [15:0] cool_q$level;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -27891,10 +27886,10 @@ module nt_homa_tr_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,hea
     input wire  pop;
     output reg  head_valid;
     output reg  [16:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -27910,11 +27905,11 @@ module nt_homa_tr_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -27988,8 +27983,8 @@ module nt_homa_tr_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,hea
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -28046,13 +28041,13 @@ endmodule // nt_homa_tr_16_nic$tx$comp_q$read_ptr
 module nt_homa_tr_16_nic$tx$comp_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -28094,13 +28089,13 @@ endmodule // nt_homa_tr_16_nic$tx$comp_q$storage
 module nt_homa_tr_16_nic$tx$comp_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -28139,10 +28134,10 @@ module nt_homa_tr_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,hea
     input wire  pop;
     output reg  head_valid;
     output reg  [31:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -28158,11 +28153,11 @@ module nt_homa_tr_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -28236,8 +28231,8 @@ module nt_homa_tr_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,hea
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -28294,13 +28289,13 @@ endmodule // nt_homa_tr_16_nic$tx$cool_q$read_ptr
 module nt_homa_tr_16_nic$tx$cool_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -28342,13 +28337,13 @@ endmodule // nt_homa_tr_16_nic$tx$cool_q$storage
 module nt_homa_tr_16_nic$tx$cool_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -28486,7 +28481,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  dlv_q$pop;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
-    wire  [7:0] dlv_q$level;
+    wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
@@ -28494,7 +28489,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  ctx_q$pop;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
-    wire  [7:0] ctx_q$level;
+    wire  [15:0] ctx_q$level;
     reg  [15:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [3:0] rr_above$index;
@@ -29672,10 +29667,10 @@ module nt_homa_tr_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid
     input wire  pop;
     output reg  head_valid;
     output reg  [99:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -29691,11 +29686,11 @@ module nt_homa_tr_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -29769,8 +29764,8 @@ module nt_homa_tr_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -29827,13 +29822,13 @@ endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$read_ptr
 module nt_homa_tr_16_nic$tx$core$ctx_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -29875,13 +29870,13 @@ endmodule // nt_homa_tr_16_nic$tx$core$ctx_q$storage
 module nt_homa_tr_16_nic$tx$core$ctx_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -29920,10 +29915,10 @@ module nt_homa_tr_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid
     input wire  pop;
     output reg  head_valid;
     output reg  [79:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -29939,11 +29934,11 @@ module nt_homa_tr_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -30017,8 +30012,8 @@ module nt_homa_tr_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -30075,13 +30070,13 @@ endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$read_ptr
 module nt_homa_tr_16_nic$tx$core$dlv_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -30123,13 +30118,13 @@ endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$storage
 module nt_homa_tr_16_nic$tx$core$dlv_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

@@ -152,7 +152,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [31:0] ingress$sched_removes_count;
     wire  [31:0] ingress$sched_unknown_removes_count;
     wire  [31:0] ingress$sched_fifo_enters_count;
-    wire  [15:0] ingress$sched_levels;
+    wire  [31:0] ingress$sched_levels;
     reg  egress$clock;
     reg  egress$reset;
     reg  [15:0] egress$rtt_pkts;
@@ -312,7 +312,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [15:0] tx$abandoned_msg_count;
     wire  [15:0] tx$write_busy_count;
     wire  [15:0] tx$buffer_double_free_count;
-    wire  [7:0] tx$cooling_slots;
+    wire  [15:0] tx$cooling_slots;
     wire  tx$buffers_exhausted;
     wire  [15:0] tx$event_overflow_count;
     reg  pktgen$clock;
@@ -486,7 +486,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [31:0] status$sched_removes_count;
     reg  [31:0] status$sched_unknown_removes_count;
     reg  [31:0] status$sched_fifo_enters_count;
-    reg  [15:0] status$sched_levels;
+    reg  [31:0] status$sched_levels;
     reg  [31:0] status$fail_zero_len_count;
     reg  [31:0] status$fail_too_long_count;
     reg  [31:0] status$fail_bad_offset_count;
@@ -523,7 +523,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [31:0] status$tx_active_slots;
     reg  status$tx_active_any;
     reg  [15:0] status$buffer_flags;
-    reg  [7:0] status$tx_cooling_slots;
+    reg  [15:0] status$tx_cooling_slots;
     reg  [31:0] status$ctrl_sent_count;
     reg  [31:0] status$pull_sent_count;
     reg  [31:0] status$merged_count;
@@ -2775,7 +2775,7 @@ module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_ax
     output reg  [31:0] sched_removes_count;
     output reg  [31:0] sched_unknown_removes_count;
     output reg  [31:0] sched_fifo_enters_count;
-    output reg  [15:0] sched_levels;
+    output reg  [31:0] sched_levels;
 
     // Stub signals
     reg  front$clock;
@@ -3616,7 +3616,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
     reg  payload$pop;
     wire  payload$head_valid;
     wire  [73:0] payload$head_data;
-    wire  [7:0] payload$level;
+    wire  [15:0] payload$level;
     reg  decisions$clock;
     reg  decisions$reset;
     reg  decisions$push;
@@ -3624,7 +3624,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
     reg  decisions$pop;
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
-    wire  [7:0] decisions$level;
+    wire  [15:0] decisions$level;
     reg  hold_valid$d;
     wire  hold_valid$q;
     reg  hold_valid$clock;
@@ -4468,10 +4468,10 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
     input wire  pop;
     output reg  head_valid;
     output reg  [127:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -4487,11 +4487,11 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -4565,8 +4565,8 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -4623,13 +4623,13 @@ endmodule // nt_ndp_16_nic$ingress$front$decisions$read_ptr
 module nt_ndp_16_nic$ingress$front$decisions$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4671,13 +4671,13 @@ endmodule // nt_ndp_16_nic$ingress$front$decisions$storage
 module nt_ndp_16_nic$ingress$front$decisions$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6089,10 +6089,10 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
     input wire  pop;
     output reg  head_valid;
     output reg  [73:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h20;
+    localparam  depth = 16'h20;
 
     // Stub signals
     reg  [4:0] storage$read_address;
@@ -6108,11 +6108,11 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
     reg  [4:0] read_ptr$d;
     wire  [4:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -6186,8 +6186,8 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -6244,13 +6244,13 @@ endmodule // nt_ndp_16_nic$ingress$front$payload$read_ptr
 module nt_ndp_16_nic$ingress$front$payload$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6292,13 +6292,13 @@ endmodule // nt_ndp_16_nic$ingress$front$payload$storage
 module nt_ndp_16_nic$ingress$front$payload$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6578,7 +6578,7 @@ module nt_ndp_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     output reg  [31:0] dropped_count;
 
     // Constant declarations
-    localparam  fifo_depth = 8'h8;
+    localparam  fifo_depth = 16'h8;
     localparam  pull_flag = 8'h8;
 
     // Stub signals
@@ -6589,7 +6589,7 @@ module nt_ndp_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  immediate$pop;
     wire  immediate$head_valid;
     wire  [135:0] immediate$head_data;
-    wire  [7:0] immediate$level;
+    wire  [15:0] immediate$level;
     reg  [3:0] gen_credit_event_port$read_address;
     reg  gen_credit_event_port$read_clock;
     wire  [23:0] gen_credit_event_port$read_data;
@@ -7277,10 +7277,10 @@ module nt_ndp_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
     input wire  pop;
     output reg  head_valid;
     output reg  [135:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -7296,11 +7296,11 @@ module nt_ndp_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -7374,8 +7374,8 @@ module nt_ndp_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -7432,13 +7432,13 @@ endmodule // nt_ndp_16_nic$pktgen$immediate$read_ptr
 module nt_ndp_16_nic$pktgen$immediate$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7480,13 +7480,13 @@ endmodule // nt_ndp_16_nic$pktgen$immediate$storage
 module nt_ndp_16_nic$pktgen$immediate$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7982,10 +7982,10 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  payload$write_enable;
     reg  [3:0] slot_ram$read_address;
     reg  slot_ram$read_clock;
-    wire  [97:0] slot_ram$read_data;
+    wire  [100:0] slot_ram$read_data;
     reg  [3:0] slot_ram$write_address;
     reg  slot_ram$write_clock;
-    reg  [97:0] slot_ram$write_data;
+    reg  [100:0] slot_ram$write_data;
     reg  slot_ram$write_enable;
     reg  [3:0] written_ram$read_address;
     reg  written_ram$read_clock;
@@ -7996,10 +7996,10 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  written_ram$write_enable;
     reg  [3:0] fifo_ram$read_address;
     reg  fifo_ram$read_clock;
-    wire  [99:0] fifo_ram$read_data;
+    wire  [102:0] fifo_ram$read_data;
     reg  [3:0] fifo_ram$write_address;
     reg  fifo_ram$write_clock;
-    reg  [99:0] fifo_ram$write_data;
+    reg  [102:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
@@ -8019,8 +8019,8 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  [3:0] fwd_slot_addr$d;
     wire  [3:0] fwd_slot_addr$q;
     reg  fwd_slot_addr$clock;
-    reg  [97:0] fwd_slot_data$d;
-    wire  [97:0] fwd_slot_data$q;
+    reg  [100:0] fwd_slot_data$d;
+    wire  [100:0] fwd_slot_data$q;
     reg  fwd_slot_data$clock;
     reg  fwd_written_valid$d;
     wire  fwd_written_valid$q;
@@ -8088,8 +8088,8 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  [63:0] in_bitmap$d;
     wire  [63:0] in_bitmap$q;
     reg  in_bitmap$clock;
-    reg  [99:0] in_header$d;
-    wire  [99:0] in_header$q;
+    reg  [102:0] in_header$d;
+    wire  [102:0] in_header$q;
     reg  in_header$clock;
     reg  [7:0] in_beat$d;
     wire  [7:0] in_beat$q;
@@ -8169,7 +8169,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
 
     // Local signals
     reg  out_free;
-    reg  [99:0] h_entry;
+    reg  [102:0] h_entry;
     reg  [3:0] h_slot;
     reg  [15:0] h_len;
     reg  [16:0] h_word;
@@ -8200,11 +8200,11 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  alloc_write;
     reg  [3:0] alloc_slot;
     reg  [3:0] s1_slot;
-    reg  [97:0] f_entry;
+    reg  [100:0] f_entry;
     reg  [63:0] f_bitmap;
     reg  [7:0] f_gen;
     reg  [15:0] f_len;
-    reg  [9:0] f_page;
+    reg  [12:0] f_page;
     reg  f_live;
     reg  [6:0] f_pkts;
     reg  [5:0] f_off6;
@@ -8213,7 +8213,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  f_ok;
     reg  [10:0] f_expected;
     reg  [16:0] f_base;
-    reg  [99:0] f_header;
+    reg  [102:0] f_header;
     reg  c_ok;
     reg  [3:0] c_slot;
     reg  [5:0] c_off6;
@@ -8221,7 +8221,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  [10:0] c_expected;
     reg  [16:0] c_base;
     reg  [63:0] c_bitmap;
-    reg  [99:0] c_header;
+    reg  [102:0] c_header;
     reg  [7:0] c_beat;
     reg  c_bad_before;
     reg  [3:0] last_bytes;
@@ -8778,7 +8778,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
         slot_ram$write_enable = alloc_write;
         slot_ram$write_address = alloc_slot;
-        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 98'h3ffffffffffffffffffffffff);
+        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(13)]) & 101'h1fffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 101'h1fffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 101'h1fffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 101'h1fffffffffffffffffffffffff);
         fwd_slot_valid$d = alloc_write;
         fwd_slot_addr$d = alloc_slot;
         fwd_slot_data$d = slot_ram$write_data;
@@ -8797,7 +8797,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         end
         f_gen = f_entry[(32'h0)+:(8)];
         f_len = f_entry[(32'h48)+:(16)];
-        f_page = f_entry[(32'h58)+:(10)];
+        f_page = f_entry[(32'h58)+:(13)];
         f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
         f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
         f_off6 = s1_off$q[(32'h0)+:(6)];
@@ -8808,8 +8808,8 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
             f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
-        f_base = ((f_page + ((f_off6) & 10'h3ff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 100'hfffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 100'hfffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 100'hfffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 100'hfffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 100'hfffffffffffffffffffffffff);
+        f_base = ((f_page + ((f_off6) & 13'h1fff)) & 17'h1ffff) << 32'h7;
+        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -8921,7 +8921,7 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         end
         h_slot = h_entry[(32'h0)+:(4)];
         h_len = h_entry[(32'h4a)+:(16)];
-        h_word = ((h_entry[(32'h5a)+:(10)]) & 17'h1ffff) << 32'h7;
+        h_word = ((h_entry[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (ro_state$q == 32'h1) & out_free;
         load_data = (ro_state$q == 32'h2) & out_free;
         ro_last_word = load_data & (ro_words_left$q == 32'h1);
@@ -9528,14 +9528,14 @@ module nt_ndp_16_nic$reassembly$fifo_ram(read_address,read_clock,read_data,write
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [99:0] read_data;
+    output reg  [102:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [99:0] write_data;
+    input wire  [102:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[99:0] mem[15:0];
+    reg[102:0] mem[15:0];
 
 
 
@@ -9650,13 +9650,13 @@ endmodule // nt_ndp_16_nic$reassembly$fwd_slot_addr
 module nt_ndp_16_nic$reassembly$fwd_slot_data(d,q,clock);
 
     // Module arguments
-    input wire  [97:0] d;
-    output reg  [97:0] q;
+    input wire  [100:0] d;
+    output reg  [100:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 98'h0;
+       q = 101'h0;
     end
 
     always @(posedge clock) begin
@@ -9840,13 +9840,13 @@ endmodule // nt_ndp_16_nic$reassembly$in_expected
 module nt_ndp_16_nic$reassembly$in_header(d,q,clock);
 
     // Module arguments
-    input wire  [99:0] d;
-    output reg  [99:0] q;
+    input wire  [102:0] d;
+    output reg  [102:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 100'h0;
+       q = 103'h0;
     end
 
     always @(posedge clock) begin
@@ -10031,6 +10031,7 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 4'hf;
     localparam  slot_shift = 4'h4;
+    localparam  gen_mask = 8'hff;
     localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
 
@@ -11116,7 +11117,7 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         new_slot = ids$alloc_id;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
-            new_gen = slot_gen$read_data + 32'h1;
+            new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
         end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
@@ -15818,14 +15819,14 @@ module nt_ndp_16_nic$reassembly$slot_ram(read_address,read_clock,read_data,write
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [97:0] read_data;
+    output reg  [100:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [97:0] write_data;
+    input wire  [100:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[97:0] mem[15:0];
+    reg[100:0] mem[15:0];
 
 
 
@@ -16317,7 +16318,7 @@ module nt_ndp_16_nic$status(index,value,map_version,protocol_id,messages,datapat
     input wire  [31:0] sched_removes_count;
     input wire  [31:0] sched_unknown_removes_count;
     input wire  [31:0] sched_fifo_enters_count;
-    input wire  [15:0] sched_levels;
+    input wire  [31:0] sched_levels;
     input wire  [31:0] fail_zero_len_count;
     input wire  [31:0] fail_too_long_count;
     input wire  [31:0] fail_bad_offset_count;
@@ -16354,7 +16355,7 @@ module nt_ndp_16_nic$status(index,value,map_version,protocol_id,messages,datapat
     input wire  [31:0] tx_active_slots;
     input wire  tx_active_any;
     input wire  [15:0] buffer_flags;
-    input wire  [7:0] tx_cooling_slots;
+    input wire  [15:0] tx_cooling_slots;
     input wire  [31:0] ctrl_sent_count;
     input wire  [31:0] pull_sent_count;
     input wire  [31:0] merged_count;
@@ -16746,7 +16747,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     output reg  [15:0] abandoned_msg_count;
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
-    output reg  [7:0] cooling_slots;
+    output reg  [15:0] cooling_slots;
     output reg  buffers_exhausted;
     output reg  [15:0] event_overflow_count;
 
@@ -16760,7 +16761,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     localparam  class_bytes$2 = 16'h0;
     localparam  class_bytes$3 = 16'h0;
     localparam  max_msg_bytes = 16'h9800;
-    localparam  comp_capacity = 8'h10;
+    localparam  comp_capacity = 16'h10;
     localparam  slot_ids$0 = 4'h0;
     localparam  slot_ids$1 = 4'h1;
     localparam  slot_ids$2 = 4'h2;
@@ -16904,7 +16905,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  comp_q$pop;
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
-    wire  [7:0] comp_q$level;
+    wire  [15:0] comp_q$level;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
@@ -16915,7 +16916,7 @@ module nt_ndp_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  cool_q$pop;
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
-    wire  [7:0] cool_q$level;
+    wire  [15:0] cool_q$level;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -18596,10 +18597,10 @@ module nt_ndp_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
     input wire  pop;
     output reg  head_valid;
     output reg  [16:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -18615,11 +18616,11 @@ module nt_ndp_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -18693,8 +18694,8 @@ module nt_ndp_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -18751,13 +18752,13 @@ endmodule // nt_ndp_16_nic$tx$comp_q$read_ptr
 module nt_ndp_16_nic$tx$comp_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -18799,13 +18800,13 @@ endmodule // nt_ndp_16_nic$tx$comp_q$storage
 module nt_ndp_16_nic$tx$comp_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -18844,10 +18845,10 @@ module nt_ndp_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
     input wire  pop;
     output reg  head_valid;
     output reg  [31:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -18863,11 +18864,11 @@ module nt_ndp_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -18941,8 +18942,8 @@ module nt_ndp_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -18999,13 +19000,13 @@ endmodule // nt_ndp_16_nic$tx$cool_q$read_ptr
 module nt_ndp_16_nic$tx$cool_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -19047,13 +19048,13 @@ endmodule // nt_ndp_16_nic$tx$cool_q$storage
 module nt_ndp_16_nic$tx$cool_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -19191,7 +19192,7 @@ module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  dlv_q$pop;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
-    wire  [7:0] dlv_q$level;
+    wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
@@ -19199,7 +19200,7 @@ module nt_ndp_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  ctx_q$pop;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
-    wire  [7:0] ctx_q$level;
+    wire  [15:0] ctx_q$level;
     reg  [15:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [3:0] rr_above$index;
@@ -20377,10 +20378,10 @@ module nt_ndp_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
     input wire  pop;
     output reg  head_valid;
     output reg  [99:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -20396,11 +20397,11 @@ module nt_ndp_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -20474,8 +20475,8 @@ module nt_ndp_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -20532,13 +20533,13 @@ endmodule // nt_ndp_16_nic$tx$core$ctx_q$read_ptr
 module nt_ndp_16_nic$tx$core$ctx_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -20580,13 +20581,13 @@ endmodule // nt_ndp_16_nic$tx$core$ctx_q$storage
 module nt_ndp_16_nic$tx$core$ctx_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -20625,10 +20626,10 @@ module nt_ndp_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
     input wire  pop;
     output reg  head_valid;
     output reg  [79:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -20644,11 +20645,11 @@ module nt_ndp_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -20722,8 +20723,8 @@ module nt_ndp_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -20780,13 +20781,13 @@ endmodule // nt_ndp_16_nic$tx$core$dlv_q$read_ptr
 module nt_ndp_16_nic$tx$core$dlv_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -20828,13 +20829,13 @@ endmodule // nt_ndp_16_nic$tx$core$dlv_q$storage
 module nt_ndp_16_nic$tx$core$dlv_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

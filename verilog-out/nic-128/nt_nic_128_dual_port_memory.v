@@ -12,9 +12,6 @@ module nt_nic_128_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_val
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
-    // Constant declarations
-    localparam  index_mask = 128'hffffffffffffffffffffffffffffffff;
-
     // Stub signals
     reg  [6:0] array$read_address;
     reg  array$read_clock;
@@ -93,9 +90,9 @@ module nt_nic_128_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_val
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q & index_mask;
+        written$d = written$q;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];

@@ -220,7 +220,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     reg  dlv_q$pop;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
-    wire  [7:0] dlv_q$level;
+    wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
@@ -228,7 +228,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     reg  ctx_q$pop;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
-    wire  [7:0] ctx_q$level;
+    wire  [15:0] ctx_q$level;
     reg  [127:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [6:0] rr_above$index;
@@ -1966,10 +1966,10 @@ module nt_nic_128_packetization$ctx_q(clock,reset,push,push_data,pop,head_valid,
     input wire  pop;
     output reg  head_valid;
     output reg  [99:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -1985,11 +1985,11 @@ module nt_nic_128_packetization$ctx_q(clock,reset,push,push_data,pop,head_valid,
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2063,8 +2063,8 @@ module nt_nic_128_packetization$ctx_q(clock,reset,push,push_data,pop,head_valid,
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2121,13 +2121,13 @@ endmodule // nt_nic_128_packetization$ctx_q$read_ptr
 module nt_nic_128_packetization$ctx_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2169,13 +2169,13 @@ endmodule // nt_nic_128_packetization$ctx_q$storage
 module nt_nic_128_packetization$ctx_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2214,10 +2214,10 @@ module nt_nic_128_packetization$dlv_q(clock,reset,push,push_data,pop,head_valid,
     input wire  pop;
     output reg  head_valid;
     output reg  [79:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -2233,11 +2233,11 @@ module nt_nic_128_packetization$dlv_q(clock,reset,push,push_data,pop,head_valid,
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2311,8 +2311,8 @@ module nt_nic_128_packetization$dlv_q(clock,reset,push,push_data,pop,head_valid,
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2369,13 +2369,13 @@ endmodule // nt_nic_128_packetization$dlv_q$read_ptr
 module nt_nic_128_packetization$dlv_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2417,13 +2417,13 @@ endmodule // nt_nic_128_packetization$dlv_q$storage
 module nt_nic_128_packetization$dlv_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

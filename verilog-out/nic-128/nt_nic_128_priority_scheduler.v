@@ -27,10 +27,7 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
     output reg  [31:0] fifo_enters_count;
     output reg  [31:0] skipped_arrivals_count;
     output reg  [4:0] occupancy;
-    output reg  [7:0] fifo_level;
-
-    // Constant declarations
-    localparam  id_mask = 128'hffffffffffffffffffffffffffffffff;
+    output reg  [15:0] fifo_level;
 
     // Stub signals
     reg  e_valid$0$d;
@@ -357,8 +354,8 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
     reg  [6:0] fifo_tail$d;
     wire  [6:0] fifo_tail$q;
     reg  fifo_tail$clock;
-    reg  [7:0] fifo_count$d;
-    wire  [7:0] fifo_count$q;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
     reg  fifo_count$clock;
     reg  p1_valid$d;
     wire  p1_valid$q;
@@ -5213,9 +5210,9 @@ module nt_nic_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_
         fw_rr$d = wait_rr$write_data;
         fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
         fw_tg$d = wait_tg$write_data;
-        queued$d = queued_b & id_mask;
-        in_fifo$d = in_fifo_b & id_mask;
-        done$d = done_b & id_mask;
+        queued$d = queued_b;
+        in_fifo$d = in_fifo_b;
+        done$d = done_b;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end
@@ -7139,13 +7136,13 @@ endmodule // nt_nic_128_priority_scheduler$e_valid$9
 module nt_nic_128_priority_scheduler$fifo_count(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

@@ -61,7 +61,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     output reg  [15:0] abandoned_msg_count;
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
-    output reg  [7:0] cooling_slots;
+    output reg  [15:0] cooling_slots;
     output reg  buffers_exhausted;
     output reg  [15:0] event_overflow_count;
 
@@ -75,7 +75,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     localparam  class_bytes$2 = 16'h2000;
     localparam  class_bytes$3 = 16'h9800;
     localparam  max_msg_bytes = 16'h9800;
-    localparam  comp_capacity = 8'h80;
+    localparam  comp_capacity = 16'h80;
     localparam  slot_ids$0 = 7'b0;
     localparam  slot_ids$1 = 7'b1;
     localparam  slot_ids$2 = 7'b10;
@@ -331,7 +331,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  comp_q$pop;
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
-    wire  [7:0] comp_q$level;
+    wire  [15:0] comp_q$level;
     reg  [127:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [6:0] ret_ffs$index;
@@ -342,7 +342,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  cool_q$pop;
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
-    wire  [7:0] cool_q$level;
+    wire  [15:0] cool_q$level;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -6167,10 +6167,10 @@ module nt_nic_128_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_
     input wire  pop;
     output reg  head_valid;
     output reg  [16:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h80;
+    localparam  depth = 16'h80;
 
     // Stub signals
     reg  [6:0] storage$read_address;
@@ -6186,11 +6186,11 @@ module nt_nic_128_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_
     reg  [6:0] read_ptr$d;
     wire  [6:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -6264,8 +6264,8 @@ module nt_nic_128_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -6322,13 +6322,13 @@ endmodule // nt_nic_128_tx_path$comp_q$read_ptr
 module nt_nic_128_tx_path$comp_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6370,13 +6370,13 @@ endmodule // nt_nic_128_tx_path$comp_q$storage
 module nt_nic_128_tx_path$comp_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6415,10 +6415,10 @@ module nt_nic_128_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_
     input wire  pop;
     output reg  head_valid;
     output reg  [31:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h80;
+    localparam  depth = 16'h80;
 
     // Stub signals
     reg  [6:0] storage$read_address;
@@ -6434,11 +6434,11 @@ module nt_nic_128_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_
     reg  [6:0] read_ptr$d;
     wire  [6:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -6512,8 +6512,8 @@ module nt_nic_128_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -6570,13 +6570,13 @@ endmodule // nt_nic_128_tx_path$cool_q$read_ptr
 module nt_nic_128_tx_path$cool_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6618,13 +6618,13 @@ endmodule // nt_nic_128_tx_path$cool_q$storage
 module nt_nic_128_tx_path$cool_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -6874,7 +6874,7 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  dlv_q$pop;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
-    wire  [7:0] dlv_q$level;
+    wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
@@ -6882,7 +6882,7 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  ctx_q$pop;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
-    wire  [7:0] ctx_q$level;
+    wire  [15:0] ctx_q$level;
     reg  [127:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [6:0] rr_above$index;
@@ -8620,10 +8620,10 @@ module nt_nic_128_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,h
     input wire  pop;
     output reg  head_valid;
     output reg  [99:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -8639,11 +8639,11 @@ module nt_nic_128_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,h
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -8717,8 +8717,8 @@ module nt_nic_128_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,h
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -8775,13 +8775,13 @@ endmodule // nt_nic_128_tx_path$core$ctx_q$read_ptr
 module nt_nic_128_tx_path$core$ctx_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -8823,13 +8823,13 @@ endmodule // nt_nic_128_tx_path$core$ctx_q$storage
 module nt_nic_128_tx_path$core$ctx_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -8868,10 +8868,10 @@ module nt_nic_128_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,h
     input wire  pop;
     output reg  head_valid;
     output reg  [79:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -8887,11 +8887,11 @@ module nt_nic_128_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,h
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -8965,8 +8965,8 @@ module nt_nic_128_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,h
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -9023,13 +9023,13 @@ endmodule // nt_nic_128_tx_path$core$dlv_q$read_ptr
 module nt_nic_128_tx_path$core$dlv_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -9071,13 +9071,13 @@ endmodule // nt_nic_128_tx_path$core$dlv_q$storage
 module nt_nic_128_tx_path$core$dlv_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

@@ -12,9 +12,6 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
-    // Constant declarations
-    localparam  index_mask = 128'hffff;
-
     // Stub signals
     reg  [3:0] array$read_address;
     reg  array$read_clock;
@@ -23,8 +20,8 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [127:0] written$d;
-    wire  [127:0] written$q;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
     reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
@@ -93,9 +90,9 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q & index_mask;
+        written$d = written$q;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
@@ -227,13 +224,13 @@ endmodule // nt_nic_16_dual_port_memory$s1_written
 module nt_nic_16_dual_port_memory$written(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

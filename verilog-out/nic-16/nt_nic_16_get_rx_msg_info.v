@@ -60,6 +60,7 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 4'hf;
     localparam  slot_shift = 4'h4;
+    localparam  gen_mask = 8'hff;
     localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
 
@@ -1145,7 +1146,7 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
         new_slot = ids$alloc_id;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
-            new_gen = slot_gen$read_data + 32'h1;
+            new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
         end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);

@@ -617,9 +617,6 @@ module nt_nic_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
-    // Constant declarations
-    localparam  index_mask = 128'hffff;
-
     // Stub signals
     reg  [3:0] array$read_address;
     reg  array$read_clock;
@@ -628,8 +625,8 @@ module nt_nic_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [127:0] written$d;
-    wire  [127:0] written$q;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
     reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
@@ -698,9 +695,9 @@ module nt_nic_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q & index_mask;
+        written$d = written$q;
         if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index))) & index_mask;
+            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
         end
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
@@ -832,13 +829,13 @@ endmodule // nt_nic_16_homa_egress$msg_prio$s1_written
 module nt_nic_16_homa_egress$msg_prio$written(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

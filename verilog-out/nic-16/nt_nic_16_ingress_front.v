@@ -134,7 +134,7 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
     reg  payload$pop;
     wire  payload$head_valid;
     wire  [73:0] payload$head_data;
-    wire  [7:0] payload$level;
+    wire  [15:0] payload$level;
     reg  decisions$clock;
     reg  decisions$reset;
     reg  decisions$push;
@@ -142,7 +142,7 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
     reg  decisions$pop;
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
-    wire  [7:0] decisions$level;
+    wire  [15:0] decisions$level;
     reg  hold_valid$d;
     wire  hold_valid$q;
     reg  hold_valid$clock;
@@ -986,10 +986,10 @@ module nt_nic_16_ingress_front$decisions(clock,reset,push,push_data,pop,head_val
     input wire  pop;
     output reg  head_valid;
     output reg  [127:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -1005,11 +1005,11 @@ module nt_nic_16_ingress_front$decisions(clock,reset,push,push_data,pop,head_val
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -1083,8 +1083,8 @@ module nt_nic_16_ingress_front$decisions(clock,reset,push,push_data,pop,head_val
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -1141,13 +1141,13 @@ endmodule // nt_nic_16_ingress_front$decisions$read_ptr
 module nt_nic_16_ingress_front$decisions$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -1189,13 +1189,13 @@ endmodule // nt_nic_16_ingress_front$decisions$storage
 module nt_nic_16_ingress_front$decisions$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2607,10 +2607,10 @@ module nt_nic_16_ingress_front$payload(clock,reset,push,push_data,pop,head_valid
     input wire  pop;
     output reg  head_valid;
     output reg  [73:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h20;
+    localparam  depth = 16'h20;
 
     // Stub signals
     reg  [4:0] storage$read_address;
@@ -2626,11 +2626,11 @@ module nt_nic_16_ingress_front$payload(clock,reset,push,push_data,pop,head_valid
     reg  [4:0] read_ptr$d;
     wire  [4:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2704,8 +2704,8 @@ module nt_nic_16_ingress_front$payload(clock,reset,push,push_data,pop,head_valid
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2762,13 +2762,13 @@ endmodule // nt_nic_16_ingress_front$payload$read_ptr
 module nt_nic_16_ingress_front$payload$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2810,13 +2810,13 @@ endmodule // nt_nic_16_ingress_front$payload$storage
 module nt_nic_16_ingress_front$payload$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

@@ -41,7 +41,7 @@ module nt_nic_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_
     output reg  [31:0] dropped_count;
 
     // Constant declarations
-    localparam  fifo_depth = 8'h8;
+    localparam  fifo_depth = 16'h8;
     localparam  pull_flag = 8'h8;
 
     // Stub signals
@@ -52,7 +52,7 @@ module nt_nic_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_
     reg  immediate$pop;
     wire  immediate$head_valid;
     wire  [135:0] immediate$head_data;
-    wire  [7:0] immediate$level;
+    wire  [15:0] immediate$level;
     reg  [3:0] gen_credit_event_port$read_address;
     reg  gen_credit_event_port$read_clock;
     wire  [23:0] gen_credit_event_port$read_data;
@@ -740,10 +740,10 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
     input wire  pop;
     output reg  head_valid;
     output reg  [135:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h8;
+    localparam  depth = 16'h8;
 
     // Stub signals
     reg  [2:0] storage$read_address;
@@ -759,11 +759,11 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
     reg  [2:0] read_ptr$d;
     wire  [2:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -837,8 +837,8 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -895,13 +895,13 @@ endmodule // nt_nic_16_packet_generator$immediate$read_ptr
 module nt_nic_16_packet_generator$immediate$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -943,13 +943,13 @@ endmodule // nt_nic_16_packet_generator$immediate$storage
 module nt_nic_16_packet_generator$immediate$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

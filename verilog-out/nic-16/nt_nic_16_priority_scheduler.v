@@ -27,10 +27,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     output reg  [31:0] fifo_enters_count;
     output reg  [31:0] skipped_arrivals_count;
     output reg  [4:0] occupancy;
-    output reg  [7:0] fifo_level;
-
-    // Constant declarations
-    localparam  id_mask = 128'hffff;
+    output reg  [15:0] fifo_level;
 
     // Stub signals
     reg  e_valid$0$d;
@@ -321,14 +318,14 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [7:0] e_granted$15$d;
     wire  [7:0] e_granted$15$q;
     reg  e_granted$15$clock;
-    reg  [127:0] queued$d;
-    wire  [127:0] queued$q;
+    reg  [15:0] queued$d;
+    wire  [15:0] queued$q;
     reg  queued$clock;
-    reg  [127:0] in_fifo$d;
-    wire  [127:0] in_fifo$q;
+    reg  [15:0] in_fifo$d;
+    wire  [15:0] in_fifo$q;
     reg  in_fifo$clock;
-    reg  [127:0] done$d;
-    wire  [127:0] done$q;
+    reg  [15:0] done$d;
+    wire  [15:0] done$q;
     reg  done$clock;
     reg  [3:0] fifo_ids$read_address;
     reg  fifo_ids$read_clock;
@@ -357,8 +354,8 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [3:0] fifo_tail$d;
     wire  [3:0] fifo_tail$q;
     reg  fifo_tail$clock;
-    reg  [7:0] fifo_count$d;
-    wire  [7:0] fifo_count$q;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
     reg  fifo_count$clock;
     reg  p1_valid$d;
     wire  p1_valid$q;
@@ -554,7 +551,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [7:0] a_granted$13;
     reg  [7:0] a_granted$14;
     reg  [7:0] a_granted$15;
-    reg  [127:0] queued_a;
+    reg  [15:0] queued_a;
     reg  [4:0] occ_chain$0;
     reg  [4:0] occ_chain$1;
     reg  [4:0] occ_chain$2;
@@ -1649,11 +1646,11 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  any_chosen;
     reg  any_leave;
     reg  [3:0] chosen_id;
-    reg  [127:0] done_a;
-    reg  [127:0] done_b;
-    reg  [127:0] in_fifo_a;
-    reg  [127:0] in_fifo_b;
-    reg  [127:0] queued_b;
+    reg  [15:0] done_a;
+    reg  [15:0] done_b;
+    reg  [15:0] in_fifo_a;
+    reg  [15:0] in_fifo_b;
+    reg  [15:0] queued_b;
     reg  pop_start;
     reg  [3:0] p1_id;
 
@@ -5213,9 +5210,9 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         fw_rr$d = wait_rr$write_data;
         fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
         fw_tg$d = wait_tg$write_data;
-        queued$d = queued_b & id_mask;
-        in_fifo$d = in_fifo_b & id_mask;
-        done$d = done_b & id_mask;
+        queued$d = queued_b;
+        in_fifo$d = in_fifo_b;
+        done$d = done_b;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end
@@ -5296,13 +5293,13 @@ endmodule // nt_nic_16_priority_scheduler
 module nt_nic_16_priority_scheduler$done(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7139,13 +7136,13 @@ endmodule // nt_nic_16_priority_scheduler$e_valid$9
 module nt_nic_16_priority_scheduler$fifo_count(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7339,13 +7336,13 @@ endmodule // nt_nic_16_priority_scheduler$grants
 module nt_nic_16_priority_scheduler$in_fifo(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -7434,13 +7431,13 @@ endmodule // nt_nic_16_priority_scheduler$p2_valid
 module nt_nic_16_priority_scheduler$queued(d,q,clock);
 
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

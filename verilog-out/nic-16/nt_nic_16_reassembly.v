@@ -133,10 +133,10 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  payload$write_enable;
     reg  [3:0] slot_ram$read_address;
     reg  slot_ram$read_clock;
-    wire  [97:0] slot_ram$read_data;
+    wire  [100:0] slot_ram$read_data;
     reg  [3:0] slot_ram$write_address;
     reg  slot_ram$write_clock;
-    reg  [97:0] slot_ram$write_data;
+    reg  [100:0] slot_ram$write_data;
     reg  slot_ram$write_enable;
     reg  [3:0] written_ram$read_address;
     reg  written_ram$read_clock;
@@ -147,10 +147,10 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  written_ram$write_enable;
     reg  [3:0] fifo_ram$read_address;
     reg  fifo_ram$read_clock;
-    wire  [99:0] fifo_ram$read_data;
+    wire  [102:0] fifo_ram$read_data;
     reg  [3:0] fifo_ram$write_address;
     reg  fifo_ram$write_clock;
-    reg  [99:0] fifo_ram$write_data;
+    reg  [102:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
@@ -170,8 +170,8 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [3:0] fwd_slot_addr$d;
     wire  [3:0] fwd_slot_addr$q;
     reg  fwd_slot_addr$clock;
-    reg  [97:0] fwd_slot_data$d;
-    wire  [97:0] fwd_slot_data$q;
+    reg  [100:0] fwd_slot_data$d;
+    wire  [100:0] fwd_slot_data$q;
     reg  fwd_slot_data$clock;
     reg  fwd_written_valid$d;
     wire  fwd_written_valid$q;
@@ -239,8 +239,8 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [63:0] in_bitmap$d;
     wire  [63:0] in_bitmap$q;
     reg  in_bitmap$clock;
-    reg  [99:0] in_header$d;
-    wire  [99:0] in_header$q;
+    reg  [102:0] in_header$d;
+    wire  [102:0] in_header$q;
     reg  in_header$clock;
     reg  [7:0] in_beat$d;
     wire  [7:0] in_beat$q;
@@ -320,7 +320,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
 
     // Local signals
     reg  out_free;
-    reg  [99:0] h_entry;
+    reg  [102:0] h_entry;
     reg  [3:0] h_slot;
     reg  [15:0] h_len;
     reg  [16:0] h_word;
@@ -351,11 +351,11 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  alloc_write;
     reg  [3:0] alloc_slot;
     reg  [3:0] s1_slot;
-    reg  [97:0] f_entry;
+    reg  [100:0] f_entry;
     reg  [63:0] f_bitmap;
     reg  [7:0] f_gen;
     reg  [15:0] f_len;
-    reg  [9:0] f_page;
+    reg  [12:0] f_page;
     reg  f_live;
     reg  [6:0] f_pkts;
     reg  [5:0] f_off6;
@@ -364,7 +364,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  f_ok;
     reg  [10:0] f_expected;
     reg  [16:0] f_base;
-    reg  [99:0] f_header;
+    reg  [102:0] f_header;
     reg  c_ok;
     reg  [3:0] c_slot;
     reg  [5:0] c_off6;
@@ -372,7 +372,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [10:0] c_expected;
     reg  [16:0] c_base;
     reg  [63:0] c_bitmap;
-    reg  [99:0] c_header;
+    reg  [102:0] c_header;
     reg  [7:0] c_beat;
     reg  c_bad_before;
     reg  [3:0] last_bytes;
@@ -929,7 +929,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
         slot_ram$write_enable = alloc_write;
         slot_ram$write_address = alloc_slot;
-        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(10)]) & 98'h3ffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 98'h3ffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 98'h3ffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 98'h3ffffffffffffffffffffffff);
+        slot_ram$write_data = (((((msg_table$resp_page[(32'h0)+:(13)]) & 101'h1fffffffffffffffffffffffff) << 32'h58) | (((msg_table$resp_msg_len) & 101'h1fffffffffffffffffffffffff) << 32'h48)) | (((msg_table$resp_key) & 101'h1fffffffffffffffffffffffff) << 32'h8)) | ((alloc_gen) & 101'h1fffffffffffffffffffffffff);
         fwd_slot_valid$d = alloc_write;
         fwd_slot_addr$d = alloc_slot;
         fwd_slot_data$d = slot_ram$write_data;
@@ -948,7 +948,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         end
         f_gen = f_entry[(32'h0)+:(8)];
         f_len = f_entry[(32'h48)+:(16)];
-        f_page = f_entry[(32'h58)+:(10)];
+        f_page = f_entry[(32'h58)+:(13)];
         f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
         f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
         f_off6 = s1_off$q[(32'h0)+:(6)];
@@ -959,8 +959,8 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
             f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
-        f_base = ((f_page + ((f_off6) & 10'h3ff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 100'hfffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 100'hfffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 100'hfffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 100'hfffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 100'hfffffffffffffffffffffffff);
+        f_base = ((f_page + ((f_off6) & 13'h1fff)) & 17'h1ffff) << 32'h7;
+        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -1072,7 +1072,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         end
         h_slot = h_entry[(32'h0)+:(4)];
         h_len = h_entry[(32'h4a)+:(16)];
-        h_word = ((h_entry[(32'h5a)+:(10)]) & 17'h1ffff) << 32'h7;
+        h_word = ((h_entry[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (ro_state$q == 32'h1) & out_free;
         load_data = (ro_state$q == 32'h2) & out_free;
         ro_last_word = load_data & (ro_words_left$q == 32'h1);
@@ -1679,14 +1679,14 @@ module nt_nic_16_reassembly$fifo_ram(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [99:0] read_data;
+    output reg  [102:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [99:0] write_data;
+    input wire  [102:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[99:0] mem[15:0];
+    reg[102:0] mem[15:0];
 
 
 
@@ -1801,13 +1801,13 @@ endmodule // nt_nic_16_reassembly$fwd_slot_addr
 module nt_nic_16_reassembly$fwd_slot_data(d,q,clock);
 
     // Module arguments
-    input wire  [97:0] d;
-    output reg  [97:0] q;
+    input wire  [100:0] d;
+    output reg  [100:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 98'h0;
+       q = 101'h0;
     end
 
     always @(posedge clock) begin
@@ -1991,13 +1991,13 @@ endmodule // nt_nic_16_reassembly$in_expected
 module nt_nic_16_reassembly$in_header(d,q,clock);
 
     // Module arguments
-    input wire  [99:0] d;
-    output reg  [99:0] q;
+    input wire  [102:0] d;
+    output reg  [102:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 100'h0;
+       q = 103'h0;
     end
 
     always @(posedge clock) begin
@@ -2182,6 +2182,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 4'hf;
     localparam  slot_shift = 4'h4;
+    localparam  gen_mask = 8'hff;
     localparam  bitmap_lane = 164'h7fffffffffffffff8000000000000000000000000;
     localparam  all_ones64 = 64'hffffffffffffffff;
 
@@ -3267,7 +3268,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         new_slot = ids$alloc_id;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
-            new_gen = slot_gen$read_data + 32'h1;
+            new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
         end
         ids$alloc_ready = do_alloc;
         class0$alloc_ready = do_alloc & (chosen == 32'h0);
@@ -7969,14 +7970,14 @@ module nt_nic_16_reassembly$slot_ram(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [3:0] read_address;
     input wire  read_clock;
-    output reg  [97:0] read_data;
+    output reg  [100:0] read_data;
     input wire  [3:0] write_address;
     input wire  write_clock;
-    input wire  [97:0] write_data;
+    input wire  [100:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[97:0] mem[15:0];
+    reg[100:0] mem[15:0];
 
 
 

@@ -31,7 +31,7 @@ module nt_nic_16_status_bank(index,value,map_version,protocol_id,messages,datapa
     input wire  [31:0] sched_removes_count;
     input wire  [31:0] sched_unknown_removes_count;
     input wire  [31:0] sched_fifo_enters_count;
-    input wire  [15:0] sched_levels;
+    input wire  [31:0] sched_levels;
     input wire  [31:0] fail_zero_len_count;
     input wire  [31:0] fail_too_long_count;
     input wire  [31:0] fail_bad_offset_count;
@@ -68,7 +68,7 @@ module nt_nic_16_status_bank(index,value,map_version,protocol_id,messages,datapa
     input wire  [31:0] tx_active_slots;
     input wire  tx_active_any;
     input wire  [15:0] buffer_flags;
-    input wire  [7:0] tx_cooling_slots;
+    input wire  [15:0] tx_cooling_slots;
     input wire  [31:0] ctrl_sent_count;
     input wire  [31:0] pull_sent_count;
     input wire  [31:0] merged_count;

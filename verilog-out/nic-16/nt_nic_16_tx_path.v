@@ -61,7 +61,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     output reg  [15:0] abandoned_msg_count;
     output reg  [15:0] write_busy_count;
     output reg  [15:0] buffer_double_free_count;
-    output reg  [7:0] cooling_slots;
+    output reg  [15:0] cooling_slots;
     output reg  buffers_exhausted;
     output reg  [15:0] event_overflow_count;
 
@@ -75,7 +75,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     localparam  class_bytes$2 = 16'h0;
     localparam  class_bytes$3 = 16'h0;
     localparam  max_msg_bytes = 16'h9800;
-    localparam  comp_capacity = 8'h10;
+    localparam  comp_capacity = 16'h10;
     localparam  slot_ids$0 = 4'h0;
     localparam  slot_ids$1 = 4'h1;
     localparam  slot_ids$2 = 4'h2;
@@ -219,7 +219,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  comp_q$pop;
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
-    wire  [7:0] comp_q$level;
+    wire  [15:0] comp_q$level;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
@@ -230,7 +230,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  cool_q$pop;
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
-    wire  [7:0] cool_q$level;
+    wire  [15:0] cool_q$level;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -1911,10 +1911,10 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
     input wire  pop;
     output reg  head_valid;
     output reg  [16:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -1930,11 +1930,11 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2008,8 +2008,8 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2066,13 +2066,13 @@ endmodule // nt_nic_16_tx_path$comp_q$read_ptr
 module nt_nic_16_tx_path$comp_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2114,13 +2114,13 @@ endmodule // nt_nic_16_tx_path$comp_q$storage
 module nt_nic_16_tx_path$comp_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2159,10 +2159,10 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
     input wire  pop;
     output reg  head_valid;
     output reg  [31:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -2178,11 +2178,11 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -2256,8 +2256,8 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -2314,13 +2314,13 @@ endmodule // nt_nic_16_tx_path$cool_q$read_ptr
 module nt_nic_16_tx_path$cool_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2362,13 +2362,13 @@ endmodule // nt_nic_16_tx_path$cool_q$storage
 module nt_nic_16_tx_path$cool_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -2506,7 +2506,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  dlv_q$pop;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
-    wire  [7:0] dlv_q$level;
+    wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
@@ -2514,7 +2514,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  ctx_q$pop;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
-    wire  [7:0] ctx_q$level;
+    wire  [15:0] ctx_q$level;
     reg  [15:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [3:0] rr_above$index;
@@ -3692,10 +3692,10 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
     input wire  pop;
     output reg  head_valid;
     output reg  [99:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -3711,11 +3711,11 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -3789,8 +3789,8 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -3847,13 +3847,13 @@ endmodule // nt_nic_16_tx_path$core$ctx_q$read_ptr
 module nt_nic_16_tx_path$core$ctx_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -3895,13 +3895,13 @@ endmodule // nt_nic_16_tx_path$core$ctx_q$storage
 module nt_nic_16_tx_path$core$ctx_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -3940,10 +3940,10 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
     input wire  pop;
     output reg  head_valid;
     output reg  [79:0] head_data;
-    output reg  [7:0] level;
+    output reg  [15:0] level;
 
     // Constant declarations
-    localparam  depth = 8'h10;
+    localparam  depth = 16'h10;
 
     // Stub signals
     reg  [3:0] storage$read_address;
@@ -3959,11 +3959,11 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
     reg  [3:0] read_ptr$d;
     wire  [3:0] read_ptr$q;
     reg  read_ptr$clock;
-    reg  [7:0] stored$d;
-    wire  [7:0] stored$q;
+    reg  [15:0] stored$d;
+    wire  [15:0] stored$q;
     reg  stored$clock;
-    reg  [7:0] readable$d;
-    wire  [7:0] readable$q;
+    reg  [15:0] readable$d;
+    wire  [15:0] readable$q;
     reg  readable$clock;
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
@@ -4037,8 +4037,8 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
             write_ptr$d = write_ptr$q + 32'h1;
         end
         pushed_last_cycle$d = do_push;
-        stored$d = (stored$q + ((do_push) & 8'hff)) - ((do_pop) & 8'hff);
-        readable$d = (readable$q + ((pushed_last_cycle$q) & 8'hff)) - ((do_pop) & 8'hff);
+        stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
+        readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
         head_valid = |readable$q;
         head_data = storage$read_data;
         level = stored$q;
@@ -4095,13 +4095,13 @@ endmodule // nt_nic_16_tx_path$core$dlv_q$read_ptr
 module nt_nic_16_tx_path$core$dlv_q$readable(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
@@ -4143,13 +4143,13 @@ endmodule // nt_nic_16_tx_path$core$dlv_q$storage
 module nt_nic_16_tx_path$core$dlv_q$stored(d,q,clock);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 8'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin

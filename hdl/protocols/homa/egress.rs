@@ -25,7 +25,7 @@ use rust_hdl::prelude::*;
 
 /// Homa's egress stage (see the module documentation).
 #[derive(LogicBlock, Default)]
-pub struct HomaEgress<const IW: usize> {
+pub struct HomaEgress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
@@ -65,7 +65,7 @@ pub struct HomaEgress<const IW: usize> {
     pub m_axis_pkt_is_new_msg: Signal<Out, Bit>,
     pub m_axis_pkt_is_rtx: Signal<Out, Bit>,
     pub m_axis_pkt_tready: Signal<In, Bit>,
-    msg_prio: DualPortMemory<8, IW>,
+    msg_prio: DualPortMemory<8, N, IW>,
     eg_valid: DFF<Bit>,
     eg_data: DFF<Bits<64>>,
     eg_keep: DFF<Bits<8>>,
@@ -88,13 +88,13 @@ pub struct HomaEgress<const IW: usize> {
     pkts: Signal<Local, Bits<16>>,
 }
 
-impl<const IW: usize> ProgramBlock for HomaEgress<IW> {
+impl<const N: usize, const IW: usize> ProgramBlock for HomaEgress<N, IW> {
     fn for_params(_params: &ShellParams) -> Self {
         Self::default()
     }
 }
 
-impl<const IW: usize> Logic for HomaEgress<IW> {
+impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, msg_prio);

@@ -63,7 +63,7 @@
 //! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
 //! GRANT's priority, `ev_credit` its offset; no paced PULLs, so `ev_msg_gen` is 0), counters
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
-//! FIFO records in bits 15–8), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
+//! FIFO records in bits 23–8), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
 use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
@@ -96,7 +96,7 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
 }
 
 #[derive(LogicBlock)]
-pub struct HomaIngress<const IW: usize> {
+pub struct HomaIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
@@ -189,12 +189,12 @@ pub struct HomaIngress<const IW: usize> {
     pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
     pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
     /// Scheduler entries in use (bits 4–0) and FIFO records (bits 15–8).
-    pub sched_levels: Signal<Out, Bits<16>>,
+    pub sched_levels: Signal<Out, Bits<32>>,
     /// NDP's counter in the shell's program interface; Homa's ACKs carry no bitmap offset: 0.
     pub offset_range_count: Signal<Out, Bits<32>>,
     front: IngressFront<IW>,
     received: RegisterExtern<16, IW>,
-    scheduler: PriorityScheduler<IW>,
+    scheduler: PriorityScheduler<N, IW>,
     msg_info: RAM<Bits<128>, IW>,
     /// Per slot: {has had a GRANT 16, its priority 15:8, its grant offset 7:0}.
     grant_state: RAM<Bits<17>, IW>,
@@ -249,7 +249,7 @@ pub struct HomaIngress<const IW: usize> {
     ev_kind: Signal<Local, Bits<3>>,
 }
 
-impl<const IW: usize> HomaIngress<IW> {
+impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
     /// Homa (`trimming` false) or Homa-Tr (`trimming` true: NDP's CHOP → NACK response).
     pub fn new(trimming: bool) -> Self {
         Self {
@@ -404,7 +404,7 @@ impl<const IW: usize> HomaIngress<IW> {
     }
 }
 
-impl<const IW: usize> Logic for HomaIngress<IW> {
+impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
@@ -588,7 +588,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
         self.sched_removes_count.next = self.scheduler.removes_count.val();
         self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
         self.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
-        self.sched_levels.next = bit_cast::<16, 5>(self.scheduler.occupancy.val()) | (bit_cast::<16, 8>(self.scheduler.fifo_level.val()) << 8);
+        self.sched_levels.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
         self.offset_range_count.next = 0.into();
 
         // ---------------- P+4: scheduler decision; P+5: GRANT ----------------
@@ -705,7 +705,7 @@ impl<const IW: usize> Logic for HomaIngress<IW> {
     }
 }
 
-impl<const IW: usize> crate::nic::shell::ProgramBlock for HomaIngress<IW> {
+impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for HomaIngress<N, IW> {
     fn for_params(params: &crate::nic::shell::ShellParams) -> Self {
         Self::new(params.trimming)
     }

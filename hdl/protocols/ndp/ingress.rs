@@ -87,7 +87,7 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
 }
 
 #[derive(LogicBlock)]
-pub struct NdpIngress<const IW: usize> {
+pub struct NdpIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
@@ -184,7 +184,7 @@ pub struct NdpIngress<const IW: usize> {
     pub sched_removes_count: Signal<Out, Bits<32>>,
     pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
     pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
-    pub sched_levels: Signal<Out, Bits<16>>,
+    pub sched_levels: Signal<Out, Bits<32>>,
     front: IngressFront<IW>,
     credit: RegisterExtern<16, IW>,
     s3_event: DFF<Bit>,
@@ -205,7 +205,7 @@ pub struct NdpIngress<const IW: usize> {
     d_reply: Signal<Local, Bit>,
 }
 
-impl<const IW: usize> Default for NdpIngress<IW> {
+impl<const N: usize, const IW: usize> Default for NdpIngress<N, IW> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
@@ -323,7 +323,7 @@ impl<const IW: usize> Default for NdpIngress<IW> {
     }
 }
 
-impl<const IW: usize> Logic for NdpIngress<IW> {
+impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta, n_offset_range);
@@ -468,7 +468,7 @@ impl<const IW: usize> Logic for NdpIngress<IW> {
     }
 }
 
-impl<const IW: usize> crate::nic::shell::ProgramBlock for NdpIngress<IW> {
+impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for NdpIngress<N, IW> {
     fn for_params(_params: &crate::nic::shell::ShellParams) -> Self {
         Self::default()
     }

@@ -164,9 +164,9 @@ enum Command {
     },
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
-        /// Protocol program (ndp, homa, homa-tr)
-        #[arg(long, default_value = "ndp")]
-        protocol: String,
+        /// Protocol program (ndp, homa, homa-tr; default: the configuration's, else ndp)
+        #[arg(long)]
+        protocol: Option<String>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -179,9 +179,9 @@ enum Command {
     },
     /// Throughput with back-to-back 65-byte packets (1-byte messages), on the Verilator model
     Throughput {
-        /// Protocol program (ndp, homa, homa-tr)
-        #[arg(long, default_value = "ndp")]
-        protocol: String,
+        /// Protocol program (ndp, homa, homa-tr; default: the configuration's, else ndp)
+        #[arg(long)]
+        protocol: Option<String>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -200,9 +200,9 @@ enum Command {
     },
     /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (see README)
     Replay {
-        /// Protocol program (ndp)
-        #[arg(long, default_value = "ndp")]
-        protocol: String,
+        /// Protocol program (default: the configuration's, else ndp)
+        #[arg(long)]
+        protocol: Option<String>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -252,9 +252,9 @@ enum Command {
     },
     /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (see README)
     Fuzz {
-        /// Protocol (ndp, homa, homa-tr)
-        #[arg(long, default_value = "ndp")]
-        protocol: String,
+        /// Protocol (ndp, homa, homa-tr; default: the configuration's, else ndp)
+        #[arg(long)]
+        protocol: Option<String>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -512,15 +512,18 @@ fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path
 
 /// The whole-NIC configuration for `protocol` (a preset, or a parameter-set file: see
 /// [`whole_nic_name`]).
-fn nic_config(protocol: &str, config: Option<String>) -> Result<String, String> {
-    if !["ndp", "homa", "homa-tr"].contains(&protocol) {
-        return Err(format!("unknown protocol '{protocol}'; available: ndp, homa, homa-tr"));
+/// Without `--protocol` the configuration's protocol is taken (ndp without either); with both,
+/// they must agree. Returns the configuration's name and protocol.
+fn nic_config(protocol: Option<&str>, config: Option<String>) -> Result<(String, String), String> {
+    if let Some(p) = protocol.filter(|p| !["ndp", "homa", "homa-tr"].contains(p)) {
+        return Err(format!("unknown protocol '{p}'; available: ndp, homa, homa-tr"));
     }
-    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{protocol}-16")))?;
-    if nanotransport_sim::param_sets::whole_nic(&name)?.protocol != protocol {
-        return Err(format!("configuration '{name}' is not a whole NIC running {protocol}"));
+    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{}-16", protocol.unwrap_or("ndp"))))?;
+    let runs = nanotransport_sim::param_sets::whole_nic(&name)?.protocol;
+    if let Some(p) = protocol.filter(|p| *p != runs) {
+        return Err(format!("configuration '{name}' is not a whole NIC running {p} (it runs {runs})"));
     }
-    Ok(name)
+    Ok((name, runs))
 }
 
 /// The name a whole NIC runs under: a preset's name as given, or for a parameter-set file
@@ -538,9 +541,9 @@ fn whole_nic_name(config: &str) -> Result<String, String> {
     Ok(p.name)
 }
 
-fn latency_cmd(protocol: &str, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
+fn latency_cmd(protocol: Option<&str>, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
     use nanotransport_sim::scenarios::{latency_with, Protocol, CLOCK_GHZ};
-    let config = nic_config(protocol, config)?;
+    let (config, protocol) = nic_config(protocol, config)?;
     let settings = nanotransport_sim::registers::parse_sets(set)?;
     let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
@@ -598,8 +601,8 @@ fn latency_cmd(protocol: &str, config: Option<String>, set: &[String], json: boo
     Ok(())
 }
 
-fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
-    let config = nic_config(protocol, config)?;
+fn throughput_cmd(protocol: Option<&str>, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
+    let (config, protocol) = nic_config(protocol, config)?;
     let settings = nanotransport_sim::registers::parse_sets(set)?;
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
     if json {
@@ -636,7 +639,7 @@ fn throughput_cmd(protocol: &str, config: Option<String>, direction: &str, packe
 
 /// Arguments of `replay` (the command line's strings, checked by `replay_cmd`).
 struct ReplayArgs {
-    protocol: String,
+    protocol: Option<String>,
     config: Option<String>,
     rtt_pkts: Option<u32>,
     input: PathBuf,
@@ -655,7 +658,7 @@ struct ReplayArgs {
 
 fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     use nanotransport_sim::replay::*;
-    let config = nic_config(&a.protocol, a.config)?;
+    let (config, protocol) = nic_config(a.protocol.as_deref(), a.config)?;
     let mut opts = ReplayOptions::new(&config);
     opts.rtt_pkts = a.rtt_pkts;
     opts.max_cycles = a.max_cycles;
@@ -674,7 +677,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
         }
         println!("{v}");
     } else {
-        println!("{} on {config}: NIC {} {}", a.protocol, format_mac(r.nic_mac), format_ipv4(r.nic_ip));
+        println!("{protocol} on {config}: NIC {} {}", format_mac(r.nic_mac), format_ipv4(r.nic_ip));
         println!(
             "in: {} records ({} empty, skipped), {} not addressed to the NIC ({} filtered), {} fed, {} taken by MAC RX",
             r.records, r.empty_records, r.frames_not_for_nic, r.frames_filtered, r.frames_fed, r.frames_taken
@@ -1141,9 +1144,9 @@ fn main() -> ExitCode {
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
-        Command::Latency { protocol, config, set, json } => latency_cmd(&protocol, config, &set, json).map(|_| true),
+        Command::Latency { protocol, config, set, json } => latency_cmd(protocol.as_deref(), config, &set, json).map(|_| true),
         Command::Throughput { protocol, config, direction, packets, set, json } => {
-            throughput_cmd(&protocol, config, &direction, packets, &set, json).map(|_| true)
+            throughput_cmd(protocol.as_deref(), config, &direction, packets, &set, json).map(|_| true)
         }
         Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
         Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None } => {
@@ -1151,8 +1154,8 @@ fn main() -> ExitCode {
             replay_cmd(a)
         }
         Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, repro, json } => {
-            let config = match nic_config(&protocol, config) {
-                Ok(c) => c,
+            let config = match nic_config(protocol.as_deref(), config) {
+                Ok((c, _)) => c,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);

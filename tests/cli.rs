@@ -257,6 +257,17 @@ fn latency_of_an_unknown_protocol_is_a_one_line_error() {
     }
 }
 
+#[test]
+fn without_protocol_the_configuration_s_protocol_runs_and_a_disagreeing_one_is_refused() {
+    let o = nanotransport(&["latency", "--config", "homa-tr-16"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("homa-tr on homa-tr-16,"));
+    let o = nanotransport(&["latency", "--protocol", "ndp", "--config", "homa-16"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim(), "error: configuration 'homa-16' is not a whole NIC running ndp (it runs homa)");
+}
+
 /// A capture of two DATA frames (a 1-byte and a 1500-byte message) from 10.0.0.2.
 fn replay_capture(dir: &Path) -> PathBuf {
     use nanotransport_sim::scenarios::{data_frame, NIC_IP, PEER_IP};

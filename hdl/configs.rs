@@ -8,7 +8,7 @@
 
 use crate::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    ones_until::OnesUntil, popcount::Popcount,
+    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount,
 };
 use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
@@ -306,6 +306,7 @@ impl NicConfig {
         match self.messages {
             16 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
+                blocks.push(("one_hot", verilog_of(&mut OneHot::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo16::default())));
                 // The delivered set as the presets use it, and a small one that forgets within a
@@ -343,6 +344,7 @@ impl NicConfig {
             }
             128 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
+                blocks.push(("one_hot", verilog_of(&mut OneHot::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo128::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));

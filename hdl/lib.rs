@@ -9,11 +9,17 @@
 //! * **No runtime-indexed update of a vector wider than 64 bits** (`replace_bit` /
 //!   `replace_bits` at an index that is a signal, or a shift by a signal of a wide vector):
 //!   keep per-message state in a `RAM` with a read-modify-write pipeline, use constant-shift
-//!   registers, or write fixed fields selected by a decoded counter (a loop over constant
-//!   indices). Why: a runtime-indexed update of a wide vector becomes a barrel shifter or a
-//!   decoder over every bit in LUTs, and in Verilator a wide shift (`VL_SHIFTL_WWI`) walks every
-//!   32-bit word of the vector on each evaluation — it was 42–50 % of a whole NIC's simulation
-//!   time before the per-message state moved into RAMs.
+//!   registers, or write fixed fields selected by a decoded counter (a loop over a few constant
+//!   indices, e.g. the eight 64-bit beats of a header). A per-id flag vector (one bit per
+//!   message) changes through one-hot masks, `next = (q & !clear) | set`, with the masks from
+//!   [`common::one_hot::OneHot`] (or a find-first-set's own one-hot): a loop over every id
+//!   would be N full-width multiplexers in series once Yosys has flattened it. Why: a
+//!   runtime-indexed update of a wide vector becomes a barrel shifter or a decoder over every
+//!   bit in LUTs, and in Verilator a wide shift (`VL_SHIFTL_WWI`) walks every 32-bit word of the
+//!   vector on each evaluation — it was 42–50 % of a whole NIC's simulation time before the
+//!   per-message state moved into RAMs. The lint tests check every generated file (and a
+//!   1024-message NIC) with Yosys: no shift of a vector wider than 64 bits by a non-constant
+//!   amount (`tools::lint::wide_runtime_shifts` in the simulation crate).
 //! * No `let` in `#[hdl_gen]`: temporaries are `Signal<Local, _>` fields.
 //! * Status and configuration are read through the one register map
 //!   ([`nic::register_map`]); a block exposes its counters as ports and the shell wires them into

@@ -440,10 +440,11 @@ fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, Stri
     for r in &reports {
         let yosys = r.yosys.as_ref().map(|y| format!("  yosys: {}", y.summary)).unwrap_or_default();
         println!(
-            "{}  {}  verilator: {}{}",
+            "{}  {}  verilator: {}  rule: {}{}",
             if r.ok() { "ok  " } else { "FAIL" },
             r.file.display(),
             r.verilator.summary,
+            r.rule.summary,
             yosys
         );
         failed += (!r.ok()) as usize;

@@ -64,11 +64,11 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     for (name, n, dir) in &generated {
         let _ = writeln!(page, "| `{name}` | {n} | `{}` |", dir.display());
     }
-    page.push_str(if r.synth { "\n| file | verilator | yosys |\n|---|---|---|\n" } else { "\n| file | verilator |\n|---|---|\n" });
+    page.push_str(if r.synth { "\n| file | verilator | design rule | yosys |\n|---|---|---|---|\n" } else { "\n| file | verilator | design rule |\n|---|---|---|\n" });
     for l in &lints {
         let mark = if l.ok() { "" } else { " **FAIL**" };
         let yosys = l.yosys.as_ref().map(|y| format!(" {} |", y.summary)).unwrap_or_default();
-        let _ = writeln!(page, "| `{}`{mark} | {} |{yosys}", l.file.display(), l.verilator.summary);
+        let _ = writeln!(page, "| `{}`{mark} | {} | {} |{yosys}", l.file.display(), l.verilator.summary, l.rule.summary);
     }
 
     // Per-stage latency and throughput, on each protocol's incast NIC.

@@ -9,6 +9,7 @@
 //! | `bitmap` | in  | `W`   | the bitmap                                      |
 //! | `found`  | out | 1     | at least one bit is set                          |
 //! | `index`  | out | `IW`  | smallest set index; 0 when `found` is low        |
+//! | `onehot` | out | `W`   | only the smallest set bit (all zero when `found` is low) |
 //!
 //! # Latency and throughput
 //! Combinational: latency 0 cycles, one lookup per cycle. The lowest set bit is isolated as
@@ -23,6 +24,7 @@ pub struct FindFirstSet<const W: usize, const IW: usize> {
     pub bitmap: Signal<In, Bits<W>>,
     pub found: Signal<Out, Bit>,
     pub index: Signal<Out, Bits<IW>>,
+    pub onehot: Signal<Out, Bits<W>>,
     lowest_set_onehot: Signal<Local, Bits<W>>,
 }
 
@@ -33,6 +35,7 @@ impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
             bitmap: Default::default(),
             found: Default::default(),
             index: Default::default(),
+            onehot: Default::default(),
             lowest_set_onehot: Default::default(),
         }
     }
@@ -42,6 +45,7 @@ impl<const W: usize, const IW: usize> Logic for FindFirstSet<W, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         self.lowest_set_onehot.next = self.bitmap.val() & ((!self.bitmap.val()) + 1);
+        self.onehot.next = self.lowest_set_onehot.val();
         self.found.next = self.bitmap.val().any();
         self.index.next = 0.into();
         // At most one bit of the one-hot word is set, so the order of these writes is irrelevant.

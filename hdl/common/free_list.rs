@@ -1,7 +1,9 @@
 //! Free list of IDs (message slots, buffers): allocate one and free one per cycle.
 //!
 //! The state is one bit per ID (`1` = in use) held in flip-flops; the offered ID is the smallest
-//! free one ([`FindFirstSet`] over the complement). Because the state is the set itself, an ID can never be handed out
+//! free one ([`FindFirstSet`] over the complement). The bits are updated as a whole vector with
+//! one-hot masks (the search's own one-hot for an allocation, a [`OneHot`] decoder for a free),
+//! never at a runtime index. Because the state is the set itself, an ID can never be handed out
 //! twice, and freeing an ID that is already free (a double free) is detected by reading its bit:
 //! it is counted in `double_free_count` and changes nothing.
 //!
@@ -30,6 +32,7 @@
 //! every ID is free from the first cycle after reset.
 
 use crate::common::find_first_set::FindFirstSet;
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Free list of `N = 2^IW` IDs.
@@ -48,9 +51,10 @@ pub struct FreeList<const N: usize, const IW: usize> {
     in_use: DFF<Bits<N>>,
     double_frees: DFF<Bits<16>>,
     lowest_free: FindFirstSet<N, IW>,
+    freed: OneHot<N, IW>,
     taking: Signal<Local, Bit>,
     freeing_ok: Signal<Local, Bit>,
-    after_alloc: Signal<Local, Bits<N>>,
+    taken: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
@@ -70,9 +74,10 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
             in_use: Default::default(),
             double_frees: Default::default(),
             lowest_free: Default::default(),
+            freed: Default::default(),
             taking: Default::default(),
             freeing_ok: Default::default(),
-            after_alloc: Default::default(),
+            taken: Default::default(),
         }
     }
 }
@@ -92,21 +97,14 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
         self.freeing_ok.next =
             self.free_valid.val() & self.in_use.q.val().get_bit(self.free_id.val().index());
 
-        self.after_alloc.next = self.in_use.q.val();
+        // An allocation sets the offered ID's bit, then a free clears its bit.
+        self.taken.next = 0.into();
         if self.taking.val() {
-            self.after_alloc.next = self
-                .in_use
-                .q
-                .val()
-                .replace_bit(self.lowest_free.index.val().index(), true);
+            self.taken.next = self.lowest_free.onehot.val();
         }
-        self.in_use.d.next = self.after_alloc.val();
-        if self.freeing_ok.val() {
-            self.in_use.d.next = self
-                .after_alloc
-                .val()
-                .replace_bit(self.free_id.val().index(), false);
-        }
+        self.freed.index.next = self.free_id.val();
+        self.freed.enable.next = self.freeing_ok.val();
+        self.in_use.d.next = (self.in_use.q.val() | self.taken.val()) & (!self.freed.onehot.val());
         if (self.free_valid.val() & (!self.freeing_ok.val()))
             & (self.double_frees.q.val() != 0xFFFF)
         {

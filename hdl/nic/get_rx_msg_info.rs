@@ -98,6 +98,7 @@ use crate::common::free_list::FreeList;
 use crate::common::key_hash::KeyHash;
 pub use crate::common::key_hash::{hash0, hash1};
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -363,6 +364,9 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     rel_class: Signal<Local, Bits<2>>,
     rel_index: Signal<Local, Bits<IW>>,
     live_set: Signal<Local, Bits<N>>,
+    /// One-hot masks of the slot allocated and the slot released.
+    alloc_mask: OneHot<N, IW>,
+    release_mask: OneHot<N, IW>,
 }
 
 impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
@@ -536,6 +540,8 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             rel_class: Default::default(),
             rel_index: Default::default(),
             live_set: Default::default(),
+            alloc_mask: Default::default(),
+            release_mask: Default::default(),
         }
     }
 }
@@ -878,20 +884,15 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.slot_gen.write_address.next = self.new_slot.val();
         self.slot_gen.write_data.next = self.new_gen.val();
         self.slot_gen.write_enable.next = self.do_alloc.val();
-        // Live slots: constant-position writes (one per slot) instead of a runtime-indexed one.
-        self.live_set.next = self.live.q.val();
-        for i in 0..N {
-            if self.do_alloc.val() & (self.new_slot.val().index() == i) {
-                self.live_set.next = self.live.q.val().replace_bit(i, true);
-                self.gen_known.d.next = self.gen_known.q.val().replace_bit(i, true);
-            }
-        }
-        self.live.d.next = self.live_set.val();
-        for i in 0..N {
-            if self.do_release.val() & (self.s_rel_slot.q.val().index() == i) {
-                self.live.d.next = self.live_set.val().replace_bit(i, false);
-            }
-        }
+        // Live slots: an allocation sets, a release clears, as one-hot masks (no runtime-indexed
+        // update of the vector).
+        self.alloc_mask.index.next = self.new_slot.val();
+        self.alloc_mask.enable.next = self.do_alloc.val();
+        self.release_mask.index.next = self.s_rel_slot.q.val();
+        self.release_mask.enable.next = self.do_release.val();
+        self.live_set.next = self.live.q.val() | self.alloc_mask.onehot.val();
+        self.gen_known.d.next = self.gen_known.q.val() | self.alloc_mask.onehot.val();
+        self.live.d.next = self.live_set.val() & (!self.release_mask.onehot.val());
 
         // Response (registered: valid the cycle after B).
         self.r_valid.d.next = self.do_request.val();

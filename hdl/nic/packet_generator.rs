@@ -57,6 +57,7 @@
 //! (each is a one-beat payload; the deparser makes 9 beats of it).
 
 use crate::common::stream_fifo::StreamFifo;
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
@@ -166,7 +167,9 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     issue_index: Signal<Local, Bits<IW>>,
     refill: Signal<Local, Bit>,
     tokens_after_refill: Signal<Local, Bits<8>>,
-    pending_cleared: Signal<Local, Bits<N>>,
+    /// One-hot masks of the PULL sent (its pending bit clears) and the PULL inserted (sets).
+    sent_mask: OneHot<N, IW>,
+    inserted_mask: OneHot<N, IW>,
 }
 
 impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerator<N, IW, QA> {
@@ -263,7 +266,8 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
             issue_index: Default::default(),
             refill: Default::default(),
             tokens_after_refill: Default::default(),
-            pending_cleared: Default::default(),
+            sent_mask: Default::default(),
+            inserted_mask: Default::default(),
         }
     }
 }
@@ -399,14 +403,11 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.fwd_gen.d.next = self.s1_ins_gen.q.val();
         self.fwd_credit.d.next = self.ins_credit.val();
         self.fwd_meta.d.next = self.s1_ins_meta.q.val();
-        self.pending_cleared.next = self.pending.q.val();
-        if self.send_pull.val() {
-            self.pending_cleared.next = self.pending.q.val().replace_bit(self.s1_scan_index.q.val().index(), false);
-        }
-        self.pending.d.next = self.pending_cleared.val();
-        if self.s1_ins_valid.q.val() {
-            self.pending.d.next = self.pending_cleared.val().replace_bit(self.s1_ins_index.q.val().index(), true);
-        }
+        self.sent_mask.index.next = self.s1_scan_index.q.val();
+        self.sent_mask.enable.next = self.send_pull.val();
+        self.inserted_mask.index.next = self.s1_ins_index.q.val();
+        self.inserted_mask.enable.next = self.s1_ins_valid.q.val();
+        self.pending.d.next = (self.pending.q.val() & (!self.sent_mask.onehot.val())) | self.inserted_mask.onehot.val();
 
         // ---- Scan pointer: re-read an index that is waiting for a token or the output.
         self.issue_index.next = self.scan_ptr.q.val();

@@ -130,6 +130,7 @@
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::stream_fifo::StreamFifo;
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Width of one `slot_ram` word.
@@ -267,10 +268,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
 
     // ---- constants ----
     ones64: Constant<Bits<64>>,
-    ones_n: Constant<Bits<N>>,
     id_high_mask: Constant<Bits<16>>,
     slot_count: Constant<Bits<16>>,
-    slot_ids: [Constant<Bits<IW>>; N],
 
     // ---- S0 locals ----
     ev_dlv: Signal<Local, Bit>,
@@ -284,6 +283,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
     room: Signal<Local, Bit>,
     occ_after: Signal<Local, Bits<3>>,
     above_mask: Signal<Local, Bits<N>>,
+    /// One-hot of the slot sent last (the round robin continues above it).
+    last_mask: OneHot<N, IW>,
+    /// One-hot of the slot whose state is written back this cycle.
+    written_mask: OneHot<N, IW>,
     pick_slot: Signal<Local, Bits<IW>>,
     s0_slot: Signal<Local, Bits<IW>>,
     dlv_head: Signal<Local, Bits<80>>,
@@ -478,10 +481,8 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             cnt_abandoned: Default::default(),
             cnt_overflow: Default::default(),
             ones64: Constant::new(u64::MAX.into()),
-            ones_n: Constant::new(!Bits::<N>::default()),
             id_high_mask: Constant::new((0xFFFFu64 & !((1u64 << IW) - 1)).into()),
             slot_count: Constant::new((N as u64).into()),
-            slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
             ev_dlv: Default::default(),
             ev_ctx: Default::default(),
             g_dlv: Default::default(),
@@ -493,6 +494,8 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             room: Default::default(),
             occ_after: Default::default(),
             above_mask: Default::default(),
+            last_mask: Default::default(),
+            written_mask: Default::default(),
             pick_slot: Default::default(),
             s0_slot: Default::default(),
             dlv_head: Default::default(),
@@ -624,7 +627,10 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.g_new.next = (((self.new_valid.val() & (!self.ev_dlv.val())) & (!self.ev_ctx.val()))
             & (!self.to_valid.val()))
             & (!self.reset.val());
-        self.above_mask.next = (self.ones_n.val() << bit_cast::<16, IW>(self.rr_last.q.val())) << 1;
+        // Slots above the last one sent: every bit above its one-hot `h` is `!(h | (h - 1))`.
+        self.last_mask.index.next = self.rr_last.q.val();
+        self.last_mask.enable.next = true;
+        self.above_mask.next = !(self.last_mask.onehot.val() | (self.last_mask.onehot.val() - 1));
         self.rr_above.bitmap.next = self.sendable.q.val() & self.above_mask.val();
         self.rr_any.bitmap.next = self.sendable.q.val();
         self.pick_slot.next = self.rr_any.index.val();
@@ -894,16 +900,20 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.fwd_valid.d.next = self.s1_valid.q.val();
         self.fwd_slot.d.next = self.s1_slot.q.val();
         self.fwd_word.d.next = self.n_word.val();
-        // Per-slot flags: one unrolled, constant-index update per slot (no runtime-indexed
-        // update of an N-bit vector, which costs LUTs and Verilator time at N > 64).
+        // Per-slot flags: the written slot's bits are replaced through its one-hot mask (no
+        // runtime-indexed update of an N-bit vector, which costs LUTs and Verilator time).
         self.u_sendable.next = self.u_active.val() & self.n_elig.val().any();
-        for i in 0..N {
-            if self.s1_valid.q.val() & (self.s1_slot.q.val() == self.slot_ids[i].val()) {
-                self.active_bits.d.next = self.active_bits.q.val().replace_bit(i, self.u_active.val());
-                self.sendable.d.next = self.sendable.q.val().replace_bit(i, self.u_sendable.val());
-                self.id_known.d.next = self.id_known.q.val().replace_bit(i, true);
-            }
+        self.written_mask.index.next = self.s1_slot.q.val();
+        self.written_mask.enable.next = self.s1_valid.q.val();
+        self.active_bits.d.next = self.active_bits.q.val() & (!self.written_mask.onehot.val());
+        if self.u_active.val() {
+            self.active_bits.d.next = self.active_bits.q.val() | self.written_mask.onehot.val();
         }
+        self.sendable.d.next = self.sendable.q.val() & (!self.written_mask.onehot.val());
+        if self.u_sendable.val() {
+            self.sendable.d.next = self.sendable.q.val() | self.written_mask.onehot.val();
+        }
+        self.id_known.d.next = self.id_known.q.val() | self.written_mask.onehot.val();
         self.done_valid.next = self.free_go.val();
         self.done_tx_msg_id.next = self.c_id.val();
 

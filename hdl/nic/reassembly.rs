@@ -92,6 +92,7 @@
 
 use crate::nic::get_rx_msg_info::{GetRxMsgInfo, SIZE_CLASSES_128, SIZE_CLASSES_16};
 use crate::nic::timer::Timer;
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
@@ -296,6 +297,10 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     live_set: Signal<Local, Bits<N>>,
     closed_set: Signal<Local, Bits<N>>,
     fresh_set: Signal<Local, Bits<N>>,
+    /// One-hot masks of the slot allocated, the slot of the packet completing, the slot released.
+    alloc_mask: OneHot<N, IW>,
+    completed_mask: OneHot<N, IW>,
+    release_mask: OneHot<N, IW>,
     alloc_gen: Signal<Local, Bits<8>>,
     s1_gen: Signal<Local, Bits<8>>,
     slot_shift: Constant<Bits<4>>,
@@ -497,6 +502,9 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
             live_set: Default::default(),
             closed_set: Default::default(),
             fresh_set: Default::default(),
+            alloc_mask: Default::default(),
+            completed_mask: Default::default(),
+            release_mask: Default::default(),
             all_ones64: Constant::new(Bits::<64>::mask()),
             alloc_gen: Default::default(),
             s1_gen: Default::default(),
@@ -811,31 +819,25 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
             self.s1_local_port.d.next = self.s_axis_meta_local_port.val();
         }
 
-        // Per-slot flags: live (allocated, not released), closed (complete), fresh.
-        // Constant-position writes (one per slot) instead of runtime-indexed ones.
-        self.live_set.next = self.live.q.val();
-        self.fresh_set.next = self.fresh.q.val();
+        // Per-slot flags: live (allocated, not released), closed (complete), fresh. Sets first,
+        // then clears, each as a one-hot mask over the whole vector (no runtime-indexed update).
+        self.alloc_mask.index.next = self.alloc_slot.val();
+        self.alloc_mask.enable.next = self.alloc_write.val();
+        self.completed_mask.index.next = self.c_slot.val();
+        self.completed_mask.enable.next = true;
+        self.release_mask.index.next = self.rel_slot.val();
+        self.release_mask.enable.next = self.rel_taken.val();
+        self.live_set.next = self.live.q.val() | self.alloc_mask.onehot.val();
+        self.fresh_set.next = self.fresh.q.val() | self.alloc_mask.onehot.val();
         self.closed_set.next = self.closed.q.val();
-        for i in 0..N {
-            if self.alloc_write.val() & (self.alloc_slot.val().index() == i) {
-                self.live_set.next = self.live.q.val().replace_bit(i, true);
-                self.fresh_set.next = self.fresh.q.val().replace_bit(i, true);
-            }
-            if self.complete.val() & (self.c_slot.val().index() == i) {
-                self.closed_set.next = self.closed.q.val().replace_bit(i, true);
-            }
+        if self.complete.val() {
+            self.closed_set.next = self.closed.q.val() | self.completed_mask.onehot.val();
         }
-        self.live.d.next = self.live_set.val();
+        self.live.d.next = self.live_set.val() & (!self.release_mask.onehot.val());
+        self.closed.d.next = self.closed_set.val() & (!self.release_mask.onehot.val());
         self.fresh.d.next = self.fresh_set.val();
-        self.closed.d.next = self.closed_set.val();
-        for i in 0..N {
-            if self.rel_taken.val() & (self.rel_slot.val().index() == i) {
-                self.live.d.next = self.live_set.val().replace_bit(i, false);
-                self.closed.d.next = self.closed_set.val().replace_bit(i, false);
-            }
-            if (self.end_ok.val() & self.len_ok.val()) & (self.c_slot.val().index() == i) {
-                self.fresh.d.next = self.fresh_set.val().replace_bit(i, false);
-            }
+        if self.end_ok.val() & self.len_ok.val() {
+            self.fresh.d.next = self.fresh_set.val() & (!self.completed_mask.onehot.val());
         }
 
         // Timer: (re)scheduled by GetRxMsgInfo, cancelled on completion.

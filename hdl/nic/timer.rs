@@ -52,6 +52,7 @@
 //! timeout (and masks `timeout_valid` in that cycle); memory contents need no init because
 //! nothing is read without its valid bit.
 
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Timer module with `N = 2^IW` entries and `MW` bits of metadata.
@@ -87,8 +88,10 @@ pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
     fire: Signal<Local, Bit>,
     out_slot_free: Signal<Local, Bit>,
     s1_fires: Signal<Local, Bit>,
-    valid_after_fire: Signal<Local, Bits<N>>,
-    valid_after_sched: Signal<Local, Bits<N>>,
+    /// One-hot masks of the IDs fired, scheduled and cancelled this cycle.
+    fired: OneHot<N, IW>,
+    scheduled: OneHot<N, IW>,
+    cancelled: OneHot<N, IW>,
 }
 
 impl<const N: usize, const IW: usize, const MW: usize> Default for Timer<N, IW, MW> {
@@ -126,8 +129,9 @@ impl<const N: usize, const IW: usize, const MW: usize> Default for Timer<N, IW, 
             fire: Default::default(),
             out_slot_free: Default::default(),
             s1_fires: Default::default(),
-            valid_after_fire: Default::default(),
-            valid_after_sched: Default::default(),
+            fired: Default::default(),
+            scheduled: Default::default(),
+            cancelled: Default::default(),
         }
     }
 }
@@ -194,21 +198,14 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         }
 
         // Valid bits: firing clears, schedule sets, cancel clears last (cancel wins).
-        self.valid_after_fire.next = self.valid_bits.q.val();
-        if self.fire.val() {
-            self.valid_after_fire.next =
-                self.valid_bits.q.val().replace_bit(self.out_id.q.val().index(), false);
-        }
-        self.valid_after_sched.next = self.valid_after_fire.val();
-        if self.sched_valid.val() {
-            self.valid_after_sched.next =
-                self.valid_after_fire.val().replace_bit(self.sched_id.val().index(), true);
-        }
-        self.valid_bits.d.next = self.valid_after_sched.val();
-        if self.cancel_valid.val() {
-            self.valid_bits.d.next =
-                self.valid_after_sched.val().replace_bit(self.cancel_id.val().index(), false);
-        }
+        self.fired.index.next = self.out_id.q.val();
+        self.fired.enable.next = self.fire.val();
+        self.scheduled.index.next = self.sched_id.val();
+        self.scheduled.enable.next = self.sched_valid.val();
+        self.cancelled.index.next = self.cancel_id.val();
+        self.cancelled.enable.next = self.cancel_valid.val();
+        self.valid_bits.d.next = ((self.valid_bits.q.val() & (!self.fired.onehot.val())) | self.scheduled.onehot.val())
+            & (!self.cancelled.onehot.val());
 
         if self.reset.val() {
             self.valid_bits.d.next = 0.into();

@@ -99,6 +99,7 @@ use crate::common::stream_fifo::StreamFifo;
 use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
@@ -264,7 +265,6 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     class_ffs: [FindFirstSet<N, IW>; TX_MAX_CLASSES],
     max_msg_bytes: Constant<Bits<16>>,
     comp_capacity: Constant<Bits<16>>,
-    slot_ids: [Constant<Bits<IW>>; N],
     buf_in_use: DFF<Bits<N>>,
     cnt_double_free: DFF<Bits<16>>,
     comp_q: StreamFifo<Bits<17>, IW>,
@@ -339,9 +339,13 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     comp_slot: Signal<Local, Bits<IW>>,
     ret_go: Signal<Local, Bit>,
     busy_mask: Signal<Local, Bits<N>>,
-    busy_core0: Signal<Local, Bits<N>>,
-    busy_core1: Signal<Local, Bits<N>>,
-    busy_rd: Signal<Local, Bits<N>>,
+    busy_core0: OneHot<N, IW>,
+    busy_core1: OneHot<N, IW>,
+    busy_rd: OneHot<N, IW>,
+    /// One-hot masks of the completion taken, the buffer allocated and the buffer freed.
+    taken_mask: OneHot<N, IW>,
+    alloc_mask: OneHot<N, IW>,
+    freed_mask: OneHot<N, IW>,
     free_go: Signal<Local, Bit>,
     free_slot: Signal<Local, Bits<IW>>,
     now_shifted: Signal<Local, Bits<32>>,
@@ -367,7 +371,6 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     d_meta_rtx: Signal<Local, Bits<138>>,
 
     ones8: Constant<Bits<8>>,
-    zero_n: Constant<Bits<N>>,
     bit136: Constant<Bits<138>>,
     bit137: Constant<Bits<138>>,
 }
@@ -405,7 +408,6 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             slot_mask16: Constant::new(((1u64 << IW) - 1).to_bits()),
             time_mask: Constant::new(((u32::MAX as u64) & !((1u64 << IW) - 1)).to_bits()),
             slot_bits: Constant::new((IW as u64).to_bits()),
-            slot_ids: std::array::from_fn(|i| Constant::new((i as u64).into())),
             buf_in_use: Default::default(),
             cnt_double_free: Default::default(),
             a_use: Default::default(),
@@ -534,6 +536,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             busy_core0: Default::default(),
             busy_core1: Default::default(),
             busy_rd: Default::default(),
+            taken_mask: Default::default(),
+            alloc_mask: Default::default(),
+            freed_mask: Default::default(),
             free_go: Default::default(),
             free_slot: Default::default(),
             now_shifted: Default::default(),
@@ -557,7 +562,6 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             d_meta_new: Default::default(),
             d_meta_rtx: Default::default(),
             ones8: Constant::new(0xFFu64.into()),
-            zero_n: Constant::new(Bits::<N>::default()),
             bit136: Constant::new(Bits::<138>::default().replace_bit(136, true)),
             bit137: Constant::new(Bits::<138>::default().replace_bit(137, true)),
         }
@@ -759,24 +763,15 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.comp_take.next = self.comp_q.head_valid.val() & self.done_ready.val();
         self.comp_q.pop.next = self.comp_take.val();
         self.comp_slot.next = self.comp_q.head_data.val().get_bits::<IW>(0);
-        // Buffers referenced by the core's descriptor queue or the read-out stay out. Per-slot
-        // flags are written by constant-index updates, one per slot (no runtime-indexed update of
-        // an N-bit vector).
-        self.busy_core0.next = 0.into();
-        self.busy_core1.next = 0.into();
-        self.busy_rd.next = 0.into();
-        for i in 0..N {
-            if self.core.pkt_valid.val() & (self.core.pkt_slot.val() == self.slot_ids[i].val()) {
-                self.busy_core0.next = self.zero_n.val().replace_bit(i, true);
-            }
-            if self.core.pkt_q1_valid.val() & (self.core.pkt_q1_slot.val() == self.slot_ids[i].val()) {
-                self.busy_core1.next = self.zero_n.val().replace_bit(i, true);
-            }
-            if self.rd_active.q.val() & (self.rd_slot.q.val() == self.slot_ids[i].val()) {
-                self.busy_rd.next = self.zero_n.val().replace_bit(i, true);
-            }
-        }
-        self.busy_mask.next = (self.busy_core0.val() | self.busy_core1.val()) | self.busy_rd.val();
+        // Buffers referenced by the core's descriptor queue or the read-out stay out: one-hot
+        // masks of their slots (no runtime-indexed update of an N-bit vector).
+        self.busy_core0.index.next = self.core.pkt_slot.val();
+        self.busy_core0.enable.next = self.core.pkt_valid.val();
+        self.busy_core1.index.next = self.core.pkt_q1_slot.val();
+        self.busy_core1.enable.next = self.core.pkt_q1_valid.val();
+        self.busy_rd.index.next = self.rd_slot.q.val();
+        self.busy_rd.enable.next = self.rd_active.q.val();
+        self.busy_mask.next = (self.busy_core0.onehot.val() | self.busy_core1.onehot.val()) | self.busy_rd.onehot.val();
         self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
         // A returned slot whose generation is the last one (its next tx_msg_id wraps to
         // generation 0) waits KEY_REUSE_CYCLES in the cooling FIFO before its buffer is free
@@ -806,37 +801,28 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         if (self.free_go.val() & (!self.free_ok.val())) & (self.cnt_double_free.q.val() != 0xFFFF) {
             self.cnt_double_free.d.next = self.cnt_double_free.q.val() + 1;
         }
-        // Sets first (a completion taken, a buffer allocated), then clears (a buffer returned):
-        // each loop completes before its result is read (one combinational process).
-        self.ret_after_take.next = self.returning.q.val();
-        self.in_use_after_alloc.next = self.buf_in_use.q.val();
-        for i in 0..N {
-            if self.comp_take.val() & (self.comp_slot.val() == self.slot_ids[i].val()) {
-                self.ret_after_take.next = self.returning.q.val().replace_bit(i, true);
-            }
-            if self.w_alloc.val() & (self.a_slot.val() == self.slot_ids[i].val()) {
-                self.in_use_after_alloc.next = self.buf_in_use.q.val().replace_bit(i, true);
-            }
-        }
+        // Sets first (a completion taken, a buffer allocated), then clears (a buffer returned),
+        // each through a one-hot mask over the whole vector.
+        self.taken_mask.index.next = self.comp_slot.val();
+        self.taken_mask.enable.next = self.comp_take.val();
+        self.alloc_mask.index.next = self.a_slot.val();
+        self.alloc_mask.enable.next = self.w_alloc.val();
+        self.freed_mask.index.next = self.free_slot.val();
+        self.freed_mask.enable.next = self.free_ok.val();
+        self.ret_after_take.next = self.returning.q.val() | self.taken_mask.onehot.val();
+        self.in_use_after_alloc.next = self.buf_in_use.q.val() | self.alloc_mask.onehot.val();
         self.comp_wraps.next = (self.comp_q.head_data.val().get_bits::<16>(0) | self.slot_mask16.val()) == 0xFFFF;
         self.wrap_after_take.next = self.wrapping.q.val();
-        for i in 0..N {
-            if (self.comp_take.val() & self.comp_wraps.val()) & (self.comp_slot.val() == self.slot_ids[i].val()) {
-                self.wrap_after_take.next = self.wrapping.q.val().replace_bit(i, true);
-            }
+        if self.comp_wraps.val() {
+            self.wrap_after_take.next = self.wrapping.q.val() | self.taken_mask.onehot.val();
         }
         self.returning.d.next = self.ret_after_take.val();
         self.wrapping.d.next = self.wrap_after_take.val();
-        self.buf_in_use.d.next = self.in_use_after_alloc.val();
-        for i in 0..N {
-            if self.ret_go.val() & (self.ret_ffs.index.val() == self.slot_ids[i].val()) {
-                self.returning.d.next = self.ret_after_take.val().replace_bit(i, false);
-                self.wrapping.d.next = self.wrap_after_take.val().replace_bit(i, false);
-            }
-            if self.free_ok.val() & (self.free_slot.val() == self.slot_ids[i].val()) {
-                self.buf_in_use.d.next = self.in_use_after_alloc.val().replace_bit(i, false);
-            }
+        if self.ret_go.val() {
+            self.returning.d.next = self.ret_after_take.val() & (!self.ret_ffs.onehot.val());
+            self.wrapping.d.next = self.wrap_after_take.val() & (!self.ret_ffs.onehot.val());
         }
+        self.buf_in_use.d.next = self.in_use_after_alloc.val() & (!self.freed_mask.onehot.val());
         // ---------------- read-out ----------------
         self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt_tready.val();
         // Room for a beat read now (arriving next cycle): occupancy after this cycle < 2.

@@ -26,6 +26,7 @@
 //! the first write, and an entry whose bit is clear reads as **0**. So every entry reads 0 after
 //! reset without an init sequence (0 is the highest priority in Homa).
 
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -42,6 +43,8 @@ pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
     array: RAM<Bits<W>, AW>,
     /// One bit per entry (`N = 2^AW`): the entry was written since reset.
     written: DFF<Bits<N>>,
+    /// One-hot mask of the entry written this cycle.
+    write_mask: OneHot<N, AW>,
     s1_valid: DFF<Bit>,
     s1_written: DFF<Bit>,
     s1_bypass: DFF<Bit>,
@@ -63,6 +66,7 @@ impl<const W: usize, const N: usize, const AW: usize> Default for DualPortMemory
             rd_value: Default::default(),
             array: Default::default(),
             written: Default::default(),
+            write_mask: Default::default(),
             s1_valid: Default::default(),
             s1_written: Default::default(),
             s1_bypass: Default::default(),
@@ -81,10 +85,9 @@ impl<const W: usize, const N: usize, const AW: usize> Logic for DualPortMemory<W
         self.array.write_address.next = self.wr_index.val();
         self.array.write_data.next = self.wr_value.val();
         self.array.write_enable.next = self.wr_valid.val();
-        self.written.d.next = self.written.q.val();
-        if self.wr_valid.val() {
-            self.written.d.next = self.written.q.val().replace_bit(self.wr_index.val().index(), true);
-        }
+        self.write_mask.index.next = self.wr_index.val();
+        self.write_mask.enable.next = self.wr_valid.val();
+        self.written.d.next = self.written.q.val() | self.write_mask.onehot.val();
         self.s1_valid.d.next = self.rd_valid.val();
         self.s1_written.d.next = self.written.q.val().get_bit(self.rd_index.val().index());
         self.s1_bypass.d.next = (self.rd_valid.val() & self.wr_valid.val()) & (self.rd_index.val() == self.wr_index.val());

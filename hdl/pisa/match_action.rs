@@ -105,7 +105,6 @@ pub struct MatchTable<D: Synth> {
     hit5: Signal<Local, Bit>,
     hit6: Signal<Local, Bit>,
     hit7: Signal<Local, Bit>,
-    field_shift: Signal<Local, Bits<8>>,
     action_shift: Signal<Local, Bits<8>>,
 }
 
@@ -168,7 +167,6 @@ impl<D: Synth> MatchTable<D> {
             hit5: Default::default(),
             hit6: Default::default(),
             hit7: Default::default(),
-            field_shift: Default::default(),
             action_shift: Default::default(),
         }
     }
@@ -240,14 +238,19 @@ impl<D: Synth> Logic for MatchTable<D> {
         self.out_meta.next = self.s1_meta.q.val();
 
         // ---- Table writes.
-        self.field_shift.next = bit_cast::<8, 3>(self.cfg_write_index.val()) << 4;
         self.action_shift.next = bit_cast::<8, 3>(self.cfg_write_index.val()) << 2;
         if self.cfg_write_valid.val() {
             self.entry_valid.d.next = self.entry_valid.q.val().replace_bit(self.cfg_write_index.val().index(), self.cfg_write_enable.val());
-            self.keys.d.next = (self.keys.q.val() & (!(self.field_mask.val() << self.field_shift.val())))
-                | (bit_cast::<128, 16>(self.cfg_write_key.val()) << self.field_shift.val());
-            self.masks.d.next = (self.masks.q.val() & (!(self.field_mask.val() << self.field_shift.val())))
-                | (bit_cast::<128, 16>(self.cfg_write_mask.val()) << self.field_shift.val());
+            // Keys and masks (128 bits each): the entry's fixed 16-bit field, selected by the
+            // index (no runtime-indexed update of a vector wider than 64 bits).
+            for e in 0..8 {
+                if self.cfg_write_index.val() == e {
+                    self.keys.d.next = (self.keys.q.val() & (!(self.field_mask.val() << (e * 16))))
+                        | (bit_cast::<128, 16>(self.cfg_write_key.val()) << (e * 16));
+                    self.masks.d.next = (self.masks.q.val() & (!(self.field_mask.val() << (e * 16))))
+                        | (bit_cast::<128, 16>(self.cfg_write_mask.val()) << (e * 16));
+                }
+            }
             self.actions.d.next = (self.actions.q.val() & (!(self.action_mask.val() << self.action_shift.val())))
                 | (bit_cast::<32, 4>(self.cfg_write_action.val()) << self.action_shift.val());
         }

@@ -108,7 +108,6 @@ pub struct Parser {
     accept: Signal<Local, Bit>,
     in_payload: Signal<Local, Bit>,
     header_beat: Signal<Local, Bit>,
-    slot_shift: Signal<Local, Bits<10>>,
     header_merged: Signal<Local, Bits<512>>,
     word0: Signal<Local, Bits<20>>,
     word1: Signal<Local, Bits<20>>,
@@ -195,7 +194,6 @@ impl Parser {
             accept: Default::default(),
             in_payload: Default::default(),
             header_beat: Default::default(),
-            slot_shift: Default::default(),
             header_merged: Default::default(),
             word0: Default::default(),
             word1: Default::default(),
@@ -254,9 +252,14 @@ impl Logic for Parser {
         }
         // ---- Header bytes into place. Lanes beyond tkeep only occur on a frame's last beat; a
         // frame ending in the header is dropped, so they need no masking.
-        self.slot_shift.next = bit_cast::<10, 4>(self.in_beat.q.val()) << 6;
-        self.header_merged.next = self.in_header.q.val()
-            | (bit_cast::<512, 64>(self.s_axis_tdata.val()) << self.slot_shift.val());
+        // Beat b fills bits 64b..64b+63: a write into a fixed field selected by the beat counter,
+        // not a shift by a runtime amount (DESIGN.md). Beat 0 starts a new header.
+        self.header_merged.next = self.in_header.q.val();
+        for b in 1..8 {
+            if self.in_beat.q.val() == b {
+                self.header_merged.next = self.in_header.q.val() | (bit_cast::<512, 64>(self.s_axis_tdata.val()) << (b * 64));
+            }
+        }
         if self.in_beat.q.val() == 0 {
             self.header_merged.next = bit_cast::<512, 64>(self.s_axis_tdata.val());
         }

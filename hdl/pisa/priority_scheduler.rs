@@ -68,6 +68,7 @@
 //! The decision is combinational within the cycle (id match → 16×16 rank comparisons →
 //! position counts → priority select); a faster clock would split it into two stages.
 
+use crate::common::one_hot::OneHot;
 use rust_hdl::prelude::*;
 
 pub const OP_ARRIVE: u64 = 1;
@@ -215,6 +216,12 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     queued_b: Signal<Local, Bits<N>>,
     pop_start: Signal<Local, Bit>,
     p1_id: Signal<Local, Bits<IW>>,
+    /// One-hot masks: the op's id, the id loaded from the FIFO, the id leaving fully granted,
+    /// the id whose FIFO record is popped (per-id bits change by masks, not at a runtime index).
+    op_mask: OneHot<N, IW>,
+    loaded_mask: OneHot<N, IW>,
+    leave_mask: OneHot<N, IW>,
+    popped_mask: OneHot<N, IW>,
 }
 
 impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
@@ -338,6 +345,10 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             in_fifo_a: Default::default(),
             in_fifo_b: Default::default(),
             queued_b: Default::default(),
+            op_mask: Default::default(),
+            loaded_mask: Default::default(),
+            leave_mask: Default::default(),
+            popped_mask: Default::default(),
             pop_start: Default::default(),
             p1_id: Default::default(),
         }
@@ -399,10 +410,9 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
                 self.a_granted[i].next = self.ld_tg.val().get_bits::<8>(0);
             }
         }
-        self.queued_a.next = self.queued.q.val();
-        if self.ld.val() {
-            self.queued_a.next = self.queued.q.val().replace_bit(self.p2_id.q.val().index(), false);
-        }
+        self.loaded_mask.index.next = self.p2_id.q.val();
+        self.loaded_mask.enable.next = self.ld.val();
+        self.queued_a.next = self.queued.q.val() & (!self.loaded_mask.onehot.val());
 
         // ---- Step 2: the op.
         self.is_arrive.next = self.op_valid.val() & (self.op_code.val() == 1);
@@ -530,26 +540,27 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.s1_res_grant.d.next = self.any_chosen.val();
 
         // ---- Per-id bits, FIFO and waiting state.
+        self.op_mask.index.next = self.op_id.val();
+        self.op_mask.enable.next = true;
         self.queued_b.next = self.queued_a.val();
         if self.to_fifo.val() {
-            self.queued_b.next = self.queued_a.val().replace_bit(self.op_id.val().index(), true);
+            self.queued_b.next = self.queued_a.val() | self.op_mask.onehot.val();
         }
         if (self.is_remove.val() & self.op_queued.val()) & (!self.hit_below[16].val()) {
-            self.queued_b.next = self.queued_a.val().replace_bit(self.op_id.val().index(), false);
+            self.queued_b.next = self.queued_a.val() & (!self.op_mask.onehot.val());
         }
         // done: an unknown ARRIVE with nothing to grant marks it; a REMOVE clears it; a message
         // that leaves fully granted marks it.
         self.done_a.next = self.done.q.val();
         if self.skip.val() {
-            self.done_a.next = self.done.q.val().replace_bit(self.op_id.val().index(), true);
+            self.done_a.next = self.done.q.val() | self.op_mask.onehot.val();
         }
         if self.rm_known.val() {
-            self.done_a.next = self.done.q.val().replace_bit(self.op_id.val().index(), false);
+            self.done_a.next = self.done.q.val() & (!self.op_mask.onehot.val());
         }
-        self.done_b.next = self.done_a.val();
-        if self.any_leave.val() {
-            self.done_b.next = self.done_a.val().replace_bit(self.chosen_id.val().index(), true);
-        }
+        self.leave_mask.index.next = self.chosen_id.val();
+        self.leave_mask.enable.next = self.any_leave.val();
+        self.done_b.next = self.done_a.val() | self.leave_mask.onehot.val();
         // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
         self.pop_start.next = (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val()))
             & self.free_below[16].val();
@@ -560,13 +571,12 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.p1_valid.d.next = self.pop_start.val();
         self.p2_valid.d.next = self.p1_valid.q.val();
         self.p2_id.d.next = self.p1_id.val();
-        self.in_fifo_a.next = self.in_fifo.q.val();
-        if self.p1_valid.q.val() {
-            self.in_fifo_a.next = self.in_fifo.q.val().replace_bit(self.p1_id.val().index(), false);
-        }
+        self.popped_mask.index.next = self.p1_id.val();
+        self.popped_mask.enable.next = self.p1_valid.q.val();
+        self.in_fifo_a.next = self.in_fifo.q.val() & (!self.popped_mask.onehot.val());
         self.in_fifo_b.next = self.in_fifo_a.val();
         if self.push.val() {
-            self.in_fifo_b.next = self.in_fifo_a.val().replace_bit(self.op_id.val().index(), true);
+            self.in_fifo_b.next = self.in_fifo_a.val() | self.op_mask.onehot.val();
         }
         self.fifo_ids.write_address.next = self.fifo_tail.q.val();
         self.fifo_ids.write_data.next = self.op_id.val();

@@ -168,7 +168,6 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     first_beat: Signal<Local, Bit>,
     tuser_now: Signal<Local, Bits<48>>,
     header_merged: Signal<Local, Bits<640>>,
-    slot_shift: Signal<Local, Bits<10>>,
     keep_mask: Signal<Local, Bits<64>>,
     keep_count: Signal<Local, Bits<4>>,
     frame_bytes_sum: Signal<Local, Bits<17>>,
@@ -176,8 +175,6 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     pkt_len_sum: Signal<Local, Bits<17>>,
     pkt_len_now: Signal<Local, Bits<16>>,
     kept_data: Signal<Local, Bits<64>>,
-    beat_slot: Signal<Local, Bits<640>>,
-    beat_mask: Signal<Local, Bits<640>>,
     descriptor_fire: Signal<Local, Bit>,
     long_enough: Signal<Local, Bit>,
     ethertype_now: Signal<Local, Bit>,
@@ -210,7 +207,6 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     src_take: Signal<Local, Bit>,
     src_offset: Signal<Local, Bits<10>>,
     src_ip_tail: Signal<Local, Bits<16>>,
-    src_tail_shift: Signal<Local, Bits<9>>,
     src_tail_mask: Signal<Local, Bits<256>>,
     src_done: Signal<Local, Bit>,
 }
@@ -327,7 +323,6 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             first_beat: Default::default(),
             tuser_now: Default::default(),
             header_merged: Default::default(),
-            slot_shift: Default::default(),
             keep_mask: Default::default(),
             keep_count: Default::default(),
             frame_bytes_sum: Default::default(),
@@ -335,8 +330,6 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             pkt_len_sum: Default::default(),
             pkt_len_now: Default::default(),
             kept_data: Default::default(),
-            beat_slot: Default::default(),
-            beat_mask: Default::default(),
             descriptor_fire: Default::default(),
             long_enough: Default::default(),
             ethertype_now: Default::default(),
@@ -383,7 +376,6 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             src_take: Default::default(),
             src_offset: Default::default(),
             src_ip_tail: Default::default(),
-            src_tail_shift: Default::default(),
             src_tail_mask: Default::default(),
             src_done: Default::default(),
         }
@@ -461,12 +453,16 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             self.keep_count.next = 8.into();
         }
         self.kept_data.next = self.s_axis_tdata.val() & self.keep_mask.val();
-        self.slot_shift.next = bit_cast::<10, 4>(self.in_beat.q.val()) << 6;
-        self.beat_slot.next = bit_cast::<640, 64>(self.kept_data.val()) << self.slot_shift.val();
-        self.beat_mask.next = bit_cast::<640, 64>(self.word_mask.val()) << self.slot_shift.val();
+        // Beat b replaces bits 64b..64b+63: a fixed field selected by the beat counter, not a
+        // shift by a runtime amount (DESIGN.md).
         self.header_merged.next = self.in_header.q.val();
         if self.in_beat.q.val() < self.header_beats.val() {
-            self.header_merged.next = (self.in_header.q.val() & (!self.beat_mask.val())) | self.beat_slot.val();
+            for b in 0..10 {
+                if self.in_beat.q.val() == b {
+                    self.header_merged.next = (self.in_header.q.val() & (!(bit_cast::<640, 64>(self.word_mask.val()) << (b * 64))))
+                        | (bit_cast::<640, 64>(self.kept_data.val()) << (b * 64));
+                }
+            }
         }
         if self.first_beat.val() {
             self.header_merged.next = bit_cast::<640, 64>(self.kept_data.val());
@@ -606,8 +602,13 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.src_ip_tail.next = ((bit_cast::<16, 8>(self.m.val().get_bits::<8>(128)) << 8)
             | bit_cast::<16, 8>(self.m.val().get_bits::<8>(136)))
             - 29;
-        self.src_tail_shift.next = bit_cast::<9, 5>(self.src_ip_tail.val().get_bits::<5>(0)) << 3;
-        self.src_tail_mask.next = self.src_trailing_mask.val() & (!(self.ones_256.val() << self.src_tail_shift.val()));
+        // The tail's bytes below 32: one fixed mask per length (no runtime shift of 256 bits).
+        self.src_tail_mask.next = self.src_trailing_mask.val();
+        for k in 0..32 {
+            if self.src_ip_tail.val().get_bits::<5>(0) == k {
+                self.src_tail_mask.next = self.src_trailing_mask.val() & (!(self.ones_256.val() << (k * 8)));
+            }
+        }
         if self.src_ip_tail.val() >= 32 {
             self.src_tail_mask.next = self.src_trailing_mask.val();
         }

@@ -19,18 +19,57 @@ pub struct ToolResult {
 pub struct FileReport {
     pub file: PathBuf,
     pub verilator: ToolResult,
+    /// The design rule: no runtime shift of a vector wider than 64 bits ([`wide_runtime_shifts`]).
+    pub rule: ToolResult,
     pub yosys: Option<ToolResult>,
 }
 
 impl FileReport {
     pub fn ok(&self) -> bool {
-        self.verilator.ok && self.yosys.as_ref().is_none_or(|y| y.ok)
+        self.verilator.ok && self.rule.ok && self.yosys.as_ref().is_none_or(|y| y.ok)
+    }
+}
+
+/// [`wide_runtime_shifts`] as a one-line result.
+pub fn design_rule(file: &Path) -> ToolResult {
+    match wide_runtime_shifts(file) {
+        Ok(v) if v.is_empty() => ToolResult { ok: true, summary: "clean".into() },
+        Ok(v) => ToolResult {
+            ok: false,
+            summary: format!("{} runtime shifts of vectors wider than 64 bits (first: {})", v.len(), v[0]),
+        },
+        Err(e) => ToolResult { ok: false, summary: e },
     }
 }
 
 /// The top module of a generated file: its stem.
 pub fn top_of(file: &Path) -> String {
     file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+}
+
+/// The design rule's check (DESIGN.md, `hdl` conventions): every shift in `file` of a vector
+/// wider than 64 bits by an amount that is not a constant, as Yosys cell names. rust-hdl writes
+/// a runtime-indexed update (`replace_bit` at a signal index) as such a shift, and so does a
+/// field placed at a runtime offset; constant shifts are folded away by `opt_expr` first. An
+/// empty list means the file keeps the rule. `Err` when Yosys cannot read the file.
+pub fn wide_runtime_shifts(file: &Path) -> Result<Vec<String>, String> {
+    let dir = std::env::temp_dir().join(format!("nt-shifts-{}-{}", std::process::id(), top_of(file)));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let list = dir.join("shifts.txt");
+    let script = format!(
+        "read_verilog {}; hierarchy -top {}; opt_expr; tee -q -o {} select -list t:$shl t:$sshl t:$shr t:$sshr t:$shift %u %u %u %u r:Y_WIDTH>64 %i",
+        file.display(),
+        top_of(file),
+        list.display()
+    );
+    let out = Command::new("yosys").arg("-q").arg("-p").arg(&script).output().map_err(|e| spawn_error("yosys", e).summary)?;
+    let text = std::fs::read_to_string(&list).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().find(|l| l.contains("ERROR")).unwrap_or("yosys failed").to_string());
+    }
+    Ok(text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect())
 }
 
 /// Names a missing tool clearly.
@@ -128,6 +167,7 @@ pub fn check_files(repo: &Path, files: &[PathBuf], synthesise: bool) -> Vec<File
                 let report = FileReport {
                     file: f.clone(),
                     verilator: verilator_lint(repo, f),
+                    rule: design_rule(f),
                     yosys: synthesise.then(|| yosys_synth(f)),
                 };
                 *reports[i].lock().unwrap() = Some(report);

@@ -159,8 +159,8 @@ fn free_list(config: &'static str, ids: usize) -> Proof {
         block: "free_list",
         properties,
         mutant: (
-            "after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));",
-            "after_alloc = in_use$q;",
+            "            taken = lowest_free$onehot;\n",
+            "            taken = 32'h0;\n",
         ),
     }
 }

@@ -2,7 +2,7 @@
 //! fpga/verilator_waivers.vlt); the smallest configuration synthesises with Yosys for xcup.
 //! The full set goes through `nanotransport lint`.
 
-use nanotransport_sim::tools::lint::{check_files, verilog_files_under};
+use nanotransport_sim::tools::lint::{check_files, verilog_files_under, wide_runtime_shifts};
 use nanotransport_testbenches::repo_root;
 
 #[test]
@@ -12,7 +12,7 @@ fn verilator_lint_every_generated_file() {
     assert!(files.len() >= 12, "expected generated Verilog, found {}", files.len());
     let reports = check_files(&root, &files, false);
     for r in &reports {
-        println!("{}  verilator: {}", r.file.display(), r.verilator.summary);
+        println!("{}  verilator: {}  rule: {}", r.file.display(), r.verilator.summary, r.rule.summary);
     }
     let failed: Vec<_> = reports.iter().filter(|r| !r.ok()).map(|r| r.file.display().to_string()).collect();
     assert!(failed.is_empty(), "lint failed: {failed:?}");
@@ -28,7 +28,7 @@ fn yosys_synthesises_the_smallest_configuration() {
         .into_iter()
         .filter(|f| !RECEIVE_PATH.iter().chain(TRANSMIT_PATH.iter()).chain(SCHEDULER.iter()).any(|b| f.to_string_lossy().ends_with(b)))
         .collect();
-    assert_eq!(files.len(), 20, "expected the twenty smaller nic-16 blocks");
+    assert_eq!(files.len(), 21, "expected the twenty-one smaller nic-16 blocks");
     let reports = check_files(&root, &files, true);
     for r in &reports {
         let y = r.yosys.as_ref().unwrap();
@@ -87,4 +87,37 @@ fn yosys_synthesises_the_bolt_configurations() {
             assert!(rams >= 32, "the supply table is not in block RAM: {}", y.summary);
         }
     }
+}
+
+#[test]
+fn a_1024_message_nic_keeps_the_shift_rule() {
+    // The design rule (hdl conventions): per-id flags change through one-hot masks, header bytes
+    // land in fixed fields selected by a counter. `verilator_lint_every_generated_file` checks it
+    // on every shipped file; here on a 1024-message NIC, where a flag vector is 1024 bits wide.
+    let dir = std::env::temp_dir().join(format!("nt-rule-{}", std::process::id()));
+    let homa_1024 = nanotransport_hdl::configs::NicParams::preset("homa-1024", "homa", 1024).generate().expect("1024 messages are compiled in");
+    nanotransport_hdl::generate::write_modules(&dir, &[homa_1024]).unwrap();
+    let files = verilog_files_under(&dir);
+    assert_eq!(files.len(), 1);
+    let shifts = wide_runtime_shifts(&files[0]).unwrap_or_else(|e| panic!("{}: {e}", files[0].display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(shifts.is_empty(), "runtime shifts of vectors wider than 64 bits: {shifts:#?}");
+}
+
+#[test]
+fn the_shift_rule_check_finds_a_runtime_indexed_update() {
+    let dir = std::env::temp_dir().join(format!("nt-rule-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nt_rule_probe.v");
+    // A runtime-indexed bit set in a 128-bit vector (what `replace_bit` at a signal index
+    // becomes), beside a constant shift and a 64-bit runtime shift, which the rule allows.
+    std::fs::write(
+        &file,
+        "module nt_rule_probe(input wire [6:0] i, input wire [127:0] q, input wire [63:0] w, output reg [127:0] d, output reg [127:0] c, output reg [63:0] n);\n\
+         always @(*) begin\n  d = q | (128'd1 << i);\n  c = q << 3;\n  n = w << i[5:0];\nend\nendmodule\n",
+    )
+    .unwrap();
+    let found = wide_runtime_shifts(&file).expect("Yosys reads the probe");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 1, "exactly the 128-bit runtime shift: {found:?}");
 }

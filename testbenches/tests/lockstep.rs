@@ -3,7 +3,7 @@
 
 use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    ones_until::OnesUntil, popcount::Popcount,
+    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount,
 };
 use nanotransport_hdl::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
 use nanotransport_hdl::nic::reassembly::{Reassembly128, Reassembly16};
@@ -62,6 +62,14 @@ fn find_first_set() {
 fn ones_until() {
     pass::<OnesUntil<64, 7>>("nt_nic_16_ones_until", Stimulus::new(), CYCLES, 21);
     pass::<OnesUntil<64, 7>>("nt_nic_128_ones_until", Stimulus::new(), CYCLES, 22);
+}
+
+#[test]
+fn one_hot() {
+    // The two Verilog forms: a 16-bit shift, and 64-bit words selected by the upper index bits.
+    let stimulus = || Stimulus::new().drive("enable", Drive::Bernoulli(0.8));
+    pass::<OneHot<16, 4>>("nt_nic_16_one_hot", stimulus(), CYCLES, 23);
+    pass::<OneHot<128, 7>>("nt_nic_128_one_hot", stimulus(), CYCLES, 24);
 }
 
 #[test]

@@ -169,7 +169,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     reg  first_beat;
     reg  [47:0] tuser_now;
     reg  [639:0] header_merged;
-    reg  [9:0] slot_shift;
     reg  [63:0] keep_mask;
     reg  [3:0] keep_count;
     reg  [16:0] frame_bytes_sum;
@@ -177,8 +176,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     reg  [16:0] pkt_len_sum;
     reg  [15:0] pkt_len_now;
     reg  [63:0] kept_data;
-    reg  [639:0] beat_slot;
-    reg  [639:0] beat_mask;
     reg  descriptor_fire;
     reg  long_enough;
     reg  ethertype_now;
@@ -211,7 +208,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
     reg  src_take;
     reg  [9:0] src_offset;
     reg  [15:0] src_ip_tail;
-    reg  [8:0] src_tail_shift;
     reg  [255:0] src_tail_mask;
     reg  src_done;
 
@@ -468,12 +464,38 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
             keep_count = 32'h8;
         end
         kept_data = s_axis_tdata & keep_mask;
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        beat_slot = ((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift;
-        beat_mask = ((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift;
         header_merged = in_header$q;
         if (in_beat$q < header_beats) begin
-            header_merged = (in_header$q & (~beat_mask)) | beat_slot;
+            if (in_beat$q == 0) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (0 * 32'h40));
+            end
+            if (in_beat$q == 1) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+            end
+            if (in_beat$q == 2) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+            end
+            if (in_beat$q == 3) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+            end
+            if (in_beat$q == 4) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+            end
+            if (in_beat$q == 5) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+            end
+            if (in_beat$q == 6) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+            end
+            if (in_beat$q == 7) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+            end
+            if (in_beat$q == 8) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (8 * 32'h40));
+            end
+            if (in_beat$q == 9) begin
+                header_merged = (in_header$q & (~(((word_mask) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40)))) | (((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (9 * 32'h40));
+            end
         end
         if (first_beat) begin
             header_merged = ((kept_data) & 640'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
@@ -580,8 +602,103 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,s_axis_tdata,s_axis
         end
         m = src_material$q;
         src_ip_tail = ((((m[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((m[(32'h88)+:(8)]) & 16'hffff)) - 32'h1d;
-        src_tail_shift = ((src_ip_tail[(32'h0)+:(5)]) & 9'h1ff) << 32'h3;
-        src_tail_mask = src_trailing_mask & (~(ones_256 << src_tail_shift));
+        src_tail_mask = src_trailing_mask;
+        if (src_ip_tail[(32'h0)+:(5)] == 0) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (0 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 1) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (1 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 2) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (2 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 3) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (3 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 4) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (4 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 5) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (5 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 6) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (6 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 7) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (7 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 8) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (8 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 9) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (9 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 10) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (10 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 11) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (11 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 12) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (12 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 13) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (13 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 14) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (14 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 15) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (15 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 16) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (16 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 17) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (17 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 18) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (18 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 19) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (19 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 20) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (20 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 21) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (21 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 22) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (22 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 23) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (23 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 24) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (24 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 25) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (25 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 26) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (26 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 27) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (27 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 28) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (28 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 29) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (29 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 30) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (30 * 32'h8)));
+        end
+        if (src_ip_tail[(32'h0)+:(5)] == 31) begin
+            src_tail_mask = src_trailing_mask & (~(ones_256 << (31 * 32'h8)));
+        end
         if (src_ip_tail >= 32'h20) begin
             src_tail_mask = src_trailing_mask;
         end

@@ -3243,6 +3243,9 @@ module nt_homa_128_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd
     reg  [127:0] written$d;
     wire  [127:0] written$q;
     reg  written$clock;
+    reg  [6:0] write_mask$index;
+    reg  write_mask$enable;
+    wire  [127:0] write_mask$onehot;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -3270,6 +3273,11 @@ module nt_homa_128_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd
         .d(written$d),
         .q(written$q),
         .clock(written$clock)
+    );
+    nt_homa_128_nic$egress$msg_prio$write_mask write_mask(
+        .index(write_mask$index),
+        .enable(write_mask$enable),
+        .onehot(write_mask$onehot)
     );
     nt_homa_128_nic$egress$msg_prio$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -3310,10 +3318,9 @@ module nt_homa_128_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q;
-        if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
-        end
+        write_mask$index = wr_index;
+        write_mask$enable = wr_valid;
+        written$d = written$q | write_mask$onehot;
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
         s1_bypass$d = (rd_valid & wr_valid) & (rd_index == wr_index);
@@ -3439,6 +3446,26 @@ module nt_homa_128_nic$egress$msg_prio$s1_written(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$egress$msg_prio$s1_written
+
+
+module nt_homa_128_nic$egress$msg_prio$write_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$egress$msg_prio$write_mask
 
 
 module nt_homa_128_nic$egress$msg_prio$written(d,q,clock);
@@ -5721,7 +5748,6 @@ module nt_homa_128_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_met
     reg  hit5;
     reg  hit6;
     reg  hit7;
-    reg  [7:0] field_shift;
     reg  [7:0] action_shift;
 
     // Sub module instances
@@ -5841,12 +5867,41 @@ module nt_homa_128_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_met
         out_entry = s1_entry$q;
         out_action = s1_action$q;
         out_meta = s1_meta$q;
-        field_shift = ((cfg_write_index) & 8'hff) << 32'h4;
         action_shift = ((cfg_write_index) & 8'hff) << 32'h2;
         if (cfg_write_valid) begin
             entry_valid$d = (entry_valid$q & ~(1 << (cfg_write_index)) | ((cfg_write_enable) << (cfg_write_index)));
-            keys$d = (keys$q & (~(field_mask << field_shift))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
-            masks$d = (masks$q & (~(field_mask << field_shift))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
+            if (cfg_write_index == 0) begin
+                keys$d = (keys$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+            end
+            if (cfg_write_index == 1) begin
+                keys$d = (keys$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+            end
+            if (cfg_write_index == 2) begin
+                keys$d = (keys$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+            end
+            if (cfg_write_index == 3) begin
+                keys$d = (keys$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+            end
+            if (cfg_write_index == 4) begin
+                keys$d = (keys$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+            end
+            if (cfg_write_index == 5) begin
+                keys$d = (keys$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+            end
+            if (cfg_write_index == 6) begin
+                keys$d = (keys$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+            end
+            if (cfg_write_index == 7) begin
+                keys$d = (keys$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+            end
             actions$d = (actions$q & (~(action_mask << action_shift))) | (((cfg_write_action) & 32'hffffffff) << action_shift);
         end
         if (reset) begin
@@ -6521,7 +6576,6 @@ module nt_homa_128_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkee
     reg  accept;
     reg  in_payload;
     reg  header_beat;
-    reg  [9:0] slot_shift;
     reg  [511:0] header_merged;
     reg  [19:0] word0;
     reg  [19:0] word1;
@@ -6658,8 +6712,28 @@ module nt_homa_128_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkee
             m_axis_tlast = 1'b1;
             m_axis_tvalid = 1'b1;
         end
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift);
+        header_merged = in_header$q;
+        if (in_beat$q == 1) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+        end
+        if (in_beat$q == 2) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+        end
+        if (in_beat$q == 3) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+        end
+        if (in_beat$q == 4) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+        end
+        if (in_beat$q == 5) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+        end
+        if (in_beat$q == 6) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+        end
+        if (in_beat$q == 7) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+        end
         if (in_beat$q == 32'h0) begin
             header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
@@ -8547,6 +8621,18 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [31:0] skipped$d;
     wire  [31:0] skipped$q;
     reg  skipped$clock;
+    reg  [6:0] op_mask$index;
+    reg  op_mask$enable;
+    wire  [127:0] op_mask$onehot;
+    reg  [6:0] loaded_mask$index;
+    reg  loaded_mask$enable;
+    wire  [127:0] loaded_mask$onehot;
+    reg  [6:0] leave_mask$index;
+    reg  leave_mask$enable;
+    wire  [127:0] leave_mask$onehot;
+    reg  [6:0] popped_mask$index;
+    reg  popped_mask$enable;
+    wire  [127:0] popped_mask$onehot;
 
     // Local signals
     reg  ld;
@@ -10422,6 +10508,26 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         .q(skipped$q),
         .clock(skipped$clock)
     );
+    nt_homa_128_nic$ingress$scheduler$op_mask op_mask(
+        .index(op_mask$index),
+        .enable(op_mask$enable),
+        .onehot(op_mask$onehot)
+    );
+    nt_homa_128_nic$ingress$scheduler$loaded_mask loaded_mask(
+        .index(loaded_mask$index),
+        .enable(loaded_mask$enable),
+        .onehot(loaded_mask$onehot)
+    );
+    nt_homa_128_nic$ingress$scheduler$leave_mask leave_mask(
+        .index(leave_mask$index),
+        .enable(leave_mask$enable),
+        .onehot(leave_mask$onehot)
+    );
+    nt_homa_128_nic$ingress$scheduler$popped_mask popped_mask(
+        .index(popped_mask$index),
+        .enable(popped_mask$enable),
+        .onehot(popped_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -10894,10 +11000,9 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
             a_total$15 = ld_tg[(32'h8)+:(8)];
             a_granted$15 = ld_tg[(32'h0)+:(8)];
         end
-        queued_a = queued$q;
-        if (ld) begin
-            queued_a = (queued$q & ~(1 << (p2_id$q)) | ((1'b0) << (p2_id$q)));
-        end
+        loaded_mask$index = p2_id$q;
+        loaded_mask$enable = ld;
+        queued_a = queued$q & (~loaded_mask$onehot);
         is_arrive = op_valid & (op_code == 32'h1);
         is_remove = op_valid & (op_code == 32'h2);
         hit_below$0 = 1'b0;
@@ -13281,24 +13386,25 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         end
         s1_res_valid$d = is_arrive;
         s1_res_grant$d = any_chosen;
+        op_mask$index = op_id;
+        op_mask$enable = 1'b1;
         queued_b = queued_a;
         if (to_fifo) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            queued_b = queued_a | op_mask$onehot;
         end
         if ((is_remove & op_queued) & (~hit_below$16)) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            queued_b = queued_a & (~op_mask$onehot);
         end
         done_a = done$q;
         if (skip) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            done_a = done$q | op_mask$onehot;
         end
         if (rm_known) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            done_a = done$q & (~op_mask$onehot);
         end
-        done_b = done_a;
-        if (any_leave) begin
-            done_b = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
-        end
+        leave_mask$index = chosen_id;
+        leave_mask$enable = any_leave;
+        done_b = done_a | leave_mask$onehot;
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
         p1_id = fifo_ids$read_data;
@@ -13307,13 +13413,12 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         p1_valid$d = pop_start;
         p2_valid$d = p1_valid$q;
         p2_id$d = p1_id;
-        in_fifo_a = in_fifo$q;
-        if (p1_valid$q) begin
-            in_fifo_a = (in_fifo$q & ~(1 << (p1_id)) | ((1'b0) << (p1_id)));
-        end
+        popped_mask$index = p1_id;
+        popped_mask$enable = p1_valid$q;
+        in_fifo_a = in_fifo$q & (~popped_mask$onehot);
         in_fifo_b = in_fifo_a;
         if (push) begin
-            in_fifo_b = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            in_fifo_b = in_fifo_a | op_mask$onehot;
         end
         fifo_ids$write_address = fifo_tail$q;
         fifo_ids$write_data = op_id;
@@ -15501,6 +15606,66 @@ module nt_homa_128_nic$ingress$scheduler$inserts(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$scheduler$inserts
 
 
+module nt_homa_128_nic$ingress$scheduler$leave_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$ingress$scheduler$leave_mask
+
+
+module nt_homa_128_nic$ingress$scheduler$loaded_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$ingress$scheduler$loaded_mask
+
+
+module nt_homa_128_nic$ingress$scheduler$op_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$ingress$scheduler$op_mask
+
+
 module nt_homa_128_nic$ingress$scheduler$p1_valid(d,q,clock);
 
     // Module arguments
@@ -15556,6 +15721,26 @@ module nt_homa_128_nic$ingress$scheduler$p2_valid(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$ingress$scheduler$p2_valid
+
+
+module nt_homa_128_nic$ingress$scheduler$popped_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$ingress$scheduler$popped_mask
 
 
 module nt_homa_128_nic$ingress$scheduler$queued(d,q,clock);
@@ -15969,6 +16154,12 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
     reg  [31:0] drops$d;
     wire  [31:0] drops$q;
     reg  drops$clock;
+    reg  [6:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [127:0] sent_mask$onehot;
+    reg  [6:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [127:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
@@ -15995,7 +16186,6 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
     reg  [6:0] issue_index;
     reg  refill;
     reg  [7:0] tokens_after_refill;
-    reg  [127:0] pending_cleared;
 
     // Sub module instances
     nt_homa_128_nic$pktgen$immediate immediate(
@@ -16150,6 +16340,16 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         .q(drops$q),
         .clock(drops$clock)
     );
+    nt_homa_128_nic$pktgen$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_homa_128_nic$pktgen$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -16297,14 +16497,11 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         fwd_gen$d = s1_ins_gen$q;
         fwd_credit$d = ins_credit;
         fwd_meta$d = s1_ins_meta$q;
-        pending_cleared = pending$q;
-        if (send_pull) begin
-            pending_cleared = (pending$q & ~(1 << (s1_scan_index$q)) | ((1'b0) << (s1_scan_index$q)));
-        end
-        pending$d = pending_cleared;
-        if (s1_ins_valid$q) begin
-            pending$d = (pending_cleared & ~(1 << (s1_ins_index$q)) | ((1'b1) << (s1_ins_index$q)));
-        end
+        sent_mask$index = s1_scan_index$q;
+        sent_mask$enable = send_pull;
+        inserted_mask$index = s1_ins_index$q;
+        inserted_mask$enable = s1_ins_valid$q;
+        pending$d = (pending$q & (~sent_mask$onehot)) | inserted_mask$onehot;
         issue_index = scan_ptr$q;
         if (scan_ready & (~send_pull)) begin
             issue_index = s1_scan_index$q;
@@ -16804,6 +17001,26 @@ module nt_homa_128_nic$pktgen$immediate$write_ptr(d,q,clock);
 endmodule // nt_homa_128_nic$pktgen$immediate$write_ptr
 
 
+module nt_homa_128_nic$pktgen$inserted_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$pktgen$inserted_mask
+
+
 module nt_homa_128_nic$pktgen$merges(d,q,clock);
 
     // Module arguments
@@ -17116,6 +17333,26 @@ module nt_homa_128_nic$pktgen$sent(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$pktgen$sent
+
+
+module nt_homa_128_nic$pktgen$sent_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$pktgen$sent_mask
 
 
 module nt_homa_128_nic$pktgen$tokens(d,q,clock);
@@ -17455,6 +17692,15 @@ module nt_homa_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_read
     reg  [31:0] c_delivered$d;
     wire  [31:0] c_delivered$q;
     reg  c_delivered$clock;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] completed_mask$index;
+    reg  completed_mask$enable;
+    wire  [127:0] completed_mask$onehot;
+    reg  [6:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [127:0] release_mask$onehot;
 
     // Local signals
     reg  out_free;
@@ -17899,6 +18145,21 @@ module nt_homa_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_read
         .q(c_delivered$q),
         .clock(c_delivered$clock)
     );
+    nt_homa_128_nic$reassembly$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_128_nic$reassembly$completed_mask completed_mask(
+        .index(completed_mask$index),
+        .enable(completed_mask$enable),
+        .onehot(completed_mask$onehot)
+    );
+    nt_homa_128_nic$reassembly$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -18285,1803 +18546,23 @@ module nt_homa_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_read
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
-        live_set = live$q;
-        fresh_set = fresh$q;
+        alloc_mask$index = alloc_slot;
+        alloc_mask$enable = alloc_write;
+        completed_mask$index = c_slot;
+        completed_mask$enable = 1'b1;
+        release_mask$index = rel_slot;
+        release_mask$enable = rel_taken;
+        live_set = live$q | alloc_mask$onehot;
+        fresh_set = fresh$q | alloc_mask$onehot;
         closed_set = closed$q;
-        if (alloc_write & (alloc_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (complete & (c_slot == 0)) begin
-            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (alloc_write & (alloc_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (complete & (c_slot == 1)) begin
-            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (alloc_write & (alloc_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (complete & (c_slot == 2)) begin
-            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (alloc_write & (alloc_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (complete & (c_slot == 3)) begin
-            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (alloc_write & (alloc_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (complete & (c_slot == 4)) begin
-            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (alloc_write & (alloc_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (complete & (c_slot == 5)) begin
-            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (alloc_write & (alloc_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (complete & (c_slot == 6)) begin
-            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (alloc_write & (alloc_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (complete & (c_slot == 7)) begin
-            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (alloc_write & (alloc_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (complete & (c_slot == 8)) begin
-            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (alloc_write & (alloc_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (complete & (c_slot == 9)) begin
-            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (alloc_write & (alloc_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (complete & (c_slot == 10)) begin
-            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (alloc_write & (alloc_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (complete & (c_slot == 11)) begin
-            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (alloc_write & (alloc_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (complete & (c_slot == 12)) begin
-            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (alloc_write & (alloc_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (complete & (c_slot == 13)) begin
-            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (alloc_write & (alloc_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (complete & (c_slot == 14)) begin
-            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (alloc_write & (alloc_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (complete & (c_slot == 15)) begin
-            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (alloc_write & (alloc_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            fresh_set = (fresh$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (complete & (c_slot == 16)) begin
-            closed_set = (closed$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (alloc_write & (alloc_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            fresh_set = (fresh$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (complete & (c_slot == 17)) begin
-            closed_set = (closed$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (alloc_write & (alloc_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            fresh_set = (fresh$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (complete & (c_slot == 18)) begin
-            closed_set = (closed$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (alloc_write & (alloc_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            fresh_set = (fresh$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (complete & (c_slot == 19)) begin
-            closed_set = (closed$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (alloc_write & (alloc_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            fresh_set = (fresh$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (complete & (c_slot == 20)) begin
-            closed_set = (closed$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (alloc_write & (alloc_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            fresh_set = (fresh$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (complete & (c_slot == 21)) begin
-            closed_set = (closed$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (alloc_write & (alloc_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            fresh_set = (fresh$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (complete & (c_slot == 22)) begin
-            closed_set = (closed$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (alloc_write & (alloc_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            fresh_set = (fresh$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (complete & (c_slot == 23)) begin
-            closed_set = (closed$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (alloc_write & (alloc_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            fresh_set = (fresh$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (complete & (c_slot == 24)) begin
-            closed_set = (closed$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (alloc_write & (alloc_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            fresh_set = (fresh$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (complete & (c_slot == 25)) begin
-            closed_set = (closed$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (alloc_write & (alloc_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            fresh_set = (fresh$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (complete & (c_slot == 26)) begin
-            closed_set = (closed$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (alloc_write & (alloc_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            fresh_set = (fresh$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (complete & (c_slot == 27)) begin
-            closed_set = (closed$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (alloc_write & (alloc_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            fresh_set = (fresh$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (complete & (c_slot == 28)) begin
-            closed_set = (closed$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (alloc_write & (alloc_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            fresh_set = (fresh$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (complete & (c_slot == 29)) begin
-            closed_set = (closed$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (alloc_write & (alloc_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            fresh_set = (fresh$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (complete & (c_slot == 30)) begin
-            closed_set = (closed$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (alloc_write & (alloc_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            fresh_set = (fresh$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (complete & (c_slot == 31)) begin
-            closed_set = (closed$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (alloc_write & (alloc_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            fresh_set = (fresh$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (complete & (c_slot == 32)) begin
-            closed_set = (closed$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (alloc_write & (alloc_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            fresh_set = (fresh$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (complete & (c_slot == 33)) begin
-            closed_set = (closed$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (alloc_write & (alloc_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            fresh_set = (fresh$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (complete & (c_slot == 34)) begin
-            closed_set = (closed$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (alloc_write & (alloc_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            fresh_set = (fresh$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (complete & (c_slot == 35)) begin
-            closed_set = (closed$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (alloc_write & (alloc_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            fresh_set = (fresh$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (complete & (c_slot == 36)) begin
-            closed_set = (closed$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (alloc_write & (alloc_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            fresh_set = (fresh$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (complete & (c_slot == 37)) begin
-            closed_set = (closed$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (alloc_write & (alloc_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            fresh_set = (fresh$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (complete & (c_slot == 38)) begin
-            closed_set = (closed$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (alloc_write & (alloc_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            fresh_set = (fresh$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (complete & (c_slot == 39)) begin
-            closed_set = (closed$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (alloc_write & (alloc_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            fresh_set = (fresh$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (complete & (c_slot == 40)) begin
-            closed_set = (closed$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (alloc_write & (alloc_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            fresh_set = (fresh$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (complete & (c_slot == 41)) begin
-            closed_set = (closed$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (alloc_write & (alloc_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            fresh_set = (fresh$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (complete & (c_slot == 42)) begin
-            closed_set = (closed$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (alloc_write & (alloc_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            fresh_set = (fresh$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (complete & (c_slot == 43)) begin
-            closed_set = (closed$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (alloc_write & (alloc_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            fresh_set = (fresh$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (complete & (c_slot == 44)) begin
-            closed_set = (closed$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (alloc_write & (alloc_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            fresh_set = (fresh$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (complete & (c_slot == 45)) begin
-            closed_set = (closed$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (alloc_write & (alloc_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            fresh_set = (fresh$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (complete & (c_slot == 46)) begin
-            closed_set = (closed$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (alloc_write & (alloc_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            fresh_set = (fresh$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (complete & (c_slot == 47)) begin
-            closed_set = (closed$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (alloc_write & (alloc_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            fresh_set = (fresh$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (complete & (c_slot == 48)) begin
-            closed_set = (closed$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (alloc_write & (alloc_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            fresh_set = (fresh$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (complete & (c_slot == 49)) begin
-            closed_set = (closed$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (alloc_write & (alloc_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            fresh_set = (fresh$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (complete & (c_slot == 50)) begin
-            closed_set = (closed$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (alloc_write & (alloc_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            fresh_set = (fresh$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (complete & (c_slot == 51)) begin
-            closed_set = (closed$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (alloc_write & (alloc_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            fresh_set = (fresh$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (complete & (c_slot == 52)) begin
-            closed_set = (closed$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (alloc_write & (alloc_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            fresh_set = (fresh$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (complete & (c_slot == 53)) begin
-            closed_set = (closed$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (alloc_write & (alloc_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            fresh_set = (fresh$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (complete & (c_slot == 54)) begin
-            closed_set = (closed$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (alloc_write & (alloc_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            fresh_set = (fresh$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (complete & (c_slot == 55)) begin
-            closed_set = (closed$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (alloc_write & (alloc_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            fresh_set = (fresh$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (complete & (c_slot == 56)) begin
-            closed_set = (closed$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (alloc_write & (alloc_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            fresh_set = (fresh$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (complete & (c_slot == 57)) begin
-            closed_set = (closed$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (alloc_write & (alloc_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            fresh_set = (fresh$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (complete & (c_slot == 58)) begin
-            closed_set = (closed$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (alloc_write & (alloc_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            fresh_set = (fresh$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (complete & (c_slot == 59)) begin
-            closed_set = (closed$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (alloc_write & (alloc_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            fresh_set = (fresh$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (complete & (c_slot == 60)) begin
-            closed_set = (closed$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (alloc_write & (alloc_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            fresh_set = (fresh$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (complete & (c_slot == 61)) begin
-            closed_set = (closed$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (alloc_write & (alloc_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            fresh_set = (fresh$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (complete & (c_slot == 62)) begin
-            closed_set = (closed$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (alloc_write & (alloc_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            fresh_set = (fresh$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (complete & (c_slot == 63)) begin
-            closed_set = (closed$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (alloc_write & (alloc_slot == 64)) begin
-            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
-            fresh_set = (fresh$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (complete & (c_slot == 64)) begin
-            closed_set = (closed$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (alloc_write & (alloc_slot == 65)) begin
-            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
-            fresh_set = (fresh$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (complete & (c_slot == 65)) begin
-            closed_set = (closed$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (alloc_write & (alloc_slot == 66)) begin
-            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
-            fresh_set = (fresh$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (complete & (c_slot == 66)) begin
-            closed_set = (closed$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (alloc_write & (alloc_slot == 67)) begin
-            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
-            fresh_set = (fresh$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (complete & (c_slot == 67)) begin
-            closed_set = (closed$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (alloc_write & (alloc_slot == 68)) begin
-            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
-            fresh_set = (fresh$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (complete & (c_slot == 68)) begin
-            closed_set = (closed$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (alloc_write & (alloc_slot == 69)) begin
-            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
-            fresh_set = (fresh$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (complete & (c_slot == 69)) begin
-            closed_set = (closed$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (alloc_write & (alloc_slot == 70)) begin
-            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
-            fresh_set = (fresh$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (complete & (c_slot == 70)) begin
-            closed_set = (closed$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (alloc_write & (alloc_slot == 71)) begin
-            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
-            fresh_set = (fresh$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (complete & (c_slot == 71)) begin
-            closed_set = (closed$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (alloc_write & (alloc_slot == 72)) begin
-            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
-            fresh_set = (fresh$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (complete & (c_slot == 72)) begin
-            closed_set = (closed$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (alloc_write & (alloc_slot == 73)) begin
-            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
-            fresh_set = (fresh$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (complete & (c_slot == 73)) begin
-            closed_set = (closed$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (alloc_write & (alloc_slot == 74)) begin
-            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
-            fresh_set = (fresh$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (complete & (c_slot == 74)) begin
-            closed_set = (closed$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (alloc_write & (alloc_slot == 75)) begin
-            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
-            fresh_set = (fresh$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (complete & (c_slot == 75)) begin
-            closed_set = (closed$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (alloc_write & (alloc_slot == 76)) begin
-            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
-            fresh_set = (fresh$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (complete & (c_slot == 76)) begin
-            closed_set = (closed$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (alloc_write & (alloc_slot == 77)) begin
-            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
-            fresh_set = (fresh$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (complete & (c_slot == 77)) begin
-            closed_set = (closed$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (alloc_write & (alloc_slot == 78)) begin
-            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
-            fresh_set = (fresh$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (complete & (c_slot == 78)) begin
-            closed_set = (closed$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (alloc_write & (alloc_slot == 79)) begin
-            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
-            fresh_set = (fresh$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (complete & (c_slot == 79)) begin
-            closed_set = (closed$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (alloc_write & (alloc_slot == 80)) begin
-            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
-            fresh_set = (fresh$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (complete & (c_slot == 80)) begin
-            closed_set = (closed$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (alloc_write & (alloc_slot == 81)) begin
-            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
-            fresh_set = (fresh$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (complete & (c_slot == 81)) begin
-            closed_set = (closed$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (alloc_write & (alloc_slot == 82)) begin
-            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
-            fresh_set = (fresh$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (complete & (c_slot == 82)) begin
-            closed_set = (closed$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (alloc_write & (alloc_slot == 83)) begin
-            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
-            fresh_set = (fresh$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (complete & (c_slot == 83)) begin
-            closed_set = (closed$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (alloc_write & (alloc_slot == 84)) begin
-            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
-            fresh_set = (fresh$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (complete & (c_slot == 84)) begin
-            closed_set = (closed$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (alloc_write & (alloc_slot == 85)) begin
-            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
-            fresh_set = (fresh$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (complete & (c_slot == 85)) begin
-            closed_set = (closed$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (alloc_write & (alloc_slot == 86)) begin
-            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
-            fresh_set = (fresh$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (complete & (c_slot == 86)) begin
-            closed_set = (closed$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (alloc_write & (alloc_slot == 87)) begin
-            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
-            fresh_set = (fresh$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (complete & (c_slot == 87)) begin
-            closed_set = (closed$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (alloc_write & (alloc_slot == 88)) begin
-            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
-            fresh_set = (fresh$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (complete & (c_slot == 88)) begin
-            closed_set = (closed$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (alloc_write & (alloc_slot == 89)) begin
-            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
-            fresh_set = (fresh$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (complete & (c_slot == 89)) begin
-            closed_set = (closed$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (alloc_write & (alloc_slot == 90)) begin
-            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
-            fresh_set = (fresh$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (complete & (c_slot == 90)) begin
-            closed_set = (closed$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (alloc_write & (alloc_slot == 91)) begin
-            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
-            fresh_set = (fresh$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (complete & (c_slot == 91)) begin
-            closed_set = (closed$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (alloc_write & (alloc_slot == 92)) begin
-            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
-            fresh_set = (fresh$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (complete & (c_slot == 92)) begin
-            closed_set = (closed$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (alloc_write & (alloc_slot == 93)) begin
-            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
-            fresh_set = (fresh$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (complete & (c_slot == 93)) begin
-            closed_set = (closed$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (alloc_write & (alloc_slot == 94)) begin
-            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
-            fresh_set = (fresh$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (complete & (c_slot == 94)) begin
-            closed_set = (closed$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (alloc_write & (alloc_slot == 95)) begin
-            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
-            fresh_set = (fresh$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (complete & (c_slot == 95)) begin
-            closed_set = (closed$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (alloc_write & (alloc_slot == 96)) begin
-            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
-            fresh_set = (fresh$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (complete & (c_slot == 96)) begin
-            closed_set = (closed$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (alloc_write & (alloc_slot == 97)) begin
-            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
-            fresh_set = (fresh$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (complete & (c_slot == 97)) begin
-            closed_set = (closed$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (alloc_write & (alloc_slot == 98)) begin
-            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
-            fresh_set = (fresh$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (complete & (c_slot == 98)) begin
-            closed_set = (closed$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (alloc_write & (alloc_slot == 99)) begin
-            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
-            fresh_set = (fresh$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (complete & (c_slot == 99)) begin
-            closed_set = (closed$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (alloc_write & (alloc_slot == 100)) begin
-            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
-            fresh_set = (fresh$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (complete & (c_slot == 100)) begin
-            closed_set = (closed$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (alloc_write & (alloc_slot == 101)) begin
-            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
-            fresh_set = (fresh$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (complete & (c_slot == 101)) begin
-            closed_set = (closed$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (alloc_write & (alloc_slot == 102)) begin
-            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
-            fresh_set = (fresh$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (complete & (c_slot == 102)) begin
-            closed_set = (closed$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (alloc_write & (alloc_slot == 103)) begin
-            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
-            fresh_set = (fresh$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (complete & (c_slot == 103)) begin
-            closed_set = (closed$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (alloc_write & (alloc_slot == 104)) begin
-            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
-            fresh_set = (fresh$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (complete & (c_slot == 104)) begin
-            closed_set = (closed$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (alloc_write & (alloc_slot == 105)) begin
-            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
-            fresh_set = (fresh$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (complete & (c_slot == 105)) begin
-            closed_set = (closed$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (alloc_write & (alloc_slot == 106)) begin
-            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
-            fresh_set = (fresh$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (complete & (c_slot == 106)) begin
-            closed_set = (closed$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (alloc_write & (alloc_slot == 107)) begin
-            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
-            fresh_set = (fresh$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (complete & (c_slot == 107)) begin
-            closed_set = (closed$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (alloc_write & (alloc_slot == 108)) begin
-            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
-            fresh_set = (fresh$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (complete & (c_slot == 108)) begin
-            closed_set = (closed$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (alloc_write & (alloc_slot == 109)) begin
-            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
-            fresh_set = (fresh$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (complete & (c_slot == 109)) begin
-            closed_set = (closed$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (alloc_write & (alloc_slot == 110)) begin
-            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
-            fresh_set = (fresh$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (complete & (c_slot == 110)) begin
-            closed_set = (closed$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (alloc_write & (alloc_slot == 111)) begin
-            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
-            fresh_set = (fresh$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (complete & (c_slot == 111)) begin
-            closed_set = (closed$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (alloc_write & (alloc_slot == 112)) begin
-            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
-            fresh_set = (fresh$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (complete & (c_slot == 112)) begin
-            closed_set = (closed$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (alloc_write & (alloc_slot == 113)) begin
-            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
-            fresh_set = (fresh$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (complete & (c_slot == 113)) begin
-            closed_set = (closed$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (alloc_write & (alloc_slot == 114)) begin
-            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
-            fresh_set = (fresh$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (complete & (c_slot == 114)) begin
-            closed_set = (closed$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (alloc_write & (alloc_slot == 115)) begin
-            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
-            fresh_set = (fresh$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (complete & (c_slot == 115)) begin
-            closed_set = (closed$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (alloc_write & (alloc_slot == 116)) begin
-            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
-            fresh_set = (fresh$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (complete & (c_slot == 116)) begin
-            closed_set = (closed$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (alloc_write & (alloc_slot == 117)) begin
-            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
-            fresh_set = (fresh$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (complete & (c_slot == 117)) begin
-            closed_set = (closed$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (alloc_write & (alloc_slot == 118)) begin
-            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
-            fresh_set = (fresh$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (complete & (c_slot == 118)) begin
-            closed_set = (closed$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (alloc_write & (alloc_slot == 119)) begin
-            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
-            fresh_set = (fresh$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (complete & (c_slot == 119)) begin
-            closed_set = (closed$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (alloc_write & (alloc_slot == 120)) begin
-            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
-            fresh_set = (fresh$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (complete & (c_slot == 120)) begin
-            closed_set = (closed$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (alloc_write & (alloc_slot == 121)) begin
-            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
-            fresh_set = (fresh$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (complete & (c_slot == 121)) begin
-            closed_set = (closed$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (alloc_write & (alloc_slot == 122)) begin
-            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
-            fresh_set = (fresh$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (complete & (c_slot == 122)) begin
-            closed_set = (closed$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (alloc_write & (alloc_slot == 123)) begin
-            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
-            fresh_set = (fresh$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (complete & (c_slot == 123)) begin
-            closed_set = (closed$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (alloc_write & (alloc_slot == 124)) begin
-            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
-            fresh_set = (fresh$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (complete & (c_slot == 124)) begin
-            closed_set = (closed$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (alloc_write & (alloc_slot == 125)) begin
-            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
-            fresh_set = (fresh$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (complete & (c_slot == 125)) begin
-            closed_set = (closed$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (alloc_write & (alloc_slot == 126)) begin
-            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
-            fresh_set = (fresh$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (complete & (c_slot == 126)) begin
-            closed_set = (closed$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (alloc_write & (alloc_slot == 127)) begin
-            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
-            fresh_set = (fresh$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        if (complete & (c_slot == 127)) begin
-            closed_set = (closed$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        live$d = live_set;
+        if (complete) begin
+            closed_set = closed$q | completed_mask$onehot;
+        end
+        live$d = live_set & (~release_mask$onehot);
+        closed$d = closed_set & (~release_mask$onehot);
         fresh$d = fresh_set;
-        closed$d = closed_set;
-        if (rel_taken & (rel_slot == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 0)) begin
-            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (rel_taken & (rel_slot == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 1)) begin
-            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (rel_taken & (rel_slot == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 2)) begin
-            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (rel_taken & (rel_slot == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 3)) begin
-            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (rel_taken & (rel_slot == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 4)) begin
-            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (rel_taken & (rel_slot == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 5)) begin
-            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (rel_taken & (rel_slot == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 6)) begin
-            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (rel_taken & (rel_slot == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 7)) begin
-            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (rel_taken & (rel_slot == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 8)) begin
-            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (rel_taken & (rel_slot == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 9)) begin
-            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (rel_taken & (rel_slot == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 10)) begin
-            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (rel_taken & (rel_slot == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 11)) begin
-            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (rel_taken & (rel_slot == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 12)) begin
-            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (rel_taken & (rel_slot == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 13)) begin
-            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (rel_taken & (rel_slot == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 14)) begin
-            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (rel_taken & (rel_slot == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 15)) begin
-            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (rel_taken & (rel_slot == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-            closed$d = (closed_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 16)) begin
-            fresh$d = (fresh_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (rel_taken & (rel_slot == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-            closed$d = (closed_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 17)) begin
-            fresh$d = (fresh_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (rel_taken & (rel_slot == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-            closed$d = (closed_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 18)) begin
-            fresh$d = (fresh_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (rel_taken & (rel_slot == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-            closed$d = (closed_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 19)) begin
-            fresh$d = (fresh_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (rel_taken & (rel_slot == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-            closed$d = (closed_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 20)) begin
-            fresh$d = (fresh_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (rel_taken & (rel_slot == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-            closed$d = (closed_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 21)) begin
-            fresh$d = (fresh_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (rel_taken & (rel_slot == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-            closed$d = (closed_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 22)) begin
-            fresh$d = (fresh_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (rel_taken & (rel_slot == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-            closed$d = (closed_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 23)) begin
-            fresh$d = (fresh_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (rel_taken & (rel_slot == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-            closed$d = (closed_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 24)) begin
-            fresh$d = (fresh_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (rel_taken & (rel_slot == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-            closed$d = (closed_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 25)) begin
-            fresh$d = (fresh_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (rel_taken & (rel_slot == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-            closed$d = (closed_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 26)) begin
-            fresh$d = (fresh_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (rel_taken & (rel_slot == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-            closed$d = (closed_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 27)) begin
-            fresh$d = (fresh_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (rel_taken & (rel_slot == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-            closed$d = (closed_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 28)) begin
-            fresh$d = (fresh_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (rel_taken & (rel_slot == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-            closed$d = (closed_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 29)) begin
-            fresh$d = (fresh_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (rel_taken & (rel_slot == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-            closed$d = (closed_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 30)) begin
-            fresh$d = (fresh_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (rel_taken & (rel_slot == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-            closed$d = (closed_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 31)) begin
-            fresh$d = (fresh_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (rel_taken & (rel_slot == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-            closed$d = (closed_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 32)) begin
-            fresh$d = (fresh_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (rel_taken & (rel_slot == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-            closed$d = (closed_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 33)) begin
-            fresh$d = (fresh_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (rel_taken & (rel_slot == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-            closed$d = (closed_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 34)) begin
-            fresh$d = (fresh_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (rel_taken & (rel_slot == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-            closed$d = (closed_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 35)) begin
-            fresh$d = (fresh_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (rel_taken & (rel_slot == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-            closed$d = (closed_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 36)) begin
-            fresh$d = (fresh_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (rel_taken & (rel_slot == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-            closed$d = (closed_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 37)) begin
-            fresh$d = (fresh_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (rel_taken & (rel_slot == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-            closed$d = (closed_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 38)) begin
-            fresh$d = (fresh_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (rel_taken & (rel_slot == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-            closed$d = (closed_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 39)) begin
-            fresh$d = (fresh_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (rel_taken & (rel_slot == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-            closed$d = (closed_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 40)) begin
-            fresh$d = (fresh_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (rel_taken & (rel_slot == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-            closed$d = (closed_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 41)) begin
-            fresh$d = (fresh_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (rel_taken & (rel_slot == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-            closed$d = (closed_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 42)) begin
-            fresh$d = (fresh_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (rel_taken & (rel_slot == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-            closed$d = (closed_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 43)) begin
-            fresh$d = (fresh_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (rel_taken & (rel_slot == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-            closed$d = (closed_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 44)) begin
-            fresh$d = (fresh_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (rel_taken & (rel_slot == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-            closed$d = (closed_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 45)) begin
-            fresh$d = (fresh_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (rel_taken & (rel_slot == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-            closed$d = (closed_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 46)) begin
-            fresh$d = (fresh_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (rel_taken & (rel_slot == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-            closed$d = (closed_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 47)) begin
-            fresh$d = (fresh_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (rel_taken & (rel_slot == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-            closed$d = (closed_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 48)) begin
-            fresh$d = (fresh_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (rel_taken & (rel_slot == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-            closed$d = (closed_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 49)) begin
-            fresh$d = (fresh_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (rel_taken & (rel_slot == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-            closed$d = (closed_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 50)) begin
-            fresh$d = (fresh_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (rel_taken & (rel_slot == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-            closed$d = (closed_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 51)) begin
-            fresh$d = (fresh_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (rel_taken & (rel_slot == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-            closed$d = (closed_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 52)) begin
-            fresh$d = (fresh_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (rel_taken & (rel_slot == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-            closed$d = (closed_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 53)) begin
-            fresh$d = (fresh_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (rel_taken & (rel_slot == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-            closed$d = (closed_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 54)) begin
-            fresh$d = (fresh_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (rel_taken & (rel_slot == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-            closed$d = (closed_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 55)) begin
-            fresh$d = (fresh_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (rel_taken & (rel_slot == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-            closed$d = (closed_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 56)) begin
-            fresh$d = (fresh_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (rel_taken & (rel_slot == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-            closed$d = (closed_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 57)) begin
-            fresh$d = (fresh_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (rel_taken & (rel_slot == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-            closed$d = (closed_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 58)) begin
-            fresh$d = (fresh_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (rel_taken & (rel_slot == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-            closed$d = (closed_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 59)) begin
-            fresh$d = (fresh_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (rel_taken & (rel_slot == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-            closed$d = (closed_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 60)) begin
-            fresh$d = (fresh_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (rel_taken & (rel_slot == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-            closed$d = (closed_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 61)) begin
-            fresh$d = (fresh_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (rel_taken & (rel_slot == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-            closed$d = (closed_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 62)) begin
-            fresh$d = (fresh_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (rel_taken & (rel_slot == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-            closed$d = (closed_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 63)) begin
-            fresh$d = (fresh_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (rel_taken & (rel_slot == 64)) begin
-            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
-            closed$d = (closed_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 64)) begin
-            fresh$d = (fresh_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (rel_taken & (rel_slot == 65)) begin
-            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
-            closed$d = (closed_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 65)) begin
-            fresh$d = (fresh_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (rel_taken & (rel_slot == 66)) begin
-            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
-            closed$d = (closed_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 66)) begin
-            fresh$d = (fresh_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (rel_taken & (rel_slot == 67)) begin
-            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
-            closed$d = (closed_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 67)) begin
-            fresh$d = (fresh_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (rel_taken & (rel_slot == 68)) begin
-            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
-            closed$d = (closed_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 68)) begin
-            fresh$d = (fresh_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (rel_taken & (rel_slot == 69)) begin
-            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
-            closed$d = (closed_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 69)) begin
-            fresh$d = (fresh_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (rel_taken & (rel_slot == 70)) begin
-            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
-            closed$d = (closed_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 70)) begin
-            fresh$d = (fresh_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (rel_taken & (rel_slot == 71)) begin
-            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
-            closed$d = (closed_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 71)) begin
-            fresh$d = (fresh_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (rel_taken & (rel_slot == 72)) begin
-            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
-            closed$d = (closed_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 72)) begin
-            fresh$d = (fresh_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (rel_taken & (rel_slot == 73)) begin
-            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
-            closed$d = (closed_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 73)) begin
-            fresh$d = (fresh_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (rel_taken & (rel_slot == 74)) begin
-            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
-            closed$d = (closed_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 74)) begin
-            fresh$d = (fresh_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (rel_taken & (rel_slot == 75)) begin
-            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
-            closed$d = (closed_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 75)) begin
-            fresh$d = (fresh_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (rel_taken & (rel_slot == 76)) begin
-            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
-            closed$d = (closed_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 76)) begin
-            fresh$d = (fresh_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (rel_taken & (rel_slot == 77)) begin
-            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
-            closed$d = (closed_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 77)) begin
-            fresh$d = (fresh_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (rel_taken & (rel_slot == 78)) begin
-            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
-            closed$d = (closed_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 78)) begin
-            fresh$d = (fresh_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (rel_taken & (rel_slot == 79)) begin
-            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
-            closed$d = (closed_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 79)) begin
-            fresh$d = (fresh_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (rel_taken & (rel_slot == 80)) begin
-            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
-            closed$d = (closed_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 80)) begin
-            fresh$d = (fresh_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (rel_taken & (rel_slot == 81)) begin
-            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
-            closed$d = (closed_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 81)) begin
-            fresh$d = (fresh_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (rel_taken & (rel_slot == 82)) begin
-            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
-            closed$d = (closed_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 82)) begin
-            fresh$d = (fresh_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (rel_taken & (rel_slot == 83)) begin
-            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
-            closed$d = (closed_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 83)) begin
-            fresh$d = (fresh_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (rel_taken & (rel_slot == 84)) begin
-            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
-            closed$d = (closed_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 84)) begin
-            fresh$d = (fresh_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (rel_taken & (rel_slot == 85)) begin
-            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
-            closed$d = (closed_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 85)) begin
-            fresh$d = (fresh_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (rel_taken & (rel_slot == 86)) begin
-            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
-            closed$d = (closed_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 86)) begin
-            fresh$d = (fresh_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (rel_taken & (rel_slot == 87)) begin
-            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
-            closed$d = (closed_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 87)) begin
-            fresh$d = (fresh_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (rel_taken & (rel_slot == 88)) begin
-            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
-            closed$d = (closed_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 88)) begin
-            fresh$d = (fresh_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (rel_taken & (rel_slot == 89)) begin
-            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
-            closed$d = (closed_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 89)) begin
-            fresh$d = (fresh_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (rel_taken & (rel_slot == 90)) begin
-            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
-            closed$d = (closed_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 90)) begin
-            fresh$d = (fresh_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (rel_taken & (rel_slot == 91)) begin
-            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
-            closed$d = (closed_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 91)) begin
-            fresh$d = (fresh_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (rel_taken & (rel_slot == 92)) begin
-            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
-            closed$d = (closed_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 92)) begin
-            fresh$d = (fresh_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (rel_taken & (rel_slot == 93)) begin
-            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
-            closed$d = (closed_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 93)) begin
-            fresh$d = (fresh_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (rel_taken & (rel_slot == 94)) begin
-            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
-            closed$d = (closed_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 94)) begin
-            fresh$d = (fresh_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (rel_taken & (rel_slot == 95)) begin
-            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
-            closed$d = (closed_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 95)) begin
-            fresh$d = (fresh_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (rel_taken & (rel_slot == 96)) begin
-            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
-            closed$d = (closed_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 96)) begin
-            fresh$d = (fresh_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (rel_taken & (rel_slot == 97)) begin
-            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
-            closed$d = (closed_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 97)) begin
-            fresh$d = (fresh_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (rel_taken & (rel_slot == 98)) begin
-            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
-            closed$d = (closed_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 98)) begin
-            fresh$d = (fresh_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (rel_taken & (rel_slot == 99)) begin
-            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
-            closed$d = (closed_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 99)) begin
-            fresh$d = (fresh_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (rel_taken & (rel_slot == 100)) begin
-            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
-            closed$d = (closed_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 100)) begin
-            fresh$d = (fresh_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (rel_taken & (rel_slot == 101)) begin
-            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
-            closed$d = (closed_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 101)) begin
-            fresh$d = (fresh_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (rel_taken & (rel_slot == 102)) begin
-            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
-            closed$d = (closed_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 102)) begin
-            fresh$d = (fresh_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (rel_taken & (rel_slot == 103)) begin
-            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
-            closed$d = (closed_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 103)) begin
-            fresh$d = (fresh_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (rel_taken & (rel_slot == 104)) begin
-            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
-            closed$d = (closed_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 104)) begin
-            fresh$d = (fresh_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (rel_taken & (rel_slot == 105)) begin
-            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
-            closed$d = (closed_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 105)) begin
-            fresh$d = (fresh_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (rel_taken & (rel_slot == 106)) begin
-            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
-            closed$d = (closed_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 106)) begin
-            fresh$d = (fresh_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (rel_taken & (rel_slot == 107)) begin
-            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
-            closed$d = (closed_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 107)) begin
-            fresh$d = (fresh_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (rel_taken & (rel_slot == 108)) begin
-            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
-            closed$d = (closed_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 108)) begin
-            fresh$d = (fresh_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (rel_taken & (rel_slot == 109)) begin
-            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
-            closed$d = (closed_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 109)) begin
-            fresh$d = (fresh_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (rel_taken & (rel_slot == 110)) begin
-            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
-            closed$d = (closed_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 110)) begin
-            fresh$d = (fresh_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (rel_taken & (rel_slot == 111)) begin
-            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
-            closed$d = (closed_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 111)) begin
-            fresh$d = (fresh_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (rel_taken & (rel_slot == 112)) begin
-            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
-            closed$d = (closed_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 112)) begin
-            fresh$d = (fresh_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (rel_taken & (rel_slot == 113)) begin
-            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
-            closed$d = (closed_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 113)) begin
-            fresh$d = (fresh_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (rel_taken & (rel_slot == 114)) begin
-            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
-            closed$d = (closed_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 114)) begin
-            fresh$d = (fresh_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (rel_taken & (rel_slot == 115)) begin
-            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
-            closed$d = (closed_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 115)) begin
-            fresh$d = (fresh_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (rel_taken & (rel_slot == 116)) begin
-            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
-            closed$d = (closed_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 116)) begin
-            fresh$d = (fresh_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (rel_taken & (rel_slot == 117)) begin
-            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
-            closed$d = (closed_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 117)) begin
-            fresh$d = (fresh_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (rel_taken & (rel_slot == 118)) begin
-            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
-            closed$d = (closed_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 118)) begin
-            fresh$d = (fresh_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (rel_taken & (rel_slot == 119)) begin
-            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
-            closed$d = (closed_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 119)) begin
-            fresh$d = (fresh_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (rel_taken & (rel_slot == 120)) begin
-            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
-            closed$d = (closed_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 120)) begin
-            fresh$d = (fresh_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (rel_taken & (rel_slot == 121)) begin
-            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
-            closed$d = (closed_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 121)) begin
-            fresh$d = (fresh_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (rel_taken & (rel_slot == 122)) begin
-            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
-            closed$d = (closed_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 122)) begin
-            fresh$d = (fresh_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (rel_taken & (rel_slot == 123)) begin
-            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
-            closed$d = (closed_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 123)) begin
-            fresh$d = (fresh_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (rel_taken & (rel_slot == 124)) begin
-            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
-            closed$d = (closed_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 124)) begin
-            fresh$d = (fresh_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (rel_taken & (rel_slot == 125)) begin
-            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
-            closed$d = (closed_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 125)) begin
-            fresh$d = (fresh_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (rel_taken & (rel_slot == 126)) begin
-            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
-            closed$d = (closed_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 126)) begin
-            fresh$d = (fresh_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (rel_taken & (rel_slot == 127)) begin
-            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
-            closed$d = (closed_set & ~(1 << (127)) | ((1'b0) << (127)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 127)) begin
-            fresh$d = (fresh_set & ~(1 << (127)) | ((1'b0) << (127)));
+        if (end_ok & len_ok) begin
+            fresh$d = fresh_set & (~completed_mask$onehot);
         end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
@@ -20188,6 +18669,26 @@ module nt_homa_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_read
     end
 
 endmodule // nt_homa_128_nic$reassembly
+
+
+module nt_homa_128_nic$reassembly$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$alloc_mask
 
 
 module nt_homa_128_nic$reassembly$c_bad_length(d,q,clock);
@@ -20340,6 +18841,26 @@ module nt_homa_128_nic$reassembly$closed(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$reassembly$closed
+
+
+module nt_homa_128_nic$reassembly$completed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$completed_mask
 
 
 module nt_homa_128_nic$reassembly$fifo_count(d,q,clock);
@@ -21111,6 +19632,12 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [127:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -21488,6 +20015,16 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_homa_128_nic$reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -22057,904 +20594,13 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (do_alloc & (new_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (do_alloc & (new_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (do_alloc & (new_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (do_alloc & (new_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (do_alloc & (new_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (do_alloc & (new_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (do_alloc & (new_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (do_alloc & (new_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (do_alloc & (new_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (do_alloc & (new_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (do_alloc & (new_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (do_alloc & (new_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (do_alloc & (new_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (do_alloc & (new_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (do_alloc & (new_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (do_alloc & (new_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (do_alloc & (new_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (do_alloc & (new_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (do_alloc & (new_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (do_alloc & (new_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (do_alloc & (new_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (do_alloc & (new_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (do_alloc & (new_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (do_alloc & (new_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (do_alloc & (new_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (do_alloc & (new_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (do_alloc & (new_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (do_alloc & (new_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (do_alloc & (new_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (do_alloc & (new_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (do_alloc & (new_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (do_alloc & (new_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (do_alloc & (new_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (do_alloc & (new_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (do_alloc & (new_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (do_alloc & (new_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (do_alloc & (new_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (do_alloc & (new_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (do_alloc & (new_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (do_alloc & (new_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (do_alloc & (new_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (do_alloc & (new_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (do_alloc & (new_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (do_alloc & (new_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (do_alloc & (new_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (do_alloc & (new_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (do_alloc & (new_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (do_alloc & (new_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (do_alloc & (new_slot == 64)) begin
-            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
-            gen_known$d = (gen_known$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (do_alloc & (new_slot == 65)) begin
-            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
-            gen_known$d = (gen_known$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (do_alloc & (new_slot == 66)) begin
-            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
-            gen_known$d = (gen_known$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (do_alloc & (new_slot == 67)) begin
-            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
-            gen_known$d = (gen_known$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (do_alloc & (new_slot == 68)) begin
-            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
-            gen_known$d = (gen_known$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (do_alloc & (new_slot == 69)) begin
-            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
-            gen_known$d = (gen_known$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (do_alloc & (new_slot == 70)) begin
-            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
-            gen_known$d = (gen_known$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (do_alloc & (new_slot == 71)) begin
-            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
-            gen_known$d = (gen_known$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (do_alloc & (new_slot == 72)) begin
-            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
-            gen_known$d = (gen_known$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (do_alloc & (new_slot == 73)) begin
-            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
-            gen_known$d = (gen_known$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (do_alloc & (new_slot == 74)) begin
-            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
-            gen_known$d = (gen_known$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (do_alloc & (new_slot == 75)) begin
-            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
-            gen_known$d = (gen_known$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (do_alloc & (new_slot == 76)) begin
-            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
-            gen_known$d = (gen_known$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (do_alloc & (new_slot == 77)) begin
-            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
-            gen_known$d = (gen_known$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (do_alloc & (new_slot == 78)) begin
-            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
-            gen_known$d = (gen_known$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (do_alloc & (new_slot == 79)) begin
-            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
-            gen_known$d = (gen_known$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (do_alloc & (new_slot == 80)) begin
-            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
-            gen_known$d = (gen_known$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (do_alloc & (new_slot == 81)) begin
-            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
-            gen_known$d = (gen_known$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (do_alloc & (new_slot == 82)) begin
-            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
-            gen_known$d = (gen_known$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (do_alloc & (new_slot == 83)) begin
-            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
-            gen_known$d = (gen_known$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (do_alloc & (new_slot == 84)) begin
-            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
-            gen_known$d = (gen_known$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (do_alloc & (new_slot == 85)) begin
-            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
-            gen_known$d = (gen_known$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (do_alloc & (new_slot == 86)) begin
-            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
-            gen_known$d = (gen_known$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (do_alloc & (new_slot == 87)) begin
-            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
-            gen_known$d = (gen_known$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (do_alloc & (new_slot == 88)) begin
-            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
-            gen_known$d = (gen_known$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (do_alloc & (new_slot == 89)) begin
-            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
-            gen_known$d = (gen_known$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (do_alloc & (new_slot == 90)) begin
-            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
-            gen_known$d = (gen_known$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (do_alloc & (new_slot == 91)) begin
-            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
-            gen_known$d = (gen_known$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (do_alloc & (new_slot == 92)) begin
-            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
-            gen_known$d = (gen_known$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (do_alloc & (new_slot == 93)) begin
-            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
-            gen_known$d = (gen_known$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (do_alloc & (new_slot == 94)) begin
-            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
-            gen_known$d = (gen_known$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (do_alloc & (new_slot == 95)) begin
-            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
-            gen_known$d = (gen_known$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (do_alloc & (new_slot == 96)) begin
-            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
-            gen_known$d = (gen_known$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (do_alloc & (new_slot == 97)) begin
-            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
-            gen_known$d = (gen_known$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (do_alloc & (new_slot == 98)) begin
-            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
-            gen_known$d = (gen_known$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (do_alloc & (new_slot == 99)) begin
-            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
-            gen_known$d = (gen_known$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (do_alloc & (new_slot == 100)) begin
-            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
-            gen_known$d = (gen_known$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (do_alloc & (new_slot == 101)) begin
-            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
-            gen_known$d = (gen_known$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (do_alloc & (new_slot == 102)) begin
-            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
-            gen_known$d = (gen_known$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (do_alloc & (new_slot == 103)) begin
-            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
-            gen_known$d = (gen_known$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (do_alloc & (new_slot == 104)) begin
-            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
-            gen_known$d = (gen_known$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (do_alloc & (new_slot == 105)) begin
-            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
-            gen_known$d = (gen_known$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (do_alloc & (new_slot == 106)) begin
-            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
-            gen_known$d = (gen_known$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (do_alloc & (new_slot == 107)) begin
-            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
-            gen_known$d = (gen_known$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (do_alloc & (new_slot == 108)) begin
-            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
-            gen_known$d = (gen_known$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (do_alloc & (new_slot == 109)) begin
-            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
-            gen_known$d = (gen_known$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (do_alloc & (new_slot == 110)) begin
-            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
-            gen_known$d = (gen_known$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (do_alloc & (new_slot == 111)) begin
-            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
-            gen_known$d = (gen_known$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (do_alloc & (new_slot == 112)) begin
-            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
-            gen_known$d = (gen_known$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (do_alloc & (new_slot == 113)) begin
-            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
-            gen_known$d = (gen_known$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (do_alloc & (new_slot == 114)) begin
-            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
-            gen_known$d = (gen_known$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (do_alloc & (new_slot == 115)) begin
-            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
-            gen_known$d = (gen_known$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (do_alloc & (new_slot == 116)) begin
-            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
-            gen_known$d = (gen_known$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (do_alloc & (new_slot == 117)) begin
-            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
-            gen_known$d = (gen_known$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (do_alloc & (new_slot == 118)) begin
-            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
-            gen_known$d = (gen_known$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (do_alloc & (new_slot == 119)) begin
-            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
-            gen_known$d = (gen_known$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (do_alloc & (new_slot == 120)) begin
-            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
-            gen_known$d = (gen_known$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (do_alloc & (new_slot == 121)) begin
-            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
-            gen_known$d = (gen_known$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (do_alloc & (new_slot == 122)) begin
-            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
-            gen_known$d = (gen_known$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (do_alloc & (new_slot == 123)) begin
-            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
-            gen_known$d = (gen_known$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (do_alloc & (new_slot == 124)) begin
-            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
-            gen_known$d = (gen_known$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (do_alloc & (new_slot == 125)) begin
-            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
-            gen_known$d = (gen_known$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (do_alloc & (new_slot == 126)) begin
-            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
-            gen_known$d = (gen_known$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (do_alloc & (new_slot == 127)) begin
-            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
-            gen_known$d = (gen_known$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (do_release & (s_rel_slot$q == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (do_release & (s_rel_slot$q == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (do_release & (s_rel_slot$q == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (do_release & (s_rel_slot$q == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (do_release & (s_rel_slot$q == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (do_release & (s_rel_slot$q == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (do_release & (s_rel_slot$q == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (do_release & (s_rel_slot$q == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (do_release & (s_rel_slot$q == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (do_release & (s_rel_slot$q == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (do_release & (s_rel_slot$q == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (do_release & (s_rel_slot$q == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (do_release & (s_rel_slot$q == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (do_release & (s_rel_slot$q == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (do_release & (s_rel_slot$q == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (do_release & (s_rel_slot$q == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (do_release & (s_rel_slot$q == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (do_release & (s_rel_slot$q == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (do_release & (s_rel_slot$q == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (do_release & (s_rel_slot$q == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (do_release & (s_rel_slot$q == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (do_release & (s_rel_slot$q == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (do_release & (s_rel_slot$q == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (do_release & (s_rel_slot$q == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (do_release & (s_rel_slot$q == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (do_release & (s_rel_slot$q == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (do_release & (s_rel_slot$q == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (do_release & (s_rel_slot$q == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (do_release & (s_rel_slot$q == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (do_release & (s_rel_slot$q == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (do_release & (s_rel_slot$q == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (do_release & (s_rel_slot$q == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (do_release & (s_rel_slot$q == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (do_release & (s_rel_slot$q == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (do_release & (s_rel_slot$q == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (do_release & (s_rel_slot$q == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (do_release & (s_rel_slot$q == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (do_release & (s_rel_slot$q == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (do_release & (s_rel_slot$q == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (do_release & (s_rel_slot$q == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (do_release & (s_rel_slot$q == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (do_release & (s_rel_slot$q == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (do_release & (s_rel_slot$q == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (do_release & (s_rel_slot$q == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (do_release & (s_rel_slot$q == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (do_release & (s_rel_slot$q == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (do_release & (s_rel_slot$q == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (do_release & (s_rel_slot$q == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (do_release & (s_rel_slot$q == 64)) begin
-            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (do_release & (s_rel_slot$q == 65)) begin
-            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (do_release & (s_rel_slot$q == 66)) begin
-            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (do_release & (s_rel_slot$q == 67)) begin
-            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (do_release & (s_rel_slot$q == 68)) begin
-            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (do_release & (s_rel_slot$q == 69)) begin
-            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (do_release & (s_rel_slot$q == 70)) begin
-            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (do_release & (s_rel_slot$q == 71)) begin
-            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (do_release & (s_rel_slot$q == 72)) begin
-            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (do_release & (s_rel_slot$q == 73)) begin
-            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (do_release & (s_rel_slot$q == 74)) begin
-            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (do_release & (s_rel_slot$q == 75)) begin
-            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (do_release & (s_rel_slot$q == 76)) begin
-            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (do_release & (s_rel_slot$q == 77)) begin
-            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (do_release & (s_rel_slot$q == 78)) begin
-            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (do_release & (s_rel_slot$q == 79)) begin
-            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (do_release & (s_rel_slot$q == 80)) begin
-            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (do_release & (s_rel_slot$q == 81)) begin
-            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (do_release & (s_rel_slot$q == 82)) begin
-            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (do_release & (s_rel_slot$q == 83)) begin
-            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (do_release & (s_rel_slot$q == 84)) begin
-            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (do_release & (s_rel_slot$q == 85)) begin
-            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (do_release & (s_rel_slot$q == 86)) begin
-            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (do_release & (s_rel_slot$q == 87)) begin
-            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (do_release & (s_rel_slot$q == 88)) begin
-            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (do_release & (s_rel_slot$q == 89)) begin
-            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (do_release & (s_rel_slot$q == 90)) begin
-            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (do_release & (s_rel_slot$q == 91)) begin
-            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (do_release & (s_rel_slot$q == 92)) begin
-            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (do_release & (s_rel_slot$q == 93)) begin
-            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (do_release & (s_rel_slot$q == 94)) begin
-            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (do_release & (s_rel_slot$q == 95)) begin
-            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (do_release & (s_rel_slot$q == 96)) begin
-            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (do_release & (s_rel_slot$q == 97)) begin
-            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (do_release & (s_rel_slot$q == 98)) begin
-            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (do_release & (s_rel_slot$q == 99)) begin
-            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (do_release & (s_rel_slot$q == 100)) begin
-            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (do_release & (s_rel_slot$q == 101)) begin
-            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (do_release & (s_rel_slot$q == 102)) begin
-            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (do_release & (s_rel_slot$q == 103)) begin
-            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (do_release & (s_rel_slot$q == 104)) begin
-            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (do_release & (s_rel_slot$q == 105)) begin
-            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (do_release & (s_rel_slot$q == 106)) begin
-            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (do_release & (s_rel_slot$q == 107)) begin
-            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (do_release & (s_rel_slot$q == 108)) begin
-            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (do_release & (s_rel_slot$q == 109)) begin
-            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (do_release & (s_rel_slot$q == 110)) begin
-            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (do_release & (s_rel_slot$q == 111)) begin
-            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (do_release & (s_rel_slot$q == 112)) begin
-            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (do_release & (s_rel_slot$q == 113)) begin
-            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (do_release & (s_rel_slot$q == 114)) begin
-            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (do_release & (s_rel_slot$q == 115)) begin
-            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (do_release & (s_rel_slot$q == 116)) begin
-            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (do_release & (s_rel_slot$q == 117)) begin
-            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (do_release & (s_rel_slot$q == 118)) begin
-            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (do_release & (s_rel_slot$q == 119)) begin
-            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (do_release & (s_rel_slot$q == 120)) begin
-            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (do_release & (s_rel_slot$q == 121)) begin
-            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (do_release & (s_rel_slot$q == 122)) begin
-            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (do_release & (s_rel_slot$q == 123)) begin
-            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (do_release & (s_rel_slot$q == 124)) begin
-            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (do_release & (s_rel_slot$q == 125)) begin
-            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (do_release & (s_rel_slot$q == 126)) begin
-            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (do_release & (s_rel_slot$q == 127)) begin
-            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -23050,6 +20696,26 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     end
 
 endmodule // nt_homa_128_nic$reassembly$msg_table
+
+
+module nt_homa_128_nic$reassembly$msg_table$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$alloc_mask
 
 
 module nt_homa_128_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -23266,11 +20932,15 @@ module nt_homa_128_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$msg_table$class0$in_use in_use(
@@ -23286,7 +20956,13 @@ module nt_homa_128_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc
     nt_homa_128_nic$reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -23303,14 +20979,13 @@ module nt_homa_128_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -23342,6 +21017,26 @@ module nt_homa_128_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class0$double_frees
 
 
+module nt_homa_128_nic$reassembly$msg_table$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$class0$freed
+
+
 module nt_homa_128_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -23361,12 +21056,13 @@ module nt_homa_128_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class0$in_use
 
 
-module nt_homa_128_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index);
+module nt_homa_128_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -23374,6 +21070,7 @@ module nt_homa_128_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,inde
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -23789,11 +21486,15 @@ module nt_homa_128_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$msg_table$class1$in_use in_use(
@@ -23809,7 +21510,13 @@ module nt_homa_128_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc
     nt_homa_128_nic$reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -23826,14 +21533,13 @@ module nt_homa_128_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -23865,6 +21571,26 @@ module nt_homa_128_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class1$double_frees
 
 
+module nt_homa_128_nic$reassembly$msg_table$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$class1$freed
+
+
 module nt_homa_128_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -23884,12 +21610,13 @@ module nt_homa_128_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class1$in_use
 
 
-module nt_homa_128_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index);
+module nt_homa_128_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -23897,6 +21624,7 @@ module nt_homa_128_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,inde
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -24312,11 +22040,15 @@ module nt_homa_128_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$msg_table$class2$in_use in_use(
@@ -24332,7 +22064,13 @@ module nt_homa_128_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc
     nt_homa_128_nic$reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -24349,14 +22087,13 @@ module nt_homa_128_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -24388,6 +22125,26 @@ module nt_homa_128_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class2$double_frees
 
 
+module nt_homa_128_nic$reassembly$msg_table$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$class2$freed
+
+
 module nt_homa_128_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -24407,12 +22164,13 @@ module nt_homa_128_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class2$in_use
 
 
-module nt_homa_128_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index);
+module nt_homa_128_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -24420,6 +22178,7 @@ module nt_homa_128_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,inde
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -24835,11 +22594,15 @@ module nt_homa_128_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$msg_table$class3$in_use in_use(
@@ -24855,7 +22618,13 @@ module nt_homa_128_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc
     nt_homa_128_nic$reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -24872,14 +22641,13 @@ module nt_homa_128_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -24911,6 +22679,26 @@ module nt_homa_128_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class3$double_frees
 
 
+module nt_homa_128_nic$reassembly$msg_table$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$class3$freed
+
+
 module nt_homa_128_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -24930,12 +22718,13 @@ module nt_homa_128_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$class3$in_use
 
 
-module nt_homa_128_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index);
+module nt_homa_128_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -24943,6 +22732,7 @@ module nt_homa_128_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,inde
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -27599,11 +25389,15 @@ module nt_homa_128_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$msg_table$ids$in_use in_use(
@@ -27619,7 +25413,13 @@ module nt_homa_128_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id
     nt_homa_128_nic$reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_128_nic$reassembly$msg_table$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -27636,14 +25436,13 @@ module nt_homa_128_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -27675,6 +25474,26 @@ module nt_homa_128_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$ids$double_frees
 
 
+module nt_homa_128_nic$reassembly$msg_table$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$ids$freed
+
+
 module nt_homa_128_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -27694,12 +25513,13 @@ module nt_homa_128_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$ids$in_use
 
 
-module nt_homa_128_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
+module nt_homa_128_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -27707,6 +25527,7 @@ module nt_homa_128_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -28440,6 +26261,26 @@ module nt_homa_128_nic$reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$r_valid
 
 
+module nt_homa_128_nic$reassembly$msg_table$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$msg_table$release_mask
+
+
 module nt_homa_128_nic$reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
@@ -28791,6 +26632,26 @@ module nt_homa_128_nic$reassembly$payload(read_address,read_clock,read_data,writ
     end
 
 endmodule // nt_homa_128_nic$reassembly$payload
+
+
+module nt_homa_128_nic$reassembly$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$release_mask
 
 
 module nt_homa_128_nic$reassembly$ro_msg_len(d,q,clock);
@@ -29220,6 +27081,15 @@ module nt_homa_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sch
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [6:0] fired$index;
+    reg  fired$enable;
+    wire  [127:0] fired$onehot;
+    reg  [6:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [127:0] scheduled$onehot;
+    reg  [6:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [127:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -29229,8 +27099,6 @@ module nt_homa_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sch
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [127:0] valid_after_fire;
-    reg  [127:0] valid_after_sched;
 
     // Sub module instances
     nt_homa_128_nic$reassembly$timer$expiry_mem expiry_mem(
@@ -29291,6 +27159,21 @@ module nt_homa_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sch
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_homa_128_nic$reassembly$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_homa_128_nic$reassembly$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_homa_128_nic$reassembly$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -29344,18 +27227,13 @@ module nt_homa_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sch
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -29366,6 +27244,26 @@ module nt_homa_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sch
     end
 
 endmodule // nt_homa_128_nic$reassembly$timer
+
+
+module nt_homa_128_nic$reassembly$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$timer$cancelled
 
 
 module nt_homa_128_nic$reassembly$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -29395,6 +27293,26 @@ module nt_homa_128_nic$reassembly$timer$expiry_mem(read_address,read_clock,read_
     end
 
 endmodule // nt_homa_128_nic$reassembly$timer$expiry_mem
+
+
+module nt_homa_128_nic$reassembly$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$timer$fired
 
 
 module nt_homa_128_nic$reassembly$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -29557,6 +27475,26 @@ module nt_homa_128_nic$reassembly$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$reassembly$timer$scan_ptr
+
+
+module nt_homa_128_nic$reassembly$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$reassembly$timer$scheduled
 
 
 module nt_homa_128_nic$reassembly$timer$valid_bits(d,q,clock);
@@ -30083,140 +28021,11 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     localparam  class_bytes$3 = 16'h9800;
     localparam  max_msg_bytes = 16'h9800;
     localparam  comp_capacity = 16'h80;
-    localparam  slot_ids$0 = 7'b0;
-    localparam  slot_ids$1 = 7'b1;
-    localparam  slot_ids$2 = 7'b10;
-    localparam  slot_ids$3 = 7'b11;
-    localparam  slot_ids$4 = 7'b100;
-    localparam  slot_ids$5 = 7'b101;
-    localparam  slot_ids$6 = 7'b110;
-    localparam  slot_ids$7 = 7'b111;
-    localparam  slot_ids$8 = 7'b1000;
-    localparam  slot_ids$9 = 7'b1001;
-    localparam  slot_ids$10 = 7'b1010;
-    localparam  slot_ids$11 = 7'b1011;
-    localparam  slot_ids$12 = 7'b1100;
-    localparam  slot_ids$13 = 7'b1101;
-    localparam  slot_ids$14 = 7'b1110;
-    localparam  slot_ids$15 = 7'b1111;
-    localparam  slot_ids$16 = 7'b10000;
-    localparam  slot_ids$17 = 7'b10001;
-    localparam  slot_ids$18 = 7'b10010;
-    localparam  slot_ids$19 = 7'b10011;
-    localparam  slot_ids$20 = 7'b10100;
-    localparam  slot_ids$21 = 7'b10101;
-    localparam  slot_ids$22 = 7'b10110;
-    localparam  slot_ids$23 = 7'b10111;
-    localparam  slot_ids$24 = 7'b11000;
-    localparam  slot_ids$25 = 7'b11001;
-    localparam  slot_ids$26 = 7'b11010;
-    localparam  slot_ids$27 = 7'b11011;
-    localparam  slot_ids$28 = 7'b11100;
-    localparam  slot_ids$29 = 7'b11101;
-    localparam  slot_ids$30 = 7'b11110;
-    localparam  slot_ids$31 = 7'b11111;
-    localparam  slot_ids$32 = 7'b100000;
-    localparam  slot_ids$33 = 7'b100001;
-    localparam  slot_ids$34 = 7'b100010;
-    localparam  slot_ids$35 = 7'b100011;
-    localparam  slot_ids$36 = 7'b100100;
-    localparam  slot_ids$37 = 7'b100101;
-    localparam  slot_ids$38 = 7'b100110;
-    localparam  slot_ids$39 = 7'b100111;
-    localparam  slot_ids$40 = 7'b101000;
-    localparam  slot_ids$41 = 7'b101001;
-    localparam  slot_ids$42 = 7'b101010;
-    localparam  slot_ids$43 = 7'b101011;
-    localparam  slot_ids$44 = 7'b101100;
-    localparam  slot_ids$45 = 7'b101101;
-    localparam  slot_ids$46 = 7'b101110;
-    localparam  slot_ids$47 = 7'b101111;
-    localparam  slot_ids$48 = 7'b110000;
-    localparam  slot_ids$49 = 7'b110001;
-    localparam  slot_ids$50 = 7'b110010;
-    localparam  slot_ids$51 = 7'b110011;
-    localparam  slot_ids$52 = 7'b110100;
-    localparam  slot_ids$53 = 7'b110101;
-    localparam  slot_ids$54 = 7'b110110;
-    localparam  slot_ids$55 = 7'b110111;
-    localparam  slot_ids$56 = 7'b111000;
-    localparam  slot_ids$57 = 7'b111001;
-    localparam  slot_ids$58 = 7'b111010;
-    localparam  slot_ids$59 = 7'b111011;
-    localparam  slot_ids$60 = 7'b111100;
-    localparam  slot_ids$61 = 7'b111101;
-    localparam  slot_ids$62 = 7'b111110;
-    localparam  slot_ids$63 = 7'b111111;
-    localparam  slot_ids$64 = 7'b1000000;
-    localparam  slot_ids$65 = 7'b1000001;
-    localparam  slot_ids$66 = 7'b1000010;
-    localparam  slot_ids$67 = 7'b1000011;
-    localparam  slot_ids$68 = 7'b1000100;
-    localparam  slot_ids$69 = 7'b1000101;
-    localparam  slot_ids$70 = 7'b1000110;
-    localparam  slot_ids$71 = 7'b1000111;
-    localparam  slot_ids$72 = 7'b1001000;
-    localparam  slot_ids$73 = 7'b1001001;
-    localparam  slot_ids$74 = 7'b1001010;
-    localparam  slot_ids$75 = 7'b1001011;
-    localparam  slot_ids$76 = 7'b1001100;
-    localparam  slot_ids$77 = 7'b1001101;
-    localparam  slot_ids$78 = 7'b1001110;
-    localparam  slot_ids$79 = 7'b1001111;
-    localparam  slot_ids$80 = 7'b1010000;
-    localparam  slot_ids$81 = 7'b1010001;
-    localparam  slot_ids$82 = 7'b1010010;
-    localparam  slot_ids$83 = 7'b1010011;
-    localparam  slot_ids$84 = 7'b1010100;
-    localparam  slot_ids$85 = 7'b1010101;
-    localparam  slot_ids$86 = 7'b1010110;
-    localparam  slot_ids$87 = 7'b1010111;
-    localparam  slot_ids$88 = 7'b1011000;
-    localparam  slot_ids$89 = 7'b1011001;
-    localparam  slot_ids$90 = 7'b1011010;
-    localparam  slot_ids$91 = 7'b1011011;
-    localparam  slot_ids$92 = 7'b1011100;
-    localparam  slot_ids$93 = 7'b1011101;
-    localparam  slot_ids$94 = 7'b1011110;
-    localparam  slot_ids$95 = 7'b1011111;
-    localparam  slot_ids$96 = 7'b1100000;
-    localparam  slot_ids$97 = 7'b1100001;
-    localparam  slot_ids$98 = 7'b1100010;
-    localparam  slot_ids$99 = 7'b1100011;
-    localparam  slot_ids$100 = 7'b1100100;
-    localparam  slot_ids$101 = 7'b1100101;
-    localparam  slot_ids$102 = 7'b1100110;
-    localparam  slot_ids$103 = 7'b1100111;
-    localparam  slot_ids$104 = 7'b1101000;
-    localparam  slot_ids$105 = 7'b1101001;
-    localparam  slot_ids$106 = 7'b1101010;
-    localparam  slot_ids$107 = 7'b1101011;
-    localparam  slot_ids$108 = 7'b1101100;
-    localparam  slot_ids$109 = 7'b1101101;
-    localparam  slot_ids$110 = 7'b1101110;
-    localparam  slot_ids$111 = 7'b1101111;
-    localparam  slot_ids$112 = 7'b1110000;
-    localparam  slot_ids$113 = 7'b1110001;
-    localparam  slot_ids$114 = 7'b1110010;
-    localparam  slot_ids$115 = 7'b1110011;
-    localparam  slot_ids$116 = 7'b1110100;
-    localparam  slot_ids$117 = 7'b1110101;
-    localparam  slot_ids$118 = 7'b1110110;
-    localparam  slot_ids$119 = 7'b1110111;
-    localparam  slot_ids$120 = 7'b1111000;
-    localparam  slot_ids$121 = 7'b1111001;
-    localparam  slot_ids$122 = 7'b1111010;
-    localparam  slot_ids$123 = 7'b1111011;
-    localparam  slot_ids$124 = 7'b1111100;
-    localparam  slot_ids$125 = 7'b1111101;
-    localparam  slot_ids$126 = 7'b1111110;
-    localparam  slot_ids$127 = 7'b1111111;
     localparam  cooldown = 32'h2600000;
     localparam  time_mask = 32'hffffff80;
     localparam  slot_bits = 8'h7;
     localparam  slot_mask16 = 16'h7f;
     localparam  ones8 = 8'hff;
-    localparam  zero_n = 128'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -30316,15 +28125,19 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [127:0] class_ffs$0$bitmap;
     wire  class_ffs$0$found;
     wire  [6:0] class_ffs$0$index;
+    wire  [127:0] class_ffs$0$onehot;
     reg  [127:0] class_ffs$1$bitmap;
     wire  class_ffs$1$found;
     wire  [6:0] class_ffs$1$index;
+    wire  [127:0] class_ffs$1$onehot;
     reg  [127:0] class_ffs$2$bitmap;
     wire  class_ffs$2$found;
     wire  [6:0] class_ffs$2$index;
+    wire  [127:0] class_ffs$2$onehot;
     reg  [127:0] class_ffs$3$bitmap;
     wire  class_ffs$3$found;
     wire  [6:0] class_ffs$3$index;
+    wire  [127:0] class_ffs$3$onehot;
     reg  [127:0] buf_in_use$d;
     wire  [127:0] buf_in_use$q;
     reg  buf_in_use$clock;
@@ -30342,6 +28155,7 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [127:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [6:0] ret_ffs$index;
+    wire  [127:0] ret_ffs$onehot;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -30455,6 +28269,24 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
+    reg  [6:0] busy_core0$index;
+    reg  busy_core0$enable;
+    wire  [127:0] busy_core0$onehot;
+    reg  [6:0] busy_core1$index;
+    reg  busy_core1$enable;
+    wire  [127:0] busy_core1$onehot;
+    reg  [6:0] busy_rd$index;
+    reg  busy_rd$enable;
+    wire  [127:0] busy_rd$onehot;
+    reg  [6:0] taken_mask$index;
+    reg  taken_mask$enable;
+    wire  [127:0] taken_mask$onehot;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] freed_mask$index;
+    reg  freed_mask$enable;
+    wire  [127:0] freed_mask$onehot;
 
     // Local signals
     reg  [15:0] w0_len;
@@ -30485,9 +28317,6 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [6:0] comp_slot;
     reg  ret_go;
     reg  [127:0] busy_mask;
-    reg  [127:0] busy_core0;
-    reg  [127:0] busy_core1;
-    reg  [127:0] busy_rd;
     reg  free_go;
     reg  [6:0] free_slot;
     reg  [31:0] now_shifted;
@@ -30617,22 +28446,26 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     nt_homa_128_nic$tx$class_ffs$0 class_ffs$0(
         .bitmap(class_ffs$0$bitmap),
         .found(class_ffs$0$found),
-        .index(class_ffs$0$index)
+        .index(class_ffs$0$index),
+        .onehot(class_ffs$0$onehot)
     );
     nt_homa_128_nic$tx$class_ffs$1 class_ffs$1(
         .bitmap(class_ffs$1$bitmap),
         .found(class_ffs$1$found),
-        .index(class_ffs$1$index)
+        .index(class_ffs$1$index),
+        .onehot(class_ffs$1$onehot)
     );
     nt_homa_128_nic$tx$class_ffs$2 class_ffs$2(
         .bitmap(class_ffs$2$bitmap),
         .found(class_ffs$2$found),
-        .index(class_ffs$2$index)
+        .index(class_ffs$2$index),
+        .onehot(class_ffs$2$onehot)
     );
     nt_homa_128_nic$tx$class_ffs$3 class_ffs$3(
         .bitmap(class_ffs$3$bitmap),
         .found(class_ffs$3$found),
-        .index(class_ffs$3$index)
+        .index(class_ffs$3$index),
+        .onehot(class_ffs$3$onehot)
     );
     nt_homa_128_nic$tx$buf_in_use buf_in_use(
         .d(buf_in_use$d),
@@ -30657,7 +28490,8 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     nt_homa_128_nic$tx$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
-        .index(ret_ffs$index)
+        .index(ret_ffs$index),
+        .onehot(ret_ffs$onehot)
     );
     nt_homa_128_nic$tx$cool_q cool_q(
         .clock(cool_q$clock),
@@ -30843,6 +28677,36 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         .d(e1_meta$d),
         .q(e1_meta$q),
         .clock(e1_meta$clock)
+    );
+    nt_homa_128_nic$tx$busy_core0 busy_core0(
+        .index(busy_core0$index),
+        .enable(busy_core0$enable),
+        .onehot(busy_core0$onehot)
+    );
+    nt_homa_128_nic$tx$busy_core1 busy_core1(
+        .index(busy_core1$index),
+        .enable(busy_core1$enable),
+        .onehot(busy_core1$onehot)
+    );
+    nt_homa_128_nic$tx$busy_rd busy_rd(
+        .index(busy_rd$index),
+        .enable(busy_rd$enable),
+        .onehot(busy_rd$onehot)
+    );
+    nt_homa_128_nic$tx$taken_mask taken_mask(
+        .index(taken_mask$index),
+        .enable(taken_mask$enable),
+        .onehot(taken_mask$onehot)
+    );
+    nt_homa_128_nic$tx$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_128_nic$tx$freed_mask freed_mask(
+        .index(freed_mask$index),
+        .enable(freed_mask$enable),
+        .onehot(freed_mask$onehot)
     );
 
     // Update code
@@ -31100,1162 +28964,13 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(7)];
-        busy_core0 = 32'h0;
-        busy_core1 = 32'h0;
-        busy_rd = 32'h0;
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
-            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
-            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
-            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
-            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
-            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
-            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
-            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
-            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
-            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
-            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
-            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
-            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
-            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
-            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
-            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
-            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
-            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
-            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
-            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
-            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
-            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
-            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
-            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
-            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
-            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
-            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
-            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
-            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
-            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
-            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
-            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
-            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
-            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
-            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
-            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
-            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
-            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
-            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
-            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
-            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
-            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
-            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
-            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
-            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
-            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
-            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
-            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
-            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$16)) begin
-            busy_core0 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$16)) begin
-            busy_core1 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$16)) begin
-            busy_rd = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$17)) begin
-            busy_core0 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$17)) begin
-            busy_core1 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$17)) begin
-            busy_rd = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$18)) begin
-            busy_core0 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$18)) begin
-            busy_core1 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$18)) begin
-            busy_rd = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$19)) begin
-            busy_core0 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$19)) begin
-            busy_core1 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$19)) begin
-            busy_rd = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$20)) begin
-            busy_core0 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$20)) begin
-            busy_core1 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$20)) begin
-            busy_rd = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$21)) begin
-            busy_core0 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$21)) begin
-            busy_core1 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$21)) begin
-            busy_rd = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$22)) begin
-            busy_core0 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$22)) begin
-            busy_core1 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$22)) begin
-            busy_rd = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$23)) begin
-            busy_core0 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$23)) begin
-            busy_core1 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$23)) begin
-            busy_rd = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$24)) begin
-            busy_core0 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$24)) begin
-            busy_core1 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$24)) begin
-            busy_rd = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$25)) begin
-            busy_core0 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$25)) begin
-            busy_core1 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$25)) begin
-            busy_rd = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$26)) begin
-            busy_core0 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$26)) begin
-            busy_core1 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$26)) begin
-            busy_rd = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$27)) begin
-            busy_core0 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$27)) begin
-            busy_core1 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$27)) begin
-            busy_rd = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$28)) begin
-            busy_core0 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$28)) begin
-            busy_core1 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$28)) begin
-            busy_rd = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$29)) begin
-            busy_core0 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$29)) begin
-            busy_core1 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$29)) begin
-            busy_rd = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$30)) begin
-            busy_core0 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$30)) begin
-            busy_core1 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$30)) begin
-            busy_rd = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$31)) begin
-            busy_core0 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$31)) begin
-            busy_core1 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$31)) begin
-            busy_rd = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$32)) begin
-            busy_core0 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$32)) begin
-            busy_core1 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$32)) begin
-            busy_rd = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$33)) begin
-            busy_core0 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$33)) begin
-            busy_core1 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$33)) begin
-            busy_rd = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$34)) begin
-            busy_core0 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$34)) begin
-            busy_core1 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$34)) begin
-            busy_rd = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$35)) begin
-            busy_core0 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$35)) begin
-            busy_core1 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$35)) begin
-            busy_rd = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$36)) begin
-            busy_core0 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$36)) begin
-            busy_core1 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$36)) begin
-            busy_rd = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$37)) begin
-            busy_core0 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$37)) begin
-            busy_core1 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$37)) begin
-            busy_rd = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$38)) begin
-            busy_core0 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$38)) begin
-            busy_core1 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$38)) begin
-            busy_rd = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$39)) begin
-            busy_core0 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$39)) begin
-            busy_core1 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$39)) begin
-            busy_rd = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$40)) begin
-            busy_core0 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$40)) begin
-            busy_core1 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$40)) begin
-            busy_rd = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$41)) begin
-            busy_core0 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$41)) begin
-            busy_core1 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$41)) begin
-            busy_rd = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$42)) begin
-            busy_core0 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$42)) begin
-            busy_core1 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$42)) begin
-            busy_rd = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$43)) begin
-            busy_core0 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$43)) begin
-            busy_core1 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$43)) begin
-            busy_rd = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$44)) begin
-            busy_core0 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$44)) begin
-            busy_core1 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$44)) begin
-            busy_rd = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$45)) begin
-            busy_core0 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$45)) begin
-            busy_core1 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$45)) begin
-            busy_rd = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$46)) begin
-            busy_core0 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$46)) begin
-            busy_core1 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$46)) begin
-            busy_rd = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$47)) begin
-            busy_core0 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$47)) begin
-            busy_core1 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$47)) begin
-            busy_rd = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$48)) begin
-            busy_core0 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$48)) begin
-            busy_core1 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$48)) begin
-            busy_rd = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$49)) begin
-            busy_core0 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$49)) begin
-            busy_core1 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$49)) begin
-            busy_rd = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$50)) begin
-            busy_core0 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$50)) begin
-            busy_core1 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$50)) begin
-            busy_rd = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$51)) begin
-            busy_core0 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$51)) begin
-            busy_core1 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$51)) begin
-            busy_rd = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$52)) begin
-            busy_core0 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$52)) begin
-            busy_core1 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$52)) begin
-            busy_rd = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$53)) begin
-            busy_core0 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$53)) begin
-            busy_core1 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$53)) begin
-            busy_rd = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$54)) begin
-            busy_core0 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$54)) begin
-            busy_core1 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$54)) begin
-            busy_rd = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$55)) begin
-            busy_core0 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$55)) begin
-            busy_core1 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$55)) begin
-            busy_rd = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$56)) begin
-            busy_core0 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$56)) begin
-            busy_core1 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$56)) begin
-            busy_rd = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$57)) begin
-            busy_core0 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$57)) begin
-            busy_core1 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$57)) begin
-            busy_rd = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$58)) begin
-            busy_core0 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$58)) begin
-            busy_core1 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$58)) begin
-            busy_rd = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$59)) begin
-            busy_core0 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$59)) begin
-            busy_core1 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$59)) begin
-            busy_rd = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$60)) begin
-            busy_core0 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$60)) begin
-            busy_core1 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$60)) begin
-            busy_rd = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$61)) begin
-            busy_core0 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$61)) begin
-            busy_core1 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$61)) begin
-            busy_rd = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$62)) begin
-            busy_core0 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$62)) begin
-            busy_core1 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$62)) begin
-            busy_rd = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$63)) begin
-            busy_core0 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$63)) begin
-            busy_core1 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$63)) begin
-            busy_rd = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$64)) begin
-            busy_core0 = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$64)) begin
-            busy_core1 = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$64)) begin
-            busy_rd = (zero_n & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$65)) begin
-            busy_core0 = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$65)) begin
-            busy_core1 = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$65)) begin
-            busy_rd = (zero_n & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$66)) begin
-            busy_core0 = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$66)) begin
-            busy_core1 = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$66)) begin
-            busy_rd = (zero_n & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$67)) begin
-            busy_core0 = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$67)) begin
-            busy_core1 = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$67)) begin
-            busy_rd = (zero_n & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$68)) begin
-            busy_core0 = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$68)) begin
-            busy_core1 = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$68)) begin
-            busy_rd = (zero_n & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$69)) begin
-            busy_core0 = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$69)) begin
-            busy_core1 = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$69)) begin
-            busy_rd = (zero_n & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$70)) begin
-            busy_core0 = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$70)) begin
-            busy_core1 = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$70)) begin
-            busy_rd = (zero_n & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$71)) begin
-            busy_core0 = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$71)) begin
-            busy_core1 = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$71)) begin
-            busy_rd = (zero_n & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$72)) begin
-            busy_core0 = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$72)) begin
-            busy_core1 = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$72)) begin
-            busy_rd = (zero_n & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$73)) begin
-            busy_core0 = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$73)) begin
-            busy_core1 = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$73)) begin
-            busy_rd = (zero_n & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$74)) begin
-            busy_core0 = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$74)) begin
-            busy_core1 = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$74)) begin
-            busy_rd = (zero_n & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$75)) begin
-            busy_core0 = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$75)) begin
-            busy_core1 = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$75)) begin
-            busy_rd = (zero_n & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$76)) begin
-            busy_core0 = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$76)) begin
-            busy_core1 = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$76)) begin
-            busy_rd = (zero_n & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$77)) begin
-            busy_core0 = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$77)) begin
-            busy_core1 = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$77)) begin
-            busy_rd = (zero_n & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$78)) begin
-            busy_core0 = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$78)) begin
-            busy_core1 = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$78)) begin
-            busy_rd = (zero_n & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$79)) begin
-            busy_core0 = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$79)) begin
-            busy_core1 = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$79)) begin
-            busy_rd = (zero_n & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$80)) begin
-            busy_core0 = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$80)) begin
-            busy_core1 = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$80)) begin
-            busy_rd = (zero_n & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$81)) begin
-            busy_core0 = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$81)) begin
-            busy_core1 = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$81)) begin
-            busy_rd = (zero_n & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$82)) begin
-            busy_core0 = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$82)) begin
-            busy_core1 = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$82)) begin
-            busy_rd = (zero_n & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$83)) begin
-            busy_core0 = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$83)) begin
-            busy_core1 = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$83)) begin
-            busy_rd = (zero_n & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$84)) begin
-            busy_core0 = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$84)) begin
-            busy_core1 = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$84)) begin
-            busy_rd = (zero_n & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$85)) begin
-            busy_core0 = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$85)) begin
-            busy_core1 = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$85)) begin
-            busy_rd = (zero_n & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$86)) begin
-            busy_core0 = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$86)) begin
-            busy_core1 = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$86)) begin
-            busy_rd = (zero_n & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$87)) begin
-            busy_core0 = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$87)) begin
-            busy_core1 = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$87)) begin
-            busy_rd = (zero_n & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$88)) begin
-            busy_core0 = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$88)) begin
-            busy_core1 = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$88)) begin
-            busy_rd = (zero_n & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$89)) begin
-            busy_core0 = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$89)) begin
-            busy_core1 = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$89)) begin
-            busy_rd = (zero_n & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$90)) begin
-            busy_core0 = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$90)) begin
-            busy_core1 = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$90)) begin
-            busy_rd = (zero_n & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$91)) begin
-            busy_core0 = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$91)) begin
-            busy_core1 = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$91)) begin
-            busy_rd = (zero_n & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$92)) begin
-            busy_core0 = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$92)) begin
-            busy_core1 = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$92)) begin
-            busy_rd = (zero_n & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$93)) begin
-            busy_core0 = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$93)) begin
-            busy_core1 = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$93)) begin
-            busy_rd = (zero_n & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$94)) begin
-            busy_core0 = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$94)) begin
-            busy_core1 = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$94)) begin
-            busy_rd = (zero_n & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$95)) begin
-            busy_core0 = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$95)) begin
-            busy_core1 = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$95)) begin
-            busy_rd = (zero_n & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$96)) begin
-            busy_core0 = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$96)) begin
-            busy_core1 = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$96)) begin
-            busy_rd = (zero_n & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$97)) begin
-            busy_core0 = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$97)) begin
-            busy_core1 = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$97)) begin
-            busy_rd = (zero_n & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$98)) begin
-            busy_core0 = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$98)) begin
-            busy_core1 = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$98)) begin
-            busy_rd = (zero_n & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$99)) begin
-            busy_core0 = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$99)) begin
-            busy_core1 = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$99)) begin
-            busy_rd = (zero_n & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$100)) begin
-            busy_core0 = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$100)) begin
-            busy_core1 = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$100)) begin
-            busy_rd = (zero_n & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$101)) begin
-            busy_core0 = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$101)) begin
-            busy_core1 = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$101)) begin
-            busy_rd = (zero_n & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$102)) begin
-            busy_core0 = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$102)) begin
-            busy_core1 = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$102)) begin
-            busy_rd = (zero_n & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$103)) begin
-            busy_core0 = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$103)) begin
-            busy_core1 = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$103)) begin
-            busy_rd = (zero_n & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$104)) begin
-            busy_core0 = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$104)) begin
-            busy_core1 = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$104)) begin
-            busy_rd = (zero_n & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$105)) begin
-            busy_core0 = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$105)) begin
-            busy_core1 = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$105)) begin
-            busy_rd = (zero_n & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$106)) begin
-            busy_core0 = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$106)) begin
-            busy_core1 = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$106)) begin
-            busy_rd = (zero_n & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$107)) begin
-            busy_core0 = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$107)) begin
-            busy_core1 = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$107)) begin
-            busy_rd = (zero_n & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$108)) begin
-            busy_core0 = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$108)) begin
-            busy_core1 = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$108)) begin
-            busy_rd = (zero_n & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$109)) begin
-            busy_core0 = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$109)) begin
-            busy_core1 = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$109)) begin
-            busy_rd = (zero_n & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$110)) begin
-            busy_core0 = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$110)) begin
-            busy_core1 = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$110)) begin
-            busy_rd = (zero_n & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$111)) begin
-            busy_core0 = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$111)) begin
-            busy_core1 = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$111)) begin
-            busy_rd = (zero_n & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$112)) begin
-            busy_core0 = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$112)) begin
-            busy_core1 = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$112)) begin
-            busy_rd = (zero_n & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$113)) begin
-            busy_core0 = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$113)) begin
-            busy_core1 = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$113)) begin
-            busy_rd = (zero_n & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$114)) begin
-            busy_core0 = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$114)) begin
-            busy_core1 = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$114)) begin
-            busy_rd = (zero_n & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$115)) begin
-            busy_core0 = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$115)) begin
-            busy_core1 = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$115)) begin
-            busy_rd = (zero_n & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$116)) begin
-            busy_core0 = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$116)) begin
-            busy_core1 = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$116)) begin
-            busy_rd = (zero_n & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$117)) begin
-            busy_core0 = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$117)) begin
-            busy_core1 = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$117)) begin
-            busy_rd = (zero_n & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$118)) begin
-            busy_core0 = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$118)) begin
-            busy_core1 = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$118)) begin
-            busy_rd = (zero_n & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$119)) begin
-            busy_core0 = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$119)) begin
-            busy_core1 = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$119)) begin
-            busy_rd = (zero_n & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$120)) begin
-            busy_core0 = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$120)) begin
-            busy_core1 = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$120)) begin
-            busy_rd = (zero_n & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$121)) begin
-            busy_core0 = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$121)) begin
-            busy_core1 = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$121)) begin
-            busy_rd = (zero_n & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$122)) begin
-            busy_core0 = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$122)) begin
-            busy_core1 = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$122)) begin
-            busy_rd = (zero_n & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$123)) begin
-            busy_core0 = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$123)) begin
-            busy_core1 = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$123)) begin
-            busy_rd = (zero_n & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$124)) begin
-            busy_core0 = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$124)) begin
-            busy_core1 = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$124)) begin
-            busy_rd = (zero_n & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$125)) begin
-            busy_core0 = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$125)) begin
-            busy_core1 = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$125)) begin
-            busy_rd = (zero_n & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$126)) begin
-            busy_core0 = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$126)) begin
-            busy_core1 = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$126)) begin
-            busy_rd = (zero_n & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$127)) begin
-            busy_core0 = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$127)) begin
-            busy_core1 = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$127)) begin
-            busy_rd = (zero_n & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        busy_mask = (busy_core0 | busy_core1) | busy_rd;
+        busy_core0$index = core$pkt_slot;
+        busy_core0$enable = core$pkt_valid;
+        busy_core1$index = core$pkt_q1_slot;
+        busy_core1$enable = core$pkt_q1_valid;
+        busy_rd$index = rd_slot$q;
+        busy_rd$enable = rd_active$q;
+        busy_mask = (busy_core0$onehot | busy_core1$onehot) | busy_rd$onehot;
         ret_ffs$bitmap = returning$q & (~busy_mask);
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
@@ -32279,2061 +28994,26 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
             cnt_double_free$d = cnt_double_free$q + 32'h1;
         end
-        ret_after_take = returning$q;
-        in_use_after_alloc = buf_in_use$q;
-        if (comp_take & (comp_slot == slot_ids$0)) begin
-            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (w_alloc & (a_slot == slot_ids$0)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (comp_take & (comp_slot == slot_ids$1)) begin
-            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (w_alloc & (a_slot == slot_ids$1)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (comp_take & (comp_slot == slot_ids$2)) begin
-            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (w_alloc & (a_slot == slot_ids$2)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (comp_take & (comp_slot == slot_ids$3)) begin
-            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (w_alloc & (a_slot == slot_ids$3)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (comp_take & (comp_slot == slot_ids$4)) begin
-            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (w_alloc & (a_slot == slot_ids$4)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (comp_take & (comp_slot == slot_ids$5)) begin
-            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (w_alloc & (a_slot == slot_ids$5)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (comp_take & (comp_slot == slot_ids$6)) begin
-            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (w_alloc & (a_slot == slot_ids$6)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (comp_take & (comp_slot == slot_ids$7)) begin
-            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (w_alloc & (a_slot == slot_ids$7)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (comp_take & (comp_slot == slot_ids$8)) begin
-            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (w_alloc & (a_slot == slot_ids$8)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (comp_take & (comp_slot == slot_ids$9)) begin
-            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (w_alloc & (a_slot == slot_ids$9)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (comp_take & (comp_slot == slot_ids$10)) begin
-            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (w_alloc & (a_slot == slot_ids$10)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (comp_take & (comp_slot == slot_ids$11)) begin
-            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (w_alloc & (a_slot == slot_ids$11)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (comp_take & (comp_slot == slot_ids$12)) begin
-            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (w_alloc & (a_slot == slot_ids$12)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (comp_take & (comp_slot == slot_ids$13)) begin
-            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (w_alloc & (a_slot == slot_ids$13)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (comp_take & (comp_slot == slot_ids$14)) begin
-            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (w_alloc & (a_slot == slot_ids$14)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (comp_take & (comp_slot == slot_ids$15)) begin
-            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (w_alloc & (a_slot == slot_ids$15)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (comp_take & (comp_slot == slot_ids$16)) begin
-            ret_after_take = (returning$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (w_alloc & (a_slot == slot_ids$16)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (comp_take & (comp_slot == slot_ids$17)) begin
-            ret_after_take = (returning$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (w_alloc & (a_slot == slot_ids$17)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (comp_take & (comp_slot == slot_ids$18)) begin
-            ret_after_take = (returning$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (w_alloc & (a_slot == slot_ids$18)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (comp_take & (comp_slot == slot_ids$19)) begin
-            ret_after_take = (returning$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (w_alloc & (a_slot == slot_ids$19)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (comp_take & (comp_slot == slot_ids$20)) begin
-            ret_after_take = (returning$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (w_alloc & (a_slot == slot_ids$20)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (comp_take & (comp_slot == slot_ids$21)) begin
-            ret_after_take = (returning$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (w_alloc & (a_slot == slot_ids$21)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (comp_take & (comp_slot == slot_ids$22)) begin
-            ret_after_take = (returning$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (w_alloc & (a_slot == slot_ids$22)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (comp_take & (comp_slot == slot_ids$23)) begin
-            ret_after_take = (returning$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (w_alloc & (a_slot == slot_ids$23)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (comp_take & (comp_slot == slot_ids$24)) begin
-            ret_after_take = (returning$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (w_alloc & (a_slot == slot_ids$24)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (comp_take & (comp_slot == slot_ids$25)) begin
-            ret_after_take = (returning$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (w_alloc & (a_slot == slot_ids$25)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (comp_take & (comp_slot == slot_ids$26)) begin
-            ret_after_take = (returning$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (w_alloc & (a_slot == slot_ids$26)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (comp_take & (comp_slot == slot_ids$27)) begin
-            ret_after_take = (returning$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (w_alloc & (a_slot == slot_ids$27)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (comp_take & (comp_slot == slot_ids$28)) begin
-            ret_after_take = (returning$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (w_alloc & (a_slot == slot_ids$28)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (comp_take & (comp_slot == slot_ids$29)) begin
-            ret_after_take = (returning$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (w_alloc & (a_slot == slot_ids$29)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (comp_take & (comp_slot == slot_ids$30)) begin
-            ret_after_take = (returning$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (w_alloc & (a_slot == slot_ids$30)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (comp_take & (comp_slot == slot_ids$31)) begin
-            ret_after_take = (returning$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (w_alloc & (a_slot == slot_ids$31)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (comp_take & (comp_slot == slot_ids$32)) begin
-            ret_after_take = (returning$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (w_alloc & (a_slot == slot_ids$32)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (comp_take & (comp_slot == slot_ids$33)) begin
-            ret_after_take = (returning$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (w_alloc & (a_slot == slot_ids$33)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (comp_take & (comp_slot == slot_ids$34)) begin
-            ret_after_take = (returning$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (w_alloc & (a_slot == slot_ids$34)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (comp_take & (comp_slot == slot_ids$35)) begin
-            ret_after_take = (returning$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (w_alloc & (a_slot == slot_ids$35)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (comp_take & (comp_slot == slot_ids$36)) begin
-            ret_after_take = (returning$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (w_alloc & (a_slot == slot_ids$36)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (comp_take & (comp_slot == slot_ids$37)) begin
-            ret_after_take = (returning$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (w_alloc & (a_slot == slot_ids$37)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (comp_take & (comp_slot == slot_ids$38)) begin
-            ret_after_take = (returning$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (w_alloc & (a_slot == slot_ids$38)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (comp_take & (comp_slot == slot_ids$39)) begin
-            ret_after_take = (returning$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (w_alloc & (a_slot == slot_ids$39)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (comp_take & (comp_slot == slot_ids$40)) begin
-            ret_after_take = (returning$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (w_alloc & (a_slot == slot_ids$40)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (comp_take & (comp_slot == slot_ids$41)) begin
-            ret_after_take = (returning$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (w_alloc & (a_slot == slot_ids$41)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (comp_take & (comp_slot == slot_ids$42)) begin
-            ret_after_take = (returning$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (w_alloc & (a_slot == slot_ids$42)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (comp_take & (comp_slot == slot_ids$43)) begin
-            ret_after_take = (returning$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (w_alloc & (a_slot == slot_ids$43)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (comp_take & (comp_slot == slot_ids$44)) begin
-            ret_after_take = (returning$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (w_alloc & (a_slot == slot_ids$44)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (comp_take & (comp_slot == slot_ids$45)) begin
-            ret_after_take = (returning$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (w_alloc & (a_slot == slot_ids$45)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (comp_take & (comp_slot == slot_ids$46)) begin
-            ret_after_take = (returning$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (w_alloc & (a_slot == slot_ids$46)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (comp_take & (comp_slot == slot_ids$47)) begin
-            ret_after_take = (returning$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (w_alloc & (a_slot == slot_ids$47)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (comp_take & (comp_slot == slot_ids$48)) begin
-            ret_after_take = (returning$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (w_alloc & (a_slot == slot_ids$48)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (comp_take & (comp_slot == slot_ids$49)) begin
-            ret_after_take = (returning$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (w_alloc & (a_slot == slot_ids$49)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (comp_take & (comp_slot == slot_ids$50)) begin
-            ret_after_take = (returning$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (w_alloc & (a_slot == slot_ids$50)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (comp_take & (comp_slot == slot_ids$51)) begin
-            ret_after_take = (returning$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (w_alloc & (a_slot == slot_ids$51)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (comp_take & (comp_slot == slot_ids$52)) begin
-            ret_after_take = (returning$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (w_alloc & (a_slot == slot_ids$52)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (comp_take & (comp_slot == slot_ids$53)) begin
-            ret_after_take = (returning$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (w_alloc & (a_slot == slot_ids$53)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (comp_take & (comp_slot == slot_ids$54)) begin
-            ret_after_take = (returning$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (w_alloc & (a_slot == slot_ids$54)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (comp_take & (comp_slot == slot_ids$55)) begin
-            ret_after_take = (returning$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (w_alloc & (a_slot == slot_ids$55)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (comp_take & (comp_slot == slot_ids$56)) begin
-            ret_after_take = (returning$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (w_alloc & (a_slot == slot_ids$56)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (comp_take & (comp_slot == slot_ids$57)) begin
-            ret_after_take = (returning$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (w_alloc & (a_slot == slot_ids$57)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (comp_take & (comp_slot == slot_ids$58)) begin
-            ret_after_take = (returning$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (w_alloc & (a_slot == slot_ids$58)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (comp_take & (comp_slot == slot_ids$59)) begin
-            ret_after_take = (returning$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (w_alloc & (a_slot == slot_ids$59)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (comp_take & (comp_slot == slot_ids$60)) begin
-            ret_after_take = (returning$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (w_alloc & (a_slot == slot_ids$60)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (comp_take & (comp_slot == slot_ids$61)) begin
-            ret_after_take = (returning$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (w_alloc & (a_slot == slot_ids$61)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (comp_take & (comp_slot == slot_ids$62)) begin
-            ret_after_take = (returning$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (w_alloc & (a_slot == slot_ids$62)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (comp_take & (comp_slot == slot_ids$63)) begin
-            ret_after_take = (returning$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (w_alloc & (a_slot == slot_ids$63)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (comp_take & (comp_slot == slot_ids$64)) begin
-            ret_after_take = (returning$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (w_alloc & (a_slot == slot_ids$64)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (comp_take & (comp_slot == slot_ids$65)) begin
-            ret_after_take = (returning$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (w_alloc & (a_slot == slot_ids$65)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (comp_take & (comp_slot == slot_ids$66)) begin
-            ret_after_take = (returning$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (w_alloc & (a_slot == slot_ids$66)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (comp_take & (comp_slot == slot_ids$67)) begin
-            ret_after_take = (returning$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (w_alloc & (a_slot == slot_ids$67)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (comp_take & (comp_slot == slot_ids$68)) begin
-            ret_after_take = (returning$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (w_alloc & (a_slot == slot_ids$68)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (comp_take & (comp_slot == slot_ids$69)) begin
-            ret_after_take = (returning$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (w_alloc & (a_slot == slot_ids$69)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (comp_take & (comp_slot == slot_ids$70)) begin
-            ret_after_take = (returning$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (w_alloc & (a_slot == slot_ids$70)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (comp_take & (comp_slot == slot_ids$71)) begin
-            ret_after_take = (returning$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (w_alloc & (a_slot == slot_ids$71)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (comp_take & (comp_slot == slot_ids$72)) begin
-            ret_after_take = (returning$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (w_alloc & (a_slot == slot_ids$72)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (comp_take & (comp_slot == slot_ids$73)) begin
-            ret_after_take = (returning$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (w_alloc & (a_slot == slot_ids$73)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (comp_take & (comp_slot == slot_ids$74)) begin
-            ret_after_take = (returning$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (w_alloc & (a_slot == slot_ids$74)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (comp_take & (comp_slot == slot_ids$75)) begin
-            ret_after_take = (returning$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (w_alloc & (a_slot == slot_ids$75)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (comp_take & (comp_slot == slot_ids$76)) begin
-            ret_after_take = (returning$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (w_alloc & (a_slot == slot_ids$76)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (comp_take & (comp_slot == slot_ids$77)) begin
-            ret_after_take = (returning$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (w_alloc & (a_slot == slot_ids$77)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (comp_take & (comp_slot == slot_ids$78)) begin
-            ret_after_take = (returning$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (w_alloc & (a_slot == slot_ids$78)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (comp_take & (comp_slot == slot_ids$79)) begin
-            ret_after_take = (returning$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (w_alloc & (a_slot == slot_ids$79)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (comp_take & (comp_slot == slot_ids$80)) begin
-            ret_after_take = (returning$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (w_alloc & (a_slot == slot_ids$80)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (comp_take & (comp_slot == slot_ids$81)) begin
-            ret_after_take = (returning$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (w_alloc & (a_slot == slot_ids$81)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (comp_take & (comp_slot == slot_ids$82)) begin
-            ret_after_take = (returning$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (w_alloc & (a_slot == slot_ids$82)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (comp_take & (comp_slot == slot_ids$83)) begin
-            ret_after_take = (returning$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (w_alloc & (a_slot == slot_ids$83)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (comp_take & (comp_slot == slot_ids$84)) begin
-            ret_after_take = (returning$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (w_alloc & (a_slot == slot_ids$84)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (comp_take & (comp_slot == slot_ids$85)) begin
-            ret_after_take = (returning$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (w_alloc & (a_slot == slot_ids$85)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (comp_take & (comp_slot == slot_ids$86)) begin
-            ret_after_take = (returning$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (w_alloc & (a_slot == slot_ids$86)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (comp_take & (comp_slot == slot_ids$87)) begin
-            ret_after_take = (returning$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (w_alloc & (a_slot == slot_ids$87)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (comp_take & (comp_slot == slot_ids$88)) begin
-            ret_after_take = (returning$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (w_alloc & (a_slot == slot_ids$88)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (comp_take & (comp_slot == slot_ids$89)) begin
-            ret_after_take = (returning$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (w_alloc & (a_slot == slot_ids$89)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (comp_take & (comp_slot == slot_ids$90)) begin
-            ret_after_take = (returning$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (w_alloc & (a_slot == slot_ids$90)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (comp_take & (comp_slot == slot_ids$91)) begin
-            ret_after_take = (returning$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (w_alloc & (a_slot == slot_ids$91)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (comp_take & (comp_slot == slot_ids$92)) begin
-            ret_after_take = (returning$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (w_alloc & (a_slot == slot_ids$92)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (comp_take & (comp_slot == slot_ids$93)) begin
-            ret_after_take = (returning$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (w_alloc & (a_slot == slot_ids$93)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (comp_take & (comp_slot == slot_ids$94)) begin
-            ret_after_take = (returning$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (w_alloc & (a_slot == slot_ids$94)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (comp_take & (comp_slot == slot_ids$95)) begin
-            ret_after_take = (returning$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (w_alloc & (a_slot == slot_ids$95)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (comp_take & (comp_slot == slot_ids$96)) begin
-            ret_after_take = (returning$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (w_alloc & (a_slot == slot_ids$96)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (comp_take & (comp_slot == slot_ids$97)) begin
-            ret_after_take = (returning$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (w_alloc & (a_slot == slot_ids$97)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (comp_take & (comp_slot == slot_ids$98)) begin
-            ret_after_take = (returning$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (w_alloc & (a_slot == slot_ids$98)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (comp_take & (comp_slot == slot_ids$99)) begin
-            ret_after_take = (returning$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (w_alloc & (a_slot == slot_ids$99)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (comp_take & (comp_slot == slot_ids$100)) begin
-            ret_after_take = (returning$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (w_alloc & (a_slot == slot_ids$100)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (comp_take & (comp_slot == slot_ids$101)) begin
-            ret_after_take = (returning$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (w_alloc & (a_slot == slot_ids$101)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (comp_take & (comp_slot == slot_ids$102)) begin
-            ret_after_take = (returning$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (w_alloc & (a_slot == slot_ids$102)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (comp_take & (comp_slot == slot_ids$103)) begin
-            ret_after_take = (returning$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (w_alloc & (a_slot == slot_ids$103)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (comp_take & (comp_slot == slot_ids$104)) begin
-            ret_after_take = (returning$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (w_alloc & (a_slot == slot_ids$104)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (comp_take & (comp_slot == slot_ids$105)) begin
-            ret_after_take = (returning$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (w_alloc & (a_slot == slot_ids$105)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (comp_take & (comp_slot == slot_ids$106)) begin
-            ret_after_take = (returning$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (w_alloc & (a_slot == slot_ids$106)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (comp_take & (comp_slot == slot_ids$107)) begin
-            ret_after_take = (returning$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (w_alloc & (a_slot == slot_ids$107)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (comp_take & (comp_slot == slot_ids$108)) begin
-            ret_after_take = (returning$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (w_alloc & (a_slot == slot_ids$108)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (comp_take & (comp_slot == slot_ids$109)) begin
-            ret_after_take = (returning$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (w_alloc & (a_slot == slot_ids$109)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (comp_take & (comp_slot == slot_ids$110)) begin
-            ret_after_take = (returning$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (w_alloc & (a_slot == slot_ids$110)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (comp_take & (comp_slot == slot_ids$111)) begin
-            ret_after_take = (returning$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (w_alloc & (a_slot == slot_ids$111)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (comp_take & (comp_slot == slot_ids$112)) begin
-            ret_after_take = (returning$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (w_alloc & (a_slot == slot_ids$112)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (comp_take & (comp_slot == slot_ids$113)) begin
-            ret_after_take = (returning$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (w_alloc & (a_slot == slot_ids$113)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (comp_take & (comp_slot == slot_ids$114)) begin
-            ret_after_take = (returning$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (w_alloc & (a_slot == slot_ids$114)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (comp_take & (comp_slot == slot_ids$115)) begin
-            ret_after_take = (returning$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (w_alloc & (a_slot == slot_ids$115)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (comp_take & (comp_slot == slot_ids$116)) begin
-            ret_after_take = (returning$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (w_alloc & (a_slot == slot_ids$116)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (comp_take & (comp_slot == slot_ids$117)) begin
-            ret_after_take = (returning$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (w_alloc & (a_slot == slot_ids$117)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (comp_take & (comp_slot == slot_ids$118)) begin
-            ret_after_take = (returning$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (w_alloc & (a_slot == slot_ids$118)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (comp_take & (comp_slot == slot_ids$119)) begin
-            ret_after_take = (returning$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (w_alloc & (a_slot == slot_ids$119)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (comp_take & (comp_slot == slot_ids$120)) begin
-            ret_after_take = (returning$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (w_alloc & (a_slot == slot_ids$120)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (comp_take & (comp_slot == slot_ids$121)) begin
-            ret_after_take = (returning$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (w_alloc & (a_slot == slot_ids$121)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (comp_take & (comp_slot == slot_ids$122)) begin
-            ret_after_take = (returning$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (w_alloc & (a_slot == slot_ids$122)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (comp_take & (comp_slot == slot_ids$123)) begin
-            ret_after_take = (returning$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (w_alloc & (a_slot == slot_ids$123)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (comp_take & (comp_slot == slot_ids$124)) begin
-            ret_after_take = (returning$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (w_alloc & (a_slot == slot_ids$124)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (comp_take & (comp_slot == slot_ids$125)) begin
-            ret_after_take = (returning$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (w_alloc & (a_slot == slot_ids$125)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (comp_take & (comp_slot == slot_ids$126)) begin
-            ret_after_take = (returning$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (w_alloc & (a_slot == slot_ids$126)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (comp_take & (comp_slot == slot_ids$127)) begin
-            ret_after_take = (returning$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        if (w_alloc & (a_slot == slot_ids$127)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
+        taken_mask$index = comp_slot;
+        taken_mask$enable = comp_take;
+        alloc_mask$index = a_slot;
+        alloc_mask$enable = w_alloc;
+        freed_mask$index = free_slot;
+        freed_mask$enable = free_ok;
+        ret_after_take = returning$q | taken_mask$onehot;
+        in_use_after_alloc = buf_in_use$q | alloc_mask$onehot;
         comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
         wrap_after_take = wrapping$q;
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$16)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$17)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$18)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$19)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$20)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$21)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$22)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$23)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$24)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$25)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$26)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$27)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$28)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$29)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$30)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$31)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$32)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$33)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$34)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$35)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$36)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$37)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$38)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$39)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$40)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$41)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$42)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$43)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$44)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$45)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$46)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$47)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$48)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$49)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$50)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$51)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$52)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$53)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$54)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$55)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$56)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$57)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$58)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$59)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$60)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$61)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$62)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$63)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$64)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$65)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$66)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$67)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$68)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$69)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$70)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$71)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$72)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$73)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$74)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$75)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$76)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$77)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$78)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$79)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$80)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$81)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$82)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$83)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$84)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$85)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$86)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$87)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$88)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$89)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$90)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$91)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$92)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$93)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$94)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$95)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$96)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$97)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$98)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$99)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$100)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$101)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$102)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$103)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$104)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$105)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$106)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$107)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$108)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$109)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$110)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$111)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$112)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$113)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$114)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$115)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$116)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$117)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$118)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$119)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$120)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$121)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$122)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$123)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$124)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$125)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$126)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$127)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (127)) | ((1'b1) << (127)));
+        if (comp_wraps) begin
+            wrap_after_take = wrapping$q | taken_mask$onehot;
         end
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
-        buf_in_use$d = in_use_after_alloc;
-        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
-            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (free_ok & (free_slot == slot_ids$0)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
-            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (free_ok & (free_slot == slot_ids$1)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
-            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (free_ok & (free_slot == slot_ids$2)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
-            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (free_ok & (free_slot == slot_ids$3)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
-            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (free_ok & (free_slot == slot_ids$4)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
-            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (free_ok & (free_slot == slot_ids$5)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
-            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (free_ok & (free_slot == slot_ids$6)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
-            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (free_ok & (free_slot == slot_ids$7)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
-            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (free_ok & (free_slot == slot_ids$8)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
-            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (free_ok & (free_slot == slot_ids$9)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
-            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (free_ok & (free_slot == slot_ids$10)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
-            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (free_ok & (free_slot == slot_ids$11)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
-            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (free_ok & (free_slot == slot_ids$12)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
-            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (free_ok & (free_slot == slot_ids$13)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
-            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (free_ok & (free_slot == slot_ids$14)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
-            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (free_ok & (free_slot == slot_ids$15)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$16)) begin
-            returning$d = (ret_after_take & ~(1 << (16)) | ((1'b0) << (16)));
-            wrapping$d = (wrap_after_take & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (free_ok & (free_slot == slot_ids$16)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$17)) begin
-            returning$d = (ret_after_take & ~(1 << (17)) | ((1'b0) << (17)));
-            wrapping$d = (wrap_after_take & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (free_ok & (free_slot == slot_ids$17)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$18)) begin
-            returning$d = (ret_after_take & ~(1 << (18)) | ((1'b0) << (18)));
-            wrapping$d = (wrap_after_take & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (free_ok & (free_slot == slot_ids$18)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$19)) begin
-            returning$d = (ret_after_take & ~(1 << (19)) | ((1'b0) << (19)));
-            wrapping$d = (wrap_after_take & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (free_ok & (free_slot == slot_ids$19)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$20)) begin
-            returning$d = (ret_after_take & ~(1 << (20)) | ((1'b0) << (20)));
-            wrapping$d = (wrap_after_take & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (free_ok & (free_slot == slot_ids$20)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$21)) begin
-            returning$d = (ret_after_take & ~(1 << (21)) | ((1'b0) << (21)));
-            wrapping$d = (wrap_after_take & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (free_ok & (free_slot == slot_ids$21)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$22)) begin
-            returning$d = (ret_after_take & ~(1 << (22)) | ((1'b0) << (22)));
-            wrapping$d = (wrap_after_take & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (free_ok & (free_slot == slot_ids$22)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$23)) begin
-            returning$d = (ret_after_take & ~(1 << (23)) | ((1'b0) << (23)));
-            wrapping$d = (wrap_after_take & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (free_ok & (free_slot == slot_ids$23)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$24)) begin
-            returning$d = (ret_after_take & ~(1 << (24)) | ((1'b0) << (24)));
-            wrapping$d = (wrap_after_take & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (free_ok & (free_slot == slot_ids$24)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$25)) begin
-            returning$d = (ret_after_take & ~(1 << (25)) | ((1'b0) << (25)));
-            wrapping$d = (wrap_after_take & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (free_ok & (free_slot == slot_ids$25)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$26)) begin
-            returning$d = (ret_after_take & ~(1 << (26)) | ((1'b0) << (26)));
-            wrapping$d = (wrap_after_take & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (free_ok & (free_slot == slot_ids$26)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$27)) begin
-            returning$d = (ret_after_take & ~(1 << (27)) | ((1'b0) << (27)));
-            wrapping$d = (wrap_after_take & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (free_ok & (free_slot == slot_ids$27)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$28)) begin
-            returning$d = (ret_after_take & ~(1 << (28)) | ((1'b0) << (28)));
-            wrapping$d = (wrap_after_take & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (free_ok & (free_slot == slot_ids$28)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$29)) begin
-            returning$d = (ret_after_take & ~(1 << (29)) | ((1'b0) << (29)));
-            wrapping$d = (wrap_after_take & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (free_ok & (free_slot == slot_ids$29)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$30)) begin
-            returning$d = (ret_after_take & ~(1 << (30)) | ((1'b0) << (30)));
-            wrapping$d = (wrap_after_take & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (free_ok & (free_slot == slot_ids$30)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$31)) begin
-            returning$d = (ret_after_take & ~(1 << (31)) | ((1'b0) << (31)));
-            wrapping$d = (wrap_after_take & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (free_ok & (free_slot == slot_ids$31)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$32)) begin
-            returning$d = (ret_after_take & ~(1 << (32)) | ((1'b0) << (32)));
-            wrapping$d = (wrap_after_take & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (free_ok & (free_slot == slot_ids$32)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$33)) begin
-            returning$d = (ret_after_take & ~(1 << (33)) | ((1'b0) << (33)));
-            wrapping$d = (wrap_after_take & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (free_ok & (free_slot == slot_ids$33)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$34)) begin
-            returning$d = (ret_after_take & ~(1 << (34)) | ((1'b0) << (34)));
-            wrapping$d = (wrap_after_take & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (free_ok & (free_slot == slot_ids$34)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$35)) begin
-            returning$d = (ret_after_take & ~(1 << (35)) | ((1'b0) << (35)));
-            wrapping$d = (wrap_after_take & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (free_ok & (free_slot == slot_ids$35)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$36)) begin
-            returning$d = (ret_after_take & ~(1 << (36)) | ((1'b0) << (36)));
-            wrapping$d = (wrap_after_take & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (free_ok & (free_slot == slot_ids$36)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$37)) begin
-            returning$d = (ret_after_take & ~(1 << (37)) | ((1'b0) << (37)));
-            wrapping$d = (wrap_after_take & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (free_ok & (free_slot == slot_ids$37)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$38)) begin
-            returning$d = (ret_after_take & ~(1 << (38)) | ((1'b0) << (38)));
-            wrapping$d = (wrap_after_take & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (free_ok & (free_slot == slot_ids$38)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$39)) begin
-            returning$d = (ret_after_take & ~(1 << (39)) | ((1'b0) << (39)));
-            wrapping$d = (wrap_after_take & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (free_ok & (free_slot == slot_ids$39)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$40)) begin
-            returning$d = (ret_after_take & ~(1 << (40)) | ((1'b0) << (40)));
-            wrapping$d = (wrap_after_take & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (free_ok & (free_slot == slot_ids$40)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$41)) begin
-            returning$d = (ret_after_take & ~(1 << (41)) | ((1'b0) << (41)));
-            wrapping$d = (wrap_after_take & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (free_ok & (free_slot == slot_ids$41)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$42)) begin
-            returning$d = (ret_after_take & ~(1 << (42)) | ((1'b0) << (42)));
-            wrapping$d = (wrap_after_take & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (free_ok & (free_slot == slot_ids$42)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$43)) begin
-            returning$d = (ret_after_take & ~(1 << (43)) | ((1'b0) << (43)));
-            wrapping$d = (wrap_after_take & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (free_ok & (free_slot == slot_ids$43)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$44)) begin
-            returning$d = (ret_after_take & ~(1 << (44)) | ((1'b0) << (44)));
-            wrapping$d = (wrap_after_take & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (free_ok & (free_slot == slot_ids$44)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$45)) begin
-            returning$d = (ret_after_take & ~(1 << (45)) | ((1'b0) << (45)));
-            wrapping$d = (wrap_after_take & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (free_ok & (free_slot == slot_ids$45)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$46)) begin
-            returning$d = (ret_after_take & ~(1 << (46)) | ((1'b0) << (46)));
-            wrapping$d = (wrap_after_take & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (free_ok & (free_slot == slot_ids$46)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$47)) begin
-            returning$d = (ret_after_take & ~(1 << (47)) | ((1'b0) << (47)));
-            wrapping$d = (wrap_after_take & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (free_ok & (free_slot == slot_ids$47)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$48)) begin
-            returning$d = (ret_after_take & ~(1 << (48)) | ((1'b0) << (48)));
-            wrapping$d = (wrap_after_take & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (free_ok & (free_slot == slot_ids$48)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$49)) begin
-            returning$d = (ret_after_take & ~(1 << (49)) | ((1'b0) << (49)));
-            wrapping$d = (wrap_after_take & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (free_ok & (free_slot == slot_ids$49)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$50)) begin
-            returning$d = (ret_after_take & ~(1 << (50)) | ((1'b0) << (50)));
-            wrapping$d = (wrap_after_take & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (free_ok & (free_slot == slot_ids$50)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$51)) begin
-            returning$d = (ret_after_take & ~(1 << (51)) | ((1'b0) << (51)));
-            wrapping$d = (wrap_after_take & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (free_ok & (free_slot == slot_ids$51)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$52)) begin
-            returning$d = (ret_after_take & ~(1 << (52)) | ((1'b0) << (52)));
-            wrapping$d = (wrap_after_take & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (free_ok & (free_slot == slot_ids$52)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$53)) begin
-            returning$d = (ret_after_take & ~(1 << (53)) | ((1'b0) << (53)));
-            wrapping$d = (wrap_after_take & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (free_ok & (free_slot == slot_ids$53)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$54)) begin
-            returning$d = (ret_after_take & ~(1 << (54)) | ((1'b0) << (54)));
-            wrapping$d = (wrap_after_take & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (free_ok & (free_slot == slot_ids$54)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$55)) begin
-            returning$d = (ret_after_take & ~(1 << (55)) | ((1'b0) << (55)));
-            wrapping$d = (wrap_after_take & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (free_ok & (free_slot == slot_ids$55)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$56)) begin
-            returning$d = (ret_after_take & ~(1 << (56)) | ((1'b0) << (56)));
-            wrapping$d = (wrap_after_take & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (free_ok & (free_slot == slot_ids$56)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$57)) begin
-            returning$d = (ret_after_take & ~(1 << (57)) | ((1'b0) << (57)));
-            wrapping$d = (wrap_after_take & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (free_ok & (free_slot == slot_ids$57)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$58)) begin
-            returning$d = (ret_after_take & ~(1 << (58)) | ((1'b0) << (58)));
-            wrapping$d = (wrap_after_take & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (free_ok & (free_slot == slot_ids$58)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$59)) begin
-            returning$d = (ret_after_take & ~(1 << (59)) | ((1'b0) << (59)));
-            wrapping$d = (wrap_after_take & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (free_ok & (free_slot == slot_ids$59)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$60)) begin
-            returning$d = (ret_after_take & ~(1 << (60)) | ((1'b0) << (60)));
-            wrapping$d = (wrap_after_take & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (free_ok & (free_slot == slot_ids$60)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$61)) begin
-            returning$d = (ret_after_take & ~(1 << (61)) | ((1'b0) << (61)));
-            wrapping$d = (wrap_after_take & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (free_ok & (free_slot == slot_ids$61)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$62)) begin
-            returning$d = (ret_after_take & ~(1 << (62)) | ((1'b0) << (62)));
-            wrapping$d = (wrap_after_take & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (free_ok & (free_slot == slot_ids$62)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$63)) begin
-            returning$d = (ret_after_take & ~(1 << (63)) | ((1'b0) << (63)));
-            wrapping$d = (wrap_after_take & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (free_ok & (free_slot == slot_ids$63)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$64)) begin
-            returning$d = (ret_after_take & ~(1 << (64)) | ((1'b0) << (64)));
-            wrapping$d = (wrap_after_take & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (free_ok & (free_slot == slot_ids$64)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$65)) begin
-            returning$d = (ret_after_take & ~(1 << (65)) | ((1'b0) << (65)));
-            wrapping$d = (wrap_after_take & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (free_ok & (free_slot == slot_ids$65)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$66)) begin
-            returning$d = (ret_after_take & ~(1 << (66)) | ((1'b0) << (66)));
-            wrapping$d = (wrap_after_take & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (free_ok & (free_slot == slot_ids$66)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$67)) begin
-            returning$d = (ret_after_take & ~(1 << (67)) | ((1'b0) << (67)));
-            wrapping$d = (wrap_after_take & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (free_ok & (free_slot == slot_ids$67)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$68)) begin
-            returning$d = (ret_after_take & ~(1 << (68)) | ((1'b0) << (68)));
-            wrapping$d = (wrap_after_take & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (free_ok & (free_slot == slot_ids$68)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$69)) begin
-            returning$d = (ret_after_take & ~(1 << (69)) | ((1'b0) << (69)));
-            wrapping$d = (wrap_after_take & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (free_ok & (free_slot == slot_ids$69)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$70)) begin
-            returning$d = (ret_after_take & ~(1 << (70)) | ((1'b0) << (70)));
-            wrapping$d = (wrap_after_take & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (free_ok & (free_slot == slot_ids$70)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$71)) begin
-            returning$d = (ret_after_take & ~(1 << (71)) | ((1'b0) << (71)));
-            wrapping$d = (wrap_after_take & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (free_ok & (free_slot == slot_ids$71)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$72)) begin
-            returning$d = (ret_after_take & ~(1 << (72)) | ((1'b0) << (72)));
-            wrapping$d = (wrap_after_take & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (free_ok & (free_slot == slot_ids$72)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$73)) begin
-            returning$d = (ret_after_take & ~(1 << (73)) | ((1'b0) << (73)));
-            wrapping$d = (wrap_after_take & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (free_ok & (free_slot == slot_ids$73)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$74)) begin
-            returning$d = (ret_after_take & ~(1 << (74)) | ((1'b0) << (74)));
-            wrapping$d = (wrap_after_take & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (free_ok & (free_slot == slot_ids$74)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$75)) begin
-            returning$d = (ret_after_take & ~(1 << (75)) | ((1'b0) << (75)));
-            wrapping$d = (wrap_after_take & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (free_ok & (free_slot == slot_ids$75)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$76)) begin
-            returning$d = (ret_after_take & ~(1 << (76)) | ((1'b0) << (76)));
-            wrapping$d = (wrap_after_take & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (free_ok & (free_slot == slot_ids$76)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$77)) begin
-            returning$d = (ret_after_take & ~(1 << (77)) | ((1'b0) << (77)));
-            wrapping$d = (wrap_after_take & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (free_ok & (free_slot == slot_ids$77)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$78)) begin
-            returning$d = (ret_after_take & ~(1 << (78)) | ((1'b0) << (78)));
-            wrapping$d = (wrap_after_take & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (free_ok & (free_slot == slot_ids$78)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$79)) begin
-            returning$d = (ret_after_take & ~(1 << (79)) | ((1'b0) << (79)));
-            wrapping$d = (wrap_after_take & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (free_ok & (free_slot == slot_ids$79)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$80)) begin
-            returning$d = (ret_after_take & ~(1 << (80)) | ((1'b0) << (80)));
-            wrapping$d = (wrap_after_take & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (free_ok & (free_slot == slot_ids$80)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$81)) begin
-            returning$d = (ret_after_take & ~(1 << (81)) | ((1'b0) << (81)));
-            wrapping$d = (wrap_after_take & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (free_ok & (free_slot == slot_ids$81)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$82)) begin
-            returning$d = (ret_after_take & ~(1 << (82)) | ((1'b0) << (82)));
-            wrapping$d = (wrap_after_take & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (free_ok & (free_slot == slot_ids$82)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$83)) begin
-            returning$d = (ret_after_take & ~(1 << (83)) | ((1'b0) << (83)));
-            wrapping$d = (wrap_after_take & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (free_ok & (free_slot == slot_ids$83)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$84)) begin
-            returning$d = (ret_after_take & ~(1 << (84)) | ((1'b0) << (84)));
-            wrapping$d = (wrap_after_take & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (free_ok & (free_slot == slot_ids$84)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$85)) begin
-            returning$d = (ret_after_take & ~(1 << (85)) | ((1'b0) << (85)));
-            wrapping$d = (wrap_after_take & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (free_ok & (free_slot == slot_ids$85)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$86)) begin
-            returning$d = (ret_after_take & ~(1 << (86)) | ((1'b0) << (86)));
-            wrapping$d = (wrap_after_take & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (free_ok & (free_slot == slot_ids$86)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$87)) begin
-            returning$d = (ret_after_take & ~(1 << (87)) | ((1'b0) << (87)));
-            wrapping$d = (wrap_after_take & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (free_ok & (free_slot == slot_ids$87)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$88)) begin
-            returning$d = (ret_after_take & ~(1 << (88)) | ((1'b0) << (88)));
-            wrapping$d = (wrap_after_take & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (free_ok & (free_slot == slot_ids$88)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$89)) begin
-            returning$d = (ret_after_take & ~(1 << (89)) | ((1'b0) << (89)));
-            wrapping$d = (wrap_after_take & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (free_ok & (free_slot == slot_ids$89)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$90)) begin
-            returning$d = (ret_after_take & ~(1 << (90)) | ((1'b0) << (90)));
-            wrapping$d = (wrap_after_take & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (free_ok & (free_slot == slot_ids$90)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$91)) begin
-            returning$d = (ret_after_take & ~(1 << (91)) | ((1'b0) << (91)));
-            wrapping$d = (wrap_after_take & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (free_ok & (free_slot == slot_ids$91)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$92)) begin
-            returning$d = (ret_after_take & ~(1 << (92)) | ((1'b0) << (92)));
-            wrapping$d = (wrap_after_take & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (free_ok & (free_slot == slot_ids$92)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$93)) begin
-            returning$d = (ret_after_take & ~(1 << (93)) | ((1'b0) << (93)));
-            wrapping$d = (wrap_after_take & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (free_ok & (free_slot == slot_ids$93)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$94)) begin
-            returning$d = (ret_after_take & ~(1 << (94)) | ((1'b0) << (94)));
-            wrapping$d = (wrap_after_take & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (free_ok & (free_slot == slot_ids$94)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$95)) begin
-            returning$d = (ret_after_take & ~(1 << (95)) | ((1'b0) << (95)));
-            wrapping$d = (wrap_after_take & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (free_ok & (free_slot == slot_ids$95)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$96)) begin
-            returning$d = (ret_after_take & ~(1 << (96)) | ((1'b0) << (96)));
-            wrapping$d = (wrap_after_take & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (free_ok & (free_slot == slot_ids$96)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$97)) begin
-            returning$d = (ret_after_take & ~(1 << (97)) | ((1'b0) << (97)));
-            wrapping$d = (wrap_after_take & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (free_ok & (free_slot == slot_ids$97)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$98)) begin
-            returning$d = (ret_after_take & ~(1 << (98)) | ((1'b0) << (98)));
-            wrapping$d = (wrap_after_take & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (free_ok & (free_slot == slot_ids$98)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$99)) begin
-            returning$d = (ret_after_take & ~(1 << (99)) | ((1'b0) << (99)));
-            wrapping$d = (wrap_after_take & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (free_ok & (free_slot == slot_ids$99)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$100)) begin
-            returning$d = (ret_after_take & ~(1 << (100)) | ((1'b0) << (100)));
-            wrapping$d = (wrap_after_take & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (free_ok & (free_slot == slot_ids$100)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$101)) begin
-            returning$d = (ret_after_take & ~(1 << (101)) | ((1'b0) << (101)));
-            wrapping$d = (wrap_after_take & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (free_ok & (free_slot == slot_ids$101)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$102)) begin
-            returning$d = (ret_after_take & ~(1 << (102)) | ((1'b0) << (102)));
-            wrapping$d = (wrap_after_take & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (free_ok & (free_slot == slot_ids$102)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$103)) begin
-            returning$d = (ret_after_take & ~(1 << (103)) | ((1'b0) << (103)));
-            wrapping$d = (wrap_after_take & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (free_ok & (free_slot == slot_ids$103)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$104)) begin
-            returning$d = (ret_after_take & ~(1 << (104)) | ((1'b0) << (104)));
-            wrapping$d = (wrap_after_take & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (free_ok & (free_slot == slot_ids$104)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$105)) begin
-            returning$d = (ret_after_take & ~(1 << (105)) | ((1'b0) << (105)));
-            wrapping$d = (wrap_after_take & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (free_ok & (free_slot == slot_ids$105)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$106)) begin
-            returning$d = (ret_after_take & ~(1 << (106)) | ((1'b0) << (106)));
-            wrapping$d = (wrap_after_take & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (free_ok & (free_slot == slot_ids$106)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$107)) begin
-            returning$d = (ret_after_take & ~(1 << (107)) | ((1'b0) << (107)));
-            wrapping$d = (wrap_after_take & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (free_ok & (free_slot == slot_ids$107)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$108)) begin
-            returning$d = (ret_after_take & ~(1 << (108)) | ((1'b0) << (108)));
-            wrapping$d = (wrap_after_take & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (free_ok & (free_slot == slot_ids$108)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$109)) begin
-            returning$d = (ret_after_take & ~(1 << (109)) | ((1'b0) << (109)));
-            wrapping$d = (wrap_after_take & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (free_ok & (free_slot == slot_ids$109)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$110)) begin
-            returning$d = (ret_after_take & ~(1 << (110)) | ((1'b0) << (110)));
-            wrapping$d = (wrap_after_take & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (free_ok & (free_slot == slot_ids$110)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$111)) begin
-            returning$d = (ret_after_take & ~(1 << (111)) | ((1'b0) << (111)));
-            wrapping$d = (wrap_after_take & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (free_ok & (free_slot == slot_ids$111)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$112)) begin
-            returning$d = (ret_after_take & ~(1 << (112)) | ((1'b0) << (112)));
-            wrapping$d = (wrap_after_take & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (free_ok & (free_slot == slot_ids$112)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$113)) begin
-            returning$d = (ret_after_take & ~(1 << (113)) | ((1'b0) << (113)));
-            wrapping$d = (wrap_after_take & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (free_ok & (free_slot == slot_ids$113)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$114)) begin
-            returning$d = (ret_after_take & ~(1 << (114)) | ((1'b0) << (114)));
-            wrapping$d = (wrap_after_take & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (free_ok & (free_slot == slot_ids$114)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$115)) begin
-            returning$d = (ret_after_take & ~(1 << (115)) | ((1'b0) << (115)));
-            wrapping$d = (wrap_after_take & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (free_ok & (free_slot == slot_ids$115)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$116)) begin
-            returning$d = (ret_after_take & ~(1 << (116)) | ((1'b0) << (116)));
-            wrapping$d = (wrap_after_take & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (free_ok & (free_slot == slot_ids$116)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$117)) begin
-            returning$d = (ret_after_take & ~(1 << (117)) | ((1'b0) << (117)));
-            wrapping$d = (wrap_after_take & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (free_ok & (free_slot == slot_ids$117)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$118)) begin
-            returning$d = (ret_after_take & ~(1 << (118)) | ((1'b0) << (118)));
-            wrapping$d = (wrap_after_take & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (free_ok & (free_slot == slot_ids$118)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$119)) begin
-            returning$d = (ret_after_take & ~(1 << (119)) | ((1'b0) << (119)));
-            wrapping$d = (wrap_after_take & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (free_ok & (free_slot == slot_ids$119)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$120)) begin
-            returning$d = (ret_after_take & ~(1 << (120)) | ((1'b0) << (120)));
-            wrapping$d = (wrap_after_take & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (free_ok & (free_slot == slot_ids$120)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$121)) begin
-            returning$d = (ret_after_take & ~(1 << (121)) | ((1'b0) << (121)));
-            wrapping$d = (wrap_after_take & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (free_ok & (free_slot == slot_ids$121)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$122)) begin
-            returning$d = (ret_after_take & ~(1 << (122)) | ((1'b0) << (122)));
-            wrapping$d = (wrap_after_take & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (free_ok & (free_slot == slot_ids$122)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$123)) begin
-            returning$d = (ret_after_take & ~(1 << (123)) | ((1'b0) << (123)));
-            wrapping$d = (wrap_after_take & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (free_ok & (free_slot == slot_ids$123)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$124)) begin
-            returning$d = (ret_after_take & ~(1 << (124)) | ((1'b0) << (124)));
-            wrapping$d = (wrap_after_take & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (free_ok & (free_slot == slot_ids$124)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$125)) begin
-            returning$d = (ret_after_take & ~(1 << (125)) | ((1'b0) << (125)));
-            wrapping$d = (wrap_after_take & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (free_ok & (free_slot == slot_ids$125)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$126)) begin
-            returning$d = (ret_after_take & ~(1 << (126)) | ((1'b0) << (126)));
-            wrapping$d = (wrap_after_take & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (free_ok & (free_slot == slot_ids$126)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$127)) begin
-            returning$d = (ret_after_take & ~(1 << (127)) | ((1'b0) << (127)));
-            wrapping$d = (wrap_after_take & ~(1 << (127)) | ((1'b0) << (127)));
-        end
-        if (free_ok & (free_slot == slot_ids$127)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (127)) | ((1'b0) << (127)));
-        end
+        if (ret_go) begin
+            returning$d = ret_after_take & (~ret_ffs$onehot);
+            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
+        end
+        buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -34472,6 +29152,26 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
 endmodule // nt_homa_128_nic$tx
 
 
+module nt_homa_128_nic$tx$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$alloc_mask
+
+
 module nt_homa_128_nic$tx$buf_in_use(d,q,clock);
 
     // Module arguments
@@ -34491,12 +29191,73 @@ module nt_homa_128_nic$tx$buf_in_use(d,q,clock);
 endmodule // nt_homa_128_nic$tx$buf_in_use
 
 
-module nt_homa_128_nic$tx$class_ffs$0(bitmap,found,index);
+module nt_homa_128_nic$tx$busy_core0(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$busy_core0
+
+
+module nt_homa_128_nic$tx$busy_core1(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$busy_core1
+
+
+module nt_homa_128_nic$tx$busy_rd(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$busy_rd
+
+
+module nt_homa_128_nic$tx$class_ffs$0(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -34504,6 +29265,7 @@ module nt_homa_128_nic$tx$class_ffs$0(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -34895,12 +29657,13 @@ module nt_homa_128_nic$tx$class_ffs$0(bitmap,found,index);
 endmodule // nt_homa_128_nic$tx$class_ffs$0
 
 
-module nt_homa_128_nic$tx$class_ffs$1(bitmap,found,index);
+module nt_homa_128_nic$tx$class_ffs$1(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -34908,6 +29671,7 @@ module nt_homa_128_nic$tx$class_ffs$1(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -35299,12 +30063,13 @@ module nt_homa_128_nic$tx$class_ffs$1(bitmap,found,index);
 endmodule // nt_homa_128_nic$tx$class_ffs$1
 
 
-module nt_homa_128_nic$tx$class_ffs$2(bitmap,found,index);
+module nt_homa_128_nic$tx$class_ffs$2(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -35312,6 +30077,7 @@ module nt_homa_128_nic$tx$class_ffs$2(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -35703,12 +30469,13 @@ module nt_homa_128_nic$tx$class_ffs$2(bitmap,found,index);
 endmodule // nt_homa_128_nic$tx$class_ffs$2
 
 
-module nt_homa_128_nic$tx$class_ffs$3(bitmap,found,index);
+module nt_homa_128_nic$tx$class_ffs$3(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -35716,6 +30483,7 @@ module nt_homa_128_nic$tx$class_ffs$3(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -36734,137 +31502,8 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones_n = 128'hffffffffffffffffffffffffffffffff;
     localparam  id_high_mask = 16'hff80;
     localparam  slot_count = 16'h80;
-    localparam  slot_ids$0 = 7'b0;
-    localparam  slot_ids$1 = 7'b1;
-    localparam  slot_ids$2 = 7'b10;
-    localparam  slot_ids$3 = 7'b11;
-    localparam  slot_ids$4 = 7'b100;
-    localparam  slot_ids$5 = 7'b101;
-    localparam  slot_ids$6 = 7'b110;
-    localparam  slot_ids$7 = 7'b111;
-    localparam  slot_ids$8 = 7'b1000;
-    localparam  slot_ids$9 = 7'b1001;
-    localparam  slot_ids$10 = 7'b1010;
-    localparam  slot_ids$11 = 7'b1011;
-    localparam  slot_ids$12 = 7'b1100;
-    localparam  slot_ids$13 = 7'b1101;
-    localparam  slot_ids$14 = 7'b1110;
-    localparam  slot_ids$15 = 7'b1111;
-    localparam  slot_ids$16 = 7'b10000;
-    localparam  slot_ids$17 = 7'b10001;
-    localparam  slot_ids$18 = 7'b10010;
-    localparam  slot_ids$19 = 7'b10011;
-    localparam  slot_ids$20 = 7'b10100;
-    localparam  slot_ids$21 = 7'b10101;
-    localparam  slot_ids$22 = 7'b10110;
-    localparam  slot_ids$23 = 7'b10111;
-    localparam  slot_ids$24 = 7'b11000;
-    localparam  slot_ids$25 = 7'b11001;
-    localparam  slot_ids$26 = 7'b11010;
-    localparam  slot_ids$27 = 7'b11011;
-    localparam  slot_ids$28 = 7'b11100;
-    localparam  slot_ids$29 = 7'b11101;
-    localparam  slot_ids$30 = 7'b11110;
-    localparam  slot_ids$31 = 7'b11111;
-    localparam  slot_ids$32 = 7'b100000;
-    localparam  slot_ids$33 = 7'b100001;
-    localparam  slot_ids$34 = 7'b100010;
-    localparam  slot_ids$35 = 7'b100011;
-    localparam  slot_ids$36 = 7'b100100;
-    localparam  slot_ids$37 = 7'b100101;
-    localparam  slot_ids$38 = 7'b100110;
-    localparam  slot_ids$39 = 7'b100111;
-    localparam  slot_ids$40 = 7'b101000;
-    localparam  slot_ids$41 = 7'b101001;
-    localparam  slot_ids$42 = 7'b101010;
-    localparam  slot_ids$43 = 7'b101011;
-    localparam  slot_ids$44 = 7'b101100;
-    localparam  slot_ids$45 = 7'b101101;
-    localparam  slot_ids$46 = 7'b101110;
-    localparam  slot_ids$47 = 7'b101111;
-    localparam  slot_ids$48 = 7'b110000;
-    localparam  slot_ids$49 = 7'b110001;
-    localparam  slot_ids$50 = 7'b110010;
-    localparam  slot_ids$51 = 7'b110011;
-    localparam  slot_ids$52 = 7'b110100;
-    localparam  slot_ids$53 = 7'b110101;
-    localparam  slot_ids$54 = 7'b110110;
-    localparam  slot_ids$55 = 7'b110111;
-    localparam  slot_ids$56 = 7'b111000;
-    localparam  slot_ids$57 = 7'b111001;
-    localparam  slot_ids$58 = 7'b111010;
-    localparam  slot_ids$59 = 7'b111011;
-    localparam  slot_ids$60 = 7'b111100;
-    localparam  slot_ids$61 = 7'b111101;
-    localparam  slot_ids$62 = 7'b111110;
-    localparam  slot_ids$63 = 7'b111111;
-    localparam  slot_ids$64 = 7'b1000000;
-    localparam  slot_ids$65 = 7'b1000001;
-    localparam  slot_ids$66 = 7'b1000010;
-    localparam  slot_ids$67 = 7'b1000011;
-    localparam  slot_ids$68 = 7'b1000100;
-    localparam  slot_ids$69 = 7'b1000101;
-    localparam  slot_ids$70 = 7'b1000110;
-    localparam  slot_ids$71 = 7'b1000111;
-    localparam  slot_ids$72 = 7'b1001000;
-    localparam  slot_ids$73 = 7'b1001001;
-    localparam  slot_ids$74 = 7'b1001010;
-    localparam  slot_ids$75 = 7'b1001011;
-    localparam  slot_ids$76 = 7'b1001100;
-    localparam  slot_ids$77 = 7'b1001101;
-    localparam  slot_ids$78 = 7'b1001110;
-    localparam  slot_ids$79 = 7'b1001111;
-    localparam  slot_ids$80 = 7'b1010000;
-    localparam  slot_ids$81 = 7'b1010001;
-    localparam  slot_ids$82 = 7'b1010010;
-    localparam  slot_ids$83 = 7'b1010011;
-    localparam  slot_ids$84 = 7'b1010100;
-    localparam  slot_ids$85 = 7'b1010101;
-    localparam  slot_ids$86 = 7'b1010110;
-    localparam  slot_ids$87 = 7'b1010111;
-    localparam  slot_ids$88 = 7'b1011000;
-    localparam  slot_ids$89 = 7'b1011001;
-    localparam  slot_ids$90 = 7'b1011010;
-    localparam  slot_ids$91 = 7'b1011011;
-    localparam  slot_ids$92 = 7'b1011100;
-    localparam  slot_ids$93 = 7'b1011101;
-    localparam  slot_ids$94 = 7'b1011110;
-    localparam  slot_ids$95 = 7'b1011111;
-    localparam  slot_ids$96 = 7'b1100000;
-    localparam  slot_ids$97 = 7'b1100001;
-    localparam  slot_ids$98 = 7'b1100010;
-    localparam  slot_ids$99 = 7'b1100011;
-    localparam  slot_ids$100 = 7'b1100100;
-    localparam  slot_ids$101 = 7'b1100101;
-    localparam  slot_ids$102 = 7'b1100110;
-    localparam  slot_ids$103 = 7'b1100111;
-    localparam  slot_ids$104 = 7'b1101000;
-    localparam  slot_ids$105 = 7'b1101001;
-    localparam  slot_ids$106 = 7'b1101010;
-    localparam  slot_ids$107 = 7'b1101011;
-    localparam  slot_ids$108 = 7'b1101100;
-    localparam  slot_ids$109 = 7'b1101101;
-    localparam  slot_ids$110 = 7'b1101110;
-    localparam  slot_ids$111 = 7'b1101111;
-    localparam  slot_ids$112 = 7'b1110000;
-    localparam  slot_ids$113 = 7'b1110001;
-    localparam  slot_ids$114 = 7'b1110010;
-    localparam  slot_ids$115 = 7'b1110011;
-    localparam  slot_ids$116 = 7'b1110100;
-    localparam  slot_ids$117 = 7'b1110101;
-    localparam  slot_ids$118 = 7'b1110110;
-    localparam  slot_ids$119 = 7'b1110111;
-    localparam  slot_ids$120 = 7'b1111000;
-    localparam  slot_ids$121 = 7'b1111001;
-    localparam  slot_ids$122 = 7'b1111010;
-    localparam  slot_ids$123 = 7'b1111011;
-    localparam  slot_ids$124 = 7'b1111100;
-    localparam  slot_ids$125 = 7'b1111101;
-    localparam  slot_ids$126 = 7'b1111110;
-    localparam  slot_ids$127 = 7'b1111111;
 
     // Stub signals
     reg  [6:0] slot_ram$read_address;
@@ -36893,12 +31532,15 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [127:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [6:0] rr_above$index;
+    wire  [127:0] rr_above$onehot;
     reg  [127:0] rr_any$bitmap;
     wire  rr_any$found;
     wire  [6:0] rr_any$index;
+    wire  [127:0] rr_any$onehot;
     reg  [63:0] off_ffs$bitmap;
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
     reg  [127:0] active_bits$d;
     wire  [127:0] active_bits$q;
     reg  active_bits$clock;
@@ -37010,6 +31652,12 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
+    reg  [6:0] last_mask$index;
+    reg  last_mask$enable;
+    wire  [127:0] last_mask$onehot;
+    reg  [6:0] written_mask$index;
+    reg  written_mask$enable;
+    wire  [127:0] written_mask$onehot;
 
     // Local signals
     reg  ev_dlv;
@@ -37127,17 +31775,20 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     nt_homa_128_nic$tx$core$rr_above rr_above(
         .bitmap(rr_above$bitmap),
         .found(rr_above$found),
-        .index(rr_above$index)
+        .index(rr_above$index),
+        .onehot(rr_above$onehot)
     );
     nt_homa_128_nic$tx$core$rr_any rr_any(
         .bitmap(rr_any$bitmap),
         .found(rr_any$found),
-        .index(rr_any$index)
+        .index(rr_any$index),
+        .onehot(rr_any$onehot)
     );
     nt_homa_128_nic$tx$core$off_ffs off_ffs(
         .bitmap(off_ffs$bitmap),
         .found(off_ffs$found),
-        .index(off_ffs$index)
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
     );
     nt_homa_128_nic$tx$core$active_bits active_bits(
         .d(active_bits$d),
@@ -37324,6 +31975,16 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
+    nt_homa_128_nic$tx$core$last_mask last_mask(
+        .index(last_mask$index),
+        .enable(last_mask$enable),
+        .onehot(last_mask$onehot)
+    );
+    nt_homa_128_nic$tx$core$written_mask written_mask(
+        .index(written_mask$index),
+        .enable(written_mask$enable),
+        .onehot(written_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -37424,7 +32085,9 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        last_mask$index = rr_last$q;
+        last_mask$enable = 1'b1;
+        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -37661,646 +32324,17 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
         u_sendable = u_active & |n_elig;
-        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
-            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
-            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
-            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
-            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
-            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
-            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
-            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
-            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
-            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
-            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
-            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
-            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
-            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
-            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
-            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
-            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
-            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
-            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
-            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
-            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
-            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
-            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
-            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
-            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
-            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
-            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
-            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
-            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
-            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
-            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
-            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
-            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
-            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
-            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
-            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
-            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
-            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
-            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
-            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
-            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
-            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
-            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
-            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
-            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
-            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
-            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
-            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
-            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
-            active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
-            sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
-            id_known$d = (id_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
-            active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
-            sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
-            id_known$d = (id_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
-            active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
-            sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
-            id_known$d = (id_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
-            active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
-            sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
-            id_known$d = (id_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
-            active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
-            sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
-            id_known$d = (id_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
-            active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
-            sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
-            id_known$d = (id_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
-            active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
-            sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
-            id_known$d = (id_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
-            active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
-            sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
-            id_known$d = (id_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
-            active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
-            sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
-            id_known$d = (id_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
-            active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
-            sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
-            id_known$d = (id_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
-            active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
-            sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
-            id_known$d = (id_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
-            active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
-            sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
-            id_known$d = (id_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
-            active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
-            sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
-            id_known$d = (id_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
-            active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
-            sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
-            id_known$d = (id_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
-            active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
-            sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
-            id_known$d = (id_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
-            active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
-            sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
-            id_known$d = (id_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
-            active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
-            sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
-            id_known$d = (id_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
-            active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
-            sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
-            id_known$d = (id_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
-            active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
-            sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
-            id_known$d = (id_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
-            active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
-            sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
-            id_known$d = (id_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
-            active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
-            sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
-            id_known$d = (id_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
-            active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
-            sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
-            id_known$d = (id_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
-            active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
-            sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
-            id_known$d = (id_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
-            active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
-            sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
-            id_known$d = (id_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
-            active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
-            sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
-            id_known$d = (id_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
-            active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
-            sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
-            id_known$d = (id_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
-            active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
-            sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
-            id_known$d = (id_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
-            active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
-            sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
-            id_known$d = (id_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
-            active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
-            sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
-            id_known$d = (id_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
-            active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
-            sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
-            id_known$d = (id_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
-            active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
-            sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
-            id_known$d = (id_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
-            active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
-            sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
-            id_known$d = (id_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
-            active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
-            sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
-            id_known$d = (id_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
-            active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
-            sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
-            id_known$d = (id_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
-            active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
-            sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
-            id_known$d = (id_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
-            active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
-            sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
-            id_known$d = (id_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
-            active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
-            sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
-            id_known$d = (id_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
-            active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
-            sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
-            id_known$d = (id_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
-            active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
-            sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
-            id_known$d = (id_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
-            active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
-            sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
-            id_known$d = (id_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
-            active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
-            sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
-            id_known$d = (id_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
-            active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
-            sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
-            id_known$d = (id_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
-            active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
-            sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
-            id_known$d = (id_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
-            active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
-            sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
-            id_known$d = (id_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
-            active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
-            sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
-            id_known$d = (id_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
-            active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
-            sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
-            id_known$d = (id_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
-            active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
-            sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
-            id_known$d = (id_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
-            active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
-            sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
-            id_known$d = (id_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$64)) begin
-            active_bits$d = (active_bits$q & ~(1 << (64)) | ((u_active) << (64)));
-            sendable$d = (sendable$q & ~(1 << (64)) | ((u_sendable) << (64)));
-            id_known$d = (id_known$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$65)) begin
-            active_bits$d = (active_bits$q & ~(1 << (65)) | ((u_active) << (65)));
-            sendable$d = (sendable$q & ~(1 << (65)) | ((u_sendable) << (65)));
-            id_known$d = (id_known$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$66)) begin
-            active_bits$d = (active_bits$q & ~(1 << (66)) | ((u_active) << (66)));
-            sendable$d = (sendable$q & ~(1 << (66)) | ((u_sendable) << (66)));
-            id_known$d = (id_known$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$67)) begin
-            active_bits$d = (active_bits$q & ~(1 << (67)) | ((u_active) << (67)));
-            sendable$d = (sendable$q & ~(1 << (67)) | ((u_sendable) << (67)));
-            id_known$d = (id_known$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$68)) begin
-            active_bits$d = (active_bits$q & ~(1 << (68)) | ((u_active) << (68)));
-            sendable$d = (sendable$q & ~(1 << (68)) | ((u_sendable) << (68)));
-            id_known$d = (id_known$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$69)) begin
-            active_bits$d = (active_bits$q & ~(1 << (69)) | ((u_active) << (69)));
-            sendable$d = (sendable$q & ~(1 << (69)) | ((u_sendable) << (69)));
-            id_known$d = (id_known$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$70)) begin
-            active_bits$d = (active_bits$q & ~(1 << (70)) | ((u_active) << (70)));
-            sendable$d = (sendable$q & ~(1 << (70)) | ((u_sendable) << (70)));
-            id_known$d = (id_known$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$71)) begin
-            active_bits$d = (active_bits$q & ~(1 << (71)) | ((u_active) << (71)));
-            sendable$d = (sendable$q & ~(1 << (71)) | ((u_sendable) << (71)));
-            id_known$d = (id_known$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$72)) begin
-            active_bits$d = (active_bits$q & ~(1 << (72)) | ((u_active) << (72)));
-            sendable$d = (sendable$q & ~(1 << (72)) | ((u_sendable) << (72)));
-            id_known$d = (id_known$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$73)) begin
-            active_bits$d = (active_bits$q & ~(1 << (73)) | ((u_active) << (73)));
-            sendable$d = (sendable$q & ~(1 << (73)) | ((u_sendable) << (73)));
-            id_known$d = (id_known$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$74)) begin
-            active_bits$d = (active_bits$q & ~(1 << (74)) | ((u_active) << (74)));
-            sendable$d = (sendable$q & ~(1 << (74)) | ((u_sendable) << (74)));
-            id_known$d = (id_known$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$75)) begin
-            active_bits$d = (active_bits$q & ~(1 << (75)) | ((u_active) << (75)));
-            sendable$d = (sendable$q & ~(1 << (75)) | ((u_sendable) << (75)));
-            id_known$d = (id_known$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$76)) begin
-            active_bits$d = (active_bits$q & ~(1 << (76)) | ((u_active) << (76)));
-            sendable$d = (sendable$q & ~(1 << (76)) | ((u_sendable) << (76)));
-            id_known$d = (id_known$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$77)) begin
-            active_bits$d = (active_bits$q & ~(1 << (77)) | ((u_active) << (77)));
-            sendable$d = (sendable$q & ~(1 << (77)) | ((u_sendable) << (77)));
-            id_known$d = (id_known$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$78)) begin
-            active_bits$d = (active_bits$q & ~(1 << (78)) | ((u_active) << (78)));
-            sendable$d = (sendable$q & ~(1 << (78)) | ((u_sendable) << (78)));
-            id_known$d = (id_known$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$79)) begin
-            active_bits$d = (active_bits$q & ~(1 << (79)) | ((u_active) << (79)));
-            sendable$d = (sendable$q & ~(1 << (79)) | ((u_sendable) << (79)));
-            id_known$d = (id_known$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$80)) begin
-            active_bits$d = (active_bits$q & ~(1 << (80)) | ((u_active) << (80)));
-            sendable$d = (sendable$q & ~(1 << (80)) | ((u_sendable) << (80)));
-            id_known$d = (id_known$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$81)) begin
-            active_bits$d = (active_bits$q & ~(1 << (81)) | ((u_active) << (81)));
-            sendable$d = (sendable$q & ~(1 << (81)) | ((u_sendable) << (81)));
-            id_known$d = (id_known$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$82)) begin
-            active_bits$d = (active_bits$q & ~(1 << (82)) | ((u_active) << (82)));
-            sendable$d = (sendable$q & ~(1 << (82)) | ((u_sendable) << (82)));
-            id_known$d = (id_known$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$83)) begin
-            active_bits$d = (active_bits$q & ~(1 << (83)) | ((u_active) << (83)));
-            sendable$d = (sendable$q & ~(1 << (83)) | ((u_sendable) << (83)));
-            id_known$d = (id_known$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$84)) begin
-            active_bits$d = (active_bits$q & ~(1 << (84)) | ((u_active) << (84)));
-            sendable$d = (sendable$q & ~(1 << (84)) | ((u_sendable) << (84)));
-            id_known$d = (id_known$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$85)) begin
-            active_bits$d = (active_bits$q & ~(1 << (85)) | ((u_active) << (85)));
-            sendable$d = (sendable$q & ~(1 << (85)) | ((u_sendable) << (85)));
-            id_known$d = (id_known$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$86)) begin
-            active_bits$d = (active_bits$q & ~(1 << (86)) | ((u_active) << (86)));
-            sendable$d = (sendable$q & ~(1 << (86)) | ((u_sendable) << (86)));
-            id_known$d = (id_known$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$87)) begin
-            active_bits$d = (active_bits$q & ~(1 << (87)) | ((u_active) << (87)));
-            sendable$d = (sendable$q & ~(1 << (87)) | ((u_sendable) << (87)));
-            id_known$d = (id_known$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$88)) begin
-            active_bits$d = (active_bits$q & ~(1 << (88)) | ((u_active) << (88)));
-            sendable$d = (sendable$q & ~(1 << (88)) | ((u_sendable) << (88)));
-            id_known$d = (id_known$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$89)) begin
-            active_bits$d = (active_bits$q & ~(1 << (89)) | ((u_active) << (89)));
-            sendable$d = (sendable$q & ~(1 << (89)) | ((u_sendable) << (89)));
-            id_known$d = (id_known$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$90)) begin
-            active_bits$d = (active_bits$q & ~(1 << (90)) | ((u_active) << (90)));
-            sendable$d = (sendable$q & ~(1 << (90)) | ((u_sendable) << (90)));
-            id_known$d = (id_known$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$91)) begin
-            active_bits$d = (active_bits$q & ~(1 << (91)) | ((u_active) << (91)));
-            sendable$d = (sendable$q & ~(1 << (91)) | ((u_sendable) << (91)));
-            id_known$d = (id_known$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$92)) begin
-            active_bits$d = (active_bits$q & ~(1 << (92)) | ((u_active) << (92)));
-            sendable$d = (sendable$q & ~(1 << (92)) | ((u_sendable) << (92)));
-            id_known$d = (id_known$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$93)) begin
-            active_bits$d = (active_bits$q & ~(1 << (93)) | ((u_active) << (93)));
-            sendable$d = (sendable$q & ~(1 << (93)) | ((u_sendable) << (93)));
-            id_known$d = (id_known$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$94)) begin
-            active_bits$d = (active_bits$q & ~(1 << (94)) | ((u_active) << (94)));
-            sendable$d = (sendable$q & ~(1 << (94)) | ((u_sendable) << (94)));
-            id_known$d = (id_known$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$95)) begin
-            active_bits$d = (active_bits$q & ~(1 << (95)) | ((u_active) << (95)));
-            sendable$d = (sendable$q & ~(1 << (95)) | ((u_sendable) << (95)));
-            id_known$d = (id_known$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$96)) begin
-            active_bits$d = (active_bits$q & ~(1 << (96)) | ((u_active) << (96)));
-            sendable$d = (sendable$q & ~(1 << (96)) | ((u_sendable) << (96)));
-            id_known$d = (id_known$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$97)) begin
-            active_bits$d = (active_bits$q & ~(1 << (97)) | ((u_active) << (97)));
-            sendable$d = (sendable$q & ~(1 << (97)) | ((u_sendable) << (97)));
-            id_known$d = (id_known$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$98)) begin
-            active_bits$d = (active_bits$q & ~(1 << (98)) | ((u_active) << (98)));
-            sendable$d = (sendable$q & ~(1 << (98)) | ((u_sendable) << (98)));
-            id_known$d = (id_known$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$99)) begin
-            active_bits$d = (active_bits$q & ~(1 << (99)) | ((u_active) << (99)));
-            sendable$d = (sendable$q & ~(1 << (99)) | ((u_sendable) << (99)));
-            id_known$d = (id_known$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$100)) begin
-            active_bits$d = (active_bits$q & ~(1 << (100)) | ((u_active) << (100)));
-            sendable$d = (sendable$q & ~(1 << (100)) | ((u_sendable) << (100)));
-            id_known$d = (id_known$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$101)) begin
-            active_bits$d = (active_bits$q & ~(1 << (101)) | ((u_active) << (101)));
-            sendable$d = (sendable$q & ~(1 << (101)) | ((u_sendable) << (101)));
-            id_known$d = (id_known$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$102)) begin
-            active_bits$d = (active_bits$q & ~(1 << (102)) | ((u_active) << (102)));
-            sendable$d = (sendable$q & ~(1 << (102)) | ((u_sendable) << (102)));
-            id_known$d = (id_known$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$103)) begin
-            active_bits$d = (active_bits$q & ~(1 << (103)) | ((u_active) << (103)));
-            sendable$d = (sendable$q & ~(1 << (103)) | ((u_sendable) << (103)));
-            id_known$d = (id_known$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$104)) begin
-            active_bits$d = (active_bits$q & ~(1 << (104)) | ((u_active) << (104)));
-            sendable$d = (sendable$q & ~(1 << (104)) | ((u_sendable) << (104)));
-            id_known$d = (id_known$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$105)) begin
-            active_bits$d = (active_bits$q & ~(1 << (105)) | ((u_active) << (105)));
-            sendable$d = (sendable$q & ~(1 << (105)) | ((u_sendable) << (105)));
-            id_known$d = (id_known$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$106)) begin
-            active_bits$d = (active_bits$q & ~(1 << (106)) | ((u_active) << (106)));
-            sendable$d = (sendable$q & ~(1 << (106)) | ((u_sendable) << (106)));
-            id_known$d = (id_known$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$107)) begin
-            active_bits$d = (active_bits$q & ~(1 << (107)) | ((u_active) << (107)));
-            sendable$d = (sendable$q & ~(1 << (107)) | ((u_sendable) << (107)));
-            id_known$d = (id_known$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$108)) begin
-            active_bits$d = (active_bits$q & ~(1 << (108)) | ((u_active) << (108)));
-            sendable$d = (sendable$q & ~(1 << (108)) | ((u_sendable) << (108)));
-            id_known$d = (id_known$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$109)) begin
-            active_bits$d = (active_bits$q & ~(1 << (109)) | ((u_active) << (109)));
-            sendable$d = (sendable$q & ~(1 << (109)) | ((u_sendable) << (109)));
-            id_known$d = (id_known$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$110)) begin
-            active_bits$d = (active_bits$q & ~(1 << (110)) | ((u_active) << (110)));
-            sendable$d = (sendable$q & ~(1 << (110)) | ((u_sendable) << (110)));
-            id_known$d = (id_known$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$111)) begin
-            active_bits$d = (active_bits$q & ~(1 << (111)) | ((u_active) << (111)));
-            sendable$d = (sendable$q & ~(1 << (111)) | ((u_sendable) << (111)));
-            id_known$d = (id_known$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$112)) begin
-            active_bits$d = (active_bits$q & ~(1 << (112)) | ((u_active) << (112)));
-            sendable$d = (sendable$q & ~(1 << (112)) | ((u_sendable) << (112)));
-            id_known$d = (id_known$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$113)) begin
-            active_bits$d = (active_bits$q & ~(1 << (113)) | ((u_active) << (113)));
-            sendable$d = (sendable$q & ~(1 << (113)) | ((u_sendable) << (113)));
-            id_known$d = (id_known$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$114)) begin
-            active_bits$d = (active_bits$q & ~(1 << (114)) | ((u_active) << (114)));
-            sendable$d = (sendable$q & ~(1 << (114)) | ((u_sendable) << (114)));
-            id_known$d = (id_known$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$115)) begin
-            active_bits$d = (active_bits$q & ~(1 << (115)) | ((u_active) << (115)));
-            sendable$d = (sendable$q & ~(1 << (115)) | ((u_sendable) << (115)));
-            id_known$d = (id_known$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$116)) begin
-            active_bits$d = (active_bits$q & ~(1 << (116)) | ((u_active) << (116)));
-            sendable$d = (sendable$q & ~(1 << (116)) | ((u_sendable) << (116)));
-            id_known$d = (id_known$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$117)) begin
-            active_bits$d = (active_bits$q & ~(1 << (117)) | ((u_active) << (117)));
-            sendable$d = (sendable$q & ~(1 << (117)) | ((u_sendable) << (117)));
-            id_known$d = (id_known$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$118)) begin
-            active_bits$d = (active_bits$q & ~(1 << (118)) | ((u_active) << (118)));
-            sendable$d = (sendable$q & ~(1 << (118)) | ((u_sendable) << (118)));
-            id_known$d = (id_known$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$119)) begin
-            active_bits$d = (active_bits$q & ~(1 << (119)) | ((u_active) << (119)));
-            sendable$d = (sendable$q & ~(1 << (119)) | ((u_sendable) << (119)));
-            id_known$d = (id_known$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$120)) begin
-            active_bits$d = (active_bits$q & ~(1 << (120)) | ((u_active) << (120)));
-            sendable$d = (sendable$q & ~(1 << (120)) | ((u_sendable) << (120)));
-            id_known$d = (id_known$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$121)) begin
-            active_bits$d = (active_bits$q & ~(1 << (121)) | ((u_active) << (121)));
-            sendable$d = (sendable$q & ~(1 << (121)) | ((u_sendable) << (121)));
-            id_known$d = (id_known$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$122)) begin
-            active_bits$d = (active_bits$q & ~(1 << (122)) | ((u_active) << (122)));
-            sendable$d = (sendable$q & ~(1 << (122)) | ((u_sendable) << (122)));
-            id_known$d = (id_known$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$123)) begin
-            active_bits$d = (active_bits$q & ~(1 << (123)) | ((u_active) << (123)));
-            sendable$d = (sendable$q & ~(1 << (123)) | ((u_sendable) << (123)));
-            id_known$d = (id_known$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$124)) begin
-            active_bits$d = (active_bits$q & ~(1 << (124)) | ((u_active) << (124)));
-            sendable$d = (sendable$q & ~(1 << (124)) | ((u_sendable) << (124)));
-            id_known$d = (id_known$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$125)) begin
-            active_bits$d = (active_bits$q & ~(1 << (125)) | ((u_active) << (125)));
-            sendable$d = (sendable$q & ~(1 << (125)) | ((u_sendable) << (125)));
-            id_known$d = (id_known$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$126)) begin
-            active_bits$d = (active_bits$q & ~(1 << (126)) | ((u_active) << (126)));
-            sendable$d = (sendable$q & ~(1 << (126)) | ((u_sendable) << (126)));
-            id_known$d = (id_known$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$127)) begin
-            active_bits$d = (active_bits$q & ~(1 << (127)) | ((u_active) << (127)));
-            sendable$d = (sendable$q & ~(1 << (127)) | ((u_sendable) << (127)));
-            id_known$d = (id_known$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
+        written_mask$index = s1_slot$q;
+        written_mask$enable = s1_valid$q;
+        active_bits$d = active_bits$q & (~written_mask$onehot);
+        if (u_active) begin
+            active_bits$d = active_bits$q | written_mask$onehot;
+        end
+        sendable$d = sendable$q & (~written_mask$onehot);
+        if (u_sendable) begin
+            sendable$d = sendable$q | written_mask$onehot;
+        end
+        id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         if (q_count$q == 32'h0) begin
@@ -39189,12 +33223,33 @@ module nt_homa_128_nic$tx$core$id_known(d,q,clock);
 endmodule // nt_homa_128_nic$tx$core$id_known
 
 
-module nt_homa_128_nic$tx$core$off_ffs(bitmap,found,index);
+module nt_homa_128_nic$tx$core$last_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$core$last_mask
+
+
+module nt_homa_128_nic$tx$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -39202,6 +33257,7 @@ module nt_homa_128_nic$tx$core$off_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -39458,12 +33514,13 @@ module nt_homa_128_nic$tx$core$q_count(d,q,clock);
 endmodule // nt_homa_128_nic$tx$core$q_count
 
 
-module nt_homa_128_nic$tx$core$rr_above(bitmap,found,index);
+module nt_homa_128_nic$tx$core$rr_above(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -39471,6 +33528,7 @@ module nt_homa_128_nic$tx$core$rr_above(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -39862,12 +33920,13 @@ module nt_homa_128_nic$tx$core$rr_above(bitmap,found,index);
 endmodule // nt_homa_128_nic$tx$core$rr_above
 
 
-module nt_homa_128_nic$tx$core$rr_any(bitmap,found,index);
+module nt_homa_128_nic$tx$core$rr_any(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -39875,6 +33934,7 @@ module nt_homa_128_nic$tx$core$rr_any(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -40656,6 +34716,26 @@ module nt_homa_128_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_
 endmodule // nt_homa_128_nic$tx$core$slot_ram
 
 
+module nt_homa_128_nic$tx$core$written_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$core$written_mask
+
+
 module nt_homa_128_nic$tx$d_base_rom(address,data);
 
     // Module arguments
@@ -40970,6 +35050,26 @@ module nt_homa_128_nic$tx$e_count(d,q,clock);
 endmodule // nt_homa_128_nic$tx$e_count
 
 
+module nt_homa_128_nic$tx$freed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$freed_mask
+
+
 module nt_homa_128_nic$tx$now(d,q,clock);
 
     // Module arguments
@@ -41132,12 +35232,13 @@ module nt_homa_128_nic$tx$rd_slot(d,q,clock);
 endmodule // nt_homa_128_nic$tx$rd_slot
 
 
-module nt_homa_128_nic$tx$ret_ffs(bitmap,found,index);
+module nt_homa_128_nic$tx$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -41145,6 +35246,7 @@ module nt_homa_128_nic$tx$ret_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -41631,6 +35733,26 @@ module nt_homa_128_nic$tx$s1_valid(d,q,clock);
 endmodule // nt_homa_128_nic$tx$s1_valid
 
 
+module nt_homa_128_nic$tx$taken_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$taken_mask
+
+
 module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
 
     // Module arguments
@@ -41687,6 +35809,15 @@ module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay
     reg  [23:0] out_meta$d;
     wire  [23:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [6:0] fired$index;
+    reg  fired$enable;
+    wire  [127:0] fired$onehot;
+    reg  [6:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [127:0] scheduled$onehot;
+    reg  [6:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [127:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -41696,8 +35827,6 @@ module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [127:0] valid_after_fire;
-    reg  [127:0] valid_after_sched;
 
     // Sub module instances
     nt_homa_128_nic$tx$timer$expiry_mem expiry_mem(
@@ -41758,6 +35887,21 @@ module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_homa_128_nic$tx$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_homa_128_nic$tx$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_homa_128_nic$tx$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -41811,18 +35955,13 @@ module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -41833,6 +35972,26 @@ module nt_homa_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay
     end
 
 endmodule // nt_homa_128_nic$tx$timer
+
+
+module nt_homa_128_nic$tx$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$timer$cancelled
 
 
 module nt_homa_128_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -41862,6 +36021,26 @@ module nt_homa_128_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,wri
     end
 
 endmodule // nt_homa_128_nic$tx$timer$expiry_mem
+
+
+module nt_homa_128_nic$tx$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$timer$fired
 
 
 module nt_homa_128_nic$tx$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -42024,6 +36203,26 @@ module nt_homa_128_nic$tx$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$tx$timer$scan_ptr
+
+
+module nt_homa_128_nic$tx$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_homa_128_nic$tx$timer$scheduled
 
 
 module nt_homa_128_nic$tx$timer$valid_bits(d,q,clock);

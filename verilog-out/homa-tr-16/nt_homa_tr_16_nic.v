@@ -3243,6 +3243,9 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
     reg  [15:0] written$d;
     wire  [15:0] written$q;
     reg  written$clock;
+    reg  [3:0] write_mask$index;
+    reg  write_mask$enable;
+    wire  [15:0] write_mask$onehot;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -3270,6 +3273,11 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
         .d(written$d),
         .q(written$q),
         .clock(written$clock)
+    );
+    nt_homa_tr_16_nic$egress$msg_prio$write_mask write_mask(
+        .index(write_mask$index),
+        .enable(write_mask$enable),
+        .onehot(write_mask$onehot)
     );
     nt_homa_tr_16_nic$egress$msg_prio$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -3310,10 +3318,9 @@ module nt_homa_tr_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q;
-        if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
-        end
+        write_mask$index = wr_index;
+        write_mask$enable = wr_valid;
+        written$d = written$q | write_mask$onehot;
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
         s1_bypass$d = (rd_valid & wr_valid) & (rd_index == wr_index);
@@ -3439,6 +3446,23 @@ module nt_homa_tr_16_nic$egress$msg_prio$s1_written(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$egress$msg_prio$s1_written
+
+
+module nt_homa_tr_16_nic$egress$msg_prio$write_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$egress$msg_prio$write_mask
 
 
 module nt_homa_tr_16_nic$egress$msg_prio$written(d,q,clock);
@@ -5721,7 +5745,6 @@ module nt_homa_tr_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_m
     reg  hit5;
     reg  hit6;
     reg  hit7;
-    reg  [7:0] field_shift;
     reg  [7:0] action_shift;
 
     // Sub module instances
@@ -5841,12 +5864,41 @@ module nt_homa_tr_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_m
         out_entry = s1_entry$q;
         out_action = s1_action$q;
         out_meta = s1_meta$q;
-        field_shift = ((cfg_write_index) & 8'hff) << 32'h4;
         action_shift = ((cfg_write_index) & 8'hff) << 32'h2;
         if (cfg_write_valid) begin
             entry_valid$d = (entry_valid$q & ~(1 << (cfg_write_index)) | ((cfg_write_enable) << (cfg_write_index)));
-            keys$d = (keys$q & (~(field_mask << field_shift))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
-            masks$d = (masks$q & (~(field_mask << field_shift))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
+            if (cfg_write_index == 0) begin
+                keys$d = (keys$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+            end
+            if (cfg_write_index == 1) begin
+                keys$d = (keys$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+            end
+            if (cfg_write_index == 2) begin
+                keys$d = (keys$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+            end
+            if (cfg_write_index == 3) begin
+                keys$d = (keys$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+            end
+            if (cfg_write_index == 4) begin
+                keys$d = (keys$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+            end
+            if (cfg_write_index == 5) begin
+                keys$d = (keys$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+            end
+            if (cfg_write_index == 6) begin
+                keys$d = (keys$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+            end
+            if (cfg_write_index == 7) begin
+                keys$d = (keys$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+            end
             actions$d = (actions$q & (~(action_mask << action_shift))) | (((cfg_write_action) & 32'hffffffff) << action_shift);
         end
         if (reset) begin
@@ -6521,7 +6573,6 @@ module nt_homa_tr_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tk
     reg  accept;
     reg  in_payload;
     reg  header_beat;
-    reg  [9:0] slot_shift;
     reg  [511:0] header_merged;
     reg  [19:0] word0;
     reg  [19:0] word1;
@@ -6658,8 +6709,28 @@ module nt_homa_tr_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tk
             m_axis_tlast = 1'b1;
             m_axis_tvalid = 1'b1;
         end
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift);
+        header_merged = in_header$q;
+        if (in_beat$q == 1) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+        end
+        if (in_beat$q == 2) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+        end
+        if (in_beat$q == 3) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+        end
+        if (in_beat$q == 4) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+        end
+        if (in_beat$q == 5) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+        end
+        if (in_beat$q == 6) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+        end
+        if (in_beat$q == 7) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+        end
         if (in_beat$q == 32'h0) begin
             header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
@@ -8547,6 +8618,18 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
     reg  [31:0] skipped$d;
     wire  [31:0] skipped$q;
     reg  skipped$clock;
+    reg  [3:0] op_mask$index;
+    reg  op_mask$enable;
+    wire  [15:0] op_mask$onehot;
+    reg  [3:0] loaded_mask$index;
+    reg  loaded_mask$enable;
+    wire  [15:0] loaded_mask$onehot;
+    reg  [3:0] leave_mask$index;
+    reg  leave_mask$enable;
+    wire  [15:0] leave_mask$onehot;
+    reg  [3:0] popped_mask$index;
+    reg  popped_mask$enable;
+    wire  [15:0] popped_mask$onehot;
 
     // Local signals
     reg  ld;
@@ -10422,6 +10505,26 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
         .q(skipped$q),
         .clock(skipped$clock)
     );
+    nt_homa_tr_16_nic$ingress$scheduler$op_mask op_mask(
+        .index(op_mask$index),
+        .enable(op_mask$enable),
+        .onehot(op_mask$onehot)
+    );
+    nt_homa_tr_16_nic$ingress$scheduler$loaded_mask loaded_mask(
+        .index(loaded_mask$index),
+        .enable(loaded_mask$enable),
+        .onehot(loaded_mask$onehot)
+    );
+    nt_homa_tr_16_nic$ingress$scheduler$leave_mask leave_mask(
+        .index(leave_mask$index),
+        .enable(leave_mask$enable),
+        .onehot(leave_mask$onehot)
+    );
+    nt_homa_tr_16_nic$ingress$scheduler$popped_mask popped_mask(
+        .index(popped_mask$index),
+        .enable(popped_mask$enable),
+        .onehot(popped_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -10894,10 +10997,9 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
             a_total$15 = ld_tg[(32'h8)+:(8)];
             a_granted$15 = ld_tg[(32'h0)+:(8)];
         end
-        queued_a = queued$q;
-        if (ld) begin
-            queued_a = (queued$q & ~(1 << (p2_id$q)) | ((1'b0) << (p2_id$q)));
-        end
+        loaded_mask$index = p2_id$q;
+        loaded_mask$enable = ld;
+        queued_a = queued$q & (~loaded_mask$onehot);
         is_arrive = op_valid & (op_code == 32'h1);
         is_remove = op_valid & (op_code == 32'h2);
         hit_below$0 = 1'b0;
@@ -13281,24 +13383,25 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
         end
         s1_res_valid$d = is_arrive;
         s1_res_grant$d = any_chosen;
+        op_mask$index = op_id;
+        op_mask$enable = 1'b1;
         queued_b = queued_a;
         if (to_fifo) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            queued_b = queued_a | op_mask$onehot;
         end
         if ((is_remove & op_queued) & (~hit_below$16)) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            queued_b = queued_a & (~op_mask$onehot);
         end
         done_a = done$q;
         if (skip) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            done_a = done$q | op_mask$onehot;
         end
         if (rm_known) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            done_a = done$q & (~op_mask$onehot);
         end
-        done_b = done_a;
-        if (any_leave) begin
-            done_b = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
-        end
+        leave_mask$index = chosen_id;
+        leave_mask$enable = any_leave;
+        done_b = done_a | leave_mask$onehot;
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
         p1_id = fifo_ids$read_data;
@@ -13307,13 +13410,12 @@ module nt_homa_tr_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pk
         p1_valid$d = pop_start;
         p2_valid$d = p1_valid$q;
         p2_id$d = p1_id;
-        in_fifo_a = in_fifo$q;
-        if (p1_valid$q) begin
-            in_fifo_a = (in_fifo$q & ~(1 << (p1_id)) | ((1'b0) << (p1_id)));
-        end
+        popped_mask$index = p1_id;
+        popped_mask$enable = p1_valid$q;
+        in_fifo_a = in_fifo$q & (~popped_mask$onehot);
         in_fifo_b = in_fifo_a;
         if (push) begin
-            in_fifo_b = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            in_fifo_b = in_fifo_a | op_mask$onehot;
         end
         fifo_ids$write_address = fifo_tail$q;
         fifo_ids$write_data = op_id;
@@ -15501,6 +15603,57 @@ module nt_homa_tr_16_nic$ingress$scheduler$inserts(d,q,clock);
 endmodule // nt_homa_tr_16_nic$ingress$scheduler$inserts
 
 
+module nt_homa_tr_16_nic$ingress$scheduler$leave_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$ingress$scheduler$leave_mask
+
+
+module nt_homa_tr_16_nic$ingress$scheduler$loaded_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$ingress$scheduler$loaded_mask
+
+
+module nt_homa_tr_16_nic$ingress$scheduler$op_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$ingress$scheduler$op_mask
+
+
 module nt_homa_tr_16_nic$ingress$scheduler$p1_valid(d,q,clock);
 
     // Module arguments
@@ -15556,6 +15709,23 @@ module nt_homa_tr_16_nic$ingress$scheduler$p2_valid(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$ingress$scheduler$p2_valid
+
+
+module nt_homa_tr_16_nic$ingress$scheduler$popped_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$ingress$scheduler$popped_mask
 
 
 module nt_homa_tr_16_nic$ingress$scheduler$queued(d,q,clock);
@@ -15969,6 +16139,12 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
     reg  [31:0] drops$d;
     wire  [31:0] drops$q;
     reg  drops$clock;
+    reg  [3:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [15:0] sent_mask$onehot;
+    reg  [3:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [15:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
@@ -15995,7 +16171,6 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
     reg  [3:0] issue_index;
     reg  refill;
     reg  [7:0] tokens_after_refill;
-    reg  [15:0] pending_cleared;
 
     // Sub module instances
     nt_homa_tr_16_nic$pktgen$immediate immediate(
@@ -16150,6 +16325,16 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
         .q(drops$q),
         .clock(drops$clock)
     );
+    nt_homa_tr_16_nic$pktgen$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_homa_tr_16_nic$pktgen$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -16297,14 +16482,11 @@ module nt_homa_tr_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_va
         fwd_gen$d = s1_ins_gen$q;
         fwd_credit$d = ins_credit;
         fwd_meta$d = s1_ins_meta$q;
-        pending_cleared = pending$q;
-        if (send_pull) begin
-            pending_cleared = (pending$q & ~(1 << (s1_scan_index$q)) | ((1'b0) << (s1_scan_index$q)));
-        end
-        pending$d = pending_cleared;
-        if (s1_ins_valid$q) begin
-            pending$d = (pending_cleared & ~(1 << (s1_ins_index$q)) | ((1'b1) << (s1_ins_index$q)));
-        end
+        sent_mask$index = s1_scan_index$q;
+        sent_mask$enable = send_pull;
+        inserted_mask$index = s1_ins_index$q;
+        inserted_mask$enable = s1_ins_valid$q;
+        pending$d = (pending$q & (~sent_mask$onehot)) | inserted_mask$onehot;
         issue_index = scan_ptr$q;
         if (scan_ready & (~send_pull)) begin
             issue_index = s1_scan_index$q;
@@ -16804,6 +16986,23 @@ module nt_homa_tr_16_nic$pktgen$immediate$write_ptr(d,q,clock);
 endmodule // nt_homa_tr_16_nic$pktgen$immediate$write_ptr
 
 
+module nt_homa_tr_16_nic$pktgen$inserted_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$pktgen$inserted_mask
+
+
 module nt_homa_tr_16_nic$pktgen$merges(d,q,clock);
 
     // Module arguments
@@ -17116,6 +17315,23 @@ module nt_homa_tr_16_nic$pktgen$sent(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$pktgen$sent
+
+
+module nt_homa_tr_16_nic$pktgen$sent_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$pktgen$sent_mask
 
 
 module nt_homa_tr_16_nic$pktgen$tokens(d,q,clock);
@@ -17455,6 +17671,15 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     reg  [31:0] c_delivered$d;
     wire  [31:0] c_delivered$q;
     reg  c_delivered$clock;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] completed_mask$index;
+    reg  completed_mask$enable;
+    wire  [15:0] completed_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  out_free;
@@ -17899,6 +18124,21 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
         .q(c_delivered$q),
         .clock(c_delivered$clock)
     );
+    nt_homa_tr_16_nic$reassembly$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$completed_mask completed_mask(
+        .index(completed_mask$index),
+        .enable(completed_mask$enable),
+        .onehot(completed_mask$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -18285,235 +18525,23 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
-        live_set = live$q;
-        fresh_set = fresh$q;
+        alloc_mask$index = alloc_slot;
+        alloc_mask$enable = alloc_write;
+        completed_mask$index = c_slot;
+        completed_mask$enable = 1'b1;
+        release_mask$index = rel_slot;
+        release_mask$enable = rel_taken;
+        live_set = live$q | alloc_mask$onehot;
+        fresh_set = fresh$q | alloc_mask$onehot;
         closed_set = closed$q;
-        if (alloc_write & (alloc_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
+        if (complete) begin
+            closed_set = closed$q | completed_mask$onehot;
         end
-        if (complete & (c_slot == 0)) begin
-            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (alloc_write & (alloc_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (complete & (c_slot == 1)) begin
-            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (alloc_write & (alloc_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (complete & (c_slot == 2)) begin
-            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (alloc_write & (alloc_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (complete & (c_slot == 3)) begin
-            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (alloc_write & (alloc_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (complete & (c_slot == 4)) begin
-            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (alloc_write & (alloc_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (complete & (c_slot == 5)) begin
-            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (alloc_write & (alloc_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (complete & (c_slot == 6)) begin
-            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (alloc_write & (alloc_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (complete & (c_slot == 7)) begin
-            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (alloc_write & (alloc_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (complete & (c_slot == 8)) begin
-            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (alloc_write & (alloc_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (complete & (c_slot == 9)) begin
-            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (alloc_write & (alloc_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (complete & (c_slot == 10)) begin
-            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (alloc_write & (alloc_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (complete & (c_slot == 11)) begin
-            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (alloc_write & (alloc_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (complete & (c_slot == 12)) begin
-            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (alloc_write & (alloc_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (complete & (c_slot == 13)) begin
-            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (alloc_write & (alloc_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (complete & (c_slot == 14)) begin
-            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (alloc_write & (alloc_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (complete & (c_slot == 15)) begin
-            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        live$d = live_set;
+        live$d = live_set & (~release_mask$onehot);
+        closed$d = closed_set & (~release_mask$onehot);
         fresh$d = fresh_set;
-        closed$d = closed_set;
-        if (rel_taken & (rel_slot == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 0)) begin
-            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (rel_taken & (rel_slot == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 1)) begin
-            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (rel_taken & (rel_slot == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 2)) begin
-            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (rel_taken & (rel_slot == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 3)) begin
-            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (rel_taken & (rel_slot == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 4)) begin
-            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (rel_taken & (rel_slot == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 5)) begin
-            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (rel_taken & (rel_slot == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 6)) begin
-            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (rel_taken & (rel_slot == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 7)) begin
-            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (rel_taken & (rel_slot == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 8)) begin
-            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (rel_taken & (rel_slot == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 9)) begin
-            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (rel_taken & (rel_slot == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 10)) begin
-            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (rel_taken & (rel_slot == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 11)) begin
-            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (rel_taken & (rel_slot == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 12)) begin
-            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (rel_taken & (rel_slot == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 13)) begin
-            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (rel_taken & (rel_slot == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 14)) begin
-            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (rel_taken & (rel_slot == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 15)) begin
-            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
+        if (end_ok & len_ok) begin
+            fresh$d = fresh_set & (~completed_mask$onehot);
         end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
@@ -18620,6 +18648,23 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_re
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly
+
+
+module nt_homa_tr_16_nic$reassembly$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$alloc_mask
 
 
 module nt_homa_tr_16_nic$reassembly$c_bad_length(d,q,clock);
@@ -18772,6 +18817,23 @@ module nt_homa_tr_16_nic$reassembly$closed(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$closed
+
+
+module nt_homa_tr_16_nic$reassembly$completed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$completed_mask
 
 
 module nt_homa_tr_16_nic$reassembly$fifo_count(d,q,clock);
@@ -19543,6 +19605,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -19920,6 +19988,16 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -20489,120 +20567,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -20698,6 +20669,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,re
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table
+
+
+module nt_homa_tr_16_nic$reassembly$msg_table$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$alloc_mask
 
 
 module nt_homa_tr_16_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -20914,11 +20902,15 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,all
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$class0$in_use in_use(
@@ -20934,7 +20926,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,all
     nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -20951,14 +20949,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,all
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -20990,6 +20987,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class0$double_frees
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class0$freed
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -21009,12 +21023,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class0$in_use
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -21022,6 +21037,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,in
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21101,11 +21117,15 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,all
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$class1$in_use in_use(
@@ -21121,7 +21141,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,all
     nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -21138,14 +21164,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,all
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -21177,6 +21202,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class1$double_frees
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class1$freed
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -21196,12 +21238,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class1$in_use
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -21209,6 +21252,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,in
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21288,11 +21332,15 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,all
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$class2$in_use in_use(
@@ -21308,7 +21356,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,all
     nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -21325,14 +21379,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,all
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -21364,6 +21417,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class2$double_frees
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class2$freed
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -21383,12 +21453,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class2$in_use
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -21396,6 +21467,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,in
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21475,11 +21547,15 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,all
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$class3$in_use in_use(
@@ -21495,7 +21571,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,all
     nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -21512,14 +21594,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,all
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -21551,6 +21632,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class3$double_frees
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class3$freed
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -21570,12 +21668,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class3$in_use
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -21583,6 +21682,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,in
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -23903,11 +24003,15 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$msg_table$ids$in_use in_use(
@@ -23923,7 +24027,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_
     nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$msg_table$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -23940,14 +24050,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -23979,6 +24088,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$ids$double_frees
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$ids$freed
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -23998,12 +24124,13 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$ids$in_use
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
+module nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -24011,6 +24138,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -24408,6 +24536,23 @@ module nt_homa_tr_16_nic$reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$r_valid
 
 
+module nt_homa_tr_16_nic$reassembly$msg_table$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$msg_table$release_mask
+
+
 module nt_homa_tr_16_nic$reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
@@ -24759,6 +24904,23 @@ module nt_homa_tr_16_nic$reassembly$payload(read_address,read_clock,read_data,wr
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$payload
+
+
+module nt_homa_tr_16_nic$reassembly$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$release_mask
 
 
 module nt_homa_tr_16_nic$reassembly$ro_msg_len(d,q,clock);
@@ -25188,6 +25350,15 @@ module nt_homa_tr_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,s
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [3:0] fired$index;
+    reg  fired$enable;
+    wire  [15:0] fired$onehot;
+    reg  [3:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [15:0] scheduled$onehot;
+    reg  [3:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [15:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -25197,8 +25368,6 @@ module nt_homa_tr_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,s
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [15:0] valid_after_fire;
-    reg  [15:0] valid_after_sched;
 
     // Sub module instances
     nt_homa_tr_16_nic$reassembly$timer$expiry_mem expiry_mem(
@@ -25259,6 +25428,21 @@ module nt_homa_tr_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,s
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_homa_tr_16_nic$reassembly$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_homa_tr_16_nic$reassembly$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -25312,18 +25496,13 @@ module nt_homa_tr_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,s
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -25334,6 +25513,23 @@ module nt_homa_tr_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,s
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$timer
+
+
+module nt_homa_tr_16_nic$reassembly$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$timer$cancelled
 
 
 module nt_homa_tr_16_nic$reassembly$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -25363,6 +25559,23 @@ module nt_homa_tr_16_nic$reassembly$timer$expiry_mem(read_address,read_clock,rea
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$timer$expiry_mem
+
+
+module nt_homa_tr_16_nic$reassembly$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$timer$fired
 
 
 module nt_homa_tr_16_nic$reassembly$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -25525,6 +25738,23 @@ module nt_homa_tr_16_nic$reassembly$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$timer$scan_ptr
+
+
+module nt_homa_tr_16_nic$reassembly$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$reassembly$timer$scheduled
 
 
 module nt_homa_tr_16_nic$reassembly$timer$valid_bits(d,q,clock);
@@ -26051,28 +26281,11 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     localparam  class_bytes$3 = 16'h0;
     localparam  max_msg_bytes = 16'h9800;
     localparam  comp_capacity = 16'h10;
-    localparam  slot_ids$0 = 4'h0;
-    localparam  slot_ids$1 = 4'h1;
-    localparam  slot_ids$2 = 4'h2;
-    localparam  slot_ids$3 = 4'h3;
-    localparam  slot_ids$4 = 4'h4;
-    localparam  slot_ids$5 = 4'h5;
-    localparam  slot_ids$6 = 4'h6;
-    localparam  slot_ids$7 = 4'h7;
-    localparam  slot_ids$8 = 4'h8;
-    localparam  slot_ids$9 = 4'h9;
-    localparam  slot_ids$10 = 4'ha;
-    localparam  slot_ids$11 = 4'hb;
-    localparam  slot_ids$12 = 4'hc;
-    localparam  slot_ids$13 = 4'hd;
-    localparam  slot_ids$14 = 4'he;
-    localparam  slot_ids$15 = 4'hf;
     localparam  cooldown = 32'h4c0000;
     localparam  time_mask = 32'hfffffff0;
     localparam  slot_bits = 8'h4;
     localparam  slot_mask16 = 16'hf;
     localparam  ones8 = 8'hff;
-    localparam  zero_n = 16'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -26172,15 +26385,19 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [15:0] class_ffs$0$bitmap;
     wire  class_ffs$0$found;
     wire  [3:0] class_ffs$0$index;
+    wire  [15:0] class_ffs$0$onehot;
     reg  [15:0] class_ffs$1$bitmap;
     wire  class_ffs$1$found;
     wire  [3:0] class_ffs$1$index;
+    wire  [15:0] class_ffs$1$onehot;
     reg  [15:0] class_ffs$2$bitmap;
     wire  class_ffs$2$found;
     wire  [3:0] class_ffs$2$index;
+    wire  [15:0] class_ffs$2$onehot;
     reg  [15:0] class_ffs$3$bitmap;
     wire  class_ffs$3$found;
     wire  [3:0] class_ffs$3$index;
+    wire  [15:0] class_ffs$3$onehot;
     reg  [15:0] buf_in_use$d;
     wire  [15:0] buf_in_use$q;
     reg  buf_in_use$clock;
@@ -26198,6 +26415,7 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
+    wire  [15:0] ret_ffs$onehot;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -26311,6 +26529,24 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
+    reg  [3:0] busy_core0$index;
+    reg  busy_core0$enable;
+    wire  [15:0] busy_core0$onehot;
+    reg  [3:0] busy_core1$index;
+    reg  busy_core1$enable;
+    wire  [15:0] busy_core1$onehot;
+    reg  [3:0] busy_rd$index;
+    reg  busy_rd$enable;
+    wire  [15:0] busy_rd$onehot;
+    reg  [3:0] taken_mask$index;
+    reg  taken_mask$enable;
+    wire  [15:0] taken_mask$onehot;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] freed_mask$index;
+    reg  freed_mask$enable;
+    wire  [15:0] freed_mask$onehot;
 
     // Local signals
     reg  [15:0] w0_len;
@@ -26341,9 +26577,6 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [3:0] comp_slot;
     reg  ret_go;
     reg  [15:0] busy_mask;
-    reg  [15:0] busy_core0;
-    reg  [15:0] busy_core1;
-    reg  [15:0] busy_rd;
     reg  free_go;
     reg  [3:0] free_slot;
     reg  [31:0] now_shifted;
@@ -26473,22 +26706,26 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     nt_homa_tr_16_nic$tx$class_ffs$0 class_ffs$0(
         .bitmap(class_ffs$0$bitmap),
         .found(class_ffs$0$found),
-        .index(class_ffs$0$index)
+        .index(class_ffs$0$index),
+        .onehot(class_ffs$0$onehot)
     );
     nt_homa_tr_16_nic$tx$class_ffs$1 class_ffs$1(
         .bitmap(class_ffs$1$bitmap),
         .found(class_ffs$1$found),
-        .index(class_ffs$1$index)
+        .index(class_ffs$1$index),
+        .onehot(class_ffs$1$onehot)
     );
     nt_homa_tr_16_nic$tx$class_ffs$2 class_ffs$2(
         .bitmap(class_ffs$2$bitmap),
         .found(class_ffs$2$found),
-        .index(class_ffs$2$index)
+        .index(class_ffs$2$index),
+        .onehot(class_ffs$2$onehot)
     );
     nt_homa_tr_16_nic$tx$class_ffs$3 class_ffs$3(
         .bitmap(class_ffs$3$bitmap),
         .found(class_ffs$3$found),
-        .index(class_ffs$3$index)
+        .index(class_ffs$3$index),
+        .onehot(class_ffs$3$onehot)
     );
     nt_homa_tr_16_nic$tx$buf_in_use buf_in_use(
         .d(buf_in_use$d),
@@ -26513,7 +26750,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     nt_homa_tr_16_nic$tx$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
-        .index(ret_ffs$index)
+        .index(ret_ffs$index),
+        .onehot(ret_ffs$onehot)
     );
     nt_homa_tr_16_nic$tx$cool_q cool_q(
         .clock(cool_q$clock),
@@ -26699,6 +26937,36 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         .d(e1_meta$d),
         .q(e1_meta$q),
         .clock(e1_meta$clock)
+    );
+    nt_homa_tr_16_nic$tx$busy_core0 busy_core0(
+        .index(busy_core0$index),
+        .enable(busy_core0$enable),
+        .onehot(busy_core0$onehot)
+    );
+    nt_homa_tr_16_nic$tx$busy_core1 busy_core1(
+        .index(busy_core1$index),
+        .enable(busy_core1$enable),
+        .onehot(busy_core1$onehot)
+    );
+    nt_homa_tr_16_nic$tx$busy_rd busy_rd(
+        .index(busy_rd$index),
+        .enable(busy_rd$enable),
+        .onehot(busy_rd$onehot)
+    );
+    nt_homa_tr_16_nic$tx$taken_mask taken_mask(
+        .index(taken_mask$index),
+        .enable(taken_mask$enable),
+        .onehot(taken_mask$onehot)
+    );
+    nt_homa_tr_16_nic$tx$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_tr_16_nic$tx$freed_mask freed_mask(
+        .index(freed_mask$index),
+        .enable(freed_mask$enable),
+        .onehot(freed_mask$onehot)
     );
 
     // Update code
@@ -26956,154 +27224,13 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(4)];
-        busy_core0 = 32'h0;
-        busy_core1 = 32'h0;
-        busy_rd = 32'h0;
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
-            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
-            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
-            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
-            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
-            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
-            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
-            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
-            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
-            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
-            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
-            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
-            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
-            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
-            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
-            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
-            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
-            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
-            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
-            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
-            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
-            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
-            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
-            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
-            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
-            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
-            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
-            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
-            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
-            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
-            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
-            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
-            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
-            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
-            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
-            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
-            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
-            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
-            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
-            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
-            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
-            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
-            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
-            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
-            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
-            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
-            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
-            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
-            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        busy_mask = (busy_core0 | busy_core1) | busy_rd;
+        busy_core0$index = core$pkt_slot;
+        busy_core0$enable = core$pkt_valid;
+        busy_core1$index = core$pkt_q1_slot;
+        busy_core1$enable = core$pkt_q1_valid;
+        busy_rd$index = rd_slot$q;
+        busy_rd$enable = rd_active$q;
+        busy_mask = (busy_core0$onehot | busy_core1$onehot) | busy_rd$onehot;
         ret_ffs$bitmap = returning$q & (~busy_mask);
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
@@ -27127,269 +27254,26 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
             cnt_double_free$d = cnt_double_free$q + 32'h1;
         end
-        ret_after_take = returning$q;
-        in_use_after_alloc = buf_in_use$q;
-        if (comp_take & (comp_slot == slot_ids$0)) begin
-            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (w_alloc & (a_slot == slot_ids$0)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (comp_take & (comp_slot == slot_ids$1)) begin
-            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (w_alloc & (a_slot == slot_ids$1)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (comp_take & (comp_slot == slot_ids$2)) begin
-            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (w_alloc & (a_slot == slot_ids$2)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (comp_take & (comp_slot == slot_ids$3)) begin
-            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (w_alloc & (a_slot == slot_ids$3)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (comp_take & (comp_slot == slot_ids$4)) begin
-            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (w_alloc & (a_slot == slot_ids$4)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (comp_take & (comp_slot == slot_ids$5)) begin
-            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (w_alloc & (a_slot == slot_ids$5)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (comp_take & (comp_slot == slot_ids$6)) begin
-            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (w_alloc & (a_slot == slot_ids$6)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (comp_take & (comp_slot == slot_ids$7)) begin
-            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (w_alloc & (a_slot == slot_ids$7)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (comp_take & (comp_slot == slot_ids$8)) begin
-            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (w_alloc & (a_slot == slot_ids$8)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (comp_take & (comp_slot == slot_ids$9)) begin
-            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (w_alloc & (a_slot == slot_ids$9)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (comp_take & (comp_slot == slot_ids$10)) begin
-            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (w_alloc & (a_slot == slot_ids$10)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (comp_take & (comp_slot == slot_ids$11)) begin
-            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (w_alloc & (a_slot == slot_ids$11)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (comp_take & (comp_slot == slot_ids$12)) begin
-            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (w_alloc & (a_slot == slot_ids$12)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (comp_take & (comp_slot == slot_ids$13)) begin
-            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (w_alloc & (a_slot == slot_ids$13)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (comp_take & (comp_slot == slot_ids$14)) begin
-            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (w_alloc & (a_slot == slot_ids$14)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (comp_take & (comp_slot == slot_ids$15)) begin
-            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (w_alloc & (a_slot == slot_ids$15)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
+        taken_mask$index = comp_slot;
+        taken_mask$enable = comp_take;
+        alloc_mask$index = a_slot;
+        alloc_mask$enable = w_alloc;
+        freed_mask$index = free_slot;
+        freed_mask$enable = free_ok;
+        ret_after_take = returning$q | taken_mask$onehot;
+        in_use_after_alloc = buf_in_use$q | alloc_mask$onehot;
         comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
         wrap_after_take = wrapping$q;
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
+        if (comp_wraps) begin
+            wrap_after_take = wrapping$q | taken_mask$onehot;
         end
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
-        buf_in_use$d = in_use_after_alloc;
-        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
-            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
+        if (ret_go) begin
+            returning$d = ret_after_take & (~ret_ffs$onehot);
+            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
         end
-        if (free_ok & (free_slot == slot_ids$0)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
-            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (free_ok & (free_slot == slot_ids$1)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
-            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (free_ok & (free_slot == slot_ids$2)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
-            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (free_ok & (free_slot == slot_ids$3)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
-            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (free_ok & (free_slot == slot_ids$4)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
-            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (free_ok & (free_slot == slot_ids$5)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
-            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (free_ok & (free_slot == slot_ids$6)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
-            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (free_ok & (free_slot == slot_ids$7)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
-            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (free_ok & (free_slot == slot_ids$8)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
-            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (free_ok & (free_slot == slot_ids$9)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
-            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (free_ok & (free_slot == slot_ids$10)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
-            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (free_ok & (free_slot == slot_ids$11)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
-            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (free_ok & (free_slot == slot_ids$12)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
-            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (free_ok & (free_slot == slot_ids$13)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
-            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (free_ok & (free_slot == slot_ids$14)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
-            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (free_ok & (free_slot == slot_ids$15)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
-        end
+        buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -27528,6 +27412,23 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
 endmodule // nt_homa_tr_16_nic$tx
 
 
+module nt_homa_tr_16_nic$tx$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$alloc_mask
+
+
 module nt_homa_tr_16_nic$tx$buf_in_use(d,q,clock);
 
     // Module arguments
@@ -27547,12 +27448,64 @@ module nt_homa_tr_16_nic$tx$buf_in_use(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$buf_in_use
 
 
-module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$busy_core0(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$busy_core0
+
+
+module nt_homa_tr_16_nic$tx$busy_core1(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$busy_core1
+
+
+module nt_homa_tr_16_nic$tx$busy_rd(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$busy_rd
+
+
+module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -27560,6 +27513,7 @@ module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -27615,12 +27569,13 @@ module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index);
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$0
 
 
-module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -27628,6 +27583,7 @@ module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -27683,12 +27639,13 @@ module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index);
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$1
 
 
-module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -27696,6 +27653,7 @@ module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -27751,12 +27709,13 @@ module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index);
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$2
 
 
-module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -27764,6 +27723,7 @@ module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -28446,25 +28406,8 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones_n = 16'hffff;
     localparam  id_high_mask = 16'hfff0;
     localparam  slot_count = 16'h10;
-    localparam  slot_ids$0 = 4'h0;
-    localparam  slot_ids$1 = 4'h1;
-    localparam  slot_ids$2 = 4'h2;
-    localparam  slot_ids$3 = 4'h3;
-    localparam  slot_ids$4 = 4'h4;
-    localparam  slot_ids$5 = 4'h5;
-    localparam  slot_ids$6 = 4'h6;
-    localparam  slot_ids$7 = 4'h7;
-    localparam  slot_ids$8 = 4'h8;
-    localparam  slot_ids$9 = 4'h9;
-    localparam  slot_ids$10 = 4'ha;
-    localparam  slot_ids$11 = 4'hb;
-    localparam  slot_ids$12 = 4'hc;
-    localparam  slot_ids$13 = 4'hd;
-    localparam  slot_ids$14 = 4'he;
-    localparam  slot_ids$15 = 4'hf;
 
     // Stub signals
     reg  [3:0] slot_ram$read_address;
@@ -28493,12 +28436,15 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [15:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [3:0] rr_above$index;
+    wire  [15:0] rr_above$onehot;
     reg  [15:0] rr_any$bitmap;
     wire  rr_any$found;
     wire  [3:0] rr_any$index;
+    wire  [15:0] rr_any$onehot;
     reg  [63:0] off_ffs$bitmap;
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
     reg  [15:0] active_bits$d;
     wire  [15:0] active_bits$q;
     reg  active_bits$clock;
@@ -28610,6 +28556,12 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
+    reg  [3:0] last_mask$index;
+    reg  last_mask$enable;
+    wire  [15:0] last_mask$onehot;
+    reg  [3:0] written_mask$index;
+    reg  written_mask$enable;
+    wire  [15:0] written_mask$onehot;
 
     // Local signals
     reg  ev_dlv;
@@ -28727,17 +28679,20 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     nt_homa_tr_16_nic$tx$core$rr_above rr_above(
         .bitmap(rr_above$bitmap),
         .found(rr_above$found),
-        .index(rr_above$index)
+        .index(rr_above$index),
+        .onehot(rr_above$onehot)
     );
     nt_homa_tr_16_nic$tx$core$rr_any rr_any(
         .bitmap(rr_any$bitmap),
         .found(rr_any$found),
-        .index(rr_any$index)
+        .index(rr_any$index),
+        .onehot(rr_any$onehot)
     );
     nt_homa_tr_16_nic$tx$core$off_ffs off_ffs(
         .bitmap(off_ffs$bitmap),
         .found(off_ffs$found),
-        .index(off_ffs$index)
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
     );
     nt_homa_tr_16_nic$tx$core$active_bits active_bits(
         .d(active_bits$d),
@@ -28924,6 +28879,16 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
+    nt_homa_tr_16_nic$tx$core$last_mask last_mask(
+        .index(last_mask$index),
+        .enable(last_mask$enable),
+        .onehot(last_mask$onehot)
+    );
+    nt_homa_tr_16_nic$tx$core$written_mask written_mask(
+        .index(written_mask$index),
+        .enable(written_mask$enable),
+        .onehot(written_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -29024,7 +28989,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        last_mask$index = rr_last$q;
+        last_mask$enable = 1'b1;
+        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -29261,86 +29228,17 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
         u_sendable = u_active & |n_elig;
-        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
-            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
-            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
-            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
+        written_mask$index = s1_slot$q;
+        written_mask$enable = s1_valid$q;
+        active_bits$d = active_bits$q & (~written_mask$onehot);
+        if (u_active) begin
+            active_bits$d = active_bits$q | written_mask$onehot;
         end
-        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
-            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
-            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
-            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
+        sendable$d = sendable$q & (~written_mask$onehot);
+        if (u_sendable) begin
+            sendable$d = sendable$q | written_mask$onehot;
         end
-        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
-            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
-            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
-            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
-            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
-            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
-            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
-            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
-            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
-            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
-            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
-            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
-            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
-            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
-            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
-            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
-            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
-            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
-            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
-            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
-            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
-            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
-            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
-            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
-            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
-            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
-            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
-            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
-            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
-            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
-            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
-            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
-            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
-            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
-            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
-            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
-            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
-            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
-            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
-            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
-            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
-            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
-            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
+        id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         if (q_count$q == 32'h0) begin
@@ -30229,12 +30127,30 @@ module nt_homa_tr_16_nic$tx$core$id_known(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$id_known
 
 
-module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$core$last_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$core$last_mask
+
+
+module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -30242,6 +30158,7 @@ module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -30498,12 +30415,13 @@ module nt_homa_tr_16_nic$tx$core$q_count(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$q_count
 
 
-module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -30511,6 +30429,7 @@ module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -30566,12 +30485,13 @@ module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index);
 endmodule // nt_homa_tr_16_nic$tx$core$rr_above
 
 
-module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -30579,6 +30499,7 @@ module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -31024,6 +30945,23 @@ module nt_homa_tr_16_nic$tx$core$slot_ram(read_address,read_clock,read_data,writ
 endmodule // nt_homa_tr_16_nic$tx$core$slot_ram
 
 
+module nt_homa_tr_16_nic$tx$core$written_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$core$written_mask
+
+
 module nt_homa_tr_16_nic$tx$d_base_rom(address,data);
 
     // Module arguments
@@ -31226,6 +31164,23 @@ module nt_homa_tr_16_nic$tx$e_count(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$e_count
 
 
+module nt_homa_tr_16_nic$tx$freed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$freed_mask
+
+
 module nt_homa_tr_16_nic$tx$now(d,q,clock);
 
     // Module arguments
@@ -31388,12 +31343,13 @@ module nt_homa_tr_16_nic$tx$rd_slot(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$rd_slot
 
 
-module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index);
+module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -31401,6 +31357,7 @@ module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -31551,6 +31508,23 @@ module nt_homa_tr_16_nic$tx$s1_valid(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$s1_valid
 
 
+module nt_homa_tr_16_nic$tx$taken_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$taken_mask
+
+
 module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
 
     // Module arguments
@@ -31607,6 +31581,15 @@ module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  [23:0] out_meta$d;
     wire  [23:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [3:0] fired$index;
+    reg  fired$enable;
+    wire  [15:0] fired$onehot;
+    reg  [3:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [15:0] scheduled$onehot;
+    reg  [3:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [15:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -31616,8 +31599,6 @@ module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [15:0] valid_after_fire;
-    reg  [15:0] valid_after_sched;
 
     // Sub module instances
     nt_homa_tr_16_nic$tx$timer$expiry_mem expiry_mem(
@@ -31678,6 +31659,21 @@ module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_del
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_homa_tr_16_nic$tx$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_homa_tr_16_nic$tx$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_homa_tr_16_nic$tx$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -31731,18 +31727,13 @@ module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_del
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -31753,6 +31744,23 @@ module nt_homa_tr_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_del
     end
 
 endmodule // nt_homa_tr_16_nic$tx$timer
+
+
+module nt_homa_tr_16_nic$tx$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$timer$cancelled
 
 
 module nt_homa_tr_16_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -31782,6 +31790,23 @@ module nt_homa_tr_16_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,w
     end
 
 endmodule // nt_homa_tr_16_nic$tx$timer$expiry_mem
+
+
+module nt_homa_tr_16_nic$tx$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$timer$fired
 
 
 module nt_homa_tr_16_nic$tx$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -31944,6 +31969,23 @@ module nt_homa_tr_16_nic$tx$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$timer$scan_ptr
+
+
+module nt_homa_tr_16_nic$tx$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$timer$scheduled
 
 
 module nt_homa_tr_16_nic$tx$timer$valid_bits(d,q,clock);

@@ -4773,7 +4773,6 @@ module nt_ndp_64_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,
     reg  hit5;
     reg  hit6;
     reg  hit7;
-    reg  [7:0] field_shift;
     reg  [7:0] action_shift;
 
     // Sub module instances
@@ -4893,12 +4892,41 @@ module nt_ndp_64_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,
         out_entry = s1_entry$q;
         out_action = s1_action$q;
         out_meta = s1_meta$q;
-        field_shift = ((cfg_write_index) & 8'hff) << 32'h4;
         action_shift = ((cfg_write_index) & 8'hff) << 32'h2;
         if (cfg_write_valid) begin
             entry_valid$d = (entry_valid$q & ~(1 << (cfg_write_index)) | ((cfg_write_enable) << (cfg_write_index)));
-            keys$d = (keys$q & (~(field_mask << field_shift))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
-            masks$d = (masks$q & (~(field_mask << field_shift))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
+            if (cfg_write_index == 0) begin
+                keys$d = (keys$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+            end
+            if (cfg_write_index == 1) begin
+                keys$d = (keys$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+            end
+            if (cfg_write_index == 2) begin
+                keys$d = (keys$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+            end
+            if (cfg_write_index == 3) begin
+                keys$d = (keys$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+            end
+            if (cfg_write_index == 4) begin
+                keys$d = (keys$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+            end
+            if (cfg_write_index == 5) begin
+                keys$d = (keys$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+            end
+            if (cfg_write_index == 6) begin
+                keys$d = (keys$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+            end
+            if (cfg_write_index == 7) begin
+                keys$d = (keys$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+            end
             actions$d = (actions$q & (~(action_mask << action_shift))) | (((cfg_write_action) & 32'hffffffff) << action_shift);
         end
         if (reset) begin
@@ -5573,7 +5601,6 @@ module nt_ndp_64_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,
     reg  accept;
     reg  in_payload;
     reg  header_beat;
-    reg  [9:0] slot_shift;
     reg  [511:0] header_merged;
     reg  [19:0] word0;
     reg  [19:0] word1;
@@ -5710,8 +5737,28 @@ module nt_ndp_64_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,
             m_axis_tlast = 1'b1;
             m_axis_tvalid = 1'b1;
         end
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift);
+        header_merged = in_header$q;
+        if (in_beat$q == 1) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+        end
+        if (in_beat$q == 2) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+        end
+        if (in_beat$q == 3) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+        end
+        if (in_beat$q == 4) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+        end
+        if (in_beat$q == 5) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+        end
+        if (in_beat$q == 6) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+        end
+        if (in_beat$q == 7) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+        end
         if (in_beat$q == 32'h0) begin
             header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
@@ -6680,6 +6727,12 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [31:0] drops$d;
     wire  [31:0] drops$q;
     reg  drops$clock;
+    reg  [5:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [63:0] sent_mask$onehot;
+    reg  [5:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [63:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
@@ -6706,7 +6759,6 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
     reg  [5:0] issue_index;
     reg  refill;
     reg  [7:0] tokens_after_refill;
-    reg  [63:0] pending_cleared;
 
     // Sub module instances
     nt_ndp_64_nic$pktgen$immediate immediate(
@@ -6861,6 +6913,16 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         .q(drops$q),
         .clock(drops$clock)
     );
+    nt_ndp_64_nic$pktgen$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_ndp_64_nic$pktgen$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -7008,14 +7070,11 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,
         fwd_gen$d = s1_ins_gen$q;
         fwd_credit$d = ins_credit;
         fwd_meta$d = s1_ins_meta$q;
-        pending_cleared = pending$q;
-        if (send_pull) begin
-            pending_cleared = (pending$q & ~(1 << (s1_scan_index$q)) | ((1'b0) << (s1_scan_index$q)));
-        end
-        pending$d = pending_cleared;
-        if (s1_ins_valid$q) begin
-            pending$d = (pending_cleared & ~(1 << (s1_ins_index$q)) | ((1'b1) << (s1_ins_index$q)));
-        end
+        sent_mask$index = s1_scan_index$q;
+        sent_mask$enable = send_pull;
+        inserted_mask$index = s1_ins_index$q;
+        inserted_mask$enable = s1_ins_valid$q;
+        pending$d = (pending$q & (~sent_mask$onehot)) | inserted_mask$onehot;
         issue_index = scan_ptr$q;
         if (scan_ready & (~send_pull)) begin
             issue_index = s1_scan_index$q;
@@ -7515,6 +7574,23 @@ module nt_ndp_64_nic$pktgen$immediate$write_ptr(d,q,clock);
 endmodule // nt_ndp_64_nic$pktgen$immediate$write_ptr
 
 
+module nt_ndp_64_nic$pktgen$inserted_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$pktgen$inserted_mask
+
+
 module nt_ndp_64_nic$pktgen$merges(d,q,clock);
 
     // Module arguments
@@ -7827,6 +7903,23 @@ module nt_ndp_64_nic$pktgen$sent(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$pktgen$sent
+
+
+module nt_ndp_64_nic$pktgen$sent_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$pktgen$sent_mask
 
 
 module nt_ndp_64_nic$pktgen$tokens(d,q,clock);
@@ -8166,6 +8259,15 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  [31:0] c_delivered$d;
     wire  [31:0] c_delivered$q;
     reg  c_delivered$clock;
+    reg  [5:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [63:0] alloc_mask$onehot;
+    reg  [5:0] completed_mask$index;
+    reg  completed_mask$enable;
+    wire  [63:0] completed_mask$onehot;
+    reg  [5:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [63:0] release_mask$onehot;
 
     // Local signals
     reg  out_free;
@@ -8610,6 +8712,21 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         .q(c_delivered$q),
         .clock(c_delivered$clock)
     );
+    nt_ndp_64_nic$reassembly$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_ndp_64_nic$reassembly$completed_mask completed_mask(
+        .index(completed_mask$index),
+        .enable(completed_mask$enable),
+        .onehot(completed_mask$onehot)
+    );
+    nt_ndp_64_nic$reassembly$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -8996,907 +9113,23 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
-        live_set = live$q;
-        fresh_set = fresh$q;
+        alloc_mask$index = alloc_slot;
+        alloc_mask$enable = alloc_write;
+        completed_mask$index = c_slot;
+        completed_mask$enable = 1'b1;
+        release_mask$index = rel_slot;
+        release_mask$enable = rel_taken;
+        live_set = live$q | alloc_mask$onehot;
+        fresh_set = fresh$q | alloc_mask$onehot;
         closed_set = closed$q;
-        if (alloc_write & (alloc_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (complete & (c_slot == 0)) begin
-            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (alloc_write & (alloc_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (complete & (c_slot == 1)) begin
-            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (alloc_write & (alloc_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (complete & (c_slot == 2)) begin
-            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (alloc_write & (alloc_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (complete & (c_slot == 3)) begin
-            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (alloc_write & (alloc_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (complete & (c_slot == 4)) begin
-            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (alloc_write & (alloc_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (complete & (c_slot == 5)) begin
-            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (alloc_write & (alloc_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (complete & (c_slot == 6)) begin
-            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (alloc_write & (alloc_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (complete & (c_slot == 7)) begin
-            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (alloc_write & (alloc_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (complete & (c_slot == 8)) begin
-            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (alloc_write & (alloc_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (complete & (c_slot == 9)) begin
-            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (alloc_write & (alloc_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (complete & (c_slot == 10)) begin
-            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (alloc_write & (alloc_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (complete & (c_slot == 11)) begin
-            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (alloc_write & (alloc_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (complete & (c_slot == 12)) begin
-            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (alloc_write & (alloc_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (complete & (c_slot == 13)) begin
-            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (alloc_write & (alloc_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (complete & (c_slot == 14)) begin
-            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (alloc_write & (alloc_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (complete & (c_slot == 15)) begin
-            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (alloc_write & (alloc_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            fresh_set = (fresh$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (complete & (c_slot == 16)) begin
-            closed_set = (closed$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (alloc_write & (alloc_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            fresh_set = (fresh$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (complete & (c_slot == 17)) begin
-            closed_set = (closed$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (alloc_write & (alloc_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            fresh_set = (fresh$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (complete & (c_slot == 18)) begin
-            closed_set = (closed$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (alloc_write & (alloc_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            fresh_set = (fresh$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (complete & (c_slot == 19)) begin
-            closed_set = (closed$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (alloc_write & (alloc_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            fresh_set = (fresh$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (complete & (c_slot == 20)) begin
-            closed_set = (closed$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (alloc_write & (alloc_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            fresh_set = (fresh$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (complete & (c_slot == 21)) begin
-            closed_set = (closed$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (alloc_write & (alloc_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            fresh_set = (fresh$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (complete & (c_slot == 22)) begin
-            closed_set = (closed$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (alloc_write & (alloc_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            fresh_set = (fresh$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (complete & (c_slot == 23)) begin
-            closed_set = (closed$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (alloc_write & (alloc_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            fresh_set = (fresh$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (complete & (c_slot == 24)) begin
-            closed_set = (closed$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (alloc_write & (alloc_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            fresh_set = (fresh$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (complete & (c_slot == 25)) begin
-            closed_set = (closed$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (alloc_write & (alloc_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            fresh_set = (fresh$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (complete & (c_slot == 26)) begin
-            closed_set = (closed$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (alloc_write & (alloc_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            fresh_set = (fresh$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (complete & (c_slot == 27)) begin
-            closed_set = (closed$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (alloc_write & (alloc_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            fresh_set = (fresh$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (complete & (c_slot == 28)) begin
-            closed_set = (closed$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (alloc_write & (alloc_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            fresh_set = (fresh$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (complete & (c_slot == 29)) begin
-            closed_set = (closed$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (alloc_write & (alloc_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            fresh_set = (fresh$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (complete & (c_slot == 30)) begin
-            closed_set = (closed$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (alloc_write & (alloc_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            fresh_set = (fresh$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (complete & (c_slot == 31)) begin
-            closed_set = (closed$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (alloc_write & (alloc_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            fresh_set = (fresh$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (complete & (c_slot == 32)) begin
-            closed_set = (closed$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (alloc_write & (alloc_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            fresh_set = (fresh$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (complete & (c_slot == 33)) begin
-            closed_set = (closed$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (alloc_write & (alloc_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            fresh_set = (fresh$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (complete & (c_slot == 34)) begin
-            closed_set = (closed$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (alloc_write & (alloc_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            fresh_set = (fresh$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (complete & (c_slot == 35)) begin
-            closed_set = (closed$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (alloc_write & (alloc_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            fresh_set = (fresh$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (complete & (c_slot == 36)) begin
-            closed_set = (closed$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (alloc_write & (alloc_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            fresh_set = (fresh$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (complete & (c_slot == 37)) begin
-            closed_set = (closed$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (alloc_write & (alloc_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            fresh_set = (fresh$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (complete & (c_slot == 38)) begin
-            closed_set = (closed$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (alloc_write & (alloc_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            fresh_set = (fresh$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (complete & (c_slot == 39)) begin
-            closed_set = (closed$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (alloc_write & (alloc_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            fresh_set = (fresh$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (complete & (c_slot == 40)) begin
-            closed_set = (closed$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (alloc_write & (alloc_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            fresh_set = (fresh$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (complete & (c_slot == 41)) begin
-            closed_set = (closed$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (alloc_write & (alloc_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            fresh_set = (fresh$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (complete & (c_slot == 42)) begin
-            closed_set = (closed$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (alloc_write & (alloc_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            fresh_set = (fresh$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (complete & (c_slot == 43)) begin
-            closed_set = (closed$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (alloc_write & (alloc_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            fresh_set = (fresh$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (complete & (c_slot == 44)) begin
-            closed_set = (closed$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (alloc_write & (alloc_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            fresh_set = (fresh$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (complete & (c_slot == 45)) begin
-            closed_set = (closed$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (alloc_write & (alloc_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            fresh_set = (fresh$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (complete & (c_slot == 46)) begin
-            closed_set = (closed$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (alloc_write & (alloc_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            fresh_set = (fresh$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (complete & (c_slot == 47)) begin
-            closed_set = (closed$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (alloc_write & (alloc_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            fresh_set = (fresh$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (complete & (c_slot == 48)) begin
-            closed_set = (closed$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (alloc_write & (alloc_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            fresh_set = (fresh$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (complete & (c_slot == 49)) begin
-            closed_set = (closed$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (alloc_write & (alloc_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            fresh_set = (fresh$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (complete & (c_slot == 50)) begin
-            closed_set = (closed$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (alloc_write & (alloc_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            fresh_set = (fresh$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (complete & (c_slot == 51)) begin
-            closed_set = (closed$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (alloc_write & (alloc_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            fresh_set = (fresh$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (complete & (c_slot == 52)) begin
-            closed_set = (closed$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (alloc_write & (alloc_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            fresh_set = (fresh$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (complete & (c_slot == 53)) begin
-            closed_set = (closed$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (alloc_write & (alloc_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            fresh_set = (fresh$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (complete & (c_slot == 54)) begin
-            closed_set = (closed$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (alloc_write & (alloc_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            fresh_set = (fresh$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (complete & (c_slot == 55)) begin
-            closed_set = (closed$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (alloc_write & (alloc_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            fresh_set = (fresh$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (complete & (c_slot == 56)) begin
-            closed_set = (closed$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (alloc_write & (alloc_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            fresh_set = (fresh$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (complete & (c_slot == 57)) begin
-            closed_set = (closed$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (alloc_write & (alloc_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            fresh_set = (fresh$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (complete & (c_slot == 58)) begin
-            closed_set = (closed$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (alloc_write & (alloc_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            fresh_set = (fresh$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (complete & (c_slot == 59)) begin
-            closed_set = (closed$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (alloc_write & (alloc_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            fresh_set = (fresh$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (complete & (c_slot == 60)) begin
-            closed_set = (closed$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (alloc_write & (alloc_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            fresh_set = (fresh$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (complete & (c_slot == 61)) begin
-            closed_set = (closed$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (alloc_write & (alloc_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            fresh_set = (fresh$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (complete & (c_slot == 62)) begin
-            closed_set = (closed$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (alloc_write & (alloc_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            fresh_set = (fresh$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (complete & (c_slot == 63)) begin
-            closed_set = (closed$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        live$d = live_set;
+        if (complete) begin
+            closed_set = closed$q | completed_mask$onehot;
+        end
+        live$d = live_set & (~release_mask$onehot);
+        closed$d = closed_set & (~release_mask$onehot);
         fresh$d = fresh_set;
-        closed$d = closed_set;
-        if (rel_taken & (rel_slot == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 0)) begin
-            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (rel_taken & (rel_slot == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 1)) begin
-            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (rel_taken & (rel_slot == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 2)) begin
-            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (rel_taken & (rel_slot == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 3)) begin
-            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (rel_taken & (rel_slot == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 4)) begin
-            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (rel_taken & (rel_slot == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 5)) begin
-            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (rel_taken & (rel_slot == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 6)) begin
-            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (rel_taken & (rel_slot == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 7)) begin
-            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (rel_taken & (rel_slot == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 8)) begin
-            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (rel_taken & (rel_slot == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 9)) begin
-            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (rel_taken & (rel_slot == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 10)) begin
-            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (rel_taken & (rel_slot == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 11)) begin
-            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (rel_taken & (rel_slot == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 12)) begin
-            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (rel_taken & (rel_slot == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 13)) begin
-            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (rel_taken & (rel_slot == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 14)) begin
-            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (rel_taken & (rel_slot == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 15)) begin
-            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (rel_taken & (rel_slot == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-            closed$d = (closed_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 16)) begin
-            fresh$d = (fresh_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (rel_taken & (rel_slot == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-            closed$d = (closed_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 17)) begin
-            fresh$d = (fresh_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (rel_taken & (rel_slot == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-            closed$d = (closed_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 18)) begin
-            fresh$d = (fresh_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (rel_taken & (rel_slot == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-            closed$d = (closed_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 19)) begin
-            fresh$d = (fresh_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (rel_taken & (rel_slot == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-            closed$d = (closed_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 20)) begin
-            fresh$d = (fresh_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (rel_taken & (rel_slot == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-            closed$d = (closed_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 21)) begin
-            fresh$d = (fresh_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (rel_taken & (rel_slot == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-            closed$d = (closed_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 22)) begin
-            fresh$d = (fresh_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (rel_taken & (rel_slot == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-            closed$d = (closed_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 23)) begin
-            fresh$d = (fresh_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (rel_taken & (rel_slot == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-            closed$d = (closed_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 24)) begin
-            fresh$d = (fresh_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (rel_taken & (rel_slot == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-            closed$d = (closed_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 25)) begin
-            fresh$d = (fresh_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (rel_taken & (rel_slot == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-            closed$d = (closed_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 26)) begin
-            fresh$d = (fresh_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (rel_taken & (rel_slot == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-            closed$d = (closed_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 27)) begin
-            fresh$d = (fresh_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (rel_taken & (rel_slot == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-            closed$d = (closed_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 28)) begin
-            fresh$d = (fresh_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (rel_taken & (rel_slot == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-            closed$d = (closed_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 29)) begin
-            fresh$d = (fresh_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (rel_taken & (rel_slot == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-            closed$d = (closed_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 30)) begin
-            fresh$d = (fresh_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (rel_taken & (rel_slot == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-            closed$d = (closed_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 31)) begin
-            fresh$d = (fresh_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (rel_taken & (rel_slot == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-            closed$d = (closed_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 32)) begin
-            fresh$d = (fresh_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (rel_taken & (rel_slot == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-            closed$d = (closed_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 33)) begin
-            fresh$d = (fresh_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (rel_taken & (rel_slot == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-            closed$d = (closed_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 34)) begin
-            fresh$d = (fresh_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (rel_taken & (rel_slot == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-            closed$d = (closed_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 35)) begin
-            fresh$d = (fresh_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (rel_taken & (rel_slot == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-            closed$d = (closed_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 36)) begin
-            fresh$d = (fresh_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (rel_taken & (rel_slot == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-            closed$d = (closed_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 37)) begin
-            fresh$d = (fresh_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (rel_taken & (rel_slot == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-            closed$d = (closed_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 38)) begin
-            fresh$d = (fresh_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (rel_taken & (rel_slot == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-            closed$d = (closed_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 39)) begin
-            fresh$d = (fresh_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (rel_taken & (rel_slot == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-            closed$d = (closed_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 40)) begin
-            fresh$d = (fresh_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (rel_taken & (rel_slot == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-            closed$d = (closed_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 41)) begin
-            fresh$d = (fresh_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (rel_taken & (rel_slot == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-            closed$d = (closed_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 42)) begin
-            fresh$d = (fresh_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (rel_taken & (rel_slot == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-            closed$d = (closed_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 43)) begin
-            fresh$d = (fresh_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (rel_taken & (rel_slot == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-            closed$d = (closed_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 44)) begin
-            fresh$d = (fresh_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (rel_taken & (rel_slot == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-            closed$d = (closed_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 45)) begin
-            fresh$d = (fresh_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (rel_taken & (rel_slot == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-            closed$d = (closed_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 46)) begin
-            fresh$d = (fresh_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (rel_taken & (rel_slot == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-            closed$d = (closed_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 47)) begin
-            fresh$d = (fresh_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (rel_taken & (rel_slot == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-            closed$d = (closed_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 48)) begin
-            fresh$d = (fresh_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (rel_taken & (rel_slot == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-            closed$d = (closed_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 49)) begin
-            fresh$d = (fresh_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (rel_taken & (rel_slot == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-            closed$d = (closed_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 50)) begin
-            fresh$d = (fresh_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (rel_taken & (rel_slot == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-            closed$d = (closed_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 51)) begin
-            fresh$d = (fresh_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (rel_taken & (rel_slot == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-            closed$d = (closed_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 52)) begin
-            fresh$d = (fresh_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (rel_taken & (rel_slot == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-            closed$d = (closed_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 53)) begin
-            fresh$d = (fresh_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (rel_taken & (rel_slot == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-            closed$d = (closed_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 54)) begin
-            fresh$d = (fresh_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (rel_taken & (rel_slot == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-            closed$d = (closed_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 55)) begin
-            fresh$d = (fresh_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (rel_taken & (rel_slot == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-            closed$d = (closed_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 56)) begin
-            fresh$d = (fresh_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (rel_taken & (rel_slot == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-            closed$d = (closed_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 57)) begin
-            fresh$d = (fresh_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (rel_taken & (rel_slot == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-            closed$d = (closed_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 58)) begin
-            fresh$d = (fresh_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (rel_taken & (rel_slot == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-            closed$d = (closed_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 59)) begin
-            fresh$d = (fresh_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (rel_taken & (rel_slot == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-            closed$d = (closed_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 60)) begin
-            fresh$d = (fresh_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (rel_taken & (rel_slot == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-            closed$d = (closed_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 61)) begin
-            fresh$d = (fresh_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (rel_taken & (rel_slot == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-            closed$d = (closed_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 62)) begin
-            fresh$d = (fresh_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (rel_taken & (rel_slot == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-            closed$d = (closed_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 63)) begin
-            fresh$d = (fresh_set & ~(1 << (63)) | ((1'b0) << (63)));
+        if (end_ok & len_ok) begin
+            fresh$d = fresh_set & (~completed_mask$onehot);
         end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
@@ -10003,6 +9236,23 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     end
 
 endmodule // nt_ndp_64_nic$reassembly
+
+
+module nt_ndp_64_nic$reassembly$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$alloc_mask
 
 
 module nt_ndp_64_nic$reassembly$c_bad_length(d,q,clock);
@@ -10155,6 +9405,23 @@ module nt_ndp_64_nic$reassembly$closed(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$reassembly$closed
+
+
+module nt_ndp_64_nic$reassembly$completed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$completed_mask
 
 
 module nt_ndp_64_nic$reassembly$fifo_count(d,q,clock);
@@ -10926,6 +10193,12 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [5:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [63:0] alloc_mask$onehot;
+    reg  [5:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [63:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -11303,6 +10576,16 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -11872,456 +11155,13 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (do_alloc & (new_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (do_alloc & (new_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (do_alloc & (new_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (do_alloc & (new_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (do_alloc & (new_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (do_alloc & (new_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (do_alloc & (new_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (do_alloc & (new_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (do_alloc & (new_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (do_alloc & (new_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (do_alloc & (new_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (do_alloc & (new_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (do_alloc & (new_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (do_alloc & (new_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (do_alloc & (new_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (do_alloc & (new_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (do_alloc & (new_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (do_alloc & (new_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (do_alloc & (new_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (do_alloc & (new_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (do_alloc & (new_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (do_alloc & (new_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (do_alloc & (new_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (do_alloc & (new_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (do_alloc & (new_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (do_alloc & (new_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (do_alloc & (new_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (do_alloc & (new_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (do_alloc & (new_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (do_alloc & (new_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (do_alloc & (new_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (do_alloc & (new_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (do_alloc & (new_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (do_alloc & (new_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (do_alloc & (new_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (do_alloc & (new_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (do_alloc & (new_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (do_alloc & (new_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (do_alloc & (new_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (do_alloc & (new_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (do_alloc & (new_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (do_alloc & (new_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (do_alloc & (new_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (do_alloc & (new_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (do_alloc & (new_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (do_alloc & (new_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (do_alloc & (new_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (do_alloc & (new_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (do_release & (s_rel_slot$q == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (do_release & (s_rel_slot$q == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (do_release & (s_rel_slot$q == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (do_release & (s_rel_slot$q == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (do_release & (s_rel_slot$q == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (do_release & (s_rel_slot$q == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (do_release & (s_rel_slot$q == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (do_release & (s_rel_slot$q == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (do_release & (s_rel_slot$q == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (do_release & (s_rel_slot$q == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (do_release & (s_rel_slot$q == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (do_release & (s_rel_slot$q == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (do_release & (s_rel_slot$q == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (do_release & (s_rel_slot$q == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (do_release & (s_rel_slot$q == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (do_release & (s_rel_slot$q == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (do_release & (s_rel_slot$q == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (do_release & (s_rel_slot$q == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (do_release & (s_rel_slot$q == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (do_release & (s_rel_slot$q == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (do_release & (s_rel_slot$q == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (do_release & (s_rel_slot$q == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (do_release & (s_rel_slot$q == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (do_release & (s_rel_slot$q == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (do_release & (s_rel_slot$q == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (do_release & (s_rel_slot$q == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (do_release & (s_rel_slot$q == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (do_release & (s_rel_slot$q == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (do_release & (s_rel_slot$q == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (do_release & (s_rel_slot$q == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (do_release & (s_rel_slot$q == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (do_release & (s_rel_slot$q == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (do_release & (s_rel_slot$q == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (do_release & (s_rel_slot$q == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (do_release & (s_rel_slot$q == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (do_release & (s_rel_slot$q == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (do_release & (s_rel_slot$q == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (do_release & (s_rel_slot$q == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (do_release & (s_rel_slot$q == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (do_release & (s_rel_slot$q == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (do_release & (s_rel_slot$q == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (do_release & (s_rel_slot$q == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (do_release & (s_rel_slot$q == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (do_release & (s_rel_slot$q == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (do_release & (s_rel_slot$q == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (do_release & (s_rel_slot$q == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (do_release & (s_rel_slot$q == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (do_release & (s_rel_slot$q == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -12417,6 +11257,23 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table
+
+
+module nt_ndp_64_nic$reassembly$msg_table$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$alloc_mask
 
 
 module nt_ndp_64_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -12633,11 +11490,15 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
+    wire  [63:0] lowest_free$onehot;
+    reg  [5:0] freed$index;
+    reg  freed$enable;
+    wire  [63:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [63:0] after_alloc;
+    reg  [63:0] taken;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$msg_table$class0$in_use in_use(
@@ -12653,7 +11514,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -12670,14 +11537,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -12709,6 +11575,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$double_frees
 
 
+module nt_ndp_64_nic$reassembly$msg_table$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$freed
+
+
 module nt_ndp_64_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -12728,12 +11611,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class0$in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$in_use
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index);
+module nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -12741,6 +11625,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index)
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -12964,11 +11849,15 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
+    wire  [63:0] lowest_free$onehot;
+    reg  [5:0] freed$index;
+    reg  freed$enable;
+    wire  [63:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [63:0] after_alloc;
+    reg  [63:0] taken;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$msg_table$class1$in_use in_use(
@@ -12984,7 +11873,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -13001,14 +11896,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -13040,6 +11934,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$double_frees
 
 
+module nt_ndp_64_nic$reassembly$msg_table$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$freed
+
+
 module nt_ndp_64_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -13059,12 +11970,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class1$in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$in_use
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index);
+module nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -13072,6 +11984,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index)
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -13295,11 +12208,15 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
+    wire  [63:0] lowest_free$onehot;
+    reg  [5:0] freed$index;
+    reg  freed$enable;
+    wire  [63:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [63:0] after_alloc;
+    reg  [63:0] taken;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$msg_table$class2$in_use in_use(
@@ -13315,7 +12232,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -13332,14 +12255,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -13371,6 +12293,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$double_frees
 
 
+module nt_ndp_64_nic$reassembly$msg_table$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$freed
+
+
 module nt_ndp_64_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -13390,12 +12329,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class2$in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$in_use
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index);
+module nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -13403,6 +12343,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index)
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -13626,11 +12567,15 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
+    wire  [63:0] lowest_free$onehot;
+    reg  [5:0] freed$index;
+    reg  freed$enable;
+    wire  [63:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [63:0] after_alloc;
+    reg  [63:0] taken;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$msg_table$class3$in_use in_use(
@@ -13646,7 +12591,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -13663,14 +12614,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -13702,6 +12652,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$double_frees
 
 
+module nt_ndp_64_nic$reassembly$msg_table$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$freed
+
+
 module nt_ndp_64_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -13721,12 +12688,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$in_use
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index);
+module nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -13734,6 +12702,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index)
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -16198,11 +15167,15 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
+    wire  [63:0] lowest_free$onehot;
+    reg  [5:0] freed$index;
+    reg  freed$enable;
+    wire  [63:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [63:0] after_alloc;
+    reg  [63:0] taken;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$msg_table$ids$in_use in_use(
@@ -16218,7 +15191,13 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_ndp_64_nic$reassembly$msg_table$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -16235,14 +15214,13 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -16274,6 +15252,23 @@ module nt_ndp_64_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$double_frees
 
 
+module nt_ndp_64_nic$reassembly$msg_table$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$freed
+
+
 module nt_ndp_64_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -16293,12 +15288,13 @@ module nt_ndp_64_nic$reassembly$msg_table$ids$in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$in_use
 
 
-module nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
+module nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -16306,6 +15302,7 @@ module nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -16847,6 +15844,23 @@ module nt_ndp_64_nic$reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$r_valid
 
 
+module nt_ndp_64_nic$reassembly$msg_table$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$msg_table$release_mask
+
+
 module nt_ndp_64_nic$reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
@@ -17198,6 +16212,23 @@ module nt_ndp_64_nic$reassembly$payload(read_address,read_clock,read_data,write_
     end
 
 endmodule // nt_ndp_64_nic$reassembly$payload
+
+
+module nt_ndp_64_nic$reassembly$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$release_mask
 
 
 module nt_ndp_64_nic$reassembly$ro_msg_len(d,q,clock);
@@ -17627,6 +16658,15 @@ module nt_ndp_64_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [5:0] fired$index;
+    reg  fired$enable;
+    wire  [63:0] fired$onehot;
+    reg  [5:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [63:0] scheduled$onehot;
+    reg  [5:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [63:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -17636,8 +16676,6 @@ module nt_ndp_64_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [63:0] valid_after_fire;
-    reg  [63:0] valid_after_sched;
 
     // Sub module instances
     nt_ndp_64_nic$reassembly$timer$expiry_mem expiry_mem(
@@ -17698,6 +16736,21 @@ module nt_ndp_64_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_ndp_64_nic$reassembly$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_ndp_64_nic$reassembly$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_ndp_64_nic$reassembly$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -17751,18 +16804,13 @@ module nt_ndp_64_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -17773,6 +16821,23 @@ module nt_ndp_64_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched
     end
 
 endmodule // nt_ndp_64_nic$reassembly$timer
+
+
+module nt_ndp_64_nic$reassembly$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$timer$cancelled
 
 
 module nt_ndp_64_nic$reassembly$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -17802,6 +16867,23 @@ module nt_ndp_64_nic$reassembly$timer$expiry_mem(read_address,read_clock,read_da
     end
 
 endmodule // nt_ndp_64_nic$reassembly$timer$expiry_mem
+
+
+module nt_ndp_64_nic$reassembly$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$timer$fired
 
 
 module nt_ndp_64_nic$reassembly$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -17964,6 +17046,23 @@ module nt_ndp_64_nic$reassembly$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$reassembly$timer$scan_ptr
+
+
+module nt_ndp_64_nic$reassembly$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$reassembly$timer$scheduled
 
 
 module nt_ndp_64_nic$reassembly$timer$valid_bits(d,q,clock);
@@ -18490,76 +17589,11 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     localparam  class_bytes$3 = 16'h9800;
     localparam  max_msg_bytes = 16'h9800;
     localparam  comp_capacity = 16'h40;
-    localparam  slot_ids$0 = 6'b0;
-    localparam  slot_ids$1 = 6'b1;
-    localparam  slot_ids$2 = 6'b10;
-    localparam  slot_ids$3 = 6'b11;
-    localparam  slot_ids$4 = 6'b100;
-    localparam  slot_ids$5 = 6'b101;
-    localparam  slot_ids$6 = 6'b110;
-    localparam  slot_ids$7 = 6'b111;
-    localparam  slot_ids$8 = 6'b1000;
-    localparam  slot_ids$9 = 6'b1001;
-    localparam  slot_ids$10 = 6'b1010;
-    localparam  slot_ids$11 = 6'b1011;
-    localparam  slot_ids$12 = 6'b1100;
-    localparam  slot_ids$13 = 6'b1101;
-    localparam  slot_ids$14 = 6'b1110;
-    localparam  slot_ids$15 = 6'b1111;
-    localparam  slot_ids$16 = 6'b10000;
-    localparam  slot_ids$17 = 6'b10001;
-    localparam  slot_ids$18 = 6'b10010;
-    localparam  slot_ids$19 = 6'b10011;
-    localparam  slot_ids$20 = 6'b10100;
-    localparam  slot_ids$21 = 6'b10101;
-    localparam  slot_ids$22 = 6'b10110;
-    localparam  slot_ids$23 = 6'b10111;
-    localparam  slot_ids$24 = 6'b11000;
-    localparam  slot_ids$25 = 6'b11001;
-    localparam  slot_ids$26 = 6'b11010;
-    localparam  slot_ids$27 = 6'b11011;
-    localparam  slot_ids$28 = 6'b11100;
-    localparam  slot_ids$29 = 6'b11101;
-    localparam  slot_ids$30 = 6'b11110;
-    localparam  slot_ids$31 = 6'b11111;
-    localparam  slot_ids$32 = 6'b100000;
-    localparam  slot_ids$33 = 6'b100001;
-    localparam  slot_ids$34 = 6'b100010;
-    localparam  slot_ids$35 = 6'b100011;
-    localparam  slot_ids$36 = 6'b100100;
-    localparam  slot_ids$37 = 6'b100101;
-    localparam  slot_ids$38 = 6'b100110;
-    localparam  slot_ids$39 = 6'b100111;
-    localparam  slot_ids$40 = 6'b101000;
-    localparam  slot_ids$41 = 6'b101001;
-    localparam  slot_ids$42 = 6'b101010;
-    localparam  slot_ids$43 = 6'b101011;
-    localparam  slot_ids$44 = 6'b101100;
-    localparam  slot_ids$45 = 6'b101101;
-    localparam  slot_ids$46 = 6'b101110;
-    localparam  slot_ids$47 = 6'b101111;
-    localparam  slot_ids$48 = 6'b110000;
-    localparam  slot_ids$49 = 6'b110001;
-    localparam  slot_ids$50 = 6'b110010;
-    localparam  slot_ids$51 = 6'b110011;
-    localparam  slot_ids$52 = 6'b110100;
-    localparam  slot_ids$53 = 6'b110101;
-    localparam  slot_ids$54 = 6'b110110;
-    localparam  slot_ids$55 = 6'b110111;
-    localparam  slot_ids$56 = 6'b111000;
-    localparam  slot_ids$57 = 6'b111001;
-    localparam  slot_ids$58 = 6'b111010;
-    localparam  slot_ids$59 = 6'b111011;
-    localparam  slot_ids$60 = 6'b111100;
-    localparam  slot_ids$61 = 6'b111101;
-    localparam  slot_ids$62 = 6'b111110;
-    localparam  slot_ids$63 = 6'b111111;
     localparam  cooldown = 32'h1300000;
     localparam  time_mask = 32'hffffffc0;
     localparam  slot_bits = 8'h6;
     localparam  slot_mask16 = 16'h3f;
     localparam  ones8 = 8'hff;
-    localparam  zero_n = 64'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -18659,15 +17693,19 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] class_ffs$0$bitmap;
     wire  class_ffs$0$found;
     wire  [5:0] class_ffs$0$index;
+    wire  [63:0] class_ffs$0$onehot;
     reg  [63:0] class_ffs$1$bitmap;
     wire  class_ffs$1$found;
     wire  [5:0] class_ffs$1$index;
+    wire  [63:0] class_ffs$1$onehot;
     reg  [63:0] class_ffs$2$bitmap;
     wire  class_ffs$2$found;
     wire  [5:0] class_ffs$2$index;
+    wire  [63:0] class_ffs$2$onehot;
     reg  [63:0] class_ffs$3$bitmap;
     wire  class_ffs$3$found;
     wire  [5:0] class_ffs$3$index;
+    wire  [63:0] class_ffs$3$onehot;
     reg  [63:0] buf_in_use$d;
     wire  [63:0] buf_in_use$q;
     reg  buf_in_use$clock;
@@ -18685,6 +17723,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [5:0] ret_ffs$index;
+    wire  [63:0] ret_ffs$onehot;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -18798,6 +17837,24 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
+    reg  [5:0] busy_core0$index;
+    reg  busy_core0$enable;
+    wire  [63:0] busy_core0$onehot;
+    reg  [5:0] busy_core1$index;
+    reg  busy_core1$enable;
+    wire  [63:0] busy_core1$onehot;
+    reg  [5:0] busy_rd$index;
+    reg  busy_rd$enable;
+    wire  [63:0] busy_rd$onehot;
+    reg  [5:0] taken_mask$index;
+    reg  taken_mask$enable;
+    wire  [63:0] taken_mask$onehot;
+    reg  [5:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [63:0] alloc_mask$onehot;
+    reg  [5:0] freed_mask$index;
+    reg  freed_mask$enable;
+    wire  [63:0] freed_mask$onehot;
 
     // Local signals
     reg  [15:0] w0_len;
@@ -18828,9 +17885,6 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [5:0] comp_slot;
     reg  ret_go;
     reg  [63:0] busy_mask;
-    reg  [63:0] busy_core0;
-    reg  [63:0] busy_core1;
-    reg  [63:0] busy_rd;
     reg  free_go;
     reg  [5:0] free_slot;
     reg  [31:0] now_shifted;
@@ -18960,22 +18014,26 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     nt_ndp_64_nic$tx$class_ffs$0 class_ffs$0(
         .bitmap(class_ffs$0$bitmap),
         .found(class_ffs$0$found),
-        .index(class_ffs$0$index)
+        .index(class_ffs$0$index),
+        .onehot(class_ffs$0$onehot)
     );
     nt_ndp_64_nic$tx$class_ffs$1 class_ffs$1(
         .bitmap(class_ffs$1$bitmap),
         .found(class_ffs$1$found),
-        .index(class_ffs$1$index)
+        .index(class_ffs$1$index),
+        .onehot(class_ffs$1$onehot)
     );
     nt_ndp_64_nic$tx$class_ffs$2 class_ffs$2(
         .bitmap(class_ffs$2$bitmap),
         .found(class_ffs$2$found),
-        .index(class_ffs$2$index)
+        .index(class_ffs$2$index),
+        .onehot(class_ffs$2$onehot)
     );
     nt_ndp_64_nic$tx$class_ffs$3 class_ffs$3(
         .bitmap(class_ffs$3$bitmap),
         .found(class_ffs$3$found),
-        .index(class_ffs$3$index)
+        .index(class_ffs$3$index),
+        .onehot(class_ffs$3$onehot)
     );
     nt_ndp_64_nic$tx$buf_in_use buf_in_use(
         .d(buf_in_use$d),
@@ -19000,7 +18058,8 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     nt_ndp_64_nic$tx$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
-        .index(ret_ffs$index)
+        .index(ret_ffs$index),
+        .onehot(ret_ffs$onehot)
     );
     nt_ndp_64_nic$tx$cool_q cool_q(
         .clock(cool_q$clock),
@@ -19186,6 +18245,36 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .d(e1_meta$d),
         .q(e1_meta$q),
         .clock(e1_meta$clock)
+    );
+    nt_ndp_64_nic$tx$busy_core0 busy_core0(
+        .index(busy_core0$index),
+        .enable(busy_core0$enable),
+        .onehot(busy_core0$onehot)
+    );
+    nt_ndp_64_nic$tx$busy_core1 busy_core1(
+        .index(busy_core1$index),
+        .enable(busy_core1$enable),
+        .onehot(busy_core1$onehot)
+    );
+    nt_ndp_64_nic$tx$busy_rd busy_rd(
+        .index(busy_rd$index),
+        .enable(busy_rd$enable),
+        .onehot(busy_rd$onehot)
+    );
+    nt_ndp_64_nic$tx$taken_mask taken_mask(
+        .index(taken_mask$index),
+        .enable(taken_mask$enable),
+        .onehot(taken_mask$onehot)
+    );
+    nt_ndp_64_nic$tx$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_ndp_64_nic$tx$freed_mask freed_mask(
+        .index(freed_mask$index),
+        .enable(freed_mask$enable),
+        .onehot(freed_mask$onehot)
     );
 
     // Update code
@@ -19443,586 +18532,13 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(6)];
-        busy_core0 = 32'h0;
-        busy_core1 = 32'h0;
-        busy_rd = 32'h0;
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
-            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
-            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
-            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
-            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
-            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
-            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
-            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
-            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
-            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
-            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
-            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
-            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
-            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
-            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
-            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
-            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
-            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
-            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
-            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
-            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
-            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
-            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
-            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
-            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
-            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
-            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
-            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
-            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
-            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
-            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
-            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
-            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
-            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
-            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
-            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
-            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
-            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
-            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
-            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
-            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
-            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
-            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
-            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
-            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
-            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
-            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
-            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
-            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$16)) begin
-            busy_core0 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$16)) begin
-            busy_core1 = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$16)) begin
-            busy_rd = (zero_n & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$17)) begin
-            busy_core0 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$17)) begin
-            busy_core1 = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$17)) begin
-            busy_rd = (zero_n & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$18)) begin
-            busy_core0 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$18)) begin
-            busy_core1 = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$18)) begin
-            busy_rd = (zero_n & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$19)) begin
-            busy_core0 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$19)) begin
-            busy_core1 = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$19)) begin
-            busy_rd = (zero_n & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$20)) begin
-            busy_core0 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$20)) begin
-            busy_core1 = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$20)) begin
-            busy_rd = (zero_n & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$21)) begin
-            busy_core0 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$21)) begin
-            busy_core1 = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$21)) begin
-            busy_rd = (zero_n & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$22)) begin
-            busy_core0 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$22)) begin
-            busy_core1 = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$22)) begin
-            busy_rd = (zero_n & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$23)) begin
-            busy_core0 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$23)) begin
-            busy_core1 = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$23)) begin
-            busy_rd = (zero_n & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$24)) begin
-            busy_core0 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$24)) begin
-            busy_core1 = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$24)) begin
-            busy_rd = (zero_n & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$25)) begin
-            busy_core0 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$25)) begin
-            busy_core1 = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$25)) begin
-            busy_rd = (zero_n & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$26)) begin
-            busy_core0 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$26)) begin
-            busy_core1 = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$26)) begin
-            busy_rd = (zero_n & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$27)) begin
-            busy_core0 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$27)) begin
-            busy_core1 = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$27)) begin
-            busy_rd = (zero_n & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$28)) begin
-            busy_core0 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$28)) begin
-            busy_core1 = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$28)) begin
-            busy_rd = (zero_n & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$29)) begin
-            busy_core0 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$29)) begin
-            busy_core1 = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$29)) begin
-            busy_rd = (zero_n & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$30)) begin
-            busy_core0 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$30)) begin
-            busy_core1 = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$30)) begin
-            busy_rd = (zero_n & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$31)) begin
-            busy_core0 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$31)) begin
-            busy_core1 = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$31)) begin
-            busy_rd = (zero_n & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$32)) begin
-            busy_core0 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$32)) begin
-            busy_core1 = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$32)) begin
-            busy_rd = (zero_n & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$33)) begin
-            busy_core0 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$33)) begin
-            busy_core1 = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$33)) begin
-            busy_rd = (zero_n & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$34)) begin
-            busy_core0 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$34)) begin
-            busy_core1 = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$34)) begin
-            busy_rd = (zero_n & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$35)) begin
-            busy_core0 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$35)) begin
-            busy_core1 = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$35)) begin
-            busy_rd = (zero_n & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$36)) begin
-            busy_core0 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$36)) begin
-            busy_core1 = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$36)) begin
-            busy_rd = (zero_n & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$37)) begin
-            busy_core0 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$37)) begin
-            busy_core1 = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$37)) begin
-            busy_rd = (zero_n & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$38)) begin
-            busy_core0 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$38)) begin
-            busy_core1 = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$38)) begin
-            busy_rd = (zero_n & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$39)) begin
-            busy_core0 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$39)) begin
-            busy_core1 = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$39)) begin
-            busy_rd = (zero_n & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$40)) begin
-            busy_core0 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$40)) begin
-            busy_core1 = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$40)) begin
-            busy_rd = (zero_n & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$41)) begin
-            busy_core0 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$41)) begin
-            busy_core1 = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$41)) begin
-            busy_rd = (zero_n & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$42)) begin
-            busy_core0 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$42)) begin
-            busy_core1 = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$42)) begin
-            busy_rd = (zero_n & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$43)) begin
-            busy_core0 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$43)) begin
-            busy_core1 = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$43)) begin
-            busy_rd = (zero_n & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$44)) begin
-            busy_core0 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$44)) begin
-            busy_core1 = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$44)) begin
-            busy_rd = (zero_n & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$45)) begin
-            busy_core0 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$45)) begin
-            busy_core1 = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$45)) begin
-            busy_rd = (zero_n & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$46)) begin
-            busy_core0 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$46)) begin
-            busy_core1 = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$46)) begin
-            busy_rd = (zero_n & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$47)) begin
-            busy_core0 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$47)) begin
-            busy_core1 = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$47)) begin
-            busy_rd = (zero_n & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$48)) begin
-            busy_core0 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$48)) begin
-            busy_core1 = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$48)) begin
-            busy_rd = (zero_n & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$49)) begin
-            busy_core0 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$49)) begin
-            busy_core1 = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$49)) begin
-            busy_rd = (zero_n & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$50)) begin
-            busy_core0 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$50)) begin
-            busy_core1 = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$50)) begin
-            busy_rd = (zero_n & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$51)) begin
-            busy_core0 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$51)) begin
-            busy_core1 = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$51)) begin
-            busy_rd = (zero_n & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$52)) begin
-            busy_core0 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$52)) begin
-            busy_core1 = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$52)) begin
-            busy_rd = (zero_n & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$53)) begin
-            busy_core0 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$53)) begin
-            busy_core1 = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$53)) begin
-            busy_rd = (zero_n & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$54)) begin
-            busy_core0 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$54)) begin
-            busy_core1 = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$54)) begin
-            busy_rd = (zero_n & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$55)) begin
-            busy_core0 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$55)) begin
-            busy_core1 = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$55)) begin
-            busy_rd = (zero_n & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$56)) begin
-            busy_core0 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$56)) begin
-            busy_core1 = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$56)) begin
-            busy_rd = (zero_n & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$57)) begin
-            busy_core0 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$57)) begin
-            busy_core1 = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$57)) begin
-            busy_rd = (zero_n & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$58)) begin
-            busy_core0 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$58)) begin
-            busy_core1 = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$58)) begin
-            busy_rd = (zero_n & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$59)) begin
-            busy_core0 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$59)) begin
-            busy_core1 = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$59)) begin
-            busy_rd = (zero_n & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$60)) begin
-            busy_core0 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$60)) begin
-            busy_core1 = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$60)) begin
-            busy_rd = (zero_n & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$61)) begin
-            busy_core0 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$61)) begin
-            busy_core1 = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$61)) begin
-            busy_rd = (zero_n & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$62)) begin
-            busy_core0 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$62)) begin
-            busy_core1 = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$62)) begin
-            busy_rd = (zero_n & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$63)) begin
-            busy_core0 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$63)) begin
-            busy_core1 = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$63)) begin
-            busy_rd = (zero_n & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        busy_mask = (busy_core0 | busy_core1) | busy_rd;
+        busy_core0$index = core$pkt_slot;
+        busy_core0$enable = core$pkt_valid;
+        busy_core1$index = core$pkt_q1_slot;
+        busy_core1$enable = core$pkt_q1_valid;
+        busy_rd$index = rd_slot$q;
+        busy_rd$enable = rd_active$q;
+        busy_mask = (busy_core0$onehot | busy_core1$onehot) | busy_rd$onehot;
         ret_ffs$bitmap = returning$q & (~busy_mask);
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
@@ -20046,1037 +18562,26 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
             cnt_double_free$d = cnt_double_free$q + 32'h1;
         end
-        ret_after_take = returning$q;
-        in_use_after_alloc = buf_in_use$q;
-        if (comp_take & (comp_slot == slot_ids$0)) begin
-            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (w_alloc & (a_slot == slot_ids$0)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (comp_take & (comp_slot == slot_ids$1)) begin
-            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (w_alloc & (a_slot == slot_ids$1)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (comp_take & (comp_slot == slot_ids$2)) begin
-            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (w_alloc & (a_slot == slot_ids$2)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (comp_take & (comp_slot == slot_ids$3)) begin
-            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (w_alloc & (a_slot == slot_ids$3)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (comp_take & (comp_slot == slot_ids$4)) begin
-            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (w_alloc & (a_slot == slot_ids$4)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (comp_take & (comp_slot == slot_ids$5)) begin
-            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (w_alloc & (a_slot == slot_ids$5)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (comp_take & (comp_slot == slot_ids$6)) begin
-            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (w_alloc & (a_slot == slot_ids$6)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (comp_take & (comp_slot == slot_ids$7)) begin
-            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (w_alloc & (a_slot == slot_ids$7)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (comp_take & (comp_slot == slot_ids$8)) begin
-            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (w_alloc & (a_slot == slot_ids$8)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (comp_take & (comp_slot == slot_ids$9)) begin
-            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (w_alloc & (a_slot == slot_ids$9)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (comp_take & (comp_slot == slot_ids$10)) begin
-            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (w_alloc & (a_slot == slot_ids$10)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (comp_take & (comp_slot == slot_ids$11)) begin
-            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (w_alloc & (a_slot == slot_ids$11)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (comp_take & (comp_slot == slot_ids$12)) begin
-            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (w_alloc & (a_slot == slot_ids$12)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (comp_take & (comp_slot == slot_ids$13)) begin
-            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (w_alloc & (a_slot == slot_ids$13)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (comp_take & (comp_slot == slot_ids$14)) begin
-            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (w_alloc & (a_slot == slot_ids$14)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (comp_take & (comp_slot == slot_ids$15)) begin
-            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (w_alloc & (a_slot == slot_ids$15)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (comp_take & (comp_slot == slot_ids$16)) begin
-            ret_after_take = (returning$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (w_alloc & (a_slot == slot_ids$16)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (comp_take & (comp_slot == slot_ids$17)) begin
-            ret_after_take = (returning$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (w_alloc & (a_slot == slot_ids$17)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (comp_take & (comp_slot == slot_ids$18)) begin
-            ret_after_take = (returning$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (w_alloc & (a_slot == slot_ids$18)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (comp_take & (comp_slot == slot_ids$19)) begin
-            ret_after_take = (returning$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (w_alloc & (a_slot == slot_ids$19)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (comp_take & (comp_slot == slot_ids$20)) begin
-            ret_after_take = (returning$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (w_alloc & (a_slot == slot_ids$20)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (comp_take & (comp_slot == slot_ids$21)) begin
-            ret_after_take = (returning$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (w_alloc & (a_slot == slot_ids$21)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (comp_take & (comp_slot == slot_ids$22)) begin
-            ret_after_take = (returning$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (w_alloc & (a_slot == slot_ids$22)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (comp_take & (comp_slot == slot_ids$23)) begin
-            ret_after_take = (returning$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (w_alloc & (a_slot == slot_ids$23)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (comp_take & (comp_slot == slot_ids$24)) begin
-            ret_after_take = (returning$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (w_alloc & (a_slot == slot_ids$24)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (comp_take & (comp_slot == slot_ids$25)) begin
-            ret_after_take = (returning$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (w_alloc & (a_slot == slot_ids$25)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (comp_take & (comp_slot == slot_ids$26)) begin
-            ret_after_take = (returning$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (w_alloc & (a_slot == slot_ids$26)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (comp_take & (comp_slot == slot_ids$27)) begin
-            ret_after_take = (returning$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (w_alloc & (a_slot == slot_ids$27)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (comp_take & (comp_slot == slot_ids$28)) begin
-            ret_after_take = (returning$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (w_alloc & (a_slot == slot_ids$28)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (comp_take & (comp_slot == slot_ids$29)) begin
-            ret_after_take = (returning$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (w_alloc & (a_slot == slot_ids$29)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (comp_take & (comp_slot == slot_ids$30)) begin
-            ret_after_take = (returning$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (w_alloc & (a_slot == slot_ids$30)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (comp_take & (comp_slot == slot_ids$31)) begin
-            ret_after_take = (returning$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (w_alloc & (a_slot == slot_ids$31)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (comp_take & (comp_slot == slot_ids$32)) begin
-            ret_after_take = (returning$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (w_alloc & (a_slot == slot_ids$32)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (comp_take & (comp_slot == slot_ids$33)) begin
-            ret_after_take = (returning$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (w_alloc & (a_slot == slot_ids$33)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (comp_take & (comp_slot == slot_ids$34)) begin
-            ret_after_take = (returning$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (w_alloc & (a_slot == slot_ids$34)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (comp_take & (comp_slot == slot_ids$35)) begin
-            ret_after_take = (returning$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (w_alloc & (a_slot == slot_ids$35)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (comp_take & (comp_slot == slot_ids$36)) begin
-            ret_after_take = (returning$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (w_alloc & (a_slot == slot_ids$36)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (comp_take & (comp_slot == slot_ids$37)) begin
-            ret_after_take = (returning$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (w_alloc & (a_slot == slot_ids$37)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (comp_take & (comp_slot == slot_ids$38)) begin
-            ret_after_take = (returning$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (w_alloc & (a_slot == slot_ids$38)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (comp_take & (comp_slot == slot_ids$39)) begin
-            ret_after_take = (returning$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (w_alloc & (a_slot == slot_ids$39)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (comp_take & (comp_slot == slot_ids$40)) begin
-            ret_after_take = (returning$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (w_alloc & (a_slot == slot_ids$40)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (comp_take & (comp_slot == slot_ids$41)) begin
-            ret_after_take = (returning$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (w_alloc & (a_slot == slot_ids$41)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (comp_take & (comp_slot == slot_ids$42)) begin
-            ret_after_take = (returning$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (w_alloc & (a_slot == slot_ids$42)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (comp_take & (comp_slot == slot_ids$43)) begin
-            ret_after_take = (returning$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (w_alloc & (a_slot == slot_ids$43)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (comp_take & (comp_slot == slot_ids$44)) begin
-            ret_after_take = (returning$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (w_alloc & (a_slot == slot_ids$44)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (comp_take & (comp_slot == slot_ids$45)) begin
-            ret_after_take = (returning$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (w_alloc & (a_slot == slot_ids$45)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (comp_take & (comp_slot == slot_ids$46)) begin
-            ret_after_take = (returning$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (w_alloc & (a_slot == slot_ids$46)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (comp_take & (comp_slot == slot_ids$47)) begin
-            ret_after_take = (returning$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (w_alloc & (a_slot == slot_ids$47)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (comp_take & (comp_slot == slot_ids$48)) begin
-            ret_after_take = (returning$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (w_alloc & (a_slot == slot_ids$48)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (comp_take & (comp_slot == slot_ids$49)) begin
-            ret_after_take = (returning$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (w_alloc & (a_slot == slot_ids$49)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (comp_take & (comp_slot == slot_ids$50)) begin
-            ret_after_take = (returning$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (w_alloc & (a_slot == slot_ids$50)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (comp_take & (comp_slot == slot_ids$51)) begin
-            ret_after_take = (returning$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (w_alloc & (a_slot == slot_ids$51)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (comp_take & (comp_slot == slot_ids$52)) begin
-            ret_after_take = (returning$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (w_alloc & (a_slot == slot_ids$52)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (comp_take & (comp_slot == slot_ids$53)) begin
-            ret_after_take = (returning$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (w_alloc & (a_slot == slot_ids$53)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (comp_take & (comp_slot == slot_ids$54)) begin
-            ret_after_take = (returning$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (w_alloc & (a_slot == slot_ids$54)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (comp_take & (comp_slot == slot_ids$55)) begin
-            ret_after_take = (returning$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (w_alloc & (a_slot == slot_ids$55)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (comp_take & (comp_slot == slot_ids$56)) begin
-            ret_after_take = (returning$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (w_alloc & (a_slot == slot_ids$56)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (comp_take & (comp_slot == slot_ids$57)) begin
-            ret_after_take = (returning$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (w_alloc & (a_slot == slot_ids$57)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (comp_take & (comp_slot == slot_ids$58)) begin
-            ret_after_take = (returning$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (w_alloc & (a_slot == slot_ids$58)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (comp_take & (comp_slot == slot_ids$59)) begin
-            ret_after_take = (returning$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (w_alloc & (a_slot == slot_ids$59)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (comp_take & (comp_slot == slot_ids$60)) begin
-            ret_after_take = (returning$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (w_alloc & (a_slot == slot_ids$60)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (comp_take & (comp_slot == slot_ids$61)) begin
-            ret_after_take = (returning$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (w_alloc & (a_slot == slot_ids$61)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (comp_take & (comp_slot == slot_ids$62)) begin
-            ret_after_take = (returning$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (w_alloc & (a_slot == slot_ids$62)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (comp_take & (comp_slot == slot_ids$63)) begin
-            ret_after_take = (returning$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (w_alloc & (a_slot == slot_ids$63)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
+        taken_mask$index = comp_slot;
+        taken_mask$enable = comp_take;
+        alloc_mask$index = a_slot;
+        alloc_mask$enable = w_alloc;
+        freed_mask$index = free_slot;
+        freed_mask$enable = free_ok;
+        ret_after_take = returning$q | taken_mask$onehot;
+        in_use_after_alloc = buf_in_use$q | alloc_mask$onehot;
         comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
         wrap_after_take = wrapping$q;
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$16)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$17)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$18)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$19)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$20)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$21)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$22)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$23)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$24)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$25)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$26)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$27)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$28)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$29)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$30)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$31)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$32)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$33)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$34)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$35)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$36)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$37)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$38)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$39)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$40)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$41)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$42)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$43)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$44)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$45)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$46)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$47)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$48)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$49)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$50)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$51)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$52)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$53)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$54)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$55)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$56)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$57)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$58)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$59)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$60)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$61)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$62)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$63)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (63)) | ((1'b1) << (63)));
+        if (comp_wraps) begin
+            wrap_after_take = wrapping$q | taken_mask$onehot;
         end
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
-        buf_in_use$d = in_use_after_alloc;
-        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
-            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (free_ok & (free_slot == slot_ids$0)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
-            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (free_ok & (free_slot == slot_ids$1)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
-            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (free_ok & (free_slot == slot_ids$2)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
-            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (free_ok & (free_slot == slot_ids$3)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
-            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (free_ok & (free_slot == slot_ids$4)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
-            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (free_ok & (free_slot == slot_ids$5)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
-            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (free_ok & (free_slot == slot_ids$6)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
-            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (free_ok & (free_slot == slot_ids$7)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
-            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (free_ok & (free_slot == slot_ids$8)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
-            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (free_ok & (free_slot == slot_ids$9)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
-            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (free_ok & (free_slot == slot_ids$10)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
-            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (free_ok & (free_slot == slot_ids$11)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
-            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (free_ok & (free_slot == slot_ids$12)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
-            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (free_ok & (free_slot == slot_ids$13)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
-            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (free_ok & (free_slot == slot_ids$14)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
-            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (free_ok & (free_slot == slot_ids$15)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$16)) begin
-            returning$d = (ret_after_take & ~(1 << (16)) | ((1'b0) << (16)));
-            wrapping$d = (wrap_after_take & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (free_ok & (free_slot == slot_ids$16)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$17)) begin
-            returning$d = (ret_after_take & ~(1 << (17)) | ((1'b0) << (17)));
-            wrapping$d = (wrap_after_take & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (free_ok & (free_slot == slot_ids$17)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$18)) begin
-            returning$d = (ret_after_take & ~(1 << (18)) | ((1'b0) << (18)));
-            wrapping$d = (wrap_after_take & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (free_ok & (free_slot == slot_ids$18)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$19)) begin
-            returning$d = (ret_after_take & ~(1 << (19)) | ((1'b0) << (19)));
-            wrapping$d = (wrap_after_take & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (free_ok & (free_slot == slot_ids$19)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$20)) begin
-            returning$d = (ret_after_take & ~(1 << (20)) | ((1'b0) << (20)));
-            wrapping$d = (wrap_after_take & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (free_ok & (free_slot == slot_ids$20)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$21)) begin
-            returning$d = (ret_after_take & ~(1 << (21)) | ((1'b0) << (21)));
-            wrapping$d = (wrap_after_take & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (free_ok & (free_slot == slot_ids$21)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$22)) begin
-            returning$d = (ret_after_take & ~(1 << (22)) | ((1'b0) << (22)));
-            wrapping$d = (wrap_after_take & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (free_ok & (free_slot == slot_ids$22)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$23)) begin
-            returning$d = (ret_after_take & ~(1 << (23)) | ((1'b0) << (23)));
-            wrapping$d = (wrap_after_take & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (free_ok & (free_slot == slot_ids$23)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$24)) begin
-            returning$d = (ret_after_take & ~(1 << (24)) | ((1'b0) << (24)));
-            wrapping$d = (wrap_after_take & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (free_ok & (free_slot == slot_ids$24)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$25)) begin
-            returning$d = (ret_after_take & ~(1 << (25)) | ((1'b0) << (25)));
-            wrapping$d = (wrap_after_take & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (free_ok & (free_slot == slot_ids$25)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$26)) begin
-            returning$d = (ret_after_take & ~(1 << (26)) | ((1'b0) << (26)));
-            wrapping$d = (wrap_after_take & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (free_ok & (free_slot == slot_ids$26)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$27)) begin
-            returning$d = (ret_after_take & ~(1 << (27)) | ((1'b0) << (27)));
-            wrapping$d = (wrap_after_take & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (free_ok & (free_slot == slot_ids$27)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$28)) begin
-            returning$d = (ret_after_take & ~(1 << (28)) | ((1'b0) << (28)));
-            wrapping$d = (wrap_after_take & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (free_ok & (free_slot == slot_ids$28)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$29)) begin
-            returning$d = (ret_after_take & ~(1 << (29)) | ((1'b0) << (29)));
-            wrapping$d = (wrap_after_take & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (free_ok & (free_slot == slot_ids$29)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$30)) begin
-            returning$d = (ret_after_take & ~(1 << (30)) | ((1'b0) << (30)));
-            wrapping$d = (wrap_after_take & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (free_ok & (free_slot == slot_ids$30)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$31)) begin
-            returning$d = (ret_after_take & ~(1 << (31)) | ((1'b0) << (31)));
-            wrapping$d = (wrap_after_take & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (free_ok & (free_slot == slot_ids$31)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$32)) begin
-            returning$d = (ret_after_take & ~(1 << (32)) | ((1'b0) << (32)));
-            wrapping$d = (wrap_after_take & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (free_ok & (free_slot == slot_ids$32)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$33)) begin
-            returning$d = (ret_after_take & ~(1 << (33)) | ((1'b0) << (33)));
-            wrapping$d = (wrap_after_take & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (free_ok & (free_slot == slot_ids$33)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$34)) begin
-            returning$d = (ret_after_take & ~(1 << (34)) | ((1'b0) << (34)));
-            wrapping$d = (wrap_after_take & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (free_ok & (free_slot == slot_ids$34)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$35)) begin
-            returning$d = (ret_after_take & ~(1 << (35)) | ((1'b0) << (35)));
-            wrapping$d = (wrap_after_take & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (free_ok & (free_slot == slot_ids$35)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$36)) begin
-            returning$d = (ret_after_take & ~(1 << (36)) | ((1'b0) << (36)));
-            wrapping$d = (wrap_after_take & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (free_ok & (free_slot == slot_ids$36)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$37)) begin
-            returning$d = (ret_after_take & ~(1 << (37)) | ((1'b0) << (37)));
-            wrapping$d = (wrap_after_take & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (free_ok & (free_slot == slot_ids$37)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$38)) begin
-            returning$d = (ret_after_take & ~(1 << (38)) | ((1'b0) << (38)));
-            wrapping$d = (wrap_after_take & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (free_ok & (free_slot == slot_ids$38)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$39)) begin
-            returning$d = (ret_after_take & ~(1 << (39)) | ((1'b0) << (39)));
-            wrapping$d = (wrap_after_take & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (free_ok & (free_slot == slot_ids$39)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$40)) begin
-            returning$d = (ret_after_take & ~(1 << (40)) | ((1'b0) << (40)));
-            wrapping$d = (wrap_after_take & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (free_ok & (free_slot == slot_ids$40)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$41)) begin
-            returning$d = (ret_after_take & ~(1 << (41)) | ((1'b0) << (41)));
-            wrapping$d = (wrap_after_take & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (free_ok & (free_slot == slot_ids$41)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$42)) begin
-            returning$d = (ret_after_take & ~(1 << (42)) | ((1'b0) << (42)));
-            wrapping$d = (wrap_after_take & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (free_ok & (free_slot == slot_ids$42)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$43)) begin
-            returning$d = (ret_after_take & ~(1 << (43)) | ((1'b0) << (43)));
-            wrapping$d = (wrap_after_take & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (free_ok & (free_slot == slot_ids$43)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$44)) begin
-            returning$d = (ret_after_take & ~(1 << (44)) | ((1'b0) << (44)));
-            wrapping$d = (wrap_after_take & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (free_ok & (free_slot == slot_ids$44)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$45)) begin
-            returning$d = (ret_after_take & ~(1 << (45)) | ((1'b0) << (45)));
-            wrapping$d = (wrap_after_take & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (free_ok & (free_slot == slot_ids$45)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$46)) begin
-            returning$d = (ret_after_take & ~(1 << (46)) | ((1'b0) << (46)));
-            wrapping$d = (wrap_after_take & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (free_ok & (free_slot == slot_ids$46)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$47)) begin
-            returning$d = (ret_after_take & ~(1 << (47)) | ((1'b0) << (47)));
-            wrapping$d = (wrap_after_take & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (free_ok & (free_slot == slot_ids$47)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$48)) begin
-            returning$d = (ret_after_take & ~(1 << (48)) | ((1'b0) << (48)));
-            wrapping$d = (wrap_after_take & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (free_ok & (free_slot == slot_ids$48)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$49)) begin
-            returning$d = (ret_after_take & ~(1 << (49)) | ((1'b0) << (49)));
-            wrapping$d = (wrap_after_take & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (free_ok & (free_slot == slot_ids$49)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$50)) begin
-            returning$d = (ret_after_take & ~(1 << (50)) | ((1'b0) << (50)));
-            wrapping$d = (wrap_after_take & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (free_ok & (free_slot == slot_ids$50)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$51)) begin
-            returning$d = (ret_after_take & ~(1 << (51)) | ((1'b0) << (51)));
-            wrapping$d = (wrap_after_take & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (free_ok & (free_slot == slot_ids$51)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$52)) begin
-            returning$d = (ret_after_take & ~(1 << (52)) | ((1'b0) << (52)));
-            wrapping$d = (wrap_after_take & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (free_ok & (free_slot == slot_ids$52)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$53)) begin
-            returning$d = (ret_after_take & ~(1 << (53)) | ((1'b0) << (53)));
-            wrapping$d = (wrap_after_take & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (free_ok & (free_slot == slot_ids$53)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$54)) begin
-            returning$d = (ret_after_take & ~(1 << (54)) | ((1'b0) << (54)));
-            wrapping$d = (wrap_after_take & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (free_ok & (free_slot == slot_ids$54)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$55)) begin
-            returning$d = (ret_after_take & ~(1 << (55)) | ((1'b0) << (55)));
-            wrapping$d = (wrap_after_take & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (free_ok & (free_slot == slot_ids$55)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$56)) begin
-            returning$d = (ret_after_take & ~(1 << (56)) | ((1'b0) << (56)));
-            wrapping$d = (wrap_after_take & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (free_ok & (free_slot == slot_ids$56)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$57)) begin
-            returning$d = (ret_after_take & ~(1 << (57)) | ((1'b0) << (57)));
-            wrapping$d = (wrap_after_take & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (free_ok & (free_slot == slot_ids$57)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$58)) begin
-            returning$d = (ret_after_take & ~(1 << (58)) | ((1'b0) << (58)));
-            wrapping$d = (wrap_after_take & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (free_ok & (free_slot == slot_ids$58)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$59)) begin
-            returning$d = (ret_after_take & ~(1 << (59)) | ((1'b0) << (59)));
-            wrapping$d = (wrap_after_take & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (free_ok & (free_slot == slot_ids$59)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$60)) begin
-            returning$d = (ret_after_take & ~(1 << (60)) | ((1'b0) << (60)));
-            wrapping$d = (wrap_after_take & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (free_ok & (free_slot == slot_ids$60)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$61)) begin
-            returning$d = (ret_after_take & ~(1 << (61)) | ((1'b0) << (61)));
-            wrapping$d = (wrap_after_take & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (free_ok & (free_slot == slot_ids$61)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$62)) begin
-            returning$d = (ret_after_take & ~(1 << (62)) | ((1'b0) << (62)));
-            wrapping$d = (wrap_after_take & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (free_ok & (free_slot == slot_ids$62)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$63)) begin
-            returning$d = (ret_after_take & ~(1 << (63)) | ((1'b0) << (63)));
-            wrapping$d = (wrap_after_take & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (free_ok & (free_slot == slot_ids$63)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (63)) | ((1'b0) << (63)));
-        end
+        if (ret_go) begin
+            returning$d = ret_after_take & (~ret_ffs$onehot);
+            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
+        end
+        buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -21215,6 +18720,23 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
 endmodule // nt_ndp_64_nic$tx
 
 
+module nt_ndp_64_nic$tx$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$alloc_mask
+
+
 module nt_ndp_64_nic$tx$buf_in_use(d,q,clock);
 
     // Module arguments
@@ -21234,12 +18756,64 @@ module nt_ndp_64_nic$tx$buf_in_use(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$buf_in_use
 
 
-module nt_ndp_64_nic$tx$class_ffs$0(bitmap,found,index);
+module nt_ndp_64_nic$tx$busy_core0(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$busy_core0
+
+
+module nt_ndp_64_nic$tx$busy_core1(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$busy_core1
+
+
+module nt_ndp_64_nic$tx$busy_rd(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$busy_rd
+
+
+module nt_ndp_64_nic$tx$class_ffs$0(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -21247,6 +18821,7 @@ module nt_ndp_64_nic$tx$class_ffs$0(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21446,12 +19021,13 @@ module nt_ndp_64_nic$tx$class_ffs$0(bitmap,found,index);
 endmodule // nt_ndp_64_nic$tx$class_ffs$0
 
 
-module nt_ndp_64_nic$tx$class_ffs$1(bitmap,found,index);
+module nt_ndp_64_nic$tx$class_ffs$1(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -21459,6 +19035,7 @@ module nt_ndp_64_nic$tx$class_ffs$1(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21658,12 +19235,13 @@ module nt_ndp_64_nic$tx$class_ffs$1(bitmap,found,index);
 endmodule // nt_ndp_64_nic$tx$class_ffs$1
 
 
-module nt_ndp_64_nic$tx$class_ffs$2(bitmap,found,index);
+module nt_ndp_64_nic$tx$class_ffs$2(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -21671,6 +19249,7 @@ module nt_ndp_64_nic$tx$class_ffs$2(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -21870,12 +19449,13 @@ module nt_ndp_64_nic$tx$class_ffs$2(bitmap,found,index);
 endmodule // nt_ndp_64_nic$tx$class_ffs$2
 
 
-module nt_ndp_64_nic$tx$class_ffs$3(bitmap,found,index);
+module nt_ndp_64_nic$tx$class_ffs$3(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -21883,6 +19463,7 @@ module nt_ndp_64_nic$tx$class_ffs$3(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -22709,73 +20290,8 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones_n = 64'hffffffffffffffff;
     localparam  id_high_mask = 16'hffc0;
     localparam  slot_count = 16'h40;
-    localparam  slot_ids$0 = 6'b0;
-    localparam  slot_ids$1 = 6'b1;
-    localparam  slot_ids$2 = 6'b10;
-    localparam  slot_ids$3 = 6'b11;
-    localparam  slot_ids$4 = 6'b100;
-    localparam  slot_ids$5 = 6'b101;
-    localparam  slot_ids$6 = 6'b110;
-    localparam  slot_ids$7 = 6'b111;
-    localparam  slot_ids$8 = 6'b1000;
-    localparam  slot_ids$9 = 6'b1001;
-    localparam  slot_ids$10 = 6'b1010;
-    localparam  slot_ids$11 = 6'b1011;
-    localparam  slot_ids$12 = 6'b1100;
-    localparam  slot_ids$13 = 6'b1101;
-    localparam  slot_ids$14 = 6'b1110;
-    localparam  slot_ids$15 = 6'b1111;
-    localparam  slot_ids$16 = 6'b10000;
-    localparam  slot_ids$17 = 6'b10001;
-    localparam  slot_ids$18 = 6'b10010;
-    localparam  slot_ids$19 = 6'b10011;
-    localparam  slot_ids$20 = 6'b10100;
-    localparam  slot_ids$21 = 6'b10101;
-    localparam  slot_ids$22 = 6'b10110;
-    localparam  slot_ids$23 = 6'b10111;
-    localparam  slot_ids$24 = 6'b11000;
-    localparam  slot_ids$25 = 6'b11001;
-    localparam  slot_ids$26 = 6'b11010;
-    localparam  slot_ids$27 = 6'b11011;
-    localparam  slot_ids$28 = 6'b11100;
-    localparam  slot_ids$29 = 6'b11101;
-    localparam  slot_ids$30 = 6'b11110;
-    localparam  slot_ids$31 = 6'b11111;
-    localparam  slot_ids$32 = 6'b100000;
-    localparam  slot_ids$33 = 6'b100001;
-    localparam  slot_ids$34 = 6'b100010;
-    localparam  slot_ids$35 = 6'b100011;
-    localparam  slot_ids$36 = 6'b100100;
-    localparam  slot_ids$37 = 6'b100101;
-    localparam  slot_ids$38 = 6'b100110;
-    localparam  slot_ids$39 = 6'b100111;
-    localparam  slot_ids$40 = 6'b101000;
-    localparam  slot_ids$41 = 6'b101001;
-    localparam  slot_ids$42 = 6'b101010;
-    localparam  slot_ids$43 = 6'b101011;
-    localparam  slot_ids$44 = 6'b101100;
-    localparam  slot_ids$45 = 6'b101101;
-    localparam  slot_ids$46 = 6'b101110;
-    localparam  slot_ids$47 = 6'b101111;
-    localparam  slot_ids$48 = 6'b110000;
-    localparam  slot_ids$49 = 6'b110001;
-    localparam  slot_ids$50 = 6'b110010;
-    localparam  slot_ids$51 = 6'b110011;
-    localparam  slot_ids$52 = 6'b110100;
-    localparam  slot_ids$53 = 6'b110101;
-    localparam  slot_ids$54 = 6'b110110;
-    localparam  slot_ids$55 = 6'b110111;
-    localparam  slot_ids$56 = 6'b111000;
-    localparam  slot_ids$57 = 6'b111001;
-    localparam  slot_ids$58 = 6'b111010;
-    localparam  slot_ids$59 = 6'b111011;
-    localparam  slot_ids$60 = 6'b111100;
-    localparam  slot_ids$61 = 6'b111101;
-    localparam  slot_ids$62 = 6'b111110;
-    localparam  slot_ids$63 = 6'b111111;
 
     // Stub signals
     reg  [5:0] slot_ram$read_address;
@@ -22804,12 +20320,15 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  [63:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [5:0] rr_above$index;
+    wire  [63:0] rr_above$onehot;
     reg  [63:0] rr_any$bitmap;
     wire  rr_any$found;
     wire  [5:0] rr_any$index;
+    wire  [63:0] rr_any$onehot;
     reg  [63:0] off_ffs$bitmap;
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
     reg  [63:0] active_bits$d;
     wire  [63:0] active_bits$q;
     reg  active_bits$clock;
@@ -22921,6 +20440,12 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
+    reg  [5:0] last_mask$index;
+    reg  last_mask$enable;
+    wire  [63:0] last_mask$onehot;
+    reg  [5:0] written_mask$index;
+    reg  written_mask$enable;
+    wire  [63:0] written_mask$onehot;
 
     // Local signals
     reg  ev_dlv;
@@ -23038,17 +20563,20 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     nt_ndp_64_nic$tx$core$rr_above rr_above(
         .bitmap(rr_above$bitmap),
         .found(rr_above$found),
-        .index(rr_above$index)
+        .index(rr_above$index),
+        .onehot(rr_above$onehot)
     );
     nt_ndp_64_nic$tx$core$rr_any rr_any(
         .bitmap(rr_any$bitmap),
         .found(rr_any$found),
-        .index(rr_any$index)
+        .index(rr_any$index),
+        .onehot(rr_any$onehot)
     );
     nt_ndp_64_nic$tx$core$off_ffs off_ffs(
         .bitmap(off_ffs$bitmap),
         .found(off_ffs$found),
-        .index(off_ffs$index)
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
     );
     nt_ndp_64_nic$tx$core$active_bits active_bits(
         .d(active_bits$d),
@@ -23235,6 +20763,16 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
+    nt_ndp_64_nic$tx$core$last_mask last_mask(
+        .index(last_mask$index),
+        .enable(last_mask$enable),
+        .onehot(last_mask$onehot)
+    );
+    nt_ndp_64_nic$tx$core$written_mask written_mask(
+        .index(written_mask$index),
+        .enable(written_mask$enable),
+        .onehot(written_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -23335,7 +20873,9 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        last_mask$index = rr_last$q;
+        last_mask$enable = 1'b1;
+        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -23572,326 +21112,17 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
         u_sendable = u_active & |n_elig;
-        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
-            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
-            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
-            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
-            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
-            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
-            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
-            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
-            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
-            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
-            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
-            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
-            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
-            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
-            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
-            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
-            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
-            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
-            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
-            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
-            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
-            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
-            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
-            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
-            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
-            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
-            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
-            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
-            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
-            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
-            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
-            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
-            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
-            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
-            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
-            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
-            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
-            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
-            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
-            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
-            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
-            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
-            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
-            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
-            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
-            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
-            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
-            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
-            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
-            active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
-            sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
-            id_known$d = (id_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
-            active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
-            sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
-            id_known$d = (id_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
-            active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
-            sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
-            id_known$d = (id_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
-            active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
-            sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
-            id_known$d = (id_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
-            active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
-            sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
-            id_known$d = (id_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
-            active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
-            sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
-            id_known$d = (id_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
-            active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
-            sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
-            id_known$d = (id_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
-            active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
-            sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
-            id_known$d = (id_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
-            active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
-            sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
-            id_known$d = (id_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
-            active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
-            sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
-            id_known$d = (id_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
-            active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
-            sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
-            id_known$d = (id_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
-            active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
-            sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
-            id_known$d = (id_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
-            active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
-            sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
-            id_known$d = (id_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
-            active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
-            sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
-            id_known$d = (id_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
-            active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
-            sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
-            id_known$d = (id_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
-            active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
-            sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
-            id_known$d = (id_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
-            active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
-            sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
-            id_known$d = (id_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
-            active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
-            sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
-            id_known$d = (id_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
-            active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
-            sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
-            id_known$d = (id_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
-            active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
-            sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
-            id_known$d = (id_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
-            active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
-            sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
-            id_known$d = (id_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
-            active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
-            sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
-            id_known$d = (id_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
-            active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
-            sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
-            id_known$d = (id_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
-            active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
-            sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
-            id_known$d = (id_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
-            active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
-            sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
-            id_known$d = (id_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
-            active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
-            sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
-            id_known$d = (id_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
-            active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
-            sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
-            id_known$d = (id_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
-            active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
-            sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
-            id_known$d = (id_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
-            active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
-            sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
-            id_known$d = (id_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
-            active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
-            sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
-            id_known$d = (id_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
-            active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
-            sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
-            id_known$d = (id_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
-            active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
-            sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
-            id_known$d = (id_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
-            active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
-            sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
-            id_known$d = (id_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
-            active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
-            sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
-            id_known$d = (id_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
-            active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
-            sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
-            id_known$d = (id_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
-            active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
-            sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
-            id_known$d = (id_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
-            active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
-            sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
-            id_known$d = (id_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
-            active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
-            sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
-            id_known$d = (id_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
-            active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
-            sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
-            id_known$d = (id_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
-            active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
-            sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
-            id_known$d = (id_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
-            active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
-            sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
-            id_known$d = (id_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
-            active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
-            sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
-            id_known$d = (id_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
-            active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
-            sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
-            id_known$d = (id_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
-            active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
-            sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
-            id_known$d = (id_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
-            active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
-            sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
-            id_known$d = (id_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
-            active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
-            sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
-            id_known$d = (id_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
-            active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
-            sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
-            id_known$d = (id_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
-            active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
-            sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
-            id_known$d = (id_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
+        written_mask$index = s1_slot$q;
+        written_mask$enable = s1_valid$q;
+        active_bits$d = active_bits$q & (~written_mask$onehot);
+        if (u_active) begin
+            active_bits$d = active_bits$q | written_mask$onehot;
+        end
+        sendable$d = sendable$q & (~written_mask$onehot);
+        if (u_sendable) begin
+            sendable$d = sendable$q | written_mask$onehot;
+        end
+        id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         if (q_count$q == 32'h0) begin
@@ -24780,12 +22011,30 @@ module nt_ndp_64_nic$tx$core$id_known(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$core$id_known
 
 
-module nt_ndp_64_nic$tx$core$off_ffs(bitmap,found,index);
+module nt_ndp_64_nic$tx$core$last_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$core$last_mask
+
+
+module nt_ndp_64_nic$tx$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -24793,6 +22042,7 @@ module nt_ndp_64_nic$tx$core$off_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -25049,12 +22299,13 @@ module nt_ndp_64_nic$tx$core$q_count(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$core$q_count
 
 
-module nt_ndp_64_nic$tx$core$rr_above(bitmap,found,index);
+module nt_ndp_64_nic$tx$core$rr_above(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -25062,6 +22313,7 @@ module nt_ndp_64_nic$tx$core$rr_above(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -25261,12 +22513,13 @@ module nt_ndp_64_nic$tx$core$rr_above(bitmap,found,index);
 endmodule // nt_ndp_64_nic$tx$core$rr_above
 
 
-module nt_ndp_64_nic$tx$core$rr_any(bitmap,found,index);
+module nt_ndp_64_nic$tx$core$rr_any(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -25274,6 +22527,7 @@ module nt_ndp_64_nic$tx$core$rr_any(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -25863,6 +23117,23 @@ module nt_ndp_64_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_ad
 endmodule // nt_ndp_64_nic$tx$core$slot_ram
 
 
+module nt_ndp_64_nic$tx$core$written_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$core$written_mask
+
+
 module nt_ndp_64_nic$tx$d_base_rom(address,data);
 
     // Module arguments
@@ -26113,6 +23384,23 @@ module nt_ndp_64_nic$tx$e_count(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$e_count
 
 
+module nt_ndp_64_nic$tx$freed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$freed_mask
+
+
 module nt_ndp_64_nic$tx$now(d,q,clock);
 
     // Module arguments
@@ -26275,12 +23563,13 @@ module nt_ndp_64_nic$tx$rd_slot(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$rd_slot
 
 
-module nt_ndp_64_nic$tx$ret_ffs(bitmap,found,index);
+module nt_ndp_64_nic$tx$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -26288,6 +23577,7 @@ module nt_ndp_64_nic$tx$ret_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -26582,6 +23872,23 @@ module nt_ndp_64_nic$tx$s1_valid(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$s1_valid
 
 
+module nt_ndp_64_nic$tx$taken_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$taken_mask
+
+
 module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
 
     // Module arguments
@@ -26638,6 +23945,15 @@ module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,s
     reg  [23:0] out_meta$d;
     wire  [23:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [5:0] fired$index;
+    reg  fired$enable;
+    wire  [63:0] fired$onehot;
+    reg  [5:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [63:0] scheduled$onehot;
+    reg  [5:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [63:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -26647,8 +23963,6 @@ module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,s
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [63:0] valid_after_fire;
-    reg  [63:0] valid_after_sched;
 
     // Sub module instances
     nt_ndp_64_nic$tx$timer$expiry_mem expiry_mem(
@@ -26709,6 +24023,21 @@ module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,s
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_ndp_64_nic$tx$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_ndp_64_nic$tx$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_ndp_64_nic$tx$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -26762,18 +24091,13 @@ module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,s
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -26784,6 +24108,23 @@ module nt_ndp_64_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,s
     end
 
 endmodule // nt_ndp_64_nic$tx$timer
+
+
+module nt_ndp_64_nic$tx$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$timer$cancelled
 
 
 module nt_ndp_64_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -26813,6 +24154,23 @@ module nt_ndp_64_nic$tx$timer$expiry_mem(read_address,read_clock,read_data,write
     end
 
 endmodule // nt_ndp_64_nic$tx$timer$expiry_mem
+
+
+module nt_ndp_64_nic$tx$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$timer$fired
 
 
 module nt_ndp_64_nic$tx$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -26975,6 +24333,23 @@ module nt_ndp_64_nic$tx$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$tx$timer$scan_ptr
+
+
+module nt_ndp_64_nic$tx$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [5:0] index;
+    input wire  enable;
+    output reg  [63:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 64'd0;
+       if (enable) begin
+          onehot = 64'd1 << index;
+       end
+    end
+endmodule // nt_ndp_64_nic$tx$timer$scheduled
 
 
 module nt_ndp_64_nic$tx$timer$valid_bits(d,q,clock);

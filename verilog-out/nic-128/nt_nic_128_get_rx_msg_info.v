@@ -283,6 +283,12 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [127:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -660,6 +666,16 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_nic_128_get_rx_msg_info$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -1229,904 +1245,13 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (do_alloc & (new_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (do_alloc & (new_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (do_alloc & (new_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (do_alloc & (new_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (do_alloc & (new_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (do_alloc & (new_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (do_alloc & (new_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (do_alloc & (new_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (do_alloc & (new_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (do_alloc & (new_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (do_alloc & (new_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (do_alloc & (new_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (do_alloc & (new_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (do_alloc & (new_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (do_alloc & (new_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (do_alloc & (new_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (do_alloc & (new_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (do_alloc & (new_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (do_alloc & (new_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (do_alloc & (new_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (do_alloc & (new_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (do_alloc & (new_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (do_alloc & (new_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (do_alloc & (new_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (do_alloc & (new_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (do_alloc & (new_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (do_alloc & (new_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (do_alloc & (new_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (do_alloc & (new_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (do_alloc & (new_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (do_alloc & (new_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (do_alloc & (new_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (do_alloc & (new_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (do_alloc & (new_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (do_alloc & (new_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (do_alloc & (new_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (do_alloc & (new_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (do_alloc & (new_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (do_alloc & (new_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (do_alloc & (new_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (do_alloc & (new_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (do_alloc & (new_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (do_alloc & (new_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (do_alloc & (new_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (do_alloc & (new_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (do_alloc & (new_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (do_alloc & (new_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (do_alloc & (new_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (do_alloc & (new_slot == 64)) begin
-            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
-            gen_known$d = (gen_known$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (do_alloc & (new_slot == 65)) begin
-            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
-            gen_known$d = (gen_known$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (do_alloc & (new_slot == 66)) begin
-            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
-            gen_known$d = (gen_known$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (do_alloc & (new_slot == 67)) begin
-            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
-            gen_known$d = (gen_known$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (do_alloc & (new_slot == 68)) begin
-            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
-            gen_known$d = (gen_known$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (do_alloc & (new_slot == 69)) begin
-            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
-            gen_known$d = (gen_known$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (do_alloc & (new_slot == 70)) begin
-            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
-            gen_known$d = (gen_known$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (do_alloc & (new_slot == 71)) begin
-            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
-            gen_known$d = (gen_known$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (do_alloc & (new_slot == 72)) begin
-            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
-            gen_known$d = (gen_known$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (do_alloc & (new_slot == 73)) begin
-            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
-            gen_known$d = (gen_known$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (do_alloc & (new_slot == 74)) begin
-            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
-            gen_known$d = (gen_known$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (do_alloc & (new_slot == 75)) begin
-            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
-            gen_known$d = (gen_known$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (do_alloc & (new_slot == 76)) begin
-            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
-            gen_known$d = (gen_known$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (do_alloc & (new_slot == 77)) begin
-            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
-            gen_known$d = (gen_known$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (do_alloc & (new_slot == 78)) begin
-            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
-            gen_known$d = (gen_known$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (do_alloc & (new_slot == 79)) begin
-            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
-            gen_known$d = (gen_known$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (do_alloc & (new_slot == 80)) begin
-            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
-            gen_known$d = (gen_known$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (do_alloc & (new_slot == 81)) begin
-            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
-            gen_known$d = (gen_known$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (do_alloc & (new_slot == 82)) begin
-            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
-            gen_known$d = (gen_known$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (do_alloc & (new_slot == 83)) begin
-            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
-            gen_known$d = (gen_known$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (do_alloc & (new_slot == 84)) begin
-            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
-            gen_known$d = (gen_known$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (do_alloc & (new_slot == 85)) begin
-            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
-            gen_known$d = (gen_known$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (do_alloc & (new_slot == 86)) begin
-            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
-            gen_known$d = (gen_known$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (do_alloc & (new_slot == 87)) begin
-            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
-            gen_known$d = (gen_known$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (do_alloc & (new_slot == 88)) begin
-            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
-            gen_known$d = (gen_known$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (do_alloc & (new_slot == 89)) begin
-            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
-            gen_known$d = (gen_known$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (do_alloc & (new_slot == 90)) begin
-            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
-            gen_known$d = (gen_known$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (do_alloc & (new_slot == 91)) begin
-            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
-            gen_known$d = (gen_known$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (do_alloc & (new_slot == 92)) begin
-            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
-            gen_known$d = (gen_known$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (do_alloc & (new_slot == 93)) begin
-            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
-            gen_known$d = (gen_known$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (do_alloc & (new_slot == 94)) begin
-            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
-            gen_known$d = (gen_known$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (do_alloc & (new_slot == 95)) begin
-            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
-            gen_known$d = (gen_known$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (do_alloc & (new_slot == 96)) begin
-            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
-            gen_known$d = (gen_known$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (do_alloc & (new_slot == 97)) begin
-            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
-            gen_known$d = (gen_known$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (do_alloc & (new_slot == 98)) begin
-            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
-            gen_known$d = (gen_known$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (do_alloc & (new_slot == 99)) begin
-            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
-            gen_known$d = (gen_known$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (do_alloc & (new_slot == 100)) begin
-            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
-            gen_known$d = (gen_known$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (do_alloc & (new_slot == 101)) begin
-            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
-            gen_known$d = (gen_known$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (do_alloc & (new_slot == 102)) begin
-            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
-            gen_known$d = (gen_known$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (do_alloc & (new_slot == 103)) begin
-            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
-            gen_known$d = (gen_known$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (do_alloc & (new_slot == 104)) begin
-            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
-            gen_known$d = (gen_known$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (do_alloc & (new_slot == 105)) begin
-            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
-            gen_known$d = (gen_known$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (do_alloc & (new_slot == 106)) begin
-            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
-            gen_known$d = (gen_known$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (do_alloc & (new_slot == 107)) begin
-            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
-            gen_known$d = (gen_known$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (do_alloc & (new_slot == 108)) begin
-            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
-            gen_known$d = (gen_known$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (do_alloc & (new_slot == 109)) begin
-            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
-            gen_known$d = (gen_known$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (do_alloc & (new_slot == 110)) begin
-            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
-            gen_known$d = (gen_known$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (do_alloc & (new_slot == 111)) begin
-            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
-            gen_known$d = (gen_known$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (do_alloc & (new_slot == 112)) begin
-            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
-            gen_known$d = (gen_known$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (do_alloc & (new_slot == 113)) begin
-            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
-            gen_known$d = (gen_known$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (do_alloc & (new_slot == 114)) begin
-            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
-            gen_known$d = (gen_known$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (do_alloc & (new_slot == 115)) begin
-            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
-            gen_known$d = (gen_known$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (do_alloc & (new_slot == 116)) begin
-            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
-            gen_known$d = (gen_known$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (do_alloc & (new_slot == 117)) begin
-            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
-            gen_known$d = (gen_known$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (do_alloc & (new_slot == 118)) begin
-            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
-            gen_known$d = (gen_known$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (do_alloc & (new_slot == 119)) begin
-            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
-            gen_known$d = (gen_known$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (do_alloc & (new_slot == 120)) begin
-            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
-            gen_known$d = (gen_known$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (do_alloc & (new_slot == 121)) begin
-            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
-            gen_known$d = (gen_known$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (do_alloc & (new_slot == 122)) begin
-            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
-            gen_known$d = (gen_known$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (do_alloc & (new_slot == 123)) begin
-            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
-            gen_known$d = (gen_known$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (do_alloc & (new_slot == 124)) begin
-            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
-            gen_known$d = (gen_known$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (do_alloc & (new_slot == 125)) begin
-            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
-            gen_known$d = (gen_known$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (do_alloc & (new_slot == 126)) begin
-            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
-            gen_known$d = (gen_known$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (do_alloc & (new_slot == 127)) begin
-            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
-            gen_known$d = (gen_known$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (do_release & (s_rel_slot$q == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (do_release & (s_rel_slot$q == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (do_release & (s_rel_slot$q == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (do_release & (s_rel_slot$q == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (do_release & (s_rel_slot$q == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (do_release & (s_rel_slot$q == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (do_release & (s_rel_slot$q == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (do_release & (s_rel_slot$q == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (do_release & (s_rel_slot$q == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (do_release & (s_rel_slot$q == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (do_release & (s_rel_slot$q == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (do_release & (s_rel_slot$q == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (do_release & (s_rel_slot$q == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (do_release & (s_rel_slot$q == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (do_release & (s_rel_slot$q == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (do_release & (s_rel_slot$q == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (do_release & (s_rel_slot$q == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (do_release & (s_rel_slot$q == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (do_release & (s_rel_slot$q == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (do_release & (s_rel_slot$q == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (do_release & (s_rel_slot$q == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (do_release & (s_rel_slot$q == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (do_release & (s_rel_slot$q == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (do_release & (s_rel_slot$q == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (do_release & (s_rel_slot$q == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (do_release & (s_rel_slot$q == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (do_release & (s_rel_slot$q == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (do_release & (s_rel_slot$q == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (do_release & (s_rel_slot$q == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (do_release & (s_rel_slot$q == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (do_release & (s_rel_slot$q == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (do_release & (s_rel_slot$q == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (do_release & (s_rel_slot$q == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (do_release & (s_rel_slot$q == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (do_release & (s_rel_slot$q == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (do_release & (s_rel_slot$q == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (do_release & (s_rel_slot$q == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (do_release & (s_rel_slot$q == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (do_release & (s_rel_slot$q == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (do_release & (s_rel_slot$q == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (do_release & (s_rel_slot$q == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (do_release & (s_rel_slot$q == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (do_release & (s_rel_slot$q == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (do_release & (s_rel_slot$q == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (do_release & (s_rel_slot$q == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (do_release & (s_rel_slot$q == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (do_release & (s_rel_slot$q == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (do_release & (s_rel_slot$q == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (do_release & (s_rel_slot$q == 64)) begin
-            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (do_release & (s_rel_slot$q == 65)) begin
-            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (do_release & (s_rel_slot$q == 66)) begin
-            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (do_release & (s_rel_slot$q == 67)) begin
-            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (do_release & (s_rel_slot$q == 68)) begin
-            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (do_release & (s_rel_slot$q == 69)) begin
-            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (do_release & (s_rel_slot$q == 70)) begin
-            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (do_release & (s_rel_slot$q == 71)) begin
-            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (do_release & (s_rel_slot$q == 72)) begin
-            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (do_release & (s_rel_slot$q == 73)) begin
-            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (do_release & (s_rel_slot$q == 74)) begin
-            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (do_release & (s_rel_slot$q == 75)) begin
-            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (do_release & (s_rel_slot$q == 76)) begin
-            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (do_release & (s_rel_slot$q == 77)) begin
-            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (do_release & (s_rel_slot$q == 78)) begin
-            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (do_release & (s_rel_slot$q == 79)) begin
-            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (do_release & (s_rel_slot$q == 80)) begin
-            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (do_release & (s_rel_slot$q == 81)) begin
-            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (do_release & (s_rel_slot$q == 82)) begin
-            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (do_release & (s_rel_slot$q == 83)) begin
-            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (do_release & (s_rel_slot$q == 84)) begin
-            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (do_release & (s_rel_slot$q == 85)) begin
-            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (do_release & (s_rel_slot$q == 86)) begin
-            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (do_release & (s_rel_slot$q == 87)) begin
-            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (do_release & (s_rel_slot$q == 88)) begin
-            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (do_release & (s_rel_slot$q == 89)) begin
-            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (do_release & (s_rel_slot$q == 90)) begin
-            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (do_release & (s_rel_slot$q == 91)) begin
-            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (do_release & (s_rel_slot$q == 92)) begin
-            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (do_release & (s_rel_slot$q == 93)) begin
-            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (do_release & (s_rel_slot$q == 94)) begin
-            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (do_release & (s_rel_slot$q == 95)) begin
-            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (do_release & (s_rel_slot$q == 96)) begin
-            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (do_release & (s_rel_slot$q == 97)) begin
-            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (do_release & (s_rel_slot$q == 98)) begin
-            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (do_release & (s_rel_slot$q == 99)) begin
-            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (do_release & (s_rel_slot$q == 100)) begin
-            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (do_release & (s_rel_slot$q == 101)) begin
-            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (do_release & (s_rel_slot$q == 102)) begin
-            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (do_release & (s_rel_slot$q == 103)) begin
-            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (do_release & (s_rel_slot$q == 104)) begin
-            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (do_release & (s_rel_slot$q == 105)) begin
-            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (do_release & (s_rel_slot$q == 106)) begin
-            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (do_release & (s_rel_slot$q == 107)) begin
-            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (do_release & (s_rel_slot$q == 108)) begin
-            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (do_release & (s_rel_slot$q == 109)) begin
-            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (do_release & (s_rel_slot$q == 110)) begin
-            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (do_release & (s_rel_slot$q == 111)) begin
-            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (do_release & (s_rel_slot$q == 112)) begin
-            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (do_release & (s_rel_slot$q == 113)) begin
-            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (do_release & (s_rel_slot$q == 114)) begin
-            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (do_release & (s_rel_slot$q == 115)) begin
-            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (do_release & (s_rel_slot$q == 116)) begin
-            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (do_release & (s_rel_slot$q == 117)) begin
-            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (do_release & (s_rel_slot$q == 118)) begin
-            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (do_release & (s_rel_slot$q == 119)) begin
-            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (do_release & (s_rel_slot$q == 120)) begin
-            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (do_release & (s_rel_slot$q == 121)) begin
-            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (do_release & (s_rel_slot$q == 122)) begin
-            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (do_release & (s_rel_slot$q == 123)) begin
-            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (do_release & (s_rel_slot$q == 124)) begin
-            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (do_release & (s_rel_slot$q == 125)) begin
-            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (do_release & (s_rel_slot$q == 126)) begin
-            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (do_release & (s_rel_slot$q == 127)) begin
-            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -2222,6 +1347,26 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
     end
 
 endmodule // nt_nic_128_get_rx_msg_info
+
+
+module nt_nic_128_get_rx_msg_info$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$alloc_mask
 
 
 module nt_nic_128_get_rx_msg_info$c_bad_offset(d,q,clock);
@@ -2438,11 +1583,15 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class0$in_use in_use(
@@ -2458,7 +1607,13 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     nt_nic_128_get_rx_msg_info$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -2475,14 +1630,13 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -2514,6 +1668,26 @@ module nt_nic_128_get_rx_msg_info$class0$double_frees(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class0$double_frees
 
 
+module nt_nic_128_get_rx_msg_info$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$class0$freed
+
+
 module nt_nic_128_get_rx_msg_info$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -2533,12 +1707,13 @@ module nt_nic_128_get_rx_msg_info$class0$in_use(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class0$in_use
 
 
-module nt_nic_128_get_rx_msg_info$class0$lowest_free(bitmap,found,index);
+module nt_nic_128_get_rx_msg_info$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -2546,6 +1721,7 @@ module nt_nic_128_get_rx_msg_info$class0$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -2961,11 +2137,15 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class1$in_use in_use(
@@ -2981,7 +2161,13 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     nt_nic_128_get_rx_msg_info$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -2998,14 +2184,13 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -3037,6 +2222,26 @@ module nt_nic_128_get_rx_msg_info$class1$double_frees(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class1$double_frees
 
 
+module nt_nic_128_get_rx_msg_info$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$class1$freed
+
+
 module nt_nic_128_get_rx_msg_info$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -3056,12 +2261,13 @@ module nt_nic_128_get_rx_msg_info$class1$in_use(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class1$in_use
 
 
-module nt_nic_128_get_rx_msg_info$class1$lowest_free(bitmap,found,index);
+module nt_nic_128_get_rx_msg_info$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -3069,6 +2275,7 @@ module nt_nic_128_get_rx_msg_info$class1$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -3484,11 +2691,15 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class2$in_use in_use(
@@ -3504,7 +2715,13 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     nt_nic_128_get_rx_msg_info$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -3521,14 +2738,13 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -3560,6 +2776,26 @@ module nt_nic_128_get_rx_msg_info$class2$double_frees(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class2$double_frees
 
 
+module nt_nic_128_get_rx_msg_info$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$class2$freed
+
+
 module nt_nic_128_get_rx_msg_info$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -3579,12 +2815,13 @@ module nt_nic_128_get_rx_msg_info$class2$in_use(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class2$in_use
 
 
-module nt_nic_128_get_rx_msg_info$class2$lowest_free(bitmap,found,index);
+module nt_nic_128_get_rx_msg_info$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -3592,6 +2829,7 @@ module nt_nic_128_get_rx_msg_info$class2$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4007,11 +3245,15 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class3$in_use in_use(
@@ -4027,7 +3269,13 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     nt_nic_128_get_rx_msg_info$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -4044,14 +3292,13 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -4083,6 +3330,26 @@ module nt_nic_128_get_rx_msg_info$class3$double_frees(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class3$double_frees
 
 
+module nt_nic_128_get_rx_msg_info$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$class3$freed
+
+
 module nt_nic_128_get_rx_msg_info$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -4102,12 +3369,13 @@ module nt_nic_128_get_rx_msg_info$class3$in_use(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$class3$in_use
 
 
-module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index);
+module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -4115,6 +3383,7 @@ module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -6771,11 +6040,15 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$ids$in_use in_use(
@@ -6791,7 +6064,13 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     nt_nic_128_get_rx_msg_info$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_get_rx_msg_info$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -6808,14 +6087,13 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -6847,6 +6125,26 @@ module nt_nic_128_get_rx_msg_info$ids$double_frees(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$ids$double_frees
 
 
+module nt_nic_128_get_rx_msg_info$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$ids$freed
+
+
 module nt_nic_128_get_rx_msg_info$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -6866,12 +6164,13 @@ module nt_nic_128_get_rx_msg_info$ids$in_use(d,q,clock);
 endmodule // nt_nic_128_get_rx_msg_info$ids$in_use
 
 
-module nt_nic_128_get_rx_msg_info$ids$lowest_free(bitmap,found,index);
+module nt_nic_128_get_rx_msg_info$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -6879,6 +6178,7 @@ module nt_nic_128_get_rx_msg_info$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -7610,6 +6910,26 @@ module nt_nic_128_get_rx_msg_info$r_valid(d,q,clock);
     end
 
 endmodule // nt_nic_128_get_rx_msg_info$r_valid
+
+
+module nt_nic_128_get_rx_msg_info$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_get_rx_msg_info$release_mask
 
 
 module nt_nic_128_get_rx_msg_info$s_h0(d,q,clock);

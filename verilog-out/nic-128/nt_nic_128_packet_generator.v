@@ -143,6 +143,12 @@ module nt_nic_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev
     reg  [31:0] drops$d;
     wire  [31:0] drops$q;
     reg  drops$clock;
+    reg  [6:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [127:0] sent_mask$onehot;
+    reg  [6:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [127:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
@@ -169,7 +175,6 @@ module nt_nic_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev
     reg  [6:0] issue_index;
     reg  refill;
     reg  [7:0] tokens_after_refill;
-    reg  [127:0] pending_cleared;
 
     // Sub module instances
     nt_nic_128_packet_generator$immediate immediate(
@@ -324,6 +329,16 @@ module nt_nic_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev
         .q(drops$q),
         .clock(drops$clock)
     );
+    nt_nic_128_packet_generator$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_nic_128_packet_generator$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -471,14 +486,11 @@ module nt_nic_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev
         fwd_gen$d = s1_ins_gen$q;
         fwd_credit$d = ins_credit;
         fwd_meta$d = s1_ins_meta$q;
-        pending_cleared = pending$q;
-        if (send_pull) begin
-            pending_cleared = (pending$q & ~(1 << (s1_scan_index$q)) | ((1'b0) << (s1_scan_index$q)));
-        end
-        pending$d = pending_cleared;
-        if (s1_ins_valid$q) begin
-            pending$d = (pending_cleared & ~(1 << (s1_ins_index$q)) | ((1'b1) << (s1_ins_index$q)));
-        end
+        sent_mask$index = s1_scan_index$q;
+        sent_mask$enable = send_pull;
+        inserted_mask$index = s1_ins_index$q;
+        inserted_mask$enable = s1_ins_valid$q;
+        pending$d = (pending$q & (~sent_mask$onehot)) | inserted_mask$onehot;
         issue_index = scan_ptr$q;
         if (scan_ready & (~send_pull)) begin
             issue_index = s1_scan_index$q;
@@ -978,6 +990,26 @@ module nt_nic_128_packet_generator$immediate$write_ptr(d,q,clock);
 endmodule // nt_nic_128_packet_generator$immediate$write_ptr
 
 
+module nt_nic_128_packet_generator$inserted_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_packet_generator$inserted_mask
+
+
 module nt_nic_128_packet_generator$merges(d,q,clock);
 
     // Module arguments
@@ -1290,6 +1322,26 @@ module nt_nic_128_packet_generator$sent(d,q,clock);
     end
 
 endmodule // nt_nic_128_packet_generator$sent
+
+
+module nt_nic_128_packet_generator$sent_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_packet_generator$sent_mask
 
 
 module nt_nic_128_packet_generator$tokens(d,q,clock);

@@ -73,137 +73,8 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones_n = 128'hffffffffffffffffffffffffffffffff;
     localparam  id_high_mask = 16'hff80;
     localparam  slot_count = 16'h80;
-    localparam  slot_ids$0 = 7'b0;
-    localparam  slot_ids$1 = 7'b1;
-    localparam  slot_ids$2 = 7'b10;
-    localparam  slot_ids$3 = 7'b11;
-    localparam  slot_ids$4 = 7'b100;
-    localparam  slot_ids$5 = 7'b101;
-    localparam  slot_ids$6 = 7'b110;
-    localparam  slot_ids$7 = 7'b111;
-    localparam  slot_ids$8 = 7'b1000;
-    localparam  slot_ids$9 = 7'b1001;
-    localparam  slot_ids$10 = 7'b1010;
-    localparam  slot_ids$11 = 7'b1011;
-    localparam  slot_ids$12 = 7'b1100;
-    localparam  slot_ids$13 = 7'b1101;
-    localparam  slot_ids$14 = 7'b1110;
-    localparam  slot_ids$15 = 7'b1111;
-    localparam  slot_ids$16 = 7'b10000;
-    localparam  slot_ids$17 = 7'b10001;
-    localparam  slot_ids$18 = 7'b10010;
-    localparam  slot_ids$19 = 7'b10011;
-    localparam  slot_ids$20 = 7'b10100;
-    localparam  slot_ids$21 = 7'b10101;
-    localparam  slot_ids$22 = 7'b10110;
-    localparam  slot_ids$23 = 7'b10111;
-    localparam  slot_ids$24 = 7'b11000;
-    localparam  slot_ids$25 = 7'b11001;
-    localparam  slot_ids$26 = 7'b11010;
-    localparam  slot_ids$27 = 7'b11011;
-    localparam  slot_ids$28 = 7'b11100;
-    localparam  slot_ids$29 = 7'b11101;
-    localparam  slot_ids$30 = 7'b11110;
-    localparam  slot_ids$31 = 7'b11111;
-    localparam  slot_ids$32 = 7'b100000;
-    localparam  slot_ids$33 = 7'b100001;
-    localparam  slot_ids$34 = 7'b100010;
-    localparam  slot_ids$35 = 7'b100011;
-    localparam  slot_ids$36 = 7'b100100;
-    localparam  slot_ids$37 = 7'b100101;
-    localparam  slot_ids$38 = 7'b100110;
-    localparam  slot_ids$39 = 7'b100111;
-    localparam  slot_ids$40 = 7'b101000;
-    localparam  slot_ids$41 = 7'b101001;
-    localparam  slot_ids$42 = 7'b101010;
-    localparam  slot_ids$43 = 7'b101011;
-    localparam  slot_ids$44 = 7'b101100;
-    localparam  slot_ids$45 = 7'b101101;
-    localparam  slot_ids$46 = 7'b101110;
-    localparam  slot_ids$47 = 7'b101111;
-    localparam  slot_ids$48 = 7'b110000;
-    localparam  slot_ids$49 = 7'b110001;
-    localparam  slot_ids$50 = 7'b110010;
-    localparam  slot_ids$51 = 7'b110011;
-    localparam  slot_ids$52 = 7'b110100;
-    localparam  slot_ids$53 = 7'b110101;
-    localparam  slot_ids$54 = 7'b110110;
-    localparam  slot_ids$55 = 7'b110111;
-    localparam  slot_ids$56 = 7'b111000;
-    localparam  slot_ids$57 = 7'b111001;
-    localparam  slot_ids$58 = 7'b111010;
-    localparam  slot_ids$59 = 7'b111011;
-    localparam  slot_ids$60 = 7'b111100;
-    localparam  slot_ids$61 = 7'b111101;
-    localparam  slot_ids$62 = 7'b111110;
-    localparam  slot_ids$63 = 7'b111111;
-    localparam  slot_ids$64 = 7'b1000000;
-    localparam  slot_ids$65 = 7'b1000001;
-    localparam  slot_ids$66 = 7'b1000010;
-    localparam  slot_ids$67 = 7'b1000011;
-    localparam  slot_ids$68 = 7'b1000100;
-    localparam  slot_ids$69 = 7'b1000101;
-    localparam  slot_ids$70 = 7'b1000110;
-    localparam  slot_ids$71 = 7'b1000111;
-    localparam  slot_ids$72 = 7'b1001000;
-    localparam  slot_ids$73 = 7'b1001001;
-    localparam  slot_ids$74 = 7'b1001010;
-    localparam  slot_ids$75 = 7'b1001011;
-    localparam  slot_ids$76 = 7'b1001100;
-    localparam  slot_ids$77 = 7'b1001101;
-    localparam  slot_ids$78 = 7'b1001110;
-    localparam  slot_ids$79 = 7'b1001111;
-    localparam  slot_ids$80 = 7'b1010000;
-    localparam  slot_ids$81 = 7'b1010001;
-    localparam  slot_ids$82 = 7'b1010010;
-    localparam  slot_ids$83 = 7'b1010011;
-    localparam  slot_ids$84 = 7'b1010100;
-    localparam  slot_ids$85 = 7'b1010101;
-    localparam  slot_ids$86 = 7'b1010110;
-    localparam  slot_ids$87 = 7'b1010111;
-    localparam  slot_ids$88 = 7'b1011000;
-    localparam  slot_ids$89 = 7'b1011001;
-    localparam  slot_ids$90 = 7'b1011010;
-    localparam  slot_ids$91 = 7'b1011011;
-    localparam  slot_ids$92 = 7'b1011100;
-    localparam  slot_ids$93 = 7'b1011101;
-    localparam  slot_ids$94 = 7'b1011110;
-    localparam  slot_ids$95 = 7'b1011111;
-    localparam  slot_ids$96 = 7'b1100000;
-    localparam  slot_ids$97 = 7'b1100001;
-    localparam  slot_ids$98 = 7'b1100010;
-    localparam  slot_ids$99 = 7'b1100011;
-    localparam  slot_ids$100 = 7'b1100100;
-    localparam  slot_ids$101 = 7'b1100101;
-    localparam  slot_ids$102 = 7'b1100110;
-    localparam  slot_ids$103 = 7'b1100111;
-    localparam  slot_ids$104 = 7'b1101000;
-    localparam  slot_ids$105 = 7'b1101001;
-    localparam  slot_ids$106 = 7'b1101010;
-    localparam  slot_ids$107 = 7'b1101011;
-    localparam  slot_ids$108 = 7'b1101100;
-    localparam  slot_ids$109 = 7'b1101101;
-    localparam  slot_ids$110 = 7'b1101110;
-    localparam  slot_ids$111 = 7'b1101111;
-    localparam  slot_ids$112 = 7'b1110000;
-    localparam  slot_ids$113 = 7'b1110001;
-    localparam  slot_ids$114 = 7'b1110010;
-    localparam  slot_ids$115 = 7'b1110011;
-    localparam  slot_ids$116 = 7'b1110100;
-    localparam  slot_ids$117 = 7'b1110101;
-    localparam  slot_ids$118 = 7'b1110110;
-    localparam  slot_ids$119 = 7'b1110111;
-    localparam  slot_ids$120 = 7'b1111000;
-    localparam  slot_ids$121 = 7'b1111001;
-    localparam  slot_ids$122 = 7'b1111010;
-    localparam  slot_ids$123 = 7'b1111011;
-    localparam  slot_ids$124 = 7'b1111100;
-    localparam  slot_ids$125 = 7'b1111101;
-    localparam  slot_ids$126 = 7'b1111110;
-    localparam  slot_ids$127 = 7'b1111111;
 
     // Stub signals
     reg  [6:0] slot_ram$read_address;
@@ -232,12 +103,15 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     reg  [127:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [6:0] rr_above$index;
+    wire  [127:0] rr_above$onehot;
     reg  [127:0] rr_any$bitmap;
     wire  rr_any$found;
     wire  [6:0] rr_any$index;
+    wire  [127:0] rr_any$onehot;
     reg  [63:0] off_ffs$bitmap;
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
     reg  [127:0] active_bits$d;
     wire  [127:0] active_bits$q;
     reg  active_bits$clock;
@@ -349,6 +223,12 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
+    reg  [6:0] last_mask$index;
+    reg  last_mask$enable;
+    wire  [127:0] last_mask$onehot;
+    reg  [6:0] written_mask$index;
+    reg  written_mask$enable;
+    wire  [127:0] written_mask$onehot;
 
     // Local signals
     reg  ev_dlv;
@@ -466,17 +346,20 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     nt_nic_128_packetization$rr_above rr_above(
         .bitmap(rr_above$bitmap),
         .found(rr_above$found),
-        .index(rr_above$index)
+        .index(rr_above$index),
+        .onehot(rr_above$onehot)
     );
     nt_nic_128_packetization$rr_any rr_any(
         .bitmap(rr_any$bitmap),
         .found(rr_any$found),
-        .index(rr_any$index)
+        .index(rr_any$index),
+        .onehot(rr_any$onehot)
     );
     nt_nic_128_packetization$off_ffs off_ffs(
         .bitmap(off_ffs$bitmap),
         .found(off_ffs$found),
-        .index(off_ffs$index)
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
     );
     nt_nic_128_packetization$active_bits active_bits(
         .d(active_bits$d),
@@ -663,6 +546,16 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
+    nt_nic_128_packetization$last_mask last_mask(
+        .index(last_mask$index),
+        .enable(last_mask$enable),
+        .onehot(last_mask$onehot)
+    );
+    nt_nic_128_packetization$written_mask written_mask(
+        .index(written_mask$index),
+        .enable(written_mask$enable),
+        .onehot(written_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -763,7 +656,9 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        last_mask$index = rr_last$q;
+        last_mask$enable = 1'b1;
+        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -1000,646 +895,17 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
         u_sendable = u_active & |n_elig;
-        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
-            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
-            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
-            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
-            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
-            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
-            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
-            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
-            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
-            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
-            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
-            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
-            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
-            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
-            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
-            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
-            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
-            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
-            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
-            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
-            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
-            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
-            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
-            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
-            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
-            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
-            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
-            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
-            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
-            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
-            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
-            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
-            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
-            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
-            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
-            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
-            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
-            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
-            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
-            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
-            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
-            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
-            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
-            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
-            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
-            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
-            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
-            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
-            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$16)) begin
-            active_bits$d = (active_bits$q & ~(1 << (16)) | ((u_active) << (16)));
-            sendable$d = (sendable$q & ~(1 << (16)) | ((u_sendable) << (16)));
-            id_known$d = (id_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$17)) begin
-            active_bits$d = (active_bits$q & ~(1 << (17)) | ((u_active) << (17)));
-            sendable$d = (sendable$q & ~(1 << (17)) | ((u_sendable) << (17)));
-            id_known$d = (id_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$18)) begin
-            active_bits$d = (active_bits$q & ~(1 << (18)) | ((u_active) << (18)));
-            sendable$d = (sendable$q & ~(1 << (18)) | ((u_sendable) << (18)));
-            id_known$d = (id_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$19)) begin
-            active_bits$d = (active_bits$q & ~(1 << (19)) | ((u_active) << (19)));
-            sendable$d = (sendable$q & ~(1 << (19)) | ((u_sendable) << (19)));
-            id_known$d = (id_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$20)) begin
-            active_bits$d = (active_bits$q & ~(1 << (20)) | ((u_active) << (20)));
-            sendable$d = (sendable$q & ~(1 << (20)) | ((u_sendable) << (20)));
-            id_known$d = (id_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$21)) begin
-            active_bits$d = (active_bits$q & ~(1 << (21)) | ((u_active) << (21)));
-            sendable$d = (sendable$q & ~(1 << (21)) | ((u_sendable) << (21)));
-            id_known$d = (id_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$22)) begin
-            active_bits$d = (active_bits$q & ~(1 << (22)) | ((u_active) << (22)));
-            sendable$d = (sendable$q & ~(1 << (22)) | ((u_sendable) << (22)));
-            id_known$d = (id_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$23)) begin
-            active_bits$d = (active_bits$q & ~(1 << (23)) | ((u_active) << (23)));
-            sendable$d = (sendable$q & ~(1 << (23)) | ((u_sendable) << (23)));
-            id_known$d = (id_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$24)) begin
-            active_bits$d = (active_bits$q & ~(1 << (24)) | ((u_active) << (24)));
-            sendable$d = (sendable$q & ~(1 << (24)) | ((u_sendable) << (24)));
-            id_known$d = (id_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$25)) begin
-            active_bits$d = (active_bits$q & ~(1 << (25)) | ((u_active) << (25)));
-            sendable$d = (sendable$q & ~(1 << (25)) | ((u_sendable) << (25)));
-            id_known$d = (id_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$26)) begin
-            active_bits$d = (active_bits$q & ~(1 << (26)) | ((u_active) << (26)));
-            sendable$d = (sendable$q & ~(1 << (26)) | ((u_sendable) << (26)));
-            id_known$d = (id_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$27)) begin
-            active_bits$d = (active_bits$q & ~(1 << (27)) | ((u_active) << (27)));
-            sendable$d = (sendable$q & ~(1 << (27)) | ((u_sendable) << (27)));
-            id_known$d = (id_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$28)) begin
-            active_bits$d = (active_bits$q & ~(1 << (28)) | ((u_active) << (28)));
-            sendable$d = (sendable$q & ~(1 << (28)) | ((u_sendable) << (28)));
-            id_known$d = (id_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$29)) begin
-            active_bits$d = (active_bits$q & ~(1 << (29)) | ((u_active) << (29)));
-            sendable$d = (sendable$q & ~(1 << (29)) | ((u_sendable) << (29)));
-            id_known$d = (id_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$30)) begin
-            active_bits$d = (active_bits$q & ~(1 << (30)) | ((u_active) << (30)));
-            sendable$d = (sendable$q & ~(1 << (30)) | ((u_sendable) << (30)));
-            id_known$d = (id_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$31)) begin
-            active_bits$d = (active_bits$q & ~(1 << (31)) | ((u_active) << (31)));
-            sendable$d = (sendable$q & ~(1 << (31)) | ((u_sendable) << (31)));
-            id_known$d = (id_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$32)) begin
-            active_bits$d = (active_bits$q & ~(1 << (32)) | ((u_active) << (32)));
-            sendable$d = (sendable$q & ~(1 << (32)) | ((u_sendable) << (32)));
-            id_known$d = (id_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$33)) begin
-            active_bits$d = (active_bits$q & ~(1 << (33)) | ((u_active) << (33)));
-            sendable$d = (sendable$q & ~(1 << (33)) | ((u_sendable) << (33)));
-            id_known$d = (id_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$34)) begin
-            active_bits$d = (active_bits$q & ~(1 << (34)) | ((u_active) << (34)));
-            sendable$d = (sendable$q & ~(1 << (34)) | ((u_sendable) << (34)));
-            id_known$d = (id_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$35)) begin
-            active_bits$d = (active_bits$q & ~(1 << (35)) | ((u_active) << (35)));
-            sendable$d = (sendable$q & ~(1 << (35)) | ((u_sendable) << (35)));
-            id_known$d = (id_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$36)) begin
-            active_bits$d = (active_bits$q & ~(1 << (36)) | ((u_active) << (36)));
-            sendable$d = (sendable$q & ~(1 << (36)) | ((u_sendable) << (36)));
-            id_known$d = (id_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$37)) begin
-            active_bits$d = (active_bits$q & ~(1 << (37)) | ((u_active) << (37)));
-            sendable$d = (sendable$q & ~(1 << (37)) | ((u_sendable) << (37)));
-            id_known$d = (id_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$38)) begin
-            active_bits$d = (active_bits$q & ~(1 << (38)) | ((u_active) << (38)));
-            sendable$d = (sendable$q & ~(1 << (38)) | ((u_sendable) << (38)));
-            id_known$d = (id_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$39)) begin
-            active_bits$d = (active_bits$q & ~(1 << (39)) | ((u_active) << (39)));
-            sendable$d = (sendable$q & ~(1 << (39)) | ((u_sendable) << (39)));
-            id_known$d = (id_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$40)) begin
-            active_bits$d = (active_bits$q & ~(1 << (40)) | ((u_active) << (40)));
-            sendable$d = (sendable$q & ~(1 << (40)) | ((u_sendable) << (40)));
-            id_known$d = (id_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$41)) begin
-            active_bits$d = (active_bits$q & ~(1 << (41)) | ((u_active) << (41)));
-            sendable$d = (sendable$q & ~(1 << (41)) | ((u_sendable) << (41)));
-            id_known$d = (id_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$42)) begin
-            active_bits$d = (active_bits$q & ~(1 << (42)) | ((u_active) << (42)));
-            sendable$d = (sendable$q & ~(1 << (42)) | ((u_sendable) << (42)));
-            id_known$d = (id_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$43)) begin
-            active_bits$d = (active_bits$q & ~(1 << (43)) | ((u_active) << (43)));
-            sendable$d = (sendable$q & ~(1 << (43)) | ((u_sendable) << (43)));
-            id_known$d = (id_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$44)) begin
-            active_bits$d = (active_bits$q & ~(1 << (44)) | ((u_active) << (44)));
-            sendable$d = (sendable$q & ~(1 << (44)) | ((u_sendable) << (44)));
-            id_known$d = (id_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$45)) begin
-            active_bits$d = (active_bits$q & ~(1 << (45)) | ((u_active) << (45)));
-            sendable$d = (sendable$q & ~(1 << (45)) | ((u_sendable) << (45)));
-            id_known$d = (id_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$46)) begin
-            active_bits$d = (active_bits$q & ~(1 << (46)) | ((u_active) << (46)));
-            sendable$d = (sendable$q & ~(1 << (46)) | ((u_sendable) << (46)));
-            id_known$d = (id_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$47)) begin
-            active_bits$d = (active_bits$q & ~(1 << (47)) | ((u_active) << (47)));
-            sendable$d = (sendable$q & ~(1 << (47)) | ((u_sendable) << (47)));
-            id_known$d = (id_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$48)) begin
-            active_bits$d = (active_bits$q & ~(1 << (48)) | ((u_active) << (48)));
-            sendable$d = (sendable$q & ~(1 << (48)) | ((u_sendable) << (48)));
-            id_known$d = (id_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$49)) begin
-            active_bits$d = (active_bits$q & ~(1 << (49)) | ((u_active) << (49)));
-            sendable$d = (sendable$q & ~(1 << (49)) | ((u_sendable) << (49)));
-            id_known$d = (id_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$50)) begin
-            active_bits$d = (active_bits$q & ~(1 << (50)) | ((u_active) << (50)));
-            sendable$d = (sendable$q & ~(1 << (50)) | ((u_sendable) << (50)));
-            id_known$d = (id_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$51)) begin
-            active_bits$d = (active_bits$q & ~(1 << (51)) | ((u_active) << (51)));
-            sendable$d = (sendable$q & ~(1 << (51)) | ((u_sendable) << (51)));
-            id_known$d = (id_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$52)) begin
-            active_bits$d = (active_bits$q & ~(1 << (52)) | ((u_active) << (52)));
-            sendable$d = (sendable$q & ~(1 << (52)) | ((u_sendable) << (52)));
-            id_known$d = (id_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$53)) begin
-            active_bits$d = (active_bits$q & ~(1 << (53)) | ((u_active) << (53)));
-            sendable$d = (sendable$q & ~(1 << (53)) | ((u_sendable) << (53)));
-            id_known$d = (id_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$54)) begin
-            active_bits$d = (active_bits$q & ~(1 << (54)) | ((u_active) << (54)));
-            sendable$d = (sendable$q & ~(1 << (54)) | ((u_sendable) << (54)));
-            id_known$d = (id_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$55)) begin
-            active_bits$d = (active_bits$q & ~(1 << (55)) | ((u_active) << (55)));
-            sendable$d = (sendable$q & ~(1 << (55)) | ((u_sendable) << (55)));
-            id_known$d = (id_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$56)) begin
-            active_bits$d = (active_bits$q & ~(1 << (56)) | ((u_active) << (56)));
-            sendable$d = (sendable$q & ~(1 << (56)) | ((u_sendable) << (56)));
-            id_known$d = (id_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$57)) begin
-            active_bits$d = (active_bits$q & ~(1 << (57)) | ((u_active) << (57)));
-            sendable$d = (sendable$q & ~(1 << (57)) | ((u_sendable) << (57)));
-            id_known$d = (id_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$58)) begin
-            active_bits$d = (active_bits$q & ~(1 << (58)) | ((u_active) << (58)));
-            sendable$d = (sendable$q & ~(1 << (58)) | ((u_sendable) << (58)));
-            id_known$d = (id_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$59)) begin
-            active_bits$d = (active_bits$q & ~(1 << (59)) | ((u_active) << (59)));
-            sendable$d = (sendable$q & ~(1 << (59)) | ((u_sendable) << (59)));
-            id_known$d = (id_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$60)) begin
-            active_bits$d = (active_bits$q & ~(1 << (60)) | ((u_active) << (60)));
-            sendable$d = (sendable$q & ~(1 << (60)) | ((u_sendable) << (60)));
-            id_known$d = (id_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$61)) begin
-            active_bits$d = (active_bits$q & ~(1 << (61)) | ((u_active) << (61)));
-            sendable$d = (sendable$q & ~(1 << (61)) | ((u_sendable) << (61)));
-            id_known$d = (id_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$62)) begin
-            active_bits$d = (active_bits$q & ~(1 << (62)) | ((u_active) << (62)));
-            sendable$d = (sendable$q & ~(1 << (62)) | ((u_sendable) << (62)));
-            id_known$d = (id_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$63)) begin
-            active_bits$d = (active_bits$q & ~(1 << (63)) | ((u_active) << (63)));
-            sendable$d = (sendable$q & ~(1 << (63)) | ((u_sendable) << (63)));
-            id_known$d = (id_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$64)) begin
-            active_bits$d = (active_bits$q & ~(1 << (64)) | ((u_active) << (64)));
-            sendable$d = (sendable$q & ~(1 << (64)) | ((u_sendable) << (64)));
-            id_known$d = (id_known$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$65)) begin
-            active_bits$d = (active_bits$q & ~(1 << (65)) | ((u_active) << (65)));
-            sendable$d = (sendable$q & ~(1 << (65)) | ((u_sendable) << (65)));
-            id_known$d = (id_known$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$66)) begin
-            active_bits$d = (active_bits$q & ~(1 << (66)) | ((u_active) << (66)));
-            sendable$d = (sendable$q & ~(1 << (66)) | ((u_sendable) << (66)));
-            id_known$d = (id_known$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$67)) begin
-            active_bits$d = (active_bits$q & ~(1 << (67)) | ((u_active) << (67)));
-            sendable$d = (sendable$q & ~(1 << (67)) | ((u_sendable) << (67)));
-            id_known$d = (id_known$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$68)) begin
-            active_bits$d = (active_bits$q & ~(1 << (68)) | ((u_active) << (68)));
-            sendable$d = (sendable$q & ~(1 << (68)) | ((u_sendable) << (68)));
-            id_known$d = (id_known$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$69)) begin
-            active_bits$d = (active_bits$q & ~(1 << (69)) | ((u_active) << (69)));
-            sendable$d = (sendable$q & ~(1 << (69)) | ((u_sendable) << (69)));
-            id_known$d = (id_known$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$70)) begin
-            active_bits$d = (active_bits$q & ~(1 << (70)) | ((u_active) << (70)));
-            sendable$d = (sendable$q & ~(1 << (70)) | ((u_sendable) << (70)));
-            id_known$d = (id_known$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$71)) begin
-            active_bits$d = (active_bits$q & ~(1 << (71)) | ((u_active) << (71)));
-            sendable$d = (sendable$q & ~(1 << (71)) | ((u_sendable) << (71)));
-            id_known$d = (id_known$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$72)) begin
-            active_bits$d = (active_bits$q & ~(1 << (72)) | ((u_active) << (72)));
-            sendable$d = (sendable$q & ~(1 << (72)) | ((u_sendable) << (72)));
-            id_known$d = (id_known$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$73)) begin
-            active_bits$d = (active_bits$q & ~(1 << (73)) | ((u_active) << (73)));
-            sendable$d = (sendable$q & ~(1 << (73)) | ((u_sendable) << (73)));
-            id_known$d = (id_known$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$74)) begin
-            active_bits$d = (active_bits$q & ~(1 << (74)) | ((u_active) << (74)));
-            sendable$d = (sendable$q & ~(1 << (74)) | ((u_sendable) << (74)));
-            id_known$d = (id_known$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$75)) begin
-            active_bits$d = (active_bits$q & ~(1 << (75)) | ((u_active) << (75)));
-            sendable$d = (sendable$q & ~(1 << (75)) | ((u_sendable) << (75)));
-            id_known$d = (id_known$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$76)) begin
-            active_bits$d = (active_bits$q & ~(1 << (76)) | ((u_active) << (76)));
-            sendable$d = (sendable$q & ~(1 << (76)) | ((u_sendable) << (76)));
-            id_known$d = (id_known$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$77)) begin
-            active_bits$d = (active_bits$q & ~(1 << (77)) | ((u_active) << (77)));
-            sendable$d = (sendable$q & ~(1 << (77)) | ((u_sendable) << (77)));
-            id_known$d = (id_known$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$78)) begin
-            active_bits$d = (active_bits$q & ~(1 << (78)) | ((u_active) << (78)));
-            sendable$d = (sendable$q & ~(1 << (78)) | ((u_sendable) << (78)));
-            id_known$d = (id_known$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$79)) begin
-            active_bits$d = (active_bits$q & ~(1 << (79)) | ((u_active) << (79)));
-            sendable$d = (sendable$q & ~(1 << (79)) | ((u_sendable) << (79)));
-            id_known$d = (id_known$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$80)) begin
-            active_bits$d = (active_bits$q & ~(1 << (80)) | ((u_active) << (80)));
-            sendable$d = (sendable$q & ~(1 << (80)) | ((u_sendable) << (80)));
-            id_known$d = (id_known$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$81)) begin
-            active_bits$d = (active_bits$q & ~(1 << (81)) | ((u_active) << (81)));
-            sendable$d = (sendable$q & ~(1 << (81)) | ((u_sendable) << (81)));
-            id_known$d = (id_known$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$82)) begin
-            active_bits$d = (active_bits$q & ~(1 << (82)) | ((u_active) << (82)));
-            sendable$d = (sendable$q & ~(1 << (82)) | ((u_sendable) << (82)));
-            id_known$d = (id_known$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$83)) begin
-            active_bits$d = (active_bits$q & ~(1 << (83)) | ((u_active) << (83)));
-            sendable$d = (sendable$q & ~(1 << (83)) | ((u_sendable) << (83)));
-            id_known$d = (id_known$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$84)) begin
-            active_bits$d = (active_bits$q & ~(1 << (84)) | ((u_active) << (84)));
-            sendable$d = (sendable$q & ~(1 << (84)) | ((u_sendable) << (84)));
-            id_known$d = (id_known$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$85)) begin
-            active_bits$d = (active_bits$q & ~(1 << (85)) | ((u_active) << (85)));
-            sendable$d = (sendable$q & ~(1 << (85)) | ((u_sendable) << (85)));
-            id_known$d = (id_known$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$86)) begin
-            active_bits$d = (active_bits$q & ~(1 << (86)) | ((u_active) << (86)));
-            sendable$d = (sendable$q & ~(1 << (86)) | ((u_sendable) << (86)));
-            id_known$d = (id_known$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$87)) begin
-            active_bits$d = (active_bits$q & ~(1 << (87)) | ((u_active) << (87)));
-            sendable$d = (sendable$q & ~(1 << (87)) | ((u_sendable) << (87)));
-            id_known$d = (id_known$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$88)) begin
-            active_bits$d = (active_bits$q & ~(1 << (88)) | ((u_active) << (88)));
-            sendable$d = (sendable$q & ~(1 << (88)) | ((u_sendable) << (88)));
-            id_known$d = (id_known$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$89)) begin
-            active_bits$d = (active_bits$q & ~(1 << (89)) | ((u_active) << (89)));
-            sendable$d = (sendable$q & ~(1 << (89)) | ((u_sendable) << (89)));
-            id_known$d = (id_known$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$90)) begin
-            active_bits$d = (active_bits$q & ~(1 << (90)) | ((u_active) << (90)));
-            sendable$d = (sendable$q & ~(1 << (90)) | ((u_sendable) << (90)));
-            id_known$d = (id_known$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$91)) begin
-            active_bits$d = (active_bits$q & ~(1 << (91)) | ((u_active) << (91)));
-            sendable$d = (sendable$q & ~(1 << (91)) | ((u_sendable) << (91)));
-            id_known$d = (id_known$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$92)) begin
-            active_bits$d = (active_bits$q & ~(1 << (92)) | ((u_active) << (92)));
-            sendable$d = (sendable$q & ~(1 << (92)) | ((u_sendable) << (92)));
-            id_known$d = (id_known$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$93)) begin
-            active_bits$d = (active_bits$q & ~(1 << (93)) | ((u_active) << (93)));
-            sendable$d = (sendable$q & ~(1 << (93)) | ((u_sendable) << (93)));
-            id_known$d = (id_known$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$94)) begin
-            active_bits$d = (active_bits$q & ~(1 << (94)) | ((u_active) << (94)));
-            sendable$d = (sendable$q & ~(1 << (94)) | ((u_sendable) << (94)));
-            id_known$d = (id_known$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$95)) begin
-            active_bits$d = (active_bits$q & ~(1 << (95)) | ((u_active) << (95)));
-            sendable$d = (sendable$q & ~(1 << (95)) | ((u_sendable) << (95)));
-            id_known$d = (id_known$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$96)) begin
-            active_bits$d = (active_bits$q & ~(1 << (96)) | ((u_active) << (96)));
-            sendable$d = (sendable$q & ~(1 << (96)) | ((u_sendable) << (96)));
-            id_known$d = (id_known$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$97)) begin
-            active_bits$d = (active_bits$q & ~(1 << (97)) | ((u_active) << (97)));
-            sendable$d = (sendable$q & ~(1 << (97)) | ((u_sendable) << (97)));
-            id_known$d = (id_known$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$98)) begin
-            active_bits$d = (active_bits$q & ~(1 << (98)) | ((u_active) << (98)));
-            sendable$d = (sendable$q & ~(1 << (98)) | ((u_sendable) << (98)));
-            id_known$d = (id_known$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$99)) begin
-            active_bits$d = (active_bits$q & ~(1 << (99)) | ((u_active) << (99)));
-            sendable$d = (sendable$q & ~(1 << (99)) | ((u_sendable) << (99)));
-            id_known$d = (id_known$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$100)) begin
-            active_bits$d = (active_bits$q & ~(1 << (100)) | ((u_active) << (100)));
-            sendable$d = (sendable$q & ~(1 << (100)) | ((u_sendable) << (100)));
-            id_known$d = (id_known$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$101)) begin
-            active_bits$d = (active_bits$q & ~(1 << (101)) | ((u_active) << (101)));
-            sendable$d = (sendable$q & ~(1 << (101)) | ((u_sendable) << (101)));
-            id_known$d = (id_known$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$102)) begin
-            active_bits$d = (active_bits$q & ~(1 << (102)) | ((u_active) << (102)));
-            sendable$d = (sendable$q & ~(1 << (102)) | ((u_sendable) << (102)));
-            id_known$d = (id_known$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$103)) begin
-            active_bits$d = (active_bits$q & ~(1 << (103)) | ((u_active) << (103)));
-            sendable$d = (sendable$q & ~(1 << (103)) | ((u_sendable) << (103)));
-            id_known$d = (id_known$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$104)) begin
-            active_bits$d = (active_bits$q & ~(1 << (104)) | ((u_active) << (104)));
-            sendable$d = (sendable$q & ~(1 << (104)) | ((u_sendable) << (104)));
-            id_known$d = (id_known$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$105)) begin
-            active_bits$d = (active_bits$q & ~(1 << (105)) | ((u_active) << (105)));
-            sendable$d = (sendable$q & ~(1 << (105)) | ((u_sendable) << (105)));
-            id_known$d = (id_known$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$106)) begin
-            active_bits$d = (active_bits$q & ~(1 << (106)) | ((u_active) << (106)));
-            sendable$d = (sendable$q & ~(1 << (106)) | ((u_sendable) << (106)));
-            id_known$d = (id_known$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$107)) begin
-            active_bits$d = (active_bits$q & ~(1 << (107)) | ((u_active) << (107)));
-            sendable$d = (sendable$q & ~(1 << (107)) | ((u_sendable) << (107)));
-            id_known$d = (id_known$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$108)) begin
-            active_bits$d = (active_bits$q & ~(1 << (108)) | ((u_active) << (108)));
-            sendable$d = (sendable$q & ~(1 << (108)) | ((u_sendable) << (108)));
-            id_known$d = (id_known$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$109)) begin
-            active_bits$d = (active_bits$q & ~(1 << (109)) | ((u_active) << (109)));
-            sendable$d = (sendable$q & ~(1 << (109)) | ((u_sendable) << (109)));
-            id_known$d = (id_known$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$110)) begin
-            active_bits$d = (active_bits$q & ~(1 << (110)) | ((u_active) << (110)));
-            sendable$d = (sendable$q & ~(1 << (110)) | ((u_sendable) << (110)));
-            id_known$d = (id_known$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$111)) begin
-            active_bits$d = (active_bits$q & ~(1 << (111)) | ((u_active) << (111)));
-            sendable$d = (sendable$q & ~(1 << (111)) | ((u_sendable) << (111)));
-            id_known$d = (id_known$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$112)) begin
-            active_bits$d = (active_bits$q & ~(1 << (112)) | ((u_active) << (112)));
-            sendable$d = (sendable$q & ~(1 << (112)) | ((u_sendable) << (112)));
-            id_known$d = (id_known$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$113)) begin
-            active_bits$d = (active_bits$q & ~(1 << (113)) | ((u_active) << (113)));
-            sendable$d = (sendable$q & ~(1 << (113)) | ((u_sendable) << (113)));
-            id_known$d = (id_known$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$114)) begin
-            active_bits$d = (active_bits$q & ~(1 << (114)) | ((u_active) << (114)));
-            sendable$d = (sendable$q & ~(1 << (114)) | ((u_sendable) << (114)));
-            id_known$d = (id_known$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$115)) begin
-            active_bits$d = (active_bits$q & ~(1 << (115)) | ((u_active) << (115)));
-            sendable$d = (sendable$q & ~(1 << (115)) | ((u_sendable) << (115)));
-            id_known$d = (id_known$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$116)) begin
-            active_bits$d = (active_bits$q & ~(1 << (116)) | ((u_active) << (116)));
-            sendable$d = (sendable$q & ~(1 << (116)) | ((u_sendable) << (116)));
-            id_known$d = (id_known$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$117)) begin
-            active_bits$d = (active_bits$q & ~(1 << (117)) | ((u_active) << (117)));
-            sendable$d = (sendable$q & ~(1 << (117)) | ((u_sendable) << (117)));
-            id_known$d = (id_known$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$118)) begin
-            active_bits$d = (active_bits$q & ~(1 << (118)) | ((u_active) << (118)));
-            sendable$d = (sendable$q & ~(1 << (118)) | ((u_sendable) << (118)));
-            id_known$d = (id_known$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$119)) begin
-            active_bits$d = (active_bits$q & ~(1 << (119)) | ((u_active) << (119)));
-            sendable$d = (sendable$q & ~(1 << (119)) | ((u_sendable) << (119)));
-            id_known$d = (id_known$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$120)) begin
-            active_bits$d = (active_bits$q & ~(1 << (120)) | ((u_active) << (120)));
-            sendable$d = (sendable$q & ~(1 << (120)) | ((u_sendable) << (120)));
-            id_known$d = (id_known$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$121)) begin
-            active_bits$d = (active_bits$q & ~(1 << (121)) | ((u_active) << (121)));
-            sendable$d = (sendable$q & ~(1 << (121)) | ((u_sendable) << (121)));
-            id_known$d = (id_known$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$122)) begin
-            active_bits$d = (active_bits$q & ~(1 << (122)) | ((u_active) << (122)));
-            sendable$d = (sendable$q & ~(1 << (122)) | ((u_sendable) << (122)));
-            id_known$d = (id_known$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$123)) begin
-            active_bits$d = (active_bits$q & ~(1 << (123)) | ((u_active) << (123)));
-            sendable$d = (sendable$q & ~(1 << (123)) | ((u_sendable) << (123)));
-            id_known$d = (id_known$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$124)) begin
-            active_bits$d = (active_bits$q & ~(1 << (124)) | ((u_active) << (124)));
-            sendable$d = (sendable$q & ~(1 << (124)) | ((u_sendable) << (124)));
-            id_known$d = (id_known$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$125)) begin
-            active_bits$d = (active_bits$q & ~(1 << (125)) | ((u_active) << (125)));
-            sendable$d = (sendable$q & ~(1 << (125)) | ((u_sendable) << (125)));
-            id_known$d = (id_known$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$126)) begin
-            active_bits$d = (active_bits$q & ~(1 << (126)) | ((u_active) << (126)));
-            sendable$d = (sendable$q & ~(1 << (126)) | ((u_sendable) << (126)));
-            id_known$d = (id_known$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$127)) begin
-            active_bits$d = (active_bits$q & ~(1 << (127)) | ((u_active) << (127)));
-            sendable$d = (sendable$q & ~(1 << (127)) | ((u_sendable) << (127)));
-            id_known$d = (id_known$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
+        written_mask$index = s1_slot$q;
+        written_mask$enable = s1_valid$q;
+        active_bits$d = active_bits$q & (~written_mask$onehot);
+        if (u_active) begin
+            active_bits$d = active_bits$q | written_mask$onehot;
+        end
+        sendable$d = sendable$q & (~written_mask$onehot);
+        if (u_sendable) begin
+            sendable$d = sendable$q | written_mask$onehot;
+        end
+        id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         if (q_count$q == 32'h0) begin
@@ -2528,12 +1794,33 @@ module nt_nic_128_packetization$id_known(d,q,clock);
 endmodule // nt_nic_128_packetization$id_known
 
 
-module nt_nic_128_packetization$off_ffs(bitmap,found,index);
+module nt_nic_128_packetization$last_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_packetization$last_mask
+
+
+module nt_nic_128_packetization$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -2541,6 +1828,7 @@ module nt_nic_128_packetization$off_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -2797,12 +2085,13 @@ module nt_nic_128_packetization$q_count(d,q,clock);
 endmodule // nt_nic_128_packetization$q_count
 
 
-module nt_nic_128_packetization$rr_above(bitmap,found,index);
+module nt_nic_128_packetization$rr_above(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -2810,6 +2099,7 @@ module nt_nic_128_packetization$rr_above(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -3201,12 +2491,13 @@ module nt_nic_128_packetization$rr_above(bitmap,found,index);
 endmodule // nt_nic_128_packetization$rr_above
 
 
-module nt_nic_128_packetization$rr_any(bitmap,found,index);
+module nt_nic_128_packetization$rr_any(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -3214,6 +2505,7 @@ module nt_nic_128_packetization$rr_any(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -3993,3 +3285,23 @@ module nt_nic_128_packetization$slot_ram(read_address,read_clock,read_data,write
     end
 
 endmodule // nt_nic_128_packetization$slot_ram
+
+
+module nt_nic_128_packetization$written_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_packetization$written_mask

@@ -317,6 +317,15 @@ module nt_nic_128_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req
     reg  [31:0] c_delivered$d;
     wire  [31:0] c_delivered$q;
     reg  c_delivered$clock;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] completed_mask$index;
+    reg  completed_mask$enable;
+    wire  [127:0] completed_mask$onehot;
+    reg  [6:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [127:0] release_mask$onehot;
 
     // Local signals
     reg  out_free;
@@ -761,6 +770,21 @@ module nt_nic_128_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req
         .q(c_delivered$q),
         .clock(c_delivered$clock)
     );
+    nt_nic_128_reassembly$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_128_reassembly$completed_mask completed_mask(
+        .index(completed_mask$index),
+        .enable(completed_mask$enable),
+        .onehot(completed_mask$onehot)
+    );
+    nt_nic_128_reassembly$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -1147,1803 +1171,23 @@ module nt_nic_128_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
-        live_set = live$q;
-        fresh_set = fresh$q;
+        alloc_mask$index = alloc_slot;
+        alloc_mask$enable = alloc_write;
+        completed_mask$index = c_slot;
+        completed_mask$enable = 1'b1;
+        release_mask$index = rel_slot;
+        release_mask$enable = rel_taken;
+        live_set = live$q | alloc_mask$onehot;
+        fresh_set = fresh$q | alloc_mask$onehot;
         closed_set = closed$q;
-        if (alloc_write & (alloc_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (complete & (c_slot == 0)) begin
-            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (alloc_write & (alloc_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (complete & (c_slot == 1)) begin
-            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (alloc_write & (alloc_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (complete & (c_slot == 2)) begin
-            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (alloc_write & (alloc_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (complete & (c_slot == 3)) begin
-            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (alloc_write & (alloc_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (complete & (c_slot == 4)) begin
-            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (alloc_write & (alloc_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (complete & (c_slot == 5)) begin
-            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (alloc_write & (alloc_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (complete & (c_slot == 6)) begin
-            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (alloc_write & (alloc_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (complete & (c_slot == 7)) begin
-            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (alloc_write & (alloc_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (complete & (c_slot == 8)) begin
-            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (alloc_write & (alloc_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (complete & (c_slot == 9)) begin
-            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (alloc_write & (alloc_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (complete & (c_slot == 10)) begin
-            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (alloc_write & (alloc_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (complete & (c_slot == 11)) begin
-            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (alloc_write & (alloc_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (complete & (c_slot == 12)) begin
-            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (alloc_write & (alloc_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (complete & (c_slot == 13)) begin
-            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (alloc_write & (alloc_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (complete & (c_slot == 14)) begin
-            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (alloc_write & (alloc_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (complete & (c_slot == 15)) begin
-            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (alloc_write & (alloc_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            fresh_set = (fresh$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (complete & (c_slot == 16)) begin
-            closed_set = (closed$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (alloc_write & (alloc_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            fresh_set = (fresh$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (complete & (c_slot == 17)) begin
-            closed_set = (closed$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (alloc_write & (alloc_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            fresh_set = (fresh$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (complete & (c_slot == 18)) begin
-            closed_set = (closed$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (alloc_write & (alloc_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            fresh_set = (fresh$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (complete & (c_slot == 19)) begin
-            closed_set = (closed$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (alloc_write & (alloc_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            fresh_set = (fresh$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (complete & (c_slot == 20)) begin
-            closed_set = (closed$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (alloc_write & (alloc_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            fresh_set = (fresh$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (complete & (c_slot == 21)) begin
-            closed_set = (closed$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (alloc_write & (alloc_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            fresh_set = (fresh$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (complete & (c_slot == 22)) begin
-            closed_set = (closed$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (alloc_write & (alloc_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            fresh_set = (fresh$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (complete & (c_slot == 23)) begin
-            closed_set = (closed$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (alloc_write & (alloc_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            fresh_set = (fresh$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (complete & (c_slot == 24)) begin
-            closed_set = (closed$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (alloc_write & (alloc_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            fresh_set = (fresh$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (complete & (c_slot == 25)) begin
-            closed_set = (closed$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (alloc_write & (alloc_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            fresh_set = (fresh$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (complete & (c_slot == 26)) begin
-            closed_set = (closed$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (alloc_write & (alloc_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            fresh_set = (fresh$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (complete & (c_slot == 27)) begin
-            closed_set = (closed$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (alloc_write & (alloc_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            fresh_set = (fresh$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (complete & (c_slot == 28)) begin
-            closed_set = (closed$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (alloc_write & (alloc_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            fresh_set = (fresh$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (complete & (c_slot == 29)) begin
-            closed_set = (closed$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (alloc_write & (alloc_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            fresh_set = (fresh$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (complete & (c_slot == 30)) begin
-            closed_set = (closed$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (alloc_write & (alloc_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            fresh_set = (fresh$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (complete & (c_slot == 31)) begin
-            closed_set = (closed$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (alloc_write & (alloc_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            fresh_set = (fresh$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (complete & (c_slot == 32)) begin
-            closed_set = (closed$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (alloc_write & (alloc_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            fresh_set = (fresh$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (complete & (c_slot == 33)) begin
-            closed_set = (closed$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (alloc_write & (alloc_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            fresh_set = (fresh$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (complete & (c_slot == 34)) begin
-            closed_set = (closed$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (alloc_write & (alloc_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            fresh_set = (fresh$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (complete & (c_slot == 35)) begin
-            closed_set = (closed$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (alloc_write & (alloc_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            fresh_set = (fresh$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (complete & (c_slot == 36)) begin
-            closed_set = (closed$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (alloc_write & (alloc_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            fresh_set = (fresh$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (complete & (c_slot == 37)) begin
-            closed_set = (closed$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (alloc_write & (alloc_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            fresh_set = (fresh$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (complete & (c_slot == 38)) begin
-            closed_set = (closed$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (alloc_write & (alloc_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            fresh_set = (fresh$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (complete & (c_slot == 39)) begin
-            closed_set = (closed$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (alloc_write & (alloc_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            fresh_set = (fresh$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (complete & (c_slot == 40)) begin
-            closed_set = (closed$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (alloc_write & (alloc_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            fresh_set = (fresh$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (complete & (c_slot == 41)) begin
-            closed_set = (closed$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (alloc_write & (alloc_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            fresh_set = (fresh$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (complete & (c_slot == 42)) begin
-            closed_set = (closed$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (alloc_write & (alloc_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            fresh_set = (fresh$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (complete & (c_slot == 43)) begin
-            closed_set = (closed$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (alloc_write & (alloc_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            fresh_set = (fresh$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (complete & (c_slot == 44)) begin
-            closed_set = (closed$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (alloc_write & (alloc_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            fresh_set = (fresh$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (complete & (c_slot == 45)) begin
-            closed_set = (closed$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (alloc_write & (alloc_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            fresh_set = (fresh$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (complete & (c_slot == 46)) begin
-            closed_set = (closed$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (alloc_write & (alloc_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            fresh_set = (fresh$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (complete & (c_slot == 47)) begin
-            closed_set = (closed$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (alloc_write & (alloc_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            fresh_set = (fresh$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (complete & (c_slot == 48)) begin
-            closed_set = (closed$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (alloc_write & (alloc_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            fresh_set = (fresh$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (complete & (c_slot == 49)) begin
-            closed_set = (closed$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (alloc_write & (alloc_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            fresh_set = (fresh$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (complete & (c_slot == 50)) begin
-            closed_set = (closed$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (alloc_write & (alloc_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            fresh_set = (fresh$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (complete & (c_slot == 51)) begin
-            closed_set = (closed$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (alloc_write & (alloc_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            fresh_set = (fresh$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (complete & (c_slot == 52)) begin
-            closed_set = (closed$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (alloc_write & (alloc_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            fresh_set = (fresh$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (complete & (c_slot == 53)) begin
-            closed_set = (closed$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (alloc_write & (alloc_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            fresh_set = (fresh$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (complete & (c_slot == 54)) begin
-            closed_set = (closed$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (alloc_write & (alloc_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            fresh_set = (fresh$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (complete & (c_slot == 55)) begin
-            closed_set = (closed$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (alloc_write & (alloc_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            fresh_set = (fresh$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (complete & (c_slot == 56)) begin
-            closed_set = (closed$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (alloc_write & (alloc_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            fresh_set = (fresh$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (complete & (c_slot == 57)) begin
-            closed_set = (closed$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (alloc_write & (alloc_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            fresh_set = (fresh$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (complete & (c_slot == 58)) begin
-            closed_set = (closed$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (alloc_write & (alloc_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            fresh_set = (fresh$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (complete & (c_slot == 59)) begin
-            closed_set = (closed$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (alloc_write & (alloc_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            fresh_set = (fresh$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (complete & (c_slot == 60)) begin
-            closed_set = (closed$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (alloc_write & (alloc_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            fresh_set = (fresh$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (complete & (c_slot == 61)) begin
-            closed_set = (closed$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (alloc_write & (alloc_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            fresh_set = (fresh$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (complete & (c_slot == 62)) begin
-            closed_set = (closed$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (alloc_write & (alloc_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            fresh_set = (fresh$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (complete & (c_slot == 63)) begin
-            closed_set = (closed$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (alloc_write & (alloc_slot == 64)) begin
-            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
-            fresh_set = (fresh$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (complete & (c_slot == 64)) begin
-            closed_set = (closed$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (alloc_write & (alloc_slot == 65)) begin
-            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
-            fresh_set = (fresh$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (complete & (c_slot == 65)) begin
-            closed_set = (closed$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (alloc_write & (alloc_slot == 66)) begin
-            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
-            fresh_set = (fresh$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (complete & (c_slot == 66)) begin
-            closed_set = (closed$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (alloc_write & (alloc_slot == 67)) begin
-            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
-            fresh_set = (fresh$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (complete & (c_slot == 67)) begin
-            closed_set = (closed$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (alloc_write & (alloc_slot == 68)) begin
-            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
-            fresh_set = (fresh$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (complete & (c_slot == 68)) begin
-            closed_set = (closed$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (alloc_write & (alloc_slot == 69)) begin
-            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
-            fresh_set = (fresh$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (complete & (c_slot == 69)) begin
-            closed_set = (closed$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (alloc_write & (alloc_slot == 70)) begin
-            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
-            fresh_set = (fresh$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (complete & (c_slot == 70)) begin
-            closed_set = (closed$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (alloc_write & (alloc_slot == 71)) begin
-            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
-            fresh_set = (fresh$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (complete & (c_slot == 71)) begin
-            closed_set = (closed$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (alloc_write & (alloc_slot == 72)) begin
-            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
-            fresh_set = (fresh$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (complete & (c_slot == 72)) begin
-            closed_set = (closed$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (alloc_write & (alloc_slot == 73)) begin
-            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
-            fresh_set = (fresh$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (complete & (c_slot == 73)) begin
-            closed_set = (closed$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (alloc_write & (alloc_slot == 74)) begin
-            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
-            fresh_set = (fresh$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (complete & (c_slot == 74)) begin
-            closed_set = (closed$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (alloc_write & (alloc_slot == 75)) begin
-            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
-            fresh_set = (fresh$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (complete & (c_slot == 75)) begin
-            closed_set = (closed$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (alloc_write & (alloc_slot == 76)) begin
-            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
-            fresh_set = (fresh$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (complete & (c_slot == 76)) begin
-            closed_set = (closed$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (alloc_write & (alloc_slot == 77)) begin
-            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
-            fresh_set = (fresh$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (complete & (c_slot == 77)) begin
-            closed_set = (closed$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (alloc_write & (alloc_slot == 78)) begin
-            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
-            fresh_set = (fresh$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (complete & (c_slot == 78)) begin
-            closed_set = (closed$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (alloc_write & (alloc_slot == 79)) begin
-            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
-            fresh_set = (fresh$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (complete & (c_slot == 79)) begin
-            closed_set = (closed$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (alloc_write & (alloc_slot == 80)) begin
-            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
-            fresh_set = (fresh$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (complete & (c_slot == 80)) begin
-            closed_set = (closed$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (alloc_write & (alloc_slot == 81)) begin
-            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
-            fresh_set = (fresh$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (complete & (c_slot == 81)) begin
-            closed_set = (closed$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (alloc_write & (alloc_slot == 82)) begin
-            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
-            fresh_set = (fresh$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (complete & (c_slot == 82)) begin
-            closed_set = (closed$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (alloc_write & (alloc_slot == 83)) begin
-            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
-            fresh_set = (fresh$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (complete & (c_slot == 83)) begin
-            closed_set = (closed$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (alloc_write & (alloc_slot == 84)) begin
-            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
-            fresh_set = (fresh$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (complete & (c_slot == 84)) begin
-            closed_set = (closed$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (alloc_write & (alloc_slot == 85)) begin
-            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
-            fresh_set = (fresh$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (complete & (c_slot == 85)) begin
-            closed_set = (closed$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (alloc_write & (alloc_slot == 86)) begin
-            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
-            fresh_set = (fresh$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (complete & (c_slot == 86)) begin
-            closed_set = (closed$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (alloc_write & (alloc_slot == 87)) begin
-            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
-            fresh_set = (fresh$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (complete & (c_slot == 87)) begin
-            closed_set = (closed$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (alloc_write & (alloc_slot == 88)) begin
-            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
-            fresh_set = (fresh$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (complete & (c_slot == 88)) begin
-            closed_set = (closed$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (alloc_write & (alloc_slot == 89)) begin
-            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
-            fresh_set = (fresh$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (complete & (c_slot == 89)) begin
-            closed_set = (closed$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (alloc_write & (alloc_slot == 90)) begin
-            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
-            fresh_set = (fresh$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (complete & (c_slot == 90)) begin
-            closed_set = (closed$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (alloc_write & (alloc_slot == 91)) begin
-            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
-            fresh_set = (fresh$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (complete & (c_slot == 91)) begin
-            closed_set = (closed$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (alloc_write & (alloc_slot == 92)) begin
-            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
-            fresh_set = (fresh$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (complete & (c_slot == 92)) begin
-            closed_set = (closed$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (alloc_write & (alloc_slot == 93)) begin
-            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
-            fresh_set = (fresh$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (complete & (c_slot == 93)) begin
-            closed_set = (closed$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (alloc_write & (alloc_slot == 94)) begin
-            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
-            fresh_set = (fresh$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (complete & (c_slot == 94)) begin
-            closed_set = (closed$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (alloc_write & (alloc_slot == 95)) begin
-            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
-            fresh_set = (fresh$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (complete & (c_slot == 95)) begin
-            closed_set = (closed$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (alloc_write & (alloc_slot == 96)) begin
-            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
-            fresh_set = (fresh$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (complete & (c_slot == 96)) begin
-            closed_set = (closed$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (alloc_write & (alloc_slot == 97)) begin
-            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
-            fresh_set = (fresh$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (complete & (c_slot == 97)) begin
-            closed_set = (closed$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (alloc_write & (alloc_slot == 98)) begin
-            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
-            fresh_set = (fresh$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (complete & (c_slot == 98)) begin
-            closed_set = (closed$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (alloc_write & (alloc_slot == 99)) begin
-            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
-            fresh_set = (fresh$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (complete & (c_slot == 99)) begin
-            closed_set = (closed$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (alloc_write & (alloc_slot == 100)) begin
-            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
-            fresh_set = (fresh$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (complete & (c_slot == 100)) begin
-            closed_set = (closed$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (alloc_write & (alloc_slot == 101)) begin
-            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
-            fresh_set = (fresh$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (complete & (c_slot == 101)) begin
-            closed_set = (closed$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (alloc_write & (alloc_slot == 102)) begin
-            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
-            fresh_set = (fresh$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (complete & (c_slot == 102)) begin
-            closed_set = (closed$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (alloc_write & (alloc_slot == 103)) begin
-            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
-            fresh_set = (fresh$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (complete & (c_slot == 103)) begin
-            closed_set = (closed$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (alloc_write & (alloc_slot == 104)) begin
-            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
-            fresh_set = (fresh$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (complete & (c_slot == 104)) begin
-            closed_set = (closed$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (alloc_write & (alloc_slot == 105)) begin
-            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
-            fresh_set = (fresh$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (complete & (c_slot == 105)) begin
-            closed_set = (closed$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (alloc_write & (alloc_slot == 106)) begin
-            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
-            fresh_set = (fresh$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (complete & (c_slot == 106)) begin
-            closed_set = (closed$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (alloc_write & (alloc_slot == 107)) begin
-            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
-            fresh_set = (fresh$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (complete & (c_slot == 107)) begin
-            closed_set = (closed$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (alloc_write & (alloc_slot == 108)) begin
-            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
-            fresh_set = (fresh$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (complete & (c_slot == 108)) begin
-            closed_set = (closed$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (alloc_write & (alloc_slot == 109)) begin
-            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
-            fresh_set = (fresh$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (complete & (c_slot == 109)) begin
-            closed_set = (closed$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (alloc_write & (alloc_slot == 110)) begin
-            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
-            fresh_set = (fresh$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (complete & (c_slot == 110)) begin
-            closed_set = (closed$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (alloc_write & (alloc_slot == 111)) begin
-            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
-            fresh_set = (fresh$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (complete & (c_slot == 111)) begin
-            closed_set = (closed$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (alloc_write & (alloc_slot == 112)) begin
-            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
-            fresh_set = (fresh$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (complete & (c_slot == 112)) begin
-            closed_set = (closed$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (alloc_write & (alloc_slot == 113)) begin
-            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
-            fresh_set = (fresh$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (complete & (c_slot == 113)) begin
-            closed_set = (closed$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (alloc_write & (alloc_slot == 114)) begin
-            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
-            fresh_set = (fresh$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (complete & (c_slot == 114)) begin
-            closed_set = (closed$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (alloc_write & (alloc_slot == 115)) begin
-            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
-            fresh_set = (fresh$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (complete & (c_slot == 115)) begin
-            closed_set = (closed$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (alloc_write & (alloc_slot == 116)) begin
-            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
-            fresh_set = (fresh$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (complete & (c_slot == 116)) begin
-            closed_set = (closed$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (alloc_write & (alloc_slot == 117)) begin
-            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
-            fresh_set = (fresh$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (complete & (c_slot == 117)) begin
-            closed_set = (closed$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (alloc_write & (alloc_slot == 118)) begin
-            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
-            fresh_set = (fresh$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (complete & (c_slot == 118)) begin
-            closed_set = (closed$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (alloc_write & (alloc_slot == 119)) begin
-            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
-            fresh_set = (fresh$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (complete & (c_slot == 119)) begin
-            closed_set = (closed$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (alloc_write & (alloc_slot == 120)) begin
-            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
-            fresh_set = (fresh$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (complete & (c_slot == 120)) begin
-            closed_set = (closed$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (alloc_write & (alloc_slot == 121)) begin
-            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
-            fresh_set = (fresh$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (complete & (c_slot == 121)) begin
-            closed_set = (closed$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (alloc_write & (alloc_slot == 122)) begin
-            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
-            fresh_set = (fresh$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (complete & (c_slot == 122)) begin
-            closed_set = (closed$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (alloc_write & (alloc_slot == 123)) begin
-            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
-            fresh_set = (fresh$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (complete & (c_slot == 123)) begin
-            closed_set = (closed$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (alloc_write & (alloc_slot == 124)) begin
-            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
-            fresh_set = (fresh$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (complete & (c_slot == 124)) begin
-            closed_set = (closed$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (alloc_write & (alloc_slot == 125)) begin
-            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
-            fresh_set = (fresh$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (complete & (c_slot == 125)) begin
-            closed_set = (closed$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (alloc_write & (alloc_slot == 126)) begin
-            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
-            fresh_set = (fresh$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (complete & (c_slot == 126)) begin
-            closed_set = (closed$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (alloc_write & (alloc_slot == 127)) begin
-            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
-            fresh_set = (fresh$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        if (complete & (c_slot == 127)) begin
-            closed_set = (closed$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        live$d = live_set;
+        if (complete) begin
+            closed_set = closed$q | completed_mask$onehot;
+        end
+        live$d = live_set & (~release_mask$onehot);
+        closed$d = closed_set & (~release_mask$onehot);
         fresh$d = fresh_set;
-        closed$d = closed_set;
-        if (rel_taken & (rel_slot == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 0)) begin
-            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (rel_taken & (rel_slot == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 1)) begin
-            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (rel_taken & (rel_slot == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 2)) begin
-            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (rel_taken & (rel_slot == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 3)) begin
-            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (rel_taken & (rel_slot == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 4)) begin
-            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (rel_taken & (rel_slot == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 5)) begin
-            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (rel_taken & (rel_slot == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 6)) begin
-            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (rel_taken & (rel_slot == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 7)) begin
-            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (rel_taken & (rel_slot == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 8)) begin
-            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (rel_taken & (rel_slot == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 9)) begin
-            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (rel_taken & (rel_slot == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 10)) begin
-            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (rel_taken & (rel_slot == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 11)) begin
-            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (rel_taken & (rel_slot == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 12)) begin
-            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (rel_taken & (rel_slot == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 13)) begin
-            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (rel_taken & (rel_slot == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 14)) begin
-            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (rel_taken & (rel_slot == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 15)) begin
-            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (rel_taken & (rel_slot == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-            closed$d = (closed_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 16)) begin
-            fresh$d = (fresh_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (rel_taken & (rel_slot == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-            closed$d = (closed_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 17)) begin
-            fresh$d = (fresh_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (rel_taken & (rel_slot == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-            closed$d = (closed_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 18)) begin
-            fresh$d = (fresh_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (rel_taken & (rel_slot == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-            closed$d = (closed_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 19)) begin
-            fresh$d = (fresh_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (rel_taken & (rel_slot == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-            closed$d = (closed_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 20)) begin
-            fresh$d = (fresh_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (rel_taken & (rel_slot == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-            closed$d = (closed_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 21)) begin
-            fresh$d = (fresh_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (rel_taken & (rel_slot == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-            closed$d = (closed_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 22)) begin
-            fresh$d = (fresh_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (rel_taken & (rel_slot == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-            closed$d = (closed_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 23)) begin
-            fresh$d = (fresh_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (rel_taken & (rel_slot == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-            closed$d = (closed_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 24)) begin
-            fresh$d = (fresh_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (rel_taken & (rel_slot == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-            closed$d = (closed_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 25)) begin
-            fresh$d = (fresh_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (rel_taken & (rel_slot == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-            closed$d = (closed_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 26)) begin
-            fresh$d = (fresh_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (rel_taken & (rel_slot == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-            closed$d = (closed_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 27)) begin
-            fresh$d = (fresh_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (rel_taken & (rel_slot == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-            closed$d = (closed_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 28)) begin
-            fresh$d = (fresh_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (rel_taken & (rel_slot == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-            closed$d = (closed_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 29)) begin
-            fresh$d = (fresh_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (rel_taken & (rel_slot == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-            closed$d = (closed_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 30)) begin
-            fresh$d = (fresh_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (rel_taken & (rel_slot == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-            closed$d = (closed_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 31)) begin
-            fresh$d = (fresh_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (rel_taken & (rel_slot == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-            closed$d = (closed_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 32)) begin
-            fresh$d = (fresh_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (rel_taken & (rel_slot == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-            closed$d = (closed_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 33)) begin
-            fresh$d = (fresh_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (rel_taken & (rel_slot == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-            closed$d = (closed_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 34)) begin
-            fresh$d = (fresh_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (rel_taken & (rel_slot == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-            closed$d = (closed_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 35)) begin
-            fresh$d = (fresh_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (rel_taken & (rel_slot == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-            closed$d = (closed_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 36)) begin
-            fresh$d = (fresh_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (rel_taken & (rel_slot == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-            closed$d = (closed_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 37)) begin
-            fresh$d = (fresh_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (rel_taken & (rel_slot == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-            closed$d = (closed_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 38)) begin
-            fresh$d = (fresh_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (rel_taken & (rel_slot == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-            closed$d = (closed_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 39)) begin
-            fresh$d = (fresh_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (rel_taken & (rel_slot == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-            closed$d = (closed_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 40)) begin
-            fresh$d = (fresh_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (rel_taken & (rel_slot == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-            closed$d = (closed_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 41)) begin
-            fresh$d = (fresh_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (rel_taken & (rel_slot == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-            closed$d = (closed_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 42)) begin
-            fresh$d = (fresh_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (rel_taken & (rel_slot == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-            closed$d = (closed_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 43)) begin
-            fresh$d = (fresh_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (rel_taken & (rel_slot == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-            closed$d = (closed_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 44)) begin
-            fresh$d = (fresh_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (rel_taken & (rel_slot == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-            closed$d = (closed_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 45)) begin
-            fresh$d = (fresh_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (rel_taken & (rel_slot == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-            closed$d = (closed_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 46)) begin
-            fresh$d = (fresh_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (rel_taken & (rel_slot == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-            closed$d = (closed_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 47)) begin
-            fresh$d = (fresh_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (rel_taken & (rel_slot == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-            closed$d = (closed_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 48)) begin
-            fresh$d = (fresh_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (rel_taken & (rel_slot == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-            closed$d = (closed_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 49)) begin
-            fresh$d = (fresh_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (rel_taken & (rel_slot == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-            closed$d = (closed_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 50)) begin
-            fresh$d = (fresh_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (rel_taken & (rel_slot == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-            closed$d = (closed_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 51)) begin
-            fresh$d = (fresh_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (rel_taken & (rel_slot == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-            closed$d = (closed_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 52)) begin
-            fresh$d = (fresh_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (rel_taken & (rel_slot == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-            closed$d = (closed_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 53)) begin
-            fresh$d = (fresh_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (rel_taken & (rel_slot == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-            closed$d = (closed_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 54)) begin
-            fresh$d = (fresh_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (rel_taken & (rel_slot == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-            closed$d = (closed_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 55)) begin
-            fresh$d = (fresh_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (rel_taken & (rel_slot == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-            closed$d = (closed_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 56)) begin
-            fresh$d = (fresh_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (rel_taken & (rel_slot == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-            closed$d = (closed_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 57)) begin
-            fresh$d = (fresh_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (rel_taken & (rel_slot == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-            closed$d = (closed_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 58)) begin
-            fresh$d = (fresh_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (rel_taken & (rel_slot == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-            closed$d = (closed_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 59)) begin
-            fresh$d = (fresh_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (rel_taken & (rel_slot == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-            closed$d = (closed_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 60)) begin
-            fresh$d = (fresh_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (rel_taken & (rel_slot == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-            closed$d = (closed_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 61)) begin
-            fresh$d = (fresh_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (rel_taken & (rel_slot == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-            closed$d = (closed_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 62)) begin
-            fresh$d = (fresh_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (rel_taken & (rel_slot == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-            closed$d = (closed_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 63)) begin
-            fresh$d = (fresh_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (rel_taken & (rel_slot == 64)) begin
-            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
-            closed$d = (closed_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 64)) begin
-            fresh$d = (fresh_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (rel_taken & (rel_slot == 65)) begin
-            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
-            closed$d = (closed_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 65)) begin
-            fresh$d = (fresh_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (rel_taken & (rel_slot == 66)) begin
-            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
-            closed$d = (closed_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 66)) begin
-            fresh$d = (fresh_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (rel_taken & (rel_slot == 67)) begin
-            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
-            closed$d = (closed_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 67)) begin
-            fresh$d = (fresh_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (rel_taken & (rel_slot == 68)) begin
-            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
-            closed$d = (closed_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 68)) begin
-            fresh$d = (fresh_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (rel_taken & (rel_slot == 69)) begin
-            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
-            closed$d = (closed_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 69)) begin
-            fresh$d = (fresh_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (rel_taken & (rel_slot == 70)) begin
-            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
-            closed$d = (closed_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 70)) begin
-            fresh$d = (fresh_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (rel_taken & (rel_slot == 71)) begin
-            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
-            closed$d = (closed_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 71)) begin
-            fresh$d = (fresh_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (rel_taken & (rel_slot == 72)) begin
-            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
-            closed$d = (closed_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 72)) begin
-            fresh$d = (fresh_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (rel_taken & (rel_slot == 73)) begin
-            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
-            closed$d = (closed_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 73)) begin
-            fresh$d = (fresh_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (rel_taken & (rel_slot == 74)) begin
-            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
-            closed$d = (closed_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 74)) begin
-            fresh$d = (fresh_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (rel_taken & (rel_slot == 75)) begin
-            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
-            closed$d = (closed_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 75)) begin
-            fresh$d = (fresh_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (rel_taken & (rel_slot == 76)) begin
-            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
-            closed$d = (closed_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 76)) begin
-            fresh$d = (fresh_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (rel_taken & (rel_slot == 77)) begin
-            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
-            closed$d = (closed_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 77)) begin
-            fresh$d = (fresh_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (rel_taken & (rel_slot == 78)) begin
-            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
-            closed$d = (closed_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 78)) begin
-            fresh$d = (fresh_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (rel_taken & (rel_slot == 79)) begin
-            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
-            closed$d = (closed_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 79)) begin
-            fresh$d = (fresh_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (rel_taken & (rel_slot == 80)) begin
-            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
-            closed$d = (closed_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 80)) begin
-            fresh$d = (fresh_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (rel_taken & (rel_slot == 81)) begin
-            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
-            closed$d = (closed_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 81)) begin
-            fresh$d = (fresh_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (rel_taken & (rel_slot == 82)) begin
-            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
-            closed$d = (closed_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 82)) begin
-            fresh$d = (fresh_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (rel_taken & (rel_slot == 83)) begin
-            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
-            closed$d = (closed_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 83)) begin
-            fresh$d = (fresh_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (rel_taken & (rel_slot == 84)) begin
-            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
-            closed$d = (closed_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 84)) begin
-            fresh$d = (fresh_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (rel_taken & (rel_slot == 85)) begin
-            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
-            closed$d = (closed_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 85)) begin
-            fresh$d = (fresh_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (rel_taken & (rel_slot == 86)) begin
-            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
-            closed$d = (closed_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 86)) begin
-            fresh$d = (fresh_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (rel_taken & (rel_slot == 87)) begin
-            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
-            closed$d = (closed_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 87)) begin
-            fresh$d = (fresh_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (rel_taken & (rel_slot == 88)) begin
-            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
-            closed$d = (closed_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 88)) begin
-            fresh$d = (fresh_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (rel_taken & (rel_slot == 89)) begin
-            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
-            closed$d = (closed_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 89)) begin
-            fresh$d = (fresh_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (rel_taken & (rel_slot == 90)) begin
-            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
-            closed$d = (closed_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 90)) begin
-            fresh$d = (fresh_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (rel_taken & (rel_slot == 91)) begin
-            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
-            closed$d = (closed_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 91)) begin
-            fresh$d = (fresh_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (rel_taken & (rel_slot == 92)) begin
-            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
-            closed$d = (closed_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 92)) begin
-            fresh$d = (fresh_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (rel_taken & (rel_slot == 93)) begin
-            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
-            closed$d = (closed_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 93)) begin
-            fresh$d = (fresh_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (rel_taken & (rel_slot == 94)) begin
-            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
-            closed$d = (closed_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 94)) begin
-            fresh$d = (fresh_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (rel_taken & (rel_slot == 95)) begin
-            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
-            closed$d = (closed_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 95)) begin
-            fresh$d = (fresh_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (rel_taken & (rel_slot == 96)) begin
-            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
-            closed$d = (closed_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 96)) begin
-            fresh$d = (fresh_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (rel_taken & (rel_slot == 97)) begin
-            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
-            closed$d = (closed_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 97)) begin
-            fresh$d = (fresh_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (rel_taken & (rel_slot == 98)) begin
-            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
-            closed$d = (closed_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 98)) begin
-            fresh$d = (fresh_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (rel_taken & (rel_slot == 99)) begin
-            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
-            closed$d = (closed_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 99)) begin
-            fresh$d = (fresh_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (rel_taken & (rel_slot == 100)) begin
-            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
-            closed$d = (closed_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 100)) begin
-            fresh$d = (fresh_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (rel_taken & (rel_slot == 101)) begin
-            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
-            closed$d = (closed_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 101)) begin
-            fresh$d = (fresh_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (rel_taken & (rel_slot == 102)) begin
-            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
-            closed$d = (closed_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 102)) begin
-            fresh$d = (fresh_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (rel_taken & (rel_slot == 103)) begin
-            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
-            closed$d = (closed_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 103)) begin
-            fresh$d = (fresh_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (rel_taken & (rel_slot == 104)) begin
-            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
-            closed$d = (closed_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 104)) begin
-            fresh$d = (fresh_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (rel_taken & (rel_slot == 105)) begin
-            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
-            closed$d = (closed_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 105)) begin
-            fresh$d = (fresh_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (rel_taken & (rel_slot == 106)) begin
-            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
-            closed$d = (closed_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 106)) begin
-            fresh$d = (fresh_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (rel_taken & (rel_slot == 107)) begin
-            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
-            closed$d = (closed_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 107)) begin
-            fresh$d = (fresh_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (rel_taken & (rel_slot == 108)) begin
-            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
-            closed$d = (closed_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 108)) begin
-            fresh$d = (fresh_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (rel_taken & (rel_slot == 109)) begin
-            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
-            closed$d = (closed_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 109)) begin
-            fresh$d = (fresh_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (rel_taken & (rel_slot == 110)) begin
-            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
-            closed$d = (closed_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 110)) begin
-            fresh$d = (fresh_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (rel_taken & (rel_slot == 111)) begin
-            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
-            closed$d = (closed_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 111)) begin
-            fresh$d = (fresh_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (rel_taken & (rel_slot == 112)) begin
-            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
-            closed$d = (closed_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 112)) begin
-            fresh$d = (fresh_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (rel_taken & (rel_slot == 113)) begin
-            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
-            closed$d = (closed_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 113)) begin
-            fresh$d = (fresh_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (rel_taken & (rel_slot == 114)) begin
-            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
-            closed$d = (closed_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 114)) begin
-            fresh$d = (fresh_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (rel_taken & (rel_slot == 115)) begin
-            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
-            closed$d = (closed_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 115)) begin
-            fresh$d = (fresh_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (rel_taken & (rel_slot == 116)) begin
-            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
-            closed$d = (closed_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 116)) begin
-            fresh$d = (fresh_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (rel_taken & (rel_slot == 117)) begin
-            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
-            closed$d = (closed_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 117)) begin
-            fresh$d = (fresh_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (rel_taken & (rel_slot == 118)) begin
-            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
-            closed$d = (closed_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 118)) begin
-            fresh$d = (fresh_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (rel_taken & (rel_slot == 119)) begin
-            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
-            closed$d = (closed_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 119)) begin
-            fresh$d = (fresh_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (rel_taken & (rel_slot == 120)) begin
-            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
-            closed$d = (closed_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 120)) begin
-            fresh$d = (fresh_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (rel_taken & (rel_slot == 121)) begin
-            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
-            closed$d = (closed_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 121)) begin
-            fresh$d = (fresh_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (rel_taken & (rel_slot == 122)) begin
-            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
-            closed$d = (closed_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 122)) begin
-            fresh$d = (fresh_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (rel_taken & (rel_slot == 123)) begin
-            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
-            closed$d = (closed_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 123)) begin
-            fresh$d = (fresh_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (rel_taken & (rel_slot == 124)) begin
-            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
-            closed$d = (closed_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 124)) begin
-            fresh$d = (fresh_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (rel_taken & (rel_slot == 125)) begin
-            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
-            closed$d = (closed_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 125)) begin
-            fresh$d = (fresh_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (rel_taken & (rel_slot == 126)) begin
-            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
-            closed$d = (closed_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 126)) begin
-            fresh$d = (fresh_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (rel_taken & (rel_slot == 127)) begin
-            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
-            closed$d = (closed_set & ~(1 << (127)) | ((1'b0) << (127)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 127)) begin
-            fresh$d = (fresh_set & ~(1 << (127)) | ((1'b0) << (127)));
+        if (end_ok & len_ok) begin
+            fresh$d = fresh_set & (~completed_mask$onehot);
         end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
@@ -3050,6 +1294,26 @@ module nt_nic_128_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req
     end
 
 endmodule // nt_nic_128_reassembly
+
+
+module nt_nic_128_reassembly$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$alloc_mask
 
 
 module nt_nic_128_reassembly$c_bad_length(d,q,clock);
@@ -3202,6 +1466,26 @@ module nt_nic_128_reassembly$closed(d,q,clock);
     end
 
 endmodule // nt_nic_128_reassembly$closed
+
+
+module nt_nic_128_reassembly$completed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$completed_mask
 
 
 module nt_nic_128_reassembly$fifo_count(d,q,clock);
@@ -3973,6 +2257,12 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [6:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [127:0] alloc_mask$onehot;
+    reg  [6:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [127:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -4350,6 +2640,16 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_nic_128_reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -4919,904 +3219,13 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (do_alloc & (new_slot == 16)) begin
-            live_set = (live$q & ~(1 << (16)) | ((1'b1) << (16)));
-            gen_known$d = (gen_known$q & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (do_alloc & (new_slot == 17)) begin
-            live_set = (live$q & ~(1 << (17)) | ((1'b1) << (17)));
-            gen_known$d = (gen_known$q & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (do_alloc & (new_slot == 18)) begin
-            live_set = (live$q & ~(1 << (18)) | ((1'b1) << (18)));
-            gen_known$d = (gen_known$q & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (do_alloc & (new_slot == 19)) begin
-            live_set = (live$q & ~(1 << (19)) | ((1'b1) << (19)));
-            gen_known$d = (gen_known$q & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (do_alloc & (new_slot == 20)) begin
-            live_set = (live$q & ~(1 << (20)) | ((1'b1) << (20)));
-            gen_known$d = (gen_known$q & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (do_alloc & (new_slot == 21)) begin
-            live_set = (live$q & ~(1 << (21)) | ((1'b1) << (21)));
-            gen_known$d = (gen_known$q & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (do_alloc & (new_slot == 22)) begin
-            live_set = (live$q & ~(1 << (22)) | ((1'b1) << (22)));
-            gen_known$d = (gen_known$q & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (do_alloc & (new_slot == 23)) begin
-            live_set = (live$q & ~(1 << (23)) | ((1'b1) << (23)));
-            gen_known$d = (gen_known$q & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (do_alloc & (new_slot == 24)) begin
-            live_set = (live$q & ~(1 << (24)) | ((1'b1) << (24)));
-            gen_known$d = (gen_known$q & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (do_alloc & (new_slot == 25)) begin
-            live_set = (live$q & ~(1 << (25)) | ((1'b1) << (25)));
-            gen_known$d = (gen_known$q & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (do_alloc & (new_slot == 26)) begin
-            live_set = (live$q & ~(1 << (26)) | ((1'b1) << (26)));
-            gen_known$d = (gen_known$q & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (do_alloc & (new_slot == 27)) begin
-            live_set = (live$q & ~(1 << (27)) | ((1'b1) << (27)));
-            gen_known$d = (gen_known$q & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (do_alloc & (new_slot == 28)) begin
-            live_set = (live$q & ~(1 << (28)) | ((1'b1) << (28)));
-            gen_known$d = (gen_known$q & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (do_alloc & (new_slot == 29)) begin
-            live_set = (live$q & ~(1 << (29)) | ((1'b1) << (29)));
-            gen_known$d = (gen_known$q & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (do_alloc & (new_slot == 30)) begin
-            live_set = (live$q & ~(1 << (30)) | ((1'b1) << (30)));
-            gen_known$d = (gen_known$q & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (do_alloc & (new_slot == 31)) begin
-            live_set = (live$q & ~(1 << (31)) | ((1'b1) << (31)));
-            gen_known$d = (gen_known$q & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (do_alloc & (new_slot == 32)) begin
-            live_set = (live$q & ~(1 << (32)) | ((1'b1) << (32)));
-            gen_known$d = (gen_known$q & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (do_alloc & (new_slot == 33)) begin
-            live_set = (live$q & ~(1 << (33)) | ((1'b1) << (33)));
-            gen_known$d = (gen_known$q & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (do_alloc & (new_slot == 34)) begin
-            live_set = (live$q & ~(1 << (34)) | ((1'b1) << (34)));
-            gen_known$d = (gen_known$q & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (do_alloc & (new_slot == 35)) begin
-            live_set = (live$q & ~(1 << (35)) | ((1'b1) << (35)));
-            gen_known$d = (gen_known$q & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (do_alloc & (new_slot == 36)) begin
-            live_set = (live$q & ~(1 << (36)) | ((1'b1) << (36)));
-            gen_known$d = (gen_known$q & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (do_alloc & (new_slot == 37)) begin
-            live_set = (live$q & ~(1 << (37)) | ((1'b1) << (37)));
-            gen_known$d = (gen_known$q & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (do_alloc & (new_slot == 38)) begin
-            live_set = (live$q & ~(1 << (38)) | ((1'b1) << (38)));
-            gen_known$d = (gen_known$q & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (do_alloc & (new_slot == 39)) begin
-            live_set = (live$q & ~(1 << (39)) | ((1'b1) << (39)));
-            gen_known$d = (gen_known$q & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (do_alloc & (new_slot == 40)) begin
-            live_set = (live$q & ~(1 << (40)) | ((1'b1) << (40)));
-            gen_known$d = (gen_known$q & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (do_alloc & (new_slot == 41)) begin
-            live_set = (live$q & ~(1 << (41)) | ((1'b1) << (41)));
-            gen_known$d = (gen_known$q & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (do_alloc & (new_slot == 42)) begin
-            live_set = (live$q & ~(1 << (42)) | ((1'b1) << (42)));
-            gen_known$d = (gen_known$q & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (do_alloc & (new_slot == 43)) begin
-            live_set = (live$q & ~(1 << (43)) | ((1'b1) << (43)));
-            gen_known$d = (gen_known$q & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (do_alloc & (new_slot == 44)) begin
-            live_set = (live$q & ~(1 << (44)) | ((1'b1) << (44)));
-            gen_known$d = (gen_known$q & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (do_alloc & (new_slot == 45)) begin
-            live_set = (live$q & ~(1 << (45)) | ((1'b1) << (45)));
-            gen_known$d = (gen_known$q & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (do_alloc & (new_slot == 46)) begin
-            live_set = (live$q & ~(1 << (46)) | ((1'b1) << (46)));
-            gen_known$d = (gen_known$q & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (do_alloc & (new_slot == 47)) begin
-            live_set = (live$q & ~(1 << (47)) | ((1'b1) << (47)));
-            gen_known$d = (gen_known$q & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (do_alloc & (new_slot == 48)) begin
-            live_set = (live$q & ~(1 << (48)) | ((1'b1) << (48)));
-            gen_known$d = (gen_known$q & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (do_alloc & (new_slot == 49)) begin
-            live_set = (live$q & ~(1 << (49)) | ((1'b1) << (49)));
-            gen_known$d = (gen_known$q & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (do_alloc & (new_slot == 50)) begin
-            live_set = (live$q & ~(1 << (50)) | ((1'b1) << (50)));
-            gen_known$d = (gen_known$q & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (do_alloc & (new_slot == 51)) begin
-            live_set = (live$q & ~(1 << (51)) | ((1'b1) << (51)));
-            gen_known$d = (gen_known$q & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (do_alloc & (new_slot == 52)) begin
-            live_set = (live$q & ~(1 << (52)) | ((1'b1) << (52)));
-            gen_known$d = (gen_known$q & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (do_alloc & (new_slot == 53)) begin
-            live_set = (live$q & ~(1 << (53)) | ((1'b1) << (53)));
-            gen_known$d = (gen_known$q & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (do_alloc & (new_slot == 54)) begin
-            live_set = (live$q & ~(1 << (54)) | ((1'b1) << (54)));
-            gen_known$d = (gen_known$q & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (do_alloc & (new_slot == 55)) begin
-            live_set = (live$q & ~(1 << (55)) | ((1'b1) << (55)));
-            gen_known$d = (gen_known$q & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (do_alloc & (new_slot == 56)) begin
-            live_set = (live$q & ~(1 << (56)) | ((1'b1) << (56)));
-            gen_known$d = (gen_known$q & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (do_alloc & (new_slot == 57)) begin
-            live_set = (live$q & ~(1 << (57)) | ((1'b1) << (57)));
-            gen_known$d = (gen_known$q & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (do_alloc & (new_slot == 58)) begin
-            live_set = (live$q & ~(1 << (58)) | ((1'b1) << (58)));
-            gen_known$d = (gen_known$q & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (do_alloc & (new_slot == 59)) begin
-            live_set = (live$q & ~(1 << (59)) | ((1'b1) << (59)));
-            gen_known$d = (gen_known$q & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (do_alloc & (new_slot == 60)) begin
-            live_set = (live$q & ~(1 << (60)) | ((1'b1) << (60)));
-            gen_known$d = (gen_known$q & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (do_alloc & (new_slot == 61)) begin
-            live_set = (live$q & ~(1 << (61)) | ((1'b1) << (61)));
-            gen_known$d = (gen_known$q & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (do_alloc & (new_slot == 62)) begin
-            live_set = (live$q & ~(1 << (62)) | ((1'b1) << (62)));
-            gen_known$d = (gen_known$q & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (do_alloc & (new_slot == 63)) begin
-            live_set = (live$q & ~(1 << (63)) | ((1'b1) << (63)));
-            gen_known$d = (gen_known$q & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-        if (do_alloc & (new_slot == 64)) begin
-            live_set = (live$q & ~(1 << (64)) | ((1'b1) << (64)));
-            gen_known$d = (gen_known$q & ~(1 << (64)) | ((1'b1) << (64)));
-        end
-        if (do_alloc & (new_slot == 65)) begin
-            live_set = (live$q & ~(1 << (65)) | ((1'b1) << (65)));
-            gen_known$d = (gen_known$q & ~(1 << (65)) | ((1'b1) << (65)));
-        end
-        if (do_alloc & (new_slot == 66)) begin
-            live_set = (live$q & ~(1 << (66)) | ((1'b1) << (66)));
-            gen_known$d = (gen_known$q & ~(1 << (66)) | ((1'b1) << (66)));
-        end
-        if (do_alloc & (new_slot == 67)) begin
-            live_set = (live$q & ~(1 << (67)) | ((1'b1) << (67)));
-            gen_known$d = (gen_known$q & ~(1 << (67)) | ((1'b1) << (67)));
-        end
-        if (do_alloc & (new_slot == 68)) begin
-            live_set = (live$q & ~(1 << (68)) | ((1'b1) << (68)));
-            gen_known$d = (gen_known$q & ~(1 << (68)) | ((1'b1) << (68)));
-        end
-        if (do_alloc & (new_slot == 69)) begin
-            live_set = (live$q & ~(1 << (69)) | ((1'b1) << (69)));
-            gen_known$d = (gen_known$q & ~(1 << (69)) | ((1'b1) << (69)));
-        end
-        if (do_alloc & (new_slot == 70)) begin
-            live_set = (live$q & ~(1 << (70)) | ((1'b1) << (70)));
-            gen_known$d = (gen_known$q & ~(1 << (70)) | ((1'b1) << (70)));
-        end
-        if (do_alloc & (new_slot == 71)) begin
-            live_set = (live$q & ~(1 << (71)) | ((1'b1) << (71)));
-            gen_known$d = (gen_known$q & ~(1 << (71)) | ((1'b1) << (71)));
-        end
-        if (do_alloc & (new_slot == 72)) begin
-            live_set = (live$q & ~(1 << (72)) | ((1'b1) << (72)));
-            gen_known$d = (gen_known$q & ~(1 << (72)) | ((1'b1) << (72)));
-        end
-        if (do_alloc & (new_slot == 73)) begin
-            live_set = (live$q & ~(1 << (73)) | ((1'b1) << (73)));
-            gen_known$d = (gen_known$q & ~(1 << (73)) | ((1'b1) << (73)));
-        end
-        if (do_alloc & (new_slot == 74)) begin
-            live_set = (live$q & ~(1 << (74)) | ((1'b1) << (74)));
-            gen_known$d = (gen_known$q & ~(1 << (74)) | ((1'b1) << (74)));
-        end
-        if (do_alloc & (new_slot == 75)) begin
-            live_set = (live$q & ~(1 << (75)) | ((1'b1) << (75)));
-            gen_known$d = (gen_known$q & ~(1 << (75)) | ((1'b1) << (75)));
-        end
-        if (do_alloc & (new_slot == 76)) begin
-            live_set = (live$q & ~(1 << (76)) | ((1'b1) << (76)));
-            gen_known$d = (gen_known$q & ~(1 << (76)) | ((1'b1) << (76)));
-        end
-        if (do_alloc & (new_slot == 77)) begin
-            live_set = (live$q & ~(1 << (77)) | ((1'b1) << (77)));
-            gen_known$d = (gen_known$q & ~(1 << (77)) | ((1'b1) << (77)));
-        end
-        if (do_alloc & (new_slot == 78)) begin
-            live_set = (live$q & ~(1 << (78)) | ((1'b1) << (78)));
-            gen_known$d = (gen_known$q & ~(1 << (78)) | ((1'b1) << (78)));
-        end
-        if (do_alloc & (new_slot == 79)) begin
-            live_set = (live$q & ~(1 << (79)) | ((1'b1) << (79)));
-            gen_known$d = (gen_known$q & ~(1 << (79)) | ((1'b1) << (79)));
-        end
-        if (do_alloc & (new_slot == 80)) begin
-            live_set = (live$q & ~(1 << (80)) | ((1'b1) << (80)));
-            gen_known$d = (gen_known$q & ~(1 << (80)) | ((1'b1) << (80)));
-        end
-        if (do_alloc & (new_slot == 81)) begin
-            live_set = (live$q & ~(1 << (81)) | ((1'b1) << (81)));
-            gen_known$d = (gen_known$q & ~(1 << (81)) | ((1'b1) << (81)));
-        end
-        if (do_alloc & (new_slot == 82)) begin
-            live_set = (live$q & ~(1 << (82)) | ((1'b1) << (82)));
-            gen_known$d = (gen_known$q & ~(1 << (82)) | ((1'b1) << (82)));
-        end
-        if (do_alloc & (new_slot == 83)) begin
-            live_set = (live$q & ~(1 << (83)) | ((1'b1) << (83)));
-            gen_known$d = (gen_known$q & ~(1 << (83)) | ((1'b1) << (83)));
-        end
-        if (do_alloc & (new_slot == 84)) begin
-            live_set = (live$q & ~(1 << (84)) | ((1'b1) << (84)));
-            gen_known$d = (gen_known$q & ~(1 << (84)) | ((1'b1) << (84)));
-        end
-        if (do_alloc & (new_slot == 85)) begin
-            live_set = (live$q & ~(1 << (85)) | ((1'b1) << (85)));
-            gen_known$d = (gen_known$q & ~(1 << (85)) | ((1'b1) << (85)));
-        end
-        if (do_alloc & (new_slot == 86)) begin
-            live_set = (live$q & ~(1 << (86)) | ((1'b1) << (86)));
-            gen_known$d = (gen_known$q & ~(1 << (86)) | ((1'b1) << (86)));
-        end
-        if (do_alloc & (new_slot == 87)) begin
-            live_set = (live$q & ~(1 << (87)) | ((1'b1) << (87)));
-            gen_known$d = (gen_known$q & ~(1 << (87)) | ((1'b1) << (87)));
-        end
-        if (do_alloc & (new_slot == 88)) begin
-            live_set = (live$q & ~(1 << (88)) | ((1'b1) << (88)));
-            gen_known$d = (gen_known$q & ~(1 << (88)) | ((1'b1) << (88)));
-        end
-        if (do_alloc & (new_slot == 89)) begin
-            live_set = (live$q & ~(1 << (89)) | ((1'b1) << (89)));
-            gen_known$d = (gen_known$q & ~(1 << (89)) | ((1'b1) << (89)));
-        end
-        if (do_alloc & (new_slot == 90)) begin
-            live_set = (live$q & ~(1 << (90)) | ((1'b1) << (90)));
-            gen_known$d = (gen_known$q & ~(1 << (90)) | ((1'b1) << (90)));
-        end
-        if (do_alloc & (new_slot == 91)) begin
-            live_set = (live$q & ~(1 << (91)) | ((1'b1) << (91)));
-            gen_known$d = (gen_known$q & ~(1 << (91)) | ((1'b1) << (91)));
-        end
-        if (do_alloc & (new_slot == 92)) begin
-            live_set = (live$q & ~(1 << (92)) | ((1'b1) << (92)));
-            gen_known$d = (gen_known$q & ~(1 << (92)) | ((1'b1) << (92)));
-        end
-        if (do_alloc & (new_slot == 93)) begin
-            live_set = (live$q & ~(1 << (93)) | ((1'b1) << (93)));
-            gen_known$d = (gen_known$q & ~(1 << (93)) | ((1'b1) << (93)));
-        end
-        if (do_alloc & (new_slot == 94)) begin
-            live_set = (live$q & ~(1 << (94)) | ((1'b1) << (94)));
-            gen_known$d = (gen_known$q & ~(1 << (94)) | ((1'b1) << (94)));
-        end
-        if (do_alloc & (new_slot == 95)) begin
-            live_set = (live$q & ~(1 << (95)) | ((1'b1) << (95)));
-            gen_known$d = (gen_known$q & ~(1 << (95)) | ((1'b1) << (95)));
-        end
-        if (do_alloc & (new_slot == 96)) begin
-            live_set = (live$q & ~(1 << (96)) | ((1'b1) << (96)));
-            gen_known$d = (gen_known$q & ~(1 << (96)) | ((1'b1) << (96)));
-        end
-        if (do_alloc & (new_slot == 97)) begin
-            live_set = (live$q & ~(1 << (97)) | ((1'b1) << (97)));
-            gen_known$d = (gen_known$q & ~(1 << (97)) | ((1'b1) << (97)));
-        end
-        if (do_alloc & (new_slot == 98)) begin
-            live_set = (live$q & ~(1 << (98)) | ((1'b1) << (98)));
-            gen_known$d = (gen_known$q & ~(1 << (98)) | ((1'b1) << (98)));
-        end
-        if (do_alloc & (new_slot == 99)) begin
-            live_set = (live$q & ~(1 << (99)) | ((1'b1) << (99)));
-            gen_known$d = (gen_known$q & ~(1 << (99)) | ((1'b1) << (99)));
-        end
-        if (do_alloc & (new_slot == 100)) begin
-            live_set = (live$q & ~(1 << (100)) | ((1'b1) << (100)));
-            gen_known$d = (gen_known$q & ~(1 << (100)) | ((1'b1) << (100)));
-        end
-        if (do_alloc & (new_slot == 101)) begin
-            live_set = (live$q & ~(1 << (101)) | ((1'b1) << (101)));
-            gen_known$d = (gen_known$q & ~(1 << (101)) | ((1'b1) << (101)));
-        end
-        if (do_alloc & (new_slot == 102)) begin
-            live_set = (live$q & ~(1 << (102)) | ((1'b1) << (102)));
-            gen_known$d = (gen_known$q & ~(1 << (102)) | ((1'b1) << (102)));
-        end
-        if (do_alloc & (new_slot == 103)) begin
-            live_set = (live$q & ~(1 << (103)) | ((1'b1) << (103)));
-            gen_known$d = (gen_known$q & ~(1 << (103)) | ((1'b1) << (103)));
-        end
-        if (do_alloc & (new_slot == 104)) begin
-            live_set = (live$q & ~(1 << (104)) | ((1'b1) << (104)));
-            gen_known$d = (gen_known$q & ~(1 << (104)) | ((1'b1) << (104)));
-        end
-        if (do_alloc & (new_slot == 105)) begin
-            live_set = (live$q & ~(1 << (105)) | ((1'b1) << (105)));
-            gen_known$d = (gen_known$q & ~(1 << (105)) | ((1'b1) << (105)));
-        end
-        if (do_alloc & (new_slot == 106)) begin
-            live_set = (live$q & ~(1 << (106)) | ((1'b1) << (106)));
-            gen_known$d = (gen_known$q & ~(1 << (106)) | ((1'b1) << (106)));
-        end
-        if (do_alloc & (new_slot == 107)) begin
-            live_set = (live$q & ~(1 << (107)) | ((1'b1) << (107)));
-            gen_known$d = (gen_known$q & ~(1 << (107)) | ((1'b1) << (107)));
-        end
-        if (do_alloc & (new_slot == 108)) begin
-            live_set = (live$q & ~(1 << (108)) | ((1'b1) << (108)));
-            gen_known$d = (gen_known$q & ~(1 << (108)) | ((1'b1) << (108)));
-        end
-        if (do_alloc & (new_slot == 109)) begin
-            live_set = (live$q & ~(1 << (109)) | ((1'b1) << (109)));
-            gen_known$d = (gen_known$q & ~(1 << (109)) | ((1'b1) << (109)));
-        end
-        if (do_alloc & (new_slot == 110)) begin
-            live_set = (live$q & ~(1 << (110)) | ((1'b1) << (110)));
-            gen_known$d = (gen_known$q & ~(1 << (110)) | ((1'b1) << (110)));
-        end
-        if (do_alloc & (new_slot == 111)) begin
-            live_set = (live$q & ~(1 << (111)) | ((1'b1) << (111)));
-            gen_known$d = (gen_known$q & ~(1 << (111)) | ((1'b1) << (111)));
-        end
-        if (do_alloc & (new_slot == 112)) begin
-            live_set = (live$q & ~(1 << (112)) | ((1'b1) << (112)));
-            gen_known$d = (gen_known$q & ~(1 << (112)) | ((1'b1) << (112)));
-        end
-        if (do_alloc & (new_slot == 113)) begin
-            live_set = (live$q & ~(1 << (113)) | ((1'b1) << (113)));
-            gen_known$d = (gen_known$q & ~(1 << (113)) | ((1'b1) << (113)));
-        end
-        if (do_alloc & (new_slot == 114)) begin
-            live_set = (live$q & ~(1 << (114)) | ((1'b1) << (114)));
-            gen_known$d = (gen_known$q & ~(1 << (114)) | ((1'b1) << (114)));
-        end
-        if (do_alloc & (new_slot == 115)) begin
-            live_set = (live$q & ~(1 << (115)) | ((1'b1) << (115)));
-            gen_known$d = (gen_known$q & ~(1 << (115)) | ((1'b1) << (115)));
-        end
-        if (do_alloc & (new_slot == 116)) begin
-            live_set = (live$q & ~(1 << (116)) | ((1'b1) << (116)));
-            gen_known$d = (gen_known$q & ~(1 << (116)) | ((1'b1) << (116)));
-        end
-        if (do_alloc & (new_slot == 117)) begin
-            live_set = (live$q & ~(1 << (117)) | ((1'b1) << (117)));
-            gen_known$d = (gen_known$q & ~(1 << (117)) | ((1'b1) << (117)));
-        end
-        if (do_alloc & (new_slot == 118)) begin
-            live_set = (live$q & ~(1 << (118)) | ((1'b1) << (118)));
-            gen_known$d = (gen_known$q & ~(1 << (118)) | ((1'b1) << (118)));
-        end
-        if (do_alloc & (new_slot == 119)) begin
-            live_set = (live$q & ~(1 << (119)) | ((1'b1) << (119)));
-            gen_known$d = (gen_known$q & ~(1 << (119)) | ((1'b1) << (119)));
-        end
-        if (do_alloc & (new_slot == 120)) begin
-            live_set = (live$q & ~(1 << (120)) | ((1'b1) << (120)));
-            gen_known$d = (gen_known$q & ~(1 << (120)) | ((1'b1) << (120)));
-        end
-        if (do_alloc & (new_slot == 121)) begin
-            live_set = (live$q & ~(1 << (121)) | ((1'b1) << (121)));
-            gen_known$d = (gen_known$q & ~(1 << (121)) | ((1'b1) << (121)));
-        end
-        if (do_alloc & (new_slot == 122)) begin
-            live_set = (live$q & ~(1 << (122)) | ((1'b1) << (122)));
-            gen_known$d = (gen_known$q & ~(1 << (122)) | ((1'b1) << (122)));
-        end
-        if (do_alloc & (new_slot == 123)) begin
-            live_set = (live$q & ~(1 << (123)) | ((1'b1) << (123)));
-            gen_known$d = (gen_known$q & ~(1 << (123)) | ((1'b1) << (123)));
-        end
-        if (do_alloc & (new_slot == 124)) begin
-            live_set = (live$q & ~(1 << (124)) | ((1'b1) << (124)));
-            gen_known$d = (gen_known$q & ~(1 << (124)) | ((1'b1) << (124)));
-        end
-        if (do_alloc & (new_slot == 125)) begin
-            live_set = (live$q & ~(1 << (125)) | ((1'b1) << (125)));
-            gen_known$d = (gen_known$q & ~(1 << (125)) | ((1'b1) << (125)));
-        end
-        if (do_alloc & (new_slot == 126)) begin
-            live_set = (live$q & ~(1 << (126)) | ((1'b1) << (126)));
-            gen_known$d = (gen_known$q & ~(1 << (126)) | ((1'b1) << (126)));
-        end
-        if (do_alloc & (new_slot == 127)) begin
-            live_set = (live$q & ~(1 << (127)) | ((1'b1) << (127)));
-            gen_known$d = (gen_known$q & ~(1 << (127)) | ((1'b1) << (127)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (do_release & (s_rel_slot$q == 16)) begin
-            live$d = (live_set & ~(1 << (16)) | ((1'b0) << (16)));
-        end
-        if (do_release & (s_rel_slot$q == 17)) begin
-            live$d = (live_set & ~(1 << (17)) | ((1'b0) << (17)));
-        end
-        if (do_release & (s_rel_slot$q == 18)) begin
-            live$d = (live_set & ~(1 << (18)) | ((1'b0) << (18)));
-        end
-        if (do_release & (s_rel_slot$q == 19)) begin
-            live$d = (live_set & ~(1 << (19)) | ((1'b0) << (19)));
-        end
-        if (do_release & (s_rel_slot$q == 20)) begin
-            live$d = (live_set & ~(1 << (20)) | ((1'b0) << (20)));
-        end
-        if (do_release & (s_rel_slot$q == 21)) begin
-            live$d = (live_set & ~(1 << (21)) | ((1'b0) << (21)));
-        end
-        if (do_release & (s_rel_slot$q == 22)) begin
-            live$d = (live_set & ~(1 << (22)) | ((1'b0) << (22)));
-        end
-        if (do_release & (s_rel_slot$q == 23)) begin
-            live$d = (live_set & ~(1 << (23)) | ((1'b0) << (23)));
-        end
-        if (do_release & (s_rel_slot$q == 24)) begin
-            live$d = (live_set & ~(1 << (24)) | ((1'b0) << (24)));
-        end
-        if (do_release & (s_rel_slot$q == 25)) begin
-            live$d = (live_set & ~(1 << (25)) | ((1'b0) << (25)));
-        end
-        if (do_release & (s_rel_slot$q == 26)) begin
-            live$d = (live_set & ~(1 << (26)) | ((1'b0) << (26)));
-        end
-        if (do_release & (s_rel_slot$q == 27)) begin
-            live$d = (live_set & ~(1 << (27)) | ((1'b0) << (27)));
-        end
-        if (do_release & (s_rel_slot$q == 28)) begin
-            live$d = (live_set & ~(1 << (28)) | ((1'b0) << (28)));
-        end
-        if (do_release & (s_rel_slot$q == 29)) begin
-            live$d = (live_set & ~(1 << (29)) | ((1'b0) << (29)));
-        end
-        if (do_release & (s_rel_slot$q == 30)) begin
-            live$d = (live_set & ~(1 << (30)) | ((1'b0) << (30)));
-        end
-        if (do_release & (s_rel_slot$q == 31)) begin
-            live$d = (live_set & ~(1 << (31)) | ((1'b0) << (31)));
-        end
-        if (do_release & (s_rel_slot$q == 32)) begin
-            live$d = (live_set & ~(1 << (32)) | ((1'b0) << (32)));
-        end
-        if (do_release & (s_rel_slot$q == 33)) begin
-            live$d = (live_set & ~(1 << (33)) | ((1'b0) << (33)));
-        end
-        if (do_release & (s_rel_slot$q == 34)) begin
-            live$d = (live_set & ~(1 << (34)) | ((1'b0) << (34)));
-        end
-        if (do_release & (s_rel_slot$q == 35)) begin
-            live$d = (live_set & ~(1 << (35)) | ((1'b0) << (35)));
-        end
-        if (do_release & (s_rel_slot$q == 36)) begin
-            live$d = (live_set & ~(1 << (36)) | ((1'b0) << (36)));
-        end
-        if (do_release & (s_rel_slot$q == 37)) begin
-            live$d = (live_set & ~(1 << (37)) | ((1'b0) << (37)));
-        end
-        if (do_release & (s_rel_slot$q == 38)) begin
-            live$d = (live_set & ~(1 << (38)) | ((1'b0) << (38)));
-        end
-        if (do_release & (s_rel_slot$q == 39)) begin
-            live$d = (live_set & ~(1 << (39)) | ((1'b0) << (39)));
-        end
-        if (do_release & (s_rel_slot$q == 40)) begin
-            live$d = (live_set & ~(1 << (40)) | ((1'b0) << (40)));
-        end
-        if (do_release & (s_rel_slot$q == 41)) begin
-            live$d = (live_set & ~(1 << (41)) | ((1'b0) << (41)));
-        end
-        if (do_release & (s_rel_slot$q == 42)) begin
-            live$d = (live_set & ~(1 << (42)) | ((1'b0) << (42)));
-        end
-        if (do_release & (s_rel_slot$q == 43)) begin
-            live$d = (live_set & ~(1 << (43)) | ((1'b0) << (43)));
-        end
-        if (do_release & (s_rel_slot$q == 44)) begin
-            live$d = (live_set & ~(1 << (44)) | ((1'b0) << (44)));
-        end
-        if (do_release & (s_rel_slot$q == 45)) begin
-            live$d = (live_set & ~(1 << (45)) | ((1'b0) << (45)));
-        end
-        if (do_release & (s_rel_slot$q == 46)) begin
-            live$d = (live_set & ~(1 << (46)) | ((1'b0) << (46)));
-        end
-        if (do_release & (s_rel_slot$q == 47)) begin
-            live$d = (live_set & ~(1 << (47)) | ((1'b0) << (47)));
-        end
-        if (do_release & (s_rel_slot$q == 48)) begin
-            live$d = (live_set & ~(1 << (48)) | ((1'b0) << (48)));
-        end
-        if (do_release & (s_rel_slot$q == 49)) begin
-            live$d = (live_set & ~(1 << (49)) | ((1'b0) << (49)));
-        end
-        if (do_release & (s_rel_slot$q == 50)) begin
-            live$d = (live_set & ~(1 << (50)) | ((1'b0) << (50)));
-        end
-        if (do_release & (s_rel_slot$q == 51)) begin
-            live$d = (live_set & ~(1 << (51)) | ((1'b0) << (51)));
-        end
-        if (do_release & (s_rel_slot$q == 52)) begin
-            live$d = (live_set & ~(1 << (52)) | ((1'b0) << (52)));
-        end
-        if (do_release & (s_rel_slot$q == 53)) begin
-            live$d = (live_set & ~(1 << (53)) | ((1'b0) << (53)));
-        end
-        if (do_release & (s_rel_slot$q == 54)) begin
-            live$d = (live_set & ~(1 << (54)) | ((1'b0) << (54)));
-        end
-        if (do_release & (s_rel_slot$q == 55)) begin
-            live$d = (live_set & ~(1 << (55)) | ((1'b0) << (55)));
-        end
-        if (do_release & (s_rel_slot$q == 56)) begin
-            live$d = (live_set & ~(1 << (56)) | ((1'b0) << (56)));
-        end
-        if (do_release & (s_rel_slot$q == 57)) begin
-            live$d = (live_set & ~(1 << (57)) | ((1'b0) << (57)));
-        end
-        if (do_release & (s_rel_slot$q == 58)) begin
-            live$d = (live_set & ~(1 << (58)) | ((1'b0) << (58)));
-        end
-        if (do_release & (s_rel_slot$q == 59)) begin
-            live$d = (live_set & ~(1 << (59)) | ((1'b0) << (59)));
-        end
-        if (do_release & (s_rel_slot$q == 60)) begin
-            live$d = (live_set & ~(1 << (60)) | ((1'b0) << (60)));
-        end
-        if (do_release & (s_rel_slot$q == 61)) begin
-            live$d = (live_set & ~(1 << (61)) | ((1'b0) << (61)));
-        end
-        if (do_release & (s_rel_slot$q == 62)) begin
-            live$d = (live_set & ~(1 << (62)) | ((1'b0) << (62)));
-        end
-        if (do_release & (s_rel_slot$q == 63)) begin
-            live$d = (live_set & ~(1 << (63)) | ((1'b0) << (63)));
-        end
-        if (do_release & (s_rel_slot$q == 64)) begin
-            live$d = (live_set & ~(1 << (64)) | ((1'b0) << (64)));
-        end
-        if (do_release & (s_rel_slot$q == 65)) begin
-            live$d = (live_set & ~(1 << (65)) | ((1'b0) << (65)));
-        end
-        if (do_release & (s_rel_slot$q == 66)) begin
-            live$d = (live_set & ~(1 << (66)) | ((1'b0) << (66)));
-        end
-        if (do_release & (s_rel_slot$q == 67)) begin
-            live$d = (live_set & ~(1 << (67)) | ((1'b0) << (67)));
-        end
-        if (do_release & (s_rel_slot$q == 68)) begin
-            live$d = (live_set & ~(1 << (68)) | ((1'b0) << (68)));
-        end
-        if (do_release & (s_rel_slot$q == 69)) begin
-            live$d = (live_set & ~(1 << (69)) | ((1'b0) << (69)));
-        end
-        if (do_release & (s_rel_slot$q == 70)) begin
-            live$d = (live_set & ~(1 << (70)) | ((1'b0) << (70)));
-        end
-        if (do_release & (s_rel_slot$q == 71)) begin
-            live$d = (live_set & ~(1 << (71)) | ((1'b0) << (71)));
-        end
-        if (do_release & (s_rel_slot$q == 72)) begin
-            live$d = (live_set & ~(1 << (72)) | ((1'b0) << (72)));
-        end
-        if (do_release & (s_rel_slot$q == 73)) begin
-            live$d = (live_set & ~(1 << (73)) | ((1'b0) << (73)));
-        end
-        if (do_release & (s_rel_slot$q == 74)) begin
-            live$d = (live_set & ~(1 << (74)) | ((1'b0) << (74)));
-        end
-        if (do_release & (s_rel_slot$q == 75)) begin
-            live$d = (live_set & ~(1 << (75)) | ((1'b0) << (75)));
-        end
-        if (do_release & (s_rel_slot$q == 76)) begin
-            live$d = (live_set & ~(1 << (76)) | ((1'b0) << (76)));
-        end
-        if (do_release & (s_rel_slot$q == 77)) begin
-            live$d = (live_set & ~(1 << (77)) | ((1'b0) << (77)));
-        end
-        if (do_release & (s_rel_slot$q == 78)) begin
-            live$d = (live_set & ~(1 << (78)) | ((1'b0) << (78)));
-        end
-        if (do_release & (s_rel_slot$q == 79)) begin
-            live$d = (live_set & ~(1 << (79)) | ((1'b0) << (79)));
-        end
-        if (do_release & (s_rel_slot$q == 80)) begin
-            live$d = (live_set & ~(1 << (80)) | ((1'b0) << (80)));
-        end
-        if (do_release & (s_rel_slot$q == 81)) begin
-            live$d = (live_set & ~(1 << (81)) | ((1'b0) << (81)));
-        end
-        if (do_release & (s_rel_slot$q == 82)) begin
-            live$d = (live_set & ~(1 << (82)) | ((1'b0) << (82)));
-        end
-        if (do_release & (s_rel_slot$q == 83)) begin
-            live$d = (live_set & ~(1 << (83)) | ((1'b0) << (83)));
-        end
-        if (do_release & (s_rel_slot$q == 84)) begin
-            live$d = (live_set & ~(1 << (84)) | ((1'b0) << (84)));
-        end
-        if (do_release & (s_rel_slot$q == 85)) begin
-            live$d = (live_set & ~(1 << (85)) | ((1'b0) << (85)));
-        end
-        if (do_release & (s_rel_slot$q == 86)) begin
-            live$d = (live_set & ~(1 << (86)) | ((1'b0) << (86)));
-        end
-        if (do_release & (s_rel_slot$q == 87)) begin
-            live$d = (live_set & ~(1 << (87)) | ((1'b0) << (87)));
-        end
-        if (do_release & (s_rel_slot$q == 88)) begin
-            live$d = (live_set & ~(1 << (88)) | ((1'b0) << (88)));
-        end
-        if (do_release & (s_rel_slot$q == 89)) begin
-            live$d = (live_set & ~(1 << (89)) | ((1'b0) << (89)));
-        end
-        if (do_release & (s_rel_slot$q == 90)) begin
-            live$d = (live_set & ~(1 << (90)) | ((1'b0) << (90)));
-        end
-        if (do_release & (s_rel_slot$q == 91)) begin
-            live$d = (live_set & ~(1 << (91)) | ((1'b0) << (91)));
-        end
-        if (do_release & (s_rel_slot$q == 92)) begin
-            live$d = (live_set & ~(1 << (92)) | ((1'b0) << (92)));
-        end
-        if (do_release & (s_rel_slot$q == 93)) begin
-            live$d = (live_set & ~(1 << (93)) | ((1'b0) << (93)));
-        end
-        if (do_release & (s_rel_slot$q == 94)) begin
-            live$d = (live_set & ~(1 << (94)) | ((1'b0) << (94)));
-        end
-        if (do_release & (s_rel_slot$q == 95)) begin
-            live$d = (live_set & ~(1 << (95)) | ((1'b0) << (95)));
-        end
-        if (do_release & (s_rel_slot$q == 96)) begin
-            live$d = (live_set & ~(1 << (96)) | ((1'b0) << (96)));
-        end
-        if (do_release & (s_rel_slot$q == 97)) begin
-            live$d = (live_set & ~(1 << (97)) | ((1'b0) << (97)));
-        end
-        if (do_release & (s_rel_slot$q == 98)) begin
-            live$d = (live_set & ~(1 << (98)) | ((1'b0) << (98)));
-        end
-        if (do_release & (s_rel_slot$q == 99)) begin
-            live$d = (live_set & ~(1 << (99)) | ((1'b0) << (99)));
-        end
-        if (do_release & (s_rel_slot$q == 100)) begin
-            live$d = (live_set & ~(1 << (100)) | ((1'b0) << (100)));
-        end
-        if (do_release & (s_rel_slot$q == 101)) begin
-            live$d = (live_set & ~(1 << (101)) | ((1'b0) << (101)));
-        end
-        if (do_release & (s_rel_slot$q == 102)) begin
-            live$d = (live_set & ~(1 << (102)) | ((1'b0) << (102)));
-        end
-        if (do_release & (s_rel_slot$q == 103)) begin
-            live$d = (live_set & ~(1 << (103)) | ((1'b0) << (103)));
-        end
-        if (do_release & (s_rel_slot$q == 104)) begin
-            live$d = (live_set & ~(1 << (104)) | ((1'b0) << (104)));
-        end
-        if (do_release & (s_rel_slot$q == 105)) begin
-            live$d = (live_set & ~(1 << (105)) | ((1'b0) << (105)));
-        end
-        if (do_release & (s_rel_slot$q == 106)) begin
-            live$d = (live_set & ~(1 << (106)) | ((1'b0) << (106)));
-        end
-        if (do_release & (s_rel_slot$q == 107)) begin
-            live$d = (live_set & ~(1 << (107)) | ((1'b0) << (107)));
-        end
-        if (do_release & (s_rel_slot$q == 108)) begin
-            live$d = (live_set & ~(1 << (108)) | ((1'b0) << (108)));
-        end
-        if (do_release & (s_rel_slot$q == 109)) begin
-            live$d = (live_set & ~(1 << (109)) | ((1'b0) << (109)));
-        end
-        if (do_release & (s_rel_slot$q == 110)) begin
-            live$d = (live_set & ~(1 << (110)) | ((1'b0) << (110)));
-        end
-        if (do_release & (s_rel_slot$q == 111)) begin
-            live$d = (live_set & ~(1 << (111)) | ((1'b0) << (111)));
-        end
-        if (do_release & (s_rel_slot$q == 112)) begin
-            live$d = (live_set & ~(1 << (112)) | ((1'b0) << (112)));
-        end
-        if (do_release & (s_rel_slot$q == 113)) begin
-            live$d = (live_set & ~(1 << (113)) | ((1'b0) << (113)));
-        end
-        if (do_release & (s_rel_slot$q == 114)) begin
-            live$d = (live_set & ~(1 << (114)) | ((1'b0) << (114)));
-        end
-        if (do_release & (s_rel_slot$q == 115)) begin
-            live$d = (live_set & ~(1 << (115)) | ((1'b0) << (115)));
-        end
-        if (do_release & (s_rel_slot$q == 116)) begin
-            live$d = (live_set & ~(1 << (116)) | ((1'b0) << (116)));
-        end
-        if (do_release & (s_rel_slot$q == 117)) begin
-            live$d = (live_set & ~(1 << (117)) | ((1'b0) << (117)));
-        end
-        if (do_release & (s_rel_slot$q == 118)) begin
-            live$d = (live_set & ~(1 << (118)) | ((1'b0) << (118)));
-        end
-        if (do_release & (s_rel_slot$q == 119)) begin
-            live$d = (live_set & ~(1 << (119)) | ((1'b0) << (119)));
-        end
-        if (do_release & (s_rel_slot$q == 120)) begin
-            live$d = (live_set & ~(1 << (120)) | ((1'b0) << (120)));
-        end
-        if (do_release & (s_rel_slot$q == 121)) begin
-            live$d = (live_set & ~(1 << (121)) | ((1'b0) << (121)));
-        end
-        if (do_release & (s_rel_slot$q == 122)) begin
-            live$d = (live_set & ~(1 << (122)) | ((1'b0) << (122)));
-        end
-        if (do_release & (s_rel_slot$q == 123)) begin
-            live$d = (live_set & ~(1 << (123)) | ((1'b0) << (123)));
-        end
-        if (do_release & (s_rel_slot$q == 124)) begin
-            live$d = (live_set & ~(1 << (124)) | ((1'b0) << (124)));
-        end
-        if (do_release & (s_rel_slot$q == 125)) begin
-            live$d = (live_set & ~(1 << (125)) | ((1'b0) << (125)));
-        end
-        if (do_release & (s_rel_slot$q == 126)) begin
-            live$d = (live_set & ~(1 << (126)) | ((1'b0) << (126)));
-        end
-        if (do_release & (s_rel_slot$q == 127)) begin
-            live$d = (live_set & ~(1 << (127)) | ((1'b0) << (127)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -5912,6 +3321,26 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     end
 
 endmodule // nt_nic_128_reassembly$msg_table
+
+
+module nt_nic_128_reassembly$msg_table$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$alloc_mask
 
 
 module nt_nic_128_reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -6128,11 +3557,15 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class0$in_use in_use(
@@ -6148,7 +3581,13 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     nt_nic_128_reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -6165,14 +3604,13 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -6204,6 +3642,26 @@ module nt_nic_128_reassembly$msg_table$class0$double_frees(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class0$double_frees
 
 
+module nt_nic_128_reassembly$msg_table$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$class0$freed
+
+
 module nt_nic_128_reassembly$msg_table$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -6223,12 +3681,13 @@ module nt_nic_128_reassembly$msg_table$class0$in_use(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class0$in_use
 
 
-module nt_nic_128_reassembly$msg_table$class0$lowest_free(bitmap,found,index);
+module nt_nic_128_reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -6236,6 +3695,7 @@ module nt_nic_128_reassembly$msg_table$class0$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -6651,11 +4111,15 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class1$in_use in_use(
@@ -6671,7 +4135,13 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     nt_nic_128_reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -6688,14 +4158,13 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -6727,6 +4196,26 @@ module nt_nic_128_reassembly$msg_table$class1$double_frees(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class1$double_frees
 
 
+module nt_nic_128_reassembly$msg_table$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$class1$freed
+
+
 module nt_nic_128_reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -6746,12 +4235,13 @@ module nt_nic_128_reassembly$msg_table$class1$in_use(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class1$in_use
 
 
-module nt_nic_128_reassembly$msg_table$class1$lowest_free(bitmap,found,index);
+module nt_nic_128_reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -6759,6 +4249,7 @@ module nt_nic_128_reassembly$msg_table$class1$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -7174,11 +4665,15 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class2$in_use in_use(
@@ -7194,7 +4689,13 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     nt_nic_128_reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -7211,14 +4712,13 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -7250,6 +4750,26 @@ module nt_nic_128_reassembly$msg_table$class2$double_frees(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class2$double_frees
 
 
+module nt_nic_128_reassembly$msg_table$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$class2$freed
+
+
 module nt_nic_128_reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -7269,12 +4789,13 @@ module nt_nic_128_reassembly$msg_table$class2$in_use(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class2$in_use
 
 
-module nt_nic_128_reassembly$msg_table$class2$lowest_free(bitmap,found,index);
+module nt_nic_128_reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -7282,6 +4803,7 @@ module nt_nic_128_reassembly$msg_table$class2$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -7697,11 +5219,15 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class3$in_use in_use(
@@ -7717,7 +5243,13 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     nt_nic_128_reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -7734,14 +5266,13 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -7773,6 +5304,26 @@ module nt_nic_128_reassembly$msg_table$class3$double_frees(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class3$double_frees
 
 
+module nt_nic_128_reassembly$msg_table$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$class3$freed
+
+
 module nt_nic_128_reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -7792,12 +5343,13 @@ module nt_nic_128_reassembly$msg_table$class3$in_use(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$class3$in_use
 
 
-module nt_nic_128_reassembly$msg_table$class3$lowest_free(bitmap,found,index);
+module nt_nic_128_reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -7805,6 +5357,7 @@ module nt_nic_128_reassembly$msg_table$class3$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -10461,11 +8014,15 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
+    wire  [127:0] lowest_free$onehot;
+    reg  [6:0] freed$index;
+    reg  freed$enable;
+    wire  [127:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [127:0] after_alloc;
+    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$ids$in_use in_use(
@@ -10481,7 +8038,13 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     nt_nic_128_reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_128_reassembly$msg_table$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -10498,14 +8061,13 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -10537,6 +8099,26 @@ module nt_nic_128_reassembly$msg_table$ids$double_frees(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$ids$double_frees
 
 
+module nt_nic_128_reassembly$msg_table$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$ids$freed
+
+
 module nt_nic_128_reassembly$msg_table$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -10556,12 +8138,13 @@ module nt_nic_128_reassembly$msg_table$ids$in_use(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$ids$in_use
 
 
-module nt_nic_128_reassembly$msg_table$ids$lowest_free(bitmap,found,index);
+module nt_nic_128_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [127:0] bitmap;
     output reg  found;
     output reg  [6:0] index;
+    output reg  [127:0] onehot;
 
     // Local signals
     reg  [127:0] lowest_set_onehot;
@@ -10569,6 +8152,7 @@ module nt_nic_128_reassembly$msg_table$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -11302,6 +8886,26 @@ module nt_nic_128_reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$r_valid
 
 
+module nt_nic_128_reassembly$msg_table$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$msg_table$release_mask
+
+
 module nt_nic_128_reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
@@ -11653,6 +9257,26 @@ module nt_nic_128_reassembly$payload(read_address,read_clock,read_data,write_add
     end
 
 endmodule // nt_nic_128_reassembly$payload
+
+
+module nt_nic_128_reassembly$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$release_mask
 
 
 module nt_nic_128_reassembly$ro_msg_len(d,q,clock);
@@ -12082,6 +9706,15 @@ module nt_nic_128_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_de
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [6:0] fired$index;
+    reg  fired$enable;
+    wire  [127:0] fired$onehot;
+    reg  [6:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [127:0] scheduled$onehot;
+    reg  [6:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [127:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -12091,8 +9724,6 @@ module nt_nic_128_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_de
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [127:0] valid_after_fire;
-    reg  [127:0] valid_after_sched;
 
     // Sub module instances
     nt_nic_128_reassembly$timer$expiry_mem expiry_mem(
@@ -12153,6 +9784,21 @@ module nt_nic_128_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_de
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_nic_128_reassembly$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_nic_128_reassembly$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_nic_128_reassembly$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -12206,18 +9852,13 @@ module nt_nic_128_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_de
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -12228,6 +9869,26 @@ module nt_nic_128_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_de
     end
 
 endmodule // nt_nic_128_reassembly$timer
+
+
+module nt_nic_128_reassembly$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$timer$cancelled
 
 
 module nt_nic_128_reassembly$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -12257,6 +9918,26 @@ module nt_nic_128_reassembly$timer$expiry_mem(read_address,read_clock,read_data,
     end
 
 endmodule // nt_nic_128_reassembly$timer$expiry_mem
+
+
+module nt_nic_128_reassembly$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$timer$fired
 
 
 module nt_nic_128_reassembly$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -12419,6 +10100,26 @@ module nt_nic_128_reassembly$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_nic_128_reassembly$timer$scan_ptr
+
+
+module nt_nic_128_reassembly$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_reassembly$timer$scheduled
 
 
 module nt_nic_128_reassembly$timer$valid_bits(d,q,clock);

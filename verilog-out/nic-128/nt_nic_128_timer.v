@@ -55,6 +55,15 @@ module nt_nic_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_m
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [6:0] fired$index;
+    reg  fired$enable;
+    wire  [127:0] fired$onehot;
+    reg  [6:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [127:0] scheduled$onehot;
+    reg  [6:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [127:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -64,8 +73,6 @@ module nt_nic_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_m
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [127:0] valid_after_fire;
-    reg  [127:0] valid_after_sched;
 
     // Sub module instances
     nt_nic_128_timer$expiry_mem expiry_mem(
@@ -126,6 +133,21 @@ module nt_nic_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_m
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_nic_128_timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_nic_128_timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_nic_128_timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -179,18 +201,13 @@ module nt_nic_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_m
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -201,6 +218,26 @@ module nt_nic_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_m
     end
 
 endmodule // nt_nic_128_timer
+
+
+module nt_nic_128_timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_timer$cancelled
 
 
 module nt_nic_128_timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -230,6 +267,26 @@ module nt_nic_128_timer$expiry_mem(read_address,read_clock,read_data,write_addre
     end
 
 endmodule // nt_nic_128_timer$expiry_mem
+
+
+module nt_nic_128_timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_timer$fired
 
 
 module nt_nic_128_timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -392,6 +449,26 @@ module nt_nic_128_timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_nic_128_timer$scan_ptr
+
+
+module nt_nic_128_timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_nic_128_timer$scheduled
 
 
 module nt_nic_128_timer$valid_bits(d,q,clock);

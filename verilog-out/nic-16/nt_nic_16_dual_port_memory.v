@@ -23,6 +23,9 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
     reg  [15:0] written$d;
     wire  [15:0] written$q;
     reg  written$clock;
+    reg  [3:0] write_mask$index;
+    reg  write_mask$enable;
+    wire  [15:0] write_mask$onehot;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -50,6 +53,11 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
         .d(written$d),
         .q(written$q),
         .clock(written$clock)
+    );
+    nt_nic_16_dual_port_memory$write_mask write_mask(
+        .index(write_mask$index),
+        .enable(write_mask$enable),
+        .onehot(write_mask$onehot)
     );
     nt_nic_16_dual_port_memory$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -90,10 +98,9 @@ module nt_nic_16_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_vali
         array$write_address = wr_index;
         array$write_data = wr_value;
         array$write_enable = wr_valid;
-        written$d = written$q;
-        if (wr_valid) begin
-            written$d = (written$q & ~(1 << (wr_index)) | ((1'b1) << (wr_index)));
-        end
+        write_mask$index = wr_index;
+        write_mask$enable = wr_valid;
+        written$d = written$q | write_mask$onehot;
         s1_valid$d = rd_valid;
         s1_written$d = written$q[rd_index];
         s1_bypass$d = (rd_valid & wr_valid) & (rd_index == wr_index);
@@ -219,6 +226,23 @@ module nt_nic_16_dual_port_memory$s1_written(d,q,clock);
     end
 
 endmodule // nt_nic_16_dual_port_memory$s1_written
+
+
+module nt_nic_16_dual_port_memory$write_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_dual_port_memory$write_mask
 
 
 module nt_nic_16_dual_port_memory$written(d,q,clock);

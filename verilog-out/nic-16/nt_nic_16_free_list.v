@@ -23,11 +23,15 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_free_list$in_use in_use(
@@ -43,7 +47,13 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
     nt_nic_16_free_list$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_free_list$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -60,14 +70,13 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -99,6 +108,23 @@ module nt_nic_16_free_list$double_frees(d,q,clock);
 endmodule // nt_nic_16_free_list$double_frees
 
 
+module nt_nic_16_free_list$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_free_list$freed
+
+
 module nt_nic_16_free_list$in_use(d,q,clock);
 
     // Module arguments
@@ -118,12 +144,13 @@ module nt_nic_16_free_list$in_use(d,q,clock);
 endmodule // nt_nic_16_free_list$in_use
 
 
-module nt_nic_16_free_list$lowest_free(bitmap,found,index);
+module nt_nic_16_free_list$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -131,6 +158,7 @@ module nt_nic_16_free_list$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin

@@ -283,6 +283,12 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -660,6 +666,16 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_nic_16_get_rx_msg_info$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -1229,120 +1245,13 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -1438,6 +1347,23 @@ module nt_nic_16_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_receiv
     end
 
 endmodule // nt_nic_16_get_rx_msg_info
+
+
+module nt_nic_16_get_rx_msg_info$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$alloc_mask
 
 
 module nt_nic_16_get_rx_msg_info$c_bad_offset(d,q,clock);
@@ -1654,11 +1580,15 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_get_rx_msg_info$class0$in_use in_use(
@@ -1674,7 +1604,13 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
     nt_nic_16_get_rx_msg_info$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -1691,14 +1627,13 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -1730,6 +1665,23 @@ module nt_nic_16_get_rx_msg_info$class0$double_frees(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class0$double_frees
 
 
+module nt_nic_16_get_rx_msg_info$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$class0$freed
+
+
 module nt_nic_16_get_rx_msg_info$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -1749,12 +1701,13 @@ module nt_nic_16_get_rx_msg_info$class0$in_use(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class0$in_use
 
 
-module nt_nic_16_get_rx_msg_info$class0$lowest_free(bitmap,found,index);
+module nt_nic_16_get_rx_msg_info$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1762,6 +1715,7 @@ module nt_nic_16_get_rx_msg_info$class0$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -1841,11 +1795,15 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_get_rx_msg_info$class1$in_use in_use(
@@ -1861,7 +1819,13 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
     nt_nic_16_get_rx_msg_info$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -1878,14 +1842,13 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -1917,6 +1880,23 @@ module nt_nic_16_get_rx_msg_info$class1$double_frees(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class1$double_frees
 
 
+module nt_nic_16_get_rx_msg_info$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$class1$freed
+
+
 module nt_nic_16_get_rx_msg_info$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -1936,12 +1916,13 @@ module nt_nic_16_get_rx_msg_info$class1$in_use(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class1$in_use
 
 
-module nt_nic_16_get_rx_msg_info$class1$lowest_free(bitmap,found,index);
+module nt_nic_16_get_rx_msg_info$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1949,6 +1930,7 @@ module nt_nic_16_get_rx_msg_info$class1$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -2028,11 +2010,15 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_get_rx_msg_info$class2$in_use in_use(
@@ -2048,7 +2034,13 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
     nt_nic_16_get_rx_msg_info$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -2065,14 +2057,13 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -2104,6 +2095,23 @@ module nt_nic_16_get_rx_msg_info$class2$double_frees(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class2$double_frees
 
 
+module nt_nic_16_get_rx_msg_info$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$class2$freed
+
+
 module nt_nic_16_get_rx_msg_info$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -2123,12 +2131,13 @@ module nt_nic_16_get_rx_msg_info$class2$in_use(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class2$in_use
 
 
-module nt_nic_16_get_rx_msg_info$class2$lowest_free(bitmap,found,index);
+module nt_nic_16_get_rx_msg_info$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -2136,6 +2145,7 @@ module nt_nic_16_get_rx_msg_info$class2$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -2215,11 +2225,15 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_get_rx_msg_info$class3$in_use in_use(
@@ -2235,7 +2249,13 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
     nt_nic_16_get_rx_msg_info$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -2252,14 +2272,13 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -2291,6 +2310,23 @@ module nt_nic_16_get_rx_msg_info$class3$double_frees(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class3$double_frees
 
 
+module nt_nic_16_get_rx_msg_info$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$class3$freed
+
+
 module nt_nic_16_get_rx_msg_info$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -2310,12 +2346,13 @@ module nt_nic_16_get_rx_msg_info$class3$in_use(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$class3$in_use
 
 
-module nt_nic_16_get_rx_msg_info$class3$lowest_free(bitmap,found,index);
+module nt_nic_16_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -2323,6 +2360,7 @@ module nt_nic_16_get_rx_msg_info$class3$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4643,11 +4681,15 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_get_rx_msg_info$ids$in_use in_use(
@@ -4663,7 +4705,13 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
     nt_nic_16_get_rx_msg_info$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_get_rx_msg_info$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -4680,14 +4728,13 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -4719,6 +4766,23 @@ module nt_nic_16_get_rx_msg_info$ids$double_frees(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$ids$double_frees
 
 
+module nt_nic_16_get_rx_msg_info$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$ids$freed
+
+
 module nt_nic_16_get_rx_msg_info$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -4738,12 +4802,13 @@ module nt_nic_16_get_rx_msg_info$ids$in_use(d,q,clock);
 endmodule // nt_nic_16_get_rx_msg_info$ids$in_use
 
 
-module nt_nic_16_get_rx_msg_info$ids$lowest_free(bitmap,found,index);
+module nt_nic_16_get_rx_msg_info$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4751,6 +4816,7 @@ module nt_nic_16_get_rx_msg_info$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -5146,6 +5212,23 @@ module nt_nic_16_get_rx_msg_info$r_valid(d,q,clock);
     end
 
 endmodule // nt_nic_16_get_rx_msg_info$r_valid
+
+
+module nt_nic_16_get_rx_msg_info$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_get_rx_msg_info$release_mask
 
 
 module nt_nic_16_get_rx_msg_info$s_h0(d,q,clock);

@@ -1291,7 +1291,6 @@ module nt_nic_16_ingress_front$dispatch(clock,reset,in_valid,in_key,in_meta,out_
     reg  hit5;
     reg  hit6;
     reg  hit7;
-    reg  [7:0] field_shift;
     reg  [7:0] action_shift;
 
     // Sub module instances
@@ -1411,12 +1410,41 @@ module nt_nic_16_ingress_front$dispatch(clock,reset,in_valid,in_key,in_meta,out_
         out_entry = s1_entry$q;
         out_action = s1_action$q;
         out_meta = s1_meta$q;
-        field_shift = ((cfg_write_index) & 8'hff) << 32'h4;
         action_shift = ((cfg_write_index) & 8'hff) << 32'h2;
         if (cfg_write_valid) begin
             entry_valid$d = (entry_valid$q & ~(1 << (cfg_write_index)) | ((cfg_write_enable) << (cfg_write_index)));
-            keys$d = (keys$q & (~(field_mask << field_shift))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
-            masks$d = (masks$q & (~(field_mask << field_shift))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << field_shift);
+            if (cfg_write_index == 0) begin
+                keys$d = (keys$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (0 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (0 * 32'h10));
+            end
+            if (cfg_write_index == 1) begin
+                keys$d = (keys$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (1 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (1 * 32'h10));
+            end
+            if (cfg_write_index == 2) begin
+                keys$d = (keys$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (2 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (2 * 32'h10));
+            end
+            if (cfg_write_index == 3) begin
+                keys$d = (keys$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (3 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (3 * 32'h10));
+            end
+            if (cfg_write_index == 4) begin
+                keys$d = (keys$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (4 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (4 * 32'h10));
+            end
+            if (cfg_write_index == 5) begin
+                keys$d = (keys$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (5 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (5 * 32'h10));
+            end
+            if (cfg_write_index == 6) begin
+                keys$d = (keys$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (6 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (6 * 32'h10));
+            end
+            if (cfg_write_index == 7) begin
+                keys$d = (keys$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_key) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+                masks$d = (masks$q & (~(field_mask << (7 * 32'h10)))) | (((cfg_write_mask) & 128'hffffffffffffffffffffffffffffffff) << (7 * 32'h10));
+            end
             actions$d = (actions$q & (~(action_mask << action_shift))) | (((cfg_write_action) & 32'hffffffff) << action_shift);
         end
         if (reset) begin
@@ -2091,7 +2119,6 @@ module nt_nic_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_ax
     reg  accept;
     reg  in_payload;
     reg  header_beat;
-    reg  [9:0] slot_shift;
     reg  [511:0] header_merged;
     reg  [19:0] word0;
     reg  [19:0] word1;
@@ -2228,8 +2255,28 @@ module nt_nic_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_ax
             m_axis_tlast = 1'b1;
             m_axis_tvalid = 1'b1;
         end
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift);
+        header_merged = in_header$q;
+        if (in_beat$q == 1) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+        end
+        if (in_beat$q == 2) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+        end
+        if (in_beat$q == 3) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+        end
+        if (in_beat$q == 4) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+        end
+        if (in_beat$q == 5) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+        end
+        if (in_beat$q == 6) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+        end
+        if (in_beat$q == 7) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+        end
         if (in_beat$q == 32'h0) begin
             header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end

@@ -89,7 +89,6 @@ module nt_nic_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axi
     reg  accept;
     reg  in_payload;
     reg  header_beat;
-    reg  [9:0] slot_shift;
     reg  [511:0] header_merged;
     reg  [19:0] word0;
     reg  [19:0] word1;
@@ -226,8 +225,28 @@ module nt_nic_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axi
             m_axis_tlast = 1'b1;
             m_axis_tvalid = 1'b1;
         end
-        slot_shift = ((in_beat$q) & 10'h3ff) << 32'h6;
-        header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << slot_shift);
+        header_merged = in_header$q;
+        if (in_beat$q == 1) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+        end
+        if (in_beat$q == 2) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+        end
+        if (in_beat$q == 3) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+        end
+        if (in_beat$q == 4) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+        end
+        if (in_beat$q == 5) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+        end
+        if (in_beat$q == 6) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+        end
+        if (in_beat$q == 7) begin
+            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+        end
         if (in_beat$q == 32'h0) begin
             header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end

@@ -417,6 +417,18 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [31:0] skipped$d;
     wire  [31:0] skipped$q;
     reg  skipped$clock;
+    reg  [3:0] op_mask$index;
+    reg  op_mask$enable;
+    wire  [15:0] op_mask$onehot;
+    reg  [3:0] loaded_mask$index;
+    reg  loaded_mask$enable;
+    wire  [15:0] loaded_mask$onehot;
+    reg  [3:0] leave_mask$index;
+    reg  leave_mask$enable;
+    wire  [15:0] leave_mask$onehot;
+    reg  [3:0] popped_mask$index;
+    reg  popped_mask$enable;
+    wire  [15:0] popped_mask$onehot;
 
     // Local signals
     reg  ld;
@@ -2292,6 +2304,26 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         .q(skipped$q),
         .clock(skipped$clock)
     );
+    nt_nic_16_priority_scheduler$op_mask op_mask(
+        .index(op_mask$index),
+        .enable(op_mask$enable),
+        .onehot(op_mask$onehot)
+    );
+    nt_nic_16_priority_scheduler$loaded_mask loaded_mask(
+        .index(loaded_mask$index),
+        .enable(loaded_mask$enable),
+        .onehot(loaded_mask$onehot)
+    );
+    nt_nic_16_priority_scheduler$leave_mask leave_mask(
+        .index(leave_mask$index),
+        .enable(leave_mask$enable),
+        .onehot(leave_mask$onehot)
+    );
+    nt_nic_16_priority_scheduler$popped_mask popped_mask(
+        .index(popped_mask$index),
+        .enable(popped_mask$enable),
+        .onehot(popped_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -2764,10 +2796,9 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_total$15 = ld_tg[(32'h8)+:(8)];
             a_granted$15 = ld_tg[(32'h0)+:(8)];
         end
-        queued_a = queued$q;
-        if (ld) begin
-            queued_a = (queued$q & ~(1 << (p2_id$q)) | ((1'b0) << (p2_id$q)));
-        end
+        loaded_mask$index = p2_id$q;
+        loaded_mask$enable = ld;
+        queued_a = queued$q & (~loaded_mask$onehot);
         is_arrive = op_valid & (op_code == 32'h1);
         is_remove = op_valid & (op_code == 32'h2);
         hit_below$0 = 1'b0;
@@ -5151,24 +5182,25 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         end
         s1_res_valid$d = is_arrive;
         s1_res_grant$d = any_chosen;
+        op_mask$index = op_id;
+        op_mask$enable = 1'b1;
         queued_b = queued_a;
         if (to_fifo) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            queued_b = queued_a | op_mask$onehot;
         end
         if ((is_remove & op_queued) & (~hit_below$16)) begin
-            queued_b = (queued_a & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            queued_b = queued_a & (~op_mask$onehot);
         end
         done_a = done$q;
         if (skip) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            done_a = done$q | op_mask$onehot;
         end
         if (rm_known) begin
-            done_a = (done$q & ~(1 << (op_id)) | ((1'b0) << (op_id)));
+            done_a = done$q & (~op_mask$onehot);
         end
-        done_b = done_a;
-        if (any_leave) begin
-            done_b = (done_a & ~(1 << (chosen_id)) | ((1'b1) << (chosen_id)));
-        end
+        leave_mask$index = chosen_id;
+        leave_mask$enable = any_leave;
+        done_b = done_a | leave_mask$onehot;
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
         p1_id = fifo_ids$read_data;
@@ -5177,13 +5209,12 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         p1_valid$d = pop_start;
         p2_valid$d = p1_valid$q;
         p2_id$d = p1_id;
-        in_fifo_a = in_fifo$q;
-        if (p1_valid$q) begin
-            in_fifo_a = (in_fifo$q & ~(1 << (p1_id)) | ((1'b0) << (p1_id)));
-        end
+        popped_mask$index = p1_id;
+        popped_mask$enable = p1_valid$q;
+        in_fifo_a = in_fifo$q & (~popped_mask$onehot);
         in_fifo_b = in_fifo_a;
         if (push) begin
-            in_fifo_b = (in_fifo_a & ~(1 << (op_id)) | ((1'b1) << (op_id)));
+            in_fifo_b = in_fifo_a | op_mask$onehot;
         end
         fifo_ids$write_address = fifo_tail$q;
         fifo_ids$write_data = op_id;
@@ -7371,6 +7402,57 @@ module nt_nic_16_priority_scheduler$inserts(d,q,clock);
 endmodule // nt_nic_16_priority_scheduler$inserts
 
 
+module nt_nic_16_priority_scheduler$leave_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_priority_scheduler$leave_mask
+
+
+module nt_nic_16_priority_scheduler$loaded_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_priority_scheduler$loaded_mask
+
+
+module nt_nic_16_priority_scheduler$op_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_priority_scheduler$op_mask
+
+
 module nt_nic_16_priority_scheduler$p1_valid(d,q,clock);
 
     // Module arguments
@@ -7426,6 +7508,23 @@ module nt_nic_16_priority_scheduler$p2_valid(d,q,clock);
     end
 
 endmodule // nt_nic_16_priority_scheduler$p2_valid
+
+
+module nt_nic_16_priority_scheduler$popped_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_priority_scheduler$popped_mask
 
 
 module nt_nic_16_priority_scheduler$queued(d,q,clock);

@@ -317,6 +317,15 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [31:0] c_delivered$d;
     wire  [31:0] c_delivered$q;
     reg  c_delivered$clock;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] completed_mask$index;
+    reg  completed_mask$enable;
+    wire  [15:0] completed_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  out_free;
@@ -761,6 +770,21 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         .q(c_delivered$q),
         .clock(c_delivered$clock)
     );
+    nt_nic_16_reassembly$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_16_reassembly$completed_mask completed_mask(
+        .index(completed_mask$index),
+        .enable(completed_mask$enable),
+        .onehot(completed_mask$onehot)
+    );
+    nt_nic_16_reassembly$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -1147,235 +1171,23 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
-        live_set = live$q;
-        fresh_set = fresh$q;
+        alloc_mask$index = alloc_slot;
+        alloc_mask$enable = alloc_write;
+        completed_mask$index = c_slot;
+        completed_mask$enable = 1'b1;
+        release_mask$index = rel_slot;
+        release_mask$enable = rel_taken;
+        live_set = live$q | alloc_mask$onehot;
+        fresh_set = fresh$q | alloc_mask$onehot;
         closed_set = closed$q;
-        if (alloc_write & (alloc_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            fresh_set = (fresh$q & ~(1 << (0)) | ((1'b1) << (0)));
+        if (complete) begin
+            closed_set = closed$q | completed_mask$onehot;
         end
-        if (complete & (c_slot == 0)) begin
-            closed_set = (closed$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (alloc_write & (alloc_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            fresh_set = (fresh$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (complete & (c_slot == 1)) begin
-            closed_set = (closed$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (alloc_write & (alloc_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            fresh_set = (fresh$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (complete & (c_slot == 2)) begin
-            closed_set = (closed$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (alloc_write & (alloc_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            fresh_set = (fresh$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (complete & (c_slot == 3)) begin
-            closed_set = (closed$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (alloc_write & (alloc_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            fresh_set = (fresh$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (complete & (c_slot == 4)) begin
-            closed_set = (closed$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (alloc_write & (alloc_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            fresh_set = (fresh$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (complete & (c_slot == 5)) begin
-            closed_set = (closed$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (alloc_write & (alloc_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            fresh_set = (fresh$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (complete & (c_slot == 6)) begin
-            closed_set = (closed$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (alloc_write & (alloc_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            fresh_set = (fresh$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (complete & (c_slot == 7)) begin
-            closed_set = (closed$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (alloc_write & (alloc_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            fresh_set = (fresh$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (complete & (c_slot == 8)) begin
-            closed_set = (closed$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (alloc_write & (alloc_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            fresh_set = (fresh$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (complete & (c_slot == 9)) begin
-            closed_set = (closed$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (alloc_write & (alloc_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            fresh_set = (fresh$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (complete & (c_slot == 10)) begin
-            closed_set = (closed$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (alloc_write & (alloc_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            fresh_set = (fresh$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (complete & (c_slot == 11)) begin
-            closed_set = (closed$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (alloc_write & (alloc_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            fresh_set = (fresh$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (complete & (c_slot == 12)) begin
-            closed_set = (closed$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (alloc_write & (alloc_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            fresh_set = (fresh$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (complete & (c_slot == 13)) begin
-            closed_set = (closed$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (alloc_write & (alloc_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            fresh_set = (fresh$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (complete & (c_slot == 14)) begin
-            closed_set = (closed$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (alloc_write & (alloc_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            fresh_set = (fresh$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (complete & (c_slot == 15)) begin
-            closed_set = (closed$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        live$d = live_set;
+        live$d = live_set & (~release_mask$onehot);
+        closed$d = closed_set & (~release_mask$onehot);
         fresh$d = fresh_set;
-        closed$d = closed_set;
-        if (rel_taken & (rel_slot == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-            closed$d = (closed_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 0)) begin
-            fresh$d = (fresh_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (rel_taken & (rel_slot == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-            closed$d = (closed_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 1)) begin
-            fresh$d = (fresh_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (rel_taken & (rel_slot == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-            closed$d = (closed_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 2)) begin
-            fresh$d = (fresh_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (rel_taken & (rel_slot == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-            closed$d = (closed_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 3)) begin
-            fresh$d = (fresh_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (rel_taken & (rel_slot == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-            closed$d = (closed_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 4)) begin
-            fresh$d = (fresh_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (rel_taken & (rel_slot == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-            closed$d = (closed_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 5)) begin
-            fresh$d = (fresh_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (rel_taken & (rel_slot == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-            closed$d = (closed_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 6)) begin
-            fresh$d = (fresh_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (rel_taken & (rel_slot == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-            closed$d = (closed_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 7)) begin
-            fresh$d = (fresh_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (rel_taken & (rel_slot == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-            closed$d = (closed_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 8)) begin
-            fresh$d = (fresh_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (rel_taken & (rel_slot == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-            closed$d = (closed_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 9)) begin
-            fresh$d = (fresh_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (rel_taken & (rel_slot == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-            closed$d = (closed_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 10)) begin
-            fresh$d = (fresh_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (rel_taken & (rel_slot == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-            closed$d = (closed_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 11)) begin
-            fresh$d = (fresh_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (rel_taken & (rel_slot == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-            closed$d = (closed_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 12)) begin
-            fresh$d = (fresh_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (rel_taken & (rel_slot == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-            closed$d = (closed_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 13)) begin
-            fresh$d = (fresh_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (rel_taken & (rel_slot == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-            closed$d = (closed_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 14)) begin
-            fresh$d = (fresh_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (rel_taken & (rel_slot == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-            closed$d = (closed_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if ((end_ok & len_ok) & (c_slot == 15)) begin
-            fresh$d = (fresh_set & ~(1 << (15)) | ((1'b0) << (15)));
+        if (end_ok & len_ok) begin
+            fresh$d = fresh_set & (~completed_mask$onehot);
         end
         timer$now = now$q;
         timer$sched_valid = msg_table$sched_valid;
@@ -1482,6 +1294,23 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     end
 
 endmodule // nt_nic_16_reassembly
+
+
+module nt_nic_16_reassembly$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$alloc_mask
 
 
 module nt_nic_16_reassembly$c_bad_length(d,q,clock);
@@ -1634,6 +1463,23 @@ module nt_nic_16_reassembly$closed(d,q,clock);
     end
 
 endmodule // nt_nic_16_reassembly$closed
+
+
+module nt_nic_16_reassembly$completed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$completed_mask
 
 
 module nt_nic_16_reassembly$fifo_count(d,q,clock);
@@ -2405,6 +2251,12 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
@@ -2782,6 +2634,16 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         .d(c_fallback$d),
         .q(c_fallback$q),
         .clock(c_fallback$clock)
+    );
+    nt_nic_16_reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -3351,120 +3213,13 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         slot_gen$write_address = new_slot;
         slot_gen$write_data = new_gen;
         slot_gen$write_enable = do_alloc;
-        live_set = live$q;
-        if (do_alloc & (new_slot == 0)) begin
-            live_set = (live$q & ~(1 << (0)) | ((1'b1) << (0)));
-            gen_known$d = (gen_known$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (do_alloc & (new_slot == 1)) begin
-            live_set = (live$q & ~(1 << (1)) | ((1'b1) << (1)));
-            gen_known$d = (gen_known$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (do_alloc & (new_slot == 2)) begin
-            live_set = (live$q & ~(1 << (2)) | ((1'b1) << (2)));
-            gen_known$d = (gen_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (do_alloc & (new_slot == 3)) begin
-            live_set = (live$q & ~(1 << (3)) | ((1'b1) << (3)));
-            gen_known$d = (gen_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (do_alloc & (new_slot == 4)) begin
-            live_set = (live$q & ~(1 << (4)) | ((1'b1) << (4)));
-            gen_known$d = (gen_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (do_alloc & (new_slot == 5)) begin
-            live_set = (live$q & ~(1 << (5)) | ((1'b1) << (5)));
-            gen_known$d = (gen_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (do_alloc & (new_slot == 6)) begin
-            live_set = (live$q & ~(1 << (6)) | ((1'b1) << (6)));
-            gen_known$d = (gen_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (do_alloc & (new_slot == 7)) begin
-            live_set = (live$q & ~(1 << (7)) | ((1'b1) << (7)));
-            gen_known$d = (gen_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (do_alloc & (new_slot == 8)) begin
-            live_set = (live$q & ~(1 << (8)) | ((1'b1) << (8)));
-            gen_known$d = (gen_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (do_alloc & (new_slot == 9)) begin
-            live_set = (live$q & ~(1 << (9)) | ((1'b1) << (9)));
-            gen_known$d = (gen_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (do_alloc & (new_slot == 10)) begin
-            live_set = (live$q & ~(1 << (10)) | ((1'b1) << (10)));
-            gen_known$d = (gen_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (do_alloc & (new_slot == 11)) begin
-            live_set = (live$q & ~(1 << (11)) | ((1'b1) << (11)));
-            gen_known$d = (gen_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (do_alloc & (new_slot == 12)) begin
-            live_set = (live$q & ~(1 << (12)) | ((1'b1) << (12)));
-            gen_known$d = (gen_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (do_alloc & (new_slot == 13)) begin
-            live_set = (live$q & ~(1 << (13)) | ((1'b1) << (13)));
-            gen_known$d = (gen_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (do_alloc & (new_slot == 14)) begin
-            live_set = (live$q & ~(1 << (14)) | ((1'b1) << (14)));
-            gen_known$d = (gen_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (do_alloc & (new_slot == 15)) begin
-            live_set = (live$q & ~(1 << (15)) | ((1'b1) << (15)));
-            gen_known$d = (gen_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        live$d = live_set;
-        if (do_release & (s_rel_slot$q == 0)) begin
-            live$d = (live_set & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (do_release & (s_rel_slot$q == 1)) begin
-            live$d = (live_set & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (do_release & (s_rel_slot$q == 2)) begin
-            live$d = (live_set & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (do_release & (s_rel_slot$q == 3)) begin
-            live$d = (live_set & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (do_release & (s_rel_slot$q == 4)) begin
-            live$d = (live_set & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (do_release & (s_rel_slot$q == 5)) begin
-            live$d = (live_set & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (do_release & (s_rel_slot$q == 6)) begin
-            live$d = (live_set & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (do_release & (s_rel_slot$q == 7)) begin
-            live$d = (live_set & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (do_release & (s_rel_slot$q == 8)) begin
-            live$d = (live_set & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (do_release & (s_rel_slot$q == 9)) begin
-            live$d = (live_set & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (do_release & (s_rel_slot$q == 10)) begin
-            live$d = (live_set & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (do_release & (s_rel_slot$q == 11)) begin
-            live$d = (live_set & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (do_release & (s_rel_slot$q == 12)) begin
-            live$d = (live_set & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (do_release & (s_rel_slot$q == 13)) begin
-            live$d = (live_set & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (do_release & (s_rel_slot$q == 14)) begin
-            live$d = (live_set & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (do_release & (s_rel_slot$q == 15)) begin
-            live$d = (live_set & ~(1 << (15)) | ((1'b0) << (15)));
-        end
+        alloc_mask$index = new_slot;
+        alloc_mask$enable = do_alloc;
+        release_mask$index = s_rel_slot$q;
+        release_mask$enable = do_release;
+        live_set = live$q | alloc_mask$onehot;
+        gen_known$d = gen_known$q | alloc_mask$onehot;
+        live$d = live_set & (~release_mask$onehot);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -3560,6 +3315,23 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     end
 
 endmodule // nt_nic_16_reassembly$msg_table
+
+
+module nt_nic_16_reassembly$msg_table$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$alloc_mask
 
 
 module nt_nic_16_reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -3776,11 +3548,15 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class0$in_use in_use(
@@ -3796,7 +3572,13 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     nt_nic_16_reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$class0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -3813,14 +3595,13 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -3852,6 +3633,23 @@ module nt_nic_16_reassembly$msg_table$class0$double_frees(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class0$double_frees
 
 
+module nt_nic_16_reassembly$msg_table$class0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$class0$freed
+
+
 module nt_nic_16_reassembly$msg_table$class0$in_use(d,q,clock);
 
     // Module arguments
@@ -3871,12 +3669,13 @@ module nt_nic_16_reassembly$msg_table$class0$in_use(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class0$in_use
 
 
-module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index);
+module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -3884,6 +3683,7 @@ module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -3963,11 +3763,15 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class1$in_use in_use(
@@ -3983,7 +3787,13 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     nt_nic_16_reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$class1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -4000,14 +3810,13 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -4039,6 +3848,23 @@ module nt_nic_16_reassembly$msg_table$class1$double_frees(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class1$double_frees
 
 
+module nt_nic_16_reassembly$msg_table$class1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$class1$freed
+
+
 module nt_nic_16_reassembly$msg_table$class1$in_use(d,q,clock);
 
     // Module arguments
@@ -4058,12 +3884,13 @@ module nt_nic_16_reassembly$msg_table$class1$in_use(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class1$in_use
 
 
-module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index);
+module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4071,6 +3898,7 @@ module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4150,11 +3978,15 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class2$in_use in_use(
@@ -4170,7 +4002,13 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     nt_nic_16_reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$class2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -4187,14 +4025,13 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -4226,6 +4063,23 @@ module nt_nic_16_reassembly$msg_table$class2$double_frees(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class2$double_frees
 
 
+module nt_nic_16_reassembly$msg_table$class2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$class2$freed
+
+
 module nt_nic_16_reassembly$msg_table$class2$in_use(d,q,clock);
 
     // Module arguments
@@ -4245,12 +4099,13 @@ module nt_nic_16_reassembly$msg_table$class2$in_use(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class2$in_use
 
 
-module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index);
+module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4258,6 +4113,7 @@ module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4337,11 +4193,15 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class3$in_use in_use(
@@ -4357,7 +4217,13 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     nt_nic_16_reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$class3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -4374,14 +4240,13 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -4413,6 +4278,23 @@ module nt_nic_16_reassembly$msg_table$class3$double_frees(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class3$double_frees
 
 
+module nt_nic_16_reassembly$msg_table$class3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$class3$freed
+
+
 module nt_nic_16_reassembly$msg_table$class3$in_use(d,q,clock);
 
     // Module arguments
@@ -4432,12 +4314,13 @@ module nt_nic_16_reassembly$msg_table$class3$in_use(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$class3$in_use
 
 
-module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index);
+module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4445,6 +4328,7 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -6765,11 +6649,15 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
 
     // Local signals
     reg  taking;
     reg  freeing_ok;
-    reg  [15:0] after_alloc;
+    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$ids$in_use in_use(
@@ -6785,7 +6673,13 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     nt_nic_16_reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
         .found(lowest_free$found),
-        .index(lowest_free$index)
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_nic_16_reassembly$msg_table$ids$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
     );
 
     // Update code
@@ -6802,14 +6696,13 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
         double_free_count = double_frees$q;
         taking = lowest_free$found & alloc_ready;
         freeing_ok = free_valid & in_use$q[free_id];
-        after_alloc = in_use$q;
+        taken = 32'h0;
         if (taking) begin
-            after_alloc = (in_use$q & ~(1 << (lowest_free$index)) | ((1'b1) << (lowest_free$index)));
+            taken = lowest_free$onehot;
         end
-        in_use$d = after_alloc;
-        if (freeing_ok) begin
-            in_use$d = (after_alloc & ~(1 << (free_id)) | ((1'b0) << (free_id)));
-        end
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = (in_use$q | taken) & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
@@ -6841,6 +6734,23 @@ module nt_nic_16_reassembly$msg_table$ids$double_frees(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$ids$double_frees
 
 
+module nt_nic_16_reassembly$msg_table$ids$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$ids$freed
+
+
 module nt_nic_16_reassembly$msg_table$ids$in_use(d,q,clock);
 
     // Module arguments
@@ -6860,12 +6770,13 @@ module nt_nic_16_reassembly$msg_table$ids$in_use(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$ids$in_use
 
 
-module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index);
+module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -6873,6 +6784,7 @@ module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -7270,6 +7182,23 @@ module nt_nic_16_reassembly$msg_table$r_valid(d,q,clock);
 endmodule // nt_nic_16_reassembly$msg_table$r_valid
 
 
+module nt_nic_16_reassembly$msg_table$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$msg_table$release_mask
+
+
 module nt_nic_16_reassembly$msg_table$s_h0(d,q,clock);
 
     // Module arguments
@@ -7621,6 +7550,23 @@ module nt_nic_16_reassembly$payload(read_address,read_clock,read_data,write_addr
     end
 
 endmodule // nt_nic_16_reassembly$payload
+
+
+module nt_nic_16_reassembly$release_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$release_mask
 
 
 module nt_nic_16_reassembly$ro_msg_len(d,q,clock);
@@ -8050,6 +7996,15 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  [7:0] out_meta$d;
     wire  [7:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [3:0] fired$index;
+    reg  fired$enable;
+    wire  [15:0] fired$onehot;
+    reg  [3:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [15:0] scheduled$onehot;
+    reg  [3:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [15:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -8059,8 +8014,6 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [15:0] valid_after_fire;
-    reg  [15:0] valid_after_sched;
 
     // Sub module instances
     nt_nic_16_reassembly$timer$expiry_mem expiry_mem(
@@ -8121,6 +8074,21 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_nic_16_reassembly$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_nic_16_reassembly$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_nic_16_reassembly$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -8174,18 +8142,13 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -8196,6 +8159,23 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
     end
 
 endmodule // nt_nic_16_reassembly$timer
+
+
+module nt_nic_16_reassembly$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$timer$cancelled
 
 
 module nt_nic_16_reassembly$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -8225,6 +8205,23 @@ module nt_nic_16_reassembly$timer$expiry_mem(read_address,read_clock,read_data,w
     end
 
 endmodule // nt_nic_16_reassembly$timer$expiry_mem
+
+
+module nt_nic_16_reassembly$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$timer$fired
 
 
 module nt_nic_16_reassembly$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -8387,6 +8384,23 @@ module nt_nic_16_reassembly$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_nic_16_reassembly$timer$scan_ptr
+
+
+module nt_nic_16_reassembly$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$timer$scheduled
 
 
 module nt_nic_16_reassembly$timer$valid_bits(d,q,clock);

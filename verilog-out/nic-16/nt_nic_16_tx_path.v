@@ -76,28 +76,11 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     localparam  class_bytes$3 = 16'h0;
     localparam  max_msg_bytes = 16'h9800;
     localparam  comp_capacity = 16'h10;
-    localparam  slot_ids$0 = 4'h0;
-    localparam  slot_ids$1 = 4'h1;
-    localparam  slot_ids$2 = 4'h2;
-    localparam  slot_ids$3 = 4'h3;
-    localparam  slot_ids$4 = 4'h4;
-    localparam  slot_ids$5 = 4'h5;
-    localparam  slot_ids$6 = 4'h6;
-    localparam  slot_ids$7 = 4'h7;
-    localparam  slot_ids$8 = 4'h8;
-    localparam  slot_ids$9 = 4'h9;
-    localparam  slot_ids$10 = 4'ha;
-    localparam  slot_ids$11 = 4'hb;
-    localparam  slot_ids$12 = 4'hc;
-    localparam  slot_ids$13 = 4'hd;
-    localparam  slot_ids$14 = 4'he;
-    localparam  slot_ids$15 = 4'hf;
     localparam  cooldown = 32'h4c0000;
     localparam  time_mask = 32'hfffffff0;
     localparam  slot_bits = 8'h4;
     localparam  slot_mask16 = 16'hf;
     localparam  ones8 = 8'hff;
-    localparam  zero_n = 16'h0;
     localparam  bit136 = 138'h10000000000000000000000000000000000;
     localparam  bit137 = 138'h20000000000000000000000000000000000;
 
@@ -197,15 +180,19 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] class_ffs$0$bitmap;
     wire  class_ffs$0$found;
     wire  [3:0] class_ffs$0$index;
+    wire  [15:0] class_ffs$0$onehot;
     reg  [15:0] class_ffs$1$bitmap;
     wire  class_ffs$1$found;
     wire  [3:0] class_ffs$1$index;
+    wire  [15:0] class_ffs$1$onehot;
     reg  [15:0] class_ffs$2$bitmap;
     wire  class_ffs$2$found;
     wire  [3:0] class_ffs$2$index;
+    wire  [15:0] class_ffs$2$onehot;
     reg  [15:0] class_ffs$3$bitmap;
     wire  class_ffs$3$found;
     wire  [3:0] class_ffs$3$index;
+    wire  [15:0] class_ffs$3$onehot;
     reg  [15:0] buf_in_use$d;
     wire  [15:0] buf_in_use$q;
     reg  buf_in_use$clock;
@@ -223,6 +210,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
+    wire  [15:0] ret_ffs$onehot;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -336,6 +324,24 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
+    reg  [3:0] busy_core0$index;
+    reg  busy_core0$enable;
+    wire  [15:0] busy_core0$onehot;
+    reg  [3:0] busy_core1$index;
+    reg  busy_core1$enable;
+    wire  [15:0] busy_core1$onehot;
+    reg  [3:0] busy_rd$index;
+    reg  busy_rd$enable;
+    wire  [15:0] busy_rd$onehot;
+    reg  [3:0] taken_mask$index;
+    reg  taken_mask$enable;
+    wire  [15:0] taken_mask$onehot;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] freed_mask$index;
+    reg  freed_mask$enable;
+    wire  [15:0] freed_mask$onehot;
 
     // Local signals
     reg  [15:0] w0_len;
@@ -366,9 +372,6 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [3:0] comp_slot;
     reg  ret_go;
     reg  [15:0] busy_mask;
-    reg  [15:0] busy_core0;
-    reg  [15:0] busy_core1;
-    reg  [15:0] busy_rd;
     reg  free_go;
     reg  [3:0] free_slot;
     reg  [31:0] now_shifted;
@@ -498,22 +501,26 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     nt_nic_16_tx_path$class_ffs$0 class_ffs$0(
         .bitmap(class_ffs$0$bitmap),
         .found(class_ffs$0$found),
-        .index(class_ffs$0$index)
+        .index(class_ffs$0$index),
+        .onehot(class_ffs$0$onehot)
     );
     nt_nic_16_tx_path$class_ffs$1 class_ffs$1(
         .bitmap(class_ffs$1$bitmap),
         .found(class_ffs$1$found),
-        .index(class_ffs$1$index)
+        .index(class_ffs$1$index),
+        .onehot(class_ffs$1$onehot)
     );
     nt_nic_16_tx_path$class_ffs$2 class_ffs$2(
         .bitmap(class_ffs$2$bitmap),
         .found(class_ffs$2$found),
-        .index(class_ffs$2$index)
+        .index(class_ffs$2$index),
+        .onehot(class_ffs$2$onehot)
     );
     nt_nic_16_tx_path$class_ffs$3 class_ffs$3(
         .bitmap(class_ffs$3$bitmap),
         .found(class_ffs$3$found),
-        .index(class_ffs$3$index)
+        .index(class_ffs$3$index),
+        .onehot(class_ffs$3$onehot)
     );
     nt_nic_16_tx_path$buf_in_use buf_in_use(
         .d(buf_in_use$d),
@@ -538,7 +545,8 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     nt_nic_16_tx_path$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
-        .index(ret_ffs$index)
+        .index(ret_ffs$index),
+        .onehot(ret_ffs$onehot)
     );
     nt_nic_16_tx_path$cool_q cool_q(
         .clock(cool_q$clock),
@@ -724,6 +732,36 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         .d(e1_meta$d),
         .q(e1_meta$q),
         .clock(e1_meta$clock)
+    );
+    nt_nic_16_tx_path$busy_core0 busy_core0(
+        .index(busy_core0$index),
+        .enable(busy_core0$enable),
+        .onehot(busy_core0$onehot)
+    );
+    nt_nic_16_tx_path$busy_core1 busy_core1(
+        .index(busy_core1$index),
+        .enable(busy_core1$enable),
+        .onehot(busy_core1$onehot)
+    );
+    nt_nic_16_tx_path$busy_rd busy_rd(
+        .index(busy_rd$index),
+        .enable(busy_rd$enable),
+        .onehot(busy_rd$onehot)
+    );
+    nt_nic_16_tx_path$taken_mask taken_mask(
+        .index(taken_mask$index),
+        .enable(taken_mask$enable),
+        .onehot(taken_mask$onehot)
+    );
+    nt_nic_16_tx_path$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_nic_16_tx_path$freed_mask freed_mask(
+        .index(freed_mask$index),
+        .enable(freed_mask$enable),
+        .onehot(freed_mask$onehot)
     );
 
     // Update code
@@ -981,154 +1019,13 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(4)];
-        busy_core0 = 32'h0;
-        busy_core1 = 32'h0;
-        busy_rd = 32'h0;
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$0)) begin
-            busy_core0 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$0)) begin
-            busy_core1 = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$0)) begin
-            busy_rd = (zero_n & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$1)) begin
-            busy_core0 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$1)) begin
-            busy_core1 = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$1)) begin
-            busy_rd = (zero_n & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$2)) begin
-            busy_core0 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$2)) begin
-            busy_core1 = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$2)) begin
-            busy_rd = (zero_n & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$3)) begin
-            busy_core0 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$3)) begin
-            busy_core1 = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$3)) begin
-            busy_rd = (zero_n & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$4)) begin
-            busy_core0 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$4)) begin
-            busy_core1 = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$4)) begin
-            busy_rd = (zero_n & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$5)) begin
-            busy_core0 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$5)) begin
-            busy_core1 = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$5)) begin
-            busy_rd = (zero_n & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$6)) begin
-            busy_core0 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$6)) begin
-            busy_core1 = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$6)) begin
-            busy_rd = (zero_n & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$7)) begin
-            busy_core0 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$7)) begin
-            busy_core1 = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$7)) begin
-            busy_rd = (zero_n & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$8)) begin
-            busy_core0 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$8)) begin
-            busy_core1 = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$8)) begin
-            busy_rd = (zero_n & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$9)) begin
-            busy_core0 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$9)) begin
-            busy_core1 = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$9)) begin
-            busy_rd = (zero_n & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$10)) begin
-            busy_core0 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$10)) begin
-            busy_core1 = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$10)) begin
-            busy_rd = (zero_n & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$11)) begin
-            busy_core0 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$11)) begin
-            busy_core1 = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$11)) begin
-            busy_rd = (zero_n & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$12)) begin
-            busy_core0 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$12)) begin
-            busy_core1 = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$12)) begin
-            busy_rd = (zero_n & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$13)) begin
-            busy_core0 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$13)) begin
-            busy_core1 = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$13)) begin
-            busy_rd = (zero_n & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$14)) begin
-            busy_core0 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$14)) begin
-            busy_core1 = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$14)) begin
-            busy_rd = (zero_n & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (core$pkt_valid & (core$pkt_slot == slot_ids$15)) begin
-            busy_core0 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (core$pkt_q1_valid & (core$pkt_q1_slot == slot_ids$15)) begin
-            busy_core1 = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (rd_active$q & (rd_slot$q == slot_ids$15)) begin
-            busy_rd = (zero_n & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        busy_mask = (busy_core0 | busy_core1) | busy_rd;
+        busy_core0$index = core$pkt_slot;
+        busy_core0$enable = core$pkt_valid;
+        busy_core1$index = core$pkt_q1_slot;
+        busy_core1$enable = core$pkt_q1_valid;
+        busy_rd$index = rd_slot$q;
+        busy_rd$enable = rd_active$q;
+        busy_mask = (busy_core0$onehot | busy_core1$onehot) | busy_rd$onehot;
         ret_ffs$bitmap = returning$q & (~busy_mask);
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
@@ -1152,269 +1049,26 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
             cnt_double_free$d = cnt_double_free$q + 32'h1;
         end
-        ret_after_take = returning$q;
-        in_use_after_alloc = buf_in_use$q;
-        if (comp_take & (comp_slot == slot_ids$0)) begin
-            ret_after_take = (returning$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (w_alloc & (a_slot == slot_ids$0)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (comp_take & (comp_slot == slot_ids$1)) begin
-            ret_after_take = (returning$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (w_alloc & (a_slot == slot_ids$1)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (comp_take & (comp_slot == slot_ids$2)) begin
-            ret_after_take = (returning$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (w_alloc & (a_slot == slot_ids$2)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (comp_take & (comp_slot == slot_ids$3)) begin
-            ret_after_take = (returning$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (w_alloc & (a_slot == slot_ids$3)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (comp_take & (comp_slot == slot_ids$4)) begin
-            ret_after_take = (returning$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (w_alloc & (a_slot == slot_ids$4)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (comp_take & (comp_slot == slot_ids$5)) begin
-            ret_after_take = (returning$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (w_alloc & (a_slot == slot_ids$5)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (comp_take & (comp_slot == slot_ids$6)) begin
-            ret_after_take = (returning$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (w_alloc & (a_slot == slot_ids$6)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (comp_take & (comp_slot == slot_ids$7)) begin
-            ret_after_take = (returning$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (w_alloc & (a_slot == slot_ids$7)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (comp_take & (comp_slot == slot_ids$8)) begin
-            ret_after_take = (returning$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (w_alloc & (a_slot == slot_ids$8)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (comp_take & (comp_slot == slot_ids$9)) begin
-            ret_after_take = (returning$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (w_alloc & (a_slot == slot_ids$9)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (comp_take & (comp_slot == slot_ids$10)) begin
-            ret_after_take = (returning$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (w_alloc & (a_slot == slot_ids$10)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (comp_take & (comp_slot == slot_ids$11)) begin
-            ret_after_take = (returning$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (w_alloc & (a_slot == slot_ids$11)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (comp_take & (comp_slot == slot_ids$12)) begin
-            ret_after_take = (returning$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (w_alloc & (a_slot == slot_ids$12)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (comp_take & (comp_slot == slot_ids$13)) begin
-            ret_after_take = (returning$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (w_alloc & (a_slot == slot_ids$13)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (comp_take & (comp_slot == slot_ids$14)) begin
-            ret_after_take = (returning$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (w_alloc & (a_slot == slot_ids$14)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (comp_take & (comp_slot == slot_ids$15)) begin
-            ret_after_take = (returning$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (w_alloc & (a_slot == slot_ids$15)) begin
-            in_use_after_alloc = (buf_in_use$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
+        taken_mask$index = comp_slot;
+        taken_mask$enable = comp_take;
+        alloc_mask$index = a_slot;
+        alloc_mask$enable = w_alloc;
+        freed_mask$index = free_slot;
+        freed_mask$enable = free_ok;
+        ret_after_take = returning$q | taken_mask$onehot;
+        in_use_after_alloc = buf_in_use$q | alloc_mask$onehot;
         comp_wraps = (comp_q$head_data[(32'h0)+:(16)] | slot_mask16) == 32'hffff;
         wrap_after_take = wrapping$q;
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$0)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$1)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$2)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$3)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$4)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$5)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$6)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$7)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$8)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$9)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$10)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$11)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$12)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$13)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$14)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if ((comp_take & comp_wraps) & (comp_slot == slot_ids$15)) begin
-            wrap_after_take = (wrapping$q & ~(1 << (15)) | ((1'b1) << (15)));
+        if (comp_wraps) begin
+            wrap_after_take = wrapping$q | taken_mask$onehot;
         end
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
-        buf_in_use$d = in_use_after_alloc;
-        if (ret_go & (ret_ffs$index == slot_ids$0)) begin
-            returning$d = (ret_after_take & ~(1 << (0)) | ((1'b0) << (0)));
-            wrapping$d = (wrap_after_take & ~(1 << (0)) | ((1'b0) << (0)));
+        if (ret_go) begin
+            returning$d = ret_after_take & (~ret_ffs$onehot);
+            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
         end
-        if (free_ok & (free_slot == slot_ids$0)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$1)) begin
-            returning$d = (ret_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-            wrapping$d = (wrap_after_take & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (free_ok & (free_slot == slot_ids$1)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$2)) begin
-            returning$d = (ret_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-            wrapping$d = (wrap_after_take & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (free_ok & (free_slot == slot_ids$2)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$3)) begin
-            returning$d = (ret_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-            wrapping$d = (wrap_after_take & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (free_ok & (free_slot == slot_ids$3)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$4)) begin
-            returning$d = (ret_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-            wrapping$d = (wrap_after_take & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (free_ok & (free_slot == slot_ids$4)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (4)) | ((1'b0) << (4)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$5)) begin
-            returning$d = (ret_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-            wrapping$d = (wrap_after_take & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (free_ok & (free_slot == slot_ids$5)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (5)) | ((1'b0) << (5)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$6)) begin
-            returning$d = (ret_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-            wrapping$d = (wrap_after_take & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (free_ok & (free_slot == slot_ids$6)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (6)) | ((1'b0) << (6)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$7)) begin
-            returning$d = (ret_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-            wrapping$d = (wrap_after_take & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (free_ok & (free_slot == slot_ids$7)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (7)) | ((1'b0) << (7)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$8)) begin
-            returning$d = (ret_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-            wrapping$d = (wrap_after_take & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (free_ok & (free_slot == slot_ids$8)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (8)) | ((1'b0) << (8)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$9)) begin
-            returning$d = (ret_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-            wrapping$d = (wrap_after_take & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (free_ok & (free_slot == slot_ids$9)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (9)) | ((1'b0) << (9)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$10)) begin
-            returning$d = (ret_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-            wrapping$d = (wrap_after_take & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (free_ok & (free_slot == slot_ids$10)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (10)) | ((1'b0) << (10)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$11)) begin
-            returning$d = (ret_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-            wrapping$d = (wrap_after_take & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (free_ok & (free_slot == slot_ids$11)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (11)) | ((1'b0) << (11)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$12)) begin
-            returning$d = (ret_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-            wrapping$d = (wrap_after_take & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (free_ok & (free_slot == slot_ids$12)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (12)) | ((1'b0) << (12)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$13)) begin
-            returning$d = (ret_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-            wrapping$d = (wrap_after_take & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (free_ok & (free_slot == slot_ids$13)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (13)) | ((1'b0) << (13)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$14)) begin
-            returning$d = (ret_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-            wrapping$d = (wrap_after_take & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (free_ok & (free_slot == slot_ids$14)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (14)) | ((1'b0) << (14)));
-        end
-        if (ret_go & (ret_ffs$index == slot_ids$15)) begin
-            returning$d = (ret_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-            wrapping$d = (wrap_after_take & ~(1 << (15)) | ((1'b0) << (15)));
-        end
-        if (free_ok & (free_slot == slot_ids$15)) begin
-            buf_in_use$d = (in_use_after_alloc & ~(1 << (15)) | ((1'b0) << (15)));
-        end
+        buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
@@ -1553,6 +1207,23 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
 endmodule // nt_nic_16_tx_path
 
 
+module nt_nic_16_tx_path$alloc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$alloc_mask
+
+
 module nt_nic_16_tx_path$buf_in_use(d,q,clock);
 
     // Module arguments
@@ -1572,12 +1243,64 @@ module nt_nic_16_tx_path$buf_in_use(d,q,clock);
 endmodule // nt_nic_16_tx_path$buf_in_use
 
 
-module nt_nic_16_tx_path$class_ffs$0(bitmap,found,index);
+module nt_nic_16_tx_path$busy_core0(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$busy_core0
+
+
+module nt_nic_16_tx_path$busy_core1(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$busy_core1
+
+
+module nt_nic_16_tx_path$busy_rd(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$busy_rd
+
+
+module nt_nic_16_tx_path$class_ffs$0(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1585,6 +1308,7 @@ module nt_nic_16_tx_path$class_ffs$0(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -1640,12 +1364,13 @@ module nt_nic_16_tx_path$class_ffs$0(bitmap,found,index);
 endmodule // nt_nic_16_tx_path$class_ffs$0
 
 
-module nt_nic_16_tx_path$class_ffs$1(bitmap,found,index);
+module nt_nic_16_tx_path$class_ffs$1(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1653,6 +1378,7 @@ module nt_nic_16_tx_path$class_ffs$1(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -1708,12 +1434,13 @@ module nt_nic_16_tx_path$class_ffs$1(bitmap,found,index);
 endmodule // nt_nic_16_tx_path$class_ffs$1
 
 
-module nt_nic_16_tx_path$class_ffs$2(bitmap,found,index);
+module nt_nic_16_tx_path$class_ffs$2(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1721,6 +1448,7 @@ module nt_nic_16_tx_path$class_ffs$2(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -1776,12 +1504,13 @@ module nt_nic_16_tx_path$class_ffs$2(bitmap,found,index);
 endmodule // nt_nic_16_tx_path$class_ffs$2
 
 
-module nt_nic_16_tx_path$class_ffs$3(bitmap,found,index);
+module nt_nic_16_tx_path$class_ffs$3(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -1789,6 +1518,7 @@ module nt_nic_16_tx_path$class_ffs$3(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -2471,25 +2201,8 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
 
     // Constant declarations
     localparam  ones64 = 64'hffffffffffffffff;
-    localparam  ones_n = 16'hffff;
     localparam  id_high_mask = 16'hfff0;
     localparam  slot_count = 16'h10;
-    localparam  slot_ids$0 = 4'h0;
-    localparam  slot_ids$1 = 4'h1;
-    localparam  slot_ids$2 = 4'h2;
-    localparam  slot_ids$3 = 4'h3;
-    localparam  slot_ids$4 = 4'h4;
-    localparam  slot_ids$5 = 4'h5;
-    localparam  slot_ids$6 = 4'h6;
-    localparam  slot_ids$7 = 4'h7;
-    localparam  slot_ids$8 = 4'h8;
-    localparam  slot_ids$9 = 4'h9;
-    localparam  slot_ids$10 = 4'ha;
-    localparam  slot_ids$11 = 4'hb;
-    localparam  slot_ids$12 = 4'hc;
-    localparam  slot_ids$13 = 4'hd;
-    localparam  slot_ids$14 = 4'he;
-    localparam  slot_ids$15 = 4'hf;
 
     // Stub signals
     reg  [3:0] slot_ram$read_address;
@@ -2518,12 +2231,15 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [15:0] rr_above$bitmap;
     wire  rr_above$found;
     wire  [3:0] rr_above$index;
+    wire  [15:0] rr_above$onehot;
     reg  [15:0] rr_any$bitmap;
     wire  rr_any$found;
     wire  [3:0] rr_any$index;
+    wire  [15:0] rr_any$onehot;
     reg  [63:0] off_ffs$bitmap;
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
     reg  [15:0] active_bits$d;
     wire  [15:0] active_bits$q;
     reg  active_bits$clock;
@@ -2635,6 +2351,12 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
+    reg  [3:0] last_mask$index;
+    reg  last_mask$enable;
+    wire  [15:0] last_mask$onehot;
+    reg  [3:0] written_mask$index;
+    reg  written_mask$enable;
+    wire  [15:0] written_mask$onehot;
 
     // Local signals
     reg  ev_dlv;
@@ -2752,17 +2474,20 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     nt_nic_16_tx_path$core$rr_above rr_above(
         .bitmap(rr_above$bitmap),
         .found(rr_above$found),
-        .index(rr_above$index)
+        .index(rr_above$index),
+        .onehot(rr_above$onehot)
     );
     nt_nic_16_tx_path$core$rr_any rr_any(
         .bitmap(rr_any$bitmap),
         .found(rr_any$found),
-        .index(rr_any$index)
+        .index(rr_any$index),
+        .onehot(rr_any$onehot)
     );
     nt_nic_16_tx_path$core$off_ffs off_ffs(
         .bitmap(off_ffs$bitmap),
         .found(off_ffs$found),
-        .index(off_ffs$index)
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
     );
     nt_nic_16_tx_path$core$active_bits active_bits(
         .d(active_bits$d),
@@ -2949,6 +2674,16 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
+    nt_nic_16_tx_path$core$last_mask last_mask(
+        .index(last_mask$index),
+        .enable(last_mask$enable),
+        .onehot(last_mask$onehot)
+    );
+    nt_nic_16_tx_path$core$written_mask written_mask(
+        .index(written_mask$index),
+        .enable(written_mask$enable),
+        .onehot(written_mask$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -3049,7 +2784,9 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
         g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
         g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        above_mask = (ones_n << ((rr_last$q) & 16'hffff)) << 32'h1;
+        last_mask$index = rr_last$q;
+        last_mask$enable = 1'b1;
+        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
         rr_above$bitmap = sendable$q & above_mask;
         rr_any$bitmap = sendable$q;
         pick_slot = rr_any$index;
@@ -3286,86 +3023,17 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         fwd_slot$d = s1_slot$q;
         fwd_word$d = n_word;
         u_sendable = u_active & |n_elig;
-        if (s1_valid$q & (s1_slot$q == slot_ids$0)) begin
-            active_bits$d = (active_bits$q & ~(1 << (0)) | ((u_active) << (0)));
-            sendable$d = (sendable$q & ~(1 << (0)) | ((u_sendable) << (0)));
-            id_known$d = (id_known$q & ~(1 << (0)) | ((1'b1) << (0)));
+        written_mask$index = s1_slot$q;
+        written_mask$enable = s1_valid$q;
+        active_bits$d = active_bits$q & (~written_mask$onehot);
+        if (u_active) begin
+            active_bits$d = active_bits$q | written_mask$onehot;
         end
-        if (s1_valid$q & (s1_slot$q == slot_ids$1)) begin
-            active_bits$d = (active_bits$q & ~(1 << (1)) | ((u_active) << (1)));
-            sendable$d = (sendable$q & ~(1 << (1)) | ((u_sendable) << (1)));
-            id_known$d = (id_known$q & ~(1 << (1)) | ((1'b1) << (1)));
+        sendable$d = sendable$q & (~written_mask$onehot);
+        if (u_sendable) begin
+            sendable$d = sendable$q | written_mask$onehot;
         end
-        if (s1_valid$q & (s1_slot$q == slot_ids$2)) begin
-            active_bits$d = (active_bits$q & ~(1 << (2)) | ((u_active) << (2)));
-            sendable$d = (sendable$q & ~(1 << (2)) | ((u_sendable) << (2)));
-            id_known$d = (id_known$q & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$3)) begin
-            active_bits$d = (active_bits$q & ~(1 << (3)) | ((u_active) << (3)));
-            sendable$d = (sendable$q & ~(1 << (3)) | ((u_sendable) << (3)));
-            id_known$d = (id_known$q & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$4)) begin
-            active_bits$d = (active_bits$q & ~(1 << (4)) | ((u_active) << (4)));
-            sendable$d = (sendable$q & ~(1 << (4)) | ((u_sendable) << (4)));
-            id_known$d = (id_known$q & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$5)) begin
-            active_bits$d = (active_bits$q & ~(1 << (5)) | ((u_active) << (5)));
-            sendable$d = (sendable$q & ~(1 << (5)) | ((u_sendable) << (5)));
-            id_known$d = (id_known$q & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$6)) begin
-            active_bits$d = (active_bits$q & ~(1 << (6)) | ((u_active) << (6)));
-            sendable$d = (sendable$q & ~(1 << (6)) | ((u_sendable) << (6)));
-            id_known$d = (id_known$q & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$7)) begin
-            active_bits$d = (active_bits$q & ~(1 << (7)) | ((u_active) << (7)));
-            sendable$d = (sendable$q & ~(1 << (7)) | ((u_sendable) << (7)));
-            id_known$d = (id_known$q & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$8)) begin
-            active_bits$d = (active_bits$q & ~(1 << (8)) | ((u_active) << (8)));
-            sendable$d = (sendable$q & ~(1 << (8)) | ((u_sendable) << (8)));
-            id_known$d = (id_known$q & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$9)) begin
-            active_bits$d = (active_bits$q & ~(1 << (9)) | ((u_active) << (9)));
-            sendable$d = (sendable$q & ~(1 << (9)) | ((u_sendable) << (9)));
-            id_known$d = (id_known$q & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$10)) begin
-            active_bits$d = (active_bits$q & ~(1 << (10)) | ((u_active) << (10)));
-            sendable$d = (sendable$q & ~(1 << (10)) | ((u_sendable) << (10)));
-            id_known$d = (id_known$q & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$11)) begin
-            active_bits$d = (active_bits$q & ~(1 << (11)) | ((u_active) << (11)));
-            sendable$d = (sendable$q & ~(1 << (11)) | ((u_sendable) << (11)));
-            id_known$d = (id_known$q & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$12)) begin
-            active_bits$d = (active_bits$q & ~(1 << (12)) | ((u_active) << (12)));
-            sendable$d = (sendable$q & ~(1 << (12)) | ((u_sendable) << (12)));
-            id_known$d = (id_known$q & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$13)) begin
-            active_bits$d = (active_bits$q & ~(1 << (13)) | ((u_active) << (13)));
-            sendable$d = (sendable$q & ~(1 << (13)) | ((u_sendable) << (13)));
-            id_known$d = (id_known$q & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$14)) begin
-            active_bits$d = (active_bits$q & ~(1 << (14)) | ((u_active) << (14)));
-            sendable$d = (sendable$q & ~(1 << (14)) | ((u_sendable) << (14)));
-            id_known$d = (id_known$q & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (s1_valid$q & (s1_slot$q == slot_ids$15)) begin
-            active_bits$d = (active_bits$q & ~(1 << (15)) | ((u_active) << (15)));
-            sendable$d = (sendable$q & ~(1 << (15)) | ((u_sendable) << (15)));
-            id_known$d = (id_known$q & ~(1 << (15)) | ((1'b1) << (15)));
-        end
+        id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         if (q_count$q == 32'h0) begin
@@ -4254,12 +3922,30 @@ module nt_nic_16_tx_path$core$id_known(d,q,clock);
 endmodule // nt_nic_16_tx_path$core$id_known
 
 
-module nt_nic_16_tx_path$core$off_ffs(bitmap,found,index);
+module nt_nic_16_tx_path$core$last_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$core$last_mask
+
+
+module nt_nic_16_tx_path$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [63:0] bitmap;
     output reg  found;
     output reg  [5:0] index;
+    output reg  [63:0] onehot;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -4267,6 +3953,7 @@ module nt_nic_16_tx_path$core$off_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4523,12 +4210,13 @@ module nt_nic_16_tx_path$core$q_count(d,q,clock);
 endmodule // nt_nic_16_tx_path$core$q_count
 
 
-module nt_nic_16_tx_path$core$rr_above(bitmap,found,index);
+module nt_nic_16_tx_path$core$rr_above(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4536,6 +4224,7 @@ module nt_nic_16_tx_path$core$rr_above(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -4591,12 +4280,13 @@ module nt_nic_16_tx_path$core$rr_above(bitmap,found,index);
 endmodule // nt_nic_16_tx_path$core$rr_above
 
 
-module nt_nic_16_tx_path$core$rr_any(bitmap,found,index);
+module nt_nic_16_tx_path$core$rr_any(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -4604,6 +4294,7 @@ module nt_nic_16_tx_path$core$rr_any(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -5049,6 +4740,23 @@ module nt_nic_16_tx_path$core$slot_ram(read_address,read_clock,read_data,write_a
 endmodule // nt_nic_16_tx_path$core$slot_ram
 
 
+module nt_nic_16_tx_path$core$written_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$core$written_mask
+
+
 module nt_nic_16_tx_path$d_base_rom(address,data);
 
     // Module arguments
@@ -5251,6 +4959,23 @@ module nt_nic_16_tx_path$e_count(d,q,clock);
 endmodule // nt_nic_16_tx_path$e_count
 
 
+module nt_nic_16_tx_path$freed_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$freed_mask
+
+
 module nt_nic_16_tx_path$now(d,q,clock);
 
     // Module arguments
@@ -5413,12 +5138,13 @@ module nt_nic_16_tx_path$rd_slot(d,q,clock);
 endmodule // nt_nic_16_tx_path$rd_slot
 
 
-module nt_nic_16_tx_path$ret_ffs(bitmap,found,index);
+module nt_nic_16_tx_path$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
     input wire  [15:0] bitmap;
     output reg  found;
     output reg  [3:0] index;
+    output reg  [15:0] onehot;
 
     // Local signals
     reg  [15:0] lowest_set_onehot;
@@ -5426,6 +5152,7 @@ module nt_nic_16_tx_path$ret_ffs(bitmap,found,index);
     // Update code
     always @(*) begin
         lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
         if (lowest_set_onehot[0]) begin
@@ -5576,6 +5303,23 @@ module nt_nic_16_tx_path$s1_valid(d,q,clock);
 endmodule // nt_nic_16_tx_path$s1_valid
 
 
+module nt_nic_16_tx_path$taken_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$taken_mask
+
+
 module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
 
     // Module arguments
@@ -5632,6 +5376,15 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     reg  [23:0] out_meta$d;
     wire  [23:0] out_meta$q;
     reg  out_meta$clock;
+    reg  [3:0] fired$index;
+    reg  fired$enable;
+    wire  [15:0] fired$onehot;
+    reg  [3:0] scheduled$index;
+    reg  scheduled$enable;
+    wire  [15:0] scheduled$onehot;
+    reg  [3:0] cancelled$index;
+    reg  cancelled$enable;
+    wire  [15:0] cancelled$onehot;
 
     // Local signals
     reg  sched_hits_s1;
@@ -5641,8 +5394,6 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     reg  fire;
     reg  out_slot_free;
     reg  s1_fires;
-    reg  [15:0] valid_after_fire;
-    reg  [15:0] valid_after_sched;
 
     // Sub module instances
     nt_nic_16_tx_path$timer$expiry_mem expiry_mem(
@@ -5703,6 +5454,21 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         .q(out_meta$q),
         .clock(out_meta$clock)
     );
+    nt_nic_16_tx_path$timer$fired fired(
+        .index(fired$index),
+        .enable(fired$enable),
+        .onehot(fired$onehot)
+    );
+    nt_nic_16_tx_path$timer$scheduled scheduled(
+        .index(scheduled$index),
+        .enable(scheduled$enable),
+        .onehot(scheduled$onehot)
+    );
+    nt_nic_16_tx_path$timer$cancelled cancelled(
+        .index(cancelled$index),
+        .enable(cancelled$enable),
+        .onehot(cancelled$onehot)
+    );
 
     // Update code
     always @(*) begin
@@ -5756,18 +5522,13 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         else if (out_slot_free) begin
             out_pending$d = 1'b0;
         end
-        valid_after_fire = valid_bits$q;
-        if (fire) begin
-            valid_after_fire = (valid_bits$q & ~(1 << (out_id$q)) | ((1'b0) << (out_id$q)));
-        end
-        valid_after_sched = valid_after_fire;
-        if (sched_valid) begin
-            valid_after_sched = (valid_after_fire & ~(1 << (sched_id)) | ((1'b1) << (sched_id)));
-        end
-        valid_bits$d = valid_after_sched;
-        if (cancel_valid) begin
-            valid_bits$d = (valid_after_sched & ~(1 << (cancel_id)) | ((1'b0) << (cancel_id)));
-        end
+        fired$index = out_id$q;
+        fired$enable = fire;
+        scheduled$index = sched_id;
+        scheduled$enable = sched_valid;
+        cancelled$index = cancel_id;
+        cancelled$enable = cancel_valid;
+        valid_bits$d = ((valid_bits$q & (~fired$onehot)) | scheduled$onehot) & (~cancelled$onehot);
         if (reset) begin
             valid_bits$d = 32'h0;
             scan_ptr$d = 32'h0;
@@ -5778,6 +5539,23 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     end
 
 endmodule // nt_nic_16_tx_path$timer
+
+
+module nt_nic_16_tx_path$timer$cancelled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$timer$cancelled
 
 
 module nt_nic_16_tx_path$timer$expiry_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -5807,6 +5585,23 @@ module nt_nic_16_tx_path$timer$expiry_mem(read_address,read_clock,read_data,writ
     end
 
 endmodule // nt_nic_16_tx_path$timer$expiry_mem
+
+
+module nt_nic_16_tx_path$timer$fired(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$timer$fired
 
 
 module nt_nic_16_tx_path$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -5969,6 +5764,23 @@ module nt_nic_16_tx_path$timer$scan_ptr(d,q,clock);
     end
 
 endmodule // nt_nic_16_tx_path$timer$scan_ptr
+
+
+module nt_nic_16_tx_path$timer$scheduled(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$timer$scheduled
 
 
 module nt_nic_16_tx_path$timer$valid_bits(d,q,clock);

@@ -6,7 +6,7 @@ use crate::model::pisa::Header;
 use crate::nic::{NicBackend, NicSim, TxMessage};
 use crate::registers::RegisterWrite;
 use nanotransport_hdl::nic::register_map::*;
-use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS};
+use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -377,8 +377,8 @@ pub struct LoopbackReport {
     pub length_faults: usize,
     /// Frames with the flags of [`LinkFaults::drop_nth`] (the dropped one included).
     pub flagged: usize,
-    /// (pkt_offset, IPv4 TOS) of every DATA frame each side sent.
-    pub data_tos: [Vec<(u8, u8)>; 2],
+    /// (pkt_offset, IPv4 TOS, tx_msg_id) of every DATA frame each side sent, in order.
+    pub data_tos: [Vec<(u8, u8, u16)>; 2],
     /// Status registers of both NICs at the end (name, value).
     pub status: [Vec<(&'static str, u32)>; 2],
 }
@@ -589,7 +589,8 @@ pub fn loopback_with_lengths(
                 forwarded[s] += 1;
                 report.frames[s] += 1;
                 if flags_of(&f) & FLAG_DATA != 0 {
-                    report.data_tos[s].push((f[OFF_PKT_OFFSET], f[OFF_TOS]));
+                    let id = u16::from_be_bytes([f[OFF_TX_MSG_ID], f[OFF_TX_MSG_ID + 1]]);
+                    report.data_tos[s].push((f[OFF_PKT_OFFSET], f[OFF_TOS], id));
                 }
                 if let Some((flags, n)) = faults.drop_nth {
                     if flags_of(&f) & flags != 0 {

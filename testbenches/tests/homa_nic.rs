@@ -186,9 +186,9 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
         assert_eq!(r.value(side, "tx_active_any"), 0);
         assert_eq!(r.value(side, "rx_busy_any"), 0);
         // Unscheduled packets (offset < rtt_pkts = 3) at priority 0; scheduled ones at U + position ≥ 1.
-        let unsched = r.data_tos[side].iter().filter(|(o, _)| *o < 3);
-        assert!(unsched.clone().all(|(_, tos)| *tos == 0));
-        let sched: Vec<u8> = r.data_tos[side].iter().filter(|(o, _)| *o >= 3).map(|(_, t)| t >> 2).collect();
+        let unsched = r.data_tos[side].iter().filter(|(o, _, _)| *o < 3);
+        assert!(unsched.clone().all(|(_, tos, _)| *tos == 0));
+        let sched: Vec<u8> = r.data_tos[side].iter().filter(|(o, _, _)| *o >= 3).map(|(_, t, _)| t >> 2).collect();
         assert!(!sched.is_empty() && sched.iter().all(|p| (1..=3).contains(p)), "scheduled priorities {sched:?}");
     }
 }
@@ -273,6 +273,23 @@ fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
         assert_eq!(r.value(side, "tx_active_any"), 0);
         assert_eq!(r.value(side, "rx_busy_any"), 0);
     }
+    // Priorities (Algorithm 6's egress reads the message's priority for every packet; the
+    // authors' model sends a retransmission at the message's priority, at least U): an
+    // unscheduled packet's first copy goes at priority 0, its retransmissions (the NACKed
+    // copies) at priority U = 1 or the message's GRANT priority, never in the unscheduled band.
+    let mut retransmitted = 0;
+    for side in 0..2 {
+        let mut seen = std::collections::HashSet::new();
+        for &(offset, tos, id) in r.data_tos[side].iter().filter(|(o, _, _)| *o < 3) {
+            if seen.insert((id, offset)) {
+                assert_eq!(tos >> 2, 0, "first copy of message {id:#06x} offset {offset} at priority {}", tos >> 2);
+            } else {
+                retransmitted += 1;
+                assert!((1..=3).contains(&(tos >> 2)), "retransmission of message {id:#06x} offset {offset} at priority {}", tos >> 2);
+            }
+        }
+    }
+    assert!(retransmitted > 0, "some unscheduled packet was retransmitted");
 }
 
 /// rust-hdl beside Verilator on the whole Homa-Tr NIC, MAC looped back: its own messages are

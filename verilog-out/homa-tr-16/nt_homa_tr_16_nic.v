@@ -2721,6 +2721,7 @@ module nt_homa_tr_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_v
     reg  load;
     reg  [7:0] mem_prio;
     reg  [15:0] pkts;
+    reg  [7:0] base_rank;
 
     // Sub module instances
     nt_homa_tr_16_nic$egress$msg_prio msg_prio(
@@ -2885,11 +2886,18 @@ module nt_homa_tr_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_v
         end
         eg_prio$d = mem_prio;
         pkts = (eg_msg_len$q + 32'h3ff) >> 32'ha;
-        m_axis_pkt_rank = mem_prio;
+        base_rank = mem_prio;
         if (((eg_pkt_offset$q) & 16'hffff) < rtt_pkts) begin
-            m_axis_pkt_rank = 32'h0;
+            base_rank = 32'h0;
             if ((pkts > rtt_pkts) & (cfg_unsched_prios != 32'h0)) begin
-                m_axis_pkt_rank = ((cfg_unsched_prios) & 8'hff) - 32'h1;
+                base_rank = ((cfg_unsched_prios) & 8'hff) - 32'h1;
+            end
+        end
+        m_axis_pkt_rank = base_rank;
+        if (eg_is_rtx$q & (base_rank < ((cfg_unsched_prios) & 8'hff))) begin
+            m_axis_pkt_rank = ((cfg_unsched_prios) & 8'hff);
+            if (mem_prio > ((cfg_unsched_prios) & 8'hff)) begin
+                m_axis_pkt_rank = mem_prio;
             end
         end
         m_axis_pkt_tdata = eg_data$q;

@@ -9,6 +9,11 @@
 //!   granted messages), read from the message-priority memory that the ingress program writes
 //!   (`prio_wr_*`) when a GRANT arrives. The memory is read with the beat that enters the slice;
 //!   the value arrives with it.
+//! * Retransmissions (`is_rtx`, e.g. a NACKed packet): the message's priority from that memory,
+//!   at least U — never the unscheduled band, where the incast's first packets queue (Algorithm
+//!   6's egress reads the message's priority for every packet; the authors' ns-3 model sends a
+//!   retransmission of an unscheduled packet at priority U). A message never granted reads 0, or
+//!   the last GRANT priority of the transmit slot's earlier message, and so goes at U or that.
 //!
 //! # Ports
 //! The shell's egress interface: `s_axis_pkt_*` in, `s_axis_pkt_tready` out; `m_axis_pkt_*` out
@@ -86,6 +91,8 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     load: Signal<Local, Bit>,
     mem_prio: Signal<Local, Bits<8>>,
     pkts: Signal<Local, Bits<16>>,
+    /// The priority before the retransmission rule.
+    base_rank: Signal<Local, Bits<8>>,
 }
 
 impl<const N: usize, const IW: usize> ProgramBlock for HomaEgress<N, IW> {
@@ -134,12 +141,20 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
         }
         self.eg_prio.d.next = self.mem_prio.val();
         self.pkts.next = (self.eg_msg_len.q.val() + 1023) >> 10;
-        self.m_axis_pkt_rank.next = self.mem_prio.val();
+        self.base_rank.next = self.mem_prio.val();
         if bit_cast::<16, 8>(self.eg_pkt_offset.q.val()) < self.rtt_pkts.val() {
             // Unscheduled: 0, or U − 1 for a message longer than one BDP.
-            self.m_axis_pkt_rank.next = 0.into();
+            self.base_rank.next = 0.into();
             if (self.pkts.val() > self.rtt_pkts.val()) & (self.cfg_unsched_prios.val() != 0) {
-                self.m_axis_pkt_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) - 1;
+                self.base_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) - 1;
+            }
+        }
+        self.m_axis_pkt_rank.next = self.base_rank.val();
+        if self.eg_is_rtx.q.val() & (self.base_rank.val() < bit_cast::<8, 4>(self.cfg_unsched_prios.val())) {
+            // A retransmission goes at the message's priority, at least U.
+            self.m_axis_pkt_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val());
+            if self.mem_prio.val() > bit_cast::<8, 4>(self.cfg_unsched_prios.val()) {
+                self.m_axis_pkt_rank.next = self.mem_prio.val();
             }
         }
         self.m_axis_pkt_tdata.next = self.eg_data.q.val();

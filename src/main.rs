@@ -894,6 +894,10 @@ struct IncastSetup {
     /// Count the switch buffers in bytes (the buffer's packets × 1088 B) instead of packets
     #[arg(long)]
     byte_counted: bool,
+    /// Frames each switch port's device queue holds beyond the queue disc, chosen by the
+    /// scheduler when they enter it (the ns-3 model's 1-packet device queue; 0: none)
+    #[arg(long, default_value_t = 1)]
+    device_queue_pkts: usize,
 }
 
 impl IncastSetup {
@@ -921,6 +925,7 @@ impl IncastSetup {
         p.max_us = self.max_us;
         p.aligned_start = !self.staggered_start;
         p.byte_counted = self.byte_counted;
+        p.device_queue_pkts = self.device_queue_pkts;
         p.validate()?;
         Ok(p)
     }

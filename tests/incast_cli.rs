@@ -58,6 +58,7 @@ fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
         (vec!["--senders", "17"], "valid 1..=16"),
         (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
         (vec!["--set", "rtt_pkts=99"], "0..=64"),
+        (vec!["--device-queue-pkts", "65"], "--device-queue-pkts 65: valid 0..=64 frames"),
     ] {
         let mut a = vec!["incast", "--protocol", "ndp"];
         a.extend(&args);

@@ -65,10 +65,16 @@
 //! One op per cycle, every cycle, any mix of ids; ops on consecutive cycles see each other's
 //! effects (the op, decision and grant of cycle t are all applied at the end of cycle t).
 //! The result of an ARRIVE in cycle t is valid in cycle **t+1** (latency 1).
-//! The decision is combinational within the cycle (id match → 16×16 rank comparisons →
-//! position counts → priority select); a faster clock would split it into two stages.
+//! The decision is combinational within the cycle (id match → rank comparisons → position
+//! counts → priority select). Each pair of entries is compared once (the other order is the
+//! negation: valid entries have distinct ids), positions and the occupancy are counted by
+//! [`Popcount`] adder trees, the chosen entry's fields are picked by an OR over the (one-hot)
+//! chosen entries, and a popped id's `queued` bit is read when the id is registered, not from
+//! the N-bit vector in the load's cycle. Yosys xcup: 29 LUT levels (51 with 16-step increment
+//! chains and priority muxes). A faster clock would split the decision into two stages.
 
 use crate::common::one_hot::OneHot;
+use crate::common::popcount::Popcount;
 use rust_hdl::prelude::*;
 
 pub const OP_ARRIVE: u64 = 1;
@@ -132,6 +138,9 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
     p2_valid: DFF<Bit>,
     p2_id: DFF<Bits<IW>>,
+    /// `p2_id` is still waiting: its `queued` bit, read from the next state when `p2_id` is
+    /// registered, so the load does not start with a read of the N-bit vector.
+    p2_queued: DFF<Bit>,
     /// Forwarding of a waiting-state write made in the cycle the RAM was read.
     fw_rr_valid: DFF<Bit>,
     fw_rr: DFF<Bits<16>>,
@@ -165,7 +174,9 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     a_total: [Signal<Local, Bits<8>>; 16],
     a_granted: [Signal<Local, Bits<8>>; 16],
     queued_a: Signal<Local, Bits<N>>,
-    occ_chain: [Signal<Local, Bits<5>>; 17],
+    /// `valid_chain[j]`: bits 0..j of the entries' valid bits (wiring only).
+    valid_chain: [Signal<Local, Bits<16>>; 17],
+    occupancy_count: Popcount<16, 5>,
     // ---- Step 2: the op.
     is_arrive: Signal<Local, Bit>,
     is_remove: Signal<Local, Bit>,
@@ -194,10 +205,15 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     // ---- Step 3: decision.
     k_all: Signal<Local, Bit>,
     k_low: Signal<Local, Bits<4>>,
-    /// `lt[j*16+i]`: entry j ranks before entry i.
+    /// `rank_order[j*16+i]`: j's (remaining, id) is below i's. Compared once per pair (j < i);
+    /// the pair's other order is its negation (the ids of valid entries differ).
+    rank_order: [Signal<Local, Bit>; 256],
+    /// `lt[j*16+i]`: entry j is valid and ranks before entry i.
     lt: [Signal<Local, Bit>; 256],
-    /// `pos_chain[i*17+j]`: entries below j that rank before entry i.
-    pos_chain: [Signal<Local, Bits<4>>; 272],
+    /// `before_chain[i*17+j]`: bits 0..j of "entries ranking before entry i" (wiring only).
+    before_chain: [Signal<Local, Bits<16>>; 272],
+    /// `position[i]`: how many entries rank before entry i (an adder tree, not a chain).
+    position: [Popcount<16, 5>; 16],
     /// `better_chain[i*17+j]`: a grantable entry below j ranks before entry i.
     better_chain: [Signal<Local, Bit>; 272],
     room: [Signal<Local, Bits<8>>; 16],
@@ -209,6 +225,11 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     any_chosen: Signal<Local, Bit>,
     any_leave: Signal<Local, Bit>,
     chosen_id: Signal<Local, Bits<IW>>,
+    pick_id: [Signal<Local, Bits<IW>>; 17],
+    pick_offset: [Signal<Local, Bits<8>>; 17],
+    pick_position: [Signal<Local, Bits<4>>; 17],
+    pick_received: [Signal<Local, Bits<8>>; 17],
+    pick_total: [Signal<Local, Bits<8>>; 17],
     done_a: Signal<Local, Bits<N>>,
     done_b: Signal<Local, Bits<N>>,
     in_fifo_a: Signal<Local, Bits<N>>,
@@ -272,6 +293,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             p1_valid: Default::default(),
             p2_valid: Default::default(),
             p2_id: Default::default(),
+            p2_queued: Default::default(),
             fw_rr_valid: Default::default(),
             fw_rr: Default::default(),
             fw_tg_valid: Default::default(),
@@ -301,7 +323,8 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             a_total: arr(),
             a_granted: arr(),
             queued_a: Default::default(),
-            occ_chain: arr(),
+            valid_chain: arr(),
+            occupancy_count: Default::default(),
             is_arrive: Default::default(),
             is_remove: Default::default(),
             hit: arr(),
@@ -328,8 +351,10 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             b_granted: arr(),
             k_all: Default::default(),
             k_low: Default::default(),
+            rank_order: arr(),
             lt: arr(),
-            pos_chain: arr(),
+            before_chain: arr(),
+            position: arr(),
             better_chain: arr(),
             room: arr(),
             offset: arr(),
@@ -340,6 +365,11 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             any_chosen: Default::default(),
             any_leave: Default::default(),
             chosen_id: Default::default(),
+            pick_id: arr(),
+            pick_offset: arr(),
+            pick_position: arr(),
+            pick_received: arr(),
+            pick_total: arr(),
             done_a: Default::default(),
             done_b: Default::default(),
             in_fifo_a: Default::default(),
@@ -358,7 +388,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
 impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id,
+        dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id, p2_queued,
             fw_rr_valid, fw_rr, fw_tg_valid, fw_tg, s1_res_valid, s1_res_grant, s1_res_id, s1_res_offset,
             s1_res_position, s1_res_received, s1_res_total, inserts, removes, unknown_removes, grants, fifo_enters,
             skipped);
@@ -378,7 +408,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.wait_tg.write_clock.next = self.clock.val();
 
         // ---- Step 1: load the message popped two cycles ago (if still waiting).
-        self.ld.next = self.p2_valid.q.val() & self.queued.q.val().get_bit(self.p2_id.q.val().index());
+        self.ld.next = self.p2_valid.q.val() & self.p2_queued.q.val();
         self.ld_rr.next = self.wait_rr.read_data.val();
         if self.fw_rr_valid.q.val() {
             self.ld_rr.next = self.fw_rr.q.val();
@@ -388,13 +418,10 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.ld_tg.next = self.fw_tg.q.val();
         }
         self.free_below[0].next = false;
-        self.occ_chain[0].next = 0.into();
+        self.valid_chain[0].next = 0.into();
         for i in 0..16 {
             self.free_below[i + 1].next = self.free_below[i].val() | (!self.e_valid[i].q.val());
-            self.occ_chain[i + 1].next = self.occ_chain[i].val();
-            if self.e_valid[i].q.val() {
-                self.occ_chain[i + 1].next = self.occ_chain[i].val() + 1;
-            }
+            self.valid_chain[i + 1].next = self.valid_chain[i].val().replace_bit(i, self.e_valid[i].q.val());
             self.ld_sel[i].next = (self.ld.val() & (!self.e_valid[i].q.val())) & (!self.free_below[i].val());
             self.a_valid[i].next = self.e_valid[i].q.val() | self.ld_sel[i].val();
             self.a_id[i].next = self.e_id[i].q.val();
@@ -469,9 +496,15 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         }
         for j in 0..16 {
             for i in 0..16 {
-                self.lt[j * 16 + i].next = self.b_valid[j].val()
-                    & ((self.b_rem[j].val() < self.b_rem[i].val())
-                        | ((self.b_rem[j].val() == self.b_rem[i].val()) & (self.b_id[j].val() < self.b_id[i].val())));
+                if j < i {
+                    self.rank_order[j * 16 + i].next = (self.b_rem[j].val() < self.b_rem[i].val())
+                        | ((self.b_rem[j].val() == self.b_rem[i].val()) & (self.b_id[j].val() < self.b_id[i].val()));
+                } else if j > i {
+                    self.rank_order[j * 16 + i].next = !self.rank_order[i * 16 + j].val();
+                } else {
+                    self.rank_order[j * 16 + i].next = false;
+                }
+                self.lt[j * 16 + i].next = self.b_valid[j].val() & self.rank_order[j * 16 + i].val();
             }
         }
         for i in 0..16 {
@@ -484,15 +517,14 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             // granted < received + rtt, where the sum may exceed 8 bits (rtt > 255 − received).
             self.below_reach[i].next = (self.cfg_rtt_pkts.val() > (!self.b_recv[i].val()))
                 | (self.b_granted[i].val() < (self.b_recv[i].val() + self.cfg_rtt_pkts.val()));
-            self.pos_chain[i * 17].next = 0.into();
+            self.before_chain[i * 17].next = 0.into();
             for j in 0..16 {
-                self.pos_chain[i * 17 + j + 1].next = self.pos_chain[i * 17 + j].val();
-                if self.lt[j * 16 + i].val() {
-                    self.pos_chain[i * 17 + j + 1].next = self.pos_chain[i * 17 + j].val() + 1;
-                }
+                self.before_chain[i * 17 + j + 1].next =
+                    self.before_chain[i * 17 + j].val().replace_bit(j, self.lt[j * 16 + i].val());
             }
+            self.position[i].bitmap.next = self.before_chain[i * 17 + 16].val();
             self.grantable[i].next = ((self.b_valid[i].val()
-                & (self.k_all.val() | (self.pos_chain[i * 17 + 16].val() < self.k_low.val())))
+                & (self.k_all.val() | (self.position[i].count.val() < bit_cast::<5, 4>(self.k_low.val()))))
                 & (self.b_granted[i].val() < self.b_total[i].val()))
                 & self.below_reach[i].val();
         }
@@ -509,12 +541,34 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         }
         self.any_chosen.next = false;
         self.any_leave.next = false;
-        self.chosen_id.next = 0.into();
-        self.s1_res_id.d.next = 0.into();
-        self.s1_res_offset.d.next = 0.into();
-        self.s1_res_position.d.next = 0.into();
-        self.s1_res_received.d.next = 0.into();
-        self.s1_res_total.d.next = 0.into();
+        // At most one entry is chosen, so its fields are picked by OR-ing the chosen entry's
+        // values (a balanced OR tree after synthesis) rather than by a priority chain of muxes.
+        self.pick_id[0].next = 0.into();
+        self.pick_offset[0].next = 0.into();
+        self.pick_position[0].next = 0.into();
+        self.pick_received[0].next = 0.into();
+        self.pick_total[0].next = 0.into();
+        for i in 0..16 {
+            self.pick_id[i + 1].next = self.pick_id[i].val();
+            self.pick_offset[i + 1].next = self.pick_offset[i].val();
+            self.pick_position[i + 1].next = self.pick_position[i].val();
+            self.pick_received[i + 1].next = self.pick_received[i].val();
+            self.pick_total[i + 1].next = self.pick_total[i].val();
+            if self.chosen[i].val() {
+                self.pick_id[i + 1].next = self.pick_id[i].val() | self.b_id[i].val();
+                self.pick_offset[i + 1].next = self.pick_offset[i].val() | self.offset[i].val();
+                self.pick_position[i + 1].next =
+                    self.pick_position[i].val() | self.position[i].count.val().get_bits::<4>(0);
+                self.pick_received[i + 1].next = self.pick_received[i].val() | self.b_recv[i].val();
+                self.pick_total[i + 1].next = self.pick_total[i].val() | self.b_total[i].val();
+            }
+        }
+        self.chosen_id.next = self.pick_id[16].val();
+        self.s1_res_id.d.next = self.pick_id[16].val();
+        self.s1_res_offset.d.next = self.pick_offset[16].val();
+        self.s1_res_position.d.next = self.pick_position[16].val();
+        self.s1_res_received.d.next = self.pick_received[16].val();
+        self.s1_res_total.d.next = self.pick_total[16].val();
         for i in 0..16 {
             self.e_valid[i].d.next = self.b_valid[i].val() & (!self.leave[i].val());
             self.e_id[i].d.next = self.b_id[i].val();
@@ -525,12 +579,6 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             if self.chosen[i].val() {
                 self.e_granted[i].d.next = self.offset[i].val();
                 self.any_chosen.next = true;
-                self.chosen_id.next = self.b_id[i].val();
-                self.s1_res_id.d.next = self.b_id[i].val();
-                self.s1_res_offset.d.next = self.offset[i].val();
-                self.s1_res_position.d.next = self.pos_chain[i * 17 + 16].val();
-                self.s1_res_received.d.next = self.b_recv[i].val();
-                self.s1_res_total.d.next = self.b_total[i].val();
             }
             if self.leave[i].val() {
                 self.any_leave.next = true;
@@ -571,6 +619,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.p1_valid.d.next = self.pop_start.val();
         self.p2_valid.d.next = self.p1_valid.q.val();
         self.p2_id.d.next = self.p1_id.val();
+        self.p2_queued.d.next = self.queued_b.val().get_bit(self.p1_id.val().index());
         self.popped_mask.index.next = self.p1_id.val();
         self.popped_mask.enable.next = self.p1_valid.q.val();
         self.in_fifo_a.next = self.in_fifo.q.val() & (!self.popped_mask.onehot.val());
@@ -644,7 +693,8 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.grants_count.next = self.grants.q.val();
         self.fifo_enters_count.next = self.fifo_enters.q.val();
         self.skipped_arrivals_count.next = self.skipped.q.val();
-        self.occupancy.next = self.occ_chain[16].val();
+        self.occupancy_count.bitmap.next = self.valid_chain[16].val();
+        self.occupancy.next = self.occupancy_count.count.val();
         self.fifo_level.next = self.fifo_count.q.val();
 
         if self.reset.val() {

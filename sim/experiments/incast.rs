@@ -71,6 +71,10 @@ pub struct IncastParams {
     /// Count the switch buffers in bytes (buffer_pkts full frames) instead of packets.
     #[serde(default)]
     pub byte_counted: bool,
+    /// Frames each switch port's device queue holds beyond the queue disc (the model's 1; runs
+    /// recorded before it existed had none and read as 0).
+    #[serde(default)]
+    pub device_queue_pkts: usize,
     /// Configuration of the senders' NICs when not `config`. Each sender sends one message, so
     /// the 16-message NIC of the protocol holds it and simulates 2–4× faster than the 128-message
     /// one; the defaults use it. The receiver stays on the 128-message NIC of the earlier
@@ -98,6 +102,7 @@ impl IncastParams {
             max_us: 500.0,
             aligned_start: true,
             byte_counted: false,
+            device_queue_pkts: 1,
             sender_config: Some(format!("{protocol}-16")),
         }
     }
@@ -131,6 +136,9 @@ impl IncastParams {
         }
         if self.buffer_pkts < 2 {
             return Err(format!("buffer of {} packets: valid >= 2 packets ({} bytes; trimming needs limit - 1 >= 1)", self.buffer_pkts, 2 * MTU_BYTES));
+        }
+        if self.device_queue_pkts > 64 {
+            return Err(format!("--device-queue-pkts {}: valid 0..=64 frames", self.device_queue_pkts));
         }
         let max_gbps = 64.0 * CLOCK_MHZ as f64 / 1000.0;
         if !(self.link_gbps >= 0.001 && self.link_gbps <= max_gbps) {
@@ -304,7 +312,9 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
         endpoints.push(Box::new(e));
     }
     let spec = LinkSpec::new(p.link_gbps, p.link_ns);
-    star(CLOCK_MHZ, endpoints, spec, p.switch_stages(), p.seed)
+    let mut net = star(CLOCK_MHZ, endpoints, spec, p.switch_stages(), p.seed)?;
+    net.switches[0].device_queue_pkts = p.device_queue_pkts;
+    Ok(net)
 }
 
 /// The cycle by which an untrimmed DATA copy of every one of the `packets` packets of message

@@ -14,6 +14,14 @@
 //! is taken while the band's bytes plus its own fit, and trimming starts when the band could not
 //! take one more frame of the arriving frame's size after it — the packet rule for equal sizes).
 //!
+//! Between the queue disc and the wire each port has a **device queue** of
+//! [`Switch::device_queue_pkts`] frames, as an ns-3 net device's transmit queue (the model's
+//! switch ports: a 1-packet drop-tail queue, with traffic-control flow control, so the queue disc
+//! hands over a frame only when it has room): a frame leaves the queue disc — and is chosen by
+//! the scheduler — when it enters the device queue, up to one frame ahead of the wire. Frames
+//! there and on the wire count toward no limit and no occupancy figure, as in the model. 0 hands
+//! frames to the wire straight from the queue disc.
+//!
 //! Trimmed frames are those the NIC accepts ([`crate::scenarios::trimmed`]: header only, CHOP
 //! added, IPv4 length 50).
 
@@ -231,6 +239,8 @@ pub struct Port {
     /// Directed link this port sends on.
     pub link: usize,
     pub busy: bool,
+    /// Frames taken from the queue disc, waiting for the wire (see the module docs).
+    pub device: VecDeque<Vec<u8>>,
 }
 
 /// A switch: the four stages and its ports.
@@ -241,12 +251,14 @@ pub struct Switch {
     pub schedule: Box<dyn Schedule>,
     pub ports: Vec<Port>,
     pub unroutable: u64,
+    /// Frames each port's device queue holds beyond the queue disc (0: none).
+    pub device_queue_pkts: usize,
 }
 
 impl Switch {
     /// A switch with `bands` bands per port; ports are added by the topology builder.
     pub fn new(route: Box<dyn Route>, classify: Box<dyn Classify>, queue_manager: Box<dyn QueueManager>, schedule: Box<dyn Schedule>) -> Self {
-        Switch { route, classify, queue_manager, schedule, ports: Vec::new(), unroutable: 0 }
+        Switch { route, classify, queue_manager, schedule, ports: Vec::new(), unroutable: 0, device_queue_pkts: 0 }
     }
 
     /// Route, classify and enqueue a frame that arrived (whole) at tick `now`; returns the port
@@ -267,27 +279,39 @@ impl Switch {
             }
             Verdict::Enqueued => p.counters.enqueued += 1,
         }
-        p.record(now);
+        if p.busy {
+            self.fill_device_queue(port, now);
+        }
         (verdict != Verdict::Dropped).then_some(port)
     }
 
-    /// The next frame port `port` sends, if any (the port is then busy).
+    /// The next frame port `port` sends, if any (the port is then busy): the device queue's
+    /// head, else the scheduler's choice; the device queue is then topped up.
     pub fn next_frame(&mut self, port: usize, now: u64) -> Option<Vec<u8>> {
         let p = &mut self.ports[port];
-        let f = self.schedule.dequeue(&mut p.queues);
+        let f = p.device.pop_front().or_else(|| self.schedule.dequeue(&mut p.queues));
         p.busy = f.is_some();
         if let Some(f) = &f {
             p.counters.sent += 1;
             p.counters.sent_bytes += f.len() as u64;
-            p.record(now);
         }
+        self.fill_device_queue(port, now);
         f
+    }
+
+    fn fill_device_queue(&mut self, port: usize, now: u64) {
+        let p = &mut self.ports[port];
+        while p.device.len() < self.device_queue_pkts {
+            let Some(f) = self.schedule.dequeue(&mut p.queues) else { break };
+            p.device.push_back(f);
+        }
+        p.record(now);
     }
 }
 
 impl Port {
     pub fn new(link: usize, bands: usize) -> Self {
-        Port { queues: PortQueues::new(bands), counters: PortCounters::default(), occupancy: vec![(0, 0, 0)], link, busy: false }
+        Port { queues: PortQueues::new(bands), counters: PortCounters::default(), occupancy: vec![(0, 0, 0)], link, busy: false, device: VecDeque::new() }
     }
     fn record(&mut self, now: u64) {
         let (n, b) = (self.queues.packets(), self.queues.bytes());
@@ -380,5 +404,50 @@ mod tests {
         let v: Vec<Verdict> = (0..3).map(|_| m.enqueue(&mut q, 2, data(HOMA_IP_PROTOCOL, 2))).collect();
         assert_eq!(v, [Verdict::Enqueued, Verdict::Trimmed, Verdict::Trimmed]);
         assert_eq!((q.bands[2].len(), q.bands[3].len()), (1, 2));
+    }
+
+    struct ToPortZero;
+    impl Route for ToPortZero {
+        fn route(&mut self, _: &[u8]) -> Option<usize> {
+            Some(0)
+        }
+    }
+
+    #[test]
+    fn device_queue_holds_one_frame_beyond_the_queue_disc_chosen_when_it_entered() {
+        let switch = |device_queue_pkts| {
+            let mut s = Switch::new(Box::new(ToPortZero), Box::new(DscpClassify { bands: 2 }), Box::new(HomaDropTail { limit: Limit::Packets(2) }), Box::new(StrictPriority));
+            s.ports.push(Port::new(0, 2));
+            s.device_queue_pkts = device_queue_pkts;
+            s
+        };
+        // Without a device queue the wire takes the highest band at each frame's end.
+        let mut s = switch(0);
+        s.accept(data(HOMA_IP_PROTOCOL, 0), 0);
+        assert_eq!(s.next_frame(0, 0).map(|f| dscp(&f)), Some(0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 1), Some(0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 2), Some(0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 3), None, "the disc's limit is 2");
+        assert_eq!(s.next_frame(0, 4).map(|f| dscp(&f)), Some(0), "band 0 overtakes");
+
+        // With one: the low-priority frame that found the device queue empty goes next, and
+        // the disc still takes 2 beyond it (it is not counted, nor is the frame on the wire).
+        let mut s = switch(1);
+        s.accept(data(HOMA_IP_PROTOCOL, 0), 0);
+        assert_eq!(s.next_frame(0, 0).map(|f| dscp(&f)), Some(0));
+        assert!(s.ports[0].busy);
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 1), Some(0));
+        assert_eq!((s.ports[0].device.len(), s.ports[0].queues.packets()), (1, 0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 2), Some(0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 3), Some(0));
+        assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 4), None, "the disc's limit is 2");
+        assert_eq!(s.ports[0].occupancy.last().map(|o| o.1), Some(2), "occupancy is the disc's");
+        assert_eq!(s.next_frame(0, 5).map(|f| dscp(&f)), Some(1), "chosen when it entered the device queue");
+        assert_eq!((s.ports[0].device.len(), s.ports[0].queues.packets()), (1, 1));
+        assert_eq!(s.next_frame(0, 6).map(|f| dscp(&f)), Some(0));
+        assert_eq!(s.next_frame(0, 7).map(|f| dscp(&f)), Some(0));
+        assert_eq!(s.next_frame(0, 8), None);
+        assert!(!s.ports[0].busy);
+        assert_eq!(s.ports[0].counters.sent, 4);
     }
 }

@@ -366,6 +366,9 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [3:0] p2_id$d;
     wire  [3:0] p2_id$q;
     reg  p2_id$clock;
+    reg  p2_queued$d;
+    wire  p2_queued$q;
+    reg  p2_queued$clock;
     reg  fw_rr_valid$d;
     wire  fw_rr_valid$q;
     reg  fw_rr_valid$clock;
@@ -417,6 +420,40 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [31:0] skipped$d;
     wire  [31:0] skipped$q;
     reg  skipped$clock;
+    reg  [15:0] occupancy_count$bitmap;
+    wire  [4:0] occupancy_count$count;
+    reg  [15:0] position$0$bitmap;
+    wire  [4:0] position$0$count;
+    reg  [15:0] position$1$bitmap;
+    wire  [4:0] position$1$count;
+    reg  [15:0] position$2$bitmap;
+    wire  [4:0] position$2$count;
+    reg  [15:0] position$3$bitmap;
+    wire  [4:0] position$3$count;
+    reg  [15:0] position$4$bitmap;
+    wire  [4:0] position$4$count;
+    reg  [15:0] position$5$bitmap;
+    wire  [4:0] position$5$count;
+    reg  [15:0] position$6$bitmap;
+    wire  [4:0] position$6$count;
+    reg  [15:0] position$7$bitmap;
+    wire  [4:0] position$7$count;
+    reg  [15:0] position$8$bitmap;
+    wire  [4:0] position$8$count;
+    reg  [15:0] position$9$bitmap;
+    wire  [4:0] position$9$count;
+    reg  [15:0] position$10$bitmap;
+    wire  [4:0] position$10$count;
+    reg  [15:0] position$11$bitmap;
+    wire  [4:0] position$11$count;
+    reg  [15:0] position$12$bitmap;
+    wire  [4:0] position$12$count;
+    reg  [15:0] position$13$bitmap;
+    wire  [4:0] position$13$count;
+    reg  [15:0] position$14$bitmap;
+    wire  [4:0] position$14$count;
+    reg  [15:0] position$15$bitmap;
+    wire  [4:0] position$15$count;
     reg  [3:0] op_mask$index;
     reg  op_mask$enable;
     wire  [15:0] op_mask$onehot;
@@ -564,23 +601,23 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [7:0] a_granted$14;
     reg  [7:0] a_granted$15;
     reg  [15:0] queued_a;
-    reg  [4:0] occ_chain$0;
-    reg  [4:0] occ_chain$1;
-    reg  [4:0] occ_chain$2;
-    reg  [4:0] occ_chain$3;
-    reg  [4:0] occ_chain$4;
-    reg  [4:0] occ_chain$5;
-    reg  [4:0] occ_chain$6;
-    reg  [4:0] occ_chain$7;
-    reg  [4:0] occ_chain$8;
-    reg  [4:0] occ_chain$9;
-    reg  [4:0] occ_chain$10;
-    reg  [4:0] occ_chain$11;
-    reg  [4:0] occ_chain$12;
-    reg  [4:0] occ_chain$13;
-    reg  [4:0] occ_chain$14;
-    reg  [4:0] occ_chain$15;
-    reg  [4:0] occ_chain$16;
+    reg  [15:0] valid_chain$0;
+    reg  [15:0] valid_chain$1;
+    reg  [15:0] valid_chain$2;
+    reg  [15:0] valid_chain$3;
+    reg  [15:0] valid_chain$4;
+    reg  [15:0] valid_chain$5;
+    reg  [15:0] valid_chain$6;
+    reg  [15:0] valid_chain$7;
+    reg  [15:0] valid_chain$8;
+    reg  [15:0] valid_chain$9;
+    reg  [15:0] valid_chain$10;
+    reg  [15:0] valid_chain$11;
+    reg  [15:0] valid_chain$12;
+    reg  [15:0] valid_chain$13;
+    reg  [15:0] valid_chain$14;
+    reg  [15:0] valid_chain$15;
+    reg  [15:0] valid_chain$16;
     reg  is_arrive;
     reg  is_remove;
     reg  hit$0;
@@ -759,6 +796,262 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  [7:0] b_granted$15;
     reg  k_all;
     reg  [3:0] k_low;
+    reg  rank_order$0;
+    reg  rank_order$1;
+    reg  rank_order$2;
+    reg  rank_order$3;
+    reg  rank_order$4;
+    reg  rank_order$5;
+    reg  rank_order$6;
+    reg  rank_order$7;
+    reg  rank_order$8;
+    reg  rank_order$9;
+    reg  rank_order$10;
+    reg  rank_order$11;
+    reg  rank_order$12;
+    reg  rank_order$13;
+    reg  rank_order$14;
+    reg  rank_order$15;
+    reg  rank_order$16;
+    reg  rank_order$17;
+    reg  rank_order$18;
+    reg  rank_order$19;
+    reg  rank_order$20;
+    reg  rank_order$21;
+    reg  rank_order$22;
+    reg  rank_order$23;
+    reg  rank_order$24;
+    reg  rank_order$25;
+    reg  rank_order$26;
+    reg  rank_order$27;
+    reg  rank_order$28;
+    reg  rank_order$29;
+    reg  rank_order$30;
+    reg  rank_order$31;
+    reg  rank_order$32;
+    reg  rank_order$33;
+    reg  rank_order$34;
+    reg  rank_order$35;
+    reg  rank_order$36;
+    reg  rank_order$37;
+    reg  rank_order$38;
+    reg  rank_order$39;
+    reg  rank_order$40;
+    reg  rank_order$41;
+    reg  rank_order$42;
+    reg  rank_order$43;
+    reg  rank_order$44;
+    reg  rank_order$45;
+    reg  rank_order$46;
+    reg  rank_order$47;
+    reg  rank_order$48;
+    reg  rank_order$49;
+    reg  rank_order$50;
+    reg  rank_order$51;
+    reg  rank_order$52;
+    reg  rank_order$53;
+    reg  rank_order$54;
+    reg  rank_order$55;
+    reg  rank_order$56;
+    reg  rank_order$57;
+    reg  rank_order$58;
+    reg  rank_order$59;
+    reg  rank_order$60;
+    reg  rank_order$61;
+    reg  rank_order$62;
+    reg  rank_order$63;
+    reg  rank_order$64;
+    reg  rank_order$65;
+    reg  rank_order$66;
+    reg  rank_order$67;
+    reg  rank_order$68;
+    reg  rank_order$69;
+    reg  rank_order$70;
+    reg  rank_order$71;
+    reg  rank_order$72;
+    reg  rank_order$73;
+    reg  rank_order$74;
+    reg  rank_order$75;
+    reg  rank_order$76;
+    reg  rank_order$77;
+    reg  rank_order$78;
+    reg  rank_order$79;
+    reg  rank_order$80;
+    reg  rank_order$81;
+    reg  rank_order$82;
+    reg  rank_order$83;
+    reg  rank_order$84;
+    reg  rank_order$85;
+    reg  rank_order$86;
+    reg  rank_order$87;
+    reg  rank_order$88;
+    reg  rank_order$89;
+    reg  rank_order$90;
+    reg  rank_order$91;
+    reg  rank_order$92;
+    reg  rank_order$93;
+    reg  rank_order$94;
+    reg  rank_order$95;
+    reg  rank_order$96;
+    reg  rank_order$97;
+    reg  rank_order$98;
+    reg  rank_order$99;
+    reg  rank_order$100;
+    reg  rank_order$101;
+    reg  rank_order$102;
+    reg  rank_order$103;
+    reg  rank_order$104;
+    reg  rank_order$105;
+    reg  rank_order$106;
+    reg  rank_order$107;
+    reg  rank_order$108;
+    reg  rank_order$109;
+    reg  rank_order$110;
+    reg  rank_order$111;
+    reg  rank_order$112;
+    reg  rank_order$113;
+    reg  rank_order$114;
+    reg  rank_order$115;
+    reg  rank_order$116;
+    reg  rank_order$117;
+    reg  rank_order$118;
+    reg  rank_order$119;
+    reg  rank_order$120;
+    reg  rank_order$121;
+    reg  rank_order$122;
+    reg  rank_order$123;
+    reg  rank_order$124;
+    reg  rank_order$125;
+    reg  rank_order$126;
+    reg  rank_order$127;
+    reg  rank_order$128;
+    reg  rank_order$129;
+    reg  rank_order$130;
+    reg  rank_order$131;
+    reg  rank_order$132;
+    reg  rank_order$133;
+    reg  rank_order$134;
+    reg  rank_order$135;
+    reg  rank_order$136;
+    reg  rank_order$137;
+    reg  rank_order$138;
+    reg  rank_order$139;
+    reg  rank_order$140;
+    reg  rank_order$141;
+    reg  rank_order$142;
+    reg  rank_order$143;
+    reg  rank_order$144;
+    reg  rank_order$145;
+    reg  rank_order$146;
+    reg  rank_order$147;
+    reg  rank_order$148;
+    reg  rank_order$149;
+    reg  rank_order$150;
+    reg  rank_order$151;
+    reg  rank_order$152;
+    reg  rank_order$153;
+    reg  rank_order$154;
+    reg  rank_order$155;
+    reg  rank_order$156;
+    reg  rank_order$157;
+    reg  rank_order$158;
+    reg  rank_order$159;
+    reg  rank_order$160;
+    reg  rank_order$161;
+    reg  rank_order$162;
+    reg  rank_order$163;
+    reg  rank_order$164;
+    reg  rank_order$165;
+    reg  rank_order$166;
+    reg  rank_order$167;
+    reg  rank_order$168;
+    reg  rank_order$169;
+    reg  rank_order$170;
+    reg  rank_order$171;
+    reg  rank_order$172;
+    reg  rank_order$173;
+    reg  rank_order$174;
+    reg  rank_order$175;
+    reg  rank_order$176;
+    reg  rank_order$177;
+    reg  rank_order$178;
+    reg  rank_order$179;
+    reg  rank_order$180;
+    reg  rank_order$181;
+    reg  rank_order$182;
+    reg  rank_order$183;
+    reg  rank_order$184;
+    reg  rank_order$185;
+    reg  rank_order$186;
+    reg  rank_order$187;
+    reg  rank_order$188;
+    reg  rank_order$189;
+    reg  rank_order$190;
+    reg  rank_order$191;
+    reg  rank_order$192;
+    reg  rank_order$193;
+    reg  rank_order$194;
+    reg  rank_order$195;
+    reg  rank_order$196;
+    reg  rank_order$197;
+    reg  rank_order$198;
+    reg  rank_order$199;
+    reg  rank_order$200;
+    reg  rank_order$201;
+    reg  rank_order$202;
+    reg  rank_order$203;
+    reg  rank_order$204;
+    reg  rank_order$205;
+    reg  rank_order$206;
+    reg  rank_order$207;
+    reg  rank_order$208;
+    reg  rank_order$209;
+    reg  rank_order$210;
+    reg  rank_order$211;
+    reg  rank_order$212;
+    reg  rank_order$213;
+    reg  rank_order$214;
+    reg  rank_order$215;
+    reg  rank_order$216;
+    reg  rank_order$217;
+    reg  rank_order$218;
+    reg  rank_order$219;
+    reg  rank_order$220;
+    reg  rank_order$221;
+    reg  rank_order$222;
+    reg  rank_order$223;
+    reg  rank_order$224;
+    reg  rank_order$225;
+    reg  rank_order$226;
+    reg  rank_order$227;
+    reg  rank_order$228;
+    reg  rank_order$229;
+    reg  rank_order$230;
+    reg  rank_order$231;
+    reg  rank_order$232;
+    reg  rank_order$233;
+    reg  rank_order$234;
+    reg  rank_order$235;
+    reg  rank_order$236;
+    reg  rank_order$237;
+    reg  rank_order$238;
+    reg  rank_order$239;
+    reg  rank_order$240;
+    reg  rank_order$241;
+    reg  rank_order$242;
+    reg  rank_order$243;
+    reg  rank_order$244;
+    reg  rank_order$245;
+    reg  rank_order$246;
+    reg  rank_order$247;
+    reg  rank_order$248;
+    reg  rank_order$249;
+    reg  rank_order$250;
+    reg  rank_order$251;
+    reg  rank_order$252;
+    reg  rank_order$253;
+    reg  rank_order$254;
+    reg  rank_order$255;
     reg  lt$0;
     reg  lt$1;
     reg  lt$2;
@@ -1015,278 +1308,278 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  lt$253;
     reg  lt$254;
     reg  lt$255;
-    reg  [3:0] pos_chain$0;
-    reg  [3:0] pos_chain$1;
-    reg  [3:0] pos_chain$2;
-    reg  [3:0] pos_chain$3;
-    reg  [3:0] pos_chain$4;
-    reg  [3:0] pos_chain$5;
-    reg  [3:0] pos_chain$6;
-    reg  [3:0] pos_chain$7;
-    reg  [3:0] pos_chain$8;
-    reg  [3:0] pos_chain$9;
-    reg  [3:0] pos_chain$10;
-    reg  [3:0] pos_chain$11;
-    reg  [3:0] pos_chain$12;
-    reg  [3:0] pos_chain$13;
-    reg  [3:0] pos_chain$14;
-    reg  [3:0] pos_chain$15;
-    reg  [3:0] pos_chain$16;
-    reg  [3:0] pos_chain$17;
-    reg  [3:0] pos_chain$18;
-    reg  [3:0] pos_chain$19;
-    reg  [3:0] pos_chain$20;
-    reg  [3:0] pos_chain$21;
-    reg  [3:0] pos_chain$22;
-    reg  [3:0] pos_chain$23;
-    reg  [3:0] pos_chain$24;
-    reg  [3:0] pos_chain$25;
-    reg  [3:0] pos_chain$26;
-    reg  [3:0] pos_chain$27;
-    reg  [3:0] pos_chain$28;
-    reg  [3:0] pos_chain$29;
-    reg  [3:0] pos_chain$30;
-    reg  [3:0] pos_chain$31;
-    reg  [3:0] pos_chain$32;
-    reg  [3:0] pos_chain$33;
-    reg  [3:0] pos_chain$34;
-    reg  [3:0] pos_chain$35;
-    reg  [3:0] pos_chain$36;
-    reg  [3:0] pos_chain$37;
-    reg  [3:0] pos_chain$38;
-    reg  [3:0] pos_chain$39;
-    reg  [3:0] pos_chain$40;
-    reg  [3:0] pos_chain$41;
-    reg  [3:0] pos_chain$42;
-    reg  [3:0] pos_chain$43;
-    reg  [3:0] pos_chain$44;
-    reg  [3:0] pos_chain$45;
-    reg  [3:0] pos_chain$46;
-    reg  [3:0] pos_chain$47;
-    reg  [3:0] pos_chain$48;
-    reg  [3:0] pos_chain$49;
-    reg  [3:0] pos_chain$50;
-    reg  [3:0] pos_chain$51;
-    reg  [3:0] pos_chain$52;
-    reg  [3:0] pos_chain$53;
-    reg  [3:0] pos_chain$54;
-    reg  [3:0] pos_chain$55;
-    reg  [3:0] pos_chain$56;
-    reg  [3:0] pos_chain$57;
-    reg  [3:0] pos_chain$58;
-    reg  [3:0] pos_chain$59;
-    reg  [3:0] pos_chain$60;
-    reg  [3:0] pos_chain$61;
-    reg  [3:0] pos_chain$62;
-    reg  [3:0] pos_chain$63;
-    reg  [3:0] pos_chain$64;
-    reg  [3:0] pos_chain$65;
-    reg  [3:0] pos_chain$66;
-    reg  [3:0] pos_chain$67;
-    reg  [3:0] pos_chain$68;
-    reg  [3:0] pos_chain$69;
-    reg  [3:0] pos_chain$70;
-    reg  [3:0] pos_chain$71;
-    reg  [3:0] pos_chain$72;
-    reg  [3:0] pos_chain$73;
-    reg  [3:0] pos_chain$74;
-    reg  [3:0] pos_chain$75;
-    reg  [3:0] pos_chain$76;
-    reg  [3:0] pos_chain$77;
-    reg  [3:0] pos_chain$78;
-    reg  [3:0] pos_chain$79;
-    reg  [3:0] pos_chain$80;
-    reg  [3:0] pos_chain$81;
-    reg  [3:0] pos_chain$82;
-    reg  [3:0] pos_chain$83;
-    reg  [3:0] pos_chain$84;
-    reg  [3:0] pos_chain$85;
-    reg  [3:0] pos_chain$86;
-    reg  [3:0] pos_chain$87;
-    reg  [3:0] pos_chain$88;
-    reg  [3:0] pos_chain$89;
-    reg  [3:0] pos_chain$90;
-    reg  [3:0] pos_chain$91;
-    reg  [3:0] pos_chain$92;
-    reg  [3:0] pos_chain$93;
-    reg  [3:0] pos_chain$94;
-    reg  [3:0] pos_chain$95;
-    reg  [3:0] pos_chain$96;
-    reg  [3:0] pos_chain$97;
-    reg  [3:0] pos_chain$98;
-    reg  [3:0] pos_chain$99;
-    reg  [3:0] pos_chain$100;
-    reg  [3:0] pos_chain$101;
-    reg  [3:0] pos_chain$102;
-    reg  [3:0] pos_chain$103;
-    reg  [3:0] pos_chain$104;
-    reg  [3:0] pos_chain$105;
-    reg  [3:0] pos_chain$106;
-    reg  [3:0] pos_chain$107;
-    reg  [3:0] pos_chain$108;
-    reg  [3:0] pos_chain$109;
-    reg  [3:0] pos_chain$110;
-    reg  [3:0] pos_chain$111;
-    reg  [3:0] pos_chain$112;
-    reg  [3:0] pos_chain$113;
-    reg  [3:0] pos_chain$114;
-    reg  [3:0] pos_chain$115;
-    reg  [3:0] pos_chain$116;
-    reg  [3:0] pos_chain$117;
-    reg  [3:0] pos_chain$118;
-    reg  [3:0] pos_chain$119;
-    reg  [3:0] pos_chain$120;
-    reg  [3:0] pos_chain$121;
-    reg  [3:0] pos_chain$122;
-    reg  [3:0] pos_chain$123;
-    reg  [3:0] pos_chain$124;
-    reg  [3:0] pos_chain$125;
-    reg  [3:0] pos_chain$126;
-    reg  [3:0] pos_chain$127;
-    reg  [3:0] pos_chain$128;
-    reg  [3:0] pos_chain$129;
-    reg  [3:0] pos_chain$130;
-    reg  [3:0] pos_chain$131;
-    reg  [3:0] pos_chain$132;
-    reg  [3:0] pos_chain$133;
-    reg  [3:0] pos_chain$134;
-    reg  [3:0] pos_chain$135;
-    reg  [3:0] pos_chain$136;
-    reg  [3:0] pos_chain$137;
-    reg  [3:0] pos_chain$138;
-    reg  [3:0] pos_chain$139;
-    reg  [3:0] pos_chain$140;
-    reg  [3:0] pos_chain$141;
-    reg  [3:0] pos_chain$142;
-    reg  [3:0] pos_chain$143;
-    reg  [3:0] pos_chain$144;
-    reg  [3:0] pos_chain$145;
-    reg  [3:0] pos_chain$146;
-    reg  [3:0] pos_chain$147;
-    reg  [3:0] pos_chain$148;
-    reg  [3:0] pos_chain$149;
-    reg  [3:0] pos_chain$150;
-    reg  [3:0] pos_chain$151;
-    reg  [3:0] pos_chain$152;
-    reg  [3:0] pos_chain$153;
-    reg  [3:0] pos_chain$154;
-    reg  [3:0] pos_chain$155;
-    reg  [3:0] pos_chain$156;
-    reg  [3:0] pos_chain$157;
-    reg  [3:0] pos_chain$158;
-    reg  [3:0] pos_chain$159;
-    reg  [3:0] pos_chain$160;
-    reg  [3:0] pos_chain$161;
-    reg  [3:0] pos_chain$162;
-    reg  [3:0] pos_chain$163;
-    reg  [3:0] pos_chain$164;
-    reg  [3:0] pos_chain$165;
-    reg  [3:0] pos_chain$166;
-    reg  [3:0] pos_chain$167;
-    reg  [3:0] pos_chain$168;
-    reg  [3:0] pos_chain$169;
-    reg  [3:0] pos_chain$170;
-    reg  [3:0] pos_chain$171;
-    reg  [3:0] pos_chain$172;
-    reg  [3:0] pos_chain$173;
-    reg  [3:0] pos_chain$174;
-    reg  [3:0] pos_chain$175;
-    reg  [3:0] pos_chain$176;
-    reg  [3:0] pos_chain$177;
-    reg  [3:0] pos_chain$178;
-    reg  [3:0] pos_chain$179;
-    reg  [3:0] pos_chain$180;
-    reg  [3:0] pos_chain$181;
-    reg  [3:0] pos_chain$182;
-    reg  [3:0] pos_chain$183;
-    reg  [3:0] pos_chain$184;
-    reg  [3:0] pos_chain$185;
-    reg  [3:0] pos_chain$186;
-    reg  [3:0] pos_chain$187;
-    reg  [3:0] pos_chain$188;
-    reg  [3:0] pos_chain$189;
-    reg  [3:0] pos_chain$190;
-    reg  [3:0] pos_chain$191;
-    reg  [3:0] pos_chain$192;
-    reg  [3:0] pos_chain$193;
-    reg  [3:0] pos_chain$194;
-    reg  [3:0] pos_chain$195;
-    reg  [3:0] pos_chain$196;
-    reg  [3:0] pos_chain$197;
-    reg  [3:0] pos_chain$198;
-    reg  [3:0] pos_chain$199;
-    reg  [3:0] pos_chain$200;
-    reg  [3:0] pos_chain$201;
-    reg  [3:0] pos_chain$202;
-    reg  [3:0] pos_chain$203;
-    reg  [3:0] pos_chain$204;
-    reg  [3:0] pos_chain$205;
-    reg  [3:0] pos_chain$206;
-    reg  [3:0] pos_chain$207;
-    reg  [3:0] pos_chain$208;
-    reg  [3:0] pos_chain$209;
-    reg  [3:0] pos_chain$210;
-    reg  [3:0] pos_chain$211;
-    reg  [3:0] pos_chain$212;
-    reg  [3:0] pos_chain$213;
-    reg  [3:0] pos_chain$214;
-    reg  [3:0] pos_chain$215;
-    reg  [3:0] pos_chain$216;
-    reg  [3:0] pos_chain$217;
-    reg  [3:0] pos_chain$218;
-    reg  [3:0] pos_chain$219;
-    reg  [3:0] pos_chain$220;
-    reg  [3:0] pos_chain$221;
-    reg  [3:0] pos_chain$222;
-    reg  [3:0] pos_chain$223;
-    reg  [3:0] pos_chain$224;
-    reg  [3:0] pos_chain$225;
-    reg  [3:0] pos_chain$226;
-    reg  [3:0] pos_chain$227;
-    reg  [3:0] pos_chain$228;
-    reg  [3:0] pos_chain$229;
-    reg  [3:0] pos_chain$230;
-    reg  [3:0] pos_chain$231;
-    reg  [3:0] pos_chain$232;
-    reg  [3:0] pos_chain$233;
-    reg  [3:0] pos_chain$234;
-    reg  [3:0] pos_chain$235;
-    reg  [3:0] pos_chain$236;
-    reg  [3:0] pos_chain$237;
-    reg  [3:0] pos_chain$238;
-    reg  [3:0] pos_chain$239;
-    reg  [3:0] pos_chain$240;
-    reg  [3:0] pos_chain$241;
-    reg  [3:0] pos_chain$242;
-    reg  [3:0] pos_chain$243;
-    reg  [3:0] pos_chain$244;
-    reg  [3:0] pos_chain$245;
-    reg  [3:0] pos_chain$246;
-    reg  [3:0] pos_chain$247;
-    reg  [3:0] pos_chain$248;
-    reg  [3:0] pos_chain$249;
-    reg  [3:0] pos_chain$250;
-    reg  [3:0] pos_chain$251;
-    reg  [3:0] pos_chain$252;
-    reg  [3:0] pos_chain$253;
-    reg  [3:0] pos_chain$254;
-    reg  [3:0] pos_chain$255;
-    reg  [3:0] pos_chain$256;
-    reg  [3:0] pos_chain$257;
-    reg  [3:0] pos_chain$258;
-    reg  [3:0] pos_chain$259;
-    reg  [3:0] pos_chain$260;
-    reg  [3:0] pos_chain$261;
-    reg  [3:0] pos_chain$262;
-    reg  [3:0] pos_chain$263;
-    reg  [3:0] pos_chain$264;
-    reg  [3:0] pos_chain$265;
-    reg  [3:0] pos_chain$266;
-    reg  [3:0] pos_chain$267;
-    reg  [3:0] pos_chain$268;
-    reg  [3:0] pos_chain$269;
-    reg  [3:0] pos_chain$270;
-    reg  [3:0] pos_chain$271;
+    reg  [15:0] before_chain$0;
+    reg  [15:0] before_chain$1;
+    reg  [15:0] before_chain$2;
+    reg  [15:0] before_chain$3;
+    reg  [15:0] before_chain$4;
+    reg  [15:0] before_chain$5;
+    reg  [15:0] before_chain$6;
+    reg  [15:0] before_chain$7;
+    reg  [15:0] before_chain$8;
+    reg  [15:0] before_chain$9;
+    reg  [15:0] before_chain$10;
+    reg  [15:0] before_chain$11;
+    reg  [15:0] before_chain$12;
+    reg  [15:0] before_chain$13;
+    reg  [15:0] before_chain$14;
+    reg  [15:0] before_chain$15;
+    reg  [15:0] before_chain$16;
+    reg  [15:0] before_chain$17;
+    reg  [15:0] before_chain$18;
+    reg  [15:0] before_chain$19;
+    reg  [15:0] before_chain$20;
+    reg  [15:0] before_chain$21;
+    reg  [15:0] before_chain$22;
+    reg  [15:0] before_chain$23;
+    reg  [15:0] before_chain$24;
+    reg  [15:0] before_chain$25;
+    reg  [15:0] before_chain$26;
+    reg  [15:0] before_chain$27;
+    reg  [15:0] before_chain$28;
+    reg  [15:0] before_chain$29;
+    reg  [15:0] before_chain$30;
+    reg  [15:0] before_chain$31;
+    reg  [15:0] before_chain$32;
+    reg  [15:0] before_chain$33;
+    reg  [15:0] before_chain$34;
+    reg  [15:0] before_chain$35;
+    reg  [15:0] before_chain$36;
+    reg  [15:0] before_chain$37;
+    reg  [15:0] before_chain$38;
+    reg  [15:0] before_chain$39;
+    reg  [15:0] before_chain$40;
+    reg  [15:0] before_chain$41;
+    reg  [15:0] before_chain$42;
+    reg  [15:0] before_chain$43;
+    reg  [15:0] before_chain$44;
+    reg  [15:0] before_chain$45;
+    reg  [15:0] before_chain$46;
+    reg  [15:0] before_chain$47;
+    reg  [15:0] before_chain$48;
+    reg  [15:0] before_chain$49;
+    reg  [15:0] before_chain$50;
+    reg  [15:0] before_chain$51;
+    reg  [15:0] before_chain$52;
+    reg  [15:0] before_chain$53;
+    reg  [15:0] before_chain$54;
+    reg  [15:0] before_chain$55;
+    reg  [15:0] before_chain$56;
+    reg  [15:0] before_chain$57;
+    reg  [15:0] before_chain$58;
+    reg  [15:0] before_chain$59;
+    reg  [15:0] before_chain$60;
+    reg  [15:0] before_chain$61;
+    reg  [15:0] before_chain$62;
+    reg  [15:0] before_chain$63;
+    reg  [15:0] before_chain$64;
+    reg  [15:0] before_chain$65;
+    reg  [15:0] before_chain$66;
+    reg  [15:0] before_chain$67;
+    reg  [15:0] before_chain$68;
+    reg  [15:0] before_chain$69;
+    reg  [15:0] before_chain$70;
+    reg  [15:0] before_chain$71;
+    reg  [15:0] before_chain$72;
+    reg  [15:0] before_chain$73;
+    reg  [15:0] before_chain$74;
+    reg  [15:0] before_chain$75;
+    reg  [15:0] before_chain$76;
+    reg  [15:0] before_chain$77;
+    reg  [15:0] before_chain$78;
+    reg  [15:0] before_chain$79;
+    reg  [15:0] before_chain$80;
+    reg  [15:0] before_chain$81;
+    reg  [15:0] before_chain$82;
+    reg  [15:0] before_chain$83;
+    reg  [15:0] before_chain$84;
+    reg  [15:0] before_chain$85;
+    reg  [15:0] before_chain$86;
+    reg  [15:0] before_chain$87;
+    reg  [15:0] before_chain$88;
+    reg  [15:0] before_chain$89;
+    reg  [15:0] before_chain$90;
+    reg  [15:0] before_chain$91;
+    reg  [15:0] before_chain$92;
+    reg  [15:0] before_chain$93;
+    reg  [15:0] before_chain$94;
+    reg  [15:0] before_chain$95;
+    reg  [15:0] before_chain$96;
+    reg  [15:0] before_chain$97;
+    reg  [15:0] before_chain$98;
+    reg  [15:0] before_chain$99;
+    reg  [15:0] before_chain$100;
+    reg  [15:0] before_chain$101;
+    reg  [15:0] before_chain$102;
+    reg  [15:0] before_chain$103;
+    reg  [15:0] before_chain$104;
+    reg  [15:0] before_chain$105;
+    reg  [15:0] before_chain$106;
+    reg  [15:0] before_chain$107;
+    reg  [15:0] before_chain$108;
+    reg  [15:0] before_chain$109;
+    reg  [15:0] before_chain$110;
+    reg  [15:0] before_chain$111;
+    reg  [15:0] before_chain$112;
+    reg  [15:0] before_chain$113;
+    reg  [15:0] before_chain$114;
+    reg  [15:0] before_chain$115;
+    reg  [15:0] before_chain$116;
+    reg  [15:0] before_chain$117;
+    reg  [15:0] before_chain$118;
+    reg  [15:0] before_chain$119;
+    reg  [15:0] before_chain$120;
+    reg  [15:0] before_chain$121;
+    reg  [15:0] before_chain$122;
+    reg  [15:0] before_chain$123;
+    reg  [15:0] before_chain$124;
+    reg  [15:0] before_chain$125;
+    reg  [15:0] before_chain$126;
+    reg  [15:0] before_chain$127;
+    reg  [15:0] before_chain$128;
+    reg  [15:0] before_chain$129;
+    reg  [15:0] before_chain$130;
+    reg  [15:0] before_chain$131;
+    reg  [15:0] before_chain$132;
+    reg  [15:0] before_chain$133;
+    reg  [15:0] before_chain$134;
+    reg  [15:0] before_chain$135;
+    reg  [15:0] before_chain$136;
+    reg  [15:0] before_chain$137;
+    reg  [15:0] before_chain$138;
+    reg  [15:0] before_chain$139;
+    reg  [15:0] before_chain$140;
+    reg  [15:0] before_chain$141;
+    reg  [15:0] before_chain$142;
+    reg  [15:0] before_chain$143;
+    reg  [15:0] before_chain$144;
+    reg  [15:0] before_chain$145;
+    reg  [15:0] before_chain$146;
+    reg  [15:0] before_chain$147;
+    reg  [15:0] before_chain$148;
+    reg  [15:0] before_chain$149;
+    reg  [15:0] before_chain$150;
+    reg  [15:0] before_chain$151;
+    reg  [15:0] before_chain$152;
+    reg  [15:0] before_chain$153;
+    reg  [15:0] before_chain$154;
+    reg  [15:0] before_chain$155;
+    reg  [15:0] before_chain$156;
+    reg  [15:0] before_chain$157;
+    reg  [15:0] before_chain$158;
+    reg  [15:0] before_chain$159;
+    reg  [15:0] before_chain$160;
+    reg  [15:0] before_chain$161;
+    reg  [15:0] before_chain$162;
+    reg  [15:0] before_chain$163;
+    reg  [15:0] before_chain$164;
+    reg  [15:0] before_chain$165;
+    reg  [15:0] before_chain$166;
+    reg  [15:0] before_chain$167;
+    reg  [15:0] before_chain$168;
+    reg  [15:0] before_chain$169;
+    reg  [15:0] before_chain$170;
+    reg  [15:0] before_chain$171;
+    reg  [15:0] before_chain$172;
+    reg  [15:0] before_chain$173;
+    reg  [15:0] before_chain$174;
+    reg  [15:0] before_chain$175;
+    reg  [15:0] before_chain$176;
+    reg  [15:0] before_chain$177;
+    reg  [15:0] before_chain$178;
+    reg  [15:0] before_chain$179;
+    reg  [15:0] before_chain$180;
+    reg  [15:0] before_chain$181;
+    reg  [15:0] before_chain$182;
+    reg  [15:0] before_chain$183;
+    reg  [15:0] before_chain$184;
+    reg  [15:0] before_chain$185;
+    reg  [15:0] before_chain$186;
+    reg  [15:0] before_chain$187;
+    reg  [15:0] before_chain$188;
+    reg  [15:0] before_chain$189;
+    reg  [15:0] before_chain$190;
+    reg  [15:0] before_chain$191;
+    reg  [15:0] before_chain$192;
+    reg  [15:0] before_chain$193;
+    reg  [15:0] before_chain$194;
+    reg  [15:0] before_chain$195;
+    reg  [15:0] before_chain$196;
+    reg  [15:0] before_chain$197;
+    reg  [15:0] before_chain$198;
+    reg  [15:0] before_chain$199;
+    reg  [15:0] before_chain$200;
+    reg  [15:0] before_chain$201;
+    reg  [15:0] before_chain$202;
+    reg  [15:0] before_chain$203;
+    reg  [15:0] before_chain$204;
+    reg  [15:0] before_chain$205;
+    reg  [15:0] before_chain$206;
+    reg  [15:0] before_chain$207;
+    reg  [15:0] before_chain$208;
+    reg  [15:0] before_chain$209;
+    reg  [15:0] before_chain$210;
+    reg  [15:0] before_chain$211;
+    reg  [15:0] before_chain$212;
+    reg  [15:0] before_chain$213;
+    reg  [15:0] before_chain$214;
+    reg  [15:0] before_chain$215;
+    reg  [15:0] before_chain$216;
+    reg  [15:0] before_chain$217;
+    reg  [15:0] before_chain$218;
+    reg  [15:0] before_chain$219;
+    reg  [15:0] before_chain$220;
+    reg  [15:0] before_chain$221;
+    reg  [15:0] before_chain$222;
+    reg  [15:0] before_chain$223;
+    reg  [15:0] before_chain$224;
+    reg  [15:0] before_chain$225;
+    reg  [15:0] before_chain$226;
+    reg  [15:0] before_chain$227;
+    reg  [15:0] before_chain$228;
+    reg  [15:0] before_chain$229;
+    reg  [15:0] before_chain$230;
+    reg  [15:0] before_chain$231;
+    reg  [15:0] before_chain$232;
+    reg  [15:0] before_chain$233;
+    reg  [15:0] before_chain$234;
+    reg  [15:0] before_chain$235;
+    reg  [15:0] before_chain$236;
+    reg  [15:0] before_chain$237;
+    reg  [15:0] before_chain$238;
+    reg  [15:0] before_chain$239;
+    reg  [15:0] before_chain$240;
+    reg  [15:0] before_chain$241;
+    reg  [15:0] before_chain$242;
+    reg  [15:0] before_chain$243;
+    reg  [15:0] before_chain$244;
+    reg  [15:0] before_chain$245;
+    reg  [15:0] before_chain$246;
+    reg  [15:0] before_chain$247;
+    reg  [15:0] before_chain$248;
+    reg  [15:0] before_chain$249;
+    reg  [15:0] before_chain$250;
+    reg  [15:0] before_chain$251;
+    reg  [15:0] before_chain$252;
+    reg  [15:0] before_chain$253;
+    reg  [15:0] before_chain$254;
+    reg  [15:0] before_chain$255;
+    reg  [15:0] before_chain$256;
+    reg  [15:0] before_chain$257;
+    reg  [15:0] before_chain$258;
+    reg  [15:0] before_chain$259;
+    reg  [15:0] before_chain$260;
+    reg  [15:0] before_chain$261;
+    reg  [15:0] before_chain$262;
+    reg  [15:0] before_chain$263;
+    reg  [15:0] before_chain$264;
+    reg  [15:0] before_chain$265;
+    reg  [15:0] before_chain$266;
+    reg  [15:0] before_chain$267;
+    reg  [15:0] before_chain$268;
+    reg  [15:0] before_chain$269;
+    reg  [15:0] before_chain$270;
+    reg  [15:0] before_chain$271;
     reg  better_chain$0;
     reg  better_chain$1;
     reg  better_chain$2;
@@ -1658,6 +1951,91 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
     reg  any_chosen;
     reg  any_leave;
     reg  [3:0] chosen_id;
+    reg  [3:0] pick_id$0;
+    reg  [3:0] pick_id$1;
+    reg  [3:0] pick_id$2;
+    reg  [3:0] pick_id$3;
+    reg  [3:0] pick_id$4;
+    reg  [3:0] pick_id$5;
+    reg  [3:0] pick_id$6;
+    reg  [3:0] pick_id$7;
+    reg  [3:0] pick_id$8;
+    reg  [3:0] pick_id$9;
+    reg  [3:0] pick_id$10;
+    reg  [3:0] pick_id$11;
+    reg  [3:0] pick_id$12;
+    reg  [3:0] pick_id$13;
+    reg  [3:0] pick_id$14;
+    reg  [3:0] pick_id$15;
+    reg  [3:0] pick_id$16;
+    reg  [7:0] pick_offset$0;
+    reg  [7:0] pick_offset$1;
+    reg  [7:0] pick_offset$2;
+    reg  [7:0] pick_offset$3;
+    reg  [7:0] pick_offset$4;
+    reg  [7:0] pick_offset$5;
+    reg  [7:0] pick_offset$6;
+    reg  [7:0] pick_offset$7;
+    reg  [7:0] pick_offset$8;
+    reg  [7:0] pick_offset$9;
+    reg  [7:0] pick_offset$10;
+    reg  [7:0] pick_offset$11;
+    reg  [7:0] pick_offset$12;
+    reg  [7:0] pick_offset$13;
+    reg  [7:0] pick_offset$14;
+    reg  [7:0] pick_offset$15;
+    reg  [7:0] pick_offset$16;
+    reg  [3:0] pick_position$0;
+    reg  [3:0] pick_position$1;
+    reg  [3:0] pick_position$2;
+    reg  [3:0] pick_position$3;
+    reg  [3:0] pick_position$4;
+    reg  [3:0] pick_position$5;
+    reg  [3:0] pick_position$6;
+    reg  [3:0] pick_position$7;
+    reg  [3:0] pick_position$8;
+    reg  [3:0] pick_position$9;
+    reg  [3:0] pick_position$10;
+    reg  [3:0] pick_position$11;
+    reg  [3:0] pick_position$12;
+    reg  [3:0] pick_position$13;
+    reg  [3:0] pick_position$14;
+    reg  [3:0] pick_position$15;
+    reg  [3:0] pick_position$16;
+    reg  [7:0] pick_received$0;
+    reg  [7:0] pick_received$1;
+    reg  [7:0] pick_received$2;
+    reg  [7:0] pick_received$3;
+    reg  [7:0] pick_received$4;
+    reg  [7:0] pick_received$5;
+    reg  [7:0] pick_received$6;
+    reg  [7:0] pick_received$7;
+    reg  [7:0] pick_received$8;
+    reg  [7:0] pick_received$9;
+    reg  [7:0] pick_received$10;
+    reg  [7:0] pick_received$11;
+    reg  [7:0] pick_received$12;
+    reg  [7:0] pick_received$13;
+    reg  [7:0] pick_received$14;
+    reg  [7:0] pick_received$15;
+    reg  [7:0] pick_received$16;
+    reg  [7:0] pick_total$0;
+    reg  [7:0] pick_total$1;
+    reg  [7:0] pick_total$2;
+    reg  [7:0] pick_total$3;
+    reg  [7:0] pick_total$4;
+    reg  [7:0] pick_total$5;
+    reg  [7:0] pick_total$6;
+    reg  [7:0] pick_total$7;
+    reg  [7:0] pick_total$8;
+    reg  [7:0] pick_total$9;
+    reg  [7:0] pick_total$10;
+    reg  [7:0] pick_total$11;
+    reg  [7:0] pick_total$12;
+    reg  [7:0] pick_total$13;
+    reg  [7:0] pick_total$14;
+    reg  [7:0] pick_total$15;
+    reg  [7:0] pick_total$16;
     reg  [15:0] done_a;
     reg  [15:0] done_b;
     reg  [15:0] in_fifo_a;
@@ -2219,6 +2597,11 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         .q(p2_id$q),
         .clock(p2_id$clock)
     );
+    nt_nic_16_priority_scheduler$p2_queued p2_queued(
+        .d(p2_queued$d),
+        .q(p2_queued$q),
+        .clock(p2_queued$clock)
+    );
     nt_nic_16_priority_scheduler$fw_rr_valid fw_rr_valid(
         .d(fw_rr_valid$d),
         .q(fw_rr_valid$q),
@@ -2304,6 +2687,74 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         .q(skipped$q),
         .clock(skipped$clock)
     );
+    nt_nic_16_priority_scheduler$occupancy_count occupancy_count(
+        .bitmap(occupancy_count$bitmap),
+        .count(occupancy_count$count)
+    );
+    nt_nic_16_priority_scheduler$position$0 position$0(
+        .bitmap(position$0$bitmap),
+        .count(position$0$count)
+    );
+    nt_nic_16_priority_scheduler$position$1 position$1(
+        .bitmap(position$1$bitmap),
+        .count(position$1$count)
+    );
+    nt_nic_16_priority_scheduler$position$2 position$2(
+        .bitmap(position$2$bitmap),
+        .count(position$2$count)
+    );
+    nt_nic_16_priority_scheduler$position$3 position$3(
+        .bitmap(position$3$bitmap),
+        .count(position$3$count)
+    );
+    nt_nic_16_priority_scheduler$position$4 position$4(
+        .bitmap(position$4$bitmap),
+        .count(position$4$count)
+    );
+    nt_nic_16_priority_scheduler$position$5 position$5(
+        .bitmap(position$5$bitmap),
+        .count(position$5$count)
+    );
+    nt_nic_16_priority_scheduler$position$6 position$6(
+        .bitmap(position$6$bitmap),
+        .count(position$6$count)
+    );
+    nt_nic_16_priority_scheduler$position$7 position$7(
+        .bitmap(position$7$bitmap),
+        .count(position$7$count)
+    );
+    nt_nic_16_priority_scheduler$position$8 position$8(
+        .bitmap(position$8$bitmap),
+        .count(position$8$count)
+    );
+    nt_nic_16_priority_scheduler$position$9 position$9(
+        .bitmap(position$9$bitmap),
+        .count(position$9$count)
+    );
+    nt_nic_16_priority_scheduler$position$10 position$10(
+        .bitmap(position$10$bitmap),
+        .count(position$10$count)
+    );
+    nt_nic_16_priority_scheduler$position$11 position$11(
+        .bitmap(position$11$bitmap),
+        .count(position$11$count)
+    );
+    nt_nic_16_priority_scheduler$position$12 position$12(
+        .bitmap(position$12$bitmap),
+        .count(position$12$count)
+    );
+    nt_nic_16_priority_scheduler$position$13 position$13(
+        .bitmap(position$13$bitmap),
+        .count(position$13$count)
+    );
+    nt_nic_16_priority_scheduler$position$14 position$14(
+        .bitmap(position$14$bitmap),
+        .count(position$14$count)
+    );
+    nt_nic_16_priority_scheduler$position$15 position$15(
+        .bitmap(position$15$bitmap),
+        .count(position$15$count)
+    );
     nt_nic_16_priority_scheduler$op_mask op_mask(
         .index(op_mask$index),
         .enable(op_mask$enable),
@@ -2336,6 +2787,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         p1_valid$clock = clock;
         p2_valid$clock = clock;
         p2_id$clock = clock;
+        p2_queued$clock = clock;
         fw_rr_valid$clock = clock;
         fw_rr$clock = clock;
         fw_tg_valid$clock = clock;
@@ -2362,6 +2814,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         p1_valid$d = p1_valid$q;
         p2_valid$d = p2_valid$q;
         p2_id$d = p2_id$q;
+        p2_queued$d = p2_queued$q;
         fw_rr_valid$d = fw_rr_valid$q;
         fw_rr$d = fw_rr$q;
         fw_tg_valid$d = fw_tg_valid$q;
@@ -2481,7 +2934,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         wait_rr$write_clock = clock;
         wait_tg$read_clock = clock;
         wait_tg$write_clock = clock;
-        ld = p2_valid$q & queued$q[p2_id$q];
+        ld = p2_valid$q & p2_queued$q;
         ld_rr = wait_rr$read_data;
         if (fw_rr_valid$q) begin
             ld_rr = fw_rr$q;
@@ -2491,12 +2944,9 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             ld_tg = fw_tg$q;
         end
         free_below$0 = 1'b0;
-        occ_chain$0 = 32'h0;
+        valid_chain$0 = 32'h0;
         free_below$1 = free_below$0 | (~e_valid$0$q);
-        occ_chain$1 = occ_chain$0;
-        if (e_valid$0$q) begin
-            occ_chain$1 = occ_chain$0 + 32'h1;
-        end
+        valid_chain$1 = (valid_chain$0 & ~(1 << (0)) | ((e_valid$0$q) << (0)));
         ld_sel$0 = (ld & (~e_valid$0$q)) & (~free_below$0);
         a_valid$0 = e_valid$0$q | ld_sel$0;
         a_id$0 = e_id$0$q;
@@ -2512,10 +2962,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$0 = ld_tg[(32'h0)+:(8)];
         end
         free_below$2 = free_below$1 | (~e_valid$1$q);
-        occ_chain$2 = occ_chain$1;
-        if (e_valid$1$q) begin
-            occ_chain$2 = occ_chain$1 + 32'h1;
-        end
+        valid_chain$2 = (valid_chain$1 & ~(1 << (1)) | ((e_valid$1$q) << (1)));
         ld_sel$1 = (ld & (~e_valid$1$q)) & (~free_below$1);
         a_valid$1 = e_valid$1$q | ld_sel$1;
         a_id$1 = e_id$1$q;
@@ -2531,10 +2978,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$1 = ld_tg[(32'h0)+:(8)];
         end
         free_below$3 = free_below$2 | (~e_valid$2$q);
-        occ_chain$3 = occ_chain$2;
-        if (e_valid$2$q) begin
-            occ_chain$3 = occ_chain$2 + 32'h1;
-        end
+        valid_chain$3 = (valid_chain$2 & ~(1 << (2)) | ((e_valid$2$q) << (2)));
         ld_sel$2 = (ld & (~e_valid$2$q)) & (~free_below$2);
         a_valid$2 = e_valid$2$q | ld_sel$2;
         a_id$2 = e_id$2$q;
@@ -2550,10 +2994,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$2 = ld_tg[(32'h0)+:(8)];
         end
         free_below$4 = free_below$3 | (~e_valid$3$q);
-        occ_chain$4 = occ_chain$3;
-        if (e_valid$3$q) begin
-            occ_chain$4 = occ_chain$3 + 32'h1;
-        end
+        valid_chain$4 = (valid_chain$3 & ~(1 << (3)) | ((e_valid$3$q) << (3)));
         ld_sel$3 = (ld & (~e_valid$3$q)) & (~free_below$3);
         a_valid$3 = e_valid$3$q | ld_sel$3;
         a_id$3 = e_id$3$q;
@@ -2569,10 +3010,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$3 = ld_tg[(32'h0)+:(8)];
         end
         free_below$5 = free_below$4 | (~e_valid$4$q);
-        occ_chain$5 = occ_chain$4;
-        if (e_valid$4$q) begin
-            occ_chain$5 = occ_chain$4 + 32'h1;
-        end
+        valid_chain$5 = (valid_chain$4 & ~(1 << (4)) | ((e_valid$4$q) << (4)));
         ld_sel$4 = (ld & (~e_valid$4$q)) & (~free_below$4);
         a_valid$4 = e_valid$4$q | ld_sel$4;
         a_id$4 = e_id$4$q;
@@ -2588,10 +3026,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$4 = ld_tg[(32'h0)+:(8)];
         end
         free_below$6 = free_below$5 | (~e_valid$5$q);
-        occ_chain$6 = occ_chain$5;
-        if (e_valid$5$q) begin
-            occ_chain$6 = occ_chain$5 + 32'h1;
-        end
+        valid_chain$6 = (valid_chain$5 & ~(1 << (5)) | ((e_valid$5$q) << (5)));
         ld_sel$5 = (ld & (~e_valid$5$q)) & (~free_below$5);
         a_valid$5 = e_valid$5$q | ld_sel$5;
         a_id$5 = e_id$5$q;
@@ -2607,10 +3042,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$5 = ld_tg[(32'h0)+:(8)];
         end
         free_below$7 = free_below$6 | (~e_valid$6$q);
-        occ_chain$7 = occ_chain$6;
-        if (e_valid$6$q) begin
-            occ_chain$7 = occ_chain$6 + 32'h1;
-        end
+        valid_chain$7 = (valid_chain$6 & ~(1 << (6)) | ((e_valid$6$q) << (6)));
         ld_sel$6 = (ld & (~e_valid$6$q)) & (~free_below$6);
         a_valid$6 = e_valid$6$q | ld_sel$6;
         a_id$6 = e_id$6$q;
@@ -2626,10 +3058,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$6 = ld_tg[(32'h0)+:(8)];
         end
         free_below$8 = free_below$7 | (~e_valid$7$q);
-        occ_chain$8 = occ_chain$7;
-        if (e_valid$7$q) begin
-            occ_chain$8 = occ_chain$7 + 32'h1;
-        end
+        valid_chain$8 = (valid_chain$7 & ~(1 << (7)) | ((e_valid$7$q) << (7)));
         ld_sel$7 = (ld & (~e_valid$7$q)) & (~free_below$7);
         a_valid$7 = e_valid$7$q | ld_sel$7;
         a_id$7 = e_id$7$q;
@@ -2645,10 +3074,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$7 = ld_tg[(32'h0)+:(8)];
         end
         free_below$9 = free_below$8 | (~e_valid$8$q);
-        occ_chain$9 = occ_chain$8;
-        if (e_valid$8$q) begin
-            occ_chain$9 = occ_chain$8 + 32'h1;
-        end
+        valid_chain$9 = (valid_chain$8 & ~(1 << (8)) | ((e_valid$8$q) << (8)));
         ld_sel$8 = (ld & (~e_valid$8$q)) & (~free_below$8);
         a_valid$8 = e_valid$8$q | ld_sel$8;
         a_id$8 = e_id$8$q;
@@ -2664,10 +3090,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$8 = ld_tg[(32'h0)+:(8)];
         end
         free_below$10 = free_below$9 | (~e_valid$9$q);
-        occ_chain$10 = occ_chain$9;
-        if (e_valid$9$q) begin
-            occ_chain$10 = occ_chain$9 + 32'h1;
-        end
+        valid_chain$10 = (valid_chain$9 & ~(1 << (9)) | ((e_valid$9$q) << (9)));
         ld_sel$9 = (ld & (~e_valid$9$q)) & (~free_below$9);
         a_valid$9 = e_valid$9$q | ld_sel$9;
         a_id$9 = e_id$9$q;
@@ -2683,10 +3106,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$9 = ld_tg[(32'h0)+:(8)];
         end
         free_below$11 = free_below$10 | (~e_valid$10$q);
-        occ_chain$11 = occ_chain$10;
-        if (e_valid$10$q) begin
-            occ_chain$11 = occ_chain$10 + 32'h1;
-        end
+        valid_chain$11 = (valid_chain$10 & ~(1 << (10)) | ((e_valid$10$q) << (10)));
         ld_sel$10 = (ld & (~e_valid$10$q)) & (~free_below$10);
         a_valid$10 = e_valid$10$q | ld_sel$10;
         a_id$10 = e_id$10$q;
@@ -2702,10 +3122,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$10 = ld_tg[(32'h0)+:(8)];
         end
         free_below$12 = free_below$11 | (~e_valid$11$q);
-        occ_chain$12 = occ_chain$11;
-        if (e_valid$11$q) begin
-            occ_chain$12 = occ_chain$11 + 32'h1;
-        end
+        valid_chain$12 = (valid_chain$11 & ~(1 << (11)) | ((e_valid$11$q) << (11)));
         ld_sel$11 = (ld & (~e_valid$11$q)) & (~free_below$11);
         a_valid$11 = e_valid$11$q | ld_sel$11;
         a_id$11 = e_id$11$q;
@@ -2721,10 +3138,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$11 = ld_tg[(32'h0)+:(8)];
         end
         free_below$13 = free_below$12 | (~e_valid$12$q);
-        occ_chain$13 = occ_chain$12;
-        if (e_valid$12$q) begin
-            occ_chain$13 = occ_chain$12 + 32'h1;
-        end
+        valid_chain$13 = (valid_chain$12 & ~(1 << (12)) | ((e_valid$12$q) << (12)));
         ld_sel$12 = (ld & (~e_valid$12$q)) & (~free_below$12);
         a_valid$12 = e_valid$12$q | ld_sel$12;
         a_id$12 = e_id$12$q;
@@ -2740,10 +3154,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$12 = ld_tg[(32'h0)+:(8)];
         end
         free_below$14 = free_below$13 | (~e_valid$13$q);
-        occ_chain$14 = occ_chain$13;
-        if (e_valid$13$q) begin
-            occ_chain$14 = occ_chain$13 + 32'h1;
-        end
+        valid_chain$14 = (valid_chain$13 & ~(1 << (13)) | ((e_valid$13$q) << (13)));
         ld_sel$13 = (ld & (~e_valid$13$q)) & (~free_below$13);
         a_valid$13 = e_valid$13$q | ld_sel$13;
         a_id$13 = e_id$13$q;
@@ -2759,10 +3170,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$13 = ld_tg[(32'h0)+:(8)];
         end
         free_below$15 = free_below$14 | (~e_valid$14$q);
-        occ_chain$15 = occ_chain$14;
-        if (e_valid$14$q) begin
-            occ_chain$15 = occ_chain$14 + 32'h1;
-        end
+        valid_chain$15 = (valid_chain$14 & ~(1 << (14)) | ((e_valid$14$q) << (14)));
         ld_sel$14 = (ld & (~e_valid$14$q)) & (~free_below$14);
         a_valid$14 = e_valid$14$q | ld_sel$14;
         a_id$14 = e_id$14$q;
@@ -2778,10 +3186,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
             a_granted$14 = ld_tg[(32'h0)+:(8)];
         end
         free_below$16 = free_below$15 | (~e_valid$15$q);
-        occ_chain$16 = occ_chain$15;
-        if (e_valid$15$q) begin
-            occ_chain$16 = occ_chain$15 + 32'h1;
-        end
+        valid_chain$16 = (valid_chain$15 & ~(1 << (15)) | ((e_valid$15$q) << (15)));
         ld_sel$15 = (ld & (~e_valid$15$q)) & (~free_below$15);
         a_valid$15 = e_valid$15$q | ld_sel$15;
         a_id$15 = e_id$15$q;
@@ -3156,1414 +3561,2966 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (cfg_overcommit == 32'h0) begin
             k_low = 32'h1;
         end
-        lt$0 = b_valid$0 & ((b_rem$0 < b_rem$0) | ((b_rem$0 == b_rem$0) & (b_id$0 < b_id$0)));
-        lt$1 = b_valid$0 & ((b_rem$0 < b_rem$1) | ((b_rem$0 == b_rem$1) & (b_id$0 < b_id$1)));
-        lt$2 = b_valid$0 & ((b_rem$0 < b_rem$2) | ((b_rem$0 == b_rem$2) & (b_id$0 < b_id$2)));
-        lt$3 = b_valid$0 & ((b_rem$0 < b_rem$3) | ((b_rem$0 == b_rem$3) & (b_id$0 < b_id$3)));
-        lt$4 = b_valid$0 & ((b_rem$0 < b_rem$4) | ((b_rem$0 == b_rem$4) & (b_id$0 < b_id$4)));
-        lt$5 = b_valid$0 & ((b_rem$0 < b_rem$5) | ((b_rem$0 == b_rem$5) & (b_id$0 < b_id$5)));
-        lt$6 = b_valid$0 & ((b_rem$0 < b_rem$6) | ((b_rem$0 == b_rem$6) & (b_id$0 < b_id$6)));
-        lt$7 = b_valid$0 & ((b_rem$0 < b_rem$7) | ((b_rem$0 == b_rem$7) & (b_id$0 < b_id$7)));
-        lt$8 = b_valid$0 & ((b_rem$0 < b_rem$8) | ((b_rem$0 == b_rem$8) & (b_id$0 < b_id$8)));
-        lt$9 = b_valid$0 & ((b_rem$0 < b_rem$9) | ((b_rem$0 == b_rem$9) & (b_id$0 < b_id$9)));
-        lt$10 = b_valid$0 & ((b_rem$0 < b_rem$10) | ((b_rem$0 == b_rem$10) & (b_id$0 < b_id$10)));
-        lt$11 = b_valid$0 & ((b_rem$0 < b_rem$11) | ((b_rem$0 == b_rem$11) & (b_id$0 < b_id$11)));
-        lt$12 = b_valid$0 & ((b_rem$0 < b_rem$12) | ((b_rem$0 == b_rem$12) & (b_id$0 < b_id$12)));
-        lt$13 = b_valid$0 & ((b_rem$0 < b_rem$13) | ((b_rem$0 == b_rem$13) & (b_id$0 < b_id$13)));
-        lt$14 = b_valid$0 & ((b_rem$0 < b_rem$14) | ((b_rem$0 == b_rem$14) & (b_id$0 < b_id$14)));
-        lt$15 = b_valid$0 & ((b_rem$0 < b_rem$15) | ((b_rem$0 == b_rem$15) & (b_id$0 < b_id$15)));
-        lt$16 = b_valid$1 & ((b_rem$1 < b_rem$0) | ((b_rem$1 == b_rem$0) & (b_id$1 < b_id$0)));
-        lt$17 = b_valid$1 & ((b_rem$1 < b_rem$1) | ((b_rem$1 == b_rem$1) & (b_id$1 < b_id$1)));
-        lt$18 = b_valid$1 & ((b_rem$1 < b_rem$2) | ((b_rem$1 == b_rem$2) & (b_id$1 < b_id$2)));
-        lt$19 = b_valid$1 & ((b_rem$1 < b_rem$3) | ((b_rem$1 == b_rem$3) & (b_id$1 < b_id$3)));
-        lt$20 = b_valid$1 & ((b_rem$1 < b_rem$4) | ((b_rem$1 == b_rem$4) & (b_id$1 < b_id$4)));
-        lt$21 = b_valid$1 & ((b_rem$1 < b_rem$5) | ((b_rem$1 == b_rem$5) & (b_id$1 < b_id$5)));
-        lt$22 = b_valid$1 & ((b_rem$1 < b_rem$6) | ((b_rem$1 == b_rem$6) & (b_id$1 < b_id$6)));
-        lt$23 = b_valid$1 & ((b_rem$1 < b_rem$7) | ((b_rem$1 == b_rem$7) & (b_id$1 < b_id$7)));
-        lt$24 = b_valid$1 & ((b_rem$1 < b_rem$8) | ((b_rem$1 == b_rem$8) & (b_id$1 < b_id$8)));
-        lt$25 = b_valid$1 & ((b_rem$1 < b_rem$9) | ((b_rem$1 == b_rem$9) & (b_id$1 < b_id$9)));
-        lt$26 = b_valid$1 & ((b_rem$1 < b_rem$10) | ((b_rem$1 == b_rem$10) & (b_id$1 < b_id$10)));
-        lt$27 = b_valid$1 & ((b_rem$1 < b_rem$11) | ((b_rem$1 == b_rem$11) & (b_id$1 < b_id$11)));
-        lt$28 = b_valid$1 & ((b_rem$1 < b_rem$12) | ((b_rem$1 == b_rem$12) & (b_id$1 < b_id$12)));
-        lt$29 = b_valid$1 & ((b_rem$1 < b_rem$13) | ((b_rem$1 == b_rem$13) & (b_id$1 < b_id$13)));
-        lt$30 = b_valid$1 & ((b_rem$1 < b_rem$14) | ((b_rem$1 == b_rem$14) & (b_id$1 < b_id$14)));
-        lt$31 = b_valid$1 & ((b_rem$1 < b_rem$15) | ((b_rem$1 == b_rem$15) & (b_id$1 < b_id$15)));
-        lt$32 = b_valid$2 & ((b_rem$2 < b_rem$0) | ((b_rem$2 == b_rem$0) & (b_id$2 < b_id$0)));
-        lt$33 = b_valid$2 & ((b_rem$2 < b_rem$1) | ((b_rem$2 == b_rem$1) & (b_id$2 < b_id$1)));
-        lt$34 = b_valid$2 & ((b_rem$2 < b_rem$2) | ((b_rem$2 == b_rem$2) & (b_id$2 < b_id$2)));
-        lt$35 = b_valid$2 & ((b_rem$2 < b_rem$3) | ((b_rem$2 == b_rem$3) & (b_id$2 < b_id$3)));
-        lt$36 = b_valid$2 & ((b_rem$2 < b_rem$4) | ((b_rem$2 == b_rem$4) & (b_id$2 < b_id$4)));
-        lt$37 = b_valid$2 & ((b_rem$2 < b_rem$5) | ((b_rem$2 == b_rem$5) & (b_id$2 < b_id$5)));
-        lt$38 = b_valid$2 & ((b_rem$2 < b_rem$6) | ((b_rem$2 == b_rem$6) & (b_id$2 < b_id$6)));
-        lt$39 = b_valid$2 & ((b_rem$2 < b_rem$7) | ((b_rem$2 == b_rem$7) & (b_id$2 < b_id$7)));
-        lt$40 = b_valid$2 & ((b_rem$2 < b_rem$8) | ((b_rem$2 == b_rem$8) & (b_id$2 < b_id$8)));
-        lt$41 = b_valid$2 & ((b_rem$2 < b_rem$9) | ((b_rem$2 == b_rem$9) & (b_id$2 < b_id$9)));
-        lt$42 = b_valid$2 & ((b_rem$2 < b_rem$10) | ((b_rem$2 == b_rem$10) & (b_id$2 < b_id$10)));
-        lt$43 = b_valid$2 & ((b_rem$2 < b_rem$11) | ((b_rem$2 == b_rem$11) & (b_id$2 < b_id$11)));
-        lt$44 = b_valid$2 & ((b_rem$2 < b_rem$12) | ((b_rem$2 == b_rem$12) & (b_id$2 < b_id$12)));
-        lt$45 = b_valid$2 & ((b_rem$2 < b_rem$13) | ((b_rem$2 == b_rem$13) & (b_id$2 < b_id$13)));
-        lt$46 = b_valid$2 & ((b_rem$2 < b_rem$14) | ((b_rem$2 == b_rem$14) & (b_id$2 < b_id$14)));
-        lt$47 = b_valid$2 & ((b_rem$2 < b_rem$15) | ((b_rem$2 == b_rem$15) & (b_id$2 < b_id$15)));
-        lt$48 = b_valid$3 & ((b_rem$3 < b_rem$0) | ((b_rem$3 == b_rem$0) & (b_id$3 < b_id$0)));
-        lt$49 = b_valid$3 & ((b_rem$3 < b_rem$1) | ((b_rem$3 == b_rem$1) & (b_id$3 < b_id$1)));
-        lt$50 = b_valid$3 & ((b_rem$3 < b_rem$2) | ((b_rem$3 == b_rem$2) & (b_id$3 < b_id$2)));
-        lt$51 = b_valid$3 & ((b_rem$3 < b_rem$3) | ((b_rem$3 == b_rem$3) & (b_id$3 < b_id$3)));
-        lt$52 = b_valid$3 & ((b_rem$3 < b_rem$4) | ((b_rem$3 == b_rem$4) & (b_id$3 < b_id$4)));
-        lt$53 = b_valid$3 & ((b_rem$3 < b_rem$5) | ((b_rem$3 == b_rem$5) & (b_id$3 < b_id$5)));
-        lt$54 = b_valid$3 & ((b_rem$3 < b_rem$6) | ((b_rem$3 == b_rem$6) & (b_id$3 < b_id$6)));
-        lt$55 = b_valid$3 & ((b_rem$3 < b_rem$7) | ((b_rem$3 == b_rem$7) & (b_id$3 < b_id$7)));
-        lt$56 = b_valid$3 & ((b_rem$3 < b_rem$8) | ((b_rem$3 == b_rem$8) & (b_id$3 < b_id$8)));
-        lt$57 = b_valid$3 & ((b_rem$3 < b_rem$9) | ((b_rem$3 == b_rem$9) & (b_id$3 < b_id$9)));
-        lt$58 = b_valid$3 & ((b_rem$3 < b_rem$10) | ((b_rem$3 == b_rem$10) & (b_id$3 < b_id$10)));
-        lt$59 = b_valid$3 & ((b_rem$3 < b_rem$11) | ((b_rem$3 == b_rem$11) & (b_id$3 < b_id$11)));
-        lt$60 = b_valid$3 & ((b_rem$3 < b_rem$12) | ((b_rem$3 == b_rem$12) & (b_id$3 < b_id$12)));
-        lt$61 = b_valid$3 & ((b_rem$3 < b_rem$13) | ((b_rem$3 == b_rem$13) & (b_id$3 < b_id$13)));
-        lt$62 = b_valid$3 & ((b_rem$3 < b_rem$14) | ((b_rem$3 == b_rem$14) & (b_id$3 < b_id$14)));
-        lt$63 = b_valid$3 & ((b_rem$3 < b_rem$15) | ((b_rem$3 == b_rem$15) & (b_id$3 < b_id$15)));
-        lt$64 = b_valid$4 & ((b_rem$4 < b_rem$0) | ((b_rem$4 == b_rem$0) & (b_id$4 < b_id$0)));
-        lt$65 = b_valid$4 & ((b_rem$4 < b_rem$1) | ((b_rem$4 == b_rem$1) & (b_id$4 < b_id$1)));
-        lt$66 = b_valid$4 & ((b_rem$4 < b_rem$2) | ((b_rem$4 == b_rem$2) & (b_id$4 < b_id$2)));
-        lt$67 = b_valid$4 & ((b_rem$4 < b_rem$3) | ((b_rem$4 == b_rem$3) & (b_id$4 < b_id$3)));
-        lt$68 = b_valid$4 & ((b_rem$4 < b_rem$4) | ((b_rem$4 == b_rem$4) & (b_id$4 < b_id$4)));
-        lt$69 = b_valid$4 & ((b_rem$4 < b_rem$5) | ((b_rem$4 == b_rem$5) & (b_id$4 < b_id$5)));
-        lt$70 = b_valid$4 & ((b_rem$4 < b_rem$6) | ((b_rem$4 == b_rem$6) & (b_id$4 < b_id$6)));
-        lt$71 = b_valid$4 & ((b_rem$4 < b_rem$7) | ((b_rem$4 == b_rem$7) & (b_id$4 < b_id$7)));
-        lt$72 = b_valid$4 & ((b_rem$4 < b_rem$8) | ((b_rem$4 == b_rem$8) & (b_id$4 < b_id$8)));
-        lt$73 = b_valid$4 & ((b_rem$4 < b_rem$9) | ((b_rem$4 == b_rem$9) & (b_id$4 < b_id$9)));
-        lt$74 = b_valid$4 & ((b_rem$4 < b_rem$10) | ((b_rem$4 == b_rem$10) & (b_id$4 < b_id$10)));
-        lt$75 = b_valid$4 & ((b_rem$4 < b_rem$11) | ((b_rem$4 == b_rem$11) & (b_id$4 < b_id$11)));
-        lt$76 = b_valid$4 & ((b_rem$4 < b_rem$12) | ((b_rem$4 == b_rem$12) & (b_id$4 < b_id$12)));
-        lt$77 = b_valid$4 & ((b_rem$4 < b_rem$13) | ((b_rem$4 == b_rem$13) & (b_id$4 < b_id$13)));
-        lt$78 = b_valid$4 & ((b_rem$4 < b_rem$14) | ((b_rem$4 == b_rem$14) & (b_id$4 < b_id$14)));
-        lt$79 = b_valid$4 & ((b_rem$4 < b_rem$15) | ((b_rem$4 == b_rem$15) & (b_id$4 < b_id$15)));
-        lt$80 = b_valid$5 & ((b_rem$5 < b_rem$0) | ((b_rem$5 == b_rem$0) & (b_id$5 < b_id$0)));
-        lt$81 = b_valid$5 & ((b_rem$5 < b_rem$1) | ((b_rem$5 == b_rem$1) & (b_id$5 < b_id$1)));
-        lt$82 = b_valid$5 & ((b_rem$5 < b_rem$2) | ((b_rem$5 == b_rem$2) & (b_id$5 < b_id$2)));
-        lt$83 = b_valid$5 & ((b_rem$5 < b_rem$3) | ((b_rem$5 == b_rem$3) & (b_id$5 < b_id$3)));
-        lt$84 = b_valid$5 & ((b_rem$5 < b_rem$4) | ((b_rem$5 == b_rem$4) & (b_id$5 < b_id$4)));
-        lt$85 = b_valid$5 & ((b_rem$5 < b_rem$5) | ((b_rem$5 == b_rem$5) & (b_id$5 < b_id$5)));
-        lt$86 = b_valid$5 & ((b_rem$5 < b_rem$6) | ((b_rem$5 == b_rem$6) & (b_id$5 < b_id$6)));
-        lt$87 = b_valid$5 & ((b_rem$5 < b_rem$7) | ((b_rem$5 == b_rem$7) & (b_id$5 < b_id$7)));
-        lt$88 = b_valid$5 & ((b_rem$5 < b_rem$8) | ((b_rem$5 == b_rem$8) & (b_id$5 < b_id$8)));
-        lt$89 = b_valid$5 & ((b_rem$5 < b_rem$9) | ((b_rem$5 == b_rem$9) & (b_id$5 < b_id$9)));
-        lt$90 = b_valid$5 & ((b_rem$5 < b_rem$10) | ((b_rem$5 == b_rem$10) & (b_id$5 < b_id$10)));
-        lt$91 = b_valid$5 & ((b_rem$5 < b_rem$11) | ((b_rem$5 == b_rem$11) & (b_id$5 < b_id$11)));
-        lt$92 = b_valid$5 & ((b_rem$5 < b_rem$12) | ((b_rem$5 == b_rem$12) & (b_id$5 < b_id$12)));
-        lt$93 = b_valid$5 & ((b_rem$5 < b_rem$13) | ((b_rem$5 == b_rem$13) & (b_id$5 < b_id$13)));
-        lt$94 = b_valid$5 & ((b_rem$5 < b_rem$14) | ((b_rem$5 == b_rem$14) & (b_id$5 < b_id$14)));
-        lt$95 = b_valid$5 & ((b_rem$5 < b_rem$15) | ((b_rem$5 == b_rem$15) & (b_id$5 < b_id$15)));
-        lt$96 = b_valid$6 & ((b_rem$6 < b_rem$0) | ((b_rem$6 == b_rem$0) & (b_id$6 < b_id$0)));
-        lt$97 = b_valid$6 & ((b_rem$6 < b_rem$1) | ((b_rem$6 == b_rem$1) & (b_id$6 < b_id$1)));
-        lt$98 = b_valid$6 & ((b_rem$6 < b_rem$2) | ((b_rem$6 == b_rem$2) & (b_id$6 < b_id$2)));
-        lt$99 = b_valid$6 & ((b_rem$6 < b_rem$3) | ((b_rem$6 == b_rem$3) & (b_id$6 < b_id$3)));
-        lt$100 = b_valid$6 & ((b_rem$6 < b_rem$4) | ((b_rem$6 == b_rem$4) & (b_id$6 < b_id$4)));
-        lt$101 = b_valid$6 & ((b_rem$6 < b_rem$5) | ((b_rem$6 == b_rem$5) & (b_id$6 < b_id$5)));
-        lt$102 = b_valid$6 & ((b_rem$6 < b_rem$6) | ((b_rem$6 == b_rem$6) & (b_id$6 < b_id$6)));
-        lt$103 = b_valid$6 & ((b_rem$6 < b_rem$7) | ((b_rem$6 == b_rem$7) & (b_id$6 < b_id$7)));
-        lt$104 = b_valid$6 & ((b_rem$6 < b_rem$8) | ((b_rem$6 == b_rem$8) & (b_id$6 < b_id$8)));
-        lt$105 = b_valid$6 & ((b_rem$6 < b_rem$9) | ((b_rem$6 == b_rem$9) & (b_id$6 < b_id$9)));
-        lt$106 = b_valid$6 & ((b_rem$6 < b_rem$10) | ((b_rem$6 == b_rem$10) & (b_id$6 < b_id$10)));
-        lt$107 = b_valid$6 & ((b_rem$6 < b_rem$11) | ((b_rem$6 == b_rem$11) & (b_id$6 < b_id$11)));
-        lt$108 = b_valid$6 & ((b_rem$6 < b_rem$12) | ((b_rem$6 == b_rem$12) & (b_id$6 < b_id$12)));
-        lt$109 = b_valid$6 & ((b_rem$6 < b_rem$13) | ((b_rem$6 == b_rem$13) & (b_id$6 < b_id$13)));
-        lt$110 = b_valid$6 & ((b_rem$6 < b_rem$14) | ((b_rem$6 == b_rem$14) & (b_id$6 < b_id$14)));
-        lt$111 = b_valid$6 & ((b_rem$6 < b_rem$15) | ((b_rem$6 == b_rem$15) & (b_id$6 < b_id$15)));
-        lt$112 = b_valid$7 & ((b_rem$7 < b_rem$0) | ((b_rem$7 == b_rem$0) & (b_id$7 < b_id$0)));
-        lt$113 = b_valid$7 & ((b_rem$7 < b_rem$1) | ((b_rem$7 == b_rem$1) & (b_id$7 < b_id$1)));
-        lt$114 = b_valid$7 & ((b_rem$7 < b_rem$2) | ((b_rem$7 == b_rem$2) & (b_id$7 < b_id$2)));
-        lt$115 = b_valid$7 & ((b_rem$7 < b_rem$3) | ((b_rem$7 == b_rem$3) & (b_id$7 < b_id$3)));
-        lt$116 = b_valid$7 & ((b_rem$7 < b_rem$4) | ((b_rem$7 == b_rem$4) & (b_id$7 < b_id$4)));
-        lt$117 = b_valid$7 & ((b_rem$7 < b_rem$5) | ((b_rem$7 == b_rem$5) & (b_id$7 < b_id$5)));
-        lt$118 = b_valid$7 & ((b_rem$7 < b_rem$6) | ((b_rem$7 == b_rem$6) & (b_id$7 < b_id$6)));
-        lt$119 = b_valid$7 & ((b_rem$7 < b_rem$7) | ((b_rem$7 == b_rem$7) & (b_id$7 < b_id$7)));
-        lt$120 = b_valid$7 & ((b_rem$7 < b_rem$8) | ((b_rem$7 == b_rem$8) & (b_id$7 < b_id$8)));
-        lt$121 = b_valid$7 & ((b_rem$7 < b_rem$9) | ((b_rem$7 == b_rem$9) & (b_id$7 < b_id$9)));
-        lt$122 = b_valid$7 & ((b_rem$7 < b_rem$10) | ((b_rem$7 == b_rem$10) & (b_id$7 < b_id$10)));
-        lt$123 = b_valid$7 & ((b_rem$7 < b_rem$11) | ((b_rem$7 == b_rem$11) & (b_id$7 < b_id$11)));
-        lt$124 = b_valid$7 & ((b_rem$7 < b_rem$12) | ((b_rem$7 == b_rem$12) & (b_id$7 < b_id$12)));
-        lt$125 = b_valid$7 & ((b_rem$7 < b_rem$13) | ((b_rem$7 == b_rem$13) & (b_id$7 < b_id$13)));
-        lt$126 = b_valid$7 & ((b_rem$7 < b_rem$14) | ((b_rem$7 == b_rem$14) & (b_id$7 < b_id$14)));
-        lt$127 = b_valid$7 & ((b_rem$7 < b_rem$15) | ((b_rem$7 == b_rem$15) & (b_id$7 < b_id$15)));
-        lt$128 = b_valid$8 & ((b_rem$8 < b_rem$0) | ((b_rem$8 == b_rem$0) & (b_id$8 < b_id$0)));
-        lt$129 = b_valid$8 & ((b_rem$8 < b_rem$1) | ((b_rem$8 == b_rem$1) & (b_id$8 < b_id$1)));
-        lt$130 = b_valid$8 & ((b_rem$8 < b_rem$2) | ((b_rem$8 == b_rem$2) & (b_id$8 < b_id$2)));
-        lt$131 = b_valid$8 & ((b_rem$8 < b_rem$3) | ((b_rem$8 == b_rem$3) & (b_id$8 < b_id$3)));
-        lt$132 = b_valid$8 & ((b_rem$8 < b_rem$4) | ((b_rem$8 == b_rem$4) & (b_id$8 < b_id$4)));
-        lt$133 = b_valid$8 & ((b_rem$8 < b_rem$5) | ((b_rem$8 == b_rem$5) & (b_id$8 < b_id$5)));
-        lt$134 = b_valid$8 & ((b_rem$8 < b_rem$6) | ((b_rem$8 == b_rem$6) & (b_id$8 < b_id$6)));
-        lt$135 = b_valid$8 & ((b_rem$8 < b_rem$7) | ((b_rem$8 == b_rem$7) & (b_id$8 < b_id$7)));
-        lt$136 = b_valid$8 & ((b_rem$8 < b_rem$8) | ((b_rem$8 == b_rem$8) & (b_id$8 < b_id$8)));
-        lt$137 = b_valid$8 & ((b_rem$8 < b_rem$9) | ((b_rem$8 == b_rem$9) & (b_id$8 < b_id$9)));
-        lt$138 = b_valid$8 & ((b_rem$8 < b_rem$10) | ((b_rem$8 == b_rem$10) & (b_id$8 < b_id$10)));
-        lt$139 = b_valid$8 & ((b_rem$8 < b_rem$11) | ((b_rem$8 == b_rem$11) & (b_id$8 < b_id$11)));
-        lt$140 = b_valid$8 & ((b_rem$8 < b_rem$12) | ((b_rem$8 == b_rem$12) & (b_id$8 < b_id$12)));
-        lt$141 = b_valid$8 & ((b_rem$8 < b_rem$13) | ((b_rem$8 == b_rem$13) & (b_id$8 < b_id$13)));
-        lt$142 = b_valid$8 & ((b_rem$8 < b_rem$14) | ((b_rem$8 == b_rem$14) & (b_id$8 < b_id$14)));
-        lt$143 = b_valid$8 & ((b_rem$8 < b_rem$15) | ((b_rem$8 == b_rem$15) & (b_id$8 < b_id$15)));
-        lt$144 = b_valid$9 & ((b_rem$9 < b_rem$0) | ((b_rem$9 == b_rem$0) & (b_id$9 < b_id$0)));
-        lt$145 = b_valid$9 & ((b_rem$9 < b_rem$1) | ((b_rem$9 == b_rem$1) & (b_id$9 < b_id$1)));
-        lt$146 = b_valid$9 & ((b_rem$9 < b_rem$2) | ((b_rem$9 == b_rem$2) & (b_id$9 < b_id$2)));
-        lt$147 = b_valid$9 & ((b_rem$9 < b_rem$3) | ((b_rem$9 == b_rem$3) & (b_id$9 < b_id$3)));
-        lt$148 = b_valid$9 & ((b_rem$9 < b_rem$4) | ((b_rem$9 == b_rem$4) & (b_id$9 < b_id$4)));
-        lt$149 = b_valid$9 & ((b_rem$9 < b_rem$5) | ((b_rem$9 == b_rem$5) & (b_id$9 < b_id$5)));
-        lt$150 = b_valid$9 & ((b_rem$9 < b_rem$6) | ((b_rem$9 == b_rem$6) & (b_id$9 < b_id$6)));
-        lt$151 = b_valid$9 & ((b_rem$9 < b_rem$7) | ((b_rem$9 == b_rem$7) & (b_id$9 < b_id$7)));
-        lt$152 = b_valid$9 & ((b_rem$9 < b_rem$8) | ((b_rem$9 == b_rem$8) & (b_id$9 < b_id$8)));
-        lt$153 = b_valid$9 & ((b_rem$9 < b_rem$9) | ((b_rem$9 == b_rem$9) & (b_id$9 < b_id$9)));
-        lt$154 = b_valid$9 & ((b_rem$9 < b_rem$10) | ((b_rem$9 == b_rem$10) & (b_id$9 < b_id$10)));
-        lt$155 = b_valid$9 & ((b_rem$9 < b_rem$11) | ((b_rem$9 == b_rem$11) & (b_id$9 < b_id$11)));
-        lt$156 = b_valid$9 & ((b_rem$9 < b_rem$12) | ((b_rem$9 == b_rem$12) & (b_id$9 < b_id$12)));
-        lt$157 = b_valid$9 & ((b_rem$9 < b_rem$13) | ((b_rem$9 == b_rem$13) & (b_id$9 < b_id$13)));
-        lt$158 = b_valid$9 & ((b_rem$9 < b_rem$14) | ((b_rem$9 == b_rem$14) & (b_id$9 < b_id$14)));
-        lt$159 = b_valid$9 & ((b_rem$9 < b_rem$15) | ((b_rem$9 == b_rem$15) & (b_id$9 < b_id$15)));
-        lt$160 = b_valid$10 & ((b_rem$10 < b_rem$0) | ((b_rem$10 == b_rem$0) & (b_id$10 < b_id$0)));
-        lt$161 = b_valid$10 & ((b_rem$10 < b_rem$1) | ((b_rem$10 == b_rem$1) & (b_id$10 < b_id$1)));
-        lt$162 = b_valid$10 & ((b_rem$10 < b_rem$2) | ((b_rem$10 == b_rem$2) & (b_id$10 < b_id$2)));
-        lt$163 = b_valid$10 & ((b_rem$10 < b_rem$3) | ((b_rem$10 == b_rem$3) & (b_id$10 < b_id$3)));
-        lt$164 = b_valid$10 & ((b_rem$10 < b_rem$4) | ((b_rem$10 == b_rem$4) & (b_id$10 < b_id$4)));
-        lt$165 = b_valid$10 & ((b_rem$10 < b_rem$5) | ((b_rem$10 == b_rem$5) & (b_id$10 < b_id$5)));
-        lt$166 = b_valid$10 & ((b_rem$10 < b_rem$6) | ((b_rem$10 == b_rem$6) & (b_id$10 < b_id$6)));
-        lt$167 = b_valid$10 & ((b_rem$10 < b_rem$7) | ((b_rem$10 == b_rem$7) & (b_id$10 < b_id$7)));
-        lt$168 = b_valid$10 & ((b_rem$10 < b_rem$8) | ((b_rem$10 == b_rem$8) & (b_id$10 < b_id$8)));
-        lt$169 = b_valid$10 & ((b_rem$10 < b_rem$9) | ((b_rem$10 == b_rem$9) & (b_id$10 < b_id$9)));
-        lt$170 = b_valid$10 & ((b_rem$10 < b_rem$10) | ((b_rem$10 == b_rem$10) & (b_id$10 < b_id$10)));
-        lt$171 = b_valid$10 & ((b_rem$10 < b_rem$11) | ((b_rem$10 == b_rem$11) & (b_id$10 < b_id$11)));
-        lt$172 = b_valid$10 & ((b_rem$10 < b_rem$12) | ((b_rem$10 == b_rem$12) & (b_id$10 < b_id$12)));
-        lt$173 = b_valid$10 & ((b_rem$10 < b_rem$13) | ((b_rem$10 == b_rem$13) & (b_id$10 < b_id$13)));
-        lt$174 = b_valid$10 & ((b_rem$10 < b_rem$14) | ((b_rem$10 == b_rem$14) & (b_id$10 < b_id$14)));
-        lt$175 = b_valid$10 & ((b_rem$10 < b_rem$15) | ((b_rem$10 == b_rem$15) & (b_id$10 < b_id$15)));
-        lt$176 = b_valid$11 & ((b_rem$11 < b_rem$0) | ((b_rem$11 == b_rem$0) & (b_id$11 < b_id$0)));
-        lt$177 = b_valid$11 & ((b_rem$11 < b_rem$1) | ((b_rem$11 == b_rem$1) & (b_id$11 < b_id$1)));
-        lt$178 = b_valid$11 & ((b_rem$11 < b_rem$2) | ((b_rem$11 == b_rem$2) & (b_id$11 < b_id$2)));
-        lt$179 = b_valid$11 & ((b_rem$11 < b_rem$3) | ((b_rem$11 == b_rem$3) & (b_id$11 < b_id$3)));
-        lt$180 = b_valid$11 & ((b_rem$11 < b_rem$4) | ((b_rem$11 == b_rem$4) & (b_id$11 < b_id$4)));
-        lt$181 = b_valid$11 & ((b_rem$11 < b_rem$5) | ((b_rem$11 == b_rem$5) & (b_id$11 < b_id$5)));
-        lt$182 = b_valid$11 & ((b_rem$11 < b_rem$6) | ((b_rem$11 == b_rem$6) & (b_id$11 < b_id$6)));
-        lt$183 = b_valid$11 & ((b_rem$11 < b_rem$7) | ((b_rem$11 == b_rem$7) & (b_id$11 < b_id$7)));
-        lt$184 = b_valid$11 & ((b_rem$11 < b_rem$8) | ((b_rem$11 == b_rem$8) & (b_id$11 < b_id$8)));
-        lt$185 = b_valid$11 & ((b_rem$11 < b_rem$9) | ((b_rem$11 == b_rem$9) & (b_id$11 < b_id$9)));
-        lt$186 = b_valid$11 & ((b_rem$11 < b_rem$10) | ((b_rem$11 == b_rem$10) & (b_id$11 < b_id$10)));
-        lt$187 = b_valid$11 & ((b_rem$11 < b_rem$11) | ((b_rem$11 == b_rem$11) & (b_id$11 < b_id$11)));
-        lt$188 = b_valid$11 & ((b_rem$11 < b_rem$12) | ((b_rem$11 == b_rem$12) & (b_id$11 < b_id$12)));
-        lt$189 = b_valid$11 & ((b_rem$11 < b_rem$13) | ((b_rem$11 == b_rem$13) & (b_id$11 < b_id$13)));
-        lt$190 = b_valid$11 & ((b_rem$11 < b_rem$14) | ((b_rem$11 == b_rem$14) & (b_id$11 < b_id$14)));
-        lt$191 = b_valid$11 & ((b_rem$11 < b_rem$15) | ((b_rem$11 == b_rem$15) & (b_id$11 < b_id$15)));
-        lt$192 = b_valid$12 & ((b_rem$12 < b_rem$0) | ((b_rem$12 == b_rem$0) & (b_id$12 < b_id$0)));
-        lt$193 = b_valid$12 & ((b_rem$12 < b_rem$1) | ((b_rem$12 == b_rem$1) & (b_id$12 < b_id$1)));
-        lt$194 = b_valid$12 & ((b_rem$12 < b_rem$2) | ((b_rem$12 == b_rem$2) & (b_id$12 < b_id$2)));
-        lt$195 = b_valid$12 & ((b_rem$12 < b_rem$3) | ((b_rem$12 == b_rem$3) & (b_id$12 < b_id$3)));
-        lt$196 = b_valid$12 & ((b_rem$12 < b_rem$4) | ((b_rem$12 == b_rem$4) & (b_id$12 < b_id$4)));
-        lt$197 = b_valid$12 & ((b_rem$12 < b_rem$5) | ((b_rem$12 == b_rem$5) & (b_id$12 < b_id$5)));
-        lt$198 = b_valid$12 & ((b_rem$12 < b_rem$6) | ((b_rem$12 == b_rem$6) & (b_id$12 < b_id$6)));
-        lt$199 = b_valid$12 & ((b_rem$12 < b_rem$7) | ((b_rem$12 == b_rem$7) & (b_id$12 < b_id$7)));
-        lt$200 = b_valid$12 & ((b_rem$12 < b_rem$8) | ((b_rem$12 == b_rem$8) & (b_id$12 < b_id$8)));
-        lt$201 = b_valid$12 & ((b_rem$12 < b_rem$9) | ((b_rem$12 == b_rem$9) & (b_id$12 < b_id$9)));
-        lt$202 = b_valid$12 & ((b_rem$12 < b_rem$10) | ((b_rem$12 == b_rem$10) & (b_id$12 < b_id$10)));
-        lt$203 = b_valid$12 & ((b_rem$12 < b_rem$11) | ((b_rem$12 == b_rem$11) & (b_id$12 < b_id$11)));
-        lt$204 = b_valid$12 & ((b_rem$12 < b_rem$12) | ((b_rem$12 == b_rem$12) & (b_id$12 < b_id$12)));
-        lt$205 = b_valid$12 & ((b_rem$12 < b_rem$13) | ((b_rem$12 == b_rem$13) & (b_id$12 < b_id$13)));
-        lt$206 = b_valid$12 & ((b_rem$12 < b_rem$14) | ((b_rem$12 == b_rem$14) & (b_id$12 < b_id$14)));
-        lt$207 = b_valid$12 & ((b_rem$12 < b_rem$15) | ((b_rem$12 == b_rem$15) & (b_id$12 < b_id$15)));
-        lt$208 = b_valid$13 & ((b_rem$13 < b_rem$0) | ((b_rem$13 == b_rem$0) & (b_id$13 < b_id$0)));
-        lt$209 = b_valid$13 & ((b_rem$13 < b_rem$1) | ((b_rem$13 == b_rem$1) & (b_id$13 < b_id$1)));
-        lt$210 = b_valid$13 & ((b_rem$13 < b_rem$2) | ((b_rem$13 == b_rem$2) & (b_id$13 < b_id$2)));
-        lt$211 = b_valid$13 & ((b_rem$13 < b_rem$3) | ((b_rem$13 == b_rem$3) & (b_id$13 < b_id$3)));
-        lt$212 = b_valid$13 & ((b_rem$13 < b_rem$4) | ((b_rem$13 == b_rem$4) & (b_id$13 < b_id$4)));
-        lt$213 = b_valid$13 & ((b_rem$13 < b_rem$5) | ((b_rem$13 == b_rem$5) & (b_id$13 < b_id$5)));
-        lt$214 = b_valid$13 & ((b_rem$13 < b_rem$6) | ((b_rem$13 == b_rem$6) & (b_id$13 < b_id$6)));
-        lt$215 = b_valid$13 & ((b_rem$13 < b_rem$7) | ((b_rem$13 == b_rem$7) & (b_id$13 < b_id$7)));
-        lt$216 = b_valid$13 & ((b_rem$13 < b_rem$8) | ((b_rem$13 == b_rem$8) & (b_id$13 < b_id$8)));
-        lt$217 = b_valid$13 & ((b_rem$13 < b_rem$9) | ((b_rem$13 == b_rem$9) & (b_id$13 < b_id$9)));
-        lt$218 = b_valid$13 & ((b_rem$13 < b_rem$10) | ((b_rem$13 == b_rem$10) & (b_id$13 < b_id$10)));
-        lt$219 = b_valid$13 & ((b_rem$13 < b_rem$11) | ((b_rem$13 == b_rem$11) & (b_id$13 < b_id$11)));
-        lt$220 = b_valid$13 & ((b_rem$13 < b_rem$12) | ((b_rem$13 == b_rem$12) & (b_id$13 < b_id$12)));
-        lt$221 = b_valid$13 & ((b_rem$13 < b_rem$13) | ((b_rem$13 == b_rem$13) & (b_id$13 < b_id$13)));
-        lt$222 = b_valid$13 & ((b_rem$13 < b_rem$14) | ((b_rem$13 == b_rem$14) & (b_id$13 < b_id$14)));
-        lt$223 = b_valid$13 & ((b_rem$13 < b_rem$15) | ((b_rem$13 == b_rem$15) & (b_id$13 < b_id$15)));
-        lt$224 = b_valid$14 & ((b_rem$14 < b_rem$0) | ((b_rem$14 == b_rem$0) & (b_id$14 < b_id$0)));
-        lt$225 = b_valid$14 & ((b_rem$14 < b_rem$1) | ((b_rem$14 == b_rem$1) & (b_id$14 < b_id$1)));
-        lt$226 = b_valid$14 & ((b_rem$14 < b_rem$2) | ((b_rem$14 == b_rem$2) & (b_id$14 < b_id$2)));
-        lt$227 = b_valid$14 & ((b_rem$14 < b_rem$3) | ((b_rem$14 == b_rem$3) & (b_id$14 < b_id$3)));
-        lt$228 = b_valid$14 & ((b_rem$14 < b_rem$4) | ((b_rem$14 == b_rem$4) & (b_id$14 < b_id$4)));
-        lt$229 = b_valid$14 & ((b_rem$14 < b_rem$5) | ((b_rem$14 == b_rem$5) & (b_id$14 < b_id$5)));
-        lt$230 = b_valid$14 & ((b_rem$14 < b_rem$6) | ((b_rem$14 == b_rem$6) & (b_id$14 < b_id$6)));
-        lt$231 = b_valid$14 & ((b_rem$14 < b_rem$7) | ((b_rem$14 == b_rem$7) & (b_id$14 < b_id$7)));
-        lt$232 = b_valid$14 & ((b_rem$14 < b_rem$8) | ((b_rem$14 == b_rem$8) & (b_id$14 < b_id$8)));
-        lt$233 = b_valid$14 & ((b_rem$14 < b_rem$9) | ((b_rem$14 == b_rem$9) & (b_id$14 < b_id$9)));
-        lt$234 = b_valid$14 & ((b_rem$14 < b_rem$10) | ((b_rem$14 == b_rem$10) & (b_id$14 < b_id$10)));
-        lt$235 = b_valid$14 & ((b_rem$14 < b_rem$11) | ((b_rem$14 == b_rem$11) & (b_id$14 < b_id$11)));
-        lt$236 = b_valid$14 & ((b_rem$14 < b_rem$12) | ((b_rem$14 == b_rem$12) & (b_id$14 < b_id$12)));
-        lt$237 = b_valid$14 & ((b_rem$14 < b_rem$13) | ((b_rem$14 == b_rem$13) & (b_id$14 < b_id$13)));
-        lt$238 = b_valid$14 & ((b_rem$14 < b_rem$14) | ((b_rem$14 == b_rem$14) & (b_id$14 < b_id$14)));
-        lt$239 = b_valid$14 & ((b_rem$14 < b_rem$15) | ((b_rem$14 == b_rem$15) & (b_id$14 < b_id$15)));
-        lt$240 = b_valid$15 & ((b_rem$15 < b_rem$0) | ((b_rem$15 == b_rem$0) & (b_id$15 < b_id$0)));
-        lt$241 = b_valid$15 & ((b_rem$15 < b_rem$1) | ((b_rem$15 == b_rem$1) & (b_id$15 < b_id$1)));
-        lt$242 = b_valid$15 & ((b_rem$15 < b_rem$2) | ((b_rem$15 == b_rem$2) & (b_id$15 < b_id$2)));
-        lt$243 = b_valid$15 & ((b_rem$15 < b_rem$3) | ((b_rem$15 == b_rem$3) & (b_id$15 < b_id$3)));
-        lt$244 = b_valid$15 & ((b_rem$15 < b_rem$4) | ((b_rem$15 == b_rem$4) & (b_id$15 < b_id$4)));
-        lt$245 = b_valid$15 & ((b_rem$15 < b_rem$5) | ((b_rem$15 == b_rem$5) & (b_id$15 < b_id$5)));
-        lt$246 = b_valid$15 & ((b_rem$15 < b_rem$6) | ((b_rem$15 == b_rem$6) & (b_id$15 < b_id$6)));
-        lt$247 = b_valid$15 & ((b_rem$15 < b_rem$7) | ((b_rem$15 == b_rem$7) & (b_id$15 < b_id$7)));
-        lt$248 = b_valid$15 & ((b_rem$15 < b_rem$8) | ((b_rem$15 == b_rem$8) & (b_id$15 < b_id$8)));
-        lt$249 = b_valid$15 & ((b_rem$15 < b_rem$9) | ((b_rem$15 == b_rem$9) & (b_id$15 < b_id$9)));
-        lt$250 = b_valid$15 & ((b_rem$15 < b_rem$10) | ((b_rem$15 == b_rem$10) & (b_id$15 < b_id$10)));
-        lt$251 = b_valid$15 & ((b_rem$15 < b_rem$11) | ((b_rem$15 == b_rem$11) & (b_id$15 < b_id$11)));
-        lt$252 = b_valid$15 & ((b_rem$15 < b_rem$12) | ((b_rem$15 == b_rem$12) & (b_id$15 < b_id$12)));
-        lt$253 = b_valid$15 & ((b_rem$15 < b_rem$13) | ((b_rem$15 == b_rem$13) & (b_id$15 < b_id$13)));
-        lt$254 = b_valid$15 & ((b_rem$15 < b_rem$14) | ((b_rem$15 == b_rem$14) & (b_id$15 < b_id$14)));
-        lt$255 = b_valid$15 & ((b_rem$15 < b_rem$15) | ((b_rem$15 == b_rem$15) & (b_id$15 < b_id$15)));
+        if (0 < 0) begin
+            rank_order$0 = (b_rem$0 < b_rem$0) | ((b_rem$0 == b_rem$0) & (b_id$0 < b_id$0));
+        end
+        else if (0 > 0) begin
+            rank_order$0 = ~rank_order$0;
+        end
+        else begin
+            rank_order$0 = 1'b0;
+        end
+        lt$0 = b_valid$0 & rank_order$0;
+        if (0 < 1) begin
+            rank_order$1 = (b_rem$0 < b_rem$1) | ((b_rem$0 == b_rem$1) & (b_id$0 < b_id$1));
+        end
+        else if (0 > 1) begin
+            rank_order$1 = ~rank_order$16;
+        end
+        else begin
+            rank_order$1 = 1'b0;
+        end
+        lt$1 = b_valid$0 & rank_order$1;
+        if (0 < 2) begin
+            rank_order$2 = (b_rem$0 < b_rem$2) | ((b_rem$0 == b_rem$2) & (b_id$0 < b_id$2));
+        end
+        else if (0 > 2) begin
+            rank_order$2 = ~rank_order$32;
+        end
+        else begin
+            rank_order$2 = 1'b0;
+        end
+        lt$2 = b_valid$0 & rank_order$2;
+        if (0 < 3) begin
+            rank_order$3 = (b_rem$0 < b_rem$3) | ((b_rem$0 == b_rem$3) & (b_id$0 < b_id$3));
+        end
+        else if (0 > 3) begin
+            rank_order$3 = ~rank_order$48;
+        end
+        else begin
+            rank_order$3 = 1'b0;
+        end
+        lt$3 = b_valid$0 & rank_order$3;
+        if (0 < 4) begin
+            rank_order$4 = (b_rem$0 < b_rem$4) | ((b_rem$0 == b_rem$4) & (b_id$0 < b_id$4));
+        end
+        else if (0 > 4) begin
+            rank_order$4 = ~rank_order$64;
+        end
+        else begin
+            rank_order$4 = 1'b0;
+        end
+        lt$4 = b_valid$0 & rank_order$4;
+        if (0 < 5) begin
+            rank_order$5 = (b_rem$0 < b_rem$5) | ((b_rem$0 == b_rem$5) & (b_id$0 < b_id$5));
+        end
+        else if (0 > 5) begin
+            rank_order$5 = ~rank_order$80;
+        end
+        else begin
+            rank_order$5 = 1'b0;
+        end
+        lt$5 = b_valid$0 & rank_order$5;
+        if (0 < 6) begin
+            rank_order$6 = (b_rem$0 < b_rem$6) | ((b_rem$0 == b_rem$6) & (b_id$0 < b_id$6));
+        end
+        else if (0 > 6) begin
+            rank_order$6 = ~rank_order$96;
+        end
+        else begin
+            rank_order$6 = 1'b0;
+        end
+        lt$6 = b_valid$0 & rank_order$6;
+        if (0 < 7) begin
+            rank_order$7 = (b_rem$0 < b_rem$7) | ((b_rem$0 == b_rem$7) & (b_id$0 < b_id$7));
+        end
+        else if (0 > 7) begin
+            rank_order$7 = ~rank_order$112;
+        end
+        else begin
+            rank_order$7 = 1'b0;
+        end
+        lt$7 = b_valid$0 & rank_order$7;
+        if (0 < 8) begin
+            rank_order$8 = (b_rem$0 < b_rem$8) | ((b_rem$0 == b_rem$8) & (b_id$0 < b_id$8));
+        end
+        else if (0 > 8) begin
+            rank_order$8 = ~rank_order$128;
+        end
+        else begin
+            rank_order$8 = 1'b0;
+        end
+        lt$8 = b_valid$0 & rank_order$8;
+        if (0 < 9) begin
+            rank_order$9 = (b_rem$0 < b_rem$9) | ((b_rem$0 == b_rem$9) & (b_id$0 < b_id$9));
+        end
+        else if (0 > 9) begin
+            rank_order$9 = ~rank_order$144;
+        end
+        else begin
+            rank_order$9 = 1'b0;
+        end
+        lt$9 = b_valid$0 & rank_order$9;
+        if (0 < 10) begin
+            rank_order$10 = (b_rem$0 < b_rem$10) | ((b_rem$0 == b_rem$10) & (b_id$0 < b_id$10));
+        end
+        else if (0 > 10) begin
+            rank_order$10 = ~rank_order$160;
+        end
+        else begin
+            rank_order$10 = 1'b0;
+        end
+        lt$10 = b_valid$0 & rank_order$10;
+        if (0 < 11) begin
+            rank_order$11 = (b_rem$0 < b_rem$11) | ((b_rem$0 == b_rem$11) & (b_id$0 < b_id$11));
+        end
+        else if (0 > 11) begin
+            rank_order$11 = ~rank_order$176;
+        end
+        else begin
+            rank_order$11 = 1'b0;
+        end
+        lt$11 = b_valid$0 & rank_order$11;
+        if (0 < 12) begin
+            rank_order$12 = (b_rem$0 < b_rem$12) | ((b_rem$0 == b_rem$12) & (b_id$0 < b_id$12));
+        end
+        else if (0 > 12) begin
+            rank_order$12 = ~rank_order$192;
+        end
+        else begin
+            rank_order$12 = 1'b0;
+        end
+        lt$12 = b_valid$0 & rank_order$12;
+        if (0 < 13) begin
+            rank_order$13 = (b_rem$0 < b_rem$13) | ((b_rem$0 == b_rem$13) & (b_id$0 < b_id$13));
+        end
+        else if (0 > 13) begin
+            rank_order$13 = ~rank_order$208;
+        end
+        else begin
+            rank_order$13 = 1'b0;
+        end
+        lt$13 = b_valid$0 & rank_order$13;
+        if (0 < 14) begin
+            rank_order$14 = (b_rem$0 < b_rem$14) | ((b_rem$0 == b_rem$14) & (b_id$0 < b_id$14));
+        end
+        else if (0 > 14) begin
+            rank_order$14 = ~rank_order$224;
+        end
+        else begin
+            rank_order$14 = 1'b0;
+        end
+        lt$14 = b_valid$0 & rank_order$14;
+        if (0 < 15) begin
+            rank_order$15 = (b_rem$0 < b_rem$15) | ((b_rem$0 == b_rem$15) & (b_id$0 < b_id$15));
+        end
+        else if (0 > 15) begin
+            rank_order$15 = ~rank_order$240;
+        end
+        else begin
+            rank_order$15 = 1'b0;
+        end
+        lt$15 = b_valid$0 & rank_order$15;
+        if (1 < 0) begin
+            rank_order$16 = (b_rem$1 < b_rem$0) | ((b_rem$1 == b_rem$0) & (b_id$1 < b_id$0));
+        end
+        else if (1 > 0) begin
+            rank_order$16 = ~rank_order$1;
+        end
+        else begin
+            rank_order$16 = 1'b0;
+        end
+        lt$16 = b_valid$1 & rank_order$16;
+        if (1 < 1) begin
+            rank_order$17 = (b_rem$1 < b_rem$1) | ((b_rem$1 == b_rem$1) & (b_id$1 < b_id$1));
+        end
+        else if (1 > 1) begin
+            rank_order$17 = ~rank_order$17;
+        end
+        else begin
+            rank_order$17 = 1'b0;
+        end
+        lt$17 = b_valid$1 & rank_order$17;
+        if (1 < 2) begin
+            rank_order$18 = (b_rem$1 < b_rem$2) | ((b_rem$1 == b_rem$2) & (b_id$1 < b_id$2));
+        end
+        else if (1 > 2) begin
+            rank_order$18 = ~rank_order$33;
+        end
+        else begin
+            rank_order$18 = 1'b0;
+        end
+        lt$18 = b_valid$1 & rank_order$18;
+        if (1 < 3) begin
+            rank_order$19 = (b_rem$1 < b_rem$3) | ((b_rem$1 == b_rem$3) & (b_id$1 < b_id$3));
+        end
+        else if (1 > 3) begin
+            rank_order$19 = ~rank_order$49;
+        end
+        else begin
+            rank_order$19 = 1'b0;
+        end
+        lt$19 = b_valid$1 & rank_order$19;
+        if (1 < 4) begin
+            rank_order$20 = (b_rem$1 < b_rem$4) | ((b_rem$1 == b_rem$4) & (b_id$1 < b_id$4));
+        end
+        else if (1 > 4) begin
+            rank_order$20 = ~rank_order$65;
+        end
+        else begin
+            rank_order$20 = 1'b0;
+        end
+        lt$20 = b_valid$1 & rank_order$20;
+        if (1 < 5) begin
+            rank_order$21 = (b_rem$1 < b_rem$5) | ((b_rem$1 == b_rem$5) & (b_id$1 < b_id$5));
+        end
+        else if (1 > 5) begin
+            rank_order$21 = ~rank_order$81;
+        end
+        else begin
+            rank_order$21 = 1'b0;
+        end
+        lt$21 = b_valid$1 & rank_order$21;
+        if (1 < 6) begin
+            rank_order$22 = (b_rem$1 < b_rem$6) | ((b_rem$1 == b_rem$6) & (b_id$1 < b_id$6));
+        end
+        else if (1 > 6) begin
+            rank_order$22 = ~rank_order$97;
+        end
+        else begin
+            rank_order$22 = 1'b0;
+        end
+        lt$22 = b_valid$1 & rank_order$22;
+        if (1 < 7) begin
+            rank_order$23 = (b_rem$1 < b_rem$7) | ((b_rem$1 == b_rem$7) & (b_id$1 < b_id$7));
+        end
+        else if (1 > 7) begin
+            rank_order$23 = ~rank_order$113;
+        end
+        else begin
+            rank_order$23 = 1'b0;
+        end
+        lt$23 = b_valid$1 & rank_order$23;
+        if (1 < 8) begin
+            rank_order$24 = (b_rem$1 < b_rem$8) | ((b_rem$1 == b_rem$8) & (b_id$1 < b_id$8));
+        end
+        else if (1 > 8) begin
+            rank_order$24 = ~rank_order$129;
+        end
+        else begin
+            rank_order$24 = 1'b0;
+        end
+        lt$24 = b_valid$1 & rank_order$24;
+        if (1 < 9) begin
+            rank_order$25 = (b_rem$1 < b_rem$9) | ((b_rem$1 == b_rem$9) & (b_id$1 < b_id$9));
+        end
+        else if (1 > 9) begin
+            rank_order$25 = ~rank_order$145;
+        end
+        else begin
+            rank_order$25 = 1'b0;
+        end
+        lt$25 = b_valid$1 & rank_order$25;
+        if (1 < 10) begin
+            rank_order$26 = (b_rem$1 < b_rem$10) | ((b_rem$1 == b_rem$10) & (b_id$1 < b_id$10));
+        end
+        else if (1 > 10) begin
+            rank_order$26 = ~rank_order$161;
+        end
+        else begin
+            rank_order$26 = 1'b0;
+        end
+        lt$26 = b_valid$1 & rank_order$26;
+        if (1 < 11) begin
+            rank_order$27 = (b_rem$1 < b_rem$11) | ((b_rem$1 == b_rem$11) & (b_id$1 < b_id$11));
+        end
+        else if (1 > 11) begin
+            rank_order$27 = ~rank_order$177;
+        end
+        else begin
+            rank_order$27 = 1'b0;
+        end
+        lt$27 = b_valid$1 & rank_order$27;
+        if (1 < 12) begin
+            rank_order$28 = (b_rem$1 < b_rem$12) | ((b_rem$1 == b_rem$12) & (b_id$1 < b_id$12));
+        end
+        else if (1 > 12) begin
+            rank_order$28 = ~rank_order$193;
+        end
+        else begin
+            rank_order$28 = 1'b0;
+        end
+        lt$28 = b_valid$1 & rank_order$28;
+        if (1 < 13) begin
+            rank_order$29 = (b_rem$1 < b_rem$13) | ((b_rem$1 == b_rem$13) & (b_id$1 < b_id$13));
+        end
+        else if (1 > 13) begin
+            rank_order$29 = ~rank_order$209;
+        end
+        else begin
+            rank_order$29 = 1'b0;
+        end
+        lt$29 = b_valid$1 & rank_order$29;
+        if (1 < 14) begin
+            rank_order$30 = (b_rem$1 < b_rem$14) | ((b_rem$1 == b_rem$14) & (b_id$1 < b_id$14));
+        end
+        else if (1 > 14) begin
+            rank_order$30 = ~rank_order$225;
+        end
+        else begin
+            rank_order$30 = 1'b0;
+        end
+        lt$30 = b_valid$1 & rank_order$30;
+        if (1 < 15) begin
+            rank_order$31 = (b_rem$1 < b_rem$15) | ((b_rem$1 == b_rem$15) & (b_id$1 < b_id$15));
+        end
+        else if (1 > 15) begin
+            rank_order$31 = ~rank_order$241;
+        end
+        else begin
+            rank_order$31 = 1'b0;
+        end
+        lt$31 = b_valid$1 & rank_order$31;
+        if (2 < 0) begin
+            rank_order$32 = (b_rem$2 < b_rem$0) | ((b_rem$2 == b_rem$0) & (b_id$2 < b_id$0));
+        end
+        else if (2 > 0) begin
+            rank_order$32 = ~rank_order$2;
+        end
+        else begin
+            rank_order$32 = 1'b0;
+        end
+        lt$32 = b_valid$2 & rank_order$32;
+        if (2 < 1) begin
+            rank_order$33 = (b_rem$2 < b_rem$1) | ((b_rem$2 == b_rem$1) & (b_id$2 < b_id$1));
+        end
+        else if (2 > 1) begin
+            rank_order$33 = ~rank_order$18;
+        end
+        else begin
+            rank_order$33 = 1'b0;
+        end
+        lt$33 = b_valid$2 & rank_order$33;
+        if (2 < 2) begin
+            rank_order$34 = (b_rem$2 < b_rem$2) | ((b_rem$2 == b_rem$2) & (b_id$2 < b_id$2));
+        end
+        else if (2 > 2) begin
+            rank_order$34 = ~rank_order$34;
+        end
+        else begin
+            rank_order$34 = 1'b0;
+        end
+        lt$34 = b_valid$2 & rank_order$34;
+        if (2 < 3) begin
+            rank_order$35 = (b_rem$2 < b_rem$3) | ((b_rem$2 == b_rem$3) & (b_id$2 < b_id$3));
+        end
+        else if (2 > 3) begin
+            rank_order$35 = ~rank_order$50;
+        end
+        else begin
+            rank_order$35 = 1'b0;
+        end
+        lt$35 = b_valid$2 & rank_order$35;
+        if (2 < 4) begin
+            rank_order$36 = (b_rem$2 < b_rem$4) | ((b_rem$2 == b_rem$4) & (b_id$2 < b_id$4));
+        end
+        else if (2 > 4) begin
+            rank_order$36 = ~rank_order$66;
+        end
+        else begin
+            rank_order$36 = 1'b0;
+        end
+        lt$36 = b_valid$2 & rank_order$36;
+        if (2 < 5) begin
+            rank_order$37 = (b_rem$2 < b_rem$5) | ((b_rem$2 == b_rem$5) & (b_id$2 < b_id$5));
+        end
+        else if (2 > 5) begin
+            rank_order$37 = ~rank_order$82;
+        end
+        else begin
+            rank_order$37 = 1'b0;
+        end
+        lt$37 = b_valid$2 & rank_order$37;
+        if (2 < 6) begin
+            rank_order$38 = (b_rem$2 < b_rem$6) | ((b_rem$2 == b_rem$6) & (b_id$2 < b_id$6));
+        end
+        else if (2 > 6) begin
+            rank_order$38 = ~rank_order$98;
+        end
+        else begin
+            rank_order$38 = 1'b0;
+        end
+        lt$38 = b_valid$2 & rank_order$38;
+        if (2 < 7) begin
+            rank_order$39 = (b_rem$2 < b_rem$7) | ((b_rem$2 == b_rem$7) & (b_id$2 < b_id$7));
+        end
+        else if (2 > 7) begin
+            rank_order$39 = ~rank_order$114;
+        end
+        else begin
+            rank_order$39 = 1'b0;
+        end
+        lt$39 = b_valid$2 & rank_order$39;
+        if (2 < 8) begin
+            rank_order$40 = (b_rem$2 < b_rem$8) | ((b_rem$2 == b_rem$8) & (b_id$2 < b_id$8));
+        end
+        else if (2 > 8) begin
+            rank_order$40 = ~rank_order$130;
+        end
+        else begin
+            rank_order$40 = 1'b0;
+        end
+        lt$40 = b_valid$2 & rank_order$40;
+        if (2 < 9) begin
+            rank_order$41 = (b_rem$2 < b_rem$9) | ((b_rem$2 == b_rem$9) & (b_id$2 < b_id$9));
+        end
+        else if (2 > 9) begin
+            rank_order$41 = ~rank_order$146;
+        end
+        else begin
+            rank_order$41 = 1'b0;
+        end
+        lt$41 = b_valid$2 & rank_order$41;
+        if (2 < 10) begin
+            rank_order$42 = (b_rem$2 < b_rem$10) | ((b_rem$2 == b_rem$10) & (b_id$2 < b_id$10));
+        end
+        else if (2 > 10) begin
+            rank_order$42 = ~rank_order$162;
+        end
+        else begin
+            rank_order$42 = 1'b0;
+        end
+        lt$42 = b_valid$2 & rank_order$42;
+        if (2 < 11) begin
+            rank_order$43 = (b_rem$2 < b_rem$11) | ((b_rem$2 == b_rem$11) & (b_id$2 < b_id$11));
+        end
+        else if (2 > 11) begin
+            rank_order$43 = ~rank_order$178;
+        end
+        else begin
+            rank_order$43 = 1'b0;
+        end
+        lt$43 = b_valid$2 & rank_order$43;
+        if (2 < 12) begin
+            rank_order$44 = (b_rem$2 < b_rem$12) | ((b_rem$2 == b_rem$12) & (b_id$2 < b_id$12));
+        end
+        else if (2 > 12) begin
+            rank_order$44 = ~rank_order$194;
+        end
+        else begin
+            rank_order$44 = 1'b0;
+        end
+        lt$44 = b_valid$2 & rank_order$44;
+        if (2 < 13) begin
+            rank_order$45 = (b_rem$2 < b_rem$13) | ((b_rem$2 == b_rem$13) & (b_id$2 < b_id$13));
+        end
+        else if (2 > 13) begin
+            rank_order$45 = ~rank_order$210;
+        end
+        else begin
+            rank_order$45 = 1'b0;
+        end
+        lt$45 = b_valid$2 & rank_order$45;
+        if (2 < 14) begin
+            rank_order$46 = (b_rem$2 < b_rem$14) | ((b_rem$2 == b_rem$14) & (b_id$2 < b_id$14));
+        end
+        else if (2 > 14) begin
+            rank_order$46 = ~rank_order$226;
+        end
+        else begin
+            rank_order$46 = 1'b0;
+        end
+        lt$46 = b_valid$2 & rank_order$46;
+        if (2 < 15) begin
+            rank_order$47 = (b_rem$2 < b_rem$15) | ((b_rem$2 == b_rem$15) & (b_id$2 < b_id$15));
+        end
+        else if (2 > 15) begin
+            rank_order$47 = ~rank_order$242;
+        end
+        else begin
+            rank_order$47 = 1'b0;
+        end
+        lt$47 = b_valid$2 & rank_order$47;
+        if (3 < 0) begin
+            rank_order$48 = (b_rem$3 < b_rem$0) | ((b_rem$3 == b_rem$0) & (b_id$3 < b_id$0));
+        end
+        else if (3 > 0) begin
+            rank_order$48 = ~rank_order$3;
+        end
+        else begin
+            rank_order$48 = 1'b0;
+        end
+        lt$48 = b_valid$3 & rank_order$48;
+        if (3 < 1) begin
+            rank_order$49 = (b_rem$3 < b_rem$1) | ((b_rem$3 == b_rem$1) & (b_id$3 < b_id$1));
+        end
+        else if (3 > 1) begin
+            rank_order$49 = ~rank_order$19;
+        end
+        else begin
+            rank_order$49 = 1'b0;
+        end
+        lt$49 = b_valid$3 & rank_order$49;
+        if (3 < 2) begin
+            rank_order$50 = (b_rem$3 < b_rem$2) | ((b_rem$3 == b_rem$2) & (b_id$3 < b_id$2));
+        end
+        else if (3 > 2) begin
+            rank_order$50 = ~rank_order$35;
+        end
+        else begin
+            rank_order$50 = 1'b0;
+        end
+        lt$50 = b_valid$3 & rank_order$50;
+        if (3 < 3) begin
+            rank_order$51 = (b_rem$3 < b_rem$3) | ((b_rem$3 == b_rem$3) & (b_id$3 < b_id$3));
+        end
+        else if (3 > 3) begin
+            rank_order$51 = ~rank_order$51;
+        end
+        else begin
+            rank_order$51 = 1'b0;
+        end
+        lt$51 = b_valid$3 & rank_order$51;
+        if (3 < 4) begin
+            rank_order$52 = (b_rem$3 < b_rem$4) | ((b_rem$3 == b_rem$4) & (b_id$3 < b_id$4));
+        end
+        else if (3 > 4) begin
+            rank_order$52 = ~rank_order$67;
+        end
+        else begin
+            rank_order$52 = 1'b0;
+        end
+        lt$52 = b_valid$3 & rank_order$52;
+        if (3 < 5) begin
+            rank_order$53 = (b_rem$3 < b_rem$5) | ((b_rem$3 == b_rem$5) & (b_id$3 < b_id$5));
+        end
+        else if (3 > 5) begin
+            rank_order$53 = ~rank_order$83;
+        end
+        else begin
+            rank_order$53 = 1'b0;
+        end
+        lt$53 = b_valid$3 & rank_order$53;
+        if (3 < 6) begin
+            rank_order$54 = (b_rem$3 < b_rem$6) | ((b_rem$3 == b_rem$6) & (b_id$3 < b_id$6));
+        end
+        else if (3 > 6) begin
+            rank_order$54 = ~rank_order$99;
+        end
+        else begin
+            rank_order$54 = 1'b0;
+        end
+        lt$54 = b_valid$3 & rank_order$54;
+        if (3 < 7) begin
+            rank_order$55 = (b_rem$3 < b_rem$7) | ((b_rem$3 == b_rem$7) & (b_id$3 < b_id$7));
+        end
+        else if (3 > 7) begin
+            rank_order$55 = ~rank_order$115;
+        end
+        else begin
+            rank_order$55 = 1'b0;
+        end
+        lt$55 = b_valid$3 & rank_order$55;
+        if (3 < 8) begin
+            rank_order$56 = (b_rem$3 < b_rem$8) | ((b_rem$3 == b_rem$8) & (b_id$3 < b_id$8));
+        end
+        else if (3 > 8) begin
+            rank_order$56 = ~rank_order$131;
+        end
+        else begin
+            rank_order$56 = 1'b0;
+        end
+        lt$56 = b_valid$3 & rank_order$56;
+        if (3 < 9) begin
+            rank_order$57 = (b_rem$3 < b_rem$9) | ((b_rem$3 == b_rem$9) & (b_id$3 < b_id$9));
+        end
+        else if (3 > 9) begin
+            rank_order$57 = ~rank_order$147;
+        end
+        else begin
+            rank_order$57 = 1'b0;
+        end
+        lt$57 = b_valid$3 & rank_order$57;
+        if (3 < 10) begin
+            rank_order$58 = (b_rem$3 < b_rem$10) | ((b_rem$3 == b_rem$10) & (b_id$3 < b_id$10));
+        end
+        else if (3 > 10) begin
+            rank_order$58 = ~rank_order$163;
+        end
+        else begin
+            rank_order$58 = 1'b0;
+        end
+        lt$58 = b_valid$3 & rank_order$58;
+        if (3 < 11) begin
+            rank_order$59 = (b_rem$3 < b_rem$11) | ((b_rem$3 == b_rem$11) & (b_id$3 < b_id$11));
+        end
+        else if (3 > 11) begin
+            rank_order$59 = ~rank_order$179;
+        end
+        else begin
+            rank_order$59 = 1'b0;
+        end
+        lt$59 = b_valid$3 & rank_order$59;
+        if (3 < 12) begin
+            rank_order$60 = (b_rem$3 < b_rem$12) | ((b_rem$3 == b_rem$12) & (b_id$3 < b_id$12));
+        end
+        else if (3 > 12) begin
+            rank_order$60 = ~rank_order$195;
+        end
+        else begin
+            rank_order$60 = 1'b0;
+        end
+        lt$60 = b_valid$3 & rank_order$60;
+        if (3 < 13) begin
+            rank_order$61 = (b_rem$3 < b_rem$13) | ((b_rem$3 == b_rem$13) & (b_id$3 < b_id$13));
+        end
+        else if (3 > 13) begin
+            rank_order$61 = ~rank_order$211;
+        end
+        else begin
+            rank_order$61 = 1'b0;
+        end
+        lt$61 = b_valid$3 & rank_order$61;
+        if (3 < 14) begin
+            rank_order$62 = (b_rem$3 < b_rem$14) | ((b_rem$3 == b_rem$14) & (b_id$3 < b_id$14));
+        end
+        else if (3 > 14) begin
+            rank_order$62 = ~rank_order$227;
+        end
+        else begin
+            rank_order$62 = 1'b0;
+        end
+        lt$62 = b_valid$3 & rank_order$62;
+        if (3 < 15) begin
+            rank_order$63 = (b_rem$3 < b_rem$15) | ((b_rem$3 == b_rem$15) & (b_id$3 < b_id$15));
+        end
+        else if (3 > 15) begin
+            rank_order$63 = ~rank_order$243;
+        end
+        else begin
+            rank_order$63 = 1'b0;
+        end
+        lt$63 = b_valid$3 & rank_order$63;
+        if (4 < 0) begin
+            rank_order$64 = (b_rem$4 < b_rem$0) | ((b_rem$4 == b_rem$0) & (b_id$4 < b_id$0));
+        end
+        else if (4 > 0) begin
+            rank_order$64 = ~rank_order$4;
+        end
+        else begin
+            rank_order$64 = 1'b0;
+        end
+        lt$64 = b_valid$4 & rank_order$64;
+        if (4 < 1) begin
+            rank_order$65 = (b_rem$4 < b_rem$1) | ((b_rem$4 == b_rem$1) & (b_id$4 < b_id$1));
+        end
+        else if (4 > 1) begin
+            rank_order$65 = ~rank_order$20;
+        end
+        else begin
+            rank_order$65 = 1'b0;
+        end
+        lt$65 = b_valid$4 & rank_order$65;
+        if (4 < 2) begin
+            rank_order$66 = (b_rem$4 < b_rem$2) | ((b_rem$4 == b_rem$2) & (b_id$4 < b_id$2));
+        end
+        else if (4 > 2) begin
+            rank_order$66 = ~rank_order$36;
+        end
+        else begin
+            rank_order$66 = 1'b0;
+        end
+        lt$66 = b_valid$4 & rank_order$66;
+        if (4 < 3) begin
+            rank_order$67 = (b_rem$4 < b_rem$3) | ((b_rem$4 == b_rem$3) & (b_id$4 < b_id$3));
+        end
+        else if (4 > 3) begin
+            rank_order$67 = ~rank_order$52;
+        end
+        else begin
+            rank_order$67 = 1'b0;
+        end
+        lt$67 = b_valid$4 & rank_order$67;
+        if (4 < 4) begin
+            rank_order$68 = (b_rem$4 < b_rem$4) | ((b_rem$4 == b_rem$4) & (b_id$4 < b_id$4));
+        end
+        else if (4 > 4) begin
+            rank_order$68 = ~rank_order$68;
+        end
+        else begin
+            rank_order$68 = 1'b0;
+        end
+        lt$68 = b_valid$4 & rank_order$68;
+        if (4 < 5) begin
+            rank_order$69 = (b_rem$4 < b_rem$5) | ((b_rem$4 == b_rem$5) & (b_id$4 < b_id$5));
+        end
+        else if (4 > 5) begin
+            rank_order$69 = ~rank_order$84;
+        end
+        else begin
+            rank_order$69 = 1'b0;
+        end
+        lt$69 = b_valid$4 & rank_order$69;
+        if (4 < 6) begin
+            rank_order$70 = (b_rem$4 < b_rem$6) | ((b_rem$4 == b_rem$6) & (b_id$4 < b_id$6));
+        end
+        else if (4 > 6) begin
+            rank_order$70 = ~rank_order$100;
+        end
+        else begin
+            rank_order$70 = 1'b0;
+        end
+        lt$70 = b_valid$4 & rank_order$70;
+        if (4 < 7) begin
+            rank_order$71 = (b_rem$4 < b_rem$7) | ((b_rem$4 == b_rem$7) & (b_id$4 < b_id$7));
+        end
+        else if (4 > 7) begin
+            rank_order$71 = ~rank_order$116;
+        end
+        else begin
+            rank_order$71 = 1'b0;
+        end
+        lt$71 = b_valid$4 & rank_order$71;
+        if (4 < 8) begin
+            rank_order$72 = (b_rem$4 < b_rem$8) | ((b_rem$4 == b_rem$8) & (b_id$4 < b_id$8));
+        end
+        else if (4 > 8) begin
+            rank_order$72 = ~rank_order$132;
+        end
+        else begin
+            rank_order$72 = 1'b0;
+        end
+        lt$72 = b_valid$4 & rank_order$72;
+        if (4 < 9) begin
+            rank_order$73 = (b_rem$4 < b_rem$9) | ((b_rem$4 == b_rem$9) & (b_id$4 < b_id$9));
+        end
+        else if (4 > 9) begin
+            rank_order$73 = ~rank_order$148;
+        end
+        else begin
+            rank_order$73 = 1'b0;
+        end
+        lt$73 = b_valid$4 & rank_order$73;
+        if (4 < 10) begin
+            rank_order$74 = (b_rem$4 < b_rem$10) | ((b_rem$4 == b_rem$10) & (b_id$4 < b_id$10));
+        end
+        else if (4 > 10) begin
+            rank_order$74 = ~rank_order$164;
+        end
+        else begin
+            rank_order$74 = 1'b0;
+        end
+        lt$74 = b_valid$4 & rank_order$74;
+        if (4 < 11) begin
+            rank_order$75 = (b_rem$4 < b_rem$11) | ((b_rem$4 == b_rem$11) & (b_id$4 < b_id$11));
+        end
+        else if (4 > 11) begin
+            rank_order$75 = ~rank_order$180;
+        end
+        else begin
+            rank_order$75 = 1'b0;
+        end
+        lt$75 = b_valid$4 & rank_order$75;
+        if (4 < 12) begin
+            rank_order$76 = (b_rem$4 < b_rem$12) | ((b_rem$4 == b_rem$12) & (b_id$4 < b_id$12));
+        end
+        else if (4 > 12) begin
+            rank_order$76 = ~rank_order$196;
+        end
+        else begin
+            rank_order$76 = 1'b0;
+        end
+        lt$76 = b_valid$4 & rank_order$76;
+        if (4 < 13) begin
+            rank_order$77 = (b_rem$4 < b_rem$13) | ((b_rem$4 == b_rem$13) & (b_id$4 < b_id$13));
+        end
+        else if (4 > 13) begin
+            rank_order$77 = ~rank_order$212;
+        end
+        else begin
+            rank_order$77 = 1'b0;
+        end
+        lt$77 = b_valid$4 & rank_order$77;
+        if (4 < 14) begin
+            rank_order$78 = (b_rem$4 < b_rem$14) | ((b_rem$4 == b_rem$14) & (b_id$4 < b_id$14));
+        end
+        else if (4 > 14) begin
+            rank_order$78 = ~rank_order$228;
+        end
+        else begin
+            rank_order$78 = 1'b0;
+        end
+        lt$78 = b_valid$4 & rank_order$78;
+        if (4 < 15) begin
+            rank_order$79 = (b_rem$4 < b_rem$15) | ((b_rem$4 == b_rem$15) & (b_id$4 < b_id$15));
+        end
+        else if (4 > 15) begin
+            rank_order$79 = ~rank_order$244;
+        end
+        else begin
+            rank_order$79 = 1'b0;
+        end
+        lt$79 = b_valid$4 & rank_order$79;
+        if (5 < 0) begin
+            rank_order$80 = (b_rem$5 < b_rem$0) | ((b_rem$5 == b_rem$0) & (b_id$5 < b_id$0));
+        end
+        else if (5 > 0) begin
+            rank_order$80 = ~rank_order$5;
+        end
+        else begin
+            rank_order$80 = 1'b0;
+        end
+        lt$80 = b_valid$5 & rank_order$80;
+        if (5 < 1) begin
+            rank_order$81 = (b_rem$5 < b_rem$1) | ((b_rem$5 == b_rem$1) & (b_id$5 < b_id$1));
+        end
+        else if (5 > 1) begin
+            rank_order$81 = ~rank_order$21;
+        end
+        else begin
+            rank_order$81 = 1'b0;
+        end
+        lt$81 = b_valid$5 & rank_order$81;
+        if (5 < 2) begin
+            rank_order$82 = (b_rem$5 < b_rem$2) | ((b_rem$5 == b_rem$2) & (b_id$5 < b_id$2));
+        end
+        else if (5 > 2) begin
+            rank_order$82 = ~rank_order$37;
+        end
+        else begin
+            rank_order$82 = 1'b0;
+        end
+        lt$82 = b_valid$5 & rank_order$82;
+        if (5 < 3) begin
+            rank_order$83 = (b_rem$5 < b_rem$3) | ((b_rem$5 == b_rem$3) & (b_id$5 < b_id$3));
+        end
+        else if (5 > 3) begin
+            rank_order$83 = ~rank_order$53;
+        end
+        else begin
+            rank_order$83 = 1'b0;
+        end
+        lt$83 = b_valid$5 & rank_order$83;
+        if (5 < 4) begin
+            rank_order$84 = (b_rem$5 < b_rem$4) | ((b_rem$5 == b_rem$4) & (b_id$5 < b_id$4));
+        end
+        else if (5 > 4) begin
+            rank_order$84 = ~rank_order$69;
+        end
+        else begin
+            rank_order$84 = 1'b0;
+        end
+        lt$84 = b_valid$5 & rank_order$84;
+        if (5 < 5) begin
+            rank_order$85 = (b_rem$5 < b_rem$5) | ((b_rem$5 == b_rem$5) & (b_id$5 < b_id$5));
+        end
+        else if (5 > 5) begin
+            rank_order$85 = ~rank_order$85;
+        end
+        else begin
+            rank_order$85 = 1'b0;
+        end
+        lt$85 = b_valid$5 & rank_order$85;
+        if (5 < 6) begin
+            rank_order$86 = (b_rem$5 < b_rem$6) | ((b_rem$5 == b_rem$6) & (b_id$5 < b_id$6));
+        end
+        else if (5 > 6) begin
+            rank_order$86 = ~rank_order$101;
+        end
+        else begin
+            rank_order$86 = 1'b0;
+        end
+        lt$86 = b_valid$5 & rank_order$86;
+        if (5 < 7) begin
+            rank_order$87 = (b_rem$5 < b_rem$7) | ((b_rem$5 == b_rem$7) & (b_id$5 < b_id$7));
+        end
+        else if (5 > 7) begin
+            rank_order$87 = ~rank_order$117;
+        end
+        else begin
+            rank_order$87 = 1'b0;
+        end
+        lt$87 = b_valid$5 & rank_order$87;
+        if (5 < 8) begin
+            rank_order$88 = (b_rem$5 < b_rem$8) | ((b_rem$5 == b_rem$8) & (b_id$5 < b_id$8));
+        end
+        else if (5 > 8) begin
+            rank_order$88 = ~rank_order$133;
+        end
+        else begin
+            rank_order$88 = 1'b0;
+        end
+        lt$88 = b_valid$5 & rank_order$88;
+        if (5 < 9) begin
+            rank_order$89 = (b_rem$5 < b_rem$9) | ((b_rem$5 == b_rem$9) & (b_id$5 < b_id$9));
+        end
+        else if (5 > 9) begin
+            rank_order$89 = ~rank_order$149;
+        end
+        else begin
+            rank_order$89 = 1'b0;
+        end
+        lt$89 = b_valid$5 & rank_order$89;
+        if (5 < 10) begin
+            rank_order$90 = (b_rem$5 < b_rem$10) | ((b_rem$5 == b_rem$10) & (b_id$5 < b_id$10));
+        end
+        else if (5 > 10) begin
+            rank_order$90 = ~rank_order$165;
+        end
+        else begin
+            rank_order$90 = 1'b0;
+        end
+        lt$90 = b_valid$5 & rank_order$90;
+        if (5 < 11) begin
+            rank_order$91 = (b_rem$5 < b_rem$11) | ((b_rem$5 == b_rem$11) & (b_id$5 < b_id$11));
+        end
+        else if (5 > 11) begin
+            rank_order$91 = ~rank_order$181;
+        end
+        else begin
+            rank_order$91 = 1'b0;
+        end
+        lt$91 = b_valid$5 & rank_order$91;
+        if (5 < 12) begin
+            rank_order$92 = (b_rem$5 < b_rem$12) | ((b_rem$5 == b_rem$12) & (b_id$5 < b_id$12));
+        end
+        else if (5 > 12) begin
+            rank_order$92 = ~rank_order$197;
+        end
+        else begin
+            rank_order$92 = 1'b0;
+        end
+        lt$92 = b_valid$5 & rank_order$92;
+        if (5 < 13) begin
+            rank_order$93 = (b_rem$5 < b_rem$13) | ((b_rem$5 == b_rem$13) & (b_id$5 < b_id$13));
+        end
+        else if (5 > 13) begin
+            rank_order$93 = ~rank_order$213;
+        end
+        else begin
+            rank_order$93 = 1'b0;
+        end
+        lt$93 = b_valid$5 & rank_order$93;
+        if (5 < 14) begin
+            rank_order$94 = (b_rem$5 < b_rem$14) | ((b_rem$5 == b_rem$14) & (b_id$5 < b_id$14));
+        end
+        else if (5 > 14) begin
+            rank_order$94 = ~rank_order$229;
+        end
+        else begin
+            rank_order$94 = 1'b0;
+        end
+        lt$94 = b_valid$5 & rank_order$94;
+        if (5 < 15) begin
+            rank_order$95 = (b_rem$5 < b_rem$15) | ((b_rem$5 == b_rem$15) & (b_id$5 < b_id$15));
+        end
+        else if (5 > 15) begin
+            rank_order$95 = ~rank_order$245;
+        end
+        else begin
+            rank_order$95 = 1'b0;
+        end
+        lt$95 = b_valid$5 & rank_order$95;
+        if (6 < 0) begin
+            rank_order$96 = (b_rem$6 < b_rem$0) | ((b_rem$6 == b_rem$0) & (b_id$6 < b_id$0));
+        end
+        else if (6 > 0) begin
+            rank_order$96 = ~rank_order$6;
+        end
+        else begin
+            rank_order$96 = 1'b0;
+        end
+        lt$96 = b_valid$6 & rank_order$96;
+        if (6 < 1) begin
+            rank_order$97 = (b_rem$6 < b_rem$1) | ((b_rem$6 == b_rem$1) & (b_id$6 < b_id$1));
+        end
+        else if (6 > 1) begin
+            rank_order$97 = ~rank_order$22;
+        end
+        else begin
+            rank_order$97 = 1'b0;
+        end
+        lt$97 = b_valid$6 & rank_order$97;
+        if (6 < 2) begin
+            rank_order$98 = (b_rem$6 < b_rem$2) | ((b_rem$6 == b_rem$2) & (b_id$6 < b_id$2));
+        end
+        else if (6 > 2) begin
+            rank_order$98 = ~rank_order$38;
+        end
+        else begin
+            rank_order$98 = 1'b0;
+        end
+        lt$98 = b_valid$6 & rank_order$98;
+        if (6 < 3) begin
+            rank_order$99 = (b_rem$6 < b_rem$3) | ((b_rem$6 == b_rem$3) & (b_id$6 < b_id$3));
+        end
+        else if (6 > 3) begin
+            rank_order$99 = ~rank_order$54;
+        end
+        else begin
+            rank_order$99 = 1'b0;
+        end
+        lt$99 = b_valid$6 & rank_order$99;
+        if (6 < 4) begin
+            rank_order$100 = (b_rem$6 < b_rem$4) | ((b_rem$6 == b_rem$4) & (b_id$6 < b_id$4));
+        end
+        else if (6 > 4) begin
+            rank_order$100 = ~rank_order$70;
+        end
+        else begin
+            rank_order$100 = 1'b0;
+        end
+        lt$100 = b_valid$6 & rank_order$100;
+        if (6 < 5) begin
+            rank_order$101 = (b_rem$6 < b_rem$5) | ((b_rem$6 == b_rem$5) & (b_id$6 < b_id$5));
+        end
+        else if (6 > 5) begin
+            rank_order$101 = ~rank_order$86;
+        end
+        else begin
+            rank_order$101 = 1'b0;
+        end
+        lt$101 = b_valid$6 & rank_order$101;
+        if (6 < 6) begin
+            rank_order$102 = (b_rem$6 < b_rem$6) | ((b_rem$6 == b_rem$6) & (b_id$6 < b_id$6));
+        end
+        else if (6 > 6) begin
+            rank_order$102 = ~rank_order$102;
+        end
+        else begin
+            rank_order$102 = 1'b0;
+        end
+        lt$102 = b_valid$6 & rank_order$102;
+        if (6 < 7) begin
+            rank_order$103 = (b_rem$6 < b_rem$7) | ((b_rem$6 == b_rem$7) & (b_id$6 < b_id$7));
+        end
+        else if (6 > 7) begin
+            rank_order$103 = ~rank_order$118;
+        end
+        else begin
+            rank_order$103 = 1'b0;
+        end
+        lt$103 = b_valid$6 & rank_order$103;
+        if (6 < 8) begin
+            rank_order$104 = (b_rem$6 < b_rem$8) | ((b_rem$6 == b_rem$8) & (b_id$6 < b_id$8));
+        end
+        else if (6 > 8) begin
+            rank_order$104 = ~rank_order$134;
+        end
+        else begin
+            rank_order$104 = 1'b0;
+        end
+        lt$104 = b_valid$6 & rank_order$104;
+        if (6 < 9) begin
+            rank_order$105 = (b_rem$6 < b_rem$9) | ((b_rem$6 == b_rem$9) & (b_id$6 < b_id$9));
+        end
+        else if (6 > 9) begin
+            rank_order$105 = ~rank_order$150;
+        end
+        else begin
+            rank_order$105 = 1'b0;
+        end
+        lt$105 = b_valid$6 & rank_order$105;
+        if (6 < 10) begin
+            rank_order$106 = (b_rem$6 < b_rem$10) | ((b_rem$6 == b_rem$10) & (b_id$6 < b_id$10));
+        end
+        else if (6 > 10) begin
+            rank_order$106 = ~rank_order$166;
+        end
+        else begin
+            rank_order$106 = 1'b0;
+        end
+        lt$106 = b_valid$6 & rank_order$106;
+        if (6 < 11) begin
+            rank_order$107 = (b_rem$6 < b_rem$11) | ((b_rem$6 == b_rem$11) & (b_id$6 < b_id$11));
+        end
+        else if (6 > 11) begin
+            rank_order$107 = ~rank_order$182;
+        end
+        else begin
+            rank_order$107 = 1'b0;
+        end
+        lt$107 = b_valid$6 & rank_order$107;
+        if (6 < 12) begin
+            rank_order$108 = (b_rem$6 < b_rem$12) | ((b_rem$6 == b_rem$12) & (b_id$6 < b_id$12));
+        end
+        else if (6 > 12) begin
+            rank_order$108 = ~rank_order$198;
+        end
+        else begin
+            rank_order$108 = 1'b0;
+        end
+        lt$108 = b_valid$6 & rank_order$108;
+        if (6 < 13) begin
+            rank_order$109 = (b_rem$6 < b_rem$13) | ((b_rem$6 == b_rem$13) & (b_id$6 < b_id$13));
+        end
+        else if (6 > 13) begin
+            rank_order$109 = ~rank_order$214;
+        end
+        else begin
+            rank_order$109 = 1'b0;
+        end
+        lt$109 = b_valid$6 & rank_order$109;
+        if (6 < 14) begin
+            rank_order$110 = (b_rem$6 < b_rem$14) | ((b_rem$6 == b_rem$14) & (b_id$6 < b_id$14));
+        end
+        else if (6 > 14) begin
+            rank_order$110 = ~rank_order$230;
+        end
+        else begin
+            rank_order$110 = 1'b0;
+        end
+        lt$110 = b_valid$6 & rank_order$110;
+        if (6 < 15) begin
+            rank_order$111 = (b_rem$6 < b_rem$15) | ((b_rem$6 == b_rem$15) & (b_id$6 < b_id$15));
+        end
+        else if (6 > 15) begin
+            rank_order$111 = ~rank_order$246;
+        end
+        else begin
+            rank_order$111 = 1'b0;
+        end
+        lt$111 = b_valid$6 & rank_order$111;
+        if (7 < 0) begin
+            rank_order$112 = (b_rem$7 < b_rem$0) | ((b_rem$7 == b_rem$0) & (b_id$7 < b_id$0));
+        end
+        else if (7 > 0) begin
+            rank_order$112 = ~rank_order$7;
+        end
+        else begin
+            rank_order$112 = 1'b0;
+        end
+        lt$112 = b_valid$7 & rank_order$112;
+        if (7 < 1) begin
+            rank_order$113 = (b_rem$7 < b_rem$1) | ((b_rem$7 == b_rem$1) & (b_id$7 < b_id$1));
+        end
+        else if (7 > 1) begin
+            rank_order$113 = ~rank_order$23;
+        end
+        else begin
+            rank_order$113 = 1'b0;
+        end
+        lt$113 = b_valid$7 & rank_order$113;
+        if (7 < 2) begin
+            rank_order$114 = (b_rem$7 < b_rem$2) | ((b_rem$7 == b_rem$2) & (b_id$7 < b_id$2));
+        end
+        else if (7 > 2) begin
+            rank_order$114 = ~rank_order$39;
+        end
+        else begin
+            rank_order$114 = 1'b0;
+        end
+        lt$114 = b_valid$7 & rank_order$114;
+        if (7 < 3) begin
+            rank_order$115 = (b_rem$7 < b_rem$3) | ((b_rem$7 == b_rem$3) & (b_id$7 < b_id$3));
+        end
+        else if (7 > 3) begin
+            rank_order$115 = ~rank_order$55;
+        end
+        else begin
+            rank_order$115 = 1'b0;
+        end
+        lt$115 = b_valid$7 & rank_order$115;
+        if (7 < 4) begin
+            rank_order$116 = (b_rem$7 < b_rem$4) | ((b_rem$7 == b_rem$4) & (b_id$7 < b_id$4));
+        end
+        else if (7 > 4) begin
+            rank_order$116 = ~rank_order$71;
+        end
+        else begin
+            rank_order$116 = 1'b0;
+        end
+        lt$116 = b_valid$7 & rank_order$116;
+        if (7 < 5) begin
+            rank_order$117 = (b_rem$7 < b_rem$5) | ((b_rem$7 == b_rem$5) & (b_id$7 < b_id$5));
+        end
+        else if (7 > 5) begin
+            rank_order$117 = ~rank_order$87;
+        end
+        else begin
+            rank_order$117 = 1'b0;
+        end
+        lt$117 = b_valid$7 & rank_order$117;
+        if (7 < 6) begin
+            rank_order$118 = (b_rem$7 < b_rem$6) | ((b_rem$7 == b_rem$6) & (b_id$7 < b_id$6));
+        end
+        else if (7 > 6) begin
+            rank_order$118 = ~rank_order$103;
+        end
+        else begin
+            rank_order$118 = 1'b0;
+        end
+        lt$118 = b_valid$7 & rank_order$118;
+        if (7 < 7) begin
+            rank_order$119 = (b_rem$7 < b_rem$7) | ((b_rem$7 == b_rem$7) & (b_id$7 < b_id$7));
+        end
+        else if (7 > 7) begin
+            rank_order$119 = ~rank_order$119;
+        end
+        else begin
+            rank_order$119 = 1'b0;
+        end
+        lt$119 = b_valid$7 & rank_order$119;
+        if (7 < 8) begin
+            rank_order$120 = (b_rem$7 < b_rem$8) | ((b_rem$7 == b_rem$8) & (b_id$7 < b_id$8));
+        end
+        else if (7 > 8) begin
+            rank_order$120 = ~rank_order$135;
+        end
+        else begin
+            rank_order$120 = 1'b0;
+        end
+        lt$120 = b_valid$7 & rank_order$120;
+        if (7 < 9) begin
+            rank_order$121 = (b_rem$7 < b_rem$9) | ((b_rem$7 == b_rem$9) & (b_id$7 < b_id$9));
+        end
+        else if (7 > 9) begin
+            rank_order$121 = ~rank_order$151;
+        end
+        else begin
+            rank_order$121 = 1'b0;
+        end
+        lt$121 = b_valid$7 & rank_order$121;
+        if (7 < 10) begin
+            rank_order$122 = (b_rem$7 < b_rem$10) | ((b_rem$7 == b_rem$10) & (b_id$7 < b_id$10));
+        end
+        else if (7 > 10) begin
+            rank_order$122 = ~rank_order$167;
+        end
+        else begin
+            rank_order$122 = 1'b0;
+        end
+        lt$122 = b_valid$7 & rank_order$122;
+        if (7 < 11) begin
+            rank_order$123 = (b_rem$7 < b_rem$11) | ((b_rem$7 == b_rem$11) & (b_id$7 < b_id$11));
+        end
+        else if (7 > 11) begin
+            rank_order$123 = ~rank_order$183;
+        end
+        else begin
+            rank_order$123 = 1'b0;
+        end
+        lt$123 = b_valid$7 & rank_order$123;
+        if (7 < 12) begin
+            rank_order$124 = (b_rem$7 < b_rem$12) | ((b_rem$7 == b_rem$12) & (b_id$7 < b_id$12));
+        end
+        else if (7 > 12) begin
+            rank_order$124 = ~rank_order$199;
+        end
+        else begin
+            rank_order$124 = 1'b0;
+        end
+        lt$124 = b_valid$7 & rank_order$124;
+        if (7 < 13) begin
+            rank_order$125 = (b_rem$7 < b_rem$13) | ((b_rem$7 == b_rem$13) & (b_id$7 < b_id$13));
+        end
+        else if (7 > 13) begin
+            rank_order$125 = ~rank_order$215;
+        end
+        else begin
+            rank_order$125 = 1'b0;
+        end
+        lt$125 = b_valid$7 & rank_order$125;
+        if (7 < 14) begin
+            rank_order$126 = (b_rem$7 < b_rem$14) | ((b_rem$7 == b_rem$14) & (b_id$7 < b_id$14));
+        end
+        else if (7 > 14) begin
+            rank_order$126 = ~rank_order$231;
+        end
+        else begin
+            rank_order$126 = 1'b0;
+        end
+        lt$126 = b_valid$7 & rank_order$126;
+        if (7 < 15) begin
+            rank_order$127 = (b_rem$7 < b_rem$15) | ((b_rem$7 == b_rem$15) & (b_id$7 < b_id$15));
+        end
+        else if (7 > 15) begin
+            rank_order$127 = ~rank_order$247;
+        end
+        else begin
+            rank_order$127 = 1'b0;
+        end
+        lt$127 = b_valid$7 & rank_order$127;
+        if (8 < 0) begin
+            rank_order$128 = (b_rem$8 < b_rem$0) | ((b_rem$8 == b_rem$0) & (b_id$8 < b_id$0));
+        end
+        else if (8 > 0) begin
+            rank_order$128 = ~rank_order$8;
+        end
+        else begin
+            rank_order$128 = 1'b0;
+        end
+        lt$128 = b_valid$8 & rank_order$128;
+        if (8 < 1) begin
+            rank_order$129 = (b_rem$8 < b_rem$1) | ((b_rem$8 == b_rem$1) & (b_id$8 < b_id$1));
+        end
+        else if (8 > 1) begin
+            rank_order$129 = ~rank_order$24;
+        end
+        else begin
+            rank_order$129 = 1'b0;
+        end
+        lt$129 = b_valid$8 & rank_order$129;
+        if (8 < 2) begin
+            rank_order$130 = (b_rem$8 < b_rem$2) | ((b_rem$8 == b_rem$2) & (b_id$8 < b_id$2));
+        end
+        else if (8 > 2) begin
+            rank_order$130 = ~rank_order$40;
+        end
+        else begin
+            rank_order$130 = 1'b0;
+        end
+        lt$130 = b_valid$8 & rank_order$130;
+        if (8 < 3) begin
+            rank_order$131 = (b_rem$8 < b_rem$3) | ((b_rem$8 == b_rem$3) & (b_id$8 < b_id$3));
+        end
+        else if (8 > 3) begin
+            rank_order$131 = ~rank_order$56;
+        end
+        else begin
+            rank_order$131 = 1'b0;
+        end
+        lt$131 = b_valid$8 & rank_order$131;
+        if (8 < 4) begin
+            rank_order$132 = (b_rem$8 < b_rem$4) | ((b_rem$8 == b_rem$4) & (b_id$8 < b_id$4));
+        end
+        else if (8 > 4) begin
+            rank_order$132 = ~rank_order$72;
+        end
+        else begin
+            rank_order$132 = 1'b0;
+        end
+        lt$132 = b_valid$8 & rank_order$132;
+        if (8 < 5) begin
+            rank_order$133 = (b_rem$8 < b_rem$5) | ((b_rem$8 == b_rem$5) & (b_id$8 < b_id$5));
+        end
+        else if (8 > 5) begin
+            rank_order$133 = ~rank_order$88;
+        end
+        else begin
+            rank_order$133 = 1'b0;
+        end
+        lt$133 = b_valid$8 & rank_order$133;
+        if (8 < 6) begin
+            rank_order$134 = (b_rem$8 < b_rem$6) | ((b_rem$8 == b_rem$6) & (b_id$8 < b_id$6));
+        end
+        else if (8 > 6) begin
+            rank_order$134 = ~rank_order$104;
+        end
+        else begin
+            rank_order$134 = 1'b0;
+        end
+        lt$134 = b_valid$8 & rank_order$134;
+        if (8 < 7) begin
+            rank_order$135 = (b_rem$8 < b_rem$7) | ((b_rem$8 == b_rem$7) & (b_id$8 < b_id$7));
+        end
+        else if (8 > 7) begin
+            rank_order$135 = ~rank_order$120;
+        end
+        else begin
+            rank_order$135 = 1'b0;
+        end
+        lt$135 = b_valid$8 & rank_order$135;
+        if (8 < 8) begin
+            rank_order$136 = (b_rem$8 < b_rem$8) | ((b_rem$8 == b_rem$8) & (b_id$8 < b_id$8));
+        end
+        else if (8 > 8) begin
+            rank_order$136 = ~rank_order$136;
+        end
+        else begin
+            rank_order$136 = 1'b0;
+        end
+        lt$136 = b_valid$8 & rank_order$136;
+        if (8 < 9) begin
+            rank_order$137 = (b_rem$8 < b_rem$9) | ((b_rem$8 == b_rem$9) & (b_id$8 < b_id$9));
+        end
+        else if (8 > 9) begin
+            rank_order$137 = ~rank_order$152;
+        end
+        else begin
+            rank_order$137 = 1'b0;
+        end
+        lt$137 = b_valid$8 & rank_order$137;
+        if (8 < 10) begin
+            rank_order$138 = (b_rem$8 < b_rem$10) | ((b_rem$8 == b_rem$10) & (b_id$8 < b_id$10));
+        end
+        else if (8 > 10) begin
+            rank_order$138 = ~rank_order$168;
+        end
+        else begin
+            rank_order$138 = 1'b0;
+        end
+        lt$138 = b_valid$8 & rank_order$138;
+        if (8 < 11) begin
+            rank_order$139 = (b_rem$8 < b_rem$11) | ((b_rem$8 == b_rem$11) & (b_id$8 < b_id$11));
+        end
+        else if (8 > 11) begin
+            rank_order$139 = ~rank_order$184;
+        end
+        else begin
+            rank_order$139 = 1'b0;
+        end
+        lt$139 = b_valid$8 & rank_order$139;
+        if (8 < 12) begin
+            rank_order$140 = (b_rem$8 < b_rem$12) | ((b_rem$8 == b_rem$12) & (b_id$8 < b_id$12));
+        end
+        else if (8 > 12) begin
+            rank_order$140 = ~rank_order$200;
+        end
+        else begin
+            rank_order$140 = 1'b0;
+        end
+        lt$140 = b_valid$8 & rank_order$140;
+        if (8 < 13) begin
+            rank_order$141 = (b_rem$8 < b_rem$13) | ((b_rem$8 == b_rem$13) & (b_id$8 < b_id$13));
+        end
+        else if (8 > 13) begin
+            rank_order$141 = ~rank_order$216;
+        end
+        else begin
+            rank_order$141 = 1'b0;
+        end
+        lt$141 = b_valid$8 & rank_order$141;
+        if (8 < 14) begin
+            rank_order$142 = (b_rem$8 < b_rem$14) | ((b_rem$8 == b_rem$14) & (b_id$8 < b_id$14));
+        end
+        else if (8 > 14) begin
+            rank_order$142 = ~rank_order$232;
+        end
+        else begin
+            rank_order$142 = 1'b0;
+        end
+        lt$142 = b_valid$8 & rank_order$142;
+        if (8 < 15) begin
+            rank_order$143 = (b_rem$8 < b_rem$15) | ((b_rem$8 == b_rem$15) & (b_id$8 < b_id$15));
+        end
+        else if (8 > 15) begin
+            rank_order$143 = ~rank_order$248;
+        end
+        else begin
+            rank_order$143 = 1'b0;
+        end
+        lt$143 = b_valid$8 & rank_order$143;
+        if (9 < 0) begin
+            rank_order$144 = (b_rem$9 < b_rem$0) | ((b_rem$9 == b_rem$0) & (b_id$9 < b_id$0));
+        end
+        else if (9 > 0) begin
+            rank_order$144 = ~rank_order$9;
+        end
+        else begin
+            rank_order$144 = 1'b0;
+        end
+        lt$144 = b_valid$9 & rank_order$144;
+        if (9 < 1) begin
+            rank_order$145 = (b_rem$9 < b_rem$1) | ((b_rem$9 == b_rem$1) & (b_id$9 < b_id$1));
+        end
+        else if (9 > 1) begin
+            rank_order$145 = ~rank_order$25;
+        end
+        else begin
+            rank_order$145 = 1'b0;
+        end
+        lt$145 = b_valid$9 & rank_order$145;
+        if (9 < 2) begin
+            rank_order$146 = (b_rem$9 < b_rem$2) | ((b_rem$9 == b_rem$2) & (b_id$9 < b_id$2));
+        end
+        else if (9 > 2) begin
+            rank_order$146 = ~rank_order$41;
+        end
+        else begin
+            rank_order$146 = 1'b0;
+        end
+        lt$146 = b_valid$9 & rank_order$146;
+        if (9 < 3) begin
+            rank_order$147 = (b_rem$9 < b_rem$3) | ((b_rem$9 == b_rem$3) & (b_id$9 < b_id$3));
+        end
+        else if (9 > 3) begin
+            rank_order$147 = ~rank_order$57;
+        end
+        else begin
+            rank_order$147 = 1'b0;
+        end
+        lt$147 = b_valid$9 & rank_order$147;
+        if (9 < 4) begin
+            rank_order$148 = (b_rem$9 < b_rem$4) | ((b_rem$9 == b_rem$4) & (b_id$9 < b_id$4));
+        end
+        else if (9 > 4) begin
+            rank_order$148 = ~rank_order$73;
+        end
+        else begin
+            rank_order$148 = 1'b0;
+        end
+        lt$148 = b_valid$9 & rank_order$148;
+        if (9 < 5) begin
+            rank_order$149 = (b_rem$9 < b_rem$5) | ((b_rem$9 == b_rem$5) & (b_id$9 < b_id$5));
+        end
+        else if (9 > 5) begin
+            rank_order$149 = ~rank_order$89;
+        end
+        else begin
+            rank_order$149 = 1'b0;
+        end
+        lt$149 = b_valid$9 & rank_order$149;
+        if (9 < 6) begin
+            rank_order$150 = (b_rem$9 < b_rem$6) | ((b_rem$9 == b_rem$6) & (b_id$9 < b_id$6));
+        end
+        else if (9 > 6) begin
+            rank_order$150 = ~rank_order$105;
+        end
+        else begin
+            rank_order$150 = 1'b0;
+        end
+        lt$150 = b_valid$9 & rank_order$150;
+        if (9 < 7) begin
+            rank_order$151 = (b_rem$9 < b_rem$7) | ((b_rem$9 == b_rem$7) & (b_id$9 < b_id$7));
+        end
+        else if (9 > 7) begin
+            rank_order$151 = ~rank_order$121;
+        end
+        else begin
+            rank_order$151 = 1'b0;
+        end
+        lt$151 = b_valid$9 & rank_order$151;
+        if (9 < 8) begin
+            rank_order$152 = (b_rem$9 < b_rem$8) | ((b_rem$9 == b_rem$8) & (b_id$9 < b_id$8));
+        end
+        else if (9 > 8) begin
+            rank_order$152 = ~rank_order$137;
+        end
+        else begin
+            rank_order$152 = 1'b0;
+        end
+        lt$152 = b_valid$9 & rank_order$152;
+        if (9 < 9) begin
+            rank_order$153 = (b_rem$9 < b_rem$9) | ((b_rem$9 == b_rem$9) & (b_id$9 < b_id$9));
+        end
+        else if (9 > 9) begin
+            rank_order$153 = ~rank_order$153;
+        end
+        else begin
+            rank_order$153 = 1'b0;
+        end
+        lt$153 = b_valid$9 & rank_order$153;
+        if (9 < 10) begin
+            rank_order$154 = (b_rem$9 < b_rem$10) | ((b_rem$9 == b_rem$10) & (b_id$9 < b_id$10));
+        end
+        else if (9 > 10) begin
+            rank_order$154 = ~rank_order$169;
+        end
+        else begin
+            rank_order$154 = 1'b0;
+        end
+        lt$154 = b_valid$9 & rank_order$154;
+        if (9 < 11) begin
+            rank_order$155 = (b_rem$9 < b_rem$11) | ((b_rem$9 == b_rem$11) & (b_id$9 < b_id$11));
+        end
+        else if (9 > 11) begin
+            rank_order$155 = ~rank_order$185;
+        end
+        else begin
+            rank_order$155 = 1'b0;
+        end
+        lt$155 = b_valid$9 & rank_order$155;
+        if (9 < 12) begin
+            rank_order$156 = (b_rem$9 < b_rem$12) | ((b_rem$9 == b_rem$12) & (b_id$9 < b_id$12));
+        end
+        else if (9 > 12) begin
+            rank_order$156 = ~rank_order$201;
+        end
+        else begin
+            rank_order$156 = 1'b0;
+        end
+        lt$156 = b_valid$9 & rank_order$156;
+        if (9 < 13) begin
+            rank_order$157 = (b_rem$9 < b_rem$13) | ((b_rem$9 == b_rem$13) & (b_id$9 < b_id$13));
+        end
+        else if (9 > 13) begin
+            rank_order$157 = ~rank_order$217;
+        end
+        else begin
+            rank_order$157 = 1'b0;
+        end
+        lt$157 = b_valid$9 & rank_order$157;
+        if (9 < 14) begin
+            rank_order$158 = (b_rem$9 < b_rem$14) | ((b_rem$9 == b_rem$14) & (b_id$9 < b_id$14));
+        end
+        else if (9 > 14) begin
+            rank_order$158 = ~rank_order$233;
+        end
+        else begin
+            rank_order$158 = 1'b0;
+        end
+        lt$158 = b_valid$9 & rank_order$158;
+        if (9 < 15) begin
+            rank_order$159 = (b_rem$9 < b_rem$15) | ((b_rem$9 == b_rem$15) & (b_id$9 < b_id$15));
+        end
+        else if (9 > 15) begin
+            rank_order$159 = ~rank_order$249;
+        end
+        else begin
+            rank_order$159 = 1'b0;
+        end
+        lt$159 = b_valid$9 & rank_order$159;
+        if (10 < 0) begin
+            rank_order$160 = (b_rem$10 < b_rem$0) | ((b_rem$10 == b_rem$0) & (b_id$10 < b_id$0));
+        end
+        else if (10 > 0) begin
+            rank_order$160 = ~rank_order$10;
+        end
+        else begin
+            rank_order$160 = 1'b0;
+        end
+        lt$160 = b_valid$10 & rank_order$160;
+        if (10 < 1) begin
+            rank_order$161 = (b_rem$10 < b_rem$1) | ((b_rem$10 == b_rem$1) & (b_id$10 < b_id$1));
+        end
+        else if (10 > 1) begin
+            rank_order$161 = ~rank_order$26;
+        end
+        else begin
+            rank_order$161 = 1'b0;
+        end
+        lt$161 = b_valid$10 & rank_order$161;
+        if (10 < 2) begin
+            rank_order$162 = (b_rem$10 < b_rem$2) | ((b_rem$10 == b_rem$2) & (b_id$10 < b_id$2));
+        end
+        else if (10 > 2) begin
+            rank_order$162 = ~rank_order$42;
+        end
+        else begin
+            rank_order$162 = 1'b0;
+        end
+        lt$162 = b_valid$10 & rank_order$162;
+        if (10 < 3) begin
+            rank_order$163 = (b_rem$10 < b_rem$3) | ((b_rem$10 == b_rem$3) & (b_id$10 < b_id$3));
+        end
+        else if (10 > 3) begin
+            rank_order$163 = ~rank_order$58;
+        end
+        else begin
+            rank_order$163 = 1'b0;
+        end
+        lt$163 = b_valid$10 & rank_order$163;
+        if (10 < 4) begin
+            rank_order$164 = (b_rem$10 < b_rem$4) | ((b_rem$10 == b_rem$4) & (b_id$10 < b_id$4));
+        end
+        else if (10 > 4) begin
+            rank_order$164 = ~rank_order$74;
+        end
+        else begin
+            rank_order$164 = 1'b0;
+        end
+        lt$164 = b_valid$10 & rank_order$164;
+        if (10 < 5) begin
+            rank_order$165 = (b_rem$10 < b_rem$5) | ((b_rem$10 == b_rem$5) & (b_id$10 < b_id$5));
+        end
+        else if (10 > 5) begin
+            rank_order$165 = ~rank_order$90;
+        end
+        else begin
+            rank_order$165 = 1'b0;
+        end
+        lt$165 = b_valid$10 & rank_order$165;
+        if (10 < 6) begin
+            rank_order$166 = (b_rem$10 < b_rem$6) | ((b_rem$10 == b_rem$6) & (b_id$10 < b_id$6));
+        end
+        else if (10 > 6) begin
+            rank_order$166 = ~rank_order$106;
+        end
+        else begin
+            rank_order$166 = 1'b0;
+        end
+        lt$166 = b_valid$10 & rank_order$166;
+        if (10 < 7) begin
+            rank_order$167 = (b_rem$10 < b_rem$7) | ((b_rem$10 == b_rem$7) & (b_id$10 < b_id$7));
+        end
+        else if (10 > 7) begin
+            rank_order$167 = ~rank_order$122;
+        end
+        else begin
+            rank_order$167 = 1'b0;
+        end
+        lt$167 = b_valid$10 & rank_order$167;
+        if (10 < 8) begin
+            rank_order$168 = (b_rem$10 < b_rem$8) | ((b_rem$10 == b_rem$8) & (b_id$10 < b_id$8));
+        end
+        else if (10 > 8) begin
+            rank_order$168 = ~rank_order$138;
+        end
+        else begin
+            rank_order$168 = 1'b0;
+        end
+        lt$168 = b_valid$10 & rank_order$168;
+        if (10 < 9) begin
+            rank_order$169 = (b_rem$10 < b_rem$9) | ((b_rem$10 == b_rem$9) & (b_id$10 < b_id$9));
+        end
+        else if (10 > 9) begin
+            rank_order$169 = ~rank_order$154;
+        end
+        else begin
+            rank_order$169 = 1'b0;
+        end
+        lt$169 = b_valid$10 & rank_order$169;
+        if (10 < 10) begin
+            rank_order$170 = (b_rem$10 < b_rem$10) | ((b_rem$10 == b_rem$10) & (b_id$10 < b_id$10));
+        end
+        else if (10 > 10) begin
+            rank_order$170 = ~rank_order$170;
+        end
+        else begin
+            rank_order$170 = 1'b0;
+        end
+        lt$170 = b_valid$10 & rank_order$170;
+        if (10 < 11) begin
+            rank_order$171 = (b_rem$10 < b_rem$11) | ((b_rem$10 == b_rem$11) & (b_id$10 < b_id$11));
+        end
+        else if (10 > 11) begin
+            rank_order$171 = ~rank_order$186;
+        end
+        else begin
+            rank_order$171 = 1'b0;
+        end
+        lt$171 = b_valid$10 & rank_order$171;
+        if (10 < 12) begin
+            rank_order$172 = (b_rem$10 < b_rem$12) | ((b_rem$10 == b_rem$12) & (b_id$10 < b_id$12));
+        end
+        else if (10 > 12) begin
+            rank_order$172 = ~rank_order$202;
+        end
+        else begin
+            rank_order$172 = 1'b0;
+        end
+        lt$172 = b_valid$10 & rank_order$172;
+        if (10 < 13) begin
+            rank_order$173 = (b_rem$10 < b_rem$13) | ((b_rem$10 == b_rem$13) & (b_id$10 < b_id$13));
+        end
+        else if (10 > 13) begin
+            rank_order$173 = ~rank_order$218;
+        end
+        else begin
+            rank_order$173 = 1'b0;
+        end
+        lt$173 = b_valid$10 & rank_order$173;
+        if (10 < 14) begin
+            rank_order$174 = (b_rem$10 < b_rem$14) | ((b_rem$10 == b_rem$14) & (b_id$10 < b_id$14));
+        end
+        else if (10 > 14) begin
+            rank_order$174 = ~rank_order$234;
+        end
+        else begin
+            rank_order$174 = 1'b0;
+        end
+        lt$174 = b_valid$10 & rank_order$174;
+        if (10 < 15) begin
+            rank_order$175 = (b_rem$10 < b_rem$15) | ((b_rem$10 == b_rem$15) & (b_id$10 < b_id$15));
+        end
+        else if (10 > 15) begin
+            rank_order$175 = ~rank_order$250;
+        end
+        else begin
+            rank_order$175 = 1'b0;
+        end
+        lt$175 = b_valid$10 & rank_order$175;
+        if (11 < 0) begin
+            rank_order$176 = (b_rem$11 < b_rem$0) | ((b_rem$11 == b_rem$0) & (b_id$11 < b_id$0));
+        end
+        else if (11 > 0) begin
+            rank_order$176 = ~rank_order$11;
+        end
+        else begin
+            rank_order$176 = 1'b0;
+        end
+        lt$176 = b_valid$11 & rank_order$176;
+        if (11 < 1) begin
+            rank_order$177 = (b_rem$11 < b_rem$1) | ((b_rem$11 == b_rem$1) & (b_id$11 < b_id$1));
+        end
+        else if (11 > 1) begin
+            rank_order$177 = ~rank_order$27;
+        end
+        else begin
+            rank_order$177 = 1'b0;
+        end
+        lt$177 = b_valid$11 & rank_order$177;
+        if (11 < 2) begin
+            rank_order$178 = (b_rem$11 < b_rem$2) | ((b_rem$11 == b_rem$2) & (b_id$11 < b_id$2));
+        end
+        else if (11 > 2) begin
+            rank_order$178 = ~rank_order$43;
+        end
+        else begin
+            rank_order$178 = 1'b0;
+        end
+        lt$178 = b_valid$11 & rank_order$178;
+        if (11 < 3) begin
+            rank_order$179 = (b_rem$11 < b_rem$3) | ((b_rem$11 == b_rem$3) & (b_id$11 < b_id$3));
+        end
+        else if (11 > 3) begin
+            rank_order$179 = ~rank_order$59;
+        end
+        else begin
+            rank_order$179 = 1'b0;
+        end
+        lt$179 = b_valid$11 & rank_order$179;
+        if (11 < 4) begin
+            rank_order$180 = (b_rem$11 < b_rem$4) | ((b_rem$11 == b_rem$4) & (b_id$11 < b_id$4));
+        end
+        else if (11 > 4) begin
+            rank_order$180 = ~rank_order$75;
+        end
+        else begin
+            rank_order$180 = 1'b0;
+        end
+        lt$180 = b_valid$11 & rank_order$180;
+        if (11 < 5) begin
+            rank_order$181 = (b_rem$11 < b_rem$5) | ((b_rem$11 == b_rem$5) & (b_id$11 < b_id$5));
+        end
+        else if (11 > 5) begin
+            rank_order$181 = ~rank_order$91;
+        end
+        else begin
+            rank_order$181 = 1'b0;
+        end
+        lt$181 = b_valid$11 & rank_order$181;
+        if (11 < 6) begin
+            rank_order$182 = (b_rem$11 < b_rem$6) | ((b_rem$11 == b_rem$6) & (b_id$11 < b_id$6));
+        end
+        else if (11 > 6) begin
+            rank_order$182 = ~rank_order$107;
+        end
+        else begin
+            rank_order$182 = 1'b0;
+        end
+        lt$182 = b_valid$11 & rank_order$182;
+        if (11 < 7) begin
+            rank_order$183 = (b_rem$11 < b_rem$7) | ((b_rem$11 == b_rem$7) & (b_id$11 < b_id$7));
+        end
+        else if (11 > 7) begin
+            rank_order$183 = ~rank_order$123;
+        end
+        else begin
+            rank_order$183 = 1'b0;
+        end
+        lt$183 = b_valid$11 & rank_order$183;
+        if (11 < 8) begin
+            rank_order$184 = (b_rem$11 < b_rem$8) | ((b_rem$11 == b_rem$8) & (b_id$11 < b_id$8));
+        end
+        else if (11 > 8) begin
+            rank_order$184 = ~rank_order$139;
+        end
+        else begin
+            rank_order$184 = 1'b0;
+        end
+        lt$184 = b_valid$11 & rank_order$184;
+        if (11 < 9) begin
+            rank_order$185 = (b_rem$11 < b_rem$9) | ((b_rem$11 == b_rem$9) & (b_id$11 < b_id$9));
+        end
+        else if (11 > 9) begin
+            rank_order$185 = ~rank_order$155;
+        end
+        else begin
+            rank_order$185 = 1'b0;
+        end
+        lt$185 = b_valid$11 & rank_order$185;
+        if (11 < 10) begin
+            rank_order$186 = (b_rem$11 < b_rem$10) | ((b_rem$11 == b_rem$10) & (b_id$11 < b_id$10));
+        end
+        else if (11 > 10) begin
+            rank_order$186 = ~rank_order$171;
+        end
+        else begin
+            rank_order$186 = 1'b0;
+        end
+        lt$186 = b_valid$11 & rank_order$186;
+        if (11 < 11) begin
+            rank_order$187 = (b_rem$11 < b_rem$11) | ((b_rem$11 == b_rem$11) & (b_id$11 < b_id$11));
+        end
+        else if (11 > 11) begin
+            rank_order$187 = ~rank_order$187;
+        end
+        else begin
+            rank_order$187 = 1'b0;
+        end
+        lt$187 = b_valid$11 & rank_order$187;
+        if (11 < 12) begin
+            rank_order$188 = (b_rem$11 < b_rem$12) | ((b_rem$11 == b_rem$12) & (b_id$11 < b_id$12));
+        end
+        else if (11 > 12) begin
+            rank_order$188 = ~rank_order$203;
+        end
+        else begin
+            rank_order$188 = 1'b0;
+        end
+        lt$188 = b_valid$11 & rank_order$188;
+        if (11 < 13) begin
+            rank_order$189 = (b_rem$11 < b_rem$13) | ((b_rem$11 == b_rem$13) & (b_id$11 < b_id$13));
+        end
+        else if (11 > 13) begin
+            rank_order$189 = ~rank_order$219;
+        end
+        else begin
+            rank_order$189 = 1'b0;
+        end
+        lt$189 = b_valid$11 & rank_order$189;
+        if (11 < 14) begin
+            rank_order$190 = (b_rem$11 < b_rem$14) | ((b_rem$11 == b_rem$14) & (b_id$11 < b_id$14));
+        end
+        else if (11 > 14) begin
+            rank_order$190 = ~rank_order$235;
+        end
+        else begin
+            rank_order$190 = 1'b0;
+        end
+        lt$190 = b_valid$11 & rank_order$190;
+        if (11 < 15) begin
+            rank_order$191 = (b_rem$11 < b_rem$15) | ((b_rem$11 == b_rem$15) & (b_id$11 < b_id$15));
+        end
+        else if (11 > 15) begin
+            rank_order$191 = ~rank_order$251;
+        end
+        else begin
+            rank_order$191 = 1'b0;
+        end
+        lt$191 = b_valid$11 & rank_order$191;
+        if (12 < 0) begin
+            rank_order$192 = (b_rem$12 < b_rem$0) | ((b_rem$12 == b_rem$0) & (b_id$12 < b_id$0));
+        end
+        else if (12 > 0) begin
+            rank_order$192 = ~rank_order$12;
+        end
+        else begin
+            rank_order$192 = 1'b0;
+        end
+        lt$192 = b_valid$12 & rank_order$192;
+        if (12 < 1) begin
+            rank_order$193 = (b_rem$12 < b_rem$1) | ((b_rem$12 == b_rem$1) & (b_id$12 < b_id$1));
+        end
+        else if (12 > 1) begin
+            rank_order$193 = ~rank_order$28;
+        end
+        else begin
+            rank_order$193 = 1'b0;
+        end
+        lt$193 = b_valid$12 & rank_order$193;
+        if (12 < 2) begin
+            rank_order$194 = (b_rem$12 < b_rem$2) | ((b_rem$12 == b_rem$2) & (b_id$12 < b_id$2));
+        end
+        else if (12 > 2) begin
+            rank_order$194 = ~rank_order$44;
+        end
+        else begin
+            rank_order$194 = 1'b0;
+        end
+        lt$194 = b_valid$12 & rank_order$194;
+        if (12 < 3) begin
+            rank_order$195 = (b_rem$12 < b_rem$3) | ((b_rem$12 == b_rem$3) & (b_id$12 < b_id$3));
+        end
+        else if (12 > 3) begin
+            rank_order$195 = ~rank_order$60;
+        end
+        else begin
+            rank_order$195 = 1'b0;
+        end
+        lt$195 = b_valid$12 & rank_order$195;
+        if (12 < 4) begin
+            rank_order$196 = (b_rem$12 < b_rem$4) | ((b_rem$12 == b_rem$4) & (b_id$12 < b_id$4));
+        end
+        else if (12 > 4) begin
+            rank_order$196 = ~rank_order$76;
+        end
+        else begin
+            rank_order$196 = 1'b0;
+        end
+        lt$196 = b_valid$12 & rank_order$196;
+        if (12 < 5) begin
+            rank_order$197 = (b_rem$12 < b_rem$5) | ((b_rem$12 == b_rem$5) & (b_id$12 < b_id$5));
+        end
+        else if (12 > 5) begin
+            rank_order$197 = ~rank_order$92;
+        end
+        else begin
+            rank_order$197 = 1'b0;
+        end
+        lt$197 = b_valid$12 & rank_order$197;
+        if (12 < 6) begin
+            rank_order$198 = (b_rem$12 < b_rem$6) | ((b_rem$12 == b_rem$6) & (b_id$12 < b_id$6));
+        end
+        else if (12 > 6) begin
+            rank_order$198 = ~rank_order$108;
+        end
+        else begin
+            rank_order$198 = 1'b0;
+        end
+        lt$198 = b_valid$12 & rank_order$198;
+        if (12 < 7) begin
+            rank_order$199 = (b_rem$12 < b_rem$7) | ((b_rem$12 == b_rem$7) & (b_id$12 < b_id$7));
+        end
+        else if (12 > 7) begin
+            rank_order$199 = ~rank_order$124;
+        end
+        else begin
+            rank_order$199 = 1'b0;
+        end
+        lt$199 = b_valid$12 & rank_order$199;
+        if (12 < 8) begin
+            rank_order$200 = (b_rem$12 < b_rem$8) | ((b_rem$12 == b_rem$8) & (b_id$12 < b_id$8));
+        end
+        else if (12 > 8) begin
+            rank_order$200 = ~rank_order$140;
+        end
+        else begin
+            rank_order$200 = 1'b0;
+        end
+        lt$200 = b_valid$12 & rank_order$200;
+        if (12 < 9) begin
+            rank_order$201 = (b_rem$12 < b_rem$9) | ((b_rem$12 == b_rem$9) & (b_id$12 < b_id$9));
+        end
+        else if (12 > 9) begin
+            rank_order$201 = ~rank_order$156;
+        end
+        else begin
+            rank_order$201 = 1'b0;
+        end
+        lt$201 = b_valid$12 & rank_order$201;
+        if (12 < 10) begin
+            rank_order$202 = (b_rem$12 < b_rem$10) | ((b_rem$12 == b_rem$10) & (b_id$12 < b_id$10));
+        end
+        else if (12 > 10) begin
+            rank_order$202 = ~rank_order$172;
+        end
+        else begin
+            rank_order$202 = 1'b0;
+        end
+        lt$202 = b_valid$12 & rank_order$202;
+        if (12 < 11) begin
+            rank_order$203 = (b_rem$12 < b_rem$11) | ((b_rem$12 == b_rem$11) & (b_id$12 < b_id$11));
+        end
+        else if (12 > 11) begin
+            rank_order$203 = ~rank_order$188;
+        end
+        else begin
+            rank_order$203 = 1'b0;
+        end
+        lt$203 = b_valid$12 & rank_order$203;
+        if (12 < 12) begin
+            rank_order$204 = (b_rem$12 < b_rem$12) | ((b_rem$12 == b_rem$12) & (b_id$12 < b_id$12));
+        end
+        else if (12 > 12) begin
+            rank_order$204 = ~rank_order$204;
+        end
+        else begin
+            rank_order$204 = 1'b0;
+        end
+        lt$204 = b_valid$12 & rank_order$204;
+        if (12 < 13) begin
+            rank_order$205 = (b_rem$12 < b_rem$13) | ((b_rem$12 == b_rem$13) & (b_id$12 < b_id$13));
+        end
+        else if (12 > 13) begin
+            rank_order$205 = ~rank_order$220;
+        end
+        else begin
+            rank_order$205 = 1'b0;
+        end
+        lt$205 = b_valid$12 & rank_order$205;
+        if (12 < 14) begin
+            rank_order$206 = (b_rem$12 < b_rem$14) | ((b_rem$12 == b_rem$14) & (b_id$12 < b_id$14));
+        end
+        else if (12 > 14) begin
+            rank_order$206 = ~rank_order$236;
+        end
+        else begin
+            rank_order$206 = 1'b0;
+        end
+        lt$206 = b_valid$12 & rank_order$206;
+        if (12 < 15) begin
+            rank_order$207 = (b_rem$12 < b_rem$15) | ((b_rem$12 == b_rem$15) & (b_id$12 < b_id$15));
+        end
+        else if (12 > 15) begin
+            rank_order$207 = ~rank_order$252;
+        end
+        else begin
+            rank_order$207 = 1'b0;
+        end
+        lt$207 = b_valid$12 & rank_order$207;
+        if (13 < 0) begin
+            rank_order$208 = (b_rem$13 < b_rem$0) | ((b_rem$13 == b_rem$0) & (b_id$13 < b_id$0));
+        end
+        else if (13 > 0) begin
+            rank_order$208 = ~rank_order$13;
+        end
+        else begin
+            rank_order$208 = 1'b0;
+        end
+        lt$208 = b_valid$13 & rank_order$208;
+        if (13 < 1) begin
+            rank_order$209 = (b_rem$13 < b_rem$1) | ((b_rem$13 == b_rem$1) & (b_id$13 < b_id$1));
+        end
+        else if (13 > 1) begin
+            rank_order$209 = ~rank_order$29;
+        end
+        else begin
+            rank_order$209 = 1'b0;
+        end
+        lt$209 = b_valid$13 & rank_order$209;
+        if (13 < 2) begin
+            rank_order$210 = (b_rem$13 < b_rem$2) | ((b_rem$13 == b_rem$2) & (b_id$13 < b_id$2));
+        end
+        else if (13 > 2) begin
+            rank_order$210 = ~rank_order$45;
+        end
+        else begin
+            rank_order$210 = 1'b0;
+        end
+        lt$210 = b_valid$13 & rank_order$210;
+        if (13 < 3) begin
+            rank_order$211 = (b_rem$13 < b_rem$3) | ((b_rem$13 == b_rem$3) & (b_id$13 < b_id$3));
+        end
+        else if (13 > 3) begin
+            rank_order$211 = ~rank_order$61;
+        end
+        else begin
+            rank_order$211 = 1'b0;
+        end
+        lt$211 = b_valid$13 & rank_order$211;
+        if (13 < 4) begin
+            rank_order$212 = (b_rem$13 < b_rem$4) | ((b_rem$13 == b_rem$4) & (b_id$13 < b_id$4));
+        end
+        else if (13 > 4) begin
+            rank_order$212 = ~rank_order$77;
+        end
+        else begin
+            rank_order$212 = 1'b0;
+        end
+        lt$212 = b_valid$13 & rank_order$212;
+        if (13 < 5) begin
+            rank_order$213 = (b_rem$13 < b_rem$5) | ((b_rem$13 == b_rem$5) & (b_id$13 < b_id$5));
+        end
+        else if (13 > 5) begin
+            rank_order$213 = ~rank_order$93;
+        end
+        else begin
+            rank_order$213 = 1'b0;
+        end
+        lt$213 = b_valid$13 & rank_order$213;
+        if (13 < 6) begin
+            rank_order$214 = (b_rem$13 < b_rem$6) | ((b_rem$13 == b_rem$6) & (b_id$13 < b_id$6));
+        end
+        else if (13 > 6) begin
+            rank_order$214 = ~rank_order$109;
+        end
+        else begin
+            rank_order$214 = 1'b0;
+        end
+        lt$214 = b_valid$13 & rank_order$214;
+        if (13 < 7) begin
+            rank_order$215 = (b_rem$13 < b_rem$7) | ((b_rem$13 == b_rem$7) & (b_id$13 < b_id$7));
+        end
+        else if (13 > 7) begin
+            rank_order$215 = ~rank_order$125;
+        end
+        else begin
+            rank_order$215 = 1'b0;
+        end
+        lt$215 = b_valid$13 & rank_order$215;
+        if (13 < 8) begin
+            rank_order$216 = (b_rem$13 < b_rem$8) | ((b_rem$13 == b_rem$8) & (b_id$13 < b_id$8));
+        end
+        else if (13 > 8) begin
+            rank_order$216 = ~rank_order$141;
+        end
+        else begin
+            rank_order$216 = 1'b0;
+        end
+        lt$216 = b_valid$13 & rank_order$216;
+        if (13 < 9) begin
+            rank_order$217 = (b_rem$13 < b_rem$9) | ((b_rem$13 == b_rem$9) & (b_id$13 < b_id$9));
+        end
+        else if (13 > 9) begin
+            rank_order$217 = ~rank_order$157;
+        end
+        else begin
+            rank_order$217 = 1'b0;
+        end
+        lt$217 = b_valid$13 & rank_order$217;
+        if (13 < 10) begin
+            rank_order$218 = (b_rem$13 < b_rem$10) | ((b_rem$13 == b_rem$10) & (b_id$13 < b_id$10));
+        end
+        else if (13 > 10) begin
+            rank_order$218 = ~rank_order$173;
+        end
+        else begin
+            rank_order$218 = 1'b0;
+        end
+        lt$218 = b_valid$13 & rank_order$218;
+        if (13 < 11) begin
+            rank_order$219 = (b_rem$13 < b_rem$11) | ((b_rem$13 == b_rem$11) & (b_id$13 < b_id$11));
+        end
+        else if (13 > 11) begin
+            rank_order$219 = ~rank_order$189;
+        end
+        else begin
+            rank_order$219 = 1'b0;
+        end
+        lt$219 = b_valid$13 & rank_order$219;
+        if (13 < 12) begin
+            rank_order$220 = (b_rem$13 < b_rem$12) | ((b_rem$13 == b_rem$12) & (b_id$13 < b_id$12));
+        end
+        else if (13 > 12) begin
+            rank_order$220 = ~rank_order$205;
+        end
+        else begin
+            rank_order$220 = 1'b0;
+        end
+        lt$220 = b_valid$13 & rank_order$220;
+        if (13 < 13) begin
+            rank_order$221 = (b_rem$13 < b_rem$13) | ((b_rem$13 == b_rem$13) & (b_id$13 < b_id$13));
+        end
+        else if (13 > 13) begin
+            rank_order$221 = ~rank_order$221;
+        end
+        else begin
+            rank_order$221 = 1'b0;
+        end
+        lt$221 = b_valid$13 & rank_order$221;
+        if (13 < 14) begin
+            rank_order$222 = (b_rem$13 < b_rem$14) | ((b_rem$13 == b_rem$14) & (b_id$13 < b_id$14));
+        end
+        else if (13 > 14) begin
+            rank_order$222 = ~rank_order$237;
+        end
+        else begin
+            rank_order$222 = 1'b0;
+        end
+        lt$222 = b_valid$13 & rank_order$222;
+        if (13 < 15) begin
+            rank_order$223 = (b_rem$13 < b_rem$15) | ((b_rem$13 == b_rem$15) & (b_id$13 < b_id$15));
+        end
+        else if (13 > 15) begin
+            rank_order$223 = ~rank_order$253;
+        end
+        else begin
+            rank_order$223 = 1'b0;
+        end
+        lt$223 = b_valid$13 & rank_order$223;
+        if (14 < 0) begin
+            rank_order$224 = (b_rem$14 < b_rem$0) | ((b_rem$14 == b_rem$0) & (b_id$14 < b_id$0));
+        end
+        else if (14 > 0) begin
+            rank_order$224 = ~rank_order$14;
+        end
+        else begin
+            rank_order$224 = 1'b0;
+        end
+        lt$224 = b_valid$14 & rank_order$224;
+        if (14 < 1) begin
+            rank_order$225 = (b_rem$14 < b_rem$1) | ((b_rem$14 == b_rem$1) & (b_id$14 < b_id$1));
+        end
+        else if (14 > 1) begin
+            rank_order$225 = ~rank_order$30;
+        end
+        else begin
+            rank_order$225 = 1'b0;
+        end
+        lt$225 = b_valid$14 & rank_order$225;
+        if (14 < 2) begin
+            rank_order$226 = (b_rem$14 < b_rem$2) | ((b_rem$14 == b_rem$2) & (b_id$14 < b_id$2));
+        end
+        else if (14 > 2) begin
+            rank_order$226 = ~rank_order$46;
+        end
+        else begin
+            rank_order$226 = 1'b0;
+        end
+        lt$226 = b_valid$14 & rank_order$226;
+        if (14 < 3) begin
+            rank_order$227 = (b_rem$14 < b_rem$3) | ((b_rem$14 == b_rem$3) & (b_id$14 < b_id$3));
+        end
+        else if (14 > 3) begin
+            rank_order$227 = ~rank_order$62;
+        end
+        else begin
+            rank_order$227 = 1'b0;
+        end
+        lt$227 = b_valid$14 & rank_order$227;
+        if (14 < 4) begin
+            rank_order$228 = (b_rem$14 < b_rem$4) | ((b_rem$14 == b_rem$4) & (b_id$14 < b_id$4));
+        end
+        else if (14 > 4) begin
+            rank_order$228 = ~rank_order$78;
+        end
+        else begin
+            rank_order$228 = 1'b0;
+        end
+        lt$228 = b_valid$14 & rank_order$228;
+        if (14 < 5) begin
+            rank_order$229 = (b_rem$14 < b_rem$5) | ((b_rem$14 == b_rem$5) & (b_id$14 < b_id$5));
+        end
+        else if (14 > 5) begin
+            rank_order$229 = ~rank_order$94;
+        end
+        else begin
+            rank_order$229 = 1'b0;
+        end
+        lt$229 = b_valid$14 & rank_order$229;
+        if (14 < 6) begin
+            rank_order$230 = (b_rem$14 < b_rem$6) | ((b_rem$14 == b_rem$6) & (b_id$14 < b_id$6));
+        end
+        else if (14 > 6) begin
+            rank_order$230 = ~rank_order$110;
+        end
+        else begin
+            rank_order$230 = 1'b0;
+        end
+        lt$230 = b_valid$14 & rank_order$230;
+        if (14 < 7) begin
+            rank_order$231 = (b_rem$14 < b_rem$7) | ((b_rem$14 == b_rem$7) & (b_id$14 < b_id$7));
+        end
+        else if (14 > 7) begin
+            rank_order$231 = ~rank_order$126;
+        end
+        else begin
+            rank_order$231 = 1'b0;
+        end
+        lt$231 = b_valid$14 & rank_order$231;
+        if (14 < 8) begin
+            rank_order$232 = (b_rem$14 < b_rem$8) | ((b_rem$14 == b_rem$8) & (b_id$14 < b_id$8));
+        end
+        else if (14 > 8) begin
+            rank_order$232 = ~rank_order$142;
+        end
+        else begin
+            rank_order$232 = 1'b0;
+        end
+        lt$232 = b_valid$14 & rank_order$232;
+        if (14 < 9) begin
+            rank_order$233 = (b_rem$14 < b_rem$9) | ((b_rem$14 == b_rem$9) & (b_id$14 < b_id$9));
+        end
+        else if (14 > 9) begin
+            rank_order$233 = ~rank_order$158;
+        end
+        else begin
+            rank_order$233 = 1'b0;
+        end
+        lt$233 = b_valid$14 & rank_order$233;
+        if (14 < 10) begin
+            rank_order$234 = (b_rem$14 < b_rem$10) | ((b_rem$14 == b_rem$10) & (b_id$14 < b_id$10));
+        end
+        else if (14 > 10) begin
+            rank_order$234 = ~rank_order$174;
+        end
+        else begin
+            rank_order$234 = 1'b0;
+        end
+        lt$234 = b_valid$14 & rank_order$234;
+        if (14 < 11) begin
+            rank_order$235 = (b_rem$14 < b_rem$11) | ((b_rem$14 == b_rem$11) & (b_id$14 < b_id$11));
+        end
+        else if (14 > 11) begin
+            rank_order$235 = ~rank_order$190;
+        end
+        else begin
+            rank_order$235 = 1'b0;
+        end
+        lt$235 = b_valid$14 & rank_order$235;
+        if (14 < 12) begin
+            rank_order$236 = (b_rem$14 < b_rem$12) | ((b_rem$14 == b_rem$12) & (b_id$14 < b_id$12));
+        end
+        else if (14 > 12) begin
+            rank_order$236 = ~rank_order$206;
+        end
+        else begin
+            rank_order$236 = 1'b0;
+        end
+        lt$236 = b_valid$14 & rank_order$236;
+        if (14 < 13) begin
+            rank_order$237 = (b_rem$14 < b_rem$13) | ((b_rem$14 == b_rem$13) & (b_id$14 < b_id$13));
+        end
+        else if (14 > 13) begin
+            rank_order$237 = ~rank_order$222;
+        end
+        else begin
+            rank_order$237 = 1'b0;
+        end
+        lt$237 = b_valid$14 & rank_order$237;
+        if (14 < 14) begin
+            rank_order$238 = (b_rem$14 < b_rem$14) | ((b_rem$14 == b_rem$14) & (b_id$14 < b_id$14));
+        end
+        else if (14 > 14) begin
+            rank_order$238 = ~rank_order$238;
+        end
+        else begin
+            rank_order$238 = 1'b0;
+        end
+        lt$238 = b_valid$14 & rank_order$238;
+        if (14 < 15) begin
+            rank_order$239 = (b_rem$14 < b_rem$15) | ((b_rem$14 == b_rem$15) & (b_id$14 < b_id$15));
+        end
+        else if (14 > 15) begin
+            rank_order$239 = ~rank_order$254;
+        end
+        else begin
+            rank_order$239 = 1'b0;
+        end
+        lt$239 = b_valid$14 & rank_order$239;
+        if (15 < 0) begin
+            rank_order$240 = (b_rem$15 < b_rem$0) | ((b_rem$15 == b_rem$0) & (b_id$15 < b_id$0));
+        end
+        else if (15 > 0) begin
+            rank_order$240 = ~rank_order$15;
+        end
+        else begin
+            rank_order$240 = 1'b0;
+        end
+        lt$240 = b_valid$15 & rank_order$240;
+        if (15 < 1) begin
+            rank_order$241 = (b_rem$15 < b_rem$1) | ((b_rem$15 == b_rem$1) & (b_id$15 < b_id$1));
+        end
+        else if (15 > 1) begin
+            rank_order$241 = ~rank_order$31;
+        end
+        else begin
+            rank_order$241 = 1'b0;
+        end
+        lt$241 = b_valid$15 & rank_order$241;
+        if (15 < 2) begin
+            rank_order$242 = (b_rem$15 < b_rem$2) | ((b_rem$15 == b_rem$2) & (b_id$15 < b_id$2));
+        end
+        else if (15 > 2) begin
+            rank_order$242 = ~rank_order$47;
+        end
+        else begin
+            rank_order$242 = 1'b0;
+        end
+        lt$242 = b_valid$15 & rank_order$242;
+        if (15 < 3) begin
+            rank_order$243 = (b_rem$15 < b_rem$3) | ((b_rem$15 == b_rem$3) & (b_id$15 < b_id$3));
+        end
+        else if (15 > 3) begin
+            rank_order$243 = ~rank_order$63;
+        end
+        else begin
+            rank_order$243 = 1'b0;
+        end
+        lt$243 = b_valid$15 & rank_order$243;
+        if (15 < 4) begin
+            rank_order$244 = (b_rem$15 < b_rem$4) | ((b_rem$15 == b_rem$4) & (b_id$15 < b_id$4));
+        end
+        else if (15 > 4) begin
+            rank_order$244 = ~rank_order$79;
+        end
+        else begin
+            rank_order$244 = 1'b0;
+        end
+        lt$244 = b_valid$15 & rank_order$244;
+        if (15 < 5) begin
+            rank_order$245 = (b_rem$15 < b_rem$5) | ((b_rem$15 == b_rem$5) & (b_id$15 < b_id$5));
+        end
+        else if (15 > 5) begin
+            rank_order$245 = ~rank_order$95;
+        end
+        else begin
+            rank_order$245 = 1'b0;
+        end
+        lt$245 = b_valid$15 & rank_order$245;
+        if (15 < 6) begin
+            rank_order$246 = (b_rem$15 < b_rem$6) | ((b_rem$15 == b_rem$6) & (b_id$15 < b_id$6));
+        end
+        else if (15 > 6) begin
+            rank_order$246 = ~rank_order$111;
+        end
+        else begin
+            rank_order$246 = 1'b0;
+        end
+        lt$246 = b_valid$15 & rank_order$246;
+        if (15 < 7) begin
+            rank_order$247 = (b_rem$15 < b_rem$7) | ((b_rem$15 == b_rem$7) & (b_id$15 < b_id$7));
+        end
+        else if (15 > 7) begin
+            rank_order$247 = ~rank_order$127;
+        end
+        else begin
+            rank_order$247 = 1'b0;
+        end
+        lt$247 = b_valid$15 & rank_order$247;
+        if (15 < 8) begin
+            rank_order$248 = (b_rem$15 < b_rem$8) | ((b_rem$15 == b_rem$8) & (b_id$15 < b_id$8));
+        end
+        else if (15 > 8) begin
+            rank_order$248 = ~rank_order$143;
+        end
+        else begin
+            rank_order$248 = 1'b0;
+        end
+        lt$248 = b_valid$15 & rank_order$248;
+        if (15 < 9) begin
+            rank_order$249 = (b_rem$15 < b_rem$9) | ((b_rem$15 == b_rem$9) & (b_id$15 < b_id$9));
+        end
+        else if (15 > 9) begin
+            rank_order$249 = ~rank_order$159;
+        end
+        else begin
+            rank_order$249 = 1'b0;
+        end
+        lt$249 = b_valid$15 & rank_order$249;
+        if (15 < 10) begin
+            rank_order$250 = (b_rem$15 < b_rem$10) | ((b_rem$15 == b_rem$10) & (b_id$15 < b_id$10));
+        end
+        else if (15 > 10) begin
+            rank_order$250 = ~rank_order$175;
+        end
+        else begin
+            rank_order$250 = 1'b0;
+        end
+        lt$250 = b_valid$15 & rank_order$250;
+        if (15 < 11) begin
+            rank_order$251 = (b_rem$15 < b_rem$11) | ((b_rem$15 == b_rem$11) & (b_id$15 < b_id$11));
+        end
+        else if (15 > 11) begin
+            rank_order$251 = ~rank_order$191;
+        end
+        else begin
+            rank_order$251 = 1'b0;
+        end
+        lt$251 = b_valid$15 & rank_order$251;
+        if (15 < 12) begin
+            rank_order$252 = (b_rem$15 < b_rem$12) | ((b_rem$15 == b_rem$12) & (b_id$15 < b_id$12));
+        end
+        else if (15 > 12) begin
+            rank_order$252 = ~rank_order$207;
+        end
+        else begin
+            rank_order$252 = 1'b0;
+        end
+        lt$252 = b_valid$15 & rank_order$252;
+        if (15 < 13) begin
+            rank_order$253 = (b_rem$15 < b_rem$13) | ((b_rem$15 == b_rem$13) & (b_id$15 < b_id$13));
+        end
+        else if (15 > 13) begin
+            rank_order$253 = ~rank_order$223;
+        end
+        else begin
+            rank_order$253 = 1'b0;
+        end
+        lt$253 = b_valid$15 & rank_order$253;
+        if (15 < 14) begin
+            rank_order$254 = (b_rem$15 < b_rem$14) | ((b_rem$15 == b_rem$14) & (b_id$15 < b_id$14));
+        end
+        else if (15 > 14) begin
+            rank_order$254 = ~rank_order$239;
+        end
+        else begin
+            rank_order$254 = 1'b0;
+        end
+        lt$254 = b_valid$15 & rank_order$254;
+        if (15 < 15) begin
+            rank_order$255 = (b_rem$15 < b_rem$15) | ((b_rem$15 == b_rem$15) & (b_id$15 < b_id$15));
+        end
+        else if (15 > 15) begin
+            rank_order$255 = ~rank_order$255;
+        end
+        else begin
+            rank_order$255 = 1'b0;
+        end
+        lt$255 = b_valid$15 & rank_order$255;
         room$0 = b_total$0 - b_recv$0;
         offset$0 = b_recv$0 + cfg_rtt_pkts;
         if ((b_recv$0 >= b_total$0) | (cfg_rtt_pkts >= room$0)) begin
             offset$0 = b_total$0;
         end
         below_reach$0 = (cfg_rtt_pkts > (~b_recv$0)) | (b_granted$0 < (b_recv$0 + cfg_rtt_pkts));
-        pos_chain$0 = 32'h0;
-        pos_chain$1 = pos_chain$0;
-        if (lt$0) begin
-            pos_chain$1 = pos_chain$0 + 32'h1;
-        end
-        pos_chain$2 = pos_chain$1;
-        if (lt$16) begin
-            pos_chain$2 = pos_chain$1 + 32'h1;
-        end
-        pos_chain$3 = pos_chain$2;
-        if (lt$32) begin
-            pos_chain$3 = pos_chain$2 + 32'h1;
-        end
-        pos_chain$4 = pos_chain$3;
-        if (lt$48) begin
-            pos_chain$4 = pos_chain$3 + 32'h1;
-        end
-        pos_chain$5 = pos_chain$4;
-        if (lt$64) begin
-            pos_chain$5 = pos_chain$4 + 32'h1;
-        end
-        pos_chain$6 = pos_chain$5;
-        if (lt$80) begin
-            pos_chain$6 = pos_chain$5 + 32'h1;
-        end
-        pos_chain$7 = pos_chain$6;
-        if (lt$96) begin
-            pos_chain$7 = pos_chain$6 + 32'h1;
-        end
-        pos_chain$8 = pos_chain$7;
-        if (lt$112) begin
-            pos_chain$8 = pos_chain$7 + 32'h1;
-        end
-        pos_chain$9 = pos_chain$8;
-        if (lt$128) begin
-            pos_chain$9 = pos_chain$8 + 32'h1;
-        end
-        pos_chain$10 = pos_chain$9;
-        if (lt$144) begin
-            pos_chain$10 = pos_chain$9 + 32'h1;
-        end
-        pos_chain$11 = pos_chain$10;
-        if (lt$160) begin
-            pos_chain$11 = pos_chain$10 + 32'h1;
-        end
-        pos_chain$12 = pos_chain$11;
-        if (lt$176) begin
-            pos_chain$12 = pos_chain$11 + 32'h1;
-        end
-        pos_chain$13 = pos_chain$12;
-        if (lt$192) begin
-            pos_chain$13 = pos_chain$12 + 32'h1;
-        end
-        pos_chain$14 = pos_chain$13;
-        if (lt$208) begin
-            pos_chain$14 = pos_chain$13 + 32'h1;
-        end
-        pos_chain$15 = pos_chain$14;
-        if (lt$224) begin
-            pos_chain$15 = pos_chain$14 + 32'h1;
-        end
-        pos_chain$16 = pos_chain$15;
-        if (lt$240) begin
-            pos_chain$16 = pos_chain$15 + 32'h1;
-        end
-        grantable$0 = ((b_valid$0 & (k_all | (pos_chain$16 < k_low))) & (b_granted$0 < b_total$0)) & below_reach$0;
+        before_chain$0 = 32'h0;
+        before_chain$1 = (before_chain$0 & ~(1 << (0)) | ((lt$0) << (0)));
+        before_chain$2 = (before_chain$1 & ~(1 << (1)) | ((lt$16) << (1)));
+        before_chain$3 = (before_chain$2 & ~(1 << (2)) | ((lt$32) << (2)));
+        before_chain$4 = (before_chain$3 & ~(1 << (3)) | ((lt$48) << (3)));
+        before_chain$5 = (before_chain$4 & ~(1 << (4)) | ((lt$64) << (4)));
+        before_chain$6 = (before_chain$5 & ~(1 << (5)) | ((lt$80) << (5)));
+        before_chain$7 = (before_chain$6 & ~(1 << (6)) | ((lt$96) << (6)));
+        before_chain$8 = (before_chain$7 & ~(1 << (7)) | ((lt$112) << (7)));
+        before_chain$9 = (before_chain$8 & ~(1 << (8)) | ((lt$128) << (8)));
+        before_chain$10 = (before_chain$9 & ~(1 << (9)) | ((lt$144) << (9)));
+        before_chain$11 = (before_chain$10 & ~(1 << (10)) | ((lt$160) << (10)));
+        before_chain$12 = (before_chain$11 & ~(1 << (11)) | ((lt$176) << (11)));
+        before_chain$13 = (before_chain$12 & ~(1 << (12)) | ((lt$192) << (12)));
+        before_chain$14 = (before_chain$13 & ~(1 << (13)) | ((lt$208) << (13)));
+        before_chain$15 = (before_chain$14 & ~(1 << (14)) | ((lt$224) << (14)));
+        before_chain$16 = (before_chain$15 & ~(1 << (15)) | ((lt$240) << (15)));
+        position$0$bitmap = before_chain$16;
+        grantable$0 = ((b_valid$0 & (k_all | (position$0$count < ((k_low) & 5'h1f)))) & (b_granted$0 < b_total$0)) & below_reach$0;
         room$1 = b_total$1 - b_recv$1;
         offset$1 = b_recv$1 + cfg_rtt_pkts;
         if ((b_recv$1 >= b_total$1) | (cfg_rtt_pkts >= room$1)) begin
             offset$1 = b_total$1;
         end
         below_reach$1 = (cfg_rtt_pkts > (~b_recv$1)) | (b_granted$1 < (b_recv$1 + cfg_rtt_pkts));
-        pos_chain$17 = 32'h0;
-        pos_chain$18 = pos_chain$17;
-        if (lt$1) begin
-            pos_chain$18 = pos_chain$17 + 32'h1;
-        end
-        pos_chain$19 = pos_chain$18;
-        if (lt$17) begin
-            pos_chain$19 = pos_chain$18 + 32'h1;
-        end
-        pos_chain$20 = pos_chain$19;
-        if (lt$33) begin
-            pos_chain$20 = pos_chain$19 + 32'h1;
-        end
-        pos_chain$21 = pos_chain$20;
-        if (lt$49) begin
-            pos_chain$21 = pos_chain$20 + 32'h1;
-        end
-        pos_chain$22 = pos_chain$21;
-        if (lt$65) begin
-            pos_chain$22 = pos_chain$21 + 32'h1;
-        end
-        pos_chain$23 = pos_chain$22;
-        if (lt$81) begin
-            pos_chain$23 = pos_chain$22 + 32'h1;
-        end
-        pos_chain$24 = pos_chain$23;
-        if (lt$97) begin
-            pos_chain$24 = pos_chain$23 + 32'h1;
-        end
-        pos_chain$25 = pos_chain$24;
-        if (lt$113) begin
-            pos_chain$25 = pos_chain$24 + 32'h1;
-        end
-        pos_chain$26 = pos_chain$25;
-        if (lt$129) begin
-            pos_chain$26 = pos_chain$25 + 32'h1;
-        end
-        pos_chain$27 = pos_chain$26;
-        if (lt$145) begin
-            pos_chain$27 = pos_chain$26 + 32'h1;
-        end
-        pos_chain$28 = pos_chain$27;
-        if (lt$161) begin
-            pos_chain$28 = pos_chain$27 + 32'h1;
-        end
-        pos_chain$29 = pos_chain$28;
-        if (lt$177) begin
-            pos_chain$29 = pos_chain$28 + 32'h1;
-        end
-        pos_chain$30 = pos_chain$29;
-        if (lt$193) begin
-            pos_chain$30 = pos_chain$29 + 32'h1;
-        end
-        pos_chain$31 = pos_chain$30;
-        if (lt$209) begin
-            pos_chain$31 = pos_chain$30 + 32'h1;
-        end
-        pos_chain$32 = pos_chain$31;
-        if (lt$225) begin
-            pos_chain$32 = pos_chain$31 + 32'h1;
-        end
-        pos_chain$33 = pos_chain$32;
-        if (lt$241) begin
-            pos_chain$33 = pos_chain$32 + 32'h1;
-        end
-        grantable$1 = ((b_valid$1 & (k_all | (pos_chain$33 < k_low))) & (b_granted$1 < b_total$1)) & below_reach$1;
+        before_chain$17 = 32'h0;
+        before_chain$18 = (before_chain$17 & ~(1 << (0)) | ((lt$1) << (0)));
+        before_chain$19 = (before_chain$18 & ~(1 << (1)) | ((lt$17) << (1)));
+        before_chain$20 = (before_chain$19 & ~(1 << (2)) | ((lt$33) << (2)));
+        before_chain$21 = (before_chain$20 & ~(1 << (3)) | ((lt$49) << (3)));
+        before_chain$22 = (before_chain$21 & ~(1 << (4)) | ((lt$65) << (4)));
+        before_chain$23 = (before_chain$22 & ~(1 << (5)) | ((lt$81) << (5)));
+        before_chain$24 = (before_chain$23 & ~(1 << (6)) | ((lt$97) << (6)));
+        before_chain$25 = (before_chain$24 & ~(1 << (7)) | ((lt$113) << (7)));
+        before_chain$26 = (before_chain$25 & ~(1 << (8)) | ((lt$129) << (8)));
+        before_chain$27 = (before_chain$26 & ~(1 << (9)) | ((lt$145) << (9)));
+        before_chain$28 = (before_chain$27 & ~(1 << (10)) | ((lt$161) << (10)));
+        before_chain$29 = (before_chain$28 & ~(1 << (11)) | ((lt$177) << (11)));
+        before_chain$30 = (before_chain$29 & ~(1 << (12)) | ((lt$193) << (12)));
+        before_chain$31 = (before_chain$30 & ~(1 << (13)) | ((lt$209) << (13)));
+        before_chain$32 = (before_chain$31 & ~(1 << (14)) | ((lt$225) << (14)));
+        before_chain$33 = (before_chain$32 & ~(1 << (15)) | ((lt$241) << (15)));
+        position$1$bitmap = before_chain$33;
+        grantable$1 = ((b_valid$1 & (k_all | (position$1$count < ((k_low) & 5'h1f)))) & (b_granted$1 < b_total$1)) & below_reach$1;
         room$2 = b_total$2 - b_recv$2;
         offset$2 = b_recv$2 + cfg_rtt_pkts;
         if ((b_recv$2 >= b_total$2) | (cfg_rtt_pkts >= room$2)) begin
             offset$2 = b_total$2;
         end
         below_reach$2 = (cfg_rtt_pkts > (~b_recv$2)) | (b_granted$2 < (b_recv$2 + cfg_rtt_pkts));
-        pos_chain$34 = 32'h0;
-        pos_chain$35 = pos_chain$34;
-        if (lt$2) begin
-            pos_chain$35 = pos_chain$34 + 32'h1;
-        end
-        pos_chain$36 = pos_chain$35;
-        if (lt$18) begin
-            pos_chain$36 = pos_chain$35 + 32'h1;
-        end
-        pos_chain$37 = pos_chain$36;
-        if (lt$34) begin
-            pos_chain$37 = pos_chain$36 + 32'h1;
-        end
-        pos_chain$38 = pos_chain$37;
-        if (lt$50) begin
-            pos_chain$38 = pos_chain$37 + 32'h1;
-        end
-        pos_chain$39 = pos_chain$38;
-        if (lt$66) begin
-            pos_chain$39 = pos_chain$38 + 32'h1;
-        end
-        pos_chain$40 = pos_chain$39;
-        if (lt$82) begin
-            pos_chain$40 = pos_chain$39 + 32'h1;
-        end
-        pos_chain$41 = pos_chain$40;
-        if (lt$98) begin
-            pos_chain$41 = pos_chain$40 + 32'h1;
-        end
-        pos_chain$42 = pos_chain$41;
-        if (lt$114) begin
-            pos_chain$42 = pos_chain$41 + 32'h1;
-        end
-        pos_chain$43 = pos_chain$42;
-        if (lt$130) begin
-            pos_chain$43 = pos_chain$42 + 32'h1;
-        end
-        pos_chain$44 = pos_chain$43;
-        if (lt$146) begin
-            pos_chain$44 = pos_chain$43 + 32'h1;
-        end
-        pos_chain$45 = pos_chain$44;
-        if (lt$162) begin
-            pos_chain$45 = pos_chain$44 + 32'h1;
-        end
-        pos_chain$46 = pos_chain$45;
-        if (lt$178) begin
-            pos_chain$46 = pos_chain$45 + 32'h1;
-        end
-        pos_chain$47 = pos_chain$46;
-        if (lt$194) begin
-            pos_chain$47 = pos_chain$46 + 32'h1;
-        end
-        pos_chain$48 = pos_chain$47;
-        if (lt$210) begin
-            pos_chain$48 = pos_chain$47 + 32'h1;
-        end
-        pos_chain$49 = pos_chain$48;
-        if (lt$226) begin
-            pos_chain$49 = pos_chain$48 + 32'h1;
-        end
-        pos_chain$50 = pos_chain$49;
-        if (lt$242) begin
-            pos_chain$50 = pos_chain$49 + 32'h1;
-        end
-        grantable$2 = ((b_valid$2 & (k_all | (pos_chain$50 < k_low))) & (b_granted$2 < b_total$2)) & below_reach$2;
+        before_chain$34 = 32'h0;
+        before_chain$35 = (before_chain$34 & ~(1 << (0)) | ((lt$2) << (0)));
+        before_chain$36 = (before_chain$35 & ~(1 << (1)) | ((lt$18) << (1)));
+        before_chain$37 = (before_chain$36 & ~(1 << (2)) | ((lt$34) << (2)));
+        before_chain$38 = (before_chain$37 & ~(1 << (3)) | ((lt$50) << (3)));
+        before_chain$39 = (before_chain$38 & ~(1 << (4)) | ((lt$66) << (4)));
+        before_chain$40 = (before_chain$39 & ~(1 << (5)) | ((lt$82) << (5)));
+        before_chain$41 = (before_chain$40 & ~(1 << (6)) | ((lt$98) << (6)));
+        before_chain$42 = (before_chain$41 & ~(1 << (7)) | ((lt$114) << (7)));
+        before_chain$43 = (before_chain$42 & ~(1 << (8)) | ((lt$130) << (8)));
+        before_chain$44 = (before_chain$43 & ~(1 << (9)) | ((lt$146) << (9)));
+        before_chain$45 = (before_chain$44 & ~(1 << (10)) | ((lt$162) << (10)));
+        before_chain$46 = (before_chain$45 & ~(1 << (11)) | ((lt$178) << (11)));
+        before_chain$47 = (before_chain$46 & ~(1 << (12)) | ((lt$194) << (12)));
+        before_chain$48 = (before_chain$47 & ~(1 << (13)) | ((lt$210) << (13)));
+        before_chain$49 = (before_chain$48 & ~(1 << (14)) | ((lt$226) << (14)));
+        before_chain$50 = (before_chain$49 & ~(1 << (15)) | ((lt$242) << (15)));
+        position$2$bitmap = before_chain$50;
+        grantable$2 = ((b_valid$2 & (k_all | (position$2$count < ((k_low) & 5'h1f)))) & (b_granted$2 < b_total$2)) & below_reach$2;
         room$3 = b_total$3 - b_recv$3;
         offset$3 = b_recv$3 + cfg_rtt_pkts;
         if ((b_recv$3 >= b_total$3) | (cfg_rtt_pkts >= room$3)) begin
             offset$3 = b_total$3;
         end
         below_reach$3 = (cfg_rtt_pkts > (~b_recv$3)) | (b_granted$3 < (b_recv$3 + cfg_rtt_pkts));
-        pos_chain$51 = 32'h0;
-        pos_chain$52 = pos_chain$51;
-        if (lt$3) begin
-            pos_chain$52 = pos_chain$51 + 32'h1;
-        end
-        pos_chain$53 = pos_chain$52;
-        if (lt$19) begin
-            pos_chain$53 = pos_chain$52 + 32'h1;
-        end
-        pos_chain$54 = pos_chain$53;
-        if (lt$35) begin
-            pos_chain$54 = pos_chain$53 + 32'h1;
-        end
-        pos_chain$55 = pos_chain$54;
-        if (lt$51) begin
-            pos_chain$55 = pos_chain$54 + 32'h1;
-        end
-        pos_chain$56 = pos_chain$55;
-        if (lt$67) begin
-            pos_chain$56 = pos_chain$55 + 32'h1;
-        end
-        pos_chain$57 = pos_chain$56;
-        if (lt$83) begin
-            pos_chain$57 = pos_chain$56 + 32'h1;
-        end
-        pos_chain$58 = pos_chain$57;
-        if (lt$99) begin
-            pos_chain$58 = pos_chain$57 + 32'h1;
-        end
-        pos_chain$59 = pos_chain$58;
-        if (lt$115) begin
-            pos_chain$59 = pos_chain$58 + 32'h1;
-        end
-        pos_chain$60 = pos_chain$59;
-        if (lt$131) begin
-            pos_chain$60 = pos_chain$59 + 32'h1;
-        end
-        pos_chain$61 = pos_chain$60;
-        if (lt$147) begin
-            pos_chain$61 = pos_chain$60 + 32'h1;
-        end
-        pos_chain$62 = pos_chain$61;
-        if (lt$163) begin
-            pos_chain$62 = pos_chain$61 + 32'h1;
-        end
-        pos_chain$63 = pos_chain$62;
-        if (lt$179) begin
-            pos_chain$63 = pos_chain$62 + 32'h1;
-        end
-        pos_chain$64 = pos_chain$63;
-        if (lt$195) begin
-            pos_chain$64 = pos_chain$63 + 32'h1;
-        end
-        pos_chain$65 = pos_chain$64;
-        if (lt$211) begin
-            pos_chain$65 = pos_chain$64 + 32'h1;
-        end
-        pos_chain$66 = pos_chain$65;
-        if (lt$227) begin
-            pos_chain$66 = pos_chain$65 + 32'h1;
-        end
-        pos_chain$67 = pos_chain$66;
-        if (lt$243) begin
-            pos_chain$67 = pos_chain$66 + 32'h1;
-        end
-        grantable$3 = ((b_valid$3 & (k_all | (pos_chain$67 < k_low))) & (b_granted$3 < b_total$3)) & below_reach$3;
+        before_chain$51 = 32'h0;
+        before_chain$52 = (before_chain$51 & ~(1 << (0)) | ((lt$3) << (0)));
+        before_chain$53 = (before_chain$52 & ~(1 << (1)) | ((lt$19) << (1)));
+        before_chain$54 = (before_chain$53 & ~(1 << (2)) | ((lt$35) << (2)));
+        before_chain$55 = (before_chain$54 & ~(1 << (3)) | ((lt$51) << (3)));
+        before_chain$56 = (before_chain$55 & ~(1 << (4)) | ((lt$67) << (4)));
+        before_chain$57 = (before_chain$56 & ~(1 << (5)) | ((lt$83) << (5)));
+        before_chain$58 = (before_chain$57 & ~(1 << (6)) | ((lt$99) << (6)));
+        before_chain$59 = (before_chain$58 & ~(1 << (7)) | ((lt$115) << (7)));
+        before_chain$60 = (before_chain$59 & ~(1 << (8)) | ((lt$131) << (8)));
+        before_chain$61 = (before_chain$60 & ~(1 << (9)) | ((lt$147) << (9)));
+        before_chain$62 = (before_chain$61 & ~(1 << (10)) | ((lt$163) << (10)));
+        before_chain$63 = (before_chain$62 & ~(1 << (11)) | ((lt$179) << (11)));
+        before_chain$64 = (before_chain$63 & ~(1 << (12)) | ((lt$195) << (12)));
+        before_chain$65 = (before_chain$64 & ~(1 << (13)) | ((lt$211) << (13)));
+        before_chain$66 = (before_chain$65 & ~(1 << (14)) | ((lt$227) << (14)));
+        before_chain$67 = (before_chain$66 & ~(1 << (15)) | ((lt$243) << (15)));
+        position$3$bitmap = before_chain$67;
+        grantable$3 = ((b_valid$3 & (k_all | (position$3$count < ((k_low) & 5'h1f)))) & (b_granted$3 < b_total$3)) & below_reach$3;
         room$4 = b_total$4 - b_recv$4;
         offset$4 = b_recv$4 + cfg_rtt_pkts;
         if ((b_recv$4 >= b_total$4) | (cfg_rtt_pkts >= room$4)) begin
             offset$4 = b_total$4;
         end
         below_reach$4 = (cfg_rtt_pkts > (~b_recv$4)) | (b_granted$4 < (b_recv$4 + cfg_rtt_pkts));
-        pos_chain$68 = 32'h0;
-        pos_chain$69 = pos_chain$68;
-        if (lt$4) begin
-            pos_chain$69 = pos_chain$68 + 32'h1;
-        end
-        pos_chain$70 = pos_chain$69;
-        if (lt$20) begin
-            pos_chain$70 = pos_chain$69 + 32'h1;
-        end
-        pos_chain$71 = pos_chain$70;
-        if (lt$36) begin
-            pos_chain$71 = pos_chain$70 + 32'h1;
-        end
-        pos_chain$72 = pos_chain$71;
-        if (lt$52) begin
-            pos_chain$72 = pos_chain$71 + 32'h1;
-        end
-        pos_chain$73 = pos_chain$72;
-        if (lt$68) begin
-            pos_chain$73 = pos_chain$72 + 32'h1;
-        end
-        pos_chain$74 = pos_chain$73;
-        if (lt$84) begin
-            pos_chain$74 = pos_chain$73 + 32'h1;
-        end
-        pos_chain$75 = pos_chain$74;
-        if (lt$100) begin
-            pos_chain$75 = pos_chain$74 + 32'h1;
-        end
-        pos_chain$76 = pos_chain$75;
-        if (lt$116) begin
-            pos_chain$76 = pos_chain$75 + 32'h1;
-        end
-        pos_chain$77 = pos_chain$76;
-        if (lt$132) begin
-            pos_chain$77 = pos_chain$76 + 32'h1;
-        end
-        pos_chain$78 = pos_chain$77;
-        if (lt$148) begin
-            pos_chain$78 = pos_chain$77 + 32'h1;
-        end
-        pos_chain$79 = pos_chain$78;
-        if (lt$164) begin
-            pos_chain$79 = pos_chain$78 + 32'h1;
-        end
-        pos_chain$80 = pos_chain$79;
-        if (lt$180) begin
-            pos_chain$80 = pos_chain$79 + 32'h1;
-        end
-        pos_chain$81 = pos_chain$80;
-        if (lt$196) begin
-            pos_chain$81 = pos_chain$80 + 32'h1;
-        end
-        pos_chain$82 = pos_chain$81;
-        if (lt$212) begin
-            pos_chain$82 = pos_chain$81 + 32'h1;
-        end
-        pos_chain$83 = pos_chain$82;
-        if (lt$228) begin
-            pos_chain$83 = pos_chain$82 + 32'h1;
-        end
-        pos_chain$84 = pos_chain$83;
-        if (lt$244) begin
-            pos_chain$84 = pos_chain$83 + 32'h1;
-        end
-        grantable$4 = ((b_valid$4 & (k_all | (pos_chain$84 < k_low))) & (b_granted$4 < b_total$4)) & below_reach$4;
+        before_chain$68 = 32'h0;
+        before_chain$69 = (before_chain$68 & ~(1 << (0)) | ((lt$4) << (0)));
+        before_chain$70 = (before_chain$69 & ~(1 << (1)) | ((lt$20) << (1)));
+        before_chain$71 = (before_chain$70 & ~(1 << (2)) | ((lt$36) << (2)));
+        before_chain$72 = (before_chain$71 & ~(1 << (3)) | ((lt$52) << (3)));
+        before_chain$73 = (before_chain$72 & ~(1 << (4)) | ((lt$68) << (4)));
+        before_chain$74 = (before_chain$73 & ~(1 << (5)) | ((lt$84) << (5)));
+        before_chain$75 = (before_chain$74 & ~(1 << (6)) | ((lt$100) << (6)));
+        before_chain$76 = (before_chain$75 & ~(1 << (7)) | ((lt$116) << (7)));
+        before_chain$77 = (before_chain$76 & ~(1 << (8)) | ((lt$132) << (8)));
+        before_chain$78 = (before_chain$77 & ~(1 << (9)) | ((lt$148) << (9)));
+        before_chain$79 = (before_chain$78 & ~(1 << (10)) | ((lt$164) << (10)));
+        before_chain$80 = (before_chain$79 & ~(1 << (11)) | ((lt$180) << (11)));
+        before_chain$81 = (before_chain$80 & ~(1 << (12)) | ((lt$196) << (12)));
+        before_chain$82 = (before_chain$81 & ~(1 << (13)) | ((lt$212) << (13)));
+        before_chain$83 = (before_chain$82 & ~(1 << (14)) | ((lt$228) << (14)));
+        before_chain$84 = (before_chain$83 & ~(1 << (15)) | ((lt$244) << (15)));
+        position$4$bitmap = before_chain$84;
+        grantable$4 = ((b_valid$4 & (k_all | (position$4$count < ((k_low) & 5'h1f)))) & (b_granted$4 < b_total$4)) & below_reach$4;
         room$5 = b_total$5 - b_recv$5;
         offset$5 = b_recv$5 + cfg_rtt_pkts;
         if ((b_recv$5 >= b_total$5) | (cfg_rtt_pkts >= room$5)) begin
             offset$5 = b_total$5;
         end
         below_reach$5 = (cfg_rtt_pkts > (~b_recv$5)) | (b_granted$5 < (b_recv$5 + cfg_rtt_pkts));
-        pos_chain$85 = 32'h0;
-        pos_chain$86 = pos_chain$85;
-        if (lt$5) begin
-            pos_chain$86 = pos_chain$85 + 32'h1;
-        end
-        pos_chain$87 = pos_chain$86;
-        if (lt$21) begin
-            pos_chain$87 = pos_chain$86 + 32'h1;
-        end
-        pos_chain$88 = pos_chain$87;
-        if (lt$37) begin
-            pos_chain$88 = pos_chain$87 + 32'h1;
-        end
-        pos_chain$89 = pos_chain$88;
-        if (lt$53) begin
-            pos_chain$89 = pos_chain$88 + 32'h1;
-        end
-        pos_chain$90 = pos_chain$89;
-        if (lt$69) begin
-            pos_chain$90 = pos_chain$89 + 32'h1;
-        end
-        pos_chain$91 = pos_chain$90;
-        if (lt$85) begin
-            pos_chain$91 = pos_chain$90 + 32'h1;
-        end
-        pos_chain$92 = pos_chain$91;
-        if (lt$101) begin
-            pos_chain$92 = pos_chain$91 + 32'h1;
-        end
-        pos_chain$93 = pos_chain$92;
-        if (lt$117) begin
-            pos_chain$93 = pos_chain$92 + 32'h1;
-        end
-        pos_chain$94 = pos_chain$93;
-        if (lt$133) begin
-            pos_chain$94 = pos_chain$93 + 32'h1;
-        end
-        pos_chain$95 = pos_chain$94;
-        if (lt$149) begin
-            pos_chain$95 = pos_chain$94 + 32'h1;
-        end
-        pos_chain$96 = pos_chain$95;
-        if (lt$165) begin
-            pos_chain$96 = pos_chain$95 + 32'h1;
-        end
-        pos_chain$97 = pos_chain$96;
-        if (lt$181) begin
-            pos_chain$97 = pos_chain$96 + 32'h1;
-        end
-        pos_chain$98 = pos_chain$97;
-        if (lt$197) begin
-            pos_chain$98 = pos_chain$97 + 32'h1;
-        end
-        pos_chain$99 = pos_chain$98;
-        if (lt$213) begin
-            pos_chain$99 = pos_chain$98 + 32'h1;
-        end
-        pos_chain$100 = pos_chain$99;
-        if (lt$229) begin
-            pos_chain$100 = pos_chain$99 + 32'h1;
-        end
-        pos_chain$101 = pos_chain$100;
-        if (lt$245) begin
-            pos_chain$101 = pos_chain$100 + 32'h1;
-        end
-        grantable$5 = ((b_valid$5 & (k_all | (pos_chain$101 < k_low))) & (b_granted$5 < b_total$5)) & below_reach$5;
+        before_chain$85 = 32'h0;
+        before_chain$86 = (before_chain$85 & ~(1 << (0)) | ((lt$5) << (0)));
+        before_chain$87 = (before_chain$86 & ~(1 << (1)) | ((lt$21) << (1)));
+        before_chain$88 = (before_chain$87 & ~(1 << (2)) | ((lt$37) << (2)));
+        before_chain$89 = (before_chain$88 & ~(1 << (3)) | ((lt$53) << (3)));
+        before_chain$90 = (before_chain$89 & ~(1 << (4)) | ((lt$69) << (4)));
+        before_chain$91 = (before_chain$90 & ~(1 << (5)) | ((lt$85) << (5)));
+        before_chain$92 = (before_chain$91 & ~(1 << (6)) | ((lt$101) << (6)));
+        before_chain$93 = (before_chain$92 & ~(1 << (7)) | ((lt$117) << (7)));
+        before_chain$94 = (before_chain$93 & ~(1 << (8)) | ((lt$133) << (8)));
+        before_chain$95 = (before_chain$94 & ~(1 << (9)) | ((lt$149) << (9)));
+        before_chain$96 = (before_chain$95 & ~(1 << (10)) | ((lt$165) << (10)));
+        before_chain$97 = (before_chain$96 & ~(1 << (11)) | ((lt$181) << (11)));
+        before_chain$98 = (before_chain$97 & ~(1 << (12)) | ((lt$197) << (12)));
+        before_chain$99 = (before_chain$98 & ~(1 << (13)) | ((lt$213) << (13)));
+        before_chain$100 = (before_chain$99 & ~(1 << (14)) | ((lt$229) << (14)));
+        before_chain$101 = (before_chain$100 & ~(1 << (15)) | ((lt$245) << (15)));
+        position$5$bitmap = before_chain$101;
+        grantable$5 = ((b_valid$5 & (k_all | (position$5$count < ((k_low) & 5'h1f)))) & (b_granted$5 < b_total$5)) & below_reach$5;
         room$6 = b_total$6 - b_recv$6;
         offset$6 = b_recv$6 + cfg_rtt_pkts;
         if ((b_recv$6 >= b_total$6) | (cfg_rtt_pkts >= room$6)) begin
             offset$6 = b_total$6;
         end
         below_reach$6 = (cfg_rtt_pkts > (~b_recv$6)) | (b_granted$6 < (b_recv$6 + cfg_rtt_pkts));
-        pos_chain$102 = 32'h0;
-        pos_chain$103 = pos_chain$102;
-        if (lt$6) begin
-            pos_chain$103 = pos_chain$102 + 32'h1;
-        end
-        pos_chain$104 = pos_chain$103;
-        if (lt$22) begin
-            pos_chain$104 = pos_chain$103 + 32'h1;
-        end
-        pos_chain$105 = pos_chain$104;
-        if (lt$38) begin
-            pos_chain$105 = pos_chain$104 + 32'h1;
-        end
-        pos_chain$106 = pos_chain$105;
-        if (lt$54) begin
-            pos_chain$106 = pos_chain$105 + 32'h1;
-        end
-        pos_chain$107 = pos_chain$106;
-        if (lt$70) begin
-            pos_chain$107 = pos_chain$106 + 32'h1;
-        end
-        pos_chain$108 = pos_chain$107;
-        if (lt$86) begin
-            pos_chain$108 = pos_chain$107 + 32'h1;
-        end
-        pos_chain$109 = pos_chain$108;
-        if (lt$102) begin
-            pos_chain$109 = pos_chain$108 + 32'h1;
-        end
-        pos_chain$110 = pos_chain$109;
-        if (lt$118) begin
-            pos_chain$110 = pos_chain$109 + 32'h1;
-        end
-        pos_chain$111 = pos_chain$110;
-        if (lt$134) begin
-            pos_chain$111 = pos_chain$110 + 32'h1;
-        end
-        pos_chain$112 = pos_chain$111;
-        if (lt$150) begin
-            pos_chain$112 = pos_chain$111 + 32'h1;
-        end
-        pos_chain$113 = pos_chain$112;
-        if (lt$166) begin
-            pos_chain$113 = pos_chain$112 + 32'h1;
-        end
-        pos_chain$114 = pos_chain$113;
-        if (lt$182) begin
-            pos_chain$114 = pos_chain$113 + 32'h1;
-        end
-        pos_chain$115 = pos_chain$114;
-        if (lt$198) begin
-            pos_chain$115 = pos_chain$114 + 32'h1;
-        end
-        pos_chain$116 = pos_chain$115;
-        if (lt$214) begin
-            pos_chain$116 = pos_chain$115 + 32'h1;
-        end
-        pos_chain$117 = pos_chain$116;
-        if (lt$230) begin
-            pos_chain$117 = pos_chain$116 + 32'h1;
-        end
-        pos_chain$118 = pos_chain$117;
-        if (lt$246) begin
-            pos_chain$118 = pos_chain$117 + 32'h1;
-        end
-        grantable$6 = ((b_valid$6 & (k_all | (pos_chain$118 < k_low))) & (b_granted$6 < b_total$6)) & below_reach$6;
+        before_chain$102 = 32'h0;
+        before_chain$103 = (before_chain$102 & ~(1 << (0)) | ((lt$6) << (0)));
+        before_chain$104 = (before_chain$103 & ~(1 << (1)) | ((lt$22) << (1)));
+        before_chain$105 = (before_chain$104 & ~(1 << (2)) | ((lt$38) << (2)));
+        before_chain$106 = (before_chain$105 & ~(1 << (3)) | ((lt$54) << (3)));
+        before_chain$107 = (before_chain$106 & ~(1 << (4)) | ((lt$70) << (4)));
+        before_chain$108 = (before_chain$107 & ~(1 << (5)) | ((lt$86) << (5)));
+        before_chain$109 = (before_chain$108 & ~(1 << (6)) | ((lt$102) << (6)));
+        before_chain$110 = (before_chain$109 & ~(1 << (7)) | ((lt$118) << (7)));
+        before_chain$111 = (before_chain$110 & ~(1 << (8)) | ((lt$134) << (8)));
+        before_chain$112 = (before_chain$111 & ~(1 << (9)) | ((lt$150) << (9)));
+        before_chain$113 = (before_chain$112 & ~(1 << (10)) | ((lt$166) << (10)));
+        before_chain$114 = (before_chain$113 & ~(1 << (11)) | ((lt$182) << (11)));
+        before_chain$115 = (before_chain$114 & ~(1 << (12)) | ((lt$198) << (12)));
+        before_chain$116 = (before_chain$115 & ~(1 << (13)) | ((lt$214) << (13)));
+        before_chain$117 = (before_chain$116 & ~(1 << (14)) | ((lt$230) << (14)));
+        before_chain$118 = (before_chain$117 & ~(1 << (15)) | ((lt$246) << (15)));
+        position$6$bitmap = before_chain$118;
+        grantable$6 = ((b_valid$6 & (k_all | (position$6$count < ((k_low) & 5'h1f)))) & (b_granted$6 < b_total$6)) & below_reach$6;
         room$7 = b_total$7 - b_recv$7;
         offset$7 = b_recv$7 + cfg_rtt_pkts;
         if ((b_recv$7 >= b_total$7) | (cfg_rtt_pkts >= room$7)) begin
             offset$7 = b_total$7;
         end
         below_reach$7 = (cfg_rtt_pkts > (~b_recv$7)) | (b_granted$7 < (b_recv$7 + cfg_rtt_pkts));
-        pos_chain$119 = 32'h0;
-        pos_chain$120 = pos_chain$119;
-        if (lt$7) begin
-            pos_chain$120 = pos_chain$119 + 32'h1;
-        end
-        pos_chain$121 = pos_chain$120;
-        if (lt$23) begin
-            pos_chain$121 = pos_chain$120 + 32'h1;
-        end
-        pos_chain$122 = pos_chain$121;
-        if (lt$39) begin
-            pos_chain$122 = pos_chain$121 + 32'h1;
-        end
-        pos_chain$123 = pos_chain$122;
-        if (lt$55) begin
-            pos_chain$123 = pos_chain$122 + 32'h1;
-        end
-        pos_chain$124 = pos_chain$123;
-        if (lt$71) begin
-            pos_chain$124 = pos_chain$123 + 32'h1;
-        end
-        pos_chain$125 = pos_chain$124;
-        if (lt$87) begin
-            pos_chain$125 = pos_chain$124 + 32'h1;
-        end
-        pos_chain$126 = pos_chain$125;
-        if (lt$103) begin
-            pos_chain$126 = pos_chain$125 + 32'h1;
-        end
-        pos_chain$127 = pos_chain$126;
-        if (lt$119) begin
-            pos_chain$127 = pos_chain$126 + 32'h1;
-        end
-        pos_chain$128 = pos_chain$127;
-        if (lt$135) begin
-            pos_chain$128 = pos_chain$127 + 32'h1;
-        end
-        pos_chain$129 = pos_chain$128;
-        if (lt$151) begin
-            pos_chain$129 = pos_chain$128 + 32'h1;
-        end
-        pos_chain$130 = pos_chain$129;
-        if (lt$167) begin
-            pos_chain$130 = pos_chain$129 + 32'h1;
-        end
-        pos_chain$131 = pos_chain$130;
-        if (lt$183) begin
-            pos_chain$131 = pos_chain$130 + 32'h1;
-        end
-        pos_chain$132 = pos_chain$131;
-        if (lt$199) begin
-            pos_chain$132 = pos_chain$131 + 32'h1;
-        end
-        pos_chain$133 = pos_chain$132;
-        if (lt$215) begin
-            pos_chain$133 = pos_chain$132 + 32'h1;
-        end
-        pos_chain$134 = pos_chain$133;
-        if (lt$231) begin
-            pos_chain$134 = pos_chain$133 + 32'h1;
-        end
-        pos_chain$135 = pos_chain$134;
-        if (lt$247) begin
-            pos_chain$135 = pos_chain$134 + 32'h1;
-        end
-        grantable$7 = ((b_valid$7 & (k_all | (pos_chain$135 < k_low))) & (b_granted$7 < b_total$7)) & below_reach$7;
+        before_chain$119 = 32'h0;
+        before_chain$120 = (before_chain$119 & ~(1 << (0)) | ((lt$7) << (0)));
+        before_chain$121 = (before_chain$120 & ~(1 << (1)) | ((lt$23) << (1)));
+        before_chain$122 = (before_chain$121 & ~(1 << (2)) | ((lt$39) << (2)));
+        before_chain$123 = (before_chain$122 & ~(1 << (3)) | ((lt$55) << (3)));
+        before_chain$124 = (before_chain$123 & ~(1 << (4)) | ((lt$71) << (4)));
+        before_chain$125 = (before_chain$124 & ~(1 << (5)) | ((lt$87) << (5)));
+        before_chain$126 = (before_chain$125 & ~(1 << (6)) | ((lt$103) << (6)));
+        before_chain$127 = (before_chain$126 & ~(1 << (7)) | ((lt$119) << (7)));
+        before_chain$128 = (before_chain$127 & ~(1 << (8)) | ((lt$135) << (8)));
+        before_chain$129 = (before_chain$128 & ~(1 << (9)) | ((lt$151) << (9)));
+        before_chain$130 = (before_chain$129 & ~(1 << (10)) | ((lt$167) << (10)));
+        before_chain$131 = (before_chain$130 & ~(1 << (11)) | ((lt$183) << (11)));
+        before_chain$132 = (before_chain$131 & ~(1 << (12)) | ((lt$199) << (12)));
+        before_chain$133 = (before_chain$132 & ~(1 << (13)) | ((lt$215) << (13)));
+        before_chain$134 = (before_chain$133 & ~(1 << (14)) | ((lt$231) << (14)));
+        before_chain$135 = (before_chain$134 & ~(1 << (15)) | ((lt$247) << (15)));
+        position$7$bitmap = before_chain$135;
+        grantable$7 = ((b_valid$7 & (k_all | (position$7$count < ((k_low) & 5'h1f)))) & (b_granted$7 < b_total$7)) & below_reach$7;
         room$8 = b_total$8 - b_recv$8;
         offset$8 = b_recv$8 + cfg_rtt_pkts;
         if ((b_recv$8 >= b_total$8) | (cfg_rtt_pkts >= room$8)) begin
             offset$8 = b_total$8;
         end
         below_reach$8 = (cfg_rtt_pkts > (~b_recv$8)) | (b_granted$8 < (b_recv$8 + cfg_rtt_pkts));
-        pos_chain$136 = 32'h0;
-        pos_chain$137 = pos_chain$136;
-        if (lt$8) begin
-            pos_chain$137 = pos_chain$136 + 32'h1;
-        end
-        pos_chain$138 = pos_chain$137;
-        if (lt$24) begin
-            pos_chain$138 = pos_chain$137 + 32'h1;
-        end
-        pos_chain$139 = pos_chain$138;
-        if (lt$40) begin
-            pos_chain$139 = pos_chain$138 + 32'h1;
-        end
-        pos_chain$140 = pos_chain$139;
-        if (lt$56) begin
-            pos_chain$140 = pos_chain$139 + 32'h1;
-        end
-        pos_chain$141 = pos_chain$140;
-        if (lt$72) begin
-            pos_chain$141 = pos_chain$140 + 32'h1;
-        end
-        pos_chain$142 = pos_chain$141;
-        if (lt$88) begin
-            pos_chain$142 = pos_chain$141 + 32'h1;
-        end
-        pos_chain$143 = pos_chain$142;
-        if (lt$104) begin
-            pos_chain$143 = pos_chain$142 + 32'h1;
-        end
-        pos_chain$144 = pos_chain$143;
-        if (lt$120) begin
-            pos_chain$144 = pos_chain$143 + 32'h1;
-        end
-        pos_chain$145 = pos_chain$144;
-        if (lt$136) begin
-            pos_chain$145 = pos_chain$144 + 32'h1;
-        end
-        pos_chain$146 = pos_chain$145;
-        if (lt$152) begin
-            pos_chain$146 = pos_chain$145 + 32'h1;
-        end
-        pos_chain$147 = pos_chain$146;
-        if (lt$168) begin
-            pos_chain$147 = pos_chain$146 + 32'h1;
-        end
-        pos_chain$148 = pos_chain$147;
-        if (lt$184) begin
-            pos_chain$148 = pos_chain$147 + 32'h1;
-        end
-        pos_chain$149 = pos_chain$148;
-        if (lt$200) begin
-            pos_chain$149 = pos_chain$148 + 32'h1;
-        end
-        pos_chain$150 = pos_chain$149;
-        if (lt$216) begin
-            pos_chain$150 = pos_chain$149 + 32'h1;
-        end
-        pos_chain$151 = pos_chain$150;
-        if (lt$232) begin
-            pos_chain$151 = pos_chain$150 + 32'h1;
-        end
-        pos_chain$152 = pos_chain$151;
-        if (lt$248) begin
-            pos_chain$152 = pos_chain$151 + 32'h1;
-        end
-        grantable$8 = ((b_valid$8 & (k_all | (pos_chain$152 < k_low))) & (b_granted$8 < b_total$8)) & below_reach$8;
+        before_chain$136 = 32'h0;
+        before_chain$137 = (before_chain$136 & ~(1 << (0)) | ((lt$8) << (0)));
+        before_chain$138 = (before_chain$137 & ~(1 << (1)) | ((lt$24) << (1)));
+        before_chain$139 = (before_chain$138 & ~(1 << (2)) | ((lt$40) << (2)));
+        before_chain$140 = (before_chain$139 & ~(1 << (3)) | ((lt$56) << (3)));
+        before_chain$141 = (before_chain$140 & ~(1 << (4)) | ((lt$72) << (4)));
+        before_chain$142 = (before_chain$141 & ~(1 << (5)) | ((lt$88) << (5)));
+        before_chain$143 = (before_chain$142 & ~(1 << (6)) | ((lt$104) << (6)));
+        before_chain$144 = (before_chain$143 & ~(1 << (7)) | ((lt$120) << (7)));
+        before_chain$145 = (before_chain$144 & ~(1 << (8)) | ((lt$136) << (8)));
+        before_chain$146 = (before_chain$145 & ~(1 << (9)) | ((lt$152) << (9)));
+        before_chain$147 = (before_chain$146 & ~(1 << (10)) | ((lt$168) << (10)));
+        before_chain$148 = (before_chain$147 & ~(1 << (11)) | ((lt$184) << (11)));
+        before_chain$149 = (before_chain$148 & ~(1 << (12)) | ((lt$200) << (12)));
+        before_chain$150 = (before_chain$149 & ~(1 << (13)) | ((lt$216) << (13)));
+        before_chain$151 = (before_chain$150 & ~(1 << (14)) | ((lt$232) << (14)));
+        before_chain$152 = (before_chain$151 & ~(1 << (15)) | ((lt$248) << (15)));
+        position$8$bitmap = before_chain$152;
+        grantable$8 = ((b_valid$8 & (k_all | (position$8$count < ((k_low) & 5'h1f)))) & (b_granted$8 < b_total$8)) & below_reach$8;
         room$9 = b_total$9 - b_recv$9;
         offset$9 = b_recv$9 + cfg_rtt_pkts;
         if ((b_recv$9 >= b_total$9) | (cfg_rtt_pkts >= room$9)) begin
             offset$9 = b_total$9;
         end
         below_reach$9 = (cfg_rtt_pkts > (~b_recv$9)) | (b_granted$9 < (b_recv$9 + cfg_rtt_pkts));
-        pos_chain$153 = 32'h0;
-        pos_chain$154 = pos_chain$153;
-        if (lt$9) begin
-            pos_chain$154 = pos_chain$153 + 32'h1;
-        end
-        pos_chain$155 = pos_chain$154;
-        if (lt$25) begin
-            pos_chain$155 = pos_chain$154 + 32'h1;
-        end
-        pos_chain$156 = pos_chain$155;
-        if (lt$41) begin
-            pos_chain$156 = pos_chain$155 + 32'h1;
-        end
-        pos_chain$157 = pos_chain$156;
-        if (lt$57) begin
-            pos_chain$157 = pos_chain$156 + 32'h1;
-        end
-        pos_chain$158 = pos_chain$157;
-        if (lt$73) begin
-            pos_chain$158 = pos_chain$157 + 32'h1;
-        end
-        pos_chain$159 = pos_chain$158;
-        if (lt$89) begin
-            pos_chain$159 = pos_chain$158 + 32'h1;
-        end
-        pos_chain$160 = pos_chain$159;
-        if (lt$105) begin
-            pos_chain$160 = pos_chain$159 + 32'h1;
-        end
-        pos_chain$161 = pos_chain$160;
-        if (lt$121) begin
-            pos_chain$161 = pos_chain$160 + 32'h1;
-        end
-        pos_chain$162 = pos_chain$161;
-        if (lt$137) begin
-            pos_chain$162 = pos_chain$161 + 32'h1;
-        end
-        pos_chain$163 = pos_chain$162;
-        if (lt$153) begin
-            pos_chain$163 = pos_chain$162 + 32'h1;
-        end
-        pos_chain$164 = pos_chain$163;
-        if (lt$169) begin
-            pos_chain$164 = pos_chain$163 + 32'h1;
-        end
-        pos_chain$165 = pos_chain$164;
-        if (lt$185) begin
-            pos_chain$165 = pos_chain$164 + 32'h1;
-        end
-        pos_chain$166 = pos_chain$165;
-        if (lt$201) begin
-            pos_chain$166 = pos_chain$165 + 32'h1;
-        end
-        pos_chain$167 = pos_chain$166;
-        if (lt$217) begin
-            pos_chain$167 = pos_chain$166 + 32'h1;
-        end
-        pos_chain$168 = pos_chain$167;
-        if (lt$233) begin
-            pos_chain$168 = pos_chain$167 + 32'h1;
-        end
-        pos_chain$169 = pos_chain$168;
-        if (lt$249) begin
-            pos_chain$169 = pos_chain$168 + 32'h1;
-        end
-        grantable$9 = ((b_valid$9 & (k_all | (pos_chain$169 < k_low))) & (b_granted$9 < b_total$9)) & below_reach$9;
+        before_chain$153 = 32'h0;
+        before_chain$154 = (before_chain$153 & ~(1 << (0)) | ((lt$9) << (0)));
+        before_chain$155 = (before_chain$154 & ~(1 << (1)) | ((lt$25) << (1)));
+        before_chain$156 = (before_chain$155 & ~(1 << (2)) | ((lt$41) << (2)));
+        before_chain$157 = (before_chain$156 & ~(1 << (3)) | ((lt$57) << (3)));
+        before_chain$158 = (before_chain$157 & ~(1 << (4)) | ((lt$73) << (4)));
+        before_chain$159 = (before_chain$158 & ~(1 << (5)) | ((lt$89) << (5)));
+        before_chain$160 = (before_chain$159 & ~(1 << (6)) | ((lt$105) << (6)));
+        before_chain$161 = (before_chain$160 & ~(1 << (7)) | ((lt$121) << (7)));
+        before_chain$162 = (before_chain$161 & ~(1 << (8)) | ((lt$137) << (8)));
+        before_chain$163 = (before_chain$162 & ~(1 << (9)) | ((lt$153) << (9)));
+        before_chain$164 = (before_chain$163 & ~(1 << (10)) | ((lt$169) << (10)));
+        before_chain$165 = (before_chain$164 & ~(1 << (11)) | ((lt$185) << (11)));
+        before_chain$166 = (before_chain$165 & ~(1 << (12)) | ((lt$201) << (12)));
+        before_chain$167 = (before_chain$166 & ~(1 << (13)) | ((lt$217) << (13)));
+        before_chain$168 = (before_chain$167 & ~(1 << (14)) | ((lt$233) << (14)));
+        before_chain$169 = (before_chain$168 & ~(1 << (15)) | ((lt$249) << (15)));
+        position$9$bitmap = before_chain$169;
+        grantable$9 = ((b_valid$9 & (k_all | (position$9$count < ((k_low) & 5'h1f)))) & (b_granted$9 < b_total$9)) & below_reach$9;
         room$10 = b_total$10 - b_recv$10;
         offset$10 = b_recv$10 + cfg_rtt_pkts;
         if ((b_recv$10 >= b_total$10) | (cfg_rtt_pkts >= room$10)) begin
             offset$10 = b_total$10;
         end
         below_reach$10 = (cfg_rtt_pkts > (~b_recv$10)) | (b_granted$10 < (b_recv$10 + cfg_rtt_pkts));
-        pos_chain$170 = 32'h0;
-        pos_chain$171 = pos_chain$170;
-        if (lt$10) begin
-            pos_chain$171 = pos_chain$170 + 32'h1;
-        end
-        pos_chain$172 = pos_chain$171;
-        if (lt$26) begin
-            pos_chain$172 = pos_chain$171 + 32'h1;
-        end
-        pos_chain$173 = pos_chain$172;
-        if (lt$42) begin
-            pos_chain$173 = pos_chain$172 + 32'h1;
-        end
-        pos_chain$174 = pos_chain$173;
-        if (lt$58) begin
-            pos_chain$174 = pos_chain$173 + 32'h1;
-        end
-        pos_chain$175 = pos_chain$174;
-        if (lt$74) begin
-            pos_chain$175 = pos_chain$174 + 32'h1;
-        end
-        pos_chain$176 = pos_chain$175;
-        if (lt$90) begin
-            pos_chain$176 = pos_chain$175 + 32'h1;
-        end
-        pos_chain$177 = pos_chain$176;
-        if (lt$106) begin
-            pos_chain$177 = pos_chain$176 + 32'h1;
-        end
-        pos_chain$178 = pos_chain$177;
-        if (lt$122) begin
-            pos_chain$178 = pos_chain$177 + 32'h1;
-        end
-        pos_chain$179 = pos_chain$178;
-        if (lt$138) begin
-            pos_chain$179 = pos_chain$178 + 32'h1;
-        end
-        pos_chain$180 = pos_chain$179;
-        if (lt$154) begin
-            pos_chain$180 = pos_chain$179 + 32'h1;
-        end
-        pos_chain$181 = pos_chain$180;
-        if (lt$170) begin
-            pos_chain$181 = pos_chain$180 + 32'h1;
-        end
-        pos_chain$182 = pos_chain$181;
-        if (lt$186) begin
-            pos_chain$182 = pos_chain$181 + 32'h1;
-        end
-        pos_chain$183 = pos_chain$182;
-        if (lt$202) begin
-            pos_chain$183 = pos_chain$182 + 32'h1;
-        end
-        pos_chain$184 = pos_chain$183;
-        if (lt$218) begin
-            pos_chain$184 = pos_chain$183 + 32'h1;
-        end
-        pos_chain$185 = pos_chain$184;
-        if (lt$234) begin
-            pos_chain$185 = pos_chain$184 + 32'h1;
-        end
-        pos_chain$186 = pos_chain$185;
-        if (lt$250) begin
-            pos_chain$186 = pos_chain$185 + 32'h1;
-        end
-        grantable$10 = ((b_valid$10 & (k_all | (pos_chain$186 < k_low))) & (b_granted$10 < b_total$10)) & below_reach$10;
+        before_chain$170 = 32'h0;
+        before_chain$171 = (before_chain$170 & ~(1 << (0)) | ((lt$10) << (0)));
+        before_chain$172 = (before_chain$171 & ~(1 << (1)) | ((lt$26) << (1)));
+        before_chain$173 = (before_chain$172 & ~(1 << (2)) | ((lt$42) << (2)));
+        before_chain$174 = (before_chain$173 & ~(1 << (3)) | ((lt$58) << (3)));
+        before_chain$175 = (before_chain$174 & ~(1 << (4)) | ((lt$74) << (4)));
+        before_chain$176 = (before_chain$175 & ~(1 << (5)) | ((lt$90) << (5)));
+        before_chain$177 = (before_chain$176 & ~(1 << (6)) | ((lt$106) << (6)));
+        before_chain$178 = (before_chain$177 & ~(1 << (7)) | ((lt$122) << (7)));
+        before_chain$179 = (before_chain$178 & ~(1 << (8)) | ((lt$138) << (8)));
+        before_chain$180 = (before_chain$179 & ~(1 << (9)) | ((lt$154) << (9)));
+        before_chain$181 = (before_chain$180 & ~(1 << (10)) | ((lt$170) << (10)));
+        before_chain$182 = (before_chain$181 & ~(1 << (11)) | ((lt$186) << (11)));
+        before_chain$183 = (before_chain$182 & ~(1 << (12)) | ((lt$202) << (12)));
+        before_chain$184 = (before_chain$183 & ~(1 << (13)) | ((lt$218) << (13)));
+        before_chain$185 = (before_chain$184 & ~(1 << (14)) | ((lt$234) << (14)));
+        before_chain$186 = (before_chain$185 & ~(1 << (15)) | ((lt$250) << (15)));
+        position$10$bitmap = before_chain$186;
+        grantable$10 = ((b_valid$10 & (k_all | (position$10$count < ((k_low) & 5'h1f)))) & (b_granted$10 < b_total$10)) & below_reach$10;
         room$11 = b_total$11 - b_recv$11;
         offset$11 = b_recv$11 + cfg_rtt_pkts;
         if ((b_recv$11 >= b_total$11) | (cfg_rtt_pkts >= room$11)) begin
             offset$11 = b_total$11;
         end
         below_reach$11 = (cfg_rtt_pkts > (~b_recv$11)) | (b_granted$11 < (b_recv$11 + cfg_rtt_pkts));
-        pos_chain$187 = 32'h0;
-        pos_chain$188 = pos_chain$187;
-        if (lt$11) begin
-            pos_chain$188 = pos_chain$187 + 32'h1;
-        end
-        pos_chain$189 = pos_chain$188;
-        if (lt$27) begin
-            pos_chain$189 = pos_chain$188 + 32'h1;
-        end
-        pos_chain$190 = pos_chain$189;
-        if (lt$43) begin
-            pos_chain$190 = pos_chain$189 + 32'h1;
-        end
-        pos_chain$191 = pos_chain$190;
-        if (lt$59) begin
-            pos_chain$191 = pos_chain$190 + 32'h1;
-        end
-        pos_chain$192 = pos_chain$191;
-        if (lt$75) begin
-            pos_chain$192 = pos_chain$191 + 32'h1;
-        end
-        pos_chain$193 = pos_chain$192;
-        if (lt$91) begin
-            pos_chain$193 = pos_chain$192 + 32'h1;
-        end
-        pos_chain$194 = pos_chain$193;
-        if (lt$107) begin
-            pos_chain$194 = pos_chain$193 + 32'h1;
-        end
-        pos_chain$195 = pos_chain$194;
-        if (lt$123) begin
-            pos_chain$195 = pos_chain$194 + 32'h1;
-        end
-        pos_chain$196 = pos_chain$195;
-        if (lt$139) begin
-            pos_chain$196 = pos_chain$195 + 32'h1;
-        end
-        pos_chain$197 = pos_chain$196;
-        if (lt$155) begin
-            pos_chain$197 = pos_chain$196 + 32'h1;
-        end
-        pos_chain$198 = pos_chain$197;
-        if (lt$171) begin
-            pos_chain$198 = pos_chain$197 + 32'h1;
-        end
-        pos_chain$199 = pos_chain$198;
-        if (lt$187) begin
-            pos_chain$199 = pos_chain$198 + 32'h1;
-        end
-        pos_chain$200 = pos_chain$199;
-        if (lt$203) begin
-            pos_chain$200 = pos_chain$199 + 32'h1;
-        end
-        pos_chain$201 = pos_chain$200;
-        if (lt$219) begin
-            pos_chain$201 = pos_chain$200 + 32'h1;
-        end
-        pos_chain$202 = pos_chain$201;
-        if (lt$235) begin
-            pos_chain$202 = pos_chain$201 + 32'h1;
-        end
-        pos_chain$203 = pos_chain$202;
-        if (lt$251) begin
-            pos_chain$203 = pos_chain$202 + 32'h1;
-        end
-        grantable$11 = ((b_valid$11 & (k_all | (pos_chain$203 < k_low))) & (b_granted$11 < b_total$11)) & below_reach$11;
+        before_chain$187 = 32'h0;
+        before_chain$188 = (before_chain$187 & ~(1 << (0)) | ((lt$11) << (0)));
+        before_chain$189 = (before_chain$188 & ~(1 << (1)) | ((lt$27) << (1)));
+        before_chain$190 = (before_chain$189 & ~(1 << (2)) | ((lt$43) << (2)));
+        before_chain$191 = (before_chain$190 & ~(1 << (3)) | ((lt$59) << (3)));
+        before_chain$192 = (before_chain$191 & ~(1 << (4)) | ((lt$75) << (4)));
+        before_chain$193 = (before_chain$192 & ~(1 << (5)) | ((lt$91) << (5)));
+        before_chain$194 = (before_chain$193 & ~(1 << (6)) | ((lt$107) << (6)));
+        before_chain$195 = (before_chain$194 & ~(1 << (7)) | ((lt$123) << (7)));
+        before_chain$196 = (before_chain$195 & ~(1 << (8)) | ((lt$139) << (8)));
+        before_chain$197 = (before_chain$196 & ~(1 << (9)) | ((lt$155) << (9)));
+        before_chain$198 = (before_chain$197 & ~(1 << (10)) | ((lt$171) << (10)));
+        before_chain$199 = (before_chain$198 & ~(1 << (11)) | ((lt$187) << (11)));
+        before_chain$200 = (before_chain$199 & ~(1 << (12)) | ((lt$203) << (12)));
+        before_chain$201 = (before_chain$200 & ~(1 << (13)) | ((lt$219) << (13)));
+        before_chain$202 = (before_chain$201 & ~(1 << (14)) | ((lt$235) << (14)));
+        before_chain$203 = (before_chain$202 & ~(1 << (15)) | ((lt$251) << (15)));
+        position$11$bitmap = before_chain$203;
+        grantable$11 = ((b_valid$11 & (k_all | (position$11$count < ((k_low) & 5'h1f)))) & (b_granted$11 < b_total$11)) & below_reach$11;
         room$12 = b_total$12 - b_recv$12;
         offset$12 = b_recv$12 + cfg_rtt_pkts;
         if ((b_recv$12 >= b_total$12) | (cfg_rtt_pkts >= room$12)) begin
             offset$12 = b_total$12;
         end
         below_reach$12 = (cfg_rtt_pkts > (~b_recv$12)) | (b_granted$12 < (b_recv$12 + cfg_rtt_pkts));
-        pos_chain$204 = 32'h0;
-        pos_chain$205 = pos_chain$204;
-        if (lt$12) begin
-            pos_chain$205 = pos_chain$204 + 32'h1;
-        end
-        pos_chain$206 = pos_chain$205;
-        if (lt$28) begin
-            pos_chain$206 = pos_chain$205 + 32'h1;
-        end
-        pos_chain$207 = pos_chain$206;
-        if (lt$44) begin
-            pos_chain$207 = pos_chain$206 + 32'h1;
-        end
-        pos_chain$208 = pos_chain$207;
-        if (lt$60) begin
-            pos_chain$208 = pos_chain$207 + 32'h1;
-        end
-        pos_chain$209 = pos_chain$208;
-        if (lt$76) begin
-            pos_chain$209 = pos_chain$208 + 32'h1;
-        end
-        pos_chain$210 = pos_chain$209;
-        if (lt$92) begin
-            pos_chain$210 = pos_chain$209 + 32'h1;
-        end
-        pos_chain$211 = pos_chain$210;
-        if (lt$108) begin
-            pos_chain$211 = pos_chain$210 + 32'h1;
-        end
-        pos_chain$212 = pos_chain$211;
-        if (lt$124) begin
-            pos_chain$212 = pos_chain$211 + 32'h1;
-        end
-        pos_chain$213 = pos_chain$212;
-        if (lt$140) begin
-            pos_chain$213 = pos_chain$212 + 32'h1;
-        end
-        pos_chain$214 = pos_chain$213;
-        if (lt$156) begin
-            pos_chain$214 = pos_chain$213 + 32'h1;
-        end
-        pos_chain$215 = pos_chain$214;
-        if (lt$172) begin
-            pos_chain$215 = pos_chain$214 + 32'h1;
-        end
-        pos_chain$216 = pos_chain$215;
-        if (lt$188) begin
-            pos_chain$216 = pos_chain$215 + 32'h1;
-        end
-        pos_chain$217 = pos_chain$216;
-        if (lt$204) begin
-            pos_chain$217 = pos_chain$216 + 32'h1;
-        end
-        pos_chain$218 = pos_chain$217;
-        if (lt$220) begin
-            pos_chain$218 = pos_chain$217 + 32'h1;
-        end
-        pos_chain$219 = pos_chain$218;
-        if (lt$236) begin
-            pos_chain$219 = pos_chain$218 + 32'h1;
-        end
-        pos_chain$220 = pos_chain$219;
-        if (lt$252) begin
-            pos_chain$220 = pos_chain$219 + 32'h1;
-        end
-        grantable$12 = ((b_valid$12 & (k_all | (pos_chain$220 < k_low))) & (b_granted$12 < b_total$12)) & below_reach$12;
+        before_chain$204 = 32'h0;
+        before_chain$205 = (before_chain$204 & ~(1 << (0)) | ((lt$12) << (0)));
+        before_chain$206 = (before_chain$205 & ~(1 << (1)) | ((lt$28) << (1)));
+        before_chain$207 = (before_chain$206 & ~(1 << (2)) | ((lt$44) << (2)));
+        before_chain$208 = (before_chain$207 & ~(1 << (3)) | ((lt$60) << (3)));
+        before_chain$209 = (before_chain$208 & ~(1 << (4)) | ((lt$76) << (4)));
+        before_chain$210 = (before_chain$209 & ~(1 << (5)) | ((lt$92) << (5)));
+        before_chain$211 = (before_chain$210 & ~(1 << (6)) | ((lt$108) << (6)));
+        before_chain$212 = (before_chain$211 & ~(1 << (7)) | ((lt$124) << (7)));
+        before_chain$213 = (before_chain$212 & ~(1 << (8)) | ((lt$140) << (8)));
+        before_chain$214 = (before_chain$213 & ~(1 << (9)) | ((lt$156) << (9)));
+        before_chain$215 = (before_chain$214 & ~(1 << (10)) | ((lt$172) << (10)));
+        before_chain$216 = (before_chain$215 & ~(1 << (11)) | ((lt$188) << (11)));
+        before_chain$217 = (before_chain$216 & ~(1 << (12)) | ((lt$204) << (12)));
+        before_chain$218 = (before_chain$217 & ~(1 << (13)) | ((lt$220) << (13)));
+        before_chain$219 = (before_chain$218 & ~(1 << (14)) | ((lt$236) << (14)));
+        before_chain$220 = (before_chain$219 & ~(1 << (15)) | ((lt$252) << (15)));
+        position$12$bitmap = before_chain$220;
+        grantable$12 = ((b_valid$12 & (k_all | (position$12$count < ((k_low) & 5'h1f)))) & (b_granted$12 < b_total$12)) & below_reach$12;
         room$13 = b_total$13 - b_recv$13;
         offset$13 = b_recv$13 + cfg_rtt_pkts;
         if ((b_recv$13 >= b_total$13) | (cfg_rtt_pkts >= room$13)) begin
             offset$13 = b_total$13;
         end
         below_reach$13 = (cfg_rtt_pkts > (~b_recv$13)) | (b_granted$13 < (b_recv$13 + cfg_rtt_pkts));
-        pos_chain$221 = 32'h0;
-        pos_chain$222 = pos_chain$221;
-        if (lt$13) begin
-            pos_chain$222 = pos_chain$221 + 32'h1;
-        end
-        pos_chain$223 = pos_chain$222;
-        if (lt$29) begin
-            pos_chain$223 = pos_chain$222 + 32'h1;
-        end
-        pos_chain$224 = pos_chain$223;
-        if (lt$45) begin
-            pos_chain$224 = pos_chain$223 + 32'h1;
-        end
-        pos_chain$225 = pos_chain$224;
-        if (lt$61) begin
-            pos_chain$225 = pos_chain$224 + 32'h1;
-        end
-        pos_chain$226 = pos_chain$225;
-        if (lt$77) begin
-            pos_chain$226 = pos_chain$225 + 32'h1;
-        end
-        pos_chain$227 = pos_chain$226;
-        if (lt$93) begin
-            pos_chain$227 = pos_chain$226 + 32'h1;
-        end
-        pos_chain$228 = pos_chain$227;
-        if (lt$109) begin
-            pos_chain$228 = pos_chain$227 + 32'h1;
-        end
-        pos_chain$229 = pos_chain$228;
-        if (lt$125) begin
-            pos_chain$229 = pos_chain$228 + 32'h1;
-        end
-        pos_chain$230 = pos_chain$229;
-        if (lt$141) begin
-            pos_chain$230 = pos_chain$229 + 32'h1;
-        end
-        pos_chain$231 = pos_chain$230;
-        if (lt$157) begin
-            pos_chain$231 = pos_chain$230 + 32'h1;
-        end
-        pos_chain$232 = pos_chain$231;
-        if (lt$173) begin
-            pos_chain$232 = pos_chain$231 + 32'h1;
-        end
-        pos_chain$233 = pos_chain$232;
-        if (lt$189) begin
-            pos_chain$233 = pos_chain$232 + 32'h1;
-        end
-        pos_chain$234 = pos_chain$233;
-        if (lt$205) begin
-            pos_chain$234 = pos_chain$233 + 32'h1;
-        end
-        pos_chain$235 = pos_chain$234;
-        if (lt$221) begin
-            pos_chain$235 = pos_chain$234 + 32'h1;
-        end
-        pos_chain$236 = pos_chain$235;
-        if (lt$237) begin
-            pos_chain$236 = pos_chain$235 + 32'h1;
-        end
-        pos_chain$237 = pos_chain$236;
-        if (lt$253) begin
-            pos_chain$237 = pos_chain$236 + 32'h1;
-        end
-        grantable$13 = ((b_valid$13 & (k_all | (pos_chain$237 < k_low))) & (b_granted$13 < b_total$13)) & below_reach$13;
+        before_chain$221 = 32'h0;
+        before_chain$222 = (before_chain$221 & ~(1 << (0)) | ((lt$13) << (0)));
+        before_chain$223 = (before_chain$222 & ~(1 << (1)) | ((lt$29) << (1)));
+        before_chain$224 = (before_chain$223 & ~(1 << (2)) | ((lt$45) << (2)));
+        before_chain$225 = (before_chain$224 & ~(1 << (3)) | ((lt$61) << (3)));
+        before_chain$226 = (before_chain$225 & ~(1 << (4)) | ((lt$77) << (4)));
+        before_chain$227 = (before_chain$226 & ~(1 << (5)) | ((lt$93) << (5)));
+        before_chain$228 = (before_chain$227 & ~(1 << (6)) | ((lt$109) << (6)));
+        before_chain$229 = (before_chain$228 & ~(1 << (7)) | ((lt$125) << (7)));
+        before_chain$230 = (before_chain$229 & ~(1 << (8)) | ((lt$141) << (8)));
+        before_chain$231 = (before_chain$230 & ~(1 << (9)) | ((lt$157) << (9)));
+        before_chain$232 = (before_chain$231 & ~(1 << (10)) | ((lt$173) << (10)));
+        before_chain$233 = (before_chain$232 & ~(1 << (11)) | ((lt$189) << (11)));
+        before_chain$234 = (before_chain$233 & ~(1 << (12)) | ((lt$205) << (12)));
+        before_chain$235 = (before_chain$234 & ~(1 << (13)) | ((lt$221) << (13)));
+        before_chain$236 = (before_chain$235 & ~(1 << (14)) | ((lt$237) << (14)));
+        before_chain$237 = (before_chain$236 & ~(1 << (15)) | ((lt$253) << (15)));
+        position$13$bitmap = before_chain$237;
+        grantable$13 = ((b_valid$13 & (k_all | (position$13$count < ((k_low) & 5'h1f)))) & (b_granted$13 < b_total$13)) & below_reach$13;
         room$14 = b_total$14 - b_recv$14;
         offset$14 = b_recv$14 + cfg_rtt_pkts;
         if ((b_recv$14 >= b_total$14) | (cfg_rtt_pkts >= room$14)) begin
             offset$14 = b_total$14;
         end
         below_reach$14 = (cfg_rtt_pkts > (~b_recv$14)) | (b_granted$14 < (b_recv$14 + cfg_rtt_pkts));
-        pos_chain$238 = 32'h0;
-        pos_chain$239 = pos_chain$238;
-        if (lt$14) begin
-            pos_chain$239 = pos_chain$238 + 32'h1;
-        end
-        pos_chain$240 = pos_chain$239;
-        if (lt$30) begin
-            pos_chain$240 = pos_chain$239 + 32'h1;
-        end
-        pos_chain$241 = pos_chain$240;
-        if (lt$46) begin
-            pos_chain$241 = pos_chain$240 + 32'h1;
-        end
-        pos_chain$242 = pos_chain$241;
-        if (lt$62) begin
-            pos_chain$242 = pos_chain$241 + 32'h1;
-        end
-        pos_chain$243 = pos_chain$242;
-        if (lt$78) begin
-            pos_chain$243 = pos_chain$242 + 32'h1;
-        end
-        pos_chain$244 = pos_chain$243;
-        if (lt$94) begin
-            pos_chain$244 = pos_chain$243 + 32'h1;
-        end
-        pos_chain$245 = pos_chain$244;
-        if (lt$110) begin
-            pos_chain$245 = pos_chain$244 + 32'h1;
-        end
-        pos_chain$246 = pos_chain$245;
-        if (lt$126) begin
-            pos_chain$246 = pos_chain$245 + 32'h1;
-        end
-        pos_chain$247 = pos_chain$246;
-        if (lt$142) begin
-            pos_chain$247 = pos_chain$246 + 32'h1;
-        end
-        pos_chain$248 = pos_chain$247;
-        if (lt$158) begin
-            pos_chain$248 = pos_chain$247 + 32'h1;
-        end
-        pos_chain$249 = pos_chain$248;
-        if (lt$174) begin
-            pos_chain$249 = pos_chain$248 + 32'h1;
-        end
-        pos_chain$250 = pos_chain$249;
-        if (lt$190) begin
-            pos_chain$250 = pos_chain$249 + 32'h1;
-        end
-        pos_chain$251 = pos_chain$250;
-        if (lt$206) begin
-            pos_chain$251 = pos_chain$250 + 32'h1;
-        end
-        pos_chain$252 = pos_chain$251;
-        if (lt$222) begin
-            pos_chain$252 = pos_chain$251 + 32'h1;
-        end
-        pos_chain$253 = pos_chain$252;
-        if (lt$238) begin
-            pos_chain$253 = pos_chain$252 + 32'h1;
-        end
-        pos_chain$254 = pos_chain$253;
-        if (lt$254) begin
-            pos_chain$254 = pos_chain$253 + 32'h1;
-        end
-        grantable$14 = ((b_valid$14 & (k_all | (pos_chain$254 < k_low))) & (b_granted$14 < b_total$14)) & below_reach$14;
+        before_chain$238 = 32'h0;
+        before_chain$239 = (before_chain$238 & ~(1 << (0)) | ((lt$14) << (0)));
+        before_chain$240 = (before_chain$239 & ~(1 << (1)) | ((lt$30) << (1)));
+        before_chain$241 = (before_chain$240 & ~(1 << (2)) | ((lt$46) << (2)));
+        before_chain$242 = (before_chain$241 & ~(1 << (3)) | ((lt$62) << (3)));
+        before_chain$243 = (before_chain$242 & ~(1 << (4)) | ((lt$78) << (4)));
+        before_chain$244 = (before_chain$243 & ~(1 << (5)) | ((lt$94) << (5)));
+        before_chain$245 = (before_chain$244 & ~(1 << (6)) | ((lt$110) << (6)));
+        before_chain$246 = (before_chain$245 & ~(1 << (7)) | ((lt$126) << (7)));
+        before_chain$247 = (before_chain$246 & ~(1 << (8)) | ((lt$142) << (8)));
+        before_chain$248 = (before_chain$247 & ~(1 << (9)) | ((lt$158) << (9)));
+        before_chain$249 = (before_chain$248 & ~(1 << (10)) | ((lt$174) << (10)));
+        before_chain$250 = (before_chain$249 & ~(1 << (11)) | ((lt$190) << (11)));
+        before_chain$251 = (before_chain$250 & ~(1 << (12)) | ((lt$206) << (12)));
+        before_chain$252 = (before_chain$251 & ~(1 << (13)) | ((lt$222) << (13)));
+        before_chain$253 = (before_chain$252 & ~(1 << (14)) | ((lt$238) << (14)));
+        before_chain$254 = (before_chain$253 & ~(1 << (15)) | ((lt$254) << (15)));
+        position$14$bitmap = before_chain$254;
+        grantable$14 = ((b_valid$14 & (k_all | (position$14$count < ((k_low) & 5'h1f)))) & (b_granted$14 < b_total$14)) & below_reach$14;
         room$15 = b_total$15 - b_recv$15;
         offset$15 = b_recv$15 + cfg_rtt_pkts;
         if ((b_recv$15 >= b_total$15) | (cfg_rtt_pkts >= room$15)) begin
             offset$15 = b_total$15;
         end
         below_reach$15 = (cfg_rtt_pkts > (~b_recv$15)) | (b_granted$15 < (b_recv$15 + cfg_rtt_pkts));
-        pos_chain$255 = 32'h0;
-        pos_chain$256 = pos_chain$255;
-        if (lt$15) begin
-            pos_chain$256 = pos_chain$255 + 32'h1;
-        end
-        pos_chain$257 = pos_chain$256;
-        if (lt$31) begin
-            pos_chain$257 = pos_chain$256 + 32'h1;
-        end
-        pos_chain$258 = pos_chain$257;
-        if (lt$47) begin
-            pos_chain$258 = pos_chain$257 + 32'h1;
-        end
-        pos_chain$259 = pos_chain$258;
-        if (lt$63) begin
-            pos_chain$259 = pos_chain$258 + 32'h1;
-        end
-        pos_chain$260 = pos_chain$259;
-        if (lt$79) begin
-            pos_chain$260 = pos_chain$259 + 32'h1;
-        end
-        pos_chain$261 = pos_chain$260;
-        if (lt$95) begin
-            pos_chain$261 = pos_chain$260 + 32'h1;
-        end
-        pos_chain$262 = pos_chain$261;
-        if (lt$111) begin
-            pos_chain$262 = pos_chain$261 + 32'h1;
-        end
-        pos_chain$263 = pos_chain$262;
-        if (lt$127) begin
-            pos_chain$263 = pos_chain$262 + 32'h1;
-        end
-        pos_chain$264 = pos_chain$263;
-        if (lt$143) begin
-            pos_chain$264 = pos_chain$263 + 32'h1;
-        end
-        pos_chain$265 = pos_chain$264;
-        if (lt$159) begin
-            pos_chain$265 = pos_chain$264 + 32'h1;
-        end
-        pos_chain$266 = pos_chain$265;
-        if (lt$175) begin
-            pos_chain$266 = pos_chain$265 + 32'h1;
-        end
-        pos_chain$267 = pos_chain$266;
-        if (lt$191) begin
-            pos_chain$267 = pos_chain$266 + 32'h1;
-        end
-        pos_chain$268 = pos_chain$267;
-        if (lt$207) begin
-            pos_chain$268 = pos_chain$267 + 32'h1;
-        end
-        pos_chain$269 = pos_chain$268;
-        if (lt$223) begin
-            pos_chain$269 = pos_chain$268 + 32'h1;
-        end
-        pos_chain$270 = pos_chain$269;
-        if (lt$239) begin
-            pos_chain$270 = pos_chain$269 + 32'h1;
-        end
-        pos_chain$271 = pos_chain$270;
-        if (lt$255) begin
-            pos_chain$271 = pos_chain$270 + 32'h1;
-        end
-        grantable$15 = ((b_valid$15 & (k_all | (pos_chain$271 < k_low))) & (b_granted$15 < b_total$15)) & below_reach$15;
+        before_chain$255 = 32'h0;
+        before_chain$256 = (before_chain$255 & ~(1 << (0)) | ((lt$15) << (0)));
+        before_chain$257 = (before_chain$256 & ~(1 << (1)) | ((lt$31) << (1)));
+        before_chain$258 = (before_chain$257 & ~(1 << (2)) | ((lt$47) << (2)));
+        before_chain$259 = (before_chain$258 & ~(1 << (3)) | ((lt$63) << (3)));
+        before_chain$260 = (before_chain$259 & ~(1 << (4)) | ((lt$79) << (4)));
+        before_chain$261 = (before_chain$260 & ~(1 << (5)) | ((lt$95) << (5)));
+        before_chain$262 = (before_chain$261 & ~(1 << (6)) | ((lt$111) << (6)));
+        before_chain$263 = (before_chain$262 & ~(1 << (7)) | ((lt$127) << (7)));
+        before_chain$264 = (before_chain$263 & ~(1 << (8)) | ((lt$143) << (8)));
+        before_chain$265 = (before_chain$264 & ~(1 << (9)) | ((lt$159) << (9)));
+        before_chain$266 = (before_chain$265 & ~(1 << (10)) | ((lt$175) << (10)));
+        before_chain$267 = (before_chain$266 & ~(1 << (11)) | ((lt$191) << (11)));
+        before_chain$268 = (before_chain$267 & ~(1 << (12)) | ((lt$207) << (12)));
+        before_chain$269 = (before_chain$268 & ~(1 << (13)) | ((lt$223) << (13)));
+        before_chain$270 = (before_chain$269 & ~(1 << (14)) | ((lt$239) << (14)));
+        before_chain$271 = (before_chain$270 & ~(1 << (15)) | ((lt$255) << (15)));
+        position$15$bitmap = before_chain$271;
+        grantable$15 = ((b_valid$15 & (k_all | (position$15$count < ((k_low) & 5'h1f)))) & (b_granted$15 < b_total$15)) & below_reach$15;
         better_chain$0 = 1'b0;
         better_chain$1 = better_chain$0 | (grantable$0 & lt$0);
         better_chain$2 = better_chain$1 | (grantable$1 & lt$16);
@@ -4870,12 +6827,209 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         leave$15 = chosen$15 & (offset$15 >= b_total$15);
         any_chosen = 1'b0;
         any_leave = 1'b0;
-        chosen_id = 32'h0;
-        s1_res_id$d = 32'h0;
-        s1_res_offset$d = 32'h0;
-        s1_res_position$d = 32'h0;
-        s1_res_received$d = 32'h0;
-        s1_res_total$d = 32'h0;
+        pick_id$0 = 32'h0;
+        pick_offset$0 = 32'h0;
+        pick_position$0 = 32'h0;
+        pick_received$0 = 32'h0;
+        pick_total$0 = 32'h0;
+        pick_id$1 = pick_id$0;
+        pick_offset$1 = pick_offset$0;
+        pick_position$1 = pick_position$0;
+        pick_received$1 = pick_received$0;
+        pick_total$1 = pick_total$0;
+        if (chosen$0) begin
+            pick_id$1 = pick_id$0 | b_id$0;
+            pick_offset$1 = pick_offset$0 | offset$0;
+            pick_position$1 = pick_position$0 | position$0$count[(32'h0)+:(4)];
+            pick_received$1 = pick_received$0 | b_recv$0;
+            pick_total$1 = pick_total$0 | b_total$0;
+        end
+        pick_id$2 = pick_id$1;
+        pick_offset$2 = pick_offset$1;
+        pick_position$2 = pick_position$1;
+        pick_received$2 = pick_received$1;
+        pick_total$2 = pick_total$1;
+        if (chosen$1) begin
+            pick_id$2 = pick_id$1 | b_id$1;
+            pick_offset$2 = pick_offset$1 | offset$1;
+            pick_position$2 = pick_position$1 | position$1$count[(32'h0)+:(4)];
+            pick_received$2 = pick_received$1 | b_recv$1;
+            pick_total$2 = pick_total$1 | b_total$1;
+        end
+        pick_id$3 = pick_id$2;
+        pick_offset$3 = pick_offset$2;
+        pick_position$3 = pick_position$2;
+        pick_received$3 = pick_received$2;
+        pick_total$3 = pick_total$2;
+        if (chosen$2) begin
+            pick_id$3 = pick_id$2 | b_id$2;
+            pick_offset$3 = pick_offset$2 | offset$2;
+            pick_position$3 = pick_position$2 | position$2$count[(32'h0)+:(4)];
+            pick_received$3 = pick_received$2 | b_recv$2;
+            pick_total$3 = pick_total$2 | b_total$2;
+        end
+        pick_id$4 = pick_id$3;
+        pick_offset$4 = pick_offset$3;
+        pick_position$4 = pick_position$3;
+        pick_received$4 = pick_received$3;
+        pick_total$4 = pick_total$3;
+        if (chosen$3) begin
+            pick_id$4 = pick_id$3 | b_id$3;
+            pick_offset$4 = pick_offset$3 | offset$3;
+            pick_position$4 = pick_position$3 | position$3$count[(32'h0)+:(4)];
+            pick_received$4 = pick_received$3 | b_recv$3;
+            pick_total$4 = pick_total$3 | b_total$3;
+        end
+        pick_id$5 = pick_id$4;
+        pick_offset$5 = pick_offset$4;
+        pick_position$5 = pick_position$4;
+        pick_received$5 = pick_received$4;
+        pick_total$5 = pick_total$4;
+        if (chosen$4) begin
+            pick_id$5 = pick_id$4 | b_id$4;
+            pick_offset$5 = pick_offset$4 | offset$4;
+            pick_position$5 = pick_position$4 | position$4$count[(32'h0)+:(4)];
+            pick_received$5 = pick_received$4 | b_recv$4;
+            pick_total$5 = pick_total$4 | b_total$4;
+        end
+        pick_id$6 = pick_id$5;
+        pick_offset$6 = pick_offset$5;
+        pick_position$6 = pick_position$5;
+        pick_received$6 = pick_received$5;
+        pick_total$6 = pick_total$5;
+        if (chosen$5) begin
+            pick_id$6 = pick_id$5 | b_id$5;
+            pick_offset$6 = pick_offset$5 | offset$5;
+            pick_position$6 = pick_position$5 | position$5$count[(32'h0)+:(4)];
+            pick_received$6 = pick_received$5 | b_recv$5;
+            pick_total$6 = pick_total$5 | b_total$5;
+        end
+        pick_id$7 = pick_id$6;
+        pick_offset$7 = pick_offset$6;
+        pick_position$7 = pick_position$6;
+        pick_received$7 = pick_received$6;
+        pick_total$7 = pick_total$6;
+        if (chosen$6) begin
+            pick_id$7 = pick_id$6 | b_id$6;
+            pick_offset$7 = pick_offset$6 | offset$6;
+            pick_position$7 = pick_position$6 | position$6$count[(32'h0)+:(4)];
+            pick_received$7 = pick_received$6 | b_recv$6;
+            pick_total$7 = pick_total$6 | b_total$6;
+        end
+        pick_id$8 = pick_id$7;
+        pick_offset$8 = pick_offset$7;
+        pick_position$8 = pick_position$7;
+        pick_received$8 = pick_received$7;
+        pick_total$8 = pick_total$7;
+        if (chosen$7) begin
+            pick_id$8 = pick_id$7 | b_id$7;
+            pick_offset$8 = pick_offset$7 | offset$7;
+            pick_position$8 = pick_position$7 | position$7$count[(32'h0)+:(4)];
+            pick_received$8 = pick_received$7 | b_recv$7;
+            pick_total$8 = pick_total$7 | b_total$7;
+        end
+        pick_id$9 = pick_id$8;
+        pick_offset$9 = pick_offset$8;
+        pick_position$9 = pick_position$8;
+        pick_received$9 = pick_received$8;
+        pick_total$9 = pick_total$8;
+        if (chosen$8) begin
+            pick_id$9 = pick_id$8 | b_id$8;
+            pick_offset$9 = pick_offset$8 | offset$8;
+            pick_position$9 = pick_position$8 | position$8$count[(32'h0)+:(4)];
+            pick_received$9 = pick_received$8 | b_recv$8;
+            pick_total$9 = pick_total$8 | b_total$8;
+        end
+        pick_id$10 = pick_id$9;
+        pick_offset$10 = pick_offset$9;
+        pick_position$10 = pick_position$9;
+        pick_received$10 = pick_received$9;
+        pick_total$10 = pick_total$9;
+        if (chosen$9) begin
+            pick_id$10 = pick_id$9 | b_id$9;
+            pick_offset$10 = pick_offset$9 | offset$9;
+            pick_position$10 = pick_position$9 | position$9$count[(32'h0)+:(4)];
+            pick_received$10 = pick_received$9 | b_recv$9;
+            pick_total$10 = pick_total$9 | b_total$9;
+        end
+        pick_id$11 = pick_id$10;
+        pick_offset$11 = pick_offset$10;
+        pick_position$11 = pick_position$10;
+        pick_received$11 = pick_received$10;
+        pick_total$11 = pick_total$10;
+        if (chosen$10) begin
+            pick_id$11 = pick_id$10 | b_id$10;
+            pick_offset$11 = pick_offset$10 | offset$10;
+            pick_position$11 = pick_position$10 | position$10$count[(32'h0)+:(4)];
+            pick_received$11 = pick_received$10 | b_recv$10;
+            pick_total$11 = pick_total$10 | b_total$10;
+        end
+        pick_id$12 = pick_id$11;
+        pick_offset$12 = pick_offset$11;
+        pick_position$12 = pick_position$11;
+        pick_received$12 = pick_received$11;
+        pick_total$12 = pick_total$11;
+        if (chosen$11) begin
+            pick_id$12 = pick_id$11 | b_id$11;
+            pick_offset$12 = pick_offset$11 | offset$11;
+            pick_position$12 = pick_position$11 | position$11$count[(32'h0)+:(4)];
+            pick_received$12 = pick_received$11 | b_recv$11;
+            pick_total$12 = pick_total$11 | b_total$11;
+        end
+        pick_id$13 = pick_id$12;
+        pick_offset$13 = pick_offset$12;
+        pick_position$13 = pick_position$12;
+        pick_received$13 = pick_received$12;
+        pick_total$13 = pick_total$12;
+        if (chosen$12) begin
+            pick_id$13 = pick_id$12 | b_id$12;
+            pick_offset$13 = pick_offset$12 | offset$12;
+            pick_position$13 = pick_position$12 | position$12$count[(32'h0)+:(4)];
+            pick_received$13 = pick_received$12 | b_recv$12;
+            pick_total$13 = pick_total$12 | b_total$12;
+        end
+        pick_id$14 = pick_id$13;
+        pick_offset$14 = pick_offset$13;
+        pick_position$14 = pick_position$13;
+        pick_received$14 = pick_received$13;
+        pick_total$14 = pick_total$13;
+        if (chosen$13) begin
+            pick_id$14 = pick_id$13 | b_id$13;
+            pick_offset$14 = pick_offset$13 | offset$13;
+            pick_position$14 = pick_position$13 | position$13$count[(32'h0)+:(4)];
+            pick_received$14 = pick_received$13 | b_recv$13;
+            pick_total$14 = pick_total$13 | b_total$13;
+        end
+        pick_id$15 = pick_id$14;
+        pick_offset$15 = pick_offset$14;
+        pick_position$15 = pick_position$14;
+        pick_received$15 = pick_received$14;
+        pick_total$15 = pick_total$14;
+        if (chosen$14) begin
+            pick_id$15 = pick_id$14 | b_id$14;
+            pick_offset$15 = pick_offset$14 | offset$14;
+            pick_position$15 = pick_position$14 | position$14$count[(32'h0)+:(4)];
+            pick_received$15 = pick_received$14 | b_recv$14;
+            pick_total$15 = pick_total$14 | b_total$14;
+        end
+        pick_id$16 = pick_id$15;
+        pick_offset$16 = pick_offset$15;
+        pick_position$16 = pick_position$15;
+        pick_received$16 = pick_received$15;
+        pick_total$16 = pick_total$15;
+        if (chosen$15) begin
+            pick_id$16 = pick_id$15 | b_id$15;
+            pick_offset$16 = pick_offset$15 | offset$15;
+            pick_position$16 = pick_position$15 | position$15$count[(32'h0)+:(4)];
+            pick_received$16 = pick_received$15 | b_recv$15;
+            pick_total$16 = pick_total$15 | b_total$15;
+        end
+        chosen_id = pick_id$16;
+        s1_res_id$d = pick_id$16;
+        s1_res_offset$d = pick_offset$16;
+        s1_res_position$d = pick_position$16;
+        s1_res_received$d = pick_received$16;
+        s1_res_total$d = pick_total$16;
         e_valid$0$d = b_valid$0 & (~leave$0);
         e_id$0$d = b_id$0;
         e_rem$0$d = b_rem$0;
@@ -4885,12 +7039,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$0) begin
             e_granted$0$d = offset$0;
             any_chosen = 1'b1;
-            chosen_id = b_id$0;
-            s1_res_id$d = b_id$0;
-            s1_res_offset$d = offset$0;
-            s1_res_position$d = pos_chain$16;
-            s1_res_received$d = b_recv$0;
-            s1_res_total$d = b_total$0;
         end
         if (leave$0) begin
             any_leave = 1'b1;
@@ -4904,12 +7052,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$1) begin
             e_granted$1$d = offset$1;
             any_chosen = 1'b1;
-            chosen_id = b_id$1;
-            s1_res_id$d = b_id$1;
-            s1_res_offset$d = offset$1;
-            s1_res_position$d = pos_chain$33;
-            s1_res_received$d = b_recv$1;
-            s1_res_total$d = b_total$1;
         end
         if (leave$1) begin
             any_leave = 1'b1;
@@ -4923,12 +7065,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$2) begin
             e_granted$2$d = offset$2;
             any_chosen = 1'b1;
-            chosen_id = b_id$2;
-            s1_res_id$d = b_id$2;
-            s1_res_offset$d = offset$2;
-            s1_res_position$d = pos_chain$50;
-            s1_res_received$d = b_recv$2;
-            s1_res_total$d = b_total$2;
         end
         if (leave$2) begin
             any_leave = 1'b1;
@@ -4942,12 +7078,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$3) begin
             e_granted$3$d = offset$3;
             any_chosen = 1'b1;
-            chosen_id = b_id$3;
-            s1_res_id$d = b_id$3;
-            s1_res_offset$d = offset$3;
-            s1_res_position$d = pos_chain$67;
-            s1_res_received$d = b_recv$3;
-            s1_res_total$d = b_total$3;
         end
         if (leave$3) begin
             any_leave = 1'b1;
@@ -4961,12 +7091,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$4) begin
             e_granted$4$d = offset$4;
             any_chosen = 1'b1;
-            chosen_id = b_id$4;
-            s1_res_id$d = b_id$4;
-            s1_res_offset$d = offset$4;
-            s1_res_position$d = pos_chain$84;
-            s1_res_received$d = b_recv$4;
-            s1_res_total$d = b_total$4;
         end
         if (leave$4) begin
             any_leave = 1'b1;
@@ -4980,12 +7104,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$5) begin
             e_granted$5$d = offset$5;
             any_chosen = 1'b1;
-            chosen_id = b_id$5;
-            s1_res_id$d = b_id$5;
-            s1_res_offset$d = offset$5;
-            s1_res_position$d = pos_chain$101;
-            s1_res_received$d = b_recv$5;
-            s1_res_total$d = b_total$5;
         end
         if (leave$5) begin
             any_leave = 1'b1;
@@ -4999,12 +7117,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$6) begin
             e_granted$6$d = offset$6;
             any_chosen = 1'b1;
-            chosen_id = b_id$6;
-            s1_res_id$d = b_id$6;
-            s1_res_offset$d = offset$6;
-            s1_res_position$d = pos_chain$118;
-            s1_res_received$d = b_recv$6;
-            s1_res_total$d = b_total$6;
         end
         if (leave$6) begin
             any_leave = 1'b1;
@@ -5018,12 +7130,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$7) begin
             e_granted$7$d = offset$7;
             any_chosen = 1'b1;
-            chosen_id = b_id$7;
-            s1_res_id$d = b_id$7;
-            s1_res_offset$d = offset$7;
-            s1_res_position$d = pos_chain$135;
-            s1_res_received$d = b_recv$7;
-            s1_res_total$d = b_total$7;
         end
         if (leave$7) begin
             any_leave = 1'b1;
@@ -5037,12 +7143,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$8) begin
             e_granted$8$d = offset$8;
             any_chosen = 1'b1;
-            chosen_id = b_id$8;
-            s1_res_id$d = b_id$8;
-            s1_res_offset$d = offset$8;
-            s1_res_position$d = pos_chain$152;
-            s1_res_received$d = b_recv$8;
-            s1_res_total$d = b_total$8;
         end
         if (leave$8) begin
             any_leave = 1'b1;
@@ -5056,12 +7156,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$9) begin
             e_granted$9$d = offset$9;
             any_chosen = 1'b1;
-            chosen_id = b_id$9;
-            s1_res_id$d = b_id$9;
-            s1_res_offset$d = offset$9;
-            s1_res_position$d = pos_chain$169;
-            s1_res_received$d = b_recv$9;
-            s1_res_total$d = b_total$9;
         end
         if (leave$9) begin
             any_leave = 1'b1;
@@ -5075,12 +7169,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$10) begin
             e_granted$10$d = offset$10;
             any_chosen = 1'b1;
-            chosen_id = b_id$10;
-            s1_res_id$d = b_id$10;
-            s1_res_offset$d = offset$10;
-            s1_res_position$d = pos_chain$186;
-            s1_res_received$d = b_recv$10;
-            s1_res_total$d = b_total$10;
         end
         if (leave$10) begin
             any_leave = 1'b1;
@@ -5094,12 +7182,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$11) begin
             e_granted$11$d = offset$11;
             any_chosen = 1'b1;
-            chosen_id = b_id$11;
-            s1_res_id$d = b_id$11;
-            s1_res_offset$d = offset$11;
-            s1_res_position$d = pos_chain$203;
-            s1_res_received$d = b_recv$11;
-            s1_res_total$d = b_total$11;
         end
         if (leave$11) begin
             any_leave = 1'b1;
@@ -5113,12 +7195,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$12) begin
             e_granted$12$d = offset$12;
             any_chosen = 1'b1;
-            chosen_id = b_id$12;
-            s1_res_id$d = b_id$12;
-            s1_res_offset$d = offset$12;
-            s1_res_position$d = pos_chain$220;
-            s1_res_received$d = b_recv$12;
-            s1_res_total$d = b_total$12;
         end
         if (leave$12) begin
             any_leave = 1'b1;
@@ -5132,12 +7208,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$13) begin
             e_granted$13$d = offset$13;
             any_chosen = 1'b1;
-            chosen_id = b_id$13;
-            s1_res_id$d = b_id$13;
-            s1_res_offset$d = offset$13;
-            s1_res_position$d = pos_chain$237;
-            s1_res_received$d = b_recv$13;
-            s1_res_total$d = b_total$13;
         end
         if (leave$13) begin
             any_leave = 1'b1;
@@ -5151,12 +7221,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$14) begin
             e_granted$14$d = offset$14;
             any_chosen = 1'b1;
-            chosen_id = b_id$14;
-            s1_res_id$d = b_id$14;
-            s1_res_offset$d = offset$14;
-            s1_res_position$d = pos_chain$254;
-            s1_res_received$d = b_recv$14;
-            s1_res_total$d = b_total$14;
         end
         if (leave$14) begin
             any_leave = 1'b1;
@@ -5170,12 +7234,6 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         if (chosen$15) begin
             e_granted$15$d = offset$15;
             any_chosen = 1'b1;
-            chosen_id = b_id$15;
-            s1_res_id$d = b_id$15;
-            s1_res_offset$d = offset$15;
-            s1_res_position$d = pos_chain$271;
-            s1_res_received$d = b_recv$15;
-            s1_res_total$d = b_total$15;
         end
         if (leave$15) begin
             any_leave = 1'b1;
@@ -5209,6 +7267,7 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         p1_valid$d = pop_start;
         p2_valid$d = p1_valid$q;
         p2_id$d = p1_id;
+        p2_queued$d = queued_b[p1_id];
         popped_mask$index = p1_id;
         popped_mask$enable = p1_valid$q;
         in_fifo_a = in_fifo$q & (~popped_mask$onehot);
@@ -5275,7 +7334,8 @@ module nt_nic_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_v
         grants_count = grants$q;
         fifo_enters_count = fifo_enters$q;
         skipped_arrivals_count = skipped$q;
-        occupancy = occ_chain$16;
+        occupancy_count$bitmap = valid_chain$16;
+        occupancy = occupancy_count$count;
         fifo_level = fifo_count$q;
         if (reset) begin
             e_valid$0$d = 1'b0;
@@ -7436,6 +9496,42 @@ module nt_nic_16_priority_scheduler$loaded_mask(index,enable,onehot);
 endmodule // nt_nic_16_priority_scheduler$loaded_mask
 
 
+module nt_nic_16_priority_scheduler$occupancy_count(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$occupancy_count
+
+
 module nt_nic_16_priority_scheduler$op_mask(index,enable,onehot);
 
     // Module arguments
@@ -7491,6 +9587,25 @@ module nt_nic_16_priority_scheduler$p2_id(d,q,clock);
 endmodule // nt_nic_16_priority_scheduler$p2_id
 
 
+module nt_nic_16_priority_scheduler$p2_queued(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_priority_scheduler$p2_queued
+
+
 module nt_nic_16_priority_scheduler$p2_valid(d,q,clock);
 
     // Module arguments
@@ -7525,6 +9640,582 @@ module nt_nic_16_priority_scheduler$popped_mask(index,enable,onehot);
        end
     end
 endmodule // nt_nic_16_priority_scheduler$popped_mask
+
+
+module nt_nic_16_priority_scheduler$position$0(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$0
+
+
+module nt_nic_16_priority_scheduler$position$1(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$1
+
+
+module nt_nic_16_priority_scheduler$position$10(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$10
+
+
+module nt_nic_16_priority_scheduler$position$11(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$11
+
+
+module nt_nic_16_priority_scheduler$position$12(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$12
+
+
+module nt_nic_16_priority_scheduler$position$13(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$13
+
+
+module nt_nic_16_priority_scheduler$position$14(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$14
+
+
+module nt_nic_16_priority_scheduler$position$15(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$15
+
+
+module nt_nic_16_priority_scheduler$position$2(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$2
+
+
+module nt_nic_16_priority_scheduler$position$3(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$3
+
+
+module nt_nic_16_priority_scheduler$position$4(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$4
+
+
+module nt_nic_16_priority_scheduler$position$5(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$5
+
+
+module nt_nic_16_priority_scheduler$position$6(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$6
+
+
+module nt_nic_16_priority_scheduler$position$7(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$7
+
+
+module nt_nic_16_priority_scheduler$position$8(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$8
+
+
+module nt_nic_16_priority_scheduler$position$9(bitmap,count);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  [4:0] count;
+
+    // Constant declarations
+    localparam  mask_pairs = 16'h5555;
+    localparam  mask_nibbles = 16'h3333;
+    localparam  mask_bytes = 16'hf0f;
+    localparam  mask_halfwords = 16'hff;
+    localparam  mask_words = 16'hffff;
+    localparam  mask_dwords = 16'hffff;
+
+    // Local signals
+    reg  [15:0] sum_pairs;
+    reg  [15:0] sum_nibbles;
+    reg  [15:0] sum_bytes;
+    reg  [15:0] sum_halfwords;
+    reg  [15:0] sum_words;
+    reg  [15:0] sum_dwords;
+
+    // Update code
+    always @(*) begin
+        sum_pairs = (bitmap & mask_pairs) + ((bitmap >> 32'h1) & mask_pairs);
+        sum_nibbles = (sum_pairs & mask_nibbles) + ((sum_pairs >> 32'h2) & mask_nibbles);
+        sum_bytes = (sum_nibbles & mask_bytes) + ((sum_nibbles >> 32'h4) & mask_bytes);
+        sum_halfwords = (sum_bytes & mask_halfwords) + ((sum_bytes >> 32'h8) & mask_halfwords);
+        sum_words = (sum_halfwords & mask_words) + ((sum_halfwords >> 32'h10) & mask_words);
+        sum_dwords = (sum_words & mask_dwords) + ((sum_words >> 32'h20) & mask_dwords);
+        count = sum_dwords[(32'h0)+:(5)];
+    end
+
+endmodule // nt_nic_16_priority_scheduler$position$9
 
 
 module nt_nic_16_priority_scheduler$queued(d,q,clock);

@@ -46,15 +46,16 @@
 //!  P+1  act_*: GRANT / ACK / NACK received → events, priority write
 //!  P+2  done_* (GetRxMsgInfo answer): count request, message information write;
 //!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
-//!  P+3  count answer → scheduler ARRIVE
-//!  P+4  scheduler decision: ACK (no grant, or the message completed); information read
-//!  P+5  GRANT to the packet generator
+//!  P+3  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
+//!  P+4  the op in the scheduler
+//!  P+5  scheduler decision: ACK (no grant, or the message completed); information read
+//!  P+6  GRANT to the packet generator
 //! ```
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
 //! Latency to the reassembly is the front's (13 cycles); a data packet's GRANT
-//! leaves the ingress at P+5. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
+//! leaves the ingress at P+6. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!
 //! # Ports
@@ -218,6 +219,17 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     r_total: DFF<Bits<8>>,
     r_meta: DFF<Bits<152>>,
     r_ack_no: DFF<Bits<9>>,
+    /// The decision's cycle: `r_valid` one cycle later (the op waits a cycle in `o_*`).
+    r_decided: DFF<Bit>,
+    /// The scheduler's op, registered: the scheduler's decision then starts at a register
+    /// instead of after the release and count logic of this cycle (logic depth).
+    o_valid: DFF<Bit>,
+    o_code: DFF<Bits<2>>,
+    o_id: DFF<Bits<IW>>,
+    o_remaining: DFF<Bits<8>>,
+    o_received: DFF<Bits<8>>,
+    o_total: DFF<Bits<8>>,
+    o_granted: DFF<Bits<8>>,
     g_valid: DFF<Bit>,
     g_offset: DFF<Bits<8>>,
     g_prio: DFF<Bits<8>>,
@@ -371,6 +383,14 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
             r_total: Default::default(),
             r_meta: Default::default(),
             r_ack_no: Default::default(),
+            r_decided: Default::default(),
+            o_valid: Default::default(),
+            o_code: Default::default(),
+            o_id: Default::default(),
+            o_remaining: Default::default(),
+            o_received: Default::default(),
+            o_total: Default::default(),
+            o_granted: Default::default(),
             g_valid: Default::default(),
             g_offset: Default::default(),
             g_prio: Default::default(),
@@ -407,7 +427,7 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
 impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
+        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
         clock!(self, clock, front, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -554,20 +574,29 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.rm_pending.q.val() {
             self.rm_index.next = self.rm_slot.q.val();
         }
-        self.scheduler.op_valid.next = self.arrive_now.val() | self.rm_now.val();
-        self.scheduler.op_code.next = 1.into();
-        self.scheduler.op_id.next = self.s3_slot.q.val();
+        self.o_valid.d.next = self.arrive_now.val() | self.rm_now.val();
+        self.o_code.d.next = 1.into();
+        self.o_id.d.next = self.s3_slot.q.val();
         if !self.arrive_now.val() {
-            self.scheduler.op_code.next = 2.into();
-            self.scheduler.op_id.next = self.rm_index.val();
+            self.o_code.d.next = 2.into();
+            self.o_id.d.next = self.rm_index.val();
         }
-        self.scheduler.op_remaining.next = self.s3_total.q.val() - self.s3_received.val();
-        self.scheduler.op_received.next = self.s3_received.val();
-        self.scheduler.op_total.next = self.s3_total.q.val();
-        self.scheduler.op_granted.next = self.s3_total.q.val();
+        self.o_remaining.d.next = self.s3_total.q.val() - self.s3_received.val();
+        self.o_received.d.next = self.s3_received.val();
+        self.o_total.d.next = self.s3_total.q.val();
+        self.o_granted.d.next = self.s3_total.q.val();
         if self.rtt_pkts.val() < bit_cast::<16, 8>(self.s3_total.q.val()) {
-            self.scheduler.op_granted.next = self.rtt_pkts.val().get_bits::<8>(0);
+            self.o_granted.d.next = self.rtt_pkts.val().get_bits::<8>(0);
         }
+        // P+4: the op reaches the scheduler (ops keep their order: ARRIVEs and REMOVEs alike
+        // wait the same cycle).
+        self.scheduler.op_valid.next = self.o_valid.q.val();
+        self.scheduler.op_code.next = self.o_code.q.val();
+        self.scheduler.op_id.next = self.o_id.q.val();
+        self.scheduler.op_remaining.next = self.o_remaining.q.val();
+        self.scheduler.op_received.next = self.o_received.q.val();
+        self.scheduler.op_total.next = self.o_total.q.val();
+        self.scheduler.op_granted.next = self.o_granted.q.val();
         // A release that meets an ARRIVE waits one cycle (ARRIVEs are ≥ 8 cycles apart).
         if self.arrive_now.val() {
             self.rm_pending.d.next = self.rel_valid.val() | self.rm_pending.q.val();
@@ -578,12 +607,16 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.rm_pending.d.next = self.rel_valid.val();
             self.rm_slot.d.next = self.rel_slot.val();
         }
+        // The ARRIVE's frame is kept until its decision (ARRIVEs are >= 8 cycles apart).
         self.r_valid.d.next = self.arrive_now.val();
-        self.r_ack.d.next = self.s3_last.q.val();
-        self.r_slot.d.next = self.s3_slot.q.val();
-        self.r_total.d.next = self.s3_total.q.val();
-        self.r_meta.d.next = self.s3_meta.q.val();
-        self.r_ack_no.d.next = self.s3_ack_no.q.val();
+        self.r_decided.d.next = self.r_valid.q.val();
+        if self.arrive_now.val() {
+            self.r_ack.d.next = self.s3_last.q.val();
+            self.r_slot.d.next = self.s3_slot.q.val();
+            self.r_total.d.next = self.s3_total.q.val();
+            self.r_meta.d.next = self.s3_meta.q.val();
+            self.r_ack_no.d.next = self.s3_ack_no.q.val();
+        }
         self.sched_inserts_count.next = self.scheduler.inserts_count.val();
         self.sched_removes_count.next = self.scheduler.removes_count.val();
         self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
@@ -591,7 +624,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.sched_levels.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
         self.offset_range_count.next = 0.into();
 
-        // ---------------- P+4: scheduler decision; P+5: GRANT ----------------
+        // ---------------- P+5: scheduler decision; P+6: GRANT ----------------
         self.msg_info.read_address.next = self.scheduler.res_id.val();
         self.g_valid.d.next = self.scheduler.res_valid.val() & self.scheduler.res_grant.val();
         self.g_offset.d.next = self.scheduler.res_grant_offset.val();
@@ -609,7 +642,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.dg_valid.q.val() {
             self.ev_kind.next = 4.into();
         }
-        if self.r_valid.q.val() & ((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) | self.r_ack.q.val()) {
+        if self.r_decided.q.val() & ((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) | self.r_ack.q.val()) {
             self.ev_kind.next = 2.into();
         }
         if self.g_valid.q.val() {
@@ -695,6 +728,8 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.reset.val() {
             self.s3_valid.d.next = false;
             self.r_valid.d.next = false;
+            self.r_decided.d.next = false;
+            self.o_valid.d.next = false;
             self.g_valid.d.next = false;
             self.dg_valid.d.next = false;
             self.rm_pending.d.next = false;

@@ -51,7 +51,9 @@
 //! which may trim, mark or drop it) and leaves when the port's scheduler ([`switch::Schedule`])
 //! picks it. Each stage is a small trait object. Ports are output-queued, store-and-forward,
 //! with strict priority by IPv4 DSCP (0 highest) by default and per-port counters. The queue
-//! disciplines of the authors' ns-3 model are in [`switch`] (NDP, Homa, Homa-Tr).
+//! disciplines of the authors' ns-3 model are in [`switch`] (NDP, Homa, Homa-Tr), and so is the
+//! port's device queue between the queue disc and the wire ([`switch::Switch::device_queue_pkts`];
+//! the incast uses the model's 1 packet).
 //!
 //! # Traces
 //! Any link can be written as a nanosecond pcap ([`trace::PcapTrace`]); every switch port

@@ -279,6 +279,7 @@ impl Switch {
             }
             Verdict::Enqueued => p.counters.enqueued += 1,
         }
+        p.record(now);
         if p.busy {
             self.fill_device_queue(port, now);
         }
@@ -425,6 +426,7 @@ mod tests {
         let mut s = switch(0);
         s.accept(data(HOMA_IP_PROTOCOL, 0), 0);
         assert_eq!(s.next_frame(0, 0).map(|f| dscp(&f)), Some(0));
+        assert_eq!(s.ports[0].counters.max_packets, 1, "a frame passing an idle port is counted in the queue");
         assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 1), Some(0));
         assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 2), Some(0));
         assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 3), None, "the disc's limit is 2");

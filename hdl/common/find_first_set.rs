@@ -13,8 +13,9 @@
 //!
 //! # Latency and throughput
 //! Combinational: latency 0 cycles, one lookup per cycle. The lowest set bit is isolated as
-//! `bitmap & (~bitmap + 1)` (a carry chain) and the one-hot result is encoded by an OR tree, so the
-//! depth grows with log2(W) plus the carry chain, not with W comparisons in series.
+//! `bitmap & (~bitmap + 1)` (a carry chain) and the one-hot result is encoded by one OR tree per
+//! index bit, so the depth grows with log2(W) plus the carry chain, not with W comparisons in
+//! series.
 
 use rust_hdl::prelude::*;
 
@@ -26,6 +27,8 @@ pub struct FindFirstSet<const W: usize, const IW: usize> {
     pub index: Signal<Out, Bits<IW>>,
     pub onehot: Signal<Out, Bits<W>>,
     lowest_set_onehot: Signal<Local, Bits<W>>,
+    /// `index_bit[b]`: the bit positions whose index has bit `b` set.
+    index_bit: [Constant<Bits<W>>; IW],
 }
 
 impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
@@ -37,6 +40,13 @@ impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
             index: Default::default(),
             onehot: Default::default(),
             lowest_set_onehot: Default::default(),
+            index_bit: std::array::from_fn(|b| {
+                let mut mask = Bits::<W>::default();
+                for i in (0..W).filter(|i| (i >> b) & 1 == 1) {
+                    mask = mask.replace_bit(i, true);
+                }
+                Constant::new(mask)
+            }),
         }
     }
 }
@@ -47,12 +57,14 @@ impl<const W: usize, const IW: usize> Logic for FindFirstSet<W, IW> {
         self.lowest_set_onehot.next = self.bitmap.val() & ((!self.bitmap.val()) + 1);
         self.onehot.next = self.lowest_set_onehot.val();
         self.found.next = self.bitmap.val().any();
+        // Index bit b is set when the one-hot bit is at a position with bit b set: an OR tree
+        // per index bit (a chain of `if`s would be a W-deep priority mux for the synthesiser).
         self.index.next = 0.into();
-        // At most one bit of the one-hot word is set, so the order of these writes is irrelevant.
-        for i in 0..W {
-            if self.lowest_set_onehot.val().get_bit(i) {
-                self.index.next = i.to_bits();
-            }
+        for b in 0..IW {
+            self.index.next = self
+                .index
+                .val()
+                .replace_bit(b, (self.lowest_set_onehot.val() & self.index_bit[b].val()).any());
         }
     }
 }

@@ -10,7 +10,9 @@
 //! | `mask` | out | `W`   | bits `0 … k−1` set, the rest clear          |
 //!
 //! # Latency and throughput
-//! Combinational: latency 0 cycles, one mask per cycle (`~(all_ones << k)`, a barrel shifter).
+//! Combinational: latency 0 cycles, one mask per cycle. Bit `i` is the compare `k > i` with a
+//! constant: a function of the `KW` bits of `k` alone, two LUT levels for `KW` ≤ 11 (the barrel
+//! shifter `~(all_ones << k)` it replaced is a mux tree about `KW` levels deep).
 
 use rust_hdl::prelude::*;
 
@@ -19,7 +21,6 @@ use rust_hdl::prelude::*;
 pub struct OnesUntil<const W: usize, const KW: usize> {
     pub k: Signal<In, Bits<KW>>,
     pub mask: Signal<Out, Bits<W>>,
-    all_ones: Constant<Bits<W>>,
 }
 
 impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
@@ -28,7 +29,6 @@ impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
         Self {
             k: Default::default(),
             mask: Default::default(),
-            all_ones: Constant::new(Bits::<W>::mask()),
         }
     }
 }
@@ -36,7 +36,12 @@ impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
 impl<const W: usize, const KW: usize> Logic for OnesUntil<W, KW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.mask.next = !(self.all_ones.val() << self.k.val());
+        self.mask.next = 0.into();
+        for i in 0..W {
+            if self.k.val() > i.to_bits() {
+                self.mask.next = self.mask.val().replace_bit(i, true);
+            }
+        }
     }
 }
 

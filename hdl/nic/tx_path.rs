@@ -76,12 +76,13 @@
 //! # Latency and throughput (measured on the Verilator models, testbenches/tests/tx_path.rs)
 //! 16-byte message, first word accepted in cycle 0: words 1–3 in cycles 1–3, the install waits in
 //! the writer's commit register in cycle 4 and wins the core's S0, S1 in cycle 5 installs it
-//! (`msg_id_valid`) and chooses its first packet, the descriptor is accepted by the read-out in
-//! cycle 6, the payload read is issued in cycle 7, the memory returns the word in cycle 8 and the
-//! output buffer shows the first beat in cycle 9: **9 cycles** at both sizes
-//! (`sixteen_byte_message_latency_*`). Throughput: one payload beat per cycle (a 38-packet
-//! message: 4864 beats in 4864 cycles); the core gives one descriptor per cycle (queued 1-byte
-//! messages leave as one-beat packets, one per cycle); 1-byte messages with ACKs fed back as
+//! (`msg_id_valid`), S2 in cycle 6 chooses its first packet, the descriptor is accepted by the
+//! idle read-out in cycle 7 and its first payload read issued in the same cycle, the memory
+//! returns the word in cycle 8 and the output buffer shows the first beat in cycle 9: **9
+//! cycles** at both sizes (`sixteen_byte_message_latency_*`). Throughput: one payload beat per
+//! cycle (a 38-packet message: 4864 beats in 4864 cycles); the core gives one descriptor per
+//! cycle from three or more messages (queued 1-byte messages leave as one-beat packets, one per
+//! cycle), one every 3 cycles from a single message; 1-byte messages with ACKs fed back as
 //! DeliveredEvents: one 9-beat frame every 9.000 cycles, no idle wire cycle (line rate). The CPU
 //! side takes one word per cycle, plus one cycle per message for the install.
 //!
@@ -341,6 +342,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     busy_mask: Signal<Local, Bits<N>>,
     busy_core0: OneHot<N, IW>,
     busy_core1: OneHot<N, IW>,
+    busy_core2: OneHot<N, IW>,
     busy_rd: OneHot<N, IW>,
     /// One-hot masks of the completion taken, the buffer allocated and the buffer freed.
     taken_mask: OneHot<N, IW>,
@@ -362,6 +364,10 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     issue: Signal<Local, Bit>,
     issue_last: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
+    /// A descriptor accepted by the idle read-out issues its first read in the same cycle.
+    first_issue: Signal<Local, Bit>,
+    d_beats: Signal<Local, Bits<8>>,
+    d_last_keep: Signal<Local, Bits<8>>,
     d_remaining: Signal<Local, Bits<17>>,
     d_bytes: Signal<Local, Bits<17>>,
     d_base: Signal<Local, Bits<PW>>,
@@ -535,6 +541,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             busy_mask: Default::default(),
             busy_core0: Default::default(),
             busy_core1: Default::default(),
+            busy_core2: Default::default(),
             busy_rd: Default::default(),
             taken_mask: Default::default(),
             alloc_mask: Default::default(),
@@ -553,6 +560,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             space: Default::default(),
             issue: Default::default(),
             issue_last: Default::default(),
+            first_issue: Default::default(),
+            d_beats: Default::default(),
+            d_last_keep: Default::default(),
             accept: Default::default(),
             d_remaining: Default::default(),
             d_bytes: Default::default(),
@@ -769,9 +779,13 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.busy_core0.enable.next = self.core.pkt_valid.val();
         self.busy_core1.index.next = self.core.pkt_q1_slot.val();
         self.busy_core1.enable.next = self.core.pkt_q1_valid.val();
+        self.busy_core2.index.next = self.core.pkt_q2_slot.val();
+        self.busy_core2.enable.next = self.core.pkt_q2_valid.val();
         self.busy_rd.index.next = self.rd_slot.q.val();
         self.busy_rd.enable.next = self.rd_active.q.val();
-        self.busy_mask.next = (self.busy_core0.onehot.val() | self.busy_core1.onehot.val()) | self.busy_rd.onehot.val();
+        self.busy_mask.next = ((self.busy_core0.onehot.val() | self.busy_core1.onehot.val())
+            | self.busy_core2.onehot.val())
+            | self.busy_rd.onehot.val();
         self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
         // A returned slot whose generation is the last one (its next tx_msg_id wraps to
         // generation 0) waits KEY_REUSE_CYCLES in the cooling FIFO before its buffer is free
@@ -833,27 +847,17 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.issue_last.next = self.issue.val() & (self.rd_beats.q.val() == 1);
         self.core.pkt_ready.next = (!self.rd_active.q.val()) | self.issue_last.val();
         self.accept.next = self.core.pkt_valid.val() & ((!self.rd_active.q.val()) | self.issue_last.val());
-        self.payload.read_address.next = self.rd_addr.q.val();
-        self.s1_valid.d.next = self.issue.val();
-        self.s1_keep.d.next = 0xFF.into();
-        if self.issue_last.val() {
-            self.s1_keep.d.next = self.rd_last_keep.q.val();
-        }
-        self.s1_last.d.next = self.issue_last.val();
-        self.s1_meta.d.next = self.rd_meta.q.val();
-        if self.issue.val() {
-            self.rd_addr.d.next = self.rd_addr.q.val() + 1;
-            self.rd_beats.d.next = self.rd_beats.q.val() - 1;
-        }
-        if self.issue_last.val() {
-            self.rd_active.d.next = false;
-        }
         // Descriptor → first word address, beats and the last beat's keep.
         self.d_remaining.next = bit_cast::<17, 16>(self.core.pkt_msg_len.val())
             - (bit_cast::<17, 8>(self.core.pkt_offset.val()) << 10);
         self.d_bytes.next = self.d_remaining.val();
         if self.d_remaining.val() > 1024 {
             self.d_bytes.next = 1024.into();
+        }
+        self.d_beats.next = bit_cast::<8, 17>((self.d_bytes.val() + 7) >> 3);
+        self.d_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_bytes.val().get_bits::<3>(0)));
+        if self.d_bytes.val().get_bits::<3>(0) == 0 {
+            self.d_last_keep.next = 0xFF.into();
         }
         self.d_base.next = self.d_base_rom.data.val() + (bit_cast::<PW, 8>(self.core.pkt_offset.val()) << 7);
         self.d_meta_lo.next = bit_cast::<138, 32>(self.core.pkt_remote_ip.val())
@@ -874,16 +878,47 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             self.d_meta_rtx.next = self.bit137.val();
         }
         self.d_meta.next = (self.d_meta_lo.val() | self.d_meta_new.val()) | self.d_meta_rtx.val();
+
+        // One payload read per cycle: the active packet's next beat, or the first beat of a
+        // descriptor the idle read-out accepts now (this keeps the transmit latency at 9 cycles
+        // with the core's three stages).
+        self.first_issue.next = (self.accept.val() & (!self.rd_active.q.val())) & self.space.val();
+        self.payload.read_address.next = self.rd_addr.q.val();
+        if self.first_issue.val() {
+            self.payload.read_address.next = self.d_base.val();
+        }
+        self.s1_valid.d.next = self.issue.val() | self.first_issue.val();
+        self.s1_keep.d.next = 0xFF.into();
+        if self.issue_last.val() {
+            self.s1_keep.d.next = self.rd_last_keep.q.val();
+        }
+        if self.first_issue.val() & (self.d_beats.val() == 1) {
+            self.s1_keep.d.next = self.d_last_keep.val();
+        }
+        self.s1_last.d.next = self.issue_last.val() | (self.first_issue.val() & (self.d_beats.val() == 1));
+        self.s1_meta.d.next = self.rd_meta.q.val();
+        if self.first_issue.val() {
+            self.s1_meta.d.next = self.d_meta.val();
+        }
+        if self.issue.val() {
+            self.rd_addr.d.next = self.rd_addr.q.val() + 1;
+            self.rd_beats.d.next = self.rd_beats.q.val() - 1;
+        }
+        if self.issue_last.val() {
+            self.rd_active.d.next = false;
+        }
         if self.accept.val() {
             self.rd_active.d.next = true;
             self.rd_slot.d.next = self.core.pkt_slot.val();
             self.rd_addr.d.next = self.d_base.val();
-            self.rd_beats.d.next = bit_cast::<8, 17>((self.d_bytes.val() + 7) >> 3);
-            self.rd_last_keep.d.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_bytes.val().get_bits::<3>(0)));
-            if self.d_bytes.val().get_bits::<3>(0) == 0 {
-                self.rd_last_keep.d.next = 0xFF.into();
-            }
+            self.rd_beats.d.next = self.d_beats.val();
+            self.rd_last_keep.d.next = self.d_last_keep.val();
             self.rd_meta.d.next = self.d_meta.val();
+            if self.first_issue.val() {
+                self.rd_active.d.next = self.d_beats.val() != 1;
+                self.rd_addr.d.next = self.d_base.val() + 1;
+                self.rd_beats.d.next = self.d_beats.val() - 1;
+            }
         }
         // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
         if self.e_count.q.val() == 0 {

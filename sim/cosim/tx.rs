@@ -19,7 +19,7 @@ macro_rules! native_tx_blocks {
                 ctx_allow_tx, ctx_raise_only, to_valid, to_slot, to_meta, pkt_ready],
             outputs: [new_ready, new_id_valid, new_id, to_ready, sched_valid, sched_slot, sched_meta, cancel_valid,
                 cancel_slot, pkt_valid, pkt_slot, pkt_remote_ip, pkt_remote_port, pkt_msg_len, pkt_offset, pkt_local_port,
-                pkt_tx_msg_id, pkt_credit, pkt_rank, pkt_flags, pkt_is_new_msg, pkt_is_rtx, pkt_q1_valid, pkt_q1_slot,
+                pkt_tx_msg_id, pkt_credit, pkt_rank, pkt_flags, pkt_is_new_msg, pkt_is_rtx, pkt_q1_valid, pkt_q1_slot, pkt_q2_valid, pkt_q2_slot,
                 done_valid, done_tx_msg_id, done_abandoned, active, stale_delivered_count, stale_credit_count,
                 stale_timeout_count, ack_beyond_count, rtx_beyond_count, credit_beyond_count, write_busy_count,
                 delivered_msg_count, abandoned_msg_count, event_overflow_count]);

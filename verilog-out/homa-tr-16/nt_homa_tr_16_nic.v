@@ -23974,6 +23974,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,in
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -23983,54 +23989,10 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,in
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class0$lowest_free
@@ -24189,6 +24151,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,in
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -24198,54 +24166,10 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,in
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class1$lowest_free
@@ -24404,6 +24328,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,in
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -24413,54 +24343,10 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,in
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class2$lowest_free
@@ -24619,6 +24505,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,in
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -24628,54 +24520,10 @@ module nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,in
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$class3$lowest_free
@@ -27075,6 +26923,12 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -27084,54 +26938,10 @@ module nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$reassembly$msg_table$ids$lowest_free
@@ -29287,6 +29097,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     wire  core$pkt_is_rtx;
     wire  core$pkt_q1_valid;
     wire  [3:0] core$pkt_q1_slot;
+    wire  core$pkt_q2_valid;
+    wire  [3:0] core$pkt_q2_slot;
     wire  core$done_valid;
     wire  [15:0] core$done_tx_msg_id;
     wire  core$done_abandoned;
@@ -29478,6 +29290,9 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [3:0] busy_core1$index;
     reg  busy_core1$enable;
     wire  [15:0] busy_core1$onehot;
+    reg  [3:0] busy_core2$index;
+    reg  busy_core2$enable;
+    wire  [15:0] busy_core2$onehot;
     reg  [3:0] busy_rd$index;
     reg  busy_rd$enable;
     wire  [15:0] busy_rd$onehot;
@@ -29535,6 +29350,9 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  issue;
     reg  issue_last;
     reg  accept;
+    reg  first_issue;
+    reg  [7:0] d_beats;
+    reg  [7:0] d_last_keep;
     reg  [16:0] d_remaining;
     reg  [16:0] d_bytes;
     reg  [16:0] d_base;
@@ -29599,6 +29417,8 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         .pkt_is_rtx(core$pkt_is_rtx),
         .pkt_q1_valid(core$pkt_q1_valid),
         .pkt_q1_slot(core$pkt_q1_slot),
+        .pkt_q2_valid(core$pkt_q2_valid),
+        .pkt_q2_slot(core$pkt_q2_slot),
         .done_valid(core$done_valid),
         .done_tx_msg_id(core$done_tx_msg_id),
         .done_abandoned(core$done_abandoned),
@@ -29891,6 +29711,11 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         .enable(busy_core1$enable),
         .onehot(busy_core1$onehot)
     );
+    nt_homa_tr_16_nic$tx$busy_core2 busy_core2(
+        .index(busy_core2$index),
+        .enable(busy_core2$enable),
+        .onehot(busy_core2$onehot)
+    );
     nt_homa_tr_16_nic$tx$busy_rd busy_rd(
         .index(busy_rd$index),
         .enable(busy_rd$enable),
@@ -30171,9 +29996,11 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         busy_core0$enable = core$pkt_valid;
         busy_core1$index = core$pkt_q1_slot;
         busy_core1$enable = core$pkt_q1_valid;
+        busy_core2$index = core$pkt_q2_slot;
+        busy_core2$enable = core$pkt_q2_valid;
         busy_rd$index = rd_slot$q;
         busy_rd$enable = rd_active$q;
-        busy_mask = (busy_core0$onehot | busy_core1$onehot) | busy_rd$onehot;
+        busy_mask = ((busy_core0$onehot | busy_core1$onehot) | busy_core2$onehot) | busy_rd$onehot;
         ret_ffs$bitmap = returning$q & (~busy_mask);
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
@@ -30223,25 +30050,15 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
         issue_last = issue & (rd_beats$q == 32'h1);
         core$pkt_ready = (~rd_active$q) | issue_last;
         accept = core$pkt_valid & ((~rd_active$q) | issue_last);
-        payload$read_address = rd_addr$q;
-        s1_valid$d = issue;
-        s1_keep$d = 32'hff;
-        if (issue_last) begin
-            s1_keep$d = rd_last_keep$q;
-        end
-        s1_last$d = issue_last;
-        s1_meta$d = rd_meta$q;
-        if (issue) begin
-            rd_addr$d = rd_addr$q + 32'h1;
-            rd_beats$d = rd_beats$q - 32'h1;
-        end
-        if (issue_last) begin
-            rd_active$d = 1'b0;
-        end
         d_remaining = ((core$pkt_msg_len) & 17'h1ffff) - (((core$pkt_offset) & 17'h1ffff) << 32'ha);
         d_bytes = d_remaining;
         if (d_remaining > 32'h400) begin
             d_bytes = 32'h400;
+        end
+        d_beats = (((d_bytes + 32'h7) >> 32'h3) & 8'hff);
+        d_last_keep = ~(ones8 << ((d_bytes[(32'h0)+:(3)]) & 8'hff));
+        if (d_bytes[(32'h0)+:(3)] == 32'h0) begin
+            d_last_keep = 32'hff;
         end
         d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
         d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
@@ -30254,16 +30071,43 @@ module nt_homa_tr_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_fir
             d_meta_rtx = bit137;
         end
         d_meta = (d_meta_lo | d_meta_new) | d_meta_rtx;
+        first_issue = (accept & (~rd_active$q)) & space;
+        payload$read_address = rd_addr$q;
+        if (first_issue) begin
+            payload$read_address = d_base;
+        end
+        s1_valid$d = issue | first_issue;
+        s1_keep$d = 32'hff;
+        if (issue_last) begin
+            s1_keep$d = rd_last_keep$q;
+        end
+        if (first_issue & (d_beats == 32'h1)) begin
+            s1_keep$d = d_last_keep;
+        end
+        s1_last$d = issue_last | (first_issue & (d_beats == 32'h1));
+        s1_meta$d = rd_meta$q;
+        if (first_issue) begin
+            s1_meta$d = d_meta;
+        end
+        if (issue) begin
+            rd_addr$d = rd_addr$q + 32'h1;
+            rd_beats$d = rd_beats$q - 32'h1;
+        end
+        if (issue_last) begin
+            rd_active$d = 1'b0;
+        end
         if (accept) begin
             rd_active$d = 1'b1;
             rd_slot$d = core$pkt_slot;
             rd_addr$d = d_base;
-            rd_beats$d = (((d_bytes + 32'h7) >> 32'h3) & 8'hff);
-            rd_last_keep$d = ~(ones8 << ((d_bytes[(32'h0)+:(3)]) & 8'hff));
-            if (d_bytes[(32'h0)+:(3)] == 32'h0) begin
-                rd_last_keep$d = 32'hff;
-            end
+            rd_beats$d = d_beats;
+            rd_last_keep$d = d_last_keep;
             rd_meta$d = d_meta;
+            if (first_issue) begin
+                rd_active$d = d_beats != 32'h1;
+                rd_addr$d = d_base + 32'h1;
+                rd_beats$d = d_beats - 32'h1;
+            end
         end
         if (e_count$q == 32'h0) begin
             if (s1_valid$q) begin
@@ -30425,6 +30269,23 @@ module nt_homa_tr_16_nic$tx$busy_core1(index,enable,onehot);
 endmodule // nt_homa_tr_16_nic$tx$busy_core1
 
 
+module nt_homa_tr_16_nic$tx$busy_core2(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_homa_tr_16_nic$tx$busy_core2
+
+
 module nt_homa_tr_16_nic$tx$busy_rd(index,enable,onehot);
 
     // Module arguments
@@ -30450,6 +30311,12 @@ module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -30459,54 +30326,10 @@ module nt_homa_tr_16_nic$tx$class_ffs$0(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$0
@@ -30520,6 +30343,12 @@ module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -30529,54 +30358,10 @@ module nt_homa_tr_16_nic$tx$class_ffs$1(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$1
@@ -30590,6 +30375,12 @@ module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -30599,54 +30390,10 @@ module nt_homa_tr_16_nic$tx$class_ffs$2(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$2
@@ -30660,6 +30407,12 @@ module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -30669,54 +30422,10 @@ module nt_homa_tr_16_nic$tx$class_ffs$3(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$class_ffs$3
@@ -31275,7 +30984,7 @@ module nt_homa_tr_16_nic$tx$cool_q$write_ptr(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$cool_q$write_ptr
 
 
-module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -31332,6 +31041,8 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     output reg  pkt_is_rtx;
     output reg  pkt_q1_valid;
     output reg  [3:0] pkt_q1_slot;
+    output reg  pkt_q2_valid;
+    output reg  [3:0] pkt_q2_slot;
     output reg  done_valid;
     output reg  [15:0] done_tx_msg_id;
     output reg  done_abandoned;
@@ -31351,6 +31062,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     localparam  ones64 = 64'hffffffffffffffff;
     localparam  id_high_mask = 16'hfff0;
     localparam  slot_count = 16'h10;
+    localparam  slot0_onehot = 16'h1;
 
     // Stub signals
     reg  [3:0] slot_ram$read_address;
@@ -31388,6 +31100,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     wire  off_ffs$found;
     wire  [5:0] off_ffs$index;
     wire  [63:0] off_ffs$onehot;
+    reg  [6:0] below_credit$k;
+    wire  [63:0] below_credit$mask;
+    reg  [6:0] below_sent$k;
+    wire  [63:0] below_sent$mask;
     reg  [15:0] active_bits$d;
     wire  [15:0] active_bits$q;
     reg  active_bits$clock;
@@ -31397,9 +31113,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [15:0] id_known$d;
     wire  [15:0] id_known$q;
     reg  id_known$clock;
-    reg  [3:0] rr_last$d;
-    wire  [3:0] rr_last$q;
-    reg  rr_last$clock;
+    reg  [15:0] rr_above_mask$d;
+    wire  [15:0] rr_above_mask$q;
+    reg  rr_above_mask$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -31451,15 +31167,63 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [7:0] s1_rank$d;
     wire  [7:0] s1_rank$q;
     reg  s1_rank$clock;
-    reg  fwd_valid$d;
-    wire  fwd_valid$q;
-    reg  fwd_valid$clock;
-    reg  [3:0] fwd_slot$d;
-    wire  [3:0] fwd_slot$q;
-    reg  fwd_slot$clock;
+    reg  s1_fwd$d;
+    wire  s1_fwd$q;
+    reg  s1_fwd$clock;
+    reg  [15:0] s1_onehot$d;
+    wire  [15:0] s1_onehot$q;
+    reg  s1_onehot$clock;
+    reg  [15:0] s2_onehot$d;
+    wire  [15:0] s2_onehot$q;
+    reg  s2_onehot$clock;
     reg  [336:0] fwd_word$d;
     wire  [336:0] fwd_word$q;
     reg  fwd_word$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [3:0] s2_slot$d;
+    wire  [3:0] s2_slot$q;
+    reg  s2_slot$clock;
+    reg  s2_emit$d;
+    wire  s2_emit$q;
+    reg  s2_emit$clock;
+    reg  [15:0] s2_id$d;
+    wire  [15:0] s2_id$q;
+    reg  s2_id$clock;
+    reg  [63:0] s2_del$d;
+    wire  [63:0] s2_del$q;
+    reg  s2_del$clock;
+    reg  [63:0] s2_tx$d;
+    wire  [63:0] s2_tx$q;
+    reg  s2_tx$clock;
+    reg  [63:0] s2_rtx$d;
+    wire  [63:0] s2_rtx$q;
+    reg  s2_rtx$clock;
+    reg  [15:0] s2_credit$d;
+    wire  [15:0] s2_credit$q;
+    reg  s2_credit$clock;
+    reg  s2_allow$d;
+    wire  s2_allow$q;
+    reg  s2_allow$clock;
+    reg  [7:0] s2_npkts$d;
+    wire  [7:0] s2_npkts$q;
+    reg  s2_npkts$clock;
+    reg  [7:0] s2_max$d;
+    wire  [7:0] s2_max$q;
+    reg  s2_max$clock;
+    reg  [7:0] s2_tcnt$d;
+    wire  [7:0] s2_tcnt$q;
+    reg  s2_tcnt$clock;
+    reg  [15:0] s2_id_base$d;
+    wire  [15:0] s2_id_base$q;
+    reg  s2_id_base$clock;
+    reg  [87:0] s2_meta$d;
+    wire  [87:0] s2_meta$q;
+    reg  s2_meta$clock;
+    reg  s2_active$d;
+    wire  s2_active$q;
+    reg  s2_active$clock;
     reg  [1:0] q_count$d;
     wire  [1:0] q_count$q;
     reg  q_count$clock;
@@ -31469,6 +31233,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [129:0] q1$d;
     wire  [129:0] q1$q;
     reg  q1$clock;
+    reg  [129:0] q2$d;
+    wire  [129:0] q2$q;
+    reg  q2$clock;
     reg  [15:0] cnt_stale_dlv$d;
     wire  [15:0] cnt_stale_dlv$q;
     reg  cnt_stale_dlv$clock;
@@ -31499,9 +31266,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [15:0] cnt_overflow$d;
     wire  [15:0] cnt_overflow$q;
     reg  cnt_overflow$clock;
-    reg  [3:0] last_mask$index;
-    reg  last_mask$enable;
-    wire  [15:0] last_mask$onehot;
+    reg  [3:0] ev_mask$index;
+    reg  ev_mask$enable;
+    wire  [15:0] ev_mask$onehot;
     reg  [3:0] written_mask$index;
     reg  written_mask$enable;
     wire  [15:0] written_mask$onehot;
@@ -31515,9 +31282,20 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  g_new;
     reg  g_pkt;
     reg  q_pop;
+    reg  [1:0] q_fill;
     reg  room;
+    reg  hz_dlv;
+    reg  hz_ctx;
+    reg  hz_to;
+    reg  hz_new;
+    reg  ok_dlv;
+    reg  ok_ctx;
+    reg  ok_to;
+    reg  ok_new;
+    reg  [3:0] ev_slot;
+    reg  [15:0] rr_candidates;
     reg  [2:0] occ_after;
-    reg  [15:0] above_mask;
+    reg  [15:0] pick_onehot;
     reg  [3:0] pick_slot;
     reg  [3:0] s0_slot;
     reg  [79:0] dlv_head;
@@ -31574,20 +31352,21 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [87:0] u_meta;
     reg  u_active;
     reg  free_go;
-    reg  [63:0] u_credit_mask;
-    reg  [63:0] u_elig;
+    reg  [63:0] e_credit_mask;
+    reg  [63:0] e_elig;
     reg  e_go;
-    reg  [63:0] e_onehot;
     reg  [7:0] e_off;
+    reg  [63:0] e_sent_mask;
+    reg  [63:0] e_sent_bit;
     reg  [63:0] n_tx;
     reg  [63:0] n_rtx;
     reg  [7:0] n_max;
-    reg  [63:0] n_elig;
+    reg  n_elig_any;
     reg  [336:0] n_word;
     reg  [129:0] e_desc;
     reg  e_is_new;
     reg  e_is_rtx;
-    reg  u_sendable;
+    reg  n_sendable;
 
     // Sub module instances
     nt_homa_tr_16_nic$tx$core$slot_ram slot_ram(
@@ -31637,6 +31416,14 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .index(off_ffs$index),
         .onehot(off_ffs$onehot)
     );
+    nt_homa_tr_16_nic$tx$core$below_credit below_credit(
+        .k(below_credit$k),
+        .mask(below_credit$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$below_sent below_sent(
+        .k(below_sent$k),
+        .mask(below_sent$mask)
+    );
     nt_homa_tr_16_nic$tx$core$active_bits active_bits(
         .d(active_bits$d),
         .q(active_bits$q),
@@ -31652,10 +31439,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(id_known$q),
         .clock(id_known$clock)
     );
-    nt_homa_tr_16_nic$tx$core$rr_last rr_last(
-        .d(rr_last$d),
-        .q(rr_last$q),
-        .clock(rr_last$clock)
+    nt_homa_tr_16_nic$tx$core$rr_above_mask rr_above_mask(
+        .d(rr_above_mask$d),
+        .q(rr_above_mask$q),
+        .clock(rr_above_mask$clock)
     );
     nt_homa_tr_16_nic$tx$core$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -31742,20 +31529,100 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(s1_rank$q),
         .clock(s1_rank$clock)
     );
-    nt_homa_tr_16_nic$tx$core$fwd_valid fwd_valid(
-        .d(fwd_valid$d),
-        .q(fwd_valid$q),
-        .clock(fwd_valid$clock)
+    nt_homa_tr_16_nic$tx$core$s1_fwd s1_fwd(
+        .d(s1_fwd$d),
+        .q(s1_fwd$q),
+        .clock(s1_fwd$clock)
     );
-    nt_homa_tr_16_nic$tx$core$fwd_slot fwd_slot(
-        .d(fwd_slot$d),
-        .q(fwd_slot$q),
-        .clock(fwd_slot$clock)
+    nt_homa_tr_16_nic$tx$core$s1_onehot s1_onehot(
+        .d(s1_onehot$d),
+        .q(s1_onehot$q),
+        .clock(s1_onehot$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_onehot s2_onehot(
+        .d(s2_onehot$d),
+        .q(s2_onehot$q),
+        .clock(s2_onehot$clock)
     );
     nt_homa_tr_16_nic$tx$core$fwd_word fwd_word(
         .d(fwd_word$d),
         .q(fwd_word$q),
         .clock(fwd_word$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_slot s2_slot(
+        .d(s2_slot$d),
+        .q(s2_slot$q),
+        .clock(s2_slot$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_emit s2_emit(
+        .d(s2_emit$d),
+        .q(s2_emit$q),
+        .clock(s2_emit$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_id s2_id(
+        .d(s2_id$d),
+        .q(s2_id$q),
+        .clock(s2_id$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_del s2_del(
+        .d(s2_del$d),
+        .q(s2_del$q),
+        .clock(s2_del$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_tx s2_tx(
+        .d(s2_tx$d),
+        .q(s2_tx$q),
+        .clock(s2_tx$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_rtx s2_rtx(
+        .d(s2_rtx$d),
+        .q(s2_rtx$q),
+        .clock(s2_rtx$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_credit s2_credit(
+        .d(s2_credit$d),
+        .q(s2_credit$q),
+        .clock(s2_credit$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_allow s2_allow(
+        .d(s2_allow$d),
+        .q(s2_allow$q),
+        .clock(s2_allow$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_npkts s2_npkts(
+        .d(s2_npkts$d),
+        .q(s2_npkts$q),
+        .clock(s2_npkts$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_max s2_max(
+        .d(s2_max$d),
+        .q(s2_max$q),
+        .clock(s2_max$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_tcnt s2_tcnt(
+        .d(s2_tcnt$d),
+        .q(s2_tcnt$q),
+        .clock(s2_tcnt$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_id_base s2_id_base(
+        .d(s2_id_base$d),
+        .q(s2_id_base$q),
+        .clock(s2_id_base$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_meta s2_meta(
+        .d(s2_meta$d),
+        .q(s2_meta$q),
+        .clock(s2_meta$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$s2_active s2_active(
+        .d(s2_active$d),
+        .q(s2_active$q),
+        .clock(s2_active$clock)
     );
     nt_homa_tr_16_nic$tx$core$q_count q_count(
         .d(q_count$d),
@@ -31771,6 +31638,11 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .d(q1$d),
         .q(q1$q),
         .clock(q1$clock)
+    );
+    nt_homa_tr_16_nic$tx$core$q2 q2(
+        .d(q2$d),
+        .q(q2$q),
+        .clock(q2$clock)
     );
     nt_homa_tr_16_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
         .d(cnt_stale_dlv$d),
@@ -31822,10 +31694,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(cnt_overflow$q),
         .clock(cnt_overflow$clock)
     );
-    nt_homa_tr_16_nic$tx$core$last_mask last_mask(
-        .index(last_mask$index),
-        .enable(last_mask$enable),
-        .onehot(last_mask$onehot)
+    nt_homa_tr_16_nic$tx$core$ev_mask ev_mask(
+        .index(ev_mask$index),
+        .enable(ev_mask$enable),
+        .onehot(ev_mask$onehot)
     );
     nt_homa_tr_16_nic$tx$core$written_mask written_mask(
         .index(written_mask$index),
@@ -31838,7 +31710,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         active_bits$clock = clock;
         sendable$clock = clock;
         id_known$clock = clock;
-        rr_last$clock = clock;
+        rr_above_mask$clock = clock;
         s1_valid$clock = clock;
         s1_kind$clock = clock;
         s1_slot$clock = clock;
@@ -31856,12 +31728,29 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_lport$clock = clock;
         s1_len$clock = clock;
         s1_rank$clock = clock;
-        fwd_valid$clock = clock;
-        fwd_slot$clock = clock;
+        s1_fwd$clock = clock;
+        s1_onehot$clock = clock;
+        s2_onehot$clock = clock;
         fwd_word$clock = clock;
+        s2_valid$clock = clock;
+        s2_slot$clock = clock;
+        s2_emit$clock = clock;
+        s2_id$clock = clock;
+        s2_del$clock = clock;
+        s2_tx$clock = clock;
+        s2_rtx$clock = clock;
+        s2_credit$clock = clock;
+        s2_allow$clock = clock;
+        s2_npkts$clock = clock;
+        s2_max$clock = clock;
+        s2_tcnt$clock = clock;
+        s2_id_base$clock = clock;
+        s2_meta$clock = clock;
+        s2_active$clock = clock;
         q_count$clock = clock;
         q0$clock = clock;
         q1$clock = clock;
+        q2$clock = clock;
         cnt_stale_dlv$clock = clock;
         cnt_stale_ctx$clock = clock;
         cnt_stale_to$clock = clock;
@@ -31875,7 +31764,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
         id_known$d = id_known$q;
-        rr_last$d = rr_last$q;
+        rr_above_mask$d = rr_above_mask$q;
         s1_valid$d = s1_valid$q;
         s1_kind$d = s1_kind$q;
         s1_slot$d = s1_slot$q;
@@ -31893,12 +31782,29 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_lport$d = s1_lport$q;
         s1_len$d = s1_len$q;
         s1_rank$d = s1_rank$q;
-        fwd_valid$d = fwd_valid$q;
-        fwd_slot$d = fwd_slot$q;
+        s1_fwd$d = s1_fwd$q;
+        s1_onehot$d = s1_onehot$q;
+        s2_onehot$d = s2_onehot$q;
         fwd_word$d = fwd_word$q;
+        s2_valid$d = s2_valid$q;
+        s2_slot$d = s2_slot$q;
+        s2_emit$d = s2_emit$q;
+        s2_id$d = s2_id$q;
+        s2_del$d = s2_del$q;
+        s2_tx$d = s2_tx$q;
+        s2_rtx$d = s2_rtx$q;
+        s2_credit$d = s2_credit$q;
+        s2_allow$d = s2_allow$q;
+        s2_npkts$d = s2_npkts$q;
+        s2_max$d = s2_max$q;
+        s2_tcnt$d = s2_tcnt$q;
+        s2_id_base$d = s2_id_base$q;
+        s2_meta$d = s2_meta$q;
+        s2_active$d = s2_active$q;
         q_count$d = q_count$q;
         q0$d = q0$q;
         q1$d = q1$q;
+        q2$d = q2$q;
         cnt_stale_dlv$d = cnt_stale_dlv$q;
         cnt_stale_ctx$d = cnt_stale_ctx$q;
         cnt_stale_to$d = cnt_stale_to$q;
@@ -31924,24 +31830,32 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         dlv_head = dlv_q$head_data;
         ctx_head = ctx_q$head_data;
         q_pop = (q_count$q != 32'h0) & pkt_ready;
-        occ_after = (((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) - ((q_pop) & 3'h7);
-        room = occ_after <= 32'h1;
+        occ_after = ((((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7)) - ((q_pop) & 3'h7);
+        room = occ_after <= 32'h2;
         ev_dlv = dlv_q$head_valid;
         ev_ctx = ctx_q$head_valid;
-        g_dlv = ev_dlv & (~reset);
-        g_ctx = (ev_ctx & (~ev_dlv)) & (~reset);
-        g_to = ((to_valid & (~ev_dlv)) & (~ev_ctx)) & (~reset);
-        g_new = (((new_valid & (~ev_dlv)) & (~ev_ctx)) & (~to_valid)) & (~reset);
-        last_mask$index = rr_last$q;
-        last_mask$enable = 1'b1;
-        above_mask = ~(last_mask$onehot | (last_mask$onehot - 32'h1));
-        rr_above$bitmap = sendable$q & above_mask;
-        rr_any$bitmap = sendable$q;
+        hz_dlv = s1_valid$q & (dlv_head[(32'h0)+:(4)] == s1_slot$q);
+        hz_ctx = s1_valid$q & (ctx_head[(32'h0)+:(4)] == s1_slot$q);
+        hz_to = s1_valid$q & (to_slot == s1_slot$q);
+        hz_new = s1_valid$q & (new_slot == s1_slot$q);
+        ok_dlv = ev_dlv & (~hz_dlv);
+        ok_ctx = ev_ctx & (~hz_ctx);
+        ok_to = to_valid & (~hz_to);
+        ok_new = new_valid & (~hz_new);
+        g_dlv = ok_dlv & (~reset);
+        g_ctx = (ok_ctx & (~ok_dlv)) & (~reset);
+        g_to = ((ok_to & (~ok_dlv)) & (~ok_ctx)) & (~reset);
+        g_new = (((ok_new & (~ok_dlv)) & (~ok_ctx)) & (~ok_to)) & (~reset);
+        rr_candidates = (sendable$q & (~s1_onehot$q)) & (~s2_onehot$q);
+        rr_above$bitmap = rr_candidates & rr_above_mask$q;
+        rr_any$bitmap = rr_candidates;
         pick_slot = rr_any$index;
+        pick_onehot = rr_any$onehot;
         if (rr_above$found) begin
             pick_slot = rr_above$index;
+            pick_onehot = rr_above$onehot;
         end
-        g_pkt = ((((rr_any$found & room) & (~ev_dlv)) & (~ev_ctx)) & ((~to_valid) & (~new_valid))) & (~reset);
+        g_pkt = ((((rr_any$found & room) & (~ok_dlv)) & (~ok_ctx)) & ((~ok_to) & (~ok_new))) & (~reset);
         dlv_q$pop = g_dlv;
         ctx_q$pop = g_ctx;
         to_ready = g_to;
@@ -31949,7 +31863,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_valid$d = (g_dlv | g_ctx) | ((g_to | g_new) | g_pkt);
         s1_kind$d = 32'h0;
         s1_emit$d = 1'b0;
-        s0_slot = pick_slot;
+        ev_slot = new_slot;
         s1_id$d = 32'h0;
         s1_bitmap$d = 32'h0;
         s1_rtx_flag$d = 1'b0;
@@ -31966,13 +31880,13 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         if (g_dlv) begin
             s1_kind$d = 32'h1;
             s1_id$d = dlv_head[(32'h0)+:(16)];
-            s0_slot = dlv_head[(32'h0)+:(4)];
+            ev_slot = dlv_head[(32'h0)+:(4)];
             s1_bitmap$d = dlv_head[(32'h10)+:(64)];
         end
         else if (g_ctx) begin
             s1_kind$d = 32'h2;
             s1_id$d = ctx_head[(32'h0)+:(16)];
-            s0_slot = ctx_head[(32'h0)+:(4)];
+            ev_slot = ctx_head[(32'h0)+:(4)];
             s1_rtx_flag$d = ctx_head[32'h10];
             s1_bitmap$d = ctx_head[(32'h11)+:(64)];
             s1_credit_flag$d = ctx_head[32'h51];
@@ -31982,25 +31896,37 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         end
         else if (g_to) begin
             s1_kind$d = 32'h3;
-            s0_slot = to_slot;
+            ev_slot = to_slot;
             s1_id$d = to_meta[(32'h8)+:(16)];
             s1_rtx_p1$d = to_meta[(32'h0)+:(8)];
         end
         else if (g_new) begin
             s1_kind$d = 32'h4;
-            s0_slot = new_slot;
+            ev_slot = new_slot;
             s1_credit_flag$d = new_credit_valid;
             s1_credit$d = new_credit;
             s1_emit$d = room;
         end
         else if (g_pkt) begin
             s1_emit$d = 1'b1;
-            rr_last$d = pick_slot;
+            rr_above_mask$d = ~(pick_onehot | (pick_onehot - 32'h1));
+        end
+        s0_slot = ev_slot;
+        if (g_pkt) begin
+            s0_slot = pick_slot;
         end
         slot_ram$read_address = s0_slot;
         s1_slot$d = s0_slot;
+        s1_fwd$d = (s2_valid$q & (s2_slot$q == ev_slot)) & (~g_pkt);
+        ev_mask$index = ev_slot;
+        ev_mask$enable = (g_dlv | g_ctx) | (g_to | g_new);
+        s1_onehot$d = ev_mask$onehot;
+        if (g_pkt) begin
+            s1_onehot$d = pick_onehot;
+        end
+        s2_onehot$d = s1_onehot$q;
         cur = slot_ram$read_data;
-        if (fwd_valid$q & (fwd_slot$q == s1_slot$q)) begin
+        if (s1_fwd$q) begin
             cur = fwd_word$q;
         end
         c_del = cur[(32'h0)+:(64)];
@@ -32139,77 +32065,85 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
             u_tx = 32'h0;
             u_rtx = 32'h0;
         end
-        u_credit_mask = 32'h0;
-        if (u_allow) begin
-            u_credit_mask = ~(ones64 << ((u_credit) & 7'h7f));
+        s2_valid$d = s1_valid$q;
+        s2_slot$d = s1_slot$q;
+        s2_emit$d = s1_valid$q & s1_emit$q;
+        s2_id$d = c_id;
+        s2_del$d = u_del;
+        s2_tx$d = u_tx;
+        s2_rtx$d = u_rtx;
+        s2_credit$d = u_credit;
+        s2_allow$d = u_allow;
+        s2_npkts$d = u_npkts;
+        s2_max$d = u_max;
+        s2_tcnt$d = u_tcnt;
+        s2_id_base$d = u_id_base;
+        s2_meta$d = u_meta;
+        s2_active$d = u_active;
+        below_credit$k = s2_credit$q[(32'h0)+:(7)];
+        below_sent$k = s2_max$q[(32'h0)+:(7)];
+        e_credit_mask = 32'h0;
+        if (s2_allow$q) begin
+            e_credit_mask = below_credit$mask;
         end
-        u_elig = ((u_tx & u_credit_mask) | u_rtx) & (~u_del);
-        off_ffs$bitmap = u_elig;
-        e_go = ((s1_valid$q & s1_emit$q) & u_active) & off_ffs$found;
-        e_onehot = u_elig & ((~u_elig) + 32'h1);
+        e_sent_mask = below_sent$mask;
+        e_elig = ((s2_tx$q & e_credit_mask) | s2_rtx$q) & (~s2_del$q);
+        off_ffs$bitmap = e_elig;
+        e_go = (s2_emit$q & s2_active$q) & off_ffs$found;
+        e_sent_bit = 32'h0;
+        if (s2_emit$q & s2_active$q) begin
+            e_sent_bit = off_ffs$onehot;
+        end
         e_off = ((off_ffs$index) & 8'hff);
-        n_tx = u_tx;
-        n_rtx = u_rtx;
-        n_max = u_max;
-        n_elig = u_elig;
-        if (e_go) begin
-            n_tx = u_tx & (~e_onehot);
-            n_rtx = u_rtx & (~e_onehot);
-            n_elig = u_elig & (~e_onehot);
-            if ((e_off + 32'h1) > u_max) begin
-                n_max = e_off + 32'h1;
-            end
+        n_tx = s2_tx$q & (~e_sent_bit);
+        n_rtx = s2_rtx$q & (~e_sent_bit);
+        n_elig_any = |e_elig;
+        if (s2_emit$q & s2_active$q) begin
+            n_elig_any = |(e_elig & (e_elig - 32'h1));
         end
-        e_is_new = u_max == 32'h0;
-        e_is_rtx = e_off < u_max;
-        e_desc = (((((u_meta) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((c_id) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((u_credit) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
-        n_word = ((((((u_del) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_id_base) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
-        slot_ram$write_address = s1_slot$q;
+        e_is_new = s2_max$q == 32'h0;
+        e_is_rtx = |(e_elig & e_sent_mask);
+        n_max = s2_max$q;
+        if (e_go & (~e_is_rtx)) begin
+            n_max = e_off + 32'h1;
+        end
+        e_desc = (((((s2_meta$q) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((s2_id$q) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((s2_credit$q) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
+        n_word = ((((((s2_del$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((s2_credit$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((s2_allow$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((s2_npkts$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((s2_tcnt$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((s2_id_base$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((s2_meta$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
+        slot_ram$write_address = s2_slot$q;
         slot_ram$write_data = n_word;
-        slot_ram$write_enable = s1_valid$q;
-        fwd_valid$d = s1_valid$q;
-        fwd_slot$d = s1_slot$q;
+        slot_ram$write_enable = s2_valid$q;
         fwd_word$d = n_word;
-        u_sendable = u_active & |n_elig;
-        written_mask$index = s1_slot$q;
-        written_mask$enable = s1_valid$q;
+        n_sendable = s2_active$q & n_elig_any;
+        written_mask$index = s2_slot$q;
+        written_mask$enable = s2_valid$q;
         active_bits$d = active_bits$q & (~written_mask$onehot);
-        if (u_active) begin
+        if (s2_active$q) begin
             active_bits$d = active_bits$q | written_mask$onehot;
         end
         sendable$d = sendable$q & (~written_mask$onehot);
-        if (u_sendable) begin
+        if (n_sendable) begin
             sendable$d = sendable$q | written_mask$onehot;
         end
         id_known$d = id_known$q | written_mask$onehot;
         done_valid = free_go;
         done_tx_msg_id = c_id;
-        if (q_count$q == 32'h0) begin
-            if (e_go) begin
-                q0$d = e_desc;
-                q_count$d = 32'h1;
-            end
-        end
-        else if (q_count$q == 32'h1) begin
-            if (q_pop & e_go) begin
-                q0$d = e_desc;
-            end
-            else if (q_pop) begin
-                q_count$d = 32'h0;
-            end
-            else if (e_go) begin
-                q1$d = e_desc;
-                q_count$d = 32'h2;
-            end
-        end
-        else if (q_pop) begin
+        q_fill = q_count$q - ((q_pop) & 2'h3);
+        if (q_pop) begin
             q0$d = q1$q;
-            q_count$d = 32'h1;
-            if (e_go) begin
+            q1$d = q2$q;
+        end
+        if (e_go) begin
+            if (q_fill == 32'h0) begin
+                q0$d = e_desc;
+            end
+            else if (q_fill == 32'h1) begin
                 q1$d = e_desc;
-                q_count$d = 32'h2;
+            end
+            else begin
+                q2$d = e_desc;
             end
         end
+        q_count$d = q_fill + ((e_go) & 2'h3);
         pkt_valid = q_count$q != 32'h0;
         pkt_slot = q0$q[(32'h60)+:(4)];
         pkt_remote_ip = q0$q[(32'h0)+:(32)];
@@ -32223,8 +32157,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         pkt_is_new_msg = q0$q[32'h80];
         pkt_is_rtx = q0$q[32'h81];
         pkt_flags = 32'h1;
-        pkt_q1_valid = q_count$q == 32'h2;
+        pkt_q1_valid = q_count$q >= 32'h2;
         pkt_q1_slot = q1$q[(32'h60)+:(4)];
+        pkt_q2_valid = q_count$q == 32'h3;
+        pkt_q2_slot = q2$q[(32'h60)+:(4)];
         if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
             cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
         end
@@ -32269,9 +32205,13 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         if (reset) begin
             active_bits$d = 32'h0;
             sendable$d = 32'h0;
-            rr_last$d = 32'h0;
+            rr_above_mask$d = ~slot0_onehot;
+            s1_onehot$d = 32'h0;
+            s2_onehot$d = 32'h0;
             s1_valid$d = 1'b0;
-            fwd_valid$d = 1'b0;
+            s1_fwd$d = 1'b0;
+            s2_valid$d = 1'b0;
+            s2_emit$d = 1'b0;
             q_count$d = 32'h0;
             cnt_stale_dlv$d = 32'h0;
             cnt_stale_ctx$d = 32'h0;
@@ -32306,6 +32246,418 @@ module nt_homa_tr_16_nic$tx$core$active_bits(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$active_bits
+
+
+module nt_homa_tr_16_nic$tx$core$below_credit(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$below_credit
+
+
+module nt_homa_tr_16_nic$tx$core$below_sent(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$below_sent
 
 
 module nt_homa_tr_16_nic$tx$core$cnt_abandoned(d,q,clock);
@@ -32994,42 +33346,21 @@ module nt_homa_tr_16_nic$tx$core$dlv_q$write_ptr(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$dlv_q$write_ptr
 
 
-module nt_homa_tr_16_nic$tx$core$fwd_slot(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$ev_mask(index,enable,onehot);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
 
     // Update code (custom)
-    initial begin
-       q = 4'h0;
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
     end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$fwd_slot
-
-
-module nt_homa_tr_16_nic$tx$core$fwd_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$fwd_valid
+endmodule // nt_homa_tr_16_nic$tx$core$ev_mask
 
 
 module nt_homa_tr_16_nic$tx$core$fwd_word(d,q,clock);
@@ -33070,23 +33401,6 @@ module nt_homa_tr_16_nic$tx$core$id_known(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$id_known
 
 
-module nt_homa_tr_16_nic$tx$core$last_mask(index,enable,onehot);
-
-    // Module arguments
-    input wire  [3:0] index;
-    input wire  enable;
-    output reg  [15:0] onehot;
-
-    // Update code (custom)
-    always @(*) begin
-       onehot = 16'd0;
-       if (enable) begin
-          onehot = 16'd1 << index;
-       end
-    end
-endmodule // nt_homa_tr_16_nic$tx$core$last_mask
-
-
 module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
@@ -33094,6 +33408,14 @@ module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index,onehot);
     output reg  found;
     output reg  [5:0] index;
     output reg  [63:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 64'haaaaaaaaaaaaaaaa;
+    localparam  index_bit$1 = 64'hcccccccccccccccc;
+    localparam  index_bit$2 = 64'hf0f0f0f0f0f0f0f0;
+    localparam  index_bit$3 = 64'hff00ff00ff00ff00;
+    localparam  index_bit$4 = 64'hffff0000ffff0000;
+    localparam  index_bit$5 = 64'hffffffff00000000;
 
     // Local signals
     reg  [63:0] lowest_set_onehot;
@@ -33104,198 +33426,12 @@ module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
-        if (lowest_set_onehot[16]) begin
-            index = 16;
-        end
-        if (lowest_set_onehot[17]) begin
-            index = 17;
-        end
-        if (lowest_set_onehot[18]) begin
-            index = 18;
-        end
-        if (lowest_set_onehot[19]) begin
-            index = 19;
-        end
-        if (lowest_set_onehot[20]) begin
-            index = 20;
-        end
-        if (lowest_set_onehot[21]) begin
-            index = 21;
-        end
-        if (lowest_set_onehot[22]) begin
-            index = 22;
-        end
-        if (lowest_set_onehot[23]) begin
-            index = 23;
-        end
-        if (lowest_set_onehot[24]) begin
-            index = 24;
-        end
-        if (lowest_set_onehot[25]) begin
-            index = 25;
-        end
-        if (lowest_set_onehot[26]) begin
-            index = 26;
-        end
-        if (lowest_set_onehot[27]) begin
-            index = 27;
-        end
-        if (lowest_set_onehot[28]) begin
-            index = 28;
-        end
-        if (lowest_set_onehot[29]) begin
-            index = 29;
-        end
-        if (lowest_set_onehot[30]) begin
-            index = 30;
-        end
-        if (lowest_set_onehot[31]) begin
-            index = 31;
-        end
-        if (lowest_set_onehot[32]) begin
-            index = 32;
-        end
-        if (lowest_set_onehot[33]) begin
-            index = 33;
-        end
-        if (lowest_set_onehot[34]) begin
-            index = 34;
-        end
-        if (lowest_set_onehot[35]) begin
-            index = 35;
-        end
-        if (lowest_set_onehot[36]) begin
-            index = 36;
-        end
-        if (lowest_set_onehot[37]) begin
-            index = 37;
-        end
-        if (lowest_set_onehot[38]) begin
-            index = 38;
-        end
-        if (lowest_set_onehot[39]) begin
-            index = 39;
-        end
-        if (lowest_set_onehot[40]) begin
-            index = 40;
-        end
-        if (lowest_set_onehot[41]) begin
-            index = 41;
-        end
-        if (lowest_set_onehot[42]) begin
-            index = 42;
-        end
-        if (lowest_set_onehot[43]) begin
-            index = 43;
-        end
-        if (lowest_set_onehot[44]) begin
-            index = 44;
-        end
-        if (lowest_set_onehot[45]) begin
-            index = 45;
-        end
-        if (lowest_set_onehot[46]) begin
-            index = 46;
-        end
-        if (lowest_set_onehot[47]) begin
-            index = 47;
-        end
-        if (lowest_set_onehot[48]) begin
-            index = 48;
-        end
-        if (lowest_set_onehot[49]) begin
-            index = 49;
-        end
-        if (lowest_set_onehot[50]) begin
-            index = 50;
-        end
-        if (lowest_set_onehot[51]) begin
-            index = 51;
-        end
-        if (lowest_set_onehot[52]) begin
-            index = 52;
-        end
-        if (lowest_set_onehot[53]) begin
-            index = 53;
-        end
-        if (lowest_set_onehot[54]) begin
-            index = 54;
-        end
-        if (lowest_set_onehot[55]) begin
-            index = 55;
-        end
-        if (lowest_set_onehot[56]) begin
-            index = 56;
-        end
-        if (lowest_set_onehot[57]) begin
-            index = 57;
-        end
-        if (lowest_set_onehot[58]) begin
-            index = 58;
-        end
-        if (lowest_set_onehot[59]) begin
-            index = 59;
-        end
-        if (lowest_set_onehot[60]) begin
-            index = 60;
-        end
-        if (lowest_set_onehot[61]) begin
-            index = 61;
-        end
-        if (lowest_set_onehot[62]) begin
-            index = 62;
-        end
-        if (lowest_set_onehot[63]) begin
-            index = 63;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+        index = (index & ~(1 << (4)) | ((|(lowest_set_onehot & index_bit$4)) << (4)));
+        index = (index & ~(1 << (5)) | ((|(lowest_set_onehot & index_bit$5)) << (5)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$off_ffs
@@ -33339,6 +33475,25 @@ module nt_homa_tr_16_nic$tx$core$q1(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$q1
 
 
+module nt_homa_tr_16_nic$tx$core$q2(d,q,clock);
+
+    // Module arguments
+    input wire  [129:0] d;
+    output reg  [129:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 130'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$q2
+
+
 module nt_homa_tr_16_nic$tx$core$q_count(d,q,clock);
 
     // Module arguments
@@ -33366,6 +33521,12 @@ module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -33375,57 +33536,32 @@ module nt_homa_tr_16_nic$tx$core$rr_above(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$rr_above
+
+
+module nt_homa_tr_16_nic$tx$core$rr_above_mask(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$rr_above_mask
 
 
 module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index,onehot);
@@ -33436,6 +33572,12 @@ module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -33445,76 +33587,13 @@ module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$rr_any
-
-
-module nt_homa_tr_16_nic$tx$core$rr_last(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$rr_last
 
 
 module nt_homa_tr_16_nic$tx$core$s1_allow(d,q,clock);
@@ -33612,6 +33691,25 @@ module nt_homa_tr_16_nic$tx$core$s1_emit(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s1_emit
 
 
+module nt_homa_tr_16_nic$tx$core$s1_fwd(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_fwd
+
+
 module nt_homa_tr_16_nic$tx$core$s1_id(d,q,clock);
 
     // Module arguments
@@ -33705,6 +33803,25 @@ module nt_homa_tr_16_nic$tx$core$s1_lport(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s1_lport
+
+
+module nt_homa_tr_16_nic$tx$core$s1_onehot(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s1_onehot
 
 
 module nt_homa_tr_16_nic$tx$core$s1_raise(d,q,clock);
@@ -33838,6 +33955,310 @@ module nt_homa_tr_16_nic$tx$core$s1_valid(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s1_valid
+
+
+module nt_homa_tr_16_nic$tx$core$s2_active(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_active
+
+
+module nt_homa_tr_16_nic$tx$core$s2_allow(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_allow
+
+
+module nt_homa_tr_16_nic$tx$core$s2_credit(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_credit
+
+
+module nt_homa_tr_16_nic$tx$core$s2_del(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_del
+
+
+module nt_homa_tr_16_nic$tx$core$s2_emit(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_emit
+
+
+module nt_homa_tr_16_nic$tx$core$s2_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_id
+
+
+module nt_homa_tr_16_nic$tx$core$s2_id_base(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_id_base
+
+
+module nt_homa_tr_16_nic$tx$core$s2_max(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_max
+
+
+module nt_homa_tr_16_nic$tx$core$s2_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [87:0] d;
+    output reg  [87:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 88'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_meta
+
+
+module nt_homa_tr_16_nic$tx$core$s2_npkts(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_npkts
+
+
+module nt_homa_tr_16_nic$tx$core$s2_onehot(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_onehot
+
+
+module nt_homa_tr_16_nic$tx$core$s2_rtx(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_rtx
+
+
+module nt_homa_tr_16_nic$tx$core$s2_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_slot
+
+
+module nt_homa_tr_16_nic$tx$core$s2_tcnt(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_tcnt
+
+
+module nt_homa_tr_16_nic$tx$core$s2_tx(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_tx
+
+
+module nt_homa_tr_16_nic$tx$core$s2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_valid
 
 
 module nt_homa_tr_16_nic$tx$core$sendable(d,q,clock);
@@ -34294,6 +34715,12 @@ module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index,onehot);
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -34303,54 +34730,10 @@ module nt_homa_tr_16_nic$tx$ret_ffs(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_homa_tr_16_nic$tx$ret_ffs

@@ -7,6 +7,14 @@ module nt_nic_16_find_first_set(bitmap,found,index,onehot);
     output reg  [5:0] index;
     output reg  [63:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 64'haaaaaaaaaaaaaaaa;
+    localparam  index_bit$1 = 64'hcccccccccccccccc;
+    localparam  index_bit$2 = 64'hf0f0f0f0f0f0f0f0;
+    localparam  index_bit$3 = 64'hff00ff00ff00ff00;
+    localparam  index_bit$4 = 64'hffff0000ffff0000;
+    localparam  index_bit$5 = 64'hffffffff00000000;
+
     // Local signals
     reg  [63:0] lowest_set_onehot;
 
@@ -16,198 +24,12 @@ module nt_nic_16_find_first_set(bitmap,found,index,onehot);
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
-        if (lowest_set_onehot[16]) begin
-            index = 16;
-        end
-        if (lowest_set_onehot[17]) begin
-            index = 17;
-        end
-        if (lowest_set_onehot[18]) begin
-            index = 18;
-        end
-        if (lowest_set_onehot[19]) begin
-            index = 19;
-        end
-        if (lowest_set_onehot[20]) begin
-            index = 20;
-        end
-        if (lowest_set_onehot[21]) begin
-            index = 21;
-        end
-        if (lowest_set_onehot[22]) begin
-            index = 22;
-        end
-        if (lowest_set_onehot[23]) begin
-            index = 23;
-        end
-        if (lowest_set_onehot[24]) begin
-            index = 24;
-        end
-        if (lowest_set_onehot[25]) begin
-            index = 25;
-        end
-        if (lowest_set_onehot[26]) begin
-            index = 26;
-        end
-        if (lowest_set_onehot[27]) begin
-            index = 27;
-        end
-        if (lowest_set_onehot[28]) begin
-            index = 28;
-        end
-        if (lowest_set_onehot[29]) begin
-            index = 29;
-        end
-        if (lowest_set_onehot[30]) begin
-            index = 30;
-        end
-        if (lowest_set_onehot[31]) begin
-            index = 31;
-        end
-        if (lowest_set_onehot[32]) begin
-            index = 32;
-        end
-        if (lowest_set_onehot[33]) begin
-            index = 33;
-        end
-        if (lowest_set_onehot[34]) begin
-            index = 34;
-        end
-        if (lowest_set_onehot[35]) begin
-            index = 35;
-        end
-        if (lowest_set_onehot[36]) begin
-            index = 36;
-        end
-        if (lowest_set_onehot[37]) begin
-            index = 37;
-        end
-        if (lowest_set_onehot[38]) begin
-            index = 38;
-        end
-        if (lowest_set_onehot[39]) begin
-            index = 39;
-        end
-        if (lowest_set_onehot[40]) begin
-            index = 40;
-        end
-        if (lowest_set_onehot[41]) begin
-            index = 41;
-        end
-        if (lowest_set_onehot[42]) begin
-            index = 42;
-        end
-        if (lowest_set_onehot[43]) begin
-            index = 43;
-        end
-        if (lowest_set_onehot[44]) begin
-            index = 44;
-        end
-        if (lowest_set_onehot[45]) begin
-            index = 45;
-        end
-        if (lowest_set_onehot[46]) begin
-            index = 46;
-        end
-        if (lowest_set_onehot[47]) begin
-            index = 47;
-        end
-        if (lowest_set_onehot[48]) begin
-            index = 48;
-        end
-        if (lowest_set_onehot[49]) begin
-            index = 49;
-        end
-        if (lowest_set_onehot[50]) begin
-            index = 50;
-        end
-        if (lowest_set_onehot[51]) begin
-            index = 51;
-        end
-        if (lowest_set_onehot[52]) begin
-            index = 52;
-        end
-        if (lowest_set_onehot[53]) begin
-            index = 53;
-        end
-        if (lowest_set_onehot[54]) begin
-            index = 54;
-        end
-        if (lowest_set_onehot[55]) begin
-            index = 55;
-        end
-        if (lowest_set_onehot[56]) begin
-            index = 56;
-        end
-        if (lowest_set_onehot[57]) begin
-            index = 57;
-        end
-        if (lowest_set_onehot[58]) begin
-            index = 58;
-        end
-        if (lowest_set_onehot[59]) begin
-            index = 59;
-        end
-        if (lowest_set_onehot[60]) begin
-            index = 60;
-        end
-        if (lowest_set_onehot[61]) begin
-            index = 61;
-        end
-        if (lowest_set_onehot[62]) begin
-            index = 62;
-        end
-        if (lowest_set_onehot[63]) begin
-            index = 63;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+        index = (index & ~(1 << (4)) | ((|(lowest_set_onehot & index_bit$4)) << (4)));
+        index = (index & ~(1 << (5)) | ((|(lowest_set_onehot & index_bit$5)) << (5)));
     end
 
 endmodule // nt_nic_16_find_first_set

@@ -5,12 +5,201 @@ module nt_nic_16_ones_until(k,mask);
     input wire  [6:0] k;
     output reg  [63:0] mask;
 
-    // Constant declarations
-    localparam  all_ones = 64'hffffffffffffffff;
-
     // Update code
     always @(*) begin
-        mask = ~(all_ones << k);
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
     end
 
 endmodule // nt_nic_16_ones_until

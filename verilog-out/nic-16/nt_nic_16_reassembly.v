@@ -3677,6 +3677,12 @@ module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,oneh
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -3686,54 +3692,10 @@ module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,oneh
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class0$lowest_free
@@ -3892,6 +3854,12 @@ module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,oneh
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -3901,54 +3869,10 @@ module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,oneh
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class1$lowest_free
@@ -4107,6 +4031,12 @@ module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,oneh
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -4116,54 +4046,10 @@ module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,oneh
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class2$lowest_free
@@ -4322,6 +4208,12 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,oneh
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -4331,54 +4223,10 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,oneh
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class3$lowest_free
@@ -6778,6 +6626,12 @@ module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot)
     output reg  [3:0] index;
     output reg  [15:0] onehot;
 
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
     // Local signals
     reg  [15:0] lowest_set_onehot;
 
@@ -6787,54 +6641,10 @@ module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot)
         onehot = lowest_set_onehot;
         found = |bitmap;
         index = 32'h0;
-        if (lowest_set_onehot[0]) begin
-            index = 0;
-        end
-        if (lowest_set_onehot[1]) begin
-            index = 1;
-        end
-        if (lowest_set_onehot[2]) begin
-            index = 2;
-        end
-        if (lowest_set_onehot[3]) begin
-            index = 3;
-        end
-        if (lowest_set_onehot[4]) begin
-            index = 4;
-        end
-        if (lowest_set_onehot[5]) begin
-            index = 5;
-        end
-        if (lowest_set_onehot[6]) begin
-            index = 6;
-        end
-        if (lowest_set_onehot[7]) begin
-            index = 7;
-        end
-        if (lowest_set_onehot[8]) begin
-            index = 8;
-        end
-        if (lowest_set_onehot[9]) begin
-            index = 9;
-        end
-        if (lowest_set_onehot[10]) begin
-            index = 10;
-        end
-        if (lowest_set_onehot[11]) begin
-            index = 11;
-        end
-        if (lowest_set_onehot[12]) begin
-            index = 12;
-        end
-        if (lowest_set_onehot[13]) begin
-            index = 13;
-        end
-        if (lowest_set_onehot[14]) begin
-            index = 14;
-        end
-        if (lowest_set_onehot[15]) begin
-            index = 15;
-        end
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$ids$lowest_free

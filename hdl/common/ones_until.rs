@@ -11,8 +11,9 @@
 //!
 //! # Latency and throughput
 //! Combinational: latency 0 cycles, one mask per cycle. Bit `i` is the compare `k > i` with a
-//! constant: a function of the `KW` bits of `k` alone, two LUT levels for `KW` ≤ 11 (the barrel
-//! shifter `~(all_ones << k)` it replaced is a mux tree about `KW` levels deep).
+//! constant, a function of the `KW` bits of `k` alone, so each bit is its own small LUT function
+//! (Yosys maps `OnesUntil<64, 7>` to one LUT level, as it did the shifter `~(all_ones << k)`
+//! this form replaced).
 
 use rust_hdl::prelude::*;
 

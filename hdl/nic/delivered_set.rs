@@ -11,7 +11,8 @@
 //!
 //! # Time
 //! Time is counted in *epochs* of `E = H / 16` cycles (an epoch counter of 5 bits, wrapping).
-//! An entry written in epoch `e` is **alive** while `(now − e) mod 32 ≤ 16`: it lives at least
+//! An entry written in epoch `e` is **alive** while `(now − e) mod 32 ≤ 16` (a 32-bit mask of the alive
+//! epochs, rotated at every epoch boundary, answers it with one bit select): it lives at least
 //! `16 E = H` and less than `17 E` cycles. A background **scrubber** reads one bucket whenever
 //! the RAM read port is free and clears the entries that are no longer alive, so an entry can
 //! never look alive again when the epoch counter wraps. After three cycles without a scrub the
@@ -124,10 +125,17 @@ pub struct DeliveredSet<const SB: usize> {
     epoch_length_minus_one: Constant<Bits<32>>,
     last_bucket: Constant<Bits<SB>>,
     /// 16, as a 5-bit constant: the age comparison must stay 5 bits wide (modulo 32) in Verilog.
-    max_age: Constant<Bits<5>>,
+    /// `alive_epochs` in epoch 0: epochs 16 … 31 and 0.
+    alive_at_epoch0: Constant<Bits<32>>,
+    m55: Constant<Bits<8>>,
+    m33: Constant<Bits<8>>,
+    m0f: Constant<Bits<8>>,
     init_done: DFF<Bit>,
     init_ptr: DFF<Bits<SB>>,
     epoch: DFF<Bits<5>>,
+    /// Bit `e` set when an entry written in epoch `e` is alive now, `(epoch − e) mod 32 ≤ 16`:
+    /// rotated by one at every epoch boundary, so the test is one bit select, no subtraction.
+    alive_epochs: DFF<Bits<32>>,
     epoch_cycle: DFF<Bits<32>>,
     /// The key of the last lookup or insert and its buckets.
     s_key: DFF<Bits<64>>,
@@ -164,9 +172,16 @@ pub struct DeliveredSet<const SB: usize> {
     key_hits: Signal<Local, Bits<16>>,
     alive0: Signal<Local, Bits<4>>,
     alive1: Signal<Local, Bits<4>>,
+    pairs0: Signal<Local, Bits<8>>,
+    pairs1: Signal<Local, Bits<8>>,
+    quads0: Signal<Local, Bits<8>>,
+    quads1: Signal<Local, Bits<8>>,
     use_way1: Signal<Local, Bit>,
-    free_way: Signal<Local, Bits<8>>,
-    free_pos: Signal<Local, Bits<3>>,
+    /// Free positions of each way, and the first one of each (one-hot).
+    free0: Signal<Local, Bits<8>>,
+    free1: Signal<Local, Bits<8>>,
+    first_free0: Signal<Local, Bits<8>>,
+    first_free1: Signal<Local, Bits<8>>,
     place: Signal<Local, Bit>,
     new_entry: Signal<Local, Bits<70>>,
 }
@@ -193,10 +208,19 @@ impl<const SB: usize> DeliveredSet<SB> {
             hash: Default::default(),
             epoch_length_minus_one: Constant::new((horizon / EPOCHS_PER_HORIZON - 1).to_bits()),
             last_bucket: Constant::new(((1u64 << SB) - 1).to_bits()),
-            max_age: Constant::new(EPOCHS_PER_HORIZON.to_bits()),
+            alive_at_epoch0: Constant::new(
+                (0..32u64)
+                    .filter(|e| (32 - e) % 32 <= EPOCHS_PER_HORIZON)
+                    .fold(0u64, |m, e| m | (1 << e))
+                    .to_bits(),
+            ),
+            m55: Constant::new(0x55u64.to_bits()),
+            m33: Constant::new(0x33u64.to_bits()),
+            m0f: Constant::new(0x0Fu64.to_bits()),
             init_done: Default::default(),
             init_ptr: Default::default(),
             epoch: Default::default(),
+            alive_epochs: Default::default(),
             epoch_cycle: Default::default(),
             s_key: Default::default(),
             s_h0: Default::default(),
@@ -222,10 +246,16 @@ impl<const SB: usize> DeliveredSet<SB> {
             dead: Default::default(),
             key_hits: Default::default(),
             alive0: Default::default(),
+            pairs0: Default::default(),
+            pairs1: Default::default(),
+            quads0: Default::default(),
+            quads1: Default::default(),
             alive1: Default::default(),
             use_way1: Default::default(),
-            free_way: Default::default(),
-            free_pos: Default::default(),
+            free0: Default::default(),
+            free1: Default::default(),
+            first_free0: Default::default(),
+            first_free1: Default::default(),
             place: Default::default(),
             new_entry: Default::default(),
         }
@@ -250,7 +280,7 @@ impl<const SB: usize> Default for DeliveredSet<SB> {
 impl<const SB: usize> Logic for DeliveredSet<SB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, init_done, init_ptr, epoch, epoch_cycle, s_key, s_h0, s_h1, ins_decide, ins_wait, ins_retry, scrub_decide,
+        dff_setup!(self, clock, init_done, init_ptr, epoch, alive_epochs, epoch_cycle, s_key, s_h0, s_h1, ins_decide, ins_wait, ins_retry, scrub_decide,
             scrub_bucket, scrub_ptr, since_scrub, c_full_wait);
         for i in 0..8 {
             self.way0[i].read_clock.next = self.clock.val();
@@ -266,6 +296,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         if self.tick.val() {
             self.epoch_cycle.d.next = 0.into();
             self.epoch.d.next = self.epoch.q.val() + 1;
+            self.alive_epochs.d.next = (self.alive_epochs.q.val() << 1) | (self.alive_epochs.q.val() >> 31);
         }
 
         // After 3 cycles without a scrub the next cycle is the scrubber's (a caller that leaves
@@ -319,7 +350,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         self.key_hits.next = 0.into();
         for i in 0..8 {
             if self.way0[i].read_data.val().get_bit(0) {
-                if (self.epoch.q.val() - self.way0[i].read_data.val().get_bits::<5>(1)) <= self.max_age.val() {
+                if self.alive_epochs.q.val().get_bit(self.way0[i].read_data.val().get_bits::<5>(1).index()) {
                     self.alive.next = self.alive.val().replace_bit(i, true);
                     if self.way0[i].read_data.val().get_bits::<64>(6) == self.s_key.q.val() {
                         self.key_hits.next = self.key_hits.val().replace_bit(i, true);
@@ -329,7 +360,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
                 }
             }
             if self.way1[i].read_data.val().get_bit(0) {
-                if (self.epoch.q.val() - self.way1[i].read_data.val().get_bits::<5>(1)) <= self.max_age.val() {
+                if self.alive_epochs.q.val().get_bit(self.way1[i].read_data.val().get_bits::<5>(1).index()) {
                     self.alive.next = self.alive.val().replace_bit(i + 8, true);
                     if self.way1[i].read_data.val().get_bits::<64>(6) == self.s_key.q.val() {
                         self.key_hits.next = self.key_hits.val().replace_bit(i + 8, true);
@@ -344,29 +375,28 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         // d-left placement: the way with fewer alive entries (way 0 on a tie), first free position.
         // (Counted and encoded here rather than with the Popcount and FindFirstSet blocks: as
         // submodules fed and read by this one combinational process they add four process-level
-        // loops that Verilator settles by re-evaluation.)
-        self.alive0.next = 0.into();
-        self.alive1.next = 0.into();
-        for i in 0..8 {
-            if self.alive.val().get_bit(i) {
-                self.alive0.next = self.alive0.val() + 1;
-            }
-            if self.alive.val().get_bit(i + 8) {
-                self.alive1.next = self.alive1.val() + 1;
-            }
-        }
+        // loops that Verilator settles by re-evaluation.) The counts add pairs, then quads, then
+        // the halves, in the fields of one byte: three additions in series, not eight.
+        self.pairs0.next = (self.alive.val().get_bits::<8>(0) & self.m55.val())
+            + ((self.alive.val().get_bits::<8>(0) >> 1) & self.m55.val());
+        self.pairs1.next = (self.alive.val().get_bits::<8>(8) & self.m55.val())
+            + ((self.alive.val().get_bits::<8>(8) >> 1) & self.m55.val());
+        self.quads0.next = (self.pairs0.val() & self.m33.val()) + ((self.pairs0.val() >> 2) & self.m33.val());
+        self.quads1.next = (self.pairs1.val() & self.m33.val()) + ((self.pairs1.val() >> 2) & self.m33.val());
+        self.alive0.next =
+            bit_cast::<4, 8>((self.quads0.val() & self.m0f.val()) + ((self.quads0.val() >> 4) & self.m0f.val()));
+        self.alive1.next =
+            bit_cast::<4, 8>((self.quads1.val() & self.m0f.val()) + ((self.quads1.val() >> 4) & self.m0f.val()));
         self.use_way1.next = self.alive1.val() < self.alive0.val();
-        self.free_way.next = !self.alive.val().get_bits::<8>(0);
+        // Both ways' first free positions are found beside the count, which only picks the way.
+        self.free0.next = !self.alive.val().get_bits::<8>(0);
+        self.free1.next = !self.alive.val().get_bits::<8>(8);
+        self.first_free0.next = self.free0.val() & ((!self.free0.val()) + 1);
+        self.first_free1.next = self.free1.val() & ((!self.free1.val()) + 1);
+        self.place.next = self.ins_decide.q.val() & self.free0.val().any();
         if self.use_way1.val() {
-            self.free_way.next = !self.alive.val().get_bits::<8>(8);
+            self.place.next = self.ins_decide.q.val() & self.free1.val().any();
         }
-        self.free_pos.next = 0.into();
-        for i in 0..8 {
-            if self.free_way.val().get_bit(7 - i) {
-                self.free_pos.next = (7 - i).to_bits();
-            }
-        }
-        self.place.next = self.ins_decide.q.val() & self.free_way.val().any();
         self.new_entry.next = ((bit_cast::<70, 64>(self.s_key.q.val()) << 6) | (bit_cast::<70, 5>(self.epoch.q.val()) << 1)) | 1;
 
         // ---- Writes: init sweep, insert, or the scrubber's clears (never two in one cycle).
@@ -382,8 +412,8 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
                 self.way1[i].write_address.next = self.s_h1.q.val();
                 self.way0[i].write_data.next = self.new_entry.val();
                 self.way1[i].write_data.next = self.new_entry.val();
-                self.way0[i].write_enable.next = (self.place.val() & (!self.use_way1.val())) & (self.free_pos.val().index() == i);
-                self.way1[i].write_enable.next = (self.place.val() & self.use_way1.val()) & (self.free_pos.val().index() == i);
+                self.way0[i].write_enable.next = (self.ins_decide.q.val() & (!self.use_way1.val())) & self.first_free0.val().get_bit(i);
+                self.way1[i].write_enable.next = (self.ins_decide.q.val() & self.use_way1.val()) & self.first_free1.val().get_bit(i);
             }
             if !self.init_done.q.val() {
                 self.way0[i].write_address.next = self.init_ptr.q.val();
@@ -419,6 +449,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             self.init_done.d.next = false;
             self.init_ptr.d.next = 0.into();
             self.epoch.d.next = 0.into();
+            self.alive_epochs.d.next = self.alive_at_epoch0.val();
             self.epoch_cycle.d.next = 0.into();
             self.ins_decide.d.next = false;
             self.ins_wait.d.next = false;

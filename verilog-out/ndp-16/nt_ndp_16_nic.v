@@ -12190,7 +12190,10 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
     // Constant declarations
     localparam  epoch_length_minus_one = 32'h3fff;
     localparam  last_bucket = 12'hfff;
-    localparam  max_age = 5'b10000;
+    localparam  alive_at_epoch0 = 32'hffff0001;
+    localparam  m55 = 8'h55;
+    localparam  m33 = 8'h33;
+    localparam  m0f = 8'hf;
 
     // Stub signals
     reg  [11:0] way0$0$read_address;
@@ -12317,6 +12320,9 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
     reg  [4:0] epoch$d;
     wire  [4:0] epoch$q;
     reg  epoch$clock;
+    reg  [31:0] alive_epochs$d;
+    wire  [31:0] alive_epochs$q;
+    reg  alive_epochs$clock;
     reg  [31:0] epoch_cycle$d;
     wire  [31:0] epoch_cycle$q;
     reg  epoch_cycle$clock;
@@ -12369,9 +12375,15 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
     reg  [15:0] key_hits;
     reg  [3:0] alive0;
     reg  [3:0] alive1;
+    reg  [7:0] pairs0;
+    reg  [7:0] pairs1;
+    reg  [7:0] quads0;
+    reg  [7:0] quads1;
     reg  use_way1;
-    reg  [7:0] free_way;
-    reg  [2:0] free_pos;
+    reg  [7:0] free0;
+    reg  [7:0] free1;
+    reg  [7:0] first_free0;
+    reg  [7:0] first_free1;
     reg  place;
     reg  [69:0] new_entry;
 
@@ -12540,6 +12552,11 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         .q(epoch$q),
         .clock(epoch$clock)
     );
+    nt_ndp_16_nic$reassembly$msg_table$delivered$alive_epochs alive_epochs(
+        .d(alive_epochs$d),
+        .q(alive_epochs$q),
+        .clock(alive_epochs$clock)
+    );
     nt_ndp_16_nic$reassembly$msg_table$delivered$epoch_cycle epoch_cycle(
         .d(epoch_cycle$d),
         .q(epoch_cycle$q),
@@ -12606,6 +12623,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         init_done$clock = clock;
         init_ptr$clock = clock;
         epoch$clock = clock;
+        alive_epochs$clock = clock;
         epoch_cycle$clock = clock;
         s_key$clock = clock;
         s_h0$clock = clock;
@@ -12621,6 +12639,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
+        alive_epochs$d = alive_epochs$q;
         epoch_cycle$d = epoch_cycle$q;
         s_key$d = s_key$q;
         s_h0$d = s_h0$q;
@@ -12671,6 +12690,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         if (tick) begin
             epoch_cycle$d = 32'h0;
             epoch$d = epoch$q + 32'h1;
+            alive_epochs$d = (alive_epochs$q << 32'h1) | (alive_epochs$q >> 32'h1f);
         end
         is_ready = ((init_done$q & (~ins_decide$q)) & (~ins_wait$q)) & (since_scrub$q != 32'h3);
         ready = is_ready;
@@ -12725,7 +12745,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         dead = 32'h0;
         key_hits = 32'h0;
         if (way0$0$read_data[32'h0]) begin
-            if ((epoch$q - way0$0$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$0$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (0)) | ((1'b1) << (0)));
                 if (way0$0$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (0)) | ((1'b1) << (0)));
@@ -12736,7 +12756,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$0$read_data[32'h0]) begin
-            if ((epoch$q - way1$0$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$0$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (0 + 32'h8)) | ((1'b1) << (0 + 32'h8)));
                 if (way1$0$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (0 + 32'h8)) | ((1'b1) << (0 + 32'h8)));
@@ -12747,7 +12767,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$1$read_data[32'h0]) begin
-            if ((epoch$q - way0$1$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$1$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (1)) | ((1'b1) << (1)));
                 if (way0$1$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (1)) | ((1'b1) << (1)));
@@ -12758,7 +12778,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$1$read_data[32'h0]) begin
-            if ((epoch$q - way1$1$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$1$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (1 + 32'h8)) | ((1'b1) << (1 + 32'h8)));
                 if (way1$1$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (1 + 32'h8)) | ((1'b1) << (1 + 32'h8)));
@@ -12769,7 +12789,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$2$read_data[32'h0]) begin
-            if ((epoch$q - way0$2$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$2$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (2)) | ((1'b1) << (2)));
                 if (way0$2$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (2)) | ((1'b1) << (2)));
@@ -12780,7 +12800,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$2$read_data[32'h0]) begin
-            if ((epoch$q - way1$2$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$2$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (2 + 32'h8)) | ((1'b1) << (2 + 32'h8)));
                 if (way1$2$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (2 + 32'h8)) | ((1'b1) << (2 + 32'h8)));
@@ -12791,7 +12811,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$3$read_data[32'h0]) begin
-            if ((epoch$q - way0$3$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$3$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (3)) | ((1'b1) << (3)));
                 if (way0$3$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (3)) | ((1'b1) << (3)));
@@ -12802,7 +12822,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$3$read_data[32'h0]) begin
-            if ((epoch$q - way1$3$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$3$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (3 + 32'h8)) | ((1'b1) << (3 + 32'h8)));
                 if (way1$3$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (3 + 32'h8)) | ((1'b1) << (3 + 32'h8)));
@@ -12813,7 +12833,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$4$read_data[32'h0]) begin
-            if ((epoch$q - way0$4$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$4$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (4)) | ((1'b1) << (4)));
                 if (way0$4$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (4)) | ((1'b1) << (4)));
@@ -12824,7 +12844,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$4$read_data[32'h0]) begin
-            if ((epoch$q - way1$4$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$4$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (4 + 32'h8)) | ((1'b1) << (4 + 32'h8)));
                 if (way1$4$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (4 + 32'h8)) | ((1'b1) << (4 + 32'h8)));
@@ -12835,7 +12855,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$5$read_data[32'h0]) begin
-            if ((epoch$q - way0$5$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$5$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (5)) | ((1'b1) << (5)));
                 if (way0$5$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (5)) | ((1'b1) << (5)));
@@ -12846,7 +12866,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$5$read_data[32'h0]) begin
-            if ((epoch$q - way1$5$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$5$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (5 + 32'h8)) | ((1'b1) << (5 + 32'h8)));
                 if (way1$5$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (5 + 32'h8)) | ((1'b1) << (5 + 32'h8)));
@@ -12857,7 +12877,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$6$read_data[32'h0]) begin
-            if ((epoch$q - way0$6$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$6$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (6)) | ((1'b1) << (6)));
                 if (way0$6$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (6)) | ((1'b1) << (6)));
@@ -12868,7 +12888,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$6$read_data[32'h0]) begin
-            if ((epoch$q - way1$6$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$6$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (6 + 32'h8)) | ((1'b1) << (6 + 32'h8)));
                 if (way1$6$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (6 + 32'h8)) | ((1'b1) << (6 + 32'h8)));
@@ -12879,7 +12899,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way0$7$read_data[32'h0]) begin
-            if ((epoch$q - way0$7$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way0$7$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (7)) | ((1'b1) << (7)));
                 if (way0$7$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (7)) | ((1'b1) << (7)));
@@ -12890,7 +12910,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         if (way1$7$read_data[32'h0]) begin
-            if ((epoch$q - way1$7$read_data[(32'h1)+:(5)]) <= max_age) begin
+            if (alive_epochs$q[way1$7$read_data[(32'h1)+:(5)]]) begin
                 alive = (alive & ~(1 << (7 + 32'h8)) | ((1'b1) << (7 + 32'h8)));
                 if (way1$7$read_data[(32'h6)+:(64)] == s_key$q) begin
                     key_hits = (key_hits & ~(1 << (7 + 32'h8)) | ((1'b1) << (7 + 32'h8)));
@@ -12901,87 +12921,21 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             end
         end
         found = |key_hits;
-        alive0 = 32'h0;
-        alive1 = 32'h0;
-        if (alive[0]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[0 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[1]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[1 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[2]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[2 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[3]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[3 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[4]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[4 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[5]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[5 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[6]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[6 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
-        if (alive[7]) begin
-            alive0 = alive0 + 32'h1;
-        end
-        if (alive[7 + 32'h8]) begin
-            alive1 = alive1 + 32'h1;
-        end
+        pairs0 = (alive[(32'h0)+:(8)] & m55) + ((alive[(32'h0)+:(8)] >> 32'h1) & m55);
+        pairs1 = (alive[(32'h8)+:(8)] & m55) + ((alive[(32'h8)+:(8)] >> 32'h1) & m55);
+        quads0 = (pairs0 & m33) + ((pairs0 >> 32'h2) & m33);
+        quads1 = (pairs1 & m33) + ((pairs1 >> 32'h2) & m33);
+        alive0 = (((quads0 & m0f) + ((quads0 >> 32'h4) & m0f)) & 4'hf);
+        alive1 = (((quads1 & m0f) + ((quads1 >> 32'h4) & m0f)) & 4'hf);
         use_way1 = alive1 < alive0;
-        free_way = ~alive[(32'h0)+:(8)];
+        free0 = ~alive[(32'h0)+:(8)];
+        free1 = ~alive[(32'h8)+:(8)];
+        first_free0 = free0 & ((~free0) + 32'h1);
+        first_free1 = free1 & ((~free1) + 32'h1);
+        place = ins_decide$q & |free0;
         if (use_way1) begin
-            free_way = ~alive[(32'h8)+:(8)];
+            place = ins_decide$q & |free1;
         end
-        free_pos = 32'h0;
-        if (free_way[32'h7 - 0]) begin
-            free_pos = (32'h7 - 0);
-        end
-        if (free_way[32'h7 - 1]) begin
-            free_pos = (32'h7 - 1);
-        end
-        if (free_way[32'h7 - 2]) begin
-            free_pos = (32'h7 - 2);
-        end
-        if (free_way[32'h7 - 3]) begin
-            free_pos = (32'h7 - 3);
-        end
-        if (free_way[32'h7 - 4]) begin
-            free_pos = (32'h7 - 4);
-        end
-        if (free_way[32'h7 - 5]) begin
-            free_pos = (32'h7 - 5);
-        end
-        if (free_way[32'h7 - 6]) begin
-            free_pos = (32'h7 - 6);
-        end
-        if (free_way[32'h7 - 7]) begin
-            free_pos = (32'h7 - 7);
-        end
-        place = ins_decide$q & |free_way;
         new_entry = ((((s_key$q) & 70'h3fffffffffffffffff) << 32'h6) | (((epoch$q) & 70'h3fffffffffffffffff) << 32'h1)) | 32'h1;
         way0$0$write_address = scrub_bucket$q;
         way1$0$write_address = scrub_bucket$q;
@@ -12994,8 +12948,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$0$write_address = s_h1$q;
             way0$0$write_data = new_entry;
             way1$0$write_data = new_entry;
-            way0$0$write_enable = (place & (~use_way1)) & (free_pos == 0);
-            way1$0$write_enable = (place & use_way1) & (free_pos == 0);
+            way0$0$write_enable = (ins_decide$q & (~use_way1)) & first_free0[0];
+            way1$0$write_enable = (ins_decide$q & use_way1) & first_free1[0];
         end
         if (~init_done$q) begin
             way0$0$write_address = init_ptr$q;
@@ -13016,8 +12970,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$1$write_address = s_h1$q;
             way0$1$write_data = new_entry;
             way1$1$write_data = new_entry;
-            way0$1$write_enable = (place & (~use_way1)) & (free_pos == 1);
-            way1$1$write_enable = (place & use_way1) & (free_pos == 1);
+            way0$1$write_enable = (ins_decide$q & (~use_way1)) & first_free0[1];
+            way1$1$write_enable = (ins_decide$q & use_way1) & first_free1[1];
         end
         if (~init_done$q) begin
             way0$1$write_address = init_ptr$q;
@@ -13038,8 +12992,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$2$write_address = s_h1$q;
             way0$2$write_data = new_entry;
             way1$2$write_data = new_entry;
-            way0$2$write_enable = (place & (~use_way1)) & (free_pos == 2);
-            way1$2$write_enable = (place & use_way1) & (free_pos == 2);
+            way0$2$write_enable = (ins_decide$q & (~use_way1)) & first_free0[2];
+            way1$2$write_enable = (ins_decide$q & use_way1) & first_free1[2];
         end
         if (~init_done$q) begin
             way0$2$write_address = init_ptr$q;
@@ -13060,8 +13014,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$3$write_address = s_h1$q;
             way0$3$write_data = new_entry;
             way1$3$write_data = new_entry;
-            way0$3$write_enable = (place & (~use_way1)) & (free_pos == 3);
-            way1$3$write_enable = (place & use_way1) & (free_pos == 3);
+            way0$3$write_enable = (ins_decide$q & (~use_way1)) & first_free0[3];
+            way1$3$write_enable = (ins_decide$q & use_way1) & first_free1[3];
         end
         if (~init_done$q) begin
             way0$3$write_address = init_ptr$q;
@@ -13082,8 +13036,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$4$write_address = s_h1$q;
             way0$4$write_data = new_entry;
             way1$4$write_data = new_entry;
-            way0$4$write_enable = (place & (~use_way1)) & (free_pos == 4);
-            way1$4$write_enable = (place & use_way1) & (free_pos == 4);
+            way0$4$write_enable = (ins_decide$q & (~use_way1)) & first_free0[4];
+            way1$4$write_enable = (ins_decide$q & use_way1) & first_free1[4];
         end
         if (~init_done$q) begin
             way0$4$write_address = init_ptr$q;
@@ -13104,8 +13058,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$5$write_address = s_h1$q;
             way0$5$write_data = new_entry;
             way1$5$write_data = new_entry;
-            way0$5$write_enable = (place & (~use_way1)) & (free_pos == 5);
-            way1$5$write_enable = (place & use_way1) & (free_pos == 5);
+            way0$5$write_enable = (ins_decide$q & (~use_way1)) & first_free0[5];
+            way1$5$write_enable = (ins_decide$q & use_way1) & first_free1[5];
         end
         if (~init_done$q) begin
             way0$5$write_address = init_ptr$q;
@@ -13126,8 +13080,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$6$write_address = s_h1$q;
             way0$6$write_data = new_entry;
             way1$6$write_data = new_entry;
-            way0$6$write_enable = (place & (~use_way1)) & (free_pos == 6);
-            way1$6$write_enable = (place & use_way1) & (free_pos == 6);
+            way0$6$write_enable = (ins_decide$q & (~use_way1)) & first_free0[6];
+            way1$6$write_enable = (ins_decide$q & use_way1) & first_free1[6];
         end
         if (~init_done$q) begin
             way0$6$write_address = init_ptr$q;
@@ -13148,8 +13102,8 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             way1$7$write_address = s_h1$q;
             way0$7$write_data = new_entry;
             way1$7$write_data = new_entry;
-            way0$7$write_enable = (place & (~use_way1)) & (free_pos == 7);
-            way1$7$write_enable = (place & use_way1) & (free_pos == 7);
+            way0$7$write_enable = (ins_decide$q & (~use_way1)) & first_free0[7];
+            way1$7$write_enable = (ins_decide$q & use_way1) & first_free1[7];
         end
         if (~init_done$q) begin
             way0$7$write_address = init_ptr$q;
@@ -13181,6 +13135,7 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             init_done$d = 1'b0;
             init_ptr$d = 32'h0;
             epoch$d = 32'h0;
+            alive_epochs$d = alive_at_epoch0;
             epoch_cycle$d = 32'h0;
             ins_decide$d = 1'b0;
             ins_wait$d = 1'b0;
@@ -13193,6 +13148,25 @@ module nt_ndp_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
     end
 
 endmodule // nt_ndp_16_nic$reassembly$msg_table$delivered
+
+
+module nt_ndp_16_nic$reassembly$msg_table$delivered$alive_epochs(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$reassembly$msg_table$delivered$alive_epochs
 
 
 module nt_ndp_16_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);

@@ -99,6 +99,7 @@ use crate::common::key_hash::KeyHash;
 pub use crate::common::key_hash::{hash0, hash1};
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::common::one_hot::OneHot;
+use crate::common::find_first_set::FindFirstSet;
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -334,8 +335,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     bitmap_after: Signal<Local, Bits<64>>,
     pkt_mask: Signal<Local, Bits<64>>,
     missing: Signal<Local, Bits<64>>,
-    missing_lowest: Signal<Local, Bits<64>>,
-    first_missing: Signal<Local, Bits<6>>,
+    /// The first packet not received: the ack number of a partial message.
+    missing_ffs: FindFirstSet<64, 6>,
     was_complete: Signal<Local, Bit>,
     used0: Signal<Local, Bits<2>>,
     used1: Signal<Local, Bits<2>>,
@@ -510,8 +511,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             bitmap_after: Default::default(),
             pkt_mask: Default::default(),
             missing: Default::default(),
-            missing_lowest: Default::default(),
-            first_missing: Default::default(),
+            missing_ffs: Default::default(),
             was_complete: Default::default(),
             used0: Default::default(),
             used1: Default::default(),
@@ -686,13 +686,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         }
         self.pkt_mask.next = !(self.all_ones64.val() << self.sel_pkts.val());
         self.missing.next = !self.bitmap_after.val();
-        self.missing_lowest.next = self.missing.val() & ((!self.missing.val()) + 1);
-        self.first_missing.next = 0.into();
-        for i in 0..64 {
-            if self.missing_lowest.val().get_bit(i) {
-                self.first_missing.next = i.to_bits();
-            }
-        }
+        self.missing_ffs.bitmap.next = self.missing.val();
         self.was_complete.next = self.sel_bitmap.val() == self.pkt_mask.val();
 
         // d-left placement: the less occupied candidate bucket, way 0 on a tie.
@@ -914,7 +908,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));
         self.r_ack.d.next = 0.into();
         if self.do_update.val() | self.do_alloc.val() {
-            self.r_ack.d.next = bit_cast::<9, 6>(self.first_missing.val());
+            self.r_ack.d.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
         }
         if self.do_request.val() & self.is_recent.val() {
             self.r_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());

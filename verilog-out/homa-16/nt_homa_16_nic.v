@@ -22548,6 +22548,10 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [31:0] c_fallback$d;
     wire  [31:0] c_fallback$q;
     reg  c_fallback$clock;
+    reg  [63:0] missing_ffs$bitmap;
+    wire  missing_ffs$found;
+    wire  [5:0] missing_ffs$index;
+    wire  [63:0] missing_ffs$onehot;
     reg  [3:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [15:0] alloc_mask$onehot;
@@ -22580,8 +22584,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [63:0] bitmap_after;
     reg  [63:0] pkt_mask;
     reg  [63:0] missing;
-    reg  [63:0] missing_lowest;
-    reg  [5:0] first_missing;
     reg  was_complete;
     reg  [1:0] used0;
     reg  [1:0] used1;
@@ -22932,6 +22934,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(c_fallback$q),
         .clock(c_fallback$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$missing_ffs missing_ffs(
+        .bitmap(missing_ffs$bitmap),
+        .found(missing_ffs$found),
+        .index(missing_ffs$index),
+        .onehot(missing_ffs$onehot)
+    );
     nt_homa_16_nic$reassembly$msg_table$alloc_mask alloc_mask(
         .index(alloc_mask$index),
         .enable(alloc_mask$enable),
@@ -23148,200 +23156,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         end
         pkt_mask = ~(all_ones64 << sel_pkts);
         missing = ~bitmap_after;
-        missing_lowest = missing & ((~missing) + 32'h1);
-        first_missing = 32'h0;
-        if (missing_lowest[0]) begin
-            first_missing = 0;
-        end
-        if (missing_lowest[1]) begin
-            first_missing = 1;
-        end
-        if (missing_lowest[2]) begin
-            first_missing = 2;
-        end
-        if (missing_lowest[3]) begin
-            first_missing = 3;
-        end
-        if (missing_lowest[4]) begin
-            first_missing = 4;
-        end
-        if (missing_lowest[5]) begin
-            first_missing = 5;
-        end
-        if (missing_lowest[6]) begin
-            first_missing = 6;
-        end
-        if (missing_lowest[7]) begin
-            first_missing = 7;
-        end
-        if (missing_lowest[8]) begin
-            first_missing = 8;
-        end
-        if (missing_lowest[9]) begin
-            first_missing = 9;
-        end
-        if (missing_lowest[10]) begin
-            first_missing = 10;
-        end
-        if (missing_lowest[11]) begin
-            first_missing = 11;
-        end
-        if (missing_lowest[12]) begin
-            first_missing = 12;
-        end
-        if (missing_lowest[13]) begin
-            first_missing = 13;
-        end
-        if (missing_lowest[14]) begin
-            first_missing = 14;
-        end
-        if (missing_lowest[15]) begin
-            first_missing = 15;
-        end
-        if (missing_lowest[16]) begin
-            first_missing = 16;
-        end
-        if (missing_lowest[17]) begin
-            first_missing = 17;
-        end
-        if (missing_lowest[18]) begin
-            first_missing = 18;
-        end
-        if (missing_lowest[19]) begin
-            first_missing = 19;
-        end
-        if (missing_lowest[20]) begin
-            first_missing = 20;
-        end
-        if (missing_lowest[21]) begin
-            first_missing = 21;
-        end
-        if (missing_lowest[22]) begin
-            first_missing = 22;
-        end
-        if (missing_lowest[23]) begin
-            first_missing = 23;
-        end
-        if (missing_lowest[24]) begin
-            first_missing = 24;
-        end
-        if (missing_lowest[25]) begin
-            first_missing = 25;
-        end
-        if (missing_lowest[26]) begin
-            first_missing = 26;
-        end
-        if (missing_lowest[27]) begin
-            first_missing = 27;
-        end
-        if (missing_lowest[28]) begin
-            first_missing = 28;
-        end
-        if (missing_lowest[29]) begin
-            first_missing = 29;
-        end
-        if (missing_lowest[30]) begin
-            first_missing = 30;
-        end
-        if (missing_lowest[31]) begin
-            first_missing = 31;
-        end
-        if (missing_lowest[32]) begin
-            first_missing = 32;
-        end
-        if (missing_lowest[33]) begin
-            first_missing = 33;
-        end
-        if (missing_lowest[34]) begin
-            first_missing = 34;
-        end
-        if (missing_lowest[35]) begin
-            first_missing = 35;
-        end
-        if (missing_lowest[36]) begin
-            first_missing = 36;
-        end
-        if (missing_lowest[37]) begin
-            first_missing = 37;
-        end
-        if (missing_lowest[38]) begin
-            first_missing = 38;
-        end
-        if (missing_lowest[39]) begin
-            first_missing = 39;
-        end
-        if (missing_lowest[40]) begin
-            first_missing = 40;
-        end
-        if (missing_lowest[41]) begin
-            first_missing = 41;
-        end
-        if (missing_lowest[42]) begin
-            first_missing = 42;
-        end
-        if (missing_lowest[43]) begin
-            first_missing = 43;
-        end
-        if (missing_lowest[44]) begin
-            first_missing = 44;
-        end
-        if (missing_lowest[45]) begin
-            first_missing = 45;
-        end
-        if (missing_lowest[46]) begin
-            first_missing = 46;
-        end
-        if (missing_lowest[47]) begin
-            first_missing = 47;
-        end
-        if (missing_lowest[48]) begin
-            first_missing = 48;
-        end
-        if (missing_lowest[49]) begin
-            first_missing = 49;
-        end
-        if (missing_lowest[50]) begin
-            first_missing = 50;
-        end
-        if (missing_lowest[51]) begin
-            first_missing = 51;
-        end
-        if (missing_lowest[52]) begin
-            first_missing = 52;
-        end
-        if (missing_lowest[53]) begin
-            first_missing = 53;
-        end
-        if (missing_lowest[54]) begin
-            first_missing = 54;
-        end
-        if (missing_lowest[55]) begin
-            first_missing = 55;
-        end
-        if (missing_lowest[56]) begin
-            first_missing = 56;
-        end
-        if (missing_lowest[57]) begin
-            first_missing = 57;
-        end
-        if (missing_lowest[58]) begin
-            first_missing = 58;
-        end
-        if (missing_lowest[59]) begin
-            first_missing = 59;
-        end
-        if (missing_lowest[60]) begin
-            first_missing = 60;
-        end
-        if (missing_lowest[61]) begin
-            first_missing = 61;
-        end
-        if (missing_lowest[62]) begin
-            first_missing = 62;
-        end
-        if (missing_lowest[63]) begin
-            first_missing = 63;
-        end
+        missing_ffs$bitmap = missing;
         was_complete = sel_bitmap == pkt_mask;
         used0 = ((e00$read_data[32'h0]) & 2'h3) + ((e01$read_data[32'h0]) & 2'h3);
         used1 = ((e10$read_data[32'h0]) & 2'h3) + ((e11$read_data[32'h0]) & 2'h3);
@@ -23534,7 +23349,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_last$d = (do_request & is_recent) | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
         r_ack$d = 32'h0;
         if (do_update | do_alloc) begin
-            r_ack$d = ((first_missing) & 9'h1ff);
+            r_ack$d = ((missing_ffs$index) & 9'h1ff);
         end
         if (do_request & is_recent) begin
             r_ack$d = ((req_pkts) & 9'h1ff);
@@ -26976,6 +26791,42 @@ module nt_homa_16_nic$reassembly$msg_table$live(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$live
+
+
+module nt_homa_16_nic$reassembly$msg_table$missing_ffs(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [63:0] bitmap;
+    output reg  found;
+    output reg  [5:0] index;
+    output reg  [63:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 64'haaaaaaaaaaaaaaaa;
+    localparam  index_bit$1 = 64'hcccccccccccccccc;
+    localparam  index_bit$2 = 64'hf0f0f0f0f0f0f0f0;
+    localparam  index_bit$3 = 64'hff00ff00ff00ff00;
+    localparam  index_bit$4 = 64'hffff0000ffff0000;
+    localparam  index_bit$5 = 64'hffffffff00000000;
+
+    // Local signals
+    reg  [63:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+        index = (index & ~(1 << (4)) | ((|(lowest_set_onehot & index_bit$4)) << (4)));
+        index = (index & ~(1 << (5)) | ((|(lowest_set_onehot & index_bit$5)) << (5)));
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$missing_ffs
 
 
 module nt_homa_16_nic$reassembly$msg_table$op_release(d,q,clock);

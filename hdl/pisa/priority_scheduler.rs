@@ -10,8 +10,8 @@
 //! Every ARRIVE asks for a decision: the highest-priority grantable entry (possibly not the
 //! message that arrived) gets a GRANT with the new exclusive credit
 //! `min(total, received + rtt_pkts)`, stored as the entry's `granted`. A message whose new
-//! credit equals its total is fully granted and **leaves the entries in the same cycle** (the
-//! entry is free for the next cycle's operation); the FIFO head then enters.
+//! credit equals its total is fully granted and **leaves the entries** when the decision is
+//! applied; the FIFO head then enters.
 //!
 //! # Ports
 //! | port | dir | width | meaning |
@@ -23,11 +23,11 @@
 //! | `op_id` | in | IW | the message (receive slot id) |
 //! | `op_remaining`, `op_received`, `op_total` | in | 8 each | ARRIVE: packets not yet received (the rank), cumulative packets received, packets in the message |
 //! | `op_granted` | in | 8 | ARRIVE of an unknown message: the offset already granted to it (its current exclusive credit, e.g. `min(total, rtt_pkts)` for a new one) |
-//! | `res_valid` | out | 1 | the decision of the ARRIVE of the previous cycle |
+//! | `res_valid` | out | 1 | the decision of the ARRIVE of 3 cycles before |
 //! | `res_grant` | out | 1 | some message gets a GRANT |
 //! | `res_id`, `res_grant_offset`, `res_position` | out | IW, 8, 4 | the granted message, its new credit, its position by rank among the entries of the overcommitment set (0 = fewest remaining) |
 //! | `res_received`, `res_total` | out | 8, 8 | the granted message's received count and total |
-//! | `inserts_count`, `removes_count`, `unknown_removes_count`, `grants_count`, `fifo_enters_count`, `skipped_arrivals_count` | out | 32 each | counters (see below) |
+//! | `inserts_count`, `removes_count`, `unknown_removes_count`, `grants_count`, `fifo_enters_count`, `skipped_arrivals_count`, `close_arrivals_count` | out | 32 each | counters (see below) |
 //! | `occupancy` | out | 5 | valid entries (0..=16) |
 //! | `fifo_level` | out | 16 | records in the FIFO (a message removed while waiting keeps its record until it is popped and discarded) |
 //!
@@ -45,8 +45,14 @@
 //!    from the entries, or from the waiting set (its FIFO record is discarded when popped), or
 //!    clears its fully-granted mark (`removes`); REMOVE of an id the scheduler does not know is
 //!    counted in `unknown_removes` and changes nothing.
-//! 3. **Decision** (ARRIVE only), on the state after the op; the chosen entry's `granted` is
-//!    updated and, if fully granted, the entry is freed and the id marked fully granted (`grants`).
+//! 3. **Decision** (ARRIVE only), on the state right after the op, with that cycle's K and rtt.
+//!    It is **applied two cycles later**, after those cycles' ops (`grants` counts it then): the
+//!    chosen entry's `granted` is raised and, if fully granted, the entry is freed and the id
+//!    marked fully granted. A chosen message REMOVEd in between is still reported but nothing
+//!    is applied (a REMOVE in the applying cycle leaves no mark either). An ARRIVE one or two
+//!    cycles after a decided ARRIVE is a **close ARRIVE**: the op is applied, but it asks for no
+//!    decision (its result says no grant; `close_arrivals`). The Homa ingress sends ARRIVEs at
+//!    least 8 cycles apart, so it never sends one.
 //!
 //! The caller must REMOVE every message that completes or is garbage-collected (whether or not
 //! it was ever scheduled): the fully-granted mark of a slot is cleared only by REMOVE.
@@ -62,16 +68,27 @@
 //! a+1 is forwarded past the RAM), cycle a+2 loads it (step 1). One pop per 3 cycles.
 //!
 //! # Latency and throughput
-//! One op per cycle, every cycle, any mix of ids; ops on consecutive cycles see each other's
-//! effects (the op, decision and grant of cycle t are all applied at the end of cycle t).
-//! The result of an ARRIVE in cycle t is valid in cycle **t+1** (latency 1).
-//! The decision is combinational within the cycle (id match → rank comparisons → position
-//! counts → priority select). Each pair of entries is compared once (the other order is the
-//! negation: valid entries have distinct ids), positions and the occupancy are counted by
-//! [`Popcount`] adder trees, the chosen entry's fields are picked by an OR over the (one-hot)
-//! chosen entries, and a popped id's `queued` bit is read when the id is registered, not from
-//! the N-bit vector in the load's cycle. Yosys xcup: 29 LUT levels (51 with 16-step increment
-//! chains and priority muxes). A faster clock would split the decision into two stages.
+//! One op per cycle, every cycle, any mix of ids; one decision per 3 cycles (a close ARRIVE
+//! gets none). The result of an ARRIVE in cycle t is valid in cycle **t+3**. Ops see each
+//! other's effects from the next cycle; a decision's effects are seen from 3 cycles after its
+//! ARRIVE (an entry freed by it serves the op of that cycle, not the next one's).
+//!
+//! Three stages keep each cycle short (Yosys xcup: 10 LUT levels at 16 and 128 ids; 29 when
+//! the whole decision was one cycle):
+//! * **Op** (cycle t): id match, insert, FIFO load, and the **rank order** kept as one register
+//!   per pair of entries (`order`). Only the entries whose (remaining, id) changes are compared,
+//!   with the others' registered keys: the op's entry and the loaded one (33 comparators, not
+//!   120).
+//! * **Stage 1** (t+1), on the registered entries: each entry's position (a [`Popcount`] of the
+//!   valid entries ordered before it), its new credit, and whether it is grantable; registered
+//!   with the order it saw.
+//! * **Stage 2** (t+2): the grantable entry with no grantable entry before it is chosen; its
+//!   fields are picked by an OR over the (one-hot) chosen entries; its `granted` (and `valid`,
+//!   if it leaves) are written, only if the entry is still valid. The id's fully-granted mark is
+//!   set in the next cycle from a registered id and forwarded to that cycle's op.
+//!
+//! A popped id's `queued` bit is read when the id is registered, not from the N-bit vector in
+//! the load's cycle.
 
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
@@ -82,6 +99,13 @@ pub const OP_REMOVE: u64 = 2;
 
 /// Entries compared in parallel.
 pub const SCHED_ENTRIES: usize = 16;
+
+/// Pairs of entries (j < i) whose rank order is kept.
+const PAIRS: usize = SCHED_ENTRIES * (SCHED_ENTRIES - 1) / 2;
+
+// The pair (j, i), j < i, is register `(i*i - i)/2 + j` of the order (written inline: the
+// generator evaluates index expressions itself). The `% 120` keeps the index in range in the
+// unrolled branches whose constant condition (`j < i`) is false, which are still visited.
 
 fn arr<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
@@ -113,6 +137,7 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     pub grants_count: Signal<Out, Bits<32>>,
     pub fifo_enters_count: Signal<Out, Bits<32>>,
     pub skipped_arrivals_count: Signal<Out, Bits<32>>,
+    pub close_arrivals_count: Signal<Out, Bits<32>>,
     pub occupancy: Signal<Out, Bits<5>>,
     pub fifo_level: Signal<Out, Bits<16>>,
     // ---- Entries (flip-flops).
@@ -122,6 +147,9 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     e_recv: [DFF<Bits<8>>; 16],
     e_total: [DFF<Bits<8>>; 16],
     e_granted: [DFF<Bits<8>>; 16],
+    /// `order[(i*i - i)/2 + j]`, j < i: entry j's (remaining, id) is below entry i's. Rewritten for the
+    /// entries an op or a load changes; meaningless for invalid entries.
+    order: [DFF<Bit>; PAIRS],
     // ---- Per-id bits (N = 2^IW wide).
     queued: DFF<Bits<N>>,
     in_fifo: DFF<Bits<N>>,
@@ -146,6 +174,30 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     fw_rr: DFF<Bits<16>>,
     fw_tg_valid: DFF<Bit>,
     fw_tg: DFF<Bits<16>>,
+    // ---- Decision stage 1 (the cycle after the ARRIVE): ranks on the registered entries.
+    /// The configuration of the previous cycle (the ARRIVE's), for stage 1.
+    k_reg: DFF<Bits<5>>,
+    rtt_reg: DFF<Bits<8>>,
+    /// An ARRIVE was decided in the previous cycle (stage 1 works on it now).
+    b1_valid: DFF<Bit>,
+    // ---- Decision stage 2: stage 1's results, registered.
+    b2_valid: DFF<Bit>,
+    /// Entry i is grantable (valid, in the overcommitment set, below its total and its reach).
+    g1: [DFF<Bit>; 16],
+    g1_offset: [DFF<Bits<8>>; 16],
+    /// The new credit reaches the entry's total: it leaves when chosen.
+    g1_fills: [DFF<Bit>; 16],
+    g1_position: [DFF<Bits<4>>; 16],
+    g1_received: [DFF<Bits<8>>; 16],
+    /// The order stage 1 saw (an op in between may rewrite `order`).
+    g1_order: [DFF<Bit>; PAIRS],
+    /// ARRIVEs on their way to the result (decided or close).
+    r1_valid: DFF<Bit>,
+    r2_valid: DFF<Bit>,
+    /// A message left fully granted at the end of the previous cycle: its `done` bit is set in
+    /// this cycle (and forwarded to this cycle's op).
+    lv_valid: DFF<Bit>,
+    lv_id: DFF<Bits<IW>>,
     // ---- Result and counters.
     s1_res_valid: DFF<Bit>,
     s1_res_grant: DFF<Bit>,
@@ -160,6 +212,7 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     grants: DFF<Bits<32>>,
     fifo_enters: DFF<Bits<32>>,
     skipped: DFF<Bits<32>>,
+    close_arrivals: DFF<Bits<32>>,
     // ---- Step 1: FIFO load.
     ld: Signal<Local, Bit>,
     ld_rr: Signal<Local, Bits<16>>,
@@ -180,10 +233,12 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     // ---- Step 2: the op.
     is_arrive: Signal<Local, Bit>,
     is_remove: Signal<Local, Bit>,
+    decide: Signal<Local, Bit>,
     hit: [Signal<Local, Bit>; 16],
     hit_below: [Signal<Local, Bit>; 17],
     afree_below: [Signal<Local, Bit>; 17],
     ins_sel: [Signal<Local, Bit>; 16],
+    done_l: Signal<Local, Bits<N>>,
     op_queued: Signal<Local, Bit>,
     op_done: Signal<Local, Bit>,
     op_in_fifo: Signal<Local, Bit>,
@@ -202,42 +257,43 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     b_recv: [Signal<Local, Bits<8>>; 16],
     b_total: [Signal<Local, Bits<8>>; 16],
     b_granted: [Signal<Local, Bits<8>>; 16],
-    // ---- Step 3: decision.
+    // ---- Order update: the op's and the load's (remaining, id) against every entry.
+    /// `op_below[j]`: the op's (remaining, id) is below entry j's (registered).
+    op_below: [Signal<Local, Bit>; 16],
+    /// `ld_below[j]`: the loaded message's (remaining, id) is below entry j's.
+    ld_below: [Signal<Local, Bit>; 16],
+    op_below_ld: Signal<Local, Bit>,
+    /// Entry i takes the op's (remaining, id): an ARRIVE's hit or the entry an insert would take.
+    takes_op: [Signal<Local, Bit>; 16],
+    // ---- Stage 1.
     k_all: Signal<Local, Bit>,
     k_low: Signal<Local, Bits<4>>,
-    /// `rank_order[j*16+i]`: j's (remaining, id) is below i's. Compared once per pair (j < i);
-    /// the pair's other order is its negation (the ids of valid entries differ).
-    rank_order: [Signal<Local, Bit>; 256],
-    /// `lt[j*16+i]`: entry j is valid and ranks before entry i.
-    lt: [Signal<Local, Bit>; 256],
-    /// `before_chain[i*17+j]`: bits 0..j of "entries ranking before entry i" (wiring only).
+    /// `before_chain[i*17+j]`: bits 0..j of "valid entries ranking before entry i" (wiring only).
     before_chain: [Signal<Local, Bits<16>>; 272],
-    /// `position[i]`: how many entries rank before entry i (an adder tree, not a chain).
+    /// `position[i]`: how many valid entries rank before entry i (an adder tree).
     position: [Popcount<16, 5>; 16],
-    /// `better_chain[i*17+j]`: a grantable entry below j ranks before entry i.
-    better_chain: [Signal<Local, Bit>; 272],
     room: [Signal<Local, Bits<8>>; 16],
     offset: [Signal<Local, Bits<8>>; 16],
     below_reach: [Signal<Local, Bit>; 16],
-    grantable: [Signal<Local, Bit>; 16],
+    // ---- Stage 2.
+    /// `better_chain[i*17+j]`: bits 0..j of "grantable entries ranking before entry i" (wiring only).
+    better_chain: [Signal<Local, Bits<16>>; 272],
     chosen: [Signal<Local, Bit>; 16],
     leave: [Signal<Local, Bit>; 16],
     any_chosen: Signal<Local, Bit>,
     any_leave: Signal<Local, Bit>,
-    chosen_id: Signal<Local, Bits<IW>>,
     pick_id: [Signal<Local, Bits<IW>>; 17],
     pick_offset: [Signal<Local, Bits<8>>; 17],
     pick_position: [Signal<Local, Bits<4>>; 17],
     pick_received: [Signal<Local, Bits<8>>; 17],
     pick_total: [Signal<Local, Bits<8>>; 17],
     done_a: Signal<Local, Bits<N>>,
-    done_b: Signal<Local, Bits<N>>,
     in_fifo_a: Signal<Local, Bits<N>>,
     in_fifo_b: Signal<Local, Bits<N>>,
     queued_b: Signal<Local, Bits<N>>,
     pop_start: Signal<Local, Bit>,
     p1_id: Signal<Local, Bits<IW>>,
-    /// One-hot masks: the op's id, the id loaded from the FIFO, the id leaving fully granted,
+    /// One-hot masks: the op's id, the id loaded from the FIFO, the id that left fully granted,
     /// the id whose FIFO record is popped (per-id bits change by masks, not at a runtime index).
     op_mask: OneHot<N, IW>,
     loaded_mask: OneHot<N, IW>,
@@ -273,6 +329,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             grants_count: Default::default(),
             fifo_enters_count: Default::default(),
             skipped_arrivals_count: Default::default(),
+            close_arrivals_count: Default::default(),
             occupancy: Default::default(),
             fifo_level: Default::default(),
             e_valid: arr(),
@@ -281,6 +338,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             e_recv: arr(),
             e_total: arr(),
             e_granted: arr(),
+            order: arr(),
             queued: Default::default(),
             in_fifo: Default::default(),
             done: Default::default(),
@@ -298,6 +356,20 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             fw_rr: Default::default(),
             fw_tg_valid: Default::default(),
             fw_tg: Default::default(),
+            k_reg: Default::default(),
+            rtt_reg: Default::default(),
+            b1_valid: Default::default(),
+            b2_valid: Default::default(),
+            g1: arr(),
+            g1_offset: arr(),
+            g1_fills: arr(),
+            g1_position: arr(),
+            g1_received: arr(),
+            g1_order: arr(),
+            r1_valid: Default::default(),
+            r2_valid: Default::default(),
+            lv_valid: Default::default(),
+            lv_id: Default::default(),
             s1_res_valid: Default::default(),
             s1_res_grant: Default::default(),
             s1_res_id: Default::default(),
@@ -311,6 +383,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             grants: Default::default(),
             fifo_enters: Default::default(),
             skipped: Default::default(),
+            close_arrivals: Default::default(),
             ld: Default::default(),
             ld_rr: Default::default(),
             ld_tg: Default::default(),
@@ -327,10 +400,12 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             occupancy_count: Default::default(),
             is_arrive: Default::default(),
             is_remove: Default::default(),
+            decide: Default::default(),
             hit: arr(),
             hit_below: arr(),
             afree_below: arr(),
             ins_sel: arr(),
+            done_l: Default::default(),
             op_queued: Default::default(),
             op_done: Default::default(),
             op_in_fifo: Default::default(),
@@ -349,38 +424,37 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
             b_recv: arr(),
             b_total: arr(),
             b_granted: arr(),
+            op_below: arr(),
+            ld_below: arr(),
+            op_below_ld: Default::default(),
+            takes_op: arr(),
             k_all: Default::default(),
             k_low: Default::default(),
-            rank_order: arr(),
-            lt: arr(),
             before_chain: arr(),
             position: arr(),
-            better_chain: arr(),
             room: arr(),
             offset: arr(),
             below_reach: arr(),
-            grantable: arr(),
+            better_chain: arr(),
             chosen: arr(),
             leave: arr(),
             any_chosen: Default::default(),
             any_leave: Default::default(),
-            chosen_id: Default::default(),
             pick_id: arr(),
             pick_offset: arr(),
             pick_position: arr(),
             pick_received: arr(),
             pick_total: arr(),
             done_a: Default::default(),
-            done_b: Default::default(),
             in_fifo_a: Default::default(),
             in_fifo_b: Default::default(),
             queued_b: Default::default(),
+            pop_start: Default::default(),
+            p1_id: Default::default(),
             op_mask: Default::default(),
             loaded_mask: Default::default(),
             leave_mask: Default::default(),
             popped_mask: Default::default(),
-            pop_start: Default::default(),
-            p1_id: Default::default(),
         }
     }
 }
@@ -389,9 +463,9 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id, p2_queued,
-            fw_rr_valid, fw_rr, fw_tg_valid, fw_tg, s1_res_valid, s1_res_grant, s1_res_id, s1_res_offset,
-            s1_res_position, s1_res_received, s1_res_total, inserts, removes, unknown_removes, grants, fifo_enters,
-            skipped);
+            fw_rr_valid, fw_rr, fw_tg_valid, fw_tg, k_reg, rtt_reg, b1_valid, b2_valid, r1_valid, r2_valid, lv_valid, lv_id,
+            s1_res_valid, s1_res_grant, s1_res_id, s1_res_offset, s1_res_position, s1_res_received, s1_res_total,
+            inserts, removes, unknown_removes, grants, fifo_enters, skipped, close_arrivals);
         for i in 0..16 {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_id[i].clock.next = self.clock.val();
@@ -399,6 +473,18 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.e_recv[i].clock.next = self.clock.val();
             self.e_total[i].clock.next = self.clock.val();
             self.e_granted[i].clock.next = self.clock.val();
+            self.g1[i].clock.next = self.clock.val();
+            self.g1_offset[i].clock.next = self.clock.val();
+            self.g1_fills[i].clock.next = self.clock.val();
+            self.g1_position[i].clock.next = self.clock.val();
+            self.g1_received[i].clock.next = self.clock.val();
+        }
+        for p in 0..PAIRS {
+            self.order[p].clock.next = self.clock.val();
+            self.g1_order[p].clock.next = self.clock.val();
+            self.order[p].d.next = self.order[p].q.val();
+            // Stage 2 reads the order stage 1 saw.
+            self.g1_order[p].d.next = self.order[p].q.val();
         }
         self.fifo_ids.read_clock.next = self.clock.val();
         self.fifo_ids.write_clock.next = self.clock.val();
@@ -444,6 +530,9 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         // ---- Step 2: the op.
         self.is_arrive.next = self.op_valid.val() & (self.op_code.val() == 1);
         self.is_remove.next = self.op_valid.val() & (self.op_code.val() == 2);
+        // An ARRIVE asks for a decision unless one is in flight (a close ARRIVE: counted, its
+        // result says no grant).
+        self.decide.next = (self.is_arrive.val() & (!self.b1_valid.q.val())) & (!self.b2_valid.q.val());
         self.hit_below[0].next = false;
         self.afree_below[0].next = false;
         for i in 0..16 {
@@ -452,8 +541,12 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.afree_below[i + 1].next = self.afree_below[i].val() | (!self.a_valid[i].val());
             self.ins_sel[i].next = (!self.a_valid[i].val()) & (!self.afree_below[i].val());
         }
+        // The message that left at the end of the previous cycle is already done for this op.
+        self.leave_mask.index.next = self.lv_id.q.val();
+        self.leave_mask.enable.next = self.lv_valid.q.val();
+        self.done_l.next = self.done.q.val() | self.leave_mask.onehot.val();
         self.op_queued.next = self.queued_a.val().get_bit(self.op_id.val().index());
-        self.op_done.next = self.done.q.val().get_bit(self.op_id.val().index());
+        self.op_done.next = self.done_l.val().get_bit(self.op_id.val().index());
         self.op_in_fifo.next = self.in_fifo.q.val().get_bit(self.op_id.val().index());
         self.unknown.next = ((!self.hit_below[16].val()) & (!self.op_queued.val())) & (!self.op_done.val());
         self.upd_wait.next = (self.is_arrive.val() & (!self.hit_below[16].val())) & self.op_queued.val();
@@ -487,57 +580,112 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             }
         }
 
-        // ---- Step 3: decision on the state after the op.
-        // K = 0 is taken as 1; K >= 16 puts every entry in the set (positions are 0..=15).
-        self.k_all.next = self.cfg_overcommit.val() >= 16;
-        self.k_low.next = bit_cast::<4, 5>(self.cfg_overcommit.val());
-        if self.cfg_overcommit.val() == 0 {
+        // ---- Order update. Only the entries whose (remaining, id) changes are compared, with
+        // the registered keys of the others: the op's entry (an ARRIVE's hit, or the entry an
+        // insert takes) and the loaded one. Entries that end invalid may get any order bits:
+        // an entry's bits are rewritten whenever it becomes valid.
+        self.op_below_ld.next = (self.op_remaining.val() < self.ld_rr.val().get_bits::<8>(8))
+            | ((self.op_remaining.val() == self.ld_rr.val().get_bits::<8>(8)) & (self.op_id.val() < self.p2_id.q.val()));
+        for j in 0..16 {
+            self.op_below[j].next = (self.op_remaining.val() < self.e_rem[j].q.val())
+                | ((self.op_remaining.val() == self.e_rem[j].q.val()) & (self.op_id.val() < self.e_id[j].q.val()));
+            self.ld_below[j].next = (self.ld_rr.val().get_bits::<8>(8) < self.e_rem[j].q.val())
+                | ((self.ld_rr.val().get_bits::<8>(8) == self.e_rem[j].q.val()) & (self.p2_id.q.val() < self.e_id[j].q.val()));
+            self.takes_op[j].next = self.is_arrive.val() & ((self.a_id[j].val() == self.op_id.val()) | self.ins_sel[j].val());
+        }
+        for i in 0..16 {
+            for j in 0..16 {
+                if j < i {
+                    if self.ld_sel[i].val() {
+                        self.order[((i * i - i) / 2 + j) % 120].d.next = !self.ld_below[j].val();
+                    }
+                    if self.ld_sel[j].val() {
+                        self.order[((i * i - i) / 2 + j) % 120].d.next = self.ld_below[i].val();
+                    }
+                    if self.takes_op[i].val() {
+                        self.order[((i * i - i) / 2 + j) % 120].d.next = !self.op_below[j].val();
+                        if self.ld_sel[j].val() {
+                            self.order[((i * i - i) / 2 + j) % 120].d.next = !self.op_below_ld.val();
+                        }
+                    }
+                    if self.takes_op[j].val() {
+                        self.order[((i * i - i) / 2 + j) % 120].d.next = self.op_below[i].val();
+                        if self.ld_sel[i].val() {
+                            self.order[((i * i - i) / 2 + j) % 120].d.next = self.op_below_ld.val();
+                        }
+                    }
+                }
+            }
+        }
+
+        // ---- Stage 1 (the cycle after a decided ARRIVE), on the registered entries: each
+        // entry's position (valid entries ranking before it), its new credit and whether it is
+        // grantable, with the ARRIVE's configuration. K = 0 is taken as 1; K >= 16 puts every entry in
+        // the set.
+        self.k_reg.d.next = self.cfg_overcommit.val();
+        self.rtt_reg.d.next = self.cfg_rtt_pkts.val();
+        self.k_all.next = self.k_reg.q.val() >= 16;
+        self.k_low.next = bit_cast::<4, 5>(self.k_reg.q.val());
+        if self.k_reg.q.val() == 0 {
             self.k_low.next = 1.into();
         }
-        for j in 0..16 {
-            for i in 0..16 {
-                if j < i {
-                    self.rank_order[j * 16 + i].next = (self.b_rem[j].val() < self.b_rem[i].val())
-                        | ((self.b_rem[j].val() == self.b_rem[i].val()) & (self.b_id[j].val() < self.b_id[i].val()));
-                } else if j > i {
-                    self.rank_order[j * 16 + i].next = !self.rank_order[i * 16 + j].val();
-                } else {
-                    self.rank_order[j * 16 + i].next = false;
-                }
-                self.lt[j * 16 + i].next = self.b_valid[j].val() & self.rank_order[j * 16 + i].val();
-            }
-        }
         for i in 0..16 {
-            // offset = min(total, received + rtt) without overflow: room = total − received.
-            self.room[i].next = self.b_total[i].val() - self.b_recv[i].val();
-            self.offset[i].next = self.b_recv[i].val() + self.cfg_rtt_pkts.val();
-            if (self.b_recv[i].val() >= self.b_total[i].val()) | (self.cfg_rtt_pkts.val() >= self.room[i].val()) {
-                self.offset[i].next = self.b_total[i].val();
-            }
-            // granted < received + rtt, where the sum may exceed 8 bits (rtt > 255 − received).
-            self.below_reach[i].next = (self.cfg_rtt_pkts.val() > (!self.b_recv[i].val()))
-                | (self.b_granted[i].val() < (self.b_recv[i].val() + self.cfg_rtt_pkts.val()));
             self.before_chain[i * 17].next = 0.into();
             for j in 0..16 {
-                self.before_chain[i * 17 + j + 1].next =
-                    self.before_chain[i * 17 + j].val().replace_bit(j, self.lt[j * 16 + i].val());
+                if j < i {
+                    self.before_chain[i * 17 + j + 1].next = self.before_chain[i * 17 + j]
+                        .val()
+                        .replace_bit(j, self.e_valid[j].q.val() & self.order[((i * i - i) / 2 + j) % 120].q.val());
+                } else if j > i {
+                    self.before_chain[i * 17 + j + 1].next = self.before_chain[i * 17 + j]
+                        .val()
+                        .replace_bit(j, self.e_valid[j].q.val() & (!self.order[((j * j - j) / 2 + i) % 120].q.val()));
+                } else {
+                    self.before_chain[i * 17 + j + 1].next = self.before_chain[i * 17 + j].val();
+                }
             }
             self.position[i].bitmap.next = self.before_chain[i * 17 + 16].val();
-            self.grantable[i].next = ((self.b_valid[i].val()
+            // offset = min(total, received + rtt) without overflow: room = total − received.
+            self.room[i].next = self.e_total[i].q.val() - self.e_recv[i].q.val();
+            self.offset[i].next = self.e_recv[i].q.val() + self.rtt_reg.q.val();
+            if (self.e_recv[i].q.val() >= self.e_total[i].q.val()) | (self.rtt_reg.q.val() >= self.room[i].val()) {
+                self.offset[i].next = self.e_total[i].q.val();
+            }
+            // granted < received + rtt, where the sum may exceed 8 bits (rtt > 255 − received).
+            self.below_reach[i].next = (self.rtt_reg.q.val() > (!self.e_recv[i].q.val()))
+                | (self.e_granted[i].q.val() < (self.e_recv[i].q.val() + self.rtt_reg.q.val()));
+            self.g1[i].d.next = ((self.e_valid[i].q.val()
                 & (self.k_all.val() | (self.position[i].count.val() < bit_cast::<5, 4>(self.k_low.val()))))
-                & (self.b_granted[i].val() < self.b_total[i].val()))
+                & (self.e_granted[i].q.val() < self.e_total[i].q.val()))
                 & self.below_reach[i].val();
+            self.g1_offset[i].d.next = self.offset[i].val();
+            self.g1_fills[i].d.next = self.offset[i].val() >= self.e_total[i].q.val();
+            self.g1_position[i].d.next = self.position[i].count.val().get_bits::<4>(0);
+            self.g1_received[i].d.next = self.e_recv[i].q.val();
         }
+
+        // ---- Stage 2: the highest-priority grantable entry gets the grant. An entry removed
+        // since stage 1 is still reported (the decision came before the REMOVE) but not
+        // written; one removed in this cycle does not leave a `done` mark.
         for i in 0..16 {
-            self.better_chain[i * 17].next = false;
+            self.better_chain[i * 17].next = 0.into();
             for j in 0..16 {
-                self.better_chain[i * 17 + j + 1].next =
-                    self.better_chain[i * 17 + j].val() | (self.grantable[j].val() & self.lt[j * 16 + i].val());
+                if j < i {
+                    self.better_chain[i * 17 + j + 1].next = self.better_chain[i * 17 + j]
+                        .val()
+                        .replace_bit(j, self.g1[j].q.val() & self.g1_order[((i * i - i) / 2 + j) % 120].q.val());
+                } else if j > i {
+                    self.better_chain[i * 17 + j + 1].next = self.better_chain[i * 17 + j]
+                        .val()
+                        .replace_bit(j, self.g1[j].q.val() & (!self.g1_order[((j * j - j) / 2 + i) % 120].q.val()));
+                } else {
+                    self.better_chain[i * 17 + j + 1].next = self.better_chain[i * 17 + j].val();
+                }
             }
             self.chosen[i].next =
-                (self.is_arrive.val() & self.grantable[i].val()) & (!self.better_chain[i * 17 + 16].val());
-            self.leave[i].next =
-                self.chosen[i].val() & (self.offset[i].val() >= self.b_total[i].val());
+                (self.b2_valid.q.val() & self.g1[i].q.val()) & (!self.better_chain[i * 17 + 16].val().any());
+            self.leave[i].next = ((self.chosen[i].val() & self.e_valid[i].q.val()) & self.g1_fills[i].q.val())
+                & (!(self.is_remove.val() & self.hit[i].val()));
         }
         self.any_chosen.next = false;
         self.any_leave.next = false;
@@ -555,15 +703,13 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.pick_received[i + 1].next = self.pick_received[i].val();
             self.pick_total[i + 1].next = self.pick_total[i].val();
             if self.chosen[i].val() {
-                self.pick_id[i + 1].next = self.pick_id[i].val() | self.b_id[i].val();
-                self.pick_offset[i + 1].next = self.pick_offset[i].val() | self.offset[i].val();
-                self.pick_position[i + 1].next =
-                    self.pick_position[i].val() | self.position[i].count.val().get_bits::<4>(0);
-                self.pick_received[i + 1].next = self.pick_received[i].val() | self.b_recv[i].val();
-                self.pick_total[i + 1].next = self.pick_total[i].val() | self.b_total[i].val();
+                self.pick_id[i + 1].next = self.pick_id[i].val() | self.e_id[i].q.val();
+                self.pick_offset[i + 1].next = self.pick_offset[i].val() | self.g1_offset[i].q.val();
+                self.pick_position[i + 1].next = self.pick_position[i].val() | self.g1_position[i].q.val();
+                self.pick_received[i + 1].next = self.pick_received[i].val() | self.g1_received[i].q.val();
+                self.pick_total[i + 1].next = self.pick_total[i].val() | self.e_total[i].q.val();
             }
         }
-        self.chosen_id.next = self.pick_id[16].val();
         self.s1_res_id.d.next = self.pick_id[16].val();
         self.s1_res_offset.d.next = self.pick_offset[16].val();
         self.s1_res_position.d.next = self.pick_position[16].val();
@@ -577,14 +723,22 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.e_total[i].d.next = self.b_total[i].val();
             self.e_granted[i].d.next = self.b_granted[i].val();
             if self.chosen[i].val() {
-                self.e_granted[i].d.next = self.offset[i].val();
                 self.any_chosen.next = true;
+                if self.e_valid[i].q.val() {
+                    self.e_granted[i].d.next = self.g1_offset[i].q.val();
+                }
             }
             if self.leave[i].val() {
                 self.any_leave.next = true;
             }
         }
-        self.s1_res_valid.d.next = self.is_arrive.val();
+        self.lv_valid.d.next = self.any_leave.val();
+        self.lv_id.d.next = self.pick_id[16].val();
+        self.b1_valid.d.next = self.decide.val();
+        self.b2_valid.d.next = self.b1_valid.q.val();
+        self.r1_valid.d.next = self.is_arrive.val();
+        self.r2_valid.d.next = self.r1_valid.q.val();
+        self.s1_res_valid.d.next = self.r2_valid.q.val();
         self.s1_res_grant.d.next = self.any_chosen.val();
 
         // ---- Per-id bits, FIFO and waiting state.
@@ -597,18 +751,15 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         if (self.is_remove.val() & self.op_queued.val()) & (!self.hit_below[16].val()) {
             self.queued_b.next = self.queued_a.val() & (!self.op_mask.onehot.val());
         }
-        // done: an unknown ARRIVE with nothing to grant marks it; a REMOVE clears it; a message
-        // that leaves fully granted marks it.
-        self.done_a.next = self.done.q.val();
+        // done: the message that left marks it (above); an unknown ARRIVE with nothing to
+        // grant marks it; a REMOVE clears it.
+        self.done_a.next = self.done_l.val();
         if self.skip.val() {
-            self.done_a.next = self.done.q.val() | self.op_mask.onehot.val();
+            self.done_a.next = self.done_l.val() | self.op_mask.onehot.val();
         }
         if self.rm_known.val() {
-            self.done_a.next = self.done.q.val() & (!self.op_mask.onehot.val());
+            self.done_a.next = self.done_l.val() & (!self.op_mask.onehot.val());
         }
-        self.leave_mask.index.next = self.chosen_id.val();
-        self.leave_mask.enable.next = self.any_leave.val();
-        self.done_b.next = self.done_a.val() | self.leave_mask.onehot.val();
         // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
         self.pop_start.next = (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val()))
             & self.free_below[16].val();
@@ -657,7 +808,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
 
         self.queued.d.next = self.queued_b.val();
         self.in_fifo.d.next = self.in_fifo_b.val();
-        self.done.d.next = self.done_b.val();
+        self.done.d.next = self.done_a.val();
 
         // ---- Counters.
         if self.new_msg.val() {
@@ -678,6 +829,9 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         if self.any_chosen.val() {
             self.grants.d.next = self.grants.q.val() + 1;
         }
+        if self.is_arrive.val() & (!self.decide.val()) {
+            self.close_arrivals.d.next = self.close_arrivals.q.val() + 1;
+        }
 
         // ---- Outputs.
         self.res_valid.next = self.s1_res_valid.q.val();
@@ -693,6 +847,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.grants_count.next = self.grants.q.val();
         self.fifo_enters_count.next = self.fifo_enters.q.val();
         self.skipped_arrivals_count.next = self.skipped.q.val();
+        self.close_arrivals_count.next = self.close_arrivals.q.val();
         self.occupancy_count.bitmap.next = self.valid_chain[16].val();
         self.occupancy.next = self.occupancy_count.count.val();
         self.fifo_level.next = self.fifo_count.q.val();
@@ -711,6 +866,11 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.p2_valid.d.next = false;
             self.fw_rr_valid.d.next = false;
             self.fw_tg_valid.d.next = false;
+            self.b1_valid.d.next = false;
+            self.b2_valid.d.next = false;
+            self.r1_valid.d.next = false;
+            self.r2_valid.d.next = false;
+            self.lv_valid.d.next = false;
             self.s1_res_valid.d.next = false;
             self.s1_res_grant.d.next = false;
             self.inserts.d.next = 0.into();
@@ -719,6 +879,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.grants.d.next = 0.into();
             self.fifo_enters.d.next = 0.into();
             self.skipped.d.next = 0.into();
+            self.close_arrivals.d.next = 0.into();
             self.fifo_ids.write_enable.next = false;
             self.wait_rr.write_enable.next = false;
             self.wait_tg.write_enable.next = false;

@@ -10,7 +10,7 @@ macro_rules! priority_scheduler_dut {
                      op_total, op_granted],
             outputs: [res_valid, res_grant, res_id, res_grant_offset, res_position, res_received, res_total,
                       inserts_count, removes_count, unknown_removes_count, grants_count, fifo_enters_count,
-                      skipped_arrivals_count, occupancy, fifo_level]);
+                      skipped_arrivals_count, close_arrivals_count, occupancy, fifo_level]);
     )*};
 }
 priority_scheduler_dut!(4, 7);

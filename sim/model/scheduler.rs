@@ -2,11 +2,17 @@
 //! and of the dual-ported memory.
 //!
 //! The scheduler model is stepped once per clock cycle with the cycle's operation (or none) and
-//! returns the decision of an ARRIVE, which the hardware presents one cycle later. It keeps the
-//! messages as a set (entry slots are invisible at the ports) and models the FIFO's pop timing
-//! (a pop starts when the FIFO is not empty, an entry is free and no pop is under way; the
-//! message loads two cycles later if it is still waiting), which decides when a waiting message
-//! can be granted.
+//! returns the decision of an ARRIVE, which the hardware presents [`RESULT_LATENCY`] cycles
+//! later. It keeps the messages as a set (entry slots are invisible at the ports) and models
+//! the FIFO's pop timing (a pop starts when the FIFO is not empty, an entry is free and no pop
+//! is under way; the message loads two cycles later if it is still waiting), which decides when
+//! a waiting message can be granted.
+//!
+//! A decision is taken on the state right after its ARRIVE and applied two cycles later, after
+//! those cycles' ops: the granted message's credit is raised, or it leaves and is marked fully
+//! granted, if it is still in the entries then (the same entry: a REMOVE and a new message of the
+//! same id in between make the decision void). An ARRIVE while a decision is in flight (one
+//! or two cycles after a decided ARRIVE) is applied without a decision (`close_arrivals`).
 
 use std::collections::VecDeque;
 
@@ -29,6 +35,9 @@ pub struct Grant {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Msg {
+    /// Which entry instance this is (set when the message enters an entry): a decision applies
+    /// to the instance it chose, not to a later message of the same id.
+    serial: u64,
     id: usize,
     remaining: u8,
     received: u8,
@@ -45,6 +54,7 @@ pub struct SchedCounters {
     pub grants: u64,
     pub fifo_enters: u64,
     pub skipped_arrivals: u64,
+    pub close_arrivals: u64,
 }
 
 /// How often the model took the FIFO's corner paths (to show a test reaches them).
@@ -74,11 +84,27 @@ pub struct SchedulerModel {
     fifo: VecDeque<usize>,
     p1: Option<usize>,
     p2: Option<usize>,
+    /// Decisions in flight: taken one and two cycles ago (the latter is applied this cycle).
+    in_flight: [Option<Decision>; 2],
+    /// The last entry instance number given.
+    serial: u64,
     pub counters: SchedCounters,
     pub paths: FifoPaths,
 }
 
 pub const ENTRIES: usize = 16;
+
+/// Cycles from an ARRIVE to its result at the ports.
+pub const RESULT_LATENCY: usize = 3;
+
+/// A decision on its way to being applied.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    grant: Option<Grant>,
+    /// The chosen entry instance.
+    serial: u64,
+    fills: bool,
+}
 
 impl SchedulerModel {
     pub fn new(ids: usize) -> Self {
@@ -91,6 +117,8 @@ impl SchedulerModel {
             fifo: VecDeque::new(),
             p1: None,
             p2: None,
+            in_flight: [None, None],
+            serial: 0,
             counters: SchedCounters::default(),
             paths: FifoPaths::default(),
         }
@@ -122,11 +150,13 @@ impl SchedulerModel {
                 loaded = Some(x);
                 self.queued[x] = false;
                 assert!(self.entries.len() < ENTRIES, "a pop never starts without a free entry");
-                self.entries.push(Msg { id: x, ..self.waiting[x] });
+                self.serial += 1;
+                self.entries.push(Msg { id: x, serial: self.serial, ..self.waiting[x] });
             }
         }
         // Step 2: the op.
         let mut result = None;
+        let mut decision = None;
         let op_id = match op {
             Some(SchedOp::Arrive { id, .. }) | Some(SchedOp::Remove { id }) => Some(id),
             None => None,
@@ -150,9 +180,10 @@ impl SchedulerModel {
                     self.counters.skipped_arrivals += 1;
                 } else {
                     self.counters.inserts += 1;
-                    let m = Msg { id, remaining, received, total, granted };
+                    let m = Msg { id, remaining, received, total, granted, serial: 0 };
                     if self.entries.len() < ENTRIES && fifo_len_at_start == 0 && !pop_in_flight {
-                        self.entries.push(m);
+                        self.serial += 1;
+                        self.entries.push(Msg { serial: self.serial, ..m });
                     } else {
                         if fifo_len_at_start == 0 {
                             self.paths.insert_during_pop += 1;
@@ -168,7 +199,15 @@ impl SchedulerModel {
                         }
                     }
                 }
-                result = Some(self.decide(overcommit, rtt_pkts));
+                if self.in_flight.iter().any(Option::is_some) {
+                    self.counters.close_arrivals += 1;
+                    result = Some(None);
+                    decision = None;
+                } else {
+                    let d = self.decide(overcommit, rtt_pkts);
+                    result = Some(d.grant);
+                    decision = Some(d);
+                }
             }
             Some(SchedOp::Remove { id }) => {
                 if let Some(k) = self.entries.iter().position(|e| e.id == id) {
@@ -186,6 +225,19 @@ impl SchedulerModel {
             }
             None => {}
         }
+        // The decision taken two cycles ago is applied after this cycle's op.
+        if let Some(Decision { grant: Some(g), serial, fills }) = self.in_flight[1] {
+            self.counters.grants += 1;
+            if let Some(k) = self.entries.iter().position(|e| e.serial == serial) {
+                if fills {
+                    self.entries.remove(k);
+                    self.done[g.id] = true;
+                } else {
+                    self.entries[k].granted = g.offset;
+                }
+            }
+        }
+        self.in_flight = [decision, self.in_flight[0]];
         // Pop stages.
         if let Some(x) = self.p1.take() {
             self.in_fifo[x] = false;
@@ -197,8 +249,8 @@ impl SchedulerModel {
         result
     }
 
-    /// Ranks the entries, picks the highest-priority grantable one and applies its grant.
-    fn decide(&mut self, overcommit: u8, rtt_pkts: u8) -> Option<Grant> {
+    /// Ranks the entries and picks the highest-priority grantable one (applied two cycles later).
+    fn decide(&self, overcommit: u8, rtt_pkts: u8) -> Decision {
         let k = if overcommit == 0 { 1 } else { overcommit as usize };
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by_key(|&i| (self.entries[i].remaining, self.entries[i].id));
@@ -207,17 +259,11 @@ impl SchedulerModel {
             let reach = e.received as u16 + rtt_pkts as u16;
             if e.granted < e.total && (e.granted as u16) < reach {
                 let offset = reach.min(e.total as u16) as u8;
-                self.counters.grants += 1;
-                if offset >= e.total {
-                    self.entries.remove(i);
-                    self.done[e.id] = true;
-                } else {
-                    self.entries[i].granted = offset;
-                }
-                return Some(Grant { id: e.id, offset, position: position as u8, received: e.received, total: e.total });
+                let grant = Grant { id: e.id, offset, position: position as u8, received: e.received, total: e.total };
+                return Decision { grant: Some(grant), serial: e.serial, fills: offset >= e.total };
             }
         }
-        None
+        Decision { grant: None, serial: 0, fills: false }
     }
 }
 

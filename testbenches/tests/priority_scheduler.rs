@@ -6,7 +6,8 @@
 use nanotransport_hdl::pisa::priority_scheduler::{PriorityScheduler, OP_ARRIVE, OP_REMOVE};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel};
+use nanotransport_sim::model::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel, RESULT_LATENCY};
+use std::collections::VecDeque;
 use nanotransport_testbenches::io::{Io, Lockstep};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
@@ -60,6 +61,7 @@ fn read_counters(io: &mut dyn Io) -> SchedCounters {
         grants: io.get("grants_count"),
         fifo_enters: io.get("fifo_enters_count"),
         skipped_arrivals: io.get("skipped_arrivals_count"),
+        close_arrivals: io.get("close_arrivals_count"),
     }
 }
 
@@ -77,8 +79,8 @@ struct RunStats {
 }
 
 /// Resets, drives `cycles`, and checks every output every cycle against the model: the
-/// decision one cycle after each ARRIVE (all fields, and no result without an ARRIVE),
-/// occupancy and FIFO level every cycle, counters every cycle.
+/// decision `RESULT_LATENCY` cycles after each ARRIVE (all fields, and no result without an
+/// ARRIVE), occupancy and FIFO level every cycle, counters every cycle.
 fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
     let mut model = SchedulerModel::new(ids);
     let idle = Cycle { op: None, overcommit: 1, rtt_pkts: 1 };
@@ -88,15 +90,18 @@ fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
     io.tick();
     io.set("reset", 0);
     let mut stats = RunStats::default();
-    let mut pending: Option<Option<Grant>> = None;
-    for (t, c) in cycles.iter().chain([idle].iter()).enumerate() {
+    // The model's result of each of the last RESULT_LATENCY cycles, oldest first.
+    let mut pending: VecDeque<Option<Option<Grant>>> = std::iter::repeat(None).take(RESULT_LATENCY).collect();
+    let tail = vec![idle; RESULT_LATENCY];
+    for (t, c) in cycles.iter().chain(tail.iter()).enumerate() {
         drive(io, c);
         io.eval();
         let cycle = t as u64;
-        match pending {
+        let arrive_cycle = cycle.wrapping_sub(RESULT_LATENCY as u64);
+        match pending.pop_front().flatten() {
             Some(expected) => {
                 assert_eq!(io.get("res_valid"), 1, "cycle {cycle}: decision expected");
-                assert_eq!(read_grant(io), expected, "cycle {cycle}: decision of the ARRIVE of cycle {}", cycle - 1);
+                assert_eq!(read_grant(io), expected, "cycle {cycle}: decision of the ARRIVE of cycle {arrive_cycle}");
                 if expected.is_none() {
                     for p in ["res_id", "res_grant_offset", "res_position", "res_received", "res_total"] {
                         assert_eq!(io.get(p), 0, "cycle {cycle}: {p} without a grant");
@@ -105,17 +110,17 @@ fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
                 stats.decisions += 1;
                 if let Some(g) = expected {
                     stats.grants += 1;
-                    stats.log.push((cycle - 1, g));
+                    stats.log.push((arrive_cycle, g));
                 }
             }
-            None => assert_eq!(io.get("res_valid"), 0, "cycle {cycle}: no ARRIVE in the previous cycle"),
+            None => assert_eq!(io.get("res_valid"), 0, "cycle {cycle}: no ARRIVE in cycle {arrive_cycle}"),
         }
         assert_eq!(io.get("occupancy"), model.occupancy() as u64, "cycle {cycle}: occupancy");
         assert_eq!(io.get("fifo_level"), model.fifo_level() as u64, "cycle {cycle}: fifo level");
         assert_eq!(read_counters(io), model.counters, "cycle {cycle}: counters");
         stats.max_occupancy = stats.max_occupancy.max(model.occupancy() as u64);
         stats.max_fifo = stats.max_fifo.max(model.fifo_level() as u64);
-        pending = model.step(c.op, c.overcommit, c.rtt_pkts);
+        pending.push_back(model.step(c.op, c.overcommit, c.rtt_pkts));
         io.tick();
         stats.cycles += 1;
     }
@@ -124,10 +129,12 @@ fn run(io: &mut dyn Io, ids: usize, cycles: &[Cycle]) -> RunStats {
     stats
 }
 
-/// Homa-like random traffic: up to `live` concurrent messages; every cycle (90%) one packet of a
+/// Homa-like random traffic: up to `live` concurrent messages; in most cycles one packet of a
 /// random live message arrives (ARRIVE with its rank and counts), a message whose last packet
 /// arrived is removed, some live messages are removed early (garbage collection), some removes
-/// name unknown ids, ids are reused after removal. K, rtt and the number of live messages
+/// name unknown ids, ids are reused after removal. ARRIVEs are mostly at least 3 cycles apart
+/// (the cycles between carry REMOVEs or nothing); one in ten that would come sooner does (a
+/// close ARRIVE, applied without a decision). K, rtt and the number of live messages
 /// (8..=`live_max`, so the FIFO fills and drains) change every 1000 cycles.
 fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) -> Vec<Cycle> {
     #[derive(Clone, Copy)]
@@ -140,6 +147,8 @@ fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) ->
     let mut free: Vec<usize> = (0..ids).collect();
     let mut out = Vec::with_capacity(n);
     let (mut k, mut rtt, mut live_target) = (4u8, 8u8, live_max);
+    // Index in `out` of the last ARRIVE.
+    let mut last_arrive = 0usize;
     for t in 0..n {
         if t % 1000 == 0 {
             live_target = rng.gen_range(8.min(live_max)..=live_max);
@@ -156,7 +165,12 @@ fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) ->
             out.push(c(None));
             continue;
         }
-        let r = rng.gen_range(0..100);
+        let spaced = out.len() >= last_arrive + 3 || rng.gen_bool(0.1);
+        let r = if spaced { rng.gen_range(0..100) } else { rng.gen_range(0..20) };
+        if !spaced && r >= 6 {
+            out.push(c(None));
+            continue;
+        }
         if r < 3 {
             // REMOVE of an id that is not live (unknown, or left fully granted and removed).
             if !free.is_empty() {
@@ -177,6 +191,11 @@ fn random_cycles(rng: &mut ChaCha8Rng, ids: usize, live_max: usize, n: usize) ->
             let total = if rng.gen_bool(0.2) { rng.gen_range(1..=8) } else { rng.gen_range(9..=120) };
             live.push(Live { id, total, received: 0 });
         }
+        if !spaced {
+            out.push(c(None));
+            continue;
+        }
+        last_arrive = out.len();
         let i = rng.gen_range(0..live.len());
         let m = &mut live[i];
         m.received += 1;
@@ -210,15 +229,16 @@ fn unit_five_messages_srpt_order() {
         overcommit: k,
         rtt_pkts: rtt,
     };
-    // First packet of each message, back to back.
+    let idle = Cycle { op: None, overcommit: k, rtt_pkts: rtt };
+    // First packet of each message, one every 3 cycles (a decision takes 3 cycles).
     for &(id, total) in &totals {
-        cycles.push(arrive(id, total, 1));
+        cycles.extend([arrive(id, total, 1), idle, idle]);
     }
-    // Then round after round of one more packet each, back to back.
+    // Then round after round of one more packet each.
     for round in 2..=6u8 {
         for &(id, total) in &totals {
             if round <= total {
-                cycles.push(arrive(id, total, round));
+                cycles.extend([arrive(id, total, round), idle, idle]);
             }
         }
     }
@@ -250,18 +270,19 @@ fn unit_five_messages_srpt_order() {
     assert!(stats.counters.grants > 0);
 }
 
-/// Hazards on consecutive cycles, one id: insert, update, grant and remove back to back; a
+/// One id through its life, one ARRIVE every 3 cycles: insert, update, grant and remove; a
 /// message that left fully granted ignores later ARRIVEs until REMOVEd; unknown REMOVE counted.
 #[test]
-fn unit_back_to_back_same_message() {
+fn unit_one_message_life() {
     let mut io = NativeStepper::<PriorityScheduler<16, 4>>::default();
     let c = |op| Cycle { op: Some(op), overcommit: 2, rtt_pkts: 2 };
+    let idle = Cycle { op: None, overcommit: 2, rtt_pkts: 2 };
     let a = |received: u8| SchedOp::Arrive { id: 1, remaining: 6 - received, received, total: 6, granted: 2 };
     let cycles = vec![
-        c(a(1)),                          // insert, grant 3
-        c(a(2)),                          // grant 4
-        c(a(3)),                          // grant 5
-        c(a(4)),                          // grant 6 = total: leaves
+        c(a(1)), idle, idle,              // insert, grant 3
+        c(a(2)), idle, idle,              // grant 4
+        c(a(3)), idle, idle,              // grant 5
+        c(a(4)), idle, idle,              // grant 6 = total: leaves
         c(a(5)),                          // ignored (fully granted)
         c(SchedOp::Remove { id: 1 }),     // clears the mark
         c(SchedOp::Remove { id: 1 }),     // unknown now
@@ -273,8 +294,54 @@ fn unit_back_to_back_same_message() {
     assert_eq!(offsets, vec![3, 4, 5, 6, 3]);
     assert_eq!(
         stats.counters,
-        SchedCounters { inserts: 2, removes: 1, unknown_removes: 2, grants: 5, fifo_enters: 0, skipped_arrivals: 1 }
+        SchedCounters { inserts: 2, removes: 1, unknown_removes: 2, grants: 5, fifo_enters: 0, skipped_arrivals: 1, close_arrivals: 0 }
     );
+}
+
+/// The cycles while a decision is in flight. A message chosen to leave fully granted is
+/// REMOVEd in the next cycle and in the cycle after (no `done` mark is left behind: its slot's
+/// next message is inserted); ARRIVEs one and two cycles after a decided ARRIVE update the
+/// message but get no decision (`close_arrivals`), and the decision of the earlier ARRIVE still
+/// sees the state right after it; a decision whose message is removed and replaced by the slot's
+/// next message before it is applied leaves the new message alone.
+#[test]
+fn unit_ops_while_a_decision_is_in_flight() {
+    let mut io = NativeStepper::<PriorityScheduler<16, 4>>::default();
+    let c = |op| Cycle { op: Some(op), overcommit: 4, rtt_pkts: 8 };
+    let idle = Cycle { op: None, overcommit: 4, rtt_pkts: 8 };
+    // id 3: 4 packets, first ARRIVE with nothing granted yet: the decision fills it (leaves).
+    let a3 = SchedOp::Arrive { id: 3, remaining: 3, received: 1, total: 4, granted: 2 };
+    let a5 = |received: u8| SchedOp::Arrive { id: 5, remaining: 40 - received, received, total: 40, granted: 8 };
+    let a9 = SchedOp::Arrive { id: 9, remaining: 4, received: 1, total: 5, granted: 2 };
+    let a9_next = |received: u8| SchedOp::Arrive { id: 9, remaining: 40 - received, received, total: 40, granted: 8 };
+    let cycles = vec![
+        c(a3),                            // decided: grant 4 (fills) to 3
+        c(SchedOp::Remove { id: 3 }),     // 3 removed before its decision is applied
+        idle,
+        c(a3),                            // a new message in slot 3: inserted, decided: grant 4 again
+        idle,
+        c(SchedOp::Remove { id: 3 }),     // removed in the cycle its decision is applied
+        c(a3),                            // slot 3 again: inserted (no done mark was left)
+        idle, idle,
+        c(a5(1)),                         // decided: 3 was fully granted and left; 5 gets 9
+        c(a5(2)),                         // close: updated, no decision
+        c(a5(3)),                         // close
+        c(a5(4)),                         // decided on received 4: grant 12
+        idle, idle,
+        c(a9),                            // decided: grant 5 (fills) to 9
+        c(SchedOp::Remove { id: 9 }),     // 9 removed
+        c(a9_next(1)),                    // close: slot 9's next message, inserted; the decision
+                                          // of the old one does not apply to it
+        c(a9_next(2)),                    // decided: grant 10 to the new message
+        idle, idle,
+    ];
+    let stats = run(&mut io, 16, &cycles);
+    let log: Vec<(usize, u8)> = stats.log.iter().map(|(_, g)| (g.id, g.offset)).collect();
+    assert_eq!(log, vec![(3, 4), (3, 4), (3, 4), (5, 9), (5, 12), (9, 5), (9, 10)]);
+    assert_eq!(stats.counters.close_arrivals, 3);
+    assert_eq!(stats.counters.inserts, 6);
+    assert_eq!(stats.counters.removes, 3);
+    assert_eq!(stats.counters.unknown_removes, 0);
 }
 
 #[test]
@@ -289,7 +356,9 @@ fn model_random_on_verilator() {
             "{model}: {} cycles, {} decisions checked, {} grants, max occupancy {}, max FIFO {}, counters {:?}, FIFO paths {:?}",
             st.cycles, st.decisions, st.grants, st.max_occupancy, st.max_fifo, st.counters, st.paths
         );
-        assert!(st.grants > 1000 && st.counters.unknown_removes > 0 && st.counters.skipped_arrivals > 0);
+        assert!(
+            st.grants > 1000 && st.counters.unknown_removes > 0 && st.counters.skipped_arrivals > 0 && st.counters.close_arrivals > 100
+        );
         if ids > 16 {
             assert!(st.counters.fifo_enters > 100 && st.max_fifo > 4 && st.max_occupancy == 16, "the FIFO is exercised");
             let p = st.paths;
@@ -323,3 +392,5 @@ fn lockstep_model_traffic() {
     );
     assert!(st.counters.fifo_enters > 0);
 }
+
+

@@ -3700,6 +3700,7 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
     wire  [31:0] scheduler$grants_count;
     wire  [31:0] scheduler$fifo_enters_count;
     wire  [31:0] scheduler$skipped_arrivals_count;
+    wire  [31:0] scheduler$close_arrivals_count;
     wire  [4:0] scheduler$occupancy;
     wire  [15:0] scheduler$fifo_level;
     reg  [6:0] msg_info$read_address;
@@ -3764,6 +3765,12 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
     reg  [8:0] r_ack_no$d;
     wire  [8:0] r_ack_no$q;
     reg  r_ack_no$clock;
+    reg  r_wait1$d;
+    wire  r_wait1$q;
+    reg  r_wait1$clock;
+    reg  r_wait2$d;
+    wire  r_wait2$q;
+    reg  r_wait2$clock;
     reg  r_decided$d;
     wire  r_decided$q;
     reg  r_decided$clock;
@@ -3949,6 +3956,7 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
         .grants_count(scheduler$grants_count),
         .fifo_enters_count(scheduler$fifo_enters_count),
         .skipped_arrivals_count(scheduler$skipped_arrivals_count),
+        .close_arrivals_count(scheduler$close_arrivals_count),
         .occupancy(scheduler$occupancy),
         .fifo_level(scheduler$fifo_level)
     );
@@ -4050,6 +4058,16 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
         .q(r_ack_no$q),
         .clock(r_ack_no$clock)
     );
+    nt_homa_128_nic$ingress$r_wait1 r_wait1(
+        .d(r_wait1$d),
+        .q(r_wait1$q),
+        .clock(r_wait1$clock)
+    );
+    nt_homa_128_nic$ingress$r_wait2 r_wait2(
+        .d(r_wait2$d),
+        .q(r_wait2$q),
+        .clock(r_wait2$clock)
+    );
     nt_homa_128_nic$ingress$r_decided r_decided(
         .d(r_decided$d),
         .q(r_decided$q),
@@ -4150,6 +4168,8 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
         r_total$clock = clock;
         r_meta$clock = clock;
         r_ack_no$clock = clock;
+        r_wait1$clock = clock;
+        r_wait2$clock = clock;
         r_decided$clock = clock;
         o_valid$clock = clock;
         o_code$clock = clock;
@@ -4183,6 +4203,8 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
         r_total$d = r_total$q;
         r_meta$d = r_meta$q;
         r_ack_no$d = r_ack_no$q;
+        r_wait1$d = r_wait1$q;
+        r_wait2$d = r_wait2$q;
         r_decided$d = r_decided$q;
         o_valid$d = o_valid$q;
         o_code$d = o_code$q;
@@ -4359,7 +4381,9 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
             rm_slot$d = rel_slot;
         end
         r_valid$d = arrive_now;
-        r_decided$d = r_valid$q;
+        r_wait1$d = r_valid$q;
+        r_wait2$d = r_wait1$q;
+        r_decided$d = r_wait2$q;
         if (arrive_now) begin
             r_ack$d = s3_last$q;
             r_slot$d = s3_slot$q;
@@ -4466,6 +4490,8 @@ module nt_homa_128_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_
         if (reset) begin
             s3_valid$d = 1'b0;
             r_valid$d = 1'b0;
+            r_wait1$d = 1'b0;
+            r_wait2$d = 1'b0;
             r_decided$d = 1'b0;
             o_valid$d = 1'b0;
             g_valid$d = 1'b0;
@@ -7982,6 +8008,44 @@ module nt_homa_128_nic$ingress$r_valid(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$r_valid
 
 
+module nt_homa_128_nic$ingress$r_wait1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$r_wait1
+
+
+module nt_homa_128_nic$ingress$r_wait2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$r_wait2
+
+
 module nt_homa_128_nic$ingress$received(clock,reset,req_valid,req_index,req_pred,req_op_true,req_value_true,req_op_false,req_value_false,resp_valid,resp_index,resp_old,resp_new);
 
     // Module arguments
@@ -8455,7 +8519,7 @@ module nt_homa_128_nic$ingress$s3_valid(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$s3_valid
 
 
-module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_valid,op_code,op_id,op_remaining,op_received,op_total,op_granted,res_valid,res_grant,res_id,res_grant_offset,res_position,res_received,res_total,inserts_count,removes_count,unknown_removes_count,grants_count,fifo_enters_count,skipped_arrivals_count,occupancy,fifo_level);
+module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_valid,op_code,op_id,op_remaining,op_received,op_total,op_granted,res_valid,res_grant,res_id,res_grant_offset,res_position,res_received,res_total,inserts_count,removes_count,unknown_removes_count,grants_count,fifo_enters_count,skipped_arrivals_count,close_arrivals_count,occupancy,fifo_level);
 
     // Module arguments
     input wire  clock;
@@ -8482,6 +8546,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     output reg  [31:0] grants_count;
     output reg  [31:0] fifo_enters_count;
     output reg  [31:0] skipped_arrivals_count;
+    output reg  [31:0] close_arrivals_count;
     output reg  [4:0] occupancy;
     output reg  [15:0] fifo_level;
 
@@ -8774,6 +8839,366 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [7:0] e_granted$15$d;
     wire  [7:0] e_granted$15$q;
     reg  e_granted$15$clock;
+    reg  order$0$d;
+    wire  order$0$q;
+    reg  order$0$clock;
+    reg  order$1$d;
+    wire  order$1$q;
+    reg  order$1$clock;
+    reg  order$2$d;
+    wire  order$2$q;
+    reg  order$2$clock;
+    reg  order$3$d;
+    wire  order$3$q;
+    reg  order$3$clock;
+    reg  order$4$d;
+    wire  order$4$q;
+    reg  order$4$clock;
+    reg  order$5$d;
+    wire  order$5$q;
+    reg  order$5$clock;
+    reg  order$6$d;
+    wire  order$6$q;
+    reg  order$6$clock;
+    reg  order$7$d;
+    wire  order$7$q;
+    reg  order$7$clock;
+    reg  order$8$d;
+    wire  order$8$q;
+    reg  order$8$clock;
+    reg  order$9$d;
+    wire  order$9$q;
+    reg  order$9$clock;
+    reg  order$10$d;
+    wire  order$10$q;
+    reg  order$10$clock;
+    reg  order$11$d;
+    wire  order$11$q;
+    reg  order$11$clock;
+    reg  order$12$d;
+    wire  order$12$q;
+    reg  order$12$clock;
+    reg  order$13$d;
+    wire  order$13$q;
+    reg  order$13$clock;
+    reg  order$14$d;
+    wire  order$14$q;
+    reg  order$14$clock;
+    reg  order$15$d;
+    wire  order$15$q;
+    reg  order$15$clock;
+    reg  order$16$d;
+    wire  order$16$q;
+    reg  order$16$clock;
+    reg  order$17$d;
+    wire  order$17$q;
+    reg  order$17$clock;
+    reg  order$18$d;
+    wire  order$18$q;
+    reg  order$18$clock;
+    reg  order$19$d;
+    wire  order$19$q;
+    reg  order$19$clock;
+    reg  order$20$d;
+    wire  order$20$q;
+    reg  order$20$clock;
+    reg  order$21$d;
+    wire  order$21$q;
+    reg  order$21$clock;
+    reg  order$22$d;
+    wire  order$22$q;
+    reg  order$22$clock;
+    reg  order$23$d;
+    wire  order$23$q;
+    reg  order$23$clock;
+    reg  order$24$d;
+    wire  order$24$q;
+    reg  order$24$clock;
+    reg  order$25$d;
+    wire  order$25$q;
+    reg  order$25$clock;
+    reg  order$26$d;
+    wire  order$26$q;
+    reg  order$26$clock;
+    reg  order$27$d;
+    wire  order$27$q;
+    reg  order$27$clock;
+    reg  order$28$d;
+    wire  order$28$q;
+    reg  order$28$clock;
+    reg  order$29$d;
+    wire  order$29$q;
+    reg  order$29$clock;
+    reg  order$30$d;
+    wire  order$30$q;
+    reg  order$30$clock;
+    reg  order$31$d;
+    wire  order$31$q;
+    reg  order$31$clock;
+    reg  order$32$d;
+    wire  order$32$q;
+    reg  order$32$clock;
+    reg  order$33$d;
+    wire  order$33$q;
+    reg  order$33$clock;
+    reg  order$34$d;
+    wire  order$34$q;
+    reg  order$34$clock;
+    reg  order$35$d;
+    wire  order$35$q;
+    reg  order$35$clock;
+    reg  order$36$d;
+    wire  order$36$q;
+    reg  order$36$clock;
+    reg  order$37$d;
+    wire  order$37$q;
+    reg  order$37$clock;
+    reg  order$38$d;
+    wire  order$38$q;
+    reg  order$38$clock;
+    reg  order$39$d;
+    wire  order$39$q;
+    reg  order$39$clock;
+    reg  order$40$d;
+    wire  order$40$q;
+    reg  order$40$clock;
+    reg  order$41$d;
+    wire  order$41$q;
+    reg  order$41$clock;
+    reg  order$42$d;
+    wire  order$42$q;
+    reg  order$42$clock;
+    reg  order$43$d;
+    wire  order$43$q;
+    reg  order$43$clock;
+    reg  order$44$d;
+    wire  order$44$q;
+    reg  order$44$clock;
+    reg  order$45$d;
+    wire  order$45$q;
+    reg  order$45$clock;
+    reg  order$46$d;
+    wire  order$46$q;
+    reg  order$46$clock;
+    reg  order$47$d;
+    wire  order$47$q;
+    reg  order$47$clock;
+    reg  order$48$d;
+    wire  order$48$q;
+    reg  order$48$clock;
+    reg  order$49$d;
+    wire  order$49$q;
+    reg  order$49$clock;
+    reg  order$50$d;
+    wire  order$50$q;
+    reg  order$50$clock;
+    reg  order$51$d;
+    wire  order$51$q;
+    reg  order$51$clock;
+    reg  order$52$d;
+    wire  order$52$q;
+    reg  order$52$clock;
+    reg  order$53$d;
+    wire  order$53$q;
+    reg  order$53$clock;
+    reg  order$54$d;
+    wire  order$54$q;
+    reg  order$54$clock;
+    reg  order$55$d;
+    wire  order$55$q;
+    reg  order$55$clock;
+    reg  order$56$d;
+    wire  order$56$q;
+    reg  order$56$clock;
+    reg  order$57$d;
+    wire  order$57$q;
+    reg  order$57$clock;
+    reg  order$58$d;
+    wire  order$58$q;
+    reg  order$58$clock;
+    reg  order$59$d;
+    wire  order$59$q;
+    reg  order$59$clock;
+    reg  order$60$d;
+    wire  order$60$q;
+    reg  order$60$clock;
+    reg  order$61$d;
+    wire  order$61$q;
+    reg  order$61$clock;
+    reg  order$62$d;
+    wire  order$62$q;
+    reg  order$62$clock;
+    reg  order$63$d;
+    wire  order$63$q;
+    reg  order$63$clock;
+    reg  order$64$d;
+    wire  order$64$q;
+    reg  order$64$clock;
+    reg  order$65$d;
+    wire  order$65$q;
+    reg  order$65$clock;
+    reg  order$66$d;
+    wire  order$66$q;
+    reg  order$66$clock;
+    reg  order$67$d;
+    wire  order$67$q;
+    reg  order$67$clock;
+    reg  order$68$d;
+    wire  order$68$q;
+    reg  order$68$clock;
+    reg  order$69$d;
+    wire  order$69$q;
+    reg  order$69$clock;
+    reg  order$70$d;
+    wire  order$70$q;
+    reg  order$70$clock;
+    reg  order$71$d;
+    wire  order$71$q;
+    reg  order$71$clock;
+    reg  order$72$d;
+    wire  order$72$q;
+    reg  order$72$clock;
+    reg  order$73$d;
+    wire  order$73$q;
+    reg  order$73$clock;
+    reg  order$74$d;
+    wire  order$74$q;
+    reg  order$74$clock;
+    reg  order$75$d;
+    wire  order$75$q;
+    reg  order$75$clock;
+    reg  order$76$d;
+    wire  order$76$q;
+    reg  order$76$clock;
+    reg  order$77$d;
+    wire  order$77$q;
+    reg  order$77$clock;
+    reg  order$78$d;
+    wire  order$78$q;
+    reg  order$78$clock;
+    reg  order$79$d;
+    wire  order$79$q;
+    reg  order$79$clock;
+    reg  order$80$d;
+    wire  order$80$q;
+    reg  order$80$clock;
+    reg  order$81$d;
+    wire  order$81$q;
+    reg  order$81$clock;
+    reg  order$82$d;
+    wire  order$82$q;
+    reg  order$82$clock;
+    reg  order$83$d;
+    wire  order$83$q;
+    reg  order$83$clock;
+    reg  order$84$d;
+    wire  order$84$q;
+    reg  order$84$clock;
+    reg  order$85$d;
+    wire  order$85$q;
+    reg  order$85$clock;
+    reg  order$86$d;
+    wire  order$86$q;
+    reg  order$86$clock;
+    reg  order$87$d;
+    wire  order$87$q;
+    reg  order$87$clock;
+    reg  order$88$d;
+    wire  order$88$q;
+    reg  order$88$clock;
+    reg  order$89$d;
+    wire  order$89$q;
+    reg  order$89$clock;
+    reg  order$90$d;
+    wire  order$90$q;
+    reg  order$90$clock;
+    reg  order$91$d;
+    wire  order$91$q;
+    reg  order$91$clock;
+    reg  order$92$d;
+    wire  order$92$q;
+    reg  order$92$clock;
+    reg  order$93$d;
+    wire  order$93$q;
+    reg  order$93$clock;
+    reg  order$94$d;
+    wire  order$94$q;
+    reg  order$94$clock;
+    reg  order$95$d;
+    wire  order$95$q;
+    reg  order$95$clock;
+    reg  order$96$d;
+    wire  order$96$q;
+    reg  order$96$clock;
+    reg  order$97$d;
+    wire  order$97$q;
+    reg  order$97$clock;
+    reg  order$98$d;
+    wire  order$98$q;
+    reg  order$98$clock;
+    reg  order$99$d;
+    wire  order$99$q;
+    reg  order$99$clock;
+    reg  order$100$d;
+    wire  order$100$q;
+    reg  order$100$clock;
+    reg  order$101$d;
+    wire  order$101$q;
+    reg  order$101$clock;
+    reg  order$102$d;
+    wire  order$102$q;
+    reg  order$102$clock;
+    reg  order$103$d;
+    wire  order$103$q;
+    reg  order$103$clock;
+    reg  order$104$d;
+    wire  order$104$q;
+    reg  order$104$clock;
+    reg  order$105$d;
+    wire  order$105$q;
+    reg  order$105$clock;
+    reg  order$106$d;
+    wire  order$106$q;
+    reg  order$106$clock;
+    reg  order$107$d;
+    wire  order$107$q;
+    reg  order$107$clock;
+    reg  order$108$d;
+    wire  order$108$q;
+    reg  order$108$clock;
+    reg  order$109$d;
+    wire  order$109$q;
+    reg  order$109$clock;
+    reg  order$110$d;
+    wire  order$110$q;
+    reg  order$110$clock;
+    reg  order$111$d;
+    wire  order$111$q;
+    reg  order$111$clock;
+    reg  order$112$d;
+    wire  order$112$q;
+    reg  order$112$clock;
+    reg  order$113$d;
+    wire  order$113$q;
+    reg  order$113$clock;
+    reg  order$114$d;
+    wire  order$114$q;
+    reg  order$114$clock;
+    reg  order$115$d;
+    wire  order$115$q;
+    reg  order$115$clock;
+    reg  order$116$d;
+    wire  order$116$q;
+    reg  order$116$clock;
+    reg  order$117$d;
+    wire  order$117$q;
+    reg  order$117$clock;
+    reg  order$118$d;
+    wire  order$118$q;
+    reg  order$118$clock;
+    reg  order$119$d;
+    wire  order$119$q;
+    reg  order$119$clock;
     reg  [127:0] queued$d;
     wire  [127:0] queued$q;
     reg  queued$clock;
@@ -8837,6 +9262,630 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [15:0] fw_tg$d;
     wire  [15:0] fw_tg$q;
     reg  fw_tg$clock;
+    reg  [4:0] k_reg$d;
+    wire  [4:0] k_reg$q;
+    reg  k_reg$clock;
+    reg  [7:0] rtt_reg$d;
+    wire  [7:0] rtt_reg$q;
+    reg  rtt_reg$clock;
+    reg  b1_valid$d;
+    wire  b1_valid$q;
+    reg  b1_valid$clock;
+    reg  b2_valid$d;
+    wire  b2_valid$q;
+    reg  b2_valid$clock;
+    reg  g1$0$d;
+    wire  g1$0$q;
+    reg  g1$0$clock;
+    reg  g1$1$d;
+    wire  g1$1$q;
+    reg  g1$1$clock;
+    reg  g1$2$d;
+    wire  g1$2$q;
+    reg  g1$2$clock;
+    reg  g1$3$d;
+    wire  g1$3$q;
+    reg  g1$3$clock;
+    reg  g1$4$d;
+    wire  g1$4$q;
+    reg  g1$4$clock;
+    reg  g1$5$d;
+    wire  g1$5$q;
+    reg  g1$5$clock;
+    reg  g1$6$d;
+    wire  g1$6$q;
+    reg  g1$6$clock;
+    reg  g1$7$d;
+    wire  g1$7$q;
+    reg  g1$7$clock;
+    reg  g1$8$d;
+    wire  g1$8$q;
+    reg  g1$8$clock;
+    reg  g1$9$d;
+    wire  g1$9$q;
+    reg  g1$9$clock;
+    reg  g1$10$d;
+    wire  g1$10$q;
+    reg  g1$10$clock;
+    reg  g1$11$d;
+    wire  g1$11$q;
+    reg  g1$11$clock;
+    reg  g1$12$d;
+    wire  g1$12$q;
+    reg  g1$12$clock;
+    reg  g1$13$d;
+    wire  g1$13$q;
+    reg  g1$13$clock;
+    reg  g1$14$d;
+    wire  g1$14$q;
+    reg  g1$14$clock;
+    reg  g1$15$d;
+    wire  g1$15$q;
+    reg  g1$15$clock;
+    reg  [7:0] g1_offset$0$d;
+    wire  [7:0] g1_offset$0$q;
+    reg  g1_offset$0$clock;
+    reg  [7:0] g1_offset$1$d;
+    wire  [7:0] g1_offset$1$q;
+    reg  g1_offset$1$clock;
+    reg  [7:0] g1_offset$2$d;
+    wire  [7:0] g1_offset$2$q;
+    reg  g1_offset$2$clock;
+    reg  [7:0] g1_offset$3$d;
+    wire  [7:0] g1_offset$3$q;
+    reg  g1_offset$3$clock;
+    reg  [7:0] g1_offset$4$d;
+    wire  [7:0] g1_offset$4$q;
+    reg  g1_offset$4$clock;
+    reg  [7:0] g1_offset$5$d;
+    wire  [7:0] g1_offset$5$q;
+    reg  g1_offset$5$clock;
+    reg  [7:0] g1_offset$6$d;
+    wire  [7:0] g1_offset$6$q;
+    reg  g1_offset$6$clock;
+    reg  [7:0] g1_offset$7$d;
+    wire  [7:0] g1_offset$7$q;
+    reg  g1_offset$7$clock;
+    reg  [7:0] g1_offset$8$d;
+    wire  [7:0] g1_offset$8$q;
+    reg  g1_offset$8$clock;
+    reg  [7:0] g1_offset$9$d;
+    wire  [7:0] g1_offset$9$q;
+    reg  g1_offset$9$clock;
+    reg  [7:0] g1_offset$10$d;
+    wire  [7:0] g1_offset$10$q;
+    reg  g1_offset$10$clock;
+    reg  [7:0] g1_offset$11$d;
+    wire  [7:0] g1_offset$11$q;
+    reg  g1_offset$11$clock;
+    reg  [7:0] g1_offset$12$d;
+    wire  [7:0] g1_offset$12$q;
+    reg  g1_offset$12$clock;
+    reg  [7:0] g1_offset$13$d;
+    wire  [7:0] g1_offset$13$q;
+    reg  g1_offset$13$clock;
+    reg  [7:0] g1_offset$14$d;
+    wire  [7:0] g1_offset$14$q;
+    reg  g1_offset$14$clock;
+    reg  [7:0] g1_offset$15$d;
+    wire  [7:0] g1_offset$15$q;
+    reg  g1_offset$15$clock;
+    reg  g1_fills$0$d;
+    wire  g1_fills$0$q;
+    reg  g1_fills$0$clock;
+    reg  g1_fills$1$d;
+    wire  g1_fills$1$q;
+    reg  g1_fills$1$clock;
+    reg  g1_fills$2$d;
+    wire  g1_fills$2$q;
+    reg  g1_fills$2$clock;
+    reg  g1_fills$3$d;
+    wire  g1_fills$3$q;
+    reg  g1_fills$3$clock;
+    reg  g1_fills$4$d;
+    wire  g1_fills$4$q;
+    reg  g1_fills$4$clock;
+    reg  g1_fills$5$d;
+    wire  g1_fills$5$q;
+    reg  g1_fills$5$clock;
+    reg  g1_fills$6$d;
+    wire  g1_fills$6$q;
+    reg  g1_fills$6$clock;
+    reg  g1_fills$7$d;
+    wire  g1_fills$7$q;
+    reg  g1_fills$7$clock;
+    reg  g1_fills$8$d;
+    wire  g1_fills$8$q;
+    reg  g1_fills$8$clock;
+    reg  g1_fills$9$d;
+    wire  g1_fills$9$q;
+    reg  g1_fills$9$clock;
+    reg  g1_fills$10$d;
+    wire  g1_fills$10$q;
+    reg  g1_fills$10$clock;
+    reg  g1_fills$11$d;
+    wire  g1_fills$11$q;
+    reg  g1_fills$11$clock;
+    reg  g1_fills$12$d;
+    wire  g1_fills$12$q;
+    reg  g1_fills$12$clock;
+    reg  g1_fills$13$d;
+    wire  g1_fills$13$q;
+    reg  g1_fills$13$clock;
+    reg  g1_fills$14$d;
+    wire  g1_fills$14$q;
+    reg  g1_fills$14$clock;
+    reg  g1_fills$15$d;
+    wire  g1_fills$15$q;
+    reg  g1_fills$15$clock;
+    reg  [3:0] g1_position$0$d;
+    wire  [3:0] g1_position$0$q;
+    reg  g1_position$0$clock;
+    reg  [3:0] g1_position$1$d;
+    wire  [3:0] g1_position$1$q;
+    reg  g1_position$1$clock;
+    reg  [3:0] g1_position$2$d;
+    wire  [3:0] g1_position$2$q;
+    reg  g1_position$2$clock;
+    reg  [3:0] g1_position$3$d;
+    wire  [3:0] g1_position$3$q;
+    reg  g1_position$3$clock;
+    reg  [3:0] g1_position$4$d;
+    wire  [3:0] g1_position$4$q;
+    reg  g1_position$4$clock;
+    reg  [3:0] g1_position$5$d;
+    wire  [3:0] g1_position$5$q;
+    reg  g1_position$5$clock;
+    reg  [3:0] g1_position$6$d;
+    wire  [3:0] g1_position$6$q;
+    reg  g1_position$6$clock;
+    reg  [3:0] g1_position$7$d;
+    wire  [3:0] g1_position$7$q;
+    reg  g1_position$7$clock;
+    reg  [3:0] g1_position$8$d;
+    wire  [3:0] g1_position$8$q;
+    reg  g1_position$8$clock;
+    reg  [3:0] g1_position$9$d;
+    wire  [3:0] g1_position$9$q;
+    reg  g1_position$9$clock;
+    reg  [3:0] g1_position$10$d;
+    wire  [3:0] g1_position$10$q;
+    reg  g1_position$10$clock;
+    reg  [3:0] g1_position$11$d;
+    wire  [3:0] g1_position$11$q;
+    reg  g1_position$11$clock;
+    reg  [3:0] g1_position$12$d;
+    wire  [3:0] g1_position$12$q;
+    reg  g1_position$12$clock;
+    reg  [3:0] g1_position$13$d;
+    wire  [3:0] g1_position$13$q;
+    reg  g1_position$13$clock;
+    reg  [3:0] g1_position$14$d;
+    wire  [3:0] g1_position$14$q;
+    reg  g1_position$14$clock;
+    reg  [3:0] g1_position$15$d;
+    wire  [3:0] g1_position$15$q;
+    reg  g1_position$15$clock;
+    reg  [7:0] g1_received$0$d;
+    wire  [7:0] g1_received$0$q;
+    reg  g1_received$0$clock;
+    reg  [7:0] g1_received$1$d;
+    wire  [7:0] g1_received$1$q;
+    reg  g1_received$1$clock;
+    reg  [7:0] g1_received$2$d;
+    wire  [7:0] g1_received$2$q;
+    reg  g1_received$2$clock;
+    reg  [7:0] g1_received$3$d;
+    wire  [7:0] g1_received$3$q;
+    reg  g1_received$3$clock;
+    reg  [7:0] g1_received$4$d;
+    wire  [7:0] g1_received$4$q;
+    reg  g1_received$4$clock;
+    reg  [7:0] g1_received$5$d;
+    wire  [7:0] g1_received$5$q;
+    reg  g1_received$5$clock;
+    reg  [7:0] g1_received$6$d;
+    wire  [7:0] g1_received$6$q;
+    reg  g1_received$6$clock;
+    reg  [7:0] g1_received$7$d;
+    wire  [7:0] g1_received$7$q;
+    reg  g1_received$7$clock;
+    reg  [7:0] g1_received$8$d;
+    wire  [7:0] g1_received$8$q;
+    reg  g1_received$8$clock;
+    reg  [7:0] g1_received$9$d;
+    wire  [7:0] g1_received$9$q;
+    reg  g1_received$9$clock;
+    reg  [7:0] g1_received$10$d;
+    wire  [7:0] g1_received$10$q;
+    reg  g1_received$10$clock;
+    reg  [7:0] g1_received$11$d;
+    wire  [7:0] g1_received$11$q;
+    reg  g1_received$11$clock;
+    reg  [7:0] g1_received$12$d;
+    wire  [7:0] g1_received$12$q;
+    reg  g1_received$12$clock;
+    reg  [7:0] g1_received$13$d;
+    wire  [7:0] g1_received$13$q;
+    reg  g1_received$13$clock;
+    reg  [7:0] g1_received$14$d;
+    wire  [7:0] g1_received$14$q;
+    reg  g1_received$14$clock;
+    reg  [7:0] g1_received$15$d;
+    wire  [7:0] g1_received$15$q;
+    reg  g1_received$15$clock;
+    reg  g1_order$0$d;
+    wire  g1_order$0$q;
+    reg  g1_order$0$clock;
+    reg  g1_order$1$d;
+    wire  g1_order$1$q;
+    reg  g1_order$1$clock;
+    reg  g1_order$2$d;
+    wire  g1_order$2$q;
+    reg  g1_order$2$clock;
+    reg  g1_order$3$d;
+    wire  g1_order$3$q;
+    reg  g1_order$3$clock;
+    reg  g1_order$4$d;
+    wire  g1_order$4$q;
+    reg  g1_order$4$clock;
+    reg  g1_order$5$d;
+    wire  g1_order$5$q;
+    reg  g1_order$5$clock;
+    reg  g1_order$6$d;
+    wire  g1_order$6$q;
+    reg  g1_order$6$clock;
+    reg  g1_order$7$d;
+    wire  g1_order$7$q;
+    reg  g1_order$7$clock;
+    reg  g1_order$8$d;
+    wire  g1_order$8$q;
+    reg  g1_order$8$clock;
+    reg  g1_order$9$d;
+    wire  g1_order$9$q;
+    reg  g1_order$9$clock;
+    reg  g1_order$10$d;
+    wire  g1_order$10$q;
+    reg  g1_order$10$clock;
+    reg  g1_order$11$d;
+    wire  g1_order$11$q;
+    reg  g1_order$11$clock;
+    reg  g1_order$12$d;
+    wire  g1_order$12$q;
+    reg  g1_order$12$clock;
+    reg  g1_order$13$d;
+    wire  g1_order$13$q;
+    reg  g1_order$13$clock;
+    reg  g1_order$14$d;
+    wire  g1_order$14$q;
+    reg  g1_order$14$clock;
+    reg  g1_order$15$d;
+    wire  g1_order$15$q;
+    reg  g1_order$15$clock;
+    reg  g1_order$16$d;
+    wire  g1_order$16$q;
+    reg  g1_order$16$clock;
+    reg  g1_order$17$d;
+    wire  g1_order$17$q;
+    reg  g1_order$17$clock;
+    reg  g1_order$18$d;
+    wire  g1_order$18$q;
+    reg  g1_order$18$clock;
+    reg  g1_order$19$d;
+    wire  g1_order$19$q;
+    reg  g1_order$19$clock;
+    reg  g1_order$20$d;
+    wire  g1_order$20$q;
+    reg  g1_order$20$clock;
+    reg  g1_order$21$d;
+    wire  g1_order$21$q;
+    reg  g1_order$21$clock;
+    reg  g1_order$22$d;
+    wire  g1_order$22$q;
+    reg  g1_order$22$clock;
+    reg  g1_order$23$d;
+    wire  g1_order$23$q;
+    reg  g1_order$23$clock;
+    reg  g1_order$24$d;
+    wire  g1_order$24$q;
+    reg  g1_order$24$clock;
+    reg  g1_order$25$d;
+    wire  g1_order$25$q;
+    reg  g1_order$25$clock;
+    reg  g1_order$26$d;
+    wire  g1_order$26$q;
+    reg  g1_order$26$clock;
+    reg  g1_order$27$d;
+    wire  g1_order$27$q;
+    reg  g1_order$27$clock;
+    reg  g1_order$28$d;
+    wire  g1_order$28$q;
+    reg  g1_order$28$clock;
+    reg  g1_order$29$d;
+    wire  g1_order$29$q;
+    reg  g1_order$29$clock;
+    reg  g1_order$30$d;
+    wire  g1_order$30$q;
+    reg  g1_order$30$clock;
+    reg  g1_order$31$d;
+    wire  g1_order$31$q;
+    reg  g1_order$31$clock;
+    reg  g1_order$32$d;
+    wire  g1_order$32$q;
+    reg  g1_order$32$clock;
+    reg  g1_order$33$d;
+    wire  g1_order$33$q;
+    reg  g1_order$33$clock;
+    reg  g1_order$34$d;
+    wire  g1_order$34$q;
+    reg  g1_order$34$clock;
+    reg  g1_order$35$d;
+    wire  g1_order$35$q;
+    reg  g1_order$35$clock;
+    reg  g1_order$36$d;
+    wire  g1_order$36$q;
+    reg  g1_order$36$clock;
+    reg  g1_order$37$d;
+    wire  g1_order$37$q;
+    reg  g1_order$37$clock;
+    reg  g1_order$38$d;
+    wire  g1_order$38$q;
+    reg  g1_order$38$clock;
+    reg  g1_order$39$d;
+    wire  g1_order$39$q;
+    reg  g1_order$39$clock;
+    reg  g1_order$40$d;
+    wire  g1_order$40$q;
+    reg  g1_order$40$clock;
+    reg  g1_order$41$d;
+    wire  g1_order$41$q;
+    reg  g1_order$41$clock;
+    reg  g1_order$42$d;
+    wire  g1_order$42$q;
+    reg  g1_order$42$clock;
+    reg  g1_order$43$d;
+    wire  g1_order$43$q;
+    reg  g1_order$43$clock;
+    reg  g1_order$44$d;
+    wire  g1_order$44$q;
+    reg  g1_order$44$clock;
+    reg  g1_order$45$d;
+    wire  g1_order$45$q;
+    reg  g1_order$45$clock;
+    reg  g1_order$46$d;
+    wire  g1_order$46$q;
+    reg  g1_order$46$clock;
+    reg  g1_order$47$d;
+    wire  g1_order$47$q;
+    reg  g1_order$47$clock;
+    reg  g1_order$48$d;
+    wire  g1_order$48$q;
+    reg  g1_order$48$clock;
+    reg  g1_order$49$d;
+    wire  g1_order$49$q;
+    reg  g1_order$49$clock;
+    reg  g1_order$50$d;
+    wire  g1_order$50$q;
+    reg  g1_order$50$clock;
+    reg  g1_order$51$d;
+    wire  g1_order$51$q;
+    reg  g1_order$51$clock;
+    reg  g1_order$52$d;
+    wire  g1_order$52$q;
+    reg  g1_order$52$clock;
+    reg  g1_order$53$d;
+    wire  g1_order$53$q;
+    reg  g1_order$53$clock;
+    reg  g1_order$54$d;
+    wire  g1_order$54$q;
+    reg  g1_order$54$clock;
+    reg  g1_order$55$d;
+    wire  g1_order$55$q;
+    reg  g1_order$55$clock;
+    reg  g1_order$56$d;
+    wire  g1_order$56$q;
+    reg  g1_order$56$clock;
+    reg  g1_order$57$d;
+    wire  g1_order$57$q;
+    reg  g1_order$57$clock;
+    reg  g1_order$58$d;
+    wire  g1_order$58$q;
+    reg  g1_order$58$clock;
+    reg  g1_order$59$d;
+    wire  g1_order$59$q;
+    reg  g1_order$59$clock;
+    reg  g1_order$60$d;
+    wire  g1_order$60$q;
+    reg  g1_order$60$clock;
+    reg  g1_order$61$d;
+    wire  g1_order$61$q;
+    reg  g1_order$61$clock;
+    reg  g1_order$62$d;
+    wire  g1_order$62$q;
+    reg  g1_order$62$clock;
+    reg  g1_order$63$d;
+    wire  g1_order$63$q;
+    reg  g1_order$63$clock;
+    reg  g1_order$64$d;
+    wire  g1_order$64$q;
+    reg  g1_order$64$clock;
+    reg  g1_order$65$d;
+    wire  g1_order$65$q;
+    reg  g1_order$65$clock;
+    reg  g1_order$66$d;
+    wire  g1_order$66$q;
+    reg  g1_order$66$clock;
+    reg  g1_order$67$d;
+    wire  g1_order$67$q;
+    reg  g1_order$67$clock;
+    reg  g1_order$68$d;
+    wire  g1_order$68$q;
+    reg  g1_order$68$clock;
+    reg  g1_order$69$d;
+    wire  g1_order$69$q;
+    reg  g1_order$69$clock;
+    reg  g1_order$70$d;
+    wire  g1_order$70$q;
+    reg  g1_order$70$clock;
+    reg  g1_order$71$d;
+    wire  g1_order$71$q;
+    reg  g1_order$71$clock;
+    reg  g1_order$72$d;
+    wire  g1_order$72$q;
+    reg  g1_order$72$clock;
+    reg  g1_order$73$d;
+    wire  g1_order$73$q;
+    reg  g1_order$73$clock;
+    reg  g1_order$74$d;
+    wire  g1_order$74$q;
+    reg  g1_order$74$clock;
+    reg  g1_order$75$d;
+    wire  g1_order$75$q;
+    reg  g1_order$75$clock;
+    reg  g1_order$76$d;
+    wire  g1_order$76$q;
+    reg  g1_order$76$clock;
+    reg  g1_order$77$d;
+    wire  g1_order$77$q;
+    reg  g1_order$77$clock;
+    reg  g1_order$78$d;
+    wire  g1_order$78$q;
+    reg  g1_order$78$clock;
+    reg  g1_order$79$d;
+    wire  g1_order$79$q;
+    reg  g1_order$79$clock;
+    reg  g1_order$80$d;
+    wire  g1_order$80$q;
+    reg  g1_order$80$clock;
+    reg  g1_order$81$d;
+    wire  g1_order$81$q;
+    reg  g1_order$81$clock;
+    reg  g1_order$82$d;
+    wire  g1_order$82$q;
+    reg  g1_order$82$clock;
+    reg  g1_order$83$d;
+    wire  g1_order$83$q;
+    reg  g1_order$83$clock;
+    reg  g1_order$84$d;
+    wire  g1_order$84$q;
+    reg  g1_order$84$clock;
+    reg  g1_order$85$d;
+    wire  g1_order$85$q;
+    reg  g1_order$85$clock;
+    reg  g1_order$86$d;
+    wire  g1_order$86$q;
+    reg  g1_order$86$clock;
+    reg  g1_order$87$d;
+    wire  g1_order$87$q;
+    reg  g1_order$87$clock;
+    reg  g1_order$88$d;
+    wire  g1_order$88$q;
+    reg  g1_order$88$clock;
+    reg  g1_order$89$d;
+    wire  g1_order$89$q;
+    reg  g1_order$89$clock;
+    reg  g1_order$90$d;
+    wire  g1_order$90$q;
+    reg  g1_order$90$clock;
+    reg  g1_order$91$d;
+    wire  g1_order$91$q;
+    reg  g1_order$91$clock;
+    reg  g1_order$92$d;
+    wire  g1_order$92$q;
+    reg  g1_order$92$clock;
+    reg  g1_order$93$d;
+    wire  g1_order$93$q;
+    reg  g1_order$93$clock;
+    reg  g1_order$94$d;
+    wire  g1_order$94$q;
+    reg  g1_order$94$clock;
+    reg  g1_order$95$d;
+    wire  g1_order$95$q;
+    reg  g1_order$95$clock;
+    reg  g1_order$96$d;
+    wire  g1_order$96$q;
+    reg  g1_order$96$clock;
+    reg  g1_order$97$d;
+    wire  g1_order$97$q;
+    reg  g1_order$97$clock;
+    reg  g1_order$98$d;
+    wire  g1_order$98$q;
+    reg  g1_order$98$clock;
+    reg  g1_order$99$d;
+    wire  g1_order$99$q;
+    reg  g1_order$99$clock;
+    reg  g1_order$100$d;
+    wire  g1_order$100$q;
+    reg  g1_order$100$clock;
+    reg  g1_order$101$d;
+    wire  g1_order$101$q;
+    reg  g1_order$101$clock;
+    reg  g1_order$102$d;
+    wire  g1_order$102$q;
+    reg  g1_order$102$clock;
+    reg  g1_order$103$d;
+    wire  g1_order$103$q;
+    reg  g1_order$103$clock;
+    reg  g1_order$104$d;
+    wire  g1_order$104$q;
+    reg  g1_order$104$clock;
+    reg  g1_order$105$d;
+    wire  g1_order$105$q;
+    reg  g1_order$105$clock;
+    reg  g1_order$106$d;
+    wire  g1_order$106$q;
+    reg  g1_order$106$clock;
+    reg  g1_order$107$d;
+    wire  g1_order$107$q;
+    reg  g1_order$107$clock;
+    reg  g1_order$108$d;
+    wire  g1_order$108$q;
+    reg  g1_order$108$clock;
+    reg  g1_order$109$d;
+    wire  g1_order$109$q;
+    reg  g1_order$109$clock;
+    reg  g1_order$110$d;
+    wire  g1_order$110$q;
+    reg  g1_order$110$clock;
+    reg  g1_order$111$d;
+    wire  g1_order$111$q;
+    reg  g1_order$111$clock;
+    reg  g1_order$112$d;
+    wire  g1_order$112$q;
+    reg  g1_order$112$clock;
+    reg  g1_order$113$d;
+    wire  g1_order$113$q;
+    reg  g1_order$113$clock;
+    reg  g1_order$114$d;
+    wire  g1_order$114$q;
+    reg  g1_order$114$clock;
+    reg  g1_order$115$d;
+    wire  g1_order$115$q;
+    reg  g1_order$115$clock;
+    reg  g1_order$116$d;
+    wire  g1_order$116$q;
+    reg  g1_order$116$clock;
+    reg  g1_order$117$d;
+    wire  g1_order$117$q;
+    reg  g1_order$117$clock;
+    reg  g1_order$118$d;
+    wire  g1_order$118$q;
+    reg  g1_order$118$clock;
+    reg  g1_order$119$d;
+    wire  g1_order$119$q;
+    reg  g1_order$119$clock;
+    reg  r1_valid$d;
+    wire  r1_valid$q;
+    reg  r1_valid$clock;
+    reg  r2_valid$d;
+    wire  r2_valid$q;
+    reg  r2_valid$clock;
+    reg  lv_valid$d;
+    wire  lv_valid$q;
+    reg  lv_valid$clock;
+    reg  [6:0] lv_id$d;
+    wire  [6:0] lv_id$q;
+    reg  lv_id$clock;
     reg  s1_res_valid$d;
     wire  s1_res_valid$q;
     reg  s1_res_valid$clock;
@@ -8876,6 +9925,9 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [31:0] skipped$d;
     wire  [31:0] skipped$q;
     reg  skipped$clock;
+    reg  [31:0] close_arrivals$d;
+    wire  [31:0] close_arrivals$q;
+    reg  close_arrivals$clock;
     reg  [15:0] occupancy_count$bitmap;
     wire  [4:0] occupancy_count$count;
     reg  [15:0] position$0$bitmap;
@@ -9076,6 +10128,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [15:0] valid_chain$16;
     reg  is_arrive;
     reg  is_remove;
+    reg  decide;
     reg  hit$0;
     reg  hit$1;
     reg  hit$2;
@@ -9142,6 +10195,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  ins_sel$13;
     reg  ins_sel$14;
     reg  ins_sel$15;
+    reg  [127:0] done_l;
     reg  op_queued;
     reg  op_done;
     reg  op_in_fifo;
@@ -9250,520 +10304,57 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [7:0] b_granted$13;
     reg  [7:0] b_granted$14;
     reg  [7:0] b_granted$15;
+    reg  op_below$0;
+    reg  op_below$1;
+    reg  op_below$2;
+    reg  op_below$3;
+    reg  op_below$4;
+    reg  op_below$5;
+    reg  op_below$6;
+    reg  op_below$7;
+    reg  op_below$8;
+    reg  op_below$9;
+    reg  op_below$10;
+    reg  op_below$11;
+    reg  op_below$12;
+    reg  op_below$13;
+    reg  op_below$14;
+    reg  op_below$15;
+    reg  ld_below$0;
+    reg  ld_below$1;
+    reg  ld_below$2;
+    reg  ld_below$3;
+    reg  ld_below$4;
+    reg  ld_below$5;
+    reg  ld_below$6;
+    reg  ld_below$7;
+    reg  ld_below$8;
+    reg  ld_below$9;
+    reg  ld_below$10;
+    reg  ld_below$11;
+    reg  ld_below$12;
+    reg  ld_below$13;
+    reg  ld_below$14;
+    reg  ld_below$15;
+    reg  op_below_ld;
+    reg  takes_op$0;
+    reg  takes_op$1;
+    reg  takes_op$2;
+    reg  takes_op$3;
+    reg  takes_op$4;
+    reg  takes_op$5;
+    reg  takes_op$6;
+    reg  takes_op$7;
+    reg  takes_op$8;
+    reg  takes_op$9;
+    reg  takes_op$10;
+    reg  takes_op$11;
+    reg  takes_op$12;
+    reg  takes_op$13;
+    reg  takes_op$14;
+    reg  takes_op$15;
     reg  k_all;
     reg  [3:0] k_low;
-    reg  rank_order$0;
-    reg  rank_order$1;
-    reg  rank_order$2;
-    reg  rank_order$3;
-    reg  rank_order$4;
-    reg  rank_order$5;
-    reg  rank_order$6;
-    reg  rank_order$7;
-    reg  rank_order$8;
-    reg  rank_order$9;
-    reg  rank_order$10;
-    reg  rank_order$11;
-    reg  rank_order$12;
-    reg  rank_order$13;
-    reg  rank_order$14;
-    reg  rank_order$15;
-    reg  rank_order$16;
-    reg  rank_order$17;
-    reg  rank_order$18;
-    reg  rank_order$19;
-    reg  rank_order$20;
-    reg  rank_order$21;
-    reg  rank_order$22;
-    reg  rank_order$23;
-    reg  rank_order$24;
-    reg  rank_order$25;
-    reg  rank_order$26;
-    reg  rank_order$27;
-    reg  rank_order$28;
-    reg  rank_order$29;
-    reg  rank_order$30;
-    reg  rank_order$31;
-    reg  rank_order$32;
-    reg  rank_order$33;
-    reg  rank_order$34;
-    reg  rank_order$35;
-    reg  rank_order$36;
-    reg  rank_order$37;
-    reg  rank_order$38;
-    reg  rank_order$39;
-    reg  rank_order$40;
-    reg  rank_order$41;
-    reg  rank_order$42;
-    reg  rank_order$43;
-    reg  rank_order$44;
-    reg  rank_order$45;
-    reg  rank_order$46;
-    reg  rank_order$47;
-    reg  rank_order$48;
-    reg  rank_order$49;
-    reg  rank_order$50;
-    reg  rank_order$51;
-    reg  rank_order$52;
-    reg  rank_order$53;
-    reg  rank_order$54;
-    reg  rank_order$55;
-    reg  rank_order$56;
-    reg  rank_order$57;
-    reg  rank_order$58;
-    reg  rank_order$59;
-    reg  rank_order$60;
-    reg  rank_order$61;
-    reg  rank_order$62;
-    reg  rank_order$63;
-    reg  rank_order$64;
-    reg  rank_order$65;
-    reg  rank_order$66;
-    reg  rank_order$67;
-    reg  rank_order$68;
-    reg  rank_order$69;
-    reg  rank_order$70;
-    reg  rank_order$71;
-    reg  rank_order$72;
-    reg  rank_order$73;
-    reg  rank_order$74;
-    reg  rank_order$75;
-    reg  rank_order$76;
-    reg  rank_order$77;
-    reg  rank_order$78;
-    reg  rank_order$79;
-    reg  rank_order$80;
-    reg  rank_order$81;
-    reg  rank_order$82;
-    reg  rank_order$83;
-    reg  rank_order$84;
-    reg  rank_order$85;
-    reg  rank_order$86;
-    reg  rank_order$87;
-    reg  rank_order$88;
-    reg  rank_order$89;
-    reg  rank_order$90;
-    reg  rank_order$91;
-    reg  rank_order$92;
-    reg  rank_order$93;
-    reg  rank_order$94;
-    reg  rank_order$95;
-    reg  rank_order$96;
-    reg  rank_order$97;
-    reg  rank_order$98;
-    reg  rank_order$99;
-    reg  rank_order$100;
-    reg  rank_order$101;
-    reg  rank_order$102;
-    reg  rank_order$103;
-    reg  rank_order$104;
-    reg  rank_order$105;
-    reg  rank_order$106;
-    reg  rank_order$107;
-    reg  rank_order$108;
-    reg  rank_order$109;
-    reg  rank_order$110;
-    reg  rank_order$111;
-    reg  rank_order$112;
-    reg  rank_order$113;
-    reg  rank_order$114;
-    reg  rank_order$115;
-    reg  rank_order$116;
-    reg  rank_order$117;
-    reg  rank_order$118;
-    reg  rank_order$119;
-    reg  rank_order$120;
-    reg  rank_order$121;
-    reg  rank_order$122;
-    reg  rank_order$123;
-    reg  rank_order$124;
-    reg  rank_order$125;
-    reg  rank_order$126;
-    reg  rank_order$127;
-    reg  rank_order$128;
-    reg  rank_order$129;
-    reg  rank_order$130;
-    reg  rank_order$131;
-    reg  rank_order$132;
-    reg  rank_order$133;
-    reg  rank_order$134;
-    reg  rank_order$135;
-    reg  rank_order$136;
-    reg  rank_order$137;
-    reg  rank_order$138;
-    reg  rank_order$139;
-    reg  rank_order$140;
-    reg  rank_order$141;
-    reg  rank_order$142;
-    reg  rank_order$143;
-    reg  rank_order$144;
-    reg  rank_order$145;
-    reg  rank_order$146;
-    reg  rank_order$147;
-    reg  rank_order$148;
-    reg  rank_order$149;
-    reg  rank_order$150;
-    reg  rank_order$151;
-    reg  rank_order$152;
-    reg  rank_order$153;
-    reg  rank_order$154;
-    reg  rank_order$155;
-    reg  rank_order$156;
-    reg  rank_order$157;
-    reg  rank_order$158;
-    reg  rank_order$159;
-    reg  rank_order$160;
-    reg  rank_order$161;
-    reg  rank_order$162;
-    reg  rank_order$163;
-    reg  rank_order$164;
-    reg  rank_order$165;
-    reg  rank_order$166;
-    reg  rank_order$167;
-    reg  rank_order$168;
-    reg  rank_order$169;
-    reg  rank_order$170;
-    reg  rank_order$171;
-    reg  rank_order$172;
-    reg  rank_order$173;
-    reg  rank_order$174;
-    reg  rank_order$175;
-    reg  rank_order$176;
-    reg  rank_order$177;
-    reg  rank_order$178;
-    reg  rank_order$179;
-    reg  rank_order$180;
-    reg  rank_order$181;
-    reg  rank_order$182;
-    reg  rank_order$183;
-    reg  rank_order$184;
-    reg  rank_order$185;
-    reg  rank_order$186;
-    reg  rank_order$187;
-    reg  rank_order$188;
-    reg  rank_order$189;
-    reg  rank_order$190;
-    reg  rank_order$191;
-    reg  rank_order$192;
-    reg  rank_order$193;
-    reg  rank_order$194;
-    reg  rank_order$195;
-    reg  rank_order$196;
-    reg  rank_order$197;
-    reg  rank_order$198;
-    reg  rank_order$199;
-    reg  rank_order$200;
-    reg  rank_order$201;
-    reg  rank_order$202;
-    reg  rank_order$203;
-    reg  rank_order$204;
-    reg  rank_order$205;
-    reg  rank_order$206;
-    reg  rank_order$207;
-    reg  rank_order$208;
-    reg  rank_order$209;
-    reg  rank_order$210;
-    reg  rank_order$211;
-    reg  rank_order$212;
-    reg  rank_order$213;
-    reg  rank_order$214;
-    reg  rank_order$215;
-    reg  rank_order$216;
-    reg  rank_order$217;
-    reg  rank_order$218;
-    reg  rank_order$219;
-    reg  rank_order$220;
-    reg  rank_order$221;
-    reg  rank_order$222;
-    reg  rank_order$223;
-    reg  rank_order$224;
-    reg  rank_order$225;
-    reg  rank_order$226;
-    reg  rank_order$227;
-    reg  rank_order$228;
-    reg  rank_order$229;
-    reg  rank_order$230;
-    reg  rank_order$231;
-    reg  rank_order$232;
-    reg  rank_order$233;
-    reg  rank_order$234;
-    reg  rank_order$235;
-    reg  rank_order$236;
-    reg  rank_order$237;
-    reg  rank_order$238;
-    reg  rank_order$239;
-    reg  rank_order$240;
-    reg  rank_order$241;
-    reg  rank_order$242;
-    reg  rank_order$243;
-    reg  rank_order$244;
-    reg  rank_order$245;
-    reg  rank_order$246;
-    reg  rank_order$247;
-    reg  rank_order$248;
-    reg  rank_order$249;
-    reg  rank_order$250;
-    reg  rank_order$251;
-    reg  rank_order$252;
-    reg  rank_order$253;
-    reg  rank_order$254;
-    reg  rank_order$255;
-    reg  lt$0;
-    reg  lt$1;
-    reg  lt$2;
-    reg  lt$3;
-    reg  lt$4;
-    reg  lt$5;
-    reg  lt$6;
-    reg  lt$7;
-    reg  lt$8;
-    reg  lt$9;
-    reg  lt$10;
-    reg  lt$11;
-    reg  lt$12;
-    reg  lt$13;
-    reg  lt$14;
-    reg  lt$15;
-    reg  lt$16;
-    reg  lt$17;
-    reg  lt$18;
-    reg  lt$19;
-    reg  lt$20;
-    reg  lt$21;
-    reg  lt$22;
-    reg  lt$23;
-    reg  lt$24;
-    reg  lt$25;
-    reg  lt$26;
-    reg  lt$27;
-    reg  lt$28;
-    reg  lt$29;
-    reg  lt$30;
-    reg  lt$31;
-    reg  lt$32;
-    reg  lt$33;
-    reg  lt$34;
-    reg  lt$35;
-    reg  lt$36;
-    reg  lt$37;
-    reg  lt$38;
-    reg  lt$39;
-    reg  lt$40;
-    reg  lt$41;
-    reg  lt$42;
-    reg  lt$43;
-    reg  lt$44;
-    reg  lt$45;
-    reg  lt$46;
-    reg  lt$47;
-    reg  lt$48;
-    reg  lt$49;
-    reg  lt$50;
-    reg  lt$51;
-    reg  lt$52;
-    reg  lt$53;
-    reg  lt$54;
-    reg  lt$55;
-    reg  lt$56;
-    reg  lt$57;
-    reg  lt$58;
-    reg  lt$59;
-    reg  lt$60;
-    reg  lt$61;
-    reg  lt$62;
-    reg  lt$63;
-    reg  lt$64;
-    reg  lt$65;
-    reg  lt$66;
-    reg  lt$67;
-    reg  lt$68;
-    reg  lt$69;
-    reg  lt$70;
-    reg  lt$71;
-    reg  lt$72;
-    reg  lt$73;
-    reg  lt$74;
-    reg  lt$75;
-    reg  lt$76;
-    reg  lt$77;
-    reg  lt$78;
-    reg  lt$79;
-    reg  lt$80;
-    reg  lt$81;
-    reg  lt$82;
-    reg  lt$83;
-    reg  lt$84;
-    reg  lt$85;
-    reg  lt$86;
-    reg  lt$87;
-    reg  lt$88;
-    reg  lt$89;
-    reg  lt$90;
-    reg  lt$91;
-    reg  lt$92;
-    reg  lt$93;
-    reg  lt$94;
-    reg  lt$95;
-    reg  lt$96;
-    reg  lt$97;
-    reg  lt$98;
-    reg  lt$99;
-    reg  lt$100;
-    reg  lt$101;
-    reg  lt$102;
-    reg  lt$103;
-    reg  lt$104;
-    reg  lt$105;
-    reg  lt$106;
-    reg  lt$107;
-    reg  lt$108;
-    reg  lt$109;
-    reg  lt$110;
-    reg  lt$111;
-    reg  lt$112;
-    reg  lt$113;
-    reg  lt$114;
-    reg  lt$115;
-    reg  lt$116;
-    reg  lt$117;
-    reg  lt$118;
-    reg  lt$119;
-    reg  lt$120;
-    reg  lt$121;
-    reg  lt$122;
-    reg  lt$123;
-    reg  lt$124;
-    reg  lt$125;
-    reg  lt$126;
-    reg  lt$127;
-    reg  lt$128;
-    reg  lt$129;
-    reg  lt$130;
-    reg  lt$131;
-    reg  lt$132;
-    reg  lt$133;
-    reg  lt$134;
-    reg  lt$135;
-    reg  lt$136;
-    reg  lt$137;
-    reg  lt$138;
-    reg  lt$139;
-    reg  lt$140;
-    reg  lt$141;
-    reg  lt$142;
-    reg  lt$143;
-    reg  lt$144;
-    reg  lt$145;
-    reg  lt$146;
-    reg  lt$147;
-    reg  lt$148;
-    reg  lt$149;
-    reg  lt$150;
-    reg  lt$151;
-    reg  lt$152;
-    reg  lt$153;
-    reg  lt$154;
-    reg  lt$155;
-    reg  lt$156;
-    reg  lt$157;
-    reg  lt$158;
-    reg  lt$159;
-    reg  lt$160;
-    reg  lt$161;
-    reg  lt$162;
-    reg  lt$163;
-    reg  lt$164;
-    reg  lt$165;
-    reg  lt$166;
-    reg  lt$167;
-    reg  lt$168;
-    reg  lt$169;
-    reg  lt$170;
-    reg  lt$171;
-    reg  lt$172;
-    reg  lt$173;
-    reg  lt$174;
-    reg  lt$175;
-    reg  lt$176;
-    reg  lt$177;
-    reg  lt$178;
-    reg  lt$179;
-    reg  lt$180;
-    reg  lt$181;
-    reg  lt$182;
-    reg  lt$183;
-    reg  lt$184;
-    reg  lt$185;
-    reg  lt$186;
-    reg  lt$187;
-    reg  lt$188;
-    reg  lt$189;
-    reg  lt$190;
-    reg  lt$191;
-    reg  lt$192;
-    reg  lt$193;
-    reg  lt$194;
-    reg  lt$195;
-    reg  lt$196;
-    reg  lt$197;
-    reg  lt$198;
-    reg  lt$199;
-    reg  lt$200;
-    reg  lt$201;
-    reg  lt$202;
-    reg  lt$203;
-    reg  lt$204;
-    reg  lt$205;
-    reg  lt$206;
-    reg  lt$207;
-    reg  lt$208;
-    reg  lt$209;
-    reg  lt$210;
-    reg  lt$211;
-    reg  lt$212;
-    reg  lt$213;
-    reg  lt$214;
-    reg  lt$215;
-    reg  lt$216;
-    reg  lt$217;
-    reg  lt$218;
-    reg  lt$219;
-    reg  lt$220;
-    reg  lt$221;
-    reg  lt$222;
-    reg  lt$223;
-    reg  lt$224;
-    reg  lt$225;
-    reg  lt$226;
-    reg  lt$227;
-    reg  lt$228;
-    reg  lt$229;
-    reg  lt$230;
-    reg  lt$231;
-    reg  lt$232;
-    reg  lt$233;
-    reg  lt$234;
-    reg  lt$235;
-    reg  lt$236;
-    reg  lt$237;
-    reg  lt$238;
-    reg  lt$239;
-    reg  lt$240;
-    reg  lt$241;
-    reg  lt$242;
-    reg  lt$243;
-    reg  lt$244;
-    reg  lt$245;
-    reg  lt$246;
-    reg  lt$247;
-    reg  lt$248;
-    reg  lt$249;
-    reg  lt$250;
-    reg  lt$251;
-    reg  lt$252;
-    reg  lt$253;
-    reg  lt$254;
-    reg  lt$255;
     reg  [15:0] before_chain$0;
     reg  [15:0] before_chain$1;
     reg  [15:0] before_chain$2;
@@ -10036,278 +10627,6 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [15:0] before_chain$269;
     reg  [15:0] before_chain$270;
     reg  [15:0] before_chain$271;
-    reg  better_chain$0;
-    reg  better_chain$1;
-    reg  better_chain$2;
-    reg  better_chain$3;
-    reg  better_chain$4;
-    reg  better_chain$5;
-    reg  better_chain$6;
-    reg  better_chain$7;
-    reg  better_chain$8;
-    reg  better_chain$9;
-    reg  better_chain$10;
-    reg  better_chain$11;
-    reg  better_chain$12;
-    reg  better_chain$13;
-    reg  better_chain$14;
-    reg  better_chain$15;
-    reg  better_chain$16;
-    reg  better_chain$17;
-    reg  better_chain$18;
-    reg  better_chain$19;
-    reg  better_chain$20;
-    reg  better_chain$21;
-    reg  better_chain$22;
-    reg  better_chain$23;
-    reg  better_chain$24;
-    reg  better_chain$25;
-    reg  better_chain$26;
-    reg  better_chain$27;
-    reg  better_chain$28;
-    reg  better_chain$29;
-    reg  better_chain$30;
-    reg  better_chain$31;
-    reg  better_chain$32;
-    reg  better_chain$33;
-    reg  better_chain$34;
-    reg  better_chain$35;
-    reg  better_chain$36;
-    reg  better_chain$37;
-    reg  better_chain$38;
-    reg  better_chain$39;
-    reg  better_chain$40;
-    reg  better_chain$41;
-    reg  better_chain$42;
-    reg  better_chain$43;
-    reg  better_chain$44;
-    reg  better_chain$45;
-    reg  better_chain$46;
-    reg  better_chain$47;
-    reg  better_chain$48;
-    reg  better_chain$49;
-    reg  better_chain$50;
-    reg  better_chain$51;
-    reg  better_chain$52;
-    reg  better_chain$53;
-    reg  better_chain$54;
-    reg  better_chain$55;
-    reg  better_chain$56;
-    reg  better_chain$57;
-    reg  better_chain$58;
-    reg  better_chain$59;
-    reg  better_chain$60;
-    reg  better_chain$61;
-    reg  better_chain$62;
-    reg  better_chain$63;
-    reg  better_chain$64;
-    reg  better_chain$65;
-    reg  better_chain$66;
-    reg  better_chain$67;
-    reg  better_chain$68;
-    reg  better_chain$69;
-    reg  better_chain$70;
-    reg  better_chain$71;
-    reg  better_chain$72;
-    reg  better_chain$73;
-    reg  better_chain$74;
-    reg  better_chain$75;
-    reg  better_chain$76;
-    reg  better_chain$77;
-    reg  better_chain$78;
-    reg  better_chain$79;
-    reg  better_chain$80;
-    reg  better_chain$81;
-    reg  better_chain$82;
-    reg  better_chain$83;
-    reg  better_chain$84;
-    reg  better_chain$85;
-    reg  better_chain$86;
-    reg  better_chain$87;
-    reg  better_chain$88;
-    reg  better_chain$89;
-    reg  better_chain$90;
-    reg  better_chain$91;
-    reg  better_chain$92;
-    reg  better_chain$93;
-    reg  better_chain$94;
-    reg  better_chain$95;
-    reg  better_chain$96;
-    reg  better_chain$97;
-    reg  better_chain$98;
-    reg  better_chain$99;
-    reg  better_chain$100;
-    reg  better_chain$101;
-    reg  better_chain$102;
-    reg  better_chain$103;
-    reg  better_chain$104;
-    reg  better_chain$105;
-    reg  better_chain$106;
-    reg  better_chain$107;
-    reg  better_chain$108;
-    reg  better_chain$109;
-    reg  better_chain$110;
-    reg  better_chain$111;
-    reg  better_chain$112;
-    reg  better_chain$113;
-    reg  better_chain$114;
-    reg  better_chain$115;
-    reg  better_chain$116;
-    reg  better_chain$117;
-    reg  better_chain$118;
-    reg  better_chain$119;
-    reg  better_chain$120;
-    reg  better_chain$121;
-    reg  better_chain$122;
-    reg  better_chain$123;
-    reg  better_chain$124;
-    reg  better_chain$125;
-    reg  better_chain$126;
-    reg  better_chain$127;
-    reg  better_chain$128;
-    reg  better_chain$129;
-    reg  better_chain$130;
-    reg  better_chain$131;
-    reg  better_chain$132;
-    reg  better_chain$133;
-    reg  better_chain$134;
-    reg  better_chain$135;
-    reg  better_chain$136;
-    reg  better_chain$137;
-    reg  better_chain$138;
-    reg  better_chain$139;
-    reg  better_chain$140;
-    reg  better_chain$141;
-    reg  better_chain$142;
-    reg  better_chain$143;
-    reg  better_chain$144;
-    reg  better_chain$145;
-    reg  better_chain$146;
-    reg  better_chain$147;
-    reg  better_chain$148;
-    reg  better_chain$149;
-    reg  better_chain$150;
-    reg  better_chain$151;
-    reg  better_chain$152;
-    reg  better_chain$153;
-    reg  better_chain$154;
-    reg  better_chain$155;
-    reg  better_chain$156;
-    reg  better_chain$157;
-    reg  better_chain$158;
-    reg  better_chain$159;
-    reg  better_chain$160;
-    reg  better_chain$161;
-    reg  better_chain$162;
-    reg  better_chain$163;
-    reg  better_chain$164;
-    reg  better_chain$165;
-    reg  better_chain$166;
-    reg  better_chain$167;
-    reg  better_chain$168;
-    reg  better_chain$169;
-    reg  better_chain$170;
-    reg  better_chain$171;
-    reg  better_chain$172;
-    reg  better_chain$173;
-    reg  better_chain$174;
-    reg  better_chain$175;
-    reg  better_chain$176;
-    reg  better_chain$177;
-    reg  better_chain$178;
-    reg  better_chain$179;
-    reg  better_chain$180;
-    reg  better_chain$181;
-    reg  better_chain$182;
-    reg  better_chain$183;
-    reg  better_chain$184;
-    reg  better_chain$185;
-    reg  better_chain$186;
-    reg  better_chain$187;
-    reg  better_chain$188;
-    reg  better_chain$189;
-    reg  better_chain$190;
-    reg  better_chain$191;
-    reg  better_chain$192;
-    reg  better_chain$193;
-    reg  better_chain$194;
-    reg  better_chain$195;
-    reg  better_chain$196;
-    reg  better_chain$197;
-    reg  better_chain$198;
-    reg  better_chain$199;
-    reg  better_chain$200;
-    reg  better_chain$201;
-    reg  better_chain$202;
-    reg  better_chain$203;
-    reg  better_chain$204;
-    reg  better_chain$205;
-    reg  better_chain$206;
-    reg  better_chain$207;
-    reg  better_chain$208;
-    reg  better_chain$209;
-    reg  better_chain$210;
-    reg  better_chain$211;
-    reg  better_chain$212;
-    reg  better_chain$213;
-    reg  better_chain$214;
-    reg  better_chain$215;
-    reg  better_chain$216;
-    reg  better_chain$217;
-    reg  better_chain$218;
-    reg  better_chain$219;
-    reg  better_chain$220;
-    reg  better_chain$221;
-    reg  better_chain$222;
-    reg  better_chain$223;
-    reg  better_chain$224;
-    reg  better_chain$225;
-    reg  better_chain$226;
-    reg  better_chain$227;
-    reg  better_chain$228;
-    reg  better_chain$229;
-    reg  better_chain$230;
-    reg  better_chain$231;
-    reg  better_chain$232;
-    reg  better_chain$233;
-    reg  better_chain$234;
-    reg  better_chain$235;
-    reg  better_chain$236;
-    reg  better_chain$237;
-    reg  better_chain$238;
-    reg  better_chain$239;
-    reg  better_chain$240;
-    reg  better_chain$241;
-    reg  better_chain$242;
-    reg  better_chain$243;
-    reg  better_chain$244;
-    reg  better_chain$245;
-    reg  better_chain$246;
-    reg  better_chain$247;
-    reg  better_chain$248;
-    reg  better_chain$249;
-    reg  better_chain$250;
-    reg  better_chain$251;
-    reg  better_chain$252;
-    reg  better_chain$253;
-    reg  better_chain$254;
-    reg  better_chain$255;
-    reg  better_chain$256;
-    reg  better_chain$257;
-    reg  better_chain$258;
-    reg  better_chain$259;
-    reg  better_chain$260;
-    reg  better_chain$261;
-    reg  better_chain$262;
-    reg  better_chain$263;
-    reg  better_chain$264;
-    reg  better_chain$265;
-    reg  better_chain$266;
-    reg  better_chain$267;
-    reg  better_chain$268;
-    reg  better_chain$269;
-    reg  better_chain$270;
-    reg  better_chain$271;
     reg  [7:0] room$0;
     reg  [7:0] room$1;
     reg  [7:0] room$2;
@@ -10356,22 +10675,278 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  below_reach$13;
     reg  below_reach$14;
     reg  below_reach$15;
-    reg  grantable$0;
-    reg  grantable$1;
-    reg  grantable$2;
-    reg  grantable$3;
-    reg  grantable$4;
-    reg  grantable$5;
-    reg  grantable$6;
-    reg  grantable$7;
-    reg  grantable$8;
-    reg  grantable$9;
-    reg  grantable$10;
-    reg  grantable$11;
-    reg  grantable$12;
-    reg  grantable$13;
-    reg  grantable$14;
-    reg  grantable$15;
+    reg  [15:0] better_chain$0;
+    reg  [15:0] better_chain$1;
+    reg  [15:0] better_chain$2;
+    reg  [15:0] better_chain$3;
+    reg  [15:0] better_chain$4;
+    reg  [15:0] better_chain$5;
+    reg  [15:0] better_chain$6;
+    reg  [15:0] better_chain$7;
+    reg  [15:0] better_chain$8;
+    reg  [15:0] better_chain$9;
+    reg  [15:0] better_chain$10;
+    reg  [15:0] better_chain$11;
+    reg  [15:0] better_chain$12;
+    reg  [15:0] better_chain$13;
+    reg  [15:0] better_chain$14;
+    reg  [15:0] better_chain$15;
+    reg  [15:0] better_chain$16;
+    reg  [15:0] better_chain$17;
+    reg  [15:0] better_chain$18;
+    reg  [15:0] better_chain$19;
+    reg  [15:0] better_chain$20;
+    reg  [15:0] better_chain$21;
+    reg  [15:0] better_chain$22;
+    reg  [15:0] better_chain$23;
+    reg  [15:0] better_chain$24;
+    reg  [15:0] better_chain$25;
+    reg  [15:0] better_chain$26;
+    reg  [15:0] better_chain$27;
+    reg  [15:0] better_chain$28;
+    reg  [15:0] better_chain$29;
+    reg  [15:0] better_chain$30;
+    reg  [15:0] better_chain$31;
+    reg  [15:0] better_chain$32;
+    reg  [15:0] better_chain$33;
+    reg  [15:0] better_chain$34;
+    reg  [15:0] better_chain$35;
+    reg  [15:0] better_chain$36;
+    reg  [15:0] better_chain$37;
+    reg  [15:0] better_chain$38;
+    reg  [15:0] better_chain$39;
+    reg  [15:0] better_chain$40;
+    reg  [15:0] better_chain$41;
+    reg  [15:0] better_chain$42;
+    reg  [15:0] better_chain$43;
+    reg  [15:0] better_chain$44;
+    reg  [15:0] better_chain$45;
+    reg  [15:0] better_chain$46;
+    reg  [15:0] better_chain$47;
+    reg  [15:0] better_chain$48;
+    reg  [15:0] better_chain$49;
+    reg  [15:0] better_chain$50;
+    reg  [15:0] better_chain$51;
+    reg  [15:0] better_chain$52;
+    reg  [15:0] better_chain$53;
+    reg  [15:0] better_chain$54;
+    reg  [15:0] better_chain$55;
+    reg  [15:0] better_chain$56;
+    reg  [15:0] better_chain$57;
+    reg  [15:0] better_chain$58;
+    reg  [15:0] better_chain$59;
+    reg  [15:0] better_chain$60;
+    reg  [15:0] better_chain$61;
+    reg  [15:0] better_chain$62;
+    reg  [15:0] better_chain$63;
+    reg  [15:0] better_chain$64;
+    reg  [15:0] better_chain$65;
+    reg  [15:0] better_chain$66;
+    reg  [15:0] better_chain$67;
+    reg  [15:0] better_chain$68;
+    reg  [15:0] better_chain$69;
+    reg  [15:0] better_chain$70;
+    reg  [15:0] better_chain$71;
+    reg  [15:0] better_chain$72;
+    reg  [15:0] better_chain$73;
+    reg  [15:0] better_chain$74;
+    reg  [15:0] better_chain$75;
+    reg  [15:0] better_chain$76;
+    reg  [15:0] better_chain$77;
+    reg  [15:0] better_chain$78;
+    reg  [15:0] better_chain$79;
+    reg  [15:0] better_chain$80;
+    reg  [15:0] better_chain$81;
+    reg  [15:0] better_chain$82;
+    reg  [15:0] better_chain$83;
+    reg  [15:0] better_chain$84;
+    reg  [15:0] better_chain$85;
+    reg  [15:0] better_chain$86;
+    reg  [15:0] better_chain$87;
+    reg  [15:0] better_chain$88;
+    reg  [15:0] better_chain$89;
+    reg  [15:0] better_chain$90;
+    reg  [15:0] better_chain$91;
+    reg  [15:0] better_chain$92;
+    reg  [15:0] better_chain$93;
+    reg  [15:0] better_chain$94;
+    reg  [15:0] better_chain$95;
+    reg  [15:0] better_chain$96;
+    reg  [15:0] better_chain$97;
+    reg  [15:0] better_chain$98;
+    reg  [15:0] better_chain$99;
+    reg  [15:0] better_chain$100;
+    reg  [15:0] better_chain$101;
+    reg  [15:0] better_chain$102;
+    reg  [15:0] better_chain$103;
+    reg  [15:0] better_chain$104;
+    reg  [15:0] better_chain$105;
+    reg  [15:0] better_chain$106;
+    reg  [15:0] better_chain$107;
+    reg  [15:0] better_chain$108;
+    reg  [15:0] better_chain$109;
+    reg  [15:0] better_chain$110;
+    reg  [15:0] better_chain$111;
+    reg  [15:0] better_chain$112;
+    reg  [15:0] better_chain$113;
+    reg  [15:0] better_chain$114;
+    reg  [15:0] better_chain$115;
+    reg  [15:0] better_chain$116;
+    reg  [15:0] better_chain$117;
+    reg  [15:0] better_chain$118;
+    reg  [15:0] better_chain$119;
+    reg  [15:0] better_chain$120;
+    reg  [15:0] better_chain$121;
+    reg  [15:0] better_chain$122;
+    reg  [15:0] better_chain$123;
+    reg  [15:0] better_chain$124;
+    reg  [15:0] better_chain$125;
+    reg  [15:0] better_chain$126;
+    reg  [15:0] better_chain$127;
+    reg  [15:0] better_chain$128;
+    reg  [15:0] better_chain$129;
+    reg  [15:0] better_chain$130;
+    reg  [15:0] better_chain$131;
+    reg  [15:0] better_chain$132;
+    reg  [15:0] better_chain$133;
+    reg  [15:0] better_chain$134;
+    reg  [15:0] better_chain$135;
+    reg  [15:0] better_chain$136;
+    reg  [15:0] better_chain$137;
+    reg  [15:0] better_chain$138;
+    reg  [15:0] better_chain$139;
+    reg  [15:0] better_chain$140;
+    reg  [15:0] better_chain$141;
+    reg  [15:0] better_chain$142;
+    reg  [15:0] better_chain$143;
+    reg  [15:0] better_chain$144;
+    reg  [15:0] better_chain$145;
+    reg  [15:0] better_chain$146;
+    reg  [15:0] better_chain$147;
+    reg  [15:0] better_chain$148;
+    reg  [15:0] better_chain$149;
+    reg  [15:0] better_chain$150;
+    reg  [15:0] better_chain$151;
+    reg  [15:0] better_chain$152;
+    reg  [15:0] better_chain$153;
+    reg  [15:0] better_chain$154;
+    reg  [15:0] better_chain$155;
+    reg  [15:0] better_chain$156;
+    reg  [15:0] better_chain$157;
+    reg  [15:0] better_chain$158;
+    reg  [15:0] better_chain$159;
+    reg  [15:0] better_chain$160;
+    reg  [15:0] better_chain$161;
+    reg  [15:0] better_chain$162;
+    reg  [15:0] better_chain$163;
+    reg  [15:0] better_chain$164;
+    reg  [15:0] better_chain$165;
+    reg  [15:0] better_chain$166;
+    reg  [15:0] better_chain$167;
+    reg  [15:0] better_chain$168;
+    reg  [15:0] better_chain$169;
+    reg  [15:0] better_chain$170;
+    reg  [15:0] better_chain$171;
+    reg  [15:0] better_chain$172;
+    reg  [15:0] better_chain$173;
+    reg  [15:0] better_chain$174;
+    reg  [15:0] better_chain$175;
+    reg  [15:0] better_chain$176;
+    reg  [15:0] better_chain$177;
+    reg  [15:0] better_chain$178;
+    reg  [15:0] better_chain$179;
+    reg  [15:0] better_chain$180;
+    reg  [15:0] better_chain$181;
+    reg  [15:0] better_chain$182;
+    reg  [15:0] better_chain$183;
+    reg  [15:0] better_chain$184;
+    reg  [15:0] better_chain$185;
+    reg  [15:0] better_chain$186;
+    reg  [15:0] better_chain$187;
+    reg  [15:0] better_chain$188;
+    reg  [15:0] better_chain$189;
+    reg  [15:0] better_chain$190;
+    reg  [15:0] better_chain$191;
+    reg  [15:0] better_chain$192;
+    reg  [15:0] better_chain$193;
+    reg  [15:0] better_chain$194;
+    reg  [15:0] better_chain$195;
+    reg  [15:0] better_chain$196;
+    reg  [15:0] better_chain$197;
+    reg  [15:0] better_chain$198;
+    reg  [15:0] better_chain$199;
+    reg  [15:0] better_chain$200;
+    reg  [15:0] better_chain$201;
+    reg  [15:0] better_chain$202;
+    reg  [15:0] better_chain$203;
+    reg  [15:0] better_chain$204;
+    reg  [15:0] better_chain$205;
+    reg  [15:0] better_chain$206;
+    reg  [15:0] better_chain$207;
+    reg  [15:0] better_chain$208;
+    reg  [15:0] better_chain$209;
+    reg  [15:0] better_chain$210;
+    reg  [15:0] better_chain$211;
+    reg  [15:0] better_chain$212;
+    reg  [15:0] better_chain$213;
+    reg  [15:0] better_chain$214;
+    reg  [15:0] better_chain$215;
+    reg  [15:0] better_chain$216;
+    reg  [15:0] better_chain$217;
+    reg  [15:0] better_chain$218;
+    reg  [15:0] better_chain$219;
+    reg  [15:0] better_chain$220;
+    reg  [15:0] better_chain$221;
+    reg  [15:0] better_chain$222;
+    reg  [15:0] better_chain$223;
+    reg  [15:0] better_chain$224;
+    reg  [15:0] better_chain$225;
+    reg  [15:0] better_chain$226;
+    reg  [15:0] better_chain$227;
+    reg  [15:0] better_chain$228;
+    reg  [15:0] better_chain$229;
+    reg  [15:0] better_chain$230;
+    reg  [15:0] better_chain$231;
+    reg  [15:0] better_chain$232;
+    reg  [15:0] better_chain$233;
+    reg  [15:0] better_chain$234;
+    reg  [15:0] better_chain$235;
+    reg  [15:0] better_chain$236;
+    reg  [15:0] better_chain$237;
+    reg  [15:0] better_chain$238;
+    reg  [15:0] better_chain$239;
+    reg  [15:0] better_chain$240;
+    reg  [15:0] better_chain$241;
+    reg  [15:0] better_chain$242;
+    reg  [15:0] better_chain$243;
+    reg  [15:0] better_chain$244;
+    reg  [15:0] better_chain$245;
+    reg  [15:0] better_chain$246;
+    reg  [15:0] better_chain$247;
+    reg  [15:0] better_chain$248;
+    reg  [15:0] better_chain$249;
+    reg  [15:0] better_chain$250;
+    reg  [15:0] better_chain$251;
+    reg  [15:0] better_chain$252;
+    reg  [15:0] better_chain$253;
+    reg  [15:0] better_chain$254;
+    reg  [15:0] better_chain$255;
+    reg  [15:0] better_chain$256;
+    reg  [15:0] better_chain$257;
+    reg  [15:0] better_chain$258;
+    reg  [15:0] better_chain$259;
+    reg  [15:0] better_chain$260;
+    reg  [15:0] better_chain$261;
+    reg  [15:0] better_chain$262;
+    reg  [15:0] better_chain$263;
+    reg  [15:0] better_chain$264;
+    reg  [15:0] better_chain$265;
+    reg  [15:0] better_chain$266;
+    reg  [15:0] better_chain$267;
+    reg  [15:0] better_chain$268;
+    reg  [15:0] better_chain$269;
+    reg  [15:0] better_chain$270;
+    reg  [15:0] better_chain$271;
     reg  chosen$0;
     reg  chosen$1;
     reg  chosen$2;
@@ -10406,7 +10981,6 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  leave$15;
     reg  any_chosen;
     reg  any_leave;
-    reg  [6:0] chosen_id;
     reg  [6:0] pick_id$0;
     reg  [6:0] pick_id$1;
     reg  [6:0] pick_id$2;
@@ -10493,7 +11067,6 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     reg  [7:0] pick_total$15;
     reg  [7:0] pick_total$16;
     reg  [127:0] done_a;
-    reg  [127:0] done_b;
     reg  [127:0] in_fifo_a;
     reg  [127:0] in_fifo_b;
     reg  [127:0] queued_b;
@@ -10981,6 +11554,606 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         .q(e_granted$15$q),
         .clock(e_granted$15$clock)
     );
+    nt_homa_128_nic$ingress$scheduler$order$0 order$0(
+        .d(order$0$d),
+        .q(order$0$q),
+        .clock(order$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$1 order$1(
+        .d(order$1$d),
+        .q(order$1$q),
+        .clock(order$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$2 order$2(
+        .d(order$2$d),
+        .q(order$2$q),
+        .clock(order$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$3 order$3(
+        .d(order$3$d),
+        .q(order$3$q),
+        .clock(order$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$4 order$4(
+        .d(order$4$d),
+        .q(order$4$q),
+        .clock(order$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$5 order$5(
+        .d(order$5$d),
+        .q(order$5$q),
+        .clock(order$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$6 order$6(
+        .d(order$6$d),
+        .q(order$6$q),
+        .clock(order$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$7 order$7(
+        .d(order$7$d),
+        .q(order$7$q),
+        .clock(order$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$8 order$8(
+        .d(order$8$d),
+        .q(order$8$q),
+        .clock(order$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$9 order$9(
+        .d(order$9$d),
+        .q(order$9$q),
+        .clock(order$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$10 order$10(
+        .d(order$10$d),
+        .q(order$10$q),
+        .clock(order$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$11 order$11(
+        .d(order$11$d),
+        .q(order$11$q),
+        .clock(order$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$12 order$12(
+        .d(order$12$d),
+        .q(order$12$q),
+        .clock(order$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$13 order$13(
+        .d(order$13$d),
+        .q(order$13$q),
+        .clock(order$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$14 order$14(
+        .d(order$14$d),
+        .q(order$14$q),
+        .clock(order$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$15 order$15(
+        .d(order$15$d),
+        .q(order$15$q),
+        .clock(order$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$16 order$16(
+        .d(order$16$d),
+        .q(order$16$q),
+        .clock(order$16$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$17 order$17(
+        .d(order$17$d),
+        .q(order$17$q),
+        .clock(order$17$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$18 order$18(
+        .d(order$18$d),
+        .q(order$18$q),
+        .clock(order$18$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$19 order$19(
+        .d(order$19$d),
+        .q(order$19$q),
+        .clock(order$19$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$20 order$20(
+        .d(order$20$d),
+        .q(order$20$q),
+        .clock(order$20$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$21 order$21(
+        .d(order$21$d),
+        .q(order$21$q),
+        .clock(order$21$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$22 order$22(
+        .d(order$22$d),
+        .q(order$22$q),
+        .clock(order$22$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$23 order$23(
+        .d(order$23$d),
+        .q(order$23$q),
+        .clock(order$23$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$24 order$24(
+        .d(order$24$d),
+        .q(order$24$q),
+        .clock(order$24$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$25 order$25(
+        .d(order$25$d),
+        .q(order$25$q),
+        .clock(order$25$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$26 order$26(
+        .d(order$26$d),
+        .q(order$26$q),
+        .clock(order$26$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$27 order$27(
+        .d(order$27$d),
+        .q(order$27$q),
+        .clock(order$27$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$28 order$28(
+        .d(order$28$d),
+        .q(order$28$q),
+        .clock(order$28$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$29 order$29(
+        .d(order$29$d),
+        .q(order$29$q),
+        .clock(order$29$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$30 order$30(
+        .d(order$30$d),
+        .q(order$30$q),
+        .clock(order$30$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$31 order$31(
+        .d(order$31$d),
+        .q(order$31$q),
+        .clock(order$31$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$32 order$32(
+        .d(order$32$d),
+        .q(order$32$q),
+        .clock(order$32$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$33 order$33(
+        .d(order$33$d),
+        .q(order$33$q),
+        .clock(order$33$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$34 order$34(
+        .d(order$34$d),
+        .q(order$34$q),
+        .clock(order$34$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$35 order$35(
+        .d(order$35$d),
+        .q(order$35$q),
+        .clock(order$35$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$36 order$36(
+        .d(order$36$d),
+        .q(order$36$q),
+        .clock(order$36$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$37 order$37(
+        .d(order$37$d),
+        .q(order$37$q),
+        .clock(order$37$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$38 order$38(
+        .d(order$38$d),
+        .q(order$38$q),
+        .clock(order$38$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$39 order$39(
+        .d(order$39$d),
+        .q(order$39$q),
+        .clock(order$39$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$40 order$40(
+        .d(order$40$d),
+        .q(order$40$q),
+        .clock(order$40$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$41 order$41(
+        .d(order$41$d),
+        .q(order$41$q),
+        .clock(order$41$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$42 order$42(
+        .d(order$42$d),
+        .q(order$42$q),
+        .clock(order$42$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$43 order$43(
+        .d(order$43$d),
+        .q(order$43$q),
+        .clock(order$43$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$44 order$44(
+        .d(order$44$d),
+        .q(order$44$q),
+        .clock(order$44$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$45 order$45(
+        .d(order$45$d),
+        .q(order$45$q),
+        .clock(order$45$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$46 order$46(
+        .d(order$46$d),
+        .q(order$46$q),
+        .clock(order$46$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$47 order$47(
+        .d(order$47$d),
+        .q(order$47$q),
+        .clock(order$47$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$48 order$48(
+        .d(order$48$d),
+        .q(order$48$q),
+        .clock(order$48$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$49 order$49(
+        .d(order$49$d),
+        .q(order$49$q),
+        .clock(order$49$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$50 order$50(
+        .d(order$50$d),
+        .q(order$50$q),
+        .clock(order$50$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$51 order$51(
+        .d(order$51$d),
+        .q(order$51$q),
+        .clock(order$51$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$52 order$52(
+        .d(order$52$d),
+        .q(order$52$q),
+        .clock(order$52$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$53 order$53(
+        .d(order$53$d),
+        .q(order$53$q),
+        .clock(order$53$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$54 order$54(
+        .d(order$54$d),
+        .q(order$54$q),
+        .clock(order$54$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$55 order$55(
+        .d(order$55$d),
+        .q(order$55$q),
+        .clock(order$55$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$56 order$56(
+        .d(order$56$d),
+        .q(order$56$q),
+        .clock(order$56$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$57 order$57(
+        .d(order$57$d),
+        .q(order$57$q),
+        .clock(order$57$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$58 order$58(
+        .d(order$58$d),
+        .q(order$58$q),
+        .clock(order$58$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$59 order$59(
+        .d(order$59$d),
+        .q(order$59$q),
+        .clock(order$59$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$60 order$60(
+        .d(order$60$d),
+        .q(order$60$q),
+        .clock(order$60$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$61 order$61(
+        .d(order$61$d),
+        .q(order$61$q),
+        .clock(order$61$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$62 order$62(
+        .d(order$62$d),
+        .q(order$62$q),
+        .clock(order$62$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$63 order$63(
+        .d(order$63$d),
+        .q(order$63$q),
+        .clock(order$63$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$64 order$64(
+        .d(order$64$d),
+        .q(order$64$q),
+        .clock(order$64$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$65 order$65(
+        .d(order$65$d),
+        .q(order$65$q),
+        .clock(order$65$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$66 order$66(
+        .d(order$66$d),
+        .q(order$66$q),
+        .clock(order$66$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$67 order$67(
+        .d(order$67$d),
+        .q(order$67$q),
+        .clock(order$67$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$68 order$68(
+        .d(order$68$d),
+        .q(order$68$q),
+        .clock(order$68$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$69 order$69(
+        .d(order$69$d),
+        .q(order$69$q),
+        .clock(order$69$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$70 order$70(
+        .d(order$70$d),
+        .q(order$70$q),
+        .clock(order$70$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$71 order$71(
+        .d(order$71$d),
+        .q(order$71$q),
+        .clock(order$71$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$72 order$72(
+        .d(order$72$d),
+        .q(order$72$q),
+        .clock(order$72$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$73 order$73(
+        .d(order$73$d),
+        .q(order$73$q),
+        .clock(order$73$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$74 order$74(
+        .d(order$74$d),
+        .q(order$74$q),
+        .clock(order$74$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$75 order$75(
+        .d(order$75$d),
+        .q(order$75$q),
+        .clock(order$75$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$76 order$76(
+        .d(order$76$d),
+        .q(order$76$q),
+        .clock(order$76$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$77 order$77(
+        .d(order$77$d),
+        .q(order$77$q),
+        .clock(order$77$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$78 order$78(
+        .d(order$78$d),
+        .q(order$78$q),
+        .clock(order$78$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$79 order$79(
+        .d(order$79$d),
+        .q(order$79$q),
+        .clock(order$79$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$80 order$80(
+        .d(order$80$d),
+        .q(order$80$q),
+        .clock(order$80$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$81 order$81(
+        .d(order$81$d),
+        .q(order$81$q),
+        .clock(order$81$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$82 order$82(
+        .d(order$82$d),
+        .q(order$82$q),
+        .clock(order$82$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$83 order$83(
+        .d(order$83$d),
+        .q(order$83$q),
+        .clock(order$83$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$84 order$84(
+        .d(order$84$d),
+        .q(order$84$q),
+        .clock(order$84$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$85 order$85(
+        .d(order$85$d),
+        .q(order$85$q),
+        .clock(order$85$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$86 order$86(
+        .d(order$86$d),
+        .q(order$86$q),
+        .clock(order$86$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$87 order$87(
+        .d(order$87$d),
+        .q(order$87$q),
+        .clock(order$87$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$88 order$88(
+        .d(order$88$d),
+        .q(order$88$q),
+        .clock(order$88$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$89 order$89(
+        .d(order$89$d),
+        .q(order$89$q),
+        .clock(order$89$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$90 order$90(
+        .d(order$90$d),
+        .q(order$90$q),
+        .clock(order$90$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$91 order$91(
+        .d(order$91$d),
+        .q(order$91$q),
+        .clock(order$91$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$92 order$92(
+        .d(order$92$d),
+        .q(order$92$q),
+        .clock(order$92$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$93 order$93(
+        .d(order$93$d),
+        .q(order$93$q),
+        .clock(order$93$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$94 order$94(
+        .d(order$94$d),
+        .q(order$94$q),
+        .clock(order$94$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$95 order$95(
+        .d(order$95$d),
+        .q(order$95$q),
+        .clock(order$95$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$96 order$96(
+        .d(order$96$d),
+        .q(order$96$q),
+        .clock(order$96$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$97 order$97(
+        .d(order$97$d),
+        .q(order$97$q),
+        .clock(order$97$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$98 order$98(
+        .d(order$98$d),
+        .q(order$98$q),
+        .clock(order$98$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$99 order$99(
+        .d(order$99$d),
+        .q(order$99$q),
+        .clock(order$99$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$100 order$100(
+        .d(order$100$d),
+        .q(order$100$q),
+        .clock(order$100$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$101 order$101(
+        .d(order$101$d),
+        .q(order$101$q),
+        .clock(order$101$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$102 order$102(
+        .d(order$102$d),
+        .q(order$102$q),
+        .clock(order$102$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$103 order$103(
+        .d(order$103$d),
+        .q(order$103$q),
+        .clock(order$103$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$104 order$104(
+        .d(order$104$d),
+        .q(order$104$q),
+        .clock(order$104$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$105 order$105(
+        .d(order$105$d),
+        .q(order$105$q),
+        .clock(order$105$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$106 order$106(
+        .d(order$106$d),
+        .q(order$106$q),
+        .clock(order$106$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$107 order$107(
+        .d(order$107$d),
+        .q(order$107$q),
+        .clock(order$107$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$108 order$108(
+        .d(order$108$d),
+        .q(order$108$q),
+        .clock(order$108$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$109 order$109(
+        .d(order$109$d),
+        .q(order$109$q),
+        .clock(order$109$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$110 order$110(
+        .d(order$110$d),
+        .q(order$110$q),
+        .clock(order$110$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$111 order$111(
+        .d(order$111$d),
+        .q(order$111$q),
+        .clock(order$111$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$112 order$112(
+        .d(order$112$d),
+        .q(order$112$q),
+        .clock(order$112$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$113 order$113(
+        .d(order$113$d),
+        .q(order$113$q),
+        .clock(order$113$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$114 order$114(
+        .d(order$114$d),
+        .q(order$114$q),
+        .clock(order$114$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$115 order$115(
+        .d(order$115$d),
+        .q(order$115$q),
+        .clock(order$115$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$116 order$116(
+        .d(order$116$d),
+        .q(order$116$q),
+        .clock(order$116$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$117 order$117(
+        .d(order$117$d),
+        .q(order$117$q),
+        .clock(order$117$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$118 order$118(
+        .d(order$118$d),
+        .q(order$118$q),
+        .clock(order$118$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$order$119 order$119(
+        .d(order$119$d),
+        .q(order$119$q),
+        .clock(order$119$clock)
+    );
     nt_homa_128_nic$ingress$scheduler$queued queued(
         .d(queued$d),
         .q(queued$q),
@@ -11078,6 +12251,1046 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         .q(fw_tg$q),
         .clock(fw_tg$clock)
     );
+    nt_homa_128_nic$ingress$scheduler$k_reg k_reg(
+        .d(k_reg$d),
+        .q(k_reg$q),
+        .clock(k_reg$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$rtt_reg rtt_reg(
+        .d(rtt_reg$d),
+        .q(rtt_reg$q),
+        .clock(rtt_reg$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$b1_valid b1_valid(
+        .d(b1_valid$d),
+        .q(b1_valid$q),
+        .clock(b1_valid$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$b2_valid b2_valid(
+        .d(b2_valid$d),
+        .q(b2_valid$q),
+        .clock(b2_valid$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$0 g1$0(
+        .d(g1$0$d),
+        .q(g1$0$q),
+        .clock(g1$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$1 g1$1(
+        .d(g1$1$d),
+        .q(g1$1$q),
+        .clock(g1$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$2 g1$2(
+        .d(g1$2$d),
+        .q(g1$2$q),
+        .clock(g1$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$3 g1$3(
+        .d(g1$3$d),
+        .q(g1$3$q),
+        .clock(g1$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$4 g1$4(
+        .d(g1$4$d),
+        .q(g1$4$q),
+        .clock(g1$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$5 g1$5(
+        .d(g1$5$d),
+        .q(g1$5$q),
+        .clock(g1$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$6 g1$6(
+        .d(g1$6$d),
+        .q(g1$6$q),
+        .clock(g1$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$7 g1$7(
+        .d(g1$7$d),
+        .q(g1$7$q),
+        .clock(g1$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$8 g1$8(
+        .d(g1$8$d),
+        .q(g1$8$q),
+        .clock(g1$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$9 g1$9(
+        .d(g1$9$d),
+        .q(g1$9$q),
+        .clock(g1$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$10 g1$10(
+        .d(g1$10$d),
+        .q(g1$10$q),
+        .clock(g1$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$11 g1$11(
+        .d(g1$11$d),
+        .q(g1$11$q),
+        .clock(g1$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$12 g1$12(
+        .d(g1$12$d),
+        .q(g1$12$q),
+        .clock(g1$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$13 g1$13(
+        .d(g1$13$d),
+        .q(g1$13$q),
+        .clock(g1$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$14 g1$14(
+        .d(g1$14$d),
+        .q(g1$14$q),
+        .clock(g1$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1$15 g1$15(
+        .d(g1$15$d),
+        .q(g1$15$q),
+        .clock(g1$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$0 g1_offset$0(
+        .d(g1_offset$0$d),
+        .q(g1_offset$0$q),
+        .clock(g1_offset$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$1 g1_offset$1(
+        .d(g1_offset$1$d),
+        .q(g1_offset$1$q),
+        .clock(g1_offset$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$2 g1_offset$2(
+        .d(g1_offset$2$d),
+        .q(g1_offset$2$q),
+        .clock(g1_offset$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$3 g1_offset$3(
+        .d(g1_offset$3$d),
+        .q(g1_offset$3$q),
+        .clock(g1_offset$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$4 g1_offset$4(
+        .d(g1_offset$4$d),
+        .q(g1_offset$4$q),
+        .clock(g1_offset$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$5 g1_offset$5(
+        .d(g1_offset$5$d),
+        .q(g1_offset$5$q),
+        .clock(g1_offset$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$6 g1_offset$6(
+        .d(g1_offset$6$d),
+        .q(g1_offset$6$q),
+        .clock(g1_offset$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$7 g1_offset$7(
+        .d(g1_offset$7$d),
+        .q(g1_offset$7$q),
+        .clock(g1_offset$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$8 g1_offset$8(
+        .d(g1_offset$8$d),
+        .q(g1_offset$8$q),
+        .clock(g1_offset$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$9 g1_offset$9(
+        .d(g1_offset$9$d),
+        .q(g1_offset$9$q),
+        .clock(g1_offset$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$10 g1_offset$10(
+        .d(g1_offset$10$d),
+        .q(g1_offset$10$q),
+        .clock(g1_offset$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$11 g1_offset$11(
+        .d(g1_offset$11$d),
+        .q(g1_offset$11$q),
+        .clock(g1_offset$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$12 g1_offset$12(
+        .d(g1_offset$12$d),
+        .q(g1_offset$12$q),
+        .clock(g1_offset$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$13 g1_offset$13(
+        .d(g1_offset$13$d),
+        .q(g1_offset$13$q),
+        .clock(g1_offset$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$14 g1_offset$14(
+        .d(g1_offset$14$d),
+        .q(g1_offset$14$q),
+        .clock(g1_offset$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_offset$15 g1_offset$15(
+        .d(g1_offset$15$d),
+        .q(g1_offset$15$q),
+        .clock(g1_offset$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$0 g1_fills$0(
+        .d(g1_fills$0$d),
+        .q(g1_fills$0$q),
+        .clock(g1_fills$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$1 g1_fills$1(
+        .d(g1_fills$1$d),
+        .q(g1_fills$1$q),
+        .clock(g1_fills$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$2 g1_fills$2(
+        .d(g1_fills$2$d),
+        .q(g1_fills$2$q),
+        .clock(g1_fills$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$3 g1_fills$3(
+        .d(g1_fills$3$d),
+        .q(g1_fills$3$q),
+        .clock(g1_fills$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$4 g1_fills$4(
+        .d(g1_fills$4$d),
+        .q(g1_fills$4$q),
+        .clock(g1_fills$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$5 g1_fills$5(
+        .d(g1_fills$5$d),
+        .q(g1_fills$5$q),
+        .clock(g1_fills$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$6 g1_fills$6(
+        .d(g1_fills$6$d),
+        .q(g1_fills$6$q),
+        .clock(g1_fills$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$7 g1_fills$7(
+        .d(g1_fills$7$d),
+        .q(g1_fills$7$q),
+        .clock(g1_fills$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$8 g1_fills$8(
+        .d(g1_fills$8$d),
+        .q(g1_fills$8$q),
+        .clock(g1_fills$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$9 g1_fills$9(
+        .d(g1_fills$9$d),
+        .q(g1_fills$9$q),
+        .clock(g1_fills$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$10 g1_fills$10(
+        .d(g1_fills$10$d),
+        .q(g1_fills$10$q),
+        .clock(g1_fills$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$11 g1_fills$11(
+        .d(g1_fills$11$d),
+        .q(g1_fills$11$q),
+        .clock(g1_fills$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$12 g1_fills$12(
+        .d(g1_fills$12$d),
+        .q(g1_fills$12$q),
+        .clock(g1_fills$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$13 g1_fills$13(
+        .d(g1_fills$13$d),
+        .q(g1_fills$13$q),
+        .clock(g1_fills$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$14 g1_fills$14(
+        .d(g1_fills$14$d),
+        .q(g1_fills$14$q),
+        .clock(g1_fills$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_fills$15 g1_fills$15(
+        .d(g1_fills$15$d),
+        .q(g1_fills$15$q),
+        .clock(g1_fills$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$0 g1_position$0(
+        .d(g1_position$0$d),
+        .q(g1_position$0$q),
+        .clock(g1_position$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$1 g1_position$1(
+        .d(g1_position$1$d),
+        .q(g1_position$1$q),
+        .clock(g1_position$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$2 g1_position$2(
+        .d(g1_position$2$d),
+        .q(g1_position$2$q),
+        .clock(g1_position$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$3 g1_position$3(
+        .d(g1_position$3$d),
+        .q(g1_position$3$q),
+        .clock(g1_position$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$4 g1_position$4(
+        .d(g1_position$4$d),
+        .q(g1_position$4$q),
+        .clock(g1_position$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$5 g1_position$5(
+        .d(g1_position$5$d),
+        .q(g1_position$5$q),
+        .clock(g1_position$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$6 g1_position$6(
+        .d(g1_position$6$d),
+        .q(g1_position$6$q),
+        .clock(g1_position$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$7 g1_position$7(
+        .d(g1_position$7$d),
+        .q(g1_position$7$q),
+        .clock(g1_position$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$8 g1_position$8(
+        .d(g1_position$8$d),
+        .q(g1_position$8$q),
+        .clock(g1_position$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$9 g1_position$9(
+        .d(g1_position$9$d),
+        .q(g1_position$9$q),
+        .clock(g1_position$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$10 g1_position$10(
+        .d(g1_position$10$d),
+        .q(g1_position$10$q),
+        .clock(g1_position$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$11 g1_position$11(
+        .d(g1_position$11$d),
+        .q(g1_position$11$q),
+        .clock(g1_position$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$12 g1_position$12(
+        .d(g1_position$12$d),
+        .q(g1_position$12$q),
+        .clock(g1_position$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$13 g1_position$13(
+        .d(g1_position$13$d),
+        .q(g1_position$13$q),
+        .clock(g1_position$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$14 g1_position$14(
+        .d(g1_position$14$d),
+        .q(g1_position$14$q),
+        .clock(g1_position$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_position$15 g1_position$15(
+        .d(g1_position$15$d),
+        .q(g1_position$15$q),
+        .clock(g1_position$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$0 g1_received$0(
+        .d(g1_received$0$d),
+        .q(g1_received$0$q),
+        .clock(g1_received$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$1 g1_received$1(
+        .d(g1_received$1$d),
+        .q(g1_received$1$q),
+        .clock(g1_received$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$2 g1_received$2(
+        .d(g1_received$2$d),
+        .q(g1_received$2$q),
+        .clock(g1_received$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$3 g1_received$3(
+        .d(g1_received$3$d),
+        .q(g1_received$3$q),
+        .clock(g1_received$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$4 g1_received$4(
+        .d(g1_received$4$d),
+        .q(g1_received$4$q),
+        .clock(g1_received$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$5 g1_received$5(
+        .d(g1_received$5$d),
+        .q(g1_received$5$q),
+        .clock(g1_received$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$6 g1_received$6(
+        .d(g1_received$6$d),
+        .q(g1_received$6$q),
+        .clock(g1_received$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$7 g1_received$7(
+        .d(g1_received$7$d),
+        .q(g1_received$7$q),
+        .clock(g1_received$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$8 g1_received$8(
+        .d(g1_received$8$d),
+        .q(g1_received$8$q),
+        .clock(g1_received$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$9 g1_received$9(
+        .d(g1_received$9$d),
+        .q(g1_received$9$q),
+        .clock(g1_received$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$10 g1_received$10(
+        .d(g1_received$10$d),
+        .q(g1_received$10$q),
+        .clock(g1_received$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$11 g1_received$11(
+        .d(g1_received$11$d),
+        .q(g1_received$11$q),
+        .clock(g1_received$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$12 g1_received$12(
+        .d(g1_received$12$d),
+        .q(g1_received$12$q),
+        .clock(g1_received$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$13 g1_received$13(
+        .d(g1_received$13$d),
+        .q(g1_received$13$q),
+        .clock(g1_received$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$14 g1_received$14(
+        .d(g1_received$14$d),
+        .q(g1_received$14$q),
+        .clock(g1_received$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_received$15 g1_received$15(
+        .d(g1_received$15$d),
+        .q(g1_received$15$q),
+        .clock(g1_received$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$0 g1_order$0(
+        .d(g1_order$0$d),
+        .q(g1_order$0$q),
+        .clock(g1_order$0$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$1 g1_order$1(
+        .d(g1_order$1$d),
+        .q(g1_order$1$q),
+        .clock(g1_order$1$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$2 g1_order$2(
+        .d(g1_order$2$d),
+        .q(g1_order$2$q),
+        .clock(g1_order$2$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$3 g1_order$3(
+        .d(g1_order$3$d),
+        .q(g1_order$3$q),
+        .clock(g1_order$3$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$4 g1_order$4(
+        .d(g1_order$4$d),
+        .q(g1_order$4$q),
+        .clock(g1_order$4$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$5 g1_order$5(
+        .d(g1_order$5$d),
+        .q(g1_order$5$q),
+        .clock(g1_order$5$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$6 g1_order$6(
+        .d(g1_order$6$d),
+        .q(g1_order$6$q),
+        .clock(g1_order$6$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$7 g1_order$7(
+        .d(g1_order$7$d),
+        .q(g1_order$7$q),
+        .clock(g1_order$7$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$8 g1_order$8(
+        .d(g1_order$8$d),
+        .q(g1_order$8$q),
+        .clock(g1_order$8$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$9 g1_order$9(
+        .d(g1_order$9$d),
+        .q(g1_order$9$q),
+        .clock(g1_order$9$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$10 g1_order$10(
+        .d(g1_order$10$d),
+        .q(g1_order$10$q),
+        .clock(g1_order$10$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$11 g1_order$11(
+        .d(g1_order$11$d),
+        .q(g1_order$11$q),
+        .clock(g1_order$11$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$12 g1_order$12(
+        .d(g1_order$12$d),
+        .q(g1_order$12$q),
+        .clock(g1_order$12$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$13 g1_order$13(
+        .d(g1_order$13$d),
+        .q(g1_order$13$q),
+        .clock(g1_order$13$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$14 g1_order$14(
+        .d(g1_order$14$d),
+        .q(g1_order$14$q),
+        .clock(g1_order$14$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$15 g1_order$15(
+        .d(g1_order$15$d),
+        .q(g1_order$15$q),
+        .clock(g1_order$15$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$16 g1_order$16(
+        .d(g1_order$16$d),
+        .q(g1_order$16$q),
+        .clock(g1_order$16$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$17 g1_order$17(
+        .d(g1_order$17$d),
+        .q(g1_order$17$q),
+        .clock(g1_order$17$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$18 g1_order$18(
+        .d(g1_order$18$d),
+        .q(g1_order$18$q),
+        .clock(g1_order$18$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$19 g1_order$19(
+        .d(g1_order$19$d),
+        .q(g1_order$19$q),
+        .clock(g1_order$19$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$20 g1_order$20(
+        .d(g1_order$20$d),
+        .q(g1_order$20$q),
+        .clock(g1_order$20$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$21 g1_order$21(
+        .d(g1_order$21$d),
+        .q(g1_order$21$q),
+        .clock(g1_order$21$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$22 g1_order$22(
+        .d(g1_order$22$d),
+        .q(g1_order$22$q),
+        .clock(g1_order$22$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$23 g1_order$23(
+        .d(g1_order$23$d),
+        .q(g1_order$23$q),
+        .clock(g1_order$23$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$24 g1_order$24(
+        .d(g1_order$24$d),
+        .q(g1_order$24$q),
+        .clock(g1_order$24$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$25 g1_order$25(
+        .d(g1_order$25$d),
+        .q(g1_order$25$q),
+        .clock(g1_order$25$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$26 g1_order$26(
+        .d(g1_order$26$d),
+        .q(g1_order$26$q),
+        .clock(g1_order$26$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$27 g1_order$27(
+        .d(g1_order$27$d),
+        .q(g1_order$27$q),
+        .clock(g1_order$27$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$28 g1_order$28(
+        .d(g1_order$28$d),
+        .q(g1_order$28$q),
+        .clock(g1_order$28$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$29 g1_order$29(
+        .d(g1_order$29$d),
+        .q(g1_order$29$q),
+        .clock(g1_order$29$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$30 g1_order$30(
+        .d(g1_order$30$d),
+        .q(g1_order$30$q),
+        .clock(g1_order$30$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$31 g1_order$31(
+        .d(g1_order$31$d),
+        .q(g1_order$31$q),
+        .clock(g1_order$31$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$32 g1_order$32(
+        .d(g1_order$32$d),
+        .q(g1_order$32$q),
+        .clock(g1_order$32$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$33 g1_order$33(
+        .d(g1_order$33$d),
+        .q(g1_order$33$q),
+        .clock(g1_order$33$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$34 g1_order$34(
+        .d(g1_order$34$d),
+        .q(g1_order$34$q),
+        .clock(g1_order$34$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$35 g1_order$35(
+        .d(g1_order$35$d),
+        .q(g1_order$35$q),
+        .clock(g1_order$35$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$36 g1_order$36(
+        .d(g1_order$36$d),
+        .q(g1_order$36$q),
+        .clock(g1_order$36$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$37 g1_order$37(
+        .d(g1_order$37$d),
+        .q(g1_order$37$q),
+        .clock(g1_order$37$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$38 g1_order$38(
+        .d(g1_order$38$d),
+        .q(g1_order$38$q),
+        .clock(g1_order$38$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$39 g1_order$39(
+        .d(g1_order$39$d),
+        .q(g1_order$39$q),
+        .clock(g1_order$39$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$40 g1_order$40(
+        .d(g1_order$40$d),
+        .q(g1_order$40$q),
+        .clock(g1_order$40$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$41 g1_order$41(
+        .d(g1_order$41$d),
+        .q(g1_order$41$q),
+        .clock(g1_order$41$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$42 g1_order$42(
+        .d(g1_order$42$d),
+        .q(g1_order$42$q),
+        .clock(g1_order$42$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$43 g1_order$43(
+        .d(g1_order$43$d),
+        .q(g1_order$43$q),
+        .clock(g1_order$43$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$44 g1_order$44(
+        .d(g1_order$44$d),
+        .q(g1_order$44$q),
+        .clock(g1_order$44$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$45 g1_order$45(
+        .d(g1_order$45$d),
+        .q(g1_order$45$q),
+        .clock(g1_order$45$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$46 g1_order$46(
+        .d(g1_order$46$d),
+        .q(g1_order$46$q),
+        .clock(g1_order$46$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$47 g1_order$47(
+        .d(g1_order$47$d),
+        .q(g1_order$47$q),
+        .clock(g1_order$47$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$48 g1_order$48(
+        .d(g1_order$48$d),
+        .q(g1_order$48$q),
+        .clock(g1_order$48$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$49 g1_order$49(
+        .d(g1_order$49$d),
+        .q(g1_order$49$q),
+        .clock(g1_order$49$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$50 g1_order$50(
+        .d(g1_order$50$d),
+        .q(g1_order$50$q),
+        .clock(g1_order$50$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$51 g1_order$51(
+        .d(g1_order$51$d),
+        .q(g1_order$51$q),
+        .clock(g1_order$51$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$52 g1_order$52(
+        .d(g1_order$52$d),
+        .q(g1_order$52$q),
+        .clock(g1_order$52$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$53 g1_order$53(
+        .d(g1_order$53$d),
+        .q(g1_order$53$q),
+        .clock(g1_order$53$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$54 g1_order$54(
+        .d(g1_order$54$d),
+        .q(g1_order$54$q),
+        .clock(g1_order$54$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$55 g1_order$55(
+        .d(g1_order$55$d),
+        .q(g1_order$55$q),
+        .clock(g1_order$55$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$56 g1_order$56(
+        .d(g1_order$56$d),
+        .q(g1_order$56$q),
+        .clock(g1_order$56$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$57 g1_order$57(
+        .d(g1_order$57$d),
+        .q(g1_order$57$q),
+        .clock(g1_order$57$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$58 g1_order$58(
+        .d(g1_order$58$d),
+        .q(g1_order$58$q),
+        .clock(g1_order$58$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$59 g1_order$59(
+        .d(g1_order$59$d),
+        .q(g1_order$59$q),
+        .clock(g1_order$59$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$60 g1_order$60(
+        .d(g1_order$60$d),
+        .q(g1_order$60$q),
+        .clock(g1_order$60$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$61 g1_order$61(
+        .d(g1_order$61$d),
+        .q(g1_order$61$q),
+        .clock(g1_order$61$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$62 g1_order$62(
+        .d(g1_order$62$d),
+        .q(g1_order$62$q),
+        .clock(g1_order$62$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$63 g1_order$63(
+        .d(g1_order$63$d),
+        .q(g1_order$63$q),
+        .clock(g1_order$63$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$64 g1_order$64(
+        .d(g1_order$64$d),
+        .q(g1_order$64$q),
+        .clock(g1_order$64$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$65 g1_order$65(
+        .d(g1_order$65$d),
+        .q(g1_order$65$q),
+        .clock(g1_order$65$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$66 g1_order$66(
+        .d(g1_order$66$d),
+        .q(g1_order$66$q),
+        .clock(g1_order$66$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$67 g1_order$67(
+        .d(g1_order$67$d),
+        .q(g1_order$67$q),
+        .clock(g1_order$67$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$68 g1_order$68(
+        .d(g1_order$68$d),
+        .q(g1_order$68$q),
+        .clock(g1_order$68$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$69 g1_order$69(
+        .d(g1_order$69$d),
+        .q(g1_order$69$q),
+        .clock(g1_order$69$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$70 g1_order$70(
+        .d(g1_order$70$d),
+        .q(g1_order$70$q),
+        .clock(g1_order$70$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$71 g1_order$71(
+        .d(g1_order$71$d),
+        .q(g1_order$71$q),
+        .clock(g1_order$71$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$72 g1_order$72(
+        .d(g1_order$72$d),
+        .q(g1_order$72$q),
+        .clock(g1_order$72$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$73 g1_order$73(
+        .d(g1_order$73$d),
+        .q(g1_order$73$q),
+        .clock(g1_order$73$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$74 g1_order$74(
+        .d(g1_order$74$d),
+        .q(g1_order$74$q),
+        .clock(g1_order$74$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$75 g1_order$75(
+        .d(g1_order$75$d),
+        .q(g1_order$75$q),
+        .clock(g1_order$75$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$76 g1_order$76(
+        .d(g1_order$76$d),
+        .q(g1_order$76$q),
+        .clock(g1_order$76$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$77 g1_order$77(
+        .d(g1_order$77$d),
+        .q(g1_order$77$q),
+        .clock(g1_order$77$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$78 g1_order$78(
+        .d(g1_order$78$d),
+        .q(g1_order$78$q),
+        .clock(g1_order$78$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$79 g1_order$79(
+        .d(g1_order$79$d),
+        .q(g1_order$79$q),
+        .clock(g1_order$79$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$80 g1_order$80(
+        .d(g1_order$80$d),
+        .q(g1_order$80$q),
+        .clock(g1_order$80$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$81 g1_order$81(
+        .d(g1_order$81$d),
+        .q(g1_order$81$q),
+        .clock(g1_order$81$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$82 g1_order$82(
+        .d(g1_order$82$d),
+        .q(g1_order$82$q),
+        .clock(g1_order$82$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$83 g1_order$83(
+        .d(g1_order$83$d),
+        .q(g1_order$83$q),
+        .clock(g1_order$83$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$84 g1_order$84(
+        .d(g1_order$84$d),
+        .q(g1_order$84$q),
+        .clock(g1_order$84$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$85 g1_order$85(
+        .d(g1_order$85$d),
+        .q(g1_order$85$q),
+        .clock(g1_order$85$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$86 g1_order$86(
+        .d(g1_order$86$d),
+        .q(g1_order$86$q),
+        .clock(g1_order$86$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$87 g1_order$87(
+        .d(g1_order$87$d),
+        .q(g1_order$87$q),
+        .clock(g1_order$87$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$88 g1_order$88(
+        .d(g1_order$88$d),
+        .q(g1_order$88$q),
+        .clock(g1_order$88$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$89 g1_order$89(
+        .d(g1_order$89$d),
+        .q(g1_order$89$q),
+        .clock(g1_order$89$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$90 g1_order$90(
+        .d(g1_order$90$d),
+        .q(g1_order$90$q),
+        .clock(g1_order$90$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$91 g1_order$91(
+        .d(g1_order$91$d),
+        .q(g1_order$91$q),
+        .clock(g1_order$91$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$92 g1_order$92(
+        .d(g1_order$92$d),
+        .q(g1_order$92$q),
+        .clock(g1_order$92$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$93 g1_order$93(
+        .d(g1_order$93$d),
+        .q(g1_order$93$q),
+        .clock(g1_order$93$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$94 g1_order$94(
+        .d(g1_order$94$d),
+        .q(g1_order$94$q),
+        .clock(g1_order$94$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$95 g1_order$95(
+        .d(g1_order$95$d),
+        .q(g1_order$95$q),
+        .clock(g1_order$95$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$96 g1_order$96(
+        .d(g1_order$96$d),
+        .q(g1_order$96$q),
+        .clock(g1_order$96$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$97 g1_order$97(
+        .d(g1_order$97$d),
+        .q(g1_order$97$q),
+        .clock(g1_order$97$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$98 g1_order$98(
+        .d(g1_order$98$d),
+        .q(g1_order$98$q),
+        .clock(g1_order$98$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$99 g1_order$99(
+        .d(g1_order$99$d),
+        .q(g1_order$99$q),
+        .clock(g1_order$99$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$100 g1_order$100(
+        .d(g1_order$100$d),
+        .q(g1_order$100$q),
+        .clock(g1_order$100$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$101 g1_order$101(
+        .d(g1_order$101$d),
+        .q(g1_order$101$q),
+        .clock(g1_order$101$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$102 g1_order$102(
+        .d(g1_order$102$d),
+        .q(g1_order$102$q),
+        .clock(g1_order$102$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$103 g1_order$103(
+        .d(g1_order$103$d),
+        .q(g1_order$103$q),
+        .clock(g1_order$103$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$104 g1_order$104(
+        .d(g1_order$104$d),
+        .q(g1_order$104$q),
+        .clock(g1_order$104$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$105 g1_order$105(
+        .d(g1_order$105$d),
+        .q(g1_order$105$q),
+        .clock(g1_order$105$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$106 g1_order$106(
+        .d(g1_order$106$d),
+        .q(g1_order$106$q),
+        .clock(g1_order$106$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$107 g1_order$107(
+        .d(g1_order$107$d),
+        .q(g1_order$107$q),
+        .clock(g1_order$107$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$108 g1_order$108(
+        .d(g1_order$108$d),
+        .q(g1_order$108$q),
+        .clock(g1_order$108$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$109 g1_order$109(
+        .d(g1_order$109$d),
+        .q(g1_order$109$q),
+        .clock(g1_order$109$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$110 g1_order$110(
+        .d(g1_order$110$d),
+        .q(g1_order$110$q),
+        .clock(g1_order$110$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$111 g1_order$111(
+        .d(g1_order$111$d),
+        .q(g1_order$111$q),
+        .clock(g1_order$111$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$112 g1_order$112(
+        .d(g1_order$112$d),
+        .q(g1_order$112$q),
+        .clock(g1_order$112$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$113 g1_order$113(
+        .d(g1_order$113$d),
+        .q(g1_order$113$q),
+        .clock(g1_order$113$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$114 g1_order$114(
+        .d(g1_order$114$d),
+        .q(g1_order$114$q),
+        .clock(g1_order$114$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$115 g1_order$115(
+        .d(g1_order$115$d),
+        .q(g1_order$115$q),
+        .clock(g1_order$115$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$116 g1_order$116(
+        .d(g1_order$116$d),
+        .q(g1_order$116$q),
+        .clock(g1_order$116$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$117 g1_order$117(
+        .d(g1_order$117$d),
+        .q(g1_order$117$q),
+        .clock(g1_order$117$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$118 g1_order$118(
+        .d(g1_order$118$d),
+        .q(g1_order$118$q),
+        .clock(g1_order$118$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$g1_order$119 g1_order$119(
+        .d(g1_order$119$d),
+        .q(g1_order$119$q),
+        .clock(g1_order$119$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$r1_valid r1_valid(
+        .d(r1_valid$d),
+        .q(r1_valid$q),
+        .clock(r1_valid$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$r2_valid r2_valid(
+        .d(r2_valid$d),
+        .q(r2_valid$q),
+        .clock(r2_valid$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$lv_valid lv_valid(
+        .d(lv_valid$d),
+        .q(lv_valid$q),
+        .clock(lv_valid$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$lv_id lv_id(
+        .d(lv_id$d),
+        .q(lv_id$q),
+        .clock(lv_id$clock)
+    );
     nt_homa_128_nic$ingress$scheduler$s1_res_valid s1_res_valid(
         .d(s1_res_valid$d),
         .q(s1_res_valid$q),
@@ -11142,6 +13355,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         .d(skipped$d),
         .q(skipped$q),
         .clock(skipped$clock)
+    );
+    nt_homa_128_nic$ingress$scheduler$close_arrivals close_arrivals(
+        .d(close_arrivals$d),
+        .q(close_arrivals$q),
+        .clock(close_arrivals$clock)
     );
     nt_homa_128_nic$ingress$scheduler$occupancy_count occupancy_count(
         .bitmap(occupancy_count$bitmap),
@@ -11248,6 +13466,14 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         fw_rr$clock = clock;
         fw_tg_valid$clock = clock;
         fw_tg$clock = clock;
+        k_reg$clock = clock;
+        rtt_reg$clock = clock;
+        b1_valid$clock = clock;
+        b2_valid$clock = clock;
+        r1_valid$clock = clock;
+        r2_valid$clock = clock;
+        lv_valid$clock = clock;
+        lv_id$clock = clock;
         s1_res_valid$clock = clock;
         s1_res_grant$clock = clock;
         s1_res_id$clock = clock;
@@ -11261,6 +13487,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         grants$clock = clock;
         fifo_enters$clock = clock;
         skipped$clock = clock;
+        close_arrivals$clock = clock;
         queued$d = queued$q;
         in_fifo$d = in_fifo$q;
         done$d = done$q;
@@ -11275,6 +13502,14 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         fw_rr$d = fw_rr$q;
         fw_tg_valid$d = fw_tg_valid$q;
         fw_tg$d = fw_tg$q;
+        k_reg$d = k_reg$q;
+        rtt_reg$d = rtt_reg$q;
+        b1_valid$d = b1_valid$q;
+        b2_valid$d = b2_valid$q;
+        r1_valid$d = r1_valid$q;
+        r2_valid$d = r2_valid$q;
+        lv_valid$d = lv_valid$q;
+        lv_id$d = lv_id$q;
         s1_res_valid$d = s1_res_valid$q;
         s1_res_grant$d = s1_res_grant$q;
         s1_res_id$d = s1_res_id$q;
@@ -11288,102 +13523,663 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         grants$d = grants$q;
         fifo_enters$d = fifo_enters$q;
         skipped$d = skipped$q;
+        close_arrivals$d = close_arrivals$q;
         e_valid$0$clock = clock;
         e_id$0$clock = clock;
         e_rem$0$clock = clock;
         e_recv$0$clock = clock;
         e_total$0$clock = clock;
         e_granted$0$clock = clock;
+        g1$0$clock = clock;
+        g1_offset$0$clock = clock;
+        g1_fills$0$clock = clock;
+        g1_position$0$clock = clock;
+        g1_received$0$clock = clock;
         e_valid$1$clock = clock;
         e_id$1$clock = clock;
         e_rem$1$clock = clock;
         e_recv$1$clock = clock;
         e_total$1$clock = clock;
         e_granted$1$clock = clock;
+        g1$1$clock = clock;
+        g1_offset$1$clock = clock;
+        g1_fills$1$clock = clock;
+        g1_position$1$clock = clock;
+        g1_received$1$clock = clock;
         e_valid$2$clock = clock;
         e_id$2$clock = clock;
         e_rem$2$clock = clock;
         e_recv$2$clock = clock;
         e_total$2$clock = clock;
         e_granted$2$clock = clock;
+        g1$2$clock = clock;
+        g1_offset$2$clock = clock;
+        g1_fills$2$clock = clock;
+        g1_position$2$clock = clock;
+        g1_received$2$clock = clock;
         e_valid$3$clock = clock;
         e_id$3$clock = clock;
         e_rem$3$clock = clock;
         e_recv$3$clock = clock;
         e_total$3$clock = clock;
         e_granted$3$clock = clock;
+        g1$3$clock = clock;
+        g1_offset$3$clock = clock;
+        g1_fills$3$clock = clock;
+        g1_position$3$clock = clock;
+        g1_received$3$clock = clock;
         e_valid$4$clock = clock;
         e_id$4$clock = clock;
         e_rem$4$clock = clock;
         e_recv$4$clock = clock;
         e_total$4$clock = clock;
         e_granted$4$clock = clock;
+        g1$4$clock = clock;
+        g1_offset$4$clock = clock;
+        g1_fills$4$clock = clock;
+        g1_position$4$clock = clock;
+        g1_received$4$clock = clock;
         e_valid$5$clock = clock;
         e_id$5$clock = clock;
         e_rem$5$clock = clock;
         e_recv$5$clock = clock;
         e_total$5$clock = clock;
         e_granted$5$clock = clock;
+        g1$5$clock = clock;
+        g1_offset$5$clock = clock;
+        g1_fills$5$clock = clock;
+        g1_position$5$clock = clock;
+        g1_received$5$clock = clock;
         e_valid$6$clock = clock;
         e_id$6$clock = clock;
         e_rem$6$clock = clock;
         e_recv$6$clock = clock;
         e_total$6$clock = clock;
         e_granted$6$clock = clock;
+        g1$6$clock = clock;
+        g1_offset$6$clock = clock;
+        g1_fills$6$clock = clock;
+        g1_position$6$clock = clock;
+        g1_received$6$clock = clock;
         e_valid$7$clock = clock;
         e_id$7$clock = clock;
         e_rem$7$clock = clock;
         e_recv$7$clock = clock;
         e_total$7$clock = clock;
         e_granted$7$clock = clock;
+        g1$7$clock = clock;
+        g1_offset$7$clock = clock;
+        g1_fills$7$clock = clock;
+        g1_position$7$clock = clock;
+        g1_received$7$clock = clock;
         e_valid$8$clock = clock;
         e_id$8$clock = clock;
         e_rem$8$clock = clock;
         e_recv$8$clock = clock;
         e_total$8$clock = clock;
         e_granted$8$clock = clock;
+        g1$8$clock = clock;
+        g1_offset$8$clock = clock;
+        g1_fills$8$clock = clock;
+        g1_position$8$clock = clock;
+        g1_received$8$clock = clock;
         e_valid$9$clock = clock;
         e_id$9$clock = clock;
         e_rem$9$clock = clock;
         e_recv$9$clock = clock;
         e_total$9$clock = clock;
         e_granted$9$clock = clock;
+        g1$9$clock = clock;
+        g1_offset$9$clock = clock;
+        g1_fills$9$clock = clock;
+        g1_position$9$clock = clock;
+        g1_received$9$clock = clock;
         e_valid$10$clock = clock;
         e_id$10$clock = clock;
         e_rem$10$clock = clock;
         e_recv$10$clock = clock;
         e_total$10$clock = clock;
         e_granted$10$clock = clock;
+        g1$10$clock = clock;
+        g1_offset$10$clock = clock;
+        g1_fills$10$clock = clock;
+        g1_position$10$clock = clock;
+        g1_received$10$clock = clock;
         e_valid$11$clock = clock;
         e_id$11$clock = clock;
         e_rem$11$clock = clock;
         e_recv$11$clock = clock;
         e_total$11$clock = clock;
         e_granted$11$clock = clock;
+        g1$11$clock = clock;
+        g1_offset$11$clock = clock;
+        g1_fills$11$clock = clock;
+        g1_position$11$clock = clock;
+        g1_received$11$clock = clock;
         e_valid$12$clock = clock;
         e_id$12$clock = clock;
         e_rem$12$clock = clock;
         e_recv$12$clock = clock;
         e_total$12$clock = clock;
         e_granted$12$clock = clock;
+        g1$12$clock = clock;
+        g1_offset$12$clock = clock;
+        g1_fills$12$clock = clock;
+        g1_position$12$clock = clock;
+        g1_received$12$clock = clock;
         e_valid$13$clock = clock;
         e_id$13$clock = clock;
         e_rem$13$clock = clock;
         e_recv$13$clock = clock;
         e_total$13$clock = clock;
         e_granted$13$clock = clock;
+        g1$13$clock = clock;
+        g1_offset$13$clock = clock;
+        g1_fills$13$clock = clock;
+        g1_position$13$clock = clock;
+        g1_received$13$clock = clock;
         e_valid$14$clock = clock;
         e_id$14$clock = clock;
         e_rem$14$clock = clock;
         e_recv$14$clock = clock;
         e_total$14$clock = clock;
         e_granted$14$clock = clock;
+        g1$14$clock = clock;
+        g1_offset$14$clock = clock;
+        g1_fills$14$clock = clock;
+        g1_position$14$clock = clock;
+        g1_received$14$clock = clock;
         e_valid$15$clock = clock;
         e_id$15$clock = clock;
         e_rem$15$clock = clock;
         e_recv$15$clock = clock;
         e_total$15$clock = clock;
         e_granted$15$clock = clock;
+        g1$15$clock = clock;
+        g1_offset$15$clock = clock;
+        g1_fills$15$clock = clock;
+        g1_position$15$clock = clock;
+        g1_received$15$clock = clock;
+        order$0$clock = clock;
+        g1_order$0$clock = clock;
+        order$0$d = order$0$q;
+        g1_order$0$d = order$0$q;
+        order$1$clock = clock;
+        g1_order$1$clock = clock;
+        order$1$d = order$1$q;
+        g1_order$1$d = order$1$q;
+        order$2$clock = clock;
+        g1_order$2$clock = clock;
+        order$2$d = order$2$q;
+        g1_order$2$d = order$2$q;
+        order$3$clock = clock;
+        g1_order$3$clock = clock;
+        order$3$d = order$3$q;
+        g1_order$3$d = order$3$q;
+        order$4$clock = clock;
+        g1_order$4$clock = clock;
+        order$4$d = order$4$q;
+        g1_order$4$d = order$4$q;
+        order$5$clock = clock;
+        g1_order$5$clock = clock;
+        order$5$d = order$5$q;
+        g1_order$5$d = order$5$q;
+        order$6$clock = clock;
+        g1_order$6$clock = clock;
+        order$6$d = order$6$q;
+        g1_order$6$d = order$6$q;
+        order$7$clock = clock;
+        g1_order$7$clock = clock;
+        order$7$d = order$7$q;
+        g1_order$7$d = order$7$q;
+        order$8$clock = clock;
+        g1_order$8$clock = clock;
+        order$8$d = order$8$q;
+        g1_order$8$d = order$8$q;
+        order$9$clock = clock;
+        g1_order$9$clock = clock;
+        order$9$d = order$9$q;
+        g1_order$9$d = order$9$q;
+        order$10$clock = clock;
+        g1_order$10$clock = clock;
+        order$10$d = order$10$q;
+        g1_order$10$d = order$10$q;
+        order$11$clock = clock;
+        g1_order$11$clock = clock;
+        order$11$d = order$11$q;
+        g1_order$11$d = order$11$q;
+        order$12$clock = clock;
+        g1_order$12$clock = clock;
+        order$12$d = order$12$q;
+        g1_order$12$d = order$12$q;
+        order$13$clock = clock;
+        g1_order$13$clock = clock;
+        order$13$d = order$13$q;
+        g1_order$13$d = order$13$q;
+        order$14$clock = clock;
+        g1_order$14$clock = clock;
+        order$14$d = order$14$q;
+        g1_order$14$d = order$14$q;
+        order$15$clock = clock;
+        g1_order$15$clock = clock;
+        order$15$d = order$15$q;
+        g1_order$15$d = order$15$q;
+        order$16$clock = clock;
+        g1_order$16$clock = clock;
+        order$16$d = order$16$q;
+        g1_order$16$d = order$16$q;
+        order$17$clock = clock;
+        g1_order$17$clock = clock;
+        order$17$d = order$17$q;
+        g1_order$17$d = order$17$q;
+        order$18$clock = clock;
+        g1_order$18$clock = clock;
+        order$18$d = order$18$q;
+        g1_order$18$d = order$18$q;
+        order$19$clock = clock;
+        g1_order$19$clock = clock;
+        order$19$d = order$19$q;
+        g1_order$19$d = order$19$q;
+        order$20$clock = clock;
+        g1_order$20$clock = clock;
+        order$20$d = order$20$q;
+        g1_order$20$d = order$20$q;
+        order$21$clock = clock;
+        g1_order$21$clock = clock;
+        order$21$d = order$21$q;
+        g1_order$21$d = order$21$q;
+        order$22$clock = clock;
+        g1_order$22$clock = clock;
+        order$22$d = order$22$q;
+        g1_order$22$d = order$22$q;
+        order$23$clock = clock;
+        g1_order$23$clock = clock;
+        order$23$d = order$23$q;
+        g1_order$23$d = order$23$q;
+        order$24$clock = clock;
+        g1_order$24$clock = clock;
+        order$24$d = order$24$q;
+        g1_order$24$d = order$24$q;
+        order$25$clock = clock;
+        g1_order$25$clock = clock;
+        order$25$d = order$25$q;
+        g1_order$25$d = order$25$q;
+        order$26$clock = clock;
+        g1_order$26$clock = clock;
+        order$26$d = order$26$q;
+        g1_order$26$d = order$26$q;
+        order$27$clock = clock;
+        g1_order$27$clock = clock;
+        order$27$d = order$27$q;
+        g1_order$27$d = order$27$q;
+        order$28$clock = clock;
+        g1_order$28$clock = clock;
+        order$28$d = order$28$q;
+        g1_order$28$d = order$28$q;
+        order$29$clock = clock;
+        g1_order$29$clock = clock;
+        order$29$d = order$29$q;
+        g1_order$29$d = order$29$q;
+        order$30$clock = clock;
+        g1_order$30$clock = clock;
+        order$30$d = order$30$q;
+        g1_order$30$d = order$30$q;
+        order$31$clock = clock;
+        g1_order$31$clock = clock;
+        order$31$d = order$31$q;
+        g1_order$31$d = order$31$q;
+        order$32$clock = clock;
+        g1_order$32$clock = clock;
+        order$32$d = order$32$q;
+        g1_order$32$d = order$32$q;
+        order$33$clock = clock;
+        g1_order$33$clock = clock;
+        order$33$d = order$33$q;
+        g1_order$33$d = order$33$q;
+        order$34$clock = clock;
+        g1_order$34$clock = clock;
+        order$34$d = order$34$q;
+        g1_order$34$d = order$34$q;
+        order$35$clock = clock;
+        g1_order$35$clock = clock;
+        order$35$d = order$35$q;
+        g1_order$35$d = order$35$q;
+        order$36$clock = clock;
+        g1_order$36$clock = clock;
+        order$36$d = order$36$q;
+        g1_order$36$d = order$36$q;
+        order$37$clock = clock;
+        g1_order$37$clock = clock;
+        order$37$d = order$37$q;
+        g1_order$37$d = order$37$q;
+        order$38$clock = clock;
+        g1_order$38$clock = clock;
+        order$38$d = order$38$q;
+        g1_order$38$d = order$38$q;
+        order$39$clock = clock;
+        g1_order$39$clock = clock;
+        order$39$d = order$39$q;
+        g1_order$39$d = order$39$q;
+        order$40$clock = clock;
+        g1_order$40$clock = clock;
+        order$40$d = order$40$q;
+        g1_order$40$d = order$40$q;
+        order$41$clock = clock;
+        g1_order$41$clock = clock;
+        order$41$d = order$41$q;
+        g1_order$41$d = order$41$q;
+        order$42$clock = clock;
+        g1_order$42$clock = clock;
+        order$42$d = order$42$q;
+        g1_order$42$d = order$42$q;
+        order$43$clock = clock;
+        g1_order$43$clock = clock;
+        order$43$d = order$43$q;
+        g1_order$43$d = order$43$q;
+        order$44$clock = clock;
+        g1_order$44$clock = clock;
+        order$44$d = order$44$q;
+        g1_order$44$d = order$44$q;
+        order$45$clock = clock;
+        g1_order$45$clock = clock;
+        order$45$d = order$45$q;
+        g1_order$45$d = order$45$q;
+        order$46$clock = clock;
+        g1_order$46$clock = clock;
+        order$46$d = order$46$q;
+        g1_order$46$d = order$46$q;
+        order$47$clock = clock;
+        g1_order$47$clock = clock;
+        order$47$d = order$47$q;
+        g1_order$47$d = order$47$q;
+        order$48$clock = clock;
+        g1_order$48$clock = clock;
+        order$48$d = order$48$q;
+        g1_order$48$d = order$48$q;
+        order$49$clock = clock;
+        g1_order$49$clock = clock;
+        order$49$d = order$49$q;
+        g1_order$49$d = order$49$q;
+        order$50$clock = clock;
+        g1_order$50$clock = clock;
+        order$50$d = order$50$q;
+        g1_order$50$d = order$50$q;
+        order$51$clock = clock;
+        g1_order$51$clock = clock;
+        order$51$d = order$51$q;
+        g1_order$51$d = order$51$q;
+        order$52$clock = clock;
+        g1_order$52$clock = clock;
+        order$52$d = order$52$q;
+        g1_order$52$d = order$52$q;
+        order$53$clock = clock;
+        g1_order$53$clock = clock;
+        order$53$d = order$53$q;
+        g1_order$53$d = order$53$q;
+        order$54$clock = clock;
+        g1_order$54$clock = clock;
+        order$54$d = order$54$q;
+        g1_order$54$d = order$54$q;
+        order$55$clock = clock;
+        g1_order$55$clock = clock;
+        order$55$d = order$55$q;
+        g1_order$55$d = order$55$q;
+        order$56$clock = clock;
+        g1_order$56$clock = clock;
+        order$56$d = order$56$q;
+        g1_order$56$d = order$56$q;
+        order$57$clock = clock;
+        g1_order$57$clock = clock;
+        order$57$d = order$57$q;
+        g1_order$57$d = order$57$q;
+        order$58$clock = clock;
+        g1_order$58$clock = clock;
+        order$58$d = order$58$q;
+        g1_order$58$d = order$58$q;
+        order$59$clock = clock;
+        g1_order$59$clock = clock;
+        order$59$d = order$59$q;
+        g1_order$59$d = order$59$q;
+        order$60$clock = clock;
+        g1_order$60$clock = clock;
+        order$60$d = order$60$q;
+        g1_order$60$d = order$60$q;
+        order$61$clock = clock;
+        g1_order$61$clock = clock;
+        order$61$d = order$61$q;
+        g1_order$61$d = order$61$q;
+        order$62$clock = clock;
+        g1_order$62$clock = clock;
+        order$62$d = order$62$q;
+        g1_order$62$d = order$62$q;
+        order$63$clock = clock;
+        g1_order$63$clock = clock;
+        order$63$d = order$63$q;
+        g1_order$63$d = order$63$q;
+        order$64$clock = clock;
+        g1_order$64$clock = clock;
+        order$64$d = order$64$q;
+        g1_order$64$d = order$64$q;
+        order$65$clock = clock;
+        g1_order$65$clock = clock;
+        order$65$d = order$65$q;
+        g1_order$65$d = order$65$q;
+        order$66$clock = clock;
+        g1_order$66$clock = clock;
+        order$66$d = order$66$q;
+        g1_order$66$d = order$66$q;
+        order$67$clock = clock;
+        g1_order$67$clock = clock;
+        order$67$d = order$67$q;
+        g1_order$67$d = order$67$q;
+        order$68$clock = clock;
+        g1_order$68$clock = clock;
+        order$68$d = order$68$q;
+        g1_order$68$d = order$68$q;
+        order$69$clock = clock;
+        g1_order$69$clock = clock;
+        order$69$d = order$69$q;
+        g1_order$69$d = order$69$q;
+        order$70$clock = clock;
+        g1_order$70$clock = clock;
+        order$70$d = order$70$q;
+        g1_order$70$d = order$70$q;
+        order$71$clock = clock;
+        g1_order$71$clock = clock;
+        order$71$d = order$71$q;
+        g1_order$71$d = order$71$q;
+        order$72$clock = clock;
+        g1_order$72$clock = clock;
+        order$72$d = order$72$q;
+        g1_order$72$d = order$72$q;
+        order$73$clock = clock;
+        g1_order$73$clock = clock;
+        order$73$d = order$73$q;
+        g1_order$73$d = order$73$q;
+        order$74$clock = clock;
+        g1_order$74$clock = clock;
+        order$74$d = order$74$q;
+        g1_order$74$d = order$74$q;
+        order$75$clock = clock;
+        g1_order$75$clock = clock;
+        order$75$d = order$75$q;
+        g1_order$75$d = order$75$q;
+        order$76$clock = clock;
+        g1_order$76$clock = clock;
+        order$76$d = order$76$q;
+        g1_order$76$d = order$76$q;
+        order$77$clock = clock;
+        g1_order$77$clock = clock;
+        order$77$d = order$77$q;
+        g1_order$77$d = order$77$q;
+        order$78$clock = clock;
+        g1_order$78$clock = clock;
+        order$78$d = order$78$q;
+        g1_order$78$d = order$78$q;
+        order$79$clock = clock;
+        g1_order$79$clock = clock;
+        order$79$d = order$79$q;
+        g1_order$79$d = order$79$q;
+        order$80$clock = clock;
+        g1_order$80$clock = clock;
+        order$80$d = order$80$q;
+        g1_order$80$d = order$80$q;
+        order$81$clock = clock;
+        g1_order$81$clock = clock;
+        order$81$d = order$81$q;
+        g1_order$81$d = order$81$q;
+        order$82$clock = clock;
+        g1_order$82$clock = clock;
+        order$82$d = order$82$q;
+        g1_order$82$d = order$82$q;
+        order$83$clock = clock;
+        g1_order$83$clock = clock;
+        order$83$d = order$83$q;
+        g1_order$83$d = order$83$q;
+        order$84$clock = clock;
+        g1_order$84$clock = clock;
+        order$84$d = order$84$q;
+        g1_order$84$d = order$84$q;
+        order$85$clock = clock;
+        g1_order$85$clock = clock;
+        order$85$d = order$85$q;
+        g1_order$85$d = order$85$q;
+        order$86$clock = clock;
+        g1_order$86$clock = clock;
+        order$86$d = order$86$q;
+        g1_order$86$d = order$86$q;
+        order$87$clock = clock;
+        g1_order$87$clock = clock;
+        order$87$d = order$87$q;
+        g1_order$87$d = order$87$q;
+        order$88$clock = clock;
+        g1_order$88$clock = clock;
+        order$88$d = order$88$q;
+        g1_order$88$d = order$88$q;
+        order$89$clock = clock;
+        g1_order$89$clock = clock;
+        order$89$d = order$89$q;
+        g1_order$89$d = order$89$q;
+        order$90$clock = clock;
+        g1_order$90$clock = clock;
+        order$90$d = order$90$q;
+        g1_order$90$d = order$90$q;
+        order$91$clock = clock;
+        g1_order$91$clock = clock;
+        order$91$d = order$91$q;
+        g1_order$91$d = order$91$q;
+        order$92$clock = clock;
+        g1_order$92$clock = clock;
+        order$92$d = order$92$q;
+        g1_order$92$d = order$92$q;
+        order$93$clock = clock;
+        g1_order$93$clock = clock;
+        order$93$d = order$93$q;
+        g1_order$93$d = order$93$q;
+        order$94$clock = clock;
+        g1_order$94$clock = clock;
+        order$94$d = order$94$q;
+        g1_order$94$d = order$94$q;
+        order$95$clock = clock;
+        g1_order$95$clock = clock;
+        order$95$d = order$95$q;
+        g1_order$95$d = order$95$q;
+        order$96$clock = clock;
+        g1_order$96$clock = clock;
+        order$96$d = order$96$q;
+        g1_order$96$d = order$96$q;
+        order$97$clock = clock;
+        g1_order$97$clock = clock;
+        order$97$d = order$97$q;
+        g1_order$97$d = order$97$q;
+        order$98$clock = clock;
+        g1_order$98$clock = clock;
+        order$98$d = order$98$q;
+        g1_order$98$d = order$98$q;
+        order$99$clock = clock;
+        g1_order$99$clock = clock;
+        order$99$d = order$99$q;
+        g1_order$99$d = order$99$q;
+        order$100$clock = clock;
+        g1_order$100$clock = clock;
+        order$100$d = order$100$q;
+        g1_order$100$d = order$100$q;
+        order$101$clock = clock;
+        g1_order$101$clock = clock;
+        order$101$d = order$101$q;
+        g1_order$101$d = order$101$q;
+        order$102$clock = clock;
+        g1_order$102$clock = clock;
+        order$102$d = order$102$q;
+        g1_order$102$d = order$102$q;
+        order$103$clock = clock;
+        g1_order$103$clock = clock;
+        order$103$d = order$103$q;
+        g1_order$103$d = order$103$q;
+        order$104$clock = clock;
+        g1_order$104$clock = clock;
+        order$104$d = order$104$q;
+        g1_order$104$d = order$104$q;
+        order$105$clock = clock;
+        g1_order$105$clock = clock;
+        order$105$d = order$105$q;
+        g1_order$105$d = order$105$q;
+        order$106$clock = clock;
+        g1_order$106$clock = clock;
+        order$106$d = order$106$q;
+        g1_order$106$d = order$106$q;
+        order$107$clock = clock;
+        g1_order$107$clock = clock;
+        order$107$d = order$107$q;
+        g1_order$107$d = order$107$q;
+        order$108$clock = clock;
+        g1_order$108$clock = clock;
+        order$108$d = order$108$q;
+        g1_order$108$d = order$108$q;
+        order$109$clock = clock;
+        g1_order$109$clock = clock;
+        order$109$d = order$109$q;
+        g1_order$109$d = order$109$q;
+        order$110$clock = clock;
+        g1_order$110$clock = clock;
+        order$110$d = order$110$q;
+        g1_order$110$d = order$110$q;
+        order$111$clock = clock;
+        g1_order$111$clock = clock;
+        order$111$d = order$111$q;
+        g1_order$111$d = order$111$q;
+        order$112$clock = clock;
+        g1_order$112$clock = clock;
+        order$112$d = order$112$q;
+        g1_order$112$d = order$112$q;
+        order$113$clock = clock;
+        g1_order$113$clock = clock;
+        order$113$d = order$113$q;
+        g1_order$113$d = order$113$q;
+        order$114$clock = clock;
+        g1_order$114$clock = clock;
+        order$114$d = order$114$q;
+        g1_order$114$d = order$114$q;
+        order$115$clock = clock;
+        g1_order$115$clock = clock;
+        order$115$d = order$115$q;
+        g1_order$115$d = order$115$q;
+        order$116$clock = clock;
+        g1_order$116$clock = clock;
+        order$116$d = order$116$q;
+        g1_order$116$d = order$116$q;
+        order$117$clock = clock;
+        g1_order$117$clock = clock;
+        order$117$d = order$117$q;
+        g1_order$117$d = order$117$q;
+        order$118$clock = clock;
+        g1_order$118$clock = clock;
+        order$118$d = order$118$q;
+        g1_order$118$d = order$118$q;
+        order$119$clock = clock;
+        g1_order$119$clock = clock;
+        order$119$d = order$119$q;
+        g1_order$119$d = order$119$q;
         fifo_ids$read_clock = clock;
         fifo_ids$write_clock = clock;
         wait_rr$read_clock = clock;
@@ -11662,6 +14458,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         queued_a = queued$q & (~loaded_mask$onehot);
         is_arrive = op_valid & (op_code == 32'h1);
         is_remove = op_valid & (op_code == 32'h2);
+        decide = (is_arrive & (~b1_valid$q)) & (~b2_valid$q);
         hit_below$0 = 1'b0;
         afree_below$0 = 1'b0;
         hit$0 = a_valid$0 & (a_id$0 == op_id);
@@ -11728,8 +14525,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         hit_below$16 = hit_below$15 | hit$15;
         afree_below$16 = afree_below$15 | (~a_valid$15);
         ins_sel$15 = (~a_valid$15) & (~afree_below$15);
+        leave_mask$index = lv_id$q;
+        leave_mask$enable = lv_valid$q;
+        done_l = done$q | leave_mask$onehot;
         op_queued = queued_a[op_id];
-        op_done = done$q[op_id];
+        op_done = done_l[op_id];
         op_in_fifo = in_fifo$q[op_id];
         unknown = ((~hit_below$16) & (~op_queued)) & (~op_done);
         upd_wait = (is_arrive & (~hit_below$16)) & op_queued;
@@ -12012,3275 +14812,10046 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
             b_total$15 = op_total;
             b_granted$15 = op_granted;
         end
-        k_all = cfg_overcommit >= 32'h10;
-        k_low = ((cfg_overcommit) & 4'hf);
-        if (cfg_overcommit == 32'h0) begin
+        op_below_ld = (op_remaining < ld_rr[(32'h8)+:(8)]) | ((op_remaining == ld_rr[(32'h8)+:(8)]) & (op_id < p2_id$q));
+        op_below$0 = (op_remaining < e_rem$0$q) | ((op_remaining == e_rem$0$q) & (op_id < e_id$0$q));
+        ld_below$0 = (ld_rr[(32'h8)+:(8)] < e_rem$0$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$0$q) & (p2_id$q < e_id$0$q));
+        takes_op$0 = is_arrive & ((a_id$0 == op_id) | ins_sel$0);
+        op_below$1 = (op_remaining < e_rem$1$q) | ((op_remaining == e_rem$1$q) & (op_id < e_id$1$q));
+        ld_below$1 = (ld_rr[(32'h8)+:(8)] < e_rem$1$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$1$q) & (p2_id$q < e_id$1$q));
+        takes_op$1 = is_arrive & ((a_id$1 == op_id) | ins_sel$1);
+        op_below$2 = (op_remaining < e_rem$2$q) | ((op_remaining == e_rem$2$q) & (op_id < e_id$2$q));
+        ld_below$2 = (ld_rr[(32'h8)+:(8)] < e_rem$2$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$2$q) & (p2_id$q < e_id$2$q));
+        takes_op$2 = is_arrive & ((a_id$2 == op_id) | ins_sel$2);
+        op_below$3 = (op_remaining < e_rem$3$q) | ((op_remaining == e_rem$3$q) & (op_id < e_id$3$q));
+        ld_below$3 = (ld_rr[(32'h8)+:(8)] < e_rem$3$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$3$q) & (p2_id$q < e_id$3$q));
+        takes_op$3 = is_arrive & ((a_id$3 == op_id) | ins_sel$3);
+        op_below$4 = (op_remaining < e_rem$4$q) | ((op_remaining == e_rem$4$q) & (op_id < e_id$4$q));
+        ld_below$4 = (ld_rr[(32'h8)+:(8)] < e_rem$4$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$4$q) & (p2_id$q < e_id$4$q));
+        takes_op$4 = is_arrive & ((a_id$4 == op_id) | ins_sel$4);
+        op_below$5 = (op_remaining < e_rem$5$q) | ((op_remaining == e_rem$5$q) & (op_id < e_id$5$q));
+        ld_below$5 = (ld_rr[(32'h8)+:(8)] < e_rem$5$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$5$q) & (p2_id$q < e_id$5$q));
+        takes_op$5 = is_arrive & ((a_id$5 == op_id) | ins_sel$5);
+        op_below$6 = (op_remaining < e_rem$6$q) | ((op_remaining == e_rem$6$q) & (op_id < e_id$6$q));
+        ld_below$6 = (ld_rr[(32'h8)+:(8)] < e_rem$6$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$6$q) & (p2_id$q < e_id$6$q));
+        takes_op$6 = is_arrive & ((a_id$6 == op_id) | ins_sel$6);
+        op_below$7 = (op_remaining < e_rem$7$q) | ((op_remaining == e_rem$7$q) & (op_id < e_id$7$q));
+        ld_below$7 = (ld_rr[(32'h8)+:(8)] < e_rem$7$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$7$q) & (p2_id$q < e_id$7$q));
+        takes_op$7 = is_arrive & ((a_id$7 == op_id) | ins_sel$7);
+        op_below$8 = (op_remaining < e_rem$8$q) | ((op_remaining == e_rem$8$q) & (op_id < e_id$8$q));
+        ld_below$8 = (ld_rr[(32'h8)+:(8)] < e_rem$8$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$8$q) & (p2_id$q < e_id$8$q));
+        takes_op$8 = is_arrive & ((a_id$8 == op_id) | ins_sel$8);
+        op_below$9 = (op_remaining < e_rem$9$q) | ((op_remaining == e_rem$9$q) & (op_id < e_id$9$q));
+        ld_below$9 = (ld_rr[(32'h8)+:(8)] < e_rem$9$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$9$q) & (p2_id$q < e_id$9$q));
+        takes_op$9 = is_arrive & ((a_id$9 == op_id) | ins_sel$9);
+        op_below$10 = (op_remaining < e_rem$10$q) | ((op_remaining == e_rem$10$q) & (op_id < e_id$10$q));
+        ld_below$10 = (ld_rr[(32'h8)+:(8)] < e_rem$10$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$10$q) & (p2_id$q < e_id$10$q));
+        takes_op$10 = is_arrive & ((a_id$10 == op_id) | ins_sel$10);
+        op_below$11 = (op_remaining < e_rem$11$q) | ((op_remaining == e_rem$11$q) & (op_id < e_id$11$q));
+        ld_below$11 = (ld_rr[(32'h8)+:(8)] < e_rem$11$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$11$q) & (p2_id$q < e_id$11$q));
+        takes_op$11 = is_arrive & ((a_id$11 == op_id) | ins_sel$11);
+        op_below$12 = (op_remaining < e_rem$12$q) | ((op_remaining == e_rem$12$q) & (op_id < e_id$12$q));
+        ld_below$12 = (ld_rr[(32'h8)+:(8)] < e_rem$12$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$12$q) & (p2_id$q < e_id$12$q));
+        takes_op$12 = is_arrive & ((a_id$12 == op_id) | ins_sel$12);
+        op_below$13 = (op_remaining < e_rem$13$q) | ((op_remaining == e_rem$13$q) & (op_id < e_id$13$q));
+        ld_below$13 = (ld_rr[(32'h8)+:(8)] < e_rem$13$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$13$q) & (p2_id$q < e_id$13$q));
+        takes_op$13 = is_arrive & ((a_id$13 == op_id) | ins_sel$13);
+        op_below$14 = (op_remaining < e_rem$14$q) | ((op_remaining == e_rem$14$q) & (op_id < e_id$14$q));
+        ld_below$14 = (ld_rr[(32'h8)+:(8)] < e_rem$14$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$14$q) & (p2_id$q < e_id$14$q));
+        takes_op$14 = is_arrive & ((a_id$14 == op_id) | ins_sel$14);
+        op_below$15 = (op_remaining < e_rem$15$q) | ((op_remaining == e_rem$15$q) & (op_id < e_id$15$q));
+        ld_below$15 = (ld_rr[(32'h8)+:(8)] < e_rem$15$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$15$q) & (p2_id$q < e_id$15$q));
+        takes_op$15 = is_arrive & ((a_id$15 == op_id) | ins_sel$15);
+        if (0 < 0) begin
+            if (ld_sel$0) begin
+                order$0$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$0$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$0$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$0$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$0$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$0$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 0) begin
+            if (ld_sel$0) begin
+                order$1$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$1$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$1$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$1$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$1$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$1$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 0) begin
+            if (ld_sel$0) begin
+                order$2$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$2$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$2$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$2$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$2$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$2$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 0) begin
+            if (ld_sel$0) begin
+                order$3$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$3$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$3$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$3$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$3$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$3$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 0) begin
+            if (ld_sel$0) begin
+                order$4$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$4$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$4$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$4$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$4$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$4$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 0) begin
+            if (ld_sel$0) begin
+                order$5$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$5$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$5$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$5$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$5$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$5$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 0) begin
+            if (ld_sel$0) begin
+                order$6$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$6$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$6$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$6$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$6$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$6$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 0) begin
+            if (ld_sel$0) begin
+                order$7$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$7$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$7$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$7$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$7$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$7$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 0) begin
+            if (ld_sel$0) begin
+                order$8$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$8$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$8$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$8$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$8$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$8$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 0) begin
+            if (ld_sel$0) begin
+                order$9$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$9$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$9$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$9$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$9$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$9$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 0) begin
+            if (ld_sel$0) begin
+                order$10$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$10$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$10$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$10$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 0) begin
+            if (ld_sel$0) begin
+                order$11$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$11$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$11$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$11$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 0) begin
+            if (ld_sel$0) begin
+                order$12$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$12$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$12$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$12$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 0) begin
+            if (ld_sel$0) begin
+                order$13$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$13$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$13$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$13$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 0) begin
+            if (ld_sel$0) begin
+                order$14$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$14$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$14$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$14$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 0) begin
+            if (ld_sel$0) begin
+                order$15$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$15$d = ld_below$0;
+            end
+            if (takes_op$0) begin
+                order$15$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$15$d = op_below$0;
+                if (ld_sel$0) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 1) begin
+            if (ld_sel$1) begin
+                order$0$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$0$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$0$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$0$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$0$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$0$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 1) begin
+            if (ld_sel$1) begin
+                order$1$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$1$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$1$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$1$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$1$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$1$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 1) begin
+            if (ld_sel$1) begin
+                order$2$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$2$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$2$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$2$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$2$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$2$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 1) begin
+            if (ld_sel$1) begin
+                order$3$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$3$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$3$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$3$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$3$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$3$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 1) begin
+            if (ld_sel$1) begin
+                order$4$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$4$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$4$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$4$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$4$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$4$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 1) begin
+            if (ld_sel$1) begin
+                order$5$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$5$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$5$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$5$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$5$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$5$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 1) begin
+            if (ld_sel$1) begin
+                order$6$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$6$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$6$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$6$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$6$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$6$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 1) begin
+            if (ld_sel$1) begin
+                order$7$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$7$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$7$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$7$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$7$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$7$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 1) begin
+            if (ld_sel$1) begin
+                order$8$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$8$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$8$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$8$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$8$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$8$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 1) begin
+            if (ld_sel$1) begin
+                order$9$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$9$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$9$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$9$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$9$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$9$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 1) begin
+            if (ld_sel$1) begin
+                order$10$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$10$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$10$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$10$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 1) begin
+            if (ld_sel$1) begin
+                order$11$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$11$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$11$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$11$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 1) begin
+            if (ld_sel$1) begin
+                order$12$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$12$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$12$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$12$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 1) begin
+            if (ld_sel$1) begin
+                order$13$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$13$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$13$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$13$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 1) begin
+            if (ld_sel$1) begin
+                order$14$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$14$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$14$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$14$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 1) begin
+            if (ld_sel$1) begin
+                order$15$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$15$d = ld_below$1;
+            end
+            if (takes_op$1) begin
+                order$15$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$15$d = op_below$1;
+                if (ld_sel$1) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 2) begin
+            if (ld_sel$2) begin
+                order$1$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$1$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$1$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$1$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$1$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$1$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 2) begin
+            if (ld_sel$2) begin
+                order$2$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$2$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$2$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$2$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$2$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$2$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 2) begin
+            if (ld_sel$2) begin
+                order$3$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$3$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$3$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$3$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$3$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$3$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 2) begin
+            if (ld_sel$2) begin
+                order$4$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$4$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$4$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$4$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$4$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$4$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 2) begin
+            if (ld_sel$2) begin
+                order$5$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$5$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$5$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$5$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$5$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$5$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 2) begin
+            if (ld_sel$2) begin
+                order$6$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$6$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$6$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$6$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$6$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$6$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 2) begin
+            if (ld_sel$2) begin
+                order$7$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$7$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$7$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$7$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$7$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$7$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 2) begin
+            if (ld_sel$2) begin
+                order$8$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$8$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$8$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$8$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$8$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$8$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 2) begin
+            if (ld_sel$2) begin
+                order$9$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$9$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$9$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$9$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$9$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$9$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 2) begin
+            if (ld_sel$2) begin
+                order$10$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$10$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$10$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$10$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 2) begin
+            if (ld_sel$2) begin
+                order$11$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$11$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$11$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$11$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 2) begin
+            if (ld_sel$2) begin
+                order$12$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$12$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$12$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$12$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 2) begin
+            if (ld_sel$2) begin
+                order$13$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$13$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$13$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$13$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 2) begin
+            if (ld_sel$2) begin
+                order$14$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$14$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$14$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$14$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 2) begin
+            if (ld_sel$2) begin
+                order$15$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$15$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$15$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$15$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 2) begin
+            if (ld_sel$2) begin
+                order$16$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$16$d = ld_below$2;
+            end
+            if (takes_op$2) begin
+                order$16$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$16$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$16$d = op_below$2;
+                if (ld_sel$2) begin
+                    order$16$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 3) begin
+            if (ld_sel$3) begin
+                order$3$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$3$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$3$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$3$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$3$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$3$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 3) begin
+            if (ld_sel$3) begin
+                order$4$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$4$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$4$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$4$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$4$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$4$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 3) begin
+            if (ld_sel$3) begin
+                order$5$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$5$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$5$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$5$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$5$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$5$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 3) begin
+            if (ld_sel$3) begin
+                order$6$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$6$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$6$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$6$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$6$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$6$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 3) begin
+            if (ld_sel$3) begin
+                order$7$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$7$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$7$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$7$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$7$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$7$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 3) begin
+            if (ld_sel$3) begin
+                order$8$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$8$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$8$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$8$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$8$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$8$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 3) begin
+            if (ld_sel$3) begin
+                order$9$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$9$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$9$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$9$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$9$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$9$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 3) begin
+            if (ld_sel$3) begin
+                order$10$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$10$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$10$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$10$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 3) begin
+            if (ld_sel$3) begin
+                order$11$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$11$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$11$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$11$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 3) begin
+            if (ld_sel$3) begin
+                order$12$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$12$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$12$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$12$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 3) begin
+            if (ld_sel$3) begin
+                order$13$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$13$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$13$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$13$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 3) begin
+            if (ld_sel$3) begin
+                order$14$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$14$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$14$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$14$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 3) begin
+            if (ld_sel$3) begin
+                order$15$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$15$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$15$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$15$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 3) begin
+            if (ld_sel$3) begin
+                order$16$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$16$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$16$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$16$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$16$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$16$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 3) begin
+            if (ld_sel$3) begin
+                order$17$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$17$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$17$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$17$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$17$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$17$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 3) begin
+            if (ld_sel$3) begin
+                order$18$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$18$d = ld_below$3;
+            end
+            if (takes_op$3) begin
+                order$18$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$18$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$18$d = op_below$3;
+                if (ld_sel$3) begin
+                    order$18$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 4) begin
+            if (ld_sel$4) begin
+                order$6$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$6$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$6$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$6$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$6$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$6$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 4) begin
+            if (ld_sel$4) begin
+                order$7$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$7$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$7$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$7$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$7$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$7$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 4) begin
+            if (ld_sel$4) begin
+                order$8$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$8$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$8$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$8$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$8$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$8$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 4) begin
+            if (ld_sel$4) begin
+                order$9$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$9$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$9$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$9$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$9$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$9$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 4) begin
+            if (ld_sel$4) begin
+                order$10$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$10$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$10$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$10$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 4) begin
+            if (ld_sel$4) begin
+                order$11$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$11$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$11$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$11$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 4) begin
+            if (ld_sel$4) begin
+                order$12$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$12$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$12$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$12$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 4) begin
+            if (ld_sel$4) begin
+                order$13$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$13$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$13$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$13$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 4) begin
+            if (ld_sel$4) begin
+                order$14$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$14$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$14$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$14$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 4) begin
+            if (ld_sel$4) begin
+                order$15$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$15$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$15$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$15$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 4) begin
+            if (ld_sel$4) begin
+                order$16$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$16$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$16$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$16$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$16$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$16$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 4) begin
+            if (ld_sel$4) begin
+                order$17$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$17$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$17$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$17$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$17$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$17$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 4) begin
+            if (ld_sel$4) begin
+                order$18$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$18$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$18$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$18$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$18$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$18$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 4) begin
+            if (ld_sel$4) begin
+                order$19$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$19$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$19$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$19$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$19$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$19$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 4) begin
+            if (ld_sel$4) begin
+                order$20$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$20$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$20$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$20$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$20$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$20$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 4) begin
+            if (ld_sel$4) begin
+                order$21$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$21$d = ld_below$4;
+            end
+            if (takes_op$4) begin
+                order$21$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$21$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$21$d = op_below$4;
+                if (ld_sel$4) begin
+                    order$21$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 5) begin
+            if (ld_sel$5) begin
+                order$10$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$10$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$10$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$10$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$10$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$10$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 5) begin
+            if (ld_sel$5) begin
+                order$11$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$11$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$11$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$11$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$11$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$11$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 5) begin
+            if (ld_sel$5) begin
+                order$12$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$12$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$12$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$12$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$12$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$12$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 5) begin
+            if (ld_sel$5) begin
+                order$13$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$13$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$13$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$13$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$13$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$13$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 5) begin
+            if (ld_sel$5) begin
+                order$14$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$14$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$14$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$14$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$14$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$14$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 5) begin
+            if (ld_sel$5) begin
+                order$15$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$15$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$15$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$15$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 5) begin
+            if (ld_sel$5) begin
+                order$16$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$16$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$16$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$16$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$16$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$16$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 5) begin
+            if (ld_sel$5) begin
+                order$17$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$17$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$17$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$17$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$17$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$17$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 5) begin
+            if (ld_sel$5) begin
+                order$18$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$18$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$18$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$18$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$18$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$18$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 5) begin
+            if (ld_sel$5) begin
+                order$19$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$19$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$19$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$19$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$19$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$19$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 5) begin
+            if (ld_sel$5) begin
+                order$20$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$20$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$20$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$20$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$20$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$20$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 5) begin
+            if (ld_sel$5) begin
+                order$21$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$21$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$21$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$21$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$21$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$21$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 5) begin
+            if (ld_sel$5) begin
+                order$22$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$22$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$22$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$22$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$22$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$22$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 5) begin
+            if (ld_sel$5) begin
+                order$23$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$23$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$23$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$23$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$23$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$23$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 5) begin
+            if (ld_sel$5) begin
+                order$24$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$24$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$24$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$24$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$24$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$24$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 5) begin
+            if (ld_sel$5) begin
+                order$25$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$25$d = ld_below$5;
+            end
+            if (takes_op$5) begin
+                order$25$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$25$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$25$d = op_below$5;
+                if (ld_sel$5) begin
+                    order$25$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 6) begin
+            if (ld_sel$6) begin
+                order$15$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$15$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$15$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$15$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$15$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$15$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 6) begin
+            if (ld_sel$6) begin
+                order$16$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$16$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$16$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$16$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$16$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$16$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 6) begin
+            if (ld_sel$6) begin
+                order$17$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$17$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$17$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$17$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$17$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$17$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 6) begin
+            if (ld_sel$6) begin
+                order$18$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$18$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$18$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$18$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$18$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$18$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 6) begin
+            if (ld_sel$6) begin
+                order$19$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$19$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$19$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$19$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$19$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$19$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 6) begin
+            if (ld_sel$6) begin
+                order$20$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$20$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$20$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$20$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$20$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$20$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 6) begin
+            if (ld_sel$6) begin
+                order$21$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$21$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$21$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$21$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$21$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$21$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 6) begin
+            if (ld_sel$6) begin
+                order$22$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$22$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$22$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$22$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$22$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$22$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 6) begin
+            if (ld_sel$6) begin
+                order$23$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$23$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$23$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$23$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$23$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$23$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 6) begin
+            if (ld_sel$6) begin
+                order$24$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$24$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$24$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$24$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$24$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$24$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 6) begin
+            if (ld_sel$6) begin
+                order$25$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$25$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$25$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$25$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$25$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$25$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 6) begin
+            if (ld_sel$6) begin
+                order$26$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$26$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$26$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$26$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$26$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$26$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 6) begin
+            if (ld_sel$6) begin
+                order$27$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$27$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$27$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$27$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$27$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$27$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 6) begin
+            if (ld_sel$6) begin
+                order$28$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$28$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$28$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$28$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$28$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$28$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 6) begin
+            if (ld_sel$6) begin
+                order$29$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$29$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$29$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$29$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$29$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$29$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 6) begin
+            if (ld_sel$6) begin
+                order$30$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$30$d = ld_below$6;
+            end
+            if (takes_op$6) begin
+                order$30$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$30$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$30$d = op_below$6;
+                if (ld_sel$6) begin
+                    order$30$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 7) begin
+            if (ld_sel$7) begin
+                order$21$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$21$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$21$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$21$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$21$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$21$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 7) begin
+            if (ld_sel$7) begin
+                order$22$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$22$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$22$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$22$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$22$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$22$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 7) begin
+            if (ld_sel$7) begin
+                order$23$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$23$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$23$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$23$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$23$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$23$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 7) begin
+            if (ld_sel$7) begin
+                order$24$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$24$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$24$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$24$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$24$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$24$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 7) begin
+            if (ld_sel$7) begin
+                order$25$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$25$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$25$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$25$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$25$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$25$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 7) begin
+            if (ld_sel$7) begin
+                order$26$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$26$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$26$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$26$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$26$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$26$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 7) begin
+            if (ld_sel$7) begin
+                order$27$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$27$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$27$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$27$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$27$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$27$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 7) begin
+            if (ld_sel$7) begin
+                order$28$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$28$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$28$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$28$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$28$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$28$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 7) begin
+            if (ld_sel$7) begin
+                order$29$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$29$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$29$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$29$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$29$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$29$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 7) begin
+            if (ld_sel$7) begin
+                order$30$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$30$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$30$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$30$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$30$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$30$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 7) begin
+            if (ld_sel$7) begin
+                order$31$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$31$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$31$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$31$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$31$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$31$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 7) begin
+            if (ld_sel$7) begin
+                order$32$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$32$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$32$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$32$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$32$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$32$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 7) begin
+            if (ld_sel$7) begin
+                order$33$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$33$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$33$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$33$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$33$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$33$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 7) begin
+            if (ld_sel$7) begin
+                order$34$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$34$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$34$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$34$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$34$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$34$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 7) begin
+            if (ld_sel$7) begin
+                order$35$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$35$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$35$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$35$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$35$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$35$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 7) begin
+            if (ld_sel$7) begin
+                order$36$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$36$d = ld_below$7;
+            end
+            if (takes_op$7) begin
+                order$36$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$36$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$36$d = op_below$7;
+                if (ld_sel$7) begin
+                    order$36$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 8) begin
+            if (ld_sel$8) begin
+                order$28$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$28$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$28$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$28$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$28$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$28$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 8) begin
+            if (ld_sel$8) begin
+                order$29$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$29$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$29$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$29$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$29$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$29$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 8) begin
+            if (ld_sel$8) begin
+                order$30$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$30$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$30$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$30$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$30$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$30$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 8) begin
+            if (ld_sel$8) begin
+                order$31$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$31$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$31$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$31$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$31$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$31$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 8) begin
+            if (ld_sel$8) begin
+                order$32$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$32$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$32$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$32$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$32$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$32$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 8) begin
+            if (ld_sel$8) begin
+                order$33$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$33$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$33$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$33$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$33$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$33$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 8) begin
+            if (ld_sel$8) begin
+                order$34$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$34$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$34$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$34$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$34$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$34$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 8) begin
+            if (ld_sel$8) begin
+                order$35$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$35$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$35$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$35$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$35$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$35$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 8) begin
+            if (ld_sel$8) begin
+                order$36$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$36$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$36$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$36$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$36$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$36$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 8) begin
+            if (ld_sel$8) begin
+                order$37$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$37$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$37$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$37$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$37$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$37$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 8) begin
+            if (ld_sel$8) begin
+                order$38$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$38$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$38$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$38$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$38$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$38$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 8) begin
+            if (ld_sel$8) begin
+                order$39$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$39$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$39$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$39$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$39$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$39$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 8) begin
+            if (ld_sel$8) begin
+                order$40$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$40$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$40$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$40$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$40$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$40$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 8) begin
+            if (ld_sel$8) begin
+                order$41$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$41$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$41$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$41$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$41$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$41$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 8) begin
+            if (ld_sel$8) begin
+                order$42$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$42$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$42$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$42$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$42$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$42$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 8) begin
+            if (ld_sel$8) begin
+                order$43$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$43$d = ld_below$8;
+            end
+            if (takes_op$8) begin
+                order$43$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$43$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$43$d = op_below$8;
+                if (ld_sel$8) begin
+                    order$43$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 9) begin
+            if (ld_sel$9) begin
+                order$36$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$36$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$36$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$36$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$36$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$36$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 9) begin
+            if (ld_sel$9) begin
+                order$37$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$37$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$37$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$37$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$37$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$37$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 9) begin
+            if (ld_sel$9) begin
+                order$38$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$38$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$38$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$38$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$38$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$38$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 9) begin
+            if (ld_sel$9) begin
+                order$39$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$39$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$39$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$39$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$39$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$39$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 9) begin
+            if (ld_sel$9) begin
+                order$40$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$40$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$40$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$40$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$40$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$40$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 9) begin
+            if (ld_sel$9) begin
+                order$41$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$41$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$41$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$41$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$41$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$41$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 9) begin
+            if (ld_sel$9) begin
+                order$42$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$42$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$42$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$42$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$42$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$42$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 9) begin
+            if (ld_sel$9) begin
+                order$43$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$43$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$43$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$43$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$43$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$43$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 9) begin
+            if (ld_sel$9) begin
+                order$44$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$44$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$44$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$44$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$44$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$44$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 9) begin
+            if (ld_sel$9) begin
+                order$45$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$45$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$45$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$45$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$45$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$45$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 9) begin
+            if (ld_sel$9) begin
+                order$46$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$46$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$46$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$46$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$46$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$46$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 9) begin
+            if (ld_sel$9) begin
+                order$47$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$47$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$47$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$47$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$47$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$47$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 9) begin
+            if (ld_sel$9) begin
+                order$48$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$48$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$48$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$48$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$48$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$48$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 9) begin
+            if (ld_sel$9) begin
+                order$49$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$49$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$49$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$49$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$49$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$49$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 9) begin
+            if (ld_sel$9) begin
+                order$50$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$50$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$50$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$50$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$50$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$50$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 9) begin
+            if (ld_sel$9) begin
+                order$51$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$51$d = ld_below$9;
+            end
+            if (takes_op$9) begin
+                order$51$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$51$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$51$d = op_below$9;
+                if (ld_sel$9) begin
+                    order$51$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 10) begin
+            if (ld_sel$10) begin
+                order$45$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$45$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$45$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$45$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$45$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$45$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 10) begin
+            if (ld_sel$10) begin
+                order$46$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$46$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$46$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$46$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$46$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$46$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 10) begin
+            if (ld_sel$10) begin
+                order$47$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$47$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$47$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$47$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$47$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$47$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 10) begin
+            if (ld_sel$10) begin
+                order$48$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$48$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$48$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$48$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$48$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$48$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 10) begin
+            if (ld_sel$10) begin
+                order$49$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$49$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$49$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$49$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$49$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$49$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 10) begin
+            if (ld_sel$10) begin
+                order$50$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$50$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$50$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$50$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$50$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$50$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 10) begin
+            if (ld_sel$10) begin
+                order$51$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$51$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$51$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$51$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$51$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$51$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 10) begin
+            if (ld_sel$10) begin
+                order$52$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$52$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$52$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$52$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$52$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$52$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 10) begin
+            if (ld_sel$10) begin
+                order$53$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$53$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$53$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$53$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$53$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$53$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 10) begin
+            if (ld_sel$10) begin
+                order$54$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$54$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$54$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$54$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$54$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$54$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 10) begin
+            if (ld_sel$10) begin
+                order$55$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$55$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$55$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$55$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$55$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$55$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 10) begin
+            if (ld_sel$10) begin
+                order$56$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$56$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$56$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$56$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$56$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$56$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 10) begin
+            if (ld_sel$10) begin
+                order$57$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$57$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$57$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$57$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$57$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$57$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 10) begin
+            if (ld_sel$10) begin
+                order$58$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$58$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$58$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$58$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$58$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$58$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 10) begin
+            if (ld_sel$10) begin
+                order$59$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$59$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$59$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$59$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$59$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$59$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 10) begin
+            if (ld_sel$10) begin
+                order$60$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$60$d = ld_below$10;
+            end
+            if (takes_op$10) begin
+                order$60$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$60$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$60$d = op_below$10;
+                if (ld_sel$10) begin
+                    order$60$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 11) begin
+            if (ld_sel$11) begin
+                order$55$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$55$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$55$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$55$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$55$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$55$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 11) begin
+            if (ld_sel$11) begin
+                order$56$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$56$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$56$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$56$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$56$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$56$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 11) begin
+            if (ld_sel$11) begin
+                order$57$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$57$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$57$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$57$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$57$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$57$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 11) begin
+            if (ld_sel$11) begin
+                order$58$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$58$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$58$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$58$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$58$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$58$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 11) begin
+            if (ld_sel$11) begin
+                order$59$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$59$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$59$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$59$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$59$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$59$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 11) begin
+            if (ld_sel$11) begin
+                order$60$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$60$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$60$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$60$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$60$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$60$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 11) begin
+            if (ld_sel$11) begin
+                order$61$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$61$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$61$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$61$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$61$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$61$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 11) begin
+            if (ld_sel$11) begin
+                order$62$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$62$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$62$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$62$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$62$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$62$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 11) begin
+            if (ld_sel$11) begin
+                order$63$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$63$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$63$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$63$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$63$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$63$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 11) begin
+            if (ld_sel$11) begin
+                order$64$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$64$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$64$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$64$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$64$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$64$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 11) begin
+            if (ld_sel$11) begin
+                order$65$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$65$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$65$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$65$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$65$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$65$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 11) begin
+            if (ld_sel$11) begin
+                order$66$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$66$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$66$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$66$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$66$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$66$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 11) begin
+            if (ld_sel$11) begin
+                order$67$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$67$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$67$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$67$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$67$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$67$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 11) begin
+            if (ld_sel$11) begin
+                order$68$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$68$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$68$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$68$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$68$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$68$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 11) begin
+            if (ld_sel$11) begin
+                order$69$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$69$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$69$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$69$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$69$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$69$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 11) begin
+            if (ld_sel$11) begin
+                order$70$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$70$d = ld_below$11;
+            end
+            if (takes_op$11) begin
+                order$70$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$70$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$70$d = op_below$11;
+                if (ld_sel$11) begin
+                    order$70$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 12) begin
+            if (ld_sel$12) begin
+                order$66$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$66$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$66$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$66$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$66$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$66$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 12) begin
+            if (ld_sel$12) begin
+                order$67$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$67$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$67$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$67$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$67$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$67$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 12) begin
+            if (ld_sel$12) begin
+                order$68$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$68$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$68$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$68$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$68$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$68$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 12) begin
+            if (ld_sel$12) begin
+                order$69$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$69$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$69$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$69$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$69$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$69$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 12) begin
+            if (ld_sel$12) begin
+                order$70$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$70$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$70$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$70$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$70$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$70$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 12) begin
+            if (ld_sel$12) begin
+                order$71$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$71$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$71$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$71$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$71$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$71$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 12) begin
+            if (ld_sel$12) begin
+                order$72$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$72$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$72$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$72$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$72$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$72$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 12) begin
+            if (ld_sel$12) begin
+                order$73$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$73$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$73$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$73$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$73$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$73$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 12) begin
+            if (ld_sel$12) begin
+                order$74$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$74$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$74$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$74$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$74$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$74$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 12) begin
+            if (ld_sel$12) begin
+                order$75$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$75$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$75$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$75$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$75$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$75$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 12) begin
+            if (ld_sel$12) begin
+                order$76$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$76$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$76$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$76$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$76$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$76$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 12) begin
+            if (ld_sel$12) begin
+                order$77$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$77$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$77$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$77$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$77$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$77$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 12) begin
+            if (ld_sel$12) begin
+                order$78$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$78$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$78$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$78$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$78$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$78$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 12) begin
+            if (ld_sel$12) begin
+                order$79$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$79$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$79$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$79$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$79$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$79$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 12) begin
+            if (ld_sel$12) begin
+                order$80$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$80$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$80$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$80$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$80$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$80$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 12) begin
+            if (ld_sel$12) begin
+                order$81$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$81$d = ld_below$12;
+            end
+            if (takes_op$12) begin
+                order$81$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$81$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$81$d = op_below$12;
+                if (ld_sel$12) begin
+                    order$81$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 13) begin
+            if (ld_sel$13) begin
+                order$78$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$78$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$78$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$78$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$78$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$78$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 13) begin
+            if (ld_sel$13) begin
+                order$79$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$79$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$79$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$79$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$79$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$79$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 13) begin
+            if (ld_sel$13) begin
+                order$80$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$80$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$80$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$80$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$80$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$80$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 13) begin
+            if (ld_sel$13) begin
+                order$81$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$81$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$81$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$81$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$81$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$81$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 13) begin
+            if (ld_sel$13) begin
+                order$82$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$82$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$82$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$82$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$82$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$82$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 13) begin
+            if (ld_sel$13) begin
+                order$83$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$83$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$83$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$83$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$83$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$83$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 13) begin
+            if (ld_sel$13) begin
+                order$84$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$84$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$84$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$84$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$84$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$84$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 13) begin
+            if (ld_sel$13) begin
+                order$85$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$85$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$85$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$85$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$85$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$85$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 13) begin
+            if (ld_sel$13) begin
+                order$86$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$86$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$86$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$86$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$86$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$86$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 13) begin
+            if (ld_sel$13) begin
+                order$87$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$87$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$87$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$87$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$87$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$87$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 13) begin
+            if (ld_sel$13) begin
+                order$88$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$88$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$88$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$88$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$88$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$88$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 13) begin
+            if (ld_sel$13) begin
+                order$89$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$89$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$89$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$89$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$89$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$89$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 13) begin
+            if (ld_sel$13) begin
+                order$90$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$90$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$90$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$90$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$90$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$90$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 13) begin
+            if (ld_sel$13) begin
+                order$91$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$91$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$91$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$91$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$91$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$91$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 13) begin
+            if (ld_sel$13) begin
+                order$92$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$92$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$92$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$92$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$92$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$92$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 13) begin
+            if (ld_sel$13) begin
+                order$93$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$93$d = ld_below$13;
+            end
+            if (takes_op$13) begin
+                order$93$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$93$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$93$d = op_below$13;
+                if (ld_sel$13) begin
+                    order$93$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 14) begin
+            if (ld_sel$14) begin
+                order$91$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$91$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$91$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$91$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$91$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$91$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 14) begin
+            if (ld_sel$14) begin
+                order$92$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$92$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$92$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$92$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$92$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$92$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 14) begin
+            if (ld_sel$14) begin
+                order$93$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$93$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$93$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$93$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$93$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$93$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 14) begin
+            if (ld_sel$14) begin
+                order$94$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$94$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$94$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$94$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$94$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$94$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 14) begin
+            if (ld_sel$14) begin
+                order$95$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$95$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$95$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$95$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$95$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$95$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 14) begin
+            if (ld_sel$14) begin
+                order$96$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$96$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$96$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$96$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$96$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$96$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 14) begin
+            if (ld_sel$14) begin
+                order$97$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$97$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$97$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$97$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$97$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$97$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 14) begin
+            if (ld_sel$14) begin
+                order$98$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$98$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$98$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$98$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$98$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$98$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 14) begin
+            if (ld_sel$14) begin
+                order$99$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$99$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$99$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$99$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$99$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$99$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 14) begin
+            if (ld_sel$14) begin
+                order$100$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$100$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$100$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$100$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$100$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$100$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 14) begin
+            if (ld_sel$14) begin
+                order$101$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$101$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$101$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$101$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$101$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$101$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 14) begin
+            if (ld_sel$14) begin
+                order$102$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$102$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$102$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$102$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$102$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$102$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 14) begin
+            if (ld_sel$14) begin
+                order$103$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$103$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$103$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$103$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$103$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$103$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 14) begin
+            if (ld_sel$14) begin
+                order$104$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$104$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$104$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$104$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$104$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$104$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 14) begin
+            if (ld_sel$14) begin
+                order$105$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$105$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$105$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$105$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$105$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$105$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 14) begin
+            if (ld_sel$14) begin
+                order$106$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$106$d = ld_below$14;
+            end
+            if (takes_op$14) begin
+                order$106$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$106$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$106$d = op_below$14;
+                if (ld_sel$14) begin
+                    order$106$d = op_below_ld;
+                end
+            end
+        end
+        if (0 < 15) begin
+            if (ld_sel$15) begin
+                order$105$d = ~ld_below$0;
+            end
+            if (ld_sel$0) begin
+                order$105$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$105$d = ~op_below$0;
+                if (ld_sel$0) begin
+                    order$105$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$0) begin
+                order$105$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$105$d = op_below_ld;
+                end
+            end
+        end
+        if (1 < 15) begin
+            if (ld_sel$15) begin
+                order$106$d = ~ld_below$1;
+            end
+            if (ld_sel$1) begin
+                order$106$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$106$d = ~op_below$1;
+                if (ld_sel$1) begin
+                    order$106$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$1) begin
+                order$106$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$106$d = op_below_ld;
+                end
+            end
+        end
+        if (2 < 15) begin
+            if (ld_sel$15) begin
+                order$107$d = ~ld_below$2;
+            end
+            if (ld_sel$2) begin
+                order$107$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$107$d = ~op_below$2;
+                if (ld_sel$2) begin
+                    order$107$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$2) begin
+                order$107$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$107$d = op_below_ld;
+                end
+            end
+        end
+        if (3 < 15) begin
+            if (ld_sel$15) begin
+                order$108$d = ~ld_below$3;
+            end
+            if (ld_sel$3) begin
+                order$108$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$108$d = ~op_below$3;
+                if (ld_sel$3) begin
+                    order$108$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$3) begin
+                order$108$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$108$d = op_below_ld;
+                end
+            end
+        end
+        if (4 < 15) begin
+            if (ld_sel$15) begin
+                order$109$d = ~ld_below$4;
+            end
+            if (ld_sel$4) begin
+                order$109$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$109$d = ~op_below$4;
+                if (ld_sel$4) begin
+                    order$109$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$4) begin
+                order$109$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$109$d = op_below_ld;
+                end
+            end
+        end
+        if (5 < 15) begin
+            if (ld_sel$15) begin
+                order$110$d = ~ld_below$5;
+            end
+            if (ld_sel$5) begin
+                order$110$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$110$d = ~op_below$5;
+                if (ld_sel$5) begin
+                    order$110$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$5) begin
+                order$110$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$110$d = op_below_ld;
+                end
+            end
+        end
+        if (6 < 15) begin
+            if (ld_sel$15) begin
+                order$111$d = ~ld_below$6;
+            end
+            if (ld_sel$6) begin
+                order$111$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$111$d = ~op_below$6;
+                if (ld_sel$6) begin
+                    order$111$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$6) begin
+                order$111$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$111$d = op_below_ld;
+                end
+            end
+        end
+        if (7 < 15) begin
+            if (ld_sel$15) begin
+                order$112$d = ~ld_below$7;
+            end
+            if (ld_sel$7) begin
+                order$112$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$112$d = ~op_below$7;
+                if (ld_sel$7) begin
+                    order$112$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$7) begin
+                order$112$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$112$d = op_below_ld;
+                end
+            end
+        end
+        if (8 < 15) begin
+            if (ld_sel$15) begin
+                order$113$d = ~ld_below$8;
+            end
+            if (ld_sel$8) begin
+                order$113$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$113$d = ~op_below$8;
+                if (ld_sel$8) begin
+                    order$113$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$8) begin
+                order$113$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$113$d = op_below_ld;
+                end
+            end
+        end
+        if (9 < 15) begin
+            if (ld_sel$15) begin
+                order$114$d = ~ld_below$9;
+            end
+            if (ld_sel$9) begin
+                order$114$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$114$d = ~op_below$9;
+                if (ld_sel$9) begin
+                    order$114$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$9) begin
+                order$114$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$114$d = op_below_ld;
+                end
+            end
+        end
+        if (10 < 15) begin
+            if (ld_sel$15) begin
+                order$115$d = ~ld_below$10;
+            end
+            if (ld_sel$10) begin
+                order$115$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$115$d = ~op_below$10;
+                if (ld_sel$10) begin
+                    order$115$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$10) begin
+                order$115$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$115$d = op_below_ld;
+                end
+            end
+        end
+        if (11 < 15) begin
+            if (ld_sel$15) begin
+                order$116$d = ~ld_below$11;
+            end
+            if (ld_sel$11) begin
+                order$116$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$116$d = ~op_below$11;
+                if (ld_sel$11) begin
+                    order$116$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$11) begin
+                order$116$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$116$d = op_below_ld;
+                end
+            end
+        end
+        if (12 < 15) begin
+            if (ld_sel$15) begin
+                order$117$d = ~ld_below$12;
+            end
+            if (ld_sel$12) begin
+                order$117$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$117$d = ~op_below$12;
+                if (ld_sel$12) begin
+                    order$117$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$12) begin
+                order$117$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$117$d = op_below_ld;
+                end
+            end
+        end
+        if (13 < 15) begin
+            if (ld_sel$15) begin
+                order$118$d = ~ld_below$13;
+            end
+            if (ld_sel$13) begin
+                order$118$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$118$d = ~op_below$13;
+                if (ld_sel$13) begin
+                    order$118$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$13) begin
+                order$118$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$118$d = op_below_ld;
+                end
+            end
+        end
+        if (14 < 15) begin
+            if (ld_sel$15) begin
+                order$119$d = ~ld_below$14;
+            end
+            if (ld_sel$14) begin
+                order$119$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$119$d = ~op_below$14;
+                if (ld_sel$14) begin
+                    order$119$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$14) begin
+                order$119$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$119$d = op_below_ld;
+                end
+            end
+        end
+        if (15 < 15) begin
+            if (ld_sel$15) begin
+                order$0$d = ~ld_below$15;
+            end
+            if (ld_sel$15) begin
+                order$0$d = ld_below$15;
+            end
+            if (takes_op$15) begin
+                order$0$d = ~op_below$15;
+                if (ld_sel$15) begin
+                    order$0$d = ~op_below_ld;
+                end
+            end
+            if (takes_op$15) begin
+                order$0$d = op_below$15;
+                if (ld_sel$15) begin
+                    order$0$d = op_below_ld;
+                end
+            end
+        end
+        k_reg$d = cfg_overcommit;
+        rtt_reg$d = cfg_rtt_pkts;
+        k_all = k_reg$q >= 32'h10;
+        k_low = ((k_reg$q) & 4'hf);
+        if (k_reg$q == 32'h0) begin
             k_low = 32'h1;
         end
+        before_chain$0 = 32'h0;
         if (0 < 0) begin
-            rank_order$0 = (b_rem$0 < b_rem$0) | ((b_rem$0 == b_rem$0) & (b_id$0 < b_id$0));
+            before_chain$1 = (before_chain$0 & ~(1 << (0)) | ((e_valid$0$q & order$0$q) << (0)));
         end
         else if (0 > 0) begin
-            rank_order$0 = ~rank_order$0;
+            before_chain$1 = (before_chain$0 & ~(1 << (0)) | ((e_valid$0$q & (~order$0$q)) << (0)));
         end
         else begin
-            rank_order$0 = 1'b0;
+            before_chain$1 = before_chain$0;
         end
-        lt$0 = b_valid$0 & rank_order$0;
-        if (0 < 1) begin
-            rank_order$1 = (b_rem$0 < b_rem$1) | ((b_rem$0 == b_rem$1) & (b_id$0 < b_id$1));
-        end
-        else if (0 > 1) begin
-            rank_order$1 = ~rank_order$16;
-        end
-        else begin
-            rank_order$1 = 1'b0;
-        end
-        lt$1 = b_valid$0 & rank_order$1;
-        if (0 < 2) begin
-            rank_order$2 = (b_rem$0 < b_rem$2) | ((b_rem$0 == b_rem$2) & (b_id$0 < b_id$2));
-        end
-        else if (0 > 2) begin
-            rank_order$2 = ~rank_order$32;
-        end
-        else begin
-            rank_order$2 = 1'b0;
-        end
-        lt$2 = b_valid$0 & rank_order$2;
-        if (0 < 3) begin
-            rank_order$3 = (b_rem$0 < b_rem$3) | ((b_rem$0 == b_rem$3) & (b_id$0 < b_id$3));
-        end
-        else if (0 > 3) begin
-            rank_order$3 = ~rank_order$48;
-        end
-        else begin
-            rank_order$3 = 1'b0;
-        end
-        lt$3 = b_valid$0 & rank_order$3;
-        if (0 < 4) begin
-            rank_order$4 = (b_rem$0 < b_rem$4) | ((b_rem$0 == b_rem$4) & (b_id$0 < b_id$4));
-        end
-        else if (0 > 4) begin
-            rank_order$4 = ~rank_order$64;
-        end
-        else begin
-            rank_order$4 = 1'b0;
-        end
-        lt$4 = b_valid$0 & rank_order$4;
-        if (0 < 5) begin
-            rank_order$5 = (b_rem$0 < b_rem$5) | ((b_rem$0 == b_rem$5) & (b_id$0 < b_id$5));
-        end
-        else if (0 > 5) begin
-            rank_order$5 = ~rank_order$80;
-        end
-        else begin
-            rank_order$5 = 1'b0;
-        end
-        lt$5 = b_valid$0 & rank_order$5;
-        if (0 < 6) begin
-            rank_order$6 = (b_rem$0 < b_rem$6) | ((b_rem$0 == b_rem$6) & (b_id$0 < b_id$6));
-        end
-        else if (0 > 6) begin
-            rank_order$6 = ~rank_order$96;
-        end
-        else begin
-            rank_order$6 = 1'b0;
-        end
-        lt$6 = b_valid$0 & rank_order$6;
-        if (0 < 7) begin
-            rank_order$7 = (b_rem$0 < b_rem$7) | ((b_rem$0 == b_rem$7) & (b_id$0 < b_id$7));
-        end
-        else if (0 > 7) begin
-            rank_order$7 = ~rank_order$112;
-        end
-        else begin
-            rank_order$7 = 1'b0;
-        end
-        lt$7 = b_valid$0 & rank_order$7;
-        if (0 < 8) begin
-            rank_order$8 = (b_rem$0 < b_rem$8) | ((b_rem$0 == b_rem$8) & (b_id$0 < b_id$8));
-        end
-        else if (0 > 8) begin
-            rank_order$8 = ~rank_order$128;
-        end
-        else begin
-            rank_order$8 = 1'b0;
-        end
-        lt$8 = b_valid$0 & rank_order$8;
-        if (0 < 9) begin
-            rank_order$9 = (b_rem$0 < b_rem$9) | ((b_rem$0 == b_rem$9) & (b_id$0 < b_id$9));
-        end
-        else if (0 > 9) begin
-            rank_order$9 = ~rank_order$144;
-        end
-        else begin
-            rank_order$9 = 1'b0;
-        end
-        lt$9 = b_valid$0 & rank_order$9;
-        if (0 < 10) begin
-            rank_order$10 = (b_rem$0 < b_rem$10) | ((b_rem$0 == b_rem$10) & (b_id$0 < b_id$10));
-        end
-        else if (0 > 10) begin
-            rank_order$10 = ~rank_order$160;
-        end
-        else begin
-            rank_order$10 = 1'b0;
-        end
-        lt$10 = b_valid$0 & rank_order$10;
-        if (0 < 11) begin
-            rank_order$11 = (b_rem$0 < b_rem$11) | ((b_rem$0 == b_rem$11) & (b_id$0 < b_id$11));
-        end
-        else if (0 > 11) begin
-            rank_order$11 = ~rank_order$176;
-        end
-        else begin
-            rank_order$11 = 1'b0;
-        end
-        lt$11 = b_valid$0 & rank_order$11;
-        if (0 < 12) begin
-            rank_order$12 = (b_rem$0 < b_rem$12) | ((b_rem$0 == b_rem$12) & (b_id$0 < b_id$12));
-        end
-        else if (0 > 12) begin
-            rank_order$12 = ~rank_order$192;
-        end
-        else begin
-            rank_order$12 = 1'b0;
-        end
-        lt$12 = b_valid$0 & rank_order$12;
-        if (0 < 13) begin
-            rank_order$13 = (b_rem$0 < b_rem$13) | ((b_rem$0 == b_rem$13) & (b_id$0 < b_id$13));
-        end
-        else if (0 > 13) begin
-            rank_order$13 = ~rank_order$208;
-        end
-        else begin
-            rank_order$13 = 1'b0;
-        end
-        lt$13 = b_valid$0 & rank_order$13;
-        if (0 < 14) begin
-            rank_order$14 = (b_rem$0 < b_rem$14) | ((b_rem$0 == b_rem$14) & (b_id$0 < b_id$14));
-        end
-        else if (0 > 14) begin
-            rank_order$14 = ~rank_order$224;
-        end
-        else begin
-            rank_order$14 = 1'b0;
-        end
-        lt$14 = b_valid$0 & rank_order$14;
-        if (0 < 15) begin
-            rank_order$15 = (b_rem$0 < b_rem$15) | ((b_rem$0 == b_rem$15) & (b_id$0 < b_id$15));
-        end
-        else if (0 > 15) begin
-            rank_order$15 = ~rank_order$240;
-        end
-        else begin
-            rank_order$15 = 1'b0;
-        end
-        lt$15 = b_valid$0 & rank_order$15;
         if (1 < 0) begin
-            rank_order$16 = (b_rem$1 < b_rem$0) | ((b_rem$1 == b_rem$0) & (b_id$1 < b_id$0));
+            before_chain$2 = (before_chain$1 & ~(1 << (1)) | ((e_valid$1$q & order$1$q) << (1)));
         end
         else if (1 > 0) begin
-            rank_order$16 = ~rank_order$1;
+            before_chain$2 = (before_chain$1 & ~(1 << (1)) | ((e_valid$1$q & (~order$0$q)) << (1)));
         end
         else begin
-            rank_order$16 = 1'b0;
+            before_chain$2 = before_chain$1;
         end
-        lt$16 = b_valid$1 & rank_order$16;
-        if (1 < 1) begin
-            rank_order$17 = (b_rem$1 < b_rem$1) | ((b_rem$1 == b_rem$1) & (b_id$1 < b_id$1));
-        end
-        else if (1 > 1) begin
-            rank_order$17 = ~rank_order$17;
-        end
-        else begin
-            rank_order$17 = 1'b0;
-        end
-        lt$17 = b_valid$1 & rank_order$17;
-        if (1 < 2) begin
-            rank_order$18 = (b_rem$1 < b_rem$2) | ((b_rem$1 == b_rem$2) & (b_id$1 < b_id$2));
-        end
-        else if (1 > 2) begin
-            rank_order$18 = ~rank_order$33;
-        end
-        else begin
-            rank_order$18 = 1'b0;
-        end
-        lt$18 = b_valid$1 & rank_order$18;
-        if (1 < 3) begin
-            rank_order$19 = (b_rem$1 < b_rem$3) | ((b_rem$1 == b_rem$3) & (b_id$1 < b_id$3));
-        end
-        else if (1 > 3) begin
-            rank_order$19 = ~rank_order$49;
-        end
-        else begin
-            rank_order$19 = 1'b0;
-        end
-        lt$19 = b_valid$1 & rank_order$19;
-        if (1 < 4) begin
-            rank_order$20 = (b_rem$1 < b_rem$4) | ((b_rem$1 == b_rem$4) & (b_id$1 < b_id$4));
-        end
-        else if (1 > 4) begin
-            rank_order$20 = ~rank_order$65;
-        end
-        else begin
-            rank_order$20 = 1'b0;
-        end
-        lt$20 = b_valid$1 & rank_order$20;
-        if (1 < 5) begin
-            rank_order$21 = (b_rem$1 < b_rem$5) | ((b_rem$1 == b_rem$5) & (b_id$1 < b_id$5));
-        end
-        else if (1 > 5) begin
-            rank_order$21 = ~rank_order$81;
-        end
-        else begin
-            rank_order$21 = 1'b0;
-        end
-        lt$21 = b_valid$1 & rank_order$21;
-        if (1 < 6) begin
-            rank_order$22 = (b_rem$1 < b_rem$6) | ((b_rem$1 == b_rem$6) & (b_id$1 < b_id$6));
-        end
-        else if (1 > 6) begin
-            rank_order$22 = ~rank_order$97;
-        end
-        else begin
-            rank_order$22 = 1'b0;
-        end
-        lt$22 = b_valid$1 & rank_order$22;
-        if (1 < 7) begin
-            rank_order$23 = (b_rem$1 < b_rem$7) | ((b_rem$1 == b_rem$7) & (b_id$1 < b_id$7));
-        end
-        else if (1 > 7) begin
-            rank_order$23 = ~rank_order$113;
-        end
-        else begin
-            rank_order$23 = 1'b0;
-        end
-        lt$23 = b_valid$1 & rank_order$23;
-        if (1 < 8) begin
-            rank_order$24 = (b_rem$1 < b_rem$8) | ((b_rem$1 == b_rem$8) & (b_id$1 < b_id$8));
-        end
-        else if (1 > 8) begin
-            rank_order$24 = ~rank_order$129;
-        end
-        else begin
-            rank_order$24 = 1'b0;
-        end
-        lt$24 = b_valid$1 & rank_order$24;
-        if (1 < 9) begin
-            rank_order$25 = (b_rem$1 < b_rem$9) | ((b_rem$1 == b_rem$9) & (b_id$1 < b_id$9));
-        end
-        else if (1 > 9) begin
-            rank_order$25 = ~rank_order$145;
-        end
-        else begin
-            rank_order$25 = 1'b0;
-        end
-        lt$25 = b_valid$1 & rank_order$25;
-        if (1 < 10) begin
-            rank_order$26 = (b_rem$1 < b_rem$10) | ((b_rem$1 == b_rem$10) & (b_id$1 < b_id$10));
-        end
-        else if (1 > 10) begin
-            rank_order$26 = ~rank_order$161;
-        end
-        else begin
-            rank_order$26 = 1'b0;
-        end
-        lt$26 = b_valid$1 & rank_order$26;
-        if (1 < 11) begin
-            rank_order$27 = (b_rem$1 < b_rem$11) | ((b_rem$1 == b_rem$11) & (b_id$1 < b_id$11));
-        end
-        else if (1 > 11) begin
-            rank_order$27 = ~rank_order$177;
-        end
-        else begin
-            rank_order$27 = 1'b0;
-        end
-        lt$27 = b_valid$1 & rank_order$27;
-        if (1 < 12) begin
-            rank_order$28 = (b_rem$1 < b_rem$12) | ((b_rem$1 == b_rem$12) & (b_id$1 < b_id$12));
-        end
-        else if (1 > 12) begin
-            rank_order$28 = ~rank_order$193;
-        end
-        else begin
-            rank_order$28 = 1'b0;
-        end
-        lt$28 = b_valid$1 & rank_order$28;
-        if (1 < 13) begin
-            rank_order$29 = (b_rem$1 < b_rem$13) | ((b_rem$1 == b_rem$13) & (b_id$1 < b_id$13));
-        end
-        else if (1 > 13) begin
-            rank_order$29 = ~rank_order$209;
-        end
-        else begin
-            rank_order$29 = 1'b0;
-        end
-        lt$29 = b_valid$1 & rank_order$29;
-        if (1 < 14) begin
-            rank_order$30 = (b_rem$1 < b_rem$14) | ((b_rem$1 == b_rem$14) & (b_id$1 < b_id$14));
-        end
-        else if (1 > 14) begin
-            rank_order$30 = ~rank_order$225;
-        end
-        else begin
-            rank_order$30 = 1'b0;
-        end
-        lt$30 = b_valid$1 & rank_order$30;
-        if (1 < 15) begin
-            rank_order$31 = (b_rem$1 < b_rem$15) | ((b_rem$1 == b_rem$15) & (b_id$1 < b_id$15));
-        end
-        else if (1 > 15) begin
-            rank_order$31 = ~rank_order$241;
-        end
-        else begin
-            rank_order$31 = 1'b0;
-        end
-        lt$31 = b_valid$1 & rank_order$31;
         if (2 < 0) begin
-            rank_order$32 = (b_rem$2 < b_rem$0) | ((b_rem$2 == b_rem$0) & (b_id$2 < b_id$0));
+            before_chain$3 = (before_chain$2 & ~(1 << (2)) | ((e_valid$2$q & order$2$q) << (2)));
         end
         else if (2 > 0) begin
-            rank_order$32 = ~rank_order$2;
+            before_chain$3 = (before_chain$2 & ~(1 << (2)) | ((e_valid$2$q & (~order$1$q)) << (2)));
         end
         else begin
-            rank_order$32 = 1'b0;
+            before_chain$3 = before_chain$2;
         end
-        lt$32 = b_valid$2 & rank_order$32;
-        if (2 < 1) begin
-            rank_order$33 = (b_rem$2 < b_rem$1) | ((b_rem$2 == b_rem$1) & (b_id$2 < b_id$1));
-        end
-        else if (2 > 1) begin
-            rank_order$33 = ~rank_order$18;
-        end
-        else begin
-            rank_order$33 = 1'b0;
-        end
-        lt$33 = b_valid$2 & rank_order$33;
-        if (2 < 2) begin
-            rank_order$34 = (b_rem$2 < b_rem$2) | ((b_rem$2 == b_rem$2) & (b_id$2 < b_id$2));
-        end
-        else if (2 > 2) begin
-            rank_order$34 = ~rank_order$34;
-        end
-        else begin
-            rank_order$34 = 1'b0;
-        end
-        lt$34 = b_valid$2 & rank_order$34;
-        if (2 < 3) begin
-            rank_order$35 = (b_rem$2 < b_rem$3) | ((b_rem$2 == b_rem$3) & (b_id$2 < b_id$3));
-        end
-        else if (2 > 3) begin
-            rank_order$35 = ~rank_order$50;
-        end
-        else begin
-            rank_order$35 = 1'b0;
-        end
-        lt$35 = b_valid$2 & rank_order$35;
-        if (2 < 4) begin
-            rank_order$36 = (b_rem$2 < b_rem$4) | ((b_rem$2 == b_rem$4) & (b_id$2 < b_id$4));
-        end
-        else if (2 > 4) begin
-            rank_order$36 = ~rank_order$66;
-        end
-        else begin
-            rank_order$36 = 1'b0;
-        end
-        lt$36 = b_valid$2 & rank_order$36;
-        if (2 < 5) begin
-            rank_order$37 = (b_rem$2 < b_rem$5) | ((b_rem$2 == b_rem$5) & (b_id$2 < b_id$5));
-        end
-        else if (2 > 5) begin
-            rank_order$37 = ~rank_order$82;
-        end
-        else begin
-            rank_order$37 = 1'b0;
-        end
-        lt$37 = b_valid$2 & rank_order$37;
-        if (2 < 6) begin
-            rank_order$38 = (b_rem$2 < b_rem$6) | ((b_rem$2 == b_rem$6) & (b_id$2 < b_id$6));
-        end
-        else if (2 > 6) begin
-            rank_order$38 = ~rank_order$98;
-        end
-        else begin
-            rank_order$38 = 1'b0;
-        end
-        lt$38 = b_valid$2 & rank_order$38;
-        if (2 < 7) begin
-            rank_order$39 = (b_rem$2 < b_rem$7) | ((b_rem$2 == b_rem$7) & (b_id$2 < b_id$7));
-        end
-        else if (2 > 7) begin
-            rank_order$39 = ~rank_order$114;
-        end
-        else begin
-            rank_order$39 = 1'b0;
-        end
-        lt$39 = b_valid$2 & rank_order$39;
-        if (2 < 8) begin
-            rank_order$40 = (b_rem$2 < b_rem$8) | ((b_rem$2 == b_rem$8) & (b_id$2 < b_id$8));
-        end
-        else if (2 > 8) begin
-            rank_order$40 = ~rank_order$130;
-        end
-        else begin
-            rank_order$40 = 1'b0;
-        end
-        lt$40 = b_valid$2 & rank_order$40;
-        if (2 < 9) begin
-            rank_order$41 = (b_rem$2 < b_rem$9) | ((b_rem$2 == b_rem$9) & (b_id$2 < b_id$9));
-        end
-        else if (2 > 9) begin
-            rank_order$41 = ~rank_order$146;
-        end
-        else begin
-            rank_order$41 = 1'b0;
-        end
-        lt$41 = b_valid$2 & rank_order$41;
-        if (2 < 10) begin
-            rank_order$42 = (b_rem$2 < b_rem$10) | ((b_rem$2 == b_rem$10) & (b_id$2 < b_id$10));
-        end
-        else if (2 > 10) begin
-            rank_order$42 = ~rank_order$162;
-        end
-        else begin
-            rank_order$42 = 1'b0;
-        end
-        lt$42 = b_valid$2 & rank_order$42;
-        if (2 < 11) begin
-            rank_order$43 = (b_rem$2 < b_rem$11) | ((b_rem$2 == b_rem$11) & (b_id$2 < b_id$11));
-        end
-        else if (2 > 11) begin
-            rank_order$43 = ~rank_order$178;
-        end
-        else begin
-            rank_order$43 = 1'b0;
-        end
-        lt$43 = b_valid$2 & rank_order$43;
-        if (2 < 12) begin
-            rank_order$44 = (b_rem$2 < b_rem$12) | ((b_rem$2 == b_rem$12) & (b_id$2 < b_id$12));
-        end
-        else if (2 > 12) begin
-            rank_order$44 = ~rank_order$194;
-        end
-        else begin
-            rank_order$44 = 1'b0;
-        end
-        lt$44 = b_valid$2 & rank_order$44;
-        if (2 < 13) begin
-            rank_order$45 = (b_rem$2 < b_rem$13) | ((b_rem$2 == b_rem$13) & (b_id$2 < b_id$13));
-        end
-        else if (2 > 13) begin
-            rank_order$45 = ~rank_order$210;
-        end
-        else begin
-            rank_order$45 = 1'b0;
-        end
-        lt$45 = b_valid$2 & rank_order$45;
-        if (2 < 14) begin
-            rank_order$46 = (b_rem$2 < b_rem$14) | ((b_rem$2 == b_rem$14) & (b_id$2 < b_id$14));
-        end
-        else if (2 > 14) begin
-            rank_order$46 = ~rank_order$226;
-        end
-        else begin
-            rank_order$46 = 1'b0;
-        end
-        lt$46 = b_valid$2 & rank_order$46;
-        if (2 < 15) begin
-            rank_order$47 = (b_rem$2 < b_rem$15) | ((b_rem$2 == b_rem$15) & (b_id$2 < b_id$15));
-        end
-        else if (2 > 15) begin
-            rank_order$47 = ~rank_order$242;
-        end
-        else begin
-            rank_order$47 = 1'b0;
-        end
-        lt$47 = b_valid$2 & rank_order$47;
         if (3 < 0) begin
-            rank_order$48 = (b_rem$3 < b_rem$0) | ((b_rem$3 == b_rem$0) & (b_id$3 < b_id$0));
+            before_chain$4 = (before_chain$3 & ~(1 << (3)) | ((e_valid$3$q & order$3$q) << (3)));
         end
         else if (3 > 0) begin
-            rank_order$48 = ~rank_order$3;
+            before_chain$4 = (before_chain$3 & ~(1 << (3)) | ((e_valid$3$q & (~order$3$q)) << (3)));
         end
         else begin
-            rank_order$48 = 1'b0;
+            before_chain$4 = before_chain$3;
         end
-        lt$48 = b_valid$3 & rank_order$48;
-        if (3 < 1) begin
-            rank_order$49 = (b_rem$3 < b_rem$1) | ((b_rem$3 == b_rem$1) & (b_id$3 < b_id$1));
-        end
-        else if (3 > 1) begin
-            rank_order$49 = ~rank_order$19;
-        end
-        else begin
-            rank_order$49 = 1'b0;
-        end
-        lt$49 = b_valid$3 & rank_order$49;
-        if (3 < 2) begin
-            rank_order$50 = (b_rem$3 < b_rem$2) | ((b_rem$3 == b_rem$2) & (b_id$3 < b_id$2));
-        end
-        else if (3 > 2) begin
-            rank_order$50 = ~rank_order$35;
-        end
-        else begin
-            rank_order$50 = 1'b0;
-        end
-        lt$50 = b_valid$3 & rank_order$50;
-        if (3 < 3) begin
-            rank_order$51 = (b_rem$3 < b_rem$3) | ((b_rem$3 == b_rem$3) & (b_id$3 < b_id$3));
-        end
-        else if (3 > 3) begin
-            rank_order$51 = ~rank_order$51;
-        end
-        else begin
-            rank_order$51 = 1'b0;
-        end
-        lt$51 = b_valid$3 & rank_order$51;
-        if (3 < 4) begin
-            rank_order$52 = (b_rem$3 < b_rem$4) | ((b_rem$3 == b_rem$4) & (b_id$3 < b_id$4));
-        end
-        else if (3 > 4) begin
-            rank_order$52 = ~rank_order$67;
-        end
-        else begin
-            rank_order$52 = 1'b0;
-        end
-        lt$52 = b_valid$3 & rank_order$52;
-        if (3 < 5) begin
-            rank_order$53 = (b_rem$3 < b_rem$5) | ((b_rem$3 == b_rem$5) & (b_id$3 < b_id$5));
-        end
-        else if (3 > 5) begin
-            rank_order$53 = ~rank_order$83;
-        end
-        else begin
-            rank_order$53 = 1'b0;
-        end
-        lt$53 = b_valid$3 & rank_order$53;
-        if (3 < 6) begin
-            rank_order$54 = (b_rem$3 < b_rem$6) | ((b_rem$3 == b_rem$6) & (b_id$3 < b_id$6));
-        end
-        else if (3 > 6) begin
-            rank_order$54 = ~rank_order$99;
-        end
-        else begin
-            rank_order$54 = 1'b0;
-        end
-        lt$54 = b_valid$3 & rank_order$54;
-        if (3 < 7) begin
-            rank_order$55 = (b_rem$3 < b_rem$7) | ((b_rem$3 == b_rem$7) & (b_id$3 < b_id$7));
-        end
-        else if (3 > 7) begin
-            rank_order$55 = ~rank_order$115;
-        end
-        else begin
-            rank_order$55 = 1'b0;
-        end
-        lt$55 = b_valid$3 & rank_order$55;
-        if (3 < 8) begin
-            rank_order$56 = (b_rem$3 < b_rem$8) | ((b_rem$3 == b_rem$8) & (b_id$3 < b_id$8));
-        end
-        else if (3 > 8) begin
-            rank_order$56 = ~rank_order$131;
-        end
-        else begin
-            rank_order$56 = 1'b0;
-        end
-        lt$56 = b_valid$3 & rank_order$56;
-        if (3 < 9) begin
-            rank_order$57 = (b_rem$3 < b_rem$9) | ((b_rem$3 == b_rem$9) & (b_id$3 < b_id$9));
-        end
-        else if (3 > 9) begin
-            rank_order$57 = ~rank_order$147;
-        end
-        else begin
-            rank_order$57 = 1'b0;
-        end
-        lt$57 = b_valid$3 & rank_order$57;
-        if (3 < 10) begin
-            rank_order$58 = (b_rem$3 < b_rem$10) | ((b_rem$3 == b_rem$10) & (b_id$3 < b_id$10));
-        end
-        else if (3 > 10) begin
-            rank_order$58 = ~rank_order$163;
-        end
-        else begin
-            rank_order$58 = 1'b0;
-        end
-        lt$58 = b_valid$3 & rank_order$58;
-        if (3 < 11) begin
-            rank_order$59 = (b_rem$3 < b_rem$11) | ((b_rem$3 == b_rem$11) & (b_id$3 < b_id$11));
-        end
-        else if (3 > 11) begin
-            rank_order$59 = ~rank_order$179;
-        end
-        else begin
-            rank_order$59 = 1'b0;
-        end
-        lt$59 = b_valid$3 & rank_order$59;
-        if (3 < 12) begin
-            rank_order$60 = (b_rem$3 < b_rem$12) | ((b_rem$3 == b_rem$12) & (b_id$3 < b_id$12));
-        end
-        else if (3 > 12) begin
-            rank_order$60 = ~rank_order$195;
-        end
-        else begin
-            rank_order$60 = 1'b0;
-        end
-        lt$60 = b_valid$3 & rank_order$60;
-        if (3 < 13) begin
-            rank_order$61 = (b_rem$3 < b_rem$13) | ((b_rem$3 == b_rem$13) & (b_id$3 < b_id$13));
-        end
-        else if (3 > 13) begin
-            rank_order$61 = ~rank_order$211;
-        end
-        else begin
-            rank_order$61 = 1'b0;
-        end
-        lt$61 = b_valid$3 & rank_order$61;
-        if (3 < 14) begin
-            rank_order$62 = (b_rem$3 < b_rem$14) | ((b_rem$3 == b_rem$14) & (b_id$3 < b_id$14));
-        end
-        else if (3 > 14) begin
-            rank_order$62 = ~rank_order$227;
-        end
-        else begin
-            rank_order$62 = 1'b0;
-        end
-        lt$62 = b_valid$3 & rank_order$62;
-        if (3 < 15) begin
-            rank_order$63 = (b_rem$3 < b_rem$15) | ((b_rem$3 == b_rem$15) & (b_id$3 < b_id$15));
-        end
-        else if (3 > 15) begin
-            rank_order$63 = ~rank_order$243;
-        end
-        else begin
-            rank_order$63 = 1'b0;
-        end
-        lt$63 = b_valid$3 & rank_order$63;
         if (4 < 0) begin
-            rank_order$64 = (b_rem$4 < b_rem$0) | ((b_rem$4 == b_rem$0) & (b_id$4 < b_id$0));
+            before_chain$5 = (before_chain$4 & ~(1 << (4)) | ((e_valid$4$q & order$4$q) << (4)));
         end
         else if (4 > 0) begin
-            rank_order$64 = ~rank_order$4;
+            before_chain$5 = (before_chain$4 & ~(1 << (4)) | ((e_valid$4$q & (~order$6$q)) << (4)));
         end
         else begin
-            rank_order$64 = 1'b0;
+            before_chain$5 = before_chain$4;
         end
-        lt$64 = b_valid$4 & rank_order$64;
-        if (4 < 1) begin
-            rank_order$65 = (b_rem$4 < b_rem$1) | ((b_rem$4 == b_rem$1) & (b_id$4 < b_id$1));
-        end
-        else if (4 > 1) begin
-            rank_order$65 = ~rank_order$20;
-        end
-        else begin
-            rank_order$65 = 1'b0;
-        end
-        lt$65 = b_valid$4 & rank_order$65;
-        if (4 < 2) begin
-            rank_order$66 = (b_rem$4 < b_rem$2) | ((b_rem$4 == b_rem$2) & (b_id$4 < b_id$2));
-        end
-        else if (4 > 2) begin
-            rank_order$66 = ~rank_order$36;
-        end
-        else begin
-            rank_order$66 = 1'b0;
-        end
-        lt$66 = b_valid$4 & rank_order$66;
-        if (4 < 3) begin
-            rank_order$67 = (b_rem$4 < b_rem$3) | ((b_rem$4 == b_rem$3) & (b_id$4 < b_id$3));
-        end
-        else if (4 > 3) begin
-            rank_order$67 = ~rank_order$52;
-        end
-        else begin
-            rank_order$67 = 1'b0;
-        end
-        lt$67 = b_valid$4 & rank_order$67;
-        if (4 < 4) begin
-            rank_order$68 = (b_rem$4 < b_rem$4) | ((b_rem$4 == b_rem$4) & (b_id$4 < b_id$4));
-        end
-        else if (4 > 4) begin
-            rank_order$68 = ~rank_order$68;
-        end
-        else begin
-            rank_order$68 = 1'b0;
-        end
-        lt$68 = b_valid$4 & rank_order$68;
-        if (4 < 5) begin
-            rank_order$69 = (b_rem$4 < b_rem$5) | ((b_rem$4 == b_rem$5) & (b_id$4 < b_id$5));
-        end
-        else if (4 > 5) begin
-            rank_order$69 = ~rank_order$84;
-        end
-        else begin
-            rank_order$69 = 1'b0;
-        end
-        lt$69 = b_valid$4 & rank_order$69;
-        if (4 < 6) begin
-            rank_order$70 = (b_rem$4 < b_rem$6) | ((b_rem$4 == b_rem$6) & (b_id$4 < b_id$6));
-        end
-        else if (4 > 6) begin
-            rank_order$70 = ~rank_order$100;
-        end
-        else begin
-            rank_order$70 = 1'b0;
-        end
-        lt$70 = b_valid$4 & rank_order$70;
-        if (4 < 7) begin
-            rank_order$71 = (b_rem$4 < b_rem$7) | ((b_rem$4 == b_rem$7) & (b_id$4 < b_id$7));
-        end
-        else if (4 > 7) begin
-            rank_order$71 = ~rank_order$116;
-        end
-        else begin
-            rank_order$71 = 1'b0;
-        end
-        lt$71 = b_valid$4 & rank_order$71;
-        if (4 < 8) begin
-            rank_order$72 = (b_rem$4 < b_rem$8) | ((b_rem$4 == b_rem$8) & (b_id$4 < b_id$8));
-        end
-        else if (4 > 8) begin
-            rank_order$72 = ~rank_order$132;
-        end
-        else begin
-            rank_order$72 = 1'b0;
-        end
-        lt$72 = b_valid$4 & rank_order$72;
-        if (4 < 9) begin
-            rank_order$73 = (b_rem$4 < b_rem$9) | ((b_rem$4 == b_rem$9) & (b_id$4 < b_id$9));
-        end
-        else if (4 > 9) begin
-            rank_order$73 = ~rank_order$148;
-        end
-        else begin
-            rank_order$73 = 1'b0;
-        end
-        lt$73 = b_valid$4 & rank_order$73;
-        if (4 < 10) begin
-            rank_order$74 = (b_rem$4 < b_rem$10) | ((b_rem$4 == b_rem$10) & (b_id$4 < b_id$10));
-        end
-        else if (4 > 10) begin
-            rank_order$74 = ~rank_order$164;
-        end
-        else begin
-            rank_order$74 = 1'b0;
-        end
-        lt$74 = b_valid$4 & rank_order$74;
-        if (4 < 11) begin
-            rank_order$75 = (b_rem$4 < b_rem$11) | ((b_rem$4 == b_rem$11) & (b_id$4 < b_id$11));
-        end
-        else if (4 > 11) begin
-            rank_order$75 = ~rank_order$180;
-        end
-        else begin
-            rank_order$75 = 1'b0;
-        end
-        lt$75 = b_valid$4 & rank_order$75;
-        if (4 < 12) begin
-            rank_order$76 = (b_rem$4 < b_rem$12) | ((b_rem$4 == b_rem$12) & (b_id$4 < b_id$12));
-        end
-        else if (4 > 12) begin
-            rank_order$76 = ~rank_order$196;
-        end
-        else begin
-            rank_order$76 = 1'b0;
-        end
-        lt$76 = b_valid$4 & rank_order$76;
-        if (4 < 13) begin
-            rank_order$77 = (b_rem$4 < b_rem$13) | ((b_rem$4 == b_rem$13) & (b_id$4 < b_id$13));
-        end
-        else if (4 > 13) begin
-            rank_order$77 = ~rank_order$212;
-        end
-        else begin
-            rank_order$77 = 1'b0;
-        end
-        lt$77 = b_valid$4 & rank_order$77;
-        if (4 < 14) begin
-            rank_order$78 = (b_rem$4 < b_rem$14) | ((b_rem$4 == b_rem$14) & (b_id$4 < b_id$14));
-        end
-        else if (4 > 14) begin
-            rank_order$78 = ~rank_order$228;
-        end
-        else begin
-            rank_order$78 = 1'b0;
-        end
-        lt$78 = b_valid$4 & rank_order$78;
-        if (4 < 15) begin
-            rank_order$79 = (b_rem$4 < b_rem$15) | ((b_rem$4 == b_rem$15) & (b_id$4 < b_id$15));
-        end
-        else if (4 > 15) begin
-            rank_order$79 = ~rank_order$244;
-        end
-        else begin
-            rank_order$79 = 1'b0;
-        end
-        lt$79 = b_valid$4 & rank_order$79;
         if (5 < 0) begin
-            rank_order$80 = (b_rem$5 < b_rem$0) | ((b_rem$5 == b_rem$0) & (b_id$5 < b_id$0));
+            before_chain$6 = (before_chain$5 & ~(1 << (5)) | ((e_valid$5$q & order$5$q) << (5)));
         end
         else if (5 > 0) begin
-            rank_order$80 = ~rank_order$5;
+            before_chain$6 = (before_chain$5 & ~(1 << (5)) | ((e_valid$5$q & (~order$10$q)) << (5)));
         end
         else begin
-            rank_order$80 = 1'b0;
+            before_chain$6 = before_chain$5;
         end
-        lt$80 = b_valid$5 & rank_order$80;
-        if (5 < 1) begin
-            rank_order$81 = (b_rem$5 < b_rem$1) | ((b_rem$5 == b_rem$1) & (b_id$5 < b_id$1));
-        end
-        else if (5 > 1) begin
-            rank_order$81 = ~rank_order$21;
-        end
-        else begin
-            rank_order$81 = 1'b0;
-        end
-        lt$81 = b_valid$5 & rank_order$81;
-        if (5 < 2) begin
-            rank_order$82 = (b_rem$5 < b_rem$2) | ((b_rem$5 == b_rem$2) & (b_id$5 < b_id$2));
-        end
-        else if (5 > 2) begin
-            rank_order$82 = ~rank_order$37;
-        end
-        else begin
-            rank_order$82 = 1'b0;
-        end
-        lt$82 = b_valid$5 & rank_order$82;
-        if (5 < 3) begin
-            rank_order$83 = (b_rem$5 < b_rem$3) | ((b_rem$5 == b_rem$3) & (b_id$5 < b_id$3));
-        end
-        else if (5 > 3) begin
-            rank_order$83 = ~rank_order$53;
-        end
-        else begin
-            rank_order$83 = 1'b0;
-        end
-        lt$83 = b_valid$5 & rank_order$83;
-        if (5 < 4) begin
-            rank_order$84 = (b_rem$5 < b_rem$4) | ((b_rem$5 == b_rem$4) & (b_id$5 < b_id$4));
-        end
-        else if (5 > 4) begin
-            rank_order$84 = ~rank_order$69;
-        end
-        else begin
-            rank_order$84 = 1'b0;
-        end
-        lt$84 = b_valid$5 & rank_order$84;
-        if (5 < 5) begin
-            rank_order$85 = (b_rem$5 < b_rem$5) | ((b_rem$5 == b_rem$5) & (b_id$5 < b_id$5));
-        end
-        else if (5 > 5) begin
-            rank_order$85 = ~rank_order$85;
-        end
-        else begin
-            rank_order$85 = 1'b0;
-        end
-        lt$85 = b_valid$5 & rank_order$85;
-        if (5 < 6) begin
-            rank_order$86 = (b_rem$5 < b_rem$6) | ((b_rem$5 == b_rem$6) & (b_id$5 < b_id$6));
-        end
-        else if (5 > 6) begin
-            rank_order$86 = ~rank_order$101;
-        end
-        else begin
-            rank_order$86 = 1'b0;
-        end
-        lt$86 = b_valid$5 & rank_order$86;
-        if (5 < 7) begin
-            rank_order$87 = (b_rem$5 < b_rem$7) | ((b_rem$5 == b_rem$7) & (b_id$5 < b_id$7));
-        end
-        else if (5 > 7) begin
-            rank_order$87 = ~rank_order$117;
-        end
-        else begin
-            rank_order$87 = 1'b0;
-        end
-        lt$87 = b_valid$5 & rank_order$87;
-        if (5 < 8) begin
-            rank_order$88 = (b_rem$5 < b_rem$8) | ((b_rem$5 == b_rem$8) & (b_id$5 < b_id$8));
-        end
-        else if (5 > 8) begin
-            rank_order$88 = ~rank_order$133;
-        end
-        else begin
-            rank_order$88 = 1'b0;
-        end
-        lt$88 = b_valid$5 & rank_order$88;
-        if (5 < 9) begin
-            rank_order$89 = (b_rem$5 < b_rem$9) | ((b_rem$5 == b_rem$9) & (b_id$5 < b_id$9));
-        end
-        else if (5 > 9) begin
-            rank_order$89 = ~rank_order$149;
-        end
-        else begin
-            rank_order$89 = 1'b0;
-        end
-        lt$89 = b_valid$5 & rank_order$89;
-        if (5 < 10) begin
-            rank_order$90 = (b_rem$5 < b_rem$10) | ((b_rem$5 == b_rem$10) & (b_id$5 < b_id$10));
-        end
-        else if (5 > 10) begin
-            rank_order$90 = ~rank_order$165;
-        end
-        else begin
-            rank_order$90 = 1'b0;
-        end
-        lt$90 = b_valid$5 & rank_order$90;
-        if (5 < 11) begin
-            rank_order$91 = (b_rem$5 < b_rem$11) | ((b_rem$5 == b_rem$11) & (b_id$5 < b_id$11));
-        end
-        else if (5 > 11) begin
-            rank_order$91 = ~rank_order$181;
-        end
-        else begin
-            rank_order$91 = 1'b0;
-        end
-        lt$91 = b_valid$5 & rank_order$91;
-        if (5 < 12) begin
-            rank_order$92 = (b_rem$5 < b_rem$12) | ((b_rem$5 == b_rem$12) & (b_id$5 < b_id$12));
-        end
-        else if (5 > 12) begin
-            rank_order$92 = ~rank_order$197;
-        end
-        else begin
-            rank_order$92 = 1'b0;
-        end
-        lt$92 = b_valid$5 & rank_order$92;
-        if (5 < 13) begin
-            rank_order$93 = (b_rem$5 < b_rem$13) | ((b_rem$5 == b_rem$13) & (b_id$5 < b_id$13));
-        end
-        else if (5 > 13) begin
-            rank_order$93 = ~rank_order$213;
-        end
-        else begin
-            rank_order$93 = 1'b0;
-        end
-        lt$93 = b_valid$5 & rank_order$93;
-        if (5 < 14) begin
-            rank_order$94 = (b_rem$5 < b_rem$14) | ((b_rem$5 == b_rem$14) & (b_id$5 < b_id$14));
-        end
-        else if (5 > 14) begin
-            rank_order$94 = ~rank_order$229;
-        end
-        else begin
-            rank_order$94 = 1'b0;
-        end
-        lt$94 = b_valid$5 & rank_order$94;
-        if (5 < 15) begin
-            rank_order$95 = (b_rem$5 < b_rem$15) | ((b_rem$5 == b_rem$15) & (b_id$5 < b_id$15));
-        end
-        else if (5 > 15) begin
-            rank_order$95 = ~rank_order$245;
-        end
-        else begin
-            rank_order$95 = 1'b0;
-        end
-        lt$95 = b_valid$5 & rank_order$95;
         if (6 < 0) begin
-            rank_order$96 = (b_rem$6 < b_rem$0) | ((b_rem$6 == b_rem$0) & (b_id$6 < b_id$0));
+            before_chain$7 = (before_chain$6 & ~(1 << (6)) | ((e_valid$6$q & order$6$q) << (6)));
         end
         else if (6 > 0) begin
-            rank_order$96 = ~rank_order$6;
+            before_chain$7 = (before_chain$6 & ~(1 << (6)) | ((e_valid$6$q & (~order$15$q)) << (6)));
         end
         else begin
-            rank_order$96 = 1'b0;
+            before_chain$7 = before_chain$6;
         end
-        lt$96 = b_valid$6 & rank_order$96;
-        if (6 < 1) begin
-            rank_order$97 = (b_rem$6 < b_rem$1) | ((b_rem$6 == b_rem$1) & (b_id$6 < b_id$1));
-        end
-        else if (6 > 1) begin
-            rank_order$97 = ~rank_order$22;
-        end
-        else begin
-            rank_order$97 = 1'b0;
-        end
-        lt$97 = b_valid$6 & rank_order$97;
-        if (6 < 2) begin
-            rank_order$98 = (b_rem$6 < b_rem$2) | ((b_rem$6 == b_rem$2) & (b_id$6 < b_id$2));
-        end
-        else if (6 > 2) begin
-            rank_order$98 = ~rank_order$38;
-        end
-        else begin
-            rank_order$98 = 1'b0;
-        end
-        lt$98 = b_valid$6 & rank_order$98;
-        if (6 < 3) begin
-            rank_order$99 = (b_rem$6 < b_rem$3) | ((b_rem$6 == b_rem$3) & (b_id$6 < b_id$3));
-        end
-        else if (6 > 3) begin
-            rank_order$99 = ~rank_order$54;
-        end
-        else begin
-            rank_order$99 = 1'b0;
-        end
-        lt$99 = b_valid$6 & rank_order$99;
-        if (6 < 4) begin
-            rank_order$100 = (b_rem$6 < b_rem$4) | ((b_rem$6 == b_rem$4) & (b_id$6 < b_id$4));
-        end
-        else if (6 > 4) begin
-            rank_order$100 = ~rank_order$70;
-        end
-        else begin
-            rank_order$100 = 1'b0;
-        end
-        lt$100 = b_valid$6 & rank_order$100;
-        if (6 < 5) begin
-            rank_order$101 = (b_rem$6 < b_rem$5) | ((b_rem$6 == b_rem$5) & (b_id$6 < b_id$5));
-        end
-        else if (6 > 5) begin
-            rank_order$101 = ~rank_order$86;
-        end
-        else begin
-            rank_order$101 = 1'b0;
-        end
-        lt$101 = b_valid$6 & rank_order$101;
-        if (6 < 6) begin
-            rank_order$102 = (b_rem$6 < b_rem$6) | ((b_rem$6 == b_rem$6) & (b_id$6 < b_id$6));
-        end
-        else if (6 > 6) begin
-            rank_order$102 = ~rank_order$102;
-        end
-        else begin
-            rank_order$102 = 1'b0;
-        end
-        lt$102 = b_valid$6 & rank_order$102;
-        if (6 < 7) begin
-            rank_order$103 = (b_rem$6 < b_rem$7) | ((b_rem$6 == b_rem$7) & (b_id$6 < b_id$7));
-        end
-        else if (6 > 7) begin
-            rank_order$103 = ~rank_order$118;
-        end
-        else begin
-            rank_order$103 = 1'b0;
-        end
-        lt$103 = b_valid$6 & rank_order$103;
-        if (6 < 8) begin
-            rank_order$104 = (b_rem$6 < b_rem$8) | ((b_rem$6 == b_rem$8) & (b_id$6 < b_id$8));
-        end
-        else if (6 > 8) begin
-            rank_order$104 = ~rank_order$134;
-        end
-        else begin
-            rank_order$104 = 1'b0;
-        end
-        lt$104 = b_valid$6 & rank_order$104;
-        if (6 < 9) begin
-            rank_order$105 = (b_rem$6 < b_rem$9) | ((b_rem$6 == b_rem$9) & (b_id$6 < b_id$9));
-        end
-        else if (6 > 9) begin
-            rank_order$105 = ~rank_order$150;
-        end
-        else begin
-            rank_order$105 = 1'b0;
-        end
-        lt$105 = b_valid$6 & rank_order$105;
-        if (6 < 10) begin
-            rank_order$106 = (b_rem$6 < b_rem$10) | ((b_rem$6 == b_rem$10) & (b_id$6 < b_id$10));
-        end
-        else if (6 > 10) begin
-            rank_order$106 = ~rank_order$166;
-        end
-        else begin
-            rank_order$106 = 1'b0;
-        end
-        lt$106 = b_valid$6 & rank_order$106;
-        if (6 < 11) begin
-            rank_order$107 = (b_rem$6 < b_rem$11) | ((b_rem$6 == b_rem$11) & (b_id$6 < b_id$11));
-        end
-        else if (6 > 11) begin
-            rank_order$107 = ~rank_order$182;
-        end
-        else begin
-            rank_order$107 = 1'b0;
-        end
-        lt$107 = b_valid$6 & rank_order$107;
-        if (6 < 12) begin
-            rank_order$108 = (b_rem$6 < b_rem$12) | ((b_rem$6 == b_rem$12) & (b_id$6 < b_id$12));
-        end
-        else if (6 > 12) begin
-            rank_order$108 = ~rank_order$198;
-        end
-        else begin
-            rank_order$108 = 1'b0;
-        end
-        lt$108 = b_valid$6 & rank_order$108;
-        if (6 < 13) begin
-            rank_order$109 = (b_rem$6 < b_rem$13) | ((b_rem$6 == b_rem$13) & (b_id$6 < b_id$13));
-        end
-        else if (6 > 13) begin
-            rank_order$109 = ~rank_order$214;
-        end
-        else begin
-            rank_order$109 = 1'b0;
-        end
-        lt$109 = b_valid$6 & rank_order$109;
-        if (6 < 14) begin
-            rank_order$110 = (b_rem$6 < b_rem$14) | ((b_rem$6 == b_rem$14) & (b_id$6 < b_id$14));
-        end
-        else if (6 > 14) begin
-            rank_order$110 = ~rank_order$230;
-        end
-        else begin
-            rank_order$110 = 1'b0;
-        end
-        lt$110 = b_valid$6 & rank_order$110;
-        if (6 < 15) begin
-            rank_order$111 = (b_rem$6 < b_rem$15) | ((b_rem$6 == b_rem$15) & (b_id$6 < b_id$15));
-        end
-        else if (6 > 15) begin
-            rank_order$111 = ~rank_order$246;
-        end
-        else begin
-            rank_order$111 = 1'b0;
-        end
-        lt$111 = b_valid$6 & rank_order$111;
         if (7 < 0) begin
-            rank_order$112 = (b_rem$7 < b_rem$0) | ((b_rem$7 == b_rem$0) & (b_id$7 < b_id$0));
+            before_chain$8 = (before_chain$7 & ~(1 << (7)) | ((e_valid$7$q & order$7$q) << (7)));
         end
         else if (7 > 0) begin
-            rank_order$112 = ~rank_order$7;
+            before_chain$8 = (before_chain$7 & ~(1 << (7)) | ((e_valid$7$q & (~order$21$q)) << (7)));
         end
         else begin
-            rank_order$112 = 1'b0;
+            before_chain$8 = before_chain$7;
         end
-        lt$112 = b_valid$7 & rank_order$112;
-        if (7 < 1) begin
-            rank_order$113 = (b_rem$7 < b_rem$1) | ((b_rem$7 == b_rem$1) & (b_id$7 < b_id$1));
-        end
-        else if (7 > 1) begin
-            rank_order$113 = ~rank_order$23;
-        end
-        else begin
-            rank_order$113 = 1'b0;
-        end
-        lt$113 = b_valid$7 & rank_order$113;
-        if (7 < 2) begin
-            rank_order$114 = (b_rem$7 < b_rem$2) | ((b_rem$7 == b_rem$2) & (b_id$7 < b_id$2));
-        end
-        else if (7 > 2) begin
-            rank_order$114 = ~rank_order$39;
-        end
-        else begin
-            rank_order$114 = 1'b0;
-        end
-        lt$114 = b_valid$7 & rank_order$114;
-        if (7 < 3) begin
-            rank_order$115 = (b_rem$7 < b_rem$3) | ((b_rem$7 == b_rem$3) & (b_id$7 < b_id$3));
-        end
-        else if (7 > 3) begin
-            rank_order$115 = ~rank_order$55;
-        end
-        else begin
-            rank_order$115 = 1'b0;
-        end
-        lt$115 = b_valid$7 & rank_order$115;
-        if (7 < 4) begin
-            rank_order$116 = (b_rem$7 < b_rem$4) | ((b_rem$7 == b_rem$4) & (b_id$7 < b_id$4));
-        end
-        else if (7 > 4) begin
-            rank_order$116 = ~rank_order$71;
-        end
-        else begin
-            rank_order$116 = 1'b0;
-        end
-        lt$116 = b_valid$7 & rank_order$116;
-        if (7 < 5) begin
-            rank_order$117 = (b_rem$7 < b_rem$5) | ((b_rem$7 == b_rem$5) & (b_id$7 < b_id$5));
-        end
-        else if (7 > 5) begin
-            rank_order$117 = ~rank_order$87;
-        end
-        else begin
-            rank_order$117 = 1'b0;
-        end
-        lt$117 = b_valid$7 & rank_order$117;
-        if (7 < 6) begin
-            rank_order$118 = (b_rem$7 < b_rem$6) | ((b_rem$7 == b_rem$6) & (b_id$7 < b_id$6));
-        end
-        else if (7 > 6) begin
-            rank_order$118 = ~rank_order$103;
-        end
-        else begin
-            rank_order$118 = 1'b0;
-        end
-        lt$118 = b_valid$7 & rank_order$118;
-        if (7 < 7) begin
-            rank_order$119 = (b_rem$7 < b_rem$7) | ((b_rem$7 == b_rem$7) & (b_id$7 < b_id$7));
-        end
-        else if (7 > 7) begin
-            rank_order$119 = ~rank_order$119;
-        end
-        else begin
-            rank_order$119 = 1'b0;
-        end
-        lt$119 = b_valid$7 & rank_order$119;
-        if (7 < 8) begin
-            rank_order$120 = (b_rem$7 < b_rem$8) | ((b_rem$7 == b_rem$8) & (b_id$7 < b_id$8));
-        end
-        else if (7 > 8) begin
-            rank_order$120 = ~rank_order$135;
-        end
-        else begin
-            rank_order$120 = 1'b0;
-        end
-        lt$120 = b_valid$7 & rank_order$120;
-        if (7 < 9) begin
-            rank_order$121 = (b_rem$7 < b_rem$9) | ((b_rem$7 == b_rem$9) & (b_id$7 < b_id$9));
-        end
-        else if (7 > 9) begin
-            rank_order$121 = ~rank_order$151;
-        end
-        else begin
-            rank_order$121 = 1'b0;
-        end
-        lt$121 = b_valid$7 & rank_order$121;
-        if (7 < 10) begin
-            rank_order$122 = (b_rem$7 < b_rem$10) | ((b_rem$7 == b_rem$10) & (b_id$7 < b_id$10));
-        end
-        else if (7 > 10) begin
-            rank_order$122 = ~rank_order$167;
-        end
-        else begin
-            rank_order$122 = 1'b0;
-        end
-        lt$122 = b_valid$7 & rank_order$122;
-        if (7 < 11) begin
-            rank_order$123 = (b_rem$7 < b_rem$11) | ((b_rem$7 == b_rem$11) & (b_id$7 < b_id$11));
-        end
-        else if (7 > 11) begin
-            rank_order$123 = ~rank_order$183;
-        end
-        else begin
-            rank_order$123 = 1'b0;
-        end
-        lt$123 = b_valid$7 & rank_order$123;
-        if (7 < 12) begin
-            rank_order$124 = (b_rem$7 < b_rem$12) | ((b_rem$7 == b_rem$12) & (b_id$7 < b_id$12));
-        end
-        else if (7 > 12) begin
-            rank_order$124 = ~rank_order$199;
-        end
-        else begin
-            rank_order$124 = 1'b0;
-        end
-        lt$124 = b_valid$7 & rank_order$124;
-        if (7 < 13) begin
-            rank_order$125 = (b_rem$7 < b_rem$13) | ((b_rem$7 == b_rem$13) & (b_id$7 < b_id$13));
-        end
-        else if (7 > 13) begin
-            rank_order$125 = ~rank_order$215;
-        end
-        else begin
-            rank_order$125 = 1'b0;
-        end
-        lt$125 = b_valid$7 & rank_order$125;
-        if (7 < 14) begin
-            rank_order$126 = (b_rem$7 < b_rem$14) | ((b_rem$7 == b_rem$14) & (b_id$7 < b_id$14));
-        end
-        else if (7 > 14) begin
-            rank_order$126 = ~rank_order$231;
-        end
-        else begin
-            rank_order$126 = 1'b0;
-        end
-        lt$126 = b_valid$7 & rank_order$126;
-        if (7 < 15) begin
-            rank_order$127 = (b_rem$7 < b_rem$15) | ((b_rem$7 == b_rem$15) & (b_id$7 < b_id$15));
-        end
-        else if (7 > 15) begin
-            rank_order$127 = ~rank_order$247;
-        end
-        else begin
-            rank_order$127 = 1'b0;
-        end
-        lt$127 = b_valid$7 & rank_order$127;
         if (8 < 0) begin
-            rank_order$128 = (b_rem$8 < b_rem$0) | ((b_rem$8 == b_rem$0) & (b_id$8 < b_id$0));
+            before_chain$9 = (before_chain$8 & ~(1 << (8)) | ((e_valid$8$q & order$8$q) << (8)));
         end
         else if (8 > 0) begin
-            rank_order$128 = ~rank_order$8;
+            before_chain$9 = (before_chain$8 & ~(1 << (8)) | ((e_valid$8$q & (~order$28$q)) << (8)));
         end
         else begin
-            rank_order$128 = 1'b0;
+            before_chain$9 = before_chain$8;
         end
-        lt$128 = b_valid$8 & rank_order$128;
-        if (8 < 1) begin
-            rank_order$129 = (b_rem$8 < b_rem$1) | ((b_rem$8 == b_rem$1) & (b_id$8 < b_id$1));
-        end
-        else if (8 > 1) begin
-            rank_order$129 = ~rank_order$24;
-        end
-        else begin
-            rank_order$129 = 1'b0;
-        end
-        lt$129 = b_valid$8 & rank_order$129;
-        if (8 < 2) begin
-            rank_order$130 = (b_rem$8 < b_rem$2) | ((b_rem$8 == b_rem$2) & (b_id$8 < b_id$2));
-        end
-        else if (8 > 2) begin
-            rank_order$130 = ~rank_order$40;
-        end
-        else begin
-            rank_order$130 = 1'b0;
-        end
-        lt$130 = b_valid$8 & rank_order$130;
-        if (8 < 3) begin
-            rank_order$131 = (b_rem$8 < b_rem$3) | ((b_rem$8 == b_rem$3) & (b_id$8 < b_id$3));
-        end
-        else if (8 > 3) begin
-            rank_order$131 = ~rank_order$56;
-        end
-        else begin
-            rank_order$131 = 1'b0;
-        end
-        lt$131 = b_valid$8 & rank_order$131;
-        if (8 < 4) begin
-            rank_order$132 = (b_rem$8 < b_rem$4) | ((b_rem$8 == b_rem$4) & (b_id$8 < b_id$4));
-        end
-        else if (8 > 4) begin
-            rank_order$132 = ~rank_order$72;
-        end
-        else begin
-            rank_order$132 = 1'b0;
-        end
-        lt$132 = b_valid$8 & rank_order$132;
-        if (8 < 5) begin
-            rank_order$133 = (b_rem$8 < b_rem$5) | ((b_rem$8 == b_rem$5) & (b_id$8 < b_id$5));
-        end
-        else if (8 > 5) begin
-            rank_order$133 = ~rank_order$88;
-        end
-        else begin
-            rank_order$133 = 1'b0;
-        end
-        lt$133 = b_valid$8 & rank_order$133;
-        if (8 < 6) begin
-            rank_order$134 = (b_rem$8 < b_rem$6) | ((b_rem$8 == b_rem$6) & (b_id$8 < b_id$6));
-        end
-        else if (8 > 6) begin
-            rank_order$134 = ~rank_order$104;
-        end
-        else begin
-            rank_order$134 = 1'b0;
-        end
-        lt$134 = b_valid$8 & rank_order$134;
-        if (8 < 7) begin
-            rank_order$135 = (b_rem$8 < b_rem$7) | ((b_rem$8 == b_rem$7) & (b_id$8 < b_id$7));
-        end
-        else if (8 > 7) begin
-            rank_order$135 = ~rank_order$120;
-        end
-        else begin
-            rank_order$135 = 1'b0;
-        end
-        lt$135 = b_valid$8 & rank_order$135;
-        if (8 < 8) begin
-            rank_order$136 = (b_rem$8 < b_rem$8) | ((b_rem$8 == b_rem$8) & (b_id$8 < b_id$8));
-        end
-        else if (8 > 8) begin
-            rank_order$136 = ~rank_order$136;
-        end
-        else begin
-            rank_order$136 = 1'b0;
-        end
-        lt$136 = b_valid$8 & rank_order$136;
-        if (8 < 9) begin
-            rank_order$137 = (b_rem$8 < b_rem$9) | ((b_rem$8 == b_rem$9) & (b_id$8 < b_id$9));
-        end
-        else if (8 > 9) begin
-            rank_order$137 = ~rank_order$152;
-        end
-        else begin
-            rank_order$137 = 1'b0;
-        end
-        lt$137 = b_valid$8 & rank_order$137;
-        if (8 < 10) begin
-            rank_order$138 = (b_rem$8 < b_rem$10) | ((b_rem$8 == b_rem$10) & (b_id$8 < b_id$10));
-        end
-        else if (8 > 10) begin
-            rank_order$138 = ~rank_order$168;
-        end
-        else begin
-            rank_order$138 = 1'b0;
-        end
-        lt$138 = b_valid$8 & rank_order$138;
-        if (8 < 11) begin
-            rank_order$139 = (b_rem$8 < b_rem$11) | ((b_rem$8 == b_rem$11) & (b_id$8 < b_id$11));
-        end
-        else if (8 > 11) begin
-            rank_order$139 = ~rank_order$184;
-        end
-        else begin
-            rank_order$139 = 1'b0;
-        end
-        lt$139 = b_valid$8 & rank_order$139;
-        if (8 < 12) begin
-            rank_order$140 = (b_rem$8 < b_rem$12) | ((b_rem$8 == b_rem$12) & (b_id$8 < b_id$12));
-        end
-        else if (8 > 12) begin
-            rank_order$140 = ~rank_order$200;
-        end
-        else begin
-            rank_order$140 = 1'b0;
-        end
-        lt$140 = b_valid$8 & rank_order$140;
-        if (8 < 13) begin
-            rank_order$141 = (b_rem$8 < b_rem$13) | ((b_rem$8 == b_rem$13) & (b_id$8 < b_id$13));
-        end
-        else if (8 > 13) begin
-            rank_order$141 = ~rank_order$216;
-        end
-        else begin
-            rank_order$141 = 1'b0;
-        end
-        lt$141 = b_valid$8 & rank_order$141;
-        if (8 < 14) begin
-            rank_order$142 = (b_rem$8 < b_rem$14) | ((b_rem$8 == b_rem$14) & (b_id$8 < b_id$14));
-        end
-        else if (8 > 14) begin
-            rank_order$142 = ~rank_order$232;
-        end
-        else begin
-            rank_order$142 = 1'b0;
-        end
-        lt$142 = b_valid$8 & rank_order$142;
-        if (8 < 15) begin
-            rank_order$143 = (b_rem$8 < b_rem$15) | ((b_rem$8 == b_rem$15) & (b_id$8 < b_id$15));
-        end
-        else if (8 > 15) begin
-            rank_order$143 = ~rank_order$248;
-        end
-        else begin
-            rank_order$143 = 1'b0;
-        end
-        lt$143 = b_valid$8 & rank_order$143;
         if (9 < 0) begin
-            rank_order$144 = (b_rem$9 < b_rem$0) | ((b_rem$9 == b_rem$0) & (b_id$9 < b_id$0));
+            before_chain$10 = (before_chain$9 & ~(1 << (9)) | ((e_valid$9$q & order$9$q) << (9)));
         end
         else if (9 > 0) begin
-            rank_order$144 = ~rank_order$9;
+            before_chain$10 = (before_chain$9 & ~(1 << (9)) | ((e_valid$9$q & (~order$36$q)) << (9)));
         end
         else begin
-            rank_order$144 = 1'b0;
+            before_chain$10 = before_chain$9;
         end
-        lt$144 = b_valid$9 & rank_order$144;
-        if (9 < 1) begin
-            rank_order$145 = (b_rem$9 < b_rem$1) | ((b_rem$9 == b_rem$1) & (b_id$9 < b_id$1));
-        end
-        else if (9 > 1) begin
-            rank_order$145 = ~rank_order$25;
-        end
-        else begin
-            rank_order$145 = 1'b0;
-        end
-        lt$145 = b_valid$9 & rank_order$145;
-        if (9 < 2) begin
-            rank_order$146 = (b_rem$9 < b_rem$2) | ((b_rem$9 == b_rem$2) & (b_id$9 < b_id$2));
-        end
-        else if (9 > 2) begin
-            rank_order$146 = ~rank_order$41;
-        end
-        else begin
-            rank_order$146 = 1'b0;
-        end
-        lt$146 = b_valid$9 & rank_order$146;
-        if (9 < 3) begin
-            rank_order$147 = (b_rem$9 < b_rem$3) | ((b_rem$9 == b_rem$3) & (b_id$9 < b_id$3));
-        end
-        else if (9 > 3) begin
-            rank_order$147 = ~rank_order$57;
-        end
-        else begin
-            rank_order$147 = 1'b0;
-        end
-        lt$147 = b_valid$9 & rank_order$147;
-        if (9 < 4) begin
-            rank_order$148 = (b_rem$9 < b_rem$4) | ((b_rem$9 == b_rem$4) & (b_id$9 < b_id$4));
-        end
-        else if (9 > 4) begin
-            rank_order$148 = ~rank_order$73;
-        end
-        else begin
-            rank_order$148 = 1'b0;
-        end
-        lt$148 = b_valid$9 & rank_order$148;
-        if (9 < 5) begin
-            rank_order$149 = (b_rem$9 < b_rem$5) | ((b_rem$9 == b_rem$5) & (b_id$9 < b_id$5));
-        end
-        else if (9 > 5) begin
-            rank_order$149 = ~rank_order$89;
-        end
-        else begin
-            rank_order$149 = 1'b0;
-        end
-        lt$149 = b_valid$9 & rank_order$149;
-        if (9 < 6) begin
-            rank_order$150 = (b_rem$9 < b_rem$6) | ((b_rem$9 == b_rem$6) & (b_id$9 < b_id$6));
-        end
-        else if (9 > 6) begin
-            rank_order$150 = ~rank_order$105;
-        end
-        else begin
-            rank_order$150 = 1'b0;
-        end
-        lt$150 = b_valid$9 & rank_order$150;
-        if (9 < 7) begin
-            rank_order$151 = (b_rem$9 < b_rem$7) | ((b_rem$9 == b_rem$7) & (b_id$9 < b_id$7));
-        end
-        else if (9 > 7) begin
-            rank_order$151 = ~rank_order$121;
-        end
-        else begin
-            rank_order$151 = 1'b0;
-        end
-        lt$151 = b_valid$9 & rank_order$151;
-        if (9 < 8) begin
-            rank_order$152 = (b_rem$9 < b_rem$8) | ((b_rem$9 == b_rem$8) & (b_id$9 < b_id$8));
-        end
-        else if (9 > 8) begin
-            rank_order$152 = ~rank_order$137;
-        end
-        else begin
-            rank_order$152 = 1'b0;
-        end
-        lt$152 = b_valid$9 & rank_order$152;
-        if (9 < 9) begin
-            rank_order$153 = (b_rem$9 < b_rem$9) | ((b_rem$9 == b_rem$9) & (b_id$9 < b_id$9));
-        end
-        else if (9 > 9) begin
-            rank_order$153 = ~rank_order$153;
-        end
-        else begin
-            rank_order$153 = 1'b0;
-        end
-        lt$153 = b_valid$9 & rank_order$153;
-        if (9 < 10) begin
-            rank_order$154 = (b_rem$9 < b_rem$10) | ((b_rem$9 == b_rem$10) & (b_id$9 < b_id$10));
-        end
-        else if (9 > 10) begin
-            rank_order$154 = ~rank_order$169;
-        end
-        else begin
-            rank_order$154 = 1'b0;
-        end
-        lt$154 = b_valid$9 & rank_order$154;
-        if (9 < 11) begin
-            rank_order$155 = (b_rem$9 < b_rem$11) | ((b_rem$9 == b_rem$11) & (b_id$9 < b_id$11));
-        end
-        else if (9 > 11) begin
-            rank_order$155 = ~rank_order$185;
-        end
-        else begin
-            rank_order$155 = 1'b0;
-        end
-        lt$155 = b_valid$9 & rank_order$155;
-        if (9 < 12) begin
-            rank_order$156 = (b_rem$9 < b_rem$12) | ((b_rem$9 == b_rem$12) & (b_id$9 < b_id$12));
-        end
-        else if (9 > 12) begin
-            rank_order$156 = ~rank_order$201;
-        end
-        else begin
-            rank_order$156 = 1'b0;
-        end
-        lt$156 = b_valid$9 & rank_order$156;
-        if (9 < 13) begin
-            rank_order$157 = (b_rem$9 < b_rem$13) | ((b_rem$9 == b_rem$13) & (b_id$9 < b_id$13));
-        end
-        else if (9 > 13) begin
-            rank_order$157 = ~rank_order$217;
-        end
-        else begin
-            rank_order$157 = 1'b0;
-        end
-        lt$157 = b_valid$9 & rank_order$157;
-        if (9 < 14) begin
-            rank_order$158 = (b_rem$9 < b_rem$14) | ((b_rem$9 == b_rem$14) & (b_id$9 < b_id$14));
-        end
-        else if (9 > 14) begin
-            rank_order$158 = ~rank_order$233;
-        end
-        else begin
-            rank_order$158 = 1'b0;
-        end
-        lt$158 = b_valid$9 & rank_order$158;
-        if (9 < 15) begin
-            rank_order$159 = (b_rem$9 < b_rem$15) | ((b_rem$9 == b_rem$15) & (b_id$9 < b_id$15));
-        end
-        else if (9 > 15) begin
-            rank_order$159 = ~rank_order$249;
-        end
-        else begin
-            rank_order$159 = 1'b0;
-        end
-        lt$159 = b_valid$9 & rank_order$159;
         if (10 < 0) begin
-            rank_order$160 = (b_rem$10 < b_rem$0) | ((b_rem$10 == b_rem$0) & (b_id$10 < b_id$0));
+            before_chain$11 = (before_chain$10 & ~(1 << (10)) | ((e_valid$10$q & order$10$q) << (10)));
         end
         else if (10 > 0) begin
-            rank_order$160 = ~rank_order$10;
+            before_chain$11 = (before_chain$10 & ~(1 << (10)) | ((e_valid$10$q & (~order$45$q)) << (10)));
         end
         else begin
-            rank_order$160 = 1'b0;
+            before_chain$11 = before_chain$10;
         end
-        lt$160 = b_valid$10 & rank_order$160;
-        if (10 < 1) begin
-            rank_order$161 = (b_rem$10 < b_rem$1) | ((b_rem$10 == b_rem$1) & (b_id$10 < b_id$1));
-        end
-        else if (10 > 1) begin
-            rank_order$161 = ~rank_order$26;
-        end
-        else begin
-            rank_order$161 = 1'b0;
-        end
-        lt$161 = b_valid$10 & rank_order$161;
-        if (10 < 2) begin
-            rank_order$162 = (b_rem$10 < b_rem$2) | ((b_rem$10 == b_rem$2) & (b_id$10 < b_id$2));
-        end
-        else if (10 > 2) begin
-            rank_order$162 = ~rank_order$42;
-        end
-        else begin
-            rank_order$162 = 1'b0;
-        end
-        lt$162 = b_valid$10 & rank_order$162;
-        if (10 < 3) begin
-            rank_order$163 = (b_rem$10 < b_rem$3) | ((b_rem$10 == b_rem$3) & (b_id$10 < b_id$3));
-        end
-        else if (10 > 3) begin
-            rank_order$163 = ~rank_order$58;
-        end
-        else begin
-            rank_order$163 = 1'b0;
-        end
-        lt$163 = b_valid$10 & rank_order$163;
-        if (10 < 4) begin
-            rank_order$164 = (b_rem$10 < b_rem$4) | ((b_rem$10 == b_rem$4) & (b_id$10 < b_id$4));
-        end
-        else if (10 > 4) begin
-            rank_order$164 = ~rank_order$74;
-        end
-        else begin
-            rank_order$164 = 1'b0;
-        end
-        lt$164 = b_valid$10 & rank_order$164;
-        if (10 < 5) begin
-            rank_order$165 = (b_rem$10 < b_rem$5) | ((b_rem$10 == b_rem$5) & (b_id$10 < b_id$5));
-        end
-        else if (10 > 5) begin
-            rank_order$165 = ~rank_order$90;
-        end
-        else begin
-            rank_order$165 = 1'b0;
-        end
-        lt$165 = b_valid$10 & rank_order$165;
-        if (10 < 6) begin
-            rank_order$166 = (b_rem$10 < b_rem$6) | ((b_rem$10 == b_rem$6) & (b_id$10 < b_id$6));
-        end
-        else if (10 > 6) begin
-            rank_order$166 = ~rank_order$106;
-        end
-        else begin
-            rank_order$166 = 1'b0;
-        end
-        lt$166 = b_valid$10 & rank_order$166;
-        if (10 < 7) begin
-            rank_order$167 = (b_rem$10 < b_rem$7) | ((b_rem$10 == b_rem$7) & (b_id$10 < b_id$7));
-        end
-        else if (10 > 7) begin
-            rank_order$167 = ~rank_order$122;
-        end
-        else begin
-            rank_order$167 = 1'b0;
-        end
-        lt$167 = b_valid$10 & rank_order$167;
-        if (10 < 8) begin
-            rank_order$168 = (b_rem$10 < b_rem$8) | ((b_rem$10 == b_rem$8) & (b_id$10 < b_id$8));
-        end
-        else if (10 > 8) begin
-            rank_order$168 = ~rank_order$138;
-        end
-        else begin
-            rank_order$168 = 1'b0;
-        end
-        lt$168 = b_valid$10 & rank_order$168;
-        if (10 < 9) begin
-            rank_order$169 = (b_rem$10 < b_rem$9) | ((b_rem$10 == b_rem$9) & (b_id$10 < b_id$9));
-        end
-        else if (10 > 9) begin
-            rank_order$169 = ~rank_order$154;
-        end
-        else begin
-            rank_order$169 = 1'b0;
-        end
-        lt$169 = b_valid$10 & rank_order$169;
-        if (10 < 10) begin
-            rank_order$170 = (b_rem$10 < b_rem$10) | ((b_rem$10 == b_rem$10) & (b_id$10 < b_id$10));
-        end
-        else if (10 > 10) begin
-            rank_order$170 = ~rank_order$170;
-        end
-        else begin
-            rank_order$170 = 1'b0;
-        end
-        lt$170 = b_valid$10 & rank_order$170;
-        if (10 < 11) begin
-            rank_order$171 = (b_rem$10 < b_rem$11) | ((b_rem$10 == b_rem$11) & (b_id$10 < b_id$11));
-        end
-        else if (10 > 11) begin
-            rank_order$171 = ~rank_order$186;
-        end
-        else begin
-            rank_order$171 = 1'b0;
-        end
-        lt$171 = b_valid$10 & rank_order$171;
-        if (10 < 12) begin
-            rank_order$172 = (b_rem$10 < b_rem$12) | ((b_rem$10 == b_rem$12) & (b_id$10 < b_id$12));
-        end
-        else if (10 > 12) begin
-            rank_order$172 = ~rank_order$202;
-        end
-        else begin
-            rank_order$172 = 1'b0;
-        end
-        lt$172 = b_valid$10 & rank_order$172;
-        if (10 < 13) begin
-            rank_order$173 = (b_rem$10 < b_rem$13) | ((b_rem$10 == b_rem$13) & (b_id$10 < b_id$13));
-        end
-        else if (10 > 13) begin
-            rank_order$173 = ~rank_order$218;
-        end
-        else begin
-            rank_order$173 = 1'b0;
-        end
-        lt$173 = b_valid$10 & rank_order$173;
-        if (10 < 14) begin
-            rank_order$174 = (b_rem$10 < b_rem$14) | ((b_rem$10 == b_rem$14) & (b_id$10 < b_id$14));
-        end
-        else if (10 > 14) begin
-            rank_order$174 = ~rank_order$234;
-        end
-        else begin
-            rank_order$174 = 1'b0;
-        end
-        lt$174 = b_valid$10 & rank_order$174;
-        if (10 < 15) begin
-            rank_order$175 = (b_rem$10 < b_rem$15) | ((b_rem$10 == b_rem$15) & (b_id$10 < b_id$15));
-        end
-        else if (10 > 15) begin
-            rank_order$175 = ~rank_order$250;
-        end
-        else begin
-            rank_order$175 = 1'b0;
-        end
-        lt$175 = b_valid$10 & rank_order$175;
         if (11 < 0) begin
-            rank_order$176 = (b_rem$11 < b_rem$0) | ((b_rem$11 == b_rem$0) & (b_id$11 < b_id$0));
+            before_chain$12 = (before_chain$11 & ~(1 << (11)) | ((e_valid$11$q & order$11$q) << (11)));
         end
         else if (11 > 0) begin
-            rank_order$176 = ~rank_order$11;
+            before_chain$12 = (before_chain$11 & ~(1 << (11)) | ((e_valid$11$q & (~order$55$q)) << (11)));
         end
         else begin
-            rank_order$176 = 1'b0;
+            before_chain$12 = before_chain$11;
         end
-        lt$176 = b_valid$11 & rank_order$176;
-        if (11 < 1) begin
-            rank_order$177 = (b_rem$11 < b_rem$1) | ((b_rem$11 == b_rem$1) & (b_id$11 < b_id$1));
-        end
-        else if (11 > 1) begin
-            rank_order$177 = ~rank_order$27;
-        end
-        else begin
-            rank_order$177 = 1'b0;
-        end
-        lt$177 = b_valid$11 & rank_order$177;
-        if (11 < 2) begin
-            rank_order$178 = (b_rem$11 < b_rem$2) | ((b_rem$11 == b_rem$2) & (b_id$11 < b_id$2));
-        end
-        else if (11 > 2) begin
-            rank_order$178 = ~rank_order$43;
-        end
-        else begin
-            rank_order$178 = 1'b0;
-        end
-        lt$178 = b_valid$11 & rank_order$178;
-        if (11 < 3) begin
-            rank_order$179 = (b_rem$11 < b_rem$3) | ((b_rem$11 == b_rem$3) & (b_id$11 < b_id$3));
-        end
-        else if (11 > 3) begin
-            rank_order$179 = ~rank_order$59;
-        end
-        else begin
-            rank_order$179 = 1'b0;
-        end
-        lt$179 = b_valid$11 & rank_order$179;
-        if (11 < 4) begin
-            rank_order$180 = (b_rem$11 < b_rem$4) | ((b_rem$11 == b_rem$4) & (b_id$11 < b_id$4));
-        end
-        else if (11 > 4) begin
-            rank_order$180 = ~rank_order$75;
-        end
-        else begin
-            rank_order$180 = 1'b0;
-        end
-        lt$180 = b_valid$11 & rank_order$180;
-        if (11 < 5) begin
-            rank_order$181 = (b_rem$11 < b_rem$5) | ((b_rem$11 == b_rem$5) & (b_id$11 < b_id$5));
-        end
-        else if (11 > 5) begin
-            rank_order$181 = ~rank_order$91;
-        end
-        else begin
-            rank_order$181 = 1'b0;
-        end
-        lt$181 = b_valid$11 & rank_order$181;
-        if (11 < 6) begin
-            rank_order$182 = (b_rem$11 < b_rem$6) | ((b_rem$11 == b_rem$6) & (b_id$11 < b_id$6));
-        end
-        else if (11 > 6) begin
-            rank_order$182 = ~rank_order$107;
-        end
-        else begin
-            rank_order$182 = 1'b0;
-        end
-        lt$182 = b_valid$11 & rank_order$182;
-        if (11 < 7) begin
-            rank_order$183 = (b_rem$11 < b_rem$7) | ((b_rem$11 == b_rem$7) & (b_id$11 < b_id$7));
-        end
-        else if (11 > 7) begin
-            rank_order$183 = ~rank_order$123;
-        end
-        else begin
-            rank_order$183 = 1'b0;
-        end
-        lt$183 = b_valid$11 & rank_order$183;
-        if (11 < 8) begin
-            rank_order$184 = (b_rem$11 < b_rem$8) | ((b_rem$11 == b_rem$8) & (b_id$11 < b_id$8));
-        end
-        else if (11 > 8) begin
-            rank_order$184 = ~rank_order$139;
-        end
-        else begin
-            rank_order$184 = 1'b0;
-        end
-        lt$184 = b_valid$11 & rank_order$184;
-        if (11 < 9) begin
-            rank_order$185 = (b_rem$11 < b_rem$9) | ((b_rem$11 == b_rem$9) & (b_id$11 < b_id$9));
-        end
-        else if (11 > 9) begin
-            rank_order$185 = ~rank_order$155;
-        end
-        else begin
-            rank_order$185 = 1'b0;
-        end
-        lt$185 = b_valid$11 & rank_order$185;
-        if (11 < 10) begin
-            rank_order$186 = (b_rem$11 < b_rem$10) | ((b_rem$11 == b_rem$10) & (b_id$11 < b_id$10));
-        end
-        else if (11 > 10) begin
-            rank_order$186 = ~rank_order$171;
-        end
-        else begin
-            rank_order$186 = 1'b0;
-        end
-        lt$186 = b_valid$11 & rank_order$186;
-        if (11 < 11) begin
-            rank_order$187 = (b_rem$11 < b_rem$11) | ((b_rem$11 == b_rem$11) & (b_id$11 < b_id$11));
-        end
-        else if (11 > 11) begin
-            rank_order$187 = ~rank_order$187;
-        end
-        else begin
-            rank_order$187 = 1'b0;
-        end
-        lt$187 = b_valid$11 & rank_order$187;
-        if (11 < 12) begin
-            rank_order$188 = (b_rem$11 < b_rem$12) | ((b_rem$11 == b_rem$12) & (b_id$11 < b_id$12));
-        end
-        else if (11 > 12) begin
-            rank_order$188 = ~rank_order$203;
-        end
-        else begin
-            rank_order$188 = 1'b0;
-        end
-        lt$188 = b_valid$11 & rank_order$188;
-        if (11 < 13) begin
-            rank_order$189 = (b_rem$11 < b_rem$13) | ((b_rem$11 == b_rem$13) & (b_id$11 < b_id$13));
-        end
-        else if (11 > 13) begin
-            rank_order$189 = ~rank_order$219;
-        end
-        else begin
-            rank_order$189 = 1'b0;
-        end
-        lt$189 = b_valid$11 & rank_order$189;
-        if (11 < 14) begin
-            rank_order$190 = (b_rem$11 < b_rem$14) | ((b_rem$11 == b_rem$14) & (b_id$11 < b_id$14));
-        end
-        else if (11 > 14) begin
-            rank_order$190 = ~rank_order$235;
-        end
-        else begin
-            rank_order$190 = 1'b0;
-        end
-        lt$190 = b_valid$11 & rank_order$190;
-        if (11 < 15) begin
-            rank_order$191 = (b_rem$11 < b_rem$15) | ((b_rem$11 == b_rem$15) & (b_id$11 < b_id$15));
-        end
-        else if (11 > 15) begin
-            rank_order$191 = ~rank_order$251;
-        end
-        else begin
-            rank_order$191 = 1'b0;
-        end
-        lt$191 = b_valid$11 & rank_order$191;
         if (12 < 0) begin
-            rank_order$192 = (b_rem$12 < b_rem$0) | ((b_rem$12 == b_rem$0) & (b_id$12 < b_id$0));
+            before_chain$13 = (before_chain$12 & ~(1 << (12)) | ((e_valid$12$q & order$12$q) << (12)));
         end
         else if (12 > 0) begin
-            rank_order$192 = ~rank_order$12;
+            before_chain$13 = (before_chain$12 & ~(1 << (12)) | ((e_valid$12$q & (~order$66$q)) << (12)));
         end
         else begin
-            rank_order$192 = 1'b0;
+            before_chain$13 = before_chain$12;
         end
-        lt$192 = b_valid$12 & rank_order$192;
-        if (12 < 1) begin
-            rank_order$193 = (b_rem$12 < b_rem$1) | ((b_rem$12 == b_rem$1) & (b_id$12 < b_id$1));
-        end
-        else if (12 > 1) begin
-            rank_order$193 = ~rank_order$28;
-        end
-        else begin
-            rank_order$193 = 1'b0;
-        end
-        lt$193 = b_valid$12 & rank_order$193;
-        if (12 < 2) begin
-            rank_order$194 = (b_rem$12 < b_rem$2) | ((b_rem$12 == b_rem$2) & (b_id$12 < b_id$2));
-        end
-        else if (12 > 2) begin
-            rank_order$194 = ~rank_order$44;
-        end
-        else begin
-            rank_order$194 = 1'b0;
-        end
-        lt$194 = b_valid$12 & rank_order$194;
-        if (12 < 3) begin
-            rank_order$195 = (b_rem$12 < b_rem$3) | ((b_rem$12 == b_rem$3) & (b_id$12 < b_id$3));
-        end
-        else if (12 > 3) begin
-            rank_order$195 = ~rank_order$60;
-        end
-        else begin
-            rank_order$195 = 1'b0;
-        end
-        lt$195 = b_valid$12 & rank_order$195;
-        if (12 < 4) begin
-            rank_order$196 = (b_rem$12 < b_rem$4) | ((b_rem$12 == b_rem$4) & (b_id$12 < b_id$4));
-        end
-        else if (12 > 4) begin
-            rank_order$196 = ~rank_order$76;
-        end
-        else begin
-            rank_order$196 = 1'b0;
-        end
-        lt$196 = b_valid$12 & rank_order$196;
-        if (12 < 5) begin
-            rank_order$197 = (b_rem$12 < b_rem$5) | ((b_rem$12 == b_rem$5) & (b_id$12 < b_id$5));
-        end
-        else if (12 > 5) begin
-            rank_order$197 = ~rank_order$92;
-        end
-        else begin
-            rank_order$197 = 1'b0;
-        end
-        lt$197 = b_valid$12 & rank_order$197;
-        if (12 < 6) begin
-            rank_order$198 = (b_rem$12 < b_rem$6) | ((b_rem$12 == b_rem$6) & (b_id$12 < b_id$6));
-        end
-        else if (12 > 6) begin
-            rank_order$198 = ~rank_order$108;
-        end
-        else begin
-            rank_order$198 = 1'b0;
-        end
-        lt$198 = b_valid$12 & rank_order$198;
-        if (12 < 7) begin
-            rank_order$199 = (b_rem$12 < b_rem$7) | ((b_rem$12 == b_rem$7) & (b_id$12 < b_id$7));
-        end
-        else if (12 > 7) begin
-            rank_order$199 = ~rank_order$124;
-        end
-        else begin
-            rank_order$199 = 1'b0;
-        end
-        lt$199 = b_valid$12 & rank_order$199;
-        if (12 < 8) begin
-            rank_order$200 = (b_rem$12 < b_rem$8) | ((b_rem$12 == b_rem$8) & (b_id$12 < b_id$8));
-        end
-        else if (12 > 8) begin
-            rank_order$200 = ~rank_order$140;
-        end
-        else begin
-            rank_order$200 = 1'b0;
-        end
-        lt$200 = b_valid$12 & rank_order$200;
-        if (12 < 9) begin
-            rank_order$201 = (b_rem$12 < b_rem$9) | ((b_rem$12 == b_rem$9) & (b_id$12 < b_id$9));
-        end
-        else if (12 > 9) begin
-            rank_order$201 = ~rank_order$156;
-        end
-        else begin
-            rank_order$201 = 1'b0;
-        end
-        lt$201 = b_valid$12 & rank_order$201;
-        if (12 < 10) begin
-            rank_order$202 = (b_rem$12 < b_rem$10) | ((b_rem$12 == b_rem$10) & (b_id$12 < b_id$10));
-        end
-        else if (12 > 10) begin
-            rank_order$202 = ~rank_order$172;
-        end
-        else begin
-            rank_order$202 = 1'b0;
-        end
-        lt$202 = b_valid$12 & rank_order$202;
-        if (12 < 11) begin
-            rank_order$203 = (b_rem$12 < b_rem$11) | ((b_rem$12 == b_rem$11) & (b_id$12 < b_id$11));
-        end
-        else if (12 > 11) begin
-            rank_order$203 = ~rank_order$188;
-        end
-        else begin
-            rank_order$203 = 1'b0;
-        end
-        lt$203 = b_valid$12 & rank_order$203;
-        if (12 < 12) begin
-            rank_order$204 = (b_rem$12 < b_rem$12) | ((b_rem$12 == b_rem$12) & (b_id$12 < b_id$12));
-        end
-        else if (12 > 12) begin
-            rank_order$204 = ~rank_order$204;
-        end
-        else begin
-            rank_order$204 = 1'b0;
-        end
-        lt$204 = b_valid$12 & rank_order$204;
-        if (12 < 13) begin
-            rank_order$205 = (b_rem$12 < b_rem$13) | ((b_rem$12 == b_rem$13) & (b_id$12 < b_id$13));
-        end
-        else if (12 > 13) begin
-            rank_order$205 = ~rank_order$220;
-        end
-        else begin
-            rank_order$205 = 1'b0;
-        end
-        lt$205 = b_valid$12 & rank_order$205;
-        if (12 < 14) begin
-            rank_order$206 = (b_rem$12 < b_rem$14) | ((b_rem$12 == b_rem$14) & (b_id$12 < b_id$14));
-        end
-        else if (12 > 14) begin
-            rank_order$206 = ~rank_order$236;
-        end
-        else begin
-            rank_order$206 = 1'b0;
-        end
-        lt$206 = b_valid$12 & rank_order$206;
-        if (12 < 15) begin
-            rank_order$207 = (b_rem$12 < b_rem$15) | ((b_rem$12 == b_rem$15) & (b_id$12 < b_id$15));
-        end
-        else if (12 > 15) begin
-            rank_order$207 = ~rank_order$252;
-        end
-        else begin
-            rank_order$207 = 1'b0;
-        end
-        lt$207 = b_valid$12 & rank_order$207;
         if (13 < 0) begin
-            rank_order$208 = (b_rem$13 < b_rem$0) | ((b_rem$13 == b_rem$0) & (b_id$13 < b_id$0));
+            before_chain$14 = (before_chain$13 & ~(1 << (13)) | ((e_valid$13$q & order$13$q) << (13)));
         end
         else if (13 > 0) begin
-            rank_order$208 = ~rank_order$13;
+            before_chain$14 = (before_chain$13 & ~(1 << (13)) | ((e_valid$13$q & (~order$78$q)) << (13)));
         end
         else begin
-            rank_order$208 = 1'b0;
+            before_chain$14 = before_chain$13;
         end
-        lt$208 = b_valid$13 & rank_order$208;
-        if (13 < 1) begin
-            rank_order$209 = (b_rem$13 < b_rem$1) | ((b_rem$13 == b_rem$1) & (b_id$13 < b_id$1));
-        end
-        else if (13 > 1) begin
-            rank_order$209 = ~rank_order$29;
-        end
-        else begin
-            rank_order$209 = 1'b0;
-        end
-        lt$209 = b_valid$13 & rank_order$209;
-        if (13 < 2) begin
-            rank_order$210 = (b_rem$13 < b_rem$2) | ((b_rem$13 == b_rem$2) & (b_id$13 < b_id$2));
-        end
-        else if (13 > 2) begin
-            rank_order$210 = ~rank_order$45;
-        end
-        else begin
-            rank_order$210 = 1'b0;
-        end
-        lt$210 = b_valid$13 & rank_order$210;
-        if (13 < 3) begin
-            rank_order$211 = (b_rem$13 < b_rem$3) | ((b_rem$13 == b_rem$3) & (b_id$13 < b_id$3));
-        end
-        else if (13 > 3) begin
-            rank_order$211 = ~rank_order$61;
-        end
-        else begin
-            rank_order$211 = 1'b0;
-        end
-        lt$211 = b_valid$13 & rank_order$211;
-        if (13 < 4) begin
-            rank_order$212 = (b_rem$13 < b_rem$4) | ((b_rem$13 == b_rem$4) & (b_id$13 < b_id$4));
-        end
-        else if (13 > 4) begin
-            rank_order$212 = ~rank_order$77;
-        end
-        else begin
-            rank_order$212 = 1'b0;
-        end
-        lt$212 = b_valid$13 & rank_order$212;
-        if (13 < 5) begin
-            rank_order$213 = (b_rem$13 < b_rem$5) | ((b_rem$13 == b_rem$5) & (b_id$13 < b_id$5));
-        end
-        else if (13 > 5) begin
-            rank_order$213 = ~rank_order$93;
-        end
-        else begin
-            rank_order$213 = 1'b0;
-        end
-        lt$213 = b_valid$13 & rank_order$213;
-        if (13 < 6) begin
-            rank_order$214 = (b_rem$13 < b_rem$6) | ((b_rem$13 == b_rem$6) & (b_id$13 < b_id$6));
-        end
-        else if (13 > 6) begin
-            rank_order$214 = ~rank_order$109;
-        end
-        else begin
-            rank_order$214 = 1'b0;
-        end
-        lt$214 = b_valid$13 & rank_order$214;
-        if (13 < 7) begin
-            rank_order$215 = (b_rem$13 < b_rem$7) | ((b_rem$13 == b_rem$7) & (b_id$13 < b_id$7));
-        end
-        else if (13 > 7) begin
-            rank_order$215 = ~rank_order$125;
-        end
-        else begin
-            rank_order$215 = 1'b0;
-        end
-        lt$215 = b_valid$13 & rank_order$215;
-        if (13 < 8) begin
-            rank_order$216 = (b_rem$13 < b_rem$8) | ((b_rem$13 == b_rem$8) & (b_id$13 < b_id$8));
-        end
-        else if (13 > 8) begin
-            rank_order$216 = ~rank_order$141;
-        end
-        else begin
-            rank_order$216 = 1'b0;
-        end
-        lt$216 = b_valid$13 & rank_order$216;
-        if (13 < 9) begin
-            rank_order$217 = (b_rem$13 < b_rem$9) | ((b_rem$13 == b_rem$9) & (b_id$13 < b_id$9));
-        end
-        else if (13 > 9) begin
-            rank_order$217 = ~rank_order$157;
-        end
-        else begin
-            rank_order$217 = 1'b0;
-        end
-        lt$217 = b_valid$13 & rank_order$217;
-        if (13 < 10) begin
-            rank_order$218 = (b_rem$13 < b_rem$10) | ((b_rem$13 == b_rem$10) & (b_id$13 < b_id$10));
-        end
-        else if (13 > 10) begin
-            rank_order$218 = ~rank_order$173;
-        end
-        else begin
-            rank_order$218 = 1'b0;
-        end
-        lt$218 = b_valid$13 & rank_order$218;
-        if (13 < 11) begin
-            rank_order$219 = (b_rem$13 < b_rem$11) | ((b_rem$13 == b_rem$11) & (b_id$13 < b_id$11));
-        end
-        else if (13 > 11) begin
-            rank_order$219 = ~rank_order$189;
-        end
-        else begin
-            rank_order$219 = 1'b0;
-        end
-        lt$219 = b_valid$13 & rank_order$219;
-        if (13 < 12) begin
-            rank_order$220 = (b_rem$13 < b_rem$12) | ((b_rem$13 == b_rem$12) & (b_id$13 < b_id$12));
-        end
-        else if (13 > 12) begin
-            rank_order$220 = ~rank_order$205;
-        end
-        else begin
-            rank_order$220 = 1'b0;
-        end
-        lt$220 = b_valid$13 & rank_order$220;
-        if (13 < 13) begin
-            rank_order$221 = (b_rem$13 < b_rem$13) | ((b_rem$13 == b_rem$13) & (b_id$13 < b_id$13));
-        end
-        else if (13 > 13) begin
-            rank_order$221 = ~rank_order$221;
-        end
-        else begin
-            rank_order$221 = 1'b0;
-        end
-        lt$221 = b_valid$13 & rank_order$221;
-        if (13 < 14) begin
-            rank_order$222 = (b_rem$13 < b_rem$14) | ((b_rem$13 == b_rem$14) & (b_id$13 < b_id$14));
-        end
-        else if (13 > 14) begin
-            rank_order$222 = ~rank_order$237;
-        end
-        else begin
-            rank_order$222 = 1'b0;
-        end
-        lt$222 = b_valid$13 & rank_order$222;
-        if (13 < 15) begin
-            rank_order$223 = (b_rem$13 < b_rem$15) | ((b_rem$13 == b_rem$15) & (b_id$13 < b_id$15));
-        end
-        else if (13 > 15) begin
-            rank_order$223 = ~rank_order$253;
-        end
-        else begin
-            rank_order$223 = 1'b0;
-        end
-        lt$223 = b_valid$13 & rank_order$223;
         if (14 < 0) begin
-            rank_order$224 = (b_rem$14 < b_rem$0) | ((b_rem$14 == b_rem$0) & (b_id$14 < b_id$0));
+            before_chain$15 = (before_chain$14 & ~(1 << (14)) | ((e_valid$14$q & order$14$q) << (14)));
         end
         else if (14 > 0) begin
-            rank_order$224 = ~rank_order$14;
+            before_chain$15 = (before_chain$14 & ~(1 << (14)) | ((e_valid$14$q & (~order$91$q)) << (14)));
         end
         else begin
-            rank_order$224 = 1'b0;
+            before_chain$15 = before_chain$14;
         end
-        lt$224 = b_valid$14 & rank_order$224;
-        if (14 < 1) begin
-            rank_order$225 = (b_rem$14 < b_rem$1) | ((b_rem$14 == b_rem$1) & (b_id$14 < b_id$1));
-        end
-        else if (14 > 1) begin
-            rank_order$225 = ~rank_order$30;
-        end
-        else begin
-            rank_order$225 = 1'b0;
-        end
-        lt$225 = b_valid$14 & rank_order$225;
-        if (14 < 2) begin
-            rank_order$226 = (b_rem$14 < b_rem$2) | ((b_rem$14 == b_rem$2) & (b_id$14 < b_id$2));
-        end
-        else if (14 > 2) begin
-            rank_order$226 = ~rank_order$46;
-        end
-        else begin
-            rank_order$226 = 1'b0;
-        end
-        lt$226 = b_valid$14 & rank_order$226;
-        if (14 < 3) begin
-            rank_order$227 = (b_rem$14 < b_rem$3) | ((b_rem$14 == b_rem$3) & (b_id$14 < b_id$3));
-        end
-        else if (14 > 3) begin
-            rank_order$227 = ~rank_order$62;
-        end
-        else begin
-            rank_order$227 = 1'b0;
-        end
-        lt$227 = b_valid$14 & rank_order$227;
-        if (14 < 4) begin
-            rank_order$228 = (b_rem$14 < b_rem$4) | ((b_rem$14 == b_rem$4) & (b_id$14 < b_id$4));
-        end
-        else if (14 > 4) begin
-            rank_order$228 = ~rank_order$78;
-        end
-        else begin
-            rank_order$228 = 1'b0;
-        end
-        lt$228 = b_valid$14 & rank_order$228;
-        if (14 < 5) begin
-            rank_order$229 = (b_rem$14 < b_rem$5) | ((b_rem$14 == b_rem$5) & (b_id$14 < b_id$5));
-        end
-        else if (14 > 5) begin
-            rank_order$229 = ~rank_order$94;
-        end
-        else begin
-            rank_order$229 = 1'b0;
-        end
-        lt$229 = b_valid$14 & rank_order$229;
-        if (14 < 6) begin
-            rank_order$230 = (b_rem$14 < b_rem$6) | ((b_rem$14 == b_rem$6) & (b_id$14 < b_id$6));
-        end
-        else if (14 > 6) begin
-            rank_order$230 = ~rank_order$110;
-        end
-        else begin
-            rank_order$230 = 1'b0;
-        end
-        lt$230 = b_valid$14 & rank_order$230;
-        if (14 < 7) begin
-            rank_order$231 = (b_rem$14 < b_rem$7) | ((b_rem$14 == b_rem$7) & (b_id$14 < b_id$7));
-        end
-        else if (14 > 7) begin
-            rank_order$231 = ~rank_order$126;
-        end
-        else begin
-            rank_order$231 = 1'b0;
-        end
-        lt$231 = b_valid$14 & rank_order$231;
-        if (14 < 8) begin
-            rank_order$232 = (b_rem$14 < b_rem$8) | ((b_rem$14 == b_rem$8) & (b_id$14 < b_id$8));
-        end
-        else if (14 > 8) begin
-            rank_order$232 = ~rank_order$142;
-        end
-        else begin
-            rank_order$232 = 1'b0;
-        end
-        lt$232 = b_valid$14 & rank_order$232;
-        if (14 < 9) begin
-            rank_order$233 = (b_rem$14 < b_rem$9) | ((b_rem$14 == b_rem$9) & (b_id$14 < b_id$9));
-        end
-        else if (14 > 9) begin
-            rank_order$233 = ~rank_order$158;
-        end
-        else begin
-            rank_order$233 = 1'b0;
-        end
-        lt$233 = b_valid$14 & rank_order$233;
-        if (14 < 10) begin
-            rank_order$234 = (b_rem$14 < b_rem$10) | ((b_rem$14 == b_rem$10) & (b_id$14 < b_id$10));
-        end
-        else if (14 > 10) begin
-            rank_order$234 = ~rank_order$174;
-        end
-        else begin
-            rank_order$234 = 1'b0;
-        end
-        lt$234 = b_valid$14 & rank_order$234;
-        if (14 < 11) begin
-            rank_order$235 = (b_rem$14 < b_rem$11) | ((b_rem$14 == b_rem$11) & (b_id$14 < b_id$11));
-        end
-        else if (14 > 11) begin
-            rank_order$235 = ~rank_order$190;
-        end
-        else begin
-            rank_order$235 = 1'b0;
-        end
-        lt$235 = b_valid$14 & rank_order$235;
-        if (14 < 12) begin
-            rank_order$236 = (b_rem$14 < b_rem$12) | ((b_rem$14 == b_rem$12) & (b_id$14 < b_id$12));
-        end
-        else if (14 > 12) begin
-            rank_order$236 = ~rank_order$206;
-        end
-        else begin
-            rank_order$236 = 1'b0;
-        end
-        lt$236 = b_valid$14 & rank_order$236;
-        if (14 < 13) begin
-            rank_order$237 = (b_rem$14 < b_rem$13) | ((b_rem$14 == b_rem$13) & (b_id$14 < b_id$13));
-        end
-        else if (14 > 13) begin
-            rank_order$237 = ~rank_order$222;
-        end
-        else begin
-            rank_order$237 = 1'b0;
-        end
-        lt$237 = b_valid$14 & rank_order$237;
-        if (14 < 14) begin
-            rank_order$238 = (b_rem$14 < b_rem$14) | ((b_rem$14 == b_rem$14) & (b_id$14 < b_id$14));
-        end
-        else if (14 > 14) begin
-            rank_order$238 = ~rank_order$238;
-        end
-        else begin
-            rank_order$238 = 1'b0;
-        end
-        lt$238 = b_valid$14 & rank_order$238;
-        if (14 < 15) begin
-            rank_order$239 = (b_rem$14 < b_rem$15) | ((b_rem$14 == b_rem$15) & (b_id$14 < b_id$15));
-        end
-        else if (14 > 15) begin
-            rank_order$239 = ~rank_order$254;
-        end
-        else begin
-            rank_order$239 = 1'b0;
-        end
-        lt$239 = b_valid$14 & rank_order$239;
         if (15 < 0) begin
-            rank_order$240 = (b_rem$15 < b_rem$0) | ((b_rem$15 == b_rem$0) & (b_id$15 < b_id$0));
+            before_chain$16 = (before_chain$15 & ~(1 << (15)) | ((e_valid$15$q & order$15$q) << (15)));
         end
         else if (15 > 0) begin
-            rank_order$240 = ~rank_order$15;
+            before_chain$16 = (before_chain$15 & ~(1 << (15)) | ((e_valid$15$q & (~order$105$q)) << (15)));
         end
         else begin
-            rank_order$240 = 1'b0;
+            before_chain$16 = before_chain$15;
         end
-        lt$240 = b_valid$15 & rank_order$240;
+        position$0$bitmap = before_chain$16;
+        room$0 = e_total$0$q - e_recv$0$q;
+        offset$0 = e_recv$0$q + rtt_reg$q;
+        if ((e_recv$0$q >= e_total$0$q) | (rtt_reg$q >= room$0)) begin
+            offset$0 = e_total$0$q;
+        end
+        below_reach$0 = (rtt_reg$q > (~e_recv$0$q)) | (e_granted$0$q < (e_recv$0$q + rtt_reg$q));
+        g1$0$d = ((e_valid$0$q & (k_all | (position$0$count < ((k_low) & 5'h1f)))) & (e_granted$0$q < e_total$0$q)) & below_reach$0;
+        g1_offset$0$d = offset$0;
+        g1_fills$0$d = offset$0 >= e_total$0$q;
+        g1_position$0$d = position$0$count[(32'h0)+:(4)];
+        g1_received$0$d = e_recv$0$q;
+        before_chain$17 = 32'h0;
+        if (0 < 1) begin
+            before_chain$18 = (before_chain$17 & ~(1 << (0)) | ((e_valid$0$q & order$0$q) << (0)));
+        end
+        else if (0 > 1) begin
+            before_chain$18 = (before_chain$17 & ~(1 << (0)) | ((e_valid$0$q & (~order$1$q)) << (0)));
+        end
+        else begin
+            before_chain$18 = before_chain$17;
+        end
+        if (1 < 1) begin
+            before_chain$19 = (before_chain$18 & ~(1 << (1)) | ((e_valid$1$q & order$1$q) << (1)));
+        end
+        else if (1 > 1) begin
+            before_chain$19 = (before_chain$18 & ~(1 << (1)) | ((e_valid$1$q & (~order$1$q)) << (1)));
+        end
+        else begin
+            before_chain$19 = before_chain$18;
+        end
+        if (2 < 1) begin
+            before_chain$20 = (before_chain$19 & ~(1 << (2)) | ((e_valid$2$q & order$2$q) << (2)));
+        end
+        else if (2 > 1) begin
+            before_chain$20 = (before_chain$19 & ~(1 << (2)) | ((e_valid$2$q & (~order$2$q)) << (2)));
+        end
+        else begin
+            before_chain$20 = before_chain$19;
+        end
+        if (3 < 1) begin
+            before_chain$21 = (before_chain$20 & ~(1 << (3)) | ((e_valid$3$q & order$3$q) << (3)));
+        end
+        else if (3 > 1) begin
+            before_chain$21 = (before_chain$20 & ~(1 << (3)) | ((e_valid$3$q & (~order$4$q)) << (3)));
+        end
+        else begin
+            before_chain$21 = before_chain$20;
+        end
+        if (4 < 1) begin
+            before_chain$22 = (before_chain$21 & ~(1 << (4)) | ((e_valid$4$q & order$4$q) << (4)));
+        end
+        else if (4 > 1) begin
+            before_chain$22 = (before_chain$21 & ~(1 << (4)) | ((e_valid$4$q & (~order$7$q)) << (4)));
+        end
+        else begin
+            before_chain$22 = before_chain$21;
+        end
+        if (5 < 1) begin
+            before_chain$23 = (before_chain$22 & ~(1 << (5)) | ((e_valid$5$q & order$5$q) << (5)));
+        end
+        else if (5 > 1) begin
+            before_chain$23 = (before_chain$22 & ~(1 << (5)) | ((e_valid$5$q & (~order$11$q)) << (5)));
+        end
+        else begin
+            before_chain$23 = before_chain$22;
+        end
+        if (6 < 1) begin
+            before_chain$24 = (before_chain$23 & ~(1 << (6)) | ((e_valid$6$q & order$6$q) << (6)));
+        end
+        else if (6 > 1) begin
+            before_chain$24 = (before_chain$23 & ~(1 << (6)) | ((e_valid$6$q & (~order$16$q)) << (6)));
+        end
+        else begin
+            before_chain$24 = before_chain$23;
+        end
+        if (7 < 1) begin
+            before_chain$25 = (before_chain$24 & ~(1 << (7)) | ((e_valid$7$q & order$7$q) << (7)));
+        end
+        else if (7 > 1) begin
+            before_chain$25 = (before_chain$24 & ~(1 << (7)) | ((e_valid$7$q & (~order$22$q)) << (7)));
+        end
+        else begin
+            before_chain$25 = before_chain$24;
+        end
+        if (8 < 1) begin
+            before_chain$26 = (before_chain$25 & ~(1 << (8)) | ((e_valid$8$q & order$8$q) << (8)));
+        end
+        else if (8 > 1) begin
+            before_chain$26 = (before_chain$25 & ~(1 << (8)) | ((e_valid$8$q & (~order$29$q)) << (8)));
+        end
+        else begin
+            before_chain$26 = before_chain$25;
+        end
+        if (9 < 1) begin
+            before_chain$27 = (before_chain$26 & ~(1 << (9)) | ((e_valid$9$q & order$9$q) << (9)));
+        end
+        else if (9 > 1) begin
+            before_chain$27 = (before_chain$26 & ~(1 << (9)) | ((e_valid$9$q & (~order$37$q)) << (9)));
+        end
+        else begin
+            before_chain$27 = before_chain$26;
+        end
+        if (10 < 1) begin
+            before_chain$28 = (before_chain$27 & ~(1 << (10)) | ((e_valid$10$q & order$10$q) << (10)));
+        end
+        else if (10 > 1) begin
+            before_chain$28 = (before_chain$27 & ~(1 << (10)) | ((e_valid$10$q & (~order$46$q)) << (10)));
+        end
+        else begin
+            before_chain$28 = before_chain$27;
+        end
+        if (11 < 1) begin
+            before_chain$29 = (before_chain$28 & ~(1 << (11)) | ((e_valid$11$q & order$11$q) << (11)));
+        end
+        else if (11 > 1) begin
+            before_chain$29 = (before_chain$28 & ~(1 << (11)) | ((e_valid$11$q & (~order$56$q)) << (11)));
+        end
+        else begin
+            before_chain$29 = before_chain$28;
+        end
+        if (12 < 1) begin
+            before_chain$30 = (before_chain$29 & ~(1 << (12)) | ((e_valid$12$q & order$12$q) << (12)));
+        end
+        else if (12 > 1) begin
+            before_chain$30 = (before_chain$29 & ~(1 << (12)) | ((e_valid$12$q & (~order$67$q)) << (12)));
+        end
+        else begin
+            before_chain$30 = before_chain$29;
+        end
+        if (13 < 1) begin
+            before_chain$31 = (before_chain$30 & ~(1 << (13)) | ((e_valid$13$q & order$13$q) << (13)));
+        end
+        else if (13 > 1) begin
+            before_chain$31 = (before_chain$30 & ~(1 << (13)) | ((e_valid$13$q & (~order$79$q)) << (13)));
+        end
+        else begin
+            before_chain$31 = before_chain$30;
+        end
+        if (14 < 1) begin
+            before_chain$32 = (before_chain$31 & ~(1 << (14)) | ((e_valid$14$q & order$14$q) << (14)));
+        end
+        else if (14 > 1) begin
+            before_chain$32 = (before_chain$31 & ~(1 << (14)) | ((e_valid$14$q & (~order$92$q)) << (14)));
+        end
+        else begin
+            before_chain$32 = before_chain$31;
+        end
         if (15 < 1) begin
-            rank_order$241 = (b_rem$15 < b_rem$1) | ((b_rem$15 == b_rem$1) & (b_id$15 < b_id$1));
+            before_chain$33 = (before_chain$32 & ~(1 << (15)) | ((e_valid$15$q & order$15$q) << (15)));
         end
         else if (15 > 1) begin
-            rank_order$241 = ~rank_order$31;
+            before_chain$33 = (before_chain$32 & ~(1 << (15)) | ((e_valid$15$q & (~order$106$q)) << (15)));
         end
         else begin
-            rank_order$241 = 1'b0;
+            before_chain$33 = before_chain$32;
         end
-        lt$241 = b_valid$15 & rank_order$241;
+        position$1$bitmap = before_chain$33;
+        room$1 = e_total$1$q - e_recv$1$q;
+        offset$1 = e_recv$1$q + rtt_reg$q;
+        if ((e_recv$1$q >= e_total$1$q) | (rtt_reg$q >= room$1)) begin
+            offset$1 = e_total$1$q;
+        end
+        below_reach$1 = (rtt_reg$q > (~e_recv$1$q)) | (e_granted$1$q < (e_recv$1$q + rtt_reg$q));
+        g1$1$d = ((e_valid$1$q & (k_all | (position$1$count < ((k_low) & 5'h1f)))) & (e_granted$1$q < e_total$1$q)) & below_reach$1;
+        g1_offset$1$d = offset$1;
+        g1_fills$1$d = offset$1 >= e_total$1$q;
+        g1_position$1$d = position$1$count[(32'h0)+:(4)];
+        g1_received$1$d = e_recv$1$q;
+        before_chain$34 = 32'h0;
+        if (0 < 2) begin
+            before_chain$35 = (before_chain$34 & ~(1 << (0)) | ((e_valid$0$q & order$1$q) << (0)));
+        end
+        else if (0 > 2) begin
+            before_chain$35 = (before_chain$34 & ~(1 << (0)) | ((e_valid$0$q & (~order$2$q)) << (0)));
+        end
+        else begin
+            before_chain$35 = before_chain$34;
+        end
+        if (1 < 2) begin
+            before_chain$36 = (before_chain$35 & ~(1 << (1)) | ((e_valid$1$q & order$2$q) << (1)));
+        end
+        else if (1 > 2) begin
+            before_chain$36 = (before_chain$35 & ~(1 << (1)) | ((e_valid$1$q & (~order$2$q)) << (1)));
+        end
+        else begin
+            before_chain$36 = before_chain$35;
+        end
+        if (2 < 2) begin
+            before_chain$37 = (before_chain$36 & ~(1 << (2)) | ((e_valid$2$q & order$3$q) << (2)));
+        end
+        else if (2 > 2) begin
+            before_chain$37 = (before_chain$36 & ~(1 << (2)) | ((e_valid$2$q & (~order$3$q)) << (2)));
+        end
+        else begin
+            before_chain$37 = before_chain$36;
+        end
+        if (3 < 2) begin
+            before_chain$38 = (before_chain$37 & ~(1 << (3)) | ((e_valid$3$q & order$4$q) << (3)));
+        end
+        else if (3 > 2) begin
+            before_chain$38 = (before_chain$37 & ~(1 << (3)) | ((e_valid$3$q & (~order$5$q)) << (3)));
+        end
+        else begin
+            before_chain$38 = before_chain$37;
+        end
+        if (4 < 2) begin
+            before_chain$39 = (before_chain$38 & ~(1 << (4)) | ((e_valid$4$q & order$5$q) << (4)));
+        end
+        else if (4 > 2) begin
+            before_chain$39 = (before_chain$38 & ~(1 << (4)) | ((e_valid$4$q & (~order$8$q)) << (4)));
+        end
+        else begin
+            before_chain$39 = before_chain$38;
+        end
+        if (5 < 2) begin
+            before_chain$40 = (before_chain$39 & ~(1 << (5)) | ((e_valid$5$q & order$6$q) << (5)));
+        end
+        else if (5 > 2) begin
+            before_chain$40 = (before_chain$39 & ~(1 << (5)) | ((e_valid$5$q & (~order$12$q)) << (5)));
+        end
+        else begin
+            before_chain$40 = before_chain$39;
+        end
+        if (6 < 2) begin
+            before_chain$41 = (before_chain$40 & ~(1 << (6)) | ((e_valid$6$q & order$7$q) << (6)));
+        end
+        else if (6 > 2) begin
+            before_chain$41 = (before_chain$40 & ~(1 << (6)) | ((e_valid$6$q & (~order$17$q)) << (6)));
+        end
+        else begin
+            before_chain$41 = before_chain$40;
+        end
+        if (7 < 2) begin
+            before_chain$42 = (before_chain$41 & ~(1 << (7)) | ((e_valid$7$q & order$8$q) << (7)));
+        end
+        else if (7 > 2) begin
+            before_chain$42 = (before_chain$41 & ~(1 << (7)) | ((e_valid$7$q & (~order$23$q)) << (7)));
+        end
+        else begin
+            before_chain$42 = before_chain$41;
+        end
+        if (8 < 2) begin
+            before_chain$43 = (before_chain$42 & ~(1 << (8)) | ((e_valid$8$q & order$9$q) << (8)));
+        end
+        else if (8 > 2) begin
+            before_chain$43 = (before_chain$42 & ~(1 << (8)) | ((e_valid$8$q & (~order$30$q)) << (8)));
+        end
+        else begin
+            before_chain$43 = before_chain$42;
+        end
+        if (9 < 2) begin
+            before_chain$44 = (before_chain$43 & ~(1 << (9)) | ((e_valid$9$q & order$10$q) << (9)));
+        end
+        else if (9 > 2) begin
+            before_chain$44 = (before_chain$43 & ~(1 << (9)) | ((e_valid$9$q & (~order$38$q)) << (9)));
+        end
+        else begin
+            before_chain$44 = before_chain$43;
+        end
+        if (10 < 2) begin
+            before_chain$45 = (before_chain$44 & ~(1 << (10)) | ((e_valid$10$q & order$11$q) << (10)));
+        end
+        else if (10 > 2) begin
+            before_chain$45 = (before_chain$44 & ~(1 << (10)) | ((e_valid$10$q & (~order$47$q)) << (10)));
+        end
+        else begin
+            before_chain$45 = before_chain$44;
+        end
+        if (11 < 2) begin
+            before_chain$46 = (before_chain$45 & ~(1 << (11)) | ((e_valid$11$q & order$12$q) << (11)));
+        end
+        else if (11 > 2) begin
+            before_chain$46 = (before_chain$45 & ~(1 << (11)) | ((e_valid$11$q & (~order$57$q)) << (11)));
+        end
+        else begin
+            before_chain$46 = before_chain$45;
+        end
+        if (12 < 2) begin
+            before_chain$47 = (before_chain$46 & ~(1 << (12)) | ((e_valid$12$q & order$13$q) << (12)));
+        end
+        else if (12 > 2) begin
+            before_chain$47 = (before_chain$46 & ~(1 << (12)) | ((e_valid$12$q & (~order$68$q)) << (12)));
+        end
+        else begin
+            before_chain$47 = before_chain$46;
+        end
+        if (13 < 2) begin
+            before_chain$48 = (before_chain$47 & ~(1 << (13)) | ((e_valid$13$q & order$14$q) << (13)));
+        end
+        else if (13 > 2) begin
+            before_chain$48 = (before_chain$47 & ~(1 << (13)) | ((e_valid$13$q & (~order$80$q)) << (13)));
+        end
+        else begin
+            before_chain$48 = before_chain$47;
+        end
+        if (14 < 2) begin
+            before_chain$49 = (before_chain$48 & ~(1 << (14)) | ((e_valid$14$q & order$15$q) << (14)));
+        end
+        else if (14 > 2) begin
+            before_chain$49 = (before_chain$48 & ~(1 << (14)) | ((e_valid$14$q & (~order$93$q)) << (14)));
+        end
+        else begin
+            before_chain$49 = before_chain$48;
+        end
         if (15 < 2) begin
-            rank_order$242 = (b_rem$15 < b_rem$2) | ((b_rem$15 == b_rem$2) & (b_id$15 < b_id$2));
+            before_chain$50 = (before_chain$49 & ~(1 << (15)) | ((e_valid$15$q & order$16$q) << (15)));
         end
         else if (15 > 2) begin
-            rank_order$242 = ~rank_order$47;
+            before_chain$50 = (before_chain$49 & ~(1 << (15)) | ((e_valid$15$q & (~order$107$q)) << (15)));
         end
         else begin
-            rank_order$242 = 1'b0;
+            before_chain$50 = before_chain$49;
         end
-        lt$242 = b_valid$15 & rank_order$242;
+        position$2$bitmap = before_chain$50;
+        room$2 = e_total$2$q - e_recv$2$q;
+        offset$2 = e_recv$2$q + rtt_reg$q;
+        if ((e_recv$2$q >= e_total$2$q) | (rtt_reg$q >= room$2)) begin
+            offset$2 = e_total$2$q;
+        end
+        below_reach$2 = (rtt_reg$q > (~e_recv$2$q)) | (e_granted$2$q < (e_recv$2$q + rtt_reg$q));
+        g1$2$d = ((e_valid$2$q & (k_all | (position$2$count < ((k_low) & 5'h1f)))) & (e_granted$2$q < e_total$2$q)) & below_reach$2;
+        g1_offset$2$d = offset$2;
+        g1_fills$2$d = offset$2 >= e_total$2$q;
+        g1_position$2$d = position$2$count[(32'h0)+:(4)];
+        g1_received$2$d = e_recv$2$q;
+        before_chain$51 = 32'h0;
+        if (0 < 3) begin
+            before_chain$52 = (before_chain$51 & ~(1 << (0)) | ((e_valid$0$q & order$3$q) << (0)));
+        end
+        else if (0 > 3) begin
+            before_chain$52 = (before_chain$51 & ~(1 << (0)) | ((e_valid$0$q & (~order$3$q)) << (0)));
+        end
+        else begin
+            before_chain$52 = before_chain$51;
+        end
+        if (1 < 3) begin
+            before_chain$53 = (before_chain$52 & ~(1 << (1)) | ((e_valid$1$q & order$4$q) << (1)));
+        end
+        else if (1 > 3) begin
+            before_chain$53 = (before_chain$52 & ~(1 << (1)) | ((e_valid$1$q & (~order$3$q)) << (1)));
+        end
+        else begin
+            before_chain$53 = before_chain$52;
+        end
+        if (2 < 3) begin
+            before_chain$54 = (before_chain$53 & ~(1 << (2)) | ((e_valid$2$q & order$5$q) << (2)));
+        end
+        else if (2 > 3) begin
+            before_chain$54 = (before_chain$53 & ~(1 << (2)) | ((e_valid$2$q & (~order$4$q)) << (2)));
+        end
+        else begin
+            before_chain$54 = before_chain$53;
+        end
+        if (3 < 3) begin
+            before_chain$55 = (before_chain$54 & ~(1 << (3)) | ((e_valid$3$q & order$6$q) << (3)));
+        end
+        else if (3 > 3) begin
+            before_chain$55 = (before_chain$54 & ~(1 << (3)) | ((e_valid$3$q & (~order$6$q)) << (3)));
+        end
+        else begin
+            before_chain$55 = before_chain$54;
+        end
+        if (4 < 3) begin
+            before_chain$56 = (before_chain$55 & ~(1 << (4)) | ((e_valid$4$q & order$7$q) << (4)));
+        end
+        else if (4 > 3) begin
+            before_chain$56 = (before_chain$55 & ~(1 << (4)) | ((e_valid$4$q & (~order$9$q)) << (4)));
+        end
+        else begin
+            before_chain$56 = before_chain$55;
+        end
+        if (5 < 3) begin
+            before_chain$57 = (before_chain$56 & ~(1 << (5)) | ((e_valid$5$q & order$8$q) << (5)));
+        end
+        else if (5 > 3) begin
+            before_chain$57 = (before_chain$56 & ~(1 << (5)) | ((e_valid$5$q & (~order$13$q)) << (5)));
+        end
+        else begin
+            before_chain$57 = before_chain$56;
+        end
+        if (6 < 3) begin
+            before_chain$58 = (before_chain$57 & ~(1 << (6)) | ((e_valid$6$q & order$9$q) << (6)));
+        end
+        else if (6 > 3) begin
+            before_chain$58 = (before_chain$57 & ~(1 << (6)) | ((e_valid$6$q & (~order$18$q)) << (6)));
+        end
+        else begin
+            before_chain$58 = before_chain$57;
+        end
+        if (7 < 3) begin
+            before_chain$59 = (before_chain$58 & ~(1 << (7)) | ((e_valid$7$q & order$10$q) << (7)));
+        end
+        else if (7 > 3) begin
+            before_chain$59 = (before_chain$58 & ~(1 << (7)) | ((e_valid$7$q & (~order$24$q)) << (7)));
+        end
+        else begin
+            before_chain$59 = before_chain$58;
+        end
+        if (8 < 3) begin
+            before_chain$60 = (before_chain$59 & ~(1 << (8)) | ((e_valid$8$q & order$11$q) << (8)));
+        end
+        else if (8 > 3) begin
+            before_chain$60 = (before_chain$59 & ~(1 << (8)) | ((e_valid$8$q & (~order$31$q)) << (8)));
+        end
+        else begin
+            before_chain$60 = before_chain$59;
+        end
+        if (9 < 3) begin
+            before_chain$61 = (before_chain$60 & ~(1 << (9)) | ((e_valid$9$q & order$12$q) << (9)));
+        end
+        else if (9 > 3) begin
+            before_chain$61 = (before_chain$60 & ~(1 << (9)) | ((e_valid$9$q & (~order$39$q)) << (9)));
+        end
+        else begin
+            before_chain$61 = before_chain$60;
+        end
+        if (10 < 3) begin
+            before_chain$62 = (before_chain$61 & ~(1 << (10)) | ((e_valid$10$q & order$13$q) << (10)));
+        end
+        else if (10 > 3) begin
+            before_chain$62 = (before_chain$61 & ~(1 << (10)) | ((e_valid$10$q & (~order$48$q)) << (10)));
+        end
+        else begin
+            before_chain$62 = before_chain$61;
+        end
+        if (11 < 3) begin
+            before_chain$63 = (before_chain$62 & ~(1 << (11)) | ((e_valid$11$q & order$14$q) << (11)));
+        end
+        else if (11 > 3) begin
+            before_chain$63 = (before_chain$62 & ~(1 << (11)) | ((e_valid$11$q & (~order$58$q)) << (11)));
+        end
+        else begin
+            before_chain$63 = before_chain$62;
+        end
+        if (12 < 3) begin
+            before_chain$64 = (before_chain$63 & ~(1 << (12)) | ((e_valid$12$q & order$15$q) << (12)));
+        end
+        else if (12 > 3) begin
+            before_chain$64 = (before_chain$63 & ~(1 << (12)) | ((e_valid$12$q & (~order$69$q)) << (12)));
+        end
+        else begin
+            before_chain$64 = before_chain$63;
+        end
+        if (13 < 3) begin
+            before_chain$65 = (before_chain$64 & ~(1 << (13)) | ((e_valid$13$q & order$16$q) << (13)));
+        end
+        else if (13 > 3) begin
+            before_chain$65 = (before_chain$64 & ~(1 << (13)) | ((e_valid$13$q & (~order$81$q)) << (13)));
+        end
+        else begin
+            before_chain$65 = before_chain$64;
+        end
+        if (14 < 3) begin
+            before_chain$66 = (before_chain$65 & ~(1 << (14)) | ((e_valid$14$q & order$17$q) << (14)));
+        end
+        else if (14 > 3) begin
+            before_chain$66 = (before_chain$65 & ~(1 << (14)) | ((e_valid$14$q & (~order$94$q)) << (14)));
+        end
+        else begin
+            before_chain$66 = before_chain$65;
+        end
         if (15 < 3) begin
-            rank_order$243 = (b_rem$15 < b_rem$3) | ((b_rem$15 == b_rem$3) & (b_id$15 < b_id$3));
+            before_chain$67 = (before_chain$66 & ~(1 << (15)) | ((e_valid$15$q & order$18$q) << (15)));
         end
         else if (15 > 3) begin
-            rank_order$243 = ~rank_order$63;
+            before_chain$67 = (before_chain$66 & ~(1 << (15)) | ((e_valid$15$q & (~order$108$q)) << (15)));
         end
         else begin
-            rank_order$243 = 1'b0;
+            before_chain$67 = before_chain$66;
         end
-        lt$243 = b_valid$15 & rank_order$243;
+        position$3$bitmap = before_chain$67;
+        room$3 = e_total$3$q - e_recv$3$q;
+        offset$3 = e_recv$3$q + rtt_reg$q;
+        if ((e_recv$3$q >= e_total$3$q) | (rtt_reg$q >= room$3)) begin
+            offset$3 = e_total$3$q;
+        end
+        below_reach$3 = (rtt_reg$q > (~e_recv$3$q)) | (e_granted$3$q < (e_recv$3$q + rtt_reg$q));
+        g1$3$d = ((e_valid$3$q & (k_all | (position$3$count < ((k_low) & 5'h1f)))) & (e_granted$3$q < e_total$3$q)) & below_reach$3;
+        g1_offset$3$d = offset$3;
+        g1_fills$3$d = offset$3 >= e_total$3$q;
+        g1_position$3$d = position$3$count[(32'h0)+:(4)];
+        g1_received$3$d = e_recv$3$q;
+        before_chain$68 = 32'h0;
+        if (0 < 4) begin
+            before_chain$69 = (before_chain$68 & ~(1 << (0)) | ((e_valid$0$q & order$6$q) << (0)));
+        end
+        else if (0 > 4) begin
+            before_chain$69 = (before_chain$68 & ~(1 << (0)) | ((e_valid$0$q & (~order$4$q)) << (0)));
+        end
+        else begin
+            before_chain$69 = before_chain$68;
+        end
+        if (1 < 4) begin
+            before_chain$70 = (before_chain$69 & ~(1 << (1)) | ((e_valid$1$q & order$7$q) << (1)));
+        end
+        else if (1 > 4) begin
+            before_chain$70 = (before_chain$69 & ~(1 << (1)) | ((e_valid$1$q & (~order$4$q)) << (1)));
+        end
+        else begin
+            before_chain$70 = before_chain$69;
+        end
+        if (2 < 4) begin
+            before_chain$71 = (before_chain$70 & ~(1 << (2)) | ((e_valid$2$q & order$8$q) << (2)));
+        end
+        else if (2 > 4) begin
+            before_chain$71 = (before_chain$70 & ~(1 << (2)) | ((e_valid$2$q & (~order$5$q)) << (2)));
+        end
+        else begin
+            before_chain$71 = before_chain$70;
+        end
+        if (3 < 4) begin
+            before_chain$72 = (before_chain$71 & ~(1 << (3)) | ((e_valid$3$q & order$9$q) << (3)));
+        end
+        else if (3 > 4) begin
+            before_chain$72 = (before_chain$71 & ~(1 << (3)) | ((e_valid$3$q & (~order$7$q)) << (3)));
+        end
+        else begin
+            before_chain$72 = before_chain$71;
+        end
+        if (4 < 4) begin
+            before_chain$73 = (before_chain$72 & ~(1 << (4)) | ((e_valid$4$q & order$10$q) << (4)));
+        end
+        else if (4 > 4) begin
+            before_chain$73 = (before_chain$72 & ~(1 << (4)) | ((e_valid$4$q & (~order$10$q)) << (4)));
+        end
+        else begin
+            before_chain$73 = before_chain$72;
+        end
+        if (5 < 4) begin
+            before_chain$74 = (before_chain$73 & ~(1 << (5)) | ((e_valid$5$q & order$11$q) << (5)));
+        end
+        else if (5 > 4) begin
+            before_chain$74 = (before_chain$73 & ~(1 << (5)) | ((e_valid$5$q & (~order$14$q)) << (5)));
+        end
+        else begin
+            before_chain$74 = before_chain$73;
+        end
+        if (6 < 4) begin
+            before_chain$75 = (before_chain$74 & ~(1 << (6)) | ((e_valid$6$q & order$12$q) << (6)));
+        end
+        else if (6 > 4) begin
+            before_chain$75 = (before_chain$74 & ~(1 << (6)) | ((e_valid$6$q & (~order$19$q)) << (6)));
+        end
+        else begin
+            before_chain$75 = before_chain$74;
+        end
+        if (7 < 4) begin
+            before_chain$76 = (before_chain$75 & ~(1 << (7)) | ((e_valid$7$q & order$13$q) << (7)));
+        end
+        else if (7 > 4) begin
+            before_chain$76 = (before_chain$75 & ~(1 << (7)) | ((e_valid$7$q & (~order$25$q)) << (7)));
+        end
+        else begin
+            before_chain$76 = before_chain$75;
+        end
+        if (8 < 4) begin
+            before_chain$77 = (before_chain$76 & ~(1 << (8)) | ((e_valid$8$q & order$14$q) << (8)));
+        end
+        else if (8 > 4) begin
+            before_chain$77 = (before_chain$76 & ~(1 << (8)) | ((e_valid$8$q & (~order$32$q)) << (8)));
+        end
+        else begin
+            before_chain$77 = before_chain$76;
+        end
+        if (9 < 4) begin
+            before_chain$78 = (before_chain$77 & ~(1 << (9)) | ((e_valid$9$q & order$15$q) << (9)));
+        end
+        else if (9 > 4) begin
+            before_chain$78 = (before_chain$77 & ~(1 << (9)) | ((e_valid$9$q & (~order$40$q)) << (9)));
+        end
+        else begin
+            before_chain$78 = before_chain$77;
+        end
+        if (10 < 4) begin
+            before_chain$79 = (before_chain$78 & ~(1 << (10)) | ((e_valid$10$q & order$16$q) << (10)));
+        end
+        else if (10 > 4) begin
+            before_chain$79 = (before_chain$78 & ~(1 << (10)) | ((e_valid$10$q & (~order$49$q)) << (10)));
+        end
+        else begin
+            before_chain$79 = before_chain$78;
+        end
+        if (11 < 4) begin
+            before_chain$80 = (before_chain$79 & ~(1 << (11)) | ((e_valid$11$q & order$17$q) << (11)));
+        end
+        else if (11 > 4) begin
+            before_chain$80 = (before_chain$79 & ~(1 << (11)) | ((e_valid$11$q & (~order$59$q)) << (11)));
+        end
+        else begin
+            before_chain$80 = before_chain$79;
+        end
+        if (12 < 4) begin
+            before_chain$81 = (before_chain$80 & ~(1 << (12)) | ((e_valid$12$q & order$18$q) << (12)));
+        end
+        else if (12 > 4) begin
+            before_chain$81 = (before_chain$80 & ~(1 << (12)) | ((e_valid$12$q & (~order$70$q)) << (12)));
+        end
+        else begin
+            before_chain$81 = before_chain$80;
+        end
+        if (13 < 4) begin
+            before_chain$82 = (before_chain$81 & ~(1 << (13)) | ((e_valid$13$q & order$19$q) << (13)));
+        end
+        else if (13 > 4) begin
+            before_chain$82 = (before_chain$81 & ~(1 << (13)) | ((e_valid$13$q & (~order$82$q)) << (13)));
+        end
+        else begin
+            before_chain$82 = before_chain$81;
+        end
+        if (14 < 4) begin
+            before_chain$83 = (before_chain$82 & ~(1 << (14)) | ((e_valid$14$q & order$20$q) << (14)));
+        end
+        else if (14 > 4) begin
+            before_chain$83 = (before_chain$82 & ~(1 << (14)) | ((e_valid$14$q & (~order$95$q)) << (14)));
+        end
+        else begin
+            before_chain$83 = before_chain$82;
+        end
         if (15 < 4) begin
-            rank_order$244 = (b_rem$15 < b_rem$4) | ((b_rem$15 == b_rem$4) & (b_id$15 < b_id$4));
+            before_chain$84 = (before_chain$83 & ~(1 << (15)) | ((e_valid$15$q & order$21$q) << (15)));
         end
         else if (15 > 4) begin
-            rank_order$244 = ~rank_order$79;
+            before_chain$84 = (before_chain$83 & ~(1 << (15)) | ((e_valid$15$q & (~order$109$q)) << (15)));
         end
         else begin
-            rank_order$244 = 1'b0;
+            before_chain$84 = before_chain$83;
         end
-        lt$244 = b_valid$15 & rank_order$244;
+        position$4$bitmap = before_chain$84;
+        room$4 = e_total$4$q - e_recv$4$q;
+        offset$4 = e_recv$4$q + rtt_reg$q;
+        if ((e_recv$4$q >= e_total$4$q) | (rtt_reg$q >= room$4)) begin
+            offset$4 = e_total$4$q;
+        end
+        below_reach$4 = (rtt_reg$q > (~e_recv$4$q)) | (e_granted$4$q < (e_recv$4$q + rtt_reg$q));
+        g1$4$d = ((e_valid$4$q & (k_all | (position$4$count < ((k_low) & 5'h1f)))) & (e_granted$4$q < e_total$4$q)) & below_reach$4;
+        g1_offset$4$d = offset$4;
+        g1_fills$4$d = offset$4 >= e_total$4$q;
+        g1_position$4$d = position$4$count[(32'h0)+:(4)];
+        g1_received$4$d = e_recv$4$q;
+        before_chain$85 = 32'h0;
+        if (0 < 5) begin
+            before_chain$86 = (before_chain$85 & ~(1 << (0)) | ((e_valid$0$q & order$10$q) << (0)));
+        end
+        else if (0 > 5) begin
+            before_chain$86 = (before_chain$85 & ~(1 << (0)) | ((e_valid$0$q & (~order$5$q)) << (0)));
+        end
+        else begin
+            before_chain$86 = before_chain$85;
+        end
+        if (1 < 5) begin
+            before_chain$87 = (before_chain$86 & ~(1 << (1)) | ((e_valid$1$q & order$11$q) << (1)));
+        end
+        else if (1 > 5) begin
+            before_chain$87 = (before_chain$86 & ~(1 << (1)) | ((e_valid$1$q & (~order$5$q)) << (1)));
+        end
+        else begin
+            before_chain$87 = before_chain$86;
+        end
+        if (2 < 5) begin
+            before_chain$88 = (before_chain$87 & ~(1 << (2)) | ((e_valid$2$q & order$12$q) << (2)));
+        end
+        else if (2 > 5) begin
+            before_chain$88 = (before_chain$87 & ~(1 << (2)) | ((e_valid$2$q & (~order$6$q)) << (2)));
+        end
+        else begin
+            before_chain$88 = before_chain$87;
+        end
+        if (3 < 5) begin
+            before_chain$89 = (before_chain$88 & ~(1 << (3)) | ((e_valid$3$q & order$13$q) << (3)));
+        end
+        else if (3 > 5) begin
+            before_chain$89 = (before_chain$88 & ~(1 << (3)) | ((e_valid$3$q & (~order$8$q)) << (3)));
+        end
+        else begin
+            before_chain$89 = before_chain$88;
+        end
+        if (4 < 5) begin
+            before_chain$90 = (before_chain$89 & ~(1 << (4)) | ((e_valid$4$q & order$14$q) << (4)));
+        end
+        else if (4 > 5) begin
+            before_chain$90 = (before_chain$89 & ~(1 << (4)) | ((e_valid$4$q & (~order$11$q)) << (4)));
+        end
+        else begin
+            before_chain$90 = before_chain$89;
+        end
+        if (5 < 5) begin
+            before_chain$91 = (before_chain$90 & ~(1 << (5)) | ((e_valid$5$q & order$15$q) << (5)));
+        end
+        else if (5 > 5) begin
+            before_chain$91 = (before_chain$90 & ~(1 << (5)) | ((e_valid$5$q & (~order$15$q)) << (5)));
+        end
+        else begin
+            before_chain$91 = before_chain$90;
+        end
+        if (6 < 5) begin
+            before_chain$92 = (before_chain$91 & ~(1 << (6)) | ((e_valid$6$q & order$16$q) << (6)));
+        end
+        else if (6 > 5) begin
+            before_chain$92 = (before_chain$91 & ~(1 << (6)) | ((e_valid$6$q & (~order$20$q)) << (6)));
+        end
+        else begin
+            before_chain$92 = before_chain$91;
+        end
+        if (7 < 5) begin
+            before_chain$93 = (before_chain$92 & ~(1 << (7)) | ((e_valid$7$q & order$17$q) << (7)));
+        end
+        else if (7 > 5) begin
+            before_chain$93 = (before_chain$92 & ~(1 << (7)) | ((e_valid$7$q & (~order$26$q)) << (7)));
+        end
+        else begin
+            before_chain$93 = before_chain$92;
+        end
+        if (8 < 5) begin
+            before_chain$94 = (before_chain$93 & ~(1 << (8)) | ((e_valid$8$q & order$18$q) << (8)));
+        end
+        else if (8 > 5) begin
+            before_chain$94 = (before_chain$93 & ~(1 << (8)) | ((e_valid$8$q & (~order$33$q)) << (8)));
+        end
+        else begin
+            before_chain$94 = before_chain$93;
+        end
+        if (9 < 5) begin
+            before_chain$95 = (before_chain$94 & ~(1 << (9)) | ((e_valid$9$q & order$19$q) << (9)));
+        end
+        else if (9 > 5) begin
+            before_chain$95 = (before_chain$94 & ~(1 << (9)) | ((e_valid$9$q & (~order$41$q)) << (9)));
+        end
+        else begin
+            before_chain$95 = before_chain$94;
+        end
+        if (10 < 5) begin
+            before_chain$96 = (before_chain$95 & ~(1 << (10)) | ((e_valid$10$q & order$20$q) << (10)));
+        end
+        else if (10 > 5) begin
+            before_chain$96 = (before_chain$95 & ~(1 << (10)) | ((e_valid$10$q & (~order$50$q)) << (10)));
+        end
+        else begin
+            before_chain$96 = before_chain$95;
+        end
+        if (11 < 5) begin
+            before_chain$97 = (before_chain$96 & ~(1 << (11)) | ((e_valid$11$q & order$21$q) << (11)));
+        end
+        else if (11 > 5) begin
+            before_chain$97 = (before_chain$96 & ~(1 << (11)) | ((e_valid$11$q & (~order$60$q)) << (11)));
+        end
+        else begin
+            before_chain$97 = before_chain$96;
+        end
+        if (12 < 5) begin
+            before_chain$98 = (before_chain$97 & ~(1 << (12)) | ((e_valid$12$q & order$22$q) << (12)));
+        end
+        else if (12 > 5) begin
+            before_chain$98 = (before_chain$97 & ~(1 << (12)) | ((e_valid$12$q & (~order$71$q)) << (12)));
+        end
+        else begin
+            before_chain$98 = before_chain$97;
+        end
+        if (13 < 5) begin
+            before_chain$99 = (before_chain$98 & ~(1 << (13)) | ((e_valid$13$q & order$23$q) << (13)));
+        end
+        else if (13 > 5) begin
+            before_chain$99 = (before_chain$98 & ~(1 << (13)) | ((e_valid$13$q & (~order$83$q)) << (13)));
+        end
+        else begin
+            before_chain$99 = before_chain$98;
+        end
+        if (14 < 5) begin
+            before_chain$100 = (before_chain$99 & ~(1 << (14)) | ((e_valid$14$q & order$24$q) << (14)));
+        end
+        else if (14 > 5) begin
+            before_chain$100 = (before_chain$99 & ~(1 << (14)) | ((e_valid$14$q & (~order$96$q)) << (14)));
+        end
+        else begin
+            before_chain$100 = before_chain$99;
+        end
         if (15 < 5) begin
-            rank_order$245 = (b_rem$15 < b_rem$5) | ((b_rem$15 == b_rem$5) & (b_id$15 < b_id$5));
+            before_chain$101 = (before_chain$100 & ~(1 << (15)) | ((e_valid$15$q & order$25$q) << (15)));
         end
         else if (15 > 5) begin
-            rank_order$245 = ~rank_order$95;
+            before_chain$101 = (before_chain$100 & ~(1 << (15)) | ((e_valid$15$q & (~order$110$q)) << (15)));
         end
         else begin
-            rank_order$245 = 1'b0;
+            before_chain$101 = before_chain$100;
         end
-        lt$245 = b_valid$15 & rank_order$245;
+        position$5$bitmap = before_chain$101;
+        room$5 = e_total$5$q - e_recv$5$q;
+        offset$5 = e_recv$5$q + rtt_reg$q;
+        if ((e_recv$5$q >= e_total$5$q) | (rtt_reg$q >= room$5)) begin
+            offset$5 = e_total$5$q;
+        end
+        below_reach$5 = (rtt_reg$q > (~e_recv$5$q)) | (e_granted$5$q < (e_recv$5$q + rtt_reg$q));
+        g1$5$d = ((e_valid$5$q & (k_all | (position$5$count < ((k_low) & 5'h1f)))) & (e_granted$5$q < e_total$5$q)) & below_reach$5;
+        g1_offset$5$d = offset$5;
+        g1_fills$5$d = offset$5 >= e_total$5$q;
+        g1_position$5$d = position$5$count[(32'h0)+:(4)];
+        g1_received$5$d = e_recv$5$q;
+        before_chain$102 = 32'h0;
+        if (0 < 6) begin
+            before_chain$103 = (before_chain$102 & ~(1 << (0)) | ((e_valid$0$q & order$15$q) << (0)));
+        end
+        else if (0 > 6) begin
+            before_chain$103 = (before_chain$102 & ~(1 << (0)) | ((e_valid$0$q & (~order$6$q)) << (0)));
+        end
+        else begin
+            before_chain$103 = before_chain$102;
+        end
+        if (1 < 6) begin
+            before_chain$104 = (before_chain$103 & ~(1 << (1)) | ((e_valid$1$q & order$16$q) << (1)));
+        end
+        else if (1 > 6) begin
+            before_chain$104 = (before_chain$103 & ~(1 << (1)) | ((e_valid$1$q & (~order$6$q)) << (1)));
+        end
+        else begin
+            before_chain$104 = before_chain$103;
+        end
+        if (2 < 6) begin
+            before_chain$105 = (before_chain$104 & ~(1 << (2)) | ((e_valid$2$q & order$17$q) << (2)));
+        end
+        else if (2 > 6) begin
+            before_chain$105 = (before_chain$104 & ~(1 << (2)) | ((e_valid$2$q & (~order$7$q)) << (2)));
+        end
+        else begin
+            before_chain$105 = before_chain$104;
+        end
+        if (3 < 6) begin
+            before_chain$106 = (before_chain$105 & ~(1 << (3)) | ((e_valid$3$q & order$18$q) << (3)));
+        end
+        else if (3 > 6) begin
+            before_chain$106 = (before_chain$105 & ~(1 << (3)) | ((e_valid$3$q & (~order$9$q)) << (3)));
+        end
+        else begin
+            before_chain$106 = before_chain$105;
+        end
+        if (4 < 6) begin
+            before_chain$107 = (before_chain$106 & ~(1 << (4)) | ((e_valid$4$q & order$19$q) << (4)));
+        end
+        else if (4 > 6) begin
+            before_chain$107 = (before_chain$106 & ~(1 << (4)) | ((e_valid$4$q & (~order$12$q)) << (4)));
+        end
+        else begin
+            before_chain$107 = before_chain$106;
+        end
+        if (5 < 6) begin
+            before_chain$108 = (before_chain$107 & ~(1 << (5)) | ((e_valid$5$q & order$20$q) << (5)));
+        end
+        else if (5 > 6) begin
+            before_chain$108 = (before_chain$107 & ~(1 << (5)) | ((e_valid$5$q & (~order$16$q)) << (5)));
+        end
+        else begin
+            before_chain$108 = before_chain$107;
+        end
+        if (6 < 6) begin
+            before_chain$109 = (before_chain$108 & ~(1 << (6)) | ((e_valid$6$q & order$21$q) << (6)));
+        end
+        else if (6 > 6) begin
+            before_chain$109 = (before_chain$108 & ~(1 << (6)) | ((e_valid$6$q & (~order$21$q)) << (6)));
+        end
+        else begin
+            before_chain$109 = before_chain$108;
+        end
+        if (7 < 6) begin
+            before_chain$110 = (before_chain$109 & ~(1 << (7)) | ((e_valid$7$q & order$22$q) << (7)));
+        end
+        else if (7 > 6) begin
+            before_chain$110 = (before_chain$109 & ~(1 << (7)) | ((e_valid$7$q & (~order$27$q)) << (7)));
+        end
+        else begin
+            before_chain$110 = before_chain$109;
+        end
+        if (8 < 6) begin
+            before_chain$111 = (before_chain$110 & ~(1 << (8)) | ((e_valid$8$q & order$23$q) << (8)));
+        end
+        else if (8 > 6) begin
+            before_chain$111 = (before_chain$110 & ~(1 << (8)) | ((e_valid$8$q & (~order$34$q)) << (8)));
+        end
+        else begin
+            before_chain$111 = before_chain$110;
+        end
+        if (9 < 6) begin
+            before_chain$112 = (before_chain$111 & ~(1 << (9)) | ((e_valid$9$q & order$24$q) << (9)));
+        end
+        else if (9 > 6) begin
+            before_chain$112 = (before_chain$111 & ~(1 << (9)) | ((e_valid$9$q & (~order$42$q)) << (9)));
+        end
+        else begin
+            before_chain$112 = before_chain$111;
+        end
+        if (10 < 6) begin
+            before_chain$113 = (before_chain$112 & ~(1 << (10)) | ((e_valid$10$q & order$25$q) << (10)));
+        end
+        else if (10 > 6) begin
+            before_chain$113 = (before_chain$112 & ~(1 << (10)) | ((e_valid$10$q & (~order$51$q)) << (10)));
+        end
+        else begin
+            before_chain$113 = before_chain$112;
+        end
+        if (11 < 6) begin
+            before_chain$114 = (before_chain$113 & ~(1 << (11)) | ((e_valid$11$q & order$26$q) << (11)));
+        end
+        else if (11 > 6) begin
+            before_chain$114 = (before_chain$113 & ~(1 << (11)) | ((e_valid$11$q & (~order$61$q)) << (11)));
+        end
+        else begin
+            before_chain$114 = before_chain$113;
+        end
+        if (12 < 6) begin
+            before_chain$115 = (before_chain$114 & ~(1 << (12)) | ((e_valid$12$q & order$27$q) << (12)));
+        end
+        else if (12 > 6) begin
+            before_chain$115 = (before_chain$114 & ~(1 << (12)) | ((e_valid$12$q & (~order$72$q)) << (12)));
+        end
+        else begin
+            before_chain$115 = before_chain$114;
+        end
+        if (13 < 6) begin
+            before_chain$116 = (before_chain$115 & ~(1 << (13)) | ((e_valid$13$q & order$28$q) << (13)));
+        end
+        else if (13 > 6) begin
+            before_chain$116 = (before_chain$115 & ~(1 << (13)) | ((e_valid$13$q & (~order$84$q)) << (13)));
+        end
+        else begin
+            before_chain$116 = before_chain$115;
+        end
+        if (14 < 6) begin
+            before_chain$117 = (before_chain$116 & ~(1 << (14)) | ((e_valid$14$q & order$29$q) << (14)));
+        end
+        else if (14 > 6) begin
+            before_chain$117 = (before_chain$116 & ~(1 << (14)) | ((e_valid$14$q & (~order$97$q)) << (14)));
+        end
+        else begin
+            before_chain$117 = before_chain$116;
+        end
         if (15 < 6) begin
-            rank_order$246 = (b_rem$15 < b_rem$6) | ((b_rem$15 == b_rem$6) & (b_id$15 < b_id$6));
+            before_chain$118 = (before_chain$117 & ~(1 << (15)) | ((e_valid$15$q & order$30$q) << (15)));
         end
         else if (15 > 6) begin
-            rank_order$246 = ~rank_order$111;
+            before_chain$118 = (before_chain$117 & ~(1 << (15)) | ((e_valid$15$q & (~order$111$q)) << (15)));
         end
         else begin
-            rank_order$246 = 1'b0;
+            before_chain$118 = before_chain$117;
         end
-        lt$246 = b_valid$15 & rank_order$246;
+        position$6$bitmap = before_chain$118;
+        room$6 = e_total$6$q - e_recv$6$q;
+        offset$6 = e_recv$6$q + rtt_reg$q;
+        if ((e_recv$6$q >= e_total$6$q) | (rtt_reg$q >= room$6)) begin
+            offset$6 = e_total$6$q;
+        end
+        below_reach$6 = (rtt_reg$q > (~e_recv$6$q)) | (e_granted$6$q < (e_recv$6$q + rtt_reg$q));
+        g1$6$d = ((e_valid$6$q & (k_all | (position$6$count < ((k_low) & 5'h1f)))) & (e_granted$6$q < e_total$6$q)) & below_reach$6;
+        g1_offset$6$d = offset$6;
+        g1_fills$6$d = offset$6 >= e_total$6$q;
+        g1_position$6$d = position$6$count[(32'h0)+:(4)];
+        g1_received$6$d = e_recv$6$q;
+        before_chain$119 = 32'h0;
+        if (0 < 7) begin
+            before_chain$120 = (before_chain$119 & ~(1 << (0)) | ((e_valid$0$q & order$21$q) << (0)));
+        end
+        else if (0 > 7) begin
+            before_chain$120 = (before_chain$119 & ~(1 << (0)) | ((e_valid$0$q & (~order$7$q)) << (0)));
+        end
+        else begin
+            before_chain$120 = before_chain$119;
+        end
+        if (1 < 7) begin
+            before_chain$121 = (before_chain$120 & ~(1 << (1)) | ((e_valid$1$q & order$22$q) << (1)));
+        end
+        else if (1 > 7) begin
+            before_chain$121 = (before_chain$120 & ~(1 << (1)) | ((e_valid$1$q & (~order$7$q)) << (1)));
+        end
+        else begin
+            before_chain$121 = before_chain$120;
+        end
+        if (2 < 7) begin
+            before_chain$122 = (before_chain$121 & ~(1 << (2)) | ((e_valid$2$q & order$23$q) << (2)));
+        end
+        else if (2 > 7) begin
+            before_chain$122 = (before_chain$121 & ~(1 << (2)) | ((e_valid$2$q & (~order$8$q)) << (2)));
+        end
+        else begin
+            before_chain$122 = before_chain$121;
+        end
+        if (3 < 7) begin
+            before_chain$123 = (before_chain$122 & ~(1 << (3)) | ((e_valid$3$q & order$24$q) << (3)));
+        end
+        else if (3 > 7) begin
+            before_chain$123 = (before_chain$122 & ~(1 << (3)) | ((e_valid$3$q & (~order$10$q)) << (3)));
+        end
+        else begin
+            before_chain$123 = before_chain$122;
+        end
+        if (4 < 7) begin
+            before_chain$124 = (before_chain$123 & ~(1 << (4)) | ((e_valid$4$q & order$25$q) << (4)));
+        end
+        else if (4 > 7) begin
+            before_chain$124 = (before_chain$123 & ~(1 << (4)) | ((e_valid$4$q & (~order$13$q)) << (4)));
+        end
+        else begin
+            before_chain$124 = before_chain$123;
+        end
+        if (5 < 7) begin
+            before_chain$125 = (before_chain$124 & ~(1 << (5)) | ((e_valid$5$q & order$26$q) << (5)));
+        end
+        else if (5 > 7) begin
+            before_chain$125 = (before_chain$124 & ~(1 << (5)) | ((e_valid$5$q & (~order$17$q)) << (5)));
+        end
+        else begin
+            before_chain$125 = before_chain$124;
+        end
+        if (6 < 7) begin
+            before_chain$126 = (before_chain$125 & ~(1 << (6)) | ((e_valid$6$q & order$27$q) << (6)));
+        end
+        else if (6 > 7) begin
+            before_chain$126 = (before_chain$125 & ~(1 << (6)) | ((e_valid$6$q & (~order$22$q)) << (6)));
+        end
+        else begin
+            before_chain$126 = before_chain$125;
+        end
+        if (7 < 7) begin
+            before_chain$127 = (before_chain$126 & ~(1 << (7)) | ((e_valid$7$q & order$28$q) << (7)));
+        end
+        else if (7 > 7) begin
+            before_chain$127 = (before_chain$126 & ~(1 << (7)) | ((e_valid$7$q & (~order$28$q)) << (7)));
+        end
+        else begin
+            before_chain$127 = before_chain$126;
+        end
+        if (8 < 7) begin
+            before_chain$128 = (before_chain$127 & ~(1 << (8)) | ((e_valid$8$q & order$29$q) << (8)));
+        end
+        else if (8 > 7) begin
+            before_chain$128 = (before_chain$127 & ~(1 << (8)) | ((e_valid$8$q & (~order$35$q)) << (8)));
+        end
+        else begin
+            before_chain$128 = before_chain$127;
+        end
+        if (9 < 7) begin
+            before_chain$129 = (before_chain$128 & ~(1 << (9)) | ((e_valid$9$q & order$30$q) << (9)));
+        end
+        else if (9 > 7) begin
+            before_chain$129 = (before_chain$128 & ~(1 << (9)) | ((e_valid$9$q & (~order$43$q)) << (9)));
+        end
+        else begin
+            before_chain$129 = before_chain$128;
+        end
+        if (10 < 7) begin
+            before_chain$130 = (before_chain$129 & ~(1 << (10)) | ((e_valid$10$q & order$31$q) << (10)));
+        end
+        else if (10 > 7) begin
+            before_chain$130 = (before_chain$129 & ~(1 << (10)) | ((e_valid$10$q & (~order$52$q)) << (10)));
+        end
+        else begin
+            before_chain$130 = before_chain$129;
+        end
+        if (11 < 7) begin
+            before_chain$131 = (before_chain$130 & ~(1 << (11)) | ((e_valid$11$q & order$32$q) << (11)));
+        end
+        else if (11 > 7) begin
+            before_chain$131 = (before_chain$130 & ~(1 << (11)) | ((e_valid$11$q & (~order$62$q)) << (11)));
+        end
+        else begin
+            before_chain$131 = before_chain$130;
+        end
+        if (12 < 7) begin
+            before_chain$132 = (before_chain$131 & ~(1 << (12)) | ((e_valid$12$q & order$33$q) << (12)));
+        end
+        else if (12 > 7) begin
+            before_chain$132 = (before_chain$131 & ~(1 << (12)) | ((e_valid$12$q & (~order$73$q)) << (12)));
+        end
+        else begin
+            before_chain$132 = before_chain$131;
+        end
+        if (13 < 7) begin
+            before_chain$133 = (before_chain$132 & ~(1 << (13)) | ((e_valid$13$q & order$34$q) << (13)));
+        end
+        else if (13 > 7) begin
+            before_chain$133 = (before_chain$132 & ~(1 << (13)) | ((e_valid$13$q & (~order$85$q)) << (13)));
+        end
+        else begin
+            before_chain$133 = before_chain$132;
+        end
+        if (14 < 7) begin
+            before_chain$134 = (before_chain$133 & ~(1 << (14)) | ((e_valid$14$q & order$35$q) << (14)));
+        end
+        else if (14 > 7) begin
+            before_chain$134 = (before_chain$133 & ~(1 << (14)) | ((e_valid$14$q & (~order$98$q)) << (14)));
+        end
+        else begin
+            before_chain$134 = before_chain$133;
+        end
         if (15 < 7) begin
-            rank_order$247 = (b_rem$15 < b_rem$7) | ((b_rem$15 == b_rem$7) & (b_id$15 < b_id$7));
+            before_chain$135 = (before_chain$134 & ~(1 << (15)) | ((e_valid$15$q & order$36$q) << (15)));
         end
         else if (15 > 7) begin
-            rank_order$247 = ~rank_order$127;
+            before_chain$135 = (before_chain$134 & ~(1 << (15)) | ((e_valid$15$q & (~order$112$q)) << (15)));
         end
         else begin
-            rank_order$247 = 1'b0;
+            before_chain$135 = before_chain$134;
         end
-        lt$247 = b_valid$15 & rank_order$247;
+        position$7$bitmap = before_chain$135;
+        room$7 = e_total$7$q - e_recv$7$q;
+        offset$7 = e_recv$7$q + rtt_reg$q;
+        if ((e_recv$7$q >= e_total$7$q) | (rtt_reg$q >= room$7)) begin
+            offset$7 = e_total$7$q;
+        end
+        below_reach$7 = (rtt_reg$q > (~e_recv$7$q)) | (e_granted$7$q < (e_recv$7$q + rtt_reg$q));
+        g1$7$d = ((e_valid$7$q & (k_all | (position$7$count < ((k_low) & 5'h1f)))) & (e_granted$7$q < e_total$7$q)) & below_reach$7;
+        g1_offset$7$d = offset$7;
+        g1_fills$7$d = offset$7 >= e_total$7$q;
+        g1_position$7$d = position$7$count[(32'h0)+:(4)];
+        g1_received$7$d = e_recv$7$q;
+        before_chain$136 = 32'h0;
+        if (0 < 8) begin
+            before_chain$137 = (before_chain$136 & ~(1 << (0)) | ((e_valid$0$q & order$28$q) << (0)));
+        end
+        else if (0 > 8) begin
+            before_chain$137 = (before_chain$136 & ~(1 << (0)) | ((e_valid$0$q & (~order$8$q)) << (0)));
+        end
+        else begin
+            before_chain$137 = before_chain$136;
+        end
+        if (1 < 8) begin
+            before_chain$138 = (before_chain$137 & ~(1 << (1)) | ((e_valid$1$q & order$29$q) << (1)));
+        end
+        else if (1 > 8) begin
+            before_chain$138 = (before_chain$137 & ~(1 << (1)) | ((e_valid$1$q & (~order$8$q)) << (1)));
+        end
+        else begin
+            before_chain$138 = before_chain$137;
+        end
+        if (2 < 8) begin
+            before_chain$139 = (before_chain$138 & ~(1 << (2)) | ((e_valid$2$q & order$30$q) << (2)));
+        end
+        else if (2 > 8) begin
+            before_chain$139 = (before_chain$138 & ~(1 << (2)) | ((e_valid$2$q & (~order$9$q)) << (2)));
+        end
+        else begin
+            before_chain$139 = before_chain$138;
+        end
+        if (3 < 8) begin
+            before_chain$140 = (before_chain$139 & ~(1 << (3)) | ((e_valid$3$q & order$31$q) << (3)));
+        end
+        else if (3 > 8) begin
+            before_chain$140 = (before_chain$139 & ~(1 << (3)) | ((e_valid$3$q & (~order$11$q)) << (3)));
+        end
+        else begin
+            before_chain$140 = before_chain$139;
+        end
+        if (4 < 8) begin
+            before_chain$141 = (before_chain$140 & ~(1 << (4)) | ((e_valid$4$q & order$32$q) << (4)));
+        end
+        else if (4 > 8) begin
+            before_chain$141 = (before_chain$140 & ~(1 << (4)) | ((e_valid$4$q & (~order$14$q)) << (4)));
+        end
+        else begin
+            before_chain$141 = before_chain$140;
+        end
+        if (5 < 8) begin
+            before_chain$142 = (before_chain$141 & ~(1 << (5)) | ((e_valid$5$q & order$33$q) << (5)));
+        end
+        else if (5 > 8) begin
+            before_chain$142 = (before_chain$141 & ~(1 << (5)) | ((e_valid$5$q & (~order$18$q)) << (5)));
+        end
+        else begin
+            before_chain$142 = before_chain$141;
+        end
+        if (6 < 8) begin
+            before_chain$143 = (before_chain$142 & ~(1 << (6)) | ((e_valid$6$q & order$34$q) << (6)));
+        end
+        else if (6 > 8) begin
+            before_chain$143 = (before_chain$142 & ~(1 << (6)) | ((e_valid$6$q & (~order$23$q)) << (6)));
+        end
+        else begin
+            before_chain$143 = before_chain$142;
+        end
+        if (7 < 8) begin
+            before_chain$144 = (before_chain$143 & ~(1 << (7)) | ((e_valid$7$q & order$35$q) << (7)));
+        end
+        else if (7 > 8) begin
+            before_chain$144 = (before_chain$143 & ~(1 << (7)) | ((e_valid$7$q & (~order$29$q)) << (7)));
+        end
+        else begin
+            before_chain$144 = before_chain$143;
+        end
+        if (8 < 8) begin
+            before_chain$145 = (before_chain$144 & ~(1 << (8)) | ((e_valid$8$q & order$36$q) << (8)));
+        end
+        else if (8 > 8) begin
+            before_chain$145 = (before_chain$144 & ~(1 << (8)) | ((e_valid$8$q & (~order$36$q)) << (8)));
+        end
+        else begin
+            before_chain$145 = before_chain$144;
+        end
+        if (9 < 8) begin
+            before_chain$146 = (before_chain$145 & ~(1 << (9)) | ((e_valid$9$q & order$37$q) << (9)));
+        end
+        else if (9 > 8) begin
+            before_chain$146 = (before_chain$145 & ~(1 << (9)) | ((e_valid$9$q & (~order$44$q)) << (9)));
+        end
+        else begin
+            before_chain$146 = before_chain$145;
+        end
+        if (10 < 8) begin
+            before_chain$147 = (before_chain$146 & ~(1 << (10)) | ((e_valid$10$q & order$38$q) << (10)));
+        end
+        else if (10 > 8) begin
+            before_chain$147 = (before_chain$146 & ~(1 << (10)) | ((e_valid$10$q & (~order$53$q)) << (10)));
+        end
+        else begin
+            before_chain$147 = before_chain$146;
+        end
+        if (11 < 8) begin
+            before_chain$148 = (before_chain$147 & ~(1 << (11)) | ((e_valid$11$q & order$39$q) << (11)));
+        end
+        else if (11 > 8) begin
+            before_chain$148 = (before_chain$147 & ~(1 << (11)) | ((e_valid$11$q & (~order$63$q)) << (11)));
+        end
+        else begin
+            before_chain$148 = before_chain$147;
+        end
+        if (12 < 8) begin
+            before_chain$149 = (before_chain$148 & ~(1 << (12)) | ((e_valid$12$q & order$40$q) << (12)));
+        end
+        else if (12 > 8) begin
+            before_chain$149 = (before_chain$148 & ~(1 << (12)) | ((e_valid$12$q & (~order$74$q)) << (12)));
+        end
+        else begin
+            before_chain$149 = before_chain$148;
+        end
+        if (13 < 8) begin
+            before_chain$150 = (before_chain$149 & ~(1 << (13)) | ((e_valid$13$q & order$41$q) << (13)));
+        end
+        else if (13 > 8) begin
+            before_chain$150 = (before_chain$149 & ~(1 << (13)) | ((e_valid$13$q & (~order$86$q)) << (13)));
+        end
+        else begin
+            before_chain$150 = before_chain$149;
+        end
+        if (14 < 8) begin
+            before_chain$151 = (before_chain$150 & ~(1 << (14)) | ((e_valid$14$q & order$42$q) << (14)));
+        end
+        else if (14 > 8) begin
+            before_chain$151 = (before_chain$150 & ~(1 << (14)) | ((e_valid$14$q & (~order$99$q)) << (14)));
+        end
+        else begin
+            before_chain$151 = before_chain$150;
+        end
         if (15 < 8) begin
-            rank_order$248 = (b_rem$15 < b_rem$8) | ((b_rem$15 == b_rem$8) & (b_id$15 < b_id$8));
+            before_chain$152 = (before_chain$151 & ~(1 << (15)) | ((e_valid$15$q & order$43$q) << (15)));
         end
         else if (15 > 8) begin
-            rank_order$248 = ~rank_order$143;
+            before_chain$152 = (before_chain$151 & ~(1 << (15)) | ((e_valid$15$q & (~order$113$q)) << (15)));
         end
         else begin
-            rank_order$248 = 1'b0;
+            before_chain$152 = before_chain$151;
         end
-        lt$248 = b_valid$15 & rank_order$248;
+        position$8$bitmap = before_chain$152;
+        room$8 = e_total$8$q - e_recv$8$q;
+        offset$8 = e_recv$8$q + rtt_reg$q;
+        if ((e_recv$8$q >= e_total$8$q) | (rtt_reg$q >= room$8)) begin
+            offset$8 = e_total$8$q;
+        end
+        below_reach$8 = (rtt_reg$q > (~e_recv$8$q)) | (e_granted$8$q < (e_recv$8$q + rtt_reg$q));
+        g1$8$d = ((e_valid$8$q & (k_all | (position$8$count < ((k_low) & 5'h1f)))) & (e_granted$8$q < e_total$8$q)) & below_reach$8;
+        g1_offset$8$d = offset$8;
+        g1_fills$8$d = offset$8 >= e_total$8$q;
+        g1_position$8$d = position$8$count[(32'h0)+:(4)];
+        g1_received$8$d = e_recv$8$q;
+        before_chain$153 = 32'h0;
+        if (0 < 9) begin
+            before_chain$154 = (before_chain$153 & ~(1 << (0)) | ((e_valid$0$q & order$36$q) << (0)));
+        end
+        else if (0 > 9) begin
+            before_chain$154 = (before_chain$153 & ~(1 << (0)) | ((e_valid$0$q & (~order$9$q)) << (0)));
+        end
+        else begin
+            before_chain$154 = before_chain$153;
+        end
+        if (1 < 9) begin
+            before_chain$155 = (before_chain$154 & ~(1 << (1)) | ((e_valid$1$q & order$37$q) << (1)));
+        end
+        else if (1 > 9) begin
+            before_chain$155 = (before_chain$154 & ~(1 << (1)) | ((e_valid$1$q & (~order$9$q)) << (1)));
+        end
+        else begin
+            before_chain$155 = before_chain$154;
+        end
+        if (2 < 9) begin
+            before_chain$156 = (before_chain$155 & ~(1 << (2)) | ((e_valid$2$q & order$38$q) << (2)));
+        end
+        else if (2 > 9) begin
+            before_chain$156 = (before_chain$155 & ~(1 << (2)) | ((e_valid$2$q & (~order$10$q)) << (2)));
+        end
+        else begin
+            before_chain$156 = before_chain$155;
+        end
+        if (3 < 9) begin
+            before_chain$157 = (before_chain$156 & ~(1 << (3)) | ((e_valid$3$q & order$39$q) << (3)));
+        end
+        else if (3 > 9) begin
+            before_chain$157 = (before_chain$156 & ~(1 << (3)) | ((e_valid$3$q & (~order$12$q)) << (3)));
+        end
+        else begin
+            before_chain$157 = before_chain$156;
+        end
+        if (4 < 9) begin
+            before_chain$158 = (before_chain$157 & ~(1 << (4)) | ((e_valid$4$q & order$40$q) << (4)));
+        end
+        else if (4 > 9) begin
+            before_chain$158 = (before_chain$157 & ~(1 << (4)) | ((e_valid$4$q & (~order$15$q)) << (4)));
+        end
+        else begin
+            before_chain$158 = before_chain$157;
+        end
+        if (5 < 9) begin
+            before_chain$159 = (before_chain$158 & ~(1 << (5)) | ((e_valid$5$q & order$41$q) << (5)));
+        end
+        else if (5 > 9) begin
+            before_chain$159 = (before_chain$158 & ~(1 << (5)) | ((e_valid$5$q & (~order$19$q)) << (5)));
+        end
+        else begin
+            before_chain$159 = before_chain$158;
+        end
+        if (6 < 9) begin
+            before_chain$160 = (before_chain$159 & ~(1 << (6)) | ((e_valid$6$q & order$42$q) << (6)));
+        end
+        else if (6 > 9) begin
+            before_chain$160 = (before_chain$159 & ~(1 << (6)) | ((e_valid$6$q & (~order$24$q)) << (6)));
+        end
+        else begin
+            before_chain$160 = before_chain$159;
+        end
+        if (7 < 9) begin
+            before_chain$161 = (before_chain$160 & ~(1 << (7)) | ((e_valid$7$q & order$43$q) << (7)));
+        end
+        else if (7 > 9) begin
+            before_chain$161 = (before_chain$160 & ~(1 << (7)) | ((e_valid$7$q & (~order$30$q)) << (7)));
+        end
+        else begin
+            before_chain$161 = before_chain$160;
+        end
+        if (8 < 9) begin
+            before_chain$162 = (before_chain$161 & ~(1 << (8)) | ((e_valid$8$q & order$44$q) << (8)));
+        end
+        else if (8 > 9) begin
+            before_chain$162 = (before_chain$161 & ~(1 << (8)) | ((e_valid$8$q & (~order$37$q)) << (8)));
+        end
+        else begin
+            before_chain$162 = before_chain$161;
+        end
+        if (9 < 9) begin
+            before_chain$163 = (before_chain$162 & ~(1 << (9)) | ((e_valid$9$q & order$45$q) << (9)));
+        end
+        else if (9 > 9) begin
+            before_chain$163 = (before_chain$162 & ~(1 << (9)) | ((e_valid$9$q & (~order$45$q)) << (9)));
+        end
+        else begin
+            before_chain$163 = before_chain$162;
+        end
+        if (10 < 9) begin
+            before_chain$164 = (before_chain$163 & ~(1 << (10)) | ((e_valid$10$q & order$46$q) << (10)));
+        end
+        else if (10 > 9) begin
+            before_chain$164 = (before_chain$163 & ~(1 << (10)) | ((e_valid$10$q & (~order$54$q)) << (10)));
+        end
+        else begin
+            before_chain$164 = before_chain$163;
+        end
+        if (11 < 9) begin
+            before_chain$165 = (before_chain$164 & ~(1 << (11)) | ((e_valid$11$q & order$47$q) << (11)));
+        end
+        else if (11 > 9) begin
+            before_chain$165 = (before_chain$164 & ~(1 << (11)) | ((e_valid$11$q & (~order$64$q)) << (11)));
+        end
+        else begin
+            before_chain$165 = before_chain$164;
+        end
+        if (12 < 9) begin
+            before_chain$166 = (before_chain$165 & ~(1 << (12)) | ((e_valid$12$q & order$48$q) << (12)));
+        end
+        else if (12 > 9) begin
+            before_chain$166 = (before_chain$165 & ~(1 << (12)) | ((e_valid$12$q & (~order$75$q)) << (12)));
+        end
+        else begin
+            before_chain$166 = before_chain$165;
+        end
+        if (13 < 9) begin
+            before_chain$167 = (before_chain$166 & ~(1 << (13)) | ((e_valid$13$q & order$49$q) << (13)));
+        end
+        else if (13 > 9) begin
+            before_chain$167 = (before_chain$166 & ~(1 << (13)) | ((e_valid$13$q & (~order$87$q)) << (13)));
+        end
+        else begin
+            before_chain$167 = before_chain$166;
+        end
+        if (14 < 9) begin
+            before_chain$168 = (before_chain$167 & ~(1 << (14)) | ((e_valid$14$q & order$50$q) << (14)));
+        end
+        else if (14 > 9) begin
+            before_chain$168 = (before_chain$167 & ~(1 << (14)) | ((e_valid$14$q & (~order$100$q)) << (14)));
+        end
+        else begin
+            before_chain$168 = before_chain$167;
+        end
         if (15 < 9) begin
-            rank_order$249 = (b_rem$15 < b_rem$9) | ((b_rem$15 == b_rem$9) & (b_id$15 < b_id$9));
+            before_chain$169 = (before_chain$168 & ~(1 << (15)) | ((e_valid$15$q & order$51$q) << (15)));
         end
         else if (15 > 9) begin
-            rank_order$249 = ~rank_order$159;
+            before_chain$169 = (before_chain$168 & ~(1 << (15)) | ((e_valid$15$q & (~order$114$q)) << (15)));
         end
         else begin
-            rank_order$249 = 1'b0;
+            before_chain$169 = before_chain$168;
         end
-        lt$249 = b_valid$15 & rank_order$249;
+        position$9$bitmap = before_chain$169;
+        room$9 = e_total$9$q - e_recv$9$q;
+        offset$9 = e_recv$9$q + rtt_reg$q;
+        if ((e_recv$9$q >= e_total$9$q) | (rtt_reg$q >= room$9)) begin
+            offset$9 = e_total$9$q;
+        end
+        below_reach$9 = (rtt_reg$q > (~e_recv$9$q)) | (e_granted$9$q < (e_recv$9$q + rtt_reg$q));
+        g1$9$d = ((e_valid$9$q & (k_all | (position$9$count < ((k_low) & 5'h1f)))) & (e_granted$9$q < e_total$9$q)) & below_reach$9;
+        g1_offset$9$d = offset$9;
+        g1_fills$9$d = offset$9 >= e_total$9$q;
+        g1_position$9$d = position$9$count[(32'h0)+:(4)];
+        g1_received$9$d = e_recv$9$q;
+        before_chain$170 = 32'h0;
+        if (0 < 10) begin
+            before_chain$171 = (before_chain$170 & ~(1 << (0)) | ((e_valid$0$q & order$45$q) << (0)));
+        end
+        else if (0 > 10) begin
+            before_chain$171 = (before_chain$170 & ~(1 << (0)) | ((e_valid$0$q & (~order$10$q)) << (0)));
+        end
+        else begin
+            before_chain$171 = before_chain$170;
+        end
+        if (1 < 10) begin
+            before_chain$172 = (before_chain$171 & ~(1 << (1)) | ((e_valid$1$q & order$46$q) << (1)));
+        end
+        else if (1 > 10) begin
+            before_chain$172 = (before_chain$171 & ~(1 << (1)) | ((e_valid$1$q & (~order$10$q)) << (1)));
+        end
+        else begin
+            before_chain$172 = before_chain$171;
+        end
+        if (2 < 10) begin
+            before_chain$173 = (before_chain$172 & ~(1 << (2)) | ((e_valid$2$q & order$47$q) << (2)));
+        end
+        else if (2 > 10) begin
+            before_chain$173 = (before_chain$172 & ~(1 << (2)) | ((e_valid$2$q & (~order$11$q)) << (2)));
+        end
+        else begin
+            before_chain$173 = before_chain$172;
+        end
+        if (3 < 10) begin
+            before_chain$174 = (before_chain$173 & ~(1 << (3)) | ((e_valid$3$q & order$48$q) << (3)));
+        end
+        else if (3 > 10) begin
+            before_chain$174 = (before_chain$173 & ~(1 << (3)) | ((e_valid$3$q & (~order$13$q)) << (3)));
+        end
+        else begin
+            before_chain$174 = before_chain$173;
+        end
+        if (4 < 10) begin
+            before_chain$175 = (before_chain$174 & ~(1 << (4)) | ((e_valid$4$q & order$49$q) << (4)));
+        end
+        else if (4 > 10) begin
+            before_chain$175 = (before_chain$174 & ~(1 << (4)) | ((e_valid$4$q & (~order$16$q)) << (4)));
+        end
+        else begin
+            before_chain$175 = before_chain$174;
+        end
+        if (5 < 10) begin
+            before_chain$176 = (before_chain$175 & ~(1 << (5)) | ((e_valid$5$q & order$50$q) << (5)));
+        end
+        else if (5 > 10) begin
+            before_chain$176 = (before_chain$175 & ~(1 << (5)) | ((e_valid$5$q & (~order$20$q)) << (5)));
+        end
+        else begin
+            before_chain$176 = before_chain$175;
+        end
+        if (6 < 10) begin
+            before_chain$177 = (before_chain$176 & ~(1 << (6)) | ((e_valid$6$q & order$51$q) << (6)));
+        end
+        else if (6 > 10) begin
+            before_chain$177 = (before_chain$176 & ~(1 << (6)) | ((e_valid$6$q & (~order$25$q)) << (6)));
+        end
+        else begin
+            before_chain$177 = before_chain$176;
+        end
+        if (7 < 10) begin
+            before_chain$178 = (before_chain$177 & ~(1 << (7)) | ((e_valid$7$q & order$52$q) << (7)));
+        end
+        else if (7 > 10) begin
+            before_chain$178 = (before_chain$177 & ~(1 << (7)) | ((e_valid$7$q & (~order$31$q)) << (7)));
+        end
+        else begin
+            before_chain$178 = before_chain$177;
+        end
+        if (8 < 10) begin
+            before_chain$179 = (before_chain$178 & ~(1 << (8)) | ((e_valid$8$q & order$53$q) << (8)));
+        end
+        else if (8 > 10) begin
+            before_chain$179 = (before_chain$178 & ~(1 << (8)) | ((e_valid$8$q & (~order$38$q)) << (8)));
+        end
+        else begin
+            before_chain$179 = before_chain$178;
+        end
+        if (9 < 10) begin
+            before_chain$180 = (before_chain$179 & ~(1 << (9)) | ((e_valid$9$q & order$54$q) << (9)));
+        end
+        else if (9 > 10) begin
+            before_chain$180 = (before_chain$179 & ~(1 << (9)) | ((e_valid$9$q & (~order$46$q)) << (9)));
+        end
+        else begin
+            before_chain$180 = before_chain$179;
+        end
+        if (10 < 10) begin
+            before_chain$181 = (before_chain$180 & ~(1 << (10)) | ((e_valid$10$q & order$55$q) << (10)));
+        end
+        else if (10 > 10) begin
+            before_chain$181 = (before_chain$180 & ~(1 << (10)) | ((e_valid$10$q & (~order$55$q)) << (10)));
+        end
+        else begin
+            before_chain$181 = before_chain$180;
+        end
+        if (11 < 10) begin
+            before_chain$182 = (before_chain$181 & ~(1 << (11)) | ((e_valid$11$q & order$56$q) << (11)));
+        end
+        else if (11 > 10) begin
+            before_chain$182 = (before_chain$181 & ~(1 << (11)) | ((e_valid$11$q & (~order$65$q)) << (11)));
+        end
+        else begin
+            before_chain$182 = before_chain$181;
+        end
+        if (12 < 10) begin
+            before_chain$183 = (before_chain$182 & ~(1 << (12)) | ((e_valid$12$q & order$57$q) << (12)));
+        end
+        else if (12 > 10) begin
+            before_chain$183 = (before_chain$182 & ~(1 << (12)) | ((e_valid$12$q & (~order$76$q)) << (12)));
+        end
+        else begin
+            before_chain$183 = before_chain$182;
+        end
+        if (13 < 10) begin
+            before_chain$184 = (before_chain$183 & ~(1 << (13)) | ((e_valid$13$q & order$58$q) << (13)));
+        end
+        else if (13 > 10) begin
+            before_chain$184 = (before_chain$183 & ~(1 << (13)) | ((e_valid$13$q & (~order$88$q)) << (13)));
+        end
+        else begin
+            before_chain$184 = before_chain$183;
+        end
+        if (14 < 10) begin
+            before_chain$185 = (before_chain$184 & ~(1 << (14)) | ((e_valid$14$q & order$59$q) << (14)));
+        end
+        else if (14 > 10) begin
+            before_chain$185 = (before_chain$184 & ~(1 << (14)) | ((e_valid$14$q & (~order$101$q)) << (14)));
+        end
+        else begin
+            before_chain$185 = before_chain$184;
+        end
         if (15 < 10) begin
-            rank_order$250 = (b_rem$15 < b_rem$10) | ((b_rem$15 == b_rem$10) & (b_id$15 < b_id$10));
+            before_chain$186 = (before_chain$185 & ~(1 << (15)) | ((e_valid$15$q & order$60$q) << (15)));
         end
         else if (15 > 10) begin
-            rank_order$250 = ~rank_order$175;
+            before_chain$186 = (before_chain$185 & ~(1 << (15)) | ((e_valid$15$q & (~order$115$q)) << (15)));
         end
         else begin
-            rank_order$250 = 1'b0;
+            before_chain$186 = before_chain$185;
         end
-        lt$250 = b_valid$15 & rank_order$250;
+        position$10$bitmap = before_chain$186;
+        room$10 = e_total$10$q - e_recv$10$q;
+        offset$10 = e_recv$10$q + rtt_reg$q;
+        if ((e_recv$10$q >= e_total$10$q) | (rtt_reg$q >= room$10)) begin
+            offset$10 = e_total$10$q;
+        end
+        below_reach$10 = (rtt_reg$q > (~e_recv$10$q)) | (e_granted$10$q < (e_recv$10$q + rtt_reg$q));
+        g1$10$d = ((e_valid$10$q & (k_all | (position$10$count < ((k_low) & 5'h1f)))) & (e_granted$10$q < e_total$10$q)) & below_reach$10;
+        g1_offset$10$d = offset$10;
+        g1_fills$10$d = offset$10 >= e_total$10$q;
+        g1_position$10$d = position$10$count[(32'h0)+:(4)];
+        g1_received$10$d = e_recv$10$q;
+        before_chain$187 = 32'h0;
+        if (0 < 11) begin
+            before_chain$188 = (before_chain$187 & ~(1 << (0)) | ((e_valid$0$q & order$55$q) << (0)));
+        end
+        else if (0 > 11) begin
+            before_chain$188 = (before_chain$187 & ~(1 << (0)) | ((e_valid$0$q & (~order$11$q)) << (0)));
+        end
+        else begin
+            before_chain$188 = before_chain$187;
+        end
+        if (1 < 11) begin
+            before_chain$189 = (before_chain$188 & ~(1 << (1)) | ((e_valid$1$q & order$56$q) << (1)));
+        end
+        else if (1 > 11) begin
+            before_chain$189 = (before_chain$188 & ~(1 << (1)) | ((e_valid$1$q & (~order$11$q)) << (1)));
+        end
+        else begin
+            before_chain$189 = before_chain$188;
+        end
+        if (2 < 11) begin
+            before_chain$190 = (before_chain$189 & ~(1 << (2)) | ((e_valid$2$q & order$57$q) << (2)));
+        end
+        else if (2 > 11) begin
+            before_chain$190 = (before_chain$189 & ~(1 << (2)) | ((e_valid$2$q & (~order$12$q)) << (2)));
+        end
+        else begin
+            before_chain$190 = before_chain$189;
+        end
+        if (3 < 11) begin
+            before_chain$191 = (before_chain$190 & ~(1 << (3)) | ((e_valid$3$q & order$58$q) << (3)));
+        end
+        else if (3 > 11) begin
+            before_chain$191 = (before_chain$190 & ~(1 << (3)) | ((e_valid$3$q & (~order$14$q)) << (3)));
+        end
+        else begin
+            before_chain$191 = before_chain$190;
+        end
+        if (4 < 11) begin
+            before_chain$192 = (before_chain$191 & ~(1 << (4)) | ((e_valid$4$q & order$59$q) << (4)));
+        end
+        else if (4 > 11) begin
+            before_chain$192 = (before_chain$191 & ~(1 << (4)) | ((e_valid$4$q & (~order$17$q)) << (4)));
+        end
+        else begin
+            before_chain$192 = before_chain$191;
+        end
+        if (5 < 11) begin
+            before_chain$193 = (before_chain$192 & ~(1 << (5)) | ((e_valid$5$q & order$60$q) << (5)));
+        end
+        else if (5 > 11) begin
+            before_chain$193 = (before_chain$192 & ~(1 << (5)) | ((e_valid$5$q & (~order$21$q)) << (5)));
+        end
+        else begin
+            before_chain$193 = before_chain$192;
+        end
+        if (6 < 11) begin
+            before_chain$194 = (before_chain$193 & ~(1 << (6)) | ((e_valid$6$q & order$61$q) << (6)));
+        end
+        else if (6 > 11) begin
+            before_chain$194 = (before_chain$193 & ~(1 << (6)) | ((e_valid$6$q & (~order$26$q)) << (6)));
+        end
+        else begin
+            before_chain$194 = before_chain$193;
+        end
+        if (7 < 11) begin
+            before_chain$195 = (before_chain$194 & ~(1 << (7)) | ((e_valid$7$q & order$62$q) << (7)));
+        end
+        else if (7 > 11) begin
+            before_chain$195 = (before_chain$194 & ~(1 << (7)) | ((e_valid$7$q & (~order$32$q)) << (7)));
+        end
+        else begin
+            before_chain$195 = before_chain$194;
+        end
+        if (8 < 11) begin
+            before_chain$196 = (before_chain$195 & ~(1 << (8)) | ((e_valid$8$q & order$63$q) << (8)));
+        end
+        else if (8 > 11) begin
+            before_chain$196 = (before_chain$195 & ~(1 << (8)) | ((e_valid$8$q & (~order$39$q)) << (8)));
+        end
+        else begin
+            before_chain$196 = before_chain$195;
+        end
+        if (9 < 11) begin
+            before_chain$197 = (before_chain$196 & ~(1 << (9)) | ((e_valid$9$q & order$64$q) << (9)));
+        end
+        else if (9 > 11) begin
+            before_chain$197 = (before_chain$196 & ~(1 << (9)) | ((e_valid$9$q & (~order$47$q)) << (9)));
+        end
+        else begin
+            before_chain$197 = before_chain$196;
+        end
+        if (10 < 11) begin
+            before_chain$198 = (before_chain$197 & ~(1 << (10)) | ((e_valid$10$q & order$65$q) << (10)));
+        end
+        else if (10 > 11) begin
+            before_chain$198 = (before_chain$197 & ~(1 << (10)) | ((e_valid$10$q & (~order$56$q)) << (10)));
+        end
+        else begin
+            before_chain$198 = before_chain$197;
+        end
+        if (11 < 11) begin
+            before_chain$199 = (before_chain$198 & ~(1 << (11)) | ((e_valid$11$q & order$66$q) << (11)));
+        end
+        else if (11 > 11) begin
+            before_chain$199 = (before_chain$198 & ~(1 << (11)) | ((e_valid$11$q & (~order$66$q)) << (11)));
+        end
+        else begin
+            before_chain$199 = before_chain$198;
+        end
+        if (12 < 11) begin
+            before_chain$200 = (before_chain$199 & ~(1 << (12)) | ((e_valid$12$q & order$67$q) << (12)));
+        end
+        else if (12 > 11) begin
+            before_chain$200 = (before_chain$199 & ~(1 << (12)) | ((e_valid$12$q & (~order$77$q)) << (12)));
+        end
+        else begin
+            before_chain$200 = before_chain$199;
+        end
+        if (13 < 11) begin
+            before_chain$201 = (before_chain$200 & ~(1 << (13)) | ((e_valid$13$q & order$68$q) << (13)));
+        end
+        else if (13 > 11) begin
+            before_chain$201 = (before_chain$200 & ~(1 << (13)) | ((e_valid$13$q & (~order$89$q)) << (13)));
+        end
+        else begin
+            before_chain$201 = before_chain$200;
+        end
+        if (14 < 11) begin
+            before_chain$202 = (before_chain$201 & ~(1 << (14)) | ((e_valid$14$q & order$69$q) << (14)));
+        end
+        else if (14 > 11) begin
+            before_chain$202 = (before_chain$201 & ~(1 << (14)) | ((e_valid$14$q & (~order$102$q)) << (14)));
+        end
+        else begin
+            before_chain$202 = before_chain$201;
+        end
         if (15 < 11) begin
-            rank_order$251 = (b_rem$15 < b_rem$11) | ((b_rem$15 == b_rem$11) & (b_id$15 < b_id$11));
+            before_chain$203 = (before_chain$202 & ~(1 << (15)) | ((e_valid$15$q & order$70$q) << (15)));
         end
         else if (15 > 11) begin
-            rank_order$251 = ~rank_order$191;
+            before_chain$203 = (before_chain$202 & ~(1 << (15)) | ((e_valid$15$q & (~order$116$q)) << (15)));
         end
         else begin
-            rank_order$251 = 1'b0;
+            before_chain$203 = before_chain$202;
         end
-        lt$251 = b_valid$15 & rank_order$251;
+        position$11$bitmap = before_chain$203;
+        room$11 = e_total$11$q - e_recv$11$q;
+        offset$11 = e_recv$11$q + rtt_reg$q;
+        if ((e_recv$11$q >= e_total$11$q) | (rtt_reg$q >= room$11)) begin
+            offset$11 = e_total$11$q;
+        end
+        below_reach$11 = (rtt_reg$q > (~e_recv$11$q)) | (e_granted$11$q < (e_recv$11$q + rtt_reg$q));
+        g1$11$d = ((e_valid$11$q & (k_all | (position$11$count < ((k_low) & 5'h1f)))) & (e_granted$11$q < e_total$11$q)) & below_reach$11;
+        g1_offset$11$d = offset$11;
+        g1_fills$11$d = offset$11 >= e_total$11$q;
+        g1_position$11$d = position$11$count[(32'h0)+:(4)];
+        g1_received$11$d = e_recv$11$q;
+        before_chain$204 = 32'h0;
+        if (0 < 12) begin
+            before_chain$205 = (before_chain$204 & ~(1 << (0)) | ((e_valid$0$q & order$66$q) << (0)));
+        end
+        else if (0 > 12) begin
+            before_chain$205 = (before_chain$204 & ~(1 << (0)) | ((e_valid$0$q & (~order$12$q)) << (0)));
+        end
+        else begin
+            before_chain$205 = before_chain$204;
+        end
+        if (1 < 12) begin
+            before_chain$206 = (before_chain$205 & ~(1 << (1)) | ((e_valid$1$q & order$67$q) << (1)));
+        end
+        else if (1 > 12) begin
+            before_chain$206 = (before_chain$205 & ~(1 << (1)) | ((e_valid$1$q & (~order$12$q)) << (1)));
+        end
+        else begin
+            before_chain$206 = before_chain$205;
+        end
+        if (2 < 12) begin
+            before_chain$207 = (before_chain$206 & ~(1 << (2)) | ((e_valid$2$q & order$68$q) << (2)));
+        end
+        else if (2 > 12) begin
+            before_chain$207 = (before_chain$206 & ~(1 << (2)) | ((e_valid$2$q & (~order$13$q)) << (2)));
+        end
+        else begin
+            before_chain$207 = before_chain$206;
+        end
+        if (3 < 12) begin
+            before_chain$208 = (before_chain$207 & ~(1 << (3)) | ((e_valid$3$q & order$69$q) << (3)));
+        end
+        else if (3 > 12) begin
+            before_chain$208 = (before_chain$207 & ~(1 << (3)) | ((e_valid$3$q & (~order$15$q)) << (3)));
+        end
+        else begin
+            before_chain$208 = before_chain$207;
+        end
+        if (4 < 12) begin
+            before_chain$209 = (before_chain$208 & ~(1 << (4)) | ((e_valid$4$q & order$70$q) << (4)));
+        end
+        else if (4 > 12) begin
+            before_chain$209 = (before_chain$208 & ~(1 << (4)) | ((e_valid$4$q & (~order$18$q)) << (4)));
+        end
+        else begin
+            before_chain$209 = before_chain$208;
+        end
+        if (5 < 12) begin
+            before_chain$210 = (before_chain$209 & ~(1 << (5)) | ((e_valid$5$q & order$71$q) << (5)));
+        end
+        else if (5 > 12) begin
+            before_chain$210 = (before_chain$209 & ~(1 << (5)) | ((e_valid$5$q & (~order$22$q)) << (5)));
+        end
+        else begin
+            before_chain$210 = before_chain$209;
+        end
+        if (6 < 12) begin
+            before_chain$211 = (before_chain$210 & ~(1 << (6)) | ((e_valid$6$q & order$72$q) << (6)));
+        end
+        else if (6 > 12) begin
+            before_chain$211 = (before_chain$210 & ~(1 << (6)) | ((e_valid$6$q & (~order$27$q)) << (6)));
+        end
+        else begin
+            before_chain$211 = before_chain$210;
+        end
+        if (7 < 12) begin
+            before_chain$212 = (before_chain$211 & ~(1 << (7)) | ((e_valid$7$q & order$73$q) << (7)));
+        end
+        else if (7 > 12) begin
+            before_chain$212 = (before_chain$211 & ~(1 << (7)) | ((e_valid$7$q & (~order$33$q)) << (7)));
+        end
+        else begin
+            before_chain$212 = before_chain$211;
+        end
+        if (8 < 12) begin
+            before_chain$213 = (before_chain$212 & ~(1 << (8)) | ((e_valid$8$q & order$74$q) << (8)));
+        end
+        else if (8 > 12) begin
+            before_chain$213 = (before_chain$212 & ~(1 << (8)) | ((e_valid$8$q & (~order$40$q)) << (8)));
+        end
+        else begin
+            before_chain$213 = before_chain$212;
+        end
+        if (9 < 12) begin
+            before_chain$214 = (before_chain$213 & ~(1 << (9)) | ((e_valid$9$q & order$75$q) << (9)));
+        end
+        else if (9 > 12) begin
+            before_chain$214 = (before_chain$213 & ~(1 << (9)) | ((e_valid$9$q & (~order$48$q)) << (9)));
+        end
+        else begin
+            before_chain$214 = before_chain$213;
+        end
+        if (10 < 12) begin
+            before_chain$215 = (before_chain$214 & ~(1 << (10)) | ((e_valid$10$q & order$76$q) << (10)));
+        end
+        else if (10 > 12) begin
+            before_chain$215 = (before_chain$214 & ~(1 << (10)) | ((e_valid$10$q & (~order$57$q)) << (10)));
+        end
+        else begin
+            before_chain$215 = before_chain$214;
+        end
+        if (11 < 12) begin
+            before_chain$216 = (before_chain$215 & ~(1 << (11)) | ((e_valid$11$q & order$77$q) << (11)));
+        end
+        else if (11 > 12) begin
+            before_chain$216 = (before_chain$215 & ~(1 << (11)) | ((e_valid$11$q & (~order$67$q)) << (11)));
+        end
+        else begin
+            before_chain$216 = before_chain$215;
+        end
+        if (12 < 12) begin
+            before_chain$217 = (before_chain$216 & ~(1 << (12)) | ((e_valid$12$q & order$78$q) << (12)));
+        end
+        else if (12 > 12) begin
+            before_chain$217 = (before_chain$216 & ~(1 << (12)) | ((e_valid$12$q & (~order$78$q)) << (12)));
+        end
+        else begin
+            before_chain$217 = before_chain$216;
+        end
+        if (13 < 12) begin
+            before_chain$218 = (before_chain$217 & ~(1 << (13)) | ((e_valid$13$q & order$79$q) << (13)));
+        end
+        else if (13 > 12) begin
+            before_chain$218 = (before_chain$217 & ~(1 << (13)) | ((e_valid$13$q & (~order$90$q)) << (13)));
+        end
+        else begin
+            before_chain$218 = before_chain$217;
+        end
+        if (14 < 12) begin
+            before_chain$219 = (before_chain$218 & ~(1 << (14)) | ((e_valid$14$q & order$80$q) << (14)));
+        end
+        else if (14 > 12) begin
+            before_chain$219 = (before_chain$218 & ~(1 << (14)) | ((e_valid$14$q & (~order$103$q)) << (14)));
+        end
+        else begin
+            before_chain$219 = before_chain$218;
+        end
         if (15 < 12) begin
-            rank_order$252 = (b_rem$15 < b_rem$12) | ((b_rem$15 == b_rem$12) & (b_id$15 < b_id$12));
+            before_chain$220 = (before_chain$219 & ~(1 << (15)) | ((e_valid$15$q & order$81$q) << (15)));
         end
         else if (15 > 12) begin
-            rank_order$252 = ~rank_order$207;
+            before_chain$220 = (before_chain$219 & ~(1 << (15)) | ((e_valid$15$q & (~order$117$q)) << (15)));
         end
         else begin
-            rank_order$252 = 1'b0;
+            before_chain$220 = before_chain$219;
         end
-        lt$252 = b_valid$15 & rank_order$252;
+        position$12$bitmap = before_chain$220;
+        room$12 = e_total$12$q - e_recv$12$q;
+        offset$12 = e_recv$12$q + rtt_reg$q;
+        if ((e_recv$12$q >= e_total$12$q) | (rtt_reg$q >= room$12)) begin
+            offset$12 = e_total$12$q;
+        end
+        below_reach$12 = (rtt_reg$q > (~e_recv$12$q)) | (e_granted$12$q < (e_recv$12$q + rtt_reg$q));
+        g1$12$d = ((e_valid$12$q & (k_all | (position$12$count < ((k_low) & 5'h1f)))) & (e_granted$12$q < e_total$12$q)) & below_reach$12;
+        g1_offset$12$d = offset$12;
+        g1_fills$12$d = offset$12 >= e_total$12$q;
+        g1_position$12$d = position$12$count[(32'h0)+:(4)];
+        g1_received$12$d = e_recv$12$q;
+        before_chain$221 = 32'h0;
+        if (0 < 13) begin
+            before_chain$222 = (before_chain$221 & ~(1 << (0)) | ((e_valid$0$q & order$78$q) << (0)));
+        end
+        else if (0 > 13) begin
+            before_chain$222 = (before_chain$221 & ~(1 << (0)) | ((e_valid$0$q & (~order$13$q)) << (0)));
+        end
+        else begin
+            before_chain$222 = before_chain$221;
+        end
+        if (1 < 13) begin
+            before_chain$223 = (before_chain$222 & ~(1 << (1)) | ((e_valid$1$q & order$79$q) << (1)));
+        end
+        else if (1 > 13) begin
+            before_chain$223 = (before_chain$222 & ~(1 << (1)) | ((e_valid$1$q & (~order$13$q)) << (1)));
+        end
+        else begin
+            before_chain$223 = before_chain$222;
+        end
+        if (2 < 13) begin
+            before_chain$224 = (before_chain$223 & ~(1 << (2)) | ((e_valid$2$q & order$80$q) << (2)));
+        end
+        else if (2 > 13) begin
+            before_chain$224 = (before_chain$223 & ~(1 << (2)) | ((e_valid$2$q & (~order$14$q)) << (2)));
+        end
+        else begin
+            before_chain$224 = before_chain$223;
+        end
+        if (3 < 13) begin
+            before_chain$225 = (before_chain$224 & ~(1 << (3)) | ((e_valid$3$q & order$81$q) << (3)));
+        end
+        else if (3 > 13) begin
+            before_chain$225 = (before_chain$224 & ~(1 << (3)) | ((e_valid$3$q & (~order$16$q)) << (3)));
+        end
+        else begin
+            before_chain$225 = before_chain$224;
+        end
+        if (4 < 13) begin
+            before_chain$226 = (before_chain$225 & ~(1 << (4)) | ((e_valid$4$q & order$82$q) << (4)));
+        end
+        else if (4 > 13) begin
+            before_chain$226 = (before_chain$225 & ~(1 << (4)) | ((e_valid$4$q & (~order$19$q)) << (4)));
+        end
+        else begin
+            before_chain$226 = before_chain$225;
+        end
+        if (5 < 13) begin
+            before_chain$227 = (before_chain$226 & ~(1 << (5)) | ((e_valid$5$q & order$83$q) << (5)));
+        end
+        else if (5 > 13) begin
+            before_chain$227 = (before_chain$226 & ~(1 << (5)) | ((e_valid$5$q & (~order$23$q)) << (5)));
+        end
+        else begin
+            before_chain$227 = before_chain$226;
+        end
+        if (6 < 13) begin
+            before_chain$228 = (before_chain$227 & ~(1 << (6)) | ((e_valid$6$q & order$84$q) << (6)));
+        end
+        else if (6 > 13) begin
+            before_chain$228 = (before_chain$227 & ~(1 << (6)) | ((e_valid$6$q & (~order$28$q)) << (6)));
+        end
+        else begin
+            before_chain$228 = before_chain$227;
+        end
+        if (7 < 13) begin
+            before_chain$229 = (before_chain$228 & ~(1 << (7)) | ((e_valid$7$q & order$85$q) << (7)));
+        end
+        else if (7 > 13) begin
+            before_chain$229 = (before_chain$228 & ~(1 << (7)) | ((e_valid$7$q & (~order$34$q)) << (7)));
+        end
+        else begin
+            before_chain$229 = before_chain$228;
+        end
+        if (8 < 13) begin
+            before_chain$230 = (before_chain$229 & ~(1 << (8)) | ((e_valid$8$q & order$86$q) << (8)));
+        end
+        else if (8 > 13) begin
+            before_chain$230 = (before_chain$229 & ~(1 << (8)) | ((e_valid$8$q & (~order$41$q)) << (8)));
+        end
+        else begin
+            before_chain$230 = before_chain$229;
+        end
+        if (9 < 13) begin
+            before_chain$231 = (before_chain$230 & ~(1 << (9)) | ((e_valid$9$q & order$87$q) << (9)));
+        end
+        else if (9 > 13) begin
+            before_chain$231 = (before_chain$230 & ~(1 << (9)) | ((e_valid$9$q & (~order$49$q)) << (9)));
+        end
+        else begin
+            before_chain$231 = before_chain$230;
+        end
+        if (10 < 13) begin
+            before_chain$232 = (before_chain$231 & ~(1 << (10)) | ((e_valid$10$q & order$88$q) << (10)));
+        end
+        else if (10 > 13) begin
+            before_chain$232 = (before_chain$231 & ~(1 << (10)) | ((e_valid$10$q & (~order$58$q)) << (10)));
+        end
+        else begin
+            before_chain$232 = before_chain$231;
+        end
+        if (11 < 13) begin
+            before_chain$233 = (before_chain$232 & ~(1 << (11)) | ((e_valid$11$q & order$89$q) << (11)));
+        end
+        else if (11 > 13) begin
+            before_chain$233 = (before_chain$232 & ~(1 << (11)) | ((e_valid$11$q & (~order$68$q)) << (11)));
+        end
+        else begin
+            before_chain$233 = before_chain$232;
+        end
+        if (12 < 13) begin
+            before_chain$234 = (before_chain$233 & ~(1 << (12)) | ((e_valid$12$q & order$90$q) << (12)));
+        end
+        else if (12 > 13) begin
+            before_chain$234 = (before_chain$233 & ~(1 << (12)) | ((e_valid$12$q & (~order$79$q)) << (12)));
+        end
+        else begin
+            before_chain$234 = before_chain$233;
+        end
+        if (13 < 13) begin
+            before_chain$235 = (before_chain$234 & ~(1 << (13)) | ((e_valid$13$q & order$91$q) << (13)));
+        end
+        else if (13 > 13) begin
+            before_chain$235 = (before_chain$234 & ~(1 << (13)) | ((e_valid$13$q & (~order$91$q)) << (13)));
+        end
+        else begin
+            before_chain$235 = before_chain$234;
+        end
+        if (14 < 13) begin
+            before_chain$236 = (before_chain$235 & ~(1 << (14)) | ((e_valid$14$q & order$92$q) << (14)));
+        end
+        else if (14 > 13) begin
+            before_chain$236 = (before_chain$235 & ~(1 << (14)) | ((e_valid$14$q & (~order$104$q)) << (14)));
+        end
+        else begin
+            before_chain$236 = before_chain$235;
+        end
         if (15 < 13) begin
-            rank_order$253 = (b_rem$15 < b_rem$13) | ((b_rem$15 == b_rem$13) & (b_id$15 < b_id$13));
+            before_chain$237 = (before_chain$236 & ~(1 << (15)) | ((e_valid$15$q & order$93$q) << (15)));
         end
         else if (15 > 13) begin
-            rank_order$253 = ~rank_order$223;
+            before_chain$237 = (before_chain$236 & ~(1 << (15)) | ((e_valid$15$q & (~order$118$q)) << (15)));
         end
         else begin
-            rank_order$253 = 1'b0;
+            before_chain$237 = before_chain$236;
         end
-        lt$253 = b_valid$15 & rank_order$253;
+        position$13$bitmap = before_chain$237;
+        room$13 = e_total$13$q - e_recv$13$q;
+        offset$13 = e_recv$13$q + rtt_reg$q;
+        if ((e_recv$13$q >= e_total$13$q) | (rtt_reg$q >= room$13)) begin
+            offset$13 = e_total$13$q;
+        end
+        below_reach$13 = (rtt_reg$q > (~e_recv$13$q)) | (e_granted$13$q < (e_recv$13$q + rtt_reg$q));
+        g1$13$d = ((e_valid$13$q & (k_all | (position$13$count < ((k_low) & 5'h1f)))) & (e_granted$13$q < e_total$13$q)) & below_reach$13;
+        g1_offset$13$d = offset$13;
+        g1_fills$13$d = offset$13 >= e_total$13$q;
+        g1_position$13$d = position$13$count[(32'h0)+:(4)];
+        g1_received$13$d = e_recv$13$q;
+        before_chain$238 = 32'h0;
+        if (0 < 14) begin
+            before_chain$239 = (before_chain$238 & ~(1 << (0)) | ((e_valid$0$q & order$91$q) << (0)));
+        end
+        else if (0 > 14) begin
+            before_chain$239 = (before_chain$238 & ~(1 << (0)) | ((e_valid$0$q & (~order$14$q)) << (0)));
+        end
+        else begin
+            before_chain$239 = before_chain$238;
+        end
+        if (1 < 14) begin
+            before_chain$240 = (before_chain$239 & ~(1 << (1)) | ((e_valid$1$q & order$92$q) << (1)));
+        end
+        else if (1 > 14) begin
+            before_chain$240 = (before_chain$239 & ~(1 << (1)) | ((e_valid$1$q & (~order$14$q)) << (1)));
+        end
+        else begin
+            before_chain$240 = before_chain$239;
+        end
+        if (2 < 14) begin
+            before_chain$241 = (before_chain$240 & ~(1 << (2)) | ((e_valid$2$q & order$93$q) << (2)));
+        end
+        else if (2 > 14) begin
+            before_chain$241 = (before_chain$240 & ~(1 << (2)) | ((e_valid$2$q & (~order$15$q)) << (2)));
+        end
+        else begin
+            before_chain$241 = before_chain$240;
+        end
+        if (3 < 14) begin
+            before_chain$242 = (before_chain$241 & ~(1 << (3)) | ((e_valid$3$q & order$94$q) << (3)));
+        end
+        else if (3 > 14) begin
+            before_chain$242 = (before_chain$241 & ~(1 << (3)) | ((e_valid$3$q & (~order$17$q)) << (3)));
+        end
+        else begin
+            before_chain$242 = before_chain$241;
+        end
+        if (4 < 14) begin
+            before_chain$243 = (before_chain$242 & ~(1 << (4)) | ((e_valid$4$q & order$95$q) << (4)));
+        end
+        else if (4 > 14) begin
+            before_chain$243 = (before_chain$242 & ~(1 << (4)) | ((e_valid$4$q & (~order$20$q)) << (4)));
+        end
+        else begin
+            before_chain$243 = before_chain$242;
+        end
+        if (5 < 14) begin
+            before_chain$244 = (before_chain$243 & ~(1 << (5)) | ((e_valid$5$q & order$96$q) << (5)));
+        end
+        else if (5 > 14) begin
+            before_chain$244 = (before_chain$243 & ~(1 << (5)) | ((e_valid$5$q & (~order$24$q)) << (5)));
+        end
+        else begin
+            before_chain$244 = before_chain$243;
+        end
+        if (6 < 14) begin
+            before_chain$245 = (before_chain$244 & ~(1 << (6)) | ((e_valid$6$q & order$97$q) << (6)));
+        end
+        else if (6 > 14) begin
+            before_chain$245 = (before_chain$244 & ~(1 << (6)) | ((e_valid$6$q & (~order$29$q)) << (6)));
+        end
+        else begin
+            before_chain$245 = before_chain$244;
+        end
+        if (7 < 14) begin
+            before_chain$246 = (before_chain$245 & ~(1 << (7)) | ((e_valid$7$q & order$98$q) << (7)));
+        end
+        else if (7 > 14) begin
+            before_chain$246 = (before_chain$245 & ~(1 << (7)) | ((e_valid$7$q & (~order$35$q)) << (7)));
+        end
+        else begin
+            before_chain$246 = before_chain$245;
+        end
+        if (8 < 14) begin
+            before_chain$247 = (before_chain$246 & ~(1 << (8)) | ((e_valid$8$q & order$99$q) << (8)));
+        end
+        else if (8 > 14) begin
+            before_chain$247 = (before_chain$246 & ~(1 << (8)) | ((e_valid$8$q & (~order$42$q)) << (8)));
+        end
+        else begin
+            before_chain$247 = before_chain$246;
+        end
+        if (9 < 14) begin
+            before_chain$248 = (before_chain$247 & ~(1 << (9)) | ((e_valid$9$q & order$100$q) << (9)));
+        end
+        else if (9 > 14) begin
+            before_chain$248 = (before_chain$247 & ~(1 << (9)) | ((e_valid$9$q & (~order$50$q)) << (9)));
+        end
+        else begin
+            before_chain$248 = before_chain$247;
+        end
+        if (10 < 14) begin
+            before_chain$249 = (before_chain$248 & ~(1 << (10)) | ((e_valid$10$q & order$101$q) << (10)));
+        end
+        else if (10 > 14) begin
+            before_chain$249 = (before_chain$248 & ~(1 << (10)) | ((e_valid$10$q & (~order$59$q)) << (10)));
+        end
+        else begin
+            before_chain$249 = before_chain$248;
+        end
+        if (11 < 14) begin
+            before_chain$250 = (before_chain$249 & ~(1 << (11)) | ((e_valid$11$q & order$102$q) << (11)));
+        end
+        else if (11 > 14) begin
+            before_chain$250 = (before_chain$249 & ~(1 << (11)) | ((e_valid$11$q & (~order$69$q)) << (11)));
+        end
+        else begin
+            before_chain$250 = before_chain$249;
+        end
+        if (12 < 14) begin
+            before_chain$251 = (before_chain$250 & ~(1 << (12)) | ((e_valid$12$q & order$103$q) << (12)));
+        end
+        else if (12 > 14) begin
+            before_chain$251 = (before_chain$250 & ~(1 << (12)) | ((e_valid$12$q & (~order$80$q)) << (12)));
+        end
+        else begin
+            before_chain$251 = before_chain$250;
+        end
+        if (13 < 14) begin
+            before_chain$252 = (before_chain$251 & ~(1 << (13)) | ((e_valid$13$q & order$104$q) << (13)));
+        end
+        else if (13 > 14) begin
+            before_chain$252 = (before_chain$251 & ~(1 << (13)) | ((e_valid$13$q & (~order$92$q)) << (13)));
+        end
+        else begin
+            before_chain$252 = before_chain$251;
+        end
+        if (14 < 14) begin
+            before_chain$253 = (before_chain$252 & ~(1 << (14)) | ((e_valid$14$q & order$105$q) << (14)));
+        end
+        else if (14 > 14) begin
+            before_chain$253 = (before_chain$252 & ~(1 << (14)) | ((e_valid$14$q & (~order$105$q)) << (14)));
+        end
+        else begin
+            before_chain$253 = before_chain$252;
+        end
         if (15 < 14) begin
-            rank_order$254 = (b_rem$15 < b_rem$14) | ((b_rem$15 == b_rem$14) & (b_id$15 < b_id$14));
+            before_chain$254 = (before_chain$253 & ~(1 << (15)) | ((e_valid$15$q & order$106$q) << (15)));
         end
         else if (15 > 14) begin
-            rank_order$254 = ~rank_order$239;
+            before_chain$254 = (before_chain$253 & ~(1 << (15)) | ((e_valid$15$q & (~order$119$q)) << (15)));
         end
         else begin
-            rank_order$254 = 1'b0;
+            before_chain$254 = before_chain$253;
         end
-        lt$254 = b_valid$15 & rank_order$254;
+        position$14$bitmap = before_chain$254;
+        room$14 = e_total$14$q - e_recv$14$q;
+        offset$14 = e_recv$14$q + rtt_reg$q;
+        if ((e_recv$14$q >= e_total$14$q) | (rtt_reg$q >= room$14)) begin
+            offset$14 = e_total$14$q;
+        end
+        below_reach$14 = (rtt_reg$q > (~e_recv$14$q)) | (e_granted$14$q < (e_recv$14$q + rtt_reg$q));
+        g1$14$d = ((e_valid$14$q & (k_all | (position$14$count < ((k_low) & 5'h1f)))) & (e_granted$14$q < e_total$14$q)) & below_reach$14;
+        g1_offset$14$d = offset$14;
+        g1_fills$14$d = offset$14 >= e_total$14$q;
+        g1_position$14$d = position$14$count[(32'h0)+:(4)];
+        g1_received$14$d = e_recv$14$q;
+        before_chain$255 = 32'h0;
+        if (0 < 15) begin
+            before_chain$256 = (before_chain$255 & ~(1 << (0)) | ((e_valid$0$q & order$105$q) << (0)));
+        end
+        else if (0 > 15) begin
+            before_chain$256 = (before_chain$255 & ~(1 << (0)) | ((e_valid$0$q & (~order$15$q)) << (0)));
+        end
+        else begin
+            before_chain$256 = before_chain$255;
+        end
+        if (1 < 15) begin
+            before_chain$257 = (before_chain$256 & ~(1 << (1)) | ((e_valid$1$q & order$106$q) << (1)));
+        end
+        else if (1 > 15) begin
+            before_chain$257 = (before_chain$256 & ~(1 << (1)) | ((e_valid$1$q & (~order$15$q)) << (1)));
+        end
+        else begin
+            before_chain$257 = before_chain$256;
+        end
+        if (2 < 15) begin
+            before_chain$258 = (before_chain$257 & ~(1 << (2)) | ((e_valid$2$q & order$107$q) << (2)));
+        end
+        else if (2 > 15) begin
+            before_chain$258 = (before_chain$257 & ~(1 << (2)) | ((e_valid$2$q & (~order$16$q)) << (2)));
+        end
+        else begin
+            before_chain$258 = before_chain$257;
+        end
+        if (3 < 15) begin
+            before_chain$259 = (before_chain$258 & ~(1 << (3)) | ((e_valid$3$q & order$108$q) << (3)));
+        end
+        else if (3 > 15) begin
+            before_chain$259 = (before_chain$258 & ~(1 << (3)) | ((e_valid$3$q & (~order$18$q)) << (3)));
+        end
+        else begin
+            before_chain$259 = before_chain$258;
+        end
+        if (4 < 15) begin
+            before_chain$260 = (before_chain$259 & ~(1 << (4)) | ((e_valid$4$q & order$109$q) << (4)));
+        end
+        else if (4 > 15) begin
+            before_chain$260 = (before_chain$259 & ~(1 << (4)) | ((e_valid$4$q & (~order$21$q)) << (4)));
+        end
+        else begin
+            before_chain$260 = before_chain$259;
+        end
+        if (5 < 15) begin
+            before_chain$261 = (before_chain$260 & ~(1 << (5)) | ((e_valid$5$q & order$110$q) << (5)));
+        end
+        else if (5 > 15) begin
+            before_chain$261 = (before_chain$260 & ~(1 << (5)) | ((e_valid$5$q & (~order$25$q)) << (5)));
+        end
+        else begin
+            before_chain$261 = before_chain$260;
+        end
+        if (6 < 15) begin
+            before_chain$262 = (before_chain$261 & ~(1 << (6)) | ((e_valid$6$q & order$111$q) << (6)));
+        end
+        else if (6 > 15) begin
+            before_chain$262 = (before_chain$261 & ~(1 << (6)) | ((e_valid$6$q & (~order$30$q)) << (6)));
+        end
+        else begin
+            before_chain$262 = before_chain$261;
+        end
+        if (7 < 15) begin
+            before_chain$263 = (before_chain$262 & ~(1 << (7)) | ((e_valid$7$q & order$112$q) << (7)));
+        end
+        else if (7 > 15) begin
+            before_chain$263 = (before_chain$262 & ~(1 << (7)) | ((e_valid$7$q & (~order$36$q)) << (7)));
+        end
+        else begin
+            before_chain$263 = before_chain$262;
+        end
+        if (8 < 15) begin
+            before_chain$264 = (before_chain$263 & ~(1 << (8)) | ((e_valid$8$q & order$113$q) << (8)));
+        end
+        else if (8 > 15) begin
+            before_chain$264 = (before_chain$263 & ~(1 << (8)) | ((e_valid$8$q & (~order$43$q)) << (8)));
+        end
+        else begin
+            before_chain$264 = before_chain$263;
+        end
+        if (9 < 15) begin
+            before_chain$265 = (before_chain$264 & ~(1 << (9)) | ((e_valid$9$q & order$114$q) << (9)));
+        end
+        else if (9 > 15) begin
+            before_chain$265 = (before_chain$264 & ~(1 << (9)) | ((e_valid$9$q & (~order$51$q)) << (9)));
+        end
+        else begin
+            before_chain$265 = before_chain$264;
+        end
+        if (10 < 15) begin
+            before_chain$266 = (before_chain$265 & ~(1 << (10)) | ((e_valid$10$q & order$115$q) << (10)));
+        end
+        else if (10 > 15) begin
+            before_chain$266 = (before_chain$265 & ~(1 << (10)) | ((e_valid$10$q & (~order$60$q)) << (10)));
+        end
+        else begin
+            before_chain$266 = before_chain$265;
+        end
+        if (11 < 15) begin
+            before_chain$267 = (before_chain$266 & ~(1 << (11)) | ((e_valid$11$q & order$116$q) << (11)));
+        end
+        else if (11 > 15) begin
+            before_chain$267 = (before_chain$266 & ~(1 << (11)) | ((e_valid$11$q & (~order$70$q)) << (11)));
+        end
+        else begin
+            before_chain$267 = before_chain$266;
+        end
+        if (12 < 15) begin
+            before_chain$268 = (before_chain$267 & ~(1 << (12)) | ((e_valid$12$q & order$117$q) << (12)));
+        end
+        else if (12 > 15) begin
+            before_chain$268 = (before_chain$267 & ~(1 << (12)) | ((e_valid$12$q & (~order$81$q)) << (12)));
+        end
+        else begin
+            before_chain$268 = before_chain$267;
+        end
+        if (13 < 15) begin
+            before_chain$269 = (before_chain$268 & ~(1 << (13)) | ((e_valid$13$q & order$118$q) << (13)));
+        end
+        else if (13 > 15) begin
+            before_chain$269 = (before_chain$268 & ~(1 << (13)) | ((e_valid$13$q & (~order$93$q)) << (13)));
+        end
+        else begin
+            before_chain$269 = before_chain$268;
+        end
+        if (14 < 15) begin
+            before_chain$270 = (before_chain$269 & ~(1 << (14)) | ((e_valid$14$q & order$119$q) << (14)));
+        end
+        else if (14 > 15) begin
+            before_chain$270 = (before_chain$269 & ~(1 << (14)) | ((e_valid$14$q & (~order$106$q)) << (14)));
+        end
+        else begin
+            before_chain$270 = before_chain$269;
+        end
         if (15 < 15) begin
-            rank_order$255 = (b_rem$15 < b_rem$15) | ((b_rem$15 == b_rem$15) & (b_id$15 < b_id$15));
+            before_chain$271 = (before_chain$270 & ~(1 << (15)) | ((e_valid$15$q & order$0$q) << (15)));
         end
         else if (15 > 15) begin
-            rank_order$255 = ~rank_order$255;
+            before_chain$271 = (before_chain$270 & ~(1 << (15)) | ((e_valid$15$q & (~order$0$q)) << (15)));
         end
         else begin
-            rank_order$255 = 1'b0;
+            before_chain$271 = before_chain$270;
         end
-        lt$255 = b_valid$15 & rank_order$255;
-        room$0 = b_total$0 - b_recv$0;
-        offset$0 = b_recv$0 + cfg_rtt_pkts;
-        if ((b_recv$0 >= b_total$0) | (cfg_rtt_pkts >= room$0)) begin
-            offset$0 = b_total$0;
-        end
-        below_reach$0 = (cfg_rtt_pkts > (~b_recv$0)) | (b_granted$0 < (b_recv$0 + cfg_rtt_pkts));
-        before_chain$0 = 32'h0;
-        before_chain$1 = (before_chain$0 & ~(1 << (0)) | ((lt$0) << (0)));
-        before_chain$2 = (before_chain$1 & ~(1 << (1)) | ((lt$16) << (1)));
-        before_chain$3 = (before_chain$2 & ~(1 << (2)) | ((lt$32) << (2)));
-        before_chain$4 = (before_chain$3 & ~(1 << (3)) | ((lt$48) << (3)));
-        before_chain$5 = (before_chain$4 & ~(1 << (4)) | ((lt$64) << (4)));
-        before_chain$6 = (before_chain$5 & ~(1 << (5)) | ((lt$80) << (5)));
-        before_chain$7 = (before_chain$6 & ~(1 << (6)) | ((lt$96) << (6)));
-        before_chain$8 = (before_chain$7 & ~(1 << (7)) | ((lt$112) << (7)));
-        before_chain$9 = (before_chain$8 & ~(1 << (8)) | ((lt$128) << (8)));
-        before_chain$10 = (before_chain$9 & ~(1 << (9)) | ((lt$144) << (9)));
-        before_chain$11 = (before_chain$10 & ~(1 << (10)) | ((lt$160) << (10)));
-        before_chain$12 = (before_chain$11 & ~(1 << (11)) | ((lt$176) << (11)));
-        before_chain$13 = (before_chain$12 & ~(1 << (12)) | ((lt$192) << (12)));
-        before_chain$14 = (before_chain$13 & ~(1 << (13)) | ((lt$208) << (13)));
-        before_chain$15 = (before_chain$14 & ~(1 << (14)) | ((lt$224) << (14)));
-        before_chain$16 = (before_chain$15 & ~(1 << (15)) | ((lt$240) << (15)));
-        position$0$bitmap = before_chain$16;
-        grantable$0 = ((b_valid$0 & (k_all | (position$0$count < ((k_low) & 5'h1f)))) & (b_granted$0 < b_total$0)) & below_reach$0;
-        room$1 = b_total$1 - b_recv$1;
-        offset$1 = b_recv$1 + cfg_rtt_pkts;
-        if ((b_recv$1 >= b_total$1) | (cfg_rtt_pkts >= room$1)) begin
-            offset$1 = b_total$1;
-        end
-        below_reach$1 = (cfg_rtt_pkts > (~b_recv$1)) | (b_granted$1 < (b_recv$1 + cfg_rtt_pkts));
-        before_chain$17 = 32'h0;
-        before_chain$18 = (before_chain$17 & ~(1 << (0)) | ((lt$1) << (0)));
-        before_chain$19 = (before_chain$18 & ~(1 << (1)) | ((lt$17) << (1)));
-        before_chain$20 = (before_chain$19 & ~(1 << (2)) | ((lt$33) << (2)));
-        before_chain$21 = (before_chain$20 & ~(1 << (3)) | ((lt$49) << (3)));
-        before_chain$22 = (before_chain$21 & ~(1 << (4)) | ((lt$65) << (4)));
-        before_chain$23 = (before_chain$22 & ~(1 << (5)) | ((lt$81) << (5)));
-        before_chain$24 = (before_chain$23 & ~(1 << (6)) | ((lt$97) << (6)));
-        before_chain$25 = (before_chain$24 & ~(1 << (7)) | ((lt$113) << (7)));
-        before_chain$26 = (before_chain$25 & ~(1 << (8)) | ((lt$129) << (8)));
-        before_chain$27 = (before_chain$26 & ~(1 << (9)) | ((lt$145) << (9)));
-        before_chain$28 = (before_chain$27 & ~(1 << (10)) | ((lt$161) << (10)));
-        before_chain$29 = (before_chain$28 & ~(1 << (11)) | ((lt$177) << (11)));
-        before_chain$30 = (before_chain$29 & ~(1 << (12)) | ((lt$193) << (12)));
-        before_chain$31 = (before_chain$30 & ~(1 << (13)) | ((lt$209) << (13)));
-        before_chain$32 = (before_chain$31 & ~(1 << (14)) | ((lt$225) << (14)));
-        before_chain$33 = (before_chain$32 & ~(1 << (15)) | ((lt$241) << (15)));
-        position$1$bitmap = before_chain$33;
-        grantable$1 = ((b_valid$1 & (k_all | (position$1$count < ((k_low) & 5'h1f)))) & (b_granted$1 < b_total$1)) & below_reach$1;
-        room$2 = b_total$2 - b_recv$2;
-        offset$2 = b_recv$2 + cfg_rtt_pkts;
-        if ((b_recv$2 >= b_total$2) | (cfg_rtt_pkts >= room$2)) begin
-            offset$2 = b_total$2;
-        end
-        below_reach$2 = (cfg_rtt_pkts > (~b_recv$2)) | (b_granted$2 < (b_recv$2 + cfg_rtt_pkts));
-        before_chain$34 = 32'h0;
-        before_chain$35 = (before_chain$34 & ~(1 << (0)) | ((lt$2) << (0)));
-        before_chain$36 = (before_chain$35 & ~(1 << (1)) | ((lt$18) << (1)));
-        before_chain$37 = (before_chain$36 & ~(1 << (2)) | ((lt$34) << (2)));
-        before_chain$38 = (before_chain$37 & ~(1 << (3)) | ((lt$50) << (3)));
-        before_chain$39 = (before_chain$38 & ~(1 << (4)) | ((lt$66) << (4)));
-        before_chain$40 = (before_chain$39 & ~(1 << (5)) | ((lt$82) << (5)));
-        before_chain$41 = (before_chain$40 & ~(1 << (6)) | ((lt$98) << (6)));
-        before_chain$42 = (before_chain$41 & ~(1 << (7)) | ((lt$114) << (7)));
-        before_chain$43 = (before_chain$42 & ~(1 << (8)) | ((lt$130) << (8)));
-        before_chain$44 = (before_chain$43 & ~(1 << (9)) | ((lt$146) << (9)));
-        before_chain$45 = (before_chain$44 & ~(1 << (10)) | ((lt$162) << (10)));
-        before_chain$46 = (before_chain$45 & ~(1 << (11)) | ((lt$178) << (11)));
-        before_chain$47 = (before_chain$46 & ~(1 << (12)) | ((lt$194) << (12)));
-        before_chain$48 = (before_chain$47 & ~(1 << (13)) | ((lt$210) << (13)));
-        before_chain$49 = (before_chain$48 & ~(1 << (14)) | ((lt$226) << (14)));
-        before_chain$50 = (before_chain$49 & ~(1 << (15)) | ((lt$242) << (15)));
-        position$2$bitmap = before_chain$50;
-        grantable$2 = ((b_valid$2 & (k_all | (position$2$count < ((k_low) & 5'h1f)))) & (b_granted$2 < b_total$2)) & below_reach$2;
-        room$3 = b_total$3 - b_recv$3;
-        offset$3 = b_recv$3 + cfg_rtt_pkts;
-        if ((b_recv$3 >= b_total$3) | (cfg_rtt_pkts >= room$3)) begin
-            offset$3 = b_total$3;
-        end
-        below_reach$3 = (cfg_rtt_pkts > (~b_recv$3)) | (b_granted$3 < (b_recv$3 + cfg_rtt_pkts));
-        before_chain$51 = 32'h0;
-        before_chain$52 = (before_chain$51 & ~(1 << (0)) | ((lt$3) << (0)));
-        before_chain$53 = (before_chain$52 & ~(1 << (1)) | ((lt$19) << (1)));
-        before_chain$54 = (before_chain$53 & ~(1 << (2)) | ((lt$35) << (2)));
-        before_chain$55 = (before_chain$54 & ~(1 << (3)) | ((lt$51) << (3)));
-        before_chain$56 = (before_chain$55 & ~(1 << (4)) | ((lt$67) << (4)));
-        before_chain$57 = (before_chain$56 & ~(1 << (5)) | ((lt$83) << (5)));
-        before_chain$58 = (before_chain$57 & ~(1 << (6)) | ((lt$99) << (6)));
-        before_chain$59 = (before_chain$58 & ~(1 << (7)) | ((lt$115) << (7)));
-        before_chain$60 = (before_chain$59 & ~(1 << (8)) | ((lt$131) << (8)));
-        before_chain$61 = (before_chain$60 & ~(1 << (9)) | ((lt$147) << (9)));
-        before_chain$62 = (before_chain$61 & ~(1 << (10)) | ((lt$163) << (10)));
-        before_chain$63 = (before_chain$62 & ~(1 << (11)) | ((lt$179) << (11)));
-        before_chain$64 = (before_chain$63 & ~(1 << (12)) | ((lt$195) << (12)));
-        before_chain$65 = (before_chain$64 & ~(1 << (13)) | ((lt$211) << (13)));
-        before_chain$66 = (before_chain$65 & ~(1 << (14)) | ((lt$227) << (14)));
-        before_chain$67 = (before_chain$66 & ~(1 << (15)) | ((lt$243) << (15)));
-        position$3$bitmap = before_chain$67;
-        grantable$3 = ((b_valid$3 & (k_all | (position$3$count < ((k_low) & 5'h1f)))) & (b_granted$3 < b_total$3)) & below_reach$3;
-        room$4 = b_total$4 - b_recv$4;
-        offset$4 = b_recv$4 + cfg_rtt_pkts;
-        if ((b_recv$4 >= b_total$4) | (cfg_rtt_pkts >= room$4)) begin
-            offset$4 = b_total$4;
-        end
-        below_reach$4 = (cfg_rtt_pkts > (~b_recv$4)) | (b_granted$4 < (b_recv$4 + cfg_rtt_pkts));
-        before_chain$68 = 32'h0;
-        before_chain$69 = (before_chain$68 & ~(1 << (0)) | ((lt$4) << (0)));
-        before_chain$70 = (before_chain$69 & ~(1 << (1)) | ((lt$20) << (1)));
-        before_chain$71 = (before_chain$70 & ~(1 << (2)) | ((lt$36) << (2)));
-        before_chain$72 = (before_chain$71 & ~(1 << (3)) | ((lt$52) << (3)));
-        before_chain$73 = (before_chain$72 & ~(1 << (4)) | ((lt$68) << (4)));
-        before_chain$74 = (before_chain$73 & ~(1 << (5)) | ((lt$84) << (5)));
-        before_chain$75 = (before_chain$74 & ~(1 << (6)) | ((lt$100) << (6)));
-        before_chain$76 = (before_chain$75 & ~(1 << (7)) | ((lt$116) << (7)));
-        before_chain$77 = (before_chain$76 & ~(1 << (8)) | ((lt$132) << (8)));
-        before_chain$78 = (before_chain$77 & ~(1 << (9)) | ((lt$148) << (9)));
-        before_chain$79 = (before_chain$78 & ~(1 << (10)) | ((lt$164) << (10)));
-        before_chain$80 = (before_chain$79 & ~(1 << (11)) | ((lt$180) << (11)));
-        before_chain$81 = (before_chain$80 & ~(1 << (12)) | ((lt$196) << (12)));
-        before_chain$82 = (before_chain$81 & ~(1 << (13)) | ((lt$212) << (13)));
-        before_chain$83 = (before_chain$82 & ~(1 << (14)) | ((lt$228) << (14)));
-        before_chain$84 = (before_chain$83 & ~(1 << (15)) | ((lt$244) << (15)));
-        position$4$bitmap = before_chain$84;
-        grantable$4 = ((b_valid$4 & (k_all | (position$4$count < ((k_low) & 5'h1f)))) & (b_granted$4 < b_total$4)) & below_reach$4;
-        room$5 = b_total$5 - b_recv$5;
-        offset$5 = b_recv$5 + cfg_rtt_pkts;
-        if ((b_recv$5 >= b_total$5) | (cfg_rtt_pkts >= room$5)) begin
-            offset$5 = b_total$5;
-        end
-        below_reach$5 = (cfg_rtt_pkts > (~b_recv$5)) | (b_granted$5 < (b_recv$5 + cfg_rtt_pkts));
-        before_chain$85 = 32'h0;
-        before_chain$86 = (before_chain$85 & ~(1 << (0)) | ((lt$5) << (0)));
-        before_chain$87 = (before_chain$86 & ~(1 << (1)) | ((lt$21) << (1)));
-        before_chain$88 = (before_chain$87 & ~(1 << (2)) | ((lt$37) << (2)));
-        before_chain$89 = (before_chain$88 & ~(1 << (3)) | ((lt$53) << (3)));
-        before_chain$90 = (before_chain$89 & ~(1 << (4)) | ((lt$69) << (4)));
-        before_chain$91 = (before_chain$90 & ~(1 << (5)) | ((lt$85) << (5)));
-        before_chain$92 = (before_chain$91 & ~(1 << (6)) | ((lt$101) << (6)));
-        before_chain$93 = (before_chain$92 & ~(1 << (7)) | ((lt$117) << (7)));
-        before_chain$94 = (before_chain$93 & ~(1 << (8)) | ((lt$133) << (8)));
-        before_chain$95 = (before_chain$94 & ~(1 << (9)) | ((lt$149) << (9)));
-        before_chain$96 = (before_chain$95 & ~(1 << (10)) | ((lt$165) << (10)));
-        before_chain$97 = (before_chain$96 & ~(1 << (11)) | ((lt$181) << (11)));
-        before_chain$98 = (before_chain$97 & ~(1 << (12)) | ((lt$197) << (12)));
-        before_chain$99 = (before_chain$98 & ~(1 << (13)) | ((lt$213) << (13)));
-        before_chain$100 = (before_chain$99 & ~(1 << (14)) | ((lt$229) << (14)));
-        before_chain$101 = (before_chain$100 & ~(1 << (15)) | ((lt$245) << (15)));
-        position$5$bitmap = before_chain$101;
-        grantable$5 = ((b_valid$5 & (k_all | (position$5$count < ((k_low) & 5'h1f)))) & (b_granted$5 < b_total$5)) & below_reach$5;
-        room$6 = b_total$6 - b_recv$6;
-        offset$6 = b_recv$6 + cfg_rtt_pkts;
-        if ((b_recv$6 >= b_total$6) | (cfg_rtt_pkts >= room$6)) begin
-            offset$6 = b_total$6;
-        end
-        below_reach$6 = (cfg_rtt_pkts > (~b_recv$6)) | (b_granted$6 < (b_recv$6 + cfg_rtt_pkts));
-        before_chain$102 = 32'h0;
-        before_chain$103 = (before_chain$102 & ~(1 << (0)) | ((lt$6) << (0)));
-        before_chain$104 = (before_chain$103 & ~(1 << (1)) | ((lt$22) << (1)));
-        before_chain$105 = (before_chain$104 & ~(1 << (2)) | ((lt$38) << (2)));
-        before_chain$106 = (before_chain$105 & ~(1 << (3)) | ((lt$54) << (3)));
-        before_chain$107 = (before_chain$106 & ~(1 << (4)) | ((lt$70) << (4)));
-        before_chain$108 = (before_chain$107 & ~(1 << (5)) | ((lt$86) << (5)));
-        before_chain$109 = (before_chain$108 & ~(1 << (6)) | ((lt$102) << (6)));
-        before_chain$110 = (before_chain$109 & ~(1 << (7)) | ((lt$118) << (7)));
-        before_chain$111 = (before_chain$110 & ~(1 << (8)) | ((lt$134) << (8)));
-        before_chain$112 = (before_chain$111 & ~(1 << (9)) | ((lt$150) << (9)));
-        before_chain$113 = (before_chain$112 & ~(1 << (10)) | ((lt$166) << (10)));
-        before_chain$114 = (before_chain$113 & ~(1 << (11)) | ((lt$182) << (11)));
-        before_chain$115 = (before_chain$114 & ~(1 << (12)) | ((lt$198) << (12)));
-        before_chain$116 = (before_chain$115 & ~(1 << (13)) | ((lt$214) << (13)));
-        before_chain$117 = (before_chain$116 & ~(1 << (14)) | ((lt$230) << (14)));
-        before_chain$118 = (before_chain$117 & ~(1 << (15)) | ((lt$246) << (15)));
-        position$6$bitmap = before_chain$118;
-        grantable$6 = ((b_valid$6 & (k_all | (position$6$count < ((k_low) & 5'h1f)))) & (b_granted$6 < b_total$6)) & below_reach$6;
-        room$7 = b_total$7 - b_recv$7;
-        offset$7 = b_recv$7 + cfg_rtt_pkts;
-        if ((b_recv$7 >= b_total$7) | (cfg_rtt_pkts >= room$7)) begin
-            offset$7 = b_total$7;
-        end
-        below_reach$7 = (cfg_rtt_pkts > (~b_recv$7)) | (b_granted$7 < (b_recv$7 + cfg_rtt_pkts));
-        before_chain$119 = 32'h0;
-        before_chain$120 = (before_chain$119 & ~(1 << (0)) | ((lt$7) << (0)));
-        before_chain$121 = (before_chain$120 & ~(1 << (1)) | ((lt$23) << (1)));
-        before_chain$122 = (before_chain$121 & ~(1 << (2)) | ((lt$39) << (2)));
-        before_chain$123 = (before_chain$122 & ~(1 << (3)) | ((lt$55) << (3)));
-        before_chain$124 = (before_chain$123 & ~(1 << (4)) | ((lt$71) << (4)));
-        before_chain$125 = (before_chain$124 & ~(1 << (5)) | ((lt$87) << (5)));
-        before_chain$126 = (before_chain$125 & ~(1 << (6)) | ((lt$103) << (6)));
-        before_chain$127 = (before_chain$126 & ~(1 << (7)) | ((lt$119) << (7)));
-        before_chain$128 = (before_chain$127 & ~(1 << (8)) | ((lt$135) << (8)));
-        before_chain$129 = (before_chain$128 & ~(1 << (9)) | ((lt$151) << (9)));
-        before_chain$130 = (before_chain$129 & ~(1 << (10)) | ((lt$167) << (10)));
-        before_chain$131 = (before_chain$130 & ~(1 << (11)) | ((lt$183) << (11)));
-        before_chain$132 = (before_chain$131 & ~(1 << (12)) | ((lt$199) << (12)));
-        before_chain$133 = (before_chain$132 & ~(1 << (13)) | ((lt$215) << (13)));
-        before_chain$134 = (before_chain$133 & ~(1 << (14)) | ((lt$231) << (14)));
-        before_chain$135 = (before_chain$134 & ~(1 << (15)) | ((lt$247) << (15)));
-        position$7$bitmap = before_chain$135;
-        grantable$7 = ((b_valid$7 & (k_all | (position$7$count < ((k_low) & 5'h1f)))) & (b_granted$7 < b_total$7)) & below_reach$7;
-        room$8 = b_total$8 - b_recv$8;
-        offset$8 = b_recv$8 + cfg_rtt_pkts;
-        if ((b_recv$8 >= b_total$8) | (cfg_rtt_pkts >= room$8)) begin
-            offset$8 = b_total$8;
-        end
-        below_reach$8 = (cfg_rtt_pkts > (~b_recv$8)) | (b_granted$8 < (b_recv$8 + cfg_rtt_pkts));
-        before_chain$136 = 32'h0;
-        before_chain$137 = (before_chain$136 & ~(1 << (0)) | ((lt$8) << (0)));
-        before_chain$138 = (before_chain$137 & ~(1 << (1)) | ((lt$24) << (1)));
-        before_chain$139 = (before_chain$138 & ~(1 << (2)) | ((lt$40) << (2)));
-        before_chain$140 = (before_chain$139 & ~(1 << (3)) | ((lt$56) << (3)));
-        before_chain$141 = (before_chain$140 & ~(1 << (4)) | ((lt$72) << (4)));
-        before_chain$142 = (before_chain$141 & ~(1 << (5)) | ((lt$88) << (5)));
-        before_chain$143 = (before_chain$142 & ~(1 << (6)) | ((lt$104) << (6)));
-        before_chain$144 = (before_chain$143 & ~(1 << (7)) | ((lt$120) << (7)));
-        before_chain$145 = (before_chain$144 & ~(1 << (8)) | ((lt$136) << (8)));
-        before_chain$146 = (before_chain$145 & ~(1 << (9)) | ((lt$152) << (9)));
-        before_chain$147 = (before_chain$146 & ~(1 << (10)) | ((lt$168) << (10)));
-        before_chain$148 = (before_chain$147 & ~(1 << (11)) | ((lt$184) << (11)));
-        before_chain$149 = (before_chain$148 & ~(1 << (12)) | ((lt$200) << (12)));
-        before_chain$150 = (before_chain$149 & ~(1 << (13)) | ((lt$216) << (13)));
-        before_chain$151 = (before_chain$150 & ~(1 << (14)) | ((lt$232) << (14)));
-        before_chain$152 = (before_chain$151 & ~(1 << (15)) | ((lt$248) << (15)));
-        position$8$bitmap = before_chain$152;
-        grantable$8 = ((b_valid$8 & (k_all | (position$8$count < ((k_low) & 5'h1f)))) & (b_granted$8 < b_total$8)) & below_reach$8;
-        room$9 = b_total$9 - b_recv$9;
-        offset$9 = b_recv$9 + cfg_rtt_pkts;
-        if ((b_recv$9 >= b_total$9) | (cfg_rtt_pkts >= room$9)) begin
-            offset$9 = b_total$9;
-        end
-        below_reach$9 = (cfg_rtt_pkts > (~b_recv$9)) | (b_granted$9 < (b_recv$9 + cfg_rtt_pkts));
-        before_chain$153 = 32'h0;
-        before_chain$154 = (before_chain$153 & ~(1 << (0)) | ((lt$9) << (0)));
-        before_chain$155 = (before_chain$154 & ~(1 << (1)) | ((lt$25) << (1)));
-        before_chain$156 = (before_chain$155 & ~(1 << (2)) | ((lt$41) << (2)));
-        before_chain$157 = (before_chain$156 & ~(1 << (3)) | ((lt$57) << (3)));
-        before_chain$158 = (before_chain$157 & ~(1 << (4)) | ((lt$73) << (4)));
-        before_chain$159 = (before_chain$158 & ~(1 << (5)) | ((lt$89) << (5)));
-        before_chain$160 = (before_chain$159 & ~(1 << (6)) | ((lt$105) << (6)));
-        before_chain$161 = (before_chain$160 & ~(1 << (7)) | ((lt$121) << (7)));
-        before_chain$162 = (before_chain$161 & ~(1 << (8)) | ((lt$137) << (8)));
-        before_chain$163 = (before_chain$162 & ~(1 << (9)) | ((lt$153) << (9)));
-        before_chain$164 = (before_chain$163 & ~(1 << (10)) | ((lt$169) << (10)));
-        before_chain$165 = (before_chain$164 & ~(1 << (11)) | ((lt$185) << (11)));
-        before_chain$166 = (before_chain$165 & ~(1 << (12)) | ((lt$201) << (12)));
-        before_chain$167 = (before_chain$166 & ~(1 << (13)) | ((lt$217) << (13)));
-        before_chain$168 = (before_chain$167 & ~(1 << (14)) | ((lt$233) << (14)));
-        before_chain$169 = (before_chain$168 & ~(1 << (15)) | ((lt$249) << (15)));
-        position$9$bitmap = before_chain$169;
-        grantable$9 = ((b_valid$9 & (k_all | (position$9$count < ((k_low) & 5'h1f)))) & (b_granted$9 < b_total$9)) & below_reach$9;
-        room$10 = b_total$10 - b_recv$10;
-        offset$10 = b_recv$10 + cfg_rtt_pkts;
-        if ((b_recv$10 >= b_total$10) | (cfg_rtt_pkts >= room$10)) begin
-            offset$10 = b_total$10;
-        end
-        below_reach$10 = (cfg_rtt_pkts > (~b_recv$10)) | (b_granted$10 < (b_recv$10 + cfg_rtt_pkts));
-        before_chain$170 = 32'h0;
-        before_chain$171 = (before_chain$170 & ~(1 << (0)) | ((lt$10) << (0)));
-        before_chain$172 = (before_chain$171 & ~(1 << (1)) | ((lt$26) << (1)));
-        before_chain$173 = (before_chain$172 & ~(1 << (2)) | ((lt$42) << (2)));
-        before_chain$174 = (before_chain$173 & ~(1 << (3)) | ((lt$58) << (3)));
-        before_chain$175 = (before_chain$174 & ~(1 << (4)) | ((lt$74) << (4)));
-        before_chain$176 = (before_chain$175 & ~(1 << (5)) | ((lt$90) << (5)));
-        before_chain$177 = (before_chain$176 & ~(1 << (6)) | ((lt$106) << (6)));
-        before_chain$178 = (before_chain$177 & ~(1 << (7)) | ((lt$122) << (7)));
-        before_chain$179 = (before_chain$178 & ~(1 << (8)) | ((lt$138) << (8)));
-        before_chain$180 = (before_chain$179 & ~(1 << (9)) | ((lt$154) << (9)));
-        before_chain$181 = (before_chain$180 & ~(1 << (10)) | ((lt$170) << (10)));
-        before_chain$182 = (before_chain$181 & ~(1 << (11)) | ((lt$186) << (11)));
-        before_chain$183 = (before_chain$182 & ~(1 << (12)) | ((lt$202) << (12)));
-        before_chain$184 = (before_chain$183 & ~(1 << (13)) | ((lt$218) << (13)));
-        before_chain$185 = (before_chain$184 & ~(1 << (14)) | ((lt$234) << (14)));
-        before_chain$186 = (before_chain$185 & ~(1 << (15)) | ((lt$250) << (15)));
-        position$10$bitmap = before_chain$186;
-        grantable$10 = ((b_valid$10 & (k_all | (position$10$count < ((k_low) & 5'h1f)))) & (b_granted$10 < b_total$10)) & below_reach$10;
-        room$11 = b_total$11 - b_recv$11;
-        offset$11 = b_recv$11 + cfg_rtt_pkts;
-        if ((b_recv$11 >= b_total$11) | (cfg_rtt_pkts >= room$11)) begin
-            offset$11 = b_total$11;
-        end
-        below_reach$11 = (cfg_rtt_pkts > (~b_recv$11)) | (b_granted$11 < (b_recv$11 + cfg_rtt_pkts));
-        before_chain$187 = 32'h0;
-        before_chain$188 = (before_chain$187 & ~(1 << (0)) | ((lt$11) << (0)));
-        before_chain$189 = (before_chain$188 & ~(1 << (1)) | ((lt$27) << (1)));
-        before_chain$190 = (before_chain$189 & ~(1 << (2)) | ((lt$43) << (2)));
-        before_chain$191 = (before_chain$190 & ~(1 << (3)) | ((lt$59) << (3)));
-        before_chain$192 = (before_chain$191 & ~(1 << (4)) | ((lt$75) << (4)));
-        before_chain$193 = (before_chain$192 & ~(1 << (5)) | ((lt$91) << (5)));
-        before_chain$194 = (before_chain$193 & ~(1 << (6)) | ((lt$107) << (6)));
-        before_chain$195 = (before_chain$194 & ~(1 << (7)) | ((lt$123) << (7)));
-        before_chain$196 = (before_chain$195 & ~(1 << (8)) | ((lt$139) << (8)));
-        before_chain$197 = (before_chain$196 & ~(1 << (9)) | ((lt$155) << (9)));
-        before_chain$198 = (before_chain$197 & ~(1 << (10)) | ((lt$171) << (10)));
-        before_chain$199 = (before_chain$198 & ~(1 << (11)) | ((lt$187) << (11)));
-        before_chain$200 = (before_chain$199 & ~(1 << (12)) | ((lt$203) << (12)));
-        before_chain$201 = (before_chain$200 & ~(1 << (13)) | ((lt$219) << (13)));
-        before_chain$202 = (before_chain$201 & ~(1 << (14)) | ((lt$235) << (14)));
-        before_chain$203 = (before_chain$202 & ~(1 << (15)) | ((lt$251) << (15)));
-        position$11$bitmap = before_chain$203;
-        grantable$11 = ((b_valid$11 & (k_all | (position$11$count < ((k_low) & 5'h1f)))) & (b_granted$11 < b_total$11)) & below_reach$11;
-        room$12 = b_total$12 - b_recv$12;
-        offset$12 = b_recv$12 + cfg_rtt_pkts;
-        if ((b_recv$12 >= b_total$12) | (cfg_rtt_pkts >= room$12)) begin
-            offset$12 = b_total$12;
-        end
-        below_reach$12 = (cfg_rtt_pkts > (~b_recv$12)) | (b_granted$12 < (b_recv$12 + cfg_rtt_pkts));
-        before_chain$204 = 32'h0;
-        before_chain$205 = (before_chain$204 & ~(1 << (0)) | ((lt$12) << (0)));
-        before_chain$206 = (before_chain$205 & ~(1 << (1)) | ((lt$28) << (1)));
-        before_chain$207 = (before_chain$206 & ~(1 << (2)) | ((lt$44) << (2)));
-        before_chain$208 = (before_chain$207 & ~(1 << (3)) | ((lt$60) << (3)));
-        before_chain$209 = (before_chain$208 & ~(1 << (4)) | ((lt$76) << (4)));
-        before_chain$210 = (before_chain$209 & ~(1 << (5)) | ((lt$92) << (5)));
-        before_chain$211 = (before_chain$210 & ~(1 << (6)) | ((lt$108) << (6)));
-        before_chain$212 = (before_chain$211 & ~(1 << (7)) | ((lt$124) << (7)));
-        before_chain$213 = (before_chain$212 & ~(1 << (8)) | ((lt$140) << (8)));
-        before_chain$214 = (before_chain$213 & ~(1 << (9)) | ((lt$156) << (9)));
-        before_chain$215 = (before_chain$214 & ~(1 << (10)) | ((lt$172) << (10)));
-        before_chain$216 = (before_chain$215 & ~(1 << (11)) | ((lt$188) << (11)));
-        before_chain$217 = (before_chain$216 & ~(1 << (12)) | ((lt$204) << (12)));
-        before_chain$218 = (before_chain$217 & ~(1 << (13)) | ((lt$220) << (13)));
-        before_chain$219 = (before_chain$218 & ~(1 << (14)) | ((lt$236) << (14)));
-        before_chain$220 = (before_chain$219 & ~(1 << (15)) | ((lt$252) << (15)));
-        position$12$bitmap = before_chain$220;
-        grantable$12 = ((b_valid$12 & (k_all | (position$12$count < ((k_low) & 5'h1f)))) & (b_granted$12 < b_total$12)) & below_reach$12;
-        room$13 = b_total$13 - b_recv$13;
-        offset$13 = b_recv$13 + cfg_rtt_pkts;
-        if ((b_recv$13 >= b_total$13) | (cfg_rtt_pkts >= room$13)) begin
-            offset$13 = b_total$13;
-        end
-        below_reach$13 = (cfg_rtt_pkts > (~b_recv$13)) | (b_granted$13 < (b_recv$13 + cfg_rtt_pkts));
-        before_chain$221 = 32'h0;
-        before_chain$222 = (before_chain$221 & ~(1 << (0)) | ((lt$13) << (0)));
-        before_chain$223 = (before_chain$222 & ~(1 << (1)) | ((lt$29) << (1)));
-        before_chain$224 = (before_chain$223 & ~(1 << (2)) | ((lt$45) << (2)));
-        before_chain$225 = (before_chain$224 & ~(1 << (3)) | ((lt$61) << (3)));
-        before_chain$226 = (before_chain$225 & ~(1 << (4)) | ((lt$77) << (4)));
-        before_chain$227 = (before_chain$226 & ~(1 << (5)) | ((lt$93) << (5)));
-        before_chain$228 = (before_chain$227 & ~(1 << (6)) | ((lt$109) << (6)));
-        before_chain$229 = (before_chain$228 & ~(1 << (7)) | ((lt$125) << (7)));
-        before_chain$230 = (before_chain$229 & ~(1 << (8)) | ((lt$141) << (8)));
-        before_chain$231 = (before_chain$230 & ~(1 << (9)) | ((lt$157) << (9)));
-        before_chain$232 = (before_chain$231 & ~(1 << (10)) | ((lt$173) << (10)));
-        before_chain$233 = (before_chain$232 & ~(1 << (11)) | ((lt$189) << (11)));
-        before_chain$234 = (before_chain$233 & ~(1 << (12)) | ((lt$205) << (12)));
-        before_chain$235 = (before_chain$234 & ~(1 << (13)) | ((lt$221) << (13)));
-        before_chain$236 = (before_chain$235 & ~(1 << (14)) | ((lt$237) << (14)));
-        before_chain$237 = (before_chain$236 & ~(1 << (15)) | ((lt$253) << (15)));
-        position$13$bitmap = before_chain$237;
-        grantable$13 = ((b_valid$13 & (k_all | (position$13$count < ((k_low) & 5'h1f)))) & (b_granted$13 < b_total$13)) & below_reach$13;
-        room$14 = b_total$14 - b_recv$14;
-        offset$14 = b_recv$14 + cfg_rtt_pkts;
-        if ((b_recv$14 >= b_total$14) | (cfg_rtt_pkts >= room$14)) begin
-            offset$14 = b_total$14;
-        end
-        below_reach$14 = (cfg_rtt_pkts > (~b_recv$14)) | (b_granted$14 < (b_recv$14 + cfg_rtt_pkts));
-        before_chain$238 = 32'h0;
-        before_chain$239 = (before_chain$238 & ~(1 << (0)) | ((lt$14) << (0)));
-        before_chain$240 = (before_chain$239 & ~(1 << (1)) | ((lt$30) << (1)));
-        before_chain$241 = (before_chain$240 & ~(1 << (2)) | ((lt$46) << (2)));
-        before_chain$242 = (before_chain$241 & ~(1 << (3)) | ((lt$62) << (3)));
-        before_chain$243 = (before_chain$242 & ~(1 << (4)) | ((lt$78) << (4)));
-        before_chain$244 = (before_chain$243 & ~(1 << (5)) | ((lt$94) << (5)));
-        before_chain$245 = (before_chain$244 & ~(1 << (6)) | ((lt$110) << (6)));
-        before_chain$246 = (before_chain$245 & ~(1 << (7)) | ((lt$126) << (7)));
-        before_chain$247 = (before_chain$246 & ~(1 << (8)) | ((lt$142) << (8)));
-        before_chain$248 = (before_chain$247 & ~(1 << (9)) | ((lt$158) << (9)));
-        before_chain$249 = (before_chain$248 & ~(1 << (10)) | ((lt$174) << (10)));
-        before_chain$250 = (before_chain$249 & ~(1 << (11)) | ((lt$190) << (11)));
-        before_chain$251 = (before_chain$250 & ~(1 << (12)) | ((lt$206) << (12)));
-        before_chain$252 = (before_chain$251 & ~(1 << (13)) | ((lt$222) << (13)));
-        before_chain$253 = (before_chain$252 & ~(1 << (14)) | ((lt$238) << (14)));
-        before_chain$254 = (before_chain$253 & ~(1 << (15)) | ((lt$254) << (15)));
-        position$14$bitmap = before_chain$254;
-        grantable$14 = ((b_valid$14 & (k_all | (position$14$count < ((k_low) & 5'h1f)))) & (b_granted$14 < b_total$14)) & below_reach$14;
-        room$15 = b_total$15 - b_recv$15;
-        offset$15 = b_recv$15 + cfg_rtt_pkts;
-        if ((b_recv$15 >= b_total$15) | (cfg_rtt_pkts >= room$15)) begin
-            offset$15 = b_total$15;
-        end
-        below_reach$15 = (cfg_rtt_pkts > (~b_recv$15)) | (b_granted$15 < (b_recv$15 + cfg_rtt_pkts));
-        before_chain$255 = 32'h0;
-        before_chain$256 = (before_chain$255 & ~(1 << (0)) | ((lt$15) << (0)));
-        before_chain$257 = (before_chain$256 & ~(1 << (1)) | ((lt$31) << (1)));
-        before_chain$258 = (before_chain$257 & ~(1 << (2)) | ((lt$47) << (2)));
-        before_chain$259 = (before_chain$258 & ~(1 << (3)) | ((lt$63) << (3)));
-        before_chain$260 = (before_chain$259 & ~(1 << (4)) | ((lt$79) << (4)));
-        before_chain$261 = (before_chain$260 & ~(1 << (5)) | ((lt$95) << (5)));
-        before_chain$262 = (before_chain$261 & ~(1 << (6)) | ((lt$111) << (6)));
-        before_chain$263 = (before_chain$262 & ~(1 << (7)) | ((lt$127) << (7)));
-        before_chain$264 = (before_chain$263 & ~(1 << (8)) | ((lt$143) << (8)));
-        before_chain$265 = (before_chain$264 & ~(1 << (9)) | ((lt$159) << (9)));
-        before_chain$266 = (before_chain$265 & ~(1 << (10)) | ((lt$175) << (10)));
-        before_chain$267 = (before_chain$266 & ~(1 << (11)) | ((lt$191) << (11)));
-        before_chain$268 = (before_chain$267 & ~(1 << (12)) | ((lt$207) << (12)));
-        before_chain$269 = (before_chain$268 & ~(1 << (13)) | ((lt$223) << (13)));
-        before_chain$270 = (before_chain$269 & ~(1 << (14)) | ((lt$239) << (14)));
-        before_chain$271 = (before_chain$270 & ~(1 << (15)) | ((lt$255) << (15)));
         position$15$bitmap = before_chain$271;
-        grantable$15 = ((b_valid$15 & (k_all | (position$15$count < ((k_low) & 5'h1f)))) & (b_granted$15 < b_total$15)) & below_reach$15;
-        better_chain$0 = 1'b0;
-        better_chain$1 = better_chain$0 | (grantable$0 & lt$0);
-        better_chain$2 = better_chain$1 | (grantable$1 & lt$16);
-        better_chain$3 = better_chain$2 | (grantable$2 & lt$32);
-        better_chain$4 = better_chain$3 | (grantable$3 & lt$48);
-        better_chain$5 = better_chain$4 | (grantable$4 & lt$64);
-        better_chain$6 = better_chain$5 | (grantable$5 & lt$80);
-        better_chain$7 = better_chain$6 | (grantable$6 & lt$96);
-        better_chain$8 = better_chain$7 | (grantable$7 & lt$112);
-        better_chain$9 = better_chain$8 | (grantable$8 & lt$128);
-        better_chain$10 = better_chain$9 | (grantable$9 & lt$144);
-        better_chain$11 = better_chain$10 | (grantable$10 & lt$160);
-        better_chain$12 = better_chain$11 | (grantable$11 & lt$176);
-        better_chain$13 = better_chain$12 | (grantable$12 & lt$192);
-        better_chain$14 = better_chain$13 | (grantable$13 & lt$208);
-        better_chain$15 = better_chain$14 | (grantable$14 & lt$224);
-        better_chain$16 = better_chain$15 | (grantable$15 & lt$240);
-        chosen$0 = (is_arrive & grantable$0) & (~better_chain$16);
-        leave$0 = chosen$0 & (offset$0 >= b_total$0);
-        better_chain$17 = 1'b0;
-        better_chain$18 = better_chain$17 | (grantable$0 & lt$1);
-        better_chain$19 = better_chain$18 | (grantable$1 & lt$17);
-        better_chain$20 = better_chain$19 | (grantable$2 & lt$33);
-        better_chain$21 = better_chain$20 | (grantable$3 & lt$49);
-        better_chain$22 = better_chain$21 | (grantable$4 & lt$65);
-        better_chain$23 = better_chain$22 | (grantable$5 & lt$81);
-        better_chain$24 = better_chain$23 | (grantable$6 & lt$97);
-        better_chain$25 = better_chain$24 | (grantable$7 & lt$113);
-        better_chain$26 = better_chain$25 | (grantable$8 & lt$129);
-        better_chain$27 = better_chain$26 | (grantable$9 & lt$145);
-        better_chain$28 = better_chain$27 | (grantable$10 & lt$161);
-        better_chain$29 = better_chain$28 | (grantable$11 & lt$177);
-        better_chain$30 = better_chain$29 | (grantable$12 & lt$193);
-        better_chain$31 = better_chain$30 | (grantable$13 & lt$209);
-        better_chain$32 = better_chain$31 | (grantable$14 & lt$225);
-        better_chain$33 = better_chain$32 | (grantable$15 & lt$241);
-        chosen$1 = (is_arrive & grantable$1) & (~better_chain$33);
-        leave$1 = chosen$1 & (offset$1 >= b_total$1);
-        better_chain$34 = 1'b0;
-        better_chain$35 = better_chain$34 | (grantable$0 & lt$2);
-        better_chain$36 = better_chain$35 | (grantable$1 & lt$18);
-        better_chain$37 = better_chain$36 | (grantable$2 & lt$34);
-        better_chain$38 = better_chain$37 | (grantable$3 & lt$50);
-        better_chain$39 = better_chain$38 | (grantable$4 & lt$66);
-        better_chain$40 = better_chain$39 | (grantable$5 & lt$82);
-        better_chain$41 = better_chain$40 | (grantable$6 & lt$98);
-        better_chain$42 = better_chain$41 | (grantable$7 & lt$114);
-        better_chain$43 = better_chain$42 | (grantable$8 & lt$130);
-        better_chain$44 = better_chain$43 | (grantable$9 & lt$146);
-        better_chain$45 = better_chain$44 | (grantable$10 & lt$162);
-        better_chain$46 = better_chain$45 | (grantable$11 & lt$178);
-        better_chain$47 = better_chain$46 | (grantable$12 & lt$194);
-        better_chain$48 = better_chain$47 | (grantable$13 & lt$210);
-        better_chain$49 = better_chain$48 | (grantable$14 & lt$226);
-        better_chain$50 = better_chain$49 | (grantable$15 & lt$242);
-        chosen$2 = (is_arrive & grantable$2) & (~better_chain$50);
-        leave$2 = chosen$2 & (offset$2 >= b_total$2);
-        better_chain$51 = 1'b0;
-        better_chain$52 = better_chain$51 | (grantable$0 & lt$3);
-        better_chain$53 = better_chain$52 | (grantable$1 & lt$19);
-        better_chain$54 = better_chain$53 | (grantable$2 & lt$35);
-        better_chain$55 = better_chain$54 | (grantable$3 & lt$51);
-        better_chain$56 = better_chain$55 | (grantable$4 & lt$67);
-        better_chain$57 = better_chain$56 | (grantable$5 & lt$83);
-        better_chain$58 = better_chain$57 | (grantable$6 & lt$99);
-        better_chain$59 = better_chain$58 | (grantable$7 & lt$115);
-        better_chain$60 = better_chain$59 | (grantable$8 & lt$131);
-        better_chain$61 = better_chain$60 | (grantable$9 & lt$147);
-        better_chain$62 = better_chain$61 | (grantable$10 & lt$163);
-        better_chain$63 = better_chain$62 | (grantable$11 & lt$179);
-        better_chain$64 = better_chain$63 | (grantable$12 & lt$195);
-        better_chain$65 = better_chain$64 | (grantable$13 & lt$211);
-        better_chain$66 = better_chain$65 | (grantable$14 & lt$227);
-        better_chain$67 = better_chain$66 | (grantable$15 & lt$243);
-        chosen$3 = (is_arrive & grantable$3) & (~better_chain$67);
-        leave$3 = chosen$3 & (offset$3 >= b_total$3);
-        better_chain$68 = 1'b0;
-        better_chain$69 = better_chain$68 | (grantable$0 & lt$4);
-        better_chain$70 = better_chain$69 | (grantable$1 & lt$20);
-        better_chain$71 = better_chain$70 | (grantable$2 & lt$36);
-        better_chain$72 = better_chain$71 | (grantable$3 & lt$52);
-        better_chain$73 = better_chain$72 | (grantable$4 & lt$68);
-        better_chain$74 = better_chain$73 | (grantable$5 & lt$84);
-        better_chain$75 = better_chain$74 | (grantable$6 & lt$100);
-        better_chain$76 = better_chain$75 | (grantable$7 & lt$116);
-        better_chain$77 = better_chain$76 | (grantable$8 & lt$132);
-        better_chain$78 = better_chain$77 | (grantable$9 & lt$148);
-        better_chain$79 = better_chain$78 | (grantable$10 & lt$164);
-        better_chain$80 = better_chain$79 | (grantable$11 & lt$180);
-        better_chain$81 = better_chain$80 | (grantable$12 & lt$196);
-        better_chain$82 = better_chain$81 | (grantable$13 & lt$212);
-        better_chain$83 = better_chain$82 | (grantable$14 & lt$228);
-        better_chain$84 = better_chain$83 | (grantable$15 & lt$244);
-        chosen$4 = (is_arrive & grantable$4) & (~better_chain$84);
-        leave$4 = chosen$4 & (offset$4 >= b_total$4);
-        better_chain$85 = 1'b0;
-        better_chain$86 = better_chain$85 | (grantable$0 & lt$5);
-        better_chain$87 = better_chain$86 | (grantable$1 & lt$21);
-        better_chain$88 = better_chain$87 | (grantable$2 & lt$37);
-        better_chain$89 = better_chain$88 | (grantable$3 & lt$53);
-        better_chain$90 = better_chain$89 | (grantable$4 & lt$69);
-        better_chain$91 = better_chain$90 | (grantable$5 & lt$85);
-        better_chain$92 = better_chain$91 | (grantable$6 & lt$101);
-        better_chain$93 = better_chain$92 | (grantable$7 & lt$117);
-        better_chain$94 = better_chain$93 | (grantable$8 & lt$133);
-        better_chain$95 = better_chain$94 | (grantable$9 & lt$149);
-        better_chain$96 = better_chain$95 | (grantable$10 & lt$165);
-        better_chain$97 = better_chain$96 | (grantable$11 & lt$181);
-        better_chain$98 = better_chain$97 | (grantable$12 & lt$197);
-        better_chain$99 = better_chain$98 | (grantable$13 & lt$213);
-        better_chain$100 = better_chain$99 | (grantable$14 & lt$229);
-        better_chain$101 = better_chain$100 | (grantable$15 & lt$245);
-        chosen$5 = (is_arrive & grantable$5) & (~better_chain$101);
-        leave$5 = chosen$5 & (offset$5 >= b_total$5);
-        better_chain$102 = 1'b0;
-        better_chain$103 = better_chain$102 | (grantable$0 & lt$6);
-        better_chain$104 = better_chain$103 | (grantable$1 & lt$22);
-        better_chain$105 = better_chain$104 | (grantable$2 & lt$38);
-        better_chain$106 = better_chain$105 | (grantable$3 & lt$54);
-        better_chain$107 = better_chain$106 | (grantable$4 & lt$70);
-        better_chain$108 = better_chain$107 | (grantable$5 & lt$86);
-        better_chain$109 = better_chain$108 | (grantable$6 & lt$102);
-        better_chain$110 = better_chain$109 | (grantable$7 & lt$118);
-        better_chain$111 = better_chain$110 | (grantable$8 & lt$134);
-        better_chain$112 = better_chain$111 | (grantable$9 & lt$150);
-        better_chain$113 = better_chain$112 | (grantable$10 & lt$166);
-        better_chain$114 = better_chain$113 | (grantable$11 & lt$182);
-        better_chain$115 = better_chain$114 | (grantable$12 & lt$198);
-        better_chain$116 = better_chain$115 | (grantable$13 & lt$214);
-        better_chain$117 = better_chain$116 | (grantable$14 & lt$230);
-        better_chain$118 = better_chain$117 | (grantable$15 & lt$246);
-        chosen$6 = (is_arrive & grantable$6) & (~better_chain$118);
-        leave$6 = chosen$6 & (offset$6 >= b_total$6);
-        better_chain$119 = 1'b0;
-        better_chain$120 = better_chain$119 | (grantable$0 & lt$7);
-        better_chain$121 = better_chain$120 | (grantable$1 & lt$23);
-        better_chain$122 = better_chain$121 | (grantable$2 & lt$39);
-        better_chain$123 = better_chain$122 | (grantable$3 & lt$55);
-        better_chain$124 = better_chain$123 | (grantable$4 & lt$71);
-        better_chain$125 = better_chain$124 | (grantable$5 & lt$87);
-        better_chain$126 = better_chain$125 | (grantable$6 & lt$103);
-        better_chain$127 = better_chain$126 | (grantable$7 & lt$119);
-        better_chain$128 = better_chain$127 | (grantable$8 & lt$135);
-        better_chain$129 = better_chain$128 | (grantable$9 & lt$151);
-        better_chain$130 = better_chain$129 | (grantable$10 & lt$167);
-        better_chain$131 = better_chain$130 | (grantable$11 & lt$183);
-        better_chain$132 = better_chain$131 | (grantable$12 & lt$199);
-        better_chain$133 = better_chain$132 | (grantable$13 & lt$215);
-        better_chain$134 = better_chain$133 | (grantable$14 & lt$231);
-        better_chain$135 = better_chain$134 | (grantable$15 & lt$247);
-        chosen$7 = (is_arrive & grantable$7) & (~better_chain$135);
-        leave$7 = chosen$7 & (offset$7 >= b_total$7);
-        better_chain$136 = 1'b0;
-        better_chain$137 = better_chain$136 | (grantable$0 & lt$8);
-        better_chain$138 = better_chain$137 | (grantable$1 & lt$24);
-        better_chain$139 = better_chain$138 | (grantable$2 & lt$40);
-        better_chain$140 = better_chain$139 | (grantable$3 & lt$56);
-        better_chain$141 = better_chain$140 | (grantable$4 & lt$72);
-        better_chain$142 = better_chain$141 | (grantable$5 & lt$88);
-        better_chain$143 = better_chain$142 | (grantable$6 & lt$104);
-        better_chain$144 = better_chain$143 | (grantable$7 & lt$120);
-        better_chain$145 = better_chain$144 | (grantable$8 & lt$136);
-        better_chain$146 = better_chain$145 | (grantable$9 & lt$152);
-        better_chain$147 = better_chain$146 | (grantable$10 & lt$168);
-        better_chain$148 = better_chain$147 | (grantable$11 & lt$184);
-        better_chain$149 = better_chain$148 | (grantable$12 & lt$200);
-        better_chain$150 = better_chain$149 | (grantable$13 & lt$216);
-        better_chain$151 = better_chain$150 | (grantable$14 & lt$232);
-        better_chain$152 = better_chain$151 | (grantable$15 & lt$248);
-        chosen$8 = (is_arrive & grantable$8) & (~better_chain$152);
-        leave$8 = chosen$8 & (offset$8 >= b_total$8);
-        better_chain$153 = 1'b0;
-        better_chain$154 = better_chain$153 | (grantable$0 & lt$9);
-        better_chain$155 = better_chain$154 | (grantable$1 & lt$25);
-        better_chain$156 = better_chain$155 | (grantable$2 & lt$41);
-        better_chain$157 = better_chain$156 | (grantable$3 & lt$57);
-        better_chain$158 = better_chain$157 | (grantable$4 & lt$73);
-        better_chain$159 = better_chain$158 | (grantable$5 & lt$89);
-        better_chain$160 = better_chain$159 | (grantable$6 & lt$105);
-        better_chain$161 = better_chain$160 | (grantable$7 & lt$121);
-        better_chain$162 = better_chain$161 | (grantable$8 & lt$137);
-        better_chain$163 = better_chain$162 | (grantable$9 & lt$153);
-        better_chain$164 = better_chain$163 | (grantable$10 & lt$169);
-        better_chain$165 = better_chain$164 | (grantable$11 & lt$185);
-        better_chain$166 = better_chain$165 | (grantable$12 & lt$201);
-        better_chain$167 = better_chain$166 | (grantable$13 & lt$217);
-        better_chain$168 = better_chain$167 | (grantable$14 & lt$233);
-        better_chain$169 = better_chain$168 | (grantable$15 & lt$249);
-        chosen$9 = (is_arrive & grantable$9) & (~better_chain$169);
-        leave$9 = chosen$9 & (offset$9 >= b_total$9);
-        better_chain$170 = 1'b0;
-        better_chain$171 = better_chain$170 | (grantable$0 & lt$10);
-        better_chain$172 = better_chain$171 | (grantable$1 & lt$26);
-        better_chain$173 = better_chain$172 | (grantable$2 & lt$42);
-        better_chain$174 = better_chain$173 | (grantable$3 & lt$58);
-        better_chain$175 = better_chain$174 | (grantable$4 & lt$74);
-        better_chain$176 = better_chain$175 | (grantable$5 & lt$90);
-        better_chain$177 = better_chain$176 | (grantable$6 & lt$106);
-        better_chain$178 = better_chain$177 | (grantable$7 & lt$122);
-        better_chain$179 = better_chain$178 | (grantable$8 & lt$138);
-        better_chain$180 = better_chain$179 | (grantable$9 & lt$154);
-        better_chain$181 = better_chain$180 | (grantable$10 & lt$170);
-        better_chain$182 = better_chain$181 | (grantable$11 & lt$186);
-        better_chain$183 = better_chain$182 | (grantable$12 & lt$202);
-        better_chain$184 = better_chain$183 | (grantable$13 & lt$218);
-        better_chain$185 = better_chain$184 | (grantable$14 & lt$234);
-        better_chain$186 = better_chain$185 | (grantable$15 & lt$250);
-        chosen$10 = (is_arrive & grantable$10) & (~better_chain$186);
-        leave$10 = chosen$10 & (offset$10 >= b_total$10);
-        better_chain$187 = 1'b0;
-        better_chain$188 = better_chain$187 | (grantable$0 & lt$11);
-        better_chain$189 = better_chain$188 | (grantable$1 & lt$27);
-        better_chain$190 = better_chain$189 | (grantable$2 & lt$43);
-        better_chain$191 = better_chain$190 | (grantable$3 & lt$59);
-        better_chain$192 = better_chain$191 | (grantable$4 & lt$75);
-        better_chain$193 = better_chain$192 | (grantable$5 & lt$91);
-        better_chain$194 = better_chain$193 | (grantable$6 & lt$107);
-        better_chain$195 = better_chain$194 | (grantable$7 & lt$123);
-        better_chain$196 = better_chain$195 | (grantable$8 & lt$139);
-        better_chain$197 = better_chain$196 | (grantable$9 & lt$155);
-        better_chain$198 = better_chain$197 | (grantable$10 & lt$171);
-        better_chain$199 = better_chain$198 | (grantable$11 & lt$187);
-        better_chain$200 = better_chain$199 | (grantable$12 & lt$203);
-        better_chain$201 = better_chain$200 | (grantable$13 & lt$219);
-        better_chain$202 = better_chain$201 | (grantable$14 & lt$235);
-        better_chain$203 = better_chain$202 | (grantable$15 & lt$251);
-        chosen$11 = (is_arrive & grantable$11) & (~better_chain$203);
-        leave$11 = chosen$11 & (offset$11 >= b_total$11);
-        better_chain$204 = 1'b0;
-        better_chain$205 = better_chain$204 | (grantable$0 & lt$12);
-        better_chain$206 = better_chain$205 | (grantable$1 & lt$28);
-        better_chain$207 = better_chain$206 | (grantable$2 & lt$44);
-        better_chain$208 = better_chain$207 | (grantable$3 & lt$60);
-        better_chain$209 = better_chain$208 | (grantable$4 & lt$76);
-        better_chain$210 = better_chain$209 | (grantable$5 & lt$92);
-        better_chain$211 = better_chain$210 | (grantable$6 & lt$108);
-        better_chain$212 = better_chain$211 | (grantable$7 & lt$124);
-        better_chain$213 = better_chain$212 | (grantable$8 & lt$140);
-        better_chain$214 = better_chain$213 | (grantable$9 & lt$156);
-        better_chain$215 = better_chain$214 | (grantable$10 & lt$172);
-        better_chain$216 = better_chain$215 | (grantable$11 & lt$188);
-        better_chain$217 = better_chain$216 | (grantable$12 & lt$204);
-        better_chain$218 = better_chain$217 | (grantable$13 & lt$220);
-        better_chain$219 = better_chain$218 | (grantable$14 & lt$236);
-        better_chain$220 = better_chain$219 | (grantable$15 & lt$252);
-        chosen$12 = (is_arrive & grantable$12) & (~better_chain$220);
-        leave$12 = chosen$12 & (offset$12 >= b_total$12);
-        better_chain$221 = 1'b0;
-        better_chain$222 = better_chain$221 | (grantable$0 & lt$13);
-        better_chain$223 = better_chain$222 | (grantable$1 & lt$29);
-        better_chain$224 = better_chain$223 | (grantable$2 & lt$45);
-        better_chain$225 = better_chain$224 | (grantable$3 & lt$61);
-        better_chain$226 = better_chain$225 | (grantable$4 & lt$77);
-        better_chain$227 = better_chain$226 | (grantable$5 & lt$93);
-        better_chain$228 = better_chain$227 | (grantable$6 & lt$109);
-        better_chain$229 = better_chain$228 | (grantable$7 & lt$125);
-        better_chain$230 = better_chain$229 | (grantable$8 & lt$141);
-        better_chain$231 = better_chain$230 | (grantable$9 & lt$157);
-        better_chain$232 = better_chain$231 | (grantable$10 & lt$173);
-        better_chain$233 = better_chain$232 | (grantable$11 & lt$189);
-        better_chain$234 = better_chain$233 | (grantable$12 & lt$205);
-        better_chain$235 = better_chain$234 | (grantable$13 & lt$221);
-        better_chain$236 = better_chain$235 | (grantable$14 & lt$237);
-        better_chain$237 = better_chain$236 | (grantable$15 & lt$253);
-        chosen$13 = (is_arrive & grantable$13) & (~better_chain$237);
-        leave$13 = chosen$13 & (offset$13 >= b_total$13);
-        better_chain$238 = 1'b0;
-        better_chain$239 = better_chain$238 | (grantable$0 & lt$14);
-        better_chain$240 = better_chain$239 | (grantable$1 & lt$30);
-        better_chain$241 = better_chain$240 | (grantable$2 & lt$46);
-        better_chain$242 = better_chain$241 | (grantable$3 & lt$62);
-        better_chain$243 = better_chain$242 | (grantable$4 & lt$78);
-        better_chain$244 = better_chain$243 | (grantable$5 & lt$94);
-        better_chain$245 = better_chain$244 | (grantable$6 & lt$110);
-        better_chain$246 = better_chain$245 | (grantable$7 & lt$126);
-        better_chain$247 = better_chain$246 | (grantable$8 & lt$142);
-        better_chain$248 = better_chain$247 | (grantable$9 & lt$158);
-        better_chain$249 = better_chain$248 | (grantable$10 & lt$174);
-        better_chain$250 = better_chain$249 | (grantable$11 & lt$190);
-        better_chain$251 = better_chain$250 | (grantable$12 & lt$206);
-        better_chain$252 = better_chain$251 | (grantable$13 & lt$222);
-        better_chain$253 = better_chain$252 | (grantable$14 & lt$238);
-        better_chain$254 = better_chain$253 | (grantable$15 & lt$254);
-        chosen$14 = (is_arrive & grantable$14) & (~better_chain$254);
-        leave$14 = chosen$14 & (offset$14 >= b_total$14);
-        better_chain$255 = 1'b0;
-        better_chain$256 = better_chain$255 | (grantable$0 & lt$15);
-        better_chain$257 = better_chain$256 | (grantable$1 & lt$31);
-        better_chain$258 = better_chain$257 | (grantable$2 & lt$47);
-        better_chain$259 = better_chain$258 | (grantable$3 & lt$63);
-        better_chain$260 = better_chain$259 | (grantable$4 & lt$79);
-        better_chain$261 = better_chain$260 | (grantable$5 & lt$95);
-        better_chain$262 = better_chain$261 | (grantable$6 & lt$111);
-        better_chain$263 = better_chain$262 | (grantable$7 & lt$127);
-        better_chain$264 = better_chain$263 | (grantable$8 & lt$143);
-        better_chain$265 = better_chain$264 | (grantable$9 & lt$159);
-        better_chain$266 = better_chain$265 | (grantable$10 & lt$175);
-        better_chain$267 = better_chain$266 | (grantable$11 & lt$191);
-        better_chain$268 = better_chain$267 | (grantable$12 & lt$207);
-        better_chain$269 = better_chain$268 | (grantable$13 & lt$223);
-        better_chain$270 = better_chain$269 | (grantable$14 & lt$239);
-        better_chain$271 = better_chain$270 | (grantable$15 & lt$255);
-        chosen$15 = (is_arrive & grantable$15) & (~better_chain$271);
-        leave$15 = chosen$15 & (offset$15 >= b_total$15);
+        room$15 = e_total$15$q - e_recv$15$q;
+        offset$15 = e_recv$15$q + rtt_reg$q;
+        if ((e_recv$15$q >= e_total$15$q) | (rtt_reg$q >= room$15)) begin
+            offset$15 = e_total$15$q;
+        end
+        below_reach$15 = (rtt_reg$q > (~e_recv$15$q)) | (e_granted$15$q < (e_recv$15$q + rtt_reg$q));
+        g1$15$d = ((e_valid$15$q & (k_all | (position$15$count < ((k_low) & 5'h1f)))) & (e_granted$15$q < e_total$15$q)) & below_reach$15;
+        g1_offset$15$d = offset$15;
+        g1_fills$15$d = offset$15 >= e_total$15$q;
+        g1_position$15$d = position$15$count[(32'h0)+:(4)];
+        g1_received$15$d = e_recv$15$q;
+        better_chain$0 = 32'h0;
+        if (0 < 0) begin
+            better_chain$1 = (better_chain$0 & ~(1 << (0)) | ((g1$0$q & g1_order$0$q) << (0)));
+        end
+        else if (0 > 0) begin
+            better_chain$1 = (better_chain$0 & ~(1 << (0)) | ((g1$0$q & (~g1_order$0$q)) << (0)));
+        end
+        else begin
+            better_chain$1 = better_chain$0;
+        end
+        if (1 < 0) begin
+            better_chain$2 = (better_chain$1 & ~(1 << (1)) | ((g1$1$q & g1_order$1$q) << (1)));
+        end
+        else if (1 > 0) begin
+            better_chain$2 = (better_chain$1 & ~(1 << (1)) | ((g1$1$q & (~g1_order$0$q)) << (1)));
+        end
+        else begin
+            better_chain$2 = better_chain$1;
+        end
+        if (2 < 0) begin
+            better_chain$3 = (better_chain$2 & ~(1 << (2)) | ((g1$2$q & g1_order$2$q) << (2)));
+        end
+        else if (2 > 0) begin
+            better_chain$3 = (better_chain$2 & ~(1 << (2)) | ((g1$2$q & (~g1_order$1$q)) << (2)));
+        end
+        else begin
+            better_chain$3 = better_chain$2;
+        end
+        if (3 < 0) begin
+            better_chain$4 = (better_chain$3 & ~(1 << (3)) | ((g1$3$q & g1_order$3$q) << (3)));
+        end
+        else if (3 > 0) begin
+            better_chain$4 = (better_chain$3 & ~(1 << (3)) | ((g1$3$q & (~g1_order$3$q)) << (3)));
+        end
+        else begin
+            better_chain$4 = better_chain$3;
+        end
+        if (4 < 0) begin
+            better_chain$5 = (better_chain$4 & ~(1 << (4)) | ((g1$4$q & g1_order$4$q) << (4)));
+        end
+        else if (4 > 0) begin
+            better_chain$5 = (better_chain$4 & ~(1 << (4)) | ((g1$4$q & (~g1_order$6$q)) << (4)));
+        end
+        else begin
+            better_chain$5 = better_chain$4;
+        end
+        if (5 < 0) begin
+            better_chain$6 = (better_chain$5 & ~(1 << (5)) | ((g1$5$q & g1_order$5$q) << (5)));
+        end
+        else if (5 > 0) begin
+            better_chain$6 = (better_chain$5 & ~(1 << (5)) | ((g1$5$q & (~g1_order$10$q)) << (5)));
+        end
+        else begin
+            better_chain$6 = better_chain$5;
+        end
+        if (6 < 0) begin
+            better_chain$7 = (better_chain$6 & ~(1 << (6)) | ((g1$6$q & g1_order$6$q) << (6)));
+        end
+        else if (6 > 0) begin
+            better_chain$7 = (better_chain$6 & ~(1 << (6)) | ((g1$6$q & (~g1_order$15$q)) << (6)));
+        end
+        else begin
+            better_chain$7 = better_chain$6;
+        end
+        if (7 < 0) begin
+            better_chain$8 = (better_chain$7 & ~(1 << (7)) | ((g1$7$q & g1_order$7$q) << (7)));
+        end
+        else if (7 > 0) begin
+            better_chain$8 = (better_chain$7 & ~(1 << (7)) | ((g1$7$q & (~g1_order$21$q)) << (7)));
+        end
+        else begin
+            better_chain$8 = better_chain$7;
+        end
+        if (8 < 0) begin
+            better_chain$9 = (better_chain$8 & ~(1 << (8)) | ((g1$8$q & g1_order$8$q) << (8)));
+        end
+        else if (8 > 0) begin
+            better_chain$9 = (better_chain$8 & ~(1 << (8)) | ((g1$8$q & (~g1_order$28$q)) << (8)));
+        end
+        else begin
+            better_chain$9 = better_chain$8;
+        end
+        if (9 < 0) begin
+            better_chain$10 = (better_chain$9 & ~(1 << (9)) | ((g1$9$q & g1_order$9$q) << (9)));
+        end
+        else if (9 > 0) begin
+            better_chain$10 = (better_chain$9 & ~(1 << (9)) | ((g1$9$q & (~g1_order$36$q)) << (9)));
+        end
+        else begin
+            better_chain$10 = better_chain$9;
+        end
+        if (10 < 0) begin
+            better_chain$11 = (better_chain$10 & ~(1 << (10)) | ((g1$10$q & g1_order$10$q) << (10)));
+        end
+        else if (10 > 0) begin
+            better_chain$11 = (better_chain$10 & ~(1 << (10)) | ((g1$10$q & (~g1_order$45$q)) << (10)));
+        end
+        else begin
+            better_chain$11 = better_chain$10;
+        end
+        if (11 < 0) begin
+            better_chain$12 = (better_chain$11 & ~(1 << (11)) | ((g1$11$q & g1_order$11$q) << (11)));
+        end
+        else if (11 > 0) begin
+            better_chain$12 = (better_chain$11 & ~(1 << (11)) | ((g1$11$q & (~g1_order$55$q)) << (11)));
+        end
+        else begin
+            better_chain$12 = better_chain$11;
+        end
+        if (12 < 0) begin
+            better_chain$13 = (better_chain$12 & ~(1 << (12)) | ((g1$12$q & g1_order$12$q) << (12)));
+        end
+        else if (12 > 0) begin
+            better_chain$13 = (better_chain$12 & ~(1 << (12)) | ((g1$12$q & (~g1_order$66$q)) << (12)));
+        end
+        else begin
+            better_chain$13 = better_chain$12;
+        end
+        if (13 < 0) begin
+            better_chain$14 = (better_chain$13 & ~(1 << (13)) | ((g1$13$q & g1_order$13$q) << (13)));
+        end
+        else if (13 > 0) begin
+            better_chain$14 = (better_chain$13 & ~(1 << (13)) | ((g1$13$q & (~g1_order$78$q)) << (13)));
+        end
+        else begin
+            better_chain$14 = better_chain$13;
+        end
+        if (14 < 0) begin
+            better_chain$15 = (better_chain$14 & ~(1 << (14)) | ((g1$14$q & g1_order$14$q) << (14)));
+        end
+        else if (14 > 0) begin
+            better_chain$15 = (better_chain$14 & ~(1 << (14)) | ((g1$14$q & (~g1_order$91$q)) << (14)));
+        end
+        else begin
+            better_chain$15 = better_chain$14;
+        end
+        if (15 < 0) begin
+            better_chain$16 = (better_chain$15 & ~(1 << (15)) | ((g1$15$q & g1_order$15$q) << (15)));
+        end
+        else if (15 > 0) begin
+            better_chain$16 = (better_chain$15 & ~(1 << (15)) | ((g1$15$q & (~g1_order$105$q)) << (15)));
+        end
+        else begin
+            better_chain$16 = better_chain$15;
+        end
+        chosen$0 = (b2_valid$q & g1$0$q) & (~|better_chain$16);
+        leave$0 = ((chosen$0 & e_valid$0$q) & g1_fills$0$q) & (~(is_remove & hit$0));
+        better_chain$17 = 32'h0;
+        if (0 < 1) begin
+            better_chain$18 = (better_chain$17 & ~(1 << (0)) | ((g1$0$q & g1_order$0$q) << (0)));
+        end
+        else if (0 > 1) begin
+            better_chain$18 = (better_chain$17 & ~(1 << (0)) | ((g1$0$q & (~g1_order$1$q)) << (0)));
+        end
+        else begin
+            better_chain$18 = better_chain$17;
+        end
+        if (1 < 1) begin
+            better_chain$19 = (better_chain$18 & ~(1 << (1)) | ((g1$1$q & g1_order$1$q) << (1)));
+        end
+        else if (1 > 1) begin
+            better_chain$19 = (better_chain$18 & ~(1 << (1)) | ((g1$1$q & (~g1_order$1$q)) << (1)));
+        end
+        else begin
+            better_chain$19 = better_chain$18;
+        end
+        if (2 < 1) begin
+            better_chain$20 = (better_chain$19 & ~(1 << (2)) | ((g1$2$q & g1_order$2$q) << (2)));
+        end
+        else if (2 > 1) begin
+            better_chain$20 = (better_chain$19 & ~(1 << (2)) | ((g1$2$q & (~g1_order$2$q)) << (2)));
+        end
+        else begin
+            better_chain$20 = better_chain$19;
+        end
+        if (3 < 1) begin
+            better_chain$21 = (better_chain$20 & ~(1 << (3)) | ((g1$3$q & g1_order$3$q) << (3)));
+        end
+        else if (3 > 1) begin
+            better_chain$21 = (better_chain$20 & ~(1 << (3)) | ((g1$3$q & (~g1_order$4$q)) << (3)));
+        end
+        else begin
+            better_chain$21 = better_chain$20;
+        end
+        if (4 < 1) begin
+            better_chain$22 = (better_chain$21 & ~(1 << (4)) | ((g1$4$q & g1_order$4$q) << (4)));
+        end
+        else if (4 > 1) begin
+            better_chain$22 = (better_chain$21 & ~(1 << (4)) | ((g1$4$q & (~g1_order$7$q)) << (4)));
+        end
+        else begin
+            better_chain$22 = better_chain$21;
+        end
+        if (5 < 1) begin
+            better_chain$23 = (better_chain$22 & ~(1 << (5)) | ((g1$5$q & g1_order$5$q) << (5)));
+        end
+        else if (5 > 1) begin
+            better_chain$23 = (better_chain$22 & ~(1 << (5)) | ((g1$5$q & (~g1_order$11$q)) << (5)));
+        end
+        else begin
+            better_chain$23 = better_chain$22;
+        end
+        if (6 < 1) begin
+            better_chain$24 = (better_chain$23 & ~(1 << (6)) | ((g1$6$q & g1_order$6$q) << (6)));
+        end
+        else if (6 > 1) begin
+            better_chain$24 = (better_chain$23 & ~(1 << (6)) | ((g1$6$q & (~g1_order$16$q)) << (6)));
+        end
+        else begin
+            better_chain$24 = better_chain$23;
+        end
+        if (7 < 1) begin
+            better_chain$25 = (better_chain$24 & ~(1 << (7)) | ((g1$7$q & g1_order$7$q) << (7)));
+        end
+        else if (7 > 1) begin
+            better_chain$25 = (better_chain$24 & ~(1 << (7)) | ((g1$7$q & (~g1_order$22$q)) << (7)));
+        end
+        else begin
+            better_chain$25 = better_chain$24;
+        end
+        if (8 < 1) begin
+            better_chain$26 = (better_chain$25 & ~(1 << (8)) | ((g1$8$q & g1_order$8$q) << (8)));
+        end
+        else if (8 > 1) begin
+            better_chain$26 = (better_chain$25 & ~(1 << (8)) | ((g1$8$q & (~g1_order$29$q)) << (8)));
+        end
+        else begin
+            better_chain$26 = better_chain$25;
+        end
+        if (9 < 1) begin
+            better_chain$27 = (better_chain$26 & ~(1 << (9)) | ((g1$9$q & g1_order$9$q) << (9)));
+        end
+        else if (9 > 1) begin
+            better_chain$27 = (better_chain$26 & ~(1 << (9)) | ((g1$9$q & (~g1_order$37$q)) << (9)));
+        end
+        else begin
+            better_chain$27 = better_chain$26;
+        end
+        if (10 < 1) begin
+            better_chain$28 = (better_chain$27 & ~(1 << (10)) | ((g1$10$q & g1_order$10$q) << (10)));
+        end
+        else if (10 > 1) begin
+            better_chain$28 = (better_chain$27 & ~(1 << (10)) | ((g1$10$q & (~g1_order$46$q)) << (10)));
+        end
+        else begin
+            better_chain$28 = better_chain$27;
+        end
+        if (11 < 1) begin
+            better_chain$29 = (better_chain$28 & ~(1 << (11)) | ((g1$11$q & g1_order$11$q) << (11)));
+        end
+        else if (11 > 1) begin
+            better_chain$29 = (better_chain$28 & ~(1 << (11)) | ((g1$11$q & (~g1_order$56$q)) << (11)));
+        end
+        else begin
+            better_chain$29 = better_chain$28;
+        end
+        if (12 < 1) begin
+            better_chain$30 = (better_chain$29 & ~(1 << (12)) | ((g1$12$q & g1_order$12$q) << (12)));
+        end
+        else if (12 > 1) begin
+            better_chain$30 = (better_chain$29 & ~(1 << (12)) | ((g1$12$q & (~g1_order$67$q)) << (12)));
+        end
+        else begin
+            better_chain$30 = better_chain$29;
+        end
+        if (13 < 1) begin
+            better_chain$31 = (better_chain$30 & ~(1 << (13)) | ((g1$13$q & g1_order$13$q) << (13)));
+        end
+        else if (13 > 1) begin
+            better_chain$31 = (better_chain$30 & ~(1 << (13)) | ((g1$13$q & (~g1_order$79$q)) << (13)));
+        end
+        else begin
+            better_chain$31 = better_chain$30;
+        end
+        if (14 < 1) begin
+            better_chain$32 = (better_chain$31 & ~(1 << (14)) | ((g1$14$q & g1_order$14$q) << (14)));
+        end
+        else if (14 > 1) begin
+            better_chain$32 = (better_chain$31 & ~(1 << (14)) | ((g1$14$q & (~g1_order$92$q)) << (14)));
+        end
+        else begin
+            better_chain$32 = better_chain$31;
+        end
+        if (15 < 1) begin
+            better_chain$33 = (better_chain$32 & ~(1 << (15)) | ((g1$15$q & g1_order$15$q) << (15)));
+        end
+        else if (15 > 1) begin
+            better_chain$33 = (better_chain$32 & ~(1 << (15)) | ((g1$15$q & (~g1_order$106$q)) << (15)));
+        end
+        else begin
+            better_chain$33 = better_chain$32;
+        end
+        chosen$1 = (b2_valid$q & g1$1$q) & (~|better_chain$33);
+        leave$1 = ((chosen$1 & e_valid$1$q) & g1_fills$1$q) & (~(is_remove & hit$1));
+        better_chain$34 = 32'h0;
+        if (0 < 2) begin
+            better_chain$35 = (better_chain$34 & ~(1 << (0)) | ((g1$0$q & g1_order$1$q) << (0)));
+        end
+        else if (0 > 2) begin
+            better_chain$35 = (better_chain$34 & ~(1 << (0)) | ((g1$0$q & (~g1_order$2$q)) << (0)));
+        end
+        else begin
+            better_chain$35 = better_chain$34;
+        end
+        if (1 < 2) begin
+            better_chain$36 = (better_chain$35 & ~(1 << (1)) | ((g1$1$q & g1_order$2$q) << (1)));
+        end
+        else if (1 > 2) begin
+            better_chain$36 = (better_chain$35 & ~(1 << (1)) | ((g1$1$q & (~g1_order$2$q)) << (1)));
+        end
+        else begin
+            better_chain$36 = better_chain$35;
+        end
+        if (2 < 2) begin
+            better_chain$37 = (better_chain$36 & ~(1 << (2)) | ((g1$2$q & g1_order$3$q) << (2)));
+        end
+        else if (2 > 2) begin
+            better_chain$37 = (better_chain$36 & ~(1 << (2)) | ((g1$2$q & (~g1_order$3$q)) << (2)));
+        end
+        else begin
+            better_chain$37 = better_chain$36;
+        end
+        if (3 < 2) begin
+            better_chain$38 = (better_chain$37 & ~(1 << (3)) | ((g1$3$q & g1_order$4$q) << (3)));
+        end
+        else if (3 > 2) begin
+            better_chain$38 = (better_chain$37 & ~(1 << (3)) | ((g1$3$q & (~g1_order$5$q)) << (3)));
+        end
+        else begin
+            better_chain$38 = better_chain$37;
+        end
+        if (4 < 2) begin
+            better_chain$39 = (better_chain$38 & ~(1 << (4)) | ((g1$4$q & g1_order$5$q) << (4)));
+        end
+        else if (4 > 2) begin
+            better_chain$39 = (better_chain$38 & ~(1 << (4)) | ((g1$4$q & (~g1_order$8$q)) << (4)));
+        end
+        else begin
+            better_chain$39 = better_chain$38;
+        end
+        if (5 < 2) begin
+            better_chain$40 = (better_chain$39 & ~(1 << (5)) | ((g1$5$q & g1_order$6$q) << (5)));
+        end
+        else if (5 > 2) begin
+            better_chain$40 = (better_chain$39 & ~(1 << (5)) | ((g1$5$q & (~g1_order$12$q)) << (5)));
+        end
+        else begin
+            better_chain$40 = better_chain$39;
+        end
+        if (6 < 2) begin
+            better_chain$41 = (better_chain$40 & ~(1 << (6)) | ((g1$6$q & g1_order$7$q) << (6)));
+        end
+        else if (6 > 2) begin
+            better_chain$41 = (better_chain$40 & ~(1 << (6)) | ((g1$6$q & (~g1_order$17$q)) << (6)));
+        end
+        else begin
+            better_chain$41 = better_chain$40;
+        end
+        if (7 < 2) begin
+            better_chain$42 = (better_chain$41 & ~(1 << (7)) | ((g1$7$q & g1_order$8$q) << (7)));
+        end
+        else if (7 > 2) begin
+            better_chain$42 = (better_chain$41 & ~(1 << (7)) | ((g1$7$q & (~g1_order$23$q)) << (7)));
+        end
+        else begin
+            better_chain$42 = better_chain$41;
+        end
+        if (8 < 2) begin
+            better_chain$43 = (better_chain$42 & ~(1 << (8)) | ((g1$8$q & g1_order$9$q) << (8)));
+        end
+        else if (8 > 2) begin
+            better_chain$43 = (better_chain$42 & ~(1 << (8)) | ((g1$8$q & (~g1_order$30$q)) << (8)));
+        end
+        else begin
+            better_chain$43 = better_chain$42;
+        end
+        if (9 < 2) begin
+            better_chain$44 = (better_chain$43 & ~(1 << (9)) | ((g1$9$q & g1_order$10$q) << (9)));
+        end
+        else if (9 > 2) begin
+            better_chain$44 = (better_chain$43 & ~(1 << (9)) | ((g1$9$q & (~g1_order$38$q)) << (9)));
+        end
+        else begin
+            better_chain$44 = better_chain$43;
+        end
+        if (10 < 2) begin
+            better_chain$45 = (better_chain$44 & ~(1 << (10)) | ((g1$10$q & g1_order$11$q) << (10)));
+        end
+        else if (10 > 2) begin
+            better_chain$45 = (better_chain$44 & ~(1 << (10)) | ((g1$10$q & (~g1_order$47$q)) << (10)));
+        end
+        else begin
+            better_chain$45 = better_chain$44;
+        end
+        if (11 < 2) begin
+            better_chain$46 = (better_chain$45 & ~(1 << (11)) | ((g1$11$q & g1_order$12$q) << (11)));
+        end
+        else if (11 > 2) begin
+            better_chain$46 = (better_chain$45 & ~(1 << (11)) | ((g1$11$q & (~g1_order$57$q)) << (11)));
+        end
+        else begin
+            better_chain$46 = better_chain$45;
+        end
+        if (12 < 2) begin
+            better_chain$47 = (better_chain$46 & ~(1 << (12)) | ((g1$12$q & g1_order$13$q) << (12)));
+        end
+        else if (12 > 2) begin
+            better_chain$47 = (better_chain$46 & ~(1 << (12)) | ((g1$12$q & (~g1_order$68$q)) << (12)));
+        end
+        else begin
+            better_chain$47 = better_chain$46;
+        end
+        if (13 < 2) begin
+            better_chain$48 = (better_chain$47 & ~(1 << (13)) | ((g1$13$q & g1_order$14$q) << (13)));
+        end
+        else if (13 > 2) begin
+            better_chain$48 = (better_chain$47 & ~(1 << (13)) | ((g1$13$q & (~g1_order$80$q)) << (13)));
+        end
+        else begin
+            better_chain$48 = better_chain$47;
+        end
+        if (14 < 2) begin
+            better_chain$49 = (better_chain$48 & ~(1 << (14)) | ((g1$14$q & g1_order$15$q) << (14)));
+        end
+        else if (14 > 2) begin
+            better_chain$49 = (better_chain$48 & ~(1 << (14)) | ((g1$14$q & (~g1_order$93$q)) << (14)));
+        end
+        else begin
+            better_chain$49 = better_chain$48;
+        end
+        if (15 < 2) begin
+            better_chain$50 = (better_chain$49 & ~(1 << (15)) | ((g1$15$q & g1_order$16$q) << (15)));
+        end
+        else if (15 > 2) begin
+            better_chain$50 = (better_chain$49 & ~(1 << (15)) | ((g1$15$q & (~g1_order$107$q)) << (15)));
+        end
+        else begin
+            better_chain$50 = better_chain$49;
+        end
+        chosen$2 = (b2_valid$q & g1$2$q) & (~|better_chain$50);
+        leave$2 = ((chosen$2 & e_valid$2$q) & g1_fills$2$q) & (~(is_remove & hit$2));
+        better_chain$51 = 32'h0;
+        if (0 < 3) begin
+            better_chain$52 = (better_chain$51 & ~(1 << (0)) | ((g1$0$q & g1_order$3$q) << (0)));
+        end
+        else if (0 > 3) begin
+            better_chain$52 = (better_chain$51 & ~(1 << (0)) | ((g1$0$q & (~g1_order$3$q)) << (0)));
+        end
+        else begin
+            better_chain$52 = better_chain$51;
+        end
+        if (1 < 3) begin
+            better_chain$53 = (better_chain$52 & ~(1 << (1)) | ((g1$1$q & g1_order$4$q) << (1)));
+        end
+        else if (1 > 3) begin
+            better_chain$53 = (better_chain$52 & ~(1 << (1)) | ((g1$1$q & (~g1_order$3$q)) << (1)));
+        end
+        else begin
+            better_chain$53 = better_chain$52;
+        end
+        if (2 < 3) begin
+            better_chain$54 = (better_chain$53 & ~(1 << (2)) | ((g1$2$q & g1_order$5$q) << (2)));
+        end
+        else if (2 > 3) begin
+            better_chain$54 = (better_chain$53 & ~(1 << (2)) | ((g1$2$q & (~g1_order$4$q)) << (2)));
+        end
+        else begin
+            better_chain$54 = better_chain$53;
+        end
+        if (3 < 3) begin
+            better_chain$55 = (better_chain$54 & ~(1 << (3)) | ((g1$3$q & g1_order$6$q) << (3)));
+        end
+        else if (3 > 3) begin
+            better_chain$55 = (better_chain$54 & ~(1 << (3)) | ((g1$3$q & (~g1_order$6$q)) << (3)));
+        end
+        else begin
+            better_chain$55 = better_chain$54;
+        end
+        if (4 < 3) begin
+            better_chain$56 = (better_chain$55 & ~(1 << (4)) | ((g1$4$q & g1_order$7$q) << (4)));
+        end
+        else if (4 > 3) begin
+            better_chain$56 = (better_chain$55 & ~(1 << (4)) | ((g1$4$q & (~g1_order$9$q)) << (4)));
+        end
+        else begin
+            better_chain$56 = better_chain$55;
+        end
+        if (5 < 3) begin
+            better_chain$57 = (better_chain$56 & ~(1 << (5)) | ((g1$5$q & g1_order$8$q) << (5)));
+        end
+        else if (5 > 3) begin
+            better_chain$57 = (better_chain$56 & ~(1 << (5)) | ((g1$5$q & (~g1_order$13$q)) << (5)));
+        end
+        else begin
+            better_chain$57 = better_chain$56;
+        end
+        if (6 < 3) begin
+            better_chain$58 = (better_chain$57 & ~(1 << (6)) | ((g1$6$q & g1_order$9$q) << (6)));
+        end
+        else if (6 > 3) begin
+            better_chain$58 = (better_chain$57 & ~(1 << (6)) | ((g1$6$q & (~g1_order$18$q)) << (6)));
+        end
+        else begin
+            better_chain$58 = better_chain$57;
+        end
+        if (7 < 3) begin
+            better_chain$59 = (better_chain$58 & ~(1 << (7)) | ((g1$7$q & g1_order$10$q) << (7)));
+        end
+        else if (7 > 3) begin
+            better_chain$59 = (better_chain$58 & ~(1 << (7)) | ((g1$7$q & (~g1_order$24$q)) << (7)));
+        end
+        else begin
+            better_chain$59 = better_chain$58;
+        end
+        if (8 < 3) begin
+            better_chain$60 = (better_chain$59 & ~(1 << (8)) | ((g1$8$q & g1_order$11$q) << (8)));
+        end
+        else if (8 > 3) begin
+            better_chain$60 = (better_chain$59 & ~(1 << (8)) | ((g1$8$q & (~g1_order$31$q)) << (8)));
+        end
+        else begin
+            better_chain$60 = better_chain$59;
+        end
+        if (9 < 3) begin
+            better_chain$61 = (better_chain$60 & ~(1 << (9)) | ((g1$9$q & g1_order$12$q) << (9)));
+        end
+        else if (9 > 3) begin
+            better_chain$61 = (better_chain$60 & ~(1 << (9)) | ((g1$9$q & (~g1_order$39$q)) << (9)));
+        end
+        else begin
+            better_chain$61 = better_chain$60;
+        end
+        if (10 < 3) begin
+            better_chain$62 = (better_chain$61 & ~(1 << (10)) | ((g1$10$q & g1_order$13$q) << (10)));
+        end
+        else if (10 > 3) begin
+            better_chain$62 = (better_chain$61 & ~(1 << (10)) | ((g1$10$q & (~g1_order$48$q)) << (10)));
+        end
+        else begin
+            better_chain$62 = better_chain$61;
+        end
+        if (11 < 3) begin
+            better_chain$63 = (better_chain$62 & ~(1 << (11)) | ((g1$11$q & g1_order$14$q) << (11)));
+        end
+        else if (11 > 3) begin
+            better_chain$63 = (better_chain$62 & ~(1 << (11)) | ((g1$11$q & (~g1_order$58$q)) << (11)));
+        end
+        else begin
+            better_chain$63 = better_chain$62;
+        end
+        if (12 < 3) begin
+            better_chain$64 = (better_chain$63 & ~(1 << (12)) | ((g1$12$q & g1_order$15$q) << (12)));
+        end
+        else if (12 > 3) begin
+            better_chain$64 = (better_chain$63 & ~(1 << (12)) | ((g1$12$q & (~g1_order$69$q)) << (12)));
+        end
+        else begin
+            better_chain$64 = better_chain$63;
+        end
+        if (13 < 3) begin
+            better_chain$65 = (better_chain$64 & ~(1 << (13)) | ((g1$13$q & g1_order$16$q) << (13)));
+        end
+        else if (13 > 3) begin
+            better_chain$65 = (better_chain$64 & ~(1 << (13)) | ((g1$13$q & (~g1_order$81$q)) << (13)));
+        end
+        else begin
+            better_chain$65 = better_chain$64;
+        end
+        if (14 < 3) begin
+            better_chain$66 = (better_chain$65 & ~(1 << (14)) | ((g1$14$q & g1_order$17$q) << (14)));
+        end
+        else if (14 > 3) begin
+            better_chain$66 = (better_chain$65 & ~(1 << (14)) | ((g1$14$q & (~g1_order$94$q)) << (14)));
+        end
+        else begin
+            better_chain$66 = better_chain$65;
+        end
+        if (15 < 3) begin
+            better_chain$67 = (better_chain$66 & ~(1 << (15)) | ((g1$15$q & g1_order$18$q) << (15)));
+        end
+        else if (15 > 3) begin
+            better_chain$67 = (better_chain$66 & ~(1 << (15)) | ((g1$15$q & (~g1_order$108$q)) << (15)));
+        end
+        else begin
+            better_chain$67 = better_chain$66;
+        end
+        chosen$3 = (b2_valid$q & g1$3$q) & (~|better_chain$67);
+        leave$3 = ((chosen$3 & e_valid$3$q) & g1_fills$3$q) & (~(is_remove & hit$3));
+        better_chain$68 = 32'h0;
+        if (0 < 4) begin
+            better_chain$69 = (better_chain$68 & ~(1 << (0)) | ((g1$0$q & g1_order$6$q) << (0)));
+        end
+        else if (0 > 4) begin
+            better_chain$69 = (better_chain$68 & ~(1 << (0)) | ((g1$0$q & (~g1_order$4$q)) << (0)));
+        end
+        else begin
+            better_chain$69 = better_chain$68;
+        end
+        if (1 < 4) begin
+            better_chain$70 = (better_chain$69 & ~(1 << (1)) | ((g1$1$q & g1_order$7$q) << (1)));
+        end
+        else if (1 > 4) begin
+            better_chain$70 = (better_chain$69 & ~(1 << (1)) | ((g1$1$q & (~g1_order$4$q)) << (1)));
+        end
+        else begin
+            better_chain$70 = better_chain$69;
+        end
+        if (2 < 4) begin
+            better_chain$71 = (better_chain$70 & ~(1 << (2)) | ((g1$2$q & g1_order$8$q) << (2)));
+        end
+        else if (2 > 4) begin
+            better_chain$71 = (better_chain$70 & ~(1 << (2)) | ((g1$2$q & (~g1_order$5$q)) << (2)));
+        end
+        else begin
+            better_chain$71 = better_chain$70;
+        end
+        if (3 < 4) begin
+            better_chain$72 = (better_chain$71 & ~(1 << (3)) | ((g1$3$q & g1_order$9$q) << (3)));
+        end
+        else if (3 > 4) begin
+            better_chain$72 = (better_chain$71 & ~(1 << (3)) | ((g1$3$q & (~g1_order$7$q)) << (3)));
+        end
+        else begin
+            better_chain$72 = better_chain$71;
+        end
+        if (4 < 4) begin
+            better_chain$73 = (better_chain$72 & ~(1 << (4)) | ((g1$4$q & g1_order$10$q) << (4)));
+        end
+        else if (4 > 4) begin
+            better_chain$73 = (better_chain$72 & ~(1 << (4)) | ((g1$4$q & (~g1_order$10$q)) << (4)));
+        end
+        else begin
+            better_chain$73 = better_chain$72;
+        end
+        if (5 < 4) begin
+            better_chain$74 = (better_chain$73 & ~(1 << (5)) | ((g1$5$q & g1_order$11$q) << (5)));
+        end
+        else if (5 > 4) begin
+            better_chain$74 = (better_chain$73 & ~(1 << (5)) | ((g1$5$q & (~g1_order$14$q)) << (5)));
+        end
+        else begin
+            better_chain$74 = better_chain$73;
+        end
+        if (6 < 4) begin
+            better_chain$75 = (better_chain$74 & ~(1 << (6)) | ((g1$6$q & g1_order$12$q) << (6)));
+        end
+        else if (6 > 4) begin
+            better_chain$75 = (better_chain$74 & ~(1 << (6)) | ((g1$6$q & (~g1_order$19$q)) << (6)));
+        end
+        else begin
+            better_chain$75 = better_chain$74;
+        end
+        if (7 < 4) begin
+            better_chain$76 = (better_chain$75 & ~(1 << (7)) | ((g1$7$q & g1_order$13$q) << (7)));
+        end
+        else if (7 > 4) begin
+            better_chain$76 = (better_chain$75 & ~(1 << (7)) | ((g1$7$q & (~g1_order$25$q)) << (7)));
+        end
+        else begin
+            better_chain$76 = better_chain$75;
+        end
+        if (8 < 4) begin
+            better_chain$77 = (better_chain$76 & ~(1 << (8)) | ((g1$8$q & g1_order$14$q) << (8)));
+        end
+        else if (8 > 4) begin
+            better_chain$77 = (better_chain$76 & ~(1 << (8)) | ((g1$8$q & (~g1_order$32$q)) << (8)));
+        end
+        else begin
+            better_chain$77 = better_chain$76;
+        end
+        if (9 < 4) begin
+            better_chain$78 = (better_chain$77 & ~(1 << (9)) | ((g1$9$q & g1_order$15$q) << (9)));
+        end
+        else if (9 > 4) begin
+            better_chain$78 = (better_chain$77 & ~(1 << (9)) | ((g1$9$q & (~g1_order$40$q)) << (9)));
+        end
+        else begin
+            better_chain$78 = better_chain$77;
+        end
+        if (10 < 4) begin
+            better_chain$79 = (better_chain$78 & ~(1 << (10)) | ((g1$10$q & g1_order$16$q) << (10)));
+        end
+        else if (10 > 4) begin
+            better_chain$79 = (better_chain$78 & ~(1 << (10)) | ((g1$10$q & (~g1_order$49$q)) << (10)));
+        end
+        else begin
+            better_chain$79 = better_chain$78;
+        end
+        if (11 < 4) begin
+            better_chain$80 = (better_chain$79 & ~(1 << (11)) | ((g1$11$q & g1_order$17$q) << (11)));
+        end
+        else if (11 > 4) begin
+            better_chain$80 = (better_chain$79 & ~(1 << (11)) | ((g1$11$q & (~g1_order$59$q)) << (11)));
+        end
+        else begin
+            better_chain$80 = better_chain$79;
+        end
+        if (12 < 4) begin
+            better_chain$81 = (better_chain$80 & ~(1 << (12)) | ((g1$12$q & g1_order$18$q) << (12)));
+        end
+        else if (12 > 4) begin
+            better_chain$81 = (better_chain$80 & ~(1 << (12)) | ((g1$12$q & (~g1_order$70$q)) << (12)));
+        end
+        else begin
+            better_chain$81 = better_chain$80;
+        end
+        if (13 < 4) begin
+            better_chain$82 = (better_chain$81 & ~(1 << (13)) | ((g1$13$q & g1_order$19$q) << (13)));
+        end
+        else if (13 > 4) begin
+            better_chain$82 = (better_chain$81 & ~(1 << (13)) | ((g1$13$q & (~g1_order$82$q)) << (13)));
+        end
+        else begin
+            better_chain$82 = better_chain$81;
+        end
+        if (14 < 4) begin
+            better_chain$83 = (better_chain$82 & ~(1 << (14)) | ((g1$14$q & g1_order$20$q) << (14)));
+        end
+        else if (14 > 4) begin
+            better_chain$83 = (better_chain$82 & ~(1 << (14)) | ((g1$14$q & (~g1_order$95$q)) << (14)));
+        end
+        else begin
+            better_chain$83 = better_chain$82;
+        end
+        if (15 < 4) begin
+            better_chain$84 = (better_chain$83 & ~(1 << (15)) | ((g1$15$q & g1_order$21$q) << (15)));
+        end
+        else if (15 > 4) begin
+            better_chain$84 = (better_chain$83 & ~(1 << (15)) | ((g1$15$q & (~g1_order$109$q)) << (15)));
+        end
+        else begin
+            better_chain$84 = better_chain$83;
+        end
+        chosen$4 = (b2_valid$q & g1$4$q) & (~|better_chain$84);
+        leave$4 = ((chosen$4 & e_valid$4$q) & g1_fills$4$q) & (~(is_remove & hit$4));
+        better_chain$85 = 32'h0;
+        if (0 < 5) begin
+            better_chain$86 = (better_chain$85 & ~(1 << (0)) | ((g1$0$q & g1_order$10$q) << (0)));
+        end
+        else if (0 > 5) begin
+            better_chain$86 = (better_chain$85 & ~(1 << (0)) | ((g1$0$q & (~g1_order$5$q)) << (0)));
+        end
+        else begin
+            better_chain$86 = better_chain$85;
+        end
+        if (1 < 5) begin
+            better_chain$87 = (better_chain$86 & ~(1 << (1)) | ((g1$1$q & g1_order$11$q) << (1)));
+        end
+        else if (1 > 5) begin
+            better_chain$87 = (better_chain$86 & ~(1 << (1)) | ((g1$1$q & (~g1_order$5$q)) << (1)));
+        end
+        else begin
+            better_chain$87 = better_chain$86;
+        end
+        if (2 < 5) begin
+            better_chain$88 = (better_chain$87 & ~(1 << (2)) | ((g1$2$q & g1_order$12$q) << (2)));
+        end
+        else if (2 > 5) begin
+            better_chain$88 = (better_chain$87 & ~(1 << (2)) | ((g1$2$q & (~g1_order$6$q)) << (2)));
+        end
+        else begin
+            better_chain$88 = better_chain$87;
+        end
+        if (3 < 5) begin
+            better_chain$89 = (better_chain$88 & ~(1 << (3)) | ((g1$3$q & g1_order$13$q) << (3)));
+        end
+        else if (3 > 5) begin
+            better_chain$89 = (better_chain$88 & ~(1 << (3)) | ((g1$3$q & (~g1_order$8$q)) << (3)));
+        end
+        else begin
+            better_chain$89 = better_chain$88;
+        end
+        if (4 < 5) begin
+            better_chain$90 = (better_chain$89 & ~(1 << (4)) | ((g1$4$q & g1_order$14$q) << (4)));
+        end
+        else if (4 > 5) begin
+            better_chain$90 = (better_chain$89 & ~(1 << (4)) | ((g1$4$q & (~g1_order$11$q)) << (4)));
+        end
+        else begin
+            better_chain$90 = better_chain$89;
+        end
+        if (5 < 5) begin
+            better_chain$91 = (better_chain$90 & ~(1 << (5)) | ((g1$5$q & g1_order$15$q) << (5)));
+        end
+        else if (5 > 5) begin
+            better_chain$91 = (better_chain$90 & ~(1 << (5)) | ((g1$5$q & (~g1_order$15$q)) << (5)));
+        end
+        else begin
+            better_chain$91 = better_chain$90;
+        end
+        if (6 < 5) begin
+            better_chain$92 = (better_chain$91 & ~(1 << (6)) | ((g1$6$q & g1_order$16$q) << (6)));
+        end
+        else if (6 > 5) begin
+            better_chain$92 = (better_chain$91 & ~(1 << (6)) | ((g1$6$q & (~g1_order$20$q)) << (6)));
+        end
+        else begin
+            better_chain$92 = better_chain$91;
+        end
+        if (7 < 5) begin
+            better_chain$93 = (better_chain$92 & ~(1 << (7)) | ((g1$7$q & g1_order$17$q) << (7)));
+        end
+        else if (7 > 5) begin
+            better_chain$93 = (better_chain$92 & ~(1 << (7)) | ((g1$7$q & (~g1_order$26$q)) << (7)));
+        end
+        else begin
+            better_chain$93 = better_chain$92;
+        end
+        if (8 < 5) begin
+            better_chain$94 = (better_chain$93 & ~(1 << (8)) | ((g1$8$q & g1_order$18$q) << (8)));
+        end
+        else if (8 > 5) begin
+            better_chain$94 = (better_chain$93 & ~(1 << (8)) | ((g1$8$q & (~g1_order$33$q)) << (8)));
+        end
+        else begin
+            better_chain$94 = better_chain$93;
+        end
+        if (9 < 5) begin
+            better_chain$95 = (better_chain$94 & ~(1 << (9)) | ((g1$9$q & g1_order$19$q) << (9)));
+        end
+        else if (9 > 5) begin
+            better_chain$95 = (better_chain$94 & ~(1 << (9)) | ((g1$9$q & (~g1_order$41$q)) << (9)));
+        end
+        else begin
+            better_chain$95 = better_chain$94;
+        end
+        if (10 < 5) begin
+            better_chain$96 = (better_chain$95 & ~(1 << (10)) | ((g1$10$q & g1_order$20$q) << (10)));
+        end
+        else if (10 > 5) begin
+            better_chain$96 = (better_chain$95 & ~(1 << (10)) | ((g1$10$q & (~g1_order$50$q)) << (10)));
+        end
+        else begin
+            better_chain$96 = better_chain$95;
+        end
+        if (11 < 5) begin
+            better_chain$97 = (better_chain$96 & ~(1 << (11)) | ((g1$11$q & g1_order$21$q) << (11)));
+        end
+        else if (11 > 5) begin
+            better_chain$97 = (better_chain$96 & ~(1 << (11)) | ((g1$11$q & (~g1_order$60$q)) << (11)));
+        end
+        else begin
+            better_chain$97 = better_chain$96;
+        end
+        if (12 < 5) begin
+            better_chain$98 = (better_chain$97 & ~(1 << (12)) | ((g1$12$q & g1_order$22$q) << (12)));
+        end
+        else if (12 > 5) begin
+            better_chain$98 = (better_chain$97 & ~(1 << (12)) | ((g1$12$q & (~g1_order$71$q)) << (12)));
+        end
+        else begin
+            better_chain$98 = better_chain$97;
+        end
+        if (13 < 5) begin
+            better_chain$99 = (better_chain$98 & ~(1 << (13)) | ((g1$13$q & g1_order$23$q) << (13)));
+        end
+        else if (13 > 5) begin
+            better_chain$99 = (better_chain$98 & ~(1 << (13)) | ((g1$13$q & (~g1_order$83$q)) << (13)));
+        end
+        else begin
+            better_chain$99 = better_chain$98;
+        end
+        if (14 < 5) begin
+            better_chain$100 = (better_chain$99 & ~(1 << (14)) | ((g1$14$q & g1_order$24$q) << (14)));
+        end
+        else if (14 > 5) begin
+            better_chain$100 = (better_chain$99 & ~(1 << (14)) | ((g1$14$q & (~g1_order$96$q)) << (14)));
+        end
+        else begin
+            better_chain$100 = better_chain$99;
+        end
+        if (15 < 5) begin
+            better_chain$101 = (better_chain$100 & ~(1 << (15)) | ((g1$15$q & g1_order$25$q) << (15)));
+        end
+        else if (15 > 5) begin
+            better_chain$101 = (better_chain$100 & ~(1 << (15)) | ((g1$15$q & (~g1_order$110$q)) << (15)));
+        end
+        else begin
+            better_chain$101 = better_chain$100;
+        end
+        chosen$5 = (b2_valid$q & g1$5$q) & (~|better_chain$101);
+        leave$5 = ((chosen$5 & e_valid$5$q) & g1_fills$5$q) & (~(is_remove & hit$5));
+        better_chain$102 = 32'h0;
+        if (0 < 6) begin
+            better_chain$103 = (better_chain$102 & ~(1 << (0)) | ((g1$0$q & g1_order$15$q) << (0)));
+        end
+        else if (0 > 6) begin
+            better_chain$103 = (better_chain$102 & ~(1 << (0)) | ((g1$0$q & (~g1_order$6$q)) << (0)));
+        end
+        else begin
+            better_chain$103 = better_chain$102;
+        end
+        if (1 < 6) begin
+            better_chain$104 = (better_chain$103 & ~(1 << (1)) | ((g1$1$q & g1_order$16$q) << (1)));
+        end
+        else if (1 > 6) begin
+            better_chain$104 = (better_chain$103 & ~(1 << (1)) | ((g1$1$q & (~g1_order$6$q)) << (1)));
+        end
+        else begin
+            better_chain$104 = better_chain$103;
+        end
+        if (2 < 6) begin
+            better_chain$105 = (better_chain$104 & ~(1 << (2)) | ((g1$2$q & g1_order$17$q) << (2)));
+        end
+        else if (2 > 6) begin
+            better_chain$105 = (better_chain$104 & ~(1 << (2)) | ((g1$2$q & (~g1_order$7$q)) << (2)));
+        end
+        else begin
+            better_chain$105 = better_chain$104;
+        end
+        if (3 < 6) begin
+            better_chain$106 = (better_chain$105 & ~(1 << (3)) | ((g1$3$q & g1_order$18$q) << (3)));
+        end
+        else if (3 > 6) begin
+            better_chain$106 = (better_chain$105 & ~(1 << (3)) | ((g1$3$q & (~g1_order$9$q)) << (3)));
+        end
+        else begin
+            better_chain$106 = better_chain$105;
+        end
+        if (4 < 6) begin
+            better_chain$107 = (better_chain$106 & ~(1 << (4)) | ((g1$4$q & g1_order$19$q) << (4)));
+        end
+        else if (4 > 6) begin
+            better_chain$107 = (better_chain$106 & ~(1 << (4)) | ((g1$4$q & (~g1_order$12$q)) << (4)));
+        end
+        else begin
+            better_chain$107 = better_chain$106;
+        end
+        if (5 < 6) begin
+            better_chain$108 = (better_chain$107 & ~(1 << (5)) | ((g1$5$q & g1_order$20$q) << (5)));
+        end
+        else if (5 > 6) begin
+            better_chain$108 = (better_chain$107 & ~(1 << (5)) | ((g1$5$q & (~g1_order$16$q)) << (5)));
+        end
+        else begin
+            better_chain$108 = better_chain$107;
+        end
+        if (6 < 6) begin
+            better_chain$109 = (better_chain$108 & ~(1 << (6)) | ((g1$6$q & g1_order$21$q) << (6)));
+        end
+        else if (6 > 6) begin
+            better_chain$109 = (better_chain$108 & ~(1 << (6)) | ((g1$6$q & (~g1_order$21$q)) << (6)));
+        end
+        else begin
+            better_chain$109 = better_chain$108;
+        end
+        if (7 < 6) begin
+            better_chain$110 = (better_chain$109 & ~(1 << (7)) | ((g1$7$q & g1_order$22$q) << (7)));
+        end
+        else if (7 > 6) begin
+            better_chain$110 = (better_chain$109 & ~(1 << (7)) | ((g1$7$q & (~g1_order$27$q)) << (7)));
+        end
+        else begin
+            better_chain$110 = better_chain$109;
+        end
+        if (8 < 6) begin
+            better_chain$111 = (better_chain$110 & ~(1 << (8)) | ((g1$8$q & g1_order$23$q) << (8)));
+        end
+        else if (8 > 6) begin
+            better_chain$111 = (better_chain$110 & ~(1 << (8)) | ((g1$8$q & (~g1_order$34$q)) << (8)));
+        end
+        else begin
+            better_chain$111 = better_chain$110;
+        end
+        if (9 < 6) begin
+            better_chain$112 = (better_chain$111 & ~(1 << (9)) | ((g1$9$q & g1_order$24$q) << (9)));
+        end
+        else if (9 > 6) begin
+            better_chain$112 = (better_chain$111 & ~(1 << (9)) | ((g1$9$q & (~g1_order$42$q)) << (9)));
+        end
+        else begin
+            better_chain$112 = better_chain$111;
+        end
+        if (10 < 6) begin
+            better_chain$113 = (better_chain$112 & ~(1 << (10)) | ((g1$10$q & g1_order$25$q) << (10)));
+        end
+        else if (10 > 6) begin
+            better_chain$113 = (better_chain$112 & ~(1 << (10)) | ((g1$10$q & (~g1_order$51$q)) << (10)));
+        end
+        else begin
+            better_chain$113 = better_chain$112;
+        end
+        if (11 < 6) begin
+            better_chain$114 = (better_chain$113 & ~(1 << (11)) | ((g1$11$q & g1_order$26$q) << (11)));
+        end
+        else if (11 > 6) begin
+            better_chain$114 = (better_chain$113 & ~(1 << (11)) | ((g1$11$q & (~g1_order$61$q)) << (11)));
+        end
+        else begin
+            better_chain$114 = better_chain$113;
+        end
+        if (12 < 6) begin
+            better_chain$115 = (better_chain$114 & ~(1 << (12)) | ((g1$12$q & g1_order$27$q) << (12)));
+        end
+        else if (12 > 6) begin
+            better_chain$115 = (better_chain$114 & ~(1 << (12)) | ((g1$12$q & (~g1_order$72$q)) << (12)));
+        end
+        else begin
+            better_chain$115 = better_chain$114;
+        end
+        if (13 < 6) begin
+            better_chain$116 = (better_chain$115 & ~(1 << (13)) | ((g1$13$q & g1_order$28$q) << (13)));
+        end
+        else if (13 > 6) begin
+            better_chain$116 = (better_chain$115 & ~(1 << (13)) | ((g1$13$q & (~g1_order$84$q)) << (13)));
+        end
+        else begin
+            better_chain$116 = better_chain$115;
+        end
+        if (14 < 6) begin
+            better_chain$117 = (better_chain$116 & ~(1 << (14)) | ((g1$14$q & g1_order$29$q) << (14)));
+        end
+        else if (14 > 6) begin
+            better_chain$117 = (better_chain$116 & ~(1 << (14)) | ((g1$14$q & (~g1_order$97$q)) << (14)));
+        end
+        else begin
+            better_chain$117 = better_chain$116;
+        end
+        if (15 < 6) begin
+            better_chain$118 = (better_chain$117 & ~(1 << (15)) | ((g1$15$q & g1_order$30$q) << (15)));
+        end
+        else if (15 > 6) begin
+            better_chain$118 = (better_chain$117 & ~(1 << (15)) | ((g1$15$q & (~g1_order$111$q)) << (15)));
+        end
+        else begin
+            better_chain$118 = better_chain$117;
+        end
+        chosen$6 = (b2_valid$q & g1$6$q) & (~|better_chain$118);
+        leave$6 = ((chosen$6 & e_valid$6$q) & g1_fills$6$q) & (~(is_remove & hit$6));
+        better_chain$119 = 32'h0;
+        if (0 < 7) begin
+            better_chain$120 = (better_chain$119 & ~(1 << (0)) | ((g1$0$q & g1_order$21$q) << (0)));
+        end
+        else if (0 > 7) begin
+            better_chain$120 = (better_chain$119 & ~(1 << (0)) | ((g1$0$q & (~g1_order$7$q)) << (0)));
+        end
+        else begin
+            better_chain$120 = better_chain$119;
+        end
+        if (1 < 7) begin
+            better_chain$121 = (better_chain$120 & ~(1 << (1)) | ((g1$1$q & g1_order$22$q) << (1)));
+        end
+        else if (1 > 7) begin
+            better_chain$121 = (better_chain$120 & ~(1 << (1)) | ((g1$1$q & (~g1_order$7$q)) << (1)));
+        end
+        else begin
+            better_chain$121 = better_chain$120;
+        end
+        if (2 < 7) begin
+            better_chain$122 = (better_chain$121 & ~(1 << (2)) | ((g1$2$q & g1_order$23$q) << (2)));
+        end
+        else if (2 > 7) begin
+            better_chain$122 = (better_chain$121 & ~(1 << (2)) | ((g1$2$q & (~g1_order$8$q)) << (2)));
+        end
+        else begin
+            better_chain$122 = better_chain$121;
+        end
+        if (3 < 7) begin
+            better_chain$123 = (better_chain$122 & ~(1 << (3)) | ((g1$3$q & g1_order$24$q) << (3)));
+        end
+        else if (3 > 7) begin
+            better_chain$123 = (better_chain$122 & ~(1 << (3)) | ((g1$3$q & (~g1_order$10$q)) << (3)));
+        end
+        else begin
+            better_chain$123 = better_chain$122;
+        end
+        if (4 < 7) begin
+            better_chain$124 = (better_chain$123 & ~(1 << (4)) | ((g1$4$q & g1_order$25$q) << (4)));
+        end
+        else if (4 > 7) begin
+            better_chain$124 = (better_chain$123 & ~(1 << (4)) | ((g1$4$q & (~g1_order$13$q)) << (4)));
+        end
+        else begin
+            better_chain$124 = better_chain$123;
+        end
+        if (5 < 7) begin
+            better_chain$125 = (better_chain$124 & ~(1 << (5)) | ((g1$5$q & g1_order$26$q) << (5)));
+        end
+        else if (5 > 7) begin
+            better_chain$125 = (better_chain$124 & ~(1 << (5)) | ((g1$5$q & (~g1_order$17$q)) << (5)));
+        end
+        else begin
+            better_chain$125 = better_chain$124;
+        end
+        if (6 < 7) begin
+            better_chain$126 = (better_chain$125 & ~(1 << (6)) | ((g1$6$q & g1_order$27$q) << (6)));
+        end
+        else if (6 > 7) begin
+            better_chain$126 = (better_chain$125 & ~(1 << (6)) | ((g1$6$q & (~g1_order$22$q)) << (6)));
+        end
+        else begin
+            better_chain$126 = better_chain$125;
+        end
+        if (7 < 7) begin
+            better_chain$127 = (better_chain$126 & ~(1 << (7)) | ((g1$7$q & g1_order$28$q) << (7)));
+        end
+        else if (7 > 7) begin
+            better_chain$127 = (better_chain$126 & ~(1 << (7)) | ((g1$7$q & (~g1_order$28$q)) << (7)));
+        end
+        else begin
+            better_chain$127 = better_chain$126;
+        end
+        if (8 < 7) begin
+            better_chain$128 = (better_chain$127 & ~(1 << (8)) | ((g1$8$q & g1_order$29$q) << (8)));
+        end
+        else if (8 > 7) begin
+            better_chain$128 = (better_chain$127 & ~(1 << (8)) | ((g1$8$q & (~g1_order$35$q)) << (8)));
+        end
+        else begin
+            better_chain$128 = better_chain$127;
+        end
+        if (9 < 7) begin
+            better_chain$129 = (better_chain$128 & ~(1 << (9)) | ((g1$9$q & g1_order$30$q) << (9)));
+        end
+        else if (9 > 7) begin
+            better_chain$129 = (better_chain$128 & ~(1 << (9)) | ((g1$9$q & (~g1_order$43$q)) << (9)));
+        end
+        else begin
+            better_chain$129 = better_chain$128;
+        end
+        if (10 < 7) begin
+            better_chain$130 = (better_chain$129 & ~(1 << (10)) | ((g1$10$q & g1_order$31$q) << (10)));
+        end
+        else if (10 > 7) begin
+            better_chain$130 = (better_chain$129 & ~(1 << (10)) | ((g1$10$q & (~g1_order$52$q)) << (10)));
+        end
+        else begin
+            better_chain$130 = better_chain$129;
+        end
+        if (11 < 7) begin
+            better_chain$131 = (better_chain$130 & ~(1 << (11)) | ((g1$11$q & g1_order$32$q) << (11)));
+        end
+        else if (11 > 7) begin
+            better_chain$131 = (better_chain$130 & ~(1 << (11)) | ((g1$11$q & (~g1_order$62$q)) << (11)));
+        end
+        else begin
+            better_chain$131 = better_chain$130;
+        end
+        if (12 < 7) begin
+            better_chain$132 = (better_chain$131 & ~(1 << (12)) | ((g1$12$q & g1_order$33$q) << (12)));
+        end
+        else if (12 > 7) begin
+            better_chain$132 = (better_chain$131 & ~(1 << (12)) | ((g1$12$q & (~g1_order$73$q)) << (12)));
+        end
+        else begin
+            better_chain$132 = better_chain$131;
+        end
+        if (13 < 7) begin
+            better_chain$133 = (better_chain$132 & ~(1 << (13)) | ((g1$13$q & g1_order$34$q) << (13)));
+        end
+        else if (13 > 7) begin
+            better_chain$133 = (better_chain$132 & ~(1 << (13)) | ((g1$13$q & (~g1_order$85$q)) << (13)));
+        end
+        else begin
+            better_chain$133 = better_chain$132;
+        end
+        if (14 < 7) begin
+            better_chain$134 = (better_chain$133 & ~(1 << (14)) | ((g1$14$q & g1_order$35$q) << (14)));
+        end
+        else if (14 > 7) begin
+            better_chain$134 = (better_chain$133 & ~(1 << (14)) | ((g1$14$q & (~g1_order$98$q)) << (14)));
+        end
+        else begin
+            better_chain$134 = better_chain$133;
+        end
+        if (15 < 7) begin
+            better_chain$135 = (better_chain$134 & ~(1 << (15)) | ((g1$15$q & g1_order$36$q) << (15)));
+        end
+        else if (15 > 7) begin
+            better_chain$135 = (better_chain$134 & ~(1 << (15)) | ((g1$15$q & (~g1_order$112$q)) << (15)));
+        end
+        else begin
+            better_chain$135 = better_chain$134;
+        end
+        chosen$7 = (b2_valid$q & g1$7$q) & (~|better_chain$135);
+        leave$7 = ((chosen$7 & e_valid$7$q) & g1_fills$7$q) & (~(is_remove & hit$7));
+        better_chain$136 = 32'h0;
+        if (0 < 8) begin
+            better_chain$137 = (better_chain$136 & ~(1 << (0)) | ((g1$0$q & g1_order$28$q) << (0)));
+        end
+        else if (0 > 8) begin
+            better_chain$137 = (better_chain$136 & ~(1 << (0)) | ((g1$0$q & (~g1_order$8$q)) << (0)));
+        end
+        else begin
+            better_chain$137 = better_chain$136;
+        end
+        if (1 < 8) begin
+            better_chain$138 = (better_chain$137 & ~(1 << (1)) | ((g1$1$q & g1_order$29$q) << (1)));
+        end
+        else if (1 > 8) begin
+            better_chain$138 = (better_chain$137 & ~(1 << (1)) | ((g1$1$q & (~g1_order$8$q)) << (1)));
+        end
+        else begin
+            better_chain$138 = better_chain$137;
+        end
+        if (2 < 8) begin
+            better_chain$139 = (better_chain$138 & ~(1 << (2)) | ((g1$2$q & g1_order$30$q) << (2)));
+        end
+        else if (2 > 8) begin
+            better_chain$139 = (better_chain$138 & ~(1 << (2)) | ((g1$2$q & (~g1_order$9$q)) << (2)));
+        end
+        else begin
+            better_chain$139 = better_chain$138;
+        end
+        if (3 < 8) begin
+            better_chain$140 = (better_chain$139 & ~(1 << (3)) | ((g1$3$q & g1_order$31$q) << (3)));
+        end
+        else if (3 > 8) begin
+            better_chain$140 = (better_chain$139 & ~(1 << (3)) | ((g1$3$q & (~g1_order$11$q)) << (3)));
+        end
+        else begin
+            better_chain$140 = better_chain$139;
+        end
+        if (4 < 8) begin
+            better_chain$141 = (better_chain$140 & ~(1 << (4)) | ((g1$4$q & g1_order$32$q) << (4)));
+        end
+        else if (4 > 8) begin
+            better_chain$141 = (better_chain$140 & ~(1 << (4)) | ((g1$4$q & (~g1_order$14$q)) << (4)));
+        end
+        else begin
+            better_chain$141 = better_chain$140;
+        end
+        if (5 < 8) begin
+            better_chain$142 = (better_chain$141 & ~(1 << (5)) | ((g1$5$q & g1_order$33$q) << (5)));
+        end
+        else if (5 > 8) begin
+            better_chain$142 = (better_chain$141 & ~(1 << (5)) | ((g1$5$q & (~g1_order$18$q)) << (5)));
+        end
+        else begin
+            better_chain$142 = better_chain$141;
+        end
+        if (6 < 8) begin
+            better_chain$143 = (better_chain$142 & ~(1 << (6)) | ((g1$6$q & g1_order$34$q) << (6)));
+        end
+        else if (6 > 8) begin
+            better_chain$143 = (better_chain$142 & ~(1 << (6)) | ((g1$6$q & (~g1_order$23$q)) << (6)));
+        end
+        else begin
+            better_chain$143 = better_chain$142;
+        end
+        if (7 < 8) begin
+            better_chain$144 = (better_chain$143 & ~(1 << (7)) | ((g1$7$q & g1_order$35$q) << (7)));
+        end
+        else if (7 > 8) begin
+            better_chain$144 = (better_chain$143 & ~(1 << (7)) | ((g1$7$q & (~g1_order$29$q)) << (7)));
+        end
+        else begin
+            better_chain$144 = better_chain$143;
+        end
+        if (8 < 8) begin
+            better_chain$145 = (better_chain$144 & ~(1 << (8)) | ((g1$8$q & g1_order$36$q) << (8)));
+        end
+        else if (8 > 8) begin
+            better_chain$145 = (better_chain$144 & ~(1 << (8)) | ((g1$8$q & (~g1_order$36$q)) << (8)));
+        end
+        else begin
+            better_chain$145 = better_chain$144;
+        end
+        if (9 < 8) begin
+            better_chain$146 = (better_chain$145 & ~(1 << (9)) | ((g1$9$q & g1_order$37$q) << (9)));
+        end
+        else if (9 > 8) begin
+            better_chain$146 = (better_chain$145 & ~(1 << (9)) | ((g1$9$q & (~g1_order$44$q)) << (9)));
+        end
+        else begin
+            better_chain$146 = better_chain$145;
+        end
+        if (10 < 8) begin
+            better_chain$147 = (better_chain$146 & ~(1 << (10)) | ((g1$10$q & g1_order$38$q) << (10)));
+        end
+        else if (10 > 8) begin
+            better_chain$147 = (better_chain$146 & ~(1 << (10)) | ((g1$10$q & (~g1_order$53$q)) << (10)));
+        end
+        else begin
+            better_chain$147 = better_chain$146;
+        end
+        if (11 < 8) begin
+            better_chain$148 = (better_chain$147 & ~(1 << (11)) | ((g1$11$q & g1_order$39$q) << (11)));
+        end
+        else if (11 > 8) begin
+            better_chain$148 = (better_chain$147 & ~(1 << (11)) | ((g1$11$q & (~g1_order$63$q)) << (11)));
+        end
+        else begin
+            better_chain$148 = better_chain$147;
+        end
+        if (12 < 8) begin
+            better_chain$149 = (better_chain$148 & ~(1 << (12)) | ((g1$12$q & g1_order$40$q) << (12)));
+        end
+        else if (12 > 8) begin
+            better_chain$149 = (better_chain$148 & ~(1 << (12)) | ((g1$12$q & (~g1_order$74$q)) << (12)));
+        end
+        else begin
+            better_chain$149 = better_chain$148;
+        end
+        if (13 < 8) begin
+            better_chain$150 = (better_chain$149 & ~(1 << (13)) | ((g1$13$q & g1_order$41$q) << (13)));
+        end
+        else if (13 > 8) begin
+            better_chain$150 = (better_chain$149 & ~(1 << (13)) | ((g1$13$q & (~g1_order$86$q)) << (13)));
+        end
+        else begin
+            better_chain$150 = better_chain$149;
+        end
+        if (14 < 8) begin
+            better_chain$151 = (better_chain$150 & ~(1 << (14)) | ((g1$14$q & g1_order$42$q) << (14)));
+        end
+        else if (14 > 8) begin
+            better_chain$151 = (better_chain$150 & ~(1 << (14)) | ((g1$14$q & (~g1_order$99$q)) << (14)));
+        end
+        else begin
+            better_chain$151 = better_chain$150;
+        end
+        if (15 < 8) begin
+            better_chain$152 = (better_chain$151 & ~(1 << (15)) | ((g1$15$q & g1_order$43$q) << (15)));
+        end
+        else if (15 > 8) begin
+            better_chain$152 = (better_chain$151 & ~(1 << (15)) | ((g1$15$q & (~g1_order$113$q)) << (15)));
+        end
+        else begin
+            better_chain$152 = better_chain$151;
+        end
+        chosen$8 = (b2_valid$q & g1$8$q) & (~|better_chain$152);
+        leave$8 = ((chosen$8 & e_valid$8$q) & g1_fills$8$q) & (~(is_remove & hit$8));
+        better_chain$153 = 32'h0;
+        if (0 < 9) begin
+            better_chain$154 = (better_chain$153 & ~(1 << (0)) | ((g1$0$q & g1_order$36$q) << (0)));
+        end
+        else if (0 > 9) begin
+            better_chain$154 = (better_chain$153 & ~(1 << (0)) | ((g1$0$q & (~g1_order$9$q)) << (0)));
+        end
+        else begin
+            better_chain$154 = better_chain$153;
+        end
+        if (1 < 9) begin
+            better_chain$155 = (better_chain$154 & ~(1 << (1)) | ((g1$1$q & g1_order$37$q) << (1)));
+        end
+        else if (1 > 9) begin
+            better_chain$155 = (better_chain$154 & ~(1 << (1)) | ((g1$1$q & (~g1_order$9$q)) << (1)));
+        end
+        else begin
+            better_chain$155 = better_chain$154;
+        end
+        if (2 < 9) begin
+            better_chain$156 = (better_chain$155 & ~(1 << (2)) | ((g1$2$q & g1_order$38$q) << (2)));
+        end
+        else if (2 > 9) begin
+            better_chain$156 = (better_chain$155 & ~(1 << (2)) | ((g1$2$q & (~g1_order$10$q)) << (2)));
+        end
+        else begin
+            better_chain$156 = better_chain$155;
+        end
+        if (3 < 9) begin
+            better_chain$157 = (better_chain$156 & ~(1 << (3)) | ((g1$3$q & g1_order$39$q) << (3)));
+        end
+        else if (3 > 9) begin
+            better_chain$157 = (better_chain$156 & ~(1 << (3)) | ((g1$3$q & (~g1_order$12$q)) << (3)));
+        end
+        else begin
+            better_chain$157 = better_chain$156;
+        end
+        if (4 < 9) begin
+            better_chain$158 = (better_chain$157 & ~(1 << (4)) | ((g1$4$q & g1_order$40$q) << (4)));
+        end
+        else if (4 > 9) begin
+            better_chain$158 = (better_chain$157 & ~(1 << (4)) | ((g1$4$q & (~g1_order$15$q)) << (4)));
+        end
+        else begin
+            better_chain$158 = better_chain$157;
+        end
+        if (5 < 9) begin
+            better_chain$159 = (better_chain$158 & ~(1 << (5)) | ((g1$5$q & g1_order$41$q) << (5)));
+        end
+        else if (5 > 9) begin
+            better_chain$159 = (better_chain$158 & ~(1 << (5)) | ((g1$5$q & (~g1_order$19$q)) << (5)));
+        end
+        else begin
+            better_chain$159 = better_chain$158;
+        end
+        if (6 < 9) begin
+            better_chain$160 = (better_chain$159 & ~(1 << (6)) | ((g1$6$q & g1_order$42$q) << (6)));
+        end
+        else if (6 > 9) begin
+            better_chain$160 = (better_chain$159 & ~(1 << (6)) | ((g1$6$q & (~g1_order$24$q)) << (6)));
+        end
+        else begin
+            better_chain$160 = better_chain$159;
+        end
+        if (7 < 9) begin
+            better_chain$161 = (better_chain$160 & ~(1 << (7)) | ((g1$7$q & g1_order$43$q) << (7)));
+        end
+        else if (7 > 9) begin
+            better_chain$161 = (better_chain$160 & ~(1 << (7)) | ((g1$7$q & (~g1_order$30$q)) << (7)));
+        end
+        else begin
+            better_chain$161 = better_chain$160;
+        end
+        if (8 < 9) begin
+            better_chain$162 = (better_chain$161 & ~(1 << (8)) | ((g1$8$q & g1_order$44$q) << (8)));
+        end
+        else if (8 > 9) begin
+            better_chain$162 = (better_chain$161 & ~(1 << (8)) | ((g1$8$q & (~g1_order$37$q)) << (8)));
+        end
+        else begin
+            better_chain$162 = better_chain$161;
+        end
+        if (9 < 9) begin
+            better_chain$163 = (better_chain$162 & ~(1 << (9)) | ((g1$9$q & g1_order$45$q) << (9)));
+        end
+        else if (9 > 9) begin
+            better_chain$163 = (better_chain$162 & ~(1 << (9)) | ((g1$9$q & (~g1_order$45$q)) << (9)));
+        end
+        else begin
+            better_chain$163 = better_chain$162;
+        end
+        if (10 < 9) begin
+            better_chain$164 = (better_chain$163 & ~(1 << (10)) | ((g1$10$q & g1_order$46$q) << (10)));
+        end
+        else if (10 > 9) begin
+            better_chain$164 = (better_chain$163 & ~(1 << (10)) | ((g1$10$q & (~g1_order$54$q)) << (10)));
+        end
+        else begin
+            better_chain$164 = better_chain$163;
+        end
+        if (11 < 9) begin
+            better_chain$165 = (better_chain$164 & ~(1 << (11)) | ((g1$11$q & g1_order$47$q) << (11)));
+        end
+        else if (11 > 9) begin
+            better_chain$165 = (better_chain$164 & ~(1 << (11)) | ((g1$11$q & (~g1_order$64$q)) << (11)));
+        end
+        else begin
+            better_chain$165 = better_chain$164;
+        end
+        if (12 < 9) begin
+            better_chain$166 = (better_chain$165 & ~(1 << (12)) | ((g1$12$q & g1_order$48$q) << (12)));
+        end
+        else if (12 > 9) begin
+            better_chain$166 = (better_chain$165 & ~(1 << (12)) | ((g1$12$q & (~g1_order$75$q)) << (12)));
+        end
+        else begin
+            better_chain$166 = better_chain$165;
+        end
+        if (13 < 9) begin
+            better_chain$167 = (better_chain$166 & ~(1 << (13)) | ((g1$13$q & g1_order$49$q) << (13)));
+        end
+        else if (13 > 9) begin
+            better_chain$167 = (better_chain$166 & ~(1 << (13)) | ((g1$13$q & (~g1_order$87$q)) << (13)));
+        end
+        else begin
+            better_chain$167 = better_chain$166;
+        end
+        if (14 < 9) begin
+            better_chain$168 = (better_chain$167 & ~(1 << (14)) | ((g1$14$q & g1_order$50$q) << (14)));
+        end
+        else if (14 > 9) begin
+            better_chain$168 = (better_chain$167 & ~(1 << (14)) | ((g1$14$q & (~g1_order$100$q)) << (14)));
+        end
+        else begin
+            better_chain$168 = better_chain$167;
+        end
+        if (15 < 9) begin
+            better_chain$169 = (better_chain$168 & ~(1 << (15)) | ((g1$15$q & g1_order$51$q) << (15)));
+        end
+        else if (15 > 9) begin
+            better_chain$169 = (better_chain$168 & ~(1 << (15)) | ((g1$15$q & (~g1_order$114$q)) << (15)));
+        end
+        else begin
+            better_chain$169 = better_chain$168;
+        end
+        chosen$9 = (b2_valid$q & g1$9$q) & (~|better_chain$169);
+        leave$9 = ((chosen$9 & e_valid$9$q) & g1_fills$9$q) & (~(is_remove & hit$9));
+        better_chain$170 = 32'h0;
+        if (0 < 10) begin
+            better_chain$171 = (better_chain$170 & ~(1 << (0)) | ((g1$0$q & g1_order$45$q) << (0)));
+        end
+        else if (0 > 10) begin
+            better_chain$171 = (better_chain$170 & ~(1 << (0)) | ((g1$0$q & (~g1_order$10$q)) << (0)));
+        end
+        else begin
+            better_chain$171 = better_chain$170;
+        end
+        if (1 < 10) begin
+            better_chain$172 = (better_chain$171 & ~(1 << (1)) | ((g1$1$q & g1_order$46$q) << (1)));
+        end
+        else if (1 > 10) begin
+            better_chain$172 = (better_chain$171 & ~(1 << (1)) | ((g1$1$q & (~g1_order$10$q)) << (1)));
+        end
+        else begin
+            better_chain$172 = better_chain$171;
+        end
+        if (2 < 10) begin
+            better_chain$173 = (better_chain$172 & ~(1 << (2)) | ((g1$2$q & g1_order$47$q) << (2)));
+        end
+        else if (2 > 10) begin
+            better_chain$173 = (better_chain$172 & ~(1 << (2)) | ((g1$2$q & (~g1_order$11$q)) << (2)));
+        end
+        else begin
+            better_chain$173 = better_chain$172;
+        end
+        if (3 < 10) begin
+            better_chain$174 = (better_chain$173 & ~(1 << (3)) | ((g1$3$q & g1_order$48$q) << (3)));
+        end
+        else if (3 > 10) begin
+            better_chain$174 = (better_chain$173 & ~(1 << (3)) | ((g1$3$q & (~g1_order$13$q)) << (3)));
+        end
+        else begin
+            better_chain$174 = better_chain$173;
+        end
+        if (4 < 10) begin
+            better_chain$175 = (better_chain$174 & ~(1 << (4)) | ((g1$4$q & g1_order$49$q) << (4)));
+        end
+        else if (4 > 10) begin
+            better_chain$175 = (better_chain$174 & ~(1 << (4)) | ((g1$4$q & (~g1_order$16$q)) << (4)));
+        end
+        else begin
+            better_chain$175 = better_chain$174;
+        end
+        if (5 < 10) begin
+            better_chain$176 = (better_chain$175 & ~(1 << (5)) | ((g1$5$q & g1_order$50$q) << (5)));
+        end
+        else if (5 > 10) begin
+            better_chain$176 = (better_chain$175 & ~(1 << (5)) | ((g1$5$q & (~g1_order$20$q)) << (5)));
+        end
+        else begin
+            better_chain$176 = better_chain$175;
+        end
+        if (6 < 10) begin
+            better_chain$177 = (better_chain$176 & ~(1 << (6)) | ((g1$6$q & g1_order$51$q) << (6)));
+        end
+        else if (6 > 10) begin
+            better_chain$177 = (better_chain$176 & ~(1 << (6)) | ((g1$6$q & (~g1_order$25$q)) << (6)));
+        end
+        else begin
+            better_chain$177 = better_chain$176;
+        end
+        if (7 < 10) begin
+            better_chain$178 = (better_chain$177 & ~(1 << (7)) | ((g1$7$q & g1_order$52$q) << (7)));
+        end
+        else if (7 > 10) begin
+            better_chain$178 = (better_chain$177 & ~(1 << (7)) | ((g1$7$q & (~g1_order$31$q)) << (7)));
+        end
+        else begin
+            better_chain$178 = better_chain$177;
+        end
+        if (8 < 10) begin
+            better_chain$179 = (better_chain$178 & ~(1 << (8)) | ((g1$8$q & g1_order$53$q) << (8)));
+        end
+        else if (8 > 10) begin
+            better_chain$179 = (better_chain$178 & ~(1 << (8)) | ((g1$8$q & (~g1_order$38$q)) << (8)));
+        end
+        else begin
+            better_chain$179 = better_chain$178;
+        end
+        if (9 < 10) begin
+            better_chain$180 = (better_chain$179 & ~(1 << (9)) | ((g1$9$q & g1_order$54$q) << (9)));
+        end
+        else if (9 > 10) begin
+            better_chain$180 = (better_chain$179 & ~(1 << (9)) | ((g1$9$q & (~g1_order$46$q)) << (9)));
+        end
+        else begin
+            better_chain$180 = better_chain$179;
+        end
+        if (10 < 10) begin
+            better_chain$181 = (better_chain$180 & ~(1 << (10)) | ((g1$10$q & g1_order$55$q) << (10)));
+        end
+        else if (10 > 10) begin
+            better_chain$181 = (better_chain$180 & ~(1 << (10)) | ((g1$10$q & (~g1_order$55$q)) << (10)));
+        end
+        else begin
+            better_chain$181 = better_chain$180;
+        end
+        if (11 < 10) begin
+            better_chain$182 = (better_chain$181 & ~(1 << (11)) | ((g1$11$q & g1_order$56$q) << (11)));
+        end
+        else if (11 > 10) begin
+            better_chain$182 = (better_chain$181 & ~(1 << (11)) | ((g1$11$q & (~g1_order$65$q)) << (11)));
+        end
+        else begin
+            better_chain$182 = better_chain$181;
+        end
+        if (12 < 10) begin
+            better_chain$183 = (better_chain$182 & ~(1 << (12)) | ((g1$12$q & g1_order$57$q) << (12)));
+        end
+        else if (12 > 10) begin
+            better_chain$183 = (better_chain$182 & ~(1 << (12)) | ((g1$12$q & (~g1_order$76$q)) << (12)));
+        end
+        else begin
+            better_chain$183 = better_chain$182;
+        end
+        if (13 < 10) begin
+            better_chain$184 = (better_chain$183 & ~(1 << (13)) | ((g1$13$q & g1_order$58$q) << (13)));
+        end
+        else if (13 > 10) begin
+            better_chain$184 = (better_chain$183 & ~(1 << (13)) | ((g1$13$q & (~g1_order$88$q)) << (13)));
+        end
+        else begin
+            better_chain$184 = better_chain$183;
+        end
+        if (14 < 10) begin
+            better_chain$185 = (better_chain$184 & ~(1 << (14)) | ((g1$14$q & g1_order$59$q) << (14)));
+        end
+        else if (14 > 10) begin
+            better_chain$185 = (better_chain$184 & ~(1 << (14)) | ((g1$14$q & (~g1_order$101$q)) << (14)));
+        end
+        else begin
+            better_chain$185 = better_chain$184;
+        end
+        if (15 < 10) begin
+            better_chain$186 = (better_chain$185 & ~(1 << (15)) | ((g1$15$q & g1_order$60$q) << (15)));
+        end
+        else if (15 > 10) begin
+            better_chain$186 = (better_chain$185 & ~(1 << (15)) | ((g1$15$q & (~g1_order$115$q)) << (15)));
+        end
+        else begin
+            better_chain$186 = better_chain$185;
+        end
+        chosen$10 = (b2_valid$q & g1$10$q) & (~|better_chain$186);
+        leave$10 = ((chosen$10 & e_valid$10$q) & g1_fills$10$q) & (~(is_remove & hit$10));
+        better_chain$187 = 32'h0;
+        if (0 < 11) begin
+            better_chain$188 = (better_chain$187 & ~(1 << (0)) | ((g1$0$q & g1_order$55$q) << (0)));
+        end
+        else if (0 > 11) begin
+            better_chain$188 = (better_chain$187 & ~(1 << (0)) | ((g1$0$q & (~g1_order$11$q)) << (0)));
+        end
+        else begin
+            better_chain$188 = better_chain$187;
+        end
+        if (1 < 11) begin
+            better_chain$189 = (better_chain$188 & ~(1 << (1)) | ((g1$1$q & g1_order$56$q) << (1)));
+        end
+        else if (1 > 11) begin
+            better_chain$189 = (better_chain$188 & ~(1 << (1)) | ((g1$1$q & (~g1_order$11$q)) << (1)));
+        end
+        else begin
+            better_chain$189 = better_chain$188;
+        end
+        if (2 < 11) begin
+            better_chain$190 = (better_chain$189 & ~(1 << (2)) | ((g1$2$q & g1_order$57$q) << (2)));
+        end
+        else if (2 > 11) begin
+            better_chain$190 = (better_chain$189 & ~(1 << (2)) | ((g1$2$q & (~g1_order$12$q)) << (2)));
+        end
+        else begin
+            better_chain$190 = better_chain$189;
+        end
+        if (3 < 11) begin
+            better_chain$191 = (better_chain$190 & ~(1 << (3)) | ((g1$3$q & g1_order$58$q) << (3)));
+        end
+        else if (3 > 11) begin
+            better_chain$191 = (better_chain$190 & ~(1 << (3)) | ((g1$3$q & (~g1_order$14$q)) << (3)));
+        end
+        else begin
+            better_chain$191 = better_chain$190;
+        end
+        if (4 < 11) begin
+            better_chain$192 = (better_chain$191 & ~(1 << (4)) | ((g1$4$q & g1_order$59$q) << (4)));
+        end
+        else if (4 > 11) begin
+            better_chain$192 = (better_chain$191 & ~(1 << (4)) | ((g1$4$q & (~g1_order$17$q)) << (4)));
+        end
+        else begin
+            better_chain$192 = better_chain$191;
+        end
+        if (5 < 11) begin
+            better_chain$193 = (better_chain$192 & ~(1 << (5)) | ((g1$5$q & g1_order$60$q) << (5)));
+        end
+        else if (5 > 11) begin
+            better_chain$193 = (better_chain$192 & ~(1 << (5)) | ((g1$5$q & (~g1_order$21$q)) << (5)));
+        end
+        else begin
+            better_chain$193 = better_chain$192;
+        end
+        if (6 < 11) begin
+            better_chain$194 = (better_chain$193 & ~(1 << (6)) | ((g1$6$q & g1_order$61$q) << (6)));
+        end
+        else if (6 > 11) begin
+            better_chain$194 = (better_chain$193 & ~(1 << (6)) | ((g1$6$q & (~g1_order$26$q)) << (6)));
+        end
+        else begin
+            better_chain$194 = better_chain$193;
+        end
+        if (7 < 11) begin
+            better_chain$195 = (better_chain$194 & ~(1 << (7)) | ((g1$7$q & g1_order$62$q) << (7)));
+        end
+        else if (7 > 11) begin
+            better_chain$195 = (better_chain$194 & ~(1 << (7)) | ((g1$7$q & (~g1_order$32$q)) << (7)));
+        end
+        else begin
+            better_chain$195 = better_chain$194;
+        end
+        if (8 < 11) begin
+            better_chain$196 = (better_chain$195 & ~(1 << (8)) | ((g1$8$q & g1_order$63$q) << (8)));
+        end
+        else if (8 > 11) begin
+            better_chain$196 = (better_chain$195 & ~(1 << (8)) | ((g1$8$q & (~g1_order$39$q)) << (8)));
+        end
+        else begin
+            better_chain$196 = better_chain$195;
+        end
+        if (9 < 11) begin
+            better_chain$197 = (better_chain$196 & ~(1 << (9)) | ((g1$9$q & g1_order$64$q) << (9)));
+        end
+        else if (9 > 11) begin
+            better_chain$197 = (better_chain$196 & ~(1 << (9)) | ((g1$9$q & (~g1_order$47$q)) << (9)));
+        end
+        else begin
+            better_chain$197 = better_chain$196;
+        end
+        if (10 < 11) begin
+            better_chain$198 = (better_chain$197 & ~(1 << (10)) | ((g1$10$q & g1_order$65$q) << (10)));
+        end
+        else if (10 > 11) begin
+            better_chain$198 = (better_chain$197 & ~(1 << (10)) | ((g1$10$q & (~g1_order$56$q)) << (10)));
+        end
+        else begin
+            better_chain$198 = better_chain$197;
+        end
+        if (11 < 11) begin
+            better_chain$199 = (better_chain$198 & ~(1 << (11)) | ((g1$11$q & g1_order$66$q) << (11)));
+        end
+        else if (11 > 11) begin
+            better_chain$199 = (better_chain$198 & ~(1 << (11)) | ((g1$11$q & (~g1_order$66$q)) << (11)));
+        end
+        else begin
+            better_chain$199 = better_chain$198;
+        end
+        if (12 < 11) begin
+            better_chain$200 = (better_chain$199 & ~(1 << (12)) | ((g1$12$q & g1_order$67$q) << (12)));
+        end
+        else if (12 > 11) begin
+            better_chain$200 = (better_chain$199 & ~(1 << (12)) | ((g1$12$q & (~g1_order$77$q)) << (12)));
+        end
+        else begin
+            better_chain$200 = better_chain$199;
+        end
+        if (13 < 11) begin
+            better_chain$201 = (better_chain$200 & ~(1 << (13)) | ((g1$13$q & g1_order$68$q) << (13)));
+        end
+        else if (13 > 11) begin
+            better_chain$201 = (better_chain$200 & ~(1 << (13)) | ((g1$13$q & (~g1_order$89$q)) << (13)));
+        end
+        else begin
+            better_chain$201 = better_chain$200;
+        end
+        if (14 < 11) begin
+            better_chain$202 = (better_chain$201 & ~(1 << (14)) | ((g1$14$q & g1_order$69$q) << (14)));
+        end
+        else if (14 > 11) begin
+            better_chain$202 = (better_chain$201 & ~(1 << (14)) | ((g1$14$q & (~g1_order$102$q)) << (14)));
+        end
+        else begin
+            better_chain$202 = better_chain$201;
+        end
+        if (15 < 11) begin
+            better_chain$203 = (better_chain$202 & ~(1 << (15)) | ((g1$15$q & g1_order$70$q) << (15)));
+        end
+        else if (15 > 11) begin
+            better_chain$203 = (better_chain$202 & ~(1 << (15)) | ((g1$15$q & (~g1_order$116$q)) << (15)));
+        end
+        else begin
+            better_chain$203 = better_chain$202;
+        end
+        chosen$11 = (b2_valid$q & g1$11$q) & (~|better_chain$203);
+        leave$11 = ((chosen$11 & e_valid$11$q) & g1_fills$11$q) & (~(is_remove & hit$11));
+        better_chain$204 = 32'h0;
+        if (0 < 12) begin
+            better_chain$205 = (better_chain$204 & ~(1 << (0)) | ((g1$0$q & g1_order$66$q) << (0)));
+        end
+        else if (0 > 12) begin
+            better_chain$205 = (better_chain$204 & ~(1 << (0)) | ((g1$0$q & (~g1_order$12$q)) << (0)));
+        end
+        else begin
+            better_chain$205 = better_chain$204;
+        end
+        if (1 < 12) begin
+            better_chain$206 = (better_chain$205 & ~(1 << (1)) | ((g1$1$q & g1_order$67$q) << (1)));
+        end
+        else if (1 > 12) begin
+            better_chain$206 = (better_chain$205 & ~(1 << (1)) | ((g1$1$q & (~g1_order$12$q)) << (1)));
+        end
+        else begin
+            better_chain$206 = better_chain$205;
+        end
+        if (2 < 12) begin
+            better_chain$207 = (better_chain$206 & ~(1 << (2)) | ((g1$2$q & g1_order$68$q) << (2)));
+        end
+        else if (2 > 12) begin
+            better_chain$207 = (better_chain$206 & ~(1 << (2)) | ((g1$2$q & (~g1_order$13$q)) << (2)));
+        end
+        else begin
+            better_chain$207 = better_chain$206;
+        end
+        if (3 < 12) begin
+            better_chain$208 = (better_chain$207 & ~(1 << (3)) | ((g1$3$q & g1_order$69$q) << (3)));
+        end
+        else if (3 > 12) begin
+            better_chain$208 = (better_chain$207 & ~(1 << (3)) | ((g1$3$q & (~g1_order$15$q)) << (3)));
+        end
+        else begin
+            better_chain$208 = better_chain$207;
+        end
+        if (4 < 12) begin
+            better_chain$209 = (better_chain$208 & ~(1 << (4)) | ((g1$4$q & g1_order$70$q) << (4)));
+        end
+        else if (4 > 12) begin
+            better_chain$209 = (better_chain$208 & ~(1 << (4)) | ((g1$4$q & (~g1_order$18$q)) << (4)));
+        end
+        else begin
+            better_chain$209 = better_chain$208;
+        end
+        if (5 < 12) begin
+            better_chain$210 = (better_chain$209 & ~(1 << (5)) | ((g1$5$q & g1_order$71$q) << (5)));
+        end
+        else if (5 > 12) begin
+            better_chain$210 = (better_chain$209 & ~(1 << (5)) | ((g1$5$q & (~g1_order$22$q)) << (5)));
+        end
+        else begin
+            better_chain$210 = better_chain$209;
+        end
+        if (6 < 12) begin
+            better_chain$211 = (better_chain$210 & ~(1 << (6)) | ((g1$6$q & g1_order$72$q) << (6)));
+        end
+        else if (6 > 12) begin
+            better_chain$211 = (better_chain$210 & ~(1 << (6)) | ((g1$6$q & (~g1_order$27$q)) << (6)));
+        end
+        else begin
+            better_chain$211 = better_chain$210;
+        end
+        if (7 < 12) begin
+            better_chain$212 = (better_chain$211 & ~(1 << (7)) | ((g1$7$q & g1_order$73$q) << (7)));
+        end
+        else if (7 > 12) begin
+            better_chain$212 = (better_chain$211 & ~(1 << (7)) | ((g1$7$q & (~g1_order$33$q)) << (7)));
+        end
+        else begin
+            better_chain$212 = better_chain$211;
+        end
+        if (8 < 12) begin
+            better_chain$213 = (better_chain$212 & ~(1 << (8)) | ((g1$8$q & g1_order$74$q) << (8)));
+        end
+        else if (8 > 12) begin
+            better_chain$213 = (better_chain$212 & ~(1 << (8)) | ((g1$8$q & (~g1_order$40$q)) << (8)));
+        end
+        else begin
+            better_chain$213 = better_chain$212;
+        end
+        if (9 < 12) begin
+            better_chain$214 = (better_chain$213 & ~(1 << (9)) | ((g1$9$q & g1_order$75$q) << (9)));
+        end
+        else if (9 > 12) begin
+            better_chain$214 = (better_chain$213 & ~(1 << (9)) | ((g1$9$q & (~g1_order$48$q)) << (9)));
+        end
+        else begin
+            better_chain$214 = better_chain$213;
+        end
+        if (10 < 12) begin
+            better_chain$215 = (better_chain$214 & ~(1 << (10)) | ((g1$10$q & g1_order$76$q) << (10)));
+        end
+        else if (10 > 12) begin
+            better_chain$215 = (better_chain$214 & ~(1 << (10)) | ((g1$10$q & (~g1_order$57$q)) << (10)));
+        end
+        else begin
+            better_chain$215 = better_chain$214;
+        end
+        if (11 < 12) begin
+            better_chain$216 = (better_chain$215 & ~(1 << (11)) | ((g1$11$q & g1_order$77$q) << (11)));
+        end
+        else if (11 > 12) begin
+            better_chain$216 = (better_chain$215 & ~(1 << (11)) | ((g1$11$q & (~g1_order$67$q)) << (11)));
+        end
+        else begin
+            better_chain$216 = better_chain$215;
+        end
+        if (12 < 12) begin
+            better_chain$217 = (better_chain$216 & ~(1 << (12)) | ((g1$12$q & g1_order$78$q) << (12)));
+        end
+        else if (12 > 12) begin
+            better_chain$217 = (better_chain$216 & ~(1 << (12)) | ((g1$12$q & (~g1_order$78$q)) << (12)));
+        end
+        else begin
+            better_chain$217 = better_chain$216;
+        end
+        if (13 < 12) begin
+            better_chain$218 = (better_chain$217 & ~(1 << (13)) | ((g1$13$q & g1_order$79$q) << (13)));
+        end
+        else if (13 > 12) begin
+            better_chain$218 = (better_chain$217 & ~(1 << (13)) | ((g1$13$q & (~g1_order$90$q)) << (13)));
+        end
+        else begin
+            better_chain$218 = better_chain$217;
+        end
+        if (14 < 12) begin
+            better_chain$219 = (better_chain$218 & ~(1 << (14)) | ((g1$14$q & g1_order$80$q) << (14)));
+        end
+        else if (14 > 12) begin
+            better_chain$219 = (better_chain$218 & ~(1 << (14)) | ((g1$14$q & (~g1_order$103$q)) << (14)));
+        end
+        else begin
+            better_chain$219 = better_chain$218;
+        end
+        if (15 < 12) begin
+            better_chain$220 = (better_chain$219 & ~(1 << (15)) | ((g1$15$q & g1_order$81$q) << (15)));
+        end
+        else if (15 > 12) begin
+            better_chain$220 = (better_chain$219 & ~(1 << (15)) | ((g1$15$q & (~g1_order$117$q)) << (15)));
+        end
+        else begin
+            better_chain$220 = better_chain$219;
+        end
+        chosen$12 = (b2_valid$q & g1$12$q) & (~|better_chain$220);
+        leave$12 = ((chosen$12 & e_valid$12$q) & g1_fills$12$q) & (~(is_remove & hit$12));
+        better_chain$221 = 32'h0;
+        if (0 < 13) begin
+            better_chain$222 = (better_chain$221 & ~(1 << (0)) | ((g1$0$q & g1_order$78$q) << (0)));
+        end
+        else if (0 > 13) begin
+            better_chain$222 = (better_chain$221 & ~(1 << (0)) | ((g1$0$q & (~g1_order$13$q)) << (0)));
+        end
+        else begin
+            better_chain$222 = better_chain$221;
+        end
+        if (1 < 13) begin
+            better_chain$223 = (better_chain$222 & ~(1 << (1)) | ((g1$1$q & g1_order$79$q) << (1)));
+        end
+        else if (1 > 13) begin
+            better_chain$223 = (better_chain$222 & ~(1 << (1)) | ((g1$1$q & (~g1_order$13$q)) << (1)));
+        end
+        else begin
+            better_chain$223 = better_chain$222;
+        end
+        if (2 < 13) begin
+            better_chain$224 = (better_chain$223 & ~(1 << (2)) | ((g1$2$q & g1_order$80$q) << (2)));
+        end
+        else if (2 > 13) begin
+            better_chain$224 = (better_chain$223 & ~(1 << (2)) | ((g1$2$q & (~g1_order$14$q)) << (2)));
+        end
+        else begin
+            better_chain$224 = better_chain$223;
+        end
+        if (3 < 13) begin
+            better_chain$225 = (better_chain$224 & ~(1 << (3)) | ((g1$3$q & g1_order$81$q) << (3)));
+        end
+        else if (3 > 13) begin
+            better_chain$225 = (better_chain$224 & ~(1 << (3)) | ((g1$3$q & (~g1_order$16$q)) << (3)));
+        end
+        else begin
+            better_chain$225 = better_chain$224;
+        end
+        if (4 < 13) begin
+            better_chain$226 = (better_chain$225 & ~(1 << (4)) | ((g1$4$q & g1_order$82$q) << (4)));
+        end
+        else if (4 > 13) begin
+            better_chain$226 = (better_chain$225 & ~(1 << (4)) | ((g1$4$q & (~g1_order$19$q)) << (4)));
+        end
+        else begin
+            better_chain$226 = better_chain$225;
+        end
+        if (5 < 13) begin
+            better_chain$227 = (better_chain$226 & ~(1 << (5)) | ((g1$5$q & g1_order$83$q) << (5)));
+        end
+        else if (5 > 13) begin
+            better_chain$227 = (better_chain$226 & ~(1 << (5)) | ((g1$5$q & (~g1_order$23$q)) << (5)));
+        end
+        else begin
+            better_chain$227 = better_chain$226;
+        end
+        if (6 < 13) begin
+            better_chain$228 = (better_chain$227 & ~(1 << (6)) | ((g1$6$q & g1_order$84$q) << (6)));
+        end
+        else if (6 > 13) begin
+            better_chain$228 = (better_chain$227 & ~(1 << (6)) | ((g1$6$q & (~g1_order$28$q)) << (6)));
+        end
+        else begin
+            better_chain$228 = better_chain$227;
+        end
+        if (7 < 13) begin
+            better_chain$229 = (better_chain$228 & ~(1 << (7)) | ((g1$7$q & g1_order$85$q) << (7)));
+        end
+        else if (7 > 13) begin
+            better_chain$229 = (better_chain$228 & ~(1 << (7)) | ((g1$7$q & (~g1_order$34$q)) << (7)));
+        end
+        else begin
+            better_chain$229 = better_chain$228;
+        end
+        if (8 < 13) begin
+            better_chain$230 = (better_chain$229 & ~(1 << (8)) | ((g1$8$q & g1_order$86$q) << (8)));
+        end
+        else if (8 > 13) begin
+            better_chain$230 = (better_chain$229 & ~(1 << (8)) | ((g1$8$q & (~g1_order$41$q)) << (8)));
+        end
+        else begin
+            better_chain$230 = better_chain$229;
+        end
+        if (9 < 13) begin
+            better_chain$231 = (better_chain$230 & ~(1 << (9)) | ((g1$9$q & g1_order$87$q) << (9)));
+        end
+        else if (9 > 13) begin
+            better_chain$231 = (better_chain$230 & ~(1 << (9)) | ((g1$9$q & (~g1_order$49$q)) << (9)));
+        end
+        else begin
+            better_chain$231 = better_chain$230;
+        end
+        if (10 < 13) begin
+            better_chain$232 = (better_chain$231 & ~(1 << (10)) | ((g1$10$q & g1_order$88$q) << (10)));
+        end
+        else if (10 > 13) begin
+            better_chain$232 = (better_chain$231 & ~(1 << (10)) | ((g1$10$q & (~g1_order$58$q)) << (10)));
+        end
+        else begin
+            better_chain$232 = better_chain$231;
+        end
+        if (11 < 13) begin
+            better_chain$233 = (better_chain$232 & ~(1 << (11)) | ((g1$11$q & g1_order$89$q) << (11)));
+        end
+        else if (11 > 13) begin
+            better_chain$233 = (better_chain$232 & ~(1 << (11)) | ((g1$11$q & (~g1_order$68$q)) << (11)));
+        end
+        else begin
+            better_chain$233 = better_chain$232;
+        end
+        if (12 < 13) begin
+            better_chain$234 = (better_chain$233 & ~(1 << (12)) | ((g1$12$q & g1_order$90$q) << (12)));
+        end
+        else if (12 > 13) begin
+            better_chain$234 = (better_chain$233 & ~(1 << (12)) | ((g1$12$q & (~g1_order$79$q)) << (12)));
+        end
+        else begin
+            better_chain$234 = better_chain$233;
+        end
+        if (13 < 13) begin
+            better_chain$235 = (better_chain$234 & ~(1 << (13)) | ((g1$13$q & g1_order$91$q) << (13)));
+        end
+        else if (13 > 13) begin
+            better_chain$235 = (better_chain$234 & ~(1 << (13)) | ((g1$13$q & (~g1_order$91$q)) << (13)));
+        end
+        else begin
+            better_chain$235 = better_chain$234;
+        end
+        if (14 < 13) begin
+            better_chain$236 = (better_chain$235 & ~(1 << (14)) | ((g1$14$q & g1_order$92$q) << (14)));
+        end
+        else if (14 > 13) begin
+            better_chain$236 = (better_chain$235 & ~(1 << (14)) | ((g1$14$q & (~g1_order$104$q)) << (14)));
+        end
+        else begin
+            better_chain$236 = better_chain$235;
+        end
+        if (15 < 13) begin
+            better_chain$237 = (better_chain$236 & ~(1 << (15)) | ((g1$15$q & g1_order$93$q) << (15)));
+        end
+        else if (15 > 13) begin
+            better_chain$237 = (better_chain$236 & ~(1 << (15)) | ((g1$15$q & (~g1_order$118$q)) << (15)));
+        end
+        else begin
+            better_chain$237 = better_chain$236;
+        end
+        chosen$13 = (b2_valid$q & g1$13$q) & (~|better_chain$237);
+        leave$13 = ((chosen$13 & e_valid$13$q) & g1_fills$13$q) & (~(is_remove & hit$13));
+        better_chain$238 = 32'h0;
+        if (0 < 14) begin
+            better_chain$239 = (better_chain$238 & ~(1 << (0)) | ((g1$0$q & g1_order$91$q) << (0)));
+        end
+        else if (0 > 14) begin
+            better_chain$239 = (better_chain$238 & ~(1 << (0)) | ((g1$0$q & (~g1_order$14$q)) << (0)));
+        end
+        else begin
+            better_chain$239 = better_chain$238;
+        end
+        if (1 < 14) begin
+            better_chain$240 = (better_chain$239 & ~(1 << (1)) | ((g1$1$q & g1_order$92$q) << (1)));
+        end
+        else if (1 > 14) begin
+            better_chain$240 = (better_chain$239 & ~(1 << (1)) | ((g1$1$q & (~g1_order$14$q)) << (1)));
+        end
+        else begin
+            better_chain$240 = better_chain$239;
+        end
+        if (2 < 14) begin
+            better_chain$241 = (better_chain$240 & ~(1 << (2)) | ((g1$2$q & g1_order$93$q) << (2)));
+        end
+        else if (2 > 14) begin
+            better_chain$241 = (better_chain$240 & ~(1 << (2)) | ((g1$2$q & (~g1_order$15$q)) << (2)));
+        end
+        else begin
+            better_chain$241 = better_chain$240;
+        end
+        if (3 < 14) begin
+            better_chain$242 = (better_chain$241 & ~(1 << (3)) | ((g1$3$q & g1_order$94$q) << (3)));
+        end
+        else if (3 > 14) begin
+            better_chain$242 = (better_chain$241 & ~(1 << (3)) | ((g1$3$q & (~g1_order$17$q)) << (3)));
+        end
+        else begin
+            better_chain$242 = better_chain$241;
+        end
+        if (4 < 14) begin
+            better_chain$243 = (better_chain$242 & ~(1 << (4)) | ((g1$4$q & g1_order$95$q) << (4)));
+        end
+        else if (4 > 14) begin
+            better_chain$243 = (better_chain$242 & ~(1 << (4)) | ((g1$4$q & (~g1_order$20$q)) << (4)));
+        end
+        else begin
+            better_chain$243 = better_chain$242;
+        end
+        if (5 < 14) begin
+            better_chain$244 = (better_chain$243 & ~(1 << (5)) | ((g1$5$q & g1_order$96$q) << (5)));
+        end
+        else if (5 > 14) begin
+            better_chain$244 = (better_chain$243 & ~(1 << (5)) | ((g1$5$q & (~g1_order$24$q)) << (5)));
+        end
+        else begin
+            better_chain$244 = better_chain$243;
+        end
+        if (6 < 14) begin
+            better_chain$245 = (better_chain$244 & ~(1 << (6)) | ((g1$6$q & g1_order$97$q) << (6)));
+        end
+        else if (6 > 14) begin
+            better_chain$245 = (better_chain$244 & ~(1 << (6)) | ((g1$6$q & (~g1_order$29$q)) << (6)));
+        end
+        else begin
+            better_chain$245 = better_chain$244;
+        end
+        if (7 < 14) begin
+            better_chain$246 = (better_chain$245 & ~(1 << (7)) | ((g1$7$q & g1_order$98$q) << (7)));
+        end
+        else if (7 > 14) begin
+            better_chain$246 = (better_chain$245 & ~(1 << (7)) | ((g1$7$q & (~g1_order$35$q)) << (7)));
+        end
+        else begin
+            better_chain$246 = better_chain$245;
+        end
+        if (8 < 14) begin
+            better_chain$247 = (better_chain$246 & ~(1 << (8)) | ((g1$8$q & g1_order$99$q) << (8)));
+        end
+        else if (8 > 14) begin
+            better_chain$247 = (better_chain$246 & ~(1 << (8)) | ((g1$8$q & (~g1_order$42$q)) << (8)));
+        end
+        else begin
+            better_chain$247 = better_chain$246;
+        end
+        if (9 < 14) begin
+            better_chain$248 = (better_chain$247 & ~(1 << (9)) | ((g1$9$q & g1_order$100$q) << (9)));
+        end
+        else if (9 > 14) begin
+            better_chain$248 = (better_chain$247 & ~(1 << (9)) | ((g1$9$q & (~g1_order$50$q)) << (9)));
+        end
+        else begin
+            better_chain$248 = better_chain$247;
+        end
+        if (10 < 14) begin
+            better_chain$249 = (better_chain$248 & ~(1 << (10)) | ((g1$10$q & g1_order$101$q) << (10)));
+        end
+        else if (10 > 14) begin
+            better_chain$249 = (better_chain$248 & ~(1 << (10)) | ((g1$10$q & (~g1_order$59$q)) << (10)));
+        end
+        else begin
+            better_chain$249 = better_chain$248;
+        end
+        if (11 < 14) begin
+            better_chain$250 = (better_chain$249 & ~(1 << (11)) | ((g1$11$q & g1_order$102$q) << (11)));
+        end
+        else if (11 > 14) begin
+            better_chain$250 = (better_chain$249 & ~(1 << (11)) | ((g1$11$q & (~g1_order$69$q)) << (11)));
+        end
+        else begin
+            better_chain$250 = better_chain$249;
+        end
+        if (12 < 14) begin
+            better_chain$251 = (better_chain$250 & ~(1 << (12)) | ((g1$12$q & g1_order$103$q) << (12)));
+        end
+        else if (12 > 14) begin
+            better_chain$251 = (better_chain$250 & ~(1 << (12)) | ((g1$12$q & (~g1_order$80$q)) << (12)));
+        end
+        else begin
+            better_chain$251 = better_chain$250;
+        end
+        if (13 < 14) begin
+            better_chain$252 = (better_chain$251 & ~(1 << (13)) | ((g1$13$q & g1_order$104$q) << (13)));
+        end
+        else if (13 > 14) begin
+            better_chain$252 = (better_chain$251 & ~(1 << (13)) | ((g1$13$q & (~g1_order$92$q)) << (13)));
+        end
+        else begin
+            better_chain$252 = better_chain$251;
+        end
+        if (14 < 14) begin
+            better_chain$253 = (better_chain$252 & ~(1 << (14)) | ((g1$14$q & g1_order$105$q) << (14)));
+        end
+        else if (14 > 14) begin
+            better_chain$253 = (better_chain$252 & ~(1 << (14)) | ((g1$14$q & (~g1_order$105$q)) << (14)));
+        end
+        else begin
+            better_chain$253 = better_chain$252;
+        end
+        if (15 < 14) begin
+            better_chain$254 = (better_chain$253 & ~(1 << (15)) | ((g1$15$q & g1_order$106$q) << (15)));
+        end
+        else if (15 > 14) begin
+            better_chain$254 = (better_chain$253 & ~(1 << (15)) | ((g1$15$q & (~g1_order$119$q)) << (15)));
+        end
+        else begin
+            better_chain$254 = better_chain$253;
+        end
+        chosen$14 = (b2_valid$q & g1$14$q) & (~|better_chain$254);
+        leave$14 = ((chosen$14 & e_valid$14$q) & g1_fills$14$q) & (~(is_remove & hit$14));
+        better_chain$255 = 32'h0;
+        if (0 < 15) begin
+            better_chain$256 = (better_chain$255 & ~(1 << (0)) | ((g1$0$q & g1_order$105$q) << (0)));
+        end
+        else if (0 > 15) begin
+            better_chain$256 = (better_chain$255 & ~(1 << (0)) | ((g1$0$q & (~g1_order$15$q)) << (0)));
+        end
+        else begin
+            better_chain$256 = better_chain$255;
+        end
+        if (1 < 15) begin
+            better_chain$257 = (better_chain$256 & ~(1 << (1)) | ((g1$1$q & g1_order$106$q) << (1)));
+        end
+        else if (1 > 15) begin
+            better_chain$257 = (better_chain$256 & ~(1 << (1)) | ((g1$1$q & (~g1_order$15$q)) << (1)));
+        end
+        else begin
+            better_chain$257 = better_chain$256;
+        end
+        if (2 < 15) begin
+            better_chain$258 = (better_chain$257 & ~(1 << (2)) | ((g1$2$q & g1_order$107$q) << (2)));
+        end
+        else if (2 > 15) begin
+            better_chain$258 = (better_chain$257 & ~(1 << (2)) | ((g1$2$q & (~g1_order$16$q)) << (2)));
+        end
+        else begin
+            better_chain$258 = better_chain$257;
+        end
+        if (3 < 15) begin
+            better_chain$259 = (better_chain$258 & ~(1 << (3)) | ((g1$3$q & g1_order$108$q) << (3)));
+        end
+        else if (3 > 15) begin
+            better_chain$259 = (better_chain$258 & ~(1 << (3)) | ((g1$3$q & (~g1_order$18$q)) << (3)));
+        end
+        else begin
+            better_chain$259 = better_chain$258;
+        end
+        if (4 < 15) begin
+            better_chain$260 = (better_chain$259 & ~(1 << (4)) | ((g1$4$q & g1_order$109$q) << (4)));
+        end
+        else if (4 > 15) begin
+            better_chain$260 = (better_chain$259 & ~(1 << (4)) | ((g1$4$q & (~g1_order$21$q)) << (4)));
+        end
+        else begin
+            better_chain$260 = better_chain$259;
+        end
+        if (5 < 15) begin
+            better_chain$261 = (better_chain$260 & ~(1 << (5)) | ((g1$5$q & g1_order$110$q) << (5)));
+        end
+        else if (5 > 15) begin
+            better_chain$261 = (better_chain$260 & ~(1 << (5)) | ((g1$5$q & (~g1_order$25$q)) << (5)));
+        end
+        else begin
+            better_chain$261 = better_chain$260;
+        end
+        if (6 < 15) begin
+            better_chain$262 = (better_chain$261 & ~(1 << (6)) | ((g1$6$q & g1_order$111$q) << (6)));
+        end
+        else if (6 > 15) begin
+            better_chain$262 = (better_chain$261 & ~(1 << (6)) | ((g1$6$q & (~g1_order$30$q)) << (6)));
+        end
+        else begin
+            better_chain$262 = better_chain$261;
+        end
+        if (7 < 15) begin
+            better_chain$263 = (better_chain$262 & ~(1 << (7)) | ((g1$7$q & g1_order$112$q) << (7)));
+        end
+        else if (7 > 15) begin
+            better_chain$263 = (better_chain$262 & ~(1 << (7)) | ((g1$7$q & (~g1_order$36$q)) << (7)));
+        end
+        else begin
+            better_chain$263 = better_chain$262;
+        end
+        if (8 < 15) begin
+            better_chain$264 = (better_chain$263 & ~(1 << (8)) | ((g1$8$q & g1_order$113$q) << (8)));
+        end
+        else if (8 > 15) begin
+            better_chain$264 = (better_chain$263 & ~(1 << (8)) | ((g1$8$q & (~g1_order$43$q)) << (8)));
+        end
+        else begin
+            better_chain$264 = better_chain$263;
+        end
+        if (9 < 15) begin
+            better_chain$265 = (better_chain$264 & ~(1 << (9)) | ((g1$9$q & g1_order$114$q) << (9)));
+        end
+        else if (9 > 15) begin
+            better_chain$265 = (better_chain$264 & ~(1 << (9)) | ((g1$9$q & (~g1_order$51$q)) << (9)));
+        end
+        else begin
+            better_chain$265 = better_chain$264;
+        end
+        if (10 < 15) begin
+            better_chain$266 = (better_chain$265 & ~(1 << (10)) | ((g1$10$q & g1_order$115$q) << (10)));
+        end
+        else if (10 > 15) begin
+            better_chain$266 = (better_chain$265 & ~(1 << (10)) | ((g1$10$q & (~g1_order$60$q)) << (10)));
+        end
+        else begin
+            better_chain$266 = better_chain$265;
+        end
+        if (11 < 15) begin
+            better_chain$267 = (better_chain$266 & ~(1 << (11)) | ((g1$11$q & g1_order$116$q) << (11)));
+        end
+        else if (11 > 15) begin
+            better_chain$267 = (better_chain$266 & ~(1 << (11)) | ((g1$11$q & (~g1_order$70$q)) << (11)));
+        end
+        else begin
+            better_chain$267 = better_chain$266;
+        end
+        if (12 < 15) begin
+            better_chain$268 = (better_chain$267 & ~(1 << (12)) | ((g1$12$q & g1_order$117$q) << (12)));
+        end
+        else if (12 > 15) begin
+            better_chain$268 = (better_chain$267 & ~(1 << (12)) | ((g1$12$q & (~g1_order$81$q)) << (12)));
+        end
+        else begin
+            better_chain$268 = better_chain$267;
+        end
+        if (13 < 15) begin
+            better_chain$269 = (better_chain$268 & ~(1 << (13)) | ((g1$13$q & g1_order$118$q) << (13)));
+        end
+        else if (13 > 15) begin
+            better_chain$269 = (better_chain$268 & ~(1 << (13)) | ((g1$13$q & (~g1_order$93$q)) << (13)));
+        end
+        else begin
+            better_chain$269 = better_chain$268;
+        end
+        if (14 < 15) begin
+            better_chain$270 = (better_chain$269 & ~(1 << (14)) | ((g1$14$q & g1_order$119$q) << (14)));
+        end
+        else if (14 > 15) begin
+            better_chain$270 = (better_chain$269 & ~(1 << (14)) | ((g1$14$q & (~g1_order$106$q)) << (14)));
+        end
+        else begin
+            better_chain$270 = better_chain$269;
+        end
+        if (15 < 15) begin
+            better_chain$271 = (better_chain$270 & ~(1 << (15)) | ((g1$15$q & g1_order$0$q) << (15)));
+        end
+        else if (15 > 15) begin
+            better_chain$271 = (better_chain$270 & ~(1 << (15)) | ((g1$15$q & (~g1_order$0$q)) << (15)));
+        end
+        else begin
+            better_chain$271 = better_chain$270;
+        end
+        chosen$15 = (b2_valid$q & g1$15$q) & (~|better_chain$271);
+        leave$15 = ((chosen$15 & e_valid$15$q) & g1_fills$15$q) & (~(is_remove & hit$15));
         any_chosen = 1'b0;
         any_leave = 1'b0;
         pick_id$0 = 32'h0;
@@ -15294,11 +24865,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$1 = pick_received$0;
         pick_total$1 = pick_total$0;
         if (chosen$0) begin
-            pick_id$1 = pick_id$0 | b_id$0;
-            pick_offset$1 = pick_offset$0 | offset$0;
-            pick_position$1 = pick_position$0 | position$0$count[(32'h0)+:(4)];
-            pick_received$1 = pick_received$0 | b_recv$0;
-            pick_total$1 = pick_total$0 | b_total$0;
+            pick_id$1 = pick_id$0 | e_id$0$q;
+            pick_offset$1 = pick_offset$0 | g1_offset$0$q;
+            pick_position$1 = pick_position$0 | g1_position$0$q;
+            pick_received$1 = pick_received$0 | g1_received$0$q;
+            pick_total$1 = pick_total$0 | e_total$0$q;
         end
         pick_id$2 = pick_id$1;
         pick_offset$2 = pick_offset$1;
@@ -15306,11 +24877,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$2 = pick_received$1;
         pick_total$2 = pick_total$1;
         if (chosen$1) begin
-            pick_id$2 = pick_id$1 | b_id$1;
-            pick_offset$2 = pick_offset$1 | offset$1;
-            pick_position$2 = pick_position$1 | position$1$count[(32'h0)+:(4)];
-            pick_received$2 = pick_received$1 | b_recv$1;
-            pick_total$2 = pick_total$1 | b_total$1;
+            pick_id$2 = pick_id$1 | e_id$1$q;
+            pick_offset$2 = pick_offset$1 | g1_offset$1$q;
+            pick_position$2 = pick_position$1 | g1_position$1$q;
+            pick_received$2 = pick_received$1 | g1_received$1$q;
+            pick_total$2 = pick_total$1 | e_total$1$q;
         end
         pick_id$3 = pick_id$2;
         pick_offset$3 = pick_offset$2;
@@ -15318,11 +24889,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$3 = pick_received$2;
         pick_total$3 = pick_total$2;
         if (chosen$2) begin
-            pick_id$3 = pick_id$2 | b_id$2;
-            pick_offset$3 = pick_offset$2 | offset$2;
-            pick_position$3 = pick_position$2 | position$2$count[(32'h0)+:(4)];
-            pick_received$3 = pick_received$2 | b_recv$2;
-            pick_total$3 = pick_total$2 | b_total$2;
+            pick_id$3 = pick_id$2 | e_id$2$q;
+            pick_offset$3 = pick_offset$2 | g1_offset$2$q;
+            pick_position$3 = pick_position$2 | g1_position$2$q;
+            pick_received$3 = pick_received$2 | g1_received$2$q;
+            pick_total$3 = pick_total$2 | e_total$2$q;
         end
         pick_id$4 = pick_id$3;
         pick_offset$4 = pick_offset$3;
@@ -15330,11 +24901,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$4 = pick_received$3;
         pick_total$4 = pick_total$3;
         if (chosen$3) begin
-            pick_id$4 = pick_id$3 | b_id$3;
-            pick_offset$4 = pick_offset$3 | offset$3;
-            pick_position$4 = pick_position$3 | position$3$count[(32'h0)+:(4)];
-            pick_received$4 = pick_received$3 | b_recv$3;
-            pick_total$4 = pick_total$3 | b_total$3;
+            pick_id$4 = pick_id$3 | e_id$3$q;
+            pick_offset$4 = pick_offset$3 | g1_offset$3$q;
+            pick_position$4 = pick_position$3 | g1_position$3$q;
+            pick_received$4 = pick_received$3 | g1_received$3$q;
+            pick_total$4 = pick_total$3 | e_total$3$q;
         end
         pick_id$5 = pick_id$4;
         pick_offset$5 = pick_offset$4;
@@ -15342,11 +24913,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$5 = pick_received$4;
         pick_total$5 = pick_total$4;
         if (chosen$4) begin
-            pick_id$5 = pick_id$4 | b_id$4;
-            pick_offset$5 = pick_offset$4 | offset$4;
-            pick_position$5 = pick_position$4 | position$4$count[(32'h0)+:(4)];
-            pick_received$5 = pick_received$4 | b_recv$4;
-            pick_total$5 = pick_total$4 | b_total$4;
+            pick_id$5 = pick_id$4 | e_id$4$q;
+            pick_offset$5 = pick_offset$4 | g1_offset$4$q;
+            pick_position$5 = pick_position$4 | g1_position$4$q;
+            pick_received$5 = pick_received$4 | g1_received$4$q;
+            pick_total$5 = pick_total$4 | e_total$4$q;
         end
         pick_id$6 = pick_id$5;
         pick_offset$6 = pick_offset$5;
@@ -15354,11 +24925,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$6 = pick_received$5;
         pick_total$6 = pick_total$5;
         if (chosen$5) begin
-            pick_id$6 = pick_id$5 | b_id$5;
-            pick_offset$6 = pick_offset$5 | offset$5;
-            pick_position$6 = pick_position$5 | position$5$count[(32'h0)+:(4)];
-            pick_received$6 = pick_received$5 | b_recv$5;
-            pick_total$6 = pick_total$5 | b_total$5;
+            pick_id$6 = pick_id$5 | e_id$5$q;
+            pick_offset$6 = pick_offset$5 | g1_offset$5$q;
+            pick_position$6 = pick_position$5 | g1_position$5$q;
+            pick_received$6 = pick_received$5 | g1_received$5$q;
+            pick_total$6 = pick_total$5 | e_total$5$q;
         end
         pick_id$7 = pick_id$6;
         pick_offset$7 = pick_offset$6;
@@ -15366,11 +24937,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$7 = pick_received$6;
         pick_total$7 = pick_total$6;
         if (chosen$6) begin
-            pick_id$7 = pick_id$6 | b_id$6;
-            pick_offset$7 = pick_offset$6 | offset$6;
-            pick_position$7 = pick_position$6 | position$6$count[(32'h0)+:(4)];
-            pick_received$7 = pick_received$6 | b_recv$6;
-            pick_total$7 = pick_total$6 | b_total$6;
+            pick_id$7 = pick_id$6 | e_id$6$q;
+            pick_offset$7 = pick_offset$6 | g1_offset$6$q;
+            pick_position$7 = pick_position$6 | g1_position$6$q;
+            pick_received$7 = pick_received$6 | g1_received$6$q;
+            pick_total$7 = pick_total$6 | e_total$6$q;
         end
         pick_id$8 = pick_id$7;
         pick_offset$8 = pick_offset$7;
@@ -15378,11 +24949,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$8 = pick_received$7;
         pick_total$8 = pick_total$7;
         if (chosen$7) begin
-            pick_id$8 = pick_id$7 | b_id$7;
-            pick_offset$8 = pick_offset$7 | offset$7;
-            pick_position$8 = pick_position$7 | position$7$count[(32'h0)+:(4)];
-            pick_received$8 = pick_received$7 | b_recv$7;
-            pick_total$8 = pick_total$7 | b_total$7;
+            pick_id$8 = pick_id$7 | e_id$7$q;
+            pick_offset$8 = pick_offset$7 | g1_offset$7$q;
+            pick_position$8 = pick_position$7 | g1_position$7$q;
+            pick_received$8 = pick_received$7 | g1_received$7$q;
+            pick_total$8 = pick_total$7 | e_total$7$q;
         end
         pick_id$9 = pick_id$8;
         pick_offset$9 = pick_offset$8;
@@ -15390,11 +24961,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$9 = pick_received$8;
         pick_total$9 = pick_total$8;
         if (chosen$8) begin
-            pick_id$9 = pick_id$8 | b_id$8;
-            pick_offset$9 = pick_offset$8 | offset$8;
-            pick_position$9 = pick_position$8 | position$8$count[(32'h0)+:(4)];
-            pick_received$9 = pick_received$8 | b_recv$8;
-            pick_total$9 = pick_total$8 | b_total$8;
+            pick_id$9 = pick_id$8 | e_id$8$q;
+            pick_offset$9 = pick_offset$8 | g1_offset$8$q;
+            pick_position$9 = pick_position$8 | g1_position$8$q;
+            pick_received$9 = pick_received$8 | g1_received$8$q;
+            pick_total$9 = pick_total$8 | e_total$8$q;
         end
         pick_id$10 = pick_id$9;
         pick_offset$10 = pick_offset$9;
@@ -15402,11 +24973,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$10 = pick_received$9;
         pick_total$10 = pick_total$9;
         if (chosen$9) begin
-            pick_id$10 = pick_id$9 | b_id$9;
-            pick_offset$10 = pick_offset$9 | offset$9;
-            pick_position$10 = pick_position$9 | position$9$count[(32'h0)+:(4)];
-            pick_received$10 = pick_received$9 | b_recv$9;
-            pick_total$10 = pick_total$9 | b_total$9;
+            pick_id$10 = pick_id$9 | e_id$9$q;
+            pick_offset$10 = pick_offset$9 | g1_offset$9$q;
+            pick_position$10 = pick_position$9 | g1_position$9$q;
+            pick_received$10 = pick_received$9 | g1_received$9$q;
+            pick_total$10 = pick_total$9 | e_total$9$q;
         end
         pick_id$11 = pick_id$10;
         pick_offset$11 = pick_offset$10;
@@ -15414,11 +24985,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$11 = pick_received$10;
         pick_total$11 = pick_total$10;
         if (chosen$10) begin
-            pick_id$11 = pick_id$10 | b_id$10;
-            pick_offset$11 = pick_offset$10 | offset$10;
-            pick_position$11 = pick_position$10 | position$10$count[(32'h0)+:(4)];
-            pick_received$11 = pick_received$10 | b_recv$10;
-            pick_total$11 = pick_total$10 | b_total$10;
+            pick_id$11 = pick_id$10 | e_id$10$q;
+            pick_offset$11 = pick_offset$10 | g1_offset$10$q;
+            pick_position$11 = pick_position$10 | g1_position$10$q;
+            pick_received$11 = pick_received$10 | g1_received$10$q;
+            pick_total$11 = pick_total$10 | e_total$10$q;
         end
         pick_id$12 = pick_id$11;
         pick_offset$12 = pick_offset$11;
@@ -15426,11 +24997,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$12 = pick_received$11;
         pick_total$12 = pick_total$11;
         if (chosen$11) begin
-            pick_id$12 = pick_id$11 | b_id$11;
-            pick_offset$12 = pick_offset$11 | offset$11;
-            pick_position$12 = pick_position$11 | position$11$count[(32'h0)+:(4)];
-            pick_received$12 = pick_received$11 | b_recv$11;
-            pick_total$12 = pick_total$11 | b_total$11;
+            pick_id$12 = pick_id$11 | e_id$11$q;
+            pick_offset$12 = pick_offset$11 | g1_offset$11$q;
+            pick_position$12 = pick_position$11 | g1_position$11$q;
+            pick_received$12 = pick_received$11 | g1_received$11$q;
+            pick_total$12 = pick_total$11 | e_total$11$q;
         end
         pick_id$13 = pick_id$12;
         pick_offset$13 = pick_offset$12;
@@ -15438,11 +25009,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$13 = pick_received$12;
         pick_total$13 = pick_total$12;
         if (chosen$12) begin
-            pick_id$13 = pick_id$12 | b_id$12;
-            pick_offset$13 = pick_offset$12 | offset$12;
-            pick_position$13 = pick_position$12 | position$12$count[(32'h0)+:(4)];
-            pick_received$13 = pick_received$12 | b_recv$12;
-            pick_total$13 = pick_total$12 | b_total$12;
+            pick_id$13 = pick_id$12 | e_id$12$q;
+            pick_offset$13 = pick_offset$12 | g1_offset$12$q;
+            pick_position$13 = pick_position$12 | g1_position$12$q;
+            pick_received$13 = pick_received$12 | g1_received$12$q;
+            pick_total$13 = pick_total$12 | e_total$12$q;
         end
         pick_id$14 = pick_id$13;
         pick_offset$14 = pick_offset$13;
@@ -15450,11 +25021,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$14 = pick_received$13;
         pick_total$14 = pick_total$13;
         if (chosen$13) begin
-            pick_id$14 = pick_id$13 | b_id$13;
-            pick_offset$14 = pick_offset$13 | offset$13;
-            pick_position$14 = pick_position$13 | position$13$count[(32'h0)+:(4)];
-            pick_received$14 = pick_received$13 | b_recv$13;
-            pick_total$14 = pick_total$13 | b_total$13;
+            pick_id$14 = pick_id$13 | e_id$13$q;
+            pick_offset$14 = pick_offset$13 | g1_offset$13$q;
+            pick_position$14 = pick_position$13 | g1_position$13$q;
+            pick_received$14 = pick_received$13 | g1_received$13$q;
+            pick_total$14 = pick_total$13 | e_total$13$q;
         end
         pick_id$15 = pick_id$14;
         pick_offset$15 = pick_offset$14;
@@ -15462,11 +25033,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$15 = pick_received$14;
         pick_total$15 = pick_total$14;
         if (chosen$14) begin
-            pick_id$15 = pick_id$14 | b_id$14;
-            pick_offset$15 = pick_offset$14 | offset$14;
-            pick_position$15 = pick_position$14 | position$14$count[(32'h0)+:(4)];
-            pick_received$15 = pick_received$14 | b_recv$14;
-            pick_total$15 = pick_total$14 | b_total$14;
+            pick_id$15 = pick_id$14 | e_id$14$q;
+            pick_offset$15 = pick_offset$14 | g1_offset$14$q;
+            pick_position$15 = pick_position$14 | g1_position$14$q;
+            pick_received$15 = pick_received$14 | g1_received$14$q;
+            pick_total$15 = pick_total$14 | e_total$14$q;
         end
         pick_id$16 = pick_id$15;
         pick_offset$16 = pick_offset$15;
@@ -15474,13 +25045,12 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         pick_received$16 = pick_received$15;
         pick_total$16 = pick_total$15;
         if (chosen$15) begin
-            pick_id$16 = pick_id$15 | b_id$15;
-            pick_offset$16 = pick_offset$15 | offset$15;
-            pick_position$16 = pick_position$15 | position$15$count[(32'h0)+:(4)];
-            pick_received$16 = pick_received$15 | b_recv$15;
-            pick_total$16 = pick_total$15 | b_total$15;
+            pick_id$16 = pick_id$15 | e_id$15$q;
+            pick_offset$16 = pick_offset$15 | g1_offset$15$q;
+            pick_position$16 = pick_position$15 | g1_position$15$q;
+            pick_received$16 = pick_received$15 | g1_received$15$q;
+            pick_total$16 = pick_total$15 | e_total$15$q;
         end
-        chosen_id = pick_id$16;
         s1_res_id$d = pick_id$16;
         s1_res_offset$d = pick_offset$16;
         s1_res_position$d = pick_position$16;
@@ -15493,8 +25063,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$0$d = b_total$0;
         e_granted$0$d = b_granted$0;
         if (chosen$0) begin
-            e_granted$0$d = offset$0;
             any_chosen = 1'b1;
+            if (e_valid$0$q) begin
+                e_granted$0$d = g1_offset$0$q;
+            end
         end
         if (leave$0) begin
             any_leave = 1'b1;
@@ -15506,8 +25078,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$1$d = b_total$1;
         e_granted$1$d = b_granted$1;
         if (chosen$1) begin
-            e_granted$1$d = offset$1;
             any_chosen = 1'b1;
+            if (e_valid$1$q) begin
+                e_granted$1$d = g1_offset$1$q;
+            end
         end
         if (leave$1) begin
             any_leave = 1'b1;
@@ -15519,8 +25093,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$2$d = b_total$2;
         e_granted$2$d = b_granted$2;
         if (chosen$2) begin
-            e_granted$2$d = offset$2;
             any_chosen = 1'b1;
+            if (e_valid$2$q) begin
+                e_granted$2$d = g1_offset$2$q;
+            end
         end
         if (leave$2) begin
             any_leave = 1'b1;
@@ -15532,8 +25108,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$3$d = b_total$3;
         e_granted$3$d = b_granted$3;
         if (chosen$3) begin
-            e_granted$3$d = offset$3;
             any_chosen = 1'b1;
+            if (e_valid$3$q) begin
+                e_granted$3$d = g1_offset$3$q;
+            end
         end
         if (leave$3) begin
             any_leave = 1'b1;
@@ -15545,8 +25123,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$4$d = b_total$4;
         e_granted$4$d = b_granted$4;
         if (chosen$4) begin
-            e_granted$4$d = offset$4;
             any_chosen = 1'b1;
+            if (e_valid$4$q) begin
+                e_granted$4$d = g1_offset$4$q;
+            end
         end
         if (leave$4) begin
             any_leave = 1'b1;
@@ -15558,8 +25138,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$5$d = b_total$5;
         e_granted$5$d = b_granted$5;
         if (chosen$5) begin
-            e_granted$5$d = offset$5;
             any_chosen = 1'b1;
+            if (e_valid$5$q) begin
+                e_granted$5$d = g1_offset$5$q;
+            end
         end
         if (leave$5) begin
             any_leave = 1'b1;
@@ -15571,8 +25153,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$6$d = b_total$6;
         e_granted$6$d = b_granted$6;
         if (chosen$6) begin
-            e_granted$6$d = offset$6;
             any_chosen = 1'b1;
+            if (e_valid$6$q) begin
+                e_granted$6$d = g1_offset$6$q;
+            end
         end
         if (leave$6) begin
             any_leave = 1'b1;
@@ -15584,8 +25168,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$7$d = b_total$7;
         e_granted$7$d = b_granted$7;
         if (chosen$7) begin
-            e_granted$7$d = offset$7;
             any_chosen = 1'b1;
+            if (e_valid$7$q) begin
+                e_granted$7$d = g1_offset$7$q;
+            end
         end
         if (leave$7) begin
             any_leave = 1'b1;
@@ -15597,8 +25183,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$8$d = b_total$8;
         e_granted$8$d = b_granted$8;
         if (chosen$8) begin
-            e_granted$8$d = offset$8;
             any_chosen = 1'b1;
+            if (e_valid$8$q) begin
+                e_granted$8$d = g1_offset$8$q;
+            end
         end
         if (leave$8) begin
             any_leave = 1'b1;
@@ -15610,8 +25198,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$9$d = b_total$9;
         e_granted$9$d = b_granted$9;
         if (chosen$9) begin
-            e_granted$9$d = offset$9;
             any_chosen = 1'b1;
+            if (e_valid$9$q) begin
+                e_granted$9$d = g1_offset$9$q;
+            end
         end
         if (leave$9) begin
             any_leave = 1'b1;
@@ -15623,8 +25213,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$10$d = b_total$10;
         e_granted$10$d = b_granted$10;
         if (chosen$10) begin
-            e_granted$10$d = offset$10;
             any_chosen = 1'b1;
+            if (e_valid$10$q) begin
+                e_granted$10$d = g1_offset$10$q;
+            end
         end
         if (leave$10) begin
             any_leave = 1'b1;
@@ -15636,8 +25228,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$11$d = b_total$11;
         e_granted$11$d = b_granted$11;
         if (chosen$11) begin
-            e_granted$11$d = offset$11;
             any_chosen = 1'b1;
+            if (e_valid$11$q) begin
+                e_granted$11$d = g1_offset$11$q;
+            end
         end
         if (leave$11) begin
             any_leave = 1'b1;
@@ -15649,8 +25243,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$12$d = b_total$12;
         e_granted$12$d = b_granted$12;
         if (chosen$12) begin
-            e_granted$12$d = offset$12;
             any_chosen = 1'b1;
+            if (e_valid$12$q) begin
+                e_granted$12$d = g1_offset$12$q;
+            end
         end
         if (leave$12) begin
             any_leave = 1'b1;
@@ -15662,8 +25258,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$13$d = b_total$13;
         e_granted$13$d = b_granted$13;
         if (chosen$13) begin
-            e_granted$13$d = offset$13;
             any_chosen = 1'b1;
+            if (e_valid$13$q) begin
+                e_granted$13$d = g1_offset$13$q;
+            end
         end
         if (leave$13) begin
             any_leave = 1'b1;
@@ -15675,8 +25273,10 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$14$d = b_total$14;
         e_granted$14$d = b_granted$14;
         if (chosen$14) begin
-            e_granted$14$d = offset$14;
             any_chosen = 1'b1;
+            if (e_valid$14$q) begin
+                e_granted$14$d = g1_offset$14$q;
+            end
         end
         if (leave$14) begin
             any_leave = 1'b1;
@@ -15688,13 +25288,21 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         e_total$15$d = b_total$15;
         e_granted$15$d = b_granted$15;
         if (chosen$15) begin
-            e_granted$15$d = offset$15;
             any_chosen = 1'b1;
+            if (e_valid$15$q) begin
+                e_granted$15$d = g1_offset$15$q;
+            end
         end
         if (leave$15) begin
             any_leave = 1'b1;
         end
-        s1_res_valid$d = is_arrive;
+        lv_valid$d = any_leave;
+        lv_id$d = pick_id$16;
+        b1_valid$d = decide;
+        b2_valid$d = b1_valid$q;
+        r1_valid$d = is_arrive;
+        r2_valid$d = r1_valid$q;
+        s1_res_valid$d = r2_valid$q;
         s1_res_grant$d = any_chosen;
         op_mask$index = op_id;
         op_mask$enable = 1'b1;
@@ -15705,16 +25313,13 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         if ((is_remove & op_queued) & (~hit_below$16)) begin
             queued_b = queued_a & (~op_mask$onehot);
         end
-        done_a = done$q;
+        done_a = done_l;
         if (skip) begin
-            done_a = done$q | op_mask$onehot;
+            done_a = done_l | op_mask$onehot;
         end
         if (rm_known) begin
-            done_a = done$q & (~op_mask$onehot);
+            done_a = done_l & (~op_mask$onehot);
         end
-        leave_mask$index = chosen_id;
-        leave_mask$enable = any_leave;
-        done_b = done_a | leave_mask$onehot;
         pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
         fifo_ids$read_address = fifo_head$q;
         p1_id = fifo_ids$read_data;
@@ -15758,7 +25363,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         fw_tg$d = wait_tg$write_data;
         queued$d = queued_b;
         in_fifo$d = in_fifo_b;
-        done$d = done_b;
+        done$d = done_a;
         if (new_msg) begin
             inserts$d = inserts$q + 32'h1;
         end
@@ -15777,6 +25382,9 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         if (any_chosen) begin
             grants$d = grants$q + 32'h1;
         end
+        if (is_arrive & (~decide)) begin
+            close_arrivals$d = close_arrivals$q + 32'h1;
+        end
         res_valid = s1_res_valid$q;
         res_grant = s1_res_grant$q;
         res_id = s1_res_id$q;
@@ -15790,6 +25398,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
         grants_count = grants$q;
         fifo_enters_count = fifo_enters$q;
         skipped_arrivals_count = skipped$q;
+        close_arrivals_count = close_arrivals$q;
         occupancy_count$bitmap = valid_chain$16;
         occupancy = occupancy_count$count;
         fifo_level = fifo_count$q;
@@ -15820,6 +25429,11 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
             p2_valid$d = 1'b0;
             fw_rr_valid$d = 1'b0;
             fw_tg_valid$d = 1'b0;
+            b1_valid$d = 1'b0;
+            b2_valid$d = 1'b0;
+            r1_valid$d = 1'b0;
+            r2_valid$d = 1'b0;
+            lv_valid$d = 1'b0;
             s1_res_valid$d = 1'b0;
             s1_res_grant$d = 1'b0;
             inserts$d = 32'h0;
@@ -15828,6 +25442,7 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
             grants$d = 32'h0;
             fifo_enters$d = 32'h0;
             skipped$d = 32'h0;
+            close_arrivals$d = 32'h0;
             fifo_ids$write_enable = 1'b0;
             wait_rr$write_enable = 1'b0;
             wait_tg$write_enable = 1'b0;
@@ -15835,6 +25450,63 @@ module nt_homa_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts
     end
 
 endmodule // nt_homa_128_nic$ingress$scheduler
+
+
+module nt_homa_128_nic$ingress$scheduler$b1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$b1_valid
+
+
+module nt_homa_128_nic$ingress$scheduler$b2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$b2_valid
+
+
+module nt_homa_128_nic$ingress$scheduler$close_arrivals(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$close_arrivals
 
 
 module nt_homa_128_nic$ingress$scheduler$done(d,q,clock);
@@ -17861,6 +27533,3806 @@ module nt_homa_128_nic$ingress$scheduler$fw_tg_valid(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$scheduler$fw_tg_valid
 
 
+module nt_homa_128_nic$ingress$scheduler$g1$0(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$10(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$11(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$12(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$13(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$14(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$15(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$4(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$5(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$6(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$7(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$8(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1$9(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1$9
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$0(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$10(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$11(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$12(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$13(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$14(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$15(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$4(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$5(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$6(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$7(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$8(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_fills$9(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_fills$9
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$0(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$1(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$10(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$11(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$12(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$13(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$14(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$15(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$2(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$3(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$4(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$5(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$6(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$7(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$8(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_offset$9(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_offset$9
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$0(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$10(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$100(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$100
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$101(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$101
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$102(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$102
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$103(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$103
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$104(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$104
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$105(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$105
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$106(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$106
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$107(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$107
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$108(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$108
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$109(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$109
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$11(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$110(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$110
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$111(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$111
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$112(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$112
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$113(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$113
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$114(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$114
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$115(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$115
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$116(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$116
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$117(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$117
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$118(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$118
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$119(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$119
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$12(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$13(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$14(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$15(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$16(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$16
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$17(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$17
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$18(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$18
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$19(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$19
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$20(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$20
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$21(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$21
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$22(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$22
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$23(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$23
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$24(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$24
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$25(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$25
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$26(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$26
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$27(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$27
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$28(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$28
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$29(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$29
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$30(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$30
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$31(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$31
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$32(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$32
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$33(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$33
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$34(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$34
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$35(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$35
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$36(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$36
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$37(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$37
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$38(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$38
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$39(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$39
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$4(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$40(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$40
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$41(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$41
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$42(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$42
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$43(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$43
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$44(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$44
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$45(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$45
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$46(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$46
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$47(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$47
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$48(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$48
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$49(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$49
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$5(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$50(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$50
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$51(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$51
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$52(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$52
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$53(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$53
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$54(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$54
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$55(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$55
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$56(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$56
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$57(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$57
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$58(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$58
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$59(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$59
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$6(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$60(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$60
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$61(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$61
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$62(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$62
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$63(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$63
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$64(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$64
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$65(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$65
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$66(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$66
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$67(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$67
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$68(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$68
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$69(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$69
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$7(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$70(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$70
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$71(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$71
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$72(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$72
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$73(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$73
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$74(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$74
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$75(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$75
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$76(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$76
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$77(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$77
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$78(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$78
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$79(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$79
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$8(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$80(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$80
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$81(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$81
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$82(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$82
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$83(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$83
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$84(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$84
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$85(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$85
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$86(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$86
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$87(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$87
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$88(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$88
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$89(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$89
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$9(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$9
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$90(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$90
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$91(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$91
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$92(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$92
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$93(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$93
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$94(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$94
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$95(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$95
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$96(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$96
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$97(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$97
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$98(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$98
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_order$99(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_order$99
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$0(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$1(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$10(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$11(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$12(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$13(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$14(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$15(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$2(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$3(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$4(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$5(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$6(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$7(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$8(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_position$9(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_position$9
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$0(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$0
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$1(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$1
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$10(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$10
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$11(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$11
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$12(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$12
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$13(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$13
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$14(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$14
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$15(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$15
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$2(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$2
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$3(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$3
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$4(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$4
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$5(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$5
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$6(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$6
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$7(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$7
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$8(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$8
+
+
+module nt_homa_128_nic$ingress$scheduler$g1_received$9(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$g1_received$9
+
+
 module nt_homa_128_nic$ingress$scheduler$grants(d,q,clock);
 
     // Module arguments
@@ -17918,6 +31390,25 @@ module nt_homa_128_nic$ingress$scheduler$inserts(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$scheduler$inserts
 
 
+module nt_homa_128_nic$ingress$scheduler$k_reg(d,q,clock);
+
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$k_reg
+
+
 module nt_homa_128_nic$ingress$scheduler$leave_mask(index,enable,onehot);
 
     // Module arguments
@@ -17956,6 +31447,44 @@ module nt_homa_128_nic$ingress$scheduler$loaded_mask(index,enable,onehot);
        end
     end
 endmodule // nt_homa_128_nic$ingress$scheduler$loaded_mask
+
+
+module nt_homa_128_nic$ingress$scheduler$lv_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$lv_id
+
+
+module nt_homa_128_nic$ingress$scheduler$lv_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$lv_valid
 
 
 module nt_homa_128_nic$ingress$scheduler$occupancy_count(bitmap,count);
@@ -18012,6 +31541,2286 @@ module nt_homa_128_nic$ingress$scheduler$op_mask(index,enable,onehot);
        end
     end
 endmodule // nt_homa_128_nic$ingress$scheduler$op_mask
+
+
+module nt_homa_128_nic$ingress$scheduler$order$0(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$0
+
+
+module nt_homa_128_nic$ingress$scheduler$order$1(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$1
+
+
+module nt_homa_128_nic$ingress$scheduler$order$10(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$10
+
+
+module nt_homa_128_nic$ingress$scheduler$order$100(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$100
+
+
+module nt_homa_128_nic$ingress$scheduler$order$101(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$101
+
+
+module nt_homa_128_nic$ingress$scheduler$order$102(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$102
+
+
+module nt_homa_128_nic$ingress$scheduler$order$103(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$103
+
+
+module nt_homa_128_nic$ingress$scheduler$order$104(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$104
+
+
+module nt_homa_128_nic$ingress$scheduler$order$105(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$105
+
+
+module nt_homa_128_nic$ingress$scheduler$order$106(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$106
+
+
+module nt_homa_128_nic$ingress$scheduler$order$107(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$107
+
+
+module nt_homa_128_nic$ingress$scheduler$order$108(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$108
+
+
+module nt_homa_128_nic$ingress$scheduler$order$109(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$109
+
+
+module nt_homa_128_nic$ingress$scheduler$order$11(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$11
+
+
+module nt_homa_128_nic$ingress$scheduler$order$110(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$110
+
+
+module nt_homa_128_nic$ingress$scheduler$order$111(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$111
+
+
+module nt_homa_128_nic$ingress$scheduler$order$112(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$112
+
+
+module nt_homa_128_nic$ingress$scheduler$order$113(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$113
+
+
+module nt_homa_128_nic$ingress$scheduler$order$114(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$114
+
+
+module nt_homa_128_nic$ingress$scheduler$order$115(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$115
+
+
+module nt_homa_128_nic$ingress$scheduler$order$116(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$116
+
+
+module nt_homa_128_nic$ingress$scheduler$order$117(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$117
+
+
+module nt_homa_128_nic$ingress$scheduler$order$118(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$118
+
+
+module nt_homa_128_nic$ingress$scheduler$order$119(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$119
+
+
+module nt_homa_128_nic$ingress$scheduler$order$12(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$12
+
+
+module nt_homa_128_nic$ingress$scheduler$order$13(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$13
+
+
+module nt_homa_128_nic$ingress$scheduler$order$14(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$14
+
+
+module nt_homa_128_nic$ingress$scheduler$order$15(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$15
+
+
+module nt_homa_128_nic$ingress$scheduler$order$16(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$16
+
+
+module nt_homa_128_nic$ingress$scheduler$order$17(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$17
+
+
+module nt_homa_128_nic$ingress$scheduler$order$18(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$18
+
+
+module nt_homa_128_nic$ingress$scheduler$order$19(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$19
+
+
+module nt_homa_128_nic$ingress$scheduler$order$2(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$2
+
+
+module nt_homa_128_nic$ingress$scheduler$order$20(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$20
+
+
+module nt_homa_128_nic$ingress$scheduler$order$21(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$21
+
+
+module nt_homa_128_nic$ingress$scheduler$order$22(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$22
+
+
+module nt_homa_128_nic$ingress$scheduler$order$23(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$23
+
+
+module nt_homa_128_nic$ingress$scheduler$order$24(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$24
+
+
+module nt_homa_128_nic$ingress$scheduler$order$25(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$25
+
+
+module nt_homa_128_nic$ingress$scheduler$order$26(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$26
+
+
+module nt_homa_128_nic$ingress$scheduler$order$27(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$27
+
+
+module nt_homa_128_nic$ingress$scheduler$order$28(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$28
+
+
+module nt_homa_128_nic$ingress$scheduler$order$29(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$29
+
+
+module nt_homa_128_nic$ingress$scheduler$order$3(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$3
+
+
+module nt_homa_128_nic$ingress$scheduler$order$30(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$30
+
+
+module nt_homa_128_nic$ingress$scheduler$order$31(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$31
+
+
+module nt_homa_128_nic$ingress$scheduler$order$32(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$32
+
+
+module nt_homa_128_nic$ingress$scheduler$order$33(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$33
+
+
+module nt_homa_128_nic$ingress$scheduler$order$34(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$34
+
+
+module nt_homa_128_nic$ingress$scheduler$order$35(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$35
+
+
+module nt_homa_128_nic$ingress$scheduler$order$36(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$36
+
+
+module nt_homa_128_nic$ingress$scheduler$order$37(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$37
+
+
+module nt_homa_128_nic$ingress$scheduler$order$38(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$38
+
+
+module nt_homa_128_nic$ingress$scheduler$order$39(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$39
+
+
+module nt_homa_128_nic$ingress$scheduler$order$4(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$4
+
+
+module nt_homa_128_nic$ingress$scheduler$order$40(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$40
+
+
+module nt_homa_128_nic$ingress$scheduler$order$41(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$41
+
+
+module nt_homa_128_nic$ingress$scheduler$order$42(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$42
+
+
+module nt_homa_128_nic$ingress$scheduler$order$43(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$43
+
+
+module nt_homa_128_nic$ingress$scheduler$order$44(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$44
+
+
+module nt_homa_128_nic$ingress$scheduler$order$45(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$45
+
+
+module nt_homa_128_nic$ingress$scheduler$order$46(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$46
+
+
+module nt_homa_128_nic$ingress$scheduler$order$47(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$47
+
+
+module nt_homa_128_nic$ingress$scheduler$order$48(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$48
+
+
+module nt_homa_128_nic$ingress$scheduler$order$49(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$49
+
+
+module nt_homa_128_nic$ingress$scheduler$order$5(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$5
+
+
+module nt_homa_128_nic$ingress$scheduler$order$50(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$50
+
+
+module nt_homa_128_nic$ingress$scheduler$order$51(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$51
+
+
+module nt_homa_128_nic$ingress$scheduler$order$52(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$52
+
+
+module nt_homa_128_nic$ingress$scheduler$order$53(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$53
+
+
+module nt_homa_128_nic$ingress$scheduler$order$54(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$54
+
+
+module nt_homa_128_nic$ingress$scheduler$order$55(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$55
+
+
+module nt_homa_128_nic$ingress$scheduler$order$56(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$56
+
+
+module nt_homa_128_nic$ingress$scheduler$order$57(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$57
+
+
+module nt_homa_128_nic$ingress$scheduler$order$58(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$58
+
+
+module nt_homa_128_nic$ingress$scheduler$order$59(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$59
+
+
+module nt_homa_128_nic$ingress$scheduler$order$6(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$6
+
+
+module nt_homa_128_nic$ingress$scheduler$order$60(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$60
+
+
+module nt_homa_128_nic$ingress$scheduler$order$61(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$61
+
+
+module nt_homa_128_nic$ingress$scheduler$order$62(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$62
+
+
+module nt_homa_128_nic$ingress$scheduler$order$63(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$63
+
+
+module nt_homa_128_nic$ingress$scheduler$order$64(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$64
+
+
+module nt_homa_128_nic$ingress$scheduler$order$65(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$65
+
+
+module nt_homa_128_nic$ingress$scheduler$order$66(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$66
+
+
+module nt_homa_128_nic$ingress$scheduler$order$67(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$67
+
+
+module nt_homa_128_nic$ingress$scheduler$order$68(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$68
+
+
+module nt_homa_128_nic$ingress$scheduler$order$69(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$69
+
+
+module nt_homa_128_nic$ingress$scheduler$order$7(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$7
+
+
+module nt_homa_128_nic$ingress$scheduler$order$70(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$70
+
+
+module nt_homa_128_nic$ingress$scheduler$order$71(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$71
+
+
+module nt_homa_128_nic$ingress$scheduler$order$72(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$72
+
+
+module nt_homa_128_nic$ingress$scheduler$order$73(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$73
+
+
+module nt_homa_128_nic$ingress$scheduler$order$74(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$74
+
+
+module nt_homa_128_nic$ingress$scheduler$order$75(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$75
+
+
+module nt_homa_128_nic$ingress$scheduler$order$76(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$76
+
+
+module nt_homa_128_nic$ingress$scheduler$order$77(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$77
+
+
+module nt_homa_128_nic$ingress$scheduler$order$78(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$78
+
+
+module nt_homa_128_nic$ingress$scheduler$order$79(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$79
+
+
+module nt_homa_128_nic$ingress$scheduler$order$8(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$8
+
+
+module nt_homa_128_nic$ingress$scheduler$order$80(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$80
+
+
+module nt_homa_128_nic$ingress$scheduler$order$81(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$81
+
+
+module nt_homa_128_nic$ingress$scheduler$order$82(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$82
+
+
+module nt_homa_128_nic$ingress$scheduler$order$83(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$83
+
+
+module nt_homa_128_nic$ingress$scheduler$order$84(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$84
+
+
+module nt_homa_128_nic$ingress$scheduler$order$85(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$85
+
+
+module nt_homa_128_nic$ingress$scheduler$order$86(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$86
+
+
+module nt_homa_128_nic$ingress$scheduler$order$87(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$87
+
+
+module nt_homa_128_nic$ingress$scheduler$order$88(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$88
+
+
+module nt_homa_128_nic$ingress$scheduler$order$89(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$89
+
+
+module nt_homa_128_nic$ingress$scheduler$order$9(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$9
+
+
+module nt_homa_128_nic$ingress$scheduler$order$90(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$90
+
+
+module nt_homa_128_nic$ingress$scheduler$order$91(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$91
+
+
+module nt_homa_128_nic$ingress$scheduler$order$92(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$92
+
+
+module nt_homa_128_nic$ingress$scheduler$order$93(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$93
+
+
+module nt_homa_128_nic$ingress$scheduler$order$94(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$94
+
+
+module nt_homa_128_nic$ingress$scheduler$order$95(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$95
+
+
+module nt_homa_128_nic$ingress$scheduler$order$96(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$96
+
+
+module nt_homa_128_nic$ingress$scheduler$order$97(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$97
+
+
+module nt_homa_128_nic$ingress$scheduler$order$98(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$98
+
+
+module nt_homa_128_nic$ingress$scheduler$order$99(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$order$99
 
 
 module nt_homa_128_nic$ingress$scheduler$p1_valid(d,q,clock);
@@ -18705,6 +34514,44 @@ module nt_homa_128_nic$ingress$scheduler$queued(d,q,clock);
 endmodule // nt_homa_128_nic$ingress$scheduler$queued
 
 
+module nt_homa_128_nic$ingress$scheduler$r1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$r1_valid
+
+
+module nt_homa_128_nic$ingress$scheduler$r2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$r2_valid
+
+
 module nt_homa_128_nic$ingress$scheduler$removes(d,q,clock);
 
     // Module arguments
@@ -18722,6 +34569,25 @@ module nt_homa_128_nic$ingress$scheduler$removes(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$ingress$scheduler$removes
+
+
+module nt_homa_128_nic$ingress$scheduler$rtt_reg(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$ingress$scheduler$rtt_reg
 
 
 module nt_homa_128_nic$ingress$scheduler$s1_res_grant(d,q,clock);

@@ -47,15 +47,15 @@
 //!  P+2  done_* (GetRxMsgInfo answer): count request, message information write;
 //!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
 //!  P+3  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
-//!  P+4  the op in the scheduler
-//!  P+5  scheduler decision: ACK (no grant, or the message completed); information read
-//!  P+6  GRANT to the packet generator
+//!  P+4  the op in the scheduler (its two decision stages at P+5 and P+6)
+//!  P+7  scheduler decision: ACK (no grant, or the message completed); information read
+//!  P+8  GRANT to the packet generator
 //! ```
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
 //! Latency to the reassembly is the front's (13 cycles); a data packet's GRANT
-//! leaves the ingress at P+6. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
+//! leaves the ingress at P+8. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!
 //! # Ports
@@ -219,7 +219,10 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     r_total: DFF<Bits<8>>,
     r_meta: DFF<Bits<152>>,
     r_ack_no: DFF<Bits<9>>,
-    /// The decision's cycle: `r_valid` one cycle later (the op waits a cycle in `o_*`).
+    /// `r_valid` delayed while the scheduler decides (its result comes 3 cycles after the op).
+    r_wait1: DFF<Bit>,
+    r_wait2: DFF<Bit>,
+    /// The decision's cycle.
     r_decided: DFF<Bit>,
     /// The scheduler's op, registered: the scheduler's decision then starts at a register
     /// instead of after the release and count logic of this cycle (logic depth).
@@ -383,6 +386,8 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
             r_total: Default::default(),
             r_meta: Default::default(),
             r_ack_no: Default::default(),
+            r_wait1: Default::default(),
+            r_wait2: Default::default(),
             r_decided: Default::default(),
             o_valid: Default::default(),
             o_code: Default::default(),
@@ -427,7 +432,7 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
 impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
+        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_wait1, r_wait2, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
         clock!(self, clock, front, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -609,7 +614,9 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         }
         // The ARRIVE's frame is kept until its decision (ARRIVEs are >= 8 cycles apart).
         self.r_valid.d.next = self.arrive_now.val();
-        self.r_decided.d.next = self.r_valid.q.val();
+        self.r_wait1.d.next = self.r_valid.q.val();
+        self.r_wait2.d.next = self.r_wait1.q.val();
+        self.r_decided.d.next = self.r_wait2.q.val();
         if self.arrive_now.val() {
             self.r_ack.d.next = self.s3_last.q.val();
             self.r_slot.d.next = self.s3_slot.q.val();
@@ -624,7 +631,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.sched_levels.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
         self.offset_range_count.next = 0.into();
 
-        // ---------------- P+5: scheduler decision; P+6: GRANT ----------------
+        // ---------------- P+7: scheduler decision; P+8: GRANT ----------------
         self.msg_info.read_address.next = self.scheduler.res_id.val();
         self.g_valid.d.next = self.scheduler.res_valid.val() & self.scheduler.res_grant.val();
         self.g_offset.d.next = self.scheduler.res_grant_offset.val();
@@ -728,6 +735,8 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.reset.val() {
             self.s3_valid.d.next = false;
             self.r_valid.d.next = false;
+            self.r_wait1.d.next = false;
+            self.r_wait2.d.next = false;
             self.r_decided.d.next = false;
             self.o_valid.d.next = false;
             self.g_valid.d.next = false;

@@ -247,6 +247,12 @@ pub struct Packetization<const N: usize, const IW: usize> {
     off_ffs: FindFirstSet<64, 6>,
     below_credit: OnesUntil<64, 7>,
     below_sent: OnesUntil<64, 7>,
+    /// S1's thermometer masks: the message's packets, the packets a timeout retransmits, the
+    /// packets sent so far, and the installed message's packets.
+    pk_mask: OnesUntil<64, 7>,
+    rtx_mask: OnesUntil<64, 7>,
+    sent_mask: OnesUntil<64, 7>,
+    install_mask: OnesUntil<64, 7>,
 
     // ---- state ----
     active_bits: DFF<Bits<N>>,
@@ -311,7 +317,6 @@ pub struct Packetization<const N: usize, const IW: usize> {
     cnt_overflow: DFF<Bits<16>>,
 
     // ---- constants ----
-    ones64: Constant<Bits<64>>,
     id_high_mask: Constant<Bits<16>>,
     slot_count: Constant<Bits<16>>,
     slot0_onehot: Constant<Bits<N>>,
@@ -385,7 +390,7 @@ pub struct Packetization<const N: usize, const IW: usize> {
     t_abandon: Signal<Local, Bit>,
     t_rtx: Signal<Local, Bits<64>>,
     /// Packets `0 … t_bound − 1` are the ones an expiry may retransmit.
-    t_bound: Signal<Local, Bits<8>>,
+    t_bound: Signal<Local, Bits<7>>,
     /// The probe of an idle expiry: the highest credited packet, or none.
     t_probe: Signal<Local, Bits<64>>,
     t_unacked: Signal<Local, Bits<64>>,
@@ -507,6 +512,10 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             off_ffs: Default::default(),
             below_credit: Default::default(),
             below_sent: Default::default(),
+            pk_mask: Default::default(),
+            rtx_mask: Default::default(),
+            sent_mask: Default::default(),
+            install_mask: Default::default(),
             active_bits: Default::default(),
             id_known: Default::default(),
             sendable: Default::default(),
@@ -561,7 +570,6 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             cnt_delivered: Default::default(),
             cnt_abandoned: Default::default(),
             cnt_overflow: Default::default(),
-            ones64: Constant::new(u64::MAX.into()),
             id_high_mask: Constant::new((0xFFFFu64 & !((1u64 << IW) - 1)).into()),
             slot_count: Constant::new((N as u64).into()),
             slot0_onehot: Constant::new(1u64.to_bits()),
@@ -840,7 +848,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         }
         self.c_id.next = (self.c_id_base.val() & self.id_high_mask.val()) | bit_cast::<16, IW>(self.s1_slot.q.val());
         self.c_active.next = self.active_bits.q.val().get_bit(self.s1_slot.q.val().index());
-        self.c_pk.next = !(self.ones64.val() << bit_cast::<7, 8>(self.c_npkts.val()));
+        self.pk_mask.k.next = self.c_npkts.val().get_bits::<7>(0);
+        self.c_pk.next = self.pk_mask.mask.val();
         self.hit.next = self.c_active.val() & (self.c_id.val() == self.s1_id.q.val());
         self.k_dlv.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 1);
         self.k_ctx.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 2);
@@ -869,13 +878,15 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.t_cnt_inc.next = 0xFF.into();
         }
         self.t_abandon.next = (!self.t_progress.val()) & (self.t_cnt_inc.val() > self.timeout_threshold.val());
-        self.t_bound.next = self.s1_rtx_p1.q.val();
+        self.t_bound.next = self.s1_rtx_p1.q.val().get_bits::<7>(0);
         if self.rtx_first_expiry.val() & (self.s1_rtx_p1.q.val() == 0) {
-            self.t_bound.next = self.c_max.val();
+            self.t_bound.next = self.c_max.val().get_bits::<7>(0);
         }
-        self.t_rtx.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.t_bound.val()))) & (!self.c_del.val());
+        self.rtx_mask.k.next = self.t_bound.val();
+        self.t_rtx.next = self.rtx_mask.mask.val() & (!self.c_del.val());
         // Idle: every packet sent so far is delivered and every credited packet was sent.
-        self.t_unacked.next = (!(self.ones64.val() << bit_cast::<7, 8>(self.c_max.val()))) & (!self.c_del.val());
+        self.sent_mask.k.next = self.c_max.val().get_bits::<7>(0);
+        self.t_unacked.next = self.sent_mask.mask.val() & (!self.c_del.val());
         // credit − 1 < 64: credit never exceeds the packet count.
         self.t_probe_off.next = self.c_credit.val().get_bits::<6>(0) - 1;
         self.t_probe.next = 0.into();
@@ -886,7 +897,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         }
         // Install.
         self.i_npkts.next = (bit_cast::<17, 16>(self.s1_len.q.val()) + 1023) >> 10;
-        self.i_pk.next = !(self.ones64.val() << bit_cast::<7, 17>(self.i_npkts.val()));
+        self.install_mask.k.next = self.i_npkts.val().get_bits::<7>(0);
+        self.i_pk.next = self.install_mask.mask.val();
         self.i_credit_req.next = self.default_credit.val();
         if self.s1_credit_flag.q.val() {
             self.i_credit_req.next = self.s1_credit.q.val();

@@ -2140,7 +2140,6 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     output reg  [15:0] event_overflow_count;
 
     // Constant declarations
-    localparam  ones64 = 64'hffffffffffffffff;
     localparam  id_high_mask = 16'hff80;
     localparam  slot_count = 16'h80;
     localparam  slot0_onehot = 128'h1;
@@ -2185,6 +2184,14 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     wire  [63:0] below_credit$mask;
     reg  [6:0] below_sent$k;
     wire  [63:0] below_sent$mask;
+    reg  [6:0] pk_mask$k;
+    wire  [63:0] pk_mask$mask;
+    reg  [6:0] rtx_mask$k;
+    wire  [63:0] rtx_mask$mask;
+    reg  [6:0] sent_mask$k;
+    wire  [63:0] sent_mask$mask;
+    reg  [6:0] install_mask$k;
+    wire  [63:0] install_mask$mask;
     reg  [127:0] active_bits$d;
     wire  [127:0] active_bits$q;
     reg  active_bits$clock;
@@ -2413,7 +2420,7 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [7:0] t_cnt_inc;
     reg  t_abandon;
     reg  [63:0] t_rtx;
-    reg  [7:0] t_bound;
+    reg  [6:0] t_bound;
     reg  [63:0] t_probe;
     reg  [63:0] t_unacked;
     reg  [5:0] t_probe_off;
@@ -2504,6 +2511,22 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     nt_nic_128_tx_path$core$below_sent below_sent(
         .k(below_sent$k),
         .mask(below_sent$mask)
+    );
+    nt_nic_128_tx_path$core$pk_mask pk_mask(
+        .k(pk_mask$k),
+        .mask(pk_mask$mask)
+    );
+    nt_nic_128_tx_path$core$rtx_mask rtx_mask(
+        .k(rtx_mask$k),
+        .mask(rtx_mask$mask)
+    );
+    nt_nic_128_tx_path$core$sent_mask sent_mask(
+        .k(sent_mask$k),
+        .mask(sent_mask$mask)
+    );
+    nt_nic_128_tx_path$core$install_mask install_mask(
+        .k(install_mask$k),
+        .mask(install_mask$mask)
     );
     nt_nic_128_tx_path$core$active_bits active_bits(
         .d(active_bits$d),
@@ -3025,7 +3048,8 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
         end
         c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
-        c_pk = ~(ones64 << ((c_npkts) & 7'h7f));
+        pk_mask$k = c_npkts[(32'h0)+:(7)];
+        c_pk = pk_mask$mask;
         hit = c_active & (c_id == s1_id$q);
         k_dlv = s1_valid$q & (s1_kind$q == 32'h1);
         k_ctx = s1_valid$q & (s1_kind$q == 32'h2);
@@ -3050,19 +3074,22 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
             t_cnt_inc = 32'hff;
         end
         t_abandon = (~t_progress) & (t_cnt_inc > timeout_threshold);
-        t_bound = s1_rtx_p1$q;
+        t_bound = s1_rtx_p1$q[(32'h0)+:(7)];
         if (rtx_first_expiry & (s1_rtx_p1$q == 32'h0)) begin
-            t_bound = c_max;
+            t_bound = c_max[(32'h0)+:(7)];
         end
-        t_rtx = (~(ones64 << ((t_bound) & 7'h7f))) & (~c_del);
-        t_unacked = (~(ones64 << ((c_max) & 7'h7f))) & (~c_del);
+        rtx_mask$k = t_bound;
+        t_rtx = rtx_mask$mask & (~c_del);
+        sent_mask$k = c_max[(32'h0)+:(7)];
+        t_unacked = sent_mask$mask & (~c_del);
         t_probe_off = c_credit[(32'h0)+:(6)] - 32'h1;
         t_probe = 32'h0;
         if (((probe_idle_timeout & (t_unacked == 32'h0)) & (c_credit != 32'h0)) & (c_credit <= ((c_max) & 16'hffff))) begin
             t_probe = ((32'h1) & 64'hffffffffffffffff) << ((t_probe_off) & 64'hffffffffffffffff);
         end
         i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
-        i_pk = ~(ones64 << ((i_npkts) & 7'h7f));
+        install_mask$k = i_npkts[(32'h0)+:(7)];
+        i_pk = install_mask$mask;
         i_credit_req = default_credit;
         if (s1_credit_flag$q) begin
             i_credit_req = s1_credit$q;
@@ -4485,6 +4512,212 @@ module nt_nic_128_tx_path$core$id_known(d,q,clock);
 endmodule // nt_nic_128_tx_path$core$id_known
 
 
+module nt_nic_128_tx_path$core$install_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_nic_128_tx_path$core$install_mask
+
+
 module nt_nic_128_tx_path$core$off_ffs(bitmap,found,index,onehot);
 
     // Module arguments
@@ -4519,6 +4752,212 @@ module nt_nic_128_tx_path$core$off_ffs(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_128_tx_path$core$off_ffs
+
+
+module nt_nic_128_tx_path$core$pk_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_nic_128_tx_path$core$pk_mask
 
 
 module nt_nic_128_tx_path$core$q0(d,q,clock);
@@ -4690,6 +5129,212 @@ module nt_nic_128_tx_path$core$rr_any(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_128_tx_path$core$rr_any
+
+
+module nt_nic_128_tx_path$core$rtx_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_nic_128_tx_path$core$rtx_mask
 
 
 module nt_nic_128_tx_path$core$s1_allow(d,q,clock);
@@ -5374,6 +6019,212 @@ module nt_nic_128_tx_path$core$sendable(d,q,clock);
     end
 
 endmodule // nt_nic_128_tx_path$core$sendable
+
+
+module nt_nic_128_tx_path$core$sent_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_nic_128_tx_path$core$sent_mask
 
 
 module nt_nic_128_tx_path$core$slot_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

@@ -345,6 +345,12 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     bucket_full: Signal<Local, Bit>,
     fits: Signal<Local, Bits<4>>,
     avail: Signal<Local, Bits<4>>,
+    /// Per size class, registered every cycle from the free lists (which change only at the
+    /// end of cycle B, so cycle B reads what cycle A saw): has a buffer, its offered index, and
+    /// that buffer's first page.
+    class_avail: DFF<Bits<4>>,
+    class_index: [DFF<Bits<IW>>; 4],
+    class_page: [DFF<Bits<16>>; 4],
     chosen: Signal<Local, Bits<2>>,
     best: Signal<Local, Bits<2>>,
     chosen_index: Signal<Local, Bits<IW>>,
@@ -520,6 +526,9 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             bucket_full: Default::default(),
             fits: Default::default(),
             avail: Default::default(),
+            class_avail: Default::default(),
+            class_index: Default::default(),
+            class_page: Default::default(),
             chosen: Default::default(),
             best: Default::default(),
             chosen_index: Default::default(),
@@ -549,7 +558,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+        dff_setup!(self, clock, class_avail, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
             r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
@@ -705,11 +714,26 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class1_pages.val()) >= self.req_pkts.val()).into()) << 1))
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class2_pages.val()) >= self.req_pkts.val()).into()) << 2))
             | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class3_pages.val()) >= self.req_pkts.val()).into()) << 3);
-        self.avail.next = self.fits.val()
-            & ((((bit_cast::<4, 1>((self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into())
-                | (bit_cast::<4, 1>((self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into()) << 1))
-                | (bit_cast::<4, 1>((self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into()) << 2))
-                | (bit_cast::<4, 1>((self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into()) << 3)));
+        self.class_avail.d.next = ((bit_cast::<4, 1>((self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into())
+            | (bit_cast::<4, 1>((self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into()) << 1))
+            | (bit_cast::<4, 1>((self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into()) << 2))
+            | (bit_cast::<4, 1>((self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into()) << 3);
+        for k in 0..4 {
+            self.class_index[k].clock.next = self.clock.val();
+            self.class_page[k].clock.next = self.clock.val();
+        }
+        self.class_index[0].d.next = self.class0.alloc_id.val();
+        self.class_index[1].d.next = self.class1.alloc_id.val();
+        self.class_index[2].d.next = self.class2.alloc_id.val();
+        self.class_index[3].d.next = self.class3.alloc_id.val();
+        self.class_page[0].d.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class0.alloc_id.val()) * self.class0_pages.val());
+        self.class_page[1].d.next =
+            self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class1.alloc_id.val()) * self.class1_pages.val());
+        self.class_page[2].d.next =
+            self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class2.alloc_id.val()) * self.class2_pages.val());
+        self.class_page[3].d.next =
+            self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class3.alloc_id.val()) * self.class3_pages.val());
+        self.avail.next = self.fits.val() & self.class_avail.q.val();
         self.chosen.next = 0.into();
         if self.avail.val().get_bit(3) {
             self.chosen.next = 3.into();
@@ -736,19 +760,19 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         if self.fits.val().get_bit(0) {
             self.best.next = 0.into();
         }
-        self.chosen_index.next = self.class0.alloc_id.val();
-        self.chosen_page.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class0.alloc_id.val()) * self.class0_pages.val());
+        self.chosen_index.next = self.class_index[0].q.val();
+        self.chosen_page.next = self.class_page[0].q.val();
         if self.chosen.val() == 1 {
-            self.chosen_index.next = self.class1.alloc_id.val();
-            self.chosen_page.next = self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class1.alloc_id.val()) * self.class1_pages.val());
+            self.chosen_index.next = self.class_index[1].q.val();
+            self.chosen_page.next = self.class_page[1].q.val();
         }
         if self.chosen.val() == 2 {
-            self.chosen_index.next = self.class2.alloc_id.val();
-            self.chosen_page.next = self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class2.alloc_id.val()) * self.class2_pages.val());
+            self.chosen_index.next = self.class_index[2].q.val();
+            self.chosen_page.next = self.class_page[2].q.val();
         }
         if self.chosen.val() == 3 {
-            self.chosen_index.next = self.class3.alloc_id.val();
-            self.chosen_page.next = self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class3.alloc_id.val()) * self.class3_pages.val());
+            self.chosen_index.next = self.class_index[3].q.val();
+            self.chosen_page.next = self.class_page[3].q.val();
         }
         // Decision.
         self.reason.next = 0.into();

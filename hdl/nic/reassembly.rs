@@ -30,7 +30,10 @@
 //!   delivered set (remembered for the horizon: at-most-once delivery).
 //! * **Ingress timers** (§3.2.5): GetRxMsgInfo (re)schedules a message's timer on its first
 //!   packet and on every later packet of an incomplete message (`ingress_timeout` cycles);
-//!   completion cancels it. On expiry (`release_reason` 3, `gc_count`) all state of a
+//!   completion cancels it (one cycle later, from a register: the completion is decided late in
+//!   its cycle, and the cancel masks a pending timeout within the cycle it reaches the timer; a
+//!   timeout of the completing slot is not taken meanwhile, since the slot is busy in that
+//!   cycle and closed from the next). On expiry (`release_reason` 3, `gc_count`) all state of a
 //!   live, incomplete message is freed. Every allocation re-schedules the slot's timer, so a
 //!   pending timeout always belongs to the slot's current message; a timeout of a slot that is
 //!   not live or is closed is discarded and counted (`stale_timeout_count`).
@@ -54,8 +57,10 @@
 //! # Releases
 //! Releases go through the table's release port, which takes one operation every 2 cycles (3
 //! for a delivered message) (`release_ready`): the end of a read-out waits in a pending register until the port takes
-//! it; a timeout is taken from the timer only when the port
-//! accepts it in the same cycle and no packet in flight belongs to that slot.
+//! it; a timeout is taken from the timer when no packet in flight belongs to that slot and no
+//! earlier timeout waits, and a live, incomplete message's timeout closes the slot (later
+//! packets for it are stale) and waits in a second pending register (the read-out's goes
+//! first). Neither the timer's answer nor the packet path reaches the port within a cycle.
 //! `release_valid` marks the cycle the table takes a release.
 //!
 //! # Ports
@@ -177,6 +182,12 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     live: DFF<Bits<N>>,
     closed: DFF<Bits<N>>,
     fresh: DFF<Bits<N>>,
+    /// A garbage collection waiting for the table's release port: its slot is closed.
+    gc_pending: DFF<Bit>,
+    gc_slot: DFF<Bits<IW>>,
+    /// The completion's timer cancel, one cycle late.
+    cancel_valid: DFF<Bit>,
+    cancel_slot: DFF<Bits<IW>>,
     fwd_slot_valid: DFF<Bit>,
     fwd_slot_addr: DFF<Bits<IW>>,
     fwd_slot_data: DFF<Bits<101>>,
@@ -300,6 +311,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     /// One-hot masks of the slot allocated, the slot of the packet completing, the slot released.
     alloc_mask: OneHot<N, IW>,
     completed_mask: OneHot<N, IW>,
+    gc_mask: OneHot<N, IW>,
     release_mask: OneHot<N, IW>,
     alloc_gen: Signal<Local, Bits<8>>,
     s1_gen: Signal<Local, Bits<8>>,
@@ -383,6 +395,10 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
             live: Default::default(),
             closed: Default::default(),
             fresh: Default::default(),
+            gc_pending: Default::default(),
+            gc_slot: Default::default(),
+            cancel_valid: Default::default(),
+            cancel_slot: Default::default(),
             fwd_slot_valid: Default::default(),
             fwd_slot_addr: Default::default(),
             fwd_slot_data: Default::default(),
@@ -504,6 +520,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
             fresh_set: Default::default(),
             alloc_mask: Default::default(),
             completed_mask: Default::default(),
+            gc_mask: Default::default(),
             release_mask: Default::default(),
             all_ones64: Constant::new(Bits::<64>::mask()),
             alloc_gen: Default::default(),
@@ -516,7 +533,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
 impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic for Reassembly<IW, N, BB, PW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, live, closed, fresh, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
+        dff_setup!(self, clock, now, live, closed, fresh, gc_pending, gc_slot, cancel_valid, cancel_slot, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -695,14 +712,13 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.touching_timeout.next = ((self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
             | (self.s1_valid.q.val() & (self.c_slot.val() == self.t_slot.val())))
             | ((self.s_axis_tvalid.val() & (!self.rx_busy.q.val())) & (self.m_slot.val() == self.t_slot.val()));
-        self.timer.timeout_ready.next = (self.msg_table.release_ready.val() & (!self.ro_rel_pending.q.val()))
-            & (!self.touching_timeout.val());
+        self.timer.timeout_ready.next = (!self.gc_pending.q.val()) & (!self.touching_timeout.val());
         self.timeout_take.next = self.timer.timeout_valid.val() & self.timer.timeout_ready.val();
         self.gc_legit.next = (self.timeout_take.val() & self.live.q.val().get_bit(self.t_slot.val().index()))
             & (!self.closed.q.val().get_bit(self.t_slot.val().index()));
-        self.rel_request.next = self.ro_rel_pending.q.val() | self.gc_legit.val();
+        self.rel_request.next = self.ro_rel_pending.q.val() | self.gc_pending.q.val();
         self.rel_taken.next = self.rel_request.val() & self.msg_table.release_ready.val();
-        self.rel_slot.next = self.t_slot.val();
+        self.rel_slot.next = self.gc_slot.q.val();
         self.rel_reason.next = 3.into();
         if self.ro_rel_pending.q.val() {
             self.rel_slot.next = self.ro_rel_slot.q.val();
@@ -719,6 +735,13 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         }
         if self.rel_taken.val() & self.ro_rel_pending.q.val() {
             self.ro_rel_pending.d.next = false;
+        }
+        if self.rel_taken.val() & (!self.ro_rel_pending.q.val()) {
+            self.gc_pending.d.next = false;
+        }
+        if self.gc_legit.val() {
+            self.gc_pending.d.next = true;
+            self.gc_slot.d.next = self.t_slot.val();
         }
 
         // ---- Read-out engine (registered AXI4-Stream output).
@@ -829,9 +852,11 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.release_mask.enable.next = self.rel_taken.val();
         self.live_set.next = self.live.q.val() | self.alloc_mask.onehot.val();
         self.fresh_set.next = self.fresh.q.val() | self.alloc_mask.onehot.val();
-        self.closed_set.next = self.closed.q.val();
+        self.gc_mask.index.next = self.t_slot.val();
+        self.gc_mask.enable.next = self.gc_legit.val();
+        self.closed_set.next = self.closed.q.val() | self.gc_mask.onehot.val();
         if self.complete.val() {
-            self.closed_set.next = self.closed.q.val() | self.completed_mask.onehot.val();
+            self.closed_set.next = (self.closed.q.val() | self.gc_mask.onehot.val()) | self.completed_mask.onehot.val();
         }
         self.live.d.next = self.live_set.val() & (!self.release_mask.onehot.val());
         self.closed.d.next = self.closed_set.val() & (!self.release_mask.onehot.val());
@@ -846,8 +871,10 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.timer.sched_id.next = self.msg_table.sched_slot.val();
         self.timer.sched_meta.next = self.msg_table.sched_gen.val();
         self.timer.sched_delay.next = self.ingress_timeout.val();
-        self.timer.cancel_valid.next = self.complete.val();
-        self.timer.cancel_id.next = self.c_slot.val();
+        self.cancel_valid.d.next = self.complete.val();
+        self.cancel_slot.d.next = self.c_slot.val();
+        self.timer.cancel_valid.next = self.cancel_valid.q.val();
+        self.timer.cancel_id.next = self.cancel_slot.q.val();
 
         // Read-out queue (RAM): a queued entry can be read two cycles after it was written.
         self.fifo_write.next = self.complete.val() & (!self.start_bypass.val());
@@ -924,12 +951,14 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
             self.live.d.next = 0.into();
             self.closed.d.next = 0.into();
             self.fresh.d.next = 0.into();
+            self.cancel_valid.d.next = false;
             self.fwd_slot_valid.d.next = false;
             self.fwd_written_valid.d.next = false;
             self.rx_busy.d.next = false;
             self.s1_valid.d.next = false;
             self.in_busy.d.next = false;
             self.ro_rel_pending.d.next = false;
+            self.gc_pending.d.next = false;
             self.fifo_head.d.next = 0.into();
             self.fifo_tail.d.next = 0.into();
             self.fifo_count.d.next = 0.into();

@@ -20,6 +20,7 @@
 //! | `cancel_id`      | in  | `IW`  | message ID                                                   |
 //! | `timeout_valid`  | out | 1     | a timer has expired (valid/ready handshake)                  |
 //! | `timeout_ready`  | in  | 1     | the consumer takes the timeout this cycle                    |
+//! | `timeout_offered`| out | 1     | the pending timeout, before this cycle's schedule/cancel masks it (see below) |
 //! | `timeout_id`     | out | `IW`  | expired message ID                                           |
 //! | `timeout_meta`   | out | `MW`  | its metadata as of the last schedule                         |
 //!
@@ -46,6 +47,12 @@
 //! ```
 //! Any schedule or cancel of the pending ID drops the pending timeout, and within the cycle it
 //! arrives it already masks `timeout_valid` (a combinational path from `sched_*`/`cancel_*`).
+//! `timeout_offered` is the same timeout without that same-cycle mask, a function of registers
+//! alone, for a consumer that never takes a timeout of an ID it schedules or cancels in the
+//! same cycle (the transmit core: it holds back any event for the slot its second stage works
+//! on, the only slot that stage schedules or cancels). Such a consumer sees exactly the
+//! timeouts it would see on `timeout_valid`, without the path from its own schedule and cancel
+//! back into its choice of event.
 //!
 //! # Reset
 //! One cycle with `reset` high clears every valid bit, the scan position and the pending
@@ -69,6 +76,7 @@ pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
     pub cancel_id: Signal<In, Bits<IW>>,
     pub timeout_valid: Signal<Out, Bit>,
     pub timeout_ready: Signal<In, Bit>,
+    pub timeout_offered: Signal<Out, Bit>,
     pub timeout_id: Signal<Out, Bits<IW>>,
     pub timeout_meta: Signal<Out, Bits<MW>>,
     expiry_mem: RAM<Bits<64>, IW>,
@@ -110,6 +118,7 @@ impl<const N: usize, const IW: usize, const MW: usize> Default for Timer<N, IW, 
             cancel_id: Default::default(),
             timeout_valid: Default::default(),
             timeout_ready: Default::default(),
+            timeout_offered: Default::default(),
             timeout_id: Default::default(),
             timeout_meta: Default::default(),
             expiry_mem: Default::default(),
@@ -172,6 +181,7 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         self.timeout_valid.next = ((self.out_pending.q.val() & (!self.sched_hits_out.val()))
             & (!self.cancel_hits_out.val()))
             & (!self.reset.val());
+        self.timeout_offered.next = self.out_pending.q.val() & (!self.reset.val());
         self.timeout_id.next = self.out_id.q.val();
         self.timeout_meta.next = self.out_meta.q.val();
         self.fire.next = (((self.out_pending.q.val() & (!self.sched_hits_out.val()))
@@ -249,6 +259,10 @@ mod tests {
             u.cancel_id.next = cancel.unwrap_or(0).into();
             u.timeout_ready.next = ready;
             assert!(simulate(u, 1000));
+            // The unmasked offer differs from `timeout_valid` only by this cycle's schedule or
+            // cancel of the offered ID.
+            let hit = (sched.is_some() && id == u.timeout_id.val().to_u64()) || cancel == Some(u.timeout_id.val().to_u64());
+            assert_eq!(u.timeout_valid.val(), u.timeout_offered.val() && !hit, "timeout_offered vs timeout_valid");
             let out = u.timeout_valid.val().then(|| (u.timeout_id.val().to_u64(), u.timeout_meta.val().to_u64()));
             u.clock.next = Clock { clk: true };
             assert!(simulate(u, 1000));

@@ -637,7 +637,10 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.timer.sched_meta.next = self.core.sched_meta.val();
         self.timer.cancel_valid.next = self.core.cancel_valid.val();
         self.timer.cancel_id.next = self.core.cancel_slot.val();
-        self.core.to_valid.next = self.timer.timeout_valid.val();
+        // The core never takes a timeout of the slot whose timer it schedules or cancels in the
+        // same cycle (its S0 holds back events for the slot in S1), so it reads the timer's
+        // registered offer and the timer's same-cycle mask stays out of its arbitration.
+        self.core.to_valid.next = self.timer.timeout_offered.val();
         self.core.to_slot.next = self.timer.timeout_id.val();
         self.core.to_meta.next = self.timer.timeout_meta.val();
         self.timer.timeout_ready.next = self.core.to_ready.val();

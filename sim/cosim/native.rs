@@ -164,7 +164,7 @@ macro_rules! timer_dut {
     ($($n:literal, $iw:literal);*) => {$(
         native_dut!(Timer<$n, $iw, 8>, clocked: true,
             inputs: [reset, now, sched_valid, sched_id, sched_delay, sched_meta, cancel_valid, cancel_id, timeout_ready],
-            outputs: [timeout_valid, timeout_id, timeout_meta]);
+            outputs: [timeout_valid, timeout_offered, timeout_id, timeout_meta]);
     )*};
 }
 timer_dut!(16, 4; 128, 7);

@@ -287,6 +287,33 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
     wire  [63:0] missing_ffs$onehot;
+    reg  [3:0] class_avail$d;
+    wire  [3:0] class_avail$q;
+    reg  class_avail$clock;
+    reg  [6:0] class_index$0$d;
+    wire  [6:0] class_index$0$q;
+    reg  class_index$0$clock;
+    reg  [6:0] class_index$1$d;
+    wire  [6:0] class_index$1$q;
+    reg  class_index$1$clock;
+    reg  [6:0] class_index$2$d;
+    wire  [6:0] class_index$2$q;
+    reg  class_index$2$clock;
+    reg  [6:0] class_index$3$d;
+    wire  [6:0] class_index$3$q;
+    reg  class_index$3$clock;
+    reg  [15:0] class_page$0$d;
+    wire  [15:0] class_page$0$q;
+    reg  class_page$0$clock;
+    reg  [15:0] class_page$1$d;
+    wire  [15:0] class_page$1$q;
+    reg  class_page$1$clock;
+    reg  [15:0] class_page$2$d;
+    wire  [15:0] class_page$2$q;
+    reg  class_page$2$clock;
+    reg  [15:0] class_page$3$d;
+    wire  [15:0] class_page$3$q;
+    reg  class_page$3$clock;
     reg  [6:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [127:0] alloc_mask$onehot;
@@ -675,6 +702,51 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         .index(missing_ffs$index),
         .onehot(missing_ffs$onehot)
     );
+    nt_nic_128_get_rx_msg_info$class_avail class_avail(
+        .d(class_avail$d),
+        .q(class_avail$q),
+        .clock(class_avail$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_index$0 class_index$0(
+        .d(class_index$0$d),
+        .q(class_index$0$q),
+        .clock(class_index$0$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_index$1 class_index$1(
+        .d(class_index$1$d),
+        .q(class_index$1$q),
+        .clock(class_index$1$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_index$2 class_index$2(
+        .d(class_index$2$d),
+        .q(class_index$2$q),
+        .clock(class_index$2$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_index$3 class_index$3(
+        .d(class_index$3$d),
+        .q(class_index$3$q),
+        .clock(class_index$3$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_page$0 class_page$0(
+        .d(class_page$0$d),
+        .q(class_page$0$q),
+        .clock(class_page$0$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_page$1 class_page$1(
+        .d(class_page$1$d),
+        .q(class_page$1$q),
+        .clock(class_page$1$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_page$2 class_page$2(
+        .d(class_page$2$d),
+        .q(class_page$2$q),
+        .clock(class_page$2$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class_page$3 class_page$3(
+        .d(class_page$3$d),
+        .q(class_page$3$q),
+        .clock(class_page$3$clock)
+    );
     nt_nic_128_get_rx_msg_info$alloc_mask alloc_mask(
         .index(alloc_mask$index),
         .enable(alloc_mask$enable),
@@ -688,6 +760,7 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
 
     // Update code
     always @(*) begin
+        class_avail$clock = clock;
         live$clock = clock;
         gen_known$clock = clock;
         init_done$clock = clock;
@@ -726,6 +799,7 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         c_duplicate$clock = clock;
         c_recent$clock = clock;
         c_fallback$clock = clock;
+        class_avail$d = class_avail$q;
         live$d = live$q;
         gen_known$d = gen_known$q;
         init_done$d = init_done$q;
@@ -902,7 +976,24 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         end
         bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
         fits = (((((((class0_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) | ((((((class1_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h1)) | ((((((class2_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h2)) | ((((((class3_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h3);
-        avail = fits & (((((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3)));
+        class_avail$d = (((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3);
+        class_index$0$clock = clock;
+        class_page$0$clock = clock;
+        class_index$1$clock = clock;
+        class_page$1$clock = clock;
+        class_index$2$clock = clock;
+        class_page$2$clock = clock;
+        class_index$3$clock = clock;
+        class_page$3$clock = clock;
+        class_index$0$d = class0$alloc_id;
+        class_index$1$d = class1$alloc_id;
+        class_index$2$d = class2$alloc_id;
+        class_index$3$d = class3$alloc_id;
+        class_page$0$d = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
+        class_page$1$d = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
+        class_page$2$d = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
+        class_page$3$d = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
+        avail = fits & class_avail$q;
         chosen = 32'h0;
         if (avail[32'h3]) begin
             chosen = 32'h3;
@@ -929,19 +1020,19 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
         if (fits[32'h0]) begin
             best = 32'h0;
         end
-        chosen_index = class0$alloc_id;
-        chosen_page = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
+        chosen_index = class_index$0$q;
+        chosen_page = class_page$0$q;
         if (chosen == 32'h1) begin
-            chosen_index = class1$alloc_id;
-            chosen_page = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
+            chosen_index = class_index$1$q;
+            chosen_page = class_page$1$q;
         end
         if (chosen == 32'h2) begin
-            chosen_index = class2$alloc_id;
-            chosen_page = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
+            chosen_index = class_index$2$q;
+            chosen_page = class_page$2$q;
         end
         if (chosen == 32'h3) begin
-            chosen_index = class3$alloc_id;
-            chosen_page = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
+            chosen_index = class_index$3$q;
+            chosen_page = class_page$3$q;
         end
         reason = 32'h0;
         if (hit_found) begin
@@ -2116,6 +2207,177 @@ module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_128_get_rx_msg_info$class3$lowest_free
+
+
+module nt_nic_128_get_rx_msg_info$class_avail(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_avail
+
+
+module nt_nic_128_get_rx_msg_info$class_index$0(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_index$0
+
+
+module nt_nic_128_get_rx_msg_info$class_index$1(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_index$1
+
+
+module nt_nic_128_get_rx_msg_info$class_index$2(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_index$2
+
+
+module nt_nic_128_get_rx_msg_info$class_index$3(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_index$3
+
+
+module nt_nic_128_get_rx_msg_info$class_page$0(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_page$0
+
+
+module nt_nic_128_get_rx_msg_info$class_page$1(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_page$1
+
+
+module nt_nic_128_get_rx_msg_info$class_page$2(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_page$2
+
+
+module nt_nic_128_get_rx_msg_info$class_page$3(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class_page$3
 
 
 module nt_nic_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);

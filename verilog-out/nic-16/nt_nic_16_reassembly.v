@@ -122,6 +122,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [3:0] timer$cancel_id;
     wire  timer$timeout_valid;
     reg  timer$timeout_ready;
+    wire  timer$timeout_offered;
     wire  [3:0] timer$timeout_id;
     wire  [7:0] timer$timeout_meta;
     reg  [16:0] payload$read_address;
@@ -164,6 +165,18 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [15:0] fresh$d;
     wire  [15:0] fresh$q;
     reg  fresh$clock;
+    reg  gc_pending$d;
+    wire  gc_pending$q;
+    reg  gc_pending$clock;
+    reg  [3:0] gc_slot$d;
+    wire  [3:0] gc_slot$q;
+    reg  gc_slot$clock;
+    reg  cancel_valid$d;
+    wire  cancel_valid$q;
+    reg  cancel_valid$clock;
+    reg  [3:0] cancel_slot$d;
+    wire  [3:0] cancel_slot$q;
+    reg  cancel_slot$clock;
     reg  fwd_slot_valid$d;
     wire  fwd_slot_valid$q;
     reg  fwd_slot_valid$clock;
@@ -323,6 +336,9 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [3:0] completed_mask$index;
     reg  completed_mask$enable;
     wire  [15:0] completed_mask$onehot;
+    reg  [3:0] gc_mask$index;
+    reg  gc_mask$enable;
+    wire  [15:0] gc_mask$onehot;
     reg  [3:0] release_mask$index;
     reg  release_mask$enable;
     wire  [15:0] release_mask$onehot;
@@ -456,6 +472,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         .cancel_id(timer$cancel_id),
         .timeout_valid(timer$timeout_valid),
         .timeout_ready(timer$timeout_ready),
+        .timeout_offered(timer$timeout_offered),
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
     );
@@ -514,6 +531,26 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         .d(fresh$d),
         .q(fresh$q),
         .clock(fresh$clock)
+    );
+    nt_nic_16_reassembly$gc_pending gc_pending(
+        .d(gc_pending$d),
+        .q(gc_pending$q),
+        .clock(gc_pending$clock)
+    );
+    nt_nic_16_reassembly$gc_slot gc_slot(
+        .d(gc_slot$d),
+        .q(gc_slot$q),
+        .clock(gc_slot$clock)
+    );
+    nt_nic_16_reassembly$cancel_valid cancel_valid(
+        .d(cancel_valid$d),
+        .q(cancel_valid$q),
+        .clock(cancel_valid$clock)
+    );
+    nt_nic_16_reassembly$cancel_slot cancel_slot(
+        .d(cancel_slot$d),
+        .q(cancel_slot$q),
+        .clock(cancel_slot$clock)
     );
     nt_nic_16_reassembly$fwd_slot_valid fwd_slot_valid(
         .d(fwd_slot_valid$d),
@@ -780,6 +817,11 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         .enable(completed_mask$enable),
         .onehot(completed_mask$onehot)
     );
+    nt_nic_16_reassembly$gc_mask gc_mask(
+        .index(gc_mask$index),
+        .enable(gc_mask$enable),
+        .onehot(gc_mask$onehot)
+    );
     nt_nic_16_reassembly$release_mask release_mask(
         .index(release_mask$index),
         .enable(release_mask$enable),
@@ -792,6 +834,10 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         live$clock = clock;
         closed$clock = clock;
         fresh$clock = clock;
+        gc_pending$clock = clock;
+        gc_slot$clock = clock;
+        cancel_valid$clock = clock;
+        cancel_slot$clock = clock;
         fwd_slot_valid$clock = clock;
         fwd_slot_addr$clock = clock;
         fwd_slot_data$clock = clock;
@@ -847,6 +893,10 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         live$d = live$q;
         closed$d = closed$q;
         fresh$d = fresh$q;
+        gc_pending$d = gc_pending$q;
+        gc_slot$d = gc_slot$q;
+        cancel_valid$d = cancel_valid$q;
+        cancel_slot$d = cancel_slot$q;
         fwd_slot_valid$d = fwd_slot_valid$q;
         fwd_slot_addr$d = fwd_slot_addr$q;
         fwd_slot_data$d = fwd_slot_data$q;
@@ -1058,12 +1108,12 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
         t_slot = timer$timeout_id;
         touching_timeout = ((in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot))) | ((s_axis_tvalid & (~rx_busy$q)) & (m_slot == t_slot));
-        timer$timeout_ready = (msg_table$release_ready & (~ro_rel_pending$q)) & (~touching_timeout);
+        timer$timeout_ready = (~gc_pending$q) & (~touching_timeout);
         timeout_take = timer$timeout_valid & timer$timeout_ready;
         gc_legit = (timeout_take & live$q[t_slot]) & (~closed$q[t_slot]);
-        rel_request = ro_rel_pending$q | gc_legit;
+        rel_request = ro_rel_pending$q | gc_pending$q;
         rel_taken = rel_request & msg_table$release_ready;
-        rel_slot = t_slot;
+        rel_slot = gc_slot$q;
         rel_reason = 32'h3;
         if (ro_rel_pending$q) begin
             rel_slot = ro_rel_slot$q;
@@ -1080,6 +1130,13 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         end
         if (rel_taken & ro_rel_pending$q) begin
             ro_rel_pending$d = 1'b0;
+        end
+        if (rel_taken & (~ro_rel_pending$q)) begin
+            gc_pending$d = 1'b0;
+        end
+        if (gc_legit) begin
+            gc_pending$d = 1'b1;
+            gc_slot$d = t_slot;
         end
         m_axis_tvalid = out_valid$q;
         m_axis_tdata = out_data$q;
@@ -1179,9 +1236,11 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         release_mask$enable = rel_taken;
         live_set = live$q | alloc_mask$onehot;
         fresh_set = fresh$q | alloc_mask$onehot;
-        closed_set = closed$q;
+        gc_mask$index = t_slot;
+        gc_mask$enable = gc_legit;
+        closed_set = closed$q | gc_mask$onehot;
         if (complete) begin
-            closed_set = closed$q | completed_mask$onehot;
+            closed_set = (closed$q | gc_mask$onehot) | completed_mask$onehot;
         end
         live$d = live_set & (~release_mask$onehot);
         closed$d = closed_set & (~release_mask$onehot);
@@ -1194,8 +1253,10 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         timer$sched_id = msg_table$sched_slot;
         timer$sched_meta = msg_table$sched_gen;
         timer$sched_delay = ingress_timeout;
-        timer$cancel_valid = complete;
-        timer$cancel_id = c_slot;
+        cancel_valid$d = complete;
+        cancel_slot$d = c_slot;
+        timer$cancel_valid = cancel_valid$q;
+        timer$cancel_id = cancel_slot$q;
         fifo_write = complete & (~start_bypass);
         fifo_ram$write_enable = fifo_write;
         fifo_ram$write_address = fifo_tail$q;
@@ -1266,12 +1327,14 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
             live$d = 32'h0;
             closed$d = 32'h0;
             fresh$d = 32'h0;
+            cancel_valid$d = 1'b0;
             fwd_slot_valid$d = 1'b0;
             fwd_written_valid$d = 1'b0;
             rx_busy$d = 1'b0;
             s1_valid$d = 1'b0;
             in_busy$d = 1'b0;
             ro_rel_pending$d = 1'b0;
+            gc_pending$d = 1'b0;
             fifo_head$d = 32'h0;
             fifo_tail$d = 32'h0;
             fifo_count$d = 32'h0;
@@ -1444,6 +1507,44 @@ module nt_nic_16_reassembly$c_stale_timeout(d,q,clock);
     end
 
 endmodule // nt_nic_16_reassembly$c_stale_timeout
+
+
+module nt_nic_16_reassembly$cancel_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$cancel_slot
+
+
+module nt_nic_16_reassembly$cancel_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$cancel_valid
 
 
 module nt_nic_16_reassembly$closed(d,q,clock);
@@ -1737,6 +1838,61 @@ module nt_nic_16_reassembly$fwd_written_valid(d,q,clock);
     end
 
 endmodule // nt_nic_16_reassembly$fwd_written_valid
+
+
+module nt_nic_16_reassembly$gc_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_reassembly$gc_mask
+
+
+module nt_nic_16_reassembly$gc_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$gc_pending
+
+
+module nt_nic_16_reassembly$gc_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$gc_slot
 
 
 module nt_nic_16_reassembly$in_base(d,q,clock);
@@ -2255,6 +2411,33 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
     wire  [63:0] missing_ffs$onehot;
+    reg  [3:0] class_avail$d;
+    wire  [3:0] class_avail$q;
+    reg  class_avail$clock;
+    reg  [3:0] class_index$0$d;
+    wire  [3:0] class_index$0$q;
+    reg  class_index$0$clock;
+    reg  [3:0] class_index$1$d;
+    wire  [3:0] class_index$1$q;
+    reg  class_index$1$clock;
+    reg  [3:0] class_index$2$d;
+    wire  [3:0] class_index$2$q;
+    reg  class_index$2$clock;
+    reg  [3:0] class_index$3$d;
+    wire  [3:0] class_index$3$q;
+    reg  class_index$3$clock;
+    reg  [15:0] class_page$0$d;
+    wire  [15:0] class_page$0$q;
+    reg  class_page$0$clock;
+    reg  [15:0] class_page$1$d;
+    wire  [15:0] class_page$1$q;
+    reg  class_page$1$clock;
+    reg  [15:0] class_page$2$d;
+    wire  [15:0] class_page$2$q;
+    reg  class_page$2$clock;
+    reg  [15:0] class_page$3$d;
+    wire  [15:0] class_page$3$q;
+    reg  class_page$3$clock;
     reg  [3:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [15:0] alloc_mask$onehot;
@@ -2643,6 +2826,51 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         .index(missing_ffs$index),
         .onehot(missing_ffs$onehot)
     );
+    nt_nic_16_reassembly$msg_table$class_avail class_avail(
+        .d(class_avail$d),
+        .q(class_avail$q),
+        .clock(class_avail$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_index$0 class_index$0(
+        .d(class_index$0$d),
+        .q(class_index$0$q),
+        .clock(class_index$0$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_index$1 class_index$1(
+        .d(class_index$1$d),
+        .q(class_index$1$q),
+        .clock(class_index$1$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_index$2 class_index$2(
+        .d(class_index$2$d),
+        .q(class_index$2$q),
+        .clock(class_index$2$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_index$3 class_index$3(
+        .d(class_index$3$d),
+        .q(class_index$3$q),
+        .clock(class_index$3$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_page$0 class_page$0(
+        .d(class_page$0$d),
+        .q(class_page$0$q),
+        .clock(class_page$0$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_page$1 class_page$1(
+        .d(class_page$1$d),
+        .q(class_page$1$q),
+        .clock(class_page$1$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_page$2 class_page$2(
+        .d(class_page$2$d),
+        .q(class_page$2$q),
+        .clock(class_page$2$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class_page$3 class_page$3(
+        .d(class_page$3$d),
+        .q(class_page$3$q),
+        .clock(class_page$3$clock)
+    );
     nt_nic_16_reassembly$msg_table$alloc_mask alloc_mask(
         .index(alloc_mask$index),
         .enable(alloc_mask$enable),
@@ -2656,6 +2884,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
 
     // Update code
     always @(*) begin
+        class_avail$clock = clock;
         live$clock = clock;
         gen_known$clock = clock;
         init_done$clock = clock;
@@ -2694,6 +2923,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         c_duplicate$clock = clock;
         c_recent$clock = clock;
         c_fallback$clock = clock;
+        class_avail$d = class_avail$q;
         live$d = live$q;
         gen_known$d = gen_known$q;
         init_done$d = init_done$q;
@@ -2870,7 +3100,24 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         end
         bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
         fits = (((((((class0_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) | ((((((class1_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h1)) | ((((((class2_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h2)) | ((((((class3_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h3);
-        avail = fits & (((((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3)));
+        class_avail$d = (((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3);
+        class_index$0$clock = clock;
+        class_page$0$clock = clock;
+        class_index$1$clock = clock;
+        class_page$1$clock = clock;
+        class_index$2$clock = clock;
+        class_page$2$clock = clock;
+        class_index$3$clock = clock;
+        class_page$3$clock = clock;
+        class_index$0$d = class0$alloc_id;
+        class_index$1$d = class1$alloc_id;
+        class_index$2$d = class2$alloc_id;
+        class_index$3$d = class3$alloc_id;
+        class_page$0$d = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
+        class_page$1$d = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
+        class_page$2$d = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
+        class_page$3$d = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
+        avail = fits & class_avail$q;
         chosen = 32'h0;
         if (avail[32'h3]) begin
             chosen = 32'h3;
@@ -2897,19 +3144,19 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         if (fits[32'h0]) begin
             best = 32'h0;
         end
-        chosen_index = class0$alloc_id;
-        chosen_page = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
+        chosen_index = class_index$0$q;
+        chosen_page = class_page$0$q;
         if (chosen == 32'h1) begin
-            chosen_index = class1$alloc_id;
-            chosen_page = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
+            chosen_index = class_index$1$q;
+            chosen_page = class_page$1$q;
         end
         if (chosen == 32'h2) begin
-            chosen_index = class2$alloc_id;
-            chosen_page = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
+            chosen_index = class_index$2$q;
+            chosen_page = class_page$2$q;
         end
         if (chosen == 32'h3) begin
-            chosen_index = class3$alloc_id;
-            chosen_page = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
+            chosen_index = class_index$3$q;
+            chosen_page = class_page$3$q;
         end
         reason = 32'h0;
         if (hit_found) begin
@@ -4045,6 +4292,177 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,oneh
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class3$lowest_free
+
+
+module nt_nic_16_reassembly$msg_table$class_avail(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_avail
+
+
+module nt_nic_16_reassembly$msg_table$class_index$0(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_index$0
+
+
+module nt_nic_16_reassembly$msg_table$class_index$1(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_index$1
+
+
+module nt_nic_16_reassembly$msg_table$class_index$2(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_index$2
+
+
+module nt_nic_16_reassembly$msg_table$class_index$3(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_index$3
+
+
+module nt_nic_16_reassembly$msg_table$class_page$0(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_page$0
+
+
+module nt_nic_16_reassembly$msg_table$class_page$1(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_page$1
+
+
+module nt_nic_16_reassembly$msg_table$class_page$2(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_page$2
+
+
+module nt_nic_16_reassembly$msg_table$class_page$3(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class_page$3
 
 
 module nt_nic_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);
@@ -7575,7 +7993,7 @@ module nt_nic_16_reassembly$slot_ram(read_address,read_clock,read_data,write_add
 endmodule // nt_nic_16_reassembly$slot_ram
 
 
-module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
+module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_offered,timeout_id,timeout_meta);
 
     // Module arguments
     input wire  clock;
@@ -7589,6 +8007,7 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
     input wire  [3:0] cancel_id;
     output reg  timeout_valid;
     input wire  timeout_ready;
+    output reg  timeout_offered;
     output reg  [3:0] timeout_id;
     output reg  [7:0] timeout_meta;
 
@@ -7764,6 +8183,7 @@ module nt_nic_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_del
         sched_hits_out = sched_valid & (sched_id == out_id$q);
         cancel_hits_out = cancel_valid & (cancel_id == out_id$q);
         timeout_valid = ((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset);
+        timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
         fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;

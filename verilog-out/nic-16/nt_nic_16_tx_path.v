@@ -166,6 +166,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [3:0] timer$cancel_id;
     wire  timer$timeout_valid;
     reg  timer$timeout_ready;
+    wire  timer$timeout_offered;
     wire  [3:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
     reg  [16:0] payload$read_address;
@@ -488,6 +489,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         .cancel_id(timer$cancel_id),
         .timeout_valid(timer$timeout_valid),
         .timeout_ready(timer$timeout_ready),
+        .timeout_offered(timer$timeout_offered),
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
     );
@@ -890,7 +892,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         timer$sched_meta = core$sched_meta;
         timer$cancel_valid = core$cancel_valid;
         timer$cancel_id = core$cancel_slot;
-        core$to_valid = timer$timeout_valid;
+        core$to_valid = timer$timeout_offered;
         core$to_slot = timer$timeout_id;
         core$to_meta = timer$timeout_meta;
         timer$timeout_ready = core$to_ready;
@@ -6744,7 +6746,7 @@ module nt_nic_16_tx_path$taken_mask(index,enable,onehot);
 endmodule // nt_nic_16_tx_path$taken_mask
 
 
-module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_id,timeout_meta);
+module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_offered,timeout_id,timeout_meta);
 
     // Module arguments
     input wire  clock;
@@ -6758,6 +6760,7 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     input wire  [3:0] cancel_id;
     output reg  timeout_valid;
     input wire  timeout_ready;
+    output reg  timeout_offered;
     output reg  [3:0] timeout_id;
     output reg  [23:0] timeout_meta;
 
@@ -6933,6 +6936,7 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         sched_hits_out = sched_valid & (sched_id == out_id$q);
         cancel_hits_out = cancel_valid & (cancel_id == out_id$q);
         timeout_valid = ((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset);
+        timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
         fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;

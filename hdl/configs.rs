@@ -8,7 +8,7 @@
 
 use crate::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount,
+    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
@@ -302,6 +302,7 @@ impl NicConfig {
             ("popcount", verilog_of(&mut Popcount::<BITMAP_BITS, 7>::default())),
             ("bitmap_all_any", verilog_of(&mut BitmapAllAny::<BITMAP_BITS>::default())),
             ("arbiter", verilog_of(&mut Arbiter::default())),
+            ("skid_buffer", verilog_of(&mut SkidBuffer::<64>::default())),
         ];
         match self.messages {
             16 => {

@@ -1,4 +1,4 @@
-//! Blocks shared by every part of the NIC: bitmap operations and the ID free list.
+//! Blocks shared by every part of the NIC: bitmap operations, the ID free list, stream stages.
 
 pub mod bitmap_all_any;
 pub mod find_first_set;
@@ -7,4 +7,5 @@ pub mod key_hash;
 pub mod one_hot;
 pub mod ones_until;
 pub mod popcount;
+pub mod skid_buffer;
 pub mod stream_fifo;

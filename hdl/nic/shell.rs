@@ -8,9 +8,12 @@
 //!  MAC RX ─▶ ingress program (parser, match, GetRxMsgInfo, protocol state) ─▶ reassembly ─▶ CPU
 //!                 │ DeliveredEvent / CreditTxEvent     │ CtrlPktEvent
 //!                 ▼                                    ▼
-//!  CPU ─▶ transmit path ─▶ egress stage ─▶ arbiter ◀─ packet generator (ACK/NACK/PULL/GRANT)
-//!                                            └─▶ deparser ─▶ MAC TX
+//!  CPU ─▶ transmit path ─▶ egress stage ─▶ skid ─▶ arbiter ◀─ packet generator (ACK/NACK/PULL/GRANT)
+//!                                                    └─▶ deparser ─▶ MAC TX
 //! ```
+//! The skid buffer ([`crate::common::skid_buffer::SkidBuffer`]) registers the data stream's
+//! `tready` without adding latency, so the arbiter's choice and the MAC's `tready` do not reach
+//! back through the egress stage into the transmit path in the same cycle.
 //!
 //! rust-hdl builds a block's Verilog from its concrete field types, and the shell wires the
 //! program's ports by name, so the shell is the macro [`nic_shell!`]: one definition, expanded
@@ -160,6 +163,11 @@ macro_rules! nic_shell {
             reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB, PW>,
             tx: $crate::nic::tx_path::TxPath<N, IW, PW>,
             pktgen: $crate::nic::packet_generator::PacketGenerator<N, IW, 3>,
+            /// The data stream into the arbiter, with a registered `tready` (zero latency): the
+            /// arbiter's choice does not travel back through the egress stage and the transmit
+            /// path within a cycle. Beat = {is_rtx, is_new_msg, flags, rank, credit, tx_msg_id,
+            /// local_port, pkt_offset, msg_len, remote_port, remote_ip, tlast, tkeep, tdata}.
+            data_skid: $crate::common::skid_buffer::SkidBuffer<211>,
             arbiter: $crate::nic::arbiter::Arbiter,
             deparser: $crate::pisa::deparser::Deparser,
             csr: $crate::nic::csr::AxiLiteCsr,
@@ -236,6 +244,7 @@ macro_rules! nic_shell {
                     reassembly: $crate::nic::reassembly::Reassembly::new(params.rx_classes),
                     tx: $crate::nic::tx_path::TxPath::new(&params.tx_classes),
                     pktgen: Default::default(),
+                    data_skid: Default::default(),
                     arbiter: Default::default(),
                     deparser: $crate::pisa::deparser::Deparser::new(params.ip_protocol),
                     csr: $crate::nic::csr::AxiLiteCsr::new(params.config_defaults),
@@ -260,13 +269,14 @@ macro_rules! nic_shell {
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for $name<N, IW, BB, PW> {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(self, clock, ingress, egress, reassembly, tx, pktgen, arbiter, deparser, csr);
+                clock!(self, clock, ingress, egress, reassembly, tx, pktgen, data_skid, arbiter, deparser, csr);
                 self.ingress.reset.next = self.reset.val();
                 self.egress.reset.next = self.reset.val();
                 self.reassembly.reset.next = self.reset.val();
                 self.tx.reset.next = self.reset.val();
                 self.pktgen.reset.next = self.reset.val();
                 self.arbiter.reset.next = self.reset.val();
+                self.data_skid.reset.next = self.reset.val();
                 self.deparser.reset.next = self.reset.val();
                 self.csr.reset.next = self.reset.val();
 
@@ -437,22 +447,38 @@ macro_rules! nic_shell {
                 self.arbiter.s_axis_ctrl_is_new_msg.next = false;
                 self.arbiter.s_axis_ctrl_is_rtx.next = false;
 
-                self.arbiter.s_axis_data_tdata.next = self.egress.m_axis_pkt_tdata.val();
-                self.arbiter.s_axis_data_tkeep.next = self.egress.m_axis_pkt_tkeep.val();
-                self.arbiter.s_axis_data_tlast.next = self.egress.m_axis_pkt_tlast.val();
-                self.arbiter.s_axis_data_tvalid.next = self.egress.m_axis_pkt_tvalid.val();
-                self.egress.m_axis_pkt_tready.next = self.arbiter.s_axis_data_tready.val();
-                self.arbiter.s_axis_data_remote_ip.next = self.egress.m_axis_pkt_remote_ip.val();
-                self.arbiter.s_axis_data_remote_port.next = self.egress.m_axis_pkt_remote_port.val();
-                self.arbiter.s_axis_data_msg_len.next = self.egress.m_axis_pkt_msg_len.val();
-                self.arbiter.s_axis_data_pkt_offset.next = self.egress.m_axis_pkt_pkt_offset.val();
-                self.arbiter.s_axis_data_local_port.next = self.egress.m_axis_pkt_local_port.val();
-                self.arbiter.s_axis_data_tx_msg_id.next = self.egress.m_axis_pkt_tx_msg_id.val();
-                self.arbiter.s_axis_data_credit.next = self.egress.m_axis_pkt_credit.val();
-                self.arbiter.s_axis_data_rank.next = self.egress.m_axis_pkt_rank.val();
-                self.arbiter.s_axis_data_flags.next = self.egress.m_axis_pkt_flags.val();
-                self.arbiter.s_axis_data_is_new_msg.next = self.egress.m_axis_pkt_is_new_msg.val();
-                self.arbiter.s_axis_data_is_rtx.next = self.egress.m_axis_pkt_is_rtx.val();
+                self.data_skid.s_valid.next = self.egress.m_axis_pkt_tvalid.val();
+                self.egress.m_axis_pkt_tready.next = self.data_skid.s_ready.val();
+                self.data_skid.s_data.next = ((((((((((((bit_cast::<211, 64>(self.egress.m_axis_pkt_tdata.val())
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_tkeep.val()) << 64))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_tlast.val().into()) << 72))
+                    | (bit_cast::<211, 32>(self.egress.m_axis_pkt_remote_ip.val()) << 73))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_remote_port.val()) << 105))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_msg_len.val()) << 121))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_pkt_offset.val()) << 137))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_local_port.val()) << 145))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_tx_msg_id.val()) << 161))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_credit.val()) << 177))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_rank.val()) << 193))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_flags.val()) << 201))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_is_new_msg.val().into()) << 209))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_is_rtx.val().into()) << 210);
+                self.arbiter.s_axis_data_tvalid.next = self.data_skid.m_valid.val();
+                self.data_skid.m_ready.next = self.arbiter.s_axis_data_tready.val();
+                self.arbiter.s_axis_data_tdata.next = self.data_skid.m_data.val().get_bits::<64>(0);
+                self.arbiter.s_axis_data_tkeep.next = self.data_skid.m_data.val().get_bits::<8>(64);
+                self.arbiter.s_axis_data_tlast.next = self.data_skid.m_data.val().get_bit(72);
+                self.arbiter.s_axis_data_remote_ip.next = self.data_skid.m_data.val().get_bits::<32>(73);
+                self.arbiter.s_axis_data_remote_port.next = self.data_skid.m_data.val().get_bits::<16>(105);
+                self.arbiter.s_axis_data_msg_len.next = self.data_skid.m_data.val().get_bits::<16>(121);
+                self.arbiter.s_axis_data_pkt_offset.next = self.data_skid.m_data.val().get_bits::<8>(137);
+                self.arbiter.s_axis_data_local_port.next = self.data_skid.m_data.val().get_bits::<16>(145);
+                self.arbiter.s_axis_data_tx_msg_id.next = self.data_skid.m_data.val().get_bits::<16>(161);
+                self.arbiter.s_axis_data_credit.next = self.data_skid.m_data.val().get_bits::<16>(177);
+                self.arbiter.s_axis_data_rank.next = self.data_skid.m_data.val().get_bits::<8>(193);
+                self.arbiter.s_axis_data_flags.next = self.data_skid.m_data.val().get_bits::<8>(201);
+                self.arbiter.s_axis_data_is_new_msg.next = self.data_skid.m_data.val().get_bit(209);
+                self.arbiter.s_axis_data_is_rtx.next = self.data_skid.m_data.val().get_bit(210);
 
                 self.deparser.cfg_own_mac.next = bit_cast::<48, 32>(self.cfg.val().get_bits::<32>(0))
                     | (bit_cast::<48, 16>(self.cfg.val().get_bits::<16>(32)) << 32);

@@ -6,7 +6,7 @@
 
 use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount,
+    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
@@ -146,6 +146,7 @@ impl<D: NativeDut> NativeStepper<D> {
 
 native_dut!(FindFirstSet<64, 6>, clocked: false, inputs: [bitmap], outputs: [found, index, onehot]);
 native_dut!(OnesUntil<64, 7>, clocked: false, inputs: [k], outputs: [mask]);
+native_dut!(SkidBuffer<64>, clocked: true, inputs: [reset, s_valid, s_data, m_ready], outputs: [s_ready, m_valid, m_data]);
 native_dut!(OneHot<16, 4>, clocked: false, inputs: [index, enable], outputs: [onehot]);
 native_dut!(OneHot<128, 7>, clocked: false, inputs: [index, enable], outputs: [onehot]);
 native_dut!(Popcount<64, 7>, clocked: false, inputs: [bitmap], outputs: [count]);

@@ -28,7 +28,7 @@ fn yosys_synthesises_the_smallest_configuration() {
         .into_iter()
         .filter(|f| !RECEIVE_PATH.iter().chain(TRANSMIT_PATH.iter()).chain(SCHEDULER.iter()).any(|b| f.to_string_lossy().ends_with(b)))
         .collect();
-    assert_eq!(files.len(), 21, "expected the twenty-one smaller nic-16 blocks");
+    assert_eq!(files.len(), 22, "expected the twenty-two smaller nic-16 blocks");
     let reports = check_files(&root, &files, true);
     for r in &reports {
         let y = r.yosys.as_ref().unwrap();

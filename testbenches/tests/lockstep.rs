@@ -3,7 +3,7 @@
 
 use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount,
+    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
 use nanotransport_hdl::nic::reassembly::{Reassembly128, Reassembly16};
@@ -29,6 +29,16 @@ fn pass<D: NativeDut>(model: &str, stimulus: Stimulus, cycles: u64, default_seed
 
 fn bitmap_stimulus() -> Stimulus {
     Stimulus::new().drive("bitmap", Drive::Sparse(6))
+}
+
+#[test]
+fn skid_buffer() {
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("s_valid", Drive::Bernoulli(0.7))
+        .drive("m_ready", Drive::Bernoulli(0.6));
+    pass::<SkidBuffer<64>>("nt_nic_16_skid_buffer", stimulus.clone(), CYCLES, 71);
+    pass::<SkidBuffer<64>>("nt_nic_128_skid_buffer", stimulus, CYCLES, 72);
 }
 
 #[test]

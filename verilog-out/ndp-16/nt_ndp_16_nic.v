@@ -352,6 +352,14 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  [31:0] pktgen$pull_coalesced_count;
     wire  [31:0] pktgen$pull_replaced_count;
     wire  [31:0] pktgen$dropped_count;
+    reg  data_skid$clock;
+    reg  data_skid$reset;
+    reg  data_skid$s_valid;
+    wire  data_skid$s_ready;
+    reg  [210:0] data_skid$s_data;
+    wire  data_skid$m_valid;
+    reg  data_skid$m_ready;
+    wire  [210:0] data_skid$m_data;
     reg  arbiter$clock;
     reg  arbiter$reset;
     reg  [7:0] arbiter$ctrl_burst_limit;
@@ -844,6 +852,16 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .pull_replaced_count(pktgen$pull_replaced_count),
         .dropped_count(pktgen$dropped_count)
     );
+    nt_ndp_16_nic$data_skid data_skid(
+        .clock(data_skid$clock),
+        .reset(data_skid$reset),
+        .s_valid(data_skid$s_valid),
+        .s_ready(data_skid$s_ready),
+        .s_data(data_skid$s_data),
+        .m_valid(data_skid$m_valid),
+        .m_ready(data_skid$m_ready),
+        .m_data(data_skid$m_data)
+    );
     nt_ndp_16_nic$arbiter arbiter(
         .clock(arbiter$clock),
         .reset(arbiter$reset),
@@ -1043,6 +1061,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         reassembly$clock = clock;
         tx$clock = clock;
         pktgen$clock = clock;
+        data_skid$clock = clock;
         arbiter$clock = clock;
         deparser$clock = clock;
         csr$clock = clock;
@@ -1052,6 +1071,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         tx$reset = reset;
         pktgen$reset = reset;
         arbiter$reset = reset;
+        data_skid$reset = reset;
         deparser$reset = reset;
         csr$reset = reset;
         csr$s_axil_awaddr = s_axil_awaddr;
@@ -1206,22 +1226,25 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         arbiter$s_axis_ctrl_flags = pktgen$m_meta_flags;
         arbiter$s_axis_ctrl_is_new_msg = 1'b0;
         arbiter$s_axis_ctrl_is_rtx = 1'b0;
-        arbiter$s_axis_data_tdata = egress$m_axis_pkt_tdata;
-        arbiter$s_axis_data_tkeep = egress$m_axis_pkt_tkeep;
-        arbiter$s_axis_data_tlast = egress$m_axis_pkt_tlast;
-        arbiter$s_axis_data_tvalid = egress$m_axis_pkt_tvalid;
-        egress$m_axis_pkt_tready = arbiter$s_axis_data_tready;
-        arbiter$s_axis_data_remote_ip = egress$m_axis_pkt_remote_ip;
-        arbiter$s_axis_data_remote_port = egress$m_axis_pkt_remote_port;
-        arbiter$s_axis_data_msg_len = egress$m_axis_pkt_msg_len;
-        arbiter$s_axis_data_pkt_offset = egress$m_axis_pkt_pkt_offset;
-        arbiter$s_axis_data_local_port = egress$m_axis_pkt_local_port;
-        arbiter$s_axis_data_tx_msg_id = egress$m_axis_pkt_tx_msg_id;
-        arbiter$s_axis_data_credit = egress$m_axis_pkt_credit;
-        arbiter$s_axis_data_rank = egress$m_axis_pkt_rank;
-        arbiter$s_axis_data_flags = egress$m_axis_pkt_flags;
-        arbiter$s_axis_data_is_new_msg = egress$m_axis_pkt_is_new_msg;
-        arbiter$s_axis_data_is_rtx = egress$m_axis_pkt_is_rtx;
+        data_skid$s_valid = egress$m_axis_pkt_tvalid;
+        egress$m_axis_pkt_tready = data_skid$s_ready;
+        data_skid$s_data = ((((((((((((((egress$m_axis_pkt_tdata) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((egress$m_axis_pkt_tkeep) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((egress$m_axis_pkt_tlast) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | (((egress$m_axis_pkt_remote_ip) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h49)) | (((egress$m_axis_pkt_remote_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h69)) | (((egress$m_axis_pkt_msg_len) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h79)) | (((egress$m_axis_pkt_pkt_offset) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h89)) | (((egress$m_axis_pkt_local_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h91)) | (((egress$m_axis_pkt_tx_msg_id) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1)) | (((egress$m_axis_pkt_credit) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb1)) | (((egress$m_axis_pkt_rank) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc1)) | (((egress$m_axis_pkt_flags) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc9)) | (((egress$m_axis_pkt_is_new_msg) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1)) | (((egress$m_axis_pkt_is_rtx) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd2);
+        arbiter$s_axis_data_tvalid = data_skid$m_valid;
+        data_skid$m_ready = arbiter$s_axis_data_tready;
+        arbiter$s_axis_data_tdata = data_skid$m_data[(32'h0)+:(64)];
+        arbiter$s_axis_data_tkeep = data_skid$m_data[(32'h40)+:(8)];
+        arbiter$s_axis_data_tlast = data_skid$m_data[32'h48];
+        arbiter$s_axis_data_remote_ip = data_skid$m_data[(32'h49)+:(32)];
+        arbiter$s_axis_data_remote_port = data_skid$m_data[(32'h69)+:(16)];
+        arbiter$s_axis_data_msg_len = data_skid$m_data[(32'h79)+:(16)];
+        arbiter$s_axis_data_pkt_offset = data_skid$m_data[(32'h89)+:(8)];
+        arbiter$s_axis_data_local_port = data_skid$m_data[(32'h91)+:(16)];
+        arbiter$s_axis_data_tx_msg_id = data_skid$m_data[(32'ha1)+:(16)];
+        arbiter$s_axis_data_credit = data_skid$m_data[(32'hb1)+:(16)];
+        arbiter$s_axis_data_rank = data_skid$m_data[(32'hc1)+:(8)];
+        arbiter$s_axis_data_flags = data_skid$m_data[(32'hc9)+:(8)];
+        arbiter$s_axis_data_is_new_msg = data_skid$m_data[32'hd1];
+        arbiter$s_axis_data_is_rtx = data_skid$m_data[32'hd2];
         deparser$cfg_own_mac = ((cfg[(32'h0)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h20)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_peer_mac = ((cfg[(32'h40)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h60)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_own_ip = cfg[(32'h80)+:(32)];
@@ -2246,6 +2269,103 @@ module nt_ndp_16_nic$csr$w_strb(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$csr$w_strb
+
+
+module nt_ndp_16_nic$data_skid(clock,reset,s_valid,s_ready,s_data,m_valid,m_ready,m_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  s_valid;
+    output reg  s_ready;
+    input wire  [210:0] s_data;
+    output reg  m_valid;
+    input wire  m_ready;
+    output reg  [210:0] m_data;
+
+    // Stub signals
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    reg  [210:0] kept$d;
+    wire  [210:0] kept$q;
+    reg  kept$clock;
+
+    // Sub module instances
+    nt_ndp_16_nic$data_skid$full full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    nt_ndp_16_nic$data_skid$kept kept(
+        .d(kept$d),
+        .q(kept$q),
+        .clock(kept$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        full$clock = clock;
+        kept$clock = clock;
+        full$d = full$q;
+        kept$d = kept$q;
+        s_ready = ~full$q;
+        m_valid = full$q | s_valid;
+        m_data = s_data;
+        if (full$q) begin
+            m_data = kept$q;
+            if (m_ready) begin
+                full$d = 1'b0;
+            end
+        end
+        else if (s_valid & (~m_ready)) begin
+            full$d = 1'b1;
+            kept$d = s_data;
+        end
+        if (reset) begin
+            full$d = 1'b0;
+        end
+    end
+
+endmodule // nt_ndp_16_nic$data_skid
+
+
+module nt_ndp_16_nic$data_skid$full(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$data_skid$full
+
+
+module nt_ndp_16_nic$data_skid$kept(d,q,clock);
+
+    // Module arguments
+    input wire  [210:0] d;
+    output reg  [210:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 211'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$data_skid$kept
 
 
 module nt_ndp_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_pkt_offset,meta_local_port,meta_tx_msg_id,meta_credit,meta_rank,meta_flags,meta_grant_prio,meta_buf_ptr,meta_buf_size_class,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,frame_count,length_mismatch_count);

@@ -93,6 +93,10 @@ pub struct Arbiter {
     in_packet: DFF<Bit>,
     from_data: DFF<Bit>,
     ctrl_run: DFF<Bits<8>>,
+    /// `ctrl_run >= limit`, registered with `ctrl_run` (a changed limit counts from the next
+    /// cycle), so the grant is not a comparison deep.
+    burst_used: DFF<Bit>,
+    ctrl_run_next: Signal<Local, Bits<8>>,
     cnt_ctrl: DFF<Bits<16>>,
     cnt_data: DFF<Bits<16>>,
     limit: Signal<Local, Bits<8>>,
@@ -104,14 +108,14 @@ pub struct Arbiter {
 impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_packet, from_data, ctrl_run, cnt_ctrl, cnt_data);
+        dff_setup!(self, clock, in_packet, from_data, ctrl_run, burst_used, cnt_ctrl, cnt_data);
         self.limit.next = self.ctrl_burst_limit.val();
         if self.ctrl_burst_limit.val() == 0 {
             self.limit.next = 1.into();
         }
         // New grant (between packets): control unless only data waits or the burst is used up.
         self.pick_data.next = self.s_axis_data_tvalid.val()
-            & ((!self.s_axis_ctrl_tvalid.val()) | (self.ctrl_run.q.val() >= self.limit.val()));
+            & ((!self.s_axis_ctrl_tvalid.val()) | self.burst_used.q.val());
         self.use_data.next = self.pick_data.val();
         if self.in_packet.q.val() {
             self.use_data.next = self.from_data.q.val();
@@ -152,25 +156,28 @@ impl Logic for Arbiter {
         self.s_axis_data_tready.next = self.use_data.val() & self.m_axis_tready.val();
         self.s_axis_ctrl_tready.next = (!self.use_data.val()) & self.m_axis_tready.val();
         self.beat.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
+        self.ctrl_run_next.next = self.ctrl_run.q.val();
         if (!self.in_packet.q.val()) & self.m_axis_tvalid.val() {
             // First beat of a packet shown: the grant is fixed from now on, accepted or not
             // (AXI4-Stream: a shown beat may not change before its handshake). Count it.
             self.in_packet.d.next = true;
             self.from_data.d.next = self.use_data.val();
             if self.use_data.val() {
-                self.ctrl_run.d.next = 0.into();
+                self.ctrl_run_next.next = 0.into();
                 if self.cnt_data.q.val() != 0xFFFF {
                     self.cnt_data.d.next = self.cnt_data.q.val() + 1;
                 }
             } else {
                 if self.ctrl_run.q.val() != 0xFF {
-                    self.ctrl_run.d.next = self.ctrl_run.q.val() + 1;
+                    self.ctrl_run_next.next = self.ctrl_run.q.val() + 1;
                 }
                 if self.cnt_ctrl.q.val() != 0xFFFF {
                     self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + 1;
                 }
             }
         }
+        self.ctrl_run.d.next = self.ctrl_run_next.val();
+        self.burst_used.d.next = self.ctrl_run_next.val() >= self.limit.val();
         if self.beat.val() & self.m_axis_tlast.val() {
             self.in_packet.d.next = false;
         }
@@ -179,6 +186,7 @@ impl Logic for Arbiter {
         if self.reset.val() {
             self.in_packet.d.next = false;
             self.ctrl_run.d.next = 0.into();
+            self.burst_used.d.next = false;
             self.cnt_ctrl.d.next = 0.into();
             self.cnt_data.d.next = 0.into();
         }

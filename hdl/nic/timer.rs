@@ -184,10 +184,10 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         self.timeout_offered.next = self.out_pending.q.val() & (!self.reset.val());
         self.timeout_id.next = self.out_id.q.val();
         self.timeout_meta.next = self.out_meta.q.val();
-        self.fire.next = (((self.out_pending.q.val() & (!self.sched_hits_out.val()))
-            & (!self.cancel_hits_out.val()))
-            & (!self.reset.val()))
-            & self.timeout_ready.val();
+        // The valid bits need no mask here: a schedule of the same ID sets its bit after the fire
+        // clears it and a cancel clears it anyway, and `out_slot_free` and `s1_fires` already
+        // account for both, so the pending timeout's path from `sched_*` stays out of the clear.
+        self.fire.next = (self.out_pending.q.val() & (!self.reset.val())) & self.timeout_ready.val();
         self.out_slot_free.next = (((!self.out_pending.q.val()) | self.fire.val()) | self.sched_hits_out.val())
             | self.cancel_hits_out.val();
 

@@ -44,10 +44,15 @@
 //! # Completion records (`done_*`, valid/ready)
 //! One per message: tx_msg_id and `done_abandoned` (0 = every packet delivered, 1 = abandoned
 //! after too many timeouts), queued in an N-entry FIFO (one per freed slot, so it never
-//! overflows) and offered in the order the slots were freed. A message's buffer returns to the
+//! overflows) and offered in the order the slots were freed, from the third cycle after the core
+//! frees the slot (a register, then the FIFO). A message's buffer returns to the
 //! allocator once its completion has been taken and no packet read-out (nor a descriptor queued in
 //! the core) still references it, so neither a late read-out nor an unread completion can see a
-//! reused buffer. A slot whose message had the slot's **last generation** waits
+//! reused buffer. The return takes two cycles: a find-first-set over the returning slots, minus
+//! the slots busy in the previous cycle, picks a candidate into a register; the next cycle returns
+//! it unless a descriptor or the read-out references it then (four slot compares), and the
+//! candidate under test is left out of that cycle's pick, so one buffer returns per cycle.
+//! A slot whose message had the slot's **last generation** waits
 //! [`KEY_REUSE_CYCLES`] first (a FIFO of such slots with their return time; `cooling_slots` says
 //! how many wait): its next tx_msg_id wraps to generation 0, and every key of the slot's previous
 //! round was used before that return, so a message key is never reused within
@@ -269,9 +274,21 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     buf_in_use: DFF<Bits<N>>,
     cnt_double_free: DFF<Bits<16>>,
     comp_q: StreamFifo<Bits<17>, IW>,
+    /// The core's completion, registered before the FIFO (the core's last stage decides it).
+    comp_in_valid: DFF<Bit>,
+    comp_in_data: DFF<Bits<17>>,
     ret_ffs: FindFirstSet<N, IW>,
+    /// Buffer return, cycle 1: the candidate picked from returning slots not busy last cycle.
+    ret_cand_valid: DFF<Bit>,
+    ret_cand_slot: DFF<Bits<IW>>,
+    ret_cand_mask: OneHot<N, IW>,
+    /// Slots referenced by a queued descriptor or the read-out, as of the previous cycle.
+    busy_seen: DFF<Bits<N>>,
     /// Returned slots waiting before their generation wraps: `{returned at (cycle mod 2^(32 − IW)), slot}`.
     cool_q: StreamFifo<Bits<32>, IW>,
+    /// The cooling FIFO's head has waited long enough, judged last cycle, and it is still the head.
+    cool_due: DFF<Bit>,
+    cool_steady: DFF<Bit>,
     /// The cool-down and the time field's mask, shifted left by `IW` like the entries.
     cooldown: Constant<Bits<32>>,
     time_mask: Constant<Bits<32>>,
@@ -339,6 +356,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     comp_take: Signal<Local, Bit>,
     comp_slot: Signal<Local, Bits<IW>>,
     ret_go: Signal<Local, Bit>,
+    ret_cand_busy: Signal<Local, Bit>,
     busy_mask: Signal<Local, Bits<N>>,
     busy_core0: OneHot<N, IW>,
     busy_core1: OneHot<N, IW>,
@@ -410,6 +428,8 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             max_msg_bytes: Constant::new(max_bytes.into()),
             comp_capacity: Constant::new((N as u64).into()),
             cool_q: Default::default(),
+            cool_due: Default::default(),
+            cool_steady: Default::default(),
             cooldown: Constant::new((KEY_REUSE_CYCLES << IW).to_bits()),
             slot_mask16: Constant::new(((1u64 << IW) - 1).to_bits()),
             time_mask: Constant::new(((u32::MAX as u64) & !((1u64 << IW) - 1)).to_bits()),
@@ -488,7 +508,13 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             timer: Default::default(),
             payload: Default::default(),
             comp_q: Default::default(),
+            comp_in_valid: Default::default(),
+            comp_in_data: Default::default(),
             ret_ffs: Default::default(),
+            ret_cand_valid: Default::default(),
+            ret_cand_slot: Default::default(),
+            ret_cand_mask: Default::default(),
+            busy_seen: Default::default(),
             now: Default::default(),
             w_state: Default::default(),
             w_slot: Default::default(),
@@ -538,6 +564,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             comp_take: Default::default(),
             comp_slot: Default::default(),
             ret_go: Default::default(),
+            ret_cand_busy: Default::default(),
             busy_mask: Default::default(),
             busy_core0: Default::default(),
             busy_core1: Default::default(),
@@ -594,7 +621,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
     fn update(&mut self) {
         dff_setup!(
             self, clock, now, w_state, w_slot, w_len, w_credit, w_credit_valid, w_rank, w_ip, w_rport, w_lport,
-            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, rd_active, rd_slot, rd_addr, rd_beats,
+            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, ret_cand_valid, ret_cand_slot, busy_seen, comp_in_valid, comp_in_data, cool_due, cool_steady, rd_active, rd_slot, rd_addr, rd_beats,
             rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
             e1_data, e1_keep, e1_last, e1_meta
         );
@@ -762,9 +789,11 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- completions and buffer return ----------------
         // One completion per freed slot; a slot is freed again only after its buffer came back,
         // which needs its completion taken, so at most N are ever queued: no overflow.
-        self.comp_q.push.next = self.core.done_valid.val() & (self.comp_q.level.val() != self.comp_capacity.val());
-        self.comp_q.push_data.next = bit_cast::<17, 16>(self.core.done_tx_msg_id.val())
+        self.comp_in_valid.d.next = self.core.done_valid.val();
+        self.comp_in_data.d.next = bit_cast::<17, 16>(self.core.done_tx_msg_id.val())
             | (bit_cast::<17, 1>(self.core.done_abandoned.val().into()) << 16);
+        self.comp_q.push.next = self.comp_in_valid.q.val() & (self.comp_q.level.val() != self.comp_capacity.val());
+        self.comp_q.push_data.next = self.comp_in_data.q.val();
         // The FIFO's head word is its memory's read data: 0 while there is no completion.
         self.done_valid.next = self.comp_q.head_valid.val();
         self.done_tx_msg_id.next = 0.into();
@@ -789,7 +818,18 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.busy_mask.next = ((self.busy_core0.onehot.val() | self.busy_core1.onehot.val())
             | self.busy_core2.onehot.val())
             | self.busy_rd.onehot.val();
-        self.ret_ffs.bitmap.next = self.returning.q.val() & (!self.busy_mask.val());
+        self.busy_seen.d.next = self.busy_mask.val();
+        // Cycle 1 picks from registers only; the candidate under test now is left out.
+        self.ret_cand_mask.index.next = self.ret_cand_slot.q.val();
+        self.ret_cand_mask.enable.next = self.ret_cand_valid.q.val();
+        self.ret_ffs.bitmap.next = (self.returning.q.val() & (!self.busy_seen.q.val())) & (!self.ret_cand_mask.onehot.val());
+        self.ret_cand_valid.d.next = self.ret_ffs.found.val();
+        self.ret_cand_slot.d.next = self.ret_ffs.index.val();
+        // Cycle 2: a slot that became busy since is kept (it is picked again later).
+        self.ret_cand_busy.next = (((self.core.pkt_valid.val() & (self.core.pkt_slot.val() == self.ret_cand_slot.q.val()))
+            | (self.core.pkt_q1_valid.val() & (self.core.pkt_q1_slot.val() == self.ret_cand_slot.q.val())))
+            | (self.core.pkt_q2_valid.val() & (self.core.pkt_q2_slot.val() == self.ret_cand_slot.q.val())))
+            | (self.rd_active.q.val() & (self.rd_slot.q.val() == self.ret_cand_slot.q.val()));
         // A returned slot whose generation is the last one (its next tx_msg_id wraps to
         // generation 0) waits KEY_REUSE_CYCLES in the cooling FIFO before its buffer is free
         // again; any other returned slot is free at once. Free port priority: a framing error's
@@ -797,15 +837,21 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.now_shifted.next = self.now.q.val().get_bits::<32>(0) << self.slot_bits.val();
         self.cool_since.next = self.cool_q.head_data.val() & self.time_mask.val();
         self.cool_age.next = self.now_shifted.val() - self.cool_since.val();
-        self.cool_go.next = (self.cool_q.head_valid.val() & (self.cool_age.val() >= self.cooldown.val())) & (!self.w_framing_free.val());
+        // The age is judged a cycle ahead (one cycle later than it could be, which only lengthens
+        // the wait), and only for a head that did not change since.
+        self.cool_due.d.next = self.cool_age.val() >= self.cooldown.val();
+        self.cool_go.next = ((self.cool_q.head_valid.val() & self.cool_steady.q.val()) & self.cool_due.q.val())
+            & (!self.w_framing_free.val());
+        self.cool_steady.d.next = self.cool_q.head_valid.val() & (!self.cool_go.val());
         self.cool_q.pop.next = self.cool_go.val();
         self.cooling_slots.next = self.cool_q.level.val();
-        self.ret_go.next = (self.ret_ffs.found.val() & (!self.w_framing_free.val())) & (!self.cool_go.val());
-        self.ret_wraps.next = self.wrapping.q.val().get_bit(self.ret_ffs.index.val().index());
+        self.ret_go.next = ((self.ret_cand_valid.q.val() & (!self.ret_cand_busy.val())) & (!self.w_framing_free.val()))
+            & (!self.cool_go.val());
+        self.ret_wraps.next = self.wrapping.q.val().get_bit(self.ret_cand_slot.q.val().index());
         self.cool_q.push.next = self.ret_go.val() & self.ret_wraps.val();
-        self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_ffs.index.val());
+        self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_cand_slot.q.val());
         self.free_go.next = (self.w_framing_free.val() | self.cool_go.val()) | (self.ret_go.val() & (!self.ret_wraps.val()));
-        self.free_slot.next = self.ret_ffs.index.val();
+        self.free_slot.next = self.ret_cand_slot.q.val();
         if self.cool_go.val() {
             self.free_slot.next = self.cool_q.head_data.val().get_bits::<IW>(0);
         }
@@ -836,8 +882,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.returning.d.next = self.ret_after_take.val();
         self.wrapping.d.next = self.wrap_after_take.val();
         if self.ret_go.val() {
-            self.returning.d.next = self.ret_after_take.val() & (!self.ret_ffs.onehot.val());
-            self.wrapping.d.next = self.wrap_after_take.val() & (!self.ret_ffs.onehot.val());
+            self.returning.d.next = self.ret_after_take.val() & (!self.ret_cand_mask.onehot.val());
+            self.wrapping.d.next = self.wrap_after_take.val() & (!self.ret_cand_mask.onehot.val());
         }
         self.buf_in_use.d.next = self.in_use_after_alloc.val() & (!self.freed_mask.onehot.val());
         // ---------------- read-out ----------------
@@ -1002,6 +1048,9 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             self.cnt_framing.d.next = 0.into();
             self.returning.d.next = 0.into();
             self.wrapping.d.next = 0.into();
+            self.ret_cand_valid.d.next = false;
+            self.comp_in_valid.d.next = false;
+            self.cool_steady.d.next = false;
             self.buf_in_use.d.next = 0.into();
             self.cnt_double_free.d.next = 0.into();
             self.rd_active.d.next = false;

@@ -31,7 +31,8 @@
 //! Header beat 0 (the MAC addresses and EtherType, all configuration) leaves in the cycle the
 //! first payload beat and its metadata arrive (**0 cycles**, combinational, `m_axis_tvalid`
 //! follows `s_axis_tvalid`); the metadata is registered then, and header beats 1–7 come from that
-//! register (the checksum is summed from it in beats 1–3). Payload beats then pass straight
+//! register: the payload and total lengths are worked out from it during beat 1 and registered
+//! (the total length goes out in beat 2), and the checksum is summed from it in beats 2–3. Payload beats then pass straight
 //! through (`s_axis_tready` = `m_axis_tready`). A frame of `n` payload bytes takes
 //! `8 + ceil(n/8)` output cycles; the next frame's header starts in the cycle after the last
 //! payload beat, so there is no idle beat between frames on `m_axis` while the input has data.
@@ -86,8 +87,10 @@ pub struct Deparser {
     s1_header: DFF<Bits<512>>,
     /// The payload is the empty beat: it goes with header beat 7.
     s1_empty: DFF<Bit>,
-    /// Payload length written into the header, and bytes sent so far.
+    /// Payload length and IPv4 total length of the latched header, registered from it (valid from
+    /// header beat 2 on), and bytes sent so far.
     s1_payload_len: DFF<Bits<16>>,
+    s1_total_len: DFF<Bits<16>>,
     sent_bytes: DFF<Bits<16>>,
     frames: DFF<Bits<32>>,
     mismatches: DFF<Bits<32>>,
@@ -159,6 +162,7 @@ impl Deparser {
             s1_header: Default::default(),
             s1_empty: Default::default(),
             s1_payload_len: Default::default(),
+            s1_total_len: Default::default(),
             sent_bytes: Default::default(),
             frames: Default::default(),
             mismatches: Default::default(),
@@ -188,27 +192,33 @@ impl Deparser {
 impl Logic for Deparser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, sent_bytes, frames, mismatches);
+        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, sent_bytes, frames, mismatches);
 
-        // ---- The header of the frame whose first payload beat is at the input.
+        // ---- The header of the frame whose first payload beat is at the input, without its total
+        // length (bytes 16–17 stay zero in the latched header).
         self.tos.next = self.meta_rank.val() << 2;
-        self.remaining.next = self.meta_msg_len.val() - (bit_cast::<16, 8>(self.meta_pkt_offset.val()) << 10);
+        // ---- The lengths, from the latched header's flags, msg_len and pkt_offset fields.
+        self.remaining.next = ((bit_cast::<16, 8>(self.s1_header.q.val().get_bits::<8>(312)) << 8)
+            | bit_cast::<16, 8>(self.s1_header.q.val().get_bits::<8>(320)))
+            - (bit_cast::<16, 8>(self.s1_header.q.val().get_bits::<8>(328)) << 10);
         self.payload_len.next = 1.into();
-        if self.meta_flags.val().get_bit(0) {
+        if self.s1_header.q.val().get_bit(272) {
             self.payload_len.next = self.remaining.val();
             if self.remaining.val() > self.max_payload.val() {
                 self.payload_len.next = self.max_payload.val();
             }
         }
         self.total_len.next = self.payload_len.val() + self.header_len.val();
+        self.s1_payload_len.d.next = self.payload_len.val();
+        self.s1_total_len.d.next = self.total_len.val();
         self.hdr_eth.next = ((((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(40)) << 0) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(32)) << 8)) | ((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(24)) << 16) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(16)) << 24))) | (((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(8)) << 32) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(0)) << 40)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(40)) << 48) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(32)) << 56)))) | ((((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(24)) << 64) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(16)) << 72)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(8)) << 80) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(0)) << 88))) | (((bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(16)) << 96) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(8)) << 104)) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(0)) << 112)));
-        self.hdr_ip.next = ((((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120) | (bit_cast::<512, 8>(self.total_len.val().get_bits::<8>(8)) << 128)) | ((bit_cast::<512, 8>(self.total_len.val().get_bits::<8>(0)) << 136) | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176))) | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208)) | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224)))) | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240)) | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256))) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
+        self.hdr_ip.next = (((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120) | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176)) | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208)) | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224)))) | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240)) | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256))) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
         self.hdr_transport_a.next = (((bit_cast::<512, 8>(self.meta_flags.val().get_bits::<8>(0)) << 272) | (bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(8)) << 280)) | ((bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(0)) << 288) | (bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(8)) << 296))) | (((bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(0)) << 304) | (bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(8)) << 312)) | ((bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(0)) << 320) | (bit_cast::<512, 8>(self.meta_pkt_offset.val().get_bits::<8>(0)) << 328)));
         self.hdr_transport_b.next = (((bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(8)) << 336) | (bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(0)) << 344)) | ((bit_cast::<512, 8>(self.meta_grant_prio.val().get_bits::<8>(0)) << 352) | (bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(8)) << 360))) | (((bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(0)) << 368) | (bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(8)) << 376)) | ((bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(0)) << 384) | (bit_cast::<512, 8>(self.meta_buf_size_class.val().get_bits::<8>(0)) << 392)));
         self.header_now.next = (self.hdr_eth.val() | self.hdr_ip.val()) | (self.hdr_transport_a.val() | self.hdr_transport_b.val());
 
         // ---- IPv4 header checksum from the latched header (its checksum bytes are zero).
-        self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(120))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(128)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(136)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(144)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(152))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(160)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(168))))) + ((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(176)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(184))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(208)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(216)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(224)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(232))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(240)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(248)))))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(256)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(264)));
+        self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(120))) + bit_cast::<20, 16>(self.s1_total_len.q.val())) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(144)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(152))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(160)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(168))))) + ((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(176)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(184))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(208)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(216)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(224)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(232))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(240)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(248)))))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(256)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(264)));
         self.fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0))
             + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
         self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
@@ -224,6 +234,11 @@ impl Logic for Deparser {
         if self.out_beat.q.val() == 0 {
             self.m_axis_tdata.next = self.header_now.val().get_bits::<64>(0);
             self.m_axis_tvalid.next = self.s_axis_tvalid.val();
+        } else if self.out_beat.q.val() == 2 {
+            // Bytes 16–17: the total length, big-endian.
+            self.m_axis_tdata.next = (self.header_beat.val()
+                | bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(8)))
+                | (bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 3 {
             // Bytes 24–25: the checksum, big-endian.
             self.m_axis_tdata.next = (self.header_beat.val()
@@ -260,7 +275,6 @@ impl Logic for Deparser {
             if self.out_beat.q.val() == 0 {
                 self.s1_header.d.next = self.header_now.val();
                 self.s1_empty.d.next = self.s_axis_tlast.val() & (!self.s_axis_tkeep.val().any());
-                self.s1_payload_len.d.next = self.payload_len.val();
                 self.sent_bytes.d.next = 0.into();
                 self.out_beat.d.next = 1.into();
             } else if self.out_beat.q.val() == 7 {

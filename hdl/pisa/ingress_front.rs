@@ -224,13 +224,14 @@ pub struct IngressFront<const IW: usize> {
     pending_op: Signal<Local, Bit>,
     rq_mark: Signal<Local, Bit>,
     m1: Signal<Local, Bits<152>>,
-    m1_offset: Signal<Local, Bits<8>>,
-    m1_start: Signal<Local, Bits<24>>,
-    m1_len: Signal<Local, Bits<24>>,
-    m1_rest: Signal<Local, Bits<24>>,
-    m1_expected: Signal<Local, Bits<24>>,
-    m1_carried: Signal<Local, Bits<24>>,
-    m1_length_ok: Signal<Local, Bit>,
+    p_start: Signal<Local, Bits<24>>,
+    p_len: Signal<Local, Bits<24>>,
+    p_rest: Signal<Local, Bits<24>>,
+    p_expected: Signal<Local, Bits<24>>,
+    p_carried: Signal<Local, Bits<24>>,
+    /// The DATA length check, decided at P from the parser's fields and registered beside the
+    /// match (whose latency is one cycle), so the request at P+1 does not wait for it.
+    m1_length_ok: DFF<Bit>,
     m1_is_data: Signal<Local, Bit>,
     m1_is_chop: Signal<Local, Bit>,
     m1_request: Signal<Local, Bit>,
@@ -347,12 +348,11 @@ impl<const IW: usize> IngressFront<IW> {
             n_duplicate: Default::default(),
             n_forwarded: Default::default(),
             m1: Default::default(),
-            m1_offset: Default::default(),
-            m1_start: Default::default(),
-            m1_len: Default::default(),
-            m1_rest: Default::default(),
-            m1_expected: Default::default(),
-            m1_carried: Default::default(),
+            p_start: Default::default(),
+            p_len: Default::default(),
+            p_rest: Default::default(),
+            p_expected: Default::default(),
+            p_carried: Default::default(),
             m1_length_ok: Default::default(),
             m1_is_data: Default::default(),
             m1_is_chop: Default::default(),
@@ -426,7 +426,7 @@ impl<const IW: usize> IngressFront<IW> {
 impl<const IW: usize> Logic for IngressFront<IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_rx_msg_id, ans_new_pkt, ans_last, ans_ack_no, fl_bytes, fl_bad, vd_pulse, vd_ok, n_frame_length);
+        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_rx_msg_id, ans_new_pkt, ans_last, ans_ack_no, fl_bytes, fl_bad, vd_pulse, vd_ok, n_frame_length, m1_length_ok);
         clock!(self, clock, parser, dispatch, payload, decisions);
         self.parser.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -469,6 +469,17 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             | (bit_cast::<152, 16>(self.parser.hdr_ip_total_len.val()) << 120))
             | (bit_cast::<152, 8>(self.parser.hdr_flags.val()) << 136))
             | (bit_cast::<152, 8>(self.parser.hdr_grant_prio.val()) << 144);
+        // A DATA packet must carry min(1024, msg_len − 1024·offset) bytes.
+        self.p_start.next = bit_cast::<24, 8>(self.parser.hdr_pkt_offset.val()) << 10;
+        self.p_len.next = bit_cast::<24, 16>(self.parser.hdr_msg_len.val());
+        self.p_rest.next = self.p_len.val() - self.p_start.val();
+        self.p_expected.next = self.p_rest.val();
+        if self.p_rest.val() > 1024 {
+            self.p_expected.next = 1024.into();
+        }
+        self.p_carried.next = bit_cast::<24, 16>(self.parser.hdr_ip_total_len.val() - 50);
+        self.m1_length_ok.d.next = (self.p_start.val() >= self.p_len.val())
+            | (self.p_carried.val() == self.p_expected.val());
         self.dispatch.cfg_write_valid.next = false;
         self.dispatch.cfg_write_index.next = 0.into();
         self.dispatch.cfg_write_enable.next = false;
@@ -505,22 +516,11 @@ impl<const IW: usize> Logic for IngressFront<IW> {
 
         // ---------------- P+1: action, GetRxMsgInfo request ----------------
         self.m1.next = self.dispatch.out_meta.val();
-        self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_is_data.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 1);
         self.m1_is_chop.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 2);
         self.m1_is_ctrl.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() >= 3);
-        // A DATA packet must carry min(1024, msg_len − 1024·offset) bytes.
-        self.m1_start.next = bit_cast::<24, 8>(self.m1_offset.val()) << 10;
-        self.m1_len.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(64));
-        self.m1_rest.next = self.m1_len.val() - self.m1_start.val();
-        self.m1_expected.next = self.m1_rest.val();
-        if self.m1_rest.val() > 1024 {
-            self.m1_expected.next = 1024.into();
-        }
-        self.m1_carried.next = bit_cast::<24, 16>(self.m1.val().get_bits::<16>(120) - 50);
-        self.m1_length_ok.next = (self.m1_start.val() >= self.m1_len.val())
-            | (self.m1_carried.val() == self.m1_expected.val());
-        self.m1_wants_table.next = (self.m1_is_data.val() & self.m1_length_ok.val()) | self.m1_is_chop.val();
+
+        self.m1_wants_table.next = (self.m1_is_data.val() & self.m1_length_ok.q.val()) | self.m1_is_chop.val();
         // A frame with at most one payload beat ended at P: its length verdict is here already.
         self.m1_known.next = self.vd_pulse.q.val();
         self.m1_bad_now.next = ((self.m1_wants_table.val() | self.m1_is_ctrl.val()) & self.m1_known.val()) & (!self.vd_ok.q.val());
@@ -643,7 +643,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 0) {
             self.n_no_action.d.next = self.n_no_action.q.val() + 1;
         }
-        if self.m1_is_data.val() & (!self.m1_length_ok.val()) {
+        if self.m1_is_data.val() & (!self.m1_length_ok.q.val()) {
             self.n_bad_length.d.next = self.n_bad_length.q.val() + 1;
         }
         if (self.m1_bad_now.val() | (self.resolve.val() & (!self.v_good.val()))) | (self.resolve_ctrl.val() & (!self.vd_ok.q.val())) {

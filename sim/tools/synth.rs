@@ -209,6 +209,8 @@ pub struct DepthPath {
     pub carry_chains: u32,
     pub muxf: u32,
     pub lutram_reads: u32,
+    /// Named (not Yosys-internal) nets the path passes, from start to end: where to cut it.
+    pub through: Vec<String>,
 }
 
 impl DepthPath {
@@ -217,6 +219,7 @@ impl DepthPath {
             "levels": self.levels, "start": self.start, "end": self.end, "luts": self.luts,
             "carry_chains": self.carry_chains, "muxf": self.muxf, "lutram_reads": self.lutram_reads,
             "start_block": first_level(&self.start), "end_block": first_level(&self.end),
+            "through": self.through,
         })
     }
 }
@@ -468,14 +471,18 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
     }
     ends.sort_by(|a, b| b.0.cmp(&a.0).then(a.2.cmp(&b.2)));
     let levels = ends.first().map_or(0, |e| e.0);
-    let base = |n: &str| n.split('[').next().unwrap_or(n).trim().to_string();
+    // One path per end register; the RAM cells Yosys splits a memory into count as one.
+    let base = |n: &str| n.split("$auto$").next().unwrap_or(n).split('[').next().unwrap_or(n).trim().to_string();
     let mut seen = std::collections::HashSet::new();
     let mut paths = Vec::new();
     for (a, bit, end) in &ends {
         // Walk back to the start point, counting what the path passes.
-        let mut p = DepthPath { levels: *a, start: String::new(), end: end.clone(), luts: 0, carry_chains: 0, muxf: 0, lutram_reads: 0 };
+        let mut p = DepthPath { levels: *a, start: String::new(), end: end.clone(), luts: 0, carry_chains: 0, muxf: 0, lutram_reads: 0, through: Vec::new() };
         let mut b = *bit;
         loop {
+            if bit_name.get(&b).is_some_and(|(hidden, _)| !hidden) && b != *bit {
+                p.through.push(name_of(b));
+            }
             let d = driver.get(&b).copied();
             match d.map(|d| (d, &cells[d])) {
                 Some((d, c)) if c.role != Role::Sequential && !inputs_of_module.contains(&b) => {
@@ -506,6 +513,8 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
             }
         }
         if seen.insert(base(&p.end)) {
+            p.through.reverse();
+            p.through.dedup();
             paths.push(p);
             if paths.len() == PATHS_REPORTED {
                 break;

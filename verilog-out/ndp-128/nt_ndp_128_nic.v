@@ -1424,6 +1424,9 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     reg  [7:0] ctrl_run$d;
     wire  [7:0] ctrl_run$q;
     reg  ctrl_run$clock;
+    reg  burst_used$d;
+    wire  burst_used$q;
+    reg  burst_used$clock;
     reg  [15:0] cnt_ctrl$d;
     wire  [15:0] cnt_ctrl$q;
     reg  cnt_ctrl$clock;
@@ -1432,6 +1435,7 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     reg  cnt_data$clock;
 
     // Local signals
+    reg  [7:0] ctrl_run_next;
     reg  [7:0] limit;
     reg  pick_data;
     reg  use_data;
@@ -1453,6 +1457,11 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         .q(ctrl_run$q),
         .clock(ctrl_run$clock)
     );
+    nt_ndp_128_nic$arbiter$burst_used burst_used(
+        .d(burst_used$d),
+        .q(burst_used$q),
+        .clock(burst_used$clock)
+    );
     nt_ndp_128_nic$arbiter$cnt_ctrl cnt_ctrl(
         .d(cnt_ctrl$d),
         .q(cnt_ctrl$q),
@@ -1469,18 +1478,20 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         in_packet$clock = clock;
         from_data$clock = clock;
         ctrl_run$clock = clock;
+        burst_used$clock = clock;
         cnt_ctrl$clock = clock;
         cnt_data$clock = clock;
         in_packet$d = in_packet$q;
         from_data$d = from_data$q;
         ctrl_run$d = ctrl_run$q;
+        burst_used$d = burst_used$q;
         cnt_ctrl$d = cnt_ctrl$q;
         cnt_data$d = cnt_data$q;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
         end
-        pick_data = s_axis_data_tvalid & ((~s_axis_ctrl_tvalid) | (ctrl_run$q >= limit));
+        pick_data = s_axis_data_tvalid & ((~s_axis_ctrl_tvalid) | burst_used$q);
         use_data = pick_data;
         if (in_packet$q) begin
             use_data = from_data$q;
@@ -1522,24 +1533,27 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         s_axis_data_tready = use_data & m_axis_tready;
         s_axis_ctrl_tready = (~use_data) & m_axis_tready;
         beat = m_axis_tvalid & m_axis_tready;
+        ctrl_run_next = ctrl_run$q;
         if ((~in_packet$q) & m_axis_tvalid) begin
             in_packet$d = 1'b1;
             from_data$d = use_data;
             if (use_data) begin
-                ctrl_run$d = 32'h0;
+                ctrl_run_next = 32'h0;
                 if (cnt_data$q != 32'hffff) begin
                     cnt_data$d = cnt_data$q + 32'h1;
                 end
             end
             else begin
                 if (ctrl_run$q != 32'hff) begin
-                    ctrl_run$d = ctrl_run$q + 32'h1;
+                    ctrl_run_next = ctrl_run$q + 32'h1;
                 end
                 if (cnt_ctrl$q != 32'hffff) begin
                     cnt_ctrl$d = cnt_ctrl$q + 32'h1;
                 end
             end
         end
+        ctrl_run$d = ctrl_run_next;
+        burst_used$d = ctrl_run_next >= limit;
         if (beat & m_axis_tlast) begin
             in_packet$d = 1'b0;
         end
@@ -1548,12 +1562,32 @@ module nt_ndp_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
+            burst_used$d = 1'b0;
             cnt_ctrl$d = 32'h0;
             cnt_data$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_128_nic$arbiter
+
+
+module nt_ndp_128_nic$arbiter$burst_used(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$arbiter$burst_used
 
 
 module nt_ndp_128_nic$arbiter$cnt_ctrl(d,q,clock);
@@ -2420,6 +2454,9 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     reg  [15:0] s1_payload_len$d;
     wire  [15:0] s1_payload_len$q;
     reg  s1_payload_len$clock;
+    reg  [15:0] s1_total_len$d;
+    wire  [15:0] s1_total_len$q;
+    reg  s1_total_len$clock;
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
@@ -2472,6 +2509,11 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         .q(s1_payload_len$q),
         .clock(s1_payload_len$clock)
     );
+    nt_ndp_128_nic$deparser$s1_total_len s1_total_len(
+        .d(s1_total_len$d),
+        .q(s1_total_len$q),
+        .clock(s1_total_len$clock)
+    );
     nt_ndp_128_nic$deparser$sent_bytes sent_bytes(
         .d(sent_bytes$d),
         .q(sent_bytes$q),
@@ -2494,6 +2536,7 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         s1_header$clock = clock;
         s1_empty$clock = clock;
         s1_payload_len$clock = clock;
+        s1_total_len$clock = clock;
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
@@ -2501,25 +2544,28 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
         s1_payload_len$d = s1_payload_len$q;
+        s1_total_len$d = s1_total_len$q;
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
         tos = meta_rank << 32'h2;
-        remaining = meta_msg_len - (((meta_pkt_offset) & 16'hffff) << 32'ha);
+        remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
-        if (meta_flags[32'h0]) begin
+        if (s1_header$q[32'h110]) begin
             payload_len = remaining;
             if (remaining > max_payload) begin
                 payload_len = max_payload;
             end
         end
         total_len = payload_len + header_len;
+        s1_payload_len$d = payload_len;
+        s1_total_len$d = total_len;
         hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
-        hdr_ip = ((((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((total_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((total_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h88) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0))) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
+        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
         hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
         hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
         header_now = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
-        ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'h80)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h88)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
+        ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((s1_total_len$q) & 20'hfffff)) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
         checksum = ~fold2;
@@ -2532,6 +2578,9 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         if (out_beat$q == 32'h0) begin
             m_axis_tdata = header_now[(32'h0)+:(64)];
             m_axis_tvalid = s_axis_tvalid;
+        end
+        else if (out_beat$q == 32'h2) begin
+            m_axis_tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h3) begin
             m_axis_tdata = (header_beat | ((checksum[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((checksum[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
@@ -2559,7 +2608,6 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
             if (out_beat$q == 32'h0) begin
                 s1_header$d = header_now;
                 s1_empty$d = s_axis_tlast & (~|s_axis_tkeep);
-                s1_payload_len$d = payload_len;
                 sent_bytes$d = 32'h0;
                 out_beat$d = 32'h1;
             end
@@ -2713,6 +2761,25 @@ module nt_ndp_128_nic$deparser$s1_payload_len(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$deparser$s1_payload_len
+
+
+module nt_ndp_128_nic$deparser$s1_total_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$deparser$s1_total_len
 
 
 module nt_ndp_128_nic$deparser$sent_bytes(d,q,clock);
@@ -3835,6 +3902,9 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  [31:0] n_frame_length$d;
     wire  [31:0] n_frame_length$q;
     reg  n_frame_length$clock;
+    reg  m1_length_ok$d;
+    wire  m1_length_ok$q;
+    reg  m1_length_ok$clock;
 
     // Local signals
     reg  [15:0] beat_bytes;
@@ -3869,13 +3939,11 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
     reg  pending_op;
     reg  rq_mark;
     reg  [151:0] m1;
-    reg  [7:0] m1_offset;
-    reg  [23:0] m1_start;
-    reg  [23:0] m1_len;
-    reg  [23:0] m1_rest;
-    reg  [23:0] m1_expected;
-    reg  [23:0] m1_carried;
-    reg  m1_length_ok;
+    reg  [23:0] p_start;
+    reg  [23:0] p_len;
+    reg  [23:0] p_rest;
+    reg  [23:0] p_expected;
+    reg  [23:0] p_carried;
     reg  m1_is_data;
     reg  m1_is_chop;
     reg  m1_request;
@@ -4121,6 +4189,11 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         .q(n_frame_length$q),
         .clock(n_frame_length$clock)
     );
+    nt_ndp_128_nic$ingress$front$m1_length_ok m1_length_ok(
+        .d(m1_length_ok$d),
+        .q(m1_length_ok$q),
+        .clock(m1_length_ok$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4154,6 +4227,7 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         vd_pulse$clock = clock;
         vd_ok$clock = clock;
         n_frame_length$clock = clock;
+        m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
@@ -4184,6 +4258,7 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         vd_pulse$d = vd_pulse$q;
         vd_ok$d = vd_ok$q;
         n_frame_length$d = n_frame_length$q;
+        m1_length_ok$d = m1_length_ok$q;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -4210,6 +4285,15 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         dispatch$in_valid = parser_take & parser$m_axis_tfirst;
         dispatch$in_key = ((parser$hdr_flags) & 16'hffff);
         dispatch$in_meta = ((((((((((parser$hdr_src_ip) & 152'hffffffffffffffffffffffffffffffffffffff) | (((parser$hdr_src_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((parser$hdr_dst_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h30)) | (((parser$hdr_msg_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((parser$hdr_pkt_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((parser$hdr_pull_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58)) | (((parser$hdr_tx_msg_id) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((parser$hdr_ip_total_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78)) | (((parser$hdr_flags) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h88)) | (((parser$hdr_grant_prio) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h90);
+        p_start = ((parser$hdr_pkt_offset) & 24'hffffff) << 32'ha;
+        p_len = ((parser$hdr_msg_len) & 24'hffffff);
+        p_rest = p_len - p_start;
+        p_expected = p_rest;
+        if (p_rest > 32'h400) begin
+            p_expected = 32'h400;
+        end
+        p_carried = ((parser$hdr_ip_total_len - 32'h32) & 24'hffffff);
+        m1_length_ok$d = (p_start >= p_len) | (p_carried == p_expected);
         dispatch$cfg_write_valid = 1'b0;
         dispatch$cfg_write_index = 32'h0;
         dispatch$cfg_write_enable = 1'b0;
@@ -4257,20 +4341,10 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         vd_pulse$d = parser_take & parser$m_axis_tlast;
         vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (parser$hdr_ip_total_len - 32'h32));
         m1 = dispatch$out_meta;
-        m1_offset = m1[(32'h50)+:(8)];
         m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
         m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
         m1_is_ctrl = dispatch$out_valid & (dispatch$out_action >= 32'h3);
-        m1_start = ((m1_offset) & 24'hffffff) << 32'ha;
-        m1_len = ((m1[(32'h40)+:(16)]) & 24'hffffff);
-        m1_rest = m1_len - m1_start;
-        m1_expected = m1_rest;
-        if (m1_rest > 32'h400) begin
-            m1_expected = 32'h400;
-        end
-        m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
-        m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
-        m1_wants_table = (m1_is_data & m1_length_ok) | m1_is_chop;
+        m1_wants_table = (m1_is_data & m1_length_ok$q) | m1_is_chop;
         m1_known = vd_pulse$q;
         m1_bad_now = ((m1_wants_table | m1_is_ctrl) & m1_known) & (~vd_ok$q);
         m1_enter = (m1_wants_table | (m1_is_ctrl & (~m1_known))) & (~m1_bad_now);
@@ -4381,7 +4455,7 @@ module nt_ndp_128_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
             n_no_action$d = n_no_action$q + 32'h1;
         end
-        if (m1_is_data & (~m1_length_ok)) begin
+        if (m1_is_data & (~m1_length_ok$q)) begin
             n_bad_length$d = n_bad_length$q + 32'h1;
         end
         if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
@@ -5439,6 +5513,25 @@ module nt_ndp_128_nic$ingress$front$hold_valid(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$ingress$front$hold_valid
+
+
+module nt_ndp_128_nic$ingress$front$m1_length_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$ingress$front$m1_length_ok
 
 
 module nt_ndp_128_nic$ingress$front$n_bad_length(d,q,clock);
@@ -16317,7 +16410,7 @@ module nt_ndp_128_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sche
         timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
-        fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;
+        fire = (out_pending$q & (~reset)) & timeout_ready;
         out_slot_free = (((~out_pending$q) | fire) | sched_hits_out) | cancel_hits_out;
         s1_fires = ((((((s1_live$q & (~s1_stale$q)) & valid_bits$q[s1_id$q]) & (now >= expiry_mem$read_data)) & (~sched_hits_s1)) & (~cancel_hits_s1)) & (~(fire & (out_id$q == s1_id$q)))) & out_slot_free;
         if (s1_fires) begin
@@ -17256,10 +17349,28 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
     wire  [15:0] comp_q$level;
+    reg  comp_in_valid$d;
+    wire  comp_in_valid$q;
+    reg  comp_in_valid$clock;
+    reg  [16:0] comp_in_data$d;
+    wire  [16:0] comp_in_data$q;
+    reg  comp_in_data$clock;
     reg  [127:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [6:0] ret_ffs$index;
     wire  [127:0] ret_ffs$onehot;
+    reg  ret_cand_valid$d;
+    wire  ret_cand_valid$q;
+    reg  ret_cand_valid$clock;
+    reg  [6:0] ret_cand_slot$d;
+    wire  [6:0] ret_cand_slot$q;
+    reg  ret_cand_slot$clock;
+    reg  [6:0] ret_cand_mask$index;
+    reg  ret_cand_mask$enable;
+    wire  [127:0] ret_cand_mask$onehot;
+    reg  [127:0] busy_seen$d;
+    wire  [127:0] busy_seen$q;
+    reg  busy_seen$clock;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -17268,6 +17379,12 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
     wire  [15:0] cool_q$level;
+    reg  cool_due$d;
+    wire  cool_due$q;
+    reg  cool_due$clock;
+    reg  cool_steady$d;
+    wire  cool_steady$q;
+    reg  cool_steady$clock;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -17423,6 +17540,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  comp_take;
     reg  [6:0] comp_slot;
     reg  ret_go;
+    reg  ret_cand_busy;
     reg  [127:0] busy_mask;
     reg  free_go;
     reg  [6:0] free_slot;
@@ -17600,11 +17718,41 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_data(comp_q$head_data),
         .level(comp_q$level)
     );
+    nt_ndp_128_nic$tx$comp_in_valid comp_in_valid(
+        .d(comp_in_valid$d),
+        .q(comp_in_valid$q),
+        .clock(comp_in_valid$clock)
+    );
+    nt_ndp_128_nic$tx$comp_in_data comp_in_data(
+        .d(comp_in_data$d),
+        .q(comp_in_data$q),
+        .clock(comp_in_data$clock)
+    );
     nt_ndp_128_nic$tx$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
         .index(ret_ffs$index),
         .onehot(ret_ffs$onehot)
+    );
+    nt_ndp_128_nic$tx$ret_cand_valid ret_cand_valid(
+        .d(ret_cand_valid$d),
+        .q(ret_cand_valid$q),
+        .clock(ret_cand_valid$clock)
+    );
+    nt_ndp_128_nic$tx$ret_cand_slot ret_cand_slot(
+        .d(ret_cand_slot$d),
+        .q(ret_cand_slot$q),
+        .clock(ret_cand_slot$clock)
+    );
+    nt_ndp_128_nic$tx$ret_cand_mask ret_cand_mask(
+        .index(ret_cand_mask$index),
+        .enable(ret_cand_mask$enable),
+        .onehot(ret_cand_mask$onehot)
+    );
+    nt_ndp_128_nic$tx$busy_seen busy_seen(
+        .d(busy_seen$d),
+        .q(busy_seen$q),
+        .clock(busy_seen$clock)
     );
     nt_ndp_128_nic$tx$cool_q cool_q(
         .clock(cool_q$clock),
@@ -17615,6 +17763,16 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_valid(cool_q$head_valid),
         .head_data(cool_q$head_data),
         .level(cool_q$level)
+    );
+    nt_ndp_128_nic$tx$cool_due cool_due(
+        .d(cool_due$d),
+        .q(cool_due$q),
+        .clock(cool_due$clock)
+    );
+    nt_ndp_128_nic$tx$cool_steady cool_steady(
+        .d(cool_steady$d),
+        .q(cool_steady$q),
+        .clock(cool_steady$clock)
     );
     nt_ndp_128_nic$tx$now now(
         .d(now$d),
@@ -17847,6 +18005,13 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         cnt_double_free$clock = clock;
         returning$clock = clock;
         wrapping$clock = clock;
+        ret_cand_valid$clock = clock;
+        ret_cand_slot$clock = clock;
+        busy_seen$clock = clock;
+        comp_in_valid$clock = clock;
+        comp_in_data$clock = clock;
+        cool_due$clock = clock;
+        cool_steady$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
         rd_addr$clock = clock;
@@ -17884,6 +18049,13 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         wrapping$d = wrapping$q;
+        ret_cand_valid$d = ret_cand_valid$q;
+        ret_cand_slot$d = ret_cand_slot$q;
+        busy_seen$d = busy_seen$q;
+        comp_in_valid$d = comp_in_valid$q;
+        comp_in_data$d = comp_in_data$q;
+        cool_due$d = cool_due$q;
+        cool_steady$d = cool_steady$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
         rd_addr$d = rd_addr$q;
@@ -18070,8 +18242,10 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
-        comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
-        comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
+        comp_in_valid$d = core$done_valid;
+        comp_in_data$d = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
+        comp_q$push = comp_in_valid$q & (comp_q$level != comp_capacity);
+        comp_q$push_data = comp_in_data$q;
         done_valid = comp_q$head_valid;
         done_tx_msg_id = 32'h0;
         done_abandoned = 1'b0;
@@ -18091,19 +18265,27 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         busy_rd$index = rd_slot$q;
         busy_rd$enable = rd_active$q;
         busy_mask = ((busy_core0$onehot | busy_core1$onehot) | busy_core2$onehot) | busy_rd$onehot;
-        ret_ffs$bitmap = returning$q & (~busy_mask);
+        busy_seen$d = busy_mask;
+        ret_cand_mask$index = ret_cand_slot$q;
+        ret_cand_mask$enable = ret_cand_valid$q;
+        ret_ffs$bitmap = (returning$q & (~busy_seen$q)) & (~ret_cand_mask$onehot);
+        ret_cand_valid$d = ret_ffs$found;
+        ret_cand_slot$d = ret_ffs$index;
+        ret_cand_busy = (((core$pkt_valid & (core$pkt_slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (rd_active$q & (rd_slot$q == ret_cand_slot$q));
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
-        cool_go = (cool_q$head_valid & (cool_age >= cooldown)) & (~w_framing_free);
+        cool_due$d = cool_age >= cooldown;
+        cool_go = ((cool_q$head_valid & cool_steady$q) & cool_due$q) & (~w_framing_free);
+        cool_steady$d = cool_q$head_valid & (~cool_go);
         cool_q$pop = cool_go;
         cooling_slots = cool_q$level;
-        ret_go = (ret_ffs$found & (~w_framing_free)) & (~cool_go);
-        ret_wraps = wrapping$q[ret_ffs$index];
+        ret_go = ((ret_cand_valid$q & (~ret_cand_busy)) & (~w_framing_free)) & (~cool_go);
+        ret_wraps = wrapping$q[ret_cand_slot$q];
         cool_q$push = ret_go & ret_wraps;
-        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
+        cool_q$push_data = now_shifted | ((ret_cand_slot$q) & 32'hffffffff);
         free_go = (w_framing_free | cool_go) | (ret_go & (~ret_wraps));
-        free_slot = ret_ffs$index;
+        free_slot = ret_cand_slot$q;
         if (cool_go) begin
             free_slot = cool_q$head_data[(32'h0)+:(7)];
         end
@@ -18130,8 +18312,8 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
         if (ret_go) begin
-            returning$d = ret_after_take & (~ret_ffs$onehot);
-            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
+            returning$d = ret_after_take & (~ret_cand_mask$onehot);
+            wrapping$d = wrap_after_take & (~ret_cand_mask$onehot);
         end
         buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
@@ -18278,6 +18460,9 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
             wrapping$d = 32'h0;
+            ret_cand_valid$d = 1'b0;
+            comp_in_valid$d = 1'b0;
+            cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
             cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
@@ -18406,6 +18591,25 @@ module nt_ndp_128_nic$tx$busy_rd(index,enable,onehot);
        end
     end
 endmodule // nt_ndp_128_nic$tx$busy_rd
+
+
+module nt_ndp_128_nic$tx$busy_seen(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$busy_seen
 
 
 module nt_ndp_128_nic$tx$class_ffs$0(bitmap,found,index,onehot);
@@ -18615,6 +18819,44 @@ module nt_ndp_128_nic$tx$cnt_rejected(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$tx$cnt_rejected
+
+
+module nt_ndp_128_nic$tx$comp_in_data(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$comp_in_data
+
+
+module nt_ndp_128_nic$tx$comp_in_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$comp_in_valid
 
 
 module nt_ndp_128_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -18865,6 +19107,25 @@ module nt_ndp_128_nic$tx$comp_q$write_ptr(d,q,clock);
 endmodule // nt_ndp_128_nic$tx$comp_q$write_ptr
 
 
+module nt_ndp_128_nic$tx$cool_due(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$cool_due
+
+
 module nt_ndp_128_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
@@ -19111,6 +19372,25 @@ module nt_ndp_128_nic$tx$cool_q$write_ptr(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$tx$cool_q$write_ptr
+
+
+module nt_ndp_128_nic$tx$cool_steady(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$cool_steady
 
 
 module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
@@ -23820,6 +24100,64 @@ module nt_ndp_128_nic$tx$rd_slot(d,q,clock);
 endmodule // nt_ndp_128_nic$tx$rd_slot
 
 
+module nt_ndp_128_nic$tx$ret_cand_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [6:0] index;
+    input wire  enable;
+    output reg  [127:0] onehot;
+
+    // Update code (custom)
+    // The 64-bit one-hot of the low index bits, placed in the word the high bits select.
+    wire [63:0] word_onehot;
+    assign word_onehot = 64'd1 << index[5:0];
+    integer word;
+    always @(*) begin
+       for (word = 0; word < 2; word = word + 1) begin
+          onehot[word * 64 +: 64] = (enable && index[6:6] == word[0:0]) ? word_onehot : 64'd0;
+       end
+    end
+endmodule // nt_ndp_128_nic$tx$ret_cand_mask
+
+
+module nt_ndp_128_nic$tx$ret_cand_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$ret_cand_slot
+
+
+module nt_ndp_128_nic$tx$ret_cand_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$ret_cand_valid
+
+
 module nt_ndp_128_nic$tx$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
@@ -24166,7 +24504,7 @@ module nt_ndp_128_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
-        fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;
+        fire = (out_pending$q & (~reset)) & timeout_ready;
         out_slot_free = (((~out_pending$q) | fire) | sched_hits_out) | cancel_hits_out;
         s1_fires = ((((((s1_live$q & (~s1_stale$q)) & valid_bits$q[s1_id$q]) & (now >= expiry_mem$read_data)) & (~sched_hits_s1)) & (~cancel_hits_s1)) & (~(fire & (out_id$q == s1_id$q)))) & out_slot_free;
         if (s1_fires) begin

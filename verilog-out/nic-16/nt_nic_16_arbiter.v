@@ -66,6 +66,9 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
     reg  [7:0] ctrl_run$d;
     wire  [7:0] ctrl_run$q;
     reg  ctrl_run$clock;
+    reg  burst_used$d;
+    wire  burst_used$q;
+    reg  burst_used$clock;
     reg  [15:0] cnt_ctrl$d;
     wire  [15:0] cnt_ctrl$q;
     reg  cnt_ctrl$clock;
@@ -74,6 +77,7 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
     reg  cnt_data$clock;
 
     // Local signals
+    reg  [7:0] ctrl_run_next;
     reg  [7:0] limit;
     reg  pick_data;
     reg  use_data;
@@ -95,6 +99,11 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
         .q(ctrl_run$q),
         .clock(ctrl_run$clock)
     );
+    nt_nic_16_arbiter$burst_used burst_used(
+        .d(burst_used$d),
+        .q(burst_used$q),
+        .clock(burst_used$clock)
+    );
     nt_nic_16_arbiter$cnt_ctrl cnt_ctrl(
         .d(cnt_ctrl$d),
         .q(cnt_ctrl$q),
@@ -111,18 +120,20 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
         in_packet$clock = clock;
         from_data$clock = clock;
         ctrl_run$clock = clock;
+        burst_used$clock = clock;
         cnt_ctrl$clock = clock;
         cnt_data$clock = clock;
         in_packet$d = in_packet$q;
         from_data$d = from_data$q;
         ctrl_run$d = ctrl_run$q;
+        burst_used$d = burst_used$q;
         cnt_ctrl$d = cnt_ctrl$q;
         cnt_data$d = cnt_data$q;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
         end
-        pick_data = s_axis_data_tvalid & ((~s_axis_ctrl_tvalid) | (ctrl_run$q >= limit));
+        pick_data = s_axis_data_tvalid & ((~s_axis_ctrl_tvalid) | burst_used$q);
         use_data = pick_data;
         if (in_packet$q) begin
             use_data = from_data$q;
@@ -164,24 +175,27 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
         s_axis_data_tready = use_data & m_axis_tready;
         s_axis_ctrl_tready = (~use_data) & m_axis_tready;
         beat = m_axis_tvalid & m_axis_tready;
+        ctrl_run_next = ctrl_run$q;
         if ((~in_packet$q) & m_axis_tvalid) begin
             in_packet$d = 1'b1;
             from_data$d = use_data;
             if (use_data) begin
-                ctrl_run$d = 32'h0;
+                ctrl_run_next = 32'h0;
                 if (cnt_data$q != 32'hffff) begin
                     cnt_data$d = cnt_data$q + 32'h1;
                 end
             end
             else begin
                 if (ctrl_run$q != 32'hff) begin
-                    ctrl_run$d = ctrl_run$q + 32'h1;
+                    ctrl_run_next = ctrl_run$q + 32'h1;
                 end
                 if (cnt_ctrl$q != 32'hffff) begin
                     cnt_ctrl$d = cnt_ctrl$q + 32'h1;
                 end
             end
         end
+        ctrl_run$d = ctrl_run_next;
+        burst_used$d = ctrl_run_next >= limit;
         if (beat & m_axis_tlast) begin
             in_packet$d = 1'b0;
         end
@@ -190,12 +204,32 @@ module nt_nic_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_pac
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
+            burst_used$d = 1'b0;
             cnt_ctrl$d = 32'h0;
             cnt_data$d = 32'h0;
         end
     end
 
 endmodule // nt_nic_16_arbiter
+
+
+module nt_nic_16_arbiter$burst_used(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_arbiter$burst_used
 
 
 module nt_nic_16_arbiter$cnt_ctrl(d,q,clock);

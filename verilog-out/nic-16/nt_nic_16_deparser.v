@@ -51,6 +51,9 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
     reg  [15:0] s1_payload_len$d;
     wire  [15:0] s1_payload_len$q;
     reg  s1_payload_len$clock;
+    reg  [15:0] s1_total_len$d;
+    wire  [15:0] s1_total_len$q;
+    reg  s1_total_len$clock;
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
@@ -103,6 +106,11 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         .q(s1_payload_len$q),
         .clock(s1_payload_len$clock)
     );
+    nt_nic_16_deparser$s1_total_len s1_total_len(
+        .d(s1_total_len$d),
+        .q(s1_total_len$q),
+        .clock(s1_total_len$clock)
+    );
     nt_nic_16_deparser$sent_bytes sent_bytes(
         .d(sent_bytes$d),
         .q(sent_bytes$q),
@@ -125,6 +133,7 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         s1_header$clock = clock;
         s1_empty$clock = clock;
         s1_payload_len$clock = clock;
+        s1_total_len$clock = clock;
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
@@ -132,25 +141,28 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
         s1_payload_len$d = s1_payload_len$q;
+        s1_total_len$d = s1_total_len$q;
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
         tos = meta_rank << 32'h2;
-        remaining = meta_msg_len - (((meta_pkt_offset) & 16'hffff) << 32'ha);
+        remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
-        if (meta_flags[32'h0]) begin
+        if (s1_header$q[32'h110]) begin
             payload_len = remaining;
             if (remaining > max_payload) begin
                 payload_len = max_payload;
             end
         end
         total_len = payload_len + header_len;
+        s1_payload_len$d = payload_len;
+        s1_total_len$d = total_len;
         hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
-        hdr_ip = ((((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((total_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((total_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h88) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0))) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
+        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
         hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
         hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
         header_now = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
-        ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'h80)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h88)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
+        ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((s1_total_len$q) & 20'hfffff)) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
         checksum = ~fold2;
@@ -163,6 +175,9 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         if (out_beat$q == 32'h0) begin
             m_axis_tdata = header_now[(32'h0)+:(64)];
             m_axis_tvalid = s_axis_tvalid;
+        end
+        else if (out_beat$q == 32'h2) begin
+            m_axis_tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h3) begin
             m_axis_tdata = (header_beat | ((checksum[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((checksum[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
@@ -190,7 +205,6 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
             if (out_beat$q == 32'h0) begin
                 s1_header$d = header_now;
                 s1_empty$d = s_axis_tlast & (~|s_axis_tkeep);
-                s1_payload_len$d = payload_len;
                 sent_bytes$d = 32'h0;
                 out_beat$d = 32'h1;
             end
@@ -344,6 +358,25 @@ module nt_nic_16_deparser$s1_payload_len(d,q,clock);
     end
 
 endmodule // nt_nic_16_deparser$s1_payload_len
+
+
+module nt_nic_16_deparser$s1_total_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_deparser$s1_total_len
 
 
 module nt_nic_16_deparser$sent_bytes(d,q,clock);

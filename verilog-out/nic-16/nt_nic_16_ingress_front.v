@@ -233,6 +233,9 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
     reg  [31:0] n_frame_length$d;
     wire  [31:0] n_frame_length$q;
     reg  n_frame_length$clock;
+    reg  m1_length_ok$d;
+    wire  m1_length_ok$q;
+    reg  m1_length_ok$clock;
 
     // Local signals
     reg  [15:0] beat_bytes;
@@ -267,13 +270,11 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
     reg  pending_op;
     reg  rq_mark;
     reg  [151:0] m1;
-    reg  [7:0] m1_offset;
-    reg  [23:0] m1_start;
-    reg  [23:0] m1_len;
-    reg  [23:0] m1_rest;
-    reg  [23:0] m1_expected;
-    reg  [23:0] m1_carried;
-    reg  m1_length_ok;
+    reg  [23:0] p_start;
+    reg  [23:0] p_len;
+    reg  [23:0] p_rest;
+    reg  [23:0] p_expected;
+    reg  [23:0] p_carried;
     reg  m1_is_data;
     reg  m1_is_chop;
     reg  m1_request;
@@ -519,6 +520,11 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         .q(n_frame_length$q),
         .clock(n_frame_length$clock)
     );
+    nt_nic_16_ingress_front$m1_length_ok m1_length_ok(
+        .d(m1_length_ok$d),
+        .q(m1_length_ok$q),
+        .clock(m1_length_ok$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -552,6 +558,7 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         vd_pulse$clock = clock;
         vd_ok$clock = clock;
         n_frame_length$clock = clock;
+        m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
@@ -582,6 +589,7 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         vd_pulse$d = vd_pulse$q;
         vd_ok$d = vd_ok$q;
         n_frame_length$d = n_frame_length$q;
+        m1_length_ok$d = m1_length_ok$q;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -608,6 +616,15 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         dispatch$in_valid = parser_take & parser$m_axis_tfirst;
         dispatch$in_key = ((parser$hdr_flags) & 16'hffff);
         dispatch$in_meta = ((((((((((parser$hdr_src_ip) & 152'hffffffffffffffffffffffffffffffffffffff) | (((parser$hdr_src_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((parser$hdr_dst_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h30)) | (((parser$hdr_msg_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((parser$hdr_pkt_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((parser$hdr_pull_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58)) | (((parser$hdr_tx_msg_id) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((parser$hdr_ip_total_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78)) | (((parser$hdr_flags) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h88)) | (((parser$hdr_grant_prio) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h90);
+        p_start = ((parser$hdr_pkt_offset) & 24'hffffff) << 32'ha;
+        p_len = ((parser$hdr_msg_len) & 24'hffffff);
+        p_rest = p_len - p_start;
+        p_expected = p_rest;
+        if (p_rest > 32'h400) begin
+            p_expected = 32'h400;
+        end
+        p_carried = ((parser$hdr_ip_total_len - 32'h32) & 24'hffffff);
+        m1_length_ok$d = (p_start >= p_len) | (p_carried == p_expected);
         dispatch$cfg_write_valid = 1'b0;
         dispatch$cfg_write_index = 32'h0;
         dispatch$cfg_write_enable = 1'b0;
@@ -655,20 +672,10 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         vd_pulse$d = parser_take & parser$m_axis_tlast;
         vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (parser$hdr_ip_total_len - 32'h32));
         m1 = dispatch$out_meta;
-        m1_offset = m1[(32'h50)+:(8)];
         m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
         m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
         m1_is_ctrl = dispatch$out_valid & (dispatch$out_action >= 32'h3);
-        m1_start = ((m1_offset) & 24'hffffff) << 32'ha;
-        m1_len = ((m1[(32'h40)+:(16)]) & 24'hffffff);
-        m1_rest = m1_len - m1_start;
-        m1_expected = m1_rest;
-        if (m1_rest > 32'h400) begin
-            m1_expected = 32'h400;
-        end
-        m1_carried = ((m1[(32'h78)+:(16)] - 32'h32) & 24'hffffff);
-        m1_length_ok = (m1_start >= m1_len) | (m1_carried == m1_expected);
-        m1_wants_table = (m1_is_data & m1_length_ok) | m1_is_chop;
+        m1_wants_table = (m1_is_data & m1_length_ok$q) | m1_is_chop;
         m1_known = vd_pulse$q;
         m1_bad_now = ((m1_wants_table | m1_is_ctrl) & m1_known) & (~vd_ok$q);
         m1_enter = (m1_wants_table | (m1_is_ctrl & (~m1_known))) & (~m1_bad_now);
@@ -779,7 +786,7 @@ module nt_nic_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlas
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
             n_no_action$d = n_no_action$q + 32'h1;
         end
-        if (m1_is_data & (~m1_length_ok)) begin
+        if (m1_is_data & (~m1_length_ok$q)) begin
             n_bad_length$d = n_bad_length$q + 32'h1;
         end
         if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
@@ -1837,6 +1844,25 @@ module nt_nic_16_ingress_front$hold_valid(d,q,clock);
     end
 
 endmodule // nt_nic_16_ingress_front$hold_valid
+
+
+module nt_nic_16_ingress_front$m1_length_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_ingress_front$m1_length_ok
 
 
 module nt_nic_16_ingress_front$n_bad_length(d,q,clock);

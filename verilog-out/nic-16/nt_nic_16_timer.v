@@ -192,7 +192,7 @@ module nt_nic_16_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_me
         timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
-        fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;
+        fire = (out_pending$q & (~reset)) & timeout_ready;
         out_slot_free = (((~out_pending$q) | fire) | sched_hits_out) | cancel_hits_out;
         s1_fires = ((((((s1_live$q & (~s1_stale$q)) & valid_bits$q[s1_id$q]) & (now >= expiry_mem$read_data)) & (~sched_hits_s1)) & (~cancel_hits_s1)) & (~(fire & (out_id$q == s1_id$q)))) & out_slot_free;
         if (s1_fires) begin

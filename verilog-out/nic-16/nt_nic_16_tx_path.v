@@ -210,10 +210,28 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
     wire  [15:0] comp_q$level;
+    reg  comp_in_valid$d;
+    wire  comp_in_valid$q;
+    reg  comp_in_valid$clock;
+    reg  [16:0] comp_in_data$d;
+    wire  [16:0] comp_in_data$q;
+    reg  comp_in_data$clock;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
     wire  [15:0] ret_ffs$onehot;
+    reg  ret_cand_valid$d;
+    wire  ret_cand_valid$q;
+    reg  ret_cand_valid$clock;
+    reg  [3:0] ret_cand_slot$d;
+    wire  [3:0] ret_cand_slot$q;
+    reg  ret_cand_slot$clock;
+    reg  [3:0] ret_cand_mask$index;
+    reg  ret_cand_mask$enable;
+    wire  [15:0] ret_cand_mask$onehot;
+    reg  [15:0] busy_seen$d;
+    wire  [15:0] busy_seen$q;
+    reg  busy_seen$clock;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -222,6 +240,12 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
     wire  [15:0] cool_q$level;
+    reg  cool_due$d;
+    wire  cool_due$q;
+    reg  cool_due$clock;
+    reg  cool_steady$d;
+    wire  cool_steady$q;
+    reg  cool_steady$clock;
     reg  [63:0] now$d;
     wire  [63:0] now$q;
     reg  now$clock;
@@ -377,6 +401,7 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  comp_take;
     reg  [3:0] comp_slot;
     reg  ret_go;
+    reg  ret_cand_busy;
     reg  [15:0] busy_mask;
     reg  free_go;
     reg  [3:0] free_slot;
@@ -554,11 +579,41 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_data(comp_q$head_data),
         .level(comp_q$level)
     );
+    nt_nic_16_tx_path$comp_in_valid comp_in_valid(
+        .d(comp_in_valid$d),
+        .q(comp_in_valid$q),
+        .clock(comp_in_valid$clock)
+    );
+    nt_nic_16_tx_path$comp_in_data comp_in_data(
+        .d(comp_in_data$d),
+        .q(comp_in_data$q),
+        .clock(comp_in_data$clock)
+    );
     nt_nic_16_tx_path$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
         .index(ret_ffs$index),
         .onehot(ret_ffs$onehot)
+    );
+    nt_nic_16_tx_path$ret_cand_valid ret_cand_valid(
+        .d(ret_cand_valid$d),
+        .q(ret_cand_valid$q),
+        .clock(ret_cand_valid$clock)
+    );
+    nt_nic_16_tx_path$ret_cand_slot ret_cand_slot(
+        .d(ret_cand_slot$d),
+        .q(ret_cand_slot$q),
+        .clock(ret_cand_slot$clock)
+    );
+    nt_nic_16_tx_path$ret_cand_mask ret_cand_mask(
+        .index(ret_cand_mask$index),
+        .enable(ret_cand_mask$enable),
+        .onehot(ret_cand_mask$onehot)
+    );
+    nt_nic_16_tx_path$busy_seen busy_seen(
+        .d(busy_seen$d),
+        .q(busy_seen$q),
+        .clock(busy_seen$clock)
     );
     nt_nic_16_tx_path$cool_q cool_q(
         .clock(cool_q$clock),
@@ -569,6 +624,16 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_valid(cool_q$head_valid),
         .head_data(cool_q$head_data),
         .level(cool_q$level)
+    );
+    nt_nic_16_tx_path$cool_due cool_due(
+        .d(cool_due$d),
+        .q(cool_due$q),
+        .clock(cool_due$clock)
+    );
+    nt_nic_16_tx_path$cool_steady cool_steady(
+        .d(cool_steady$d),
+        .q(cool_steady$q),
+        .clock(cool_steady$clock)
     );
     nt_nic_16_tx_path$now now(
         .d(now$d),
@@ -801,6 +866,13 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         cnt_double_free$clock = clock;
         returning$clock = clock;
         wrapping$clock = clock;
+        ret_cand_valid$clock = clock;
+        ret_cand_slot$clock = clock;
+        busy_seen$clock = clock;
+        comp_in_valid$clock = clock;
+        comp_in_data$clock = clock;
+        cool_due$clock = clock;
+        cool_steady$clock = clock;
         rd_active$clock = clock;
         rd_slot$clock = clock;
         rd_addr$clock = clock;
@@ -838,6 +910,13 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         wrapping$d = wrapping$q;
+        ret_cand_valid$d = ret_cand_valid$q;
+        ret_cand_slot$d = ret_cand_slot$q;
+        busy_seen$d = busy_seen$q;
+        comp_in_valid$d = comp_in_valid$q;
+        comp_in_data$d = comp_in_data$q;
+        cool_due$d = cool_due$q;
+        cool_steady$d = cool_steady$q;
         rd_active$d = rd_active$q;
         rd_slot$d = rd_slot$q;
         rd_addr$d = rd_addr$q;
@@ -1024,8 +1103,10 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (w_commit$q & core$new_ready) begin
             w_commit$d = 1'b0;
         end
-        comp_q$push = core$done_valid & (comp_q$level != comp_capacity);
-        comp_q$push_data = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
+        comp_in_valid$d = core$done_valid;
+        comp_in_data$d = ((core$done_tx_msg_id) & 17'h1ffff) | (((core$done_abandoned) & 17'h1ffff) << 32'h10);
+        comp_q$push = comp_in_valid$q & (comp_q$level != comp_capacity);
+        comp_q$push_data = comp_in_data$q;
         done_valid = comp_q$head_valid;
         done_tx_msg_id = 32'h0;
         done_abandoned = 1'b0;
@@ -1045,19 +1126,27 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         busy_rd$index = rd_slot$q;
         busy_rd$enable = rd_active$q;
         busy_mask = ((busy_core0$onehot | busy_core1$onehot) | busy_core2$onehot) | busy_rd$onehot;
-        ret_ffs$bitmap = returning$q & (~busy_mask);
+        busy_seen$d = busy_mask;
+        ret_cand_mask$index = ret_cand_slot$q;
+        ret_cand_mask$enable = ret_cand_valid$q;
+        ret_ffs$bitmap = (returning$q & (~busy_seen$q)) & (~ret_cand_mask$onehot);
+        ret_cand_valid$d = ret_ffs$found;
+        ret_cand_slot$d = ret_ffs$index;
+        ret_cand_busy = (((core$pkt_valid & (core$pkt_slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (rd_active$q & (rd_slot$q == ret_cand_slot$q));
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
-        cool_go = (cool_q$head_valid & (cool_age >= cooldown)) & (~w_framing_free);
+        cool_due$d = cool_age >= cooldown;
+        cool_go = ((cool_q$head_valid & cool_steady$q) & cool_due$q) & (~w_framing_free);
+        cool_steady$d = cool_q$head_valid & (~cool_go);
         cool_q$pop = cool_go;
         cooling_slots = cool_q$level;
-        ret_go = (ret_ffs$found & (~w_framing_free)) & (~cool_go);
-        ret_wraps = wrapping$q[ret_ffs$index];
+        ret_go = ((ret_cand_valid$q & (~ret_cand_busy)) & (~w_framing_free)) & (~cool_go);
+        ret_wraps = wrapping$q[ret_cand_slot$q];
         cool_q$push = ret_go & ret_wraps;
-        cool_q$push_data = now_shifted | ((ret_ffs$index) & 32'hffffffff);
+        cool_q$push_data = now_shifted | ((ret_cand_slot$q) & 32'hffffffff);
         free_go = (w_framing_free | cool_go) | (ret_go & (~ret_wraps));
-        free_slot = ret_ffs$index;
+        free_slot = ret_cand_slot$q;
         if (cool_go) begin
             free_slot = cool_q$head_data[(32'h0)+:(4)];
         end
@@ -1084,8 +1173,8 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
         returning$d = ret_after_take;
         wrapping$d = wrap_after_take;
         if (ret_go) begin
-            returning$d = ret_after_take & (~ret_ffs$onehot);
-            wrapping$d = wrap_after_take & (~ret_ffs$onehot);
+            returning$d = ret_after_take & (~ret_cand_mask$onehot);
+            wrapping$d = wrap_after_take & (~ret_cand_mask$onehot);
         end
         buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
         pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
@@ -1232,6 +1321,9 @@ module nt_nic_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first_
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
             wrapping$d = 32'h0;
+            ret_cand_valid$d = 1'b0;
+            comp_in_valid$d = 1'b0;
+            cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
             cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
@@ -1345,6 +1437,25 @@ module nt_nic_16_tx_path$busy_rd(index,enable,onehot);
        end
     end
 endmodule // nt_nic_16_tx_path$busy_rd
+
+
+module nt_nic_16_tx_path$busy_seen(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$busy_seen
 
 
 module nt_nic_16_tx_path$class_ffs$0(bitmap,found,index,onehot);
@@ -1530,6 +1641,44 @@ module nt_nic_16_tx_path$cnt_rejected(d,q,clock);
     end
 
 endmodule // nt_nic_16_tx_path$cnt_rejected
+
+
+module nt_nic_16_tx_path$comp_in_data(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$comp_in_data
+
+
+module nt_nic_16_tx_path$comp_in_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$comp_in_valid
 
 
 module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -1780,6 +1929,25 @@ module nt_nic_16_tx_path$comp_q$write_ptr(d,q,clock);
 endmodule // nt_nic_16_tx_path$comp_q$write_ptr
 
 
+module nt_nic_16_tx_path$cool_due(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$cool_due
+
+
 module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
@@ -2026,6 +2194,25 @@ module nt_nic_16_tx_path$cool_q$write_ptr(d,q,clock);
     end
 
 endmodule // nt_nic_16_tx_path$cool_q$write_ptr
+
+
+module nt_nic_16_tx_path$cool_steady(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$cool_steady
 
 
 module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
@@ -6602,6 +6789,61 @@ module nt_nic_16_tx_path$rd_slot(d,q,clock);
 endmodule // nt_nic_16_tx_path$rd_slot
 
 
+module nt_nic_16_tx_path$ret_cand_mask(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_nic_16_tx_path$ret_cand_mask
+
+
+module nt_nic_16_tx_path$ret_cand_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$ret_cand_slot
+
+
+module nt_nic_16_tx_path$ret_cand_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$ret_cand_valid
+
+
 module nt_nic_16_tx_path$ret_ffs(bitmap,found,index,onehot);
 
     // Module arguments
@@ -6939,7 +7181,7 @@ module nt_nic_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         timeout_offered = out_pending$q & (~reset);
         timeout_id = out_id$q;
         timeout_meta = out_meta$q;
-        fire = (((out_pending$q & (~sched_hits_out)) & (~cancel_hits_out)) & (~reset)) & timeout_ready;
+        fire = (out_pending$q & (~reset)) & timeout_ready;
         out_slot_free = (((~out_pending$q) | fire) | sched_hits_out) | cancel_hits_out;
         s1_fires = ((((((s1_live$q & (~s1_stale$q)) & valid_bits$q[s1_id$q]) & (now >= expiry_mem$read_data)) & (~sched_hits_s1)) & (~cancel_hits_s1)) & (~(fire & (out_id$q == s1_id$q)))) & out_slot_free;
         if (s1_fires) begin

@@ -127,9 +127,10 @@ pub struct DeliveredSet<const SB: usize> {
     /// 16, as a 5-bit constant: the age comparison must stay 5 bits wide (modulo 32) in Verilog.
     /// `alive_epochs` in epoch 0: epochs 16 … 31 and 0.
     alive_at_epoch0: Constant<Bits<32>>,
-    m55: Constant<Bits<8>>,
-    m33: Constant<Bits<8>>,
-    m0f: Constant<Bits<8>>,
+    /// Field masks of the counting network: bit 0 of each pair, quad and byte of `alive`.
+    m_pairs: Constant<Bits<16>>,
+    m_quads: Constant<Bits<16>>,
+    m_bytes: Constant<Bits<16>>,
     init_done: DFF<Bit>,
     init_ptr: DFF<Bits<SB>>,
     epoch: DFF<Bits<5>>,
@@ -172,10 +173,20 @@ pub struct DeliveredSet<const SB: usize> {
     key_hits: Signal<Local, Bits<16>>,
     alive0: Signal<Local, Bits<4>>,
     alive1: Signal<Local, Bits<4>>,
-    pairs0: Signal<Local, Bits<8>>,
-    pairs1: Signal<Local, Bits<8>>,
-    quads0: Signal<Local, Bits<8>>,
-    quads1: Signal<Local, Bits<8>>,
+    /// The counting network over both ways at once (bit 2k: pair k; bit 4k: quad k; bit 8w: way w):
+    /// the sum and carry of each pair, the three bits of each quad's count, then each byte's
+    /// count bits and the carries between them.
+    pair_sum: Signal<Local, Bits<16>>,
+    pair_carry: Signal<Local, Bits<16>>,
+    quad_b0: Signal<Local, Bits<16>>,
+    quad_b1: Signal<Local, Bits<16>>,
+    quad_b2: Signal<Local, Bits<16>>,
+    byte_c0: Signal<Local, Bits<16>>,
+    byte_c1: Signal<Local, Bits<16>>,
+    byte_b0: Signal<Local, Bits<16>>,
+    byte_b1: Signal<Local, Bits<16>>,
+    byte_b2: Signal<Local, Bits<16>>,
+    byte_b3: Signal<Local, Bits<16>>,
     use_way1: Signal<Local, Bit>,
     /// Free positions of each way, and the first one of each (one-hot).
     free0: Signal<Local, Bits<8>>,
@@ -214,9 +225,9 @@ impl<const SB: usize> DeliveredSet<SB> {
                     .fold(0u64, |m, e| m | (1 << e))
                     .to_bits(),
             ),
-            m55: Constant::new(0x55u64.to_bits()),
-            m33: Constant::new(0x33u64.to_bits()),
-            m0f: Constant::new(0x0Fu64.to_bits()),
+            m_pairs: Constant::new(0x5555u64.to_bits()),
+            m_quads: Constant::new(0x1111u64.to_bits()),
+            m_bytes: Constant::new(0x0101u64.to_bits()),
             init_done: Default::default(),
             init_ptr: Default::default(),
             epoch: Default::default(),
@@ -246,10 +257,17 @@ impl<const SB: usize> DeliveredSet<SB> {
             dead: Default::default(),
             key_hits: Default::default(),
             alive0: Default::default(),
-            pairs0: Default::default(),
-            pairs1: Default::default(),
-            quads0: Default::default(),
-            quads1: Default::default(),
+            pair_sum: Default::default(),
+            pair_carry: Default::default(),
+            quad_b0: Default::default(),
+            quad_b1: Default::default(),
+            quad_b2: Default::default(),
+            byte_c0: Default::default(),
+            byte_c1: Default::default(),
+            byte_b0: Default::default(),
+            byte_b1: Default::default(),
+            byte_b2: Default::default(),
+            byte_b3: Default::default(),
             alive1: Default::default(),
             use_way1: Default::default(),
             free0: Default::default(),
@@ -375,18 +393,35 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         // d-left placement: the way with fewer alive entries (way 0 on a tie), first free position.
         // (Counted and encoded here rather than with the Popcount and FindFirstSet blocks: as
         // submodules fed and read by this one combinational process they add four process-level
-        // loops that Verilator settles by re-evaluation.) The counts add pairs, then quads, then
-        // the halves, in the fields of one byte: three additions in series, not eight.
-        self.pairs0.next = (self.alive.val().get_bits::<8>(0) & self.m55.val())
-            + ((self.alive.val().get_bits::<8>(0) >> 1) & self.m55.val());
-        self.pairs1.next = (self.alive.val().get_bits::<8>(8) & self.m55.val())
-            + ((self.alive.val().get_bits::<8>(8) >> 1) & self.m55.val());
-        self.quads0.next = (self.pairs0.val() & self.m33.val()) + ((self.pairs0.val() >> 2) & self.m33.val());
-        self.quads1.next = (self.pairs1.val() & self.m33.val()) + ((self.pairs1.val() >> 2) & self.m33.val());
-        self.alive0.next =
-            bit_cast::<4, 8>((self.quads0.val() & self.m0f.val()) + ((self.quads0.val() >> 4) & self.m0f.val()));
-        self.alive1.next =
-            bit_cast::<4, 8>((self.quads1.val() & self.m0f.val()) + ((self.quads1.val() >> 4) & self.m0f.val()));
+        // loops that Verilator settles by re-evaluation.) The counts are a network of XOR/AND/OR
+        // over both ways at once, pairs, then quads, then bytes, with no adder: each count bit
+        // depends on at most 8 inputs, so it maps to two or three LUT levels rather than three
+        // carry chains in series.
+        self.pair_sum.next = (self.alive.val() ^ (self.alive.val() >> 1)) & self.m_pairs.val();
+        self.pair_carry.next = (self.alive.val() & (self.alive.val() >> 1)) & self.m_pairs.val();
+        self.quad_b0.next = (self.pair_sum.val() ^ (self.pair_sum.val() >> 2)) & self.m_quads.val();
+        self.quad_b1.next = (((self.pair_sum.val() & (self.pair_sum.val() >> 2)) ^ self.pair_carry.val())
+            ^ (self.pair_carry.val() >> 2))
+            & self.m_quads.val();
+        self.quad_b2.next = (self.pair_carry.val() & (self.pair_carry.val() >> 2)) & self.m_quads.val();
+        self.byte_b0.next = (self.quad_b0.val() ^ (self.quad_b0.val() >> 4)) & self.m_bytes.val();
+        self.byte_c0.next = (self.quad_b0.val() & (self.quad_b0.val() >> 4)) & self.m_bytes.val();
+        self.byte_b1.next = ((self.quad_b1.val() ^ (self.quad_b1.val() >> 4)) ^ self.byte_c0.val()) & self.m_bytes.val();
+        self.byte_c1.next = ((self.quad_b1.val() & (self.quad_b1.val() >> 4))
+            | (self.byte_c0.val() & (self.quad_b1.val() ^ (self.quad_b1.val() >> 4))))
+            & self.m_bytes.val();
+        self.byte_b2.next = ((self.quad_b2.val() ^ (self.quad_b2.val() >> 4)) ^ self.byte_c1.val()) & self.m_bytes.val();
+        self.byte_b3.next = ((self.quad_b2.val() & (self.quad_b2.val() >> 4))
+            | (self.byte_c1.val() & (self.quad_b2.val() ^ (self.quad_b2.val() >> 4))))
+            & self.m_bytes.val();
+        self.alive0.next = ((bit_cast::<4, 1>(self.byte_b0.val().get_bits::<1>(0))
+            | (bit_cast::<4, 1>(self.byte_b1.val().get_bits::<1>(0)) << 1))
+            | (bit_cast::<4, 1>(self.byte_b2.val().get_bits::<1>(0)) << 2))
+            | (bit_cast::<4, 1>(self.byte_b3.val().get_bits::<1>(0)) << 3);
+        self.alive1.next = ((bit_cast::<4, 1>(self.byte_b0.val().get_bits::<1>(8))
+            | (bit_cast::<4, 1>(self.byte_b1.val().get_bits::<1>(8)) << 1))
+            | (bit_cast::<4, 1>(self.byte_b2.val().get_bits::<1>(8)) << 2))
+            | (bit_cast::<4, 1>(self.byte_b3.val().get_bits::<1>(8)) << 3);
         self.use_way1.next = self.alive1.val() < self.alive0.val();
         // Both ways' first free positions are found beside the count, which only picks the way.
         self.free0.next = !self.alive.val().get_bits::<8>(0);

@@ -278,6 +278,10 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     r_new_pkt: DFF<Bit>,
     r_last: DFF<Bit>,
     r_ack: DFF<Bits<9>>,
+    /// The response's missing packets: `resp_ack_no` is their first, found from this register
+    /// in the response cycle (the find-first-set is not in series with the key compare).
+    r_missing: DFF<Bits<64>>,
+    r_ack_missing: DFF<Bit>,
     r_page: DFF<Bits<16>>,
     r_sched: DFF<Bit>,
     r_sched_slot: DFF<Bits<IW>>,
@@ -325,8 +329,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     hit_pos: Signal<Local, Bit>,
     hit_slot: Signal<Local, Bits<IW>>,
     hit_gen: Signal<Local, Bits<8>>,
-    hit_len: Signal<Local, Bits<16>>,
-    hit_pkts: Signal<Local, Bits<17>>,
+    hit_len_ok: Signal<Local, Bit>,
     is_recent: Signal<Local, Bit>,
     req_pkts: Signal<Local, Bits<17>>,
     sel_pkts: Signal<Local, Bits<7>>,
@@ -349,6 +352,13 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     /// end of cycle B, so cycle B reads what cycle A saw): has a buffer, its offered index, and
     /// that buffer's first page.
     class_avail: DFF<Bits<4>>,
+    /// The ID free list's offer, registered like the classes' (the list changes only at the end
+    /// of cycle B, so cycle B allocates exactly the ID registered in cycle A).
+    id_offer_valid: DFF<Bit>,
+    id_offer: DFF<Bits<IW>>,
+    /// Whether the slot a release names holds a message, read in cycle A (`live` changes only at
+    /// the end of cycle B).
+    s_rel_live: DFF<Bit>,
     class_index: [DFF<Bits<IW>>; 4],
     class_page: [DFF<Bits<16>>; 4],
     chosen: Signal<Local, Bits<2>>,
@@ -462,6 +472,8 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             r_new_pkt: Default::default(),
             r_last: Default::default(),
             r_ack: Default::default(),
+            r_missing: Default::default(),
+            r_ack_missing: Default::default(),
             r_page: Default::default(),
             r_sched: Default::default(),
             r_sched_slot: Default::default(),
@@ -507,8 +519,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             hit_pos: Default::default(),
             hit_slot: Default::default(),
             hit_gen: Default::default(),
-            hit_len: Default::default(),
-            hit_pkts: Default::default(),
+            hit_len_ok: Default::default(),
             is_recent: Default::default(),
             req_pkts: Default::default(),
             sel_pkts: Default::default(),
@@ -527,6 +538,9 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             fits: Default::default(),
             avail: Default::default(),
             class_avail: Default::default(),
+            id_offer_valid: Default::default(),
+            id_offer: Default::default(),
+            s_rel_live: Default::default(),
             class_index: Default::default(),
             class_page: Default::default(),
             chosen: Default::default(),
@@ -558,9 +572,9 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, class_avail, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
-            r_last, r_ack, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
+            r_last, r_ack, r_missing, r_ack_missing, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3, delivered);
         self.delivered.reset.next = self.reset.val();
@@ -591,7 +605,11 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.resp_announce_new_msg.next = self.r_announce.q.val();
         self.resp_is_new_pkt.next = self.r_new_pkt.q.val();
         self.resp_is_last_pkt.next = self.r_last.q.val();
+        self.missing_ffs.bitmap.next = self.r_missing.q.val();
         self.resp_ack_no.next = self.r_ack.q.val();
+        if self.r_ack_missing.q.val() {
+            self.resp_ack_no.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
+        }
         self.resp_key.next = self.s_key.q.val();
         self.resp_msg_len.next = self.s_len.q.val();
         self.resp_page.next = self.r_page.q.val();
@@ -641,6 +659,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.s_h1.d.next = self.h1.val();
             self.s_rel_slot.d.next = self.release_slot.val();
             self.s_rel_delivered.d.next = self.release_delivered.val();
+            self.s_rel_live.d.next = self.live.q.val().get_bit(self.release_slot.val().index());
         }
         self.e00.read_address.next = self.h0.val();
         self.e01.read_address.next = self.h0.val();
@@ -648,45 +667,51 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.e11.read_address.next = self.h1.val();
         self.slot_info.read_address.next = self.release_slot.val();
         self.slot_gen.read_address.next = self.ids.alloc_id.val();
+        self.id_offer_valid.d.next = self.ids.alloc_valid.val();
+        self.id_offer.d.next = self.ids.alloc_id.val();
 
         // ---- Cycle B: compare the four candidates on the full key.
         self.do_request.next = self.phase_b.q.val() & (!self.op_release.q.val());
-        self.do_release.next = (self.phase_b.q.val() & self.op_release.q.val()) & self.live.q.val().get_bit(self.s_rel_slot.q.val().index());
+        self.do_release.next = (self.phase_b.q.val() & self.op_release.q.val()) & self.s_rel_live.q.val();
         self.hit_found.next = false;
         self.hit_entry.next = self.e00.read_data.val();
         self.hit_way.next = false;
         self.hit_pos.next = false;
+        // The hit's length check is made on every entry beside its key compare, not after the
+        // hit's selection.
+        self.hit_len_ok.next = false;
         if self.e00.read_data.val().get_bit(0) & (self.e00.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
             self.hit_found.next = true;
+            self.hit_len_ok.next = self.e00.read_data.val().get_bits::<16>(83) == self.s_len.q.val();
         }
         if self.e01.read_data.val().get_bit(0) & (self.e01.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
             self.hit_found.next = true;
             self.hit_entry.next = self.e01.read_data.val();
+            self.hit_len_ok.next = self.e01.read_data.val().get_bits::<16>(83) == self.s_len.q.val();
             self.hit_pos.next = true;
         }
         if self.e10.read_data.val().get_bit(0) & (self.e10.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
             self.hit_found.next = true;
             self.hit_entry.next = self.e10.read_data.val();
+            self.hit_len_ok.next = self.e10.read_data.val().get_bits::<16>(83) == self.s_len.q.val();
             self.hit_way.next = true;
         }
         if self.e11.read_data.val().get_bit(0) & (self.e11.read_data.val().get_bits::<64>(1) == self.s_key.q.val()) {
             self.hit_found.next = true;
             self.hit_entry.next = self.e11.read_data.val();
+            self.hit_len_ok.next = self.e11.read_data.val().get_bits::<16>(83) == self.s_len.q.val();
             self.hit_way.next = true;
             self.hit_pos.next = true;
         }
         self.hit_slot.next = self.hit_entry.val().get_bits::<IW>(65);
         self.hit_gen.next = self.hit_entry.val().get_bits::<8>(75);
-        self.hit_len.next = self.hit_entry.val().get_bits::<16>(83);
-        self.hit_pkts.next = (bit_cast::<17, 16>(self.hit_len.val()) + 1023) >> 10;
         self.req_pkts.next = (bit_cast::<17, 16>(self.s_len.q.val()) + 1023) >> 10;
         self.is_recent.next = (!self.hit_found.val()) & self.delivered.found.val();
+        // The request's packet count serves a hit too: an update needs equal lengths.
+        self.sel_pkts.next = bit_cast::<7, 17>(self.req_pkts.val());
+        self.sel_bitmap.next = 0.into();
         if self.hit_found.val() {
-            self.sel_pkts.next = bit_cast::<7, 17>(self.hit_pkts.val());
             self.sel_bitmap.next = self.hit_entry.val().get_bits::<64>(99);
-        } else {
-            self.sel_pkts.next = bit_cast::<7, 17>(self.req_pkts.val());
-            self.sel_bitmap.next = 0.into();
         }
         self.off6.next = self.s_off.q.val().get_bits::<6>(0);
         self.bitmap_after.next = self.sel_bitmap.val();
@@ -695,7 +720,6 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         }
         self.pkt_mask.next = !(self.all_ones64.val() << self.sel_pkts.val());
         self.missing.next = !self.bitmap_after.val();
-        self.missing_ffs.bitmap.next = self.missing.val();
         self.was_complete.next = self.sel_bitmap.val() == self.pkt_mask.val();
 
         // d-left placement: the less occupied candidate bucket, way 0 on a tie.
@@ -777,9 +801,10 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         // Decision.
         self.reason.next = 0.into();
         if self.hit_found.val() {
-            if self.s_len.q.val() != self.hit_len.val() {
+            // With equal lengths the hit's packet count is the request's.
+            if !self.hit_len_ok.val() {
                 self.reason.next = 4.into();
-            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.hit_pkts.val() {
+            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
                 self.reason.next = 3.into();
             }
         } else if !self.is_recent.val() {
@@ -789,7 +814,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
                 self.reason.next = 2.into();
             } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
                 self.reason.next = 3.into();
-            } else if !self.ids.alloc_valid.val() {
+            } else if !self.id_offer_valid.q.val() {
                 self.reason.next = 5.into();
             } else if self.bucket_full.val() {
                 self.reason.next = 7.into();
@@ -799,7 +824,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         }
         self.do_update.next = (self.do_request.val() & self.hit_found.val()) & (self.reason.val() == 0);
         self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (!self.is_recent.val())) & (self.reason.val() == 0);
-        self.new_slot.next = self.ids.alloc_id.val();
+        self.new_slot.next = self.id_offer.q.val();
         // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
         self.new_gen.next = 1.into();
         if self.gen_known.q.val().get_bit(self.new_slot.val().index()) {
@@ -931,9 +956,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.r_last.d.next = (self.do_request.val() & self.is_recent.val())
             | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));
         self.r_ack.d.next = 0.into();
-        if self.do_update.val() | self.do_alloc.val() {
-            self.r_ack.d.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
-        }
+        self.r_missing.d.next = self.missing.val();
+        self.r_ack_missing.d.next = self.do_update.val() | self.do_alloc.val();
         if self.do_request.val() & self.is_recent.val() {
             self.r_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());
         }

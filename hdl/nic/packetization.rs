@@ -56,7 +56,8 @@
 //! * **Packet choice**: round robin over `sendable` in ascending slot order (the first sendable
 //!   slot above the last one chosen, else the first one; the slots in S1 and S2 are skipped), two N-bit
 //!   find-first-set; with `k` messages eligible each gets one packet in every `k` consecutive
-//!   choices. It is issued only when the descriptor queue is sure to have room. In S2 the smallest
+//!   choices. It is issued only when the descriptor queue is sure to have room, not counting a
+//!   descriptor taken in the same cycle (so the stream's `tready` stays out of the choice). In S2 the smallest
 //!   eligible offset of the updated word is sent: eligible = `((txBitmap & OnesUntil(credit) if
 //!   allowTx) | rtxPending) & ~deliveredBitmap`; sending clears the packet's `txBitmap` and
 //!   `rtxPending` bits and raises `maxTxPktOffset`. `sendable` of a slot chosen in cycle t is
@@ -715,11 +716,13 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         // ---------------- descriptor queue room ----------------
         self.q_pop.next = (self.q_count.q.val() != 0) & self.pkt_ready.val();
         // Entries at the start of the next cycle, counting the S1 and S2 operations that may emit:
-        // at most 2 leaves room for the descriptor of an operation issued now (3 entries).
-        self.occ_after.next = ((bit_cast::<3, 2>(self.q_count.q.val())
+        // at most 2 leaves room for the descriptor of an operation issued now (3 entries). This
+        // cycle's pop is not counted, so the packet stream's `tready` stays out of S0's choice;
+        // an emission then waits one cycle when the queue is full, which costs no throughput as
+        // a packet takes at least 9 beats to read out.
+        self.occ_after.next = (bit_cast::<3, 2>(self.q_count.q.val())
             + bit_cast::<3, 1>(self.s1_emit.q.val().into()))
-            + bit_cast::<3, 1>(self.s2_emit.q.val().into()))
-            - bit_cast::<3, 1>(self.q_pop.val().into());
+            + bit_cast::<3, 1>(self.s2_emit.q.val().into());
         self.room.next = self.occ_after.val() <= 2;
 
         // ---------------- S0: arbitration ----------------

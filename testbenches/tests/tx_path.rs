@@ -798,7 +798,8 @@ fn random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks(s: &Si
     let (mut stalled_cycles, mut max_active, mut rtx_pkts, mut late_pkts) = (0u64, 0u32, 0u64, 0u64);
     let cycles = 600_000u64;
     let mut k = 0u64;
-    while t.cycle < cycles || !msgs.is_empty() || !pending_cpu.is_empty() {
+    // A message whose last word was taken is installed a few cycles later: wait for its ID too.
+    while t.cycle < cycles || !msgs.is_empty() || !pending_cpu.is_empty() || !pending_meta.is_empty() {
         let draining = t.cycle >= cycles;
         if t.cycle > cycles + 600_000 {
             panic!("not drained: {} messages left", msgs.len());

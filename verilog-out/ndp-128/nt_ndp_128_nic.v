@@ -10535,6 +10535,12 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [8:0] r_ack$d;
     wire  [8:0] r_ack$q;
     reg  r_ack$clock;
+    reg  [63:0] r_missing$d;
+    wire  [63:0] r_missing$q;
+    reg  r_missing$clock;
+    reg  r_ack_missing$d;
+    wire  r_ack_missing$q;
+    reg  r_ack_missing$clock;
     reg  [15:0] r_page$d;
     wire  [15:0] r_page$q;
     reg  r_page$clock;
@@ -10584,6 +10590,15 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [3:0] class_avail$d;
     wire  [3:0] class_avail$q;
     reg  class_avail$clock;
+    reg  id_offer_valid$d;
+    wire  id_offer_valid$q;
+    reg  id_offer_valid$clock;
+    reg  [6:0] id_offer$d;
+    wire  [6:0] id_offer$q;
+    reg  id_offer$clock;
+    reg  s_rel_live$d;
+    wire  s_rel_live$q;
+    reg  s_rel_live$clock;
     reg  [6:0] class_index$0$d;
     wire  [6:0] class_index$0$q;
     reg  class_index$0$clock;
@@ -10630,8 +10645,7 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  hit_pos;
     reg  [6:0] hit_slot;
     reg  [7:0] hit_gen;
-    reg  [15:0] hit_len;
-    reg  [16:0] hit_pkts;
+    reg  hit_len_ok;
     reg  is_recent;
     reg  [16:0] req_pkts;
     reg  [6:0] sel_pkts;
@@ -10920,6 +10934,16 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(r_ack$q),
         .clock(r_ack$clock)
     );
+    nt_ndp_128_nic$reassembly$msg_table$r_missing r_missing(
+        .d(r_missing$d),
+        .q(r_missing$q),
+        .clock(r_missing$clock)
+    );
+    nt_ndp_128_nic$reassembly$msg_table$r_ack_missing r_ack_missing(
+        .d(r_ack_missing$d),
+        .q(r_ack_missing$q),
+        .clock(r_ack_missing$clock)
+    );
     nt_ndp_128_nic$reassembly$msg_table$r_page r_page(
         .d(r_page$d),
         .q(r_page$q),
@@ -11001,6 +11025,21 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         .q(class_avail$q),
         .clock(class_avail$clock)
     );
+    nt_ndp_128_nic$reassembly$msg_table$id_offer_valid id_offer_valid(
+        .d(id_offer_valid$d),
+        .q(id_offer_valid$q),
+        .clock(id_offer_valid$clock)
+    );
+    nt_ndp_128_nic$reassembly$msg_table$id_offer id_offer(
+        .d(id_offer$d),
+        .q(id_offer$q),
+        .clock(id_offer$clock)
+    );
+    nt_ndp_128_nic$reassembly$msg_table$s_rel_live s_rel_live(
+        .d(s_rel_live$d),
+        .q(s_rel_live$q),
+        .clock(s_rel_live$clock)
+    );
     nt_ndp_128_nic$reassembly$msg_table$class_index$0 class_index$0(
         .d(class_index$0$d),
         .q(class_index$0$q),
@@ -11055,6 +11094,9 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     // Update code
     always @(*) begin
         class_avail$clock = clock;
+        id_offer_valid$clock = clock;
+        id_offer$clock = clock;
+        s_rel_live$clock = clock;
         live$clock = clock;
         gen_known$clock = clock;
         init_done$clock = clock;
@@ -11079,6 +11121,8 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_new_pkt$clock = clock;
         r_last$clock = clock;
         r_ack$clock = clock;
+        r_missing$clock = clock;
+        r_ack_missing$clock = clock;
         r_page$clock = clock;
         r_sched$clock = clock;
         r_sched_slot$clock = clock;
@@ -11094,6 +11138,9 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         c_recent$clock = clock;
         c_fallback$clock = clock;
         class_avail$d = class_avail$q;
+        id_offer_valid$d = id_offer_valid$q;
+        id_offer$d = id_offer$q;
+        s_rel_live$d = s_rel_live$q;
         live$d = live$q;
         gen_known$d = gen_known$q;
         init_done$d = init_done$q;
@@ -11118,6 +11165,8 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_new_pkt$d = r_new_pkt$q;
         r_last$d = r_last$q;
         r_ack$d = r_ack$q;
+        r_missing$d = r_missing$q;
+        r_ack_missing$d = r_ack_missing$q;
         r_page$d = r_page$q;
         r_sched$d = r_sched$q;
         r_sched_slot$d = r_sched_slot$q;
@@ -11165,7 +11214,11 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         resp_announce_new_msg = r_announce$q;
         resp_is_new_pkt = r_new_pkt$q;
         resp_is_last_pkt = r_last$q;
+        missing_ffs$bitmap = r_missing$q;
         resp_ack_no = r_ack$q;
+        if (r_ack_missing$q) begin
+            resp_ack_no = ((missing_ffs$index) & 9'h1ff);
+        end
         resp_key = s_key$q;
         resp_msg_len = s_len$q;
         resp_page = r_page$q;
@@ -11206,6 +11259,7 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             s_h1$d = h1;
             s_rel_slot$d = release_slot;
             s_rel_delivered$d = release_delivered;
+            s_rel_live$d = live$q[release_slot];
         end
         e00$read_address = h0;
         e01$read_address = h0;
@@ -11213,44 +11267,46 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         e11$read_address = h1;
         slot_info$read_address = release_slot;
         slot_gen$read_address = ids$alloc_id;
+        id_offer_valid$d = ids$alloc_valid;
+        id_offer$d = ids$alloc_id;
         do_request = phase_b$q & (~op_release$q);
-        do_release = (phase_b$q & op_release$q) & live$q[s_rel_slot$q];
+        do_release = (phase_b$q & op_release$q) & s_rel_live$q;
         hit_found = 1'b0;
         hit_entry = e00$read_data;
         hit_way = 1'b0;
         hit_pos = 1'b0;
+        hit_len_ok = 1'b0;
         if (e00$read_data[32'h0] & (e00$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
+            hit_len_ok = e00$read_data[(32'h53)+:(16)] == s_len$q;
         end
         if (e01$read_data[32'h0] & (e01$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
             hit_entry = e01$read_data;
+            hit_len_ok = e01$read_data[(32'h53)+:(16)] == s_len$q;
             hit_pos = 1'b1;
         end
         if (e10$read_data[32'h0] & (e10$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
             hit_entry = e10$read_data;
+            hit_len_ok = e10$read_data[(32'h53)+:(16)] == s_len$q;
             hit_way = 1'b1;
         end
         if (e11$read_data[32'h0] & (e11$read_data[(32'h1)+:(64)] == s_key$q)) begin
             hit_found = 1'b1;
             hit_entry = e11$read_data;
+            hit_len_ok = e11$read_data[(32'h53)+:(16)] == s_len$q;
             hit_way = 1'b1;
             hit_pos = 1'b1;
         end
         hit_slot = hit_entry[(32'h41)+:(7)];
         hit_gen = hit_entry[(32'h4b)+:(8)];
-        hit_len = hit_entry[(32'h53)+:(16)];
-        hit_pkts = (((hit_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         is_recent = (~hit_found) & delivered$found;
+        sel_pkts = ((req_pkts) & 7'h7f);
+        sel_bitmap = 32'h0;
         if (hit_found) begin
-            sel_pkts = ((hit_pkts) & 7'h7f);
             sel_bitmap = hit_entry[(32'h63)+:(64)];
-        end
-        else begin
-            sel_pkts = ((req_pkts) & 7'h7f);
-            sel_bitmap = 32'h0;
         end
         off6 = s_off$q[(32'h0)+:(6)];
         bitmap_after = sel_bitmap;
@@ -11259,7 +11315,6 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         end
         pkt_mask = ~(all_ones64 << sel_pkts);
         missing = ~bitmap_after;
-        missing_ffs$bitmap = missing;
         was_complete = sel_bitmap == pkt_mask;
         used0 = ((e00$read_data[32'h0]) & 2'h3) + ((e01$read_data[32'h0]) & 2'h3);
         used1 = ((e10$read_data[32'h0]) & 2'h3) + ((e11$read_data[32'h0]) & 2'h3);
@@ -11330,10 +11385,10 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         end
         reason = 32'h0;
         if (hit_found) begin
-            if (s_len$q != hit_len) begin
+            if (~hit_len_ok) begin
                 reason = 32'h4;
             end
-            else if (((s_off$q) & 17'h1ffff) >= hit_pkts) begin
+            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
                 reason = 32'h3;
             end
         end
@@ -11347,7 +11402,7 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
                 reason = 32'h3;
             end
-            else if (~ids$alloc_valid) begin
+            else if (~id_offer_valid$q) begin
                 reason = 32'h5;
             end
             else if (bucket_full) begin
@@ -11359,7 +11414,7 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
         do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
-        new_slot = ids$alloc_id;
+        new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
             new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
@@ -11468,9 +11523,8 @@ module nt_ndp_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
         r_new_pkt$d = (do_update | do_alloc) & (~sel_bitmap[off6]);
         r_last$d = (do_request & is_recent) | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
         r_ack$d = 32'h0;
-        if (do_update | do_alloc) begin
-            r_ack$d = ((missing_ffs$index) & 9'h1ff);
-        end
+        r_missing$d = missing;
+        r_ack_missing$d = do_update | do_alloc;
         if (do_request & is_recent) begin
             r_ack$d = ((req_pkts) & 9'h1ff);
         end
@@ -12691,9 +12745,9 @@ module nt_ndp_128_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
     localparam  epoch_length_minus_one = 32'h3fff;
     localparam  last_bucket = 12'hfff;
     localparam  alive_at_epoch0 = 32'hffff0001;
-    localparam  m55 = 8'h55;
-    localparam  m33 = 8'h33;
-    localparam  m0f = 8'hf;
+    localparam  m_pairs = 16'h5555;
+    localparam  m_quads = 16'h1111;
+    localparam  m_bytes = 16'h101;
 
     // Stub signals
     reg  [11:0] way0$0$read_address;
@@ -12875,10 +12929,17 @@ module nt_ndp_128_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
     reg  [15:0] key_hits;
     reg  [3:0] alive0;
     reg  [3:0] alive1;
-    reg  [7:0] pairs0;
-    reg  [7:0] pairs1;
-    reg  [7:0] quads0;
-    reg  [7:0] quads1;
+    reg  [15:0] pair_sum;
+    reg  [15:0] pair_carry;
+    reg  [15:0] quad_b0;
+    reg  [15:0] quad_b1;
+    reg  [15:0] quad_b2;
+    reg  [15:0] byte_c0;
+    reg  [15:0] byte_c1;
+    reg  [15:0] byte_b0;
+    reg  [15:0] byte_b1;
+    reg  [15:0] byte_b2;
+    reg  [15:0] byte_b3;
     reg  use_way1;
     reg  [7:0] free0;
     reg  [7:0] free1;
@@ -13421,12 +13482,19 @@ module nt_ndp_128_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
             end
         end
         found = |key_hits;
-        pairs0 = (alive[(32'h0)+:(8)] & m55) + ((alive[(32'h0)+:(8)] >> 32'h1) & m55);
-        pairs1 = (alive[(32'h8)+:(8)] & m55) + ((alive[(32'h8)+:(8)] >> 32'h1) & m55);
-        quads0 = (pairs0 & m33) + ((pairs0 >> 32'h2) & m33);
-        quads1 = (pairs1 & m33) + ((pairs1 >> 32'h2) & m33);
-        alive0 = (((quads0 & m0f) + ((quads0 >> 32'h4) & m0f)) & 4'hf);
-        alive1 = (((quads1 & m0f) + ((quads1 >> 32'h4) & m0f)) & 4'hf);
+        pair_sum = (alive ^ (alive >> 32'h1)) & m_pairs;
+        pair_carry = (alive & (alive >> 32'h1)) & m_pairs;
+        quad_b0 = (pair_sum ^ (pair_sum >> 32'h2)) & m_quads;
+        quad_b1 = (((pair_sum & (pair_sum >> 32'h2)) ^ pair_carry) ^ (pair_carry >> 32'h2)) & m_quads;
+        quad_b2 = (pair_carry & (pair_carry >> 32'h2)) & m_quads;
+        byte_b0 = (quad_b0 ^ (quad_b0 >> 32'h4)) & m_bytes;
+        byte_c0 = (quad_b0 & (quad_b0 >> 32'h4)) & m_bytes;
+        byte_b1 = ((quad_b1 ^ (quad_b1 >> 32'h4)) ^ byte_c0) & m_bytes;
+        byte_c1 = ((quad_b1 & (quad_b1 >> 32'h4)) | (byte_c0 & (quad_b1 ^ (quad_b1 >> 32'h4)))) & m_bytes;
+        byte_b2 = ((quad_b2 ^ (quad_b2 >> 32'h4)) ^ byte_c1) & m_bytes;
+        byte_b3 = ((quad_b2 & (quad_b2 >> 32'h4)) | (byte_c1 & (quad_b2 ^ (quad_b2 >> 32'h4)))) & m_bytes;
+        alive0 = ((((byte_b0[(32'h0)+:(1)]) & 4'hf) | (((byte_b1[(32'h0)+:(1)]) & 4'hf) << 32'h1)) | (((byte_b2[(32'h0)+:(1)]) & 4'hf) << 32'h2)) | (((byte_b3[(32'h0)+:(1)]) & 4'hf) << 32'h3);
+        alive1 = ((((byte_b0[(32'h8)+:(1)]) & 4'hf) | (((byte_b1[(32'h8)+:(1)]) & 4'hf) << 32'h1)) | (((byte_b2[(32'h8)+:(1)]) & 4'hf) << 32'h2)) | (((byte_b3[(32'h8)+:(1)]) & 4'hf) << 32'h3);
         use_way1 = alive1 < alive0;
         free0 = ~alive[(32'h0)+:(8)];
         free1 = ~alive[(32'h8)+:(8)];
@@ -14889,6 +14957,44 @@ module nt_ndp_128_nic$reassembly$msg_table$hash(key,h0,h1);
 endmodule // nt_ndp_128_nic$reassembly$msg_table$hash
 
 
+module nt_ndp_128_nic$reassembly$msg_table$id_offer(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$reassembly$msg_table$id_offer
+
+
+module nt_ndp_128_nic$reassembly$msg_table$id_offer_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$reassembly$msg_table$id_offer_valid
+
+
 module nt_ndp_128_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -15225,6 +15331,25 @@ module nt_ndp_128_nic$reassembly$msg_table$r_ack(d,q,clock);
 endmodule // nt_ndp_128_nic$reassembly$msg_table$r_ack
 
 
+module nt_ndp_128_nic$reassembly$msg_table$r_ack_missing(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$reassembly$msg_table$r_ack_missing
+
+
 module nt_ndp_128_nic$reassembly$msg_table$r_announce(d,q,clock);
 
     // Module arguments
@@ -15280,6 +15405,25 @@ module nt_ndp_128_nic$reassembly$msg_table$r_last(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$reassembly$msg_table$r_last
+
+
+module nt_ndp_128_nic$reassembly$msg_table$r_missing(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$reassembly$msg_table$r_missing
 
 
 module nt_ndp_128_nic$reassembly$msg_table$r_new_msg(d,q,clock);
@@ -15623,6 +15767,25 @@ module nt_ndp_128_nic$reassembly$msg_table$s_rel_delivered(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$reassembly$msg_table$s_rel_delivered
+
+
+module nt_ndp_128_nic$reassembly$msg_table$s_rel_live(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$reassembly$msg_table$s_rel_live
 
 
 module nt_ndp_128_nic$reassembly$msg_table$s_rel_slot(d,q,clock);
@@ -20262,7 +20425,7 @@ module nt_ndp_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         dlv_head = dlv_q$head_data;
         ctx_head = ctx_q$head_data;
         q_pop = (q_count$q != 32'h0) & pkt_ready;
-        occ_after = ((((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7)) - ((q_pop) & 3'h7);
+        occ_after = (((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7);
         room = occ_after <= 32'h2;
         ev_dlv = dlv_q$head_valid;
         ev_ctx = ctx_q$head_valid;

@@ -868,7 +868,7 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
         dlv_head = dlv_q$head_data;
         ctx_head = ctx_q$head_data;
         q_pop = (q_count$q != 32'h0) & pkt_ready;
-        occ_after = ((((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7)) - ((q_pop) & 3'h7);
+        occ_after = (((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7);
         room = occ_after <= 32'h2;
         ev_dlv = dlv_q$head_valid;
         ev_ctx = ctx_q$head_valid;

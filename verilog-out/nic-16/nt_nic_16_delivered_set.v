@@ -16,9 +16,9 @@ module nt_nic_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,found,i
     localparam  epoch_length_minus_one = 32'h3fff;
     localparam  last_bucket = 12'hfff;
     localparam  alive_at_epoch0 = 32'hffff0001;
-    localparam  m55 = 8'h55;
-    localparam  m33 = 8'h33;
-    localparam  m0f = 8'hf;
+    localparam  m_pairs = 16'h5555;
+    localparam  m_quads = 16'h1111;
+    localparam  m_bytes = 16'h101;
 
     // Stub signals
     reg  [11:0] way0$0$read_address;
@@ -200,10 +200,17 @@ module nt_nic_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,found,i
     reg  [15:0] key_hits;
     reg  [3:0] alive0;
     reg  [3:0] alive1;
-    reg  [7:0] pairs0;
-    reg  [7:0] pairs1;
-    reg  [7:0] quads0;
-    reg  [7:0] quads1;
+    reg  [15:0] pair_sum;
+    reg  [15:0] pair_carry;
+    reg  [15:0] quad_b0;
+    reg  [15:0] quad_b1;
+    reg  [15:0] quad_b2;
+    reg  [15:0] byte_c0;
+    reg  [15:0] byte_c1;
+    reg  [15:0] byte_b0;
+    reg  [15:0] byte_b1;
+    reg  [15:0] byte_b2;
+    reg  [15:0] byte_b3;
     reg  use_way1;
     reg  [7:0] free0;
     reg  [7:0] free1;
@@ -746,12 +753,19 @@ module nt_nic_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,found,i
             end
         end
         found = |key_hits;
-        pairs0 = (alive[(32'h0)+:(8)] & m55) + ((alive[(32'h0)+:(8)] >> 32'h1) & m55);
-        pairs1 = (alive[(32'h8)+:(8)] & m55) + ((alive[(32'h8)+:(8)] >> 32'h1) & m55);
-        quads0 = (pairs0 & m33) + ((pairs0 >> 32'h2) & m33);
-        quads1 = (pairs1 & m33) + ((pairs1 >> 32'h2) & m33);
-        alive0 = (((quads0 & m0f) + ((quads0 >> 32'h4) & m0f)) & 4'hf);
-        alive1 = (((quads1 & m0f) + ((quads1 >> 32'h4) & m0f)) & 4'hf);
+        pair_sum = (alive ^ (alive >> 32'h1)) & m_pairs;
+        pair_carry = (alive & (alive >> 32'h1)) & m_pairs;
+        quad_b0 = (pair_sum ^ (pair_sum >> 32'h2)) & m_quads;
+        quad_b1 = (((pair_sum & (pair_sum >> 32'h2)) ^ pair_carry) ^ (pair_carry >> 32'h2)) & m_quads;
+        quad_b2 = (pair_carry & (pair_carry >> 32'h2)) & m_quads;
+        byte_b0 = (quad_b0 ^ (quad_b0 >> 32'h4)) & m_bytes;
+        byte_c0 = (quad_b0 & (quad_b0 >> 32'h4)) & m_bytes;
+        byte_b1 = ((quad_b1 ^ (quad_b1 >> 32'h4)) ^ byte_c0) & m_bytes;
+        byte_c1 = ((quad_b1 & (quad_b1 >> 32'h4)) | (byte_c0 & (quad_b1 ^ (quad_b1 >> 32'h4)))) & m_bytes;
+        byte_b2 = ((quad_b2 ^ (quad_b2 >> 32'h4)) ^ byte_c1) & m_bytes;
+        byte_b3 = ((quad_b2 & (quad_b2 >> 32'h4)) | (byte_c1 & (quad_b2 ^ (quad_b2 >> 32'h4)))) & m_bytes;
+        alive0 = ((((byte_b0[(32'h0)+:(1)]) & 4'hf) | (((byte_b1[(32'h0)+:(1)]) & 4'hf) << 32'h1)) | (((byte_b2[(32'h0)+:(1)]) & 4'hf) << 32'h2)) | (((byte_b3[(32'h0)+:(1)]) & 4'hf) << 32'h3);
+        alive1 = ((((byte_b0[(32'h8)+:(1)]) & 4'hf) | (((byte_b1[(32'h8)+:(1)]) & 4'hf) << 32'h1)) | (((byte_b2[(32'h8)+:(1)]) & 4'hf) << 32'h2)) | (((byte_b3[(32'h8)+:(1)]) & 4'hf) << 32'h3);
         use_way1 = alive1 < alive0;
         free0 = ~alive[(32'h0)+:(8)];
         free1 = ~alive[(32'h8)+:(8)];

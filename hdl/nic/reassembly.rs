@@ -793,13 +793,15 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
             self.ro_state.d.next = 1.into();
             self.ro_slot.d.next = self.h_slot.val();
             self.ro_msg_len.d.next = self.h_len.val();
-            self.ro_words_left.d.next = bit_cast::<13, 17>((bit_cast::<17, 16>(self.h_len.val()) + 7) >> 3);
         } else if self.load_hdr1.val() {
             self.out_valid.d.next = true;
             self.out_data.d.next = bit_cast::<64, 16>(self.ro_msg_len.q.val());
             self.out_keep.d.next = 0xFF.into();
             self.out_last.d.next = false;
             self.ro_state.d.next = 2.into();
+            // Counted from the registered length during header beat 1, not in the start cycle
+            // (whose header may come straight from the packet that completed the message).
+            self.ro_words_left.d.next = bit_cast::<13, 17>((bit_cast::<17, 16>(self.ro_msg_len.q.val()) + 7) >> 3);
         } else if self.load_data.val() {
             self.out_valid.d.next = true;
             self.out_data.d.next = self.payload.read_data.val();

@@ -2902,6 +2902,12 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
     reg  [7:0] eg_prio$d;
     wire  [7:0] eg_prio$q;
     reg  eg_prio$clock;
+    reg  eg_unsched$d;
+    wire  eg_unsched$q;
+    reg  eg_unsched$clock;
+    reg  eg_long$d;
+    wire  eg_long$q;
+    reg  eg_long$clock;
 
     // Local signals
     reg  in_ready;
@@ -3002,6 +3008,16 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         .q(eg_prio$q),
         .clock(eg_prio$clock)
     );
+    nt_homa_16_nic$egress$eg_unsched eg_unsched(
+        .d(eg_unsched$d),
+        .q(eg_unsched$q),
+        .clock(eg_unsched$clock)
+    );
+    nt_homa_16_nic$egress$eg_long eg_long(
+        .d(eg_long$d),
+        .q(eg_long$q),
+        .clock(eg_long$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -3022,6 +3038,8 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         eg_is_rtx$clock = clock;
         eg_fresh$clock = clock;
         eg_prio$clock = clock;
+        eg_unsched$clock = clock;
+        eg_long$clock = clock;
         eg_valid$d = eg_valid$q;
         eg_data$d = eg_data$q;
         eg_keep$d = eg_keep$q;
@@ -3038,11 +3056,14 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         eg_is_rtx$d = eg_is_rtx$q;
         eg_fresh$d = eg_fresh$q;
         eg_prio$d = eg_prio$q;
+        eg_unsched$d = eg_unsched$q;
+        eg_long$d = eg_long$q;
         msg_prio$reset = reset;
         msg_prio$wr_valid = prio_wr_valid;
         msg_prio$wr_index = prio_wr_index;
         msg_prio$wr_value = prio_wr_value;
         in_ready = (~eg_valid$q) | m_axis_pkt_tready;
+        pkts = (s_axis_pkt_msg_len + 32'h3ff) >> 32'ha;
         load = s_axis_pkt_tvalid & in_ready;
         s_axis_pkt_tready = in_ready;
         msg_prio$rd_valid = load;
@@ -3063,6 +3084,8 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
             eg_flags$d = s_axis_pkt_flags;
             eg_is_new_msg$d = s_axis_pkt_is_new_msg;
             eg_is_rtx$d = s_axis_pkt_is_rtx;
+            eg_unsched$d = ((s_axis_pkt_pkt_offset) & 16'hffff) < rtt_pkts;
+            eg_long$d = pkts > rtt_pkts;
         end
         else if (m_axis_pkt_tready) begin
             eg_valid$d = 1'b0;
@@ -3072,11 +3095,10 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
             mem_prio = msg_prio$rd_value;
         end
         eg_prio$d = mem_prio;
-        pkts = (eg_msg_len$q + 32'h3ff) >> 32'ha;
         base_rank = mem_prio;
-        if (((eg_pkt_offset$q) & 16'hffff) < rtt_pkts) begin
+        if (eg_unsched$q) begin
             base_rank = 32'h0;
-            if ((pkts > rtt_pkts) & (cfg_unsched_prios != 32'h0)) begin
+            if (eg_long$q & (cfg_unsched_prios != 32'h0)) begin
                 base_rank = ((cfg_unsched_prios) & 8'hff) - 32'h1;
             end
         end
@@ -3281,6 +3303,25 @@ module nt_homa_16_nic$egress$eg_local_port(d,q,clock);
 endmodule // nt_homa_16_nic$egress$eg_local_port
 
 
+module nt_homa_16_nic$egress$eg_long(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$egress$eg_long
+
+
 module nt_homa_16_nic$egress$eg_msg_len(d,q,clock);
 
     // Module arguments
@@ -3393,6 +3434,25 @@ module nt_homa_16_nic$egress$eg_tx_msg_id(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$egress$eg_tx_msg_id
+
+
+module nt_homa_16_nic$egress$eg_unsched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$egress$eg_unsched
 
 
 module nt_homa_16_nic$egress$eg_valid(d,q,clock);
@@ -37558,7 +37618,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             ro_state$d = 32'h1;
             ro_slot$d = h_slot;
             ro_msg_len$d = h_len;
-            ro_words_left$d = (((((h_len) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
         end
         else if (load_hdr1) begin
             out_valid$d = 1'b1;
@@ -37566,6 +37625,7 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             out_keep$d = 32'hff;
             out_last$d = 1'b0;
             ro_state$d = 32'h2;
+            ro_words_left$d = (((((ro_msg_len$q) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
         end
         else if (load_data) begin
             out_valid$d = 1'b1;

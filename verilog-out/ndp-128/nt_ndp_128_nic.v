@@ -9343,7 +9343,6 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             ro_state$d = 32'h1;
             ro_slot$d = h_slot;
             ro_msg_len$d = h_len;
-            ro_words_left$d = (((((h_len) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
         end
         else if (load_hdr1) begin
             out_valid$d = 1'b1;
@@ -9351,6 +9350,7 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready
             out_keep$d = 32'hff;
             out_last$d = 1'b0;
             ro_state$d = 32'h2;
+            ro_words_left$d = (((((ro_msg_len$q) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
         end
         else if (load_data) begin
             out_valid$d = 1'b1;

@@ -100,6 +100,12 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
     reg  [7:0] eg_prio$d;
     wire  [7:0] eg_prio$q;
     reg  eg_prio$clock;
+    reg  eg_unsched$d;
+    wire  eg_unsched$q;
+    reg  eg_unsched$clock;
+    reg  eg_long$d;
+    wire  eg_long$q;
+    reg  eg_long$clock;
 
     // Local signals
     reg  in_ready;
@@ -200,6 +206,16 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         .q(eg_prio$q),
         .clock(eg_prio$clock)
     );
+    nt_nic_16_homa_egress$eg_unsched eg_unsched(
+        .d(eg_unsched$d),
+        .q(eg_unsched$q),
+        .clock(eg_unsched$clock)
+    );
+    nt_nic_16_homa_egress$eg_long eg_long(
+        .d(eg_long$d),
+        .q(eg_long$q),
+        .clock(eg_long$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -220,6 +236,8 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         eg_is_rtx$clock = clock;
         eg_fresh$clock = clock;
         eg_prio$clock = clock;
+        eg_unsched$clock = clock;
+        eg_long$clock = clock;
         eg_valid$d = eg_valid$q;
         eg_data$d = eg_data$q;
         eg_keep$d = eg_keep$q;
@@ -236,11 +254,14 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
         eg_is_rtx$d = eg_is_rtx$q;
         eg_fresh$d = eg_fresh$q;
         eg_prio$d = eg_prio$q;
+        eg_unsched$d = eg_unsched$q;
+        eg_long$d = eg_long$q;
         msg_prio$reset = reset;
         msg_prio$wr_valid = prio_wr_valid;
         msg_prio$wr_index = prio_wr_index;
         msg_prio$wr_value = prio_wr_value;
         in_ready = (~eg_valid$q) | m_axis_pkt_tready;
+        pkts = (s_axis_pkt_msg_len + 32'h3ff) >> 32'ha;
         load = s_axis_pkt_tvalid & in_ready;
         s_axis_pkt_tready = in_ready;
         msg_prio$rd_valid = load;
@@ -261,6 +282,8 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
             eg_flags$d = s_axis_pkt_flags;
             eg_is_new_msg$d = s_axis_pkt_is_new_msg;
             eg_is_rtx$d = s_axis_pkt_is_rtx;
+            eg_unsched$d = ((s_axis_pkt_pkt_offset) & 16'hffff) < rtt_pkts;
+            eg_long$d = pkts > rtt_pkts;
         end
         else if (m_axis_pkt_tready) begin
             eg_valid$d = 1'b0;
@@ -270,11 +293,10 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
             mem_prio = msg_prio$rd_value;
         end
         eg_prio$d = mem_prio;
-        pkts = (eg_msg_len$q + 32'h3ff) >> 32'ha;
         base_rank = mem_prio;
-        if (((eg_pkt_offset$q) & 16'hffff) < rtt_pkts) begin
+        if (eg_unsched$q) begin
             base_rank = 32'h0;
-            if ((pkts > rtt_pkts) & (cfg_unsched_prios != 32'h0)) begin
+            if (eg_long$q & (cfg_unsched_prios != 32'h0)) begin
                 base_rank = ((cfg_unsched_prios) & 8'hff) - 32'h1;
             end
         end
@@ -479,6 +501,25 @@ module nt_nic_16_homa_egress$eg_local_port(d,q,clock);
 endmodule // nt_nic_16_homa_egress$eg_local_port
 
 
+module nt_nic_16_homa_egress$eg_long(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_homa_egress$eg_long
+
+
 module nt_nic_16_homa_egress$eg_msg_len(d,q,clock);
 
     // Module arguments
@@ -591,6 +632,25 @@ module nt_nic_16_homa_egress$eg_tx_msg_id(d,q,clock);
     end
 
 endmodule // nt_nic_16_homa_egress$eg_tx_msg_id
+
+
+module nt_nic_16_homa_egress$eg_unsched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_homa_egress$eg_unsched
 
 
 module nt_nic_16_homa_egress$eg_valid(d,q,clock);

@@ -87,6 +87,10 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     eg_is_rtx: DFF<Bit>,
     eg_fresh: DFF<Bit>,
     eg_prio: DFF<Bits<8>>,
+    /// Decided as the beat enters the slice, so the rank after it waits only for the memory:
+    /// the packet is unscheduled (offset below `rtt_pkts`), and its message is longer than one BDP.
+    eg_unsched: DFF<Bit>,
+    eg_long: DFF<Bit>,
     in_ready: Signal<Local, Bit>,
     load: Signal<Local, Bit>,
     mem_prio: Signal<Local, Bits<8>>,
@@ -105,13 +109,14 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, msg_prio);
-        dff_setup!(self, clock, eg_valid, eg_data, eg_keep, eg_last, eg_remote_ip, eg_remote_port, eg_msg_len, eg_pkt_offset, eg_local_port, eg_tx_msg_id, eg_credit, eg_flags, eg_is_new_msg, eg_is_rtx, eg_fresh, eg_prio);
+        dff_setup!(self, clock, eg_valid, eg_data, eg_keep, eg_last, eg_remote_ip, eg_remote_port, eg_msg_len, eg_pkt_offset, eg_local_port, eg_tx_msg_id, eg_credit, eg_flags, eg_is_new_msg, eg_is_rtx, eg_fresh, eg_prio, eg_unsched, eg_long);
         self.msg_prio.reset.next = self.reset.val();
         self.msg_prio.wr_valid.next = self.prio_wr_valid.val();
         self.msg_prio.wr_index.next = self.prio_wr_index.val();
         self.msg_prio.wr_value.next = self.prio_wr_value.val();
 
         self.in_ready.next = (!self.eg_valid.q.val()) | self.m_axis_pkt_tready.val();
+        self.pkts.next = (self.s_axis_pkt_msg_len.val() + 1023) >> 10;
         self.load.next = self.s_axis_pkt_tvalid.val() & self.in_ready.val();
         self.s_axis_pkt_tready.next = self.in_ready.val();
         self.msg_prio.rd_valid.next = self.load.val();
@@ -132,6 +137,8 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
             self.eg_flags.d.next = self.s_axis_pkt_flags.val();
             self.eg_is_new_msg.d.next = self.s_axis_pkt_is_new_msg.val();
             self.eg_is_rtx.d.next = self.s_axis_pkt_is_rtx.val();
+            self.eg_unsched.d.next = bit_cast::<16, 8>(self.s_axis_pkt_pkt_offset.val()) < self.rtt_pkts.val();
+            self.eg_long.d.next = self.pkts.val() > self.rtt_pkts.val();
         } else if self.m_axis_pkt_tready.val() {
             self.eg_valid.d.next = false;
         }
@@ -140,12 +147,11 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
             self.mem_prio.next = self.msg_prio.rd_value.val();
         }
         self.eg_prio.d.next = self.mem_prio.val();
-        self.pkts.next = (self.eg_msg_len.q.val() + 1023) >> 10;
         self.base_rank.next = self.mem_prio.val();
-        if bit_cast::<16, 8>(self.eg_pkt_offset.q.val()) < self.rtt_pkts.val() {
+        if self.eg_unsched.q.val() {
             // Unscheduled: 0, or U − 1 for a message longer than one BDP.
             self.base_rank.next = 0.into();
-            if (self.pkts.val() > self.rtt_pkts.val()) & (self.cfg_unsched_prios.val() != 0) {
+            if self.eg_long.q.val() & (self.cfg_unsched_prios.val() != 0) {
                 self.base_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) - 1;
             }
         }

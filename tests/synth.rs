@@ -124,11 +124,16 @@ fn depth_counts_luts_one_carry_chain_once_and_muxes_not_at_all() {
         "netnames": {
             "first": { "hide_name": 0, "bits": [10] }, "last": { "hide_name": 0, "bits": [16] },
             "other": { "hide_name": 0, "bits": [24] },
+            "mid_a": { "hide_name": 0, "bits": [20] }, "mid_b": { "hide_name": 0, "bits": [21] },
+            "mid_d": { "hide_name": 0, "bits": [23] },
+            "$abc$internal": { "hide_name": 1, "bits": [22] },
         },
     } } });
     let d = logic_depth(&netlist, "top").unwrap();
     assert_eq!(d.levels, 4);
     assert_eq!((d.paths[0].start.as_str(), d.paths[0].end.as_str()), ("first", "other"));
+    // The named nets between start and end, in order; hidden ones and the end's own net left out.
+    assert_eq!(d.paths[0].through, ["mid_a", "mid_b"]);
     let last = d.paths.iter().find(|p| p.end == "last").expect("a path into last");
     assert_eq!((last.levels, last.luts, last.carry_chains, last.muxf), (3, 2, 1, 1));
     assert_eq!(last.start, "first");

@@ -209,7 +209,8 @@ pub struct DepthPath {
     pub carry_chains: u32,
     pub muxf: u32,
     pub lutram_reads: u32,
-    /// Named (not Yosys-internal) nets the path passes, from start to end: where to cut it.
+    /// Named (not Yosys-internal) nets the path passes between its start and its end, in order:
+    /// where to cut it.
     pub through: Vec<String>,
 }
 
@@ -480,12 +481,12 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
         let mut p = DepthPath { levels: *a, start: String::new(), end: end.clone(), luts: 0, carry_chains: 0, muxf: 0, lutram_reads: 0, through: Vec::new() };
         let mut b = *bit;
         loop {
-            if bit_name.get(&b).is_some_and(|(hidden, _)| !hidden) && b != *bit {
-                p.through.push(name_of(b));
-            }
             let d = driver.get(&b).copied();
             match d.map(|d| (d, &cells[d])) {
                 Some((d, c)) if c.role != Role::Sequential && !inputs_of_module.contains(&b) => {
+                    if bit_name.get(&b).is_some_and(|(hidden, _)| !hidden) && b != *bit {
+                        p.through.push(name_of(b));
+                    }
                     match c.role {
                         Role::LutRam => p.lutram_reads += 1,
                         Role::Carry => p.carry_chains += u32::from(matches!(state[d], State::Done(Some((_, Some(from)))) if !driver.get(&from).is_some_and(|&x| cells[x].role == Role::Carry))),

@@ -52,8 +52,9 @@
 //! the slots busy in the previous cycle, picks a candidate into a register; the next cycle returns
 //! it unless a descriptor or the read-out references it then (four slot compares), and the
 //! candidate under test is left out of that cycle's pick, so one buffer returns per cycle.
-//! A slot whose message had the slot's **last generation** waits
-//! [`KEY_REUSE_CYCLES`] first (a FIFO of such slots with their return time; `cooling_slots` says
+//! A slot whose message had the slot's **last generation** waits at least
+//! [`KEY_REUSE_CYCLES`] + 1 cycles first (a FIFO of such slots with their return time, its head's
+//! age judged a cycle ahead; `cooling_slots` says
 //! how many wait): its next tx_msg_id wraps to generation 0, and every key of the slot's previous
 //! round was used before that return, so a message key is never reused within
 //! `KEY_REUSE_CYCLES`, longer than a receiver remembers a delivered key. A new message can

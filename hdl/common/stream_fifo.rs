@@ -33,6 +33,8 @@ pub struct StreamFifo<D: Synth, const AW: usize> {
     stored: DFF<Bits<16>>,
     readable: DFF<Bits<16>>,
     pushed_last_cycle: DFF<Bit>,
+    /// `readable != 0`, registered: `head_valid` comes straight from a flip-flop.
+    nonempty: DFF<Bit>,
     depth: Constant<Bits<16>>,
     do_push: Signal<Local, Bit>,
     do_pop: Signal<Local, Bit>,
@@ -56,6 +58,7 @@ impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {
             stored: Default::default(),
             readable: Default::default(),
             pushed_last_cycle: Default::default(),
+            nonempty: Default::default(),
             depth: Constant::new(((1u64 << AW) as u64).into()),
             do_push: Default::default(),
             do_pop: Default::default(),
@@ -66,11 +69,11 @@ impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {
 impl<D: Synth, const AW: usize> Logic for StreamFifo<D, AW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, write_ptr, read_ptr, stored, readable, pushed_last_cycle);
+        dff_setup!(self, clock, write_ptr, read_ptr, stored, readable, pushed_last_cycle, nonempty);
         self.storage.read_clock.next = self.clock.val();
         self.storage.write_clock.next = self.clock.val();
         self.do_push.next = self.push.val() & (self.stored.q.val() < self.depth.val());
-        self.do_pop.next = self.pop.val() & self.readable.q.val().any();
+        self.do_pop.next = self.pop.val() & self.nonempty.q.val();
         self.storage.write_address.next = self.write_ptr.q.val();
         self.storage.write_data.next = self.push_data.val();
         self.storage.write_enable.next = self.do_push.val();
@@ -87,7 +90,11 @@ impl<D: Synth, const AW: usize> Logic for StreamFifo<D, AW> {
             - bit_cast::<16, 1>(self.do_pop.val().into());
         self.readable.d.next = (self.readable.q.val() + bit_cast::<16, 1>(self.pushed_last_cycle.q.val().into()))
             - bit_cast::<16, 1>(self.do_pop.val().into());
-        self.head_valid.next = self.readable.q.val().any();
+        // Non-empty next cycle: an entry becomes readable, or more than the popped one is left
+        // (from registers but the pop, so the consumer's `pop` is the only late input).
+        self.nonempty.d.next = (self.pushed_last_cycle.q.val() | (self.readable.q.val() > 1))
+            | (self.nonempty.q.val() & (!self.do_pop.val()));
+        self.head_valid.next = self.nonempty.q.val();
         self.head_data.next = self.storage.read_data.val();
         self.level.next = self.stored.q.val();
         if self.reset.val() {
@@ -96,6 +103,7 @@ impl<D: Synth, const AW: usize> Logic for StreamFifo<D, AW> {
             self.stored.d.next = 0.into();
             self.readable.d.next = 0.into();
             self.pushed_last_cycle.d.next = false;
+            self.nonempty.d.next = false;
         }
     }
 }

@@ -34,13 +34,13 @@
 //! # The pipeline (one operation per cycle)
 //! ```text
 //!  S0  arbitrate: DeliveredEvent queue > CreditTxEvent queue > timeout > message install > packet
-//!      choice, holding an event on the slot now in S1 and never choosing a packet of the slots
-//!      in S1 or S2; the winner's slot addresses slot_ram
+//!      choice, holding an event on the slot now in S1 (and a timeout on the slot in S1 or S2)
+//!      and never choosing a packet of the slots in S1 or S2; the winner's slot addresses slot_ram
 //!  S1  word = slot_ram data, or the word S2 wrote in the previous cycle when it is the same slot
 //!      (forwarding: the RAM reads before it writes); apply the operation (Algorithms 2–4, the
-//!      install); the completion, the timer schedule/cancel and the install's ID leave here
+//!      install); the completion and the install's ID leave here
 //!  S2  optionally choose a packet from the updated word; write the word back, update
-//!      active/sendable, emit the descriptor
+//!      active/sendable, emit the descriptor; the timer schedule/cancel leaves here (registered)
 //! ```
 //! Operations are applied one at a time in the order they win S0, each seeing every earlier one,
 //! so there is no same-cycle order to define. The word of the slot in S1 is written back only at
@@ -130,7 +130,7 @@
 //! | status | `active` N, 16-bit saturating counters: `stale_delivered_count`, `stale_credit_count`, `stale_timeout_count`, `ack_beyond_count`, `rtx_beyond_count`, `credit_beyond_count`, `write_busy_count`, `delivered_msg_count`, `abandoned_msg_count`, `event_overflow_count` | |
 //!
 //! # Latency and throughput
-//! Install taken in S0 in cycle t → its ID and timer schedule in t + 1, its first descriptor valid
+//! Install taken in S0 in cycle t → its ID in t + 1, its timer schedule in t + 2, its first descriptor valid
 //! in cycle t + 3. An event pushed in cycle t is at the head of its queue in t + 2, applied in S1
 //! in t + 3 (if it wins S0), seen by a packet choice of its slot issued in t + 5 (a choice of
 //! another slot is not held). Throughput: one operation per cycle; one packet descriptor per
@@ -302,6 +302,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
     s2_id_base: DFF<Bits<16>>,
     s2_meta: DFF<Bits<88>>,
     s2_active: DFF<Bit>,
+    /// The operation's timer schedule (with its metadata) and cancel, sent from S2.
+    s2_sched: DFF<Bit>,
+    s2_sched_meta: DFF<Bits<24>>,
+    s2_cancel: DFF<Bit>,
     q_count: DFF<Bits<2>>,
     q0: DFF<Bits<130>>,
     q1: DFF<Bits<130>>,
@@ -557,6 +561,9 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             s2_id_base: Default::default(),
             s2_meta: Default::default(),
             s2_active: Default::default(),
+            s2_sched: Default::default(),
+            s2_sched_meta: Default::default(),
+            s2_cancel: Default::default(),
             q_count: Default::default(),
             q0: Default::default(),
             q1: Default::default(),
@@ -686,7 +693,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self, clock, active_bits, sendable, id_known, rr_above_mask, s1_valid, s1_kind, s1_slot, s1_id, s1_bitmap, s1_rtx_flag,
             s1_credit_flag, s1_credit, s1_allow, s1_raise, s1_rtx_p1, s1_emit, s1_ip, s1_rport, s1_lport, s1_len,
             s1_rank, s1_fwd, s1_onehot, s2_onehot, fwd_word, s2_valid, s2_slot, s2_emit, s2_id, s2_del, s2_tx, s2_rtx, s2_credit,
-            s2_allow, s2_npkts, s2_max, s2_tcnt, s2_id_base, s2_meta, s2_active, q_count, q0, q1, q2, cnt_stale_dlv, cnt_stale_ctx, cnt_stale_to,
+            s2_allow, s2_npkts, s2_max, s2_tcnt, s2_id_base, s2_meta, s2_active, s2_sched, s2_sched_meta, s2_cancel, q_count, q0, q1, q2, cnt_stale_dlv, cnt_stale_ctx, cnt_stale_to,
             cnt_ack_beyond, cnt_rtx_beyond, cnt_credit_beyond, cnt_write_busy, cnt_delivered, cnt_abandoned,
             cnt_overflow
         );
@@ -732,7 +739,10 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         // cycle (then S1 reads S2's word through `fwd_word`), the others go ahead in priority order.
         self.hz_dlv.next = self.s1_valid.q.val() & (self.dlv_head.val().get_bits::<IW>(0) == self.s1_slot.q.val());
         self.hz_ctx.next = self.s1_valid.q.val() & (self.ctx_head.val().get_bits::<IW>(0) == self.s1_slot.q.val());
-        self.hz_to.next = self.s1_valid.q.val() & (self.to_slot.val() == self.s1_slot.q.val());
+        // A timeout also waits while its slot is in S2: S2 sends that slot's schedule/cancel to
+        // the timer this cycle, and the core takes the timer's unmasked offer.
+        self.hz_to.next = (self.s1_valid.q.val() & (self.to_slot.val() == self.s1_slot.q.val()))
+            | (self.s2_valid.q.val() & (self.to_slot.val() == self.s2_slot.q.val()));
         self.hz_new.next = self.s1_valid.q.val() & (self.new_slot.val() == self.s1_slot.q.val());
         self.ok_dlv.next = self.ev_dlv.val() & (!self.hz_dlv.val());
         self.ok_ctx.next = self.ev_ctx.val() & (!self.hz_ctx.val());
@@ -925,11 +935,9 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.u_active.next = self.c_active.val();
         self.free_go.next = false;
         self.done_abandoned.next = false;
-        self.sched_valid.next = false;
-        self.sched_slot.next = self.s1_slot.q.val();
-        self.sched_meta.next = (bit_cast::<24, 16>(self.c_id.val()) << 8) | bit_cast::<24, 8>(self.c_max.val());
-        self.cancel_valid.next = false;
-        self.cancel_slot.next = self.s1_slot.q.val();
+        self.s2_sched.d.next = false;
+        self.s2_sched_meta.d.next = (bit_cast::<24, 16>(self.c_id.val()) << 8) | bit_cast::<24, 8>(self.c_max.val());
+        self.s2_cancel.d.next = false;
         self.new_id_valid.next = false;
         self.new_id.next = self.c_id.val();
         if self.k_dlv.val() & self.hit.val() {
@@ -938,7 +946,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.u_rtx.next = self.c_rtx.val() & (!self.d_ack.val());
             if self.d_complete.val() {
                 self.free_go.next = true;
-                self.cancel_valid.next = true;
+                self.s2_cancel.d.next = true;
             }
         }
         if self.k_ctx.val() & self.hit.val() {
@@ -962,7 +970,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
                 self.u_tx.next = self.c_tx.val() & (!self.t_rtx.val());
                 self.u_rtx.next = (self.c_rtx.val() | self.t_rtx.val()) | self.t_probe.val();
                 self.u_del.next = self.c_del.val() & (!self.t_probe.val());
-                self.sched_valid.next = true;
+                self.s2_sched.d.next = true;
             }
         }
         if self.k_new.val() & (!self.c_active.val()) {
@@ -980,8 +988,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
                 | (bit_cast::<88, 16>(self.s1_len.q.val()) << 64))
                 | (bit_cast::<88, 8>(self.s1_rank.q.val()) << 80);
             self.u_active.next = true;
-            self.sched_valid.next = true;
-            self.sched_meta.next = bit_cast::<24, 16>(self.c_id.val()) << 8;
+            self.s2_sched.d.next = true;
+            self.s2_sched_meta.d.next = bit_cast::<24, 16>(self.c_id.val()) << 8;
             self.new_id_valid.next = true;
         }
         if self.free_go.val() {
@@ -1076,6 +1084,13 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.sendable.d.next = self.sendable.q.val() | self.written_mask.onehot.val();
         }
         self.id_known.d.next = self.id_known.q.val() | self.written_mask.onehot.val();
+        // The operation's timer schedule/cancel leaves from S2, registered (S0 holds back a
+        // timeout for the slot in S2 as for the one in S1, so none races with it).
+        self.sched_valid.next = self.s2_sched.q.val();
+        self.sched_slot.next = self.s2_slot.q.val();
+        self.sched_meta.next = self.s2_sched_meta.q.val();
+        self.cancel_valid.next = self.s2_cancel.q.val();
+        self.cancel_slot.next = self.s2_slot.q.val();
         self.done_valid.next = self.free_go.val();
         self.done_tx_msg_id.next = self.c_id.val();
 
@@ -1173,6 +1188,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.s1_fwd.d.next = false;
             self.s2_valid.d.next = false;
             self.s2_emit.d.next = false;
+            self.s2_sched.d.next = false;
+            self.s2_cancel.d.next = false;
             self.q_count.d.next = 0.into();
             self.cnt_stale_dlv.d.next = 0.into();
             self.cnt_stale_ctx.d.next = 0.into();

@@ -203,6 +203,9 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     s1_rx_msg_id: DFF<Bits<16>>,
     s1_key: DFF<Bits<64>>,
     s1_len: DFF<Bits<16>>,
+    /// The packet count of the metadata's `msg_len`, worked out in stage 0 (a slot matches
+    /// only with the same length, so stage 1 needs no adder behind the RAM read).
+    s1_pkts: DFF<Bits<7>>,
     s1_off: DFF<Bits<8>>,
     s1_local_port: DFF<Bits<16>>,
     in_busy: DFF<Bit>,
@@ -414,6 +417,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
             s1_rx_msg_id: Default::default(),
             s1_key: Default::default(),
             s1_len: Default::default(),
+            s1_pkts: Default::default(),
             s1_off: Default::default(),
             s1_local_port: Default::default(),
             in_busy: Default::default(),
@@ -533,7 +537,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
 impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic for Reassembly<IW, N, BB, PW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, live, closed, fresh, gc_pending, gc_slot, cancel_valid, cancel_slot, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
+        dff_setup!(self, clock, now, live, closed, fresh, gc_pending, gc_slot, cancel_valid, cancel_slot, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_pkts, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -628,18 +632,20 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
             & (!self.closed.q.val().get_bit(self.s1_slot.val().index())))
             & (self.f_entry.val().get_bits::<64>(8) == self.s1_key.q.val()))
             & (self.f_len.val() == self.s1_len.q.val());
-        self.f_pkts.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.f_len.val()) + 1023) >> 10);
+        // A packet counts only when its slot matches with the same length (`f_live`), so the
+        // length, packet count and expected size come from the packet's registered metadata.
+        self.f_pkts.next = self.s1_pkts.q.val();
         self.f_off6.next = self.s1_off.q.val().get_bits::<6>(0);
         self.f_offset_ok.next = self.s1_off.q.val() < bit_cast::<8, 7>(self.f_pkts.val());
         self.f_dup.next = self.f_bitmap.val().get_bit(self.f_off6.val().index());
         self.f_ok.next = (self.f_live.val() & self.f_offset_ok.val()) & (!self.f_dup.val());
         self.f_expected.next = 1024.into();
         if (bit_cast::<7, 6>(self.f_off6.val()) + 1) == self.f_pkts.val() {
-            self.f_expected.next = bit_cast::<11, 16>(self.f_len.val() - (bit_cast::<16, 6>(self.f_off6.val()) << 10));
+            self.f_expected.next = bit_cast::<11, 16>(self.s1_len.q.val() - (bit_cast::<16, 6>(self.f_off6.val()) << 10));
         }
         self.f_base.next = bit_cast::<PW, 13>(self.f_page.val() + bit_cast::<13, 6>(self.f_off6.val())) << 7;
         // Read-out queue entry: {page, msg_len, remote_port, remote_ip, local_port, slot}.
-        self.f_header.next = ((((bit_cast::<103, 13>(self.f_page.val()) << 90) | (bit_cast::<103, 16>(self.f_len.val()) << 74))
+        self.f_header.next = ((((bit_cast::<103, 13>(self.f_page.val()) << 90) | (bit_cast::<103, 16>(self.s1_len.q.val()) << 74))
             | (bit_cast::<103, 48>(self.s1_key.q.val().get_bits::<48>(0)) << 26))
             | (bit_cast::<103, 16>(self.s1_local_port.q.val()) << 10))
             | bit_cast::<103, IW>(self.s1_slot.val());
@@ -840,6 +846,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
                 | (bit_cast::<64, 16>(self.s_axis_meta_remote_port.val()) << 32))
                 | bit_cast::<64, 32>(self.s_axis_meta_remote_ip.val());
             self.s1_len.d.next = self.s_axis_meta_msg_len.val();
+            self.s1_pkts.d.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.s_axis_meta_msg_len.val()) + 1023) >> 10);
             self.s1_off.d.next = self.s_axis_meta_pkt_offset.val();
             self.s1_local_port.d.next = self.s_axis_meta_local_port.val();
         }

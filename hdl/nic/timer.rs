@@ -49,8 +49,8 @@
 //! arrives it already masks `timeout_valid` (a combinational path from `sched_*`/`cancel_*`).
 //! `timeout_offered` is the same timeout without that same-cycle mask, a function of registers
 //! alone, for a consumer that never takes a timeout of an ID it schedules or cancels in the
-//! same cycle (the transmit core: it holds back any event for the slot its second stage works
-//! on, the only slot that stage schedules or cancels). Such a consumer sees exactly the
+//! same cycle (the transmit core: it holds back a timeout for the slots in its second and third
+//! stages, and only its third stage schedules or cancels). Such a consumer sees exactly the
 //! timeouts it would see on `timeout_valid`, without the path from its own schedule and cancel
 //! back into its choice of event.
 //!

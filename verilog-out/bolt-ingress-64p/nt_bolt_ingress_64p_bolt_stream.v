@@ -2491,6 +2491,9 @@ module nt_bolt_ingress_64p_bolt_stream$data_fifo(clock,reset,push,push_data,pop,
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -2531,6 +2534,11 @@ module nt_bolt_ingress_64p_bolt_stream$data_fifo(clock,reset,push,push_data,pop,
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_bolt_ingress_64p_bolt_stream$data_fifo$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -2539,15 +2547,17 @@ module nt_bolt_ingress_64p_bolt_stream$data_fifo(clock,reset,push,push_data,pop,
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -2562,7 +2572,8 @@ module nt_bolt_ingress_64p_bolt_stream$data_fifo(clock,reset,push,push_data,pop,
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -2571,10 +2582,30 @@ module nt_bolt_ingress_64p_bolt_stream$data_fifo(clock,reset,push,push_data,pop,
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_bolt_ingress_64p_bolt_stream$data_fifo
+
+
+module nt_bolt_ingress_64p_bolt_stream$data_fifo$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_bolt_stream$data_fifo$nonempty
 
 
 module nt_bolt_ingress_64p_bolt_stream$data_fifo$pushed_last_cycle(d,q,clock);
@@ -2739,6 +2770,9 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo(clock,reset,push,push_data,
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -2779,6 +2813,11 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo(clock,reset,push,push_data,
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_bolt_ingress_64p_bolt_stream$decision_fifo$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -2787,15 +2826,17 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo(clock,reset,push,push_data,
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -2810,7 +2851,8 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo(clock,reset,push,push_data,
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -2819,10 +2861,30 @@ module nt_bolt_ingress_64p_bolt_stream$decision_fifo(clock,reset,push,push_data,
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_bolt_ingress_64p_bolt_stream$decision_fifo
+
+
+module nt_bolt_ingress_64p_bolt_stream$decision_fifo$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_bolt_stream$decision_fifo$nonempty
 
 
 module nt_bolt_ingress_64p_bolt_stream$decision_fifo$pushed_last_cycle(d,q,clock);

@@ -4690,6 +4690,9 @@ module nt_ndp_64_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -4730,6 +4733,11 @@ module nt_ndp_64_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$ingress$front$decisions$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4738,15 +4746,17 @@ module nt_ndp_64_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -4761,7 +4771,8 @@ module nt_ndp_64_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -4770,10 +4781,30 @@ module nt_ndp_64_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$ingress$front$decisions
+
+
+module nt_ndp_64_nic$ingress$front$decisions$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$ingress$front$decisions$nonempty
 
 
 module nt_ndp_64_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
@@ -6377,6 +6408,9 @@ module nt_ndp_64_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -6417,6 +6451,11 @@ module nt_ndp_64_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$ingress$front$payload$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -6425,15 +6464,17 @@ module nt_ndp_64_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -6448,7 +6489,8 @@ module nt_ndp_64_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -6457,10 +6499,30 @@ module nt_ndp_64_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$ingress$front$payload
+
+
+module nt_ndp_64_nic$ingress$front$payload$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$ingress$front$payload$nonempty
 
 
 module nt_ndp_64_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
@@ -7577,6 +7639,9 @@ module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -7617,6 +7682,11 @@ module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$pktgen$immediate$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -7625,15 +7695,17 @@ module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -7648,7 +7720,8 @@ module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -7657,10 +7730,30 @@ module nt_ndp_64_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$pktgen$immediate
+
+
+module nt_ndp_64_nic$pktgen$immediate$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$immediate$nonempty
 
 
 module nt_ndp_64_nic$pktgen$immediate$pushed_last_cycle(d,q,clock);
@@ -8377,6 +8470,9 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     reg  [15:0] s1_len$d;
     wire  [15:0] s1_len$q;
     reg  s1_len$clock;
+    reg  [6:0] s1_pkts$d;
+    wire  [6:0] s1_pkts$q;
+    reg  s1_pkts$clock;
     reg  [7:0] s1_off$d;
     wire  [7:0] s1_off$q;
     reg  s1_off$clock;
@@ -8782,6 +8878,11 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         .q(s1_len$q),
         .clock(s1_len$clock)
     );
+    nt_ndp_64_nic$reassembly$s1_pkts s1_pkts(
+        .d(s1_pkts$d),
+        .q(s1_pkts$q),
+        .clock(s1_pkts$clock)
+    );
     nt_ndp_64_nic$reassembly$s1_off s1_off(
         .d(s1_off$d),
         .q(s1_off$q),
@@ -9008,6 +9109,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         s1_rx_msg_id$clock = clock;
         s1_key$clock = clock;
         s1_len$clock = clock;
+        s1_pkts$clock = clock;
         s1_off$clock = clock;
         s1_local_port$clock = clock;
         in_busy$clock = clock;
@@ -9067,6 +9169,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         s1_rx_msg_id$d = s1_rx_msg_id$q;
         s1_key$d = s1_key$q;
         s1_len$d = s1_len$q;
+        s1_pkts$d = s1_pkts$q;
         s1_off$d = s1_off$q;
         s1_local_port$d = s1_local_port$q;
         in_busy$d = in_busy$q;
@@ -9179,17 +9282,17 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         f_len = f_entry[(32'h48)+:(16)];
         f_page = f_entry[(32'h58)+:(13)];
         f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
-        f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
+        f_pkts = s1_pkts$q;
         f_off6 = s1_off$q[(32'h0)+:(6)];
         f_offset_ok = s1_off$q < ((f_pkts) & 8'hff);
         f_dup = f_bitmap[f_off6];
         f_ok = (f_live & f_offset_ok) & (~f_dup);
         f_expected = 32'h400;
         if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
-            f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
+            f_expected = ((s1_len$q - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
         f_base = ((f_page + ((f_off6) & 13'h1fff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
+        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((s1_len$q) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -9380,6 +9483,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
             s1_rx_msg_id$d = s_axis_meta_rx_msg_id;
             s1_key$d = ((((s_axis_meta_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis_meta_remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis_meta_remote_ip) & 64'hffffffffffffffff);
             s1_len$d = s_axis_meta_msg_len;
+            s1_pkts$d = (((((s_axis_meta_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
@@ -16264,6 +16368,25 @@ module nt_ndp_64_nic$reassembly$s1_off(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$s1_off
 
 
+module nt_ndp_64_nic$reassembly$s1_pkts(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$s1_pkts
+
+
 module nt_ndp_64_nic$reassembly$s1_rx_msg_id(d,q,clock);
 
     // Module arguments
@@ -18979,6 +19102,9 @@ module nt_ndp_64_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -19019,6 +19145,11 @@ module nt_ndp_64_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$tx$comp_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -19027,15 +19158,17 @@ module nt_ndp_64_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -19050,7 +19183,8 @@ module nt_ndp_64_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -19059,10 +19193,30 @@ module nt_ndp_64_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_da
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$tx$comp_q
+
+
+module nt_ndp_64_nic$tx$comp_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$comp_q$nonempty
 
 
 module nt_ndp_64_nic$tx$comp_q$pushed_last_cycle(d,q,clock);
@@ -19246,6 +19400,9 @@ module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -19286,6 +19443,11 @@ module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$tx$cool_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -19294,15 +19456,17 @@ module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -19317,7 +19481,8 @@ module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -19326,10 +19491,30 @@ module nt_ndp_64_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_da
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$tx$cool_q
+
+
+module nt_ndp_64_nic$tx$cool_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cool_q$nonempty
 
 
 module nt_ndp_64_nic$tx$cool_q$pushed_last_cycle(d,q,clock);
@@ -19722,6 +19907,15 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  s2_active$d;
     wire  s2_active$q;
     reg  s2_active$clock;
+    reg  s2_sched$d;
+    wire  s2_sched$q;
+    reg  s2_sched$clock;
+    reg  [23:0] s2_sched_meta$d;
+    wire  [23:0] s2_sched_meta$q;
+    reg  s2_sched_meta$clock;
+    reg  s2_cancel$d;
+    wire  s2_cancel$q;
+    reg  s2_cancel$clock;
     reg  [1:0] q_count$d;
     wire  [1:0] q_count$q;
     reg  q_count$clock;
@@ -20138,6 +20332,21 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         .q(s2_active$q),
         .clock(s2_active$clock)
     );
+    nt_ndp_64_nic$tx$core$s2_sched s2_sched(
+        .d(s2_sched$d),
+        .q(s2_sched$q),
+        .clock(s2_sched$clock)
+    );
+    nt_ndp_64_nic$tx$core$s2_sched_meta s2_sched_meta(
+        .d(s2_sched_meta$d),
+        .q(s2_sched_meta$q),
+        .clock(s2_sched_meta$clock)
+    );
+    nt_ndp_64_nic$tx$core$s2_cancel s2_cancel(
+        .d(s2_cancel$d),
+        .q(s2_cancel$q),
+        .clock(s2_cancel$clock)
+    );
     nt_ndp_64_nic$tx$core$q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
@@ -20261,6 +20470,9 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         s2_id_base$clock = clock;
         s2_meta$clock = clock;
         s2_active$clock = clock;
+        s2_sched$clock = clock;
+        s2_sched_meta$clock = clock;
+        s2_cancel$clock = clock;
         q_count$clock = clock;
         q0$clock = clock;
         q1$clock = clock;
@@ -20315,6 +20527,9 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         s2_id_base$d = s2_id_base$q;
         s2_meta$d = s2_meta$q;
         s2_active$d = s2_active$q;
+        s2_sched$d = s2_sched$q;
+        s2_sched_meta$d = s2_sched_meta$q;
+        s2_cancel$d = s2_cancel$q;
         q_count$d = q_count$q;
         q0$d = q0$q;
         q1$d = q1$q;
@@ -20350,7 +20565,7 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         ev_ctx = ctx_q$head_valid;
         hz_dlv = s1_valid$q & (dlv_head[(32'h0)+:(6)] == s1_slot$q);
         hz_ctx = s1_valid$q & (ctx_head[(32'h0)+:(6)] == s1_slot$q);
-        hz_to = s1_valid$q & (to_slot == s1_slot$q);
+        hz_to = (s1_valid$q & (to_slot == s1_slot$q)) | (s2_valid$q & (to_slot == s2_slot$q));
         hz_new = s1_valid$q & (new_slot == s1_slot$q);
         ok_dlv = ev_dlv & (~hz_dlv);
         ok_ctx = ev_ctx & (~hz_ctx);
@@ -20521,11 +20736,9 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         u_active = c_active;
         free_go = 1'b0;
         done_abandoned = 1'b0;
-        sched_valid = 1'b0;
-        sched_slot = s1_slot$q;
-        sched_meta = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
-        cancel_valid = 1'b0;
-        cancel_slot = s1_slot$q;
+        s2_sched$d = 1'b0;
+        s2_sched_meta$d = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
+        s2_cancel$d = 1'b0;
         new_id_valid = 1'b0;
         new_id = c_id;
         if (k_dlv & hit) begin
@@ -20534,7 +20747,7 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             u_rtx = c_rtx & (~d_ack);
             if (d_complete) begin
                 free_go = 1'b1;
-                cancel_valid = 1'b1;
+                s2_cancel$d = 1'b1;
             end
         end
         if (k_ctx & hit) begin
@@ -20559,7 +20772,7 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
                 u_tx = c_tx & (~t_rtx);
                 u_rtx = (c_rtx | t_rtx) | t_probe;
                 u_del = c_del & (~t_probe);
-                sched_valid = 1'b1;
+                s2_sched$d = 1'b1;
             end
         end
         if (k_new & (~c_active)) begin
@@ -20573,8 +20786,8 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             u_tcnt = 32'h0;
             u_meta = (((((s1_ip$q) & 88'hffffffffffffffffffffff) | (((s1_rport$q) & 88'hffffffffffffffffffffff) << 32'h20)) | (((s1_lport$q) & 88'hffffffffffffffffffffff) << 32'h30)) | (((s1_len$q) & 88'hffffffffffffffffffffff) << 32'h40)) | (((s1_rank$q) & 88'hffffffffffffffffffffff) << 32'h50);
             u_active = 1'b1;
-            sched_valid = 1'b1;
-            sched_meta = ((c_id) & 24'hffffff) << 32'h8;
+            s2_sched$d = 1'b1;
+            s2_sched_meta$d = ((c_id) & 24'hffffff) << 32'h8;
             new_id_valid = 1'b1;
         end
         if (free_go) begin
@@ -20643,6 +20856,11 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             sendable$d = sendable$q | written_mask$onehot;
         end
         id_known$d = id_known$q | written_mask$onehot;
+        sched_valid = s2_sched$q;
+        sched_slot = s2_slot$q;
+        sched_meta = s2_sched_meta$q;
+        cancel_valid = s2_cancel$q;
+        cancel_slot = s2_slot$q;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         q_fill = q_count$q - ((q_pop) & 2'h3);
@@ -20730,6 +20948,8 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             s1_fwd$d = 1'b0;
             s2_valid$d = 1'b0;
             s2_emit$d = 1'b0;
+            s2_sched$d = 1'b0;
+            s2_cancel$d = 1'b0;
             q_count$d = 32'h0;
             cnt_stale_dlv$d = 32'h0;
             cnt_stale_ctx$d = 32'h0;
@@ -21406,6 +21626,9 @@ module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -21446,6 +21669,11 @@ module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$tx$core$ctx_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -21454,15 +21682,17 @@ module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -21477,7 +21707,8 @@ module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -21486,10 +21717,30 @@ module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,hea
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$ctx_q
+
+
+module nt_ndp_64_nic$tx$core$ctx_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$ctx_q$nonempty
 
 
 module nt_ndp_64_nic$tx$core$ctx_q$pushed_last_cycle(d,q,clock);
@@ -21654,6 +21905,9 @@ module nt_ndp_64_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -21694,6 +21948,11 @@ module nt_ndp_64_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_ndp_64_nic$tx$core$dlv_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -21702,15 +21961,17 @@ module nt_ndp_64_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -21725,7 +21986,8 @@ module nt_ndp_64_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -21734,10 +21996,30 @@ module nt_ndp_64_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,hea
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$dlv_q
+
+
+module nt_ndp_64_nic$tx$core$dlv_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$dlv_q$nonempty
 
 
 module nt_ndp_64_nic$tx$core$dlv_q$pushed_last_cycle(d,q,clock);
@@ -23139,6 +23421,25 @@ module nt_ndp_64_nic$tx$core$s2_allow(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$core$s2_allow
 
 
+module nt_ndp_64_nic$tx$core$s2_cancel(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$s2_cancel
+
+
 module nt_ndp_64_nic$tx$core$s2_credit(d,q,clock);
 
     // Module arguments
@@ -23327,6 +23628,44 @@ module nt_ndp_64_nic$tx$core$s2_rtx(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$tx$core$s2_rtx
+
+
+module nt_ndp_64_nic$tx$core$s2_sched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$s2_sched
+
+
+module nt_ndp_64_nic$tx$core$s2_sched_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$s2_sched_meta
 
 
 module nt_ndp_64_nic$tx$core$s2_slot(d,q,clock);

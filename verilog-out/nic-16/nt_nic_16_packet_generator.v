@@ -780,6 +780,9 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -820,6 +823,11 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_nic_16_packet_generator$immediate$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -828,15 +836,17 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -851,7 +861,8 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -860,10 +871,30 @@ module nt_nic_16_packet_generator$immediate(clock,reset,push,push_data,pop,head_
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_packet_generator$immediate
+
+
+module nt_nic_16_packet_generator$immediate$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_packet_generator$immediate$nonempty
 
 
 module nt_nic_16_packet_generator$immediate$pushed_last_cycle(d,q,clock);

@@ -222,6 +222,9 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
     reg  [15:0] s1_len$d;
     wire  [15:0] s1_len$q;
     reg  s1_len$clock;
+    reg  [6:0] s1_pkts$d;
+    wire  [6:0] s1_pkts$q;
+    reg  s1_pkts$clock;
     reg  [7:0] s1_off$d;
     wire  [7:0] s1_off$q;
     reg  s1_off$clock;
@@ -627,6 +630,11 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         .q(s1_len$q),
         .clock(s1_len$clock)
     );
+    nt_nic_16_reassembly$s1_pkts s1_pkts(
+        .d(s1_pkts$d),
+        .q(s1_pkts$q),
+        .clock(s1_pkts$clock)
+    );
     nt_nic_16_reassembly$s1_off s1_off(
         .d(s1_off$d),
         .q(s1_off$q),
@@ -853,6 +861,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         s1_rx_msg_id$clock = clock;
         s1_key$clock = clock;
         s1_len$clock = clock;
+        s1_pkts$clock = clock;
         s1_off$clock = clock;
         s1_local_port$clock = clock;
         in_busy$clock = clock;
@@ -912,6 +921,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         s1_rx_msg_id$d = s1_rx_msg_id$q;
         s1_key$d = s1_key$q;
         s1_len$d = s1_len$q;
+        s1_pkts$d = s1_pkts$q;
         s1_off$d = s1_off$q;
         s1_local_port$d = s1_local_port$q;
         in_busy$d = in_busy$q;
@@ -1024,17 +1034,17 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         f_len = f_entry[(32'h48)+:(16)];
         f_page = f_entry[(32'h58)+:(13)];
         f_live = (((((~s1_rx_msg_id$q[32'hf]) & live$q[s1_slot]) & (f_gen == s1_gen)) & (~closed$q[s1_slot])) & (f_entry[(32'h8)+:(64)] == s1_key$q)) & (f_len == s1_len$q);
-        f_pkts = (((((f_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
+        f_pkts = s1_pkts$q;
         f_off6 = s1_off$q[(32'h0)+:(6)];
         f_offset_ok = s1_off$q < ((f_pkts) & 8'hff);
         f_dup = f_bitmap[f_off6];
         f_ok = (f_live & f_offset_ok) & (~f_dup);
         f_expected = 32'h400;
         if ((((f_off6) & 7'h7f) + 32'h1) == f_pkts) begin
-            f_expected = ((f_len - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
+            f_expected = ((s1_len$q - (((f_off6) & 16'hffff) << 32'ha)) & 11'h7ff);
         end
         f_base = ((f_page + ((f_off6) & 13'h1fff)) & 17'h1ffff) << 32'h7;
-        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((f_len) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
+        f_header = ((((((f_page) & 103'h7fffffffffffffffffffffffff) << 32'h5a) | (((s1_len$q) & 103'h7fffffffffffffffffffffffff) << 32'h4a)) | (((s1_key$q[(32'h0)+:(48)]) & 103'h7fffffffffffffffffffffffff) << 32'h1a)) | (((s1_local_port$q) & 103'h7fffffffffffffffffffffffff) << 32'ha)) | ((s1_slot) & 103'h7fffffffffffffffffffffffff);
         c_ok = in_ok$q;
         c_slot = in_slot$q;
         c_off6 = in_off6$q;
@@ -1225,6 +1235,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
             s1_rx_msg_id$d = s_axis_meta_rx_msg_id;
             s1_key$d = ((((s_axis_meta_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis_meta_remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis_meta_remote_ip) & 64'hffffffffffffffff);
             s1_len$d = s_axis_meta_msg_len;
+            s1_pkts$d = (((((s_axis_meta_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
             s1_off$d = s_axis_meta_pkt_offset;
             s1_local_port$d = s_axis_meta_local_port;
         end
@@ -8087,6 +8098,25 @@ module nt_nic_16_reassembly$s1_off(d,q,clock);
     end
 
 endmodule // nt_nic_16_reassembly$s1_off
+
+
+module nt_nic_16_reassembly$s1_pkts(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$s1_pkts
 
 
 module nt_nic_16_reassembly$s1_rx_msg_id(d,q,clock);

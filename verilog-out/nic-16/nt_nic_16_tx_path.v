@@ -1719,6 +1719,9 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -1759,6 +1762,11 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_nic_16_tx_path$comp_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -1767,15 +1775,17 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -1790,7 +1800,8 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -1799,10 +1810,30 @@ module nt_nic_16_tx_path$comp_q(clock,reset,push,push_data,pop,head_valid,head_d
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_tx_path$comp_q
+
+
+module nt_nic_16_tx_path$comp_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$comp_q$nonempty
 
 
 module nt_nic_16_tx_path$comp_q$pushed_last_cycle(d,q,clock);
@@ -1986,6 +2017,9 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -2026,6 +2060,11 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_nic_16_tx_path$cool_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -2034,15 +2073,17 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -2057,7 +2098,8 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -2066,10 +2108,30 @@ module nt_nic_16_tx_path$cool_q(clock,reset,push,push_data,pop,head_valid,head_d
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_tx_path$cool_q
+
+
+module nt_nic_16_tx_path$cool_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$cool_q$nonempty
 
 
 module nt_nic_16_tx_path$cool_q$pushed_last_cycle(d,q,clock);
@@ -2462,6 +2524,15 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  s2_active$d;
     wire  s2_active$q;
     reg  s2_active$clock;
+    reg  s2_sched$d;
+    wire  s2_sched$q;
+    reg  s2_sched$clock;
+    reg  [23:0] s2_sched_meta$d;
+    wire  [23:0] s2_sched_meta$q;
+    reg  s2_sched_meta$clock;
+    reg  s2_cancel$d;
+    wire  s2_cancel$q;
+    reg  s2_cancel$clock;
     reg  [1:0] q_count$d;
     wire  [1:0] q_count$q;
     reg  q_count$clock;
@@ -2878,6 +2949,21 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .q(s2_active$q),
         .clock(s2_active$clock)
     );
+    nt_nic_16_tx_path$core$s2_sched s2_sched(
+        .d(s2_sched$d),
+        .q(s2_sched$q),
+        .clock(s2_sched$clock)
+    );
+    nt_nic_16_tx_path$core$s2_sched_meta s2_sched_meta(
+        .d(s2_sched_meta$d),
+        .q(s2_sched_meta$q),
+        .clock(s2_sched_meta$clock)
+    );
+    nt_nic_16_tx_path$core$s2_cancel s2_cancel(
+        .d(s2_cancel$d),
+        .q(s2_cancel$q),
+        .clock(s2_cancel$clock)
+    );
     nt_nic_16_tx_path$core$q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
@@ -3001,6 +3087,9 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         s2_id_base$clock = clock;
         s2_meta$clock = clock;
         s2_active$clock = clock;
+        s2_sched$clock = clock;
+        s2_sched_meta$clock = clock;
+        s2_cancel$clock = clock;
         q_count$clock = clock;
         q0$clock = clock;
         q1$clock = clock;
@@ -3055,6 +3144,9 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         s2_id_base$d = s2_id_base$q;
         s2_meta$d = s2_meta$q;
         s2_active$d = s2_active$q;
+        s2_sched$d = s2_sched$q;
+        s2_sched_meta$d = s2_sched_meta$q;
+        s2_cancel$d = s2_cancel$q;
         q_count$d = q_count$q;
         q0$d = q0$q;
         q1$d = q1$q;
@@ -3090,7 +3182,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         ev_ctx = ctx_q$head_valid;
         hz_dlv = s1_valid$q & (dlv_head[(32'h0)+:(4)] == s1_slot$q);
         hz_ctx = s1_valid$q & (ctx_head[(32'h0)+:(4)] == s1_slot$q);
-        hz_to = s1_valid$q & (to_slot == s1_slot$q);
+        hz_to = (s1_valid$q & (to_slot == s1_slot$q)) | (s2_valid$q & (to_slot == s2_slot$q));
         hz_new = s1_valid$q & (new_slot == s1_slot$q);
         ok_dlv = ev_dlv & (~hz_dlv);
         ok_ctx = ev_ctx & (~hz_ctx);
@@ -3261,11 +3353,9 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
         u_active = c_active;
         free_go = 1'b0;
         done_abandoned = 1'b0;
-        sched_valid = 1'b0;
-        sched_slot = s1_slot$q;
-        sched_meta = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
-        cancel_valid = 1'b0;
-        cancel_slot = s1_slot$q;
+        s2_sched$d = 1'b0;
+        s2_sched_meta$d = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
+        s2_cancel$d = 1'b0;
         new_id_valid = 1'b0;
         new_id = c_id;
         if (k_dlv & hit) begin
@@ -3274,7 +3364,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
             u_rtx = c_rtx & (~d_ack);
             if (d_complete) begin
                 free_go = 1'b1;
-                cancel_valid = 1'b1;
+                s2_cancel$d = 1'b1;
             end
         end
         if (k_ctx & hit) begin
@@ -3299,7 +3389,7 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
                 u_tx = c_tx & (~t_rtx);
                 u_rtx = (c_rtx | t_rtx) | t_probe;
                 u_del = c_del & (~t_probe);
-                sched_valid = 1'b1;
+                s2_sched$d = 1'b1;
             end
         end
         if (k_new & (~c_active)) begin
@@ -3313,8 +3403,8 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
             u_tcnt = 32'h0;
             u_meta = (((((s1_ip$q) & 88'hffffffffffffffffffffff) | (((s1_rport$q) & 88'hffffffffffffffffffffff) << 32'h20)) | (((s1_lport$q) & 88'hffffffffffffffffffffff) << 32'h30)) | (((s1_len$q) & 88'hffffffffffffffffffffff) << 32'h40)) | (((s1_rank$q) & 88'hffffffffffffffffffffff) << 32'h50);
             u_active = 1'b1;
-            sched_valid = 1'b1;
-            sched_meta = ((c_id) & 24'hffffff) << 32'h8;
+            s2_sched$d = 1'b1;
+            s2_sched_meta$d = ((c_id) & 24'hffffff) << 32'h8;
             new_id_valid = 1'b1;
         end
         if (free_go) begin
@@ -3383,6 +3473,11 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
             sendable$d = sendable$q | written_mask$onehot;
         end
         id_known$d = id_known$q | written_mask$onehot;
+        sched_valid = s2_sched$q;
+        sched_slot = s2_slot$q;
+        sched_meta = s2_sched_meta$q;
+        cancel_valid = s2_cancel$q;
+        cancel_slot = s2_slot$q;
         done_valid = free_go;
         done_tx_msg_id = c_id;
         q_fill = q_count$q - ((q_pop) & 2'h3);
@@ -3470,6 +3565,8 @@ module nt_nic_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_f
             s1_fwd$d = 1'b0;
             s2_valid$d = 1'b0;
             s2_emit$d = 1'b0;
+            s2_sched$d = 1'b0;
+            s2_cancel$d = 1'b0;
             q_count$d = 32'h0;
             cnt_stale_dlv$d = 32'h0;
             cnt_stale_ctx$d = 32'h0;
@@ -4146,6 +4243,9 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -4186,6 +4286,11 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_nic_16_tx_path$core$ctx_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4194,15 +4299,17 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -4217,7 +4324,8 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -4226,10 +4334,30 @@ module nt_nic_16_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,he
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_tx_path$core$ctx_q
+
+
+module nt_nic_16_tx_path$core$ctx_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$core$ctx_q$nonempty
 
 
 module nt_nic_16_tx_path$core$ctx_q$pushed_last_cycle(d,q,clock);
@@ -4394,6 +4522,9 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
     reg  pushed_last_cycle$d;
     wire  pushed_last_cycle$q;
     reg  pushed_last_cycle$clock;
+    reg  nonempty$d;
+    wire  nonempty$q;
+    reg  nonempty$clock;
 
     // Local signals
     reg  do_push;
@@ -4434,6 +4565,11 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
+    nt_nic_16_tx_path$core$dlv_q$nonempty nonempty(
+        .d(nonempty$d),
+        .q(nonempty$q),
+        .clock(nonempty$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -4442,15 +4578,17 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
         stored$clock = clock;
         readable$clock = clock;
         pushed_last_cycle$clock = clock;
+        nonempty$clock = clock;
         write_ptr$d = write_ptr$q;
         read_ptr$d = read_ptr$q;
         stored$d = stored$q;
         readable$d = readable$q;
         pushed_last_cycle$d = pushed_last_cycle$q;
+        nonempty$d = nonempty$q;
         storage$read_clock = clock;
         storage$write_clock = clock;
         do_push = push & (stored$q < depth);
-        do_pop = pop & |readable$q;
+        do_pop = pop & nonempty$q;
         storage$write_address = write_ptr$q;
         storage$write_data = push_data;
         storage$write_enable = do_push;
@@ -4465,7 +4603,8 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
         pushed_last_cycle$d = do_push;
         stored$d = (stored$q + ((do_push) & 16'hffff)) - ((do_pop) & 16'hffff);
         readable$d = (readable$q + ((pushed_last_cycle$q) & 16'hffff)) - ((do_pop) & 16'hffff);
-        head_valid = |readable$q;
+        nonempty$d = (pushed_last_cycle$q | (readable$q > 32'h1)) | (nonempty$q & (~do_pop));
+        head_valid = nonempty$q;
         head_data = storage$read_data;
         level = stored$q;
         if (reset) begin
@@ -4474,10 +4613,30 @@ module nt_nic_16_tx_path$core$dlv_q(clock,reset,push,push_data,pop,head_valid,he
             stored$d = 32'h0;
             readable$d = 32'h0;
             pushed_last_cycle$d = 1'b0;
+            nonempty$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_tx_path$core$dlv_q
+
+
+module nt_nic_16_tx_path$core$dlv_q$nonempty(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$core$dlv_q$nonempty
 
 
 module nt_nic_16_tx_path$core$dlv_q$pushed_last_cycle(d,q,clock);
@@ -5871,6 +6030,25 @@ module nt_nic_16_tx_path$core$s2_allow(d,q,clock);
 endmodule // nt_nic_16_tx_path$core$s2_allow
 
 
+module nt_nic_16_tx_path$core$s2_cancel(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$core$s2_cancel
+
+
 module nt_nic_16_tx_path$core$s2_credit(d,q,clock);
 
     // Module arguments
@@ -6059,6 +6237,44 @@ module nt_nic_16_tx_path$core$s2_rtx(d,q,clock);
     end
 
 endmodule // nt_nic_16_tx_path$core$s2_rtx
+
+
+module nt_nic_16_tx_path$core$s2_sched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$core$s2_sched
+
+
+module nt_nic_16_tx_path$core$s2_sched_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_tx_path$core$s2_sched_meta
 
 
 module nt_nic_16_tx_path$core$s2_slot(d,q,clock);

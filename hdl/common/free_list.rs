@@ -7,6 +7,12 @@
 //! twice, and freeing an ID that is already free (a double free) is detected by reading its bit:
 //! it is counted in `double_free_count` and changes nothing.
 //!
+//! An allocation is recorded in two steps: the cycle it is taken, only the taken ID is
+//! registered (`pending`); the next cycle the ID counts as held (`occupied` = `in_use | pending`) for every
+//! answer and is folded into `in_use`. So `alloc_ready`, typically decided late in its cycle,
+//! drives one flip-flop and not the whole vector, and the list behaves exactly as if the bit had
+//! been set at the first edge.
+//!
 //! # Ports
 //! | port                | dir | width | meaning                                                  |
 //! |---------------------|-----|-------|----------------------------------------------------------|
@@ -49,12 +55,18 @@ pub struct FreeList<const N: usize, const IW: usize> {
     pub full: Signal<Out, Bit>,
     pub double_free_count: Signal<Out, Bits<16>>,
     in_use: DFF<Bits<N>>,
+    /// The ID taken in the previous cycle, not yet in `in_use`.
+    pending_valid: DFF<Bit>,
+    pending_id: DFF<Bits<IW>>,
     double_frees: DFF<Bits<16>>,
     lowest_free: FindFirstSet<N, IW>,
+    /// Bit 0 set: the pending ID's mask is this shifted by the ID (a decoder; a `OneHot`
+    /// submodule would make this process drive and read a submodule in one cycle twice).
+    one: Constant<Bits<N>>,
     freed: OneHot<N, IW>,
-    taking: Signal<Local, Bit>,
+    /// The IDs held now: `in_use` and the pending one.
+    occupied: Signal<Local, Bits<N>>,
     freeing_ok: Signal<Local, Bit>,
-    taken: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
@@ -72,12 +84,14 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
             full: Default::default(),
             double_free_count: Default::default(),
             in_use: Default::default(),
+            pending_valid: Default::default(),
+            pending_id: Default::default(),
             double_frees: Default::default(),
             lowest_free: Default::default(),
+            one: Constant::new(1u64.to_bits()),
             freed: Default::default(),
-            taking: Default::default(),
+            occupied: Default::default(),
             freeing_ok: Default::default(),
-            taken: Default::default(),
         }
     }
 }
@@ -85,26 +99,28 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
 impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_use, double_frees);
-        self.lowest_free.bitmap.next = !self.in_use.q.val();
+        dff_setup!(self, clock, in_use, pending_valid, pending_id, double_frees);
+        self.occupied.next = self.in_use.q.val();
+        if self.pending_valid.q.val() {
+            self.occupied.next = self.in_use.q.val() | (self.one.val() << self.pending_id.q.val());
+        }
+        self.lowest_free.bitmap.next = !self.occupied.val();
         self.alloc_valid.next = self.lowest_free.found.val();
         self.alloc_id.next = self.lowest_free.index.val();
         self.empty.next = !self.lowest_free.found.val();
-        self.full.next = !self.in_use.q.val().any();
+        self.full.next = !self.occupied.val().any();
         self.double_free_count.next = self.double_frees.q.val();
 
-        self.taking.next = self.lowest_free.found.val() & self.alloc_ready.val();
-        self.freeing_ok.next =
-            self.free_valid.val() & self.in_use.q.val().get_bit(self.free_id.val().index());
-
-        // An allocation sets the offered ID's bit, then a free clears its bit.
-        self.taken.next = 0.into();
-        if self.taking.val() {
-            self.taken.next = self.lowest_free.onehot.val();
-        }
+        // An allocation is registered as pending; the pending one joins `in_use`, then a free
+        // clears its bit.
+        self.pending_valid.d.next = self.lowest_free.found.val() & self.alloc_ready.val();
+        self.pending_id.d.next = self.lowest_free.index.val();
+        self.freeing_ok.next = self.free_valid.val()
+            & (self.in_use.q.val().get_bit(self.free_id.val().index())
+                | (self.pending_valid.q.val() & (self.pending_id.q.val() == self.free_id.val())));
         self.freed.index.next = self.free_id.val();
         self.freed.enable.next = self.freeing_ok.val();
-        self.in_use.d.next = (self.in_use.q.val() | self.taken.val()) & (!self.freed.onehot.val());
+        self.in_use.d.next = self.occupied.val() & (!self.freed.onehot.val());
         if (self.free_valid.val() & (!self.freeing_ok.val()))
             & (self.double_frees.q.val() != 0xFFFF)
         {
@@ -112,6 +128,7 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
         }
         if self.reset.val() {
             self.in_use.d.next = 0.into();
+            self.pending_valid.d.next = false;
             self.double_frees.d.next = 0.into();
         }
     }

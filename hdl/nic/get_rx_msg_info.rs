@@ -366,6 +366,9 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     chosen_index: Signal<Local, Bits<IW>>,
     chosen_page: Signal<Local, Bits<16>>,
     reason: Signal<Local, Bits<3>>,
+    /// A miss's fail reason, decided without the delivered set's answer (which only says
+    /// whether a miss is a late duplicate), so the answer meets the decision at its end.
+    miss_reason: Signal<Local, Bits<3>>,
     do_update: Signal<Local, Bit>,
     do_alloc: Signal<Local, Bit>,
     new_slot: Signal<Local, Bits<IW>>,
@@ -548,6 +551,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             chosen_index: Default::default(),
             chosen_page: Default::default(),
             reason: Default::default(),
+            miss_reason: Default::default(),
             do_update: Default::default(),
             do_alloc: Default::default(),
             new_slot: Default::default(),
@@ -799,6 +803,20 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.chosen_page.next = self.class_page[3].q.val();
         }
         // Decision.
+        self.miss_reason.next = 0.into();
+        if self.s_len.q.val() == 0 {
+            self.miss_reason.next = 1.into();
+        } else if bit_cast::<17, 16>(self.s_len.q.val()) > self.max_msg_len.val() {
+            self.miss_reason.next = 2.into();
+        } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
+            self.miss_reason.next = 3.into();
+        } else if !self.id_offer_valid.q.val() {
+            self.miss_reason.next = 5.into();
+        } else if self.bucket_full.val() {
+            self.miss_reason.next = 7.into();
+        } else if !self.avail.val().any() {
+            self.miss_reason.next = 6.into();
+        }
         self.reason.next = 0.into();
         if self.hit_found.val() {
             // With equal lengths the hit's packet count is the request's.
@@ -808,22 +826,11 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
                 self.reason.next = 3.into();
             }
         } else if !self.is_recent.val() {
-            if self.s_len.q.val() == 0 {
-                self.reason.next = 1.into();
-            } else if bit_cast::<17, 16>(self.s_len.q.val()) > self.max_msg_len.val() {
-                self.reason.next = 2.into();
-            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
-                self.reason.next = 3.into();
-            } else if !self.id_offer_valid.q.val() {
-                self.reason.next = 5.into();
-            } else if self.bucket_full.val() {
-                self.reason.next = 7.into();
-            } else if !self.avail.val().any() {
-                self.reason.next = 6.into();
-            }
+            self.reason.next = self.miss_reason.val();
         }
         self.do_update.next = (self.do_request.val() & self.hit_found.val()) & (self.reason.val() == 0);
-        self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (!self.is_recent.val())) & (self.reason.val() == 0);
+        self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (self.miss_reason.val() == 0))
+            & (!self.delivered.found.val());
         self.new_slot.next = self.id_offer.q.val();
         // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
         self.new_gen.next = 1.into();
@@ -871,7 +878,9 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.wr_bucket.next = self.s_h1.q.val();
         }
         self.wr_data.next = self.upd_entry.val();
-        if self.do_alloc.val() {
+        // A request that misses writes only when it allocates: the place is chosen by the miss,
+        // so the delivered set's answer reaches the write enables alone.
+        if !self.hit_found.val() {
             self.wr_way.next = self.new_way.val();
             self.wr_pos.next = self.new_pos.val();
             self.wr_bucket.next = self.s_h0.q.val();

@@ -387,7 +387,6 @@ pub struct Packetization<const N: usize, const IW: usize> {
     d_del: Signal<Local, Bits<64>>,
     d_complete: Signal<Local, Bit>,
     x_rtx: Signal<Local, Bits<64>>,
-    x_req: Signal<Local, Bits<16>>,
     x_beyond: Signal<Local, Bit>,
     x_credit: Signal<Local, Bits<16>>,
     t_progress: Signal<Local, Bit>,
@@ -634,7 +633,6 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
             d_del: Default::default(),
             d_complete: Default::default(),
             x_rtx: Default::default(),
-            x_req: Default::default(),
             x_beyond: Default::default(),
             x_credit: Default::default(),
             t_progress: Default::default(),
@@ -876,13 +874,14 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         // Algorithm 3.
         self.x_rtx.next = (self.s1_bitmap.q.val() & self.c_pk.val()) & (!self.c_del.val());
         self.x_beyond.next = self.s1_credit.q.val() > bit_cast::<16, 8>(self.c_npkts.val());
-        self.x_req.next = self.s1_credit.q.val();
-        if self.x_beyond.val() {
-            self.x_req.next = bit_cast::<16, 8>(self.c_npkts.val());
-        }
-        self.x_credit.next = self.x_req.val();
-        if self.s1_raise.q.val() & (self.c_credit.val() > self.x_req.val()) {
+        // max(credit, min(new, packets)) = min(max(credit, new), packets), as the credit never
+        // exceeds the packet count: both compares are made side by side, not one after the other.
+        self.x_credit.next = self.s1_credit.q.val();
+        if self.s1_raise.q.val() & (self.c_credit.val() > self.s1_credit.q.val()) {
             self.x_credit.next = self.c_credit.val();
+        }
+        if self.x_beyond.val() {
+            self.x_credit.next = bit_cast::<16, 8>(self.c_npkts.val());
         }
         // Algorithm 4.
         self.t_progress.next = self.c_max.val() > self.s1_rtx_p1.q.val();

@@ -21,7 +21,10 @@
 //! no install is pending, and when word 1 is accepted the **smallest size class with a free buffer
 //! that fits** `msg_len` is allocated (§3.3.2); a larger class is used when the smaller ones are
 //! exhausted; when none fits, `s_axis_msg_tready` stays low on word 1 (backpressure, no loss)
-//! until a buffer that fits is returned. The buffer index is the
+//! until a buffer that fits is returned. The choice is made a cycle ahead, from the buffers
+//! free in the cycle before word 1 is taken (a registered pick, so neither the length compare
+//! nor the find-first-set is on `tready`'s path): a buffer returned in cycle t can be taken from
+//! t + 2. The buffer index is the
 //! message slot: class k owns the slots after those of classes 0 … k−1; one in-use bit per slot
 //! (written by constant-index updates), one find-first-set per class, a table of buffer base
 //! addresses built from the classes. After the last word the message is installed in the core
@@ -307,6 +310,12 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     w_rport: DFF<Bits<16>>,
     w_lport: DFF<Bits<16>>,
     w_word: DFF<Bits<16>>,
+    /// Payload words still to come, the current one included (word 1 sets it).
+    w_left: DFF<Bits<16>>,
+    /// The buffer word 1 takes, picked a cycle ahead from the buffers free then (only word 1
+    /// allocates, so a picked buffer is still free when it is taken).
+    a_pick_valid: DFF<Bit>,
+    a_pick_slot: DFF<Bits<IW>>,
     w_commit: DFF<Bit>,
     cnt_rejected: DFF<Bits<16>>,
     cnt_framing: DFF<Bits<16>>,
@@ -347,7 +356,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     a_slot: Signal<Local, Bits<IW>>,
     w_ready: Signal<Local, Bit>,
     w_take: Signal<Local, Bit>,
-    w_words_total: Signal<Local, Bits<16>>,
+    /// The length the next pick fits: word 0's while it is offered, else the message's.
+    a_len: Signal<Local, Bits<16>>,
     w_last_keep: Signal<Local, Bits<8>>,
     w_expect_last: Signal<Local, Bit>,
     w_framing_free: Signal<Local, Bit>,
@@ -387,8 +397,12 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     first_issue: Signal<Local, Bit>,
     d_beats: Signal<Local, Bits<8>>,
     d_last_keep: Signal<Local, Bits<8>>,
-    d_remaining: Signal<Local, Bits<17>>,
-    d_bytes: Signal<Local, Bits<17>>,
+    /// Whole KiB of the message left from this packet on (`msg_len / 1024 − offset`, 9 bits so
+    /// an offset past the end reads as negative, hence large) and the message's last partial KiB.
+    d_kib_left: Signal<Local, Bits<9>>,
+    d_tail_bytes: Signal<Local, Bits<10>>,
+    /// The packet is the message's short last one: fewer than 1024 bytes, `msg_len mod 1024`.
+    d_short: Signal<Local, Bit>,
     d_base: Signal<Local, Bits<PW>>,
     d_meta: Signal<Local, Bits<138>>,
     d_meta_lo: Signal<Local, Bits<138>>,
@@ -527,6 +541,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             w_rport: Default::default(),
             w_lport: Default::default(),
             w_word: Default::default(),
+            w_left: Default::default(),
+            a_pick_valid: Default::default(),
+            a_pick_slot: Default::default(),
             w_commit: Default::default(),
             cnt_rejected: Default::default(),
             cnt_framing: Default::default(),
@@ -556,7 +573,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             a_slot: Default::default(),
             w_ready: Default::default(),
             w_take: Default::default(),
-            w_words_total: Default::default(),
+            a_len: Default::default(),
             w_last_keep: Default::default(),
             w_expect_last: Default::default(),
             w_framing_free: Default::default(),
@@ -592,8 +609,9 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             d_beats: Default::default(),
             d_last_keep: Default::default(),
             accept: Default::default(),
-            d_remaining: Default::default(),
-            d_bytes: Default::default(),
+            d_kib_left: Default::default(),
+            d_tail_bytes: Default::default(),
+            d_short: Default::default(),
             d_base: Default::default(),
             d_meta: Default::default(),
             d_meta_lo: Default::default(),
@@ -622,7 +640,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
     fn update(&mut self) {
         dff_setup!(
             self, clock, now, w_state, w_slot, w_len, w_credit, w_credit_valid, w_rank, w_ip, w_rport, w_lport,
-            w_word, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, ret_cand_valid, ret_cand_slot, busy_seen, comp_in_valid, comp_in_data, cool_due, cool_steady, rd_active, rd_slot, rd_addr, rd_beats,
+            w_word, w_left, a_pick_valid, a_pick_slot, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, ret_cand_valid, ret_cand_slot, busy_seen, comp_in_valid, comp_in_data, cool_due, cool_steady, rd_active, rd_slot, rd_addr, rd_beats,
             rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
             e1_data, e1_keep, e1_last, e1_meta
         );
@@ -676,13 +694,19 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- message writer ----------------
         self.w0_len.next = self.s_axis_msg_tdata.val().get_bits::<16>(0);
         self.w0_reject.next = (self.w0_len.val() == 0) | (self.w0_len.val() > self.max_msg_bytes.val());
-        // The smallest class with a free buffer that fits the message whose word 0 was taken
-        // (`w_len`), else a larger one.
+        // The smallest class with a free buffer that fits the message, else a larger one: picked
+        // in every cycle from the registered in-use bits, for word 0's length in state 0 and the
+        // message's after, and used by word 1 in a later cycle (so the class fits and the
+        // find-first-set stay out of `tready`; a buffer returned in cycle t is picked from t + 1).
+        self.a_len.next = self.w_len.q.val();
+        if self.w_state.q.val() == 0 {
+            self.a_len.next = self.w0_len.val();
+        }
         self.a_before[0].next = false;
         self.a_slot.next = self.class_ffs[0].index.val();
         for k in 0..TX_MAX_CLASSES {
             self.class_ffs[k].bitmap.next = self.class_slots[k].val() & (!self.buf_in_use.q.val());
-            self.a_use[k].next = ((self.w_len.q.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
+            self.a_use[k].next = ((self.a_len.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
                 & (!self.a_before[k].val());
             self.a_before[k + 1].next = self.a_before[k].val() | self.a_use[k].val();
             if self.a_use[k].val() {
@@ -690,22 +714,23 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             }
         }
         self.a_any.next = self.a_before[4].val();
+        self.a_pick_valid.d.next = self.a_any.val();
+        self.a_pick_slot.d.next = self.a_slot.val();
         // tready never depends on tdata: word 0 is taken whenever no install is pending, and the
         // buffer is allocated with word 1, which waits until one that fits is free.
         self.w_ready.next = true;
         if self.w_state.q.val() == 0 {
             self.w_ready.next = !self.w_commit.q.val();
         } else if self.w_state.q.val() == 1 {
-            self.w_ready.next = self.a_any.val();
+            self.w_ready.next = self.a_pick_valid.q.val();
         }
         self.s_axis_msg_tready.next = self.w_ready.val() & (!self.reset.val());
         self.w_take.next = (self.s_axis_msg_tvalid.val() & self.w_ready.val()) & (!self.reset.val());
-        self.w_words_total.next = (self.w_len.q.val() + 7) >> 3;
         self.w_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.w_len.q.val().get_bits::<3>(0)));
         if self.w_len.q.val().get_bits::<3>(0) == 0 {
             self.w_last_keep.next = 0xFF.into();
         }
-        self.w_expect_last.next = (self.w_word.q.val() + 1) == self.w_words_total.val();
+        self.w_expect_last.next = self.w_left.q.val() == 1;
         self.w_alloc.next = false;
         self.w_framing_free.next = false;
         self.w_framing_early.next = false;
@@ -743,12 +768,14 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                     self.w_state.d.next = 0.into();
                 } else {
                     self.w_alloc.next = true;
-                    self.w_slot.d.next = self.a_slot.val();
+                    self.w_slot.d.next = self.a_pick_slot.q.val();
+                    self.w_left.d.next = (self.w_len.q.val() + 7) >> 3;
                     self.w_state.d.next = 2.into();
                 }
             } else if self.w_state.q.val() == 2 {
                 self.payload.write_enable.next = true;
                 self.w_word.d.next = self.w_word.q.val() + 1;
+                self.w_left.d.next = self.w_left.q.val() - 1;
                 if self.s_axis_msg_tlast.val() {
                     self.w_state.d.next = 0.into();
                     if self.w_expect_last.val() & (self.s_axis_msg_tkeep.val() == self.w_last_keep.val()) {
@@ -869,7 +896,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // each through a one-hot mask over the whole vector.
         self.taken_mask.index.next = self.comp_slot.val();
         self.taken_mask.enable.next = self.comp_take.val();
-        self.alloc_mask.index.next = self.a_slot.val();
+        self.alloc_mask.index.next = self.a_pick_slot.q.val();
         self.alloc_mask.enable.next = self.w_alloc.val();
         self.freed_mask.index.next = self.free_slot.val();
         self.freed_mask.enable.next = self.free_ok.val();
@@ -898,16 +925,20 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.core.pkt_ready.next = (!self.rd_active.q.val()) | self.issue_last.val();
         self.accept.next = self.core.pkt_valid.val() & ((!self.rd_active.q.val()) | self.issue_last.val());
         // Descriptor → first word address, beats and the last beat's keep.
-        self.d_remaining.next = bit_cast::<17, 16>(self.core.pkt_msg_len.val())
-            - (bit_cast::<17, 8>(self.core.pkt_offset.val()) << 10);
-        self.d_bytes.next = self.d_remaining.val();
-        if self.d_remaining.val() > 1024 {
-            self.d_bytes.next = 1024.into();
-        }
-        self.d_beats.next = bit_cast::<8, 17>((self.d_bytes.val() + 7) >> 3);
-        self.d_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_bytes.val().get_bits::<3>(0)));
-        if self.d_bytes.val().get_bits::<3>(0) == 0 {
-            self.d_last_keep.next = 0xFF.into();
+        // The packet carries min(1024, msg_len − 1024·offset) bytes. The low 10 bits of
+        // 1024·offset are zero, so only the KiB part is subtracted (6 bits), and the short last
+        // packet's beats and keep come from `msg_len mod 1024` alone, beside the subtraction.
+        self.d_kib_left.next = bit_cast::<9, 16>(self.core.pkt_msg_len.val() >> 10) - bit_cast::<9, 8>(self.core.pkt_offset.val());
+        self.d_tail_bytes.next = self.core.pkt_msg_len.val().get_bits::<10>(0);
+        self.d_short.next = self.d_kib_left.val() == 0;
+        self.d_beats.next = 128.into();
+        self.d_last_keep.next = 0xFF.into();
+        if self.d_short.val() {
+            self.d_beats.next = bit_cast::<8, 7>(self.d_tail_bytes.val().get_bits::<7>(3))
+                + bit_cast::<8, 1>((self.d_tail_bytes.val().get_bits::<3>(0) != 0).into());
+            if self.d_tail_bytes.val().get_bits::<3>(0) != 0 {
+                self.d_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_tail_bytes.val().get_bits::<3>(0)));
+            }
         }
         self.d_base.next = self.d_base_rom.data.val() + (bit_cast::<PW, 8>(self.core.pkt_offset.val()) << 7);
         self.d_meta_lo.next = bit_cast::<138, 32>(self.core.pkt_remote_ip.val())
@@ -1045,6 +1076,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         if self.reset.val() {
             self.w_state.d.next = 0.into();
             self.w_commit.d.next = false;
+            self.a_pick_valid.d.next = false;
             self.cnt_rejected.d.next = 0.into();
             self.cnt_framing.d.next = 0.into();
             self.returning.d.next = 0.into();

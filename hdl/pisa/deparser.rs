@@ -10,8 +10,8 @@
 //! | `meta_*` | in | — | Listing 3.2 egress metadata, valid with the first payload beat: `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8; and the wire fields Listing 3.2 leaves to the protocol: `grant_prio` 8, `buf_ptr` 16, `buf_size_class` 8 |
 //! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | the payload, byte 0 in lane 0; an empty payload is one beat with `tkeep` = 0 and `tlast` |
 //! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | frames toward the MAC, without FCS |
-//! | `frame_count` | out | 32 | frames sent |
-//! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came) |
+//! | `frame_count` | out | 32 | frames sent (counted the cycle after a frame's last beat) |
+//! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came; counted the cycle after its last beat) |
 //!
 //! # Header fields
 //! Destination MAC `cfg_peer_mac`, source MAC `cfg_own_mac`, EtherType 0x0800; IPv4: 0x45,
@@ -94,6 +94,10 @@ pub struct Deparser {
     sent_bytes: DFF<Bits<16>>,
     frames: DFF<Bits<32>>,
     mismatches: DFF<Bits<32>>,
+    /// A frame ended in the previous cycle / its length disagreed: the counters add them a
+    /// cycle later, so the byte count and the compare are not in series with the counters.
+    frame_ended: DFF<Bit>,
+    frame_mismatched: DFF<Bit>,
     tos: Signal<Local, Bits<8>>,
     remaining: Signal<Local, Bits<16>>,
     payload_len: Signal<Local, Bits<16>>,
@@ -166,6 +170,8 @@ impl Deparser {
             sent_bytes: Default::default(),
             frames: Default::default(),
             mismatches: Default::default(),
+            frame_ended: Default::default(),
+            frame_mismatched: Default::default(),
             tos: Default::default(),
             remaining: Default::default(),
             payload_len: Default::default(),
@@ -192,7 +198,7 @@ impl Deparser {
 impl Logic for Deparser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, sent_bytes, frames, mismatches);
+        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, sent_bytes, frames, mismatches, frame_ended, frame_mismatched);
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).
@@ -294,13 +300,15 @@ impl Logic for Deparser {
                 self.out_beat.d.next = self.out_beat.q.val() + 1;
             }
         }
-        if self.frame_done.val() {
+        self.frame_ended.d.next = self.frame_done.val();
+        self.frame_mismatched.d.next = self.frame_done.val()
+            & ((self.s1_empty.q.val() & self.s1_payload_len.q.val().any())
+                | ((!self.s1_empty.q.val()) & (self.bytes_now.val() != self.s1_payload_len.q.val())));
+        if self.frame_ended.q.val() {
             self.frames.d.next = self.frames.q.val() + 1;
-            if (self.s1_empty.q.val() & self.s1_payload_len.q.val().any())
-                | ((!self.s1_empty.q.val()) & (self.bytes_now.val() != self.s1_payload_len.q.val()))
-            {
-                self.mismatches.d.next = self.mismatches.q.val() + 1;
-            }
+        }
+        if self.frame_mismatched.q.val() {
+            self.mismatches.d.next = self.mismatches.q.val() + 1;
         }
         self.frame_count.next = self.frames.q.val();
         self.length_mismatch_count.next = self.mismatches.q.val();
@@ -309,6 +317,8 @@ impl Logic for Deparser {
             self.out_beat.d.next = 0.into();
             self.frames.d.next = 0.into();
             self.mismatches.d.next = 0.into();
+            self.frame_ended.d.next = false;
+            self.frame_mismatched.d.next = false;
         }
     }
 }

@@ -2466,6 +2466,12 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     reg  [31:0] mismatches$d;
     wire  [31:0] mismatches$q;
     reg  mismatches$clock;
+    reg  frame_ended$d;
+    wire  frame_ended$q;
+    reg  frame_ended$clock;
+    reg  frame_mismatched$d;
+    wire  frame_mismatched$q;
+    reg  frame_mismatched$clock;
 
     // Local signals
     reg  [7:0] tos;
@@ -2529,6 +2535,16 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         .q(mismatches$q),
         .clock(mismatches$clock)
     );
+    nt_homa_16_nic$deparser$frame_ended frame_ended(
+        .d(frame_ended$d),
+        .q(frame_ended$q),
+        .clock(frame_ended$clock)
+    );
+    nt_homa_16_nic$deparser$frame_mismatched frame_mismatched(
+        .d(frame_mismatched$d),
+        .q(frame_mismatched$q),
+        .clock(frame_mismatched$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -2540,6 +2556,8 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
+        frame_ended$clock = clock;
+        frame_mismatched$clock = clock;
         out_beat$d = out_beat$q;
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
@@ -2548,6 +2566,8 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
+        frame_ended$d = frame_ended$q;
+        frame_mismatched$d = frame_mismatched$q;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -2631,11 +2651,13 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
                 out_beat$d = out_beat$q + 32'h1;
             end
         end
-        if (frame_done) begin
+        frame_ended$d = frame_done;
+        frame_mismatched$d = frame_done & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q)));
+        if (frame_ended$q) begin
             frames$d = frames$q + 32'h1;
-            if ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q))) begin
-                mismatches$d = mismatches$q + 32'h1;
-            end
+        end
+        if (frame_mismatched$q) begin
+            mismatches$d = mismatches$q + 32'h1;
         end
         frame_count = frames$q;
         length_mismatch_count = mismatches$q;
@@ -2643,10 +2665,50 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
             out_beat$d = 32'h0;
             frames$d = 32'h0;
             mismatches$d = 32'h0;
+            frame_ended$d = 1'b0;
+            frame_mismatched$d = 1'b0;
         end
     end
 
 endmodule // nt_homa_16_nic$deparser
+
+
+module nt_homa_16_nic$deparser$frame_ended(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$deparser$frame_ended
+
+
+module nt_homa_16_nic$deparser$frame_mismatched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$deparser$frame_mismatched
 
 
 module nt_homa_16_nic$deparser$frames(d,q,clock);
@@ -39037,6 +39099,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
     reg  [3:0] chosen_index;
     reg  [15:0] chosen_page;
     reg  [2:0] reason;
+    reg  [2:0] miss_reason;
     reg  do_update;
     reg  do_alloc;
     reg  [3:0] new_slot;
@@ -39753,6 +39816,25 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             chosen_index = class_index$3$q;
             chosen_page = class_page$3$q;
         end
+        miss_reason = 32'h0;
+        if (s_len$q == 32'h0) begin
+            miss_reason = 32'h1;
+        end
+        else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
+            miss_reason = 32'h2;
+        end
+        else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+            miss_reason = 32'h3;
+        end
+        else if (~id_offer_valid$q) begin
+            miss_reason = 32'h5;
+        end
+        else if (bucket_full) begin
+            miss_reason = 32'h7;
+        end
+        else if (~|avail) begin
+            miss_reason = 32'h6;
+        end
         reason = 32'h0;
         if (hit_found) begin
             if (~hit_len_ok) begin
@@ -39763,27 +39845,10 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             end
         end
         else if (~is_recent) begin
-            if (s_len$q == 32'h0) begin
-                reason = 32'h1;
-            end
-            else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
-                reason = 32'h2;
-            end
-            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
-                reason = 32'h3;
-            end
-            else if (~id_offer_valid$q) begin
-                reason = 32'h5;
-            end
-            else if (bucket_full) begin
-                reason = 32'h7;
-            end
-            else if (~|avail) begin
-                reason = 32'h6;
-            end
+            reason = miss_reason;
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
-        do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
+        do_alloc = ((do_request & (~hit_found)) & (miss_reason == 32'h0)) & (~delivered$found);
         new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
@@ -39819,7 +39884,7 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_m
             wr_bucket = s_h1$q;
         end
         wr_data = upd_entry;
-        if (do_alloc) begin
+        if (~hit_found) begin
             wr_way = new_way;
             wr_pos = new_pos;
             wr_bucket = s_h0$q;
@@ -40194,10 +40259,19 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -40210,15 +40284,24 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_16_nic$reassembly$msg_table$class0$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class0$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class0$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -40240,29 +40323,35 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -40357,6 +40446,44 @@ module nt_homa_16_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index
 endmodule // nt_homa_16_nic$reassembly$msg_table$class0$lowest_free
 
 
+module nt_homa_16_nic$reassembly$msg_table$class0$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class0$pending_id
+
+
+module nt_homa_16_nic$reassembly$msg_table$class0$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class0$pending_valid
+
+
 module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -40371,10 +40498,19 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -40387,15 +40523,24 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_16_nic$reassembly$msg_table$class1$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class1$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class1$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -40417,29 +40562,35 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -40534,6 +40685,44 @@ module nt_homa_16_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index
 endmodule // nt_homa_16_nic$reassembly$msg_table$class1$lowest_free
 
 
+module nt_homa_16_nic$reassembly$msg_table$class1$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class1$pending_id
+
+
+module nt_homa_16_nic$reassembly$msg_table$class1$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class1$pending_valid
+
+
 module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -40548,10 +40737,19 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -40564,15 +40762,24 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_16_nic$reassembly$msg_table$class2$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class2$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class2$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -40594,29 +40801,35 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -40711,6 +40924,44 @@ module nt_homa_16_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index
 endmodule // nt_homa_16_nic$reassembly$msg_table$class2$lowest_free
 
 
+module nt_homa_16_nic$reassembly$msg_table$class2$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class2$pending_id
+
+
+module nt_homa_16_nic$reassembly$msg_table$class2$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class2$pending_valid
+
+
 module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -40725,10 +40976,19 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -40741,15 +41001,24 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_16_nic$reassembly$msg_table$class3$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class3$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$class3$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -40771,29 +41040,35 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -40886,6 +41161,44 @@ module nt_homa_16_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$class3$lowest_free
+
+
+module nt_homa_16_nic$reassembly$msg_table$class3$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class3$pending_id
+
+
+module nt_homa_16_nic$reassembly$msg_table$class3$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class3$pending_valid
 
 
 module nt_homa_16_nic$reassembly$msg_table$class_avail(d,q,clock);
@@ -43340,10 +43653,19 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -43356,15 +43678,24 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_homa_16_nic$reassembly$msg_table$ids$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$ids$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$ids$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -43386,29 +43717,35 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -43501,6 +43838,44 @@ module nt_homa_16_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index,on
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$ids$lowest_free
+
+
+module nt_homa_16_nic$reassembly$msg_table$ids$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$ids$pending_id
+
+
+module nt_homa_16_nic$reassembly$msg_table$ids$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$ids$pending_valid
 
 
 module nt_homa_16_nic$reassembly$msg_table$init_done(d,q,clock);
@@ -45907,6 +46282,15 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] w_word$d;
     wire  [15:0] w_word$q;
     reg  w_word$clock;
+    reg  [15:0] w_left$d;
+    wire  [15:0] w_left$q;
+    reg  w_left$clock;
+    reg  a_pick_valid$d;
+    wire  a_pick_valid$q;
+    reg  a_pick_valid$clock;
+    reg  [3:0] a_pick_slot$d;
+    wire  [3:0] a_pick_slot$q;
+    reg  a_pick_slot$clock;
     reg  w_commit$d;
     wire  w_commit$q;
     reg  w_commit$clock;
@@ -46020,7 +46404,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [3:0] a_slot;
     reg  w_ready;
     reg  w_take;
-    reg  [15:0] w_words_total;
+    reg  [15:0] a_len;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
@@ -46049,8 +46433,9 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  first_issue;
     reg  [7:0] d_beats;
     reg  [7:0] d_last_keep;
-    reg  [16:0] d_remaining;
-    reg  [16:0] d_bytes;
+    reg  [8:0] d_kib_left;
+    reg  [9:0] d_tail_bytes;
+    reg  d_short;
     reg  [16:0] d_base;
     reg  [137:0] d_meta;
     reg  [137:0] d_meta_lo;
@@ -46318,6 +46703,21 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .q(w_word$q),
         .clock(w_word$clock)
     );
+    nt_homa_16_nic$tx$w_left w_left(
+        .d(w_left$d),
+        .q(w_left$q),
+        .clock(w_left$clock)
+    );
+    nt_homa_16_nic$tx$a_pick_valid a_pick_valid(
+        .d(a_pick_valid$d),
+        .q(a_pick_valid$q),
+        .clock(a_pick_valid$clock)
+    );
+    nt_homa_16_nic$tx$a_pick_slot a_pick_slot(
+        .d(a_pick_slot$d),
+        .q(a_pick_slot$q),
+        .clock(a_pick_slot$clock)
+    );
     nt_homa_16_nic$tx$w_commit w_commit(
         .d(w_commit$d),
         .q(w_commit$q),
@@ -46487,6 +46887,9 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         w_rport$clock = clock;
         w_lport$clock = clock;
         w_word$clock = clock;
+        w_left$clock = clock;
+        a_pick_valid$clock = clock;
+        a_pick_slot$clock = clock;
         w_commit$clock = clock;
         cnt_rejected$clock = clock;
         cnt_framing$clock = clock;
@@ -46531,6 +46934,9 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         w_rport$d = w_rport$q;
         w_lport$d = w_lport$q;
         w_word$d = w_word$q;
+        w_left$d = w_left$q;
+        a_pick_valid$d = a_pick_valid$q;
+        a_pick_slot$d = a_pick_slot$q;
         w_commit$d = w_commit$q;
         cnt_rejected$d = cnt_rejected$q;
         cnt_framing$d = cnt_framing$q;
@@ -46605,48 +47011,53 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
+        a_len = w_len$q;
+        if (w_state$q == 32'h0) begin
+            a_len = w0_len;
+        end
         a_before$0 = 1'b0;
         a_slot = class_ffs$0$index;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        a_use$0 = ((w_len$q <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_use$0 = ((a_len <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
         a_before$1 = a_before$0 | a_use$0;
         if (a_use$0) begin
             a_slot = class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        a_use$1 = ((w_len$q <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_use$1 = ((a_len <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
         a_before$2 = a_before$1 | a_use$1;
         if (a_use$1) begin
             a_slot = class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        a_use$2 = ((w_len$q <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_use$2 = ((a_len <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
         a_before$3 = a_before$2 | a_use$2;
         if (a_use$2) begin
             a_slot = class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        a_use$3 = ((w_len$q <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_use$3 = ((a_len <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
         a_before$4 = a_before$3 | a_use$3;
         if (a_use$3) begin
             a_slot = class_ffs$3$index;
         end
         a_any = a_before$4;
+        a_pick_valid$d = a_any;
+        a_pick_slot$d = a_slot;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
             w_ready = ~w_commit$q;
         end
         else if (w_state$q == 32'h1) begin
-            w_ready = a_any;
+            w_ready = a_pick_valid$q;
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
-        w_words_total = (w_len$q + 32'h7) >> 32'h3;
         w_last_keep = ~(ones8 << ((w_len$q[(32'h0)+:(3)]) & 8'hff));
         if (w_len$q[(32'h0)+:(3)] == 32'h0) begin
             w_last_keep = 32'hff;
         end
-        w_expect_last = (w_word$q + 32'h1) == w_words_total;
+        w_expect_last = w_left$q == 32'h1;
         w_alloc = 1'b0;
         w_framing_free = 1'b0;
         w_framing_early = 1'b0;
@@ -46686,13 +47097,15 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                 end
                 else begin
                     w_alloc = 1'b1;
-                    w_slot$d = a_slot;
+                    w_slot$d = a_pick_slot$q;
+                    w_left$d = (w_len$q + 32'h7) >> 32'h3;
                     w_state$d = 32'h2;
                 end
             end
             else if (w_state$q == 32'h2) begin
                 payload$write_enable = 1'b1;
                 w_word$d = w_word$q + 32'h1;
+                w_left$d = w_left$q - 32'h1;
                 if (s_axis_msg_tlast) begin
                     w_state$d = 32'h0;
                     if (w_expect_last & (s_axis_msg_tkeep == w_last_keep)) begin
@@ -46787,7 +47200,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         end
         taken_mask$index = comp_slot;
         taken_mask$enable = comp_take;
-        alloc_mask$index = a_slot;
+        alloc_mask$index = a_pick_slot$q;
         alloc_mask$enable = w_alloc;
         freed_mask$index = free_slot;
         freed_mask$enable = free_ok;
@@ -46811,15 +47224,16 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         issue_last = issue & (rd_beats$q == 32'h1);
         core$pkt_ready = (~rd_active$q) | issue_last;
         accept = core$pkt_valid & ((~rd_active$q) | issue_last);
-        d_remaining = ((core$pkt_msg_len) & 17'h1ffff) - (((core$pkt_offset) & 17'h1ffff) << 32'ha);
-        d_bytes = d_remaining;
-        if (d_remaining > 32'h400) begin
-            d_bytes = 32'h400;
-        end
-        d_beats = (((d_bytes + 32'h7) >> 32'h3) & 8'hff);
-        d_last_keep = ~(ones8 << ((d_bytes[(32'h0)+:(3)]) & 8'hff));
-        if (d_bytes[(32'h0)+:(3)] == 32'h0) begin
-            d_last_keep = 32'hff;
+        d_kib_left = ((core$pkt_msg_len >> 32'ha) & 9'h1ff) - ((core$pkt_offset) & 9'h1ff);
+        d_tail_bytes = core$pkt_msg_len[(32'h0)+:(10)];
+        d_short = d_kib_left == 32'h0;
+        d_beats = 32'h80;
+        d_last_keep = 32'hff;
+        if (d_short) begin
+            d_beats = ((d_tail_bytes[(32'h3)+:(7)]) & 8'hff) + (((d_tail_bytes[(32'h0)+:(3)] != 32'h0)) & 8'hff);
+            if (d_tail_bytes[(32'h0)+:(3)] != 32'h0) begin
+                d_last_keep = ~(ones8 << ((d_tail_bytes[(32'h0)+:(3)]) & 8'hff));
+            end
         end
         d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
         d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
@@ -46945,6 +47359,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
+            a_pick_valid$d = 1'b0;
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
@@ -46961,6 +47376,44 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     end
 
 endmodule // nt_homa_16_nic$tx
+
+
+module nt_homa_16_nic$tx$a_pick_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$a_pick_slot
+
+
+module nt_homa_16_nic$tx$a_pick_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$a_pick_valid
 
 
 module nt_homa_16_nic$tx$alloc_mask(index,enable,onehot);
@@ -48262,7 +48715,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [63:0] d_del;
     reg  d_complete;
     reg  [63:0] x_rtx;
-    reg  [15:0] x_req;
     reg  x_beyond;
     reg  [15:0] x_credit;
     reg  t_progress;
@@ -48930,13 +49382,12 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         d_complete = d_del == c_pk;
         x_rtx = (s1_bitmap$q & c_pk) & (~c_del);
         x_beyond = s1_credit$q > ((c_npkts) & 16'hffff);
-        x_req = s1_credit$q;
-        if (x_beyond) begin
-            x_req = ((c_npkts) & 16'hffff);
-        end
-        x_credit = x_req;
-        if (s1_raise$q & (c_credit > x_req)) begin
+        x_credit = s1_credit$q;
+        if (s1_raise$q & (c_credit > s1_credit$q)) begin
             x_credit = c_credit;
+        end
+        if (x_beyond) begin
+            x_credit = ((c_npkts) & 16'hffff);
         end
         t_progress = c_max > s1_rtx_p1$q;
         t_cnt_inc = c_tcnt + 32'h1;
@@ -53421,6 +53872,25 @@ module nt_homa_16_nic$tx$w_ip(d,q,clock);
     end
 
 endmodule // nt_homa_16_nic$tx$w_ip
+
+
+module nt_homa_16_nic$tx$w_left(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$w_left
 
 
 module nt_homa_16_nic$tx$w_len(d,q,clock);

@@ -373,6 +373,7 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
     reg  [6:0] chosen_index;
     reg  [15:0] chosen_page;
     reg  [2:0] reason;
+    reg  [2:0] miss_reason;
     reg  do_update;
     reg  do_alloc;
     reg  [6:0] new_slot;
@@ -1089,6 +1090,25 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
             chosen_index = class_index$3$q;
             chosen_page = class_page$3$q;
         end
+        miss_reason = 32'h0;
+        if (s_len$q == 32'h0) begin
+            miss_reason = 32'h1;
+        end
+        else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
+            miss_reason = 32'h2;
+        end
+        else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+            miss_reason = 32'h3;
+        end
+        else if (~id_offer_valid$q) begin
+            miss_reason = 32'h5;
+        end
+        else if (bucket_full) begin
+            miss_reason = 32'h7;
+        end
+        else if (~|avail) begin
+            miss_reason = 32'h6;
+        end
         reason = 32'h0;
         if (hit_found) begin
             if (~hit_len_ok) begin
@@ -1099,27 +1119,10 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
             end
         end
         else if (~is_recent) begin
-            if (s_len$q == 32'h0) begin
-                reason = 32'h1;
-            end
-            else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
-                reason = 32'h2;
-            end
-            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
-                reason = 32'h3;
-            end
-            else if (~id_offer_valid$q) begin
-                reason = 32'h5;
-            end
-            else if (bucket_full) begin
-                reason = 32'h7;
-            end
-            else if (~|avail) begin
-                reason = 32'h6;
-            end
+            reason = miss_reason;
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
-        do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
+        do_alloc = ((do_request & (~hit_found)) & (miss_reason == 32'h0)) & (~delivered$found);
         new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
@@ -1155,7 +1158,7 @@ module nt_nic_128_get_rx_msg_info(clock,reset,req_valid,req_ready,req_mark_recei
             wr_bucket = s_h1$q;
         end
         wr_data = upd_entry;
-        if (do_alloc) begin
+        if (~hit_found) begin
             wr_way = new_way;
             wr_pos = new_pos;
             wr_bucket = s_h0$q;
@@ -1533,10 +1536,19 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1549,15 +1561,24 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class0$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class0$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class0$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_get_rx_msg_info$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -1579,29 +1600,35 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -1705,6 +1732,44 @@ module nt_nic_128_get_rx_msg_info$class0$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class0$lowest_free
 
 
+module nt_nic_128_get_rx_msg_info$class0$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class0$pending_id
+
+
+module nt_nic_128_get_rx_msg_info$class0$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class0$pending_valid
+
+
 module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -1719,10 +1784,19 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1735,15 +1809,24 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class1$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class1$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class1$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_get_rx_msg_info$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -1765,29 +1848,35 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -1891,6 +1980,44 @@ module nt_nic_128_get_rx_msg_info$class1$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class1$lowest_free
 
 
+module nt_nic_128_get_rx_msg_info$class1$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class1$pending_id
+
+
+module nt_nic_128_get_rx_msg_info$class1$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class1$pending_valid
+
+
 module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -1905,10 +2032,19 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1921,15 +2057,24 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class2$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class2$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class2$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_get_rx_msg_info$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -1951,29 +2096,35 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -2077,6 +2228,44 @@ module nt_nic_128_get_rx_msg_info$class2$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class2$lowest_free
 
 
+module nt_nic_128_get_rx_msg_info$class2$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class2$pending_id
+
+
+module nt_nic_128_get_rx_msg_info$class2$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class2$pending_valid
+
+
 module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -2091,10 +2280,19 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -2107,15 +2305,24 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$class3$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class3$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_get_rx_msg_info$class3$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_get_rx_msg_info$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -2137,29 +2344,35 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -2261,6 +2474,44 @@ module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_128_get_rx_msg_info$class3$lowest_free
+
+
+module nt_nic_128_get_rx_msg_info$class3$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class3$pending_id
+
+
+module nt_nic_128_get_rx_msg_info$class3$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$class3$pending_valid
 
 
 module nt_nic_128_get_rx_msg_info$class_avail(d,q,clock);
@@ -4715,10 +4966,19 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4731,15 +4991,24 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_get_rx_msg_info$ids$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_get_rx_msg_info$ids$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_get_rx_msg_info$ids$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_get_rx_msg_info$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -4761,29 +5030,35 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4885,6 +5160,44 @@ module nt_nic_128_get_rx_msg_info$ids$lowest_free(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_128_get_rx_msg_info$ids$lowest_free
+
+
+module nt_nic_128_get_rx_msg_info$ids$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$ids$pending_id
+
+
+module nt_nic_128_get_rx_msg_info$ids$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_get_rx_msg_info$ids$pending_valid
 
 
 module nt_nic_128_get_rx_msg_info$init_done(d,q,clock);

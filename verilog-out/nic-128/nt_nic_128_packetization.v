@@ -356,7 +356,6 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
     reg  [63:0] d_del;
     reg  d_complete;
     reg  [63:0] x_rtx;
-    reg  [15:0] x_req;
     reg  x_beyond;
     reg  [15:0] x_credit;
     reg  t_progress;
@@ -1024,13 +1023,12 @@ module nt_nic_128_packetization(clock,reset,default_credit,timeout_threshold,rtx
         d_complete = d_del == c_pk;
         x_rtx = (s1_bitmap$q & c_pk) & (~c_del);
         x_beyond = s1_credit$q > ((c_npkts) & 16'hffff);
-        x_req = s1_credit$q;
-        if (x_beyond) begin
-            x_req = ((c_npkts) & 16'hffff);
-        end
-        x_credit = x_req;
-        if (s1_raise$q & (c_credit > x_req)) begin
+        x_credit = s1_credit$q;
+        if (s1_raise$q & (c_credit > s1_credit$q)) begin
             x_credit = c_credit;
+        end
+        if (x_beyond) begin
+            x_credit = ((c_npkts) & 16'hffff);
         end
         t_progress = c_max > s1_rtx_p1$q;
         t_cnt_inc = c_tcnt + 32'h1;

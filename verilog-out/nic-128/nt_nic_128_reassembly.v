@@ -2517,6 +2517,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [6:0] chosen_index;
     reg  [15:0] chosen_page;
     reg  [2:0] reason;
+    reg  [2:0] miss_reason;
     reg  do_update;
     reg  do_alloc;
     reg  [6:0] new_slot;
@@ -3233,6 +3234,25 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             chosen_index = class_index$3$q;
             chosen_page = class_page$3$q;
         end
+        miss_reason = 32'h0;
+        if (s_len$q == 32'h0) begin
+            miss_reason = 32'h1;
+        end
+        else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
+            miss_reason = 32'h2;
+        end
+        else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+            miss_reason = 32'h3;
+        end
+        else if (~id_offer_valid$q) begin
+            miss_reason = 32'h5;
+        end
+        else if (bucket_full) begin
+            miss_reason = 32'h7;
+        end
+        else if (~|avail) begin
+            miss_reason = 32'h6;
+        end
         reason = 32'h0;
         if (hit_found) begin
             if (~hit_len_ok) begin
@@ -3243,27 +3263,10 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             end
         end
         else if (~is_recent) begin
-            if (s_len$q == 32'h0) begin
-                reason = 32'h1;
-            end
-            else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
-                reason = 32'h2;
-            end
-            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
-                reason = 32'h3;
-            end
-            else if (~id_offer_valid$q) begin
-                reason = 32'h5;
-            end
-            else if (bucket_full) begin
-                reason = 32'h7;
-            end
-            else if (~|avail) begin
-                reason = 32'h6;
-            end
+            reason = miss_reason;
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
-        do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
+        do_alloc = ((do_request & (~hit_found)) & (miss_reason == 32'h0)) & (~delivered$found);
         new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
@@ -3299,7 +3302,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             wr_bucket = s_h1$q;
         end
         wr_data = upd_entry;
-        if (do_alloc) begin
+        if (~hit_found) begin
             wr_way = new_way;
             wr_pos = new_pos;
             wr_bucket = s_h0$q;
@@ -3677,10 +3680,19 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3693,15 +3705,24 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class0$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class0$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class0$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -3723,29 +3744,35 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -3849,6 +3876,44 @@ module nt_nic_128_reassembly$msg_table$class0$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class0$lowest_free
 
 
+module nt_nic_128_reassembly$msg_table$class0$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class0$pending_id
+
+
+module nt_nic_128_reassembly$msg_table$class0$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class0$pending_valid
+
+
 module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -3863,10 +3928,19 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3879,15 +3953,24 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class1$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class1$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class1$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -3909,29 +3992,35 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4035,6 +4124,44 @@ module nt_nic_128_reassembly$msg_table$class1$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class1$lowest_free
 
 
+module nt_nic_128_reassembly$msg_table$class1$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class1$pending_id
+
+
+module nt_nic_128_reassembly$msg_table$class1$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class1$pending_valid
+
+
 module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -4049,10 +4176,19 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4065,15 +4201,24 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class2$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class2$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class2$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -4095,29 +4240,35 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4221,6 +4372,44 @@ module nt_nic_128_reassembly$msg_table$class2$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class2$lowest_free
 
 
+module nt_nic_128_reassembly$msg_table$class2$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class2$pending_id
+
+
+module nt_nic_128_reassembly$msg_table$class2$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class2$pending_valid
+
+
 module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -4235,10 +4424,19 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4251,15 +4449,24 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$class3$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class3$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_reassembly$msg_table$class3$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -4281,29 +4488,35 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4405,6 +4618,44 @@ module nt_nic_128_reassembly$msg_table$class3$lowest_free(bitmap,found,index,one
     end
 
 endmodule // nt_nic_128_reassembly$msg_table$class3$lowest_free
+
+
+module nt_nic_128_reassembly$msg_table$class3$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class3$pending_id
+
+
+module nt_nic_128_reassembly$msg_table$class3$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$class3$pending_valid
 
 
 module nt_nic_128_reassembly$msg_table$class_avail(d,q,clock);
@@ -6859,10 +7110,19 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 128'h1;
+
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [6:0] pending_id$d;
+    wire  [6:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -6875,15 +7135,24 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     wire  [127:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [127:0] occupied;
     reg  freeing_ok;
-    reg  [127:0] taken;
 
     // Sub module instances
     nt_nic_128_reassembly$msg_table$ids$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ids$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ids$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_128_reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -6905,29 +7174,35 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -7029,6 +7304,44 @@ module nt_nic_128_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot
     end
 
 endmodule // nt_nic_128_reassembly$msg_table$ids$lowest_free
+
+
+module nt_nic_128_reassembly$msg_table$ids$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ids$pending_id
+
+
+module nt_nic_128_reassembly$msg_table$ids$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ids$pending_valid
 
 
 module nt_nic_128_reassembly$msg_table$init_done(d,q,clock);

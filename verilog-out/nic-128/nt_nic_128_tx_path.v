@@ -279,6 +279,15 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [15:0] w_word$d;
     wire  [15:0] w_word$q;
     reg  w_word$clock;
+    reg  [15:0] w_left$d;
+    wire  [15:0] w_left$q;
+    reg  w_left$clock;
+    reg  a_pick_valid$d;
+    wire  a_pick_valid$q;
+    reg  a_pick_valid$clock;
+    reg  [6:0] a_pick_slot$d;
+    wire  [6:0] a_pick_slot$q;
+    reg  a_pick_slot$clock;
     reg  w_commit$d;
     wire  w_commit$q;
     reg  w_commit$clock;
@@ -392,7 +401,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [6:0] a_slot;
     reg  w_ready;
     reg  w_take;
-    reg  [15:0] w_words_total;
+    reg  [15:0] a_len;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
@@ -421,8 +430,9 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  first_issue;
     reg  [7:0] d_beats;
     reg  [7:0] d_last_keep;
-    reg  [16:0] d_remaining;
-    reg  [16:0] d_bytes;
+    reg  [8:0] d_kib_left;
+    reg  [9:0] d_tail_bytes;
+    reg  d_short;
     reg  [16:0] d_base;
     reg  [137:0] d_meta;
     reg  [137:0] d_meta_lo;
@@ -690,6 +700,21 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         .q(w_word$q),
         .clock(w_word$clock)
     );
+    nt_nic_128_tx_path$w_left w_left(
+        .d(w_left$d),
+        .q(w_left$q),
+        .clock(w_left$clock)
+    );
+    nt_nic_128_tx_path$a_pick_valid a_pick_valid(
+        .d(a_pick_valid$d),
+        .q(a_pick_valid$q),
+        .clock(a_pick_valid$clock)
+    );
+    nt_nic_128_tx_path$a_pick_slot a_pick_slot(
+        .d(a_pick_slot$d),
+        .q(a_pick_slot$q),
+        .clock(a_pick_slot$clock)
+    );
     nt_nic_128_tx_path$w_commit w_commit(
         .d(w_commit$d),
         .q(w_commit$q),
@@ -859,6 +884,9 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         w_rport$clock = clock;
         w_lport$clock = clock;
         w_word$clock = clock;
+        w_left$clock = clock;
+        a_pick_valid$clock = clock;
+        a_pick_slot$clock = clock;
         w_commit$clock = clock;
         cnt_rejected$clock = clock;
         cnt_framing$clock = clock;
@@ -903,6 +931,9 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         w_rport$d = w_rport$q;
         w_lport$d = w_lport$q;
         w_word$d = w_word$q;
+        w_left$d = w_left$q;
+        a_pick_valid$d = a_pick_valid$q;
+        a_pick_slot$d = a_pick_slot$q;
         w_commit$d = w_commit$q;
         cnt_rejected$d = cnt_rejected$q;
         cnt_framing$d = cnt_framing$q;
@@ -977,48 +1008,53 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
+        a_len = w_len$q;
+        if (w_state$q == 32'h0) begin
+            a_len = w0_len;
+        end
         a_before$0 = 1'b0;
         a_slot = class_ffs$0$index;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        a_use$0 = ((w_len$q <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_use$0 = ((a_len <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
         a_before$1 = a_before$0 | a_use$0;
         if (a_use$0) begin
             a_slot = class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        a_use$1 = ((w_len$q <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_use$1 = ((a_len <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
         a_before$2 = a_before$1 | a_use$1;
         if (a_use$1) begin
             a_slot = class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        a_use$2 = ((w_len$q <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_use$2 = ((a_len <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
         a_before$3 = a_before$2 | a_use$2;
         if (a_use$2) begin
             a_slot = class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        a_use$3 = ((w_len$q <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_use$3 = ((a_len <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
         a_before$4 = a_before$3 | a_use$3;
         if (a_use$3) begin
             a_slot = class_ffs$3$index;
         end
         a_any = a_before$4;
+        a_pick_valid$d = a_any;
+        a_pick_slot$d = a_slot;
         w_ready = 1'b1;
         if (w_state$q == 32'h0) begin
             w_ready = ~w_commit$q;
         end
         else if (w_state$q == 32'h1) begin
-            w_ready = a_any;
+            w_ready = a_pick_valid$q;
         end
         s_axis_msg_tready = w_ready & (~reset);
         w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
-        w_words_total = (w_len$q + 32'h7) >> 32'h3;
         w_last_keep = ~(ones8 << ((w_len$q[(32'h0)+:(3)]) & 8'hff));
         if (w_len$q[(32'h0)+:(3)] == 32'h0) begin
             w_last_keep = 32'hff;
         end
-        w_expect_last = (w_word$q + 32'h1) == w_words_total;
+        w_expect_last = w_left$q == 32'h1;
         w_alloc = 1'b0;
         w_framing_free = 1'b0;
         w_framing_early = 1'b0;
@@ -1058,13 +1094,15 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
                 end
                 else begin
                     w_alloc = 1'b1;
-                    w_slot$d = a_slot;
+                    w_slot$d = a_pick_slot$q;
+                    w_left$d = (w_len$q + 32'h7) >> 32'h3;
                     w_state$d = 32'h2;
                 end
             end
             else if (w_state$q == 32'h2) begin
                 payload$write_enable = 1'b1;
                 w_word$d = w_word$q + 32'h1;
+                w_left$d = w_left$q - 32'h1;
                 if (s_axis_msg_tlast) begin
                     w_state$d = 32'h0;
                     if (w_expect_last & (s_axis_msg_tkeep == w_last_keep)) begin
@@ -1159,7 +1197,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         end
         taken_mask$index = comp_slot;
         taken_mask$enable = comp_take;
-        alloc_mask$index = a_slot;
+        alloc_mask$index = a_pick_slot$q;
         alloc_mask$enable = w_alloc;
         freed_mask$index = free_slot;
         freed_mask$enable = free_ok;
@@ -1183,15 +1221,16 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         issue_last = issue & (rd_beats$q == 32'h1);
         core$pkt_ready = (~rd_active$q) | issue_last;
         accept = core$pkt_valid & ((~rd_active$q) | issue_last);
-        d_remaining = ((core$pkt_msg_len) & 17'h1ffff) - (((core$pkt_offset) & 17'h1ffff) << 32'ha);
-        d_bytes = d_remaining;
-        if (d_remaining > 32'h400) begin
-            d_bytes = 32'h400;
-        end
-        d_beats = (((d_bytes + 32'h7) >> 32'h3) & 8'hff);
-        d_last_keep = ~(ones8 << ((d_bytes[(32'h0)+:(3)]) & 8'hff));
-        if (d_bytes[(32'h0)+:(3)] == 32'h0) begin
-            d_last_keep = 32'hff;
+        d_kib_left = ((core$pkt_msg_len >> 32'ha) & 9'h1ff) - ((core$pkt_offset) & 9'h1ff);
+        d_tail_bytes = core$pkt_msg_len[(32'h0)+:(10)];
+        d_short = d_kib_left == 32'h0;
+        d_beats = 32'h80;
+        d_last_keep = 32'hff;
+        if (d_short) begin
+            d_beats = ((d_tail_bytes[(32'h3)+:(7)]) & 8'hff) + (((d_tail_bytes[(32'h0)+:(3)] != 32'h0)) & 8'hff);
+            if (d_tail_bytes[(32'h0)+:(3)] != 32'h0) begin
+                d_last_keep = ~(ones8 << ((d_tail_bytes[(32'h0)+:(3)]) & 8'hff));
+            end
         end
         d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
         d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
@@ -1317,6 +1356,7 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
+            a_pick_valid$d = 1'b0;
             cnt_rejected$d = 32'h0;
             cnt_framing$d = 32'h0;
             returning$d = 32'h0;
@@ -1333,6 +1373,44 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     end
 
 endmodule // nt_nic_128_tx_path
+
+
+module nt_nic_128_tx_path$a_pick_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_tx_path$a_pick_slot
+
+
+module nt_nic_128_tx_path$a_pick_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_tx_path$a_pick_valid
 
 
 module nt_nic_128_tx_path$alloc_mask(index,enable,onehot);
@@ -2673,7 +2751,6 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
     reg  [63:0] d_del;
     reg  d_complete;
     reg  [63:0] x_rtx;
-    reg  [15:0] x_req;
     reg  x_beyond;
     reg  [15:0] x_credit;
     reg  t_progress;
@@ -3341,13 +3418,12 @@ module nt_nic_128_tx_path$core(clock,reset,default_credit,timeout_threshold,rtx_
         d_complete = d_del == c_pk;
         x_rtx = (s1_bitmap$q & c_pk) & (~c_del);
         x_beyond = s1_credit$q > ((c_npkts) & 16'hffff);
-        x_req = s1_credit$q;
-        if (x_beyond) begin
-            x_req = ((c_npkts) & 16'hffff);
-        end
-        x_credit = x_req;
-        if (s1_raise$q & (c_credit > x_req)) begin
+        x_credit = s1_credit$q;
+        if (s1_raise$q & (c_credit > s1_credit$q)) begin
             x_credit = c_credit;
+        end
+        if (x_beyond) begin
+            x_credit = ((c_npkts) & 16'hffff);
         end
         t_progress = c_max > s1_rtx_p1$q;
         t_cnt_inc = c_tcnt + 32'h1;
@@ -8098,6 +8174,25 @@ module nt_nic_128_tx_path$w_ip(d,q,clock);
     end
 
 endmodule // nt_nic_128_tx_path$w_ip
+
+
+module nt_nic_128_tx_path$w_left(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_tx_path$w_left
 
 
 module nt_nic_128_tx_path$w_len(d,q,clock);

@@ -63,6 +63,12 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
     reg  [31:0] mismatches$d;
     wire  [31:0] mismatches$q;
     reg  mismatches$clock;
+    reg  frame_ended$d;
+    wire  frame_ended$q;
+    reg  frame_ended$clock;
+    reg  frame_mismatched$d;
+    wire  frame_mismatched$q;
+    reg  frame_mismatched$clock;
 
     // Local signals
     reg  [7:0] tos;
@@ -126,6 +132,16 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         .q(mismatches$q),
         .clock(mismatches$clock)
     );
+    nt_nic_16_deparser$frame_ended frame_ended(
+        .d(frame_ended$d),
+        .q(frame_ended$q),
+        .clock(frame_ended$clock)
+    );
+    nt_nic_16_deparser$frame_mismatched frame_mismatched(
+        .d(frame_mismatched$d),
+        .q(frame_mismatched$q),
+        .clock(frame_mismatched$clock)
+    );
 
     // Update code
     always @(*) begin
@@ -137,6 +153,8 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
+        frame_ended$clock = clock;
+        frame_mismatched$clock = clock;
         out_beat$d = out_beat$q;
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
@@ -145,6 +163,8 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
+        frame_ended$d = frame_ended$q;
+        frame_mismatched$d = frame_mismatched$q;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -228,11 +248,13 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
                 out_beat$d = out_beat$q + 32'h1;
             end
         end
-        if (frame_done) begin
+        frame_ended$d = frame_done;
+        frame_mismatched$d = frame_done & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q)));
+        if (frame_ended$q) begin
             frames$d = frames$q + 32'h1;
-            if ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q))) begin
-                mismatches$d = mismatches$q + 32'h1;
-            end
+        end
+        if (frame_mismatched$q) begin
+            mismatches$d = mismatches$q + 32'h1;
         end
         frame_count = frames$q;
         length_mismatch_count = mismatches$q;
@@ -240,10 +262,50 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
             out_beat$d = 32'h0;
             frames$d = 32'h0;
             mismatches$d = 32'h0;
+            frame_ended$d = 1'b0;
+            frame_mismatched$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_deparser
+
+
+module nt_nic_16_deparser$frame_ended(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_deparser$frame_ended
+
+
+module nt_nic_16_deparser$frame_mismatched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_deparser$frame_mismatched
 
 
 module nt_nic_16_deparser$frames(d,q,clock);

@@ -13,10 +13,19 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -29,15 +38,24 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_free_list$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_free_list$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_free_list$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_free_list$double_frees double_frees(
         .d(double_frees$d),
@@ -59,29 +77,35 @@ module nt_nic_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_val
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -174,3 +198,41 @@ module nt_nic_16_free_list$lowest_free(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_16_free_list$lowest_free
+
+
+module nt_nic_16_free_list$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_free_list$pending_id
+
+
+module nt_nic_16_free_list$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_free_list$pending_valid

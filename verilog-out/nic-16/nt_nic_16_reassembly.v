@@ -2508,6 +2508,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     reg  [3:0] chosen_index;
     reg  [15:0] chosen_page;
     reg  [2:0] reason;
+    reg  [2:0] miss_reason;
     reg  do_update;
     reg  do_alloc;
     reg  [3:0] new_slot;
@@ -3224,6 +3225,25 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
             chosen_index = class_index$3$q;
             chosen_page = class_page$3$q;
         end
+        miss_reason = 32'h0;
+        if (s_len$q == 32'h0) begin
+            miss_reason = 32'h1;
+        end
+        else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
+            miss_reason = 32'h2;
+        end
+        else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+            miss_reason = 32'h3;
+        end
+        else if (~id_offer_valid$q) begin
+            miss_reason = 32'h5;
+        end
+        else if (bucket_full) begin
+            miss_reason = 32'h7;
+        end
+        else if (~|avail) begin
+            miss_reason = 32'h6;
+        end
         reason = 32'h0;
         if (hit_found) begin
             if (~hit_len_ok) begin
@@ -3234,27 +3254,10 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
             end
         end
         else if (~is_recent) begin
-            if (s_len$q == 32'h0) begin
-                reason = 32'h1;
-            end
-            else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
-                reason = 32'h2;
-            end
-            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
-                reason = 32'h3;
-            end
-            else if (~id_offer_valid$q) begin
-                reason = 32'h5;
-            end
-            else if (bucket_full) begin
-                reason = 32'h7;
-            end
-            else if (~|avail) begin
-                reason = 32'h6;
-            end
+            reason = miss_reason;
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
-        do_alloc = ((do_request & (~hit_found)) & (~is_recent)) & (reason == 32'h0);
+        do_alloc = ((do_request & (~hit_found)) & (miss_reason == 32'h0)) & (~delivered$found);
         new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
@@ -3290,7 +3293,7 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
             wr_bucket = s_h1$q;
         end
         wr_data = upd_entry;
-        if (do_alloc) begin
+        if (~hit_found) begin
             wr_way = new_way;
             wr_pos = new_pos;
             wr_bucket = s_h0$q;
@@ -3665,10 +3668,19 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3681,15 +3693,24 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class0$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class0$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class0$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -3711,29 +3732,35 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -3828,6 +3855,44 @@ module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class0$lowest_free
 
 
+module nt_nic_16_reassembly$msg_table$class0$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class0$pending_id
+
+
+module nt_nic_16_reassembly$msg_table$class0$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class0$pending_valid
+
+
 module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -3842,10 +3907,19 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3858,15 +3932,24 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class1$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class1$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class1$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -3888,29 +3971,35 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4005,6 +4094,44 @@ module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class1$lowest_free
 
 
+module nt_nic_16_reassembly$msg_table$class1$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class1$pending_id
+
+
+module nt_nic_16_reassembly$msg_table$class1$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class1$pending_valid
+
+
 module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -4019,10 +4146,19 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4035,15 +4171,24 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class2$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class2$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class2$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -4065,29 +4210,35 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4182,6 +4333,44 @@ module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class2$lowest_free
 
 
+module nt_nic_16_reassembly$msg_table$class2$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class2$pending_id
+
+
+module nt_nic_16_reassembly$msg_table$class2$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class2$pending_valid
+
+
 module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
 
     // Module arguments
@@ -4196,10 +4385,19 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4212,15 +4410,24 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$class3$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class3$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$class3$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -4242,29 +4449,35 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -4357,6 +4570,44 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,oneh
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$class3$lowest_free
+
+
+module nt_nic_16_reassembly$msg_table$class3$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class3$pending_id
+
+
+module nt_nic_16_reassembly$msg_table$class3$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$class3$pending_valid
 
 
 module nt_nic_16_reassembly$msg_table$class_avail(d,q,clock);
@@ -6811,10 +7062,19 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     output reg  full;
     output reg  [15:0] double_free_count;
 
+    // Constant declarations
+    localparam  one = 16'h1;
+
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
+    reg  pending_valid$d;
+    wire  pending_valid$q;
+    reg  pending_valid$clock;
+    reg  [3:0] pending_id$d;
+    wire  [3:0] pending_id$q;
+    reg  pending_id$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -6827,15 +7087,24 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     wire  [15:0] freed$onehot;
 
     // Local signals
-    reg  taking;
+    reg  [15:0] occupied;
     reg  freeing_ok;
-    reg  [15:0] taken;
 
     // Sub module instances
     nt_nic_16_reassembly$msg_table$ids$in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    nt_nic_16_reassembly$msg_table$ids$pending_valid pending_valid(
+        .d(pending_valid$d),
+        .q(pending_valid$q),
+        .clock(pending_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$ids$pending_id pending_id(
+        .d(pending_id$d),
+        .q(pending_id$q),
+        .clock(pending_id$clock)
     );
     nt_nic_16_reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -6857,29 +7126,35 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     // Update code
     always @(*) begin
         in_use$clock = clock;
+        pending_valid$clock = clock;
+        pending_id$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
+        pending_valid$d = pending_valid$q;
+        pending_id$d = pending_id$q;
         double_frees$d = double_frees$q;
-        lowest_free$bitmap = ~in_use$q;
+        occupied = in_use$q;
+        if (pending_valid$q) begin
+            occupied = in_use$q | (one << pending_id$q);
+        end
+        lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
-        full = ~|in_use$q;
+        full = ~|occupied;
         double_free_count = double_frees$q;
-        taking = lowest_free$found & alloc_ready;
-        freeing_ok = free_valid & in_use$q[free_id];
-        taken = 32'h0;
-        if (taking) begin
-            taken = lowest_free$onehot;
-        end
+        pending_valid$d = lowest_free$found & alloc_ready;
+        pending_id$d = lowest_free$index;
+        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
         freed$index = free_id;
         freed$enable = freeing_ok;
-        in_use$d = (in_use$q | taken) & (~freed$onehot);
+        in_use$d = occupied & (~freed$onehot);
         if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
             double_frees$d = double_frees$q + 32'h1;
         end
         if (reset) begin
             in_use$d = 32'h0;
+            pending_valid$d = 1'b0;
             double_frees$d = 32'h0;
         end
     end
@@ -6972,6 +7247,44 @@ module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot)
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$ids$lowest_free
+
+
+module nt_nic_16_reassembly$msg_table$ids$pending_id(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$ids$pending_id
+
+
+module nt_nic_16_reassembly$msg_table$ids$pending_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$ids$pending_valid
 
 
 module nt_nic_16_reassembly$msg_table$init_done(d,q,clock);

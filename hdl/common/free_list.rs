@@ -8,7 +8,7 @@
 //! it is counted in `double_free_count` and changes nothing.
 //!
 //! An allocation is recorded in two steps: the cycle it is taken, only the taken ID is
-//! registered (`pending`); the next cycle the ID counts as held (`occupied` = `in_use | pending`) for every
+//! registered (`pending`, one-hot); the next cycle the ID counts as held (`occupied` = `in_use | pending`) for every
 //! answer and is folded into `in_use`. So `alloc_ready`, typically decided late in its cycle,
 //! drives one flip-flop and not the whole vector, and the list behaves exactly as if the bit had
 //! been set at the first edge.
@@ -55,14 +55,10 @@ pub struct FreeList<const N: usize, const IW: usize> {
     pub full: Signal<Out, Bit>,
     pub double_free_count: Signal<Out, Bits<16>>,
     in_use: DFF<Bits<N>>,
-    /// The ID taken in the previous cycle, not yet in `in_use`.
-    pending_valid: DFF<Bit>,
-    pending_id: DFF<Bits<IW>>,
+    /// The ID taken in the previous cycle (one-hot, zero when none), not yet in `in_use`.
+    pending: DFF<Bits<N>>,
     double_frees: DFF<Bits<16>>,
     lowest_free: FindFirstSet<N, IW>,
-    /// Bit 0 set: the pending ID's mask is this shifted by the ID (a decoder; a `OneHot`
-    /// submodule would make this process drive and read a submodule in one cycle twice).
-    one: Constant<Bits<N>>,
     freed: OneHot<N, IW>,
     /// The IDs held now: `in_use` and the pending one.
     occupied: Signal<Local, Bits<N>>,
@@ -84,11 +80,9 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
             full: Default::default(),
             double_free_count: Default::default(),
             in_use: Default::default(),
-            pending_valid: Default::default(),
-            pending_id: Default::default(),
+            pending: Default::default(),
             double_frees: Default::default(),
             lowest_free: Default::default(),
-            one: Constant::new(1u64.to_bits()),
             freed: Default::default(),
             occupied: Default::default(),
             freeing_ok: Default::default(),
@@ -99,11 +93,8 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
 impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_use, pending_valid, pending_id, double_frees);
-        self.occupied.next = self.in_use.q.val();
-        if self.pending_valid.q.val() {
-            self.occupied.next = self.in_use.q.val() | (self.one.val() << self.pending_id.q.val());
-        }
+        dff_setup!(self, clock, in_use, pending, double_frees);
+        self.occupied.next = self.in_use.q.val() | self.pending.q.val();
         self.lowest_free.bitmap.next = !self.occupied.val();
         self.alloc_valid.next = self.lowest_free.found.val();
         self.alloc_id.next = self.lowest_free.index.val();
@@ -113,11 +104,15 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
 
         // An allocation is registered as pending; the pending one joins `in_use`, then a free
         // clears its bit.
-        self.pending_valid.d.next = self.lowest_free.found.val() & self.alloc_ready.val();
-        self.pending_id.d.next = self.lowest_free.index.val();
+        self.pending.d.next = 0.into();
+        if self.alloc_ready.val() {
+            self.pending.d.next = self.lowest_free.onehot.val();
+        }
+        // From the registers, not `occupied` (which feeds the search): the free's mask stays out
+        // of a process-level loop through the two submodules.
         self.freeing_ok.next = self.free_valid.val()
             & (self.in_use.q.val().get_bit(self.free_id.val().index())
-                | (self.pending_valid.q.val() & (self.pending_id.q.val() == self.free_id.val())));
+                | self.pending.q.val().get_bit(self.free_id.val().index()));
         self.freed.index.next = self.free_id.val();
         self.freed.enable.next = self.freeing_ok.val();
         self.in_use.d.next = self.occupied.val() & (!self.freed.onehot.val());
@@ -128,7 +123,7 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
         }
         if self.reset.val() {
             self.in_use.d.next = 0.into();
-            self.pending_valid.d.next = false;
+            self.pending.d.next = 0.into();
             self.double_frees.d.next = 0.into();
         }
     }

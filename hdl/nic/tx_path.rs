@@ -356,8 +356,9 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     a_slot: Signal<Local, Bits<IW>>,
     w_ready: Signal<Local, Bit>,
     w_take: Signal<Local, Bit>,
-    /// The length the next pick fits: word 0's while it is offered, else the message's.
-    a_len: Signal<Local, Bits<16>>,
+    /// Per class: the message fits (word 0's length while it is offered, else the message's;
+    /// both compared, then chosen, so the state is not in front of the compare).
+    a_fits: [Signal<Local, Bit>; TX_MAX_CLASSES],
     w_last_keep: Signal<Local, Bits<8>>,
     w_expect_last: Signal<Local, Bit>,
     w_framing_free: Signal<Local, Bit>,
@@ -573,7 +574,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             a_slot: Default::default(),
             w_ready: Default::default(),
             w_take: Default::default(),
-            a_len: Default::default(),
+            a_fits: Default::default(),
             w_last_keep: Default::default(),
             w_expect_last: Default::default(),
             w_framing_free: Default::default(),
@@ -698,19 +699,20 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // in every cycle from the registered in-use bits, for word 0's length in state 0 and the
         // message's after, and used by word 1 in a later cycle (so the class fits and the
         // find-first-set stay out of `tready`; a buffer returned in cycle t is picked from t + 1).
-        self.a_len.next = self.w_len.q.val();
-        if self.w_state.q.val() == 0 {
-            self.a_len.next = self.w0_len.val();
-        }
         self.a_before[0].next = false;
-        self.a_slot.next = self.class_ffs[0].index.val();
+        // At most one class is used, so the slot is an OR of the used class's index.
+        self.a_slot.next = 0.into();
         for k in 0..TX_MAX_CLASSES {
             self.class_ffs[k].bitmap.next = self.class_slots[k].val() & (!self.buf_in_use.q.val());
-            self.a_use[k].next = ((self.a_len.val() <= self.class_bytes[k].val()) & self.class_ffs[k].found.val())
+            self.a_fits[k].next = self.w_len.q.val() <= self.class_bytes[k].val();
+            if self.w_state.q.val() == 0 {
+                self.a_fits[k].next = self.w0_len.val() <= self.class_bytes[k].val();
+            }
+            self.a_use[k].next = (self.a_fits[k].val() & self.class_ffs[k].found.val())
                 & (!self.a_before[k].val());
             self.a_before[k + 1].next = self.a_before[k].val() | self.a_use[k].val();
             if self.a_use[k].val() {
-                self.a_slot.next = self.class_ffs[k].index.val();
+                self.a_slot.next = self.a_slot.val() | self.class_ffs[k].index.val();
             }
         }
         self.a_any.next = self.a_before[4].val();

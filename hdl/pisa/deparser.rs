@@ -10,8 +10,8 @@
 //! | `meta_*` | in | — | Listing 3.2 egress metadata, valid with the first payload beat: `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8; and the wire fields Listing 3.2 leaves to the protocol: `grant_prio` 8, `buf_ptr` 16, `buf_size_class` 8 |
 //! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | the payload, byte 0 in lane 0; an empty payload is one beat with `tkeep` = 0 and `tlast` |
 //! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | frames toward the MAC, without FCS |
-//! | `frame_count` | out | 32 | frames sent (counted the cycle after a frame's last beat) |
-//! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came; counted the cycle after its last beat) |
+//! | `frame_count` | out | 32 | frames sent (a frame is in the count from the second cycle after its last beat) |
+//! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came; in the count from the second cycle after its last beat) |
 //!
 //! # Header fields
 //! Destination MAC `cfg_peer_mac`, source MAC `cfg_own_mac`, EtherType 0x0800; IPv4: 0x45,
@@ -32,7 +32,7 @@
 //! first payload beat and its metadata arrive (**0 cycles**, combinational, `m_axis_tvalid`
 //! follows `s_axis_tvalid`); the metadata is registered then, and header beats 1–7 come from that
 //! register: the payload and total lengths are worked out from it during beat 1 and registered
-//! (the total length goes out in beat 2), and the checksum is summed from it in beats 2–3. Payload beats then pass straight
+//! (the total length goes out in beat 2), and the checksum is summed from it in beat 2 and sent from a register in beat 3. Payload beats then pass straight
 //! through (`s_axis_tready` = `m_axis_tready`). A frame of `n` payload bytes takes
 //! `8 + ceil(n/8)` output cycles; the next frame's header starts in the cycle after the last
 //! payload beat, so there is no idle beat between frames on `m_axis` while the input has data.
@@ -91,13 +91,19 @@ pub struct Deparser {
     /// header beat 2 on), and bytes sent so far.
     s1_payload_len: DFF<Bits<16>>,
     s1_total_len: DFF<Bits<16>>,
+    /// The IPv4 checksum, summed from the latched header and total length in beat 2 and sent
+    /// from this register in beat 3.
+    s1_checksum: DFF<Bits<16>>,
     sent_bytes: DFF<Bits<16>>,
     frames: DFF<Bits<32>>,
     mismatches: DFF<Bits<32>>,
-    /// A frame ended in the previous cycle / its length disagreed: the counters add them a
-    /// cycle later, so the byte count and the compare are not in series with the counters.
+    /// A frame ended in the previous cycle, with this many payload bytes: its length is checked
+    /// and the counters add it a cycle later, so the byte count, the compare and the counters
+    /// are not in series (the latched lengths change two cycles after a frame ends at the
+    /// earliest, with the next frame's beat 1).
     frame_ended: DFF<Bit>,
-    frame_mismatched: DFF<Bit>,
+    frame_bytes: DFF<Bits<16>>,
+    frame_mismatched: Signal<Local, Bit>,
     tos: Signal<Local, Bits<8>>,
     remaining: Signal<Local, Bits<16>>,
     payload_len: Signal<Local, Bits<16>>,
@@ -167,10 +173,12 @@ impl Deparser {
             s1_empty: Default::default(),
             s1_payload_len: Default::default(),
             s1_total_len: Default::default(),
+            s1_checksum: Default::default(),
             sent_bytes: Default::default(),
             frames: Default::default(),
             mismatches: Default::default(),
             frame_ended: Default::default(),
+            frame_bytes: Default::default(),
             frame_mismatched: Default::default(),
             tos: Default::default(),
             remaining: Default::default(),
@@ -198,7 +206,7 @@ impl Deparser {
 impl Logic for Deparser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, sent_bytes, frames, mismatches, frame_ended, frame_mismatched);
+        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, s1_checksum, sent_bytes, frames, mismatches, frame_ended, frame_bytes);
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).
@@ -229,6 +237,7 @@ impl Logic for Deparser {
             + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
         self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
         self.checksum.next = !self.fold2.val();
+        self.s1_checksum.d.next = self.checksum.val();
 
         // ---- Output.
         self.beat_offset.next = bit_cast::<9, 4>(self.out_beat.q.val()) << 6;
@@ -248,8 +257,8 @@ impl Logic for Deparser {
         } else if self.out_beat.q.val() == 3 {
             // Bytes 24–25: the checksum, big-endian.
             self.m_axis_tdata.next = (self.header_beat.val()
-                | bit_cast::<64, 8>(self.checksum.val().get_bits::<8>(8)))
-                | (bit_cast::<64, 8>(self.checksum.val().get_bits::<8>(0)) << 8);
+                | bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(8)))
+                | (bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 7 {
             self.m_axis_tdata.next = self.header_beat.val();
             self.m_axis_tlast.next = self.s1_empty.q.val();
@@ -301,13 +310,14 @@ impl Logic for Deparser {
             }
         }
         self.frame_ended.d.next = self.frame_done.val();
-        self.frame_mismatched.d.next = self.frame_done.val()
+        self.frame_bytes.d.next = self.bytes_now.val();
+        self.frame_mismatched.next = self.frame_ended.q.val()
             & ((self.s1_empty.q.val() & self.s1_payload_len.q.val().any())
-                | ((!self.s1_empty.q.val()) & (self.bytes_now.val() != self.s1_payload_len.q.val())));
+                | ((!self.s1_empty.q.val()) & (self.frame_bytes.q.val() != self.s1_payload_len.q.val())));
         if self.frame_ended.q.val() {
             self.frames.d.next = self.frames.q.val() + 1;
         }
-        if self.frame_mismatched.q.val() {
+        if self.frame_mismatched.val() {
             self.mismatches.d.next = self.mismatches.q.val() + 1;
         }
         self.frame_count.next = self.frames.q.val();
@@ -318,7 +328,6 @@ impl Logic for Deparser {
             self.frames.d.next = 0.into();
             self.mismatches.d.next = 0.into();
             self.frame_ended.d.next = false;
-            self.frame_mismatched.d.next = false;
         }
     }
 }

@@ -2457,6 +2457,9 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
     reg  [15:0] s1_total_len$d;
     wire  [15:0] s1_total_len$q;
     reg  s1_total_len$clock;
+    reg  [15:0] s1_checksum$d;
+    wire  [15:0] s1_checksum$q;
+    reg  s1_checksum$clock;
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
@@ -2469,11 +2472,12 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
-    reg  frame_mismatched$d;
-    wire  frame_mismatched$q;
-    reg  frame_mismatched$clock;
+    reg  [15:0] frame_bytes$d;
+    wire  [15:0] frame_bytes$q;
+    reg  frame_bytes$clock;
 
     // Local signals
+    reg  frame_mismatched;
     reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
@@ -2520,6 +2524,11 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         .q(s1_total_len$q),
         .clock(s1_total_len$clock)
     );
+    nt_ndp_64_nic$deparser$s1_checksum s1_checksum(
+        .d(s1_checksum$d),
+        .q(s1_checksum$q),
+        .clock(s1_checksum$clock)
+    );
     nt_ndp_64_nic$deparser$sent_bytes sent_bytes(
         .d(sent_bytes$d),
         .q(sent_bytes$q),
@@ -2540,10 +2549,10 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         .q(frame_ended$q),
         .clock(frame_ended$clock)
     );
-    nt_ndp_64_nic$deparser$frame_mismatched frame_mismatched(
-        .d(frame_mismatched$d),
-        .q(frame_mismatched$q),
-        .clock(frame_mismatched$clock)
+    nt_ndp_64_nic$deparser$frame_bytes frame_bytes(
+        .d(frame_bytes$d),
+        .q(frame_bytes$q),
+        .clock(frame_bytes$clock)
     );
 
     // Update code
@@ -2553,21 +2562,23 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         s1_empty$clock = clock;
         s1_payload_len$clock = clock;
         s1_total_len$clock = clock;
+        s1_checksum$clock = clock;
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
         frame_ended$clock = clock;
-        frame_mismatched$clock = clock;
+        frame_bytes$clock = clock;
         out_beat$d = out_beat$q;
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
         s1_payload_len$d = s1_payload_len$q;
         s1_total_len$d = s1_total_len$q;
+        s1_checksum$d = s1_checksum$q;
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
         frame_ended$d = frame_ended$q;
-        frame_mismatched$d = frame_mismatched$q;
+        frame_bytes$d = frame_bytes$q;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -2589,6 +2600,7 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
         checksum = ~fold2;
+        s1_checksum$d = checksum;
         beat_offset = ((out_beat$q) & 9'h1ff) << 32'h6;
         header_beat = s1_header$q[(beat_offset)+:(64)];
         m_axis_tkeep = 32'hff;
@@ -2603,7 +2615,7 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
             m_axis_tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h3) begin
-            m_axis_tdata = (header_beat | ((checksum[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((checksum[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
+            m_axis_tdata = (header_beat | ((s1_checksum$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_checksum$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h7) begin
             m_axis_tdata = header_beat;
@@ -2652,11 +2664,12 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
             end
         end
         frame_ended$d = frame_done;
-        frame_mismatched$d = frame_done & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q)));
+        frame_bytes$d = bytes_now;
+        frame_mismatched = frame_ended$q & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (frame_bytes$q != s1_payload_len$q)));
         if (frame_ended$q) begin
             frames$d = frames$q + 32'h1;
         end
-        if (frame_mismatched$q) begin
+        if (frame_mismatched) begin
             mismatches$d = mismatches$q + 32'h1;
         end
         frame_count = frames$q;
@@ -2666,11 +2679,29 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
             frames$d = 32'h0;
             mismatches$d = 32'h0;
             frame_ended$d = 1'b0;
-            frame_mismatched$d = 1'b0;
         end
     end
 
 endmodule // nt_ndp_64_nic$deparser
+
+
+module nt_ndp_64_nic$deparser$frame_bytes(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$deparser$frame_bytes
 
 
 module nt_ndp_64_nic$deparser$frame_ended(d,q,clock);
@@ -2690,25 +2721,6 @@ module nt_ndp_64_nic$deparser$frame_ended(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$deparser$frame_ended
-
-
-module nt_ndp_64_nic$deparser$frame_mismatched(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$deparser$frame_mismatched
 
 
 module nt_ndp_64_nic$deparser$frames(d,q,clock);
@@ -2766,6 +2778,25 @@ module nt_ndp_64_nic$deparser$out_beat(d,q,clock);
     end
 
 endmodule // nt_ndp_64_nic$deparser$out_beat
+
+
+module nt_ndp_64_nic$deparser$s1_checksum(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$deparser$s1_checksum
 
 
 module nt_ndp_64_nic$deparser$s1_empty(d,q,clock);
@@ -11978,19 +12009,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 64'h1;
-
     // Stub signals
     reg  [63:0] in_use$d;
     wire  [63:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [5:0] pending_id$d;
-    wire  [5:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [63:0] pending$d;
+    wire  [63:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -12012,15 +12037,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$class0$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$class0$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_ndp_64_nic$reassembly$msg_table$class0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -12042,26 +12062,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -12070,7 +12087,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -12169,42 +12186,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free(bitmap,found,index,
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class0$pending_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class0$pending(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$pending_id
-
-
-module nt_ndp_64_nic$reassembly$msg_table$class0$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$pending_valid
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$pending
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -12221,19 +12219,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 64'h1;
-
     // Stub signals
     reg  [63:0] in_use$d;
     wire  [63:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [5:0] pending_id$d;
-    wire  [5:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [63:0] pending$d;
+    wire  [63:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -12255,15 +12247,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$class1$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$class1$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_ndp_64_nic$reassembly$msg_table$class1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -12285,26 +12272,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -12313,7 +12297,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -12412,42 +12396,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free(bitmap,found,index,
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class1$pending_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class1$pending(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$pending_id
-
-
-module nt_ndp_64_nic$reassembly$msg_table$class1$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$pending_valid
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$pending
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -12464,19 +12429,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 64'h1;
-
     // Stub signals
     reg  [63:0] in_use$d;
     wire  [63:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [5:0] pending_id$d;
-    wire  [5:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [63:0] pending$d;
+    wire  [63:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -12498,15 +12457,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$class2$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$class2$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_ndp_64_nic$reassembly$msg_table$class2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -12528,26 +12482,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -12556,7 +12507,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -12655,42 +12606,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free(bitmap,found,index,
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class2$pending_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class2$pending(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$pending_id
-
-
-module nt_ndp_64_nic$reassembly$msg_table$class2$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$pending_valid
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$pending
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -12707,19 +12639,13 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 64'h1;
-
     // Stub signals
     reg  [63:0] in_use$d;
     wire  [63:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [5:0] pending_id$d;
-    wire  [5:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [63:0] pending$d;
+    wire  [63:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -12741,15 +12667,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$class3$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$class3$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_ndp_64_nic$reassembly$msg_table$class3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -12771,26 +12692,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -12799,7 +12717,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -12898,42 +12816,23 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free(bitmap,found,index,
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class3$pending_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class3$pending(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$pending_id
-
-
-module nt_ndp_64_nic$reassembly$msg_table$class3$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$pending_valid
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$pending
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class_avail(d,q,clock);
@@ -15388,19 +15287,13 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 64'h1;
-
     // Stub signals
     reg  [63:0] in_use$d;
     wire  [63:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [5:0] pending_id$d;
-    wire  [5:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [63:0] pending$d;
+    wire  [63:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -15422,15 +15315,10 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_ndp_64_nic$reassembly$msg_table$ids$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_ndp_64_nic$reassembly$msg_table$ids$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_ndp_64_nic$reassembly$msg_table$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -15452,26 +15340,23 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -15480,7 +15365,7 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -15579,42 +15464,23 @@ module nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free(bitmap,found,index,one
 endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free
 
 
-module nt_ndp_64_nic$reassembly$msg_table$ids$pending_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$ids$pending(d,q,clock);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 6'h0;
+       q = 64'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$pending_id
-
-
-module nt_ndp_64_nic$reassembly$msg_table$ids$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$pending_valid
+endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$pending
 
 
 module nt_ndp_64_nic$reassembly$msg_table$init_done(d,q,clock);
@@ -18143,7 +18009,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [5:0] a_slot;
     reg  w_ready;
     reg  w_take;
-    reg  [15:0] a_len;
+    reg  a_fits$0;
+    reg  a_fits$1;
+    reg  a_fits$2;
+    reg  a_fits$3;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
@@ -18750,35 +18619,47 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
-        a_len = w_len$q;
-        if (w_state$q == 32'h0) begin
-            a_len = w0_len;
-        end
         a_before$0 = 1'b0;
-        a_slot = class_ffs$0$index;
+        a_slot = 32'h0;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        a_use$0 = ((a_len <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_fits$0 = w_len$q <= class_bytes$0;
+        if (w_state$q == 32'h0) begin
+            a_fits$0 = w0_len <= class_bytes$0;
+        end
+        a_use$0 = (a_fits$0 & class_ffs$0$found) & (~a_before$0);
         a_before$1 = a_before$0 | a_use$0;
         if (a_use$0) begin
-            a_slot = class_ffs$0$index;
+            a_slot = a_slot | class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        a_use$1 = ((a_len <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_fits$1 = w_len$q <= class_bytes$1;
+        if (w_state$q == 32'h0) begin
+            a_fits$1 = w0_len <= class_bytes$1;
+        end
+        a_use$1 = (a_fits$1 & class_ffs$1$found) & (~a_before$1);
         a_before$2 = a_before$1 | a_use$1;
         if (a_use$1) begin
-            a_slot = class_ffs$1$index;
+            a_slot = a_slot | class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        a_use$2 = ((a_len <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_fits$2 = w_len$q <= class_bytes$2;
+        if (w_state$q == 32'h0) begin
+            a_fits$2 = w0_len <= class_bytes$2;
+        end
+        a_use$2 = (a_fits$2 & class_ffs$2$found) & (~a_before$2);
         a_before$3 = a_before$2 | a_use$2;
         if (a_use$2) begin
-            a_slot = class_ffs$2$index;
+            a_slot = a_slot | class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        a_use$3 = ((a_len <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_fits$3 = w_len$q <= class_bytes$3;
+        if (w_state$q == 32'h0) begin
+            a_fits$3 = w0_len <= class_bytes$3;
+        end
+        a_use$3 = (a_fits$3 & class_ffs$3$found) & (~a_before$3);
         a_before$4 = a_before$3 | a_use$3;
         if (a_use$3) begin
-            a_slot = class_ffs$3$index;
+            a_slot = a_slot | class_ffs$3$index;
         end
         a_any = a_before$4;
         a_pick_valid$d = a_any;

@@ -13,19 +13,13 @@ module nt_nic_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_va
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -47,15 +41,10 @@ module nt_nic_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_va
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_free_list$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_free_list$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_free_list$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_free_list$double_frees double_frees(
         .d(double_frees$d),
@@ -77,26 +66,23 @@ module nt_nic_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_va
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -105,7 +91,7 @@ module nt_nic_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_va
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -209,39 +195,20 @@ module nt_nic_128_free_list$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_free_list$lowest_free
 
 
-module nt_nic_128_free_list$pending_id(d,q,clock);
+module nt_nic_128_free_list$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_free_list$pending_id
-
-
-module nt_nic_128_free_list$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_free_list$pending_valid
+endmodule // nt_nic_128_free_list$pending

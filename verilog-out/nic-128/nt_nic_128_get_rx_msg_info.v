@@ -1536,19 +1536,13 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1570,15 +1564,10 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_get_rx_msg_info$class0$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_get_rx_msg_info$class0$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_get_rx_msg_info$class0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_get_rx_msg_info$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -1600,26 +1589,23 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -1628,7 +1614,7 @@ module nt_nic_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -1732,42 +1718,23 @@ module nt_nic_128_get_rx_msg_info$class0$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class0$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$class0$pending_id(d,q,clock);
+module nt_nic_128_get_rx_msg_info$class0$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_get_rx_msg_info$class0$pending_id
-
-
-module nt_nic_128_get_rx_msg_info$class0$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$class0$pending_valid
+endmodule // nt_nic_128_get_rx_msg_info$class0$pending
 
 
 module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -1784,19 +1751,13 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1818,15 +1779,10 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_get_rx_msg_info$class1$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_get_rx_msg_info$class1$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_get_rx_msg_info$class1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_get_rx_msg_info$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -1848,26 +1804,23 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -1876,7 +1829,7 @@ module nt_nic_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -1980,42 +1933,23 @@ module nt_nic_128_get_rx_msg_info$class1$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class1$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$class1$pending_id(d,q,clock);
+module nt_nic_128_get_rx_msg_info$class1$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_get_rx_msg_info$class1$pending_id
-
-
-module nt_nic_128_get_rx_msg_info$class1$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$class1$pending_valid
+endmodule // nt_nic_128_get_rx_msg_info$class1$pending
 
 
 module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -2032,19 +1966,13 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -2066,15 +1994,10 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_get_rx_msg_info$class2$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_get_rx_msg_info$class2$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_get_rx_msg_info$class2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_get_rx_msg_info$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -2096,26 +2019,23 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -2124,7 +2044,7 @@ module nt_nic_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -2228,42 +2148,23 @@ module nt_nic_128_get_rx_msg_info$class2$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class2$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$class2$pending_id(d,q,clock);
+module nt_nic_128_get_rx_msg_info$class2$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_get_rx_msg_info$class2$pending_id
-
-
-module nt_nic_128_get_rx_msg_info$class2$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$class2$pending_valid
+endmodule // nt_nic_128_get_rx_msg_info$class2$pending
 
 
 module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -2280,19 +2181,13 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -2314,15 +2209,10 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_get_rx_msg_info$class3$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_get_rx_msg_info$class3$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_get_rx_msg_info$class3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_get_rx_msg_info$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -2344,26 +2234,23 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -2372,7 +2259,7 @@ module nt_nic_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -2476,42 +2363,23 @@ module nt_nic_128_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$class3$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$class3$pending_id(d,q,clock);
+module nt_nic_128_get_rx_msg_info$class3$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_get_rx_msg_info$class3$pending_id
-
-
-module nt_nic_128_get_rx_msg_info$class3$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$class3$pending_valid
+endmodule // nt_nic_128_get_rx_msg_info$class3$pending
 
 
 module nt_nic_128_get_rx_msg_info$class_avail(d,q,clock);
@@ -4966,19 +4834,13 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -5000,15 +4862,10 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_get_rx_msg_info$ids$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_get_rx_msg_info$ids$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_get_rx_msg_info$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_get_rx_msg_info$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -5030,26 +4887,23 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -5058,7 +4912,7 @@ module nt_nic_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_rea
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -5162,42 +5016,23 @@ module nt_nic_128_get_rx_msg_info$ids$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_128_get_rx_msg_info$ids$lowest_free
 
 
-module nt_nic_128_get_rx_msg_info$ids$pending_id(d,q,clock);
+module nt_nic_128_get_rx_msg_info$ids$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_get_rx_msg_info$ids$pending_id
-
-
-module nt_nic_128_get_rx_msg_info$ids$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_get_rx_msg_info$ids$pending_valid
+endmodule // nt_nic_128_get_rx_msg_info$ids$pending
 
 
 module nt_nic_128_get_rx_msg_info$init_done(d,q,clock);

@@ -3680,19 +3680,13 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3714,15 +3708,10 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_reassembly$msg_table$class0$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_reassembly$msg_table$class0$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_reassembly$msg_table$class0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -3744,26 +3733,23 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -3772,7 +3758,7 @@ module nt_nic_128_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,a
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -3876,42 +3862,23 @@ module nt_nic_128_reassembly$msg_table$class0$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class0$lowest_free
 
 
-module nt_nic_128_reassembly$msg_table$class0$pending_id(d,q,clock);
+module nt_nic_128_reassembly$msg_table$class0$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_reassembly$msg_table$class0$pending_id
-
-
-module nt_nic_128_reassembly$msg_table$class0$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class0$pending_valid
+endmodule // nt_nic_128_reassembly$msg_table$class0$pending
 
 
 module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -3928,19 +3895,13 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3962,15 +3923,10 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_reassembly$msg_table$class1$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_reassembly$msg_table$class1$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_reassembly$msg_table$class1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -3992,26 +3948,23 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -4020,7 +3973,7 @@ module nt_nic_128_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,a
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4124,42 +4077,23 @@ module nt_nic_128_reassembly$msg_table$class1$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class1$lowest_free
 
 
-module nt_nic_128_reassembly$msg_table$class1$pending_id(d,q,clock);
+module nt_nic_128_reassembly$msg_table$class1$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_reassembly$msg_table$class1$pending_id
-
-
-module nt_nic_128_reassembly$msg_table$class1$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class1$pending_valid
+endmodule // nt_nic_128_reassembly$msg_table$class1$pending
 
 
 module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -4176,19 +4110,13 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4210,15 +4138,10 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_reassembly$msg_table$class2$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_reassembly$msg_table$class2$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_reassembly$msg_table$class2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -4240,26 +4163,23 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -4268,7 +4188,7 @@ module nt_nic_128_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,a
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4372,42 +4292,23 @@ module nt_nic_128_reassembly$msg_table$class2$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class2$lowest_free
 
 
-module nt_nic_128_reassembly$msg_table$class2$pending_id(d,q,clock);
+module nt_nic_128_reassembly$msg_table$class2$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_reassembly$msg_table$class2$pending_id
-
-
-module nt_nic_128_reassembly$msg_table$class2$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class2$pending_valid
+endmodule // nt_nic_128_reassembly$msg_table$class2$pending
 
 
 module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -4424,19 +4325,13 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4458,15 +4353,10 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_reassembly$msg_table$class3$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_reassembly$msg_table$class3$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_reassembly$msg_table$class3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -4488,26 +4378,23 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -4516,7 +4403,7 @@ module nt_nic_128_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,a
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4620,42 +4507,23 @@ module nt_nic_128_reassembly$msg_table$class3$lowest_free(bitmap,found,index,one
 endmodule // nt_nic_128_reassembly$msg_table$class3$lowest_free
 
 
-module nt_nic_128_reassembly$msg_table$class3$pending_id(d,q,clock);
+module nt_nic_128_reassembly$msg_table$class3$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_reassembly$msg_table$class3$pending_id
-
-
-module nt_nic_128_reassembly$msg_table$class3$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class3$pending_valid
+endmodule // nt_nic_128_reassembly$msg_table$class3$pending
 
 
 module nt_nic_128_reassembly$msg_table$class_avail(d,q,clock);
@@ -7110,19 +6978,13 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 128'h1;
-
     // Stub signals
     reg  [127:0] in_use$d;
     wire  [127:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [6:0] pending_id$d;
-    wire  [6:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -7144,15 +7006,10 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_128_reassembly$msg_table$ids$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_128_reassembly$msg_table$ids$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_128_reassembly$msg_table$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_128_reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -7174,26 +7031,23 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -7202,7 +7056,7 @@ module nt_nic_128_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,allo
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -7306,42 +7160,23 @@ module nt_nic_128_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot
 endmodule // nt_nic_128_reassembly$msg_table$ids$lowest_free
 
 
-module nt_nic_128_reassembly$msg_table$ids$pending_id(d,q,clock);
+module nt_nic_128_reassembly$msg_table$ids$pending(d,q,clock);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 128'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_128_reassembly$msg_table$ids$pending_id
-
-
-module nt_nic_128_reassembly$msg_table$ids$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$ids$pending_valid
+endmodule // nt_nic_128_reassembly$msg_table$ids$pending
 
 
 module nt_nic_128_reassembly$msg_table$init_done(d,q,clock);

@@ -401,7 +401,10 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [6:0] a_slot;
     reg  w_ready;
     reg  w_take;
-    reg  [15:0] a_len;
+    reg  a_fits$0;
+    reg  a_fits$1;
+    reg  a_fits$2;
+    reg  a_fits$3;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
@@ -1008,35 +1011,47 @@ module nt_nic_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_first
         timer$timeout_ready = core$to_ready;
         w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
-        a_len = w_len$q;
-        if (w_state$q == 32'h0) begin
-            a_len = w0_len;
-        end
         a_before$0 = 1'b0;
-        a_slot = class_ffs$0$index;
+        a_slot = 32'h0;
         class_ffs$0$bitmap = class_slots$0 & (~buf_in_use$q);
-        a_use$0 = ((a_len <= class_bytes$0) & class_ffs$0$found) & (~a_before$0);
+        a_fits$0 = w_len$q <= class_bytes$0;
+        if (w_state$q == 32'h0) begin
+            a_fits$0 = w0_len <= class_bytes$0;
+        end
+        a_use$0 = (a_fits$0 & class_ffs$0$found) & (~a_before$0);
         a_before$1 = a_before$0 | a_use$0;
         if (a_use$0) begin
-            a_slot = class_ffs$0$index;
+            a_slot = a_slot | class_ffs$0$index;
         end
         class_ffs$1$bitmap = class_slots$1 & (~buf_in_use$q);
-        a_use$1 = ((a_len <= class_bytes$1) & class_ffs$1$found) & (~a_before$1);
+        a_fits$1 = w_len$q <= class_bytes$1;
+        if (w_state$q == 32'h0) begin
+            a_fits$1 = w0_len <= class_bytes$1;
+        end
+        a_use$1 = (a_fits$1 & class_ffs$1$found) & (~a_before$1);
         a_before$2 = a_before$1 | a_use$1;
         if (a_use$1) begin
-            a_slot = class_ffs$1$index;
+            a_slot = a_slot | class_ffs$1$index;
         end
         class_ffs$2$bitmap = class_slots$2 & (~buf_in_use$q);
-        a_use$2 = ((a_len <= class_bytes$2) & class_ffs$2$found) & (~a_before$2);
+        a_fits$2 = w_len$q <= class_bytes$2;
+        if (w_state$q == 32'h0) begin
+            a_fits$2 = w0_len <= class_bytes$2;
+        end
+        a_use$2 = (a_fits$2 & class_ffs$2$found) & (~a_before$2);
         a_before$3 = a_before$2 | a_use$2;
         if (a_use$2) begin
-            a_slot = class_ffs$2$index;
+            a_slot = a_slot | class_ffs$2$index;
         end
         class_ffs$3$bitmap = class_slots$3 & (~buf_in_use$q);
-        a_use$3 = ((a_len <= class_bytes$3) & class_ffs$3$found) & (~a_before$3);
+        a_fits$3 = w_len$q <= class_bytes$3;
+        if (w_state$q == 32'h0) begin
+            a_fits$3 = w0_len <= class_bytes$3;
+        end
+        a_use$3 = (a_fits$3 & class_ffs$3$found) & (~a_before$3);
         a_before$4 = a_before$3 | a_use$3;
         if (a_use$3) begin
-            a_slot = class_ffs$3$index;
+            a_slot = a_slot | class_ffs$3$index;
         end
         a_any = a_before$4;
         a_pick_valid$d = a_any;

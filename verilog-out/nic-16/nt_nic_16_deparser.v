@@ -54,6 +54,9 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
     reg  [15:0] s1_total_len$d;
     wire  [15:0] s1_total_len$q;
     reg  s1_total_len$clock;
+    reg  [15:0] s1_checksum$d;
+    wire  [15:0] s1_checksum$q;
+    reg  s1_checksum$clock;
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
@@ -66,11 +69,12 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
-    reg  frame_mismatched$d;
-    wire  frame_mismatched$q;
-    reg  frame_mismatched$clock;
+    reg  [15:0] frame_bytes$d;
+    wire  [15:0] frame_bytes$q;
+    reg  frame_bytes$clock;
 
     // Local signals
+    reg  frame_mismatched;
     reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
@@ -117,6 +121,11 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         .q(s1_total_len$q),
         .clock(s1_total_len$clock)
     );
+    nt_nic_16_deparser$s1_checksum s1_checksum(
+        .d(s1_checksum$d),
+        .q(s1_checksum$q),
+        .clock(s1_checksum$clock)
+    );
     nt_nic_16_deparser$sent_bytes sent_bytes(
         .d(sent_bytes$d),
         .q(sent_bytes$q),
@@ -137,10 +146,10 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         .q(frame_ended$q),
         .clock(frame_ended$clock)
     );
-    nt_nic_16_deparser$frame_mismatched frame_mismatched(
-        .d(frame_mismatched$d),
-        .q(frame_mismatched$q),
-        .clock(frame_mismatched$clock)
+    nt_nic_16_deparser$frame_bytes frame_bytes(
+        .d(frame_bytes$d),
+        .q(frame_bytes$q),
+        .clock(frame_bytes$clock)
     );
 
     // Update code
@@ -150,21 +159,23 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         s1_empty$clock = clock;
         s1_payload_len$clock = clock;
         s1_total_len$clock = clock;
+        s1_checksum$clock = clock;
         sent_bytes$clock = clock;
         frames$clock = clock;
         mismatches$clock = clock;
         frame_ended$clock = clock;
-        frame_mismatched$clock = clock;
+        frame_bytes$clock = clock;
         out_beat$d = out_beat$q;
         s1_header$d = s1_header$q;
         s1_empty$d = s1_empty$q;
         s1_payload_len$d = s1_payload_len$q;
         s1_total_len$d = s1_total_len$q;
+        s1_checksum$d = s1_checksum$q;
         sent_bytes$d = sent_bytes$q;
         frames$d = frames$q;
         mismatches$d = mismatches$q;
         frame_ended$d = frame_ended$q;
-        frame_mismatched$d = frame_mismatched$q;
+        frame_bytes$d = frame_bytes$q;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -186,6 +197,7 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
         checksum = ~fold2;
+        s1_checksum$d = checksum;
         beat_offset = ((out_beat$q) & 9'h1ff) << 32'h6;
         header_beat = s1_header$q[(beat_offset)+:(64)];
         m_axis_tkeep = 32'hff;
@@ -200,7 +212,7 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
             m_axis_tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h3) begin
-            m_axis_tdata = (header_beat | ((checksum[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((checksum[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
+            m_axis_tdata = (header_beat | ((s1_checksum$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_checksum$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h7) begin
             m_axis_tdata = header_beat;
@@ -249,11 +261,12 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
             end
         end
         frame_ended$d = frame_done;
-        frame_mismatched$d = frame_done & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (bytes_now != s1_payload_len$q)));
+        frame_bytes$d = bytes_now;
+        frame_mismatched = frame_ended$q & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (frame_bytes$q != s1_payload_len$q)));
         if (frame_ended$q) begin
             frames$d = frames$q + 32'h1;
         end
-        if (frame_mismatched$q) begin
+        if (frame_mismatched) begin
             mismatches$d = mismatches$q + 32'h1;
         end
         frame_count = frames$q;
@@ -263,11 +276,29 @@ module nt_nic_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_r
             frames$d = 32'h0;
             mismatches$d = 32'h0;
             frame_ended$d = 1'b0;
-            frame_mismatched$d = 1'b0;
         end
     end
 
 endmodule // nt_nic_16_deparser
+
+
+module nt_nic_16_deparser$frame_bytes(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_deparser$frame_bytes
 
 
 module nt_nic_16_deparser$frame_ended(d,q,clock);
@@ -287,25 +318,6 @@ module nt_nic_16_deparser$frame_ended(d,q,clock);
     end
 
 endmodule // nt_nic_16_deparser$frame_ended
-
-
-module nt_nic_16_deparser$frame_mismatched(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_deparser$frame_mismatched
 
 
 module nt_nic_16_deparser$frames(d,q,clock);
@@ -363,6 +375,25 @@ module nt_nic_16_deparser$out_beat(d,q,clock);
     end
 
 endmodule // nt_nic_16_deparser$out_beat
+
+
+module nt_nic_16_deparser$s1_checksum(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_deparser$s1_checksum
 
 
 module nt_nic_16_deparser$s1_empty(d,q,clock);

@@ -1533,19 +1533,13 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1567,15 +1561,10 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_get_rx_msg_info$class0$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_get_rx_msg_info$class0$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_get_rx_msg_info$class0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_get_rx_msg_info$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -1597,26 +1586,23 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -1625,7 +1611,7 @@ module nt_nic_16_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_r
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -1720,42 +1706,23 @@ module nt_nic_16_get_rx_msg_info$class0$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_16_get_rx_msg_info$class0$lowest_free
 
 
-module nt_nic_16_get_rx_msg_info$class0$pending_id(d,q,clock);
+module nt_nic_16_get_rx_msg_info$class0$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_get_rx_msg_info$class0$pending_id
-
-
-module nt_nic_16_get_rx_msg_info$class0$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_get_rx_msg_info$class0$pending_valid
+endmodule // nt_nic_16_get_rx_msg_info$class0$pending
 
 
 module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -1772,19 +1739,13 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -1806,15 +1767,10 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_get_rx_msg_info$class1$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_get_rx_msg_info$class1$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_get_rx_msg_info$class1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_get_rx_msg_info$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -1836,26 +1792,23 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -1864,7 +1817,7 @@ module nt_nic_16_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,alloc_r
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -1959,42 +1912,23 @@ module nt_nic_16_get_rx_msg_info$class1$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_16_get_rx_msg_info$class1$lowest_free
 
 
-module nt_nic_16_get_rx_msg_info$class1$pending_id(d,q,clock);
+module nt_nic_16_get_rx_msg_info$class1$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_get_rx_msg_info$class1$pending_id
-
-
-module nt_nic_16_get_rx_msg_info$class1$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_get_rx_msg_info$class1$pending_valid
+endmodule // nt_nic_16_get_rx_msg_info$class1$pending
 
 
 module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -2011,19 +1945,13 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -2045,15 +1973,10 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_get_rx_msg_info$class2$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_get_rx_msg_info$class2$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_get_rx_msg_info$class2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_get_rx_msg_info$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -2075,26 +1998,23 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -2103,7 +2023,7 @@ module nt_nic_16_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,alloc_r
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -2198,42 +2118,23 @@ module nt_nic_16_get_rx_msg_info$class2$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_16_get_rx_msg_info$class2$lowest_free
 
 
-module nt_nic_16_get_rx_msg_info$class2$pending_id(d,q,clock);
+module nt_nic_16_get_rx_msg_info$class2$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_get_rx_msg_info$class2$pending_id
-
-
-module nt_nic_16_get_rx_msg_info$class2$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_get_rx_msg_info$class2$pending_valid
+endmodule // nt_nic_16_get_rx_msg_info$class2$pending
 
 
 module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -2250,19 +2151,13 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -2284,15 +2179,10 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_get_rx_msg_info$class3$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_get_rx_msg_info$class3$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_get_rx_msg_info$class3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_get_rx_msg_info$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -2314,26 +2204,23 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -2342,7 +2229,7 @@ module nt_nic_16_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,alloc_r
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -2437,42 +2324,23 @@ module nt_nic_16_get_rx_msg_info$class3$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_16_get_rx_msg_info$class3$lowest_free
 
 
-module nt_nic_16_get_rx_msg_info$class3$pending_id(d,q,clock);
+module nt_nic_16_get_rx_msg_info$class3$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_get_rx_msg_info$class3$pending_id
-
-
-module nt_nic_16_get_rx_msg_info$class3$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_get_rx_msg_info$class3$pending_valid
+endmodule // nt_nic_16_get_rx_msg_info$class3$pending
 
 
 module nt_nic_16_get_rx_msg_info$class_avail(d,q,clock);
@@ -4927,19 +4795,13 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4961,15 +4823,10 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_get_rx_msg_info$ids$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_get_rx_msg_info$ids$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_get_rx_msg_info$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_get_rx_msg_info$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -4991,26 +4848,23 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -5019,7 +4873,7 @@ module nt_nic_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_read
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -5114,42 +4968,23 @@ module nt_nic_16_get_rx_msg_info$ids$lowest_free(bitmap,found,index,onehot);
 endmodule // nt_nic_16_get_rx_msg_info$ids$lowest_free
 
 
-module nt_nic_16_get_rx_msg_info$ids$pending_id(d,q,clock);
+module nt_nic_16_get_rx_msg_info$ids$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_get_rx_msg_info$ids$pending_id
-
-
-module nt_nic_16_get_rx_msg_info$ids$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_get_rx_msg_info$ids$pending_valid
+endmodule // nt_nic_16_get_rx_msg_info$ids$pending
 
 
 module nt_nic_16_get_rx_msg_info$init_done(d,q,clock);

@@ -113,6 +113,7 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
     reg  [7:0] mem_prio;
     reg  [15:0] pkts;
     reg  [7:0] base_rank;
+    reg  [7:0] rtx_rank;
 
     // Sub module instances
     nt_nic_16_homa_egress$msg_prio msg_prio(
@@ -300,12 +301,16 @@ module nt_nic_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_vali
                 base_rank = ((cfg_unsched_prios) & 8'hff) - 32'h1;
             end
         end
+        rtx_rank = ((cfg_unsched_prios) & 8'hff);
+        if (mem_prio > ((cfg_unsched_prios) & 8'hff)) begin
+            rtx_rank = mem_prio;
+        end
+        if (eg_unsched$q & (cfg_unsched_prios == 32'h0)) begin
+            rtx_rank = 32'h0;
+        end
         m_axis_pkt_rank = base_rank;
-        if (eg_is_rtx$q & (base_rank < ((cfg_unsched_prios) & 8'hff))) begin
-            m_axis_pkt_rank = ((cfg_unsched_prios) & 8'hff);
-            if (mem_prio > ((cfg_unsched_prios) & 8'hff)) begin
-                m_axis_pkt_rank = mem_prio;
-            end
+        if (eg_is_rtx$q) begin
+            m_axis_pkt_rank = rtx_rank;
         end
         m_axis_pkt_tdata = eg_data$q;
         m_axis_pkt_tkeep = eg_keep$q;

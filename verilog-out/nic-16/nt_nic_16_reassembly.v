@@ -3668,19 +3668,13 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3702,15 +3696,10 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_reassembly$msg_table$class0$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_reassembly$msg_table$class0$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_reassembly$msg_table$class0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_reassembly$msg_table$class0$double_frees double_frees(
         .d(double_frees$d),
@@ -3732,26 +3721,23 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -3760,7 +3746,7 @@ module nt_nic_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,al
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -3855,42 +3841,23 @@ module nt_nic_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class0$lowest_free
 
 
-module nt_nic_16_reassembly$msg_table$class0$pending_id(d,q,clock);
+module nt_nic_16_reassembly$msg_table$class0$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_reassembly$msg_table$class0$pending_id
-
-
-module nt_nic_16_reassembly$msg_table$class0$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_reassembly$msg_table$class0$pending_valid
+endmodule // nt_nic_16_reassembly$msg_table$class0$pending
 
 
 module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -3907,19 +3874,13 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -3941,15 +3902,10 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_reassembly$msg_table$class1$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_reassembly$msg_table$class1$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_reassembly$msg_table$class1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_reassembly$msg_table$class1$double_frees double_frees(
         .d(double_frees$d),
@@ -3971,26 +3927,23 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -3999,7 +3952,7 @@ module nt_nic_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,al
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4094,42 +4047,23 @@ module nt_nic_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class1$lowest_free
 
 
-module nt_nic_16_reassembly$msg_table$class1$pending_id(d,q,clock);
+module nt_nic_16_reassembly$msg_table$class1$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_reassembly$msg_table$class1$pending_id
-
-
-module nt_nic_16_reassembly$msg_table$class1$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_reassembly$msg_table$class1$pending_valid
+endmodule // nt_nic_16_reassembly$msg_table$class1$pending
 
 
 module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -4146,19 +4080,13 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4180,15 +4108,10 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_reassembly$msg_table$class2$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_reassembly$msg_table$class2$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_reassembly$msg_table$class2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_reassembly$msg_table$class2$double_frees double_frees(
         .d(double_frees$d),
@@ -4210,26 +4133,23 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -4238,7 +4158,7 @@ module nt_nic_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,al
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4333,42 +4253,23 @@ module nt_nic_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class2$lowest_free
 
 
-module nt_nic_16_reassembly$msg_table$class2$pending_id(d,q,clock);
+module nt_nic_16_reassembly$msg_table$class2$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_reassembly$msg_table$class2$pending_id
-
-
-module nt_nic_16_reassembly$msg_table$class2$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_reassembly$msg_table$class2$pending_valid
+endmodule // nt_nic_16_reassembly$msg_table$class2$pending
 
 
 module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -4385,19 +4286,13 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -4419,15 +4314,10 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_reassembly$msg_table$class3$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_reassembly$msg_table$class3$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_reassembly$msg_table$class3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_reassembly$msg_table$class3$double_frees double_frees(
         .d(double_frees$d),
@@ -4449,26 +4339,23 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -4477,7 +4364,7 @@ module nt_nic_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,al
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -4572,42 +4459,23 @@ module nt_nic_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,oneh
 endmodule // nt_nic_16_reassembly$msg_table$class3$lowest_free
 
 
-module nt_nic_16_reassembly$msg_table$class3$pending_id(d,q,clock);
+module nt_nic_16_reassembly$msg_table$class3$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_reassembly$msg_table$class3$pending_id
-
-
-module nt_nic_16_reassembly$msg_table$class3$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_reassembly$msg_table$class3$pending_valid
+endmodule // nt_nic_16_reassembly$msg_table$class3$pending
 
 
 module nt_nic_16_reassembly$msg_table$class_avail(d,q,clock);
@@ -7062,19 +6930,13 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     output reg  full;
     output reg  [15:0] double_free_count;
 
-    // Constant declarations
-    localparam  one = 16'h1;
-
     // Stub signals
     reg  [15:0] in_use$d;
     wire  [15:0] in_use$q;
     reg  in_use$clock;
-    reg  pending_valid$d;
-    wire  pending_valid$q;
-    reg  pending_valid$clock;
-    reg  [3:0] pending_id$d;
-    wire  [3:0] pending_id$q;
-    reg  pending_id$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
     reg  [15:0] double_frees$d;
     wire  [15:0] double_frees$q;
     reg  double_frees$clock;
@@ -7096,15 +6958,10 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    nt_nic_16_reassembly$msg_table$ids$pending_valid pending_valid(
-        .d(pending_valid$d),
-        .q(pending_valid$q),
-        .clock(pending_valid$clock)
-    );
-    nt_nic_16_reassembly$msg_table$ids$pending_id pending_id(
-        .d(pending_id$d),
-        .q(pending_id$q),
-        .clock(pending_id$clock)
+    nt_nic_16_reassembly$msg_table$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
     nt_nic_16_reassembly$msg_table$ids$double_frees double_frees(
         .d(double_frees$d),
@@ -7126,26 +6983,23 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
     // Update code
     always @(*) begin
         in_use$clock = clock;
-        pending_valid$clock = clock;
-        pending_id$clock = clock;
+        pending$clock = clock;
         double_frees$clock = clock;
         in_use$d = in_use$q;
-        pending_valid$d = pending_valid$q;
-        pending_id$d = pending_id$q;
+        pending$d = pending$q;
         double_frees$d = double_frees$q;
-        occupied = in_use$q;
-        if (pending_valid$q) begin
-            occupied = in_use$q | (one << pending_id$q);
-        end
+        occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
         double_free_count = double_frees$q;
-        pending_valid$d = lowest_free$found & alloc_ready;
-        pending_id$d = lowest_free$index;
-        freeing_ok = free_valid & (in_use$q[free_id] | (pending_valid$q & (pending_id$q == free_id)));
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
@@ -7154,7 +7008,7 @@ module nt_nic_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc
         end
         if (reset) begin
             in_use$d = 32'h0;
-            pending_valid$d = 1'b0;
+            pending$d = 32'h0;
             double_frees$d = 32'h0;
         end
     end
@@ -7249,42 +7103,23 @@ module nt_nic_16_reassembly$msg_table$ids$lowest_free(bitmap,found,index,onehot)
 endmodule // nt_nic_16_reassembly$msg_table$ids$lowest_free
 
 
-module nt_nic_16_reassembly$msg_table$ids$pending_id(d,q,clock);
+module nt_nic_16_reassembly$msg_table$ids$pending(d,q,clock);
 
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 16'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_nic_16_reassembly$msg_table$ids$pending_id
-
-
-module nt_nic_16_reassembly$msg_table$ids$pending_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_16_reassembly$msg_table$ids$pending_valid
+endmodule // nt_nic_16_reassembly$msg_table$ids$pending
 
 
 module nt_nic_16_reassembly$msg_table$init_done(d,q,clock);

@@ -97,6 +97,8 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     pkts: Signal<Local, Bits<16>>,
     /// The priority before the retransmission rule.
     base_rank: Signal<Local, Bits<8>>,
+    /// A retransmission's rank.
+    rtx_rank: Signal<Local, Bits<8>>,
 }
 
 impl<const N: usize, const IW: usize> ProgramBlock for HomaEgress<N, IW> {
@@ -155,13 +157,20 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
                 self.base_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val()) - 1;
             }
         }
+        // A retransmission whose rank is below U goes at max(U, the message's priority). Every
+        // unscheduled rank is below U when U > 0, and a scheduled one is the priority itself, so
+        // a retransmission's rank is max(U, priority) except unscheduled with U = 0 (then 0):
+        // one compare beside the rank, not one after it.
+        self.rtx_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val());
+        if self.mem_prio.val() > bit_cast::<8, 4>(self.cfg_unsched_prios.val()) {
+            self.rtx_rank.next = self.mem_prio.val();
+        }
+        if self.eg_unsched.q.val() & (self.cfg_unsched_prios.val() == 0) {
+            self.rtx_rank.next = 0.into();
+        }
         self.m_axis_pkt_rank.next = self.base_rank.val();
-        if self.eg_is_rtx.q.val() & (self.base_rank.val() < bit_cast::<8, 4>(self.cfg_unsched_prios.val())) {
-            // A retransmission goes at the message's priority, at least U.
-            self.m_axis_pkt_rank.next = bit_cast::<8, 4>(self.cfg_unsched_prios.val());
-            if self.mem_prio.val() > bit_cast::<8, 4>(self.cfg_unsched_prios.val()) {
-                self.m_axis_pkt_rank.next = self.mem_prio.val();
-            }
+        if self.eg_is_rtx.q.val() {
+            self.m_axis_pkt_rank.next = self.rtx_rank.val();
         }
         self.m_axis_pkt_tdata.next = self.eg_data.q.val();
         self.m_axis_pkt_tkeep.next = self.eg_keep.q.val();

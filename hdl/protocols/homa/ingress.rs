@@ -64,7 +64,7 @@
 //! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
 //! GRANT's priority, `ev_credit` its offset; no paced PULLs, so `ev_msg_gen` is 0), counters
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
-//! FIFO records in bits 23–8), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
+//! FIFO records in bits 23–8, registered: a cycle old), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
 use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
@@ -203,6 +203,8 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     dg_meta: DFF<Bits<152>>,
     dg_ack_no: DFF<Bits<9>>,
     dg_slot: DFF<Bits<IW>>,
+    /// The scheduler's levels, registered for the status bank (a status value a cycle old).
+    levels: DFF<Bits<32>>,
     d_dup_grant: Signal<Local, Bit>,
     dg_granted: Signal<Local, Bit>,
     trimming: Constant<Bit>,
@@ -370,6 +372,7 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
             dg_meta: Default::default(),
             dg_ack_no: Default::default(),
             dg_slot: Default::default(),
+            levels: Default::default(),
             d_dup_grant: Default::default(),
             dg_granted: Default::default(),
             trimming: Constant::new(trimming),
@@ -432,7 +435,7 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
 impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_wait1, r_wait2, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot);
+        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_wait1, r_wait2, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot, levels);
         clock!(self, clock, front, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -628,7 +631,8 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.sched_removes_count.next = self.scheduler.removes_count.val();
         self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
         self.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
-        self.sched_levels.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
+        self.levels.d.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
+        self.sched_levels.next = self.levels.q.val();
         self.offset_range_count.next = 0.into();
 
         // ---------------- P+7: scheduler decision; P+8: GRANT ----------------

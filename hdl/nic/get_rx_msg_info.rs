@@ -265,6 +265,10 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     s_key: DFF<Bits<64>>,
     s_len: DFF<Bits<16>>,
     s_off: DFF<Bits<8>>,
+    /// The request's packet count and "offset beyond it", worked out in cycle A from the
+    /// request's fields, so cycle B's decision has no adder or compare in front of it.
+    s_pkts: DFF<Bits<17>>,
+    s_off_beyond: DFF<Bit>,
     s_h0: DFF<Bits<BB>>,
     s_h1: DFF<Bits<BB>>,
     s_rel_slot: DFF<Bits<IW>>,
@@ -332,6 +336,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     hit_len_ok: Signal<Local, Bit>,
     is_recent: Signal<Local, Bit>,
     req_pkts: Signal<Local, Bits<17>>,
+    /// The packet count of the request at the input (cycle A).
+    a_pkts: Signal<Local, Bits<17>>,
     sel_pkts: Signal<Local, Bits<7>>,
     sel_bitmap: Signal<Local, Bits<64>>,
     off6: Signal<Local, Bits<6>>,
@@ -462,6 +468,8 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             s_key: Default::default(),
             s_len: Default::default(),
             s_off: Default::default(),
+            s_pkts: Default::default(),
+            s_off_beyond: Default::default(),
             s_h0: Default::default(),
             s_h1: Default::default(),
             s_rel_slot: Default::default(),
@@ -525,6 +533,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             hit_len_ok: Default::default(),
             is_recent: Default::default(),
             req_pkts: Default::default(),
+            a_pkts: Default::default(),
             sel_pkts: Default::default(),
             sel_bitmap: Default::default(),
             off6: Default::default(),
@@ -576,7 +585,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_h0, s_h1, s_rel_slot,
+        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_pkts, s_off_beyond, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
             r_last, r_ack, r_missing, r_ack_missing, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
@@ -652,6 +661,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.delivered.lookup_valid.next = self.take_request.val();
         self.delivered.lookup_key.next = self.req_key.val();
         self.phase_b.d.next = self.take_release.val() | self.take_request.val();
+        self.a_pkts.next = (bit_cast::<17, 16>(self.req_msg_len.val()) + 1023) >> 10;
         if self.take_release.val() | self.take_request.val() {
             self.op_release.d.next = self.take_release.val();
             self.s_mark.d.next = self.req_mark_received.val();
@@ -659,6 +669,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.s_key.d.next = self.req_key.val();
             self.s_len.d.next = self.req_msg_len.val();
             self.s_off.d.next = self.req_pkt_offset.val();
+            self.s_pkts.d.next = self.a_pkts.val();
+            self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.a_pkts.val();
             self.s_h0.d.next = self.h0.val();
             self.s_h1.d.next = self.h1.val();
             self.s_rel_slot.d.next = self.release_slot.val();
@@ -709,7 +721,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         }
         self.hit_slot.next = self.hit_entry.val().get_bits::<IW>(65);
         self.hit_gen.next = self.hit_entry.val().get_bits::<8>(75);
-        self.req_pkts.next = (bit_cast::<17, 16>(self.s_len.q.val()) + 1023) >> 10;
+        self.req_pkts.next = self.s_pkts.q.val();
         self.is_recent.next = (!self.hit_found.val()) & self.delivered.found.val();
         // The request's packet count serves a hit too: an update needs equal lengths.
         self.sel_pkts.next = bit_cast::<7, 17>(self.req_pkts.val());
@@ -808,7 +820,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.miss_reason.next = 1.into();
         } else if bit_cast::<17, 16>(self.s_len.q.val()) > self.max_msg_len.val() {
             self.miss_reason.next = 2.into();
-        } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
+        } else if self.s_off_beyond.q.val() {
             self.miss_reason.next = 3.into();
         } else if !self.id_offer_valid.q.val() {
             self.miss_reason.next = 5.into();
@@ -822,7 +834,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             // With equal lengths the hit's packet count is the request's.
             if !self.hit_len_ok.val() {
                 self.reason.next = 4.into();
-            } else if bit_cast::<17, 8>(self.s_off.q.val()) >= self.req_pkts.val() {
+            } else if self.s_off_beyond.q.val() {
                 self.reason.next = 3.into();
             }
         } else if !self.is_recent.val() {

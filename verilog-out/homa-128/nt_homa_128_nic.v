@@ -39024,6 +39024,12 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     reg  [7:0] s_off$d;
     wire  [7:0] s_off$q;
     reg  s_off$clock;
+    reg  [16:0] s_pkts$d;
+    wire  [16:0] s_pkts$q;
+    reg  s_pkts$clock;
+    reg  s_off_beyond$d;
+    wire  s_off_beyond$q;
+    reg  s_off_beyond$clock;
     reg  [5:0] s_h0$d;
     wire  [5:0] s_h0$q;
     reg  s_h0$clock;
@@ -39176,6 +39182,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
     reg  hit_len_ok;
     reg  is_recent;
     reg  [16:0] req_pkts;
+    reg  [16:0] a_pkts;
     reg  [6:0] sel_pkts;
     reg  [63:0] sel_bitmap;
     reg  [5:0] off6;
@@ -39397,6 +39404,16 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         .d(s_off$d),
         .q(s_off$q),
         .clock(s_off$clock)
+    );
+    nt_homa_128_nic$reassembly$msg_table$s_pkts s_pkts(
+        .d(s_pkts$d),
+        .q(s_pkts$q),
+        .clock(s_pkts$clock)
+    );
+    nt_homa_128_nic$reassembly$msg_table$s_off_beyond s_off_beyond(
+        .d(s_off_beyond$d),
+        .q(s_off_beyond$q),
+        .clock(s_off_beyond$clock)
     );
     nt_homa_128_nic$reassembly$msg_table$s_h0 s_h0(
         .d(s_h0$d),
@@ -39637,6 +39654,8 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         s_key$clock = clock;
         s_len$clock = clock;
         s_off$clock = clock;
+        s_pkts$clock = clock;
+        s_off_beyond$clock = clock;
         s_h0$clock = clock;
         s_h1$clock = clock;
         s_rel_slot$clock = clock;
@@ -39681,6 +39700,8 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         s_key$d = s_key$q;
         s_len$d = s_len$q;
         s_off$d = s_off$q;
+        s_pkts$d = s_pkts$q;
+        s_off_beyond$d = s_off_beyond$q;
         s_h0$d = s_h0$q;
         s_h1$d = s_h1$q;
         s_rel_slot$d = s_rel_slot$q;
@@ -39777,6 +39798,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         delivered$lookup_valid = take_request;
         delivered$lookup_key = req_key;
         phase_b$d = take_release | take_request;
+        a_pkts = (((req_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         if (take_release | take_request) begin
             op_release$d = take_release;
             s_mark$d = req_mark_received;
@@ -39784,6 +39806,8 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
             s_key$d = req_key;
             s_len$d = req_msg_len;
             s_off$d = req_pkt_offset;
+            s_pkts$d = a_pkts;
+            s_off_beyond$d = ((req_pkt_offset) & 17'h1ffff) >= a_pkts;
             s_h0$d = h0;
             s_h1$d = h1;
             s_rel_slot$d = release_slot;
@@ -39830,7 +39854,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         end
         hit_slot = hit_entry[(32'h41)+:(7)];
         hit_gen = hit_entry[(32'h4b)+:(8)];
-        req_pkts = (((s_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        req_pkts = s_pkts$q;
         is_recent = (~hit_found) & delivered$found;
         sel_pkts = ((req_pkts) & 7'h7f);
         sel_bitmap = 32'h0;
@@ -39919,7 +39943,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
         else if (((s_len$q) & 17'h1ffff) > max_msg_len) begin
             miss_reason = 32'h2;
         end
-        else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+        else if (s_off_beyond$q) begin
             miss_reason = 32'h3;
         end
         else if (~id_offer_valid$q) begin
@@ -39936,7 +39960,7 @@ module nt_homa_128_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_
             if (~hit_len_ok) begin
                 reason = 32'h4;
             end
-            else if (((s_off$q) & 17'h1ffff) >= req_pkts) begin
+            else if (s_off_beyond$q) begin
                 reason = 32'h3;
             end
         end
@@ -44407,6 +44431,25 @@ module nt_homa_128_nic$reassembly$msg_table$s_off(d,q,clock);
 endmodule // nt_homa_128_nic$reassembly$msg_table$s_off
 
 
+module nt_homa_128_nic$reassembly$msg_table$s_off_beyond(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$reassembly$msg_table$s_off_beyond
+
+
 module nt_homa_128_nic$reassembly$msg_table$s_peek(d,q,clock);
 
     // Module arguments
@@ -44424,6 +44467,25 @@ module nt_homa_128_nic$reassembly$msg_table$s_peek(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$reassembly$msg_table$s_peek
+
+
+module nt_homa_128_nic$reassembly$msg_table$s_pkts(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_128_nic$reassembly$msg_table$s_pkts
 
 
 module nt_homa_128_nic$reassembly$msg_table$s_rel_delivered(d,q,clock);

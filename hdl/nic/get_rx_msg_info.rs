@@ -57,17 +57,23 @@
 //! already set is a duplicate (`is_new_pkt = 0`, `duplicate_count`).
 //!
 //! # Operations, latency and throughput
-//! One operation — a request or a release — every **2 cycles** (a release of a delivered
-//! message takes **3**: its key is written into the delivered set in the third): in cycle A the operation is
+//! One operation — a request or a release — every **3 cycles**: in cycle A the operation is
 //! accepted (`req_ready` / `release_ready`; a release wins) and the RAMs are read; in cycle B
-//! the entries are compared and written back and the response is registered: `resp_valid` is
-//! high **2 cycles after the request**. The next operation's reads happen after B's writes, so
-//! consecutive requests for the same message see each other's updates. (A 64-bit MAC delivers a
-//! minimum-size packet at most every 9 cycles, so one request per 2 cycles keeps up.)
+//! the entries are compared, the decision is made and registered, and the response is
+//! registered; in cycle C the decision is applied (RAM writes, the free lists' take, the live
+//! set, the counters) and `resp_valid` is high, **2 cycles after the request**. The delivered
+//! set's answer arrives late in cycle B and only says whether a miss is a late duplicate: it is
+//! registered as it is and meets the decision in cycle C, where it withholds the allocation and
+//! turns the registered response into a late duplicate's. A release frees its ID and buffer and
+//! inserts its key into the delivered set in cycle B. The next operation's reads happen after
+//! C's writes, so consecutive requests for the same message see each other's updates. (A 64-bit
+//! MAC delivers a minimum-size packet at most every 9 cycles, so one request per 3 cycles keeps
+//! up, also with a longer DATA frame's two calls.)
 //! ```text
 //!  cycle A   req_valid & req_ready: latch request, read both candidate buckets
-//!  cycle B   compare 4 entries on the full key, update/allocate, write back, register response
-//!  cycle A'  resp_valid (+2)        next operation accepted
+//!  cycle B   compare 4 entries on the full key, decide, register the decision and response
+//!  cycle C   resp_valid (+2); write back, allocate (unless a late duplicate)
+//!  cycle A'  next operation accepted
 //! ```
 //! A release of a slot that holds no message changes nothing.
 //!
@@ -259,6 +265,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     init_done: DFF<Bit>,
     init_ptr: DFF<Bits<BB>>,
     phase_b: DFF<Bit>,
+    /// Cycle C of an operation: its decision (registered in cycle B) is applied.
+    phase_c: DFF<Bit>,
     op_release: DFF<Bit>,
     s_mark: DFF<Bit>,
     s_peek: DFF<Bit>,
@@ -269,6 +277,8 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     /// request's fields, so cycle B's decision has no adder or compare in front of it.
     s_pkts: DFF<Bits<17>>,
     s_off_beyond: DFF<Bit>,
+    /// Per size class, whether its buffers hold the request's `msg_len` (cycle A).
+    s_fits: DFF<Bits<4>>,
     s_h0: DFF<Bits<BB>>,
     s_h1: DFF<Bits<BB>>,
     s_rel_slot: DFF<Bits<IW>>,
@@ -334,7 +344,6 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     hit_slot: Signal<Local, Bits<IW>>,
     hit_gen: Signal<Local, Bits<8>>,
     hit_len_ok: Signal<Local, Bit>,
-    is_recent: Signal<Local, Bit>,
     req_pkts: Signal<Local, Bits<17>>,
     /// The packet count of the request at the input (cycle A).
     a_pkts: Signal<Local, Bits<17>>,
@@ -355,18 +364,43 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     fits: Signal<Local, Bits<4>>,
     avail: Signal<Local, Bits<4>>,
     /// Per size class, registered every cycle from the free lists (which change only at the
-    /// end of cycle B, so cycle B reads what cycle A saw): has a buffer, its offered index, and
-    /// that buffer's first page.
+    /// end of cycles B and C, so cycles B and C see what cycle A saw): has a buffer, and its
+    /// offered index.
     class_avail: DFF<Bits<4>>,
     /// The ID free list's offer, registered like the classes' (the list changes only at the end
-    /// of cycle B, so cycle B allocates exactly the ID registered in cycle A).
+    /// of cycles B and C, so cycle C takes exactly the ID registered in cycle A).
     id_offer_valid: DFF<Bit>,
     id_offer: DFF<Bits<IW>>,
     /// Whether the slot a release names holds a message, read in cycle A (`live` changes only at
-    /// the end of cycle B).
+    /// the end of cycles B and C).
     s_rel_live: DFF<Bit>,
     class_index: [DFF<Bits<IW>>; 4],
-    class_page: [DFF<Bits<16>>; 4],
+    class0_page: Signal<Local, Bits<16>>,
+    class1_page: Signal<Local, Bits<16>>,
+    class2_page: Signal<Local, Bits<16>>,
+    class3_page: Signal<Local, Bits<16>>,
+    /// Cycle B's decision, registered and applied in cycle C. The delivered set's answer
+    /// (`found`, late in cycle B) goes straight into `ap_found`, so no decision waits for it.
+    ap_found: DFF<Bit>,
+    /// The request missed (a late duplicate if `ap_found`).
+    ap_miss: DFF<Bit>,
+    /// The request allocates unless it is a late duplicate.
+    ap_alloc: DFF<Bit>,
+    /// The allocation's size class, one-hot.
+    ap_class: DFF<Bits<4>>,
+    /// An update or a release writes the entry RAM.
+    ap_write: DFF<Bit>,
+    ap_wr_way: DFF<Bit>,
+    ap_wr_pos: DFF<Bit>,
+    ap_wr_bucket: DFF<Bits<BB>>,
+    ap_wr_data: DFF<Bits<164>>,
+    ap_slot: DFF<Bits<IW>>,
+    ap_gen: DFF<Bits<8>>,
+    ap_info: DFF<Bits<88>>,
+    ap_duplicate: DFF<Bit>,
+    ap_fallback: DFF<Bit>,
+    /// A late duplicate is being answered (cycle C).
+    late_duplicate: Signal<Local, Bit>,
     chosen: Signal<Local, Bits<2>>,
     best: Signal<Local, Bits<2>>,
     chosen_index: Signal<Local, Bits<IW>>,
@@ -376,6 +410,9 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     /// whether a miss is a late duplicate), so the answer meets the decision at its end.
     miss_reason: Signal<Local, Bits<3>>,
     do_update: Signal<Local, Bit>,
+    /// The request allocates unless the delivered set finds its key (cycle B).
+    alloc_ok: Signal<Local, Bit>,
+    /// The allocation happens (cycle C).
     do_alloc: Signal<Local, Bit>,
     new_slot: Signal<Local, Bits<IW>>,
     new_gen: Signal<Local, Bits<8>>,
@@ -462,6 +499,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             init_done: Default::default(),
             init_ptr: Default::default(),
             phase_b: Default::default(),
+            phase_c: Default::default(),
             op_release: Default::default(),
             s_mark: Default::default(),
             s_peek: Default::default(),
@@ -470,6 +508,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             s_off: Default::default(),
             s_pkts: Default::default(),
             s_off_beyond: Default::default(),
+            s_fits: Default::default(),
             s_h0: Default::default(),
             s_h1: Default::default(),
             s_rel_slot: Default::default(),
@@ -531,7 +570,6 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             hit_slot: Default::default(),
             hit_gen: Default::default(),
             hit_len_ok: Default::default(),
-            is_recent: Default::default(),
             req_pkts: Default::default(),
             a_pkts: Default::default(),
             sel_pkts: Default::default(),
@@ -554,7 +592,25 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             id_offer: Default::default(),
             s_rel_live: Default::default(),
             class_index: Default::default(),
-            class_page: Default::default(),
+            class0_page: Default::default(),
+            class1_page: Default::default(),
+            class2_page: Default::default(),
+            class3_page: Default::default(),
+            ap_found: Default::default(),
+            ap_miss: Default::default(),
+            ap_alloc: Default::default(),
+            ap_class: Default::default(),
+            ap_write: Default::default(),
+            ap_wr_way: Default::default(),
+            ap_wr_pos: Default::default(),
+            ap_wr_bucket: Default::default(),
+            ap_wr_data: Default::default(),
+            ap_slot: Default::default(),
+            ap_gen: Default::default(),
+            ap_info: Default::default(),
+            ap_duplicate: Default::default(),
+            ap_fallback: Default::default(),
+            late_duplicate: Default::default(),
             chosen: Default::default(),
             best: Default::default(),
             chosen_index: Default::default(),
@@ -562,6 +618,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             reason: Default::default(),
             miss_reason: Default::default(),
             do_update: Default::default(),
+            alloc_ok: Default::default(),
             do_alloc: Default::default(),
             new_slot: Default::default(),
             new_gen: Default::default(),
@@ -585,10 +642,11 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
 impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, op_release, s_mark, s_peek, s_key, s_len, s_off, s_pkts, s_off_beyond, s_h0, s_h1, s_rel_slot,
+        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, phase_c, op_release, s_mark, s_peek, s_key, s_len, s_off, s_pkts, s_off_beyond, s_fits, s_h0, s_h1, s_rel_slot,
             s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
             r_last, r_ack, r_missing, r_ack_missing, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
-            c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback);
+            c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback, ap_found, ap_miss, ap_alloc, ap_class, ap_write, ap_wr_way,
+            ap_wr_pos, ap_wr_bucket, ap_wr_data, ap_slot, ap_gen, ap_info, ap_duplicate, ap_fallback);
         clock!(self, clock, ids, class0, class1, class2, class3, delivered);
         self.delivered.reset.next = self.reset.val();
         self.full_wait_count.next = self.delivered.full_wait_count.val();
@@ -610,23 +668,32 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.class2.reset.next = self.reset.val();
         self.class3.reset.next = self.reset.val();
 
+        // The response registered in cycle B assumes the request is not a late duplicate; the
+        // registered answer of the delivered set turns it into one (cycle C).
+        self.late_duplicate.next = self.ap_miss.q.val() & self.ap_found.q.val();
         self.resp_valid.next = self.r_valid.q.val();
-        self.resp_fail.next = self.r_fail.q.val();
+        self.resp_fail.next = self.r_fail.q.val() & (!self.late_duplicate.val());
         self.resp_fail_reason.next = self.r_reason.q.val();
         self.resp_rx_msg_id.next = self.r_rx_msg_id.q.val();
-        self.resp_is_new_msg.next = self.r_new_msg.q.val();
-        self.resp_announce_new_msg.next = self.r_announce.q.val();
-        self.resp_is_new_pkt.next = self.r_new_pkt.q.val();
-        self.resp_is_last_pkt.next = self.r_last.q.val();
+        if self.late_duplicate.val() {
+            self.resp_fail_reason.next = 0.into();
+            self.resp_rx_msg_id.next = 0x8000.into();
+        }
+        self.resp_is_new_msg.next = self.r_new_msg.q.val() & (!self.late_duplicate.val());
+        self.resp_announce_new_msg.next = self.r_announce.q.val() & (!self.late_duplicate.val());
+        self.resp_is_new_pkt.next = self.r_new_pkt.q.val() & (!self.late_duplicate.val());
+        self.resp_is_last_pkt.next = self.r_last.q.val() | self.late_duplicate.val();
         self.missing_ffs.bitmap.next = self.r_missing.q.val();
-        self.resp_ack_no.next = self.r_ack.q.val();
-        if self.r_ack_missing.q.val() {
+        self.resp_ack_no.next = 0.into();
+        if self.late_duplicate.val() {
+            self.resp_ack_no.next = self.r_ack.q.val();
+        } else if self.r_ack_missing.q.val() {
             self.resp_ack_no.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
         }
         self.resp_key.next = self.s_key.q.val();
         self.resp_msg_len.next = self.s_len.q.val();
         self.resp_page.next = self.r_page.q.val();
-        self.sched_valid.next = self.r_sched.q.val();
+        self.sched_valid.next = self.r_sched.q.val() & (!self.late_duplicate.val());
         self.sched_slot.next = self.r_sched_slot.q.val();
         self.sched_gen.next = self.r_sched_gen.q.val();
         self.free_lists_full.next = (((bit_cast::<5, 1>(self.ids.full.val().into())
@@ -653,7 +720,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.h0.next = self.hash.h0.val();
         self.h1.next = self.hash.h1.val();
         // The delivered set takes part in every operation, so it must be ready too.
-        self.op_ready.next = (self.init_done.q.val() & (!self.phase_b.q.val())) & self.delivered.ready.val();
+        self.op_ready.next =
+            ((self.init_done.q.val() & (!self.phase_b.q.val())) & (!self.phase_c.q.val())) & self.delivered.ready.val();
         self.take_release.next = self.op_ready.val() & self.release_valid.val();
         self.take_request.next = (self.op_ready.val() & self.req_valid.val()) & (!self.release_valid.val());
         self.release_ready.next = self.op_ready.val();
@@ -661,6 +729,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.delivered.lookup_valid.next = self.take_request.val();
         self.delivered.lookup_key.next = self.req_key.val();
         self.phase_b.d.next = self.take_release.val() | self.take_request.val();
+        self.phase_c.d.next = self.phase_b.q.val();
         self.a_pkts.next = (bit_cast::<17, 16>(self.req_msg_len.val()) + 1023) >> 10;
         if self.take_release.val() | self.take_request.val() {
             self.op_release.d.next = self.take_release.val();
@@ -671,6 +740,11 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.s_off.d.next = self.req_pkt_offset.val();
             self.s_pkts.d.next = self.a_pkts.val();
             self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.a_pkts.val();
+            // A class fits when `msg_len ≤ pages · 1024`, i.e. `pages ≥ ⌈msg_len / 1024⌉`.
+            self.s_fits.d.next = ((bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into())
+                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into()) << 1))
+                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into()) << 2))
+                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into()) << 3);
             self.s_h0.d.next = self.h0.val();
             self.s_h1.d.next = self.h1.val();
             self.s_rel_slot.d.next = self.release_slot.val();
@@ -722,7 +796,10 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.hit_slot.next = self.hit_entry.val().get_bits::<IW>(65);
         self.hit_gen.next = self.hit_entry.val().get_bits::<8>(75);
         self.req_pkts.next = self.s_pkts.q.val();
-        self.is_recent.next = (!self.hit_found.val()) & self.delivered.found.val();
+        // The delivered set's answer only says whether a miss is a late duplicate: registered
+        // as it is, it meets the decision in cycle C.
+        self.ap_found.d.next = self.delivered.found.val();
+        self.ap_miss.d.next = self.do_request.val() & (!self.hit_found.val());
         // The request's packet count serves a hit too: an update needs equal lengths.
         self.sel_pkts.next = bit_cast::<7, 17>(self.req_pkts.val());
         self.sel_bitmap.next = 0.into();
@@ -750,29 +827,26 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
 
         // Size class: the smallest that fits and has a free buffer. A class's free list offers
         // its lowest free ID, so the class is exhausted once that ID reaches its buffer count.
-        self.fits.next = ((bit_cast::<4, 1>((bit_cast::<17, 16>(self.class0_pages.val()) >= self.req_pkts.val()).into())
-            | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class1_pages.val()) >= self.req_pkts.val()).into()) << 1))
-            | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class2_pages.val()) >= self.req_pkts.val()).into()) << 2))
-            | (bit_cast::<4, 1>((bit_cast::<17, 16>(self.class3_pages.val()) >= self.req_pkts.val()).into()) << 3);
+        self.fits.next = self.s_fits.q.val();
         self.class_avail.d.next = ((bit_cast::<4, 1>((self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into())
             | (bit_cast::<4, 1>((self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into()) << 1))
             | (bit_cast::<4, 1>((self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into()) << 2))
             | (bit_cast::<4, 1>((self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into()) << 3);
         for k in 0..4 {
             self.class_index[k].clock.next = self.clock.val();
-            self.class_page[k].clock.next = self.clock.val();
         }
         self.class_index[0].d.next = self.class0.alloc_id.val();
         self.class_index[1].d.next = self.class1.alloc_id.val();
         self.class_index[2].d.next = self.class2.alloc_id.val();
         self.class_index[3].d.next = self.class3.alloc_id.val();
-        self.class_page[0].d.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class0.alloc_id.val()) * self.class0_pages.val());
-        self.class_page[1].d.next =
-            self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class1.alloc_id.val()) * self.class1_pages.val());
-        self.class_page[2].d.next =
-            self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class2.alloc_id.val()) * self.class2_pages.val());
-        self.class_page[3].d.next =
-            self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class3.alloc_id.val()) * self.class3_pages.val());
+        // The offered buffers' first pages, from the indices registered in cycle A.
+        self.class0_page.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[0].q.val()) * self.class0_pages.val());
+        self.class1_page.next =
+            self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[1].q.val()) * self.class1_pages.val());
+        self.class2_page.next =
+            self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[2].q.val()) * self.class2_pages.val());
+        self.class3_page.next =
+            self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[3].q.val()) * self.class3_pages.val());
         self.avail.next = self.fits.val() & self.class_avail.q.val();
         self.chosen.next = 0.into();
         if self.avail.val().get_bit(3) {
@@ -801,18 +875,18 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.best.next = 0.into();
         }
         self.chosen_index.next = self.class_index[0].q.val();
-        self.chosen_page.next = self.class_page[0].q.val();
+        self.chosen_page.next = self.class0_page.val();
         if self.chosen.val() == 1 {
             self.chosen_index.next = self.class_index[1].q.val();
-            self.chosen_page.next = self.class_page[1].q.val();
+            self.chosen_page.next = self.class1_page.val();
         }
         if self.chosen.val() == 2 {
             self.chosen_index.next = self.class_index[2].q.val();
-            self.chosen_page.next = self.class_page[2].q.val();
+            self.chosen_page.next = self.class2_page.val();
         }
         if self.chosen.val() == 3 {
             self.chosen_index.next = self.class_index[3].q.val();
-            self.chosen_page.next = self.class_page[3].q.val();
+            self.chosen_page.next = self.class3_page.val();
         }
         // Decision.
         self.miss_reason.next = 0.into();
@@ -837,23 +911,22 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             } else if self.s_off_beyond.q.val() {
                 self.reason.next = 3.into();
             }
-        } else if !self.is_recent.val() {
+        } else {
             self.reason.next = self.miss_reason.val();
         }
         self.do_update.next = (self.do_request.val() & self.hit_found.val()) & (self.reason.val() == 0);
-        self.do_alloc.next = ((self.do_request.val() & (!self.hit_found.val())) & (self.miss_reason.val() == 0))
-            & (!self.delivered.found.val());
+        // Allocates in cycle C unless the delivered set found the key.
+        self.alloc_ok.next = (self.do_request.val() & (!self.hit_found.val())) & (self.miss_reason.val() == 0);
+        self.ap_alloc.d.next = self.alloc_ok.val();
+        self.ap_class.d.next = bit_cast::<4, 1>(true.into()) << bit_cast::<4, 2>(self.chosen.val());
+        self.ap_fallback.d.next = self.alloc_ok.val() & (self.chosen.val() != self.best.val());
+        self.ap_duplicate.d.next = self.do_update.val() & self.sel_bitmap.val().get_bit(self.off6.val().index());
         self.new_slot.next = self.id_offer.q.val();
         // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
         self.new_gen.next = 1.into();
         if self.gen_known.q.val().get_bit(self.new_slot.val().index()) {
             self.new_gen.next = (self.slot_gen.read_data.val() + 1) & self.gen_mask.val();
         }
-        self.ids.alloc_ready.next = self.do_alloc.val();
-        self.class0.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 0);
-        self.class1.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 1);
-        self.class2.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 2);
-        self.class3.alloc_ready.next = self.do_alloc.val() & (self.chosen.val() == 3);
         self.new_entry.next = (((((bit_cast::<164, 64>(self.bitmap_after.val()) << 99)
             | (bit_cast::<164, 16>(self.s_len.q.val()) << 83))
             | (bit_cast::<164, 8>(self.new_gen.val()) << 75))
@@ -881,8 +954,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.delivered.insert_valid.next = self.do_release.val() & self.s_rel_delivered.q.val();
         self.delivered.insert_key.next = self.rel_info.val().get_bits::<64>(0);
 
-        // Entry RAM write: update, allocation, release (clear) or init sweep.
-        self.wr_enable.next = (self.do_update.val() | self.do_alloc.val()) | self.do_release.val();
+        // Entry RAM write place and data (cycle B): update, allocation or release (clear).
         self.wr_way.next = self.hit_way.val();
         self.wr_pos.next = self.hit_pos.val();
         self.wr_bucket.next = self.s_h0.q.val();
@@ -890,8 +962,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.wr_bucket.next = self.s_h1.q.val();
         }
         self.wr_data.next = self.upd_entry.val();
-        // A request that misses writes only when it allocates: the place is chosen by the miss,
-        // so the delivered set's answer reaches the write enables alone.
+        // A request that misses writes only when it allocates, at the place the miss chose.
         if !self.hit_found.val() {
             self.wr_way.next = self.new_way.val();
             self.wr_pos.next = self.new_pos.val();
@@ -907,18 +978,72 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.wr_bucket.next = self.rel_info.val().get_bits::<BB>(65);
             self.wr_data.next = 0.into();
         }
-        self.e00.write_address.next = self.wr_bucket.val();
-        self.e01.write_address.next = self.wr_bucket.val();
-        self.e10.write_address.next = self.wr_bucket.val();
-        self.e11.write_address.next = self.wr_bucket.val();
-        self.e00.write_data.next = self.wr_data.val();
-        self.e01.write_data.next = self.wr_data.val();
-        self.e10.write_data.next = self.wr_data.val();
-        self.e11.write_data.next = self.wr_data.val();
-        self.e00.write_enable.next = (self.wr_enable.val() & (!self.wr_way.val())) & (!self.wr_pos.val());
-        self.e01.write_enable.next = (self.wr_enable.val() & (!self.wr_way.val())) & self.wr_pos.val();
-        self.e10.write_enable.next = (self.wr_enable.val() & self.wr_way.val()) & (!self.wr_pos.val());
-        self.e11.write_enable.next = (self.wr_enable.val() & self.wr_way.val()) & self.wr_pos.val();
+        self.ap_write.d.next = self.do_update.val() | self.do_release.val();
+        self.ap_wr_way.d.next = self.wr_way.val();
+        self.ap_wr_pos.d.next = self.wr_pos.val();
+        self.ap_wr_bucket.d.next = self.wr_bucket.val();
+        self.ap_wr_data.d.next = self.wr_data.val();
+        // Slot state written on allocation: {index, class, location, key}; generation.
+        self.ap_slot.d.next = self.new_slot.val();
+        self.ap_gen.d.next = self.new_gen.val();
+        self.ap_info.d.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78)
+            | (bit_cast::<88, 2>(self.chosen.val()) << 76))
+            | (((bit_cast::<88, 1>(self.new_way.val().into()) << 75) | (bit_cast::<88, BB>(self.wr_bucket.val()) << 65))
+                | (bit_cast::<88, 1>(self.new_pos.val().into()) << 64)))
+            | bit_cast::<88, 64>(self.s_key.q.val());
+
+        // Response (registered: valid the cycle after B), as if the request were not a late
+        // duplicate; the outputs turn it into one in cycle C.
+        self.r_valid.d.next = self.do_request.val();
+        self.r_fail.d.next = self.reason.val() != 0;
+        self.r_reason.d.next = self.reason.val();
+        self.r_rx_msg_id.d.next = 0x8000.into();
+        if self.do_update.val() {
+            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.hit_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.hit_slot.val());
+        }
+        if self.alloc_ok.val() {
+            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
+        }
+        self.r_new_msg.d.next = self.alloc_ok.val();
+        // The first request for this message that is not a peek announces it.
+        self.r_announce.d.next = (!self.s_peek.q.val()) & (self.alloc_ok.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
+        self.r_page.d.next = self.chosen_page.val();
+        self.r_new_pkt.d.next = (self.do_update.val() | self.alloc_ok.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
+        self.r_last.d.next = (self.do_update.val() | self.alloc_ok.val()) & (self.bitmap_after.val() == self.pkt_mask.val());
+        // A late duplicate's ack number: the request's packet count.
+        self.r_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());
+        self.r_missing.d.next = self.missing.val();
+        self.r_ack_missing.d.next = self.do_update.val() | self.alloc_ok.val();
+        self.r_sched.d.next = self.alloc_ok.val() | (self.do_update.val() & (!self.was_complete.val()));
+        self.r_sched_slot.d.next = self.hit_slot.val();
+        self.r_sched_gen.d.next = self.hit_gen.val();
+        if self.alloc_ok.val() {
+            self.r_sched_slot.d.next = self.new_slot.val();
+            self.r_sched_gen.d.next = self.new_gen.val();
+        }
+
+        // ---- Cycle C: apply the decision registered in cycle B. Only an allocation waits for
+        // the delivered set's answer.
+        self.do_alloc.next = self.ap_alloc.q.val() & (!self.ap_found.q.val());
+        self.ids.alloc_ready.next = self.do_alloc.val();
+        self.class0.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(0);
+        self.class1.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(1);
+        self.class2.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(2);
+        self.class3.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(3);
+        // Entry RAM write: update, allocation, release (clear) or init sweep.
+        self.wr_enable.next = self.ap_write.q.val() | self.do_alloc.val();
+        self.e00.write_address.next = self.ap_wr_bucket.q.val();
+        self.e01.write_address.next = self.ap_wr_bucket.q.val();
+        self.e10.write_address.next = self.ap_wr_bucket.q.val();
+        self.e11.write_address.next = self.ap_wr_bucket.q.val();
+        self.e00.write_data.next = self.ap_wr_data.q.val();
+        self.e01.write_data.next = self.ap_wr_data.q.val();
+        self.e10.write_data.next = self.ap_wr_data.q.val();
+        self.e11.write_data.next = self.ap_wr_data.q.val();
+        self.e00.write_enable.next = (self.wr_enable.val() & (!self.ap_wr_way.q.val())) & (!self.ap_wr_pos.q.val());
+        self.e01.write_enable.next = (self.wr_enable.val() & (!self.ap_wr_way.q.val())) & self.ap_wr_pos.q.val();
+        self.e10.write_enable.next = (self.wr_enable.val() & self.ap_wr_way.q.val()) & (!self.ap_wr_pos.q.val());
+        self.e11.write_enable.next = (self.wr_enable.val() & self.ap_wr_way.q.val()) & self.ap_wr_pos.q.val();
         if !self.init_done.q.val() {
             self.e00.write_address.next = self.init_ptr.q.val();
             self.e01.write_address.next = self.init_ptr.q.val();
@@ -937,20 +1062,15 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
                 self.init_done.d.next = true;
             }
         }
-        // Slot state written on allocation: {index, class, location, key}; generation.
-        self.slot_info.write_address.next = self.new_slot.val();
-        self.slot_info.write_data.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78)
-            | (bit_cast::<88, 2>(self.chosen.val()) << 76))
-            | (((bit_cast::<88, 1>(self.new_way.val().into()) << 75) | (bit_cast::<88, BB>(self.wr_bucket.val()) << 65))
-                | (bit_cast::<88, 1>(self.new_pos.val().into()) << 64)))
-            | bit_cast::<88, 64>(self.s_key.q.val());
+        self.slot_info.write_address.next = self.ap_slot.q.val();
+        self.slot_info.write_data.next = self.ap_info.q.val();
         self.slot_info.write_enable.next = self.do_alloc.val();
-        self.slot_gen.write_address.next = self.new_slot.val();
-        self.slot_gen.write_data.next = self.new_gen.val();
+        self.slot_gen.write_address.next = self.ap_slot.q.val();
+        self.slot_gen.write_data.next = self.ap_gen.q.val();
         self.slot_gen.write_enable.next = self.do_alloc.val();
-        // Live slots: an allocation sets, a release clears, as one-hot masks (no runtime-indexed
-        // update of the vector).
-        self.alloc_mask.index.next = self.new_slot.val();
+        // Live slots: an allocation (cycle C) sets, a release (cycle B) clears, as one-hot masks
+        // (no runtime-indexed update of the vector).
+        self.alloc_mask.index.next = self.ap_slot.q.val();
         self.alloc_mask.enable.next = self.do_alloc.val();
         self.release_mask.index.next = self.s_rel_slot.q.val();
         self.release_mask.enable.next = self.do_release.val();
@@ -958,69 +1078,38 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.gen_known.d.next = self.gen_known.q.val() | self.alloc_mask.onehot.val();
         self.live.d.next = self.live_set.val() & (!self.release_mask.onehot.val());
 
-        // Response (registered: valid the cycle after B).
-        self.r_valid.d.next = self.do_request.val();
-        self.r_fail.d.next = self.reason.val() != 0;
-        self.r_reason.d.next = self.reason.val();
-        self.r_rx_msg_id.d.next = 0x8000.into();
-        if self.do_update.val() {
-            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.hit_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.hit_slot.val());
-        }
-        if self.do_alloc.val() {
-            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
-        }
-        self.r_new_msg.d.next = self.do_alloc.val();
-        // The first request for this message that is not a peek announces it.
-        self.r_announce.d.next = (!self.s_peek.q.val()) & (self.do_alloc.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
-        self.r_page.d.next = self.chosen_page.val();
-        self.r_new_pkt.d.next = (self.do_update.val() | self.do_alloc.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
-        self.r_last.d.next = (self.do_request.val() & self.is_recent.val())
-            | ((self.do_update.val() | self.do_alloc.val()) & (self.bitmap_after.val() == self.pkt_mask.val()));
-        self.r_ack.d.next = 0.into();
-        self.r_missing.d.next = self.missing.val();
-        self.r_ack_missing.d.next = self.do_update.val() | self.do_alloc.val();
-        if self.do_request.val() & self.is_recent.val() {
-            self.r_ack.d.next = bit_cast::<9, 17>(self.req_pkts.val());
-        }
-        self.r_sched.d.next = self.do_alloc.val() | (self.do_update.val() & (!self.was_complete.val()));
-        self.r_sched_slot.d.next = self.hit_slot.val();
-        self.r_sched_gen.d.next = self.hit_gen.val();
-        if self.do_alloc.val() {
-            self.r_sched_slot.d.next = self.new_slot.val();
-            self.r_sched_gen.d.next = self.new_gen.val();
-        }
-
-        if self.do_request.val() {
-            if self.reason.val() == 1 {
+        // Counters, from the response registered in cycle B and the delivered set's answer.
+        if self.r_valid.q.val() & (!self.late_duplicate.val()) {
+            if self.r_reason.q.val() == 1 {
                 self.c_zero_len.d.next = self.c_zero_len.q.val() + 1;
             }
-            if self.reason.val() == 2 {
+            if self.r_reason.q.val() == 2 {
                 self.c_too_long.d.next = self.c_too_long.q.val() + 1;
             }
-            if self.reason.val() == 3 {
+            if self.r_reason.q.val() == 3 {
                 self.c_bad_offset.d.next = self.c_bad_offset.q.val() + 1;
             }
-            if self.reason.val() == 4 {
+            if self.r_reason.q.val() == 4 {
                 self.c_len_mismatch.d.next = self.c_len_mismatch.q.val() + 1;
             }
-            if self.reason.val() == 5 {
+            if self.r_reason.q.val() == 5 {
                 self.c_no_id.d.next = self.c_no_id.q.val() + 1;
             }
-            if self.reason.val() == 6 {
+            if self.r_reason.q.val() == 6 {
                 self.c_no_buffer.d.next = self.c_no_buffer.q.val() + 1;
             }
-            if self.reason.val() == 7 {
+            if self.r_reason.q.val() == 7 {
                 self.c_bucket_full.d.next = self.c_bucket_full.q.val() + 1;
             }
-            if self.do_update.val() & self.sel_bitmap.val().get_bit(self.off6.val().index()) {
-                self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
-            }
-            if self.is_recent.val() {
-                self.c_recent.d.next = self.c_recent.q.val() + 1;
-            }
-            if self.do_alloc.val() & (self.chosen.val() != self.best.val()) {
-                self.c_fallback.d.next = self.c_fallback.q.val() + 1;
-            }
+        }
+        if self.ap_duplicate.q.val() {
+            self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
+        }
+        if self.late_duplicate.val() {
+            self.c_recent.d.next = self.c_recent.q.val() + 1;
+        }
+        if self.ap_fallback.q.val() & (!self.ap_found.q.val()) {
+            self.c_fallback.d.next = self.c_fallback.q.val() + 1;
         }
 
         if self.reset.val() {
@@ -1028,6 +1117,12 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.init_done.d.next = false;
             self.init_ptr.d.next = 0.into();
             self.phase_b.d.next = false;
+            self.phase_c.d.next = false;
+            self.ap_miss.d.next = false;
+            self.ap_alloc.d.next = false;
+            self.ap_write.d.next = false;
+            self.ap_duplicate.d.next = false;
+            self.ap_fallback.d.next = false;
             self.r_valid.d.next = false;
             self.r_sched.d.next = false;
             self.c_zero_len.d.next = 0.into();

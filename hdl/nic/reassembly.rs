@@ -55,8 +55,8 @@
 //! before a lookup reaches it is forwarded from a register.
 //!
 //! # Releases
-//! Releases go through the table's release port, which takes one operation every 2 cycles (3
-//! for a delivered message) (`release_ready`): the end of a read-out waits in a pending register until the port takes
+//! Releases go through the table's release port, which takes one operation every 3 cycles
+//! (`release_ready`): the end of a read-out waits in a pending register until the port takes
 //! it; a timeout is taken from the timer when no packet in flight belongs to that slot and no
 //! earlier timeout waits, and a live, incomplete message's timeout closes the slot (later
 //! packets for it are stale) and waits in a second pending register (the read-out's goes
@@ -67,7 +67,7 @@
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
-//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one request every 2 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
+//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one operation every 3 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
@@ -91,7 +91,7 @@
 //! ```
 //! Throughput: 1 KB packets stream in and out at **1.000 beats/cycle**. Messages with a 1-byte
 //! payload, one per packet: **0.250 messages/cycle** — each costs the table one request and one
-//! release at one operation every 2 cycles; the read-out of a message starts once the previous
+//! release at one operation every 3 cycles; the read-out of a message starts once the previous
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis_tready` is always high: the module never holds the ingress back.
 

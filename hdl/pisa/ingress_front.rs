@@ -71,14 +71,14 @@
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
 //! `m_axis_tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
 //! and nothing is lost. Dropped packets are consumed at one beat per cycle. A longer DATA frame
-//! costs the table two operations, one every 2 cycles: well within a 1 KB frame's 136 cycles.
+//! costs the table two operations, one every 3 cycles: well within a 1 KB frame's 136 cycles.
 //!
 //! # Ports
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
 //! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
-//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 2 cycles), `resp_*` in |
+//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 3 cycles), `resp_*` in |
 //! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
 //! | results | `act_*`, `done_*` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |

@@ -169,7 +169,7 @@ fn same_tx_msg_id_from_two_senders_never_shares_an_entry(size: &RxSize) {
 
 fn back_to_back_requests_see_each_other(size: &RxSize) {
     let mut t = Table::new(size);
-    // Four requests offered back to back (taken one every 2 cycles) for one new message.
+    // Four requests offered back to back (taken one every 3 cycles) for one new message.
     let reqs = [req(1, 1, 1, 3072, 1), req(1, 1, 1, 3072, 1), req(1, 1, 1, 3072, 0), req(1, 1, 1, 3072, 2)];
     let mut pending: VecDeque<&RxRequest> = reqs.iter().collect();
     let mut resps = Vec::new();
@@ -182,7 +182,7 @@ fn back_to_back_requests_see_each_other(size: &RxSize) {
         }
         resps.extend(c.response);
     }
-    assert_eq!(taken_at, vec![0, 2, 4, 6], "one request every 2 cycles");
+    assert_eq!(taken_at, vec![0, 3, 6, 9], "one request every 3 cycles");
     assert_eq!(resps.len(), 4);
     assert!(resps[0].is_new_msg && resps[0].is_new_pkt);
     assert!(!resps[1].is_new_msg && !resps[1].is_new_pkt, "second call sees the first one's allocation and bit");
@@ -369,7 +369,7 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
             expected.push_back(want);
         }
     }
-    // Let the last operation finish (its counters update in its second cycle).
+    // Let the last operation finish (its counters update in its third cycle).
     for _ in 0..3 {
         if let Some(got) = t.cycle(None, None, false).response {
             assert_eq!(Some(got), expected.pop_front());

@@ -324,7 +324,7 @@ fn throughput_in_beats_per_cycle(size: &RxSize) {
     let mut offered: Option<RxRequest> = None;
     for _ in 0..20_000 {
         let cycle = h.cycle;
-        // Requests as fast as the table takes them (one per 2 cycles); each response's packet
+        // Requests as fast as the table takes them (one per 3 cycles); each response's packet
         // is streamed as soon as it arrives. Requests only while IDs are free.
         if offered.is_none() && next_tx < n && (busy(&h) as usize) < size.messages() - 8 {
             offered = Some(request(6, 6, next_tx, 1, 0));

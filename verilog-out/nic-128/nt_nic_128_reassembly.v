@@ -2328,6 +2328,9 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  phase_b$d;
     wire  phase_b$q;
     reg  phase_b$clock;
+    reg  phase_c$d;
+    wire  phase_c$q;
+    reg  phase_c$clock;
     reg  op_release$d;
     wire  op_release$q;
     reg  op_release$clock;
@@ -2352,6 +2355,9 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  s_off_beyond$d;
     wire  s_off_beyond$q;
     reg  s_off_beyond$clock;
+    reg  [3:0] s_fits$d;
+    wire  [3:0] s_fits$q;
+    reg  s_fits$clock;
     reg  [5:0] s_h0$d;
     wire  [5:0] s_h0$q;
     reg  s_h0$clock;
@@ -2467,18 +2473,48 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [6:0] class_index$3$d;
     wire  [6:0] class_index$3$q;
     reg  class_index$3$clock;
-    reg  [15:0] class_page$0$d;
-    wire  [15:0] class_page$0$q;
-    reg  class_page$0$clock;
-    reg  [15:0] class_page$1$d;
-    wire  [15:0] class_page$1$q;
-    reg  class_page$1$clock;
-    reg  [15:0] class_page$2$d;
-    wire  [15:0] class_page$2$q;
-    reg  class_page$2$clock;
-    reg  [15:0] class_page$3$d;
-    wire  [15:0] class_page$3$q;
-    reg  class_page$3$clock;
+    reg  ap_found$d;
+    wire  ap_found$q;
+    reg  ap_found$clock;
+    reg  ap_miss$d;
+    wire  ap_miss$q;
+    reg  ap_miss$clock;
+    reg  ap_alloc$d;
+    wire  ap_alloc$q;
+    reg  ap_alloc$clock;
+    reg  [3:0] ap_class$d;
+    wire  [3:0] ap_class$q;
+    reg  ap_class$clock;
+    reg  ap_write$d;
+    wire  ap_write$q;
+    reg  ap_write$clock;
+    reg  ap_wr_way$d;
+    wire  ap_wr_way$q;
+    reg  ap_wr_way$clock;
+    reg  ap_wr_pos$d;
+    wire  ap_wr_pos$q;
+    reg  ap_wr_pos$clock;
+    reg  [5:0] ap_wr_bucket$d;
+    wire  [5:0] ap_wr_bucket$q;
+    reg  ap_wr_bucket$clock;
+    reg  [163:0] ap_wr_data$d;
+    wire  [163:0] ap_wr_data$q;
+    reg  ap_wr_data$clock;
+    reg  [6:0] ap_slot$d;
+    wire  [6:0] ap_slot$q;
+    reg  ap_slot$clock;
+    reg  [7:0] ap_gen$d;
+    wire  [7:0] ap_gen$q;
+    reg  ap_gen$clock;
+    reg  [87:0] ap_info$d;
+    wire  [87:0] ap_info$q;
+    reg  ap_info$clock;
+    reg  ap_duplicate$d;
+    wire  ap_duplicate$q;
+    reg  ap_duplicate$clock;
+    reg  ap_fallback$d;
+    wire  ap_fallback$q;
+    reg  ap_fallback$clock;
     reg  [6:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [127:0] alloc_mask$onehot;
@@ -2502,7 +2538,6 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [6:0] hit_slot;
     reg  [7:0] hit_gen;
     reg  hit_len_ok;
-    reg  is_recent;
     reg  [16:0] req_pkts;
     reg  [16:0] a_pkts;
     reg  [6:0] sel_pkts;
@@ -2519,6 +2554,11 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  bucket_full;
     reg  [3:0] fits;
     reg  [3:0] avail;
+    reg  [15:0] class0_page;
+    reg  [15:0] class1_page;
+    reg  [15:0] class2_page;
+    reg  [15:0] class3_page;
+    reg  late_duplicate;
     reg  [1:0] chosen;
     reg  [1:0] best;
     reg  [6:0] chosen_index;
@@ -2526,6 +2566,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
     reg  [2:0] reason;
     reg  [2:0] miss_reason;
     reg  do_update;
+    reg  alloc_ok;
     reg  do_alloc;
     reg  [6:0] new_slot;
     reg  [7:0] new_gen;
@@ -2697,6 +2738,11 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         .q(phase_b$q),
         .clock(phase_b$clock)
     );
+    nt_nic_128_reassembly$msg_table$phase_c phase_c(
+        .d(phase_c$d),
+        .q(phase_c$q),
+        .clock(phase_c$clock)
+    );
     nt_nic_128_reassembly$msg_table$op_release op_release(
         .d(op_release$d),
         .q(op_release$q),
@@ -2736,6 +2782,11 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         .d(s_off_beyond$d),
         .q(s_off_beyond$q),
         .clock(s_off_beyond$clock)
+    );
+    nt_nic_128_reassembly$msg_table$s_fits s_fits(
+        .d(s_fits$d),
+        .q(s_fits$q),
+        .clock(s_fits$clock)
     );
     nt_nic_128_reassembly$msg_table$s_h0 s_h0(
         .d(s_h0$d),
@@ -2928,25 +2979,75 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         .q(class_index$3$q),
         .clock(class_index$3$clock)
     );
-    nt_nic_128_reassembly$msg_table$class_page$0 class_page$0(
-        .d(class_page$0$d),
-        .q(class_page$0$q),
-        .clock(class_page$0$clock)
+    nt_nic_128_reassembly$msg_table$ap_found ap_found(
+        .d(ap_found$d),
+        .q(ap_found$q),
+        .clock(ap_found$clock)
     );
-    nt_nic_128_reassembly$msg_table$class_page$1 class_page$1(
-        .d(class_page$1$d),
-        .q(class_page$1$q),
-        .clock(class_page$1$clock)
+    nt_nic_128_reassembly$msg_table$ap_miss ap_miss(
+        .d(ap_miss$d),
+        .q(ap_miss$q),
+        .clock(ap_miss$clock)
     );
-    nt_nic_128_reassembly$msg_table$class_page$2 class_page$2(
-        .d(class_page$2$d),
-        .q(class_page$2$q),
-        .clock(class_page$2$clock)
+    nt_nic_128_reassembly$msg_table$ap_alloc ap_alloc(
+        .d(ap_alloc$d),
+        .q(ap_alloc$q),
+        .clock(ap_alloc$clock)
     );
-    nt_nic_128_reassembly$msg_table$class_page$3 class_page$3(
-        .d(class_page$3$d),
-        .q(class_page$3$q),
-        .clock(class_page$3$clock)
+    nt_nic_128_reassembly$msg_table$ap_class ap_class(
+        .d(ap_class$d),
+        .q(ap_class$q),
+        .clock(ap_class$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_write ap_write(
+        .d(ap_write$d),
+        .q(ap_write$q),
+        .clock(ap_write$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_wr_way ap_wr_way(
+        .d(ap_wr_way$d),
+        .q(ap_wr_way$q),
+        .clock(ap_wr_way$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_wr_pos ap_wr_pos(
+        .d(ap_wr_pos$d),
+        .q(ap_wr_pos$q),
+        .clock(ap_wr_pos$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_wr_bucket ap_wr_bucket(
+        .d(ap_wr_bucket$d),
+        .q(ap_wr_bucket$q),
+        .clock(ap_wr_bucket$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_wr_data ap_wr_data(
+        .d(ap_wr_data$d),
+        .q(ap_wr_data$q),
+        .clock(ap_wr_data$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_slot ap_slot(
+        .d(ap_slot$d),
+        .q(ap_slot$q),
+        .clock(ap_slot$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_gen ap_gen(
+        .d(ap_gen$d),
+        .q(ap_gen$q),
+        .clock(ap_gen$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_info ap_info(
+        .d(ap_info$d),
+        .q(ap_info$q),
+        .clock(ap_info$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_duplicate ap_duplicate(
+        .d(ap_duplicate$d),
+        .q(ap_duplicate$q),
+        .clock(ap_duplicate$clock)
+    );
+    nt_nic_128_reassembly$msg_table$ap_fallback ap_fallback(
+        .d(ap_fallback$d),
+        .q(ap_fallback$q),
+        .clock(ap_fallback$clock)
     );
     nt_nic_128_reassembly$msg_table$alloc_mask alloc_mask(
         .index(alloc_mask$index),
@@ -2970,6 +3071,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         init_done$clock = clock;
         init_ptr$clock = clock;
         phase_b$clock = clock;
+        phase_c$clock = clock;
         op_release$clock = clock;
         s_mark$clock = clock;
         s_peek$clock = clock;
@@ -2978,6 +3080,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         s_off$clock = clock;
         s_pkts$clock = clock;
         s_off_beyond$clock = clock;
+        s_fits$clock = clock;
         s_h0$clock = clock;
         s_h1$clock = clock;
         s_rel_slot$clock = clock;
@@ -3007,6 +3110,20 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         c_duplicate$clock = clock;
         c_recent$clock = clock;
         c_fallback$clock = clock;
+        ap_found$clock = clock;
+        ap_miss$clock = clock;
+        ap_alloc$clock = clock;
+        ap_class$clock = clock;
+        ap_write$clock = clock;
+        ap_wr_way$clock = clock;
+        ap_wr_pos$clock = clock;
+        ap_wr_bucket$clock = clock;
+        ap_wr_data$clock = clock;
+        ap_slot$clock = clock;
+        ap_gen$clock = clock;
+        ap_info$clock = clock;
+        ap_duplicate$clock = clock;
+        ap_fallback$clock = clock;
         class_avail$d = class_avail$q;
         id_offer_valid$d = id_offer_valid$q;
         id_offer$d = id_offer$q;
@@ -3016,6 +3133,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         phase_b$d = phase_b$q;
+        phase_c$d = phase_c$q;
         op_release$d = op_release$q;
         s_mark$d = s_mark$q;
         s_peek$d = s_peek$q;
@@ -3024,6 +3142,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         s_off$d = s_off$q;
         s_pkts$d = s_pkts$q;
         s_off_beyond$d = s_off_beyond$q;
+        s_fits$d = s_fits$q;
         s_h0$d = s_h0$q;
         s_h1$d = s_h1$q;
         s_rel_slot$d = s_rel_slot$q;
@@ -3053,6 +3172,20 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         c_duplicate$d = c_duplicate$q;
         c_recent$d = c_recent$q;
         c_fallback$d = c_fallback$q;
+        ap_found$d = ap_found$q;
+        ap_miss$d = ap_miss$q;
+        ap_alloc$d = ap_alloc$q;
+        ap_class$d = ap_class$q;
+        ap_write$d = ap_write$q;
+        ap_wr_way$d = ap_wr_way$q;
+        ap_wr_pos$d = ap_wr_pos$q;
+        ap_wr_bucket$d = ap_wr_bucket$q;
+        ap_wr_data$d = ap_wr_data$q;
+        ap_slot$d = ap_slot$q;
+        ap_gen$d = ap_gen$q;
+        ap_info$d = ap_info$q;
+        ap_duplicate$d = ap_duplicate$q;
+        ap_fallback$d = ap_fallback$q;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -3078,23 +3211,31 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         class1$reset = reset;
         class2$reset = reset;
         class3$reset = reset;
+        late_duplicate = ap_miss$q & ap_found$q;
         resp_valid = r_valid$q;
-        resp_fail = r_fail$q;
+        resp_fail = r_fail$q & (~late_duplicate);
         resp_fail_reason = r_reason$q;
         resp_rx_msg_id = r_rx_msg_id$q;
-        resp_is_new_msg = r_new_msg$q;
-        resp_announce_new_msg = r_announce$q;
-        resp_is_new_pkt = r_new_pkt$q;
-        resp_is_last_pkt = r_last$q;
+        if (late_duplicate) begin
+            resp_fail_reason = 32'h0;
+            resp_rx_msg_id = 32'h8000;
+        end
+        resp_is_new_msg = r_new_msg$q & (~late_duplicate);
+        resp_announce_new_msg = r_announce$q & (~late_duplicate);
+        resp_is_new_pkt = r_new_pkt$q & (~late_duplicate);
+        resp_is_last_pkt = r_last$q | late_duplicate;
         missing_ffs$bitmap = r_missing$q;
-        resp_ack_no = r_ack$q;
-        if (r_ack_missing$q) begin
+        resp_ack_no = 32'h0;
+        if (late_duplicate) begin
+            resp_ack_no = r_ack$q;
+        end
+        else if (r_ack_missing$q) begin
             resp_ack_no = ((missing_ffs$index) & 9'h1ff);
         end
         resp_key = s_key$q;
         resp_msg_len = s_len$q;
         resp_page = r_page$q;
-        sched_valid = r_sched$q;
+        sched_valid = r_sched$q & (~late_duplicate);
         sched_slot = r_sched_slot$q;
         sched_gen = r_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
@@ -3112,7 +3253,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         hash$key = req_key;
         h0 = hash$h0;
         h1 = hash$h1;
-        op_ready = (init_done$q & (~phase_b$q)) & delivered$ready;
+        op_ready = ((init_done$q & (~phase_b$q)) & (~phase_c$q)) & delivered$ready;
         take_release = op_ready & release_valid;
         take_request = (op_ready & req_valid) & (~release_valid);
         release_ready = op_ready;
@@ -3120,6 +3261,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         delivered$lookup_valid = take_request;
         delivered$lookup_key = req_key;
         phase_b$d = take_release | take_request;
+        phase_c$d = phase_b$q;
         a_pkts = (((req_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         if (take_release | take_request) begin
             op_release$d = take_release;
@@ -3130,6 +3272,7 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             s_off$d = req_pkt_offset;
             s_pkts$d = a_pkts;
             s_off_beyond$d = ((req_pkt_offset) & 17'h1ffff) >= a_pkts;
+            s_fits$d = (((((((req_msg_len) & 32'hffffffff) <= (((class0_pages) & 32'hffffffff) << 32'ha))) & 4'hf) | ((((((req_msg_len) & 32'hffffffff) <= (((class1_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h1)) | ((((((req_msg_len) & 32'hffffffff) <= (((class2_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h2)) | ((((((req_msg_len) & 32'hffffffff) <= (((class3_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h3);
             s_h0$d = h0;
             s_h1$d = h1;
             s_rel_slot$d = release_slot;
@@ -3177,7 +3320,8 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         hit_slot = hit_entry[(32'h41)+:(7)];
         hit_gen = hit_entry[(32'h4b)+:(8)];
         req_pkts = s_pkts$q;
-        is_recent = (~hit_found) & delivered$found;
+        ap_found$d = delivered$found;
+        ap_miss$d = do_request & (~hit_found);
         sel_pkts = ((req_pkts) & 7'h7f);
         sel_bitmap = 32'h0;
         if (hit_found) begin
@@ -3199,24 +3343,20 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             new_pos = e10$read_data[32'h0];
         end
         bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
-        fits = (((((((class0_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) | ((((((class1_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h1)) | ((((((class2_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h2)) | ((((((class3_pages) & 17'h1ffff) >= req_pkts)) & 4'hf) << 32'h3);
+        fits = s_fits$q;
         class_avail$d = (((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3);
         class_index$0$clock = clock;
-        class_page$0$clock = clock;
         class_index$1$clock = clock;
-        class_page$1$clock = clock;
         class_index$2$clock = clock;
-        class_page$2$clock = clock;
         class_index$3$clock = clock;
-        class_page$3$clock = clock;
         class_index$0$d = class0$alloc_id;
         class_index$1$d = class1$alloc_id;
         class_index$2$d = class2$alloc_id;
         class_index$3$d = class3$alloc_id;
-        class_page$0$d = ((((class0$alloc_id) & 16'hffff) * class0_pages) & 16'hffff);
-        class_page$1$d = class1_base + ((((class1$alloc_id) & 16'hffff) * class1_pages) & 16'hffff);
-        class_page$2$d = class2_base + ((((class2$alloc_id) & 16'hffff) * class2_pages) & 16'hffff);
-        class_page$3$d = class3_base + ((((class3$alloc_id) & 16'hffff) * class3_pages) & 16'hffff);
+        class0_page = ((((class_index$0$q) & 16'hffff) * class0_pages) & 16'hffff);
+        class1_page = class1_base + ((((class_index$1$q) & 16'hffff) * class1_pages) & 16'hffff);
+        class2_page = class2_base + ((((class_index$2$q) & 16'hffff) * class2_pages) & 16'hffff);
+        class3_page = class3_base + ((((class_index$3$q) & 16'hffff) * class3_pages) & 16'hffff);
         avail = fits & class_avail$q;
         chosen = 32'h0;
         if (avail[32'h3]) begin
@@ -3245,18 +3385,18 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             best = 32'h0;
         end
         chosen_index = class_index$0$q;
-        chosen_page = class_page$0$q;
+        chosen_page = class0_page;
         if (chosen == 32'h1) begin
             chosen_index = class_index$1$q;
-            chosen_page = class_page$1$q;
+            chosen_page = class1_page;
         end
         if (chosen == 32'h2) begin
             chosen_index = class_index$2$q;
-            chosen_page = class_page$2$q;
+            chosen_page = class2_page;
         end
         if (chosen == 32'h3) begin
             chosen_index = class_index$3$q;
-            chosen_page = class_page$3$q;
+            chosen_page = class3_page;
         end
         miss_reason = 32'h0;
         if (s_len$q == 32'h0) begin
@@ -3286,21 +3426,20 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
                 reason = 32'h3;
             end
         end
-        else if (~is_recent) begin
+        else begin
             reason = miss_reason;
         end
         do_update = (do_request & hit_found) & (reason == 32'h0);
-        do_alloc = ((do_request & (~hit_found)) & (miss_reason == 32'h0)) & (~delivered$found);
+        alloc_ok = (do_request & (~hit_found)) & (miss_reason == 32'h0);
+        ap_alloc$d = alloc_ok;
+        ap_class$d = ((1'b1) & 4'hf) << ((chosen) & 4'hf);
+        ap_fallback$d = alloc_ok & (chosen != best);
+        ap_duplicate$d = do_update & sel_bitmap[off6];
         new_slot = id_offer$q;
         new_gen = 32'h1;
         if (gen_known$q[new_slot]) begin
             new_gen = (slot_gen$read_data + 32'h1) & gen_mask;
         end
-        ids$alloc_ready = do_alloc;
-        class0$alloc_ready = do_alloc & (chosen == 32'h0);
-        class1$alloc_ready = do_alloc & (chosen == 32'h1);
-        class2$alloc_ready = do_alloc & (chosen == 32'h2);
-        class3$alloc_ready = do_alloc & (chosen == 32'h3);
         new_entry = (((((((bitmap_after) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h63) | (((s_len$q) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h53)) | (((new_gen) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h4b)) | (((new_slot) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h41)) | ((((s_key$q) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h1) | 32'h1)) | ((((~s_peek$q)) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'ha3);
         upd_entry = ((hit_entry & (~bitmap_lane)) | (((bitmap_after) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'h63)) | ((((~s_peek$q)) & 164'hfffffffffffffffffffffffffffffffffffffffff) << 32'ha3);
         rel_info = slot_info$read_data;
@@ -3318,7 +3457,6 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
         class3$free_id = rel_index;
         delivered$insert_valid = do_release & s_rel_delivered$q;
         delivered$insert_key = rel_info[(32'h0)+:(64)];
-        wr_enable = (do_update | do_alloc) | do_release;
         wr_way = hit_way;
         wr_pos = hit_pos;
         wr_bucket = s_h0$q;
@@ -3341,18 +3479,58 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
             wr_bucket = rel_info[(32'h41)+:(6)];
             wr_data = 32'h0;
         end
-        e00$write_address = wr_bucket;
-        e01$write_address = wr_bucket;
-        e10$write_address = wr_bucket;
-        e11$write_address = wr_bucket;
-        e00$write_data = wr_data;
-        e01$write_data = wr_data;
-        e10$write_data = wr_data;
-        e11$write_data = wr_data;
-        e00$write_enable = (wr_enable & (~wr_way)) & (~wr_pos);
-        e01$write_enable = (wr_enable & (~wr_way)) & wr_pos;
-        e10$write_enable = (wr_enable & wr_way) & (~wr_pos);
-        e11$write_enable = (wr_enable & wr_way) & wr_pos;
+        ap_write$d = do_update | do_release;
+        ap_wr_way$d = wr_way;
+        ap_wr_pos$d = wr_pos;
+        ap_wr_bucket$d = wr_bucket;
+        ap_wr_data$d = wr_data;
+        ap_slot$d = new_slot;
+        ap_gen$d = new_gen;
+        ap_info$d = (((((chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
+        r_valid$d = do_request;
+        r_fail$d = reason != 32'h0;
+        r_reason$d = reason;
+        r_rx_msg_id$d = 32'h8000;
+        if (do_update) begin
+            r_rx_msg_id$d = (((hit_gen) & 16'hffff) << slot_shift) | ((hit_slot) & 16'hffff);
+        end
+        if (alloc_ok) begin
+            r_rx_msg_id$d = (((new_gen) & 16'hffff) << slot_shift) | ((new_slot) & 16'hffff);
+        end
+        r_new_msg$d = alloc_ok;
+        r_announce$d = (~s_peek$q) & (alloc_ok | (do_update & (~hit_entry[32'ha3])));
+        r_page$d = chosen_page;
+        r_new_pkt$d = (do_update | alloc_ok) & (~sel_bitmap[off6]);
+        r_last$d = (do_update | alloc_ok) & (bitmap_after == pkt_mask);
+        r_ack$d = ((req_pkts) & 9'h1ff);
+        r_missing$d = missing;
+        r_ack_missing$d = do_update | alloc_ok;
+        r_sched$d = alloc_ok | (do_update & (~was_complete));
+        r_sched_slot$d = hit_slot;
+        r_sched_gen$d = hit_gen;
+        if (alloc_ok) begin
+            r_sched_slot$d = new_slot;
+            r_sched_gen$d = new_gen;
+        end
+        do_alloc = ap_alloc$q & (~ap_found$q);
+        ids$alloc_ready = do_alloc;
+        class0$alloc_ready = do_alloc & ap_class$q[32'h0];
+        class1$alloc_ready = do_alloc & ap_class$q[32'h1];
+        class2$alloc_ready = do_alloc & ap_class$q[32'h2];
+        class3$alloc_ready = do_alloc & ap_class$q[32'h3];
+        wr_enable = ap_write$q | do_alloc;
+        e00$write_address = ap_wr_bucket$q;
+        e01$write_address = ap_wr_bucket$q;
+        e10$write_address = ap_wr_bucket$q;
+        e11$write_address = ap_wr_bucket$q;
+        e00$write_data = ap_wr_data$q;
+        e01$write_data = ap_wr_data$q;
+        e10$write_data = ap_wr_data$q;
+        e11$write_data = ap_wr_data$q;
+        e00$write_enable = (wr_enable & (~ap_wr_way$q)) & (~ap_wr_pos$q);
+        e01$write_enable = (wr_enable & (~ap_wr_way$q)) & ap_wr_pos$q;
+        e10$write_enable = (wr_enable & ap_wr_way$q) & (~ap_wr_pos$q);
+        e11$write_enable = (wr_enable & ap_wr_way$q) & ap_wr_pos$q;
         if (~init_done$q) begin
             e00$write_address = init_ptr$q;
             e01$write_address = init_ptr$q;
@@ -3371,84 +3549,62 @@ module nt_nic_128_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_
                 init_done$d = 1'b1;
             end
         end
-        slot_info$write_address = new_slot;
-        slot_info$write_data = (((((chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
+        slot_info$write_address = ap_slot$q;
+        slot_info$write_data = ap_info$q;
         slot_info$write_enable = do_alloc;
-        slot_gen$write_address = new_slot;
-        slot_gen$write_data = new_gen;
+        slot_gen$write_address = ap_slot$q;
+        slot_gen$write_data = ap_gen$q;
         slot_gen$write_enable = do_alloc;
-        alloc_mask$index = new_slot;
+        alloc_mask$index = ap_slot$q;
         alloc_mask$enable = do_alloc;
         release_mask$index = s_rel_slot$q;
         release_mask$enable = do_release;
         live_set = live$q | alloc_mask$onehot;
         gen_known$d = gen_known$q | alloc_mask$onehot;
         live$d = live_set & (~release_mask$onehot);
-        r_valid$d = do_request;
-        r_fail$d = reason != 32'h0;
-        r_reason$d = reason;
-        r_rx_msg_id$d = 32'h8000;
-        if (do_update) begin
-            r_rx_msg_id$d = (((hit_gen) & 16'hffff) << slot_shift) | ((hit_slot) & 16'hffff);
-        end
-        if (do_alloc) begin
-            r_rx_msg_id$d = (((new_gen) & 16'hffff) << slot_shift) | ((new_slot) & 16'hffff);
-        end
-        r_new_msg$d = do_alloc;
-        r_announce$d = (~s_peek$q) & (do_alloc | (do_update & (~hit_entry[32'ha3])));
-        r_page$d = chosen_page;
-        r_new_pkt$d = (do_update | do_alloc) & (~sel_bitmap[off6]);
-        r_last$d = (do_request & is_recent) | ((do_update | do_alloc) & (bitmap_after == pkt_mask));
-        r_ack$d = 32'h0;
-        r_missing$d = missing;
-        r_ack_missing$d = do_update | do_alloc;
-        if (do_request & is_recent) begin
-            r_ack$d = ((req_pkts) & 9'h1ff);
-        end
-        r_sched$d = do_alloc | (do_update & (~was_complete));
-        r_sched_slot$d = hit_slot;
-        r_sched_gen$d = hit_gen;
-        if (do_alloc) begin
-            r_sched_slot$d = new_slot;
-            r_sched_gen$d = new_gen;
-        end
-        if (do_request) begin
-            if (reason == 32'h1) begin
+        if (r_valid$q & (~late_duplicate)) begin
+            if (r_reason$q == 32'h1) begin
                 c_zero_len$d = c_zero_len$q + 32'h1;
             end
-            if (reason == 32'h2) begin
+            if (r_reason$q == 32'h2) begin
                 c_too_long$d = c_too_long$q + 32'h1;
             end
-            if (reason == 32'h3) begin
+            if (r_reason$q == 32'h3) begin
                 c_bad_offset$d = c_bad_offset$q + 32'h1;
             end
-            if (reason == 32'h4) begin
+            if (r_reason$q == 32'h4) begin
                 c_len_mismatch$d = c_len_mismatch$q + 32'h1;
             end
-            if (reason == 32'h5) begin
+            if (r_reason$q == 32'h5) begin
                 c_no_id$d = c_no_id$q + 32'h1;
             end
-            if (reason == 32'h6) begin
+            if (r_reason$q == 32'h6) begin
                 c_no_buffer$d = c_no_buffer$q + 32'h1;
             end
-            if (reason == 32'h7) begin
+            if (r_reason$q == 32'h7) begin
                 c_bucket_full$d = c_bucket_full$q + 32'h1;
             end
-            if (do_update & sel_bitmap[off6]) begin
-                c_duplicate$d = c_duplicate$q + 32'h1;
-            end
-            if (is_recent) begin
-                c_recent$d = c_recent$q + 32'h1;
-            end
-            if (do_alloc & (chosen != best)) begin
-                c_fallback$d = c_fallback$q + 32'h1;
-            end
+        end
+        if (ap_duplicate$q) begin
+            c_duplicate$d = c_duplicate$q + 32'h1;
+        end
+        if (late_duplicate) begin
+            c_recent$d = c_recent$q + 32'h1;
+        end
+        if (ap_fallback$q & (~ap_found$q)) begin
+            c_fallback$d = c_fallback$q + 32'h1;
         end
         if (reset) begin
             live$d = 32'h0;
             init_done$d = 1'b0;
             init_ptr$d = 32'h0;
             phase_b$d = 1'b0;
+            phase_c$d = 1'b0;
+            ap_miss$d = 1'b0;
+            ap_alloc$d = 1'b0;
+            ap_write$d = 1'b0;
+            ap_duplicate$d = 1'b0;
+            ap_fallback$d = 1'b0;
             r_valid$d = 1'b0;
             r_sched$d = 1'b0;
             c_zero_len$d = 32'h0;
@@ -3498,6 +3654,272 @@ module nt_nic_128_reassembly$msg_table$alloc_mask(index,enable,onehot);
        end
     end
 endmodule // nt_nic_128_reassembly$msg_table$alloc_mask
+
+
+module nt_nic_128_reassembly$msg_table$ap_alloc(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_alloc
+
+
+module nt_nic_128_reassembly$msg_table$ap_class(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_class
+
+
+module nt_nic_128_reassembly$msg_table$ap_duplicate(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_duplicate
+
+
+module nt_nic_128_reassembly$msg_table$ap_fallback(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_fallback
+
+
+module nt_nic_128_reassembly$msg_table$ap_found(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_found
+
+
+module nt_nic_128_reassembly$msg_table$ap_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_gen
+
+
+module nt_nic_128_reassembly$msg_table$ap_info(d,q,clock);
+
+    // Module arguments
+    input wire  [87:0] d;
+    output reg  [87:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 88'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_info
+
+
+module nt_nic_128_reassembly$msg_table$ap_miss(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_miss
+
+
+module nt_nic_128_reassembly$msg_table$ap_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_slot
+
+
+module nt_nic_128_reassembly$msg_table$ap_wr_bucket(d,q,clock);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_wr_bucket
+
+
+module nt_nic_128_reassembly$msg_table$ap_wr_data(d,q,clock);
+
+    // Module arguments
+    input wire  [163:0] d;
+    output reg  [163:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 164'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_wr_data
+
+
+module nt_nic_128_reassembly$msg_table$ap_wr_pos(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_wr_pos
+
+
+module nt_nic_128_reassembly$msg_table$ap_wr_way(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_wr_way
+
+
+module nt_nic_128_reassembly$msg_table$ap_write(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$ap_write
 
 
 module nt_nic_128_reassembly$msg_table$c_bad_offset(d,q,clock);
@@ -4643,82 +5065,6 @@ module nt_nic_128_reassembly$msg_table$class_index$3(d,q,clock);
     end
 
 endmodule // nt_nic_128_reassembly$msg_table$class_index$3
-
-
-module nt_nic_128_reassembly$msg_table$class_page$0(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class_page$0
-
-
-module nt_nic_128_reassembly$msg_table$class_page$1(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class_page$1
-
-
-module nt_nic_128_reassembly$msg_table$class_page$2(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class_page$2
-
-
-module nt_nic_128_reassembly$msg_table$class_page$3(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_nic_128_reassembly$msg_table$class_page$3
 
 
 module nt_nic_128_reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);
@@ -7334,6 +7680,25 @@ module nt_nic_128_reassembly$msg_table$phase_b(d,q,clock);
 endmodule // nt_nic_128_reassembly$msg_table$phase_b
 
 
+module nt_nic_128_reassembly$msg_table$phase_c(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$phase_c
+
+
 module nt_nic_128_reassembly$msg_table$r_ack(d,q,clock);
 
     // Module arguments
@@ -7637,6 +8002,25 @@ module nt_nic_128_reassembly$msg_table$release_mask(index,enable,onehot);
        end
     end
 endmodule // nt_nic_128_reassembly$msg_table$release_mask
+
+
+module nt_nic_128_reassembly$msg_table$s_fits(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_128_reassembly$msg_table$s_fits
 
 
 module nt_nic_128_reassembly$msg_table$s_h0(d,q,clock);

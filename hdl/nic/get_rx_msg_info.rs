@@ -59,21 +59,22 @@
 //! # Operations, latency and throughput
 //! One operation — a request or a release — every **3 cycles**: in cycle A the operation is
 //! accepted (`req_ready` / `release_ready`; a release wins) and the RAMs are read; in cycle B
-//! the entries are compared, the decision is made and registered, and the response is
-//! registered; in cycle C the decision is applied (RAM writes, the free lists' take, the live
-//! set, the counters) and `resp_valid` is high, **2 cycles after the request**. The delivered
-//! set's answer arrives late in cycle B and only says whether a miss is a late duplicate: it is
-//! registered as it is and meets the decision in cycle C, where it withholds the allocation and
-//! turns the registered response into a late duplicate's. A release frees its ID and buffer and
-//! inserts its key into the delivered set in cycle B. The next operation's reads happen after
-//! C's writes, so consecutive requests for the same message see each other's updates. (A 64-bit
-//! MAC delivers a minimum-size packet at most every 9 cycles, so one request per 3 cycles keeps
-//! up, also with a longer DATA frame's two calls.)
+//! the entries are compared and the decision and a provisional response are registered; in
+//! cycle C the decision is applied (RAM writes, the free lists' take, the live set, the
+//! counters) and the response is registered again; `resp_valid` is high **3 cycles after the
+//! request**, with every response port from a flip-flop. The delivered set's answer arrives late
+//! in cycle B and only says whether a miss is a late duplicate: it is registered as it is and
+//! meets the decision in cycle C, where it withholds the allocation and turns the provisional
+//! response into a late duplicate's. A release frees its ID and buffer and inserts its key into
+//! the delivered set in cycle B. The next operation's reads happen after C's writes, so
+//! consecutive requests for the same message see each other's updates. (A 64-bit MAC delivers a
+//! minimum-size packet at most every 9 cycles, so one request per 3 cycles keeps up, also with a
+//! longer DATA frame's two calls.)
 //! ```text
 //!  cycle A   req_valid & req_ready: latch request, read both candidate buckets
 //!  cycle B   compare 4 entries on the full key, decide, register the decision and response
-//!  cycle C   resp_valid (+2); write back, allocate (unless a late duplicate)
-//!  cycle A'  next operation accepted
+//!  cycle C   write back, allocate (unless a late duplicate), register the response
+//!  cycle A'  resp_valid (+3); next operation accepted
 //! ```
 //! A release of a slot that holds no message changes nothing.
 //!
@@ -293,7 +294,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     r_last: DFF<Bit>,
     r_ack: DFF<Bits<9>>,
     /// The response's missing packets: `resp_ack_no` is their first, found from this register
-    /// in the response cycle (the find-first-set is not in series with the key compare).
+    /// in cycle C (the find-first-set is not in series with the key compare).
     r_missing: DFF<Bits<64>>,
     r_ack_missing: DFF<Bit>,
     r_page: DFF<Bits<16>>,
@@ -401,6 +402,20 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     ap_fallback: DFF<Bit>,
     /// A late duplicate is being answered (cycle C).
     late_duplicate: Signal<Local, Bit>,
+    /// The response as it leaves (registered in cycle C from the `r_*` registers).
+    o_valid: DFF<Bit>,
+    o_fail: DFF<Bit>,
+    o_reason: DFF<Bits<3>>,
+    o_rx_msg_id: DFF<Bits<16>>,
+    o_new_msg: DFF<Bit>,
+    o_announce: DFF<Bit>,
+    o_new_pkt: DFF<Bit>,
+    o_last: DFF<Bit>,
+    o_ack: DFF<Bits<9>>,
+    o_page: DFF<Bits<16>>,
+    o_sched: DFF<Bit>,
+    o_sched_slot: DFF<Bits<IW>>,
+    o_sched_gen: DFF<Bits<8>>,
     chosen: Signal<Local, Bits<2>>,
     best: Signal<Local, Bits<2>>,
     chosen_index: Signal<Local, Bits<IW>>,
@@ -611,6 +626,19 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             ap_duplicate: Default::default(),
             ap_fallback: Default::default(),
             late_duplicate: Default::default(),
+            o_valid: Default::default(),
+            o_fail: Default::default(),
+            o_reason: Default::default(),
+            o_rx_msg_id: Default::default(),
+            o_new_msg: Default::default(),
+            o_announce: Default::default(),
+            o_new_pkt: Default::default(),
+            o_last: Default::default(),
+            o_ack: Default::default(),
+            o_page: Default::default(),
+            o_sched: Default::default(),
+            o_sched_slot: Default::default(),
+            o_sched_gen: Default::default(),
             chosen: Default::default(),
             best: Default::default(),
             chosen_index: Default::default(),
@@ -646,7 +674,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
             r_last, r_ack, r_missing, r_ack_missing, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
             c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback, ap_found, ap_miss, ap_alloc, ap_class, ap_write, ap_wr_way,
-            ap_wr_pos, ap_wr_bucket, ap_wr_data, ap_slot, ap_gen, ap_info, ap_duplicate, ap_fallback);
+            ap_wr_pos, ap_wr_bucket, ap_wr_data, ap_slot, ap_gen, ap_info, ap_duplicate, ap_fallback,
+            o_valid, o_fail, o_reason, o_rx_msg_id, o_new_msg, o_announce, o_new_pkt, o_last, o_ack, o_page, o_sched, o_sched_slot, o_sched_gen);
         clock!(self, clock, ids, class0, class1, class2, class3, delivered);
         self.delivered.reset.next = self.reset.val();
         self.full_wait_count.next = self.delivered.full_wait_count.val();
@@ -668,34 +697,48 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.class2.reset.next = self.reset.val();
         self.class3.reset.next = self.reset.val();
 
-        // The response registered in cycle B assumes the request is not a late duplicate; the
-        // registered answer of the delivered set turns it into one (cycle C).
+        // The response registered in cycle B assumes the request is not a late duplicate; in
+        // cycle C the registered answer of the delivered set turns it into one, and the answer
+        // is registered again, so every response port comes from a flip-flop.
         self.late_duplicate.next = self.ap_miss.q.val() & self.ap_found.q.val();
-        self.resp_valid.next = self.r_valid.q.val();
-        self.resp_fail.next = self.r_fail.q.val() & (!self.late_duplicate.val());
-        self.resp_fail_reason.next = self.r_reason.q.val();
-        self.resp_rx_msg_id.next = self.r_rx_msg_id.q.val();
+        self.o_valid.d.next = self.r_valid.q.val();
+        self.o_fail.d.next = self.r_fail.q.val() & (!self.late_duplicate.val());
+        self.o_reason.d.next = self.r_reason.q.val();
+        self.o_rx_msg_id.d.next = self.r_rx_msg_id.q.val();
         if self.late_duplicate.val() {
-            self.resp_fail_reason.next = 0.into();
-            self.resp_rx_msg_id.next = 0x8000.into();
+            self.o_reason.d.next = 0.into();
+            self.o_rx_msg_id.d.next = 0x8000.into();
         }
-        self.resp_is_new_msg.next = self.r_new_msg.q.val() & (!self.late_duplicate.val());
-        self.resp_announce_new_msg.next = self.r_announce.q.val() & (!self.late_duplicate.val());
-        self.resp_is_new_pkt.next = self.r_new_pkt.q.val() & (!self.late_duplicate.val());
-        self.resp_is_last_pkt.next = self.r_last.q.val() | self.late_duplicate.val();
+        self.o_new_msg.d.next = self.r_new_msg.q.val() & (!self.late_duplicate.val());
+        self.o_announce.d.next = self.r_announce.q.val() & (!self.late_duplicate.val());
+        self.o_new_pkt.d.next = self.r_new_pkt.q.val() & (!self.late_duplicate.val());
+        self.o_last.d.next = self.r_last.q.val() | self.late_duplicate.val();
         self.missing_ffs.bitmap.next = self.r_missing.q.val();
-        self.resp_ack_no.next = 0.into();
+        self.o_ack.d.next = 0.into();
         if self.late_duplicate.val() {
-            self.resp_ack_no.next = self.r_ack.q.val();
+            self.o_ack.d.next = self.r_ack.q.val();
         } else if self.r_ack_missing.q.val() {
-            self.resp_ack_no.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
+            self.o_ack.d.next = bit_cast::<9, 6>(self.missing_ffs.index.val());
         }
+        self.o_page.d.next = self.r_page.q.val();
+        self.o_sched.d.next = self.r_sched.q.val() & (!self.late_duplicate.val());
+        self.o_sched_slot.d.next = self.r_sched_slot.q.val();
+        self.o_sched_gen.d.next = self.r_sched_gen.q.val();
+        self.resp_valid.next = self.o_valid.q.val();
+        self.resp_fail.next = self.o_fail.q.val();
+        self.resp_fail_reason.next = self.o_reason.q.val();
+        self.resp_rx_msg_id.next = self.o_rx_msg_id.q.val();
+        self.resp_is_new_msg.next = self.o_new_msg.q.val();
+        self.resp_announce_new_msg.next = self.o_announce.q.val();
+        self.resp_is_new_pkt.next = self.o_new_pkt.q.val();
+        self.resp_is_last_pkt.next = self.o_last.q.val();
+        self.resp_ack_no.next = self.o_ack.q.val();
         self.resp_key.next = self.s_key.q.val();
         self.resp_msg_len.next = self.s_len.q.val();
-        self.resp_page.next = self.r_page.q.val();
-        self.sched_valid.next = self.r_sched.q.val() & (!self.late_duplicate.val());
-        self.sched_slot.next = self.r_sched_slot.q.val();
-        self.sched_gen.next = self.r_sched_gen.q.val();
+        self.resp_page.next = self.o_page.q.val();
+        self.sched_valid.next = self.o_sched.q.val();
+        self.sched_slot.next = self.o_sched_slot.q.val();
+        self.sched_gen.next = self.o_sched_gen.q.val();
         self.free_lists_full.next = (((bit_cast::<5, 1>(self.ids.full.val().into())
             | (bit_cast::<5, 1>(self.class0.full.val().into()) << 1))
             | (bit_cast::<5, 1>(self.class1.full.val().into()) << 2))
@@ -1125,6 +1168,8 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.ap_fallback.d.next = false;
             self.r_valid.d.next = false;
             self.r_sched.d.next = false;
+            self.o_valid.d.next = false;
+            self.o_sched.d.next = false;
             self.c_zero_len.d.next = 0.into();
             self.c_too_long.d.next = 0.into();
             self.c_bad_offset.d.next = 0.into();

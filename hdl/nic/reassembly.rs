@@ -57,8 +57,9 @@
 //! # Releases
 //! Releases go through the table's release port, which takes one operation every 3 cycles
 //! (`release_ready`): the end of a read-out waits in a pending register until the port takes
-//! it; a timeout is taken from the timer when no packet in flight belongs to that slot and no
-//! earlier timeout waits, and a live, incomplete message's timeout closes the slot (later
+//! it; a timeout is taken from the timer when no packet past its lookup stage belongs to that
+//! slot and no earlier timeout waits (a packet whose first beat is looked up in the cycle its
+//! slot is closed finds the slot closed in stage 1 and is dropped as stale), and a live, incomplete message's timeout closes the slot (later
 //! packets for it are stale) and waits in a second pending register (the read-out's goes
 //! first). Neither the timer's answer nor the packet path reaches the port within a cycle.
 //! `release_valid` marks the cycle the table takes a release.
@@ -67,7 +68,7 @@
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
-//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one operation every 3 cycles, none while a release is offered), `resp_*` out 2 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
+//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one operation every 3 cycles, none while a release is offered), `resp_*` out 3 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
@@ -715,9 +716,10 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.first.next = self.beat.val() & (!self.rx_busy.q.val());
         self.m_slot.next = self.s_axis_meta_rx_msg_id.val().get_bits::<IW>(0);
         self.t_slot.next = self.timer.timeout_id.val();
-        self.touching_timeout.next = ((self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
-            | (self.s1_valid.q.val() & (self.c_slot.val() == self.t_slot.val())))
-            | ((self.s_axis_tvalid.val() & (!self.rx_busy.q.val())) & (self.m_slot.val() == self.t_slot.val()));
+        // A packet in stage 1 or past it holds its slot's timeout back. A first beat in stage 0
+        // does not: if its slot is closed in this cycle, stage 1 finds it closed and drops it.
+        self.touching_timeout.next = (self.in_busy.q.val() & (self.in_slot.q.val() == self.t_slot.val()))
+            | (self.s1_valid.q.val() & (self.c_slot.val() == self.t_slot.val()));
         self.timer.timeout_ready.next = (!self.gc_pending.q.val()) & (!self.touching_timeout.val());
         self.timeout_take.next = self.timer.timeout_valid.val() & self.timer.timeout_ready.val();
         self.gc_legit.next = (self.timeout_take.val() & self.live.q.val().get_bit(self.t_slot.val().index()))

@@ -55,15 +55,16 @@
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO; L = cycle of the frame's last beat
 //!  P+1  act_* (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
-//!  P+3  answer: decision pushed; from P+4 the first beat leaves on m_axis with its metadata;
+//!  P+4  answer: decision pushed; from P+5 the first beat leaves on m_axis with its metadata;
 //!       done_* if the frame has ≤ 8 payload bytes
 //!  L+1  frame validated; act_* of a longer control frame; marking call of a longer DATA frame
-//!  L+3  done_* of a longer DATA frame (its first answer, at P+3, came before: max(P+3, L+1) + 2)
+//!       (the table takes it from P+4, 3 cycles after the first call)
+//!  L+4  done_* of a longer DATA frame (its first answer, at P+4, came before: max(P+4, L+1) + 3)
 //! ```
-//! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (8 of them the
+//! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles** (8 of them the
 //! physical floor of a 64-byte header at 64 bits) at every size, whatever the frame's length.
 //! One frame is handled at a time: a frame's first beat waits while the previous frame's calls
-//! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 2 cycles after its
+//! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 3 cycles after its
 //! last beat, so this only bites right after reset, while the table's init sequence clears its
 //! buckets: 16 cycles at 16 messages, 64 at 128).
 //!

@@ -17,12 +17,13 @@ fn request(ip: u32, port: u16, tx: u16, len: u16, off: u8) -> RxRequest {
 }
 
 /// Calls GetRxMsgInfo (offered until the table takes it) and returns the response, which
-/// comes two cycles after the request was taken; nothing else moves meanwhile.
+/// comes three cycles after the request was taken; nothing else moves meanwhile.
 fn call(h: &mut RxHarness, r: &RxRequest) -> RxResponse {
     for _ in 0..200 {
         if h.step(Some(r), false, true).request_taken {
             assert!(h.step(None, false, true).response.is_none());
-            return h.step(None, false, true).response.expect("response two cycles after the request was taken");
+            assert!(h.step(None, false, true).response.is_none());
+            return h.step(None, false, true).response.expect("response three cycles after the request was taken");
         }
     }
     panic!("request never taken")

@@ -127,7 +127,7 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
     // the delivered set's horizon of it (the hardware forgets a key between H and 17/16 H after
     // its release, the model at exactly H; a copy in between would be judged differently).
     let mut finished_at: Vec<u64> = Vec::new();
-    // Requests taken by the table, answered two cycles later: (due cycle, what, request, model's answer).
+    // Requests taken by the table, answered three cycles later: (due cycle, what, request, model's answer).
     let mut awaiting: VecDeque<(u64, Pending, RxRequest, RxResponse)> = VecDeque::new();
     // The request offered to the table until it is taken.
     let mut offered: Option<(Pending, RxRequest)> = None;
@@ -244,13 +244,13 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
         if let Some((pending, r)) = issue {
             if c.request_taken {
                 let want = model.request(&r, cycle);
-                awaiting.push_back((cycle + 2, pending, r, want));
+                awaiting.push_back((cycle + 3, pending, r, want));
             } else {
                 offered = Some((pending, r));
             }
         }
         assert_eq!(c.response.is_some(), awaiting.front().is_some_and(|a| a.0 == cycle), "cycle {cycle}: response timing (seed {seed})");
-        // The response to the request taken two cycles ago.
+        // The response to the request taken three cycles ago.
         if let Some((_, pending, r, want)) = c.response.is_some().then(|| awaiting.pop_front().unwrap()) {
             let got = c.response.unwrap();
             bucket_full_seen += (got.fail_reason == 7) as u64;

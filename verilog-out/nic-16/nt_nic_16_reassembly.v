@@ -1117,7 +1117,7 @@ module nt_nic_16_reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_
         first = beat & (~rx_busy$q);
         m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
         t_slot = timer$timeout_id;
-        touching_timeout = ((in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot))) | ((s_axis_tvalid & (~rx_busy$q)) & (m_slot == t_slot));
+        touching_timeout = (in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot));
         timer$timeout_ready = (~gc_pending$q) & (~touching_timeout);
         timeout_take = timer$timeout_valid & timer$timeout_ready;
         gc_legit = (timeout_take & live$q[t_slot]) & (~closed$q[t_slot]);
@@ -2506,6 +2506,45 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
     reg  ap_fallback$d;
     wire  ap_fallback$q;
     reg  ap_fallback$clock;
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  o_valid$clock;
+    reg  o_fail$d;
+    wire  o_fail$q;
+    reg  o_fail$clock;
+    reg  [2:0] o_reason$d;
+    wire  [2:0] o_reason$q;
+    reg  o_reason$clock;
+    reg  [15:0] o_rx_msg_id$d;
+    wire  [15:0] o_rx_msg_id$q;
+    reg  o_rx_msg_id$clock;
+    reg  o_new_msg$d;
+    wire  o_new_msg$q;
+    reg  o_new_msg$clock;
+    reg  o_announce$d;
+    wire  o_announce$q;
+    reg  o_announce$clock;
+    reg  o_new_pkt$d;
+    wire  o_new_pkt$q;
+    reg  o_new_pkt$clock;
+    reg  o_last$d;
+    wire  o_last$q;
+    reg  o_last$clock;
+    reg  [8:0] o_ack$d;
+    wire  [8:0] o_ack$q;
+    reg  o_ack$clock;
+    reg  [15:0] o_page$d;
+    wire  [15:0] o_page$q;
+    reg  o_page$clock;
+    reg  o_sched$d;
+    wire  o_sched$q;
+    reg  o_sched$clock;
+    reg  [3:0] o_sched_slot$d;
+    wire  [3:0] o_sched_slot$q;
+    reg  o_sched_slot$clock;
+    reg  [7:0] o_sched_gen$d;
+    wire  [7:0] o_sched_gen$q;
+    reg  o_sched_gen$clock;
     reg  [3:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [15:0] alloc_mask$onehot;
@@ -3040,6 +3079,71 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         .q(ap_fallback$q),
         .clock(ap_fallback$clock)
     );
+    nt_nic_16_reassembly$msg_table$o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(o_valid$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_fail o_fail(
+        .d(o_fail$d),
+        .q(o_fail$q),
+        .clock(o_fail$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_reason o_reason(
+        .d(o_reason$d),
+        .q(o_reason$q),
+        .clock(o_reason$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_rx_msg_id o_rx_msg_id(
+        .d(o_rx_msg_id$d),
+        .q(o_rx_msg_id$q),
+        .clock(o_rx_msg_id$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_new_msg o_new_msg(
+        .d(o_new_msg$d),
+        .q(o_new_msg$q),
+        .clock(o_new_msg$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_announce o_announce(
+        .d(o_announce$d),
+        .q(o_announce$q),
+        .clock(o_announce$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_new_pkt o_new_pkt(
+        .d(o_new_pkt$d),
+        .q(o_new_pkt$q),
+        .clock(o_new_pkt$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_last o_last(
+        .d(o_last$d),
+        .q(o_last$q),
+        .clock(o_last$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_ack o_ack(
+        .d(o_ack$d),
+        .q(o_ack$q),
+        .clock(o_ack$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_page o_page(
+        .d(o_page$d),
+        .q(o_page$q),
+        .clock(o_page$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_sched o_sched(
+        .d(o_sched$d),
+        .q(o_sched$q),
+        .clock(o_sched$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_sched_slot o_sched_slot(
+        .d(o_sched_slot$d),
+        .q(o_sched_slot$q),
+        .clock(o_sched_slot$clock)
+    );
+    nt_nic_16_reassembly$msg_table$o_sched_gen o_sched_gen(
+        .d(o_sched_gen$d),
+        .q(o_sched_gen$q),
+        .clock(o_sched_gen$clock)
+    );
     nt_nic_16_reassembly$msg_table$alloc_mask alloc_mask(
         .index(alloc_mask$index),
         .enable(alloc_mask$enable),
@@ -3115,6 +3219,19 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         ap_info$clock = clock;
         ap_duplicate$clock = clock;
         ap_fallback$clock = clock;
+        o_valid$clock = clock;
+        o_fail$clock = clock;
+        o_reason$clock = clock;
+        o_rx_msg_id$clock = clock;
+        o_new_msg$clock = clock;
+        o_announce$clock = clock;
+        o_new_pkt$clock = clock;
+        o_last$clock = clock;
+        o_ack$clock = clock;
+        o_page$clock = clock;
+        o_sched$clock = clock;
+        o_sched_slot$clock = clock;
+        o_sched_gen$clock = clock;
         class_avail$d = class_avail$q;
         id_offer_valid$d = id_offer_valid$q;
         id_offer$d = id_offer$q;
@@ -3177,6 +3294,19 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         ap_info$d = ap_info$q;
         ap_duplicate$d = ap_duplicate$q;
         ap_fallback$d = ap_fallback$q;
+        o_valid$d = o_valid$q;
+        o_fail$d = o_fail$q;
+        o_reason$d = o_reason$q;
+        o_rx_msg_id$d = o_rx_msg_id$q;
+        o_new_msg$d = o_new_msg$q;
+        o_announce$d = o_announce$q;
+        o_new_pkt$d = o_new_pkt$q;
+        o_last$d = o_last$q;
+        o_ack$d = o_ack$q;
+        o_page$d = o_page$q;
+        o_sched$d = o_sched$q;
+        o_sched_slot$d = o_sched_slot$q;
+        o_sched_gen$d = o_sched_gen$q;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -3203,32 +3333,45 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
         class2$reset = reset;
         class3$reset = reset;
         late_duplicate = ap_miss$q & ap_found$q;
-        resp_valid = r_valid$q;
-        resp_fail = r_fail$q & (~late_duplicate);
-        resp_fail_reason = r_reason$q;
-        resp_rx_msg_id = r_rx_msg_id$q;
+        o_valid$d = r_valid$q;
+        o_fail$d = r_fail$q & (~late_duplicate);
+        o_reason$d = r_reason$q;
+        o_rx_msg_id$d = r_rx_msg_id$q;
         if (late_duplicate) begin
-            resp_fail_reason = 32'h0;
-            resp_rx_msg_id = 32'h8000;
+            o_reason$d = 32'h0;
+            o_rx_msg_id$d = 32'h8000;
         end
-        resp_is_new_msg = r_new_msg$q & (~late_duplicate);
-        resp_announce_new_msg = r_announce$q & (~late_duplicate);
-        resp_is_new_pkt = r_new_pkt$q & (~late_duplicate);
-        resp_is_last_pkt = r_last$q | late_duplicate;
+        o_new_msg$d = r_new_msg$q & (~late_duplicate);
+        o_announce$d = r_announce$q & (~late_duplicate);
+        o_new_pkt$d = r_new_pkt$q & (~late_duplicate);
+        o_last$d = r_last$q | late_duplicate;
         missing_ffs$bitmap = r_missing$q;
-        resp_ack_no = 32'h0;
+        o_ack$d = 32'h0;
         if (late_duplicate) begin
-            resp_ack_no = r_ack$q;
+            o_ack$d = r_ack$q;
         end
         else if (r_ack_missing$q) begin
-            resp_ack_no = ((missing_ffs$index) & 9'h1ff);
+            o_ack$d = ((missing_ffs$index) & 9'h1ff);
         end
+        o_page$d = r_page$q;
+        o_sched$d = r_sched$q & (~late_duplicate);
+        o_sched_slot$d = r_sched_slot$q;
+        o_sched_gen$d = r_sched_gen$q;
+        resp_valid = o_valid$q;
+        resp_fail = o_fail$q;
+        resp_fail_reason = o_reason$q;
+        resp_rx_msg_id = o_rx_msg_id$q;
+        resp_is_new_msg = o_new_msg$q;
+        resp_announce_new_msg = o_announce$q;
+        resp_is_new_pkt = o_new_pkt$q;
+        resp_is_last_pkt = o_last$q;
+        resp_ack_no = o_ack$q;
         resp_key = s_key$q;
         resp_msg_len = s_len$q;
-        resp_page = r_page$q;
-        sched_valid = r_sched$q & (~late_duplicate);
-        sched_slot = r_sched_slot$q;
-        sched_gen = r_sched_gen$q;
+        resp_page = o_page$q;
+        sched_valid = o_sched$q;
+        sched_slot = o_sched_slot$q;
+        sched_gen = o_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
         fail_zero_len_count = c_zero_len$q;
         fail_too_long_count = c_too_long$q;
@@ -3598,6 +3741,8 @@ module nt_nic_16_reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_r
             ap_fallback$d = 1'b0;
             r_valid$d = 1'b0;
             r_sched$d = 1'b0;
+            o_valid$d = 1'b0;
+            o_sched$d = 1'b0;
             c_zero_len$d = 32'h0;
             c_too_long$d = 32'h0;
             c_bad_offset$d = 32'h0;
@@ -7583,6 +7728,253 @@ module nt_nic_16_reassembly$msg_table$missing_ffs(bitmap,found,index,onehot);
     end
 
 endmodule // nt_nic_16_reassembly$msg_table$missing_ffs
+
+
+module nt_nic_16_reassembly$msg_table$o_ack(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_ack
+
+
+module nt_nic_16_reassembly$msg_table$o_announce(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_announce
+
+
+module nt_nic_16_reassembly$msg_table$o_fail(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_fail
+
+
+module nt_nic_16_reassembly$msg_table$o_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_last
+
+
+module nt_nic_16_reassembly$msg_table$o_new_msg(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_new_msg
+
+
+module nt_nic_16_reassembly$msg_table$o_new_pkt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_new_pkt
+
+
+module nt_nic_16_reassembly$msg_table$o_page(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_page
+
+
+module nt_nic_16_reassembly$msg_table$o_reason(d,q,clock);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_reason
+
+
+module nt_nic_16_reassembly$msg_table$o_rx_msg_id(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_rx_msg_id
+
+
+module nt_nic_16_reassembly$msg_table$o_sched(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_sched
+
+
+module nt_nic_16_reassembly$msg_table$o_sched_gen(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_sched_gen
+
+
+module nt_nic_16_reassembly$msg_table$o_sched_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_sched_slot
+
+
+module nt_nic_16_reassembly$msg_table$o_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_nic_16_reassembly$msg_table$o_valid
 
 
 module nt_nic_16_reassembly$msg_table$op_release(d,q,clock);

@@ -1245,7 +1245,7 @@ mod tests {
         u.req_src_ip.next = 5.into();
         u.req_msg_len.next = 3000.into();
         let mut responses = Vec::new();
-        for (offset, valid) in [(1u64, true), (0, false), (0, true), (0, false), (0, false)] {
+        for (offset, valid) in [(1u64, true), (0, false), (0, false), (0, true), (0, false), (0, false), (0, false)] {
             u.req_valid.next = valid;
             u.req_pkt_offset.next = offset.to_bits();
             assert!(simulate(&mut u, 2000));
@@ -1254,7 +1254,7 @@ mod tests {
             }
             clock(&mut u);
         }
-        assert_eq!(responses, vec![(1 << IW, true, 0), (1 << IW, false, 2)], "slot 0, generation 1; two cycles per request");
+        assert_eq!(responses, vec![(1 << IW, true, 0), (1 << IW, false, 2)], "slot 0, generation 1; three cycles per request");
     }
 
     #[test]

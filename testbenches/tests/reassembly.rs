@@ -438,7 +438,48 @@ fn table_fail_reasons_are_counted_and_everything_is_freed(size: &RxSize) {
     assert_eq!(h.output("free_lists_full"), 0x1f, "every ID and buffer is free again");
 }
 
+/// A message's second packet arrives around the moment its slot's timer expires (no
+/// GetRxMsgInfo call re-schedules the timer: the packet reuses the first answer), one run per
+/// arrival cycle across the timer's whole firing window. Either the packet is taken before the
+/// timeout and the message is delivered intact, or the slot is closed first and the packet is
+/// dropped as stale; never both, never neither, and every ID and buffer is free at the end. The
+/// window includes the cycle in which a first beat is in the lookup stage as its slot closes.
+fn a_timeout_racing_a_packet_either_delivers_or_collects(size: &RxSize) {
+    let timeout = 400u64;
+    let (mut delivered_runs, mut collected_runs) = (0, 0);
+    for d in 0..(size.messages() as u64 + 30) {
+        let mut h = harness(size, timeout);
+        let p0 = request(4, 4, 4, 2048, 0);
+        let r0 = call(&mut h, &p0);
+        let payload = bytes(2048, 7);
+        h.packets.push_back(packet(&p0, &r0, 90, payload[..1024].to_vec()));
+        let (mut msgs, mut rels) = run_idle(&mut h, (timeout - 15 + d) as usize);
+        let p1 = request(4, 4, 4, 2048, 1);
+        h.packets.push_back(packet(&p1, &r0, 90, payload[1024..].to_vec()));
+        let (m, r) = run_idle(&mut h, timeout as usize + 400);
+        msgs.extend(m);
+        rels.extend(r);
+        let slot = size.slot_of(r0.rx_msg_id);
+        let c = h.counters();
+        if msgs.is_empty() {
+            assert_eq!((rels.clone(), c.gc, c.drop_stale), (vec![(slot, 3)], 1, 1), "arrival {d}: collected, the packet dropped as stale");
+            collected_runs += 1;
+        } else {
+            let mut want = app_header(4, 4, 90, 2048).to_vec();
+            want.extend_from_slice(&payload);
+            assert_eq!(msgs, vec![want], "arrival {d}: delivered intact");
+            assert_eq!((rels.clone(), c.gc, c.drop_stale), (vec![(slot, 1)], 0, 0), "arrival {d}: delivered, not collected");
+            delivered_runs += 1;
+        }
+        assert_eq!(busy(&h), 0, "arrival {d}");
+        assert_eq!(h.output("free_lists_full"), 0x1f, "arrival {d}: every ID and buffer is free again");
+    }
+    println!("timeout racing a packet: {delivered_runs} runs delivered, {collected_runs} collected");
+    assert!(delivered_runs > 0 && collected_runs > 0, "the window spans both outcomes");
+}
+
 at_rx_sizes!(
+    a_timeout_racing_a_packet_either_delivers_or_collects,
     three_packets_out_of_order_are_delivered_in_order,
     latency_of_a_single_packet_16_byte_message,
     bad_inputs_are_counted_and_never_touch_another_message,

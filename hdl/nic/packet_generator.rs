@@ -341,7 +341,9 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
 
         // ---- Output register: bypass, else the FIFO head, else a pending PULL.
         self.bypass.next = (self.has_ctrl.val() & self.fifo_empty.val()) & self.slot_free.val();
-        self.take_fifo.next = (self.immediate.head_valid.val() & self.slot_free.val()) & (!self.bypass.val());
+        // A readable head means a stored entry, so the FIFO is not empty and no bypass happens:
+        // taking the head does not wait for this cycle's event.
+        self.take_fifo.next = self.immediate.head_valid.val() & self.slot_free.val();
         self.send_pull.next = ((self.scan_ready.val() & self.token_ok.val()) & (!self.merge.val()))
             & ((self.slot_free.val() & (!self.bypass.val())) & self.fifo_empty.val());
         self.immediate.push.next = self.has_ctrl.val() & (!self.bypass.val());

@@ -7380,7 +7380,7 @@ module nt_ndp_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid
         end
         scan_ready = pending$q[s1_scan_index$q] & (~(s1_ins_valid$q & (s1_ins_index$q == s1_scan_index$q)));
         bypass = (has_ctrl & fifo_empty) & slot_free;
-        take_fifo = (immediate$head_valid & slot_free) & (~bypass);
+        take_fifo = immediate$head_valid & slot_free;
         send_pull = ((scan_ready & token_ok) & (~merge)) & ((slot_free & (~bypass)) & fifo_empty);
         immediate$push = has_ctrl & (~bypass);
         immediate$push_data = ctrl_desc;

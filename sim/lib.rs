@@ -2,7 +2,6 @@
 //! transaction-level reference models.
 
 pub mod cosim;
-pub mod model_build;
 pub mod param_sets;
 pub mod model;
 pub mod tools;

@@ -7,6 +7,8 @@
 //! the cycle it is first shown (`tvalid`), so "first byte in → first byte out" is the number of
 //! clock edges between the two.
 
+use crate::cosim::axil::{AxilMaster, AxilPorts, AXIL_TIMEOUT_CYCLES};
+use crate::cosim::ports::Ports;
 use crate::cosim::verilated::{PortId, VerilatedModel};
 use std::collections::VecDeque;
 
@@ -97,7 +99,7 @@ pub struct StageTimes {
     pub mac_tx: Vec<u64>,
 }
 
-struct Ports {
+struct NicPorts {
     clock: PortId,
     reset: PortId,
     rx_tdata: PortId,
@@ -126,23 +128,6 @@ struct Ports {
     done_ready: PortId,
     done_tx_msg_id: PortId,
     done_abandoned: PortId,
-    awaddr: PortId,
-    awvalid: PortId,
-    awready: PortId,
-    wdata: PortId,
-    wstrb: PortId,
-    wvalid: PortId,
-    wready: PortId,
-    bresp: PortId,
-    bvalid: PortId,
-    bready: PortId,
-    araddr: PortId,
-    arvalid: PortId,
-    arready: PortId,
-    rdata: PortId,
-    rresp: PortId,
-    rvalid: PortId,
-    rready: PortId,
     ingress_tvalid: PortId,
     ingress_tready: PortId,
     ingress_tlast: PortId,
@@ -151,47 +136,13 @@ struct Ports {
     pkt_tlast: PortId,
 }
 
-/// Port access of a whole-NIC model: the Verilator model alone, or (in the lockstep tests) the
-/// natively stepped rust-hdl block beside it.
-pub trait NicBackend {
-    fn port(&self, name: &str) -> Option<PortId>;
-    fn set(&mut self, port: PortId, value: u64);
-    fn get(&mut self, port: PortId) -> u64;
-    fn eval(&mut self);
-    fn tick(&mut self);
-}
 
-impl NicBackend for VerilatedModel {
-    fn port(&self, name: &str) -> Option<PortId> {
-        VerilatedModel::port(self, name)
-    }
-    fn set(&mut self, port: PortId, value: u64) {
-        VerilatedModel::set(self, port, value)
-    }
-    fn get(&mut self, port: PortId) -> u64 {
-        VerilatedModel::get(self, port)
-    }
-    fn eval(&mut self) {
-        VerilatedModel::eval(self)
-    }
-    fn tick(&mut self) {
-        VerilatedModel::tick(self)
-    }
-}
-
-/// One AXI4-Lite access in progress.
-#[derive(Clone, Copy, Debug)]
-enum Axil {
-    Idle,
-    Write { addr: u64, value: u64, aw_done: bool, w_done: bool },
-    Read { addr: u64, ar_done: bool },
-}
 
 /// A whole-NIC model with its drivers. Inputs are offered as soon as they are queued (MAC RX
 /// frames no earlier than their release cycle); outputs are taken when the `*_ready` knobs allow.
-pub struct NicSim<B: NicBackend = VerilatedModel> {
+pub struct NicSim<B: Ports = VerilatedModel> {
     pub model: B,
-    p: Ports,
+    p: NicPorts,
     pub cycle: u64,
     rx_queue: VecDeque<(u64, Vec<(u64, u64, bool)>)>,
     rx_beat: usize,
@@ -220,8 +171,7 @@ pub struct NicSim<B: NicBackend = VerilatedModel> {
     pkt_in_packet: bool,
     tx_shown: bool,
     msg_out_shown: bool,
-    axil: Axil,
-    axil_result: Option<(u64, u64)>,
+    axil: AxilMaster,
 }
 
 impl NicSim<VerilatedModel> {
@@ -231,12 +181,12 @@ impl NicSim<VerilatedModel> {
     }
 }
 
-impl<B: NicBackend> NicSim<B> {
+impl<B: Ports> NicSim<B> {
     /// A NIC on `model` (named `module` in errors), reset for one cycle and run for
     /// [`RESET_INIT_CYCLES`] so that its tables are initialised.
     pub fn with_backend(model: B, module: &str) -> Result<Self, String> {
         let q = |n: &str| model.port(n).ok_or_else(|| format!("{module}: no port {n}"));
-        let p = Ports {
+        let p = NicPorts {
             clock: q("clock")?,
             reset: q("reset")?,
             rx_tdata: q("s_axis_rx_tdata")?,
@@ -265,23 +215,6 @@ impl<B: NicBackend> NicSim<B> {
             done_ready: q("done_ready")?,
             done_tx_msg_id: q("done_tx_msg_id")?,
             done_abandoned: q("done_abandoned")?,
-            awaddr: q("s_axil_awaddr")?,
-            awvalid: q("s_axil_awvalid")?,
-            awready: q("s_axil_awready")?,
-            wdata: q("s_axil_wdata")?,
-            wstrb: q("s_axil_wstrb")?,
-            wvalid: q("s_axil_wvalid")?,
-            wready: q("s_axil_wready")?,
-            bresp: q("s_axil_bresp")?,
-            bvalid: q("s_axil_bvalid")?,
-            bready: q("s_axil_bready")?,
-            araddr: q("s_axil_araddr")?,
-            arvalid: q("s_axil_arvalid")?,
-            arready: q("s_axil_arready")?,
-            rdata: q("s_axil_rdata")?,
-            rresp: q("s_axil_rresp")?,
-            rvalid: q("s_axil_rvalid")?,
-            rready: q("s_axil_rready")?,
             ingress_tvalid: q("probe_ingress_tvalid")?,
             ingress_tready: q("probe_ingress_tready")?,
             ingress_tlast: q("probe_ingress_tlast")?,
@@ -289,6 +222,7 @@ impl<B: NicBackend> NicSim<B> {
             pkt_tready: q("probe_pkt_tready")?,
             pkt_tlast: q("probe_pkt_tlast")?,
         };
+        let axil = AxilMaster::new(AxilPorts::of(&model).map_err(|e| format!("{module}: {e}"))?);
         let mut sim = NicSim {
             model,
             p,
@@ -314,14 +248,13 @@ impl<B: NicBackend> NicSim<B> {
             pkt_in_packet: false,
             tx_shown: false,
             msg_out_shown: false,
-            axil: Axil::Idle,
-            axil_result: None,
+            axil,
         };
-        sim.model.set(sim.p.clock, 0);
-        sim.model.set(sim.p.reset, 1);
+        sim.model.set_port(sim.p.clock, 0);
+        sim.model.set_port(sim.p.reset, 1);
         sim.model.eval();
         sim.model.tick();
-        sim.model.set(sim.p.reset, 0);
+        sim.model.set_port(sim.p.reset, 0);
         sim.model.eval();
         // The receive path clears its tables after reset (the delivered set's 4 096 buckets);
         // frames offered meanwhile would wait. Cycle 0 is the first cycle after that.
@@ -359,38 +292,38 @@ impl<B: NicBackend> NicSim<B> {
 
     /// One clock cycle: drive inputs, settle, observe every handshake, clock edge.
     pub fn step(&mut self) {
-        self.drive_axil();
+        self.axil.drive(&mut self.model);
         let p = &self.p;
         let m = &mut self.model;
         // MAC RX
         let rx_offer = self.rx_queue.front().filter(|(t, _)| *t <= self.cycle).map(|(_, beats)| beats[self.rx_beat]);
         match rx_offer {
             Some((d, k, l)) => {
-                m.set(p.rx_tdata, d);
-                m.set(p.rx_tkeep, k);
-                m.set(p.rx_tlast, l as u64);
-                m.set(p.rx_tvalid, 1);
+                m.set_port(p.rx_tdata, d);
+                m.set_port(p.rx_tkeep, k);
+                m.set_port(p.rx_tlast, l as u64);
+                m.set_port(p.rx_tvalid, 1);
             }
-            None => m.set(p.rx_tvalid, 0),
+            None => m.set_port(p.rx_tvalid, 0),
         }
         // CPU TX
         let msg_offer = self.msg_queue.front().map(|w| w[self.msg_word]);
         match msg_offer {
             Some((d, k, l)) => {
-                m.set(p.msg_in_tdata, d);
-                m.set(p.msg_in_tkeep, k);
-                m.set(p.msg_in_tlast, l as u64);
-                m.set(p.msg_in_tvalid, 1);
+                m.set_port(p.msg_in_tdata, d);
+                m.set_port(p.msg_in_tkeep, k);
+                m.set_port(p.msg_in_tlast, l as u64);
+                m.set_port(p.msg_in_tvalid, 1);
             }
-            None => m.set(p.msg_in_tvalid, 0),
+            None => m.set_port(p.msg_in_tvalid, 0),
         }
-        m.set(p.tx_tready, self.tx_ready as u64);
-        m.set(p.msg_out_tready, self.msg_ready as u64);
-        m.set(p.done_ready, 1);
+        m.set_port(p.tx_tready, self.tx_ready as u64);
+        m.set_port(p.msg_out_tready, self.msg_ready as u64);
+        m.set_port(p.done_ready, 1);
         m.eval();
 
         let now = self.cycle;
-        if rx_offer.is_some() && m.get(p.rx_tready) == 1 {
+        if rx_offer.is_some() && m.get_port(p.rx_tready) == 1 {
             if self.rx_beat == 0 {
                 self.stages.mac_rx.push(now);
             }
@@ -401,7 +334,7 @@ impl<B: NicBackend> NicSim<B> {
                 self.rx_beat = 0;
             }
         }
-        if msg_offer.is_some() && m.get(p.msg_in_tready) == 1 {
+        if msg_offer.is_some() && m.get_port(p.msg_in_tready) == 1 {
             if self.msg_word == 0 {
                 self.stages.cpu_tx.push(now);
             }
@@ -412,7 +345,7 @@ impl<B: NicBackend> NicSim<B> {
             }
         }
         // MAC TX
-        if m.get(p.tx_tvalid) == 1 {
+        if m.get_port(p.tx_tvalid) == 1 {
             if self.tx_partial.is_empty() && !self.tx_shown {
                 self.tx_partial_first = now;
                 self.stages.mac_tx.push(now);
@@ -420,24 +353,24 @@ impl<B: NicBackend> NicSim<B> {
             }
             if self.tx_ready {
                 self.tx_beat_cycles.push(now);
-                let (d, k) = (m.get(p.tx_tdata), m.get(p.tx_tkeep));
+                let (d, k) = (m.get_port(p.tx_tdata), m.get_port(p.tx_tkeep));
                 self.tx_partial.extend(keep_bytes(d, k));
-                if m.get(p.tx_tlast) == 1 {
+                if m.get_port(p.tx_tlast) == 1 {
                     self.tx_frames.push((self.tx_partial_first, std::mem::take(&mut self.tx_partial)));
                     self.tx_shown = false;
                 }
             }
         }
         // CPU RX
-        if m.get(p.msg_out_tvalid) == 1 {
+        if m.get_port(p.msg_out_tvalid) == 1 {
             if self.msg_out_beats.is_empty() && !self.msg_out_shown {
                 self.msg_out_first = now;
                 self.stages.cpu_rx.push(now);
                 self.msg_out_shown = true;
             }
             if self.msg_ready {
-                self.msg_out_beats.push((m.get(p.msg_out_tdata), m.get(p.msg_out_tkeep)));
-                if m.get(p.msg_out_tlast) == 1 {
+                self.msg_out_beats.push((m.get_port(p.msg_out_tdata), m.get_port(p.msg_out_tkeep)));
+                if m.get_port(p.msg_out_tlast) == 1 {
                     let beats = std::mem::take(&mut self.msg_out_beats);
                     let (h0, h1) = (beats[0].0, beats.get(1).map(|b| b.0).unwrap_or(0));
                     let payload = beats[2.min(beats.len())..].iter().flat_map(|(d, k)| keep_bytes(*d, *k)).collect();
@@ -454,111 +387,58 @@ impl<B: NicBackend> NicSim<B> {
             }
         }
         // probes
-        if m.get(p.ingress_tvalid) == 1 {
+        if m.get_port(p.ingress_tvalid) == 1 {
             if !self.ingress_in_packet {
                 self.stages.ingress_out.push(now);
                 self.ingress_in_packet = true;
             }
-            if m.get(p.ingress_tready) == 1 && m.get(p.ingress_tlast) == 1 {
+            if m.get_port(p.ingress_tready) == 1 && m.get_port(p.ingress_tlast) == 1 {
                 self.ingress_in_packet = false;
             }
         }
-        if m.get(p.pkt_tvalid) == 1 {
+        if m.get_port(p.pkt_tvalid) == 1 {
             if !self.pkt_in_packet {
                 self.stages.pkt_out.push(now);
                 self.pkt_in_packet = true;
             }
-            if m.get(p.pkt_tready) == 1 && m.get(p.pkt_tlast) == 1 {
+            if m.get_port(p.pkt_tready) == 1 && m.get_port(p.pkt_tlast) == 1 {
                 self.pkt_in_packet = false;
             }
         }
-        if m.get(p.msg_id_valid) == 1 {
-            self.sent_ids.push((now, m.get(p.msg_id) as u16));
+        if m.get_port(p.msg_id_valid) == 1 {
+            self.sent_ids.push((now, m.get_port(p.msg_id) as u16));
         }
-        if m.get(p.done_valid) == 1 {
+        if m.get_port(p.done_valid) == 1 {
             self.completions.push(Completion {
-                tx_msg_id: m.get(p.done_tx_msg_id) as u16,
-                abandoned: m.get(p.done_abandoned) == 1,
+                tx_msg_id: m.get_port(p.done_tx_msg_id) as u16,
+                abandoned: m.get_port(p.done_abandoned) == 1,
                 cycle: now,
             });
         }
-        self.observe_axil();
+        self.axil.observe(&mut self.model);
         self.model.tick();
         self.cycle += 1;
     }
 
-    fn drive_axil(&mut self) {
-        let p = &self.p;
-        let m = &mut self.model;
-        let (aw, w, ar) = match self.axil {
-            Axil::Write { addr, value, aw_done, w_done } => {
-                m.set(p.awaddr, addr);
-                m.set(p.wdata, value);
-                m.set(p.wstrb, 0xF);
-                (!aw_done, !w_done, false)
-            }
-            Axil::Read { addr, ar_done } => {
-                m.set(p.araddr, addr);
-                (false, false, !ar_done)
-            }
-            Axil::Idle => (false, false, false),
-        };
-        m.set(p.awvalid, aw as u64);
-        m.set(p.wvalid, w as u64);
-        m.set(p.arvalid, ar as u64);
-        m.set(p.bready, 1);
-        m.set(p.rready, 1);
-    }
-
-    fn observe_axil(&mut self) {
-        let p = &self.p;
-        let m = &mut self.model;
-        match &mut self.axil {
-            Axil::Write { aw_done, w_done, .. } => {
-                if !*aw_done && m.get(p.awready) == 1 {
-                    *aw_done = true;
-                }
-                if !*w_done && m.get(p.wready) == 1 {
-                    *w_done = true;
-                }
-                if m.get(p.bvalid) == 1 {
-                    self.axil_result = Some((0, m.get(p.bresp)));
-                    self.axil = Axil::Idle;
-                }
-            }
-            Axil::Read { ar_done, .. } => {
-                if !*ar_done && m.get(p.arready) == 1 {
-                    *ar_done = true;
-                }
-                if m.get(p.rvalid) == 1 {
-                    self.axil_result = Some((m.get(p.rdata), m.get(p.rresp)));
-                    self.axil = Axil::Idle;
-                }
-            }
-            Axil::Idle => {}
-        }
-    }
-
     fn axil_wait(&mut self) -> (u64, u64) {
-        self.axil_result = None;
-        for _ in 0..1000 {
+        for _ in 0..AXIL_TIMEOUT_CYCLES {
             self.step();
-            if let Some(r) = self.axil_result.take() {
+            if let Some(r) = self.axil.take_response() {
                 return r;
             }
         }
-        panic!("AXI4-Lite access did not complete in 1000 cycles");
+        panic!("AXI4-Lite access did not complete in {AXIL_TIMEOUT_CYCLES} cycles");
     }
 
     /// Writes a register (traffic keeps flowing meanwhile); returns BRESP.
     pub fn write_register(&mut self, addr: u64, value: u32) -> u64 {
-        self.axil = Axil::Write { addr, value: value as u64, aw_done: false, w_done: false };
+        self.axil.start_write(addr, value, 0xF);
         self.axil_wait().1
     }
 
     /// Reads a register; returns (RDATA, RRESP).
     pub fn read_register(&mut self, addr: u64) -> (u32, u64) {
-        self.axil = Axil::Read { addr, ar_done: false };
+        self.axil.start_read(addr);
         let (d, r) = self.axil_wait();
         (d as u32, r)
     }

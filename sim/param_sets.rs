@@ -1,10 +1,10 @@
 //! Whole NICs by name: the presets of [`nanotransport_hdl::configs::CONFIGS`] and parameter sets
 //! registered at run time ([`register`]). A registered set's Verilog is generated into the model
 //! cache (`<cache>/param-sets/<name>/`), its Verilator model built on first use and loaded
-//! ([`crate::cosim::dynamic`]); afterwards every function that takes a configuration name — the
+//! ([`crate::cosim::cache`]); afterwards every function that takes a configuration name — the
 //! drivers, reports, replay, fuzz and experiments — accepts the set's name like a preset's.
 
-use crate::cosim::dynamic;
+use crate::cosim::cache;
 use nanotransport_hdl::configs::{find_config, NicParams, CONFIGS};
 use nanotransport_hdl::generate::write_modules;
 use std::sync::Mutex;
@@ -66,13 +66,13 @@ pub fn register(params: &NicParams) -> Result<(), String> {
         return if &p == params { Ok(()) } else { Err(format!("a different parameter set named '{}' is already in use", params.name)) };
     }
     let module = params.generate()?;
-    let dir = dynamic::cache_dir().join("param-sets").join(&params.name);
+    let dir = cache::cache_dir().join("param-sets").join(&params.name);
     let path = dir.join(module.file_name());
     // Rewritten only when it changed, so the cached model's source stays the same file.
     if std::fs::read_to_string(&path).ok().as_deref() != Some(module.verilog.as_str()) {
         write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    dynamic::load(&path)?;
+    cache::load(&path, crate::cosim::build::Flavour::PLAIN)?;
     REGISTERED.lock().map_err(|_| "parameter-set registry poisoned".to_string())?.push(params.clone());
     Ok(())
 }

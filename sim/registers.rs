@@ -13,7 +13,8 @@
 //! A bad `--set` is one line naming the register and its valid range, e.g.
 //! `--set rtt_pkts=65: out of range; rtt_pkts takes 0..=64 (BDP in packets …)`.
 
-use crate::nic::{NicBackend, NicSim};
+use crate::cosim::ports::Ports;
+use crate::nic::NicSim;
 use nanotransport_hdl::nic::register_map::*;
 
 /// One configuration register the command line may set.
@@ -125,7 +126,7 @@ pub fn parse_sets(args: &[String]) -> Result<Vec<RegisterWrite>, String> {
 }
 
 /// Writes `writes` through the NIC's AXI4-Lite port; an error response is an error.
-pub fn apply<B: NicBackend>(nic: &mut NicSim<B>, writes: &[RegisterWrite]) -> Result<(), String> {
+pub fn apply<B: Ports>(nic: &mut NicSim<B>, writes: &[RegisterWrite]) -> Result<(), String> {
     for w in writes {
         match nic.write_register(w.addr, w.value) {
             0 => {}

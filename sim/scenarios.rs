@@ -3,7 +3,8 @@
 //! through a lossy link. The protocol follows from the configuration's name.
 
 use crate::model::pisa::Header;
-use crate::nic::{NicBackend, NicSim, TxMessage};
+use crate::cosim::ports::Ports;
+use crate::nic::{NicSim, TxMessage};
 use crate::registers::RegisterWrite;
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID};
@@ -659,7 +660,7 @@ pub fn loopback_with_lengths(
 /// itself, a trimmed copy, a corrupted extra copy). Returns the messages sent and the frames
 /// looped. Used by the whole-NIC lockstep tests, where the receive path, ACKs and credit all run
 /// on one NIC.
-pub fn self_loop<B: NicBackend>(
+pub fn self_loop<B: Ports>(
     nic: &mut NicSim<B>,
     rng: &mut ChaCha8Rng,
     messages: u16,

@@ -1,4 +1,6 @@
-//! Shared helpers for the scenario tests in tests/.
+//! Shared helpers of the integration tests (`tests/suite/`): the repository root, seeds, and the
+//! receive path at every size. The harness itself (port access, the lockstep pair, the AXI4-Lite
+//! master) is `nanotransport_sim::cosim`, shared with the drivers.
 
 use std::path::PathBuf;
 
@@ -14,6 +16,26 @@ pub fn seed(test: &str, default: u64) -> u64 {
     println!("{test}: seed {seed}");
     seed
 }
-pub mod io;
-pub mod axil;
+
 pub mod rx;
+
+/// Runs each named test function once per listed case, as the tests `name::case`:
+/// `cases!([at_16 => &SIZE_16, at_128 => &SIZE_128]; f, g)` makes the tests `f::at_16`,
+/// `f::at_128`, `g::at_16` and `g::at_128`, each calling `f(&SIZE_16)` and so on (a module and a
+/// function may share a name). A case's argument is read inside the generated module:
+/// `super::SIZE_16` names a constant of the calling module.
+#[macro_export]
+macro_rules! cases {
+    ([$($case:ident => $arg:expr),+ $(,)?]; $name:ident $(, $more:ident)* $(,)?) => {
+        mod $name {
+            $(
+                #[test]
+                fn $case() {
+                    super::$name($arg)
+                }
+            )+
+        }
+        $crate::cases!([$($case => $arg),+]; $($more),*);
+    };
+    ([$($case:ident => $arg:expr),+ $(,)?]; $(,)?) => {};
+}

@@ -1,5 +1,5 @@
-//! The receive path at every NIC size the tests cover: one description per size, and a macro
-//! that runs the same test function at each.
+//! The receive path at every NIC size the tests cover: one description per size, and the
+//! [`crate::cases`] list of its sizes.
 
 use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use nanotransport_hdl::nic::get_rx_msg_info::{SIZE_CLASSES_128, SIZE_CLASSES_16};
@@ -44,18 +44,4 @@ impl RxSize {
     pub fn model(&self, timeout: u64) -> RxModel {
         RxModel::new(self.classes, timeout, self.slot_bits, self.bucket_bits, DEFAULT_HORIZON_CYCLES)
     }
-}
-
-/// Runs each named test function (`fn name(size: &RxSize)`) at 16 and at 128 messages, as the
-/// tests `at_16::name` and `at_128::name`.
-#[macro_export]
-macro_rules! at_rx_sizes {
-    ($($name:ident),* $(,)?) => {
-        mod at_16 {
-            $(#[test] fn $name() { super::$name(&$crate::rx::RX_16) })*
-        }
-        mod at_128 {
-            $(#[test] fn $name() { super::$name(&$crate::rx::RX_128) })*
-        }
-    };
 }

@@ -1,14 +1,17 @@
-//! Co-simulation: Verilator models of the generated Verilog, and the lockstep checker that runs
-//! them beside the natively stepped rust-hdl blocks.
+//! Co-simulation: Verilator models of the generated Verilog (built and cached by
+//! `nanotransport_models`, re-exported here), the natively stepped rust-hdl blocks, and the
+//! harness that drives either or both: port access, the lockstep pair, the AXI4-Lite master.
+
+pub use nanotransport_models::{build, cache, verilated};
 
 pub mod fixtures;
 pub mod lockstep;
+pub mod ports;
+pub mod axil;
 pub mod native;
 pub mod native_rx;
 pub mod rx_harness;
 pub mod stimulus;
-pub mod verilated;
-pub mod dynamic;
 pub mod native_bolt;
 pub mod bolt_ingress_dut;
 pub mod tx;

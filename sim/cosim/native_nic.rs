@@ -1,10 +1,8 @@
-//! Natively stepped whole-NIC tops, and a [`NicBackend`] that runs one beside its Verilator
-//! model, comparing every output on every evaluation (lockstep of a whole NIC).
+//! Natively stepped whole-NIC tops (and the blocks the whole-NIC tests pair on their own), for
+//! [`crate::cosim::ports::Lockstep`]: a whole NIC's rust-hdl block beside its Verilator model,
+//! driven by [`crate::nic::NicSim`] like the model alone.
 
-use crate::cosim::native::{NativeDut, NativeStepper};
-use crate::cosim::verilated::{PortId, VerilatedModel};
 use crate::native_dut;
-use crate::nic::NicBackend;
 
 /// Registers a whole-NIC type (every preset has the same ports) as a native DUT.
 macro_rules! nic_dut {
@@ -52,77 +50,3 @@ native_dut!(nanotransport_hdl::protocols::homa::egress::HomaEgress<16, 4>, clock
               m_axis_pkt_remote_ip, m_axis_pkt_remote_port, m_axis_pkt_msg_len, m_axis_pkt_pkt_offset,
               m_axis_pkt_local_port, m_axis_pkt_tx_msg_id, m_axis_pkt_credit, m_axis_pkt_rank, m_axis_pkt_flags,
               m_axis_pkt_is_new_msg, m_axis_pkt_is_rtx]);
-
-/// The rust-hdl block and its Verilator model side by side.
-pub struct LockstepNic<D: NativeDut> {
-    pub native: NativeStepper<D>,
-    pub verilated: VerilatedModel,
-    /// Per Verilator port: its index among the native block's inputs / outputs.
-    input_index: Vec<Option<usize>>,
-    output_index: Vec<Option<usize>>,
-    pub cycle: u64,
-    pub comparisons: u64,
-}
-
-impl<D: NativeDut> LockstepNic<D> {
-    /// Checks that both sides have the same ports (the clock aside).
-    pub fn new(module: &str) -> Result<Self, String> {
-        Self::with_native(D::default(), module)
-    }
-
-    /// As [`Self::new`], with the native block built by the caller (e.g. another program option).
-    pub fn with_native(native: D, module: &str) -> Result<Self, String> {
-        let verilated = VerilatedModel::new(module)?;
-        let names: Vec<&str> = verilated.spec().ports.iter().map(|p| p.name).collect();
-        let input_index: Vec<Option<usize>> = names.iter().map(|n| D::INPUTS.iter().position(|i| i == n)).collect();
-        let output_index: Vec<Option<usize>> = names.iter().map(|n| D::OUTPUTS.iter().position(|o| o == n)).collect();
-        for (n, (i, o)) in names.iter().zip(input_index.iter().zip(&output_index)) {
-            if i.is_none() && o.is_none() && *n != "clock" {
-                return Err(format!("{module}: port {n} is not in the native port list"));
-            }
-        }
-        if D::INPUTS.len() + D::OUTPUTS.len() + 1 != names.len() {
-            return Err(format!("{module}: {} Verilator ports, {} native", names.len(), D::INPUTS.len() + D::OUTPUTS.len() + 1));
-        }
-        Ok(LockstepNic { native: NativeStepper::new(native), verilated, input_index, output_index, cycle: 0, comparisons: 0 })
-    }
-}
-
-impl<D: NativeDut> NicBackend for LockstepNic<D> {
-    fn port(&self, name: &str) -> Option<PortId> {
-        self.verilated.port(name)
-    }
-    fn set(&mut self, port: PortId, value: u64) {
-        if let Some(i) = self.input_index[port.0] {
-            self.native.dut.set_input(i, &[value]);
-        }
-        self.verilated.set(port, value);
-    }
-    fn get(&mut self, port: PortId) -> u64 {
-        let v = self.verilated.get(port);
-        if let Some(o) = self.output_index[port.0] {
-            let n = self.native.dut.get_output(o)[0];
-            assert_eq!(
-                n, v,
-                "lockstep divergence at cycle {} on {}: rust-hdl {n:#x} vs Verilator {v:#x}",
-                self.cycle, self.verilated.spec().ports[port.0].name
-            );
-            self.comparisons += 1;
-        }
-        v
-    }
-    fn eval(&mut self) {
-        self.native.settle();
-        self.verilated.eval();
-        for k in 0..self.output_index.len() {
-            if self.output_index[k].is_some() {
-                self.get(PortId(k));
-            }
-        }
-    }
-    fn tick(&mut self) {
-        self.native.tick();
-        self.verilated.tick();
-        self.cycle += 1;
-    }
-}

@@ -32,15 +32,37 @@ impl FileReport {
 
 /// [`wide_runtime_shifts`] as a one-line result.
 pub fn design_rule(file: &Path) -> ToolResult {
-    match wide_runtime_shifts(file) {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    verdict("shift-rule", &[&text, SHIFT_SELECTION], || match wide_runtime_shifts(file) {
         Ok(v) if v.is_empty() => ToolResult { ok: true, summary: "clean".into() },
         Ok(v) => ToolResult {
             ok: false,
             summary: format!("{} runtime shifts of vectors wider than 64 bits (first: {})", v.len(), v[0]),
         },
         Err(e) => ToolResult { ok: false, summary: e },
+    })
+}
+
+/// `run`'s result, or the stored verdict of the same run on the same inputs
+/// ([`super::verdicts`]).
+fn verdict(kind: &str, inputs: &[&str], run: impl FnOnce() -> ToolResult) -> ToolResult {
+    let result = super::verdicts::cached(kind, inputs, || {
+        let r = run();
+        if r.ok {
+            Ok(r.summary)
+        } else {
+            Err(r.summary)
+        }
+    });
+    match result {
+        Ok(summary) => ToolResult { ok: true, summary },
+        Err(summary) => ToolResult { ok: false, summary },
     }
 }
+
+/// The cells the design rule looks for: shifts by a non-constant amount of results wider than 64
+/// bits.
+const SHIFT_SELECTION: &str = "t:$shl t:$sshl t:$shr t:$sshr t:$shift %u %u %u %u r:Y_WIDTH>64 %i";
 
 /// The top module of a generated file: its stem.
 pub fn top_of(file: &Path) -> String {
@@ -56,12 +78,7 @@ pub fn wide_runtime_shifts(file: &Path) -> Result<Vec<String>, String> {
     let dir = std::env::temp_dir().join(format!("nt-shifts-{}-{}", std::process::id(), top_of(file)));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let list = dir.join("shifts.txt");
-    let script = format!(
-        "read_verilog {}; hierarchy -top {}; opt_expr; tee -q -o {} select -list t:$shl t:$sshl t:$shr t:$sshr t:$shift %u %u %u %u r:Y_WIDTH>64 %i",
-        file.display(),
-        top_of(file),
-        list.display()
-    );
+    let script = format!("read_verilog {}; hierarchy -top {}; opt_expr; tee -q -o {} select -list {SHIFT_SELECTION}", file.display(), top_of(file), list.display());
     let out = Command::new("yosys").arg("-q").arg("-p").arg(&script).output().map_err(|e| spawn_error("yosys", e).summary)?;
     let text = std::fs::read_to_string(&list).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
@@ -82,6 +99,12 @@ fn spawn_error(tool: &str, e: std::io::Error) -> ToolResult {
 
 /// `verilator --lint-only -Wall` with the project's waivers.
 pub fn verilator_lint(repo: &Path, file: &Path) -> ToolResult {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let waivers = std::fs::read_to_string(repo.join(WAIVERS)).unwrap_or_default();
+    verdict("verilator-lint", &[&text, &waivers, &top_of(file)], || run_verilator_lint(repo, file))
+}
+
+fn run_verilator_lint(repo: &Path, file: &Path) -> ToolResult {
     let out = Command::new("verilator")
         .arg("--lint-only")
         .arg("-Wall")
@@ -110,6 +133,13 @@ pub fn verilator_lint(repo: &Path, file: &Path) -> ToolResult {
 /// Yosys `synth_xilinx -family xcup` without its SAT-based `share` pass (the project's flow,
 /// [`crate::tools::synth::xcup_flow`]); the summary counts LUTs, flip-flops and RAM cells.
 pub fn yosys_synth(file: &Path) -> ToolResult {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    // The script with the file's place left out: the same text anywhere is the same run.
+    let script = crate::tools::synth::xcup_flow(Path::new("FILE"), &top_of(file));
+    verdict("xcup-synth", &[&text, &script], || run_yosys_synth(file))
+}
+
+fn run_yosys_synth(file: &Path) -> ToolResult {
     let script = format!("{}; stat", crate::tools::synth::xcup_flow(file, &top_of(file)));
     let out = Command::new("yosys").arg("-p").arg(&script).output();
     match out {
@@ -151,30 +181,38 @@ fn summarise_stat(stat: &str) -> String {
     format!("{cells} cells (LUT {luts}, FF {ffs}, RAM {rams})")
 }
 
-/// Lints (and optionally synthesises) every file.
-///
-/// Files are checked on as many threads as the machine has cores (each tool run is a separate
-/// process); the reports come back in the order of `files`.
+/// Lints (and optionally synthesises) every file, on as many threads as the machine has cores
+/// (each tool run is a separate process); the reports come back in the order of `files`.
 pub fn check_files(repo: &Path, files: &[PathBuf], synthesise: bool) -> Vec<FileReport> {
+    each_file(files, |f| FileReport {
+        file: f.to_path_buf(),
+        verilator: verilator_lint(repo, f),
+        rule: design_rule(f),
+        yosys: synthesise.then(|| yosys_synth(f)),
+    })
+}
+
+/// [`yosys_synth`] of every file (no lint), in parallel as [`check_files`].
+pub fn synthesise_files(files: &[PathBuf]) -> Vec<(PathBuf, ToolResult)> {
+    each_file(files, |f| (f.to_path_buf(), yosys_synth(f)))
+}
+
+/// `check` of every file, on as many threads as the machine has cores, in the order of `files`.
+fn each_file<T: Send>(files: &[PathBuf], check: impl Fn(&Path) -> T + Sync) -> Vec<T> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let reports: Vec<std::sync::Mutex<Option<FileReport>>> = files.iter().map(|_| Default::default()).collect();
+    let results: Vec<std::sync::Mutex<Option<T>>> = files.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(f) = files.get(i) else { break };
-                let report = FileReport {
-                    file: f.clone(),
-                    verilator: verilator_lint(repo, f),
-                    rule: design_rule(f),
-                    yosys: synthesise.then(|| yosys_synth(f)),
-                };
-                *reports[i].lock().unwrap() = Some(report);
+                let r = check(f);
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             });
         }
     });
-    reports.into_iter().map(|r| r.into_inner().unwrap().expect("every file checked")).collect()
+    results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every file checked")).collect()
 }
 
 /// Every `.v` file under `dir`, one level of folders deep, sorted.

@@ -4,3 +4,4 @@
 pub mod lint;
 pub mod synth;
 pub mod fpga;
+pub mod verdicts;

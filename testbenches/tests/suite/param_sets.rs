@@ -1,0 +1,143 @@
+//! A parameter set with no preset and no shipped Verilog (Homa-Tr, 32 messages, its own size
+//! classes and register defaults): registered at run time, its Verilator model generated, built
+//! and loaded on first use, then run by the same drivers as a preset — per-stage latency against
+//! Table 3.1, rust-hdl in lockstep with the model on a trimming self-loop, and the refusals.
+
+use nanotransport_hdl::configs::NicParams;
+use nanotransport_hdl::nic::register_map::*;
+use nanotransport_hdl::nic::tx_path::TxSizeClass;
+use nanotransport_sim::nic::NicSim;
+use nanotransport_sim::param_sets::{register, whole_nic};
+use nanotransport_sim::scenarios::*;
+use nanotransport_testbenches::seed;
+
+const NAME: &str = "homa-tr-32-own";
+
+/// 32 messages per direction with classes of its own: 8 maximum-size messages each way.
+fn params() -> NicParams {
+    let mut p = NicParams::preset(NAME, "homa-tr", 32);
+    p.rx_classes = [(1, 8), (4, 8), (16, 8), (38, 8)];
+    p.tx_classes = vec![TxSizeClass { buffers: 24, bytes: 4096 }, TxSizeClass { buffers: 8, bytes: 38 * 1024 }];
+    p.config_defaults[CFG_RTT_PKTS] = 3;
+    p
+}
+
+fn registered() {
+    let clock = std::time::Instant::now();
+    register(&params()).unwrap();
+    println!("{NAME}: model ready in {:.1} s (generated, built and loaded, or loaded from the cache)", clock.elapsed().as_secs_f64());
+}
+
+#[test]
+fn runs_like_a_preset_within_table_3_1() {
+    registered();
+    let w = whole_nic(NAME).unwrap();
+    assert_eq!((w.protocol.as_str(), w.messages), ("homa-tr", 32));
+    assert_eq!(Protocol::of_config(NAME), Protocol::HomaTr);
+    let mut nic = nic_with_ip(NAME, NIC_IP).unwrap();
+    let (rtt, resp) = nic.read_register(4 * CFG_RTT_PKTS as u64);
+    assert_eq!((rtt, resp), (3, 0), "the set's own register default");
+    let r = latency(NAME).unwrap();
+    println!("{NAME}: {r:?}");
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES)) {
+        assert!(*c <= p, "{NAME} {stage}: {c} cycles, paper {p}");
+    }
+}
+
+#[test]
+fn lockstep_trimming_self_loop() {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop).unwrap().join().unwrap();
+}
+
+fn lockstep_self_loop() {
+    use nanotransport_hdl::protocols::homa::ingress::HomaNic;
+    use nanotransport_sim::cosim::ports::Lockstep;
+    use rand::SeedableRng;
+    registered();
+    let s = seed("param_set_lockstep_trimming_self_loop", 701);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let native = HomaNic::<32, 5, 4, 17>::new(&params().shell_params());
+    let backend = Lockstep::<HomaNic<32, 5, 4, 17>>::with_native(native, &nic_module(NAME)).unwrap();
+    let mut nic = NicSim::with_backend(backend, &nic_module(NAME)).unwrap();
+    let mut trims = 0;
+    let (sent, looped) = self_loop(&mut nic, &mut rng, 16, 6000, 20_000, 20, &mut trimming_link(0.1, &mut trims));
+    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
+    assert_eq!(nic.completions.len(), sent.len());
+    for m in &nic.delivered {
+        assert!(sent.iter().any(|t| t.payload == m.payload), "a delivered message matches one sent");
+    }
+    println!("{NAME} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
+    assert!(trims > 0, "the loop trimmed something");
+}
+
+#[test]
+fn refusals_are_one_line_errors() {
+    let mut preset_named = params();
+    preset_named.name = "homa-tr-16".into();
+    let e = register(&preset_named).unwrap_err();
+    assert!(e.contains("preset") && !e.contains('\n'), "{e}");
+    let mut not_compiled = params();
+    not_compiled.messages = 48;
+    let e = register(&not_compiled).unwrap_err();
+    assert!(e.contains("messages 48") && !e.contains('\n'), "{e}");
+    let e = whole_nic("no-such-nic").unwrap_err();
+    assert!(e.contains("ndp-16") && e.contains(".toml") && !e.contains('\n'), "{e}");
+    registered();
+    let mut other = params();
+    other.config_defaults[CFG_RTT_PKTS] = 5;
+    let e = register(&other).unwrap_err();
+    assert!(e.contains("already in use"), "{e}");
+}
+
+/// A size above 128 (256 messages per direction, the preset classes of its size, no shipped
+/// Verilog): 200 single-packet messages sent to itself while the CPU reads nothing hold 200
+/// receive slots at once — more than any 128-message NIC has — then all 200 are read out intact.
+#[test]
+fn holds_more_than_128_messages_at_once() {
+    use rand::{Rng, SeedableRng};
+    const BIG: &str = "ndp-256-own";
+    const HELD: usize = 200;
+    let clock = std::time::Instant::now();
+    register(&NicParams::preset(BIG, "ndp", 256)).unwrap();
+    println!("{BIG}: model ready in {:.1} s", clock.elapsed().as_secs_f64());
+    let w = whole_nic(BIG).unwrap();
+    assert_eq!((w.protocol.as_str(), w.messages), ("ndp", 256));
+    let s = seed("param_set_holds_more_than_128_messages", 702);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
+    let mut nic = nic_with_ip(BIG, NIC_IP).unwrap();
+    nic.msg_ready = false;
+    let sent: Vec<_> = (0..HELD as u16)
+        .map(|k| {
+            let payload: Vec<u8> = (0..rng.gen_range(1..=1024)).map(|_| rng.gen()).collect();
+            nanotransport_sim::nic::TxMessage { remote_ip: NIC_IP, remote_port: 1000 + k, local_port: 2000 + k, payload }
+        })
+        .collect();
+    for m in &sent {
+        nic.send(m);
+    }
+    // Loop every frame back until every message is acknowledged; the CPU reads nothing.
+    let mut looped = 0;
+    while nic.completions.len() < HELD && nic.cycle < 400_000 {
+        while looped < nic.tx_frames.len() {
+            let (f, at) = (nic.tx_frames[looped].1.clone(), nic.cycle + 20);
+            nic.push_frame(&f, at);
+            looped += 1;
+        }
+        nic.step();
+    }
+    let acked = nic.completions.len() == HELD;
+    assert!(acked, "{} of {HELD} acknowledged after {} cycles", nic.completions.len(), nic.cycle);
+    assert!(nic.completions.iter().all(|c| !c.abandoned));
+    assert!(nic.delivered.is_empty(), "nothing read out yet");
+    let status = read_status(&mut nic);
+    let get = |name: &str| status.iter().find(|s| s.0 == name).unwrap().1;
+    assert_eq!((get("fail_no_id_count"), get("fail_no_buffer_count"), get("fail_bucket_full_count")), (0, 0, 0));
+    println!("{BIG}: {HELD} messages held at cycle {}, {looped} frames looped", nic.cycle);
+    nic.msg_ready = true;
+    assert!(nic.run_until(nic.cycle + 400_000, |n| n.delivered.len() == HELD), "{} of {HELD} read out", nic.delivered.len());
+    let mut want: Vec<_> = sent.iter().map(|m| m.payload.clone()).collect();
+    let mut got: Vec<_> = nic.delivered.iter().map(|m| m.payload.clone()).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "every message read out intact, once");
+}

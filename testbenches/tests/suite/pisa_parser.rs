@@ -1,0 +1,348 @@
+//! PISA parser: frames from the MAC (good and bad, random lengths, random back-pressure) against
+//! the reference model (`sim/model/pisa.rs`); the same in lockstep (rust-hdl against Verilator,
+//! every output every cycle); latency and throughput measured on the Verilator model.
+
+use nanotransport_hdl::pisa::parser::Parser;
+use nanotransport_hdl::pisa::wire::*;
+use nanotransport_sim::cosim::native::NativeStepper;
+use nanotransport_sim::cosim::verilated::VerilatedModel;
+use nanotransport_sim::model::pisa::{parse, DropReason, Header};
+use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_testbenches::seed;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+
+const MODEL: &str = "nt_nic_16_parser";
+const PROTO: u8 = NDP_IP_PROTOCOL;
+
+const HDR_PORTS: [&str; 18] = [
+    "hdr_dst_mac", "hdr_src_mac", "hdr_ip_tos", "hdr_ip_total_len", "hdr_ip_ident", "hdr_ip_ttl", "hdr_src_ip",
+    "hdr_dst_ip", "hdr_flags", "hdr_src_context", "hdr_dst_context", "hdr_msg_len", "hdr_pkt_offset",
+    "hdr_pull_offset", "hdr_grant_prio", "hdr_tx_msg_id", "hdr_buf_ptr", "hdr_buf_size_class",
+];
+
+fn read_header(io: &mut dyn Ports) -> Header {
+    let v: Vec<u64> = HDR_PORTS.iter().map(|p| io.get(p)).collect();
+    Header {
+        dst_mac: v[0],
+        src_mac: v[1],
+        ip_tos: v[2] as u8,
+        ip_total_len: v[3] as u16,
+        ip_ident: v[4] as u16,
+        ip_ttl: v[5] as u8,
+        src_ip: v[6] as u32,
+        dst_ip: v[7] as u32,
+        flags: v[8] as u8,
+        src_context: v[9] as u16,
+        dst_context: v[10] as u16,
+        msg_len: v[11] as u16,
+        pkt_offset: v[12] as u8,
+        pull_offset: v[13] as u16,
+        grant_prio: v[14] as u8,
+        tx_msg_id: v[15] as u16,
+        buf_ptr: v[16] as u16,
+        buf_size_class: v[17] as u8,
+    }
+}
+
+fn random_header(rng: &mut ChaCha8Rng) -> Header {
+    let flags = loop {
+        let f: u8 = rng.gen::<u8>() & 0x1f;
+        if f & 0x0f != 0 {
+            break f;
+        }
+    };
+    Header {
+        dst_mac: rng.gen::<u64>() & 0xffff_ffff_ffff,
+        src_mac: rng.gen::<u64>() & 0xffff_ffff_ffff,
+        ip_tos: rng.gen(),
+        ip_total_len: 0,
+        ip_ident: rng.gen(),
+        ip_ttl: rng.gen(),
+        src_ip: rng.gen(),
+        dst_ip: rng.gen(),
+        flags,
+        src_context: rng.gen(),
+        dst_context: rng.gen(),
+        msg_len: rng.gen(),
+        pkt_offset: rng.gen(),
+        pull_offset: rng.gen(),
+        grant_prio: rng.gen(),
+        tx_msg_id: rng.gen(),
+        buf_ptr: rng.gen(),
+        buf_size_class: rng.gen(),
+    }
+}
+
+/// A random frame: mostly good, with every kind of bad input mixed in.
+fn random_frame(rng: &mut ChaCha8Rng) -> Vec<u8> {
+    let h = random_header(rng);
+    let len = match rng.gen_range(0..10) {
+        0 => 0,
+        1 => 1,
+        2 => rng.gen_range(1000..=1024),
+        _ => rng.gen_range(0..200),
+    };
+    let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+    let mut f = h.frame(PROTO, &payload);
+    let fix_checksum = |f: &mut Vec<u8>| {
+        f[OFF_CHECKSUM] = 0;
+        f[OFF_CHECKSUM + 1] = 0;
+        let c = !nanotransport_sim::model::pisa::ipv4_sum(&f[14..34]);
+        f[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&c.to_be_bytes());
+    };
+    match rng.gen_range(0..20) {
+        0 => f.truncate(rng.gen_range(1..64)),
+        1 => {
+            f[OFF_ETHERTYPE] = 0x86;
+            f[OFF_ETHERTYPE + 1] = 0xdd;
+        }
+        2 => {
+            f[OFF_VERSION_IHL] = 0x46;
+            fix_checksum(&mut f);
+        }
+        3 => {
+            f[OFF_PROTOCOL] = HOMA_IP_PROTOCOL;
+            fix_checksum(&mut f);
+        }
+        4 => f[OFF_IDENT] ^= 1 << rng.gen_range(0..8),
+        5 => f[OFF_FLAGS] &= 0xf0,
+        6 => {
+            f[OFF_TOTAL_LEN] = 0;
+            f[OFF_TOTAL_LEN + 1] = rng.gen_range(0..50);
+            fix_checksum(&mut f);
+        }
+        _ => {}
+    }
+    f
+}
+
+#[derive(Clone, Copy)]
+struct Env {
+    offer: f64,
+    ready: f64,
+}
+
+#[derive(Default)]
+struct Run {
+    out: Vec<(Header, Vec<u8>)>,
+    first_in_cycle: Vec<u64>,
+    first_out_cycle: Vec<u64>,
+    cycles: u64,
+    in_beats: u64,
+    /// Cycles in which a beat was offered and not taken.
+    in_stalls: u64,
+    counters: HashMap<&'static str, u64>,
+}
+
+const COUNTERS: [&str; 6] =
+    ["frame_count", "not_ipv4_count", "wrong_protocol_count", "too_short_count", "bad_checksum_count", "bad_flags_count"];
+
+fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng) -> Run {
+    let mut run = Run::default();
+    io.set("reset", 1);
+    io.set("s_axis_tvalid", 0);
+    io.eval();
+    io.tick();
+    io.set("reset", 0);
+    let (mut frame, mut beat, mut offering) = (0usize, 0usize, false);
+    let mut current: Option<(Header, Vec<u8>)> = None;
+    let mut idle_after = 0;
+    let mut cycle = 0u64;
+    while idle_after < 20 {
+        if !offering && frame < frames.len() {
+            offering = rng.gen_bool(env.offer);
+        }
+        let (mut data, mut keep, mut last) = (rng.gen::<u64>(), rng.gen::<u64>() & 0xff, rng.gen_bool(0.5));
+        if offering {
+            let f = &frames[frame];
+            let bytes = &f[beat * 8..(beat * 8 + 8).min(f.len())];
+            keep = 0;
+            for (i, b) in bytes.iter().enumerate() {
+                data = (data & !(0xff << (8 * i))) | ((*b as u64) << (8 * i));
+                keep |= 1 << i;
+            }
+            last = (beat + 1) * 8 >= f.len();
+        }
+        io.set("s_axis_tdata", data);
+        io.set("s_axis_tkeep", keep);
+        io.set("s_axis_tlast", last as u64);
+        io.set("s_axis_tvalid", offering as u64);
+        let ready = rng.gen_bool(env.ready);
+        io.set("m_axis_tready", ready as u64);
+        io.eval();
+        let taken = offering && io.get("s_axis_tready") == 1;
+        if offering && !taken {
+            run.in_stalls += 1;
+        }
+        if taken {
+            run.in_beats += 1;
+            if beat == 0 {
+                run.first_in_cycle.push(cycle);
+            }
+            if last {
+                frame += 1;
+                beat = 0;
+                offering = false;
+            } else {
+                beat += 1;
+            }
+        }
+        if io.get("m_axis_tvalid") == 1 && ready {
+            if io.get("m_axis_tfirst") == 1 {
+                assert!(current.is_none(), "a first beat inside a frame at cycle {cycle}");
+                current = Some((read_header(io), Vec::new()));
+                run.first_out_cycle.push(cycle);
+            }
+            let cur = current.as_mut().unwrap_or_else(|| panic!("a beat without a first beat at cycle {cycle}"));
+            let (d, k) = (io.get("m_axis_tdata"), io.get("m_axis_tkeep"));
+            for i in 0..8 {
+                if k >> i & 1 == 1 {
+                    cur.1.push((d >> (8 * i)) as u8);
+                }
+            }
+            if io.get("m_axis_tlast") == 1 {
+                run.out.push(current.take().unwrap());
+            }
+        }
+        io.tick();
+        cycle += 1;
+        if frame >= frames.len() {
+            idle_after += 1;
+        }
+        assert!(cycle < 100 * (frames.len() as u64 + 10) * 140, "no progress");
+    }
+    io.eval();
+    for c in COUNTERS {
+        run.counters.insert(c, io.get(c));
+    }
+    run.cycles = cycle;
+    run
+}
+
+/// Checks a run against the reference model; returns the expected drop counts.
+fn check(frames: &[Vec<u8>], run: &Run) -> HashMap<DropReason, u64> {
+    let mut expected = Vec::new();
+    let mut drops = HashMap::new();
+    for f in frames {
+        match parse(f, PROTO) {
+            Ok(x) => expected.push(x),
+            Err(r) => *drops.entry(r).or_insert(0) += 1,
+        }
+    }
+    assert_eq!(run.out.len(), expected.len(), "frames passed");
+    for (i, (got, want)) in run.out.iter().zip(&expected).enumerate() {
+        assert_eq!(got.0, want.0, "header of passed frame {i}");
+        assert_eq!(got.1, want.1, "payload of passed frame {i}");
+    }
+    let d = |r| drops.get(&r).copied().unwrap_or(0);
+    assert_eq!(run.counters["frame_count"], expected.len() as u64);
+    assert_eq!(run.counters["too_short_count"], d(DropReason::TooShort));
+    assert_eq!(run.counters["not_ipv4_count"], d(DropReason::NotIpv4));
+    assert_eq!(run.counters["wrong_protocol_count"], d(DropReason::WrongProtocol));
+    assert_eq!(run.counters["bad_checksum_count"], d(DropReason::BadChecksum));
+    assert_eq!(run.counters["bad_flags_count"], d(DropReason::BadFlags));
+    drops
+}
+
+fn frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Vec<u8>> {
+    (0..n).map(|_| random_frame(rng)).collect()
+}
+
+/// Native unit test: two 80-byte frames back to back; header fields and the first payload beat
+/// are on `m_axis` 8 cycles after the first beat went in, and the second frame follows without a
+/// bubble.
+#[test]
+fn unit_latency_is_eight_cycles() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let hs = [random_header(&mut rng), random_header(&mut rng)];
+    let fs: Vec<Vec<u8>> = hs.iter().map(|h| h.frame(PROTO, &[0x5a; 16])).collect();
+    let mut native = NativeStepper::<Parser>::default();
+    let run = drive(&mut native, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
+    check(&fs, &run);
+    assert_eq!(run.first_in_cycle, vec![0, 10]);
+    assert_eq!(run.first_out_cycle, vec![8, 18], "first beat in → header fields and first payload beat out");
+    assert_eq!(run.in_stalls, 0);
+    println!("parser latency: first beat in → header fields valid: {} cycles (floor at 64 bits: 8)", run.first_out_cycle[0]);
+}
+
+/// Lockstep: rust-hdl against Verilator on random good and bad frames with back-pressure.
+#[test]
+fn lockstep_random_frames() {
+    let s = seed("pisa_parser_lockstep", 501);
+    let mut rng = ChaCha8Rng::seed_from_u64(s);
+    let fs = frames(&mut rng, 400);
+    let mut io = Lockstep::<Parser>::new(MODEL).unwrap();
+    let run = drive(&mut io, &fs, Env { offer: 0.8, ready: 0.7 }, &mut rng);
+    check(&fs, &run);
+    assert!(run.cycles >= 10_000, "lockstep ran {} cycles", run.cycles);
+    println!("parser lockstep: {} cycles, {} comparisons, {} frames passed", run.cycles, io.comparisons, run.out.len());
+}
+
+/// Reference model on the Verilator model: many frames, every bad-input kind, counters exact.
+#[test]
+fn model_random_frames_on_verilator() {
+    let s = seed("pisa_parser_model", 502);
+    let mut rng = ChaCha8Rng::seed_from_u64(s);
+    for env in [Env { offer: 1.0, ready: 1.0 }, Env { offer: 0.5, ready: 0.5 }, Env { offer: 0.95, ready: 0.3 }] {
+        let fs = frames(&mut rng, 3000);
+        let mut io = VerilatedModel::new(MODEL).unwrap();
+        let run = drive(&mut io, &fs, env, &mut rng);
+        let drops = check(&fs, &run);
+        for r in [DropReason::TooShort, DropReason::NotIpv4, DropReason::WrongProtocol, DropReason::BadChecksum, DropReason::BadFlags] {
+            assert!(drops.get(&r).copied().unwrap_or(0) > 0, "the run has no {r:?} frame");
+        }
+        println!("parser model run (offer {}, ready {}): {} frames, {} cycles, counters {:?}",
+            env.offer, env.ready, fs.len(), run.cycles, {
+                let mut c: Vec<_> = run.counters.iter().collect();
+                c.sort();
+                c
+            });
+    }
+}
+
+/// Back to back at full rate: one beat per cycle in, no stall, every frame in ceil(n/8) cycles.
+#[test]
+fn throughput_back_to_back() {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("pisa_parser_throughput", 503));
+    let mut fs = Vec::new();
+    for i in 0..2000 {
+        let payload_len = [1usize, 0, 16, 200, 1024][i % 5];
+        fs.push(random_header(&mut rng).frame(PROTO, &vec![0xab; payload_len]));
+    }
+    fs.extend(frames(&mut rng, 500));
+    let mut io = VerilatedModel::new(MODEL).unwrap();
+    let run = drive(&mut io, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
+    check(&fs, &run);
+    let beats: u64 = fs.iter().map(|f| f.len().div_ceil(8) as u64).sum();
+    assert_eq!(run.in_beats, beats);
+    assert_eq!(run.in_stalls, 0, "input stalls at full rate");
+    let span = run.first_in_cycle.last().unwrap() - run.first_in_cycle[0]
+        + fs.last().unwrap().len().div_ceil(8) as u64;
+    assert_eq!(span, beats, "frames follow each other without bubbles");
+    let lat: Vec<u64> = run.first_out_cycle.iter().zip(
+        fs.iter().zip(&run.first_in_cycle).filter(|(f, _)| parse(f, PROTO).is_ok()).map(|(_, c)| *c),
+    ).map(|(o, i)| o - i).collect();
+    assert!(lat.iter().all(|&l| l == 8), "latency of every passed frame is 8 cycles");
+    println!("parser throughput: {} beats in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 8 cycles for all {} passed frames",
+        beats, span, beats as f64 / span as f64, lat.len());
+}
+
+/// Lockstep on raw random beats with random resets (mid-frame resets, garbage frames).
+#[test]
+fn lockstep_random_beats_with_resets() {
+    use nanotransport_sim::cosim::lockstep::run_lockstep;
+    use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
+    let stim = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.003))
+        .drive("s_axis_tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis_tlast", Drive::Bernoulli(0.08))
+        .drive("s_axis_tkeep", Drive::Const(0xff))
+        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+    let s = seed("pisa_parser_lockstep_resets", 504);
+    match run_lockstep::<Parser>(MODEL, &stim, 10_000, s) {
+        Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
+        Err(e) => panic!("{e}"),
+    }
+}

@@ -1,0 +1,133 @@
+//! `incast`, `sweep` and `merge` from the command line: the JSON fields the documentation
+//! promises, one-line errors with valid ranges, an incomplete run that says which and why, and
+//! a sharded sweep merged into a table and plots. Short runs (3 senders, small messages).
+
+use super::nanotransport;
+
+
+
+const SHORT: [&str; 4] = ["--senders", "3", "--sizes", "4..8"];
+
+#[test]
+fn incast_json_has_the_documented_fields_and_writes_plots_and_pcaps() {
+    let dir_tmp = super::temp_dir();
+    let dir = dir_tmp.path().to_path_buf();
+    let (plots, pcaps) = (dir.join("plots"), dir.join("pcap"));
+    let mut args = vec!["incast", "--protocol", "homa-tr", "--json", "--plot", plots.to_str().unwrap(), "--pcap", pcaps.to_str().unwrap()];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in ["protocol", "config", "buffer_kb", "messages", "median_slowdown", "p90_slowdown", "wall_s", "nic_cycles_per_s"] {
+        assert!(!v[key].is_null(), "missing {key}: {v}");
+    }
+    assert_eq!(v["config"], "homa-tr-128");
+    let messages = v["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    for m in messages {
+        assert!(m["packets"].as_u64().is_some() && m["completion_ns"].as_f64().unwrap() > 0.0 && m["slowdown"].as_f64().unwrap() > 1.0, "{m}");
+    }
+    for f in ["incast-queue.svg", "incast-slowdown.svg"] {
+        assert!(std::fs::read_to_string(plots.join(f)).unwrap().starts_with("<svg"), "{f}");
+    }
+    for f in ["host1-to-switch.pcap", "switch-to-host0.pcap"] {
+        assert!(std::fs::metadata(pcaps.join(f)).unwrap().len() > 24, "{f}");
+    }
+}
+
+#[test]
+fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
+    for (args, expect) in [
+        (vec!["--senders", "0"], "valid 1..=16"),
+        (vec!["--buffer-pkts", "1"], "valid >= 2 packets"),
+        (vec!["--buffer-kb", "0.5"], "valid >= 2 packets"),
+        (vec!["--sizes", "10..60"], "<= 38 packets"),
+        (vec!["--config", "homa-128"], "not a whole NIC running ndp"),
+        (vec!["--sender-config", "homa-16"], "--sender-config homa-16: not a whole NIC running ndp"),
+        (vec!["--sender-config", "nic-16"], "not a whole NIC"),
+        (vec!["--senders", "17"], "valid 1..=16"),
+        (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
+        (vec!["--set", "rtt_pkts=99"], "0..=64"),
+        (vec!["--device-queue-pkts", "65"], "--device-queue-pkts 65: valid 0..=64 frames"),
+    ] {
+        let mut a = vec!["incast", "--protocol", "ndp"];
+        a.extend(&args);
+        let o = nanotransport(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(err.contains(expect) && err.trim().lines().count() == 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_run_cut_short_names_its_incomplete_messages_and_fails() {
+    let mut args = vec!["incast", "--protocol", "ndp", "--max-us", "0.5"];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("sender 1 (4 packets): still in flight at --max-us 0.5"), "{err}");
+}
+
+#[test]
+fn sharded_sweep_merges_into_a_table_and_plots() {
+    let dir_tmp = super::temp_dir();
+    let dir = dir_tmp.path().to_path_buf();
+    let out = dir.join("runs");
+    for shard in ["0/2", "1/2"] {
+        let mut args = vec!["sweep", "--protocols", "ndp", "--buffers", "110,6", "--shard", shard, "--out", out.to_str().unwrap()];
+        args.extend(SHORT);
+        let o = nanotransport(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let files: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let plots = dir.join("plots");
+    let o = nanotransport(&["merge", out.to_str().unwrap(), "--plot", plots.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("| ndp | 110 pkts") && table.contains("| ndp | 6 pkts"), "{table}");
+    assert!(plots.join("incast-queue.svg").exists());
+    let o = nanotransport(&["merge", dir.join("nothing-here.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn report_writes_one_folder_with_the_tables_plots_and_json() {
+    let dir_tmp = super::temp_dir();
+    let dir = dir_tmp.path().to_path_buf();
+    let (out, verilog) = (dir.join("report"), dir.join("verilog"));
+    let mut args = vec![
+        "report", "--out", out.to_str().unwrap(), "--verilog", verilog.to_str().unwrap(), "--gen-config", "bolt-ingress-64p",
+        "--protocols", "ndp", "--buffers", "110,6", "--packets", "40",
+    ];
+    args.extend(SHORT);
+    let o = nanotransport(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for step in ["== generate Verilog", "== lint", "== per-stage latency", "== throughput", "== Fig. 3.2 incast"] {
+        assert!(err.contains(step), "progress on stderr lacks {step}: {err}");
+    }
+    for f in ["report.md", "report.json", "incast-queue.svg", "incast-slowdown.svg", "incast-ndp-110p.json", "incast-ndp-6p.json"] {
+        assert!(std::fs::metadata(out.join(f)).map(|m| m.len() > 0).unwrap_or(false), "{f} missing or empty");
+    }
+    let page = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for table in ["| configuration | modules | folder |", "| file | verilator |", "| protocol | config | RX ingress |", "| protocol | config | direction |", "| protocol | buffer | median |"] {
+        assert!(page.contains(table), "report.md lacks {table}");
+    }
+    assert!(page.contains("| `bolt-ingress-64p` |") && page.contains("| ndp | `ndp-128` | rx | 40 |") && page.contains("| ndp | 6 pkts"), "{page}");
+    assert!(page.contains("](incast-queue.svg)") && page.contains("](incast-slowdown.svg)"));
+    assert!(!page.contains("FAIL"), "{page}");
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(summary["incast"].as_array().unwrap().len(), 2);
+    assert_eq!(summary["throughput"].as_array().unwrap().len(), 2);
+    assert!(summary["latency"][0]["total"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn incast_sweep_and_merge_have_help() {
+    for cmd in ["incast", "sweep", "merge", "report"] {
+        let o = nanotransport(&[cmd, "--help"]);
+        assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{cmd}");
+    }
+}

@@ -73,26 +73,3 @@ impl<const W: usize, const IW: usize> Logic for FindFirstSet<W, IW> {
 pub fn find_first_set_reference(bitmap: u128, width: usize) -> Option<usize> {
     (0..width).find(|&i| (bitmap >> i) & 1 == 1)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn eval(uut: &mut FindFirstSet<64, 6>, value: u64) -> (bool, u64) {
-        uut.bitmap.next = value.into();
-        assert!(simulate(uut, 100));
-        (uut.found.val(), uut.index.val().to_u64())
-    }
-
-    #[test]
-    fn smallest_set_index_for_every_single_bit_and_pairs() {
-        let mut uut = FindFirstSet::<64, 6>::default();
-        uut.connect_all();
-        assert_eq!(eval(&mut uut, 0), (false, 0));
-        for i in 0..64 {
-            assert_eq!(eval(&mut uut, 1 << i), (true, i as u64));
-            assert_eq!(eval(&mut uut, (1u64 << 63) | (1 << i)), (true, i as u64));
-            assert_eq!(eval(&mut uut, u64::MAX << i), (true, i as u64));
-        }
-    }
-}

@@ -25,6 +25,24 @@ pub struct LockstepReport {
     pub comparisons: u64,
 }
 
+impl fmt::Display for LockstepReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} cycles, {} output comparisons, no divergence (seed {})", self.model, self.cycles, self.comparisons, self.seed)
+    }
+}
+
+/// A lockstep run that must agree: prints its report and returns it; panics with the divergence
+/// (or the setup error) otherwise.
+pub fn expect_agreement<E: fmt::Display>(run: Result<LockstepReport, E>) -> LockstepReport {
+    match run {
+        Ok(r) => {
+            println!("{r}");
+            r
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
 /// Why a lockstep run could not start or did not agree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LockstepError {

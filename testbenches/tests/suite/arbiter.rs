@@ -3,7 +3,7 @@
 //! backpressure, and the native-vs-Verilator lockstep.
 
 use nanotransport_hdl::nic::arbiter::Arbiter;
-use nanotransport_sim::cosim::lockstep::run_lockstep;
+use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
@@ -177,8 +177,5 @@ fn lockstep_native_against_verilator() {
         .drive("s_axis_data_tvalid", Drive::Bernoulli(0.5))
         .drive("s_axis_data_tlast", Drive::Bernoulli(0.3))
         .drive("m_axis_tready", Drive::Bernoulli(0.7));
-    match run_lockstep::<Arbiter>(MODEL, &stimulus, 10_000, seed) {
-        Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep::<Arbiter>(MODEL, &stimulus, 10_000, seed));
 }

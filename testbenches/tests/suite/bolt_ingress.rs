@@ -6,7 +6,7 @@ use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
 use nanotransport_hdl::switch::bolt_ingress::{BoltIngress, BoltParams, TOKEN_BIAS};
 use nanotransport_sim::cosim::bolt_ingress_dut::{BoltIngressDut, HwDecision, BOLT_INGRESS_LATENCY};
-use nanotransport_sim::cosim::lockstep::run_lockstep_with;
+use nanotransport_sim::cosim::lockstep::{run_lockstep_with, expect_agreement};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::model::bolt::{BoltCounts, BoltModel, Decision, Descriptor};
@@ -35,10 +35,7 @@ fn token(d: &HwDecision) -> i64 {
 fn lockstep(config: &str, model: &str, stimulus: Stimulus, cycles: u64, default_seed: u64) {
     let seed = seed(&format!("{model} lockstep"), default_seed);
     let native = NativeStepper::new(BoltIngress::<64, 6>::new(params(config)));
-    match run_lockstep_with(native, model, &stimulus, cycles, seed) {
-        Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep_with(native, model, &stimulus, cycles, seed));
 }
 
 /// Few ports (many back-to-back packets to the same port), some out of range, a slow clock.

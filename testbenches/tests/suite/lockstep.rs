@@ -11,7 +11,7 @@ use nanotransport_hdl::nic::timer::Timer;
 use nanotransport_sim::cosim::fixtures::{
     PrecedenceBug, PrecedenceFixed, WidePorts, PRECEDENCE_BUG, PRECEDENCE_FIXED, WIDE_PORTS,
 };
-use nanotransport_sim::cosim::lockstep::{run_lockstep, LockstepError};
+use nanotransport_sim::cosim::lockstep::{run_lockstep, LockstepError, expect_agreement};
 use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
@@ -21,10 +21,7 @@ const CYCLES: u64 = 10_000;
 
 fn pass<D: NativeDut>(model: &str, stimulus: Stimulus, cycles: u64, default_seed: u64) {
     let seed = seed(model, default_seed);
-    match run_lockstep::<D>(model, &stimulus, cycles, seed) {
-        Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep::<D>(model, &stimulus, cycles, seed));
 }
 
 fn bitmap_stimulus() -> Stimulus {

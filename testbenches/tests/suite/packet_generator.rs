@@ -444,7 +444,7 @@ fn lockstep_random_events() {
 /// Lockstep on raw random events with random resets and a changing pacer configuration.
 #[test]
 fn lockstep_random_stimulus_with_resets() {
-    use nanotransport_sim::cosim::lockstep::run_lockstep;
+    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.002))
@@ -462,9 +462,6 @@ fn lockstep_random_stimulus_with_resets() {
         } else {
             run_lockstep::<PacketGenerator<16, 4, 3>>(model, &stim, 10_000, s)
         };
-        match r {
-            Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
-            Err(e) => panic!("{e}"),
-        }
+        expect_agreement(r);
     }
 }

@@ -424,7 +424,7 @@ fn read_parser_header(io: &mut dyn Ports) -> nanotransport_sim::model::pisa::Hea
 /// Lockstep on raw random beats and metadata with random resets (mid-frame resets).
 #[test]
 fn lockstep_random_beats_with_resets() {
-    use nanotransport_sim::cosim::lockstep::run_lockstep;
+    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))
@@ -434,8 +434,5 @@ fn lockstep_random_beats_with_resets() {
         .drive("meta_flags", Drive::Range(0, 3))
         .drive("meta_pkt_offset", Drive::Range(0, 3));
     let s = seed("pisa_deparser_lockstep_resets", 515);
-    match run_lockstep::<Deparser>(MODEL, &stim, 10_000, s) {
-        Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep::<Deparser>(MODEL, &stim, 10_000, s));
 }

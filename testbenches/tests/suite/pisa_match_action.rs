@@ -3,7 +3,7 @@
 
 use nanotransport_hdl::pisa::match_action::*;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::cosim::lockstep::run_lockstep_with;
+use nanotransport_sim::cosim::lockstep::{run_lockstep_with, expect_agreement};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::native_pisa::FlagsMatchTable;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
@@ -139,8 +139,5 @@ fn lockstep() {
         .drive("cfg_write_mask", Drive::Sparse(3))
         .drive("in_key", Drive::Range(0, 0x3f));
     let s = seed("pisa_match_lockstep_random", 533);
-    match run_lockstep_with(NativeStepper::new(example()), MODEL, &stim, 10_000, s) {
-        Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep_with(NativeStepper::new(example()), MODEL, &stim, 10_000, s));
 }

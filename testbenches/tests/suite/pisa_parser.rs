@@ -332,7 +332,7 @@ fn throughput_back_to_back() {
 /// Lockstep on raw random beats with random resets (mid-frame resets, garbage frames).
 #[test]
 fn lockstep_random_beats_with_resets() {
-    use nanotransport_sim::cosim::lockstep::run_lockstep;
+    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))
@@ -341,8 +341,5 @@ fn lockstep_random_beats_with_resets() {
         .drive("s_axis_tkeep", Drive::Const(0xff))
         .drive("m_axis_tready", Drive::Bernoulli(0.7));
     let s = seed("pisa_parser_lockstep_resets", 504);
-    match run_lockstep::<Parser>(MODEL, &stim, 10_000, s) {
-        Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run_lockstep::<Parser>(MODEL, &stim, 10_000, s));
 }

@@ -2,7 +2,7 @@
 //! entry against the reference model, on the natively stepped block and on Verilator; lockstep.
 
 use nanotransport_hdl::pisa::register_extern::*;
-use nanotransport_sim::cosim::lockstep::run_lockstep;
+use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
@@ -148,9 +148,6 @@ fn lockstep_random_stimulus() {
         } else {
             run_lockstep::<RegisterExtern<16, 4>>(model, &stim, 10_000, s)
         };
-        match r {
-            Ok(r) => println!("{}: {} cycles, {} comparisons, no divergence", r.model, r.cycles, r.comparisons),
-            Err(e) => panic!("{e}"),
-        }
+        expect_agreement(r);
     }
 }

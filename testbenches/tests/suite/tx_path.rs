@@ -9,7 +9,7 @@
 use nanotransport_sim::nic::message_words;
 use nanotransport_hdl::nic::packetization::Packetization;
 use nanotransport_hdl::nic::tx_path::{TxPath, KEY_REUSE_CYCLES, TX_PAYLOAD_ADDR_BITS};
-use nanotransport_sim::cosim::lockstep::run_lockstep;
+use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
@@ -966,10 +966,7 @@ where
         .stack_size(512 << 20)
         .spawn(move || run_lockstep::<TxPath<N, IW, TX_PAYLOAD_ADDR_BITS>>(model, &stimulus, 10_000, seed).map_err(|e| e.to_string()))
         .unwrap();
-    match run.join().unwrap() {
-        Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run.join().unwrap());
 }
 
 #[test]
@@ -1114,10 +1111,7 @@ where
         .stack_size(512 << 20)
         .spawn(move || run_lockstep::<Packetization<N, IW>>(core, &stimulus, 20_000, seed).map_err(|e| e.to_string()))
         .unwrap();
-    match run.join().unwrap() {
-        Ok(r) => println!("{}: {} cycles, {} output comparisons, no divergence", r.model, r.cycles, r.comparisons),
-        Err(e) => panic!("{e}"),
-    }
+    expect_agreement(run.join().unwrap());
 }
 
 #[test]

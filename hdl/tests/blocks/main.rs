@@ -1,0 +1,32 @@
+//! Unit tests of the hardware blocks, on the natively stepped rust-hdl blocks: one binary, a
+//! module per block, laid out as `hdl/` (compiled against the library, so the crate is built
+//! once, not again for its tests).
+
+mod configs;
+mod generate;
+mod common {
+    mod bitmap_all_any;
+    mod find_first_set;
+    mod free_list;
+    mod key_hash;
+    mod one_hot;
+    mod ones_until;
+    mod popcount;
+    mod skid_buffer;
+    mod stream_fifo;
+}
+mod nic {
+    mod delivered_set;
+    mod empty_egress;
+    mod get_rx_msg_info;
+    mod packet_generator;
+    mod packetization;
+    mod reassembly;
+    mod status_bank;
+    mod timer;
+}
+mod switch {
+    mod bolt_ingress;
+    mod bolt_stream;
+    mod supply_unit;
+}

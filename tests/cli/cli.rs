@@ -357,3 +357,17 @@ fn set_writes_registers_by_name_and_rejects_bad_ones_in_one_line() {
     assert_eq!(r["nic_ip"], "10.0.0.9");
     assert_eq!(r["nic_mac"], "02:00:00:00:00:09");
 }
+
+#[test]
+fn a_missing_verilator_is_a_one_line_error_naming_it_and_the_fix() {
+    // No tool on PATH at all: the first model the command opens needs Verilator.
+    let empty = super::temp_dir();
+    let o = assert_cmd::Command::cargo_bin("nanotransport")
+        .unwrap()
+        .args(["bench", "cosim", "--cycles", "10"])
+        .env("PATH", empty.path())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    super::assert_one_line_error(&o, &["Verilator", "scripts/setup-tools.sh"]);
+}

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/empty_egress.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/empty_egress.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::empty_egress::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/ones_until.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/ones_until.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::ones_until::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/skid_buffer.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/skid_buffer.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::skid_buffer::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/configs.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/configs.rs`, on the natively stepped block.
 
 use nanotransport_hdl::configs::*;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/key_hash.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/key_hash.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::key_hash::*;
 use rust_hdl::prelude::*;

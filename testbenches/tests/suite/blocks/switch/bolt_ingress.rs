@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/switch/bolt_ingress.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/switch/bolt_ingress.rs`, on the natively stepped block.
 
 use nanotransport_hdl::switch::bolt_ingress::*;
 use rust_hdl::prelude::*;

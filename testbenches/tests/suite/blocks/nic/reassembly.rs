@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/reassembly.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/reassembly.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::reassembly::*;
 use rust_hdl::prelude::*;

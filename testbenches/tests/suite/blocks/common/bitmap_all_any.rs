@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/bitmap_all_any.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/bitmap_all_any.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::bitmap_all_any::*;
 use rust_hdl::prelude::*;

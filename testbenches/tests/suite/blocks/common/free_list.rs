@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/free_list.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/free_list.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::free_list::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/delivered_set.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/delivered_set.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::delivered_set::*;
 use rust_hdl::prelude::*;

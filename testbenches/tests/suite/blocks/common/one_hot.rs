@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/one_hot.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/one_hot.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::one_hot::*;
 use rust_hdl::prelude::*;

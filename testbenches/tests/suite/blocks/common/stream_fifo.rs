@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/stream_fifo.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/stream_fifo.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::stream_fifo::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/packetization.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/packetization.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::packetization::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/status_bank.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/status_bank.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::status_bank::*;
 use rust_hdl::prelude::*;

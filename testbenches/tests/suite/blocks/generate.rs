@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/generate.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/generate.rs`, on the natively stepped block.
 
 use nanotransport_hdl::generate::*;
 

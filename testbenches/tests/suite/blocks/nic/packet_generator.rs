@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/packet_generator.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/packet_generator.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::packet_generator::*;
 use rust_hdl::prelude::*;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/find_first_set.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/find_first_set.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::find_first_set::*;
 use rust_hdl::prelude::*;

@@ -1,6 +1,6 @@
-//! Unit tests of the hardware blocks, on the natively stepped rust-hdl blocks: one binary, a
-//! module per block, laid out as `hdl/` (compiled against the library, so the crate is built
-//! once, not again for its tests).
+//! Unit tests of the hardware blocks, on the natively stepped rust-hdl blocks: a module per block,
+//! laid out as `hdl/`. They live here, not in the block files, so that `hdl/` holds only
+//! synthesisable blocks and the crate is compiled once, not again with cfg(test).
 
 mod configs;
 mod generate;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/nic/get_rx_msg_info.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/nic/get_rx_msg_info.rs`, on the natively stepped block.
 
 use nanotransport_hdl::nic::get_rx_msg_info::*;
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;

@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/switch/supply_unit.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/switch/supply_unit.rs`, on the natively stepped block.
 
 use nanotransport_hdl::switch::supply_unit::*;
 use rust_hdl::prelude::*;

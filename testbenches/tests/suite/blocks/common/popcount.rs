@@ -1,4 +1,4 @@
-//! Unit tests of `hdl/common/popcount.rs`, on the natively stepped block.
+//! Unit tests of the block in `hdl/common/popcount.rs`, on the natively stepped block.
 
 use nanotransport_hdl::common::popcount::*;
 use rust_hdl::prelude::*;

@@ -16,10 +16,11 @@ for a in "$@"; do
 done
 bash scripts/setup-tools.sh
 t0=$(date +%s)
-# The report's whole-NIC models are built while the project compiles (the model builder depends
+# The report's whole-NIC models (the incast receivers on the 128-message NICs, its senders on the
+# 16-message ones) are built while the project compiles (the model builder depends
 # on no hardware crate and compiles in seconds).
 cargo build --release --quiet -p nanotransport-models
-nice -n 10 target/release/nanotransport-models ndp-128 homa-128 homa-tr-128 &
+nice -n 10 target/release/nanotransport-models ndp-128 homa-128 homa-tr-128 ndp-16 homa-16 homa-tr-16 &
 models=$!
 cargo build --release --quiet
 wait "$models" || echo "building the report's models ahead failed; the report builds them itself" >&2

@@ -34,17 +34,71 @@ pub struct RxCycle {
     pub beat_out: bool,
 }
 
-const INPUTS: [&str; 23] = [
-    "reset", "ingress_timeout", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len",
-    "req_pkt_offset", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_meta_remote_ip",
+/// The GetRxMsgInfo request ports (`req_*`), the same on the table and on the reassembly that
+/// wraps it.
+pub struct RxRequestPorts {
+    valid: PortId,
+    fields: [PortId; 7],
+}
+
+impl RxRequestPorts {
+    pub fn of(m: &VerilatedModel) -> Self {
+        let fields = ["req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset", "req_peek"];
+        RxRequestPorts { valid: m.port_or_panic("req_valid"), fields: fields.map(|n| m.port_or_panic(n)) }
+    }
+
+    /// Offers `req` (or nothing) in this cycle; fields are zero when nothing is offered.
+    pub fn drive(&self, m: &mut VerilatedModel, req: Option<&RxRequest>) {
+        let r = req.copied().unwrap_or_default();
+        m.set(self.valid, req.is_some() as u64);
+        let values = [r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64, r.msg_len as u64, r.pkt_offset as u64, r.peek as u64];
+        for (p, v) in self.fields.iter().zip(values) {
+            m.set(*p, v);
+        }
+    }
+}
+
+/// The GetRxMsgInfo response ports (`resp_*`). The reassembly has no `resp_announce_new_msg`: its
+/// `resp_is_new_msg` is the table's announcement.
+pub struct RxResponsePorts {
+    valid: PortId,
+    fields: [PortId; 7],
+    announce: Option<PortId>,
+}
+
+impl RxResponsePorts {
+    pub fn of(m: &VerilatedModel) -> Self {
+        let fields = ["resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt", "resp_ack_no"];
+        RxResponsePorts { valid: m.port_or_panic("resp_valid"), fields: fields.map(|n| m.port_or_panic(n)), announce: m.port("resp_announce_new_msg") }
+    }
+
+    /// The response visible now (after `eval`), if any.
+    pub fn read(&self, m: &VerilatedModel) -> Option<RxResponse> {
+        if m.get(self.valid) == 0 {
+            return None;
+        }
+        let g = |k: usize| m.get(self.fields[k]);
+        Some(RxResponse {
+            fail: g(0) == 1,
+            fail_reason: g(1) as u8,
+            rx_msg_id: g(2) as u16,
+            is_new_msg: g(3) == 1,
+            is_new_pkt: g(4) == 1,
+            is_last_pkt: g(5) == 1,
+            ack_no: g(6) as u16,
+            announce_new_msg: self.announce.map_or(g(3), |p| m.get(p)) == 1,
+        })
+    }
+}
+
+/// The reassembly's packet stream in (`s_axis_*` with its first-beat metadata), the read-out
+/// stream and the release port.
+const INPUTS: [&str; 15] = [
+    "reset", "ingress_timeout", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_meta_remote_ip",
     "s_axis_meta_remote_port", "s_axis_meta_msg_len", "s_axis_meta_pkt_offset", "s_axis_meta_local_port", "s_axis_meta_rx_msg_id",
-    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready", "req_peek",
+    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready",
 ];
-const OUTPUTS: [&str; 16] = [
-    "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt",
-    "resp_ack_no", "s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid",
-    "release_slot", "release_reason",
-];
+const OUTPUTS: [&str; 8] = ["s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
 pub const RX_COUNTERS: [&str; 15] = [
@@ -58,6 +112,8 @@ pub struct RxHarness {
     pub m: VerilatedModel,
     inp: Vec<PortId>,
     out: Vec<PortId>,
+    request: RxRequestPorts,
+    response: RxResponsePorts,
     req_ready: Option<PortId>,
     /// Packets waiting to be streamed in, in order.
     pub packets: VecDeque<RxPacket>,
@@ -72,8 +128,8 @@ impl RxHarness {
         let m = VerilatedModel::new(module).unwrap();
         let inp = INPUTS.iter().map(|n| m.port_or_panic(n)).collect();
         let out = OUTPUTS.iter().map(|n| m.port_or_panic(n)).collect();
-        let req_ready = m.port("req_ready");
-        let mut h = RxHarness { m, inp, out, req_ready, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
+        let (request, response, req_ready) = (RxRequestPorts::of(&m), RxResponsePorts::of(&m), m.port("req_ready"));
+        let mut h = RxHarness { m, inp, out, request, response, req_ready, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
         h.reset();
         h
     }
@@ -84,6 +140,7 @@ impl RxHarness {
         for p in &self.inp {
             self.m.set(*p, 0);
         }
+        self.request.drive(&mut self.m, None);
         self.m.set(self.inp[0], 1);
         self.m.eval();
         self.m.tick();
@@ -110,17 +167,9 @@ impl RxHarness {
     /// One cycle: optional request, packet beat if `feed` and one is queued, CPU ready `ready`.
     pub fn step(&mut self, req: Option<&RxRequest>, feed: bool, ready: bool) -> RxCycle {
         let i = &self.inp;
-        let r = req.copied().unwrap_or_default();
         let set = |m: &mut VerilatedModel, k: usize, v: u64| m.set(i[k], v);
         set(&mut self.m, 1, self.timeout);
-        set(&mut self.m, 2, req.is_some() as u64);
-        set(&mut self.m, 3, r.mark_received as u64);
-        set(&mut self.m, 4, r.src_ip as u64);
-        set(&mut self.m, 5, r.src_port as u64);
-        set(&mut self.m, 6, r.tx_msg_id as u64);
-        set(&mut self.m, 7, r.msg_len as u64);
-        set(&mut self.m, 8, r.pkt_offset as u64);
-        set(&mut self.m, 22, r.peek as u64);
+        self.request.drive(&mut self.m, req);
         let pkt = if feed { self.packets.front().cloned() } else { None };
         let mut last = false;
         if let Some(p) = &pkt {
@@ -130,43 +179,30 @@ impl RxHarness {
             let mut word = [0u8; 8];
             word[..chunk.len()].copy_from_slice(chunk);
             last = self.beat + 1 == n;
-            set(&mut self.m, 9, u64::from_le_bytes(word));
-            set(&mut self.m, 10, (1u64 << chunk.len()) - 1);
-            set(&mut self.m, 11, last as u64);
-            set(&mut self.m, 12, 1);
+            set(&mut self.m, 2, u64::from_le_bytes(word));
+            set(&mut self.m, 3, (1u64 << chunk.len()) - 1);
+            set(&mut self.m, 4, last as u64);
+            set(&mut self.m, 5, 1);
             let md = &p.meta;
             // Metadata is driven on every beat; the module samples it with the first one.
-            set(&mut self.m, 13, md.remote_ip as u64);
-            set(&mut self.m, 14, md.remote_port as u64);
-            set(&mut self.m, 15, md.msg_len as u64);
-            set(&mut self.m, 16, md.pkt_offset as u64);
-            set(&mut self.m, 17, md.local_port as u64);
-            set(&mut self.m, 18, md.rx_msg_id as u64);
-            set(&mut self.m, 19, md.tx_msg_id as u64);
-            set(&mut self.m, 20, md.is_last_pkt as u64);
+            set(&mut self.m, 6, md.remote_ip as u64);
+            set(&mut self.m, 7, md.remote_port as u64);
+            set(&mut self.m, 8, md.msg_len as u64);
+            set(&mut self.m, 9, md.pkt_offset as u64);
+            set(&mut self.m, 10, md.local_port as u64);
+            set(&mut self.m, 11, md.rx_msg_id as u64);
+            set(&mut self.m, 12, md.tx_msg_id as u64);
+            set(&mut self.m, 13, md.is_last_pkt as u64);
         } else {
-            set(&mut self.m, 12, 0);
+            set(&mut self.m, 5, 0);
         }
-        set(&mut self.m, 21, ready as u64);
+        set(&mut self.m, 14, ready as u64);
         self.m.eval();
         let o = &self.out;
         let g = |k: usize| self.m.get(o[k]);
-        let mut c = RxCycle::default();
+        let mut c = RxCycle { response: self.response.read(&self.m), ..RxCycle::default() };
         c.request_taken = req.is_some() && self.req_ready.is_none_or(|p| self.m.get(p) == 1);
-        if g(0) == 1 {
-            c.response = Some(RxResponse {
-                fail: g(1) == 1,
-                fail_reason: g(2) as u8,
-                rx_msg_id: g(3) as u16,
-                is_new_msg: g(4) == 1,
-                is_new_pkt: g(5) == 1,
-                is_last_pkt: g(6) == 1,
-                ack_no: g(7) as u16,
-                // The module's `resp_is_new_msg` is the table's announcement.
-                announce_new_msg: g(4) == 1,
-            });
-        }
-        if pkt.is_some() && g(8) == 1 {
+        if pkt.is_some() && g(0) == 1 {
             c.packet_started = self.beat == 0;
             self.beat += 1;
             if last {
@@ -174,18 +210,18 @@ impl RxHarness {
                 c.packet_done = self.packets.pop_front();
             }
         }
-        if g(12) == 1 && ready {
+        if g(4) == 1 && ready {
             c.beat_out = true;
-            let keep = g(10);
-            let data = g(9).to_le_bytes();
+            let keep = g(2);
+            let data = g(1).to_le_bytes();
             assert!(keep & (keep + 1) == 0, "m_axis_tkeep {keep:#x} is not contiguous");
             self.collecting.extend_from_slice(&data[..keep.count_ones() as usize]);
-            if g(11) == 1 {
+            if g(3) == 1 {
                 c.message_done = Some(std::mem::take(&mut self.collecting));
             }
         }
-        if g(13) == 1 {
-            c.release = Some((g(14) as usize, g(15)));
+        if g(5) == 1 {
+            c.release = Some((g(6) as usize, g(7)));
         }
         self.m.tick();
         self.cycle += 1;

@@ -12,15 +12,6 @@ use std::process::{Command, Output};
 
 
 #[test]
-fn synth_and_fpga_have_help() {
-    for args in [vec!["synth", "--help"], vec!["fpga", "--help"], vec!["fpga", "ooc", "--help"]] {
-        let o = nanotransport(&args);
-        assert!(o.status.success(), "{args:?}");
-        assert!(String::from_utf8_lossy(&o.stdout).contains("Usage:"), "{args:?}");
-    }
-}
-
-#[test]
 fn synth_reports_resources_per_block_and_depth_of_a_small_block() {
     let keep_tmp = super::temp_dir();
     let keep = keep_tmp.path().join("keep");

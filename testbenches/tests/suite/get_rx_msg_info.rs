@@ -5,6 +5,7 @@
 
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
+use nanotransport_sim::cosim::rx_harness::{RxRequestPorts, RxResponsePorts};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_sim::model::rx::{key_of, RxRequest, RxResponse};
 use nanotransport_testbenches::rx::RxSize;
@@ -14,14 +15,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
-const IN: [&str; 12] = [
-    "reset", "req_valid", "req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset",
-    "release_valid", "release_slot", "release_delivered", "req_peek",
-];
-const OUT: [&str; 11] = [
-    "req_ready", "release_ready", "resp_valid", "resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt",
-    "resp_is_last_pkt", "resp_ack_no", "resp_announce_new_msg",
-];
 const COUNTERS: [&str; 10] = [
     "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
     "fail_no_buffer_count", "fail_bucket_full_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count",
@@ -29,8 +22,10 @@ const COUNTERS: [&str; 10] = [
 
 struct Table {
     m: VerilatedModel,
-    i: Vec<PortId>,
-    o: Vec<PortId>,
+    request: RxRequestPorts,
+    response: RxResponsePorts,
+    /// reset, req_ready, release_valid, release_slot, release_delivered, release_ready.
+    control: [PortId; 6],
 }
 
 /// What one cycle showed.
@@ -43,9 +38,8 @@ struct Cycle {
 impl Table {
     fn new(size: &RxSize) -> Self {
         let m = VerilatedModel::new(&size.module("get_rx_msg_info")).unwrap();
-        let i = IN.iter().map(|n| m.port_or_panic(n)).collect();
-        let o = OUT.iter().map(|n| m.port_or_panic(n)).collect();
-        let mut t = Table { m, i, o };
+        let control = ["reset", "req_ready", "release_valid", "release_slot", "release_delivered", "release_ready"].map(|n| m.port_or_panic(n));
+        let mut t = Table { request: RxRequestPorts::of(&m), response: RxResponsePorts::of(&m), m, control };
         t.cycle(None, None, true);
         // The init sequence writes every bucket empty.
         for _ in 0..(1 << size.bucket_bits.max(DELIVERED_SET_BUCKET_BITS)) + 2 {
@@ -55,30 +49,18 @@ impl Table {
     }
 
     fn cycle(&mut self, req: Option<&RxRequest>, release: Option<(usize, bool)>, reset: bool) -> Cycle {
-        let r = req.copied().unwrap_or_default();
+        let [reset_port, req_ready, release_valid, release_slot, release_delivered, release_ready] = self.control;
         let (slot, delivered) = release.unwrap_or((0, false));
-        let v = [
-            reset as u64, req.is_some() as u64, r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64,
-            r.msg_len as u64, r.pkt_offset as u64, release.is_some() as u64, slot as u64, delivered as u64, r.peek as u64,
-        ];
-        for (p, x) in self.i.iter().zip(v) {
-            self.m.set(*p, x);
-        }
+        self.m.set(reset_port, reset as u64);
+        self.request.drive(&mut self.m, req);
+        self.m.set(release_valid, release.is_some() as u64);
+        self.m.set(release_slot, slot as u64);
+        self.m.set(release_delivered, delivered as u64);
         self.m.eval();
-        let g = |k: usize| self.m.get(self.o[k]);
         let c = Cycle {
-            request_taken: req.is_some() && g(0) == 1,
-            release_taken: release.is_some() && g(1) == 1,
-            response: (g(2) == 1).then(|| RxResponse {
-                fail: g(3) == 1,
-                fail_reason: g(4) as u8,
-                rx_msg_id: g(5) as u16,
-                is_new_msg: g(6) == 1,
-                is_new_pkt: g(7) == 1,
-                is_last_pkt: g(8) == 1,
-                ack_no: g(9) as u16,
-                announce_new_msg: g(10) == 1,
-            }),
+            request_taken: req.is_some() && self.m.get(req_ready) == 1,
+            release_taken: release.is_some() && self.m.get(release_ready) == 1,
+            response: self.response.read(&self.m),
         };
         self.m.tick();
         c

@@ -31,6 +31,12 @@
 //! frame cut 8 bytes short) are among the malformed kinds ([`FuzzOptions::frame_length_faults`],
 //! on by default): the NIC must drop and count such a frame, with no reply and no state change.
 //!
+//! # Back-pressure
+//! MAC TX's and the CPU read-out's `tready` are each low in a random [`FuzzOptions::stall`] share
+//! of cycles (default [`DEFAULT_STALL`]), so the NIC's stall paths run: frames and messages wait
+//! in the NIC, and every beat shown must stay unchanged until taken (counted in
+//! [`crate::nic::NicSim::stream_rule_violations`]).
+//!
 //! # Duplicates and the delivered set
 //! The receiver remembers the key of every delivered message for its horizon (2^18 cycles; see
 //! hdl/nic/delivered_set.rs): a copy arriving within that time is answered as a duplicate and never
@@ -82,6 +88,9 @@ const FULL_MODE_OPEN_LIMIT: usize = 12;
 /// Most CPU messages in flight at once (the NIC has 16 transmit slots).
 const CPU_IN_FLIGHT_LIMIT: usize = 12;
 
+/// Default back-pressure: each output stream not ready in one cycle of five.
+pub const DEFAULT_STALL: f64 = 0.2;
+
 /// Settings of one fuzz run.
 #[derive(Clone, Debug)]
 pub struct FuzzOptions {
@@ -104,6 +113,9 @@ pub struct FuzzOptions {
     /// `--set NAME=VALUE` strings.
     pub settings: Vec<String>,
     pub max_cycles: u64,
+    /// Probability that MAC TX's and the CPU read-out's `tready` are low in a cycle (random
+    /// back-pressure, drawn from the seed; see [`crate::nic::Stalls`]).
+    pub stall: f64,
 }
 
 impl FuzzOptions {
@@ -122,6 +134,7 @@ impl FuzzOptions {
             duplicate_delay: None,
             settings: Vec::new(),
             max_cycles: 200_000_000,
+            stall: DEFAULT_STALL,
         }
     }
 }
@@ -143,6 +156,9 @@ pub struct FuzzResult {
     /// Faults injected, by kind.
     pub injected: BTreeMap<&'static str, u64>,
     pub status: Vec<(&'static str, u32)>,
+    /// Output beats that waited for back-pressure / changed or withdrawn while waiting (must be 0).
+    pub stalled_beats: u64,
+    pub stream_rule_violations: u64,
     /// Everything observed (the inputs of a reproducer bundle among it).
     pub trace: NicTrace,
 }
@@ -169,6 +185,8 @@ impl FuzzResult {
             "cycles": self.cycles,
             "stopped": self.stopped,
             "wall_s": self.wall_s,
+            "stalled_beats": self.stalled_beats,
+            "stream_rule_violations": self.stream_rule_violations,
             "status_nonzero": status,
         })
     }
@@ -430,6 +448,11 @@ impl Run {
         let homa = self.protocol != Protocol::Ndp;
         if h.flags & FLAG_DATA != 0 {
             let pkts = pkts_of(h.msg_len);
+            if pkts == 0 || h.pkt_offset as usize >= pkts {
+                // Not a packet of any message (a NIC fault): the checker reports the frame; a
+                // receiver would drop it.
+                return;
+            }
             let key = (h.src_context, h.tx_msg_id, h.msg_len);
             if !self.peer_rx.contains_key(&key) {
                 self.rx_incomplete.insert(key);
@@ -545,6 +568,14 @@ impl Run {
     }
 }
 
+/// The back-pressure of a run with stall probability `p` and seed `seed` (`None` at 0).
+fn stalls_of(p: f64, seed: u64) -> Result<Option<crate::nic::Stalls>, String> {
+    if !(0.0..1.0).contains(&p) {
+        return Err(format!("--stall {p}: valid 0 ≤ P < 1 (the probability that an output is not ready in a cycle)"));
+    }
+    Ok((p > 0.0).then_some(crate::nic::Stalls { probability: p, seed }))
+}
+
 /// Runs one fuzz campaign; `progress(frames offered)` is called now and then.
 pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzResult, String> {
     let wall = std::time::Instant::now();
@@ -552,6 +583,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     let mut ropts = ReplayOptions::new(&opts.config);
     ropts.settings = crate::registers::parse_sets(&opts.settings)?;
     ropts.max_cycles = opts.max_cycles;
+    ropts.stalls = stalls_of(opts.stall, opts.seed)?;
     let (mut nic, report) = prepare(&ropts)?;
     if report.nic_ip != NIC_IP {
         return Err(format!("the fuzz peer talks to {}; leave own_ip at its default", replay::format_ipv4(NIC_IP)));
@@ -677,6 +709,8 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
         wall_s: wall.elapsed().as_secs_f64(),
         injected: run.injected,
         status: outcome.report.status,
+        stalled_beats: outcome.report.stalled_beats,
+        stream_rule_violations: outcome.report.stream_rule_violations,
         trace: outcome.trace,
     })
 }
@@ -698,7 +732,7 @@ pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
         "fuzz_options": {
             "packets": o.packets, "loss": o.loss, "duplicate": o.duplicate, "trim": o.trim, "malformed": o.malformed,
             "jitter": o.jitter, "frame_length_faults": o.frame_length_faults, "full_horizon_duplicates": o.full_horizon_duplicates,
-            "duplicate_delay": o.duplicate_delay,
+            "duplicate_delay": o.duplicate_delay, "stall": o.stall,
         },
         "mismatches": result.check.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
     });
@@ -742,6 +776,9 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     if let Some(m) = meta["max_cycles"].as_u64() {
         opts.max_cycles = m;
     }
+    // Bundles written before back-pressure existed have no stall: none.
+    let stall = meta["fuzz_options"]["stall"].as_f64().unwrap_or(0.0);
+    opts.stalls = stalls_of(stall, meta["seed"].as_u64().ok_or("bundle.json: no seed")?)?;
     let input = replay::read_pcap(&dir.join("input.pcap"))?;
     let sends = replay::parse_timed_sends(&read("sends.json")?).map_err(|e| format!("{}: {e}", dir.join("sends.json").display()))?;
     let outcome = replay::replay_timed(&input, &sends, &opts)?;

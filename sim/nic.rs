@@ -10,6 +10,8 @@
 use crate::cosim::axil::{AxilMaster, AxilPorts, AXIL_TIMEOUT_CYCLES};
 use crate::cosim::ports::Ports;
 use crate::cosim::verilated::{PortId, VerilatedModel};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
 /// A message delivered to the CPU.
@@ -138,6 +140,35 @@ struct NicPorts {
 
 
 
+/// Random back-pressure on the NIC's outputs: in each cycle MAC TX's and the CPU read-out's
+/// `tready` are each low with probability `probability`. The draw is a function of the seed, the
+/// stream and the cycle alone (a seekable generator), so two runs that reach a cycle by different
+/// paths (a fuzz run and its bundle's replay) see the same stalls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stalls {
+    pub probability: f64,
+    pub seed: u64,
+}
+
+impl Stalls {
+    /// Whether stream `stream` (0 MAC TX, 1 CPU read-out) is ready in `cycle`.
+    pub fn ready(&self, stream: u64, cycle: u64) -> bool {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(stream);
+        rng.set_word_pos(cycle as u128 * 2);
+        !rng.gen_bool(self.probability)
+    }
+}
+
+/// A beat an output stream showed without its `tready`: it must be shown again, unchanged, until
+/// taken (AXI4-Stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HeldBeat {
+    data: u64,
+    keep: u64,
+    last: bool,
+}
+
 /// A whole-NIC model with its drivers. Inputs are offered as soon as they are queued (MAC RX
 /// frames no earlier than their release cycle); outputs are taken when the `*_ready` knobs allow.
 pub struct NicSim<B: Ports = VerilatedModel> {
@@ -160,6 +191,15 @@ pub struct NicSim<B: Ports = VerilatedModel> {
     pub delivered: Vec<RxMessage>,
     /// Whether the CPU takes message beats this cycle.
     pub msg_ready: bool,
+    /// When set, `tx_ready` and `msg_ready` are drawn every cycle instead (see [`Stalls`]).
+    pub stalls: Option<Stalls>,
+    /// Cycles in which MAC TX or the CPU read-out changed or withdrew a beat it had shown
+    /// without being taken (must stay 0).
+    pub stream_rule_violations: u64,
+    /// Cycles in which a shown beat waited for `tready` (how much back-pressure bit).
+    pub stalled_beats: u64,
+    tx_held: Option<HeldBeat>,
+    msg_out_held: Option<HeldBeat>,
     /// tx_msg_ids given to the CPU's messages, in order: (cycle, id).
     pub sent_ids: Vec<(u64, u16)>,
     pub completions: Vec<Completion>,
@@ -239,6 +279,11 @@ impl<B: Ports> NicSim<B> {
             msg_out_first: 0,
             delivered: Vec::new(),
             msg_ready: true,
+            stalls: None,
+            stream_rule_violations: 0,
+            stalled_beats: 0,
+            tx_held: None,
+            msg_out_held: None,
             sent_ids: Vec::new(),
             completions: Vec::new(),
             stages: StageTimes::default(),
@@ -285,6 +330,19 @@ impl<B: Ports> NicSim<B> {
         self.msg_queue.len()
     }
 
+    /// Cycles with a beat accepted on MAC RX or taken on MAC TX (each cycle counted once).
+    pub fn busy_cycles(&self) -> usize {
+        let (rx, tx) = (&self.rx_beat_cycles, &self.tx_beat_cycles);
+        let (mut i, mut j, mut n) = (0, 0, 0);
+        while i < rx.len() || j < tx.len() {
+            let next = rx.get(i).copied().unwrap_or(u64::MAX).min(tx.get(j).copied().unwrap_or(u64::MAX));
+            i += (rx.get(i) == Some(&next)) as usize;
+            j += (tx.get(j) == Some(&next)) as usize;
+            n += 1;
+        }
+        n
+    }
+
     /// Whether a frame is part-way out on MAC TX or a message part-way out to the CPU.
     pub fn output_in_progress(&self) -> bool {
         self.tx_shown || !self.tx_partial.is_empty() || self.msg_out_shown || !self.msg_out_beats.is_empty()
@@ -292,6 +350,10 @@ impl<B: Ports> NicSim<B> {
 
     /// One clock cycle: drive inputs, settle, observe every handshake, clock edge.
     pub fn step(&mut self) {
+        if let Some(st) = self.stalls {
+            self.tx_ready = st.ready(0, self.cycle);
+            self.msg_ready = st.ready(1, self.cycle);
+        }
         self.axil.drive(&mut self.model);
         let p = &self.p;
         let m = &mut self.model;
@@ -343,6 +405,17 @@ impl<B: Ports> NicSim<B> {
                 self.msg_queue.pop_front();
                 self.msg_word = 0;
             }
+        }
+        // Output beats shown and not taken must stay until taken.
+        let tx_beat = (m.get_port(p.tx_tvalid) == 1).then(|| HeldBeat { data: m.get_port(p.tx_tdata), keep: m.get_port(p.tx_tkeep), last: m.get_port(p.tx_tlast) == 1 });
+        let msg_beat = (m.get_port(p.msg_out_tvalid) == 1)
+            .then(|| HeldBeat { data: m.get_port(p.msg_out_tdata), keep: m.get_port(p.msg_out_tkeep), last: m.get_port(p.msg_out_tlast) == 1 });
+        for (held, shown, ready) in [(&mut self.tx_held, tx_beat, self.tx_ready), (&mut self.msg_out_held, msg_beat, self.msg_ready)] {
+            if held.is_some() && *held != shown {
+                self.stream_rule_violations += 1;
+            }
+            self.stalled_beats += (shown.is_some() && !ready) as u64;
+            *held = if ready { None } else { shown };
         }
         // MAC TX
         if m.get_port(p.tx_tvalid) == 1 {

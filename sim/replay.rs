@@ -52,7 +52,7 @@
 //! ([`nanotransport_hdl::nic::register_map`]).
 
 use crate::model::nic_checker::NicTrace;
-use crate::nic::{Completion, NicSim, RxMessage, TxMessage};
+use crate::nic::{Completion, NicSim, RxMessage, Stalls, TxMessage};
 use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
 use pcap_file::{DataLink, PcapError};
@@ -475,11 +475,13 @@ pub struct ReplayOptions {
     pub filter_not_for_nic: bool,
     /// Register writes of `--set`, applied after the options above (so they win).
     pub settings: Vec<crate::registers::RegisterWrite>,
+    /// Random back-pressure on MAC TX and the CPU read-out from the first traffic cycle on.
+    pub stalls: Option<Stalls>,
 }
 
 impl ReplayOptions {
     pub fn new(config: &str) -> Self {
-        ReplayOptions { config: config.into(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new() }
+        ReplayOptions { config: config.into(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new(), stalls: None }
     }
 }
 
@@ -511,6 +513,10 @@ pub struct ReplayReport {
     pub slots_checked: bool,
     /// Every status register at the end (empty for a protocol without a listed map).
     pub status: Vec<(&'static str, u32)>,
+    /// Output beats that waited for back-pressure, and beats changed or withdrawn while waiting
+    /// (an AXI4-Stream violation; must be 0).
+    pub stalled_beats: u64,
+    pub stream_rule_violations: u64,
 }
 
 impl ReplayReport {
@@ -534,6 +540,8 @@ impl ReplayReport {
             "cycles": self.cycles,
             "stopped": self.stopped,
             "slots_checked": self.slots_checked,
+            "stalled_beats": self.stalled_beats,
+            "stream_rule_violations": self.stream_rule_violations,
             "status": status,
         })
     }
@@ -606,6 +614,7 @@ pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
     report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;
     report.rtt_pkts = read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)?;
+    nic.stalls = opts.stalls;
     Ok((nic, report))
 }
 
@@ -684,6 +693,7 @@ pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Ve
     report.messages_delivered = delivered.len();
     report.sends_completed = nic.completions.iter().filter(|c| !c.abandoned).count();
     report.sends_abandoned = nic.completions.iter().filter(|c| c.abandoned).count();
+    (report.stalled_beats, report.stream_rule_violations) = (nic.stalled_beats, nic.stream_rule_violations);
     for r in STATUS_MAP {
         report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
@@ -700,6 +710,7 @@ pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Ve
         completions: nic.completions.iter().map(|c| Completion { cycle: c.cycle - start, ..*c }).collect(),
         status: report.status.clone(),
         idle: report.stopped == "idle",
+        stream_rule_violations: nic.stream_rule_violations,
     };
     Ok(ReplayOutcome { tx_frames, delivered, report, trace })
 }

@@ -346,11 +346,14 @@ pub struct LinkFaults {
     /// Drop the n-th frame (counted from 0, both directions together) whose flags include any of
     /// these, e.g. `(FLAG_PULL, 3)`: the fourth GRANT or PULL of the run.
     pub drop_nth: Option<(u8, usize)>,
+    /// Probability that each NIC's MAC TX and CPU read-out are not ready in a cycle (random
+    /// back-pressure, [`crate::nic::Stalls`], drawn from the run's seed).
+    pub stall: f64,
 }
 
 impl LinkFaults {
-    /// A clean link.
-    pub const NONE: LinkFaults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0, drop_nth: None };
+    /// A clean link, outputs always ready.
+    pub const NONE: LinkFaults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0, drop_nth: None, stall: 0.0 };
 }
 
 /// `frame` with a wrong length: a 4-byte trailer, or cut short (see [`LinkFaults::length`]).
@@ -382,6 +385,8 @@ pub struct LoopbackReport {
     pub data_tos: [Vec<(u8, u8, u16)>; 2],
     /// Status registers of both NICs at the end (name, value).
     pub status: [Vec<(&'static str, u32)>; 2],
+    /// Output beats each NIC held for back-pressure (see [`LinkFaults::stall`]).
+    pub stalled_beats: [u64; 2],
 }
 
 impl LoopbackReport {
@@ -417,8 +422,8 @@ impl LoopbackReport {
     /// Prints the run and every non-zero status register of both NICs.
     pub fn print(&self, name: &str) {
         println!(
-            "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}, wrong length {}",
-            self.cycles, self.messages, self.bytes, self.frames, self.trimmed, self.dropped, self.length_faults
+            "{name}: {} cycles, messages {:?}, bytes {:?}, frames {:?}, trimmed {}, dropped {}, wrong length {}, beats held by back-pressure {:?}",
+            self.cycles, self.messages, self.bytes, self.frames, self.trimmed, self.dropped, self.length_faults, self.stalled_beats
         );
         for s in 0..2 {
             let nonzero: Vec<String> = self.status[s].iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
@@ -542,7 +547,8 @@ pub fn loopback_with_lengths(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let ips = [NIC_IP, PEER_IP];
     let mut nics = [nic_with_ip(config, ips[0])?, nic_with_ip(config, ips[1])?];
-    for nic in nics.iter_mut() {
+    for (side, nic) in nics.iter_mut().enumerate() {
+        nic.stalls = (faults.stall > 0.0).then_some(crate::nic::Stalls { probability: faults.stall, seed: seed ^ (side as u64 + 1) << 32 });
         for (reg, value) in registers {
             let r = nic.write_register(4 * *reg as u64, *value);
             if r != 0 {
@@ -645,6 +651,10 @@ pub fn loopback_with_lengths(
         if let Some(c) = nics[s].completions.iter().find(|c| c.abandoned) {
             return Err(format!("side {s}: message {:#x} abandoned (seed {seed})", c.tx_msg_id));
         }
+        if nics[s].stream_rule_violations > 0 {
+            return Err(format!("side {s}: {} cycles in which an output beat shown without tready changed or was withdrawn (seed {seed})", nics[s].stream_rule_violations));
+        }
+        report.stalled_beats[s] = nics[s].stalled_beats;
         report.messages[s] = recv.len();
         report.bytes[s] = recv.iter().map(|m| m.payload.len()).sum();
     }
@@ -658,8 +668,8 @@ pub fn loopback_with_lengths(
 /// address and runs it for `cycles` cycles with its MAC looped back (`delay` cycles): every frame
 /// it transmits is offered to its receive side as the frames `link` makes of it (e.g. the frame
 /// itself, a trimmed copy, a corrupted extra copy). Returns the messages sent and the frames
-/// looped. Used by the whole-NIC lockstep tests, where the receive path, ACKs and credit all run
-/// on one NIC.
+/// looped. Used by the whole-NIC benchmark, where the receive path, ACKs and credit all run on
+/// one NIC.
 pub fn self_loop<B: Ports>(
     nic: &mut NicSim<B>,
     rng: &mut ChaCha8Rng,
@@ -669,16 +679,51 @@ pub fn self_loop<B: Ports>(
     delay: u64,
     link: &mut dyn FnMut(&[u8], &mut ChaCha8Rng) -> Vec<Vec<u8>>,
 ) -> (Vec<TxMessage>, usize) {
+    let sent = send_random(nic, rng, messages, &mut |rng| rng.gen_range(1..=max_len));
+    let looped = run_looped(nic, rng, delay, link, &mut |n| n.cycle >= cycles);
+    (sent, looped)
+}
+
+/// [`self_loop`] with message lengths drawn by `lengths`, until every message is delivered and
+/// completed (or `max_cycles` have passed: the caller's assertions then fail), with the whole
+/// backlog written at once.
+pub fn self_loop_to_completion<B: Ports>(
+    nic: &mut NicSim<B>,
+    rng: &mut ChaCha8Rng,
+    messages: u16,
+    lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+    max_cycles: u64,
+    delay: u64,
+    link: &mut dyn FnMut(&[u8], &mut ChaCha8Rng) -> Vec<Vec<u8>>,
+) -> (Vec<TxMessage>, usize) {
+    let sent = send_random(nic, rng, messages, lengths);
+    let end = nic.cycle + max_cycles;
+    let n = messages as usize;
+    let looped = run_looped(nic, rng, delay, link, &mut |nic| nic.cycle >= end || (nic.delivered.len() >= n && nic.completions.len() >= n && !nic.output_in_progress()));
+    (sent, looped)
+}
+
+fn send_random<B: Ports>(nic: &mut NicSim<B>, rng: &mut ChaCha8Rng, messages: u16, lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize) -> Vec<TxMessage> {
     let mut sent = Vec::new();
     for k in 0..messages {
-        let len = rng.gen_range(1..=max_len);
+        let len = lengths(rng);
         let payload: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
         let m = TxMessage { remote_ip: NIC_IP, remote_port: 100 + k, local_port: 200 + k, payload };
         nic.send(&m);
         sent.push(m);
     }
+    sent
+}
+
+fn run_looped<B: Ports>(
+    nic: &mut NicSim<B>,
+    rng: &mut ChaCha8Rng,
+    delay: u64,
+    link: &mut dyn FnMut(&[u8], &mut ChaCha8Rng) -> Vec<Vec<u8>>,
+    stop: &mut dyn FnMut(&NicSim<B>) -> bool,
+) -> usize {
     let mut looped = 0;
-    while nic.cycle < cycles {
+    while !stop(nic) {
         while looped < nic.tx_frames.len() {
             let f = nic.tx_frames[looped].1.clone();
             looped += 1;
@@ -689,7 +734,7 @@ pub fn self_loop<B: Ports>(
         }
         nic.step();
     }
-    (sent, looped)
+    looped
 }
 
 /// A looped-back link for [`self_loop`] that trims each DATA frame with probability `rate` (the

@@ -246,6 +246,12 @@ enum Command {
         /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure, repeatable by --stall-seed)
+        #[arg(long, value_name = "P", default_value_t = 0.0)]
+        stall: f64,
+        /// Seed of the back-pressure draws
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        stall_seed: u64,
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
@@ -294,6 +300,9 @@ enum Command {
         /// Bound of the run, cycles
         #[arg(long, value_name = "N", default_value_t = 200_000_000)]
         max_cycles: u64,
+        /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure; 0 = none)
+        #[arg(long, value_name = "P", default_value_t = nanotransport_sim::fuzz::DEFAULT_STALL)]
+        stall: f64,
         /// Where to write the reproducer bundle on a mismatch (default: fuzz-repro-<config>-<seed>)
         #[arg(long, value_name = "DIR")]
         repro: Option<PathBuf>,
@@ -655,6 +664,8 @@ struct ReplayArgs {
     set: Vec<String>,
     json: bool,
     check: bool,
+    stall: f64,
+    stall_seed: u64,
 }
 
 fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
@@ -668,6 +679,10 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     opts.nic_ip = a.nic_ip.as_deref().map(parse_ipv4).transpose().map_err(|e| format!("--nic-ip: {e}"))?;
     opts.filter_not_for_nic = a.filter_not_for_nic;
     opts.settings = nanotransport_sim::registers::parse_sets(&a.set)?;
+    if !(0.0..1.0).contains(&a.stall) {
+        return Err(format!("--stall {}: valid 0 ≤ P < 1", a.stall));
+    }
+    opts.stalls = (a.stall > 0.0).then_some(nanotransport_sim::nic::Stalls { probability: a.stall, seed: a.stall_seed });
     let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
     let (r, check) = replay_files_checked(&files, &opts)?;
     let check = a.check.then_some(check);
@@ -773,6 +788,7 @@ fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, js
             ("completions (completed / abandoned)", format!("{} / {}", r.check.completed, r.check.abandoned)),
             ("DATA frames after their message completed (identical copies)", r.check.data_after_completion.to_string()),
             ("mismatches", r.check.mismatches.len().to_string()),
+            ("output beats held by back-pressure", r.stalled_beats.to_string()),
             ("cycles", format!("{} ({})", r.cycles, r.stopped)),
             ("wall time, s", format!("{:.1}", r.wall_s)),
         ];
@@ -958,15 +974,7 @@ fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
     if !same {
         return None;
     }
-    match (r.protocol.as_str(), r.buffer_pkts) {
-        ("ndp", 110) => Some((7.09, 7.29)),
-        ("ndp", 58) => Some((7.19, 7.73)),
-        ("homa", 110) => Some((5.58, 6.31)),
-        ("homa", 58) => Some((9.24, 11.11)),
-        ("homa-tr", 110) => Some((5.45, 6.21)),
-        ("homa-tr", 58) => Some((4.74, 6.12)),
-        _ => None,
-    }
+    nanotransport_sim::experiments::incast::model_slowdowns(&r.protocol, r.buffer_pkts)
 }
 
 fn print_incast(r: &IncastResult) {
@@ -1155,11 +1163,11 @@ fn main() -> ExitCode {
             throughput_cmd(protocol.as_deref(), config, &direction, packets, &set, json).map(|_| true)
         }
         Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
-        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None } => {
-            let a = ReplayArgs { protocol, config, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check };
+        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None, stall, stall_seed } => {
+            let a = ReplayArgs { protocol, config, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, stall, stall_seed };
             replay_cmd(a)
         }
-        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, repro, json } => {
+        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, stall, repro, json } => {
             let config = match nic_config(protocol.as_deref(), config) {
                 Ok((c, _)) => c,
                 Err(e) => {
@@ -1170,7 +1178,7 @@ fn main() -> ExitCode {
             let seed = seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1));
             let mut o = nanotransport_sim::fuzz::FuzzOptions::new(&config, packets, seed);
             (o.loss, o.duplicate, o.trim, o.malformed, o.jitter) = (loss, duplicate, trim, malformed, jitter);
-            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles) = (!no_frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles);
+            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles, o.stall) = (!no_frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles, stall);
             fuzz_cmd(&o, repro, json)
         }
         Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {

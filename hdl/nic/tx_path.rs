@@ -89,9 +89,11 @@
 //! idle read-out in cycle 7 and its first payload read issued in the same cycle, the memory
 //! returns the word in cycle 8 and the output buffer shows the first beat in cycle 9: **9
 //! cycles** at both sizes (`sixteen_byte_message_latency_*`). Throughput: one payload beat per
-//! cycle (a 38-packet message: 4864 beats in 4864 cycles); the core gives one descriptor per
-//! cycle from three or more messages (queued 1-byte messages leave as one-beat packets, one per
-//! cycle), one every 3 cycles from a single message; 1-byte messages with ACKs fed back as
+//! cycle (a 38-packet message: 4864 beats in 4864 cycles); at 16 messages the core gives one
+//! descriptor per cycle from three or more messages (16 queued 1-byte messages leave as one-beat
+//! packets in 19 cycles), one every 3 cycles from a single message; at 128 messages 100 queued
+//! 1-byte messages take 131 cycles (0.76 per cycle; measured, the source of the gaps not yet
+//! traced); 1-byte messages with ACKs fed back as
 //! DeliveredEvents: one 9-beat frame every 9.000 cycles, no idle wire cycle (line rate). The CPU
 //! side takes one word per cycle, plus one cycle per message for the install.
 //!

@@ -47,6 +47,21 @@ pub const BANDS: usize = 8;
 const CLOCK_MHZ: u64 = 3200;
 const FIRST_IP: u32 = 0x0A00_0001;
 
+/// The authors' ns-3 model's slowdown (median, p90) for `protocol` at `buffer_pkts` in its
+/// default setup ([`IncastParams::defaults`]; l-nic/nanoTransport-ns-3, branch nanoPU-dev,
+/// outputs/nanopu-protocol-eval, Homa at its 6 µs RTO), `None` for another buffer.
+pub fn model_slowdowns(protocol: &str, buffer_pkts: usize) -> Option<(f64, f64)> {
+    match (protocol, buffer_pkts) {
+        ("ndp", 110) => Some((7.09, 7.29)),
+        ("ndp", 58) => Some((7.19, 7.73)),
+        ("homa", 110) => Some((5.58, 6.31)),
+        ("homa", 58) => Some((9.24, 11.11)),
+        ("homa-tr", 110) => Some((5.45, 6.21)),
+        ("homa-tr", 58) => Some((4.74, 6.12)),
+        _ => None,
+    }
+}
+
 /// Everything an incast run depends on.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastParams {

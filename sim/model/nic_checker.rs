@@ -49,6 +49,8 @@
 //!   succeeded and those made, twice those for Homa; NACKs at most the trimmed packets, plus
 //!   the refused lookups for Homa-Tr) — both unless the packet generator counted dropped
 //!   control events.
+//! * **Output streams**: a beat MAC TX or the CPU read-out showed while not ready stays,
+//!   unchanged, until taken (AXI4-Stream; observed by the driver, [`NicTrace::stream_rule_violations`]).
 //! * **Status counters** (read through the register map): frames the parser accepted
 //!   (`frame_count`), the parser's drop reasons, DATA /
 //!   CHOP / control / no-action and bad-length counts equal what the reference parser and the
@@ -58,7 +60,8 @@
 //!   shows; DATA outcomes are conserved (`data − bad_length ≤ rx_fail + duplicate + forwarded ≤
 //!   data − bad_length + chop`); forwarded packets cover every delivered packet; the
 //!   counters that must stay 0 in valid operation (double frees,
-//!   CPU framing errors and rejected messages, register errors) are 0.
+//!   CPU framing errors and rejected messages, register errors, frames whose payload disagreed
+//!   with their metadata) are 0.
 //!
 //! # What is not checked, and why
 //! * Timing: latency, pacing intervals, arbiter order, PULL coalescing and merging, which of
@@ -126,6 +129,9 @@ pub struct NicTrace {
     pub status: Vec<(&'static str, u32)>,
     /// Whether the run ended idle (the end-of-run checks apply) rather than at a cycle bound.
     pub idle: bool,
+    /// Cycles in which MAC TX or the CPU read-out changed or withdrew a beat shown without
+    /// `tready` (AXI4-Stream requires it to stay until taken).
+    pub stream_rule_violations: u64,
 }
 
 /// One divergence from what the protocol allows.
@@ -164,8 +170,17 @@ pub struct CheckReport {
     pub skipped: Vec<String>,
 }
 
+/// Every kind of [`Mismatch`] the checker reports.
+pub const MISMATCH_KINDS: [&str; 25] = [
+    "completion-unknown", "input-inconsistent", "delivered-incomplete-or-corrupt", "delivered-unknown", "delivered-before-complete",
+    "delivered-twice", "not-delivered", "tx-malformed", "tx-header", "tx-data-unknown", "tx-data-bytes", "reply-unknown",
+    "reply-header", "ack-unreceived", "grant-beyond", "nack-unjustified", "pull-beyond", "not-acknowledged", "send-not-taken",
+    "send-not-completed", "abandoned-acknowledged", "completed-unacknowledged", "counter", "reply-count", "stream-rule",
+];
+
 impl CheckReport {
     fn push(&mut self, cycle: u64, kind: &'static str, detail: String) {
+        assert!(MISMATCH_KINDS.contains(&kind), "mismatch kind {kind} is not in MISMATCH_KINDS");
         self.mismatches.push(Mismatch { cycle, kind, detail });
     }
 }
@@ -282,6 +297,9 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let protocol = trace.protocol;
     let program = ingress_program(protocol);
     let homa = protocol != Protocol::Ndp;
+    if trace.stream_rule_violations > 0 {
+        r.push(0, "stream-rule", format!("{} cycles in which an output beat shown without tready changed or was withdrawn", trace.stream_rule_violations));
+    }
 
     // ---------------- inputs: classify every frame taken ----------------
     let mut peer: Vec<PeerMsg> = Vec::new();
@@ -444,7 +462,8 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let allowed: u64 = forgetting.iter().map(|n| status(n).unwrap_or(0)).sum();
     if trace.idle {
         let undelivered: Vec<usize> = (0..peer.len()).filter(|&i| peer[i].complete_at().is_some() && delivered_peer[i] == 0).collect();
-        if allowed == 0 {
+        // With no undelivered message the per-message check held whatever was refused.
+        if allowed == 0 || undelivered.is_empty() {
             for &i in &undelivered {
                 let m = &peer[i];
                 r.push(m.complete_at().unwrap_or(0), "not-delivered", format!("message {:?} ({} bytes): every packet taken in a good copy, never delivered", m.key, m.msg_len));
@@ -643,6 +662,8 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         ("framing_error_count", 0),
         ("rejected_msg_count", 0),
         ("csr_error_count", 0),
+        // The deparser's check that the transmit path's payload matches its metadata.
+        ("tx_length_mismatch_count", 0),
     ] {
         // The 16-bit counters of the transmit path and the arbiter saturate (their blocks'
         // documentation); the 32-bit ones wrap.

@@ -320,6 +320,63 @@ fn replay_writes_the_output_capture_and_the_messages() {
     assert!(text.contains("2 delivered") && text.contains("stopped: idle"), "{text}");
 }
 
+/// `frames` with a second copy of the first DATA frame carrying other payload bytes appended
+/// `after_ns` after the last: traffic no valid sender makes (the checker's `input-inconsistent`).
+fn with_an_inconsistent_copy(records: &[nanotransport_sim::replay::PcapRecord], after_ns: u128) -> Vec<(u128, Vec<u8>)> {
+    let mut frames: Vec<(u128, Vec<u8>)> = records.iter().map(|r| (r.time_ns, r.frame.clone())).collect();
+    let (_, first) = frames.iter().find(|(_, f)| f.len() > 64 && f[34] == 1).expect("a DATA frame").clone();
+    let mut copy = first;
+    let last = copy.len() - 1;
+    copy[last] ^= 0x01;
+    frames.push((frames.last().unwrap().0 + after_ns, copy));
+    frames
+}
+
+/// `replay --check` judges a capture with the whole-NIC checker: a clean one passes (exit 0), one
+/// with an inconsistent copy fails with exit status 1 and names the mismatch. `replay --bundle`
+/// replays a fuzz run's reproducer bundle to the checker's verdict: the clean run's bundle is
+/// reproduced (exit 0); the same bundle with an inconsistent copy in its capture shows that
+/// mismatch, is not what the fuzz run recorded, and exits 1.
+#[test]
+fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
+    use nanotransport_sim::replay::{pcap_bytes, read_pcap, TsResolution};
+    let dir_tmp = super::temp_dir();
+    let dir = dir_tmp.path().to_path_buf();
+    let input = replay_capture(&dir);
+    let out = dir.join("out.pcap");
+    let check = |input: &Path| {
+        let o = nanotransport(&["replay", "--config", "ndp-16", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--check", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v["mismatches"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(check(&input), (Some(0), vec![]));
+    let bad = dir.join("inconsistent.pcap");
+    let frames = with_an_inconsistent_copy(&read_pcap(&input).unwrap().records, 2_000);
+    std::fs::write(&bad, pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
+    let (code, mismatches) = check(&bad);
+    assert_eq!(code, Some(1), "{mismatches:?}");
+    assert!(mismatches.iter().any(|m| m.contains("input-inconsistent")), "{mismatches:?}");
+
+    let bundle = dir.join("bundle");
+    let run = nanotransport_sim::fuzz::fuzz(&nanotransport_sim::fuzz::FuzzOptions::new("ndp-16", 300, 9), &mut |_| {}).unwrap();
+    assert!(run.check.mismatches.is_empty(), "{:?}", run.check.mismatches);
+    nanotransport_sim::fuzz::write_bundle(&bundle, &run).unwrap();
+    let replay_bundle = || {
+        let o = nanotransport(&["replay", "--bundle", bundle.to_str().unwrap(), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+        (o.status.code(), v)
+    };
+    let (code, v) = replay_bundle();
+    assert_eq!((code, &v["reproduced"], v["mismatches"].as_array().unwrap().len()), (Some(0), &serde_json::json!(true), 0), "{v}");
+    assert_eq!(v["frames_fed"].as_u64().unwrap() as usize, run.frames_in);
+    let capture = bundle.join("input.pcap");
+    let frames = with_an_inconsistent_copy(&read_pcap(&capture).unwrap().records, 5);
+    std::fs::write(&capture, pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
+    let (code, v) = replay_bundle();
+    assert_eq!((code, &v["reproduced"]), (Some(1), &serde_json::json!(false)), "{v}");
+    assert!(v["mismatches"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().contains("input-inconsistent")), "{v}");
+}
+
 #[test]
 fn replay_of_a_malformed_capture_is_a_one_line_error_and_writes_nothing() {
     let dir_tmp = super::temp_dir();

@@ -54,7 +54,7 @@
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
-//! Latency to the reassembly is the front's (13 cycles); a data packet's GRANT
+//! Latency to the reassembly is the front's (14 cycles); a data packet's GRANT
 //! leaves the ingress at P+8. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!

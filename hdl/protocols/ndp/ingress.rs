@@ -44,11 +44,12 @@
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
-//! **Latency: first frame beat in → first beat out to the reassembly = 13 cycles** (the front's;
-//! measured by the NIC top's latency report), against Table 3.1's 16 for NDP. The physical floor
-//! at 64 bits is 8 cycles (the parser must see byte 63 before any field is valid); the other 5
-//! are the match stage (1), GetRxMsgInfo (2) and the two first-word-fall-through FIFOs that let
-//! the payload wait for its decision without stalling the fixed-latency stages (2).
+//! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles**, the front's
+//! (derived in `pisa/ingress_front.rs`; pinned by the whole-NIC latency test), against Table
+//! 3.1's 16 for NDP. The physical floor at 64 bits is 8 cycles (the parser must see byte 63
+//! before any field is valid); the rest is the match stage, the GetRxMsgInfo call and the
+//! first-word-fall-through FIFOs that let the payload wait for its decision without stalling the
+//! fixed-latency stages.
 //! Throughput and backpressure: those of the front (one beat per cycle).
 //!
 //! # Ports

@@ -301,7 +301,7 @@ fn check_run(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], run: &Run, label: &s
 fn frames_and_srcs_match(cfg: Cfg, seed_default: u64) {
     let seed = seed("bolt stream frames", seed_default);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let frames = random_frames(&mut rng, 3_000);
+    let frames = random_frames(&mut rng, 10_000);
     let mut m = VerilatedModel::new(cfg.model).unwrap();
     // Sinks always ready: no SRC is dropped unless SRCs come faster than one per SRC length.
     let run = drive(&mut m, cfg, &frames, Env { offer: 0.7, ready: 1.0, src_ready: 1.0 }, &mut rng);
@@ -344,7 +344,7 @@ fn lockstep_with_frames() {
 #[test]
 fn one_beat_per_cycle_and_latency() {
     for cfg in [DEFAULT, SRC32] {
-        let mut rng = ChaCha8Rng::seed_from_u64(7_103);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed("bolt stream back to back", 7_103));
         let mut frames = Vec::new();
         for i in 0..400 {
             let len = [0usize, 1, 17, 21, 100, 1045][i % 6];
@@ -399,7 +399,7 @@ fn a_padded_runt_is_charged_sixty_bytes() {
         frames.push(timed(0, 0, port, t, true));
         frames.push(timed(FLAG_INC, 0, port, t + gap, true));
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(7_106);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("bolt stream padded runts", 7_106));
     let mut m = VerilatedModel::new(MODEL).unwrap();
     let run = drive(&mut m, DEFAULT, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
     check_run(&mut m, DEFAULT, &frames, &run, "padded runts");
@@ -431,7 +431,7 @@ fn frames_whose_length_disagrees_with_their_ipv4_header_are_counted() {
     not_bolt.frame[23] = 17;
     not_bolt.frame.truncate(90); // not Bolt: not checked
     frames.push(not_bolt);
-    let mut rng = ChaCha8Rng::seed_from_u64(7_107);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("bolt stream length mismatches", 7_107));
     let mut m = VerilatedModel::new(MODEL).unwrap();
     let run = drive(&mut m, DEFAULT, &frames, Env { offer: 1.0, ready: 1.0, src_ready: 1.0 }, &mut rng);
     check_run(&mut m, DEFAULT, &frames, &run, "length mismatches");

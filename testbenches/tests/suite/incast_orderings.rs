@@ -1,11 +1,18 @@
-//! The thesis' Fig. 3.2 orderings on the full incast (10 senders, the ns-3 model's setup) on the
-//! 128-message whole-NIC models. Orderings only, never values: the values are reported by
-//! `nanotransport sweep` / `merge` beside the ns-3 model's.
+//! The thesis' Fig. 3.2 on the full incast (10 senders, the authors' ns-3 model's setup; the
+//! receiver on the 128-message NIC): the orderings the thesis states, and the at-arrival medians
+//! (where the ns-3 model's MsgFinish fires) beside the model's figures
+//! ([`incast::model_slowdowns`]). The runs are deterministic.
 
-use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
+use nanotransport_sim::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
+use nanotransport_testbenches::seed;
+
+/// The default setup's seed (the figures pinned below are of it).
+const DEFAULT_SEED: u64 = 1;
 
 fn run(protocol: &str, buffer_pkts: usize) -> IncastResult {
     let mut p = IncastParams::defaults(protocol);
+    assert_eq!(p.seed, DEFAULT_SEED);
+    p.seed = seed(&format!("incast {protocol} {buffer_pkts} pkts"), DEFAULT_SEED);
     p.buffer_pkts = buffer_pkts;
     let (r, _) = incast::run(&p, false, &mut |_, _, _| {}).unwrap();
     let per_message: Vec<String> = r.messages.iter().map(|m| format!("{}:{:.2}", m.packets, m.slowdown.unwrap_or(f64::NAN))).collect();
@@ -25,12 +32,41 @@ fn median(r: &IncastResult) -> f64 {
     r.median_slowdown.unwrap()
 }
 
+/// The at-arrival median within ±5 % of the ns-3 model's median: the runs where the network and
+/// the protocols agree with the model (the NIC's own time is not in this figure).
+fn agrees_with_the_model(r: &IncastResult) {
+    let (model, _) = model_slowdowns(&r.protocol, r.buffer_pkts).unwrap();
+    let ours = r.median_arrived_slowdown.unwrap();
+    assert!((ours / model - 1.0).abs() <= 0.05, "{} {} pkts: at arrival {ours:.3}, model {model:.2} (ratio {:.3})", r.protocol, r.buffer_pkts, ours / model);
+}
+
+/// The at-arrival median equal to `pinned` (two decimals), for the two trimming-bound runs that
+/// stay above the model: their length depends on how the NIC paces retransmissions against
+/// PULLs (NDP) and on which headers are trimmed (Homa-Tr) — NIC timing the model does not have
+/// (README, Fig. 3.2). A change of either shows here and must be explained.
+fn pinned_at_arrival(r: &IncastResult, pinned: f64) {
+    if r.params.seed != DEFAULT_SEED {
+        println!("{} {} pkts: seed {} is not the pinned run's; its at-arrival median is not compared", r.protocol, r.buffer_pkts, r.params.seed);
+        return;
+    }
+    let ours = r.median_arrived_slowdown.unwrap();
+    assert!((ours - pinned).abs() < 0.005, "{} {} pkts: at arrival {ours:.3}, pinned {pinned}", r.protocol, r.buffer_pkts);
+}
+
 #[test]
-fn large_buffer_homa_below_ndp_and_homa_rising_with_size() {
-    let (ndp, homa) = (run("ndp", 110), run("homa", 110));
+fn large_buffer_homa_below_ndp_rising_with_size_and_homa_tr_equal_to_homa() {
+    let (ndp, homa, homa_tr) = (run("ndp", 110), run("homa", 110), run("homa-tr", 110));
     assert!(median(&homa) < median(&ndp), "120 KB: Homa {} should be below NDP {}", median(&homa), median(&ndp));
+    // SRPT: each larger message finishes later relative to its size (messages are sorted by size).
     let s: Vec<f64> = homa.messages.iter().map(|m| m.slowdown.unwrap()).collect();
-    assert!(s.windows(2).all(|w| w[1] >= w[0]), "120 KB: Homa's slowdown should rise with size (SRPT): {s:?}");
+    assert!(homa.messages.windows(2).all(|w| w[0].packets < w[1].packets));
+    assert!(s.windows(2).all(|w| w[1] > w[0]), "120 KB: Homa's slowdown should rise strictly with size (SRPT): {s:?}");
+    // No queue reaches a trimming point at 120 KB: Homa-Tr is Homa, message for message.
+    let times = |r: &IncastResult| r.messages.iter().map(|m| m.completion_ns).collect::<Vec<_>>();
+    assert_eq!(times(&homa_tr), times(&homa), "120 KB: Homa-Tr should equal Homa");
+    for r in [&ndp, &homa, &homa_tr] {
+        agrees_with_the_model(r);
+    }
 }
 
 #[test]
@@ -38,4 +74,7 @@ fn small_buffer_homa_tr_below_ndp_below_homa() {
     let (ndp, homa, homa_tr) = (run("ndp", 58), run("homa", 58), run("homa-tr", 58));
     assert!(median(&ndp) < median(&homa), "63 KB: NDP {} should be below Homa {}", median(&ndp), median(&homa));
     assert!(median(&homa_tr) < median(&ndp), "63 KB: Homa-Tr {} should be below NDP {}", median(&homa_tr), median(&ndp));
+    agrees_with_the_model(&homa);
+    pinned_at_arrival(&ndp, 8.59);
+    pinned_at_arrival(&homa_tr, 5.68);
 }

@@ -9,7 +9,7 @@ use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::{NicSim, TxMessage};
-use nanotransport_testbenches::seed;
+use nanotransport_testbenches::{busy_self_loop, seed, BUSY, SHORT, STALL};
 
 const CONFIG: &str = "ndp-16";
 
@@ -29,7 +29,7 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 #[test]
 fn loopback_clean_link() {
     let s = seed("loopback_clean_link", 501);
-    let faults = LinkFaults { trim: 0.0, drop: 0.0, length: 0.0, drop_nth: None };
+    let faults = LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
     r.print("clean");
     for side in 0..2 {
@@ -45,7 +45,7 @@ fn loopback_clean_link() {
 #[test]
 fn loopback_trimming_link_recovers_with_nacks() {
     let s = seed("loopback_trimming_link", 502);
-    let faults = LinkFaults { trim: 0.05, drop: 0.0, length: 0.0, drop_nth: None };
+    let faults = LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE };
     // A long RTO: recovery must come from NACKs, not timeouts.
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
     r.print("trimming");
@@ -61,7 +61,7 @@ fn loopback_trimming_link_recovers_with_nacks() {
 #[test]
 fn loopback_lossy_link_recovers_with_timeouts() {
     let s = seed("loopback_lossy_link", 503);
-    let faults = LinkFaults { trim: 0.0, drop: 0.05, length: 0.0, drop_nth: None };
+    let faults = LinkFaults { trim: 0.0, drop: 0.05, stall: STALL, ..LinkFaults::NONE };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("lossy");
     assert!(r.dropped > 10, "the link dropped only {} frames", r.dropped);
@@ -76,7 +76,7 @@ fn loopback_lossy_link_recovers_with_timeouts() {
 #[test]
 fn loopback_wrong_length_frames_are_dropped_unacknowledged_and_recovered() {
     let s = seed("loopback_wrong_length", 504);
-    let faults = LinkFaults { length: 0.05, ..LinkFaults::NONE };
+    let faults = LinkFaults { length: 0.05, stall: STALL, ..LinkFaults::NONE };
     let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("wrong length");
     r.check_length_faults(10).unwrap();
@@ -215,14 +215,7 @@ fn lockstep_self_loop() {
         }
         out
     };
-    let (sent, looped) = self_loop(&mut nic, &mut rng, 6, 3000, 10_000, 20, &mut link);
-    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
-    for m in &nic.delivered {
-        let k = sent.iter().position(|e| e.payload == m.payload).expect("a delivered message that was not sent");
-        assert_eq!((m.remote_port, m.local_port), (sent[k].local_port, sent[k].remote_port));
-    }
-    assert_eq!(nic.completions.len(), sent.len());
-    assert!(nic.completions.iter().all(|c| !c.abandoned));
+    let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, BUSY, &mut link);
     assert_eq!(status(&mut nic, "bad_checksum_count"), bad);
     assert_eq!(status(&mut nic, "bad_frame_length_count") + status(&mut nic, "too_short_count"), wrong_length);
     let comparisons = nic.model.comparisons;
@@ -234,7 +227,7 @@ fn lockstep_self_loop() {
 #[test]
 fn ndp_128_trimming_loopback() {
     let s = seed("ndp_128_loopback", 505);
-    let l = loopback("ndp-128", s, 48, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0, drop_nth: None }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-128", s, 48, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
@@ -264,9 +257,7 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
     let backend = Lockstep::<D>::new(&nic_module(config)).unwrap();
     let mut nic = NicSim::with_backend(backend, &nic_module(config)).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
-    let (sent, looped) = self_loop(&mut nic, &mut rng, 20, 1500, 10_000, 20, &mut |f, _| vec![f.to_vec()]);
-    assert_eq!(nic.delivered.len(), sent.len(), "every message delivered");
-    assert_eq!(nic.completions.len(), sent.len());
+    let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, SHORT, &mut |f, _| vec![f.to_vec()]);
     println!("{config} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
 }
 
@@ -275,7 +266,7 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
 #[test]
 fn ndp_64_trimming_loopback() {
     let s = seed("ndp_64_loopback", 508);
-    let l = loopback("ndp-64", s, 40, 8_000, 200, LinkFaults { trim: 0.03, drop: 0.0, length: 0.0, drop_nth: None }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback("ndp-64", s, 40, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-64 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);

@@ -258,7 +258,7 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
 
 #[test]
 fn unit_ack_merges_pull_then_pull_is_paced() {
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("packet_generator_unit_merge", 1));
     let mut events = vec![None; 400];
     let m1 = random_meta(&mut rng, 3, 0);
     let m2 = Meta { credit: m1.credit + 1, ..m1 };
@@ -289,7 +289,7 @@ fn unit_ack_merges_pull_then_pull_is_paced() {
 /// a message that keeps its slot still coalesces (slot 7). Native and Verilator.
 #[test]
 fn unit_pull_of_reused_slot_replaces_stale_pull() {
-    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("packet_generator_unit_reused_slot", 2));
     let mut events = vec![None; 500];
     let mut ev = |c: usize, msg: usize, gen: u8, ctrl_flags: u8, credit: u16, rng: &mut ChaCha8Rng| {
         let meta = Meta { credit, ..random_meta(rng, msg, gen) };

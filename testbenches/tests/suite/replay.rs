@@ -108,6 +108,38 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
     println!("round trip: {} DATA frames in, {} messages delivered, {} ACKs out, {} cycles", frames.len(), lines.len(), out.records.len(), r.cycles);
 }
 
+/// The same capture under random back-pressure on MAC TX and the CPU read-out (`--stall`): the
+/// same messages delivered and the same ACKs sent (later), no output beat changed while it
+/// waited, and the whole-NIC checker finds nothing.
+#[test]
+fn data_capture_under_back_pressure_delivers_the_same_messages_and_acks() {
+    use nanotransport_sim::model::nic_checker::check;
+    use nanotransport_sim::nic::Stalls;
+    let (_, frames) = data_capture();
+    let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
+    let calm = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let mut opts = ReplayOptions::new(CONFIG);
+    opts.stalls = Some(Stalls { probability: 0.5, seed: nanotransport_testbenches::seed("replay under back-pressure", 41) });
+    let stalled = replay(&input, &[], &opts).unwrap();
+    println!("calm: {} cycles; stalled: {} cycles, {} beats held", calm.report.cycles, stalled.report.cycles, stalled.report.stalled_beats);
+    assert!(stalled.report.stalled_beats > 100, "only {} beats waited", stalled.report.stalled_beats);
+    assert_eq!(stalled.report.stream_rule_violations, 0);
+    let delivered = |r: &ReplayOutcome| {
+        let mut v: Vec<(u16, Vec<u8>)> = r.delivered.iter().map(|m| (m.remote_port, m.payload.clone())).collect();
+        v.sort();
+        v
+    };
+    let sent = |r: &ReplayOutcome| {
+        let mut v: Vec<Vec<u8>> = r.tx_frames.iter().map(|(_, f)| f.clone()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(delivered(&stalled), delivered(&calm));
+    assert_eq!(sent(&stalled), sent(&calm));
+    let c = check(&stalled.trace);
+    assert!(c.mismatches.is_empty() && c.skipped.is_empty(), "{:?} {:?}", c.mismatches, c.skipped);
+}
+
 /// A live exchange of two NICs through 200-cycle links: A sends messages to B, B answers. B's
 /// input is recorded with the cycle of each frame's first beat.
 fn live_exchange() -> (Vec<(u64, Vec<u8>)>, Vec<(u64, Vec<u8>)>, usize) {
@@ -479,4 +511,48 @@ fn homa_capture_round_trip_delivers_messages() {
     let replies: Vec<Header> = out.records.iter().map(|rec| parse(&rec.frame, HOMA_IP_PROTOCOL).unwrap().0).collect();
     assert!(replies.iter().all(|h| h.flags == FLAG_ACK || h.flags == FLAG_PULL), "only ACKs and GRANTs");
     assert!(replies.len() >= frames.len(), "{} replies for {} DATA packets", replies.len(), frames.len());
+}
+
+/// pcapng's `if_tsoffset` (whole seconds added to every timestamp of its interface) per
+/// interface, and empty records (no captured byte) in pcap and pcapng: skipped, counted, and
+/// still numbered as Wireshark numbers frames.
+#[test]
+fn pcapng_timestamp_offsets_are_added_and_empty_records_are_skipped_and_counted() {
+    use pcap_file::pcapng::blocks::enhanced_packet::EnhancedPacketBlock;
+    use pcap_file::pcapng::blocks::interface_description::{InterfaceDescriptionBlock, InterfaceDescriptionOption};
+    use pcap_file::pcapng::PcapNgWriter;
+    use pcap_file::DataLink;
+    use std::time::Duration;
+    let (_, frames) = data_capture();
+    let (a, b) = (frames[0].1.clone(), frames[1].1.clone());
+    let mut w = PcapNgWriter::new(Vec::new()).unwrap();
+    // Interface 0: nanoseconds, offset 7 s; interface 1: microseconds (the default), offset 2 s.
+    for (resol, offset) in [(9u8, 7u64), (6, 2)] {
+        let mut options = vec![InterfaceDescriptionOption::IfTsOffset(offset)];
+        if resol != 6 {
+            options.push(InterfaceDescriptionOption::IfTsResol(resol));
+        }
+        w.write_pcapng_block(InterfaceDescriptionBlock { linktype: DataLink::ETHERNET, snaplen: 65535, options }).unwrap();
+    }
+    // (interface, raw timestamp units, frame); pcap-file 2 writes the Duration's nanoseconds as
+    // the raw unit count.
+    let packets: [(u32, u64, &[u8]); 4] = [(0, 100, &a), (0, 150, &[]), (1, 5_000_001, &b), (0, 900, &a)];
+    for (interface_id, units, data) in packets {
+        let epb = EnhancedPacketBlock { interface_id, timestamp: Duration::from_nanos(units), original_len: data.len() as u32, data: data.into(), options: vec![] };
+        w.write_pcapng_block(epb).unwrap();
+    }
+    let input = parse_pcap(&w.into_inner()).unwrap();
+    assert_eq!(input.empty_records, 1);
+    let got: Vec<(usize, u128)> = input.records.iter().map(|r| (r.number, r.time_ns)).collect();
+    // 7 s + 100 ns; 2 s + 5 000 001 µs = 7.000 001 s; 7 s + 900 ns.
+    assert_eq!(got, vec![(1, 7_000_000_100), (3, 7_000_001_000), (4, 7_000_000_900)]);
+    // pcap: an empty record between two frames.
+    let pcap = pcap_bytes(&[(1_000, a.clone()), (2_000, Vec::new()), (3_000, b)], TsResolution::NanoSecond).unwrap();
+    let input = parse_pcap(&pcap).unwrap();
+    assert_eq!((input.records.len(), input.empty_records), (2, 1));
+    assert_eq!(input.records.iter().map(|r| r.number).collect::<Vec<_>>(), vec![1, 3]);
+    // The replay report carries the count.
+    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    assert_eq!((r.report.records, r.report.empty_records), (2, 1));
+    assert_eq!(r.report.to_json()["empty_records"], 1);
 }

@@ -375,6 +375,12 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
     let cycles_a = last - start + 1;
     println!("tx_path ({} messages): {q} queued 1-byte messages leave as {q} one-beat packets in {cycles_a} cycles ({:.3} packets/cycle)", s.n, q as f64 / cycles_a as f64);
     assert_eq!(col.done.len(), q);
+    // At 16 messages the core gives one descriptor per cycle while three or more messages are
+    // active (a message is chosen at most once per 3 cycles: its three-stage pipeline), and the
+    // last two leave 3 cycles apart: q + 3 cycles. At 128 messages 100 packets take 131 cycles
+    // (measured; the documented one-per-cycle rate does not hold there — see tx_path.rs).
+    let bound = if s.n == 16 { q as u64 + 3 } else { 131 };
+    assert!(cycles_a <= bound, "{q} one-beat packets took {cycles_a} cycles, more than {bound}");
     let mut seen: Vec<u16> = col.done.iter().map(|p| p.tx_msg_id).collect();
     seen.sort();
     let mut want = ids.clone();

@@ -117,6 +117,10 @@ fn random_steps(rng: &mut ChaCha8Rng, n: usize) -> Vec<Step> {
         .collect()
 }
 
+fn packets_in(steps: &[Step]) -> u64 {
+    steps.iter().filter(|s| matches!(s, Step::Packet { .. })).count() as u64
+}
+
 #[test]
 fn model_random_writes_and_packets_on_verilator() {
     let mut rng = ChaCha8Rng::seed_from_u64(seed("pisa_match_model", 531));
@@ -124,6 +128,8 @@ fn model_random_writes_and_packets_on_verilator() {
     let mut v = VerilatedModel::new(MODEL).unwrap();
     let checked = run(&mut v, &steps);
     println!("match table: {checked} lookups checked against the model");
+    assert_eq!(checked, packets_in(&steps), "every lookup checked");
+    assert!(checked > 100_000, "only {checked} lookups");
 }
 
 #[test]
@@ -131,7 +137,7 @@ fn lockstep() {
     let mut rng = ChaCha8Rng::seed_from_u64(seed("pisa_match_lockstep", 532));
     let steps = random_steps(&mut rng, 12_000);
     let mut io = Lockstep::with_stepper(NativeStepper::new(example()), MODEL).unwrap();
-    run(&mut io, &steps);
+    assert_eq!(run(&mut io, &steps), packets_in(&steps), "every lookup checked");
     println!("match table lockstep (model steps): {} cycles, {} comparisons", io.cycle, io.comparisons);
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.002))

@@ -122,6 +122,7 @@ fn model_random_same_index_on_verilator() {
         let mut v = VerilatedModel::new(model).unwrap();
         let checked = run(&mut v, entries, &reqs);
         println!("{model}: {checked} responses checked against the model");
+        assert_eq!(checked, reqs.iter().flatten().count() as u64, "{model}: every request's response checked");
     }
 }
 
@@ -133,6 +134,7 @@ fn lockstep_model_requests() {
     let mut io = nanotransport_sim::cosim::ports::Lockstep::<RegisterExtern<16, 4>>::new("nt_nic_16_register_extern").unwrap();
     let checked = run(&mut io, 16, &reqs);
     println!("register extern lockstep: {} cycles, {} comparisons, {checked} responses checked", io.cycle, io.comparisons);
+    assert_eq!(checked, reqs.iter().flatten().count() as u64, "every request's response checked");
 }
 
 #[test]

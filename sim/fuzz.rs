@@ -568,14 +568,6 @@ impl Run {
     }
 }
 
-/// The back-pressure of a run with stall probability `p` and seed `seed` (`None` at 0).
-fn stalls_of(p: f64, seed: u64) -> Result<Option<crate::nic::Stalls>, String> {
-    if !(0.0..1.0).contains(&p) {
-        return Err(format!("--stall {p}: valid 0 ≤ P < 1 (the probability that an output is not ready in a cycle)"));
-    }
-    Ok((p > 0.0).then_some(crate::nic::Stalls { probability: p, seed }))
-}
-
 /// Runs one fuzz campaign; `progress(frames offered)` is called now and then.
 pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzResult, String> {
     let wall = std::time::Instant::now();
@@ -583,7 +575,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     let mut ropts = ReplayOptions::new(&opts.config);
     ropts.settings = crate::registers::parse_sets(&opts.settings)?;
     ropts.max_cycles = opts.max_cycles;
-    ropts.stalls = stalls_of(opts.stall, opts.seed)?;
+    ropts.stalls = crate::nic::Stalls::with_probability(opts.stall, opts.seed)?;
     let (mut nic, report) = prepare(&ropts)?;
     if report.nic_ip != NIC_IP {
         return Err(format!("the fuzz peer talks to {}; leave own_ip at its default", replay::format_ipv4(NIC_IP)));
@@ -778,7 +770,7 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     }
     // Bundles written before back-pressure existed have no stall: none.
     let stall = meta["fuzz_options"]["stall"].as_f64().unwrap_or(0.0);
-    opts.stalls = stalls_of(stall, meta["seed"].as_u64().ok_or("bundle.json: no seed")?)?;
+    opts.stalls = crate::nic::Stalls::with_probability(stall, meta["seed"].as_u64().ok_or("bundle.json: no seed")?)?;
     let input = replay::read_pcap(&dir.join("input.pcap"))?;
     let sends = replay::parse_timed_sends(&read("sends.json")?).map_err(|e| format!("{}: {e}", dir.join("sends.json").display()))?;
     let outcome = replay::replay_timed(&input, &sends, &opts)?;

@@ -151,6 +151,15 @@ pub struct Stalls {
 }
 
 impl Stalls {
+    /// The back-pressure of a run with stall probability `probability` (`None` at 0); a one-line
+    /// error outside 0 ≤ P < 1.
+    pub fn with_probability(probability: f64, seed: u64) -> Result<Option<Stalls>, String> {
+        if !(0.0..1.0).contains(&probability) {
+            return Err(format!("--stall {probability}: valid 0 ≤ P < 1 (the probability that an output is not ready in a cycle)"));
+        }
+        Ok((probability > 0.0).then_some(Stalls { probability, seed }))
+    }
+
     /// Whether stream `stream` (0 MAC TX, 1 CPU read-out) is ready in `cycle`.
     pub fn ready(&self, stream: u64, cycle: u64) -> bool {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);

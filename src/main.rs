@@ -679,10 +679,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     opts.nic_ip = a.nic_ip.as_deref().map(parse_ipv4).transpose().map_err(|e| format!("--nic-ip: {e}"))?;
     opts.filter_not_for_nic = a.filter_not_for_nic;
     opts.settings = nanotransport_sim::registers::parse_sets(&a.set)?;
-    if !(0.0..1.0).contains(&a.stall) {
-        return Err(format!("--stall {}: valid 0 ≤ P < 1", a.stall));
-    }
-    opts.stalls = (a.stall > 0.0).then_some(nanotransport_sim::nic::Stalls { probability: a.stall, seed: a.stall_seed });
+    opts.stalls = nanotransport_sim::nic::Stalls::with_probability(a.stall, a.stall_seed)?;
     let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
     let (r, check) = replay_files_checked(&files, &opts)?;
     let check = a.check.then_some(check);

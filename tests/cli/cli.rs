@@ -407,6 +407,7 @@ fn set_writes_registers_by_name_and_rejects_bad_ones_in_one_line() {
         (vec!["throughput", "--direction", "rx", "--set", "no_such_register=1"], "unknown register"),
         (vec!["latency", "--set", "rto_cycles=0"], "rto_cycles takes 1..="),
         (vec!["replay", "--in", "x.pcap", "--out", "y.pcap", "--set", "own_ip=10.0.0"], "own_ip takes an IPv4 address"),
+        (vec!["replay", "--in", "x.pcap", "--out", "y.pcap", "--stall", "1.5"], "--stall 1.5: valid 0 ≤ P < 1"),
     ] {
         let o = nanotransport(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

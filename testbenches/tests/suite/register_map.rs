@@ -222,13 +222,24 @@ fn sixteen_bit_counters_saturate_and_thirty_two_bit_ones_count_on() {
 /// documentation states, on ndp-16: `buffer_flags` (bits 4–0 the receive free lists full, bit 8
 /// every transmit buffer free) and `tx_active_slots` at rest and with one message in flight;
 /// `offset_range_count` by one ACK for offset 100 (offsets ≥ 64 have no bitmap bit);
-/// `rx_duplicate_count` by a packet received twice before its message completed.
+/// `rx_duplicate_count` by a packet received twice before its message completed;
+/// `rx_delivered_count`, `arbiter_data_packet_count` and `tx_delivered_msg_count` by one message
+/// each way.
+///
+/// Counters no whole-NIC stimulus can move, because an earlier stage filters what would move them
+/// (each is moved by its block's test): `drop_duplicate_count`, `drop_stale_count` (GetRxMsgInfo
+/// drops duplicates and stale packets first; `reassembly.rs`), `rx_stale_timeout_count` and
+/// `tx_stale_timeout_count` (every allocation re-arms a slot's timer and completion cancels it;
+/// `rx_differential.rs`, the transmit path's lockstep), `delivered_set_full_wait_count` (the
+/// delivered set's buckets; `blocks/nic/delivered_set.rs`), `event_overflow_count` (event bursts
+/// above the stated rate; `tx_path.rs`), and the consistency checks `buffer_double_free_count`
+/// and `tx_length_mismatch_count`, which the fuzz checker requires to read 0.
 #[test]
 fn counters_no_other_test_reads_move_by_known_amounts_ndp() {
     use nanotransport_hdl::pisa::wire::{FLAG_ACK, NDP_IP_PROTOCOL};
     use nanotransport_sim::model::pisa::Header;
     use nanotransport_sim::nic::TxMessage;
-    use nanotransport_sim::scenarios::{control_reply, data_frame, nic_with_ip, NIC_IP, PEER_IP};
+    use nanotransport_sim::scenarios::{ack_for, control_reply, data_frame, nic_with_ip, NIC_IP, PEER_IP};
     let mut nic = nic_with_ip("ndp-16", NIC_IP).unwrap();
     let count = |nic: &mut NicSim, name: &str| read(nic, status_address(name).unwrap());
     assert_eq!(count(&mut nic, "buffer_flags"), 0x11F, "at rest: every free list full, every transmit buffer free");
@@ -253,6 +264,21 @@ fn counters_no_other_test_reads_move_by_known_amounts_ndp() {
     assert!(nic.run_until(2_000, |n| n.tx_frames.iter().any(|(_, f)| f[34] & 1 != 0)), "the message's DATA left");
     assert_eq!(count(&mut nic, "tx_active_slots").count_ones(), 1);
     assert_eq!(count(&mut nic, "buffer_flags"), 0x01F, "a transmit buffer in use");
+    nic.run(1_000);
+    // The peer acknowledges each of its DATA packets: 3000 bytes are ⌈3000 / 1024⌉ = 3 packets,
+    // the only data the NIC sent (every other frame was an ACK of the received message).
+    let data: Vec<Vec<u8>> = nic.tx_frames.iter().filter(|(_, f)| f[34] & 1 != 0).map(|(_, f)| f.clone()).collect();
+    assert_eq!(data.len(), 3);
+    for frame in &data {
+        nic.push_frame(&ack_for(frame), 0);
+    }
+    nic.run(500);
+    assert_eq!(count(&mut nic, "arbiter_data_packet_count"), 3);
+    assert_eq!(count(&mut nic, "tx_delivered_msg_count"), 1, "every packet acknowledged");
+    assert_eq!(count(&mut nic, "abandoned_msg_count"), 0);
+    assert_eq!(count(&mut nic, "rx_delivered_count"), 1, "the two-packet message");
+    assert_eq!(count(&mut nic, "tx_active_slots"), 0);
+    assert_eq!(count(&mut nic, "buffer_flags"), 0x11F, "the transmit buffer returned");
 }
 
 /// Homa's scheduler counters on homa-16: a message of 12 packets (beyond rtt_pkts = 8, so it is
@@ -287,4 +313,53 @@ fn scheduler_counters_move_by_known_amounts_homa() {
     assert_eq!(count(&mut nic, "sched_removes_count"), 1);
     assert_eq!(count(&mut nic, "sched_unknown_removes_count"), 0);
     assert_eq!(count(&mut nic, "sched_levels") & 0x1F, 0, "no entry left");
+    // Homa (without trimming) has no match entry for NACK or trimmed DATA: each is dropped as a
+    // packet without an action.
+    use nanotransport_hdl::pisa::wire::FLAG_NACK;
+    use nanotransport_sim::model::pisa::Header;
+    use nanotransport_sim::scenarios::{control_reply, trimmed};
+    let ours = Header::decode(&data_frame_for(HOMA_IP_PROTOCOL, NIC_IP, PEER_IP, 80, 7000, 5, &[0; 16], 0));
+    nic.push_frame(&control_reply(HOMA_IP_PROTOCOL, &ours, FLAG_NACK, 0, 0), 0);
+    nic.push_frame(&trimmed(&packet(0)), 0);
+    nic.run(300);
+    assert_eq!(count(&mut nic, "no_action_count"), 2);
+    assert_eq!(count(&mut nic, "chop_count"), 0);
+}
+
+/// The scheduler's FIFO on homa-128 (the priority scheduler holds 16 entries). Scheduled messages
+/// are longer than rtt_pkts; at the default 8 only the 38-packet class (16 buffers) holds them, so
+/// rtt_pkts is set to 4: messages of 8 packets then fit the 8-packet class (16) and fall back to
+/// the 38-packet one. The first packets of 17 such messages fill the 16 entries and queue the
+/// 17th (`sched_fifo_enters_count`, `sched_levels` bits 23–8); three more packets of the first
+/// message bring its grants to 4 + 4 = 8, all of it, so it leaves the entries and the FIFO's head
+/// takes its place.
+#[test]
+fn the_seventeenth_scheduled_message_waits_in_the_fifo_homa_128() {
+    use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
+    use nanotransport_sim::registers::RegisterWrite;
+    use nanotransport_sim::scenarios::{data_frame_for, nic_with_settings, NIC_IP, PEER_IP};
+    const RTT_PKTS: u64 = 0x14;
+    let mut nic = nic_with_settings("homa-128", NIC_IP, &[RegisterWrite { addr: RTT_PKTS, value: 4 }]).unwrap();
+    let count = |nic: &mut NicSim, name: &str| read(nic, status_address(name).unwrap());
+    let message: Vec<u8> = (0..8 * 1024u32).map(|i| (i * 5) as u8).collect();
+    let packet = |id: u16, offset| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 7000, 80, id, &message, offset);
+    for id in 0..17 {
+        nic.push_frame(&packet(id, 0), 0);
+    }
+    assert!(nic.run_until(10_000, |n| n.rx_backlog() == 0));
+    nic.run(500);
+    let levels = count(&mut nic, "sched_levels");
+    println!("17 first packets: inserts {}, FIFO entries {}, levels {levels:#x}", count(&mut nic, "sched_inserts_count"), count(&mut nic, "sched_fifo_enters_count"));
+    assert_eq!((count(&mut nic, "rx_fail_count"), count(&mut nic, "class_fallback_count")), (0, 1), "one message in the larger class");
+    assert_eq!(count(&mut nic, "sched_inserts_count"), 17);
+    assert_eq!(count(&mut nic, "sched_fifo_enters_count"), 1);
+    assert_eq!((levels & 0x1F, (levels >> 8) & 0xFFFF), (16, 1), "16 entries in use, one FIFO record");
+    for offset in 1..4 {
+        nic.push_frame(&packet(0, offset), 0);
+    }
+    assert!(nic.run_until(10_000, |n| n.rx_backlog() == 0));
+    nic.run(500);
+    let levels = count(&mut nic, "sched_levels");
+    assert_eq!((levels & 0x1F, (levels >> 8) & 0xFFFF), (16, 0), "the FIFO's head entered");
+    assert_eq!(count(&mut nic, "sched_fifo_enters_count"), 1);
 }

@@ -45,7 +45,7 @@ const OUTPUTS: &[&str] = &[
     "m_axis_pkt_is_rtx", "active", "buffers_all_free", "rejected_msg_count", "framing_error_count",
     "stale_delivered_count", "stale_credit_count", "stale_timeout_count", "ack_beyond_count", "rtx_beyond_count",
     "credit_beyond_count", "delivered_msg_count", "abandoned_msg_count", "write_busy_count",
-    "buffer_double_free_count", "buffers_exhausted", "event_overflow_count",
+    "buffer_double_free_count", "buffers_exhausted", "event_overflow_count", "cooling_slots",
 ];
 
 /// A CreditTxEvent: (tx_msg_id, rtx bitmap, new credit, allow_tx, raise_only).
@@ -531,15 +531,11 @@ fn lost_single_packet_message_retransmission_and_abandon_timing(s: &Size) {
     lost_single_packet_message(s, false);
 }
 
-/// A 5-packet message with credit 2 whose two credited packets are delivered, and no more credit
-/// (its GRANT lost): without `probe_idle_timeout` nothing is sent again and the message is
-/// abandoned; with it every expiry resends packet 1 (the highest credited), marked a
-/// retransmission, until a CreditTxEvent raises the credit; then packets 2–4 follow and the
-/// message completes.
 /// At-most-once delivery, the sender's half: slot 0 is used 2^(16 − IW) times (one message at a
 /// time, each acknowledged at once) until its generation is the last; then it waits
-/// KEY_REUSE_CYCLES before its next use (generation 0 again), so no key recurs sooner. Messages
-/// meanwhile take slot 1.
+/// KEY_REUSE_CYCLES before its next use (generation 0 again), so no key recurs sooner, and
+/// `cooling_slots` (status `tx_cooling_slots`) counts it, and any other slot that wrapped, while
+/// they wait. Messages meanwhile take other slots.
 fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     let iw = s.n.trailing_zeros() as usize;
     let last_gen = (1u64 << (16 - iw)) - 1;
@@ -556,6 +552,7 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     let mut wrapped_at: Option<usize> = None;
     let mut plan: Vec<u64> = Vec::new();
     let mut after: Vec<(u64, u16)> = Vec::new();
+    let mut cooling_when_installed: Vec<u64> = Vec::new();
     let limit = (last_gen + 1) * 200 + KEY_REUSE_CYCLES + 20_000;
     while t.cycle < limit && after.len() < 3 {
         let idle = words.is_empty() && ids.len() == dones.len() && dones.last().map_or(true, |d| t.cycle >= d + 10);
@@ -577,6 +574,7 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
             let id = t.get("msg_id") as u16;
             if !plan.is_empty() {
                 after.push((t.cycle, id));
+                cooling_when_installed.push(t.get("cooling_slots"));
             } else if slot(id) == 0 && gen(id) == last_gen {
                 wrapped_at = Some(ids.len());
             }
@@ -602,8 +600,20 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     assert_ne!(slot(after[1].1), 0, "C, just before the pause ends: slot 0 still waits");
     assert_eq!((slot(after[2].1), gen(after[2].1)), (0, 0), "D, after the pause: slot 0, generation 0");
     assert!(after[2].0 - ids[w].0 >= KEY_REUSE_CYCLES, "key {:#x} reused after {} cycles", after[2].1, after[2].0 - ids[w].0);
+    // Slot 0 and any other slot that issued its last generation before B (the messages overlap,
+    // so slot 1 does too) wait; all have waited long enough by D.
+    let before_b: Vec<&(u64, u16)> = ids.iter().filter(|(cycle, _)| *cycle < after[0].0).collect();
+    let wrapped: std::collections::BTreeSet<usize> = before_b.iter().filter(|(_, id)| gen(*id) == last_gen).map(|(_, id)| slot(*id)).collect();
+    assert!(wrapped.contains(&0));
+    let waiting = wrapped.len() as u64;
+    assert_eq!(cooling_when_installed, [waiting, waiting, 0], "`cooling_slots`: the {waiting} wrapped slots {wrapped:?} wait while B and C are installed, none once D has slot 0");
 }
 
+/// A 5-packet message with credit 2 whose two credited packets are delivered, and no more credit
+/// (its GRANT lost): without `probe_idle_timeout` nothing is sent again and the message is
+/// abandoned; with it every expiry resends packet 1 (the highest credited), marked a
+/// retransmission, until a CreditTxEvent raises the credit; then packets 2–4 follow and the
+/// message completes.
 fn idle_expiry_probes_the_highest_credited_packet_with_the_option(s: &Size) {
     for probe in [false, true] {
         const RTO: u64 = 1000;

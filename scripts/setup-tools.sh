@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the tools the project needs are on this machine, installing missing ones with
 # apt-get (through sudo when not root): Verilator >= 5, Yosys, Icarus Verilog, a C++ compiler,
-# make and binutils. Rust (cargo) must already be installed.
+# make, binutils and tshark (for the Wireshark dissector's test). Rust (cargo) must already be
+# installed.
 set -euo pipefail
 
 need_packages=()
@@ -13,6 +14,7 @@ have iverilog || need_packages+=(iverilog)
 have g++ || need_packages+=(g++)
 have make || need_packages+=(make)
 have ar || need_packages+=(binutils)
+have tshark || need_packages+=(tshark)
 
 if [ ${#need_packages[@]} -gt 0 ]; then
   if [ "${NANOTRANSPORT_NO_INSTALL:-}" = 1 ]; then
@@ -33,8 +35,13 @@ if [ ${#need_packages[@]} -gt 0 ]; then
   fi
   echo "installing: ${need_packages[*]}"
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  if [[ " ${need_packages[*]} " == *" tshark "* ]]; then
+    # wireshark-common asks whether non-root users may capture; answer no beforehand so
+    # nothing can prompt.
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | "${as_root[@]}" debconf-set-selections
+  fi
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_packages[@]}" >/dev/null
-  for tool in verilator yosys iverilog g++ make ar; do
+  for tool in verilator yosys iverilog g++ make ar tshark; do
     have "$tool" || { echo "error: $tool is still missing after apt-get install" >&2; exit 1; }
   done
 fi

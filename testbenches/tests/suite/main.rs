@@ -35,3 +35,4 @@ mod rx_differential;
 mod timer;
 mod tx_path;
 mod whole_nic;
+mod wireshark;

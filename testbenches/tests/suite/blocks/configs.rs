@@ -47,8 +47,11 @@ fn preset_memory_against_the_payload_rams() {
     // 16: 16 x 38 KB per direction, as the prototype; rounding the transmit classes to
     // 38 KiB buffers of a 1 MiB RAM.
     assert_eq!(NicParams::preset("x", "ndp", 16).memory_bytes(), (816 * 1024, 16 * 38 * 1024));
+    // 64 (hdl/configs.rs' class lists, in KiB): receive 64 × 1 + 32 × 4 + 16 × 8 + 16 × 38 = 928;
+    // transmit 32 × 1 + 8 × 4 + 8 × 8 + 16 × 38 = 736.
     assert_eq!(NicParams::preset("x", "ndp", 64).memory_bytes(), (928 * 1024, 736 * 1024));
-    // From 128 on the classes scale with the messages: 7.75 / 7.25 KiB per message of 8.
+    // From 128 on the classes scale with the messages, in KiB per message: receive
+    // 1 + 4/4 + 8/8 + 38/8 = 7.75, transmit 1/2 + 4/4 + 8/8 + 38/8 = 7.25 (of 8).
     for n in [128u64, 256, 512, 1024] {
         let p = NicParams::preset("x", "ndp", n as usize);
         assert_eq!(p.memory_bytes(), (n * 31 / 4 * 1024, n * 29 / 4 * 1024), "{n}");

@@ -5,6 +5,45 @@
 //! A configuration fixes the number of concurrent messages per direction (which sizes the ID
 //! free lists and the timer memories) and the bitmap width (packets per message). rust-hdl
 //! parameters are const generics, so each named configuration maps to concrete block types here.
+//!
+//! # Parameter sets
+//! A whole NIC is a [`NicParams`]: protocol (`ndp`, `homa`, `homa-tr`), messages per direction
+//! (a size of [`COMPILED_SIZES`]: 16, 32, 64, 128, 256, 512 or 1024), four receive size classes
+//! (packets per message × messages), one to four transmit size classes (buffers × bytes, the
+//! buffers summing to the message count), the largest message and the reset values of the
+//! configuration registers. The whole-NIC presets of [`CONFIGS`] are parameter sets with names
+//! ([`preset_params`]); the message-ID width selects among the compiled sizes, everything else
+//! is a constructor parameter or a register default.
+//!
+//! The command line (`gen --params FILE`, or `--protocol P --messages N [--rx-classes
+//! 1x8,4x8,16x8,38x8] [--tx-classes 24x4096,8x38912] [--max-message-bytes B] [--default
+//! REG=V]… [--name NAME]`; `--config FILE.toml` for every command that runs a NIC) reads a set
+//! from TOML. Every key but `protocol` and `messages` is optional; the rest comes from the
+//! preset of that protocol and size ([`NicParams::preset`]); `[defaults]` takes the register
+//! names of `--set`:
+//! ```toml
+//! name = "homa-tr-32-own"
+//! protocol = "homa-tr"
+//! messages = 32
+//! max_message_bytes = 38912
+//! rx_classes = [[1, 8], [4, 8], [16, 8], [38, 8]]        # [packets per message, messages]
+//! tx_classes = [[24, 4096], [8, 38912]]                  # [buffers, bytes]
+//! [defaults]
+//! rtt_pkts = 3
+//! ```
+//! A set that cannot be built is refused with one line naming the parameter and its valid range
+//! ([`NicParams::validate`]): a size not compiled in, classes that exceed the payload memory or
+//! the largest message, a largest message above 38 912 bytes. The command line likewise refuses
+//! an unknown register or a value out of its range, and a set named like a preset.
+//!
+//! Sizes above 128 (256, 512, 1024) have no preset: give `protocol` and `messages` and the
+//! classes scale with the size ([`rx_classes_for`], [`tx_classes_for`]) in a payload memory of
+//! 8 KiB per message and direction, so 1024 messages hold 128 maximum-size messages per direction
+//! at once (Table 3.2's 128-message row: 128 × 32 KB). What still grows with `N` in flip-flops is
+//! one bit per message for a handful of per-slot flags (receive `live` / `closed` / `fresh`,
+//! transmit allocation and return bitmaps, the scheduler's per-id bits, the timers' valid bits),
+//! each changed through one-hot masks and read by a find-first-set or at an index; the
+//! per-message state itself is in RAMs.
 
 use crate::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
@@ -55,7 +94,7 @@ pub const CONFIGS: &[NicConfig] = &[
 
 /// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
 /// type): `(messages, IW, BB, PW)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB
-/// buckets × 2 entries: 4 × N entries at 16 and 32, 2 × N above) and `PW` the payload memory of
+/// buckets × 2 entries: 4 × N entries at 16, 2 × N above) and `PW` the payload memory of
 /// each direction, `2^PW` 64-bit words: 1 MiB up to 128 messages, then doubling with the
 /// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
 pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &[
@@ -88,7 +127,10 @@ pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
     }
 }
 
-/// Transmit size classes for `messages` per direction (buffers sum to the message count).
+/// Transmit size classes for `messages` per direction (buffers sum to the message count). From
+/// 128 on the 128-message classes scale with the message count, `N/2 × 1 KiB, N/4 × 4 KiB,
+/// N/8 × 8 KiB, N/8 × 38 KiB` (7.25 KiB per message of the 8 KiB the payload memory has), so
+/// `N/8` maximum-size messages can be sent at once.
 pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> {
     use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
     match messages {

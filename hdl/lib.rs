@@ -24,6 +24,10 @@
 //! * Status and configuration are read through the one register map
 //!   ([`nic::register_map`]); a block exposes its counters as ports and the shell wires them into
 //!   the status bank.
+//! * Every stateful block has a synchronous reset; every drop, fail and stale event has its own
+//!   counter output.
+//! * Credit and OnesUntil(k) are exclusive (bits 0 … k−1), as in the authors' prototype
+//!   ([`common::ones_until`], [`nic::packetization`]); priority 0 is the highest.
 
 pub mod common;
 pub mod configs;

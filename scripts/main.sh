@@ -2,8 +2,10 @@
 # The main job, a first look in one folder (default report/, or the first argument): generate
 # and lint the Verilog of every named configuration, measure per-stage latency and throughput
 # of every protocol on its whole-NIC Verilator model, and run the thesis' Fig. 3.2 incast
-# (three protocols × 120 KB and 63 KB buffers). The page is report/report.md.
-#   bash scripts/main.sh [DIR] [--synth]   # --synth: also Yosys synth_xilinx on every file (long)
+# (three protocols × 120 KB and 63 KB buffers). The page is report/results.md, rendered from
+# report/results.json. `bash scripts/main.sh docs` refreshes the committed results (docs/) and
+# the README's headline block.
+#   bash scripts/main.sh [DIR] [--synth]   # --synth: also whole-NIC Yosys synthesis beside Table 3.2 (about half an hour)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=report
@@ -28,5 +30,7 @@ t1=$(date +%s)
 echo "built in $((t1 - t0)) s (Rust and the report's Verilator models)" >&2
 # Whole-NIC Verilog generation recurses deeply.
 export RUST_MIN_STACK="${RUST_MIN_STACK:-16777216}"
-target/release/nanotransport report --out "$out" "${synth[@]}"
+readme=()
+if [ "$out" = docs ]; then readme=(--readme README.md); fi
+target/release/nanotransport report --out "$out" "${synth[@]}" "${readme[@]}"
 echo "report in $(( $(date +%s) - t1 )) s" >&2

@@ -4,6 +4,9 @@
 
 mod params;
 mod report;
+mod results;
+#[cfg(test)]
+mod documented_commands;
 
 use clap::{Parser, Subcommand};
 use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
@@ -135,13 +138,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// A first look in one folder: Verilog generated and linted, per-stage latency and throughput
-    /// of every protocol, the Fig. 3.2 incast (protocols × buffers); report.md, report.json, SVG plots
+    /// Measured results in one folder: Verilog generated and linted, per-stage latency, throughput,
+    /// simulation speed and a fuzz run of every protocol, the Fig. 3.2 incast (protocols × buffers);
+    /// results.json, results.md rendered from it, SVG plots
     Report {
         /// Folder for the report
         #[arg(long, value_name = "DIR", default_value = "report")]
         out: PathBuf,
-        /// Also synthesise every generated file with Yosys (long: tens of CPU-minutes)
+        /// Also synthesise ndp-16, ndp-128, homa-128 and homa-tr-128 with Yosys, beside Table 3.2 (long: about half an hour)
         #[arg(long)]
         synth: bool,
         /// Folder the Verilog is generated into and linted from
@@ -159,6 +163,18 @@ enum Command {
         /// Back-to-back packets per throughput measurement
         #[arg(long, default_value_t = 2000)]
         packets: u64,
+        /// Cycles of each whole NIC's simulation-speed run
+        #[arg(long, value_name = "N", default_value_t = 100_000)]
+        bench_cycles: u64,
+        /// Frames of each protocol's fuzz run (0: no fuzz runs)
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        fuzz_frames: u64,
+        /// Also render the results block of this README (between its results markers)
+        #[arg(long, value_name = "FILE")]
+        readme: Option<PathBuf>,
+        /// Render results.md (and --readme) from a saved results.json; run nothing
+        #[arg(long, value_name = "FILE")]
+        from_json: Option<PathBuf>,
         #[command(flatten)]
         setup: IncastSetup,
     },
@@ -198,7 +214,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (see README)
+    /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (docs/replay-and-fuzz.md)
     Replay {
         /// Protocol program (default: the configuration's, else ndp)
         #[arg(long)]
@@ -256,7 +272,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (see README)
+    /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (docs/replay-and-fuzz.md)
     Fuzz {
         /// Protocol (ndp, homa, homa-tr; default: the configuration's, else ndp)
         #[arg(long)]
@@ -499,7 +515,7 @@ fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>,
     }
     if json {
         let v: Vec<_> = reports.iter().map(|r| r.to_json()).collect();
-        println!("{}", serde_json::json!({ "config": config, "reports": v }));
+        print_json(serde_json::json!({ "config": config, "reports": v }));
     }
     Ok(())
 }
@@ -572,9 +588,7 @@ fn latency_cmd(protocol: Option<&str>, config: Option<String>, set: &[String], j
             m.insert("total".into(), t[2].into());
             serde_json::Value::Object(m)
         };
-        println!(
-            "{}",
-            serde_json::json!({
+        print_json(serde_json::json!({
                 "protocol": protocol,
                 "config": config,
                 "datapath_bits": 64,
@@ -586,8 +600,7 @@ fn latency_cmd(protocol: Option<&str>, config: Option<String>, set: &[String], j
                     "rx_first_payload_byte": r.rx_payload,
                     "tx_first_payload_byte": r.tx_payload,
                 },
-            })
-        );
+            }));
     } else {
         let ns = |c: u64| c as f64 / CLOCK_GHZ;
         println!("{protocol} on {config}, 64-bit datapath, one 16-byte message (80-byte packet) each way");
@@ -616,9 +629,7 @@ fn throughput_cmd(protocol: Option<&str>, config: Option<String>, direction: &st
     let settings = nanotransport_sim::registers::parse_sets(set)?;
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
+        print_json(serde_json::json!({
                 "direction": r.direction,
                 "packet_bytes": r.packet_bytes,
                 "packets": r.packets,
@@ -628,8 +639,7 @@ fn throughput_cmd(protocol: Option<&str>, config: Option<String>, direction: &st
                 "gbps_at_3_2ghz": r.gbps_at_3_2ghz,
                 "messages_done": r.messages_done,
                 "control_frames": r.control_frames,
-            })
-        );
+            }));
     } else {
         let measured = if direction == "rx" { "MAC RX" } else { "MAC TX" };
         println!("{protocol} on {config}: {} back-to-back {}-byte packets, {direction}", r.packets, r.packet_bytes);
@@ -688,7 +698,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
         if let Some(c) = &check {
             v["mismatches"] = c.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
         }
-        println!("{v}");
+        print_json(v);
     } else {
         println!("{protocol} on {config}: NIC {} {}", format_mac(r.nic_mac), format_ipv4(r.nic_ip));
         println!(
@@ -747,7 +757,7 @@ fn replay_bundle_cmd(dir: &Path, out: Option<PathBuf>, messages: Option<PathBuf>
         v["mismatches"] = b.check.mismatches.iter().map(|m| m.to_string()).collect::<Vec<_>>().into();
         v["recorded_mismatches"] = b.recorded.clone().into();
         v["reproduced"] = reproduced.into();
-        println!("{v}");
+        print_json(v);
     } else {
         let r = &b.outcome.report;
         println!("bundle {} on {}: {} frames in, {} out, {} delivered, {} sent, stopped {} after {} cycles", dir.display(), r.config, r.frames_fed, r.frames_out, r.messages_delivered, r.messages_sent, r.stopped, r.cycles);
@@ -772,7 +782,7 @@ fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, js
     if json {
         let mut v = r.to_json();
         v["bundle"] = bundle.as_ref().map(|d| d.display().to_string()).into();
-        println!("{v}");
+        print_json(v);
     } else {
         println!("fuzz {} ({:?}) seed {}", o.config, r.protocol, o.seed);
         println!("| figure | value |\n|---|---|");
@@ -809,16 +819,13 @@ fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, js
 fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
     let b = nanotransport_sim::bench::bench_timer_128(cycles)?;
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
+        print_json(serde_json::json!({
                 "block": b.block,
                 "cycles": b.cycles,
                 "native_cycles_per_s": b.native_cycles_per_s,
                 "verilator_cycles_per_s": b.verilator_cycles_per_s,
                 "ratio": b.ratio,
-            })
-        );
+            }));
     } else {
         println!("block                  cycles   native cyc/s   verilator cyc/s   ratio");
         println!(
@@ -834,15 +841,12 @@ fn bench_nic(config: &str, json: bool, cycles: u64, seed: u64) -> Result<(), Str
     let config = &whole_nic_name(config)?;
     let b = nanotransport_sim::bench::bench_nic(config, cycles, seed)?;
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
+        print_json(serde_json::json!({
                 "config": b.config,
                 "cycles": b.cycles,
                 "wall_s": b.wall_s,
                 "verilator_cycles_per_s": b.verilator_cycles_per_s,
-            })
-        );
+            }));
     } else {
         println!(
             "{}: {} cycles in {:.3} s = {:.0} cycles/s ({:.0} per CPU second); MAC TX {:.3} and MAC RX {:.3} \
@@ -959,8 +963,17 @@ fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransp
     r
 }
 
-fn fmt_opt(x: Option<f64>, digits: usize) -> String {
-    x.map(|v| format!("{v:.digits$}")).unwrap_or_else(|| "-".into())
+use results::fmt_opt;
+
+/// Prints a `--json` answer: one object carrying the layout's `schema_version`
+/// ([`results::SCHEMA_VERSION`]).
+fn print_json(value: serde_json::Value) {
+    let mut object = match value {
+        serde_json::Value::Object(m) => m,
+        other => serde_json::Map::from_iter([("value".to_string(), other)]),
+    };
+    object.insert("schema_version".into(), results::SCHEMA_VERSION.into());
+    println!("{}", serde_json::Value::Object(object));
 }
 
 /// The ns-3 model's (median, p90) for the default setup, if `r` is that setup.
@@ -1032,7 +1045,7 @@ fn incast_cmd(protocol: &str, setup: &IncastSetup, buffer_pkts: Option<usize>, b
         write_plots(std::slice::from_ref(&r), dir)?;
     }
     if json {
-        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+        print_json(serde_json::to_value(&r).map_err(|e| e.to_string())?);
     } else {
         print_incast(&r);
     }
@@ -1096,40 +1109,15 @@ fn merge_cmd(inputs: &[PathBuf], plot_dir: Option<PathBuf>, json: bool) -> Resul
         write_plots(&results, dir)?;
     }
     if json {
-        let rows: Vec<serde_json::Value> = results.iter().map(|r| serde_json::json!({
-            "protocol": r.protocol, "config": r.config, "buffer_kb": r.buffer_kb, "buffer_pkts": r.buffer_pkts,
-            "median_slowdown": r.median_slowdown, "p90_slowdown": r.p90_slowdown,
-            "median_arrived_slowdown": r.median_arrived_slowdown, "p90_arrived_slowdown": r.p90_arrived_slowdown,
-            "ns3_median": ns3_reference(r).map(|x| x.0), "ns3_p90": ns3_reference(r).map(|x| x.1),
-            "complete": r.complete, "wall_s": r.wall_s, "nic_cycles_per_s": r.nic_cycles_per_s,
-        })).collect();
-        println!("{}", serde_json::Value::Array(rows));
+        let rows: Vec<results::IncastRow> = results.iter().map(report::incast_row).collect();
+        print_json(serde_json::json!({ "runs": rows }));
         return Ok(true);
     }
-    print!("{}", incast_table(&results));
+    let rows: Vec<results::IncastRow> = results.iter().map(report::incast_row).collect();
+    // "at arrival" ends each message when its last packet reached the receiver NIC, the model's
+    // MsgFinish point (see `sim/experiments/incast.rs`).
+    print!("{}", results::incast_table(&rows));
     Ok(results.iter().all(|r| r.complete))
-}
-
-/// The Markdown table of incast results beside the ns-3 model (ratio = ours / model); "at
-/// arrival" ends each message when its last packet reached the receiver NIC, the model's
-/// MsgFinish point (see `sim/experiments/incast.rs`).
-fn incast_table(results: &[IncastResult]) -> String {
-    let mut t = String::from(
-        "| protocol | buffer | median | ns-3 | ratio | p90 | ns-3 | ratio | at arrival: median (ratio) | p90 (ratio) | complete | wall s | NIC cycles/s |\n",
-    );
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for r in results {
-        let (rm, rp) = ns3_reference(r).map(|(m, p)| (Some(m), Some(p))).unwrap_or((None, None));
-        let ratio = |a: Option<f64>, b: Option<f64>| fmt_opt(a.zip(b).map(|(a, b)| a / b), 2);
-        t.push_str(&format!(
-            "| {} | {} pkts ({:.0} KB) | {} | {} | {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {:.1} | {:.0} |\n",
-            r.protocol, r.buffer_pkts, r.buffer_kb, fmt_opt(r.median_slowdown, 2), fmt_opt(rm, 2), ratio(r.median_slowdown, rm),
-            fmt_opt(r.p90_slowdown, 2), fmt_opt(rp, 2), ratio(r.p90_slowdown, rp),
-            fmt_opt(r.median_arrived_slowdown, 2), ratio(r.median_arrived_slowdown, rm), fmt_opt(r.p90_arrived_slowdown, 2), ratio(r.p90_arrived_slowdown, rp),
-            if r.complete { "yes" } else { "no" }, r.wall_s, r.nic_cycles_per_s
-        ));
-    }
-    t
 }
 
 fn main() -> ExitCode {
@@ -1183,10 +1171,16 @@ fn main() -> ExitCode {
         }
         Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
-        Command::Report { out, synth, verilog, gen_configs, protocols, buffers, packets, setup } => {
-            let r = report::ReportRequest { out: &out, verilog: &verilog, gen_configs: &gen_configs, synth, protocols: &protocols, buffers: &buffers, packets, setup: &setup };
-            report::report(&r)
-        }
+        Command::Report { out, synth, verilog, gen_configs, protocols, buffers, packets, bench_cycles, fuzz_frames, readme, from_json, setup } => match from_json {
+            Some(json) => report::render_saved(&json, &out, readme.as_deref()),
+            None => {
+                let r = report::ReportRequest {
+                    out: &out, verilog: &verilog, gen_configs: &gen_configs, synth, protocols: &protocols, buffers: &buffers, packets,
+                    bench_cycles, fuzz_frames, setup: &setup, readme: readme.as_deref(),
+                };
+                report::report(&r)
+            }
+        },
         Command::Configs => {
             for c in CONFIGS {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);

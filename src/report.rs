@@ -1,18 +1,24 @@
-//! `nanotransport report`: a first look at the project in one folder — the Verilog generated and
-//! linted (Yosys synthesis with `--synth`), per-stage latency and throughput of every protocol
-//! on its whole-NIC Verilator model, and the thesis' Fig. 3.2 incast (protocols × buffers).
+//! `nanotransport report`: the project's measured results in one folder — the Verilog generated
+//! and linted, per-stage latency and throughput of every protocol on its whole-NIC Verilator
+//! model, each whole NIC's simulation speed, a fuzz run per protocol, whole-NIC Yosys synthesis
+//! beside Table 3.2 (with `--synth`), and the thesis' Fig. 3.2 incast (protocols × buffers).
 //!
-//! The folder holds `report.md` (the tables, the SVG plots linked in), `report.json` (the same
-//! figures for scripts), one `incast-<protocol>-<buffer>p.json` per incast run and the plots
-//! `incast-queue.svg` and `incast-slowdown.svg`. Progress goes to stderr.
+//! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
+//! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
+//! and the queue trace) and the plots `incast-queue.svg` and `incast-slowdown.svg`; with
+//! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
+//! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
-use crate::{fmt_opt, generate_named, incast_run, incast_table, lint, write_plots, IncastSetup};
+use crate::results::{self, FuzzRow, GeneratedConfig, Incast, IncastRow, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools};
+use crate::{fmt_opt, generate_named, incast_run, lint, ns3_reference, write_plots, IncastSetup};
 use nanotransport_sim::experiments::incast::IncastResult;
-use nanotransport_sim::scenarios::{latency_with, throughput_with, Protocol, CLOCK_GHZ};
-use serde_json::json;
-use std::fmt::Write as _;
+use nanotransport_sim::scenarios::{latency_with, throughput_with, Protocol};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
+
+/// Seed of the report's fuzz runs.
+const FUZZ_SEED: u64 = 1;
 
 /// What `report` runs.
 pub struct ReportRequest<'a> {
@@ -26,7 +32,13 @@ pub struct ReportRequest<'a> {
     pub buffers: &'a [usize],
     /// Back-to-back packets per throughput measurement.
     pub packets: u64,
+    /// Cycles of each simulation-speed run.
+    pub bench_cycles: u64,
+    /// Frames of each fuzz run (on each protocol's 16-message NIC; 0: none).
+    pub fuzz_frames: u64,
     pub setup: &'a IncastSetup,
+    /// README whose headline block is re-rendered.
+    pub readme: Option<&'a Path>,
 }
 
 fn io<T>(r: std::io::Result<T>, path: &Path) -> Result<T, String> {
@@ -38,77 +50,99 @@ fn step(name: &str) -> Instant {
     Instant::now()
 }
 
-/// Runs every part and writes the folder; `Ok(false)` when a lint check failed or an incast run
-/// did not complete (the page says which).
+/// First line of `tool flag`'s output ("unknown" when it does not run).
+fn tool_version(tool: &str, flag: &str) -> String {
+    Command::new(tool).arg(flag).output().ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).lines().next().map(|l| l.trim().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Runs every part, writes the folder; `Ok(false)` when a lint check failed or an incast run did
+/// not complete (the page says which).
 pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let started = Instant::now();
     io(std::fs::create_dir_all(r.out), r.out)?;
-    let mut page = String::from("# nanotransport: first look\n\n");
-    let mut all_ok = true;
+    let mut timings = Timings::default();
 
-    // Verilog: generate, then lint (and synthesise on request).
     let t = step("generate Verilog");
     let generated = generate_named(r.gen_configs, r.verilog)?;
     for (name, modules, dir) in &generated {
         eprintln!("{name:<12} {modules} modules -> {}", dir.display());
     }
-    let gen_s = t.elapsed().as_secs_f64();
-    let t = step(if r.synth { "lint (verilator -Wall) and synthesis (yosys synth_xilinx -family xcup)" } else { "lint (verilator -Wall)" });
+    timings.generate_s = t.elapsed().as_secs_f64();
+    let t = step("lint (verilator -Wall)");
     let files: Vec<PathBuf> = generated.iter().flat_map(|(_, _, d)| lint::verilog_files_under(d)).collect();
-    let lints = lint::check_files(Path::new("."), &files, r.synth);
-    let lint_failed = lints.iter().filter(|l| !l.ok()).count();
-    all_ok &= lint_failed == 0;
-    let _ = writeln!(page, "## Verilog\n\nGenerated into `{}` in {gen_s:.1} s; linted{} in {:.1} s: {} files, {} failed.\n", r.verilog.display(),
-        if r.synth { " and synthesised" } else { "" }, t.elapsed().as_secs_f64(), lints.len(), lint_failed);
-    page.push_str("| configuration | modules | folder |\n|---|---|---|\n");
-    for (name, n, dir) in &generated {
-        let _ = writeln!(page, "| `{name}` | {n} | `{}` |", dir.display());
-    }
-    page.push_str(if r.synth { "\n| file | verilator | design rule | yosys |\n|---|---|---|---|\n" } else { "\n| file | verilator | design rule |\n|---|---|---|\n" });
-    for l in &lints {
-        let mark = if l.ok() { "" } else { " **FAIL**" };
-        let yosys = l.yosys.as_ref().map(|y| format!(" {} |", y.summary)).unwrap_or_default();
-        let _ = writeln!(page, "| `{}`{mark} | {} | {} |{yosys}", l.file.display(), l.verilator.summary, l.rule.summary);
-    }
+    let lints = lint::check_files(Path::new("."), &files, false);
+    timings.lint_s = t.elapsed().as_secs_f64();
+    let lint_rows: Vec<LintRow> = lints.iter().map(|l| LintRow {
+        file: l.file.strip_prefix(r.verilog).unwrap_or(&l.file).display().to_string(),
+        ok: l.ok(),
+        verilator: l.verilator.summary.clone(),
+        design_rule: l.rule.summary.clone(),
+        yosys: l.yosys.as_ref().map(|y| y.summary.clone()),
+    }).collect();
 
-    // Per-stage latency and throughput, on each protocol's incast NIC.
+    // Latency, throughput and speed on each protocol's incast receiver NIC.
     let nic = |p: &str| r.setup.config.clone().unwrap_or_else(|| format!("{p}-128"));
     let t = step("per-stage latency (Table 3.1)");
-    page.push_str("\n## Per-stage latency (thesis Table 3.1)\n\nOne 16-byte message each way; cycles first byte in → first byte out, paper's in brackets.\n\n");
-    page.push_str("| protocol | config | RX ingress | RX reassembly | TX packetize | TX egress | RX total | TX total | total | total ns @ 3.2 GHz |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    let mut latencies = Vec::new();
+    let mut latency = Vec::new();
     for p in r.protocols {
         let config = nic(p);
         eprintln!("{p} on {config}");
         let l = latency_with(&config, &[])?;
-        let ours = [l.ingress, l.reassembly, l.packetize, l.egress];
-        let paper = Protocol::of_config(&config).paper_cycles();
-        let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
-        let (ot, pt) = (totals(ours), totals(paper));
-        let cells: Vec<String> = ours.iter().chain(&ot).zip(paper.iter().chain(&pt)).map(|(o, q)| format!("{o} ({q})")).collect();
-        let _ = writeln!(page, "| {p} | `{config}` | {} | {:.2} |", cells.join(" | "), ot[2] as f64 / CLOCK_GHZ);
-        latencies.push(json!({"protocol": p, "config": config, "cycles": ours, "paper_cycles": paper, "total": ot[2], "paper_total": pt[2]}));
+        latency.push(LatencyRow {
+            protocol: p.clone(),
+            paper_cycles: Protocol::of_config(&config).paper_cycles(),
+            config,
+            cycles: [l.ingress, l.reassembly, l.packetize, l.egress],
+            data_to_ack: l.data_to_ack,
+        });
     }
-    let latency_s = t.elapsed().as_secs_f64();
+    timings.latency_s = t.elapsed().as_secs_f64();
     let t = step("throughput");
-    let _ = writeln!(page, "\n({latency_s:.1} s)\n\n## Throughput\n\n{} back-to-back full packets into MAC RX (rx) or from the CPU (tx).\n", r.packets);
-    page.push_str("| protocol | config | direction | packets | cycles | beats per cycle | Gb/s @ 3.2 GHz |\n|---|---|---|---|---|---|---|\n");
-    let mut throughputs = Vec::new();
+    let mut throughput = Vec::new();
     for p in r.protocols {
         let config = nic(p);
         for d in ["rx", "tx"] {
             eprintln!("{p} on {config}, {d}");
             let x = throughput_with(&config, d, r.packets, &[])?;
-            let _ = writeln!(page, "| {p} | `{config}` | {d} | {} | {} | {:.4} | {:.1} |", x.packets, x.cycles, x.beats_per_cycle, x.gbps_at_3_2ghz);
-            throughputs.push(json!({"protocol": p, "config": config, "direction": d, "packets": x.packets, "cycles": x.cycles,
-                "beats_per_cycle": x.beats_per_cycle, "gbps_at_3_2ghz": x.gbps_at_3_2ghz}));
+            throughput.push(ThroughputRow {
+                protocol: p.clone(), config: config.clone(), direction: d.into(), packets: x.packets, cycles: x.cycles,
+                beats_per_cycle: x.beats_per_cycle, gbps_at_3_2ghz: x.gbps_at_3_2ghz,
+            });
         }
     }
-    let _ = writeln!(page, "\n({:.1} s)", t.elapsed().as_secs_f64());
+    timings.throughput_s = t.elapsed().as_secs_f64();
+    let t = step("simulation speed (bench nic)");
+    let mut simulation_speed = Vec::new();
+    for p in r.protocols {
+        let b = nanotransport_sim::bench::bench_nic(&nic(p), r.bench_cycles, 1)?;
+        eprintln!("{}: {:.0} cycles per CPU second", b.config, b.cycles as f64 / b.cpu_s);
+        simulation_speed.push(SpeedRow {
+            config: b.config, cycles: b.cycles, cycles_per_cpu_s: b.cycles as f64 / b.cpu_s,
+            messages_delivered: b.messages_delivered, messages_intact: b.messages_intact,
+        });
+    }
+    timings.simulation_speed_s = t.elapsed().as_secs_f64();
+    let t = step("fuzz");
+    let mut fuzz = Vec::new();
+    for p in r.protocols.iter().filter(|_| r.fuzz_frames > 0) {
+        let opts = nanotransport_sim::fuzz::FuzzOptions::new(&format!("{p}-16"), r.fuzz_frames, FUZZ_SEED);
+        let f = nanotransport_sim::fuzz::fuzz(&opts, &mut |_| {})?;
+        eprintln!("{}: {} frames, {} mismatches", opts.config, f.frames_in, f.check.mismatches.len());
+        fuzz.push(FuzzRow {
+            config: opts.config.clone(), seed: FUZZ_SEED, frames_in: f.frames_in, frames_out: f.frames_out, delivered: f.check.delivered,
+            completed: f.check.completed, abandoned: f.check.abandoned, mismatches: f.check.mismatches.len(),
+            skipped_checks: f.check.skipped.len(), cycles: f.cycles, wall_s: f.wall_s,
+        });
+    }
+    timings.fuzz_s = t.elapsed().as_secs_f64();
+    let t = step("whole-NIC synthesis (Table 3.2)");
+    let synthesis = if r.synth { synthesise_nics(r.verilog, &generated)? } else { Vec::new() };
+    timings.synthesis_s = t.elapsed().as_secs_f64();
 
-    // The Fig. 3.2 incast.
     let t = step("Fig. 3.2 incast");
-    let mut results: Vec<IncastResult> = Vec::new();
+    let mut runs: Vec<IncastResult> = Vec::new();
     for p in r.protocols {
         for b in r.buffers {
             let params = r.setup.params(p, *b)?;
@@ -116,45 +150,109 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
             let path = r.out.join(format!("incast-{}-{}p.json", params.protocol, params.buffer_pkts));
             io(std::fs::write(&path, serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?), &path)?;
             eprintln!("{p} {b} pkts: median {} p90 {}, wall {:.1} s", fmt_opt(res.median_slowdown, 2), fmt_opt(res.p90_slowdown, 2), res.wall_s);
-            results.push(res);
+            runs.push(res);
         }
     }
-    write_plots(&results, r.out)?;
-    let p0 = results.first().map(|r| r.params.clone());
-    page.push_str("\n## Fig. 3.2 incast\n\n");
-    if let Some(p) = &p0 {
-        let senders_on = p.sender_config.as_deref().unwrap_or(&p.config);
-        let _ = writeln!(page, "{} senders → 1 receiver through one switch, {} Gb/s, {} ns per link, message sizes {}..{} packets, rtt_pkts {}, RTO {} µs; \
-            the receiver on `{}`, the senders on `{senders_on}`. \
-            Slowdown median and p90 beside the authors' ns-3 model (ratio = ours / model; only for its default setup).\n",
-            p.senders, p.link_gbps, p.link_ns, p.sizes.0, p.sizes.1, p.rtt_pkts, p.rto_us, p.config);
-    }
-    page.push_str(&incast_table(&results));
-    for res in results.iter().filter(|x| !x.complete) {
-        all_ok = false;
-        let which: Vec<String> = res.messages.iter().filter_map(|m| m.incomplete.as_ref().map(|w| format!("sender {} ({} packets): {w}", m.sender, m.packets))).collect();
-        let _ = writeln!(page, "\n**{} at {} packets incomplete**: {}", res.protocol, res.buffer_pkts, which.join("; "));
-    }
-    let _ = writeln!(page, "\n![bottleneck queue over time (Fig. 3.2a)](incast-queue.svg)\n\n![slowdown per message (Fig. 3.2b)](incast-slowdown.svg)\n\n({:.1} s)", t.elapsed().as_secs_f64());
-    let total_s = started.elapsed().as_secs_f64();
-    let _ = writeln!(page, "\nWhole report: {total_s:.1} s wall.");
+    write_plots(&runs, r.out)?;
+    timings.incast_s = t.elapsed().as_secs_f64();
+    let incast = Incast { setup: runs.first().map(|x| x.params.clone()), runs: runs.iter().map(incast_row).collect() };
+    timings.total_s = started.elapsed().as_secs_f64();
 
-    let page_path = r.out.join("report.md");
-    io(std::fs::write(&page_path, &page), &page_path)?;
-    let summary = json!({
-        "verilog": generated.iter().map(|(n, m, d)| json!({"config": n, "modules": m, "dir": d})).collect::<Vec<_>>(),
-        "lint": lints.iter().map(|l| json!({"file": l.file, "ok": l.ok(), "verilator": l.verilator.summary,
-            "yosys": l.yosys.as_ref().map(|y| y.summary.clone())})).collect::<Vec<_>>(),
-        "latency": latencies,
-        "throughput": throughputs,
-        "incast": results.iter().map(|x| json!({"protocol": x.protocol, "config": x.config, "buffer_pkts": x.buffer_pkts, "buffer_kb": x.buffer_kb,
-            "median_slowdown": x.median_slowdown, "p90_slowdown": x.p90_slowdown,
-            "median_arrived_slowdown": x.median_arrived_slowdown, "p90_arrived_slowdown": x.p90_arrived_slowdown, "complete": x.complete,
-            "wall_s": x.wall_s, "nic_cycles_per_s": x.nic_cycles_per_s})).collect::<Vec<_>>(),
-        "wall_s": total_s,
-    });
-    let json_path = r.out.join("report.json");
-    io(std::fs::write(&json_path, serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?), &json_path)?;
-    eprintln!("report: {} ({total_s:.0} s)", page_path.display());
+    let all_ok = lint_rows.iter().all(|l| l.ok) && incast.runs.iter().all(|x| x.complete)
+        && fuzz.iter().all(|f| f.mismatches == 0 && f.skipped_checks == 0);
+    let results = Results {
+        schema_version: results::SCHEMA_VERSION,
+        tools: Tools { verilator: tool_version("verilator", "--version"), yosys: tool_version("yosys", "-V") },
+        verilog: generated.iter().map(|(config, modules, _)| GeneratedConfig { config: config.clone(), modules: *modules }).collect(),
+        lint: lint_rows,
+        latency,
+        throughput,
+        simulation_speed,
+        fuzz,
+        synthesis,
+        incast,
+        timings,
+    };
+    let json_path = r.out.join("results.json");
+    io(std::fs::write(&json_path, serde_json::to_string_pretty(&results).map_err(|e| e.to_string())? + "\n"), &json_path)?;
+    write_pages(&results, r.out, r.readme)?;
     Ok(all_ok)
+}
+
+/// The whole NICs `--synth` synthesises: NDP at Table 3.2's two sizes, and each protocol's incast
+/// receiver.
+const SYNTH_CONFIGS: [&str; 4] = ["ndp-16", "ndp-128", "homa-128", "homa-tr-128"];
+
+/// Thesis Table 3.2 (NDP prototype, 32 KB messages, Virtex UltraScale+): messages → (LUTs,
+/// flip-flops).
+const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_941)];
+
+/// [`SYNTH_CONFIGS`] that were generated, synthesised two at a time (Yosys runs on one core).
+fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Result<Vec<SynthRow>, String> {
+    use nanotransport_sim::tools::synth;
+    let configs: Vec<&str> = SYNTH_CONFIGS.iter().copied().filter(|c| generated.iter().any(|g| g.0 == *c)).collect();
+    let one = |config: &str| -> Result<SynthRow, String> {
+        let top = format!("nt_{}_nic", config.replace('-', "_"));
+        let scratch = synth::scratch_dir(&top);
+        let report = synth::synthesise(&verilog.join(config).join(format!("{top}.v")), &top, &scratch);
+        let _ = std::fs::remove_dir_all(&scratch);
+        let report = report?;
+        let messages = nanotransport_hdl::configs::find_config(config).map(|c| c.messages).unwrap_or(0);
+        let paper = TABLE_3_2.iter().find(|t| t.0 == messages && config.starts_with("ndp")).map(|t| (t.1, t.2));
+        eprintln!("{config}: {} LUT, {} FF, {} levels ({:.0} s)", report.total.lut, report.total.ff, report.depth.levels, report.yosys_seconds);
+        Ok(SynthRow {
+            config: config.into(), lut: report.total.lut, ff: report.total.ff, lutram_luts: report.total.lutram_luts,
+            bram36: report.total.bram36, bram18: report.total.bram18, depth_levels: report.depth.levels,
+            fmax_mhz: report.depth.fmax_mhz(), paper_lut_ff: paper, yosys_s: report.yosys_seconds,
+        })
+    };
+    let mut rows = Vec::new();
+    for pair in configs.chunks(2) {
+        let results: Vec<Result<SynthRow, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair.iter().map(|c| s.spawn(move || one(c))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("synthesis thread panicked".into()))).collect()
+        });
+        for r in results {
+            rows.push(r?);
+        }
+    }
+    Ok(rows)
+}
+
+/// One incast run's row of the results.
+pub fn incast_row(x: &IncastResult) -> IncastRow {
+    IncastRow {
+        protocol: x.protocol.clone(), config: x.config.clone(), buffer_pkts: x.buffer_pkts, buffer_kb: x.buffer_kb,
+        median_slowdown: x.median_slowdown, p90_slowdown: x.p90_slowdown,
+        median_arrived_slowdown: x.median_arrived_slowdown, p90_arrived_slowdown: x.p90_arrived_slowdown,
+        model: ns3_reference(x), complete: x.complete, wall_s: x.wall_s, nic_cycles_per_s: x.nic_cycles_per_s,
+    }
+}
+
+/// `results.md` into `out` and, given a README, its headline block (which must be there).
+pub fn write_pages(results: &Results, out: &Path, readme: Option<&Path>) -> Result<(), String> {
+    let page_path = out.join("results.md");
+    io(std::fs::write(&page_path, results::render_page(results)), &page_path)?;
+    if let Some(readme) = readme {
+        let text = io(std::fs::read_to_string(readme), readme)?;
+        let old = results::headline_in(&text)
+            .ok_or_else(|| format!("{}: no results block between `{}` and `{}`", readme.display(), results::HEADLINE_BEGIN, results::HEADLINE_END))?;
+        let new_text = text.replacen(old, &results::render_headline(results), 1);
+        io(std::fs::write(readme, new_text), readme)?;
+        eprintln!("report: headline block of {} rendered", readme.display());
+    }
+    eprintln!("report: {}", page_path.display());
+    Ok(())
+}
+
+/// `report --from-json`: the pages from a saved `results.json`, nothing run.
+pub fn render_saved(json: &Path, out: &Path, readme: Option<&Path>) -> Result<bool, String> {
+    let text = io(std::fs::read_to_string(json), json)?;
+    let results: Results = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    if results.schema_version != results::SCHEMA_VERSION {
+        return Err(format!("{}: schema version {}, this build reads {}", json.display(), results.schema_version, results::SCHEMA_VERSION));
+    }
+    io(std::fs::create_dir_all(out), out)?;
+    write_pages(&results, out, readme)?;
+    Ok(true)
 }

@@ -2,7 +2,7 @@
 //!
 //! This is how blocks update per-ID flag vectors (free lists, timer valid bits, per-slot
 //! flags): `next = (q & !clear_onehot) | set_onehot`, a bitwise operation on the whole vector
-//! instead of an update at a runtime index. The design rule it serves (DESIGN.md: no
+//! instead of an update at a runtime index. The design rule it serves (the conventions in [`crate`]: no
 //! runtime-indexed update of a vector wider than 64 bits) exists for LUTs and simulation
 //! speed: a runtime-indexed write into an N-bit vector is a barrel shifter in LUTs and a
 //! multi-word shift in Verilator, and its constant-index alternative (one `if` per ID) becomes a

@@ -1,7 +1,7 @@
 //! OnesUntil(k): a mask with bits 0 … k−1 set — **exclusive** of k.
 //!
 //! Packetization uses it to limit sending to offsets below the credit (credit is exclusive,
-//! DESIGN.md). Where an algorithm means "up to and including k", feed `k + 1`.
+//! the conventions in [`crate`]). Where an algorithm means "up to and including k", feed `k + 1`.
 //!
 //! # Ports
 //! | port   | dir | width | meaning                                   |

@@ -7,14 +7,16 @@
 //! `{tx_msg_id, src_port, src_ip}` (64 bits): two ways of `2^BB` buckets with two entries each
 //! (the geometry is the type parameter `BB`; 16 messages use `BB = 4`, 64 entries; 128 messages
 //! `BB = 6`, 256 entries). A key's candidate buckets are [`hash0`] in way 0 and [`hash1`] in way
-//! 1; both are read at once (four RAMs, one per way and entry position) and compared on the
+//! 1, H3 hashes ([`crate::common::key_hash`]), so keys whose source port and `tx_msg_id` rise
+//! together spread like random ones; both are read at once (four RAMs of `2^BB` × 164 bits, one
+//! per way and entry position: 1.3 KB at 16 messages, 5.2 KB at 128) and compared on the
 //! full key, so two senders using the same `tx_msg_id` never share an entry. An entry holds the
 //! key, the slot and generation, `msg_len` and the `receivedBitmap`, so a lookup, its update and
 //! the response need no second memory access. On a miss the new entry goes to the less
 //! occupied candidate bucket (way 0 on a tie: d-left), first free position. When both candidate
 //! buckets are full the request fails with its own reason, **bucket full** (7,
 //! `fail_bucket_full_count`), even if IDs remain. (A full-key CAM was measured against this
-//! table at 16 messages — see the README's resource table — and is not cheaper: its state is
+//! table at 16 messages and is not cheaper: its state is
 //! 16 × 64-bit keys and bitmaps in flip-flops with wide multiplexers.)
 //!
 //! * `rx_msg_id` = `{generation, slot[IW-1:0]}` with a generation of `min(8, 15 − IW)` bits (bit
@@ -36,9 +38,11 @@
 //!   is_new_msg = 0, is_new_pkt = 0, is_last_pkt = 1, ackNo = num_pkts, rx_msg_id = NONE`,
 //!   counted in `recent_duplicate_count`. This is the receiver's half of **at-most-once
 //!   delivery**: a copy arriving up to `H` cycles after its message was released is never
-//!   delivered again. (The sender's half: a sender does not reuse a key within `H` + a margin, see
-//!   [`crate::nic::tx_path`]; the register check in `sim::registers` keeps the retransmission
-//!   horizon below `H`.)
+//!   delivered again. (The sender's half: a sender does not reuse a key within 17/16 `H` + 2^15
+//!   cycles, [`crate::nic::tx_path::KEY_REUSE_CYCLES`]; and the register check
+//!   [`crate::nic::register_map::check_retransmission_horizon`], applied by `--set`, keeps the
+//!   time a sender may still retransmit, `rto_cycles × (timeout_threshold + 2)`, within
+//!   `H − 2^15` = 229 376 cycles, leaving 2^15 for copies still in the network.)
 
 //! # Peeks
 //! The ingress front looks a longer DATA frame up before its last beat has arrived
@@ -127,10 +131,14 @@ pub const MAX_BUCKET_BITS: usize = 10;
 /// Size classes of the 16-message NIC: (pages per buffer, buffers). Every one of the 16 IDs
 /// can hold a maximum-size (38-packet) message at once, as in the prototype; the small classes
 /// live in what the 2^N rounding of the payload RAM leaves free anyway (16 × 38 KB = 608 KB,
-/// the RAM is 1 MB; all four classes use 816 KB).
+/// the RAM is 1 MB; all four classes use 816 KB). Every class has a buffer per ID, so a request
+/// that gets an ID never fails for lack of a buffer nor falls back to a larger class
+/// (`fail_no_buffer_count` and `class_fallback_count` stay 0).
 pub const SIZE_CLASSES_16: [(u64, u64); 4] = [(1, 16), (4, 16), (8, 16), (38, 16)];
 /// Size classes of the 128-message NIC: 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB = 992 KB of
 /// the 1 MB payload RAM (every ID can hold a single-packet message; 16 maximum-size messages).
+/// A deviation from Table 3.2, which sizes the prototype's 128-message NIC for 128 × 32 KB per
+/// direction (about 4.2 MB): here 16 messages above 8 KB are held at once.
 pub const SIZE_CLASSES_128: [(u64, u64); 4] = [(1, 128), (4, 32), (8, 16), (38, 16)];
 
 /// Fail reasons of `resp_fail_reason`.

@@ -62,7 +62,7 @@ use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
 pub const DEFAULT_PACE_CYCLES: u64 = 136;
-/// The PULL flag (DESIGN.md wire format, `crate::pisa::wire::FLAG_PULL`) as the generator writes it.
+/// The PULL flag (`crate::pisa::wire::FLAG_PULL`) as the generator writes it.
 pub const FLAG_PULL: u64 = 0x08;
 
 #[derive(LogicBlock)]

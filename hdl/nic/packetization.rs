@@ -13,7 +13,8 @@
 //!   @329.
 //! * Flip-flops: `active` (N bits, a message is installed), `sendable` (N bits, the slot had
 //!   an eligible packet after its last operation) and `id_known` (N bits, the slot's word was
-//!   written since power-up), each bit written by its own constant-index update — the round robin's mask of the slots above the last one chosen, the
+//!   written since power-up), each changed through the one-hot mask of the slot written back
+//!   ([`crate::common::one_hot::OneHot`]) — the round robin's mask of the slots above the last one chosen, the
 //!   pipeline registers, a 3-entry descriptor queue, the counters.
 //!
 //! **Credit is an exclusive bound**: offsets strictly below `credit` may be sent. The thesis words

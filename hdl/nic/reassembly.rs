@@ -46,8 +46,9 @@
 //!   lookup read it as empty.
 //! * `fifo_ram` (103 bit): the read-out queue, `{page, msg_len, remote_port, remote_ip,
 //!   local_port, slot}` per completed message.
-//! * Flip-flops only for one bit per slot (`live`, `closed`, `fresh`), each updated by
-//!   constant-position writes (one per slot) rather than a runtime-indexed write.
+//! * Flip-flops only for one bit per slot (`live`, `closed`, `fresh`), each changed through
+//!   one-hot masks ([`crate::common::one_hot::OneHot`], `next = (q | set) & !clear`) rather than
+//!   a runtime-indexed write.
 //!
 //! The RAMs are read synchronously, so the packet input has a **lookup stage**: a packet's
 //! first beat addresses `slot_ram` and `written_ram` with its `rx_msg_id` (stage 0), and every
@@ -78,7 +79,12 @@
 //! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
 //! message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]); the classes are constructor
 //! parameters: [`SIZE_CLASSES_16`] (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
-//! message) and [`SIZE_CLASSES_128`] (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB).
+//! message) and [`SIZE_CLASSES_128`] (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB). Table 3.2
+//! gives the prototype 1.2 MB (16 messages) and 8.4 MB (128) for both directions, about 0.6 and
+//! 4.2 MB per direction; here each direction has 1 MB up to 128 messages: at 16 all 16 messages
+//! can be maximum-size, at 128 it holds 128 single-packet messages or 16 maximum-size ones at a
+//! time. Above 128 messages the classes scale with the size
+//! ([`crate::configs::rx_classes_for`]).
 //!
 //! # Latency and throughput (measured on the Verilator model, testbenches/tests/reassembly.rs)
 //! A single-packet message with a 16-byte payload whose first beat enters in cycle 0:

@@ -17,9 +17,15 @@
 //!
 //! rust-hdl builds a block's Verilog from its concrete field types, and the shell wires the
 //! program's ports by name, so the shell is the macro [`nic_shell!`]: one definition, expanded
-//! once per protocol (`NdpNic`, `HomaNic`), generic in the message count `N`, the message-ID
-//! width `IW` (`N = 2^IW`) and the GetRxMsgInfo bucket bits `BB`. Size classes, register
-//! defaults and the Homa-Tr variant are constructor parameters ([`ShellParams`]).
+//! once per protocol, generic in the message count `N`, the message-ID width `IW`
+//! (`N = 2^IW`), the GetRxMsgInfo bucket bits `BB` and the payload memory's address bits `PW`
+//! (`2^PW` 64-bit words per direction): [`crate::protocols::ndp::ingress::NdpNic`] (NDP's
+//! ingress program, no egress stage) and [`crate::protocols::homa::ingress::HomaNic`] (Homa's
+//! ingress program and [`crate::protocols::homa::egress::HomaEgress`]; Homa-Tr is its trimming
+//! option). Size classes, register defaults and the Homa-Tr variant are constructor parameters
+//! ([`ShellParams`]); a bad set is refused with one line naming the parameter
+//! ([`ShellParams::check`]). The sizes compiled in (16 to 1024 messages) are
+//! [`crate::configs::COMPILED_SIZES`].
 //!
 //! # Program interface (what every ingress program and egress stage provides)
 //! | block | inputs | outputs |
@@ -48,9 +54,13 @@
 //! priority; 0 for NDP's control packets). DATA packets carry `grant_prio` 0.
 //!
 //! # Latency and throughput
-//! Per stage as measured by `nanotransport latency` (Table 3.1's stages): the ingress program's
-//! latency to the reassembly, reassembly 3 cycles, packetization 9, egress stage 0 (NDP) or 1
-//! (Homa). Every block passes one beat per cycle; see `nanotransport throughput`.
+//! Per stage as measured by `nanotransport latency` (Table 3.1's stages), each derived in its
+//! block's documentation: the ingress program's latency to the reassembly, 14 cycles
+//! ([`crate::pisa::ingress_front`]; Table 3.1: 16 NDP, 20 Homa), reassembly 3 (Table 3.1: 3),
+//! packetization 9 (9), egress stage 0 for NDP (Table 3.1: 1; the deparser's first header beat
+//! comes from configuration) or 1 for Homa (3): 26 cycles in all for NDP (Table 3.1: 29), 27 for
+//! Homa (35), at every size. Every block passes one beat per cycle; see `nanotransport
+//! throughput`.
 
 use crate::nic::get_rx_msg_info::rx_parameter_error;
 use crate::nic::register_map::CONFIG_REGS;

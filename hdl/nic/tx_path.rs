@@ -26,7 +26,7 @@
 //! nor the find-first-set is on `tready`'s path): a buffer returned in cycle t can be taken from
 //! t + 2. The buffer index is the
 //! message slot: class k owns the slots after those of classes 0 … k−1; one in-use bit per slot
-//! (written by constant-index updates), one find-first-set per class, a table of buffer base
+//! (changed through one-hot masks), one find-first-set per class, a table of buffer base
 //! addresses built from the classes. After the last word the message is installed in the core
 //! and its tx_msg_id is returned on `msg_id_valid`/`msg_id` (a one-cycle pulse).
 //!

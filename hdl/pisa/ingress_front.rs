@@ -55,18 +55,20 @@
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO; L = cycle of the frame's last beat
 //!  P+1  act_* (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
-//!  P+4  answer: decision pushed; from P+5 the first beat leaves on m_axis with its metadata;
-//!       done_* if the frame has ≤ 8 payload bytes
+//!  P+4  answer: decision pushed into the decision FIFO; done_* if the frame has ≤ 8 payload bytes
+//!  P+6  the decision at the FIFO's head (2 cycles): the first beat leaves on m_axis with its metadata
 //!  L+1  frame validated; act_* of a longer control frame; marking call of a longer DATA frame
 //!       (the table takes it from P+4, 3 cycles after the first call)
 //!  L+4  done_* of a longer DATA frame (its first answer, at P+4, came before: max(P+4, L+1) + 3)
 //! ```
-//! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles** (8 of them the
-//! physical floor of a 64-byte header at 64 bits) at every size, whatever the frame's length.
+//! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles** at every size,
+//! whatever the frame's length: 8 for the parser (the physical floor of a 64-byte header at 64
+//! bits), 1 match stage, 3 GetRxMsgInfo, 2 decision FIFO.
 //! One frame is handled at a time: a frame's first beat waits while the previous frame's calls
 //! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 3 cycles after its
-//! last beat, so this only bites right after reset, while the table's init sequence clears its
-//! buckets: 16 cycles at 16 messages, 64 at 128).
+//! last beat, so this only bites right after reset, while GetRxMsgInfo's `req_ready` is low for
+//! the 4 096 cycles in which the table and its delivered set clear their buckets; frames wait
+//! meanwhile, held back through `s_axis_tready`).
 //!
 //! # Throughput and backpressure
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled

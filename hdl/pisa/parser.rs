@@ -253,7 +253,7 @@ impl Logic for Parser {
         // ---- Header bytes into place. Lanes beyond tkeep only occur on a frame's last beat; a
         // frame ending in the header is dropped, so they need no masking.
         // Beat b fills bits 64b..64b+63: a write into a fixed field selected by the beat counter,
-        // not a shift by a runtime amount (DESIGN.md). Beat 0 starts a new header.
+        // not a shift by a runtime amount (the conventions in `hdl/lib.rs`). Beat 0 starts a new header.
         self.header_merged.next = self.in_header.q.val();
         for b in 1..8 {
             if self.in_beat.q.val() == b {

@@ -2,7 +2,7 @@
 //! transport 30), shared by the parser and the deparser.
 //!
 //! Not a hardware block (no ports, no latency): constants only. Multi-byte fields are big-endian (network order).
-//! DESIGN.md lists the transport fields in order, with `pull_offset 16 (NDP) | grant_offset 16 +
+//! The transport fields come in the prototype's order, with `pull_offset 16 (NDP) | grant_offset 16 +
 //! grant_prio 8 (Homa)` as alternatives; the union takes its larger size (3 bytes) so every field
 //! after it sits at the same offset for every protocol: NDP leaves byte 44 zero.
 //!

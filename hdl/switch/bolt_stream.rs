@@ -454,7 +454,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         self.kept_data.next = self.s_axis_tdata.val() & self.keep_mask.val();
         // Beat b replaces bits 64b..64b+63: a fixed field selected by the beat counter, not a
-        // shift by a runtime amount (DESIGN.md).
+        // shift by a runtime amount (the conventions in `hdl/lib.rs`).
         self.header_merged.next = self.in_header.q.val();
         if self.in_beat.q.val() < self.header_beats.val() {
             for b in 0..10 {

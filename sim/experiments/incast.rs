@@ -93,7 +93,7 @@ pub struct IncastParams {
     /// Configuration of the senders' NICs when not `config`. Each sender sends one message, so
     /// the 16-message NIC of the protocol holds it and simulates 2–4× faster than the 128-message
     /// one; the defaults use it. The receiver stays on the 128-message NIC of the earlier
-    /// measurements (on the 16-message one, NDP at 63 KB recovers differently: see the README).
+    /// measurements (on the 16-message one, NDP at 63 KB recovers differently: docs/network-and-incast.md).
     #[serde(default)]
     pub sender_config: Option<String>,
 }

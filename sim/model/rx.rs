@@ -11,8 +11,10 @@
 //! completed message, a garbage collection must hit a live, incomplete message whose last
 //! (re)schedule is at least `timeout` cycles old. A packet of the wrong length is dropped whole
 //! and its message goes on. The table
-//! serialises its operations (one every two cycles), so requests and releases are applied in the
-//! order the hardware takes them.
+//! serialises its operations (one request or release every three cycles: accepted in cycle A,
+//! decided in B, applied in C, answered 3 cycles after the request), so requests and releases are
+//! applied in the order the hardware takes them. A one-packet message costs the table a request
+//! and a release, 6 cycles.
 
 use bitvec::prelude::*;
 use nanotransport_hdl::nic::get_rx_msg_info::{class_base_pages, fail_reason, hash0, hash1, PAGE_BYTES, RX_MSG_ID_NONE};
@@ -134,7 +136,7 @@ struct SlotInfo {
 
 /// The GetRxMsgInfo table model (hdl/nic/get_rx_msg_info.rs): the same two ways of
 /// `2^bucket_bits` two-entry buckets, hash functions and placement, so that every response —
-/// "bucket full" included — matches. Operations are serialised in the hardware (one every two
+/// "bucket full" included — matches. Operations are serialised in the hardware (one every three
 /// cycles), so the model applies them in the order the hardware accepts them.
 #[derive(Clone, Debug)]
 pub struct TableModel {

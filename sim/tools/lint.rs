@@ -69,7 +69,7 @@ pub fn top_of(file: &Path) -> String {
     file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
 }
 
-/// The design rule's check (DESIGN.md, `hdl` conventions): every shift in `file` of a vector
+/// The design rule's check (the `hdl` crate's conventions): every shift in `file` of a vector
 /// wider than 64 bits by an amount that is not a constant, as Yosys cell names. rust-hdl writes
 /// a runtime-indexed update (`replace_bit` at a signal index) as such a shift, and so does a
 /// field placed at a runtime offset; constant shifts are folded away by `opt_expr` first. An

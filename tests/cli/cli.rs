@@ -95,7 +95,7 @@ fn lint_without_generated_verilog_says_so() {
 fn bench_cosim_json_has_the_documented_fields() {
     let o = nanotransport(&["bench", "cosim", "--json", "--cycles", "3000"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v: serde_json::Value = super::json_output(&o);
     assert_eq!(v["block"], "nt_nic_128_timer");
     assert_eq!(v["cycles"], 3000);
     let native = v["native_cycles_per_s"].as_f64().unwrap();
@@ -109,9 +109,9 @@ fn bench_cosim_json_has_the_documented_fields() {
 fn bench_nic_json_has_exactly_the_documented_fields() {
     let o = nanotransport(&["bench", "nic", "--config", "ndp-16", "--json", "--cycles", "500"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v: serde_json::Value = super::json_output(&o);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 4, "{v}");
+    assert_eq!(keys.len(), 5, "the four figures and the schema version: {v}");
     assert_eq!(v["config"], "ndp-16");
     assert_eq!(v["cycles"], 500);
     let (wall, rate) = (v["wall_s"].as_f64().unwrap(), v["verilator_cycles_per_s"].as_f64().unwrap());
@@ -134,7 +134,7 @@ fn bench_nic_rejects_a_block_configuration_and_zero_cycles_in_one_line() {
 fn fake_path(without: &str, verilator_version: &str) -> tempfile::TempDir {
     let dir_tmp = super::temp_dir();
     let dir = dir_tmp.path();
-    for tool in ["bash", "env", "id", "awk", "cut", "cargo", "g++", "make", "ar", "iverilog", "yosys", "sudo", "apt-get"] {
+    for tool in ["bash", "env", "id", "awk", "cut", "cargo", "g++", "make", "ar", "iverilog", "yosys", "tshark", "sudo", "apt-get"] {
         if tool == without {
             continue;
         }
@@ -215,7 +215,7 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
 fn latency_json_has_the_documented_fields_and_meets_table_3_1() {
     let o = nanotransport(&["latency", "--protocol", "ndp", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v: serde_json::Value = super::json_output(&o);
     assert_eq!(v["protocol"], "ndp");
     assert_eq!(v["config"], "ndp-16");
     assert_eq!(v["datapath_bits"], 64);
@@ -238,7 +238,7 @@ fn throughput_json_has_the_documented_fields() {
     for dir in ["rx", "tx"] {
         let o = nanotransport(&["throughput", "--protocol", "ndp", "--direction", dir, "--packets", "300", "--json"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v: serde_json::Value = super::json_output(&o);
         assert_eq!(v["direction"], dir);
         assert_eq!(v["packet_bytes"], 65);
         assert_eq!(v["packets"], 300);
@@ -296,7 +296,7 @@ fn replay_writes_the_output_capture_and_the_messages() {
     let more = ["--messages", msgs.to_str().unwrap(), "--send", send.to_str().unwrap(), "--nic-mac", "02:00:00:00:00:01", "--nic-ip", "10.0.0.1", "--max-cycles", "1000000", "--json"];
     let o = nanotransport(&[&args[..], &more[..]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r: serde_json::Value = super::json_output(&o);
     println!("{r}");
     assert_eq!(r["records"], 3);
     assert_eq!(r["messages_delivered"], 2);
@@ -346,7 +346,7 @@ fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
     let out = dir.join("out.pcap");
     let check = |input: &Path| {
         let o = nanotransport(&["replay", "--config", "ndp-16", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--check", "--json"]);
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+        let v: serde_json::Value = super::json_output(&o);
         (o.status.code(), v["mismatches"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect::<Vec<_>>())
     };
     assert_eq!(check(&input), (Some(0), vec![]));
@@ -363,7 +363,7 @@ fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
     nanotransport_sim::fuzz::write_bundle(&bundle, &run).unwrap();
     let replay_bundle = || {
         let o = nanotransport(&["replay", "--bundle", bundle.to_str().unwrap(), "--json"]);
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+        let v: serde_json::Value = super::json_output(&o);
         (o.status.code(), v)
     };
     let (code, v) = replay_bundle();
@@ -425,7 +425,7 @@ fn set_writes_registers_by_name_and_rejects_bad_ones_in_one_line() {
         "--set", "own_ip=10.0.0.9", "--set", "own_mac=02:00:00:00:00:09", "--json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r: serde_json::Value = super::json_output(&o);
     assert_eq!(r["nic_ip"], "10.0.0.9");
     assert_eq!(r["nic_mac"], "02:00:00:00:00:09");
 }

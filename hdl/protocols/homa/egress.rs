@@ -15,6 +15,10 @@
 //!   retransmission of an unscheduled packet at priority U). A message never granted reads 0, or
 //!   the last GRANT priority of the transmit slot's earlier message, and so goes at U or that.
 //!
+//! With the defaults (the thesis prototype's: overcommitment K = 3, register 0x30; U = 1, 0x34)
+//! DATA packets use priorities 0 … U + K − 1 = 0–3, the prototype's four switch priority levels;
+//! control packets go at 0.
+//!
 //! # Ports
 //! The shell's egress interface: `s_axis_pkt_*` in, `s_axis_pkt_tready` out; `m_axis_pkt_*` out
 //! (`rank` = the priority), `m_axis_pkt_tready` in; `rtt_pkts` 16, `cfg_unsched_prios` 4,

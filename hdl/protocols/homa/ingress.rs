@@ -19,12 +19,17 @@
 //!   cumulative ack. Control packets themselves travel at priority 0 (the highest).
 //! * A duplicate (or a late copy of a delivered message) is dropped and ACKed with the
 //!   cumulative ack, so a sender whose ACK was lost completes after its retransmission.
+//!   **Lost GRANTs**: the thesis' Homa sends a GRANT only when a DATA packet arrives, so if the
+//!   GRANT that raises a message to its full credit is lost and none of its packets is in
+//!   flight, the message stalls until its sender abandons it. That stays the default (the
+//!   Fig. 3.2 incast results depend on timeouts).
 //!   **Option `cfg_dup_grant`** (register 0x38 bit 1, default off = the thesis): a duplicate of a
 //!   live, incomplete message that has had a GRANT is answered with that message's current GRANT
 //!   instead (its last grant offset and priority, kept per slot in `grant_state`, cumulative ack
 //!   in `pkt_offset`), one cycle later than the ACK. With the sender's idle-timeout probe (same
-//!   bit) this recovers a lost GRANT: the sender resends its highest credited packet, the
-//!   receiver answers with the GRANT that was lost.
+//!   bit) this recovers a lost GRANT within the thesis' architecture, without a RESEND packet:
+//!   the sender resends its highest credited packet, the receiver answers with the GRANT that
+//!   was lost.
 //! * Every message that leaves the receive path (delivered or garbage-collected:
 //!   `rel_valid` / `rel_slot` from the reassembly) is REMOVEd from the scheduler, so a waiting
 //!   FIFO entry of a collected message never enters.
@@ -33,29 +38,38 @@
 //! GRANT → its priority into the shared priority memory (`prio_wr_*`, read by the egress for the
 //! message's scheduled packets), CreditTxEvent in raise-only mode with `grant_offset`, and a
 //! cumulative DeliveredEvent (every packet below `pkt_offset`); ACK → cumulative DeliveredEvent.
+//! Known limit: the priority memory is indexed by the transmit slot alone (not its generation),
+//! so a late GRANT for a slot's previous message overwrites the priority of the slot's current
+//! message until that message's own next GRANT (the CreditTxEvent and DeliveredEvent of such a
+//! GRANT are stale and counted by the transmit path).
 //!
 //! # Homa-Tr (`trimming`)
 //! Adds NDP's trimming response: a CHOP packet (trimmed DATA) gets a NACK carrying its offset at
 //! once (GetRxMsgInfo without marking received), a DATA or trimmed packet whose GetRxMsgInfo
 //! fails is NACKed too, and a received NACK is a CreditTxEvent marking that packet for
-//! retransmission.
+//! retransmission. NACKing a failure means that a receiver out of IDs or buffers makes the
+//! sender retransmit at once, repeatedly, until a slot frees (NDP drops such packets silently
+//! instead). A message whose first packet arrives trimmed starts its packet count at 0 (the
+//! trimmed packet already allocated the slot). A trimmed late copy of a delivered message gets
+//! nothing.
 //! Everything else is Homa's: the same block, two more match entries and the NACK paths.
 //!
 //! # Pipeline (P = first frame beat + 8)
 //! ```text
 //!  P+1  act_*: GRANT / ACK / NACK received → events, priority write
-//!  P+2  done_* (GetRxMsgInfo answer): count request, message information write;
+//!  D    done_* (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
+//!       bytes, L its last beat): count request, message information write;
 //!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
-//!  P+3  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
-//!  P+4  the op in the scheduler (its two decision stages at P+5 and P+6)
-//!  P+7  scheduler decision: ACK (no grant, or the message completed); information read
-//!  P+8  GRANT to the packet generator
+//!  D+1  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
+//!  D+2  the op in the scheduler (its two decision stages at D+3 and D+4)
+//!  D+5  scheduler decision: ACK (no grant, or the message completed); information read
+//!  D+6  GRANT to the packet generator
 //! ```
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
-//! Latency to the reassembly is the front's (14 cycles); a data packet's GRANT
-//! leaves the ingress at P+8. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
+//! Latency to the reassembly is the front's (14 cycles; Table 3.1: 20 for Homa); a data packet's
+//! GRANT leaves the ingress at D+6. Frames are ≥ 8 cycles apart and the front allows one GetRxMsgInfo
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!
 //! # Ports
@@ -189,7 +203,7 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     pub sched_removes_count: Signal<Out, Bits<32>>,
     pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
     pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
-    /// Scheduler entries in use (bits 4–0) and FIFO records (bits 15–8).
+    /// Scheduler entries in use (bits 4–0) and FIFO records (bits 23–8).
     pub sched_levels: Signal<Out, Bits<32>>,
     /// NDP's counter in the shell's program interface; Homa's ACKs carry no bitmap offset: 0.
     pub offset_range_count: Signal<Out, Bits<32>>,

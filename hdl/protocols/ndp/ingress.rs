@@ -38,14 +38,15 @@
 //! # Pipeline (on the [`IngressFront`]; P = first frame beat + 8)
 //! ```text
 //!  P+1  act_*: control packets raise dlv_* / ctx_* here
-//!  P+2  done_* (GetRxMsgInfo answer): credit register request (ifElseRAW)
-//!  P+3  credit answer → CtrlPktEvent (ev_*) to the packet generator
+//!  D    done_* (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
+//!       bytes, L its last beat): credit register request (ifElseRAW)
+//!  D+1  credit answer → CtrlPktEvent (ev_*) to the packet generator
 //! ```
 //! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
 //! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles**, the front's
-//! (derived in `pisa/ingress_front.rs`; pinned by the whole-NIC latency test), against Table
+//! (derived in [`crate::pisa::ingress_front`]; pinned by the whole-NIC latency test), against Table
 //! 3.1's 16 for NDP. The physical floor at 64 bits is 8 cycles (the parser must see byte 63
 //! before any field is valid); the rest is the match stage, the GetRxMsgInfo call and the
 //! first-word-fall-through FIFOs that let the payload wait for its decision without stalling the

@@ -32,7 +32,7 @@
 //!   `tdata`, so this is checked on the structure: Yosys reads the NIC, runs `proc` and
 //!   `flatten`, and selects the input cone of every `*ready` output (`%ci*`, stopping at
 //!   flip-flops). No data input (anything but the clock, the reset, valids and readies) may be in
-//!   it: a ready depends on registered state and handshake inputs only (DESIGN.md: `tready` never
+//!   it: a ready depends on registered state and handshake inputs only (the conventions in `hdl/lib.rs`: `tready` never
 //!   depends on `tdata`). Yosys takes 10–45 s per whole NIC, so it runs on the three 16-message
 //!   presets, one per protocol (the larger sizes are the same code with other parameters).
 //! * `the_cone_check_catches_a_data_dependent_ready`: the same check on a small fixture whose

@@ -260,7 +260,7 @@ fn ndp_16_duplicates_over_the_full_retransmission_horizon() {
 /// A run that once failed, kept as it was found (no back-pressure, the options of the day):
 /// `fuzz --packets 200 --seed 3` on ndp-16 drew a PULL with more credit than its message had
 /// earned — a PULL still pending in the packet generator from the receive slot's previous message
-/// was inherited by the next one (README, fuzz). The generator now drops a slot's pending PULL
+/// was inherited by the next one (docs/replay-and-fuzz.md). The generator now drops a slot's pending PULL
 /// when the slot's generation changes.
 #[test]
 fn regression_ndp_16_a_pending_pull_is_not_inherited_by_the_slot_s_next_message() {

@@ -43,7 +43,7 @@ fn agrees_with_the_model(r: &IncastResult) {
 /// The at-arrival median equal to `pinned` (two decimals), for the two trimming-bound runs that
 /// stay above the model: their length depends on how the NIC paces retransmissions against
 /// PULLs (NDP) and on which headers are trimmed (Homa-Tr) — NIC timing the model does not have
-/// (README, Fig. 3.2). A change of either shows here and must be explained.
+/// (docs/network-and-incast.md). A change of either shows here and must be explained.
 fn pinned_at_arrival(r: &IncastResult, pinned: f64) {
     if r.params.seed != DEFAULT_SEED {
         println!("{} {} pkts: seed {} is not the pinned run's; its at-arrival median is not compared", r.protocol, r.buffer_pkts, r.params.seed);

@@ -9,7 +9,7 @@ use nanotransport_sim::nic::NicSim;
 use nanotransport_sim::scenarios::nic_module;
 
 /// The status registers as documented (the map in `hdl/nic/status_bank.rs`, byte address
-/// 0x400 + 4 · index; README "one register map"): (byte address, name, width). Written here, not
+/// 0x400 + 4 · index; docs/integration.md): (byte address, name, width). Written here, not
 /// read from `STATUS_MAP`, so that a register moved, renamed, narrowed or dropped fails this test:
 /// the addresses are an interface users' drivers depend on.
 const DOCUMENTED_STATUS: [(u64, &str, usize); 76] = [
@@ -362,4 +362,34 @@ fn the_seventeenth_scheduled_message_waits_in_the_fifo_homa_128() {
     let levels = count(&mut nic, "sched_levels");
     assert_eq!((levels & 0x1F, (levels >> 8) & 0xFFFF), (16, 0), "the FIFO's head entered");
     assert_eq!(count(&mut nic, "sched_fifo_enters_count"), 1);
+}
+
+/// `docs/integration.md`, the integrators' register reference, against the map: its status table
+/// is the documented one above (address, name, width), row for row; its configuration table has
+/// every named configuration register at its address with the presets' defaults and the range
+/// `--set` accepts.
+#[test]
+fn the_integration_guide_lists_the_map() {
+    use nanotransport_sim::registers::CONFIG_REGISTERS;
+    let text = std::fs::read_to_string(nanotransport_testbenches::repo_root().join("docs/integration.md")).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("| `0x"))
+        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().trim_matches('`').to_string()).collect())
+        .collect();
+    let number = |s: &str| match s.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("{s}")),
+        None => s.replace(' ', "").parse().unwrap_or_else(|_| panic!("{s}")),
+    };
+    let status: Vec<(u64, &str, usize)> = rows.iter().filter(|r| number(&r[0]) >= STATUS_BASE)
+        .map(|r| (number(&r[0]), r[1].as_str(), r[2].parse().unwrap())).collect();
+    assert_eq!(status, DOCUMENTED_STATUS.to_vec(), "docs/integration.md's status table");
+    let config: Vec<&Vec<String>> = rows.iter().filter(|r| number(&r[0]) < STATUS_BASE).collect();
+    assert_eq!(config.len(), CONFIG_REGISTERS.len(), "one row per named configuration register");
+    for (row, reg) in config.iter().zip(CONFIG_REGISTERS) {
+        assert_eq!((number(&row[0]), row[1].as_str()), (4 * reg.index as u64, reg.name), "configuration table row order and address");
+        let (_, ndp, homa) = DOCUMENTED_CONFIG.iter().find(|c| c.0 == 4 * reg.index as u64).unwrap();
+        assert_eq!((number(&row[3]), number(&row[4])), (*ndp as u64, *homa as u64), "{}: defaults", reg.name);
+        assert_eq!(row[5], format!("{}..={}", reg.min, reg.max), "{}: valid range", reg.name);
+    }
 }

@@ -65,6 +65,94 @@ pub const BITMAP_BITS: usize = 64;
 /// block; the NIC top chooses its own): zero except register 0 (= 1), 1 (= 64) and 15 (bit 31).
 pub const CSR_DEFAULTS_NIC_16: [u32; 16] = [1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8000_0000];
 
+/// A transport protocol: a program on the one NIC shell (thesis §3.3.4). Its name on the command
+/// line, in parameter-set files and in JSON is `ndp`, `homa` or `homa-tr`: NDP (Algorithm 5,
+/// receiver-driven PULLs, trimming), Homa (Algorithm 6, SRPT GRANTs with overcommitment and
+/// unscheduled priorities) and Homa-Tr (§3.4.2, Homa whose trimmed DATA packets are NACKed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    Ndp,
+    Homa,
+    HomaTr,
+}
+
+impl Protocol {
+    /// Every protocol, in the order tables list them.
+    pub const ALL: [Protocol; 3] = [Protocol::Ndp, Protocol::Homa, Protocol::HomaTr];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Ndp => "ndp",
+            Protocol::Homa => "homa",
+            Protocol::HomaTr => "homa-tr",
+        }
+    }
+
+    /// The protocol called `name`; the error lists the valid names.
+    pub fn from_name(name: &str) -> Result<Protocol, String> {
+        Protocol::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown protocol '{name}'; valid protocols: {}", names.join(", "))
+        })
+    }
+
+    /// IP protocol number of its packets (NDP 155, Homa and Homa-Tr 154).
+    pub fn ip_protocol(self) -> u8 {
+        match self {
+            Protocol::Ndp => crate::pisa::wire::NDP_IP_PROTOCOL,
+            Protocol::Homa | Protocol::HomaTr => crate::pisa::wire::HOMA_IP_PROTOCOL,
+        }
+    }
+
+    /// Identification at status index 1 of the register map.
+    pub fn protocol_id(self) -> u32 {
+        use crate::nic::register_map::{PROTOCOL_ID_HOMA, PROTOCOL_ID_HOMA_TR, PROTOCOL_ID_NDP};
+        match self {
+            Protocol::Ndp => PROTOCOL_ID_NDP,
+            Protocol::Homa => PROTOCOL_ID_HOMA,
+            Protocol::HomaTr => PROTOCOL_ID_HOMA_TR,
+        }
+    }
+
+    /// Reset values of the configuration registers in its presets.
+    pub fn config_defaults(self) -> [u32; crate::nic::register_map::CONFIG_REGS] {
+        use crate::nic::register_map::{HOMA_CONFIG_DEFAULTS, NDP_CONFIG_DEFAULTS};
+        match self {
+            Protocol::Ndp => NDP_CONFIG_DEFAULTS,
+            Protocol::Homa | Protocol::HomaTr => HOMA_CONFIG_DEFAULTS,
+        }
+    }
+
+    /// Thesis Table 3.1: the prototype's cycles per stage (RX ingress, RX reassembly, TX
+    /// packetize, TX egress) at 3.2 GHz; Homa's are also the target for Homa-Tr.
+    pub fn paper_cycles(self) -> [u64; 4] {
+        Protocol::paper_cycles_of(self)
+    }
+
+    /// [`Self::paper_cycles`] in constant expressions.
+    pub const fn paper_cycles_of(protocol: Protocol) -> [u64; 4] {
+        match protocol {
+            Protocol::Ndp => [16, 3, 9, 1],
+            Protocol::Homa | Protocol::HomaTr => [20, 3, 9, 3],
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Protocol, String> {
+        Protocol::from_name(name)
+    }
+}
+
 /// A named parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NicConfig {
@@ -76,20 +164,20 @@ pub struct NicConfig {
     pub datapath_bits: usize,
     /// The transport protocol of a whole-NIC configuration (its top and everything under it,
     /// one file); `None` for the block-level configurations (every block in its own file).
-    pub protocol: Option<&'static str>,
+    pub protocol: Option<Protocol>,
 }
 
 /// Every named configuration, smallest first.
 pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
     NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
-    NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some("ndp") },
-    NicConfig { name: "ndp-64", messages: 64, datapath_bits: 64, protocol: Some("ndp") },
-    NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some("ndp") },
-    NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some("homa") },
-    NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some("homa-tr") },
-    NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some("homa") },
-    NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some("homa-tr") },
+    NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "ndp-64", messages: 64, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::Homa) },
+    NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
+    NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Homa) },
+    NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
 ];
 
 /// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
@@ -153,22 +241,16 @@ pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> 
     }
 }
 
-/// The shell parameters of the presets: `protocol` ("ndp", "homa" or "homa-tr") with the size
-/// classes of [`rx_classes_for`] / [`tx_classes_for`] and the protocol's register defaults.
-pub fn preset_params(protocol: &str, messages: usize) -> crate::nic::shell::ShellParams {
-    use crate::nic::register_map::*;
-    let (ip_protocol, protocol_id, defaults) = match protocol {
-        "ndp" => (crate::pisa::wire::NDP_IP_PROTOCOL, PROTOCOL_ID_NDP, NDP_CONFIG_DEFAULTS),
-        "homa" => (crate::pisa::wire::HOMA_IP_PROTOCOL, PROTOCOL_ID_HOMA, HOMA_CONFIG_DEFAULTS),
-        _ => (crate::pisa::wire::HOMA_IP_PROTOCOL, PROTOCOL_ID_HOMA_TR, HOMA_CONFIG_DEFAULTS),
-    };
+/// The shell parameters of the presets: `protocol` with the size classes of [`rx_classes_for`] /
+/// [`tx_classes_for`] and the protocol's register defaults.
+pub fn preset_params(protocol: Protocol, messages: usize) -> crate::nic::shell::ShellParams {
     crate::nic::shell::ShellParams {
         rx_classes: rx_classes_for(messages),
         tx_classes: tx_classes_for(messages),
-        config_defaults: defaults,
-        ip_protocol,
-        protocol_id,
-        trimming: protocol == "homa-tr",
+        config_defaults: protocol.config_defaults(),
+        ip_protocol: protocol.ip_protocol(),
+        protocol_id: protocol.protocol_id(),
+        trimming: protocol == Protocol::HomaTr,
     }
 }
 
@@ -180,8 +262,7 @@ pub fn preset_params(protocol: &str, messages: usize) -> crate::nic::shell::Shel
 pub struct NicParams {
     /// Name of the generated folder and module prefix (`nt_<name>_nic`): letters, digits, `-`.
     pub name: String,
-    /// "ndp", "homa" or "homa-tr".
-    pub protocol: String,
+    pub protocol: Protocol,
     /// Concurrent messages per direction (one of [`COMPILED_SIZES`]).
     pub messages: usize,
     /// Receive size classes: (packets per message, messages), four, growing.
@@ -195,16 +276,13 @@ pub struct NicParams {
     pub config_defaults: [u32; crate::nic::register_map::CONFIG_REGS],
 }
 
-/// Protocols a parameter set may name.
-pub const PROTOCOLS: [&str; 3] = ["ndp", "homa", "homa-tr"];
-
 impl NicParams {
     /// The preset parameters of `protocol` at `messages` per direction, named `name`.
-    pub fn preset(name: &str, protocol: &str, messages: usize) -> Self {
+    pub fn preset(name: &str, protocol: Protocol, messages: usize) -> Self {
         let shell = preset_params(protocol, messages);
         NicParams {
             name: name.to_string(),
-            protocol: protocol.to_string(),
+            protocol,
             messages,
             rx_classes: shell.rx_classes,
             tx_classes: shell.tx_classes,
@@ -218,9 +296,6 @@ impl NicParams {
         use crate::nic::tx_path::TX_MAX_MSG_BYTES;
         if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             return Err(format!("name '{}': letters, digits and '-' only", self.name));
-        }
-        if !PROTOCOLS.contains(&self.protocol.as_str()) {
-            return Err(format!("protocol '{}': valid protocols are {}", self.protocol, PROTOCOLS.join(", ")));
         }
         let Some(&(_, iw, bb, pw)) = COMPILED_SIZES.iter().find(|s| s.0 == self.messages) else {
             let sizes: Vec<String> = COMPILED_SIZES.iter().map(|s| s.0.to_string()).collect();
@@ -248,7 +323,7 @@ impl NicParams {
 
     /// The shell's constructor parameters.
     pub fn shell_params(&self) -> crate::nic::shell::ShellParams {
-        let mut p = preset_params(&self.protocol, self.messages);
+        let mut p = preset_params(self.protocol, self.messages);
         p.rx_classes = self.rx_classes;
         p.tx_classes = self.tx_classes.clone();
         p.config_defaults = self.config_defaults;
@@ -290,7 +365,7 @@ impl NicParams {
 
     fn nic_verilog(&self) -> String {
         let params = self.shell_params();
-        let ndp = self.protocol == "ndp";
+        let ndp = self.protocol == Protocol::Ndp;
         macro_rules! build {
             ($($n:literal, $iw:literal, $bb:literal, $pw:literal);*) => {
                 match self.messages {

@@ -571,7 +571,7 @@ impl Run {
 /// Runs one fuzz campaign; `progress(frames offered)` is called now and then.
 pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzResult, String> {
     let wall = std::time::Instant::now();
-    let protocol = Protocol::of_config(&opts.config);
+    let protocol = crate::param_sets::protocol_of(&opts.config)?;
     let mut ropts = ReplayOptions::new(&opts.config);
     ropts.settings = crate::registers::parse_sets(&opts.settings)?;
     ropts.max_cycles = opts.max_cycles;

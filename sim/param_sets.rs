@@ -15,8 +15,7 @@ static REGISTERED: Mutex<Vec<NicParams>> = Mutex::new(Vec::new());
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WholeNic {
     pub name: String,
-    /// "ndp", "homa" or "homa-tr".
-    pub protocol: String,
+    pub protocol: nanotransport_hdl::configs::Protocol,
     /// Concurrent messages per direction.
     pub messages: usize,
     /// Receive size classes: (packets per message, messages).
@@ -36,14 +35,19 @@ pub fn whole_nic(name: &str) -> Result<WholeNic, String> {
     if let Ok(c) = find_config(name) {
         let protocol = c.protocol.ok_or(format!("configuration '{name}' is not a whole NIC (it has no protocol)"))?;
         let rx_classes = nanotransport_hdl::configs::rx_classes_for(c.messages);
-        return Ok(WholeNic { name: name.into(), protocol: protocol.into(), messages: c.messages, rx_classes });
+        return Ok(WholeNic { name: name.into(), protocol, messages: c.messages, rx_classes });
     }
     let sets = REGISTERED.lock().map_err(|_| "parameter-set registry poisoned".to_string())?;
     if let Some(p) = sets.iter().find(|p| p.name == name) {
-        return Ok(WholeNic { name: name.into(), protocol: p.protocol.clone(), messages: p.messages, rx_classes: p.rx_classes });
+        return Ok(WholeNic { name: name.into(), protocol: p.protocol, messages: p.messages, rx_classes: p.rx_classes });
     }
     let names: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).chain(sets.iter().map(|p| p.name.as_str())).collect();
     Err(format!("unknown whole NIC '{name}'; valid: {} (or a parameter-set file, NAME.toml)", names.join(", ")))
+}
+
+/// The protocol of the whole NIC named `name` (a preset or a registered parameter set).
+pub fn protocol_of(name: &str) -> Result<nanotransport_hdl::configs::Protocol, String> {
+    whole_nic(name).map(|w| w.protocol)
 }
 
 /// The registered parameter set named `name`, if any.

@@ -698,7 +698,7 @@ pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Ve
         report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
     let trace = NicTrace {
-        protocol: crate::scenarios::Protocol::of_config(&report.config),
+        protocol: crate::param_sets::protocol_of(&report.config)?,
         nic_ip: report.nic_ip,
         rtt_pkts: report.rtt_pkts as u16,
         rx_frames: offered,

@@ -7,49 +7,20 @@ use crate::cosim::ports::Ports;
 use crate::nic::{NicSim, TxMessage};
 use crate::registers::RegisterWrite;
 use nanotransport_hdl::nic::register_map::*;
-use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID};
+use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
 /// Clock of the thesis' latency figures.
 pub const CLOCK_GHZ: f64 = 3.2;
-/// Table 3.1, NDP, in cycles at 3.2 GHz (ingress, reassembly, packetize, egress).
-pub const PAPER_NDP_CYCLES: [u64; 4] = [16, 3, 9, 1];
-/// Table 3.1, Homa (also the target for Homa-Tr).
-pub const PAPER_HOMA_CYCLES: [u64; 4] = [20, 3, 9, 3];
+/// Table 3.1 in cycles at 3.2 GHz (ingress, reassembly, packetize, egress): NDP, and Homa (also
+/// the target for Homa-Tr).
+pub const PAPER_NDP_CYCLES: [u64; 4] = Protocol::paper_cycles_of(Protocol::Ndp);
+pub const PAPER_HOMA_CYCLES: [u64; 4] = Protocol::paper_cycles_of(Protocol::Homa);
 
-/// The transport protocol a whole-NIC configuration runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Ndp,
-    Homa,
-    HomaTr,
-}
-
-impl Protocol {
-    /// The protocol a whole NIC (a preset or a registered parameter set,
-    /// [`crate::param_sets::whole_nic`]) declares; NDP for a name that is neither.
-    pub fn of_config(config: &str) -> Protocol {
-        match crate::param_sets::whole_nic(config).map(|w| w.protocol).as_deref() {
-            Ok("homa-tr") => Protocol::HomaTr,
-            Ok("homa") => Protocol::Homa,
-            _ => Protocol::Ndp,
-        }
-    }
-    pub fn ip_protocol(self) -> u8 {
-        match self {
-            Protocol::Ndp => NDP_IP_PROTOCOL,
-            _ => HOMA_IP_PROTOCOL,
-        }
-    }
-    pub fn paper_cycles(self) -> [u64; 4] {
-        match self {
-            Protocol::Ndp => PAPER_NDP_CYCLES,
-            _ => PAPER_HOMA_CYCLES,
-        }
-    }
-}
+pub use nanotransport_hdl::configs::Protocol;
+pub use crate::param_sets::protocol_of;
 
 /// Verilator module of a whole-NIC configuration, e.g. `ndp-16` → `nt_ndp_16_nic`.
 pub fn nic_module(config: &str) -> String {
@@ -186,7 +157,7 @@ pub fn latency_with(config: &str, settings: &[RegisterWrite]) -> Result<LatencyR
     let mut r = LatencyReport::default();
     // RX: one DATA frame from the peer.
     let mut nic = nic_with_settings(config, NIC_IP, settings)?;
-    let ipp = Protocol::of_config(config).ip_protocol();
+    let ipp = protocol_of(config)?.ip_protocol();
     let message: Vec<u8> = (0..16u8).map(|i| 0xA0 + i).collect();
     let frame = data_frame_for(ipp, PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
     let start = nic.cycle + 5;
@@ -276,7 +247,7 @@ pub fn throughput(config: &str, direction: &str, packets: u64) -> Result<Through
 /// [`throughput`] with the register writes `settings` applied to the NIC model.
 pub fn throughput_with(config: &str, direction: &str, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
     let mut nic = nic_with_settings(config, NIC_IP, settings)?;
-    let ipp = Protocol::of_config(config).ip_protocol();
+    let ipp = protocol_of(config)?.ip_protocol();
     let beats;
     match direction {
         "rx" => {
@@ -783,7 +754,7 @@ pub fn at_most_once_over_the_horizon(config: &str) -> Result<HorizonReport, Stri
     const COPIES: u64 = 300;
     let horizon = DEFAULT_HORIZON_CYCLES;
     let mut nic = nic_with_settings(config, NIC_IP, &[])?;
-    let ipp = Protocol::of_config(config).ip_protocol();
+    let ipp = protocol_of(config)?.ip_protocol();
     let n = max_alive_keys(horizon) + 512;
     let frame = |i: u64| data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
     let start = nic.cycle + 2;

@@ -11,7 +11,7 @@ mod documented_commands;
 use clap::{Parser, Subcommand};
 use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
 use nanotransport_sim::experiments::plot;
-use nanotransport_hdl::configs::{config_names, find_config, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
+use nanotransport_hdl::configs::{config_names, find_config, Protocol, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::write_modules;
 use nanotransport_sim::tools::lint;
 use std::path::{Path, PathBuf};
@@ -88,9 +88,9 @@ enum Command {
     Configs,
     /// The thesis' Fig. 3.2 incast on the whole-NIC models: N senders → 1 receiver via one switch
     Incast {
-        /// Protocol (ndp, homa, homa-tr)
-        #[arg(long)]
-        protocol: String,
+        /// Protocol
+        #[arg(long, value_enum)]
+        protocol: Protocol,
         #[command(flatten)]
         setup: IncastSetup,
         /// Bottleneck buffer in packets (default 110 ≈ 120 KB; the small buffer is 58 ≈ 63 KB)
@@ -112,8 +112,8 @@ enum Command {
     /// Incast runs over protocols × buffers, this shard's share only, one JSON file per run
     Sweep {
         /// Protocols, comma-separated
-        #[arg(long, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
-        protocols: Vec<String>,
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
+        protocols: Vec<Protocol>,
         /// Bottleneck buffers in packets, comma-separated
         #[arg(long, value_delimiter = ',', default_value = "110,58")]
         buffers: Vec<usize>,
@@ -155,8 +155,8 @@ enum Command {
         #[arg(long = "gen-config", value_name = "NAME")]
         gen_configs: Vec<String>,
         /// Protocols, comma-separated
-        #[arg(long, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
-        protocols: Vec<String>,
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "ndp,homa,homa-tr")]
+        protocols: Vec<Protocol>,
         /// Incast bottleneck buffers in packets, comma-separated (110 ≈ 120 KB, 58 ≈ 63 KB)
         #[arg(long, value_delimiter = ',', default_value = "110,58")]
         buffers: Vec<usize>,
@@ -180,9 +180,9 @@ enum Command {
     },
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
-        /// Protocol program (ndp, homa, homa-tr; default: the configuration's, else ndp)
-        #[arg(long)]
-        protocol: Option<String>,
+        /// Protocol program (default: the configuration's, else ndp)
+        #[arg(long, value_enum)]
+        protocol: Option<Protocol>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -195,9 +195,9 @@ enum Command {
     },
     /// Throughput with back-to-back 65-byte packets (1-byte messages), on the Verilator model
     Throughput {
-        /// Protocol program (ndp, homa, homa-tr; default: the configuration's, else ndp)
-        #[arg(long)]
-        protocol: Option<String>,
+        /// Protocol program (default: the configuration's, else ndp)
+        #[arg(long, value_enum)]
+        protocol: Option<Protocol>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -217,8 +217,8 @@ enum Command {
     /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (docs/replay-and-fuzz.md)
     Replay {
         /// Protocol program (default: the configuration's, else ndp)
-        #[arg(long)]
-        protocol: Option<String>,
+        #[arg(long, value_enum)]
+        protocol: Option<Protocol>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -274,9 +274,9 @@ enum Command {
     },
     /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (docs/replay-and-fuzz.md)
     Fuzz {
-        /// Protocol (ndp, homa, homa-tr; default: the configuration's, else ndp)
-        #[arg(long)]
-        protocol: Option<String>,
+        /// Protocol (default: the configuration's, else ndp)
+        #[arg(long, value_enum)]
+        protocol: Option<Protocol>,
         /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
         #[arg(long, value_name = "NAME")]
         config: Option<String>,
@@ -540,12 +540,9 @@ fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path
 /// [`whole_nic_name`]).
 /// Without `--protocol` the configuration's protocol is taken (ndp without either); with both,
 /// they must agree. Returns the configuration's name and protocol.
-fn nic_config(protocol: Option<&str>, config: Option<String>) -> Result<(String, String), String> {
-    if let Some(p) = protocol.filter(|p| !["ndp", "homa", "homa-tr"].contains(p)) {
-        return Err(format!("unknown protocol '{p}'; available: ndp, homa, homa-tr"));
-    }
-    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{}-16", protocol.unwrap_or("ndp"))))?;
-    let runs = nanotransport_sim::param_sets::whole_nic(&name)?.protocol;
+fn nic_config(protocol: Option<Protocol>, config: Option<String>) -> Result<(String, Protocol), String> {
+    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{}-16", protocol.unwrap_or(Protocol::Ndp))))?;
+    let runs = nanotransport_sim::param_sets::protocol_of(&name)?;
     if let Some(p) = protocol.filter(|p| *p != runs) {
         return Err(format!("configuration '{name}' is not a whole NIC running {p} (it runs {runs})"));
     }
@@ -567,13 +564,13 @@ fn whole_nic_name(config: &str) -> Result<String, String> {
     Ok(p.name)
 }
 
-fn latency_cmd(protocol: Option<&str>, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
-    use nanotransport_sim::scenarios::{latency_with, Protocol, CLOCK_GHZ};
+fn latency_cmd(protocol: Option<Protocol>, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
+    use nanotransport_sim::scenarios::{latency_with, CLOCK_GHZ};
     let (config, protocol) = nic_config(protocol, config)?;
     let settings = nanotransport_sim::registers::parse_sets(set)?;
     let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
-    let paper = Protocol::of_config(&config).paper_cycles();
+    let paper = protocol.paper_cycles();
     let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
     let (ot, pt) = (totals(ours), totals(paper));
     if json {
@@ -624,7 +621,7 @@ fn latency_cmd(protocol: Option<&str>, config: Option<String>, set: &[String], j
     Ok(())
 }
 
-fn throughput_cmd(protocol: Option<&str>, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
+fn throughput_cmd(protocol: Option<Protocol>, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
     let (config, protocol) = nic_config(protocol, config)?;
     let settings = nanotransport_sim::registers::parse_sets(set)?;
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
@@ -659,7 +656,7 @@ fn throughput_cmd(protocol: Option<&str>, config: Option<String>, direction: &st
 
 /// Arguments of `replay` (the command line's strings, checked by `replay_cmd`).
 struct ReplayArgs {
-    protocol: Option<String>,
+    protocol: Option<Protocol>,
     config: Option<String>,
     rtt_pkts: Option<u32>,
     input: PathBuf,
@@ -680,7 +677,7 @@ struct ReplayArgs {
 
 fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     use nanotransport_sim::replay::*;
-    let (config, protocol) = nic_config(a.protocol.as_deref(), a.config)?;
+    let (config, protocol) = nic_config(a.protocol, a.config)?;
     let mut opts = ReplayOptions::new(&config);
     opts.rtt_pkts = a.rtt_pkts;
     opts.max_cycles = a.max_cycles;
@@ -918,7 +915,7 @@ struct IncastSetup {
 }
 
 impl IncastSetup {
-    fn params(&self, protocol: &str, buffer_pkts: usize) -> Result<IncastParams, String> {
+    fn params(&self, protocol: Protocol, buffer_pkts: usize) -> Result<IncastParams, String> {
         let mut p = IncastParams::defaults(protocol);
         // A configuration of the user's applies to the senders too, unless they are given apart.
         if let Some(c) = &self.config {
@@ -978,13 +975,13 @@ fn print_json(value: serde_json::Value) {
 
 /// The ns-3 model's (median, p90) for the default setup, if `r` is that setup.
 fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
-    let d = IncastParams::defaults(&r.protocol);
+    let d = IncastParams::defaults(r.protocol);
     let same = r.params.senders == d.senders && r.params.sizes == d.sizes && r.params.link_gbps == d.link_gbps
         && r.params.link_ns == d.link_ns && r.params.rtt_pkts == d.rtt_pkts && r.params.rto_us == d.rto_us;
     if !same {
         return None;
     }
-    nanotransport_sim::experiments::incast::model_slowdowns(&r.protocol, r.buffer_pkts)
+    nanotransport_sim::experiments::incast::model_slowdowns(r.protocol, r.buffer_pkts)
 }
 
 fn print_incast(r: &IncastResult) {
@@ -1030,7 +1027,7 @@ fn write_plots(results: &[IncastResult], dir: &std::path::Path) -> Result<(), St
 }
 
 #[allow(clippy::too_many_arguments)]
-fn incast_cmd(protocol: &str, setup: &IncastSetup, buffer_pkts: Option<usize>, buffer_kb: Option<f64>, json: bool, plot_dir: Option<PathBuf>, pcap: Option<PathBuf>) -> Result<bool, String> {
+fn incast_cmd(protocol: Protocol, setup: &IncastSetup, buffer_pkts: Option<usize>, buffer_kb: Option<f64>, json: bool, plot_dir: Option<PathBuf>, pcap: Option<PathBuf>) -> Result<bool, String> {
     let pkts = match (buffer_pkts, buffer_kb) {
         (Some(p), _) => p,
         (None, Some(k)) => (k * 1000.0 / incast::MTU_BYTES as f64).round() as usize,
@@ -1066,10 +1063,10 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-fn sweep_cmd(protocols: &[String], buffers: &[usize], setup: &IncastSetup, shard: &str, out: &std::path::Path) -> Result<bool, String> {
+fn sweep_cmd(protocols: &[Protocol], buffers: &[usize], setup: &IncastSetup, shard: &str, out: &std::path::Path) -> Result<bool, String> {
     let (i, n) = parse_shard(shard)?;
-    let runs: Vec<(String, usize)> = protocols.iter().flat_map(|p| buffers.iter().map(move |b| (p.clone(), *b))).collect();
-    let mine: Vec<IncastParams> = runs.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, (p, b))| setup.params(p, *b)).collect::<Result<_, _>>()?;
+    let runs: Vec<(Protocol, usize)> = protocols.iter().flat_map(|p| buffers.iter().map(move |b| (*p, *b))).collect();
+    let mine: Vec<IncastParams> = runs.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, (p, b))| setup.params(*p, *b)).collect::<Result<_, _>>()?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut all_complete = true;
     for p in &mine {
@@ -1103,8 +1100,7 @@ fn merge_cmd(inputs: &[PathBuf], plot_dir: Option<PathBuf>, json: bool) -> Resul
     if results.is_empty() {
         return Err("merge: no JSON files found".into());
     }
-    let order = |p: &str| ["ndp", "homa", "homa-tr"].iter().position(|x| *x == p).unwrap_or(3);
-    results.sort_by(|a, b| (order(&a.protocol), b.buffer_pkts).cmp(&(order(&b.protocol), a.buffer_pkts)));
+    results.sort_by(|a, b| (a.protocol, b.buffer_pkts).cmp(&(b.protocol, a.buffer_pkts)));
     if let Some(dir) = &plot_dir {
         write_plots(&results, dir)?;
     }
@@ -1143,9 +1139,9 @@ fn main() -> ExitCode {
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
-        Command::Latency { protocol, config, set, json } => latency_cmd(protocol.as_deref(), config, &set, json).map(|_| true),
+        Command::Latency { protocol, config, set, json } => latency_cmd(protocol, config, &set, json).map(|_| true),
         Command::Throughput { protocol, config, direction, packets, set, json } => {
-            throughput_cmd(protocol.as_deref(), config, &direction, packets, &set, json).map(|_| true)
+            throughput_cmd(protocol, config, &direction, packets, &set, json).map(|_| true)
         }
         Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
         Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None, stall, stall_seed } => {
@@ -1153,7 +1149,7 @@ fn main() -> ExitCode {
             replay_cmd(a)
         }
         Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, stall, repro, json } => {
-            let config = match nic_config(protocol.as_deref(), config) {
+            let config = match nic_config(protocol, config) {
                 Ok((c, _)) => c,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -1167,7 +1163,7 @@ fn main() -> ExitCode {
             fuzz_cmd(&o, repro, json)
         }
         Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {
-            incast_cmd(&protocol, &setup, buffer_pkts, buffer_kb, json, plot, pcap)
+            incast_cmd(protocol, &setup, buffer_pkts, buffer_kb, json, plot, pcap)
         }
         Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),

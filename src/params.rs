@@ -14,7 +14,7 @@
 //! rtt_pkts = 12
 //! ```
 
-use nanotransport_hdl::configs::NicParams;
+use nanotransport_hdl::configs::{NicParams, Protocol};
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -26,9 +26,9 @@ pub struct ParamFlags {
     /// Parameter set from a TOML file (repeatable)
     #[arg(long = "params", value_name = "FILE")]
     pub files: Vec<std::path::PathBuf>,
-    /// Parameter set: protocol (ndp, homa, homa-tr)
-    #[arg(long, value_name = "P")]
-    pub protocol: Option<String>,
+    /// Parameter set: protocol
+    #[arg(long, value_enum, value_name = "P")]
+    pub protocol: Option<Protocol>,
     /// Parameter set: messages per direction (a size compiled in)
     #[arg(long, value_name = "N")]
     pub messages: Option<usize>,
@@ -53,7 +53,7 @@ pub struct ParamFlags {
 #[serde(deny_unknown_fields)]
 struct ParamFile {
     name: Option<String>,
-    protocol: String,
+    protocol: Protocol,
     messages: usize,
     max_message_bytes: Option<u64>,
     rx_classes: Option<Vec<[u64; 2]>>,
@@ -75,12 +75,12 @@ impl ParamFlags {
             sets.push(from_file(f)?);
         }
         if self.protocol.is_some() || self.messages.is_some() {
-            let protocol = self.protocol.clone().ok_or("--messages needs --protocol (ndp, homa, homa-tr)")?;
+            let protocol = self.protocol.ok_or("--messages needs --protocol (ndp, homa, homa-tr)")?;
             let messages = self.messages.ok_or("--protocol needs --messages")?;
             let name = self.name.clone().unwrap_or(format!("{protocol}-{messages}-custom"));
             let rx = self.rx_classes.as_deref().map(|s| pairs("--rx-classes", s)).transpose()?;
             let tx = self.tx_classes.as_deref().map(|s| pairs("--tx-classes", s)).transpose()?;
-            sets.push(build(&name, &protocol, messages, self.max_message_bytes, rx, tx, &self.defaults)?);
+            sets.push(build(&name, protocol, messages, self.max_message_bytes, rx, tx, &self.defaults)?);
         } else if self.rx_classes.is_some() || self.tx_classes.is_some() || self.max_message_bytes.is_some() || !self.defaults.is_empty() {
             return Err("size classes, --max-message-bytes and --default need --protocol and --messages".into());
         }
@@ -95,7 +95,7 @@ pub fn from_file(path: &Path) -> Result<NicParams, String> {
     let name = f.name.unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
     let rx = f.rx_classes.map(|v| v.into_iter().map(|p| (p[0], p[1])).collect());
     let tx = f.tx_classes.map(|v| v.into_iter().map(|p| (p[0], p[1])).collect());
-    build(&name, &f.protocol, f.messages, f.max_message_bytes, rx, tx, &defaults).map_err(|e| format!("{}: {e}", path.display()))
+    build(&name, f.protocol, f.messages, f.max_message_bytes, rx, tx, &defaults).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `AxB,CxD,…` as pairs.
@@ -111,7 +111,7 @@ fn pairs(flag: &str, s: &str) -> Result<Vec<(u64, u64)>, String> {
 
 fn build(
     name: &str,
-    protocol: &str,
+    protocol: Protocol,
     messages: usize,
     max_message_bytes: Option<u64>,
     rx: Option<Vec<(u64, u64)>>,
@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn flags_and_files_make_validated_sets() {
         let flags = ParamFlags {
-            protocol: Some("homa".into()),
+            protocol: Some(Protocol::Homa),
             messages: Some(64),
             tx_classes: Some("48x1024,16x38912".into()),
             defaults: vec!["rtt_pkts=12".into()],
@@ -161,9 +161,9 @@ mod tests {
         std::fs::write(&f, "protocol = \"ndp\"\nmessages = 16\nmax_message_bytes = 8192\n").unwrap();
         let e = ParamFlags { files: vec![f], ..Default::default() }.parse().unwrap_err();
         assert!(e.contains("receive size class 3: 38 packets, larger than the maximum message (8 packets)"), "{e}");
-        let e = ParamFlags { protocol: Some("ndp".into()), messages: Some(16), rx_classes: Some("1x16,4".into()), ..Default::default() }.parse().unwrap_err();
+        let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), rx_classes: Some("1x16,4".into()), ..Default::default() }.parse().unwrap_err();
         assert!(e.contains("expected AxB"), "{e}");
-        let e = ParamFlags { protocol: Some("ndp".into()), messages: Some(16), defaults: vec!["rtt_pkts=99".into()], ..Default::default() }.parse().unwrap_err();
+        let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), defaults: vec!["rtt_pkts=99".into()], ..Default::default() }.parse().unwrap_err();
         assert!(e.contains("rtt_pkts"), "{e}");
     }
 }

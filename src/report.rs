@@ -12,7 +12,8 @@
 use crate::results::{self, FuzzRow, GeneratedConfig, Incast, IncastRow, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools};
 use crate::{fmt_opt, generate_named, incast_run, lint, ns3_reference, write_plots, IncastSetup};
 use nanotransport_sim::experiments::incast::IncastResult;
-use nanotransport_sim::scenarios::{latency_with, throughput_with, Protocol};
+use nanotransport_hdl::configs::Protocol;
+use nanotransport_sim::scenarios::{latency_with, throughput_with};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -28,7 +29,7 @@ pub struct ReportRequest<'a> {
     /// Configurations to generate and lint (empty: all).
     pub gen_configs: &'a [String],
     pub synth: bool,
-    pub protocols: &'a [String],
+    pub protocols: &'a [Protocol],
     pub buffers: &'a [usize],
     /// Back-to-back packets per throughput measurement.
     pub packets: u64,
@@ -83,7 +84,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     }).collect();
 
     // Latency, throughput and speed on each protocol's incast receiver NIC.
-    let nic = |p: &str| r.setup.config.clone().unwrap_or_else(|| format!("{p}-128"));
+    let nic = |p: &Protocol| r.setup.config.clone().unwrap_or_else(|| format!("{p}-128"));
     let t = step("per-stage latency (Table 3.1)");
     let mut latency = Vec::new();
     for p in r.protocols {
@@ -92,7 +93,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         let l = latency_with(&config, &[])?;
         latency.push(LatencyRow {
             protocol: p.clone(),
-            paper_cycles: Protocol::of_config(&config).paper_cycles(),
+            paper_cycles: p.paper_cycles(),
             config,
             cycles: [l.ingress, l.reassembly, l.packetize, l.egress],
             data_to_ack: l.data_to_ack,
@@ -145,7 +146,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let mut runs: Vec<IncastResult> = Vec::new();
     for p in r.protocols {
         for b in r.buffers {
-            let params = r.setup.params(p, *b)?;
+            let params = r.setup.params(*p, *b)?;
             let (res, _) = incast_run(&params, false)?;
             let path = r.out.join(format!("incast-{}-{}p.json", params.protocol, params.buffer_pkts));
             io(std::fs::write(&path, serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?), &path)?;
@@ -222,7 +223,7 @@ fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Re
 /// One incast run's row of the results.
 pub fn incast_row(x: &IncastResult) -> IncastRow {
     IncastRow {
-        protocol: x.protocol.clone(), config: x.config.clone(), buffer_pkts: x.buffer_pkts, buffer_kb: x.buffer_kb,
+        protocol: x.protocol, config: x.config.clone(), buffer_pkts: x.buffer_pkts, buffer_kb: x.buffer_kb,
         median_slowdown: x.median_slowdown, p90_slowdown: x.p90_slowdown,
         median_arrived_slowdown: x.median_arrived_slowdown, p90_arrived_slowdown: x.p90_arrived_slowdown,
         model: ns3_reference(x), complete: x.complete, wall_s: x.wall_s, nic_cycles_per_s: x.nic_cycles_per_s,

@@ -5,6 +5,7 @@
 //! re-renders to the committed `docs/results.md` byte for byte (a test checks it), and no figure
 //! is ever typed into a page by hand.
 
+use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::experiments::incast::IncastParams;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -63,7 +64,7 @@ pub struct LintRow {
 /// Cycles per stage, first byte in → first byte out (thesis Table 3.1's four stages).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LatencyRow {
-    pub protocol: String,
+    pub protocol: Protocol,
     pub config: String,
     /// RX ingress, RX reassembly, TX packetize, TX egress.
     pub cycles: [u64; 4],
@@ -74,7 +75,7 @@ pub struct LatencyRow {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ThroughputRow {
-    pub protocol: String,
+    pub protocol: Protocol,
     pub config: String,
     pub direction: String,
     pub packets: u64,
@@ -137,7 +138,7 @@ pub struct Incast {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastRow {
-    pub protocol: String,
+    pub protocol: Protocol,
     pub config: String,
     pub buffer_pkts: usize,
     pub buffer_kb: f64,

@@ -106,7 +106,7 @@ pub trait ProgramBlock {
 /// `$preset` of its size.
 #[macro_export]
 macro_rules! nic_shell {
-    ($(#[$doc:meta])* $name:ident, $ingress:ident, $egress:ident, $preset:literal) => {
+    ($(#[$doc:meta])* $name:ident, $ingress:ident, $egress:ident, $preset:expr) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name<const N: usize, const IW: usize, const BB: usize, const PW: usize> {

@@ -50,14 +50,14 @@ const FIRST_IP: u32 = 0x0A00_0001;
 /// The authors' ns-3 model's slowdown (median, p90) for `protocol` at `buffer_pkts` in its
 /// default setup ([`IncastParams::defaults`]; l-nic/nanoTransport-ns-3, branch nanoPU-dev,
 /// outputs/nanopu-protocol-eval, Homa at its 6 µs RTO), `None` for another buffer.
-pub fn model_slowdowns(protocol: &str, buffer_pkts: usize) -> Option<(f64, f64)> {
+pub fn model_slowdowns(protocol: Protocol, buffer_pkts: usize) -> Option<(f64, f64)> {
     match (protocol, buffer_pkts) {
-        ("ndp", 110) => Some((7.09, 7.29)),
-        ("ndp", 58) => Some((7.19, 7.73)),
-        ("homa", 110) => Some((5.58, 6.31)),
-        ("homa", 58) => Some((9.24, 11.11)),
-        ("homa-tr", 110) => Some((5.45, 6.21)),
-        ("homa-tr", 58) => Some((4.74, 6.12)),
+        (Protocol::Ndp, 110) => Some((7.09, 7.29)),
+        (Protocol::Ndp, 58) => Some((7.19, 7.73)),
+        (Protocol::Homa, 110) => Some((5.58, 6.31)),
+        (Protocol::Homa, 58) => Some((9.24, 11.11)),
+        (Protocol::HomaTr, 110) => Some((5.45, 6.21)),
+        (Protocol::HomaTr, 58) => Some((4.74, 6.12)),
         _ => None,
     }
 }
@@ -65,7 +65,7 @@ pub fn model_slowdowns(protocol: &str, buffer_pkts: usize) -> Option<(f64, f64)>
 /// Everything an incast run depends on.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastParams {
-    pub protocol: String,
+    pub protocol: Protocol,
     pub config: String,
     /// Extra register writes after the experiment's own (`--set`).
     pub sets: Vec<(u64, u32)>,
@@ -99,11 +99,11 @@ pub struct IncastParams {
 }
 
 impl IncastParams {
-    /// The ns-3 model's setup for `protocol` (ndp, homa, homa-tr): the receiver on the
-    /// 128-message NIC, the senders on the 16-message one.
-    pub fn defaults(protocol: &str) -> Self {
+    /// The ns-3 model's setup for `protocol`: the receiver on the 128-message NIC, the senders
+    /// on the 16-message one.
+    pub fn defaults(protocol: Protocol) -> Self {
         IncastParams {
-            protocol: protocol.into(),
+            protocol,
             config: format!("{protocol}-128"),
             sets: Vec::new(),
             senders: 10,
@@ -124,13 +124,10 @@ impl IncastParams {
 
     /// One-line errors with the valid range for impossible parameters.
     pub fn validate(&self) -> Result<(), String> {
-        if !["ndp", "homa", "homa-tr"].contains(&self.protocol.as_str()) {
-            return Err(format!("--protocol {}: valid ndp, homa, homa-tr", self.protocol));
-        }
         let running = |flag: &str, name: &str| {
             let nic = crate::param_sets::whole_nic(name)?;
             if nic.protocol != self.protocol {
-                let p = &self.protocol;
+                let p = self.protocol;
                 return Err(format!("{flag} {name}: not a whole NIC running {p}; valid: {p}-16, {p}-128"));
             }
             Ok(nic)
@@ -209,7 +206,7 @@ impl IncastParams {
             w(CFG_RTO_CYCLES, (self.rto_us * CLOCK_MHZ as f64).round() as u32),
             w(CFG_PACE_CYCLES, self.pace_cycles()),
         ];
-        if self.protocol != "ndp" {
+        if self.protocol != Protocol::Ndp {
             v.push(w(CFG_OVERCOMMIT, 3));
             v.push(w(CFG_UNSCHED_PRIOS, 1));
         }
@@ -219,7 +216,7 @@ impl IncastParams {
 
     fn switch_stages(&self) -> SwitchStages {
         let limit = if self.byte_counted { Limit::Bytes(self.buffer_pkts * MTU_BYTES) } else { Limit::Packets(self.buffer_pkts) };
-        match Protocol::of_config(&self.config) {
+        match self.protocol {
             Protocol::Ndp => (Box::new(NdpClassify), Box::new(NdpTrim { limit }), Box::new(StrictPriority), 2),
             Protocol::Homa => (Box::new(DscpClassify { bands: BANDS }), Box::new(HomaDropTail { limit }), Box::new(StrictPriority), BANDS),
             Protocol::HomaTr => (Box::new(DscpClassify { bands: BANDS }), Box::new(HomaTrTrim { limit }), Box::new(StrictPriority), BANDS),
@@ -255,7 +252,7 @@ pub struct MessageResult {
 /// What an incast run gives.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastResult {
-    pub protocol: String,
+    pub protocol: Protocol,
     pub config: String,
     pub buffer_kb: f64,
     pub buffer_pkts: usize,
@@ -427,7 +424,7 @@ pub fn run_on(p: &IncastParams, trace: bool, threads: Option<usize>, progress: &
     let queue = port.occupancy.iter().map(|(t, n, b)| (net.tick_ns(t.saturating_sub(start * net.ticks_per_cycle)), *n, *b)).collect();
     let nic_rx_dropped = (0..=n).map(|i| nic(&net, i).rx_dropped).sum();
     let result = IncastResult {
-        protocol: p.protocol.clone(),
+        protocol: p.protocol,
         config: p.config.clone(),
         buffer_kb: p.buffer_kb(),
         buffer_pkts: p.buffer_pkts,

@@ -391,7 +391,7 @@ fn replay_of_a_malformed_capture_is_a_one_line_error_and_writes_nothing() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("record 3") && err.contains("truncated"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the input is there");
-    for (flag, value, want) in [("--nic-ip", "10.0.0", "--nic-ip"), ("--nic-mac", "02:00", "--nic-mac"), ("--protocol", "tcp", "unknown protocol")] {
+    for (flag, value, want) in [("--nic-ip", "10.0.0", "--nic-ip"), ("--nic-mac", "02:00", "--nic-mac"), ("--protocol", "tcp", "invalid value 'tcp' for '--protocol")] {
         let o = nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), flag, value]);
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);

@@ -46,7 +46,7 @@ use nanotransport_hdl::configs::CONFIGS;
 use nanotransport_hdl::nic::status_bank::REGISTER_MAP_VERSION;
 use nanotransport_sim::cosim::verilated::{model_spec, PortId, VerilatedModel};
 use nanotransport_sim::nic::{frame_beats, message_words};
-use nanotransport_sim::scenarios::{ack_for, data_frame_for, nic_module, trimmed, Protocol, NIC_IP, PEER_IP};
+use nanotransport_sim::scenarios::{ack_for, data_frame_for, nic_module, trimmed, NIC_IP, PEER_IP};
 use nanotransport_testbenches::repo_root;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -96,7 +96,7 @@ type Axil = Vec<(u64, bool, u64, u32)>;
 
 /// The traffic of the short valid phase for `preset`.
 fn traffic(preset: &str) -> (Stream, Stream, Axil) {
-    let proto = Protocol::of_config(preset).ip_protocol();
+    let proto = nanotransport_sim::param_sets::protocol_of(preset).unwrap().ip_protocol();
     let t = TRAFFIC_FROM;
     // CPU: a 100-byte and a 3000-byte message.
     let mut cpu = Stream { prefix: "s_axis_msg", beats: vec![] };

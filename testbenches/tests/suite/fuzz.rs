@@ -52,7 +52,7 @@ fn assert_clean_and_exercised(r: &FuzzResult, trims: bool) {
 /// 1 B to 38 KB (the largest size class) both ways, with faults and back-pressure.
 fn ten_thousand_frames((config, default_seed): (&str, u64)) {
     let r = run(config, 10_000, default_seed);
-    assert_clean_and_exercised(&r, Protocol::of_config(config) != Protocol::Homa);
+    assert_clean_and_exercised(&r, nanotransport_sim::param_sets::protocol_of(config).unwrap() != Protocol::Homa);
     // Both directions reached the largest size class (more than 32 KB, 33 packets and up).
     let largest = |lens: &mut dyn Iterator<Item = usize>| lens.max().unwrap_or(0);
     assert!(largest(&mut r.trace.delivered.iter().map(|d| d.payload.len())) > 32 * 1024, "no delivered message above 32 KB");

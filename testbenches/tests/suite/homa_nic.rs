@@ -318,7 +318,7 @@ fn lockstep_self_loop_128() {
     let s = seed("homa_128_lockstep_whole_nic_self_loop", 606);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     // The generated homa-128 file is Homa (no trimming): compare it with the same program.
-    let native = HomaNic::<128, 7, 6, 17>::new(&nanotransport_hdl::configs::preset_params("homa", 128));
+    let native = HomaNic::<128, 7, 6, 17>::new(&nanotransport_hdl::configs::preset_params(nanotransport_hdl::configs::Protocol::Homa, 128));
     let backend = Lockstep::<HomaNic<128, 7, 6, 17>>::with_native(native, "nt_homa_128_nic").unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_128_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);

@@ -4,12 +4,13 @@
 //! ([`incast::model_slowdowns`]). The runs are deterministic.
 
 use nanotransport_sim::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
+use nanotransport_hdl::configs::Protocol;
 use nanotransport_testbenches::seed;
 
 /// The default setup's seed (the figures pinned below are of it).
 const DEFAULT_SEED: u64 = 1;
 
-fn run(protocol: &str, buffer_pkts: usize) -> IncastResult {
+fn run(protocol: Protocol, buffer_pkts: usize) -> IncastResult {
     let mut p = IncastParams::defaults(protocol);
     assert_eq!(p.seed, DEFAULT_SEED);
     p.seed = seed(&format!("incast {protocol} {buffer_pkts} pkts"), DEFAULT_SEED);
@@ -35,7 +36,7 @@ fn median(r: &IncastResult) -> f64 {
 /// The at-arrival median within ±5 % of the ns-3 model's median: the runs where the network and
 /// the protocols agree with the model (the NIC's own time is not in this figure).
 fn agrees_with_the_model(r: &IncastResult) {
-    let (model, _) = model_slowdowns(&r.protocol, r.buffer_pkts).unwrap();
+    let (model, _) = model_slowdowns(r.protocol, r.buffer_pkts).unwrap();
     let ours = r.median_arrived_slowdown.unwrap();
     assert!((ours / model - 1.0).abs() <= 0.05, "{} {} pkts: at arrival {ours:.3}, model {model:.2} (ratio {:.3})", r.protocol, r.buffer_pkts, ours / model);
 }
@@ -55,7 +56,7 @@ fn pinned_at_arrival(r: &IncastResult, pinned: f64) {
 
 #[test]
 fn large_buffer_homa_below_ndp_rising_with_size_and_homa_tr_equal_to_homa() {
-    let (ndp, homa, homa_tr) = (run("ndp", 110), run("homa", 110), run("homa-tr", 110));
+    let (ndp, homa, homa_tr) = (run(Protocol::Ndp, 110), run(Protocol::Homa, 110), run(Protocol::HomaTr, 110));
     assert!(median(&homa) < median(&ndp), "120 KB: Homa {} should be below NDP {}", median(&homa), median(&ndp));
     // SRPT: each larger message finishes later relative to its size (messages are sorted by size).
     let s: Vec<f64> = homa.messages.iter().map(|m| m.slowdown.unwrap()).collect();
@@ -71,7 +72,7 @@ fn large_buffer_homa_below_ndp_rising_with_size_and_homa_tr_equal_to_homa() {
 
 #[test]
 fn small_buffer_homa_tr_below_ndp_below_homa() {
-    let (ndp, homa, homa_tr) = (run("ndp", 58), run("homa", 58), run("homa-tr", 58));
+    let (ndp, homa, homa_tr) = (run(Protocol::Ndp, 58), run(Protocol::Homa, 58), run(Protocol::HomaTr, 58));
     assert!(median(&ndp) < median(&homa), "63 KB: NDP {} should be below Homa {}", median(&ndp), median(&homa));
     assert!(median(&homa_tr) < median(&ndp), "63 KB: Homa-Tr {} should be below NDP {}", median(&homa_tr), median(&ndp));
     agrees_with_the_model(&homa);

@@ -88,7 +88,7 @@ fn a_1024_message_nic_keeps_the_shift_rule() {
     // on every shipped file; here on a 1024-message NIC, where a flag vector is 1024 bits wide.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let homa_1024 = nanotransport_hdl::configs::NicParams::preset("homa-1024", "homa", 1024).generate().expect("1024 messages are compiled in");
+    let homa_1024 = nanotransport_hdl::configs::NicParams::preset("homa-1024", nanotransport_hdl::configs::Protocol::Homa, 1024).generate().expect("1024 messages are compiled in");
     nanotransport_hdl::generate::write_modules(&dir, &[homa_1024]).unwrap();
     let files = verilog_files_under(&dir);
     assert_eq!(files.len(), 1);

@@ -1,6 +1,7 @@
 //! Network testbench core: exact link timing through a switch with behavioural endpoints, and a
 //! shortened incast on the whole-NIC models that must be identical when repeated, with its pcap.
 
+use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::experiments::incast::{self, IncastParams};
 use nanotransport_sim::net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
 use nanotransport_sim::net::topology::{dumbbell, star};
@@ -89,7 +90,7 @@ fn a_dumbbell_carries_frames_across_its_core_link() {
     assert!(net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received.is_empty());
 }
 
-fn short_incast(protocol: &str) -> IncastParams {
+fn short_incast(protocol: Protocol) -> IncastParams {
     let mut p = IncastParams::defaults(protocol);
     p.senders = 4;
     p.sizes = (6, 12);
@@ -100,7 +101,7 @@ fn short_incast(protocol: &str) -> IncastParams {
 
 #[test]
 fn a_shortened_incast_is_identical_when_repeated_and_its_pcap_holds_every_frame() {
-    for protocol in ["ndp", "homa-tr"] {
+    for protocol in [Protocol::Ndp, Protocol::HomaTr] {
         let p = short_incast(protocol);
         // Two worker threads, then one: the NICs run in windows, so the result must not change.
         let (mut first, net) = incast::run_on(&p, true, Some(2), &mut |_, _, _| {}).unwrap();

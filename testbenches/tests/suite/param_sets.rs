@@ -15,7 +15,7 @@ const NAME: &str = "homa-tr-32-own";
 
 /// 32 messages per direction with classes of its own: 8 maximum-size messages each way.
 fn params() -> NicParams {
-    let mut p = NicParams::preset(NAME, "homa-tr", 32);
+    let mut p = NicParams::preset(NAME, nanotransport_hdl::configs::Protocol::HomaTr, 32);
     p.rx_classes = [(1, 8), (4, 8), (16, 8), (38, 8)];
     p.tx_classes = vec![TxSizeClass { buffers: 24, bytes: 4096 }, TxSizeClass { buffers: 8, bytes: 38 * 1024 }];
     p.config_defaults[CFG_RTT_PKTS] = 3;
@@ -32,8 +32,8 @@ fn registered() {
 fn runs_like_a_preset_within_table_3_1() {
     registered();
     let w = whole_nic(NAME).unwrap();
-    assert_eq!((w.protocol.as_str(), w.messages), ("homa-tr", 32));
-    assert_eq!(Protocol::of_config(NAME), Protocol::HomaTr);
+    assert_eq!((w.protocol, w.messages), (nanotransport_hdl::configs::Protocol::HomaTr, 32));
+    assert_eq!(nanotransport_sim::param_sets::protocol_of(NAME).unwrap(), Protocol::HomaTr);
     let mut nic = nic_with_ip(NAME, NIC_IP).unwrap();
     let (rtt, resp) = nic.read_register(4 * CFG_RTT_PKTS as u64);
     assert_eq!((rtt, resp), (3, 0), "the set's own register default");
@@ -93,10 +93,10 @@ fn holds_more_than_128_messages_at_once() {
     const BIG: &str = "ndp-256-own";
     const HELD: usize = 200;
     let clock = std::time::Instant::now();
-    register(&NicParams::preset(BIG, "ndp", 256)).unwrap();
+    register(&NicParams::preset(BIG, nanotransport_hdl::configs::Protocol::Ndp, 256)).unwrap();
     println!("{BIG}: model ready in {:.1} s", clock.elapsed().as_secs_f64());
     let w = whole_nic(BIG).unwrap();
-    assert_eq!((w.protocol.as_str(), w.messages), ("ndp", 256));
+    assert_eq!((w.protocol, w.messages), (nanotransport_hdl::configs::Protocol::Ndp, 256));
     let s = seed("param_set_holds_more_than_128_messages", 702);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     let mut nic = nic_with_ip(BIG, NIC_IP).unwrap();

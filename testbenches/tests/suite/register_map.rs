@@ -3,7 +3,7 @@
 //! address of the map, reserved and unmapped addresses, and counters that move at their fixed
 //! addresses.
 
-use nanotransport_hdl::configs::{preset_params, CONFIGS};
+use nanotransport_hdl::configs::{preset_params, Protocol, CONFIGS};
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_sim::nic::NicSim;
 use nanotransport_sim::scenarios::nic_module;
@@ -141,9 +141,9 @@ fn every_preset_follows_the_one_map() {
         // Identification as documented: map version 2; protocol 1 NDP, 2 Homa, 3 Homa-Tr;
         // messages per direction; datapath bits.
         let protocol_id = match protocol {
-            "ndp" => 1,
-            "homa" => 2,
-            _ => 3,
+            Protocol::Ndp => 1,
+            Protocol::Homa => 2,
+            Protocol::HomaTr => 3,
         };
         let id = [2, protocol_id, c.messages as u32, 64];
         for (k, want) in id.iter().enumerate() {
@@ -152,7 +152,7 @@ fn every_preset_follows_the_one_map() {
         assert_eq!((REGISTER_MAP_VERSION, preset_params(protocol, c.messages).protocol_id), (id[0], id[1]), "{}: the constants", c.name);
         // Configuration defaults at their documented addresses.
         for (addr, ndp, homa) in DOCUMENTED_CONFIG {
-            let want = if protocol == "ndp" { ndp } else { homa };
+            let want = if protocol == Protocol::Ndp { ndp } else { homa };
             assert_eq!(read(&mut nic, addr), want, "{}: configuration register {addr:#x}", c.name);
         }
         // Every documented status register answers; counters are 0 after reset.

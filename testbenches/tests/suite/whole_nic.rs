@@ -32,7 +32,7 @@ const HOMA_CYCLES: ExactCycles = ExactCycles { ingress: 14, reassembly: 3, packe
 fn latency_every_stage_exact_and_within_table_3_1(config: &str) {
     let r = latency(config).unwrap();
     println!("{config}: {r:?}");
-    let ndp = Protocol::of_config(config) == Protocol::Ndp;
+    let ndp = nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp;
     let (want, paper) = if ndp { (NDP_CYCLES, PAPER_NDP_CYCLES) } else { (HOMA_CYCLES, PAPER_HOMA_CYCLES) };
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress, r.data_to_ack];
     let expected = [want.ingress, want.reassembly, want.packetize, want.egress, want.data_to_ack];
@@ -49,14 +49,14 @@ fn line_rate_both_directions((config, packets): (&str, u64)) {
         let r = throughput(config, dir, packets).unwrap();
         println!("{config} {dir}: {r:?}");
         assert_eq!((r.idle_beats, r.cycles, r.messages_done), (0, 9 * packets, packets), "{config} {dir}");
-        if dir == "rx" && Protocol::of_config(config) == Protocol::Ndp {
+        if dir == "rx" && nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp {
             assert!(r.control_frames >= packets - 1, "{r:?}");
         }
     }
 }
 
 fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message(config: &str) {
-    let r = wrong_length_then_good(config, Protocol::of_config(config).ip_protocol()).unwrap();
+    let r = wrong_length_then_good(config, nanotransport_sim::param_sets::protocol_of(config).unwrap().ip_protocol()).unwrap();
     println!("{config}: replies to bad {}, to good {}, delivered {}", r.replies_to_bad, r.replies_to_good, r.delivered.len());
     r.check().unwrap();
 }

@@ -180,20 +180,30 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
 ];
 
+/// Calls `$callback!` with every compiled size as `(messages, IW, BB, PW)`: the one list that
+/// [`COMPILED_SIZES`] and the NIC types [`NicParams::generate`] instantiates are made from.
+#[macro_export]
+macro_rules! with_compiled_sizes {
+    ($callback:ident) => {
+        $callback!((16, 4, 4, 17), (32, 5, 4, 17), (64, 6, 5, 17), (128, 7, 6, 17), (256, 8, 7, 18), (512, 9, 8, 19), (1024, 10, 9, 20))
+    };
+}
+
+/// The sizes as an array expression (for [`COMPILED_SIZES`]).
+macro_rules! size_table {
+    ($(($n:literal, $iw:literal, $bb:literal, $pw:literal)),*) => {
+        [$(($n, $iw, $bb, $pw)),*]
+    };
+}
+
 /// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
 /// type): `(messages, IW, BB, PW)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB
 /// buckets × 2 entries: 4 × N entries at 16, 2 × N above) and `PW` the payload memory of
 /// each direction, `2^PW` 64-bit words: 1 MiB up to 128 messages, then doubling with the
 /// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
-pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &[
-    (16, 4, 4, 17),
-    (32, 5, 4, 17),
-    (64, 6, 5, 17),
-    (128, 7, 6, 17),
-    (256, 8, 7, 18),
-    (512, 9, 8, 19),
-    (1024, 10, 9, 20),
-];
+pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &with_compiled_sizes!(size_table);
+
+
 
 /// The payload memory address bits (`PW`) of a compiled size.
 pub fn payload_word_bits(messages: usize) -> Option<usize> {
@@ -367,7 +377,7 @@ impl NicParams {
         let params = self.shell_params();
         let ndp = self.protocol == Protocol::Ndp;
         macro_rules! build {
-            ($($n:literal, $iw:literal, $bb:literal, $pw:literal);*) => {
+            ($(($n:literal, $iw:literal, $bb:literal, $pw:literal)),*) => {
                 match self.messages {
                     $(
                         $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb, $pw>::new(&params)),
@@ -377,8 +387,7 @@ impl NicParams {
                 }
             };
         }
-        // Keep in step with COMPILED_SIZES (a unit test checks every entry builds).
-        build!(16, 4, 4, 17; 32, 5, 4, 17; 64, 6, 5, 17; 128, 7, 6, 17; 256, 8, 7, 18; 512, 9, 8, 19; 1024, 10, 9, 20)
+        with_compiled_sizes!(build)
     }
 }
 

@@ -199,10 +199,43 @@ pub fn latency_with(config: &str, settings: &[RegisterWrite]) -> Result<LatencyR
     Ok(r)
 }
 
+/// Which stream a throughput run measures: MAC RX (frames into the NIC, messages to the CPU) or
+/// MAC TX (messages from the CPU, frames out). Named `rx` and `tx`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    #[default]
+    Rx,
+    Tx,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 2] = [Direction::Rx, Direction::Tx];
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Rx => "rx",
+            Direction::Tx => "tx",
+        }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Direction {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Direction, String> {
+        Direction::ALL.into_iter().find(|d| d.name() == name).ok_or_else(|| format!("unknown direction '{name}' (rx or tx)"))
+    }
+}
+
 /// Throughput with back-to-back 65-byte packets (1-byte single-packet messages).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ThroughputReport {
-    pub direction: String,
+    pub direction: Direction,
     pub packet_bytes: u64,
     pub packets: u64,
     /// From the first beat of the first packet to the last beat of the last packet.
@@ -217,12 +250,12 @@ pub struct ThroughputReport {
     pub control_frames: u64,
 }
 
-fn throughput_figures(direction: &str, packets: u64, beat_cycles: &[u64], messages_done: u64, control_frames: u64) -> ThroughputReport {
+fn throughput_figures(direction: Direction, packets: u64, beat_cycles: &[u64], messages_done: u64, control_frames: u64) -> ThroughputReport {
     let (first, last) = (beat_cycles[0], *beat_cycles.last().unwrap());
     let cycles = last - first + 1;
     let beats = beat_cycles.len() as u64;
     ThroughputReport {
-        direction: direction.into(),
+        direction,
         packet_bytes: 65,
         packets,
         cycles,
@@ -240,17 +273,17 @@ fn throughput_figures(direction: &str, packets: u64, beat_cycles: &[u64], messag
 /// TX: the CPU writes `packets` 1-byte messages back to back; the measured stream is MAC TX.
 /// The ACKs come from a model peer in this testbench, which answers every DATA frame on MAC TX
 /// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
-pub fn throughput(config: &str, direction: &str, packets: u64) -> Result<ThroughputReport, String> {
+pub fn throughput(config: &str, direction: Direction, packets: u64) -> Result<ThroughputReport, String> {
     throughput_with(config, direction, packets, &[])
 }
 
 /// [`throughput`] with the register writes `settings` applied to the NIC model.
-pub fn throughput_with(config: &str, direction: &str, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
+pub fn throughput_with(config: &str, direction: Direction, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
     let mut nic = nic_with_settings(config, NIC_IP, settings)?;
     let ipp = protocol_of(config)?.ip_protocol();
     let beats;
     match direction {
-        "rx" => {
+        Direction::Rx => {
             let start = nic.cycle + 2;
             for i in 0..packets {
                 let f = data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
@@ -269,9 +302,9 @@ pub fn throughput_with(config: &str, direction: &str, packets: u64, settings: &[
                 }
             }
             let control = nic.tx_frames.len() as u64;
-            Ok(throughput_figures("rx", packets, &beats, nic.delivered.len() as u64, control))
+            Ok(throughput_figures(Direction::Rx, packets, &beats, nic.delivered.len() as u64, control))
         }
-        "tx" => {
+        Direction::Tx => {
             for i in 0..packets {
                 nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: vec![i as u8] });
             }
@@ -297,9 +330,8 @@ pub fn throughput_with(config: &str, direction: &str, packets: u64, settings: &[
             if data != packets || nic.completions.iter().any(|c| c.abandoned) {
                 return Err(format!("TX run: {data} DATA frames for {packets} messages, or a message abandoned"));
             }
-            Ok(throughput_figures("tx", packets, &beats, nic.completions.len() as u64, acks))
+            Ok(throughput_figures(Direction::Tx, packets, &beats, nic.completions.len() as u64, acks))
         }
-        other => Err(format!("unknown direction '{other}' (rx or tx)")),
     }
 }
 

@@ -180,48 +180,30 @@ enum Command {
     },
     /// Per-stage latency (Table 3.1) of one 16-byte message each way, on the Verilator model
     Latency {
-        /// Protocol program (default: the configuration's, else ndp)
-        #[arg(long, value_enum)]
-        protocol: Option<Protocol>,
-        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
-        #[arg(long, value_name = "NAME")]
-        config: Option<String>,
-        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
+        #[command(flatten)]
+        nic: NicArgs,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
     },
     /// Throughput with back-to-back 65-byte packets (1-byte messages), on the Verilator model
     Throughput {
-        /// Protocol program (default: the configuration's, else ndp)
-        #[arg(long, value_enum)]
-        protocol: Option<Protocol>,
-        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
-        #[arg(long, value_name = "NAME")]
-        config: Option<String>,
+        #[command(flatten)]
+        nic: NicArgs,
         /// rx (MAC → CPU) or tx (CPU → MAC)
-        #[arg(long)]
-        direction: String,
+        #[arg(long, value_parser = direction_value())]
+        direction: Direction,
         /// Packets sent
         #[arg(long, default_value_t = 2000)]
         packets: u64,
-        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
     },
     /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (docs/replay-and-fuzz.md)
     Replay {
-        /// Protocol program (default: the configuration's, else ndp)
-        #[arg(long, value_enum)]
-        protocol: Option<Protocol>,
-        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
-        #[arg(long, value_name = "NAME")]
-        config: Option<String>,
+        #[command(flatten)]
+        nic: NicArgs,
         /// BDP in packets (register 0x14; default: the register's reset value)
         #[arg(long, value_name = "N")]
         rtt_pkts: Option<u32>,
@@ -259,9 +241,6 @@ enum Command {
         /// Drop frames not addressed to the NIC before MAC RX, as a MAC address filter would (default: fed, counted)
         #[arg(long)]
         filter_not_for_nic: bool,
-        /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
         /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure, repeatable by --stall-seed)
         #[arg(long, value_name = "P", default_value_t = 0.0)]
         stall: f64,
@@ -274,12 +253,8 @@ enum Command {
     },
     /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (docs/replay-and-fuzz.md)
     Fuzz {
-        /// Protocol (default: the configuration's, else ndp)
-        #[arg(long, value_enum)]
-        protocol: Option<Protocol>,
-        /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
-        #[arg(long, value_name = "NAME")]
-        config: Option<String>,
+        #[command(flatten)]
+        nic: NicArgs,
         /// Start no new message once this many frames were offered to MAC RX
         #[arg(long, value_name = "N", default_value_t = 10_000)]
         packets: u64,
@@ -310,9 +285,6 @@ enum Command {
         /// Delay duplicates up to the sender's full retransmission horizon (140 000 cycles) with more messages open; the delivered set must still deliver each message once
         #[arg(long)]
         full_horizon_duplicates: bool,
-        /// Set a configuration register before traffic, NAME=VALUE (repeatable)
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
         /// Bound of the run, cycles
         #[arg(long, value_name = "N", default_value_t = 200_000_000)]
         max_cycles: u64,
@@ -536,6 +508,29 @@ fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path
     Ok(())
 }
 
+/// The whole NIC a command runs (`latency`, `throughput`, `replay`, `fuzz`): its protocol and/or
+/// configuration, and register writes after reset. Resolved once by [`NicArgs::resolve`].
+#[derive(clap::Args, Debug, Clone, Default)]
+struct NicArgs {
+    /// Protocol program (default: the configuration's, else ndp)
+    #[arg(long, value_enum)]
+    protocol: Option<Protocol>,
+    /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
+    #[arg(long, value_name = "NAME")]
+    config: Option<String>,
+    /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+impl NicArgs {
+    /// The configuration's name and protocol, and the register writes (checked).
+    fn resolve(&self) -> Result<(String, Protocol, Vec<nanotransport_sim::registers::RegisterWrite>), String> {
+        let (config, protocol) = nic_config(self.protocol, self.config.clone())?;
+        Ok((config, protocol, nanotransport_sim::registers::parse_sets(&self.set)?))
+    }
+}
+
 /// The whole-NIC configuration for `protocol` (a preset, or a parameter-set file: see
 /// [`whole_nic_name`]).
 /// Without `--protocol` the configuration's protocol is taken (ndp without either); with both,
@@ -564,10 +559,9 @@ fn whole_nic_name(config: &str) -> Result<String, String> {
     Ok(p.name)
 }
 
-fn latency_cmd(protocol: Option<Protocol>, config: Option<String>, set: &[String], json: bool) -> Result<(), String> {
+fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
     use nanotransport_sim::scenarios::{latency_with, CLOCK_GHZ};
-    let (config, protocol) = nic_config(protocol, config)?;
-    let settings = nanotransport_sim::registers::parse_sets(set)?;
+    let (config, protocol, settings) = nic.resolve()?;
     let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
     let paper = protocol.paper_cycles();
@@ -621,9 +615,14 @@ fn latency_cmd(protocol: Option<Protocol>, config: Option<String>, set: &[String
     Ok(())
 }
 
-fn throughput_cmd(protocol: Option<Protocol>, config: Option<String>, direction: &str, packets: u64, set: &[String], json: bool) -> Result<(), String> {
-    let (config, protocol) = nic_config(protocol, config)?;
-    let settings = nanotransport_sim::registers::parse_sets(set)?;
+/// `--direction`: `rx` or `tx`, listed in the help.
+fn direction_value() -> impl clap::builder::TypedValueParser<Value = Direction> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Direction::ALL.map(|d| d.name())).map(|name| name.parse::<Direction>().expect("a listed direction"))
+}
+
+fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, json: bool) -> Result<(), String> {
+    let (config, protocol, settings) = nic.resolve()?;
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
     if json {
         print_json(serde_json::json!({
@@ -638,14 +637,14 @@ fn throughput_cmd(protocol: Option<Protocol>, config: Option<String>, direction:
                 "control_frames": r.control_frames,
             }));
     } else {
-        let measured = if direction == "rx" { "MAC RX" } else { "MAC TX" };
+        let measured = if direction == Direction::Rx { "MAC RX" } else { "MAC TX" };
         println!("{protocol} on {config}: {} back-to-back {}-byte packets, {direction}", r.packets, r.packet_bytes);
         println!("cycles (first to last beat on {measured}) {}", r.cycles);
         println!("idle beats                              {}", r.idle_beats);
         println!("beats per cycle                         {:.4}", r.beats_per_cycle);
         println!("Gb/s at 3.2 GHz                         {:.1}", r.gbps_at_3_2ghz);
         println!("cycles per packet                       {:.2} (line rate at 64 bits: 9)", r.cycles as f64 / r.packets as f64);
-        if direction == "rx" {
+        if direction == Direction::Rx {
             println!("messages delivered {}, ACK/PULL frames sent meanwhile {}", r.messages_done, r.control_frames);
         } else {
             println!("messages completed {}, ACKs from the testbench's model peer {}", r.messages_done, r.control_frames);
@@ -656,8 +655,7 @@ fn throughput_cmd(protocol: Option<Protocol>, config: Option<String>, direction:
 
 /// Arguments of `replay` (the command line's strings, checked by `replay_cmd`).
 struct ReplayArgs {
-    protocol: Option<Protocol>,
-    config: Option<String>,
+    nic: NicArgs,
     rtt_pkts: Option<u32>,
     input: PathBuf,
     out: PathBuf,
@@ -668,7 +666,6 @@ struct ReplayArgs {
     nic_ip: Option<String>,
     peer_mac: Option<String>,
     filter_not_for_nic: bool,
-    set: Vec<String>,
     json: bool,
     check: bool,
     stall: f64,
@@ -677,7 +674,7 @@ struct ReplayArgs {
 
 fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     use nanotransport_sim::replay::*;
-    let (config, protocol) = nic_config(a.protocol, a.config)?;
+    let (config, protocol, settings) = a.nic.resolve()?;
     let mut opts = ReplayOptions::new(&config);
     opts.rtt_pkts = a.rtt_pkts;
     opts.max_cycles = a.max_cycles;
@@ -685,7 +682,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     opts.peer_mac = a.peer_mac.as_deref().map(parse_mac).transpose().map_err(|e| format!("--peer-mac: {e}"))?;
     opts.nic_ip = a.nic_ip.as_deref().map(parse_ipv4).transpose().map_err(|e| format!("--nic-ip: {e}"))?;
     opts.filter_not_for_nic = a.filter_not_for_nic;
-    opts.settings = nanotransport_sim::registers::parse_sets(&a.set)?;
+    opts.settings = settings;
     opts.stalls = nanotransport_sim::nic::Stalls::with_probability(a.stall, a.stall_seed)?;
     let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
     let (r, check) = replay_files_checked(&files, &opts)?;
@@ -960,6 +957,7 @@ fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransp
     r
 }
 
+use nanotransport_sim::scenarios::Direction;
 use results::fmt_opt;
 
 /// Prints a `--json` answer: one object carrying the layout's `schema_version`
@@ -1139,17 +1137,18 @@ fn main() -> ExitCode {
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
-        Command::Latency { protocol, config, set, json } => latency_cmd(protocol, config, &set, json).map(|_| true),
-        Command::Throughput { protocol, config, direction, packets, set, json } => {
-            throughput_cmd(protocol, config, &direction, packets, &set, json).map(|_| true)
+        Command::Latency { nic, json } => latency_cmd(&nic, json).map(|_| true),
+        Command::Throughput { nic, direction, packets, json } => {
+            throughput_cmd(&nic, direction, packets, json).map(|_| true)
         }
         Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
-        Command::Replay { protocol, config, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, bundle: None, stall, stall_seed } => {
-            let a = ReplayArgs { protocol, config, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, set, json, check, stall, stall_seed };
+        Command::Replay { nic, rtt_pkts, input, out, messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json, check, bundle: None, stall, stall_seed } => {
+            let a = ReplayArgs { nic, rtt_pkts, input: input.unwrap_or_default(), out: out.unwrap_or_default(), messages, send, max_cycles, nic_mac, nic_ip, peer_mac, filter_not_for_nic, json, check, stall, stall_seed };
             replay_cmd(a)
         }
-        Command::Fuzz { protocol, config, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, set, max_cycles, stall, repro, json } => {
-            let config = match nic_config(protocol, config) {
+        Command::Fuzz { nic, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, max_cycles, stall, repro, json } => {
+            let set = nic.set.clone();
+            let config = match nic_config(nic.protocol, nic.config) {
                 Ok((c, _)) => c,
                 Err(e) => {
                     eprintln!("error: {e}");

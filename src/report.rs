@@ -13,7 +13,7 @@ use crate::results::{self, FuzzRow, GeneratedConfig, Incast, IncastRow, LatencyR
 use crate::{fmt_opt, generate_named, incast_run, lint, ns3_reference, write_plots, IncastSetup};
 use nanotransport_sim::experiments::incast::IncastResult;
 use nanotransport_hdl::configs::Protocol;
-use nanotransport_sim::scenarios::{latency_with, throughput_with};
+use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -104,11 +104,11 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let mut throughput = Vec::new();
     for p in r.protocols {
         let config = nic(p);
-        for d in ["rx", "tx"] {
+        for d in Direction::ALL {
             eprintln!("{p} on {config}, {d}");
             let x = throughput_with(&config, d, r.packets, &[])?;
             throughput.push(ThroughputRow {
-                protocol: p.clone(), config: config.clone(), direction: d.into(), packets: x.packets, cycles: x.cycles,
+                protocol: *p, config: config.clone(), direction: d, packets: x.packets, cycles: x.cycles,
                 beats_per_cycle: x.beats_per_cycle, gbps_at_3_2ghz: x.gbps_at_3_2ghz,
             });
         }

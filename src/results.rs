@@ -7,6 +7,7 @@
 
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::experiments::incast::IncastParams;
+use nanotransport_sim::scenarios::Direction;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -77,7 +78,7 @@ pub struct LatencyRow {
 pub struct ThroughputRow {
     pub protocol: Protocol,
     pub config: String,
-    pub direction: String,
+    pub direction: Direction,
     pub packets: u64,
     pub cycles: u64,
     pub beats_per_cycle: f64,

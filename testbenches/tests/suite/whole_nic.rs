@@ -45,11 +45,11 @@ fn latency_every_stage_exact_and_within_table_3_1(config: &str) {
 /// `packets` one-packet messages each way at line rate: no idle beat, every message done; on
 /// receive, NDP answers every packet (the last reply may still be on its way).
 fn line_rate_both_directions((config, packets): (&str, u64)) {
-    for dir in ["rx", "tx"] {
+    for dir in Direction::ALL {
         let r = throughput(config, dir, packets).unwrap();
         println!("{config} {dir}: {r:?}");
         assert_eq!((r.idle_beats, r.cycles, r.messages_done), (0, 9 * packets, packets), "{config} {dir}");
-        if dir == "rx" && nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp {
+        if dir == Direction::Rx && nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp {
             assert!(r.control_frames >= packets - 1, "{r:?}");
         }
     }

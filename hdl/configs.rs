@@ -45,6 +45,7 @@
 //! each changed through one-hot masks and read by a find-first-set or at an index; the
 //! per-message state itself is in RAMs.
 
+pub use crate::presets::{payload_word_bits, preset_params, rx_classes_for, tx_classes_for, Protocol, COMPILED_SIZES};
 use crate::common::{
     bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
     one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
@@ -64,94 +65,6 @@ pub const BITMAP_BITS: usize = 64;
 /// Reset values of the register file's 16 configuration registers in `nic-16` (the standalone
 /// block; the NIC top chooses its own): zero except register 0 (= 1), 1 (= 64) and 15 (bit 31).
 pub const CSR_DEFAULTS_NIC_16: [u32; 16] = [1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8000_0000];
-
-/// A transport protocol: a program on the one NIC shell (thesis §3.3.4). Its name on the command
-/// line, in parameter-set files and in JSON is `ndp`, `homa` or `homa-tr`: NDP (Algorithm 5,
-/// receiver-driven PULLs, trimming), Homa (Algorithm 6, SRPT GRANTs with overcommitment and
-/// unscheduled priorities) and Homa-Tr (§3.4.2, Homa whose trimmed DATA packets are NACKed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "kebab-case")]
-pub enum Protocol {
-    Ndp,
-    Homa,
-    HomaTr,
-}
-
-impl Protocol {
-    /// Every protocol, in the order tables list them.
-    pub const ALL: [Protocol; 3] = [Protocol::Ndp, Protocol::Homa, Protocol::HomaTr];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Ndp => "ndp",
-            Protocol::Homa => "homa",
-            Protocol::HomaTr => "homa-tr",
-        }
-    }
-
-    /// The protocol called `name`; the error lists the valid names.
-    pub fn from_name(name: &str) -> Result<Protocol, String> {
-        Protocol::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown protocol '{name}'; valid protocols: {}", names.join(", "))
-        })
-    }
-
-    /// IP protocol number of its packets (NDP 155, Homa and Homa-Tr 154).
-    pub fn ip_protocol(self) -> u8 {
-        match self {
-            Protocol::Ndp => crate::pisa::wire::NDP_IP_PROTOCOL,
-            Protocol::Homa | Protocol::HomaTr => crate::pisa::wire::HOMA_IP_PROTOCOL,
-        }
-    }
-
-    /// Identification at status index 1 of the register map.
-    pub fn protocol_id(self) -> u32 {
-        use crate::nic::register_map::{PROTOCOL_ID_HOMA, PROTOCOL_ID_HOMA_TR, PROTOCOL_ID_NDP};
-        match self {
-            Protocol::Ndp => PROTOCOL_ID_NDP,
-            Protocol::Homa => PROTOCOL_ID_HOMA,
-            Protocol::HomaTr => PROTOCOL_ID_HOMA_TR,
-        }
-    }
-
-    /// Reset values of the configuration registers in its presets.
-    pub fn config_defaults(self) -> [u32; crate::nic::register_map::CONFIG_REGS] {
-        use crate::nic::register_map::{HOMA_CONFIG_DEFAULTS, NDP_CONFIG_DEFAULTS};
-        match self {
-            Protocol::Ndp => NDP_CONFIG_DEFAULTS,
-            Protocol::Homa | Protocol::HomaTr => HOMA_CONFIG_DEFAULTS,
-        }
-    }
-
-    /// Thesis Table 3.1: the prototype's cycles per stage (RX ingress, RX reassembly, TX
-    /// packetize, TX egress) at 3.2 GHz; Homa's are also the target for Homa-Tr.
-    pub fn paper_cycles(self) -> [u64; 4] {
-        Protocol::paper_cycles_of(self)
-    }
-
-    /// [`Self::paper_cycles`] in constant expressions.
-    pub const fn paper_cycles_of(protocol: Protocol) -> [u64; 4] {
-        match protocol {
-            Protocol::Ndp => [16, 3, 9, 1],
-            Protocol::Homa | Protocol::HomaTr => [20, 3, 9, 3],
-        }
-    }
-}
-
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(name: &str) -> Result<Protocol, String> {
-        Protocol::from_name(name)
-    }
-}
 
 /// A named parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,90 +92,6 @@ pub const CONFIGS: &[NicConfig] = &[
     NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Homa) },
     NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
 ];
-
-/// Calls `$callback!` with every compiled size as `(messages, IW, BB, PW)`: the one list that
-/// [`COMPILED_SIZES`] and the NIC types [`NicParams::generate`] instantiates are made from.
-#[macro_export]
-macro_rules! with_compiled_sizes {
-    ($callback:ident) => {
-        $callback!((16, 4, 4, 17), (32, 5, 4, 17), (64, 6, 5, 17), (128, 7, 6, 17), (256, 8, 7, 18), (512, 9, 8, 19), (1024, 10, 9, 20))
-    };
-}
-
-/// The sizes as an array expression (for [`COMPILED_SIZES`]).
-macro_rules! size_table {
-    ($(($n:literal, $iw:literal, $bb:literal, $pw:literal)),*) => {
-        [$(($n, $iw, $bb, $pw)),*]
-    };
-}
-
-/// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
-/// type): `(messages, IW, BB, PW)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB
-/// buckets × 2 entries: 4 × N entries at 16, 2 × N above) and `PW` the payload memory of
-/// each direction, `2^PW` 64-bit words: 1 MiB up to 128 messages, then doubling with the
-/// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
-pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &with_compiled_sizes!(size_table);
-
-
-
-/// The payload memory address bits (`PW`) of a compiled size.
-pub fn payload_word_bits(messages: usize) -> Option<usize> {
-    COMPILED_SIZES.iter().find(|s| s.0 == messages).map(|s| s.3)
-}
-
-/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
-/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
-/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
-/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
-/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
-pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
-    let n = messages as u64;
-    match messages {
-        16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
-        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
-        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
-        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
-    }
-}
-
-/// Transmit size classes for `messages` per direction (buffers sum to the message count). From
-/// 128 on the 128-message classes scale with the message count, `N/2 × 1 KiB, N/4 × 4 KiB,
-/// N/8 × 8 KiB, N/8 × 38 KiB` (7.25 KiB per message of the 8 KiB the payload memory has), so
-/// `N/8` maximum-size messages can be sent at once.
-pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> {
-    use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
-    match messages {
-        16 => TX_CLASSES_16.to_vec(),
-        32 => vec![TxSizeClass { buffers: 16, bytes: 4096 }, TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
-        64 => vec![
-            TxSizeClass { buffers: 32, bytes: 1024 },
-            TxSizeClass { buffers: 8, bytes: 4096 },
-            TxSizeClass { buffers: 8, bytes: 8192 },
-            TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
-        ],
-        128 => TX_CLASSES_128.to_vec(),
-        // The 128-message classes scaled: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB.
-        n => vec![
-            TxSizeClass { buffers: n / 2, bytes: 1024 },
-            TxSizeClass { buffers: n / 4, bytes: 4096 },
-            TxSizeClass { buffers: n / 8, bytes: 8192 },
-            TxSizeClass { buffers: n / 8, bytes: TX_MAX_MSG_BYTES },
-        ],
-    }
-}
-
-/// The shell parameters of the presets: `protocol` with the size classes of [`rx_classes_for`] /
-/// [`tx_classes_for`] and the protocol's register defaults.
-pub fn preset_params(protocol: Protocol, messages: usize) -> crate::nic::shell::ShellParams {
-    crate::nic::shell::ShellParams {
-        rx_classes: rx_classes_for(messages),
-        tx_classes: tx_classes_for(messages),
-        config_defaults: protocol.config_defaults(),
-        ip_protocol: protocol.ip_protocol(),
-        protocol_id: protocol.protocol_id(),
-        trimming: protocol == Protocol::HomaTr,
-    }
-}
 
 /// A whole-NIC parameter set: everything that makes one NIC differ from another. The presets
 /// ([`CONFIGS`] with a protocol) are parameter sets; `nanotransport gen` also takes one from
@@ -387,7 +216,7 @@ impl NicParams {
                 }
             };
         }
-        with_compiled_sizes!(build)
+        crate::with_compiled_sizes!(build)
     }
 }
 

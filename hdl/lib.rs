@@ -31,6 +31,7 @@
 
 pub mod common;
 pub mod configs;
+pub mod presets;
 pub mod generate;
 pub mod nic;
 pub mod switch;

@@ -92,12 +92,12 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
     let bad = |what: &str| format!("--set {arg}: {what}");
     match name {
         "own_mac" | "peer_mac" => {
-            let mac = crate::replay::parse_mac(value).map_err(|_| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
+            let mac = parse_mac(value).map_err(|_| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
             let lo = if name == "own_mac" { CFG_OWN_MAC_LO } else { CFG_PEER_MAC_LO };
             Ok(vec![write(lo, mac & 0xFFFF_FFFF), write(lo + 1, mac >> 32)])
         }
         "own_ip" => {
-            let ip = crate::replay::parse_ipv4(value).map_err(|_| bad("own_ip takes an IPv4 address a.b.c.d"))?;
+            let ip = parse_ipv4(value).map_err(|_| bad("own_ip takes an IPv4 address a.b.c.d"))?;
             Ok(vec![write(CFG_OWN_IP, ip as u64)])
         }
         _ => {
@@ -139,6 +139,26 @@ pub fn apply<B: Ports>(nic: &mut NicSim<B>, writes: &[RegisterWrite]) -> Result<
 /// The value `writes` leave in register `index`, if they write it.
 pub fn value_written(writes: &[RegisterWrite], index: usize) -> Option<u32> {
     writes.iter().rev().find(|w| w.addr == 4 * index as u64).map(|w| w.value)
+}
+
+/// A dotted IPv4 address as a number.
+pub fn parse_ipv4(s: &str) -> Result<u32, String> {
+    s.parse::<std::net::Ipv4Addr>().map(u32::from).map_err(|_| format!("'{s}' is not a dotted IPv4 address"))
+}
+
+/// A MAC address `aa:bb:cc:dd:ee:ff` as a number.
+pub fn parse_mac(s: &str) -> Result<u64, String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let bad = || format!("'{s}' is not a MAC address (six hex bytes separated by ':')");
+    if parts.len() != 6 {
+        return Err(bad());
+    }
+    parts.iter().try_fold(0u64, |m, p| {
+        if p.len() != 2 {
+            return Err(bad());
+        }
+        u8::from_str_radix(p, 16).map(|b| m << 8 | b as u64).map_err(|_| bad())
+    })
 }
 
 #[cfg(test)]

@@ -334,31 +334,16 @@ pub fn output_pcap(frames: &[(u64, Vec<u8>)]) -> Result<Vec<u8>, String> {
     pcap_bytes(&records, TsResolution::NanoSecond)
 }
 
+pub use crate::registers::{parse_ipv4, parse_mac};
+
 pub fn format_ipv4(ip: u32) -> String {
     std::net::Ipv4Addr::from(ip).to_string()
-}
-
-pub fn parse_ipv4(s: &str) -> Result<u32, String> {
-    s.parse::<std::net::Ipv4Addr>().map(u32::from).map_err(|_| format!("'{s}' is not a dotted IPv4 address"))
 }
 
 pub fn format_mac(mac: u64) -> String {
     (0..6).map(|i| format!("{:02x}", (mac >> (8 * (5 - i))) as u8)).collect::<Vec<_>>().join(":")
 }
 
-pub fn parse_mac(s: &str) -> Result<u64, String> {
-    let parts: Vec<&str> = s.split(':').collect();
-    let bad = || format!("'{s}' is not a MAC address (six hex bytes separated by ':')");
-    if parts.len() != 6 {
-        return Err(bad());
-    }
-    parts.iter().try_fold(0u64, |m, p| {
-        if p.len() != 2 {
-            return Err(bad());
-        }
-        u8::from_str_radix(p, 16).map(|b| m << 8 | b as u64).map_err(|_| bad())
-    })
-}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

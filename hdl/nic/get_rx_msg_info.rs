@@ -128,6 +128,10 @@ pub const MAX_SLOT_BITS: usize = 10;
 /// Widest bucket number (`BB ≤ 10`).
 pub const MAX_BUCKET_BITS: usize = 10;
 
+/// Widest payload memory address (64-bit words) a table can page: 13-bit page numbers of 128
+/// words, 8 MiB.
+pub const MAX_PAYLOAD_WORD_BITS: usize = 20;
+
 /// Size classes of the 16-message NIC: (pages per buffer, buffers). Every one of the 16 IDs
 /// can hold a maximum-size (38-packet) message at once, as in the prototype; the small classes
 /// live in what the 2^N rounding of the payload RAM leaves free anyway (16 × 38 KB = 608 KB,
@@ -172,7 +176,6 @@ pub fn check_parameters(iw: usize, n: usize, bb: usize, pw: usize, classes: &[(u
 /// The one-line reason a table's parameters are invalid, if they are (`pw`: the payload memory
 /// has `2^pw` 64-bit words).
 pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[(u64, u64); 4]) -> Result<(), String> {
-    use crate::nic::reassembly::MAX_PAYLOAD_WORD_BITS;
     if !(17..=MAX_PAYLOAD_WORD_BITS).contains(&pw) {
         return Err(format!("payload memory 2^{pw} words: 2^17..=2^{MAX_PAYLOAD_WORD_BITS} (page numbers are 13 bits)"));
     }
@@ -459,7 +462,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
     /// A table with the given size classes `(pages per buffer, buffers)`; panics with a
     /// one-line message when a parameter is out of range ([`check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
-        check_parameters(IW, N, BB, crate::nic::reassembly::MAX_PAYLOAD_WORD_BITS, &classes);
+        check_parameters(IW, N, BB, MAX_PAYLOAD_WORD_BITS, &classes);
         let base = class_base_pages(&classes);
         Self {
             clock: Default::default(),

@@ -111,8 +111,7 @@ use rust_hdl::prelude::*;
 /// 1 MiB. The memory is `2^PW` words, a type parameter; pages (1 KiB) are numbered in 13 bits,
 /// so `PW ≤ 20` (8 MiB).
 pub const PAYLOAD_WORD_BITS: usize = 17;
-/// Widest payload memory address (64-bit words): 13-bit page numbers of 128 words.
-pub const MAX_PAYLOAD_WORD_BITS: usize = 20;
+pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.

@@ -62,38 +62,7 @@
 //! Homa (35), at every size. Every block passes one beat per cycle; see `nanotransport
 //! throughput`.
 
-use crate::nic::get_rx_msg_info::rx_parameter_error;
-use crate::nic::register_map::CONFIG_REGS;
-use crate::nic::tx_path::{check_tx_classes, TxSizeClass};
-
-/// Construction parameters of a NIC shell that are not types.
-#[derive(Clone, Debug)]
-pub struct ShellParams {
-    /// Receive size classes: (packets per message, messages), four classes.
-    pub rx_classes: [(u64, u64); 4],
-    /// Transmit size classes.
-    pub tx_classes: Vec<TxSizeClass>,
-    /// Reset values of the configuration registers.
-    pub config_defaults: [u32; CONFIG_REGS],
-    /// IP protocol number the deparser writes and the parser accepts.
-    pub ip_protocol: u8,
-    /// Identification at status index 1: 1 NDP, 2 Homa, 3 Homa-Tr.
-    pub protocol_id: u32,
-    /// Homa-Tr's trimming response (ignored by NDP, which always has it).
-    pub trimming: bool,
-}
-
-impl ShellParams {
-    /// Checks the parameters against the sizes `(iw, n, bb, pw)`; the error is one line naming
-    /// the parameter.
-    pub fn check(&self, iw: usize, n: usize, bb: usize, pw: usize) -> Result<(), String> {
-        if n != 1 << iw {
-            return Err(format!("messages {n} must be 2^{iw}"));
-        }
-        check_tx_classes(&self.tx_classes, n, pw)?;
-        rx_parameter_error(iw, n, bb, pw, &self.rx_classes)
-    }
-}
+pub use crate::presets::ShellParams;
 
 /// A protocol's ingress program or egress stage, built from the shell's parameters.
 pub trait ProgramBlock {
@@ -269,10 +238,10 @@ macro_rules! nic_shell {
             }
         }
 
-        /// The preset of this size ([`crate::configs::preset_params`]).
+        /// The preset of this size ([`crate::presets::preset_params`]).
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Default for $name<N, IW, BB, PW> {
             fn default() -> Self {
-                Self::new(&$crate::configs::preset_params($preset, N))
+                Self::new(&$crate::presets::preset_params($preset, N))
             }
         }
 

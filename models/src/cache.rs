@@ -11,7 +11,7 @@
 //! asking for the same model wait for one build; processes wait on the model folder's lock.
 
 use crate::build::{link_shared, parse_source, shim_function, toolchain, Flavour, Toolchain};
-use crate::verilated::{ModelSpec, PortGetter, PortSetter, PortSpec};
+use crate::spec::{ModelSpec, PortGetter, PortSetter, PortSpec};
 use std::ffi::{c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

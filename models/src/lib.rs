@@ -7,4 +7,5 @@
 
 pub mod build;
 pub mod cache;
+pub mod spec;
 pub mod verilated;

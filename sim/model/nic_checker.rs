@@ -93,7 +93,7 @@ fn frame_length_ok(frame: &[u8]) -> bool {
 }
 use crate::model::rx::pkts_of;
 use crate::nic::{Completion, RxMessage, TxMessage};
-use crate::scenarios::Protocol;
+use nanotransport_hdl::configs::Protocol;
 use nanotransport_hdl::nic::status_bank::STATUS_MAP;
 use nanotransport_hdl::pisa::match_action::MatchEntry;
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_DATA, FLAG_NACK, FLAG_PULL, OFF_PROTOCOL};

@@ -1,5 +1,6 @@
 //! `verilator --lint-only -Wall` and Yosys `synth_xilinx -family xcup` on generated Verilog.
 
+pub use crate::tools::verilog_files::{top_of, verilog_files_under};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -64,10 +65,6 @@ fn verdict(kind: &str, inputs: &[&str], run: impl FnOnce() -> ToolResult) -> Too
 /// bits.
 const SHIFT_SELECTION: &str = "t:$shl t:$sshl t:$shr t:$sshr t:$shift %u %u %u %u r:Y_WIDTH>64 %i";
 
-/// The top module of a generated file: its stem.
-pub fn top_of(file: &Path) -> String {
-    file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
-}
 
 /// The design rule's check (the `hdl` crate's conventions): every shift in `file` of a vector
 /// wider than 64 bits by an amount that is not a constant, as Yosys cell names. rust-hdl writes
@@ -215,18 +212,3 @@ fn each_file<T: Send>(files: &[PathBuf], check: impl Fn(&Path) -> T + Sync) -> V
     results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every file checked")).collect()
 }
 
-/// Every `.v` file under `dir`, one level of folders deep, sorted.
-pub fn verilog_files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        dirs.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
-    }
-    for d in dirs {
-        if let Ok(rd) = std::fs::read_dir(&d) {
-            files.extend(rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "v")));
-        }
-    }
-    files.sort();
-    files
-}

@@ -5,3 +5,4 @@ pub mod lint;
 pub mod synth;
 pub mod fpga;
 pub mod verdicts;
+pub mod verilog_files;

@@ -776,5 +776,5 @@ impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for HomaIn
 crate::nic_shell!(
     /// The Homa and Homa-Tr NIC: the [NIC shell](crate::nic::shell) with Homa's ingress program
     /// and its egress stage ([`HomaEgress`]: DATA packets at their message's GRANT priority).
-    HomaNic, HomaIngress, HomaEgress, crate::configs::Protocol::HomaTr
+    HomaNic, HomaIngress, HomaEgress, crate::presets::Protocol::HomaTr
 );

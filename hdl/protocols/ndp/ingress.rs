@@ -479,5 +479,5 @@ impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for NdpIng
 crate::nic_shell!(
     /// The NDP NIC: the [NIC shell](crate::nic::shell) with NDP's ingress program and no
     /// egress stage (DATA packets keep the rank their message was given).
-    NdpNic, NdpIngress, EmptyEgress, crate::configs::Protocol::Ndp
+    NdpNic, NdpIngress, EmptyEgress, crate::presets::Protocol::Ndp
 );

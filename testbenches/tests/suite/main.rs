@@ -2,6 +2,7 @@
 //! instead of one per file): a module per block or subject, named as its file.
 
 mod arbiter;
+mod architecture;
 mod blocks;
 mod bolt_ingress;
 mod bolt_stream;

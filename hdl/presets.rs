@@ -1,0 +1,212 @@
+//! The presets' parameters, below every protocol program and the NIC shell: the protocols
+//! ([`Protocol`]), the message counts compiled in ([`COMPILED_SIZES`]), the size classes of each
+//! message count ([`rx_classes_for`], [`tx_classes_for`]) and the shell parameters of a preset
+//! ([`preset_params`]) with their type ([`ShellParams`], the shell's constructor parameters).
+//! [`crate::configs`] names parameter sets made from them.
+//!
+//! Not a hardware block: no ports, no latency.
+
+use crate::nic::get_rx_msg_info::rx_parameter_error;
+use crate::nic::register_map::CONFIG_REGS;
+use crate::nic::tx_path::{check_tx_classes, TxSizeClass};
+
+/// A transport protocol: a program on the one NIC shell (thesis §3.3.4). Its name on the command
+/// line, in parameter-set files and in JSON is `ndp`, `homa` or `homa-tr`: NDP (Algorithm 5,
+/// receiver-driven PULLs, trimming), Homa (Algorithm 6, SRPT GRANTs with overcommitment and
+/// unscheduled priorities) and Homa-Tr (§3.4.2, Homa whose trimmed DATA packets are NACKed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    Ndp,
+    Homa,
+    HomaTr,
+}
+
+impl Protocol {
+    /// Every protocol, in the order tables list them.
+    pub const ALL: [Protocol; 3] = [Protocol::Ndp, Protocol::Homa, Protocol::HomaTr];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Ndp => "ndp",
+            Protocol::Homa => "homa",
+            Protocol::HomaTr => "homa-tr",
+        }
+    }
+
+    /// The protocol called `name`; the error lists the valid names.
+    pub fn from_name(name: &str) -> Result<Protocol, String> {
+        Protocol::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown protocol '{name}'; valid protocols: {}", names.join(", "))
+        })
+    }
+
+    /// IP protocol number of its packets (NDP 155, Homa and Homa-Tr 154).
+    pub fn ip_protocol(self) -> u8 {
+        match self {
+            Protocol::Ndp => crate::pisa::wire::NDP_IP_PROTOCOL,
+            Protocol::Homa | Protocol::HomaTr => crate::pisa::wire::HOMA_IP_PROTOCOL,
+        }
+    }
+
+    /// Identification at status index 1 of the register map.
+    pub fn protocol_id(self) -> u32 {
+        use crate::nic::register_map::{PROTOCOL_ID_HOMA, PROTOCOL_ID_HOMA_TR, PROTOCOL_ID_NDP};
+        match self {
+            Protocol::Ndp => PROTOCOL_ID_NDP,
+            Protocol::Homa => PROTOCOL_ID_HOMA,
+            Protocol::HomaTr => PROTOCOL_ID_HOMA_TR,
+        }
+    }
+
+    /// Reset values of the configuration registers in its presets.
+    pub fn config_defaults(self) -> [u32; crate::nic::register_map::CONFIG_REGS] {
+        use crate::nic::register_map::{HOMA_CONFIG_DEFAULTS, NDP_CONFIG_DEFAULTS};
+        match self {
+            Protocol::Ndp => NDP_CONFIG_DEFAULTS,
+            Protocol::Homa | Protocol::HomaTr => HOMA_CONFIG_DEFAULTS,
+        }
+    }
+
+    /// Thesis Table 3.1: the prototype's cycles per stage (RX ingress, RX reassembly, TX
+    /// packetize, TX egress) at 3.2 GHz; Homa's are also the target for Homa-Tr.
+    pub fn paper_cycles(self) -> [u64; 4] {
+        Protocol::paper_cycles_of(self)
+    }
+
+    /// [`Self::paper_cycles`] in constant expressions.
+    pub const fn paper_cycles_of(protocol: Protocol) -> [u64; 4] {
+        match protocol {
+            Protocol::Ndp => [16, 3, 9, 1],
+            Protocol::Homa | Protocol::HomaTr => [20, 3, 9, 3],
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Protocol, String> {
+        Protocol::from_name(name)
+    }
+}
+
+/// Calls `$callback!` with every compiled size as `(messages, IW, BB, PW)`: the one list that
+/// [`COMPILED_SIZES`] and the NIC types [`crate::configs::NicParams::generate`] instantiates are made from.
+#[macro_export]
+macro_rules! with_compiled_sizes {
+    ($callback:ident) => {
+        $callback!((16, 4, 4, 17), (32, 5, 4, 17), (64, 6, 5, 17), (128, 7, 6, 17), (256, 8, 7, 18), (512, 9, 8, 19), (1024, 10, 9, 20))
+    };
+}
+
+/// The sizes as an array expression (for [`COMPILED_SIZES`]).
+macro_rules! size_table {
+    ($(($n:literal, $iw:literal, $bb:literal, $pw:literal)),*) => {
+        [$(($n, $iw, $bb, $pw)),*]
+    };
+}
+
+/// Message counts whose NIC types are compiled in (rust-hdl needs the message-ID width as a
+/// type): `(messages, IW, BB, PW)` with `BB` the GetRxMsgInfo bucket bits (2 ways × 2^BB
+/// buckets × 2 entries: 4 × N entries at 16, 2 × N above) and `PW` the payload memory of
+/// each direction, `2^PW` 64-bit words: 1 MiB up to 128 messages, then doubling with the
+/// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
+pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &with_compiled_sizes!(size_table);
+
+
+
+/// The payload memory address bits (`PW`) of a compiled size.
+pub fn payload_word_bits(messages: usize) -> Option<usize> {
+    COMPILED_SIZES.iter().find(|s| s.0 == messages).map(|s| s.3)
+}
+
+/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
+/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
+/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
+/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
+/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
+pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+    let n = messages as u64;
+    match messages {
+        16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
+        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
+        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
+        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
+    }
+}
+
+/// Transmit size classes for `messages` per direction (buffers sum to the message count). From
+/// 128 on the 128-message classes scale with the message count, `N/2 × 1 KiB, N/4 × 4 KiB,
+/// N/8 × 8 KiB, N/8 × 38 KiB` (7.25 KiB per message of the 8 KiB the payload memory has), so
+/// `N/8` maximum-size messages can be sent at once.
+pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> {
+    use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
+    match messages {
+        16 => TX_CLASSES_16.to_vec(),
+        32 => vec![TxSizeClass { buffers: 16, bytes: 4096 }, TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
+        64 => vec![
+            TxSizeClass { buffers: 32, bytes: 1024 },
+            TxSizeClass { buffers: 8, bytes: 4096 },
+            TxSizeClass { buffers: 8, bytes: 8192 },
+            TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
+        ],
+        128 => TX_CLASSES_128.to_vec(),
+        // The 128-message classes scaled: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB.
+        n => vec![
+            TxSizeClass { buffers: n / 2, bytes: 1024 },
+            TxSizeClass { buffers: n / 4, bytes: 4096 },
+            TxSizeClass { buffers: n / 8, bytes: 8192 },
+            TxSizeClass { buffers: n / 8, bytes: TX_MAX_MSG_BYTES },
+        ],
+    }
+}
+
+/// The shell parameters of the presets: `protocol` with the size classes of [`rx_classes_for`] /
+/// [`tx_classes_for`] and the protocol's register defaults.
+pub fn preset_params(protocol: Protocol, messages: usize) -> ShellParams {
+    ShellParams {
+        rx_classes: rx_classes_for(messages),
+        tx_classes: tx_classes_for(messages),
+        config_defaults: protocol.config_defaults(),
+        ip_protocol: protocol.ip_protocol(),
+        protocol_id: protocol.protocol_id(),
+        trimming: protocol == Protocol::HomaTr,
+    }
+}
+
+/// Construction parameters of a NIC shell that are not types.
+#[derive(Clone, Debug)]
+pub struct ShellParams {
+    /// Receive size classes: (packets per message, messages), four classes.
+    pub rx_classes: [(u64, u64); 4],
+    /// Transmit size classes.
+    pub tx_classes: Vec<TxSizeClass>,
+    /// Reset values of the configuration registers.
+    pub config_defaults: [u32; CONFIG_REGS],
+    /// IP protocol number the deparser writes and the parser accepts.
+    pub ip_protocol: u8,
+    /// Identification at status index 1: 1 NDP, 2 Homa, 3 Homa-Tr.
+    pub protocol_id: u32,
+    /// Homa-Tr's trimming response (ignored by NDP, which always has it).
+    pub trimming: bool,
+}
+
+impl ShellParams {
+    /// Checks the parameters against the sizes `(iw, n, bb, pw)`; the error is one line naming
+    /// the parameter.
+    pub fn check(&self, iw: usize, n: usize, bb: usize, pw: usize) -> Result<(), String> {
+        if n != 1 << iw {
+            return Err(format!("messages {n} must be 2^{iw}"));
+        }
+        check_tx_classes(&self.tx_classes, n, pw)?;
+        rx_parameter_error(iw, n, bb, pw, &self.rx_classes)
+    }
+}

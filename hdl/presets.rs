@@ -35,14 +35,6 @@ impl Protocol {
         }
     }
 
-    /// The protocol called `name`; the error lists the valid names.
-    pub fn from_name(name: &str) -> Result<Protocol, String> {
-        Protocol::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown protocol '{name}'; valid protocols: {}", names.join(", "))
-        })
-    }
-
     /// IP protocol number of its packets (NDP 155, Homa and Homa-Tr 154).
     pub fn ip_protocol(self) -> u8 {
         match self {
@@ -69,33 +61,31 @@ impl Protocol {
             Protocol::Homa | Protocol::HomaTr => HOMA_CONFIG_DEFAULTS,
         }
     }
+}
 
-    /// Thesis Table 3.1: the prototype's cycles per stage (RX ingress, RX reassembly, TX
-    /// packetize, TX egress) at 3.2 GHz; Homa's are also the target for Homa-Tr.
-    pub fn paper_cycles(self) -> [u64; 4] {
-        Protocol::paper_cycles_of(self)
-    }
+crate::named_values!(Protocol, "protocol");
 
-    /// [`Self::paper_cycles`] in constant expressions.
-    pub const fn paper_cycles_of(protocol: Protocol) -> [u64; 4] {
-        match protocol {
-            Protocol::Ndp => [16, 3, 9, 1],
-            Protocol::Homa | Protocol::HomaTr => [20, 3, 9, 3],
+/// `Display` and `FromStr` for an enum whose values have names: `$t` provides `ALL` and
+/// `name()`; parsing an unknown name is a one-line error listing the valid ones.
+#[macro_export]
+macro_rules! named_values {
+    ($t:ty, $what:literal) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
         }
-    }
-}
 
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(name: &str) -> Result<Protocol, String> {
-        Protocol::from_name(name)
-    }
+        impl std::str::FromStr for $t {
+            type Err = String;
+            fn from_str(name: &str) -> Result<Self, String> {
+                <$t>::ALL.into_iter().find(|v| v.name() == name).ok_or_else(|| {
+                    let names: Vec<&str> = <$t>::ALL.iter().map(|v| v.name()).collect();
+                    format!("unknown {} '{name}'; valid {}s: {}", $what, $what, names.join(", "))
+                })
+            }
+        }
+    };
 }
 
 /// Calls `$callback!` with every compiled size as `(messages, IW, BB, PW)`: the one list that

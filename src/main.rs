@@ -564,7 +564,7 @@ fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
     let (config, protocol, settings) = nic.resolve()?;
     let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
-    let paper = protocol.paper_cycles();
+    let paper = nanotransport_sim::scenarios::paper_cycles(protocol);
     let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
     let (ot, pt) = (totals(ours), totals(paper));
     if json {

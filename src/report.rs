@@ -15,7 +15,6 @@ use nanotransport_sim::experiments::incast::IncastResult;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 /// Seed of the report's fuzz runs.
@@ -49,13 +48,6 @@ fn io<T>(r: std::io::Result<T>, path: &Path) -> Result<T, String> {
 fn step(name: &str) -> Instant {
     eprintln!("== {name}");
     Instant::now()
-}
-
-/// First line of `tool flag`'s output ("unknown" when it does not run).
-fn tool_version(tool: &str, flag: &str) -> String {
-    Command::new(tool).arg(flag).output().ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).lines().next().map(|l| l.trim().to_string()))
-        .unwrap_or_else(|| "unknown".into())
 }
 
 /// Runs every part, writes the folder; `Ok(false)` when a lint check failed or an incast run did
@@ -93,7 +85,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         let l = latency_with(&config, &[])?;
         latency.push(LatencyRow {
             protocol: p.clone(),
-            paper_cycles: p.paper_cycles(),
+            paper_cycles: nanotransport_sim::scenarios::paper_cycles(*p),
             config,
             cycles: [l.ingress, l.reassembly, l.packetize, l.egress],
             data_to_ack: l.data_to_ack,
@@ -163,7 +155,10 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         && fuzz.iter().all(|f| f.mismatches == 0 && f.skipped_checks == 0);
     let results = Results {
         schema_version: results::SCHEMA_VERSION,
-        tools: Tools { verilator: tool_version("verilator", "--version"), yosys: tool_version("yosys", "-V") },
+        tools: {
+            let (verilator, yosys) = nanotransport_sim::cosim::build::tool_versions()?;
+            Tools { verilator, yosys }
+        },
         verilog: generated.iter().map(|(config, modules, _)| GeneratedConfig { config: config.clone(), modules: *modules }).collect(),
         lint: lint_rows,
         latency,

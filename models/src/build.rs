@@ -151,13 +151,24 @@ pub fn parse_source(path: &Path) -> Result<ModelSource, String> {
     Ok(ModelSource { path: path.to_path_buf(), top, text, ports })
 }
 
-/// The tools models are built with; a one-line error naming the missing tool and the command
-/// that installs it when Verilator or Yosys is missing or Verilator is older than 5.
-pub fn toolchain() -> Result<Toolchain, String> {
+/// Verilator's and Yosys' version lines; a one-line error naming a missing tool and the command
+/// that installs it.
+pub fn tool_versions() -> Result<(String, String), String> {
     let out = Command::new("verilator").arg("--version").output().map_err(|_| {
         "Verilator was not found on PATH; Verilator 5 or newer is required: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string()
     })?;
-    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let verilator = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let yosys = Command::new("yosys").arg("-V").output().map_err(|_| {
+        "Yosys was not found on PATH: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string()
+    })?;
+    Ok((verilator, String::from_utf8_lossy(&yosys.stdout).trim().to_string()))
+}
+
+/// The tools models are built with; a one-line error naming the missing tool and the command
+/// that installs it when Verilator or Yosys is missing or Verilator is older than 5.
+pub fn toolchain() -> Result<Toolchain, String> {
+    // The models are verilated from Yosys' netlist, so its version is part of every model's key.
+    let (version, yosys) = tool_versions()?;
     if !verilator_is_supported(&version) {
         return Err(format!(
             "found '{version}', but Verilator 5 or newer is required (Ubuntu 22.04 ships 4.038): use Debian 12 or Ubuntu 24.04, or install Verilator 5 from source"
@@ -170,11 +181,6 @@ pub fn toolchain() -> Result<Toolchain, String> {
             String::from_utf8_lossy(&out.stdout).trim().to_string()
         }
     };
-    // The models are verilated from Yosys' netlist, so its version is part of every model's key.
-    let yosys = Command::new("yosys").arg("-V").output().map_err(|_| {
-        "Yosys was not found on PATH: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string()
-    })?;
-    let yosys = String::from_utf8_lossy(&yosys.stdout).trim().to_string();
     let ccache = Command::new("ccache").arg("--version").output().is_ok_and(|o| o.status.success());
     Ok(Toolchain { versions: format!("{version}; {yosys}"), verilator_root: PathBuf::from(root), ccache, opt: opt_level()? })
 }

@@ -29,6 +29,8 @@
 //! * Credit and OnesUntil(k) are exclusive (bits 0 … k−1), as in the authors' prototype
 //!   ([`common::ones_until`], [`nic::packetization`]); priority 0 is the highest.
 
+pub use nanotransport_hdl_derive::Blank;
+
 pub mod common;
 pub mod configs;
 pub mod presets;

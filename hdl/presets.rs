@@ -6,8 +6,10 @@
 //!
 //! Not a hardware block: no ports, no latency.
 
+pub use crate::nic::get_rx_msg_info::rx_classes_for;
 use crate::nic::get_rx_msg_info::rx_parameter_error;
 use crate::nic::register_map::CONFIG_REGS;
+pub use crate::nic::tx_path::tx_classes_for;
 use crate::nic::tx_path::{check_tx_classes, TxSizeClass};
 
 /// A transport protocol: a program on the one NIC shell (thesis §3.3.4). Its name on the command
@@ -116,47 +118,6 @@ pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &with_compiled_sizes
 /// The payload memory address bits (`PW`) of a compiled size.
 pub fn payload_word_bits(messages: usize) -> Option<usize> {
     COMPILED_SIZES.iter().find(|s| s.0 == messages).map(|s| s.3)
-}
-
-/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
-/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
-/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
-/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
-/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
-pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
-    let n = messages as u64;
-    match messages {
-        16 => crate::nic::get_rx_msg_info::SIZE_CLASSES_16,
-        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
-        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
-        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
-    }
-}
-
-/// Transmit size classes for `messages` per direction (buffers sum to the message count). From
-/// 128 on the 128-message classes scale with the message count, `N/2 × 1 KiB, N/4 × 4 KiB,
-/// N/8 × 8 KiB, N/8 × 38 KiB` (7.25 KiB per message of the 8 KiB the payload memory has), so
-/// `N/8` maximum-size messages can be sent at once.
-pub fn tx_classes_for(messages: usize) -> Vec<crate::nic::tx_path::TxSizeClass> {
-    use crate::nic::tx_path::{TxSizeClass, TX_CLASSES_128, TX_CLASSES_16, TX_MAX_MSG_BYTES};
-    match messages {
-        16 => TX_CLASSES_16.to_vec(),
-        32 => vec![TxSizeClass { buffers: 16, bytes: 4096 }, TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
-        64 => vec![
-            TxSizeClass { buffers: 32, bytes: 1024 },
-            TxSizeClass { buffers: 8, bytes: 4096 },
-            TxSizeClass { buffers: 8, bytes: 8192 },
-            TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
-        ],
-        128 => TX_CLASSES_128.to_vec(),
-        // The 128-message classes scaled: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB.
-        n => vec![
-            TxSizeClass { buffers: n / 2, bytes: 1024 },
-            TxSizeClass { buffers: n / 4, bytes: 4096 },
-            TxSizeClass { buffers: n / 8, bytes: 8192 },
-            TxSizeClass { buffers: n / 8, bytes: TX_MAX_MSG_BYTES },
-        ],
-    }
 }
 
 /// The shell parameters of the presets: `protocol` with the size classes of [`rx_classes_for`] /

@@ -17,10 +17,11 @@
 //! index bit, so the depth grows with log2(W) plus the carry chain, not with W comparisons in
 //! series.
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Find-first-set over a `W`-bit bitmap producing an `IW`-bit index (`2^IW >= W`).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct FindFirstSet<const W: usize, const IW: usize> {
     pub bitmap: Signal<In, Bits<W>>,
     pub found: Signal<Out, Bit>,
@@ -35,11 +36,6 @@ impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
     fn default() -> Self {
         assert!(W <= (1 << IW), "index width {IW} cannot address {W} bits");
         Self {
-            bitmap: Default::default(),
-            found: Default::default(),
-            index: Default::default(),
-            onehot: Default::default(),
-            lowest_set_onehot: Default::default(),
             index_bit: std::array::from_fn(|b| {
                 let mut mask = Bits::<W>::default();
                 for i in (0..W).filter(|i| (i >> b) & 1 == 1) {
@@ -47,6 +43,7 @@ impl<const W: usize, const IW: usize> Default for FindFirstSet<W, IW> {
                 }
                 Constant::new(mask)
             }),
+            ..Self::blank()
         }
     }
 }

@@ -39,10 +39,11 @@
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Free list of `N = 2^IW` IDs.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct FreeList<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -68,25 +69,7 @@ pub struct FreeList<const N: usize, const IW: usize> {
 impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
     fn default() -> Self {
         assert_eq!(N, 1 << IW, "the free list holds exactly 2^IW IDs");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            alloc_valid: Default::default(),
-            alloc_id: Default::default(),
-            alloc_ready: Default::default(),
-            free_valid: Default::default(),
-            free_id: Default::default(),
-            empty: Default::default(),
-            full: Default::default(),
-            double_free_count: Default::default(),
-            in_use: Default::default(),
-            pending: Default::default(),
-            double_frees: Default::default(),
-            lowest_free: Default::default(),
-            freed: Default::default(),
-            occupied: Default::default(),
-            freeing_ok: Default::default(),
-        }
+        Self::blank()
     }
 }
 

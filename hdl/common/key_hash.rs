@@ -22,6 +22,7 @@
 //! Combinational: 0 cycles, one key per cycle; each bucket bit is a parity of about 32 key bits
 //! (two LUT6 levels).
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Widest bucket number (`3 ≤ B ≤ 16`).
@@ -60,7 +61,7 @@ pub fn hash1(key: u64, bits: usize) -> u64 {
 }
 
 /// Both bucket hashes of a key for tables of `2^B` buckets per way.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct KeyHash<const B: usize> {
     pub key: Signal<In, Bits<64>>,
     pub h0: Signal<Out, Bits<B>>,
@@ -77,14 +78,10 @@ impl<const B: usize> Default for KeyHash<B> {
     fn default() -> Self {
         assert!((3..=MAX_HASH_BITS).contains(&B), "bucket bits must be 3..={MAX_HASH_BITS}, not {B}");
         Self {
-            key: Default::default(),
-            h0: Default::default(),
-            h1: Default::default(),
             masks0: std::array::from_fn(|j| Constant::new(hash_mask(0, j).to_bits())),
             masks1: std::array::from_fn(|j| Constant::new(hash_mask(1, j).to_bits())),
             bit_of: std::array::from_fn(|j| Constant::new(if j < B { (1u64 << j).to_bits() } else { 0u64.to_bits() })),
-            acc0: Default::default(),
-            acc1: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -15,10 +15,11 @@
 //! (Yosys maps `OnesUntil<64, 7>` to one LUT level, as it did the shifter `~(all_ones << k)`
 //! this form replaced).
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// OnesUntil over `W` bits with a `KW`-bit count (`2^KW > W` so that `k = W` is expressible).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct OnesUntil<const W: usize, const KW: usize> {
     pub k: Signal<In, Bits<KW>>,
     pub mask: Signal<Out, Bits<W>>,
@@ -27,10 +28,7 @@ pub struct OnesUntil<const W: usize, const KW: usize> {
 impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
     fn default() -> Self {
         assert!((1usize << KW) > W, "count width {KW} cannot express k = {W}");
-        Self {
-            k: Default::default(),
-            mask: Default::default(),
-        }
+        Self::blank()
     }
 }
 

@@ -10,10 +10,11 @@
 //! Combinational: latency 0 cycles, one count per cycle. A six-level adder tree on bit fields
 //! (pairs, nibbles, bytes, …) — the classic SWAR popcount — so the depth is log2(W) adders.
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Popcount of a `W`-bit bitmap (`W <= 64`) into a `CW`-bit count (`2^CW > W`).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct Popcount<const W: usize, const CW: usize> {
     pub bitmap: Signal<In, Bits<W>>,
     pub count: Signal<Out, Bits<CW>>,
@@ -41,20 +42,13 @@ impl<const W: usize, const CW: usize> Default for Popcount<W, CW> {
         assert!(W <= 64, "popcount is defined for bitmaps of at most 64 bits");
         assert!((1usize << CW) > W, "count width {CW} cannot express {W}");
         Self {
-            bitmap: Default::default(),
-            count: Default::default(),
             mask_pairs: truncated::<W>(0x5555_5555_5555_5555),
             mask_nibbles: truncated::<W>(0x3333_3333_3333_3333),
             mask_bytes: truncated::<W>(0x0f0f_0f0f_0f0f_0f0f),
             mask_halfwords: truncated::<W>(0x00ff_00ff_00ff_00ff),
             mask_words: truncated::<W>(0x0000_ffff_0000_ffff),
             mask_dwords: truncated::<W>(0x0000_0000_ffff_ffff),
-            sum_pairs: Default::default(),
-            sum_nibbles: Default::default(),
-            sum_bytes: Default::default(),
-            sum_halfwords: Default::default(),
-            sum_words: Default::default(),
-            sum_dwords: Default::default(),
+            ..Self::blank()
         }
     }
 }

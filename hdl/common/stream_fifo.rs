@@ -15,9 +15,10 @@
 //! An entry pushed in cycle t can be at the head from cycle t + 2 (the RAM reads before it
 //! writes, so the entry is read one edge after it is written). One push and one pop per cycle.
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct StreamFifo<D: Synth, const AW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -44,24 +45,8 @@ impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {
     fn default() -> Self {
         assert!(AW <= 15, "levels are 16 bits");
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            push: Default::default(),
-            push_data: Default::default(),
-            pop: Default::default(),
-            head_valid: Default::default(),
-            head_data: Default::default(),
-            level: Default::default(),
-            storage: Default::default(),
-            write_ptr: Default::default(),
-            read_ptr: Default::default(),
-            stored: Default::default(),
-            readable: Default::default(),
-            pushed_last_cycle: Default::default(),
-            nonempty: Default::default(),
             depth: Constant::new(((1u64 << AW) as u64).into()),
-            do_push: Default::default(),
-            do_pop: Default::default(),
+            ..Self::blank()
         }
     }
 }

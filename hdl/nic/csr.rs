@@ -68,6 +68,7 @@
 //! Yosys `synth_xilinx -family xcup` (nic-16 instance): 1911 LUTs, 632 flip-flops, no RAM. The
 //! read multiplexers are binary trees of constant slices (one address bit per level).
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Configuration registers.
@@ -97,7 +98,7 @@ pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
 }
 
 /// AXI4-Lite register file (see the module documentation for the address map and timing).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct AxiLiteCsr {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -178,71 +179,10 @@ impl AxiLiteCsr {
     pub fn new(defaults: [u32; CSR_CONFIG_REGS]) -> Self {
         let packed = pack_config(&defaults);
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axil_awaddr: Default::default(),
-            s_axil_awvalid: Default::default(),
-            s_axil_awready: Default::default(),
-            s_axil_wdata: Default::default(),
-            s_axil_wstrb: Default::default(),
-            s_axil_wvalid: Default::default(),
-            s_axil_wready: Default::default(),
-            s_axil_bresp: Default::default(),
-            s_axil_bvalid: Default::default(),
-            s_axil_bready: Default::default(),
-            s_axil_araddr: Default::default(),
-            s_axil_arvalid: Default::default(),
-            s_axil_arready: Default::default(),
-            s_axil_rdata: Default::default(),
-            s_axil_rresp: Default::default(),
-            s_axil_rvalid: Default::default(),
-            s_axil_rready: Default::default(),
-            cfg: Default::default(),
-            status_index: Default::default(),
-            status_value: Default::default(),
-            error_count: Default::default(),
             cfg_regs: DFFWithInit::new(packed),
-            aw_held: Default::default(),
-            aw_addr: Default::default(),
-            w_held: Default::default(),
-            w_data: Default::default(),
-            w_strb: Default::default(),
-            b_valid: Default::default(),
-            b_resp: Default::default(),
-            r_valid: Default::default(),
-            r_data: Default::default(),
-            r_resp: Default::default(),
-            errors: Default::default(),
             defaults: Constant::new(packed),
             byte_ones: Constant::new(0xFF.into()),
-            b_free: Default::default(),
-            aw_take: Default::default(),
-            w_take: Default::default(),
-            have_aw: Default::default(),
-            have_w: Default::default(),
-            write_go: Default::default(),
-            wr_addr: Default::default(),
-            wr_data: Default::default(),
-            wr_strb: Default::default(),
-            wr_ok: Default::default(),
-            wr_err: Default::default(),
-            lane0: Default::default(),
-            lane1: Default::default(),
-            lane2: Default::default(),
-            lane3: Default::default(),
-            wr_mask: Default::default(),
-            wr_index: Default::default(),
-            ar_take: Default::default(),
-            rd_cfg_hit: Default::default(),
-            rd_status_hit: Default::default(),
-            rd_cfg_implemented: Default::default(),
-            rd_cfg_index: Default::default(),
-            rd_cfg_256: Default::default(),
-            rd_cfg_128: Default::default(),
-            rd_cfg_64: Default::default(),
-            rd_cfg_value: Default::default(),
-            rd_err: Default::default(),
-            err_inc: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -61,6 +61,7 @@
 //! Lookup: 1 cycle, one per cycle. Insert: 2 cycles (one more per epoch it waits when full).
 
 use crate::common::key_hash::KeyHash;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Entries per bucket.
@@ -108,7 +109,7 @@ pub fn delivered_set_parameter_error(sb: usize, horizon: u64) -> Result<(), Stri
 }
 
 /// The delivered-message set with `2^SB` buckets per way.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct DeliveredSet<const SB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -205,18 +206,8 @@ impl<const SB: usize> DeliveredSet<SB> {
             panic!("{e}");
         }
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            ready: Default::default(),
-            lookup_valid: Default::default(),
-            lookup_key: Default::default(),
-            found: Default::default(),
-            insert_valid: Default::default(),
-            insert_key: Default::default(),
-            full_wait_count: Default::default(),
             way0: std::array::from_fn(|_| RAM::default()),
             way1: std::array::from_fn(|_| RAM::default()),
-            hash: Default::default(),
             epoch_length_minus_one: Constant::new((horizon / EPOCHS_PER_HORIZON - 1).to_bits()),
             last_bucket: Constant::new(((1u64 << SB) - 1).to_bits()),
             alive_at_epoch0: Constant::new(
@@ -228,54 +219,7 @@ impl<const SB: usize> DeliveredSet<SB> {
             m_pairs: Constant::new(0x5555u64.to_bits()),
             m_quads: Constant::new(0x1111u64.to_bits()),
             m_bytes: Constant::new(0x0101u64.to_bits()),
-            init_done: Default::default(),
-            init_ptr: Default::default(),
-            epoch: Default::default(),
-            alive_epochs: Default::default(),
-            epoch_cycle: Default::default(),
-            s_key: Default::default(),
-            s_h0: Default::default(),
-            s_h1: Default::default(),
-            ins_decide: Default::default(),
-            ins_wait: Default::default(),
-            ins_retry: Default::default(),
-            scrub_decide: Default::default(),
-            scrub_bucket: Default::default(),
-            scrub_ptr: Default::default(),
-            since_scrub: Default::default(),
-            c_full_wait: Default::default(),
-            tick: Default::default(),
-            is_ready: Default::default(),
-            lookup_go: Default::default(),
-            insert_go: Default::default(),
-            reread: Default::default(),
-            port_free: Default::default(),
-            do_scrub_read: Default::default(),
-            read_bucket0: Default::default(),
-            read_bucket1: Default::default(),
-            alive: Default::default(),
-            dead: Default::default(),
-            key_hits: Default::default(),
-            alive0: Default::default(),
-            pair_sum: Default::default(),
-            pair_carry: Default::default(),
-            quad_b0: Default::default(),
-            quad_b1: Default::default(),
-            quad_b2: Default::default(),
-            byte_c0: Default::default(),
-            byte_c1: Default::default(),
-            byte_b0: Default::default(),
-            byte_b1: Default::default(),
-            byte_b2: Default::default(),
-            byte_b3: Default::default(),
-            alive1: Default::default(),
-            use_way1: Default::default(),
-            free0: Default::default(),
-            free1: Default::default(),
-            first_free0: Default::default(),
-            first_free1: Default::default(),
-            place: Default::default(),
-            new_entry: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -111,6 +111,7 @@ pub use crate::common::key_hash::{hash0, hash1};
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::common::one_hot::OneHot;
 use crate::common::find_first_set::FindFirstSet;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -144,6 +145,21 @@ pub const SIZE_CLASSES_16: [(u64, u64); 4] = [(1, 16), (4, 16), (8, 16), (38, 16
 /// A deviation from Table 3.2, which sizes the prototype's 128-message NIC for 128 × 32 KB per
 /// direction (about 4.2 MB): here 16 messages above 8 KB are held at once.
 pub const SIZE_CLASSES_128: [(u64, u64); 4] = [(1, 128), (4, 32), (8, 16), (38, 16)];
+
+/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
+/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
+/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
+/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
+/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
+pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+    let n = messages as u64;
+    match messages {
+        16 => SIZE_CLASSES_16,
+        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
+        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
+        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
+    }
+}
 
 /// Fail reasons of `resp_fail_reason`.
 pub mod fail_reason {
@@ -210,7 +226,7 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 }
 
 /// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -465,105 +481,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
         check_parameters(IW, N, BB, MAX_PAYLOAD_WORD_BITS, &classes);
         let base = class_base_pages(&classes);
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            req_valid: Default::default(),
-            req_ready: Default::default(),
-            req_mark_received: Default::default(),
-            req_peek: Default::default(),
-            req_src_ip: Default::default(),
-            req_src_port: Default::default(),
-            req_tx_msg_id: Default::default(),
-            req_msg_len: Default::default(),
-            req_pkt_offset: Default::default(),
-            resp_valid: Default::default(),
-            resp_fail: Default::default(),
-            resp_fail_reason: Default::default(),
-            resp_rx_msg_id: Default::default(),
-            resp_is_new_msg: Default::default(),
-            resp_announce_new_msg: Default::default(),
-            resp_is_new_pkt: Default::default(),
-            resp_is_last_pkt: Default::default(),
-            resp_ack_no: Default::default(),
-            resp_key: Default::default(),
-            resp_msg_len: Default::default(),
-            resp_page: Default::default(),
-            sched_valid: Default::default(),
-            sched_slot: Default::default(),
-            sched_gen: Default::default(),
-            release_valid: Default::default(),
-            release_ready: Default::default(),
-            release_slot: Default::default(),
-            release_delivered: Default::default(),
-            free_lists_full: Default::default(),
-            fail_zero_len_count: Default::default(),
-            fail_too_long_count: Default::default(),
-            fail_bad_offset_count: Default::default(),
-            fail_len_mismatch_count: Default::default(),
-            fail_no_id_count: Default::default(),
-            fail_no_buffer_count: Default::default(),
-            fail_bucket_full_count: Default::default(),
-            duplicate_count: Default::default(),
-            recent_duplicate_count: Default::default(),
-            full_wait_count: Default::default(),
-            class_fallback_count: Default::default(),
-            e00: Default::default(),
-            e01: Default::default(),
-            e10: Default::default(),
-            e11: Default::default(),
-            slot_info: Default::default(),
-            slot_gen: Default::default(),
-            hash: Default::default(),
             delivered: DeliveredSet::new(DEFAULT_HORIZON_CYCLES),
-            ids: Default::default(),
-            class0: Default::default(),
-            class1: Default::default(),
-            class2: Default::default(),
-            class3: Default::default(),
-            live: Default::default(),
-            gen_known: Default::default(),
-            init_done: Default::default(),
-            init_ptr: Default::default(),
-            phase_b: Default::default(),
-            phase_c: Default::default(),
-            op_release: Default::default(),
-            s_mark: Default::default(),
-            s_peek: Default::default(),
-            s_key: Default::default(),
-            s_len: Default::default(),
-            s_off: Default::default(),
-            s_pkts: Default::default(),
-            s_off_beyond: Default::default(),
-            s_fits: Default::default(),
-            s_h0: Default::default(),
-            s_h1: Default::default(),
-            s_rel_slot: Default::default(),
-            s_rel_delivered: Default::default(),
-            r_valid: Default::default(),
-            r_fail: Default::default(),
-            r_reason: Default::default(),
-            r_rx_msg_id: Default::default(),
-            r_new_msg: Default::default(),
-            r_announce: Default::default(),
-            r_new_pkt: Default::default(),
-            r_last: Default::default(),
-            r_ack: Default::default(),
-            r_missing: Default::default(),
-            r_ack_missing: Default::default(),
-            r_page: Default::default(),
-            r_sched: Default::default(),
-            r_sched_slot: Default::default(),
-            r_sched_gen: Default::default(),
-            c_zero_len: Default::default(),
-            c_too_long: Default::default(),
-            c_bad_offset: Default::default(),
-            c_len_mismatch: Default::default(),
-            c_no_id: Default::default(),
-            c_no_buffer: Default::default(),
-            c_bucket_full: Default::default(),
-            c_duplicate: Default::default(),
-            c_recent: Default::default(),
-            c_fallback: Default::default(),
             class0_pages: Constant::new(classes[0].0.to_bits()),
             class1_pages: Constant::new(classes[1].0.to_bits()),
             class2_pages: Constant::new(classes[2].0.to_bits()),
@@ -581,99 +499,7 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
             gen_mask: Constant::new(((1u64 << RX_GEN_BITS.min(15 - IW)) - 1).to_bits()),
             bitmap_lane: Constant::new((u64::MAX as u128).to_bits::<164>() << 99),
             all_ones64: Constant::new(Bits::<64>::mask()),
-            op_ready: Default::default(),
-            take_release: Default::default(),
-            take_request: Default::default(),
-            req_key: Default::default(),
-            h0: Default::default(),
-            h1: Default::default(),
-            do_request: Default::default(),
-            do_release: Default::default(),
-            hit_found: Default::default(),
-            hit_entry: Default::default(),
-            hit_way: Default::default(),
-            hit_pos: Default::default(),
-            hit_slot: Default::default(),
-            hit_gen: Default::default(),
-            hit_len_ok: Default::default(),
-            req_pkts: Default::default(),
-            a_pkts: Default::default(),
-            sel_pkts: Default::default(),
-            sel_bitmap: Default::default(),
-            off6: Default::default(),
-            bitmap_after: Default::default(),
-            pkt_mask: Default::default(),
-            missing: Default::default(),
-            missing_ffs: Default::default(),
-            was_complete: Default::default(),
-            used0: Default::default(),
-            used1: Default::default(),
-            new_way: Default::default(),
-            new_pos: Default::default(),
-            bucket_full: Default::default(),
-            fits: Default::default(),
-            avail: Default::default(),
-            class_avail: Default::default(),
-            id_offer_valid: Default::default(),
-            id_offer: Default::default(),
-            s_rel_live: Default::default(),
-            class_index: Default::default(),
-            class0_page: Default::default(),
-            class1_page: Default::default(),
-            class2_page: Default::default(),
-            class3_page: Default::default(),
-            ap_found: Default::default(),
-            ap_miss: Default::default(),
-            ap_alloc: Default::default(),
-            ap_class: Default::default(),
-            ap_write: Default::default(),
-            ap_wr_way: Default::default(),
-            ap_wr_pos: Default::default(),
-            ap_wr_bucket: Default::default(),
-            ap_wr_data: Default::default(),
-            ap_slot: Default::default(),
-            ap_gen: Default::default(),
-            ap_info: Default::default(),
-            ap_duplicate: Default::default(),
-            ap_fallback: Default::default(),
-            late_duplicate: Default::default(),
-            o_valid: Default::default(),
-            o_fail: Default::default(),
-            o_reason: Default::default(),
-            o_rx_msg_id: Default::default(),
-            o_new_msg: Default::default(),
-            o_announce: Default::default(),
-            o_new_pkt: Default::default(),
-            o_last: Default::default(),
-            o_ack: Default::default(),
-            o_page: Default::default(),
-            o_sched: Default::default(),
-            o_sched_slot: Default::default(),
-            o_sched_gen: Default::default(),
-            chosen: Default::default(),
-            best: Default::default(),
-            chosen_index: Default::default(),
-            chosen_page: Default::default(),
-            reason: Default::default(),
-            miss_reason: Default::default(),
-            do_update: Default::default(),
-            alloc_ok: Default::default(),
-            do_alloc: Default::default(),
-            new_slot: Default::default(),
-            new_gen: Default::default(),
-            new_entry: Default::default(),
-            upd_entry: Default::default(),
-            wr_way: Default::default(),
-            wr_pos: Default::default(),
-            wr_bucket: Default::default(),
-            wr_data: Default::default(),
-            wr_enable: Default::default(),
-            rel_info: Default::default(),
-            rel_class: Default::default(),
-            rel_index: Default::default(),
-            live_set: Default::default(),
-            alloc_mask: Default::default(),
-            release_mask: Default::default(),
+            ..Self::blank()
         }
     }
 }
@@ -1213,14 +1039,9 @@ pub type GetRxMsgInfo16 = GetRxMsgInfo<4, 16, 4>;
 /// The table of the 128-message NIC.
 pub type GetRxMsgInfo128 = GetRxMsgInfo<7, 128, 6>;
 
-impl Default for GetRxMsgInfo16 {
+impl<const IW: usize, const N: usize, const BB: usize> Default for GetRxMsgInfo<IW, N, BB> {
+    /// The preset size classes of this size ([`rx_classes_for`]).
     fn default() -> Self {
-        Self::new(SIZE_CLASSES_16)
-    }
-}
-
-impl Default for GetRxMsgInfo128 {
-    fn default() -> Self {
-        Self::new(SIZE_CLASSES_128)
+        Self::new(rx_classes_for(N))
     }
 }

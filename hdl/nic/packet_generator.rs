@@ -58,6 +58,7 @@
 
 use crate::common::stream_fifo::StreamFifo;
 use crate::common::one_hot::OneHot;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
@@ -65,7 +66,7 @@ pub const DEFAULT_PACE_CYCLES: u64 = 136;
 /// The PULL flag (`crate::pisa::wire::FLAG_PULL`) as the generator writes it.
 pub const FLAG_PULL: u64 = 0x08;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -176,98 +177,9 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
     fn default() -> Self {
         assert_eq!(1 << IW, N, "N = 2^IW");
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_pace_cycles: Default::default(),
-            cfg_bucket_max: Default::default(),
-            ev_valid: Default::default(),
-            ev_msg_id: Default::default(),
-            ev_msg_gen: Default::default(),
-            ev_ctrl_flags: Default::default(),
-            ev_pull: Default::default(),
-            ev_remote_ip: Default::default(),
-            ev_remote_port: Default::default(),
-            ev_local_port: Default::default(),
-            ev_msg_len: Default::default(),
-            ev_pkt_offset: Default::default(),
-            ev_tx_msg_id: Default::default(),
-            ev_rank: Default::default(),
-            ev_credit: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tready: Default::default(),
-            m_meta_remote_ip: Default::default(),
-            m_meta_remote_port: Default::default(),
-            m_meta_local_port: Default::default(),
-            m_meta_msg_len: Default::default(),
-            m_meta_pkt_offset: Default::default(),
-            m_meta_tx_msg_id: Default::default(),
-            m_meta_rank: Default::default(),
-            m_meta_credit: Default::default(),
-            m_meta_flags: Default::default(),
-            ctrl_sent_count: Default::default(),
-            pull_sent_count: Default::default(),
-            merged_count: Default::default(),
-            pull_coalesced_count: Default::default(),
-            pull_replaced_count: Default::default(),
-            dropped_count: Default::default(),
-            immediate: Default::default(),
-            gen_credit_event_port: Default::default(),
-            credit_scan_port: Default::default(),
-            pending_meta: Default::default(),
-            pending: Default::default(),
             fifo_depth: Constant::new(((1u64 << QA) as u64).into()),
             pull_flag: Constant::new(FLAG_PULL.into()),
-            s1_ins_valid: Default::default(),
-            s1_ins_index: Default::default(),
-            s1_ins_gen: Default::default(),
-            s1_ins_credit: Default::default(),
-            s1_ins_meta: Default::default(),
-            fwd_valid: Default::default(),
-            fwd_index: Default::default(),
-            fwd_gen: Default::default(),
-            fwd_credit: Default::default(),
-            fwd_meta: Default::default(),
-            scan_ptr: Default::default(),
-            s1_scan_index: Default::default(),
-            tokens: Default::default(),
-            pace_count: Default::default(),
-            out_valid: Default::default(),
-            out_desc: Default::default(),
-            sent: Default::default(),
-            pulls_sent: Default::default(),
-            merges: Default::default(),
-            coalesced: Default::default(),
-            replaced: Default::default(),
-            drops: Default::default(),
-            ev_meta: Default::default(),
-            has_ctrl: Default::default(),
-            pull_pending_now: Default::default(),
-            token_ok: Default::default(),
-            slot_free: Default::default(),
-            fifo_empty: Default::default(),
-            fifo_room: Default::default(),
-            merge: Default::default(),
-            ctrl_flags: Default::default(),
-            ctrl_desc: Default::default(),
-            bypass: Default::default(),
-            insert: Default::default(),
-            ins_old: Default::default(),
-            ins_was_pending: Default::default(),
-            ins_same_msg: Default::default(),
-            ins_credit: Default::default(),
-            scan_credit: Default::default(),
-            scan_meta: Default::default(),
-            scan_ready: Default::default(),
-            send_pull: Default::default(),
-            take_fifo: Default::default(),
-            issue_index: Default::default(),
-            refill: Default::default(),
-            tokens_after_refill: Default::default(),
-            sent_mask: Default::default(),
-            inserted_mask: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -78,13 +78,13 @@
 //! # Payload memory and size classes
 //! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
 //! message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]); the classes are constructor
-//! parameters: [`SIZE_CLASSES_16`] (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
-//! message) and [`SIZE_CLASSES_128`] (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB). Table 3.2
+//! parameters: [`SIZE_CLASSES_16`](crate::nic::get_rx_msg_info::SIZE_CLASSES_16) (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
+//! message) and [`SIZE_CLASSES_128`](crate::nic::get_rx_msg_info::SIZE_CLASSES_128) (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB). Table 3.2
 //! gives the prototype 1.2 MB (16 messages) and 8.4 MB (128) for both directions, about 0.6 and
 //! 4.2 MB per direction; here each direction has 1 MB up to 128 messages: at 16 all 16 messages
 //! can be maximum-size, at 128 it holds 128 single-packet messages or 16 maximum-size ones at a
 //! time. Above 128 messages the classes scale with the size
-//! ([`crate::configs::rx_classes_for`]).
+//! ([`rx_classes_for`]).
 //!
 //! # Latency and throughput (measured on the Verilator model, testbenches/tests/reassembly.rs)
 //! A single-packet message with a 16-byte payload whose first beat enters in cycle 0:
@@ -102,9 +102,10 @@
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis_tready` is always high: the module never holds the ingress back.
 
-use crate::nic::get_rx_msg_info::{GetRxMsgInfo, SIZE_CLASSES_128, SIZE_CLASSES_16};
+use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::timer::Timer;
 use crate::common::one_hot::OneHot;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
@@ -115,7 +116,7 @@ pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -333,209 +334,10 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
     pub fn new(classes: [(u64, u64); 4]) -> Self {
         crate::nic::get_rx_msg_info::check_parameters(IW, N, BB, PW, &classes);
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            ingress_timeout: Default::default(),
-            req_valid: Default::default(),
-            req_ready: Default::default(),
-            req_mark_received: Default::default(),
-            req_peek: Default::default(),
-            req_src_ip: Default::default(),
-            req_src_port: Default::default(),
-            req_tx_msg_id: Default::default(),
-            req_msg_len: Default::default(),
-            req_pkt_offset: Default::default(),
-            resp_valid: Default::default(),
-            resp_fail: Default::default(),
-            resp_fail_reason: Default::default(),
-            resp_rx_msg_id: Default::default(),
-            resp_is_new_msg: Default::default(),
-            resp_is_new_pkt: Default::default(),
-            resp_is_last_pkt: Default::default(),
-            resp_ack_no: Default::default(),
-            s_axis_tdata: Default::default(),
-            s_axis_tkeep: Default::default(),
-            s_axis_tlast: Default::default(),
-            s_axis_tvalid: Default::default(),
-            s_axis_tready: Default::default(),
-            s_axis_meta_remote_ip: Default::default(),
-            s_axis_meta_remote_port: Default::default(),
-            s_axis_meta_msg_len: Default::default(),
-            s_axis_meta_pkt_offset: Default::default(),
-            s_axis_meta_local_port: Default::default(),
-            s_axis_meta_rx_msg_id: Default::default(),
-            s_axis_meta_tx_msg_id: Default::default(),
-            s_axis_meta_is_last_pkt: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tready: Default::default(),
-            release_valid: Default::default(),
-            release_slot: Default::default(),
-            release_reason: Default::default(),
-            busy_slots: Default::default(),
-            free_lists_full: Default::default(),
-            fail_zero_len_count: Default::default(),
-            fail_too_long_count: Default::default(),
-            fail_bad_offset_count: Default::default(),
-            fail_len_mismatch_count: Default::default(),
-            fail_no_id_count: Default::default(),
-            fail_no_buffer_count: Default::default(),
-            fail_bucket_full_count: Default::default(),
-            duplicate_count: Default::default(),
-            recent_duplicate_count: Default::default(),
-            delivered_set_full_wait_count: Default::default(),
-            class_fallback_count: Default::default(),
-            drop_stale_count: Default::default(),
-            drop_bad_offset_count: Default::default(),
-            drop_duplicate_count: Default::default(),
-            drop_bad_length_count: Default::default(),
-            gc_count: Default::default(),
-            stale_timeout_count: Default::default(),
-            delivered_count: Default::default(),
             msg_table: GetRxMsgInfo::new(classes),
-            timer: Default::default(),
-            payload: Default::default(),
-            slot_ram: Default::default(),
-            written_ram: Default::default(),
-            fifo_ram: Default::default(),
-            now: Default::default(),
-            live: Default::default(),
-            closed: Default::default(),
-            fresh: Default::default(),
-            gc_pending: Default::default(),
-            gc_slot: Default::default(),
-            cancel_valid: Default::default(),
-            cancel_slot: Default::default(),
-            fwd_slot_valid: Default::default(),
-            fwd_slot_addr: Default::default(),
-            fwd_slot_data: Default::default(),
-            fwd_written_valid: Default::default(),
-            fwd_written_addr: Default::default(),
-            fwd_written_data: Default::default(),
-            rx_busy: Default::default(),
-            s1_valid: Default::default(),
-            s1_first: Default::default(),
-            s1_last: Default::default(),
-            s1_data: Default::default(),
-            s1_keep: Default::default(),
-            s1_rx_msg_id: Default::default(),
-            s1_key: Default::default(),
-            s1_len: Default::default(),
-            s1_pkts: Default::default(),
-            s1_off: Default::default(),
-            s1_local_port: Default::default(),
-            in_busy: Default::default(),
-            in_ok: Default::default(),
-            in_slot: Default::default(),
-            in_off6: Default::default(),
-            in_pkts: Default::default(),
-            in_expected: Default::default(),
-            in_base: Default::default(),
-            in_bitmap: Default::default(),
-            in_header: Default::default(),
-            in_beat: Default::default(),
-            in_len_bad: Default::default(),
-            ro_rel_pending: Default::default(),
-            ro_rel_slot: Default::default(),
-            fifo_head: Default::default(),
-            fifo_tail: Default::default(),
-            fifo_count: Default::default(),
-            fifo_usable: Default::default(),
-            fifo_wrote: Default::default(),
-            ro_state: Default::default(),
-            ro_slot: Default::default(),
-            ro_ptr: Default::default(),
-            ro_words_left: Default::default(),
-            ro_msg_len: Default::default(),
-            out_valid: Default::default(),
-            out_data: Default::default(),
-            out_keep: Default::default(),
-            out_last: Default::default(),
-            c_stale: Default::default(),
-            c_bad_offset: Default::default(),
-            c_duplicate: Default::default(),
-            c_bad_length: Default::default(),
-            c_gc: Default::default(),
-            c_stale_timeout: Default::default(),
-            c_delivered: Default::default(),
-            out_free: Default::default(),
-            h_entry: Default::default(),
-            h_slot: Default::default(),
-            h_len: Default::default(),
-            h_word: Default::default(),
-            can_start: Default::default(),
-            start_fifo: Default::default(),
-            start_bypass: Default::default(),
-            start: Default::default(),
-            fifo_write: Default::default(),
-            load_hdr1: Default::default(),
-            load_data: Default::default(),
-            ro_last_word: Default::default(),
-            ro_ptr_next: Default::default(),
-            last_rem: Default::default(),
-            last_rem_bits: Default::default(),
-            last_keep: Default::default(),
-            last_mask: Default::default(),
-            beat: Default::default(),
-            first: Default::default(),
-            m_slot: Default::default(),
-            t_slot: Default::default(),
-            touching_timeout: Default::default(),
-            timeout_take: Default::default(),
-            gc_legit: Default::default(),
-            rel_request: Default::default(),
-            rel_taken: Default::default(),
-            rel_slot: Default::default(),
-            rel_reason: Default::default(),
-            alloc_write: Default::default(),
-            alloc_slot: Default::default(),
-            s1_slot: Default::default(),
-            f_entry: Default::default(),
-            f_bitmap: Default::default(),
-            f_gen: Default::default(),
-            f_len: Default::default(),
-            f_page: Default::default(),
-            f_live: Default::default(),
-            f_pkts: Default::default(),
-            f_off6: Default::default(),
-            f_offset_ok: Default::default(),
-            f_dup: Default::default(),
-            f_ok: Default::default(),
-            f_expected: Default::default(),
-            f_base: Default::default(),
-            f_header: Default::default(),
-            c_ok: Default::default(),
-            c_slot: Default::default(),
-            c_off6: Default::default(),
-            c_pkts: Default::default(),
-            c_expected: Default::default(),
-            c_base: Default::default(),
-            c_bitmap: Default::default(),
-            c_header: Default::default(),
-            c_beat: Default::default(),
-            c_bad_before: Default::default(),
-            last_bytes: Default::default(),
-            keep_contig: Default::default(),
-            beat_bad: Default::default(),
-            total_len: Default::default(),
-            len_ok: Default::default(),
-            end_ok: Default::default(),
-            written_after: Default::default(),
-            complete: Default::default(),
-            bad_end: Default::default(),
-            live_set: Default::default(),
-            closed_set: Default::default(),
-            fresh_set: Default::default(),
-            alloc_mask: Default::default(),
-            completed_mask: Default::default(),
-            gc_mask: Default::default(),
-            release_mask: Default::default(),
             all_ones64: Constant::new(Bits::<64>::mask()),
-            alloc_gen: Default::default(),
-            s1_gen: Default::default(),
             slot_shift: Constant::new((IW as u64).to_bits()),
+            ..Self::blank()
         }
     }
 }
@@ -1002,14 +804,9 @@ pub type Reassembly16 = Reassembly<4, 16, 4, PAYLOAD_WORD_BITS>;
 /// The reassembly module of the 128-message NIC.
 pub type Reassembly128 = Reassembly<7, 128, 6, PAYLOAD_WORD_BITS>;
 
-impl Default for Reassembly16 {
+impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Default for Reassembly<IW, N, BB, PW> {
+    /// The preset size classes of this size ([`rx_classes_for`]).
     fn default() -> Self {
-        Self::new(SIZE_CLASSES_16)
-    }
-}
-
-impl Default for Reassembly128 {
-    fn default() -> Self {
-        Self::new(SIZE_CLASSES_128)
+        Self::new(rx_classes_for(N))
     }
 }

@@ -41,21 +41,11 @@ macro_rules! status_bank {
         pub const STATUS_MAP: &[(usize, &str, usize, &str)] = &[ $( ($index, stringify!($name), $width, $doc) ),* ];
 
         /// The status multiplexer (see the module documentation).
-        #[derive(LogicBlock)]
+        #[derive(LogicBlock, Default)]
         pub struct StatusBank {
             pub index: Signal<In, Bits<8>>,
             pub value: Signal<Out, Bits<32>>,
             $( #[doc = $doc] pub $name: Signal<In, Bits<$width>>, )*
-        }
-
-        impl Default for StatusBank {
-            fn default() -> Self {
-                Self {
-                    index: Default::default(),
-                    value: Default::default(),
-                    $( $name: Default::default(), )*
-                }
-            }
         }
 
         impl Logic for StatusBank {

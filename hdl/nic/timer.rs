@@ -60,10 +60,11 @@
 //! nothing is read without its valid bit.
 
 use crate::common::one_hot::OneHot;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Timer module with `N = 2^IW` entries and `MW` bits of metadata.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -106,42 +107,7 @@ impl<const N: usize, const IW: usize, const MW: usize> Default for Timer<N, IW, 
     fn default() -> Self {
         assert_eq!(N, 1 << IW, "the timer holds exactly 2^IW entries");
         assert!(N >= 2, "the scan needs at least two entries");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            now: Default::default(),
-            sched_valid: Default::default(),
-            sched_id: Default::default(),
-            sched_delay: Default::default(),
-            sched_meta: Default::default(),
-            cancel_valid: Default::default(),
-            cancel_id: Default::default(),
-            timeout_valid: Default::default(),
-            timeout_ready: Default::default(),
-            timeout_offered: Default::default(),
-            timeout_id: Default::default(),
-            timeout_meta: Default::default(),
-            expiry_mem: Default::default(),
-            meta_mem: Default::default(),
-            valid_bits: Default::default(),
-            scan_ptr: Default::default(),
-            s1_live: Default::default(),
-            s1_id: Default::default(),
-            s1_stale: Default::default(),
-            out_pending: Default::default(),
-            out_id: Default::default(),
-            out_meta: Default::default(),
-            sched_hits_s1: Default::default(),
-            cancel_hits_s1: Default::default(),
-            sched_hits_out: Default::default(),
-            cancel_hits_out: Default::default(),
-            fire: Default::default(),
-            out_slot_free: Default::default(),
-            s1_fires: Default::default(),
-            fired: Default::default(),
-            scheduled: Default::default(),
-            cancelled: Default::default(),
-        }
+        Self::blank()
     }
 }
 

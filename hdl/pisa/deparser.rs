@@ -44,9 +44,10 @@
 //! ```
 
 use crate::pisa::wire::NDP_IP_PROTOCOL;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct Deparser {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -135,70 +136,11 @@ impl Deparser {
     /// A deparser writing IP protocol `ip_protocol` (NDP 155, Homa 154).
     pub fn new(ip_protocol: u8) -> Self {
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_own_mac: Default::default(),
-            cfg_peer_mac: Default::default(),
-            cfg_own_ip: Default::default(),
-            meta_remote_ip: Default::default(),
-            meta_remote_port: Default::default(),
-            meta_msg_len: Default::default(),
-            meta_pkt_offset: Default::default(),
-            meta_local_port: Default::default(),
-            meta_tx_msg_id: Default::default(),
-            meta_credit: Default::default(),
-            meta_rank: Default::default(),
-            meta_flags: Default::default(),
-            meta_grant_prio: Default::default(),
-            meta_buf_ptr: Default::default(),
-            meta_buf_size_class: Default::default(),
-            s_axis_tdata: Default::default(),
-            s_axis_tkeep: Default::default(),
-            s_axis_tlast: Default::default(),
-            s_axis_tvalid: Default::default(),
-            s_axis_tready: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tready: Default::default(),
-            frame_count: Default::default(),
-            length_mismatch_count: Default::default(),
             eth_ip_start: Constant::new(0x08_00_45u64.into()),
             ttl_protocol: Constant::new(((64u64 << 8) | ip_protocol as u64).into()),
             max_payload: Constant::new(1024u64.into()),
             header_len: Constant::new(50u64.into()),
-            out_beat: Default::default(),
-            s1_header: Default::default(),
-            s1_empty: Default::default(),
-            s1_payload_len: Default::default(),
-            s1_total_len: Default::default(),
-            s1_checksum: Default::default(),
-            sent_bytes: Default::default(),
-            frames: Default::default(),
-            mismatches: Default::default(),
-            frame_ended: Default::default(),
-            frame_bytes: Default::default(),
-            frame_mismatched: Default::default(),
-            tos: Default::default(),
-            remaining: Default::default(),
-            payload_len: Default::default(),
-            total_len: Default::default(),
-            hdr_eth: Default::default(),
-            hdr_ip: Default::default(),
-            hdr_transport_a: Default::default(),
-            hdr_transport_b: Default::default(),
-            header_now: Default::default(),
-            ip_sum: Default::default(),
-            fold1: Default::default(),
-            fold2: Default::default(),
-            checksum: Default::default(),
-            beat_offset: Default::default(),
-            header_beat: Default::default(),
-            keep_bytes: Default::default(),
-            bytes_now: Default::default(),
-            take: Default::default(),
-            frame_done: Default::default(),
+            ..Self::blank()
         }
     }
 }

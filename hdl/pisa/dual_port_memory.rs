@@ -27,9 +27,10 @@
 //! reset without an init sequence (0 is the highest priority in Homa).
 
 use crate::common::one_hot::OneHot;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -54,24 +55,7 @@ pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
 impl<const W: usize, const N: usize, const AW: usize> Default for DualPortMemory<W, N, AW> {
     fn default() -> Self {
         assert!(N == 1 << AW, "N = 2^AW entries");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            wr_valid: Default::default(),
-            wr_index: Default::default(),
-            wr_value: Default::default(),
-            rd_valid: Default::default(),
-            rd_index: Default::default(),
-            rd_resp_valid: Default::default(),
-            rd_value: Default::default(),
-            array: Default::default(),
-            written: Default::default(),
-            write_mask: Default::default(),
-            s1_valid: Default::default(),
-            s1_written: Default::default(),
-            s1_bypass: Default::default(),
-            s1_bypass_value: Default::default(),
-        }
+        Self::blank()
     }
 }
 

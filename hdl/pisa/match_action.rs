@@ -26,6 +26,7 @@
 //! DATA; `ACK` (mask 0x02) → ACK; `NACK` or `PULL` → CREDIT; default → DROP. See
 //! `MatchEntry` and the tests in testbenches/tests/pisa_match_action.rs.
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 fn wide128(x: u128) -> Bits<128> {
@@ -63,7 +64,7 @@ pub fn flags_example_program() -> Vec<MatchEntry> {
 /// Entries per table.
 pub const MATCH_ENTRIES: usize = 8;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct MatchTable<D: Synth> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -127,22 +128,6 @@ impl<D: Synth> MatchTable<D> {
             actions |= (e.action as u64) << (4 * i);
         }
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            in_valid: Default::default(),
-            in_key: Default::default(),
-            in_meta: Default::default(),
-            out_valid: Default::default(),
-            out_hit: Default::default(),
-            out_entry: Default::default(),
-            out_action: Default::default(),
-            out_meta: Default::default(),
-            cfg_write_valid: Default::default(),
-            cfg_write_index: Default::default(),
-            cfg_write_enable: Default::default(),
-            cfg_write_key: Default::default(),
-            cfg_write_mask: Default::default(),
-            cfg_write_action: Default::default(),
             init_valid: Constant::new(valid.into()),
             init_keys: Constant::new(wide128(keys)),
             init_masks: Constant::new(wide128(masks)),
@@ -150,24 +135,7 @@ impl<D: Synth> MatchTable<D> {
             default_action: Constant::new((default_action as u64).into()),
             field_mask: Constant::new(wide128(0xffff)),
             action_mask: Constant::new(0xfu64.into()),
-            entry_valid: Default::default(),
-            keys: Default::default(),
-            masks: Default::default(),
-            actions: Default::default(),
-            s1_valid: Default::default(),
-            s1_hit: Default::default(),
-            s1_entry: Default::default(),
-            s1_action: Default::default(),
-            s1_meta: Default::default(),
-            hit0: Default::default(),
-            hit1: Default::default(),
-            hit2: Default::default(),
-            hit3: Default::default(),
-            hit4: Default::default(),
-            hit5: Default::default(),
-            hit6: Default::default(),
-            hit7: Default::default(),
-            action_shift: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -42,9 +42,10 @@
 //! ```
 
 use crate::pisa::wire::NDP_IP_PROTOCOL;
+use crate::Blank;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct Parser {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -138,80 +139,10 @@ impl Parser {
     /// A parser accepting IP protocol `ip_protocol` (NDP 155, Homa 154).
     pub fn new(ip_protocol: u8) -> Self {
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis_tdata: Default::default(),
-            s_axis_tkeep: Default::default(),
-            s_axis_tlast: Default::default(),
-            s_axis_tvalid: Default::default(),
-            s_axis_tready: Default::default(),
-            m_axis_tdata: Default::default(),
-            m_axis_tkeep: Default::default(),
-            m_axis_tlast: Default::default(),
-            m_axis_tvalid: Default::default(),
-            m_axis_tfirst: Default::default(),
-            m_axis_tready: Default::default(),
-            hdr_dst_mac: Default::default(),
-            hdr_src_mac: Default::default(),
-            hdr_ip_tos: Default::default(),
-            hdr_ip_total_len: Default::default(),
-            hdr_ip_ident: Default::default(),
-            hdr_ip_ttl: Default::default(),
-            hdr_src_ip: Default::default(),
-            hdr_dst_ip: Default::default(),
-            hdr_flags: Default::default(),
-            hdr_src_context: Default::default(),
-            hdr_dst_context: Default::default(),
-            hdr_msg_len: Default::default(),
-            hdr_pkt_offset: Default::default(),
-            hdr_pull_offset: Default::default(),
-            hdr_grant_prio: Default::default(),
-            hdr_tx_msg_id: Default::default(),
-            hdr_buf_ptr: Default::default(),
-            hdr_buf_size_class: Default::default(),
-            frame_count: Default::default(),
-            not_ipv4_count: Default::default(),
-            wrong_protocol_count: Default::default(),
-            too_short_count: Default::default(),
-            bad_checksum_count: Default::default(),
-            bad_flags_count: Default::default(),
             ip_protocol: Constant::new((ip_protocol as u64).into()),
             // Bytes 12, 13, 14 = 0x08, 0x00, 0x45 (little-endian by byte position).
             eth_ip_start: Constant::new(0x45_00_08u64.into()),
-            in_beat: Default::default(),
-            in_header: Default::default(),
-            in_ip_sum: Default::default(),
-            s1_header: Default::default(),
-            s1_pass: Default::default(),
-            s1_first: Default::default(),
-            s1_empty_pending: Default::default(),
-            frames: Default::default(),
-            not_ipv4s: Default::default(),
-            wrong_protocols: Default::default(),
-            too_shorts: Default::default(),
-            bad_checksums: Default::default(),
-            bad_flagss: Default::default(),
-            accept: Default::default(),
-            in_payload: Default::default(),
-            header_beat: Default::default(),
-            header_merged: Default::default(),
-            word0: Default::default(),
-            word1: Default::default(),
-            word2: Default::default(),
-            word3: Default::default(),
-            sum_add: Default::default(),
-            fold1: Default::default(),
-            fold2: Default::default(),
-            beat7: Default::default(),
-            short_end: Default::default(),
-            total_len: Default::default(),
-            ok_ipv4: Default::default(),
-            ok_protocol: Default::default(),
-            ok_length: Default::default(),
-            ok_checksum: Default::default(),
-            ok_flags: Default::default(),
-            empty_taken: Default::default(),
-            h: Default::default(),
+            ..Self::blank()
         }
     }
 }

@@ -43,7 +43,7 @@ pub const OP_ADD: u64 = 1;
 pub const OP_WRITE: u64 = 2;
 pub const OP_MAX: u64 = 3;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct RegisterExtern<const W: usize, const AW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -70,36 +70,6 @@ pub struct RegisterExtern<const W: usize, const AW: usize> {
     fwd_value: DFF<Bits<W>>,
     old_value: Signal<Local, Bits<W>>,
     new_value: Signal<Local, Bits<W>>,
-}
-
-impl<const W: usize, const AW: usize> Default for RegisterExtern<W, AW> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            req_valid: Default::default(),
-            req_index: Default::default(),
-            req_pred: Default::default(),
-            req_op_true: Default::default(),
-            req_value_true: Default::default(),
-            req_op_false: Default::default(),
-            req_value_false: Default::default(),
-            resp_valid: Default::default(),
-            resp_index: Default::default(),
-            resp_old: Default::default(),
-            resp_new: Default::default(),
-            array: Default::default(),
-            s1_valid: Default::default(),
-            s1_index: Default::default(),
-            s1_op: Default::default(),
-            s1_value: Default::default(),
-            fwd_valid: Default::default(),
-            fwd_index: Default::default(),
-            fwd_value: Default::default(),
-            old_value: Default::default(),
-            new_value: Default::default(),
-        }
-    }
 }
 
 impl<const W: usize, const AW: usize> Logic for RegisterExtern<W, AW> {

@@ -1,0 +1,72 @@
+//! `#[derive(Blank)]` for rust-hdl blocks.
+//!
+//! rust-hdl's `Constant` has no `Default` (its value must be chosen), so a block holding one
+//! cannot derive `Default`, and its constructor would have to name every port, register and
+//! sub-block just to default it. `Blank` gives the block an inherent `blank()` with every field
+//! at `Default::default()`, every `Constant` zero and every `ROM` empty; a constructor names only what differs:
+//!
+//! ```ignore
+//! #[derive(LogicBlock, Blank)]
+//! pub struct Deparser { pub clock: Signal<In, Clock>, ip_protocol: Constant<Bits<8>>, … }
+//!
+//! impl Deparser {
+//!     pub fn new(ip_protocol: u8) -> Self {
+//!         Self { ip_protocol: Constant::new((ip_protocol as u64).into()), ..Self::blank() }
+//!     }
+//! }
+//! ```
+//! A block without constants or parameters derives `Default` instead.
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::{parse_macro_input, Data, DeriveInput, Fields, Type};
+
+/// An inherent `blank()`: every field at its default, every `Constant` and
+/// `DFFWithInit` zero, every `ROM` empty.
+#[proc_macro_derive(Blank)]
+pub fn derive_blank(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let name = &input.ident;
+    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    let Data::Struct(data) = &input.data else {
+        return syn::Error::new_spanned(name, "Blank is for structs").to_compile_error().into();
+    };
+    let Fields::Named(fields) = &data.fields else {
+        return syn::Error::new_spanned(name, "Blank is for structs with named fields").to_compile_error().into();
+    };
+    let inits = fields.named.iter().map(|field| {
+        let ident = field.ident.as_ref().expect("named field");
+        let init = blank_value(&field.ty);
+        quote! { #ident: #init }
+    });
+    quote! {
+        impl #impl_generics #name #type_generics #where_clause {
+            /// Every port, register and sub-block at its default, every constant at zero: the
+            /// starting point of this block's constructors.
+            pub fn blank() -> Self {
+                Self { #(#inits),* }
+            }
+        }
+    }
+    .into()
+}
+
+/// `Constant`, `ROM` and `DFFWithInit` have no `Default` (their contents must be chosen): zero,
+/// empty and zero; an
+/// array gets a blank element each; everything else its `Default`.
+fn blank_value(ty: &Type) -> proc_macro2::TokenStream {
+    match ty {
+        Type::Array(array) => {
+            let element = blank_value(&array.elem);
+            quote! { ::core::array::from_fn(|_| #element) }
+        }
+        Type::Path(path) if ["Constant", "ROM", "DFFWithInit"].iter().any(|name| last_segment_is(path, name)) => {
+            quote! { <#ty>::new(::core::default::Default::default()) }
+        }
+        _ => quote! { ::core::default::Default::default() },
+    }
+}
+
+fn last_segment_is(path: &syn::TypePath, name: &str) -> bool {
+    path.path.segments.last().is_some_and(|segment| segment.ident == name)
+}

@@ -1,11 +1,16 @@
 //! The NIC shell (thesis Fig. 3.1): everything of a NIC that is not its transport protocol —
 //! reassembly with GetRxMsgInfo, transmit path, packet generator, arbiter, deparser, register
 //! file and status bank — written once for every protocol and size. A protocol is a small
-//! program plugged into it: an **ingress program** (on the PISA ingress front) and an **egress
-//! stage** between the transmit path and the arbiter.
+//! program plugged into it: an **ingress program** that sees each packet's parsed header and
+//! GetRxMsgInfo answer and raises events, and an **egress stage** between the transmit path and
+//! the arbiter. The shell owns the PISA ingress front (parser, match stage loaded with the
+//! program's match table, GetRxMsgInfo call, payload path); the program owns its externs.
 //!
 //! ```text
-//!  MAC RX ─▶ ingress program (parser, match, GetRxMsgInfo, protocol state) ─▶ reassembly ─▶ CPU
+//!  MAC RX ─▶ ingress front (parser, match, GetRxMsgInfo) ─▶ reassembly ─▶ CPU
+//!                 │ act_* / done_*: header and answer
+//!                 ▼
+//!            ingress program (protocol state)
 //!                 │ DeliveredEvent / CreditTxEvent     │ CtrlPktEvent
 //!                 ▼                                    ▼
 //!  CPU ─▶ transmit path ─▶ egress stage ─▶ skid ─▶ arbiter ◀─ packet generator (ACK/NACK/PULL/GRANT)
@@ -30,7 +35,7 @@
 //! # Program interface (what every ingress program and egress stage provides)
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program | MAC RX `s_axis_*`; GetRxMsgInfo answer `resp_*`, `req_ready`; `m_axis_tready`; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | GetRxMsgInfo request `req_*`; payload with Listing 3.1 metadata `m_axis_*`; DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator; `ev_msg_id` the receive slot, `ev_msg_gen` its generation); priority writes `prio_wr_*` (to the egress stage); the counters of indices 16–47 of the [status map](crate::nic::status_bank::STATUS_MAP) |
+//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act_*` (a validated control packet's action and header fields) and `done_*` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator; `ev_msg_id` the receive slot, `ev_msg_gen` its generation); priority writes `prio_wr_*` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
 //! | egress stage | `s_axis_pkt_*` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt_tready`, `prio_wr_*`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt_tready`, `m_axis_pkt_*` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
@@ -68,6 +73,13 @@ pub use crate::presets::ShellParams;
 pub trait ProgramBlock {
     /// The block for these parameters.
     fn for_params(params: &ShellParams) -> Self;
+}
+
+/// A protocol's ingress program: the match-action table its front is loaded with (action 1
+/// DATA, 2 trimmed DATA, 3–15 the protocol's control packets; see [`crate::pisa::ingress_front`]).
+pub trait IngressProgram: ProgramBlock {
+    /// The front's match program for these parameters.
+    fn match_program(params: &ShellParams) -> Vec<crate::pisa::match_action::MatchEntry>;
 }
 
 /// Defines a whole NIC type `$name<N, IW, BB, PW>` with the ingress program `$ingress<N, IW>` and the
@@ -137,6 +149,9 @@ macro_rules! nic_shell {
             pub probe_pkt_tready: Signal<Out, Bit>,
             pub probe_pkt_tlast: Signal<Out, Bit>,
 
+            /// Parser, match stage, GetRxMsgInfo and the payload path, loaded with the program's
+            /// match table.
+            front: $crate::pisa::ingress_front::IngressFront<IW>,
             ingress: $ingress<N, IW>,
             egress: $egress<N, IW>,
             reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB, PW>,
@@ -167,6 +182,10 @@ macro_rules! nic_shell {
                     panic!("{e}");
                 }
                 Self {
+                    front: $crate::pisa::ingress_front::IngressFront::new(
+                        params.ip_protocol,
+                        &<$ingress<N, IW> as $crate::nic::shell::IngressProgram>::match_program(params),
+                    ),
                     ingress: <$ingress<N, IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
                     egress: <$egress<N, IW> as $crate::nic::shell::ProgramBlock>::for_params(params),
                     reassembly: $crate::nic::reassembly::Reassembly::new(params.rx_classes),
@@ -191,7 +210,8 @@ macro_rules! nic_shell {
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for $name<N, IW, BB, PW> {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(self, clock, ingress, egress, reassembly, tx, pktgen, data_skid, arbiter, deparser, csr);
+                clock!(self, clock, front, ingress, egress, reassembly, tx, pktgen, data_skid, arbiter, deparser, csr);
+                self.front.reset.next = self.reset.val();
                 self.ingress.reset.next = self.reset.val();
                 self.egress.reset.next = self.reset.val();
                 self.reassembly.reset.next = self.reset.val();
@@ -231,47 +251,64 @@ macro_rules! nic_shell {
                 self.ingress.cfg_dup_grant.next = self.cfg.val().get_bit(449); // CFG_RECOVERY_OPTIONS bit 1
                 self.ingress.rel_valid.next = self.reassembly.release_valid.val();
                 self.ingress.rel_slot.next = self.reassembly.release_slot.val();
-                self.ingress.s_axis_tdata.next = self.s_axis_rx_tdata.val();
-                self.ingress.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
-                self.ingress.s_axis_tlast.next = self.s_axis_rx_tlast.val();
-                self.ingress.s_axis_tvalid.next = self.s_axis_rx_tvalid.val();
-                self.s_axis_rx_tready.next = self.ingress.s_axis_tready.val();
+                self.front.s_axis_tdata.next = self.s_axis_rx_tdata.val();
+                self.front.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
+                self.front.s_axis_tlast.next = self.s_axis_rx_tlast.val();
+                self.front.s_axis_tvalid.next = self.s_axis_rx_tvalid.val();
+                self.s_axis_rx_tready.next = self.front.s_axis_tready.val();
 
                 self.reassembly.ingress_timeout.next = self.cfg.val().get_bits::<32>(256);
-                self.ingress.req_ready.next = self.reassembly.req_ready.val();
-                self.reassembly.req_valid.next = self.ingress.req_valid.val();
-                self.reassembly.req_mark_received.next = self.ingress.req_mark_received.val();
-                self.reassembly.req_peek.next = self.ingress.req_peek.val();
-                self.reassembly.req_src_ip.next = self.ingress.req_src_ip.val();
-                self.reassembly.req_src_port.next = self.ingress.req_src_port.val();
-                self.reassembly.req_tx_msg_id.next = self.ingress.req_tx_msg_id.val();
-                self.reassembly.req_msg_len.next = self.ingress.req_msg_len.val();
-                self.reassembly.req_pkt_offset.next = self.ingress.req_pkt_offset.val();
-                self.ingress.resp_valid.next = self.reassembly.resp_valid.val();
-                self.ingress.resp_fail.next = self.reassembly.resp_fail.val();
-                self.ingress.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
-                self.ingress.resp_announce_new_msg.next = self.reassembly.resp_is_new_msg.val();
-                self.ingress.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
-                self.ingress.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
-                self.ingress.resp_ack_no.next = self.reassembly.resp_ack_no.val();
+                self.front.req_ready.next = self.reassembly.req_ready.val();
+                self.reassembly.req_valid.next = self.front.req_valid.val();
+                self.reassembly.req_mark_received.next = self.front.req_mark_received.val();
+                self.reassembly.req_peek.next = self.front.req_peek.val();
+                self.reassembly.req_src_ip.next = self.front.req_src_ip.val();
+                self.reassembly.req_src_port.next = self.front.req_src_port.val();
+                self.reassembly.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
+                self.reassembly.req_msg_len.next = self.front.req_msg_len.val();
+                self.reassembly.req_pkt_offset.next = self.front.req_pkt_offset.val();
+                self.front.resp_valid.next = self.reassembly.resp_valid.val();
+                self.front.resp_fail.next = self.reassembly.resp_fail.val();
+                self.front.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
+                self.front.resp_announce_new_msg.next = self.reassembly.resp_is_new_msg.val();
+                self.front.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
+                self.front.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
+                self.front.resp_ack_no.next = self.reassembly.resp_ack_no.val();
 
-                self.reassembly.s_axis_tdata.next = self.ingress.m_axis_tdata.val();
-                self.reassembly.s_axis_tkeep.next = self.ingress.m_axis_tkeep.val();
-                self.reassembly.s_axis_tlast.next = self.ingress.m_axis_tlast.val();
-                self.reassembly.s_axis_tvalid.next = self.ingress.m_axis_tvalid.val();
-                self.ingress.m_axis_tready.next = self.reassembly.s_axis_tready.val();
-                self.reassembly.s_axis_meta_remote_ip.next = self.ingress.m_axis_meta_remote_ip.val();
-                self.reassembly.s_axis_meta_remote_port.next = self.ingress.m_axis_meta_remote_port.val();
-                self.reassembly.s_axis_meta_msg_len.next = self.ingress.m_axis_meta_msg_len.val();
-                self.reassembly.s_axis_meta_pkt_offset.next = self.ingress.m_axis_meta_pkt_offset.val();
-                self.reassembly.s_axis_meta_local_port.next = self.ingress.m_axis_meta_local_port.val();
-                self.reassembly.s_axis_meta_rx_msg_id.next = self.ingress.m_axis_meta_rx_msg_id.val();
-                self.reassembly.s_axis_meta_tx_msg_id.next = self.ingress.m_axis_meta_tx_msg_id.val();
-                self.reassembly.s_axis_meta_is_last_pkt.next = self.ingress.m_axis_meta_is_last_pkt.val();
-                self.probe_ingress_tvalid.next = self.ingress.m_axis_tvalid.val();
+                self.reassembly.s_axis_tdata.next = self.front.m_axis_tdata.val();
+                self.reassembly.s_axis_tkeep.next = self.front.m_axis_tkeep.val();
+                self.reassembly.s_axis_tlast.next = self.front.m_axis_tlast.val();
+                self.reassembly.s_axis_tvalid.next = self.front.m_axis_tvalid.val();
+                self.front.m_axis_tready.next = self.reassembly.s_axis_tready.val();
+                self.reassembly.s_axis_meta_remote_ip.next = self.front.m_axis_meta_remote_ip.val();
+                self.reassembly.s_axis_meta_remote_port.next = self.front.m_axis_meta_remote_port.val();
+                self.reassembly.s_axis_meta_msg_len.next = self.front.m_axis_meta_msg_len.val();
+                self.reassembly.s_axis_meta_pkt_offset.next = self.front.m_axis_meta_pkt_offset.val();
+                self.reassembly.s_axis_meta_local_port.next = self.front.m_axis_meta_local_port.val();
+                self.reassembly.s_axis_meta_rx_msg_id.next = self.front.m_axis_meta_rx_msg_id.val();
+                self.reassembly.s_axis_meta_tx_msg_id.next = self.front.m_axis_meta_tx_msg_id.val();
+                self.reassembly.s_axis_meta_is_last_pkt.next = self.front.m_axis_meta_is_last_pkt.val();
+                self.probe_ingress_tvalid.next = self.front.m_axis_tvalid.val();
                 self.probe_ingress_tready.next = self.reassembly.s_axis_tready.val();
                 // Probes show tlast only with tvalid (a FIFO's tlast is its memory's read data).
-                self.probe_ingress_tlast.next = self.ingress.m_axis_tvalid.val() & self.ingress.m_axis_tlast.val();
+                self.probe_ingress_tlast.next = self.front.m_axis_tvalid.val() & self.front.m_axis_tlast.val();
+
+                // The front's decisions, the only thing the ingress program sees of a packet.
+                self.ingress.act_valid.next = self.front.act_valid.val();
+                self.ingress.act_action.next = self.front.act_action.val();
+                self.ingress.act_meta.next = self.front.act_meta.val();
+                self.ingress.done_valid.next = self.front.done_valid.val();
+                self.ingress.done_action.next = self.front.done_action.val();
+                self.ingress.done_meta.next = self.front.done_meta.val();
+                self.ingress.done_ok.next = self.front.done_ok.val();
+                self.ingress.done_live.next = self.front.done_live.val();
+                self.ingress.done_forward.next = self.front.done_forward.val();
+                self.ingress.done_slot.next = self.front.done_slot.val();
+                self.ingress.done_gen.next = self.front.done_gen.val();
+                self.ingress.done_is_new_msg.next = self.front.done_is_new_msg.val();
+                self.ingress.done_is_new_pkt.next = self.front.done_is_new_pkt.val();
+                self.ingress.done_is_last_pkt.next = self.front.done_is_last_pkt.val();
+                self.ingress.done_ack_no.next = self.front.done_ack_no.val();
 
                 self.m_axis_msg_tdata.next = self.reassembly.m_axis_tdata.val();
                 self.m_axis_msg_tkeep.next = self.reassembly.m_axis_tkeep.val();
@@ -441,21 +478,21 @@ macro_rules! nic_shell {
                 self.status.protocol_id.next = self.protocol_id.val();
                 self.status.messages.next = self.messages.val();
                 self.status.datapath_bits.next = 64.into();
-                self.status.frame_count.next = self.ingress.frame_count.val();
-                self.status.not_ipv4_count.next = self.ingress.not_ipv4_count.val();
-                self.status.wrong_protocol_count.next = self.ingress.wrong_protocol_count.val();
-                self.status.too_short_count.next = self.ingress.too_short_count.val();
-                self.status.bad_checksum_count.next = self.ingress.bad_checksum_count.val();
-                self.status.bad_flags_count.next = self.ingress.bad_flags_count.val();
-                self.status.data_count.next = self.ingress.data_count.val();
-                self.status.chop_count.next = self.ingress.chop_count.val();
-                self.status.control_count.next = self.ingress.control_count.val();
-                self.status.no_action_count.next = self.ingress.no_action_count.val();
-                self.status.bad_length_count.next = self.ingress.bad_length_count.val();
-                self.status.bad_frame_length_count.next = self.ingress.bad_frame_length_count.val();
-                self.status.rx_fail_count.next = self.ingress.rx_fail_count.val();
-                self.status.duplicate_data_count.next = self.ingress.duplicate_data_count.val();
-                self.status.forwarded_count.next = self.ingress.forwarded_count.val();
+                self.status.frame_count.next = self.front.frame_count.val();
+                self.status.not_ipv4_count.next = self.front.not_ipv4_count.val();
+                self.status.wrong_protocol_count.next = self.front.wrong_protocol_count.val();
+                self.status.too_short_count.next = self.front.too_short_count.val();
+                self.status.bad_checksum_count.next = self.front.bad_checksum_count.val();
+                self.status.bad_flags_count.next = self.front.bad_flags_count.val();
+                self.status.data_count.next = self.front.data_count.val();
+                self.status.chop_count.next = self.front.chop_count.val();
+                self.status.control_count.next = self.front.control_count.val();
+                self.status.no_action_count.next = self.front.no_action_count.val();
+                self.status.bad_length_count.next = self.front.bad_length_count.val();
+                self.status.bad_frame_length_count.next = self.front.bad_frame_length_count.val();
+                self.status.rx_fail_count.next = self.front.rx_fail_count.val();
+                self.status.duplicate_data_count.next = self.front.duplicate_data_count.val();
+                self.status.forwarded_count.next = self.front.forwarded_count.val();
                 self.status.offset_range_count.next = self.ingress.offset_range_count.val();
                 self.status.grant_sent_count.next = self.ingress.grant_sent_count.val();
                 self.status.ack_sent_count.next = self.ingress.ack_sent_count.val();

@@ -1,8 +1,9 @@
 //! The protocol-independent front of an ingress pipeline (thesis §3.2.1, §3.2.3): the
 //! [`Parser`], a match-action stage on the transport flags loaded with the protocol's program,
 //! the GetRxMsgInfo call, and the payload path to the reassembly with its per-packet decision.
-//! A protocol's ingress program (e.g. [`crate::protocols::ndp::ingress`]) is this front plus its
-//! own externs and events, driven by the two result ports `act_*` and `done_*`.
+//! The NIC shell owns one front, loaded with its protocol's match table; the protocol's ingress
+//! program (e.g. [`crate::protocols::ndp::ingress`]) sees only the two result ports `act_*` and
+//! `done_*` and drives its own externs and events from them.
 //!
 //! # Actions (4-bit selectors chosen by the protocol's match program)
 //! * 0 (the default): drop (`no_action_count`).

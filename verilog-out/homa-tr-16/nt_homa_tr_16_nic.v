@@ -60,63 +60,95 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     localparam  messages = 32'h10;
 
     // Stub signals
+    reg  front$clock;
+    reg  front$reset;
+    reg  [63:0] front$s_axis_tdata;
+    reg  [7:0] front$s_axis_tkeep;
+    reg  front$s_axis_tlast;
+    reg  front$s_axis_tvalid;
+    reg  front$req_ready;
+    reg  front$resp_valid;
+    reg  front$resp_fail;
+    reg  [15:0] front$resp_rx_msg_id;
+    reg  front$resp_announce_new_msg;
+    reg  front$resp_is_new_pkt;
+    reg  front$resp_is_last_pkt;
+    reg  [8:0] front$resp_ack_no;
+    reg  front$m_axis_tready;
+    wire  front$s_axis_tready;
+    wire  front$req_valid;
+    wire  front$req_mark_received;
+    wire  front$req_peek;
+    wire  [31:0] front$req_src_ip;
+    wire  [15:0] front$req_src_port;
+    wire  [15:0] front$req_tx_msg_id;
+    wire  [15:0] front$req_msg_len;
+    wire  [7:0] front$req_pkt_offset;
+    wire  [63:0] front$m_axis_tdata;
+    wire  [7:0] front$m_axis_tkeep;
+    wire  front$m_axis_tlast;
+    wire  front$m_axis_tvalid;
+    wire  [31:0] front$m_axis_meta_remote_ip;
+    wire  [15:0] front$m_axis_meta_remote_port;
+    wire  [15:0] front$m_axis_meta_msg_len;
+    wire  [7:0] front$m_axis_meta_pkt_offset;
+    wire  [15:0] front$m_axis_meta_local_port;
+    wire  [15:0] front$m_axis_meta_rx_msg_id;
+    wire  [15:0] front$m_axis_meta_tx_msg_id;
+    wire  front$m_axis_meta_is_last_pkt;
+    wire  front$act_valid;
+    wire  [3:0] front$act_action;
+    wire  [151:0] front$act_meta;
+    wire  front$done_valid;
+    wire  [3:0] front$done_action;
+    wire  [151:0] front$done_meta;
+    wire  front$done_ok;
+    wire  front$done_live;
+    wire  front$done_forward;
+    wire  [3:0] front$done_slot;
+    wire  [7:0] front$done_gen;
+    wire  front$done_is_new_msg;
+    wire  front$done_is_new_pkt;
+    wire  front$done_is_last_pkt;
+    wire  [8:0] front$done_ack_no;
+    wire  [31:0] front$frame_count;
+    wire  [31:0] front$not_ipv4_count;
+    wire  [31:0] front$wrong_protocol_count;
+    wire  [31:0] front$too_short_count;
+    wire  [31:0] front$bad_checksum_count;
+    wire  [31:0] front$bad_flags_count;
+    wire  [31:0] front$data_count;
+    wire  [31:0] front$chop_count;
+    wire  [31:0] front$control_count;
+    wire  [31:0] front$no_action_count;
+    wire  [31:0] front$bad_length_count;
+    wire  [31:0] front$rx_fail_count;
+    wire  [31:0] front$duplicate_data_count;
+    wire  [31:0] front$forwarded_count;
+    wire  [31:0] front$bad_frame_length_count;
     reg  ingress$clock;
     reg  ingress$reset;
+    reg  ingress$act_valid;
+    reg  [3:0] ingress$act_action;
+    reg  [151:0] ingress$act_meta;
+    reg  ingress$done_valid;
+    reg  [3:0] ingress$done_action;
+    reg  [151:0] ingress$done_meta;
+    reg  ingress$done_ok;
+    reg  ingress$done_live;
+    reg  ingress$done_forward;
+    reg  [3:0] ingress$done_slot;
+    reg  [7:0] ingress$done_gen;
+    reg  ingress$done_is_new_msg;
+    reg  ingress$done_is_new_pkt;
+    reg  ingress$done_is_last_pkt;
+    reg  [8:0] ingress$done_ack_no;
     reg  [15:0] ingress$rtt_pkts;
-    reg  [63:0] ingress$s_axis_tdata;
-    reg  [7:0] ingress$s_axis_tkeep;
-    reg  ingress$s_axis_tlast;
-    reg  ingress$s_axis_tvalid;
-    reg  ingress$req_ready;
-    reg  ingress$resp_valid;
-    reg  ingress$resp_fail;
-    reg  [15:0] ingress$resp_rx_msg_id;
-    reg  ingress$resp_announce_new_msg;
-    reg  ingress$resp_is_new_pkt;
-    reg  ingress$resp_is_last_pkt;
-    reg  [8:0] ingress$resp_ack_no;
-    reg  ingress$m_axis_tready;
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
     reg  ingress$cfg_dup_grant;
     reg  ingress$rel_valid;
     reg  [3:0] ingress$rel_slot;
-    wire  ingress$s_axis_tready;
-    wire  ingress$req_valid;
-    wire  ingress$req_mark_received;
-    wire  ingress$req_peek;
-    wire  [31:0] ingress$req_src_ip;
-    wire  [15:0] ingress$req_src_port;
-    wire  [15:0] ingress$req_tx_msg_id;
-    wire  [15:0] ingress$req_msg_len;
-    wire  [7:0] ingress$req_pkt_offset;
-    wire  [63:0] ingress$m_axis_tdata;
-    wire  [7:0] ingress$m_axis_tkeep;
-    wire  ingress$m_axis_tlast;
-    wire  ingress$m_axis_tvalid;
-    wire  [31:0] ingress$m_axis_meta_remote_ip;
-    wire  [15:0] ingress$m_axis_meta_remote_port;
-    wire  [15:0] ingress$m_axis_meta_msg_len;
-    wire  [7:0] ingress$m_axis_meta_pkt_offset;
-    wire  [15:0] ingress$m_axis_meta_local_port;
-    wire  [15:0] ingress$m_axis_meta_rx_msg_id;
-    wire  [15:0] ingress$m_axis_meta_tx_msg_id;
-    wire  ingress$m_axis_meta_is_last_pkt;
-    wire  [31:0] ingress$frame_count;
-    wire  [31:0] ingress$not_ipv4_count;
-    wire  [31:0] ingress$wrong_protocol_count;
-    wire  [31:0] ingress$too_short_count;
-    wire  [31:0] ingress$bad_checksum_count;
-    wire  [31:0] ingress$bad_flags_count;
-    wire  [31:0] ingress$data_count;
-    wire  [31:0] ingress$chop_count;
-    wire  [31:0] ingress$control_count;
-    wire  [31:0] ingress$no_action_count;
-    wire  [31:0] ingress$bad_length_count;
-    wire  [31:0] ingress$bad_frame_length_count;
-    wire  [31:0] ingress$rx_fail_count;
-    wire  [31:0] ingress$duplicate_data_count;
-    wire  [31:0] ingress$forwarded_count;
     wire  ingress$dlv_valid;
     wire  [15:0] ingress$dlv_tx_msg_id;
     wire  [63:0] ingress$dlv_ack_bitmap;
@@ -550,64 +582,98 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     reg  is_data_out;
 
     // Sub module instances
+    nt_homa_tr_16_nic$front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .s_axis_tdata(front$s_axis_tdata),
+        .s_axis_tkeep(front$s_axis_tkeep),
+        .s_axis_tlast(front$s_axis_tlast),
+        .s_axis_tvalid(front$s_axis_tvalid),
+        .req_ready(front$req_ready),
+        .resp_valid(front$resp_valid),
+        .resp_fail(front$resp_fail),
+        .resp_rx_msg_id(front$resp_rx_msg_id),
+        .resp_announce_new_msg(front$resp_announce_new_msg),
+        .resp_is_new_pkt(front$resp_is_new_pkt),
+        .resp_is_last_pkt(front$resp_is_last_pkt),
+        .resp_ack_no(front$resp_ack_no),
+        .m_axis_tready(front$m_axis_tready),
+        .s_axis_tready(front$s_axis_tready),
+        .req_valid(front$req_valid),
+        .req_mark_received(front$req_mark_received),
+        .req_peek(front$req_peek),
+        .req_src_ip(front$req_src_ip),
+        .req_src_port(front$req_src_port),
+        .req_tx_msg_id(front$req_tx_msg_id),
+        .req_msg_len(front$req_msg_len),
+        .req_pkt_offset(front$req_pkt_offset),
+        .m_axis_tdata(front$m_axis_tdata),
+        .m_axis_tkeep(front$m_axis_tkeep),
+        .m_axis_tlast(front$m_axis_tlast),
+        .m_axis_tvalid(front$m_axis_tvalid),
+        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
+        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
+        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
+        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
+        .m_axis_meta_local_port(front$m_axis_meta_local_port),
+        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
+        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
+        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
+        .act_valid(front$act_valid),
+        .act_action(front$act_action),
+        .act_meta(front$act_meta),
+        .done_valid(front$done_valid),
+        .done_action(front$done_action),
+        .done_meta(front$done_meta),
+        .done_ok(front$done_ok),
+        .done_live(front$done_live),
+        .done_forward(front$done_forward),
+        .done_slot(front$done_slot),
+        .done_gen(front$done_gen),
+        .done_is_new_msg(front$done_is_new_msg),
+        .done_is_new_pkt(front$done_is_new_pkt),
+        .done_is_last_pkt(front$done_is_last_pkt),
+        .done_ack_no(front$done_ack_no),
+        .frame_count(front$frame_count),
+        .not_ipv4_count(front$not_ipv4_count),
+        .wrong_protocol_count(front$wrong_protocol_count),
+        .too_short_count(front$too_short_count),
+        .bad_checksum_count(front$bad_checksum_count),
+        .bad_flags_count(front$bad_flags_count),
+        .data_count(front$data_count),
+        .chop_count(front$chop_count),
+        .control_count(front$control_count),
+        .no_action_count(front$no_action_count),
+        .bad_length_count(front$bad_length_count),
+        .rx_fail_count(front$rx_fail_count),
+        .duplicate_data_count(front$duplicate_data_count),
+        .forwarded_count(front$forwarded_count),
+        .bad_frame_length_count(front$bad_frame_length_count)
+    );
     nt_homa_tr_16_nic$ingress ingress(
         .clock(ingress$clock),
         .reset(ingress$reset),
+        .act_valid(ingress$act_valid),
+        .act_action(ingress$act_action),
+        .act_meta(ingress$act_meta),
+        .done_valid(ingress$done_valid),
+        .done_action(ingress$done_action),
+        .done_meta(ingress$done_meta),
+        .done_ok(ingress$done_ok),
+        .done_live(ingress$done_live),
+        .done_forward(ingress$done_forward),
+        .done_slot(ingress$done_slot),
+        .done_gen(ingress$done_gen),
+        .done_is_new_msg(ingress$done_is_new_msg),
+        .done_is_new_pkt(ingress$done_is_new_pkt),
+        .done_is_last_pkt(ingress$done_is_last_pkt),
+        .done_ack_no(ingress$done_ack_no),
         .rtt_pkts(ingress$rtt_pkts),
-        .s_axis_tdata(ingress$s_axis_tdata),
-        .s_axis_tkeep(ingress$s_axis_tkeep),
-        .s_axis_tlast(ingress$s_axis_tlast),
-        .s_axis_tvalid(ingress$s_axis_tvalid),
-        .req_ready(ingress$req_ready),
-        .resp_valid(ingress$resp_valid),
-        .resp_fail(ingress$resp_fail),
-        .resp_rx_msg_id(ingress$resp_rx_msg_id),
-        .resp_announce_new_msg(ingress$resp_announce_new_msg),
-        .resp_is_new_pkt(ingress$resp_is_new_pkt),
-        .resp_is_last_pkt(ingress$resp_is_last_pkt),
-        .resp_ack_no(ingress$resp_ack_no),
-        .m_axis_tready(ingress$m_axis_tready),
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
         .cfg_dup_grant(ingress$cfg_dup_grant),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
-        .s_axis_tready(ingress$s_axis_tready),
-        .req_valid(ingress$req_valid),
-        .req_mark_received(ingress$req_mark_received),
-        .req_peek(ingress$req_peek),
-        .req_src_ip(ingress$req_src_ip),
-        .req_src_port(ingress$req_src_port),
-        .req_tx_msg_id(ingress$req_tx_msg_id),
-        .req_msg_len(ingress$req_msg_len),
-        .req_pkt_offset(ingress$req_pkt_offset),
-        .m_axis_tdata(ingress$m_axis_tdata),
-        .m_axis_tkeep(ingress$m_axis_tkeep),
-        .m_axis_tlast(ingress$m_axis_tlast),
-        .m_axis_tvalid(ingress$m_axis_tvalid),
-        .m_axis_meta_remote_ip(ingress$m_axis_meta_remote_ip),
-        .m_axis_meta_remote_port(ingress$m_axis_meta_remote_port),
-        .m_axis_meta_msg_len(ingress$m_axis_meta_msg_len),
-        .m_axis_meta_pkt_offset(ingress$m_axis_meta_pkt_offset),
-        .m_axis_meta_local_port(ingress$m_axis_meta_local_port),
-        .m_axis_meta_rx_msg_id(ingress$m_axis_meta_rx_msg_id),
-        .m_axis_meta_tx_msg_id(ingress$m_axis_meta_tx_msg_id),
-        .m_axis_meta_is_last_pkt(ingress$m_axis_meta_is_last_pkt),
-        .frame_count(ingress$frame_count),
-        .not_ipv4_count(ingress$not_ipv4_count),
-        .wrong_protocol_count(ingress$wrong_protocol_count),
-        .too_short_count(ingress$too_short_count),
-        .bad_checksum_count(ingress$bad_checksum_count),
-        .bad_flags_count(ingress$bad_flags_count),
-        .data_count(ingress$data_count),
-        .chop_count(ingress$chop_count),
-        .control_count(ingress$control_count),
-        .no_action_count(ingress$no_action_count),
-        .bad_length_count(ingress$bad_length_count),
-        .bad_frame_length_count(ingress$bad_frame_length_count),
-        .rx_fail_count(ingress$rx_fail_count),
-        .duplicate_data_count(ingress$duplicate_data_count),
-        .forwarded_count(ingress$forwarded_count),
         .dlv_valid(ingress$dlv_valid),
         .dlv_tx_msg_id(ingress$dlv_tx_msg_id),
         .dlv_ack_bitmap(ingress$dlv_ack_bitmap),
@@ -1056,6 +1122,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
 
     // Update code
     always @(*) begin
+        front$clock = clock;
         ingress$clock = clock;
         egress$clock = clock;
         reassembly$clock = clock;
@@ -1065,6 +1132,7 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         arbiter$clock = clock;
         deparser$clock = clock;
         csr$clock = clock;
+        front$reset = reset;
         ingress$reset = reset;
         egress$reset = reset;
         reassembly$reset = reset;
@@ -1100,44 +1168,59 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         ingress$cfg_dup_grant = cfg[32'h1c1];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
-        ingress$s_axis_tdata = s_axis_rx_tdata;
-        ingress$s_axis_tkeep = s_axis_rx_tkeep;
-        ingress$s_axis_tlast = s_axis_rx_tlast;
-        ingress$s_axis_tvalid = s_axis_rx_tvalid;
-        s_axis_rx_tready = ingress$s_axis_tready;
+        front$s_axis_tdata = s_axis_rx_tdata;
+        front$s_axis_tkeep = s_axis_rx_tkeep;
+        front$s_axis_tlast = s_axis_rx_tlast;
+        front$s_axis_tvalid = s_axis_rx_tvalid;
+        s_axis_rx_tready = front$s_axis_tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
-        ingress$req_ready = reassembly$req_ready;
-        reassembly$req_valid = ingress$req_valid;
-        reassembly$req_mark_received = ingress$req_mark_received;
-        reassembly$req_peek = ingress$req_peek;
-        reassembly$req_src_ip = ingress$req_src_ip;
-        reassembly$req_src_port = ingress$req_src_port;
-        reassembly$req_tx_msg_id = ingress$req_tx_msg_id;
-        reassembly$req_msg_len = ingress$req_msg_len;
-        reassembly$req_pkt_offset = ingress$req_pkt_offset;
-        ingress$resp_valid = reassembly$resp_valid;
-        ingress$resp_fail = reassembly$resp_fail;
-        ingress$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        ingress$resp_announce_new_msg = reassembly$resp_is_new_msg;
-        ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
-        ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
-        ingress$resp_ack_no = reassembly$resp_ack_no;
-        reassembly$s_axis_tdata = ingress$m_axis_tdata;
-        reassembly$s_axis_tkeep = ingress$m_axis_tkeep;
-        reassembly$s_axis_tlast = ingress$m_axis_tlast;
-        reassembly$s_axis_tvalid = ingress$m_axis_tvalid;
-        ingress$m_axis_tready = reassembly$s_axis_tready;
-        reassembly$s_axis_meta_remote_ip = ingress$m_axis_meta_remote_ip;
-        reassembly$s_axis_meta_remote_port = ingress$m_axis_meta_remote_port;
-        reassembly$s_axis_meta_msg_len = ingress$m_axis_meta_msg_len;
-        reassembly$s_axis_meta_pkt_offset = ingress$m_axis_meta_pkt_offset;
-        reassembly$s_axis_meta_local_port = ingress$m_axis_meta_local_port;
-        reassembly$s_axis_meta_rx_msg_id = ingress$m_axis_meta_rx_msg_id;
-        reassembly$s_axis_meta_tx_msg_id = ingress$m_axis_meta_tx_msg_id;
-        reassembly$s_axis_meta_is_last_pkt = ingress$m_axis_meta_is_last_pkt;
-        probe_ingress_tvalid = ingress$m_axis_tvalid;
+        front$req_ready = reassembly$req_ready;
+        reassembly$req_valid = front$req_valid;
+        reassembly$req_mark_received = front$req_mark_received;
+        reassembly$req_peek = front$req_peek;
+        reassembly$req_src_ip = front$req_src_ip;
+        reassembly$req_src_port = front$req_src_port;
+        reassembly$req_tx_msg_id = front$req_tx_msg_id;
+        reassembly$req_msg_len = front$req_msg_len;
+        reassembly$req_pkt_offset = front$req_pkt_offset;
+        front$resp_valid = reassembly$resp_valid;
+        front$resp_fail = reassembly$resp_fail;
+        front$resp_rx_msg_id = reassembly$resp_rx_msg_id;
+        front$resp_announce_new_msg = reassembly$resp_is_new_msg;
+        front$resp_is_new_pkt = reassembly$resp_is_new_pkt;
+        front$resp_is_last_pkt = reassembly$resp_is_last_pkt;
+        front$resp_ack_no = reassembly$resp_ack_no;
+        reassembly$s_axis_tdata = front$m_axis_tdata;
+        reassembly$s_axis_tkeep = front$m_axis_tkeep;
+        reassembly$s_axis_tlast = front$m_axis_tlast;
+        reassembly$s_axis_tvalid = front$m_axis_tvalid;
+        front$m_axis_tready = reassembly$s_axis_tready;
+        reassembly$s_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
+        reassembly$s_axis_meta_remote_port = front$m_axis_meta_remote_port;
+        reassembly$s_axis_meta_msg_len = front$m_axis_meta_msg_len;
+        reassembly$s_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
+        reassembly$s_axis_meta_local_port = front$m_axis_meta_local_port;
+        reassembly$s_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
+        reassembly$s_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
+        reassembly$s_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
+        probe_ingress_tvalid = front$m_axis_tvalid;
         probe_ingress_tready = reassembly$s_axis_tready;
-        probe_ingress_tlast = ingress$m_axis_tvalid & ingress$m_axis_tlast;
+        probe_ingress_tlast = front$m_axis_tvalid & front$m_axis_tlast;
+        ingress$act_valid = front$act_valid;
+        ingress$act_action = front$act_action;
+        ingress$act_meta = front$act_meta;
+        ingress$done_valid = front$done_valid;
+        ingress$done_action = front$done_action;
+        ingress$done_meta = front$done_meta;
+        ingress$done_ok = front$done_ok;
+        ingress$done_live = front$done_live;
+        ingress$done_forward = front$done_forward;
+        ingress$done_slot = front$done_slot;
+        ingress$done_gen = front$done_gen;
+        ingress$done_is_new_msg = front$done_is_new_msg;
+        ingress$done_is_new_pkt = front$done_is_new_pkt;
+        ingress$done_is_last_pkt = front$done_is_last_pkt;
+        ingress$done_ack_no = front$done_ack_no;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
@@ -1279,21 +1362,21 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         status$protocol_id = protocol_id;
         status$messages = messages;
         status$datapath_bits = 32'h40;
-        status$frame_count = ingress$frame_count;
-        status$not_ipv4_count = ingress$not_ipv4_count;
-        status$wrong_protocol_count = ingress$wrong_protocol_count;
-        status$too_short_count = ingress$too_short_count;
-        status$bad_checksum_count = ingress$bad_checksum_count;
-        status$bad_flags_count = ingress$bad_flags_count;
-        status$data_count = ingress$data_count;
-        status$chop_count = ingress$chop_count;
-        status$control_count = ingress$control_count;
-        status$no_action_count = ingress$no_action_count;
-        status$bad_length_count = ingress$bad_length_count;
-        status$bad_frame_length_count = ingress$bad_frame_length_count;
-        status$rx_fail_count = ingress$rx_fail_count;
-        status$duplicate_data_count = ingress$duplicate_data_count;
-        status$forwarded_count = ingress$forwarded_count;
+        status$frame_count = front$frame_count;
+        status$not_ipv4_count = front$not_ipv4_count;
+        status$wrong_protocol_count = front$wrong_protocol_count;
+        status$too_short_count = front$too_short_count;
+        status$bad_checksum_count = front$bad_checksum_count;
+        status$bad_flags_count = front$bad_flags_count;
+        status$data_count = front$data_count;
+        status$chop_count = front$chop_count;
+        status$control_count = front$control_count;
+        status$no_action_count = front$no_action_count;
+        status$bad_length_count = front$bad_length_count;
+        status$bad_frame_length_count = front$bad_frame_length_count;
+        status$rx_fail_count = front$rx_fail_count;
+        status$duplicate_data_count = front$duplicate_data_count;
+        status$forwarded_count = front$forwarded_count;
         status$offset_range_count = ingress$offset_range_count;
         status$grant_sent_count = ingress$grant_sent_count;
         status$ack_sent_count = ingress$ack_sent_count;
@@ -3837,1105 +3920,7 @@ module nt_homa_tr_16_nic$egress$msg_prio$written(d,q,clock);
 endmodule // nt_homa_tr_16_nic$egress$msg_prio$written
 
 
-module nt_homa_tr_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [15:0] rtt_pkts;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
-    input wire  req_ready;
-    input wire  resp_valid;
-    input wire  resp_fail;
-    input wire  [15:0] resp_rx_msg_id;
-    input wire  resp_announce_new_msg;
-    input wire  resp_is_new_pkt;
-    input wire  resp_is_last_pkt;
-    input wire  [8:0] resp_ack_no;
-    input wire  m_axis_tready;
-    input wire  [4:0] cfg_overcommit;
-    input wire  [3:0] cfg_unsched_prios;
-    input wire  cfg_dup_grant;
-    input wire  rel_valid;
-    input wire  [3:0] rel_slot;
-    output reg  s_axis_tready;
-    output reg  req_valid;
-    output reg  req_mark_received;
-    output reg  req_peek;
-    output reg  [31:0] req_src_ip;
-    output reg  [15:0] req_src_port;
-    output reg  [15:0] req_tx_msg_id;
-    output reg  [15:0] req_msg_len;
-    output reg  [7:0] req_pkt_offset;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    output reg  [31:0] m_axis_meta_remote_ip;
-    output reg  [15:0] m_axis_meta_remote_port;
-    output reg  [15:0] m_axis_meta_msg_len;
-    output reg  [7:0] m_axis_meta_pkt_offset;
-    output reg  [15:0] m_axis_meta_local_port;
-    output reg  [15:0] m_axis_meta_rx_msg_id;
-    output reg  [15:0] m_axis_meta_tx_msg_id;
-    output reg  m_axis_meta_is_last_pkt;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] not_ipv4_count;
-    output reg  [31:0] wrong_protocol_count;
-    output reg  [31:0] too_short_count;
-    output reg  [31:0] bad_checksum_count;
-    output reg  [31:0] bad_flags_count;
-    output reg  [31:0] data_count;
-    output reg  [31:0] chop_count;
-    output reg  [31:0] control_count;
-    output reg  [31:0] no_action_count;
-    output reg  [31:0] bad_length_count;
-    output reg  [31:0] bad_frame_length_count;
-    output reg  [31:0] rx_fail_count;
-    output reg  [31:0] duplicate_data_count;
-    output reg  [31:0] forwarded_count;
-    output reg  dlv_valid;
-    output reg  [15:0] dlv_tx_msg_id;
-    output reg  [63:0] dlv_ack_bitmap;
-    output reg  ctx_valid;
-    output reg  [15:0] ctx_tx_msg_id;
-    output reg  ctx_rtx_flag;
-    output reg  [63:0] ctx_rtx_bitmap;
-    output reg  ctx_credit_flag;
-    output reg  [15:0] ctx_new_credit;
-    output reg  ctx_allow_tx;
-    output reg  ctx_raise_only;
-    output reg  prio_wr_valid;
-    output reg  [3:0] prio_wr_index;
-    output reg  [7:0] prio_wr_value;
-    output reg  ev_valid;
-    output reg  [3:0] ev_msg_id;
-    output reg  [7:0] ev_msg_gen;
-    output reg  [7:0] ev_ctrl_flags;
-    output reg  ev_pull;
-    output reg  [15:0] ev_credit;
-    output reg  [31:0] ev_remote_ip;
-    output reg  [15:0] ev_remote_port;
-    output reg  [15:0] ev_local_port;
-    output reg  [15:0] ev_msg_len;
-    output reg  [7:0] ev_pkt_offset;
-    output reg  [15:0] ev_tx_msg_id;
-    output reg  [7:0] ev_rank;
-    output reg  [31:0] grant_sent_count;
-    output reg  [31:0] ack_sent_count;
-    output reg  [31:0] nack_sent_count;
-    output reg  [31:0] sched_inserts_count;
-    output reg  [31:0] sched_removes_count;
-    output reg  [31:0] sched_unknown_removes_count;
-    output reg  [31:0] sched_fifo_enters_count;
-    output reg  [31:0] sched_levels;
-    output reg  [31:0] offset_range_count;
-
-    // Constant declarations
-    localparam  trimming = 1'b1;
-    localparam  slot_mask = 16'hf;
-
-    // Stub signals
-    reg  front$clock;
-    reg  front$reset;
-    reg  [63:0] front$s_axis_tdata;
-    reg  [7:0] front$s_axis_tkeep;
-    reg  front$s_axis_tlast;
-    reg  front$s_axis_tvalid;
-    reg  front$req_ready;
-    reg  front$resp_valid;
-    reg  front$resp_fail;
-    reg  [15:0] front$resp_rx_msg_id;
-    reg  front$resp_announce_new_msg;
-    reg  front$resp_is_new_pkt;
-    reg  front$resp_is_last_pkt;
-    reg  [8:0] front$resp_ack_no;
-    reg  front$m_axis_tready;
-    wire  front$s_axis_tready;
-    wire  front$req_valid;
-    wire  front$req_mark_received;
-    wire  front$req_peek;
-    wire  [31:0] front$req_src_ip;
-    wire  [15:0] front$req_src_port;
-    wire  [15:0] front$req_tx_msg_id;
-    wire  [15:0] front$req_msg_len;
-    wire  [7:0] front$req_pkt_offset;
-    wire  [63:0] front$m_axis_tdata;
-    wire  [7:0] front$m_axis_tkeep;
-    wire  front$m_axis_tlast;
-    wire  front$m_axis_tvalid;
-    wire  [31:0] front$m_axis_meta_remote_ip;
-    wire  [15:0] front$m_axis_meta_remote_port;
-    wire  [15:0] front$m_axis_meta_msg_len;
-    wire  [7:0] front$m_axis_meta_pkt_offset;
-    wire  [15:0] front$m_axis_meta_local_port;
-    wire  [15:0] front$m_axis_meta_rx_msg_id;
-    wire  [15:0] front$m_axis_meta_tx_msg_id;
-    wire  front$m_axis_meta_is_last_pkt;
-    wire  front$act_valid;
-    wire  [3:0] front$act_action;
-    wire  [151:0] front$act_meta;
-    wire  front$done_valid;
-    wire  [3:0] front$done_action;
-    wire  [151:0] front$done_meta;
-    wire  front$done_ok;
-    wire  front$done_live;
-    wire  front$done_forward;
-    wire  [3:0] front$done_slot;
-    wire  [7:0] front$done_gen;
-    wire  front$done_is_new_msg;
-    wire  front$done_is_new_pkt;
-    wire  front$done_is_last_pkt;
-    wire  [8:0] front$done_ack_no;
-    wire  [31:0] front$frame_count;
-    wire  [31:0] front$not_ipv4_count;
-    wire  [31:0] front$wrong_protocol_count;
-    wire  [31:0] front$too_short_count;
-    wire  [31:0] front$bad_checksum_count;
-    wire  [31:0] front$bad_flags_count;
-    wire  [31:0] front$data_count;
-    wire  [31:0] front$chop_count;
-    wire  [31:0] front$control_count;
-    wire  [31:0] front$no_action_count;
-    wire  [31:0] front$bad_length_count;
-    wire  [31:0] front$rx_fail_count;
-    wire  [31:0] front$duplicate_data_count;
-    wire  [31:0] front$forwarded_count;
-    wire  [31:0] front$bad_frame_length_count;
-    reg  received$clock;
-    reg  received$reset;
-    reg  received$req_valid;
-    reg  [3:0] received$req_index;
-    reg  received$req_pred;
-    reg  [1:0] received$req_op_true;
-    reg  [15:0] received$req_value_true;
-    reg  [1:0] received$req_op_false;
-    reg  [15:0] received$req_value_false;
-    wire  received$resp_valid;
-    wire  [3:0] received$resp_index;
-    wire  [15:0] received$resp_old;
-    wire  [15:0] received$resp_new;
-    reg  scheduler$clock;
-    reg  scheduler$reset;
-    reg  [4:0] scheduler$cfg_overcommit;
-    reg  [7:0] scheduler$cfg_rtt_pkts;
-    reg  scheduler$op_valid;
-    reg  [1:0] scheduler$op_code;
-    reg  [3:0] scheduler$op_id;
-    reg  [7:0] scheduler$op_remaining;
-    reg  [7:0] scheduler$op_received;
-    reg  [7:0] scheduler$op_total;
-    reg  [7:0] scheduler$op_granted;
-    wire  scheduler$res_valid;
-    wire  scheduler$res_grant;
-    wire  [3:0] scheduler$res_id;
-    wire  [7:0] scheduler$res_grant_offset;
-    wire  [3:0] scheduler$res_position;
-    wire  [7:0] scheduler$res_received;
-    wire  [7:0] scheduler$res_total;
-    wire  [31:0] scheduler$inserts_count;
-    wire  [31:0] scheduler$removes_count;
-    wire  [31:0] scheduler$unknown_removes_count;
-    wire  [31:0] scheduler$grants_count;
-    wire  [31:0] scheduler$fifo_enters_count;
-    wire  [31:0] scheduler$skipped_arrivals_count;
-    wire  [31:0] scheduler$close_arrivals_count;
-    wire  [4:0] scheduler$occupancy;
-    wire  [15:0] scheduler$fifo_level;
-    reg  [3:0] msg_info$read_address;
-    reg  msg_info$read_clock;
-    wire  [127:0] msg_info$read_data;
-    reg  [3:0] msg_info$write_address;
-    reg  msg_info$write_clock;
-    reg  [127:0] msg_info$write_data;
-    reg  msg_info$write_enable;
-    reg  [3:0] grant_state$read_address;
-    reg  grant_state$read_clock;
-    wire  [16:0] grant_state$read_data;
-    reg  [3:0] grant_state$write_address;
-    reg  grant_state$write_clock;
-    reg  [16:0] grant_state$write_data;
-    reg  grant_state$write_enable;
-    reg  dg_valid$d;
-    wire  dg_valid$q;
-    reg  dg_valid$clock;
-    reg  [151:0] dg_meta$d;
-    wire  [151:0] dg_meta$q;
-    reg  dg_meta$clock;
-    reg  [8:0] dg_ack_no$d;
-    wire  [8:0] dg_ack_no$q;
-    reg  dg_ack_no$clock;
-    reg  [3:0] dg_slot$d;
-    wire  [3:0] dg_slot$q;
-    reg  dg_slot$clock;
-    reg  [31:0] levels$d;
-    wire  [31:0] levels$q;
-    reg  levels$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  [3:0] s3_slot$d;
-    wire  [3:0] s3_slot$q;
-    reg  s3_slot$clock;
-    reg  [7:0] s3_total$d;
-    wire  [7:0] s3_total$q;
-    reg  s3_total$clock;
-    reg  s3_last$d;
-    wire  s3_last$q;
-    reg  s3_last$clock;
-    reg  [151:0] s3_meta$d;
-    wire  [151:0] s3_meta$q;
-    reg  s3_meta$clock;
-    reg  [8:0] s3_ack_no$d;
-    wire  [8:0] s3_ack_no$q;
-    reg  s3_ack_no$clock;
-    reg  r_valid$d;
-    wire  r_valid$q;
-    reg  r_valid$clock;
-    reg  r_ack$d;
-    wire  r_ack$q;
-    reg  r_ack$clock;
-    reg  [3:0] r_slot$d;
-    wire  [3:0] r_slot$q;
-    reg  r_slot$clock;
-    reg  [7:0] r_total$d;
-    wire  [7:0] r_total$q;
-    reg  r_total$clock;
-    reg  [151:0] r_meta$d;
-    wire  [151:0] r_meta$q;
-    reg  r_meta$clock;
-    reg  [8:0] r_ack_no$d;
-    wire  [8:0] r_ack_no$q;
-    reg  r_ack_no$clock;
-    reg  r_wait1$d;
-    wire  r_wait1$q;
-    reg  r_wait1$clock;
-    reg  r_wait2$d;
-    wire  r_wait2$q;
-    reg  r_wait2$clock;
-    reg  r_decided$d;
-    wire  r_decided$q;
-    reg  r_decided$clock;
-    reg  o_valid$d;
-    wire  o_valid$q;
-    reg  o_valid$clock;
-    reg  [1:0] o_code$d;
-    wire  [1:0] o_code$q;
-    reg  o_code$clock;
-    reg  [3:0] o_id$d;
-    wire  [3:0] o_id$q;
-    reg  o_id$clock;
-    reg  [7:0] o_remaining$d;
-    wire  [7:0] o_remaining$q;
-    reg  o_remaining$clock;
-    reg  [7:0] o_received$d;
-    wire  [7:0] o_received$q;
-    reg  o_received$clock;
-    reg  [7:0] o_total$d;
-    wire  [7:0] o_total$q;
-    reg  o_total$clock;
-    reg  [7:0] o_granted$d;
-    wire  [7:0] o_granted$q;
-    reg  o_granted$clock;
-    reg  g_valid$d;
-    wire  g_valid$q;
-    reg  g_valid$clock;
-    reg  [7:0] g_offset$d;
-    wire  [7:0] g_offset$q;
-    reg  g_offset$clock;
-    reg  [7:0] g_prio$d;
-    wire  [7:0] g_prio$q;
-    reg  g_prio$clock;
-    reg  [3:0] g_id$d;
-    wire  [3:0] g_id$q;
-    reg  g_id$clock;
-    reg  rm_pending$d;
-    wire  rm_pending$q;
-    reg  rm_pending$clock;
-    reg  [3:0] rm_slot$d;
-    wire  [3:0] rm_slot$q;
-    reg  rm_slot$clock;
-    reg  [31:0] n_grant$d;
-    wire  [31:0] n_grant$q;
-    reg  n_grant$clock;
-    reg  [31:0] n_ack$d;
-    wire  [31:0] n_ack$q;
-    reg  n_ack$clock;
-    reg  [31:0] n_nack$d;
-    wire  [31:0] n_nack$q;
-    reg  n_nack$clock;
-
-    // Local signals
-    reg  d_dup_grant;
-    reg  dg_granted;
-    reg  [151:0] m1;
-    reg  [7:0] m1_offset;
-    reg  [63:0] m1_offset_bit;
-    reg  [63:0] m1_ack_bits;
-    reg  m1_is_grant;
-    reg  m1_is_ack;
-    reg  m1_is_nack;
-    reg  d_is_data;
-    reg  d_is_chop;
-    reg  d_new;
-    reg  [7:0] d_total;
-    reg  [151:0] d_meta;
-    reg  d_nack;
-    reg  d_dup_ack;
-    reg  [7:0] s3_received;
-    reg  arrive_now;
-    reg  rm_now;
-    reg  [3:0] rm_index;
-    reg  [127:0] info;
-    reg  [2:0] ev_kind;
-
-    // Sub module instances
-    nt_homa_tr_16_nic$ingress$front front(
-        .clock(front$clock),
-        .reset(front$reset),
-        .s_axis_tdata(front$s_axis_tdata),
-        .s_axis_tkeep(front$s_axis_tkeep),
-        .s_axis_tlast(front$s_axis_tlast),
-        .s_axis_tvalid(front$s_axis_tvalid),
-        .req_ready(front$req_ready),
-        .resp_valid(front$resp_valid),
-        .resp_fail(front$resp_fail),
-        .resp_rx_msg_id(front$resp_rx_msg_id),
-        .resp_announce_new_msg(front$resp_announce_new_msg),
-        .resp_is_new_pkt(front$resp_is_new_pkt),
-        .resp_is_last_pkt(front$resp_is_last_pkt),
-        .resp_ack_no(front$resp_ack_no),
-        .m_axis_tready(front$m_axis_tready),
-        .s_axis_tready(front$s_axis_tready),
-        .req_valid(front$req_valid),
-        .req_mark_received(front$req_mark_received),
-        .req_peek(front$req_peek),
-        .req_src_ip(front$req_src_ip),
-        .req_src_port(front$req_src_port),
-        .req_tx_msg_id(front$req_tx_msg_id),
-        .req_msg_len(front$req_msg_len),
-        .req_pkt_offset(front$req_pkt_offset),
-        .m_axis_tdata(front$m_axis_tdata),
-        .m_axis_tkeep(front$m_axis_tkeep),
-        .m_axis_tlast(front$m_axis_tlast),
-        .m_axis_tvalid(front$m_axis_tvalid),
-        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
-        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
-        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
-        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
-        .m_axis_meta_local_port(front$m_axis_meta_local_port),
-        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
-        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
-        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
-        .act_valid(front$act_valid),
-        .act_action(front$act_action),
-        .act_meta(front$act_meta),
-        .done_valid(front$done_valid),
-        .done_action(front$done_action),
-        .done_meta(front$done_meta),
-        .done_ok(front$done_ok),
-        .done_live(front$done_live),
-        .done_forward(front$done_forward),
-        .done_slot(front$done_slot),
-        .done_gen(front$done_gen),
-        .done_is_new_msg(front$done_is_new_msg),
-        .done_is_new_pkt(front$done_is_new_pkt),
-        .done_is_last_pkt(front$done_is_last_pkt),
-        .done_ack_no(front$done_ack_no),
-        .frame_count(front$frame_count),
-        .not_ipv4_count(front$not_ipv4_count),
-        .wrong_protocol_count(front$wrong_protocol_count),
-        .too_short_count(front$too_short_count),
-        .bad_checksum_count(front$bad_checksum_count),
-        .bad_flags_count(front$bad_flags_count),
-        .data_count(front$data_count),
-        .chop_count(front$chop_count),
-        .control_count(front$control_count),
-        .no_action_count(front$no_action_count),
-        .bad_length_count(front$bad_length_count),
-        .rx_fail_count(front$rx_fail_count),
-        .duplicate_data_count(front$duplicate_data_count),
-        .forwarded_count(front$forwarded_count),
-        .bad_frame_length_count(front$bad_frame_length_count)
-    );
-    nt_homa_tr_16_nic$ingress$received received(
-        .clock(received$clock),
-        .reset(received$reset),
-        .req_valid(received$req_valid),
-        .req_index(received$req_index),
-        .req_pred(received$req_pred),
-        .req_op_true(received$req_op_true),
-        .req_value_true(received$req_value_true),
-        .req_op_false(received$req_op_false),
-        .req_value_false(received$req_value_false),
-        .resp_valid(received$resp_valid),
-        .resp_index(received$resp_index),
-        .resp_old(received$resp_old),
-        .resp_new(received$resp_new)
-    );
-    nt_homa_tr_16_nic$ingress$scheduler scheduler(
-        .clock(scheduler$clock),
-        .reset(scheduler$reset),
-        .cfg_overcommit(scheduler$cfg_overcommit),
-        .cfg_rtt_pkts(scheduler$cfg_rtt_pkts),
-        .op_valid(scheduler$op_valid),
-        .op_code(scheduler$op_code),
-        .op_id(scheduler$op_id),
-        .op_remaining(scheduler$op_remaining),
-        .op_received(scheduler$op_received),
-        .op_total(scheduler$op_total),
-        .op_granted(scheduler$op_granted),
-        .res_valid(scheduler$res_valid),
-        .res_grant(scheduler$res_grant),
-        .res_id(scheduler$res_id),
-        .res_grant_offset(scheduler$res_grant_offset),
-        .res_position(scheduler$res_position),
-        .res_received(scheduler$res_received),
-        .res_total(scheduler$res_total),
-        .inserts_count(scheduler$inserts_count),
-        .removes_count(scheduler$removes_count),
-        .unknown_removes_count(scheduler$unknown_removes_count),
-        .grants_count(scheduler$grants_count),
-        .fifo_enters_count(scheduler$fifo_enters_count),
-        .skipped_arrivals_count(scheduler$skipped_arrivals_count),
-        .close_arrivals_count(scheduler$close_arrivals_count),
-        .occupancy(scheduler$occupancy),
-        .fifo_level(scheduler$fifo_level)
-    );
-    nt_homa_tr_16_nic$ingress$msg_info msg_info(
-        .read_address(msg_info$read_address),
-        .read_clock(msg_info$read_clock),
-        .read_data(msg_info$read_data),
-        .write_address(msg_info$write_address),
-        .write_clock(msg_info$write_clock),
-        .write_data(msg_info$write_data),
-        .write_enable(msg_info$write_enable)
-    );
-    nt_homa_tr_16_nic$ingress$grant_state grant_state(
-        .read_address(grant_state$read_address),
-        .read_clock(grant_state$read_clock),
-        .read_data(grant_state$read_data),
-        .write_address(grant_state$write_address),
-        .write_clock(grant_state$write_clock),
-        .write_data(grant_state$write_data),
-        .write_enable(grant_state$write_enable)
-    );
-    nt_homa_tr_16_nic$ingress$dg_valid dg_valid(
-        .d(dg_valid$d),
-        .q(dg_valid$q),
-        .clock(dg_valid$clock)
-    );
-    nt_homa_tr_16_nic$ingress$dg_meta dg_meta(
-        .d(dg_meta$d),
-        .q(dg_meta$q),
-        .clock(dg_meta$clock)
-    );
-    nt_homa_tr_16_nic$ingress$dg_ack_no dg_ack_no(
-        .d(dg_ack_no$d),
-        .q(dg_ack_no$q),
-        .clock(dg_ack_no$clock)
-    );
-    nt_homa_tr_16_nic$ingress$dg_slot dg_slot(
-        .d(dg_slot$d),
-        .q(dg_slot$q),
-        .clock(dg_slot$clock)
-    );
-    nt_homa_tr_16_nic$ingress$levels levels(
-        .d(levels$d),
-        .q(levels$q),
-        .clock(levels$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_slot s3_slot(
-        .d(s3_slot$d),
-        .q(s3_slot$q),
-        .clock(s3_slot$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_total s3_total(
-        .d(s3_total$d),
-        .q(s3_total$q),
-        .clock(s3_total$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_last s3_last(
-        .d(s3_last$d),
-        .q(s3_last$q),
-        .clock(s3_last$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_meta s3_meta(
-        .d(s3_meta$d),
-        .q(s3_meta$q),
-        .clock(s3_meta$clock)
-    );
-    nt_homa_tr_16_nic$ingress$s3_ack_no s3_ack_no(
-        .d(s3_ack_no$d),
-        .q(s3_ack_no$q),
-        .clock(s3_ack_no$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_valid r_valid(
-        .d(r_valid$d),
-        .q(r_valid$q),
-        .clock(r_valid$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_ack r_ack(
-        .d(r_ack$d),
-        .q(r_ack$q),
-        .clock(r_ack$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_slot r_slot(
-        .d(r_slot$d),
-        .q(r_slot$q),
-        .clock(r_slot$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_total r_total(
-        .d(r_total$d),
-        .q(r_total$q),
-        .clock(r_total$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_meta r_meta(
-        .d(r_meta$d),
-        .q(r_meta$q),
-        .clock(r_meta$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_ack_no r_ack_no(
-        .d(r_ack_no$d),
-        .q(r_ack_no$q),
-        .clock(r_ack_no$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_wait1 r_wait1(
-        .d(r_wait1$d),
-        .q(r_wait1$q),
-        .clock(r_wait1$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_wait2 r_wait2(
-        .d(r_wait2$d),
-        .q(r_wait2$q),
-        .clock(r_wait2$clock)
-    );
-    nt_homa_tr_16_nic$ingress$r_decided r_decided(
-        .d(r_decided$d),
-        .q(r_decided$q),
-        .clock(r_decided$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_valid o_valid(
-        .d(o_valid$d),
-        .q(o_valid$q),
-        .clock(o_valid$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_code o_code(
-        .d(o_code$d),
-        .q(o_code$q),
-        .clock(o_code$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_id o_id(
-        .d(o_id$d),
-        .q(o_id$q),
-        .clock(o_id$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_remaining o_remaining(
-        .d(o_remaining$d),
-        .q(o_remaining$q),
-        .clock(o_remaining$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_received o_received(
-        .d(o_received$d),
-        .q(o_received$q),
-        .clock(o_received$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_total o_total(
-        .d(o_total$d),
-        .q(o_total$q),
-        .clock(o_total$clock)
-    );
-    nt_homa_tr_16_nic$ingress$o_granted o_granted(
-        .d(o_granted$d),
-        .q(o_granted$q),
-        .clock(o_granted$clock)
-    );
-    nt_homa_tr_16_nic$ingress$g_valid g_valid(
-        .d(g_valid$d),
-        .q(g_valid$q),
-        .clock(g_valid$clock)
-    );
-    nt_homa_tr_16_nic$ingress$g_offset g_offset(
-        .d(g_offset$d),
-        .q(g_offset$q),
-        .clock(g_offset$clock)
-    );
-    nt_homa_tr_16_nic$ingress$g_prio g_prio(
-        .d(g_prio$d),
-        .q(g_prio$q),
-        .clock(g_prio$clock)
-    );
-    nt_homa_tr_16_nic$ingress$g_id g_id(
-        .d(g_id$d),
-        .q(g_id$q),
-        .clock(g_id$clock)
-    );
-    nt_homa_tr_16_nic$ingress$rm_pending rm_pending(
-        .d(rm_pending$d),
-        .q(rm_pending$q),
-        .clock(rm_pending$clock)
-    );
-    nt_homa_tr_16_nic$ingress$rm_slot rm_slot(
-        .d(rm_slot$d),
-        .q(rm_slot$q),
-        .clock(rm_slot$clock)
-    );
-    nt_homa_tr_16_nic$ingress$n_grant n_grant(
-        .d(n_grant$d),
-        .q(n_grant$q),
-        .clock(n_grant$clock)
-    );
-    nt_homa_tr_16_nic$ingress$n_ack n_ack(
-        .d(n_ack$d),
-        .q(n_ack$q),
-        .clock(n_ack$clock)
-    );
-    nt_homa_tr_16_nic$ingress$n_nack n_nack(
-        .d(n_nack$d),
-        .q(n_nack$q),
-        .clock(n_nack$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        s3_valid$clock = clock;
-        s3_slot$clock = clock;
-        s3_total$clock = clock;
-        s3_last$clock = clock;
-        s3_meta$clock = clock;
-        s3_ack_no$clock = clock;
-        r_valid$clock = clock;
-        r_ack$clock = clock;
-        r_slot$clock = clock;
-        r_total$clock = clock;
-        r_meta$clock = clock;
-        r_ack_no$clock = clock;
-        r_wait1$clock = clock;
-        r_wait2$clock = clock;
-        r_decided$clock = clock;
-        o_valid$clock = clock;
-        o_code$clock = clock;
-        o_id$clock = clock;
-        o_remaining$clock = clock;
-        o_received$clock = clock;
-        o_total$clock = clock;
-        o_granted$clock = clock;
-        g_valid$clock = clock;
-        g_offset$clock = clock;
-        g_prio$clock = clock;
-        g_id$clock = clock;
-        rm_pending$clock = clock;
-        rm_slot$clock = clock;
-        n_grant$clock = clock;
-        n_ack$clock = clock;
-        n_nack$clock = clock;
-        dg_valid$clock = clock;
-        dg_meta$clock = clock;
-        dg_ack_no$clock = clock;
-        dg_slot$clock = clock;
-        levels$clock = clock;
-        s3_valid$d = s3_valid$q;
-        s3_slot$d = s3_slot$q;
-        s3_total$d = s3_total$q;
-        s3_last$d = s3_last$q;
-        s3_meta$d = s3_meta$q;
-        s3_ack_no$d = s3_ack_no$q;
-        r_valid$d = r_valid$q;
-        r_ack$d = r_ack$q;
-        r_slot$d = r_slot$q;
-        r_total$d = r_total$q;
-        r_meta$d = r_meta$q;
-        r_ack_no$d = r_ack_no$q;
-        r_wait1$d = r_wait1$q;
-        r_wait2$d = r_wait2$q;
-        r_decided$d = r_decided$q;
-        o_valid$d = o_valid$q;
-        o_code$d = o_code$q;
-        o_id$d = o_id$q;
-        o_remaining$d = o_remaining$q;
-        o_received$d = o_received$q;
-        o_total$d = o_total$q;
-        o_granted$d = o_granted$q;
-        g_valid$d = g_valid$q;
-        g_offset$d = g_offset$q;
-        g_prio$d = g_prio$q;
-        g_id$d = g_id$q;
-        rm_pending$d = rm_pending$q;
-        rm_slot$d = rm_slot$q;
-        n_grant$d = n_grant$q;
-        n_ack$d = n_ack$q;
-        n_nack$d = n_nack$q;
-        dg_valid$d = dg_valid$q;
-        dg_meta$d = dg_meta$q;
-        dg_ack_no$d = dg_ack_no$q;
-        dg_slot$d = dg_slot$q;
-        levels$d = levels$q;
-        front$clock = clock;
-        received$clock = clock;
-        scheduler$clock = clock;
-        msg_info$read_clock = clock;
-        msg_info$write_clock = clock;
-        grant_state$read_clock = clock;
-        grant_state$write_clock = clock;
-        front$reset = reset;
-        received$reset = reset;
-        scheduler$reset = reset;
-        front$s_axis_tdata = s_axis_tdata;
-        front$s_axis_tkeep = s_axis_tkeep;
-        front$s_axis_tlast = s_axis_tlast;
-        front$s_axis_tvalid = s_axis_tvalid;
-        front$req_ready = req_ready;
-        front$resp_valid = resp_valid;
-        front$resp_fail = resp_fail;
-        front$resp_rx_msg_id = resp_rx_msg_id;
-        front$resp_announce_new_msg = resp_announce_new_msg;
-        front$resp_is_new_pkt = resp_is_new_pkt;
-        front$resp_is_last_pkt = resp_is_last_pkt;
-        front$resp_ack_no = resp_ack_no;
-        front$m_axis_tready = m_axis_tready;
-        s_axis_tready = front$s_axis_tready;
-        req_valid = front$req_valid;
-        req_mark_received = front$req_mark_received;
-        req_peek = front$req_peek;
-        req_src_ip = front$req_src_ip;
-        req_src_port = front$req_src_port;
-        req_tx_msg_id = front$req_tx_msg_id;
-        req_msg_len = front$req_msg_len;
-        req_pkt_offset = front$req_pkt_offset;
-        m_axis_tdata = front$m_axis_tdata;
-        m_axis_tkeep = front$m_axis_tkeep;
-        m_axis_tlast = front$m_axis_tlast;
-        m_axis_tvalid = front$m_axis_tvalid;
-        m_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
-        m_axis_meta_remote_port = front$m_axis_meta_remote_port;
-        m_axis_meta_msg_len = front$m_axis_meta_msg_len;
-        m_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
-        m_axis_meta_local_port = front$m_axis_meta_local_port;
-        m_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
-        m_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
-        m_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
-        frame_count = front$frame_count;
-        not_ipv4_count = front$not_ipv4_count;
-        wrong_protocol_count = front$wrong_protocol_count;
-        too_short_count = front$too_short_count;
-        bad_checksum_count = front$bad_checksum_count;
-        bad_flags_count = front$bad_flags_count;
-        data_count = front$data_count;
-        chop_count = front$chop_count;
-        control_count = front$control_count;
-        no_action_count = front$no_action_count;
-        bad_length_count = front$bad_length_count;
-        bad_frame_length_count = front$bad_frame_length_count;
-        rx_fail_count = front$rx_fail_count;
-        duplicate_data_count = front$duplicate_data_count;
-        forwarded_count = front$forwarded_count;
-        m1 = front$act_meta;
-        m1_offset = m1[(32'h50)+:(8)];
-        m1_offset_bit = 32'h0;
-        m1_ack_bits = ~((32'h0) & 64'hffffffffffffffff);
-        if (m1_offset < 32'h40) begin
-            m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
-            m1_ack_bits = m1_offset_bit - 32'h1;
-        end
-        m1_is_grant = front$act_valid & (front$act_action == 32'h3);
-        m1_is_ack = front$act_valid & (front$act_action == 32'h4);
-        m1_is_nack = front$act_valid & (front$act_action == 32'h5);
-        dlv_valid = (m1_is_grant | m1_is_ack) & (m1_offset != 32'h0);
-        dlv_tx_msg_id = m1[(32'h68)+:(16)];
-        dlv_ack_bitmap = m1_ack_bits;
-        ctx_valid = m1_is_grant | m1_is_nack;
-        ctx_tx_msg_id = m1[(32'h68)+:(16)];
-        ctx_rtx_flag = m1_is_nack;
-        ctx_rtx_bitmap = m1_offset_bit;
-        ctx_credit_flag = m1_is_grant;
-        ctx_new_credit = m1[(32'h58)+:(16)];
-        ctx_allow_tx = 1'b1;
-        ctx_raise_only = 1'b1;
-        prio_wr_valid = m1_is_grant;
-        prio_wr_index = ((m1[(32'h68)+:(16)] & slot_mask) & 4'hf);
-        prio_wr_value = m1[(32'h90)+:(8)];
-        d_is_data = front$done_valid & (front$done_action == 32'h1);
-        d_is_chop = front$done_valid & (front$done_action == 32'h2);
-        d_new = d_is_data & front$done_forward;
-        d_meta = front$done_meta;
-        d_total = (((d_meta[(32'h40)+:(16)] + 32'h3ff) >> 32'ha) & 8'hff);
-        received$req_valid = d_new | ((d_is_chop & front$done_live) & front$done_is_new_msg);
-        received$req_index = front$done_slot;
-        received$req_pred = front$done_is_new_msg;
-        received$req_op_true = 32'h2;
-        received$req_value_true = ((d_is_data) & 16'hffff);
-        received$req_op_false = 32'h1;
-        received$req_value_false = 32'h1;
-        msg_info$write_enable = d_new;
-        msg_info$write_address = front$done_slot;
-        msg_info$write_data = (((((d_meta[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) | (((d_meta[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20)) | (((d_meta[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40)) | (((d_meta[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50)) | (((front$done_ack_no) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
-        s3_valid$d = d_new & (~(rel_valid & (rel_slot == front$done_slot)));
-        s3_slot$d = front$done_slot;
-        s3_total$d = d_total;
-        s3_last$d = front$done_is_last_pkt;
-        s3_meta$d = d_meta;
-        s3_ack_no$d = front$done_ack_no;
-        d_dup_ack = (d_is_data & front$done_ok) & (~front$done_forward);
-        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & front$done_live) & (~front$done_is_last_pkt);
-        grant_state$read_address = front$done_slot;
-        dg_valid$d = d_dup_grant;
-        dg_meta$d = d_meta;
-        dg_ack_no$d = front$done_ack_no;
-        dg_slot$d = front$done_slot;
-        dg_granted = grant_state$read_data[32'h10];
-        d_nack = trimming & ((d_is_chop & front$done_live) | ((d_is_data | d_is_chop) & (~front$done_ok)));
-        s3_received = received$resp_new[(32'h0)+:(8)];
-        scheduler$cfg_overcommit = cfg_overcommit;
-        scheduler$cfg_rtt_pkts = rtt_pkts[(32'h0)+:(8)];
-        arrive_now = s3_valid$q & (~(rel_valid & (rel_slot == s3_slot$q)));
-        rm_now = (~arrive_now) & (rm_pending$q | rel_valid);
-        rm_index = rel_slot;
-        if (rm_pending$q) begin
-            rm_index = rm_slot$q;
-        end
-        o_valid$d = arrive_now | rm_now;
-        o_code$d = 32'h1;
-        o_id$d = s3_slot$q;
-        if (~arrive_now) begin
-            o_code$d = 32'h2;
-            o_id$d = rm_index;
-        end
-        o_remaining$d = s3_total$q - s3_received;
-        o_received$d = s3_received;
-        o_total$d = s3_total$q;
-        o_granted$d = s3_total$q;
-        if (rtt_pkts < ((s3_total$q) & 16'hffff)) begin
-            o_granted$d = rtt_pkts[(32'h0)+:(8)];
-        end
-        scheduler$op_valid = o_valid$q;
-        scheduler$op_code = o_code$q;
-        scheduler$op_id = o_id$q;
-        scheduler$op_remaining = o_remaining$q;
-        scheduler$op_received = o_received$q;
-        scheduler$op_total = o_total$q;
-        scheduler$op_granted = o_granted$q;
-        if (arrive_now) begin
-            rm_pending$d = rel_valid | rm_pending$q;
-            if (rel_valid) begin
-                rm_slot$d = rel_slot;
-            end
-        end
-        else if (rm_pending$q) begin
-            rm_pending$d = rel_valid;
-            rm_slot$d = rel_slot;
-        end
-        r_valid$d = arrive_now;
-        r_wait1$d = r_valid$q;
-        r_wait2$d = r_wait1$q;
-        r_decided$d = r_wait2$q;
-        if (arrive_now) begin
-            r_ack$d = s3_last$q;
-            r_slot$d = s3_slot$q;
-            r_total$d = s3_total$q;
-            r_meta$d = s3_meta$q;
-            r_ack_no$d = s3_ack_no$q;
-        end
-        sched_inserts_count = scheduler$inserts_count;
-        sched_removes_count = scheduler$removes_count;
-        sched_unknown_removes_count = scheduler$unknown_removes_count;
-        sched_fifo_enters_count = scheduler$fifo_enters_count;
-        levels$d = ((scheduler$occupancy) & 32'hffffffff) | (((scheduler$fifo_level) & 32'hffffffff) << 32'h8);
-        sched_levels = levels$q;
-        offset_range_count = 32'h0;
-        msg_info$read_address = scheduler$res_id;
-        g_valid$d = scheduler$res_valid & scheduler$res_grant;
-        g_offset$d = scheduler$res_grant_offset;
-        g_prio$d = ((cfg_unsched_prios) & 8'hff) + ((scheduler$res_position) & 8'hff);
-        g_id$d = scheduler$res_id;
-        info = msg_info$read_data;
-        ev_kind = 32'h0;
-        if ((d_dup_ack & (~d_dup_grant)) | d_nack) begin
-            ev_kind = 32'h3;
-        end
-        if (dg_valid$q) begin
-            ev_kind = 32'h4;
-        end
-        if (r_decided$q & ((~(scheduler$res_valid & scheduler$res_grant)) | r_ack$q)) begin
-            ev_kind = 32'h2;
-        end
-        if (g_valid$q) begin
-            ev_kind = 32'h1;
-        end
-        ev_valid = ev_kind != 32'h0;
-        ev_pull = 1'b0;
-        ev_credit = 32'h0;
-        ev_rank = 32'h0;
-        ev_msg_id = r_slot$q;
-        ev_msg_gen = 32'h0;
-        ev_ctrl_flags = 32'h2;
-        ev_remote_ip = r_meta$q[(32'h0)+:(32)];
-        ev_remote_port = r_meta$q[(32'h20)+:(16)];
-        ev_local_port = r_meta$q[(32'h30)+:(16)];
-        ev_msg_len = r_meta$q[(32'h40)+:(16)];
-        ev_tx_msg_id = r_meta$q[(32'h68)+:(16)];
-        ev_pkt_offset = r_ack_no$q[(32'h0)+:(8)];
-        if (ev_kind == 32'h3) begin
-            ev_msg_id = front$done_slot;
-            ev_remote_ip = d_meta[(32'h0)+:(32)];
-            ev_remote_port = d_meta[(32'h20)+:(16)];
-            ev_local_port = d_meta[(32'h30)+:(16)];
-            ev_msg_len = d_meta[(32'h40)+:(16)];
-            ev_tx_msg_id = d_meta[(32'h68)+:(16)];
-            ev_pkt_offset = front$done_ack_no[(32'h0)+:(8)];
-            if (d_nack) begin
-                ev_ctrl_flags = 32'h4;
-                ev_pkt_offset = d_meta[(32'h50)+:(8)];
-            end
-        end
-        if (ev_kind == 32'h4) begin
-            ev_msg_id = dg_slot$q;
-            ev_remote_ip = dg_meta$q[(32'h0)+:(32)];
-            ev_remote_port = dg_meta$q[(32'h20)+:(16)];
-            ev_local_port = dg_meta$q[(32'h30)+:(16)];
-            ev_msg_len = dg_meta$q[(32'h40)+:(16)];
-            ev_tx_msg_id = dg_meta$q[(32'h68)+:(16)];
-            ev_pkt_offset = dg_ack_no$q[(32'h0)+:(8)];
-            if (dg_granted) begin
-                ev_ctrl_flags = 32'h8;
-                ev_credit = ((grant_state$read_data[(32'h0)+:(8)]) & 16'hffff);
-                ev_rank = grant_state$read_data[(32'h8)+:(8)];
-            end
-        end
-        if (ev_kind == 32'h1) begin
-            ev_msg_id = g_id$q;
-            ev_ctrl_flags = 32'h8;
-            ev_credit = ((g_offset$q) & 16'hffff);
-            ev_rank = g_prio$q;
-            ev_remote_ip = info[(32'h0)+:(32)];
-            ev_remote_port = info[(32'h20)+:(16)];
-            ev_local_port = info[(32'h30)+:(16)];
-            ev_tx_msg_id = info[(32'h40)+:(16)];
-            ev_msg_len = info[(32'h50)+:(16)];
-            ev_pkt_offset = info[(32'h60)+:(8)];
-        end
-        if (ev_valid & (ev_ctrl_flags == 32'h8)) begin
-            n_grant$d = n_grant$q + 32'h1;
-        end
-        grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & front$done_live)) & front$done_is_new_msg);
-        grant_state$write_address = front$done_slot;
-        grant_state$write_data = 32'h0;
-        if (ev_kind == 32'h1) begin
-            grant_state$write_address = g_id$q;
-            grant_state$write_data = (((32'h1) & 17'h1ffff) << 32'h10) | (((g_prio$q) & 17'h1ffff) << 32'h8) | ((g_offset$q) & 17'h1ffff);
-        end
-        if (ev_valid & (ev_ctrl_flags == 32'h2)) begin
-            n_ack$d = n_ack$q + 32'h1;
-        end
-        if (ev_valid & (ev_ctrl_flags == 32'h4)) begin
-            n_nack$d = n_nack$q + 32'h1;
-        end
-        grant_sent_count = n_grant$q;
-        ack_sent_count = n_ack$q;
-        nack_sent_count = n_nack$q;
-        if (reset) begin
-            s3_valid$d = 1'b0;
-            r_valid$d = 1'b0;
-            r_wait1$d = 1'b0;
-            r_wait2$d = 1'b0;
-            r_decided$d = 1'b0;
-            o_valid$d = 1'b0;
-            g_valid$d = 1'b0;
-            dg_valid$d = 1'b0;
-            rm_pending$d = 1'b0;
-            n_grant$d = 32'h0;
-            n_ack$d = 32'h0;
-            n_nack$d = 32'h0;
-        end
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress
-
-
-module nt_homa_tr_16_nic$ingress$dg_ack_no(d,q,clock);
-
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$dg_ack_no
-
-
-module nt_homa_tr_16_nic$ingress$dg_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [151:0] d;
-    output reg  [151:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 152'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$dg_meta
-
-
-module nt_homa_tr_16_nic$ingress$dg_slot(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$dg_slot
-
-
-module nt_homa_tr_16_nic$ingress$dg_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$dg_valid
-
-
-module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_homa_tr_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -5229,7 +4214,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
     reg  parser_take;
 
     // Sub module instances
-    nt_homa_tr_16_nic$ingress$front$parser parser(
+    nt_homa_tr_16_nic$front$parser parser(
         .clock(parser$clock),
         .reset(parser$reset),
         .s_axis_tdata(parser$s_axis_tdata),
@@ -5268,7 +4253,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
         .bad_checksum_count(parser$bad_checksum_count),
         .bad_flags_count(parser$bad_flags_count)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch dispatch(
+    nt_homa_tr_16_nic$front$dispatch dispatch(
         .clock(dispatch$clock),
         .reset(dispatch$reset),
         .in_valid(dispatch$in_valid),
@@ -5286,7 +4271,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
         .cfg_write_mask(dispatch$cfg_write_mask),
         .cfg_write_action(dispatch$cfg_write_action)
     );
-    nt_homa_tr_16_nic$ingress$front$payload payload(
+    nt_homa_tr_16_nic$front$payload payload(
         .clock(payload$clock),
         .reset(payload$reset),
         .push(payload$push),
@@ -5296,7 +4281,7 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
         .head_data(payload$head_data),
         .level(payload$level)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions decisions(
+    nt_homa_tr_16_nic$front$decisions decisions(
         .clock(decisions$clock),
         .reset(decisions$reset),
         .push(decisions$push),
@@ -5306,157 +4291,157 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
         .head_data(decisions$head_data),
         .level(decisions$level)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_valid hold_valid(
+    nt_homa_tr_16_nic$front$hold_valid hold_valid(
         .d(hold_valid$d),
         .q(hold_valid$q),
         .clock(hold_valid$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_action hold_action(
+    nt_homa_tr_16_nic$front$hold_action hold_action(
         .d(hold_action$d),
         .q(hold_action$q),
         .clock(hold_action$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_issued hold_issued(
+    nt_homa_tr_16_nic$front$hold_issued hold_issued(
         .d(hold_issued$d),
         .q(hold_issued$q),
         .clock(hold_issued$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_meta hold_meta(
+    nt_homa_tr_16_nic$front$hold_meta hold_meta(
         .d(hold_meta$d),
         .q(hold_meta$q),
         .clock(hold_meta$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_table hold_table(
+    nt_homa_tr_16_nic$front$hold_table hold_table(
         .d(hold_table$d),
         .q(hold_table$q),
         .clock(hold_table$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_final hold_final(
+    nt_homa_tr_16_nic$front$hold_final hold_final(
         .d(hold_final$d),
         .q(hold_final$q),
         .clock(hold_final$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_mark hold_mark(
+    nt_homa_tr_16_nic$front$hold_mark hold_mark(
         .d(hold_mark$d),
         .q(hold_mark$q),
         .clock(hold_mark$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_mark_op hold_mark_op(
+    nt_homa_tr_16_nic$front$hold_mark_op hold_mark_op(
         .d(hold_mark_op$d),
         .q(hold_mark_op$q),
         .clock(hold_mark_op$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$hold_answered hold_answered(
+    nt_homa_tr_16_nic$front$hold_answered hold_answered(
         .d(hold_answered$d),
         .q(hold_answered$q),
         .clock(hold_answered$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$vd_seen vd_seen(
+    nt_homa_tr_16_nic$front$vd_seen vd_seen(
         .d(vd_seen$d),
         .q(vd_seen$q),
         .clock(vd_seen$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$vd_good vd_good(
+    nt_homa_tr_16_nic$front$vd_good vd_good(
         .d(vd_good$d),
         .q(vd_good$q),
         .clock(vd_good$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$ans_fail ans_fail(
+    nt_homa_tr_16_nic$front$ans_fail ans_fail(
         .d(ans_fail$d),
         .q(ans_fail$q),
         .clock(ans_fail$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$ans_rx_msg_id ans_rx_msg_id(
+    nt_homa_tr_16_nic$front$ans_rx_msg_id ans_rx_msg_id(
         .d(ans_rx_msg_id$d),
         .q(ans_rx_msg_id$q),
         .clock(ans_rx_msg_id$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$ans_new_pkt ans_new_pkt(
+    nt_homa_tr_16_nic$front$ans_new_pkt ans_new_pkt(
         .d(ans_new_pkt$d),
         .q(ans_new_pkt$q),
         .clock(ans_new_pkt$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$ans_last ans_last(
+    nt_homa_tr_16_nic$front$ans_last ans_last(
         .d(ans_last$d),
         .q(ans_last$q),
         .clock(ans_last$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$ans_ack_no ans_ack_no(
+    nt_homa_tr_16_nic$front$ans_ack_no ans_ack_no(
         .d(ans_ack_no$d),
         .q(ans_ack_no$q),
         .clock(ans_ack_no$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$fl_bytes fl_bytes(
+    nt_homa_tr_16_nic$front$fl_bytes fl_bytes(
         .d(fl_bytes$d),
         .q(fl_bytes$q),
         .clock(fl_bytes$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$fl_bad fl_bad(
+    nt_homa_tr_16_nic$front$fl_bad fl_bad(
         .d(fl_bad$d),
         .q(fl_bad$q),
         .clock(fl_bad$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$vd_pulse vd_pulse(
+    nt_homa_tr_16_nic$front$vd_pulse vd_pulse(
         .d(vd_pulse$d),
         .q(vd_pulse$q),
         .clock(vd_pulse$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$vd_ok vd_ok(
+    nt_homa_tr_16_nic$front$vd_ok vd_ok(
         .d(vd_ok$d),
         .q(vd_ok$q),
         .clock(vd_ok$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$out_forward out_forward(
+    nt_homa_tr_16_nic$front$out_forward out_forward(
         .d(out_forward$d),
         .q(out_forward$q),
         .clock(out_forward$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_data n_data(
+    nt_homa_tr_16_nic$front$n_data n_data(
         .d(n_data$d),
         .q(n_data$q),
         .clock(n_data$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_chop n_chop(
+    nt_homa_tr_16_nic$front$n_chop n_chop(
         .d(n_chop$d),
         .q(n_chop$q),
         .clock(n_chop$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_control n_control(
+    nt_homa_tr_16_nic$front$n_control n_control(
         .d(n_control$d),
         .q(n_control$q),
         .clock(n_control$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_no_action n_no_action(
+    nt_homa_tr_16_nic$front$n_no_action n_no_action(
         .d(n_no_action$d),
         .q(n_no_action$q),
         .clock(n_no_action$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_bad_length n_bad_length(
+    nt_homa_tr_16_nic$front$n_bad_length n_bad_length(
         .d(n_bad_length$d),
         .q(n_bad_length$q),
         .clock(n_bad_length$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_rx_fail n_rx_fail(
+    nt_homa_tr_16_nic$front$n_rx_fail n_rx_fail(
         .d(n_rx_fail$d),
         .q(n_rx_fail$q),
         .clock(n_rx_fail$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_duplicate n_duplicate(
+    nt_homa_tr_16_nic$front$n_duplicate n_duplicate(
         .d(n_duplicate$d),
         .q(n_duplicate$q),
         .clock(n_duplicate$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_forwarded n_forwarded(
+    nt_homa_tr_16_nic$front$n_forwarded n_forwarded(
         .d(n_forwarded$d),
         .q(n_forwarded$q),
         .clock(n_forwarded$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$n_frame_length n_frame_length(
+    nt_homa_tr_16_nic$front$n_frame_length n_frame_length(
         .d(n_frame_length$d),
         .q(n_frame_length$q),
         .clock(n_frame_length$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$m1_length_ok m1_length_ok(
+    nt_homa_tr_16_nic$front$m1_length_ok m1_length_ok(
         .d(m1_length_ok$d),
         .q(m1_length_ok$q),
         .clock(m1_length_ok$clock)
@@ -5821,10 +4806,10 @@ module nt_homa_tr_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_a
         end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front
+endmodule // nt_homa_tr_16_nic$front
 
 
-module nt_homa_tr_16_nic$ingress$front$ans_ack_no(d,q,clock);
+module nt_homa_tr_16_nic$front$ans_ack_no(d,q,clock);
 
     // Module arguments
     input wire  [8:0] d;
@@ -5840,29 +4825,10 @@ module nt_homa_tr_16_nic$ingress$front$ans_ack_no(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$ans_ack_no
+endmodule // nt_homa_tr_16_nic$front$ans_ack_no
 
 
-module nt_homa_tr_16_nic$ingress$front$ans_fail(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$ans_fail
-
-
-module nt_homa_tr_16_nic$ingress$front$ans_last(d,q,clock);
+module nt_homa_tr_16_nic$front$ans_fail(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5878,10 +4844,10 @@ module nt_homa_tr_16_nic$ingress$front$ans_last(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$ans_last
+endmodule // nt_homa_tr_16_nic$front$ans_fail
 
 
-module nt_homa_tr_16_nic$ingress$front$ans_new_pkt(d,q,clock);
+module nt_homa_tr_16_nic$front$ans_last(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5897,10 +4863,29 @@ module nt_homa_tr_16_nic$ingress$front$ans_new_pkt(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$ans_new_pkt
+endmodule // nt_homa_tr_16_nic$front$ans_last
 
 
-module nt_homa_tr_16_nic$ingress$front$ans_rx_msg_id(d,q,clock);
+module nt_homa_tr_16_nic$front$ans_new_pkt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$ans_new_pkt
+
+
+module nt_homa_tr_16_nic$front$ans_rx_msg_id(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -5916,10 +4901,10 @@ module nt_homa_tr_16_nic$ingress$front$ans_rx_msg_id(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$ans_rx_msg_id
+endmodule // nt_homa_tr_16_nic$front$ans_rx_msg_id
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_tr_16_nic$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -5966,7 +4951,7 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
     reg  do_pop;
 
     // Sub module instances
-    nt_homa_tr_16_nic$ingress$front$decisions$storage storage(
+    nt_homa_tr_16_nic$front$decisions$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -5975,32 +4960,32 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$write_ptr write_ptr(
+    nt_homa_tr_16_nic$front$decisions$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$read_ptr read_ptr(
+    nt_homa_tr_16_nic$front$decisions$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$stored stored(
+    nt_homa_tr_16_nic$front$decisions$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$readable readable(
+    nt_homa_tr_16_nic$front$decisions$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$pushed_last_cycle pushed_last_cycle(
+    nt_homa_tr_16_nic$front$decisions$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$decisions$nonempty nonempty(
+    nt_homa_tr_16_nic$front$decisions$nonempty nonempty(
         .d(nonempty$d),
         .q(nonempty$q),
         .clock(nonempty$clock)
@@ -6052,29 +5037,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,
         end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions
+endmodule // nt_homa_tr_16_nic$front$decisions
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$nonempty(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$nonempty
-
-
-module nt_homa_tr_16_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
+module nt_homa_tr_16_nic$front$decisions$nonempty(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6090,10 +5056,29 @@ module nt_homa_tr_16_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$pushed_last_cycle
+endmodule // nt_homa_tr_16_nic$front$decisions$nonempty
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$read_ptr(d,q,clock);
+module nt_homa_tr_16_nic$front$decisions$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$decisions$pushed_last_cycle
+
+
+module nt_homa_tr_16_nic$front$decisions$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6109,10 +5094,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$read_ptr
+endmodule // nt_homa_tr_16_nic$front$decisions$read_ptr
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$readable(d,q,clock);
+module nt_homa_tr_16_nic$front$decisions$readable(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -6128,10 +5113,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$readable
+endmodule // nt_homa_tr_16_nic$front$decisions$readable
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_homa_tr_16_nic$front$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -6157,10 +5142,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions$storage(read_address,read_clock
        end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$storage
+endmodule // nt_homa_tr_16_nic$front$decisions$storage
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$stored(d,q,clock);
+module nt_homa_tr_16_nic$front$decisions$stored(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -6176,10 +5161,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$stored
+endmodule // nt_homa_tr_16_nic$front$decisions$stored
 
 
-module nt_homa_tr_16_nic$ingress$front$decisions$write_ptr(d,q,clock);
+module nt_homa_tr_16_nic$front$decisions$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6195,10 +5180,10 @@ module nt_homa_tr_16_nic$ingress$front$decisions$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$decisions$write_ptr
+endmodule // nt_homa_tr_16_nic$front$decisions$write_ptr
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
+module nt_homa_tr_16_nic$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
 
     // Module arguments
     input wire  clock;
@@ -6268,47 +5253,47 @@ module nt_homa_tr_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_m
     reg  [7:0] action_shift;
 
     // Sub module instances
-    nt_homa_tr_16_nic$ingress$front$dispatch$entry_valid entry_valid(
+    nt_homa_tr_16_nic$front$dispatch$entry_valid entry_valid(
         .d(entry_valid$d),
         .q(entry_valid$q),
         .clock(entry_valid$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$keys keys(
+    nt_homa_tr_16_nic$front$dispatch$keys keys(
         .d(keys$d),
         .q(keys$q),
         .clock(keys$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$masks masks(
+    nt_homa_tr_16_nic$front$dispatch$masks masks(
         .d(masks$d),
         .q(masks$q),
         .clock(masks$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$actions actions(
+    nt_homa_tr_16_nic$front$dispatch$actions actions(
         .d(actions$d),
         .q(actions$q),
         .clock(actions$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$s1_valid s1_valid(
+    nt_homa_tr_16_nic$front$dispatch$s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$s1_hit s1_hit(
+    nt_homa_tr_16_nic$front$dispatch$s1_hit s1_hit(
         .d(s1_hit$d),
         .q(s1_hit$q),
         .clock(s1_hit$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$s1_entry s1_entry(
+    nt_homa_tr_16_nic$front$dispatch$s1_entry s1_entry(
         .d(s1_entry$d),
         .q(s1_entry$q),
         .clock(s1_entry$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$s1_action s1_action(
+    nt_homa_tr_16_nic$front$dispatch$s1_action s1_action(
         .d(s1_action$d),
         .q(s1_action$q),
         .clock(s1_action$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$dispatch$s1_meta s1_meta(
+    nt_homa_tr_16_nic$front$dispatch$s1_meta s1_meta(
         .d(s1_meta$d),
         .q(s1_meta$q),
         .clock(s1_meta$clock)
@@ -6430,10 +5415,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_m
         end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch
+endmodule // nt_homa_tr_16_nic$front$dispatch
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$actions(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$actions(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6449,10 +5434,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$actions(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$actions
+endmodule // nt_homa_tr_16_nic$front$dispatch$actions
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$entry_valid(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$entry_valid(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -6468,29 +5453,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$entry_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$entry_valid
+endmodule // nt_homa_tr_16_nic$front$dispatch$entry_valid
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$keys(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$keys
-
-
-module nt_homa_tr_16_nic$ingress$front$dispatch$masks(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$keys(d,q,clock);
 
     // Module arguments
     input wire  [127:0] d;
@@ -6506,10 +5472,29 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$masks(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$masks
+endmodule // nt_homa_tr_16_nic$front$dispatch$keys
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$s1_action(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$masks(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$dispatch$masks
+
+
+module nt_homa_tr_16_nic$front$dispatch$s1_action(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -6525,10 +5510,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$s1_action(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$s1_action
+endmodule // nt_homa_tr_16_nic$front$dispatch$s1_action
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$s1_entry(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$s1_entry(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -6544,10 +5529,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$s1_entry(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$s1_entry
+endmodule // nt_homa_tr_16_nic$front$dispatch$s1_entry
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$s1_hit(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$s1_hit(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6563,10 +5548,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$s1_hit(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$s1_hit
+endmodule // nt_homa_tr_16_nic$front$dispatch$s1_hit
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$s1_meta(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$s1_meta(d,q,clock);
 
     // Module arguments
     input wire  [151:0] d;
@@ -6582,29 +5567,10 @@ module nt_homa_tr_16_nic$ingress$front$dispatch$s1_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$s1_meta
+endmodule // nt_homa_tr_16_nic$front$dispatch$s1_meta
 
 
-module nt_homa_tr_16_nic$ingress$front$dispatch$s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$dispatch$s1_valid
-
-
-module nt_homa_tr_16_nic$ingress$front$fl_bad(d,q,clock);
+module nt_homa_tr_16_nic$front$dispatch$s1_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6620,10 +5586,29 @@ module nt_homa_tr_16_nic$ingress$front$fl_bad(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$fl_bad
+endmodule // nt_homa_tr_16_nic$front$dispatch$s1_valid
 
 
-module nt_homa_tr_16_nic$ingress$front$fl_bytes(d,q,clock);
+module nt_homa_tr_16_nic$front$fl_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$fl_bad
+
+
+module nt_homa_tr_16_nic$front$fl_bytes(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -6639,10 +5624,10 @@ module nt_homa_tr_16_nic$ingress$front$fl_bytes(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$fl_bytes
+endmodule // nt_homa_tr_16_nic$front$fl_bytes
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_action(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_action(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -6658,29 +5643,10 @@ module nt_homa_tr_16_nic$ingress$front$hold_action(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_action
+endmodule // nt_homa_tr_16_nic$front$hold_action
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_answered(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_answered
-
-
-module nt_homa_tr_16_nic$ingress$front$hold_final(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_answered(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6696,29 +5662,10 @@ module nt_homa_tr_16_nic$ingress$front$hold_final(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_final
+endmodule // nt_homa_tr_16_nic$front$hold_answered
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_issued(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_issued
-
-
-module nt_homa_tr_16_nic$ingress$front$hold_mark(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_final(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6734,10 +5681,10 @@ module nt_homa_tr_16_nic$ingress$front$hold_mark(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_mark
+endmodule // nt_homa_tr_16_nic$front$hold_final
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_mark_op(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_issued(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6753,10 +5700,48 @@ module nt_homa_tr_16_nic$ingress$front$hold_mark_op(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_mark_op
+endmodule // nt_homa_tr_16_nic$front$hold_issued
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_meta(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_mark(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$hold_mark
+
+
+module nt_homa_tr_16_nic$front$hold_mark_op(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$hold_mark_op
+
+
+module nt_homa_tr_16_nic$front$hold_meta(d,q,clock);
 
     // Module arguments
     input wire  [151:0] d;
@@ -6772,29 +5757,10 @@ module nt_homa_tr_16_nic$ingress$front$hold_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_meta
+endmodule // nt_homa_tr_16_nic$front$hold_meta
 
 
-module nt_homa_tr_16_nic$ingress$front$hold_table(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_table
-
-
-module nt_homa_tr_16_nic$ingress$front$hold_valid(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_table(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6810,200 +5776,10 @@ module nt_homa_tr_16_nic$ingress$front$hold_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$hold_valid
+endmodule // nt_homa_tr_16_nic$front$hold_table
 
 
-module nt_homa_tr_16_nic$ingress$front$m1_length_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$m1_length_ok
-
-
-module nt_homa_tr_16_nic$ingress$front$n_bad_length(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_bad_length
-
-
-module nt_homa_tr_16_nic$ingress$front$n_chop(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_chop
-
-
-module nt_homa_tr_16_nic$ingress$front$n_control(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_control
-
-
-module nt_homa_tr_16_nic$ingress$front$n_data(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_data
-
-
-module nt_homa_tr_16_nic$ingress$front$n_duplicate(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_duplicate
-
-
-module nt_homa_tr_16_nic$ingress$front$n_forwarded(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_forwarded
-
-
-module nt_homa_tr_16_nic$ingress$front$n_frame_length(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_frame_length
-
-
-module nt_homa_tr_16_nic$ingress$front$n_no_action(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_no_action
-
-
-module nt_homa_tr_16_nic$ingress$front$n_rx_fail(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$n_rx_fail
-
-
-module nt_homa_tr_16_nic$ingress$front$out_forward(d,q,clock);
+module nt_homa_tr_16_nic$front$hold_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7019,10 +5795,219 @@ module nt_homa_tr_16_nic$ingress$front$out_forward(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$out_forward
+endmodule // nt_homa_tr_16_nic$front$hold_valid
 
 
-module nt_homa_tr_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
+module nt_homa_tr_16_nic$front$m1_length_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$m1_length_ok
+
+
+module nt_homa_tr_16_nic$front$n_bad_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_bad_length
+
+
+module nt_homa_tr_16_nic$front$n_chop(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_chop
+
+
+module nt_homa_tr_16_nic$front$n_control(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_control
+
+
+module nt_homa_tr_16_nic$front$n_data(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_data
+
+
+module nt_homa_tr_16_nic$front$n_duplicate(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_duplicate
+
+
+module nt_homa_tr_16_nic$front$n_forwarded(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_forwarded
+
+
+module nt_homa_tr_16_nic$front$n_frame_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_frame_length
+
+
+module nt_homa_tr_16_nic$front$n_no_action(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_no_action
+
+
+module nt_homa_tr_16_nic$front$n_rx_fail(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$n_rx_fail
+
+
+module nt_homa_tr_16_nic$front$out_forward(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$out_forward
+
+
+module nt_homa_tr_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
 
     // Module arguments
     input wire  clock;
@@ -7132,67 +6117,67 @@ module nt_homa_tr_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tk
     reg  [511:0] h;
 
     // Sub module instances
-    nt_homa_tr_16_nic$ingress$front$parser$in_beat in_beat(
+    nt_homa_tr_16_nic$front$parser$in_beat in_beat(
         .d(in_beat$d),
         .q(in_beat$q),
         .clock(in_beat$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$in_header in_header(
+    nt_homa_tr_16_nic$front$parser$in_header in_header(
         .d(in_header$d),
         .q(in_header$q),
         .clock(in_header$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$in_ip_sum in_ip_sum(
+    nt_homa_tr_16_nic$front$parser$in_ip_sum in_ip_sum(
         .d(in_ip_sum$d),
         .q(in_ip_sum$q),
         .clock(in_ip_sum$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$s1_header s1_header(
+    nt_homa_tr_16_nic$front$parser$s1_header s1_header(
         .d(s1_header$d),
         .q(s1_header$q),
         .clock(s1_header$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$s1_pass s1_pass(
+    nt_homa_tr_16_nic$front$parser$s1_pass s1_pass(
         .d(s1_pass$d),
         .q(s1_pass$q),
         .clock(s1_pass$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$s1_first s1_first(
+    nt_homa_tr_16_nic$front$parser$s1_first s1_first(
         .d(s1_first$d),
         .q(s1_first$q),
         .clock(s1_first$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$s1_empty_pending s1_empty_pending(
+    nt_homa_tr_16_nic$front$parser$s1_empty_pending s1_empty_pending(
         .d(s1_empty_pending$d),
         .q(s1_empty_pending$q),
         .clock(s1_empty_pending$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$frames frames(
+    nt_homa_tr_16_nic$front$parser$frames frames(
         .d(frames$d),
         .q(frames$q),
         .clock(frames$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$not_ipv4s not_ipv4s(
+    nt_homa_tr_16_nic$front$parser$not_ipv4s not_ipv4s(
         .d(not_ipv4s$d),
         .q(not_ipv4s$q),
         .clock(not_ipv4s$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$wrong_protocols wrong_protocols(
+    nt_homa_tr_16_nic$front$parser$wrong_protocols wrong_protocols(
         .d(wrong_protocols$d),
         .q(wrong_protocols$q),
         .clock(wrong_protocols$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$too_shorts too_shorts(
+    nt_homa_tr_16_nic$front$parser$too_shorts too_shorts(
         .d(too_shorts$d),
         .q(too_shorts$q),
         .clock(too_shorts$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$bad_checksums bad_checksums(
+    nt_homa_tr_16_nic$front$parser$bad_checksums bad_checksums(
         .d(bad_checksums$d),
         .q(bad_checksums$q),
         .clock(bad_checksums$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$parser$bad_flagss bad_flagss(
+    nt_homa_tr_16_nic$front$parser$bad_flagss bad_flagss(
         .d(bad_flagss$d),
         .q(bad_flagss$q),
         .clock(bad_flagss$clock)
@@ -7387,29 +6372,10 @@ module nt_homa_tr_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tk
         end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser
+endmodule // nt_homa_tr_16_nic$front$parser
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$bad_checksums(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$bad_checksums
-
-
-module nt_homa_tr_16_nic$ingress$front$parser$bad_flagss(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$bad_checksums(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7425,10 +6391,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$bad_flagss(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$bad_flagss
+endmodule // nt_homa_tr_16_nic$front$parser$bad_checksums
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$frames(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$bad_flagss(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7444,10 +6410,29 @@ module nt_homa_tr_16_nic$ingress$front$parser$frames(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$frames
+endmodule // nt_homa_tr_16_nic$front$parser$bad_flagss
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$in_beat(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$frames(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$parser$frames
+
+
+module nt_homa_tr_16_nic$front$parser$in_beat(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -7463,10 +6448,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$in_beat(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$in_beat
+endmodule // nt_homa_tr_16_nic$front$parser$in_beat
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$in_header(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$in_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -7482,10 +6467,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$in_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$in_header
+endmodule // nt_homa_tr_16_nic$front$parser$in_header
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$in_ip_sum(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$in_ip_sum(d,q,clock);
 
     // Module arguments
     input wire  [19:0] d;
@@ -7501,10 +6486,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$in_ip_sum(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$in_ip_sum
+endmodule // nt_homa_tr_16_nic$front$parser$in_ip_sum
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$not_ipv4s(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$not_ipv4s(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7520,29 +6505,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$not_ipv4s
+endmodule // nt_homa_tr_16_nic$front$parser$not_ipv4s
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$s1_empty_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$s1_empty_pending
-
-
-module nt_homa_tr_16_nic$ingress$front$parser$s1_first(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$s1_empty_pending(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7558,10 +6524,29 @@ module nt_homa_tr_16_nic$ingress$front$parser$s1_first(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$s1_first
+endmodule // nt_homa_tr_16_nic$front$parser$s1_empty_pending
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$s1_header(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$s1_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$parser$s1_first
+
+
+module nt_homa_tr_16_nic$front$parser$s1_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -7577,10 +6562,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$s1_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$s1_header
+endmodule // nt_homa_tr_16_nic$front$parser$s1_header
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$s1_pass(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$s1_pass(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7596,29 +6581,10 @@ module nt_homa_tr_16_nic$ingress$front$parser$s1_pass(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$s1_pass
+endmodule // nt_homa_tr_16_nic$front$parser$s1_pass
 
 
-module nt_homa_tr_16_nic$ingress$front$parser$too_shorts(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$too_shorts
-
-
-module nt_homa_tr_16_nic$ingress$front$parser$wrong_protocols(d,q,clock);
+module nt_homa_tr_16_nic$front$parser$too_shorts(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7634,10 +6600,29 @@ module nt_homa_tr_16_nic$ingress$front$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$parser$wrong_protocols
+endmodule // nt_homa_tr_16_nic$front$parser$too_shorts
 
 
-module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_tr_16_nic$front$parser$wrong_protocols(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$parser$wrong_protocols
+
+
+module nt_homa_tr_16_nic$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -7684,7 +6669,7 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
     reg  do_pop;
 
     // Sub module instances
-    nt_homa_tr_16_nic$ingress$front$payload$storage storage(
+    nt_homa_tr_16_nic$front$payload$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -7693,32 +6678,32 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$write_ptr write_ptr(
+    nt_homa_tr_16_nic$front$payload$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$read_ptr read_ptr(
+    nt_homa_tr_16_nic$front$payload$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$stored stored(
+    nt_homa_tr_16_nic$front$payload$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$readable readable(
+    nt_homa_tr_16_nic$front$payload$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$pushed_last_cycle pushed_last_cycle(
+    nt_homa_tr_16_nic$front$payload$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
-    nt_homa_tr_16_nic$ingress$front$payload$nonempty nonempty(
+    nt_homa_tr_16_nic$front$payload$nonempty nonempty(
         .d(nonempty$d),
         .q(nonempty$q),
         .clock(nonempty$clock)
@@ -7770,29 +6755,10 @@ module nt_homa_tr_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,he
         end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload
+endmodule // nt_homa_tr_16_nic$front$payload
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$nonempty(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$nonempty
-
-
-module nt_homa_tr_16_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
+module nt_homa_tr_16_nic$front$payload$nonempty(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7808,10 +6774,29 @@ module nt_homa_tr_16_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$pushed_last_cycle
+endmodule // nt_homa_tr_16_nic$front$payload$nonempty
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$read_ptr(d,q,clock);
+module nt_homa_tr_16_nic$front$payload$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$payload$pushed_last_cycle
+
+
+module nt_homa_tr_16_nic$front$payload$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -7827,10 +6812,10 @@ module nt_homa_tr_16_nic$ingress$front$payload$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$read_ptr
+endmodule // nt_homa_tr_16_nic$front$payload$read_ptr
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$readable(d,q,clock);
+module nt_homa_tr_16_nic$front$payload$readable(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -7846,10 +6831,10 @@ module nt_homa_tr_16_nic$ingress$front$payload$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$readable
+endmodule // nt_homa_tr_16_nic$front$payload$readable
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_homa_tr_16_nic$front$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -7875,10 +6860,10 @@ module nt_homa_tr_16_nic$ingress$front$payload$storage(read_address,read_clock,r
        end
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$storage
+endmodule // nt_homa_tr_16_nic$front$payload$storage
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$stored(d,q,clock);
+module nt_homa_tr_16_nic$front$payload$stored(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -7894,10 +6879,10 @@ module nt_homa_tr_16_nic$ingress$front$payload$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$stored
+endmodule // nt_homa_tr_16_nic$front$payload$stored
 
 
-module nt_homa_tr_16_nic$ingress$front$payload$write_ptr(d,q,clock);
+module nt_homa_tr_16_nic$front$payload$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -7913,29 +6898,10 @@ module nt_homa_tr_16_nic$ingress$front$payload$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$payload$write_ptr
+endmodule // nt_homa_tr_16_nic$front$payload$write_ptr
 
 
-module nt_homa_tr_16_nic$ingress$front$vd_good(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$vd_good
-
-
-module nt_homa_tr_16_nic$ingress$front$vd_ok(d,q,clock);
+module nt_homa_tr_16_nic$front$vd_good(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7951,29 +6917,10 @@ module nt_homa_tr_16_nic$ingress$front$vd_ok(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$vd_ok
+endmodule // nt_homa_tr_16_nic$front$vd_good
 
 
-module nt_homa_tr_16_nic$ingress$front$vd_pulse(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$ingress$front$vd_pulse
-
-
-module nt_homa_tr_16_nic$ingress$front$vd_seen(d,q,clock);
+module nt_homa_tr_16_nic$front$vd_ok(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -7989,7 +6936,924 @@ module nt_homa_tr_16_nic$ingress$front$vd_seen(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$ingress$front$vd_seen
+endmodule // nt_homa_tr_16_nic$front$vd_ok
+
+
+module nt_homa_tr_16_nic$front$vd_pulse(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$vd_pulse
+
+
+module nt_homa_tr_16_nic$front$vd_seen(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$front$vd_seen
+
+
+module nt_homa_tr_16_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  act_valid;
+    input wire  [3:0] act_action;
+    input wire  [151:0] act_meta;
+    input wire  done_valid;
+    input wire  [3:0] done_action;
+    input wire  [151:0] done_meta;
+    input wire  done_ok;
+    input wire  done_live;
+    input wire  done_forward;
+    input wire  [3:0] done_slot;
+    input wire  [7:0] done_gen;
+    input wire  done_is_new_msg;
+    input wire  done_is_new_pkt;
+    input wire  done_is_last_pkt;
+    input wire  [8:0] done_ack_no;
+    input wire  [15:0] rtt_pkts;
+    input wire  [4:0] cfg_overcommit;
+    input wire  [3:0] cfg_unsched_prios;
+    input wire  cfg_dup_grant;
+    input wire  rel_valid;
+    input wire  [3:0] rel_slot;
+    output reg  dlv_valid;
+    output reg  [15:0] dlv_tx_msg_id;
+    output reg  [63:0] dlv_ack_bitmap;
+    output reg  ctx_valid;
+    output reg  [15:0] ctx_tx_msg_id;
+    output reg  ctx_rtx_flag;
+    output reg  [63:0] ctx_rtx_bitmap;
+    output reg  ctx_credit_flag;
+    output reg  [15:0] ctx_new_credit;
+    output reg  ctx_allow_tx;
+    output reg  ctx_raise_only;
+    output reg  prio_wr_valid;
+    output reg  [3:0] prio_wr_index;
+    output reg  [7:0] prio_wr_value;
+    output reg  ev_valid;
+    output reg  [3:0] ev_msg_id;
+    output reg  [7:0] ev_msg_gen;
+    output reg  [7:0] ev_ctrl_flags;
+    output reg  ev_pull;
+    output reg  [15:0] ev_credit;
+    output reg  [31:0] ev_remote_ip;
+    output reg  [15:0] ev_remote_port;
+    output reg  [15:0] ev_local_port;
+    output reg  [15:0] ev_msg_len;
+    output reg  [7:0] ev_pkt_offset;
+    output reg  [15:0] ev_tx_msg_id;
+    output reg  [7:0] ev_rank;
+    output reg  [31:0] grant_sent_count;
+    output reg  [31:0] ack_sent_count;
+    output reg  [31:0] nack_sent_count;
+    output reg  [31:0] sched_inserts_count;
+    output reg  [31:0] sched_removes_count;
+    output reg  [31:0] sched_unknown_removes_count;
+    output reg  [31:0] sched_fifo_enters_count;
+    output reg  [31:0] sched_levels;
+    output reg  [31:0] offset_range_count;
+
+    // Constant declarations
+    localparam  trimming = 1'b1;
+    localparam  slot_mask = 16'hf;
+
+    // Stub signals
+    reg  received$clock;
+    reg  received$reset;
+    reg  received$req_valid;
+    reg  [3:0] received$req_index;
+    reg  received$req_pred;
+    reg  [1:0] received$req_op_true;
+    reg  [15:0] received$req_value_true;
+    reg  [1:0] received$req_op_false;
+    reg  [15:0] received$req_value_false;
+    wire  received$resp_valid;
+    wire  [3:0] received$resp_index;
+    wire  [15:0] received$resp_old;
+    wire  [15:0] received$resp_new;
+    reg  scheduler$clock;
+    reg  scheduler$reset;
+    reg  [4:0] scheduler$cfg_overcommit;
+    reg  [7:0] scheduler$cfg_rtt_pkts;
+    reg  scheduler$op_valid;
+    reg  [1:0] scheduler$op_code;
+    reg  [3:0] scheduler$op_id;
+    reg  [7:0] scheduler$op_remaining;
+    reg  [7:0] scheduler$op_received;
+    reg  [7:0] scheduler$op_total;
+    reg  [7:0] scheduler$op_granted;
+    wire  scheduler$res_valid;
+    wire  scheduler$res_grant;
+    wire  [3:0] scheduler$res_id;
+    wire  [7:0] scheduler$res_grant_offset;
+    wire  [3:0] scheduler$res_position;
+    wire  [7:0] scheduler$res_received;
+    wire  [7:0] scheduler$res_total;
+    wire  [31:0] scheduler$inserts_count;
+    wire  [31:0] scheduler$removes_count;
+    wire  [31:0] scheduler$unknown_removes_count;
+    wire  [31:0] scheduler$grants_count;
+    wire  [31:0] scheduler$fifo_enters_count;
+    wire  [31:0] scheduler$skipped_arrivals_count;
+    wire  [31:0] scheduler$close_arrivals_count;
+    wire  [4:0] scheduler$occupancy;
+    wire  [15:0] scheduler$fifo_level;
+    reg  [3:0] msg_info$read_address;
+    reg  msg_info$read_clock;
+    wire  [127:0] msg_info$read_data;
+    reg  [3:0] msg_info$write_address;
+    reg  msg_info$write_clock;
+    reg  [127:0] msg_info$write_data;
+    reg  msg_info$write_enable;
+    reg  [3:0] grant_state$read_address;
+    reg  grant_state$read_clock;
+    wire  [16:0] grant_state$read_data;
+    reg  [3:0] grant_state$write_address;
+    reg  grant_state$write_clock;
+    reg  [16:0] grant_state$write_data;
+    reg  grant_state$write_enable;
+    reg  dg_valid$d;
+    wire  dg_valid$q;
+    reg  dg_valid$clock;
+    reg  [151:0] dg_meta$d;
+    wire  [151:0] dg_meta$q;
+    reg  dg_meta$clock;
+    reg  [8:0] dg_ack_no$d;
+    wire  [8:0] dg_ack_no$q;
+    reg  dg_ack_no$clock;
+    reg  [3:0] dg_slot$d;
+    wire  [3:0] dg_slot$q;
+    reg  dg_slot$clock;
+    reg  [31:0] levels$d;
+    wire  [31:0] levels$q;
+    reg  levels$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  [3:0] s3_slot$d;
+    wire  [3:0] s3_slot$q;
+    reg  s3_slot$clock;
+    reg  [7:0] s3_total$d;
+    wire  [7:0] s3_total$q;
+    reg  s3_total$clock;
+    reg  s3_last$d;
+    wire  s3_last$q;
+    reg  s3_last$clock;
+    reg  [151:0] s3_meta$d;
+    wire  [151:0] s3_meta$q;
+    reg  s3_meta$clock;
+    reg  [8:0] s3_ack_no$d;
+    wire  [8:0] s3_ack_no$q;
+    reg  s3_ack_no$clock;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_valid$clock;
+    reg  r_ack$d;
+    wire  r_ack$q;
+    reg  r_ack$clock;
+    reg  [3:0] r_slot$d;
+    wire  [3:0] r_slot$q;
+    reg  r_slot$clock;
+    reg  [7:0] r_total$d;
+    wire  [7:0] r_total$q;
+    reg  r_total$clock;
+    reg  [151:0] r_meta$d;
+    wire  [151:0] r_meta$q;
+    reg  r_meta$clock;
+    reg  [8:0] r_ack_no$d;
+    wire  [8:0] r_ack_no$q;
+    reg  r_ack_no$clock;
+    reg  r_wait1$d;
+    wire  r_wait1$q;
+    reg  r_wait1$clock;
+    reg  r_wait2$d;
+    wire  r_wait2$q;
+    reg  r_wait2$clock;
+    reg  r_decided$d;
+    wire  r_decided$q;
+    reg  r_decided$clock;
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  o_valid$clock;
+    reg  [1:0] o_code$d;
+    wire  [1:0] o_code$q;
+    reg  o_code$clock;
+    reg  [3:0] o_id$d;
+    wire  [3:0] o_id$q;
+    reg  o_id$clock;
+    reg  [7:0] o_remaining$d;
+    wire  [7:0] o_remaining$q;
+    reg  o_remaining$clock;
+    reg  [7:0] o_received$d;
+    wire  [7:0] o_received$q;
+    reg  o_received$clock;
+    reg  [7:0] o_total$d;
+    wire  [7:0] o_total$q;
+    reg  o_total$clock;
+    reg  [7:0] o_granted$d;
+    wire  [7:0] o_granted$q;
+    reg  o_granted$clock;
+    reg  g_valid$d;
+    wire  g_valid$q;
+    reg  g_valid$clock;
+    reg  [7:0] g_offset$d;
+    wire  [7:0] g_offset$q;
+    reg  g_offset$clock;
+    reg  [7:0] g_prio$d;
+    wire  [7:0] g_prio$q;
+    reg  g_prio$clock;
+    reg  [3:0] g_id$d;
+    wire  [3:0] g_id$q;
+    reg  g_id$clock;
+    reg  rm_pending$d;
+    wire  rm_pending$q;
+    reg  rm_pending$clock;
+    reg  [3:0] rm_slot$d;
+    wire  [3:0] rm_slot$q;
+    reg  rm_slot$clock;
+    reg  [31:0] n_grant$d;
+    wire  [31:0] n_grant$q;
+    reg  n_grant$clock;
+    reg  [31:0] n_ack$d;
+    wire  [31:0] n_ack$q;
+    reg  n_ack$clock;
+    reg  [31:0] n_nack$d;
+    wire  [31:0] n_nack$q;
+    reg  n_nack$clock;
+
+    // Local signals
+    reg  d_dup_grant;
+    reg  dg_granted;
+    reg  [151:0] m1;
+    reg  [7:0] m1_offset;
+    reg  [63:0] m1_offset_bit;
+    reg  [63:0] m1_ack_bits;
+    reg  m1_is_grant;
+    reg  m1_is_ack;
+    reg  m1_is_nack;
+    reg  d_is_data;
+    reg  d_is_chop;
+    reg  d_new;
+    reg  [7:0] d_total;
+    reg  [151:0] d_meta;
+    reg  d_nack;
+    reg  d_dup_ack;
+    reg  [7:0] s3_received;
+    reg  arrive_now;
+    reg  rm_now;
+    reg  [3:0] rm_index;
+    reg  [127:0] info;
+    reg  [2:0] ev_kind;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$ingress$received received(
+        .clock(received$clock),
+        .reset(received$reset),
+        .req_valid(received$req_valid),
+        .req_index(received$req_index),
+        .req_pred(received$req_pred),
+        .req_op_true(received$req_op_true),
+        .req_value_true(received$req_value_true),
+        .req_op_false(received$req_op_false),
+        .req_value_false(received$req_value_false),
+        .resp_valid(received$resp_valid),
+        .resp_index(received$resp_index),
+        .resp_old(received$resp_old),
+        .resp_new(received$resp_new)
+    );
+    nt_homa_tr_16_nic$ingress$scheduler scheduler(
+        .clock(scheduler$clock),
+        .reset(scheduler$reset),
+        .cfg_overcommit(scheduler$cfg_overcommit),
+        .cfg_rtt_pkts(scheduler$cfg_rtt_pkts),
+        .op_valid(scheduler$op_valid),
+        .op_code(scheduler$op_code),
+        .op_id(scheduler$op_id),
+        .op_remaining(scheduler$op_remaining),
+        .op_received(scheduler$op_received),
+        .op_total(scheduler$op_total),
+        .op_granted(scheduler$op_granted),
+        .res_valid(scheduler$res_valid),
+        .res_grant(scheduler$res_grant),
+        .res_id(scheduler$res_id),
+        .res_grant_offset(scheduler$res_grant_offset),
+        .res_position(scheduler$res_position),
+        .res_received(scheduler$res_received),
+        .res_total(scheduler$res_total),
+        .inserts_count(scheduler$inserts_count),
+        .removes_count(scheduler$removes_count),
+        .unknown_removes_count(scheduler$unknown_removes_count),
+        .grants_count(scheduler$grants_count),
+        .fifo_enters_count(scheduler$fifo_enters_count),
+        .skipped_arrivals_count(scheduler$skipped_arrivals_count),
+        .close_arrivals_count(scheduler$close_arrivals_count),
+        .occupancy(scheduler$occupancy),
+        .fifo_level(scheduler$fifo_level)
+    );
+    nt_homa_tr_16_nic$ingress$msg_info msg_info(
+        .read_address(msg_info$read_address),
+        .read_clock(msg_info$read_clock),
+        .read_data(msg_info$read_data),
+        .write_address(msg_info$write_address),
+        .write_clock(msg_info$write_clock),
+        .write_data(msg_info$write_data),
+        .write_enable(msg_info$write_enable)
+    );
+    nt_homa_tr_16_nic$ingress$grant_state grant_state(
+        .read_address(grant_state$read_address),
+        .read_clock(grant_state$read_clock),
+        .read_data(grant_state$read_data),
+        .write_address(grant_state$write_address),
+        .write_clock(grant_state$write_clock),
+        .write_data(grant_state$write_data),
+        .write_enable(grant_state$write_enable)
+    );
+    nt_homa_tr_16_nic$ingress$dg_valid dg_valid(
+        .d(dg_valid$d),
+        .q(dg_valid$q),
+        .clock(dg_valid$clock)
+    );
+    nt_homa_tr_16_nic$ingress$dg_meta dg_meta(
+        .d(dg_meta$d),
+        .q(dg_meta$q),
+        .clock(dg_meta$clock)
+    );
+    nt_homa_tr_16_nic$ingress$dg_ack_no dg_ack_no(
+        .d(dg_ack_no$d),
+        .q(dg_ack_no$q),
+        .clock(dg_ack_no$clock)
+    );
+    nt_homa_tr_16_nic$ingress$dg_slot dg_slot(
+        .d(dg_slot$d),
+        .q(dg_slot$q),
+        .clock(dg_slot$clock)
+    );
+    nt_homa_tr_16_nic$ingress$levels levels(
+        .d(levels$d),
+        .q(levels$q),
+        .clock(levels$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_valid s3_valid(
+        .d(s3_valid$d),
+        .q(s3_valid$q),
+        .clock(s3_valid$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_slot s3_slot(
+        .d(s3_slot$d),
+        .q(s3_slot$q),
+        .clock(s3_slot$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_total s3_total(
+        .d(s3_total$d),
+        .q(s3_total$q),
+        .clock(s3_total$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_last s3_last(
+        .d(s3_last$d),
+        .q(s3_last$q),
+        .clock(s3_last$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_meta s3_meta(
+        .d(s3_meta$d),
+        .q(s3_meta$q),
+        .clock(s3_meta$clock)
+    );
+    nt_homa_tr_16_nic$ingress$s3_ack_no s3_ack_no(
+        .d(s3_ack_no$d),
+        .q(s3_ack_no$q),
+        .clock(s3_ack_no$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_valid r_valid(
+        .d(r_valid$d),
+        .q(r_valid$q),
+        .clock(r_valid$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_ack r_ack(
+        .d(r_ack$d),
+        .q(r_ack$q),
+        .clock(r_ack$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_slot r_slot(
+        .d(r_slot$d),
+        .q(r_slot$q),
+        .clock(r_slot$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_total r_total(
+        .d(r_total$d),
+        .q(r_total$q),
+        .clock(r_total$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_meta r_meta(
+        .d(r_meta$d),
+        .q(r_meta$q),
+        .clock(r_meta$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_ack_no r_ack_no(
+        .d(r_ack_no$d),
+        .q(r_ack_no$q),
+        .clock(r_ack_no$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_wait1 r_wait1(
+        .d(r_wait1$d),
+        .q(r_wait1$q),
+        .clock(r_wait1$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_wait2 r_wait2(
+        .d(r_wait2$d),
+        .q(r_wait2$q),
+        .clock(r_wait2$clock)
+    );
+    nt_homa_tr_16_nic$ingress$r_decided r_decided(
+        .d(r_decided$d),
+        .q(r_decided$q),
+        .clock(r_decided$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(o_valid$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_code o_code(
+        .d(o_code$d),
+        .q(o_code$q),
+        .clock(o_code$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_id o_id(
+        .d(o_id$d),
+        .q(o_id$q),
+        .clock(o_id$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_remaining o_remaining(
+        .d(o_remaining$d),
+        .q(o_remaining$q),
+        .clock(o_remaining$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_received o_received(
+        .d(o_received$d),
+        .q(o_received$q),
+        .clock(o_received$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_total o_total(
+        .d(o_total$d),
+        .q(o_total$q),
+        .clock(o_total$clock)
+    );
+    nt_homa_tr_16_nic$ingress$o_granted o_granted(
+        .d(o_granted$d),
+        .q(o_granted$q),
+        .clock(o_granted$clock)
+    );
+    nt_homa_tr_16_nic$ingress$g_valid g_valid(
+        .d(g_valid$d),
+        .q(g_valid$q),
+        .clock(g_valid$clock)
+    );
+    nt_homa_tr_16_nic$ingress$g_offset g_offset(
+        .d(g_offset$d),
+        .q(g_offset$q),
+        .clock(g_offset$clock)
+    );
+    nt_homa_tr_16_nic$ingress$g_prio g_prio(
+        .d(g_prio$d),
+        .q(g_prio$q),
+        .clock(g_prio$clock)
+    );
+    nt_homa_tr_16_nic$ingress$g_id g_id(
+        .d(g_id$d),
+        .q(g_id$q),
+        .clock(g_id$clock)
+    );
+    nt_homa_tr_16_nic$ingress$rm_pending rm_pending(
+        .d(rm_pending$d),
+        .q(rm_pending$q),
+        .clock(rm_pending$clock)
+    );
+    nt_homa_tr_16_nic$ingress$rm_slot rm_slot(
+        .d(rm_slot$d),
+        .q(rm_slot$q),
+        .clock(rm_slot$clock)
+    );
+    nt_homa_tr_16_nic$ingress$n_grant n_grant(
+        .d(n_grant$d),
+        .q(n_grant$q),
+        .clock(n_grant$clock)
+    );
+    nt_homa_tr_16_nic$ingress$n_ack n_ack(
+        .d(n_ack$d),
+        .q(n_ack$q),
+        .clock(n_ack$clock)
+    );
+    nt_homa_tr_16_nic$ingress$n_nack n_nack(
+        .d(n_nack$d),
+        .q(n_nack$q),
+        .clock(n_nack$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        s3_valid$clock = clock;
+        s3_slot$clock = clock;
+        s3_total$clock = clock;
+        s3_last$clock = clock;
+        s3_meta$clock = clock;
+        s3_ack_no$clock = clock;
+        r_valid$clock = clock;
+        r_ack$clock = clock;
+        r_slot$clock = clock;
+        r_total$clock = clock;
+        r_meta$clock = clock;
+        r_ack_no$clock = clock;
+        r_wait1$clock = clock;
+        r_wait2$clock = clock;
+        r_decided$clock = clock;
+        o_valid$clock = clock;
+        o_code$clock = clock;
+        o_id$clock = clock;
+        o_remaining$clock = clock;
+        o_received$clock = clock;
+        o_total$clock = clock;
+        o_granted$clock = clock;
+        g_valid$clock = clock;
+        g_offset$clock = clock;
+        g_prio$clock = clock;
+        g_id$clock = clock;
+        rm_pending$clock = clock;
+        rm_slot$clock = clock;
+        n_grant$clock = clock;
+        n_ack$clock = clock;
+        n_nack$clock = clock;
+        dg_valid$clock = clock;
+        dg_meta$clock = clock;
+        dg_ack_no$clock = clock;
+        dg_slot$clock = clock;
+        levels$clock = clock;
+        s3_valid$d = s3_valid$q;
+        s3_slot$d = s3_slot$q;
+        s3_total$d = s3_total$q;
+        s3_last$d = s3_last$q;
+        s3_meta$d = s3_meta$q;
+        s3_ack_no$d = s3_ack_no$q;
+        r_valid$d = r_valid$q;
+        r_ack$d = r_ack$q;
+        r_slot$d = r_slot$q;
+        r_total$d = r_total$q;
+        r_meta$d = r_meta$q;
+        r_ack_no$d = r_ack_no$q;
+        r_wait1$d = r_wait1$q;
+        r_wait2$d = r_wait2$q;
+        r_decided$d = r_decided$q;
+        o_valid$d = o_valid$q;
+        o_code$d = o_code$q;
+        o_id$d = o_id$q;
+        o_remaining$d = o_remaining$q;
+        o_received$d = o_received$q;
+        o_total$d = o_total$q;
+        o_granted$d = o_granted$q;
+        g_valid$d = g_valid$q;
+        g_offset$d = g_offset$q;
+        g_prio$d = g_prio$q;
+        g_id$d = g_id$q;
+        rm_pending$d = rm_pending$q;
+        rm_slot$d = rm_slot$q;
+        n_grant$d = n_grant$q;
+        n_ack$d = n_ack$q;
+        n_nack$d = n_nack$q;
+        dg_valid$d = dg_valid$q;
+        dg_meta$d = dg_meta$q;
+        dg_ack_no$d = dg_ack_no$q;
+        dg_slot$d = dg_slot$q;
+        levels$d = levels$q;
+        received$clock = clock;
+        scheduler$clock = clock;
+        msg_info$read_clock = clock;
+        msg_info$write_clock = clock;
+        grant_state$read_clock = clock;
+        grant_state$write_clock = clock;
+        received$reset = reset;
+        scheduler$reset = reset;
+        m1 = act_meta;
+        m1_offset = m1[(32'h50)+:(8)];
+        m1_offset_bit = 32'h0;
+        m1_ack_bits = ~((32'h0) & 64'hffffffffffffffff);
+        if (m1_offset < 32'h40) begin
+            m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
+            m1_ack_bits = m1_offset_bit - 32'h1;
+        end
+        m1_is_grant = act_valid & (act_action == 32'h3);
+        m1_is_ack = act_valid & (act_action == 32'h4);
+        m1_is_nack = act_valid & (act_action == 32'h5);
+        dlv_valid = (m1_is_grant | m1_is_ack) & (m1_offset != 32'h0);
+        dlv_tx_msg_id = m1[(32'h68)+:(16)];
+        dlv_ack_bitmap = m1_ack_bits;
+        ctx_valid = m1_is_grant | m1_is_nack;
+        ctx_tx_msg_id = m1[(32'h68)+:(16)];
+        ctx_rtx_flag = m1_is_nack;
+        ctx_rtx_bitmap = m1_offset_bit;
+        ctx_credit_flag = m1_is_grant;
+        ctx_new_credit = m1[(32'h58)+:(16)];
+        ctx_allow_tx = 1'b1;
+        ctx_raise_only = 1'b1;
+        prio_wr_valid = m1_is_grant;
+        prio_wr_index = ((m1[(32'h68)+:(16)] & slot_mask) & 4'hf);
+        prio_wr_value = m1[(32'h90)+:(8)];
+        d_is_data = done_valid & (done_action == 32'h1);
+        d_is_chop = done_valid & (done_action == 32'h2);
+        d_new = d_is_data & done_forward;
+        d_meta = done_meta;
+        d_total = (((d_meta[(32'h40)+:(16)] + 32'h3ff) >> 32'ha) & 8'hff);
+        received$req_valid = d_new | ((d_is_chop & done_live) & done_is_new_msg);
+        received$req_index = done_slot;
+        received$req_pred = done_is_new_msg;
+        received$req_op_true = 32'h2;
+        received$req_value_true = ((d_is_data) & 16'hffff);
+        received$req_op_false = 32'h1;
+        received$req_value_false = 32'h1;
+        msg_info$write_enable = d_new;
+        msg_info$write_address = done_slot;
+        msg_info$write_data = (((((d_meta[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) | (((d_meta[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20)) | (((d_meta[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40)) | (((d_meta[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50)) | (((done_ack_no) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
+        s3_valid$d = d_new & (~(rel_valid & (rel_slot == done_slot)));
+        s3_slot$d = done_slot;
+        s3_total$d = d_total;
+        s3_last$d = done_is_last_pkt;
+        s3_meta$d = d_meta;
+        s3_ack_no$d = done_ack_no;
+        d_dup_ack = (d_is_data & done_ok) & (~done_forward);
+        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & done_live) & (~done_is_last_pkt);
+        grant_state$read_address = done_slot;
+        dg_valid$d = d_dup_grant;
+        dg_meta$d = d_meta;
+        dg_ack_no$d = done_ack_no;
+        dg_slot$d = done_slot;
+        dg_granted = grant_state$read_data[32'h10];
+        d_nack = trimming & ((d_is_chop & done_live) | ((d_is_data | d_is_chop) & (~done_ok)));
+        s3_received = received$resp_new[(32'h0)+:(8)];
+        scheduler$cfg_overcommit = cfg_overcommit;
+        scheduler$cfg_rtt_pkts = rtt_pkts[(32'h0)+:(8)];
+        arrive_now = s3_valid$q & (~(rel_valid & (rel_slot == s3_slot$q)));
+        rm_now = (~arrive_now) & (rm_pending$q | rel_valid);
+        rm_index = rel_slot;
+        if (rm_pending$q) begin
+            rm_index = rm_slot$q;
+        end
+        o_valid$d = arrive_now | rm_now;
+        o_code$d = 32'h1;
+        o_id$d = s3_slot$q;
+        if (~arrive_now) begin
+            o_code$d = 32'h2;
+            o_id$d = rm_index;
+        end
+        o_remaining$d = s3_total$q - s3_received;
+        o_received$d = s3_received;
+        o_total$d = s3_total$q;
+        o_granted$d = s3_total$q;
+        if (rtt_pkts < ((s3_total$q) & 16'hffff)) begin
+            o_granted$d = rtt_pkts[(32'h0)+:(8)];
+        end
+        scheduler$op_valid = o_valid$q;
+        scheduler$op_code = o_code$q;
+        scheduler$op_id = o_id$q;
+        scheduler$op_remaining = o_remaining$q;
+        scheduler$op_received = o_received$q;
+        scheduler$op_total = o_total$q;
+        scheduler$op_granted = o_granted$q;
+        if (arrive_now) begin
+            rm_pending$d = rel_valid | rm_pending$q;
+            if (rel_valid) begin
+                rm_slot$d = rel_slot;
+            end
+        end
+        else if (rm_pending$q) begin
+            rm_pending$d = rel_valid;
+            rm_slot$d = rel_slot;
+        end
+        r_valid$d = arrive_now;
+        r_wait1$d = r_valid$q;
+        r_wait2$d = r_wait1$q;
+        r_decided$d = r_wait2$q;
+        if (arrive_now) begin
+            r_ack$d = s3_last$q;
+            r_slot$d = s3_slot$q;
+            r_total$d = s3_total$q;
+            r_meta$d = s3_meta$q;
+            r_ack_no$d = s3_ack_no$q;
+        end
+        sched_inserts_count = scheduler$inserts_count;
+        sched_removes_count = scheduler$removes_count;
+        sched_unknown_removes_count = scheduler$unknown_removes_count;
+        sched_fifo_enters_count = scheduler$fifo_enters_count;
+        levels$d = ((scheduler$occupancy) & 32'hffffffff) | (((scheduler$fifo_level) & 32'hffffffff) << 32'h8);
+        sched_levels = levels$q;
+        offset_range_count = 32'h0;
+        msg_info$read_address = scheduler$res_id;
+        g_valid$d = scheduler$res_valid & scheduler$res_grant;
+        g_offset$d = scheduler$res_grant_offset;
+        g_prio$d = ((cfg_unsched_prios) & 8'hff) + ((scheduler$res_position) & 8'hff);
+        g_id$d = scheduler$res_id;
+        info = msg_info$read_data;
+        ev_kind = 32'h0;
+        if ((d_dup_ack & (~d_dup_grant)) | d_nack) begin
+            ev_kind = 32'h3;
+        end
+        if (dg_valid$q) begin
+            ev_kind = 32'h4;
+        end
+        if (r_decided$q & ((~(scheduler$res_valid & scheduler$res_grant)) | r_ack$q)) begin
+            ev_kind = 32'h2;
+        end
+        if (g_valid$q) begin
+            ev_kind = 32'h1;
+        end
+        ev_valid = ev_kind != 32'h0;
+        ev_pull = 1'b0;
+        ev_credit = 32'h0;
+        ev_rank = 32'h0;
+        ev_msg_id = r_slot$q;
+        ev_msg_gen = 32'h0;
+        ev_ctrl_flags = 32'h2;
+        ev_remote_ip = r_meta$q[(32'h0)+:(32)];
+        ev_remote_port = r_meta$q[(32'h20)+:(16)];
+        ev_local_port = r_meta$q[(32'h30)+:(16)];
+        ev_msg_len = r_meta$q[(32'h40)+:(16)];
+        ev_tx_msg_id = r_meta$q[(32'h68)+:(16)];
+        ev_pkt_offset = r_ack_no$q[(32'h0)+:(8)];
+        if (ev_kind == 32'h3) begin
+            ev_msg_id = done_slot;
+            ev_remote_ip = d_meta[(32'h0)+:(32)];
+            ev_remote_port = d_meta[(32'h20)+:(16)];
+            ev_local_port = d_meta[(32'h30)+:(16)];
+            ev_msg_len = d_meta[(32'h40)+:(16)];
+            ev_tx_msg_id = d_meta[(32'h68)+:(16)];
+            ev_pkt_offset = done_ack_no[(32'h0)+:(8)];
+            if (d_nack) begin
+                ev_ctrl_flags = 32'h4;
+                ev_pkt_offset = d_meta[(32'h50)+:(8)];
+            end
+        end
+        if (ev_kind == 32'h4) begin
+            ev_msg_id = dg_slot$q;
+            ev_remote_ip = dg_meta$q[(32'h0)+:(32)];
+            ev_remote_port = dg_meta$q[(32'h20)+:(16)];
+            ev_local_port = dg_meta$q[(32'h30)+:(16)];
+            ev_msg_len = dg_meta$q[(32'h40)+:(16)];
+            ev_tx_msg_id = dg_meta$q[(32'h68)+:(16)];
+            ev_pkt_offset = dg_ack_no$q[(32'h0)+:(8)];
+            if (dg_granted) begin
+                ev_ctrl_flags = 32'h8;
+                ev_credit = ((grant_state$read_data[(32'h0)+:(8)]) & 16'hffff);
+                ev_rank = grant_state$read_data[(32'h8)+:(8)];
+            end
+        end
+        if (ev_kind == 32'h1) begin
+            ev_msg_id = g_id$q;
+            ev_ctrl_flags = 32'h8;
+            ev_credit = ((g_offset$q) & 16'hffff);
+            ev_rank = g_prio$q;
+            ev_remote_ip = info[(32'h0)+:(32)];
+            ev_remote_port = info[(32'h20)+:(16)];
+            ev_local_port = info[(32'h30)+:(16)];
+            ev_tx_msg_id = info[(32'h40)+:(16)];
+            ev_msg_len = info[(32'h50)+:(16)];
+            ev_pkt_offset = info[(32'h60)+:(8)];
+        end
+        if (ev_valid & (ev_ctrl_flags == 32'h8)) begin
+            n_grant$d = n_grant$q + 32'h1;
+        end
+        grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & done_live)) & done_is_new_msg);
+        grant_state$write_address = done_slot;
+        grant_state$write_data = 32'h0;
+        if (ev_kind == 32'h1) begin
+            grant_state$write_address = g_id$q;
+            grant_state$write_data = (((32'h1) & 17'h1ffff) << 32'h10) | (((g_prio$q) & 17'h1ffff) << 32'h8) | ((g_offset$q) & 17'h1ffff);
+        end
+        if (ev_valid & (ev_ctrl_flags == 32'h2)) begin
+            n_ack$d = n_ack$q + 32'h1;
+        end
+        if (ev_valid & (ev_ctrl_flags == 32'h4)) begin
+            n_nack$d = n_nack$q + 32'h1;
+        end
+        grant_sent_count = n_grant$q;
+        ack_sent_count = n_ack$q;
+        nack_sent_count = n_nack$q;
+        if (reset) begin
+            s3_valid$d = 1'b0;
+            r_valid$d = 1'b0;
+            r_wait1$d = 1'b0;
+            r_wait2$d = 1'b0;
+            r_decided$d = 1'b0;
+            o_valid$d = 1'b0;
+            g_valid$d = 1'b0;
+            dg_valid$d = 1'b0;
+            rm_pending$d = 1'b0;
+            n_grant$d = 32'h0;
+            n_ack$d = 32'h0;
+            n_nack$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$ingress
+
+
+module nt_homa_tr_16_nic$ingress$dg_ack_no(d,q,clock);
+
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$ingress$dg_ack_no
+
+
+module nt_homa_tr_16_nic$ingress$dg_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [151:0] d;
+    output reg  [151:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 152'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$ingress$dg_meta
+
+
+module nt_homa_tr_16_nic$ingress$dg_slot(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$ingress$dg_slot
+
+
+module nt_homa_tr_16_nic$ingress$dg_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$ingress$dg_valid
 
 
 module nt_homa_tr_16_nic$ingress$g_id(d,q,clock);

@@ -60,58 +60,90 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     localparam  messages = 32'h10;
 
     // Stub signals
+    reg  front$clock;
+    reg  front$reset;
+    reg  [63:0] front$s_axis_tdata;
+    reg  [7:0] front$s_axis_tkeep;
+    reg  front$s_axis_tlast;
+    reg  front$s_axis_tvalid;
+    reg  front$req_ready;
+    reg  front$resp_valid;
+    reg  front$resp_fail;
+    reg  [15:0] front$resp_rx_msg_id;
+    reg  front$resp_announce_new_msg;
+    reg  front$resp_is_new_pkt;
+    reg  front$resp_is_last_pkt;
+    reg  [8:0] front$resp_ack_no;
+    reg  front$m_axis_tready;
+    wire  front$s_axis_tready;
+    wire  front$req_valid;
+    wire  front$req_mark_received;
+    wire  front$req_peek;
+    wire  [31:0] front$req_src_ip;
+    wire  [15:0] front$req_src_port;
+    wire  [15:0] front$req_tx_msg_id;
+    wire  [15:0] front$req_msg_len;
+    wire  [7:0] front$req_pkt_offset;
+    wire  [63:0] front$m_axis_tdata;
+    wire  [7:0] front$m_axis_tkeep;
+    wire  front$m_axis_tlast;
+    wire  front$m_axis_tvalid;
+    wire  [31:0] front$m_axis_meta_remote_ip;
+    wire  [15:0] front$m_axis_meta_remote_port;
+    wire  [15:0] front$m_axis_meta_msg_len;
+    wire  [7:0] front$m_axis_meta_pkt_offset;
+    wire  [15:0] front$m_axis_meta_local_port;
+    wire  [15:0] front$m_axis_meta_rx_msg_id;
+    wire  [15:0] front$m_axis_meta_tx_msg_id;
+    wire  front$m_axis_meta_is_last_pkt;
+    wire  front$act_valid;
+    wire  [3:0] front$act_action;
+    wire  [151:0] front$act_meta;
+    wire  front$done_valid;
+    wire  [3:0] front$done_action;
+    wire  [151:0] front$done_meta;
+    wire  front$done_ok;
+    wire  front$done_live;
+    wire  front$done_forward;
+    wire  [3:0] front$done_slot;
+    wire  [7:0] front$done_gen;
+    wire  front$done_is_new_msg;
+    wire  front$done_is_new_pkt;
+    wire  front$done_is_last_pkt;
+    wire  [8:0] front$done_ack_no;
+    wire  [31:0] front$frame_count;
+    wire  [31:0] front$not_ipv4_count;
+    wire  [31:0] front$wrong_protocol_count;
+    wire  [31:0] front$too_short_count;
+    wire  [31:0] front$bad_checksum_count;
+    wire  [31:0] front$bad_flags_count;
+    wire  [31:0] front$data_count;
+    wire  [31:0] front$chop_count;
+    wire  [31:0] front$control_count;
+    wire  [31:0] front$no_action_count;
+    wire  [31:0] front$bad_length_count;
+    wire  [31:0] front$rx_fail_count;
+    wire  [31:0] front$duplicate_data_count;
+    wire  [31:0] front$forwarded_count;
+    wire  [31:0] front$bad_frame_length_count;
     reg  ingress$clock;
     reg  ingress$reset;
+    reg  ingress$act_valid;
+    reg  [3:0] ingress$act_action;
+    reg  [151:0] ingress$act_meta;
+    reg  ingress$done_valid;
+    reg  [3:0] ingress$done_action;
+    reg  [151:0] ingress$done_meta;
+    reg  ingress$done_ok;
+    reg  ingress$done_live;
+    reg  ingress$done_forward;
+    reg  [3:0] ingress$done_slot;
+    reg  [7:0] ingress$done_gen;
+    reg  ingress$done_is_new_msg;
+    reg  ingress$done_is_new_pkt;
+    reg  ingress$done_is_last_pkt;
+    reg  [8:0] ingress$done_ack_no;
     reg  [15:0] ingress$rtt_pkts;
-    reg  [63:0] ingress$s_axis_tdata;
-    reg  [7:0] ingress$s_axis_tkeep;
-    reg  ingress$s_axis_tlast;
-    reg  ingress$s_axis_tvalid;
-    reg  ingress$req_ready;
-    reg  ingress$resp_valid;
-    reg  ingress$resp_fail;
-    reg  [15:0] ingress$resp_rx_msg_id;
-    reg  ingress$resp_announce_new_msg;
-    reg  ingress$resp_is_new_pkt;
-    reg  ingress$resp_is_last_pkt;
-    reg  [8:0] ingress$resp_ack_no;
-    reg  ingress$m_axis_tready;
-    wire  ingress$s_axis_tready;
-    wire  ingress$req_valid;
-    wire  ingress$req_mark_received;
-    wire  ingress$req_peek;
-    wire  [31:0] ingress$req_src_ip;
-    wire  [15:0] ingress$req_src_port;
-    wire  [15:0] ingress$req_tx_msg_id;
-    wire  [15:0] ingress$req_msg_len;
-    wire  [7:0] ingress$req_pkt_offset;
-    wire  [63:0] ingress$m_axis_tdata;
-    wire  [7:0] ingress$m_axis_tkeep;
-    wire  ingress$m_axis_tlast;
-    wire  ingress$m_axis_tvalid;
-    wire  [31:0] ingress$m_axis_meta_remote_ip;
-    wire  [15:0] ingress$m_axis_meta_remote_port;
-    wire  [15:0] ingress$m_axis_meta_msg_len;
-    wire  [7:0] ingress$m_axis_meta_pkt_offset;
-    wire  [15:0] ingress$m_axis_meta_local_port;
-    wire  [15:0] ingress$m_axis_meta_rx_msg_id;
-    wire  [15:0] ingress$m_axis_meta_tx_msg_id;
-    wire  ingress$m_axis_meta_is_last_pkt;
-    wire  [31:0] ingress$frame_count;
-    wire  [31:0] ingress$not_ipv4_count;
-    wire  [31:0] ingress$wrong_protocol_count;
-    wire  [31:0] ingress$too_short_count;
-    wire  [31:0] ingress$bad_checksum_count;
-    wire  [31:0] ingress$bad_flags_count;
-    wire  [31:0] ingress$data_count;
-    wire  [31:0] ingress$chop_count;
-    wire  [31:0] ingress$control_count;
-    wire  [31:0] ingress$no_action_count;
-    wire  [31:0] ingress$bad_length_count;
-    wire  [31:0] ingress$bad_frame_length_count;
-    wire  [31:0] ingress$rx_fail_count;
-    wire  [31:0] ingress$duplicate_data_count;
-    wire  [31:0] ingress$forwarded_count;
     wire  ingress$dlv_valid;
     wire  [15:0] ingress$dlv_tx_msg_id;
     wire  [63:0] ingress$dlv_ack_bitmap;
@@ -550,59 +582,93 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  is_data_out;
 
     // Sub module instances
+    nt_ndp_16_nic$front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .s_axis_tdata(front$s_axis_tdata),
+        .s_axis_tkeep(front$s_axis_tkeep),
+        .s_axis_tlast(front$s_axis_tlast),
+        .s_axis_tvalid(front$s_axis_tvalid),
+        .req_ready(front$req_ready),
+        .resp_valid(front$resp_valid),
+        .resp_fail(front$resp_fail),
+        .resp_rx_msg_id(front$resp_rx_msg_id),
+        .resp_announce_new_msg(front$resp_announce_new_msg),
+        .resp_is_new_pkt(front$resp_is_new_pkt),
+        .resp_is_last_pkt(front$resp_is_last_pkt),
+        .resp_ack_no(front$resp_ack_no),
+        .m_axis_tready(front$m_axis_tready),
+        .s_axis_tready(front$s_axis_tready),
+        .req_valid(front$req_valid),
+        .req_mark_received(front$req_mark_received),
+        .req_peek(front$req_peek),
+        .req_src_ip(front$req_src_ip),
+        .req_src_port(front$req_src_port),
+        .req_tx_msg_id(front$req_tx_msg_id),
+        .req_msg_len(front$req_msg_len),
+        .req_pkt_offset(front$req_pkt_offset),
+        .m_axis_tdata(front$m_axis_tdata),
+        .m_axis_tkeep(front$m_axis_tkeep),
+        .m_axis_tlast(front$m_axis_tlast),
+        .m_axis_tvalid(front$m_axis_tvalid),
+        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
+        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
+        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
+        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
+        .m_axis_meta_local_port(front$m_axis_meta_local_port),
+        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
+        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
+        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
+        .act_valid(front$act_valid),
+        .act_action(front$act_action),
+        .act_meta(front$act_meta),
+        .done_valid(front$done_valid),
+        .done_action(front$done_action),
+        .done_meta(front$done_meta),
+        .done_ok(front$done_ok),
+        .done_live(front$done_live),
+        .done_forward(front$done_forward),
+        .done_slot(front$done_slot),
+        .done_gen(front$done_gen),
+        .done_is_new_msg(front$done_is_new_msg),
+        .done_is_new_pkt(front$done_is_new_pkt),
+        .done_is_last_pkt(front$done_is_last_pkt),
+        .done_ack_no(front$done_ack_no),
+        .frame_count(front$frame_count),
+        .not_ipv4_count(front$not_ipv4_count),
+        .wrong_protocol_count(front$wrong_protocol_count),
+        .too_short_count(front$too_short_count),
+        .bad_checksum_count(front$bad_checksum_count),
+        .bad_flags_count(front$bad_flags_count),
+        .data_count(front$data_count),
+        .chop_count(front$chop_count),
+        .control_count(front$control_count),
+        .no_action_count(front$no_action_count),
+        .bad_length_count(front$bad_length_count),
+        .rx_fail_count(front$rx_fail_count),
+        .duplicate_data_count(front$duplicate_data_count),
+        .forwarded_count(front$forwarded_count),
+        .bad_frame_length_count(front$bad_frame_length_count)
+    );
     nt_ndp_16_nic$ingress ingress(
         .clock(ingress$clock),
         .reset(ingress$reset),
+        .act_valid(ingress$act_valid),
+        .act_action(ingress$act_action),
+        .act_meta(ingress$act_meta),
+        .done_valid(ingress$done_valid),
+        .done_action(ingress$done_action),
+        .done_meta(ingress$done_meta),
+        .done_ok(ingress$done_ok),
+        .done_live(ingress$done_live),
+        .done_forward(ingress$done_forward),
+        .done_slot(ingress$done_slot),
+        .done_gen(ingress$done_gen),
+        .done_is_new_msg(ingress$done_is_new_msg),
+        .done_is_new_pkt(ingress$done_is_new_pkt),
+        .done_is_last_pkt(ingress$done_is_last_pkt),
+        .done_ack_no(ingress$done_ack_no),
         .rtt_pkts(ingress$rtt_pkts),
-        .s_axis_tdata(ingress$s_axis_tdata),
-        .s_axis_tkeep(ingress$s_axis_tkeep),
-        .s_axis_tlast(ingress$s_axis_tlast),
-        .s_axis_tvalid(ingress$s_axis_tvalid),
-        .req_ready(ingress$req_ready),
-        .resp_valid(ingress$resp_valid),
-        .resp_fail(ingress$resp_fail),
-        .resp_rx_msg_id(ingress$resp_rx_msg_id),
-        .resp_announce_new_msg(ingress$resp_announce_new_msg),
-        .resp_is_new_pkt(ingress$resp_is_new_pkt),
-        .resp_is_last_pkt(ingress$resp_is_last_pkt),
-        .resp_ack_no(ingress$resp_ack_no),
-        .m_axis_tready(ingress$m_axis_tready),
-        .s_axis_tready(ingress$s_axis_tready),
-        .req_valid(ingress$req_valid),
-        .req_mark_received(ingress$req_mark_received),
-        .req_peek(ingress$req_peek),
-        .req_src_ip(ingress$req_src_ip),
-        .req_src_port(ingress$req_src_port),
-        .req_tx_msg_id(ingress$req_tx_msg_id),
-        .req_msg_len(ingress$req_msg_len),
-        .req_pkt_offset(ingress$req_pkt_offset),
-        .m_axis_tdata(ingress$m_axis_tdata),
-        .m_axis_tkeep(ingress$m_axis_tkeep),
-        .m_axis_tlast(ingress$m_axis_tlast),
-        .m_axis_tvalid(ingress$m_axis_tvalid),
-        .m_axis_meta_remote_ip(ingress$m_axis_meta_remote_ip),
-        .m_axis_meta_remote_port(ingress$m_axis_meta_remote_port),
-        .m_axis_meta_msg_len(ingress$m_axis_meta_msg_len),
-        .m_axis_meta_pkt_offset(ingress$m_axis_meta_pkt_offset),
-        .m_axis_meta_local_port(ingress$m_axis_meta_local_port),
-        .m_axis_meta_rx_msg_id(ingress$m_axis_meta_rx_msg_id),
-        .m_axis_meta_tx_msg_id(ingress$m_axis_meta_tx_msg_id),
-        .m_axis_meta_is_last_pkt(ingress$m_axis_meta_is_last_pkt),
-        .frame_count(ingress$frame_count),
-        .not_ipv4_count(ingress$not_ipv4_count),
-        .wrong_protocol_count(ingress$wrong_protocol_count),
-        .too_short_count(ingress$too_short_count),
-        .bad_checksum_count(ingress$bad_checksum_count),
-        .bad_flags_count(ingress$bad_flags_count),
-        .data_count(ingress$data_count),
-        .chop_count(ingress$chop_count),
-        .control_count(ingress$control_count),
-        .no_action_count(ingress$no_action_count),
-        .bad_length_count(ingress$bad_length_count),
-        .bad_frame_length_count(ingress$bad_frame_length_count),
-        .rx_fail_count(ingress$rx_fail_count),
-        .duplicate_data_count(ingress$duplicate_data_count),
-        .forwarded_count(ingress$forwarded_count),
         .dlv_valid(ingress$dlv_valid),
         .dlv_tx_msg_id(ingress$dlv_tx_msg_id),
         .dlv_ack_bitmap(ingress$dlv_ack_bitmap),
@@ -1056,6 +1122,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
 
     // Update code
     always @(*) begin
+        front$clock = clock;
         ingress$clock = clock;
         egress$clock = clock;
         reassembly$clock = clock;
@@ -1065,6 +1132,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         arbiter$clock = clock;
         deparser$clock = clock;
         csr$clock = clock;
+        front$reset = reset;
         ingress$reset = reset;
         egress$reset = reset;
         reassembly$reset = reset;
@@ -1100,44 +1168,59 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         ingress$cfg_dup_grant = cfg[32'h1c1];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
-        ingress$s_axis_tdata = s_axis_rx_tdata;
-        ingress$s_axis_tkeep = s_axis_rx_tkeep;
-        ingress$s_axis_tlast = s_axis_rx_tlast;
-        ingress$s_axis_tvalid = s_axis_rx_tvalid;
-        s_axis_rx_tready = ingress$s_axis_tready;
+        front$s_axis_tdata = s_axis_rx_tdata;
+        front$s_axis_tkeep = s_axis_rx_tkeep;
+        front$s_axis_tlast = s_axis_rx_tlast;
+        front$s_axis_tvalid = s_axis_rx_tvalid;
+        s_axis_rx_tready = front$s_axis_tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
-        ingress$req_ready = reassembly$req_ready;
-        reassembly$req_valid = ingress$req_valid;
-        reassembly$req_mark_received = ingress$req_mark_received;
-        reassembly$req_peek = ingress$req_peek;
-        reassembly$req_src_ip = ingress$req_src_ip;
-        reassembly$req_src_port = ingress$req_src_port;
-        reassembly$req_tx_msg_id = ingress$req_tx_msg_id;
-        reassembly$req_msg_len = ingress$req_msg_len;
-        reassembly$req_pkt_offset = ingress$req_pkt_offset;
-        ingress$resp_valid = reassembly$resp_valid;
-        ingress$resp_fail = reassembly$resp_fail;
-        ingress$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        ingress$resp_announce_new_msg = reassembly$resp_is_new_msg;
-        ingress$resp_is_new_pkt = reassembly$resp_is_new_pkt;
-        ingress$resp_is_last_pkt = reassembly$resp_is_last_pkt;
-        ingress$resp_ack_no = reassembly$resp_ack_no;
-        reassembly$s_axis_tdata = ingress$m_axis_tdata;
-        reassembly$s_axis_tkeep = ingress$m_axis_tkeep;
-        reassembly$s_axis_tlast = ingress$m_axis_tlast;
-        reassembly$s_axis_tvalid = ingress$m_axis_tvalid;
-        ingress$m_axis_tready = reassembly$s_axis_tready;
-        reassembly$s_axis_meta_remote_ip = ingress$m_axis_meta_remote_ip;
-        reassembly$s_axis_meta_remote_port = ingress$m_axis_meta_remote_port;
-        reassembly$s_axis_meta_msg_len = ingress$m_axis_meta_msg_len;
-        reassembly$s_axis_meta_pkt_offset = ingress$m_axis_meta_pkt_offset;
-        reassembly$s_axis_meta_local_port = ingress$m_axis_meta_local_port;
-        reassembly$s_axis_meta_rx_msg_id = ingress$m_axis_meta_rx_msg_id;
-        reassembly$s_axis_meta_tx_msg_id = ingress$m_axis_meta_tx_msg_id;
-        reassembly$s_axis_meta_is_last_pkt = ingress$m_axis_meta_is_last_pkt;
-        probe_ingress_tvalid = ingress$m_axis_tvalid;
+        front$req_ready = reassembly$req_ready;
+        reassembly$req_valid = front$req_valid;
+        reassembly$req_mark_received = front$req_mark_received;
+        reassembly$req_peek = front$req_peek;
+        reassembly$req_src_ip = front$req_src_ip;
+        reassembly$req_src_port = front$req_src_port;
+        reassembly$req_tx_msg_id = front$req_tx_msg_id;
+        reassembly$req_msg_len = front$req_msg_len;
+        reassembly$req_pkt_offset = front$req_pkt_offset;
+        front$resp_valid = reassembly$resp_valid;
+        front$resp_fail = reassembly$resp_fail;
+        front$resp_rx_msg_id = reassembly$resp_rx_msg_id;
+        front$resp_announce_new_msg = reassembly$resp_is_new_msg;
+        front$resp_is_new_pkt = reassembly$resp_is_new_pkt;
+        front$resp_is_last_pkt = reassembly$resp_is_last_pkt;
+        front$resp_ack_no = reassembly$resp_ack_no;
+        reassembly$s_axis_tdata = front$m_axis_tdata;
+        reassembly$s_axis_tkeep = front$m_axis_tkeep;
+        reassembly$s_axis_tlast = front$m_axis_tlast;
+        reassembly$s_axis_tvalid = front$m_axis_tvalid;
+        front$m_axis_tready = reassembly$s_axis_tready;
+        reassembly$s_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
+        reassembly$s_axis_meta_remote_port = front$m_axis_meta_remote_port;
+        reassembly$s_axis_meta_msg_len = front$m_axis_meta_msg_len;
+        reassembly$s_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
+        reassembly$s_axis_meta_local_port = front$m_axis_meta_local_port;
+        reassembly$s_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
+        reassembly$s_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
+        reassembly$s_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
+        probe_ingress_tvalid = front$m_axis_tvalid;
         probe_ingress_tready = reassembly$s_axis_tready;
-        probe_ingress_tlast = ingress$m_axis_tvalid & ingress$m_axis_tlast;
+        probe_ingress_tlast = front$m_axis_tvalid & front$m_axis_tlast;
+        ingress$act_valid = front$act_valid;
+        ingress$act_action = front$act_action;
+        ingress$act_meta = front$act_meta;
+        ingress$done_valid = front$done_valid;
+        ingress$done_action = front$done_action;
+        ingress$done_meta = front$done_meta;
+        ingress$done_ok = front$done_ok;
+        ingress$done_live = front$done_live;
+        ingress$done_forward = front$done_forward;
+        ingress$done_slot = front$done_slot;
+        ingress$done_gen = front$done_gen;
+        ingress$done_is_new_msg = front$done_is_new_msg;
+        ingress$done_is_new_pkt = front$done_is_new_pkt;
+        ingress$done_is_last_pkt = front$done_is_last_pkt;
+        ingress$done_ack_no = front$done_ack_no;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
@@ -1279,21 +1362,21 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$protocol_id = protocol_id;
         status$messages = messages;
         status$datapath_bits = 32'h40;
-        status$frame_count = ingress$frame_count;
-        status$not_ipv4_count = ingress$not_ipv4_count;
-        status$wrong_protocol_count = ingress$wrong_protocol_count;
-        status$too_short_count = ingress$too_short_count;
-        status$bad_checksum_count = ingress$bad_checksum_count;
-        status$bad_flags_count = ingress$bad_flags_count;
-        status$data_count = ingress$data_count;
-        status$chop_count = ingress$chop_count;
-        status$control_count = ingress$control_count;
-        status$no_action_count = ingress$no_action_count;
-        status$bad_length_count = ingress$bad_length_count;
-        status$bad_frame_length_count = ingress$bad_frame_length_count;
-        status$rx_fail_count = ingress$rx_fail_count;
-        status$duplicate_data_count = ingress$duplicate_data_count;
-        status$forwarded_count = ingress$forwarded_count;
+        status$frame_count = front$frame_count;
+        status$not_ipv4_count = front$not_ipv4_count;
+        status$wrong_protocol_count = front$wrong_protocol_count;
+        status$too_short_count = front$too_short_count;
+        status$bad_checksum_count = front$bad_checksum_count;
+        status$bad_flags_count = front$bad_flags_count;
+        status$data_count = front$data_count;
+        status$chop_count = front$chop_count;
+        status$control_count = front$control_count;
+        status$no_action_count = front$no_action_count;
+        status$bad_length_count = front$bad_length_count;
+        status$bad_frame_length_count = front$bad_frame_length_count;
+        status$rx_fail_count = front$rx_fail_count;
+        status$duplicate_data_count = front$duplicate_data_count;
+        status$forwarded_count = front$forwarded_count;
         status$offset_range_count = ingress$offset_range_count;
         status$grant_sent_count = ingress$grant_sent_count;
         status$ack_sent_count = ingress$ack_sent_count;
@@ -2960,808 +3043,7 @@ module nt_ndp_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_valid
 endmodule // nt_ndp_16_nic$egress
 
 
-module nt_ndp_16_nic$ingress(clock,reset,rtt_pkts,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,bad_frame_length_count,rx_fail_count,duplicate_data_count,forwarded_count,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [15:0] rtt_pkts;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
-    input wire  req_ready;
-    input wire  resp_valid;
-    input wire  resp_fail;
-    input wire  [15:0] resp_rx_msg_id;
-    input wire  resp_announce_new_msg;
-    input wire  resp_is_new_pkt;
-    input wire  resp_is_last_pkt;
-    input wire  [8:0] resp_ack_no;
-    input wire  m_axis_tready;
-    output reg  s_axis_tready;
-    output reg  req_valid;
-    output reg  req_mark_received;
-    output reg  req_peek;
-    output reg  [31:0] req_src_ip;
-    output reg  [15:0] req_src_port;
-    output reg  [15:0] req_tx_msg_id;
-    output reg  [15:0] req_msg_len;
-    output reg  [7:0] req_pkt_offset;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    output reg  [31:0] m_axis_meta_remote_ip;
-    output reg  [15:0] m_axis_meta_remote_port;
-    output reg  [15:0] m_axis_meta_msg_len;
-    output reg  [7:0] m_axis_meta_pkt_offset;
-    output reg  [15:0] m_axis_meta_local_port;
-    output reg  [15:0] m_axis_meta_rx_msg_id;
-    output reg  [15:0] m_axis_meta_tx_msg_id;
-    output reg  m_axis_meta_is_last_pkt;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] not_ipv4_count;
-    output reg  [31:0] wrong_protocol_count;
-    output reg  [31:0] too_short_count;
-    output reg  [31:0] bad_checksum_count;
-    output reg  [31:0] bad_flags_count;
-    output reg  [31:0] data_count;
-    output reg  [31:0] chop_count;
-    output reg  [31:0] control_count;
-    output reg  [31:0] no_action_count;
-    output reg  [31:0] bad_length_count;
-    output reg  [31:0] bad_frame_length_count;
-    output reg  [31:0] rx_fail_count;
-    output reg  [31:0] duplicate_data_count;
-    output reg  [31:0] forwarded_count;
-    output reg  dlv_valid;
-    output reg  [15:0] dlv_tx_msg_id;
-    output reg  [63:0] dlv_ack_bitmap;
-    output reg  ctx_valid;
-    output reg  [15:0] ctx_tx_msg_id;
-    output reg  ctx_rtx_flag;
-    output reg  [63:0] ctx_rtx_bitmap;
-    output reg  ctx_credit_flag;
-    output reg  [15:0] ctx_new_credit;
-    output reg  ctx_allow_tx;
-    output reg  ctx_raise_only;
-    output reg  ev_valid;
-    output reg  [3:0] ev_msg_id;
-    output reg  [7:0] ev_msg_gen;
-    output reg  [7:0] ev_ctrl_flags;
-    output reg  ev_pull;
-    output reg  [15:0] ev_credit;
-    output reg  [31:0] ev_remote_ip;
-    output reg  [15:0] ev_remote_port;
-    output reg  [15:0] ev_local_port;
-    output reg  [15:0] ev_msg_len;
-    output reg  [7:0] ev_pkt_offset;
-    output reg  [15:0] ev_tx_msg_id;
-    output reg  [7:0] ev_rank;
-    output reg  [31:0] offset_range_count;
-    input wire  [4:0] cfg_overcommit;
-    input wire  [3:0] cfg_unsched_prios;
-    input wire  cfg_dup_grant;
-    input wire  rel_valid;
-    input wire  [3:0] rel_slot;
-    output reg  prio_wr_valid;
-    output reg  [3:0] prio_wr_index;
-    output reg  [7:0] prio_wr_value;
-    output reg  [31:0] grant_sent_count;
-    output reg  [31:0] ack_sent_count;
-    output reg  [31:0] nack_sent_count;
-    output reg  [31:0] sched_inserts_count;
-    output reg  [31:0] sched_removes_count;
-    output reg  [31:0] sched_unknown_removes_count;
-    output reg  [31:0] sched_fifo_enters_count;
-    output reg  [31:0] sched_levels;
-
-    // Stub signals
-    reg  front$clock;
-    reg  front$reset;
-    reg  [63:0] front$s_axis_tdata;
-    reg  [7:0] front$s_axis_tkeep;
-    reg  front$s_axis_tlast;
-    reg  front$s_axis_tvalid;
-    reg  front$req_ready;
-    reg  front$resp_valid;
-    reg  front$resp_fail;
-    reg  [15:0] front$resp_rx_msg_id;
-    reg  front$resp_announce_new_msg;
-    reg  front$resp_is_new_pkt;
-    reg  front$resp_is_last_pkt;
-    reg  [8:0] front$resp_ack_no;
-    reg  front$m_axis_tready;
-    wire  front$s_axis_tready;
-    wire  front$req_valid;
-    wire  front$req_mark_received;
-    wire  front$req_peek;
-    wire  [31:0] front$req_src_ip;
-    wire  [15:0] front$req_src_port;
-    wire  [15:0] front$req_tx_msg_id;
-    wire  [15:0] front$req_msg_len;
-    wire  [7:0] front$req_pkt_offset;
-    wire  [63:0] front$m_axis_tdata;
-    wire  [7:0] front$m_axis_tkeep;
-    wire  front$m_axis_tlast;
-    wire  front$m_axis_tvalid;
-    wire  [31:0] front$m_axis_meta_remote_ip;
-    wire  [15:0] front$m_axis_meta_remote_port;
-    wire  [15:0] front$m_axis_meta_msg_len;
-    wire  [7:0] front$m_axis_meta_pkt_offset;
-    wire  [15:0] front$m_axis_meta_local_port;
-    wire  [15:0] front$m_axis_meta_rx_msg_id;
-    wire  [15:0] front$m_axis_meta_tx_msg_id;
-    wire  front$m_axis_meta_is_last_pkt;
-    wire  front$act_valid;
-    wire  [3:0] front$act_action;
-    wire  [151:0] front$act_meta;
-    wire  front$done_valid;
-    wire  [3:0] front$done_action;
-    wire  [151:0] front$done_meta;
-    wire  front$done_ok;
-    wire  front$done_live;
-    wire  front$done_forward;
-    wire  [3:0] front$done_slot;
-    wire  [7:0] front$done_gen;
-    wire  front$done_is_new_msg;
-    wire  front$done_is_new_pkt;
-    wire  front$done_is_last_pkt;
-    wire  [8:0] front$done_ack_no;
-    wire  [31:0] front$frame_count;
-    wire  [31:0] front$not_ipv4_count;
-    wire  [31:0] front$wrong_protocol_count;
-    wire  [31:0] front$too_short_count;
-    wire  [31:0] front$bad_checksum_count;
-    wire  [31:0] front$bad_flags_count;
-    wire  [31:0] front$data_count;
-    wire  [31:0] front$chop_count;
-    wire  [31:0] front$control_count;
-    wire  [31:0] front$no_action_count;
-    wire  [31:0] front$bad_length_count;
-    wire  [31:0] front$rx_fail_count;
-    wire  [31:0] front$duplicate_data_count;
-    wire  [31:0] front$forwarded_count;
-    wire  [31:0] front$bad_frame_length_count;
-    reg  credit$clock;
-    reg  credit$reset;
-    reg  credit$req_valid;
-    reg  [3:0] credit$req_index;
-    reg  credit$req_pred;
-    reg  [1:0] credit$req_op_true;
-    reg  [15:0] credit$req_value_true;
-    reg  [1:0] credit$req_op_false;
-    reg  [15:0] credit$req_value_false;
-    wire  credit$resp_valid;
-    wire  [3:0] credit$resp_index;
-    wire  [15:0] credit$resp_old;
-    wire  [15:0] credit$resp_new;
-    reg  s3_event$d;
-    wire  s3_event$q;
-    reg  s3_event$clock;
-    reg  [7:0] s3_flags$d;
-    wire  [7:0] s3_flags$q;
-    reg  s3_flags$clock;
-    reg  s3_pull$d;
-    wire  s3_pull$q;
-    reg  s3_pull$clock;
-    reg  [3:0] s3_slot$d;
-    wire  [3:0] s3_slot$q;
-    reg  s3_slot$clock;
-    reg  [7:0] s3_gen$d;
-    wire  [7:0] s3_gen$q;
-    reg  s3_gen$clock;
-    reg  [151:0] s3_meta$d;
-    wire  [151:0] s3_meta$q;
-    reg  s3_meta$clock;
-    reg  [31:0] n_offset_range$d;
-    wire  [31:0] n_offset_range$q;
-    reg  n_offset_range$clock;
-
-    // Local signals
-    reg  [151:0] m1;
-    reg  [7:0] m1_flags;
-    reg  [7:0] m1_offset;
-    reg  [63:0] m1_offset_bit;
-    reg  m1_is_control;
-    reg  d_is_data;
-    reg  d_is_chop;
-    reg  d_credit_op;
-    reg  d_reply;
-
-    // Sub module instances
-    nt_ndp_16_nic$ingress$front front(
-        .clock(front$clock),
-        .reset(front$reset),
-        .s_axis_tdata(front$s_axis_tdata),
-        .s_axis_tkeep(front$s_axis_tkeep),
-        .s_axis_tlast(front$s_axis_tlast),
-        .s_axis_tvalid(front$s_axis_tvalid),
-        .req_ready(front$req_ready),
-        .resp_valid(front$resp_valid),
-        .resp_fail(front$resp_fail),
-        .resp_rx_msg_id(front$resp_rx_msg_id),
-        .resp_announce_new_msg(front$resp_announce_new_msg),
-        .resp_is_new_pkt(front$resp_is_new_pkt),
-        .resp_is_last_pkt(front$resp_is_last_pkt),
-        .resp_ack_no(front$resp_ack_no),
-        .m_axis_tready(front$m_axis_tready),
-        .s_axis_tready(front$s_axis_tready),
-        .req_valid(front$req_valid),
-        .req_mark_received(front$req_mark_received),
-        .req_peek(front$req_peek),
-        .req_src_ip(front$req_src_ip),
-        .req_src_port(front$req_src_port),
-        .req_tx_msg_id(front$req_tx_msg_id),
-        .req_msg_len(front$req_msg_len),
-        .req_pkt_offset(front$req_pkt_offset),
-        .m_axis_tdata(front$m_axis_tdata),
-        .m_axis_tkeep(front$m_axis_tkeep),
-        .m_axis_tlast(front$m_axis_tlast),
-        .m_axis_tvalid(front$m_axis_tvalid),
-        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
-        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
-        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
-        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
-        .m_axis_meta_local_port(front$m_axis_meta_local_port),
-        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
-        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
-        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
-        .act_valid(front$act_valid),
-        .act_action(front$act_action),
-        .act_meta(front$act_meta),
-        .done_valid(front$done_valid),
-        .done_action(front$done_action),
-        .done_meta(front$done_meta),
-        .done_ok(front$done_ok),
-        .done_live(front$done_live),
-        .done_forward(front$done_forward),
-        .done_slot(front$done_slot),
-        .done_gen(front$done_gen),
-        .done_is_new_msg(front$done_is_new_msg),
-        .done_is_new_pkt(front$done_is_new_pkt),
-        .done_is_last_pkt(front$done_is_last_pkt),
-        .done_ack_no(front$done_ack_no),
-        .frame_count(front$frame_count),
-        .not_ipv4_count(front$not_ipv4_count),
-        .wrong_protocol_count(front$wrong_protocol_count),
-        .too_short_count(front$too_short_count),
-        .bad_checksum_count(front$bad_checksum_count),
-        .bad_flags_count(front$bad_flags_count),
-        .data_count(front$data_count),
-        .chop_count(front$chop_count),
-        .control_count(front$control_count),
-        .no_action_count(front$no_action_count),
-        .bad_length_count(front$bad_length_count),
-        .rx_fail_count(front$rx_fail_count),
-        .duplicate_data_count(front$duplicate_data_count),
-        .forwarded_count(front$forwarded_count),
-        .bad_frame_length_count(front$bad_frame_length_count)
-    );
-    nt_ndp_16_nic$ingress$credit credit(
-        .clock(credit$clock),
-        .reset(credit$reset),
-        .req_valid(credit$req_valid),
-        .req_index(credit$req_index),
-        .req_pred(credit$req_pred),
-        .req_op_true(credit$req_op_true),
-        .req_value_true(credit$req_value_true),
-        .req_op_false(credit$req_op_false),
-        .req_value_false(credit$req_value_false),
-        .resp_valid(credit$resp_valid),
-        .resp_index(credit$resp_index),
-        .resp_old(credit$resp_old),
-        .resp_new(credit$resp_new)
-    );
-    nt_ndp_16_nic$ingress$s3_event s3_event(
-        .d(s3_event$d),
-        .q(s3_event$q),
-        .clock(s3_event$clock)
-    );
-    nt_ndp_16_nic$ingress$s3_flags s3_flags(
-        .d(s3_flags$d),
-        .q(s3_flags$q),
-        .clock(s3_flags$clock)
-    );
-    nt_ndp_16_nic$ingress$s3_pull s3_pull(
-        .d(s3_pull$d),
-        .q(s3_pull$q),
-        .clock(s3_pull$clock)
-    );
-    nt_ndp_16_nic$ingress$s3_slot s3_slot(
-        .d(s3_slot$d),
-        .q(s3_slot$q),
-        .clock(s3_slot$clock)
-    );
-    nt_ndp_16_nic$ingress$s3_gen s3_gen(
-        .d(s3_gen$d),
-        .q(s3_gen$q),
-        .clock(s3_gen$clock)
-    );
-    nt_ndp_16_nic$ingress$s3_meta s3_meta(
-        .d(s3_meta$d),
-        .q(s3_meta$q),
-        .clock(s3_meta$clock)
-    );
-    nt_ndp_16_nic$ingress$n_offset_range n_offset_range(
-        .d(n_offset_range$d),
-        .q(n_offset_range$q),
-        .clock(n_offset_range$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        s3_event$clock = clock;
-        s3_flags$clock = clock;
-        s3_pull$clock = clock;
-        s3_slot$clock = clock;
-        s3_gen$clock = clock;
-        s3_meta$clock = clock;
-        n_offset_range$clock = clock;
-        s3_event$d = s3_event$q;
-        s3_flags$d = s3_flags$q;
-        s3_pull$d = s3_pull$q;
-        s3_slot$d = s3_slot$q;
-        s3_gen$d = s3_gen$q;
-        s3_meta$d = s3_meta$q;
-        n_offset_range$d = n_offset_range$q;
-        front$clock = clock;
-        credit$clock = clock;
-        front$reset = reset;
-        credit$reset = reset;
-        front$s_axis_tdata = s_axis_tdata;
-        front$s_axis_tkeep = s_axis_tkeep;
-        front$s_axis_tlast = s_axis_tlast;
-        front$s_axis_tvalid = s_axis_tvalid;
-        front$req_ready = req_ready;
-        front$resp_valid = resp_valid;
-        front$resp_fail = resp_fail;
-        front$resp_rx_msg_id = resp_rx_msg_id;
-        front$resp_announce_new_msg = resp_announce_new_msg;
-        front$resp_is_new_pkt = resp_is_new_pkt;
-        front$resp_is_last_pkt = resp_is_last_pkt;
-        front$resp_ack_no = resp_ack_no;
-        front$m_axis_tready = m_axis_tready;
-        s_axis_tready = front$s_axis_tready;
-        req_valid = front$req_valid;
-        req_mark_received = front$req_mark_received;
-        req_peek = front$req_peek;
-        req_src_ip = front$req_src_ip;
-        req_src_port = front$req_src_port;
-        req_tx_msg_id = front$req_tx_msg_id;
-        req_msg_len = front$req_msg_len;
-        req_pkt_offset = front$req_pkt_offset;
-        m_axis_tdata = front$m_axis_tdata;
-        m_axis_tkeep = front$m_axis_tkeep;
-        m_axis_tlast = front$m_axis_tlast;
-        m_axis_tvalid = front$m_axis_tvalid;
-        m_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
-        m_axis_meta_remote_port = front$m_axis_meta_remote_port;
-        m_axis_meta_msg_len = front$m_axis_meta_msg_len;
-        m_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
-        m_axis_meta_local_port = front$m_axis_meta_local_port;
-        m_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
-        m_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
-        m_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
-        frame_count = front$frame_count;
-        not_ipv4_count = front$not_ipv4_count;
-        wrong_protocol_count = front$wrong_protocol_count;
-        too_short_count = front$too_short_count;
-        bad_checksum_count = front$bad_checksum_count;
-        bad_flags_count = front$bad_flags_count;
-        data_count = front$data_count;
-        chop_count = front$chop_count;
-        control_count = front$control_count;
-        no_action_count = front$no_action_count;
-        bad_length_count = front$bad_length_count;
-        bad_frame_length_count = front$bad_frame_length_count;
-        rx_fail_count = front$rx_fail_count;
-        duplicate_data_count = front$duplicate_data_count;
-        forwarded_count = front$forwarded_count;
-        m1 = front$act_meta;
-        m1_flags = m1[(32'h88)+:(8)];
-        m1_offset = m1[(32'h50)+:(8)];
-        m1_offset_bit = 32'h0;
-        if (m1_offset < 32'h40) begin
-            m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
-        end
-        m1_is_control = front$act_valid & (front$act_action == 32'h3);
-        dlv_valid = m1_is_control & ((m1_flags & 32'h2) != 32'h0);
-        dlv_tx_msg_id = m1[(32'h68)+:(16)];
-        dlv_ack_bitmap = m1_offset_bit;
-        ctx_valid = m1_is_control & ((m1_flags & 32'hc) != 32'h0);
-        ctx_tx_msg_id = m1[(32'h68)+:(16)];
-        ctx_rtx_flag = (m1_flags & 32'h4) != 32'h0;
-        ctx_rtx_bitmap = m1_offset_bit;
-        ctx_credit_flag = (m1_flags & 32'h8) != 32'h0;
-        ctx_new_credit = m1[(32'h58)+:(16)];
-        ctx_allow_tx = 1'b1;
-        ctx_raise_only = 1'b1;
-        if (m1_is_control & (m1_offset >= 32'h40)) begin
-            n_offset_range$d = n_offset_range$q + 32'h1;
-        end
-        d_is_data = front$done_valid & (front$done_action == 32'h1);
-        d_is_chop = front$done_valid & (front$done_action == 32'h2);
-        d_credit_op = (d_is_data | d_is_chop) & front$done_live;
-        d_reply = (d_is_data & front$done_ok) | (d_is_chop & front$done_live);
-        credit$req_valid = d_credit_op;
-        credit$req_index = front$done_slot;
-        credit$req_pred = front$done_is_new_msg;
-        credit$req_op_true = 32'h2;
-        credit$req_value_true = rtt_pkts;
-        credit$req_op_false = 32'h0;
-        credit$req_value_false = 32'h0;
-        if (d_is_data) begin
-            credit$req_value_true = rtt_pkts + 32'h1;
-            credit$req_op_false = 32'h1;
-            credit$req_value_false = ((front$done_is_new_pkt) & 16'hffff);
-        end
-        s3_event$d = d_reply;
-        s3_flags$d = 32'h4;
-        if (d_is_data) begin
-            s3_flags$d = 32'h2;
-        end
-        s3_pull$d = d_credit_op;
-        s3_slot$d = front$done_slot;
-        s3_gen$d = front$done_gen;
-        s3_meta$d = front$done_meta;
-        ev_valid = s3_event$q;
-        ev_msg_id = s3_slot$q;
-        ev_msg_gen = s3_gen$q;
-        ev_ctrl_flags = s3_flags$q;
-        ev_pull = s3_pull$q;
-        ev_credit = credit$resp_new;
-        ev_remote_ip = s3_meta$q[(32'h0)+:(32)];
-        ev_remote_port = s3_meta$q[(32'h20)+:(16)];
-        ev_local_port = s3_meta$q[(32'h30)+:(16)];
-        ev_msg_len = s3_meta$q[(32'h40)+:(16)];
-        ev_pkt_offset = s3_meta$q[(32'h50)+:(8)];
-        ev_tx_msg_id = s3_meta$q[(32'h68)+:(16)];
-        ev_rank = 32'h0;
-        offset_range_count = n_offset_range$q;
-        prio_wr_valid = 1'b0;
-        prio_wr_index = 32'h0;
-        prio_wr_value = 32'h0;
-        grant_sent_count = 32'h0;
-        ack_sent_count = 32'h0;
-        nack_sent_count = 32'h0;
-        sched_inserts_count = 32'h0;
-        sched_removes_count = 32'h0;
-        sched_unknown_removes_count = 32'h0;
-        sched_fifo_enters_count = 32'h0;
-        sched_levels = 32'h0;
-        if (reset) begin
-            s3_event$d = 1'b0;
-            n_offset_range$d = 32'h0;
-        end
-    end
-
-endmodule // nt_ndp_16_nic$ingress
-
-
-module nt_ndp_16_nic$ingress$credit(clock,reset,req_valid,req_index,req_pred,req_op_true,req_value_true,req_op_false,req_value_false,resp_valid,resp_index,resp_old,resp_new);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  req_valid;
-    input wire  [3:0] req_index;
-    input wire  req_pred;
-    input wire  [1:0] req_op_true;
-    input wire  [15:0] req_value_true;
-    input wire  [1:0] req_op_false;
-    input wire  [15:0] req_value_false;
-    output reg  resp_valid;
-    output reg  [3:0] resp_index;
-    output reg  [15:0] resp_old;
-    output reg  [15:0] resp_new;
-
-    // Stub signals
-    reg  [3:0] array$read_address;
-    reg  array$read_clock;
-    wire  [15:0] array$read_data;
-    reg  [3:0] array$write_address;
-    reg  array$write_clock;
-    reg  [15:0] array$write_data;
-    reg  array$write_enable;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [3:0] s1_index$d;
-    wire  [3:0] s1_index$q;
-    reg  s1_index$clock;
-    reg  [1:0] s1_op$d;
-    wire  [1:0] s1_op$q;
-    reg  s1_op$clock;
-    reg  [15:0] s1_value$d;
-    wire  [15:0] s1_value$q;
-    reg  s1_value$clock;
-    reg  fwd_valid$d;
-    wire  fwd_valid$q;
-    reg  fwd_valid$clock;
-    reg  [3:0] fwd_index$d;
-    wire  [3:0] fwd_index$q;
-    reg  fwd_index$clock;
-    reg  [15:0] fwd_value$d;
-    wire  [15:0] fwd_value$q;
-    reg  fwd_value$clock;
-
-    // Local signals
-    reg  [15:0] old_value;
-    reg  [15:0] new_value;
-
-    // Sub module instances
-    nt_ndp_16_nic$ingress$credit$array array(
-        .read_address(array$read_address),
-        .read_clock(array$read_clock),
-        .read_data(array$read_data),
-        .write_address(array$write_address),
-        .write_clock(array$write_clock),
-        .write_data(array$write_data),
-        .write_enable(array$write_enable)
-    );
-    nt_ndp_16_nic$ingress$credit$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$s1_index s1_index(
-        .d(s1_index$d),
-        .q(s1_index$q),
-        .clock(s1_index$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$s1_op s1_op(
-        .d(s1_op$d),
-        .q(s1_op$q),
-        .clock(s1_op$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$s1_value s1_value(
-        .d(s1_value$d),
-        .q(s1_value$q),
-        .clock(s1_value$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$fwd_valid fwd_valid(
-        .d(fwd_valid$d),
-        .q(fwd_valid$q),
-        .clock(fwd_valid$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$fwd_index fwd_index(
-        .d(fwd_index$d),
-        .q(fwd_index$q),
-        .clock(fwd_index$clock)
-    );
-    nt_ndp_16_nic$ingress$credit$fwd_value fwd_value(
-        .d(fwd_value$d),
-        .q(fwd_value$q),
-        .clock(fwd_value$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        s1_valid$clock = clock;
-        s1_index$clock = clock;
-        s1_op$clock = clock;
-        s1_value$clock = clock;
-        fwd_valid$clock = clock;
-        fwd_index$clock = clock;
-        fwd_value$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_index$d = s1_index$q;
-        s1_op$d = s1_op$q;
-        s1_value$d = s1_value$q;
-        fwd_valid$d = fwd_valid$q;
-        fwd_index$d = fwd_index$q;
-        fwd_value$d = fwd_value$q;
-        array$read_clock = clock;
-        array$write_clock = clock;
-        array$read_address = req_index;
-        s1_valid$d = req_valid;
-        s1_index$d = req_index;
-        if (req_pred) begin
-            s1_op$d = req_op_true;
-            s1_value$d = req_value_true;
-        end
-        else begin
-            s1_op$d = req_op_false;
-            s1_value$d = req_value_false;
-        end
-        old_value = array$read_data;
-        if (fwd_valid$q & (fwd_index$q == s1_index$q)) begin
-            old_value = fwd_value$q;
-        end
-        new_value = old_value;
-        if (s1_op$q == 32'h1) begin
-            new_value = old_value + s1_value$q;
-        end
-        if (s1_op$q == 32'h2) begin
-            new_value = s1_value$q;
-        end
-        if ((s1_op$q == 32'h3) & (s1_value$q > old_value)) begin
-            new_value = s1_value$q;
-        end
-        array$write_address = s1_index$q;
-        array$write_data = new_value;
-        array$write_enable = s1_valid$q;
-        fwd_valid$d = s1_valid$q;
-        fwd_index$d = s1_index$q;
-        fwd_value$d = new_value;
-        resp_valid = s1_valid$q;
-        resp_index = s1_index$q;
-        resp_old = old_value;
-        resp_new = new_value;
-        if (reset) begin
-            s1_valid$d = 1'b0;
-            fwd_valid$d = 1'b0;
-        end
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit
-
-
-module nt_ndp_16_nic$ingress$credit$array(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [3:0] read_address;
-    input wire  read_clock;
-    output reg  [15:0] read_data;
-    input wire  [3:0] write_address;
-    input wire  write_clock;
-    input wire  [15:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[15:0] mem[15:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$array
-
-
-module nt_ndp_16_nic$ingress$credit$fwd_index(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$fwd_index
-
-
-module nt_ndp_16_nic$ingress$credit$fwd_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$fwd_valid
-
-
-module nt_ndp_16_nic$ingress$credit$fwd_value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$fwd_value
-
-
-module nt_ndp_16_nic$ingress$credit$s1_index(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$s1_index
-
-
-module nt_ndp_16_nic$ingress$credit$s1_op(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$s1_op
-
-
-module nt_ndp_16_nic$ingress$credit$s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$s1_valid
-
-
-module nt_ndp_16_nic$ingress$credit$s1_value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$credit$s1_value
-
-
-module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -4055,7 +3337,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
     reg  parser_take;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$front$parser parser(
+    nt_ndp_16_nic$front$parser parser(
         .clock(parser$clock),
         .reset(parser$reset),
         .s_axis_tdata(parser$s_axis_tdata),
@@ -4094,7 +3376,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         .bad_checksum_count(parser$bad_checksum_count),
         .bad_flags_count(parser$bad_flags_count)
     );
-    nt_ndp_16_nic$ingress$front$dispatch dispatch(
+    nt_ndp_16_nic$front$dispatch dispatch(
         .clock(dispatch$clock),
         .reset(dispatch$reset),
         .in_valid(dispatch$in_valid),
@@ -4112,7 +3394,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         .cfg_write_mask(dispatch$cfg_write_mask),
         .cfg_write_action(dispatch$cfg_write_action)
     );
-    nt_ndp_16_nic$ingress$front$payload payload(
+    nt_ndp_16_nic$front$payload payload(
         .clock(payload$clock),
         .reset(payload$reset),
         .push(payload$push),
@@ -4122,7 +3404,7 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         .head_data(payload$head_data),
         .level(payload$level)
     );
-    nt_ndp_16_nic$ingress$front$decisions decisions(
+    nt_ndp_16_nic$front$decisions decisions(
         .clock(decisions$clock),
         .reset(decisions$reset),
         .push(decisions$push),
@@ -4132,157 +3414,157 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         .head_data(decisions$head_data),
         .level(decisions$level)
     );
-    nt_ndp_16_nic$ingress$front$hold_valid hold_valid(
+    nt_ndp_16_nic$front$hold_valid hold_valid(
         .d(hold_valid$d),
         .q(hold_valid$q),
         .clock(hold_valid$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_action hold_action(
+    nt_ndp_16_nic$front$hold_action hold_action(
         .d(hold_action$d),
         .q(hold_action$q),
         .clock(hold_action$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_issued hold_issued(
+    nt_ndp_16_nic$front$hold_issued hold_issued(
         .d(hold_issued$d),
         .q(hold_issued$q),
         .clock(hold_issued$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_meta hold_meta(
+    nt_ndp_16_nic$front$hold_meta hold_meta(
         .d(hold_meta$d),
         .q(hold_meta$q),
         .clock(hold_meta$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_table hold_table(
+    nt_ndp_16_nic$front$hold_table hold_table(
         .d(hold_table$d),
         .q(hold_table$q),
         .clock(hold_table$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_final hold_final(
+    nt_ndp_16_nic$front$hold_final hold_final(
         .d(hold_final$d),
         .q(hold_final$q),
         .clock(hold_final$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_mark hold_mark(
+    nt_ndp_16_nic$front$hold_mark hold_mark(
         .d(hold_mark$d),
         .q(hold_mark$q),
         .clock(hold_mark$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_mark_op hold_mark_op(
+    nt_ndp_16_nic$front$hold_mark_op hold_mark_op(
         .d(hold_mark_op$d),
         .q(hold_mark_op$q),
         .clock(hold_mark_op$clock)
     );
-    nt_ndp_16_nic$ingress$front$hold_answered hold_answered(
+    nt_ndp_16_nic$front$hold_answered hold_answered(
         .d(hold_answered$d),
         .q(hold_answered$q),
         .clock(hold_answered$clock)
     );
-    nt_ndp_16_nic$ingress$front$vd_seen vd_seen(
+    nt_ndp_16_nic$front$vd_seen vd_seen(
         .d(vd_seen$d),
         .q(vd_seen$q),
         .clock(vd_seen$clock)
     );
-    nt_ndp_16_nic$ingress$front$vd_good vd_good(
+    nt_ndp_16_nic$front$vd_good vd_good(
         .d(vd_good$d),
         .q(vd_good$q),
         .clock(vd_good$clock)
     );
-    nt_ndp_16_nic$ingress$front$ans_fail ans_fail(
+    nt_ndp_16_nic$front$ans_fail ans_fail(
         .d(ans_fail$d),
         .q(ans_fail$q),
         .clock(ans_fail$clock)
     );
-    nt_ndp_16_nic$ingress$front$ans_rx_msg_id ans_rx_msg_id(
+    nt_ndp_16_nic$front$ans_rx_msg_id ans_rx_msg_id(
         .d(ans_rx_msg_id$d),
         .q(ans_rx_msg_id$q),
         .clock(ans_rx_msg_id$clock)
     );
-    nt_ndp_16_nic$ingress$front$ans_new_pkt ans_new_pkt(
+    nt_ndp_16_nic$front$ans_new_pkt ans_new_pkt(
         .d(ans_new_pkt$d),
         .q(ans_new_pkt$q),
         .clock(ans_new_pkt$clock)
     );
-    nt_ndp_16_nic$ingress$front$ans_last ans_last(
+    nt_ndp_16_nic$front$ans_last ans_last(
         .d(ans_last$d),
         .q(ans_last$q),
         .clock(ans_last$clock)
     );
-    nt_ndp_16_nic$ingress$front$ans_ack_no ans_ack_no(
+    nt_ndp_16_nic$front$ans_ack_no ans_ack_no(
         .d(ans_ack_no$d),
         .q(ans_ack_no$q),
         .clock(ans_ack_no$clock)
     );
-    nt_ndp_16_nic$ingress$front$fl_bytes fl_bytes(
+    nt_ndp_16_nic$front$fl_bytes fl_bytes(
         .d(fl_bytes$d),
         .q(fl_bytes$q),
         .clock(fl_bytes$clock)
     );
-    nt_ndp_16_nic$ingress$front$fl_bad fl_bad(
+    nt_ndp_16_nic$front$fl_bad fl_bad(
         .d(fl_bad$d),
         .q(fl_bad$q),
         .clock(fl_bad$clock)
     );
-    nt_ndp_16_nic$ingress$front$vd_pulse vd_pulse(
+    nt_ndp_16_nic$front$vd_pulse vd_pulse(
         .d(vd_pulse$d),
         .q(vd_pulse$q),
         .clock(vd_pulse$clock)
     );
-    nt_ndp_16_nic$ingress$front$vd_ok vd_ok(
+    nt_ndp_16_nic$front$vd_ok vd_ok(
         .d(vd_ok$d),
         .q(vd_ok$q),
         .clock(vd_ok$clock)
     );
-    nt_ndp_16_nic$ingress$front$out_forward out_forward(
+    nt_ndp_16_nic$front$out_forward out_forward(
         .d(out_forward$d),
         .q(out_forward$q),
         .clock(out_forward$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_data n_data(
+    nt_ndp_16_nic$front$n_data n_data(
         .d(n_data$d),
         .q(n_data$q),
         .clock(n_data$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_chop n_chop(
+    nt_ndp_16_nic$front$n_chop n_chop(
         .d(n_chop$d),
         .q(n_chop$q),
         .clock(n_chop$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_control n_control(
+    nt_ndp_16_nic$front$n_control n_control(
         .d(n_control$d),
         .q(n_control$q),
         .clock(n_control$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_no_action n_no_action(
+    nt_ndp_16_nic$front$n_no_action n_no_action(
         .d(n_no_action$d),
         .q(n_no_action$q),
         .clock(n_no_action$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_bad_length n_bad_length(
+    nt_ndp_16_nic$front$n_bad_length n_bad_length(
         .d(n_bad_length$d),
         .q(n_bad_length$q),
         .clock(n_bad_length$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_rx_fail n_rx_fail(
+    nt_ndp_16_nic$front$n_rx_fail n_rx_fail(
         .d(n_rx_fail$d),
         .q(n_rx_fail$q),
         .clock(n_rx_fail$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_duplicate n_duplicate(
+    nt_ndp_16_nic$front$n_duplicate n_duplicate(
         .d(n_duplicate$d),
         .q(n_duplicate$q),
         .clock(n_duplicate$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_forwarded n_forwarded(
+    nt_ndp_16_nic$front$n_forwarded n_forwarded(
         .d(n_forwarded$d),
         .q(n_forwarded$q),
         .clock(n_forwarded$clock)
     );
-    nt_ndp_16_nic$ingress$front$n_frame_length n_frame_length(
+    nt_ndp_16_nic$front$n_frame_length n_frame_length(
         .d(n_frame_length$d),
         .q(n_frame_length$q),
         .clock(n_frame_length$clock)
     );
-    nt_ndp_16_nic$ingress$front$m1_length_ok m1_length_ok(
+    nt_ndp_16_nic$front$m1_length_ok m1_length_ok(
         .d(m1_length_ok$d),
         .q(m1_length_ok$q),
         .clock(m1_length_ok$clock)
@@ -4647,10 +3929,10 @@ module nt_ndp_16_nic$ingress$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front
+endmodule // nt_ndp_16_nic$front
 
 
-module nt_ndp_16_nic$ingress$front$ans_ack_no(d,q,clock);
+module nt_ndp_16_nic$front$ans_ack_no(d,q,clock);
 
     // Module arguments
     input wire  [8:0] d;
@@ -4666,29 +3948,10 @@ module nt_ndp_16_nic$ingress$front$ans_ack_no(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$ans_ack_no
+endmodule // nt_ndp_16_nic$front$ans_ack_no
 
 
-module nt_ndp_16_nic$ingress$front$ans_fail(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$ans_fail
-
-
-module nt_ndp_16_nic$ingress$front$ans_last(d,q,clock);
+module nt_ndp_16_nic$front$ans_fail(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4704,10 +3967,10 @@ module nt_ndp_16_nic$ingress$front$ans_last(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$ans_last
+endmodule // nt_ndp_16_nic$front$ans_fail
 
 
-module nt_ndp_16_nic$ingress$front$ans_new_pkt(d,q,clock);
+module nt_ndp_16_nic$front$ans_last(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4723,10 +3986,29 @@ module nt_ndp_16_nic$ingress$front$ans_new_pkt(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$ans_new_pkt
+endmodule // nt_ndp_16_nic$front$ans_last
 
 
-module nt_ndp_16_nic$ingress$front$ans_rx_msg_id(d,q,clock);
+module nt_ndp_16_nic$front$ans_new_pkt(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$ans_new_pkt
+
+
+module nt_ndp_16_nic$front$ans_rx_msg_id(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4742,10 +4024,10 @@ module nt_ndp_16_nic$ingress$front$ans_rx_msg_id(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$ans_rx_msg_id
+endmodule // nt_ndp_16_nic$front$ans_rx_msg_id
 
 
-module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_ndp_16_nic$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -4792,7 +4074,7 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
     reg  do_pop;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$front$decisions$storage storage(
+    nt_ndp_16_nic$front$decisions$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -4801,32 +4083,32 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_ndp_16_nic$ingress$front$decisions$write_ptr write_ptr(
+    nt_ndp_16_nic$front$decisions$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$front$decisions$read_ptr read_ptr(
+    nt_ndp_16_nic$front$decisions$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$front$decisions$stored stored(
+    nt_ndp_16_nic$front$decisions$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_ndp_16_nic$ingress$front$decisions$readable readable(
+    nt_ndp_16_nic$front$decisions$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle pushed_last_cycle(
+    nt_ndp_16_nic$front$decisions$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
-    nt_ndp_16_nic$ingress$front$decisions$nonempty nonempty(
+    nt_ndp_16_nic$front$decisions$nonempty nonempty(
         .d(nonempty$d),
         .q(nonempty$q),
         .clock(nonempty$clock)
@@ -4878,29 +4160,10 @@ module nt_ndp_16_nic$ingress$front$decisions(clock,reset,push,push_data,pop,head
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions
+endmodule // nt_ndp_16_nic$front$decisions
 
 
-module nt_ndp_16_nic$ingress$front$decisions$nonempty(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$decisions$nonempty
-
-
-module nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
+module nt_ndp_16_nic$front$decisions$nonempty(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -4916,10 +4179,29 @@ module nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$pushed_last_cycle
+endmodule // nt_ndp_16_nic$front$decisions$nonempty
 
 
-module nt_ndp_16_nic$ingress$front$decisions$read_ptr(d,q,clock);
+module nt_ndp_16_nic$front$decisions$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$decisions$pushed_last_cycle
+
+
+module nt_ndp_16_nic$front$decisions$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -4935,10 +4217,10 @@ module nt_ndp_16_nic$ingress$front$decisions$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$read_ptr
+endmodule // nt_ndp_16_nic$front$decisions$read_ptr
 
 
-module nt_ndp_16_nic$ingress$front$decisions$readable(d,q,clock);
+module nt_ndp_16_nic$front$decisions$readable(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4954,10 +4236,10 @@ module nt_ndp_16_nic$ingress$front$decisions$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$readable
+endmodule // nt_ndp_16_nic$front$decisions$readable
 
 
-module nt_ndp_16_nic$ingress$front$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_16_nic$front$decisions$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [2:0] read_address;
@@ -4983,10 +4265,10 @@ module nt_ndp_16_nic$ingress$front$decisions$storage(read_address,read_clock,rea
        end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$storage
+endmodule // nt_ndp_16_nic$front$decisions$storage
 
 
-module nt_ndp_16_nic$ingress$front$decisions$stored(d,q,clock);
+module nt_ndp_16_nic$front$decisions$stored(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -5002,10 +4284,10 @@ module nt_ndp_16_nic$ingress$front$decisions$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$stored
+endmodule // nt_ndp_16_nic$front$decisions$stored
 
 
-module nt_ndp_16_nic$ingress$front$decisions$write_ptr(d,q,clock);
+module nt_ndp_16_nic$front$decisions$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -5021,10 +4303,10 @@ module nt_ndp_16_nic$ingress$front$decisions$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$decisions$write_ptr
+endmodule // nt_ndp_16_nic$front$decisions$write_ptr
 
 
-module nt_ndp_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
+module nt_ndp_16_nic$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
 
     // Module arguments
     input wire  clock;
@@ -5094,47 +4376,47 @@ module nt_ndp_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,
     reg  [7:0] action_shift;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$front$dispatch$entry_valid entry_valid(
+    nt_ndp_16_nic$front$dispatch$entry_valid entry_valid(
         .d(entry_valid$d),
         .q(entry_valid$q),
         .clock(entry_valid$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$keys keys(
+    nt_ndp_16_nic$front$dispatch$keys keys(
         .d(keys$d),
         .q(keys$q),
         .clock(keys$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$masks masks(
+    nt_ndp_16_nic$front$dispatch$masks masks(
         .d(masks$d),
         .q(masks$q),
         .clock(masks$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$actions actions(
+    nt_ndp_16_nic$front$dispatch$actions actions(
         .d(actions$d),
         .q(actions$q),
         .clock(actions$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$s1_valid s1_valid(
+    nt_ndp_16_nic$front$dispatch$s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$s1_hit s1_hit(
+    nt_ndp_16_nic$front$dispatch$s1_hit s1_hit(
         .d(s1_hit$d),
         .q(s1_hit$q),
         .clock(s1_hit$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$s1_entry s1_entry(
+    nt_ndp_16_nic$front$dispatch$s1_entry s1_entry(
         .d(s1_entry$d),
         .q(s1_entry$q),
         .clock(s1_entry$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$s1_action s1_action(
+    nt_ndp_16_nic$front$dispatch$s1_action s1_action(
         .d(s1_action$d),
         .q(s1_action$q),
         .clock(s1_action$clock)
     );
-    nt_ndp_16_nic$ingress$front$dispatch$s1_meta s1_meta(
+    nt_ndp_16_nic$front$dispatch$s1_meta s1_meta(
         .d(s1_meta$d),
         .q(s1_meta$q),
         .clock(s1_meta$clock)
@@ -5256,10 +4538,10 @@ module nt_ndp_16_nic$ingress$front$dispatch(clock,reset,in_valid,in_key,in_meta,
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch
+endmodule // nt_ndp_16_nic$front$dispatch
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$actions(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$actions(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5275,10 +4557,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$actions(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$actions
+endmodule // nt_ndp_16_nic$front$dispatch$actions
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$entry_valid(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$entry_valid(d,q,clock);
 
     // Module arguments
     input wire  [7:0] d;
@@ -5294,29 +4576,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$entry_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$entry_valid
+endmodule // nt_ndp_16_nic$front$dispatch$entry_valid
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$keys(d,q,clock);
-
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$keys
-
-
-module nt_ndp_16_nic$ingress$front$dispatch$masks(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$keys(d,q,clock);
 
     // Module arguments
     input wire  [127:0] d;
@@ -5332,10 +4595,29 @@ module nt_ndp_16_nic$ingress$front$dispatch$masks(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$masks
+endmodule // nt_ndp_16_nic$front$dispatch$keys
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$s1_action(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$masks(d,q,clock);
+
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$dispatch$masks
+
+
+module nt_ndp_16_nic$front$dispatch$s1_action(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -5351,10 +4633,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$s1_action(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_action
+endmodule // nt_ndp_16_nic$front$dispatch$s1_action
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$s1_entry(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$s1_entry(d,q,clock);
 
     // Module arguments
     input wire  [2:0] d;
@@ -5370,10 +4652,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$s1_entry(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_entry
+endmodule // nt_ndp_16_nic$front$dispatch$s1_entry
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$s1_hit(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$s1_hit(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5389,10 +4671,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$s1_hit(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_hit
+endmodule // nt_ndp_16_nic$front$dispatch$s1_hit
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$s1_meta(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$s1_meta(d,q,clock);
 
     // Module arguments
     input wire  [151:0] d;
@@ -5408,29 +4690,10 @@ module nt_ndp_16_nic$ingress$front$dispatch$s1_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_meta
+endmodule // nt_ndp_16_nic$front$dispatch$s1_meta
 
 
-module nt_ndp_16_nic$ingress$front$dispatch$s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$dispatch$s1_valid
-
-
-module nt_ndp_16_nic$ingress$front$fl_bad(d,q,clock);
+module nt_ndp_16_nic$front$dispatch$s1_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5446,10 +4709,29 @@ module nt_ndp_16_nic$ingress$front$fl_bad(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$fl_bad
+endmodule // nt_ndp_16_nic$front$dispatch$s1_valid
 
 
-module nt_ndp_16_nic$ingress$front$fl_bytes(d,q,clock);
+module nt_ndp_16_nic$front$fl_bad(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$fl_bad
+
+
+module nt_ndp_16_nic$front$fl_bytes(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -5465,10 +4747,10 @@ module nt_ndp_16_nic$ingress$front$fl_bytes(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$fl_bytes
+endmodule // nt_ndp_16_nic$front$fl_bytes
 
 
-module nt_ndp_16_nic$ingress$front$hold_action(d,q,clock);
+module nt_ndp_16_nic$front$hold_action(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -5484,29 +4766,10 @@ module nt_ndp_16_nic$ingress$front$hold_action(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_action
+endmodule // nt_ndp_16_nic$front$hold_action
 
 
-module nt_ndp_16_nic$ingress$front$hold_answered(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$hold_answered
-
-
-module nt_ndp_16_nic$ingress$front$hold_final(d,q,clock);
+module nt_ndp_16_nic$front$hold_answered(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5522,29 +4785,10 @@ module nt_ndp_16_nic$ingress$front$hold_final(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_final
+endmodule // nt_ndp_16_nic$front$hold_answered
 
 
-module nt_ndp_16_nic$ingress$front$hold_issued(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$hold_issued
-
-
-module nt_ndp_16_nic$ingress$front$hold_mark(d,q,clock);
+module nt_ndp_16_nic$front$hold_final(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5560,10 +4804,10 @@ module nt_ndp_16_nic$ingress$front$hold_mark(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_mark
+endmodule // nt_ndp_16_nic$front$hold_final
 
 
-module nt_ndp_16_nic$ingress$front$hold_mark_op(d,q,clock);
+module nt_ndp_16_nic$front$hold_issued(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5579,10 +4823,48 @@ module nt_ndp_16_nic$ingress$front$hold_mark_op(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_mark_op
+endmodule // nt_ndp_16_nic$front$hold_issued
 
 
-module nt_ndp_16_nic$ingress$front$hold_meta(d,q,clock);
+module nt_ndp_16_nic$front$hold_mark(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$hold_mark
+
+
+module nt_ndp_16_nic$front$hold_mark_op(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$hold_mark_op
+
+
+module nt_ndp_16_nic$front$hold_meta(d,q,clock);
 
     // Module arguments
     input wire  [151:0] d;
@@ -5598,29 +4880,10 @@ module nt_ndp_16_nic$ingress$front$hold_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_meta
+endmodule // nt_ndp_16_nic$front$hold_meta
 
 
-module nt_ndp_16_nic$ingress$front$hold_table(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$hold_table
-
-
-module nt_ndp_16_nic$ingress$front$hold_valid(d,q,clock);
+module nt_ndp_16_nic$front$hold_table(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5636,200 +4899,10 @@ module nt_ndp_16_nic$ingress$front$hold_valid(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$hold_valid
+endmodule // nt_ndp_16_nic$front$hold_table
 
 
-module nt_ndp_16_nic$ingress$front$m1_length_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$m1_length_ok
-
-
-module nt_ndp_16_nic$ingress$front$n_bad_length(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_bad_length
-
-
-module nt_ndp_16_nic$ingress$front$n_chop(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_chop
-
-
-module nt_ndp_16_nic$ingress$front$n_control(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_control
-
-
-module nt_ndp_16_nic$ingress$front$n_data(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_data
-
-
-module nt_ndp_16_nic$ingress$front$n_duplicate(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_duplicate
-
-
-module nt_ndp_16_nic$ingress$front$n_forwarded(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_forwarded
-
-
-module nt_ndp_16_nic$ingress$front$n_frame_length(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_frame_length
-
-
-module nt_ndp_16_nic$ingress$front$n_no_action(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_no_action
-
-
-module nt_ndp_16_nic$ingress$front$n_rx_fail(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$n_rx_fail
-
-
-module nt_ndp_16_nic$ingress$front$out_forward(d,q,clock);
+module nt_ndp_16_nic$front$hold_valid(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5845,10 +4918,219 @@ module nt_ndp_16_nic$ingress$front$out_forward(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$out_forward
+endmodule // nt_ndp_16_nic$front$hold_valid
 
 
-module nt_ndp_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
+module nt_ndp_16_nic$front$m1_length_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$m1_length_ok
+
+
+module nt_ndp_16_nic$front$n_bad_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_bad_length
+
+
+module nt_ndp_16_nic$front$n_chop(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_chop
+
+
+module nt_ndp_16_nic$front$n_control(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_control
+
+
+module nt_ndp_16_nic$front$n_data(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_data
+
+
+module nt_ndp_16_nic$front$n_duplicate(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_duplicate
+
+
+module nt_ndp_16_nic$front$n_forwarded(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_forwarded
+
+
+module nt_ndp_16_nic$front$n_frame_length(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_frame_length
+
+
+module nt_ndp_16_nic$front$n_no_action(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_no_action
+
+
+module nt_ndp_16_nic$front$n_rx_fail(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$n_rx_fail
+
+
+module nt_ndp_16_nic$front$out_forward(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$out_forward
+
+
+module nt_ndp_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
 
     // Module arguments
     input wire  clock;
@@ -5958,67 +5240,67 @@ module nt_ndp_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,
     reg  [511:0] h;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$front$parser$in_beat in_beat(
+    nt_ndp_16_nic$front$parser$in_beat in_beat(
         .d(in_beat$d),
         .q(in_beat$q),
         .clock(in_beat$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$in_header in_header(
+    nt_ndp_16_nic$front$parser$in_header in_header(
         .d(in_header$d),
         .q(in_header$q),
         .clock(in_header$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$in_ip_sum in_ip_sum(
+    nt_ndp_16_nic$front$parser$in_ip_sum in_ip_sum(
         .d(in_ip_sum$d),
         .q(in_ip_sum$q),
         .clock(in_ip_sum$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$s1_header s1_header(
+    nt_ndp_16_nic$front$parser$s1_header s1_header(
         .d(s1_header$d),
         .q(s1_header$q),
         .clock(s1_header$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$s1_pass s1_pass(
+    nt_ndp_16_nic$front$parser$s1_pass s1_pass(
         .d(s1_pass$d),
         .q(s1_pass$q),
         .clock(s1_pass$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$s1_first s1_first(
+    nt_ndp_16_nic$front$parser$s1_first s1_first(
         .d(s1_first$d),
         .q(s1_first$q),
         .clock(s1_first$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$s1_empty_pending s1_empty_pending(
+    nt_ndp_16_nic$front$parser$s1_empty_pending s1_empty_pending(
         .d(s1_empty_pending$d),
         .q(s1_empty_pending$q),
         .clock(s1_empty_pending$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$frames frames(
+    nt_ndp_16_nic$front$parser$frames frames(
         .d(frames$d),
         .q(frames$q),
         .clock(frames$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$not_ipv4s not_ipv4s(
+    nt_ndp_16_nic$front$parser$not_ipv4s not_ipv4s(
         .d(not_ipv4s$d),
         .q(not_ipv4s$q),
         .clock(not_ipv4s$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$wrong_protocols wrong_protocols(
+    nt_ndp_16_nic$front$parser$wrong_protocols wrong_protocols(
         .d(wrong_protocols$d),
         .q(wrong_protocols$q),
         .clock(wrong_protocols$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$too_shorts too_shorts(
+    nt_ndp_16_nic$front$parser$too_shorts too_shorts(
         .d(too_shorts$d),
         .q(too_shorts$q),
         .clock(too_shorts$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$bad_checksums bad_checksums(
+    nt_ndp_16_nic$front$parser$bad_checksums bad_checksums(
         .d(bad_checksums$d),
         .q(bad_checksums$q),
         .clock(bad_checksums$clock)
     );
-    nt_ndp_16_nic$ingress$front$parser$bad_flagss bad_flagss(
+    nt_ndp_16_nic$front$parser$bad_flagss bad_flagss(
         .d(bad_flagss$d),
         .q(bad_flagss$q),
         .clock(bad_flagss$clock)
@@ -6213,29 +5495,10 @@ module nt_ndp_16_nic$ingress$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser
+endmodule // nt_ndp_16_nic$front$parser
 
 
-module nt_ndp_16_nic$ingress$front$parser$bad_checksums(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$parser$bad_checksums
-
-
-module nt_ndp_16_nic$ingress$front$parser$bad_flagss(d,q,clock);
+module nt_ndp_16_nic$front$parser$bad_checksums(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6251,10 +5514,10 @@ module nt_ndp_16_nic$ingress$front$parser$bad_flagss(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$bad_flagss
+endmodule // nt_ndp_16_nic$front$parser$bad_checksums
 
 
-module nt_ndp_16_nic$ingress$front$parser$frames(d,q,clock);
+module nt_ndp_16_nic$front$parser$bad_flagss(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6270,10 +5533,29 @@ module nt_ndp_16_nic$ingress$front$parser$frames(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$frames
+endmodule // nt_ndp_16_nic$front$parser$bad_flagss
 
 
-module nt_ndp_16_nic$ingress$front$parser$in_beat(d,q,clock);
+module nt_ndp_16_nic$front$parser$frames(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$parser$frames
+
+
+module nt_ndp_16_nic$front$parser$in_beat(d,q,clock);
 
     // Module arguments
     input wire  [3:0] d;
@@ -6289,10 +5571,10 @@ module nt_ndp_16_nic$ingress$front$parser$in_beat(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$in_beat
+endmodule // nt_ndp_16_nic$front$parser$in_beat
 
 
-module nt_ndp_16_nic$ingress$front$parser$in_header(d,q,clock);
+module nt_ndp_16_nic$front$parser$in_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -6308,10 +5590,10 @@ module nt_ndp_16_nic$ingress$front$parser$in_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$in_header
+endmodule // nt_ndp_16_nic$front$parser$in_header
 
 
-module nt_ndp_16_nic$ingress$front$parser$in_ip_sum(d,q,clock);
+module nt_ndp_16_nic$front$parser$in_ip_sum(d,q,clock);
 
     // Module arguments
     input wire  [19:0] d;
@@ -6327,10 +5609,10 @@ module nt_ndp_16_nic$ingress$front$parser$in_ip_sum(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$in_ip_sum
+endmodule // nt_ndp_16_nic$front$parser$in_ip_sum
 
 
-module nt_ndp_16_nic$ingress$front$parser$not_ipv4s(d,q,clock);
+module nt_ndp_16_nic$front$parser$not_ipv4s(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6346,29 +5628,10 @@ module nt_ndp_16_nic$ingress$front$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$not_ipv4s
+endmodule // nt_ndp_16_nic$front$parser$not_ipv4s
 
 
-module nt_ndp_16_nic$ingress$front$parser$s1_empty_pending(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$parser$s1_empty_pending
-
-
-module nt_ndp_16_nic$ingress$front$parser$s1_first(d,q,clock);
+module nt_ndp_16_nic$front$parser$s1_empty_pending(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6384,10 +5647,29 @@ module nt_ndp_16_nic$ingress$front$parser$s1_first(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$s1_first
+endmodule // nt_ndp_16_nic$front$parser$s1_empty_pending
 
 
-module nt_ndp_16_nic$ingress$front$parser$s1_header(d,q,clock);
+module nt_ndp_16_nic$front$parser$s1_first(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$parser$s1_first
+
+
+module nt_ndp_16_nic$front$parser$s1_header(d,q,clock);
 
     // Module arguments
     input wire  [511:0] d;
@@ -6403,10 +5685,10 @@ module nt_ndp_16_nic$ingress$front$parser$s1_header(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$s1_header
+endmodule // nt_ndp_16_nic$front$parser$s1_header
 
 
-module nt_ndp_16_nic$ingress$front$parser$s1_pass(d,q,clock);
+module nt_ndp_16_nic$front$parser$s1_pass(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6422,29 +5704,10 @@ module nt_ndp_16_nic$ingress$front$parser$s1_pass(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$s1_pass
+endmodule // nt_ndp_16_nic$front$parser$s1_pass
 
 
-module nt_ndp_16_nic$ingress$front$parser$too_shorts(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$parser$too_shorts
-
-
-module nt_ndp_16_nic$ingress$front$parser$wrong_protocols(d,q,clock);
+module nt_ndp_16_nic$front$parser$too_shorts(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6460,10 +5723,29 @@ module nt_ndp_16_nic$ingress$front$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$parser$wrong_protocols
+endmodule // nt_ndp_16_nic$front$parser$too_shorts
 
 
-module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_ndp_16_nic$front$parser$wrong_protocols(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$parser$wrong_protocols
+
+
+module nt_ndp_16_nic$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
@@ -6510,7 +5792,7 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
     reg  do_pop;
 
     // Sub module instances
-    nt_ndp_16_nic$ingress$front$payload$storage storage(
+    nt_ndp_16_nic$front$payload$storage storage(
         .read_address(storage$read_address),
         .read_clock(storage$read_clock),
         .read_data(storage$read_data),
@@ -6519,32 +5801,32 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
         .write_data(storage$write_data),
         .write_enable(storage$write_enable)
     );
-    nt_ndp_16_nic$ingress$front$payload$write_ptr write_ptr(
+    nt_ndp_16_nic$front$payload$write_ptr write_ptr(
         .d(write_ptr$d),
         .q(write_ptr$q),
         .clock(write_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$front$payload$read_ptr read_ptr(
+    nt_ndp_16_nic$front$payload$read_ptr read_ptr(
         .d(read_ptr$d),
         .q(read_ptr$q),
         .clock(read_ptr$clock)
     );
-    nt_ndp_16_nic$ingress$front$payload$stored stored(
+    nt_ndp_16_nic$front$payload$stored stored(
         .d(stored$d),
         .q(stored$q),
         .clock(stored$clock)
     );
-    nt_ndp_16_nic$ingress$front$payload$readable readable(
+    nt_ndp_16_nic$front$payload$readable readable(
         .d(readable$d),
         .q(readable$q),
         .clock(readable$clock)
     );
-    nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle pushed_last_cycle(
+    nt_ndp_16_nic$front$payload$pushed_last_cycle pushed_last_cycle(
         .d(pushed_last_cycle$d),
         .q(pushed_last_cycle$q),
         .clock(pushed_last_cycle$clock)
     );
-    nt_ndp_16_nic$ingress$front$payload$nonempty nonempty(
+    nt_ndp_16_nic$front$payload$nonempty nonempty(
         .d(nonempty$d),
         .q(nonempty$q),
         .clock(nonempty$clock)
@@ -6596,29 +5878,10 @@ module nt_ndp_16_nic$ingress$front$payload(clock,reset,push,push_data,pop,head_v
         end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload
+endmodule // nt_ndp_16_nic$front$payload
 
 
-module nt_ndp_16_nic$ingress$front$payload$nonempty(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$payload$nonempty
-
-
-module nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
+module nt_ndp_16_nic$front$payload$nonempty(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6634,10 +5897,29 @@ module nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$pushed_last_cycle
+endmodule // nt_ndp_16_nic$front$payload$nonempty
 
 
-module nt_ndp_16_nic$ingress$front$payload$read_ptr(d,q,clock);
+module nt_ndp_16_nic$front$payload$pushed_last_cycle(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$payload$pushed_last_cycle
+
+
+module nt_ndp_16_nic$front$payload$read_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -6653,10 +5935,10 @@ module nt_ndp_16_nic$ingress$front$payload$read_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$read_ptr
+endmodule // nt_ndp_16_nic$front$payload$read_ptr
 
 
-module nt_ndp_16_nic$ingress$front$payload$readable(d,q,clock);
+module nt_ndp_16_nic$front$payload$readable(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -6672,10 +5954,10 @@ module nt_ndp_16_nic$ingress$front$payload$readable(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$readable
+endmodule // nt_ndp_16_nic$front$payload$readable
 
 
-module nt_ndp_16_nic$ingress$front$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_16_nic$front$payload$storage(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [4:0] read_address;
@@ -6701,10 +5983,10 @@ module nt_ndp_16_nic$ingress$front$payload$storage(read_address,read_clock,read_
        end
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$storage
+endmodule // nt_ndp_16_nic$front$payload$storage
 
 
-module nt_ndp_16_nic$ingress$front$payload$stored(d,q,clock);
+module nt_ndp_16_nic$front$payload$stored(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -6720,10 +6002,10 @@ module nt_ndp_16_nic$ingress$front$payload$stored(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$stored
+endmodule // nt_ndp_16_nic$front$payload$stored
 
 
-module nt_ndp_16_nic$ingress$front$payload$write_ptr(d,q,clock);
+module nt_ndp_16_nic$front$payload$write_ptr(d,q,clock);
 
     // Module arguments
     input wire  [4:0] d;
@@ -6739,29 +6021,10 @@ module nt_ndp_16_nic$ingress$front$payload$write_ptr(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$payload$write_ptr
+endmodule // nt_ndp_16_nic$front$payload$write_ptr
 
 
-module nt_ndp_16_nic$ingress$front$vd_good(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$vd_good
-
-
-module nt_ndp_16_nic$ingress$front$vd_ok(d,q,clock);
+module nt_ndp_16_nic$front$vd_good(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6777,29 +6040,10 @@ module nt_ndp_16_nic$ingress$front$vd_ok(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$vd_ok
+endmodule // nt_ndp_16_nic$front$vd_good
 
 
-module nt_ndp_16_nic$ingress$front$vd_pulse(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$ingress$front$vd_pulse
-
-
-module nt_ndp_16_nic$ingress$front$vd_seen(d,q,clock);
+module nt_ndp_16_nic$front$vd_ok(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -6815,7 +6059,627 @@ module nt_ndp_16_nic$ingress$front$vd_seen(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$ingress$front$vd_seen
+endmodule // nt_ndp_16_nic$front$vd_ok
+
+
+module nt_ndp_16_nic$front$vd_pulse(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$vd_pulse
+
+
+module nt_ndp_16_nic$front$vd_seen(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$vd_seen
+
+
+module nt_ndp_16_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,rtt_pkts,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr_valid,prio_wr_index,prio_wr_value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  act_valid;
+    input wire  [3:0] act_action;
+    input wire  [151:0] act_meta;
+    input wire  done_valid;
+    input wire  [3:0] done_action;
+    input wire  [151:0] done_meta;
+    input wire  done_ok;
+    input wire  done_live;
+    input wire  done_forward;
+    input wire  [3:0] done_slot;
+    input wire  [7:0] done_gen;
+    input wire  done_is_new_msg;
+    input wire  done_is_new_pkt;
+    input wire  done_is_last_pkt;
+    input wire  [8:0] done_ack_no;
+    input wire  [15:0] rtt_pkts;
+    output reg  dlv_valid;
+    output reg  [15:0] dlv_tx_msg_id;
+    output reg  [63:0] dlv_ack_bitmap;
+    output reg  ctx_valid;
+    output reg  [15:0] ctx_tx_msg_id;
+    output reg  ctx_rtx_flag;
+    output reg  [63:0] ctx_rtx_bitmap;
+    output reg  ctx_credit_flag;
+    output reg  [15:0] ctx_new_credit;
+    output reg  ctx_allow_tx;
+    output reg  ctx_raise_only;
+    output reg  ev_valid;
+    output reg  [3:0] ev_msg_id;
+    output reg  [7:0] ev_msg_gen;
+    output reg  [7:0] ev_ctrl_flags;
+    output reg  ev_pull;
+    output reg  [15:0] ev_credit;
+    output reg  [31:0] ev_remote_ip;
+    output reg  [15:0] ev_remote_port;
+    output reg  [15:0] ev_local_port;
+    output reg  [15:0] ev_msg_len;
+    output reg  [7:0] ev_pkt_offset;
+    output reg  [15:0] ev_tx_msg_id;
+    output reg  [7:0] ev_rank;
+    output reg  [31:0] offset_range_count;
+    input wire  [4:0] cfg_overcommit;
+    input wire  [3:0] cfg_unsched_prios;
+    input wire  cfg_dup_grant;
+    input wire  rel_valid;
+    input wire  [3:0] rel_slot;
+    output reg  prio_wr_valid;
+    output reg  [3:0] prio_wr_index;
+    output reg  [7:0] prio_wr_value;
+    output reg  [31:0] grant_sent_count;
+    output reg  [31:0] ack_sent_count;
+    output reg  [31:0] nack_sent_count;
+    output reg  [31:0] sched_inserts_count;
+    output reg  [31:0] sched_removes_count;
+    output reg  [31:0] sched_unknown_removes_count;
+    output reg  [31:0] sched_fifo_enters_count;
+    output reg  [31:0] sched_levels;
+
+    // Stub signals
+    reg  credit$clock;
+    reg  credit$reset;
+    reg  credit$req_valid;
+    reg  [3:0] credit$req_index;
+    reg  credit$req_pred;
+    reg  [1:0] credit$req_op_true;
+    reg  [15:0] credit$req_value_true;
+    reg  [1:0] credit$req_op_false;
+    reg  [15:0] credit$req_value_false;
+    wire  credit$resp_valid;
+    wire  [3:0] credit$resp_index;
+    wire  [15:0] credit$resp_old;
+    wire  [15:0] credit$resp_new;
+    reg  s3_event$d;
+    wire  s3_event$q;
+    reg  s3_event$clock;
+    reg  [7:0] s3_flags$d;
+    wire  [7:0] s3_flags$q;
+    reg  s3_flags$clock;
+    reg  s3_pull$d;
+    wire  s3_pull$q;
+    reg  s3_pull$clock;
+    reg  [3:0] s3_slot$d;
+    wire  [3:0] s3_slot$q;
+    reg  s3_slot$clock;
+    reg  [7:0] s3_gen$d;
+    wire  [7:0] s3_gen$q;
+    reg  s3_gen$clock;
+    reg  [151:0] s3_meta$d;
+    wire  [151:0] s3_meta$q;
+    reg  s3_meta$clock;
+    reg  [31:0] n_offset_range$d;
+    wire  [31:0] n_offset_range$q;
+    reg  n_offset_range$clock;
+
+    // Local signals
+    reg  [151:0] m1;
+    reg  [7:0] m1_flags;
+    reg  [7:0] m1_offset;
+    reg  [63:0] m1_offset_bit;
+    reg  m1_is_control;
+    reg  d_is_data;
+    reg  d_is_chop;
+    reg  d_credit_op;
+    reg  d_reply;
+
+    // Sub module instances
+    nt_ndp_16_nic$ingress$credit credit(
+        .clock(credit$clock),
+        .reset(credit$reset),
+        .req_valid(credit$req_valid),
+        .req_index(credit$req_index),
+        .req_pred(credit$req_pred),
+        .req_op_true(credit$req_op_true),
+        .req_value_true(credit$req_value_true),
+        .req_op_false(credit$req_op_false),
+        .req_value_false(credit$req_value_false),
+        .resp_valid(credit$resp_valid),
+        .resp_index(credit$resp_index),
+        .resp_old(credit$resp_old),
+        .resp_new(credit$resp_new)
+    );
+    nt_ndp_16_nic$ingress$s3_event s3_event(
+        .d(s3_event$d),
+        .q(s3_event$q),
+        .clock(s3_event$clock)
+    );
+    nt_ndp_16_nic$ingress$s3_flags s3_flags(
+        .d(s3_flags$d),
+        .q(s3_flags$q),
+        .clock(s3_flags$clock)
+    );
+    nt_ndp_16_nic$ingress$s3_pull s3_pull(
+        .d(s3_pull$d),
+        .q(s3_pull$q),
+        .clock(s3_pull$clock)
+    );
+    nt_ndp_16_nic$ingress$s3_slot s3_slot(
+        .d(s3_slot$d),
+        .q(s3_slot$q),
+        .clock(s3_slot$clock)
+    );
+    nt_ndp_16_nic$ingress$s3_gen s3_gen(
+        .d(s3_gen$d),
+        .q(s3_gen$q),
+        .clock(s3_gen$clock)
+    );
+    nt_ndp_16_nic$ingress$s3_meta s3_meta(
+        .d(s3_meta$d),
+        .q(s3_meta$q),
+        .clock(s3_meta$clock)
+    );
+    nt_ndp_16_nic$ingress$n_offset_range n_offset_range(
+        .d(n_offset_range$d),
+        .q(n_offset_range$q),
+        .clock(n_offset_range$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        s3_event$clock = clock;
+        s3_flags$clock = clock;
+        s3_pull$clock = clock;
+        s3_slot$clock = clock;
+        s3_gen$clock = clock;
+        s3_meta$clock = clock;
+        n_offset_range$clock = clock;
+        s3_event$d = s3_event$q;
+        s3_flags$d = s3_flags$q;
+        s3_pull$d = s3_pull$q;
+        s3_slot$d = s3_slot$q;
+        s3_gen$d = s3_gen$q;
+        s3_meta$d = s3_meta$q;
+        n_offset_range$d = n_offset_range$q;
+        credit$clock = clock;
+        credit$reset = reset;
+        m1 = act_meta;
+        m1_flags = m1[(32'h88)+:(8)];
+        m1_offset = m1[(32'h50)+:(8)];
+        m1_offset_bit = 32'h0;
+        if (m1_offset < 32'h40) begin
+            m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
+        end
+        m1_is_control = act_valid & (act_action == 32'h3);
+        dlv_valid = m1_is_control & ((m1_flags & 32'h2) != 32'h0);
+        dlv_tx_msg_id = m1[(32'h68)+:(16)];
+        dlv_ack_bitmap = m1_offset_bit;
+        ctx_valid = m1_is_control & ((m1_flags & 32'hc) != 32'h0);
+        ctx_tx_msg_id = m1[(32'h68)+:(16)];
+        ctx_rtx_flag = (m1_flags & 32'h4) != 32'h0;
+        ctx_rtx_bitmap = m1_offset_bit;
+        ctx_credit_flag = (m1_flags & 32'h8) != 32'h0;
+        ctx_new_credit = m1[(32'h58)+:(16)];
+        ctx_allow_tx = 1'b1;
+        ctx_raise_only = 1'b1;
+        if (m1_is_control & (m1_offset >= 32'h40)) begin
+            n_offset_range$d = n_offset_range$q + 32'h1;
+        end
+        d_is_data = done_valid & (done_action == 32'h1);
+        d_is_chop = done_valid & (done_action == 32'h2);
+        d_credit_op = (d_is_data | d_is_chop) & done_live;
+        d_reply = (d_is_data & done_ok) | (d_is_chop & done_live);
+        credit$req_valid = d_credit_op;
+        credit$req_index = done_slot;
+        credit$req_pred = done_is_new_msg;
+        credit$req_op_true = 32'h2;
+        credit$req_value_true = rtt_pkts;
+        credit$req_op_false = 32'h0;
+        credit$req_value_false = 32'h0;
+        if (d_is_data) begin
+            credit$req_value_true = rtt_pkts + 32'h1;
+            credit$req_op_false = 32'h1;
+            credit$req_value_false = ((done_is_new_pkt) & 16'hffff);
+        end
+        s3_event$d = d_reply;
+        s3_flags$d = 32'h4;
+        if (d_is_data) begin
+            s3_flags$d = 32'h2;
+        end
+        s3_pull$d = d_credit_op;
+        s3_slot$d = done_slot;
+        s3_gen$d = done_gen;
+        s3_meta$d = done_meta;
+        ev_valid = s3_event$q;
+        ev_msg_id = s3_slot$q;
+        ev_msg_gen = s3_gen$q;
+        ev_ctrl_flags = s3_flags$q;
+        ev_pull = s3_pull$q;
+        ev_credit = credit$resp_new;
+        ev_remote_ip = s3_meta$q[(32'h0)+:(32)];
+        ev_remote_port = s3_meta$q[(32'h20)+:(16)];
+        ev_local_port = s3_meta$q[(32'h30)+:(16)];
+        ev_msg_len = s3_meta$q[(32'h40)+:(16)];
+        ev_pkt_offset = s3_meta$q[(32'h50)+:(8)];
+        ev_tx_msg_id = s3_meta$q[(32'h68)+:(16)];
+        ev_rank = 32'h0;
+        offset_range_count = n_offset_range$q;
+        prio_wr_valid = 1'b0;
+        prio_wr_index = 32'h0;
+        prio_wr_value = 32'h0;
+        grant_sent_count = 32'h0;
+        ack_sent_count = 32'h0;
+        nack_sent_count = 32'h0;
+        sched_inserts_count = 32'h0;
+        sched_removes_count = 32'h0;
+        sched_unknown_removes_count = 32'h0;
+        sched_fifo_enters_count = 32'h0;
+        sched_levels = 32'h0;
+        if (reset) begin
+            s3_event$d = 1'b0;
+            n_offset_range$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_16_nic$ingress
+
+
+module nt_ndp_16_nic$ingress$credit(clock,reset,req_valid,req_index,req_pred,req_op_true,req_value_true,req_op_false,req_value_false,resp_valid,resp_index,resp_old,resp_new);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  req_valid;
+    input wire  [3:0] req_index;
+    input wire  req_pred;
+    input wire  [1:0] req_op_true;
+    input wire  [15:0] req_value_true;
+    input wire  [1:0] req_op_false;
+    input wire  [15:0] req_value_false;
+    output reg  resp_valid;
+    output reg  [3:0] resp_index;
+    output reg  [15:0] resp_old;
+    output reg  [15:0] resp_new;
+
+    // Stub signals
+    reg  [3:0] array$read_address;
+    reg  array$read_clock;
+    wire  [15:0] array$read_data;
+    reg  [3:0] array$write_address;
+    reg  array$write_clock;
+    reg  [15:0] array$write_data;
+    reg  array$write_enable;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [3:0] s1_index$d;
+    wire  [3:0] s1_index$q;
+    reg  s1_index$clock;
+    reg  [1:0] s1_op$d;
+    wire  [1:0] s1_op$q;
+    reg  s1_op$clock;
+    reg  [15:0] s1_value$d;
+    wire  [15:0] s1_value$q;
+    reg  s1_value$clock;
+    reg  fwd_valid$d;
+    wire  fwd_valid$q;
+    reg  fwd_valid$clock;
+    reg  [3:0] fwd_index$d;
+    wire  [3:0] fwd_index$q;
+    reg  fwd_index$clock;
+    reg  [15:0] fwd_value$d;
+    wire  [15:0] fwd_value$q;
+    reg  fwd_value$clock;
+
+    // Local signals
+    reg  [15:0] old_value;
+    reg  [15:0] new_value;
+
+    // Sub module instances
+    nt_ndp_16_nic$ingress$credit$array array(
+        .read_address(array$read_address),
+        .read_clock(array$read_clock),
+        .read_data(array$read_data),
+        .write_address(array$write_address),
+        .write_clock(array$write_clock),
+        .write_data(array$write_data),
+        .write_enable(array$write_enable)
+    );
+    nt_ndp_16_nic$ingress$credit$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$s1_index s1_index(
+        .d(s1_index$d),
+        .q(s1_index$q),
+        .clock(s1_index$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$s1_op s1_op(
+        .d(s1_op$d),
+        .q(s1_op$q),
+        .clock(s1_op$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$s1_value s1_value(
+        .d(s1_value$d),
+        .q(s1_value$q),
+        .clock(s1_value$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$fwd_valid fwd_valid(
+        .d(fwd_valid$d),
+        .q(fwd_valid$q),
+        .clock(fwd_valid$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$fwd_index fwd_index(
+        .d(fwd_index$d),
+        .q(fwd_index$q),
+        .clock(fwd_index$clock)
+    );
+    nt_ndp_16_nic$ingress$credit$fwd_value fwd_value(
+        .d(fwd_value$d),
+        .q(fwd_value$q),
+        .clock(fwd_value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        s1_valid$clock = clock;
+        s1_index$clock = clock;
+        s1_op$clock = clock;
+        s1_value$clock = clock;
+        fwd_valid$clock = clock;
+        fwd_index$clock = clock;
+        fwd_value$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_index$d = s1_index$q;
+        s1_op$d = s1_op$q;
+        s1_value$d = s1_value$q;
+        fwd_valid$d = fwd_valid$q;
+        fwd_index$d = fwd_index$q;
+        fwd_value$d = fwd_value$q;
+        array$read_clock = clock;
+        array$write_clock = clock;
+        array$read_address = req_index;
+        s1_valid$d = req_valid;
+        s1_index$d = req_index;
+        if (req_pred) begin
+            s1_op$d = req_op_true;
+            s1_value$d = req_value_true;
+        end
+        else begin
+            s1_op$d = req_op_false;
+            s1_value$d = req_value_false;
+        end
+        old_value = array$read_data;
+        if (fwd_valid$q & (fwd_index$q == s1_index$q)) begin
+            old_value = fwd_value$q;
+        end
+        new_value = old_value;
+        if (s1_op$q == 32'h1) begin
+            new_value = old_value + s1_value$q;
+        end
+        if (s1_op$q == 32'h2) begin
+            new_value = s1_value$q;
+        end
+        if ((s1_op$q == 32'h3) & (s1_value$q > old_value)) begin
+            new_value = s1_value$q;
+        end
+        array$write_address = s1_index$q;
+        array$write_data = new_value;
+        array$write_enable = s1_valid$q;
+        fwd_valid$d = s1_valid$q;
+        fwd_index$d = s1_index$q;
+        fwd_value$d = new_value;
+        resp_valid = s1_valid$q;
+        resp_index = s1_index$q;
+        resp_old = old_value;
+        resp_new = new_value;
+        if (reset) begin
+            s1_valid$d = 1'b0;
+            fwd_valid$d = 1'b0;
+        end
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit
+
+
+module nt_ndp_16_nic$ingress$credit$array(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[15:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$array
+
+
+module nt_ndp_16_nic$ingress$credit$fwd_index(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$fwd_index
+
+
+module nt_ndp_16_nic$ingress$credit$fwd_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$fwd_valid
+
+
+module nt_ndp_16_nic$ingress$credit$fwd_value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$fwd_value
+
+
+module nt_ndp_16_nic$ingress$credit$s1_index(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$s1_index
+
+
+module nt_ndp_16_nic$ingress$credit$s1_op(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$s1_op
+
+
+module nt_ndp_16_nic$ingress$credit$s1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$s1_valid
+
+
+module nt_ndp_16_nic$ingress$credit$s1_value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$ingress$credit$s1_value
 
 
 module nt_ndp_16_nic$ingress$n_offset_range(d,q,clock);

@@ -1,5 +1,6 @@
 //! Homa ingress program (thesis §3.3.4, Algorithm 6) for 2^IW messages, and Homa-Tr (§3.4.2):
-//! on the [`IngressFront`] (parser, match stage, GetRxMsgInfo, payload path), a received-packet
+//! the match table of the shell's [ingress front](crate::pisa::ingress_front) and, behind the
+//! front's decisions, a received-packet
 //! counter per message (an ifElseRAW [`RegisterExtern`]), the [`PriorityScheduler`] extern that
 //! picks the message to GRANT in SRPT order, and a message-information memory that addresses a
 //! GRANT to the granted message's sender (written by arriving DATA, read by the scheduler's
@@ -73,18 +74,18 @@
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!
 //! # Ports
-//! The front's ports under the same names, plus: in `rtt_pkts` 16, `cfg_overcommit` 5,
+//! In: the front's decisions `act_*` and `done_*` ([`crate::pisa::ingress_front`]), `rtt_pkts` 16, `cfg_overcommit` 5,
 //! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv_*`, `ctx_*` (to the transmit
 //! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
 //! GRANT's priority, `ev_credit` its offset; no paced PULLs, so `ev_msg_gen` is 0), counters
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
 //! FIFO records in bits 23–8, registered: a cycle old), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
-use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
-use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL, HOMA_IP_PROTOCOL};
+use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
+use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::protocols::homa::egress::HomaEgress;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -115,61 +116,27 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
 pub struct HomaIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
+    pub act_valid: Signal<In, Bit>,
+    pub act_action: Signal<In, Bits<4>>,
+    pub act_meta: Signal<In, Bits<152>>,
+    pub done_valid: Signal<In, Bit>,
+    pub done_action: Signal<In, Bits<4>>,
+    pub done_meta: Signal<In, Bits<152>>,
+    pub done_ok: Signal<In, Bit>,
+    pub done_live: Signal<In, Bit>,
+    pub done_forward: Signal<In, Bit>,
+    pub done_slot: Signal<In, Bits<IW>>,
+    pub done_gen: Signal<In, Bits<8>>,
+    pub done_is_new_msg: Signal<In, Bit>,
+    pub done_is_new_pkt: Signal<In, Bit>,
+    pub done_is_last_pkt: Signal<In, Bit>,
+    pub done_ack_no: Signal<In, Bits<9>>,
     pub rtt_pkts: Signal<In, Bits<16>>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub req_ready: Signal<In, Bit>,
-    pub resp_valid: Signal<In, Bit>,
-    pub resp_fail: Signal<In, Bit>,
-    pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_announce_new_msg: Signal<In, Bit>,
-    pub resp_is_new_pkt: Signal<In, Bit>,
-    pub resp_is_last_pkt: Signal<In, Bit>,
-    pub resp_ack_no: Signal<In, Bits<9>>,
-    pub m_axis_tready: Signal<In, Bit>,
     pub cfg_overcommit: Signal<In, Bits<5>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub cfg_dup_grant: Signal<In, Bit>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
-    pub s_axis_tready: Signal<Out, Bit>,
-    pub req_valid: Signal<Out, Bit>,
-    pub req_mark_received: Signal<Out, Bit>,
-    pub req_peek: Signal<Out, Bit>,
-    pub req_src_ip: Signal<Out, Bits<32>>,
-    pub req_src_port: Signal<Out, Bits<16>>,
-    pub req_tx_msg_id: Signal<Out, Bits<16>>,
-    pub req_msg_len: Signal<Out, Bits<16>>,
-    pub req_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_meta_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_meta_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_meta_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_meta_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
-    pub frame_count: Signal<Out, Bits<32>>,
-    pub not_ipv4_count: Signal<Out, Bits<32>>,
-    pub wrong_protocol_count: Signal<Out, Bits<32>>,
-    pub too_short_count: Signal<Out, Bits<32>>,
-    pub bad_checksum_count: Signal<Out, Bits<32>>,
-    pub bad_flags_count: Signal<Out, Bits<32>>,
-    pub data_count: Signal<Out, Bits<32>>,
-    pub chop_count: Signal<Out, Bits<32>>,
-    pub control_count: Signal<Out, Bits<32>>,
-    pub no_action_count: Signal<Out, Bits<32>>,
-    pub bad_length_count: Signal<Out, Bits<32>>,
-    pub bad_frame_length_count: Signal<Out, Bits<32>>,
-    pub rx_fail_count: Signal<Out, Bits<32>>,
-    pub duplicate_data_count: Signal<Out, Bits<32>>,
-    pub forwarded_count: Signal<Out, Bits<32>>,
     pub dlv_valid: Signal<Out, Bit>,
     pub dlv_tx_msg_id: Signal<Out, Bits<16>>,
     pub dlv_ack_bitmap: Signal<Out, Bits<64>>,
@@ -208,7 +175,6 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     pub sched_levels: Signal<Out, Bits<32>>,
     /// NDP's counter in the shell's program interface; Homa's ACKs carry no bitmap offset: 0.
     pub offset_range_count: Signal<Out, Bits<32>>,
-    front: IngressFront<IW>,
     received: RegisterExtern<16, IW>,
     scheduler: PriorityScheduler<N, IW>,
     msg_info: RAM<Bits<128>, IW>,
@@ -292,7 +258,6 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
     /// Homa (`trimming` false) or Homa-Tr (`trimming` true: NDP's CHOP → NACK response).
     pub fn new(trimming: bool) -> Self {
         Self {
-            front: IngressFront::new(HOMA_IP_PROTOCOL, &homa_ingress_program(trimming)),
             trimming: Constant::new(trimming),
             slot_mask: Constant::new(((1u64 << IW) - 1).into()),
             ..Self::blank()
@@ -304,67 +269,16 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_wait1, r_wait2, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot, levels);
-        clock!(self, clock, front, received, scheduler);
+        clock!(self, clock, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
         self.grant_state.read_clock.next = self.clock.val();
         self.grant_state.write_clock.next = self.clock.val();
-        self.front.reset.next = self.reset.val();
         self.received.reset.next = self.reset.val();
         self.scheduler.reset.next = self.reset.val();
-        // ---------------- the front: parser, match stage, GetRxMsgInfo, payload path ----------------
-        self.front.s_axis_tdata.next = self.s_axis_tdata.val();
-        self.front.s_axis_tkeep.next = self.s_axis_tkeep.val();
-        self.front.s_axis_tlast.next = self.s_axis_tlast.val();
-        self.front.s_axis_tvalid.next = self.s_axis_tvalid.val();
-        self.front.req_ready.next = self.req_ready.val();
-        self.front.resp_valid.next = self.resp_valid.val();
-        self.front.resp_fail.next = self.resp_fail.val();
-        self.front.resp_rx_msg_id.next = self.resp_rx_msg_id.val();
-        self.front.resp_announce_new_msg.next = self.resp_announce_new_msg.val();
-        self.front.resp_is_new_pkt.next = self.resp_is_new_pkt.val();
-        self.front.resp_is_last_pkt.next = self.resp_is_last_pkt.val();
-        self.front.resp_ack_no.next = self.resp_ack_no.val();
-        self.front.m_axis_tready.next = self.m_axis_tready.val();
-        self.s_axis_tready.next = self.front.s_axis_tready.val();
-        self.req_valid.next = self.front.req_valid.val();
-        self.req_mark_received.next = self.front.req_mark_received.val();
-        self.req_peek.next = self.front.req_peek.val();
-        self.req_src_ip.next = self.front.req_src_ip.val();
-        self.req_src_port.next = self.front.req_src_port.val();
-        self.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
-        self.req_msg_len.next = self.front.req_msg_len.val();
-        self.req_pkt_offset.next = self.front.req_pkt_offset.val();
-        self.m_axis_tdata.next = self.front.m_axis_tdata.val();
-        self.m_axis_tkeep.next = self.front.m_axis_tkeep.val();
-        self.m_axis_tlast.next = self.front.m_axis_tlast.val();
-        self.m_axis_tvalid.next = self.front.m_axis_tvalid.val();
-        self.m_axis_meta_remote_ip.next = self.front.m_axis_meta_remote_ip.val();
-        self.m_axis_meta_remote_port.next = self.front.m_axis_meta_remote_port.val();
-        self.m_axis_meta_msg_len.next = self.front.m_axis_meta_msg_len.val();
-        self.m_axis_meta_pkt_offset.next = self.front.m_axis_meta_pkt_offset.val();
-        self.m_axis_meta_local_port.next = self.front.m_axis_meta_local_port.val();
-        self.m_axis_meta_rx_msg_id.next = self.front.m_axis_meta_rx_msg_id.val();
-        self.m_axis_meta_tx_msg_id.next = self.front.m_axis_meta_tx_msg_id.val();
-        self.m_axis_meta_is_last_pkt.next = self.front.m_axis_meta_is_last_pkt.val();
-        self.frame_count.next = self.front.frame_count.val();
-        self.not_ipv4_count.next = self.front.not_ipv4_count.val();
-        self.wrong_protocol_count.next = self.front.wrong_protocol_count.val();
-        self.too_short_count.next = self.front.too_short_count.val();
-        self.bad_checksum_count.next = self.front.bad_checksum_count.val();
-        self.bad_flags_count.next = self.front.bad_flags_count.val();
-        self.data_count.next = self.front.data_count.val();
-        self.chop_count.next = self.front.chop_count.val();
-        self.control_count.next = self.front.control_count.val();
-        self.no_action_count.next = self.front.no_action_count.val();
-        self.bad_length_count.next = self.front.bad_length_count.val();
-        self.bad_frame_length_count.next = self.front.bad_frame_length_count.val();
-        self.rx_fail_count.next = self.front.rx_fail_count.val();
-        self.duplicate_data_count.next = self.front.duplicate_data_count.val();
-        self.forwarded_count.next = self.front.forwarded_count.val();
 
         // ---------------- P+1: GRANT / ACK / NACK received (sender side) ----------------
-        self.m1.next = self.front.act_meta.val();
+        self.m1.next = self.act_meta.val();
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_offset_bit.next = 0.into();
         self.m1_ack_bits.next = !bits::<64>(0);
@@ -372,9 +286,9 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.m1_offset_bit.next = bits::<64>(1) << bit_cast::<64, 6>(self.m1_offset.val().get_bits::<6>(0));
             self.m1_ack_bits.next = self.m1_offset_bit.val() - 1;
         }
-        self.m1_is_grant.next = self.front.act_valid.val() & (self.front.act_action.val() == 3);
-        self.m1_is_ack.next = self.front.act_valid.val() & (self.front.act_action.val() == 4);
-        self.m1_is_nack.next = self.front.act_valid.val() & (self.front.act_action.val() == 5);
+        self.m1_is_grant.next = self.act_valid.val() & (self.act_action.val() == 3);
+        self.m1_is_ack.next = self.act_valid.val() & (self.act_action.val() == 4);
+        self.m1_is_nack.next = self.act_valid.val() & (self.act_action.val() == 5);
         // Cumulative: every packet below pkt_offset is delivered.
         self.dlv_valid.next = (self.m1_is_grant.val() | self.m1_is_ack.val()) & (self.m1_offset.val() != 0);
         self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
@@ -392,52 +306,52 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.prio_wr_value.next = self.m1.val().get_bits::<8>(144);
 
         // ---------------- P+2: GetRxMsgInfo answer ----------------
-        self.d_is_data.next = self.front.done_valid.val() & (self.front.done_action.val() == 1);
-        self.d_is_chop.next = self.front.done_valid.val() & (self.front.done_action.val() == 2);
-        self.d_new.next = self.d_is_data.val() & self.front.done_forward.val();
-        self.d_meta.next = self.front.done_meta.val();
+        self.d_is_data.next = self.done_valid.val() & (self.done_action.val() == 1);
+        self.d_is_chop.next = self.done_valid.val() & (self.done_action.val() == 2);
+        self.d_new.next = self.d_is_data.val() & self.done_forward.val();
+        self.d_meta.next = self.done_meta.val();
         self.d_total.next = bit_cast::<8, 16>((self.d_meta.val().get_bits::<16>(64) + 1023) >> 10);
         // The count starts at 1 with a message's first DATA packet, or at 0 when its first packet
         // arrives trimmed (Homa-Tr: the trimmed packet already allocated the slot, so the first
         // real DATA packet must not add to the slot's previous count).
-        self.received.req_valid.next = self.d_new.val() | ((self.d_is_chop.val() & self.front.done_live.val()) & self.front.done_is_new_msg.val());
-        self.received.req_index.next = self.front.done_slot.val();
-        self.received.req_pred.next = self.front.done_is_new_msg.val();
+        self.received.req_valid.next = self.d_new.val() | ((self.d_is_chop.val() & self.done_live.val()) & self.done_is_new_msg.val());
+        self.received.req_index.next = self.done_slot.val();
+        self.received.req_pred.next = self.done_is_new_msg.val();
         self.received.req_op_true.next = 2.into();
         self.received.req_value_true.next = bit_cast::<16, 1>(self.d_is_data.val().into());
         self.received.req_op_false.next = 1.into();
         self.received.req_value_false.next = 1.into();
         self.msg_info.write_enable.next = self.d_new.val();
-        self.msg_info.write_address.next = self.front.done_slot.val();
+        self.msg_info.write_address.next = self.done_slot.val();
         self.msg_info.write_data.next = (((bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(0))
             | (bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(32)) << 32))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(104)) << 64))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(64)) << 80))
-            | (bit_cast::<128, 9>(self.front.done_ack_no.val()) << 96);
+            | (bit_cast::<128, 9>(self.done_ack_no.val()) << 96);
         // A slot released in this cycle (garbage collection) gets no ARRIVE: the REMOVE
         // must not be followed by an ARRIVE that re-inserts a message that no longer exists.
-        self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.front.done_slot.val())));
-        self.s3_slot.d.next = self.front.done_slot.val();
+        self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.done_slot.val())));
+        self.s3_slot.d.next = self.done_slot.val();
         self.s3_total.d.next = self.d_total.val();
-        self.s3_last.d.next = self.front.done_is_last_pkt.val();
+        self.s3_last.d.next = self.done_is_last_pkt.val();
         self.s3_meta.d.next = self.d_meta.val();
-        self.s3_ack_no.d.next = self.front.done_ack_no.val();
-        self.d_dup_ack.next = (self.d_is_data.val() & self.front.done_ok.val()) & (!self.front.done_forward.val());
+        self.s3_ack_no.d.next = self.done_ack_no.val();
+        self.d_dup_ack.next = (self.d_is_data.val() & self.done_ok.val()) & (!self.done_forward.val());
         // With the option, a duplicate of a live, incomplete message waits one cycle for its
         // slot's GRANT state (read now) and is answered at P+3 instead.
-        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.front.done_live.val()) & (!self.front.done_is_last_pkt.val());
-        self.grant_state.read_address.next = self.front.done_slot.val();
+        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.done_live.val()) & (!self.done_is_last_pkt.val());
+        self.grant_state.read_address.next = self.done_slot.val();
         self.dg_valid.d.next = self.d_dup_grant.val();
         self.dg_meta.d.next = self.d_meta.val();
-        self.dg_ack_no.d.next = self.front.done_ack_no.val();
-        self.dg_slot.d.next = self.front.done_slot.val();
+        self.dg_ack_no.d.next = self.done_ack_no.val();
+        self.dg_slot.d.next = self.done_slot.val();
         self.dg_granted.next = self.grant_state.read_data.val().get_bit(16);
         // NACK: a trimmed packet of a live message, and any DATA or trimmed packet whose
         // GetRxMsgInfo failed (no free ID or buffer: the sender retries instead of waiting for its
         // timeout). A trimmed late copy of a delivered message gets nothing.
         self.d_nack.next = self.trimming.val()
-            & ((self.d_is_chop.val() & self.front.done_live.val())
-                | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.front.done_ok.val())));
+            & ((self.d_is_chop.val() & self.done_live.val())
+                | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.done_ok.val())));
 
         // ---------------- P+3: count answer → scheduler ARRIVE; releases → REMOVE ----------------
         self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);
@@ -543,13 +457,13 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.ev_tx_msg_id.next = self.r_meta.q.val().get_bits::<16>(104);
         self.ev_pkt_offset.next = self.r_ack_no.q.val().get_bits::<8>(0);
         if self.ev_kind.val() == 3 {
-            self.ev_msg_id.next = self.front.done_slot.val();
+            self.ev_msg_id.next = self.done_slot.val();
             self.ev_remote_ip.next = self.d_meta.val().get_bits::<32>(0);
             self.ev_remote_port.next = self.d_meta.val().get_bits::<16>(32);
             self.ev_local_port.next = self.d_meta.val().get_bits::<16>(48);
             self.ev_msg_len.next = self.d_meta.val().get_bits::<16>(64);
             self.ev_tx_msg_id.next = self.d_meta.val().get_bits::<16>(104);
-            self.ev_pkt_offset.next = self.front.done_ack_no.val().get_bits::<8>(0);
+            self.ev_pkt_offset.next = self.done_ack_no.val().get_bits::<8>(0);
             if self.d_nack.val() {
                 self.ev_ctrl_flags.next = 0x04.into();
                 self.ev_pkt_offset.next = self.d_meta.val().get_bits::<8>(80);
@@ -587,8 +501,8 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         // GRANT state: written with every GRANT sent from the scheduler's decision; cleared when
         // a message starts (a new message has had no GRANT).
         self.grant_state.write_enable.next = (self.ev_kind.val() == 1)
-            | ((self.d_new.val() | (self.d_is_chop.val() & self.front.done_live.val())) & self.front.done_is_new_msg.val());
-        self.grant_state.write_address.next = self.front.done_slot.val();
+            | ((self.d_new.val() | (self.d_is_chop.val() & self.done_live.val())) & self.done_is_new_msg.val());
+        self.grant_state.write_address.next = self.done_slot.val();
         self.grant_state.write_data.next = 0.into();
         if self.ev_kind.val() == 1 {
             self.grant_state.write_address.next = self.g_id.q.val();
@@ -621,9 +535,15 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     }
 }
 
-impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for HomaIngress<N, IW> {
-    fn for_params(params: &crate::nic::shell::ShellParams) -> Self {
+impl<const N: usize, const IW: usize> ProgramBlock for HomaIngress<N, IW> {
+    fn for_params(params: &ShellParams) -> Self {
         Self::new(params.trimming)
+    }
+}
+
+impl<const N: usize, const IW: usize> IngressProgram for HomaIngress<N, IW> {
+    fn match_program(params: &ShellParams) -> Vec<MatchEntry> {
+        homa_ingress_program(params.trimming)
     }
 }
 

@@ -1,6 +1,6 @@
-//! NDP ingress program (thesis §3.3.4, Algorithm 5) for 2^IW messages (16 or 128): on the
-//! [`IngressFront`] (parser, match-action stage on the flags, GetRxMsgInfo, payload path to the
-//! reassembly), the credit register (an ifElseRAW [`RegisterExtern`]) and the events.
+//! NDP ingress program (thesis §3.3.4, Algorithm 5) for 2^IW messages: the match table the
+//! shell's [ingress front](crate::pisa::ingress_front) is loaded with, and behind the front's
+//! decisions the credit register (an ifElseRAW [`RegisterExtern`]) and the events.
 //!
 //! # What it does per packet (Algorithm 5)
 //! The match-action stage ([`MatchTable`] loaded with [`ndp_ingress_program`]) picks one action
@@ -35,7 +35,7 @@
 //! one), addressed to the sender (`remote_ip` = its IPv4 source, `remote_port` = its src_context,
 //! `local_port` = the packet's dst_context), `tx_msg_id` echoed.
 //!
-//! # Pipeline (on the [`IngressFront`]; P = first frame beat + 8)
+//! # Pipeline (behind the front; P = first frame beat + 8)
 //! ```text
 //!  P+1  act_*: control packets raise dlv_* / ctx_* here
 //!  D    done_* (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
@@ -54,20 +54,20 @@
 //! Throughput and backpressure: those of the front (one beat per cycle).
 //!
 //! # Ports
-//! The front's ports (MAC RX, GetRxMsgInfo, to the reassembly, its counters) under the same
-//! names, plus `rtt_pkts` 16 in, and out:
+//! In: the front's decisions `act_*` and `done_*` ([`crate::pisa::ingress_front`]), `rtt_pkts`
+//! 16 (the shell's program interface also brings Homa's configuration and the receive-slot
+//! release, which NDP does not read). Out:
 //! | group | ports |
 //! |---|---|
 //! | to the transmit path | `dlv_valid`, `dlv_tx_msg_id`, `dlv_ack_bitmap` 64; `ctx_valid`, `ctx_tx_msg_id`, `ctx_rtx_flag`, `ctx_rtx_bitmap` 64, `ctx_credit_flag`, `ctx_new_credit`, `ctx_allow_tx`, `ctx_raise_only` |
 //! | to the packet generator | `ev_valid`, `ev_msg_id` IW, `ev_msg_gen` 8, `ev_ctrl_flags` 8, `ev_pull`, `ev_credit` 16, `ev_remote_ip`, `ev_remote_port`, `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank` |
 //! | counter | `offset_range_count` (ACK/NACK for an offset without a bitmap bit) |
 
-use crate::pisa::ingress_front::IngressFront;
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
-use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL, NDP_IP_PROTOCOL};
+use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::nic::empty_egress::EmptyEgress;
-use crate::Blank;
+use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -89,60 +89,26 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
     ]
 }
 
-#[derive(LogicBlock, Blank)]
+#[derive(LogicBlock, Default)]
 pub struct NdpIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
+    pub act_valid: Signal<In, Bit>,
+    pub act_action: Signal<In, Bits<4>>,
+    pub act_meta: Signal<In, Bits<152>>,
+    pub done_valid: Signal<In, Bit>,
+    pub done_action: Signal<In, Bits<4>>,
+    pub done_meta: Signal<In, Bits<152>>,
+    pub done_ok: Signal<In, Bit>,
+    pub done_live: Signal<In, Bit>,
+    pub done_forward: Signal<In, Bit>,
+    pub done_slot: Signal<In, Bits<IW>>,
+    pub done_gen: Signal<In, Bits<8>>,
+    pub done_is_new_msg: Signal<In, Bit>,
+    pub done_is_new_pkt: Signal<In, Bit>,
+    pub done_is_last_pkt: Signal<In, Bit>,
+    pub done_ack_no: Signal<In, Bits<9>>,
     pub rtt_pkts: Signal<In, Bits<16>>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub req_ready: Signal<In, Bit>,
-    pub resp_valid: Signal<In, Bit>,
-    pub resp_fail: Signal<In, Bit>,
-    pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_announce_new_msg: Signal<In, Bit>,
-    pub resp_is_new_pkt: Signal<In, Bit>,
-    pub resp_is_last_pkt: Signal<In, Bit>,
-    pub resp_ack_no: Signal<In, Bits<9>>,
-    pub m_axis_tready: Signal<In, Bit>,
-    pub s_axis_tready: Signal<Out, Bit>,
-    pub req_valid: Signal<Out, Bit>,
-    pub req_mark_received: Signal<Out, Bit>,
-    pub req_peek: Signal<Out, Bit>,
-    pub req_src_ip: Signal<Out, Bits<32>>,
-    pub req_src_port: Signal<Out, Bits<16>>,
-    pub req_tx_msg_id: Signal<Out, Bits<16>>,
-    pub req_msg_len: Signal<Out, Bits<16>>,
-    pub req_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_meta_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_meta_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_meta_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_meta_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
-    pub frame_count: Signal<Out, Bits<32>>,
-    pub not_ipv4_count: Signal<Out, Bits<32>>,
-    pub wrong_protocol_count: Signal<Out, Bits<32>>,
-    pub too_short_count: Signal<Out, Bits<32>>,
-    pub bad_checksum_count: Signal<Out, Bits<32>>,
-    pub bad_flags_count: Signal<Out, Bits<32>>,
-    pub data_count: Signal<Out, Bits<32>>,
-    pub chop_count: Signal<Out, Bits<32>>,
-    pub control_count: Signal<Out, Bits<32>>,
-    pub no_action_count: Signal<Out, Bits<32>>,
-    pub bad_length_count: Signal<Out, Bits<32>>,
-    pub bad_frame_length_count: Signal<Out, Bits<32>>,
-    pub rx_fail_count: Signal<Out, Bits<32>>,
-    pub duplicate_data_count: Signal<Out, Bits<32>>,
-    pub forwarded_count: Signal<Out, Bits<32>>,
     pub dlv_valid: Signal<Out, Bit>,
     pub dlv_tx_msg_id: Signal<Out, Bits<16>>,
     pub dlv_ack_bitmap: Signal<Out, Bits<64>>,
@@ -188,7 +154,6 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
     pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
     pub sched_levels: Signal<Out, Bits<32>>,
-    front: IngressFront<IW>,
     credit: RegisterExtern<16, IW>,
     s3_event: DFF<Bit>,
     s3_flags: DFF<Bits<8>>,
@@ -208,82 +173,22 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     d_reply: Signal<Local, Bit>,
 }
 
-impl<const N: usize, const IW: usize> Default for NdpIngress<N, IW> {
-    fn default() -> Self {
-        Self {
-            front: IngressFront::new(NDP_IP_PROTOCOL, &ndp_ingress_program()),
-            ..Self::blank()
-        }
-    }
-}
-
 impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta, n_offset_range);
-        clock!(self, clock, front, credit);
-        self.front.reset.next = self.reset.val();
+        clock!(self, clock, credit);
         self.credit.reset.next = self.reset.val();
-        // ---------------- the front: parser, match stage, GetRxMsgInfo, payload path ----------------
-        self.front.s_axis_tdata.next = self.s_axis_tdata.val();
-        self.front.s_axis_tkeep.next = self.s_axis_tkeep.val();
-        self.front.s_axis_tlast.next = self.s_axis_tlast.val();
-        self.front.s_axis_tvalid.next = self.s_axis_tvalid.val();
-        self.front.req_ready.next = self.req_ready.val();
-        self.front.resp_valid.next = self.resp_valid.val();
-        self.front.resp_fail.next = self.resp_fail.val();
-        self.front.resp_rx_msg_id.next = self.resp_rx_msg_id.val();
-        self.front.resp_announce_new_msg.next = self.resp_announce_new_msg.val();
-        self.front.resp_is_new_pkt.next = self.resp_is_new_pkt.val();
-        self.front.resp_is_last_pkt.next = self.resp_is_last_pkt.val();
-        self.front.resp_ack_no.next = self.resp_ack_no.val();
-        self.front.m_axis_tready.next = self.m_axis_tready.val();
-        self.s_axis_tready.next = self.front.s_axis_tready.val();
-        self.req_valid.next = self.front.req_valid.val();
-        self.req_mark_received.next = self.front.req_mark_received.val();
-        self.req_peek.next = self.front.req_peek.val();
-        self.req_src_ip.next = self.front.req_src_ip.val();
-        self.req_src_port.next = self.front.req_src_port.val();
-        self.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
-        self.req_msg_len.next = self.front.req_msg_len.val();
-        self.req_pkt_offset.next = self.front.req_pkt_offset.val();
-        self.m_axis_tdata.next = self.front.m_axis_tdata.val();
-        self.m_axis_tkeep.next = self.front.m_axis_tkeep.val();
-        self.m_axis_tlast.next = self.front.m_axis_tlast.val();
-        self.m_axis_tvalid.next = self.front.m_axis_tvalid.val();
-        self.m_axis_meta_remote_ip.next = self.front.m_axis_meta_remote_ip.val();
-        self.m_axis_meta_remote_port.next = self.front.m_axis_meta_remote_port.val();
-        self.m_axis_meta_msg_len.next = self.front.m_axis_meta_msg_len.val();
-        self.m_axis_meta_pkt_offset.next = self.front.m_axis_meta_pkt_offset.val();
-        self.m_axis_meta_local_port.next = self.front.m_axis_meta_local_port.val();
-        self.m_axis_meta_rx_msg_id.next = self.front.m_axis_meta_rx_msg_id.val();
-        self.m_axis_meta_tx_msg_id.next = self.front.m_axis_meta_tx_msg_id.val();
-        self.m_axis_meta_is_last_pkt.next = self.front.m_axis_meta_is_last_pkt.val();
-        self.frame_count.next = self.front.frame_count.val();
-        self.not_ipv4_count.next = self.front.not_ipv4_count.val();
-        self.wrong_protocol_count.next = self.front.wrong_protocol_count.val();
-        self.too_short_count.next = self.front.too_short_count.val();
-        self.bad_checksum_count.next = self.front.bad_checksum_count.val();
-        self.bad_flags_count.next = self.front.bad_flags_count.val();
-        self.data_count.next = self.front.data_count.val();
-        self.chop_count.next = self.front.chop_count.val();
-        self.control_count.next = self.front.control_count.val();
-        self.no_action_count.next = self.front.no_action_count.val();
-        self.bad_length_count.next = self.front.bad_length_count.val();
-        self.bad_frame_length_count.next = self.front.bad_frame_length_count.val();
-        self.rx_fail_count.next = self.front.rx_fail_count.val();
-        self.duplicate_data_count.next = self.front.duplicate_data_count.val();
-        self.forwarded_count.next = self.front.forwarded_count.val();
 
         // ---------------- P+1: control packets → DeliveredEvent, CreditTxEvent ----------------
-        self.m1.next = self.front.act_meta.val();
+        self.m1.next = self.act_meta.val();
         self.m1_flags.next = self.m1.val().get_bits::<8>(136);
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_offset_bit.next = 0.into();
         if self.m1_offset.val() < 64 {
             self.m1_offset_bit.next = bits::<64>(1) << bit_cast::<64, 6>(self.m1_offset.val().get_bits::<6>(0));
         }
-        self.m1_is_control.next = self.front.act_valid.val() & (self.front.act_action.val() == 3);
+        self.m1_is_control.next = self.act_valid.val() & (self.act_action.val() == 3);
         self.dlv_valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x02) != 0);
         self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
         self.dlv_ack_bitmap.next = self.m1_offset_bit.val();
@@ -300,15 +205,15 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         }
 
         // ---------------- P+2: GetRxMsgInfo answer → credit register (ifElseRAW) ----------------
-        self.d_is_data.next = self.front.done_valid.val() & (self.front.done_action.val() == 1);
-        self.d_is_chop.next = self.front.done_valid.val() & (self.front.done_action.val() == 2);
-        self.d_credit_op.next = (self.d_is_data.val() | self.d_is_chop.val()) & self.front.done_live.val();
-        self.d_reply.next = (self.d_is_data.val() & self.front.done_ok.val()) | (self.d_is_chop.val() & self.front.done_live.val());
+        self.d_is_data.next = self.done_valid.val() & (self.done_action.val() == 1);
+        self.d_is_chop.next = self.done_valid.val() & (self.done_action.val() == 2);
+        self.d_credit_op.next = (self.d_is_data.val() | self.d_is_chop.val()) & self.done_live.val();
+        self.d_reply.next = (self.d_is_data.val() & self.done_ok.val()) | (self.d_is_chop.val() & self.done_live.val());
         // DATA: new message ? WRITE rtt+1 : ADD 1 (ADD 0 for a duplicate: its PULL repeats the
         // current credit); CHOP: new message ? WRITE rtt : KEEP.
         self.credit.req_valid.next = self.d_credit_op.val();
-        self.credit.req_index.next = self.front.done_slot.val();
-        self.credit.req_pred.next = self.front.done_is_new_msg.val();
+        self.credit.req_index.next = self.done_slot.val();
+        self.credit.req_pred.next = self.done_is_new_msg.val();
         self.credit.req_op_true.next = 2.into();
         self.credit.req_value_true.next = self.rtt_pkts.val();
         self.credit.req_op_false.next = 0.into();
@@ -316,7 +221,7 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         if self.d_is_data.val() {
             self.credit.req_value_true.next = self.rtt_pkts.val() + 1;
             self.credit.req_op_false.next = 1.into();
-            self.credit.req_value_false.next = bit_cast::<16, 1>(self.front.done_is_new_pkt.val().into());
+            self.credit.req_value_false.next = bit_cast::<16, 1>(self.done_is_new_pkt.val().into());
         }
         self.s3_event.d.next = self.d_reply.val();
         self.s3_flags.d.next = 0x04.into();
@@ -324,9 +229,9 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
             self.s3_flags.d.next = 0x02.into();
         }
         self.s3_pull.d.next = self.d_credit_op.val();
-        self.s3_slot.d.next = self.front.done_slot.val();
-        self.s3_gen.d.next = self.front.done_gen.val();
-        self.s3_meta.d.next = self.front.done_meta.val();
+        self.s3_slot.d.next = self.done_slot.val();
+        self.s3_gen.d.next = self.done_gen.val();
+        self.s3_meta.d.next = self.done_meta.val();
 
         // ---------------- P+3: credit answer → CtrlPktEvent ----------------
         self.ev_valid.next = self.s3_event.q.val();
@@ -362,9 +267,15 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
     }
 }
 
-impl<const N: usize, const IW: usize> crate::nic::shell::ProgramBlock for NdpIngress<N, IW> {
-    fn for_params(_params: &crate::nic::shell::ShellParams) -> Self {
+impl<const N: usize, const IW: usize> ProgramBlock for NdpIngress<N, IW> {
+    fn for_params(_params: &ShellParams) -> Self {
         Self::default()
+    }
+}
+
+impl<const N: usize, const IW: usize> IngressProgram for NdpIngress<N, IW> {
+    fn match_program(_params: &ShellParams) -> Vec<MatchEntry> {
+        ndp_ingress_program()
     }
 }
 

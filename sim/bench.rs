@@ -158,16 +158,16 @@ pub const NIC_BENCH_LINK_DELAY: u64 = 64;
 /// At most this many cycles (the run queues all its messages up front).
 pub const NIC_BENCH_MAX_CYCLES: u64 = 10_000_000;
 
-/// Runs the whole-NIC model of `config` for `cycles` cycles with its MAC looped back: the CPU
+/// Runs the whole-NIC model of `whole` for `cycles` cycles with its MAC looped back: the CPU
 /// keeps a backlog of random messages (1 … 4096 bytes) to the NIC's own address, so the transmit
 /// path, MAC TX, MAC RX, the receive path and the CPU receive stream all run at once, DATA and
 /// ACK/PULL frames sharing the link (the loop of the whole-NIC lockstep tests, see
 /// [`crate::scenarios::self_loop`]).
-pub fn bench_nic(config: &str, cycles: u64, seed: u64) -> Result<NicBench, String> {
+pub fn bench_nic(whole: &crate::whole_nic::WholeNic, cycles: u64, seed: u64) -> Result<NicBench, String> {
     if cycles == 0 || cycles > NIC_BENCH_MAX_CYCLES {
         return Err(format!("--cycles {cycles}: must be 1 ..= {NIC_BENCH_MAX_CYCLES}"));
     }
-    let mut nic = nic_with_ip(config, NIC_IP)?;
+    let mut nic = nic_with_ip(whole, NIC_IP)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // A message averages ~2 KB, ~300 beats on MAC TX with its packets' headers and ACKs; queue
     // twice what the run can send so the backlog never runs dry.
@@ -186,7 +186,7 @@ pub fn bench_nic(config: &str, cycles: u64, seed: u64) -> Result<NicBench, Strin
         .filter(|m| unmatched.get_mut(m.payload.as_slice()).is_some_and(|n| *n > 0 && { *n -= 1; true }))
         .count();
     Ok(NicBench {
-        config: config.into(),
+        config: whole.name().to_string(),
         seed,
         cycles,
         wall_s,

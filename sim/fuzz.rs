@@ -94,7 +94,8 @@ pub const DEFAULT_STALL: f64 = 0.2;
 /// Settings of one fuzz run.
 #[derive(Clone, Debug)]
 pub struct FuzzOptions {
-    pub config: String,
+    /// The NIC under test.
+    pub nic: crate::whole_nic::WholeNic,
     /// Stop starting new messages once this many frames were offered to MAC RX.
     pub packets: u64,
     pub seed: u64,
@@ -119,9 +120,9 @@ pub struct FuzzOptions {
 }
 
 impl FuzzOptions {
-    pub fn new(config: &str, packets: u64, seed: u64) -> Self {
+    pub fn new(nic: &crate::whole_nic::WholeNic, packets: u64, seed: u64) -> Self {
         FuzzOptions {
-            config: config.into(),
+            nic: nic.clone(),
             packets,
             seed,
             loss: 0.01,
@@ -167,7 +168,7 @@ impl FuzzResult {
     pub fn to_json(&self) -> Value {
         let status: serde_json::Map<String, Value> = self.status.iter().filter(|(_, v)| *v != 0).map(|(n, v)| (n.to_string(), (*v).into())).collect();
         json!({
-            "config": self.options.config,
+            "config": self.options.nic.name(),
             "seed": self.options.seed,
             "packets_target": self.options.packets,
             "frames_in": self.frames_in,
@@ -571,8 +572,8 @@ impl Run {
 /// Runs one fuzz campaign; `progress(frames offered)` is called now and then.
 pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzResult, String> {
     let wall = std::time::Instant::now();
-    let protocol = crate::param_sets::protocol_of(&opts.config)?;
-    let mut ropts = ReplayOptions::new(&opts.config);
+    let protocol = opts.nic.protocol();
+    let mut ropts = ReplayOptions::new(&opts.nic);
     ropts.settings = crate::registers::parse_sets(&opts.settings)?;
     ropts.max_cycles = opts.max_cycles;
     ropts.stalls = crate::nic::Stalls::with_probability(opts.stall, opts.seed)?;
@@ -685,7 +686,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     report.stopped = stopped.into();
     let offered = std::mem::take(&mut run.offered);
     let frames_in = offered.len();
-    let outcome = replay::finish(nic, start, report, offered, &sends)?;
+    let outcome = replay::finish(nic, protocol, start, report, offered, &sends)?;
     let check = check(&outcome.trace);
     Ok(FuzzResult {
         options: opts.clone(),
@@ -717,7 +718,7 @@ pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
     replay::write_atomically(&dir.join("sends.json"), replay::timed_sends_json(&sends).as_bytes())?;
     let o = &result.options;
     let meta = json!({
-        "config": o.config,
+        "config": o.nic.name(),
         "seed": o.seed,
         "settings": o.settings,
         "max_cycles": o.max_cycles,
@@ -731,7 +732,7 @@ pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
     replay::write_atomically(&dir.join("bundle.json"), serde_json::to_string_pretty(&meta).unwrap().as_bytes())?;
     let readme = format!(
         "Reproducer of `nanotransport fuzz --config {} --seed {} --packets {}`: {} mismatches.\nRun: nanotransport replay --bundle {}\n",
-        o.config,
+        o.nic,
         o.seed,
         o.packets,
         result.check.mismatches.len(),
@@ -760,10 +761,12 @@ impl BundleReplay {
 pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()));
     let meta: Value = serde_json::from_str(&read("bundle.json")?).map_err(|e| format!("{}: {e}", dir.join("bundle.json").display()))?;
-    let config = meta["config"].as_str().ok_or("bundle.json: no config")?;
+    // A bundle names its NIC; a preset's name is resolved here (a parameter set's bundle needs
+    // its set, which the bundle does not carry).
+    let nic = crate::whole_nic::WholeNic::preset(meta["config"].as_str().ok_or("bundle.json: no config")?)?;
     let settings: Vec<String> = meta["settings"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
     let recorded: Vec<String> = meta["mismatches"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
-    let mut opts = ReplayOptions::new(config);
+    let mut opts = ReplayOptions::new(&nic);
     opts.settings = crate::registers::parse_sets(&settings)?;
     if let Some(m) = meta["max_cycles"].as_u64() {
         opts.max_cycles = m;

@@ -2,7 +2,7 @@
 //! transaction-level reference models.
 
 pub mod cosim;
-pub mod param_sets;
+pub mod whole_nic;
 pub mod model;
 pub mod tools;
 pub mod bench;

@@ -448,8 +448,8 @@ pub fn timed_sends_json(sends: &[TimedSend]) -> String {
 /// Settings of one replay.
 #[derive(Clone, Debug)]
 pub struct ReplayOptions {
-    /// Whole-NIC configuration, e.g. `ndp-16`: its Verilator model is `nt_<name>_nic`.
-    pub config: String,
+    /// The NIC replayed through.
+    pub nic: crate::whole_nic::WholeNic,
     pub rtt_pkts: Option<u32>,
     pub nic_mac: Option<u64>,
     pub nic_ip: Option<u32>,
@@ -465,8 +465,8 @@ pub struct ReplayOptions {
 }
 
 impl ReplayOptions {
-    pub fn new(config: &str) -> Self {
-        ReplayOptions { config: config.into(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new(), stalls: None }
+    pub fn new(nic: &crate::whole_nic::WholeNic) -> Self {
+        ReplayOptions { nic: nic.clone(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new(), stalls: None }
     }
 }
 
@@ -574,12 +574,11 @@ fn status_of(nic: &mut NicSim, name: &str) -> Result<u32, String> {
     read_reg(nic, status_address(name).ok_or(format!("no status register {name}"))?)
 }
 
-/// A NIC model of `opts.config` with the options' registers written and the addresses in force
+/// A NIC model of `opts.nic` with the options' registers written and the addresses in force
 /// read back into a report: the state every replay (and `nanotransport fuzz`) starts traffic from,
 /// so that the same inputs at the same cycles after this point give the same run.
 pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
-    crate::param_sets::whole_nic(&opts.config)?;
-    let mut nic = NicSim::new(&crate::scenarios::nic_module(&opts.config))?;
+    let mut nic = NicSim::new(&opts.nic.module())?;
     if let Some(mac) = opts.nic_mac {
         write_reg(&mut nic, CFG_OWN_MAC_LO, mac as u32)?;
         write_reg(&mut nic, CFG_OWN_MAC_HI, (mac >> 32) as u32)?;
@@ -595,7 +594,7 @@ pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
         write_reg(&mut nic, CFG_RTT_PKTS, n)?;
     }
     crate::registers::apply(&mut nic, &opts.settings)?;
-    let mut report = ReplayReport { config: opts.config.clone(), ..Default::default() };
+    let mut report = ReplayReport { config: opts.nic.name().to_string(), ..Default::default() };
     report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;
     report.rtt_pkts = read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)?;
@@ -603,13 +602,13 @@ pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
     Ok((nic, report))
 }
 
-/// Replays `input` (and `sends`, all from cycle 0) through the NIC model of `opts.config`.
+/// Replays `input` (and `sends`, all from cycle 0) through the NIC model of `opts.nic`.
 pub fn replay(input: &PcapInput, sends: &[TxMessage], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
     let timed: Vec<TimedSend> = sends.iter().map(|m| TimedSend { cycle: 0, message: m.clone() }).collect();
     replay_timed(input, &timed, opts)
 }
 
-/// Replays `input` and the timed CPU sends through the NIC model of `opts.config`.
+/// Replays `input` and the timed CPU sends through the NIC model of `opts.nic`.
 pub fn replay_timed(input: &PcapInput, sends: &[TimedSend], opts: &ReplayOptions) -> Result<ReplayOutcome, String> {
     let (mut nic, mut report) = prepare(opts)?;
     report.records = input.records.len();
@@ -652,7 +651,7 @@ pub fn replay_timed(input: &PcapInput, sends: &[TimedSend], opts: &ReplayOptions
         }
         nic.step();
     }
-    finish(nic, start, report, offered, sends)
+    finish(nic, opts.nic.protocol(), start, report, offered, sends)
 }
 
 /// Whether the NIC is idle (the rule in the module documentation): quiet for the horizon and
@@ -668,7 +667,7 @@ pub fn is_idle(nic: &mut NicSim, start: u64) -> Result<bool, String> {
 
 /// The outcome of a run that began at cycle `start`: outputs in run time, the report's figures,
 /// every status register, and the trace for [`crate::model::nic_checker`].
-pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
+pub fn finish(mut nic: NicSim, protocol: crate::scenarios::Protocol, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
     report.cycles = nic.cycle - start;
     // Taken out of the model's records rather than copied: long runs hold a lot of frames.
     let tx_frames: Vec<(u64, Vec<u8>)> = std::mem::take(&mut nic.tx_frames).into_iter().map(|(c, f)| (c - start, f)).collect();
@@ -683,7 +682,7 @@ pub fn finish(mut nic: NicSim, start: u64, mut report: ReplayReport, offered: Ve
         report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
     let trace = NicTrace {
-        protocol: crate::param_sets::protocol_of(&report.config)?,
+        protocol,
         nic_ip: report.nic_ip,
         rtt_pkts: report.rtt_pkts as u16,
         rx_frames: offered,

@@ -1,6 +1,6 @@
 //! Scenarios on the whole-NIC Verilator models (`ndp-16`, `homa-16`, `homa-tr-16`): the
 //! per-stage latency report of Table 3.1, the throughput report, and a loopback of two NICs
-//! through a lossy link. The protocol follows from the configuration's name.
+//! through a lossy link. Each takes the [`WholeNic`] it runs (its protocol, size and model).
 
 use crate::model::pisa::Header;
 use crate::cosim::ports::Ports;
@@ -28,12 +28,7 @@ pub fn paper_cycles(protocol: Protocol) -> [u64; 4] {
 }
 
 pub use nanotransport_hdl::configs::Protocol;
-pub use crate::param_sets::protocol_of;
-
-/// Verilator module of a whole-NIC configuration, e.g. `ndp-16` → `nt_ndp_16_nic`.
-pub fn nic_module(config: &str) -> String {
-    format!("nt_{}_nic", config.replace('-', "_"))
-}
+pub use crate::whole_nic::WholeNic;
 
 /// Addresses of the model peer and the NIC in the reports.
 pub const NIC_IP: u32 = 0x0A00_0001;
@@ -113,13 +108,13 @@ fn flags_of(frame: &[u8]) -> u8 {
 }
 
 /// A NIC model with its address set through the register interface, idle and initialised.
-pub fn nic_with_ip(config: &str, ip: u32) -> Result<NicSim, String> {
-    nic_with_settings(config, ip, &[])
+pub fn nic_with_ip(whole: &WholeNic, ip: u32) -> Result<NicSim, String> {
+    nic_with_settings(whole, ip, &[])
 }
 
 /// [`nic_with_ip`], then the register writes `settings` (the command line's `--set`).
-pub fn nic_with_settings(config: &str, ip: u32, settings: &[RegisterWrite]) -> Result<NicSim, String> {
-    let mut nic = NicSim::new(&nic_module(config))?;
+pub fn nic_with_settings(whole: &WholeNic, ip: u32, settings: &[RegisterWrite]) -> Result<NicSim, String> {
+    let mut nic = NicSim::new(&whole.module())?;
     let r = nic.write_register(4 * CFG_OWN_IP as u64, ip);
     if r != 0 {
         return Err(format!("register write answered {r}"));
@@ -156,16 +151,16 @@ impl LatencyReport {
 
 /// Measures Table 3.1's stages with one 16-byte message (80-byte packet) each way, on fresh
 /// models with no other traffic.
-pub fn latency(config: &str) -> Result<LatencyReport, String> {
-    latency_with(config, &[])
+pub fn latency(whole: &WholeNic) -> Result<LatencyReport, String> {
+    latency_with(whole, &[])
 }
 
 /// [`latency`] with the register writes `settings` applied to every NIC model it uses.
-pub fn latency_with(config: &str, settings: &[RegisterWrite]) -> Result<LatencyReport, String> {
+pub fn latency_with(whole: &WholeNic, settings: &[RegisterWrite]) -> Result<LatencyReport, String> {
     let mut r = LatencyReport::default();
     // RX: one DATA frame from the peer.
-    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
-    let ipp = protocol_of(config)?.ip_protocol();
+    let mut nic = nic_with_settings(whole, NIC_IP, settings)?;
+    let ipp = whole.ip_protocol();
     let message: Vec<u8> = (0..16u8).map(|i| 0xA0 + i).collect();
     let frame = data_frame_for(ipp, PEER_IP, NIC_IP, 7000, 80, 1, &message, 0);
     let start = nic.cycle + 5;
@@ -189,7 +184,7 @@ pub fn latency_with(config: &str, settings: &[RegisterWrite]) -> Result<LatencyR
     r.rx_payload = (cpu_rx + 2) - (mac_rx + 8);
 
     // TX: the CPU sends one message.
-    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
+    let mut nic = nic_with_settings(whole, NIC_IP, settings)?;
     nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: message.clone() });
     if !nic.run_until(2000, |n| !n.tx_frames.is_empty()) {
         return Err("TX latency run: no frame within 2000 cycles".into());
@@ -270,14 +265,14 @@ fn throughput_figures(direction: Direction, packets: u64, beat_cycles: &[u64], m
 /// TX: the CPU writes `packets` 1-byte messages back to back; the measured stream is MAC TX.
 /// The ACKs come from a model peer in this testbench, which answers every DATA frame on MAC TX
 /// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
-pub fn throughput(config: &str, direction: Direction, packets: u64) -> Result<ThroughputReport, String> {
-    throughput_with(config, direction, packets, &[])
+pub fn throughput(whole: &WholeNic, direction: Direction, packets: u64) -> Result<ThroughputReport, String> {
+    throughput_with(whole, direction, packets, &[])
 }
 
 /// [`throughput`] with the register writes `settings` applied to the NIC model.
-pub fn throughput_with(config: &str, direction: Direction, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
-    let mut nic = nic_with_settings(config, NIC_IP, settings)?;
-    let ipp = protocol_of(config)?.ip_protocol();
+pub fn throughput_with(whole: &WholeNic, direction: Direction, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
+    let mut nic = nic_with_settings(whole, NIC_IP, settings)?;
+    let ipp = whole.ip_protocol();
     let beats;
     match direction {
         Direction::Rx => {
@@ -474,11 +469,12 @@ impl WrongLengthReport {
 }
 
 /// Every wrong-length variant of a two-packet message's DATA frames (a 4-byte trailer; cut 8
-/// bytes short), offered to a fresh NIC of `config`, then good copies of both packets. The bad
+/// bytes short), offered to a fresh NIC `whole`, then good copies of both packets. The bad
 /// frames must draw no reply at all; the good copies complete the message, which is delivered
-/// once. `ip_protocol`: the configuration's (NDP 155, Homa 154).
-pub fn wrong_length_then_good(config: &str, ip_protocol: u8) -> Result<WrongLengthReport, String> {
-    let mut nic = nic_with_ip(config, NIC_IP)?;
+/// once.
+pub fn wrong_length_then_good(whole: &WholeNic) -> Result<WrongLengthReport, String> {
+    let mut nic = nic_with_ip(whole, NIC_IP)?;
+    let ip_protocol = whole.ip_protocol();
     let message: Vec<u8> = (0..1500u32).map(|i| (i * 7 + 3) as u8).collect();
     let frame = |offset| data_frame_for(ip_protocol, PEER_IP, NIC_IP, 7, 80, 3, &message, offset);
     for offset in 0..2 {
@@ -512,7 +508,7 @@ pub fn read_status(nic: &mut NicSim) -> Vec<(&'static str, u32)> {
 /// byte-identical, and that every send completes (not abandoned). `configure` sets registers on
 /// both NICs before traffic starts.
 pub fn loopback(
-    config: &str,
+    whole: &WholeNic,
     seed: u64,
     per_side: usize,
     max_len: usize,
@@ -529,13 +525,13 @@ pub fn loopback(
             rng.gen_range(4..=max_len.min(4096))
         }
     };
-    loopback_with_lengths(config, seed, per_side, &mut lengths, delay, faults, registers, max_cycles)
+    loopback_with_lengths(whole, seed, per_side, &mut lengths, delay, faults, registers, max_cycles)
 }
 
 /// [`loopback`] with message lengths drawn by `lengths` (at least 4 bytes each).
 #[allow(clippy::too_many_arguments)]
 pub fn loopback_with_lengths(
-    config: &str,
+    whole: &WholeNic,
     seed: u64,
     per_side: usize,
     lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
@@ -546,7 +542,7 @@ pub fn loopback_with_lengths(
 ) -> Result<LoopbackReport, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let ips = [NIC_IP, PEER_IP];
-    let mut nics = [nic_with_ip(config, ips[0])?, nic_with_ip(config, ips[1])?];
+    let mut nics = [nic_with_ip(whole, ips[0])?, nic_with_ip(whole, ips[1])?];
     for (side, nic) in nics.iter_mut().enumerate() {
         nic.stalls = (faults.stall > 0.0).then_some(crate::nic::Stalls { probability: faults.stall, seed: seed ^ (side as u64 + 1) << 32 });
         for (reg, value) in registers {
@@ -778,12 +774,12 @@ pub struct HorizonReport {
 /// messages delivered up to almost the horizon ago (each must be answered, none delivered), and
 /// last a copy of the first message, older than the set's longest memory (delivered again: the
 /// stated limit of the guarantee).
-pub fn at_most_once_over_the_horizon(config: &str) -> Result<HorizonReport, String> {
+pub fn at_most_once_over_the_horizon(whole: &WholeNic) -> Result<HorizonReport, String> {
     use nanotransport_hdl::nic::delivered_set::{max_alive_keys, DEFAULT_HORIZON_CYCLES};
     const COPIES: u64 = 300;
     let horizon = DEFAULT_HORIZON_CYCLES;
-    let mut nic = nic_with_settings(config, NIC_IP, &[])?;
-    let ipp = protocol_of(config)?.ip_protocol();
+    let mut nic = nic_with_settings(whole, NIC_IP, &[])?;
+    let ipp = whole.ip_protocol();
     let n = max_alive_keys(horizon) + 512;
     let frame = |i: u64| data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
     let start = nic.cycle + 2;

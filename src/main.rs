@@ -10,6 +10,7 @@ mod documented_commands;
 
 use clap::{Parser, Subcommand};
 use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_sim::experiments::plot;
 use nanotransport_hdl::configs::{config_names, find_config, Protocol, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::write_modules;
@@ -524,44 +525,16 @@ struct NicArgs {
 }
 
 impl NicArgs {
-    /// The configuration's name and protocol, and the register writes (checked).
-    fn resolve(&self) -> Result<(String, Protocol, Vec<nanotransport_sim::registers::RegisterWrite>), String> {
-        let (config, protocol) = nic_config(self.protocol, self.config.clone())?;
-        Ok((config, protocol, nanotransport_sim::registers::parse_sets(&self.set)?))
+    /// The NIC (checked against `--protocol`) and the register writes (checked).
+    fn resolve(&self) -> Result<(WholeNic, Vec<nanotransport_sim::registers::RegisterWrite>), String> {
+        Ok((params::whole_nic(self.protocol, self.config.as_deref())?, nanotransport_sim::registers::parse_sets(&self.set)?))
     }
-}
-
-/// The whole-NIC configuration for `protocol` (a preset, or a parameter-set file: see
-/// [`whole_nic_name`]).
-/// Without `--protocol` the configuration's protocol is taken (ndp without either); with both,
-/// they must agree. Returns the configuration's name and protocol.
-fn nic_config(protocol: Option<Protocol>, config: Option<String>) -> Result<(String, Protocol), String> {
-    let name = whole_nic_name(&config.unwrap_or_else(|| format!("{}-16", protocol.unwrap_or(Protocol::Ndp))))?;
-    let runs = nanotransport_sim::param_sets::protocol_of(&name)?;
-    if let Some(p) = protocol.filter(|p| *p != runs) {
-        return Err(format!("configuration '{name}' is not a whole NIC running {p} (it runs {runs})"));
-    }
-    Ok((name, runs))
-}
-
-/// The name a whole NIC runs under: a preset's name as given, or for a parameter-set file
-/// (`*.toml`, see `params.rs`) the set's name once its model is built (minutes, the first time)
-/// and loaded.
-fn whole_nic_name(config: &str) -> Result<String, String> {
-    if !config.ends_with(".toml") {
-        return nanotransport_sim::param_sets::whole_nic(config).map(|c| c.name);
-    }
-    let p = params::from_file(Path::new(config))?;
-    let clock = std::time::Instant::now();
-    eprintln!("{}: loading the model of parameter set '{}' (built on first use: a few minutes)", config, p.name);
-    nanotransport_sim::param_sets::register(&p)?;
-    eprintln!("{}: model ready in {:.1} s", config, clock.elapsed().as_secs_f64());
-    Ok(p.name)
 }
 
 fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
     use nanotransport_sim::scenarios::{latency_with, CLOCK_GHZ};
-    let (config, protocol, settings) = nic.resolve()?;
+    let (config, settings) = nic.resolve()?;
+    let protocol = config.protocol();
     let r = latency_with(&config, &settings)?;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
     let paper = nanotransport_sim::scenarios::paper_cycles(protocol);
@@ -581,7 +554,7 @@ fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
         };
         print_json(serde_json::json!({
                 "protocol": protocol,
-                "config": config,
+                "config": config.name(),
                 "datapath_bits": 64,
                 "clock_ghz": CLOCK_GHZ,
                 "cycles": obj(ours, ot),
@@ -622,7 +595,8 @@ fn direction_value() -> impl clap::builder::TypedValueParser<Value = Direction> 
 }
 
 fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, json: bool) -> Result<(), String> {
-    let (config, protocol, settings) = nic.resolve()?;
+    let (config, settings) = nic.resolve()?;
+    let protocol = config.protocol();
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
     if json {
         print_json(serde_json::json!({
@@ -674,7 +648,8 @@ struct ReplayArgs {
 
 fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     use nanotransport_sim::replay::*;
-    let (config, protocol, settings) = a.nic.resolve()?;
+    let (config, settings) = a.nic.resolve()?;
+    let protocol = config.protocol();
     let mut opts = ReplayOptions::new(&config);
     opts.rtt_pkts = a.rtt_pkts;
     opts.max_cycles = a.max_cycles;
@@ -762,14 +737,14 @@ fn replay_bundle_cmd(dir: &Path, out: Option<PathBuf>, messages: Option<PathBuf>
 }
 
 fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, json: bool) -> Result<bool, String> {
-    eprintln!("fuzz {} seed {} packets {}", o.config, o.seed, o.packets);
+    eprintln!("fuzz {} seed {} packets {}", o.nic, o.seed, o.packets);
     let bar = indicatif::ProgressBar::new(o.packets);
     bar.set_style(indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} frames in ({per_sec}, eta {eta})").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
     let r = nanotransport_sim::fuzz::fuzz(o, &mut |n| bar.set_position(n.min(o.packets)))?;
     bar.finish_and_clear();
     let mut bundle = None;
     if !r.check.mismatches.is_empty() {
-        let dir = repro.unwrap_or_else(|| PathBuf::from(format!("fuzz-repro-{}-{}", o.config, o.seed)));
+        let dir = repro.unwrap_or_else(|| PathBuf::from(format!("fuzz-repro-{}-{}", o.nic, o.seed)));
         nanotransport_sim::fuzz::write_bundle(&dir, &r)?;
         bundle = Some(dir);
     }
@@ -778,7 +753,7 @@ fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, js
         v["bundle"] = bundle.as_ref().map(|d| d.display().to_string()).into();
         print_json(v);
     } else {
-        println!("fuzz {} ({:?}) seed {}", o.config, r.protocol, o.seed);
+        println!("fuzz {} ({:?}) seed {}", o.nic, r.protocol, o.seed);
         println!("| figure | value |\n|---|---|");
         let rows: Vec<(&str, String)> = vec![
             ("frames offered to MAC RX", r.frames_in.to_string()),
@@ -832,8 +807,7 @@ fn bench_cosim(json: bool, cycles: u64) -> Result<(), String> {
 }
 
 fn bench_nic(config: &str, json: bool, cycles: u64, seed: u64) -> Result<(), String> {
-    let config = &whole_nic_name(config)?;
-    let b = nanotransport_sim::bench::bench_nic(config, cycles, seed)?;
+    let b = nanotransport_sim::bench::bench_nic(&params::whole_nic(None, Some(config))?, cycles, seed)?;
     if json {
         print_json(serde_json::json!({
                 "config": b.config,
@@ -916,11 +890,11 @@ impl IncastSetup {
         let mut p = IncastParams::defaults(protocol);
         // A configuration of the user's applies to the senders too, unless they are given apart.
         if let Some(c) = &self.config {
-            p.config = whole_nic_name(c)?;
+            p.config = params::whole_nic(None, Some(c))?;
             p.sender_config = None;
         }
         if let Some(c) = &self.sender_config {
-            p.sender_config = Some(whole_nic_name(c)?);
+            p.sender_config = Some(params::whole_nic(None, Some(c))?);
         }
         p.sets = nanotransport_sim::registers::parse_sets(&self.set)?.iter().map(|w| (w.addr, w.value)).collect();
         p.senders = self.senders;
@@ -986,7 +960,7 @@ fn print_incast(r: &IncastResult) {
     let p = &r.params;
     println!(
         "{} on {} (senders on {}): {} senders → 1, {} Gb/s, {} ns per link, buffer {} packets ({:.0} KB), rtt_pkts {}, RTO {} µs",
-        r.protocol, r.config, p.sender_config.as_deref().unwrap_or(&r.config), p.senders, p.link_gbps, p.link_ns, r.buffer_pkts, r.buffer_kb, p.rtt_pkts, p.rto_us
+        r.protocol, r.config, p.sender_config.as_ref().unwrap_or(&r.config), p.senders, p.link_gbps, p.link_ns, r.buffer_pkts, r.buffer_kb, p.rtt_pkts, p.rto_us
     );
     println!(
         "{:>6} {:>7} {:>13} {:>9} {:>10} {:>8} {:>12} {:>11} {:>10}",
@@ -1148,8 +1122,8 @@ fn main() -> ExitCode {
         }
         Command::Fuzz { nic, packets, seed, loss, duplicate, trim, malformed, jitter, no_frame_length_faults, duplicate_delay, full_horizon_duplicates, max_cycles, stall, repro, json } => {
             let set = nic.set.clone();
-            let config = match nic_config(nic.protocol, nic.config) {
-                Ok((c, _)) => c,
+            let config = match params::whole_nic(nic.protocol, nic.config.as_deref()) {
+                Ok(c) => c,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);

@@ -15,6 +15,7 @@
 //! ```
 
 use nanotransport_hdl::configs::{NicParams, Protocol};
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -166,4 +167,26 @@ mod tests {
         let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), defaults: vec!["rtt_pkts=99".into()], ..Default::default() }.parse().unwrap_err();
         assert!(e.contains("rtt_pkts"), "{e}");
     }
+}
+
+/// The whole NIC for `protocol` and/or `config` (a preset, or a parameter-set file `*.toml`
+/// whose model is built on first use: minutes, the first time, see this module). Without
+/// `config` the preset `<protocol>-16` (ndp without either); with both, they must agree.
+pub fn whole_nic(protocol: Option<Protocol>, config: Option<&str>) -> Result<WholeNic, String> {
+    let nic = match config {
+        Some(file) if file.ends_with(".toml") => {
+            let p = from_file(Path::new(file))?;
+            let clock = std::time::Instant::now();
+            eprintln!("{}: loading the model of parameter set '{}' (built on first use: a few minutes)", file, p.name);
+            let nic = WholeNic::from_params(p)?;
+            eprintln!("{}: model ready in {:.1} s", file, clock.elapsed().as_secs_f64());
+            nic
+        }
+        Some(name) => WholeNic::preset(name)?,
+        None => WholeNic::of(protocol.unwrap_or(Protocol::Ndp), 16)?,
+    };
+    if let Some(p) = protocol.filter(|p| *p != nic.protocol()) {
+        return Err(format!("configuration '{nic}' is not a whole NIC running {p} (it runs {})", nic.protocol()));
+    }
+    Ok(nic)
 }

@@ -12,6 +12,7 @@
 use crate::results::{self, FuzzRow, GeneratedConfig, Incast, IncastRow, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools};
 use crate::{fmt_opt, generate_named, incast_run, lint, ns3_reference, write_plots, IncastSetup};
 use nanotransport_sim::experiments::incast::IncastResult;
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use std::path::{Path, PathBuf};
@@ -76,17 +77,20 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     }).collect();
 
     // Latency, throughput and speed on each protocol's incast receiver NIC.
-    let nic = |p: &Protocol| r.setup.config.clone().unwrap_or_else(|| format!("{p}-128"));
+    let nic = |p: &Protocol| match &r.setup.config {
+        Some(c) => crate::params::whole_nic(Some(*p), Some(c)),
+        None => WholeNic::of(*p, 128),
+    };
     let t = step("per-stage latency (Table 3.1)");
     let mut latency = Vec::new();
     for p in r.protocols {
-        let config = nic(p);
+        let config = nic(p)?;
         eprintln!("{p} on {config}");
         let l = latency_with(&config, &[])?;
         latency.push(LatencyRow {
             protocol: p.clone(),
             paper_cycles: nanotransport_sim::scenarios::paper_cycles(*p),
-            config,
+            config: config.name().to_string(),
             cycles: [l.ingress, l.reassembly, l.packetize, l.egress],
             data_to_ack: l.data_to_ack,
         });
@@ -95,12 +99,12 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let t = step("throughput");
     let mut throughput = Vec::new();
     for p in r.protocols {
-        let config = nic(p);
+        let config = nic(p)?;
         for d in Direction::ALL {
             eprintln!("{p} on {config}, {d}");
             let x = throughput_with(&config, d, r.packets, &[])?;
             throughput.push(ThroughputRow {
-                protocol: *p, config: config.clone(), direction: d, packets: x.packets, cycles: x.cycles,
+                protocol: *p, config: config.name().to_string(), direction: d, packets: x.packets, cycles: x.cycles,
                 beats_per_cycle: x.beats_per_cycle, gbps_at_3_2ghz: x.gbps_at_3_2ghz,
             });
         }
@@ -109,7 +113,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let t = step("simulation speed (bench nic)");
     let mut simulation_speed = Vec::new();
     for p in r.protocols {
-        let b = nanotransport_sim::bench::bench_nic(&nic(p), r.bench_cycles, 1)?;
+        let b = nanotransport_sim::bench::bench_nic(&nic(p)?, r.bench_cycles, 1)?;
         eprintln!("{}: {:.0} cycles per CPU second", b.config, b.cycles as f64 / b.cpu_s);
         simulation_speed.push(SpeedRow {
             config: b.config, cycles: b.cycles, cycles_per_cpu_s: b.cycles as f64 / b.cpu_s,
@@ -120,11 +124,11 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let t = step("fuzz");
     let mut fuzz = Vec::new();
     for p in r.protocols.iter().filter(|_| r.fuzz_frames > 0) {
-        let opts = nanotransport_sim::fuzz::FuzzOptions::new(&format!("{p}-16"), r.fuzz_frames, FUZZ_SEED);
+        let opts = nanotransport_sim::fuzz::FuzzOptions::new(&WholeNic::of(*p, 16)?, r.fuzz_frames, FUZZ_SEED);
         let f = nanotransport_sim::fuzz::fuzz(&opts, &mut |_| {})?;
-        eprintln!("{}: {} frames, {} mismatches", opts.config, f.frames_in, f.check.mismatches.len());
+        eprintln!("{}: {} frames, {} mismatches", opts.nic, f.frames_in, f.check.mismatches.len());
         fuzz.push(FuzzRow {
-            config: opts.config.clone(), seed: FUZZ_SEED, frames_in: f.frames_in, frames_out: f.frames_out, delivered: f.check.delivered,
+            config: opts.nic.name().to_string(), seed: FUZZ_SEED, frames_in: f.frames_in, frames_out: f.frames_out, delivered: f.check.delivered,
             completed: f.check.completed, abandoned: f.check.abandoned, mismatches: f.check.mismatches.len(),
             skipped_checks: f.check.skipped.len(), cycles: f.cycles, wall_s: f.wall_s,
         });
@@ -218,7 +222,7 @@ fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Re
 /// One incast run's row of the results.
 pub fn incast_row(x: &IncastResult) -> IncastRow {
     IncastRow {
-        protocol: x.protocol, config: x.config.clone(), buffer_pkts: x.buffer_pkts, buffer_kb: x.buffer_kb,
+        protocol: x.protocol, config: x.config.name().to_string(), buffer_pkts: x.buffer_pkts, buffer_kb: x.buffer_kb,
         median_slowdown: x.median_slowdown, p90_slowdown: x.p90_slowdown,
         median_arrived_slowdown: x.median_arrived_slowdown, p90_arrived_slowdown: x.p90_arrived_slowdown,
         model: ns3_reference(x), complete: x.complete, wall_s: x.wall_s, nic_cycles_per_s: x.nic_cycles_per_s,

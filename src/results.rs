@@ -201,7 +201,7 @@ pub fn incast_table(runs: &[IncastRow]) -> String {
 }
 
 fn incast_setup(p: &IncastParams) -> String {
-    let senders_on = p.sender_config.as_deref().unwrap_or(&p.config);
+    let senders_on = p.sender_config.as_ref().unwrap_or(&p.config);
     format!(
         "{} senders → 1 receiver through one switch, {} Gb/s, {} ns per link, message sizes {}..{} packets, rtt_pkts {}, RTO {} µs; \
          the receiver on `{}`, the senders on `{senders_on}`. Slowdown median and p90 beside the authors' ns-3 model (ratio = ours / \

@@ -23,6 +23,11 @@ pub const STALL: f64 = 0.2;
 
 pub mod rx;
 
+/// The whole-NIC preset `name` (e.g. `ndp-16`); panics with the list of presets on any other.
+pub fn nic_preset(name: &str) -> nanotransport_sim::whole_nic::WholeNic {
+    nanotransport_sim::whole_nic::WholeNic::preset(name).unwrap_or_else(|e| panic!("{e}"))
+}
+
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::{NicSim, Stalls, TxMessage};
 use nanotransport_sim::scenarios::self_loop_to_completion;

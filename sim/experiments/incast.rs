@@ -27,6 +27,7 @@ use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
 use crate::nic::TxMessage;
 use crate::registers::RegisterWrite;
 use crate::scenarios::Protocol;
+use crate::whole_nic::WholeNic;
 use nanotransport_hdl::nic::register_map::{
     check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
     NDP_CONFIG_DEFAULTS,
@@ -66,7 +67,8 @@ pub fn model_slowdowns(protocol: Protocol, buffer_pkts: usize) -> Option<(f64, f
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastParams {
     pub protocol: Protocol,
-    pub config: String,
+    /// The receiver's NIC (and the senders', without `sender_config`).
+    pub config: WholeNic,
     /// Extra register writes after the experiment's own (`--set`).
     pub sets: Vec<(u64, u32)>,
     pub senders: usize,
@@ -95,7 +97,7 @@ pub struct IncastParams {
     /// one; the defaults use it. The receiver stays on the 128-message NIC of the earlier
     /// measurements (on the 16-message one, NDP at 63 KB recovers differently: docs/network-and-incast.md).
     #[serde(default)]
-    pub sender_config: Option<String>,
+    pub sender_config: Option<WholeNic>,
 }
 
 impl IncastParams {
@@ -104,7 +106,7 @@ impl IncastParams {
     pub fn defaults(protocol: Protocol) -> Self {
         IncastParams {
             protocol,
-            config: format!("{protocol}-128"),
+            config: WholeNic::of(protocol, 128).expect("every protocol has a 128-message preset"),
             sets: Vec::new(),
             senders: 10,
             sizes: (18, 36),
@@ -118,24 +120,24 @@ impl IncastParams {
             aligned_start: true,
             byte_counted: false,
             device_queue_pkts: 1,
-            sender_config: Some(format!("{protocol}-16")),
+            sender_config: Some(WholeNic::of(protocol, 16).expect("every protocol has a 16-message preset")),
         }
     }
 
     /// One-line errors with the valid range for impossible parameters.
     pub fn validate(&self) -> Result<(), String> {
-        let running = |flag: &str, name: &str| {
-            let nic = crate::param_sets::whole_nic(name)?;
-            if nic.protocol != self.protocol {
+        let running = |flag: &str, nic: &WholeNic| {
+            if nic.protocol() != self.protocol {
                 let p = self.protocol;
-                return Err(format!("{flag} {name}: not a whole NIC running {p}; valid: {p}-16, {p}-128"));
+                return Err(format!("{flag} {nic}: not a whole NIC running {p}; valid: {p}-16, {p}-128"));
             }
-            Ok(nic)
+            Ok(())
         };
-        let c = running("--config", &self.config)?;
+        running("--config", &self.config)?;
         if let Some(sc) = &self.sender_config {
             running("--sender-config", sc)?;
         }
+        let c = &self.config;
         let (a, b) = self.sizes;
         if a == 0 || b > MAX_PACKETS || a > b {
             return Err(format!("--sizes {a}..{b}: valid A..B with 1 <= A <= B <= {MAX_PACKETS} packets (the NIC's maximum message)"));
@@ -253,7 +255,8 @@ pub struct MessageResult {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct IncastResult {
     pub protocol: Protocol,
-    pub config: String,
+    /// The receiver's NIC.
+    pub config: WholeNic,
     pub buffer_kb: f64,
     pub buffer_pkts: usize,
     pub params: IncastParams,

@@ -39,7 +39,7 @@ pub struct ScheduledMessage {
 /// The whole-NIC Verilator model of a configuration with a host application on its CPU side.
 pub struct NicEndpoint {
     pub nic: NicSim,
-    pub config: String,
+    pub whole: crate::whole_nic::WholeNic,
     ip: u32,
     /// Messages still to be handed to the NIC, in time order.
     pending: Vec<ScheduledMessage>,
@@ -61,15 +61,15 @@ pub struct NicEndpoint {
 }
 
 impl NicEndpoint {
-    /// A NIC of configuration `config` at address `ip`, with `writes` applied.
-    pub fn new(config: &str, ip: u32, writes: &[RegisterWrite], quiet_cycles: u64) -> Result<Self, String> {
-        let mut nic = nic_with_ip(config, ip)?;
+    /// The NIC `whole` at address `ip`, with `writes` applied.
+    pub fn new(whole: &crate::whole_nic::WholeNic, ip: u32, writes: &[RegisterWrite], quiet_cycles: u64) -> Result<Self, String> {
+        let mut nic = nic_with_ip(whole, ip)?;
         apply(&mut nic, writes)?;
         nic.run(4);
         let c = nic.cycle;
         Ok(NicEndpoint {
             nic,
-            config: config.into(),
+            whole: whole.clone(),
             ip,
             pending: Vec::new(),
             queued_at: Vec::new(),

@@ -358,7 +358,7 @@ fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
     assert!(mismatches.iter().any(|m| m.contains("input-inconsistent")), "{mismatches:?}");
 
     let bundle = dir.join("bundle");
-    let run = nanotransport_sim::fuzz::fuzz(&nanotransport_sim::fuzz::FuzzOptions::new("ndp-16", 300, 9), &mut |_| {}).unwrap();
+    let run = nanotransport_sim::fuzz::fuzz(&nanotransport_sim::fuzz::FuzzOptions::new(&nanotransport_sim::whole_nic::WholeNic::preset("ndp-16").unwrap(), 300, 9), &mut |_| {}).unwrap();
     assert!(run.check.mismatches.is_empty(), "{:?}", run.check.mismatches);
     nanotransport_sim::fuzz::write_bundle(&bundle, &run).unwrap();
     let replay_bundle = || {

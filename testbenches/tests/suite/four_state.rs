@@ -46,7 +46,8 @@ use nanotransport_hdl::configs::CONFIGS;
 use nanotransport_hdl::nic::status_bank::REGISTER_MAP_VERSION;
 use nanotransport_sim::cosim::verilated::{model_spec, PortId, VerilatedModel};
 use nanotransport_sim::nic::{frame_beats, message_words};
-use nanotransport_sim::scenarios::{ack_for, data_frame_for, nic_module, trimmed, NIC_IP, PEER_IP};
+use nanotransport_sim::scenarios::{ack_for, data_frame_for, trimmed, NIC_IP, PEER_IP};
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::repo_root;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -96,7 +97,7 @@ type Axil = Vec<(u64, bool, u64, u32)>;
 
 /// The traffic of the short valid phase for `preset`.
 fn traffic(preset: &str) -> (Stream, Stream, Axil) {
-    let proto = nanotransport_sim::param_sets::protocol_of(preset).unwrap().ip_protocol();
+    let proto = nic_preset(preset).protocol().ip_protocol();
     let t = TRAFFIC_FROM;
     // CPU: a 100-byte and a 3000-byte message.
     let mut cpu = Stream { prefix: "s_axis_msg", beats: vec![] };
@@ -276,7 +277,7 @@ struct Run {
 
 
 fn run_preset(preset: &str, dir: &Path) -> Run {
-    let top = nic_module(preset);
+    let top = nic_preset(preset).module();
     let file = repo_root().join("verilog-out").join(preset).join(format!("{top}.v"));
     let verilog = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     assert!(!verilog.contains("$readmem"), "{}: a memory is initialised from a file", file.display());
@@ -497,7 +498,7 @@ fn ready_never_depends_on_data() {
     assert_eq!(presets.len(), 3, "one 16-message preset per protocol: {presets:?}");
     let start = std::time::Instant::now();
     let bad: Vec<String> = parallel(&presets, |preset| {
-        let top = nic_module(preset);
+        let top = nic_preset(preset).module();
         let file = repo_root().join("verilog-out").join(preset).join(format!("{top}.v"));
         let ports = top_ports(&top);
         let t = std::time::Instant::now();

@@ -11,12 +11,13 @@ use nanotransport_sim::model::nic_checker::{check, NicTrace, MISMATCH_KINDS};
 use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::nic::Completion;
 use nanotransport_sim::scenarios::Protocol;
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{cases, seed};
 
 /// A fuzz run of `packets` frames; the seed is `default_seed` unless `NANOTRANSPORT_SEED` is set.
 fn run(config: &str, packets: u64, default_seed: u64) -> FuzzResult {
     let seed = seed(&format!("fuzz {config} packets {packets}"), default_seed);
-    let r = fuzz(&FuzzOptions::new(config, packets, seed), &mut |_| {}).unwrap();
+    let r = fuzz(&FuzzOptions::new(&nic_preset(config), packets, seed), &mut |_| {}).unwrap();
     println!("{}", serde_json::to_string_pretty(&r.to_json()).unwrap());
     r
 }
@@ -52,7 +53,7 @@ fn assert_clean_and_exercised(r: &FuzzResult, trims: bool) {
 /// 1 B to 38 KB (the largest size class) both ways, with faults and back-pressure.
 fn ten_thousand_frames((config, default_seed): (&str, u64)) {
     let r = run(config, 10_000, default_seed);
-    assert_clean_and_exercised(&r, nanotransport_sim::param_sets::protocol_of(config).unwrap() != Protocol::Homa);
+    assert_clean_and_exercised(&r, nic_preset(config).protocol() != Protocol::Homa);
     // Both directions reached the largest size class (more than 32 KB, 33 packets and up).
     let largest = |lens: &mut dyn Iterator<Item = usize>| lens.max().unwrap_or(0);
     assert!(largest(&mut r.trace.delivered.iter().map(|d| d.payload.len())) > 32 * 1024, "no delivered message above 32 KB");
@@ -246,7 +247,7 @@ fn reproducer_bundle_replays_to_the_same_run() {
 /// (With the 16-entry table of recent keys this replaced, this run delivered 2 messages twice.)
 #[test]
 fn ndp_16_duplicates_over_the_full_retransmission_horizon() {
-    let mut o = FuzzOptions::new("ndp-16", 3000, seed("fuzz ndp-16 packets 3000, full-horizon duplicates", 6));
+    let mut o = FuzzOptions::new(&nic_preset("ndp-16"), 3000, seed("fuzz ndp-16 packets 3000, full-horizon duplicates", 6));
     o.full_horizon_duplicates = true;
     let r = fuzz(&o, &mut |_| {}).unwrap();
     println!("{}", serde_json::to_string_pretty(&r.to_json()).unwrap());
@@ -264,7 +265,7 @@ fn ndp_16_duplicates_over_the_full_retransmission_horizon() {
 /// when the slot's generation changes.
 #[test]
 fn regression_ndp_16_a_pending_pull_is_not_inherited_by_the_slot_s_next_message() {
-    let mut o = FuzzOptions::new("ndp-16", 200, 3);
+    let mut o = FuzzOptions::new(&nic_preset("ndp-16"), 200, 3);
     o.stall = 0.0;
     let r = fuzz(&o, &mut |_| {}).unwrap();
     println!("{}", serde_json::to_string_pretty(&r.to_json()).unwrap());

@@ -8,6 +8,7 @@ use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::NicSim;
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{busy_self_loop, seed, BUSY, STALL};
 
 fn status<B: Ports>(nic: &mut NicSim<B>, name: &str) -> u32 {
@@ -26,7 +27,7 @@ fn sent_headers<B: Ports>(nic: &NicSim<B>) -> Vec<Header> {
 /// the next packet of the largest message grants it at the last position.
 #[test]
 fn grants_follow_srpt_with_priorities_by_position() {
-    let mut nic = nic_with_ip("homa-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("homa-16"), NIC_IP).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let sizes = [20usize, 10, 15];
     let msgs: Vec<Vec<u8>> = sizes.iter().map(|n| (0..n * 1024).map(|i| (i % 251) as u8).collect()).collect();
@@ -64,7 +65,7 @@ fn grants_follow_srpt_with_priorities_by_position() {
 /// long one L (6 packets) waits outside it; S's last packet lets L in, which is granted at once.
 #[test]
 fn completing_packet_is_acked_and_may_grant_another() {
-    let mut nic = nic_with_ip("homa-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("homa-16"), NIC_IP).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     assert_eq!(nic.write_register(4 * CFG_OVERCOMMIT as u64, 1), 0);
     let long: Vec<u8> = vec![7; 6 * 1024];
@@ -98,7 +99,7 @@ fn completing_packet_is_acked_and_may_grant_another() {
 #[test]
 fn trimmed_packet_nacked_by_homa_tr_only() {
     for (config, nacks) in [("homa-tr-16", 1), ("homa-16", 0)] {
-        let mut nic = nic_with_ip(config, NIC_IP).unwrap();
+        let mut nic = nic_with_ip(&nic_preset(config), NIC_IP).unwrap();
         let msg: Vec<u8> = vec![3; 3000];
         let f = trimmed(&data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, 5, &msg, 1));
         nic.push_frame(&f, 0);
@@ -118,7 +119,7 @@ fn trimmed_packet_nacked_by_homa_tr_only() {
 /// its sender retransmits instead of waiting for its timeout.
 #[test]
 fn trimmed_packet_without_a_receive_slot_is_nacked() {
-    let mut nic = nic_with_ip("homa-tr-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("homa-tr-16"), NIC_IP).unwrap();
     let msg: Vec<u8> = vec![7; 20 * 1024];
     // Sixteen messages hold the sixteen IDs (first packet of each, the rest never comes).
     for id in 0..16u16 {
@@ -154,7 +155,7 @@ fn lossy_registers() -> Vec<(usize, u32)> {
 #[test]
 fn loopback_clean_link_scheduled_packets_carry_their_priority() {
     let s = seed("homa_loopback_clean", 601);
-    let r = loopback("homa-16", s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(20_000), 4_000_000).unwrap();
+    let r = loopback(&nic_preset("homa-16"), s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(20_000), 4_000_000).unwrap();
     r.print("homa clean");
     for side in 0..2 {
         assert!(r.value(side, "grant_sent_count") > 0);
@@ -171,7 +172,7 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
 #[test]
 fn loopback_lossy_link_recovers() {
     let s = seed("homa_loopback_lossy", 602);
-    let r = loopback("homa-16", s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04, stall: STALL, ..LinkFaults::NONE }, &lossy_registers(), 8_000_000).unwrap();
+    let r = loopback(&nic_preset("homa-16"), s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04, stall: STALL, ..LinkFaults::NONE }, &lossy_registers(), 8_000_000).unwrap();
     r.print("homa lossy");
     assert!(r.dropped > 5, "dropped {}", r.dropped);
     for side in 0..2 {
@@ -185,7 +186,7 @@ fn loopback_wrong_length_frames_are_dropped_unacknowledged_and_recovered() {
     for (config, seed_default) in [("homa-16", 604), ("homa-tr-16", 605)] {
         let s = seed(&format!("{config}_loopback_wrong_length"), seed_default);
         let faults = LinkFaults { length: 0.04, stall: STALL, ..LinkFaults::NONE };
-        let r = loopback(config, s, 16, 12_000, 200, faults, &lossy_registers(), 8_000_000).unwrap();
+        let r = loopback(&nic_preset(config), s, 16, 12_000, 200, faults, &lossy_registers(), 8_000_000).unwrap();
         r.print(&format!("{config} wrong length"));
         r.check_length_faults(5).unwrap();
     }
@@ -205,7 +206,7 @@ fn every_lost_grant_position_recovers_with_the_option() {
             (CFG_OVERCOMMIT, 3), (CFG_RECOVERY_OPTIONS, options),
         ];
         let faults = LinkFaults { drop_nth: Some((FLAG_PULL, drop)), stall: STALL, ..LinkFaults::NONE };
-        loopback_with_lengths("homa-16", s, 1, &mut |_| 20 * 1024, 200, faults, &registers, 400_000)
+        loopback_with_lengths(&nic_preset("homa-16"), s, 1, &mut |_| 20 * 1024, 200, faults, &registers, 400_000)
     };
     let grants = run(usize::MAX, 2).unwrap().flagged;
     assert!(grants >= 20, "only {grants} GRANTs in the run");
@@ -224,7 +225,7 @@ fn every_lost_grant_position_recovers_with_the_option() {
 #[test]
 fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     let s = seed("homa_tr_loopback_trimming", 603);
-    let r = loopback("homa-tr-16", s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let r = loopback(&nic_preset("homa-tr-16"), s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     r.print("homa-tr trimming");
     assert!(r.trimmed > 5, "trimmed {}", r.trimmed);
     let nacks: u32 = (0..2).map(|side| r.value(side, "nack_sent_count")).sum();
@@ -271,7 +272,7 @@ fn lockstep_self_loop() {
     use rand::SeedableRng;
     let s = seed("homa_lockstep_whole_nic_self_loop", 604);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = Lockstep::<HomaNic<16, 4, 4, 17>>::new(&nic_module("homa-tr-16")).unwrap();
+    let backend = Lockstep::<HomaNic<16, 4, 4, 17>>::new(&nic_preset("homa-tr-16").module()).unwrap();
     let mut nic = NicSim::with_backend(backend, "nt_homa_tr_16_nic").unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     let mut trims = 0;
@@ -293,7 +294,7 @@ fn homa_128_loopback_fills_the_scheduler_fifo() {
         use rand::Rng;
         rng.gen_range(5 * 1024..=20 * 1024)
     };
-    let l = loopback_with_lengths("homa-128", s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &regs, 8_000_000).unwrap();
+    let l = loopback_with_lengths(&nic_preset("homa-128"), s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &regs, 8_000_000).unwrap();
     l.print("homa-128 clean");
     let fifo: u32 = (0..2).map(|side| l.value(side, "sched_fifo_enters_count")).sum();
     println!("messages that waited in a scheduler FIFO: {fifo}");
@@ -331,7 +332,7 @@ fn lockstep_self_loop_128() {
 /// arrived (a regression test: the count used to continue from the slot's previous message).
 #[test]
 fn trimmed_first_packet_does_not_inherit_the_slot_count() {
-    let mut nic = nic_with_ip("homa-tr-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("homa-tr-16"), NIC_IP).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 1), 0);
     // Message A (3 packets) is received and delivered: slot 0 is freed with a count of 3.
     let a: Vec<u8> = vec![1; 3 * 1024];

@@ -9,6 +9,7 @@ use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::{NicSim, TxMessage};
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{busy_self_loop, seed, BUSY, SHORT, STALL};
 
 const CONFIG: &str = "ndp-16";
@@ -30,7 +31,7 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 fn loopback_clean_link() {
     let s = seed("loopback_clean_link", 501);
     let faults = LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE };
-    let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
+    let r = loopback(&nic_preset(CONFIG), s, 24, 20_000, 200, faults, &loopback_registers(20_000), 3_000_000).unwrap();
     r.print("clean");
     for side in 0..2 {
         assert_eq!(r.value(side, "abandoned_msg_count"), 0);
@@ -47,7 +48,7 @@ fn loopback_trimming_link_recovers_with_nacks() {
     let s = seed("loopback_trimming_link", 502);
     let faults = LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE };
     // A long RTO: recovery must come from NACKs, not timeouts.
-    let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
+    let r = loopback(&nic_preset(CONFIG), s, 24, 20_000, 200, faults, &loopback_registers(1_000_000), 3_000_000).unwrap();
     r.print("trimming");
     assert!(r.trimmed > 10, "the link trimmed only {} packets", r.trimmed);
     let chops: u32 = (0..2).map(|side| r.value(side, "chop_count")).sum();
@@ -62,7 +63,7 @@ fn loopback_trimming_link_recovers_with_nacks() {
 fn loopback_lossy_link_recovers_with_timeouts() {
     let s = seed("loopback_lossy_link", 503);
     let faults = LinkFaults { trim: 0.0, drop: 0.05, stall: STALL, ..LinkFaults::NONE };
-    let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
+    let r = loopback(&nic_preset(CONFIG), s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("lossy");
     assert!(r.dropped > 10, "the link dropped only {} frames", r.dropped);
     let dups: u32 = (0..2).map(|side| r.value(side, "duplicate_data_count")).sum();
@@ -77,14 +78,14 @@ fn loopback_lossy_link_recovers_with_timeouts() {
 fn loopback_wrong_length_frames_are_dropped_unacknowledged_and_recovered() {
     let s = seed("loopback_wrong_length", 504);
     let faults = LinkFaults { length: 0.05, stall: STALL, ..LinkFaults::NONE };
-    let r = loopback(CONFIG, s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
+    let r = loopback(&nic_preset(CONFIG), s, 24, 20_000, 200, faults, &loopback_registers(6_000), 6_000_000).unwrap();
     r.print("wrong length");
     r.check_length_faults(10).unwrap();
 }
 
 #[test]
 fn bad_input_is_counted_and_the_pipeline_keeps_running() {
-    let mut nic = nic_with_ip(CONFIG, NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset(CONFIG), NIC_IP).unwrap();
     let good = |id: u16| data_frame(PEER_IP, NIC_IP, 7000, 80, id, &[1, 2, 3, 4, 5], 0);
     let mut frames = Vec::new();
     // not IPv4
@@ -162,7 +163,7 @@ fn bad_input_is_counted_and_the_pipeline_keeps_running() {
 
 #[test]
 fn registers_read_back_and_reject_bad_addresses() {
-    let mut nic = NicSim::new(&nic_module(CONFIG)).unwrap();
+    let mut nic = NicSim::new(&nic_preset(CONFIG).module()).unwrap();
     for (i, d) in NDP_CONFIG_DEFAULTS.iter().enumerate() {
         assert_eq!(nic.read_register(4 * i as u64), (*d, 0), "default of register {i}");
     }
@@ -194,8 +195,8 @@ fn lockstep_self_loop() {
     use rand::{Rng, SeedableRng};
     let s = seed("lockstep_whole_nic_self_loop", 504);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = Lockstep::<NdpNic<16, 4, 4, 17>>::new(&nic_module(CONFIG)).unwrap();
-    let mut nic = NicSim::with_backend(backend, &nic_module(CONFIG)).unwrap();
+    let backend = Lockstep::<NdpNic<16, 4, 4, 17>>::new(&nic_preset(CONFIG).module()).unwrap();
+    let mut nic = NicSim::with_backend(backend, &nic_preset(CONFIG).module()).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let (mut bad, mut wrong_length) = (0, 0);
     let mut link = |f: &[u8], rng: &mut rand_chacha::ChaCha8Rng| {
@@ -227,7 +228,7 @@ fn lockstep_self_loop() {
 #[test]
 fn ndp_128_trimming_loopback() {
     let s = seed("ndp_128_loopback", 505);
-    let l = loopback("ndp-128", s, 48, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback(&nic_preset("ndp-128"), s, 48, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
@@ -254,8 +255,8 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
     use rand::SeedableRng;
     let s = seed(&format!("{config} lockstep_whole_nic_self_loop"), default_seed);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let backend = Lockstep::<D>::new(&nic_module(config)).unwrap();
-    let mut nic = NicSim::with_backend(backend, &nic_module(config)).unwrap();
+    let backend = Lockstep::<D>::new(&nic_preset(config).module()).unwrap();
+    let mut nic = NicSim::with_backend(backend, &nic_preset(config).module()).unwrap();
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, SHORT, &mut |f, _| vec![f.to_vec()]);
     println!("{config} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped", nic.cycle, nic.model.comparisons);
@@ -266,7 +267,7 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
 #[test]
 fn ndp_64_trimming_loopback() {
     let s = seed("ndp_64_loopback", 508);
-    let l = loopback("ndp-64", s, 40, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback(&nic_preset("ndp-64"), s, 40, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
     l.print("ndp-64 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);

@@ -1,5 +1,5 @@
 //! A parameter set with no preset and no shipped Verilog (Homa-Tr, 32 messages, its own size
-//! classes and register defaults): registered at run time, its Verilator model generated, built
+//! classes and register defaults): made a [`WholeNic`] at run time, its Verilator model generated, built
 //! and loaded on first use, then run by the same drivers as a preset — per-stage latency against
 //! Table 3.1, rust-hdl in lockstep with the model on a trimming self-loop, and the refusals.
 
@@ -7,7 +7,7 @@ use nanotransport_hdl::configs::NicParams;
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
 use nanotransport_sim::nic::NicSim;
-use nanotransport_sim::param_sets::{register, whole_nic};
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_sim::scenarios::*;
 use nanotransport_testbenches::{busy_self_loop, seed, SHORT};
 
@@ -15,29 +15,28 @@ const NAME: &str = "homa-tr-32-own";
 
 /// 32 messages per direction with classes of its own: 8 maximum-size messages each way.
 fn params() -> NicParams {
-    let mut p = NicParams::preset(NAME, nanotransport_hdl::configs::Protocol::HomaTr, 32);
+    let mut p = NicParams::preset(NAME, Protocol::HomaTr, 32);
     p.rx_classes = [(1, 8), (4, 8), (16, 8), (38, 8)];
     p.tx_classes = vec![TxSizeClass { buffers: 24, bytes: 4096 }, TxSizeClass { buffers: 8, bytes: 38 * 1024 }];
     p.config_defaults[CFG_RTT_PKTS] = 3;
     p
 }
 
-fn registered() {
+fn loaded() -> WholeNic {
     let clock = std::time::Instant::now();
-    register(&params()).unwrap();
+    let nic = WholeNic::from_params(params()).unwrap();
     println!("{NAME}: model ready in {:.1} s (generated, built and loaded, or loaded from the cache)", clock.elapsed().as_secs_f64());
+    nic
 }
 
 #[test]
 fn runs_like_a_preset_within_table_3_1() {
-    registered();
-    let w = whole_nic(NAME).unwrap();
-    assert_eq!((w.protocol, w.messages), (nanotransport_hdl::configs::Protocol::HomaTr, 32));
-    assert_eq!(nanotransport_sim::param_sets::protocol_of(NAME).unwrap(), Protocol::HomaTr);
-    let mut nic = nic_with_ip(NAME, NIC_IP).unwrap();
+    let w = loaded();
+    assert_eq!((w.protocol(), w.messages(), w.name()), (Protocol::HomaTr, 32, NAME));
+    let mut nic = nic_with_ip(&w, NIC_IP).unwrap();
     let (rtt, resp) = nic.read_register(4 * CFG_RTT_PKTS as u64);
     assert_eq!((rtt, resp), (3, 0), "the set's own register default");
-    let r = latency(NAME).unwrap();
+    let r = latency(&w).unwrap();
     println!("{NAME}: {r:?}");
     for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES)) {
         assert!(*c <= p, "{NAME} {stage}: {c} cycles, paper {p}");
@@ -53,12 +52,12 @@ fn lockstep_self_loop() {
     use nanotransport_hdl::protocols::homa::ingress::HomaNic;
     use nanotransport_sim::cosim::ports::Lockstep;
     use rand::SeedableRng;
-    registered();
+    let w = loaded();
     let s = seed("param_set_lockstep_trimming_self_loop", 701);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
     let native = HomaNic::<32, 5, 4, 17>::new(&params().shell_params());
-    let backend = Lockstep::<HomaNic<32, 5, 4, 17>>::with_native(native, &nic_module(NAME)).unwrap();
-    let mut nic = NicSim::with_backend(backend, &nic_module(NAME)).unwrap();
+    let backend = Lockstep::<HomaNic<32, 5, 4, 17>>::with_native(native, &w.module()).unwrap();
+    let mut nic = NicSim::with_backend(backend, &w.module()).unwrap();
     let mut trims = 0;
     let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, SHORT, &mut trimming_link(0.1, &mut trims));
     println!("{NAME} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
@@ -69,18 +68,18 @@ fn lockstep_self_loop() {
 fn refusals_are_one_line_errors() {
     let mut preset_named = params();
     preset_named.name = "homa-tr-16".into();
-    let e = register(&preset_named).unwrap_err();
+    let e = WholeNic::from_params(preset_named).unwrap_err();
     assert!(e.contains("preset") && !e.contains('\n'), "{e}");
     let mut not_compiled = params();
     not_compiled.messages = 48;
-    let e = register(&not_compiled).unwrap_err();
+    let e = WholeNic::from_params(not_compiled).unwrap_err();
     assert!(e.contains("messages 48") && !e.contains('\n'), "{e}");
-    let e = whole_nic("no-such-nic").unwrap_err();
+    let e = WholeNic::preset("no-such-nic").unwrap_err();
     assert!(e.contains("ndp-16") && e.contains(".toml") && !e.contains('\n'), "{e}");
-    registered();
+    loaded();
     let mut other = params();
     other.config_defaults[CFG_RTT_PKTS] = 5;
-    let e = register(&other).unwrap_err();
+    let e = WholeNic::from_params(other).unwrap_err();
     assert!(e.contains("already in use"), "{e}");
 }
 
@@ -93,13 +92,12 @@ fn holds_more_than_128_messages_at_once() {
     const BIG: &str = "ndp-256-own";
     const HELD: usize = 200;
     let clock = std::time::Instant::now();
-    register(&NicParams::preset(BIG, nanotransport_hdl::configs::Protocol::Ndp, 256)).unwrap();
+    let w = WholeNic::from_params(NicParams::preset(BIG, Protocol::Ndp, 256)).unwrap();
     println!("{BIG}: model ready in {:.1} s", clock.elapsed().as_secs_f64());
-    let w = whole_nic(BIG).unwrap();
-    assert_eq!((w.protocol, w.messages), (nanotransport_hdl::configs::Protocol::Ndp, 256));
+    assert_eq!((w.protocol(), w.messages()), (Protocol::Ndp, 256));
     let s = seed("param_set_holds_more_than_128_messages", 702);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s);
-    let mut nic = nic_with_ip(BIG, NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&w, NIC_IP).unwrap();
     nic.msg_ready = false;
     let sent: Vec<_> = (0..HELD as u16)
         .map(|k| {

@@ -3,10 +3,10 @@
 //! address of the map, reserved and unmapped addresses, and counters that move at their fixed
 //! addresses.
 
+use nanotransport_testbenches::nic_preset;
 use nanotransport_hdl::configs::{preset_params, Protocol, CONFIGS};
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_sim::nic::NicSim;
-use nanotransport_sim::scenarios::nic_module;
 
 /// The status registers as documented (the map in `hdl/nic/status_bank.rs`, byte address
 /// 0x400 + 4 · index; docs/integration.md): (byte address, name, width). Written here, not
@@ -137,7 +137,7 @@ fn every_preset_follows_the_one_map() {
     assert!(presets.len() >= 7);
     for c in presets {
         let protocol = c.protocol.unwrap();
-        let mut nic = NicSim::new(&nic_module(c.name)).unwrap();
+        let mut nic = NicSim::new(&nic_preset(c.name).module()).unwrap();
         // Identification as documented: map version 2; protocol 1 NDP, 2 Homa, 3 Homa-Tr;
         // messages per direction; datapath bits.
         let protocol_id = match protocol {
@@ -197,7 +197,7 @@ fn sixteen_bit_counters_saturate_and_thirty_two_bit_ones_count_on() {
     use nanotransport_hdl::pisa::wire::NDP_IP_PROTOCOL;
     use nanotransport_sim::scenarios::{data_frame_for, nic_with_ip, NIC_IP, PEER_IP};
     const COPIES: usize = 66_000;
-    let mut nic = nic_with_ip("ndp-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("ndp-16"), NIC_IP).unwrap();
     let frame = data_frame_for(NDP_IP_PROTOCOL, PEER_IP, NIC_IP, 7000, 80, 1, &[1, 2, 3], 0);
     for _ in 0..COPIES {
         nic.push_frame(&frame, 0);
@@ -240,7 +240,7 @@ fn counters_no_other_test_reads_move_by_known_amounts_ndp() {
     use nanotransport_sim::model::pisa::Header;
     use nanotransport_sim::nic::TxMessage;
     use nanotransport_sim::scenarios::{ack_for, control_reply, data_frame, nic_with_ip, NIC_IP, PEER_IP};
-    let mut nic = nic_with_ip("ndp-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("ndp-16"), NIC_IP).unwrap();
     let count = |nic: &mut NicSim, name: &str| read(nic, status_address(name).unwrap());
     assert_eq!(count(&mut nic, "buffer_flags"), 0x11F, "at rest: every free list full, every transmit buffer free");
     assert_eq!(count(&mut nic, "tx_active_slots"), 0);
@@ -289,7 +289,7 @@ fn counters_no_other_test_reads_move_by_known_amounts_ndp() {
 fn scheduler_counters_move_by_known_amounts_homa() {
     use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
     use nanotransport_sim::scenarios::{data_frame_for, nic_with_ip, NIC_IP, PEER_IP};
-    let mut nic = nic_with_ip("homa-16", NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset("homa-16"), NIC_IP).unwrap();
     let count = |nic: &mut NicSim, name: &str| read(nic, status_address(name).unwrap());
     let message: Vec<u8> = (0..12 * 1024u32).map(|i| (i * 3) as u8).collect();
     let packet = |offset| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 7000, 80, 3, &message, offset);
@@ -339,7 +339,7 @@ fn the_seventeenth_scheduled_message_waits_in_the_fifo_homa_128() {
     use nanotransport_sim::registers::RegisterWrite;
     use nanotransport_sim::scenarios::{data_frame_for, nic_with_settings, NIC_IP, PEER_IP};
     const RTT_PKTS: u64 = 0x14;
-    let mut nic = nic_with_settings("homa-128", NIC_IP, &[RegisterWrite { addr: RTT_PKTS, value: 4 }]).unwrap();
+    let mut nic = nic_with_settings(&nic_preset("homa-128"), NIC_IP, &[RegisterWrite { addr: RTT_PKTS, value: 4 }]).unwrap();
     let count = |nic: &mut NicSim, name: &str| read(nic, status_address(name).unwrap());
     let message: Vec<u8> = (0..8 * 1024u32).map(|i| (i * 5) as u8).collect();
     let packet = |id: u16, offset| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 7000, 80, id, &message, offset);

@@ -3,6 +3,7 @@
 //! two-NIC exchange replayed with the same responses, microsecond vs nanosecond captures, the
 //! CPU's messages sent into the output, addresses, and malformed captures.
 
+use nanotransport_testbenches::nic_preset;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::{parse, Header};
 use nanotransport_sim::scenarios::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
@@ -66,7 +67,7 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
     let (messages, frames) = data_capture();
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
     let f = files(&dir, false);
-    let r = replay_files(&f, &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay_files(&f, &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     println!("{}", r.to_json());
     assert_eq!(r.stopped, "idle");
     assert!(r.slots_checked);
@@ -117,8 +118,8 @@ fn data_capture_under_back_pressure_delivers_the_same_messages_and_acks() {
     use nanotransport_sim::nic::Stalls;
     let (_, frames) = data_capture();
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
-    let calm = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
-    let mut opts = ReplayOptions::new(CONFIG);
+    let calm = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
+    let mut opts = ReplayOptions::new(&nic_preset(CONFIG));
     opts.stalls = Some(Stalls { probability: 0.5, seed: nanotransport_testbenches::seed("replay under back-pressure", 41) });
     let stalled = replay(&input, &[], &opts).unwrap();
     println!("calm: {} cycles; stalled: {} cycles, {} beats held", calm.report.cycles, stalled.report.cycles, stalled.report.stalled_beats);
@@ -143,8 +144,8 @@ fn data_capture_under_back_pressure_delivers_the_same_messages_and_acks() {
 /// A live exchange of two NICs through 200-cycle links: A sends messages to B, B answers. B's
 /// input is recorded with the cycle of each frame's first beat.
 fn live_exchange() -> (Vec<(u64, Vec<u8>)>, Vec<(u64, Vec<u8>)>, usize) {
-    let mut a = nic_with_ip(CONFIG, NIC_IP).unwrap();
-    let mut b = nic_with_ip(CONFIG, PEER_IP).unwrap();
+    let mut a = nic_with_ip(&nic_preset(CONFIG), NIC_IP).unwrap();
+    let mut b = nic_with_ip(&nic_preset(CONFIG), PEER_IP).unwrap();
     // 12 packets: more than the BDP of 8, so B sends PULLs as well as ACKs.
     for (i, n) in [300usize, 12 * 1024, 2048].iter().enumerate() {
         a.send(&TxMessage { remote_ip: PEER_IP, remote_port: 9000, local_port: 5000 + i as u16, payload: (0..*n).map(|k| (k ^ i) as u8).collect() });
@@ -185,7 +186,7 @@ fn capture_of_a_live_exchange_replays_with_the_same_responses() {
     let t0 = 1_000_000_000u128;
     let records: Vec<(u128, Vec<u8>)> = b_in.iter().map(|(c, f)| (t0 + cycles_to_ns(c - c0), f.clone())).collect();
     let input = parse_pcap(&pcap_bytes(&records, TsResolution::NanoSecond).unwrap()).unwrap();
-    let mut opts = ReplayOptions::new(CONFIG);
+    let mut opts = ReplayOptions::new(&nic_preset(CONFIG));
     opts.nic_ip = Some(PEER_IP);
     let r = replay(&input, &[], &opts).unwrap();
     println!("{}", r.report.to_json());
@@ -237,7 +238,7 @@ fn pcap_and_pcapng_microsecond_and_nanosecond_either_byte_order_give_the_same_re
         let input = parse_pcap(&if big { big_endian(&bytes) } else { bytes }).unwrap();
         assert_eq!(input.resolution, res);
         assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
-        let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+        let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
         results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
     }
@@ -246,7 +247,7 @@ fn pcap_and_pcapng_microsecond_and_nanosecond_either_byte_order_give_the_same_re
         let input = parse_pcap(&pcapng_bytes(&frames, resol, endianness).unwrap()).unwrap();
         assert_eq!(input.records.len(), frames.len());
         assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
-        let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+        let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
         results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
     }
@@ -267,7 +268,7 @@ fn sent_messages_leave_as_data_frames_and_complete_when_the_capture_acks_them() 
     // Run 1: nobody answers: the DATA frames go out, are retransmitted and abandoned.
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&[], TsResolution::NanoSecond).unwrap()).unwrap();
     let f = files(&dir, true);
-    let r = replay_files(&f, &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay_files(&f, &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     println!("unanswered: {}", r.to_json());
     assert_eq!((r.stopped.as_str(), r.messages_sent, r.sends_abandoned), ("idle", 2, 2));
     let out = read_pcap(&f.output).unwrap();
@@ -295,7 +296,7 @@ fn sent_messages_leave_as_data_frames_and_complete_when_the_capture_acks_them() 
     let mut capture = vec![(0u128, arp)];
     capture.extend(firsts.iter().map(|rec| (rec.time_ns + 2000, nanotransport_sim::scenarios::ack_for(&rec.frame))));
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&capture, TsResolution::NanoSecond).unwrap()).unwrap();
-    let r2 = replay_files(&f, &ReplayOptions::new(CONFIG)).unwrap();
+    let r2 = replay_files(&f, &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     println!("acked: {}", r2.to_json());
     assert_eq!((r2.stopped.as_str(), r2.sends_completed, r2.sends_abandoned, r2.frames_out), ("idle", 2, 0, 3));
     let too_short = r2.status.iter().find(|(n, _)| *n == "too_short_count").unwrap().1;
@@ -318,7 +319,7 @@ fn addresses_come_from_the_options_and_foreign_frames_are_counted_or_filtered() 
     let other_ip = data_frame(PEER_IP, 0x0A00_0077, 7001, 80, 2, &[4, 5, 6], 0);
     let records = vec![(0u128, ours.clone()), (1000, other_ip)];
     let input = parse_pcap(&pcap_bytes(&records, TsResolution::NanoSecond).unwrap()).unwrap();
-    let mut opts = ReplayOptions::new(CONFIG);
+    let mut opts = ReplayOptions::new(&nic_preset(CONFIG));
     opts.nic_ip = Some(nic_ip);
     opts.nic_mac = Some(nic_mac);
     opts.peer_mac = Some(0x0200_0000_0002);
@@ -395,7 +396,7 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     let f = files(&dir, false);
     for (name, bytes, want) in &cases {
         std::fs::write(&f.input, bytes).unwrap();
-        let err = replay_files(&f, &ReplayOptions::new(CONFIG)).expect_err(name);
+        let err = replay_files(&f, &ReplayOptions::new(&nic_preset(CONFIG))).expect_err(name);
         println!("{name}: {err}");
         assert!(err.starts_with(&f.input.display().to_string()), "{name}: {err}");
         assert!(err.contains(want.as_str()), "{name}: {err}");
@@ -404,7 +405,7 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     }
     // The unbroken capture replays (the cases above fail for their defect alone).
     std::fs::write(&f.input, &good).unwrap();
-    let r = replay_files(&f, &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay_files(&f, &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     assert_eq!(r.messages_delivered, 3);
 }
 
@@ -447,7 +448,7 @@ fn a_partial_message_keeps_the_nic_busy_until_garbage_collection() {
     // Packets 0 and 2 of 3: packet 1 never comes.
     let frames: Vec<(u128, Vec<u8>)> = [0usize, 2].iter().map(|off| (*off as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, 5, &message, *off))).collect();
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
-    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
     println!("partial message: idle after {} cycles, gc_count {}, {} frames out", r.report.cycles, status("gc_count"), r.tx_frames.len());
     assert_eq!(r.report.stopped, "idle");
@@ -457,7 +458,7 @@ fn a_partial_message_keeps_the_nic_busy_until_garbage_collection() {
     // The default garbage-collection timeout is 200 000 cycles: the run cannot end before it.
     assert!(r.report.cycles >= 200_000, "{}", r.report.cycles);
     // A bound below that stops the run with the slot still busy.
-    let mut opts = ReplayOptions::new(CONFIG);
+    let mut opts = ReplayOptions::new(&nic_preset(CONFIG));
     opts.max_cycles = 50_000;
     let r = replay(&input, &[], &opts).unwrap();
     assert_eq!((r.report.stopped.as_str(), r.report.cycles), ("max-cycles", 50_000));
@@ -475,7 +476,7 @@ fn frames_the_nic_drops_are_counted_in_the_report() {
     let too_short = good(4)[..40].to_vec();
     let frames: Vec<(u128, Vec<u8>)> = [not_ipv4, bad_checksum, wrong_protocol, too_short, good(5)].into_iter().map(|f| (0, f)).collect();
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
-    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
     let counted: Vec<u32> = ["not_ipv4_count", "bad_checksum_count", "wrong_protocol_count", "too_short_count", "data_count"].iter().map(|n| status(n)).collect();
     println!("dropped frames counted: {counted:?}");
@@ -502,7 +503,7 @@ fn homa_capture_round_trip_delivers_messages() {
         .collect();
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
     let f = files(&dir, false);
-    let r = replay_files(&f, &ReplayOptions::new("homa-16")).unwrap();
+    let r = replay_files(&f, &ReplayOptions::new(&nic_preset("homa-16"))).unwrap();
     println!("{}", r.to_json());
     assert_eq!(r.stopped, "idle");
     let lines = read_lines(&dir.join("messages.jsonl"));
@@ -552,7 +553,7 @@ fn pcapng_timestamp_offsets_are_added_and_empty_records_are_skipped_and_counted(
     assert_eq!((input.records.len(), input.empty_records), (2, 1));
     assert_eq!(input.records.iter().map(|r| r.number).collect::<Vec<_>>(), vec![1, 3]);
     // The replay report carries the count.
-    let r = replay(&input, &[], &ReplayOptions::new(CONFIG)).unwrap();
+    let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     assert_eq!((r.report.records, r.report.empty_records), (2, 1));
     assert_eq!(r.report.to_json()["empty_records"], 1);
 }

@@ -4,6 +4,7 @@
 //! protocol-specific behaviour is in `ndp_nic` and `homa_nic`.
 
 use nanotransport_sim::scenarios::*;
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::cases;
 
 /// The cycles of a 16-byte message each way, the same at 16, 64 and 128 messages, and Table 3.1's
@@ -30,9 +31,9 @@ const HOMA_CYCLES: ExactCycles = ExactCycles { ingress: 14, reassembly: 3, packe
 
 /// Every stage exactly as derived above, and at or below the protocol's row of Table 3.1.
 fn latency_every_stage_exact_and_within_table_3_1(config: &str) {
-    let r = latency(config).unwrap();
+    let r = latency(&nic_preset(config)).unwrap();
     println!("{config}: {r:?}");
-    let ndp = nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp;
+    let ndp = nic_preset(config).protocol() == Protocol::Ndp;
     let (want, paper) = if ndp { (NDP_CYCLES, PAPER_NDP_CYCLES) } else { (HOMA_CYCLES, PAPER_HOMA_CYCLES) };
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress, r.data_to_ack];
     let expected = [want.ingress, want.reassembly, want.packetize, want.egress, want.data_to_ack];
@@ -46,17 +47,17 @@ fn latency_every_stage_exact_and_within_table_3_1(config: &str) {
 /// receive, NDP answers every packet (the last reply may still be on its way).
 fn line_rate_both_directions((config, packets): (&str, u64)) {
     for dir in Direction::ALL {
-        let r = throughput(config, dir, packets).unwrap();
+        let r = throughput(&nic_preset(config), dir, packets).unwrap();
         println!("{config} {dir}: {r:?}");
         assert_eq!((r.idle_beats, r.cycles, r.messages_done), (0, 9 * packets, packets), "{config} {dir}");
-        if dir == Direction::Rx && nanotransport_sim::param_sets::protocol_of(config).unwrap() == Protocol::Ndp {
+        if dir == Direction::Rx && nic_preset(config).protocol() == Protocol::Ndp {
             assert!(r.control_frames >= packets - 1, "{r:?}");
         }
     }
 }
 
 fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message(config: &str) {
-    let r = wrong_length_then_good(config, nanotransport_sim::param_sets::protocol_of(config).unwrap().ip_protocol()).unwrap();
+    let r = wrong_length_then_good(&nic_preset(config)).unwrap();
     println!("{config}: replies to bad {}, to good {}, delivered {}", r.replies_to_bad, r.replies_to_good, r.delivered.len());
     r.check().unwrap();
 }
@@ -66,7 +67,7 @@ fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message(config
 /// horizon ago are answered and not delivered; a copy older than the set's memory is delivered
 /// again (the stated limit). The 16-entry table this replaced forgot a message after 16 others.
 fn copies_within_the_horizon_are_never_delivered_twice_at_the_highest_completion_rate(config: &str) {
-    let r = at_most_once_over_the_horizon(config).unwrap();
+    let r = at_most_once_over_the_horizon(&nic_preset(config)).unwrap();
     println!("{config}: {r:?}");
     r.check();
 }

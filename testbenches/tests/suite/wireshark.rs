@@ -12,6 +12,7 @@ use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::model::pisa::Header;
 use nanotransport_sim::replay::output_pcap;
 use nanotransport_sim::scenarios::*;
+use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{repo_root, seed};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -86,7 +87,7 @@ fn tshark_number(text: &str) -> u64 {
 /// link, stamped with their cycles, and the trimmed copy the link makes of one DATA frame, stamped
 /// with the run's last cycle.
 fn frames_of_a_self_loop(config: &str, rng: &mut ChaCha8Rng) -> Vec<(u64, Vec<u8>)> {
-    let mut nic = nic_with_ip(config, NIC_IP).unwrap();
+    let mut nic = nic_with_ip(&nic_preset(config), NIC_IP).unwrap();
     let mut data_frames = 0;
     let mut trimmed_on_the_link = Vec::new();
     let mut link = |f: &[u8], _: &mut ChaCha8Rng| {

@@ -1,6 +1,6 @@
 //! `nanotransport fuzz`: random valid traffic, with faults, into a whole-NIC Verilator model,
 //! a behavioural peer that reacts to what the NIC sends, and the whole-NIC checker
-//! ([`crate::model::nic_checker`]) on the observed trace. A divergence is written as a reproducer
+//! ([`nanotransport_reference::nic_checker`]) on the observed trace. A divergence is written as a reproducer
 //! bundle that `nanotransport replay --bundle DIR` runs to the same divergence.
 //!
 //! # The peer
@@ -55,9 +55,9 @@
 //! `README.txt` with the command. Traffic starts from [`crate::replay::prepare`]'s state in both
 //! runs, so the replay sees the same inputs at the same cycles.
 
-use crate::model::nic_checker::{check, CheckReport, Mismatch, NicTrace};
-use crate::model::pisa::{ipv4_sum, Header};
-use crate::model::rx::pkts_of;
+use nanotransport_reference::nic_checker::{check, CheckReport, Mismatch, NicTrace};
+use nanotransport_reference::pisa::{ipv4_sum, Header};
+use nanotransport_reference::rx::pkts_of;
 use crate::nic::TxMessage;
 use crate::replay::{self, cycles_to_ns, is_idle, prepare, quiet_for, ReplayOptions, TimedSend, IDLE_HORIZON_CYCLES};
 use crate::scenarios::{control_reply as reply, data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
@@ -445,7 +445,7 @@ impl Run {
 
     /// The peer takes frame `f` that the NIC sent.
     fn peer_receive(&mut self, now: u64, f: &[u8]) {
-        let Ok((h, _)) = crate::model::pisa::parse(f, self.ipp) else { return };
+        let Ok((h, _)) = nanotransport_reference::pisa::parse(f, self.ipp) else { return };
         let homa = self.protocol != Protocol::Ndp;
         if h.flags & FLAG_DATA != 0 {
             let pkts = pkts_of(h.msg_len);

@@ -3,13 +3,9 @@
 
 pub mod cosim;
 pub mod whole_nic;
-pub mod model;
-pub mod tools;
 pub mod bench;
 pub mod nic;
 pub mod scenarios;
 pub mod replay;
 pub mod fuzz;
 pub mod registers;
-pub mod net;
-pub mod experiments;

@@ -19,32 +19,7 @@ use std::collections::VecDeque;
 /// writes its 2 × 4 096 buckets empty (GetRxMsgInfo's own table is cleared meanwhile).
 pub const RESET_INIT_CYCLES: u64 = (1 << nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS) + 8;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RxMessage {
-    pub remote_ip: u32,
-    pub remote_port: u16,
-    pub local_port: u16,
-    pub payload: Vec<u8>,
-    /// Cycle its first beat was shown.
-    pub first_cycle: u64,
-}
-
-/// A message for the CPU to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TxMessage {
-    pub remote_ip: u32,
-    pub remote_port: u16,
-    pub local_port: u16,
-    pub payload: Vec<u8>,
-}
-
-/// A completion record of a sent message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Completion {
-    pub tx_msg_id: u16,
-    pub abandoned: bool,
-    pub cycle: u64,
-}
+pub use nanotransport_reference::messages::{Completion, RxMessage, TxMessage};
 
 /// The words `(data, keep, last)` of one message on the CPU TX stream (`s_axis_msg`, format in
 /// `nanotransport_hdl::nic::tx_path`): the descriptor word (`msg_len`, optional credit, rank), the

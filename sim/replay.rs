@@ -46,12 +46,12 @@
 //! filter would, and counts them as `frames_filtered`.
 //!
 //! # Protocols
-//! The model is `nt_<config>_nic` for any whole NIC, a preset or a registered parameter set
-//! ([`crate::param_sets::whole_nic`]). The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
+//! The model is the [`WholeNic`](crate::whole_nic::WholeNic)'s (`nt_<name>_nic`), a preset or a
+//! parameter set. The configuration registers written here (own/peer MAC, own IP, rtt_pkts at
 //! 0x00–0x14) and the status registers are the one register map of every configuration
 //! ([`nanotransport_hdl::nic::register_map`]).
 
-use crate::model::nic_checker::NicTrace;
+use nanotransport_reference::nic_checker::NicTrace;
 use crate::nic::{Completion, NicSim, RxMessage, Stalls, TxMessage};
 use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
@@ -666,7 +666,7 @@ pub fn is_idle(nic: &mut NicSim, start: u64) -> Result<bool, String> {
 }
 
 /// The outcome of a run that began at cycle `start`: outputs in run time, the report's figures,
-/// every status register, and the trace for [`crate::model::nic_checker`].
+/// every status register, and the trace for [`nanotransport_reference::nic_checker`].
 pub fn finish(mut nic: NicSim, protocol: crate::scenarios::Protocol, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
     report.cycles = nic.cycle - start;
     // Taken out of the model's records rather than copied: long runs hold a lot of frames.
@@ -764,7 +764,7 @@ pub fn replay_files(files: &ReplayFiles, opts: &ReplayOptions) -> Result<ReplayR
 }
 
 /// [`replay_files`], with the whole-NIC checker's verdict on the run.
-pub fn replay_files_checked(files: &ReplayFiles, opts: &ReplayOptions) -> Result<(ReplayReport, crate::model::nic_checker::CheckReport), String> {
+pub fn replay_files_checked(files: &ReplayFiles, opts: &ReplayOptions) -> Result<(ReplayReport, nanotransport_reference::nic_checker::CheckReport), String> {
     let input = read_pcap(&files.input)?;
     let sends = match &files.send {
         Some(p) => {
@@ -780,6 +780,6 @@ pub fn replay_files_checked(files: &ReplayFiles, opts: &ReplayOptions) -> Result
     if let Some(p) = &files.messages {
         write_atomically(p, lines.as_bytes())?;
     }
-    let check = crate::model::nic_checker::check(&outcome.trace);
+    let check = nanotransport_reference::nic_checker::check(&outcome.trace);
     Ok((outcome.report, check))
 }

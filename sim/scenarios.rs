@@ -2,7 +2,7 @@
 //! per-stage latency report of Table 3.1, the throughput report, and a loopback of two NICs
 //! through a lossy link. Each takes the [`WholeNic`] it runs (its protocol, size and model).
 
-use crate::model::pisa::Header;
+use nanotransport_reference::pisa::Header;
 use crate::cosim::ports::Ports;
 use crate::nic::{NicSim, TxMessage};
 use crate::registers::RegisterWrite;

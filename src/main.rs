@@ -9,12 +9,12 @@ mod results;
 mod documented_commands;
 
 use clap::{Parser, Subcommand};
-use nanotransport_sim::experiments::incast::{self, IncastParams, IncastResult};
+use nanotransport_net::experiments::incast::{self, IncastParams, IncastResult};
 use nanotransport_sim::whole_nic::WholeNic;
-use nanotransport_sim::experiments::plot;
+use nanotransport_net::experiments::plot;
 use nanotransport_hdl::configs::{config_names, find_config, Protocol, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_hdl::generate::write_modules;
-use nanotransport_sim::tools::lint;
+use nanotransport_flow::lint;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -309,13 +309,13 @@ enum FpgaCommand {
         #[arg(long, value_name = "NAME")]
         config: String,
         /// Clock on the `clock` port, MHz (50..=800)
-        #[arg(long, value_name = "F", default_value_t = nanotransport_sim::tools::fpga::DEFAULT_CLOCK_MHZ)]
+        #[arg(long, value_name = "F", default_value_t = nanotransport_flow::fpga::DEFAULT_CLOCK_MHZ)]
         clock_mhz: f64,
         /// Output folder
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
         /// FPGA part
-        #[arg(long, value_name = "P", default_value = nanotransport_sim::tools::fpga::DEFAULT_PART)]
+        #[arg(long, value_name = "P", default_value = nanotransport_flow::fpga::DEFAULT_PART)]
         part: String,
         /// Folder holding the generated Verilog
         #[arg(long, value_name = "DIR", default_value = "verilog-out")]
@@ -465,7 +465,7 @@ fn config_prefix(name: &str, dir: &Path) -> Result<String, String> {
 }
 
 fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>, reanalyse: bool, json: bool) -> Result<(), String> {
-    use nanotransport_sim::tools::synth;
+    use nanotransport_flow::synth;
     let prefix = config_prefix(config, dir)?;
     let targets = synth::targets(&dir.join(config), &prefix, block)?;
     let mut reports = Vec::new();
@@ -494,7 +494,7 @@ fn synth_cmd(config: &str, block: Option<&str>, dir: &Path, keep: Option<&Path>,
 }
 
 fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path) -> Result<(), String> {
-    use nanotransport_sim::tools::fpga;
+    use nanotransport_flow::fpga;
     let whole: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).collect();
     let c = match find_switch_config(config) {
         Some(_) => None,
@@ -696,7 +696,7 @@ fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     Ok(check.map_or(true, |c| c.mismatches.is_empty()))
 }
 
-fn print_mismatches(c: &nanotransport_sim::model::nic_checker::CheckReport) {
+fn print_mismatches(c: &nanotransport_reference::nic_checker::CheckReport) {
     println!("checker: {} mismatches", c.mismatches.len());
     for m in c.mismatches.iter().take(20) {
         println!("  {m}");
@@ -917,7 +917,7 @@ impl IncastSetup {
 }
 
 /// One incast run with a progress bar on stderr.
-fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransport_sim::net::Network), String> {
+fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransport_net::Network), String> {
     let bar = indicatif::ProgressBar::new(1000);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").unwrap().progress_chars("=> "),
@@ -953,7 +953,7 @@ fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
     if !same {
         return None;
     }
-    nanotransport_sim::experiments::incast::model_slowdowns(r.protocol, r.buffer_pkts)
+    nanotransport_net::experiments::incast::model_slowdowns(r.protocol, r.buffer_pkts)
 }
 
 fn print_incast(r: &IncastResult) {
@@ -1083,7 +1083,7 @@ fn merge_cmd(inputs: &[PathBuf], plot_dir: Option<PathBuf>, json: bool) -> Resul
     }
     let rows: Vec<results::IncastRow> = results.iter().map(report::incast_row).collect();
     // "at arrival" ends each message when its last packet reached the receiver NIC, the model's
-    // MsgFinish point (see `sim/experiments/incast.rs`).
+    // MsgFinish point (see `net/experiments/incast.rs`).
     print!("{}", results::incast_table(&rows));
     Ok(results.iter().all(|r| r.complete))
 }

@@ -11,7 +11,7 @@
 
 use crate::results::{self, FuzzRow, GeneratedConfig, Incast, IncastRow, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools};
 use crate::{fmt_opt, generate_named, incast_run, lint, ns3_reference, write_plots, IncastSetup};
-use nanotransport_sim::experiments::incast::IncastResult;
+use nanotransport_net::experiments::incast::IncastResult;
 use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
@@ -189,7 +189,7 @@ const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_9
 
 /// [`SYNTH_CONFIGS`] that were generated, synthesised two at a time (Yosys runs on one core).
 fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Result<Vec<SynthRow>, String> {
-    use nanotransport_sim::tools::synth;
+    use nanotransport_flow::synth;
     let configs: Vec<&str> = SYNTH_CONFIGS.iter().copied().filter(|c| generated.iter().any(|g| g.0 == *c)).collect();
     let one = |config: &str| -> Result<SynthRow, String> {
         let top = format!("nt_{}_nic", config.replace('-', "_"));

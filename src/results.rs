@@ -6,7 +6,7 @@
 //! is ever typed into a page by hand.
 
 use nanotransport_hdl::configs::Protocol;
-use nanotransport_sim::experiments::incast::IncastParams;
+use nanotransport_net::experiments::incast::IncastParams;
 use nanotransport_sim::scenarios::Direction;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -267,7 +267,7 @@ pub fn render_page(r: &Results) -> String {
     if r.synthesis.is_empty() {
         page.push_str("Not run in this report (`bash scripts/main.sh docs --synth` adds it; `nanotransport synth --config ndp-16` synthesises one NIC).\n");
     } else {
-        page.push_str("Whole NICs through the project's Yosys flow (`synth_xilinx -family xcup`, per module, no cross-module optimisation: an upper bound of what Vivado, which flattens, reports); Table 3.2's NDP prototype in brackets. Depth: LUT levels of the deepest register-to-register path; Fmax by the planning rule of `sim/tools/synth.rs`.\n\n");
+        page.push_str("Whole NICs through the project's Yosys flow (`synth_xilinx -family xcup`, per module, no cross-module optimisation: an upper bound of what Vivado, which flattens, reports); Table 3.2's NDP prototype in brackets. Depth: LUT levels of the deepest register-to-register path; Fmax by the planning rule of `flow/synth.rs`.\n\n");
         page.push_str("| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n");
         for y in &r.synthesis {
             let paper = |k: usize| y.paper_lut_ff.map_or(String::new(), |p| format!(" ({})", if k == 0 { p.0 } else { p.1 }));

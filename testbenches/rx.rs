@@ -3,7 +3,7 @@
 
 use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use nanotransport_hdl::nic::get_rx_msg_info::{SIZE_CLASSES_128, SIZE_CLASSES_16};
-use nanotransport_sim::model::rx::{RxModel, TableModel};
+use nanotransport_reference::rx::{RxModel, TableModel};
 
 /// One size of the receive path, as a named block configuration generates it.
 #[derive(Clone, Copy, Debug)]

@@ -2,7 +2,7 @@
 //! opens, by module name.
 //!
 //! A name is looked up among the sources registered at run time (the parameter sets of
-//! `nanotransport_sim::param_sets`), then the shipped Verilog (`verilog-out/<configuration>/<module>.v`) and
+//! `nanotransport_sim::whole_nic::WholeNic::from_params`), then the shipped Verilog (`verilog-out/<configuration>/<module>.v`) and
 //! the co-simulation fixtures (`sim/cosim/fixtures/<module>.v`), always as they are on disk now,
 //! so a model follows `gen`. Its model is built by [`crate::build`] into the cache
 //! (`<target>/verilator-models/`, or `NANOTRANSPORT_MODEL_CACHE`) and opened with `libloading`.

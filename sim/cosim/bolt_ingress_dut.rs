@@ -1,7 +1,7 @@
 //! The Verilator model of a Bolt ingress configuration, driven one packet descriptor per cycle.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
-use crate::model::bolt::{BoltCounts, Descriptor};
+use nanotransport_reference::bolt::{BoltCounts, Descriptor};
 
 /// Latency of the block: descriptor in at cycle t, decision out at cycle t + 3.
 pub const BOLT_INGRESS_LATENCY: u64 = 3;

@@ -3,7 +3,7 @@
 //! observable releases. Used by the reassembly tests and the differential test.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
-use crate::model::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
+use nanotransport_reference::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
 use crate::nic::RESET_INIT_CYCLES;
 use std::collections::VecDeque;
 

@@ -2,7 +2,7 @@
 //! and typed adapters over their Verilator models, speaking the reference models' types.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
-use crate::model::packetization::{Completion, CoreCounters, CreditTx, NewMessage, PacketDesc};
+use nanotransport_reference::packetization::{Completion, CoreCounters, CreditTx, NewMessage, PacketDesc};
 use std::collections::HashMap;
 use crate::native_dut;
 use nanotransport_hdl::nic::packetization::Packetization;
@@ -48,7 +48,7 @@ native_dut!(Arbiter, clocked: true,
     outputs: [s_axis_ctrl_tready, s_axis_data_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_remote_ip, m_axis_remote_port, m_axis_msg_len, m_axis_pkt_offset, m_axis_local_port, m_axis_tx_msg_id, m_axis_credit, m_axis_rank, m_axis_flags, m_axis_is_new_msg, m_axis_is_rtx, ctrl_packet_count, data_packet_count]);
 
 /// The packetization core's Verilator model driven one operation at a time, as the
-/// transaction-level reference model ([`crate::model::packetization::PacketizationModel`]) is:
+/// transaction-level reference model ([`nanotransport_reference::packetization::PacketizationModel`]) is:
 /// each operation is offered until the core takes it, then the core runs with the consumer ready
 /// until it has been idle for a while; the packets, completions, timer schedules and cancels
 /// seen meanwhile are returned.

@@ -3,7 +3,7 @@
 //! input. Whole NICs are not synthesised here (minutes each): `nanotransport synth` does that.
 
 use super::{assert_one_line_error, nanotransport};
-use nanotransport_sim::tools::synth::{logic_depth, NS_PER_LEVEL};
+use nanotransport_flow::synth::{logic_depth, NS_PER_LEVEL};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -192,8 +192,8 @@ fn stat_json_with_the_hierarchy_text_inside_is_read() {
     // Yosys 0.23 writes the hierarchy as text into "design" when the top has nested submodules.
     let broken = "{\n   \"creator\": \"Yosys 0.23\",\n   \"modules\": {\n      \"\\\\top\": {\n         \"num_cells_by_type\": {\n            \"LUT2\": 3,\n            \"top$sub\": 1\n         }\n      },\n      \"\\\\top$sub\": {\n         \"num_cells_by_type\": {\n            \"FDRE\": 2\n         }\n      }\n   },\n       top$sub      1\n   \"design\": {\n   }\n}\n";
     assert!(serde_json::from_str::<Value>(broken).is_err());
-    let v = nanotransport_sim::tools::synth::stat_json(broken).unwrap();
-    let (total, own, blocks) = nanotransport_sim::tools::synth::hierarchy_resources(&v, "top").unwrap();
+    let v = nanotransport_flow::synth::stat_json(broken).unwrap();
+    let (total, own, blocks) = nanotransport_flow::synth::hierarchy_resources(&v, "top").unwrap();
     assert_eq!((total.lut, total.ff, own.lut, own.ff), (3, 2, 3, 0));
     assert_eq!((blocks[0].name.as_str(), blocks[0].resources.ff), ("sub", 2));
 }

@@ -7,13 +7,23 @@ use nanotransport_testbenches::repo_root;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Each crate's root folder and its root file.
-const CRATES: [(&str, &str); 4] = [("hdl", "lib.rs"), ("sim", "lib.rs"), ("models/src", "lib.rs"), ("src", "main.rs")];
+/// Each crate's root folder and its root file (the test crate itself, `testbenches`, aside).
+const CRATES: [(&str, &str); 8] = [
+    ("hdl", "lib.rs"),
+    ("hdl/derive", "lib.rs"),
+    ("reference", "lib.rs"),
+    ("models/src", "lib.rs"),
+    ("sim", "lib.rs"),
+    ("net", "lib.rs"),
+    ("flow", "lib.rs"),
+    ("src", "main.rs"),
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let path = entry.path();
-        if path.is_dir() {
+        // A folder with a manifest of its own is another crate (hdl/derive inside hdl).
+        if path.is_dir() && !path.join("Cargo.toml").exists() {
             rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
@@ -113,6 +123,16 @@ fn no_module_uses_a_module_that_uses_it_back() {
     println!("{files} files, {edges} module uses read");
     assert!(files > 100 && edges > 150, "only {files} files and {edges} uses read");
     assert!(all.is_empty(), "module circles: {all:#?}");
+}
+
+/// Every workspace member is read (a new crate must be added to [`CRATES`]).
+#[test]
+fn every_workspace_crate_is_read() {
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    let members = regex::Regex::new(r"members = \[([^\]]*)\]").unwrap().captures(&manifest).expect("a members list")[1].to_string();
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty() && *m != "testbenches") {
+        assert!(CRATES.iter().any(|(dir, _)| *dir == member || dir.starts_with(&format!("{member}/"))), "workspace member {member} is not in CRATES");
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use nanotransport_sim::cosim::bolt_ingress_dut::{BoltIngressDut, HwDecision, BOL
 use nanotransport_sim::cosim::lockstep::{run_lockstep_with, expect_agreement};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
-use nanotransport_sim::model::bolt::{BoltCounts, BoltModel, Decision, Descriptor};
+use nanotransport_reference::bolt::{BoltCounts, BoltModel, Decision, Descriptor};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -7,7 +7,7 @@ use nanotransport_hdl::switch::bolt_header::*;
 use nanotransport_hdl::switch::bolt_stream::{descriptor_beat, stream_latency, BoltStream};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::bolt::*;
+use nanotransport_reference::bolt::*;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};

@@ -8,7 +8,7 @@ use nanotransport_sim::cosim::lockstep::run_lockstep_with;
 use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_sim::model::csr::{CsrModel, OKAY, SLVERR};
+use nanotransport_reference::csr::{CsrModel, OKAY, SLVERR};
 use nanotransport_sim::cosim::axil::{axil_idle, axil_read, axil_write, axil_write_strobed};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;

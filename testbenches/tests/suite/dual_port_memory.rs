@@ -4,7 +4,7 @@
 use nanotransport_hdl::pisa::dual_port_memory::DualPortMemory;
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::scheduler::DualPortMemoryModel;
+use nanotransport_reference::scheduler::DualPortMemoryModel;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};

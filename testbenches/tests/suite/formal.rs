@@ -39,7 +39,7 @@
 //! reassembly behind the CPU's receive stream, the transmit path) are beyond a quick proof; their
 //! stream outputs are covered by the lockstep and 4-state tests.
 
-use nanotransport_sim::tools::verdicts;
+use nanotransport_flow::verdicts;
 use nanotransport_testbenches::repo_root;
 use std::path::Path;
 use std::process::Command;

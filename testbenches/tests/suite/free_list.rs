@@ -1,7 +1,7 @@
 //! Free list on the Verilator model against the reference model, cycle by cycle.
 
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::free_list::{FreeListModel, FreeListView};
+use nanotransport_reference::free_list::{FreeListModel, FreeListView};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -7,8 +7,8 @@
 
 use nanotransport_sim::fuzz::{fuzz, replay_bundle, write_bundle, FuzzOptions, FuzzResult};
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_DATA, FLAG_NACK, FLAG_PULL, OFF_FLAGS, OFF_MSG_LEN, OFF_PULL_OFFSET, OFF_TX_MSG_ID};
-use nanotransport_sim::model::nic_checker::{check, NicTrace, MISMATCH_KINDS};
-use nanotransport_sim::model::pisa::Header;
+use nanotransport_reference::nic_checker::{check, NicTrace, MISMATCH_KINDS};
+use nanotransport_reference::pisa::Header;
 use nanotransport_sim::nic::Completion;
 use nanotransport_sim::scenarios::Protocol;
 use nanotransport_testbenches::nic_preset;

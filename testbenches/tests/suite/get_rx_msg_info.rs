@@ -1,13 +1,13 @@
 //! GetRxMsgInfo on the Verilator model of its generated Verilog, at 16 and 128 messages with the
 //! same test code: scenario tests (responses, back-to-back coherence, every fail reason,
 //! exhaustion, size-class fallback, recently completed, both candidate buckets full) and a long
-//! random run against the reference model (sim/model/rx.rs).
+//! random run against the reference model (reference/rx.rs).
 
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
 use nanotransport_sim::cosim::rx_harness::{RxRequestPorts, RxResponsePorts};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_sim::model::rx::{key_of, RxRequest, RxResponse};
+use nanotransport_reference::rx::{key_of, RxRequest, RxResponse};
 use nanotransport_testbenches::rx::RxSize;
 use nanotransport_testbenches::rx::{RX_128, RX_16};
 use nanotransport_testbenches::{cases, seed};

@@ -4,7 +4,7 @@
 
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::model::pisa::Header;
+use nanotransport_reference::pisa::Header;
 use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::NicSim;

@@ -3,7 +3,7 @@
 //! (where the ns-3 model's MsgFinish fires) beside the model's figures
 //! ([`incast::model_slowdowns`]). The runs are deterministic.
 
-use nanotransport_sim::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
+use nanotransport_net::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_testbenches::seed;
 

@@ -7,7 +7,7 @@ use nanotransport_hdl::pisa::ingress_front::IngressFront;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_hdl::protocols::ndp::ingress::ndp_ingress_program;
 use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::model::pisa::Header;
+use nanotransport_reference::pisa::Header;
 use nanotransport_sim::nic::frame_beats;
 use nanotransport_sim::scenarios::{data_frame, length_fault, trimmed, NIC_IP, PEER_IP};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};

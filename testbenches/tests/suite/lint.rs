@@ -2,7 +2,7 @@
 //! fpga/verilator_waivers.vlt); the smallest configuration synthesises with Yosys for xcup.
 //! The full set goes through `nanotransport lint`.
 
-use nanotransport_sim::tools::lint::{check_files, synthesise_files, verilog_files_under, wide_runtime_shifts};
+use nanotransport_flow::lint::{check_files, synthesise_files, verilog_files_under, wide_runtime_shifts};
 use nanotransport_testbenches::repo_root;
 
 #[test]
@@ -115,7 +115,7 @@ fn the_shift_rule_check_finds_a_runtime_indexed_update() {
 
 #[test]
 fn a_stored_verdict_serves_only_the_same_inputs_and_only_a_success() {
-    use nanotransport_sim::tools::verdicts::cached;
+    use nanotransport_flow::verdicts::cached;
     let rerun_all = std::env::var_os("NANOTRANSPORT_RERUN_TOOLS").is_some();
     // Inputs no earlier run has seen.
     let fresh = format!("{:?} {}", std::time::SystemTime::now(), std::process::id());

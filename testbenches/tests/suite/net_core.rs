@@ -2,10 +2,10 @@
 //! shortened incast on the whole-NIC models that must be identical when repeated, with its pcap.
 
 use nanotransport_hdl::configs::Protocol;
-use nanotransport_sim::experiments::incast::{self, IncastParams};
-use nanotransport_sim::net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
-use nanotransport_sim::net::topology::{dumbbell, star};
-use nanotransport_sim::net::{Endpoint, LinkSpec};
+use nanotransport_net::experiments::incast::{self, IncastParams};
+use nanotransport_net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
+use nanotransport_net::topology::{dumbbell, star};
+use nanotransport_net::{Endpoint, LinkSpec};
 use nanotransport_sim::scenarios::data_frame_for;
 use std::any::Any;
 

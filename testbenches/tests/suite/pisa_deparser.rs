@@ -6,7 +6,7 @@ use nanotransport_hdl::pisa::deparser::Deparser;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::pisa::{deparse, parse, EgressMeta, NetConfig};
+use nanotransport_reference::pisa::{deparse, parse, EgressMeta, NetConfig};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
@@ -311,8 +311,8 @@ fn round_trip_deparser_to_parser() {
     }
     dep.set_cfg();
     let (mut pkt, mut beat) = (0usize, 0usize);
-    let mut got: Vec<(nanotransport_sim::model::pisa::Header, Vec<u8>)> = Vec::new();
-    let mut cur: Option<(nanotransport_sim::model::pisa::Header, Vec<u8>)> = None;
+    let mut got: Vec<(nanotransport_reference::pisa::Header, Vec<u8>)> = Vec::new();
+    let mut cur: Option<(nanotransport_reference::pisa::Header, Vec<u8>)> = None;
     let (mut first_in, mut first_out) = (Vec::new(), Vec::new());
     let mut cycle = 0u64;
     while got.len() < packets.len() {
@@ -397,9 +397,9 @@ impl SetCfg for VerilatedModel {
     }
 }
 
-fn read_parser_header(io: &mut dyn Ports) -> nanotransport_sim::model::pisa::Header {
+fn read_parser_header(io: &mut dyn Ports) -> nanotransport_reference::pisa::Header {
     let mut g = |p: &str| io.get(p);
-    nanotransport_sim::model::pisa::Header {
+    nanotransport_reference::pisa::Header {
         dst_mac: g("hdr_dst_mac"),
         src_mac: g("hdr_src_mac"),
         ip_tos: g("hdr_ip_tos") as u8,

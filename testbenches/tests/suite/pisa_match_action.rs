@@ -8,7 +8,7 @@ use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::native_pisa::FlagsMatchTable;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::pisa::match_lookup;
+use nanotransport_reference::pisa::match_lookup;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};

@@ -1,12 +1,12 @@
 //! PISA parser: frames from the MAC (good and bad, random lengths, random back-pressure) against
-//! the reference model (`sim/model/pisa.rs`); the same in lockstep (rust-hdl against Verilator,
+//! the reference model (`reference/pisa.rs`); the same in lockstep (rust-hdl against Verilator,
 //! every output every cycle); latency and throughput measured on the Verilator model.
 
 use nanotransport_hdl::pisa::parser::Parser;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::pisa::{parse, DropReason, Header};
+use nanotransport_reference::pisa::{parse, DropReason, Header};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
@@ -89,7 +89,7 @@ fn random_frame(rng: &mut ChaCha8Rng) -> Vec<u8> {
     let fix_checksum = |f: &mut Vec<u8>| {
         f[OFF_CHECKSUM] = 0;
         f[OFF_CHECKSUM + 1] = 0;
-        let c = !nanotransport_sim::model::pisa::ipv4_sum(&f[14..34]);
+        let c = !nanotransport_reference::pisa::ipv4_sum(&f[14..34]);
         f[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&c.to_be_bytes());
     };
     match rng.gen_range(0..20) {

@@ -6,7 +6,7 @@ use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::pisa::{RegisterArray, RegisterRequest};
+use nanotransport_reference::pisa::{RegisterArray, RegisterRequest};
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};

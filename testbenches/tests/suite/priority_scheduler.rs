@@ -6,7 +6,7 @@
 use nanotransport_hdl::pisa::priority_scheduler::{PriorityScheduler, OP_ARRIVE, OP_REMOVE};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_sim::model::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel, RESULT_LATENCY};
+use nanotransport_reference::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel, RESULT_LATENCY};
 use std::collections::VecDeque;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;

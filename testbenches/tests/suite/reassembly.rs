@@ -4,7 +4,7 @@
 
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1};
 use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
-use nanotransport_sim::model::rx::{app_header, key_of, RxMeta, RxRequest, RxResponse};
+use nanotransport_reference::rx::{app_header, key_of, RxMeta, RxRequest, RxResponse};
 use nanotransport_testbenches::cases;
 use nanotransport_testbenches::rx::{RX_128, RX_16};
 use nanotransport_testbenches::rx::RxSize;

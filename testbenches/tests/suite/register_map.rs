@@ -237,7 +237,7 @@ fn sixteen_bit_counters_saturate_and_thirty_two_bit_ones_count_on() {
 #[test]
 fn counters_no_other_test_reads_move_by_known_amounts_ndp() {
     use nanotransport_hdl::pisa::wire::{FLAG_ACK, NDP_IP_PROTOCOL};
-    use nanotransport_sim::model::pisa::Header;
+    use nanotransport_reference::pisa::Header;
     use nanotransport_sim::nic::TxMessage;
     use nanotransport_sim::scenarios::{ack_for, control_reply, data_frame, nic_with_ip, NIC_IP, PEER_IP};
     let mut nic = nic_with_ip(&nic_preset("ndp-16"), NIC_IP).unwrap();
@@ -316,7 +316,7 @@ fn scheduler_counters_move_by_known_amounts_homa() {
     // Homa (without trimming) has no match entry for NACK or trimmed DATA: each is dropped as a
     // packet without an action.
     use nanotransport_hdl::pisa::wire::FLAG_NACK;
-    use nanotransport_sim::model::pisa::Header;
+    use nanotransport_reference::pisa::Header;
     use nanotransport_sim::scenarios::{control_reply, trimmed};
     let ours = Header::decode(&data_frame_for(HOMA_IP_PROTOCOL, NIC_IP, PEER_IP, 80, 7000, 5, &[0; 16], 0));
     nic.push_frame(&control_reply(HOMA_IP_PROTOCOL, &ours, FLAG_NACK, 0, 0), 0);

@@ -5,7 +5,7 @@
 
 use nanotransport_testbenches::nic_preset;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::model::pisa::{parse, Header};
+use nanotransport_reference::pisa::{parse, Header};
 use nanotransport_sim::scenarios::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::replay::*;
@@ -114,7 +114,7 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
 /// waited, and the whole-NIC checker finds nothing.
 #[test]
 fn data_capture_under_back_pressure_delivers_the_same_messages_and_acks() {
-    use nanotransport_sim::model::nic_checker::check;
+    use nanotransport_reference::nic_checker::check;
     use nanotransport_sim::nic::Stalls;
     let (_, frames) = data_capture();
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();

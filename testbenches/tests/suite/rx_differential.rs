@@ -1,6 +1,6 @@
 //! Differential test of the receive path at 16 and 128 messages with the same test code: the
 //! reassembly module's Verilator model (GetRxMsgInfo, reassembly, ingress timers) against the
-//! reference model (sim/model/rx.rs) under random traffic — many senders, the same tx_msg_id
+//! reference model (reference/rx.rs) under random traffic — many senders, the same tx_msg_id
 //! from different senders, random packet order, duplicates, late retransmissions of delivered
 //! messages, packets withheld forever (forcing garbage collection), read-only calls, every bad
 //! input, and random CPU-side back-pressure. Every response, every delivered message (byte for
@@ -9,7 +9,7 @@
 
 use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
-use nanotransport_sim::model::rx::{ReleaseReason, RxMeta, RxRequest, RxResponse};
+use nanotransport_reference::rx::{ReleaseReason, RxMeta, RxRequest, RxResponse};
 use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
 use nanotransport_testbenches::seed;
 use rand::seq::SliceRandom;

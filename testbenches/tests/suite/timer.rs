@@ -2,7 +2,7 @@
 //! expiry bound's worst case, and the cancel / re-schedule races.
 
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_sim::model::timer::{TimerChecker, TimerCycle};
+use nanotransport_reference::timer::{TimerChecker, TimerCycle};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

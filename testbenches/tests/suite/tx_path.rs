@@ -4,7 +4,7 @@
 //! slot in use, NACK and timeout retransmission, event bursts (no loss below the stated rate,
 //! counted overflow above it), a transaction-level scoreboard over random traffic with many
 //! concurrent messages and bad input, the core against the reference model
-//! (sim/model/packetization.rs), and the native-vs-Verilator lockstep of both blocks.
+//! (reference/packetization.rs), and the native-vs-Verilator lockstep of both blocks.
 
 use nanotransport_sim::nic::message_words;
 use nanotransport_hdl::nic::packetization::Packetization;
@@ -15,7 +15,7 @@ use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::tx::{CoreOp, VerilatedPacketization};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_sim::model::packetization::{Completion, CreditTx, NewMessage, PacketDesc, PacketizationModel};
+use nanotransport_reference::packetization::{Completion, CreditTx, NewMessage, PacketDesc, PacketizationModel};
 use nanotransport_testbenches::{cases, seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -1146,7 +1146,7 @@ fn lockstep_packetization_core_native_against_verilator_128() {
 // Differential test of the packetization core against the reference model.
 
 /// Random operations, one at a time, on the core's Verilator model and on the transaction-level
-/// reference model (sim/model/packetization.rs, built for the same number of slots): installs
+/// reference model (reference/packetization.rs, built for the same number of slots): installs
 /// (also into busy slots), DeliveredEvents (out of order, beyond the packet count, stale IDs),
 /// CreditTxEvents (NACK bitmaps, credit in both modes, withheld transmission), timer expiries
 /// with the metadata the core scheduled (and stale ones). After each operation both sides

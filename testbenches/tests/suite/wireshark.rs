@@ -9,7 +9,7 @@
 //! `scripts/setup-tools.sh`; without it the test fails instead of passing unchecked.
 
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::model::pisa::Header;
+use nanotransport_reference::pisa::Header;
 use nanotransport_sim::replay::output_pcap;
 use nanotransport_sim::scenarios::*;
 use nanotransport_testbenches::nic_preset;

@@ -28,7 +28,7 @@
 //! # Endpoints
 //! [`Endpoint`] is what a host looks like to the network: it takes frames, is stepped one cycle
 //! at a time while busy, and hands back the frames it finished sending. [`NicEndpoint`] is the
-//! whole-NIC Verilator model of any configuration (driven by [`crate::nic::NicSim`]) with a host
+//! whole-NIC Verilator model of any configuration (driven by [`nanotransport_sim::nic::NicSim`]) with a host
 //! application on its CPU side that sends messages at given cycles and records deliveries and
 //! completions. Behavioural hosts implement the same trait.
 //!
@@ -67,5 +67,7 @@ pub mod topology;
 pub mod trace;
 
 pub use endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
+pub mod experiments;
+
 pub use link::{LinkSpec, LinkTiming};
 pub use network::{Network, Node};

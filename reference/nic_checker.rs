@@ -12,7 +12,7 @@
 //! a capture replayed by `nanotransport replay --bundle` is judged the same way as a live fuzz run.
 //!
 //! # What is checked
-//! A *good copy* of packet k of a message is a frame the parser accepts ([`crate::model::pisa::parse`])
+//! A *good copy* of packet k of a message is a frame the parser accepts ([`crate::pisa::parse`])
 //! whose flags select DATA (not CHOP), whose IPv4 total length is what the packet must carry
 //! (`min(1024, msg_len − 1024·k)` + 50), whose Ethernet length equals 14 + the IPv4 total length,
 //! with `1 ≤ msg_len ≤` the largest message and `k` inside the message. Messages are keyed by the
@@ -84,15 +84,15 @@
 //!   reassembly's `drop_bad_length_count` (payloads forwarded before the last beat) is bounded by
 //!   those DATA frames.
 
-use crate::model::pisa::{parse, DropReason, Header};
+use crate::pisa::{parse, DropReason, Header};
 
 /// The frame carries exactly as many bytes as its IPv4 total length says (Ethernet header
 /// included, no FCS): what the ingress front checks at a frame's last beat.
 fn frame_length_ok(frame: &[u8]) -> bool {
     Header::decode(frame).ip_total_len as usize + 14 == frame.len()
 }
-use crate::model::rx::pkts_of;
-use crate::nic::{Completion, RxMessage, TxMessage};
+use crate::rx::pkts_of;
+use crate::messages::{Completion, RxMessage, TxMessage};
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_hdl::nic::status_bank::STATUS_MAP;
 use nanotransport_hdl::pisa::match_action::MatchEntry;
@@ -223,7 +223,7 @@ pub fn classify(frame: &[u8], protocol: Protocol, program: &[MatchEntry]) -> RxC
         Err(r) => return RxClass::ParserDrop(r),
     };
     let entries: Vec<Option<MatchEntry>> = program.iter().map(|e| Some(*e)).collect();
-    let (_, _, action) = crate::model::pisa::match_lookup(&entries, h.flags as u16, 0);
+    let (_, _, action) = crate::pisa::match_lookup(&entries, h.flags as u16, 0);
     match action {
         0 => RxClass::NoAction,
         1 => {

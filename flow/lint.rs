@@ -1,6 +1,6 @@
 //! `verilator --lint-only -Wall` and Yosys `synth_xilinx -family xcup` on generated Verilog.
 
-pub use crate::tools::verilog_files::{top_of, verilog_files_under};
+pub use crate::verilog_files::{top_of, verilog_files_under};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -128,16 +128,16 @@ fn run_verilator_lint(repo: &Path, file: &Path) -> ToolResult {
 }
 
 /// Yosys `synth_xilinx -family xcup` without its SAT-based `share` pass (the project's flow,
-/// [`crate::tools::synth::xcup_flow`]); the summary counts LUTs, flip-flops and RAM cells.
+/// [`crate::synth::xcup_flow`]); the summary counts LUTs, flip-flops and RAM cells.
 pub fn yosys_synth(file: &Path) -> ToolResult {
     let text = std::fs::read_to_string(file).unwrap_or_default();
     // The script with the file's place left out: the same text anywhere is the same run.
-    let script = crate::tools::synth::xcup_flow(Path::new("FILE"), &top_of(file));
+    let script = crate::synth::xcup_flow(Path::new("FILE"), &top_of(file));
     verdict("xcup-synth", &[&text, &script], || run_yosys_synth(file))
 }
 
 fn run_yosys_synth(file: &Path) -> ToolResult {
-    let script = format!("{}; stat", crate::tools::synth::xcup_flow(file, &top_of(file)));
+    let script = format!("{}; stat", crate::synth::xcup_flow(file, &top_of(file)));
     let out = Command::new("yosys").arg("-p").arg(&script).output();
     match out {
         Err(e) => spawn_error("yosys", e),

@@ -1,9 +1,9 @@
 //! Endpoints: what a host looks like to the network, and the whole-NIC Verilator endpoint.
 
-use crate::model::pisa::Header;
-use crate::nic::{frame_beats, NicSim, TxMessage};
-use crate::registers::{apply, RegisterWrite};
-use crate::scenarios::nic_with_ip;
+use nanotransport_reference::pisa::Header;
+use nanotransport_sim::nic::{frame_beats, NicSim, TxMessage};
+use nanotransport_sim::registers::{apply, RegisterWrite};
+use nanotransport_sim::scenarios::nic_with_ip;
 
 /// A host on the network. The network calls [`Endpoint::receive`] in the cycle a frame's first
 /// beat may be taken, steps the endpoint while [`Endpoint::busy`], and puts the frames
@@ -39,7 +39,7 @@ pub struct ScheduledMessage {
 /// The whole-NIC Verilator model of a configuration with a host application on its CPU side.
 pub struct NicEndpoint {
     pub nic: NicSim,
-    pub whole: crate::whole_nic::WholeNic,
+    pub whole: nanotransport_sim::whole_nic::WholeNic,
     ip: u32,
     /// Messages still to be handed to the NIC, in time order.
     pending: Vec<ScheduledMessage>,
@@ -62,7 +62,7 @@ pub struct NicEndpoint {
 
 impl NicEndpoint {
     /// The NIC `whole` at address `ip`, with `writes` applied.
-    pub fn new(whole: &crate::whole_nic::WholeNic, ip: u32, writes: &[RegisterWrite], quiet_cycles: u64) -> Result<Self, String> {
+    pub fn new(whole: &nanotransport_sim::whole_nic::WholeNic, ip: u32, writes: &[RegisterWrite], quiet_cycles: u64) -> Result<Self, String> {
         let mut nic = nic_with_ip(whole, ip)?;
         apply(&mut nic, writes)?;
         nic.run(4);

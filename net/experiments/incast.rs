@@ -18,16 +18,16 @@
 //! time: its receive pipeline, reassembly and the read-out to the CPU, one message at a time at
 //! 8 bytes per cycle, behind the messages that finished before it.
 
-use crate::net::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
-use crate::net::link::LinkSpec;
-use crate::net::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
-use crate::net::topology::{star, SwitchStages};
-use crate::net::Network;
+use crate::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
+use crate::link::LinkSpec;
+use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
+use crate::topology::{star, SwitchStages};
+use crate::Network;
 use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
-use crate::nic::TxMessage;
-use crate::registers::RegisterWrite;
-use crate::scenarios::Protocol;
-use crate::whole_nic::WholeNic;
+use nanotransport_sim::nic::TxMessage;
+use nanotransport_sim::registers::RegisterWrite;
+use nanotransport_sim::scenarios::Protocol;
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_hdl::nic::register_map::{
     check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
     NDP_CONFIG_DEFAULTS,
@@ -172,8 +172,8 @@ impl IncastParams {
             return Err(format!("--max-us {}: valid 0 < U <= 1000000", self.max_us));
         }
         let writes = self.register_writes();
-        let rto = crate::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
-        let threshold = crate::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+        let rto = nanotransport_sim::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
+        let threshold = nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
         check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--rto-us {}: {e}", self.rto_us))?;
         Ok(())
     }
@@ -270,7 +270,7 @@ pub struct IncastResult {
     pub simulated_ns: f64,
     /// Bottleneck queue (switch → receiver port) over time: (ns, packets, bytes).
     pub queue: Vec<(f64, usize, usize)>,
-    pub bottleneck: crate::net::switch::PortCounters,
+    pub bottleneck: crate::switch::PortCounters,
     /// Frames dropped at a NIC's MAC RX for arriving while it could not take them.
     pub nic_rx_dropped: u64,
     pub wall_s: f64,
@@ -458,8 +458,8 @@ pub fn write_pcaps(net: &Network, dir: &std::path::Path) -> Result<(), String> {
     for l in &net.links {
         if let Some(t) = &l.trace {
             let name = match (l.from, l.to) {
-                (crate::net::Node::Endpoint(e), _) => format!("host{e}-to-switch.pcap"),
-                (_, crate::net::Node::Endpoint(e)) => format!("switch-to-host{e}.pcap"),
+                (crate::Node::Endpoint(e), _) => format!("host{e}-to-switch.pcap"),
+                (_, crate::Node::Endpoint(e)) => format!("switch-to-host{e}.pcap"),
                 _ => continue,
             };
             t.write(&dir.join(name), |tick| net.tick_ns(tick))?;

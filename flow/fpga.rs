@@ -26,8 +26,8 @@ pub const PARTS: &[(&str, &str)] = &[
     ("xcu250-figd2104-2L-e", "Alveo U250"),
 ];
 
-const XDC_TEMPLATE: &str = include_str!("../../constraints/nic_ooc.xdc.in");
-const BUILD_TCL: &str = include_str!("../../fpga/ooc_build.tcl");
+const XDC_TEMPLATE: &str = include_str!("../constraints/nic_ooc.xdc.in");
+const BUILD_TCL: &str = include_str!("../fpga/ooc_build.tcl");
 
 /// What `fpga ooc` was asked for.
 pub struct OocRequest<'a> {
@@ -139,10 +139,10 @@ pub fn xdc_text(config: &str, top: &str, ports: &[Port], clock_mhz: f64) -> Resu
 /// Writes the folder; returns a one-line summary.
 pub fn write_ooc_folder(r: &OocRequest) -> Result<String, String> {
     check_request(r.part, r.clock_mhz)?;
-    let files = crate::tools::lint::verilog_files_under(r.verilog_dir);
+    let files = crate::lint::verilog_files_under(r.verilog_dir);
     let main = files
         .iter()
-        .find(|f| crate::tools::lint::top_of(f) == r.top)
+        .find(|f| crate::lint::top_of(f) == r.top)
         .ok_or(format!("{}: no {}.v; run `nanotransport gen --config {}` first", r.verilog_dir.display(), r.top, r.config))?;
     let verilog = std::fs::read_to_string(main).map_err(|e| format!("{}: {e}", main.display()))?;
     let ports = top_ports(&verilog, r.top)?;

@@ -683,14 +683,14 @@ pub struct SynthTarget {
 /// configuration, or a first-level instance of a single-file configuration's top); without, every
 /// file's top. The error lists the valid block names.
 pub fn targets(dir: &Path, prefix: &str, block: Option<&str>) -> Result<Vec<SynthTarget>, String> {
-    let files = crate::tools::verilog_files::verilog_files_under(dir);
+    let files = crate::verilog_files::verilog_files_under(dir);
     if files.is_empty() {
         return Err(format!("{}: no generated Verilog; run `nanotransport gen` first", dir.display()));
     }
     let whole: Vec<SynthTarget> = files
         .iter()
         .map(|f| {
-            let top = crate::tools::verilog_files::top_of(f);
+            let top = crate::verilog_files::top_of(f);
             let block = top.strip_prefix(&format!("{prefix}_")).unwrap_or(&top).to_string();
             SynthTarget { block, file: f.clone(), top }
         })

@@ -22,10 +22,10 @@
 //! there and on the wire count toward no limit and no occupancy figure, as in the model. 0 hands
 //! frames to the wire straight from the queue disc.
 //!
-//! Trimmed frames are those the NIC accepts ([`crate::scenarios::trimmed`]: header only, CHOP
+//! Trimmed frames are those the NIC accepts ([`nanotransport_sim::scenarios::trimmed`]: header only, CHOP
 //! added, IPv4 length 50).
 
-use crate::scenarios::trimmed;
+use nanotransport_sim::scenarios::trimmed;
 use nanotransport_hdl::pisa::wire::{FLAG_DATA, OFF_FLAGS, OFF_TOS};
 use std::collections::VecDeque;
 
@@ -326,7 +326,7 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::data_frame_for;
+    use nanotransport_sim::scenarios::data_frame_for;
     use nanotransport_hdl::pisa::wire::{FLAG_CHOP, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL};
 
     fn data(ipp: u8, dscp: u8) -> Vec<u8> {

@@ -75,7 +75,9 @@ pub fn top_ports(verilog: &str, top: &str) -> Result<Vec<Port>, String> {
         let decl = body[header_end..end]
             .lines()
             .map(str::trim)
-            .find(|l| (l.starts_with("input") || l.starts_with("output")) && l.trim_end_matches(';').split_whitespace().last() == Some(name))
+            .find(|l| {
+                (l.starts_with("input") || l.starts_with("output")) && l.trim_end_matches(';').split_whitespace().last() == Some(name)
+            })
             .ok_or(format!("module {top}: no declaration of port {name}"))?;
         let width = match (decl.find('['), decl.find(':'), decl.find(']')) {
             (Some(a), Some(c), Some(b)) if a < c && c < b => {
@@ -140,10 +142,12 @@ pub fn xdc_text(config: &str, top: &str, ports: &[Port], clock_mhz: f64) -> Resu
 pub fn write_ooc_folder(r: &OocRequest) -> Result<String, String> {
     check_request(r.part, r.clock_mhz)?;
     let files = crate::lint::verilog_files_under(r.verilog_dir);
-    let main = files
-        .iter()
-        .find(|f| crate::lint::top_of(f) == r.top)
-        .ok_or(format!("{}: no {}.v; run `nanotransport gen --config {}` first", r.verilog_dir.display(), r.top, r.config))?;
+    let main = files.iter().find(|f| crate::lint::top_of(f) == r.top).ok_or(format!(
+        "{}: no {}.v; run `nanotransport gen --config {}` first",
+        r.verilog_dir.display(),
+        r.top,
+        r.config
+    ))?;
     let verilog = std::fs::read_to_string(main).map_err(|e| format!("{}: {e}", main.display()))?;
     let ports = top_ports(&verilog, r.top)?;
     let xdc = xdc_text(r.config, r.top, &ports, r.clock_mhz)?;

@@ -36,10 +36,7 @@ pub fn design_rule(file: &Path) -> ToolResult {
     let text = std::fs::read_to_string(file).unwrap_or_default();
     verdict("shift-rule", &[&text, SHIFT_SELECTION], || match wide_runtime_shifts(file) {
         Ok(v) if v.is_empty() => ToolResult { ok: true, summary: "clean".into() },
-        Ok(v) => ToolResult {
-            ok: false,
-            summary: format!("{} runtime shifts of vectors wider than 64 bits (first: {})", v.len(), v[0]),
-        },
+        Ok(v) => ToolResult { ok: false, summary: format!("{} runtime shifts of vectors wider than 64 bits (first: {})", v.len(), v[0]) },
         Err(e) => ToolResult { ok: false, summary: e },
     })
 }
@@ -65,7 +62,6 @@ fn verdict(kind: &str, inputs: &[&str], run: impl FnOnce() -> ToolResult) -> Too
 /// bits.
 const SHIFT_SELECTION: &str = "t:$shl t:$sshl t:$shr t:$sshr t:$shift %u %u %u %u r:Y_WIDTH>64 %i";
 
-
 /// The design rule's check (the `hdl` crate's conventions): every shift in `file` of a vector
 /// wider than 64 bits by an amount that is not a constant, as Yosys cell names. rust-hdl writes
 /// a runtime-indexed update (`replace_bit` at a signal index) as such a shift, and so does a
@@ -75,7 +71,12 @@ pub fn wide_runtime_shifts(file: &Path) -> Result<Vec<String>, String> {
     let dir = std::env::temp_dir().join(format!("nt-shifts-{}-{}", std::process::id(), top_of(file)));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let list = dir.join("shifts.txt");
-    let script = format!("read_verilog {}; hierarchy -top {}; opt_expr; tee -q -o {} select -list {SHIFT_SELECTION}", file.display(), top_of(file), list.display());
+    let script = format!(
+        "read_verilog {}; hierarchy -top {}; opt_expr; tee -q -o {} select -list {SHIFT_SELECTION}",
+        file.display(),
+        top_of(file),
+        list.display()
+    );
     let out = Command::new("yosys").arg("-q").arg("-p").arg(&script).output().map_err(|e| spawn_error("yosys", e).summary)?;
     let text = std::fs::read_to_string(&list).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
@@ -88,10 +89,7 @@ pub fn wide_runtime_shifts(file: &Path) -> Result<Vec<String>, String> {
 
 /// Names a missing tool clearly.
 fn spawn_error(tool: &str, e: std::io::Error) -> ToolResult {
-    ToolResult {
-        ok: false,
-        summary: format!("cannot run {tool} ({e}); install it with scripts/setup-tools.sh"),
-    }
+    ToolResult { ok: false, summary: format!("cannot run {tool} ({e}); install it with scripts/setup-tools.sh") }
 }
 
 /// `verilator --lint-only -Wall` with the project's waivers.
@@ -211,4 +209,3 @@ fn each_file<T: Send>(files: &[PathBuf], check: impl Fn(&Path) -> T + Sync) -> V
     });
     results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every file checked")).collect()
 }
-

@@ -279,9 +279,9 @@ fn role(cell_type: &str, params: &Value) -> (Role, bool) {
         return known(Role::LutRam);
     }
     if cell_type.starts_with("DSP") {
-        let registered = params.as_object().is_some_and(|p| {
-            p.iter().any(|(k, v)| k.ends_with("REG") && v.as_str().is_some_and(|s| s.trim_start_matches('0').len() > 0))
-        });
+        let registered = params
+            .as_object()
+            .is_some_and(|p| p.iter().any(|(k, v)| k.ends_with("REG") && v.as_str().is_some_and(|s| s.trim_start_matches('0').len() > 0)));
         return known(if registered { Role::Sequential } else { Role::Logic(1) });
     }
     match cell_type {
@@ -298,7 +298,10 @@ fn is_clock_pin(pin: &str) -> bool {
 
 /// Distributed-RAM read-address pins (combinational to the read outputs).
 fn is_read_address_pin(pin: &str) -> bool {
-    pin.starts_with("ADDR") || pin.starts_with("DPRA") || pin == "A" || (pin.len() == 2 && pin.starts_with('A') && pin.as_bytes()[1].is_ascii_digit())
+    pin.starts_with("ADDR")
+        || pin.starts_with("DPRA")
+        || pin == "A"
+        || (pin.len() == 2 && pin.starts_with('A') && pin.as_bytes()[1].is_ascii_digit())
 }
 
 struct Cell {
@@ -415,9 +418,8 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
             state[c] = State::Busy;
             let mut pending = None;
             let mut best: Option<(u32, Option<u64>)> = None;
-            let carry_in_free = |pin: &str, b: u64| {
-                (pin == "CI" || pin == "CI_TOP") && driver.get(&b).is_some_and(|&d| cells[d].role == Role::Carry)
-            };
+            let carry_in_free =
+                |pin: &str, b: u64| (pin == "CI" || pin == "CI_TOP") && driver.get(&b).is_some_and(|&d| cells[d].role == Role::Carry);
             for (pin, b) in &cells[c].inputs {
                 let weight = match cells[c].role {
                     Role::Logic(w) => w,
@@ -454,7 +456,11 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
             let reg = c.outputs.first().map(|&q| name_of(q)).unwrap_or_else(|| c.cell_type.clone());
             for (pin, b) in &c.inputs {
                 if let Some(a) = arrival(*b) {
-                    ends.push((a, *b, if c.role == Role::Sequential && pin == "D" { reg.clone() } else { format!("{reg} ({} {pin})", c.cell_type) }));
+                    ends.push((
+                        a,
+                        *b,
+                        if c.role == Role::Sequential && pin == "D" { reg.clone() } else { format!("{reg} ({} {pin})", c.cell_type) },
+                    ));
                 }
             }
         }
@@ -478,7 +484,16 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
     let mut paths = Vec::new();
     for (a, bit, end) in &ends {
         // Walk back to the start point, counting what the path passes.
-        let mut p = DepthPath { levels: *a, start: String::new(), end: end.clone(), luts: 0, carry_chains: 0, muxf: 0, lutram_reads: 0, through: Vec::new() };
+        let mut p = DepthPath {
+            levels: *a,
+            start: String::new(),
+            end: end.clone(),
+            luts: 0,
+            carry_chains: 0,
+            muxf: 0,
+            lutram_reads: 0,
+            through: Vec::new(),
+        };
         let mut b = *bit;
         loop {
             let d = driver.get(&b).copied();
@@ -489,7 +504,11 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
                     }
                     match c.role {
                         Role::LutRam => p.lutram_reads += 1,
-                        Role::Carry => p.carry_chains += u32::from(matches!(state[d], State::Done(Some((_, Some(from)))) if !driver.get(&from).is_some_and(|&x| cells[x].role == Role::Carry))),
+                        Role::Carry => {
+                            p.carry_chains += u32::from(
+                                matches!(state[d], State::Done(Some((_, Some(from)))) if !driver.get(&from).is_some_and(|&x| cells[x].role == Role::Carry)),
+                            )
+                        }
                         _ if c.cell_type.starts_with("MUXF") => p.muxf += 1,
                         Role::Logic(1) => p.luts += 1,
                         _ => {}
@@ -589,10 +608,7 @@ impl SynthReport {
         }
         s += "(LUTRAM in LUTs; LUT excludes LUTRAM and SRL)\n";
         let fmax = self.depth.fmax_mhz().map_or("—".to_string(), |f| format!("{f:.0} MHz"));
-        s += &format!(
-            "logic depth: {} LUT levels -> Fmax estimate {fmax} (at {NS_PER_LEVEL} ns per level, -2 part)\n",
-            self.depth.levels
-        );
+        s += &format!("logic depth: {} LUT levels -> Fmax estimate {fmax} (at {NS_PER_LEVEL} ns per level, -2 part)\n", self.depth.levels);
         if self.depth.loops > 0 {
             s += &format!("warning: {} combinational loop(s) broken while walking\n", self.depth.loops);
         }
@@ -661,10 +677,8 @@ pub fn analyse(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, St
 /// needed, so the file is cut after it when the whole does not parse.
 pub fn stat_json(text: &str) -> Result<Value, String> {
     serde_json::from_str(text).or_else(|whole_err| {
-        let modules_end = text
-            .find("\"modules\"")
-            .and_then(|m| text[m..].find("\n   },").map(|e| m + e))
-            .ok_or(format!("stat.json: {whole_err}"))?;
+        let modules_end =
+            text.find("\"modules\"").and_then(|m| text[m..].find("\n   },").map(|e| m + e)).ok_or(format!("stat.json: {whole_err}"))?;
         serde_json::from_str(&format!("{}\n   }}\n}}", &text[..modules_end])).map_err(|e| format!("stat.json: {e}"))
     })
 }

@@ -45,26 +45,26 @@
 //! each changed through one-hot masks and read by a find-first-set or at an index; the
 //! per-message state itself is in RAMs.
 
-pub use crate::presets::{payload_word_bits, preset_params, rx_classes_for, tx_classes_for, Protocol, COMPILED_SIZES};
 use crate::common::{
-    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
+    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot, ones_until::OnesUntil,
+    popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use crate::generate::{verilog_of, GeneratedModule};
-use crate::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
-use crate::nic::reassembly::{Reassembly128, Reassembly16};
-use crate::nic::timer::Timer;
-use crate::nic::packetization::Packetization;
-use crate::nic::tx_path::{TxPath, TX_CLASSES_128, TX_CLASSES_16, TX_PAYLOAD_ADDR_BITS};
 use crate::nic::arbiter::Arbiter;
+use crate::nic::get_rx_msg_info::GetRxMsgInfo;
+use crate::nic::packetization::Packetization;
+use crate::nic::reassembly::{Reassembly, PAYLOAD_WORD_BITS};
+use crate::nic::timer::Timer;
+use crate::nic::tx_path::{TxPath, TX_PAYLOAD_ADDR_BITS};
+pub use crate::presets::{payload_word_bits, preset_params, rx_classes_for, tx_classes_for, Protocol, COMPILED_SIZES};
 
 /// Bits of timer metadata: `rtx_offset`, a packet offset (8 bits, Listing 3.2).
 pub const TIMER_META_BITS: usize = 8;
 /// Width of per-message packet bitmaps (messages have at most 38 packets).
 pub const BITMAP_BITS: usize = 64;
-/// Reset values of the register file's 16 configuration registers in `nic-16` (the standalone
+/// Reset values of the register file's 16 configuration registers in `blocks-16` (the standalone
 /// block; the NIC top chooses its own): zero except register 0 (= 1), 1 (= 64) and 15 (bit 31).
-pub const CSR_DEFAULTS_NIC_16: [u32; 16] = [1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8000_0000];
+pub const CSR_DEFAULTS_BLOCKS_16: [u32; 16] = [1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8000_0000];
 
 /// A named parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,8 +82,8 @@ pub struct NicConfig {
 
 /// Every named configuration, smallest first.
 pub const CONFIGS: &[NicConfig] = &[
-    NicConfig { name: "nic-16", messages: 16, datapath_bits: 64, protocol: None },
-    NicConfig { name: "nic-128", messages: 128, datapath_bits: 64, protocol: None },
+    NicConfig { name: "blocks-16", messages: 16, datapath_bits: 64, protocol: None },
+    NicConfig { name: "blocks-128", messages: 128, datapath_bits: 64, protocol: None },
     NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
     NicConfig { name: "ndp-64", messages: 64, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
     NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
@@ -154,7 +154,10 @@ impl NicParams {
         }
         for (k, c) in self.tx_classes.iter().enumerate() {
             if c.bytes > self.max_message_bytes.div_ceil(1024) * 1024 {
-                return Err(format!("transmit size class {k}: {} bytes, larger than the maximum message ({} bytes)", c.bytes, self.max_message_bytes));
+                return Err(format!(
+                    "transmit size class {k}: {} bytes, larger than the maximum message ({} bytes)",
+                    c.bytes, self.max_message_bytes
+                ));
             }
         }
         self.shell_params().check(iw, self.messages, bb, pw)
@@ -222,12 +225,11 @@ impl NicParams {
 
 /// Looks a configuration up by name; the error lists the valid names.
 pub fn find_config(name: &str) -> Result<NicConfig, String> {
-    CONFIGS.iter().copied().find(|c| c.name == name).ok_or_else(|| {
-        format!(
-            "unknown configuration '{name}'; valid configurations: {}",
-            config_names().join(", ")
-        )
-    })
+    CONFIGS
+        .iter()
+        .copied()
+        .find(|c| c.name == name)
+        .ok_or_else(|| format!("unknown configuration '{name}'; valid configurations: {}", config_names().join(", ")))
 }
 
 /// Names of every configuration, in order.
@@ -236,7 +238,7 @@ pub fn config_names() -> Vec<&'static str> {
 }
 
 impl NicConfig {
-    /// Verilog module-name prefix of this configuration, e.g. `nt_nic_16`.
+    /// Verilog module-name prefix of this configuration, e.g. `nt_blocks_16`.
     pub fn module_prefix(&self) -> String {
         format!("nt_{}", self.name.replace('-', "_"))
     }
@@ -264,19 +266,19 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
                 blocks.push(("one_hot", verilog_of(&mut OneHot::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
-                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo16::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::<16, 4, 4>::default())));
                 // The delivered set as the presets use it, and a small one that forgets within a
                 // lockstep run.
                 blocks.push(("delivered_set", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<12>::default())));
                 blocks.push(("delivered_set_small", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<4>::default())));
                 blocks.push(("key_hash", verilog_of(&mut crate::common::key_hash::KeyHash::<12>::default())));
-                blocks.push(("reassembly", verilog_of(&mut Reassembly16::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly::<16, 4, 4, PAYLOAD_WORD_BITS>::default())));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
-                blocks.push(("tx_path", tx_path_verilog::<16, 4>(&TX_CLASSES_16)));
+                blocks.push(("tx_path", tx_path_verilog::<16, 4>(&tx_classes_for(16))));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));
-                blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_NIC_16))));
+                blocks.push(("csr", verilog_of(&mut crate::nic::csr::AxiLiteCsr::new(CSR_DEFAULTS_BLOCKS_16))));
                 blocks.push(("status_bank", verilog_of(&mut crate::nic::status_bank::StatusBank::default())));
                 blocks.push(("homa_egress", verilog_of(&mut crate::protocols::homa::egress::HomaEgress::<16, 4>::default())));
                 // The ingress front as NDP loads it (the whole-NIC tops contain it too).
@@ -302,22 +304,20 @@ impl NicConfig {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<128, 7>::default())));
                 blocks.push(("one_hot", verilog_of(&mut OneHot::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
-                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo128::default())));
-                blocks.push(("reassembly", verilog_of(&mut Reassembly128::default())));
+                blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::<128, 7, 6>::default())));
+                blocks.push(("reassembly", verilog_of(&mut Reassembly::<128, 7, 6, PAYLOAD_WORD_BITS>::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<128, 7>()));
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 128, 7>()));
                 blocks.push(("packetization", packetization_verilog::<128, 7>()));
-                blocks.push(("tx_path", tx_path_verilog::<128, 7>(&TX_CLASSES_128)));
+                blocks.push(("tx_path", tx_path_verilog::<128, 7>(&tx_classes_for(128))));
             }
             other => panic!("no block types for {other} messages"),
         }
         blocks
             .into_iter()
-            .map(|(block, verilog)| {
-                GeneratedModule::new(&format!("{}_{block}", self.module_prefix()), &verilog, self.name)
-            })
+            .map(|(block, verilog)| GeneratedModule::new(&format!("{}_{block}", self.module_prefix()), &verilog, self.name))
             .collect()
     }
 }

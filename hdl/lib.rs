@@ -28,14 +28,19 @@
 //!   counter output.
 //! * Credit and OnesUntil(k) are exclusive (bits 0 … k−1), as in the authors' prototype
 //!   ([`common::ones_until`], [`nic::packetization`]); priority 0 is the highest.
+//! * Generic parameters: the count first, then the widths that follow from it — `<N, IW, …>`
+//!   (entries, index bits), `<W, …>` for a bit width — as `TxPath<N, IW, PW>` and
+//!   `GetRxMsgInfo<N, IW, BB>`.
+//! * A block derives `Default` when every field has one; otherwise it derives [`Blank`] and its
+//!   constructors name only the fields that differ (`Self { k: Constant::new(…), ..Self::blank() }`).
 
 pub use nanotransport_hdl_derive::Blank;
 
 pub mod common;
 pub mod configs;
-pub mod presets;
 pub mod generate;
 pub mod nic;
-pub mod switch;
 pub mod pisa;
+pub mod presets;
 pub mod protocols;
+pub mod switch;

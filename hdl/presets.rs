@@ -113,8 +113,6 @@ macro_rules! size_table {
 /// message count (8 MiB at 1024) so the classes of [`rx_classes_for`] / [`tx_classes_for`] fit.
 pub const COMPILED_SIZES: &[(usize, usize, usize, usize)] = &with_compiled_sizes!(size_table);
 
-
-
 /// The payload memory address bits (`PW`) of a compiled size.
 pub fn payload_word_bits(messages: usize) -> Option<usize> {
     COMPILED_SIZES.iter().find(|s| s.0 == messages).map(|s| s.3)

@@ -62,7 +62,12 @@ pub struct NicEndpoint {
 
 impl NicEndpoint {
     /// The NIC `whole` at address `ip`, with `writes` applied.
-    pub fn new(whole: &nanotransport_sim::whole_nic::WholeNic, ip: u32, writes: &[RegisterWrite], quiet_cycles: u64) -> Result<Self, String> {
+    pub fn new(
+        whole: &nanotransport_sim::whole_nic::WholeNic,
+        ip: u32,
+        writes: &[RegisterWrite],
+        quiet_cycles: u64,
+    ) -> Result<Self, String> {
         let mut nic = nic_with_ip(whole, ip)?;
         apply(&mut nic, writes)?;
         nic.run(4);

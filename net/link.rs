@@ -27,7 +27,11 @@ impl LinkSpec {
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 pub(crate) fn lcm(a: u64, b: u64) -> u64 {
@@ -65,7 +69,17 @@ pub struct LinkTiming {
 impl LinkTiming {
     pub fn new(spec: LinkSpec, ticks_per_cycle: u64, clock_mhz: u64, seed: u64) -> Self {
         let delay_ticks = spec.delay_ps() * clock_mhz * ticks_per_cycle / 1_000_000;
-        LinkTiming { spec, ticks_per_cycle, clock_mhz, delay_ticks, free_at: 0, rng: ChaCha8Rng::seed_from_u64(seed), frames: 0, bytes: 0, lost: 0 }
+        LinkTiming {
+            spec,
+            ticks_per_cycle,
+            clock_mhz,
+            delay_ticks,
+            free_at: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            frames: 0,
+            bytes: 0,
+            lost: 0,
+        }
     }
 
     /// Serialisation time of `bytes` frame bytes in ticks (exact).

@@ -81,7 +81,8 @@ impl Lane<'_> {
                 next_in += 1;
             }
             if !self.endpoint.busy(c) {
-                let next = [self.inbox.get(next_in).map(|f| f.0), self.endpoint.wake_at(), Some(to)].into_iter().flatten().min().unwrap_or(to);
+                let next =
+                    [self.inbox.get(next_in).map(|f| f.0), self.endpoint.wake_at(), Some(to)].into_iter().flatten().min().unwrap_or(to);
                 c = next.max(c + 1);
                 continue;
             }
@@ -184,13 +185,22 @@ impl Network {
             return Err(format!("link of {} Gb/s, {} ns was not among the specs the network was built for", spec.gbps, spec.delay_ns));
         }
         if spec.rate_mbps() == 0 || spec.rate_mbps() > 64 * self.clock_mhz {
-            return Err(format!("link rate {} Gb/s: valid 0.001..={} Gb/s (the NIC's 64-bit MAC side)", spec.gbps, (64 * self.clock_mhz) as f64 / 1000.0));
+            return Err(format!(
+                "link rate {} Gb/s: valid 0.001..={} Gb/s (the NIC's 64-bit MAC side)",
+                spec.gbps,
+                (64 * self.clock_mhz) as f64 / 1000.0
+            ));
         }
         let mut ids = [0; 2];
         for (k, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             let id = self.links.len();
             let seed = self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(id as u64);
-            self.links.push(DirectedLink { timing: LinkTiming::new(spec, self.ticks_per_cycle, self.clock_mhz, seed), from, to, trace: None });
+            self.links.push(DirectedLink {
+                timing: LinkTiming::new(spec, self.ticks_per_cycle, self.clock_mhz, seed),
+                from,
+                to,
+                trace: None,
+            });
             match from {
                 Node::Endpoint(e) => self.endpoint_uplink[e] = Some(id),
                 Node::Switch(s) => self.switches[s].ports.push(Port::new(id, bands)),
@@ -308,7 +318,9 @@ impl Network {
                 .zip(uplinks)
                 .zip(inboxes)
                 .filter(|((e, _), inbox)| !inbox.is_empty() || e.busy(from) || e.wake_at().is_some_and(|w| w < to))
-                .map(|((endpoint, uplink), inbox)| Mutex::new(Lane { endpoint, uplink, inbox, sent: Vec::new(), steps: 0, stepped: vec![0; words] }))
+                .map(|((endpoint, uplink), inbox)| {
+                    Mutex::new(Lane { endpoint, uplink, inbox, sent: Vec::new(), steps: 0, stepped: vec![0; words] })
+                })
                 .collect();
             let next = AtomicUsize::new(0);
             let work = || loop {

@@ -25,8 +25,8 @@
 //! Trimmed frames are those the NIC accepts ([`nanotransport_sim::scenarios::trimmed`]: header only, CHOP
 //! added, IPv4 length 50).
 
-use nanotransport_sim::scenarios::trimmed;
 use nanotransport_hdl::pisa::wire::{FLAG_DATA, OFF_FLAGS, OFF_TOS};
+use nanotransport_sim::scenarios::trimmed;
 use std::collections::VecDeque;
 
 /// IPv4 destination address of a frame (Ethernet + IPv4, no VLAN).
@@ -257,7 +257,12 @@ pub struct Switch {
 
 impl Switch {
     /// A switch with `bands` bands per port; ports are added by the topology builder.
-    pub fn new(route: Box<dyn Route>, classify: Box<dyn Classify>, queue_manager: Box<dyn QueueManager>, schedule: Box<dyn Schedule>) -> Self {
+    pub fn new(
+        route: Box<dyn Route>,
+        classify: Box<dyn Classify>,
+        queue_manager: Box<dyn QueueManager>,
+        schedule: Box<dyn Schedule>,
+    ) -> Self {
         Switch { route, classify, queue_manager, schedule, ports: Vec::new(), unroutable: 0, device_queue_pkts: 0 }
     }
 
@@ -312,7 +317,14 @@ impl Switch {
 
 impl Port {
     pub fn new(link: usize, bands: usize) -> Self {
-        Port { queues: PortQueues::new(bands), counters: PortCounters::default(), occupancy: vec![(0, 0, 0)], link, busy: false, device: VecDeque::new() }
+        Port {
+            queues: PortQueues::new(bands),
+            counters: PortCounters::default(),
+            occupancy: vec![(0, 0, 0)],
+            link,
+            busy: false,
+            device: VecDeque::new(),
+        }
     }
     fn record(&mut self, now: u64) {
         let (n, b) = (self.queues.packets(), self.queues.bytes());
@@ -326,8 +338,8 @@ impl Port {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nanotransport_sim::scenarios::data_frame_for;
     use nanotransport_hdl::pisa::wire::{FLAG_CHOP, HOMA_IP_PROTOCOL, NDP_IP_PROTOCOL};
+    use nanotransport_sim::scenarios::data_frame_for;
 
     fn data(ipp: u8, dscp: u8) -> Vec<u8> {
         let mut f = data_frame_for(ipp, 1, 2, 1, 1, 1, &[7u8; 1024], 0);
@@ -357,11 +369,14 @@ mod tests {
         let mut q = PortQueues::new(8);
         let mut m = HomaDropTail { limit: Limit::Packets(3) };
         let mut c = DscpClassify { bands: 8 };
-        let v: Vec<Verdict> = [5, 0, 7, 0].iter().map(|d| {
-            let f = data(HOMA_IP_PROTOCOL, *d);
-            let b = c.classify(&f);
-            m.enqueue(&mut q, b, f)
-        }).collect();
+        let v: Vec<Verdict> = [5, 0, 7, 0]
+            .iter()
+            .map(|d| {
+                let f = data(HOMA_IP_PROTOCOL, *d);
+                let b = c.classify(&f);
+                m.enqueue(&mut q, b, f)
+            })
+            .collect();
         assert_eq!(v, [Verdict::Enqueued, Verdict::Enqueued, Verdict::Enqueued, Verdict::Dropped]);
         assert_eq!(dscp(&StrictPriority.dequeue(&mut q).unwrap()), 0);
         assert_eq!(dscp(&StrictPriority.dequeue(&mut q).unwrap()), 5);
@@ -417,7 +432,12 @@ mod tests {
     #[test]
     fn device_queue_holds_one_frame_beyond_the_queue_disc_chosen_when_it_entered() {
         let switch = |device_queue_pkts| {
-            let mut s = Switch::new(Box::new(ToPortZero), Box::new(DscpClassify { bands: 2 }), Box::new(HomaDropTail { limit: Limit::Packets(2) }), Box::new(StrictPriority));
+            let mut s = Switch::new(
+                Box::new(ToPortZero),
+                Box::new(DscpClassify { bands: 2 }),
+                Box::new(HomaDropTail { limit: Limit::Packets(2) }),
+                Box::new(StrictPriority),
+            );
             s.ports.push(Port::new(0, 2));
             s.device_queue_pkts = device_queue_pkts;
             s

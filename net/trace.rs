@@ -22,7 +22,8 @@ impl PcapTrace {
         let mut w = PcapWriter::with_header(std::io::BufWriter::new(file), header).map_err(|e| format!("{}: {e}", path.display()))?;
         for (tick, f) in &self.frames {
             let ns = tick_ns(*tick).round() as u64;
-            w.write_packet(&PcapPacket::new(Duration::from_nanos(ns), f.len() as u32, f)).map_err(|e| format!("{}: {e}", path.display()))?;
+            w.write_packet(&PcapPacket::new(Duration::from_nanos(ns), f.len() as u32, f))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         Ok(())
     }

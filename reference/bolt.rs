@@ -5,9 +5,7 @@
 //! biased encoding; the widths are the block's (PRU token 16 bits saturating, supply token
 //! saturating at −2^23 and capped at one MTU, 32-bit nanosecond time wrapping).
 
-use nanotransport_hdl::switch::bolt_header::{
-    FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, Q_SIZE_MAX,
-};
+use nanotransport_hdl::switch::bolt_header::{FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, Q_SIZE_MAX};
 use nanotransport_hdl::switch::bolt_ingress::{BoltParams, TOKEN_BIAS};
 
 /// One packet as the ingress sees it.
@@ -184,9 +182,7 @@ impl BoltModel {
 
 // ---------------------------------------------------------------- frames
 
-use nanotransport_hdl::switch::bolt_header::{
-    BOLT_HEADER_BYTES, BOLT_IP_PROTOCOL, BOLT_OFFSET, FLAG_SRC,
-};
+use nanotransport_hdl::switch::bolt_header::{BOLT_HEADER_BYTES, BOLT_IP_PROTOCOL, BOLT_OFFSET, FLAG_SRC};
 
 /// Ethernet minimum frame length without FCS.
 pub const MIN_FRAME: usize = 60;

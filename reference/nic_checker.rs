@@ -91,8 +91,8 @@ use crate::pisa::{parse, DropReason, Header};
 fn frame_length_ok(frame: &[u8]) -> bool {
     Header::decode(frame).ip_total_len as usize + 14 == frame.len()
 }
-use crate::rx::pkts_of;
 use crate::messages::{Completion, RxMessage, TxMessage};
+use crate::rx::pkts_of;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_hdl::nic::status_bank::STATUS_MAP;
 use nanotransport_hdl::pisa::match_action::MatchEntry;
@@ -172,10 +172,31 @@ pub struct CheckReport {
 
 /// Every kind of [`Mismatch`] the checker reports.
 pub const MISMATCH_KINDS: [&str; 25] = [
-    "completion-unknown", "input-inconsistent", "delivered-incomplete-or-corrupt", "delivered-unknown", "delivered-before-complete",
-    "delivered-twice", "not-delivered", "tx-malformed", "tx-header", "tx-data-unknown", "tx-data-bytes", "reply-unknown",
-    "reply-header", "ack-unreceived", "grant-beyond", "nack-unjustified", "pull-beyond", "not-acknowledged", "send-not-taken",
-    "send-not-completed", "abandoned-acknowledged", "completed-unacknowledged", "counter", "reply-count", "stream-rule",
+    "completion-unknown",
+    "input-inconsistent",
+    "delivered-incomplete-or-corrupt",
+    "delivered-unknown",
+    "delivered-before-complete",
+    "delivered-twice",
+    "not-delivered",
+    "tx-malformed",
+    "tx-header",
+    "tx-data-unknown",
+    "tx-data-bytes",
+    "reply-unknown",
+    "reply-header",
+    "ack-unreceived",
+    "grant-beyond",
+    "nack-unjustified",
+    "pull-beyond",
+    "not-acknowledged",
+    "send-not-taken",
+    "send-not-completed",
+    "abandoned-acknowledged",
+    "completed-unacknowledged",
+    "counter",
+    "reply-count",
+    "stream-rule",
 ];
 
 impl CheckReport {
@@ -195,7 +216,11 @@ pub enum RxClass {
     /// DATA whose IPv4 length disagrees with the packet's share of its message (`bad_length_count`).
     BadIpLength(Header),
     /// DATA (length ok) or trimmed DATA: `good` when it is a good copy (see the module docs).
-    Data { header: Header, payload: Vec<u8>, good: bool },
+    Data {
+        header: Header,
+        payload: Vec<u8>,
+        good: bool,
+    },
     Trimmed(Header),
     /// A control packet (action ≥ 3).
     Control(Header),
@@ -228,7 +253,8 @@ pub fn classify(frame: &[u8], protocol: Protocol, program: &[MatchEntry]) -> RxC
         0 => RxClass::NoAction,
         1 => {
             let start = (h.pkt_offset as usize) * 1024;
-            let length_ok = start >= h.msg_len as usize || h.ip_total_len.wrapping_sub(50) as usize == packet_bytes(h.msg_len, h.pkt_offset);
+            let length_ok =
+                start >= h.msg_len as usize || h.ip_total_len.wrapping_sub(50) as usize == packet_bytes(h.msg_len, h.pkt_offset);
             if !length_ok {
                 return RxClass::BadIpLength(h);
             }
@@ -298,7 +324,11 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     let program = ingress_program(protocol);
     let homa = protocol != Protocol::Ndp;
     if trace.stream_rule_violations > 0 {
-        r.push(0, "stream-rule", format!("{} cycles in which an output beat shown without tready changed or was withdrawn", trace.stream_rule_violations));
+        r.push(
+            0,
+            "stream-rule",
+            format!("{} cycles in which an output beat shown without tready changed or was withdrawn", trace.stream_rule_violations),
+        );
     }
 
     // ---------------- inputs: classify every frame taken ----------------
@@ -309,7 +339,12 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         .sends
         .iter()
         .enumerate()
-        .map(|(i, (_, m))| SendState { id: trace.sent_ids.get(i).copied(), message: m.clone(), completion: None, acked: vec![None; pkts_of(m.payload.len() as u16)] })
+        .map(|(i, (_, m))| SendState {
+            id: trace.sent_ids.get(i).copied(),
+            message: m.clone(),
+            completion: None,
+            acked: vec![None; pkts_of(m.payload.len() as u16)],
+        })
         .collect();
     // Completions in order, attributed to the oldest in-flight message with that id.
     let mut completion_of: Vec<Option<usize>> = Vec::new();
@@ -317,13 +352,19 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         let owner = sends.iter().position(|s| s.completion.is_none() && s.id.is_some_and(|(at, id)| id == c.tx_msg_id && at <= c.cycle));
         match owner {
             Some(i) => sends[i].completion = Some(*c),
-            None => r.push(c.cycle, "completion-unknown", format!("completion of tx_msg_id {:#06x} (abandoned {}) with no message in flight under that id", c.tx_msg_id, c.abandoned)),
+            None => r.push(
+                c.cycle,
+                "completion-unknown",
+                format!("completion of tx_msg_id {:#06x} (abandoned {}) with no message in flight under that id", c.tx_msg_id, c.abandoned),
+            ),
         }
         completion_of.push(owner);
     }
     // The message in flight under `id` at cycle `t` (id given at or before t, not completed before t).
     let in_flight = |sends: &[SendState], id: u16, t: u64| -> Option<usize> {
-        sends.iter().rposition(|s| s.id.is_some_and(|(at, i)| i == id && at <= t) && s.completion.map_or(true, |c| c.cycle + ACK_TO_COMPLETION_SLACK >= t))
+        sends.iter().rposition(|s| {
+            s.id.is_some_and(|(at, i)| i == id && at <= t) && s.completion.map_or(true, |c| c.cycle + ACK_TO_COMPLETION_SLACK >= t)
+        })
     };
     for (i, (_, frame)) in trace.rx_frames.iter().enumerate() {
         let Some(&taken) = trace.rx_taken.get(i) else { break };
@@ -349,7 +390,8 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         // length once its last beat is in (DATA that passed the IPv4 length check, trimmed and
         // control frames), with no reply and no state change.
         let validated = matches!(class, RxClass::Data { .. } | RxClass::Trimmed(_) | RxClass::Control(_));
-        if validated && !frame_length_ok(frame) {
+        let dropped_for_length = validated && !frame_length_ok(frame);
+        if dropped_for_length {
             *predicted.entry("bad_frame_length_count").or_default() += 1;
             if matches!(class, RxClass::Data { .. }) {
                 *predicted.entry("bad_frame_length_data").or_default() += 1;
@@ -364,7 +406,15 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                 r.good_data_copies += 1;
                 let idx = *peer_index.entry(key).or_insert_with(|| {
                     let pkts = pkts_of(h.msg_len);
-                    peer.push(PeerMsg { key, msg_len: h.msg_len, local_port: h.dst_context, good: vec![None; pkts], trimmed: vec![None; pkts], any_copy: vec![None; pkts], new_packet_cycles: Vec::new() });
+                    peer.push(PeerMsg {
+                        key,
+                        msg_len: h.msg_len,
+                        local_port: h.dst_context,
+                        good: vec![None; pkts],
+                        trimmed: vec![None; pkts],
+                        any_copy: vec![None; pkts],
+                        new_packet_cycles: Vec::new(),
+                    });
                     peer.len() - 1
                 });
                 let m = &mut peer[idx];
@@ -384,6 +434,9 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                     _ => {}
                 }
             }
+            // A trimmed or control frame of the wrong length did nothing in the NIC: it neither
+            // excuses a NACK nor acknowledges a packet.
+            RxClass::Trimmed(_) | RxClass::Control(_) if dropped_for_length => {}
             RxClass::Trimmed(h) => {
                 r.trimmed_copies += 1;
                 let key = (h.src_ip, h.src_context, h.tx_msg_id);
@@ -396,7 +449,15 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                     }
                 } else if h.msg_len >= 1 && (h.msg_len as usize) <= MAX_MESSAGE_BYTES && (h.pkt_offset as usize) < pkts_of(h.msg_len) {
                     let pkts = pkts_of(h.msg_len);
-                    let mut m = PeerMsg { key, msg_len: h.msg_len, local_port: h.dst_context, good: vec![None; pkts], trimmed: vec![None; pkts], any_copy: vec![None; pkts], new_packet_cycles: Vec::new() };
+                    let mut m = PeerMsg {
+                        key,
+                        msg_len: h.msg_len,
+                        local_port: h.dst_context,
+                        good: vec![None; pkts],
+                        trimmed: vec![None; pkts],
+                        any_copy: vec![None; pkts],
+                        new_packet_cycles: Vec::new(),
+                    };
                     m.trimmed[h.pkt_offset as usize] = Some(taken);
                     m.any_copy[h.pkt_offset as usize] = Some(taken);
                     peer_index.insert(key, peer.len());
@@ -437,19 +498,37 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         let Some(members) = classes.get(&key) else {
             let partial = peer.iter().any(|m| m.key.0 == d.remote_ip && m.key.1 == d.remote_port && m.msg_len as usize == d.payload.len());
             let kind = if partial { "delivered-incomplete-or-corrupt" } else { "delivered-unknown" };
-            r.push(d.first_cycle, kind, format!("{} bytes from {:#010x}:{} to port {}: no message with all packets taken has this content", d.payload.len(), d.remote_ip, d.remote_port, d.local_port));
+            r.push(
+                d.first_cycle,
+                kind,
+                format!(
+                    "{} bytes from {:#010x}:{} to port {}: no message with all packets taken has this content",
+                    d.payload.len(),
+                    d.remote_ip,
+                    d.remote_port,
+                    d.local_port
+                ),
+            );
             continue;
         };
         match members.iter().find(|(_, i)| delivered_peer[*i] == 0) {
             Some(&(at, i)) if at < d.first_cycle => delivered_peer[i] += 1,
             Some(&(at, i)) => {
                 delivered_peer[i] += 1;
-                r.push(d.first_cycle, "delivered-before-complete", format!("message {:?} delivered before its last packet was taken (cycle {at})", peer[i].key));
+                r.push(
+                    d.first_cycle,
+                    "delivered-before-complete",
+                    format!("message {:?} delivered before its last packet was taken (cycle {at})", peer[i].key),
+                );
             }
             None => {
                 let i = members[0].1;
                 delivered_peer[i] += 1;
-                r.push(d.first_cycle, "delivered-twice", format!("message {:?} ({} bytes) delivered {} times", peer[i].key, d.payload.len(), delivered_peer[i]));
+                r.push(
+                    d.first_cycle,
+                    "delivered-twice",
+                    format!("message {:?} ({} bytes) delivered {} times", peer[i].key, d.payload.len(), delivered_peer[i]),
+                );
             }
         }
     }
@@ -466,15 +545,24 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         if allowed == 0 || undelivered.is_empty() {
             for &i in &undelivered {
                 let m = &peer[i];
-                r.push(m.complete_at().unwrap_or(0), "not-delivered", format!("message {:?} ({} bytes): every packet taken in a good copy, never delivered", m.key, m.msg_len));
+                r.push(
+                    m.complete_at().unwrap_or(0),
+                    "not-delivered",
+                    format!("message {:?} ({} bytes): every packet taken in a good copy, never delivered", m.key, m.msg_len),
+                );
             }
         } else {
             if undelivered.len() as u64 > allowed {
                 let first = &peer[undelivered[0]];
                 r.push(first.complete_at().unwrap_or(0), "not-delivered", format!("{} messages with every packet taken never delivered, more than the {allowed} refusals and collections that could explain it; first {:?}", undelivered.len(), first.key));
             }
-            let named: Vec<String> = forgetting.iter().filter(|n| status(n).unwrap_or(0) > 0).map(|n| format!("{n}={}", status(n).unwrap_or(0))).collect();
-            r.skipped.push(format!("each complete message delivered: only as a count ({} undelivered ≤ {})", undelivered.len(), named.join(" + ")));
+            let named: Vec<String> =
+                forgetting.iter().filter(|n| status(n).unwrap_or(0) > 0).map(|n| format!("{n}={}", status(n).unwrap_or(0))).collect();
+            r.skipped.push(format!(
+                "each complete message delivered: only as a count ({} undelivered ≤ {})",
+                undelivered.len(),
+                named.join(" + ")
+            ));
         }
     } else {
         r.skipped.push("end-of-run checks: the run did not end idle".into());
@@ -522,15 +610,28 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                     }
                     None => "no CPU message ever had that id".into(),
                 };
-                r.push(t, "tx-data-unknown", format!("DATA tx_msg_id {:#06x} offset {} after its message completed: {what}", h.tx_msg_id, h.pkt_offset));
+                r.push(
+                    t,
+                    "tx-data-unknown",
+                    format!("DATA tx_msg_id {:#06x} offset {} after its message completed: {what}", h.tx_msg_id, h.pkt_offset),
+                );
                 continue;
             };
             let m = &sends[i].message;
             let k = h.pkt_offset as usize;
             let start = k * 1024;
             let want = m.payload.get(start..(start + 1024).min(m.payload.len()));
-            if h.dst_ip != m.remote_ip || h.dst_context != m.remote_port || h.src_context != m.local_port || h.msg_len as usize != m.payload.len() || want != Some(&payload[..]) {
-                r.push(t, "tx-data-bytes", format!("DATA of CPU message {i} (tx_msg_id {:#06x}) offset {k}: header or bytes differ from the message", h.tx_msg_id));
+            if h.dst_ip != m.remote_ip
+                || h.dst_context != m.remote_port
+                || h.src_context != m.local_port
+                || h.msg_len as usize != m.payload.len()
+                || want != Some(&payload[..])
+            {
+                r.push(
+                    t,
+                    "tx-data-bytes",
+                    format!("DATA of CPU message {i} (tx_msg_id {:#06x}) offset {k}: header or bytes differ from the message", h.tx_msg_id),
+                );
             }
             continue;
         }
@@ -546,7 +647,14 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         };
         let m = &peer[idx];
         if h.msg_len != m.msg_len || h.src_context != m.local_port {
-            r.push(t, "reply-header", format!("control to {key:?}: msg_len {} / src_context {} (message: {} / {})", h.msg_len, h.src_context, m.msg_len, m.local_port));
+            r.push(
+                t,
+                "reply-header",
+                format!(
+                    "control to {key:?}: msg_len {} / src_context {} (message: {} / {})",
+                    h.msg_len, h.src_context, m.msg_len, m.local_port
+                ),
+            );
         }
         let k = h.pkt_offset as usize;
         let good_before = |k: usize| m.good.get(k).and_then(|g| g.as_ref()).is_some_and(|(c, _)| *c < t);
@@ -554,7 +662,14 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             if h.flags & (FLAG_ACK | FLAG_PULL) != 0 {
                 let n = k.min(m.good.len());
                 if k > m.good.len() || !(0..n).all(good_before) {
-                    r.push(t, "ack-unreceived", format!("{} cumulative offset {k} for {key:?}: not every packet below it was taken in a good copy", if h.flags & FLAG_PULL != 0 { "GRANT" } else { "ACK" }));
+                    r.push(
+                        t,
+                        "ack-unreceived",
+                        format!(
+                            "{} cumulative offset {k} for {key:?}: not every packet below it was taken in a good copy",
+                            if h.flags & FLAG_PULL != 0 { "GRANT" } else { "ACK" }
+                        ),
+                    );
                 }
                 for a in acked_pkts[idx].iter_mut().take(n) {
                     *a = true;
@@ -566,7 +681,17 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             // The scheduler grants min(received + rtt_pkts, packets) (thesis Algorithm 6).
             let reach = (trace.rtt_pkts as usize + m.packets_before(t)).min(m.good.len());
             if h.flags & FLAG_PULL != 0 && h.pull_offset as usize > reach {
-                r.push(t, "grant-beyond", format!("GRANT offset {} for {key:?} of {} packets with {} taken (rtt_pkts {})", h.pull_offset, m.good.len(), m.packets_before(t), trace.rtt_pkts));
+                r.push(
+                    t,
+                    "grant-beyond",
+                    format!(
+                        "GRANT offset {} for {key:?} of {} packets with {} taken (rtt_pkts {})",
+                        h.pull_offset,
+                        m.good.len(),
+                        m.packets_before(t),
+                        trace.rtt_pkts
+                    ),
+                );
             }
             if h.flags & FLAG_NACK != 0 && !m.any_copy.get(k).and_then(|c| *c).is_some_and(|c| c < t) {
                 r.push(t, "nack-unjustified", format!("NACK of packet {k} of {key:?}: no copy of it was taken"));
@@ -583,7 +708,16 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                 r.push(t, "nack-unjustified", format!("NACK of packet {k} of {key:?}: no trimmed copy of it was taken"));
             }
             if h.flags & FLAG_PULL != 0 && h.pull_offset as usize > trace.rtt_pkts as usize + m.packets_before(t) {
-                r.push(t, "pull-beyond", format!("PULL credit {} for {key:?} with {} packets taken (rtt_pkts {})", h.pull_offset, m.packets_before(t), trace.rtt_pkts));
+                r.push(
+                    t,
+                    "pull-beyond",
+                    format!(
+                        "PULL credit {} for {key:?} with {} packets taken (rtt_pkts {})",
+                        h.pull_offset,
+                        m.packets_before(t),
+                        trace.rtt_pkts
+                    ),
+                );
             }
         }
     }
@@ -596,7 +730,11 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         if status("ctrl_dropped_count").unwrap_or(0) == 0 {
             for (i, m) in peer.iter().enumerate() {
                 if delivered_peer[i] > 0 && !fully_acked[i] {
-                    r.push(m.complete_at().unwrap_or(0), "not-acknowledged", format!("message {:?} delivered but not every packet acknowledged", m.key));
+                    r.push(
+                        m.complete_at().unwrap_or(0),
+                        "not-acknowledged",
+                        format!("message {:?} delivered but not every packet acknowledged", m.key),
+                    );
                 }
             }
         } else {
@@ -623,13 +761,21 @@ pub fn check(trace: &NicTrace) -> CheckReport {
                 if c.abandoned {
                     r.abandoned += 1;
                     if s.acked.iter().all(|a| a.is_some_and(|a| a + ACK_TO_COMPLETION_SLACK < c.cycle)) {
-                        r.push(c.cycle, "abandoned-acknowledged", format!("CPU message {i} (tx_msg_id {id:#06x}) abandoned after every packet was acknowledged"));
+                        r.push(
+                            c.cycle,
+                            "abandoned-acknowledged",
+                            format!("CPU message {i} (tx_msg_id {id:#06x}) abandoned after every packet was acknowledged"),
+                        );
                     }
                 } else {
                     r.completed += 1;
                     if !all_acked {
                         let missing: Vec<usize> = (0..s.acked.len()).filter(|k| !s.acked[*k].is_some_and(|a| a < c.cycle)).collect();
-                        r.push(c.cycle, "completed-unacknowledged", format!("CPU message {i} (tx_msg_id {id:#06x}) completed; packets {missing:?} never acknowledged"));
+                        r.push(
+                            c.cycle,
+                            "completed-unacknowledged",
+                            format!("CPU message {i} (tx_msg_id {id:#06x}) completed; packets {missing:?} never acknowledged"),
+                        );
                     }
                 }
             }
@@ -675,7 +821,9 @@ pub fn check(trace: &NicTrace) -> CheckReport {
         }
     }
     if homa && status("ctrl_dropped_count").unwrap_or(0) == 0 {
-        for (name, frames) in [("ack_sent_count", reply_kinds[0]), ("grant_sent_count", reply_kinds[1]), ("nack_sent_count", reply_kinds[2])] {
+        for (name, frames) in
+            [("ack_sent_count", reply_kinds[0]), ("grant_sent_count", reply_kinds[1]), ("nack_sent_count", reply_kinds[2])]
+        {
             if status(name).is_some_and(|v| v != frames & 0xFFFF_FFFF) {
                 r.push(0, "counter", format!("{name} = {}, the NIC sent {frames} such frames", status(name).unwrap_or(0)));
             }
@@ -687,7 +835,14 @@ pub fn check(trace: &NicTrace) -> CheckReport {
     // length rule, so its drops are at most those frames.
     let length_faults_data = predicted.get("bad_frame_length_data").copied().unwrap_or(0);
     if s("drop_bad_length_count") > length_faults_data {
-        r.push(0, "counter", format!("drop_bad_length_count = {}, above the {length_faults_data} DATA frames of the wrong length", s("drop_bad_length_count")));
+        r.push(
+            0,
+            "counter",
+            format!(
+                "drop_bad_length_count = {}, above the {length_faults_data} DATA frames of the wrong length",
+                s("drop_bad_length_count")
+            ),
+        );
     }
     let outcomes = s("rx_fail_count") + s("duplicate_data_count") + s("forwarded_count");
     let data = s("data_count").saturating_sub(s("bad_length_count")).saturating_sub(length_faults_data);
@@ -711,19 +866,34 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             _ => (acks + grants - (ack_and_pull), ok, 2 * looked_up),
         };
         if replies < low || replies > high {
-            r.push(0, "reply-count", format!("{replies} ACK/GRANT frames for {looked_up} DATA packets looked up ({} refused): outside [{low}, {high}]", s("rx_fail_count")));
+            r.push(
+                0,
+                "reply-count",
+                format!(
+                    "{replies} ACK/GRANT frames for {looked_up} DATA packets looked up ({} refused): outside [{low}, {high}]",
+                    s("rx_fail_count")
+                ),
+            );
         }
         let nack_high = match protocol {
             Protocol::Ndp => s("chop_count"),
             _ => s("chop_count") + s("rx_fail_count"),
         };
         if nacks > nack_high {
-            r.push(0, "reply-count", format!("{nacks} NACK frames for {} trimmed packets and {} refused lookups", s("chop_count"), s("rx_fail_count")));
+            r.push(
+                0,
+                "reply-count",
+                format!("{nacks} NACK frames for {} trimmed packets and {} refused lookups", s("chop_count"), s("rx_fail_count")),
+            );
         }
     }
     let delivered_pkts: u64 = trace.delivered.iter().map(|d| pkts_of(d.payload.len() as u16) as u64).sum();
     if s("forwarded_count") < delivered_pkts {
-        r.push(0, "counter", format!("forwarded_count {} below the {delivered_pkts} packets of the delivered messages", s("forwarded_count")));
+        r.push(
+            0,
+            "counter",
+            format!("forwarded_count {} below the {delivered_pkts} packets of the delivered messages", s("forwarded_count")),
+        );
     }
     r
 }

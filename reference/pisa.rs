@@ -259,9 +259,9 @@ pub fn match_lookup(
     key: u16,
     default_action: u8,
 ) -> (bool, usize, u8) {
-    entries
-        .iter()
-        .enumerate()
-        .find_map(|(i, e)| e.filter(|e| (key ^ e.value) & e.mask == 0).map(|e| (true, i, e.action)))
-        .unwrap_or((false, 0, default_action))
+    entries.iter().enumerate().find_map(|(i, e)| e.filter(|e| (key ^ e.value) & e.mask == 0).map(|e| (true, i, e.action))).unwrap_or((
+        false,
+        0,
+        default_action,
+    ))
 }

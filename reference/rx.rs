@@ -203,10 +203,9 @@ impl TableModel {
     pub fn request(&mut self, r: &RxRequest) -> RxResponse {
         let key = key_of(r);
         let off = r.pkt_offset as usize;
-        let fail = |reason: u64| RxResponse { fail: true, fail_reason: reason as u8, rx_msg_id: RX_MSG_ID_NONE as u16, ..Default::default() };
-        let hit = self.candidates(key)
-            .into_iter()
-            .find(|&(w, b, p)| self.ways[w][b][p].as_ref().is_some_and(|e| e.key == key));
+        let fail =
+            |reason: u64| RxResponse { fail: true, fail_reason: reason as u8, rx_msg_id: RX_MSG_ID_NONE as u16, ..Default::default() };
+        let hit = self.candidates(key).into_iter().find(|&(w, b, p)| self.ways[w][b][p].as_ref().is_some_and(|e| e.key == key));
         if let Some((w, b, p)) = hit {
             let e = self.ways[w][b][p].as_mut().unwrap();
             let pkts = pkts_of(e.msg_len);
@@ -240,7 +239,16 @@ impl TableModel {
         let pkts = pkts_of(r.msg_len);
         if self.remembers(key) {
             self.counters.recent_duplicate += 1;
-            return RxResponse { fail: false, fail_reason: 0, rx_msg_id: RX_MSG_ID_NONE as u16, is_new_msg: false, is_new_pkt: false, is_last_pkt: true, ack_no: pkts as u16, announce_new_msg: false };
+            return RxResponse {
+                fail: false,
+                fail_reason: 0,
+                rx_msg_id: RX_MSG_ID_NONE as u16,
+                is_new_msg: false,
+                is_new_pkt: false,
+                is_last_pkt: true,
+                ack_no: pkts as u16,
+                announce_new_msg: false,
+            };
         }
         if r.msg_len == 0 {
             self.counters.fail_zero_len += 1;
@@ -284,7 +292,16 @@ impl TableModel {
         let ack_no = received.first_zero().unwrap_or(pkts) as u16;
         self.ways[way][bucket][pos] = Some(TableEntry { key, slot, msg_len: r.msg_len, received, announced: !r.peek });
         self.slots[slot] = Some(SlotInfo { way, bucket, pos, class, index, key });
-        RxResponse { fail: false, fail_reason: 0, rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16, is_new_msg: true, is_new_pkt: true, is_last_pkt, ack_no, announce_new_msg: !r.peek }
+        RxResponse {
+            fail: false,
+            fail_reason: 0,
+            rx_msg_id: ((self.gens[slot] as u16) << self.slot_bits) | slot as u16,
+            is_new_msg: true,
+            is_new_pkt: true,
+            is_last_pkt,
+            ack_no,
+            announce_new_msg: !r.peek,
+        }
     }
 
     /// Frees `slot` (nothing happens when it holds no message).
@@ -402,7 +419,10 @@ impl RxModel {
         match reason {
             ReleaseReason::Delivered => {
                 if self.completed.front() != Some(&slot) {
-                    return Err(format!("cycle {cycle}: delivery release of slot {slot}; oldest completed is {:?}", self.completed.front()));
+                    return Err(format!(
+                        "cycle {cycle}: delivery release of slot {slot}; oldest completed is {:?}",
+                        self.completed.front()
+                    ));
                 }
                 self.completed.pop_front();
                 self.reassembly.delivered += 1;
@@ -431,9 +451,9 @@ impl RxModel {
         let slot = (m.rx_msg_id & self.slot_mask()) as usize;
         let gen = ((m.rx_msg_id >> self.slot_bits) & 0xff) as u8;
         let live = m.rx_msg_id & 0x8000 == 0
-            && self.slots[slot].as_ref().is_some_and(|e| {
-                !e.closed && e.key == (m.remote_ip, m.remote_port, m.tx_msg_id) && e.msg_len == m.msg_len
-            })
+            && self.slots[slot]
+                .as_ref()
+                .is_some_and(|e| !e.closed && e.key == (m.remote_ip, m.remote_port, m.tx_msg_id) && e.msg_len == m.msg_len)
             && self.gens[slot] == gen;
         if !live {
             self.reassembly.drop_stale += 1;

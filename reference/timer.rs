@@ -82,8 +82,7 @@ impl TimerChecker {
             }
         }
         if let Some((id, delay, meta)) = c.sched {
-            self.entries[id as usize] =
-                Entry { valid: true, expiry: c.now.wrapping_add(delay as u64), meta, due_since: None };
+            self.entries[id as usize] = Entry { valid: true, expiry: c.now.wrapping_add(delay as u64), meta, due_since: None };
         }
         if let Some(id) = c.cancel {
             self.entries[id as usize].valid = false;

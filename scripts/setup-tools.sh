@@ -58,3 +58,12 @@ if ! have cargo; then
   echo "error: cargo (Rust) is not installed; install Rust 1.89 or newer, e.g. with rustup" >&2
   exit 1
 fi
+# rustfmt: the tests check that every file is formatted (a minimal Rust profile leaves it out).
+if ! cargo fmt --version >/dev/null 2>&1; then
+  if have rustup; then
+    rustup component add rustfmt
+  else
+    echo "error: rustfmt is not installed; install it with your Rust toolchain (rustup component add rustfmt)" >&2
+    exit 1
+  fi
+fi

@@ -61,9 +61,9 @@ impl InputSequence {
     }
 }
 
-/// The timer with 128 entries (configuration nic-128), `cycles` cycles in each model.
+/// The timer with 128 entries (configuration blocks-128), `cycles` cycles in each model.
 pub fn bench_timer_128(cycles: u64) -> Result<CosimBench, String> {
-    const MODEL: &str = "nt_nic_128_timer";
+    const MODEL: &str = "nt_blocks_128_timer";
     let mut native = NativeStepper::<Timer<128, 7, 8>>::default();
     let mut seq = InputSequence::new(128);
     let mut native_timeouts = 0;
@@ -87,11 +87,9 @@ pub fn bench_timer_128(cycles: u64) -> Result<CosimBench, String> {
     let native_s = start.elapsed().as_secs_f64();
 
     let mut v = VerilatedModel::new(MODEL)?;
-    let [now, sv, sid, sd, sm, cv, cid, ready, tv] = [
-        "now", "sched_valid", "sched_id", "sched_delay", "sched_meta", "cancel_valid", "cancel_id",
-        "timeout_ready", "timeout_valid",
-    ]
-    .map(|p| v.port_or_panic(p));
+    let [now, sv, sid, sd, sm, cv, cid, ready, tv] =
+        ["now", "sched_valid", "sched_id", "sched_delay", "sched_meta", "cancel_valid", "cancel_id", "timeout_ready", "timeout_valid"]
+            .map(|p| v.port_or_panic(p));
     let mut seq = InputSequence::new(128);
     let mut verilator_timeouts = 0;
     let start = Instant::now();
@@ -112,9 +110,7 @@ pub fn bench_timer_128(cycles: u64) -> Result<CosimBench, String> {
     }
     let verilator_s = start.elapsed().as_secs_f64();
     if native_timeouts != verilator_timeouts {
-        return Err(format!(
-            "{MODEL}: the two runs disagree ({native_timeouts} vs {verilator_timeouts} timeouts)"
-        ));
+        return Err(format!("{MODEL}: the two runs disagree ({native_timeouts} vs {verilator_timeouts} timeouts)"));
     }
     let native_rate = cycles as f64 / native_s;
     let verilator_rate = cycles as f64 / verilator_s;
@@ -174,7 +170,8 @@ pub fn bench_nic(whole: &crate::whole_nic::WholeNic, cycles: u64, seed: u64) -> 
     let messages = (cycles / 150 + 32).min(u16::MAX as u64) as u16;
     let (start, tx_beats, rx_beats) = (nic.cycle, nic.tx_beat_cycles.len(), nic.rx_beat_cycles.len());
     let (clock, cpu) = (Instant::now(), thread_cpu_seconds());
-    let (sent, _) = self_loop(&mut nic, &mut rng, messages, NIC_BENCH_MAX_MESSAGE, start + cycles, NIC_BENCH_LINK_DELAY, &mut |f, _| vec![f.to_vec()]);
+    let (sent, _) =
+        self_loop(&mut nic, &mut rng, messages, NIC_BENCH_MAX_MESSAGE, start + cycles, NIC_BENCH_LINK_DELAY, &mut |f, _| vec![f.to_vec()]);
     let (wall_s, cpu_s) = (clock.elapsed().as_secs_f64(), thread_cpu_seconds() - cpu);
     let mut unmatched: HashMap<&[u8], usize> = HashMap::new();
     for m in &sent {
@@ -183,7 +180,14 @@ pub fn bench_nic(whole: &crate::whole_nic::WholeNic, cycles: u64, seed: u64) -> 
     let messages_intact = nic
         .delivered
         .iter()
-        .filter(|m| unmatched.get_mut(m.payload.as_slice()).is_some_and(|n| *n > 0 && { *n -= 1; true }))
+        .filter(|m| {
+            unmatched.get_mut(m.payload.as_slice()).is_some_and(|n| {
+                *n > 0 && {
+                    *n -= 1;
+                    true
+                }
+            })
+        })
         .count();
     Ok(NicBench {
         config: whole.name().to_string(),

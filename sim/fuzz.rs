@@ -55,13 +55,13 @@
 //! `README.txt` with the command. Traffic starts from [`crate::replay::prepare`]'s state in both
 //! runs, so the replay sees the same inputs at the same cycles.
 
-use nanotransport_reference::nic_checker::{check, CheckReport, Mismatch, NicTrace};
-use nanotransport_reference::pisa::{ipv4_sum, Header};
-use nanotransport_reference::rx::pkts_of;
 use crate::nic::TxMessage;
 use crate::replay::{self, cycles_to_ns, is_idle, prepare, quiet_for, ReplayOptions, TimedSend, IDLE_HORIZON_CYCLES};
 use crate::scenarios::{control_reply as reply, data_frame_for, trimmed, Protocol, NIC_IP, PEER_IP};
 use nanotransport_hdl::pisa::wire::*;
+use nanotransport_reference::nic_checker::{check, CheckReport, Mismatch, NicTrace};
+use nanotransport_reference::pisa::{ipv4_sum, Header};
+use nanotransport_reference::rx::pkts_of;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -166,7 +166,8 @@ pub struct FuzzResult {
 
 impl FuzzResult {
     pub fn to_json(&self) -> Value {
-        let status: serde_json::Map<String, Value> = self.status.iter().filter(|(_, v)| *v != 0).map(|(n, v)| (n.to_string(), (*v).into())).collect();
+        let status: serde_json::Map<String, Value> =
+            self.status.iter().filter(|(_, v)| *v != 0).map(|(n, v)| (n.to_string(), (*v).into())).collect();
         json!({
             "config": self.options.nic.name(),
             "seed": self.options.seed,
@@ -246,7 +247,8 @@ fn malform(frame: &[u8], kind: &str, rng: &mut ChaCha8Rng) -> Vec<u8> {
     match kind {
         "bad_checksum" => f[OFF_CHECKSUM + 1] ^= 1 << rng.gen_range(0..8),
         "wrong_protocol" => {
-            f[OFF_PROTOCOL] = [6u8, 17, 153, if f[OFF_PROTOCOL] == NDP_IP_PROTOCOL { HOMA_IP_PROTOCOL } else { NDP_IP_PROTOCOL }][rng.gen_range(0..4)];
+            f[OFF_PROTOCOL] =
+                [6u8, 17, 153, if f[OFF_PROTOCOL] == NDP_IP_PROTOCOL { HOMA_IP_PROTOCOL } else { NDP_IP_PROTOCOL }][rng.gen_range(0..4)];
             fix_checksum(&mut f);
         }
         "too_short" => f.truncate(rng.gen_range(1..HEADER_BYTES)),
@@ -361,7 +363,11 @@ impl Run {
         }
         if self.rng.gen_bool(self.opts.duplicate) {
             self.count("duplicated_to_nic");
-            let max = self.opts.duplicate_delay.unwrap_or(if self.opts.full_horizon_duplicates { DUPLICATE_DELAY_FULL } else { DUPLICATE_DELAY_WINDOW }).max(1);
+            let max = self
+                .opts
+                .duplicate_delay
+                .unwrap_or(if self.opts.full_horizon_duplicates { DUPLICATE_DELAY_FULL } else { DUPLICATE_DELAY_WINDOW })
+                .max(1);
             let t = self.link_delay(now) + self.rng.gen_range(1..=max);
             self.schedule(t, frame.clone(), msg);
         }
@@ -458,7 +464,8 @@ impl Run {
             if !self.peer_rx.contains_key(&key) {
                 self.rx_incomplete.insert(key);
             }
-            let st = self.peer_rx.entry(key).or_insert_with(|| PeerRx { got: vec![false; pkts], last_progress: now, resends: 0, header: h });
+            let st =
+                self.peer_rx.entry(key).or_insert_with(|| PeerRx { got: vec![false; pkts], last_progress: now, resends: 0, header: h });
             let k = (h.pkt_offset as usize).min(pkts - 1);
             let chopped = h.flags & FLAG_CHOP != 0;
             if !chopped {
@@ -764,8 +771,10 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     // A bundle names its NIC; a preset's name is resolved here (a parameter set's bundle needs
     // its set, which the bundle does not carry).
     let nic = crate::whole_nic::WholeNic::preset(meta["config"].as_str().ok_or("bundle.json: no config")?)?;
-    let settings: Vec<String> = meta["settings"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
-    let recorded: Vec<String> = meta["mismatches"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
+    let settings: Vec<String> =
+        meta["settings"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
+    let recorded: Vec<String> =
+        meta["mismatches"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
     let mut opts = ReplayOptions::new(&nic);
     opts.settings = crate::registers::parse_sets(&settings)?;
     if let Some(m) = meta["max_cycles"].as_u64() {

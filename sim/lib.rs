@@ -1,11 +1,11 @@
 //! Everything that is not synthesisable: Verilator co-simulation, the lockstep checker and
 //! transaction-level reference models.
 
-pub mod cosim;
-pub mod whole_nic;
 pub mod bench;
-pub mod nic;
-pub mod scenarios;
-pub mod replay;
+pub mod cosim;
 pub mod fuzz;
+pub mod nic;
 pub mod registers;
+pub mod replay;
+pub mod scenarios;
+pub mod whole_nic;

@@ -113,8 +113,6 @@ struct NicPorts {
     pkt_tlast: PortId,
 }
 
-
-
 /// Random back-pressure on the NIC's outputs: in each cycle MAC TX's and the CPU read-out's
 /// `tready` are each low with probability `probability`. The draw is a function of the seed, the
 /// stream and the cycle alone (a seekable generator), so two runs that reach a cycle by different
@@ -391,9 +389,16 @@ impl<B: Ports> NicSim<B> {
             }
         }
         // Output beats shown and not taken must stay until taken.
-        let tx_beat = (m.get_port(p.tx_tvalid) == 1).then(|| HeldBeat { data: m.get_port(p.tx_tdata), keep: m.get_port(p.tx_tkeep), last: m.get_port(p.tx_tlast) == 1 });
-        let msg_beat = (m.get_port(p.msg_out_tvalid) == 1)
-            .then(|| HeldBeat { data: m.get_port(p.msg_out_tdata), keep: m.get_port(p.msg_out_tkeep), last: m.get_port(p.msg_out_tlast) == 1 });
+        let tx_beat = (m.get_port(p.tx_tvalid) == 1).then(|| HeldBeat {
+            data: m.get_port(p.tx_tdata),
+            keep: m.get_port(p.tx_tkeep),
+            last: m.get_port(p.tx_tlast) == 1,
+        });
+        let msg_beat = (m.get_port(p.msg_out_tvalid) == 1).then(|| HeldBeat {
+            data: m.get_port(p.msg_out_tdata),
+            keep: m.get_port(p.msg_out_tkeep),
+            last: m.get_port(p.msg_out_tlast) == 1,
+        });
         for (held, shown, ready) in [(&mut self.tx_held, tx_beat, self.tx_ready), (&mut self.msg_out_held, msg_beat, self.msg_ready)] {
             if held.is_some() && *held != shown {
                 self.stream_rule_violations += 1;

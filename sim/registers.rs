@@ -85,9 +85,7 @@ fn write(index: usize, value: u64) -> RegisterWrite {
 
 /// Parses one `NAME=VALUE` into the register writes it stands for.
 pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
-    let (name, value) = arg
-        .split_once('=')
-        .ok_or_else(|| format!("--set {arg}: expected NAME=VALUE; registers: {}", valid_names()))?;
+    let (name, value) = arg.split_once('=').ok_or_else(|| format!("--set {arg}: expected NAME=VALUE; registers: {}", valid_names()))?;
     let (name, value) = (name.trim(), value.trim());
     let bad = |what: &str| format!("--set {arg}: {what}");
     match name {
@@ -102,7 +100,8 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
         }
         _ => {
             let r = find_register(name).ok_or_else(|| bad(&format!("unknown register; registers: {}", valid_names())))?;
-            let v = parse_number(value).ok_or_else(|| bad(&format!("not a number; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)))?;
+            let v =
+                parse_number(value).ok_or_else(|| bad(&format!("not a number; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)))?;
             if v < r.min || v > r.max {
                 return Err(bad(&format!("out of range; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)));
             }

@@ -51,15 +51,17 @@
 //! 0x00–0x14) and the status registers are the one register map of every configuration
 //! ([`nanotransport_hdl::nic::register_map`]).
 
-use nanotransport_reference::nic_checker::NicTrace;
 use crate::nic::{Completion, NicSim, RxMessage, Stalls, TxMessage};
-use nanotransport_hdl::nic::register_map::{status_address, STATUS_MAP, STATUS_BASE, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS};
+use nanotransport_hdl::nic::register_map::{
+    status_address, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS, STATUS_BASE, STATUS_MAP,
+};
+use nanotransport_reference::nic_checker::NicTrace;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
-use pcap_file::{DataLink, PcapError};
 /// Byte order of a capture file.
 pub use pcap_file::Endianness;
 /// Timestamp resolution of a pcap (microsecond or nanosecond).
 pub use pcap_file::TsResolution;
+use pcap_file::{DataLink, PcapError};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -116,7 +118,10 @@ pub fn parse_pcap(bytes: &[u8]) -> Result<PcapInput, String> {
     let header = parser.header();
     if header.datalink != DataLink::ETHERNET {
         let code: u32 = header.datalink.into();
-        return Err(format!("file header: link type {code} ({:?}), not Ethernet (1): only Ethernet frames can be replayed", header.datalink));
+        return Err(format!(
+            "file header: link type {code} ({:?}), not Ethernet (1): only Ethernet frames can be replayed",
+            header.datalink
+        ));
     }
     let read_u32 = |b: &[u8]| match header.endianness {
         Endianness::Big => u32::from_be_bytes(b[0..4].try_into().unwrap()),
@@ -151,7 +156,11 @@ pub fn parse_pcap(bytes: &[u8]) -> Result<PcapInput, String> {
             TsResolution::NanoSecond => 1_000_000_000,
         };
         if raw.ts_frac >= frac_limit {
-            return Err(format!("{at}: timestamp fraction {} out of range for a {} pcap", raw.ts_frac, resolution_name(header.ts_resolution)));
+            return Err(format!(
+                "{at}: timestamp fraction {} out of range for a {} pcap",
+                raw.ts_frac,
+                resolution_name(header.ts_resolution)
+            ));
         }
         if raw.incl_len > raw.orig_len {
             return Err(format!("{at}: captured length {} exceeds the original length {}", raw.incl_len, raw.orig_len));
@@ -226,7 +235,9 @@ pub fn parse_pcapng(bytes: &[u8]) -> Result<PcapInput, String> {
         let epb = match block {
             Block::EnhancedPacket(epb) => epb,
             Block::SimplePacket(_) | Block::Packet(_) => {
-                return Err(format!("{at_block}: a Simple or obsolete Packet Block has no usable timestamp; save the capture with Enhanced Packet Blocks"));
+                return Err(format!(
+                    "{at_block}: a Simple or obsolete Packet Block has no usable timestamp; save the capture with Enhanced Packet Blocks"
+                ));
             }
             _ => continue,
         };
@@ -235,7 +246,10 @@ pub fn parse_pcapng(bytes: &[u8]) -> Result<PcapInput, String> {
         let iface = parser.packet_interface(&epb).ok_or(format!("{at}: interface {} is not described", epb.interface_id))?;
         if iface.linktype != DataLink::ETHERNET {
             let code: u32 = iface.linktype.into();
-            return Err(format!("{at}: interface {} has link type {code} ({:?}), not Ethernet (1): only Ethernet frames can be replayed", epb.interface_id, iface.linktype));
+            return Err(format!(
+                "{at}: interface {} has link type {code} ({:?}), not Ethernet (1): only Ethernet frames can be replayed",
+                epb.interface_id, iface.linktype
+            ));
         }
         let (mut resol, mut offset_s) = (6u8, 0u64);
         for o in &iface.options {
@@ -322,7 +336,13 @@ pub fn pcapng_bytes(records: &[(u128, Vec<u8>)], resol: u8, endianness: Endianne
     for (ns, frame) in records {
         // pcap-file 2 writes the Duration's nanoseconds as the raw count of units.
         let units = (ns / unit_ns) as u64;
-        let epb = EnhancedPacketBlock { interface_id: 0, timestamp: Duration::from_nanos(units), original_len: frame.len() as u32, data: frame[..].into(), options: vec![] };
+        let epb = EnhancedPacketBlock {
+            interface_id: 0,
+            timestamp: Duration::from_nanos(units),
+            original_len: frame.len() as u32,
+            data: frame[..].into(),
+            options: vec![],
+        };
         w.write_pcapng_block(epb).map_err(|e| e.to_string())?;
     }
     Ok(w.into_inner())
@@ -344,7 +364,6 @@ pub fn format_mac(mac: u64) -> String {
     (0..6).map(|i| format!("{:02x}", (mac >> (8 * (5 - i))) as u8)).collect::<Vec<_>>().join(":")
 }
 
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -353,7 +372,10 @@ fn unhex(s: &str) -> Result<Vec<u8>, String> {
     if s.len() % 2 != 0 {
         return Err(format!("an odd number of hex digits ({})", s.len()));
     }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| format!("'{}' is not a hex byte", &s[i..i + 2]))).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| format!("'{}' is not a hex byte", &s[i..i + 2])))
+        .collect()
 }
 
 /// One delivered message as a JSON line: remote_ip (dotted), remote_port, local_port, msg_len,
@@ -401,7 +423,9 @@ pub fn parse_timed_sends(text: &str) -> Result<Vec<TimedSend>, String> {
         };
         let (remote_port, local_port) = (port("remote_port")?, port("local_port")?);
         let payload = match (obj.get("bytes_hex"), obj.get("len")) {
-            (Some(h), None) => unhex(h.as_str().ok_or(format!("{at}: bytes_hex is not a string"))?).map_err(|e| format!("{at}: bytes_hex: {e}"))?,
+            (Some(h), None) => {
+                unhex(h.as_str().ok_or(format!("{at}: bytes_hex is not a string"))?).map_err(|e| format!("{at}: bytes_hex: {e}"))?
+            }
             (None, Some(l)) => {
                 let n = l.as_u64().ok_or(format!("{at}: len is not a number"))?;
                 (0..n).map(|k| k as u8).collect()
@@ -466,7 +490,17 @@ pub struct ReplayOptions {
 
 impl ReplayOptions {
     pub fn new(nic: &crate::whole_nic::WholeNic) -> Self {
-        ReplayOptions { nic: nic.clone(), rtt_pkts: None, nic_mac: None, nic_ip: None, peer_mac: None, max_cycles: DEFAULT_MAX_CYCLES, filter_not_for_nic: false, settings: Vec::new(), stalls: None }
+        ReplayOptions {
+            nic: nic.clone(),
+            rtt_pkts: None,
+            nic_mac: None,
+            nic_ip: None,
+            peer_mac: None,
+            max_cycles: DEFAULT_MAX_CYCLES,
+            filter_not_for_nic: false,
+            settings: Vec::new(),
+            stalls: None,
+        }
     }
 }
 
@@ -595,7 +629,8 @@ pub fn prepare(opts: &ReplayOptions) -> Result<(NicSim, ReplayReport), String> {
     }
     crate::registers::apply(&mut nic, &opts.settings)?;
     let mut report = ReplayReport { config: opts.nic.name().to_string(), ..Default::default() };
-    report.nic_mac = read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
+    report.nic_mac =
+        read_reg(&mut nic, 4 * CFG_OWN_MAC_LO as u64)? as u64 | (read_reg(&mut nic, 4 * CFG_OWN_MAC_HI as u64)? as u64 & 0xFFFF) << 32;
     report.nic_ip = read_reg(&mut nic, 4 * CFG_OWN_IP as u64)?;
     report.rtt_pkts = read_reg(&mut nic, 4 * CFG_RTT_PKTS as u64)?;
     nic.stalls = opts.stalls;
@@ -667,11 +702,19 @@ pub fn is_idle(nic: &mut NicSim, start: u64) -> Result<bool, String> {
 
 /// The outcome of a run that began at cycle `start`: outputs in run time, the report's figures,
 /// every status register, and the trace for [`nanotransport_reference::nic_checker`].
-pub fn finish(mut nic: NicSim, protocol: crate::scenarios::Protocol, start: u64, mut report: ReplayReport, offered: Vec<(u64, Vec<u8>)>, sends: &[TimedSend]) -> Result<ReplayOutcome, String> {
+pub fn finish(
+    mut nic: NicSim,
+    protocol: crate::scenarios::Protocol,
+    start: u64,
+    mut report: ReplayReport,
+    offered: Vec<(u64, Vec<u8>)>,
+    sends: &[TimedSend],
+) -> Result<ReplayOutcome, String> {
     report.cycles = nic.cycle - start;
     // Taken out of the model's records rather than copied: long runs hold a lot of frames.
     let tx_frames: Vec<(u64, Vec<u8>)> = std::mem::take(&mut nic.tx_frames).into_iter().map(|(c, f)| (c - start, f)).collect();
-    let delivered: Vec<RxMessage> = std::mem::take(&mut nic.delivered).into_iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m }).collect();
+    let delivered: Vec<RxMessage> =
+        std::mem::take(&mut nic.delivered).into_iter().map(|m| RxMessage { first_cycle: m.first_cycle - start, ..m }).collect();
     report.frames_taken = report.frames_fed - nic.rx_backlog();
     report.frames_out = tx_frames.len();
     report.messages_delivered = delivered.len();
@@ -764,7 +807,10 @@ pub fn replay_files(files: &ReplayFiles, opts: &ReplayOptions) -> Result<ReplayR
 }
 
 /// [`replay_files`], with the whole-NIC checker's verdict on the run.
-pub fn replay_files_checked(files: &ReplayFiles, opts: &ReplayOptions) -> Result<(ReplayReport, nanotransport_reference::nic_checker::CheckReport), String> {
+pub fn replay_files_checked(
+    files: &ReplayFiles,
+    opts: &ReplayOptions,
+) -> Result<(ReplayReport, nanotransport_reference::nic_checker::CheckReport), String> {
     let input = read_pcap(&files.input)?;
     let sends = match &files.send {
         Some(p) => {

@@ -2,12 +2,14 @@
 //! per-stage latency report of Table 3.1, the throughput report, and a loopback of two NICs
 //! through a lossy link. Each takes the [`WholeNic`] it runs (its protocol, size and model).
 
-use nanotransport_reference::pisa::Header;
 use crate::cosim::ports::Ports;
 use crate::nic::{NicSim, TxMessage};
 use crate::registers::RegisterWrite;
 use nanotransport_hdl::nic::register_map::*;
-use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID};
+use nanotransport_hdl::pisa::wire::{
+    FLAG_ACK, FLAG_CHOP, FLAG_DATA, NDP_IP_PROTOCOL, OFF_FLAGS, OFF_PKT_OFFSET, OFF_PROTOCOL, OFF_TOS, OFF_TX_MSG_ID,
+};
+use nanotransport_reference::pisa::Header;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -27,8 +29,8 @@ pub fn paper_cycles(protocol: Protocol) -> [u64; 4] {
     }
 }
 
-pub use nanotransport_hdl::configs::Protocol;
 pub use crate::whole_nic::WholeNic;
+pub use nanotransport_hdl::configs::Protocol;
 
 /// Addresses of the model peer and the NIC in the reports.
 pub const NIC_IP: u32 = 0x0A00_0001;
@@ -42,7 +44,16 @@ pub fn data_frame(src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg
 
 /// [`data_frame`] for IP protocol `ip_protocol` (NDP 155, Homa 154).
 #[allow(clippy::too_many_arguments)]
-pub fn data_frame_for(ip_protocol: u8, src_ip: u32, dst_ip: u32, src_port: u16, dst_port: u16, tx_msg_id: u16, message: &[u8], offset: usize) -> Vec<u8> {
+pub fn data_frame_for(
+    ip_protocol: u8,
+    src_ip: u32,
+    dst_ip: u32,
+    src_port: u16,
+    dst_port: u16,
+    tx_msg_id: u16,
+    message: &[u8],
+    offset: usize,
+) -> Vec<u8> {
     let start = offset * 1024;
     let payload = &message[start..(start + 1024).min(message.len())];
     Header {
@@ -242,7 +253,13 @@ pub struct ThroughputReport {
     pub control_frames: u64,
 }
 
-fn throughput_figures(direction: Direction, packets: u64, beat_cycles: &[u64], messages_done: u64, control_frames: u64) -> ThroughputReport {
+fn throughput_figures(
+    direction: Direction,
+    packets: u64,
+    beat_cycles: &[u64],
+    messages_done: u64,
+    control_frames: u64,
+) -> ThroughputReport {
     let (first, last) = (beat_cycles[0], *beat_cycles.last().unwrap());
     let cycles = last - first + 1;
     let beats = beat_cycles.len() as u64;
@@ -270,7 +287,12 @@ pub fn throughput(whole: &WholeNic, direction: Direction, packets: u64) -> Resul
 }
 
 /// [`throughput`] with the register writes `settings` applied to the NIC model.
-pub fn throughput_with(whole: &WholeNic, direction: Direction, packets: u64, settings: &[RegisterWrite]) -> Result<ThroughputReport, String> {
+pub fn throughput_with(
+    whole: &WholeNic,
+    direction: Direction,
+    packets: u64,
+    settings: &[RegisterWrite],
+) -> Result<ThroughputReport, String> {
     let mut nic = nic_with_settings(whole, NIC_IP, settings)?;
     let ipp = whole.ip_protocol();
     let beats;
@@ -502,7 +524,6 @@ pub fn read_status(nic: &mut NicSim) -> Vec<(&'static str, u32)> {
     STATUS_MAP.iter().map(|r| (r.1, nic.read_register(STATUS_BASE + 4 * r.0 as u64).0)).collect()
 }
 
-
 /// Two NICs back to back through links of `delay` cycles; each sends `per_side` random messages
 /// (1 byte … `max_len`) to the other. Checks that every message is delivered exactly once and
 /// byte-identical, and that every send completes (not abandoned). `configure` sets registers on
@@ -582,8 +603,16 @@ pub fn loopback_with_lengths(
             return Err(format!(
                 "loopback did not finish in {max_cycles} cycles: delivered {}/{} and {}/{}, completed {}/{} and {}/{} (seed {seed}); \
                  nic 0: {}; nic 1: {}",
-                nics[1].delivered.len(), per_side, nics[0].delivered.len(), per_side,
-                nics[0].completions.len(), per_side, nics[1].completions.len(), per_side, status[0], status[1]
+                nics[1].delivered.len(),
+                per_side,
+                nics[0].delivered.len(),
+                per_side,
+                nics[0].completions.len(),
+                per_side,
+                nics[1].completions.len(),
+                per_side,
+                status[0],
+                status[1]
             ));
         }
         for s in 0..2 {
@@ -648,7 +677,10 @@ pub fn loopback_with_lengths(
             return Err(format!("side {s}: message {:#x} abandoned (seed {seed})", c.tx_msg_id));
         }
         if nics[s].stream_rule_violations > 0 {
-            return Err(format!("side {s}: {} cycles in which an output beat shown without tready changed or was withdrawn (seed {seed})", nics[s].stream_rule_violations));
+            return Err(format!(
+                "side {s}: {} cycles in which an output beat shown without tready changed or was withdrawn (seed {seed})",
+                nics[s].stream_rule_violations
+            ));
         }
         report.stalled_beats[s] = nics[s].stalled_beats;
         report.messages[s] = recv.len();
@@ -695,11 +727,18 @@ pub fn self_loop_to_completion<B: Ports>(
     let sent = send_random(nic, rng, messages, lengths);
     let end = nic.cycle + max_cycles;
     let n = messages as usize;
-    let looped = run_looped(nic, rng, delay, link, &mut |nic| nic.cycle >= end || (nic.delivered.len() >= n && nic.completions.len() >= n && !nic.output_in_progress()));
+    let looped = run_looped(nic, rng, delay, link, &mut |nic| {
+        nic.cycle >= end || (nic.delivered.len() >= n && nic.completions.len() >= n && !nic.output_in_progress())
+    });
     (sent, looped)
 }
 
-fn send_random<B: Ports>(nic: &mut NicSim<B>, rng: &mut ChaCha8Rng, messages: u16, lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize) -> Vec<TxMessage> {
+fn send_random<B: Ports>(
+    nic: &mut NicSim<B>,
+    rng: &mut ChaCha8Rng,
+    messages: u16,
+    lengths: &mut dyn FnMut(&mut ChaCha8Rng) -> usize,
+) -> Vec<TxMessage> {
     let mut sent = Vec::new();
     for k in 0..messages {
         let len = lengths(rng);

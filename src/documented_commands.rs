@@ -12,7 +12,8 @@ fn documents() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("README.md")];
     if let Ok(entries) = std::fs::read_dir(root.join("docs")) {
-        let mut docs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
+        let mut docs: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
         docs.sort();
         files.extend(docs);
     }

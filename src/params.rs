@@ -15,8 +15,8 @@
 //! ```
 
 use nanotransport_hdl::configs::{NicParams, Protocol};
-use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
+use nanotransport_sim::whole_nic::WholeNic;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -162,9 +162,14 @@ mod tests {
         std::fs::write(&f, "protocol = \"ndp\"\nmessages = 16\nmax_message_bytes = 8192\n").unwrap();
         let e = ParamFlags { files: vec![f], ..Default::default() }.parse().unwrap_err();
         assert!(e.contains("receive size class 3: 38 packets, larger than the maximum message (8 packets)"), "{e}");
-        let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), rx_classes: Some("1x16,4".into()), ..Default::default() }.parse().unwrap_err();
+        let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), rx_classes: Some("1x16,4".into()), ..Default::default() }
+            .parse()
+            .unwrap_err();
         assert!(e.contains("expected AxB"), "{e}");
-        let e = ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), defaults: vec!["rtt_pkts=99".into()], ..Default::default() }.parse().unwrap_err();
+        let e =
+            ParamFlags { protocol: Some(Protocol::Ndp), messages: Some(16), defaults: vec!["rtt_pkts=99".into()], ..Default::default() }
+                .parse()
+                .unwrap_err();
         assert!(e.contains("rtt_pkts"), "{e}");
     }
 }

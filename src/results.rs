@@ -191,10 +191,22 @@ pub fn incast_table(runs: &[IncastRow]) -> String {
         let _ = writeln!(
             t,
             "| {} | {} pkts ({:.0} KB) | {} | {} | {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {:.1} | {:.0} |",
-            r.protocol, r.buffer_pkts, r.buffer_kb, fmt_opt(r.median_slowdown, 2), fmt_opt(rm, 2), ratio(r.median_slowdown, rm),
-            fmt_opt(r.p90_slowdown, 2), fmt_opt(rp, 2), ratio(r.p90_slowdown, rp),
-            fmt_opt(r.median_arrived_slowdown, 2), ratio(r.median_arrived_slowdown, rm), fmt_opt(r.p90_arrived_slowdown, 2), ratio(r.p90_arrived_slowdown, rp),
-            if r.complete { "yes" } else { "no" }, r.wall_s, r.nic_cycles_per_s
+            r.protocol,
+            r.buffer_pkts,
+            r.buffer_kb,
+            fmt_opt(r.median_slowdown, 2),
+            fmt_opt(rm, 2),
+            ratio(r.median_slowdown, rm),
+            fmt_opt(r.p90_slowdown, 2),
+            fmt_opt(rp, 2),
+            ratio(r.p90_slowdown, rp),
+            fmt_opt(r.median_arrived_slowdown, 2),
+            ratio(r.median_arrived_slowdown, rm),
+            fmt_opt(r.p90_arrived_slowdown, 2),
+            ratio(r.p90_arrived_slowdown, rp),
+            if r.complete { "yes" } else { "no" },
+            r.wall_s,
+            r.nic_cycles_per_s
         );
     }
     t
@@ -222,14 +234,22 @@ pub fn render_page(r: &Results) -> String {
     page.push_str("- [Verilog and lint](#verilog-and-lint)\n- [Latency](#latency)\n- [Throughput](#throughput)\n- [Simulation speed](#simulation-speed)\n- [Fuzz](#fuzz)\n- [Synthesis](#synthesis)\n- [Incast](#incast)\n\n");
 
     let failed = r.lint.iter().filter(|l| !l.ok).count();
-    let _ = writeln!(page, "## Verilog and lint\n\nGenerated and linted (`verilator --lint-only -Wall`, the design rule{}): {} files, {failed} failed.\n",
-        if r.lint.iter().any(|l| l.yosys.is_some()) { ", Yosys `synth_xilinx -family xcup`" } else { "" }, r.lint.len());
+    let _ = writeln!(
+        page,
+        "## Verilog and lint\n\nGenerated and linted (`verilator --lint-only -Wall`, the design rule{}): {} files, {failed} failed.\n",
+        if r.lint.iter().any(|l| l.yosys.is_some()) { ", Yosys `synth_xilinx -family xcup`" } else { "" },
+        r.lint.len()
+    );
     page.push_str("| configuration | modules |\n|---|---|\n");
     for g in &r.verilog {
         let _ = writeln!(page, "| `{}` | {} |", g.config, g.modules);
     }
     let synth = r.lint.iter().any(|l| l.yosys.is_some());
-    page.push_str(if synth { "\n| file | verilator | design rule | yosys |\n|---|---|---|---|\n" } else { "\n| file | verilator | design rule |\n|---|---|---|\n" });
+    page.push_str(if synth {
+        "\n| file | verilator | design rule | yosys |\n|---|---|---|---|\n"
+    } else {
+        "\n| file | verilator | design rule |\n|---|---|---|\n"
+    });
     for l in &r.lint {
         let mark = if l.ok { "" } else { " **FAIL**" };
         let yosys = if synth { format!(" {} |", l.yosys.as_deref().unwrap_or("-")) } else { String::new() };
@@ -240,27 +260,60 @@ pub fn render_page(r: &Results) -> String {
     page.push_str("| protocol | config | RX ingress | RX reassembly | TX packetize | TX egress | RX total | TX total | total | total ns @ 3.2 GHz | DATA → ACK |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for l in &r.latency {
         let (ot, pt) = (totals(l.cycles), totals(l.paper_cycles));
-        let cells: Vec<String> = l.cycles.iter().chain(&ot).zip(l.paper_cycles.iter().chain(&pt)).map(|(o, q)| format!("{o} ({q})")).collect();
-        let _ = writeln!(page, "| {} | `{}` | {} | {:.2} | {} |", l.protocol, l.config, cells.join(" | "), ot[2] as f64 / CLOCK_GHZ, l.data_to_ack);
+        let cells: Vec<String> =
+            l.cycles.iter().chain(&ot).zip(l.paper_cycles.iter().chain(&pt)).map(|(o, q)| format!("{o} ({q})")).collect();
+        let _ = writeln!(
+            page,
+            "| {} | `{}` | {} | {:.2} | {} |",
+            l.protocol,
+            l.config,
+            cells.join(" | "),
+            ot[2] as f64 / CLOCK_GHZ,
+            l.data_to_ack
+        );
     }
 
     let packets = r.throughput.first().map_or(0, |t| t.packets);
     let _ = writeln!(page, "\n## Throughput\n\n{packets} back-to-back 65-byte packets (1-byte messages) into MAC RX (rx) or from the CPU (tx); line rate is one 8-byte beat per cycle.\n");
-    page.push_str("| protocol | config | direction | packets | cycles | beats per cycle | Gb/s @ 3.2 GHz |\n|---|---|---|---|---|---|---|\n");
+    page.push_str(
+        "| protocol | config | direction | packets | cycles | beats per cycle | Gb/s @ 3.2 GHz |\n|---|---|---|---|---|---|---|\n",
+    );
     for x in &r.throughput {
-        let _ = writeln!(page, "| {} | `{}` | {} | {} | {} | {:.4} | {:.1} |", x.protocol, x.config, x.direction, x.packets, x.cycles, x.beats_per_cycle, x.gbps_at_3_2ghz);
+        let _ = writeln!(
+            page,
+            "| {} | `{}` | {} | {} | {} | {:.4} | {:.1} |",
+            x.protocol, x.config, x.direction, x.packets, x.cycles, x.beats_per_cycle, x.gbps_at_3_2ghz
+        );
     }
 
     page.push_str("\n## Simulation speed\n\n`bench nic`: each whole NIC's Verilator model under random traffic at line rate both ways; cycles per CPU second (machine-dependent).\n\n");
     page.push_str("| config | cycles | cycles per CPU s | messages delivered | intact |\n|---|---|---|---|---|\n");
     for s in &r.simulation_speed {
-        let _ = writeln!(page, "| `{}` | {} | {:.0} | {} | {} |", s.config, s.cycles, s.cycles_per_cpu_s, s.messages_delivered, s.messages_intact);
+        let _ = writeln!(
+            page,
+            "| `{}` | {} | {:.0} | {} | {} |",
+            s.config, s.cycles, s.cycles_per_cpu_s, s.messages_delivered, s.messages_intact
+        );
     }
 
     page.push_str("\n## Fuzz\n\n`fuzz` with its default faults (1 % loss, 3 % duplicates, 2 % trimmed, 2 % malformed, up to 600 cycles of reordering, frame-length faults) and 20 % random back-pressure on MAC TX and the CPU read-out; every frame and message out checked by the whole-NIC checker against the reference models.\n\n");
     page.push_str("| config | seed | frames in | frames out | delivered | completed | abandoned | mismatches | skipped checks | NIC cycles | wall s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for f in &r.fuzz {
-        let _ = writeln!(page, "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |", f.config, f.seed, f.frames_in, f.frames_out, f.delivered, f.completed, f.abandoned, f.mismatches, f.skipped_checks, f.cycles, f.wall_s);
+        let _ = writeln!(
+            page,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+            f.config,
+            f.seed,
+            f.frames_in,
+            f.frames_out,
+            f.delivered,
+            f.completed,
+            f.abandoned,
+            f.mismatches,
+            f.skipped_checks,
+            f.cycles,
+            f.wall_s
+        );
     }
 
     page.push_str("\n## Synthesis\n\n");
@@ -268,11 +321,26 @@ pub fn render_page(r: &Results) -> String {
         page.push_str("Not run in this report (`bash scripts/main.sh docs --synth` adds it; `nanotransport synth --config ndp-16` synthesises one NIC).\n");
     } else {
         page.push_str("Whole NICs through the project's Yosys flow (`synth_xilinx -family xcup`, per module, no cross-module optimisation: an upper bound of what Vivado, which flattens, reports); Table 3.2's NDP prototype in brackets. Depth: LUT levels of the deepest register-to-register path; Fmax by the planning rule of `flow/synth.rs`.\n\n");
-        page.push_str("| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n");
+        page.push_str(
+            "| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n",
+        );
         for y in &r.synthesis {
             let paper = |k: usize| y.paper_lut_ff.map_or(String::new(), |p| format!(" ({})", if k == 0 { p.0 } else { p.1 }));
-            let _ = writeln!(page, "| `{}` | {}{} | {}{} | {} | {} | {} | {} | {} | {:.0} |", y.config, y.lut, paper(0), y.ff, paper(1), y.lutram_luts, y.bram36, y.bram18,
-                y.depth_levels, fmt_opt(y.fmax_mhz, 0), y.yosys_s);
+            let _ = writeln!(
+                page,
+                "| `{}` | {}{} | {}{} | {} | {} | {} | {} | {} | {:.0} |",
+                y.config,
+                y.lut,
+                paper(0),
+                y.ff,
+                paper(1),
+                y.lutram_luts,
+                y.bram36,
+                y.bram18,
+                y.depth_levels,
+                fmt_opt(y.fmax_mhz, 0),
+                y.yosys_s
+            );
         }
     }
 
@@ -282,9 +350,15 @@ pub fn render_page(r: &Results) -> String {
     }
     page.push_str(&incast_table(&r.incast.runs));
     for run in r.incast.runs.iter().filter(|x| !x.complete) {
-        let _ = writeln!(page, "\n**{} at {} packets incomplete** (`incast-{}-{}p.json` says which messages).", run.protocol, run.buffer_pkts, run.protocol, run.buffer_pkts);
+        let _ = writeln!(
+            page,
+            "\n**{} at {} packets incomplete** (`incast-{}-{}p.json` says which messages).",
+            run.protocol, run.buffer_pkts, run.protocol, run.buffer_pkts
+        );
     }
-    page.push_str("\n![bottleneck queue over time (Fig. 3.2a)](incast-queue.svg)\n\n![slowdown per message (Fig. 3.2b)](incast-slowdown.svg)\n");
+    page.push_str(
+        "\n![bottleneck queue over time (Fig. 3.2a)](incast-queue.svg)\n\n![slowdown per message (Fig. 3.2b)](incast-slowdown.svg)\n",
+    );
     let t = &r.timings;
     let _ = writeln!(
         page,
@@ -300,25 +374,41 @@ pub fn render_headline(r: &Results) -> String {
     s.push_str("| | ours | paper or model |\n|---|---|---|\n");
     for l in &r.latency {
         let (ot, pt) = (totals(l.cycles), totals(l.paper_cycles));
-        let _ = writeln!(s, "| {} latency, cycles (`{}`; ingress + reassembly + packetize + egress) | {} = {} + {} + {} + {} | {} (Table 3.1) |",
-            l.protocol, l.config, ot[2], l.cycles[0], l.cycles[1], l.cycles[2], l.cycles[3], pt[2]);
+        let _ = writeln!(
+            s,
+            "| {} latency, cycles (`{}`; ingress + reassembly + packetize + egress) | {} = {} + {} + {} + {} | {} (Table 3.1) |",
+            l.protocol, l.config, ot[2], l.cycles[0], l.cycles[1], l.cycles[2], l.cycles[3], pt[2]
+        );
     }
     let line_rate = r.throughput.iter().all(|x| x.beats_per_cycle >= 1.0);
     if let Some(worst) = r.throughput.iter().map(|x| x.gbps_at_3_2ghz).reduce(f64::min) {
-        let _ = writeln!(s, "| throughput, 65-byte packets, every protocol both ways | {worst:.1} Gb/s at 3.2 GHz{} | line rate |",
-            if line_rate { " (one beat per cycle)" } else { "" });
+        let _ = writeln!(
+            s,
+            "| throughput, 65-byte packets, every protocol both ways | {worst:.1} Gb/s at 3.2 GHz{} | line rate |",
+            if line_rate { " (one beat per cycle)" } else { "" }
+        );
     }
     for run in &r.incast.runs {
         if let Some((model_median, _)) = run.model {
-            let _ = writeln!(s, "| Fig. 3.2 incast, {} at {:.0} KB: median slowdown at arrival | {} | {:.2} (ns-3 model) |",
-                run.protocol, run.buffer_kb, fmt_opt(run.median_arrived_slowdown, 2), model_median);
+            let _ = writeln!(
+                s,
+                "| Fig. 3.2 incast, {} at {:.0} KB: median slowdown at arrival | {} | {:.2} (ns-3 model) |",
+                run.protocol,
+                run.buffer_kb,
+                fmt_opt(run.median_arrived_slowdown, 2),
+                model_median
+            );
         }
     }
     if !r.fuzz.is_empty() {
         let frames: usize = r.fuzz.iter().map(|f| f.frames_in).sum();
         let mismatches: usize = r.fuzz.iter().map(|f| f.mismatches).sum();
         let configs: Vec<String> = r.fuzz.iter().map(|f| format!("`{}`", f.config)).collect();
-        let _ = writeln!(s, "| fuzz with faults and back-pressure ({}): frames, checker mismatches | {frames}, {mismatches} | |", configs.join(", "));
+        let _ = writeln!(
+            s,
+            "| fuzz with faults and back-pressure ({}): frames, checker mismatches | {frames}, {mismatches} | |",
+            configs.join(", ")
+        );
     }
     for y in r.synthesis.iter().filter(|y| y.paper_lut_ff.is_some()) {
         let (lut, ff) = y.paper_lut_ff.unwrap_or_default();

@@ -56,7 +56,11 @@ pub const SHORT: Backlog = Backlog { messages: 9, min_busy: 0, min_cycles: 10_00
 fn backlog_length(k: &mut usize, rng: &mut ChaCha8Rng) -> usize {
     use rand::Rng;
     *k += 1;
-    if *k % 3 == 0 { rng.gen_range(1..=1024) } else { rng.gen_range(6_000..=6_500) }
+    if *k % 3 == 0 {
+        rng.gen_range(1..=1024)
+    } else {
+        rng.gen_range(6_000..=6_500)
+    }
 }
 
 /// A whole NIC sending `backlog` to itself through `link`, under back-pressure ([`STALL`]),

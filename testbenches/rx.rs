@@ -2,23 +2,23 @@
 //! [`crate::cases`] list of its sizes.
 
 use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
-use nanotransport_hdl::nic::get_rx_msg_info::{SIZE_CLASSES_128, SIZE_CLASSES_16};
+use nanotransport_hdl::nic::get_rx_msg_info::rx_classes_for;
 use nanotransport_reference::rx::{RxModel, TableModel};
 
 /// One size of the receive path, as a named block configuration generates it.
 #[derive(Clone, Copy, Debug)]
 pub struct RxSize {
-    /// Module prefix of the block configuration (`nt_nic_16`).
+    /// Module prefix of the block configuration (`nt_blocks_16`).
     pub prefix: &'static str,
     pub slot_bits: usize,
     pub bucket_bits: usize,
     pub classes: [(u64, u64); 4],
 }
 
-/// The 16-message receive path (nic-16).
-pub const RX_16: RxSize = RxSize { prefix: "nt_nic_16", slot_bits: 4, bucket_bits: 4, classes: SIZE_CLASSES_16 };
-/// The 128-message receive path (nic-128).
-pub const RX_128: RxSize = RxSize { prefix: "nt_nic_128", slot_bits: 7, bucket_bits: 6, classes: SIZE_CLASSES_128 };
+/// The 16-message receive path (blocks-16).
+pub const RX_16: RxSize = RxSize { prefix: "nt_blocks_16", slot_bits: 4, bucket_bits: 4, classes: rx_classes_for(16) };
+/// The 128-message receive path (blocks-128).
+pub const RX_128: RxSize = RxSize { prefix: "nt_blocks_128", slot_bits: 7, bucket_bits: 6, classes: rx_classes_for(128) };
 
 impl RxSize {
     pub fn messages(&self) -> usize {

@@ -58,10 +58,7 @@ impl<const W: usize, const IW: usize> Logic for FindFirstSet<W, IW> {
         // per index bit (a chain of `if`s would be a W-deep priority mux for the synthesiser).
         self.index.next = 0.into();
         for b in 0..IW {
-            self.index.next = self
-                .index
-                .val()
-                .replace_bit(b, (self.lowest_set_onehot.val() & self.index_bit[b].val()).any());
+            self.index.next = self.index.val().replace_bit(b, (self.lowest_set_onehot.val() & self.index_bit[b].val()).any());
         }
     }
 }

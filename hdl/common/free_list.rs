@@ -94,14 +94,11 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
         // From the registers, not `occupied` (which feeds the search): the free's mask stays out
         // of a process-level loop through the two submodules.
         self.freeing_ok.next = self.free_valid.val()
-            & (self.in_use.q.val().get_bit(self.free_id.val().index())
-                | self.pending.q.val().get_bit(self.free_id.val().index()));
+            & (self.in_use.q.val().get_bit(self.free_id.val().index()) | self.pending.q.val().get_bit(self.free_id.val().index()));
         self.freed.index.next = self.free_id.val();
         self.freed.enable.next = self.freeing_ok.val();
         self.in_use.d.next = self.occupied.val() & (!self.freed.onehot.val());
-        if (self.free_valid.val() & (!self.freeing_ok.val()))
-            & (self.double_frees.q.val() != 0xFFFF)
-        {
+        if (self.free_valid.val() & (!self.freeing_ok.val())) & (self.double_frees.q.val() != 0xFFFF) {
             self.double_frees.d.next = self.double_frees.q.val() + 1;
         }
         if self.reset.val() {

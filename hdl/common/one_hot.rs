@@ -44,11 +44,8 @@ impl<const N: usize, const IW: usize> Default for OneHot<N, IW> {
 
 impl<const N: usize, const IW: usize> Logic for OneHot<N, IW> {
     fn update(&mut self) {
-        self.onehot.next = if self.enable.val() {
-            Bits::<N>::default().replace_bit(self.index.val().index(), true)
-        } else {
-            Bits::<N>::default()
-        };
+        self.onehot.next =
+            if self.enable.val() { Bits::<N>::default().replace_bit(self.index.val().index(), true) } else { Bits::<N>::default() };
     }
 
     fn connect(&mut self) {

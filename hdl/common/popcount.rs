@@ -56,18 +56,14 @@ impl<const W: usize, const CW: usize> Default for Popcount<W, CW> {
 impl<const W: usize, const CW: usize> Logic for Popcount<W, CW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.sum_pairs.next = (self.bitmap.val() & self.mask_pairs.val())
-            + ((self.bitmap.val() >> 1) & self.mask_pairs.val());
-        self.sum_nibbles.next = (self.sum_pairs.val() & self.mask_nibbles.val())
-            + ((self.sum_pairs.val() >> 2) & self.mask_nibbles.val());
-        self.sum_bytes.next = (self.sum_nibbles.val() & self.mask_bytes.val())
-            + ((self.sum_nibbles.val() >> 4) & self.mask_bytes.val());
-        self.sum_halfwords.next = (self.sum_bytes.val() & self.mask_halfwords.val())
-            + ((self.sum_bytes.val() >> 8) & self.mask_halfwords.val());
-        self.sum_words.next = (self.sum_halfwords.val() & self.mask_words.val())
-            + ((self.sum_halfwords.val() >> 16) & self.mask_words.val());
-        self.sum_dwords.next = (self.sum_words.val() & self.mask_dwords.val())
-            + ((self.sum_words.val() >> 32) & self.mask_dwords.val());
+        self.sum_pairs.next = (self.bitmap.val() & self.mask_pairs.val()) + ((self.bitmap.val() >> 1) & self.mask_pairs.val());
+        self.sum_nibbles.next = (self.sum_pairs.val() & self.mask_nibbles.val()) + ((self.sum_pairs.val() >> 2) & self.mask_nibbles.val());
+        self.sum_bytes.next = (self.sum_nibbles.val() & self.mask_bytes.val()) + ((self.sum_nibbles.val() >> 4) & self.mask_bytes.val());
+        self.sum_halfwords.next =
+            (self.sum_bytes.val() & self.mask_halfwords.val()) + ((self.sum_bytes.val() >> 8) & self.mask_halfwords.val());
+        self.sum_words.next =
+            (self.sum_halfwords.val() & self.mask_words.val()) + ((self.sum_halfwords.val() >> 16) & self.mask_words.val());
+        self.sum_dwords.next = (self.sum_words.val() & self.mask_dwords.val()) + ((self.sum_words.val() >> 32) & self.mask_dwords.val());
         self.count.next = self.sum_dwords.val().get_bits::<CW>(0);
     }
 }

@@ -44,10 +44,7 @@ pub struct StreamFifo<D: Synth, const AW: usize> {
 impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {
     fn default() -> Self {
         assert!(AW <= 15, "levels are 16 bits");
-        Self {
-            depth: Constant::new(((1u64 << AW) as u64).into()),
-            ..Self::blank()
-        }
+        Self { depth: Constant::new(((1u64 << AW) as u64).into()), ..Self::blank() }
     }
 }
 
@@ -71,14 +68,14 @@ impl<D: Synth, const AW: usize> Logic for StreamFifo<D, AW> {
             self.write_ptr.d.next = self.write_ptr.q.val() + 1;
         }
         self.pushed_last_cycle.d.next = self.do_push.val();
-        self.stored.d.next = (self.stored.q.val() + bit_cast::<16, 1>(self.do_push.val().into()))
-            - bit_cast::<16, 1>(self.do_pop.val().into());
+        self.stored.d.next =
+            (self.stored.q.val() + bit_cast::<16, 1>(self.do_push.val().into())) - bit_cast::<16, 1>(self.do_pop.val().into());
         self.readable.d.next = (self.readable.q.val() + bit_cast::<16, 1>(self.pushed_last_cycle.q.val().into()))
             - bit_cast::<16, 1>(self.do_pop.val().into());
         // Non-empty next cycle: an entry becomes readable, or more than the popped one is left
         // (from registers but the pop, so the consumer's `pop` is the only late input).
-        self.nonempty.d.next = (self.pushed_last_cycle.q.val() | (self.readable.q.val() > 1))
-            | (self.nonempty.q.val() & (!self.do_pop.val()));
+        self.nonempty.d.next =
+            (self.pushed_last_cycle.q.val() | (self.readable.q.val() > 1)) | (self.nonempty.q.val() & (!self.do_pop.val()));
         self.head_valid.next = self.nonempty.q.val();
         self.head_data.next = self.storage.read_data.val();
         self.level.next = self.stored.q.val();

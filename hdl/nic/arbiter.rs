@@ -114,8 +114,7 @@ impl Logic for Arbiter {
             self.limit.next = 1.into();
         }
         // New grant (between packets): control unless only data waits or the burst is used up.
-        self.pick_data.next = self.s_axis_data_tvalid.val()
-            & ((!self.s_axis_ctrl_tvalid.val()) | self.burst_used.q.val());
+        self.pick_data.next = self.s_axis_data_tvalid.val() & ((!self.s_axis_ctrl_tvalid.val()) | self.burst_used.q.val());
         self.use_data.next = self.pick_data.val();
         if self.in_packet.q.val() {
             self.use_data.next = self.from_data.q.val();

@@ -65,7 +65,7 @@
 //! configuration registers also hold their defaults from power-up (before the first reset).
 //!
 //! # Resources
-//! Yosys `synth_xilinx -family xcup` (nic-16 instance): 1911 LUTs, 632 flip-flops, no RAM. The
+//! Yosys `synth_xilinx -family xcup` (blocks-16 instance): 1911 LUTs, 632 flip-flops, no RAM. The
 //! read multiplexers are binary trees of constant slices (one address bit per level).
 
 use crate::Blank;
@@ -178,12 +178,7 @@ impl AxiLiteCsr {
     /// A register file whose configuration registers reset (and power up) to `defaults`.
     pub fn new(defaults: [u32; CSR_CONFIG_REGS]) -> Self {
         let packed = pack_config(&defaults);
-        Self {
-            cfg_regs: DFFWithInit::new(packed),
-            defaults: Constant::new(packed),
-            byte_ones: Constant::new(0xFF.into()),
-            ..Self::blank()
-        }
+        Self { cfg_regs: DFFWithInit::new(packed), defaults: Constant::new(packed), byte_ones: Constant::new(0xFF.into()), ..Self::blank() }
     }
 }
 

@@ -211,10 +211,7 @@ impl<const SB: usize> DeliveredSet<SB> {
             epoch_length_minus_one: Constant::new((horizon / EPOCHS_PER_HORIZON - 1).to_bits()),
             last_bucket: Constant::new(((1u64 << SB) - 1).to_bits()),
             alive_at_epoch0: Constant::new(
-                (0..32u64)
-                    .filter(|e| (32 - e) % 32 <= EPOCHS_PER_HORIZON)
-                    .fold(0u64, |m, e| m | (1 << e))
-                    .to_bits(),
+                (0..32u64).filter(|e| (32 - e) % 32 <= EPOCHS_PER_HORIZON).fold(0u64, |m, e| m | (1 << e)).to_bits(),
             ),
             m_pairs: Constant::new(0x5555u64.to_bits()),
             m_quads: Constant::new(0x1111u64.to_bits()),
@@ -242,8 +239,26 @@ impl<const SB: usize> Default for DeliveredSet<SB> {
 impl<const SB: usize> Logic for DeliveredSet<SB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, init_done, init_ptr, epoch, alive_epochs, epoch_cycle, s_key, s_h0, s_h1, ins_decide, ins_wait, ins_retry, scrub_decide,
-            scrub_bucket, scrub_ptr, since_scrub, c_full_wait);
+        dff_setup!(
+            self,
+            clock,
+            init_done,
+            init_ptr,
+            epoch,
+            alive_epochs,
+            epoch_cycle,
+            s_key,
+            s_h0,
+            s_h1,
+            ins_decide,
+            ins_wait,
+            ins_retry,
+            scrub_decide,
+            scrub_bucket,
+            scrub_ptr,
+            since_scrub,
+            c_full_wait
+        );
         for i in 0..8 {
             self.way0[i].read_clock.next = self.clock.val();
             self.way0[i].write_clock.next = self.clock.val();
@@ -263,7 +278,8 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
 
         // After 3 cycles without a scrub the next cycle is the scrubber's (a caller that leaves
         // the read port free now and then, as GetRxMsgInfo does, never sees this).
-        self.is_ready.next = ((self.init_done.q.val() & (!self.ins_decide.q.val())) & (!self.ins_wait.q.val())) & (self.since_scrub.q.val() != 3);
+        self.is_ready.next =
+            ((self.init_done.q.val() & (!self.ins_decide.q.val())) & (!self.ins_wait.q.val())) & (self.since_scrub.q.val() != 3);
         self.ready.next = self.is_ready.val();
         self.lookup_go.next = self.lookup_valid.val() & self.is_ready.val();
         self.insert_go.next = self.insert_valid.val() & self.is_ready.val();
@@ -275,8 +291,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         }
         self.reread.next = self.ins_wait.q.val() & self.tick.val();
         // The scrubber never reads in a cycle an insert may write (its read would miss the write).
-        self.port_free.next = (((self.init_done.q.val() & (!self.lookup_go.val())) & (!self.insert_go.val()))
-            & (!self.ins_decide.q.val()))
+        self.port_free.next = (((self.init_done.q.val() & (!self.lookup_go.val())) & (!self.insert_go.val())) & (!self.ins_decide.q.val()))
             & (!self.reread.val());
         self.do_scrub_read.next = self.port_free.val();
         self.read_bucket0.next = self.scrub_ptr.q.val();
@@ -344,8 +359,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
         self.pair_sum.next = (self.alive.val() ^ (self.alive.val() >> 1)) & self.m_pairs.val();
         self.pair_carry.next = (self.alive.val() & (self.alive.val() >> 1)) & self.m_pairs.val();
         self.quad_b0.next = (self.pair_sum.val() ^ (self.pair_sum.val() >> 2)) & self.m_quads.val();
-        self.quad_b1.next = (((self.pair_sum.val() & (self.pair_sum.val() >> 2)) ^ self.pair_carry.val())
-            ^ (self.pair_carry.val() >> 2))
+        self.quad_b1.next = (((self.pair_sum.val() & (self.pair_sum.val() >> 2)) ^ self.pair_carry.val()) ^ (self.pair_carry.val() >> 2))
             & self.m_quads.val();
         self.quad_b2.next = (self.pair_carry.val() & (self.pair_carry.val() >> 2)) & self.m_quads.val();
         self.byte_b0.next = (self.quad_b0.val() ^ (self.quad_b0.val() >> 4)) & self.m_bytes.val();

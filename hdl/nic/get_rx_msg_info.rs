@@ -105,12 +105,12 @@
 //! | `free_lists_full` | out | 5 | bit 0: every ID free; bits 1–4: every buffer of class 0–3 free |
 //! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback`; `full_wait` (releases whose key found both candidate buckets of the delivered set full and waited: the receive path stalls meanwhile, nothing is forgotten early) |
 
+use crate::common::find_first_set::FindFirstSet;
 use crate::common::free_list::FreeList;
 use crate::common::key_hash::KeyHash;
 pub use crate::common::key_hash::{hash0, hash1};
-use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::common::one_hot::OneHot;
-use crate::common::find_first_set::FindFirstSet;
+use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -133,28 +133,23 @@ pub const MAX_BUCKET_BITS: usize = 10;
 /// words, 8 MiB.
 pub const MAX_PAYLOAD_WORD_BITS: usize = 20;
 
-/// Size classes of the 16-message NIC: (pages per buffer, buffers). Every one of the 16 IDs
-/// can hold a maximum-size (38-packet) message at once, as in the prototype; the small classes
-/// live in what the 2^N rounding of the payload RAM leaves free anyway (16 × 38 KB = 608 KB,
-/// the RAM is 1 MB; all four classes use 816 KB). Every class has a buffer per ID, so a request
-/// that gets an ID never fails for lack of a buffer nor falls back to a larger class
-/// (`fail_no_buffer_count` and `class_fallback_count` stay 0).
-pub const SIZE_CLASSES_16: [(u64, u64); 4] = [(1, 16), (4, 16), (8, 16), (38, 16)];
-/// Size classes of the 128-message NIC: 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB = 992 KB of
-/// the 1 MB payload RAM (every ID can hold a single-packet message; 16 maximum-size messages).
-/// A deviation from Table 3.2, which sizes the prototype's 128-message NIC for 128 × 32 KB per
-/// direction (about 4.2 MB): here 16 messages above 8 KB are held at once.
-pub const SIZE_CLASSES_128: [(u64, u64); 4] = [(1, 128), (4, 32), (8, 16), (38, 16)];
-
-/// Receive size classes (packets per message, messages) for `messages` per direction: up to 128
-/// messages every size holds 16 maximum-size (38-packet) messages at once — all of them at 16,
-/// as the prototype — and fills the rest of the 1 MiB payload memory with small classes. From
-/// 128 on the classes scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB,
-/// N/8 × 38 KiB` (7.75 KiB per message, 97 % of a memory of 8 KiB per message).
-pub fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+/// Receive size classes (packets per message, messages) of the presets for `messages` per
+/// direction: up to 128 messages every size holds 16 maximum-size (38-packet) messages at once
+/// and fills the rest of the 1 MiB payload memory with small classes. From 128 on the classes
+/// scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB` (7.75 KiB
+/// per message, 97 % of a memory of 8 KiB per message).
+/// * 16: every one of the 16 IDs can hold a maximum-size message at once, as in the prototype;
+///   the small classes live in what the 2^N rounding of the payload RAM leaves free anyway
+///   (16 × 38 KB = 608 KB of 1 MB; all four classes use 816 KB). Every class has a buffer per
+///   ID, so a request that gets an ID never fails for lack of a buffer nor falls back to a larger
+///   class (`fail_no_buffer_count` and `class_fallback_count` stay 0).
+/// * 128: 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB = 992 KB of the 1 MB payload RAM. A
+///   deviation from Table 3.2, which sizes the prototype's 128-message NIC for 128 × 32 KB per
+///   direction (about 4.2 MB): here 16 messages above 8 KB are held at once.
+pub const fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
     let n = messages as u64;
     match messages {
-        16 => SIZE_CLASSES_16,
+        16 => [(1, 16), (4, 16), (8, 16), (38, 16)],
         32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
         64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
         _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
@@ -227,7 +222,7 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 
 /// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.
 #[derive(LogicBlock, Blank)]
-pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
+pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub req_valid: Signal<In, Bit>,
@@ -474,7 +469,7 @@ pub struct GetRxMsgInfo<const IW: usize, const N: usize, const BB: usize> {
     release_mask: OneHot<N, IW>,
 }
 
-impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
+impl<const N: usize, const IW: usize, const BB: usize> GetRxMsgInfo<N, IW, BB> {
     /// A table with the given size classes `(pages per buffer, buffers)`; panics with a
     /// one-line message when a parameter is out of range ([`check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
@@ -504,15 +499,88 @@ impl<const IW: usize, const N: usize, const BB: usize> GetRxMsgInfo<IW, N, BB> {
     }
 }
 
-impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW, N, BB> {
+impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N, IW, BB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, class_avail, id_offer_valid, id_offer, s_rel_live, live, gen_known, init_done, init_ptr, phase_b, phase_c, op_release, s_mark, s_peek, s_key, s_len, s_off, s_pkts, s_off_beyond, s_fits, s_h0, s_h1, s_rel_slot,
-            s_rel_delivered, r_valid, r_fail, r_reason, r_rx_msg_id, r_new_msg, r_announce, r_new_pkt,
-            r_last, r_ack, r_missing, r_ack_missing, r_page, r_sched, r_sched_slot, r_sched_gen, c_zero_len, c_too_long, c_bad_offset, c_len_mismatch, c_no_id,
-            c_no_buffer, c_bucket_full, c_duplicate, c_recent, c_fallback, ap_found, ap_miss, ap_alloc, ap_class, ap_write, ap_wr_way,
-            ap_wr_pos, ap_wr_bucket, ap_wr_data, ap_slot, ap_gen, ap_info, ap_duplicate, ap_fallback,
-            o_valid, o_fail, o_reason, o_rx_msg_id, o_new_msg, o_announce, o_new_pkt, o_last, o_ack, o_page, o_sched, o_sched_slot, o_sched_gen);
+        dff_setup!(
+            self,
+            clock,
+            class_avail,
+            id_offer_valid,
+            id_offer,
+            s_rel_live,
+            live,
+            gen_known,
+            init_done,
+            init_ptr,
+            phase_b,
+            phase_c,
+            op_release,
+            s_mark,
+            s_peek,
+            s_key,
+            s_len,
+            s_off,
+            s_pkts,
+            s_off_beyond,
+            s_fits,
+            s_h0,
+            s_h1,
+            s_rel_slot,
+            s_rel_delivered,
+            r_valid,
+            r_fail,
+            r_reason,
+            r_rx_msg_id,
+            r_new_msg,
+            r_announce,
+            r_new_pkt,
+            r_last,
+            r_ack,
+            r_missing,
+            r_ack_missing,
+            r_page,
+            r_sched,
+            r_sched_slot,
+            r_sched_gen,
+            c_zero_len,
+            c_too_long,
+            c_bad_offset,
+            c_len_mismatch,
+            c_no_id,
+            c_no_buffer,
+            c_bucket_full,
+            c_duplicate,
+            c_recent,
+            c_fallback,
+            ap_found,
+            ap_miss,
+            ap_alloc,
+            ap_class,
+            ap_write,
+            ap_wr_way,
+            ap_wr_pos,
+            ap_wr_bucket,
+            ap_wr_data,
+            ap_slot,
+            ap_gen,
+            ap_info,
+            ap_duplicate,
+            ap_fallback,
+            o_valid,
+            o_fail,
+            o_reason,
+            o_rx_msg_id,
+            o_new_msg,
+            o_announce,
+            o_new_pkt,
+            o_last,
+            o_ack,
+            o_page,
+            o_sched,
+            o_sched_slot,
+            o_sched_gen
+        );
         clock!(self, clock, ids, class0, class1, class2, class3, delivered);
         self.delivered.reset.next = self.reset.val();
         self.full_wait_count.next = self.delivered.full_wait_count.val();
@@ -593,15 +661,13 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.class_fallback_count.next = self.c_fallback.q.val();
 
         // ---- Cycle A: accept an operation, read the RAMs.
-        self.req_key.next = ((bit_cast::<64, 16>(self.req_tx_msg_id.val()) << 48)
-            | (bit_cast::<64, 16>(self.req_src_port.val()) << 32))
+        self.req_key.next = ((bit_cast::<64, 16>(self.req_tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req_src_port.val()) << 32))
             | bit_cast::<64, 32>(self.req_src_ip.val());
         self.hash.key.next = self.req_key.val();
         self.h0.next = self.hash.h0.val();
         self.h1.next = self.hash.h1.val();
         // The delivered set takes part in every operation, so it must be ready too.
-        self.op_ready.next =
-            ((self.init_done.q.val() & (!self.phase_b.q.val())) & (!self.phase_c.q.val())) & self.delivered.ready.val();
+        self.op_ready.next = ((self.init_done.q.val() & (!self.phase_b.q.val())) & (!self.phase_c.q.val())) & self.delivered.ready.val();
         self.take_release.next = self.op_ready.val() & self.release_valid.val();
         self.take_request.next = (self.op_ready.val() & self.req_valid.val()) & (!self.release_valid.val());
         self.release_ready.next = self.op_ready.val();
@@ -621,10 +687,17 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
             self.s_pkts.d.next = self.a_pkts.val();
             self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.a_pkts.val();
             // A class fits when `msg_len ≤ pages · 1024`, i.e. `pages ≥ ⌈msg_len / 1024⌉`.
-            self.s_fits.d.next = ((bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into())
-                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into()) << 1))
-                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into()) << 2))
-                | (bit_cast::<4, 1>((bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into()) << 3);
+            self.s_fits.d.next = ((bit_cast::<4, 1>(
+                (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into(),
+            ) | (bit_cast::<4, 1>(
+                (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into(),
+            ) << 1))
+                | (bit_cast::<4, 1>(
+                    (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into(),
+                ) << 2))
+                | (bit_cast::<4, 1>(
+                    (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into(),
+                ) << 3);
             self.s_h0.d.next = self.h0.val();
             self.s_h1.d.next = self.h1.val();
             self.s_rel_slot.d.next = self.release_slot.val();
@@ -696,8 +769,10 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.was_complete.next = self.sel_bitmap.val() == self.pkt_mask.val();
 
         // d-left placement: the less occupied candidate bucket, way 0 on a tie.
-        self.used0.next = bit_cast::<2, 1>(self.e00.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e01.read_data.val().get_bit(0).into());
-        self.used1.next = bit_cast::<2, 1>(self.e10.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e11.read_data.val().get_bit(0).into());
+        self.used0.next =
+            bit_cast::<2, 1>(self.e00.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e01.read_data.val().get_bit(0).into());
+        self.used1.next =
+            bit_cast::<2, 1>(self.e10.read_data.val().get_bit(0).into()) + bit_cast::<2, 1>(self.e11.read_data.val().get_bit(0).into());
         self.new_way.next = self.used1.val() < self.used0.val();
         self.new_pos.next = self.e00.read_data.val().get_bit(0);
         if self.new_way.val() {
@@ -708,10 +783,17 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         // Size class: the smallest that fits and has a free buffer. A class's free list offers
         // its lowest free ID, so the class is exhausted once that ID reaches its buffer count.
         self.fits.next = self.s_fits.q.val();
-        self.class_avail.d.next = ((bit_cast::<4, 1>((self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into())
-            | (bit_cast::<4, 1>((self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into()) << 1))
-            | (bit_cast::<4, 1>((self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into()) << 2))
-            | (bit_cast::<4, 1>((self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into()) << 3);
+        self.class_avail.d.next = ((bit_cast::<4, 1>(
+            (self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into(),
+        ) | (bit_cast::<4, 1>(
+            (self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into(),
+        ) << 1))
+            | (bit_cast::<4, 1>(
+                (self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into(),
+            ) << 2))
+            | (bit_cast::<4, 1>(
+                (self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into(),
+            ) << 3);
         for k in 0..4 {
             self.class_index[k].clock.next = self.clock.val();
         }
@@ -866,8 +948,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         // Slot state written on allocation: {index, class, location, key}; generation.
         self.ap_slot.d.next = self.new_slot.val();
         self.ap_gen.d.next = self.new_gen.val();
-        self.ap_info.d.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78)
-            | (bit_cast::<88, 2>(self.chosen.val()) << 76))
+        self.ap_info.d.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78) | (bit_cast::<88, 2>(self.chosen.val()) << 76))
             | (((bit_cast::<88, 1>(self.new_way.val().into()) << 75) | (bit_cast::<88, BB>(self.wr_bucket.val()) << 65))
                 | (bit_cast::<88, 1>(self.new_pos.val().into()) << 64)))
             | bit_cast::<88, 64>(self.s_key.q.val());
@@ -879,14 +960,17 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
         self.r_reason.d.next = self.reason.val();
         self.r_rx_msg_id.d.next = 0x8000.into();
         if self.do_update.val() {
-            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.hit_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.hit_slot.val());
+            self.r_rx_msg_id.d.next =
+                (bit_cast::<16, 8>(self.hit_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.hit_slot.val());
         }
         if self.alloc_ok.val() {
-            self.r_rx_msg_id.d.next = (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
+            self.r_rx_msg_id.d.next =
+                (bit_cast::<16, 8>(self.new_gen.val()) << self.slot_shift.val()) | bit_cast::<16, IW>(self.new_slot.val());
         }
         self.r_new_msg.d.next = self.alloc_ok.val();
         // The first request for this message that is not a peek announces it.
-        self.r_announce.d.next = (!self.s_peek.q.val()) & (self.alloc_ok.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
+        self.r_announce.d.next =
+            (!self.s_peek.q.val()) & (self.alloc_ok.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
         self.r_page.d.next = self.chosen_page.val();
         self.r_new_pkt.d.next = (self.do_update.val() | self.alloc_ok.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
         self.r_last.d.next = (self.do_update.val() | self.alloc_ok.val()) & (self.bitmap_after.val() == self.pkt_mask.val());
@@ -1034,12 +1118,7 @@ impl<const IW: usize, const N: usize, const BB: usize> Logic for GetRxMsgInfo<IW
     }
 }
 
-/// The table of the 16-message NIC.
-pub type GetRxMsgInfo16 = GetRxMsgInfo<4, 16, 4>;
-/// The table of the 128-message NIC.
-pub type GetRxMsgInfo128 = GetRxMsgInfo<7, 128, 6>;
-
-impl<const IW: usize, const N: usize, const BB: usize> Default for GetRxMsgInfo<IW, N, BB> {
+impl<const N: usize, const IW: usize, const BB: usize> Default for GetRxMsgInfo<N, IW, BB> {
     /// The preset size classes of this size ([`rx_classes_for`]).
     fn default() -> Self {
         Self::new(rx_classes_for(N))

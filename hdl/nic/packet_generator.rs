@@ -56,8 +56,8 @@
 //! further cycles) and a token is there. Events: one per cycle; packets out: one per cycle
 //! (each is a one-beat payload; the deparser makes 9 beats of it).
 
-use crate::common::stream_fifo::StreamFifo;
 use crate::common::one_hot::OneHot;
+use crate::common::stream_fifo::StreamFifo;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -176,11 +176,7 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
 impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerator<N, IW, QA> {
     fn default() -> Self {
         assert_eq!(1 << IW, N, "N = 2^IW");
-        Self {
-            fifo_depth: Constant::new(((1u64 << QA) as u64).into()),
-            pull_flag: Constant::new(FLAG_PULL.into()),
-            ..Self::blank()
-        }
+        Self { fifo_depth: Constant::new(((1u64 << QA) as u64).into()), pull_flag: Constant::new(FLAG_PULL.into()), ..Self::blank() }
     }
 }
 
@@ -188,9 +184,31 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, pending, s1_ins_valid, s1_ins_index, s1_ins_gen, s1_ins_credit, s1_ins_meta, fwd_valid,
-            fwd_index, fwd_gen, fwd_credit, fwd_meta, scan_ptr, s1_scan_index, tokens, pace_count, out_valid, out_desc,
-            sent, pulls_sent, merges, coalesced, replaced, drops
+            self,
+            clock,
+            pending,
+            s1_ins_valid,
+            s1_ins_index,
+            s1_ins_gen,
+            s1_ins_credit,
+            s1_ins_meta,
+            fwd_valid,
+            fwd_index,
+            fwd_gen,
+            fwd_credit,
+            fwd_meta,
+            scan_ptr,
+            s1_scan_index,
+            tokens,
+            pace_count,
+            out_valid,
+            out_desc,
+            sent,
+            pulls_sent,
+            merges,
+            coalesced,
+            replaced,
+            drops
         );
         clock!(self, clock, immediate);
         self.immediate.reset.next = self.reset.val();
@@ -208,8 +226,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.token_ok.next = self.tokens.q.val().any() | (!self.cfg_pace_cycles.val().any());
 
         // ---- Event (stage 0).
-        self.ev_meta.next = ((bit_cast::<112, 32>(self.ev_remote_ip.val())
-            | (bit_cast::<112, 16>(self.ev_remote_port.val()) << 32))
+        self.ev_meta.next = ((bit_cast::<112, 32>(self.ev_remote_ip.val()) | (bit_cast::<112, 16>(self.ev_remote_port.val()) << 32))
             | ((bit_cast::<112, 16>(self.ev_local_port.val()) << 48) | (bit_cast::<112, 16>(self.ev_msg_len.val()) << 64)))
             | (((bit_cast::<112, 8>(self.ev_pkt_offset.val()) << 80) | (bit_cast::<112, 16>(self.ev_tx_msg_id.val()) << 88))
                 | (bit_cast::<112, 8>(self.ev_rank.val()) << 104));
@@ -272,8 +289,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             self.out_desc.d.next = self.immediate.head_data.val();
         } else if self.send_pull.val() {
             self.out_valid.d.next = true;
-            self.out_desc.d.next = (bit_cast::<136, 112>(self.scan_meta.val())
-                | (bit_cast::<136, 16>(self.scan_credit.val()) << 112))
+            self.out_desc.d.next = (bit_cast::<136, 112>(self.scan_meta.val()) | (bit_cast::<136, 16>(self.scan_credit.val()) << 112))
                 | (bit_cast::<136, 8>(self.pull_flag.val()) << 128);
         }
         if (self.has_ctrl.val() & (!self.bypass.val())) & (!self.fifo_room.val()) {

@@ -148,9 +148,9 @@
 //! One cycle of `reset`: every slot inactive, queues empty, counters zero (IDs kept).
 
 use crate::common::find_first_set::FindFirstSet;
-use crate::common::stream_fifo::StreamFifo;
 use crate::common::one_hot::OneHot;
 use crate::common::ones_until::OnesUntil;
+use crate::common::stream_fifo::StreamFifo;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -458,11 +458,64 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, active_bits, sendable, id_known, rr_above_mask, s1_valid, s1_kind, s1_slot, s1_id, s1_bitmap, s1_rtx_flag,
-            s1_credit_flag, s1_credit, s1_allow, s1_raise, s1_rtx_p1, s1_emit, s1_ip, s1_rport, s1_lport, s1_len,
-            s1_rank, s1_fwd, s1_onehot, s2_onehot, fwd_word, s2_valid, s2_slot, s2_emit, s2_id, s2_del, s2_tx, s2_rtx, s2_credit,
-            s2_allow, s2_npkts, s2_max, s2_tcnt, s2_id_base, s2_meta, s2_active, s2_sched, s2_sched_meta, s2_cancel, q_count, q0, q1, q2, cnt_stale_dlv, cnt_stale_ctx, cnt_stale_to,
-            cnt_ack_beyond, cnt_rtx_beyond, cnt_credit_beyond, cnt_write_busy, cnt_delivered, cnt_abandoned,
+            self,
+            clock,
+            active_bits,
+            sendable,
+            id_known,
+            rr_above_mask,
+            s1_valid,
+            s1_kind,
+            s1_slot,
+            s1_id,
+            s1_bitmap,
+            s1_rtx_flag,
+            s1_credit_flag,
+            s1_credit,
+            s1_allow,
+            s1_raise,
+            s1_rtx_p1,
+            s1_emit,
+            s1_ip,
+            s1_rport,
+            s1_lport,
+            s1_len,
+            s1_rank,
+            s1_fwd,
+            s1_onehot,
+            s2_onehot,
+            fwd_word,
+            s2_valid,
+            s2_slot,
+            s2_emit,
+            s2_id,
+            s2_del,
+            s2_tx,
+            s2_rtx,
+            s2_credit,
+            s2_allow,
+            s2_npkts,
+            s2_max,
+            s2_tcnt,
+            s2_id_base,
+            s2_meta,
+            s2_active,
+            s2_sched,
+            s2_sched_meta,
+            s2_cancel,
+            q_count,
+            q0,
+            q1,
+            q2,
+            cnt_stale_dlv,
+            cnt_stale_ctx,
+            cnt_stale_to,
+            cnt_ack_beyond,
+            cnt_rtx_beyond,
+            cnt_credit_beyond,
+            cnt_write_busy,
+            cnt_delivered,
+            cnt_abandoned,
             cnt_overflow
         );
         clock!(self, clock, dlv_q, ctx_q);
@@ -475,14 +528,12 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.dlv_overflow.next = self.dlv_valid.val() & (self.dlv_q.level.val() == 16);
         self.ctx_overflow.next = self.ctx_valid.val() & (self.ctx_q.level.val() == 16);
         self.dlv_q.push.next = self.dlv_valid.val() & (!self.reset.val());
-        self.dlv_q.push_data.next = bit_cast::<80, 16>(self.dlv_tx_msg_id.val())
-            | (bit_cast::<80, 64>(self.dlv_ack_bitmap.val()) << 16);
+        self.dlv_q.push_data.next = bit_cast::<80, 16>(self.dlv_tx_msg_id.val()) | (bit_cast::<80, 64>(self.dlv_ack_bitmap.val()) << 16);
         self.ctx_q.push.next = self.ctx_valid.val() & (!self.reset.val());
         self.ctx_q.push_data.next = ((((bit_cast::<100, 16>(self.ctx_tx_msg_id.val())
             | (bit_cast::<100, 1>(self.ctx_rtx_flag.val().into()) << 16))
             | (bit_cast::<100, 64>(self.ctx_rtx_bitmap.val()) << 17))
-            | ((bit_cast::<100, 1>(self.ctx_credit_flag.val().into()) << 81)
-                | (bit_cast::<100, 16>(self.ctx_new_credit.val()) << 82)))
+            | ((bit_cast::<100, 1>(self.ctx_credit_flag.val().into()) << 81) | (bit_cast::<100, 16>(self.ctx_new_credit.val()) << 82)))
             | (bit_cast::<100, 1>(self.ctx_allow_tx.val().into()) << 98))
             | (bit_cast::<100, 1>(self.ctx_raise_only.val().into()) << 99);
         self.dlv_head.next = self.dlv_q.head_data.val();
@@ -495,8 +546,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         // cycle's pop is not counted, so the packet stream's `tready` stays out of S0's choice;
         // an emission then waits one cycle when the queue is full, which costs no throughput as
         // a packet takes at least 9 beats to read out.
-        self.occ_after.next = (bit_cast::<3, 2>(self.q_count.q.val())
-            + bit_cast::<3, 1>(self.s1_emit.q.val().into()))
+        self.occ_after.next = (bit_cast::<3, 2>(self.q_count.q.val()) + bit_cast::<3, 1>(self.s1_emit.q.val().into()))
             + bit_cast::<3, 1>(self.s2_emit.q.val().into());
         self.room.next = self.occ_after.val() <= 2;
 
@@ -518,11 +568,8 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.ok_new.next = self.new_valid.val() & (!self.hz_new.val());
         self.g_dlv.next = self.ok_dlv.val() & (!self.reset.val());
         self.g_ctx.next = (self.ok_ctx.val() & (!self.ok_dlv.val())) & (!self.reset.val());
-        self.g_to.next =
-            ((self.ok_to.val() & (!self.ok_dlv.val())) & (!self.ok_ctx.val())) & (!self.reset.val());
-        self.g_new.next = (((self.ok_new.val() & (!self.ok_dlv.val())) & (!self.ok_ctx.val()))
-            & (!self.ok_to.val()))
-            & (!self.reset.val());
+        self.g_to.next = ((self.ok_to.val() & (!self.ok_dlv.val())) & (!self.ok_ctx.val())) & (!self.reset.val());
+        self.g_new.next = (((self.ok_new.val() & (!self.ok_dlv.val())) & (!self.ok_ctx.val())) & (!self.ok_to.val())) & (!self.reset.val());
         // Slots above the last one sent: every bit above its one-hot `h` is `!(h | (h - 1))`.
         self.rr_candidates.next = (self.sendable.q.val() & (!self.s1_onehot.q.val())) & (!self.s2_onehot.q.val());
         self.rr_above.bitmap.next = self.rr_candidates.val() & self.rr_above_mask.q.val();
@@ -533,8 +580,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.pick_slot.next = self.rr_above.index.val();
             self.pick_onehot.next = self.rr_above.onehot.val();
         }
-        self.g_pkt.next = ((((self.rr_any.found.val() & self.room.val()) & (!self.ok_dlv.val()))
-            & (!self.ok_ctx.val()))
+        self.g_pkt.next = ((((self.rr_any.found.val() & self.room.val()) & (!self.ok_dlv.val())) & (!self.ok_ctx.val()))
             & ((!self.ok_to.val()) & (!self.ok_new.val())))
             & (!self.reset.val());
         self.dlv_q.pop.next = self.g_dlv.val();
@@ -542,8 +588,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.to_ready.next = self.g_to.val();
         self.new_ready.next = self.g_new.val();
 
-        self.s1_valid.d.next = (self.g_dlv.val() | self.g_ctx.val())
-            | ((self.g_to.val() | self.g_new.val()) | self.g_pkt.val());
+        self.s1_valid.d.next = (self.g_dlv.val() | self.g_ctx.val()) | ((self.g_to.val() | self.g_new.val()) | self.g_pkt.val());
         self.s1_kind.d.next = 0.into();
         self.s1_emit.d.next = false;
         self.ev_slot.next = self.new_slot.val();
@@ -751,8 +796,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.u_npkts.next = bit_cast::<8, 17>(self.i_npkts.val());
             self.u_max.next = 0.into();
             self.u_tcnt.next = 0.into();
-            self.u_meta.next = (((bit_cast::<88, 32>(self.s1_ip.q.val())
-                | (bit_cast::<88, 16>(self.s1_rport.q.val()) << 32))
+            self.u_meta.next = (((bit_cast::<88, 32>(self.s1_ip.q.val()) | (bit_cast::<88, 16>(self.s1_rport.q.val()) << 32))
                 | (bit_cast::<88, 16>(self.s1_lport.q.val()) << 48))
                 | (bit_cast::<88, 16>(self.s1_len.q.val()) << 64))
                 | (bit_cast::<88, 8>(self.s1_rank.q.val()) << 80);
@@ -794,8 +838,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.e_credit_mask.next = self.below_credit.mask.val();
         }
         self.e_sent_mask.next = self.below_sent.mask.val();
-        self.e_elig.next =
-            ((self.s2_tx.q.val() & self.e_credit_mask.val()) | self.s2_rtx.q.val()) & (!self.s2_del.q.val());
+        self.e_elig.next = ((self.s2_tx.q.val() & self.e_credit_mask.val()) | self.s2_rtx.q.val()) & (!self.s2_del.q.val());
         self.off_ffs.bitmap.next = self.e_elig.val();
         self.e_go.next = (self.s2_emit.q.val() & self.s2_active.q.val()) & self.off_ffs.found.val();
         // The sent packet's bit (none when nothing is sent: the one-hot is then empty).
@@ -818,21 +861,16 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         if self.e_go.val() & (!self.e_is_rtx.val()) {
             self.n_max.next = self.e_off.val() + 1;
         }
-        self.e_desc.next = (((bit_cast::<130, 88>(self.s2_meta.q.val())
-            | (bit_cast::<130, 8>(self.e_off.val()) << 88))
-            | ((bit_cast::<130, 16>(self.s2_id.q.val()) << 96)
-                | (bit_cast::<130, 16>(self.s2_credit.q.val()) << 112)))
+        self.e_desc.next = (((bit_cast::<130, 88>(self.s2_meta.q.val()) | (bit_cast::<130, 8>(self.e_off.val()) << 88))
+            | ((bit_cast::<130, 16>(self.s2_id.q.val()) << 96) | (bit_cast::<130, 16>(self.s2_credit.q.val()) << 112)))
             | (bit_cast::<130, 1>(self.e_is_new.val().into()) << 128))
             | (bit_cast::<130, 1>(self.e_is_rtx.val().into()) << 129);
-        self.n_word.next = ((((bit_cast::<337, 64>(self.s2_del.q.val())
-            | (bit_cast::<337, 64>(self.n_tx.val()) << 64))
+        self.n_word.next = ((((bit_cast::<337, 64>(self.s2_del.q.val()) | (bit_cast::<337, 64>(self.n_tx.val()) << 64))
             | (bit_cast::<337, 64>(self.n_rtx.val()) << 128))
-            | ((bit_cast::<337, 16>(self.s2_credit.q.val()) << 192)
-                | (bit_cast::<337, 1>(self.s2_allow.q.val().into()) << 208)))
+            | ((bit_cast::<337, 16>(self.s2_credit.q.val()) << 192) | (bit_cast::<337, 1>(self.s2_allow.q.val().into()) << 208)))
             | (((bit_cast::<337, 8>(self.s2_npkts.q.val()) << 209) | (bit_cast::<337, 8>(self.n_max.val()) << 217))
                 | (bit_cast::<337, 8>(self.s2_tcnt.q.val()) << 225)))
-            | ((bit_cast::<337, 16>(self.s2_id_base.q.val()) << 233)
-                | (bit_cast::<337, 88>(self.s2_meta.q.val()) << 249));
+            | ((bit_cast::<337, 16>(self.s2_id_base.q.val()) << 233) | (bit_cast::<337, 88>(self.s2_meta.q.val()) << 249));
 
         // Write back.
         self.slot_ram.write_address.next = self.s2_slot.q.val();
@@ -912,8 +950,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         {
             self.cnt_ack_beyond.d.next = self.cnt_ack_beyond.q.val() + 1;
         }
-        if (((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val())
-            & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
+        if (((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
             & (self.cnt_rtx_beyond.q.val() != 0xFFFF)
         {
             self.cnt_rtx_beyond.d.next = self.cnt_rtx_beyond.q.val() + 1;

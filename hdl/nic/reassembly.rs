@@ -78,8 +78,8 @@
 //! # Payload memory and size classes
 //! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
 //! message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]); the classes are constructor
-//! parameters: [`SIZE_CLASSES_16`](crate::nic::get_rx_msg_info::SIZE_CLASSES_16) (16 × 1, 4, 8 and 38 KB: every ID can hold a 38-packet
-//! message) and [`SIZE_CLASSES_128`](crate::nic::get_rx_msg_info::SIZE_CLASSES_128) (128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB). Table 3.2
+//! parameters ([`rx_classes_for`]): at 16 messages 16 × 1, 4, 8 and 38 KB (every ID can hold a
+//! 38-packet message), at 128 messages 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB. Table 3.2
 //! gives the prototype 1.2 MB (16 messages) and 8.4 MB (128) for both directions, about 0.6 and
 //! 4.2 MB per direction; here each direction has 1 MB up to 128 messages: at 16 all 16 messages
 //! can be maximum-size, at 128 it holds 128 single-packet messages or 16 maximum-size ones at a
@@ -102,9 +102,9 @@
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis_tready` is always high: the module never holds the ingress back.
 
+use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::timer::Timer;
-use crate::common::one_hot::OneHot;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -117,7 +117,7 @@ pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.
 #[derive(LogicBlock, Blank)]
-pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW: usize> {
+pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub ingress_timeout: Signal<In, Bits<32>>,
@@ -179,7 +179,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     pub gc_count: Signal<Out, Bits<32>>,
     pub stale_timeout_count: Signal<Out, Bits<32>>,
     pub delivered_count: Signal<Out, Bits<32>>,
-    msg_table: GetRxMsgInfo<IW, N, BB>,
+    msg_table: GetRxMsgInfo<N, IW, BB>,
     timer: Timer<N, IW, 8>,
     payload: RAM<Bits<64>, PW>,
     slot_ram: RAM<Bits<101>, IW>,
@@ -328,7 +328,7 @@ pub struct Reassembly<const IW: usize, const N: usize, const BB: usize, const PW
     slot_shift: Constant<Bits<4>>,
 }
 
-impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassembly<IW, N, BB, PW> {
+impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Reassembly<N, IW, BB, PW> {
     /// A reassembly module whose table has the given size classes `(pages per buffer,
     /// buffers)` (checked by [`crate::nic::get_rx_msg_info::check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
@@ -342,10 +342,73 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Reassemb
     }
 }
 
-impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic for Reassembly<IW, N, BB, PW> {
+impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for Reassembly<N, IW, BB, PW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, live, closed, fresh, gc_pending, gc_slot, cancel_valid, cancel_slot, fwd_slot_valid, fwd_slot_addr, fwd_slot_data, fwd_written_valid, fwd_written_addr, fwd_written_data, rx_busy, s1_valid, s1_first, s1_last, s1_data, s1_keep, s1_rx_msg_id, s1_key, s1_len, s1_pkts, s1_off, s1_local_port, in_busy, in_ok, in_slot, in_off6, in_pkts, in_expected, in_base, in_bitmap, in_header, in_beat, in_len_bad, ro_rel_pending, ro_rel_slot, fifo_head, fifo_tail, fifo_count, fifo_usable, fifo_wrote, ro_state, ro_slot, ro_ptr, ro_words_left, ro_msg_len, out_valid, out_data, out_keep, out_last, c_stale, c_bad_offset, c_duplicate, c_bad_length, c_gc, c_stale_timeout, c_delivered);
+        dff_setup!(
+            self,
+            clock,
+            now,
+            live,
+            closed,
+            fresh,
+            gc_pending,
+            gc_slot,
+            cancel_valid,
+            cancel_slot,
+            fwd_slot_valid,
+            fwd_slot_addr,
+            fwd_slot_data,
+            fwd_written_valid,
+            fwd_written_addr,
+            fwd_written_data,
+            rx_busy,
+            s1_valid,
+            s1_first,
+            s1_last,
+            s1_data,
+            s1_keep,
+            s1_rx_msg_id,
+            s1_key,
+            s1_len,
+            s1_pkts,
+            s1_off,
+            s1_local_port,
+            in_busy,
+            in_ok,
+            in_slot,
+            in_off6,
+            in_pkts,
+            in_expected,
+            in_base,
+            in_bitmap,
+            in_header,
+            in_beat,
+            in_len_bad,
+            ro_rel_pending,
+            ro_rel_slot,
+            fifo_head,
+            fifo_tail,
+            fifo_count,
+            fifo_usable,
+            fifo_wrote,
+            ro_state,
+            ro_slot,
+            ro_ptr,
+            ro_words_left,
+            ro_msg_len,
+            out_valid,
+            out_data,
+            out_keep,
+            out_last,
+            c_stale,
+            c_bad_offset,
+            c_duplicate,
+            c_bad_length,
+            c_gc,
+            c_stale_timeout,
+            c_delivered
+        );
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -434,8 +497,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.f_gen.next = self.f_entry.val().get_bits::<8>(0);
         self.f_len.next = self.f_entry.val().get_bits::<16>(72);
         self.f_page.next = self.f_entry.val().get_bits::<13>(88);
-        self.f_live.next = (((((!self.s1_rx_msg_id.q.val().get_bit(15))
-            & self.live.q.val().get_bit(self.s1_slot.val().index()))
+        self.f_live.next = (((((!self.s1_rx_msg_id.q.val().get_bit(15)) & self.live.q.val().get_bit(self.s1_slot.val().index()))
             & (self.f_gen.val() == self.s1_gen.val()))
             & (!self.closed.q.val().get_bit(self.s1_slot.val().index())))
             & (self.f_entry.val().get_bits::<64>(8) == self.s1_key.q.val()))
@@ -502,8 +564,8 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
             & (self.total_len.val() == self.c_expected.val());
         self.end_ok.next = (self.s1_valid.q.val() & self.s1_last.q.val()) & self.c_ok.val();
         self.written_after.next = self.c_bitmap.val().replace_bit(self.c_off6.val().index(), true);
-        self.complete.next = (self.end_ok.val() & self.len_ok.val())
-            & (self.written_after.val() == (!(self.all_ones64.val() << self.c_pkts.val())));
+        self.complete.next =
+            (self.end_ok.val() & self.len_ok.val()) & (self.written_after.val() == (!(self.all_ones64.val() << self.c_pkts.val())));
         // A packet of the wrong length is dropped whole: nothing of it is committed (its words
         // may have been written; a later good copy overwrites them), and its message goes on.
         self.bad_end.next = self.end_ok.val() & (!self.len_ok.val());
@@ -567,7 +629,8 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
         self.out_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
         // Start from the queue head, or straight from the packet that completed a message
         // when nothing is queued (bypass).
-        self.can_start.next = ((self.ro_state.q.val() == 0) & self.out_free.val()) & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());
+        self.can_start.next =
+            ((self.ro_state.q.val() == 0) & self.out_free.val()) & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());
         self.start_fifo.next = self.can_start.val() & (self.fifo_usable.q.val() != 0);
         self.start_bypass.next = (self.can_start.val() & (self.fifo_count.q.val() == 0)) & self.complete.val();
         self.start.next = self.start_fifo.val() | self.start_bypass.val();
@@ -799,12 +862,7 @@ impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Logic fo
     }
 }
 
-/// The reassembly module of the 16-message NIC.
-pub type Reassembly16 = Reassembly<4, 16, 4, PAYLOAD_WORD_BITS>;
-/// The reassembly module of the 128-message NIC.
-pub type Reassembly128 = Reassembly<7, 128, 6, PAYLOAD_WORD_BITS>;
-
-impl<const IW: usize, const N: usize, const BB: usize, const PW: usize> Default for Reassembly<IW, N, BB, PW> {
+impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Default for Reassembly<N, IW, BB, PW> {
     /// The preset size classes of this size ([`rx_classes_for`]).
     fn default() -> Self {
         Self::new(rx_classes_for(N))

@@ -43,8 +43,8 @@
 //! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no
 //! frame is in flight. 32-bit counters wrap; the 16-bit ones (transmit path, arbiter) saturate at 65 535 and are zero-extended.
 
-pub use crate::nic::status_bank::{status_address, REGISTER_MAP_VERSION, STATUS_BASE, STATUS_MAP};
 use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
+pub use crate::nic::status_bank::{status_address, REGISTER_MAP_VERSION, STATUS_BASE, STATUS_MAP};
 use crate::nic::tx_path::KEY_REUSE_MARGIN_CYCLES;
 
 /// Configuration registers implemented (the map reserves 64).

@@ -154,7 +154,7 @@ macro_rules! nic_shell {
             front: $crate::pisa::ingress_front::IngressFront<IW>,
             ingress: $ingress<N, IW>,
             egress: $egress<N, IW>,
-            reassembly: $crate::nic::reassembly::Reassembly<IW, N, BB, PW>,
+            reassembly: $crate::nic::reassembly::Reassembly<N, IW, BB, PW>,
             tx: $crate::nic::tx_path::TxPath<N, IW, PW>,
             pktgen: $crate::nic::packet_generator::PacketGenerator<N, IW, 3>,
             /// The data stream into the arbiter, with a registered `tready` (zero latency): the

@@ -144,9 +144,8 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
 
         // Output stage.
         // Reset cancels every timer at once, the pending timeout included.
-        self.timeout_valid.next = ((self.out_pending.q.val() & (!self.sched_hits_out.val()))
-            & (!self.cancel_hits_out.val()))
-            & (!self.reset.val());
+        self.timeout_valid.next =
+            ((self.out_pending.q.val() & (!self.sched_hits_out.val())) & (!self.cancel_hits_out.val())) & (!self.reset.val());
         self.timeout_offered.next = self.out_pending.q.val() & (!self.reset.val());
         self.timeout_id.next = self.out_id.q.val();
         self.timeout_meta.next = self.out_meta.q.val();
@@ -154,8 +153,8 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         // clears it and a cancel clears it anyway, and `out_slot_free` and `s1_fires` already
         // account for both, so the pending timeout's path from `sched_*` stays out of the clear.
         self.fire.next = (self.out_pending.q.val() & (!self.reset.val())) & self.timeout_ready.val();
-        self.out_slot_free.next = (((!self.out_pending.q.val()) | self.fire.val()) | self.sched_hits_out.val())
-            | self.cancel_hits_out.val();
+        self.out_slot_free.next =
+            (((!self.out_pending.q.val()) | self.fire.val()) | self.sched_hits_out.val()) | self.cancel_hits_out.val();
 
         // Scan stage 1: the entry read last cycle.
         self.s1_fires.next = ((((((self.s1_live.q.val() & (!self.s1_stale.q.val()))
@@ -180,8 +179,8 @@ impl<const N: usize, const IW: usize, const MW: usize> Logic for Timer<N, IW, MW
         self.scheduled.enable.next = self.sched_valid.val();
         self.cancelled.index.next = self.cancel_id.val();
         self.cancelled.enable.next = self.cancel_valid.val();
-        self.valid_bits.d.next = ((self.valid_bits.q.val() & (!self.fired.onehot.val())) | self.scheduled.onehot.val())
-            & (!self.cancelled.onehot.val());
+        self.valid_bits.d.next =
+            ((self.valid_bits.q.val() & (!self.fired.onehot.val())) | self.scheduled.onehot.val()) & (!self.cancelled.onehot.val());
 
         if self.reset.val() {
             self.valid_bits.d.next = 0.into();

@@ -30,7 +30,7 @@
 //! addresses built from the classes. After the last word the message is installed in the core
 //! and its tx_msg_id is returned on `msg_id_valid`/`msg_id` (a one-cycle pulse).
 //!
-//! **Size classes of the presets** (`TX_CLASSES_16`, `TX_CLASSES_128`):
+//! **Size classes of the presets** ([`tx_classes_for`]):
 //! * 16 messages: **16 × 38 KiB** (38 packets = 38 912 B, the largest message): every slot holds a
 //!   maximum-size message, so 16 of them can be in flight at once, as in the prototype.
 //!   608 KiB of buffers in a 2^17-word (1 MiB) memory.
@@ -107,11 +107,11 @@
 //! zero (slot generations continue, see [`Packetization`]).
 
 use crate::common::find_first_set::FindFirstSet;
+use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
-use crate::common::one_hot::OneHot;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -143,16 +143,6 @@ pub struct TxSizeClass {
     pub bytes: u64,
 }
 
-/// The 16-message preset: every slot holds a maximum-size (38-packet) message, as the prototype.
-pub const TX_CLASSES_16: [TxSizeClass; 1] = [TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }];
-/// The 128-message preset: 64 × 1 KiB, 32 × 4 KiB, 16 × 8 KiB, 16 × 38 KiB.
-pub const TX_CLASSES_128: [TxSizeClass; 4] = [
-    TxSizeClass { buffers: 64, bytes: 1024 },
-    TxSizeClass { buffers: 32, bytes: 4096 },
-    TxSizeClass { buffers: 16, bytes: 8192 },
-    TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
-];
-
 /// Payload memory layout of a class list: per class (first slot, first 64-bit word, words per
 /// buffer), and the words used in all.
 pub fn tx_class_layout(classes: &[TxSizeClass]) -> (Vec<(usize, u64, u64)>, u64) {
@@ -182,7 +172,12 @@ pub fn check_tx_classes(classes: &[TxSizeClass], n: usize, pw: usize) -> Result<
             return Err(format!("transmit size class {k}: {} bytes, valid 1..={TX_MAX_MSG_BYTES}", c.bytes));
         }
         if k > 0 && c.bytes <= classes[k - 1].bytes {
-            return Err(format!("transmit size class {k}: {} bytes, must be larger than class {} ({} bytes)", c.bytes, k - 1, classes[k - 1].bytes));
+            return Err(format!(
+                "transmit size class {k}: {} bytes, must be larger than class {} ({} bytes)",
+                c.bytes,
+                k - 1,
+                classes[k - 1].bytes
+            ));
         }
     }
     let words = tx_class_layout(classes).1;
@@ -264,7 +259,6 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub cooling_slots: Signal<Out, Bits<16>>,
     pub buffers_exhausted: Signal<Out, Bit>,
     pub event_overflow_count: Signal<Out, Bits<16>>,
-
 
     core: Packetization<N, IW>,
     timer: Timer<N, IW, 24>,
@@ -470,7 +464,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Default for TxPath<N, IW,
 /// `N/8` maximum-size messages can be sent at once.
 pub fn tx_classes_for(messages: usize) -> Vec<TxSizeClass> {
     match messages {
-        16 => TX_CLASSES_16.to_vec(),
+        // Every slot holds a maximum-size (38-packet) message, as the prototype.
+        16 => vec![TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
         32 => vec![TxSizeClass { buffers: 16, bytes: 4096 }, TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES }],
         64 => vec![
             TxSizeClass { buffers: 32, bytes: 1024 },
@@ -478,8 +473,7 @@ pub fn tx_classes_for(messages: usize) -> Vec<TxSizeClass> {
             TxSizeClass { buffers: 8, bytes: 8192 },
             TxSizeClass { buffers: 16, bytes: TX_MAX_MSG_BYTES },
         ],
-        128 => TX_CLASSES_128.to_vec(),
-        // The 128-message classes scaled: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB.
+        // From 128 on: N/2 × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB (at 128: 64, 32, 16, 16).
         n => vec![
             TxSizeClass { buffers: n / 2, bytes: 1024 },
             TxSizeClass { buffers: n / 4, bytes: 4096 },
@@ -489,15 +483,59 @@ pub fn tx_classes_for(messages: usize) -> Vec<TxSizeClass> {
     }
 }
 
-
 impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, now, w_state, w_slot, w_len, w_credit, w_credit_valid, w_rank, w_ip, w_rport, w_lport,
-            w_word, w_left, a_pick_valid, a_pick_slot, w_commit, cnt_rejected, cnt_framing, buf_in_use, cnt_double_free, returning, wrapping, ret_cand_valid, ret_cand_slot, busy_seen, comp_in_valid, comp_in_data, cool_due, cool_steady, rd_active, rd_slot, rd_addr, rd_beats,
-            rd_last_keep, rd_meta, s1_valid, s1_keep, s1_last, s1_meta, e_count, e0_data, e0_keep, e0_last, e0_meta,
-            e1_data, e1_keep, e1_last, e1_meta
+            self,
+            clock,
+            now,
+            w_state,
+            w_slot,
+            w_len,
+            w_credit,
+            w_credit_valid,
+            w_rank,
+            w_ip,
+            w_rport,
+            w_lport,
+            w_word,
+            w_left,
+            a_pick_valid,
+            a_pick_slot,
+            w_commit,
+            cnt_rejected,
+            cnt_framing,
+            buf_in_use,
+            cnt_double_free,
+            returning,
+            wrapping,
+            ret_cand_valid,
+            ret_cand_slot,
+            busy_seen,
+            comp_in_valid,
+            comp_in_data,
+            cool_due,
+            cool_steady,
+            rd_active,
+            rd_slot,
+            rd_addr,
+            rd_beats,
+            rd_last_keep,
+            rd_meta,
+            s1_valid,
+            s1_keep,
+            s1_last,
+            s1_meta,
+            e_count,
+            e0_data,
+            e0_keep,
+            e0_last,
+            e0_meta,
+            e1_data,
+            e1_keep,
+            e1_last,
+            e1_meta
         );
         clock!(self, clock, core, timer, comp_q, cool_q);
         self.payload.read_clock.next = self.clock.val();
@@ -562,8 +600,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             if self.w_state.q.val() == 0 {
                 self.a_fits[k].next = self.w0_len.val() <= self.class_bytes[k].val();
             }
-            self.a_use[k].next = (self.a_fits[k].val() & self.class_ffs[k].found.val())
-                & (!self.a_before[k].val());
+            self.a_use[k].next = (self.a_fits[k].val() & self.class_ffs[k].found.val()) & (!self.a_before[k].val());
             self.a_before[k + 1].next = self.a_before[k].val() | self.a_use[k].val();
             if self.a_use[k].val() {
                 self.a_slot.next = self.a_slot.val() | self.class_ffs[k].index.val();
@@ -674,8 +711,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // One completion per freed slot; a slot is freed again only after its buffer came back,
         // which needs its completion taken, so at most N are ever queued: no overflow.
         self.comp_in_valid.d.next = self.core.done_valid.val();
-        self.comp_in_data.d.next = bit_cast::<17, 16>(self.core.done_tx_msg_id.val())
-            | (bit_cast::<17, 1>(self.core.done_abandoned.val().into()) << 16);
+        self.comp_in_data.d.next =
+            bit_cast::<17, 16>(self.core.done_tx_msg_id.val()) | (bit_cast::<17, 1>(self.core.done_abandoned.val().into()) << 16);
         self.comp_q.push.next = self.comp_in_valid.q.val() & (self.comp_q.level.val() != self.comp_capacity.val());
         self.comp_q.push_data.next = self.comp_in_data.q.val();
         // The FIFO's head word is its memory's read data: 0 while there is no completion.
@@ -699,9 +736,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.busy_core2.enable.next = self.core.pkt_q2_valid.val();
         self.busy_rd.index.next = self.rd_slot.q.val();
         self.busy_rd.enable.next = self.rd_active.q.val();
-        self.busy_mask.next = ((self.busy_core0.onehot.val() | self.busy_core1.onehot.val())
-            | self.busy_core2.onehot.val())
-            | self.busy_rd.onehot.val();
+        self.busy_mask.next =
+            ((self.busy_core0.onehot.val() | self.busy_core1.onehot.val()) | self.busy_core2.onehot.val()) | self.busy_rd.onehot.val();
         self.busy_seen.d.next = self.busy_mask.val();
         // Cycle 1 picks from registers only; the candidate under test now is left out.
         self.ret_cand_mask.index.next = self.ret_cand_slot.q.val();
@@ -724,13 +760,13 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // The age is judged a cycle ahead (one cycle later than it could be, which only lengthens
         // the wait), and only for a head that did not change since.
         self.cool_due.d.next = self.cool_age.val() >= self.cooldown.val();
-        self.cool_go.next = ((self.cool_q.head_valid.val() & self.cool_steady.q.val()) & self.cool_due.q.val())
-            & (!self.w_framing_free.val());
+        self.cool_go.next =
+            ((self.cool_q.head_valid.val() & self.cool_steady.q.val()) & self.cool_due.q.val()) & (!self.w_framing_free.val());
         self.cool_steady.d.next = self.cool_q.head_valid.val() & (!self.cool_go.val());
         self.cool_q.pop.next = self.cool_go.val();
         self.cooling_slots.next = self.cool_q.level.val();
-        self.ret_go.next = ((self.ret_cand_valid.q.val() & (!self.ret_cand_busy.val())) & (!self.w_framing_free.val()))
-            & (!self.cool_go.val());
+        self.ret_go.next =
+            ((self.ret_cand_valid.q.val() & (!self.ret_cand_busy.val())) & (!self.w_framing_free.val())) & (!self.cool_go.val());
         self.ret_wraps.next = self.wrapping.q.val().get_bit(self.ret_cand_slot.q.val().index());
         self.cool_q.push.next = self.ret_go.val() & self.ret_wraps.val();
         self.cool_q.push_data.next = self.now_shifted.val() | bit_cast::<32, IW>(self.ret_cand_slot.q.val());
@@ -773,8 +809,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- read-out ----------------
         self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt_tready.val();
         // Room for a beat read now (arriving next cycle): occupancy after this cycle < 2.
-        self.space.next = ((self.e_count.q.val() == 0)
-            | ((self.e_count.q.val() == 1) & ((!self.s1_valid.q.val()) | self.pop.val())))
+        self.space.next = ((self.e_count.q.val() == 0) | ((self.e_count.q.val() == 1) & ((!self.s1_valid.q.val()) | self.pop.val())))
             | (((self.e_count.q.val() == 2) & self.pop.val()) & (!self.s1_valid.q.val()));
         self.issue.next = self.rd_active.q.val() & self.space.val();
         self.issue_last.next = self.issue.val() & (self.rd_beats.q.val() == 1);

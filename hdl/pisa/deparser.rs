@@ -148,7 +148,21 @@ impl Deparser {
 impl Logic for Deparser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, out_beat, s1_header, s1_empty, s1_payload_len, s1_total_len, s1_checksum, sent_bytes, frames, mismatches, frame_ended, frame_bytes);
+        dff_setup!(
+            self,
+            clock,
+            out_beat,
+            s1_header,
+            s1_empty,
+            s1_payload_len,
+            s1_total_len,
+            s1_checksum,
+            sent_bytes,
+            frames,
+            mismatches,
+            frame_ended,
+            frame_bytes
+        );
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).
@@ -167,16 +181,69 @@ impl Logic for Deparser {
         self.total_len.next = self.payload_len.val() + self.header_len.val();
         self.s1_payload_len.d.next = self.payload_len.val();
         self.s1_total_len.d.next = self.total_len.val();
-        self.hdr_eth.next = ((((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(40)) << 0) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(32)) << 8)) | ((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(24)) << 16) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(16)) << 24))) | (((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(8)) << 32) | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(0)) << 40)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(40)) << 48) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(32)) << 56)))) | ((((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(24)) << 64) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(16)) << 72)) | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(8)) << 80) | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(0)) << 88))) | (((bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(16)) << 96) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(8)) << 104)) | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(0)) << 112)));
-        self.hdr_ip.next = (((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120) | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176)) | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208)) | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216) | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224)))) | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240)) | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256))) | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
-        self.hdr_transport_a.next = (((bit_cast::<512, 8>(self.meta_flags.val().get_bits::<8>(0)) << 272) | (bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(8)) << 280)) | ((bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(0)) << 288) | (bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(8)) << 296))) | (((bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(0)) << 304) | (bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(8)) << 312)) | ((bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(0)) << 320) | (bit_cast::<512, 8>(self.meta_pkt_offset.val().get_bits::<8>(0)) << 328)));
-        self.hdr_transport_b.next = (((bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(8)) << 336) | (bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(0)) << 344)) | ((bit_cast::<512, 8>(self.meta_grant_prio.val().get_bits::<8>(0)) << 352) | (bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(8)) << 360))) | (((bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(0)) << 368) | (bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(8)) << 376)) | ((bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(0)) << 384) | (bit_cast::<512, 8>(self.meta_buf_size_class.val().get_bits::<8>(0)) << 392)));
+        self.hdr_eth.next = ((((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(40)) << 0)
+            | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(32)) << 8))
+            | ((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(24)) << 16)
+                | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(16)) << 24)))
+            | (((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(8)) << 32)
+                | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(0)) << 40))
+                | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(40)) << 48)
+                    | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(32)) << 56))))
+            | ((((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(24)) << 64)
+                | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(16)) << 72))
+                | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(8)) << 80)
+                    | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(0)) << 88)))
+                | (((bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(16)) << 96)
+                    | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(8)) << 104))
+                    | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(0)) << 112)));
+        self.hdr_ip.next = (((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120)
+            | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176))
+            | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184)
+                | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208))
+                | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216)
+                    | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224))))
+            | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232)
+                | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240))
+                | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248)
+                    | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256)))
+                | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
+        self.hdr_transport_a.next = (((bit_cast::<512, 8>(self.meta_flags.val().get_bits::<8>(0)) << 272)
+            | (bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(8)) << 280))
+            | ((bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(0)) << 288)
+                | (bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(8)) << 296)))
+            | (((bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(0)) << 304)
+                | (bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(8)) << 312))
+                | ((bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(0)) << 320)
+                    | (bit_cast::<512, 8>(self.meta_pkt_offset.val().get_bits::<8>(0)) << 328)));
+        self.hdr_transport_b.next = (((bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(8)) << 336)
+            | (bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(0)) << 344))
+            | ((bit_cast::<512, 8>(self.meta_grant_prio.val().get_bits::<8>(0)) << 352)
+                | (bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(8)) << 360)))
+            | (((bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(0)) << 368)
+                | (bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(8)) << 376))
+                | ((bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(0)) << 384)
+                    | (bit_cast::<512, 8>(self.meta_buf_size_class.val().get_bits::<8>(0)) << 392)));
         self.header_now.next = (self.hdr_eth.val() | self.hdr_ip.val()) | (self.hdr_transport_a.val() | self.hdr_transport_b.val());
 
         // ---- IPv4 header checksum from the latched header (its checksum bytes are zero).
-        self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(120))) + bit_cast::<20, 16>(self.s1_total_len.q.val())) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(144)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(152))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(160)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(168))))) + ((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(176)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(184))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(208)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(216)))) + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(224)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(232))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(240)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(248)))))) + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(256)) << 8) | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(264)));
-        self.fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0))
-            + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
+        self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8)
+            | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(120)))
+            + bit_cast::<20, 16>(self.s1_total_len.q.val()))
+            + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(144)) << 8)
+                | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(152)))
+                + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(160)) << 8)
+                    | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(168)))))
+            + ((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(176)) << 8)
+                | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(184)))
+                + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(208)) << 8)
+                    | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(216))))
+                + (((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(224)) << 8)
+                    | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(232)))
+                    + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(240)) << 8)
+                        | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(248))))))
+            + ((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(256)) << 8)
+                | bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(264)));
+        self.fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0)) + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
         self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
         self.checksum.next = !self.fold2.val();
         self.s1_checksum.d.next = self.checksum.val();
@@ -193,13 +260,11 @@ impl Logic for Deparser {
             self.m_axis_tvalid.next = self.s_axis_tvalid.val();
         } else if self.out_beat.q.val() == 2 {
             // Bytes 16–17: the total length, big-endian.
-            self.m_axis_tdata.next = (self.header_beat.val()
-                | bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(8)))
+            self.m_axis_tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(8)))
                 | (bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 3 {
             // Bytes 24–25: the checksum, big-endian.
-            self.m_axis_tdata.next = (self.header_beat.val()
-                | bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(8)))
+            self.m_axis_tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(8)))
                 | (bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 7 {
             self.m_axis_tdata.next = self.header_beat.val();
@@ -220,10 +285,8 @@ impl Logic for Deparser {
         // ---- Payload bytes counted (tkeep is contiguous from lane 0).
         self.keep_bytes.next = ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(0))
             + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(1)))
-            + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(2))
-                + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(3))))
-            + ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(4))
-                + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(5)))
+            + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(2)) + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(3))))
+            + ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(4)) + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(5)))
                 + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(6))
                     + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(7))));
         self.bytes_now.next = self.sent_bytes.q.val() + self.keep_bytes.val();

@@ -280,7 +280,41 @@ impl<const IW: usize> IngressFront<IW> {
 impl<const IW: usize> Logic for IngressFront<IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hold_valid, hold_action, hold_issued, hold_meta, out_forward, n_data, n_chop, n_control, n_no_action, n_bad_length, n_rx_fail, n_duplicate, n_forwarded, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_rx_msg_id, ans_new_pkt, ans_last, ans_ack_no, fl_bytes, fl_bad, vd_pulse, vd_ok, n_frame_length, m1_length_ok);
+        dff_setup!(
+            self,
+            clock,
+            hold_valid,
+            hold_action,
+            hold_issued,
+            hold_meta,
+            out_forward,
+            n_data,
+            n_chop,
+            n_control,
+            n_no_action,
+            n_bad_length,
+            n_rx_fail,
+            n_duplicate,
+            n_forwarded,
+            hold_table,
+            hold_final,
+            hold_mark,
+            hold_mark_op,
+            hold_answered,
+            vd_seen,
+            vd_good,
+            ans_fail,
+            ans_rx_msg_id,
+            ans_new_pkt,
+            ans_last,
+            ans_ack_no,
+            fl_bytes,
+            fl_bad,
+            vd_pulse,
+            vd_ok,
+            n_frame_length,
+            m1_length_ok
+        );
         clock!(self, clock, parser, dispatch, payload, decisions);
         self.parser.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -332,8 +366,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.p_expected.next = 1024.into();
         }
         self.p_carried.next = bit_cast::<24, 16>(self.parser.hdr_ip_total_len.val() - 50);
-        self.m1_length_ok.d.next = (self.p_start.val() >= self.p_len.val())
-            | (self.p_carried.val() == self.p_expected.val());
+        self.m1_length_ok.d.next = (self.p_start.val() >= self.p_len.val()) | (self.p_carried.val() == self.p_expected.val());
         self.dispatch.cfg_write_valid.next = false;
         self.dispatch.cfg_write_index.next = 0.into();
         self.dispatch.cfg_write_enable.next = false;
@@ -392,7 +425,8 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.v_good.next = self.vd_ok.q.val();
         }
         self.resolve_ctrl.next = (self.hold_valid.q.val() & (!self.hold_table.q.val())) & self.vd_arrive.val();
-        self.resp_done.next = ((self.hold_valid.q.val() & self.hold_issued.q.val()) & (!self.hold_answered.q.val())) & self.resp_valid.val();
+        self.resp_done.next =
+            ((self.hold_valid.q.val() & self.hold_issued.q.val()) & (!self.hold_answered.q.val())) & self.resp_valid.val();
         self.first_answer.next = self.resp_done.val() & (!self.hold_mark_op.q.val());
         self.final_answer.next = self.resp_done.val() & self.hold_final.q.val();
         self.store.next = self.resp_done.val() & (!self.hold_final.q.val());
@@ -413,12 +447,14 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.a_fwd.next = (self.hold_is_data.val() & self.a_live.val()) & self.a_new_pkt.val();
         // Once both the first answer and the verdict are in: a bad frame is dropped; a new packet
         // of a good frame is marked received by a second call; anything else is answered as is.
-        self.resolve.next = ((self.hold_valid.q.val() & self.hold_table.q.val()) & (!self.hold_final.q.val())) & (self.have_ans.val() & self.v_known.val());
+        self.resolve.next =
+            ((self.hold_valid.q.val() & self.hold_table.q.val()) & (!self.hold_final.q.val())) & (self.have_ans.val() & self.v_known.val());
         self.resolve_mark.next = (self.resolve.val() & self.v_good.val()) & self.a_fwd.val();
         self.from_ans.next = (self.resolve.val() & self.v_good.val()) & (!self.a_fwd.val());
 
         // The request goes out in this cycle if the table is ready, else it is held.
-        self.pending_op.next = (self.hold_valid.q.val() & self.hold_table.q.val()) & ((!self.hold_issued.q.val()) & (!self.hold_answered.q.val()));
+        self.pending_op.next =
+            (self.hold_valid.q.val() & self.hold_table.q.val()) & ((!self.hold_issued.q.val()) & (!self.hold_answered.q.val()));
         self.rq_meta.next = self.m1.val();
         self.rq_mark.next = self.m1_is_data.val() & self.m1_known.val();
         if self.hold_valid.q.val() {

@@ -2,10 +2,10 @@
 //! stateful register externs and a match-action stage.
 
 pub mod deparser;
+pub mod dual_port_memory;
 pub mod ingress_front;
 pub mod match_action;
 pub mod parser;
+pub mod priority_scheduler;
 pub mod register_extern;
 pub mod wire;
-pub mod dual_port_memory;
-pub mod priority_scheduler;

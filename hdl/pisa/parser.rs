@@ -151,8 +151,21 @@ impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending, frames,
-            not_ipv4s, wrong_protocols, too_shorts, bad_checksums, bad_flagss
+            self,
+            clock,
+            in_beat,
+            in_header,
+            in_ip_sum,
+            s1_header,
+            s1_pass,
+            s1_first,
+            s1_empty_pending,
+            frames,
+            not_ipv4s,
+            wrong_protocols,
+            too_shorts,
+            bad_checksums,
+            bad_flagss
         );
         self.in_payload.next = self.in_beat.q.val() == 8;
         self.header_beat.next = !self.in_payload.val();
@@ -214,8 +227,8 @@ impl Logic for Parser {
         if self.in_beat.q.val() == 4 {
             self.sum_add.next = self.word0.val();
         }
-        self.fold1.next = bit_cast::<17, 16>(self.in_ip_sum.q.val().get_bits::<16>(0))
-            + bit_cast::<17, 4>(self.in_ip_sum.q.val().get_bits::<4>(16));
+        self.fold1.next =
+            bit_cast::<17, 16>(self.in_ip_sum.q.val().get_bits::<16>(0)) + bit_cast::<17, 4>(self.in_ip_sum.q.val().get_bits::<4>(16));
         self.fold2.next = self.fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.fold1.val().get_bits::<1>(16));
 
         // ---- Checks, made while beat 7 is accepted (the checksum is complete since beat 4).
@@ -282,19 +295,17 @@ impl Logic for Parser {
         self.h.next = self.s1_header.q.val();
         self.hdr_dst_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(0)) << 40)
             | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(8)) << 32))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(16)) << 24)
-                | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(24)) << 16)))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(16)) << 24) | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(24)) << 16)))
             | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(32)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(40)));
         self.hdr_src_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(48)) << 40)
             | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(56)) << 32))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(64)) << 24)
-                | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(72)) << 16)))
+            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(64)) << 24) | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(72)) << 16)))
             | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(80)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(88)));
         self.hdr_ip_tos.next = self.h.val().get_bits::<8>(120);
-        self.hdr_ip_total_len.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(128)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(136));
-        self.hdr_ip_ident.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(144)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(152));
+        self.hdr_ip_total_len.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(128)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(136));
+        self.hdr_ip_ident.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(144)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(152));
         self.hdr_ip_ttl.next = self.h.val().get_bits::<8>(176);
         self.hdr_src_ip.next = ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(208)) << 24)
             | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(216)) << 16))
@@ -303,20 +314,20 @@ impl Logic for Parser {
             | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(248)) << 16))
             | ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(256)) << 8) | bit_cast::<32, 8>(self.h.val().get_bits::<8>(264)));
         self.hdr_flags.next = self.h.val().get_bits::<8>(272);
-        self.hdr_src_context.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(280)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(288));
-        self.hdr_dst_context.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(296)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(304));
-        self.hdr_msg_len.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(312)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(320));
+        self.hdr_src_context.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(280)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(288));
+        self.hdr_dst_context.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(296)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(304));
+        self.hdr_msg_len.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(312)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(320));
         self.hdr_pkt_offset.next = self.h.val().get_bits::<8>(328);
-        self.hdr_pull_offset.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(336)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(344));
+        self.hdr_pull_offset.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(336)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(344));
         self.hdr_grant_prio.next = self.h.val().get_bits::<8>(352);
-        self.hdr_tx_msg_id.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(360)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(368));
-        self.hdr_buf_ptr.next = (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8)
-            | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
+        self.hdr_tx_msg_id.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(360)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(368));
+        self.hdr_buf_ptr.next =
+            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
         self.hdr_buf_size_class.next = self.h.val().get_bits::<8>(392);
 
         self.frame_count.next = self.frames.q.val();

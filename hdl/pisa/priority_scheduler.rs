@@ -362,10 +362,46 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
 impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, queued, in_fifo, done, fifo_head, fifo_tail, fifo_count, p1_valid, p2_valid, p2_id, p2_queued,
-            fw_rr_valid, fw_rr, fw_tg_valid, fw_tg, k_reg, rtt_reg, b1_valid, b2_valid, r1_valid, r2_valid, lv_valid, lv_id,
-            s1_res_valid, s1_res_grant, s1_res_id, s1_res_offset, s1_res_position, s1_res_received, s1_res_total,
-            inserts, removes, unknown_removes, grants, fifo_enters, skipped, close_arrivals);
+        dff_setup!(
+            self,
+            clock,
+            queued,
+            in_fifo,
+            done,
+            fifo_head,
+            fifo_tail,
+            fifo_count,
+            p1_valid,
+            p2_valid,
+            p2_id,
+            p2_queued,
+            fw_rr_valid,
+            fw_rr,
+            fw_tg_valid,
+            fw_tg,
+            k_reg,
+            rtt_reg,
+            b1_valid,
+            b2_valid,
+            r1_valid,
+            r2_valid,
+            lv_valid,
+            lv_id,
+            s1_res_valid,
+            s1_res_grant,
+            s1_res_id,
+            s1_res_offset,
+            s1_res_position,
+            s1_res_received,
+            s1_res_total,
+            inserts,
+            removes,
+            unknown_removes,
+            grants,
+            fifo_enters,
+            skipped,
+            close_arrivals
+        );
         for i in 0..16 {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_id[i].clock.next = self.clock.val();
@@ -453,15 +489,14 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.skip.next = (self.is_arrive.val() & (!self.hit_below[16].val()))
             & ((!self.op_queued.val()) & (self.op_done.val() | (self.op_granted.val() >= self.op_total.val())));
         self.new_msg.next = (self.is_arrive.val() & self.unknown.val()) & (self.op_granted.val() < self.op_total.val());
-        self.direct.next = ((self.new_msg.val() & self.afree_below[16].val()) & (self.fifo_count.q.val() == 0))
-            & (!self.p1_valid.q.val());
+        self.direct.next = ((self.new_msg.val() & self.afree_below[16].val()) & (self.fifo_count.q.val() == 0)) & (!self.p1_valid.q.val());
         self.to_fifo.next = self.new_msg.val() & (!self.direct.val());
         self.push.next = self.to_fifo.val() & (!self.op_in_fifo.val());
         self.rm_known.next = self.is_remove.val() & (!self.unknown.val());
         self.rm_unknown.next = self.is_remove.val() & self.unknown.val();
         for i in 0..16 {
-            self.b_valid[i].next = (self.a_valid[i].val() & (!(self.is_remove.val() & self.hit[i].val())))
-                | (self.direct.val() & self.ins_sel[i].val());
+            self.b_valid[i].next =
+                (self.a_valid[i].val() & (!(self.is_remove.val() & self.hit[i].val()))) | (self.direct.val() & self.ins_sel[i].val());
             self.b_id[i].next = self.a_id[i].val();
             self.b_rem[i].next = self.a_rem[i].val();
             self.b_recv[i].next = self.a_recv[i].val();
@@ -582,8 +617,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
                     self.better_chain[i * 17 + j + 1].next = self.better_chain[i * 17 + j].val();
                 }
             }
-            self.chosen[i].next =
-                (self.b2_valid.q.val() & self.g1[i].q.val()) & (!self.better_chain[i * 17 + 16].val().any());
+            self.chosen[i].next = (self.b2_valid.q.val() & self.g1[i].q.val()) & (!self.better_chain[i * 17 + 16].val().any());
             self.leave[i].next = ((self.chosen[i].val() & self.e_valid[i].q.val()) & self.g1_fills[i].q.val())
                 & (!(self.is_remove.val() & self.hit[i].val()));
         }
@@ -661,8 +695,8 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.done_a.next = self.done_l.val() & (!self.op_mask.onehot.val());
         }
         // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
-        self.pop_start.next = (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val()))
-            & self.free_below[16].val();
+        self.pop_start.next =
+            (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val())) & self.free_below[16].val();
         self.fifo_ids.read_address.next = self.fifo_head.q.val();
         self.p1_id.next = self.fifo_ids.read_data.val();
         self.wait_rr.read_address.next = self.p1_id.val();
@@ -700,8 +734,8 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.wait_tg.write_address.next = self.op_id.val();
         self.wait_tg.write_data.next = (bit_cast::<16, 8>(self.op_total.val()) << 8) | bit_cast::<16, 8>(self.op_granted.val());
         self.wait_tg.write_enable.next = self.to_fifo.val();
-        self.fw_rr_valid.d.next = (self.p1_valid.q.val() & (self.to_fifo.val() | self.upd_wait.val()))
-            & (self.op_id.val() == self.p1_id.val());
+        self.fw_rr_valid.d.next =
+            (self.p1_valid.q.val() & (self.to_fifo.val() | self.upd_wait.val())) & (self.op_id.val() == self.p1_id.val());
         self.fw_rr.d.next = self.wait_rr.write_data.val();
         self.fw_tg_valid.d.next = (self.p1_valid.q.val() & self.to_fifo.val()) & (self.op_id.val() == self.p1_id.val());
         self.fw_tg.d.next = self.wait_tg.write_data.val();

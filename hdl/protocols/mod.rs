@@ -1,4 +1,4 @@
 //! Transport protocols as programs on the PISA pipelines (thesis §3.3.4).
 
-pub mod ndp;
 pub mod homa;
+pub mod ndp;

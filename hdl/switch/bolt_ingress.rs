@@ -122,12 +122,7 @@ pub struct BoltParams {
 impl BoltParams {
     /// MTU and CC_THRESH of 1088 B, every port at 100 Gb/s, multiplier.
     pub fn defaults(ports: usize) -> Self {
-        BoltParams {
-            mtu: DEFAULT_MTU,
-            cc_thresh: DEFAULT_MTU,
-            port_rates: vec![PortRate::DEFAULT; ports],
-            supply: SupplyMode::Multiply,
-        }
+        BoltParams { mtu: DEFAULT_MTU, cc_thresh: DEFAULT_MTU, port_rates: vec![PortRate::DEFAULT; ports], supply: SupplyMode::Multiply }
     }
 }
 
@@ -261,10 +256,7 @@ impl<const P: usize, const PW: usize> BoltIngress<P, PW> {
         assert_eq!(params.port_rates.len(), P, "one link rate per port");
         assert!(params.mtu < (1 << 16), "MTU must be below 64 KiB");
         if let SupplyMode::LookupTable { rate_q8, .. } = &params.supply {
-            assert!(
-                params.port_rates.iter().all(|r| r.rate_q8() == *rate_q8),
-                "the lookup table holds one rate: every port must have it"
-            );
+            assert!(params.port_rates.iter().all(|r| r.rate_q8() == *rate_q8), "the lookup table holds one rate: every port must have it");
         }
         let cfg: BTreeMap<Bits<PW>, Bits<24>> = params
             .port_rates
@@ -291,11 +283,48 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, seen, s1_valid, s1_bolt, s1_port_ok, s1_fresh, s1_flags, s1_len, s1_ingress,
-            s1_egress, s1_queue, s1_now, s2_valid, s2_bolt, s2_port_ok, s2_fresh, s2_long_gap, s2_flags,
-            s2_len, s2_ingress, s2_egress, s2_queue, s2_rate_code, s3_valid, s3_drop, s3_flags, s3_src,
-            s3_q_size, s3_rate_code, s3_ingress, s3_egress, s3_len, s3_pru, s3_token, s3_wrote, bad_ports,
-            not_bolts, srcs, pru_tokens, pru_grants, supply_grants
+            self,
+            clock,
+            seen,
+            s1_valid,
+            s1_bolt,
+            s1_port_ok,
+            s1_fresh,
+            s1_flags,
+            s1_len,
+            s1_ingress,
+            s1_egress,
+            s1_queue,
+            s1_now,
+            s2_valid,
+            s2_bolt,
+            s2_port_ok,
+            s2_fresh,
+            s2_long_gap,
+            s2_flags,
+            s2_len,
+            s2_ingress,
+            s2_egress,
+            s2_queue,
+            s2_rate_code,
+            s3_valid,
+            s3_drop,
+            s3_flags,
+            s3_src,
+            s3_q_size,
+            s3_rate_code,
+            s3_ingress,
+            s3_egress,
+            s3_len,
+            s3_pru,
+            s3_token,
+            s3_wrote,
+            bad_ports,
+            not_bolts,
+            srcs,
+            pru_tokens,
+            pru_grants,
+            supply_grants
         );
         self.last_arrival_mem.read_clock.next = self.clock.val();
         self.last_arrival_mem.write_clock.next = self.clock.val();
@@ -308,8 +337,7 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         // ---- s0: descriptor in; last-arrival time read and written in the same cycle.
         self.s0_port.next = bit_cast::<PW, 8>(self.in_egress_port.val());
         self.s0_port_ok.next = self.in_egress_port.val() < self.num_ports.val();
-        self.s0_is_data.next = ((self.in_valid.val() & self.in_bolt.val()) & self.s0_port_ok.val())
-            & self.in_flags.val().get_bit(7);
+        self.s0_is_data.next = ((self.in_valid.val() & self.in_bolt.val()) & self.s0_port_ok.val()) & self.in_flags.val().get_bit(7);
         self.last_arrival_mem.read_address.next = self.s0_port.val();
         self.last_arrival_mem.write_address.next = self.s0_port.val();
         self.last_arrival_mem.write_data.next = self.now.val();
@@ -359,8 +387,8 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
 
         // ---- s2: Algorithm 7 with Algorithm 9 on the port's tokens.
         self.s2_port.next = bit_cast::<PW, 8>(self.s2_egress.q.val());
-        self.s2_is_data.next = ((self.s2_valid.q.val() & self.s2_bolt.q.val()) & self.s2_port_ok.q.val())
-            & self.s2_flags.q.val().get_bit(7);
+        self.s2_is_data.next =
+            ((self.s2_valid.q.val() & self.s2_bolt.q.val()) & self.s2_port_ok.q.val()) & self.s2_flags.q.val().get_bit(7);
         // The RAM reads before it writes: the previous cycle's write to this port is forwarded.
         self.s2_forward.next = self.s3_wrote.q.val() & (self.s3_egress.q.val() == self.s2_egress.q.val());
         self.s2_mem_tokens.next = self.token_mem.read_data.val();
@@ -425,8 +453,7 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             }
         }
         self.token_mem.write_address.next = self.s2_port.val();
-        self.token_mem.write_data.next = (bit_cast::<40, 16>(self.s2_new_pru.val()) << 24)
-            | bit_cast::<40, 24>(self.s2_new_token.val());
+        self.token_mem.write_data.next = (bit_cast::<40, 16>(self.s2_new_pru.val()) << 24) | bit_cast::<40, 24>(self.s2_new_token.val());
         self.token_mem.write_enable.next = self.s2_is_data.val();
         self.s3_valid.d.next = self.s2_valid.q.val();
         self.s3_drop.d.next = self.s2_valid.q.val() & (!self.s2_port_ok.q.val());

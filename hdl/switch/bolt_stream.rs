@@ -271,7 +271,7 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
             src_trailing_mask: Constant::new(trailing_mask),
             descriptor_beat: Constant::new((descriptor_beat(n) as u64).into()),
             src_last_beat: Constant::new(((src_len.div_ceil(8) - 1) as u64).into()),
-            src_last_keep: Constant::new((((1u64 << src_last_lanes) - 1)).into()),
+            src_last_keep: Constant::new(((1u64 << src_last_lanes) - 1).into()),
             header_beats: Constant::new(10u64.into()),
             ones_256: Constant::new(Bits::<256>::mask()),
             ttl_protocol: Constant::new(0x9940u64.into()),
@@ -287,9 +287,29 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, in_beat, in_tuser, in_ethertype_ok, in_protocol_ok, in_total_len, in_header, in_bytes,
-            src_material, src_buffer, src_busy, src_beat, src_dest, out_beat, head_shown, cycle_count, not_ipv4s, wrong_protocols,
-            too_shorts, srcs_sent, srcs_dropped, length_mismatches
+            self,
+            clock,
+            in_beat,
+            in_tuser,
+            in_ethertype_ok,
+            in_protocol_ok,
+            in_total_len,
+            in_header,
+            in_bytes,
+            src_material,
+            src_buffer,
+            src_busy,
+            src_beat,
+            src_dest,
+            out_beat,
+            head_shown,
+            cycle_count,
+            not_ipv4s,
+            wrong_protocols,
+            too_shorts,
+            srcs_sent,
+            srcs_dropped,
+            length_mismatches
         );
         clock!(self, clock, core, data_fifo, decision_fifo);
         self.core.reset.next = self.reset.val();
@@ -300,8 +320,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // ---- Input: one beat per cycle into the data FIFO while it has room.
         // The decision FIFO (64) cannot fill: frames awaiting a decision have a beat in the data
         // FIFO (32) or are in the core (3); its level is checked all the same.
-        self.room.next = (self.data_fifo.level.val() < self.fifo_depth.val())
-            & (self.decision_fifo.level.val() < self.decision_room.val());
+        self.room.next = (self.data_fifo.level.val() < self.fifo_depth.val()) & (self.decision_fifo.level.val() < self.decision_room.val());
         self.s_axis_tready.next = self.room.val();
         self.accept.next = self.s_axis_tvalid.val() & self.room.val();
         self.data_fifo.push.next = self.accept.val();
@@ -374,21 +393,20 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.total_len_now.next = self.in_total_len.q.val();
         if self.in_beat.q.val() == 1 {
             // Bytes 12–13 EtherType 0x0800, byte 14 version 4 / IHL 5.
-            self.ethertype_now.next = (self.s_axis_tdata.val().get_bits::<24>(32) == self.header_0800_45.val())
-                & self.s_axis_tkeep.val().get_bit(6);
+            self.ethertype_now.next =
+                (self.s_axis_tdata.val().get_bits::<24>(32) == self.header_0800_45.val()) & self.s_axis_tkeep.val().get_bit(6);
         }
         if self.in_beat.q.val() == 2 {
             // Bytes 16–17 IPv4 total length (big-endian), byte 23 protocol.
-            self.protocol_now.next = (self.s_axis_tdata.val().get_bits::<8>(56) == self.bolt_protocol.val())
-                & self.s_axis_tkeep.val().get_bit(7);
+            self.protocol_now.next =
+                (self.s_axis_tdata.val().get_bits::<8>(56) == self.bolt_protocol.val()) & self.s_axis_tkeep.val().get_bit(7);
             self.total_len_now.next = (bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(0)) << 8)
                 | bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(8));
         }
         // The frame holds the whole Bolt header (bytes 34–42): beat 5 with lane 2, or beyond.
         self.long_enough.next = (self.in_beat.q.val() > 5) | ((self.in_beat.q.val() == 5) & self.s_axis_tkeep.val().get_bit(2));
         self.length_ok.next = self.total_len_now.val() >= 29;
-        self.is_bolt.next = ((self.ethertype_now.val() & self.protocol_now.val()) & self.length_ok.val())
-            & self.long_enough.val();
+        self.is_bolt.next = ((self.ethertype_now.val() & self.protocol_now.val()) & self.length_ok.val()) & self.long_enough.val();
         self.descriptor_fire.next = self.accept.val()
             & ((self.in_beat.q.val() == self.descriptor_beat.val())
                 | (self.s_axis_tlast.val() & (self.in_beat.q.val() < self.descriptor_beat.val())));
@@ -413,9 +431,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         // At its last beat a Bolt frame's length is checked against its demand; the decision
         // made on the demand stands, the disagreement is counted.
-        if ((self.accept.val() & self.s_axis_tlast.val()) & self.is_bolt.val())
-            & (self.frame_bytes_now.val() != self.pkt_len_now.val())
-        {
+        if ((self.accept.val() & self.s_axis_tlast.val()) & self.is_bolt.val()) & (self.frame_bytes_now.val() != self.pkt_len_now.val()) {
             self.length_mismatches.d.next = self.length_mismatches.q.val() + 1;
         }
         if self.accept.val() {
@@ -500,9 +516,8 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // Bytes after the Bolt header: at most N (the parameter), and only those inside the IPv4
         // packet (14 + total length); bytes beyond the frame are zero in the material already.
         // IPv4 total length (bytes 16–17) − 29 = the packet's bytes after its Bolt header.
-        self.src_ip_tail.next = ((bit_cast::<16, 8>(self.m.val().get_bits::<8>(128)) << 8)
-            | bit_cast::<16, 8>(self.m.val().get_bits::<8>(136)))
-            - 29;
+        self.src_ip_tail.next =
+            ((bit_cast::<16, 8>(self.m.val().get_bits::<8>(128)) << 8) | bit_cast::<16, 8>(self.m.val().get_bits::<8>(136))) - 29;
         // The tail's bytes below 32: one fixed mask per length (no runtime shift of 256 bits).
         self.src_tail_mask.next = self.src_trailing_mask.val();
         for k in 0..32 {
@@ -517,13 +532,17 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // IPv4 header checksum: 0x4500|TOS, 29 + N, ID, 0, TTL 64|153, 0, source (old destination),
         // destination (old source); one's complement sum folded twice.
         self.ip_words_a.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(120)) + 0x4500) + self.src_total_len_sum.val()) + 0x4099;
-        self.ip_words_b.next = (bit_cast::<20, 8>(self.m.val().get_bits::<8>(144)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(152));
-        self.ip_words_c.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(208)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(216)))
+        self.ip_words_b.next =
+            (bit_cast::<20, 8>(self.m.val().get_bits::<8>(144)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(152));
+        self.ip_words_c.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(208)) << 8)
+            + bit_cast::<20, 8>(self.m.val().get_bits::<8>(216)))
             + ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(224)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(232)));
-        self.ip_words_d.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(240)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(248)))
+        self.ip_words_d.next = ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(240)) << 8)
+            + bit_cast::<20, 8>(self.m.val().get_bits::<8>(248)))
             + ((bit_cast::<20, 8>(self.m.val().get_bits::<8>(256)) << 8) + bit_cast::<20, 8>(self.m.val().get_bits::<8>(264)));
         self.ip_sum.next = (self.ip_words_a.val() + self.ip_words_b.val()) + (self.ip_words_c.val() + self.ip_words_d.val());
-        self.ip_fold1.next = bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0)) + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
+        self.ip_fold1.next =
+            bit_cast::<17, 16>(self.ip_sum.val().get_bits::<16>(0)) + bit_cast::<17, 4>(self.ip_sum.val().get_bits::<4>(16));
         self.ip_fold2.next = self.ip_fold1.val().get_bits::<16>(0) + bit_cast::<16, 1>(self.ip_fold1.val().get_bits::<1>(16));
         self.ip_checksum.next = !self.ip_fold2.val();
         // Bytes: 0–5 old source MAC, 6–11 old destination MAC, 12–13 0x0800, 14 0x45, 15 TOS,
@@ -536,8 +555,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             | (bit_cast::<640, 16>(self.ethertype_ipv4.val()) << 96);
         self.src_ip_a.next = ((bit_cast::<640, 8>(self.ipv4_version_ihl.val()) << 112)
             | (bit_cast::<640, 8>(self.m.val().get_bits::<8>(120)) << 120))
-            | ((bit_cast::<640, 16>(self.src_total_len.val()) << 128)
-                | (bit_cast::<640, 16>(self.m.val().get_bits::<16>(144)) << 144));
+            | ((bit_cast::<640, 16>(self.src_total_len.val()) << 128) | (bit_cast::<640, 16>(self.m.val().get_bits::<16>(144)) << 144));
         self.src_ip_b.next = ((bit_cast::<640, 16>(self.ttl_protocol.val()) << 176)
             | (bit_cast::<640, 8>(self.ip_checksum.val().get_bits::<8>(8)) << 192))
             | ((bit_cast::<640, 8>(self.ip_checksum.val().get_bits::<8>(0)) << 200)

@@ -2,5 +2,5 @@
 
 pub mod bolt_header;
 pub mod bolt_ingress;
-pub mod supply_unit;
 pub mod bolt_stream;
+pub mod supply_unit;

@@ -32,7 +32,10 @@ use rust_hdl::prelude::*;
 pub enum SupplyMode {
     Multiply,
     /// The table of one link rate (`rate_q8`), read from the hex file named `file`.
-    LookupTable { rate_q8: u16, file: String },
+    LookupTable {
+        rate_q8: u16,
+        file: String,
+    },
 }
 
 /// Supply in bytes of `inter_arrival` ns at `rate_q8` bytes/ns × 256, rounded down.

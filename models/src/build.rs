@@ -59,7 +59,19 @@ impl Flavour {
     pub fn cxx_flags(&self, opt: &'static str) -> Vec<&'static str> {
         let trace = if self.trace { "-DVM_TRACE=1" } else { "-DVM_TRACE=0" };
         let vcd = if self.trace { "-DVM_TRACE_VCD=1" } else { "-DVM_TRACE_VCD=0" };
-        vec!["-std=gnu++17", opt, "-fPIC", "-faligned-new", "-DVM_COVERAGE=0", "-DVM_SC=0", trace, "-DVM_TRACE_FST=0", vcd, "-Wno-unused-variable", "-Wno-unused-parameter"]
+        vec![
+            "-std=gnu++17",
+            opt,
+            "-fPIC",
+            "-faligned-new",
+            "-DVM_COVERAGE=0",
+            "-DVM_SC=0",
+            trace,
+            "-DVM_TRACE_FST=0",
+            vcd,
+            "-Wno-unused-variable",
+            "-Wno-unused-parameter",
+        ]
     }
 
     /// What tells flavours apart in a cache folder's name.
@@ -107,7 +119,6 @@ pub struct ModelSource {
     pub text: String,
     pub ports: Vec<Port>,
 }
-
 
 /// Reads the first module's name and ports from rust-hdl's regular output
 /// (`input wire  [7:0] a;` / `output reg  y;`).
@@ -158,9 +169,10 @@ pub fn tool_versions() -> Result<(String, String), String> {
         "Verilator was not found on PATH; Verilator 5 or newer is required: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string()
     })?;
     let verilator = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let yosys = Command::new("yosys").arg("-V").output().map_err(|_| {
-        "Yosys was not found on PATH: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string()
-    })?;
+    let yosys = Command::new("yosys")
+        .arg("-V")
+        .output()
+        .map_err(|_| "Yosys was not found on PATH: run `bash scripts/setup-tools.sh` (installs it with apt-get)".to_string())?;
     Ok((verilator, String::from_utf8_lossy(&yosys.stdout).trim().to_string()))
 }
 
@@ -177,7 +189,8 @@ pub fn toolchain() -> Result<Toolchain, String> {
     let root = match std::env::var("VERILATOR_ROOT").ok().filter(|r| !r.is_empty()) {
         Some(r) => r,
         None => {
-            let out = Command::new("verilator").arg("--getenv").arg("VERILATOR_ROOT").output().map_err(|e| format!("verilator --getenv: {e}"))?;
+            let out =
+                Command::new("verilator").arg("--getenv").arg("VERILATOR_ROOT").output().map_err(|e| format!("verilator --getenv: {e}"))?;
             String::from_utf8_lossy(&out.stdout).trim().to_string()
         }
     };
@@ -187,12 +200,7 @@ pub fn toolchain() -> Result<Toolchain, String> {
 
 /// Verilator's `--version` line names version 5 or newer.
 pub fn verilator_is_supported(version_line: &str) -> bool {
-    let major: u32 = version_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|v| v.split('.').next())
-        .and_then(|m| m.parse().ok())
-        .unwrap_or(0);
+    let major: u32 = version_line.split_whitespace().nth(1).and_then(|v| v.split('.').next()).and_then(|m| m.parse().ok()).unwrap_or(0);
     major >= 5
 }
 
@@ -524,11 +532,7 @@ pub fn cpp_shim(src: &ModelSource) -> String {
          h->model->final(); delete h->model; delete h->ctx; delete h; }}"
     )
     .unwrap();
-    writeln!(
-        s,
-        "void {f_eval}(void* p) {{ auto* h = static_cast<Handle*>(p); h->model->eval(); h->fall_pending = false; }}"
-    )
-    .unwrap();
+    writeln!(s, "void {f_eval}(void* p) {{ auto* h = static_cast<Handle*>(p); h->model->eval(); h->fall_pending = false; }}").unwrap();
     let edges = if has_clock {
         // Every generated block is rising-edge only, so the falling edge needs no evaluation of its
         // own: the next eval() (after the next inputs are written) settles it with them. Verilator
@@ -570,4 +574,3 @@ pub fn cpp_shim(src: &ModelSource) -> String {
     writeln!(s, "}}").unwrap();
     s
 }
-

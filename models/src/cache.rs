@@ -83,7 +83,8 @@ pub fn spec(name: &str, flavour: Flavour) -> Result<&'static ModelSpec, String> 
 /// module, and makes the module openable by name. Loading the same module again returns the model
 /// already loaded if its source is the same file, and is an error otherwise.
 pub fn load(verilog: &Path, flavour: Flavour) -> Result<&'static ModelSpec, String> {
-    let top = verilog.file_stem().and_then(|s| s.to_str()).ok_or_else(|| format!("{}: not a Verilog file name", verilog.display()))?.to_string();
+    let top =
+        verilog.file_stem().and_then(|s| s.to_str()).ok_or_else(|| format!("{}: not a Verilog file name", verilog.display()))?.to_string();
     {
         let mut registered = REGISTERED.lock().map_err(|_| "model registry poisoned".to_string())?;
         match registered.iter().find(|(n, _)| *n == top) {

@@ -85,7 +85,10 @@ impl VerilatedModel {
         match unsafe { (self.spec.trace_open)(self.handle, c.as_ptr()) } {
             0 => Ok(()),
             1 => Err(format!("{}: a waveform dump is already open", self.spec.name)),
-            3 => Err(format!("{}: opened without waveform support; open it with VerilatedModel::traced or set NANOTRANSPORT_VCD", self.spec.name)),
+            3 => Err(format!(
+                "{}: opened without waveform support; open it with VerilatedModel::traced or set NANOTRANSPORT_VCD",
+                self.spec.name
+            )),
             _ => Err(format!("{}: cannot open {}", self.spec.name, path.display())),
         }
     }

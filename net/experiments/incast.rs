@@ -23,15 +23,15 @@ use crate::link::LinkSpec;
 use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
 use crate::topology::{star, SwitchStages};
 use crate::Network;
+use nanotransport_hdl::nic::register_map::{
+    check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
+    NDP_CONFIG_DEFAULTS,
+};
 use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::registers::RegisterWrite;
 use nanotransport_sim::scenarios::Protocol;
 use nanotransport_sim::whole_nic::WholeNic;
-use nanotransport_hdl::nic::register_map::{
-    check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
-    NDP_CONFIG_DEFAULTS,
-};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -146,10 +146,17 @@ impl IncastParams {
         // classes that fit the largest.
         let max_senders = (c.receives_at_once(b as u64) as usize).clamp(1, MAX_SENDERS);
         if self.senders == 0 || self.senders > max_senders {
-            return Err(format!("--senders {}: valid 1..={max_senders} for {} (messages of {b} packets it receives at once)", self.senders, self.config));
+            return Err(format!(
+                "--senders {}: valid 1..={max_senders} for {} (messages of {b} packets it receives at once)",
+                self.senders, self.config
+            ));
         }
         if self.buffer_pkts < 2 {
-            return Err(format!("buffer of {} packets: valid >= 2 packets ({} bytes; trimming needs limit - 1 >= 1)", self.buffer_pkts, 2 * MTU_BYTES));
+            return Err(format!(
+                "buffer of {} packets: valid >= 2 packets ({} bytes; trimming needs limit - 1 >= 1)",
+                self.buffer_pkts,
+                2 * MTU_BYTES
+            ));
         }
         if self.device_queue_pkts > 64 {
             return Err(format!("--device-queue-pkts {}: valid 0..=64 frames", self.device_queue_pkts));
@@ -166,14 +173,20 @@ impl IncastParams {
         }
         let rto = self.rto_us * CLOCK_MHZ as f64;
         if !(rto >= 1.0 && rto <= u32::MAX as f64) {
-            return Err(format!("--rto-us {}: valid {:.4}..={:.0} (1 .. 2^32-1 cycles at 3.2 GHz)", self.rto_us, 1.0 / CLOCK_MHZ as f64, u32::MAX as f64 / CLOCK_MHZ as f64));
+            return Err(format!(
+                "--rto-us {}: valid {:.4}..={:.0} (1 .. 2^32-1 cycles at 3.2 GHz)",
+                self.rto_us,
+                1.0 / CLOCK_MHZ as f64,
+                u32::MAX as f64 / CLOCK_MHZ as f64
+            ));
         }
         if !(self.max_us > 0.0 && self.max_us <= 1e6) {
             return Err(format!("--max-us {}: valid 0 < U <= 1000000", self.max_us));
         }
         let writes = self.register_writes();
         let rto = nanotransport_sim::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
-        let threshold = nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+        let threshold = nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD)
+            .unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
         check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--rto-us {}: {e}", self.rto_us))?;
         Ok(())
     }
@@ -365,7 +378,12 @@ pub fn run(p: &IncastParams, trace: bool, progress: &mut dyn FnMut(f64, f64, usi
 
 /// [`run`] with the NICs stepped on `threads` threads (default: [`Network::new`]'s); the result
 /// does not depend on it.
-pub fn run_on(p: &IncastParams, trace: bool, threads: Option<usize>, progress: &mut dyn FnMut(f64, f64, usize)) -> Result<(IncastResult, Network), String> {
+pub fn run_on(
+    p: &IncastParams,
+    trace: bool,
+    threads: Option<usize>,
+    progress: &mut dyn FnMut(f64, f64, usize),
+) -> Result<(IncastResult, Network), String> {
     let wall = Instant::now();
     let mut net = build(p)?;
     if let Some(t) = threads {
@@ -389,7 +407,8 @@ pub fn run_on(p: &IncastParams, trace: bool, threads: Option<usize>, progress: &
     for (i, packets) in sizes.iter().copied().enumerate() {
         let s = nic(&net, i + 1);
         let id_cycle = s.nic.sent_ids.first().map(|(c, _)| *c);
-        let delivery = receiver.delivered.iter().find(|m| m.payload.len() >= 4 && u32::from_le_bytes(m.payload[0..4].try_into().unwrap()) == i as u32);
+        let delivery =
+            receiver.delivered.iter().find(|m| m.payload.len() >= 4 && u32::from_le_bytes(m.payload[0..4].try_into().unwrap()) == i as u32);
         let done = s.nic.completions.first();
         let arrived = s.nic.sent_ids.first().and_then(|&(_, id)| arrival_cycle(nic(&net, 0), s.ip(), id, packets));
         let arrived_ns = id_cycle.zip(arrived).map(|(c, a)| net.cycle_ns(a.saturating_sub(c)));

@@ -12,10 +12,16 @@ fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
 
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+type Chart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
 
 /// A white chart with a caption, axes `ranges` and axis descriptions `desc`.
-fn chart<'a, 'b>(root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, caption: &str, ranges: (std::ops::Range<f64>, std::ops::Range<f64>), desc: (&str, &str)) -> Result<Chart<'a, 'b>, String> {
+fn chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    caption: &str,
+    ranges: (std::ops::Range<f64>, std::ops::Range<f64>),
+    desc: (&str, &str),
+) -> Result<Chart<'a, 'b>, String> {
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(root)
         .caption(caption, ("sans-serif", 20))

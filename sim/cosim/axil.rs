@@ -179,7 +179,9 @@ pub fn axil_write(io: &mut dyn Ports, addr: u64, value: u32) -> u64 {
 pub fn axil_write_strobed(io: &mut dyn Ports, addr: u64, value: u32, strb: u64) -> u64 {
     let mut master = AxilMaster::new(AxilPorts::of(io).unwrap_or_else(|e| panic!("{e}")));
     master.start_write(addr, value, strb);
-    complete(io, &mut master).unwrap_or_else(|| panic!("AXI4-Lite write to 0x{addr:03x}: no response within {AXIL_TIMEOUT_CYCLES} cycles")).1
+    complete(io, &mut master)
+        .unwrap_or_else(|| panic!("AXI4-Lite write to 0x{addr:03x}: no response within {AXIL_TIMEOUT_CYCLES} cycles"))
+        .1
 }
 
 /// Reads byte address `addr`; returns `(rdata, rresp)`.

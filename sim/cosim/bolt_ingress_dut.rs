@@ -22,15 +22,22 @@ pub struct HwDecision {
     pub supply_token_stored: u32,
 }
 
-const INPUTS: [&str; 9] = [
-    "reset", "now", "in_valid", "in_bolt", "in_flags", "in_pkt_len", "in_ingress_port", "in_egress_port", "in_queue_bytes",
-];
+const INPUTS: [&str; 9] =
+    ["reset", "now", "in_valid", "in_bolt", "in_flags", "in_pkt_len", "in_ingress_port", "in_egress_port", "in_queue_bytes"];
 const OUTPUTS: [&str; 11] = [
-    "out_valid", "out_drop", "out_flags", "out_src", "out_q_size", "out_link_rate", "out_ingress_port",
-    "out_egress_port", "out_pkt_len", "out_pru_token", "out_supply_token",
+    "out_valid",
+    "out_drop",
+    "out_flags",
+    "out_src",
+    "out_q_size",
+    "out_link_rate",
+    "out_ingress_port",
+    "out_egress_port",
+    "out_pkt_len",
+    "out_pru_token",
+    "out_supply_token",
 ];
-const COUNTERS: [&str; 6] =
-    ["bad_port_count", "not_bolt_count", "src_count", "pru_token_count", "pru_grant_count", "supply_grant_count"];
+const COUNTERS: [&str; 6] = ["bad_port_count", "not_bolt_count", "src_count", "pru_token_count", "pru_grant_count", "supply_grant_count"];
 
 /// A Bolt ingress block on Verilator.
 pub struct BoltIngressDut {

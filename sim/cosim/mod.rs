@@ -4,19 +4,19 @@
 
 pub use nanotransport_models::{build, cache, verilated};
 
+pub mod axil;
+pub mod bolt_ingress_dut;
 pub mod fixtures;
 pub mod lockstep;
-pub mod ports;
-pub mod axil;
 pub mod native;
+pub mod native_bolt;
+pub mod native_csr;
+pub mod native_nic;
+pub mod native_packet_generator;
+pub mod native_pisa;
 pub mod native_rx;
+pub mod native_sched;
+pub mod ports;
 pub mod rx_harness;
 pub mod stimulus;
-pub mod native_bolt;
-pub mod bolt_ingress_dut;
 pub mod tx;
-pub mod native_pisa;
-pub mod native_packet_generator;
-pub mod native_nic;
-pub mod native_csr;
-pub mod native_sched;

@@ -5,8 +5,8 @@
 //! [`rust_hdl::prelude::simulate`], and the clock is toggled by hand.
 
 use nanotransport_hdl::common::{
-    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
+    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot, ones_until::OnesUntil,
+    popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;

@@ -2,8 +2,8 @@
 //! named as in Verilog.
 
 use crate::native_dut;
-use nanotransport_hdl::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
-use nanotransport_hdl::nic::reassembly::{Reassembly128, Reassembly16};
+use nanotransport_hdl::nic::get_rx_msg_info::GetRxMsgInfo;
+use nanotransport_hdl::nic::reassembly::{Reassembly, PAYLOAD_WORD_BITS};
 
 /// The same port lists for the table and the reassembly module of one size.
 macro_rules! rx_duts {
@@ -30,8 +30,8 @@ macro_rules! rx_duts {
     };
 }
 
-rx_duts!(GetRxMsgInfo16, Reassembly16);
-rx_duts!(GetRxMsgInfo128, Reassembly128);
+rx_duts!(GetRxMsgInfo<16, 4, 4>, Reassembly<16, 4, 4, PAYLOAD_WORD_BITS>);
+rx_duts!(GetRxMsgInfo<128, 7, 6>, Reassembly<128, 7, 6, PAYLOAD_WORD_BITS>);
 
 /// The delivered set (the presets' and the small one).
 macro_rules! delivered_set_dut {

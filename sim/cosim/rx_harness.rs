@@ -3,8 +3,8 @@
 //! observable releases. Used by the reassembly tests and the differential test.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_reference::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
 use crate::nic::RESET_INIT_CYCLES;
+use nanotransport_reference::rx::{RxCounters, RxMeta, RxRequest, RxResponse};
 use std::collections::VecDeque;
 
 /// One packet for the `s_axis` stream.
@@ -51,7 +51,15 @@ impl RxRequestPorts {
     pub fn drive(&self, m: &mut VerilatedModel, req: Option<&RxRequest>) {
         let r = req.copied().unwrap_or_default();
         m.set(self.valid, req.is_some() as u64);
-        let values = [r.mark_received as u64, r.src_ip as u64, r.src_port as u64, r.tx_msg_id as u64, r.msg_len as u64, r.pkt_offset as u64, r.peek as u64];
+        let values = [
+            r.mark_received as u64,
+            r.src_ip as u64,
+            r.src_port as u64,
+            r.tx_msg_id as u64,
+            r.msg_len as u64,
+            r.pkt_offset as u64,
+            r.peek as u64,
+        ];
         for (p, v) in self.fields.iter().zip(values) {
             m.set(*p, v);
         }
@@ -68,8 +76,13 @@ pub struct RxResponsePorts {
 
 impl RxResponsePorts {
     pub fn of(m: &VerilatedModel) -> Self {
-        let fields = ["resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt", "resp_ack_no"];
-        RxResponsePorts { valid: m.port_or_panic("resp_valid"), fields: fields.map(|n| m.port_or_panic(n)), announce: m.port("resp_announce_new_msg") }
+        let fields =
+            ["resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt", "resp_ack_no"];
+        RxResponsePorts {
+            valid: m.port_or_panic("resp_valid"),
+            fields: fields.map(|n| m.port_or_panic(n)),
+            announce: m.port("resp_announce_new_msg"),
+        }
     }
 
     /// The response visible now (after `eval`), if any.
@@ -94,17 +107,42 @@ impl RxResponsePorts {
 /// The reassembly's packet stream in (`s_axis_*` with its first-beat metadata), the read-out
 /// stream and the release port.
 const INPUTS: [&str; 15] = [
-    "reset", "ingress_timeout", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_meta_remote_ip",
-    "s_axis_meta_remote_port", "s_axis_meta_msg_len", "s_axis_meta_pkt_offset", "s_axis_meta_local_port", "s_axis_meta_rx_msg_id",
-    "s_axis_meta_tx_msg_id", "s_axis_meta_is_last_pkt", "m_axis_tready",
+    "reset",
+    "ingress_timeout",
+    "s_axis_tdata",
+    "s_axis_tkeep",
+    "s_axis_tlast",
+    "s_axis_tvalid",
+    "s_axis_meta_remote_ip",
+    "s_axis_meta_remote_port",
+    "s_axis_meta_msg_len",
+    "s_axis_meta_pkt_offset",
+    "s_axis_meta_local_port",
+    "s_axis_meta_rx_msg_id",
+    "s_axis_meta_tx_msg_id",
+    "s_axis_meta_is_last_pkt",
+    "m_axis_tready",
 ];
-const OUTPUTS: [&str; 8] = ["s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
+const OUTPUTS: [&str; 8] =
+    ["s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
 pub const RX_COUNTERS: [&str; 15] = [
-    "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
-    "fail_no_buffer_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count", "drop_stale_count",
-    "drop_bad_offset_count", "drop_duplicate_count", "drop_bad_length_count", "gc_count", "delivered_count",
+    "fail_zero_len_count",
+    "fail_too_long_count",
+    "fail_bad_offset_count",
+    "fail_len_mismatch_count",
+    "fail_no_id_count",
+    "fail_no_buffer_count",
+    "duplicate_count",
+    "recent_duplicate_count",
+    "class_fallback_count",
+    "drop_stale_count",
+    "drop_bad_offset_count",
+    "drop_duplicate_count",
+    "drop_bad_length_count",
+    "gc_count",
+    "delivered_count",
 ];
 
 /// The reassembly's Verilator model with a packet feeder and a message collector.
@@ -129,7 +167,19 @@ impl RxHarness {
         let inp = INPUTS.iter().map(|n| m.port_or_panic(n)).collect();
         let out = OUTPUTS.iter().map(|n| m.port_or_panic(n)).collect();
         let (request, response, req_ready) = (RxRequestPorts::of(&m), RxResponsePorts::of(&m), m.port("req_ready"));
-        let mut h = RxHarness { m, inp, out, request, response, req_ready, packets: VecDeque::new(), beat: 0, collecting: Vec::new(), cycle: 0, timeout };
+        let mut h = RxHarness {
+            m,
+            inp,
+            out,
+            request,
+            response,
+            req_ready,
+            packets: VecDeque::new(),
+            beat: 0,
+            collecting: Vec::new(),
+            cycle: 0,
+            timeout,
+        };
         h.reset();
         h
     }

@@ -2,12 +2,12 @@
 //! and typed adapters over their Verilator models, speaking the reference models' types.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_reference::packetization::{Completion, CoreCounters, CreditTx, NewMessage, PacketDesc};
-use std::collections::HashMap;
 use crate::native_dut;
+use nanotransport_hdl::nic::arbiter::Arbiter;
 use nanotransport_hdl::nic::packetization::Packetization;
 use nanotransport_hdl::nic::tx_path::{TxPath, TX_PAYLOAD_ADDR_BITS};
-use nanotransport_hdl::nic::arbiter::Arbiter;
+use nanotransport_reference::packetization::{Completion, CoreCounters, CreditTx, NewMessage, PacketDesc};
+use std::collections::HashMap;
 
 /// The native transmit-path blocks of one size (the port lists are the same at every size).
 macro_rules! native_tx_blocks {
@@ -59,18 +59,71 @@ pub struct VerilatedPacketization {
 }
 
 const CORE_INPUTS: &[&str] = &[
-    "reset", "default_credit", "timeout_threshold", "new_valid", "new_slot", "new_remote_ip", "new_remote_port",
-    "new_local_port", "new_msg_len", "new_credit_valid", "new_credit", "new_rank", "dlv_valid", "dlv_tx_msg_id",
-    "dlv_ack_bitmap", "ctx_valid", "ctx_tx_msg_id", "ctx_rtx_flag", "ctx_rtx_bitmap", "ctx_credit_flag",
-    "ctx_new_credit", "ctx_allow_tx", "ctx_raise_only", "to_valid", "to_slot", "to_meta", "pkt_ready",
+    "reset",
+    "default_credit",
+    "timeout_threshold",
+    "new_valid",
+    "new_slot",
+    "new_remote_ip",
+    "new_remote_port",
+    "new_local_port",
+    "new_msg_len",
+    "new_credit_valid",
+    "new_credit",
+    "new_rank",
+    "dlv_valid",
+    "dlv_tx_msg_id",
+    "dlv_ack_bitmap",
+    "ctx_valid",
+    "ctx_tx_msg_id",
+    "ctx_rtx_flag",
+    "ctx_rtx_bitmap",
+    "ctx_credit_flag",
+    "ctx_new_credit",
+    "ctx_allow_tx",
+    "ctx_raise_only",
+    "to_valid",
+    "to_slot",
+    "to_meta",
+    "pkt_ready",
 ];
 const CORE_OUTPUTS: &[&str] = &[
-    "new_ready", "new_id_valid", "new_id", "to_ready", "sched_valid", "sched_slot", "sched_meta", "cancel_valid",
-    "cancel_slot", "pkt_valid", "pkt_slot", "pkt_remote_ip", "pkt_remote_port", "pkt_msg_len", "pkt_offset",
-    "pkt_local_port", "pkt_tx_msg_id", "pkt_credit", "pkt_rank", "pkt_flags", "pkt_is_new_msg", "pkt_is_rtx",
-    "done_valid", "done_tx_msg_id", "done_abandoned", "active", "stale_delivered_count", "stale_credit_count",
-    "stale_timeout_count", "ack_beyond_count", "rtx_beyond_count", "credit_beyond_count", "write_busy_count",
-    "delivered_msg_count", "abandoned_msg_count", "event_overflow_count",
+    "new_ready",
+    "new_id_valid",
+    "new_id",
+    "to_ready",
+    "sched_valid",
+    "sched_slot",
+    "sched_meta",
+    "cancel_valid",
+    "cancel_slot",
+    "pkt_valid",
+    "pkt_slot",
+    "pkt_remote_ip",
+    "pkt_remote_port",
+    "pkt_msg_len",
+    "pkt_offset",
+    "pkt_local_port",
+    "pkt_tx_msg_id",
+    "pkt_credit",
+    "pkt_rank",
+    "pkt_flags",
+    "pkt_is_new_msg",
+    "pkt_is_rtx",
+    "done_valid",
+    "done_tx_msg_id",
+    "done_abandoned",
+    "active",
+    "stale_delivered_count",
+    "stale_credit_count",
+    "stale_timeout_count",
+    "ack_beyond_count",
+    "rtx_beyond_count",
+    "credit_beyond_count",
+    "write_busy_count",
+    "delivered_msg_count",
+    "abandoned_msg_count",
+    "event_overflow_count",
 ];
 
 /// An operation offered to the core.
@@ -94,7 +147,7 @@ pub struct CoreActivity {
 }
 
 impl VerilatedPacketization {
-    /// `name`: the generated module, e.g. `nt_nic_16_packetization`. Resets the core.
+    /// `name`: the generated module, e.g. `nt_blocks_16_packetization`. Resets the core.
     pub fn new(name: &str, default_credit: u16, timeout_threshold: u8) -> Self {
         let model = VerilatedModel::new(name).unwrap();
         let ports = CORE_INPUTS.iter().chain(CORE_OUTPUTS).map(|p| (*p, model.port_or_panic(p))).collect();

@@ -5,8 +5,6 @@ use super::nanotransport;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-
-
 /// The subcommands a help text lists under `Commands:` (without `help`).
 fn subcommands(help: &str) -> Vec<String> {
     help.lines()
@@ -48,7 +46,7 @@ fn unknown_configuration_is_a_one_line_error_listing_the_choices() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("ndp-9") && err.contains("nic-16") && err.contains("nic-128"), "{err}");
+    assert!(err.contains("ndp-9") && err.contains("blocks-16") && err.contains("blocks-128"), "{err}");
     let o = nanotransport(&["lint", "--config", "x"]);
     assert_eq!(o.status.code(), Some(2));
 }
@@ -67,17 +65,18 @@ fn unknown_parameter_is_a_one_line_error() {
 fn gen_writes_the_committed_verilog() {
     let out_tmp = super::temp_dir();
     let out = out_tmp.path().to_path_buf();
-    let o = nanotransport(&["gen", "--config", "nic-16", "--out", out.to_str().unwrap()]);
+    let o = nanotransport(&["gen", "--config", "blocks-16", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog-out/nic-16");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog-out/blocks-16");
     let mut n = 0;
-    for e in std::fs::read_dir(out.join("nic-16")).unwrap().flatten() {
+    for e in std::fs::read_dir(out.join("blocks-16")).unwrap().flatten() {
         let ours = std::fs::read_to_string(e.path()).unwrap();
         let theirs = std::fs::read_to_string(committed.join(e.file_name())).unwrap();
         assert_eq!(ours, theirs, "{:?}", e.file_name());
         n += 1;
     }
-    let committed_files = std::fs::read_dir(&committed).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "v")).count();
+    let committed_files =
+        std::fs::read_dir(&committed).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "v")).count();
     assert!(n >= 6);
     assert_eq!(n, committed_files, "every committed file is generated");
 }
@@ -86,7 +85,7 @@ fn gen_writes_the_committed_verilog() {
 fn lint_without_generated_verilog_says_so() {
     let empty_tmp = super::temp_dir();
     let empty = empty_tmp.path().to_path_buf();
-    let o = nanotransport(&["lint", "--config", "nic-16", "--dir", empty.to_str().unwrap()]);
+    let o = nanotransport(&["lint", "--config", "blocks-16", "--dir", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nanotransport gen"));
 }
@@ -96,7 +95,7 @@ fn bench_cosim_json_has_the_documented_fields() {
     let o = nanotransport(&["bench", "cosim", "--json", "--cycles", "3000"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = super::json_output(&o);
-    assert_eq!(v["block"], "nt_nic_128_timer");
+    assert_eq!(v["block"], "nt_blocks_128_timer");
     assert_eq!(v["cycles"], 3000);
     let native = v["native_cycles_per_s"].as_f64().unwrap();
     let verilator = v["verilator_cycles_per_s"].as_f64().unwrap();
@@ -121,7 +120,7 @@ fn bench_nic_json_has_exactly_the_documented_fields() {
 
 #[test]
 fn bench_nic_rejects_a_block_configuration_and_zero_cycles_in_one_line() {
-    for args in [["bench", "nic", "--config", "nic-16", "--cycles", "10"], ["bench", "nic", "--config", "ndp-16", "--cycles", "0"]] {
+    for args in [["bench", "nic", "--config", "blocks-16", "--cycles", "10"], ["bench", "nic", "--config", "ndp-16", "--cycles", "0"]] {
         let o = nanotransport(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
@@ -201,10 +200,10 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
         }
     }
     assert_eq!(n, 4, "three Verilog files and the supply table");
-    assert!(!out.join("nic-16").exists(), "only the named configurations are written");
+    assert!(!out.join("blocks-16").exists(), "only the named configurations are written");
     let o = nanotransport(&["configs"]);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("bolt-ingress-64p ") && text.contains("bolt-ingress-64p-lut") && text.contains("nic-16"), "{text}");
+    assert!(text.contains("bolt-ingress-64p ") && text.contains("bolt-ingress-64p-lut") && text.contains("blocks-16"), "{text}");
     assert!(text.contains("bolt-ingress-64p-src32") && text.contains("SRC carries 32 bytes"), "{text}");
     let o = nanotransport(&["gen", "--config", "bolt-9", "--out", "/nonexistent"]);
     assert_eq!(o.status.code(), Some(2));
@@ -252,7 +251,7 @@ fn throughput_json_has_the_documented_fields() {
 
 #[test]
 fn latency_of_an_unknown_protocol_is_a_one_line_error() {
-    for args in [vec!["latency", "--protocol", "tcp"], vec!["throughput", "--direction", "up"], vec!["latency", "--config", "nic-16"]] {
+    for args in [vec!["latency", "--protocol", "tcp"], vec!["throughput", "--direction", "up"], vec!["latency", "--config", "blocks-16"]] {
         let o = nanotransport(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
@@ -281,7 +280,8 @@ fn replay_capture(dir: &Path) -> PathBuf {
         (1000, data_frame(PEER_IP, NIC_IP, 7001, 80, 2, &long, 1)),
     ];
     let path = dir.join("in.pcap");
-    std::fs::write(&path, nanotransport_sim::replay::pcap_bytes(&frames, nanotransport_sim::replay::TsResolution::MicroSecond).unwrap()).unwrap();
+    std::fs::write(&path, nanotransport_sim::replay::pcap_bytes(&frames, nanotransport_sim::replay::TsResolution::MicroSecond).unwrap())
+        .unwrap();
     path
 }
 
@@ -292,8 +292,32 @@ fn replay_writes_the_output_capture_and_the_messages() {
     let input = replay_capture(&dir);
     let (out, msgs, send) = (dir.join("out.pcap"), dir.join("messages.jsonl"), dir.join("send.json"));
     std::fs::write(&send, r#"[{"remote_ip": "10.0.0.2", "remote_port": 9, "local_port": 10, "len": 100}]"#).unwrap();
-    let args = ["replay", "--protocol", "ndp", "--config", "ndp-16", "--rtt-pkts", "4", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap()];
-    let more = ["--messages", msgs.to_str().unwrap(), "--send", send.to_str().unwrap(), "--nic-mac", "02:00:00:00:00:01", "--nic-ip", "10.0.0.1", "--max-cycles", "1000000", "--json"];
+    let args = [
+        "replay",
+        "--protocol",
+        "ndp",
+        "--config",
+        "ndp-16",
+        "--rtt-pkts",
+        "4",
+        "--in",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let more = [
+        "--messages",
+        msgs.to_str().unwrap(),
+        "--send",
+        send.to_str().unwrap(),
+        "--nic-mac",
+        "02:00:00:00:00:01",
+        "--nic-ip",
+        "10.0.0.1",
+        "--max-cycles",
+        "1000000",
+        "--json",
+    ];
     let o = nanotransport(&[&args[..], &more[..]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = super::json_output(&o);
@@ -345,7 +369,17 @@ fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
     let input = replay_capture(&dir);
     let out = dir.join("out.pcap");
     let check = |input: &Path| {
-        let o = nanotransport(&["replay", "--config", "ndp-16", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--check", "--json"]);
+        let o = nanotransport(&[
+            "replay",
+            "--config",
+            "ndp-16",
+            "--in",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--check",
+            "--json",
+        ]);
         let v: serde_json::Value = super::json_output(&o);
         (o.status.code(), v["mismatches"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect::<Vec<_>>())
     };
@@ -358,7 +392,11 @@ fn replay_check_and_bundle_give_the_checker_s_verdict_and_exit_status() {
     assert!(mismatches.iter().any(|m| m.contains("input-inconsistent")), "{mismatches:?}");
 
     let bundle = dir.join("bundle");
-    let run = nanotransport_sim::fuzz::fuzz(&nanotransport_sim::fuzz::FuzzOptions::new(&nanotransport_sim::whole_nic::WholeNic::preset("ndp-16").unwrap(), 300, 9), &mut |_| {}).unwrap();
+    let run = nanotransport_sim::fuzz::fuzz(
+        &nanotransport_sim::fuzz::FuzzOptions::new(&nanotransport_sim::whole_nic::WholeNic::preset("ndp-16").unwrap(), 300, 9),
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(run.check.mismatches.is_empty(), "{:?}", run.check.mismatches);
     nanotransport_sim::fuzz::write_bundle(&bundle, &run).unwrap();
     let replay_bundle = || {
@@ -385,13 +423,18 @@ fn replay_of_a_malformed_capture_is_a_one_line_error_and_writes_nothing() {
     let bytes = std::fs::read(&input).unwrap();
     std::fs::write(&input, &bytes[..bytes.len() - 7]).unwrap();
     let (out, msgs) = (dir.join("out.pcap"), dir.join("messages.jsonl"));
-    let o = nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--messages", msgs.to_str().unwrap()]);
+    let o =
+        nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--messages", msgs.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("record 3") && err.contains("truncated"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the input is there");
-    for (flag, value, want) in [("--nic-ip", "10.0.0", "--nic-ip"), ("--nic-mac", "02:00", "--nic-mac"), ("--protocol", "tcp", "invalid value 'tcp' for '--protocol")] {
+    for (flag, value, want) in [
+        ("--nic-ip", "10.0.0", "--nic-ip"),
+        ("--nic-mac", "02:00", "--nic-mac"),
+        ("--protocol", "tcp", "invalid value 'tcp' for '--protocol"),
+    ] {
         let o = nanotransport(&["replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(), flag, value]);
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
@@ -421,8 +464,16 @@ fn set_writes_registers_by_name_and_rejects_bad_ones_in_one_line() {
     let input = replay_capture(&dir);
     let out = dir.join("out.pcap");
     let o = nanotransport(&[
-        "replay", "--in", input.to_str().unwrap(), "--out", out.to_str().unwrap(),
-        "--set", "own_ip=10.0.0.9", "--set", "own_mac=02:00:00:00:00:09", "--json",
+        "replay",
+        "--in",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--set",
+        "own_ip=10.0.0.9",
+        "--set",
+        "own_mac=02:00:00:00:00:09",
+        "--json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = super::json_output(&o);

@@ -15,8 +15,9 @@ pub fn nanotransport(args: &[&str]) -> Output {
 
 /// The command's `--json` answer: one JSON object on stdout carrying the layout's schema version.
 pub fn json_output(o: &Output) -> serde_json::Value {
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    });
     assert_eq!(v["schema_version"], 1, "every --json answer carries schema_version: {v}");
     v
 }

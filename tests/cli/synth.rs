@@ -8,26 +8,23 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};
 
-
-
-
 #[test]
 fn synth_reports_resources_per_block_and_depth_of_a_small_block() {
     let keep_tmp = super::temp_dir();
     let keep = keep_tmp.path().join("keep");
     let k = keep.to_str().unwrap();
-    let o = nanotransport(&["synth", "--config", "nic-16", "--block", "arbiter", "--json", "--keep", k]);
+    let o = nanotransport(&["synth", "--config", "blocks-16", "--block", "arbiter", "--json", "--keep", k]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = super::json_output(&o);
     // The kept outputs give the same report without running Yosys again.
-    let again = nanotransport(&["synth", "--config", "nic-16", "--block", "arbiter", "--json", "--keep", k, "--reanalyse"]);
+    let again = nanotransport(&["synth", "--config", "blocks-16", "--block", "arbiter", "--json", "--keep", k, "--reanalyse"]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(super::json_output(&again), v);
-    assert!(keep.join("nt_nic_16_arbiter/flat.json").is_file());
-    assert_eq!(v["config"], "nic-16");
+    assert!(keep.join("nt_blocks_16_arbiter/flat.json").is_file());
+    assert_eq!(v["config"], "blocks-16");
     let r = &v["reports"][0];
     println!("{}", serde_json::to_string_pretty(r).unwrap());
-    assert_eq!(r["top"], "nt_nic_16_arbiter");
+    assert_eq!(r["top"], "nt_blocks_16_arbiter");
     let res = &r["resources"];
     for key in ["lut", "ff", "lutram_cells", "lutram_luts", "srl", "bram36", "bram18", "uram", "dsp", "carry", "muxf", "cells"] {
         assert!(res[key].is_u64(), "resources.{key}");
@@ -117,8 +114,8 @@ fn depth_counts_luts_one_carry_chain_once_and_muxes_not_at_all() {
 
 #[test]
 fn synth_of_an_unknown_configuration_or_block_is_a_one_line_error() {
-    assert_one_line_error(&nanotransport(&["synth", "--config", "ndp-9"]), &["ndp-9", "nic-16", "homa-128", "bolt-ingress-64p"]);
-    assert_one_line_error(&nanotransport(&["synth", "--config", "nic-16", "--block", "nope"]), &["nope", "arbiter", "timer"]);
+    assert_one_line_error(&nanotransport(&["synth", "--config", "ndp-9"]), &["ndp-9", "blocks-16", "homa-128", "bolt-ingress-64p"]);
+    assert_one_line_error(&nanotransport(&["synth", "--config", "blocks-16", "--block", "nope"]), &["nope", "arbiter", "timer"]);
     // A whole NIC's first-level instances are its blocks.
     assert_one_line_error(&nanotransport(&["synth", "--config", "ndp-16", "--block", "nope"]), &["nope", "nic"]);
 }
@@ -175,7 +172,7 @@ fn fpga_ooc_bad_input_is_a_one_line_error_listing_the_choices_and_writes_nothing
         (vec!["--config", "ndp-16", "--part", "xc7a35t"], vec!["xc7a35t", "xcvu9p-flga2104-2L-e", "xcvu9p-flgb2104-2-i"]),
         (vec!["--config", "ndp-16", "--clock-mhz", "40"], vec!["40", "50", "800"]),
         (vec!["--config", "ndp-16", "--clock-mhz", "900"], vec!["900", "50", "800"]),
-        (vec!["--config", "nic-16"], vec!["nic-16", "ndp-16", "homa-128"]),
+        (vec!["--config", "blocks-16"], vec!["blocks-16", "ndp-16", "homa-128"]),
         (vec!["--config", "bolt-ingress-64p"], vec!["bolt-ingress-64p", "ndp-16", "homa-tr-16"]),
         (vec!["--config", "ndp-9"], vec!["ndp-9", "ndp-16", "homa-128"]),
     ];

@@ -115,7 +115,28 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, msg_prio);
-        dff_setup!(self, clock, eg_valid, eg_data, eg_keep, eg_last, eg_remote_ip, eg_remote_port, eg_msg_len, eg_pkt_offset, eg_local_port, eg_tx_msg_id, eg_credit, eg_flags, eg_is_new_msg, eg_is_rtx, eg_fresh, eg_prio, eg_unsched, eg_long);
+        dff_setup!(
+            self,
+            clock,
+            eg_valid,
+            eg_data,
+            eg_keep,
+            eg_last,
+            eg_remote_ip,
+            eg_remote_port,
+            eg_msg_len,
+            eg_pkt_offset,
+            eg_local_port,
+            eg_tx_msg_id,
+            eg_credit,
+            eg_flags,
+            eg_is_new_msg,
+            eg_is_rtx,
+            eg_fresh,
+            eg_prio,
+            eg_unsched,
+            eg_long
+        );
         self.msg_prio.reset.next = self.reset.val();
         self.msg_prio.wr_valid.next = self.prio_wr_valid.val();
         self.msg_prio.wr_index.next = self.prio_wr_index.val();

@@ -81,11 +81,11 @@
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
 //! FIFO records in bits 23–8, registered: a cycle old), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
+use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
-use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::protocols::homa::egress::HomaEgress;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -257,18 +257,53 @@ impl<const N: usize, const IW: usize> Default for HomaIngress<N, IW> {
 impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
     /// Homa (`trimming` false) or Homa-Tr (`trimming` true: NDP's CHOP → NACK response).
     pub fn new(trimming: bool) -> Self {
-        Self {
-            trimming: Constant::new(trimming),
-            slot_mask: Constant::new(((1u64 << IW) - 1).into()),
-            ..Self::blank()
-        }
+        Self { trimming: Constant::new(trimming), slot_mask: Constant::new(((1u64 << IW) - 1).into()), ..Self::blank() }
     }
 }
 
 impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_valid, s3_slot, s3_total, s3_last, s3_meta, s3_ack_no, r_valid, r_ack, r_slot, r_total, r_meta, r_ack_no, r_wait1, r_wait2, r_decided, o_valid, o_code, o_id, o_remaining, o_received, o_total, o_granted, g_valid, g_offset, g_prio, g_id, rm_pending, rm_slot, n_grant, n_ack, n_nack, dg_valid, dg_meta, dg_ack_no, dg_slot, levels);
+        dff_setup!(
+            self,
+            clock,
+            s3_valid,
+            s3_slot,
+            s3_total,
+            s3_last,
+            s3_meta,
+            s3_ack_no,
+            r_valid,
+            r_ack,
+            r_slot,
+            r_total,
+            r_meta,
+            r_ack_no,
+            r_wait1,
+            r_wait2,
+            r_decided,
+            o_valid,
+            o_code,
+            o_id,
+            o_remaining,
+            o_received,
+            o_total,
+            o_granted,
+            g_valid,
+            g_offset,
+            g_prio,
+            g_id,
+            rm_pending,
+            rm_slot,
+            n_grant,
+            n_ack,
+            n_nack,
+            dg_valid,
+            dg_meta,
+            dg_ack_no,
+            dg_slot,
+            levels
+        );
         clock!(self, clock, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -350,8 +385,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         // GetRxMsgInfo failed (no free ID or buffer: the sender retries instead of waiting for its
         // timeout). A trimmed late copy of a delivered message gets nothing.
         self.d_nack.next = self.trimming.val()
-            & ((self.d_is_chop.val() & self.done_live.val())
-                | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.done_ok.val())));
+            & ((self.d_is_chop.val() & self.done_live.val()) | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.done_ok.val())));
 
         // ---------------- P+3: count answer → scheduler ARRIVE; releases → REMOVE ----------------
         self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);
@@ -500,13 +534,14 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         }
         // GRANT state: written with every GRANT sent from the scheduler's decision; cleared when
         // a message starts (a new message has had no GRANT).
-        self.grant_state.write_enable.next = (self.ev_kind.val() == 1)
-            | ((self.d_new.val() | (self.d_is_chop.val() & self.done_live.val())) & self.done_is_new_msg.val());
+        self.grant_state.write_enable.next =
+            (self.ev_kind.val() == 1) | ((self.d_new.val() | (self.d_is_chop.val() & self.done_live.val())) & self.done_is_new_msg.val());
         self.grant_state.write_address.next = self.done_slot.val();
         self.grant_state.write_data.next = 0.into();
         if self.ev_kind.val() == 1 {
             self.grant_state.write_address.next = self.g_id.q.val();
-            self.grant_state.write_data.next = (bits::<17>(1) << 16) | (bit_cast::<17, 8>(self.g_prio.q.val()) << 8) | bit_cast::<17, 8>(self.g_offset.q.val());
+            self.grant_state.write_data.next =
+                (bits::<17>(1) << 16) | (bit_cast::<17, 8>(self.g_prio.q.val()) << 8) | bit_cast::<17, 8>(self.g_offset.q.val());
         }
         if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x02) {
             self.n_ack.d.next = self.n_ack.q.val() + 1;

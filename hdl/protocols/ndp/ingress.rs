@@ -63,11 +63,11 @@
 //! | to the packet generator | `ev_valid`, `ev_msg_id` IW, `ev_msg_gen` 8, `ev_ctrl_flags` 8, `ev_pull`, `ev_credit` 16, `ev_remote_ip`, `ev_remote_port`, `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank` |
 //! | counter | `offset_range_count` (ACK/NACK for an offset without a bitmap bit) |
 
+use crate::nic::empty_egress::EmptyEgress;
+use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
-use crate::nic::empty_egress::EmptyEgress;
-use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).

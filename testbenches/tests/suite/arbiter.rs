@@ -3,7 +3,7 @@
 //! backpressure, and the native-vs-Verilator lockstep.
 
 use nanotransport_hdl::nic::arbiter::Arbiter;
-use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
-const MODEL: &str = "nt_nic_16_arbiter";
+const MODEL: &str = "nt_blocks_16_arbiter";
 
 /// A packet: its source tag in the data word's top byte, sequence number and beat index below.
 fn packet(src: u64, seq: u64, beats: u64) -> Vec<u64> {
@@ -58,10 +58,7 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
     m.tick();
     m.set(rst, 0);
     m.set(lim, limit);
-    let mut src = [
-        Source { packets: VecDeque::new(), beat: 0, next_seq: 0 },
-        Source { packets: VecDeque::new(), beat: 0, next_seq: 0 },
-    ];
+    let mut src = [Source { packets: VecDeque::new(), beat: 0, next_seq: 0 }, Source { packets: VecDeque::new(), beat: 0, next_seq: 0 }];
     let mut expect_seq = [0u64; 2];
     let mut current: Option<u64> = None;
     let mut shown_pending = [false; 2];

@@ -51,7 +51,8 @@ fn resolve(segments: &[String], modules: &BTreeMap<Vec<String>, PathBuf>) -> Opt
 fn uses(dir: &Path, root_file: &str) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
     let mut files = Vec::new();
     rust_files(dir, &mut files);
-    let modules: BTreeMap<Vec<String>, PathBuf> = files.iter().map(|f| (module_of(f.strip_prefix(dir).unwrap(), root_file), f.clone())).collect();
+    let modules: BTreeMap<Vec<String>, PathBuf> =
+        files.iter().map(|f| (module_of(f.strip_prefix(dir).unwrap(), root_file), f.clone())).collect();
     let path = regex::Regex::new(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)(::\{([^}]*)\})?").unwrap();
     let mut graph = BTreeMap::new();
     for file in &files {
@@ -68,7 +69,11 @@ fn uses(dir: &Path, root_file: &str) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
                 };
                 base.extend(c[2].split("::").filter(|s| !s.is_empty()).map(String::from));
                 let groups: Vec<Vec<String>> = match c.get(4) {
-                    Some(list) => list.as_str().split(',').map(|item| item.trim().split("::").map(String::from).filter(|s| !s.is_empty() && s != "self").collect()).collect(),
+                    Some(list) => list
+                        .as_str()
+                        .split(',')
+                        .map(|item| item.trim().split("::").map(String::from).filter(|s| !s.is_empty() && s != "self").collect())
+                        .collect(),
                     None => vec![Vec::new()],
                 };
                 for tail in groups {
@@ -131,7 +136,10 @@ fn every_workspace_crate_is_read() {
     let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
     let members = regex::Regex::new(r"members = \[([^\]]*)\]").unwrap().captures(&manifest).expect("a members list")[1].to_string();
     for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty() && *m != "testbenches") {
-        assert!(CRATES.iter().any(|(dir, _)| *dir == member || dir.starts_with(&format!("{member}/"))), "workspace member {member} is not in CRATES");
+        assert!(
+            CRATES.iter().any(|(dir, _)| *dir == member || dir.starts_with(&format!("{member}/"))),
+            "workspace member {member} is not in CRATES"
+        );
     }
 }
 

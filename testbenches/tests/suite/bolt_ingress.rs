@@ -5,11 +5,11 @@
 use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
 use nanotransport_hdl::switch::bolt_ingress::{BoltIngress, BoltParams, TOKEN_BIAS};
+use nanotransport_reference::bolt::{BoltCounts, BoltModel, Decision, Descriptor};
 use nanotransport_sim::cosim::bolt_ingress_dut::{BoltIngressDut, HwDecision, BOLT_INGRESS_LATENCY};
-use nanotransport_sim::cosim::lockstep::{run_lockstep_with, expect_agreement};
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep_with};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
-use nanotransport_reference::bolt::{BoltCounts, BoltModel, Decision, Descriptor};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -23,7 +23,15 @@ fn params(config: &str) -> BoltParams {
 }
 
 fn data(flags: u8, egress: u8, ingress: u8, queue: u32, now: u32) -> Descriptor {
-    Descriptor { bolt: true, flags: FLAG_DATA | flags, pkt_len: MTU as u16, ingress_port: ingress, egress_port: egress, queue_bytes: queue, now }
+    Descriptor {
+        bolt: true,
+        flags: FLAG_DATA | flags,
+        pkt_len: MTU as u16,
+        ingress_port: ingress,
+        egress_port: egress,
+        queue_bytes: queue,
+        now,
+    }
 }
 
 fn token(d: &HwDecision) -> i64 {
@@ -85,7 +93,15 @@ struct TraceGen {
 
 impl TraceGen {
     fn new(seed: u64) -> Self {
-        TraceGen { rng: ChaCha8Rng::seed_from_u64(seed), now: u32::MAX - 3_000_000, phase: 0, phase_left: 0, hot_port: 0, wraps: 0, long_gaps: 0 }
+        TraceGen {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            now: u32::MAX - 3_000_000,
+            phase: 0,
+            phase_left: 0,
+            hot_port: 0,
+            wraps: 0,
+            long_gaps: 0,
+        }
     }
 
     /// Idle cycles before the next descriptor, and the descriptor.
@@ -207,7 +223,10 @@ fn differential(model: &str, config: &str, packets: u64, seed: u64) -> DiffStats
     let mut stats = DiffStats::default();
     let mut last_port = None;
     let mut cycle_of_last = 0u64;
-    let take = |hw: Option<HwDecision>, cycle: u64, in_flight: &mut std::collections::VecDeque<(u64, Descriptor, Decision)>, stats: &mut DiffStats| {
+    let take = |hw: Option<HwDecision>,
+                cycle: u64,
+                in_flight: &mut std::collections::VecDeque<(u64, Descriptor, Decision)>,
+                stats: &mut DiffStats| {
         if let Some(hw) = hw {
             let (sent, d, m) = in_flight.pop_front().expect("a decision without a descriptor");
             assert_eq!(cycle - sent, BOLT_INGRESS_LATENCY, "latency");
@@ -258,7 +277,15 @@ fn differential(model: &str, config: &str, packets: u64, seed: u64) -> DiffStats
     println!(
         "{model}: SRCs {}, PRU tokens created {}, PRU tokens consumed {}, supply-token grants {}, INC cleared {}, \
          supply token at cap {} / at floor {} times, bad port {}, not Bolt {}",
-        c.src, c.pru_token, c.pru_grant, c.supply_grant, stats.inc_cleared, stats.token_at_cap, stats.token_at_floor, c.bad_port, c.not_bolt
+        c.src,
+        c.pru_token,
+        c.pru_grant,
+        c.supply_grant,
+        stats.inc_cleared,
+        stats.token_at_cap,
+        stats.token_at_floor,
+        c.bad_port,
+        c.not_bolt
     );
     // The run must have exercised every branch, or it proves little.
     assert!(gen.wraps >= 2 && gen.long_gaps > 100 && stats.same_port_back_to_back > 10_000);

@@ -5,10 +5,10 @@
 use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
 use nanotransport_hdl::switch::bolt_stream::{descriptor_beat, stream_latency, BoltStream};
-use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::bolt::*;
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -119,9 +119,8 @@ fn drive(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaC
         io.set("m_src_axis_tready", src_ready as u64);
         io.eval();
         for (k, (prefix, sink_ready)) in [("m_axis", ready), ("m_src_axis", src_ready)].into_iter().enumerate() {
-            let shown = (io.get(&format!("{prefix}_tvalid")) == 1).then(|| {
-                (io.get(&format!("{prefix}_tdata")), io.get(&format!("{prefix}_tkeep")), io.get(&format!("{prefix}_tlast")))
-            });
+            let shown = (io.get(&format!("{prefix}_tvalid")) == 1)
+                .then(|| (io.get(&format!("{prefix}_tdata")), io.get(&format!("{prefix}_tkeep")), io.get(&format!("{prefix}_tlast"))));
             if let Some(beat) = stalled[k].take() {
                 assert_eq!(shown, Some(beat), "{prefix}: a shown beat changed or vanished before its handshake (cycle {cycle})");
             }
@@ -199,10 +198,10 @@ fn random_frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Sent> {
                 frame.resize_with(60, || rng.gen_range(1..=255));
             }
             match kind {
-                0..=4 => frame[12] = 0x86,                                  // not IPv4
-                5..=7 => frame[23] = 6,                                     // TCP
-                8..=10 => frame.truncate(rng.gen_range(34..43)),            // Bolt header cut short
-                11..=12 => frame.truncate(rng.gen_range(1..16)),            // tiny
+                0..=4 => frame[12] = 0x86,                       // not IPv4
+                5..=7 => frame[23] = 6,                          // TCP
+                8..=10 => frame.truncate(rng.gen_range(34..43)), // Bolt header cut short
+                11..=12 => frame.truncate(rng.gen_range(1..16)), // tiny
                 13..=14 => {
                     // Length disagrees with the IPv4 header: bytes missing or extra.
                     if rng.gen_bool(0.5) && frame.len() > 44 {
@@ -352,7 +351,13 @@ fn one_beat_per_cycle_and_latency() {
             let flags = FLAG_DATA | if i % 2 == 0 { FLAG_INC } else { FLAG_LAST };
             // Every third frame meets a congested queue: SRCs are built while frames stream on.
             let queue = if i % 3 == 0 { 5_000 } else { 0 };
-            frames.push(Sent { frame: bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), flags, i as u32, &payload), ingress: 1, egress: (i % 5) as u8, queue, now: None });
+            frames.push(Sent {
+                frame: bolt_frame(([1; 6], [2; 6]), ([10, 0, 0, 1], [10, 0, 0, 2]), flags, i as u32, &payload),
+                ingress: 1,
+                egress: (i % 5) as u8,
+                queue,
+                now: None,
+            });
         }
         frames.push(Sent { frame: vec![0xaa; 7], ingress: 1, egress: 1, queue: 0, now: None });
         let mut m = VerilatedModel::new(cfg.model).unwrap();

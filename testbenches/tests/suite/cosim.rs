@@ -29,10 +29,10 @@ fn waveform_dump_writes_a_vcd() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("timer.vcd");
     {
-        let mut plain = VerilatedModel::new("nt_nic_16_timer").unwrap();
+        let mut plain = VerilatedModel::new("nt_blocks_16_timer").unwrap();
         let refused = plain.trace_to(&path).unwrap_err();
         assert!(refused.contains("without waveform support") && !refused.contains('\n'), "{refused}");
-        let mut m = VerilatedModel::traced("nt_nic_16_timer", &path).unwrap();
+        let mut m = VerilatedModel::traced("nt_blocks_16_timer", &path).unwrap();
         assert!(m.spec().traced && !plain.spec().traced);
         assert!(m.trace_to(&path).is_err(), "a second dump on the same model is refused");
         let now = m.port_or_panic("now");
@@ -51,18 +51,22 @@ fn waveform_dump_writes_a_vcd() {
 #[test]
 fn unknown_model_lists_the_models() {
     let err = VerilatedModel::new("nt_nope").err().unwrap();
-    assert!(err.contains("nt_nic_16_timer") && err.contains("nt_nic_128_timer"), "{err}");
+    assert!(err.contains("nt_blocks_16_timer") && err.contains("nt_blocks_128_timer"), "{err}");
     assert!(model_names().len() >= 15);
 }
 
 #[test]
 fn a_model_that_fails_to_build_is_a_one_line_error_and_is_not_cached() {
-    use nanotransport_sim::cosim::cache::{cache_dir, load};
     use nanotransport_sim::cosim::build::Flavour;
+    use nanotransport_sim::cosim::cache::{cache_dir, load};
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("nt_broken_probe.v");
     // Verilog that reads, but whose netlist step fails: an undeclared signal under `default_nettype none`.
-    std::fs::write(&file, "`default_nettype none\nmodule nt_broken_probe(input wire a, output wire y);\n  assign y = a & undeclared;\nendmodule\n").unwrap();
+    std::fs::write(
+        &file,
+        "`default_nettype none\nmodule nt_broken_probe(input wire a, output wire y);\n  assign y = a & undeclared;\nendmodule\n",
+    )
+    .unwrap();
     let err = load(&file, Flavour::PLAIN).err().expect("a broken model loaded");
     assert!(err.contains("nt_broken_probe") && !err.contains('\n'), "{err}");
     let stamped = std::fs::read_dir(cache_dir())
@@ -76,7 +80,7 @@ fn a_model_that_fails_to_build_is_a_one_line_error_and_is_not_cached() {
 #[test]
 fn consecutive_ticks_are_consecutive_cycles() {
     // The 16-entry free list hands out IDs 0, 1, 2, … one per clock edge while alloc_ready is high.
-    let mut m = VerilatedModel::new("nt_nic_16_free_list").unwrap();
+    let mut m = VerilatedModel::new("nt_blocks_16_free_list").unwrap();
     let (ready, id) = (m.port_or_panic("alloc_ready"), m.port_or_panic("alloc_id"));
     m.set(ready, 1);
     m.eval();

@@ -2,21 +2,21 @@
 //! against the Verilator model of its generated Verilog, and a reference-model run on Verilator
 //! with random AXI timing, strobes, channel order and status values.
 
-use nanotransport_hdl::configs::CSR_DEFAULTS_NIC_16;
+use nanotransport_hdl::configs::CSR_DEFAULTS_BLOCKS_16;
 use nanotransport_hdl::nic::csr::AxiLiteCsr;
-use nanotransport_sim::cosim::lockstep::run_lockstep_with;
-use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
-use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
-use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_reference::csr::{CsrModel, OKAY, SLVERR};
 use nanotransport_sim::cosim::axil::{axil_idle, axil_read, axil_write, axil_write_strobed};
+use nanotransport_sim::cosim::lockstep::run_lockstep_with;
+use nanotransport_sim::cosim::native::{NativeDut, NativeStepper};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
+use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const MODEL: &str = "nt_nic_16_csr";
-const DEFAULTS: [u32; 16] = CSR_DEFAULTS_NIC_16;
+const MODEL: &str = "nt_blocks_16_csr";
+const DEFAULTS: [u32; 16] = CSR_DEFAULTS_BLOCKS_16;
 
 /// The wide `cfg` port, which [`Ports`] (64-bit values) cannot carry.
 trait CfgIo: Ports {
@@ -221,7 +221,12 @@ fn rejected_accesses_answer_slverr_change_nothing_and_count() {
     assert_eq!(io.get("error_count"), expected + 2);
     io.tick();
     axil_idle(&mut io);
-    println!("rejected accesses: error_count = {} after {} writes and {} reads rejected + 1 pair", expected + 2, bad_writes.len(), bad_reads.len());
+    println!(
+        "rejected accesses: error_count = {} after {} writes and {} reads rejected + 1 pair",
+        expected + 2,
+        bad_writes.len(),
+        bad_reads.len()
+    );
     reset(&mut io);
     assert_eq!(io.get("error_count"), 0);
 }
@@ -267,11 +272,8 @@ fn one_half_first(w_first: bool) {
     io.set("s_axil_wdata", 0x0BAD_F00D);
     io.set("s_axil_wstrb", 0xF);
     io.set(if w_first { "s_axil_wvalid" } else { "s_axil_awvalid" }, 1);
-    let (first_ready, second_valid, second_ready) = if w_first {
-        ("s_axil_wready", "s_axil_awvalid", "s_axil_awready")
-    } else {
-        ("s_axil_awready", "s_axil_wvalid", "s_axil_wready")
-    };
+    let (first_ready, second_valid, second_ready) =
+        if w_first { ("s_axil_wready", "s_axil_awvalid", "s_axil_awready") } else { ("s_axil_awready", "s_axil_wvalid", "s_axil_wready") };
     io.eval();
     assert_eq!(io.get(first_ready), 1);
     io.tick();
@@ -422,7 +424,11 @@ fn reset_drops_pending_responses_and_held_halves() {
     io.set("reset", 1);
     io.set("s_axil_arvalid", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_awready"), io.get("s_axil_wready"), io.get("s_axil_arready")), (0, 0, 0), "nothing is accepted during reset");
+    assert_eq!(
+        (io.get("s_axil_awready"), io.get("s_axil_wready"), io.get("s_axil_arready")),
+        (0, 0, 0),
+        "nothing is accepted during reset"
+    );
     io.tick();
     io.set("reset", 0);
     axil_idle(&mut io);
@@ -470,10 +476,8 @@ fn lockstep_stimulus(addr_range: (u64, u64), handshake: f64) -> Stimulus {
 #[test]
 fn lockstep_random_cycles() {
     let seed = seed("csr lockstep", 0xC5_0001);
-    let runs = [
-        ("config space", lockstep_stimulus((0, 0x43), 0.5), 10_000u64),
-        ("whole map", lockstep_stimulus((0, 0x8FF), 0.7), 10_000u64),
-    ];
+    let runs =
+        [("config space", lockstep_stimulus((0, 0x43), 0.5), 10_000u64), ("whole map", lockstep_stimulus((0, 0x8FF), 0.7), 10_000u64)];
     let mut total = 0;
     for (k, (what, stimulus, cycles)) in runs.into_iter().enumerate() {
         match run_lockstep_with(native_block(), MODEL, &stimulus, cycles, seed + k as u64) {
@@ -715,7 +719,11 @@ fn reference_model_random_traffic_on_verilator() {
             assert!(r_expect.is_none());
             let r = read.take().unwrap();
             let (data, resp) = model.read(r.addr, &status);
-            if resp == OKAY { t.reads_okay += 1 } else { t.reads_slverr += 1 }
+            if resp == OKAY {
+                t.reads_okay += 1
+            } else {
+                t.reads_slverr += 1
+            }
             r_expect = Some((c + 1, data, resp));
         }
         if let Some(wr) = write.as_mut() {
@@ -724,7 +732,11 @@ fn reference_model_random_traffic_on_verilator() {
             if wr.aw_done && wr.w_done {
                 assert!(b_expect.is_none());
                 let resp = model.write(wr.addr, wr.data, wr.strb);
-                if resp == OKAY { t.writes_okay += 1 } else { t.writes_slverr += 1 }
+                if resp == OKAY {
+                    t.writes_okay += 1
+                } else {
+                    t.writes_slverr += 1
+                }
                 b_expect = Some((c + 1, resp));
                 write = None;
             }

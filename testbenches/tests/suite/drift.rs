@@ -10,8 +10,7 @@ fn check_dir(dir: &Path, modules: &[GeneratedModule], regenerate: &str) {
     let mut expected = BTreeSet::new();
     for m in modules {
         let path = dir.join(m.file_name());
-        let on_disk = std::fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("{} is missing; run `{regenerate}`", path.display()));
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing; run `{regenerate}`", path.display()));
         assert!(on_disk == m.verilog, "{} differs from the generated Verilog; run `{regenerate}`", path.display());
         expected.insert(m.file_name());
     }

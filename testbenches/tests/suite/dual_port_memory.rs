@@ -2,10 +2,10 @@
 //! reads and writes against the model on Verilator; lockstep rust-hdl vs Verilator.
 
 use nanotransport_hdl::pisa::dual_port_memory::DualPortMemory;
-use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::scheduler::DualPortMemoryModel;
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -89,7 +89,7 @@ fn unit_write_first_and_reset() {
         Cycle { read: Some(3), ..Default::default() },                 // 9
         Cycle { write: w(3, 1), read: Some(3), ..Default::default() }, // 1
         Cycle { reset: true, ..Default::default() },
-        Cycle { read: Some(3), ..Default::default() },                 // 0 after reset
+        Cycle { read: Some(3), ..Default::default() }, // 0 after reset
     ];
     let (checked, rdw, values) = run(&mut io, 16, &cycles);
     assert_eq!((checked, rdw), (6, 2));
@@ -100,7 +100,7 @@ fn unit_write_first_and_reset() {
 fn model_random_on_verilator() {
     let s = seed("dual_port_memory_model", 641);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
-    for (model, entries) in [("nt_nic_16_dual_port_memory", 16), ("nt_nic_128_dual_port_memory", 128)] {
+    for (model, entries) in [("nt_blocks_16_dual_port_memory", 16), ("nt_blocks_128_dual_port_memory", 128)] {
         let cycles = random_cycles(&mut rng, entries, 200_000);
         let mut v = VerilatedModel::new(model).unwrap();
         let (checked, rdw, _) = run(&mut v, entries, &cycles);
@@ -114,11 +114,11 @@ fn lockstep_random() {
     let s = seed("dual_port_memory_lockstep", 642);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let cycles = random_cycles(&mut rng, 16, 12_000);
-    let mut io = Lockstep::<DualPortMemory<8, 16, 4>>::new("nt_nic_16_dual_port_memory").unwrap();
+    let mut io = Lockstep::<DualPortMemory<8, 16, 4>>::new("nt_blocks_16_dual_port_memory").unwrap();
     let (checked, _, _) = run(&mut io, 16, &cycles);
     println!("AW=4 lockstep: {} cycles, {} comparisons, {checked} reads checked", io.cycle, io.comparisons);
     let cycles = random_cycles(&mut rng, 128, 12_000);
-    let mut io = Lockstep::<DualPortMemory<8, 128, 7>>::new("nt_nic_128_dual_port_memory").unwrap();
+    let mut io = Lockstep::<DualPortMemory<8, 128, 7>>::new("nt_blocks_128_dual_port_memory").unwrap();
     let (checked, _, _) = run(&mut io, 128, &cycles);
     println!("AW=7 lockstep: {} cycles, {} comparisons, {checked} reads checked", io.cycle, io.comparisons);
 }

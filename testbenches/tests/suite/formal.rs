@@ -1,6 +1,6 @@
 //! Formal proofs of small blocks with Yosys' formal front end (`read_verilog -formal`: immediate
 //! `assert` / `assume`) and its SAT-based k-induction (`sat -tempinduct`), on the shipped Verilog
-//! of `verilog-out/nic-16` and `verilog-out/nic-128`:
+//! of `verilog-out/blocks-16` and `verilog-out/blocks-128`:
 //!
 //! * **free list**: an ID is never handed out while its holder still has it, and a double free
 //!   changes nothing (the set of IDs in use is exactly the set the consumer holds);
@@ -69,7 +69,6 @@ enum Verdict {
 /// Largest induction length tried.
 const MAX_LENGTH: u32 = 8;
 
-
 fn top_of(proof: &Proof) -> String {
     format!("nt_{}_{}", proof.config.replace('-', "_"), proof.block)
 }
@@ -102,7 +101,10 @@ fn prove(proof: &Proof, mutated: bool) -> Verdict {
         )
     };
     let run = || {
-        let tmp = tempfile::Builder::new().prefix(&format!("nt-formal-{}-{}{}-", proof.config, proof.name, if mutated { "-mutant" } else { "" })).tempdir().unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("nt-formal-{}-{}{}-", proof.config, proof.name, if mutated { "-mutant" } else { "" }))
+            .tempdir()
+            .unwrap();
         let dir = tmp.path();
         let v = dir.join("harness.v");
         std::fs::write(&v, &harness_text).unwrap();
@@ -121,7 +123,12 @@ fn prove(proof: &Proof, mutated: bool) -> Verdict {
     let log = verdicts::cached("formal", &[&harness_text, &script(Path::new("HARNESS"))], run).unwrap_or_else(|log| log);
     let length = |marker: &str| -> u32 {
         let at = log.rfind(marker).unwrap_or_else(|| panic!("{}: no `{marker}` in Yosys' log", proof.name));
-        log[..at].rsplit("induction with length ").next().and_then(|t| t.split_whitespace().next()).and_then(|n| n.parse().ok()).unwrap_or(0)
+        log[..at]
+            .rsplit("induction with length ")
+            .next()
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
     };
     if log.contains("Induction step proven: SUCCESS!") {
         Verdict::Proven { length: length("Induction step proven") }
@@ -167,10 +174,7 @@ fn free_list(config: &'static str, ids: usize) -> Proof {
         config,
         block: "free_list",
         properties,
-        mutant: (
-            "        in_use$d = occupied & (~freed$onehot);\n",
-            "        in_use$d = in_use$q & (~freed$onehot);\n",
-        ),
+        mutant: ("        in_use$d = occupied & (~freed$onehot);\n", "        in_use$d = in_use$q & (~freed$onehot);\n"),
     }
 }
 
@@ -223,7 +227,9 @@ fn unchanged(kind: &str, sig: &str, when: &str) -> String {
 fn held_while_stalled(prefix: &str, signals: &[&str], assume: bool) -> String {
     let kind = if assume { "assume" } else { "assert" };
     let when = format!("started && !reset && {prefix}stalled");
-    let mut s = format!("    reg {prefix}stalled = 1'b0;\n    always @(posedge clock) {prefix}stalled <= {prefix}tvalid & !{prefix}tready & !reset;\n");
+    let mut s = format!(
+        "    reg {prefix}stalled = 1'b0;\n    always @(posedge clock) {prefix}stalled <= {prefix}tvalid & !{prefix}tready & !reset;\n"
+    );
     s += &format!("    always @(*) if ({when}) {kind}({prefix}tvalid);\n");
     for sig in signals {
         s += &unchanged(kind, &format!("{prefix}{sig}"), &when);
@@ -232,8 +238,20 @@ fn held_while_stalled(prefix: &str, signals: &[&str], assume: bool) -> String {
 }
 
 const ARBITER_FIELDS: [&str; 14] = [
-    "tdata", "tkeep", "tlast", "remote_ip", "remote_port", "msg_len", "pkt_offset", "local_port", "tx_msg_id", "credit", "rank",
-    "flags", "is_new_msg", "is_rtx",
+    "tdata",
+    "tkeep",
+    "tlast",
+    "remote_ip",
+    "remote_port",
+    "msg_len",
+    "pkt_offset",
+    "local_port",
+    "tx_msg_id",
+    "credit",
+    "rank",
+    "flags",
+    "is_new_msg",
+    "is_rtx",
 ];
 
 fn arbiter(config: &'static str) -> Proof {
@@ -266,8 +284,18 @@ fn deparser(config: &'static str) -> Proof {
     // The metadata comes with the first payload beat and is held with it; the configuration is
     // constant (the deparser's documentation: it changes only between frames).
     let meta = [
-        "meta_remote_ip", "meta_remote_port", "meta_msg_len", "meta_pkt_offset", "meta_local_port", "meta_tx_msg_id",
-        "meta_credit", "meta_rank", "meta_flags", "meta_grant_prio", "meta_buf_ptr", "meta_buf_size_class",
+        "meta_remote_ip",
+        "meta_remote_port",
+        "meta_msg_len",
+        "meta_pkt_offset",
+        "meta_local_port",
+        "meta_tx_msg_id",
+        "meta_credit",
+        "meta_rank",
+        "meta_flags",
+        "meta_grant_prio",
+        "meta_buf_ptr",
+        "meta_buf_size_class",
     ];
     for m in meta {
         properties += &unchanged("assume", m, "started && !reset && s_axis_stalled");
@@ -275,7 +303,13 @@ fn deparser(config: &'static str) -> Proof {
     for c in ["cfg_own_mac", "cfg_peer_mac", "cfg_own_ip"] {
         properties += &unchanged("assume", c, "started");
     }
-    Proof { name: "deparser", config, block: "deparser", properties, mutant: ("        if (take) begin\n", "        if (m_axis_tvalid) begin\n") }
+    Proof {
+        name: "deparser",
+        config,
+        block: "deparser",
+        properties,
+        mutant: ("        if (take) begin\n", "        if (m_axis_tvalid) begin\n"),
+    }
 }
 
 /// Proves `proof`; with `mutant`, also checks that its mutant has a counterexample from power-up.
@@ -299,23 +333,23 @@ fn check(proof: Proof, mutant: bool) {
 
 #[test]
 fn free_list_never_hands_out_a_held_id() {
-    check(free_list("nic-16", 16), true);
-    check(free_list("nic-128", 128), false);
+    check(free_list("blocks-16", 16), true);
+    check(free_list("blocks-128", 128), false);
 }
 
 #[test]
 fn cancelled_timer_never_fires() {
-    check(timer("nic-16", 16), true);
-    check(timer("nic-128", 128), false);
+    check(timer("blocks-16", 16), true);
+    check(timer("blocks-128", 128), false);
 }
 
 #[test]
 fn arbiter_output_holds_while_stalled() {
-    check(arbiter("nic-16"), true);
-    check(arbiter("nic-128"), false);
+    check(arbiter("blocks-16"), true);
+    check(arbiter("blocks-128"), false);
 }
 
 #[test]
 fn deparser_output_holds_while_stalled() {
-    check(deparser("nic-16"), true);
+    check(deparser("blocks-16"), true);
 }

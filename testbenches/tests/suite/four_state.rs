@@ -167,16 +167,26 @@ fn testbench(top: &str, ports: &[Port], preset: &str) -> String {
     // Stimulus tables (testbench memories, filled here; the DUT's memories stay uninitialised).
     for (k, s) in streams.iter().enumerate() {
         let n = s.beats.len();
-        writeln!(v, "  reg [63:0] st{k}_d [0:{}]; reg [7:0] st{k}_k [0:{}]; reg st{k}_l [0:{}]; integer st{k}_t [0:{}];", n - 1, n - 1, n - 1, n - 1).unwrap();
+        writeln!(
+            v,
+            "  reg [63:0] st{k}_d [0:{}]; reg [7:0] st{k}_k [0:{}]; reg st{k}_l [0:{}]; integer st{k}_t [0:{}];",
+            n - 1,
+            n - 1,
+            n - 1,
+            n - 1
+        )
+        .unwrap();
         writeln!(v, "  integer st{k}_i = 0, st{k}_taken = 0;").unwrap();
         writeln!(v, "  initial begin").unwrap();
         for (i, (d, kp, l, t)) in s.beats.iter().enumerate() {
-            writeln!(v, "    st{k}_d[{i}] = 64'h{d:016x}; st{k}_k[{i}] = 8'h{kp:02x}; st{k}_l[{i}] = {}; st{k}_t[{i}] = {t};", *l as u8).unwrap();
+            writeln!(v, "    st{k}_d[{i}] = 64'h{d:016x}; st{k}_k[{i}] = 8'h{kp:02x}; st{k}_l[{i}] = {}; st{k}_t[{i}] = {t};", *l as u8)
+                .unwrap();
         }
         writeln!(v, "  end").unwrap();
     }
     let na = axil.len();
-    writeln!(v, "  integer ax_t [0:{}]; reg ax_w [0:{}]; reg [11:0] ax_a [0:{}]; reg [31:0] ax_d [0:{}];", na - 1, na - 1, na - 1, na - 1).unwrap();
+    writeln!(v, "  integer ax_t [0:{}]; reg ax_w [0:{}]; reg [11:0] ax_a [0:{}]; reg [31:0] ax_d [0:{}];", na - 1, na - 1, na - 1, na - 1)
+        .unwrap();
     writeln!(v, "  initial begin").unwrap();
     for (i, (t, w, a, d)) in axil.iter().enumerate() {
         writeln!(v, "    ax_t[{i}] = {t}; ax_w[{i}] = {}; ax_a[{i}] = 12'h{a:03x}; ax_d[{i}] = 32'h{d:08x};", *w as u8).unwrap();
@@ -197,7 +207,11 @@ fn testbench(top: &str, ports: &[Port], preset: &str) -> String {
     for (k, s) in streams.iter().enumerate() {
         let p = s.prefix;
         writeln!(v, "      {p}_tvalid = (st{k}_i < {n}) && (cycle >= st{k}_t[st{k}_i < {n} ? st{k}_i : 0]);", n = s.beats.len()).unwrap();
-        writeln!(v, "      if ({p}_tvalid) begin {p}_tdata = st{k}_d[st{k}_i]; {p}_tkeep = st{k}_k[st{k}_i]; {p}_tlast = st{k}_l[st{k}_i]; end").unwrap();
+        writeln!(
+            v,
+            "      if ({p}_tvalid) begin {p}_tdata = st{k}_d[st{k}_i]; {p}_tkeep = st{k}_k[st{k}_i]; {p}_tlast = st{k}_l[st{k}_i]; end"
+        )
+        .unwrap();
         writeln!(v, "      else if (cycle >= {X_FROM}) begin {p}_tdata = 'x; {p}_tkeep = 'x; {p}_tlast = 1'bx; end").unwrap();
         writeln!(v, "      else begin {p}_tdata = 0; {p}_tkeep = 0; {p}_tlast = 0; end").unwrap();
     }
@@ -234,14 +248,20 @@ fn testbench(top: &str, ports: &[Port], preset: &str) -> String {
     writeln!(v, "      $display(\"T %0d {fmt}\", cycle, {});", args.join(", ")).unwrap();
     // Handshakes of this cycle (=== 1: an X ready does not count as taken).
     for (k, s) in streams.iter().enumerate() {
-        writeln!(v, "      if ({p}_tvalid && {p}_tready === 1'b1) begin st{k}_i = st{k}_i + 1; st{k}_taken = st{k}_taken + 1; end", p = s.prefix).unwrap();
+        writeln!(
+            v,
+            "      if ({p}_tvalid && {p}_tready === 1'b1) begin st{k}_i = st{k}_i + 1; st{k}_taken = st{k}_taken + 1; end",
+            p = s.prefix
+        )
+        .unwrap();
     }
     writeln!(v, "      if (s_axil_awvalid && s_axil_awready === 1'b1) ax_addr_done = 1;").unwrap();
     writeln!(v, "      if (s_axil_wvalid && s_axil_wready === 1'b1) ax_data_done = 1;").unwrap();
     writeln!(v, "      if (ax_addr_done && ax_data_done) begin ax_addr_done = 0; ax_data_done = 0; ax_i = ax_i + 1; end").unwrap();
     writeln!(v, "      if (s_axil_arvalid && s_axil_arready === 1'b1) ax_i = ax_i + 1;").unwrap();
     writeln!(v, "      if (s_axil_bvalid === 1'b1) begin bresps = bresps + 1; $display(\"BRESP %0d\", s_axil_bresp); end").unwrap();
-    writeln!(v, "      if (s_axil_rvalid === 1'b1) begin rresps = rresps + 1; $display(\"RDATA %0d %h\", s_axil_rresp, s_axil_rdata); end").unwrap();
+    writeln!(v, "      if (s_axil_rvalid === 1'b1) begin rresps = rresps + 1; $display(\"RDATA %0d %h\", s_axil_rresp, s_axil_rdata); end")
+        .unwrap();
     writeln!(v, "      if (m_axis_tx_tvalid === 1'b1 && m_axis_tx_tready) begin tx_beats = tx_beats + 1; if (m_axis_tx_tlast === 1'b1) tx_frames = tx_frames + 1; end").unwrap();
     writeln!(v, "      if (m_axis_msg_tvalid === 1'b1 && m_axis_msg_tready) begin msg_beats = msg_beats + 1; if (m_axis_msg_tlast === 1'b1) msg_frames = msg_frames + 1; end").unwrap();
     writeln!(v, "      if (msg_id_valid === 1'b1) ids = ids + 1;").unwrap();
@@ -274,7 +294,6 @@ struct Run {
     /// The first cycle and port where Verilator (2-state, memories zero) saw another output.
     divergence: Option<String>,
 }
-
 
 fn run_preset(preset: &str, dir: &Path) -> Run {
     let top = nic_preset(preset).module();
@@ -353,10 +372,7 @@ fn compare_with_verilator(top: &str, ports: &[Port], icarus: &str) -> Option<Str
     for line in icarus.lines().filter(|l| l.starts_with("T ")) {
         let t: Vec<&str> = line.split_whitespace().collect();
         let cycle = t[1];
-        let values: Vec<u64> = t[2..]
-            .iter()
-            .map(|h| u64::from_str_radix(&h.replace(['x', 'X', 'z', 'Z'], "0"), 16).unwrap())
-            .collect();
+        let values: Vec<u64> = t[2..].iter().map(|h| u64::from_str_radix(&h.replace(['x', 'X', 'z', 'Z'], "0"), 16).unwrap()).collect();
         for (k, _) in traced.iter().enumerate().filter(|(_, p)| p.input) {
             model.set(ids[k], values[k]);
         }
@@ -564,6 +580,9 @@ endmodule
     let bad = data_in_ready_cones(&file, "nt_ready_fixture", &ports, &dir);
     assert_eq!(
         bad,
-        vec!["nt_ready_fixture: s_axis_a_tready ← s_axis_a_tdata".to_string(), "nt_ready_fixture: s_axis_b_tready ← s_axis_b_tdata".to_string()]
+        vec![
+            "nt_ready_fixture: s_axis_a_tready ← s_axis_a_tdata".to_string(),
+            "nt_ready_fixture: s_axis_b_tready ← s_axis_b_tdata".to_string()
+        ]
     );
 }

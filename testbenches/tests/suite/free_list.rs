@@ -1,7 +1,7 @@
 //! Free list on the Verilator model against the reference model, cycle by cycle.
 
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::free_list::{FreeListModel, FreeListView};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -9,11 +9,10 @@ use rand_chacha::ChaCha8Rng;
 fn run(ids: u32, cycles: u64, default_seed: u64) {
     let seed = seed(&format!("free list {ids}"), default_seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut m = VerilatedModel::new(&format!("nt_nic_{ids}_free_list")).unwrap();
-    let [reset, ready, fv, fid, av, aid, empty, full, dfc] = [
-        "reset", "alloc_ready", "free_valid", "free_id", "alloc_valid", "alloc_id", "empty", "full", "double_free_count",
-    ]
-    .map(|p| m.port_or_panic(p));
+    let mut m = VerilatedModel::new(&format!("nt_blocks_{ids}_free_list")).unwrap();
+    let [reset, ready, fv, fid, av, aid, empty, full, dfc] =
+        ["reset", "alloc_ready", "free_valid", "free_id", "alloc_valid", "alloc_id", "empty", "full", "double_free_count"]
+            .map(|p| m.port_or_panic(p));
     let mut model = FreeListModel::new(ids as usize);
     let mut held: Vec<u32> = Vec::new();
     let (mut allocations, mut double_frees, mut exhausted) = (0u64, 0u64, 0u64);
@@ -57,7 +56,9 @@ fn run(ids: u32, cycles: u64, default_seed: u64) {
         }
         m.tick();
     }
-    println!("nt_nic_{ids}_free_list: {cycles} cycles, {allocations} allocations, {double_frees} double frees counted, {exhausted} cycles empty");
+    println!(
+        "nt_blocks_{ids}_free_list: {cycles} cycles, {allocations} allocations, {double_frees} double frees counted, {exhausted} cycles empty"
+    );
     assert!(allocations > cycles / 4 && double_frees > 0 && exhausted > 0, "the run exercised too little");
 }
 

@@ -5,10 +5,10 @@
 //! Seeds are fixed, printed and overridden by `NANOTRANSPORT_SEED`; `nanotransport fuzz --config C
 //! --packets N --seed S` repeats a run.
 
-use nanotransport_sim::fuzz::{fuzz, replay_bundle, write_bundle, FuzzOptions, FuzzResult};
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_DATA, FLAG_NACK, FLAG_PULL, OFF_FLAGS, OFF_MSG_LEN, OFF_PULL_OFFSET, OFF_TX_MSG_ID};
 use nanotransport_reference::nic_checker::{check, NicTrace, MISMATCH_KINDS};
 use nanotransport_reference::pisa::Header;
+use nanotransport_sim::fuzz::{fuzz, replay_bundle, write_bundle, FuzzOptions, FuzzResult};
 use nanotransport_sim::nic::Completion;
 use nanotransport_sim::scenarios::Protocol;
 use nanotransport_testbenches::nic_preset;
@@ -36,7 +36,17 @@ fn assert_clean_and_exercised(r: &FuzzResult, trims: bool) {
     // mismatch above).
     assert!(r.stalled_beats > 1000, "only {} output beats waited for tready", r.stalled_beats);
     assert!(r.check.delivered > 50 && r.check.completed > 50, "{} delivered, {} completed", r.check.delivered, r.check.completed);
-    let mut kinds = vec!["lost_to_nic", "lost_to_peer", "duplicated_to_nic", "bad_checksum", "wrong_protocol", "too_short", "bad_flags", "not_ipv4", "bad_ip_length"];
+    let mut kinds = vec![
+        "lost_to_nic",
+        "lost_to_peer",
+        "duplicated_to_nic",
+        "bad_checksum",
+        "wrong_protocol",
+        "too_short",
+        "bad_flags",
+        "not_ipv4",
+        "bad_ip_length",
+    ];
     if trims {
         kinds.extend(["trimmed_to_nic", "trimmed_to_peer"]);
     }
@@ -44,7 +54,15 @@ fn assert_clean_and_exercised(r: &FuzzResult, trims: bool) {
         assert!(r.injected.get(k).copied().unwrap_or(0) > 0, "no {k} injected");
     }
     let status = |n: &str| r.status.iter().find(|(name, _)| *name == n).unwrap().1;
-    for c in ["bad_checksum_count", "wrong_protocol_count", "too_short_count", "bad_flags_count", "not_ipv4_count", "bad_length_count", "duplicate_data_count"] {
+    for c in [
+        "bad_checksum_count",
+        "wrong_protocol_count",
+        "too_short_count",
+        "bad_flags_count",
+        "not_ipv4_count",
+        "bad_length_count",
+        "duplicate_data_count",
+    ] {
         assert!(status(c) > 0, "{c} is 0");
     }
 }
@@ -102,7 +120,12 @@ fn checker_catches_every_mismatch_kind((config, seed): (&str, u64)) {
     let r = run(config, 600, seed);
     assert!(r.check.mismatches.is_empty(), "{:?}", r.check.mismatches);
     let trace = &r.trace;
-    assert!(trace.delivered.len() > 5 && trace.completions.len() > 5, "{} delivered, {} completions", trace.delivered.len(), trace.completions.len());
+    assert!(
+        trace.delivered.len() > 5 && trace.completions.len() > 5,
+        "{} delivered, {} completions",
+        trace.delivered.len(),
+        trace.completions.len()
+    );
     let status = |n: &str| trace.status.iter().find(|(name, _)| *name == n).unwrap().1;
     assert_eq!(status("rx_fail_count"), 0, "the reply count is exact only without refused lookups");
     assert_eq!(status("ctrl_dropped_count"), 0, "final acknowledgement is checked only without dropped control events");
@@ -184,7 +207,11 @@ fn checker_catches_every_mismatch_kind((config, seed): (&str, u64)) {
         let d = t.delivered[0].clone();
         t.tx_frames.retain(|(_, f)| {
             let h = Header::decode(f);
-            !(flags(f) & FLAG_DATA == 0 && h.dst_ip == d.remote_ip && h.dst_context == d.remote_port && h.src_context == d.local_port && h.msg_len as usize == d.payload.len())
+            !(flags(f) & FLAG_DATA == 0
+                && h.dst_ip == d.remote_ip
+                && h.dst_context == d.remote_port
+                && h.src_context == d.local_port
+                && h.msg_len as usize == d.payload.len())
         });
     });
     expect("a CPU message the NIC never took", "send-not-taken", &|t| {
@@ -214,6 +241,28 @@ fn checker_catches_every_mismatch_kind((config, seed): (&str, u64)) {
         t.tx_frames.extend(std::iter::repeat_n(copy, copies));
     });
     expect("an output beat withdrawn before it was taken", "stream-rule", &|t| t.stream_rule_violations = 1);
+    // The NIC drops a control frame of the wrong length (a trailer after its IPv4 length) with no
+    // state change, so a message whose only acknowledgements came that way may be abandoned.
+    let mut t = trace.clone();
+    let c = t.completions.iter_mut().find(|c| !c.abandoned).unwrap();
+    (c.abandoned, c.cycle) = (true, c.cycle + 10_000);
+    let id = c.tx_msg_id;
+    let mut spoiled = 0;
+    for (_, f) in t
+        .rx_frames
+        .iter_mut()
+        .filter(|(_, f)| f.len() >= 64 && flags(f) & FLAG_DATA == 0 && u16::from_be_bytes([f[OFF_TX_MSG_ID], f[OFF_TX_MSG_ID + 1]]) == id)
+    {
+        f.extend([0xDE, 0xAD, 0xBE, 0xEF]);
+        spoiled += 1;
+    }
+    assert!(spoiled > 0, "{config}: no acknowledgement of message {id:#06x} to spoil");
+    let r = check(&t);
+    assert!(
+        !r.mismatches.iter().any(|m| m.kind == "abandoned-acknowledged"),
+        "{config}: acknowledgements dropped for their length counted: {:?}",
+        r.mismatches
+    );
     let not_for_protocol = if ndp { "grant-beyond" } else { "pull-beyond" };
     let untried: Vec<&&str> = MISMATCH_KINDS.iter().filter(|k| !tried.contains(k) && **k != not_for_protocol).collect();
     assert!(untried.is_empty(), "{config}: kinds never injected: {untried:?}");

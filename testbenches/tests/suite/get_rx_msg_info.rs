@@ -5,9 +5,9 @@
 
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
+use nanotransport_reference::rx::{key_of, RxRequest, RxResponse};
 use nanotransport_sim::cosim::rx_harness::{RxRequestPorts, RxResponsePorts};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_reference::rx::{key_of, RxRequest, RxResponse};
 use nanotransport_testbenches::rx::RxSize;
 use nanotransport_testbenches::rx::{RX_128, RX_16};
 use nanotransport_testbenches::{cases, seed};
@@ -16,8 +16,16 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
 const COUNTERS: [&str; 10] = [
-    "fail_zero_len_count", "fail_too_long_count", "fail_bad_offset_count", "fail_len_mismatch_count", "fail_no_id_count",
-    "fail_no_buffer_count", "fail_bucket_full_count", "duplicate_count", "recent_duplicate_count", "class_fallback_count",
+    "fail_zero_len_count",
+    "fail_too_long_count",
+    "fail_bad_offset_count",
+    "fail_len_mismatch_count",
+    "fail_no_id_count",
+    "fail_no_buffer_count",
+    "fail_bucket_full_count",
+    "duplicate_count",
+    "recent_duplicate_count",
+    "class_fallback_count",
 ];
 
 struct Table {
@@ -38,7 +46,8 @@ struct Cycle {
 impl Table {
     fn new(size: &RxSize) -> Self {
         let m = VerilatedModel::new(&size.module("get_rx_msg_info")).unwrap();
-        let control = ["reset", "req_ready", "release_valid", "release_slot", "release_delivered", "release_ready"].map(|n| m.port_or_panic(n));
+        let control =
+            ["reset", "req_ready", "release_valid", "release_slot", "release_delivered", "release_ready"].map(|n| m.port_or_panic(n));
         let mut t = Table { request: RxRequestPorts::of(&m), response: RxResponsePorts::of(&m), m, control };
         t.cycle(None, None, true);
         // The init sequence writes every bucket empty.
@@ -269,7 +278,10 @@ fn released_delivered_message_is_reported_as_a_duplicate(size: &RxSize) {
     let r = t.call(&req(9, 9, 9, 500, 0));
     t.release(size.slot_of(r.rx_msg_id), true);
     let r = t.call(&req(9, 9, 9, 500, 0));
-    assert_eq!((r.fail, r.is_new_msg, r.is_new_pkt, r.is_last_pkt, r.ack_no, r.rx_msg_id as u64), (false, false, false, true, 1, RX_MSG_ID_NONE));
+    assert_eq!(
+        (r.fail, r.is_new_msg, r.is_new_pkt, r.is_last_pkt, r.ack_no, r.rx_msg_id as u64),
+        (false, false, false, true, 1, RX_MSG_ID_NONE)
+    );
     let r = t.call(&req(9, 9, 9, 500, 0));
     assert!(!r.is_new_pkt && r.rx_msg_id as u64 == RX_MSG_ID_NONE);
     assert_eq!(t.counter("recent_duplicate_count"), 2);
@@ -361,13 +373,24 @@ fn random_requests_and_releases_match_the_reference_model(size: &RxSize) {
     assert!(expected.is_empty());
     let c = model.counters;
     let want = [
-        c.fail_zero_len, c.fail_too_long, c.fail_bad_offset, c.fail_len_mismatch, c.fail_no_id, c.fail_no_buffer, model.fail_bucket_full,
-        c.duplicate, c.recent_duplicate, c.class_fallback,
+        c.fail_zero_len,
+        c.fail_too_long,
+        c.fail_bad_offset,
+        c.fail_len_mismatch,
+        c.fail_no_id,
+        c.fail_no_buffer,
+        model.fail_bucket_full,
+        c.duplicate,
+        c.recent_duplicate,
+        c.class_fallback,
     ];
     for (name, w) in COUNTERS.iter().zip(want) {
         assert_eq!(t.counter(name), w, "{name}");
     }
-    println!("{cycles} cycles: {requests} requests, {allocations} allocations, {fails} fails; counters {:?}", COUNTERS.iter().zip(want).collect::<Vec<_>>());
+    println!(
+        "{cycles} cycles: {requests} requests, {allocations} allocations, {fails} fails; counters {:?}",
+        COUNTERS.iter().zip(want).collect::<Vec<_>>()
+    );
     assert!(allocations > 1000 && fails > 1000);
     // Outcomes every size reaches (no-buffer and fallback need a class with fewer buffers than IDs).
     for (name, w) in COUNTERS.iter().zip(want) {

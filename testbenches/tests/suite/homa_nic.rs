@@ -5,9 +5,9 @@
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::Header;
-use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::NicSim;
+use nanotransport_sim::scenarios::*;
 use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{busy_self_loop, seed, BUSY, STALL};
 
@@ -31,7 +31,9 @@ fn grants_follow_srpt_with_priorities_by_position() {
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 2), 0);
     let sizes = [20usize, 10, 15];
     let msgs: Vec<Vec<u8>> = sizes.iter().map(|n| (0..n * 1024).map(|i| (i % 251) as u8).collect()).collect();
-    let frame = |k: usize, offset: usize| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP + k as u32, NIC_IP, 100 + k as u16, 80, 10 + k as u16, &msgs[k], offset);
+    let frame = |k: usize, offset: usize| {
+        data_frame_for(HOMA_IP_PROTOCOL, PEER_IP + k as u32, NIC_IP, 100 + k as u16, 80, 10 + k as u16, &msgs[k], offset)
+    };
     let mut order = vec![(0, 0), (1, 0), (2, 0), (0, 1)];
     let mut seen = 0;
     for (k, off) in order.drain(..) {
@@ -43,7 +45,10 @@ fn grants_follow_srpt_with_priorities_by_position() {
     }
     let grants: Vec<Header> = sent_headers(&nic).into_iter().filter(|h| h.flags & FLAG_PULL != 0).collect();
     for g in &grants {
-        println!("GRANT to {:#x} port {} msg {}: grant_offset {} prio {} ack {} tos {}", g.dst_ip, g.dst_context, g.tx_msg_id, g.pull_offset, g.grant_prio, g.pkt_offset, g.ip_tos);
+        println!(
+            "GRANT to {:#x} port {} msg {}: grant_offset {} prio {} ack {} tos {}",
+            g.dst_ip, g.dst_context, g.tx_msg_id, g.pull_offset, g.grant_prio, g.pkt_offset, g.ip_tos
+        );
     }
     let got: Vec<(u32, u16, u8, u8)> = grants.iter().map(|g| (g.dst_ip, g.pull_offset, g.grant_prio, g.pkt_offset)).collect();
     assert_eq!(
@@ -85,10 +90,10 @@ fn completing_packet_is_acked_and_may_grant_another() {
     assert_eq!(
         kinds,
         vec![
-            vec![(FLAG_PULL, PEER_IP + 1, 1, 2)],                              // S0: GRANT S up to 2
-            vec![(FLAG_ACK, PEER_IP, 1, 0)],                                   // L0: outside the set: ACK only
-            vec![(FLAG_PULL, PEER_IP + 1, 2, 3)],                              // S1: S fully granted, leaves
-            vec![(FLAG_ACK, PEER_IP + 1, 3, 0), (FLAG_PULL, PEER_IP, 1, 2)],   // S2: ACK S, GRANT L
+            vec![(FLAG_PULL, PEER_IP + 1, 1, 2)],                            // S0: GRANT S up to 2
+            vec![(FLAG_ACK, PEER_IP, 1, 0)],                                 // L0: outside the set: ACK only
+            vec![(FLAG_PULL, PEER_IP + 1, 2, 3)],                            // S1: S fully granted, leaves
+            vec![(FLAG_ACK, PEER_IP + 1, 3, 0), (FLAG_PULL, PEER_IP, 1, 2)], // S2: ACK S, GRANT L
         ]
     );
     assert_eq!(nic.delivered.len(), 1);
@@ -150,12 +155,20 @@ fn lossy_registers() -> Vec<(usize, u32)> {
     r
 }
 
-
-
 #[test]
 fn loopback_clean_link_scheduled_packets_carry_their_priority() {
     let s = seed("homa_loopback_clean", 601);
-    let r = loopback(&nic_preset("homa-16"), s, 24, 20_000, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(20_000), 4_000_000).unwrap();
+    let r = loopback(
+        &nic_preset("homa-16"),
+        s,
+        24,
+        20_000,
+        200,
+        LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
+        &loopback_registers(20_000),
+        4_000_000,
+    )
+    .unwrap();
     r.print("homa clean");
     for side in 0..2 {
         assert!(r.value(side, "grant_sent_count") > 0);
@@ -172,7 +185,17 @@ fn loopback_clean_link_scheduled_packets_carry_their_priority() {
 #[test]
 fn loopback_lossy_link_recovers() {
     let s = seed("homa_loopback_lossy", 602);
-    let r = loopback(&nic_preset("homa-16"), s, 16, 12_000, 200, LinkFaults { trim: 0.0, drop: 0.04, stall: STALL, ..LinkFaults::NONE }, &lossy_registers(), 8_000_000).unwrap();
+    let r = loopback(
+        &nic_preset("homa-16"),
+        s,
+        16,
+        12_000,
+        200,
+        LinkFaults { trim: 0.0, drop: 0.04, stall: STALL, ..LinkFaults::NONE },
+        &lossy_registers(),
+        8_000_000,
+    )
+    .unwrap();
     r.print("homa lossy");
     assert!(r.dropped > 5, "dropped {}", r.dropped);
     for side in 0..2 {
@@ -202,8 +225,12 @@ fn every_lost_grant_position_recovers_with_the_option() {
     // `drop`: the position of the GRANT to lose (usize::MAX: none, only count them).
     let run = |drop: usize, options: u32| {
         let registers = [
-            (CFG_RTT_PKTS, 3), (CFG_RTO_CYCLES, 6_000), (CFG_TIMEOUT_THRESHOLD, 5), (CFG_GC_TIMEOUT, 4_000_000),
-            (CFG_OVERCOMMIT, 3), (CFG_RECOVERY_OPTIONS, options),
+            (CFG_RTT_PKTS, 3),
+            (CFG_RTO_CYCLES, 6_000),
+            (CFG_TIMEOUT_THRESHOLD, 5),
+            (CFG_GC_TIMEOUT, 4_000_000),
+            (CFG_OVERCOMMIT, 3),
+            (CFG_RECOVERY_OPTIONS, options),
         ];
         let faults = LinkFaults { drop_nth: Some((FLAG_PULL, drop)), stall: STALL, ..LinkFaults::NONE };
         loopback_with_lengths(&nic_preset("homa-16"), s, 1, &mut |_| 20 * 1024, 200, faults, &registers, 400_000)
@@ -225,7 +252,17 @@ fn every_lost_grant_position_recovers_with_the_option() {
 #[test]
 fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     let s = seed("homa_tr_loopback_trimming", 603);
-    let r = loopback(&nic_preset("homa-tr-16"), s, 24, 20_000, 200, LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let r = loopback(
+        &nic_preset("homa-tr-16"),
+        s,
+        24,
+        20_000,
+        200,
+        LinkFaults { trim: 0.05, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
+        &loopback_registers(1_000_000),
+        4_000_000,
+    )
+    .unwrap();
     r.print("homa-tr trimming");
     assert!(r.trimmed > 5, "trimmed {}", r.trimmed);
     let nacks: u32 = (0..2).map(|side| r.value(side, "nack_sent_count")).sum();
@@ -235,7 +272,11 @@ fn homa_tr_loopback_trimming_link_recovers_with_nacks() {
     // trimmed packet that also fails is NACKed once.
     let rx_fails: u32 = (0..2).map(|side| r.value(side, "rx_fail_count")).sum();
     assert!(nacks as usize >= r.trimmed, "every trimmed packet NACKed: {nacks} NACKs, {} trimmed", r.trimmed);
-    assert!(nacks as usize <= r.trimmed + rx_fails as usize, "no NACK beyond trimmed packets and receive failures: {nacks} NACKs, {} trimmed, {rx_fails} failures", r.trimmed);
+    assert!(
+        nacks as usize <= r.trimmed + rx_fails as usize,
+        "no NACK beyond trimmed packets and receive failures: {nacks} NACKs, {} trimmed, {rx_fails} failures",
+        r.trimmed
+    );
     for side in 0..2 {
         assert_eq!(r.value(side, "tx_active_any"), 0);
         assert_eq!(r.value(side, "rx_busy_any"), 0);
@@ -278,7 +319,10 @@ fn lockstep_self_loop() {
     let mut trims = 0;
     let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, BUSY, &mut trimming_link(0.15, &mut trims));
     assert_eq!(status(&mut nic, "nack_sent_count"), trims);
-    println!("Homa-Tr whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
+    println!(
+        "Homa-Tr whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed",
+        nic.cycle, nic.model.comparisons
+    );
 }
 
 /// The 128-message Homa NIC: a loopback with 40 messages each way, so more than 16 compete for
@@ -288,13 +332,24 @@ fn homa_128_loopback_fills_the_scheduler_fifo() {
     let s = seed("homa_128_loopback", 605);
     // One BDP of one packet and one message granted at a time: the backlog of partly received
     // messages grows beyond the scheduler's 16 entries.
-    let regs = vec![(CFG_RTT_PKTS, 1), (CFG_RTO_CYCLES, 400_000), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 8_000_000), (CFG_OVERCOMMIT, 1)];
+    let regs =
+        vec![(CFG_RTT_PKTS, 1), (CFG_RTO_CYCLES, 400_000), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 8_000_000), (CFG_OVERCOMMIT, 1)];
     // Every message 5–20 KB (5–20 packets, all but the first scheduled).
     let mut lengths = |rng: &mut rand_chacha::ChaCha8Rng| {
         use rand::Rng;
         rng.gen_range(5 * 1024..=20 * 1024)
     };
-    let l = loopback_with_lengths(&nic_preset("homa-128"), s, 40, &mut lengths, 200, LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &regs, 8_000_000).unwrap();
+    let l = loopback_with_lengths(
+        &nic_preset("homa-128"),
+        s,
+        40,
+        &mut lengths,
+        200,
+        LinkFaults { trim: 0.0, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
+        &regs,
+        8_000_000,
+    )
+    .unwrap();
     l.print("homa-128 clean");
     let fifo: u32 = (0..2).map(|side| l.value(side, "sched_fifo_enters_count")).sum();
     println!("messages that waited in a scheduler FIFO: {fifo}");
@@ -358,4 +413,3 @@ fn trimmed_first_packet_does_not_inherit_the_slot_count() {
     let grant = replies.iter().find(|h| h.flags == FLAG_PULL).expect("a GRANT for B");
     assert_eq!(grant.pull_offset, 2, "one packet arrived, rtt_pkts 1: credit 2");
 }
-

@@ -3,8 +3,8 @@
 //! (where the ns-3 model's MsgFinish fires) beside the model's figures
 //! ([`incast::model_slowdowns`]). The runs are deterministic.
 
-use nanotransport_net::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_net::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
 use nanotransport_testbenches::seed;
 
 /// The default setup's seed (the figures pinned below are of it).
@@ -23,7 +23,11 @@ fn run(protocol: Protocol, buffer_pkts: usize) -> IncastResult {
     // and no later than its delivery (the NIC's own time is what lies between them).
     for m in &r.messages {
         let (arrived, delivered) = (m.arrived_ns.unwrap(), m.completion_ns.unwrap());
-        assert!(arrived > 0.0 && arrived <= delivered, "{protocol} {buffer_pkts}: sender {} arrived at {arrived} ns, delivered at {delivered} ns", m.sender);
+        assert!(
+            arrived > 0.0 && arrived <= delivered,
+            "{protocol} {buffer_pkts}: sender {} arrived at {arrived} ns, delivered at {delivered} ns",
+            m.sender
+        );
     }
     println!("  at arrival: median {:?} p90 {:?}", r.median_arrived_slowdown, r.p90_arrived_slowdown);
     r
@@ -38,7 +42,13 @@ fn median(r: &IncastResult) -> f64 {
 fn agrees_with_the_model(r: &IncastResult) {
     let (model, _) = model_slowdowns(r.protocol, r.buffer_pkts).unwrap();
     let ours = r.median_arrived_slowdown.unwrap();
-    assert!((ours / model - 1.0).abs() <= 0.05, "{} {} pkts: at arrival {ours:.3}, model {model:.2} (ratio {:.3})", r.protocol, r.buffer_pkts, ours / model);
+    assert!(
+        (ours / model - 1.0).abs() <= 0.05,
+        "{} {} pkts: at arrival {ours:.3}, model {model:.2} (ratio {:.3})",
+        r.protocol,
+        r.buffer_pkts,
+        ours / model
+    );
 }
 
 /// The at-arrival median equal to `pinned` (two decimals), for the two trimming-bound runs that
@@ -47,7 +57,10 @@ fn agrees_with_the_model(r: &IncastResult) {
 /// (docs/network-and-incast.md). A change of either shows here and must be explained.
 fn pinned_at_arrival(r: &IncastResult, pinned: f64) {
     if r.params.seed != DEFAULT_SEED {
-        println!("{} {} pkts: seed {} is not the pinned run's; its at-arrival median is not compared", r.protocol, r.buffer_pkts, r.params.seed);
+        println!(
+            "{} {} pkts: seed {} is not the pinned run's; its at-arrival median is not compared",
+            r.protocol, r.buffer_pkts, r.params.seed
+        );
         return;
     }
     let ours = r.median_arrived_slowdown.unwrap();

@@ -6,11 +6,11 @@
 use nanotransport_hdl::pisa::ingress_front::IngressFront;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_hdl::protocols::ndp::ingress::ndp_ingress_program;
-use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_reference::pisa::Header;
+use nanotransport_sim::cosim::native::NativeStepper;
+use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_sim::nic::frame_beats;
 use nanotransport_sim::scenarios::{data_frame, length_fault, trimmed, NIC_IP, PEER_IP};
-use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -68,7 +68,7 @@ fn run() {
     let s = seed("ingress_front_lockstep", 701);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let front = IngressFront::<4>::new(NDP_IP_PROTOCOL, &ndp_ingress_program());
-    let mut io = Lockstep::with_stepper(NativeStepper::new(front), "nt_nic_16_ingress_front").unwrap();
+    let mut io = Lockstep::with_stepper(NativeStepper::new(front), "nt_blocks_16_ingress_front").unwrap();
     io.set("reset", 1);
     io.eval();
     io.tick();

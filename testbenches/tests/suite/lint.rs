@@ -24,11 +24,11 @@ fn yosys_synthesises_the_smallest_configuration() {
     // The receive path has a test of its own below (minutes of Yosys, so it runs beside the
     // others); the transmit-path blocks and the scheduler take gigabytes (wide per-slot state):
     // `nanotransport lint` and `synth` synthesise them.
-    let files: Vec<_> = verilog_files_under(&root.join("verilog-out/nic-16"))
+    let files: Vec<_> = verilog_files_under(&root.join("verilog-out/blocks-16"))
         .into_iter()
         .filter(|f| !RECEIVE_PATH.iter().chain(TRANSMIT_PATH.iter()).chain(SCHEDULER.iter()).any(|b| f.to_string_lossy().ends_with(b)))
         .collect();
-    assert_eq!(files.len(), 22, "expected the twenty-two smaller nic-16 blocks");
+    assert_eq!(files.len(), 22, "expected the twenty-two smaller blocks-16 blocks");
     for (file, y) in synthesise_files(&files) {
         println!("{}  yosys: {}", file.display(), y.summary);
         assert!(y.ok, "{}: {}", file.display(), y.summary);
@@ -45,7 +45,7 @@ const SCHEDULER: [&str; 1] = ["_priority_scheduler.v"];
 #[test]
 fn yosys_synthesises_the_receive_path() {
     let root = repo_root();
-    let files: Vec<_> = RECEIVE_PATH.iter().map(|block| root.join(format!("verilog-out/nic-16/nt_nic_16{block}"))).collect();
+    let files: Vec<_> = RECEIVE_PATH.iter().map(|block| root.join(format!("verilog-out/blocks-16/nt_blocks_16{block}"))).collect();
     for (file, y) in synthesise_files(&files) {
         println!("{}  yosys: {}", file.display(), y.summary);
         assert!(y.ok, "{}: {}", file.display(), y.summary);
@@ -88,7 +88,9 @@ fn a_1024_message_nic_keeps_the_shift_rule() {
     // on every shipped file; here on a 1024-message NIC, where a flag vector is 1024 bits wide.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let homa_1024 = nanotransport_hdl::configs::NicParams::preset("homa-1024", nanotransport_hdl::configs::Protocol::Homa, 1024).generate().expect("1024 messages are compiled in");
+    let homa_1024 = nanotransport_hdl::configs::NicParams::preset("homa-1024", nanotransport_hdl::configs::Protocol::Homa, 1024)
+        .generate()
+        .expect("1024 messages are compiled in");
     nanotransport_hdl::generate::write_modules(&dir, &[homa_1024]).unwrap();
     let files = verilog_files_under(&dir);
     assert_eq!(files.len(), 1);

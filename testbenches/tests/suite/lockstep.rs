@@ -2,16 +2,14 @@
 //! ≥ 10 000 random cycles, every output compared on every cycle.
 
 use nanotransport_hdl::common::{
-    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList,
-    one_hot::OneHot, ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
+    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot, ones_until::OnesUntil,
+    popcount::Popcount, skid_buffer::SkidBuffer,
 };
-use nanotransport_hdl::nic::get_rx_msg_info::{GetRxMsgInfo128, GetRxMsgInfo16};
-use nanotransport_hdl::nic::reassembly::{Reassembly128, Reassembly16};
+use nanotransport_hdl::nic::get_rx_msg_info::GetRxMsgInfo;
+use nanotransport_hdl::nic::reassembly::{Reassembly, PAYLOAD_WORD_BITS};
 use nanotransport_hdl::nic::timer::Timer;
-use nanotransport_sim::cosim::fixtures::{
-    PrecedenceBug, PrecedenceFixed, WidePorts, PRECEDENCE_BUG, PRECEDENCE_FIXED, WIDE_PORTS,
-};
-use nanotransport_sim::cosim::lockstep::{run_lockstep, LockstepError, expect_agreement};
+use nanotransport_sim::cosim::fixtures::{PrecedenceBug, PrecedenceFixed, WidePorts, PRECEDENCE_BUG, PRECEDENCE_FIXED, WIDE_PORTS};
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep, LockstepError};
 use nanotransport_sim::cosim::native::NativeDut;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
@@ -34,15 +32,15 @@ fn skid_buffer() {
         .drive("reset", Drive::Bernoulli(0.002))
         .drive("s_valid", Drive::Bernoulli(0.7))
         .drive("m_ready", Drive::Bernoulli(0.6));
-    pass::<SkidBuffer<64>>("nt_nic_16_skid_buffer", stimulus.clone(), CYCLES, 71);
-    pass::<SkidBuffer<64>>("nt_nic_128_skid_buffer", stimulus, CYCLES, 72);
+    pass::<SkidBuffer<64>>("nt_blocks_16_skid_buffer", stimulus.clone(), CYCLES, 71);
+    pass::<SkidBuffer<64>>("nt_blocks_128_skid_buffer", stimulus, CYCLES, 72);
 }
 
 #[test]
 fn status_bank() {
     use nanotransport_hdl::nic::status_bank::StatusBank;
     let stimulus = Stimulus::new().drive("index", Drive::Range(0, 160));
-    pass::<StatusBank>("nt_nic_16_status_bank", stimulus, CYCLES, 61);
+    pass::<StatusBank>("nt_blocks_16_status_bank", stimulus, CYCLES, 61);
 }
 
 #[test]
@@ -56,40 +54,40 @@ fn homa_egress() {
         .drive("s_axis_pkt_msg_len", Drive::Range(1, 40 * 1024))
         .drive("s_axis_pkt_tvalid", Drive::Bernoulli(0.7))
         .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
-    pass::<HomaEgress<16, 4>>("nt_nic_16_homa_egress", stimulus, CYCLES, 62);
+    pass::<HomaEgress<16, 4>>("nt_blocks_16_homa_egress", stimulus, CYCLES, 62);
 }
 
 #[test]
 fn find_first_set() {
-    pass::<FindFirstSet<64, 6>>("nt_nic_16_find_first_set", bitmap_stimulus(), CYCLES, 11);
-    pass::<FindFirstSet<64, 6>>("nt_nic_128_find_first_set", Stimulus::new(), CYCLES, 12);
+    pass::<FindFirstSet<64, 6>>("nt_blocks_16_find_first_set", bitmap_stimulus(), CYCLES, 11);
+    pass::<FindFirstSet<64, 6>>("nt_blocks_128_find_first_set", Stimulus::new(), CYCLES, 12);
 }
 
 #[test]
 fn ones_until() {
-    pass::<OnesUntil<64, 7>>("nt_nic_16_ones_until", Stimulus::new(), CYCLES, 21);
-    pass::<OnesUntil<64, 7>>("nt_nic_128_ones_until", Stimulus::new(), CYCLES, 22);
+    pass::<OnesUntil<64, 7>>("nt_blocks_16_ones_until", Stimulus::new(), CYCLES, 21);
+    pass::<OnesUntil<64, 7>>("nt_blocks_128_ones_until", Stimulus::new(), CYCLES, 22);
 }
 
 #[test]
 fn one_hot() {
     // The two Verilog forms: a 16-bit shift, and 64-bit words selected by the upper index bits.
     let stimulus = || Stimulus::new().drive("enable", Drive::Bernoulli(0.8));
-    pass::<OneHot<16, 4>>("nt_nic_16_one_hot", stimulus(), CYCLES, 23);
-    pass::<OneHot<128, 7>>("nt_nic_128_one_hot", stimulus(), CYCLES, 24);
+    pass::<OneHot<16, 4>>("nt_blocks_16_one_hot", stimulus(), CYCLES, 23);
+    pass::<OneHot<128, 7>>("nt_blocks_128_one_hot", stimulus(), CYCLES, 24);
 }
 
 #[test]
 fn popcount() {
-    pass::<Popcount<64, 7>>("nt_nic_16_popcount", bitmap_stimulus(), CYCLES, 31);
-    pass::<Popcount<64, 7>>("nt_nic_128_popcount", Stimulus::new(), CYCLES, 32);
+    pass::<Popcount<64, 7>>("nt_blocks_16_popcount", bitmap_stimulus(), CYCLES, 31);
+    pass::<Popcount<64, 7>>("nt_blocks_128_popcount", Stimulus::new(), CYCLES, 32);
 }
 
 #[test]
 fn bitmap_all_any() {
     let dense = Stimulus::new().drive("bitmap", Drive::Uniform);
-    pass::<BitmapAllAny<64>>("nt_nic_16_bitmap_all_any", bitmap_stimulus(), CYCLES, 41);
-    pass::<BitmapAllAny<64>>("nt_nic_128_bitmap_all_any", dense, CYCLES, 42);
+    pass::<BitmapAllAny<64>>("nt_blocks_16_bitmap_all_any", bitmap_stimulus(), CYCLES, 41);
+    pass::<BitmapAllAny<64>>("nt_blocks_128_bitmap_all_any", dense, CYCLES, 42);
 }
 
 fn free_list_stimulus() -> Stimulus {
@@ -101,8 +99,8 @@ fn free_list_stimulus() -> Stimulus {
 
 #[test]
 fn free_list() {
-    pass::<FreeList<16, 4>>("nt_nic_16_free_list", free_list_stimulus(), 20_000, 51);
-    pass::<FreeList<128, 7>>("nt_nic_128_free_list", free_list_stimulus(), 20_000, 52);
+    pass::<FreeList<16, 4>>("nt_blocks_16_free_list", free_list_stimulus(), 20_000, 51);
+    pass::<FreeList<128, 7>>("nt_blocks_128_free_list", free_list_stimulus(), 20_000, 52);
 }
 
 fn timer_stimulus(entries: u64) -> Stimulus {
@@ -117,8 +115,8 @@ fn timer_stimulus(entries: u64) -> Stimulus {
 
 #[test]
 fn timer() {
-    pass::<Timer<16, 4, 8>>("nt_nic_16_timer", timer_stimulus(16), 20_000, 61);
-    pass::<Timer<128, 7, 8>>("nt_nic_128_timer", timer_stimulus(128), 20_000, 62);
+    pass::<Timer<16, 4, 8>>("nt_blocks_16_timer", timer_stimulus(16), 20_000, 61);
+    pass::<Timer<128, 7, 8>>("nt_blocks_128_timer", timer_stimulus(128), 20_000, 62);
 }
 
 /// The checker catches rust-hdl's missing parentheses: `a & b == 0` is `(a & b) == 0` in
@@ -142,7 +140,7 @@ fn catches_the_precedence_bug() {
 fn port_width_mismatch_is_a_setup_error() {
     // Same port names, different widths: the 16-entry free list (4-bit IDs) against the Verilog
     // of the 128-entry one (7-bit IDs).
-    let r = run_lockstep::<FreeList<16, 4>>("nt_nic_128_free_list", &Stimulus::new(), 10, 1);
+    let r = run_lockstep::<FreeList<16, 4>>("nt_blocks_128_free_list", &Stimulus::new(), 10, 1);
     match r {
         Err(LockstepError::Setup(msg)) => assert!(msg.contains("bits in rust-hdl"), "{msg}"),
         other => panic!("width mismatch not caught: {other:?}"),
@@ -152,7 +150,7 @@ fn port_width_mismatch_is_a_setup_error() {
 #[test]
 fn port_mismatch_is_a_setup_error() {
     // The fixed fixture's native model paired with the free list's Verilog: ports differ.
-    let r = run_lockstep::<PrecedenceFixed>("nt_nic_16_free_list", &Stimulus::new(), 10, 1);
+    let r = run_lockstep::<PrecedenceFixed>("nt_blocks_16_free_list", &Stimulus::new(), 10, 1);
     assert!(matches!(r, Err(LockstepError::Setup(_))), "{r:?}");
 }
 
@@ -193,25 +191,25 @@ fn delivered_set() {
             .drive("insert_valid", Drive::Bernoulli(0.25))
             .drive("insert_key", Drive::Range(0, keys))
     };
-    pass::<DeliveredSet<4>>("nt_nic_16_delivered_set_small", stimulus(300), 20_000, 97);
-    pass::<DeliveredSet<12>>("nt_nic_16_delivered_set", stimulus(2000), 12_000, 98);
+    pass::<DeliveredSet<4>>("nt_blocks_16_delivered_set_small", stimulus(300), 20_000, 97);
+    pass::<DeliveredSet<12>>("nt_blocks_16_delivered_set", stimulus(2000), 12_000, 98);
 }
 
 /// The key hash (the presets' delivered-set width; the table's widths are its low bits).
 #[test]
 fn key_hash() {
     use nanotransport_hdl::common::key_hash::KeyHash;
-    pass::<KeyHash<12>>("nt_nic_16_key_hash", Stimulus::new(), CYCLES, 99);
+    pass::<KeyHash<12>>("nt_blocks_16_key_hash", Stimulus::new(), CYCLES, 99);
 }
 
 #[test]
 fn get_rx_msg_info_16() {
-    get_rx_msg_info_at::<GetRxMsgInfo16>(&RX_16, 91);
+    get_rx_msg_info_at::<GetRxMsgInfo<16, 4, 4>>(&RX_16, 91);
 }
 
 #[test]
 fn get_rx_msg_info_128() {
-    get_rx_msg_info_at::<GetRxMsgInfo128>(&RX_128, 95);
+    get_rx_msg_info_at::<GetRxMsgInfo<128, 7, 6>>(&RX_128, 95);
 }
 
 /// The reassembly's packet stream is driven with metadata that often names live messages
@@ -280,10 +278,10 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
 
 #[test]
 fn reassembly_16() {
-    reassembly_at::<Reassembly16>(&RX_16, 24_000, 93);
+    reassembly_at::<Reassembly<16, 4, 4, PAYLOAD_WORD_BITS>>(&RX_16, 24_000, 93);
 }
 
 #[test]
 fn reassembly_128() {
-    reassembly_at::<Reassembly128>(&RX_128, 24_000, 97);
+    reassembly_at::<Reassembly<128, 7, 6, PAYLOAD_WORD_BITS>>(&RX_128, 24_000, 97);
 }

@@ -11,6 +11,7 @@ mod csr;
 mod drift;
 mod dual_port_memory;
 mod formal;
+mod formatting;
 mod four_state;
 mod free_list;
 mod fuzz;

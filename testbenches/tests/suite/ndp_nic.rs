@@ -6,9 +6,9 @@
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::Header;
-use nanotransport_sim::scenarios::*;
 use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::nic::{NicSim, TxMessage};
+use nanotransport_sim::scenarios::*;
 use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::{busy_self_loop, seed, BUSY, SHORT, STALL};
 
@@ -22,10 +22,15 @@ fn status<B: Ports>(nic: &mut NicSim<B>, name: &str) -> u32 {
 
 /// Registers for the loopback runs: short timeouts so losses recover quickly.
 fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
-    vec![(CFG_RTT_PKTS, 4), (CFG_RTO_CYCLES, rto), (CFG_TIMEOUT_THRESHOLD, 60), (CFG_GC_TIMEOUT, 2_000_000), (CFG_PACE_CYCLES, 136), (CFG_BUCKET_MAX, 2)]
+    vec![
+        (CFG_RTT_PKTS, 4),
+        (CFG_RTO_CYCLES, rto),
+        (CFG_TIMEOUT_THRESHOLD, 60),
+        (CFG_GC_TIMEOUT, 2_000_000),
+        (CFG_PACE_CYCLES, 136),
+        (CFG_BUCKET_MAX, 2),
+    ]
 }
-
-
 
 #[test]
 fn loopback_clean_link() {
@@ -220,7 +225,10 @@ fn lockstep_self_loop() {
     assert_eq!(status(&mut nic, "bad_checksum_count"), bad);
     assert_eq!(status(&mut nic, "bad_frame_length_count") + status(&mut nic, "too_short_count"), wrong_length);
     let comparisons = nic.model.comparisons;
-    println!("whole-NIC lockstep: {} cycles, {comparisons} comparisons, {} frames looped, {bad} corrupted, {wrong_length} of the wrong length", nic.cycle, looped);
+    println!(
+        "whole-NIC lockstep: {} cycles, {comparisons} comparisons, {} frames looped, {bad} corrupted, {wrong_length} of the wrong length",
+        nic.cycle, looped
+    );
 }
 
 /// The ndp-128 NIC with more messages in flight than the 16-message NIC holds, over a trimming link
@@ -228,7 +236,17 @@ fn lockstep_self_loop() {
 #[test]
 fn ndp_128_trimming_loopback() {
     let s = seed("ndp_128_loopback", 505);
-    let l = loopback(&nic_preset("ndp-128"), s, 48, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback(
+        &nic_preset("ndp-128"),
+        s,
+        48,
+        38 * 1024,
+        200,
+        LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
+        &loopback_registers(1_000_000),
+        4_000_000,
+    )
+    .unwrap();
     l.print("ndp-128 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
@@ -240,14 +258,24 @@ fn ndp_128_trimming_loopback() {
 #[test]
 fn ndp_128_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6, 17>>("ndp-128", 506)).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6, 17>>("ndp-128", 506))
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 /// rust-hdl beside Verilator on the whole 64-message NIC (a size without an earlier preset).
 #[test]
 fn ndp_64_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new().stack_size(1 << 30).spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5, 17>>("ndp-64", 507)).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5, 17>>("ndp-64", 507))
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config: &str, default_seed: u64) {
@@ -267,11 +295,20 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
 #[test]
 fn ndp_64_trimming_loopback() {
     let s = seed("ndp_64_loopback", 508);
-    let l = loopback(&nic_preset("ndp-64"), s, 40, 38 * 1024, 200, LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE }, &loopback_registers(1_000_000), 4_000_000).unwrap();
+    let l = loopback(
+        &nic_preset("ndp-64"),
+        s,
+        40,
+        38 * 1024,
+        200,
+        LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
+        &loopback_registers(1_000_000),
+        4_000_000,
+    )
+    .unwrap();
     l.print("ndp-64 trimming");
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
         assert_eq!(l.value(side, "rx_busy_any"), 0);
     }
 }
-

@@ -54,7 +54,12 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
         Box::new(Host { ip: a, to_send: frames.clone(), received: vec![] }),
         Box::new(Host { ip: b, to_send: vec![], received: vec![] }),
     ];
-    let stages = (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _, Box::new(StrictPriority) as _, 8);
+    let stages = (
+        Box::new(DscpClassify { bands: 8 }) as _,
+        Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _,
+        Box::new(StrictPriority) as _,
+        8,
+    );
     let mut net = star(3200, hosts, LinkSpec::new(200.0, 131.0), stages, 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let got = &net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received;
@@ -76,9 +81,17 @@ fn a_dumbbell_carries_frames_across_its_core_link() {
     let (a, b, c) = (0x0A00_0001, 0x0A00_0002, 0x0A00_0003);
     let frames: Vec<Vec<u8>> = (0..3).map(|k| data_frame_for(154, a, b, 1, 1, k, &[k as u8; 1024], 0)).collect();
     let host = |ip, to_send| Box::new(Host { ip, to_send, received: vec![] }) as Box<dyn Endpoint>;
-    let mut stages = || (Box::new(DscpClassify { bands: 8 }) as _, Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _, Box::new(StrictPriority) as _, 8);
+    let mut stages = || {
+        (
+            Box::new(DscpClassify { bands: 8 }) as _,
+            Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _,
+            Box::new(StrictPriority) as _,
+            8,
+        )
+    };
     let spec = LinkSpec::new(200.0, 131.0);
-    let mut net = dumbbell(3200, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1).unwrap();
+    let mut net =
+        dumbbell(3200, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let got = &net.endpoints[2].as_any().downcast_ref::<Host>().unwrap().received;
     assert_eq!(got.len(), 3);

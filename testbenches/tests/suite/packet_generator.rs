@@ -7,8 +7,8 @@
 use nanotransport_hdl::nic::packet_generator::{PacketGenerator, DEFAULT_PACE_CYCLES};
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -81,7 +81,8 @@ fn drive(io: &mut dyn Ports, events: &[Option<Event>], env: &Env, rng: &mut ChaC
     for cycle in 0..total {
         let e = events.get(cycle as usize).copied().flatten();
         io.set("ev_valid", e.is_some() as u64);
-        let ev = e.unwrap_or(Event { msg: rng.gen_range(0..16), gen: rng.gen(), ctrl_flags: rng.gen(), pull: rng.gen(), meta: Meta::default() });
+        let ev =
+            e.unwrap_or(Event { msg: rng.gen_range(0..16), gen: rng.gen(), ctrl_flags: rng.gen(), pull: rng.gen(), meta: Meta::default() });
         io.set("ev_msg_id", ev.msg as u64);
         io.set("ev_msg_gen", ev.gen as u64);
         io.set("ev_ctrl_flags", ev.ctrl_flags as u64);
@@ -202,7 +203,11 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
         }
         let accepted = immediate_cycles[j].0;
         if let Some(p) = run.out.iter().find(|p| p.flags == FLAG_PULL && p.shown > accepted + 1 && p.cycle < o.cycle) {
-            panic!("paced PULL chosen at cycle {} overtook the immediate packet accepted at cycle {accepted} (sent at {})", p.shown - 1, o.cycle);
+            panic!(
+                "paced PULL chosen at cycle {} overtook the immediate packet accepted at cycle {accepted} (sent at {})",
+                p.shown - 1,
+                o.cycle
+            );
         }
         j += 1;
     }
@@ -211,8 +216,11 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
     let paced: Vec<&Out> = run.out.iter().filter(|o| o.flags == FLAG_PULL).collect();
     assert_eq!(paced.len() as u64, c("pull_sent_count"));
     let pull_events = events.iter().flatten().filter(|e| e.pull).count() as u64;
-    assert_eq!(pull_events, c("merged_count") + c("pull_coalesced_count") + c("pull_replaced_count") + c("pull_sent_count"),
-        "every PULL event is merged, coalesced, replaced or sent");
+    assert_eq!(
+        pull_events,
+        c("merged_count") + c("pull_coalesced_count") + c("pull_replaced_count") + c("pull_sent_count"),
+        "every PULL event is merged, coalesced, replaced or sent"
+    );
     // Per message: the highest credit sent is the highest asked for; a message whose slot was
     // reused later may have lost its pending PULL to the next message (replaced), never more.
     let mut asked: HashMap<u16, u16> = HashMap::new();
@@ -224,7 +232,8 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
     for e in events.iter().flatten() {
         last_gen.insert(e.msg, e.gen);
     }
-    let asked_credits: HashSet<(u16, u16)> = events.iter().flatten().filter(|e| e.pull).map(|e| (e.meta.tx_msg_id, e.meta.credit)).collect();
+    let asked_credits: HashSet<(u16, u16)> =
+        events.iter().flatten().filter(|e| e.pull).map(|e| (e.meta.tx_msg_id, e.meta.credit)).collect();
     let mut sent: HashMap<u16, u16> = HashMap::new();
     for o in run.out.iter().filter(|o| o.flags & FLAG_PULL != 0) {
         // A PULL carries a credit its own message asked for (not a previous message's).
@@ -242,8 +251,13 @@ fn check(events: &[Option<Event>], run: &Run, env: &Env) -> (u64, u64) {
     assert!(sent.keys().all(|id| asked.contains_key(id)), "a PULL for a message that asked for none");
     // Each paced PULL carries the metadata of a PULL event of its message.
     for o in &paced {
-        assert!(events.iter().flatten().any(|e| e.pull && e.meta.tx_msg_id == o.meta.tx_msg_id
-            && Meta { credit: o.meta.credit, ..e.meta } == o.meta), "paced PULL {o:?} has no event's metadata");
+        assert!(
+            events
+                .iter()
+                .flatten()
+                .any(|e| e.pull && e.meta.tx_msg_id == o.meta.tx_msg_id && Meta { credit: o.meta.credit, ..e.meta } == o.meta),
+            "paced PULL {o:?} has no event's metadata"
+        );
     }
     // Token bucket: PULLs (paced or merged) by cycle t ≤ bucket + refills by t.
     if env.pace > 0 {
@@ -304,7 +318,7 @@ fn unit_pull_of_reused_slot_replaces_stale_pull() {
     ev(10, 9, 1, 0, 50, &mut rng); // pending (9, 1), credit 50 ...
     let d = ev(11, 9, 2, 0, 3, &mut rng); // ... replaced in the very next cycle
     let env = Env { pace: 100, bucket: 1, ready: 1.0, drain: 0 };
-    for target in ["native", "nt_nic_16_packet_generator"] {
+    for target in ["native", "nt_blocks_16_packet_generator"] {
         let run = if target == "native" {
             drive(&mut NativeStepper::<PacketGenerator<16, 4, 3>>::default(), &events, &env, &mut rng)
         } else {
@@ -317,8 +331,11 @@ fn unit_pull_of_reused_slot_replaces_stale_pull() {
         assert!(got[2..].iter().all(|o| o.1 == FLAG_PULL && o.0 >= 100), "{target}: paced PULLs, one per token: {got:?}");
         let mut paced: Vec<Meta> = got[2..].iter().map(|o| o.2).collect();
         paced.sort_by_key(|m| m.tx_msg_id);
-        assert_eq!(paced, vec![Meta { credit: 20, ..c }, Meta { credit: 3, ..d }, Meta { credit: 4, ..b }],
-            "{target}: one PULL per live message, with its own credit and latest metadata");
+        assert_eq!(
+            paced,
+            vec![Meta { credit: 20, ..c }, Meta { credit: 3, ..d }, Meta { credit: 4, ..b }],
+            "{target}: one PULL per live message, with its own credit and latest metadata"
+        );
         let counters: Vec<u64> = COUNTERS.iter().map(|k| run.counters[k]).collect();
         // ctrl_sent: every packet out; pull_sent: the PULLs sent alone (a merged one is counted
         // as merged); coalesced: (7, 2)'s second event; replaced: (3, 5) by (3, 6) and (9, 1) by
@@ -327,8 +344,10 @@ fn unit_pull_of_reused_slot_replaces_stale_pull() {
         let merged = got.iter().filter(|o| o.1 == FLAG_ACK | FLAG_PULL).count() as u64;
         assert_eq!(counters, vec![got.len() as u64, alone, merged, 1, 2, 0], "{target}: counters");
         assert_eq!((got.len(), alone, merged), (5, 3, 1), "{target}: a's ACK+PULL, b's ACK, three paced PULLs");
-        println!("{target}: stale PULL of a reused slot replaced: PULLs sent {:?}",
-            paced.iter().map(|m| (m.tx_msg_id, m.credit)).collect::<Vec<_>>());
+        println!(
+            "{target}: stale PULL of a reused slot replaced: PULLs sent {:?}",
+            paced.iter().map(|m| (m.tx_msg_id, m.credit)).collect::<Vec<_>>()
+        );
     }
 }
 
@@ -336,7 +355,7 @@ fn unit_pull_of_reused_slot_replaces_stale_pull() {
 fn model_random_events_on_verilator() {
     let s = seed("packet_generator_model", 541);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
-    for (model, n) in [("nt_nic_16_packet_generator", 16), ("nt_nic_128_packet_generator", 128)] {
+    for (model, n) in [("nt_blocks_16_packet_generator", 16), ("nt_blocks_128_packet_generator", 128)] {
         for (pace, bucket, ready, rate) in [(20, 1, 0.9, 0.3), (0, 1, 0.5, 0.6), (7, 3, 0.2, 0.5), (50, 2, 1.0, 0.05)] {
             let events = random_events(&mut rng, 100_000, rate, n.min(40));
             let env = Env { pace, bucket, ready, drain: (n as u64 + 4) * (pace + 4) * 2 + 200 };
@@ -361,18 +380,29 @@ fn pacer_rate_measured() {
             .map(|c| {
                 (c % 3 == 0).then(|| {
                     let msg = (c / 3) % 16;
-                    Event { msg, gen: 0, ctrl_flags: 0, pull: true, meta: Meta { credit: (c / 1000) as u16, ..random_meta(&mut rng, msg, 0) } }
+                    Event {
+                        msg,
+                        gen: 0,
+                        ctrl_flags: 0,
+                        pull: true,
+                        meta: Meta { credit: (c / 1000) as u16, ..random_meta(&mut rng, msg, 0) },
+                    }
                 })
             })
             .collect();
         let env = Env { pace, bucket: 1, ready: 1.0, drain: 0 };
-        let mut v = VerilatedModel::new("nt_nic_16_packet_generator").unwrap();
+        let mut v = VerilatedModel::new("nt_blocks_16_packet_generator").unwrap();
         let run = drive(&mut v, &events, &env, &mut rng);
         let pulls: Vec<u64> = run.out.iter().filter(|o| o.flags == FLAG_PULL).map(|o| o.cycle).collect();
         let gaps: Vec<u64> = pulls.windows(2).map(|w| w[1] - w[0]).collect();
         let mean = (pulls.last().unwrap() - pulls[0]) as f64 / (pulls.len() - 1) as f64;
-        println!("pacer {pace} cycles: {} PULLs in {} cycles, mean interval {mean:.2} cycles (min {}, max {})",
-            pulls.len(), run.cycles, gaps.iter().min().unwrap(), gaps.iter().max().unwrap());
+        println!(
+            "pacer {pace} cycles: {} PULLs in {} cycles, mean interval {mean:.2} cycles (min {}, max {})",
+            pulls.len(),
+            run.cycles,
+            gaps.iter().min().unwrap(),
+            gaps.iter().max().unwrap()
+        );
         assert!((mean - pace as f64).abs() < 0.05 * pace as f64 + 0.5, "mean interval {mean} vs {pace}");
         assert!(pulls.len() as u64 <= run.cycles / pace + 2);
     }
@@ -392,7 +422,7 @@ fn full_queue_drops_and_counts() {
     events.extend(vec![None; 2000]);
     // Output ready 0 for the first 100 cycles.
     let env = Env { pace: 50, bucket: 1, ready: 1.0, drain: 0 };
-    let mut v = VerilatedModel::new("nt_nic_16_packet_generator").unwrap();
+    let mut v = VerilatedModel::new("nt_blocks_16_packet_generator").unwrap();
     v.set_words(v.port_or_panic("m_axis_tready"), &[0]);
     // Drive by hand: stall, then release.
     let run = {
@@ -429,8 +459,13 @@ fn full_queue_drops_and_counts() {
     let dropped = run.counters["dropped_count"];
     // Queue of 8 + the output register hold 9 packets (the first one merged its PULL).
     assert_eq!(dropped, 40 - 9, "dropped_count");
-    println!("full queue: 40 ACK+PULL events while the output is stalled: {} sent, {} dropped, {} PULLs coalesced, {} paced",
-        run.out.len(), dropped, run.counters["pull_coalesced_count"], run.counters["pull_sent_count"]);
+    println!(
+        "full queue: 40 ACK+PULL events while the output is stalled: {} sent, {} dropped, {} PULLs coalesced, {} paced",
+        run.out.len(),
+        dropped,
+        run.counters["pull_coalesced_count"],
+        run.counters["pull_sent_count"]
+    );
 }
 
 #[test]
@@ -439,17 +474,23 @@ fn lockstep_random_events() {
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let events = random_events(&mut rng, 12_000, 0.4, 16);
     let env = Env { pace: 11, bucket: 2, ready: 0.6, drain: 600 };
-    let mut io = Lockstep::<PacketGenerator<16, 4, 3>>::new("nt_nic_16_packet_generator").unwrap();
+    let mut io = Lockstep::<PacketGenerator<16, 4, 3>>::new("nt_blocks_16_packet_generator").unwrap();
     let run = drive(&mut io, &events, &env, &mut rng);
     check(&events, &run, &env);
-    println!("packet generator lockstep: {} cycles, {} comparisons, {} packets, {} PULLs coalesced, {} replaced", io.cycle, io.comparisons,
-        run.out.len(), run.counters["pull_coalesced_count"], run.counters["pull_replaced_count"]);
+    println!(
+        "packet generator lockstep: {} cycles, {} comparisons, {} packets, {} PULLs coalesced, {} replaced",
+        io.cycle,
+        io.comparisons,
+        run.out.len(),
+        run.counters["pull_coalesced_count"],
+        run.counters["pull_replaced_count"]
+    );
 }
 
 /// Lockstep on raw random events with random resets and a changing pacer configuration.
 #[test]
 fn lockstep_random_stimulus_with_resets() {
-    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
+    use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.002))
@@ -460,7 +501,7 @@ fn lockstep_random_stimulus_with_resets() {
         .drive("ev_msg_id", Drive::Range(0, 5))
         .drive("ev_msg_gen", Drive::Range(0, 2))
         .drive("m_axis_tready", Drive::Bernoulli(0.6));
-    for (model, s) in [("nt_nic_16_packet_generator", 545), ("nt_nic_128_packet_generator", 546)] {
+    for (model, s) in [("nt_blocks_16_packet_generator", 545), ("nt_blocks_128_packet_generator", 546)] {
         let s = seed(model, s);
         let r = if model.contains("128") {
             run_lockstep::<PacketGenerator<128, 7, 3>>(model, &stim, 10_000, s)

@@ -7,8 +7,8 @@ use nanotransport_hdl::configs::NicParams;
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
 use nanotransport_sim::nic::NicSim;
-use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_sim::scenarios::*;
+use nanotransport_sim::whole_nic::WholeNic;
 use nanotransport_testbenches::{busy_self_loop, seed, SHORT};
 
 const NAME: &str = "homa-tr-32-own";
@@ -38,7 +38,10 @@ fn runs_like_a_preset_within_table_3_1() {
     assert_eq!((rtt, resp), (3, 0), "the set's own register default");
     let r = latency(&w).unwrap();
     println!("{NAME}: {r:?}");
-    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"].iter().zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES)) {
+    for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"]
+        .iter()
+        .zip([r.ingress, r.reassembly, r.packetize, r.egress].iter().zip(PAPER_HOMA_CYCLES))
+    {
         assert!(*c <= p, "{NAME} {stage}: {c} cycles, paper {p}");
     }
 }
@@ -60,7 +63,10 @@ fn lockstep_self_loop() {
     let mut nic = NicSim::with_backend(backend, &w.module()).unwrap();
     let mut trims = 0;
     let (_, looped) = busy_self_loop(&mut nic, &mut rng, s, SHORT, &mut trimming_link(0.1, &mut trims));
-    println!("{NAME} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed", nic.cycle, nic.model.comparisons);
+    println!(
+        "{NAME} whole-NIC lockstep: {} cycles, {} comparisons, {looped} frames looped, {trims} trimmed",
+        nic.cycle, nic.model.comparisons
+    );
     assert!(trims > 0, "the loop trimmed something");
 }
 

@@ -4,16 +4,16 @@
 
 use nanotransport_hdl::pisa::deparser::Deparser;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::pisa::{deparse, parse, EgressMeta, NetConfig};
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const MODEL: &str = "nt_nic_16_deparser";
-const PARSER_MODEL: &str = "nt_nic_16_parser";
+const MODEL: &str = "nt_blocks_16_deparser";
+const PARSER_MODEL: &str = "nt_blocks_16_parser";
 const PROTO: u8 = NDP_IP_PROTOCOL;
 
 const CFG: NetConfig = NetConfig { own_mac: 0x02_00_00_00_00_0a, peer_mac: 0x02_00_00_00_00_0b, own_ip: 0x0a00_000a };
@@ -37,7 +37,8 @@ fn random_meta(rng: &mut ChaCha8Rng) -> EgressMeta {
     if rng.gen_bool(0.02) && msg_len % 1024 == 0 {
         offset = (msg_len / 1024) as u8; // an empty data payload
     }
-    let flags = if data { FLAG_DATA } else { [FLAG_ACK, FLAG_NACK, FLAG_PULL, FLAG_ACK | FLAG_PULL, FLAG_NACK | FLAG_PULL][rng.gen_range(0..5)] };
+    let flags =
+        if data { FLAG_DATA } else { [FLAG_ACK, FLAG_NACK, FLAG_PULL, FLAG_ACK | FLAG_PULL, FLAG_NACK | FLAG_PULL][rng.gen_range(0..5)] };
     EgressMeta {
         remote_ip: rng.gen(),
         remote_port: rng.gen(),
@@ -253,8 +254,13 @@ fn lockstep_random_packets() {
     let run = drive(&mut io, &packets, Env { offer: 0.8, ready: 0.7 }, &mut rng);
     check(&packets, &run);
     assert!(run.cycles >= 10_000, "lockstep ran {} cycles", run.cycles);
-    println!("deparser lockstep: {} cycles, {} comparisons, {} frames ({} length mismatches)",
-        run.cycles, io.comparisons, run.frames.len(), run.mismatch_count);
+    println!(
+        "deparser lockstep: {} cycles, {} comparisons, {} frames ({} length mismatches)",
+        run.cycles,
+        io.comparisons,
+        run.frames.len(),
+        run.mismatch_count
+    );
 }
 
 #[test]
@@ -267,8 +273,14 @@ fn model_random_packets_on_verilator() {
         let run = drive(&mut io, &packets, env, &mut rng);
         check(&packets, &run);
         assert!(run.mismatch_count > 0);
-        println!("deparser model run (offer {}, ready {}): {} frames, {} cycles, length_mismatch_count {}",
-            env.offer, env.ready, run.frames.len(), run.cycles, run.mismatch_count);
+        println!(
+            "deparser model run (offer {}, ready {}): {} frames, {} cycles, length_mismatch_count {}",
+            env.offer,
+            env.ready,
+            run.frames.len(),
+            run.cycles,
+            run.mismatch_count
+        );
     }
 }
 
@@ -290,8 +302,13 @@ fn throughput_back_to_back() {
     assert_eq!(span, expected_beats);
     let lat: Vec<u64> = run.first_out_cycle.iter().zip(&run.first_in_cycle).map(|(o, i)| o - i).collect();
     assert!(lat.iter().all(|&l| l == 0));
-    println!("deparser throughput: {} frames, {} beats out in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 0 cycles",
-        run.frames.len(), expected_beats, span, expected_beats as f64 / span as f64);
+    println!(
+        "deparser throughput: {} frames, {} beats out in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 0 cycles",
+        run.frames.len(),
+        expected_beats,
+        span,
+        expected_beats as f64 / span as f64
+    );
 }
 
 /// Deparser → parser, both Verilator models, wired beat for beat: every field the metadata set
@@ -424,7 +441,7 @@ fn read_parser_header(io: &mut dyn Ports) -> nanotransport_reference::pisa::Head
 /// Lockstep on raw random beats and metadata with random resets (mid-frame resets).
 #[test]
 fn lockstep_random_beats_with_resets() {
-    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
+    use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))

@@ -3,18 +3,18 @@
 
 use nanotransport_hdl::pisa::match_action::*;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::cosim::lockstep::{run_lockstep_with, expect_agreement};
+use nanotransport_reference::pisa::match_lookup;
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep_with};
 use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::native_pisa::FlagsMatchTable;
+use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_reference::pisa::match_lookup;
-use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const MODEL: &str = "nt_nic_16_match_table";
+const MODEL: &str = "nt_blocks_16_match_table";
 
 fn example() -> FlagsMatchTable {
     FlagsMatchTable::new(&flags_example_program(), ACTION_DROP)
@@ -62,7 +62,11 @@ fn run(io: &mut dyn Ports, steps: &[Step]) -> u64 {
         match pending.take() {
             Some(((hit, entry, action), meta)) => {
                 assert_eq!(io.get("out_valid"), 1, "cycle {cycle}");
-                assert_eq!((io.get("out_hit") == 1, io.get("out_entry") as usize, io.get("out_action") as u8), (hit, entry, action), "cycle {cycle}");
+                assert_eq!(
+                    (io.get("out_hit") == 1, io.get("out_entry") as usize, io.get("out_action") as u8),
+                    (hit, entry, action),
+                    "cycle {cycle}"
+                );
                 assert_eq!(io.get("out_meta"), meta);
                 checked += 1;
             }

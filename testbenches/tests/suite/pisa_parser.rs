@@ -4,22 +4,37 @@
 
 use nanotransport_hdl::pisa::parser::Parser;
 use nanotransport_hdl::pisa::wire::*;
-use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::pisa::{parse, DropReason, Header};
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
-const MODEL: &str = "nt_nic_16_parser";
+const MODEL: &str = "nt_blocks_16_parser";
 const PROTO: u8 = NDP_IP_PROTOCOL;
 
 const HDR_PORTS: [&str; 18] = [
-    "hdr_dst_mac", "hdr_src_mac", "hdr_ip_tos", "hdr_ip_total_len", "hdr_ip_ident", "hdr_ip_ttl", "hdr_src_ip",
-    "hdr_dst_ip", "hdr_flags", "hdr_src_context", "hdr_dst_context", "hdr_msg_len", "hdr_pkt_offset",
-    "hdr_pull_offset", "hdr_grant_prio", "hdr_tx_msg_id", "hdr_buf_ptr", "hdr_buf_size_class",
+    "hdr_dst_mac",
+    "hdr_src_mac",
+    "hdr_ip_tos",
+    "hdr_ip_total_len",
+    "hdr_ip_ident",
+    "hdr_ip_ttl",
+    "hdr_src_ip",
+    "hdr_dst_ip",
+    "hdr_flags",
+    "hdr_src_context",
+    "hdr_dst_context",
+    "hdr_msg_len",
+    "hdr_pkt_offset",
+    "hdr_pull_offset",
+    "hdr_grant_prio",
+    "hdr_tx_msg_id",
+    "hdr_buf_ptr",
+    "hdr_buf_size_class",
 ];
 
 fn read_header(io: &mut dyn Ports) -> Header {
@@ -293,12 +308,18 @@ fn model_random_frames_on_verilator() {
         for r in [DropReason::TooShort, DropReason::NotIpv4, DropReason::WrongProtocol, DropReason::BadChecksum, DropReason::BadFlags] {
             assert!(drops.get(&r).copied().unwrap_or(0) > 0, "the run has no {r:?} frame");
         }
-        println!("parser model run (offer {}, ready {}): {} frames, {} cycles, counters {:?}",
-            env.offer, env.ready, fs.len(), run.cycles, {
+        println!(
+            "parser model run (offer {}, ready {}): {} frames, {} cycles, counters {:?}",
+            env.offer,
+            env.ready,
+            fs.len(),
+            run.cycles,
+            {
                 let mut c: Vec<_> = run.counters.iter().collect();
                 c.sort();
                 c
-            });
+            }
+        );
     }
 }
 
@@ -318,21 +339,28 @@ fn throughput_back_to_back() {
     let beats: u64 = fs.iter().map(|f| f.len().div_ceil(8) as u64).sum();
     assert_eq!(run.in_beats, beats);
     assert_eq!(run.in_stalls, 0, "input stalls at full rate");
-    let span = run.first_in_cycle.last().unwrap() - run.first_in_cycle[0]
-        + fs.last().unwrap().len().div_ceil(8) as u64;
+    let span = run.first_in_cycle.last().unwrap() - run.first_in_cycle[0] + fs.last().unwrap().len().div_ceil(8) as u64;
     assert_eq!(span, beats, "frames follow each other without bubbles");
-    let lat: Vec<u64> = run.first_out_cycle.iter().zip(
-        fs.iter().zip(&run.first_in_cycle).filter(|(f, _)| parse(f, PROTO).is_ok()).map(|(_, c)| *c),
-    ).map(|(o, i)| o - i).collect();
+    let lat: Vec<u64> = run
+        .first_out_cycle
+        .iter()
+        .zip(fs.iter().zip(&run.first_in_cycle).filter(|(f, _)| parse(f, PROTO).is_ok()).map(|(_, c)| *c))
+        .map(|(o, i)| o - i)
+        .collect();
     assert!(lat.iter().all(|&l| l == 8), "latency of every passed frame is 8 cycles");
-    println!("parser throughput: {} beats in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 8 cycles for all {} passed frames",
-        beats, span, beats as f64 / span as f64, lat.len());
+    println!(
+        "parser throughput: {} beats in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 8 cycles for all {} passed frames",
+        beats,
+        span,
+        beats as f64 / span as f64,
+        lat.len()
+    );
 }
 
 /// Lockstep on raw random beats with random resets (mid-frame resets, garbage frames).
 #[test]
 fn lockstep_random_beats_with_resets() {
-    use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
+    use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))

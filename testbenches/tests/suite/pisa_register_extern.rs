@@ -2,12 +2,12 @@
 //! entry against the reference model, on the natively stepped block and on Verilator; lockstep.
 
 use nanotransport_hdl::pisa::register_extern::*;
-use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
+use nanotransport_reference::pisa::{RegisterArray, RegisterRequest};
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
 use nanotransport_sim::cosim::native::NativeStepper;
+use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::verilated::VerilatedModel;
-use nanotransport_reference::pisa::{RegisterArray, RegisterRequest};
-use nanotransport_sim::cosim::ports::Ports;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,14 +87,8 @@ fn random_requests(rng: &mut ChaCha8Rng, entries: usize, n: usize) -> Vec<Option
 /// request, forwarded values correct.
 #[test]
 fn unit_back_to_back_same_entry() {
-    let credit = |new_msg: bool| RegisterRequest {
-        index: 5,
-        pred: new_msg,
-        op_true: OP_WRITE,
-        value_true: 9,
-        op_false: OP_ADD,
-        value_false: 1,
-    };
+    let credit =
+        |new_msg: bool| RegisterRequest { index: 5, pred: new_msg, op_true: OP_WRITE, value_true: 9, op_false: OP_ADD, value_false: 1 };
     let reqs = vec![
         Some(credit(true)),
         Some(credit(false)),
@@ -117,7 +111,7 @@ fn unit_back_to_back_same_entry() {
 fn model_random_same_index_on_verilator() {
     let s = seed("pisa_register_extern_model", 521);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
-    for (model, entries) in [("nt_nic_16_register_extern", 16), ("nt_nic_128_register_extern", 128)] {
+    for (model, entries) in [("nt_blocks_16_register_extern", 16), ("nt_blocks_128_register_extern", 128)] {
         let reqs = random_requests(&mut rng, entries, 200_000);
         let mut v = VerilatedModel::new(model).unwrap();
         let checked = run(&mut v, entries, &reqs);
@@ -131,7 +125,7 @@ fn lockstep_model_requests() {
     let s = seed("pisa_register_extern_lockstep", 522);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let reqs = random_requests(&mut rng, 16, 12_000);
-    let mut io = nanotransport_sim::cosim::ports::Lockstep::<RegisterExtern<16, 4>>::new("nt_nic_16_register_extern").unwrap();
+    let mut io = nanotransport_sim::cosim::ports::Lockstep::<RegisterExtern<16, 4>>::new("nt_blocks_16_register_extern").unwrap();
     let checked = run(&mut io, 16, &reqs);
     println!("register extern lockstep: {} cycles, {} comparisons, {checked} responses checked", io.cycle, io.comparisons);
     assert_eq!(checked, reqs.iter().flatten().count() as u64, "every request's response checked");
@@ -143,7 +137,7 @@ fn lockstep_random_stimulus() {
         .drive("reset", Drive::Bernoulli(0.002))
         .drive("req_valid", Drive::Bernoulli(0.8))
         .drive("req_index", Drive::Range(0, 2));
-    for (model, s) in [("nt_nic_16_register_extern", 523), ("nt_nic_128_register_extern", 524)] {
+    for (model, s) in [("nt_blocks_16_register_extern", 523), ("nt_blocks_128_register_extern", 524)] {
         let s = seed(model, s);
         let r = if model.contains("128") {
             run_lockstep::<RegisterExtern<16, 7>>(model, &stim, 10_000, s)

@@ -4,14 +4,14 @@
 //! Verilator.
 
 use nanotransport_hdl::pisa::priority_scheduler::{PriorityScheduler, OP_ARRIVE, OP_REMOVE};
-use nanotransport_sim::cosim::native::NativeStepper;
-use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_reference::scheduler::{FifoPaths, Grant, SchedCounters, SchedOp, SchedulerModel, RESULT_LATENCY};
-use std::collections::VecDeque;
+use nanotransport_sim::cosim::native::NativeStepper;
 use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_sim::cosim::verilated::VerilatedModel;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
 
 /// One cycle of stimulus: the op and the configuration.
 #[derive(Clone, Copy, Debug)]
@@ -26,9 +26,7 @@ fn drive(io: &mut dyn Ports, c: &Cycle) {
     io.set("cfg_rtt_pkts", c.rtt_pkts as u64);
     let (valid, code, id, rem, recv, total, granted) = match c.op {
         None => (0, 0, 0, 0, 0, 0, 0),
-        Some(SchedOp::Arrive { id, remaining, received, total, granted }) => {
-            (1, OP_ARRIVE, id, remaining, received, total, granted)
-        }
+        Some(SchedOp::Arrive { id, remaining, received, total, granted }) => (1, OP_ARRIVE, id, remaining, received, total, granted),
         Some(SchedOp::Remove { id }) => (1, OP_REMOVE, id, 0, 0, 0, 0),
     };
     io.set("op_valid", valid);
@@ -279,15 +277,23 @@ fn unit_one_message_life() {
     let idle = Cycle { op: None, overcommit: 2, rtt_pkts: 2 };
     let a = |received: u8| SchedOp::Arrive { id: 1, remaining: 6 - received, received, total: 6, granted: 2 };
     let cycles = vec![
-        c(a(1)), idle, idle,              // insert, grant 3
-        c(a(2)), idle, idle,              // grant 4
-        c(a(3)), idle, idle,              // grant 5
-        c(a(4)), idle, idle,              // grant 6 = total: leaves
-        c(a(5)),                          // ignored (fully granted)
-        c(SchedOp::Remove { id: 1 }),     // clears the mark
-        c(SchedOp::Remove { id: 1 }),     // unknown now
-        c(SchedOp::Remove { id: 2 }),     // unknown
-        c(a(1)),                          // the slot's next message: inserted again
+        c(a(1)),
+        idle,
+        idle, // insert, grant 3
+        c(a(2)),
+        idle,
+        idle, // grant 4
+        c(a(3)),
+        idle,
+        idle, // grant 5
+        c(a(4)),
+        idle,
+        idle,                         // grant 6 = total: leaves
+        c(a(5)),                      // ignored (fully granted)
+        c(SchedOp::Remove { id: 1 }), // clears the mark
+        c(SchedOp::Remove { id: 1 }), // unknown now
+        c(SchedOp::Remove { id: 2 }), // unknown
+        c(a(1)),                      // the slot's next message: inserted again
     ];
     let stats = run(&mut io, 16, &cycles);
     let offsets: Vec<u8> = stats.log.iter().map(|(_, g)| g.offset).collect();
@@ -315,25 +321,28 @@ fn unit_ops_while_a_decision_is_in_flight() {
     let a9 = SchedOp::Arrive { id: 9, remaining: 4, received: 1, total: 5, granted: 2 };
     let a9_next = |received: u8| SchedOp::Arrive { id: 9, remaining: 40 - received, received, total: 40, granted: 8 };
     let cycles = vec![
-        c(a3),                            // decided: grant 4 (fills) to 3
-        c(SchedOp::Remove { id: 3 }),     // 3 removed before its decision is applied
+        c(a3),                        // decided: grant 4 (fills) to 3
+        c(SchedOp::Remove { id: 3 }), // 3 removed before its decision is applied
         idle,
-        c(a3),                            // a new message in slot 3: inserted, decided: grant 4 again
+        c(a3), // a new message in slot 3: inserted, decided: grant 4 again
         idle,
-        c(SchedOp::Remove { id: 3 }),     // removed in the cycle its decision is applied
-        c(a3),                            // slot 3 again: inserted (no done mark was left)
-        idle, idle,
-        c(a5(1)),                         // decided: 3 was fully granted and left; 5 gets 9
-        c(a5(2)),                         // close: updated, no decision
-        c(a5(3)),                         // close
-        c(a5(4)),                         // decided on received 4: grant 12
-        idle, idle,
-        c(a9),                            // decided: grant 5 (fills) to 9
-        c(SchedOp::Remove { id: 9 }),     // 9 removed
-        c(a9_next(1)),                    // close: slot 9's next message, inserted; the decision
-                                          // of the old one does not apply to it
-        c(a9_next(2)),                    // decided: grant 10 to the new message
-        idle, idle,
+        c(SchedOp::Remove { id: 3 }), // removed in the cycle its decision is applied
+        c(a3),                        // slot 3 again: inserted (no done mark was left)
+        idle,
+        idle,
+        c(a5(1)), // decided: 3 was fully granted and left; 5 gets 9
+        c(a5(2)), // close: updated, no decision
+        c(a5(3)), // close
+        c(a5(4)), // decided on received 4: grant 12
+        idle,
+        idle,
+        c(a9),                        // decided: grant 5 (fills) to 9
+        c(SchedOp::Remove { id: 9 }), // 9 removed
+        c(a9_next(1)),                // close: slot 9's next message, inserted; the decision
+        // of the old one does not apply to it
+        c(a9_next(2)), // decided: grant 10 to the new message
+        idle,
+        idle,
     ];
     let stats = run(&mut io, 16, &cycles);
     let log: Vec<(usize, u8)> = stats.log.iter().map(|(_, g)| (g.id, g.offset)).collect();
@@ -348,7 +357,9 @@ fn unit_ops_while_a_decision_is_in_flight() {
 fn model_random_on_verilator() {
     let s = seed("priority_scheduler_model", 631);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
-    for (model, ids, live, n) in [("nt_nic_16_priority_scheduler", 16, 16, 200_000), ("nt_nic_128_priority_scheduler", 128, 60, 400_000)] {
+    for (model, ids, live, n) in
+        [("nt_blocks_16_priority_scheduler", 16, 16, 200_000), ("nt_blocks_128_priority_scheduler", 128, 60, 400_000)]
+    {
         let cycles = random_cycles(&mut rng, ids, live, n);
         let mut v = VerilatedModel::new(model).unwrap();
         let st = run(&mut v, ids, &cycles);
@@ -363,12 +374,7 @@ fn model_random_on_verilator() {
             assert!(st.counters.fifo_enters > 100 && st.max_fifo > 4 && st.max_occupancy == 16, "the FIFO is exercised");
             let p = st.paths;
             assert!(
-                p.loads > 100
-                    && p.discarded > 0
-                    && p.reused_records > 0
-                    && p.forwarded > 0
-                    && p.op_on_load > 0
-                    && p.insert_during_pop > 0,
+                p.loads > 100 && p.discarded > 0 && p.reused_records > 0 && p.forwarded > 0 && p.op_on_load > 0 && p.insert_during_pop > 0,
                 "every FIFO corner path is reached: {p:?}"
             );
         }
@@ -380,11 +386,11 @@ fn lockstep_model_traffic() {
     let s = seed("priority_scheduler_lockstep", 632);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let cycles = random_cycles(&mut rng, 16, 16, 12_000);
-    let mut io = Lockstep::<PriorityScheduler<16, 4>>::new("nt_nic_16_priority_scheduler").unwrap();
+    let mut io = Lockstep::<PriorityScheduler<16, 4>>::new("nt_blocks_16_priority_scheduler").unwrap();
     let st = run(&mut io, 16, &cycles);
     println!("IW=4 lockstep: {} cycles, {} comparisons, {} decisions checked", io.cycle, io.comparisons, st.decisions);
     let cycles = random_cycles(&mut rng, 128, 60, 12_000);
-    let mut io = Lockstep::<PriorityScheduler<128, 7>>::new("nt_nic_128_priority_scheduler").unwrap();
+    let mut io = Lockstep::<PriorityScheduler<128, 7>>::new("nt_blocks_128_priority_scheduler").unwrap();
     let st = run(&mut io, 128, &cycles);
     println!(
         "IW=7 lockstep: {} cycles, {} comparisons, {} decisions checked, fifo_enters {}",
@@ -392,5 +398,3 @@ fn lockstep_model_traffic() {
     );
     assert!(st.counters.fifo_enters > 0);
 }
-
-

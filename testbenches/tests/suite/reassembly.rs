@@ -3,11 +3,11 @@
 //! throughput figures, every bad input with its counter, back-pressure, every table fail reason.
 
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1};
-use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
 use nanotransport_reference::rx::{app_header, key_of, RxMeta, RxRequest, RxResponse};
+use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
 use nanotransport_testbenches::cases;
-use nanotransport_testbenches::rx::{RX_128, RX_16};
 use nanotransport_testbenches::rx::RxSize;
+use nanotransport_testbenches::rx::{RX_128, RX_16};
 
 fn harness(size: &RxSize, timeout: u64) -> RxHarness {
     RxHarness::new(&size.module("reassembly"), timeout)
@@ -135,7 +135,6 @@ fn latency_of_a_single_packet_16_byte_message(size: &RxSize) {
     assert!(o - i <= 3, "Table 3.1 target: 3 cycles");
     assert_eq!(p - i, o - i + 2, "two header beats, then the payload");
 }
-
 
 /// Runs `n` idle cycles (CPU ready, stream fed), collecting messages and releases.
 fn run_idle(h: &mut RxHarness, n: usize) -> (Vec<Vec<u8>>, Vec<(usize, u64)>) {

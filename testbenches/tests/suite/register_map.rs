@@ -3,10 +3,10 @@
 //! address of the map, reserved and unmapped addresses, and counters that move at their fixed
 //! addresses.
 
-use nanotransport_testbenches::nic_preset;
 use nanotransport_hdl::configs::{preset_params, Protocol, CONFIGS};
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_sim::nic::NicSim;
+use nanotransport_testbenches::nic_preset;
 
 /// The status registers as documented (the map in `hdl/nic/status_bank.rs`, byte address
 /// 0x400 + 4 · index; docs/integration.md): (byte address, name, width). Written here, not
@@ -177,15 +177,26 @@ fn every_preset_follows_the_one_map() {
         frame[13] = 0xDD;
         nic.push_frame(&frame, 0);
         nic.run(100);
-        let moved: Vec<String> = STATUS_MAP.iter().skip(4).filter_map(|r| {
-            let v = read(&mut nic, STATUS_BASE + 4 * r.0 as u64);
-            (v != 0).then(|| format!("{}={v}", r.1))
-        }).collect();
+        let moved: Vec<String> = STATUS_MAP
+            .iter()
+            .skip(4)
+            .filter_map(|r| {
+                let v = read(&mut nic, STATUS_BASE + 4 * r.0 as u64);
+                (v != 0).then(|| format!("{}={v}", r.1))
+            })
+            .collect();
         println!("{}: after one non-IPv4 frame: {}", c.name, moved.join(" "));
         assert_eq!(read(&mut nic, status_address("too_short_count").unwrap()), 1, "{}", c.name);
         assert_eq!(read(&mut nic, status_address("frame_count").unwrap()), 0, "{}", c.name);
         assert_eq!(read(&mut nic, status_address("rx_busy_any").unwrap()), 0, "{}", c.name);
-        println!("{}: map version {}, protocol {}, {} messages: identification, {} status registers and the rejects as mapped", c.name, id[0], id[1], id[2], STATUS_MAP.len());
+        println!(
+            "{}: map version {}, protocol {}, {} messages: identification, {} status registers and the rejects as mapped",
+            c.name,
+            id[0],
+            id[1],
+            id[2],
+            STATUS_MAP.len()
+        );
     }
 }
 
@@ -297,7 +308,12 @@ fn scheduler_counters_move_by_known_amounts_homa() {
         nic.push_frame(&packet(offset), 0);
     }
     nic.run(1_000);
-    println!("after 3 of 12 packets: inserts {}, removes {}, levels {:#x}", count(&mut nic, "sched_inserts_count"), count(&mut nic, "sched_removes_count"), count(&mut nic, "sched_levels"));
+    println!(
+        "after 3 of 12 packets: inserts {}, removes {}, levels {:#x}",
+        count(&mut nic, "sched_inserts_count"),
+        count(&mut nic, "sched_removes_count"),
+        count(&mut nic, "sched_levels")
+    );
     assert_eq!(count(&mut nic, "sched_inserts_count"), 1);
     assert_eq!(count(&mut nic, "sched_removes_count"), 0);
     assert_eq!(count(&mut nic, "sched_levels") & 0x1F, 1, "one entry in use");
@@ -349,7 +365,11 @@ fn the_seventeenth_scheduled_message_waits_in_the_fifo_homa_128() {
     assert!(nic.run_until(10_000, |n| n.rx_backlog() == 0));
     nic.run(500);
     let levels = count(&mut nic, "sched_levels");
-    println!("17 first packets: inserts {}, FIFO entries {}, levels {levels:#x}", count(&mut nic, "sched_inserts_count"), count(&mut nic, "sched_fifo_enters_count"));
+    println!(
+        "17 first packets: inserts {}, FIFO entries {}, levels {levels:#x}",
+        count(&mut nic, "sched_inserts_count"),
+        count(&mut nic, "sched_fifo_enters_count")
+    );
     assert_eq!((count(&mut nic, "rx_fail_count"), count(&mut nic, "class_fallback_count")), (0, 1), "one message in the larger class");
     assert_eq!(count(&mut nic, "sched_inserts_count"), 17);
     assert_eq!(count(&mut nic, "sched_fifo_enters_count"), 1);
@@ -381,8 +401,8 @@ fn the_integration_guide_lists_the_map() {
         Some(hex) => u64::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("{s}")),
         None => s.replace(' ', "").parse().unwrap_or_else(|_| panic!("{s}")),
     };
-    let status: Vec<(u64, &str, usize)> = rows.iter().filter(|r| number(&r[0]) >= STATUS_BASE)
-        .map(|r| (number(&r[0]), r[1].as_str(), r[2].parse().unwrap())).collect();
+    let status: Vec<(u64, &str, usize)> =
+        rows.iter().filter(|r| number(&r[0]) >= STATUS_BASE).map(|r| (number(&r[0]), r[1].as_str(), r[2].parse().unwrap())).collect();
     assert_eq!(status, DOCUMENTED_STATUS.to_vec(), "docs/integration.md's status table");
     let config: Vec<&Vec<String>> = rows.iter().filter(|r| number(&r[0]) < STATUS_BASE).collect();
     assert_eq!(config.len(), CONFIG_REGISTERS.len(), "one row per named configuration register");

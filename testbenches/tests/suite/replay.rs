@@ -3,18 +3,17 @@
 //! two-NIC exchange replayed with the same responses, microsecond vs nanosecond captures, the
 //! CPU's messages sent into the output, addresses, and malformed captures.
 
-use nanotransport_testbenches::nic_preset;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::{parse, Header};
-use nanotransport_sim::scenarios::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::replay::*;
+use nanotransport_sim::scenarios::{data_frame, nic_with_ip, NIC_IP, PEER_IP};
+use nanotransport_testbenches::nic_preset;
 use std::collections::VecDeque;
 use std::path::Path;
 
 const CONFIG: &str = "ndp-16";
 const NIC_MAC: u64 = 0x0200_0000_0001;
-
 
 fn files(dir: &Path, send: bool) -> ReplayFiles {
     ReplayFiles {
@@ -78,7 +77,10 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
     assert_eq!(lines.len(), messages.len());
     for m in &messages {
         let hex: String = m.payload.iter().map(|b| format!("{b:02x}")).collect();
-        let l = lines.iter().find(|l| l["remote_port"] == m.remote_port).unwrap_or_else(|| panic!("message from port {} not delivered", m.remote_port));
+        let l = lines
+            .iter()
+            .find(|l| l["remote_port"] == m.remote_port)
+            .unwrap_or_else(|| panic!("message from port {} not delivered", m.remote_port));
         assert_eq!(l["remote_ip"], "10.0.0.2");
         assert_eq!(l["local_port"], 80);
         assert_eq!(l["msg_len"], m.payload.len());
@@ -98,7 +100,11 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
         let m = &messages[i];
         assert_eq!((h.src_context, h.dst_context, h.msg_len as usize), (m.local_port, m.remote_port, m.payload.len()));
         // After the DATA packet it answers (output time counts from the first input record).
-        let data_t = frames.iter().find(|(_, d)| Header::decode(d).tx_msg_id == h.tx_msg_id && Header::decode(d).pkt_offset == h.pkt_offset).unwrap().0;
+        let data_t = frames
+            .iter()
+            .find(|(_, d)| Header::decode(d).tx_msg_id == h.tx_msg_id && Header::decode(d).pkt_offset == h.pkt_offset)
+            .unwrap()
+            .0;
         assert!(rec.time_ns > data_t - t0, "ACK at {} ns before its DATA at {} ns", rec.time_ns, data_t - t0);
         acked.push((h.tx_msg_id, h.pkt_offset));
     }
@@ -106,7 +112,13 @@ fn data_capture_round_trip_delivers_messages_and_acks_every_packet() {
     acked.sort();
     want.sort();
     assert_eq!(acked, want, "one ACK per DATA packet");
-    println!("round trip: {} DATA frames in, {} messages delivered, {} ACKs out, {} cycles", frames.len(), lines.len(), out.records.len(), r.cycles);
+    println!(
+        "round trip: {} DATA frames in, {} messages delivered, {} ACKs out, {} cycles",
+        frames.len(),
+        lines.len(),
+        out.records.len(),
+        r.cycles
+    );
 }
 
 /// The same capture under random back-pressure on MAC TX and the CPU read-out (`--stall`): the
@@ -148,7 +160,12 @@ fn live_exchange() -> (Vec<(u64, Vec<u8>)>, Vec<(u64, Vec<u8>)>, usize) {
     let mut b = nic_with_ip(&nic_preset(CONFIG), PEER_IP).unwrap();
     // 12 packets: more than the BDP of 8, so B sends PULLs as well as ACKs.
     for (i, n) in [300usize, 12 * 1024, 2048].iter().enumerate() {
-        a.send(&TxMessage { remote_ip: PEER_IP, remote_port: 9000, local_port: 5000 + i as u16, payload: (0..*n).map(|k| (k ^ i) as u8).collect() });
+        a.send(&TxMessage {
+            remote_ip: PEER_IP,
+            remote_port: 9000,
+            local_port: 5000 + i as u16,
+            payload: (0..*n).map(|k| (k ^ i) as u8).collect(),
+        });
     }
     let (mut links, mut fwd): ([VecDeque<(u64, Vec<u8>)>; 2], [usize; 2]) = Default::default();
     let mut b_in = Vec::new();
@@ -231,9 +248,15 @@ fn big_endian(little: &[u8]) -> Vec<u8> {
 fn pcap_and_pcapng_microsecond_and_nanosecond_either_byte_order_give_the_same_result() {
     let (_, frames) = data_capture();
     // Whole microseconds apart, some equal, so both resolutions hold the same times.
-    let frames: Vec<(u128, Vec<u8>)> = frames.into_iter().enumerate().map(|(i, (_, f))| (5_000_000_000 + (i as u128 / 2) * 1000, f)).collect();
+    let frames: Vec<(u128, Vec<u8>)> =
+        frames.into_iter().enumerate().map(|(i, (_, f))| (5_000_000_000 + (i as u128 / 2) * 1000, f)).collect();
     let mut results = Vec::new();
-    for (res, big) in [(TsResolution::MicroSecond, false), (TsResolution::NanoSecond, false), (TsResolution::MicroSecond, true), (TsResolution::NanoSecond, true)] {
+    for (res, big) in [
+        (TsResolution::MicroSecond, false),
+        (TsResolution::NanoSecond, false),
+        (TsResolution::MicroSecond, true),
+        (TsResolution::NanoSecond, true),
+    ] {
         let bytes = pcap_bytes(&frames, res).unwrap();
         let input = parse_pcap(&if big { big_endian(&bytes) } else { bytes }).unwrap();
         assert_eq!(input.resolution, res);
@@ -306,7 +329,10 @@ fn sent_messages_leave_as_data_frames_and_complete_when_the_capture_acks_them() 
     for (a, b) in out2.records.iter().zip(&firsts) {
         assert_eq!((a.time_ns, &a.frame), (b.time_ns, &b.frame));
     }
-    println!("send: {} DATA frames + {retransmitted} retransmissions unanswered; {} frames and {} cycles when acked", 3, r2.frames_out, r2.cycles);
+    println!(
+        "send: {} DATA frames + {retransmitted} retransmissions unanswered; {} frames and {} cycles when acked",
+        3, r2.frames_out, r2.cycles
+    );
 }
 
 #[test]
@@ -344,7 +370,8 @@ fn addresses_come_from_the_options_and_foreign_frames_are_counted_or_filtered() 
 
 /// A valid capture of three DATA frames, and the byte offset of each record.
 fn three_frames() -> (Vec<u8>, Vec<usize>) {
-    let frames: Vec<(u128, Vec<u8>)> = (0..3).map(|i| (i as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, i, &[i as u8; 80], 0))).collect();
+    let frames: Vec<(u128, Vec<u8>)> =
+        (0..3).map(|i| (i as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, i, &[i as u8; 80], 0))).collect();
     let bytes = pcap_bytes(&frames, TsResolution::NanoSecond).unwrap();
     let offsets = (0..3).map(|i| 24 + i * (16 + 64 + 80)).collect();
     (bytes, offsets)
@@ -354,8 +381,16 @@ fn three_frames() -> (Vec<u8>, Vec<usize>) {
 fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     let (good, off) = three_frames();
     let mut cases: Vec<(&str, Vec<u8>, String)> = Vec::new();
-    cases.push(("truncated record data", good[..good.len() - 30].to_vec(), "record 3 (byte offset 344): truncated: the record header announces 144 captured bytes, the file holds 114".into()));
-    cases.push(("truncated record header", good[..off[2] + 10].to_vec(), "record 3 (byte offset 344): truncated: the file ends inside the 16-byte record header (10 bytes left)".into()));
+    cases.push((
+        "truncated record data",
+        good[..good.len() - 30].to_vec(),
+        "record 3 (byte offset 344): truncated: the record header announces 144 captured bytes, the file holds 114".into(),
+    ));
+    cases.push((
+        "truncated record header",
+        good[..off[2] + 10].to_vec(),
+        "record 3 (byte offset 344): truncated: the file ends inside the 16-byte record header (10 bytes left)".into(),
+    ));
     let mut link = good.clone();
     link[20..24].copy_from_slice(&105u32.to_le_bytes());
     cases.push(("wrong link type", link, "link type 105 (IEEE802_11), not Ethernet (1)".into()));
@@ -367,13 +402,18 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
     cut.extend_from_slice(&144u32.to_le_bytes());
     cut.extend_from_slice(&good[off[1] + 16..off[1] + 16 + 40]);
     cut.extend_from_slice(&good[off[2]..]);
-    cases.push(("snaplen cut inside the header", cut, "record 2 (byte offset 184): frame cut by the capture's snaplen (40): 40 of 144 bytes captured".into()));
+    cases.push((
+        "snaplen cut inside the header",
+        cut,
+        "record 2 (byte offset 184): frame cut by the capture's snaplen (40): 40 of 144 bytes captured".into(),
+    ));
     let mut frac = good.clone();
     frac[off[0] + 4..off[0] + 8].copy_from_slice(&1_000_000_000u32.to_le_bytes());
     cases.push(("nanoseconds out of range", frac, "record 1 (byte offset 24): timestamp fraction 1000000000 out of range".into()));
     cases.push(("not a pcap", b"hello, this is not a capture file".to_vec(), "not a pcap or pcapng file: magic number 68656c6c".into()));
     // pcapng: section header, interface description, then one block per frame.
-    let frames: Vec<(u128, Vec<u8>)> = (0..3).map(|i| (i as u128 * 1000, data_frame(PEER_IP, NIC_IP, 7000, 80, i, &[i as u8; 80], 0))).collect();
+    let frames: Vec<(u128, Vec<u8>)> =
+        (0..3).map(|i| (i as u128 * 1000, data_frame(PEER_IP, NIC_IP, 7000, 80, i, &[i as u8; 80], 0))).collect();
     let ng = pcapng_bytes(&frames, 9, Endianness::Little).unwrap();
     let mut blocks = vec![0usize];
     while *blocks.last().unwrap() < ng.len() {
@@ -381,13 +421,25 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
         blocks.push(at + u32::from_le_bytes(ng[at + 4..at + 8].try_into().unwrap()) as usize);
     }
     let (idb, epb2, epb3) = (blocks[1], blocks[3], blocks[4]);
-    cases.push(("pcapng truncated block", ng[..ng.len() - 10].to_vec(), format!("block 5 (byte offset {epb3}): truncated: the file ends inside the block")));
+    cases.push((
+        "pcapng truncated block",
+        ng[..ng.len() - 10].to_vec(),
+        format!("block 5 (byte offset {epb3}): truncated: the file ends inside the block"),
+    ));
     let mut link = ng.clone();
     link[idb + 8..idb + 10].copy_from_slice(&105u16.to_le_bytes());
-    cases.push(("pcapng wrong link type", link, format!("packet 1 (block 3 (byte offset {})): interface 0 has link type 105 (IEEE802_11), not Ethernet (1)", blocks[2])));
+    cases.push((
+        "pcapng wrong link type",
+        link,
+        format!("packet 1 (block 3 (byte offset {})): interface 0 has link type 105 (IEEE802_11), not Ethernet (1)", blocks[2]),
+    ));
     let mut cut = ng.clone();
     cut[epb2 + 24..epb2 + 28].copy_from_slice(&1500u32.to_le_bytes());
-    cases.push(("pcapng frame cut", cut, format!("packet 2 (block 4 (byte offset {epb2})): frame cut by the capture's snaplen (65535): 144 of 1500 bytes captured")));
+    cases.push((
+        "pcapng frame cut",
+        cut,
+        format!("packet 2 (block 4 (byte offset {epb2})): frame cut by the capture's snaplen (65535): 144 of 1500 bytes captured"),
+    ));
     assert_eq!(parse_pcap(&ng).unwrap().records.len(), 3, "the unbroken pcapng reads");
     cases.push(("shorter than the file header", good[..10].to_vec(), "shorter than the 24-byte file header".into()));
 
@@ -413,7 +465,10 @@ fn malformed_captures_are_errors_naming_the_record_and_leave_no_output() {
 fn bad_send_files_are_named_errors() {
     for (text, want) in [
         ("{}", "expected a JSON array"),
-        (r#"[{"remote_ip": "10.0.0", "remote_port": 1, "local_port": 2, "len": 3}]"#, "message 0: remote_ip '10.0.0' is not a dotted IPv4 address"),
+        (
+            r#"[{"remote_ip": "10.0.0", "remote_port": 1, "local_port": 2, "len": 3}]"#,
+            "message 0: remote_ip '10.0.0' is not a dotted IPv4 address",
+        ),
         (r#"[{"remote_ip": "10.0.0.2", "remote_port": 70000, "local_port": 2, "len": 3}]"#, "remote_port 70000 is not a 16-bit port"),
         (r#"[{"remote_ip": "10.0.0.2", "remote_port": 1, "local_port": 2}]"#, "exactly one of bytes_hex and len"),
         (r#"[{"remote_ip": "10.0.0.2", "remote_port": 1, "local_port": 2, "bytes_hex": "abc"}]"#, "odd number of hex digits"),
@@ -446,7 +501,8 @@ fn cycle_and_time_conversions_at_3_2_ghz() {
 fn a_partial_message_keeps_the_nic_busy_until_garbage_collection() {
     let message: Vec<u8> = (0..3000).map(|i| i as u8).collect();
     // Packets 0 and 2 of 3: packet 1 never comes.
-    let frames: Vec<(u128, Vec<u8>)> = [0usize, 2].iter().map(|off| (*off as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, 5, &message, *off))).collect();
+    let frames: Vec<(u128, Vec<u8>)> =
+        [0usize, 2].iter().map(|off| (*off as u128 * 100, data_frame(PEER_IP, NIC_IP, 7000, 80, 5, &message, *off))).collect();
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
     let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
@@ -478,7 +534,10 @@ fn frames_the_nic_drops_are_counted_in_the_report() {
     let input = parse_pcap(&pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
     let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
     let status = |name: &str| r.report.status.iter().find(|(n, _)| *n == name).unwrap().1;
-    let counted: Vec<u32> = ["not_ipv4_count", "bad_checksum_count", "wrong_protocol_count", "too_short_count", "data_count"].iter().map(|n| status(n)).collect();
+    let counted: Vec<u32> = ["not_ipv4_count", "bad_checksum_count", "wrong_protocol_count", "too_short_count", "data_count"]
+        .iter()
+        .map(|n| status(n))
+        .collect();
     println!("dropped frames counted: {counted:?}");
     assert_eq!(counted, vec![1, 1, 1, 1, 1]);
     assert_eq!((r.report.frames_taken, r.delivered.len(), r.tx_frames.len()), (5, 1, 1));
@@ -498,7 +557,19 @@ fn homa_capture_round_trip_delivers_messages() {
         .map(|(t, f)| {
             let h = Header::decode(f);
             let m = messages.iter().find(|m| m.remote_port == h.src_context).unwrap();
-            (*t, data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, h.src_context, h.dst_context, h.tx_msg_id, &m.payload, h.pkt_offset as usize))
+            (
+                *t,
+                data_frame_for(
+                    HOMA_IP_PROTOCOL,
+                    PEER_IP,
+                    NIC_IP,
+                    h.src_context,
+                    h.dst_context,
+                    h.tx_msg_id,
+                    &m.payload,
+                    h.pkt_offset as usize,
+                ),
+            )
         })
         .collect();
     std::fs::write(dir.join("in.pcap"), pcap_bytes(&frames, TsResolution::NanoSecond).unwrap()).unwrap();
@@ -539,7 +610,13 @@ fn pcapng_timestamp_offsets_are_added_and_empty_records_are_skipped_and_counted(
     // the raw unit count.
     let packets: [(u32, u64, &[u8]); 4] = [(0, 100, &a), (0, 150, &[]), (1, 5_000_001, &b), (0, 900, &a)];
     for (interface_id, units, data) in packets {
-        let epb = EnhancedPacketBlock { interface_id, timestamp: Duration::from_nanos(units), original_len: data.len() as u32, data: data.into(), options: vec![] };
+        let epb = EnhancedPacketBlock {
+            interface_id,
+            timestamp: Duration::from_nanos(units),
+            original_len: data.len() as u32,
+            data: data.into(),
+            options: vec![],
+        };
         w.write_pcapng_block(epb).unwrap();
     }
     let input = parse_pcap(&w.into_inner()).unwrap();

@@ -8,8 +8,8 @@
 //! again (leak test).
 
 use nanotransport_hdl::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
-use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
 use nanotransport_reference::rx::{ReleaseReason, RxMeta, RxRequest, RxResponse};
+use nanotransport_sim::cosim::rx_harness::{RxHarness, RxPacket};
 use nanotransport_testbenches::rx::{RxSize, RX_128, RX_16};
 use nanotransport_testbenches::seed;
 use rand::seq::SliceRandom;
@@ -54,7 +54,15 @@ impl Message {
         self.data[s..(s + 1024).min(self.data.len())].to_vec()
     }
     fn request(&self, off: u8, mark: bool) -> RxRequest {
-        RxRequest { mark_received: mark, peek: false, src_ip: self.ip, src_port: self.port, tx_msg_id: self.tx, msg_len: self.data.len() as u16, pkt_offset: off }
+        RxRequest {
+            mark_received: mark,
+            peek: false,
+            src_ip: self.ip,
+            src_port: self.port,
+            tx_msg_id: self.tx,
+            msg_len: self.data.len() as u16,
+            pkt_offset: off,
+        }
     }
 }
 
@@ -104,14 +112,7 @@ fn new_message(rng: &mut ChaCha8Rng, next_tx: &mut [u16], senders: u32) -> Messa
         let off = rng.gen_range(0..pkts as u8);
         pending.retain(|&o| o != off);
     }
-    Message {
-        ip: 0x0a00_0000 + sender / 4,
-        port: 1000 + (sender % 4) as u16,
-        tx,
-        local_port: 80 + rng.gen_range(0..4),
-        data,
-        pending,
-    }
+    Message { ip: 0x0a00_0000 + sender / 4, port: 1000 + (sender % 4) as u16, tx, local_port: 80 + rng.gen_range(0..4), data, pending }
 }
 
 fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
@@ -143,7 +144,11 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
         }
         if !generating {
             drain_cycles += 1;
-            let quiet = model.live_messages() == 0 && h.packets.is_empty() && awaiting.is_empty() && offered.is_none() && model.deliveries.is_empty();
+            let quiet = model.live_messages() == 0
+                && h.packets.is_empty()
+                && awaiting.is_empty()
+                && offered.is_none()
+                && model.deliveries.is_empty();
             if quiet || drain_cycles > 3 * timeout {
                 break;
             }
@@ -173,7 +178,11 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
             } {
                 // Late retransmission of a message that was sent completely: mostly recent ones,
                 // sometimes older, never older than half the horizon.
-                let mut k = if rng.gen_bool(0.9) { finished.len() - 1 - rng.gen_range(0..finished.len().min(8)) } else { rng.gen_range(0..finished.len()) };
+                let mut k = if rng.gen_bool(0.9) {
+                    finished.len() - 1 - rng.gen_range(0..finished.len().min(8))
+                } else {
+                    rng.gen_range(0..finished.len())
+                };
                 while cycle >= finished_at[k] + DEFAULT_HORIZON_CYCLES / 2 {
                     k += 1;
                 }
@@ -319,8 +328,15 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
             model.packet(&p.meta, &p.payload);
         }
         if let Some(msg) = c.message_done {
-            let want = model.deliveries.pop_front().unwrap_or_else(|| panic!("cycle {cycle}: delivery the model does not expect (seed {seed})"));
-            assert!(msg == want, "cycle {cycle}: delivered message {} differs from the model's (lengths {} vs {}) (seed {seed})", stats.delivered, msg.len(), want.len());
+            let want =
+                model.deliveries.pop_front().unwrap_or_else(|| panic!("cycle {cycle}: delivery the model does not expect (seed {seed})"));
+            assert!(
+                msg == want,
+                "cycle {cycle}: delivered message {} differs from the model's (lengths {} vs {}) (seed {seed})",
+                stats.delivered,
+                msg.len(),
+                want.len()
+            );
             stats.delivered += 1;
             stats.delivered_bytes += msg.len() as u64;
         }
@@ -336,12 +352,11 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
         "rx differential {}: {} GetRxMsgInfo calls for data packets, {} packets streamed into the reassembly, {} messages ({} bytes) delivered identically, {cycles} cycles",
         size.messages(), stats.packets, stats.forwarded, stats.delivered, stats.delivered_bytes
     );
-    println!("releases: delivered {}, garbage-collected {}; longest CPU stall {} cycles", stats.releases[1], stats.releases[3], stats.max_stall);
     println!(
-        "counters: {got:?}; bucket full {}; stale timeouts {}",
-        h.output("fail_bucket_full_count"),
-        h.output("stale_timeout_count")
+        "releases: delivered {}, garbage-collected {}; longest CPU stall {} cycles",
+        stats.releases[1], stats.releases[3], stats.max_stall
     );
+    println!("counters: {got:?}; bucket full {}; stale timeouts {}", h.output("fail_bucket_full_count"), h.output("stale_timeout_count"));
     assert_eq!(got, model.counters(), "every counter equals the model's (seed {seed})");
     assert_eq!(h.output("fail_bucket_full_count"), model.fail_bucket_full(), "bucket-full count (seed {seed})");
     assert_eq!(h.output("fail_bucket_full_count"), bucket_full_seen);
@@ -357,10 +372,20 @@ fn run(size: &RxSize, packets_wanted: u64, default_seed: u64) {
     // every ID can hold a maximum-size message in the best-fitting class).
     let class_limited = size.classes.iter().any(|c| (c.1 as usize) < size.messages());
     for (name, n) in [
-        ("zero_len", c.fail_zero_len), ("too_long", c.fail_too_long), ("bad_offset", c.fail_bad_offset), ("len_mismatch", c.fail_len_mismatch),
-        ("no_id", c.fail_no_id), ("no_buffer", c.fail_no_buffer), ("duplicate", c.duplicate), ("recent_duplicate", c.recent_duplicate),
-        ("class_fallback", c.class_fallback), ("drop_stale", c.drop_stale), ("drop_duplicate", c.drop_duplicate),
-        ("drop_bad_length", c.drop_bad_length), ("gc", c.gc), ("delivered", c.delivered),
+        ("zero_len", c.fail_zero_len),
+        ("too_long", c.fail_too_long),
+        ("bad_offset", c.fail_bad_offset),
+        ("len_mismatch", c.fail_len_mismatch),
+        ("no_id", c.fail_no_id),
+        ("no_buffer", c.fail_no_buffer),
+        ("duplicate", c.duplicate),
+        ("recent_duplicate", c.recent_duplicate),
+        ("class_fallback", c.class_fallback),
+        ("drop_stale", c.drop_stale),
+        ("drop_duplicate", c.drop_duplicate),
+        ("drop_bad_length", c.drop_bad_length),
+        ("gc", c.gc),
+        ("delivered", c.delivered),
     ] {
         if class_limited || !matches!(name, "no_buffer" | "class_fallback") {
             assert!(n > 0, "the run never exercised {name}");

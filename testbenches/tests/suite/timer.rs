@@ -1,8 +1,8 @@
 //! Timer module on the Verilator model of its generated Verilog: reference-checker runs, the
 //! expiry bound's worst case, and the cancel / re-schedule races.
 
-use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_reference::timer::{TimerChecker, TimerCycle};
+use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,10 +17,20 @@ struct TimerDut {
 
 impl TimerDut {
     fn new(entries: u32, bound: Option<u64>) -> Self {
-        let m = VerilatedModel::new(&format!("nt_nic_{entries}_timer")).unwrap();
+        let m = VerilatedModel::new(&format!("nt_blocks_{entries}_timer")).unwrap();
         let ports = [
-            "reset", "now", "sched_valid", "sched_id", "sched_delay", "sched_meta", "cancel_valid",
-            "cancel_id", "timeout_ready", "timeout_valid", "timeout_id", "timeout_meta",
+            "reset",
+            "now",
+            "sched_valid",
+            "sched_id",
+            "sched_delay",
+            "sched_meta",
+            "cancel_valid",
+            "cancel_id",
+            "timeout_ready",
+            "timeout_valid",
+            "timeout_id",
+            "timeout_meta",
         ]
         .map(|p| m.port_or_panic(p));
         TimerDut { m, entries, ports, checker: TimerChecker::new(entries as usize, bound), now: 1_000 }
@@ -43,7 +53,7 @@ impl TimerDut {
         let timeout = (self.m.get(tv) == 1).then(|| (self.m.get(tid) as u32, self.m.get(tm)));
         let c = TimerCycle { reset, now: self.now, sched, cancel, timeout_ready: ready, timeout };
         if let Err(e) = self.checker.step(&c) {
-            panic!("nt_nic_{}_timer: {e}", self.entries);
+            panic!("nt_blocks_{}_timer: {e}", self.entries);
         }
         self.m.tick();
         self.now += 1;
@@ -75,7 +85,7 @@ fn random_run(entries: u32, cycles: u64, always_ready: bool, default_seed: u64) 
         "consumer ready 70% of cycles: bound not applicable, safety checked".to_string()
     };
     println!(
-        "nt_nic_{entries}_timer: {cycles} cycles, {} timeouts, max due→raised latency {} cycles ({bound_note})",
+        "nt_blocks_{entries}_timer: {cycles} cycles, {} timeouts, max due→raised latency {} cycles ({bound_note})",
         dut.checker.fired, dut.checker.max_latency
     );
     assert!(dut.checker.fired > cycles / 20, "too few timeouts to be a meaningful run");
@@ -136,14 +146,14 @@ fn worst_case(entries: u32, ids: &[u32]) -> u64 {
 #[test]
 fn expiry_bound_worst_case_16() {
     let worst = worst_case(16, &(0..16).collect::<Vec<_>>());
-    println!("nt_nic_16_timer: worst due→raised latency {worst} cycles (bound N + 2 = 18)");
+    println!("nt_blocks_16_timer: worst due→raised latency {worst} cycles (bound N + 2 = 18)");
     assert_eq!(worst, 18, "the bound is tight");
 }
 
 #[test]
 fn expiry_bound_worst_case_128() {
     let worst = worst_case(128, &[0, 1, 63, 127]);
-    println!("nt_nic_128_timer: worst due→raised latency {worst} cycles (bound N + 2 = 130)");
+    println!("nt_blocks_128_timer: worst due→raised latency {worst} cycles (bound N + 2 = 130)");
     assert_eq!(worst, 130, "the bound is tight");
 }
 

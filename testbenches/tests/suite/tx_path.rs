@@ -1,21 +1,21 @@
 //! Transmit path (hdl/nic/tx_path.rs) and its packetization core on the Verilator models of their
-//! generated Verilog, every test at 16 and at 128 messages (the `nic-16` and `nic-128` blocks, one
+//! generated Verilog, every test at 16 and at 128 messages (the `blocks-16` and `blocks-128` blocks, one
 //! design): latency of a 16-byte message, line rate with 1-byte messages, descriptor rate, every
 //! slot in use, NACK and timeout retransmission, event bursts (no loss below the stated rate,
 //! counted overflow above it), a transaction-level scoreboard over random traffic with many
 //! concurrent messages and bad input, the core against the reference model
 //! (reference/packetization.rs), and the native-vs-Verilator lockstep of both blocks.
 
-use nanotransport_sim::nic::message_words;
 use nanotransport_hdl::nic::packetization::Packetization;
 use nanotransport_hdl::nic::tx_path::{TxPath, KEY_REUSE_CYCLES, TX_PAYLOAD_ADDR_BITS};
-use nanotransport_sim::cosim::lockstep::{run_lockstep, expect_agreement};
-use nanotransport_sim::cosim::ports::{Lockstep, Ports};
+use nanotransport_reference::packetization::{Completion, CreditTx, NewMessage, PacketDesc, PacketizationModel};
+use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
 use nanotransport_sim::cosim::native::NativeDut;
+use nanotransport_sim::cosim::ports::{Lockstep, Ports};
 use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
 use nanotransport_sim::cosim::tx::{CoreOp, VerilatedPacketization};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
-use nanotransport_reference::packetization::{Completion, CreditTx, NewMessage, PacketDesc, PacketizationModel};
+use nanotransport_sim::nic::message_words;
 use nanotransport_testbenches::{cases, seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,24 +28,73 @@ struct Size {
     core: &'static str,
 }
 
-const SIZE_16: Size = Size { n: 16, model: "nt_nic_16_tx_path", core: "nt_nic_16_packetization" };
-const SIZE_128: Size = Size { n: 128, model: "nt_nic_128_tx_path", core: "nt_nic_128_packetization" };
+const SIZE_16: Size = Size { n: 16, model: "nt_blocks_16_tx_path", core: "nt_blocks_16_packetization" };
+const SIZE_128: Size = Size { n: 128, model: "nt_blocks_128_tx_path", core: "nt_blocks_128_packetization" };
 
 const INPUTS: &[&str] = &[
-    "reset", "default_credit", "timeout_threshold", "rtx_first_expiry", "probe_idle_timeout", "rto_cycles", "s_axis_msg_tdata", "s_axis_msg_tkeep",
-    "s_axis_msg_tlast", "s_axis_msg_tvalid", "done_ready", "dlv_valid", "dlv_tx_msg_id", "dlv_ack_bitmap",
-    "ctx_valid", "ctx_tx_msg_id", "ctx_rtx_flag", "ctx_rtx_bitmap", "ctx_credit_flag", "ctx_new_credit",
-    "ctx_allow_tx", "ctx_raise_only", "m_axis_pkt_tready",
+    "reset",
+    "default_credit",
+    "timeout_threshold",
+    "rtx_first_expiry",
+    "probe_idle_timeout",
+    "rto_cycles",
+    "s_axis_msg_tdata",
+    "s_axis_msg_tkeep",
+    "s_axis_msg_tlast",
+    "s_axis_msg_tvalid",
+    "done_ready",
+    "dlv_valid",
+    "dlv_tx_msg_id",
+    "dlv_ack_bitmap",
+    "ctx_valid",
+    "ctx_tx_msg_id",
+    "ctx_rtx_flag",
+    "ctx_rtx_bitmap",
+    "ctx_credit_flag",
+    "ctx_new_credit",
+    "ctx_allow_tx",
+    "ctx_raise_only",
+    "m_axis_pkt_tready",
 ];
 const OUTPUTS: &[&str] = &[
-    "s_axis_msg_tready", "msg_id_valid", "msg_id", "done_valid", "done_tx_msg_id", "done_abandoned",
-    "m_axis_pkt_tdata", "m_axis_pkt_tkeep", "m_axis_pkt_tlast", "m_axis_pkt_tvalid", "m_axis_pkt_remote_ip",
-    "m_axis_pkt_remote_port", "m_axis_pkt_msg_len", "m_axis_pkt_pkt_offset", "m_axis_pkt_local_port",
-    "m_axis_pkt_tx_msg_id", "m_axis_pkt_credit", "m_axis_pkt_rank", "m_axis_pkt_flags", "m_axis_pkt_is_new_msg",
-    "m_axis_pkt_is_rtx", "active", "buffers_all_free", "rejected_msg_count", "framing_error_count",
-    "stale_delivered_count", "stale_credit_count", "stale_timeout_count", "ack_beyond_count", "rtx_beyond_count",
-    "credit_beyond_count", "delivered_msg_count", "abandoned_msg_count", "write_busy_count",
-    "buffer_double_free_count", "buffers_exhausted", "event_overflow_count", "cooling_slots",
+    "s_axis_msg_tready",
+    "msg_id_valid",
+    "msg_id",
+    "done_valid",
+    "done_tx_msg_id",
+    "done_abandoned",
+    "m_axis_pkt_tdata",
+    "m_axis_pkt_tkeep",
+    "m_axis_pkt_tlast",
+    "m_axis_pkt_tvalid",
+    "m_axis_pkt_remote_ip",
+    "m_axis_pkt_remote_port",
+    "m_axis_pkt_msg_len",
+    "m_axis_pkt_pkt_offset",
+    "m_axis_pkt_local_port",
+    "m_axis_pkt_tx_msg_id",
+    "m_axis_pkt_credit",
+    "m_axis_pkt_rank",
+    "m_axis_pkt_flags",
+    "m_axis_pkt_is_new_msg",
+    "m_axis_pkt_is_rtx",
+    "active",
+    "buffers_all_free",
+    "rejected_msg_count",
+    "framing_error_count",
+    "stale_delivered_count",
+    "stale_credit_count",
+    "stale_timeout_count",
+    "ack_beyond_count",
+    "rtx_beyond_count",
+    "credit_beyond_count",
+    "delivered_msg_count",
+    "abandoned_msg_count",
+    "write_busy_count",
+    "buffer_double_free_count",
+    "buffers_exhausted",
+    "event_overflow_count",
+    "cooling_slots",
 ];
 
 /// A CreditTxEvent: (tx_msg_id, rtx bitmap, new credit, allow_tx, raise_only).
@@ -205,7 +254,14 @@ impl Collector {
 
 /// Feeds `cpu` words for `cycles` cycles with the given per-cycle extra inputs; returns the IDs
 /// handed out and the packets seen.
-fn run_idle(t: &mut Tx, cpu: &mut VecDeque<(u64, u8, bool)>, col: &mut Collector, cycles: u64, ids: &mut Vec<u16>, dones: &mut Vec<(u16, bool)>) {
+fn run_idle(
+    t: &mut Tx,
+    cpu: &mut VecDeque<(u64, u8, bool)>,
+    col: &mut Collector,
+    cycles: u64,
+    ids: &mut Vec<u16>,
+    dones: &mut Vec<(u16, bool)>,
+) {
     for _ in 0..cycles {
         let i = In { word: cpu.front().copied(), done_ready: true, pkt_ready: true, ..Default::default() };
         t.apply(&i);
@@ -255,7 +311,10 @@ fn sixteen_byte_message_latency(s: &Size) {
     assert_eq!(col.done.len(), 1);
     let p = &col.done[0];
     assert_eq!(p.bytes, payload);
-    assert_eq!((p.tx_msg_id, p.offset, p.msg_len, p.remote_ip, p.remote_port, p.local_port, p.is_new, p.is_rtx, p.flags), (id.unwrap(), 0, 16, 0x0a000002, 9000, 7, true, false, 1));
+    assert_eq!(
+        (p.tx_msg_id, p.offset, p.msg_len, p.remote_ip, p.remote_port, p.local_port, p.is_new, p.is_rtx, p.flags),
+        (id.unwrap(), 0, 16, 0x0a000002, 9000, 7, true, false, 1)
+    );
     assert_eq!(id.unwrap() as usize % s.n, 0, "smallest free slot of the smallest class");
     assert!(latency <= 9, "target ≤ 9 cycles, measured {latency}");
 }
@@ -280,7 +339,13 @@ fn line_rate_with_one_byte_messages(s: &Size) {
     let mut max_active = 0;
     for _ in 0..(total_msgs * 12) {
         let ready = header_started && wire_busy == 0;
-        let i = In { word: cpu.front().copied(), done_ready: true, dlv: pending_ack.take().map(|id| (id, 1)), pkt_ready: ready, ..Default::default() };
+        let i = In {
+            word: cpu.front().copied(),
+            done_ready: true,
+            dlv: pending_ack.take().map(|id| (id, 1)),
+            pkt_ready: ready,
+            ..Default::default()
+        };
         t.apply(&i);
         max_active = max_active.max(t.active_count());
         if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
@@ -373,7 +438,11 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
         t.clock();
     }
     let cycles_a = last - start + 1;
-    println!("tx_path ({} messages): {q} queued 1-byte messages leave as {q} one-beat packets in {cycles_a} cycles ({:.3} packets/cycle)", s.n, q as f64 / cycles_a as f64);
+    println!(
+        "tx_path ({} messages): {q} queued 1-byte messages leave as {q} one-beat packets in {cycles_a} cycles ({:.3} packets/cycle)",
+        s.n,
+        q as f64 / cycles_a as f64
+    );
     assert_eq!(col.done.len(), q);
     // At 16 messages the core gives one descriptor per cycle while three or more messages are
     // active (a message is chosen at most once per 3 cycles: its three-stage pipeline), and the
@@ -414,7 +483,11 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
     }
     let beats = col.beats;
     let span = last - first.unwrap() + 1;
-    println!("tx_path ({} messages): one 38-packet message: {beats} beats in {span} cycles ({:.3} beats/cycle)", s.n, beats as f64 / span as f64);
+    println!(
+        "tx_path ({} messages): one 38-packet message: {beats} beats in {span} cycles ({:.3} beats/cycle)",
+        s.n,
+        beats as f64 / span as f64
+    );
     assert_eq!(col.done.len(), 38);
     for (k, p) in col.done.iter().enumerate() {
         assert_eq!(p.offset as usize, k);
@@ -508,11 +581,23 @@ fn credit_nack_retransmission_and_counters(s: &Size) {
         assert_eq!((p.tx_msg_id, p.rank, p.remote_ip, p.remote_port, p.local_port, p.msg_len), (id, 9, 0x0a0b0c0d, 11, 12, len as u16));
     }
     // Stale events: unknown generation, unknown slot; ack beyond the packet count.
-    t.step(&In { dlv: Some((id + s.n as u16, 1)), ctx: Some((id ^ 0x5, None, Some(1), true, false)), done_ready: true, pkt_ready: true, ..Default::default() });
+    t.step(&In {
+        dlv: Some((id + s.n as u16, 1)),
+        ctx: Some((id ^ 0x5, None, Some(1), true, false)),
+        done_ready: true,
+        pkt_ready: true,
+        ..Default::default()
+    });
     t.step(&In { dlv: Some((id, 0b11110 | (1 << 40))), done_ready: true, pkt_ready: true, ..Default::default() });
     run_idle(&mut t, &mut cpu, &mut col, 100, &mut ids, &mut dones);
     assert_eq!(dones, vec![(id, false)], "delivered completion");
-    t.step(&In { dlv: Some((id, 1)), ctx: Some((id, None, Some(1), true, false)), done_ready: true, pkt_ready: true, ..Default::default() });
+    t.step(&In {
+        dlv: Some((id, 1)),
+        ctx: Some((id, None, Some(1), true, false)),
+        done_ready: true,
+        pkt_ready: true,
+        ..Default::default()
+    });
     run_idle(&mut t, &mut cpu, &mut col, 50, &mut ids, &mut dones);
     let c = |n| t.get(n);
     println!(
@@ -605,10 +690,15 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
     // Slot 0 and any other slot that issued its last generation before B (the messages overlap,
     // so slot 1 does too) wait; all have waited long enough by D.
     let before_b: Vec<&(u64, u16)> = ids.iter().filter(|(cycle, _)| *cycle < after[0].0).collect();
-    let wrapped: std::collections::BTreeSet<usize> = before_b.iter().filter(|(_, id)| gen(*id) == last_gen).map(|(_, id)| slot(*id)).collect();
+    let wrapped: std::collections::BTreeSet<usize> =
+        before_b.iter().filter(|(_, id)| gen(*id) == last_gen).map(|(_, id)| slot(*id)).collect();
     assert!(wrapped.contains(&0));
     let waiting = wrapped.len() as u64;
-    assert_eq!(cooling_when_installed, [waiting, waiting, 0], "`cooling_slots`: the {waiting} wrapped slots {wrapped:?} wait while B and C are installed, none once D has slot 0");
+    assert_eq!(
+        cooling_when_installed,
+        [waiting, waiting, 0],
+        "`cooling_slots`: the {waiting} wrapped slots {wrapped:?} wait while B and C are installed, none once D has slot 0"
+    );
 }
 
 /// A 5-packet message with credit 2 whose two credited packets are delivered, and no more credit
@@ -718,7 +808,11 @@ fn lost_single_packet_message(s: &Size, first_expiry: bool) {
     assert_eq!((Some(done_id), abandoned), (id, true));
     // Without the option expiry 1 only records progress; with it, expiry 1 retransmits too.
     let first_rtx_expiry = if first_expiry { 1 } else { 2 };
-    assert_eq!(rel.len() as u64, THRESHOLD + 3 - first_rtx_expiry, "original + one retransmission per expiry {first_rtx_expiry} ..= threshold + 1: {rel:?}");
+    assert_eq!(
+        rel.len() as u64,
+        THRESHOLD + 3 - first_rtx_expiry,
+        "original + one retransmission per expiry {first_rtx_expiry} ..= threshold + 1: {rel:?}"
+    );
     assert!(!rel[0].1 && rel[0].0 < 20);
     for (k, &(c, is_rtx)) in rel.iter().enumerate().skip(1) {
         assert!(is_rtx, "retransmission {k} flagged is_rtx");
@@ -740,7 +834,13 @@ fn event_bursts_are_never_lost_silently(s: &Size) {
         let mut t = Tx::new(s, 3, 1_000_000, 2);
         for k in 0..burst {
             let id = (k as u16 * 7) | 0x8000;
-            t.step(&In { dlv: Some((id, 1)), ctx: Some((id, Some(1), Some(1), true, false)), done_ready: true, pkt_ready: true, ..Default::default() });
+            t.step(&In {
+                dlv: Some((id, 1)),
+                ctx: Some((id, Some(1), Some(1), true, false)),
+                done_ready: true,
+                pkt_ready: true,
+                ..Default::default()
+            });
         }
         for _ in 0..100 {
             t.step(&In { done_ready: true, pkt_ready: true, ..Default::default() });
@@ -840,7 +940,8 @@ fn random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks(s: &Si
             }
         }
         // Events from the "ingress": sparse enough that many messages stay active.
-        let mut i = In { word: pending_cpu.front().copied(), done_ready: rng.gen_bool(0.8), pkt_ready: rng.gen_bool(0.8), ..Default::default() };
+        let mut i =
+            In { word: pending_cpu.front().copied(), done_ready: rng.gen_bool(0.8), pkt_ready: rng.gen_bool(0.8), ..Default::default() };
         if !msgs.is_empty() && rng.gen_bool(if draining { 0.3 } else { 0.04 }) {
             let mut ids: Vec<u16> = msgs.keys().copied().collect();
             ids.sort();
@@ -1031,11 +1132,28 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 if cpu.is_empty() && rng.gen_bool(0.2) {
                     let (len, body) = match rng.gen_range(0..100) {
                         0..=1 => (if rng.gen_bool(0.5) { 0 } else { rng.gen_range(38913..=65535) }, 16),
-                        2 => { let l = rng.gen_range(8193..=38912); (l, l) }
-                        3..=19 => { let l = rng.gen_range(1..3000); (l, l) }
-                        _ => { let l = rng.gen_range(1..200); (l, l) }
+                        2 => {
+                            let l = rng.gen_range(8193..=38912);
+                            (l, l)
+                        }
+                        3..=19 => {
+                            let l = rng.gen_range(1..3000);
+                            (l, l)
+                        }
+                        _ => {
+                            let l = rng.gen_range(1..200);
+                            (l, l)
+                        }
                     };
-                    let mut w = message_words(len as u16, rng.gen_bool(0.3).then(|| rng.gen_range(0..5)), rng.gen(), rng.gen(), rng.gen(), rng.gen(), &payload_of(p.cycle, body as usize));
+                    let mut w = message_words(
+                        len as u16,
+                        rng.gen_bool(0.3).then(|| rng.gen_range(0..5)),
+                        rng.gen(),
+                        rng.gen(),
+                        rng.gen(),
+                        rng.gen(),
+                        &payload_of(p.cycle, body as usize),
+                    );
                     if rng.gen_bool(0.05) {
                         w.last_mut().unwrap().1 ^= 0x80;
                     }
@@ -1050,7 +1168,11 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 p.set("done_ready", rng.gen_bool(0.7) as u64);
                 p.set("m_axis_pkt_tready", rng.gen_bool(0.8) as u64);
                 let pick = |rng: &mut ChaCha8Rng| -> u64 {
-                    if ids.is_empty() || rng.gen_bool(0.1) { rng.gen::<u16>() as u64 } else { ids[rng.gen_range(0..ids.len())] as u64 }
+                    if ids.is_empty() || rng.gen_bool(0.1) {
+                        rng.gen::<u16>() as u64
+                    } else {
+                        ids[rng.gen_range(0..ids.len())] as u64
+                    }
                 };
                 let dv = rng.gen_bool(0.15);
                 let did = pick(&mut rng);
@@ -1175,20 +1297,33 @@ fn differential_against_the_reference_model(s: &Size) {
             (!keys.is_empty()).then(|| keys[rng.gen_range(0..keys.len())])
         };
         let stale = |rng: &mut ChaCha8Rng| -> u16 {
-            if !old_ids.is_empty() && rng.gen_bool(0.7) { old_ids[rng.gen_range(0..old_ids.len())] } else { rng.gen() }
+            if !old_ids.is_empty() && rng.gen_bool(0.7) {
+                old_ids[rng.gen_range(0..old_ids.len())]
+            } else {
+                rng.gen()
+            }
         };
         let beyond = |rng: &mut ChaCha8Rng, npkts: u32| if rng.gen_bool(0.03) { 1u64 << rng.gen_range(npkts.min(63)..64) } else { 0 };
         let op = match rng.gen_range(0..100) {
             0..=24 => {
                 let free: Vec<u32> = (0..s.n as u32).filter(|x| !live.contains_key(x)).collect();
-                let slot = if free.is_empty() || rng.gen_bool(0.03) { rng.gen_range(0..s.n as u32) } else { free[rng.gen_range(0..free.len())] };
+                let slot =
+                    if free.is_empty() || rng.gen_bool(0.03) { rng.gen_range(0..s.n as u32) } else { free[rng.gen_range(0..free.len())] };
                 let msg_len = match rng.gen_range(0..20) {
                     0 => rng.gen_range(1..=65535),
                     1..=9 => rng.gen_range(1..=2048),
                     _ => rng.gen_range(1..=38912),
                 };
                 let credit = rng.gen_bool(0.4).then(|| rng.gen_range(0..12));
-                CoreOp::Install(NewMessage { slot, remote_ip: rng.gen(), remote_port: rng.gen(), local_port: rng.gen(), msg_len, credit, rank: rng.gen() })
+                CoreOp::Install(NewMessage {
+                    slot,
+                    remote_ip: rng.gen(),
+                    remote_port: rng.gen(),
+                    local_port: rng.gen(),
+                    msg_len,
+                    credit,
+                    rank: rng.gen(),
+                })
             }
             25..=54 => match pick_live(&mut rng) {
                 Some(slot) if rng.gen_bool(0.97) => {
@@ -1205,7 +1340,13 @@ fn differential_against_the_reference_model(s: &Size) {
                     let new_credit = rng.gen_bool(0.6).then(|| rng.gen_range(0..=(npkts as u16 + 3)));
                     CoreOp::Credit(CreditTx { tx_msg_id: id, rtx, new_credit, allow_tx: rng.gen_bool(0.85), raise_only: rng.gen_bool(0.5) })
                 }
-                _ => CoreOp::Credit(CreditTx { tx_msg_id: stale(&mut rng), rtx: Some(1), new_credit: Some(1), allow_tx: true, raise_only: false }),
+                _ => CoreOp::Credit(CreditTx {
+                    tx_msg_id: stale(&mut rng),
+                    rtx: Some(1),
+                    new_credit: Some(1),
+                    allow_tx: true,
+                    raise_only: false,
+                }),
             },
             _ => match pick_live(&mut rng).filter(|sl| timer.contains_key(sl)) {
                 Some(slot) if rng.gen_bool(0.95) => CoreOp::Timeout(slot, timer[&slot]),

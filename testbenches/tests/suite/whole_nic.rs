@@ -4,8 +4,8 @@
 //! protocol-specific behaviour is in `ndp_nic` and `homa_nic`.
 
 use nanotransport_sim::scenarios::*;
-use nanotransport_testbenches::nic_preset;
 use nanotransport_testbenches::cases;
+use nanotransport_testbenches::nic_preset;
 
 /// The cycles of a 16-byte message each way, the same at 16, 64 and 128 messages, and Table 3.1's
 /// row beside them. Each stage's figure is derived cycle by cycle in its block's documentation:

@@ -102,7 +102,12 @@ fn frames_of_a_self_loop(config: &str, rng: &mut ChaCha8Rng) -> Vec<(u64, Vec<u8
         vec![f.to_vec()]
     };
     self_loop_to_completion(&mut nic, rng, 1, &mut |_| MESSAGE_BYTES, MAX_CYCLES, LOOP_DELAY_CYCLES, &mut link);
-    assert_eq!((nic.delivered.len(), nic.completions.len()), (1, 1), "{config}: the message delivered and completed after {} cycles", nic.cycle);
+    assert_eq!(
+        (nic.delivered.len(), nic.completions.len()),
+        (1, 1),
+        "{config}: the message delivered and completed after {} cycles",
+        nic.cycle
+    );
     assert_eq!(trimmed_on_the_link.len(), 1, "{config}: one DATA frame trimmed");
     let flags_seen: std::collections::BTreeSet<u8> = nic.tx_frames.iter().map(|(_, f)| f[OFF_FLAGS]).collect();
     println!("{config}: {} frames transmitted, flags {flags_seen:02x?}", nic.tx_frames.len());
@@ -190,7 +195,18 @@ fn dissector_decodes_every_header_field_as_documented() {
     let offsets: Vec<usize> = DOCUMENTED_FIELDS.iter().map(|f| f.1).collect();
     assert_eq!(
         offsets,
-        [OFF_FLAGS, OFF_SRC_CONTEXT, OFF_DST_CONTEXT, OFF_MSG_LEN, OFF_PKT_OFFSET, OFF_PULL_OFFSET, OFF_GRANT_PRIO, OFF_TX_MSG_ID, OFF_BUF_PTR, OFF_BUF_SIZE_CLASS],
+        [
+            OFF_FLAGS,
+            OFF_SRC_CONTEXT,
+            OFF_DST_CONTEXT,
+            OFF_MSG_LEN,
+            OFF_PKT_OFFSET,
+            OFF_PULL_OFFSET,
+            OFF_GRANT_PRIO,
+            OFF_TX_MSG_ID,
+            OFF_BUF_PTR,
+            OFF_BUF_SIZE_CLASS
+        ],
         "documented offsets against hdl/pisa/wire.rs' constants"
     );
 
@@ -213,7 +229,10 @@ fn dissector_decodes_every_header_field_as_documented() {
     // The capture must cover what it claims to: every flag on both IP protocols.
     for (ip_protocol, _) in COLUMN_OF_IP_PROTOCOL {
         for (name, bit) in DOCUMENTED_FLAGS {
-            assert!(frames.iter().any(|f| f[IP_PROTOCOL_AT] == ip_protocol && f[FLAGS_AT] & bit != 0), "no {name} frame on IP protocol {ip_protocol}");
+            assert!(
+                frames.iter().any(|f| f[IP_PROTOCOL_AT] == ip_protocol && f[FLAGS_AT] & bit != 0),
+                "no {name} frame on IP protocol {ip_protocol}"
+            );
         }
     }
 
@@ -253,7 +272,10 @@ fn dissector_decodes_every_header_field_as_documented() {
         if !is_nanotransport(frame) {
             assert!(!layers.contains(&"nanotransport"), "frame {number}: IP protocol {ip_protocol} decoded as nanoTransport: {layers:?}");
             assert!(layers.contains(&"udp"), "frame {number}: the UDP frame decoded as {layers:?}");
-            assert!(DOCUMENTED_FIELDS.iter().all(|(name, _, _)| value(name).is_empty()), "frame {number}: nanoTransport fields on IP protocol {ip_protocol}: {row:?}");
+            assert!(
+                DOCUMENTED_FIELDS.iter().all(|(name, _, _)| value(name).is_empty()),
+                "frame {number}: nanoTransport fields on IP protocol {ip_protocol}: {row:?}"
+            );
             continue;
         }
         decoded += 1;

@@ -1,8 +1,8 @@
 //! Unit tests of the block in `hdl/nic/delivered_set.rs`, on the natively stepped block.
 
+use nanotransport_hdl::common::key_hash::{hash0, hash1};
 use nanotransport_hdl::nic::delivered_set::*;
 use rust_hdl::prelude::*;
-use nanotransport_hdl::common::key_hash::{hash0, hash1};
 use std::collections::HashMap;
 
 const SB: usize = 3;

@@ -1,10 +1,10 @@
 //! Unit tests of the block in `hdl/nic/get_rx_msg_info.rs`, on the natively stepped block.
 
-use nanotransport_hdl::nic::get_rx_msg_info::*;
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
+use nanotransport_hdl::nic::get_rx_msg_info::*;
 use rust_hdl::prelude::*;
 
-fn clock<const IW: usize, const N: usize, const BB: usize>(u: &mut GetRxMsgInfo<IW, N, BB>) {
+fn clock<const N: usize, const IW: usize, const BB: usize>(u: &mut GetRxMsgInfo<N, IW, BB>) {
     assert!(simulate(u, 2000));
     u.clock.next = Clock { clk: true };
     assert!(simulate(u, 2000));
@@ -12,7 +12,7 @@ fn clock<const IW: usize, const N: usize, const BB: usize>(u: &mut GetRxMsgInfo<
     assert!(simulate(u, 2000));
 }
 
-fn init_then_allocate_and_hit<const IW: usize, const N: usize, const BB: usize>(mut u: GetRxMsgInfo<IW, N, BB>) {
+fn init_then_allocate_and_hit<const N: usize, const IW: usize, const BB: usize>(mut u: GetRxMsgInfo<N, IW, BB>) {
     u.connect_all();
     u.reset.next = true;
     clock(&mut u);
@@ -26,7 +26,11 @@ fn init_then_allocate_and_hit<const IW: usize, const N: usize, const BB: usize>(
         clock(&mut u);
         init_cycles += 1;
     }
-    assert_eq!(init_cycles, 1 << BB.max(DELIVERED_SET_BUCKET_BITS), "the init sequence writes every bucket of the table and the delivered set");
+    assert_eq!(
+        init_cycles,
+        1 << BB.max(DELIVERED_SET_BUCKET_BITS),
+        "the init sequence writes every bucket of the table and the delivered set"
+    );
     u.req_mark_received.next = true;
     u.req_src_ip.next = 5.into();
     u.req_msg_len.next = 3000.into();
@@ -45,18 +49,18 @@ fn init_then_allocate_and_hit<const IW: usize, const N: usize, const BB: usize>(
 
 #[test]
 fn init_then_allocate_and_hit_natively_16() {
-    init_then_allocate_and_hit(GetRxMsgInfo16::default());
+    init_then_allocate_and_hit(GetRxMsgInfo::<16, 4, 4>::default());
 }
 
 #[test]
 fn init_then_allocate_and_hit_natively_128() {
-    init_then_allocate_and_hit(GetRxMsgInfo128::default());
+    init_then_allocate_and_hit(GetRxMsgInfo::<128, 7, 6>::default());
 }
 
 #[test]
 #[should_panic(expected = "size classes must grow")]
 fn shrinking_classes_are_rejected() {
-    let _ = GetRxMsgInfo16::new([(4, 16), (1, 16), (8, 16), (38, 16)]);
+    let _ = GetRxMsgInfo::<16, 4, 4>::new([(4, 16), (1, 16), (8, 16), (38, 16)]);
 }
 
 #[test]

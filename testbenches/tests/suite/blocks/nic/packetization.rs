@@ -49,7 +49,11 @@ fn one_message_descriptor_rate_and_order() {
     assert!(got[0].2 && got[1..].iter().all(|g| !g.2), "is_new_msg on the first packet only");
     assert!(got.iter().all(|g| g.3 == 100));
     let span = got[9].0 - got[0].0;
-    println!("packetization (128 slots): one message, 10 descriptors in {} cycles (first at cycle {} after the install)", span + 1, got[0].0);
+    println!(
+        "packetization (128 slots): one message, 10 descriptors in {} cycles (first at cycle {} after the install)",
+        span + 1,
+        got[0].0
+    );
     // The install's choice, then one every 3 cycles (the slot is skipped while it is in S1
     // or S2).
     assert_eq!(span, 3 * 9, "10 descriptors of one message in {} cycles", span + 1);

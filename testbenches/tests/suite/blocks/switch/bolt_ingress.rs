@@ -1,8 +1,8 @@
 //! Unit tests of the block in `hdl/switch/bolt_ingress.rs`, on the natively stepped block.
 
+use nanotransport_hdl::switch::bolt_header::{FLAG_DATA, FLAG_DEC, FLAG_INC, FLAG_LAST};
 use nanotransport_hdl::switch::bolt_ingress::*;
 use rust_hdl::prelude::*;
-use nanotransport_hdl::switch::bolt_header::{FLAG_DATA, FLAG_DEC, FLAG_INC, FLAG_LAST};
 
 /// Steps the 8-port block natively.
 struct Bench {

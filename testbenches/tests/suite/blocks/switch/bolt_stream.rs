@@ -1,8 +1,8 @@
 //! Unit tests of the block in `hdl/switch/bolt_stream.rs`, on the natively stepped block.
 
-use nanotransport_hdl::switch::bolt_stream::*;
 use nanotransport_hdl::switch::bolt_header::BOLT_IP_PROTOCOL;
 use nanotransport_hdl::switch::bolt_ingress::BoltParams;
+use nanotransport_hdl::switch::bolt_stream::*;
 use rust_hdl::prelude::*;
 
 /// Steps one Bolt data frame (DATA | INC, IPv4 total length `total_len`, `frame_len` bytes

@@ -1,0 +1,180 @@
+//! `gen`, `lint`, `synth` and `fpga ooc`: the Verilog of named configurations and parameter sets,
+//! and the flow on it.
+
+use crate::output::print_json;
+use crate::params;
+use nanotransport_flow::lint;
+use nanotransport_hdl::configs::{find_config, find_switch_config, NicConfig, SwitchConfig, CONFIGS, SWITCH_CONFIGS};
+use nanotransport_hdl::generate::write_modules;
+use std::path::{Path, PathBuf};
+
+pub(crate) fn selected(configs: &[String]) -> Result<Vec<NicConfig>, String> {
+    if configs.is_empty() {
+        return Ok(CONFIGS.to_vec());
+    }
+    configs.iter().filter(|c| find_switch_config(c).is_none()).map(|c| find_config(c).map_err(|e| with_switch_names(&e))).collect()
+}
+
+/// The switch configurations among `configs` (all of them when none is named).
+pub(crate) fn selected_switch(configs: &[String]) -> Vec<SwitchConfig> {
+    if configs.is_empty() {
+        return SWITCH_CONFIGS.to_vec();
+    }
+    configs.iter().filter_map(|c| find_switch_config(c)).collect()
+}
+
+/// Adds the switch configurations to the list of valid names in an unknown-configuration error.
+pub(crate) fn with_switch_names(err: &str) -> String {
+    let names: Vec<&str> = SWITCH_CONFIGS.iter().map(|c| c.name).collect();
+    format!("{err}, {}", names.join(", "))
+}
+
+/// Generates the named NIC and switch configurations (all when none is named) into `out/<name>`;
+/// returns (name, module count, folder) of each.
+pub(crate) fn generate_named(configs: &[String], out: &Path) -> Result<Vec<(String, usize, PathBuf)>, String> {
+    let mut done = Vec::new();
+    for config in selected(configs)? {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        done.push((config.name.to_string(), modules.len(), dir));
+    }
+    for config in selected_switch(configs) {
+        let modules = config.generate();
+        let dir = out.join(config.name);
+        write_modules(&dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (file, text) in config.data_files() {
+            std::fs::write(dir.join(&file), text).map_err(|e| format!("{}: {e}", dir.join(&file).display()))?;
+        }
+        done.push((config.name.to_string(), modules.len(), dir));
+    }
+    Ok(done)
+}
+
+pub(crate) fn gen(configs: &[String], out: &Path, fixtures: bool, params: &params::ParamFlags) -> Result<(), String> {
+    if params.any() {
+        for p in params.parse()? {
+            let module = p.generate()?;
+            let dir = out.join(&p.name);
+            write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let (rx, tx) = p.memory_bytes();
+            println!(
+                "{:<10} {} {} messages, payload used {} KiB receive / {} KiB transmit of {} each -> {}",
+                p.name,
+                p.protocol,
+                p.messages,
+                rx / 1024,
+                tx / 1024,
+                p.payload_memory_bytes() / 1024,
+                dir.join(module.file_name()).display()
+            );
+        }
+        if configs.is_empty() {
+            return Ok(());
+        }
+    }
+    for (name, modules, dir) in generate_named(configs, out)? {
+        println!("{name:<10} {modules} modules -> {}", dir.display());
+    }
+    if fixtures {
+        let dir = Path::new(nanotransport_sim::cosim::fixtures::FIXTURE_DIR);
+        let modules = nanotransport_sim::cosim::fixtures::generate();
+        write_modules(dir, &modules).map_err(|e| format!("{}: {e}", dir.display()))?;
+        println!("{:<10} {} modules -> {}", "fixtures", modules.len(), dir.display());
+    }
+    Ok(())
+}
+
+pub(crate) fn lint_cmd(configs: &[String], dir: &Path, no_synth: bool) -> Result<bool, String> {
+    let mut files = Vec::new();
+    let names = selected(configs)?.iter().map(|c| c.name).chain(selected_switch(configs).iter().map(|c| c.name)).collect::<Vec<_>>();
+    for name in names {
+        let d = dir.join(name);
+        let found = lint::verilog_files_under(&d);
+        if found.is_empty() {
+            return Err(format!("{}: no generated Verilog; run `nanotransport gen` first", d.display()));
+        }
+        files.extend(found);
+    }
+    let reports = lint::check_files(Path::new("."), &files, !no_synth);
+    let mut failed = 0;
+    for r in &reports {
+        let yosys = r.yosys.as_ref().map(|y| format!("  yosys: {}", y.summary)).unwrap_or_default();
+        println!(
+            "{}  {}  verilator: {}  rule: {}{}",
+            if r.ok() { "ok  " } else { "FAIL" },
+            r.file.display(),
+            r.verilator.summary,
+            r.rule.summary,
+            yosys
+        );
+        failed += (!r.ok()) as usize;
+    }
+    println!("lint: {} files, {} passed, {} failed", reports.len(), reports.len() - failed, failed);
+    Ok(failed == 0)
+}
+
+/// The module prefix of any named configuration (NIC or switch), or of a parameter set
+/// generated into `dir/<name>`; the error lists every name.
+pub(crate) fn config_prefix(name: &str, dir: &Path) -> Result<String, String> {
+    if let Some(c) = find_switch_config(name) {
+        return Ok(format!("nt_{}", c.name.replace('-', "_")));
+    }
+    let generated = format!("nt_{}_nic.v", name.replace('-', "_"));
+    if find_config(name).is_err() && dir.join(name).join(&generated).exists() {
+        return Ok(format!("nt_{}", name.replace('-', "_")));
+    }
+    find_config(name).map(|c| c.module_prefix()).map_err(|e| with_switch_names(&e))
+}
+
+pub(crate) fn synth_cmd(
+    config: &str,
+    block: Option<&str>,
+    dir: &Path,
+    keep: Option<&Path>,
+    reanalyse: bool,
+    json: bool,
+) -> Result<(), String> {
+    use nanotransport_flow::synth;
+    let prefix = config_prefix(config, dir)?;
+    let targets = synth::targets(&dir.join(config), &prefix, block)?;
+    let mut reports = Vec::new();
+    for t in &targets {
+        let r = match keep {
+            Some(k) if reanalyse => synth::analyse(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            Some(k) => synth::synthesise(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            None => {
+                let scratch = synth::scratch_dir(&t.top);
+                let r = synth::synthesise(&t.file, &t.top, &scratch);
+                let _ = std::fs::remove_dir_all(&scratch);
+                r
+            }
+        };
+        let r = r?;
+        if !json {
+            println!("{}", r.to_table());
+        }
+        reports.push(r);
+    }
+    if json {
+        let v: Vec<_> = reports.iter().map(|r| r.to_json()).collect();
+        print_json(serde_json::json!({ "config": config, "reports": v }));
+    }
+    Ok(())
+}
+
+pub(crate) fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path) -> Result<(), String> {
+    use nanotransport_flow::fpga;
+    let whole: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).collect();
+    let c = match find_switch_config(config) {
+        Some(_) => None,
+        None => Some(find_config(config).map_err(|e| with_switch_names(&e))?),
+    };
+    let Some(c) = c.filter(|c| c.protocol.is_some()) else {
+        return Err(format!("configuration '{config}' has no whole NIC; whole-NIC configurations: {}", whole.join(", ")));
+    };
+    let top = format!("{}_nic", c.module_prefix());
+    let folder = fpga::write_ooc_folder(&fpga::OocRequest { config, top: &top, verilog_dir: &dir.join(config), clock_mhz, part, out })?;
+    println!("{folder}");
+    Ok(())
+}

@@ -1,0 +1,289 @@
+//! `nanotransport report`: the project's measured results in one folder — the Verilog generated
+//! and linted, per-stage latency and throughput of every protocol on its whole-NIC Verilator
+//! model, each whole NIC's simulation speed, a fuzz run per protocol, whole-NIC Yosys synthesis
+//! beside Table 3.2 (with `--synth`), and the thesis' Fig. 3.2 incast (protocols × buffers).
+//!
+//! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
+//! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
+//! and the queue trace) and the plots `incast-queue.svg` and `incast-slowdown.svg`; with
+//! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
+//! pages from a saved `results.json` without running anything. Progress goes to stderr.
+
+use crate::commands::hardware::generate_named;
+use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
+use crate::results::fmt_opt;
+use crate::results::{
+    self, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+};
+use nanotransport_flow::lint;
+use nanotransport_hdl::configs::Protocol;
+use nanotransport_net::experiments::incast::IncastResult;
+use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
+use nanotransport_sim::whole_nic::WholeNic;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Seed of the report's fuzz runs.
+const FUZZ_SEED: u64 = 1;
+
+/// What `report` runs.
+pub struct ReportRequest<'a> {
+    pub out: &'a Path,
+    /// Folder the Verilog is generated into (and linted from).
+    pub verilog: &'a Path,
+    /// Configurations to generate and lint (empty: all).
+    pub gen_configs: &'a [String],
+    pub synth: bool,
+    pub protocols: &'a [Protocol],
+    pub buffers: &'a [usize],
+    /// Back-to-back packets per throughput measurement.
+    pub packets: u64,
+    /// Cycles of each simulation-speed run.
+    pub bench_cycles: u64,
+    /// Frames of each fuzz run (on each protocol's 16-message NIC; 0: none).
+    pub fuzz_frames: u64,
+    pub setup: &'a IncastSetup,
+    /// README whose headline block is re-rendered.
+    pub readme: Option<&'a Path>,
+}
+
+fn io<T>(r: std::io::Result<T>, path: &Path) -> Result<T, String> {
+    r.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn step(name: &str) -> Instant {
+    eprintln!("== {name}");
+    Instant::now()
+}
+
+/// Runs every part, writes the folder; `Ok(false)` when a lint check failed or an incast run did
+/// not complete (the page says which).
+pub fn report(r: &ReportRequest) -> Result<bool, String> {
+    let started = Instant::now();
+    io(std::fs::create_dir_all(r.out), r.out)?;
+    let mut timings = Timings::default();
+
+    let t = step("generate Verilog");
+    let generated = generate_named(r.gen_configs, r.verilog)?;
+    for (name, modules, dir) in &generated {
+        eprintln!("{name:<12} {modules} modules -> {}", dir.display());
+    }
+    timings.generate_s = t.elapsed().as_secs_f64();
+    let t = step("lint (verilator -Wall)");
+    let files: Vec<PathBuf> = generated.iter().flat_map(|(_, _, d)| lint::verilog_files_under(d)).collect();
+    let lints = lint::check_files(Path::new("."), &files, false);
+    timings.lint_s = t.elapsed().as_secs_f64();
+    let lint_rows: Vec<LintRow> = lints
+        .iter()
+        .map(|l| LintRow {
+            file: l.file.strip_prefix(r.verilog).unwrap_or(&l.file).display().to_string(),
+            ok: l.ok(),
+            verilator: l.verilator.summary.clone(),
+            design_rule: l.rule.summary.clone(),
+            yosys: l.yosys.as_ref().map(|y| y.summary.clone()),
+        })
+        .collect();
+
+    // Latency, throughput and speed on each protocol's incast receiver NIC.
+    let nic = |p: &Protocol| match &r.setup.config {
+        Some(c) => crate::params::whole_nic(Some(*p), Some(c)),
+        None => WholeNic::of(*p, 128),
+    };
+    let t = step("per-stage latency (Table 3.1)");
+    let mut latency = Vec::new();
+    for p in r.protocols {
+        let config = nic(p)?;
+        eprintln!("{p} on {config}");
+        let l = latency_with(&config, &[])?;
+        latency.push(LatencyRow {
+            protocol: p.clone(),
+            paper_cycles: nanotransport_sim::scenarios::paper_cycles(*p),
+            config: config.name().to_string(),
+            cycles: [l.ingress, l.reassembly, l.packetize, l.egress],
+            data_to_ack: l.data_to_ack,
+        });
+    }
+    timings.latency_s = t.elapsed().as_secs_f64();
+    let t = step("throughput");
+    let mut throughput = Vec::new();
+    for p in r.protocols {
+        let config = nic(p)?;
+        for d in Direction::ALL {
+            eprintln!("{p} on {config}, {d}");
+            let x = throughput_with(&config, d, r.packets, &[])?;
+            throughput.push(ThroughputRow {
+                protocol: *p,
+                config: config.name().to_string(),
+                direction: d,
+                packets: x.packets,
+                cycles: x.cycles,
+                beats_per_cycle: x.beats_per_cycle,
+                gbps_at_3_2ghz: x.gbps_at_3_2ghz,
+            });
+        }
+    }
+    timings.throughput_s = t.elapsed().as_secs_f64();
+    let t = step("simulation speed (bench nic)");
+    let mut simulation_speed = Vec::new();
+    for p in r.protocols {
+        let b = nanotransport_sim::bench::bench_nic(&nic(p)?, r.bench_cycles, 1)?;
+        eprintln!("{}: {:.0} cycles per CPU second", b.config, b.cycles as f64 / b.cpu_s);
+        simulation_speed.push(SpeedRow {
+            config: b.config,
+            cycles: b.cycles,
+            cycles_per_cpu_s: b.cycles as f64 / b.cpu_s,
+            messages_delivered: b.messages_delivered,
+            messages_intact: b.messages_intact,
+        });
+    }
+    timings.simulation_speed_s = t.elapsed().as_secs_f64();
+    let t = step("fuzz");
+    let mut fuzz = Vec::new();
+    for p in r.protocols.iter().filter(|_| r.fuzz_frames > 0) {
+        let opts = nanotransport_sim::fuzz::FuzzOptions::new(&WholeNic::of(*p, 16)?, r.fuzz_frames, FUZZ_SEED);
+        let f = nanotransport_sim::fuzz::fuzz(&opts, &mut |_| {})?;
+        eprintln!("{}: {} frames, {} mismatches", opts.nic, f.frames_in, f.check.mismatches.len());
+        fuzz.push(FuzzRow {
+            config: opts.nic.name().to_string(),
+            seed: FUZZ_SEED,
+            frames_in: f.frames_in,
+            frames_out: f.frames_out,
+            delivered: f.check.delivered,
+            completed: f.check.completed,
+            abandoned: f.check.abandoned,
+            mismatches: f.check.mismatches.len(),
+            skipped_checks: f.check.skipped.len(),
+            cycles: f.cycles,
+            wall_s: f.wall_s,
+        });
+    }
+    timings.fuzz_s = t.elapsed().as_secs_f64();
+    let t = step("whole-NIC synthesis (Table 3.2)");
+    let synthesis = if r.synth { synthesise_nics(r.verilog, &generated)? } else { Vec::new() };
+    timings.synthesis_s = t.elapsed().as_secs_f64();
+
+    let t = step("Fig. 3.2 incast");
+    let mut runs: Vec<IncastResult> = Vec::new();
+    for p in r.protocols {
+        for b in r.buffers {
+            let params = r.setup.params(*p, *b)?;
+            let (res, _) = incast_run(&params, false)?;
+            let path = r.out.join(format!("incast-{}-{}p.json", params.protocol, params.buffer_pkts));
+            io(std::fs::write(&path, serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?), &path)?;
+            eprintln!(
+                "{p} {b} pkts: median {} p90 {}, wall {:.1} s",
+                fmt_opt(res.median_slowdown, 2),
+                fmt_opt(res.p90_slowdown, 2),
+                res.wall_s
+            );
+            runs.push(res);
+        }
+    }
+    write_plots(&runs, r.out)?;
+    timings.incast_s = t.elapsed().as_secs_f64();
+    let incast = Incast { setup: runs.first().map(|x| x.params.clone()), runs: runs.iter().map(incast_row).collect() };
+    timings.total_s = started.elapsed().as_secs_f64();
+
+    let all_ok = lint_rows.iter().all(|l| l.ok)
+        && incast.runs.iter().all(|x| x.complete)
+        && fuzz.iter().all(|f| f.mismatches == 0 && f.skipped_checks == 0);
+    let results = Results {
+        schema_version: results::SCHEMA_VERSION,
+        tools: {
+            let (verilator, yosys) = nanotransport_sim::cosim::build::tool_versions()?;
+            Tools { verilator, yosys }
+        },
+        verilog: generated.iter().map(|(config, modules, _)| GeneratedConfig { config: config.clone(), modules: *modules }).collect(),
+        lint: lint_rows,
+        latency,
+        throughput,
+        simulation_speed,
+        fuzz,
+        synthesis,
+        incast,
+        timings,
+    };
+    let json_path = r.out.join("results.json");
+    io(std::fs::write(&json_path, serde_json::to_string_pretty(&results).map_err(|e| e.to_string())? + "\n"), &json_path)?;
+    write_pages(&results, r.out, r.readme)?;
+    Ok(all_ok)
+}
+
+/// The whole NICs `--synth` synthesises: NDP at Table 3.2's two sizes, and each protocol's incast
+/// receiver.
+const SYNTH_CONFIGS: [&str; 4] = ["ndp-16", "ndp-128", "homa-128", "homa-tr-128"];
+
+/// Thesis Table 3.2 (NDP prototype, 32 KB messages, Virtex UltraScale+): messages → (LUTs,
+/// flip-flops).
+const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_941)];
+
+/// [`SYNTH_CONFIGS`] that were generated, synthesised two at a time (Yosys runs on one core).
+fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Result<Vec<SynthRow>, String> {
+    use nanotransport_flow::synth;
+    let configs: Vec<&str> = SYNTH_CONFIGS.iter().copied().filter(|c| generated.iter().any(|g| g.0 == *c)).collect();
+    let one = |config: &str| -> Result<SynthRow, String> {
+        let top = format!("nt_{}_nic", config.replace('-', "_"));
+        let scratch = synth::scratch_dir(&top);
+        let report = synth::synthesise(&verilog.join(config).join(format!("{top}.v")), &top, &scratch);
+        let _ = std::fs::remove_dir_all(&scratch);
+        let report = report?;
+        let messages = nanotransport_hdl::configs::find_config(config).map(|c| c.messages).unwrap_or(0);
+        let paper = TABLE_3_2.iter().find(|t| t.0 == messages && config.starts_with("ndp")).map(|t| (t.1, t.2));
+        eprintln!(
+            "{config}: {} LUT, {} FF, {} levels ({:.0} s)",
+            report.total.lut, report.total.ff, report.depth.levels, report.yosys_seconds
+        );
+        Ok(SynthRow {
+            config: config.into(),
+            lut: report.total.lut,
+            ff: report.total.ff,
+            lutram_luts: report.total.lutram_luts,
+            bram36: report.total.bram36,
+            bram18: report.total.bram18,
+            depth_levels: report.depth.levels,
+            fmax_mhz: report.depth.fmax_mhz(),
+            paper_lut_ff: paper,
+            yosys_s: report.yosys_seconds,
+        })
+    };
+    let mut rows = Vec::new();
+    for pair in configs.chunks(2) {
+        let results: Vec<Result<SynthRow, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair.iter().map(|c| s.spawn(move || one(c))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("synthesis thread panicked".into()))).collect()
+        });
+        for r in results {
+            rows.push(r?);
+        }
+    }
+    Ok(rows)
+}
+
+/// `results.md` into `out` and, given a README, its headline block (which must be there).
+pub fn write_pages(results: &Results, out: &Path, readme: Option<&Path>) -> Result<(), String> {
+    let page_path = out.join("results.md");
+    io(std::fs::write(&page_path, results::render_page(results)), &page_path)?;
+    if let Some(readme) = readme {
+        let text = io(std::fs::read_to_string(readme), readme)?;
+        let old = results::headline_in(&text).ok_or_else(|| {
+            format!("{}: no results block between `{}` and `{}`", readme.display(), results::HEADLINE_BEGIN, results::HEADLINE_END)
+        })?;
+        let new_text = text.replacen(old, &results::render_headline(results), 1);
+        io(std::fs::write(readme, new_text), readme)?;
+        eprintln!("report: headline block of {} rendered", readme.display());
+    }
+    eprintln!("report: {}", page_path.display());
+    Ok(())
+}
+
+/// `report --from-json`: the pages from a saved `results.json`, nothing run.
+pub fn render_saved(json: &Path, out: &Path, readme: Option<&Path>) -> Result<bool, String> {
+    let text = io(std::fs::read_to_string(json), json)?;
+    let results: Results = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    if results.schema_version != results::SCHEMA_VERSION {
+        return Err(format!("{}: schema version {}, this build reads {}", json.display(), results.schema_version, results::SCHEMA_VERSION));
+    }
+    io(std::fs::create_dir_all(out), out)?;
+    write_pages(&results, out, readme)?;
+    Ok(true)
+}

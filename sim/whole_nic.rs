@@ -29,9 +29,13 @@ impl WholeNic {
         }
     }
 
-    /// The preset of `protocol` at `messages` per direction (`<protocol>-<messages>`).
+    /// The preset of `protocol` at `messages` per direction.
     pub fn of(protocol: Protocol, messages: usize) -> Result<Self, String> {
-        Self::preset(&format!("{protocol}-{messages}"))
+        CONFIGS
+            .iter()
+            .find(|c| c.protocol == Some(protocol) && c.messages == messages)
+            .map(|c| Self { params: c.params() })
+            .ok_or_else(|| format!("no {protocol} preset of {messages} messages"))
     }
 
     /// A parameter set, made runnable: checked, its Verilog generated, its Verilator model built

@@ -1,6 +1,7 @@
 //! Blocks shared by every part of the NIC: bitmap operations, the ID free list, stream stages.
 
 pub mod bitmap_all_any;
+pub mod bundles;
 pub mod find_first_set;
 pub mod free_list;
 pub mod key_hash;

@@ -15,8 +15,8 @@
 //! # Ports
 //! | group | ports | meaning |
 //! |---|---|---|
-//! | `s_axis_ctrl_*` | `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` + metadata | control packets (packet generator) |
-//! | `s_axis_data_*` | same | data packets (packetization) |
+//! | `s_axis_ctrl` | `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` + metadata | control packets (packet generator) |
+//! | `s_axis_data` | same | data packets (packetization) |
 //! | `m_axis_*` | same | merged stream |
 //! | config | `ctrl_burst_limit` 8 | N |
 //! | status | `ctrl_packet_count`, `data_packet_count` 16 (saturating) | packets granted per source (counted when the first beat is shown) |
@@ -32,6 +32,7 @@
 //! # Reset
 //! One cycle of `reset`: no packet in flight, count zero, counters zero.
 
+use crate::common::bundles::{PacketSink, PacketSource};
 use rust_hdl::prelude::*;
 
 /// Control/data arbiter with a bounded control burst.
@@ -42,54 +43,9 @@ pub struct Arbiter {
     pub ctrl_burst_limit: Signal<In, Bits<8>>,
     pub ctrl_packet_count: Signal<Out, Bits<16>>,
     pub data_packet_count: Signal<Out, Bits<16>>,
-    pub s_axis_ctrl_tdata: Signal<In, Bits<64>>,
-    pub s_axis_ctrl_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_ctrl_tlast: Signal<In, Bit>,
-    pub s_axis_ctrl_tvalid: Signal<In, Bit>,
-    pub s_axis_ctrl_tready: Signal<Out, Bit>,
-    pub s_axis_ctrl_remote_ip: Signal<In, Bits<32>>,
-    pub s_axis_ctrl_remote_port: Signal<In, Bits<16>>,
-    pub s_axis_ctrl_msg_len: Signal<In, Bits<16>>,
-    pub s_axis_ctrl_pkt_offset: Signal<In, Bits<8>>,
-    pub s_axis_ctrl_local_port: Signal<In, Bits<16>>,
-    pub s_axis_ctrl_tx_msg_id: Signal<In, Bits<16>>,
-    pub s_axis_ctrl_credit: Signal<In, Bits<16>>,
-    pub s_axis_ctrl_rank: Signal<In, Bits<8>>,
-    pub s_axis_ctrl_flags: Signal<In, Bits<8>>,
-    pub s_axis_ctrl_is_new_msg: Signal<In, Bit>,
-    pub s_axis_ctrl_is_rtx: Signal<In, Bit>,
-    pub s_axis_data_tdata: Signal<In, Bits<64>>,
-    pub s_axis_data_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_data_tlast: Signal<In, Bit>,
-    pub s_axis_data_tvalid: Signal<In, Bit>,
-    pub s_axis_data_tready: Signal<Out, Bit>,
-    pub s_axis_data_remote_ip: Signal<In, Bits<32>>,
-    pub s_axis_data_remote_port: Signal<In, Bits<16>>,
-    pub s_axis_data_msg_len: Signal<In, Bits<16>>,
-    pub s_axis_data_pkt_offset: Signal<In, Bits<8>>,
-    pub s_axis_data_local_port: Signal<In, Bits<16>>,
-    pub s_axis_data_tx_msg_id: Signal<In, Bits<16>>,
-    pub s_axis_data_credit: Signal<In, Bits<16>>,
-    pub s_axis_data_rank: Signal<In, Bits<8>>,
-    pub s_axis_data_flags: Signal<In, Bits<8>>,
-    pub s_axis_data_is_new_msg: Signal<In, Bit>,
-    pub s_axis_data_is_rtx: Signal<In, Bit>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
-    pub m_axis_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_credit: Signal<Out, Bits<16>>,
-    pub m_axis_rank: Signal<Out, Bits<8>>,
-    pub m_axis_flags: Signal<Out, Bits<8>>,
-    pub m_axis_is_new_msg: Signal<Out, Bit>,
-    pub m_axis_is_rtx: Signal<Out, Bit>,
+    pub s_axis_ctrl: PacketSink,
+    pub s_axis_data: PacketSink,
+    pub m_axis: PacketSource,
     in_packet: DFF<Bit>,
     from_data: DFF<Bit>,
     ctrl_run: DFF<Bits<8>>,
@@ -114,49 +70,49 @@ impl Logic for Arbiter {
             self.limit.next = 1.into();
         }
         // New grant (between packets): control unless only data waits or the burst is used up.
-        self.pick_data.next = self.s_axis_data_tvalid.val() & ((!self.s_axis_ctrl_tvalid.val()) | self.burst_used.q.val());
+        self.pick_data.next = self.s_axis_data.tvalid.val() & ((!self.s_axis_ctrl.tvalid.val()) | self.burst_used.q.val());
         self.use_data.next = self.pick_data.val();
         if self.in_packet.q.val() {
             self.use_data.next = self.from_data.q.val();
         }
         if self.use_data.val() {
-            self.m_axis_tdata.next = self.s_axis_data_tdata.val();
-            self.m_axis_tkeep.next = self.s_axis_data_tkeep.val();
-            self.m_axis_tlast.next = self.s_axis_data_tlast.val();
-            self.m_axis_remote_ip.next = self.s_axis_data_remote_ip.val();
-            self.m_axis_remote_port.next = self.s_axis_data_remote_port.val();
-            self.m_axis_msg_len.next = self.s_axis_data_msg_len.val();
-            self.m_axis_pkt_offset.next = self.s_axis_data_pkt_offset.val();
-            self.m_axis_local_port.next = self.s_axis_data_local_port.val();
-            self.m_axis_tx_msg_id.next = self.s_axis_data_tx_msg_id.val();
-            self.m_axis_credit.next = self.s_axis_data_credit.val();
-            self.m_axis_rank.next = self.s_axis_data_rank.val();
-            self.m_axis_flags.next = self.s_axis_data_flags.val();
-            self.m_axis_is_new_msg.next = self.s_axis_data_is_new_msg.val();
-            self.m_axis_is_rtx.next = self.s_axis_data_is_rtx.val();
-            self.m_axis_tvalid.next = self.s_axis_data_tvalid.val();
+            self.m_axis.tdata.next = self.s_axis_data.tdata.val();
+            self.m_axis.tkeep.next = self.s_axis_data.tkeep.val();
+            self.m_axis.tlast.next = self.s_axis_data.tlast.val();
+            self.m_axis.remote_ip.next = self.s_axis_data.remote_ip.val();
+            self.m_axis.remote_port.next = self.s_axis_data.remote_port.val();
+            self.m_axis.msg_len.next = self.s_axis_data.msg_len.val();
+            self.m_axis.pkt_offset.next = self.s_axis_data.pkt_offset.val();
+            self.m_axis.local_port.next = self.s_axis_data.local_port.val();
+            self.m_axis.tx_msg_id.next = self.s_axis_data.tx_msg_id.val();
+            self.m_axis.credit.next = self.s_axis_data.credit.val();
+            self.m_axis.rank.next = self.s_axis_data.rank.val();
+            self.m_axis.flags.next = self.s_axis_data.flags.val();
+            self.m_axis.is_new_msg.next = self.s_axis_data.is_new_msg.val();
+            self.m_axis.is_rtx.next = self.s_axis_data.is_rtx.val();
+            self.m_axis.tvalid.next = self.s_axis_data.tvalid.val();
         } else {
-            self.m_axis_tdata.next = self.s_axis_ctrl_tdata.val();
-            self.m_axis_tkeep.next = self.s_axis_ctrl_tkeep.val();
-            self.m_axis_tlast.next = self.s_axis_ctrl_tlast.val();
-            self.m_axis_remote_ip.next = self.s_axis_ctrl_remote_ip.val();
-            self.m_axis_remote_port.next = self.s_axis_ctrl_remote_port.val();
-            self.m_axis_msg_len.next = self.s_axis_ctrl_msg_len.val();
-            self.m_axis_pkt_offset.next = self.s_axis_ctrl_pkt_offset.val();
-            self.m_axis_local_port.next = self.s_axis_ctrl_local_port.val();
-            self.m_axis_tx_msg_id.next = self.s_axis_ctrl_tx_msg_id.val();
-            self.m_axis_credit.next = self.s_axis_ctrl_credit.val();
-            self.m_axis_rank.next = self.s_axis_ctrl_rank.val();
-            self.m_axis_flags.next = self.s_axis_ctrl_flags.val();
-            self.m_axis_is_new_msg.next = self.s_axis_ctrl_is_new_msg.val();
-            self.m_axis_is_rtx.next = self.s_axis_ctrl_is_rtx.val();
-            self.m_axis_tvalid.next = self.s_axis_ctrl_tvalid.val();
+            self.m_axis.tdata.next = self.s_axis_ctrl.tdata.val();
+            self.m_axis.tkeep.next = self.s_axis_ctrl.tkeep.val();
+            self.m_axis.tlast.next = self.s_axis_ctrl.tlast.val();
+            self.m_axis.remote_ip.next = self.s_axis_ctrl.remote_ip.val();
+            self.m_axis.remote_port.next = self.s_axis_ctrl.remote_port.val();
+            self.m_axis.msg_len.next = self.s_axis_ctrl.msg_len.val();
+            self.m_axis.pkt_offset.next = self.s_axis_ctrl.pkt_offset.val();
+            self.m_axis.local_port.next = self.s_axis_ctrl.local_port.val();
+            self.m_axis.tx_msg_id.next = self.s_axis_ctrl.tx_msg_id.val();
+            self.m_axis.credit.next = self.s_axis_ctrl.credit.val();
+            self.m_axis.rank.next = self.s_axis_ctrl.rank.val();
+            self.m_axis.flags.next = self.s_axis_ctrl.flags.val();
+            self.m_axis.is_new_msg.next = self.s_axis_ctrl.is_new_msg.val();
+            self.m_axis.is_rtx.next = self.s_axis_ctrl.is_rtx.val();
+            self.m_axis.tvalid.next = self.s_axis_ctrl.tvalid.val();
         }
-        self.s_axis_data_tready.next = self.use_data.val() & self.m_axis_tready.val();
-        self.s_axis_ctrl_tready.next = (!self.use_data.val()) & self.m_axis_tready.val();
-        self.beat.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
+        self.s_axis_data.tready.next = self.use_data.val() & self.m_axis.tready.val();
+        self.s_axis_ctrl.tready.next = (!self.use_data.val()) & self.m_axis.tready.val();
+        self.beat.next = self.m_axis.tvalid.val() & self.m_axis.tready.val();
         self.ctrl_run_next.next = self.ctrl_run.q.val();
-        if (!self.in_packet.q.val()) & self.m_axis_tvalid.val() {
+        if (!self.in_packet.q.val()) & self.m_axis.tvalid.val() {
             // First beat of a packet shown: the grant is fixed from now on, accepted or not
             // (AXI4-Stream: a shown beat may not change before its handshake). Count it.
             self.in_packet.d.next = true;
@@ -177,7 +133,7 @@ impl Logic for Arbiter {
         }
         self.ctrl_run.d.next = self.ctrl_run_next.val();
         self.burst_used.d.next = self.ctrl_run_next.val() >= self.limit.val();
-        if self.beat.val() & self.m_axis_tlast.val() {
+        if self.beat.val() & self.m_axis.tlast.val() {
             self.in_packet.d.next = false;
         }
         self.ctrl_packet_count.next = self.cnt_ctrl.q.val();

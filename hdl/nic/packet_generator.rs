@@ -3,12 +3,12 @@
 //! bucket, and never stalls its producer.
 //!
 //! # Events
-//! One event per cycle (`ev_valid`; there is no ready: the generator always takes it). An event
-//! carries the egress metadata of Listing 3.2 for the reply (`ev_remote_ip`, `ev_remote_port`,
-//! `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank`, `ev_credit`), the
-//! flags of an **immediate** control packet (`ev_ctrl_flags`, e.g. ACK or NACK; 0 for none), and
-//! `ev_pull`: a **paced** PULL carrying `ev_credit` is wanted for the message in receive slot
-//! `ev_msg_id` whose generation is `ev_msg_gen` (the message's rx_msg_id is
+//! One event per cycle (`ev.valid`; there is no ready: the generator always takes it). An event
+//! carries the egress metadata of Listing 3.2 for the reply (`ev.remote_ip`, `ev.remote_port`,
+//! `ev.local_port`, `ev.msg_len`, `ev.pkt_offset`, `ev.tx_msg_id`, `ev.rank`, `ev.credit`), the
+//! flags of an **immediate** control packet (`ev.ctrl_flags`, e.g. ACK or NACK; 0 for none), and
+//! `ev.pull`: a **paced** PULL carrying `ev.credit` is wanted for the message in receive slot
+//! `ev.msg_id` whose generation is `ev.msg_gen` (the message's rx_msg_id is
 //! `{ev_msg_gen, ev_msg_id}`, see [`crate::nic::get_rx_msg_info`]).
 //! - Immediate packets go to a FIFO of `2^QA` entries (straight to the output register when the
 //!   FIFO is empty and the output is free). If the FIFO is full the packet is dropped and counted
@@ -34,14 +34,14 @@
 //! tokens (full after reset). `cfg_pace_cycles` = 0 turns pacing off (every PULL may go at once).
 //!
 //! # Output
-//! A one-beat payload stream (`m_axis_tdata` = 0, `tkeep` = 0x01, `tlast`) with the egress
-//! metadata of the control packet beside it (`m_meta_*`, `m_meta_flags`), ready to feed the
+//! A one-beat payload stream (`m_axis.tdata` = 0, `tkeep` = 0x01, `tlast`) with the egress
+//! metadata of the control packet beside it (`m_axis.remote_ip` … `m_axis.flags`; `is_new_msg`, `is_rtx` 0), ready to feed the
 //! [`crate::pisa::deparser::Deparser`] (which writes a 65-byte frame).
 //!
 //! # Ports
 //! `clock`, `reset` (synchronous: queues and the pending table emptied, counters zeroed, bucket
-//! full), `cfg_pace_cycles` 16, `cfg_bucket_max` 8, the `ev_*` inputs above (`ev_msg_id` IW
-//! bits, `ev_msg_gen` 8), `m_axis_*`, `m_meta_*`, counters `ctrl_sent_count` (packets out),
+//! full), `cfg_pace_cycles` 16, `cfg_bucket_max` 8, the `ev` inputs above (`ev.msg_id` IW
+//! bits, `ev.msg_gen` 8), `m_axis` (a [`PacketSource`]), counters `ctrl_sent_count` (packets out),
 //! `pull_sent_count` (paced PULLs sent from the table), `merged_count`, `pull_coalesced_count`,
 //! `pull_replaced_count` (stale pending PULLs replaced by their slot's next message's),
 //! `dropped_count`. Every PULL event ends merged, coalesced, replaced (its pending PULL dropped
@@ -56,6 +56,7 @@
 //! further cycles) and a token is there. Events: one per cycle; packets out: one per cycle
 //! (each is a one-beat payload; the deparser makes 9 beats of it).
 
+use crate::common::bundles::{CtrlPktEventSink, PacketSource};
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::Blank;
@@ -72,33 +73,8 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub reset: Signal<In, Bit>,
     pub cfg_pace_cycles: Signal<In, Bits<16>>,
     pub cfg_bucket_max: Signal<In, Bits<8>>,
-    pub ev_valid: Signal<In, Bit>,
-    pub ev_msg_id: Signal<In, Bits<IW>>,
-    pub ev_msg_gen: Signal<In, Bits<8>>,
-    pub ev_ctrl_flags: Signal<In, Bits<8>>,
-    pub ev_pull: Signal<In, Bit>,
-    pub ev_remote_ip: Signal<In, Bits<32>>,
-    pub ev_remote_port: Signal<In, Bits<16>>,
-    pub ev_local_port: Signal<In, Bits<16>>,
-    pub ev_msg_len: Signal<In, Bits<16>>,
-    pub ev_pkt_offset: Signal<In, Bits<8>>,
-    pub ev_tx_msg_id: Signal<In, Bits<16>>,
-    pub ev_rank: Signal<In, Bits<8>>,
-    pub ev_credit: Signal<In, Bits<16>>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
-    pub m_meta_remote_ip: Signal<Out, Bits<32>>,
-    pub m_meta_remote_port: Signal<Out, Bits<16>>,
-    pub m_meta_local_port: Signal<Out, Bits<16>>,
-    pub m_meta_msg_len: Signal<Out, Bits<16>>,
-    pub m_meta_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_meta_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_meta_rank: Signal<Out, Bits<8>>,
-    pub m_meta_credit: Signal<Out, Bits<16>>,
-    pub m_meta_flags: Signal<Out, Bits<8>>,
+    pub ev: CtrlPktEventSink<IW>,
+    pub m_axis: PacketSource,
     pub ctrl_sent_count: Signal<Out, Bits<32>>,
     pub pull_sent_count: Signal<Out, Bits<32>>,
     pub merged_count: Signal<Out, Bits<32>>,
@@ -220,29 +196,29 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.pending_meta.write_clock.next = self.clock.val();
 
         // ---- Shared state of this cycle.
-        self.slot_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
+        self.slot_free.next = (!self.out_valid.q.val()) | self.m_axis.tready.val();
         self.fifo_empty.next = !self.immediate.level.val().any();
         self.fifo_room.next = self.immediate.level.val() < self.fifo_depth.val();
         self.token_ok.next = self.tokens.q.val().any() | (!self.cfg_pace_cycles.val().any());
 
         // ---- Event (stage 0).
-        self.ev_meta.next = ((bit_cast::<112, 32>(self.ev_remote_ip.val()) | (bit_cast::<112, 16>(self.ev_remote_port.val()) << 32))
-            | ((bit_cast::<112, 16>(self.ev_local_port.val()) << 48) | (bit_cast::<112, 16>(self.ev_msg_len.val()) << 64)))
-            | (((bit_cast::<112, 8>(self.ev_pkt_offset.val()) << 80) | (bit_cast::<112, 16>(self.ev_tx_msg_id.val()) << 88))
-                | (bit_cast::<112, 8>(self.ev_rank.val()) << 104));
-        self.has_ctrl.next = self.ev_valid.val() & self.ev_ctrl_flags.val().any();
+        self.ev_meta.next = ((bit_cast::<112, 32>(self.ev.remote_ip.val()) | (bit_cast::<112, 16>(self.ev.remote_port.val()) << 32))
+            | ((bit_cast::<112, 16>(self.ev.local_port.val()) << 48) | (bit_cast::<112, 16>(self.ev.msg_len.val()) << 64)))
+            | (((bit_cast::<112, 8>(self.ev.pkt_offset.val()) << 80) | (bit_cast::<112, 16>(self.ev.tx_msg_id.val()) << 88))
+                | (bit_cast::<112, 8>(self.ev.rank.val()) << 104));
+        self.has_ctrl.next = self.ev.valid.val() & self.ev.ctrl_flags.val().any();
         // A PULL is pending for the message, or is being inserted right now.
-        self.pull_pending_now.next = self.pending.q.val().get_bit(self.ev_msg_id.val().index())
-            | (self.s1_ins_valid.q.val() & (self.s1_ins_index.q.val() == self.ev_msg_id.val()));
-        self.merge.next = ((self.has_ctrl.val() & self.ev_pull.val()) & (self.token_ok.val() & (!self.pull_pending_now.val())))
+        self.pull_pending_now.next = self.pending.q.val().get_bit(self.ev.msg_id.val().index())
+            | (self.s1_ins_valid.q.val() & (self.s1_ins_index.q.val() == self.ev.msg_id.val()));
+        self.merge.next = ((self.has_ctrl.val() & self.ev.pull.val()) & (self.token_ok.val() & (!self.pull_pending_now.val())))
             & ((self.fifo_empty.val() & self.slot_free.val()) | self.fifo_room.val());
-        self.ctrl_flags.next = self.ev_ctrl_flags.val();
+        self.ctrl_flags.next = self.ev.ctrl_flags.val();
         if self.merge.val() {
-            self.ctrl_flags.next = self.ev_ctrl_flags.val() | self.pull_flag.val();
+            self.ctrl_flags.next = self.ev.ctrl_flags.val() | self.pull_flag.val();
         }
-        self.ctrl_desc.next = (bit_cast::<136, 112>(self.ev_meta.val()) | (bit_cast::<136, 16>(self.ev_credit.val()) << 112))
+        self.ctrl_desc.next = (bit_cast::<136, 112>(self.ev_meta.val()) | (bit_cast::<136, 16>(self.ev.credit.val()) << 112))
             | (bit_cast::<136, 8>(self.ctrl_flags.val()) << 128);
-        self.insert.next = (self.ev_valid.val() & self.ev_pull.val()) & (!self.merge.val());
+        self.insert.next = (self.ev.valid.val() & self.ev.pull.val()) & (!self.merge.val());
 
         // ---- Pending-PULL insertion (stage 1): credit = max(pending credit, new) if a PULL of
         // the same message (same generation) is pending; a pending PULL of the slot's previous
@@ -295,7 +271,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         if (self.has_ctrl.val() & (!self.bypass.val())) & (!self.fifo_room.val()) {
             self.drops.d.next = self.drops.q.val() + 1;
         }
-        if self.out_valid.q.val() & self.m_axis_tready.val() {
+        if self.out_valid.q.val() & self.m_axis.tready.val() {
             self.sent.d.next = self.sent.q.val() + 1;
         }
         if self.merge.val() {
@@ -312,11 +288,11 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         }
 
         // ---- Table writes and the pending bitmap (an insertion wins over a send).
-        self.gen_credit_event_port.read_address.next = self.ev_msg_id.val();
+        self.gen_credit_event_port.read_address.next = self.ev.msg_id.val();
         self.s1_ins_valid.d.next = self.insert.val();
-        self.s1_ins_index.d.next = self.ev_msg_id.val();
-        self.s1_ins_gen.d.next = self.ev_msg_gen.val();
-        self.s1_ins_credit.d.next = self.ev_credit.val();
+        self.s1_ins_index.d.next = self.ev.msg_id.val();
+        self.s1_ins_gen.d.next = self.ev.msg_gen.val();
+        self.s1_ins_credit.d.next = self.ev.credit.val();
         self.s1_ins_meta.d.next = self.ev_meta.val();
         self.gen_credit_event_port.write_address.next = self.s1_ins_index.q.val();
         self.gen_credit_event_port.write_data.next =
@@ -366,19 +342,21 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         }
 
         // ---- Outputs.
-        self.m_axis_tdata.next = 0.into();
-        self.m_axis_tkeep.next = 1.into();
-        self.m_axis_tlast.next = true;
-        self.m_axis_tvalid.next = self.out_valid.q.val();
-        self.m_meta_remote_ip.next = self.out_desc.q.val().get_bits::<32>(0);
-        self.m_meta_remote_port.next = self.out_desc.q.val().get_bits::<16>(32);
-        self.m_meta_local_port.next = self.out_desc.q.val().get_bits::<16>(48);
-        self.m_meta_msg_len.next = self.out_desc.q.val().get_bits::<16>(64);
-        self.m_meta_pkt_offset.next = self.out_desc.q.val().get_bits::<8>(80);
-        self.m_meta_tx_msg_id.next = self.out_desc.q.val().get_bits::<16>(88);
-        self.m_meta_rank.next = self.out_desc.q.val().get_bits::<8>(104);
-        self.m_meta_credit.next = self.out_desc.q.val().get_bits::<16>(112);
-        self.m_meta_flags.next = self.out_desc.q.val().get_bits::<8>(128);
+        self.m_axis.tdata.next = 0.into();
+        self.m_axis.tkeep.next = 1.into();
+        self.m_axis.tlast.next = true;
+        self.m_axis.tvalid.next = self.out_valid.q.val();
+        self.m_axis.remote_ip.next = self.out_desc.q.val().get_bits::<32>(0);
+        self.m_axis.remote_port.next = self.out_desc.q.val().get_bits::<16>(32);
+        self.m_axis.local_port.next = self.out_desc.q.val().get_bits::<16>(48);
+        self.m_axis.msg_len.next = self.out_desc.q.val().get_bits::<16>(64);
+        self.m_axis.pkt_offset.next = self.out_desc.q.val().get_bits::<8>(80);
+        self.m_axis.tx_msg_id.next = self.out_desc.q.val().get_bits::<16>(88);
+        self.m_axis.rank.next = self.out_desc.q.val().get_bits::<8>(104);
+        self.m_axis.credit.next = self.out_desc.q.val().get_bits::<16>(112);
+        self.m_axis.flags.next = self.out_desc.q.val().get_bits::<8>(128);
+        self.m_axis.is_new_msg.next = false;
+        self.m_axis.is_rtx.next = false;
         self.ctrl_sent_count.next = self.sent.q.val();
         self.pull_sent_count.next = self.pulls_sent.q.val();
         self.merged_count.next = self.merges.q.val();

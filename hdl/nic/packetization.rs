@@ -105,7 +105,7 @@
 //!   PULL). The answer's cumulative ack marks the packet delivered again.
 //!
 //! # Events are never lost below the stated rate
-//! `dlv_*` and `ctx_*` have no ready: each is pushed into its own 16-entry FIFO
+//! `dlv` and `ctx` have no ready: each is pushed into its own 16-entry FIFO
 //! ([`StreamFifo`]; an entry is at the head 2 cycles after its push) and the queues have the
 //! highest priority in S0, DeliveredEvents first, so together they are served at one event per
 //! cycle. Either kind alone at one per cycle is never lost; with both kinds, the excess over one
@@ -122,8 +122,8 @@
 //! |---|---|---|
 //! | config | `default_credit` 16, `timeout_threshold` 8 | initial credit (BDP in packets, `rtt_pkts`) when the descriptor gives none; abandon threshold |
 //! | install | `new_valid`, `new_ready` (taken this cycle), `new_slot` IW, `new_remote_ip` 32, `new_remote_port` 16, `new_local_port` 16, `new_msg_len` 16, `new_credit_valid`, `new_credit` 16, `new_rank` 8; `new_id_valid`/`new_id` 16 (out: a pulse in the operation's S1 cycle, only for a successful install) | install a message in a free slot |
-//! | delivered | `dlv_valid`, `dlv_tx_msg_id` 16, `dlv_ack_bitmap` 64 | Algorithm 2 |
-//! | credit | `ctx_valid`, `ctx_tx_msg_id` 16, `ctx_rtx_flag`, `ctx_rtx_bitmap` 64, `ctx_credit_flag`, `ctx_new_credit` 16, `ctx_allow_tx`, `ctx_raise_only` | Algorithm 3 |
+//! | delivered | `dlv.valid`, `dlv.tx_msg_id` 16, `dlv.ack_bitmap` 64 | Algorithm 2 |
+//! | credit | `ctx.valid`, `ctx.tx_msg_id` 16, `ctx.rtx_flag`, `ctx.rtx_bitmap` 64, `ctx.credit_flag`, `ctx.new_credit` 16, `ctx.allow_tx`, `ctx.raise_only` | Algorithm 3 |
 //! | timeout in | `to_valid`, `to_ready`, `to_slot` IW, `to_meta` 24 | from the timer: meta = {tx_msg_id 16, maxTxPktOffset+1 8} |
 //! | timer out | `sched_valid`, `sched_slot` IW, `sched_meta` 24, `cancel_valid`, `cancel_slot` IW | to the timer |
 //! | packet out | `pkt_valid`, `pkt_ready`, `pkt_slot` IW, Listing 3.2: `pkt_remote_ip` 32, `pkt_remote_port` 16, `pkt_msg_len` 16, `pkt_offset` 8, `pkt_local_port` 16, `pkt_tx_msg_id` 16, `pkt_credit` 16, `pkt_rank` 8, `pkt_flags` 8 (DATA), `pkt_is_new_msg`, `pkt_is_rtx`; `pkt_q1_valid`/`pkt_q1_slot`, `pkt_q2_valid`/`pkt_q2_slot` (the second and third queued descriptors: the transmit path keeps their buffers out of the free list) | one packet descriptor, valid/ready |
@@ -147,6 +147,7 @@
 //! # Reset
 //! One cycle of `reset`: every slot inactive, queues empty, counters zero (IDs kept).
 
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink};
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::common::ones_until::OnesUntil;
@@ -182,18 +183,9 @@ pub struct Packetization<const N: usize, const IW: usize> {
     pub new_id_valid: Signal<Out, Bit>,
     pub new_id: Signal<Out, Bits<16>>,
     // DeliveredEvent
-    pub dlv_valid: Signal<In, Bit>,
-    pub dlv_tx_msg_id: Signal<In, Bits<16>>,
-    pub dlv_ack_bitmap: Signal<In, Bits<64>>,
+    pub dlv: DeliveredEventSink,
     // CreditTxEvent
-    pub ctx_valid: Signal<In, Bit>,
-    pub ctx_tx_msg_id: Signal<In, Bits<16>>,
-    pub ctx_rtx_flag: Signal<In, Bit>,
-    pub ctx_rtx_bitmap: Signal<In, Bits<64>>,
-    pub ctx_credit_flag: Signal<In, Bit>,
-    pub ctx_new_credit: Signal<In, Bits<16>>,
-    pub ctx_allow_tx: Signal<In, Bit>,
-    pub ctx_raise_only: Signal<In, Bit>,
+    pub ctx: CreditTxEventSink,
     // TimeoutEvent
     pub to_valid: Signal<In, Bit>,
     pub to_ready: Signal<Out, Bit>,
@@ -525,17 +517,17 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.ctx_q.reset.next = self.reset.val();
 
         // ---------------- event queues ----------------
-        self.dlv_overflow.next = self.dlv_valid.val() & (self.dlv_q.level.val() == 16);
-        self.ctx_overflow.next = self.ctx_valid.val() & (self.ctx_q.level.val() == 16);
-        self.dlv_q.push.next = self.dlv_valid.val() & (!self.reset.val());
-        self.dlv_q.push_data.next = bit_cast::<80, 16>(self.dlv_tx_msg_id.val()) | (bit_cast::<80, 64>(self.dlv_ack_bitmap.val()) << 16);
-        self.ctx_q.push.next = self.ctx_valid.val() & (!self.reset.val());
-        self.ctx_q.push_data.next = ((((bit_cast::<100, 16>(self.ctx_tx_msg_id.val())
-            | (bit_cast::<100, 1>(self.ctx_rtx_flag.val().into()) << 16))
-            | (bit_cast::<100, 64>(self.ctx_rtx_bitmap.val()) << 17))
-            | ((bit_cast::<100, 1>(self.ctx_credit_flag.val().into()) << 81) | (bit_cast::<100, 16>(self.ctx_new_credit.val()) << 82)))
-            | (bit_cast::<100, 1>(self.ctx_allow_tx.val().into()) << 98))
-            | (bit_cast::<100, 1>(self.ctx_raise_only.val().into()) << 99);
+        self.dlv_overflow.next = self.dlv.valid.val() & (self.dlv_q.level.val() == 16);
+        self.ctx_overflow.next = self.ctx.valid.val() & (self.ctx_q.level.val() == 16);
+        self.dlv_q.push.next = self.dlv.valid.val() & (!self.reset.val());
+        self.dlv_q.push_data.next = bit_cast::<80, 16>(self.dlv.tx_msg_id.val()) | (bit_cast::<80, 64>(self.dlv.ack_bitmap.val()) << 16);
+        self.ctx_q.push.next = self.ctx.valid.val() & (!self.reset.val());
+        self.ctx_q.push_data.next = ((((bit_cast::<100, 16>(self.ctx.tx_msg_id.val())
+            | (bit_cast::<100, 1>(self.ctx.rtx_flag.val().into()) << 16))
+            | (bit_cast::<100, 64>(self.ctx.rtx_bitmap.val()) << 17))
+            | ((bit_cast::<100, 1>(self.ctx.credit_flag.val().into()) << 81) | (bit_cast::<100, 16>(self.ctx.new_credit.val()) << 82)))
+            | (bit_cast::<100, 1>(self.ctx.allow_tx.val().into()) << 98))
+            | (bit_cast::<100, 1>(self.ctx.raise_only.val().into()) << 99);
         self.dlv_head.next = self.dlv_q.head_data.val();
         self.ctx_head.next = self.ctx_q.head_data.val();
 

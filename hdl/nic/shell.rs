@@ -8,7 +8,7 @@
 //!
 //! ```text
 //!  MAC RX ─▶ ingress front (parser, match, GetRxMsgInfo) ─▶ reassembly ─▶ CPU
-//!                 │ act_* / done_*: header and answer
+//!                 │ act / done: header and answer
 //!                 ▼
 //!            ingress program (protocol state)
 //!                 │ DeliveredEvent / CreditTxEvent     │ CtrlPktEvent
@@ -33,10 +33,12 @@
 //! [`crate::configs::COMPILED_SIZES`].
 //!
 //! # Program interface (what every ingress program and egress stage provides)
+//! Between blocks the shell joins typed bundles ([`crate::common::bundles`]); the NIC's own
+//! ports stay flat.
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act_*` (a validated control packet's action and header fields) and `done_*` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv_*`, CreditTxEvent `ctx_*` (to the transmit path); CtrlPktEvent `ev_*` (to the packet generator; `ev_msg_id` the receive slot, `ev_msg_gen` its generation); priority writes `prio_wr_*` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
-//! | egress stage | `s_axis_pkt_*` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt_tready`, `prio_wr_*`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt_tready`, `m_axis_pkt_*` (to the arbiter; `rank` becomes the DSCP) |
+//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act` (a validated control packet's action and header fields) and `done` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv`, CreditTxEvent `ctx` (to the transmit path); CtrlPktEvent `ev` (to the packet generator; `ev.msg_id` the receive slot, `ev.msg_gen` its generation); priority writes `prio_wr` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
+//! | egress stage | `s_axis_pkt` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt.tready`, `prio_wr`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt.tready`, `m_axis_pkt` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
 //! | group | ports |
@@ -294,21 +296,8 @@ macro_rules! nic_shell {
                 self.probe_ingress_tlast.next = self.front.m_axis_tvalid.val() & self.front.m_axis_tlast.val();
 
                 // The front's decisions, the only thing the ingress program sees of a packet.
-                self.ingress.act_valid.next = self.front.act_valid.val();
-                self.ingress.act_action.next = self.front.act_action.val();
-                self.ingress.act_meta.next = self.front.act_meta.val();
-                self.ingress.done_valid.next = self.front.done_valid.val();
-                self.ingress.done_action.next = self.front.done_action.val();
-                self.ingress.done_meta.next = self.front.done_meta.val();
-                self.ingress.done_ok.next = self.front.done_ok.val();
-                self.ingress.done_live.next = self.front.done_live.val();
-                self.ingress.done_forward.next = self.front.done_forward.val();
-                self.ingress.done_slot.next = self.front.done_slot.val();
-                self.ingress.done_gen.next = self.front.done_gen.val();
-                self.ingress.done_is_new_msg.next = self.front.done_is_new_msg.val();
-                self.ingress.done_is_new_pkt.next = self.front.done_is_new_pkt.val();
-                self.ingress.done_is_last_pkt.next = self.front.done_is_last_pkt.val();
-                self.ingress.done_ack_no.next = self.front.done_ack_no.val();
+                $crate::common::bundles::ControlActionSource::join(&mut self.front.act, &mut self.ingress.act);
+                $crate::common::bundles::DataAnswerSource::<IW>::join(&mut self.front.done, &mut self.ingress.done);
 
                 self.m_axis_msg_tdata.next = self.reassembly.m_axis_tdata.val();
                 self.m_axis_msg_tkeep.next = self.reassembly.m_axis_tkeep.val();
@@ -317,33 +306,12 @@ macro_rules! nic_shell {
                 self.reassembly.m_axis_tready.next = self.m_axis_msg_tready.val();
 
                 // ---------------- events to the transmit path and the packet generator ----------------
-                self.tx.dlv_valid.next = self.ingress.dlv_valid.val();
-                self.tx.dlv_tx_msg_id.next = self.ingress.dlv_tx_msg_id.val();
-                self.tx.dlv_ack_bitmap.next = self.ingress.dlv_ack_bitmap.val();
-                self.tx.ctx_valid.next = self.ingress.ctx_valid.val();
-                self.tx.ctx_tx_msg_id.next = self.ingress.ctx_tx_msg_id.val();
-                self.tx.ctx_rtx_flag.next = self.ingress.ctx_rtx_flag.val();
-                self.tx.ctx_rtx_bitmap.next = self.ingress.ctx_rtx_bitmap.val();
-                self.tx.ctx_credit_flag.next = self.ingress.ctx_credit_flag.val();
-                self.tx.ctx_new_credit.next = self.ingress.ctx_new_credit.val();
-                self.tx.ctx_allow_tx.next = self.ingress.ctx_allow_tx.val();
-                self.tx.ctx_raise_only.next = self.ingress.ctx_raise_only.val();
+                $crate::common::bundles::DeliveredEventSource::join(&mut self.ingress.dlv, &mut self.tx.dlv);
+                $crate::common::bundles::CreditTxEventSource::join(&mut self.ingress.ctx, &mut self.tx.ctx);
 
                 self.pktgen.cfg_pace_cycles.next = self.cfg.val().get_bits::<16>(288);
                 self.pktgen.cfg_bucket_max.next = self.cfg.val().get_bits::<8>(320);
-                self.pktgen.ev_valid.next = self.ingress.ev_valid.val();
-                self.pktgen.ev_msg_id.next = self.ingress.ev_msg_id.val();
-                self.pktgen.ev_msg_gen.next = self.ingress.ev_msg_gen.val();
-                self.pktgen.ev_ctrl_flags.next = self.ingress.ev_ctrl_flags.val();
-                self.pktgen.ev_pull.next = self.ingress.ev_pull.val();
-                self.pktgen.ev_remote_ip.next = self.ingress.ev_remote_ip.val();
-                self.pktgen.ev_remote_port.next = self.ingress.ev_remote_port.val();
-                self.pktgen.ev_local_port.next = self.ingress.ev_local_port.val();
-                self.pktgen.ev_msg_len.next = self.ingress.ev_msg_len.val();
-                self.pktgen.ev_pkt_offset.next = self.ingress.ev_pkt_offset.val();
-                self.pktgen.ev_tx_msg_id.next = self.ingress.ev_tx_msg_id.val();
-                self.pktgen.ev_rank.next = self.ingress.ev_rank.val();
-                self.pktgen.ev_credit.next = self.ingress.ev_credit.val();
+                $crate::common::bundles::CtrlPktEventSource::<IW>::join(&mut self.ingress.ev, &mut self.pktgen.ev);
 
                 // ---------------- transmit: CPU → transmit path → egress stage → arbiter → deparser → MAC ----------------
                 self.tx.default_credit.next = self.cfg.val().get_bits::<16>(160);
@@ -365,108 +333,76 @@ macro_rules! nic_shell {
 
                 self.egress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
                 self.egress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
-                self.egress.prio_wr_valid.next = self.ingress.prio_wr_valid.val();
-                self.egress.prio_wr_index.next = self.ingress.prio_wr_index.val();
-                self.egress.prio_wr_value.next = self.ingress.prio_wr_value.val();
-                self.egress.s_axis_pkt_tdata.next = self.tx.m_axis_pkt_tdata.val();
-                self.egress.s_axis_pkt_tkeep.next = self.tx.m_axis_pkt_tkeep.val();
-                self.egress.s_axis_pkt_tlast.next = self.tx.m_axis_pkt_tlast.val();
-                self.egress.s_axis_pkt_tvalid.next = self.tx.m_axis_pkt_tvalid.val();
-                self.tx.m_axis_pkt_tready.next = self.egress.s_axis_pkt_tready.val();
-                self.egress.s_axis_pkt_remote_ip.next = self.tx.m_axis_pkt_remote_ip.val();
-                self.egress.s_axis_pkt_remote_port.next = self.tx.m_axis_pkt_remote_port.val();
-                self.egress.s_axis_pkt_msg_len.next = self.tx.m_axis_pkt_msg_len.val();
-                self.egress.s_axis_pkt_pkt_offset.next = self.tx.m_axis_pkt_pkt_offset.val();
-                self.egress.s_axis_pkt_local_port.next = self.tx.m_axis_pkt_local_port.val();
-                self.egress.s_axis_pkt_tx_msg_id.next = self.tx.m_axis_pkt_tx_msg_id.val();
-                self.egress.s_axis_pkt_credit.next = self.tx.m_axis_pkt_credit.val();
-                self.egress.s_axis_pkt_rank.next = self.tx.m_axis_pkt_rank.val();
-                self.egress.s_axis_pkt_flags.next = self.tx.m_axis_pkt_flags.val();
-                self.egress.s_axis_pkt_is_new_msg.next = self.tx.m_axis_pkt_is_new_msg.val();
-                self.egress.s_axis_pkt_is_rtx.next = self.tx.m_axis_pkt_is_rtx.val();
-                self.probe_pkt_tvalid.next = self.tx.m_axis_pkt_tvalid.val();
-                self.probe_pkt_tready.next = self.egress.s_axis_pkt_tready.val();
-                self.probe_pkt_tlast.next = self.tx.m_axis_pkt_tvalid.val() & self.tx.m_axis_pkt_tlast.val();
+                $crate::common::bundles::PriorityWriteSource::<IW>::join(&mut self.ingress.prio_wr, &mut self.egress.prio_wr);
+                $crate::common::bundles::PacketSource::join(&mut self.tx.m_axis_pkt, &mut self.egress.s_axis_pkt);
+                self.probe_pkt_tvalid.next = self.tx.m_axis_pkt.tvalid.val();
+                self.probe_pkt_tready.next = self.egress.s_axis_pkt.tready.val();
+                self.probe_pkt_tlast.next = self.tx.m_axis_pkt.tvalid.val() & self.tx.m_axis_pkt.tlast.val();
 
                 self.arbiter.ctrl_burst_limit.next = self.cfg.val().get_bits::<8>(352);
-                self.arbiter.s_axis_ctrl_tdata.next = self.pktgen.m_axis_tdata.val();
-                self.arbiter.s_axis_ctrl_tkeep.next = self.pktgen.m_axis_tkeep.val();
-                self.arbiter.s_axis_ctrl_tlast.next = self.pktgen.m_axis_tlast.val();
-                self.arbiter.s_axis_ctrl_tvalid.next = self.pktgen.m_axis_tvalid.val();
-                self.pktgen.m_axis_tready.next = self.arbiter.s_axis_ctrl_tready.val();
-                self.arbiter.s_axis_ctrl_remote_ip.next = self.pktgen.m_meta_remote_ip.val();
-                self.arbiter.s_axis_ctrl_remote_port.next = self.pktgen.m_meta_remote_port.val();
-                self.arbiter.s_axis_ctrl_msg_len.next = self.pktgen.m_meta_msg_len.val();
-                self.arbiter.s_axis_ctrl_pkt_offset.next = self.pktgen.m_meta_pkt_offset.val();
-                self.arbiter.s_axis_ctrl_local_port.next = self.pktgen.m_meta_local_port.val();
-                self.arbiter.s_axis_ctrl_tx_msg_id.next = self.pktgen.m_meta_tx_msg_id.val();
-                self.arbiter.s_axis_ctrl_credit.next = self.pktgen.m_meta_credit.val();
-                self.arbiter.s_axis_ctrl_rank.next = self.pktgen.m_meta_rank.val();
-                self.arbiter.s_axis_ctrl_flags.next = self.pktgen.m_meta_flags.val();
-                self.arbiter.s_axis_ctrl_is_new_msg.next = false;
-                self.arbiter.s_axis_ctrl_is_rtx.next = false;
+                $crate::common::bundles::PacketSource::join(&mut self.pktgen.m_axis, &mut self.arbiter.s_axis_ctrl);
 
-                self.data_skid.s_valid.next = self.egress.m_axis_pkt_tvalid.val();
-                self.egress.m_axis_pkt_tready.next = self.data_skid.s_ready.val();
-                self.data_skid.s_data.next = ((((((((((((bit_cast::<211, 64>(self.egress.m_axis_pkt_tdata.val())
-                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_tkeep.val()) << 64))
-                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_tlast.val().into()) << 72))
-                    | (bit_cast::<211, 32>(self.egress.m_axis_pkt_remote_ip.val()) << 73))
-                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_remote_port.val()) << 105))
-                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_msg_len.val()) << 121))
-                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_pkt_offset.val()) << 137))
-                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_local_port.val()) << 145))
-                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_tx_msg_id.val()) << 161))
-                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt_credit.val()) << 177))
-                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_rank.val()) << 193))
-                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt_flags.val()) << 201))
-                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_is_new_msg.val().into()) << 209))
-                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt_is_rtx.val().into()) << 210);
-                self.arbiter.s_axis_data_tvalid.next = self.data_skid.m_valid.val();
-                self.data_skid.m_ready.next = self.arbiter.s_axis_data_tready.val();
-                self.arbiter.s_axis_data_tdata.next = self.data_skid.m_data.val().get_bits::<64>(0);
-                self.arbiter.s_axis_data_tkeep.next = self.data_skid.m_data.val().get_bits::<8>(64);
-                self.arbiter.s_axis_data_tlast.next = self.data_skid.m_data.val().get_bit(72);
-                self.arbiter.s_axis_data_remote_ip.next = self.data_skid.m_data.val().get_bits::<32>(73);
-                self.arbiter.s_axis_data_remote_port.next = self.data_skid.m_data.val().get_bits::<16>(105);
-                self.arbiter.s_axis_data_msg_len.next = self.data_skid.m_data.val().get_bits::<16>(121);
-                self.arbiter.s_axis_data_pkt_offset.next = self.data_skid.m_data.val().get_bits::<8>(137);
-                self.arbiter.s_axis_data_local_port.next = self.data_skid.m_data.val().get_bits::<16>(145);
-                self.arbiter.s_axis_data_tx_msg_id.next = self.data_skid.m_data.val().get_bits::<16>(161);
-                self.arbiter.s_axis_data_credit.next = self.data_skid.m_data.val().get_bits::<16>(177);
-                self.arbiter.s_axis_data_rank.next = self.data_skid.m_data.val().get_bits::<8>(193);
-                self.arbiter.s_axis_data_flags.next = self.data_skid.m_data.val().get_bits::<8>(201);
-                self.arbiter.s_axis_data_is_new_msg.next = self.data_skid.m_data.val().get_bit(209);
-                self.arbiter.s_axis_data_is_rtx.next = self.data_skid.m_data.val().get_bit(210);
+                self.data_skid.s_valid.next = self.egress.m_axis_pkt.tvalid.val();
+                self.egress.m_axis_pkt.tready.next = self.data_skid.s_ready.val();
+                self.data_skid.s_data.next = ((((((((((((bit_cast::<211, 64>(self.egress.m_axis_pkt.tdata.val())
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt.tkeep.val()) << 64))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt.tlast.val().into()) << 72))
+                    | (bit_cast::<211, 32>(self.egress.m_axis_pkt.remote_ip.val()) << 73))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt.remote_port.val()) << 105))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt.msg_len.val()) << 121))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt.pkt_offset.val()) << 137))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt.local_port.val()) << 145))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt.tx_msg_id.val()) << 161))
+                    | (bit_cast::<211, 16>(self.egress.m_axis_pkt.credit.val()) << 177))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt.rank.val()) << 193))
+                    | (bit_cast::<211, 8>(self.egress.m_axis_pkt.flags.val()) << 201))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt.is_new_msg.val().into()) << 209))
+                    | (bit_cast::<211, 1>(self.egress.m_axis_pkt.is_rtx.val().into()) << 210);
+                self.arbiter.s_axis_data.tvalid.next = self.data_skid.m_valid.val();
+                self.data_skid.m_ready.next = self.arbiter.s_axis_data.tready.val();
+                self.arbiter.s_axis_data.tdata.next = self.data_skid.m_data.val().get_bits::<64>(0);
+                self.arbiter.s_axis_data.tkeep.next = self.data_skid.m_data.val().get_bits::<8>(64);
+                self.arbiter.s_axis_data.tlast.next = self.data_skid.m_data.val().get_bit(72);
+                self.arbiter.s_axis_data.remote_ip.next = self.data_skid.m_data.val().get_bits::<32>(73);
+                self.arbiter.s_axis_data.remote_port.next = self.data_skid.m_data.val().get_bits::<16>(105);
+                self.arbiter.s_axis_data.msg_len.next = self.data_skid.m_data.val().get_bits::<16>(121);
+                self.arbiter.s_axis_data.pkt_offset.next = self.data_skid.m_data.val().get_bits::<8>(137);
+                self.arbiter.s_axis_data.local_port.next = self.data_skid.m_data.val().get_bits::<16>(145);
+                self.arbiter.s_axis_data.tx_msg_id.next = self.data_skid.m_data.val().get_bits::<16>(161);
+                self.arbiter.s_axis_data.credit.next = self.data_skid.m_data.val().get_bits::<16>(177);
+                self.arbiter.s_axis_data.rank.next = self.data_skid.m_data.val().get_bits::<8>(193);
+                self.arbiter.s_axis_data.flags.next = self.data_skid.m_data.val().get_bits::<8>(201);
+                self.arbiter.s_axis_data.is_new_msg.next = self.data_skid.m_data.val().get_bit(209);
+                self.arbiter.s_axis_data.is_rtx.next = self.data_skid.m_data.val().get_bit(210);
 
                 self.deparser.cfg_own_mac.next = bit_cast::<48, 32>(self.cfg.val().get_bits::<32>(0))
                     | (bit_cast::<48, 16>(self.cfg.val().get_bits::<16>(32)) << 32);
                 self.deparser.cfg_peer_mac.next = bit_cast::<48, 32>(self.cfg.val().get_bits::<32>(64))
                     | (bit_cast::<48, 16>(self.cfg.val().get_bits::<16>(96)) << 32);
                 self.deparser.cfg_own_ip.next = self.cfg.val().get_bits::<32>(128);
-                self.deparser.meta_remote_ip.next = self.arbiter.m_axis_remote_ip.val();
-                self.deparser.meta_remote_port.next = self.arbiter.m_axis_remote_port.val();
-                self.deparser.meta_msg_len.next = self.arbiter.m_axis_msg_len.val();
-                self.deparser.meta_pkt_offset.next = self.arbiter.m_axis_pkt_offset.val();
-                self.deparser.meta_local_port.next = self.arbiter.m_axis_local_port.val();
-                self.deparser.meta_tx_msg_id.next = self.arbiter.m_axis_tx_msg_id.val();
-                self.deparser.meta_credit.next = self.arbiter.m_axis_credit.val();
+                self.deparser.meta_remote_ip.next = self.arbiter.m_axis.remote_ip.val();
+                self.deparser.meta_remote_port.next = self.arbiter.m_axis.remote_port.val();
+                self.deparser.meta_msg_len.next = self.arbiter.m_axis.msg_len.val();
+                self.deparser.meta_pkt_offset.next = self.arbiter.m_axis.pkt_offset.val();
+                self.deparser.meta_local_port.next = self.arbiter.m_axis.local_port.val();
+                self.deparser.meta_tx_msg_id.next = self.arbiter.m_axis.tx_msg_id.val();
+                self.deparser.meta_credit.next = self.arbiter.m_axis.credit.val();
                 // DATA: rank → DSCP; control packets: DSCP 0, rank → grant_prio.
-                self.is_data_out.next = (self.arbiter.m_axis_flags.val() & 0x01) != 0;
+                self.is_data_out.next = (self.arbiter.m_axis.flags.val() & 0x01) != 0;
                 self.deparser.meta_rank.next = 0.into();
-                self.deparser.meta_grant_prio.next = self.arbiter.m_axis_rank.val();
+                self.deparser.meta_grant_prio.next = self.arbiter.m_axis.rank.val();
                 if self.is_data_out.val() {
-                    self.deparser.meta_rank.next = self.arbiter.m_axis_rank.val();
+                    self.deparser.meta_rank.next = self.arbiter.m_axis.rank.val();
                     self.deparser.meta_grant_prio.next = 0.into();
                 }
-                self.deparser.meta_flags.next = self.arbiter.m_axis_flags.val();
+                self.deparser.meta_flags.next = self.arbiter.m_axis.flags.val();
                 self.deparser.meta_buf_ptr.next = 0.into();
                 self.deparser.meta_buf_size_class.next = 0.into();
-                self.deparser.s_axis_tdata.next = self.arbiter.m_axis_tdata.val();
-                self.deparser.s_axis_tkeep.next = self.arbiter.m_axis_tkeep.val();
-                self.deparser.s_axis_tlast.next = self.arbiter.m_axis_tlast.val();
-                self.deparser.s_axis_tvalid.next = self.arbiter.m_axis_tvalid.val();
-                self.arbiter.m_axis_tready.next = self.deparser.s_axis_tready.val();
+                self.deparser.s_axis_tdata.next = self.arbiter.m_axis.tdata.val();
+                self.deparser.s_axis_tkeep.next = self.arbiter.m_axis.tkeep.val();
+                self.deparser.s_axis_tlast.next = self.arbiter.m_axis.tlast.val();
+                self.deparser.s_axis_tvalid.next = self.arbiter.m_axis.tvalid.val();
+                self.arbiter.m_axis.tready.next = self.deparser.s_axis_tready.val();
                 self.m_axis_tx_tdata.next = self.deparser.m_axis_tdata.val();
                 self.m_axis_tx_tkeep.next = self.deparser.m_axis_tkeep.val();
                 self.m_axis_tx_tlast.next = self.deparser.m_axis_tlast.val();

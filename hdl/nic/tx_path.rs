@@ -8,7 +8,7 @@
 //!  s_axis_msg ─▶ message writer ──▶ payload RAM (2^PW words) ──▶ read-out ─▶ 2-entry buffer ─▶ m_axis_pkt
 //!   (64-bit)      │ size-class allocator  ▲                        ▲ (descriptor: Listing 3.2)
 //!                 └─ install ─▶ Packetization<N> ─────────────────┘
-//!  dlv_* / ctx_* ─▶ event FIFOs ─▶ │ ▲ sched/cancel/timeout
+//!  dlv / ctx ─▶ event FIFOs ─▶ │ ▲ sched/cancel/timeout
 //!                                  ▼ │
 //!                          egress Timer<N> (metadata {tx_msg_id, maxTxPktOffset+1})
 //! ```
@@ -66,13 +66,13 @@
 //! 128) and costs nothing otherwise; in the long run it allows 65 536 messages per
 //! `KEY_REUSE_CYCLES`, one per 4.8 cycles, more than line rate.
 
-//! # Packet stream (`m_axis_pkt_*`, 64-bit AXI4-Stream)
+//! # Packet stream (`m_axis_pkt`, 64-bit AXI4-Stream)
 //! The payload of one packet (≤ 1024 B) per stream packet, `tkeep` on the last beat; the egress
-//! metadata of Listing 3.2 (`m_axis_pkt_remote_ip` … `m_axis_pkt_is_rtx`) is valid with every beat
+//! metadata of Listing 3.2 (`m_axis_pkt.remote_ip` … `m_axis_pkt.is_rtx`) is valid with every beat
 //! of the packet, to be sampled with the first.
 //!
 //! # Events and timer
-//! `dlv_*` (DeliveredEvent) and `ctx_*` (CreditTxEvent) enter the core's 16-entry event FIFOs and
+//! `dlv` (DeliveredEvent) and `ctx` (CreditTxEvent) enter the core's 16-entry event FIFOs and
 //! take effect 3 cycles after they arrive, one event per cycle in total (see [`Packetization`]:
 //! either kind alone at one per cycle is never lost; an event that finds its FIFO full is dropped
 //! and counted in `event_overflow_count`). The egress timer is scheduled at the install
@@ -106,6 +106,7 @@
 //! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters
 //! zero (slot generations continue, see [`Packetization`]).
 
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, PacketSource};
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
@@ -212,34 +213,10 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub done_tx_msg_id: Signal<Out, Bits<16>>,
     pub done_abandoned: Signal<Out, Bit>,
     // events
-    pub dlv_valid: Signal<In, Bit>,
-    pub dlv_tx_msg_id: Signal<In, Bits<16>>,
-    pub dlv_ack_bitmap: Signal<In, Bits<64>>,
-    pub ctx_valid: Signal<In, Bit>,
-    pub ctx_tx_msg_id: Signal<In, Bits<16>>,
-    pub ctx_rtx_flag: Signal<In, Bit>,
-    pub ctx_rtx_bitmap: Signal<In, Bits<64>>,
-    pub ctx_credit_flag: Signal<In, Bit>,
-    pub ctx_new_credit: Signal<In, Bits<16>>,
-    pub ctx_allow_tx: Signal<In, Bit>,
-    pub ctx_raise_only: Signal<In, Bit>,
+    pub dlv: DeliveredEventSink,
+    pub ctx: CreditTxEventSink,
     // packet stream
-    pub m_axis_pkt_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_pkt_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_tlast: Signal<Out, Bit>,
-    pub m_axis_pkt_tvalid: Signal<Out, Bit>,
-    pub m_axis_pkt_tready: Signal<In, Bit>,
-    pub m_axis_pkt_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_pkt_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_credit: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_rank: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_flags: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_is_new_msg: Signal<Out, Bit>,
-    pub m_axis_pkt_is_rtx: Signal<Out, Bit>,
+    pub m_axis_pkt: PacketSource,
     // status and counters
     pub active: Signal<Out, Bits<N>>,
     pub buffers_all_free: Signal<Out, Bit>,
@@ -556,17 +533,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.core.timeout_threshold.next = self.timeout_threshold.val();
         self.core.rtx_first_expiry.next = self.rtx_first_expiry.val();
         self.core.probe_idle_timeout.next = self.probe_idle_timeout.val();
-        self.core.dlv_valid.next = self.dlv_valid.val();
-        self.core.dlv_tx_msg_id.next = self.dlv_tx_msg_id.val();
-        self.core.dlv_ack_bitmap.next = self.dlv_ack_bitmap.val();
-        self.core.ctx_valid.next = self.ctx_valid.val();
-        self.core.ctx_tx_msg_id.next = self.ctx_tx_msg_id.val();
-        self.core.ctx_rtx_flag.next = self.ctx_rtx_flag.val();
-        self.core.ctx_rtx_bitmap.next = self.ctx_rtx_bitmap.val();
-        self.core.ctx_credit_flag.next = self.ctx_credit_flag.val();
-        self.core.ctx_new_credit.next = self.ctx_new_credit.val();
-        self.core.ctx_allow_tx.next = self.ctx_allow_tx.val();
-        self.core.ctx_raise_only.next = self.ctx_raise_only.val();
+        DeliveredEventSink::link(&mut self.dlv, &mut self.core.dlv);
+        CreditTxEventSink::link(&mut self.ctx, &mut self.core.ctx);
 
         // ---------------- egress timer ----------------
         self.timer.now.next = self.now.q.val();
@@ -807,7 +775,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         }
         self.buf_in_use.d.next = self.in_use_after_alloc.val() & (!self.freed_mask.onehot.val());
         // ---------------- read-out ----------------
-        self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt_tready.val();
+        self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt.tready.val();
         // Room for a beat read now (arriving next cycle): occupancy after this cycle < 2.
         self.space.next = ((self.e_count.q.val() == 0) | ((self.e_count.q.val() == 1) & ((!self.s1_valid.q.val()) | self.pop.val())))
             | (((self.e_count.q.val() == 2) & self.pop.val()) & (!self.s1_valid.q.val()));
@@ -930,21 +898,21 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.e_count.d.next = 2.into();
             }
         }
-        self.m_axis_pkt_tvalid.next = self.e_count.q.val() != 0;
-        self.m_axis_pkt_tdata.next = self.e0_data.q.val();
-        self.m_axis_pkt_tkeep.next = self.e0_keep.q.val();
-        self.m_axis_pkt_tlast.next = self.e0_last.q.val();
-        self.m_axis_pkt_remote_ip.next = self.e0_meta.q.val().get_bits::<32>(0);
-        self.m_axis_pkt_remote_port.next = self.e0_meta.q.val().get_bits::<16>(32);
-        self.m_axis_pkt_msg_len.next = self.e0_meta.q.val().get_bits::<16>(48);
-        self.m_axis_pkt_pkt_offset.next = self.e0_meta.q.val().get_bits::<8>(64);
-        self.m_axis_pkt_local_port.next = self.e0_meta.q.val().get_bits::<16>(72);
-        self.m_axis_pkt_tx_msg_id.next = self.e0_meta.q.val().get_bits::<16>(88);
-        self.m_axis_pkt_credit.next = self.e0_meta.q.val().get_bits::<16>(104);
-        self.m_axis_pkt_rank.next = self.e0_meta.q.val().get_bits::<8>(120);
-        self.m_axis_pkt_flags.next = self.e0_meta.q.val().get_bits::<8>(128);
-        self.m_axis_pkt_is_new_msg.next = self.e0_meta.q.val().get_bit(136);
-        self.m_axis_pkt_is_rtx.next = self.e0_meta.q.val().get_bit(137);
+        self.m_axis_pkt.tvalid.next = self.e_count.q.val() != 0;
+        self.m_axis_pkt.tdata.next = self.e0_data.q.val();
+        self.m_axis_pkt.tkeep.next = self.e0_keep.q.val();
+        self.m_axis_pkt.tlast.next = self.e0_last.q.val();
+        self.m_axis_pkt.remote_ip.next = self.e0_meta.q.val().get_bits::<32>(0);
+        self.m_axis_pkt.remote_port.next = self.e0_meta.q.val().get_bits::<16>(32);
+        self.m_axis_pkt.msg_len.next = self.e0_meta.q.val().get_bits::<16>(48);
+        self.m_axis_pkt.pkt_offset.next = self.e0_meta.q.val().get_bits::<8>(64);
+        self.m_axis_pkt.local_port.next = self.e0_meta.q.val().get_bits::<16>(72);
+        self.m_axis_pkt.tx_msg_id.next = self.e0_meta.q.val().get_bits::<16>(88);
+        self.m_axis_pkt.credit.next = self.e0_meta.q.val().get_bits::<16>(104);
+        self.m_axis_pkt.rank.next = self.e0_meta.q.val().get_bits::<8>(120);
+        self.m_axis_pkt.flags.next = self.e0_meta.q.val().get_bits::<8>(128);
+        self.m_axis_pkt.is_new_msg.next = self.e0_meta.q.val().get_bit(136);
+        self.m_axis_pkt.is_rtx.next = self.e0_meta.q.val().get_bit(137);
 
         // ---------------- status ----------------
         self.active.next = self.core.active.val();

@@ -2,8 +2,8 @@
 //! [`Parser`], a match-action stage on the transport flags loaded with the protocol's program,
 //! the GetRxMsgInfo call, and the payload path to the reassembly with its per-packet decision.
 //! The NIC shell owns one front, loaded with its protocol's match table; the protocol's ingress
-//! program (e.g. [`crate::protocols::ndp::ingress`]) sees only the two result ports `act_*` and
-//! `done_*` and drives its own externs and events from them.
+//! program (e.g. [`crate::protocols::ndp::ingress`]) sees only the two result ports `act` and
+//! `done` and drives its own externs and events from them.
 //!
 //! # Actions (4-bit selectors chosen by the protocol's match program)
 //! * 0 (the default): drop (`no_action_count`).
@@ -11,7 +11,7 @@
 //!   `min(1024, msg_len − 1024 · pkt_offset)` (else dropped, `bad_length_count`, no GetRxMsgInfo;
 //!   an offset beyond the message is left to GetRxMsgInfo, fail reason 3). GetRxMsgInfo marks
 //!   the packet received once the frame is validated (below). A new packet of a live message
-//!   (`done_forward`) goes to the reassembly; a duplicate or a late copy of a delivered message
+//!   (`done.forward`) goes to the reassembly; a duplicate or a late copy of a delivered message
 //!   (no live entry) is dropped (`duplicate_data_count`); a failure is dropped (`rx_fail_count`,
 //!   the table counts why).
 //! * 2, **trimmed DATA** (CHOP): GetRxMsgInfo without marking received; the payload is dropped.
@@ -22,7 +22,7 @@
 //! must be full, the last one's `tkeep` contiguous from byte 0, and the frame must carry exactly
 //! `IPv4 total length − 50` bytes after its 64-byte header (an FCS or other trailer left on,
 //! or a frame cut short, fails). A frame that fails is dropped and counted
-//! (`bad_frame_length_count`): no action, no GetRxMsgInfo mark, no `done_*`, so no ACK, PULL,
+//! (`bad_frame_length_count`): no action, no GetRxMsgInfo mark, no `done`, so no ACK, PULL,
 //! GRANT, credit or protocol state change. The payload is not stored and forwarded:
 //! * a frame with at most 8 payload bytes (every control packet, a trimmed packet, the smallest
 //!   DATA) has ended by the match stage, so it is validated there and handled exactly as
@@ -30,37 +30,37 @@
 //! * a longer DATA frame calls GetRxMsgInfo at once **without marking** (it looks the message up
 //!   or allocates it, and says whether the packet is new), so its payload streams to the
 //!   reassembly; when its last beat has validated it, a second call marks a new packet received
-//!   and its answer is the frame's `done_*`; a bad frame gets no second call and no `done_*`
+//!   and its answer is the frame's `done`; a bad frame gets no second call and no `done`
 //!   (the reassembly drops its payload by the same rule, so it is not committed either);
-//! * a longer control frame acts (`act_*`) in the cycle after its last beat, if it is good.
+//! * a longer control frame acts (`act`) in the cycle after its last beat, if it is good.
 //! The one state change a bad frame can make is the allocation of a receive slot by its first
 //! call when it is the first packet seen of a message; a slot that receives nothing good is
 //! freed by its ingress timer (garbage collection), as for any message that never completes.
 //!
 //! # Result ports
-//! * `act_valid` / `act_action` / `act_meta`: a validated control frame (actions 3–15), in the
+//! * `act.valid` / `act.action` / `act.meta`: a validated control frame (actions 3–15), in the
 //!   cycle after its first payload beat (the match stage's output) or, with more than 8 payload
-//!   bytes, in the cycle after its last beat. `act_meta` holds the header fields: src_ip [31:0],
+//!   bytes, in the cycle after its last beat. `act.meta` holds the header fields: src_ip [31:0],
 //!   src_context [47:32], dst_context [63:48], msg_len [79:64], pkt_offset [87:80], pull_offset
 //!   / grant_offset [103:88], tx_msg_id [119:104], IPv4 total length [135:120], flags [143:136],
 //!   grant_prio [151:144]. Control actions act on this directly.
-//! * `done_valid`: the GetRxMsgInfo answer of a validated DATA (1) or CHOP (2) frame, with its
-//!   action and header fields (`done_action`, `done_meta`) and the answer: `done_ok` (no
-//!   failure), `done_live` (ok and a live entry: not a late copy of a delivered message),
-//!   `done_forward` (DATA, live, new packet: the payload went to the reassembly), `done_slot` (the
-//!   receive slot, the low IW bits of rx_msg_id), `done_gen` (its generation, rx_msg_id bits
-//!   IW+7…IW: slot and generation name one message), `done_is_new_msg`, `done_is_new_pkt`,
-//!   `done_is_last_pkt`, `done_ack_no` (smallest offset not yet received).
+//! * `done.valid`: the GetRxMsgInfo answer of a validated DATA (1) or CHOP (2) frame, with its
+//!   action and header fields (`done.action`, `done.meta`) and the answer: `done.ok` (no
+//!   failure), `done.live` (ok and a live entry: not a late copy of a delivered message),
+//!   `done.forward` (DATA, live, new packet: the payload went to the reassembly), `done.slot` (the
+//!   receive slot, the low IW bits of rx_msg_id), `done.gen` (its generation, rx_msg_id bits
+//!   IW+7…IW: slot and generation name one message), `done.is_new_msg`, `done.is_new_pkt`,
+//!   `done.is_last_pkt`, `done.ack_no` (smallest offset not yet received).
 //!
 //! # Latency (P = cycle of the first payload beat out of the parser = first frame beat + 8)
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO; L = cycle of the frame's last beat
-//!  P+1  act_* (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
-//!  P+4  answer: decision pushed into the decision FIFO; done_* if the frame has ≤ 8 payload bytes
+//!  P+1  act (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
+//!  P+4  answer: decision pushed into the decision FIFO; done if the frame has ≤ 8 payload bytes
 //!  P+6  the decision at the FIFO's head (2 cycles): the first beat leaves on m_axis with its metadata
-//!  L+1  frame validated; act_* of a longer control frame; marking call of a longer DATA frame
+//!  L+1  frame validated; act of a longer control frame; marking call of a longer DATA frame
 //!       (the table takes it from P+4, 3 cycles after the first call)
-//!  L+4  done_* of a longer DATA frame (its first answer, at P+4, came before: max(P+4, L+1) + 3)
+//!  L+4  done of a longer DATA frame (its first answer, at P+4, came before: max(P+4, L+1) + 3)
 //! ```
 //! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles** at every size,
 //! whatever the frame's length: 8 for the parser (the physical floor of a 64-byte header at 64
@@ -84,9 +84,10 @@
 //! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
 //! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 3 cycles), `resp_*` in |
 //! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
-//! | results | `act_*`, `done_*` above |
+//! | results | `act`, `done` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
+use crate::common::bundles::{ControlActionSource, DataAnswerSource};
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
@@ -131,21 +132,8 @@ pub struct IngressFront<const IW: usize> {
     pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
     pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
     pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
-    pub act_valid: Signal<Out, Bit>,
-    pub act_action: Signal<Out, Bits<4>>,
-    pub act_meta: Signal<Out, Bits<152>>,
-    pub done_valid: Signal<Out, Bit>,
-    pub done_action: Signal<Out, Bits<4>>,
-    pub done_meta: Signal<Out, Bits<152>>,
-    pub done_ok: Signal<Out, Bit>,
-    pub done_live: Signal<Out, Bit>,
-    pub done_forward: Signal<Out, Bit>,
-    pub done_slot: Signal<Out, Bits<IW>>,
-    pub done_gen: Signal<Out, Bits<8>>,
-    pub done_is_new_msg: Signal<Out, Bit>,
-    pub done_is_new_pkt: Signal<Out, Bit>,
-    pub done_is_last_pkt: Signal<Out, Bit>,
-    pub done_ack_no: Signal<Out, Bits<9>>,
+    pub act: ControlActionSource,
+    pub done: DataAnswerSource<IW>,
     pub frame_count: Signal<Out, Bits<32>>,
     pub not_ipv4_count: Signal<Out, Bits<32>>,
     pub wrong_protocol_count: Signal<Out, Bits<32>>,
@@ -514,12 +502,12 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         }
 
         // Control frames act once their length is validated.
-        self.act_valid.next = self.m1_ctrl_now.val() | (self.resolve_ctrl.val() & self.vd_ok.q.val());
-        self.act_action.next = self.dispatch.out_action.val();
-        self.act_meta.next = self.m1.val();
+        self.act.valid.next = self.m1_ctrl_now.val() | (self.resolve_ctrl.val() & self.vd_ok.q.val());
+        self.act.action.next = self.dispatch.out_action.val();
+        self.act.meta.next = self.m1.val();
         if self.resolve_ctrl.val() {
-            self.act_action.next = self.hold_action.q.val();
-            self.act_meta.next = self.hold_meta.q.val();
+            self.act.action.next = self.hold_action.q.val();
+            self.act.meta.next = self.hold_meta.q.val();
         }
         if self.m1_is_data.val() {
             self.n_data.d.next = self.n_data.q.val() + 1;
@@ -546,33 +534,33 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
         self.d_live.next = self.d_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
         self.d_forward.next = (self.d_is_data.val() & self.d_live.val()) & self.resp_is_new_pkt.val();
-        self.done_valid.next = self.final_answer.val() | self.from_ans.val();
-        self.done_action.next = self.hold_action.q.val();
-        self.done_meta.next = self.hold_meta.q.val();
-        self.done_ok.next = self.d_ok.val();
-        self.done_live.next = self.d_live.val();
-        self.done_forward.next = self.d_forward.val();
-        self.done_slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
-        self.done_gen.next = bit_cast::<8, 16>(self.resp_rx_msg_id.val() >> self.slot_shift.val());
-        self.done_is_new_msg.next = self.resp_announce_new_msg.val();
-        self.done_is_new_pkt.next = self.resp_is_new_pkt.val();
-        self.done_is_last_pkt.next = self.resp_is_last_pkt.val();
-        self.done_ack_no.next = self.resp_ack_no.val();
+        self.done.valid.next = self.final_answer.val() | self.from_ans.val();
+        self.done.action.next = self.hold_action.q.val();
+        self.done.meta.next = self.hold_meta.q.val();
+        self.done.ok.next = self.d_ok.val();
+        self.done.live.next = self.d_live.val();
+        self.done.forward.next = self.d_forward.val();
+        self.done.slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
+        self.done.gen.next = bit_cast::<8, 16>(self.resp_rx_msg_id.val() >> self.slot_shift.val());
+        self.done.is_new_msg.next = self.resp_announce_new_msg.val();
+        self.done.is_new_pkt.next = self.resp_is_new_pkt.val();
+        self.done.is_last_pkt.next = self.resp_is_last_pkt.val();
+        self.done.ack_no.next = self.resp_ack_no.val();
         if self.from_ans.val() {
-            self.done_ok.next = !self.a_fail.val();
-            self.done_live.next = self.a_live.val();
-            self.done_forward.next = false;
-            self.done_slot.next = bit_cast::<IW, 16>(self.a_id.val() & self.slot_mask.val());
-            self.done_gen.next = bit_cast::<8, 16>(self.a_id.val() >> self.slot_shift.val());
-            self.done_is_new_msg.next = false;
-            self.done_is_new_pkt.next = self.a_new_pkt.val();
-            self.done_is_last_pkt.next = self.a_last.val();
-            self.done_ack_no.next = self.a_ack.val();
+            self.done.ok.next = !self.a_fail.val();
+            self.done.live.next = self.a_live.val();
+            self.done.forward.next = false;
+            self.done.slot.next = bit_cast::<IW, 16>(self.a_id.val() & self.slot_mask.val());
+            self.done.gen.next = bit_cast::<8, 16>(self.a_id.val() >> self.slot_shift.val());
+            self.done.is_new_msg.next = false;
+            self.done.is_new_pkt.next = self.a_new_pkt.val();
+            self.done.is_last_pkt.next = self.a_last.val();
+            self.done.ack_no.next = self.a_ack.val();
         }
-        if self.done_valid.val() & (!self.done_ok.val()) {
+        if self.done.valid.val() & (!self.done.ok.val()) {
             self.n_rx_fail.d.next = self.n_rx_fail.q.val() + 1;
         }
-        if ((self.done_valid.val() & self.hold_is_data.val()) & self.done_ok.val()) & (!self.done_forward.val()) {
+        if ((self.done.valid.val() & self.hold_is_data.val()) & self.done.ok.val()) & (!self.done.forward.val()) {
             self.n_duplicate.d.next = self.n_duplicate.q.val() + 1;
         }
         // One decision per frame, in frame order: at once for a frame without a GetRxMsgInfo

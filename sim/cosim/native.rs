@@ -69,20 +69,22 @@ pub trait NativeDut: Block + Default {
     fn set_clock(&mut self, high: bool);
 }
 
-/// Implements [`NativeDut`] for a block from the names of its ports.
+/// Implements [`NativeDut`] for a block from the names of its ports (`bundle.member` for a
+/// member of a port bundle).
 #[macro_export]
 macro_rules! native_dut {
-    ($ty:ty, clocked: $clocked:tt, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?]) => {
+    ($ty:ty, clocked: $clocked:tt, inputs: [$($i:ident $(. $im:ident)?),* $(,)?], outputs: [$($o:ident $(. $om:ident)?),* $(,)?]) => {
         impl $crate::cosim::native::NativeDut for $ty {
-            const INPUTS: &'static [&'static str] = &[$(stringify!($i)),*];
-            const OUTPUTS: &'static [&'static str] = &[$(stringify!($o)),*];
+            // A bundle member `bundle.member` is the Verilog port `bundle$member`.
+            const INPUTS: &'static [&'static str] = &[$(concat!(stringify!($i) $(, "$", stringify!($im))?)),*];
+            const OUTPUTS: &'static [&'static str] = &[$(concat!(stringify!($o) $(, "$", stringify!($om))?)),*];
             const CLOCKED: bool = $clocked;
             #[allow(unused_variables, unused_mut, unused_assignments)]
             fn set_input(&mut self, index: usize, words: &[u64]) {
                 let mut k = 0usize;
                 $(
                     if index == k {
-                        self.$i.next = $crate::cosim::native::PortBits::from_words(words);
+                        self.$i $(.$im)?.next = $crate::cosim::native::PortBits::from_words(words);
                         return;
                     }
                     k += 1;
@@ -94,7 +96,7 @@ macro_rules! native_dut {
                 let mut k = 0usize;
                 $(
                     if index == k {
-                        return $crate::cosim::native::PortBits::to_words(&self.$o.val());
+                        return $crate::cosim::native::PortBits::to_words(&self.$o $(.$om)?.val());
                     }
                     k += 1;
                 )*

@@ -5,11 +5,11 @@ use crate::native_dut;
 macro_rules! packet_generator_dut {
     ($($n:literal, $iw:literal);*) => {$(
         native_dut!(nanotransport_hdl::nic::packet_generator::PacketGenerator<$n, $iw, 3>, clocked: true,
-            inputs: [reset, cfg_pace_cycles, cfg_bucket_max, ev_valid, ev_msg_id, ev_msg_gen, ev_ctrl_flags, ev_pull, ev_remote_ip,
-                     ev_remote_port, ev_local_port, ev_msg_len, ev_pkt_offset, ev_tx_msg_id, ev_rank, ev_credit, m_axis_tready],
-            outputs: [m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_meta_remote_ip, m_meta_remote_port,
-                      m_meta_local_port, m_meta_msg_len, m_meta_pkt_offset, m_meta_tx_msg_id, m_meta_rank, m_meta_credit,
-                      m_meta_flags, ctrl_sent_count, pull_sent_count, merged_count, pull_coalesced_count, pull_replaced_count,
+            inputs: [reset, cfg_pace_cycles, cfg_bucket_max, ev.valid, ev.msg_id, ev.msg_gen, ev.ctrl_flags, ev.pull, ev.remote_ip,
+                     ev.remote_port, ev.local_port, ev.msg_len, ev.pkt_offset, ev.tx_msg_id, ev.rank, ev.credit, m_axis.tready],
+            outputs: [m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis.remote_ip, m_axis.remote_port,
+                      m_axis.local_port, m_axis.msg_len, m_axis.pkt_offset, m_axis.tx_msg_id, m_axis.rank, m_axis.credit,
+                      m_axis.flags, m_axis.is_new_msg, m_axis.is_rtx, ctrl_sent_count, pull_sent_count, merged_count, pull_coalesced_count, pull_replaced_count,
                       dropped_count]);
     )*};
 }

@@ -14,9 +14,9 @@ macro_rules! native_tx_blocks {
     ($n:literal, $iw:literal) => {
         native_dut!(Packetization<$n, $iw>, clocked: true,
             inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, new_valid, new_slot, new_remote_ip, new_remote_port,
-                new_local_port, new_msg_len, new_credit_valid, new_credit, new_rank, dlv_valid, dlv_tx_msg_id,
-                dlv_ack_bitmap, ctx_valid, ctx_tx_msg_id, ctx_rtx_flag, ctx_rtx_bitmap, ctx_credit_flag, ctx_new_credit,
-                ctx_allow_tx, ctx_raise_only, to_valid, to_slot, to_meta, pkt_ready],
+                new_local_port, new_msg_len, new_credit_valid, new_credit, new_rank, dlv.valid, dlv.tx_msg_id,
+                dlv.ack_bitmap, ctx.valid, ctx.tx_msg_id, ctx.rtx_flag, ctx.rtx_bitmap, ctx.credit_flag, ctx.new_credit,
+                ctx.allow_tx, ctx.raise_only, to_valid, to_slot, to_meta, pkt_ready],
             outputs: [new_ready, new_id_valid, new_id, to_ready, sched_valid, sched_slot, sched_meta, cancel_valid,
                 cancel_slot, pkt_valid, pkt_slot, pkt_remote_ip, pkt_remote_port, pkt_msg_len, pkt_offset, pkt_local_port,
                 pkt_tx_msg_id, pkt_credit, pkt_rank, pkt_flags, pkt_is_new_msg, pkt_is_rtx, pkt_q1_valid, pkt_q1_slot, pkt_q2_valid, pkt_q2_slot,
@@ -26,14 +26,14 @@ macro_rules! native_tx_blocks {
 
         native_dut!(TxPath<$n, $iw, TX_PAYLOAD_ADDR_BITS>, clocked: true,
             inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, rto_cycles, s_axis_msg_tdata, s_axis_msg_tkeep,
-                s_axis_msg_tlast, s_axis_msg_tvalid, done_ready, dlv_valid, dlv_tx_msg_id, dlv_ack_bitmap, ctx_valid,
-                ctx_tx_msg_id, ctx_rtx_flag, ctx_rtx_bitmap, ctx_credit_flag, ctx_new_credit, ctx_allow_tx, ctx_raise_only,
-                m_axis_pkt_tready],
+                s_axis_msg_tlast, s_axis_msg_tvalid, done_ready, dlv.valid, dlv.tx_msg_id, dlv.ack_bitmap, ctx.valid,
+                ctx.tx_msg_id, ctx.rtx_flag, ctx.rtx_bitmap, ctx.credit_flag, ctx.new_credit, ctx.allow_tx, ctx.raise_only,
+                m_axis_pkt.tready],
             outputs: [s_axis_msg_tready, msg_id_valid, msg_id, done_valid, done_tx_msg_id, done_abandoned,
-                m_axis_pkt_tdata, m_axis_pkt_tkeep, m_axis_pkt_tlast, m_axis_pkt_tvalid, m_axis_pkt_remote_ip,
-                m_axis_pkt_remote_port, m_axis_pkt_msg_len, m_axis_pkt_pkt_offset, m_axis_pkt_local_port,
-                m_axis_pkt_tx_msg_id, m_axis_pkt_credit, m_axis_pkt_rank, m_axis_pkt_flags, m_axis_pkt_is_new_msg,
-                m_axis_pkt_is_rtx, active, buffers_all_free, rejected_msg_count, framing_error_count,
+                m_axis_pkt.tdata, m_axis_pkt.tkeep, m_axis_pkt.tlast, m_axis_pkt.tvalid, m_axis_pkt.remote_ip,
+                m_axis_pkt.remote_port, m_axis_pkt.msg_len, m_axis_pkt.pkt_offset, m_axis_pkt.local_port,
+                m_axis_pkt.tx_msg_id, m_axis_pkt.credit, m_axis_pkt.rank, m_axis_pkt.flags, m_axis_pkt.is_new_msg,
+                m_axis_pkt.is_rtx, active, buffers_all_free, rejected_msg_count, framing_error_count,
                 stale_delivered_count, stale_credit_count, stale_timeout_count, ack_beyond_count, rtx_beyond_count,
                 credit_beyond_count, delivered_msg_count, abandoned_msg_count, write_busy_count,
                 buffer_double_free_count, buffers_exhausted, event_overflow_count, cooling_slots]);
@@ -44,8 +44,8 @@ native_tx_blocks!(16, 4);
 native_tx_blocks!(128, 7);
 
 native_dut!(Arbiter, clocked: true,
-    inputs: [reset, ctrl_burst_limit, s_axis_ctrl_tdata, s_axis_ctrl_tkeep, s_axis_ctrl_tlast, s_axis_ctrl_tvalid, s_axis_ctrl_remote_ip, s_axis_ctrl_remote_port, s_axis_ctrl_msg_len, s_axis_ctrl_pkt_offset, s_axis_ctrl_local_port, s_axis_ctrl_tx_msg_id, s_axis_ctrl_credit, s_axis_ctrl_rank, s_axis_ctrl_flags, s_axis_ctrl_is_new_msg, s_axis_ctrl_is_rtx, s_axis_data_tdata, s_axis_data_tkeep, s_axis_data_tlast, s_axis_data_tvalid, s_axis_data_remote_ip, s_axis_data_remote_port, s_axis_data_msg_len, s_axis_data_pkt_offset, s_axis_data_local_port, s_axis_data_tx_msg_id, s_axis_data_credit, s_axis_data_rank, s_axis_data_flags, s_axis_data_is_new_msg, s_axis_data_is_rtx, m_axis_tready],
-    outputs: [s_axis_ctrl_tready, s_axis_data_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_remote_ip, m_axis_remote_port, m_axis_msg_len, m_axis_pkt_offset, m_axis_local_port, m_axis_tx_msg_id, m_axis_credit, m_axis_rank, m_axis_flags, m_axis_is_new_msg, m_axis_is_rtx, ctrl_packet_count, data_packet_count]);
+    inputs: [reset, ctrl_burst_limit, s_axis_ctrl.tdata, s_axis_ctrl.tkeep, s_axis_ctrl.tlast, s_axis_ctrl.tvalid, s_axis_ctrl.remote_ip, s_axis_ctrl.remote_port, s_axis_ctrl.msg_len, s_axis_ctrl.pkt_offset, s_axis_ctrl.local_port, s_axis_ctrl.tx_msg_id, s_axis_ctrl.credit, s_axis_ctrl.rank, s_axis_ctrl.flags, s_axis_ctrl.is_new_msg, s_axis_ctrl.is_rtx, s_axis_data.tdata, s_axis_data.tkeep, s_axis_data.tlast, s_axis_data.tvalid, s_axis_data.remote_ip, s_axis_data.remote_port, s_axis_data.msg_len, s_axis_data.pkt_offset, s_axis_data.local_port, s_axis_data.tx_msg_id, s_axis_data.credit, s_axis_data.rank, s_axis_data.flags, s_axis_data.is_new_msg, s_axis_data.is_rtx, m_axis.tready],
+    outputs: [s_axis_ctrl.tready, s_axis_data.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis.remote_ip, m_axis.remote_port, m_axis.msg_len, m_axis.pkt_offset, m_axis.local_port, m_axis.tx_msg_id, m_axis.credit, m_axis.rank, m_axis.flags, m_axis.is_new_msg, m_axis.is_rtx, ctrl_packet_count, data_packet_count]);
 
 /// The packetization core's Verilator model driven one operation at a time, as the
 /// transaction-level reference model ([`nanotransport_reference::packetization::PacketizationModel`]) is:
@@ -71,17 +71,17 @@ const CORE_INPUTS: &[&str] = &[
     "new_credit_valid",
     "new_credit",
     "new_rank",
-    "dlv_valid",
-    "dlv_tx_msg_id",
-    "dlv_ack_bitmap",
-    "ctx_valid",
-    "ctx_tx_msg_id",
-    "ctx_rtx_flag",
-    "ctx_rtx_bitmap",
-    "ctx_credit_flag",
-    "ctx_new_credit",
-    "ctx_allow_tx",
-    "ctx_raise_only",
+    "dlv$valid",
+    "dlv$tx_msg_id",
+    "dlv$ack_bitmap",
+    "ctx$valid",
+    "ctx$tx_msg_id",
+    "ctx$rtx_flag",
+    "ctx$rtx_bitmap",
+    "ctx$credit_flag",
+    "ctx$new_credit",
+    "ctx$allow_tx",
+    "ctx$raise_only",
     "to_valid",
     "to_slot",
     "to_meta",
@@ -245,19 +245,19 @@ impl VerilatedPacketization {
                 ("new_valid", Some("new_ready"))
             }
             CoreOp::Delivered(id, bits) => {
-                self.set("dlv_tx_msg_id", *id as u64);
-                self.set("dlv_ack_bitmap", *bits);
-                ("dlv_valid", None)
+                self.set("dlv$tx_msg_id", *id as u64);
+                self.set("dlv$ack_bitmap", *bits);
+                ("dlv$valid", None)
             }
             CoreOp::Credit(c) => {
-                self.set("ctx_tx_msg_id", c.tx_msg_id as u64);
-                self.set("ctx_rtx_flag", c.rtx.is_some() as u64);
-                self.set("ctx_rtx_bitmap", c.rtx.unwrap_or(0));
-                self.set("ctx_credit_flag", c.new_credit.is_some() as u64);
-                self.set("ctx_new_credit", c.new_credit.unwrap_or(0) as u64);
-                self.set("ctx_allow_tx", c.allow_tx as u64);
-                self.set("ctx_raise_only", c.raise_only as u64);
-                ("ctx_valid", None)
+                self.set("ctx$tx_msg_id", c.tx_msg_id as u64);
+                self.set("ctx$rtx_flag", c.rtx.is_some() as u64);
+                self.set("ctx$rtx_bitmap", c.rtx.unwrap_or(0));
+                self.set("ctx$credit_flag", c.new_credit.is_some() as u64);
+                self.set("ctx$new_credit", c.new_credit.unwrap_or(0) as u64);
+                self.set("ctx$allow_tx", c.allow_tx as u64);
+                self.set("ctx$raise_only", c.raise_only as u64);
+                ("ctx$valid", None)
             }
             CoreOp::Timeout(slot, meta) => {
                 self.set("to_slot", *slot as u64);

@@ -96,21 +96,21 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     wire  [15:0] front$m_axis_meta_rx_msg_id;
     wire  [15:0] front$m_axis_meta_tx_msg_id;
     wire  front$m_axis_meta_is_last_pkt;
-    wire  front$act_valid;
-    wire  [3:0] front$act_action;
-    wire  [151:0] front$act_meta;
-    wire  front$done_valid;
-    wire  [3:0] front$done_action;
-    wire  [151:0] front$done_meta;
-    wire  front$done_ok;
-    wire  front$done_live;
-    wire  front$done_forward;
-    wire  [6:0] front$done_slot;
-    wire  [7:0] front$done_gen;
-    wire  front$done_is_new_msg;
-    wire  front$done_is_new_pkt;
-    wire  front$done_is_last_pkt;
-    wire  [8:0] front$done_ack_no;
+    wire  front$act$valid;
+    wire  [3:0] front$act$action;
+    wire  [151:0] front$act$meta;
+    wire  front$done$valid;
+    wire  [3:0] front$done$action;
+    wire  [151:0] front$done$meta;
+    wire  front$done$ok;
+    wire  front$done$live;
+    wire  front$done$forward;
+    wire  [6:0] front$done$slot;
+    wire  [7:0] front$done$gen;
+    wire  front$done$is_new_msg;
+    wire  front$done$is_new_pkt;
+    wire  front$done$is_last_pkt;
+    wire  [8:0] front$done$ack_no;
     wire  [31:0] front$frame_count;
     wire  [31:0] front$not_ipv4_count;
     wire  [31:0] front$wrong_protocol_count;
@@ -128,54 +128,54 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     wire  [31:0] front$bad_frame_length_count;
     reg  ingress$clock;
     reg  ingress$reset;
-    reg  ingress$act_valid;
-    reg  [3:0] ingress$act_action;
-    reg  [151:0] ingress$act_meta;
-    reg  ingress$done_valid;
-    reg  [3:0] ingress$done_action;
-    reg  [151:0] ingress$done_meta;
-    reg  ingress$done_ok;
-    reg  ingress$done_live;
-    reg  ingress$done_forward;
-    reg  [6:0] ingress$done_slot;
-    reg  [7:0] ingress$done_gen;
-    reg  ingress$done_is_new_msg;
-    reg  ingress$done_is_new_pkt;
-    reg  ingress$done_is_last_pkt;
-    reg  [8:0] ingress$done_ack_no;
+    reg  ingress$act$valid;
+    reg  [3:0] ingress$act$action;
+    reg  [151:0] ingress$act$meta;
+    reg  ingress$done$valid;
+    reg  [3:0] ingress$done$action;
+    reg  [151:0] ingress$done$meta;
+    reg  ingress$done$ok;
+    reg  ingress$done$live;
+    reg  ingress$done$forward;
+    reg  [6:0] ingress$done$slot;
+    reg  [7:0] ingress$done$gen;
+    reg  ingress$done$is_new_msg;
+    reg  ingress$done$is_new_pkt;
+    reg  ingress$done$is_last_pkt;
+    reg  [8:0] ingress$done$ack_no;
     reg  [15:0] ingress$rtt_pkts;
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
     reg  ingress$cfg_dup_grant;
     reg  ingress$rel_valid;
     reg  [6:0] ingress$rel_slot;
-    wire  ingress$dlv_valid;
-    wire  [15:0] ingress$dlv_tx_msg_id;
-    wire  [63:0] ingress$dlv_ack_bitmap;
-    wire  ingress$ctx_valid;
-    wire  [15:0] ingress$ctx_tx_msg_id;
-    wire  ingress$ctx_rtx_flag;
-    wire  [63:0] ingress$ctx_rtx_bitmap;
-    wire  ingress$ctx_credit_flag;
-    wire  [15:0] ingress$ctx_new_credit;
-    wire  ingress$ctx_allow_tx;
-    wire  ingress$ctx_raise_only;
-    wire  ingress$prio_wr_valid;
-    wire  [6:0] ingress$prio_wr_index;
-    wire  [7:0] ingress$prio_wr_value;
-    wire  ingress$ev_valid;
-    wire  [6:0] ingress$ev_msg_id;
-    wire  [7:0] ingress$ev_msg_gen;
-    wire  [7:0] ingress$ev_ctrl_flags;
-    wire  ingress$ev_pull;
-    wire  [15:0] ingress$ev_credit;
-    wire  [31:0] ingress$ev_remote_ip;
-    wire  [15:0] ingress$ev_remote_port;
-    wire  [15:0] ingress$ev_local_port;
-    wire  [15:0] ingress$ev_msg_len;
-    wire  [7:0] ingress$ev_pkt_offset;
-    wire  [15:0] ingress$ev_tx_msg_id;
-    wire  [7:0] ingress$ev_rank;
+    wire  ingress$dlv$valid;
+    wire  [15:0] ingress$dlv$tx_msg_id;
+    wire  [63:0] ingress$dlv$ack_bitmap;
+    wire  ingress$ctx$valid;
+    wire  [15:0] ingress$ctx$tx_msg_id;
+    wire  ingress$ctx$rtx_flag;
+    wire  [63:0] ingress$ctx$rtx_bitmap;
+    wire  ingress$ctx$credit_flag;
+    wire  [15:0] ingress$ctx$new_credit;
+    wire  ingress$ctx$allow_tx;
+    wire  ingress$ctx$raise_only;
+    wire  ingress$prio_wr$valid;
+    wire  [6:0] ingress$prio_wr$index;
+    wire  [7:0] ingress$prio_wr$value;
+    wire  ingress$ev$valid;
+    wire  [6:0] ingress$ev$msg_id;
+    wire  [7:0] ingress$ev$msg_gen;
+    wire  [7:0] ingress$ev$ctrl_flags;
+    wire  ingress$ev$pull;
+    wire  [15:0] ingress$ev$credit;
+    wire  [31:0] ingress$ev$remote_ip;
+    wire  [15:0] ingress$ev$remote_port;
+    wire  [15:0] ingress$ev$local_port;
+    wire  [15:0] ingress$ev$msg_len;
+    wire  [7:0] ingress$ev$pkt_offset;
+    wire  [15:0] ingress$ev$tx_msg_id;
+    wire  [7:0] ingress$ev$rank;
     wire  [31:0] ingress$grant_sent_count;
     wire  [31:0] ingress$ack_sent_count;
     wire  [31:0] ingress$nack_sent_count;
@@ -189,41 +189,41 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     reg  egress$reset;
     reg  [15:0] egress$rtt_pkts;
     reg  [3:0] egress$cfg_unsched_prios;
-    reg  egress$prio_wr_valid;
-    reg  [6:0] egress$prio_wr_index;
-    reg  [7:0] egress$prio_wr_value;
-    reg  [63:0] egress$s_axis_pkt_tdata;
-    reg  [7:0] egress$s_axis_pkt_tkeep;
-    reg  egress$s_axis_pkt_tlast;
-    reg  egress$s_axis_pkt_tvalid;
-    reg  [31:0] egress$s_axis_pkt_remote_ip;
-    reg  [15:0] egress$s_axis_pkt_remote_port;
-    reg  [15:0] egress$s_axis_pkt_msg_len;
-    reg  [7:0] egress$s_axis_pkt_pkt_offset;
-    reg  [15:0] egress$s_axis_pkt_local_port;
-    reg  [15:0] egress$s_axis_pkt_tx_msg_id;
-    reg  [15:0] egress$s_axis_pkt_credit;
-    reg  [7:0] egress$s_axis_pkt_rank;
-    reg  [7:0] egress$s_axis_pkt_flags;
-    reg  egress$s_axis_pkt_is_new_msg;
-    reg  egress$s_axis_pkt_is_rtx;
-    wire  egress$s_axis_pkt_tready;
-    wire  [63:0] egress$m_axis_pkt_tdata;
-    wire  [7:0] egress$m_axis_pkt_tkeep;
-    wire  egress$m_axis_pkt_tlast;
-    wire  egress$m_axis_pkt_tvalid;
-    wire  [31:0] egress$m_axis_pkt_remote_ip;
-    wire  [15:0] egress$m_axis_pkt_remote_port;
-    wire  [15:0] egress$m_axis_pkt_msg_len;
-    wire  [7:0] egress$m_axis_pkt_pkt_offset;
-    wire  [15:0] egress$m_axis_pkt_local_port;
-    wire  [15:0] egress$m_axis_pkt_tx_msg_id;
-    wire  [15:0] egress$m_axis_pkt_credit;
-    wire  [7:0] egress$m_axis_pkt_rank;
-    wire  [7:0] egress$m_axis_pkt_flags;
-    wire  egress$m_axis_pkt_is_new_msg;
-    wire  egress$m_axis_pkt_is_rtx;
-    reg  egress$m_axis_pkt_tready;
+    reg  egress$prio_wr$valid;
+    reg  [6:0] egress$prio_wr$index;
+    reg  [7:0] egress$prio_wr$value;
+    reg  [63:0] egress$s_axis_pkt$tdata;
+    reg  [7:0] egress$s_axis_pkt$tkeep;
+    reg  egress$s_axis_pkt$tlast;
+    reg  egress$s_axis_pkt$tvalid;
+    wire  egress$s_axis_pkt$tready;
+    reg  [31:0] egress$s_axis_pkt$remote_ip;
+    reg  [15:0] egress$s_axis_pkt$remote_port;
+    reg  [15:0] egress$s_axis_pkt$msg_len;
+    reg  [7:0] egress$s_axis_pkt$pkt_offset;
+    reg  [15:0] egress$s_axis_pkt$local_port;
+    reg  [15:0] egress$s_axis_pkt$tx_msg_id;
+    reg  [15:0] egress$s_axis_pkt$credit;
+    reg  [7:0] egress$s_axis_pkt$rank;
+    reg  [7:0] egress$s_axis_pkt$flags;
+    reg  egress$s_axis_pkt$is_new_msg;
+    reg  egress$s_axis_pkt$is_rtx;
+    wire  [63:0] egress$m_axis_pkt$tdata;
+    wire  [7:0] egress$m_axis_pkt$tkeep;
+    wire  egress$m_axis_pkt$tlast;
+    wire  egress$m_axis_pkt$tvalid;
+    reg  egress$m_axis_pkt$tready;
+    wire  [31:0] egress$m_axis_pkt$remote_ip;
+    wire  [15:0] egress$m_axis_pkt$remote_port;
+    wire  [15:0] egress$m_axis_pkt$msg_len;
+    wire  [7:0] egress$m_axis_pkt$pkt_offset;
+    wire  [15:0] egress$m_axis_pkt$local_port;
+    wire  [15:0] egress$m_axis_pkt$tx_msg_id;
+    wire  [15:0] egress$m_axis_pkt$credit;
+    wire  [7:0] egress$m_axis_pkt$rank;
+    wire  [7:0] egress$m_axis_pkt$flags;
+    wire  egress$m_axis_pkt$is_new_msg;
+    wire  egress$m_axis_pkt$is_rtx;
     reg  reassembly$clock;
     reg  reassembly$reset;
     reg  [31:0] reassembly$ingress_timeout;
@@ -303,33 +303,33 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     reg  tx$done_ready;
     wire  [15:0] tx$done_tx_msg_id;
     wire  tx$done_abandoned;
-    reg  tx$dlv_valid;
-    reg  [15:0] tx$dlv_tx_msg_id;
-    reg  [63:0] tx$dlv_ack_bitmap;
-    reg  tx$ctx_valid;
-    reg  [15:0] tx$ctx_tx_msg_id;
-    reg  tx$ctx_rtx_flag;
-    reg  [63:0] tx$ctx_rtx_bitmap;
-    reg  tx$ctx_credit_flag;
-    reg  [15:0] tx$ctx_new_credit;
-    reg  tx$ctx_allow_tx;
-    reg  tx$ctx_raise_only;
-    wire  [63:0] tx$m_axis_pkt_tdata;
-    wire  [7:0] tx$m_axis_pkt_tkeep;
-    wire  tx$m_axis_pkt_tlast;
-    wire  tx$m_axis_pkt_tvalid;
-    reg  tx$m_axis_pkt_tready;
-    wire  [31:0] tx$m_axis_pkt_remote_ip;
-    wire  [15:0] tx$m_axis_pkt_remote_port;
-    wire  [15:0] tx$m_axis_pkt_msg_len;
-    wire  [7:0] tx$m_axis_pkt_pkt_offset;
-    wire  [15:0] tx$m_axis_pkt_local_port;
-    wire  [15:0] tx$m_axis_pkt_tx_msg_id;
-    wire  [15:0] tx$m_axis_pkt_credit;
-    wire  [7:0] tx$m_axis_pkt_rank;
-    wire  [7:0] tx$m_axis_pkt_flags;
-    wire  tx$m_axis_pkt_is_new_msg;
-    wire  tx$m_axis_pkt_is_rtx;
+    reg  tx$dlv$valid;
+    reg  [15:0] tx$dlv$tx_msg_id;
+    reg  [63:0] tx$dlv$ack_bitmap;
+    reg  tx$ctx$valid;
+    reg  [15:0] tx$ctx$tx_msg_id;
+    reg  tx$ctx$rtx_flag;
+    reg  [63:0] tx$ctx$rtx_bitmap;
+    reg  tx$ctx$credit_flag;
+    reg  [15:0] tx$ctx$new_credit;
+    reg  tx$ctx$allow_tx;
+    reg  tx$ctx$raise_only;
+    wire  [63:0] tx$m_axis_pkt$tdata;
+    wire  [7:0] tx$m_axis_pkt$tkeep;
+    wire  tx$m_axis_pkt$tlast;
+    wire  tx$m_axis_pkt$tvalid;
+    reg  tx$m_axis_pkt$tready;
+    wire  [31:0] tx$m_axis_pkt$remote_ip;
+    wire  [15:0] tx$m_axis_pkt$remote_port;
+    wire  [15:0] tx$m_axis_pkt$msg_len;
+    wire  [7:0] tx$m_axis_pkt$pkt_offset;
+    wire  [15:0] tx$m_axis_pkt$local_port;
+    wire  [15:0] tx$m_axis_pkt$tx_msg_id;
+    wire  [15:0] tx$m_axis_pkt$credit;
+    wire  [7:0] tx$m_axis_pkt$rank;
+    wire  [7:0] tx$m_axis_pkt$flags;
+    wire  tx$m_axis_pkt$is_new_msg;
+    wire  tx$m_axis_pkt$is_rtx;
     wire  [127:0] tx$active;
     wire  tx$buffers_all_free;
     wire  [15:0] tx$rejected_msg_count;
@@ -351,33 +351,35 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     reg  pktgen$reset;
     reg  [15:0] pktgen$cfg_pace_cycles;
     reg  [7:0] pktgen$cfg_bucket_max;
-    reg  pktgen$ev_valid;
-    reg  [6:0] pktgen$ev_msg_id;
-    reg  [7:0] pktgen$ev_msg_gen;
-    reg  [7:0] pktgen$ev_ctrl_flags;
-    reg  pktgen$ev_pull;
-    reg  [31:0] pktgen$ev_remote_ip;
-    reg  [15:0] pktgen$ev_remote_port;
-    reg  [15:0] pktgen$ev_local_port;
-    reg  [15:0] pktgen$ev_msg_len;
-    reg  [7:0] pktgen$ev_pkt_offset;
-    reg  [15:0] pktgen$ev_tx_msg_id;
-    reg  [7:0] pktgen$ev_rank;
-    reg  [15:0] pktgen$ev_credit;
-    wire  [63:0] pktgen$m_axis_tdata;
-    wire  [7:0] pktgen$m_axis_tkeep;
-    wire  pktgen$m_axis_tlast;
-    wire  pktgen$m_axis_tvalid;
-    reg  pktgen$m_axis_tready;
-    wire  [31:0] pktgen$m_meta_remote_ip;
-    wire  [15:0] pktgen$m_meta_remote_port;
-    wire  [15:0] pktgen$m_meta_local_port;
-    wire  [15:0] pktgen$m_meta_msg_len;
-    wire  [7:0] pktgen$m_meta_pkt_offset;
-    wire  [15:0] pktgen$m_meta_tx_msg_id;
-    wire  [7:0] pktgen$m_meta_rank;
-    wire  [15:0] pktgen$m_meta_credit;
-    wire  [7:0] pktgen$m_meta_flags;
+    reg  pktgen$ev$valid;
+    reg  [6:0] pktgen$ev$msg_id;
+    reg  [7:0] pktgen$ev$msg_gen;
+    reg  [7:0] pktgen$ev$ctrl_flags;
+    reg  pktgen$ev$pull;
+    reg  [15:0] pktgen$ev$credit;
+    reg  [31:0] pktgen$ev$remote_ip;
+    reg  [15:0] pktgen$ev$remote_port;
+    reg  [15:0] pktgen$ev$local_port;
+    reg  [15:0] pktgen$ev$msg_len;
+    reg  [7:0] pktgen$ev$pkt_offset;
+    reg  [15:0] pktgen$ev$tx_msg_id;
+    reg  [7:0] pktgen$ev$rank;
+    wire  [63:0] pktgen$m_axis$tdata;
+    wire  [7:0] pktgen$m_axis$tkeep;
+    wire  pktgen$m_axis$tlast;
+    wire  pktgen$m_axis$tvalid;
+    reg  pktgen$m_axis$tready;
+    wire  [31:0] pktgen$m_axis$remote_ip;
+    wire  [15:0] pktgen$m_axis$remote_port;
+    wire  [15:0] pktgen$m_axis$msg_len;
+    wire  [7:0] pktgen$m_axis$pkt_offset;
+    wire  [15:0] pktgen$m_axis$local_port;
+    wire  [15:0] pktgen$m_axis$tx_msg_id;
+    wire  [15:0] pktgen$m_axis$credit;
+    wire  [7:0] pktgen$m_axis$rank;
+    wire  [7:0] pktgen$m_axis$flags;
+    wire  pktgen$m_axis$is_new_msg;
+    wire  pktgen$m_axis$is_rtx;
     wire  [31:0] pktgen$ctrl_sent_count;
     wire  [31:0] pktgen$pull_sent_count;
     wire  [31:0] pktgen$merged_count;
@@ -397,54 +399,54 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     reg  [7:0] arbiter$ctrl_burst_limit;
     wire  [15:0] arbiter$ctrl_packet_count;
     wire  [15:0] arbiter$data_packet_count;
-    reg  [63:0] arbiter$s_axis_ctrl_tdata;
-    reg  [7:0] arbiter$s_axis_ctrl_tkeep;
-    reg  arbiter$s_axis_ctrl_tlast;
-    reg  arbiter$s_axis_ctrl_tvalid;
-    wire  arbiter$s_axis_ctrl_tready;
-    reg  [31:0] arbiter$s_axis_ctrl_remote_ip;
-    reg  [15:0] arbiter$s_axis_ctrl_remote_port;
-    reg  [15:0] arbiter$s_axis_ctrl_msg_len;
-    reg  [7:0] arbiter$s_axis_ctrl_pkt_offset;
-    reg  [15:0] arbiter$s_axis_ctrl_local_port;
-    reg  [15:0] arbiter$s_axis_ctrl_tx_msg_id;
-    reg  [15:0] arbiter$s_axis_ctrl_credit;
-    reg  [7:0] arbiter$s_axis_ctrl_rank;
-    reg  [7:0] arbiter$s_axis_ctrl_flags;
-    reg  arbiter$s_axis_ctrl_is_new_msg;
-    reg  arbiter$s_axis_ctrl_is_rtx;
-    reg  [63:0] arbiter$s_axis_data_tdata;
-    reg  [7:0] arbiter$s_axis_data_tkeep;
-    reg  arbiter$s_axis_data_tlast;
-    reg  arbiter$s_axis_data_tvalid;
-    wire  arbiter$s_axis_data_tready;
-    reg  [31:0] arbiter$s_axis_data_remote_ip;
-    reg  [15:0] arbiter$s_axis_data_remote_port;
-    reg  [15:0] arbiter$s_axis_data_msg_len;
-    reg  [7:0] arbiter$s_axis_data_pkt_offset;
-    reg  [15:0] arbiter$s_axis_data_local_port;
-    reg  [15:0] arbiter$s_axis_data_tx_msg_id;
-    reg  [15:0] arbiter$s_axis_data_credit;
-    reg  [7:0] arbiter$s_axis_data_rank;
-    reg  [7:0] arbiter$s_axis_data_flags;
-    reg  arbiter$s_axis_data_is_new_msg;
-    reg  arbiter$s_axis_data_is_rtx;
-    wire  [63:0] arbiter$m_axis_tdata;
-    wire  [7:0] arbiter$m_axis_tkeep;
-    wire  arbiter$m_axis_tlast;
-    wire  arbiter$m_axis_tvalid;
-    reg  arbiter$m_axis_tready;
-    wire  [31:0] arbiter$m_axis_remote_ip;
-    wire  [15:0] arbiter$m_axis_remote_port;
-    wire  [15:0] arbiter$m_axis_msg_len;
-    wire  [7:0] arbiter$m_axis_pkt_offset;
-    wire  [15:0] arbiter$m_axis_local_port;
-    wire  [15:0] arbiter$m_axis_tx_msg_id;
-    wire  [15:0] arbiter$m_axis_credit;
-    wire  [7:0] arbiter$m_axis_rank;
-    wire  [7:0] arbiter$m_axis_flags;
-    wire  arbiter$m_axis_is_new_msg;
-    wire  arbiter$m_axis_is_rtx;
+    reg  [63:0] arbiter$s_axis_ctrl$tdata;
+    reg  [7:0] arbiter$s_axis_ctrl$tkeep;
+    reg  arbiter$s_axis_ctrl$tlast;
+    reg  arbiter$s_axis_ctrl$tvalid;
+    wire  arbiter$s_axis_ctrl$tready;
+    reg  [31:0] arbiter$s_axis_ctrl$remote_ip;
+    reg  [15:0] arbiter$s_axis_ctrl$remote_port;
+    reg  [15:0] arbiter$s_axis_ctrl$msg_len;
+    reg  [7:0] arbiter$s_axis_ctrl$pkt_offset;
+    reg  [15:0] arbiter$s_axis_ctrl$local_port;
+    reg  [15:0] arbiter$s_axis_ctrl$tx_msg_id;
+    reg  [15:0] arbiter$s_axis_ctrl$credit;
+    reg  [7:0] arbiter$s_axis_ctrl$rank;
+    reg  [7:0] arbiter$s_axis_ctrl$flags;
+    reg  arbiter$s_axis_ctrl$is_new_msg;
+    reg  arbiter$s_axis_ctrl$is_rtx;
+    reg  [63:0] arbiter$s_axis_data$tdata;
+    reg  [7:0] arbiter$s_axis_data$tkeep;
+    reg  arbiter$s_axis_data$tlast;
+    reg  arbiter$s_axis_data$tvalid;
+    wire  arbiter$s_axis_data$tready;
+    reg  [31:0] arbiter$s_axis_data$remote_ip;
+    reg  [15:0] arbiter$s_axis_data$remote_port;
+    reg  [15:0] arbiter$s_axis_data$msg_len;
+    reg  [7:0] arbiter$s_axis_data$pkt_offset;
+    reg  [15:0] arbiter$s_axis_data$local_port;
+    reg  [15:0] arbiter$s_axis_data$tx_msg_id;
+    reg  [15:0] arbiter$s_axis_data$credit;
+    reg  [7:0] arbiter$s_axis_data$rank;
+    reg  [7:0] arbiter$s_axis_data$flags;
+    reg  arbiter$s_axis_data$is_new_msg;
+    reg  arbiter$s_axis_data$is_rtx;
+    wire  [63:0] arbiter$m_axis$tdata;
+    wire  [7:0] arbiter$m_axis$tkeep;
+    wire  arbiter$m_axis$tlast;
+    wire  arbiter$m_axis$tvalid;
+    reg  arbiter$m_axis$tready;
+    wire  [31:0] arbiter$m_axis$remote_ip;
+    wire  [15:0] arbiter$m_axis$remote_port;
+    wire  [15:0] arbiter$m_axis$msg_len;
+    wire  [7:0] arbiter$m_axis$pkt_offset;
+    wire  [15:0] arbiter$m_axis$local_port;
+    wire  [15:0] arbiter$m_axis$tx_msg_id;
+    wire  [15:0] arbiter$m_axis$credit;
+    wire  [7:0] arbiter$m_axis$rank;
+    wire  [7:0] arbiter$m_axis$flags;
+    wire  arbiter$m_axis$is_new_msg;
+    wire  arbiter$m_axis$is_rtx;
     reg  deparser$clock;
     reg  deparser$reset;
     reg  [47:0] deparser$cfg_own_mac;
@@ -619,21 +621,21 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
         .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
         .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
-        .act_valid(front$act_valid),
-        .act_action(front$act_action),
-        .act_meta(front$act_meta),
-        .done_valid(front$done_valid),
-        .done_action(front$done_action),
-        .done_meta(front$done_meta),
-        .done_ok(front$done_ok),
-        .done_live(front$done_live),
-        .done_forward(front$done_forward),
-        .done_slot(front$done_slot),
-        .done_gen(front$done_gen),
-        .done_is_new_msg(front$done_is_new_msg),
-        .done_is_new_pkt(front$done_is_new_pkt),
-        .done_is_last_pkt(front$done_is_last_pkt),
-        .done_ack_no(front$done_ack_no),
+        .act$valid(front$act$valid),
+        .act$action(front$act$action),
+        .act$meta(front$act$meta),
+        .done$valid(front$done$valid),
+        .done$action(front$done$action),
+        .done$meta(front$done$meta),
+        .done$ok(front$done$ok),
+        .done$live(front$done$live),
+        .done$forward(front$done$forward),
+        .done$slot(front$done$slot),
+        .done$gen(front$done$gen),
+        .done$is_new_msg(front$done$is_new_msg),
+        .done$is_new_pkt(front$done$is_new_pkt),
+        .done$is_last_pkt(front$done$is_last_pkt),
+        .done$ack_no(front$done$ack_no),
         .frame_count(front$frame_count),
         .not_ipv4_count(front$not_ipv4_count),
         .wrong_protocol_count(front$wrong_protocol_count),
@@ -653,54 +655,54 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
     nt_homa_128_nic$ingress ingress(
         .clock(ingress$clock),
         .reset(ingress$reset),
-        .act_valid(ingress$act_valid),
-        .act_action(ingress$act_action),
-        .act_meta(ingress$act_meta),
-        .done_valid(ingress$done_valid),
-        .done_action(ingress$done_action),
-        .done_meta(ingress$done_meta),
-        .done_ok(ingress$done_ok),
-        .done_live(ingress$done_live),
-        .done_forward(ingress$done_forward),
-        .done_slot(ingress$done_slot),
-        .done_gen(ingress$done_gen),
-        .done_is_new_msg(ingress$done_is_new_msg),
-        .done_is_new_pkt(ingress$done_is_new_pkt),
-        .done_is_last_pkt(ingress$done_is_last_pkt),
-        .done_ack_no(ingress$done_ack_no),
+        .act$valid(ingress$act$valid),
+        .act$action(ingress$act$action),
+        .act$meta(ingress$act$meta),
+        .done$valid(ingress$done$valid),
+        .done$action(ingress$done$action),
+        .done$meta(ingress$done$meta),
+        .done$ok(ingress$done$ok),
+        .done$live(ingress$done$live),
+        .done$forward(ingress$done$forward),
+        .done$slot(ingress$done$slot),
+        .done$gen(ingress$done$gen),
+        .done$is_new_msg(ingress$done$is_new_msg),
+        .done$is_new_pkt(ingress$done$is_new_pkt),
+        .done$is_last_pkt(ingress$done$is_last_pkt),
+        .done$ack_no(ingress$done$ack_no),
         .rtt_pkts(ingress$rtt_pkts),
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
         .cfg_dup_grant(ingress$cfg_dup_grant),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
-        .dlv_valid(ingress$dlv_valid),
-        .dlv_tx_msg_id(ingress$dlv_tx_msg_id),
-        .dlv_ack_bitmap(ingress$dlv_ack_bitmap),
-        .ctx_valid(ingress$ctx_valid),
-        .ctx_tx_msg_id(ingress$ctx_tx_msg_id),
-        .ctx_rtx_flag(ingress$ctx_rtx_flag),
-        .ctx_rtx_bitmap(ingress$ctx_rtx_bitmap),
-        .ctx_credit_flag(ingress$ctx_credit_flag),
-        .ctx_new_credit(ingress$ctx_new_credit),
-        .ctx_allow_tx(ingress$ctx_allow_tx),
-        .ctx_raise_only(ingress$ctx_raise_only),
-        .prio_wr_valid(ingress$prio_wr_valid),
-        .prio_wr_index(ingress$prio_wr_index),
-        .prio_wr_value(ingress$prio_wr_value),
-        .ev_valid(ingress$ev_valid),
-        .ev_msg_id(ingress$ev_msg_id),
-        .ev_msg_gen(ingress$ev_msg_gen),
-        .ev_ctrl_flags(ingress$ev_ctrl_flags),
-        .ev_pull(ingress$ev_pull),
-        .ev_credit(ingress$ev_credit),
-        .ev_remote_ip(ingress$ev_remote_ip),
-        .ev_remote_port(ingress$ev_remote_port),
-        .ev_local_port(ingress$ev_local_port),
-        .ev_msg_len(ingress$ev_msg_len),
-        .ev_pkt_offset(ingress$ev_pkt_offset),
-        .ev_tx_msg_id(ingress$ev_tx_msg_id),
-        .ev_rank(ingress$ev_rank),
+        .dlv$valid(ingress$dlv$valid),
+        .dlv$tx_msg_id(ingress$dlv$tx_msg_id),
+        .dlv$ack_bitmap(ingress$dlv$ack_bitmap),
+        .ctx$valid(ingress$ctx$valid),
+        .ctx$tx_msg_id(ingress$ctx$tx_msg_id),
+        .ctx$rtx_flag(ingress$ctx$rtx_flag),
+        .ctx$rtx_bitmap(ingress$ctx$rtx_bitmap),
+        .ctx$credit_flag(ingress$ctx$credit_flag),
+        .ctx$new_credit(ingress$ctx$new_credit),
+        .ctx$allow_tx(ingress$ctx$allow_tx),
+        .ctx$raise_only(ingress$ctx$raise_only),
+        .prio_wr$valid(ingress$prio_wr$valid),
+        .prio_wr$index(ingress$prio_wr$index),
+        .prio_wr$value(ingress$prio_wr$value),
+        .ev$valid(ingress$ev$valid),
+        .ev$msg_id(ingress$ev$msg_id),
+        .ev$msg_gen(ingress$ev$msg_gen),
+        .ev$ctrl_flags(ingress$ev$ctrl_flags),
+        .ev$pull(ingress$ev$pull),
+        .ev$credit(ingress$ev$credit),
+        .ev$remote_ip(ingress$ev$remote_ip),
+        .ev$remote_port(ingress$ev$remote_port),
+        .ev$local_port(ingress$ev$local_port),
+        .ev$msg_len(ingress$ev$msg_len),
+        .ev$pkt_offset(ingress$ev$pkt_offset),
+        .ev$tx_msg_id(ingress$ev$tx_msg_id),
+        .ev$rank(ingress$ev$rank),
         .grant_sent_count(ingress$grant_sent_count),
         .ack_sent_count(ingress$ack_sent_count),
         .nack_sent_count(ingress$nack_sent_count),
@@ -716,41 +718,41 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         .reset(egress$reset),
         .rtt_pkts(egress$rtt_pkts),
         .cfg_unsched_prios(egress$cfg_unsched_prios),
-        .prio_wr_valid(egress$prio_wr_valid),
-        .prio_wr_index(egress$prio_wr_index),
-        .prio_wr_value(egress$prio_wr_value),
-        .s_axis_pkt_tdata(egress$s_axis_pkt_tdata),
-        .s_axis_pkt_tkeep(egress$s_axis_pkt_tkeep),
-        .s_axis_pkt_tlast(egress$s_axis_pkt_tlast),
-        .s_axis_pkt_tvalid(egress$s_axis_pkt_tvalid),
-        .s_axis_pkt_remote_ip(egress$s_axis_pkt_remote_ip),
-        .s_axis_pkt_remote_port(egress$s_axis_pkt_remote_port),
-        .s_axis_pkt_msg_len(egress$s_axis_pkt_msg_len),
-        .s_axis_pkt_pkt_offset(egress$s_axis_pkt_pkt_offset),
-        .s_axis_pkt_local_port(egress$s_axis_pkt_local_port),
-        .s_axis_pkt_tx_msg_id(egress$s_axis_pkt_tx_msg_id),
-        .s_axis_pkt_credit(egress$s_axis_pkt_credit),
-        .s_axis_pkt_rank(egress$s_axis_pkt_rank),
-        .s_axis_pkt_flags(egress$s_axis_pkt_flags),
-        .s_axis_pkt_is_new_msg(egress$s_axis_pkt_is_new_msg),
-        .s_axis_pkt_is_rtx(egress$s_axis_pkt_is_rtx),
-        .s_axis_pkt_tready(egress$s_axis_pkt_tready),
-        .m_axis_pkt_tdata(egress$m_axis_pkt_tdata),
-        .m_axis_pkt_tkeep(egress$m_axis_pkt_tkeep),
-        .m_axis_pkt_tlast(egress$m_axis_pkt_tlast),
-        .m_axis_pkt_tvalid(egress$m_axis_pkt_tvalid),
-        .m_axis_pkt_remote_ip(egress$m_axis_pkt_remote_ip),
-        .m_axis_pkt_remote_port(egress$m_axis_pkt_remote_port),
-        .m_axis_pkt_msg_len(egress$m_axis_pkt_msg_len),
-        .m_axis_pkt_pkt_offset(egress$m_axis_pkt_pkt_offset),
-        .m_axis_pkt_local_port(egress$m_axis_pkt_local_port),
-        .m_axis_pkt_tx_msg_id(egress$m_axis_pkt_tx_msg_id),
-        .m_axis_pkt_credit(egress$m_axis_pkt_credit),
-        .m_axis_pkt_rank(egress$m_axis_pkt_rank),
-        .m_axis_pkt_flags(egress$m_axis_pkt_flags),
-        .m_axis_pkt_is_new_msg(egress$m_axis_pkt_is_new_msg),
-        .m_axis_pkt_is_rtx(egress$m_axis_pkt_is_rtx),
-        .m_axis_pkt_tready(egress$m_axis_pkt_tready)
+        .prio_wr$valid(egress$prio_wr$valid),
+        .prio_wr$index(egress$prio_wr$index),
+        .prio_wr$value(egress$prio_wr$value),
+        .s_axis_pkt$tdata(egress$s_axis_pkt$tdata),
+        .s_axis_pkt$tkeep(egress$s_axis_pkt$tkeep),
+        .s_axis_pkt$tlast(egress$s_axis_pkt$tlast),
+        .s_axis_pkt$tvalid(egress$s_axis_pkt$tvalid),
+        .s_axis_pkt$tready(egress$s_axis_pkt$tready),
+        .s_axis_pkt$remote_ip(egress$s_axis_pkt$remote_ip),
+        .s_axis_pkt$remote_port(egress$s_axis_pkt$remote_port),
+        .s_axis_pkt$msg_len(egress$s_axis_pkt$msg_len),
+        .s_axis_pkt$pkt_offset(egress$s_axis_pkt$pkt_offset),
+        .s_axis_pkt$local_port(egress$s_axis_pkt$local_port),
+        .s_axis_pkt$tx_msg_id(egress$s_axis_pkt$tx_msg_id),
+        .s_axis_pkt$credit(egress$s_axis_pkt$credit),
+        .s_axis_pkt$rank(egress$s_axis_pkt$rank),
+        .s_axis_pkt$flags(egress$s_axis_pkt$flags),
+        .s_axis_pkt$is_new_msg(egress$s_axis_pkt$is_new_msg),
+        .s_axis_pkt$is_rtx(egress$s_axis_pkt$is_rtx),
+        .m_axis_pkt$tdata(egress$m_axis_pkt$tdata),
+        .m_axis_pkt$tkeep(egress$m_axis_pkt$tkeep),
+        .m_axis_pkt$tlast(egress$m_axis_pkt$tlast),
+        .m_axis_pkt$tvalid(egress$m_axis_pkt$tvalid),
+        .m_axis_pkt$tready(egress$m_axis_pkt$tready),
+        .m_axis_pkt$remote_ip(egress$m_axis_pkt$remote_ip),
+        .m_axis_pkt$remote_port(egress$m_axis_pkt$remote_port),
+        .m_axis_pkt$msg_len(egress$m_axis_pkt$msg_len),
+        .m_axis_pkt$pkt_offset(egress$m_axis_pkt$pkt_offset),
+        .m_axis_pkt$local_port(egress$m_axis_pkt$local_port),
+        .m_axis_pkt$tx_msg_id(egress$m_axis_pkt$tx_msg_id),
+        .m_axis_pkt$credit(egress$m_axis_pkt$credit),
+        .m_axis_pkt$rank(egress$m_axis_pkt$rank),
+        .m_axis_pkt$flags(egress$m_axis_pkt$flags),
+        .m_axis_pkt$is_new_msg(egress$m_axis_pkt$is_new_msg),
+        .m_axis_pkt$is_rtx(egress$m_axis_pkt$is_rtx)
     );
     nt_homa_128_nic$reassembly reassembly(
         .clock(reassembly$clock),
@@ -834,33 +836,33 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         .done_ready(tx$done_ready),
         .done_tx_msg_id(tx$done_tx_msg_id),
         .done_abandoned(tx$done_abandoned),
-        .dlv_valid(tx$dlv_valid),
-        .dlv_tx_msg_id(tx$dlv_tx_msg_id),
-        .dlv_ack_bitmap(tx$dlv_ack_bitmap),
-        .ctx_valid(tx$ctx_valid),
-        .ctx_tx_msg_id(tx$ctx_tx_msg_id),
-        .ctx_rtx_flag(tx$ctx_rtx_flag),
-        .ctx_rtx_bitmap(tx$ctx_rtx_bitmap),
-        .ctx_credit_flag(tx$ctx_credit_flag),
-        .ctx_new_credit(tx$ctx_new_credit),
-        .ctx_allow_tx(tx$ctx_allow_tx),
-        .ctx_raise_only(tx$ctx_raise_only),
-        .m_axis_pkt_tdata(tx$m_axis_pkt_tdata),
-        .m_axis_pkt_tkeep(tx$m_axis_pkt_tkeep),
-        .m_axis_pkt_tlast(tx$m_axis_pkt_tlast),
-        .m_axis_pkt_tvalid(tx$m_axis_pkt_tvalid),
-        .m_axis_pkt_tready(tx$m_axis_pkt_tready),
-        .m_axis_pkt_remote_ip(tx$m_axis_pkt_remote_ip),
-        .m_axis_pkt_remote_port(tx$m_axis_pkt_remote_port),
-        .m_axis_pkt_msg_len(tx$m_axis_pkt_msg_len),
-        .m_axis_pkt_pkt_offset(tx$m_axis_pkt_pkt_offset),
-        .m_axis_pkt_local_port(tx$m_axis_pkt_local_port),
-        .m_axis_pkt_tx_msg_id(tx$m_axis_pkt_tx_msg_id),
-        .m_axis_pkt_credit(tx$m_axis_pkt_credit),
-        .m_axis_pkt_rank(tx$m_axis_pkt_rank),
-        .m_axis_pkt_flags(tx$m_axis_pkt_flags),
-        .m_axis_pkt_is_new_msg(tx$m_axis_pkt_is_new_msg),
-        .m_axis_pkt_is_rtx(tx$m_axis_pkt_is_rtx),
+        .dlv$valid(tx$dlv$valid),
+        .dlv$tx_msg_id(tx$dlv$tx_msg_id),
+        .dlv$ack_bitmap(tx$dlv$ack_bitmap),
+        .ctx$valid(tx$ctx$valid),
+        .ctx$tx_msg_id(tx$ctx$tx_msg_id),
+        .ctx$rtx_flag(tx$ctx$rtx_flag),
+        .ctx$rtx_bitmap(tx$ctx$rtx_bitmap),
+        .ctx$credit_flag(tx$ctx$credit_flag),
+        .ctx$new_credit(tx$ctx$new_credit),
+        .ctx$allow_tx(tx$ctx$allow_tx),
+        .ctx$raise_only(tx$ctx$raise_only),
+        .m_axis_pkt$tdata(tx$m_axis_pkt$tdata),
+        .m_axis_pkt$tkeep(tx$m_axis_pkt$tkeep),
+        .m_axis_pkt$tlast(tx$m_axis_pkt$tlast),
+        .m_axis_pkt$tvalid(tx$m_axis_pkt$tvalid),
+        .m_axis_pkt$tready(tx$m_axis_pkt$tready),
+        .m_axis_pkt$remote_ip(tx$m_axis_pkt$remote_ip),
+        .m_axis_pkt$remote_port(tx$m_axis_pkt$remote_port),
+        .m_axis_pkt$msg_len(tx$m_axis_pkt$msg_len),
+        .m_axis_pkt$pkt_offset(tx$m_axis_pkt$pkt_offset),
+        .m_axis_pkt$local_port(tx$m_axis_pkt$local_port),
+        .m_axis_pkt$tx_msg_id(tx$m_axis_pkt$tx_msg_id),
+        .m_axis_pkt$credit(tx$m_axis_pkt$credit),
+        .m_axis_pkt$rank(tx$m_axis_pkt$rank),
+        .m_axis_pkt$flags(tx$m_axis_pkt$flags),
+        .m_axis_pkt$is_new_msg(tx$m_axis_pkt$is_new_msg),
+        .m_axis_pkt$is_rtx(tx$m_axis_pkt$is_rtx),
         .active(tx$active),
         .buffers_all_free(tx$buffers_all_free),
         .rejected_msg_count(tx$rejected_msg_count),
@@ -884,33 +886,35 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         .reset(pktgen$reset),
         .cfg_pace_cycles(pktgen$cfg_pace_cycles),
         .cfg_bucket_max(pktgen$cfg_bucket_max),
-        .ev_valid(pktgen$ev_valid),
-        .ev_msg_id(pktgen$ev_msg_id),
-        .ev_msg_gen(pktgen$ev_msg_gen),
-        .ev_ctrl_flags(pktgen$ev_ctrl_flags),
-        .ev_pull(pktgen$ev_pull),
-        .ev_remote_ip(pktgen$ev_remote_ip),
-        .ev_remote_port(pktgen$ev_remote_port),
-        .ev_local_port(pktgen$ev_local_port),
-        .ev_msg_len(pktgen$ev_msg_len),
-        .ev_pkt_offset(pktgen$ev_pkt_offset),
-        .ev_tx_msg_id(pktgen$ev_tx_msg_id),
-        .ev_rank(pktgen$ev_rank),
-        .ev_credit(pktgen$ev_credit),
-        .m_axis_tdata(pktgen$m_axis_tdata),
-        .m_axis_tkeep(pktgen$m_axis_tkeep),
-        .m_axis_tlast(pktgen$m_axis_tlast),
-        .m_axis_tvalid(pktgen$m_axis_tvalid),
-        .m_axis_tready(pktgen$m_axis_tready),
-        .m_meta_remote_ip(pktgen$m_meta_remote_ip),
-        .m_meta_remote_port(pktgen$m_meta_remote_port),
-        .m_meta_local_port(pktgen$m_meta_local_port),
-        .m_meta_msg_len(pktgen$m_meta_msg_len),
-        .m_meta_pkt_offset(pktgen$m_meta_pkt_offset),
-        .m_meta_tx_msg_id(pktgen$m_meta_tx_msg_id),
-        .m_meta_rank(pktgen$m_meta_rank),
-        .m_meta_credit(pktgen$m_meta_credit),
-        .m_meta_flags(pktgen$m_meta_flags),
+        .ev$valid(pktgen$ev$valid),
+        .ev$msg_id(pktgen$ev$msg_id),
+        .ev$msg_gen(pktgen$ev$msg_gen),
+        .ev$ctrl_flags(pktgen$ev$ctrl_flags),
+        .ev$pull(pktgen$ev$pull),
+        .ev$credit(pktgen$ev$credit),
+        .ev$remote_ip(pktgen$ev$remote_ip),
+        .ev$remote_port(pktgen$ev$remote_port),
+        .ev$local_port(pktgen$ev$local_port),
+        .ev$msg_len(pktgen$ev$msg_len),
+        .ev$pkt_offset(pktgen$ev$pkt_offset),
+        .ev$tx_msg_id(pktgen$ev$tx_msg_id),
+        .ev$rank(pktgen$ev$rank),
+        .m_axis$tdata(pktgen$m_axis$tdata),
+        .m_axis$tkeep(pktgen$m_axis$tkeep),
+        .m_axis$tlast(pktgen$m_axis$tlast),
+        .m_axis$tvalid(pktgen$m_axis$tvalid),
+        .m_axis$tready(pktgen$m_axis$tready),
+        .m_axis$remote_ip(pktgen$m_axis$remote_ip),
+        .m_axis$remote_port(pktgen$m_axis$remote_port),
+        .m_axis$msg_len(pktgen$m_axis$msg_len),
+        .m_axis$pkt_offset(pktgen$m_axis$pkt_offset),
+        .m_axis$local_port(pktgen$m_axis$local_port),
+        .m_axis$tx_msg_id(pktgen$m_axis$tx_msg_id),
+        .m_axis$credit(pktgen$m_axis$credit),
+        .m_axis$rank(pktgen$m_axis$rank),
+        .m_axis$flags(pktgen$m_axis$flags),
+        .m_axis$is_new_msg(pktgen$m_axis$is_new_msg),
+        .m_axis$is_rtx(pktgen$m_axis$is_rtx),
         .ctrl_sent_count(pktgen$ctrl_sent_count),
         .pull_sent_count(pktgen$pull_sent_count),
         .merged_count(pktgen$merged_count),
@@ -934,54 +938,54 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         .ctrl_burst_limit(arbiter$ctrl_burst_limit),
         .ctrl_packet_count(arbiter$ctrl_packet_count),
         .data_packet_count(arbiter$data_packet_count),
-        .s_axis_ctrl_tdata(arbiter$s_axis_ctrl_tdata),
-        .s_axis_ctrl_tkeep(arbiter$s_axis_ctrl_tkeep),
-        .s_axis_ctrl_tlast(arbiter$s_axis_ctrl_tlast),
-        .s_axis_ctrl_tvalid(arbiter$s_axis_ctrl_tvalid),
-        .s_axis_ctrl_tready(arbiter$s_axis_ctrl_tready),
-        .s_axis_ctrl_remote_ip(arbiter$s_axis_ctrl_remote_ip),
-        .s_axis_ctrl_remote_port(arbiter$s_axis_ctrl_remote_port),
-        .s_axis_ctrl_msg_len(arbiter$s_axis_ctrl_msg_len),
-        .s_axis_ctrl_pkt_offset(arbiter$s_axis_ctrl_pkt_offset),
-        .s_axis_ctrl_local_port(arbiter$s_axis_ctrl_local_port),
-        .s_axis_ctrl_tx_msg_id(arbiter$s_axis_ctrl_tx_msg_id),
-        .s_axis_ctrl_credit(arbiter$s_axis_ctrl_credit),
-        .s_axis_ctrl_rank(arbiter$s_axis_ctrl_rank),
-        .s_axis_ctrl_flags(arbiter$s_axis_ctrl_flags),
-        .s_axis_ctrl_is_new_msg(arbiter$s_axis_ctrl_is_new_msg),
-        .s_axis_ctrl_is_rtx(arbiter$s_axis_ctrl_is_rtx),
-        .s_axis_data_tdata(arbiter$s_axis_data_tdata),
-        .s_axis_data_tkeep(arbiter$s_axis_data_tkeep),
-        .s_axis_data_tlast(arbiter$s_axis_data_tlast),
-        .s_axis_data_tvalid(arbiter$s_axis_data_tvalid),
-        .s_axis_data_tready(arbiter$s_axis_data_tready),
-        .s_axis_data_remote_ip(arbiter$s_axis_data_remote_ip),
-        .s_axis_data_remote_port(arbiter$s_axis_data_remote_port),
-        .s_axis_data_msg_len(arbiter$s_axis_data_msg_len),
-        .s_axis_data_pkt_offset(arbiter$s_axis_data_pkt_offset),
-        .s_axis_data_local_port(arbiter$s_axis_data_local_port),
-        .s_axis_data_tx_msg_id(arbiter$s_axis_data_tx_msg_id),
-        .s_axis_data_credit(arbiter$s_axis_data_credit),
-        .s_axis_data_rank(arbiter$s_axis_data_rank),
-        .s_axis_data_flags(arbiter$s_axis_data_flags),
-        .s_axis_data_is_new_msg(arbiter$s_axis_data_is_new_msg),
-        .s_axis_data_is_rtx(arbiter$s_axis_data_is_rtx),
-        .m_axis_tdata(arbiter$m_axis_tdata),
-        .m_axis_tkeep(arbiter$m_axis_tkeep),
-        .m_axis_tlast(arbiter$m_axis_tlast),
-        .m_axis_tvalid(arbiter$m_axis_tvalid),
-        .m_axis_tready(arbiter$m_axis_tready),
-        .m_axis_remote_ip(arbiter$m_axis_remote_ip),
-        .m_axis_remote_port(arbiter$m_axis_remote_port),
-        .m_axis_msg_len(arbiter$m_axis_msg_len),
-        .m_axis_pkt_offset(arbiter$m_axis_pkt_offset),
-        .m_axis_local_port(arbiter$m_axis_local_port),
-        .m_axis_tx_msg_id(arbiter$m_axis_tx_msg_id),
-        .m_axis_credit(arbiter$m_axis_credit),
-        .m_axis_rank(arbiter$m_axis_rank),
-        .m_axis_flags(arbiter$m_axis_flags),
-        .m_axis_is_new_msg(arbiter$m_axis_is_new_msg),
-        .m_axis_is_rtx(arbiter$m_axis_is_rtx)
+        .s_axis_ctrl$tdata(arbiter$s_axis_ctrl$tdata),
+        .s_axis_ctrl$tkeep(arbiter$s_axis_ctrl$tkeep),
+        .s_axis_ctrl$tlast(arbiter$s_axis_ctrl$tlast),
+        .s_axis_ctrl$tvalid(arbiter$s_axis_ctrl$tvalid),
+        .s_axis_ctrl$tready(arbiter$s_axis_ctrl$tready),
+        .s_axis_ctrl$remote_ip(arbiter$s_axis_ctrl$remote_ip),
+        .s_axis_ctrl$remote_port(arbiter$s_axis_ctrl$remote_port),
+        .s_axis_ctrl$msg_len(arbiter$s_axis_ctrl$msg_len),
+        .s_axis_ctrl$pkt_offset(arbiter$s_axis_ctrl$pkt_offset),
+        .s_axis_ctrl$local_port(arbiter$s_axis_ctrl$local_port),
+        .s_axis_ctrl$tx_msg_id(arbiter$s_axis_ctrl$tx_msg_id),
+        .s_axis_ctrl$credit(arbiter$s_axis_ctrl$credit),
+        .s_axis_ctrl$rank(arbiter$s_axis_ctrl$rank),
+        .s_axis_ctrl$flags(arbiter$s_axis_ctrl$flags),
+        .s_axis_ctrl$is_new_msg(arbiter$s_axis_ctrl$is_new_msg),
+        .s_axis_ctrl$is_rtx(arbiter$s_axis_ctrl$is_rtx),
+        .s_axis_data$tdata(arbiter$s_axis_data$tdata),
+        .s_axis_data$tkeep(arbiter$s_axis_data$tkeep),
+        .s_axis_data$tlast(arbiter$s_axis_data$tlast),
+        .s_axis_data$tvalid(arbiter$s_axis_data$tvalid),
+        .s_axis_data$tready(arbiter$s_axis_data$tready),
+        .s_axis_data$remote_ip(arbiter$s_axis_data$remote_ip),
+        .s_axis_data$remote_port(arbiter$s_axis_data$remote_port),
+        .s_axis_data$msg_len(arbiter$s_axis_data$msg_len),
+        .s_axis_data$pkt_offset(arbiter$s_axis_data$pkt_offset),
+        .s_axis_data$local_port(arbiter$s_axis_data$local_port),
+        .s_axis_data$tx_msg_id(arbiter$s_axis_data$tx_msg_id),
+        .s_axis_data$credit(arbiter$s_axis_data$credit),
+        .s_axis_data$rank(arbiter$s_axis_data$rank),
+        .s_axis_data$flags(arbiter$s_axis_data$flags),
+        .s_axis_data$is_new_msg(arbiter$s_axis_data$is_new_msg),
+        .s_axis_data$is_rtx(arbiter$s_axis_data$is_rtx),
+        .m_axis$tdata(arbiter$m_axis$tdata),
+        .m_axis$tkeep(arbiter$m_axis$tkeep),
+        .m_axis$tlast(arbiter$m_axis$tlast),
+        .m_axis$tvalid(arbiter$m_axis$tvalid),
+        .m_axis$tready(arbiter$m_axis$tready),
+        .m_axis$remote_ip(arbiter$m_axis$remote_ip),
+        .m_axis$remote_port(arbiter$m_axis$remote_port),
+        .m_axis$msg_len(arbiter$m_axis$msg_len),
+        .m_axis$pkt_offset(arbiter$m_axis$pkt_offset),
+        .m_axis$local_port(arbiter$m_axis$local_port),
+        .m_axis$tx_msg_id(arbiter$m_axis$tx_msg_id),
+        .m_axis$credit(arbiter$m_axis$credit),
+        .m_axis$rank(arbiter$m_axis$rank),
+        .m_axis$flags(arbiter$m_axis$flags),
+        .m_axis$is_new_msg(arbiter$m_axis$is_new_msg),
+        .m_axis$is_rtx(arbiter$m_axis$is_rtx)
     );
     nt_homa_128_nic$deparser deparser(
         .clock(deparser$clock),
@@ -1206,52 +1210,13 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         probe_ingress_tvalid = front$m_axis_tvalid;
         probe_ingress_tready = reassembly$s_axis_tready;
         probe_ingress_tlast = front$m_axis_tvalid & front$m_axis_tlast;
-        ingress$act_valid = front$act_valid;
-        ingress$act_action = front$act_action;
-        ingress$act_meta = front$act_meta;
-        ingress$done_valid = front$done_valid;
-        ingress$done_action = front$done_action;
-        ingress$done_meta = front$done_meta;
-        ingress$done_ok = front$done_ok;
-        ingress$done_live = front$done_live;
-        ingress$done_forward = front$done_forward;
-        ingress$done_slot = front$done_slot;
-        ingress$done_gen = front$done_gen;
-        ingress$done_is_new_msg = front$done_is_new_msg;
-        ingress$done_is_new_pkt = front$done_is_new_pkt;
-        ingress$done_is_last_pkt = front$done_is_last_pkt;
-        ingress$done_ack_no = front$done_ack_no;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
         m_axis_msg_tvalid = reassembly$m_axis_tvalid;
         reassembly$m_axis_tready = m_axis_msg_tready;
-        tx$dlv_valid = ingress$dlv_valid;
-        tx$dlv_tx_msg_id = ingress$dlv_tx_msg_id;
-        tx$dlv_ack_bitmap = ingress$dlv_ack_bitmap;
-        tx$ctx_valid = ingress$ctx_valid;
-        tx$ctx_tx_msg_id = ingress$ctx_tx_msg_id;
-        tx$ctx_rtx_flag = ingress$ctx_rtx_flag;
-        tx$ctx_rtx_bitmap = ingress$ctx_rtx_bitmap;
-        tx$ctx_credit_flag = ingress$ctx_credit_flag;
-        tx$ctx_new_credit = ingress$ctx_new_credit;
-        tx$ctx_allow_tx = ingress$ctx_allow_tx;
-        tx$ctx_raise_only = ingress$ctx_raise_only;
         pktgen$cfg_pace_cycles = cfg[(32'h120)+:(16)];
         pktgen$cfg_bucket_max = cfg[(32'h140)+:(8)];
-        pktgen$ev_valid = ingress$ev_valid;
-        pktgen$ev_msg_id = ingress$ev_msg_id;
-        pktgen$ev_msg_gen = ingress$ev_msg_gen;
-        pktgen$ev_ctrl_flags = ingress$ev_ctrl_flags;
-        pktgen$ev_pull = ingress$ev_pull;
-        pktgen$ev_remote_ip = ingress$ev_remote_ip;
-        pktgen$ev_remote_port = ingress$ev_remote_port;
-        pktgen$ev_local_port = ingress$ev_local_port;
-        pktgen$ev_msg_len = ingress$ev_msg_len;
-        pktgen$ev_pkt_offset = ingress$ev_pkt_offset;
-        pktgen$ev_tx_msg_id = ingress$ev_tx_msg_id;
-        pktgen$ev_rank = ingress$ev_rank;
-        pktgen$ev_credit = ingress$ev_credit;
         tx$default_credit = cfg[(32'ha0)+:(16)];
         tx$rto_cycles = cfg[(32'hc0)+:(32)];
         tx$timeout_threshold = cfg[(32'he0)+:(8)];
@@ -1270,89 +1235,54 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         done_abandoned = tx$done_abandoned;
         egress$rtt_pkts = cfg[(32'ha0)+:(16)];
         egress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
-        egress$prio_wr_valid = ingress$prio_wr_valid;
-        egress$prio_wr_index = ingress$prio_wr_index;
-        egress$prio_wr_value = ingress$prio_wr_value;
-        egress$s_axis_pkt_tdata = tx$m_axis_pkt_tdata;
-        egress$s_axis_pkt_tkeep = tx$m_axis_pkt_tkeep;
-        egress$s_axis_pkt_tlast = tx$m_axis_pkt_tlast;
-        egress$s_axis_pkt_tvalid = tx$m_axis_pkt_tvalid;
-        tx$m_axis_pkt_tready = egress$s_axis_pkt_tready;
-        egress$s_axis_pkt_remote_ip = tx$m_axis_pkt_remote_ip;
-        egress$s_axis_pkt_remote_port = tx$m_axis_pkt_remote_port;
-        egress$s_axis_pkt_msg_len = tx$m_axis_pkt_msg_len;
-        egress$s_axis_pkt_pkt_offset = tx$m_axis_pkt_pkt_offset;
-        egress$s_axis_pkt_local_port = tx$m_axis_pkt_local_port;
-        egress$s_axis_pkt_tx_msg_id = tx$m_axis_pkt_tx_msg_id;
-        egress$s_axis_pkt_credit = tx$m_axis_pkt_credit;
-        egress$s_axis_pkt_rank = tx$m_axis_pkt_rank;
-        egress$s_axis_pkt_flags = tx$m_axis_pkt_flags;
-        egress$s_axis_pkt_is_new_msg = tx$m_axis_pkt_is_new_msg;
-        egress$s_axis_pkt_is_rtx = tx$m_axis_pkt_is_rtx;
-        probe_pkt_tvalid = tx$m_axis_pkt_tvalid;
-        probe_pkt_tready = egress$s_axis_pkt_tready;
-        probe_pkt_tlast = tx$m_axis_pkt_tvalid & tx$m_axis_pkt_tlast;
+        probe_pkt_tvalid = tx$m_axis_pkt$tvalid;
+        probe_pkt_tready = egress$s_axis_pkt$tready;
+        probe_pkt_tlast = tx$m_axis_pkt$tvalid & tx$m_axis_pkt$tlast;
         arbiter$ctrl_burst_limit = cfg[(32'h160)+:(8)];
-        arbiter$s_axis_ctrl_tdata = pktgen$m_axis_tdata;
-        arbiter$s_axis_ctrl_tkeep = pktgen$m_axis_tkeep;
-        arbiter$s_axis_ctrl_tlast = pktgen$m_axis_tlast;
-        arbiter$s_axis_ctrl_tvalid = pktgen$m_axis_tvalid;
-        pktgen$m_axis_tready = arbiter$s_axis_ctrl_tready;
-        arbiter$s_axis_ctrl_remote_ip = pktgen$m_meta_remote_ip;
-        arbiter$s_axis_ctrl_remote_port = pktgen$m_meta_remote_port;
-        arbiter$s_axis_ctrl_msg_len = pktgen$m_meta_msg_len;
-        arbiter$s_axis_ctrl_pkt_offset = pktgen$m_meta_pkt_offset;
-        arbiter$s_axis_ctrl_local_port = pktgen$m_meta_local_port;
-        arbiter$s_axis_ctrl_tx_msg_id = pktgen$m_meta_tx_msg_id;
-        arbiter$s_axis_ctrl_credit = pktgen$m_meta_credit;
-        arbiter$s_axis_ctrl_rank = pktgen$m_meta_rank;
-        arbiter$s_axis_ctrl_flags = pktgen$m_meta_flags;
-        arbiter$s_axis_ctrl_is_new_msg = 1'b0;
-        arbiter$s_axis_ctrl_is_rtx = 1'b0;
-        data_skid$s_valid = egress$m_axis_pkt_tvalid;
-        egress$m_axis_pkt_tready = data_skid$s_ready;
-        data_skid$s_data = ((((((((((((((egress$m_axis_pkt_tdata) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((egress$m_axis_pkt_tkeep) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((egress$m_axis_pkt_tlast) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | (((egress$m_axis_pkt_remote_ip) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h49)) | (((egress$m_axis_pkt_remote_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h69)) | (((egress$m_axis_pkt_msg_len) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h79)) | (((egress$m_axis_pkt_pkt_offset) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h89)) | (((egress$m_axis_pkt_local_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h91)) | (((egress$m_axis_pkt_tx_msg_id) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1)) | (((egress$m_axis_pkt_credit) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb1)) | (((egress$m_axis_pkt_rank) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc1)) | (((egress$m_axis_pkt_flags) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc9)) | (((egress$m_axis_pkt_is_new_msg) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1)) | (((egress$m_axis_pkt_is_rtx) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd2);
-        arbiter$s_axis_data_tvalid = data_skid$m_valid;
-        data_skid$m_ready = arbiter$s_axis_data_tready;
-        arbiter$s_axis_data_tdata = data_skid$m_data[(32'h0)+:(64)];
-        arbiter$s_axis_data_tkeep = data_skid$m_data[(32'h40)+:(8)];
-        arbiter$s_axis_data_tlast = data_skid$m_data[32'h48];
-        arbiter$s_axis_data_remote_ip = data_skid$m_data[(32'h49)+:(32)];
-        arbiter$s_axis_data_remote_port = data_skid$m_data[(32'h69)+:(16)];
-        arbiter$s_axis_data_msg_len = data_skid$m_data[(32'h79)+:(16)];
-        arbiter$s_axis_data_pkt_offset = data_skid$m_data[(32'h89)+:(8)];
-        arbiter$s_axis_data_local_port = data_skid$m_data[(32'h91)+:(16)];
-        arbiter$s_axis_data_tx_msg_id = data_skid$m_data[(32'ha1)+:(16)];
-        arbiter$s_axis_data_credit = data_skid$m_data[(32'hb1)+:(16)];
-        arbiter$s_axis_data_rank = data_skid$m_data[(32'hc1)+:(8)];
-        arbiter$s_axis_data_flags = data_skid$m_data[(32'hc9)+:(8)];
-        arbiter$s_axis_data_is_new_msg = data_skid$m_data[32'hd1];
-        arbiter$s_axis_data_is_rtx = data_skid$m_data[32'hd2];
+        data_skid$s_valid = egress$m_axis_pkt$tvalid;
+        egress$m_axis_pkt$tready = data_skid$s_ready;
+        data_skid$s_data = ((((((((((((((egress$m_axis_pkt$tdata) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((egress$m_axis_pkt$tkeep) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((egress$m_axis_pkt$tlast) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | (((egress$m_axis_pkt$remote_ip) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h49)) | (((egress$m_axis_pkt$remote_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h69)) | (((egress$m_axis_pkt$msg_len) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h79)) | (((egress$m_axis_pkt$pkt_offset) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h89)) | (((egress$m_axis_pkt$local_port) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h91)) | (((egress$m_axis_pkt$tx_msg_id) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'ha1)) | (((egress$m_axis_pkt$credit) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb1)) | (((egress$m_axis_pkt$rank) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc1)) | (((egress$m_axis_pkt$flags) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc9)) | (((egress$m_axis_pkt$is_new_msg) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1)) | (((egress$m_axis_pkt$is_rtx) & 211'h7ffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd2);
+        arbiter$s_axis_data$tvalid = data_skid$m_valid;
+        data_skid$m_ready = arbiter$s_axis_data$tready;
+        arbiter$s_axis_data$tdata = data_skid$m_data[(32'h0)+:(64)];
+        arbiter$s_axis_data$tkeep = data_skid$m_data[(32'h40)+:(8)];
+        arbiter$s_axis_data$tlast = data_skid$m_data[32'h48];
+        arbiter$s_axis_data$remote_ip = data_skid$m_data[(32'h49)+:(32)];
+        arbiter$s_axis_data$remote_port = data_skid$m_data[(32'h69)+:(16)];
+        arbiter$s_axis_data$msg_len = data_skid$m_data[(32'h79)+:(16)];
+        arbiter$s_axis_data$pkt_offset = data_skid$m_data[(32'h89)+:(8)];
+        arbiter$s_axis_data$local_port = data_skid$m_data[(32'h91)+:(16)];
+        arbiter$s_axis_data$tx_msg_id = data_skid$m_data[(32'ha1)+:(16)];
+        arbiter$s_axis_data$credit = data_skid$m_data[(32'hb1)+:(16)];
+        arbiter$s_axis_data$rank = data_skid$m_data[(32'hc1)+:(8)];
+        arbiter$s_axis_data$flags = data_skid$m_data[(32'hc9)+:(8)];
+        arbiter$s_axis_data$is_new_msg = data_skid$m_data[32'hd1];
+        arbiter$s_axis_data$is_rtx = data_skid$m_data[32'hd2];
         deparser$cfg_own_mac = ((cfg[(32'h0)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h20)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_peer_mac = ((cfg[(32'h40)+:(32)]) & 48'hffffffffffff) | (((cfg[(32'h60)+:(16)]) & 48'hffffffffffff) << 32'h20);
         deparser$cfg_own_ip = cfg[(32'h80)+:(32)];
-        deparser$meta_remote_ip = arbiter$m_axis_remote_ip;
-        deparser$meta_remote_port = arbiter$m_axis_remote_port;
-        deparser$meta_msg_len = arbiter$m_axis_msg_len;
-        deparser$meta_pkt_offset = arbiter$m_axis_pkt_offset;
-        deparser$meta_local_port = arbiter$m_axis_local_port;
-        deparser$meta_tx_msg_id = arbiter$m_axis_tx_msg_id;
-        deparser$meta_credit = arbiter$m_axis_credit;
-        is_data_out = (arbiter$m_axis_flags & 32'h1) != 32'h0;
+        deparser$meta_remote_ip = arbiter$m_axis$remote_ip;
+        deparser$meta_remote_port = arbiter$m_axis$remote_port;
+        deparser$meta_msg_len = arbiter$m_axis$msg_len;
+        deparser$meta_pkt_offset = arbiter$m_axis$pkt_offset;
+        deparser$meta_local_port = arbiter$m_axis$local_port;
+        deparser$meta_tx_msg_id = arbiter$m_axis$tx_msg_id;
+        deparser$meta_credit = arbiter$m_axis$credit;
+        is_data_out = (arbiter$m_axis$flags & 32'h1) != 32'h0;
         deparser$meta_rank = 32'h0;
-        deparser$meta_grant_prio = arbiter$m_axis_rank;
+        deparser$meta_grant_prio = arbiter$m_axis$rank;
         if (is_data_out) begin
-            deparser$meta_rank = arbiter$m_axis_rank;
+            deparser$meta_rank = arbiter$m_axis$rank;
             deparser$meta_grant_prio = 32'h0;
         end
-        deparser$meta_flags = arbiter$m_axis_flags;
+        deparser$meta_flags = arbiter$m_axis$flags;
         deparser$meta_buf_ptr = 32'h0;
         deparser$meta_buf_size_class = 32'h0;
-        deparser$s_axis_tdata = arbiter$m_axis_tdata;
-        deparser$s_axis_tkeep = arbiter$m_axis_tkeep;
-        deparser$s_axis_tlast = arbiter$m_axis_tlast;
-        deparser$s_axis_tvalid = arbiter$m_axis_tvalid;
-        arbiter$m_axis_tready = deparser$s_axis_tready;
+        deparser$s_axis_tdata = arbiter$m_axis$tdata;
+        deparser$s_axis_tkeep = arbiter$m_axis$tkeep;
+        deparser$s_axis_tlast = arbiter$m_axis$tlast;
+        deparser$s_axis_tvalid = arbiter$m_axis$tvalid;
+        arbiter$m_axis$tready = deparser$s_axis_tready;
         m_axis_tx_tdata = deparser$m_axis_tdata;
         m_axis_tx_tkeep = deparser$m_axis_tkeep;
         m_axis_tx_tlast = deparser$m_axis_tlast;
@@ -1437,10 +1367,84 @@ module nt_homa_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tla
         status$csr_error_count = csr$error_count;
     end
 
+    always @(*) ingress$act$valid = front$act$valid;
+    always @(*) ingress$act$action = front$act$action;
+    always @(*) ingress$act$meta = front$act$meta;
+    always @(*) ingress$done$valid = front$done$valid;
+    always @(*) ingress$done$action = front$done$action;
+    always @(*) ingress$done$meta = front$done$meta;
+    always @(*) ingress$done$ok = front$done$ok;
+    always @(*) ingress$done$live = front$done$live;
+    always @(*) ingress$done$forward = front$done$forward;
+    always @(*) ingress$done$slot = front$done$slot;
+    always @(*) ingress$done$gen = front$done$gen;
+    always @(*) ingress$done$is_new_msg = front$done$is_new_msg;
+    always @(*) ingress$done$is_new_pkt = front$done$is_new_pkt;
+    always @(*) ingress$done$is_last_pkt = front$done$is_last_pkt;
+    always @(*) ingress$done$ack_no = front$done$ack_no;
+    always @(*) tx$dlv$valid = ingress$dlv$valid;
+    always @(*) tx$dlv$tx_msg_id = ingress$dlv$tx_msg_id;
+    always @(*) tx$dlv$ack_bitmap = ingress$dlv$ack_bitmap;
+    always @(*) tx$ctx$valid = ingress$ctx$valid;
+    always @(*) tx$ctx$tx_msg_id = ingress$ctx$tx_msg_id;
+    always @(*) tx$ctx$rtx_flag = ingress$ctx$rtx_flag;
+    always @(*) tx$ctx$rtx_bitmap = ingress$ctx$rtx_bitmap;
+    always @(*) tx$ctx$credit_flag = ingress$ctx$credit_flag;
+    always @(*) tx$ctx$new_credit = ingress$ctx$new_credit;
+    always @(*) tx$ctx$allow_tx = ingress$ctx$allow_tx;
+    always @(*) tx$ctx$raise_only = ingress$ctx$raise_only;
+    always @(*) pktgen$ev$valid = ingress$ev$valid;
+    always @(*) pktgen$ev$msg_id = ingress$ev$msg_id;
+    always @(*) pktgen$ev$msg_gen = ingress$ev$msg_gen;
+    always @(*) pktgen$ev$ctrl_flags = ingress$ev$ctrl_flags;
+    always @(*) pktgen$ev$pull = ingress$ev$pull;
+    always @(*) pktgen$ev$credit = ingress$ev$credit;
+    always @(*) pktgen$ev$remote_ip = ingress$ev$remote_ip;
+    always @(*) pktgen$ev$remote_port = ingress$ev$remote_port;
+    always @(*) pktgen$ev$local_port = ingress$ev$local_port;
+    always @(*) pktgen$ev$msg_len = ingress$ev$msg_len;
+    always @(*) pktgen$ev$pkt_offset = ingress$ev$pkt_offset;
+    always @(*) pktgen$ev$tx_msg_id = ingress$ev$tx_msg_id;
+    always @(*) pktgen$ev$rank = ingress$ev$rank;
+    always @(*) egress$prio_wr$valid = ingress$prio_wr$valid;
+    always @(*) egress$prio_wr$index = ingress$prio_wr$index;
+    always @(*) egress$prio_wr$value = ingress$prio_wr$value;
+    always @(*) egress$s_axis_pkt$tdata = tx$m_axis_pkt$tdata;
+    always @(*) egress$s_axis_pkt$tkeep = tx$m_axis_pkt$tkeep;
+    always @(*) egress$s_axis_pkt$tlast = tx$m_axis_pkt$tlast;
+    always @(*) egress$s_axis_pkt$tvalid = tx$m_axis_pkt$tvalid;
+    always @(*) tx$m_axis_pkt$tready = egress$s_axis_pkt$tready;
+    always @(*) egress$s_axis_pkt$remote_ip = tx$m_axis_pkt$remote_ip;
+    always @(*) egress$s_axis_pkt$remote_port = tx$m_axis_pkt$remote_port;
+    always @(*) egress$s_axis_pkt$msg_len = tx$m_axis_pkt$msg_len;
+    always @(*) egress$s_axis_pkt$pkt_offset = tx$m_axis_pkt$pkt_offset;
+    always @(*) egress$s_axis_pkt$local_port = tx$m_axis_pkt$local_port;
+    always @(*) egress$s_axis_pkt$tx_msg_id = tx$m_axis_pkt$tx_msg_id;
+    always @(*) egress$s_axis_pkt$credit = tx$m_axis_pkt$credit;
+    always @(*) egress$s_axis_pkt$rank = tx$m_axis_pkt$rank;
+    always @(*) egress$s_axis_pkt$flags = tx$m_axis_pkt$flags;
+    always @(*) egress$s_axis_pkt$is_new_msg = tx$m_axis_pkt$is_new_msg;
+    always @(*) egress$s_axis_pkt$is_rtx = tx$m_axis_pkt$is_rtx;
+    always @(*) arbiter$s_axis_ctrl$tdata = pktgen$m_axis$tdata;
+    always @(*) arbiter$s_axis_ctrl$tkeep = pktgen$m_axis$tkeep;
+    always @(*) arbiter$s_axis_ctrl$tlast = pktgen$m_axis$tlast;
+    always @(*) arbiter$s_axis_ctrl$tvalid = pktgen$m_axis$tvalid;
+    always @(*) pktgen$m_axis$tready = arbiter$s_axis_ctrl$tready;
+    always @(*) arbiter$s_axis_ctrl$remote_ip = pktgen$m_axis$remote_ip;
+    always @(*) arbiter$s_axis_ctrl$remote_port = pktgen$m_axis$remote_port;
+    always @(*) arbiter$s_axis_ctrl$msg_len = pktgen$m_axis$msg_len;
+    always @(*) arbiter$s_axis_ctrl$pkt_offset = pktgen$m_axis$pkt_offset;
+    always @(*) arbiter$s_axis_ctrl$local_port = pktgen$m_axis$local_port;
+    always @(*) arbiter$s_axis_ctrl$tx_msg_id = pktgen$m_axis$tx_msg_id;
+    always @(*) arbiter$s_axis_ctrl$credit = pktgen$m_axis$credit;
+    always @(*) arbiter$s_axis_ctrl$rank = pktgen$m_axis$rank;
+    always @(*) arbiter$s_axis_ctrl$flags = pktgen$m_axis$flags;
+    always @(*) arbiter$s_axis_ctrl$is_new_msg = pktgen$m_axis$is_new_msg;
+    always @(*) arbiter$s_axis_ctrl$is_rtx = pktgen$m_axis$is_rtx;
 endmodule // nt_homa_128_nic
 
 
-module nt_homa_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_packet_count,s_axis_ctrl_tdata,s_axis_ctrl_tkeep,s_axis_ctrl_tlast,s_axis_ctrl_tvalid,s_axis_ctrl_tready,s_axis_ctrl_remote_ip,s_axis_ctrl_remote_port,s_axis_ctrl_msg_len,s_axis_ctrl_pkt_offset,s_axis_ctrl_local_port,s_axis_ctrl_tx_msg_id,s_axis_ctrl_credit,s_axis_ctrl_rank,s_axis_ctrl_flags,s_axis_ctrl_is_new_msg,s_axis_ctrl_is_rtx,s_axis_data_tdata,s_axis_data_tkeep,s_axis_data_tlast,s_axis_data_tvalid,s_axis_data_tready,s_axis_data_remote_ip,s_axis_data_remote_port,s_axis_data_msg_len,s_axis_data_pkt_offset,s_axis_data_local_port,s_axis_data_tx_msg_id,s_axis_data_credit,s_axis_data_rank,s_axis_data_flags,s_axis_data_is_new_msg,s_axis_data_is_rtx,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_axis_remote_ip,m_axis_remote_port,m_axis_msg_len,m_axis_pkt_offset,m_axis_local_port,m_axis_tx_msg_id,m_axis_credit,m_axis_rank,m_axis_flags,m_axis_is_new_msg,m_axis_is_rtx);
+module nt_homa_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_packet_count,s_axis_ctrl$tdata,s_axis_ctrl$tkeep,s_axis_ctrl$tlast,s_axis_ctrl$tvalid,s_axis_ctrl$tready,s_axis_ctrl$remote_ip,s_axis_ctrl$remote_port,s_axis_ctrl$msg_len,s_axis_ctrl$pkt_offset,s_axis_ctrl$local_port,s_axis_ctrl$tx_msg_id,s_axis_ctrl$credit,s_axis_ctrl$rank,s_axis_ctrl$flags,s_axis_ctrl$is_new_msg,s_axis_ctrl$is_rtx,s_axis_data$tdata,s_axis_data$tkeep,s_axis_data$tlast,s_axis_data$tvalid,s_axis_data$tready,s_axis_data$remote_ip,s_axis_data$remote_port,s_axis_data$msg_len,s_axis_data$pkt_offset,s_axis_data$local_port,s_axis_data$tx_msg_id,s_axis_data$credit,s_axis_data$rank,s_axis_data$flags,s_axis_data$is_new_msg,s_axis_data$is_rtx,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$tx_msg_id,m_axis$credit,m_axis$rank,m_axis$flags,m_axis$is_new_msg,m_axis$is_rtx);
 
     // Module arguments
     input wire  clock;
@@ -1448,54 +1452,54 @@ module nt_homa_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,da
     input wire  [7:0] ctrl_burst_limit;
     output reg  [15:0] ctrl_packet_count;
     output reg  [15:0] data_packet_count;
-    input wire  [63:0] s_axis_ctrl_tdata;
-    input wire  [7:0] s_axis_ctrl_tkeep;
-    input wire  s_axis_ctrl_tlast;
-    input wire  s_axis_ctrl_tvalid;
-    output reg  s_axis_ctrl_tready;
-    input wire  [31:0] s_axis_ctrl_remote_ip;
-    input wire  [15:0] s_axis_ctrl_remote_port;
-    input wire  [15:0] s_axis_ctrl_msg_len;
-    input wire  [7:0] s_axis_ctrl_pkt_offset;
-    input wire  [15:0] s_axis_ctrl_local_port;
-    input wire  [15:0] s_axis_ctrl_tx_msg_id;
-    input wire  [15:0] s_axis_ctrl_credit;
-    input wire  [7:0] s_axis_ctrl_rank;
-    input wire  [7:0] s_axis_ctrl_flags;
-    input wire  s_axis_ctrl_is_new_msg;
-    input wire  s_axis_ctrl_is_rtx;
-    input wire  [63:0] s_axis_data_tdata;
-    input wire  [7:0] s_axis_data_tkeep;
-    input wire  s_axis_data_tlast;
-    input wire  s_axis_data_tvalid;
-    output reg  s_axis_data_tready;
-    input wire  [31:0] s_axis_data_remote_ip;
-    input wire  [15:0] s_axis_data_remote_port;
-    input wire  [15:0] s_axis_data_msg_len;
-    input wire  [7:0] s_axis_data_pkt_offset;
-    input wire  [15:0] s_axis_data_local_port;
-    input wire  [15:0] s_axis_data_tx_msg_id;
-    input wire  [15:0] s_axis_data_credit;
-    input wire  [7:0] s_axis_data_rank;
-    input wire  [7:0] s_axis_data_flags;
-    input wire  s_axis_data_is_new_msg;
-    input wire  s_axis_data_is_rtx;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-    output reg  [31:0] m_axis_remote_ip;
-    output reg  [15:0] m_axis_remote_port;
-    output reg  [15:0] m_axis_msg_len;
-    output reg  [7:0] m_axis_pkt_offset;
-    output reg  [15:0] m_axis_local_port;
-    output reg  [15:0] m_axis_tx_msg_id;
-    output reg  [15:0] m_axis_credit;
-    output reg  [7:0] m_axis_rank;
-    output reg  [7:0] m_axis_flags;
-    output reg  m_axis_is_new_msg;
-    output reg  m_axis_is_rtx;
+    input wire  [63:0] s_axis_ctrl$tdata;
+    input wire  [7:0] s_axis_ctrl$tkeep;
+    input wire  s_axis_ctrl$tlast;
+    input wire  s_axis_ctrl$tvalid;
+    output reg  s_axis_ctrl$tready;
+    input wire  [31:0] s_axis_ctrl$remote_ip;
+    input wire  [15:0] s_axis_ctrl$remote_port;
+    input wire  [15:0] s_axis_ctrl$msg_len;
+    input wire  [7:0] s_axis_ctrl$pkt_offset;
+    input wire  [15:0] s_axis_ctrl$local_port;
+    input wire  [15:0] s_axis_ctrl$tx_msg_id;
+    input wire  [15:0] s_axis_ctrl$credit;
+    input wire  [7:0] s_axis_ctrl$rank;
+    input wire  [7:0] s_axis_ctrl$flags;
+    input wire  s_axis_ctrl$is_new_msg;
+    input wire  s_axis_ctrl$is_rtx;
+    input wire  [63:0] s_axis_data$tdata;
+    input wire  [7:0] s_axis_data$tkeep;
+    input wire  s_axis_data$tlast;
+    input wire  s_axis_data$tvalid;
+    output reg  s_axis_data$tready;
+    input wire  [31:0] s_axis_data$remote_ip;
+    input wire  [15:0] s_axis_data$remote_port;
+    input wire  [15:0] s_axis_data$msg_len;
+    input wire  [7:0] s_axis_data$pkt_offset;
+    input wire  [15:0] s_axis_data$local_port;
+    input wire  [15:0] s_axis_data$tx_msg_id;
+    input wire  [15:0] s_axis_data$credit;
+    input wire  [7:0] s_axis_data$rank;
+    input wire  [7:0] s_axis_data$flags;
+    input wire  s_axis_data$is_new_msg;
+    input wire  s_axis_data$is_rtx;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
+    output reg  [31:0] m_axis$remote_ip;
+    output reg  [15:0] m_axis$remote_port;
+    output reg  [15:0] m_axis$msg_len;
+    output reg  [7:0] m_axis$pkt_offset;
+    output reg  [15:0] m_axis$local_port;
+    output reg  [15:0] m_axis$tx_msg_id;
+    output reg  [15:0] m_axis$credit;
+    output reg  [7:0] m_axis$rank;
+    output reg  [7:0] m_axis$flags;
+    output reg  m_axis$is_new_msg;
+    output reg  m_axis$is_rtx;
 
     // Stub signals
     reg  in_packet$d;
@@ -1574,50 +1578,50 @@ module nt_homa_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,da
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
         end
-        pick_data = s_axis_data_tvalid & ((~s_axis_ctrl_tvalid) | burst_used$q);
+        pick_data = s_axis_data$tvalid & ((~s_axis_ctrl$tvalid) | burst_used$q);
         use_data = pick_data;
         if (in_packet$q) begin
             use_data = from_data$q;
         end
         if (use_data) begin
-            m_axis_tdata = s_axis_data_tdata;
-            m_axis_tkeep = s_axis_data_tkeep;
-            m_axis_tlast = s_axis_data_tlast;
-            m_axis_remote_ip = s_axis_data_remote_ip;
-            m_axis_remote_port = s_axis_data_remote_port;
-            m_axis_msg_len = s_axis_data_msg_len;
-            m_axis_pkt_offset = s_axis_data_pkt_offset;
-            m_axis_local_port = s_axis_data_local_port;
-            m_axis_tx_msg_id = s_axis_data_tx_msg_id;
-            m_axis_credit = s_axis_data_credit;
-            m_axis_rank = s_axis_data_rank;
-            m_axis_flags = s_axis_data_flags;
-            m_axis_is_new_msg = s_axis_data_is_new_msg;
-            m_axis_is_rtx = s_axis_data_is_rtx;
-            m_axis_tvalid = s_axis_data_tvalid;
+            m_axis$tdata = s_axis_data$tdata;
+            m_axis$tkeep = s_axis_data$tkeep;
+            m_axis$tlast = s_axis_data$tlast;
+            m_axis$remote_ip = s_axis_data$remote_ip;
+            m_axis$remote_port = s_axis_data$remote_port;
+            m_axis$msg_len = s_axis_data$msg_len;
+            m_axis$pkt_offset = s_axis_data$pkt_offset;
+            m_axis$local_port = s_axis_data$local_port;
+            m_axis$tx_msg_id = s_axis_data$tx_msg_id;
+            m_axis$credit = s_axis_data$credit;
+            m_axis$rank = s_axis_data$rank;
+            m_axis$flags = s_axis_data$flags;
+            m_axis$is_new_msg = s_axis_data$is_new_msg;
+            m_axis$is_rtx = s_axis_data$is_rtx;
+            m_axis$tvalid = s_axis_data$tvalid;
         end
         else begin
-            m_axis_tdata = s_axis_ctrl_tdata;
-            m_axis_tkeep = s_axis_ctrl_tkeep;
-            m_axis_tlast = s_axis_ctrl_tlast;
-            m_axis_remote_ip = s_axis_ctrl_remote_ip;
-            m_axis_remote_port = s_axis_ctrl_remote_port;
-            m_axis_msg_len = s_axis_ctrl_msg_len;
-            m_axis_pkt_offset = s_axis_ctrl_pkt_offset;
-            m_axis_local_port = s_axis_ctrl_local_port;
-            m_axis_tx_msg_id = s_axis_ctrl_tx_msg_id;
-            m_axis_credit = s_axis_ctrl_credit;
-            m_axis_rank = s_axis_ctrl_rank;
-            m_axis_flags = s_axis_ctrl_flags;
-            m_axis_is_new_msg = s_axis_ctrl_is_new_msg;
-            m_axis_is_rtx = s_axis_ctrl_is_rtx;
-            m_axis_tvalid = s_axis_ctrl_tvalid;
+            m_axis$tdata = s_axis_ctrl$tdata;
+            m_axis$tkeep = s_axis_ctrl$tkeep;
+            m_axis$tlast = s_axis_ctrl$tlast;
+            m_axis$remote_ip = s_axis_ctrl$remote_ip;
+            m_axis$remote_port = s_axis_ctrl$remote_port;
+            m_axis$msg_len = s_axis_ctrl$msg_len;
+            m_axis$pkt_offset = s_axis_ctrl$pkt_offset;
+            m_axis$local_port = s_axis_ctrl$local_port;
+            m_axis$tx_msg_id = s_axis_ctrl$tx_msg_id;
+            m_axis$credit = s_axis_ctrl$credit;
+            m_axis$rank = s_axis_ctrl$rank;
+            m_axis$flags = s_axis_ctrl$flags;
+            m_axis$is_new_msg = s_axis_ctrl$is_new_msg;
+            m_axis$is_rtx = s_axis_ctrl$is_rtx;
+            m_axis$tvalid = s_axis_ctrl$tvalid;
         end
-        s_axis_data_tready = use_data & m_axis_tready;
-        s_axis_ctrl_tready = (~use_data) & m_axis_tready;
-        beat = m_axis_tvalid & m_axis_tready;
+        s_axis_data$tready = use_data & m_axis$tready;
+        s_axis_ctrl$tready = (~use_data) & m_axis$tready;
+        beat = m_axis$tvalid & m_axis$tready;
         ctrl_run_next = ctrl_run$q;
-        if ((~in_packet$q) & m_axis_tvalid) begin
+        if ((~in_packet$q) & m_axis$tvalid) begin
             in_packet$d = 1'b1;
             from_data$d = use_data;
             if (use_data) begin
@@ -1637,7 +1641,7 @@ module nt_homa_128_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,da
         end
         ctrl_run$d = ctrl_run_next;
         burst_used$d = ctrl_run_next >= limit;
-        if (beat & m_axis_tlast) begin
+        if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
         ctrl_packet_count = cnt_ctrl$q;
@@ -2977,48 +2981,48 @@ module nt_homa_128_nic$deparser$sent_bytes(d,q,clock);
 endmodule // nt_homa_128_nic$deparser$sent_bytes
 
 
-module nt_homa_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_valid,prio_wr_index,prio_wr_value,s_axis_pkt_tdata,s_axis_pkt_tkeep,s_axis_pkt_tlast,s_axis_pkt_tvalid,s_axis_pkt_remote_ip,s_axis_pkt_remote_port,s_axis_pkt_msg_len,s_axis_pkt_pkt_offset,s_axis_pkt_local_port,s_axis_pkt_tx_msg_id,s_axis_pkt_credit,s_axis_pkt_rank,s_axis_pkt_flags,s_axis_pkt_is_new_msg,s_axis_pkt_is_rtx,s_axis_pkt_tready,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,m_axis_pkt_tready);
+module nt_homa_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$valid,prio_wr$index,prio_wr$value,s_axis_pkt$tdata,s_axis_pkt$tkeep,s_axis_pkt$tlast,s_axis_pkt$tvalid,s_axis_pkt$tready,s_axis_pkt$remote_ip,s_axis_pkt$remote_port,s_axis_pkt$msg_len,s_axis_pkt$pkt_offset,s_axis_pkt$local_port,s_axis_pkt$tx_msg_id,s_axis_pkt$credit,s_axis_pkt$rank,s_axis_pkt$flags,s_axis_pkt$is_new_msg,s_axis_pkt$is_rtx,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [15:0] rtt_pkts;
     input wire  [3:0] cfg_unsched_prios;
-    input wire  prio_wr_valid;
-    input wire  [6:0] prio_wr_index;
-    input wire  [7:0] prio_wr_value;
-    input wire  [63:0] s_axis_pkt_tdata;
-    input wire  [7:0] s_axis_pkt_tkeep;
-    input wire  s_axis_pkt_tlast;
-    input wire  s_axis_pkt_tvalid;
-    input wire  [31:0] s_axis_pkt_remote_ip;
-    input wire  [15:0] s_axis_pkt_remote_port;
-    input wire  [15:0] s_axis_pkt_msg_len;
-    input wire  [7:0] s_axis_pkt_pkt_offset;
-    input wire  [15:0] s_axis_pkt_local_port;
-    input wire  [15:0] s_axis_pkt_tx_msg_id;
-    input wire  [15:0] s_axis_pkt_credit;
-    input wire  [7:0] s_axis_pkt_rank;
-    input wire  [7:0] s_axis_pkt_flags;
-    input wire  s_axis_pkt_is_new_msg;
-    input wire  s_axis_pkt_is_rtx;
-    output reg  s_axis_pkt_tready;
-    output reg  [63:0] m_axis_pkt_tdata;
-    output reg  [7:0] m_axis_pkt_tkeep;
-    output reg  m_axis_pkt_tlast;
-    output reg  m_axis_pkt_tvalid;
-    output reg  [31:0] m_axis_pkt_remote_ip;
-    output reg  [15:0] m_axis_pkt_remote_port;
-    output reg  [15:0] m_axis_pkt_msg_len;
-    output reg  [7:0] m_axis_pkt_pkt_offset;
-    output reg  [15:0] m_axis_pkt_local_port;
-    output reg  [15:0] m_axis_pkt_tx_msg_id;
-    output reg  [15:0] m_axis_pkt_credit;
-    output reg  [7:0] m_axis_pkt_rank;
-    output reg  [7:0] m_axis_pkt_flags;
-    output reg  m_axis_pkt_is_new_msg;
-    output reg  m_axis_pkt_is_rtx;
-    input wire  m_axis_pkt_tready;
+    input wire  prio_wr$valid;
+    input wire  [6:0] prio_wr$index;
+    input wire  [7:0] prio_wr$value;
+    input wire  [63:0] s_axis_pkt$tdata;
+    input wire  [7:0] s_axis_pkt$tkeep;
+    input wire  s_axis_pkt$tlast;
+    input wire  s_axis_pkt$tvalid;
+    output reg  s_axis_pkt$tready;
+    input wire  [31:0] s_axis_pkt$remote_ip;
+    input wire  [15:0] s_axis_pkt$remote_port;
+    input wire  [15:0] s_axis_pkt$msg_len;
+    input wire  [7:0] s_axis_pkt$pkt_offset;
+    input wire  [15:0] s_axis_pkt$local_port;
+    input wire  [15:0] s_axis_pkt$tx_msg_id;
+    input wire  [15:0] s_axis_pkt$credit;
+    input wire  [7:0] s_axis_pkt$rank;
+    input wire  [7:0] s_axis_pkt$flags;
+    input wire  s_axis_pkt$is_new_msg;
+    input wire  s_axis_pkt$is_rtx;
+    output reg  [63:0] m_axis_pkt$tdata;
+    output reg  [7:0] m_axis_pkt$tkeep;
+    output reg  m_axis_pkt$tlast;
+    output reg  m_axis_pkt$tvalid;
+    input wire  m_axis_pkt$tready;
+    output reg  [31:0] m_axis_pkt$remote_ip;
+    output reg  [15:0] m_axis_pkt$remote_port;
+    output reg  [15:0] m_axis_pkt$msg_len;
+    output reg  [7:0] m_axis_pkt$pkt_offset;
+    output reg  [15:0] m_axis_pkt$local_port;
+    output reg  [15:0] m_axis_pkt$tx_msg_id;
+    output reg  [15:0] m_axis_pkt$credit;
+    output reg  [7:0] m_axis_pkt$rank;
+    output reg  [7:0] m_axis_pkt$flags;
+    output reg  m_axis_pkt$is_new_msg;
+    output reg  m_axis_pkt$is_rtx;
 
     // Stub signals
     reg  msg_prio$clock;
@@ -3236,35 +3240,35 @@ module nt_homa_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_val
         eg_unsched$d = eg_unsched$q;
         eg_long$d = eg_long$q;
         msg_prio$reset = reset;
-        msg_prio$wr_valid = prio_wr_valid;
-        msg_prio$wr_index = prio_wr_index;
-        msg_prio$wr_value = prio_wr_value;
-        in_ready = (~eg_valid$q) | m_axis_pkt_tready;
-        pkts = (s_axis_pkt_msg_len + 32'h3ff) >> 32'ha;
-        load = s_axis_pkt_tvalid & in_ready;
-        s_axis_pkt_tready = in_ready;
+        msg_prio$wr_valid = prio_wr$valid;
+        msg_prio$wr_index = prio_wr$index;
+        msg_prio$wr_value = prio_wr$value;
+        in_ready = (~eg_valid$q) | m_axis_pkt$tready;
+        pkts = (s_axis_pkt$msg_len + 32'h3ff) >> 32'ha;
+        load = s_axis_pkt$tvalid & in_ready;
+        s_axis_pkt$tready = in_ready;
         msg_prio$rd_valid = load;
-        msg_prio$rd_index = ((s_axis_pkt_tx_msg_id) & 7'h7f);
+        msg_prio$rd_index = ((s_axis_pkt$tx_msg_id) & 7'h7f);
         eg_fresh$d = load;
         if (load) begin
             eg_valid$d = 1'b1;
-            eg_data$d = s_axis_pkt_tdata;
-            eg_keep$d = s_axis_pkt_tkeep;
-            eg_last$d = s_axis_pkt_tlast;
-            eg_remote_ip$d = s_axis_pkt_remote_ip;
-            eg_remote_port$d = s_axis_pkt_remote_port;
-            eg_msg_len$d = s_axis_pkt_msg_len;
-            eg_pkt_offset$d = s_axis_pkt_pkt_offset;
-            eg_local_port$d = s_axis_pkt_local_port;
-            eg_tx_msg_id$d = s_axis_pkt_tx_msg_id;
-            eg_credit$d = s_axis_pkt_credit;
-            eg_flags$d = s_axis_pkt_flags;
-            eg_is_new_msg$d = s_axis_pkt_is_new_msg;
-            eg_is_rtx$d = s_axis_pkt_is_rtx;
-            eg_unsched$d = ((s_axis_pkt_pkt_offset) & 16'hffff) < rtt_pkts;
+            eg_data$d = s_axis_pkt$tdata;
+            eg_keep$d = s_axis_pkt$tkeep;
+            eg_last$d = s_axis_pkt$tlast;
+            eg_remote_ip$d = s_axis_pkt$remote_ip;
+            eg_remote_port$d = s_axis_pkt$remote_port;
+            eg_msg_len$d = s_axis_pkt$msg_len;
+            eg_pkt_offset$d = s_axis_pkt$pkt_offset;
+            eg_local_port$d = s_axis_pkt$local_port;
+            eg_tx_msg_id$d = s_axis_pkt$tx_msg_id;
+            eg_credit$d = s_axis_pkt$credit;
+            eg_flags$d = s_axis_pkt$flags;
+            eg_is_new_msg$d = s_axis_pkt$is_new_msg;
+            eg_is_rtx$d = s_axis_pkt$is_rtx;
+            eg_unsched$d = ((s_axis_pkt$pkt_offset) & 16'hffff) < rtt_pkts;
             eg_long$d = pkts > rtt_pkts;
         end
-        else if (m_axis_pkt_tready) begin
+        else if (m_axis_pkt$tready) begin
             eg_valid$d = 1'b0;
         end
         mem_prio = eg_prio$q;
@@ -3286,24 +3290,24 @@ module nt_homa_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr_val
         if (eg_unsched$q & (cfg_unsched_prios == 32'h0)) begin
             rtx_rank = 32'h0;
         end
-        m_axis_pkt_rank = base_rank;
+        m_axis_pkt$rank = base_rank;
         if (eg_is_rtx$q) begin
-            m_axis_pkt_rank = rtx_rank;
+            m_axis_pkt$rank = rtx_rank;
         end
-        m_axis_pkt_tdata = eg_data$q;
-        m_axis_pkt_tkeep = eg_keep$q;
-        m_axis_pkt_tlast = eg_last$q;
-        m_axis_pkt_tvalid = eg_valid$q;
-        m_axis_pkt_remote_ip = eg_remote_ip$q;
-        m_axis_pkt_remote_port = eg_remote_port$q;
-        m_axis_pkt_msg_len = eg_msg_len$q;
-        m_axis_pkt_pkt_offset = eg_pkt_offset$q;
-        m_axis_pkt_local_port = eg_local_port$q;
-        m_axis_pkt_tx_msg_id = eg_tx_msg_id$q;
-        m_axis_pkt_credit = eg_credit$q;
-        m_axis_pkt_flags = eg_flags$q;
-        m_axis_pkt_is_new_msg = eg_is_new_msg$q;
-        m_axis_pkt_is_rtx = eg_is_rtx$q;
+        m_axis_pkt$tdata = eg_data$q;
+        m_axis_pkt$tkeep = eg_keep$q;
+        m_axis_pkt$tlast = eg_last$q;
+        m_axis_pkt$tvalid = eg_valid$q;
+        m_axis_pkt$remote_ip = eg_remote_ip$q;
+        m_axis_pkt$remote_port = eg_remote_port$q;
+        m_axis_pkt$msg_len = eg_msg_len$q;
+        m_axis_pkt$pkt_offset = eg_pkt_offset$q;
+        m_axis_pkt$local_port = eg_local_port$q;
+        m_axis_pkt$tx_msg_id = eg_tx_msg_id$q;
+        m_axis_pkt$credit = eg_credit$q;
+        m_axis_pkt$flags = eg_flags$q;
+        m_axis_pkt$is_new_msg = eg_is_new_msg$q;
+        m_axis_pkt$is_rtx = eg_is_rtx$q;
         if (reset) begin
             eg_valid$d = 1'b0;
             eg_fresh$d = 1'b0;
@@ -3923,7 +3927,7 @@ module nt_homa_128_nic$egress$msg_prio$written(d,q,clock);
 endmodule // nt_homa_128_nic$egress$msg_prio$written
 
 
-module nt_homa_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_homa_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -3962,21 +3966,21 @@ module nt_homa_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,
     output reg  [15:0] m_axis_meta_rx_msg_id;
     output reg  [15:0] m_axis_meta_tx_msg_id;
     output reg  m_axis_meta_is_last_pkt;
-    output reg  act_valid;
-    output reg  [3:0] act_action;
-    output reg  [151:0] act_meta;
-    output reg  done_valid;
-    output reg  [3:0] done_action;
-    output reg  [151:0] done_meta;
-    output reg  done_ok;
-    output reg  done_live;
-    output reg  done_forward;
-    output reg  [6:0] done_slot;
-    output reg  [7:0] done_gen;
-    output reg  done_is_new_msg;
-    output reg  done_is_new_pkt;
-    output reg  done_is_last_pkt;
-    output reg  [8:0] done_ack_no;
+    output reg  act$valid;
+    output reg  [3:0] act$action;
+    output reg  [151:0] act$meta;
+    output reg  done$valid;
+    output reg  [3:0] done$action;
+    output reg  [151:0] done$meta;
+    output reg  done$ok;
+    output reg  done$live;
+    output reg  done$forward;
+    output reg  [6:0] done$slot;
+    output reg  [7:0] done$gen;
+    output reg  done$is_new_msg;
+    output reg  done$is_new_pkt;
+    output reg  done$is_last_pkt;
+    output reg  [8:0] done$ack_no;
     output reg  [31:0] frame_count;
     output reg  [31:0] not_ipv4_count;
     output reg  [31:0] wrong_protocol_count;
@@ -4691,12 +4695,12 @@ module nt_homa_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,
             vd_seen$d = m1_known;
             vd_good$d = vd_ok$q;
         end
-        act_valid = m1_ctrl_now | (resolve_ctrl & vd_ok$q);
-        act_action = dispatch$out_action;
-        act_meta = m1;
+        act$valid = m1_ctrl_now | (resolve_ctrl & vd_ok$q);
+        act$action = dispatch$out_action;
+        act$meta = m1;
         if (resolve_ctrl) begin
-            act_action = hold_action$q;
-            act_meta = hold_meta$q;
+            act$action = hold_action$q;
+            act$meta = hold_meta$q;
         end
         if (m1_is_data) begin
             n_data$d = n_data$q + 32'h1;
@@ -4720,33 +4724,33 @@ module nt_homa_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,
         d_ok = resp_done & (~resp_fail);
         d_live = d_ok & (~resp_rx_msg_id[32'hf]);
         d_forward = (d_is_data & d_live) & resp_is_new_pkt;
-        done_valid = final_answer | from_ans;
-        done_action = hold_action$q;
-        done_meta = hold_meta$q;
-        done_ok = d_ok;
-        done_live = d_live;
-        done_forward = d_forward;
-        done_slot = ((resp_rx_msg_id & slot_mask) & 7'h7f);
-        done_gen = ((resp_rx_msg_id >> slot_shift) & 8'hff);
-        done_is_new_msg = resp_announce_new_msg;
-        done_is_new_pkt = resp_is_new_pkt;
-        done_is_last_pkt = resp_is_last_pkt;
-        done_ack_no = resp_ack_no;
+        done$valid = final_answer | from_ans;
+        done$action = hold_action$q;
+        done$meta = hold_meta$q;
+        done$ok = d_ok;
+        done$live = d_live;
+        done$forward = d_forward;
+        done$slot = ((resp_rx_msg_id & slot_mask) & 7'h7f);
+        done$gen = ((resp_rx_msg_id >> slot_shift) & 8'hff);
+        done$is_new_msg = resp_announce_new_msg;
+        done$is_new_pkt = resp_is_new_pkt;
+        done$is_last_pkt = resp_is_last_pkt;
+        done$ack_no = resp_ack_no;
         if (from_ans) begin
-            done_ok = ~a_fail;
-            done_live = a_live;
-            done_forward = 1'b0;
-            done_slot = ((a_id & slot_mask) & 7'h7f);
-            done_gen = ((a_id >> slot_shift) & 8'hff);
-            done_is_new_msg = 1'b0;
-            done_is_new_pkt = a_new_pkt;
-            done_is_last_pkt = a_last;
-            done_ack_no = a_ack;
+            done$ok = ~a_fail;
+            done$live = a_live;
+            done$forward = 1'b0;
+            done$slot = ((a_id & slot_mask) & 7'h7f);
+            done$gen = ((a_id >> slot_shift) & 8'hff);
+            done$is_new_msg = 1'b0;
+            done$is_new_pkt = a_new_pkt;
+            done$is_last_pkt = a_last;
+            done$ack_no = a_ack;
         end
-        if (done_valid & (~done_ok)) begin
+        if (done$valid & (~done$ok)) begin
             n_rx_fail$d = n_rx_fail$q + 32'h1;
         end
-        if (((done_valid & hold_is_data) & done_ok) & (~done_forward)) begin
+        if (((done$valid & hold_is_data) & done$ok) & (~done$forward)) begin
             n_duplicate$d = n_duplicate$q + 32'h1;
         end
         decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
@@ -6980,59 +6984,59 @@ module nt_homa_128_nic$front$vd_seen(d,q,clock);
 endmodule // nt_homa_128_nic$front$vd_seen
 
 
-module nt_homa_128_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_valid,done_action,done_meta,done_ok,done_live,done_forward,done_slot,done_gen,done_is_new_msg,done_is_new_pkt,done_is_last_pkt,done_ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,prio_wr_valid,prio_wr_index,prio_wr_value,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_credit,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+module nt_homa_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  act_valid;
-    input wire  [3:0] act_action;
-    input wire  [151:0] act_meta;
-    input wire  done_valid;
-    input wire  [3:0] done_action;
-    input wire  [151:0] done_meta;
-    input wire  done_ok;
-    input wire  done_live;
-    input wire  done_forward;
-    input wire  [6:0] done_slot;
-    input wire  [7:0] done_gen;
-    input wire  done_is_new_msg;
-    input wire  done_is_new_pkt;
-    input wire  done_is_last_pkt;
-    input wire  [8:0] done_ack_no;
+    input wire  act$valid;
+    input wire  [3:0] act$action;
+    input wire  [151:0] act$meta;
+    input wire  done$valid;
+    input wire  [3:0] done$action;
+    input wire  [151:0] done$meta;
+    input wire  done$ok;
+    input wire  done$live;
+    input wire  done$forward;
+    input wire  [6:0] done$slot;
+    input wire  [7:0] done$gen;
+    input wire  done$is_new_msg;
+    input wire  done$is_new_pkt;
+    input wire  done$is_last_pkt;
+    input wire  [8:0] done$ack_no;
     input wire  [15:0] rtt_pkts;
     input wire  [4:0] cfg_overcommit;
     input wire  [3:0] cfg_unsched_prios;
     input wire  cfg_dup_grant;
     input wire  rel_valid;
     input wire  [6:0] rel_slot;
-    output reg  dlv_valid;
-    output reg  [15:0] dlv_tx_msg_id;
-    output reg  [63:0] dlv_ack_bitmap;
-    output reg  ctx_valid;
-    output reg  [15:0] ctx_tx_msg_id;
-    output reg  ctx_rtx_flag;
-    output reg  [63:0] ctx_rtx_bitmap;
-    output reg  ctx_credit_flag;
-    output reg  [15:0] ctx_new_credit;
-    output reg  ctx_allow_tx;
-    output reg  ctx_raise_only;
-    output reg  prio_wr_valid;
-    output reg  [6:0] prio_wr_index;
-    output reg  [7:0] prio_wr_value;
-    output reg  ev_valid;
-    output reg  [6:0] ev_msg_id;
-    output reg  [7:0] ev_msg_gen;
-    output reg  [7:0] ev_ctrl_flags;
-    output reg  ev_pull;
-    output reg  [15:0] ev_credit;
-    output reg  [31:0] ev_remote_ip;
-    output reg  [15:0] ev_remote_port;
-    output reg  [15:0] ev_local_port;
-    output reg  [15:0] ev_msg_len;
-    output reg  [7:0] ev_pkt_offset;
-    output reg  [15:0] ev_tx_msg_id;
-    output reg  [7:0] ev_rank;
+    output reg  dlv$valid;
+    output reg  [15:0] dlv$tx_msg_id;
+    output reg  [63:0] dlv$ack_bitmap;
+    output reg  ctx$valid;
+    output reg  [15:0] ctx$tx_msg_id;
+    output reg  ctx$rtx_flag;
+    output reg  [63:0] ctx$rtx_bitmap;
+    output reg  ctx$credit_flag;
+    output reg  [15:0] ctx$new_credit;
+    output reg  ctx$allow_tx;
+    output reg  ctx$raise_only;
+    output reg  prio_wr$valid;
+    output reg  [6:0] prio_wr$index;
+    output reg  [7:0] prio_wr$value;
+    output reg  ev$valid;
+    output reg  [6:0] ev$msg_id;
+    output reg  [7:0] ev$msg_gen;
+    output reg  [7:0] ev$ctrl_flags;
+    output reg  ev$pull;
+    output reg  [15:0] ev$credit;
+    output reg  [31:0] ev$remote_ip;
+    output reg  [15:0] ev$remote_port;
+    output reg  [15:0] ev$local_port;
+    output reg  [15:0] ev$msg_len;
+    output reg  [7:0] ev$pkt_offset;
+    output reg  [15:0] ev$tx_msg_id;
+    output reg  [7:0] ev$rank;
     output reg  [31:0] grant_sent_count;
     output reg  [31:0] ack_sent_count;
     output reg  [31:0] nack_sent_count;
@@ -7561,7 +7565,7 @@ module nt_homa_128_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_va
         grant_state$write_clock = clock;
         received$reset = reset;
         scheduler$reset = reset;
-        m1 = act_meta;
+        m1 = act$meta;
         m1_offset = m1[(32'h50)+:(8)];
         m1_offset_bit = 32'h0;
         m1_ack_bits = ~((32'h0) & 64'hffffffffffffffff);
@@ -7569,53 +7573,53 @@ module nt_homa_128_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_va
             m1_offset_bit = ((32'h1) & 64'hffffffffffffffff) << ((m1_offset[(32'h0)+:(6)]) & 64'hffffffffffffffff);
             m1_ack_bits = m1_offset_bit - 32'h1;
         end
-        m1_is_grant = act_valid & (act_action == 32'h3);
-        m1_is_ack = act_valid & (act_action == 32'h4);
-        m1_is_nack = act_valid & (act_action == 32'h5);
-        dlv_valid = (m1_is_grant | m1_is_ack) & (m1_offset != 32'h0);
-        dlv_tx_msg_id = m1[(32'h68)+:(16)];
-        dlv_ack_bitmap = m1_ack_bits;
-        ctx_valid = m1_is_grant | m1_is_nack;
-        ctx_tx_msg_id = m1[(32'h68)+:(16)];
-        ctx_rtx_flag = m1_is_nack;
-        ctx_rtx_bitmap = m1_offset_bit;
-        ctx_credit_flag = m1_is_grant;
-        ctx_new_credit = m1[(32'h58)+:(16)];
-        ctx_allow_tx = 1'b1;
-        ctx_raise_only = 1'b1;
-        prio_wr_valid = m1_is_grant;
-        prio_wr_index = ((m1[(32'h68)+:(16)] & slot_mask) & 7'h7f);
-        prio_wr_value = m1[(32'h90)+:(8)];
-        d_is_data = done_valid & (done_action == 32'h1);
-        d_is_chop = done_valid & (done_action == 32'h2);
-        d_new = d_is_data & done_forward;
-        d_meta = done_meta;
+        m1_is_grant = act$valid & (act$action == 32'h3);
+        m1_is_ack = act$valid & (act$action == 32'h4);
+        m1_is_nack = act$valid & (act$action == 32'h5);
+        dlv$valid = (m1_is_grant | m1_is_ack) & (m1_offset != 32'h0);
+        dlv$tx_msg_id = m1[(32'h68)+:(16)];
+        dlv$ack_bitmap = m1_ack_bits;
+        ctx$valid = m1_is_grant | m1_is_nack;
+        ctx$tx_msg_id = m1[(32'h68)+:(16)];
+        ctx$rtx_flag = m1_is_nack;
+        ctx$rtx_bitmap = m1_offset_bit;
+        ctx$credit_flag = m1_is_grant;
+        ctx$new_credit = m1[(32'h58)+:(16)];
+        ctx$allow_tx = 1'b1;
+        ctx$raise_only = 1'b1;
+        prio_wr$valid = m1_is_grant;
+        prio_wr$index = ((m1[(32'h68)+:(16)] & slot_mask) & 7'h7f);
+        prio_wr$value = m1[(32'h90)+:(8)];
+        d_is_data = done$valid & (done$action == 32'h1);
+        d_is_chop = done$valid & (done$action == 32'h2);
+        d_new = d_is_data & done$forward;
+        d_meta = done$meta;
         d_total = (((d_meta[(32'h40)+:(16)] + 32'h3ff) >> 32'ha) & 8'hff);
-        received$req_valid = d_new | ((d_is_chop & done_live) & done_is_new_msg);
-        received$req_index = done_slot;
-        received$req_pred = done_is_new_msg;
+        received$req_valid = d_new | ((d_is_chop & done$live) & done$is_new_msg);
+        received$req_index = done$slot;
+        received$req_pred = done$is_new_msg;
         received$req_op_true = 32'h2;
         received$req_value_true = ((d_is_data) & 16'hffff);
         received$req_op_false = 32'h1;
         received$req_value_false = 32'h1;
         msg_info$write_enable = d_new;
-        msg_info$write_address = done_slot;
-        msg_info$write_data = (((((d_meta[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) | (((d_meta[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20)) | (((d_meta[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40)) | (((d_meta[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50)) | (((done_ack_no) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
-        s3_valid$d = d_new & (~(rel_valid & (rel_slot == done_slot)));
-        s3_slot$d = done_slot;
+        msg_info$write_address = done$slot;
+        msg_info$write_data = (((((d_meta[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) | (((d_meta[(32'h20)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h20)) | (((d_meta[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h40)) | (((d_meta[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h50)) | (((done$ack_no) & 128'hffffffffffffffffffffffffffffffff) << 32'h60);
+        s3_valid$d = d_new & (~(rel_valid & (rel_slot == done$slot)));
+        s3_slot$d = done$slot;
         s3_total$d = d_total;
-        s3_last$d = done_is_last_pkt;
+        s3_last$d = done$is_last_pkt;
         s3_meta$d = d_meta;
-        s3_ack_no$d = done_ack_no;
-        d_dup_ack = (d_is_data & done_ok) & (~done_forward);
-        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & done_live) & (~done_is_last_pkt);
-        grant_state$read_address = done_slot;
+        s3_ack_no$d = done$ack_no;
+        d_dup_ack = (d_is_data & done$ok) & (~done$forward);
+        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & done$live) & (~done$is_last_pkt);
+        grant_state$read_address = done$slot;
         dg_valid$d = d_dup_grant;
         dg_meta$d = d_meta;
-        dg_ack_no$d = done_ack_no;
-        dg_slot$d = done_slot;
+        dg_ack_no$d = done$ack_no;
+        dg_slot$d = done$slot;
         dg_granted = grant_state$read_data[32'h10];
-        d_nack = trimming & ((d_is_chop & done_live) | ((d_is_data | d_is_chop) & (~done_ok)));
+        d_nack = trimming & ((d_is_chop & done$live) | ((d_is_data | d_is_chop) & (~done$ok)));
         s3_received = received$resp_new[(32'h0)+:(8)];
         scheduler$cfg_overcommit = cfg_overcommit;
         scheduler$cfg_rtt_pkts = rtt_pkts[(32'h0)+:(8)];
@@ -7693,72 +7697,72 @@ module nt_homa_128_nic$ingress(clock,reset,act_valid,act_action,act_meta,done_va
         if (g_valid$q) begin
             ev_kind = 32'h1;
         end
-        ev_valid = ev_kind != 32'h0;
-        ev_pull = 1'b0;
-        ev_credit = 32'h0;
-        ev_rank = 32'h0;
-        ev_msg_id = r_slot$q;
-        ev_msg_gen = 32'h0;
-        ev_ctrl_flags = 32'h2;
-        ev_remote_ip = r_meta$q[(32'h0)+:(32)];
-        ev_remote_port = r_meta$q[(32'h20)+:(16)];
-        ev_local_port = r_meta$q[(32'h30)+:(16)];
-        ev_msg_len = r_meta$q[(32'h40)+:(16)];
-        ev_tx_msg_id = r_meta$q[(32'h68)+:(16)];
-        ev_pkt_offset = r_ack_no$q[(32'h0)+:(8)];
+        ev$valid = ev_kind != 32'h0;
+        ev$pull = 1'b0;
+        ev$credit = 32'h0;
+        ev$rank = 32'h0;
+        ev$msg_id = r_slot$q;
+        ev$msg_gen = 32'h0;
+        ev$ctrl_flags = 32'h2;
+        ev$remote_ip = r_meta$q[(32'h0)+:(32)];
+        ev$remote_port = r_meta$q[(32'h20)+:(16)];
+        ev$local_port = r_meta$q[(32'h30)+:(16)];
+        ev$msg_len = r_meta$q[(32'h40)+:(16)];
+        ev$tx_msg_id = r_meta$q[(32'h68)+:(16)];
+        ev$pkt_offset = r_ack_no$q[(32'h0)+:(8)];
         if (ev_kind == 32'h3) begin
-            ev_msg_id = done_slot;
-            ev_remote_ip = d_meta[(32'h0)+:(32)];
-            ev_remote_port = d_meta[(32'h20)+:(16)];
-            ev_local_port = d_meta[(32'h30)+:(16)];
-            ev_msg_len = d_meta[(32'h40)+:(16)];
-            ev_tx_msg_id = d_meta[(32'h68)+:(16)];
-            ev_pkt_offset = done_ack_no[(32'h0)+:(8)];
+            ev$msg_id = done$slot;
+            ev$remote_ip = d_meta[(32'h0)+:(32)];
+            ev$remote_port = d_meta[(32'h20)+:(16)];
+            ev$local_port = d_meta[(32'h30)+:(16)];
+            ev$msg_len = d_meta[(32'h40)+:(16)];
+            ev$tx_msg_id = d_meta[(32'h68)+:(16)];
+            ev$pkt_offset = done$ack_no[(32'h0)+:(8)];
             if (d_nack) begin
-                ev_ctrl_flags = 32'h4;
-                ev_pkt_offset = d_meta[(32'h50)+:(8)];
+                ev$ctrl_flags = 32'h4;
+                ev$pkt_offset = d_meta[(32'h50)+:(8)];
             end
         end
         if (ev_kind == 32'h4) begin
-            ev_msg_id = dg_slot$q;
-            ev_remote_ip = dg_meta$q[(32'h0)+:(32)];
-            ev_remote_port = dg_meta$q[(32'h20)+:(16)];
-            ev_local_port = dg_meta$q[(32'h30)+:(16)];
-            ev_msg_len = dg_meta$q[(32'h40)+:(16)];
-            ev_tx_msg_id = dg_meta$q[(32'h68)+:(16)];
-            ev_pkt_offset = dg_ack_no$q[(32'h0)+:(8)];
+            ev$msg_id = dg_slot$q;
+            ev$remote_ip = dg_meta$q[(32'h0)+:(32)];
+            ev$remote_port = dg_meta$q[(32'h20)+:(16)];
+            ev$local_port = dg_meta$q[(32'h30)+:(16)];
+            ev$msg_len = dg_meta$q[(32'h40)+:(16)];
+            ev$tx_msg_id = dg_meta$q[(32'h68)+:(16)];
+            ev$pkt_offset = dg_ack_no$q[(32'h0)+:(8)];
             if (dg_granted) begin
-                ev_ctrl_flags = 32'h8;
-                ev_credit = ((grant_state$read_data[(32'h0)+:(8)]) & 16'hffff);
-                ev_rank = grant_state$read_data[(32'h8)+:(8)];
+                ev$ctrl_flags = 32'h8;
+                ev$credit = ((grant_state$read_data[(32'h0)+:(8)]) & 16'hffff);
+                ev$rank = grant_state$read_data[(32'h8)+:(8)];
             end
         end
         if (ev_kind == 32'h1) begin
-            ev_msg_id = g_id$q;
-            ev_ctrl_flags = 32'h8;
-            ev_credit = ((g_offset$q) & 16'hffff);
-            ev_rank = g_prio$q;
-            ev_remote_ip = info[(32'h0)+:(32)];
-            ev_remote_port = info[(32'h20)+:(16)];
-            ev_local_port = info[(32'h30)+:(16)];
-            ev_tx_msg_id = info[(32'h40)+:(16)];
-            ev_msg_len = info[(32'h50)+:(16)];
-            ev_pkt_offset = info[(32'h60)+:(8)];
+            ev$msg_id = g_id$q;
+            ev$ctrl_flags = 32'h8;
+            ev$credit = ((g_offset$q) & 16'hffff);
+            ev$rank = g_prio$q;
+            ev$remote_ip = info[(32'h0)+:(32)];
+            ev$remote_port = info[(32'h20)+:(16)];
+            ev$local_port = info[(32'h30)+:(16)];
+            ev$tx_msg_id = info[(32'h40)+:(16)];
+            ev$msg_len = info[(32'h50)+:(16)];
+            ev$pkt_offset = info[(32'h60)+:(8)];
         end
-        if (ev_valid & (ev_ctrl_flags == 32'h8)) begin
+        if (ev$valid & (ev$ctrl_flags == 32'h8)) begin
             n_grant$d = n_grant$q + 32'h1;
         end
-        grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & done_live)) & done_is_new_msg);
-        grant_state$write_address = done_slot;
+        grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & done$live)) & done$is_new_msg);
+        grant_state$write_address = done$slot;
         grant_state$write_data = 32'h0;
         if (ev_kind == 32'h1) begin
             grant_state$write_address = g_id$q;
             grant_state$write_data = (((32'h1) & 17'h1ffff) << 32'h10) | (((g_prio$q) & 17'h1ffff) << 32'h8) | ((g_offset$q) & 17'h1ffff);
         end
-        if (ev_valid & (ev_ctrl_flags == 32'h2)) begin
+        if (ev$valid & (ev$ctrl_flags == 32'h2)) begin
             n_ack$d = n_ack$q + 32'h1;
         end
-        if (ev_valid & (ev_ctrl_flags == 32'h4)) begin
+        if (ev$valid & (ev$ctrl_flags == 32'h4)) begin
             n_nack$d = n_nack$q + 32'h1;
         end
         grant_sent_count = n_grant$q;
@@ -35146,40 +35150,42 @@ module nt_homa_128_nic$ingress$scheduler$wait_tg(read_address,read_clock,read_da
 endmodule // nt_homa_128_nic$ingress$scheduler$wait_tg
 
 
-module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_valid,ev_msg_id,ev_msg_gen,ev_ctrl_flags,ev_pull,ev_remote_ip,ev_remote_port,ev_local_port,ev_msg_len,ev_pkt_offset,ev_tx_msg_id,ev_rank,ev_credit,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,m_meta_remote_ip,m_meta_remote_port,m_meta_local_port,m_meta_msg_len,m_meta_pkt_offset,m_meta_tx_msg_id,m_meta_rank,m_meta_credit,m_meta_flags,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count);
+module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$tx_msg_id,m_axis$credit,m_axis$rank,m_axis$flags,m_axis$is_new_msg,m_axis$is_rtx,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [15:0] cfg_pace_cycles;
     input wire  [7:0] cfg_bucket_max;
-    input wire  ev_valid;
-    input wire  [6:0] ev_msg_id;
-    input wire  [7:0] ev_msg_gen;
-    input wire  [7:0] ev_ctrl_flags;
-    input wire  ev_pull;
-    input wire  [31:0] ev_remote_ip;
-    input wire  [15:0] ev_remote_port;
-    input wire  [15:0] ev_local_port;
-    input wire  [15:0] ev_msg_len;
-    input wire  [7:0] ev_pkt_offset;
-    input wire  [15:0] ev_tx_msg_id;
-    input wire  [7:0] ev_rank;
-    input wire  [15:0] ev_credit;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
-    output reg  [31:0] m_meta_remote_ip;
-    output reg  [15:0] m_meta_remote_port;
-    output reg  [15:0] m_meta_local_port;
-    output reg  [15:0] m_meta_msg_len;
-    output reg  [7:0] m_meta_pkt_offset;
-    output reg  [15:0] m_meta_tx_msg_id;
-    output reg  [7:0] m_meta_rank;
-    output reg  [15:0] m_meta_credit;
-    output reg  [7:0] m_meta_flags;
+    input wire  ev$valid;
+    input wire  [6:0] ev$msg_id;
+    input wire  [7:0] ev$msg_gen;
+    input wire  [7:0] ev$ctrl_flags;
+    input wire  ev$pull;
+    input wire  [15:0] ev$credit;
+    input wire  [31:0] ev$remote_ip;
+    input wire  [15:0] ev$remote_port;
+    input wire  [15:0] ev$local_port;
+    input wire  [15:0] ev$msg_len;
+    input wire  [7:0] ev$pkt_offset;
+    input wire  [15:0] ev$tx_msg_id;
+    input wire  [7:0] ev$rank;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
+    output reg  [31:0] m_axis$remote_ip;
+    output reg  [15:0] m_axis$remote_port;
+    output reg  [15:0] m_axis$msg_len;
+    output reg  [7:0] m_axis$pkt_offset;
+    output reg  [15:0] m_axis$local_port;
+    output reg  [15:0] m_axis$tx_msg_id;
+    output reg  [15:0] m_axis$credit;
+    output reg  [7:0] m_axis$rank;
+    output reg  [7:0] m_axis$flags;
+    output reg  m_axis$is_new_msg;
+    output reg  m_axis$is_rtx;
     output reg  [31:0] ctrl_sent_count;
     output reg  [31:0] pull_sent_count;
     output reg  [31:0] merged_count;
@@ -35543,20 +35549,20 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         credit_scan_port$write_clock = clock;
         pending_meta$read_clock = clock;
         pending_meta$write_clock = clock;
-        slot_free = (~out_valid$q) | m_axis_tready;
+        slot_free = (~out_valid$q) | m_axis$tready;
         fifo_empty = ~|immediate$level;
         fifo_room = immediate$level < fifo_depth;
         token_ok = |tokens$q | (~|cfg_pace_cycles);
-        ev_meta = ((((ev_remote_ip) & 112'hffffffffffffffffffffffffffff) | (((ev_remote_port) & 112'hffffffffffffffffffffffffffff) << 32'h20)) | ((((ev_local_port) & 112'hffffffffffffffffffffffffffff) << 32'h30) | (((ev_msg_len) & 112'hffffffffffffffffffffffffffff) << 32'h40))) | (((((ev_pkt_offset) & 112'hffffffffffffffffffffffffffff) << 32'h50) | (((ev_tx_msg_id) & 112'hffffffffffffffffffffffffffff) << 32'h58)) | (((ev_rank) & 112'hffffffffffffffffffffffffffff) << 32'h68));
-        has_ctrl = ev_valid & |ev_ctrl_flags;
-        pull_pending_now = pending$q[ev_msg_id] | (s1_ins_valid$q & (s1_ins_index$q == ev_msg_id));
-        merge = ((has_ctrl & ev_pull) & (token_ok & (~pull_pending_now))) & ((fifo_empty & slot_free) | fifo_room);
-        ctrl_flags = ev_ctrl_flags;
+        ev_meta = ((((ev$remote_ip) & 112'hffffffffffffffffffffffffffff) | (((ev$remote_port) & 112'hffffffffffffffffffffffffffff) << 32'h20)) | ((((ev$local_port) & 112'hffffffffffffffffffffffffffff) << 32'h30) | (((ev$msg_len) & 112'hffffffffffffffffffffffffffff) << 32'h40))) | (((((ev$pkt_offset) & 112'hffffffffffffffffffffffffffff) << 32'h50) | (((ev$tx_msg_id) & 112'hffffffffffffffffffffffffffff) << 32'h58)) | (((ev$rank) & 112'hffffffffffffffffffffffffffff) << 32'h68));
+        has_ctrl = ev$valid & |ev$ctrl_flags;
+        pull_pending_now = pending$q[ev$msg_id] | (s1_ins_valid$q & (s1_ins_index$q == ev$msg_id));
+        merge = ((has_ctrl & ev$pull) & (token_ok & (~pull_pending_now))) & ((fifo_empty & slot_free) | fifo_room);
+        ctrl_flags = ev$ctrl_flags;
         if (merge) begin
-            ctrl_flags = ev_ctrl_flags | pull_flag;
+            ctrl_flags = ev$ctrl_flags | pull_flag;
         end
-        ctrl_desc = (((ev_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((ev_credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((ctrl_flags) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
-        insert = (ev_valid & ev_pull) & (~merge);
+        ctrl_desc = (((ev_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((ev$credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((ctrl_flags) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
+        insert = (ev$valid & ev$pull) & (~merge);
         ins_old = gen_credit_event_port$read_data;
         if (fwd_valid$q & (fwd_index$q == s1_ins_index$q)) begin
             ins_old = (((fwd_gen$q) & 24'hffffff) << 32'h10) | ((fwd_credit$q) & 24'hffffff);
@@ -35598,7 +35604,7 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         if ((has_ctrl & (~bypass)) & (~fifo_room)) begin
             drops$d = drops$q + 32'h1;
         end
-        if (out_valid$q & m_axis_tready) begin
+        if (out_valid$q & m_axis$tready) begin
             sent$d = sent$q + 32'h1;
         end
         if (merge) begin
@@ -35613,11 +35619,11 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         if ((s1_ins_valid$q & ins_was_pending) & (~ins_same_msg)) begin
             replaced$d = replaced$q + 32'h1;
         end
-        gen_credit_event_port$read_address = ev_msg_id;
+        gen_credit_event_port$read_address = ev$msg_id;
         s1_ins_valid$d = insert;
-        s1_ins_index$d = ev_msg_id;
-        s1_ins_gen$d = ev_msg_gen;
-        s1_ins_credit$d = ev_credit;
+        s1_ins_index$d = ev$msg_id;
+        s1_ins_gen$d = ev$msg_gen;
+        s1_ins_credit$d = ev$credit;
         s1_ins_meta$d = ev_meta;
         gen_credit_event_port$write_address = s1_ins_index$q;
         gen_credit_event_port$write_data = (((s1_ins_gen$q) & 24'hffffff) << 32'h10) | ((ins_credit) & 24'hffffff);
@@ -35660,19 +35666,21 @@ module nt_homa_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev_vali
         if ((merge | send_pull) & |cfg_pace_cycles) begin
             tokens$d = tokens_after_refill - 32'h1;
         end
-        m_axis_tdata = 32'h0;
-        m_axis_tkeep = 32'h1;
-        m_axis_tlast = 1'b1;
-        m_axis_tvalid = out_valid$q;
-        m_meta_remote_ip = out_desc$q[(32'h0)+:(32)];
-        m_meta_remote_port = out_desc$q[(32'h20)+:(16)];
-        m_meta_local_port = out_desc$q[(32'h30)+:(16)];
-        m_meta_msg_len = out_desc$q[(32'h40)+:(16)];
-        m_meta_pkt_offset = out_desc$q[(32'h50)+:(8)];
-        m_meta_tx_msg_id = out_desc$q[(32'h58)+:(16)];
-        m_meta_rank = out_desc$q[(32'h68)+:(8)];
-        m_meta_credit = out_desc$q[(32'h70)+:(16)];
-        m_meta_flags = out_desc$q[(32'h80)+:(8)];
+        m_axis$tdata = 32'h0;
+        m_axis$tkeep = 32'h1;
+        m_axis$tlast = 1'b1;
+        m_axis$tvalid = out_valid$q;
+        m_axis$remote_ip = out_desc$q[(32'h0)+:(32)];
+        m_axis$remote_port = out_desc$q[(32'h20)+:(16)];
+        m_axis$local_port = out_desc$q[(32'h30)+:(16)];
+        m_axis$msg_len = out_desc$q[(32'h40)+:(16)];
+        m_axis$pkt_offset = out_desc$q[(32'h50)+:(8)];
+        m_axis$tx_msg_id = out_desc$q[(32'h58)+:(16)];
+        m_axis$rank = out_desc$q[(32'h68)+:(8)];
+        m_axis$credit = out_desc$q[(32'h70)+:(16)];
+        m_axis$flags = out_desc$q[(32'h80)+:(8)];
+        m_axis$is_new_msg = 1'b0;
+        m_axis$is_rtx = 1'b0;
         ctrl_sent_count = sent$q;
         pull_sent_count = pulls_sent$q;
         merged_count = merges$q;
@@ -46698,7 +46706,7 @@ module nt_homa_128_nic$status(index,value,map_version,protocol_id,messages,datap
 endmodule // nt_homa_128_nic$status
 
 
-module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,m_axis_pkt_tdata,m_axis_pkt_tkeep,m_axis_pkt_tlast,m_axis_pkt_tvalid,m_axis_pkt_tready,m_axis_pkt_remote_ip,m_axis_pkt_remote_port,m_axis_pkt_msg_len,m_axis_pkt_pkt_offset,m_axis_pkt_local_port,m_axis_pkt_tx_msg_id,m_axis_pkt_credit,m_axis_pkt_rank,m_axis_pkt_flags,m_axis_pkt_is_new_msg,m_axis_pkt_is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
+module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -46719,33 +46727,33 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     input wire  done_ready;
     output reg  [15:0] done_tx_msg_id;
     output reg  done_abandoned;
-    input wire  dlv_valid;
-    input wire  [15:0] dlv_tx_msg_id;
-    input wire  [63:0] dlv_ack_bitmap;
-    input wire  ctx_valid;
-    input wire  [15:0] ctx_tx_msg_id;
-    input wire  ctx_rtx_flag;
-    input wire  [63:0] ctx_rtx_bitmap;
-    input wire  ctx_credit_flag;
-    input wire  [15:0] ctx_new_credit;
-    input wire  ctx_allow_tx;
-    input wire  ctx_raise_only;
-    output reg  [63:0] m_axis_pkt_tdata;
-    output reg  [7:0] m_axis_pkt_tkeep;
-    output reg  m_axis_pkt_tlast;
-    output reg  m_axis_pkt_tvalid;
-    input wire  m_axis_pkt_tready;
-    output reg  [31:0] m_axis_pkt_remote_ip;
-    output reg  [15:0] m_axis_pkt_remote_port;
-    output reg  [15:0] m_axis_pkt_msg_len;
-    output reg  [7:0] m_axis_pkt_pkt_offset;
-    output reg  [15:0] m_axis_pkt_local_port;
-    output reg  [15:0] m_axis_pkt_tx_msg_id;
-    output reg  [15:0] m_axis_pkt_credit;
-    output reg  [7:0] m_axis_pkt_rank;
-    output reg  [7:0] m_axis_pkt_flags;
-    output reg  m_axis_pkt_is_new_msg;
-    output reg  m_axis_pkt_is_rtx;
+    input wire  dlv$valid;
+    input wire  [15:0] dlv$tx_msg_id;
+    input wire  [63:0] dlv$ack_bitmap;
+    input wire  ctx$valid;
+    input wire  [15:0] ctx$tx_msg_id;
+    input wire  ctx$rtx_flag;
+    input wire  [63:0] ctx$rtx_bitmap;
+    input wire  ctx$credit_flag;
+    input wire  [15:0] ctx$new_credit;
+    input wire  ctx$allow_tx;
+    input wire  ctx$raise_only;
+    output reg  [63:0] m_axis_pkt$tdata;
+    output reg  [7:0] m_axis_pkt$tkeep;
+    output reg  m_axis_pkt$tlast;
+    output reg  m_axis_pkt$tvalid;
+    input wire  m_axis_pkt$tready;
+    output reg  [31:0] m_axis_pkt$remote_ip;
+    output reg  [15:0] m_axis_pkt$remote_port;
+    output reg  [15:0] m_axis_pkt$msg_len;
+    output reg  [7:0] m_axis_pkt$pkt_offset;
+    output reg  [15:0] m_axis_pkt$local_port;
+    output reg  [15:0] m_axis_pkt$tx_msg_id;
+    output reg  [15:0] m_axis_pkt$credit;
+    output reg  [7:0] m_axis_pkt$rank;
+    output reg  [7:0] m_axis_pkt$flags;
+    output reg  m_axis_pkt$is_new_msg;
+    output reg  m_axis_pkt$is_rtx;
     output reg  [127:0] active;
     output reg  buffers_all_free;
     output reg  [15:0] rejected_msg_count;
@@ -46802,17 +46810,6 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
     reg  [7:0] core$new_rank;
     wire  core$new_id_valid;
     wire  [15:0] core$new_id;
-    reg  core$dlv_valid;
-    reg  [15:0] core$dlv_tx_msg_id;
-    reg  [63:0] core$dlv_ack_bitmap;
-    reg  core$ctx_valid;
-    reg  [15:0] core$ctx_tx_msg_id;
-    reg  core$ctx_rtx_flag;
-    reg  [63:0] core$ctx_rtx_bitmap;
-    reg  core$ctx_credit_flag;
-    reg  [15:0] core$ctx_new_credit;
-    reg  core$ctx_allow_tx;
-    reg  core$ctx_raise_only;
     reg  core$to_valid;
     wire  core$to_ready;
     reg  [6:0] core$to_slot;
@@ -47161,17 +47158,17 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         .new_rank(core$new_rank),
         .new_id_valid(core$new_id_valid),
         .new_id(core$new_id),
-        .dlv_valid(core$dlv_valid),
-        .dlv_tx_msg_id(core$dlv_tx_msg_id),
-        .dlv_ack_bitmap(core$dlv_ack_bitmap),
-        .ctx_valid(core$ctx_valid),
-        .ctx_tx_msg_id(core$ctx_tx_msg_id),
-        .ctx_rtx_flag(core$ctx_rtx_flag),
-        .ctx_rtx_bitmap(core$ctx_rtx_bitmap),
-        .ctx_credit_flag(core$ctx_credit_flag),
-        .ctx_new_credit(core$ctx_new_credit),
-        .ctx_allow_tx(core$ctx_allow_tx),
-        .ctx_raise_only(core$ctx_raise_only),
+        .dlv$valid(dlv$valid),
+        .dlv$tx_msg_id(dlv$tx_msg_id),
+        .dlv$ack_bitmap(dlv$ack_bitmap),
+        .ctx$valid(ctx$valid),
+        .ctx$tx_msg_id(ctx$tx_msg_id),
+        .ctx$rtx_flag(ctx$rtx_flag),
+        .ctx$rtx_bitmap(ctx$rtx_bitmap),
+        .ctx$credit_flag(ctx$credit_flag),
+        .ctx$new_credit(ctx$new_credit),
+        .ctx$allow_tx(ctx$allow_tx),
+        .ctx$raise_only(ctx$raise_only),
         .to_valid(core$to_valid),
         .to_ready(core$to_ready),
         .to_slot(core$to_slot),
@@ -47686,17 +47683,6 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
         core$timeout_threshold = timeout_threshold;
         core$rtx_first_expiry = rtx_first_expiry;
         core$probe_idle_timeout = probe_idle_timeout;
-        core$dlv_valid = dlv_valid;
-        core$dlv_tx_msg_id = dlv_tx_msg_id;
-        core$dlv_ack_bitmap = dlv_ack_bitmap;
-        core$ctx_valid = ctx_valid;
-        core$ctx_tx_msg_id = ctx_tx_msg_id;
-        core$ctx_rtx_flag = ctx_rtx_flag;
-        core$ctx_rtx_bitmap = ctx_rtx_bitmap;
-        core$ctx_credit_flag = ctx_credit_flag;
-        core$ctx_new_credit = ctx_new_credit;
-        core$ctx_allow_tx = ctx_allow_tx;
-        core$ctx_raise_only = ctx_raise_only;
         timer$now = now$q;
         timer$sched_valid = core$sched_valid;
         timer$sched_id = core$sched_slot;
@@ -47929,7 +47915,7 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
             wrapping$d = wrap_after_take & (~ret_cand_mask$onehot);
         end
         buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
-        pop = (e_count$q != 32'h0) & m_axis_pkt_tready;
+        pop = (e_count$q != 32'h0) & m_axis_pkt$tready;
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
         issue_last = issue & (rd_beats$q == 32'h1);
@@ -48036,21 +48022,21 @@ module nt_homa_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first
                 e_count$d = 32'h2;
             end
         end
-        m_axis_pkt_tvalid = e_count$q != 32'h0;
-        m_axis_pkt_tdata = e0_data$q;
-        m_axis_pkt_tkeep = e0_keep$q;
-        m_axis_pkt_tlast = e0_last$q;
-        m_axis_pkt_remote_ip = e0_meta$q[(32'h0)+:(32)];
-        m_axis_pkt_remote_port = e0_meta$q[(32'h20)+:(16)];
-        m_axis_pkt_msg_len = e0_meta$q[(32'h30)+:(16)];
-        m_axis_pkt_pkt_offset = e0_meta$q[(32'h40)+:(8)];
-        m_axis_pkt_local_port = e0_meta$q[(32'h48)+:(16)];
-        m_axis_pkt_tx_msg_id = e0_meta$q[(32'h58)+:(16)];
-        m_axis_pkt_credit = e0_meta$q[(32'h68)+:(16)];
-        m_axis_pkt_rank = e0_meta$q[(32'h78)+:(8)];
-        m_axis_pkt_flags = e0_meta$q[(32'h80)+:(8)];
-        m_axis_pkt_is_new_msg = e0_meta$q[32'h88];
-        m_axis_pkt_is_rtx = e0_meta$q[32'h89];
+        m_axis_pkt$tvalid = e_count$q != 32'h0;
+        m_axis_pkt$tdata = e0_data$q;
+        m_axis_pkt$tkeep = e0_keep$q;
+        m_axis_pkt$tlast = e0_last$q;
+        m_axis_pkt$remote_ip = e0_meta$q[(32'h0)+:(32)];
+        m_axis_pkt$remote_port = e0_meta$q[(32'h20)+:(16)];
+        m_axis_pkt$msg_len = e0_meta$q[(32'h30)+:(16)];
+        m_axis_pkt$pkt_offset = e0_meta$q[(32'h40)+:(8)];
+        m_axis_pkt$local_port = e0_meta$q[(32'h48)+:(16)];
+        m_axis_pkt$tx_msg_id = e0_meta$q[(32'h58)+:(16)];
+        m_axis_pkt$credit = e0_meta$q[(32'h68)+:(16)];
+        m_axis_pkt$rank = e0_meta$q[(32'h78)+:(8)];
+        m_axis_pkt$flags = e0_meta$q[(32'h80)+:(8)];
+        m_axis_pkt$is_new_msg = e0_meta$q[32'h88];
+        m_axis_pkt$is_rtx = e0_meta$q[32'h89];
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
         rejected_msg_count = cnt_rejected$q;
@@ -49108,7 +49094,7 @@ module nt_homa_128_nic$tx$cool_steady(d,q,clock);
 endmodule // nt_homa_128_nic$tx$cool_steady
 
 
-module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv_valid,dlv_tx_msg_id,dlv_ack_bitmap,ctx_valid,ctx_tx_msg_id,ctx_rtx_flag,ctx_rtx_bitmap,ctx_credit_flag,ctx_new_credit,ctx_allow_tx,ctx_raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -49129,17 +49115,17 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
     input wire  [7:0] new_rank;
     output reg  new_id_valid;
     output reg  [15:0] new_id;
-    input wire  dlv_valid;
-    input wire  [15:0] dlv_tx_msg_id;
-    input wire  [63:0] dlv_ack_bitmap;
-    input wire  ctx_valid;
-    input wire  [15:0] ctx_tx_msg_id;
-    input wire  ctx_rtx_flag;
-    input wire  [63:0] ctx_rtx_bitmap;
-    input wire  ctx_credit_flag;
-    input wire  [15:0] ctx_new_credit;
-    input wire  ctx_allow_tx;
-    input wire  ctx_raise_only;
+    input wire  dlv$valid;
+    input wire  [15:0] dlv$tx_msg_id;
+    input wire  [63:0] dlv$ack_bitmap;
+    input wire  ctx$valid;
+    input wire  [15:0] ctx$tx_msg_id;
+    input wire  ctx$rtx_flag;
+    input wire  [63:0] ctx$rtx_bitmap;
+    input wire  ctx$credit_flag;
+    input wire  [15:0] ctx$new_credit;
+    input wire  ctx$allow_tx;
+    input wire  ctx$raise_only;
     input wire  to_valid;
     output reg  to_ready;
     input wire  [6:0] to_slot;
@@ -49997,12 +49983,12 @@ module nt_homa_128_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_
         slot_ram$write_clock = clock;
         dlv_q$reset = reset;
         ctx_q$reset = reset;
-        dlv_overflow = dlv_valid & (dlv_q$level == 32'h10);
-        ctx_overflow = ctx_valid & (ctx_q$level == 32'h10);
-        dlv_q$push = dlv_valid & (~reset);
-        dlv_q$push_data = ((dlv_tx_msg_id) & 80'hffffffffffffffffffff) | (((dlv_ack_bitmap) & 80'hffffffffffffffffffff) << 32'h10);
-        ctx_q$push = ctx_valid & (~reset);
-        ctx_q$push_data = ((((((ctx_tx_msg_id) & 100'hfffffffffffffffffffffffff) | (((ctx_rtx_flag) & 100'hfffffffffffffffffffffffff) << 32'h10)) | (((ctx_rtx_bitmap) & 100'hfffffffffffffffffffffffff) << 32'h11)) | ((((ctx_credit_flag) & 100'hfffffffffffffffffffffffff) << 32'h51) | (((ctx_new_credit) & 100'hfffffffffffffffffffffffff) << 32'h52))) | (((ctx_allow_tx) & 100'hfffffffffffffffffffffffff) << 32'h62)) | (((ctx_raise_only) & 100'hfffffffffffffffffffffffff) << 32'h63);
+        dlv_overflow = dlv$valid & (dlv_q$level == 32'h10);
+        ctx_overflow = ctx$valid & (ctx_q$level == 32'h10);
+        dlv_q$push = dlv$valid & (~reset);
+        dlv_q$push_data = ((dlv$tx_msg_id) & 80'hffffffffffffffffffff) | (((dlv$ack_bitmap) & 80'hffffffffffffffffffff) << 32'h10);
+        ctx_q$push = ctx$valid & (~reset);
+        ctx_q$push_data = ((((((ctx$tx_msg_id) & 100'hfffffffffffffffffffffffff) | (((ctx$rtx_flag) & 100'hfffffffffffffffffffffffff) << 32'h10)) | (((ctx$rtx_bitmap) & 100'hfffffffffffffffffffffffff) << 32'h11)) | ((((ctx$credit_flag) & 100'hfffffffffffffffffffffffff) << 32'h51) | (((ctx$new_credit) & 100'hfffffffffffffffffffffffff) << 32'h52))) | (((ctx$allow_tx) & 100'hfffffffffffffffffffffffff) << 32'h62)) | (((ctx$raise_only) & 100'hfffffffffffffffffffffffff) << 32'h63);
         dlv_head = dlv_q$head_data;
         ctx_head = ctx_q$head_data;
         q_pop = (q_count$q != 32'h0) & pkt_ready;

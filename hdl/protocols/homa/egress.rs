@@ -7,7 +7,7 @@
 //!   always 0).
 //! * Scheduled packets: the priority of the message's last GRANT (U + its position among the
 //!   granted messages), read from the message-priority memory that the ingress program writes
-//!   (`prio_wr_*`) when a GRANT arrives. The memory is read with the beat that enters the slice;
+//!   (`prio_wr`) when a GRANT arrives. The memory is read with the beat that enters the slice;
 //!   the value arrives with it.
 //! * Retransmissions (`is_rtx`, e.g. a NACKed packet): the message's priority from that memory,
 //!   at least U — never the unscheduled band, where the incast's first packets queue (Algorithm
@@ -20,14 +20,15 @@
 //! control packets go at 0.
 //!
 //! # Ports
-//! The shell's egress interface: `s_axis_pkt_*` in, `s_axis_pkt_tready` out; `m_axis_pkt_*` out
-//! (`rank` = the priority), `m_axis_pkt_tready` in; `rtt_pkts` 16, `cfg_unsched_prios` 4,
-//! `prio_wr_valid`, `prio_wr_index` IW, `prio_wr_value` 8.
+//! The shell's egress interface: `s_axis_pkt` in, `s_axis_pkt.tready` out; `m_axis_pkt` out
+//! (`rank` = the priority), `m_axis_pkt.tready` in; `rtt_pkts` 16, `cfg_unsched_prios` 4,
+//! `prio_wr.valid`, `prio_wr.index` IW, `prio_wr.value` 8.
 //!
 //! # Latency and throughput
-//! 1 cycle (Table 3.1's TX egress for Homa: 3); one beat per cycle: `s_axis_pkt_tready` is high
+//! 1 cycle (Table 3.1's TX egress for Homa: 3); one beat per cycle: `s_axis_pkt.tready` is high
 //! while the slice is empty or being emptied.
 
+use crate::common::bundles::{PacketSink, PacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
 use crate::pisa::dual_port_memory::DualPortMemory;
 use rust_hdl::prelude::*;
@@ -39,41 +40,9 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     pub reset: Signal<In, Bit>,
     pub rtt_pkts: Signal<In, Bits<16>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
-    pub prio_wr_valid: Signal<In, Bit>,
-    pub prio_wr_index: Signal<In, Bits<IW>>,
-    pub prio_wr_value: Signal<In, Bits<8>>,
-    pub s_axis_pkt_tdata: Signal<In, Bits<64>>,
-    pub s_axis_pkt_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_pkt_tlast: Signal<In, Bit>,
-    pub s_axis_pkt_tvalid: Signal<In, Bit>,
-    pub s_axis_pkt_remote_ip: Signal<In, Bits<32>>,
-    pub s_axis_pkt_remote_port: Signal<In, Bits<16>>,
-    pub s_axis_pkt_msg_len: Signal<In, Bits<16>>,
-    pub s_axis_pkt_pkt_offset: Signal<In, Bits<8>>,
-    pub s_axis_pkt_local_port: Signal<In, Bits<16>>,
-    pub s_axis_pkt_tx_msg_id: Signal<In, Bits<16>>,
-    pub s_axis_pkt_credit: Signal<In, Bits<16>>,
-    pub s_axis_pkt_rank: Signal<In, Bits<8>>,
-    pub s_axis_pkt_flags: Signal<In, Bits<8>>,
-    pub s_axis_pkt_is_new_msg: Signal<In, Bit>,
-    pub s_axis_pkt_is_rtx: Signal<In, Bit>,
-    pub s_axis_pkt_tready: Signal<Out, Bit>,
-    pub m_axis_pkt_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_pkt_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_tlast: Signal<Out, Bit>,
-    pub m_axis_pkt_tvalid: Signal<Out, Bit>,
-    pub m_axis_pkt_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_pkt_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_credit: Signal<Out, Bits<16>>,
-    pub m_axis_pkt_rank: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_flags: Signal<Out, Bits<8>>,
-    pub m_axis_pkt_is_new_msg: Signal<Out, Bit>,
-    pub m_axis_pkt_is_rtx: Signal<Out, Bit>,
-    pub m_axis_pkt_tready: Signal<In, Bit>,
+    pub prio_wr: PriorityWriteSink<IW>,
+    pub s_axis_pkt: PacketSink,
+    pub m_axis_pkt: PacketSource,
     msg_prio: DualPortMemory<8, N, IW>,
     eg_valid: DFF<Bit>,
     eg_data: DFF<Bits<64>>,
@@ -138,35 +107,35 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
             eg_long
         );
         self.msg_prio.reset.next = self.reset.val();
-        self.msg_prio.wr_valid.next = self.prio_wr_valid.val();
-        self.msg_prio.wr_index.next = self.prio_wr_index.val();
-        self.msg_prio.wr_value.next = self.prio_wr_value.val();
+        self.msg_prio.wr_valid.next = self.prio_wr.valid.val();
+        self.msg_prio.wr_index.next = self.prio_wr.index.val();
+        self.msg_prio.wr_value.next = self.prio_wr.value.val();
 
-        self.in_ready.next = (!self.eg_valid.q.val()) | self.m_axis_pkt_tready.val();
-        self.pkts.next = (self.s_axis_pkt_msg_len.val() + 1023) >> 10;
-        self.load.next = self.s_axis_pkt_tvalid.val() & self.in_ready.val();
-        self.s_axis_pkt_tready.next = self.in_ready.val();
+        self.in_ready.next = (!self.eg_valid.q.val()) | self.m_axis_pkt.tready.val();
+        self.pkts.next = (self.s_axis_pkt.msg_len.val() + 1023) >> 10;
+        self.load.next = self.s_axis_pkt.tvalid.val() & self.in_ready.val();
+        self.s_axis_pkt.tready.next = self.in_ready.val();
         self.msg_prio.rd_valid.next = self.load.val();
-        self.msg_prio.rd_index.next = bit_cast::<IW, 16>(self.s_axis_pkt_tx_msg_id.val());
+        self.msg_prio.rd_index.next = bit_cast::<IW, 16>(self.s_axis_pkt.tx_msg_id.val());
         self.eg_fresh.d.next = self.load.val();
         if self.load.val() {
             self.eg_valid.d.next = true;
-            self.eg_data.d.next = self.s_axis_pkt_tdata.val();
-            self.eg_keep.d.next = self.s_axis_pkt_tkeep.val();
-            self.eg_last.d.next = self.s_axis_pkt_tlast.val();
-            self.eg_remote_ip.d.next = self.s_axis_pkt_remote_ip.val();
-            self.eg_remote_port.d.next = self.s_axis_pkt_remote_port.val();
-            self.eg_msg_len.d.next = self.s_axis_pkt_msg_len.val();
-            self.eg_pkt_offset.d.next = self.s_axis_pkt_pkt_offset.val();
-            self.eg_local_port.d.next = self.s_axis_pkt_local_port.val();
-            self.eg_tx_msg_id.d.next = self.s_axis_pkt_tx_msg_id.val();
-            self.eg_credit.d.next = self.s_axis_pkt_credit.val();
-            self.eg_flags.d.next = self.s_axis_pkt_flags.val();
-            self.eg_is_new_msg.d.next = self.s_axis_pkt_is_new_msg.val();
-            self.eg_is_rtx.d.next = self.s_axis_pkt_is_rtx.val();
-            self.eg_unsched.d.next = bit_cast::<16, 8>(self.s_axis_pkt_pkt_offset.val()) < self.rtt_pkts.val();
+            self.eg_data.d.next = self.s_axis_pkt.tdata.val();
+            self.eg_keep.d.next = self.s_axis_pkt.tkeep.val();
+            self.eg_last.d.next = self.s_axis_pkt.tlast.val();
+            self.eg_remote_ip.d.next = self.s_axis_pkt.remote_ip.val();
+            self.eg_remote_port.d.next = self.s_axis_pkt.remote_port.val();
+            self.eg_msg_len.d.next = self.s_axis_pkt.msg_len.val();
+            self.eg_pkt_offset.d.next = self.s_axis_pkt.pkt_offset.val();
+            self.eg_local_port.d.next = self.s_axis_pkt.local_port.val();
+            self.eg_tx_msg_id.d.next = self.s_axis_pkt.tx_msg_id.val();
+            self.eg_credit.d.next = self.s_axis_pkt.credit.val();
+            self.eg_flags.d.next = self.s_axis_pkt.flags.val();
+            self.eg_is_new_msg.d.next = self.s_axis_pkt.is_new_msg.val();
+            self.eg_is_rtx.d.next = self.s_axis_pkt.is_rtx.val();
+            self.eg_unsched.d.next = bit_cast::<16, 8>(self.s_axis_pkt.pkt_offset.val()) < self.rtt_pkts.val();
             self.eg_long.d.next = self.pkts.val() > self.rtt_pkts.val();
-        } else if self.m_axis_pkt_tready.val() {
+        } else if self.m_axis_pkt.tready.val() {
             self.eg_valid.d.next = false;
         }
         self.mem_prio.next = self.eg_prio.q.val();
@@ -193,24 +162,24 @@ impl<const N: usize, const IW: usize> Logic for HomaEgress<N, IW> {
         if self.eg_unsched.q.val() & (self.cfg_unsched_prios.val() == 0) {
             self.rtx_rank.next = 0.into();
         }
-        self.m_axis_pkt_rank.next = self.base_rank.val();
+        self.m_axis_pkt.rank.next = self.base_rank.val();
         if self.eg_is_rtx.q.val() {
-            self.m_axis_pkt_rank.next = self.rtx_rank.val();
+            self.m_axis_pkt.rank.next = self.rtx_rank.val();
         }
-        self.m_axis_pkt_tdata.next = self.eg_data.q.val();
-        self.m_axis_pkt_tkeep.next = self.eg_keep.q.val();
-        self.m_axis_pkt_tlast.next = self.eg_last.q.val();
-        self.m_axis_pkt_tvalid.next = self.eg_valid.q.val();
-        self.m_axis_pkt_remote_ip.next = self.eg_remote_ip.q.val();
-        self.m_axis_pkt_remote_port.next = self.eg_remote_port.q.val();
-        self.m_axis_pkt_msg_len.next = self.eg_msg_len.q.val();
-        self.m_axis_pkt_pkt_offset.next = self.eg_pkt_offset.q.val();
-        self.m_axis_pkt_local_port.next = self.eg_local_port.q.val();
-        self.m_axis_pkt_tx_msg_id.next = self.eg_tx_msg_id.q.val();
-        self.m_axis_pkt_credit.next = self.eg_credit.q.val();
-        self.m_axis_pkt_flags.next = self.eg_flags.q.val();
-        self.m_axis_pkt_is_new_msg.next = self.eg_is_new_msg.q.val();
-        self.m_axis_pkt_is_rtx.next = self.eg_is_rtx.q.val();
+        self.m_axis_pkt.tdata.next = self.eg_data.q.val();
+        self.m_axis_pkt.tkeep.next = self.eg_keep.q.val();
+        self.m_axis_pkt.tlast.next = self.eg_last.q.val();
+        self.m_axis_pkt.tvalid.next = self.eg_valid.q.val();
+        self.m_axis_pkt.remote_ip.next = self.eg_remote_ip.q.val();
+        self.m_axis_pkt.remote_port.next = self.eg_remote_port.q.val();
+        self.m_axis_pkt.msg_len.next = self.eg_msg_len.q.val();
+        self.m_axis_pkt.pkt_offset.next = self.eg_pkt_offset.q.val();
+        self.m_axis_pkt.local_port.next = self.eg_local_port.q.val();
+        self.m_axis_pkt.tx_msg_id.next = self.eg_tx_msg_id.q.val();
+        self.m_axis_pkt.credit.next = self.eg_credit.q.val();
+        self.m_axis_pkt.flags.next = self.eg_flags.q.val();
+        self.m_axis_pkt.is_new_msg.next = self.eg_is_new_msg.q.val();
+        self.m_axis_pkt.is_rtx.next = self.eg_is_rtx.q.val();
         if self.reset.val() {
             self.eg_valid.d.next = false;
             self.eg_fresh.d.next = false;

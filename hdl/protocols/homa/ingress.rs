@@ -36,7 +36,7 @@
 //!   FIFO entry of a collected message never enters.
 //!
 //! # Sender (control packets)
-//! GRANT → its priority into the shared priority memory (`prio_wr_*`, read by the egress for the
+//! GRANT → its priority into the shared priority memory (`prio_wr`, read by the egress for the
 //! message's scheduled packets), CreditTxEvent in raise-only mode with `grant_offset`, and a
 //! cumulative DeliveredEvent (every packet below `pkt_offset`); ACK → cumulative DeliveredEvent.
 //! Known limit: the priority memory is indexed by the transmit slot alone (not its generation),
@@ -57,8 +57,8 @@
 //!
 //! # Pipeline (P = first frame beat + 8)
 //! ```text
-//!  P+1  act_*: GRANT / ACK / NACK received → events, priority write
-//!  D    done_* (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
+//!  P+1  act: GRANT / ACK / NACK received → events, priority write
+//!  D    done (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
 //!       bytes, L its last beat): count request, message information write;
 //!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
 //!  D+1  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
@@ -66,7 +66,7 @@
 //!  D+5  scheduler decision: ACK (no grant, or the message completed); information read
 //!  D+6  GRANT to the packet generator
 //! ```
-//! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
+//! (Counted from `done`/`act`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
 //! Latency to the reassembly is the front's (14 cycles; Table 3.1: 20 for Homa); a data packet's
@@ -74,13 +74,16 @@
 //! call at a time, so the event outputs (one per cycle) never collide.
 //!
 //! # Ports
-//! In: the front's decisions `act_*` and `done_*` ([`crate::pisa::ingress_front`]), `rtt_pkts` 16, `cfg_overcommit` 5,
-//! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv_*`, `ctx_*` (to the transmit
-//! path), `prio_wr_*` (to the priority memory), `ev_*` (CtrlPktEvent; `ev_rank` carries the
-//! GRANT's priority, `ev_credit` its offset; no paced PULLs, so `ev_msg_gen` is 0), counters
+//! In: the front's decisions `act` and `done` ([`crate::pisa::ingress_front`]), `rtt_pkts` 16, `cfg_overcommit` 5,
+//! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv`, `ctx` (to the transmit
+//! path), `prio_wr` (to the priority memory), `ev` (CtrlPktEvent; `ev.rank` carries the
+//! GRANT's priority, `ev.credit` its offset; no paced PULLs, so `ev.msg_gen` is 0), counters
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
 //! FIFO records in bits 23–8, registered: a cycle old), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
+use crate::common::bundles::{
+    ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
+};
 use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::priority_scheduler::PriorityScheduler;
@@ -116,54 +119,18 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
 pub struct HomaIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub act_valid: Signal<In, Bit>,
-    pub act_action: Signal<In, Bits<4>>,
-    pub act_meta: Signal<In, Bits<152>>,
-    pub done_valid: Signal<In, Bit>,
-    pub done_action: Signal<In, Bits<4>>,
-    pub done_meta: Signal<In, Bits<152>>,
-    pub done_ok: Signal<In, Bit>,
-    pub done_live: Signal<In, Bit>,
-    pub done_forward: Signal<In, Bit>,
-    pub done_slot: Signal<In, Bits<IW>>,
-    pub done_gen: Signal<In, Bits<8>>,
-    pub done_is_new_msg: Signal<In, Bit>,
-    pub done_is_new_pkt: Signal<In, Bit>,
-    pub done_is_last_pkt: Signal<In, Bit>,
-    pub done_ack_no: Signal<In, Bits<9>>,
+    pub act: ControlActionSink,
+    pub done: DataAnswerSink<IW>,
     pub rtt_pkts: Signal<In, Bits<16>>,
     pub cfg_overcommit: Signal<In, Bits<5>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub cfg_dup_grant: Signal<In, Bit>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
-    pub dlv_valid: Signal<Out, Bit>,
-    pub dlv_tx_msg_id: Signal<Out, Bits<16>>,
-    pub dlv_ack_bitmap: Signal<Out, Bits<64>>,
-    pub ctx_valid: Signal<Out, Bit>,
-    pub ctx_tx_msg_id: Signal<Out, Bits<16>>,
-    pub ctx_rtx_flag: Signal<Out, Bit>,
-    pub ctx_rtx_bitmap: Signal<Out, Bits<64>>,
-    pub ctx_credit_flag: Signal<Out, Bit>,
-    pub ctx_new_credit: Signal<Out, Bits<16>>,
-    pub ctx_allow_tx: Signal<Out, Bit>,
-    pub ctx_raise_only: Signal<Out, Bit>,
-    pub prio_wr_valid: Signal<Out, Bit>,
-    pub prio_wr_index: Signal<Out, Bits<IW>>,
-    pub prio_wr_value: Signal<Out, Bits<8>>,
-    pub ev_valid: Signal<Out, Bit>,
-    pub ev_msg_id: Signal<Out, Bits<IW>>,
-    pub ev_msg_gen: Signal<Out, Bits<8>>,
-    pub ev_ctrl_flags: Signal<Out, Bits<8>>,
-    pub ev_pull: Signal<Out, Bit>,
-    pub ev_credit: Signal<Out, Bits<16>>,
-    pub ev_remote_ip: Signal<Out, Bits<32>>,
-    pub ev_remote_port: Signal<Out, Bits<16>>,
-    pub ev_local_port: Signal<Out, Bits<16>>,
-    pub ev_msg_len: Signal<Out, Bits<16>>,
-    pub ev_pkt_offset: Signal<Out, Bits<8>>,
-    pub ev_tx_msg_id: Signal<Out, Bits<16>>,
-    pub ev_rank: Signal<Out, Bits<8>>,
+    pub dlv: DeliveredEventSource,
+    pub ctx: CreditTxEventSource,
+    pub prio_wr: PriorityWriteSource<IW>,
+    pub ev: CtrlPktEventSource<IW>,
     pub grant_sent_count: Signal<Out, Bits<32>>,
     pub ack_sent_count: Signal<Out, Bits<32>>,
     pub nack_sent_count: Signal<Out, Bits<32>>,
@@ -313,7 +280,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.scheduler.reset.next = self.reset.val();
 
         // ---------------- P+1: GRANT / ACK / NACK received (sender side) ----------------
-        self.m1.next = self.act_meta.val();
+        self.m1.next = self.act.meta.val();
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_offset_bit.next = 0.into();
         self.m1_ack_bits.next = !bits::<64>(0);
@@ -321,71 +288,71 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.m1_offset_bit.next = bits::<64>(1) << bit_cast::<64, 6>(self.m1_offset.val().get_bits::<6>(0));
             self.m1_ack_bits.next = self.m1_offset_bit.val() - 1;
         }
-        self.m1_is_grant.next = self.act_valid.val() & (self.act_action.val() == 3);
-        self.m1_is_ack.next = self.act_valid.val() & (self.act_action.val() == 4);
-        self.m1_is_nack.next = self.act_valid.val() & (self.act_action.val() == 5);
+        self.m1_is_grant.next = self.act.valid.val() & (self.act.action.val() == 3);
+        self.m1_is_ack.next = self.act.valid.val() & (self.act.action.val() == 4);
+        self.m1_is_nack.next = self.act.valid.val() & (self.act.action.val() == 5);
         // Cumulative: every packet below pkt_offset is delivered.
-        self.dlv_valid.next = (self.m1_is_grant.val() | self.m1_is_ack.val()) & (self.m1_offset.val() != 0);
-        self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
-        self.dlv_ack_bitmap.next = self.m1_ack_bits.val();
-        self.ctx_valid.next = self.m1_is_grant.val() | self.m1_is_nack.val();
-        self.ctx_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
-        self.ctx_rtx_flag.next = self.m1_is_nack.val();
-        self.ctx_rtx_bitmap.next = self.m1_offset_bit.val();
-        self.ctx_credit_flag.next = self.m1_is_grant.val();
-        self.ctx_new_credit.next = self.m1.val().get_bits::<16>(88);
-        self.ctx_allow_tx.next = true;
-        self.ctx_raise_only.next = true;
-        self.prio_wr_valid.next = self.m1_is_grant.val();
-        self.prio_wr_index.next = bit_cast::<IW, 16>(self.m1.val().get_bits::<16>(104) & self.slot_mask.val());
-        self.prio_wr_value.next = self.m1.val().get_bits::<8>(144);
+        self.dlv.valid.next = (self.m1_is_grant.val() | self.m1_is_ack.val()) & (self.m1_offset.val() != 0);
+        self.dlv.tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.dlv.ack_bitmap.next = self.m1_ack_bits.val();
+        self.ctx.valid.next = self.m1_is_grant.val() | self.m1_is_nack.val();
+        self.ctx.tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.ctx.rtx_flag.next = self.m1_is_nack.val();
+        self.ctx.rtx_bitmap.next = self.m1_offset_bit.val();
+        self.ctx.credit_flag.next = self.m1_is_grant.val();
+        self.ctx.new_credit.next = self.m1.val().get_bits::<16>(88);
+        self.ctx.allow_tx.next = true;
+        self.ctx.raise_only.next = true;
+        self.prio_wr.valid.next = self.m1_is_grant.val();
+        self.prio_wr.index.next = bit_cast::<IW, 16>(self.m1.val().get_bits::<16>(104) & self.slot_mask.val());
+        self.prio_wr.value.next = self.m1.val().get_bits::<8>(144);
 
         // ---------------- P+2: GetRxMsgInfo answer ----------------
-        self.d_is_data.next = self.done_valid.val() & (self.done_action.val() == 1);
-        self.d_is_chop.next = self.done_valid.val() & (self.done_action.val() == 2);
-        self.d_new.next = self.d_is_data.val() & self.done_forward.val();
-        self.d_meta.next = self.done_meta.val();
+        self.d_is_data.next = self.done.valid.val() & (self.done.action.val() == 1);
+        self.d_is_chop.next = self.done.valid.val() & (self.done.action.val() == 2);
+        self.d_new.next = self.d_is_data.val() & self.done.forward.val();
+        self.d_meta.next = self.done.meta.val();
         self.d_total.next = bit_cast::<8, 16>((self.d_meta.val().get_bits::<16>(64) + 1023) >> 10);
         // The count starts at 1 with a message's first DATA packet, or at 0 when its first packet
         // arrives trimmed (Homa-Tr: the trimmed packet already allocated the slot, so the first
         // real DATA packet must not add to the slot's previous count).
-        self.received.req_valid.next = self.d_new.val() | ((self.d_is_chop.val() & self.done_live.val()) & self.done_is_new_msg.val());
-        self.received.req_index.next = self.done_slot.val();
-        self.received.req_pred.next = self.done_is_new_msg.val();
+        self.received.req_valid.next = self.d_new.val() | ((self.d_is_chop.val() & self.done.live.val()) & self.done.is_new_msg.val());
+        self.received.req_index.next = self.done.slot.val();
+        self.received.req_pred.next = self.done.is_new_msg.val();
         self.received.req_op_true.next = 2.into();
         self.received.req_value_true.next = bit_cast::<16, 1>(self.d_is_data.val().into());
         self.received.req_op_false.next = 1.into();
         self.received.req_value_false.next = 1.into();
         self.msg_info.write_enable.next = self.d_new.val();
-        self.msg_info.write_address.next = self.done_slot.val();
+        self.msg_info.write_address.next = self.done.slot.val();
         self.msg_info.write_data.next = (((bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(0))
             | (bit_cast::<128, 32>(self.d_meta.val().get_bits::<32>(32)) << 32))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(104)) << 64))
             | (bit_cast::<128, 16>(self.d_meta.val().get_bits::<16>(64)) << 80))
-            | (bit_cast::<128, 9>(self.done_ack_no.val()) << 96);
+            | (bit_cast::<128, 9>(self.done.ack_no.val()) << 96);
         // A slot released in this cycle (garbage collection) gets no ARRIVE: the REMOVE
         // must not be followed by an ARRIVE that re-inserts a message that no longer exists.
-        self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.done_slot.val())));
-        self.s3_slot.d.next = self.done_slot.val();
+        self.s3_valid.d.next = self.d_new.val() & (!(self.rel_valid.val() & (self.rel_slot.val() == self.done.slot.val())));
+        self.s3_slot.d.next = self.done.slot.val();
         self.s3_total.d.next = self.d_total.val();
-        self.s3_last.d.next = self.done_is_last_pkt.val();
+        self.s3_last.d.next = self.done.is_last_pkt.val();
         self.s3_meta.d.next = self.d_meta.val();
-        self.s3_ack_no.d.next = self.done_ack_no.val();
-        self.d_dup_ack.next = (self.d_is_data.val() & self.done_ok.val()) & (!self.done_forward.val());
+        self.s3_ack_no.d.next = self.done.ack_no.val();
+        self.d_dup_ack.next = (self.d_is_data.val() & self.done.ok.val()) & (!self.done.forward.val());
         // With the option, a duplicate of a live, incomplete message waits one cycle for its
         // slot's GRANT state (read now) and is answered at P+3 instead.
-        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.done_live.val()) & (!self.done_is_last_pkt.val());
-        self.grant_state.read_address.next = self.done_slot.val();
+        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.done.live.val()) & (!self.done.is_last_pkt.val());
+        self.grant_state.read_address.next = self.done.slot.val();
         self.dg_valid.d.next = self.d_dup_grant.val();
         self.dg_meta.d.next = self.d_meta.val();
-        self.dg_ack_no.d.next = self.done_ack_no.val();
-        self.dg_slot.d.next = self.done_slot.val();
+        self.dg_ack_no.d.next = self.done.ack_no.val();
+        self.dg_slot.d.next = self.done.slot.val();
         self.dg_granted.next = self.grant_state.read_data.val().get_bit(16);
         // NACK: a trimmed packet of a live message, and any DATA or trimmed packet whose
         // GetRxMsgInfo failed (no free ID or buffer: the sender retries instead of waiting for its
         // timeout). A trimmed late copy of a delivered message gets nothing.
         self.d_nack.next = self.trimming.val()
-            & ((self.d_is_chop.val() & self.done_live.val()) | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.done_ok.val())));
+            & ((self.d_is_chop.val() & self.done.live.val()) | ((self.d_is_data.val() | self.d_is_chop.val()) & (!self.done.ok.val())));
 
         // ---------------- P+3: count answer → scheduler ARRIVE; releases → REMOVE ----------------
         self.s3_received.next = self.received.resp_new.val().get_bits::<8>(0);
@@ -475,78 +442,78 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.g_valid.q.val() {
             self.ev_kind.next = 1.into();
         }
-        self.ev_valid.next = self.ev_kind.val() != 0;
-        self.ev_pull.next = false;
-        self.ev_credit.next = 0.into();
-        self.ev_rank.next = 0.into();
-        self.ev_msg_id.next = self.r_slot.q.val();
+        self.ev.valid.next = self.ev_kind.val() != 0;
+        self.ev.pull.next = false;
+        self.ev.credit.next = 0.into();
+        self.ev.rank.next = 0.into();
+        self.ev.msg_id.next = self.r_slot.q.val();
         // Homa asks for no paced PULLs: the generation, which only tells the packet generator's
         // pending PULLs apart, is not needed.
-        self.ev_msg_gen.next = 0.into();
-        self.ev_ctrl_flags.next = 0x02.into();
-        self.ev_remote_ip.next = self.r_meta.q.val().get_bits::<32>(0);
-        self.ev_remote_port.next = self.r_meta.q.val().get_bits::<16>(32);
-        self.ev_local_port.next = self.r_meta.q.val().get_bits::<16>(48);
-        self.ev_msg_len.next = self.r_meta.q.val().get_bits::<16>(64);
-        self.ev_tx_msg_id.next = self.r_meta.q.val().get_bits::<16>(104);
-        self.ev_pkt_offset.next = self.r_ack_no.q.val().get_bits::<8>(0);
+        self.ev.msg_gen.next = 0.into();
+        self.ev.ctrl_flags.next = 0x02.into();
+        self.ev.remote_ip.next = self.r_meta.q.val().get_bits::<32>(0);
+        self.ev.remote_port.next = self.r_meta.q.val().get_bits::<16>(32);
+        self.ev.local_port.next = self.r_meta.q.val().get_bits::<16>(48);
+        self.ev.msg_len.next = self.r_meta.q.val().get_bits::<16>(64);
+        self.ev.tx_msg_id.next = self.r_meta.q.val().get_bits::<16>(104);
+        self.ev.pkt_offset.next = self.r_ack_no.q.val().get_bits::<8>(0);
         if self.ev_kind.val() == 3 {
-            self.ev_msg_id.next = self.done_slot.val();
-            self.ev_remote_ip.next = self.d_meta.val().get_bits::<32>(0);
-            self.ev_remote_port.next = self.d_meta.val().get_bits::<16>(32);
-            self.ev_local_port.next = self.d_meta.val().get_bits::<16>(48);
-            self.ev_msg_len.next = self.d_meta.val().get_bits::<16>(64);
-            self.ev_tx_msg_id.next = self.d_meta.val().get_bits::<16>(104);
-            self.ev_pkt_offset.next = self.done_ack_no.val().get_bits::<8>(0);
+            self.ev.msg_id.next = self.done.slot.val();
+            self.ev.remote_ip.next = self.d_meta.val().get_bits::<32>(0);
+            self.ev.remote_port.next = self.d_meta.val().get_bits::<16>(32);
+            self.ev.local_port.next = self.d_meta.val().get_bits::<16>(48);
+            self.ev.msg_len.next = self.d_meta.val().get_bits::<16>(64);
+            self.ev.tx_msg_id.next = self.d_meta.val().get_bits::<16>(104);
+            self.ev.pkt_offset.next = self.done.ack_no.val().get_bits::<8>(0);
             if self.d_nack.val() {
-                self.ev_ctrl_flags.next = 0x04.into();
-                self.ev_pkt_offset.next = self.d_meta.val().get_bits::<8>(80);
+                self.ev.ctrl_flags.next = 0x04.into();
+                self.ev.pkt_offset.next = self.d_meta.val().get_bits::<8>(80);
             }
         }
         if self.ev_kind.val() == 4 {
-            self.ev_msg_id.next = self.dg_slot.q.val();
-            self.ev_remote_ip.next = self.dg_meta.q.val().get_bits::<32>(0);
-            self.ev_remote_port.next = self.dg_meta.q.val().get_bits::<16>(32);
-            self.ev_local_port.next = self.dg_meta.q.val().get_bits::<16>(48);
-            self.ev_msg_len.next = self.dg_meta.q.val().get_bits::<16>(64);
-            self.ev_tx_msg_id.next = self.dg_meta.q.val().get_bits::<16>(104);
-            self.ev_pkt_offset.next = self.dg_ack_no.q.val().get_bits::<8>(0);
+            self.ev.msg_id.next = self.dg_slot.q.val();
+            self.ev.remote_ip.next = self.dg_meta.q.val().get_bits::<32>(0);
+            self.ev.remote_port.next = self.dg_meta.q.val().get_bits::<16>(32);
+            self.ev.local_port.next = self.dg_meta.q.val().get_bits::<16>(48);
+            self.ev.msg_len.next = self.dg_meta.q.val().get_bits::<16>(64);
+            self.ev.tx_msg_id.next = self.dg_meta.q.val().get_bits::<16>(104);
+            self.ev.pkt_offset.next = self.dg_ack_no.q.val().get_bits::<8>(0);
             if self.dg_granted.val() {
-                self.ev_ctrl_flags.next = 0x08.into();
-                self.ev_credit.next = bit_cast::<16, 8>(self.grant_state.read_data.val().get_bits::<8>(0));
-                self.ev_rank.next = self.grant_state.read_data.val().get_bits::<8>(8);
+                self.ev.ctrl_flags.next = 0x08.into();
+                self.ev.credit.next = bit_cast::<16, 8>(self.grant_state.read_data.val().get_bits::<8>(0));
+                self.ev.rank.next = self.grant_state.read_data.val().get_bits::<8>(8);
             }
         }
         if self.ev_kind.val() == 1 {
-            self.ev_msg_id.next = self.g_id.q.val();
-            self.ev_ctrl_flags.next = 0x08.into();
-            self.ev_credit.next = bit_cast::<16, 8>(self.g_offset.q.val());
-            self.ev_rank.next = self.g_prio.q.val();
-            self.ev_remote_ip.next = self.info.val().get_bits::<32>(0);
-            self.ev_remote_port.next = self.info.val().get_bits::<16>(32);
-            self.ev_local_port.next = self.info.val().get_bits::<16>(48);
-            self.ev_tx_msg_id.next = self.info.val().get_bits::<16>(64);
-            self.ev_msg_len.next = self.info.val().get_bits::<16>(80);
-            self.ev_pkt_offset.next = self.info.val().get_bits::<8>(96);
+            self.ev.msg_id.next = self.g_id.q.val();
+            self.ev.ctrl_flags.next = 0x08.into();
+            self.ev.credit.next = bit_cast::<16, 8>(self.g_offset.q.val());
+            self.ev.rank.next = self.g_prio.q.val();
+            self.ev.remote_ip.next = self.info.val().get_bits::<32>(0);
+            self.ev.remote_port.next = self.info.val().get_bits::<16>(32);
+            self.ev.local_port.next = self.info.val().get_bits::<16>(48);
+            self.ev.tx_msg_id.next = self.info.val().get_bits::<16>(64);
+            self.ev.msg_len.next = self.info.val().get_bits::<16>(80);
+            self.ev.pkt_offset.next = self.info.val().get_bits::<8>(96);
         }
-        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x08) {
+        if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x08) {
             self.n_grant.d.next = self.n_grant.q.val() + 1;
         }
         // GRANT state: written with every GRANT sent from the scheduler's decision; cleared when
         // a message starts (a new message has had no GRANT).
         self.grant_state.write_enable.next =
-            (self.ev_kind.val() == 1) | ((self.d_new.val() | (self.d_is_chop.val() & self.done_live.val())) & self.done_is_new_msg.val());
-        self.grant_state.write_address.next = self.done_slot.val();
+            (self.ev_kind.val() == 1) | ((self.d_new.val() | (self.d_is_chop.val() & self.done.live.val())) & self.done.is_new_msg.val());
+        self.grant_state.write_address.next = self.done.slot.val();
         self.grant_state.write_data.next = 0.into();
         if self.ev_kind.val() == 1 {
             self.grant_state.write_address.next = self.g_id.q.val();
             self.grant_state.write_data.next =
                 (bits::<17>(1) << 16) | (bit_cast::<17, 8>(self.g_prio.q.val()) << 8) | bit_cast::<17, 8>(self.g_offset.q.val());
         }
-        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x02) {
+        if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x02) {
             self.n_ack.d.next = self.n_ack.q.val() + 1;
         }
-        if self.ev_valid.val() & (self.ev_ctrl_flags.val() == 0x04) {
+        if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x04) {
             self.n_nack.d.next = self.n_nack.q.val() + 1;
         }
         self.grant_sent_count.next = self.n_grant.q.val();

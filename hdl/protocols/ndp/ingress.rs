@@ -22,27 +22,27 @@
 //!   credit register is read (KEEP), or initialised to `rtt_pkts` (the BDP) when the trimmed
 //!   packet is the message's first (WRITE).
 //! * **Control** (ACK / NACK / PULL, in any combination): ACK → DeliveredEvent for that one
-//!   packet (`dlv_*`, bitmap bit `pkt_offset`); NACK → CreditTxEvent with that packet marked for
+//!   packet (`dlv`, bitmap bit `pkt_offset`); NACK → CreditTxEvent with that packet marked for
 //!   retransmission; PULL → CreditTxEvent, raise-only, credit = `pull_offset`. NACK and PULL in
 //!   one packet make one CreditTxEvent. Offsets ≥ 64 have no bitmap bit (`offset_range_count`).
 //!   The packet itself is dropped. Events for unknown messages are counted stale by the
 //!   transmit path.
 //! * anything else (e.g. CHOP without DATA): dropped, `no_action_count`.
 //!
-//! The reply goes to the packet generator as one CtrlPktEvent (`ev_*`): `ev_ctrl_flags` ACK or
-//! NACK, `ev_pull` with `ev_credit`, `ev_msg_id` = the receive slot and `ev_msg_gen` = its
+//! The reply goes to the packet generator as one CtrlPktEvent (`ev`): `ev.ctrl_flags` ACK or
+//! NACK, `ev.pull` with `ev.credit`, `ev.msg_id` = the receive slot and `ev.msg_gen` = its
 //! generation (PULLs coalesce per message: a PULL of the slot's next message replaces a stale
 //! one), addressed to the sender (`remote_ip` = its IPv4 source, `remote_port` = its src_context,
 //! `local_port` = the packet's dst_context), `tx_msg_id` echoed.
 //!
 //! # Pipeline (behind the front; P = first frame beat + 8)
 //! ```text
-//!  P+1  act_*: control packets raise dlv_* / ctx_* here
-//!  D    done_* (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
+//!  P+1  act: control packets raise dlv / ctx here
+//!  D    done (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
 //!       bytes, L its last beat): credit register request (ifElseRAW)
-//!  D+1  credit answer → CtrlPktEvent (ev_*) to the packet generator
+//!  D+1  credit answer → CtrlPktEvent (ev) to the packet generator
 //! ```
-//! (Counted from `done_*`/`act_*`: a frame with more than 8 payload bytes gets them only after
+//! (Counted from `done`/`act`: a frame with more than 8 payload bytes gets them only after
 //! its last beat has validated it — see the front — so nothing answers a frame of the wrong
 //! length.)
 //! **Latency: first frame beat in → first beat out to the reassembly = 14 cycles**, the front's
@@ -54,15 +54,18 @@
 //! Throughput and backpressure: those of the front (one beat per cycle).
 //!
 //! # Ports
-//! In: the front's decisions `act_*` and `done_*` ([`crate::pisa::ingress_front`]), `rtt_pkts`
+//! In: the front's decisions `act` and `done` ([`crate::pisa::ingress_front`]), `rtt_pkts`
 //! 16 (the shell's program interface also brings Homa's configuration and the receive-slot
 //! release, which NDP does not read). Out:
 //! | group | ports |
 //! |---|---|
-//! | to the transmit path | `dlv_valid`, `dlv_tx_msg_id`, `dlv_ack_bitmap` 64; `ctx_valid`, `ctx_tx_msg_id`, `ctx_rtx_flag`, `ctx_rtx_bitmap` 64, `ctx_credit_flag`, `ctx_new_credit`, `ctx_allow_tx`, `ctx_raise_only` |
-//! | to the packet generator | `ev_valid`, `ev_msg_id` IW, `ev_msg_gen` 8, `ev_ctrl_flags` 8, `ev_pull`, `ev_credit` 16, `ev_remote_ip`, `ev_remote_port`, `ev_local_port`, `ev_msg_len`, `ev_pkt_offset`, `ev_tx_msg_id`, `ev_rank` |
+//! | to the transmit path | `dlv.valid`, `dlv.tx_msg_id`, `dlv.ack_bitmap` 64; `ctx.valid`, `ctx.tx_msg_id`, `ctx.rtx_flag`, `ctx.rtx_bitmap` 64, `ctx.credit_flag`, `ctx.new_credit`, `ctx.allow_tx`, `ctx.raise_only` |
+//! | to the packet generator | `ev.valid`, `ev.msg_id` IW, `ev.msg_gen` 8, `ev.ctrl_flags` 8, `ev.pull`, `ev.credit` 16, `ev.remote_ip`, `ev.remote_port`, `ev.local_port`, `ev.msg_len`, `ev.pkt_offset`, `ev.tx_msg_id`, `ev.rank` |
 //! | counter | `offset_range_count` (ACK/NACK for an offset without a bitmap bit) |
 
+use crate::common::bundles::{
+    ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
+};
 use crate::nic::empty_egress::EmptyEgress;
 use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
@@ -93,46 +96,12 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
 pub struct NdpIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub act_valid: Signal<In, Bit>,
-    pub act_action: Signal<In, Bits<4>>,
-    pub act_meta: Signal<In, Bits<152>>,
-    pub done_valid: Signal<In, Bit>,
-    pub done_action: Signal<In, Bits<4>>,
-    pub done_meta: Signal<In, Bits<152>>,
-    pub done_ok: Signal<In, Bit>,
-    pub done_live: Signal<In, Bit>,
-    pub done_forward: Signal<In, Bit>,
-    pub done_slot: Signal<In, Bits<IW>>,
-    pub done_gen: Signal<In, Bits<8>>,
-    pub done_is_new_msg: Signal<In, Bit>,
-    pub done_is_new_pkt: Signal<In, Bit>,
-    pub done_is_last_pkt: Signal<In, Bit>,
-    pub done_ack_no: Signal<In, Bits<9>>,
+    pub act: ControlActionSink,
+    pub done: DataAnswerSink<IW>,
     pub rtt_pkts: Signal<In, Bits<16>>,
-    pub dlv_valid: Signal<Out, Bit>,
-    pub dlv_tx_msg_id: Signal<Out, Bits<16>>,
-    pub dlv_ack_bitmap: Signal<Out, Bits<64>>,
-    pub ctx_valid: Signal<Out, Bit>,
-    pub ctx_tx_msg_id: Signal<Out, Bits<16>>,
-    pub ctx_rtx_flag: Signal<Out, Bit>,
-    pub ctx_rtx_bitmap: Signal<Out, Bits<64>>,
-    pub ctx_credit_flag: Signal<Out, Bit>,
-    pub ctx_new_credit: Signal<Out, Bits<16>>,
-    pub ctx_allow_tx: Signal<Out, Bit>,
-    pub ctx_raise_only: Signal<Out, Bit>,
-    pub ev_valid: Signal<Out, Bit>,
-    pub ev_msg_id: Signal<Out, Bits<IW>>,
-    pub ev_msg_gen: Signal<Out, Bits<8>>,
-    pub ev_ctrl_flags: Signal<Out, Bits<8>>,
-    pub ev_pull: Signal<Out, Bit>,
-    pub ev_credit: Signal<Out, Bits<16>>,
-    pub ev_remote_ip: Signal<Out, Bits<32>>,
-    pub ev_remote_port: Signal<Out, Bits<16>>,
-    pub ev_local_port: Signal<Out, Bits<16>>,
-    pub ev_msg_len: Signal<Out, Bits<16>>,
-    pub ev_pkt_offset: Signal<Out, Bits<8>>,
-    pub ev_tx_msg_id: Signal<Out, Bits<16>>,
-    pub ev_rank: Signal<Out, Bits<8>>,
+    pub dlv: DeliveredEventSource,
+    pub ctx: CreditTxEventSource,
+    pub ev: CtrlPktEventSource<IW>,
     pub offset_range_count: Signal<Out, Bits<32>>,
     // The shell's program interface has Homa's scheduler ports; NDP has no scheduler and no
     // priority memory: the inputs are not read, the outputs are 0.
@@ -143,9 +112,7 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     pub cfg_dup_grant: Signal<In, Bit>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
-    pub prio_wr_valid: Signal<Out, Bit>,
-    pub prio_wr_index: Signal<Out, Bits<IW>>,
-    pub prio_wr_value: Signal<Out, Bits<8>>,
+    pub prio_wr: PriorityWriteSource<IW>,
     pub grant_sent_count: Signal<Out, Bits<32>>,
     pub ack_sent_count: Signal<Out, Bits<32>>,
     pub nack_sent_count: Signal<Out, Bits<32>>,
@@ -181,39 +148,39 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         self.credit.reset.next = self.reset.val();
 
         // ---------------- P+1: control packets → DeliveredEvent, CreditTxEvent ----------------
-        self.m1.next = self.act_meta.val();
+        self.m1.next = self.act.meta.val();
         self.m1_flags.next = self.m1.val().get_bits::<8>(136);
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
         self.m1_offset_bit.next = 0.into();
         if self.m1_offset.val() < 64 {
             self.m1_offset_bit.next = bits::<64>(1) << bit_cast::<64, 6>(self.m1_offset.val().get_bits::<6>(0));
         }
-        self.m1_is_control.next = self.act_valid.val() & (self.act_action.val() == 3);
-        self.dlv_valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x02) != 0);
-        self.dlv_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
-        self.dlv_ack_bitmap.next = self.m1_offset_bit.val();
-        self.ctx_valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x0C) != 0);
-        self.ctx_tx_msg_id.next = self.m1.val().get_bits::<16>(104);
-        self.ctx_rtx_flag.next = (self.m1_flags.val() & 0x04) != 0;
-        self.ctx_rtx_bitmap.next = self.m1_offset_bit.val();
-        self.ctx_credit_flag.next = (self.m1_flags.val() & 0x08) != 0;
-        self.ctx_new_credit.next = self.m1.val().get_bits::<16>(88);
-        self.ctx_allow_tx.next = true;
-        self.ctx_raise_only.next = true;
+        self.m1_is_control.next = self.act.valid.val() & (self.act.action.val() == 3);
+        self.dlv.valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x02) != 0);
+        self.dlv.tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.dlv.ack_bitmap.next = self.m1_offset_bit.val();
+        self.ctx.valid.next = self.m1_is_control.val() & ((self.m1_flags.val() & 0x0C) != 0);
+        self.ctx.tx_msg_id.next = self.m1.val().get_bits::<16>(104);
+        self.ctx.rtx_flag.next = (self.m1_flags.val() & 0x04) != 0;
+        self.ctx.rtx_bitmap.next = self.m1_offset_bit.val();
+        self.ctx.credit_flag.next = (self.m1_flags.val() & 0x08) != 0;
+        self.ctx.new_credit.next = self.m1.val().get_bits::<16>(88);
+        self.ctx.allow_tx.next = true;
+        self.ctx.raise_only.next = true;
         if self.m1_is_control.val() & (self.m1_offset.val() >= 64) {
             self.n_offset_range.d.next = self.n_offset_range.q.val() + 1;
         }
 
         // ---------------- P+2: GetRxMsgInfo answer → credit register (ifElseRAW) ----------------
-        self.d_is_data.next = self.done_valid.val() & (self.done_action.val() == 1);
-        self.d_is_chop.next = self.done_valid.val() & (self.done_action.val() == 2);
-        self.d_credit_op.next = (self.d_is_data.val() | self.d_is_chop.val()) & self.done_live.val();
-        self.d_reply.next = (self.d_is_data.val() & self.done_ok.val()) | (self.d_is_chop.val() & self.done_live.val());
+        self.d_is_data.next = self.done.valid.val() & (self.done.action.val() == 1);
+        self.d_is_chop.next = self.done.valid.val() & (self.done.action.val() == 2);
+        self.d_credit_op.next = (self.d_is_data.val() | self.d_is_chop.val()) & self.done.live.val();
+        self.d_reply.next = (self.d_is_data.val() & self.done.ok.val()) | (self.d_is_chop.val() & self.done.live.val());
         // DATA: new message ? WRITE rtt+1 : ADD 1 (ADD 0 for a duplicate: its PULL repeats the
         // current credit); CHOP: new message ? WRITE rtt : KEEP.
         self.credit.req_valid.next = self.d_credit_op.val();
-        self.credit.req_index.next = self.done_slot.val();
-        self.credit.req_pred.next = self.done_is_new_msg.val();
+        self.credit.req_index.next = self.done.slot.val();
+        self.credit.req_pred.next = self.done.is_new_msg.val();
         self.credit.req_op_true.next = 2.into();
         self.credit.req_value_true.next = self.rtt_pkts.val();
         self.credit.req_op_false.next = 0.into();
@@ -221,7 +188,7 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         if self.d_is_data.val() {
             self.credit.req_value_true.next = self.rtt_pkts.val() + 1;
             self.credit.req_op_false.next = 1.into();
-            self.credit.req_value_false.next = bit_cast::<16, 1>(self.done_is_new_pkt.val().into());
+            self.credit.req_value_false.next = bit_cast::<16, 1>(self.done.is_new_pkt.val().into());
         }
         self.s3_event.d.next = self.d_reply.val();
         self.s3_flags.d.next = 0x04.into();
@@ -229,28 +196,28 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
             self.s3_flags.d.next = 0x02.into();
         }
         self.s3_pull.d.next = self.d_credit_op.val();
-        self.s3_slot.d.next = self.done_slot.val();
-        self.s3_gen.d.next = self.done_gen.val();
-        self.s3_meta.d.next = self.done_meta.val();
+        self.s3_slot.d.next = self.done.slot.val();
+        self.s3_gen.d.next = self.done.gen.val();
+        self.s3_meta.d.next = self.done.meta.val();
 
         // ---------------- P+3: credit answer → CtrlPktEvent ----------------
-        self.ev_valid.next = self.s3_event.q.val();
-        self.ev_msg_id.next = self.s3_slot.q.val();
-        self.ev_msg_gen.next = self.s3_gen.q.val();
-        self.ev_ctrl_flags.next = self.s3_flags.q.val();
-        self.ev_pull.next = self.s3_pull.q.val();
-        self.ev_credit.next = self.credit.resp_new.val();
-        self.ev_remote_ip.next = self.s3_meta.q.val().get_bits::<32>(0);
-        self.ev_remote_port.next = self.s3_meta.q.val().get_bits::<16>(32);
-        self.ev_local_port.next = self.s3_meta.q.val().get_bits::<16>(48);
-        self.ev_msg_len.next = self.s3_meta.q.val().get_bits::<16>(64);
-        self.ev_pkt_offset.next = self.s3_meta.q.val().get_bits::<8>(80);
-        self.ev_tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
-        self.ev_rank.next = 0.into();
+        self.ev.valid.next = self.s3_event.q.val();
+        self.ev.msg_id.next = self.s3_slot.q.val();
+        self.ev.msg_gen.next = self.s3_gen.q.val();
+        self.ev.ctrl_flags.next = self.s3_flags.q.val();
+        self.ev.pull.next = self.s3_pull.q.val();
+        self.ev.credit.next = self.credit.resp_new.val();
+        self.ev.remote_ip.next = self.s3_meta.q.val().get_bits::<32>(0);
+        self.ev.remote_port.next = self.s3_meta.q.val().get_bits::<16>(32);
+        self.ev.local_port.next = self.s3_meta.q.val().get_bits::<16>(48);
+        self.ev.msg_len.next = self.s3_meta.q.val().get_bits::<16>(64);
+        self.ev.pkt_offset.next = self.s3_meta.q.val().get_bits::<8>(80);
+        self.ev.tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
+        self.ev.rank.next = 0.into();
         self.offset_range_count.next = self.n_offset_range.q.val();
-        self.prio_wr_valid.next = false;
-        self.prio_wr_index.next = 0.into();
-        self.prio_wr_value.next = 0.into();
+        self.prio_wr.valid.next = false;
+        self.prio_wr.index.next = 0.into();
+        self.prio_wr.value.next = 0.into();
         self.grant_sent_count.next = 0.into();
         self.ack_sent_count.next = 0.into();
         self.nack_sent_count.next = 0.into();

@@ -53,7 +53,7 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
     let tready: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_tready"))).collect();
     let offs: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_pkt_offset"))).collect();
     let (o_data, o_last, o_valid, o_ready, o_off) =
-        (p(&m, "m_axis_tdata"), p(&m, "m_axis_tlast"), p(&m, "m_axis_tvalid"), p(&m, "m_axis_tready"), p(&m, "m_axis_pkt_offset"));
+        (p(&m, "m_axis$tdata"), p(&m, "m_axis$tlast"), p(&m, "m_axis$tvalid"), p(&m, "m_axis$tready"), p(&m, "m_axis$pkt_offset"));
     m.set(rst, 1);
     m.tick();
     m.set(rst, 0);
@@ -169,10 +169,10 @@ fn lockstep_native_against_verilator() {
     let stimulus = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.002))
         .drive("ctrl_burst_limit", Drive::Range(0, 4))
-        .drive("s_axis_ctrl_tvalid", Drive::Bernoulli(0.5))
-        .drive("s_axis_ctrl_tlast", Drive::Bernoulli(0.6))
-        .drive("s_axis_data_tvalid", Drive::Bernoulli(0.5))
-        .drive("s_axis_data_tlast", Drive::Bernoulli(0.3))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+        .drive("s_axis_ctrl$tvalid", Drive::Bernoulli(0.5))
+        .drive("s_axis_ctrl$tlast", Drive::Bernoulli(0.6))
+        .drive("s_axis_data$tvalid", Drive::Bernoulli(0.5))
+        .drive("s_axis_data$tlast", Drive::Bernoulli(0.3))
+        .drive("m_axis$tready", Drive::Bernoulli(0.7));
     expect_agreement(run_lockstep::<Arbiter>(MODEL, &stimulus, 10_000, seed));
 }

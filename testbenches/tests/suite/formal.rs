@@ -256,14 +256,14 @@ const ARBITER_FIELDS: [&str; 14] = [
 
 fn arbiter(config: &'static str) -> Proof {
     let mut properties = POWER_UP.to_string();
-    properties += &held_while_stalled("s_axis_ctrl_", &ARBITER_FIELDS, true);
-    properties += &held_while_stalled("s_axis_data_", &ARBITER_FIELDS, true);
-    properties += &held_while_stalled("m_axis_", &ARBITER_FIELDS, false);
+    properties += &held_while_stalled("s_axis_ctrl$", &ARBITER_FIELDS, true);
+    properties += &held_while_stalled("s_axis_data$", &ARBITER_FIELDS, true);
+    properties += &held_while_stalled("m_axis$", &ARBITER_FIELDS, false);
     // Auxiliary: a stalled output beat keeps its source granted.
     properties += "
     reg used_data = 1'b0;
     always @(posedge clock) used_data <= use_data;
-    always @(*) if (started && !reset && m_axis_stalled) begin
+    always @(*) if (started && !reset && m_axis$stalled) begin
         assert(in_packet$q);
         assert(from_data$q == used_data);
     end

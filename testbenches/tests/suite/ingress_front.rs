@@ -110,8 +110,8 @@ fn run() {
         }
         answer_next = io.get("req_valid") == 1 && table_ready;
         requests += answer_next as u64;
-        answers += io.get("done_valid");
-        acts += io.get("act_valid");
+        answers += io.get("done$valid");
+        acts += io.get("act$valid");
         if io.get("m_axis_tvalid") == 1 && out_ready {
             first_beats_out += (!in_packet) as u64;
             in_packet = io.get("m_axis_tlast") == 0;
@@ -135,8 +135,8 @@ fn run() {
         }
         answer_next = io.get("req_valid") == 1;
         requests += answer_next as u64;
-        answers += io.get("done_valid");
-        acts += io.get("act_valid");
+        answers += io.get("done$valid");
+        acts += io.get("act$valid");
         if io.get("m_axis_tvalid") == 1 {
             first_beats_out += (!in_packet) as u64;
             in_packet = io.get("m_axis_tlast") == 0;

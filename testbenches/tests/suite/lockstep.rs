@@ -50,10 +50,10 @@ fn homa_egress() {
         .drive("reset", Drive::Bernoulli(0.002))
         .drive("rtt_pkts", Drive::Range(0, 12))
         .drive("cfg_unsched_prios", Drive::Range(0, 4))
-        .drive("s_axis_pkt_pkt_offset", Drive::Range(0, 40))
-        .drive("s_axis_pkt_msg_len", Drive::Range(1, 40 * 1024))
-        .drive("s_axis_pkt_tvalid", Drive::Bernoulli(0.7))
-        .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
+        .drive("s_axis_pkt$pkt_offset", Drive::Range(0, 40))
+        .drive("s_axis_pkt$msg_len", Drive::Range(1, 40 * 1024))
+        .drive("s_axis_pkt$tvalid", Drive::Bernoulli(0.7))
+        .drive("m_axis_pkt$tready", Drive::Bernoulli(0.7));
     pass::<HomaEgress<16, 4>>("nt_blocks_16_homa_egress", stimulus, CYCLES, 62);
 }
 

@@ -72,7 +72,7 @@ fn drive(io: &mut dyn Ports, events: &[Option<Event>], env: &Env, rng: &mut ChaC
     io.set("cfg_pace_cycles", env.pace);
     io.set("cfg_bucket_max", env.bucket);
     io.set("reset", 1);
-    io.set("ev_valid", 0);
+    io.set("ev$valid", 0);
     io.eval();
     io.tick();
     io.set("reset", 0);
@@ -80,42 +80,42 @@ fn drive(io: &mut dyn Ports, events: &[Option<Event>], env: &Env, rng: &mut ChaC
     let mut shown_since: Option<u64> = None;
     for cycle in 0..total {
         let e = events.get(cycle as usize).copied().flatten();
-        io.set("ev_valid", e.is_some() as u64);
+        io.set("ev$valid", e.is_some() as u64);
         let ev =
             e.unwrap_or(Event { msg: rng.gen_range(0..16), gen: rng.gen(), ctrl_flags: rng.gen(), pull: rng.gen(), meta: Meta::default() });
-        io.set("ev_msg_id", ev.msg as u64);
-        io.set("ev_msg_gen", ev.gen as u64);
-        io.set("ev_ctrl_flags", ev.ctrl_flags as u64);
-        io.set("ev_pull", ev.pull as u64);
-        io.set("ev_remote_ip", ev.meta.remote_ip as u64);
-        io.set("ev_remote_port", ev.meta.remote_port as u64);
-        io.set("ev_local_port", ev.meta.local_port as u64);
-        io.set("ev_msg_len", ev.meta.msg_len as u64);
-        io.set("ev_pkt_offset", ev.meta.pkt_offset as u64);
-        io.set("ev_tx_msg_id", ev.meta.tx_msg_id as u64);
-        io.set("ev_rank", ev.meta.rank as u64);
-        io.set("ev_credit", ev.meta.credit as u64);
+        io.set("ev$msg_id", ev.msg as u64);
+        io.set("ev$msg_gen", ev.gen as u64);
+        io.set("ev$ctrl_flags", ev.ctrl_flags as u64);
+        io.set("ev$pull", ev.pull as u64);
+        io.set("ev$remote_ip", ev.meta.remote_ip as u64);
+        io.set("ev$remote_port", ev.meta.remote_port as u64);
+        io.set("ev$local_port", ev.meta.local_port as u64);
+        io.set("ev$msg_len", ev.meta.msg_len as u64);
+        io.set("ev$pkt_offset", ev.meta.pkt_offset as u64);
+        io.set("ev$tx_msg_id", ev.meta.tx_msg_id as u64);
+        io.set("ev$rank", ev.meta.rank as u64);
+        io.set("ev$credit", ev.meta.credit as u64);
         let ready = rng.gen_bool(env.ready);
-        io.set("m_axis_tready", ready as u64);
+        io.set("m_axis$tready", ready as u64);
         io.eval();
-        if io.get("m_axis_tvalid") == 1 && shown_since.is_none() {
+        if io.get("m_axis$tvalid") == 1 && shown_since.is_none() {
             shown_since = Some(cycle);
         }
-        if io.get("m_axis_tvalid") == 1 && ready {
-            assert_eq!((io.get("m_axis_tkeep"), io.get("m_axis_tlast"), io.get("m_axis_tdata")), (1, 1, 0), "one dummy byte");
+        if io.get("m_axis$tvalid") == 1 && ready {
+            assert_eq!((io.get("m_axis$tkeep"), io.get("m_axis$tlast"), io.get("m_axis$tdata")), (1, 1, 0), "one dummy byte");
             run.out.push(Out {
                 cycle,
                 shown: shown_since.take().unwrap(),
-                flags: io.get("m_meta_flags") as u8,
+                flags: io.get("m_axis$flags") as u8,
                 meta: Meta {
-                    remote_ip: io.get("m_meta_remote_ip") as u32,
-                    remote_port: io.get("m_meta_remote_port") as u16,
-                    local_port: io.get("m_meta_local_port") as u16,
-                    msg_len: io.get("m_meta_msg_len") as u16,
-                    pkt_offset: io.get("m_meta_pkt_offset") as u8,
-                    tx_msg_id: io.get("m_meta_tx_msg_id") as u16,
-                    rank: io.get("m_meta_rank") as u8,
-                    credit: io.get("m_meta_credit") as u16,
+                    remote_ip: io.get("m_axis$remote_ip") as u32,
+                    remote_port: io.get("m_axis$remote_port") as u16,
+                    local_port: io.get("m_axis$local_port") as u16,
+                    msg_len: io.get("m_axis$msg_len") as u16,
+                    pkt_offset: io.get("m_axis$pkt_offset") as u8,
+                    tx_msg_id: io.get("m_axis$tx_msg_id") as u16,
+                    rank: io.get("m_axis$rank") as u8,
+                    credit: io.get("m_axis$credit") as u16,
                 },
             });
         }
@@ -423,7 +423,7 @@ fn full_queue_drops_and_counts() {
     // Output ready 0 for the first 100 cycles.
     let env = Env { pace: 50, bucket: 1, ready: 1.0, drain: 0 };
     let mut v = VerilatedModel::new("nt_blocks_16_packet_generator").unwrap();
-    v.set_words(v.port_or_panic("m_axis_tready"), &[0]);
+    v.set_words(v.port_or_panic("m_axis$tready"), &[0]);
     // Drive by hand: stall, then release.
     let run = {
         struct Stalled<'a> {
@@ -435,11 +435,11 @@ fn full_queue_drops_and_counts() {
                 Ports::port(self.v, name)
             }
             fn set_port(&mut self, port: PortId, value: u64) {
-                let stalled = self.cycle < 100 && Some(port) == Ports::port(self.v, "m_axis_tready");
+                let stalled = self.cycle < 100 && Some(port) == Ports::port(self.v, "m_axis$tready");
                 self.v.set_port(port, if stalled { 0 } else { value })
             }
             fn get_port(&mut self, port: PortId) -> u64 {
-                if self.cycle < 100 && Some(port) == Ports::port(self.v, "m_axis_tvalid") {
+                if self.cycle < 100 && Some(port) == Ports::port(self.v, "m_axis$tvalid") {
                     return 0; // not taken while stalled
                 }
                 self.v.get_port(port)
@@ -496,11 +496,11 @@ fn lockstep_random_stimulus_with_resets() {
         .drive("reset", Drive::Bernoulli(0.002))
         .drive("cfg_pace_cycles", Drive::Range(0, 12))
         .drive("cfg_bucket_max", Drive::Range(0, 3))
-        .drive("ev_valid", Drive::Bernoulli(0.5))
-        .drive("ev_ctrl_flags", Drive::Sparse(2))
-        .drive("ev_msg_id", Drive::Range(0, 5))
-        .drive("ev_msg_gen", Drive::Range(0, 2))
-        .drive("m_axis_tready", Drive::Bernoulli(0.6));
+        .drive("ev$valid", Drive::Bernoulli(0.5))
+        .drive("ev$ctrl_flags", Drive::Sparse(2))
+        .drive("ev$msg_id", Drive::Range(0, 5))
+        .drive("ev$msg_gen", Drive::Range(0, 2))
+        .drive("m_axis$tready", Drive::Bernoulli(0.6));
     for (model, s) in [("nt_blocks_16_packet_generator", 545), ("nt_blocks_128_packet_generator", 546)] {
         let s = seed(model, s);
         let r = if model.contains("128") {

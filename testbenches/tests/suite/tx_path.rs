@@ -43,18 +43,18 @@ const INPUTS: &[&str] = &[
     "s_axis_msg_tlast",
     "s_axis_msg_tvalid",
     "done_ready",
-    "dlv_valid",
-    "dlv_tx_msg_id",
-    "dlv_ack_bitmap",
-    "ctx_valid",
-    "ctx_tx_msg_id",
-    "ctx_rtx_flag",
-    "ctx_rtx_bitmap",
-    "ctx_credit_flag",
-    "ctx_new_credit",
-    "ctx_allow_tx",
-    "ctx_raise_only",
-    "m_axis_pkt_tready",
+    "dlv$valid",
+    "dlv$tx_msg_id",
+    "dlv$ack_bitmap",
+    "ctx$valid",
+    "ctx$tx_msg_id",
+    "ctx$rtx_flag",
+    "ctx$rtx_bitmap",
+    "ctx$credit_flag",
+    "ctx$new_credit",
+    "ctx$allow_tx",
+    "ctx$raise_only",
+    "m_axis_pkt$tready",
 ];
 const OUTPUTS: &[&str] = &[
     "s_axis_msg_tready",
@@ -63,21 +63,21 @@ const OUTPUTS: &[&str] = &[
     "done_valid",
     "done_tx_msg_id",
     "done_abandoned",
-    "m_axis_pkt_tdata",
-    "m_axis_pkt_tkeep",
-    "m_axis_pkt_tlast",
-    "m_axis_pkt_tvalid",
-    "m_axis_pkt_remote_ip",
-    "m_axis_pkt_remote_port",
-    "m_axis_pkt_msg_len",
-    "m_axis_pkt_pkt_offset",
-    "m_axis_pkt_local_port",
-    "m_axis_pkt_tx_msg_id",
-    "m_axis_pkt_credit",
-    "m_axis_pkt_rank",
-    "m_axis_pkt_flags",
-    "m_axis_pkt_is_new_msg",
-    "m_axis_pkt_is_rtx",
+    "m_axis_pkt$tdata",
+    "m_axis_pkt$tkeep",
+    "m_axis_pkt$tlast",
+    "m_axis_pkt$tvalid",
+    "m_axis_pkt$remote_ip",
+    "m_axis_pkt$remote_port",
+    "m_axis_pkt$msg_len",
+    "m_axis_pkt$pkt_offset",
+    "m_axis_pkt$local_port",
+    "m_axis_pkt$tx_msg_id",
+    "m_axis_pkt$credit",
+    "m_axis_pkt$rank",
+    "m_axis_pkt$flags",
+    "m_axis_pkt$is_new_msg",
+    "m_axis_pkt$is_rtx",
     "active",
     "buffers_all_free",
     "rejected_msg_count",
@@ -162,19 +162,19 @@ impl Tx {
         self.set("s_axis_msg_tvalid", i.word.is_some() as u64);
         self.set("done_ready", i.done_ready as u64);
         let (id, bits) = i.dlv.unwrap_or((0, 0));
-        self.set("dlv_valid", i.dlv.is_some() as u64);
-        self.set("dlv_tx_msg_id", id as u64);
-        self.set("dlv_ack_bitmap", bits);
+        self.set("dlv$valid", i.dlv.is_some() as u64);
+        self.set("dlv$tx_msg_id", id as u64);
+        self.set("dlv$ack_bitmap", bits);
         let (cid, rtx, credit, allow, raise) = i.ctx.unwrap_or((0, None, None, false, false));
-        self.set("ctx_valid", i.ctx.is_some() as u64);
-        self.set("ctx_tx_msg_id", cid as u64);
-        self.set("ctx_rtx_flag", rtx.is_some() as u64);
-        self.set("ctx_rtx_bitmap", rtx.unwrap_or(0));
-        self.set("ctx_credit_flag", credit.is_some() as u64);
-        self.set("ctx_new_credit", credit.unwrap_or(0) as u64);
-        self.set("ctx_allow_tx", allow as u64);
-        self.set("ctx_raise_only", raise as u64);
-        self.set("m_axis_pkt_tready", i.pkt_ready as u64);
+        self.set("ctx$valid", i.ctx.is_some() as u64);
+        self.set("ctx$tx_msg_id", cid as u64);
+        self.set("ctx$rtx_flag", rtx.is_some() as u64);
+        self.set("ctx$rtx_bitmap", rtx.unwrap_or(0));
+        self.set("ctx$credit_flag", credit.is_some() as u64);
+        self.set("ctx$new_credit", credit.unwrap_or(0) as u64);
+        self.set("ctx$allow_tx", allow as u64);
+        self.set("ctx$raise_only", raise as u64);
+        self.set("m_axis_pkt$tready", i.pkt_ready as u64);
         self.m.eval();
     }
     fn clock(&mut self) {
@@ -218,32 +218,32 @@ struct Collector {
 
 impl Collector {
     fn observe(&mut self, t: &Tx, ready: bool) -> Option<Seen> {
-        if t.get("m_axis_pkt_tvalid") == 0 || !ready {
+        if t.get("m_axis_pkt$tvalid") == 0 || !ready {
             return None;
         }
         self.beats += 1;
         let cur = self.cur.get_or_insert_with(|| Seen {
-            tx_msg_id: t.get("m_axis_pkt_tx_msg_id") as u16,
-            offset: t.get("m_axis_pkt_pkt_offset") as u8,
-            msg_len: t.get("m_axis_pkt_msg_len") as u16,
-            remote_ip: t.get("m_axis_pkt_remote_ip") as u32,
-            remote_port: t.get("m_axis_pkt_remote_port") as u16,
-            local_port: t.get("m_axis_pkt_local_port") as u16,
-            credit: t.get("m_axis_pkt_credit") as u16,
-            rank: t.get("m_axis_pkt_rank") as u8,
-            is_new: t.get("m_axis_pkt_is_new_msg") == 1,
-            is_rtx: t.get("m_axis_pkt_is_rtx") == 1,
-            flags: t.get("m_axis_pkt_flags") as u8,
+            tx_msg_id: t.get("m_axis_pkt$tx_msg_id") as u16,
+            offset: t.get("m_axis_pkt$pkt_offset") as u8,
+            msg_len: t.get("m_axis_pkt$msg_len") as u16,
+            remote_ip: t.get("m_axis_pkt$remote_ip") as u32,
+            remote_port: t.get("m_axis_pkt$remote_port") as u16,
+            local_port: t.get("m_axis_pkt$local_port") as u16,
+            credit: t.get("m_axis_pkt$credit") as u16,
+            rank: t.get("m_axis_pkt$rank") as u8,
+            is_new: t.get("m_axis_pkt$is_new_msg") == 1,
+            is_rtx: t.get("m_axis_pkt$is_rtx") == 1,
+            flags: t.get("m_axis_pkt$flags") as u8,
             bytes: vec![],
         });
-        let data = t.get("m_axis_pkt_tdata");
-        let keep = t.get("m_axis_pkt_tkeep");
+        let data = t.get("m_axis_pkt$tdata");
+        let keep = t.get("m_axis_pkt$tkeep");
         for k in 0..8 {
             if keep >> k & 1 == 1 {
                 cur.bytes.push((data >> (8 * k)) as u8);
             }
         }
-        if t.get("m_axis_pkt_tlast") == 1 {
+        if t.get("m_axis_pkt$tlast") == 1 {
             let p = self.cur.take().unwrap();
             self.done.push(p.clone());
             return Some(p);
@@ -300,7 +300,7 @@ fn sixteen_byte_message_latency(s: &Size) {
         if t.get("msg_id_valid") == 1 {
             id = Some(t.get("msg_id") as u16);
         }
-        if t.get("m_axis_pkt_tvalid") == 1 && first_beat.is_none() {
+        if t.get("m_axis_pkt$tvalid") == 1 && first_beat.is_none() {
             first_beat = Some(t.cycle);
         }
         col.observe(&t, true);
@@ -351,7 +351,7 @@ fn line_rate_with_one_byte_messages(s: &Size) {
         if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
             cpu.pop_front();
         }
-        let valid = t.get("m_axis_pkt_tvalid") == 1;
+        let valid = t.get("m_axis_pkt$tvalid") == 1;
         let mut wire_used = true;
         if !header_started {
             if valid {
@@ -473,7 +473,7 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
         if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
             cpu.pop_front();
         }
-        if t.get("m_axis_pkt_tvalid") == 1 && first.is_none() {
+        if t.get("m_axis_pkt$tvalid") == 1 && first.is_none() {
             first = Some(t.cycle);
         }
         if col.observe(&t, true).is_some() {
@@ -1073,14 +1073,14 @@ where
         .drive("s_axis_msg_tlast", Drive::Bernoulli(0.2))
         .drive("s_axis_msg_tvalid", Drive::Bernoulli(0.7))
         .drive("done_ready", Drive::Bernoulli(0.7))
-        .drive("dlv_valid", Drive::Bernoulli(0.3))
-        .drive("dlv_tx_msg_id", Drive::Range(0, 300))
-        .drive("dlv_ack_bitmap", Drive::Sparse(3))
-        .drive("ctx_valid", Drive::Bernoulli(0.3))
-        .drive("ctx_tx_msg_id", Drive::Range(0, 300))
-        .drive("ctx_rtx_bitmap", Drive::Sparse(2))
-        .drive("ctx_new_credit", Drive::Range(0, 6))
-        .drive("m_axis_pkt_tready", Drive::Bernoulli(0.7));
+        .drive("dlv$valid", Drive::Bernoulli(0.3))
+        .drive("dlv$tx_msg_id", Drive::Range(0, 300))
+        .drive("dlv$ack_bitmap", Drive::Sparse(3))
+        .drive("ctx$valid", Drive::Bernoulli(0.3))
+        .drive("ctx$tx_msg_id", Drive::Range(0, 300))
+        .drive("ctx$rtx_bitmap", Drive::Sparse(2))
+        .drive("ctx$new_credit", Drive::Range(0, 6))
+        .drive("m_axis_pkt$tready", Drive::Bernoulli(0.7));
     let run = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || run_lockstep::<TxPath<N, IW, TX_PAYLOAD_ADDR_BITS>>(model, &stimulus, 10_000, seed).map_err(|e| e.to_string()))
@@ -1166,7 +1166,7 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 p.set("s_axis_msg_tlast", l as u64);
                 p.set("s_axis_msg_tvalid", word.is_some() as u64);
                 p.set("done_ready", rng.gen_bool(0.7) as u64);
-                p.set("m_axis_pkt_tready", rng.gen_bool(0.8) as u64);
+                p.set("m_axis_pkt$tready", rng.gen_bool(0.8) as u64);
                 let pick = |rng: &mut ChaCha8Rng| -> u64 {
                     if ids.is_empty() || rng.gen_bool(0.1) {
                         rng.gen::<u16>() as u64
@@ -1176,19 +1176,19 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 };
                 let dv = rng.gen_bool(0.15);
                 let did = pick(&mut rng);
-                p.set("dlv_valid", dv as u64);
-                p.set("dlv_tx_msg_id", did);
-                p.set("dlv_ack_bitmap", if rng.gen_bool(0.5) { rng.gen_range(0..8) } else { rng.gen() });
+                p.set("dlv$valid", dv as u64);
+                p.set("dlv$tx_msg_id", did);
+                p.set("dlv$ack_bitmap", if rng.gen_bool(0.5) { rng.gen_range(0..8) } else { rng.gen() });
                 let cv = rng.gen_bool(0.1);
                 let cid = pick(&mut rng);
-                p.set("ctx_valid", cv as u64);
-                p.set("ctx_tx_msg_id", cid);
-                p.set("ctx_rtx_flag", rng.gen_bool(0.5) as u64);
-                p.set("ctx_rtx_bitmap", rng.gen_range(0..16));
-                p.set("ctx_credit_flag", rng.gen_bool(0.5) as u64);
-                p.set("ctx_new_credit", rng.gen_range(0..8));
-                p.set("ctx_allow_tx", rng.gen_bool(0.8) as u64);
-                p.set("ctx_raise_only", rng.gen_bool(0.5) as u64);
+                p.set("ctx$valid", cv as u64);
+                p.set("ctx$tx_msg_id", cid);
+                p.set("ctx$rtx_flag", rng.gen_bool(0.5) as u64);
+                p.set("ctx$rtx_bitmap", rng.gen_range(0..16));
+                p.set("ctx$credit_flag", rng.gen_bool(0.5) as u64);
+                p.set("ctx$new_credit", rng.gen_range(0..8));
+                p.set("ctx$allow_tx", rng.gen_bool(0.8) as u64);
+                p.set("ctx$raise_only", rng.gen_bool(0.5) as u64);
                 p.eval();
                 if word.is_some() && p.get("s_axis_msg_tready") == 1 {
                     cpu.pop_front();
@@ -1200,7 +1200,7 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                         ids.remove(0);
                     }
                 }
-                pkts += (p.get("m_axis_pkt_tvalid") & p.get("m_axis_pkt_tlast")) * p.get("m_axis_pkt_tready");
+                pkts += (p.get("m_axis_pkt$tvalid") & p.get("m_axis_pkt$tlast")) * p.get("m_axis_pkt$tready");
                 done += p.get("done_valid") * p.get("done_ready");
                 p.tick();
             }
@@ -1236,13 +1236,13 @@ where
         .drive("new_msg_len", Drive::Range(0, 40_000))
         .drive("new_credit_valid", Drive::Bernoulli(0.3))
         .drive("new_credit", Drive::Range(0, 10))
-        .drive("dlv_valid", Drive::Bernoulli(0.3))
-        .drive("dlv_tx_msg_id", Drive::Range(0, 300))
-        .drive("dlv_ack_bitmap", Drive::Sparse(4))
-        .drive("ctx_valid", Drive::Bernoulli(0.3))
-        .drive("ctx_tx_msg_id", Drive::Range(0, 300))
-        .drive("ctx_rtx_bitmap", Drive::Sparse(3))
-        .drive("ctx_new_credit", Drive::Range(0, 12))
+        .drive("dlv$valid", Drive::Bernoulli(0.3))
+        .drive("dlv$tx_msg_id", Drive::Range(0, 300))
+        .drive("dlv$ack_bitmap", Drive::Sparse(4))
+        .drive("ctx$valid", Drive::Bernoulli(0.3))
+        .drive("ctx$tx_msg_id", Drive::Range(0, 300))
+        .drive("ctx$rtx_bitmap", Drive::Sparse(3))
+        .drive("ctx$new_credit", Drive::Range(0, 12))
         .drive("to_valid", Drive::Bernoulli(0.1))
         .drive("to_slot", Drive::Range(0, N as u64 - 1))
         .drive("to_meta", Drive::Range(0, 300 << 8))

@@ -21,7 +21,7 @@ fn run(events: &[(u64, Ev)], pace: u64, bucket: u64, cycles: u64) -> (Vec<(u64, 
     u.connect_all();
     u.cfg_pace_cycles.next = pace.into();
     u.cfg_bucket_max.next = bucket.into();
-    u.m_axis_tready.next = true;
+    u.m_axis.tready.next = true;
     u.reset.next = true;
     assert!(simulate(&mut u, 2000));
     clock(&mut u);
@@ -30,22 +30,22 @@ fn run(events: &[(u64, Ev)], pace: u64, bucket: u64, cycles: u64) -> (Vec<(u64, 
     for cycle in 0..cycles {
         let ev = events.iter().find(|e| e.0 == cycle).map(|e| e.1);
         let (slot, gen, flags, pull, credit, ip) = ev.unwrap_or((0, 0, 0, false, 0, 0));
-        u.ev_valid.next = ev.is_some();
-        u.ev_msg_id.next = slot.into();
-        u.ev_msg_gen.next = gen.into();
-        u.ev_ctrl_flags.next = flags.into();
-        u.ev_pull.next = pull;
-        u.ev_credit.next = credit.into();
-        u.ev_remote_ip.next = ip.into();
-        u.ev_tx_msg_id.next = ((gen << 8) | slot).into();
+        u.ev.valid.next = ev.is_some();
+        u.ev.msg_id.next = slot.into();
+        u.ev.msg_gen.next = gen.into();
+        u.ev.ctrl_flags.next = flags.into();
+        u.ev.pull.next = pull;
+        u.ev.credit.next = credit.into();
+        u.ev.remote_ip.next = ip.into();
+        u.ev.tx_msg_id.next = ((gen << 8) | slot).into();
         assert!(simulate(&mut u, 2000));
-        if u.m_axis_tvalid.val() {
+        if u.m_axis.tvalid.val() {
             out.push((
                 cycle,
-                u.m_meta_flags.val().to_u64(),
-                u.m_meta_credit.val().to_u64(),
-                u.m_meta_tx_msg_id.val().to_u64(),
-                u.m_meta_remote_ip.val().to_u64(),
+                u.m_axis.flags.val().to_u64(),
+                u.m_axis.credit.val().to_u64(),
+                u.m_axis.tx_msg_id.val().to_u64(),
+                u.m_axis.remote_ip.val().to_u64(),
             ));
         }
         clock(&mut u);

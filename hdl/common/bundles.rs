@@ -1,0 +1,182 @@
+//! Typed port bundles between the NIC's blocks: each is a pair of rust-hdl `LogicInterface`s,
+//! the **source** side (the block that drives the payload) and the **sink** side (its mirror),
+//! joined in one statement (`PacketSource::join(&mut self.a.out, &mut self.b.input)`) or passed
+//! through a parent with `link`.
+//!
+//! rust-hdl names a bundle's members `bundle$member` in the Verilog of the block that has it
+//! (`m_axis_pkt$tdata`). That is fine inside the design, but a NIC top keeps flat, conventional
+//! port names (`s_axis_rx_tdata`, …), which Vivado's interface inference and the usual AXI
+//! drivers expect: bundles stop at the shell.
+//!
+//! | bundle | payload | from → to |
+//! |---|---|---|
+//! | [`PacketSource`] / [`PacketSink`] | a packet stream with the transmit metadata of Listing 3.2 | transmit path → egress stage → arbiter; packet generator → arbiter |
+//! | [`CtrlPktEventSource`] / [`CtrlPktEventSink`] | CtrlPktEvent: a control packet to send | ingress program → packet generator |
+//! | [`CreditTxEventSource`] / [`CreditTxEventSink`] | CreditTxEvent: credit and retransmissions for a message | ingress program → transmit path → packetization |
+//! | [`DeliveredEventSource`] / [`DeliveredEventSink`] | DeliveredEvent: packets the receiver acknowledged | ingress program → transmit path → packetization |
+//! | [`PriorityWriteSource`] / [`PriorityWriteSink`] | a message's priority into the egress stage's memory | ingress program → egress stage |
+//! | [`ControlActionSource`] / [`ControlActionSink`] | a validated control packet: its action and header fields | ingress front → ingress program |
+//! | [`DataAnswerSource`] / [`DataAnswerSink`] | a DATA packet's header and its GetRxMsgInfo answer | ingress front → ingress program |
+//!
+//! A bundle carries no logic: joining it is the same Verilog as assigning each member.
+
+use rust_hdl::prelude::*;
+
+/// The direction of a member on the source side (`fwd`: driven by the source) or on the sink
+/// side (`back`: driven by the sink, like `tready`).
+macro_rules! member_dir {
+    (source, fwd) => {
+        Out
+    };
+    (source, back) => {
+        In
+    };
+    (sink, fwd) => {
+        In
+    };
+    (sink, back) => {
+        Out
+    };
+}
+
+/// Defines a source/sink bundle pair from one member list.
+macro_rules! bundle {
+    ($(#[$doc:meta])* $source:ident $source_name:literal, $sink:ident $sink_name:literal
+        $(<const $g:ident: usize>)? { $($(#[$mdoc:meta])* $dir:ident $member:ident: $ty:ty),* $(,)? }) => {
+        $(#[$doc])*
+        /// Source side: the block that drives the payload.
+        #[derive(LogicInterface, Default)]
+        #[join = $sink_name]
+        pub struct $source $(<const $g: usize>)? {
+            $($(#[$mdoc])* pub $member: Signal<member_dir!(source, $dir), $ty>,)*
+        }
+
+        $(#[$doc])*
+        /// Sink side: the mirror of the source.
+        #[derive(LogicInterface, Default)]
+        #[join = $source_name]
+        pub struct $sink $(<const $g: usize>)? {
+            $($(#[$mdoc])* pub $member: Signal<member_dir!(sink, $dir), $ty>,)*
+        }
+    };
+}
+
+bundle! {
+    /// A packet stream, one 64-bit beat per cycle, with the transmit metadata of Listing 3.2
+    /// held for the whole packet.
+    PacketSource "PacketSource", PacketSink "PacketSink" {
+        fwd tdata: Bits<64>,
+        fwd tkeep: Bits<8>,
+        fwd tlast: Bit,
+        fwd tvalid: Bit,
+        back tready: Bit,
+        fwd remote_ip: Bits<32>,
+        fwd remote_port: Bits<16>,
+        fwd msg_len: Bits<16>,
+        fwd pkt_offset: Bits<8>,
+        fwd local_port: Bits<16>,
+        fwd tx_msg_id: Bits<16>,
+        fwd credit: Bits<16>,
+        /// The packet's priority (a DATA packet's DSCP, a GRANT's `grant_prio`).
+        fwd rank: Bits<8>,
+        fwd flags: Bits<8>,
+        fwd is_new_msg: Bit,
+        fwd is_rtx: Bit,
+    }
+}
+
+bundle! {
+    /// CtrlPktEvent: one control packet for the packet generator to send (thesis §3.2.4).
+    CtrlPktEventSource "CtrlPktEventSource", CtrlPktEventSink "CtrlPktEventSink" <const IW: usize> {
+        fwd valid: Bit,
+        /// The receive slot the packet is about (PULLs coalesce per slot).
+        fwd msg_id: Bits<IW>,
+        /// The slot's generation: slot and generation name one message.
+        fwd msg_gen: Bits<8>,
+        /// ACK / NACK / GRANT flags of the packet.
+        fwd ctrl_flags: Bits<8>,
+        /// A paced PULL carrying `credit`.
+        fwd pull: Bit,
+        fwd credit: Bits<16>,
+        fwd remote_ip: Bits<32>,
+        fwd remote_port: Bits<16>,
+        fwd local_port: Bits<16>,
+        fwd msg_len: Bits<16>,
+        fwd pkt_offset: Bits<8>,
+        fwd tx_msg_id: Bits<16>,
+        /// A GRANT's priority (its `grant_prio`).
+        fwd rank: Bits<8>,
+    }
+}
+
+bundle! {
+    /// CreditTxEvent: new credit and packets to retransmit for one message (thesis §3.2.3).
+    CreditTxEventSource "CreditTxEventSource", CreditTxEventSink "CreditTxEventSink" {
+        fwd valid: Bit,
+        fwd tx_msg_id: Bits<16>,
+        fwd rtx_flag: Bit,
+        /// Packets to retransmit, bit k = offset k.
+        fwd rtx_bitmap: Bits<64>,
+        fwd credit_flag: Bit,
+        fwd new_credit: Bits<16>,
+        /// Whether the message may send now (Homa: it was granted).
+        fwd allow_tx: Bit,
+        /// Credit only rises (NDP's PULLs, which can arrive out of order).
+        fwd raise_only: Bit,
+    }
+}
+
+bundle! {
+    /// DeliveredEvent: packets of one message the receiver has acknowledged (thesis §3.2.3).
+    DeliveredEventSource "DeliveredEventSource", DeliveredEventSink "DeliveredEventSink" {
+        fwd valid: Bit,
+        fwd tx_msg_id: Bits<16>,
+        /// Acknowledged packets, bit k = offset k.
+        fwd ack_bitmap: Bits<64>,
+    }
+}
+
+bundle! {
+    /// A message's priority written into the egress stage's priority memory.
+    PriorityWriteSource "PriorityWriteSource", PriorityWriteSink "PriorityWriteSink" <const IW: usize> {
+        fwd valid: Bit,
+        /// The transmit slot (low IW bits of tx_msg_id).
+        fwd index: Bits<IW>,
+        fwd value: Bits<8>,
+    }
+}
+
+bundle! {
+    /// A validated control packet (actions 3–15): see [`crate::pisa::ingress_front`].
+    ControlActionSource "ControlActionSource", ControlActionSink "ControlActionSink" {
+        fwd valid: Bit,
+        fwd action: Bits<4>,
+        /// The header fields (layout in [`crate::pisa::ingress_front`]).
+        fwd meta: Bits<152>,
+    }
+}
+
+bundle! {
+    /// A validated DATA (action 1) or trimmed DATA (2) packet with its GetRxMsgInfo answer: see
+    /// [`crate::pisa::ingress_front`].
+    DataAnswerSource "DataAnswerSource", DataAnswerSink "DataAnswerSink" <const IW: usize> {
+        fwd valid: Bit,
+        fwd action: Bits<4>,
+        fwd meta: Bits<152>,
+        /// No GetRxMsgInfo failure.
+        fwd ok: Bit,
+        /// Ok and a live entry (not a late copy of a delivered message).
+        fwd live: Bit,
+        /// DATA, live, new packet: the payload went to the reassembly.
+        fwd forward: Bit,
+        /// The receive slot (low IW bits of rx_msg_id).
+        fwd slot: Bits<IW>,
+        /// The slot's generation.
+        fwd gen: Bits<8>,
+        fwd is_new_msg: Bit,
+        fwd is_new_pkt: Bit,
+        fwd is_last_pkt: Bit,
+        /// The smallest offset not yet received.
+        fwd ack_no: Bits<9>,
+    }
+}

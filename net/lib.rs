@@ -30,7 +30,10 @@
 //! at a time while busy, and hands back the frames it finished sending. [`NicEndpoint`] is the
 //! whole-NIC Verilator model of any configuration (driven by [`nanotransport_sim::nic::NicSim`]) with a host
 //! application on its CPU side that sends messages at given cycles and records deliveries and
-//! completions. Behavioural hosts implement the same trait.
+//! completions. Behavioural hosts ([`host::Host`]) live on events instead: they are told of a
+//! frame's arrival and of their timers, and queue frames and set timers in return. A network
+//! without cycle-stepped endpoints runs as a plain discrete-event simulation (no windows, no
+//! threads); hosts and NICs mix in one network with the same determinism.
 //!
 //! The MAC of a [`NicEndpoint`] (NIC side 64 bits × 3.2 GHz = 204.8 Gb/s):
 //! * transmit: `m_axis_tx_tready` is held low until the link has (nearly, within one cycle)
@@ -49,7 +52,9 @@
 //! [`switch::Switch`] has Flexplane's structure: every frame is routed ([`switch::Route`]),
 //! classified ([`switch::Classify`]), offered to the queue manager ([`switch::QueueManager`],
 //! which may trim, mark or drop it) and leaves when the port's scheduler ([`switch::Schedule`])
-//! picks it. Each stage is a small trait object. Ports are output-queued, store-and-forward,
+//! picks it. Each stage is a small trait object told the ports, the time and the link rate, able
+//! to emit packets of its own and, per port, to keep state ([`switch`] has the interface). Ports
+//! are output-queued, store-and-forward,
 //! with strict priority by IPv4 DSCP (0 highest) by default and per-port counters. The queue
 //! disciplines of the authors' ns-3 model are in [`switch`] (NDP, Homa, Homa-Tr), and so is the
 //! port's device queue between the queue disc and the wire ([`switch::Switch::device_queue_pkts`];
@@ -57,9 +62,12 @@
 //!
 //! # Traces
 //! Any link can be written as a nanosecond pcap ([`trace::PcapTrace`]); every switch port
-//! records its queue occupancy over time.
+//! records its queue occupancy over time, at every change or at an interval
+//! ([`switch::OccupancySampling`]).
 
+pub mod bench;
 pub mod endpoint;
+pub mod host;
 pub mod link;
 pub mod network;
 pub mod switch;
@@ -67,6 +75,7 @@ pub mod topology;
 pub mod trace;
 
 pub use endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
+pub use host::{CbrHost, EchoHost, Host, HostIo};
 pub mod experiments;
 
 pub use link::{LinkSpec, LinkTiming};

@@ -1,11 +1,12 @@
-//! The simulation core: endpoints, switches and directed links, and the event queue.
+//! The simulation core: endpoints, behavioural hosts, switches and directed links, and the
+//! event queue.
 
 use super::endpoint::{beats_of, Endpoint};
+use super::host::{Host, HostIo};
 use super::link::{lcm, ticks_needed, LinkSpec, LinkTiming};
-use super::switch::{Port, Switch};
+use super::switch::Switch;
 use super::trace::PcapTrace;
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -14,6 +15,7 @@ use std::sync::Mutex;
 pub enum Node {
     Endpoint(usize),
     Switch(usize),
+    Host(usize),
 }
 
 /// A directed link.
@@ -37,7 +39,7 @@ impl DirectedLink {
             t.record(start, frame);
         }
         let at = arrival.map(|last_byte| match self.to {
-            Node::Switch(_) => last_byte,
+            Node::Switch(_) | Node::Host(_) => last_byte,
             Node::Endpoint(_) => (last_byte.div_ceil(ticks_per_cycle) - beats_of(frame)).max(start / ticks_per_cycle + 1) * ticks_per_cycle,
         });
         (end, at)
@@ -45,16 +47,58 @@ impl DirectedLink {
 }
 
 enum Event {
-    /// A frame reaches the far end of `link` (whole, for a switch; ready to stream, for an endpoint).
+    /// A frame reaches the far end of `link` (whole, for a switch or a host; ready to stream, for
+    /// an endpoint).
     Arrive { link: usize, frame: Vec<u8> },
     /// A switch port has finished serialising its frame.
     PortFree { switch: usize, port: usize },
+    /// A host's link has finished serialising its frame.
+    HostTxFree { host: usize },
+    /// A host's timer, as set (`generation` tells a timer set again or cancelled since).
+    HostTimer { host: usize, id: u64, generation: u64 },
 }
 
-/// Order of events: by tick, then arrivals before ports becoming free, then by link or port, so
-/// that the order does not depend on when an event was created (and a run does not depend on
-/// how many threads stepped its endpoints).
+/// Order of events: by tick, then arrivals, ports becoming free, hosts' links becoming free,
+/// hosts' timers, then by link, port or host, so that the order does not depend on when an
+/// event was created (and a run does not depend on how many threads stepped its endpoints);
+/// last by creation, for a host's timers of one tick.
 type EventKey = (u64, u8, usize, u64);
+
+/// An event in the queue, ordered by its key (earliest first).
+struct Queued {
+    key: EventKey,
+    event: Event,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.key.cmp(&self.key) // the earliest is the greatest: BinaryHeap pops it first
+    }
+}
+
+/// A behavioural host with what the network keeps for it: its link, transmit queue and timers.
+pub struct HostSlot {
+    pub host: Box<dyn Host>,
+    uplink: Option<usize>,
+    tx_queue: VecDeque<Vec<u8>>,
+    tx_busy: bool,
+    /// Pending timers: id → generation.
+    timers: HashMap<u64, u64>,
+    generation: u64,
+    /// Frames sent while the host had no link (dropped).
+    pub unconnected_sends: u64,
+}
 
 /// An endpoint's share of one window: the frames it receives, in cycle order, and the frames it
 /// puts on its uplink (arrival tick, link, frame).
@@ -112,10 +156,18 @@ pub struct Network {
     pub endpoints: Vec<Box<dyn Endpoint>>,
     /// The link each endpoint sends on.
     endpoint_uplink: Vec<Option<usize>>,
+    /// Behavioural hosts ([`crate::host`]).
+    pub hosts: Vec<HostSlot>,
+    hosts_started: bool,
+    /// Events handled so far.
+    pub events_handled: u64,
+    /// Host timers asked for a time already past (they fired at once).
+    pub host_past_timers: u64,
     pub switches: Vec<Switch>,
     pub links: Vec<DirectedLink>,
-    queue: BinaryHeap<Reverse<EventKey>>,
-    events: BTreeMap<u64, Event>,
+    /// For a link into a switch: the switch's port on that link (its ingress port).
+    link_ingress_port: Vec<Option<usize>>,
+    queue: BinaryHeap<Queued>,
     sequence: u64,
     /// The current cycle.
     pub cycle: u64,
@@ -142,10 +194,14 @@ impl Network {
             ticks_per_cycle,
             endpoints: Vec::new(),
             endpoint_uplink: Vec::new(),
+            hosts: Vec::new(),
+            hosts_started: false,
+            events_handled: 0,
+            host_past_timers: 0,
             switches: Vec::new(),
             links: Vec::new(),
+            link_ingress_port: Vec::new(),
             queue: BinaryHeap::new(),
-            events: BTreeMap::new(),
             sequence: 0,
             cycle: 0,
             stepped_cycles: 0,
@@ -162,24 +218,43 @@ impl Network {
         Node::Endpoint(self.endpoints.len() - 1)
     }
 
-    pub fn add_switch(&mut self, s: Switch) -> Node {
+    /// Adds a behavioural host.
+    pub fn add_host(&mut self, host: Box<dyn Host>) -> Node {
+        self.hosts.push(HostSlot {
+            host,
+            uplink: None,
+            tx_queue: VecDeque::new(),
+            tx_busy: false,
+            timers: HashMap::new(),
+            generation: 0,
+            unconnected_sends: 0,
+        });
+        Node::Host(self.hosts.len() - 1)
+    }
+
+    /// Host `i` as its own type, for reading its results.
+    pub fn host<T: 'static>(&self, i: usize) -> Option<&T> {
+        self.hosts.get(i).and_then(|h| h.host.as_any().downcast_ref())
+    }
+
+    pub fn add_switch(&mut self, mut s: Switch) -> Node {
+        s.ns_per_tick = self.tick_ns(1);
         self.switches.push(s);
         Node::Switch(self.switches.len() - 1)
     }
 
     /// Connects two switches with `a_bands` / `b_bands` bands on the new ports.
     pub fn connect_switches(&mut self, a: Node, b: Node, spec: LinkSpec, a_bands: usize, b_bands: usize) -> Result<(usize, usize), String> {
-        let ids = self.connect(a, b, spec, a_bands)?;
-        if let Node::Switch(s) = b {
-            let port = self.switches[s].ports.len() - 1;
-            self.switches[s].ports[port] = Port::new(ids.1, b_bands);
-        }
-        Ok(ids)
+        self.connect_with_bands(a, b, spec, [a_bands, b_bands])
     }
 
     /// Connects `a` and `b` both ways; returns the link indices (a → b, b → a). A switch gets
     /// one port per link, numbered in the order they are connected, with `bands` bands.
     pub fn connect(&mut self, a: Node, b: Node, spec: LinkSpec, bands: usize) -> Result<(usize, usize), String> {
+        self.connect_with_bands(a, b, spec, [bands, bands])
+    }
+
+    fn connect_with_bands(&mut self, a: Node, b: Node, spec: LinkSpec, bands: [usize; 2]) -> Result<(usize, usize), String> {
         let need = ticks_needed(&spec, self.clock_mhz);
         if self.ticks_per_cycle % need != 0 {
             return Err(format!("link of {} Gb/s, {} ns was not among the specs the network was built for", spec.gbps, spec.delay_ns));
@@ -192,6 +267,7 @@ impl Network {
             ));
         }
         let mut ids = [0; 2];
+        let mut ports = [None; 2];
         for (k, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             let id = self.links.len();
             let seed = self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(id as u64);
@@ -201,12 +277,17 @@ impl Network {
                 to,
                 trace: None,
             });
+            self.link_ingress_port.push(None);
             match from {
                 Node::Endpoint(e) => self.endpoint_uplink[e] = Some(id),
-                Node::Switch(s) => self.switches[s].ports.push(Port::new(id, bands)),
+                Node::Host(h) => self.hosts[h].uplink = Some(id),
+                Node::Switch(s) => ports[k] = Some(self.switches[s].add_port(id, spec.gbps, bands[k])),
             }
             ids[k] = id;
         }
+        // A switch port sends on one link of the pair and receives on the other.
+        self.link_ingress_port[ids[1]] = ports[0];
+        self.link_ingress_port[ids[0]] = ports[1];
         Ok((ids[0], ids[1]))
     }
 
@@ -233,14 +314,68 @@ impl Network {
         shortest.saturating_sub(1).max(1)
     }
 
-    fn push(&mut self, tick: u64, e: Event) {
+    fn push(&mut self, tick: u64, event: Event) {
         self.sequence += 1;
-        let (class, id) = match &e {
+        let (class, id) = match &event {
             Event::Arrive { link, .. } => (0, *link),
             Event::PortFree { switch, port } => (1, (*switch << 16) | *port),
+            Event::HostTxFree { host } => (2, *host),
+            Event::HostTimer { host, .. } => (3, *host),
         };
-        self.queue.push(Reverse((tick, class, id, self.sequence)));
-        self.events.insert(self.sequence, e);
+        self.queue.push(Queued { key: (tick, class, id, self.sequence), event });
+    }
+
+    /// Calls host `h` at tick `now` and carries out what it asked.
+    fn call_host(&mut self, h: usize, now: u64, call: impl FnOnce(&mut dyn Host, &mut HostIo)) {
+        let mut io = HostIo::new(now, self.tick_ns(1));
+        call(self.hosts[h].host.as_mut(), &mut io);
+        self.host_past_timers += io.past_timers;
+        for (at, id) in io.timer_ops {
+            let slot = &mut self.hosts[h];
+            match at {
+                Some(at) => {
+                    slot.generation += 1;
+                    let generation = slot.generation;
+                    slot.timers.insert(id, generation);
+                    self.push(at, Event::HostTimer { host: h, id, generation });
+                }
+                None => {
+                    slot.timers.remove(&id);
+                }
+            }
+        }
+        self.hosts[h].tx_queue.extend(io.sends);
+        if !self.hosts[h].tx_busy {
+            self.start_host_tx(h, now);
+        }
+    }
+
+    /// Puts host `h`'s next queued frame on its link.
+    fn start_host_tx(&mut self, h: usize, now: u64) {
+        let Some(frame) = self.hosts[h].tx_queue.pop_front() else { return };
+        let Some(link) = self.hosts[h].uplink else {
+            self.hosts[h].unconnected_sends += 1 + self.hosts[h].tx_queue.len() as u64;
+            self.hosts[h].tx_queue.clear();
+            return;
+        };
+        let (end, at) = self.links[link].put(now, &frame, self.ticks_per_cycle);
+        if let Some(at) = at {
+            self.push(at, Event::Arrive { link, frame });
+        }
+        self.hosts[h].tx_busy = true;
+        self.push(end, Event::HostTxFree { host: h });
+    }
+
+    /// Starts every host once, at the network's current cycle.
+    fn start_hosts(&mut self) {
+        if self.hosts_started {
+            return;
+        }
+        self.hosts_started = true;
+        let now = self.cycle * self.ticks_per_cycle;
+        for h in 0..self.hosts.len() {
+            self.call_host(h, now, |host, io| host.start(io));
+        }
     }
 
     fn start_port(&mut self, s: usize, port: usize, now: u64) {
@@ -254,30 +389,74 @@ impl Network {
         }
     }
 
+    /// Starts the idle ports of switch `s` that were given frames.
+    fn start_fed_ports(&mut self, s: usize, now: u64) {
+        while let Some(port) = self.switches[s].fed_ports.pop() {
+            if !self.switches[s].ports[port].busy {
+                self.start_port(s, port, now);
+            }
+        }
+    }
+
     /// Handles the events before tick `end`; frames for endpoints go to their inboxes.
     fn handle_until(&mut self, end: u64, inboxes: &mut [Vec<(u64, Vec<u8>)>]) {
-        while let Some(&Reverse((tick, _, _, seq))) = self.queue.peek() {
-            if tick >= end {
-                break;
+        while self.queue.peek().is_some_and(|q| q.key.0 < end) {
+            let Queued { key, event } = self.queue.pop().expect("peeked");
+            self.handle(key.0, event, inboxes);
+        }
+    }
+
+    /// Handles one event at `tick`; a frame for an endpoint goes to its inbox.
+    fn handle(&mut self, tick: u64, event: Event, inboxes: &mut [Vec<(u64, Vec<u8>)>]) {
+        self.events_handled += 1;
+        match event {
+            Event::Arrive { link, frame } => match self.links[link].to {
+                Node::Switch(s) => {
+                    let ingress = self.link_ingress_port[link].expect("a link into a switch has its port");
+                    self.switches[s].accept(frame, ingress, tick);
+                    self.start_fed_ports(s, tick);
+                }
+                Node::Endpoint(ep) => inboxes[ep].push((tick / self.ticks_per_cycle, frame)),
+                Node::Host(h) => self.call_host(h, tick, |host, io| host.receive(frame, io)),
+            },
+            Event::PortFree { switch, port } => {
+                self.switches[switch].ports[port].busy = false;
+                self.start_port(switch, port, tick);
+                self.start_fed_ports(switch, tick);
             }
-            self.queue.pop();
-            match self.events.remove(&seq).expect("event of a queued tick") {
-                Event::Arrive { link, frame } => match self.links[link].to {
-                    Node::Switch(s) => {
-                        if let Some(port) = self.switches[s].accept(frame, tick) {
-                            if !self.switches[s].ports[port].busy {
-                                self.start_port(s, port, tick);
-                            }
-                        }
-                    }
-                    Node::Endpoint(ep) => inboxes[ep].push((tick / self.ticks_per_cycle, frame)),
-                },
-                Event::PortFree { switch, port } => {
-                    self.switches[switch].ports[port].busy = false;
-                    self.start_port(switch, port, tick);
+            Event::HostTxFree { host } => {
+                self.hosts[host].tx_busy = false;
+                self.start_host_tx(host, tick);
+            }
+            Event::HostTimer { host, id, generation } => {
+                if self.hosts[host].timers.get(&id) == Some(&generation) {
+                    self.hosts[host].timers.remove(&id);
+                    self.call_host(host, tick, |h, io| h.timer(id, io));
                 }
             }
         }
+    }
+
+    /// Runs a network without cycle-stepped endpoints as a plain discrete-event simulation: one
+    /// event after the other, up to cycle `until` or until `stop` holds (checked, with
+    /// `progress`, every 4096 events).
+    fn run_events(&mut self, until: u64, stop: &mut dyn FnMut(&Network) -> bool, progress: &mut dyn FnMut(&Network)) -> bool {
+        let end = until * self.ticks_per_cycle;
+        let mut handled = 0u64;
+        while self.queue.peek().is_some_and(|q| q.key.0 < end) {
+            if handled % 4096 == 0 {
+                if stop(self) {
+                    return true;
+                }
+                progress(self);
+            }
+            let Queued { key, event } = self.queue.pop().expect("peeked");
+            self.cycle = key.0 / self.ticks_per_cycle;
+            self.handle(key.0, event, &mut []);
+            handled += 1;
+        }
+        self.cycle = self.cycle.max(until);
+        stop(self)
     }
 
     /// Runs window by window ([`Network::window_cycles`]) until `stop` holds (checked at every
@@ -287,7 +466,15 @@ impl Network {
     /// A window first handles the network's events up to its end — everything an endpoint will
     /// receive in it was sent before it began — then steps every endpoint through it, each on its
     /// own (on [`Network::threads`] threads), and finally queues what they sent.
+    ///
+    /// Behavioural hosts are started at the first run and live on the event queue; a network
+    /// with no cycle-stepped endpoint runs as a plain discrete-event simulation instead (no
+    /// windows, no threads).
     pub fn run(&mut self, until: u64, stop: &mut dyn FnMut(&Network) -> bool, progress: &mut dyn FnMut(&Network)) -> bool {
+        self.start_hosts();
+        if self.endpoints.is_empty() {
+            return self.run_events(until, stop, progress);
+        }
         let tpc = self.ticks_per_cycle;
         let window = self.window_cycles();
         let threads = if window < 16 { 1 } else { self.threads };
@@ -353,7 +540,7 @@ impl Network {
             self.cycle = to;
             if stepped.iter().all(|w| *w == 0) {
                 // Nothing ran: jump to the next event or wake-up.
-                let next_event = self.queue.peek().map(|Reverse((t, ..))| t / tpc);
+                let next_event = self.queue.peek().map(|q| q.key.0 / tpc);
                 let next_wake = self.endpoints.iter().filter_map(|e| e.wake_at()).min();
                 let next = [next_event, next_wake, Some(until)].into_iter().flatten().min().unwrap_or(until);
                 self.cycle = self.cycle.max(next);

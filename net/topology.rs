@@ -1,6 +1,7 @@
 //! Topology builders.
 
 use super::endpoint::Endpoint;
+use super::host::Host;
 use super::link::LinkSpec;
 use super::network::{Network, Node};
 use super::switch::{IpRoute, Switch};
@@ -8,15 +9,41 @@ use super::switch::{IpRoute, Switch};
 /// The pieces of a switch other than routing (which the builder fills in).
 pub type SwitchStages = (Box<dyn super::switch::Classify>, Box<dyn super::switch::QueueManager>, Box<dyn super::switch::Schedule>, usize);
 
+/// What sits on a network's edge: a cycle-stepped endpoint (a NIC) or a behavioural host.
+pub enum Member {
+    Nic(Box<dyn Endpoint>),
+    Host(Box<dyn Host>),
+}
+
+impl Member {
+    fn ip(&self) -> u32 {
+        match self {
+            Member::Nic(e) => e.ip(),
+            Member::Host(h) => h.ip(),
+        }
+    }
+    fn add_to(self, net: &mut Network) -> Node {
+        match self {
+            Member::Nic(e) => net.add_endpoint(e),
+            Member::Host(h) => net.add_host(h),
+        }
+    }
+}
+
 /// A star: every endpoint on its own port of one switch (port i ↔ endpoint i), all links `spec`.
 /// `stages` gives the switch's classifier, queue manager, scheduler and bands per port.
 pub fn star(clock_mhz: u64, endpoints: Vec<Box<dyn Endpoint>>, spec: LinkSpec, stages: SwitchStages, seed: u64) -> Result<Network, String> {
+    star_of(clock_mhz, endpoints.into_iter().map(Member::Nic).collect(), spec, stages, seed)
+}
+
+/// A star of any members, NICs and behavioural hosts (port i ↔ member i).
+pub fn star_of(clock_mhz: u64, members: Vec<Member>, spec: LinkSpec, stages: SwitchStages, seed: u64) -> Result<Network, String> {
     let mut net = Network::new(clock_mhz, &[spec], seed);
     let (classify, qm, schedule, bands) = stages;
-    let table: Vec<(u32, usize)> = endpoints.iter().enumerate().map(|(i, e)| (e.ip(), i)).collect();
+    let table: Vec<(u32, usize)> = members.iter().enumerate().map(|(i, m)| (m.ip(), i)).collect();
     let sw = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, qm, schedule));
-    for e in endpoints {
-        let n = net.add_endpoint(e);
+    for m in members {
+        let n = m.add_to(&mut net);
         net.connect(n, sw, spec, bands)?;
     }
     Ok(net)

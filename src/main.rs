@@ -354,6 +354,21 @@ enum BenchCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Network core speed: constant-rate behavioural hosts into one switch port (events per wall second)
+    Net {
+        /// Senders sharing the receiver's port, each at 1/senders of the link rate
+        #[arg(long, default_value_t = 5)]
+        senders: usize,
+        /// Link rate in Gb/s
+        #[arg(long, default_value_t = 10.0)]
+        gbps: f64,
+        /// Simulated time in ms
+        #[arg(long, default_value_t = 100.0)]
+        sim_ms: f64,
+        /// Print JSON instead of a line
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// clap's errors span several lines; print them as one.
@@ -389,6 +404,7 @@ fn main() -> ExitCode {
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
+        Command::Bench { which: BenchCommand::Net { senders, gbps, sim_ms, json } } => bench_net(senders, gbps, sim_ms, json).map(|_| true),
         Command::Latency { nic, json } => latency_cmd(&nic, json).map(|_| true),
         Command::Throughput { nic, direction, packets, json } => throughput_cmd(&nic, direction, packets, json).map(|_| true),
         Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),

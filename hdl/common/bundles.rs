@@ -17,6 +17,8 @@
 //! | [`PriorityWriteSource`] / [`PriorityWriteSink`] | a message's priority into the egress stage's memory | ingress program → egress stage |
 //! | [`ControlActionSource`] / [`ControlActionSink`] | a validated control packet: its action and header fields | ingress front → ingress program |
 //! | [`DataAnswerSource`] / [`DataAnswerSink`] | a DATA packet's header and its GetRxMsgInfo answer | ingress front → ingress program |
+//! | [`RxMsgInfoRequestSource`] / [`RxMsgInfoRequestSink`] | a GetRxMsgInfo request (valid/ready) | ingress front → reassembly → GetRxMsgInfo |
+//! | [`RxMsgInfoAnswerSource`] / [`RxMsgInfoAnswerSink`] | its answer | reassembly → ingress front |
 //!
 //! A bundle carries no logic: joining it is the same Verilog as assigning each member.
 
@@ -173,6 +175,40 @@ bundle! {
         fwd slot: Bits<IW>,
         /// The slot's generation.
         fwd gen: Bits<8>,
+        fwd is_new_msg: Bit,
+        fwd is_new_pkt: Bit,
+        fwd is_last_pkt: Bit,
+        /// The smallest offset not yet received.
+        fwd ack_no: Bits<9>,
+    }
+}
+
+bundle! {
+    /// A GetRxMsgInfo request (thesis §3.2.2): find or allocate the receive message of a packet
+    /// and, unless `peek`, mark the packet received. See [`crate::nic::get_rx_msg_info`].
+    RxMsgInfoRequestSource "RxMsgInfoRequestSource", RxMsgInfoRequestSink "RxMsgInfoRequestSink" {
+        fwd valid: Bit,
+        back ready: Bit,
+        fwd mark_received: Bit,
+        /// Look the message up without allocating it or marking anything.
+        fwd peek: Bit,
+        fwd src_ip: Bits<32>,
+        fwd src_port: Bits<16>,
+        fwd tx_msg_id: Bits<16>,
+        fwd msg_len: Bits<16>,
+        fwd pkt_offset: Bits<8>,
+    }
+}
+
+bundle! {
+    /// A GetRxMsgInfo answer as the reassembly gives it to the ingress front.
+    RxMsgInfoAnswerSource "RxMsgInfoAnswerSource", RxMsgInfoAnswerSink "RxMsgInfoAnswerSink" {
+        fwd valid: Bit,
+        fwd fail: Bit,
+        /// rx_msg_id: slot in the low bits, generation above; bit 15 set for a late copy of a
+        /// delivered message (no live entry).
+        fwd rx_msg_id: Bits<16>,
+        /// The first answer for a message that was not a peek.
         fwd is_new_msg: Bit,
         fwd is_new_pkt: Bit,
         fwd is_last_pkt: Bit,

@@ -46,7 +46,7 @@
 
 //! # Peeks
 //! The ingress front looks a longer DATA frame up before its last beat has arrived
-//! (`req_peek` = 1, without `req_mark_received`), so the payload can stream into its buffer,
+//! (`req.peek` = 1, without `req.mark_received`), so the payload can stream into its buffer,
 //! and calls again with the mark once the frame is validated. A peek allocates and answers like
 //! any request, but the entry keeps one more bit, *announced*, set by the first request that is
 //! not a peek: `resp_announce_new_msg` is high for that request. So an ingress program hears of
@@ -62,7 +62,7 @@
 //!
 //! # Operations, latency and throughput
 //! One operation — a request or a release — every **3 cycles**: in cycle A the operation is
-//! accepted (`req_ready` / `release_ready`; a release wins) and the RAMs are read; in cycle B
+//! accepted (`req.ready` / `release_ready`; a release wins) and the RAMs are read; in cycle B
 //! the entries are compared and the decision and a provisional response are registered; in
 //! cycle C the decision is applied (RAM writes, the free lists' take, the live set, the
 //! counters) and the response is registered again; `resp_valid` is high **3 cycles after the
@@ -85,7 +85,7 @@
 //! # Reset
 //! Reset clears the counters and refills the free lists at once; then an init sequence writes
 //! every bucket of the table (`2^BB` cycles) and of the delivered set (`2^12` cycles, at the same
-//! time) empty: `req_ready` and `release_ready` stay low for **4 096 cycles**. The delivered set
+//! time) empty: `req.ready` and `release_ready` stay low for **4 096 cycles**. The delivered set
 //! forgets everything at reset. Generations live in a RAM and carry on across a reset;
 //! one flip-flop per slot (`gen_known`, not reset) says whether the slot's generation was ever
 //! written, and a slot never allocated since power-up starts from generation 0 whatever its RAM
@@ -95,8 +95,8 @@
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `req_valid`, `req_ready`, `req_mark_received`, `req_src_ip`, `req_src_port`, `req_tx_msg_id`, `req_msg_len`, `req_pkt_offset` | in (ready out) | 1,1,1,32,16,16,16,8 | Listing 3.3 |
-//! | `req_peek` | in | 1 | the request is for a frame not yet validated (see *Peeks*) |
+//! | `req` ([`RxMsgInfoRequestSink`]): `valid`, `ready`, `mark_received`, `src_ip`, `src_port`, `tx_msg_id`, `msg_len`, `pkt_offset` | in (ready out) | 1,1,1,32,16,16,16,8 | Listing 3.3 |
+//! | `req.peek` | in | 1 | the request is for a frame not yet validated (see *Peeks*) |
 //! | `resp_valid`, `resp_fail`, `resp_fail_reason`, `resp_rx_msg_id`, `resp_is_new_msg`, `resp_is_new_pkt`, `resp_is_last_pkt`, `resp_ack_no` | out | 1,1,3,16,1,1,1,9 | Listing 3.4 (+ reason); `resp_is_new_msg`: this request allocated the entry |
 //! | `resp_announce_new_msg` | out | 1 | the first request for this message that was not a peek: the "new message" an ingress program acts on |
 //! | `resp_key`, `resp_msg_len`, `resp_page` | out | 64,16,16 | key, `msg_len` and (with `resp_is_new_msg`) first buffer page of the request answered: the reassembly records them per slot |
@@ -105,6 +105,7 @@
 //! | `free_lists_full` | out | 5 | bit 0: every ID free; bits 1–4: every buffer of class 0–3 free |
 //! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback`; `full_wait` (releases whose key found both candidate buckets of the delivered set full and waited: the receive path stalls meanwhile, nothing is forgotten early) |
 
+use crate::common::bundles::RxMsgInfoRequestSink;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::free_list::FreeList;
 use crate::common::key_hash::KeyHash;
@@ -225,15 +226,7 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub req_valid: Signal<In, Bit>,
-    pub req_ready: Signal<Out, Bit>,
-    pub req_mark_received: Signal<In, Bit>,
-    pub req_peek: Signal<In, Bit>,
-    pub req_src_ip: Signal<In, Bits<32>>,
-    pub req_src_port: Signal<In, Bits<16>>,
-    pub req_tx_msg_id: Signal<In, Bits<16>>,
-    pub req_msg_len: Signal<In, Bits<16>>,
-    pub req_pkt_offset: Signal<In, Bits<8>>,
+    pub req: RxMsgInfoRequestSink,
     pub resp_valid: Signal<Out, Bit>,
     pub resp_fail: Signal<Out, Bit>,
     pub resp_fail_reason: Signal<Out, Bits<3>>,
@@ -661,42 +654,42 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.class_fallback_count.next = self.c_fallback.q.val();
 
         // ---- Cycle A: accept an operation, read the RAMs.
-        self.req_key.next = ((bit_cast::<64, 16>(self.req_tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req_src_port.val()) << 32))
-            | bit_cast::<64, 32>(self.req_src_ip.val());
+        self.req_key.next = ((bit_cast::<64, 16>(self.req.tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req.src_port.val()) << 32))
+            | bit_cast::<64, 32>(self.req.src_ip.val());
         self.hash.key.next = self.req_key.val();
         self.h0.next = self.hash.h0.val();
         self.h1.next = self.hash.h1.val();
         // The delivered set takes part in every operation, so it must be ready too.
         self.op_ready.next = ((self.init_done.q.val() & (!self.phase_b.q.val())) & (!self.phase_c.q.val())) & self.delivered.ready.val();
         self.take_release.next = self.op_ready.val() & self.release_valid.val();
-        self.take_request.next = (self.op_ready.val() & self.req_valid.val()) & (!self.release_valid.val());
+        self.take_request.next = (self.op_ready.val() & self.req.valid.val()) & (!self.release_valid.val());
         self.release_ready.next = self.op_ready.val();
-        self.req_ready.next = self.op_ready.val() & (!self.release_valid.val());
+        self.req.ready.next = self.op_ready.val() & (!self.release_valid.val());
         self.delivered.lookup_valid.next = self.take_request.val();
         self.delivered.lookup_key.next = self.req_key.val();
         self.phase_b.d.next = self.take_release.val() | self.take_request.val();
         self.phase_c.d.next = self.phase_b.q.val();
-        self.a_pkts.next = (bit_cast::<17, 16>(self.req_msg_len.val()) + 1023) >> 10;
+        self.a_pkts.next = (bit_cast::<17, 16>(self.req.msg_len.val()) + 1023) >> 10;
         if self.take_release.val() | self.take_request.val() {
             self.op_release.d.next = self.take_release.val();
-            self.s_mark.d.next = self.req_mark_received.val();
-            self.s_peek.d.next = self.req_peek.val();
+            self.s_mark.d.next = self.req.mark_received.val();
+            self.s_peek.d.next = self.req.peek.val();
             self.s_key.d.next = self.req_key.val();
-            self.s_len.d.next = self.req_msg_len.val();
-            self.s_off.d.next = self.req_pkt_offset.val();
+            self.s_len.d.next = self.req.msg_len.val();
+            self.s_off.d.next = self.req.pkt_offset.val();
             self.s_pkts.d.next = self.a_pkts.val();
-            self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req_pkt_offset.val()) >= self.a_pkts.val();
+            self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req.pkt_offset.val()) >= self.a_pkts.val();
             // A class fits when `msg_len ≤ pages · 1024`, i.e. `pages ≥ ⌈msg_len / 1024⌉`.
             self.s_fits.d.next = ((bit_cast::<4, 1>(
-                (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into(),
+                (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into(),
             ) | (bit_cast::<4, 1>(
-                (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into(),
+                (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into(),
             ) << 1))
                 | (bit_cast::<4, 1>(
-                    (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into(),
+                    (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into(),
                 ) << 2))
                 | (bit_cast::<4, 1>(
-                    (bit_cast::<32, 16>(self.req_msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into(),
+                    (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into(),
                 ) << 3);
             self.s_h0.d.next = self.h0.val();
             self.s_h1.d.next = self.h1.val();

@@ -1,6 +1,6 @@
 //! Reassembly module (thesis §3.2.3 Algorithm 1, §3.2.5, §3.3.2): the receive path's
 //! fixed-function block for `N = 2^IW` concurrent messages (16 and 128 in the NIC presets). It
-//! contains the [`GetRxMsgInfo`] table (served on the `req_*`/`resp_*` ports), the ingress
+//! contains the [`GetRxMsgInfo`] table (served on the `req` and `resp` bundles), the ingress
 //! [`Timer`], the payload memory and the in-order read-out towards the CPU.
 //!
 //! # What it does
@@ -69,7 +69,7 @@
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
-//! | GetRxMsgInfo | `req_*` in, `req_ready` out (one operation every 3 cycles, none while a release is offered), `resp_*` out 3 cycles after the request is taken: see [`GetRxMsgInfo`]; `req_peek` in; `resp_is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
+//! | GetRxMsgInfo | `req` in ([`RxMsgInfoRequestSink`]; `ready` out: one operation every 3 cycles, none while a release is offered), `resp` out ([`RxMsgInfoAnswerSource`]) 3 cycles after the request is taken, `resp_fail_reason` beside it: see [`GetRxMsgInfo`]; `resp.is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
 //! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
@@ -102,6 +102,7 @@
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis_tready` is always high: the module never holds the ingress back.
 
+use crate::common::bundles::{RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::timer::Timer;
@@ -121,23 +122,9 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub ingress_timeout: Signal<In, Bits<32>>,
-    pub req_valid: Signal<In, Bit>,
-    pub req_ready: Signal<Out, Bit>,
-    pub req_mark_received: Signal<In, Bit>,
-    pub req_peek: Signal<In, Bit>,
-    pub req_src_ip: Signal<In, Bits<32>>,
-    pub req_src_port: Signal<In, Bits<16>>,
-    pub req_tx_msg_id: Signal<In, Bits<16>>,
-    pub req_msg_len: Signal<In, Bits<16>>,
-    pub req_pkt_offset: Signal<In, Bits<8>>,
-    pub resp_valid: Signal<Out, Bit>,
-    pub resp_fail: Signal<Out, Bit>,
+    pub req: RxMsgInfoRequestSink,
+    pub resp: RxMsgInfoAnswerSource,
     pub resp_fail_reason: Signal<Out, Bits<3>>,
-    pub resp_rx_msg_id: Signal<Out, Bits<16>>,
-    pub resp_is_new_msg: Signal<Out, Bit>,
-    pub resp_is_new_pkt: Signal<Out, Bit>,
-    pub resp_is_last_pkt: Signal<Out, Bit>,
-    pub resp_ack_no: Signal<Out, Bits<9>>,
     pub s_axis_tdata: Signal<In, Bits<64>>,
     pub s_axis_tkeep: Signal<In, Bits<8>>,
     pub s_axis_tlast: Signal<In, Bit>,
@@ -423,25 +410,17 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.now.d.next = self.now.q.val() + 1;
 
         // GetRxMsgInfo ports.
-        self.msg_table.req_valid.next = self.req_valid.val();
-        self.msg_table.req_mark_received.next = self.req_mark_received.val();
-        self.msg_table.req_peek.next = self.req_peek.val();
-        self.msg_table.req_src_ip.next = self.req_src_ip.val();
-        self.msg_table.req_src_port.next = self.req_src_port.val();
-        self.msg_table.req_tx_msg_id.next = self.req_tx_msg_id.val();
-        self.msg_table.req_msg_len.next = self.req_msg_len.val();
-        self.msg_table.req_pkt_offset.next = self.req_pkt_offset.val();
-        self.req_ready.next = self.msg_table.req_ready.val();
-        self.resp_valid.next = self.msg_table.resp_valid.val();
-        self.resp_fail.next = self.msg_table.resp_fail.val();
+        RxMsgInfoRequestSink::link(&mut self.req, &mut self.msg_table.req);
+        self.resp.valid.next = self.msg_table.resp_valid.val();
+        self.resp.fail.next = self.msg_table.resp_fail.val();
         self.resp_fail_reason.next = self.msg_table.resp_fail_reason.val();
-        self.resp_rx_msg_id.next = self.msg_table.resp_rx_msg_id.val();
+        self.resp.rx_msg_id.next = self.msg_table.resp_rx_msg_id.val();
         // What an ingress program needs: the first answer for a message that was not a peek
         // (the same as "allocated now" when no request peeks).
-        self.resp_is_new_msg.next = self.msg_table.resp_announce_new_msg.val();
-        self.resp_is_new_pkt.next = self.msg_table.resp_is_new_pkt.val();
-        self.resp_is_last_pkt.next = self.msg_table.resp_is_last_pkt.val();
-        self.resp_ack_no.next = self.msg_table.resp_ack_no.val();
+        self.resp.is_new_msg.next = self.msg_table.resp_announce_new_msg.val();
+        self.resp.is_new_pkt.next = self.msg_table.resp_is_new_pkt.val();
+        self.resp.is_last_pkt.next = self.msg_table.resp_is_last_pkt.val();
+        self.resp.ack_no.next = self.msg_table.resp_ack_no.val();
         self.busy_slots.next = self.live.q.val();
         self.free_lists_full.next = self.msg_table.free_lists_full.val();
         self.fail_zero_len_count.next = self.msg_table.fail_zero_len_count.val();

@@ -260,22 +260,8 @@ macro_rules! nic_shell {
                 self.s_axis_rx_tready.next = self.front.s_axis_tready.val();
 
                 self.reassembly.ingress_timeout.next = self.cfg.val().get_bits::<32>(256);
-                self.front.req_ready.next = self.reassembly.req_ready.val();
-                self.reassembly.req_valid.next = self.front.req_valid.val();
-                self.reassembly.req_mark_received.next = self.front.req_mark_received.val();
-                self.reassembly.req_peek.next = self.front.req_peek.val();
-                self.reassembly.req_src_ip.next = self.front.req_src_ip.val();
-                self.reassembly.req_src_port.next = self.front.req_src_port.val();
-                self.reassembly.req_tx_msg_id.next = self.front.req_tx_msg_id.val();
-                self.reassembly.req_msg_len.next = self.front.req_msg_len.val();
-                self.reassembly.req_pkt_offset.next = self.front.req_pkt_offset.val();
-                self.front.resp_valid.next = self.reassembly.resp_valid.val();
-                self.front.resp_fail.next = self.reassembly.resp_fail.val();
-                self.front.resp_rx_msg_id.next = self.reassembly.resp_rx_msg_id.val();
-                self.front.resp_announce_new_msg.next = self.reassembly.resp_is_new_msg.val();
-                self.front.resp_is_new_pkt.next = self.reassembly.resp_is_new_pkt.val();
-                self.front.resp_is_last_pkt.next = self.reassembly.resp_is_last_pkt.val();
-                self.front.resp_ack_no.next = self.reassembly.resp_ack_no.val();
+                $crate::common::bundles::RxMsgInfoRequestSource::join(&mut self.front.req, &mut self.reassembly.req);
+                $crate::common::bundles::RxMsgInfoAnswerSource::join(&mut self.reassembly.resp, &mut self.front.resp);
 
                 self.reassembly.s_axis_tdata.next = self.front.m_axis_tdata.val();
                 self.reassembly.s_axis_tkeep.next = self.front.m_axis_tkeep.val();

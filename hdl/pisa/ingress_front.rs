@@ -55,7 +55,7 @@
 //! # Latency (P = cycle of the first payload beat out of the parser = first frame beat + 8)
 //! ```text
 //!  P    match stage; the beat enters the payload FIFO; L = cycle of the frame's last beat
-//!  P+1  act (≤ 8 payload bytes); GetRxMsgInfo request (held while `req_ready` is low)
+//!  P+1  act (≤ 8 payload bytes); GetRxMsgInfo request (held while `req.ready` is low)
 //!  P+4  answer: decision pushed into the decision FIFO; done if the frame has ≤ 8 payload bytes
 //!  P+6  the decision at the FIFO's head (2 cycles): the first beat leaves on m_axis with its metadata
 //!  L+1  frame validated; act of a longer control frame; marking call of a longer DATA frame
@@ -67,7 +67,7 @@
 //! bits), 1 match stage, 3 GetRxMsgInfo, 2 decision FIFO.
 //! One frame is handled at a time: a frame's first beat waits while the previous frame's calls
 //! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 3 cycles after its
-//! last beat, so this only bites right after reset, while GetRxMsgInfo's `req_ready` is low for
+//! last beat, so this only bites right after reset, while GetRxMsgInfo's `req.ready` is low for
 //! the 4 096 cycles in which the table and its delivered set clear their buckets; frames wait
 //! meanwhile, held back through `s_axis_tready`).
 //!
@@ -82,12 +82,12 @@
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
 //! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
-//! | GetRxMsgInfo | `req_*` out (+ `req_ready` in: the table takes one operation every 3 cycles), `resp_*` in |
+//! | GetRxMsgInfo | `req` out ([`RxMsgInfoRequestSource`]; `req.ready` in: the table takes one operation every 3 cycles), `resp` in ([`RxMsgInfoAnswerSink`]) |
 //! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
 //! | results | `act`, `done` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
-use crate::common::bundles::{ControlActionSource, DataAnswerSource};
+use crate::common::bundles::{ControlActionSource, DataAnswerSource, RxMsgInfoAnswerSink, RxMsgInfoRequestSource};
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
@@ -102,24 +102,10 @@ pub struct IngressFront<const IW: usize> {
     pub s_axis_tkeep: Signal<In, Bits<8>>,
     pub s_axis_tlast: Signal<In, Bit>,
     pub s_axis_tvalid: Signal<In, Bit>,
-    pub req_ready: Signal<In, Bit>,
-    pub resp_valid: Signal<In, Bit>,
-    pub resp_fail: Signal<In, Bit>,
-    pub resp_rx_msg_id: Signal<In, Bits<16>>,
-    pub resp_announce_new_msg: Signal<In, Bit>,
-    pub resp_is_new_pkt: Signal<In, Bit>,
-    pub resp_is_last_pkt: Signal<In, Bit>,
-    pub resp_ack_no: Signal<In, Bits<9>>,
+    pub req: RxMsgInfoRequestSource,
+    pub resp: RxMsgInfoAnswerSink,
     pub m_axis_tready: Signal<In, Bit>,
     pub s_axis_tready: Signal<Out, Bit>,
-    pub req_valid: Signal<Out, Bit>,
-    pub req_mark_received: Signal<Out, Bit>,
-    pub req_peek: Signal<Out, Bit>,
-    pub req_src_ip: Signal<Out, Bits<32>>,
-    pub req_src_port: Signal<Out, Bits<16>>,
-    pub req_tx_msg_id: Signal<Out, Bits<16>>,
-    pub req_msg_len: Signal<Out, Bits<16>>,
-    pub req_pkt_offset: Signal<Out, Bits<8>>,
     pub m_axis_tdata: Signal<Out, Bits<64>>,
     pub m_axis_tkeep: Signal<Out, Bits<8>>,
     pub m_axis_tlast: Signal<Out, Bit>,
@@ -414,7 +400,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         }
         self.resolve_ctrl.next = (self.hold_valid.q.val() & (!self.hold_table.q.val())) & self.vd_arrive.val();
         self.resp_done.next =
-            ((self.hold_valid.q.val() & self.hold_issued.q.val()) & (!self.hold_answered.q.val())) & self.resp_valid.val();
+            ((self.hold_valid.q.val() & self.hold_issued.q.val()) & (!self.hold_answered.q.val())) & self.resp.valid.val();
         self.first_answer.next = self.resp_done.val() & (!self.hold_mark_op.q.val());
         self.final_answer.next = self.resp_done.val() & self.hold_final.q.val();
         self.store.next = self.resp_done.val() & (!self.hold_final.q.val());
@@ -425,11 +411,11 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.a_last.next = self.ans_last.q.val();
         self.a_ack.next = self.ans_ack_no.q.val();
         if self.store.val() {
-            self.a_fail.next = self.resp_fail.val();
-            self.a_id.next = self.resp_rx_msg_id.val();
-            self.a_new_pkt.next = self.resp_is_new_pkt.val();
-            self.a_last.next = self.resp_is_last_pkt.val();
-            self.a_ack.next = self.resp_ack_no.val();
+            self.a_fail.next = self.resp.fail.val();
+            self.a_id.next = self.resp.rx_msg_id.val();
+            self.a_new_pkt.next = self.resp.is_new_pkt.val();
+            self.a_last.next = self.resp.is_last_pkt.val();
+            self.a_ack.next = self.resp.ack_no.val();
         }
         self.a_live.next = (!self.a_fail.val()) & (!self.a_id.val().get_bit(15));
         self.a_fwd.next = (self.hold_is_data.val() & self.a_live.val()) & self.a_new_pkt.val();
@@ -449,40 +435,40 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.rq_meta.next = self.hold_meta.q.val();
             self.rq_mark.next = self.hold_mark.q.val() | self.resolve_mark.val();
         }
-        self.req_valid.next = ((self.m1_request.val() & (!self.hold_valid.q.val())) | self.pending_op.val()) | self.resolve_mark.val();
-        self.req_mark_received.next = self.rq_mark.val();
-        self.req_peek.next = !self.m1_known.val();
+        self.req.valid.next = ((self.m1_request.val() & (!self.hold_valid.q.val())) | self.pending_op.val()) | self.resolve_mark.val();
+        self.req.mark_received.next = self.rq_mark.val();
+        self.req.peek.next = !self.m1_known.val();
         if self.hold_valid.q.val() {
-            self.req_peek.next = !(self.hold_final.q.val() | self.resolve_mark.val());
+            self.req.peek.next = !(self.hold_final.q.val() | self.resolve_mark.val());
         }
-        self.req_src_ip.next = self.rq_meta.val().get_bits::<32>(0);
-        self.req_src_port.next = self.rq_meta.val().get_bits::<16>(32);
-        self.req_tx_msg_id.next = self.rq_meta.val().get_bits::<16>(104);
-        self.req_msg_len.next = self.rq_meta.val().get_bits::<16>(64);
-        self.req_pkt_offset.next = self.rq_meta.val().get_bits::<8>(80);
+        self.req.src_ip.next = self.rq_meta.val().get_bits::<32>(0);
+        self.req.src_port.next = self.rq_meta.val().get_bits::<16>(32);
+        self.req.tx_msg_id.next = self.rq_meta.val().get_bits::<16>(104);
+        self.req.msg_len.next = self.rq_meta.val().get_bits::<16>(64);
+        self.req.pkt_offset.next = self.rq_meta.val().get_bits::<8>(80);
 
         // Hold registers (later assignments win).
         if self.vd_arrive.val() {
             self.vd_seen.d.next = true;
             self.vd_good.d.next = self.vd_ok.q.val();
         }
-        if self.pending_op.val() & self.req_ready.val() {
+        if self.pending_op.val() & self.req.ready.val() {
             self.hold_issued.d.next = true;
         }
         if self.store.val() {
             self.hold_answered.d.next = true;
-            self.ans_fail.d.next = self.resp_fail.val();
-            self.ans_rx_msg_id.d.next = self.resp_rx_msg_id.val();
-            self.ans_new_pkt.d.next = self.resp_is_new_pkt.val();
-            self.ans_last.d.next = self.resp_is_last_pkt.val();
-            self.ans_ack_no.d.next = self.resp_ack_no.val();
+            self.ans_fail.d.next = self.resp.fail.val();
+            self.ans_rx_msg_id.d.next = self.resp.rx_msg_id.val();
+            self.ans_new_pkt.d.next = self.resp.is_new_pkt.val();
+            self.ans_last.d.next = self.resp.is_last_pkt.val();
+            self.ans_ack_no.d.next = self.resp.ack_no.val();
         }
         if self.resolve_mark.val() {
             self.hold_final.d.next = true;
             self.hold_mark.d.next = true;
             self.hold_mark_op.d.next = true;
             self.hold_answered.d.next = false;
-            self.hold_issued.d.next = self.req_ready.val();
+            self.hold_issued.d.next = self.req.ready.val();
         }
         if (self.final_answer.val() | (self.resolve.val() & (!self.resolve_mark.val()))) | self.resolve_ctrl.val() {
             self.hold_valid.d.next = false;
@@ -492,7 +478,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.hold_action.d.next = self.dispatch.out_action.val();
             self.hold_meta.d.next = self.m1.val();
             self.hold_table.d.next = self.m1_wants_table.val();
-            self.hold_issued.d.next = self.req_ready.val();
+            self.hold_issued.d.next = self.req.ready.val();
             self.hold_final.d.next = self.m1_known.val();
             self.hold_mark.d.next = self.m1_is_data.val() & self.m1_known.val();
             self.hold_mark_op.d.next = false;
@@ -530,22 +516,22 @@ impl<const IW: usize> Logic for IngressFront<IW> {
 
         // ---------------- the frame's result: from the answer now, or from the stored one ----------------
         self.d_is_data.next = self.resp_done.val() & self.hold_is_data.val();
-        self.d_ok.next = self.resp_done.val() & (!self.resp_fail.val());
+        self.d_ok.next = self.resp_done.val() & (!self.resp.fail.val());
         // A live entry (not a late copy of a delivered message, which has no rx_msg_id).
-        self.d_live.next = self.d_ok.val() & (!self.resp_rx_msg_id.val().get_bit(15));
-        self.d_forward.next = (self.d_is_data.val() & self.d_live.val()) & self.resp_is_new_pkt.val();
+        self.d_live.next = self.d_ok.val() & (!self.resp.rx_msg_id.val().get_bit(15));
+        self.d_forward.next = (self.d_is_data.val() & self.d_live.val()) & self.resp.is_new_pkt.val();
         self.done.valid.next = self.final_answer.val() | self.from_ans.val();
         self.done.action.next = self.hold_action.q.val();
         self.done.meta.next = self.hold_meta.q.val();
         self.done.ok.next = self.d_ok.val();
         self.done.live.next = self.d_live.val();
         self.done.forward.next = self.d_forward.val();
-        self.done.slot.next = bit_cast::<IW, 16>(self.resp_rx_msg_id.val() & self.slot_mask.val());
-        self.done.gen.next = bit_cast::<8, 16>(self.resp_rx_msg_id.val() >> self.slot_shift.val());
-        self.done.is_new_msg.next = self.resp_announce_new_msg.val();
-        self.done.is_new_pkt.next = self.resp_is_new_pkt.val();
-        self.done.is_last_pkt.next = self.resp_is_last_pkt.val();
-        self.done.ack_no.next = self.resp_ack_no.val();
+        self.done.slot.next = bit_cast::<IW, 16>(self.resp.rx_msg_id.val() & self.slot_mask.val());
+        self.done.gen.next = bit_cast::<8, 16>(self.resp.rx_msg_id.val() >> self.slot_shift.val());
+        self.done.is_new_msg.next = self.resp.is_new_msg.val();
+        self.done.is_new_pkt.next = self.resp.is_new_pkt.val();
+        self.done.is_last_pkt.next = self.resp.is_last_pkt.val();
+        self.done.ack_no.next = self.resp.ack_no.val();
         if self.from_ans.val() {
             self.done.ok.next = !self.a_fail.val();
             self.done.live.next = self.a_live.val();
@@ -567,8 +553,8 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // call, else with its first answer (the payload goes on while the frame is validated).
         self.decisions.push.next = (self.dispatch.out_valid.val() & (!self.m1_request.val())) | self.first_answer.val();
         self.decisions.push_data.next = (((((((bit_cast::<128, 1>(self.d_forward.val().into())
-            | (bit_cast::<128, 16>(self.resp_rx_msg_id.val()) << 1))
-            | (bit_cast::<128, 1>(self.resp_is_last_pkt.val().into()) << 17))
+            | (bit_cast::<128, 16>(self.resp.rx_msg_id.val()) << 1))
+            | (bit_cast::<128, 1>(self.resp.is_last_pkt.val().into()) << 17))
             | (bit_cast::<128, 32>(self.hold_meta.q.val().get_bits::<32>(0)) << 18))
             | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(32)) << 50))
             | (bit_cast::<128, 16>(self.hold_meta.q.val().get_bits::<16>(48)) << 66))

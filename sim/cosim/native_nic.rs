@@ -30,10 +30,10 @@ nic_dut!(
 );
 
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
-    inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, req_ready, resp_valid, resp_fail,
-             resp_rx_msg_id, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt, resp_ack_no, m_axis_tready],
-    outputs: [s_axis_tready, req_valid, req_mark_received, req_peek, req_src_ip, req_src_port, req_tx_msg_id, req_msg_len,
-              req_pkt_offset, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_meta_remote_ip,
+    inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, req.ready, resp.valid, resp.fail,
+             resp.rx_msg_id, resp.is_new_msg, resp.is_new_pkt, resp.is_last_pkt, resp.ack_no, m_axis_tready],
+    outputs: [s_axis_tready, req.valid, req.mark_received, req.peek, req.src_ip, req.src_port, req.tx_msg_id, req.msg_len,
+              req.pkt_offset, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_meta_remote_ip,
               m_axis_meta_remote_port, m_axis_meta_msg_len, m_axis_meta_pkt_offset, m_axis_meta_local_port,
               m_axis_meta_rx_msg_id, m_axis_meta_tx_msg_id, m_axis_meta_is_last_pkt, act.valid, act.action, act.meta,
               done.valid, done.action, done.meta, done.ok, done.live, done.forward, done.slot, done.gen, done.is_new_msg,

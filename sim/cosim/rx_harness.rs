@@ -43,8 +43,8 @@ pub struct RxRequestPorts {
 
 impl RxRequestPorts {
     pub fn of(m: &VerilatedModel) -> Self {
-        let fields = ["req_mark_received", "req_src_ip", "req_src_port", "req_tx_msg_id", "req_msg_len", "req_pkt_offset", "req_peek"];
-        RxRequestPorts { valid: m.port_or_panic("req_valid"), fields: fields.map(|n| m.port_or_panic(n)) }
+        let fields = ["req$mark_received", "req$src_ip", "req$src_port", "req$tx_msg_id", "req$msg_len", "req$pkt_offset", "req$peek"];
+        RxRequestPorts { valid: m.port_or_panic("req$valid"), fields: fields.map(|n| m.port_or_panic(n)) }
     }
 
     /// Offers `req` (or nothing) in this cycle; fields are zero when nothing is offered.
@@ -66,8 +66,8 @@ impl RxRequestPorts {
     }
 }
 
-/// The GetRxMsgInfo response ports (`resp_*`). The reassembly has no `resp_announce_new_msg`: its
-/// `resp_is_new_msg` is the table's announcement.
+/// The GetRxMsgInfo response ports (the table's `resp_*`, the reassembly's `resp` bundle). The
+/// reassembly has no `resp_announce_new_msg`: its `resp.is_new_msg` is the table's announcement.
 pub struct RxResponsePorts {
     valid: PortId,
     fields: [PortId; 7],
@@ -76,13 +76,14 @@ pub struct RxResponsePorts {
 
 impl RxResponsePorts {
     pub fn of(m: &VerilatedModel) -> Self {
-        let fields =
-            ["resp_fail", "resp_fail_reason", "resp_rx_msg_id", "resp_is_new_msg", "resp_is_new_pkt", "resp_is_last_pkt", "resp_ack_no"];
-        RxResponsePorts {
-            valid: m.port_or_panic("resp_valid"),
-            fields: fields.map(|n| m.port_or_panic(n)),
-            announce: m.port("resp_announce_new_msg"),
-        }
+        // The reassembly's answer is a bundle (`resp$…`) with `resp_fail_reason` beside it.
+        let port = |member: &str| {
+            m.port(&format!("resp${member}"))
+                .or_else(|| m.port(&format!("resp_{member}")))
+                .unwrap_or_else(|| panic!("no port resp_{member}"))
+        };
+        let fields = ["fail", "fail_reason", "rx_msg_id", "is_new_msg", "is_new_pkt", "is_last_pkt", "ack_no"];
+        RxResponsePorts { valid: port("valid"), fields: fields.map(port), announce: m.port("resp_announce_new_msg") }
     }
 
     /// The response visible now (after `eval`), if any.
@@ -166,7 +167,7 @@ impl RxHarness {
         let m = VerilatedModel::new(module).unwrap();
         let inp = INPUTS.iter().map(|n| m.port_or_panic(n)).collect();
         let out = OUTPUTS.iter().map(|n| m.port_or_panic(n)).collect();
-        let (request, response, req_ready) = (RxRequestPorts::of(&m), RxResponsePorts::of(&m), m.port("req_ready"));
+        let (request, response, req_ready) = (RxRequestPorts::of(&m), RxResponsePorts::of(&m), m.port("req$ready"));
         let mut h = RxHarness {
             m,
             inp,

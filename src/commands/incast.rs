@@ -316,3 +316,30 @@ pub(crate) fn incast_row(x: &IncastResult) -> IncastRow {
         nic_cycles_per_s: x.nic_cycles_per_s,
     }
 }
+
+pub(crate) fn bench_net(senders: usize, gbps: f64, sim_ms: f64, json: bool) -> Result<(), String> {
+    use nanotransport_net::bench::{bench_net, TARGET_EVENTS_PER_S};
+    let b = bench_net(senders, gbps, sim_ms)?;
+    if json {
+        let mut v = serde_json::to_value(&b).map_err(|e| e.to_string())?;
+        v["target_events_per_s"] = TARGET_EVENTS_PER_S.into();
+        print_json(v);
+    } else {
+        println!(
+            "{} senders at {} Gb/s, {:.3} s simulated in {:.3} s: {} events, {:.2} M events/s (target ≥ {:.0} M), \
+             {:.3} simulated s per wall s; frames {} sent, {} received, {} dropped",
+            b.senders,
+            b.gbps,
+            b.simulated_s,
+            b.wall_s,
+            b.events,
+            b.events_per_s / 1e6,
+            TARGET_EVENTS_PER_S / 1e6,
+            b.simulated_s_per_wall_s,
+            b.frames_sent,
+            b.frames_received,
+            b.dropped
+        );
+    }
+    Ok(())
+}

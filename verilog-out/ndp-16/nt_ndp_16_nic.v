@@ -66,24 +66,24 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [7:0] front$s_axis_tkeep;
     reg  front$s_axis_tlast;
     reg  front$s_axis_tvalid;
-    reg  front$req_ready;
-    reg  front$resp_valid;
-    reg  front$resp_fail;
-    reg  [15:0] front$resp_rx_msg_id;
-    reg  front$resp_announce_new_msg;
-    reg  front$resp_is_new_pkt;
-    reg  front$resp_is_last_pkt;
-    reg  [8:0] front$resp_ack_no;
+    wire  front$req$valid;
+    reg  front$req$ready;
+    wire  front$req$mark_received;
+    wire  front$req$peek;
+    wire  [31:0] front$req$src_ip;
+    wire  [15:0] front$req$src_port;
+    wire  [15:0] front$req$tx_msg_id;
+    wire  [15:0] front$req$msg_len;
+    wire  [7:0] front$req$pkt_offset;
+    reg  front$resp$valid;
+    reg  front$resp$fail;
+    reg  [15:0] front$resp$rx_msg_id;
+    reg  front$resp$is_new_msg;
+    reg  front$resp$is_new_pkt;
+    reg  front$resp$is_last_pkt;
+    reg  [8:0] front$resp$ack_no;
     reg  front$m_axis_tready;
     wire  front$s_axis_tready;
-    wire  front$req_valid;
-    wire  front$req_mark_received;
-    wire  front$req_peek;
-    wire  [31:0] front$req_src_ip;
-    wire  [15:0] front$req_src_port;
-    wire  [15:0] front$req_tx_msg_id;
-    wire  [15:0] front$req_msg_len;
-    wire  [7:0] front$req_pkt_offset;
     wire  [63:0] front$m_axis_tdata;
     wire  [7:0] front$m_axis_tkeep;
     wire  front$m_axis_tlast;
@@ -227,23 +227,23 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  reassembly$clock;
     reg  reassembly$reset;
     reg  [31:0] reassembly$ingress_timeout;
-    reg  reassembly$req_valid;
-    wire  reassembly$req_ready;
-    reg  reassembly$req_mark_received;
-    reg  reassembly$req_peek;
-    reg  [31:0] reassembly$req_src_ip;
-    reg  [15:0] reassembly$req_src_port;
-    reg  [15:0] reassembly$req_tx_msg_id;
-    reg  [15:0] reassembly$req_msg_len;
-    reg  [7:0] reassembly$req_pkt_offset;
-    wire  reassembly$resp_valid;
-    wire  reassembly$resp_fail;
+    reg  reassembly$req$valid;
+    wire  reassembly$req$ready;
+    reg  reassembly$req$mark_received;
+    reg  reassembly$req$peek;
+    reg  [31:0] reassembly$req$src_ip;
+    reg  [15:0] reassembly$req$src_port;
+    reg  [15:0] reassembly$req$tx_msg_id;
+    reg  [15:0] reassembly$req$msg_len;
+    reg  [7:0] reassembly$req$pkt_offset;
+    wire  reassembly$resp$valid;
+    wire  reassembly$resp$fail;
+    wire  [15:0] reassembly$resp$rx_msg_id;
+    wire  reassembly$resp$is_new_msg;
+    wire  reassembly$resp$is_new_pkt;
+    wire  reassembly$resp$is_last_pkt;
+    wire  [8:0] reassembly$resp$ack_no;
     wire  [2:0] reassembly$resp_fail_reason;
-    wire  [15:0] reassembly$resp_rx_msg_id;
-    wire  reassembly$resp_is_new_msg;
-    wire  reassembly$resp_is_new_pkt;
-    wire  reassembly$resp_is_last_pkt;
-    wire  [8:0] reassembly$resp_ack_no;
     reg  [63:0] reassembly$s_axis_tdata;
     reg  [7:0] reassembly$s_axis_tkeep;
     reg  reassembly$s_axis_tlast;
@@ -591,24 +591,24 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .s_axis_tkeep(front$s_axis_tkeep),
         .s_axis_tlast(front$s_axis_tlast),
         .s_axis_tvalid(front$s_axis_tvalid),
-        .req_ready(front$req_ready),
-        .resp_valid(front$resp_valid),
-        .resp_fail(front$resp_fail),
-        .resp_rx_msg_id(front$resp_rx_msg_id),
-        .resp_announce_new_msg(front$resp_announce_new_msg),
-        .resp_is_new_pkt(front$resp_is_new_pkt),
-        .resp_is_last_pkt(front$resp_is_last_pkt),
-        .resp_ack_no(front$resp_ack_no),
+        .req$valid(front$req$valid),
+        .req$ready(front$req$ready),
+        .req$mark_received(front$req$mark_received),
+        .req$peek(front$req$peek),
+        .req$src_ip(front$req$src_ip),
+        .req$src_port(front$req$src_port),
+        .req$tx_msg_id(front$req$tx_msg_id),
+        .req$msg_len(front$req$msg_len),
+        .req$pkt_offset(front$req$pkt_offset),
+        .resp$valid(front$resp$valid),
+        .resp$fail(front$resp$fail),
+        .resp$rx_msg_id(front$resp$rx_msg_id),
+        .resp$is_new_msg(front$resp$is_new_msg),
+        .resp$is_new_pkt(front$resp$is_new_pkt),
+        .resp$is_last_pkt(front$resp$is_last_pkt),
+        .resp$ack_no(front$resp$ack_no),
         .m_axis_tready(front$m_axis_tready),
         .s_axis_tready(front$s_axis_tready),
-        .req_valid(front$req_valid),
-        .req_mark_received(front$req_mark_received),
-        .req_peek(front$req_peek),
-        .req_src_ip(front$req_src_ip),
-        .req_src_port(front$req_src_port),
-        .req_tx_msg_id(front$req_tx_msg_id),
-        .req_msg_len(front$req_msg_len),
-        .req_pkt_offset(front$req_pkt_offset),
         .m_axis_tdata(front$m_axis_tdata),
         .m_axis_tkeep(front$m_axis_tkeep),
         .m_axis_tlast(front$m_axis_tlast),
@@ -758,23 +758,23 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .clock(reassembly$clock),
         .reset(reassembly$reset),
         .ingress_timeout(reassembly$ingress_timeout),
-        .req_valid(reassembly$req_valid),
-        .req_ready(reassembly$req_ready),
-        .req_mark_received(reassembly$req_mark_received),
-        .req_peek(reassembly$req_peek),
-        .req_src_ip(reassembly$req_src_ip),
-        .req_src_port(reassembly$req_src_port),
-        .req_tx_msg_id(reassembly$req_tx_msg_id),
-        .req_msg_len(reassembly$req_msg_len),
-        .req_pkt_offset(reassembly$req_pkt_offset),
-        .resp_valid(reassembly$resp_valid),
-        .resp_fail(reassembly$resp_fail),
+        .req$valid(reassembly$req$valid),
+        .req$ready(reassembly$req$ready),
+        .req$mark_received(reassembly$req$mark_received),
+        .req$peek(reassembly$req$peek),
+        .req$src_ip(reassembly$req$src_ip),
+        .req$src_port(reassembly$req$src_port),
+        .req$tx_msg_id(reassembly$req$tx_msg_id),
+        .req$msg_len(reassembly$req$msg_len),
+        .req$pkt_offset(reassembly$req$pkt_offset),
+        .resp$valid(reassembly$resp$valid),
+        .resp$fail(reassembly$resp$fail),
+        .resp$rx_msg_id(reassembly$resp$rx_msg_id),
+        .resp$is_new_msg(reassembly$resp$is_new_msg),
+        .resp$is_new_pkt(reassembly$resp$is_new_pkt),
+        .resp$is_last_pkt(reassembly$resp$is_last_pkt),
+        .resp$ack_no(reassembly$resp$ack_no),
         .resp_fail_reason(reassembly$resp_fail_reason),
-        .resp_rx_msg_id(reassembly$resp_rx_msg_id),
-        .resp_is_new_msg(reassembly$resp_is_new_msg),
-        .resp_is_new_pkt(reassembly$resp_is_new_pkt),
-        .resp_is_last_pkt(reassembly$resp_is_last_pkt),
-        .resp_ack_no(reassembly$resp_ack_no),
         .s_axis_tdata(reassembly$s_axis_tdata),
         .s_axis_tkeep(reassembly$s_axis_tkeep),
         .s_axis_tlast(reassembly$s_axis_tlast),
@@ -1178,22 +1178,6 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         front$s_axis_tvalid = s_axis_rx_tvalid;
         s_axis_rx_tready = front$s_axis_tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
-        front$req_ready = reassembly$req_ready;
-        reassembly$req_valid = front$req_valid;
-        reassembly$req_mark_received = front$req_mark_received;
-        reassembly$req_peek = front$req_peek;
-        reassembly$req_src_ip = front$req_src_ip;
-        reassembly$req_src_port = front$req_src_port;
-        reassembly$req_tx_msg_id = front$req_tx_msg_id;
-        reassembly$req_msg_len = front$req_msg_len;
-        reassembly$req_pkt_offset = front$req_pkt_offset;
-        front$resp_valid = reassembly$resp_valid;
-        front$resp_fail = reassembly$resp_fail;
-        front$resp_rx_msg_id = reassembly$resp_rx_msg_id;
-        front$resp_announce_new_msg = reassembly$resp_is_new_msg;
-        front$resp_is_new_pkt = reassembly$resp_is_new_pkt;
-        front$resp_is_last_pkt = reassembly$resp_is_last_pkt;
-        front$resp_ack_no = reassembly$resp_ack_no;
         reassembly$s_axis_tdata = front$m_axis_tdata;
         reassembly$s_axis_tkeep = front$m_axis_tkeep;
         reassembly$s_axis_tlast = front$m_axis_tlast;
@@ -1367,6 +1351,22 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$csr_error_count = csr$error_count;
     end
 
+    always @(*) reassembly$req$valid = front$req$valid;
+    always @(*) front$req$ready = reassembly$req$ready;
+    always @(*) reassembly$req$mark_received = front$req$mark_received;
+    always @(*) reassembly$req$peek = front$req$peek;
+    always @(*) reassembly$req$src_ip = front$req$src_ip;
+    always @(*) reassembly$req$src_port = front$req$src_port;
+    always @(*) reassembly$req$tx_msg_id = front$req$tx_msg_id;
+    always @(*) reassembly$req$msg_len = front$req$msg_len;
+    always @(*) reassembly$req$pkt_offset = front$req$pkt_offset;
+    always @(*) front$resp$valid = reassembly$resp$valid;
+    always @(*) front$resp$fail = reassembly$resp$fail;
+    always @(*) front$resp$rx_msg_id = reassembly$resp$rx_msg_id;
+    always @(*) front$resp$is_new_msg = reassembly$resp$is_new_msg;
+    always @(*) front$resp$is_new_pkt = reassembly$resp$is_new_pkt;
+    always @(*) front$resp$is_last_pkt = reassembly$resp$is_last_pkt;
+    always @(*) front$resp$ack_no = reassembly$resp$ack_no;
     always @(*) ingress$act$valid = front$act$valid;
     always @(*) ingress$act$action = front$act$action;
     always @(*) ingress$act$meta = front$act$meta;
@@ -3047,7 +3047,7 @@ module nt_ndp_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$valid
 endmodule // nt_ndp_16_nic$egress
 
 
-module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req_ready,resp_valid,resp_fail,resp_rx_msg_id,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,m_axis_tready,s_axis_tready,req_valid,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis_tready,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -3056,24 +3056,24 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
     input wire  [7:0] s_axis_tkeep;
     input wire  s_axis_tlast;
     input wire  s_axis_tvalid;
-    input wire  req_ready;
-    input wire  resp_valid;
-    input wire  resp_fail;
-    input wire  [15:0] resp_rx_msg_id;
-    input wire  resp_announce_new_msg;
-    input wire  resp_is_new_pkt;
-    input wire  resp_is_last_pkt;
-    input wire  [8:0] resp_ack_no;
+    output reg  req$valid;
+    input wire  req$ready;
+    output reg  req$mark_received;
+    output reg  req$peek;
+    output reg  [31:0] req$src_ip;
+    output reg  [15:0] req$src_port;
+    output reg  [15:0] req$tx_msg_id;
+    output reg  [15:0] req$msg_len;
+    output reg  [7:0] req$pkt_offset;
+    input wire  resp$valid;
+    input wire  resp$fail;
+    input wire  [15:0] resp$rx_msg_id;
+    input wire  resp$is_new_msg;
+    input wire  resp$is_new_pkt;
+    input wire  resp$is_last_pkt;
+    input wire  [8:0] resp$ack_no;
     input wire  m_axis_tready;
     output reg  s_axis_tready;
-    output reg  req_valid;
-    output reg  req_mark_received;
-    output reg  req_peek;
-    output reg  [31:0] req_src_ip;
-    output reg  [15:0] req_src_port;
-    output reg  [15:0] req_tx_msg_id;
-    output reg  [15:0] req_msg_len;
-    output reg  [7:0] req_pkt_offset;
     output reg  [63:0] m_axis_tdata;
     output reg  [7:0] m_axis_tkeep;
     output reg  m_axis_tlast;
@@ -3737,7 +3737,7 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             v_good = vd_ok$q;
         end
         resolve_ctrl = (hold_valid$q & (~hold_table$q)) & vd_arrive;
-        resp_done = ((hold_valid$q & hold_issued$q) & (~hold_answered$q)) & resp_valid;
+        resp_done = ((hold_valid$q & hold_issued$q) & (~hold_answered$q)) & resp$valid;
         first_answer = resp_done & (~hold_mark_op$q);
         final_answer = resp_done & hold_final$q;
         store = resp_done & (~hold_final$q);
@@ -3748,11 +3748,11 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         a_last = ans_last$q;
         a_ack = ans_ack_no$q;
         if (store) begin
-            a_fail = resp_fail;
-            a_id = resp_rx_msg_id;
-            a_new_pkt = resp_is_new_pkt;
-            a_last = resp_is_last_pkt;
-            a_ack = resp_ack_no;
+            a_fail = resp$fail;
+            a_id = resp$rx_msg_id;
+            a_new_pkt = resp$is_new_pkt;
+            a_last = resp$is_last_pkt;
+            a_ack = resp$ack_no;
         end
         a_live = (~a_fail) & (~a_id[32'hf]);
         a_fwd = (hold_is_data & a_live) & a_new_pkt;
@@ -3766,38 +3766,38 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             rq_meta = hold_meta$q;
             rq_mark = hold_mark$q | resolve_mark;
         end
-        req_valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;
-        req_mark_received = rq_mark;
-        req_peek = ~m1_known;
+        req$valid = ((m1_request & (~hold_valid$q)) | pending_op) | resolve_mark;
+        req$mark_received = rq_mark;
+        req$peek = ~m1_known;
         if (hold_valid$q) begin
-            req_peek = ~(hold_final$q | resolve_mark);
+            req$peek = ~(hold_final$q | resolve_mark);
         end
-        req_src_ip = rq_meta[(32'h0)+:(32)];
-        req_src_port = rq_meta[(32'h20)+:(16)];
-        req_tx_msg_id = rq_meta[(32'h68)+:(16)];
-        req_msg_len = rq_meta[(32'h40)+:(16)];
-        req_pkt_offset = rq_meta[(32'h50)+:(8)];
+        req$src_ip = rq_meta[(32'h0)+:(32)];
+        req$src_port = rq_meta[(32'h20)+:(16)];
+        req$tx_msg_id = rq_meta[(32'h68)+:(16)];
+        req$msg_len = rq_meta[(32'h40)+:(16)];
+        req$pkt_offset = rq_meta[(32'h50)+:(8)];
         if (vd_arrive) begin
             vd_seen$d = 1'b1;
             vd_good$d = vd_ok$q;
         end
-        if (pending_op & req_ready) begin
+        if (pending_op & req$ready) begin
             hold_issued$d = 1'b1;
         end
         if (store) begin
             hold_answered$d = 1'b1;
-            ans_fail$d = resp_fail;
-            ans_rx_msg_id$d = resp_rx_msg_id;
-            ans_new_pkt$d = resp_is_new_pkt;
-            ans_last$d = resp_is_last_pkt;
-            ans_ack_no$d = resp_ack_no;
+            ans_fail$d = resp$fail;
+            ans_rx_msg_id$d = resp$rx_msg_id;
+            ans_new_pkt$d = resp$is_new_pkt;
+            ans_last$d = resp$is_last_pkt;
+            ans_ack_no$d = resp$ack_no;
         end
         if (resolve_mark) begin
             hold_final$d = 1'b1;
             hold_mark$d = 1'b1;
             hold_mark_op$d = 1'b1;
             hold_answered$d = 1'b0;
-            hold_issued$d = req_ready;
+            hold_issued$d = req$ready;
         end
         if ((final_answer | (resolve & (~resolve_mark))) | resolve_ctrl) begin
             hold_valid$d = 1'b0;
@@ -3807,7 +3807,7 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             hold_action$d = dispatch$out_action;
             hold_meta$d = m1;
             hold_table$d = m1_wants_table;
-            hold_issued$d = req_ready;
+            hold_issued$d = req$ready;
             hold_final$d = m1_known;
             hold_mark$d = m1_is_data & m1_known;
             hold_mark_op$d = 1'b0;
@@ -3841,21 +3841,21 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             n_frame_length$d = n_frame_length$q + 32'h1;
         end
         d_is_data = resp_done & hold_is_data;
-        d_ok = resp_done & (~resp_fail);
-        d_live = d_ok & (~resp_rx_msg_id[32'hf]);
-        d_forward = (d_is_data & d_live) & resp_is_new_pkt;
+        d_ok = resp_done & (~resp$fail);
+        d_live = d_ok & (~resp$rx_msg_id[32'hf]);
+        d_forward = (d_is_data & d_live) & resp$is_new_pkt;
         done$valid = final_answer | from_ans;
         done$action = hold_action$q;
         done$meta = hold_meta$q;
         done$ok = d_ok;
         done$live = d_live;
         done$forward = d_forward;
-        done$slot = ((resp_rx_msg_id & slot_mask) & 4'hf);
-        done$gen = ((resp_rx_msg_id >> slot_shift) & 8'hff);
-        done$is_new_msg = resp_announce_new_msg;
-        done$is_new_pkt = resp_is_new_pkt;
-        done$is_last_pkt = resp_is_last_pkt;
-        done$ack_no = resp_ack_no;
+        done$slot = ((resp$rx_msg_id & slot_mask) & 4'hf);
+        done$gen = ((resp$rx_msg_id >> slot_shift) & 8'hff);
+        done$is_new_msg = resp$is_new_msg;
+        done$is_new_pkt = resp$is_new_pkt;
+        done$is_last_pkt = resp$is_last_pkt;
+        done$ack_no = resp$ack_no;
         if (from_ans) begin
             done$ok = ~a_fail;
             done$live = a_live;
@@ -3874,7 +3874,7 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             n_duplicate$d = n_duplicate$q + 32'h1;
         end
         decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
-        decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp_rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp_is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
+        decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp$rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp$is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
         head = payload$head_data;
         dec = decisions$head_data;
         at_first = payload$head_valid & head[32'h49];
@@ -8212,29 +8212,29 @@ module nt_ndp_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_16_nic$pktgen$tokens
 
 
-module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] ingress_timeout;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  req_mark_received;
-    input wire  req_peek;
-    input wire  [31:0] req_src_ip;
-    input wire  [15:0] req_src_port;
-    input wire  [15:0] req_tx_msg_id;
-    input wire  [15:0] req_msg_len;
-    input wire  [7:0] req_pkt_offset;
-    output reg  resp_valid;
-    output reg  resp_fail;
+    input wire  req$valid;
+    output wire  req$ready;
+    input wire  req$mark_received;
+    input wire  req$peek;
+    input wire  [31:0] req$src_ip;
+    input wire  [15:0] req$src_port;
+    input wire  [15:0] req$tx_msg_id;
+    input wire  [15:0] req$msg_len;
+    input wire  [7:0] req$pkt_offset;
+    output reg  resp$valid;
+    output reg  resp$fail;
+    output reg  [15:0] resp$rx_msg_id;
+    output reg  resp$is_new_msg;
+    output reg  resp$is_new_pkt;
+    output reg  resp$is_last_pkt;
+    output reg  [8:0] resp$ack_no;
     output reg  [2:0] resp_fail_reason;
-    output reg  [15:0] resp_rx_msg_id;
-    output reg  resp_is_new_msg;
-    output reg  resp_is_new_pkt;
-    output reg  resp_is_last_pkt;
-    output reg  [8:0] resp_ack_no;
     input wire  [63:0] s_axis_tdata;
     input wire  [7:0] s_axis_tkeep;
     input wire  s_axis_tlast;
@@ -8284,15 +8284,6 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     // Stub signals
     reg  msg_table$clock;
     reg  msg_table$reset;
-    reg  msg_table$req_valid;
-    wire  msg_table$req_ready;
-    reg  msg_table$req_mark_received;
-    reg  msg_table$req_peek;
-    reg  [31:0] msg_table$req_src_ip;
-    reg  [15:0] msg_table$req_src_port;
-    reg  [15:0] msg_table$req_tx_msg_id;
-    reg  [15:0] msg_table$req_msg_len;
-    reg  [7:0] msg_table$req_pkt_offset;
     wire  msg_table$resp_valid;
     wire  msg_table$resp_fail;
     wire  [2:0] msg_table$resp_fail_reason;
@@ -8635,15 +8626,15 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
     nt_ndp_16_nic$reassembly$msg_table msg_table(
         .clock(msg_table$clock),
         .reset(msg_table$reset),
-        .req_valid(msg_table$req_valid),
-        .req_ready(msg_table$req_ready),
-        .req_mark_received(msg_table$req_mark_received),
-        .req_peek(msg_table$req_peek),
-        .req_src_ip(msg_table$req_src_ip),
-        .req_src_port(msg_table$req_src_port),
-        .req_tx_msg_id(msg_table$req_tx_msg_id),
-        .req_msg_len(msg_table$req_msg_len),
-        .req_pkt_offset(msg_table$req_pkt_offset),
+        .req$valid(req$valid),
+        .req$ready(req$ready),
+        .req$mark_received(req$mark_received),
+        .req$peek(req$peek),
+        .req$src_ip(req$src_ip),
+        .req$src_port(req$src_port),
+        .req$tx_msg_id(req$tx_msg_id),
+        .req$msg_len(req$msg_len),
+        .req$pkt_offset(req$pkt_offset),
         .resp_valid(msg_table$resp_valid),
         .resp_fail(msg_table$resp_fail),
         .resp_fail_reason(msg_table$resp_fail_reason),
@@ -9184,23 +9175,14 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req_valid,req_ready,
         msg_table$reset = reset;
         timer$reset = reset;
         now$d = now$q + 32'h1;
-        msg_table$req_valid = req_valid;
-        msg_table$req_mark_received = req_mark_received;
-        msg_table$req_peek = req_peek;
-        msg_table$req_src_ip = req_src_ip;
-        msg_table$req_src_port = req_src_port;
-        msg_table$req_tx_msg_id = req_tx_msg_id;
-        msg_table$req_msg_len = req_msg_len;
-        msg_table$req_pkt_offset = req_pkt_offset;
-        req_ready = msg_table$req_ready;
-        resp_valid = msg_table$resp_valid;
-        resp_fail = msg_table$resp_fail;
+        resp$valid = msg_table$resp_valid;
+        resp$fail = msg_table$resp_fail;
         resp_fail_reason = msg_table$resp_fail_reason;
-        resp_rx_msg_id = msg_table$resp_rx_msg_id;
-        resp_is_new_msg = msg_table$resp_announce_new_msg;
-        resp_is_new_pkt = msg_table$resp_is_new_pkt;
-        resp_is_last_pkt = msg_table$resp_is_last_pkt;
-        resp_ack_no = msg_table$resp_ack_no;
+        resp$rx_msg_id = msg_table$resp_rx_msg_id;
+        resp$is_new_msg = msg_table$resp_announce_new_msg;
+        resp$is_new_pkt = msg_table$resp_is_new_pkt;
+        resp$is_last_pkt = msg_table$resp_is_last_pkt;
+        resp$ack_no = msg_table$resp_ack_no;
         busy_slots = live$q;
         free_lists_full = msg_table$free_lists_full;
         fail_zero_len_count = msg_table$fail_zero_len_count;
@@ -10347,20 +10329,20 @@ module nt_ndp_16_nic$reassembly$live(d,q,clock);
 endmodule // nt_ndp_16_nic$reassembly$live
 
 
-module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_mark_received,req_peek,req_src_ip,req_src_port,req_tx_msg_id,req_msg_len,req_pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,full_wait_count,class_fallback_count);
+module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,full_wait_count,class_fallback_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  req_mark_received;
-    input wire  req_peek;
-    input wire  [31:0] req_src_ip;
-    input wire  [15:0] req_src_port;
-    input wire  [15:0] req_tx_msg_id;
-    input wire  [15:0] req_msg_len;
-    input wire  [7:0] req_pkt_offset;
+    input wire  req$valid;
+    output reg  req$ready;
+    input wire  req$mark_received;
+    input wire  req$peek;
+    input wire  [31:0] req$src_ip;
+    input wire  [15:0] req$src_port;
+    input wire  [15:0] req$tx_msg_id;
+    input wire  [15:0] req$msg_len;
+    input wire  [7:0] req$pkt_offset;
     output reg  resp_valid;
     output reg  resp_fail;
     output reg  [2:0] resp_fail_reason;
@@ -11596,30 +11578,30 @@ module nt_ndp_16_nic$reassembly$msg_table(clock,reset,req_valid,req_ready,req_ma
         duplicate_count = c_duplicate$q;
         recent_duplicate_count = c_recent$q;
         class_fallback_count = c_fallback$q;
-        req_key = ((((req_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req_src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req_src_ip) & 64'hffffffffffffffff);
+        req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
         h1 = hash$h1;
         op_ready = ((init_done$q & (~phase_b$q)) & (~phase_c$q)) & delivered$ready;
         take_release = op_ready & release_valid;
-        take_request = (op_ready & req_valid) & (~release_valid);
+        take_request = (op_ready & req$valid) & (~release_valid);
         release_ready = op_ready;
-        req_ready = op_ready & (~release_valid);
+        req$ready = op_ready & (~release_valid);
         delivered$lookup_valid = take_request;
         delivered$lookup_key = req_key;
         phase_b$d = take_release | take_request;
         phase_c$d = phase_b$q;
-        a_pkts = (((req_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        a_pkts = (((req$msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
         if (take_release | take_request) begin
             op_release$d = take_release;
-            s_mark$d = req_mark_received;
-            s_peek$d = req_peek;
+            s_mark$d = req$mark_received;
+            s_peek$d = req$peek;
             s_key$d = req_key;
-            s_len$d = req_msg_len;
-            s_off$d = req_pkt_offset;
+            s_len$d = req$msg_len;
+            s_off$d = req$pkt_offset;
             s_pkts$d = a_pkts;
-            s_off_beyond$d = ((req_pkt_offset) & 17'h1ffff) >= a_pkts;
-            s_fits$d = (((((((req_msg_len) & 32'hffffffff) <= (((class0_pages) & 32'hffffffff) << 32'ha))) & 4'hf) | ((((((req_msg_len) & 32'hffffffff) <= (((class1_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h1)) | ((((((req_msg_len) & 32'hffffffff) <= (((class2_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h2)) | ((((((req_msg_len) & 32'hffffffff) <= (((class3_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h3);
+            s_off_beyond$d = ((req$pkt_offset) & 17'h1ffff) >= a_pkts;
+            s_fits$d = (((((((req$msg_len) & 32'hffffffff) <= (((class0_pages) & 32'hffffffff) << 32'ha))) & 4'hf) | ((((((req$msg_len) & 32'hffffffff) <= (((class1_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h1)) | ((((((req$msg_len) & 32'hffffffff) <= (((class2_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h2)) | ((((((req$msg_len) & 32'hffffffff) <= (((class3_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h3);
             s_h0$d = h0;
             s_h1$d = h1;
             s_rel_slot$d = release_slot;

@@ -47,11 +47,11 @@ fn run(limit: u64, cycles: u64, always_busy: bool, default_seed: u64) -> (u64, u
     let p = |m: &VerilatedModel, n: &str| m.port_or_panic(n);
     let (rst, lim) = (p(&m, "reset"), p(&m, "ctrl_burst_limit"));
     let names = ["ctrl", "data"];
-    let tdata: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_tdata"))).collect();
-    let tlast: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_tlast"))).collect();
-    let tvalid: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_tvalid"))).collect();
-    let tready: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_tready"))).collect();
-    let offs: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}_pkt_offset"))).collect();
+    let tdata: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}$tdata"))).collect();
+    let tlast: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}$tlast"))).collect();
+    let tvalid: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}$tvalid"))).collect();
+    let tready: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}$tready"))).collect();
+    let offs: Vec<_> = names.iter().map(|s| p(&m, &format!("s_axis_{s}$pkt_offset"))).collect();
     let (o_data, o_last, o_valid, o_ready, o_off) =
         (p(&m, "m_axis$tdata"), p(&m, "m_axis$tlast"), p(&m, "m_axis$tvalid"), p(&m, "m_axis$tready"), p(&m, "m_axis$pkt_offset"));
     m.set(rst, 1);

@@ -47,7 +47,7 @@ impl Table {
     fn new(size: &RxSize) -> Self {
         let m = VerilatedModel::new(&size.module("get_rx_msg_info")).unwrap();
         let control =
-            ["reset", "req_ready", "release_valid", "release_slot", "release_delivered", "release_ready"].map(|n| m.port_or_panic(n));
+            ["reset", "req$ready", "release_valid", "release_slot", "release_delivered", "release_ready"].map(|n| m.port_or_panic(n));
         let mut t = Table { request: RxRequestPorts::of(&m), response: RxResponsePorts::of(&m), m, control };
         t.cycle(None, None, true);
         // The init sequence writes every bucket empty.

@@ -1,7 +1,8 @@
 //! The thesis' Fig. 3.2 on the full incast (10 senders, the authors' ns-3 model's setup; the
 //! receiver on the 128-message NIC): the orderings the thesis states, and the at-arrival medians
 //! (where the ns-3 model's MsgFinish fires) beside the model's figures
-//! ([`incast::model_slowdowns`]). The runs are deterministic.
+//! ([`incast::model_slowdowns`]). The runs are deterministic, and each equals the committed
+//! report's run to the last digit.
 
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_net::experiments::incast::{self, model_slowdowns, IncastParams, IncastResult};
@@ -30,7 +31,32 @@ fn run(protocol: Protocol, buffer_pkts: usize) -> IncastResult {
         );
     }
     println!("  at arrival: median {:?} p90 {:?}", r.median_arrived_slowdown, r.p90_arrived_slowdown);
+    if p.seed == DEFAULT_SEED {
+        matches_the_committed_report(&r);
+    }
     r
+}
+
+/// Every figure of the run — each message's times, the bottleneck queue's trace and counters,
+/// the medians — equal to the last digit to the committed report's
+/// (`docs/incast-<protocol>-<buffer>p.json`, written by `nanotransport report` from the same
+/// setup); only the wall-clock figures may differ. A change of the network, the switch or a NIC
+/// shows here, and the report is regenerated with it.
+fn matches_the_committed_report(r: &IncastResult) {
+    let path = format!("{}/../docs/incast-{}-{}p.json", env!("CARGO_MANIFEST_DIR"), r.protocol, r.buffer_pkts);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut committed: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Through text, as the committed file was (the parser may round a float's last bit).
+    let mut ours: serde_json::Value = serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap();
+    for v in [&mut committed, &mut ours] {
+        let o = v.as_object_mut().unwrap();
+        o.remove("wall_s");
+        o.remove("nic_cycles_per_s");
+    }
+    for (key, value) in committed.as_object().unwrap() {
+        assert_eq!(ours.get(key), Some(value), "{} {} pkts: '{key}' differs from {path}", r.protocol, r.buffer_pkts);
+    }
+    assert_eq!(ours, committed, "{} {} pkts: differs from {path}", r.protocol, r.buffer_pkts);
 }
 
 fn median(r: &IncastResult) -> f64 {

@@ -95,20 +95,20 @@ fn run() {
         let out_ready = rng.gen_bool(0.7);
         io.set("m_axis_tready", out_ready as u64);
         let table_ready = rng.gen_bool(0.8);
-        io.set("req_ready", table_ready as u64);
+        io.set("req$ready", table_ready as u64);
         // The table answers one cycle after it takes a request.
-        io.set("resp_valid", answer_next as u64);
-        io.set("resp_fail", rng.gen_bool(0.1) as u64);
-        io.set("resp_rx_msg_id", if rng.gen_bool(0.1) { 0x8000 } else { rng.gen_range(0..0x1000) });
-        io.set("resp_announce_new_msg", rng.gen_bool(0.3) as u64);
-        io.set("resp_is_new_pkt", rng.gen_bool(0.8) as u64);
-        io.set("resp_is_last_pkt", rng.gen_bool(0.3) as u64);
-        io.set("resp_ack_no", rng.gen_range(0..40));
+        io.set("resp$valid", answer_next as u64);
+        io.set("resp$fail", rng.gen_bool(0.1) as u64);
+        io.set("resp$rx_msg_id", if rng.gen_bool(0.1) { 0x8000 } else { rng.gen_range(0..0x1000) });
+        io.set("resp$is_new_msg", rng.gen_bool(0.3) as u64);
+        io.set("resp$is_new_pkt", rng.gen_bool(0.8) as u64);
+        io.set("resp$is_last_pkt", rng.gen_bool(0.3) as u64);
+        io.set("resp$ack_no", rng.gen_range(0..40));
         io.eval();
         if offer && io.get("s_axis_tready") == 1 {
             beats.pop();
         }
-        answer_next = io.get("req_valid") == 1 && table_ready;
+        answer_next = io.get("req$valid") == 1 && table_ready;
         requests += answer_next as u64;
         answers += io.get("done$valid");
         acts += io.get("act$valid");
@@ -120,7 +120,7 @@ fn run() {
     }
     // Drain: the frame under way is finished, then no more input; table and reassembly ready.
     io.set("m_axis_tready", 1);
-    io.set("req_ready", 1);
+    io.set("req$ready", 1);
     for _ in 0..800 {
         if let Some(&(d, k, l)) = beats.last() {
             io.set("s_axis_tdata", d);
@@ -128,12 +128,12 @@ fn run() {
             io.set("s_axis_tlast", l as u64);
         }
         io.set("s_axis_tvalid", (!beats.is_empty()) as u64);
-        io.set("resp_valid", answer_next as u64);
+        io.set("resp$valid", answer_next as u64);
         io.eval();
         if !beats.is_empty() && io.get("s_axis_tready") == 1 {
             beats.pop();
         }
-        answer_next = io.get("req_valid") == 1;
+        answer_next = io.get("req$valid") == 1;
         requests += answer_next as u64;
         answers += io.get("done$valid");
         acts += io.get("act$valid");

@@ -23,6 +23,7 @@ mod lint;
 mod lockstep;
 mod ndp_nic;
 mod net_core;
+mod net_hosts;
 mod net_link;
 mod net_switch;
 mod packet_generator;

@@ -20,7 +20,7 @@ fn init_then_allocate_and_hit<const N: usize, const IW: usize, const BB: usize>(
     let mut init_cycles = 0;
     loop {
         assert!(simulate(&mut u, 2000));
-        if u.req_ready.val() {
+        if u.req.ready.val() {
             break;
         }
         clock(&mut u);
@@ -31,13 +31,13 @@ fn init_then_allocate_and_hit<const N: usize, const IW: usize, const BB: usize>(
         1 << BB.max(DELIVERED_SET_BUCKET_BITS),
         "the init sequence writes every bucket of the table and the delivered set"
     );
-    u.req_mark_received.next = true;
-    u.req_src_ip.next = 5.into();
-    u.req_msg_len.next = 3000.into();
+    u.req.mark_received.next = true;
+    u.req.src_ip.next = 5.into();
+    u.req.msg_len.next = 3000.into();
     let mut responses = Vec::new();
     for (offset, valid) in [(1u64, true), (0, false), (0, false), (0, true), (0, false), (0, false), (0, false)] {
-        u.req_valid.next = valid;
-        u.req_pkt_offset.next = offset.to_bits();
+        u.req.valid.next = valid;
+        u.req.pkt_offset.next = offset.to_bits();
         assert!(simulate(&mut u, 2000));
         if u.resp_valid.val() {
             responses.push((u.resp_rx_msg_id.val().to_u64(), u.resp_is_new_msg.val(), u.resp_ack_no.val().to_u64()));

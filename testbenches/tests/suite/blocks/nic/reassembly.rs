@@ -20,16 +20,16 @@ fn delivers_a_single_packet_message<const N: usize, const IW: usize, const BB: u
     u.m_axis_tready.next = true;
     clock(&mut u);
     u.reset.next = false;
-    u.req_valid.next = true;
-    u.req_mark_received.next = true;
-    u.req_src_ip.next = 0x0a000001.into();
-    u.req_src_port.next = 7.into();
-    u.req_tx_msg_id.next = 3.into();
-    u.req_msg_len.next = 16.into();
+    u.req.valid.next = true;
+    u.req.mark_received.next = true;
+    u.req.src_ip.next = 0x0a000001.into();
+    u.req.src_port.next = 7.into();
+    u.req.tx_msg_id.next = 3.into();
+    u.req.msg_len.next = 16.into();
     let mut waited = 0;
     loop {
         assert!(simulate(&mut u, 2000));
-        if u.req_ready.val() {
+        if u.req.ready.val() {
             break;
         }
         clock(&mut u);
@@ -37,12 +37,12 @@ fn delivers_a_single_packet_message<const N: usize, const IW: usize, const BB: u
         assert!(waited < 5000, "the table never became ready");
     }
     clock(&mut u);
-    u.req_valid.next = false;
+    u.req.valid.next = false;
     clock(&mut u);
     clock(&mut u);
     assert!(simulate(&mut u, 2000));
-    assert!(u.resp_valid.val() && u.resp_is_new_msg.val() && u.resp_is_last_pkt.val(), "response 3 cycles after the request");
-    let rx_msg_id = u.resp_rx_msg_id.val();
+    assert!(u.resp.valid.val() && u.resp.is_new_msg.val() && u.resp.is_last_pkt.val(), "response 3 cycles after the request");
+    let rx_msg_id = u.resp.rx_msg_id.val();
     clock(&mut u);
     u.s_axis_meta_remote_ip.next = 0x0a000001.into();
     u.s_axis_meta_remote_port.next = 7.into();

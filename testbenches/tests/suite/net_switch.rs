@@ -281,3 +281,21 @@ fn occupancy_is_sampled_at_an_interval_when_asked() {
     }
     assert_eq!(run(OccupancySampling::Off), [(0, 0, 0)]);
 }
+
+#[test]
+fn any_ipv4_protocol_is_routed_and_a_frame_too_short_for_its_headers_is_counted() {
+    let mut s = Switch::new(
+        Box::new(IpRoute { table: vec![(2, 1)] }),
+        Box::new(DscpClassify { bands: 2 }),
+        Box::new(HomaDropTail { limit: Limit::Packets(8) }),
+        Box::new(StrictPriority),
+    );
+    s.add_port(0, 100.0, 2);
+    s.add_port(1, 100.0, 2);
+    // Bolt's protocol number, a control frame at DSCP 0: routed on its IPv4 destination.
+    let bolt = data_frame_for(153, 1, 2, 1, 1, 1, &[0u8; 8], 0);
+    assert_eq!(s.accept(bolt, 0, 0), Some(1));
+    // 20 bytes: no IPv4 destination at all.
+    assert_eq!(s.accept(vec![0u8; 20], 0, 1), None);
+    assert_eq!((s.unroutable, s.stage_errors), (1, 0));
+}

@@ -6,7 +6,7 @@
 
 use crate::host::CbrHost;
 use crate::link::LinkSpec;
-use crate::switch::{DscpClassify, HomaDropTail, Limit, OccupancySampling, StrictPriority};
+use crate::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
 use crate::topology::{star_of, Member};
 use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
 use nanotransport_sim::scenarios::data_frame_for;
@@ -58,8 +58,6 @@ pub fn bench_net(senders: usize, gbps: f64, simulated_ms: f64) -> Result<NetBenc
         8,
     );
     let mut net = star_of(3200, members, LinkSpec::new(gbps, 500.0), stages, 1)?;
-    // Occupancy every µs, as a long run would keep it.
-    net.switches[0].occupancy_sampling = OccupancySampling::Every((1000.0 / net.tick_ns(1)).round() as u64);
     let until = (simulated_ms * 1e6 / net.cycle_ns(1)).round() as u64;
     let wall = Instant::now();
     net.run(until, &mut |_| false, &mut |_| {});

@@ -62,7 +62,7 @@
 //!
 //! # Traces
 //! Any link can be written as a nanosecond pcap ([`trace::PcapTrace`]); every switch port
-//! records its queue occupancy over time, at every change or at an interval
+//! records its queue occupancy over time, at an interval (every µs by default) or at every change
 //! ([`switch::OccupancySampling`]).
 
 pub mod bench;
@@ -70,6 +70,7 @@ pub mod endpoint;
 pub mod host;
 pub mod link;
 pub mod network;
+pub mod schemes;
 pub mod switch;
 pub mod topology;
 pub mod trace;

@@ -27,8 +27,9 @@
 //! # Accounting
 //! [`PortQueues`] keeps running packet and byte counts per band and per port, so every limit and
 //! occupancy figure is O(1) to read. A port records its occupancy as
-//! [`Switch::occupancy_sampling`] says: at every change (the default, which the incast's plots
-//! use), at a fixed interval of ticks (memory bounded by run length / interval), or not at all.
+//! [`Switch::occupancy_sampling`] says: every µs by default (memory bounded by run length /
+//! interval), at another interval, at every change (the incast's plots ask for it), or not at
+//! all.
 //!
 //! The queue disciplines of the authors' ns-3 model (`pfifo-{ndp,homa,homatr}-queue-disc`),
 //! buffers counted in packets:
@@ -291,21 +292,8 @@ impl QueueManager for NdpTrim {
     }
 }
 
-/// Homa: one drop-tail limit shared by every band.
-#[derive(Clone, Copy, Debug)]
-pub struct HomaDropTail {
-    pub limit: Limit,
-}
-
-impl QueueManager for HomaDropTail {
-    fn enqueue(&mut self, q: &mut PortQueues, band: usize, frame: Vec<u8>, _ctx: &mut StageContext) -> Verdict {
-        if self.limit.full(q.packets(), q.bytes(), frame.len()) {
-            return Verdict::Dropped;
-        }
-        q.push(band, frame);
-        Verdict::Enqueued
-    }
-}
+/// Homa: one drop-tail limit shared by every band (the library's [`crate::schemes::DropTail`]).
+pub type HomaDropTail = crate::schemes::DropTail;
 
 /// Homa-Tr: a limit per band; DATA that finds its band at ≥ limit − 1 is trimmed, one band lower.
 #[derive(Clone, Copy, Debug)]
@@ -334,15 +322,22 @@ pub struct PortCounters {
 }
 
 /// How a port records its queue occupancy (tick, packets, bytes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum OccupancySampling {
-    /// A sample at every change: exact, but as long as the run is busy (the incast's plots).
-    #[default]
+    /// A sample at every change: exact, but as long as the run is busy (the incast's plots ask
+    /// for it).
     OnChange,
-    /// The occupancy at every multiple of this many ticks: memory bounded by run length / interval.
-    Every(u64),
+    /// The occupancy at every multiple of this many ns (the default: every µs), so memory is
+    /// bounded by run length / interval. A switch outside a network counts a tick as 1 ns.
+    EveryNs(f64),
     /// None (the maximum is still counted).
     Off,
+}
+
+impl Default for OccupancySampling {
+    fn default() -> Self {
+        OccupancySampling::EveryNs(1000.0)
+    }
 }
 
 /// One output port: its queues, counters and occupancy over time (tick, packets, bytes).
@@ -358,7 +353,7 @@ pub struct Port {
     pub device: VecDeque<Vec<u8>>,
     queue_manager: Box<dyn QueueManager>,
     schedule: Box<dyn Schedule>,
-    /// The next tick sampled with [`OccupancySampling::Every`] (0: not started), and the
+    /// The next tick sampled with [`OccupancySampling::EveryNs`] (0: not started), and the
     /// occupancy (packets, bytes) after the last change.
     next_sample: u64,
     state: (usize, usize),
@@ -404,7 +399,7 @@ impl Switch {
             ports: Vec::new(),
             unroutable: 0,
             device_queue_pkts: 0,
-            occupancy_sampling: OccupancySampling::OnChange,
+            occupancy_sampling: OccupancySampling::default(),
             ns_per_tick: 0.0,
             stage_errors: 0,
             last_stage_error: None,
@@ -468,7 +463,7 @@ impl Switch {
         if verdict != Verdict::Dropped {
             self.feed(port, now);
         } else {
-            self.ports[port].record(now, self.occupancy_sampling);
+            self.ports[port].record(now, self.occupancy_sampling, self.ns_per_tick);
         }
         (verdict != Verdict::Dropped).then_some(port)
     }
@@ -494,7 +489,7 @@ impl Switch {
 
     /// A port was given a frame: record it, top up its device queue and tell the network.
     fn feed(&mut self, port: usize, now: u64) {
-        self.ports[port].record(now, self.occupancy_sampling);
+        self.ports[port].record(now, self.occupancy_sampling, self.ns_per_tick);
         if self.ports[port].busy {
             self.fill_device_queue(port, now);
         } else {
@@ -536,12 +531,12 @@ impl Switch {
             let Some(f) = self.schedule_one(port, now) else { break };
             self.ports[port].device.push_back(f);
         }
-        self.ports[port].record(now, self.occupancy_sampling);
+        self.ports[port].record(now, self.occupancy_sampling, self.ns_per_tick);
     }
 }
 
 impl Port {
-    fn record(&mut self, now: u64, sampling: OccupancySampling) {
+    fn record(&mut self, now: u64, sampling: OccupancySampling, ns_per_tick: f64) {
         let (n, b) = (self.queues.packets(), self.queues.bytes());
         self.counters.max_packets = self.counters.max_packets.max(n as u64);
         match sampling {
@@ -550,8 +545,8 @@ impl Port {
                     self.occupancy.push((now, n, b));
                 }
             }
-            OccupancySampling::Every(interval) => {
-                let interval = interval.max(1);
+            OccupancySampling::EveryNs(ns) => {
+                let interval = if ns_per_tick > 0.0 { (ns / ns_per_tick).round() } else { ns.round() }.max(1.0) as u64;
                 if self.next_sample == 0 {
                     self.next_sample = interval; // tick 0 is the first sample
                 }

@@ -20,7 +20,7 @@
 
 use crate::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
 use crate::link::LinkSpec;
-use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, StrictPriority};
+use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, OccupancySampling, StrictPriority};
 use crate::topology::{star, SwitchStages};
 use crate::Network;
 use nanotransport_hdl::nic::register_map::{
@@ -342,6 +342,8 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
     let spec = LinkSpec::new(p.link_gbps, p.link_ns);
     let mut net = star(CLOCK_MHZ, endpoints, spec, p.switch_stages(), p.seed)?;
     net.switches[0].device_queue_pkts = p.device_queue_pkts;
+    // The queue plot and the report show every change of the bottleneck queue.
+    net.switches[0].occupancy_sampling = OccupancySampling::OnChange;
     Ok(net)
 }
 

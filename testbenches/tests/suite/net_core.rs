@@ -9,12 +9,12 @@ use nanotransport_net::{Endpoint, LinkSpec};
 use nanotransport_sim::scenarios::data_frame_for;
 use std::any::Any;
 
-/// A behavioural host: sends its frames all at once at cycle 0, records every frame it receives
-/// with the cycle it was offered.
-struct Host {
-    ip: u32,
-    to_send: Vec<Vec<u8>>,
-    received: Vec<(u64, Vec<u8>)>,
+/// A cycle-stepped test endpoint: sends its frames all at once at cycle 0, records every frame
+/// it receives with the cycle it was offered.
+pub(crate) struct Host {
+    pub ip: u32,
+    pub to_send: Vec<Vec<u8>>,
+    pub received: Vec<(u64, Vec<u8>)>,
 }
 
 impl Endpoint for Host {

@@ -1,11 +1,12 @@
 //! Behavioural hosts (`net/host.rs`) on the network core: exact timing through a switch, timers,
 //! the event-driven path, and hosts mixed with cycle-stepped endpoints.
 
+use crate::net_core::Host as Stepped;
 use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
 use nanotransport_net::host::{CbrHost, EchoHost, Host, HostIo};
 use nanotransport_net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
 use nanotransport_net::topology::{star_of, Member, SwitchStages};
-use nanotransport_net::{Endpoint, LinkSpec, Network};
+use nanotransport_net::{LinkSpec, Network};
 use nanotransport_sim::scenarios::data_frame_for;
 use std::any::Any;
 
@@ -92,41 +93,6 @@ fn a_host_without_a_link_counts_what_it_could_not_send() {
     net.add_host(Box::new(CbrHost::new(A, frame(A, B), 100.0, 3)));
     net.run(10_000, &mut |_| false, &mut |_| {});
     assert_eq!(net.hosts[0].unconnected_sends, 3);
-}
-
-/// A cycle-stepped endpoint that sends its frames at cycle 0 and records what it receives.
-struct Stepped {
-    ip: u32,
-    to_send: Vec<Vec<u8>>,
-    received: Vec<(u64, usize)>,
-}
-
-impl Endpoint for Stepped {
-    fn ip(&self) -> u32 {
-        self.ip
-    }
-    fn cycle(&self) -> u64 {
-        0
-    }
-    fn receive(&mut self, frame: Vec<u8>, now: u64) -> bool {
-        self.received.push((now, frame.len()));
-        true
-    }
-    fn busy(&self, _now: u64) -> bool {
-        !self.to_send.is_empty()
-    }
-    fn wake_at(&self) -> Option<u64> {
-        None
-    }
-    fn sending(&self) -> bool {
-        false
-    }
-    fn step(&mut self, now: u64, _tx_ready: bool) -> Vec<(u64, Vec<u8>)> {
-        std::mem::take(&mut self.to_send).into_iter().map(|f| (now, f)).collect()
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 #[test]

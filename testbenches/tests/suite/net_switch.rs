@@ -110,6 +110,7 @@ fn device_queue_holds_one_frame_beyond_the_queue_disc_chosen_when_it_entered() {
         );
         s.add_port(0, 100.0, 2);
         s.device_queue_pkts = device_queue_pkts;
+        s.occupancy_sampling = OccupancySampling::OnChange;
         s
     };
     // Without a device queue the wire takes the highest band at each frame's end.
@@ -273,7 +274,7 @@ fn occupancy_is_sampled_at_an_interval_when_asked() {
     };
     let every = run(OccupancySampling::OnChange);
     assert_eq!(every.len(), 1001);
-    let sampled = run(OccupancySampling::Every(1000));
+    let sampled = run(OccupancySampling::EveryNs(1000.0));
     // Tick 0, then 1000, 2000 … 9000: the occupancy just before each boundary's frame.
     assert_eq!(sampled.len(), 10);
     for (k, (t, n, _)) in sampled.iter().enumerate() {

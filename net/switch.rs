@@ -21,8 +21,9 @@
 //! [`Switch::stage_errors`] with a one-line description in [`Switch::last_stage_error`] (a band is
 //! then clamped to the last, an emitted packet dropped), never a panic.
 //!
-//! The simplest queue manager is [`HomaDropTail`] (a shared limit over all bands); a scheme that
-//! emits and keeps per-port state is in the switch's tests (`net_switch.rs`).
+//! An example scheme: [`crate::schemes::Dctcp`], Flexplane's Fig. 3-1 — mark above K packets,
+//! drop at capacity — in a dozen lines; [`crate::schemes`] has the others. A scheme that emits
+//! and keeps per-port state is in the switch's tests (`net_switch.rs`).
 //!
 //! # Accounting
 //! [`PortQueues`] keeps running packet and byte counts per band and per port, so every limit and

@@ -18,6 +18,7 @@
 //! [`EchoHost`] and [`CbrHost`] are the reference hosts (and what `nanotransport bench net`
 //! runs).
 
+use nanotransport_hdl::pisa::wire::{OFF_DST_IP, OFF_SRC_IP};
 use std::any::Any;
 
 /// A behavioural host. Hosts are `Send` like every endpoint.
@@ -85,9 +86,8 @@ impl HostIo {
     }
 }
 
-/// IPv4 addresses of an Ethernet + IPv4 frame: bytes 26–29 the source, 30–33 the destination.
-const SRC_IP: std::ops::Range<usize> = 26..30;
-const DST_IP: std::ops::Range<usize> = 30..34;
+const SRC_IP: std::ops::Range<usize> = OFF_SRC_IP..OFF_SRC_IP + 4;
+const DST_IP: std::ops::Range<usize> = OFF_DST_IP..OFF_DST_IP + 4;
 
 /// A reference host that sends every frame it receives back to its sender (IPv4 addresses
 /// swapped), and counts them.

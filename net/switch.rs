@@ -56,13 +56,23 @@
 //! Trimmed frames are those the NIC accepts ([`nanotransport_sim::scenarios::trimmed`]: header only, CHOP
 //! added, IPv4 length 50).
 
-use nanotransport_hdl::pisa::wire::{FLAG_DATA, OFF_FLAGS, OFF_TOS};
+use nanotransport_hdl::pisa::wire::{FLAG_DATA, OFF_DST_IP, OFF_FLAGS, OFF_SRC_IP, OFF_TOS};
 use nanotransport_sim::scenarios::trimmed;
 use std::collections::VecDeque;
 
+/// The IPv4 address at `offset` of a frame (0 when the frame is too short).
+fn ip_at(frame: &[u8], offset: usize) -> u32 {
+    frame.get(offset..offset + 4).map(|b| u32::from_be_bytes(b.try_into().unwrap())).unwrap_or(0)
+}
+
 /// IPv4 destination address of a frame (Ethernet + IPv4, no VLAN).
 pub fn dst_ip(frame: &[u8]) -> u32 {
-    frame.get(30..34).map(|b| u32::from_be_bytes(b.try_into().unwrap())).unwrap_or(0)
+    ip_at(frame, OFF_DST_IP)
+}
+
+/// IPv4 source address of a frame.
+pub fn src_ip(frame: &[u8]) -> u32 {
+    ip_at(frame, OFF_SRC_IP)
 }
 
 /// IPv4 DSCP of a frame.

@@ -20,7 +20,9 @@
 //! | [`RxMsgInfoRequestSource`] / [`RxMsgInfoRequestSink`] | a GetRxMsgInfo request (valid/ready) | ingress front → reassembly → GetRxMsgInfo |
 //! | [`RxMsgInfoAnswerSource`] / [`RxMsgInfoAnswerSink`] | its answer | reassembly → ingress front |
 //!
-//! A bundle carries no logic: joining it is the same Verilog as assigning each member.
+//! **Latency 0 cycles, no logic**: a bundle is wires. Joining it is the same Verilog as assigning
+//! each member, so it adds no register, no LUT and no cycle; the latency and throughput of a
+//! stream are those of the blocks on either side.
 
 use rust_hdl::prelude::*;
 

@@ -3,7 +3,7 @@
 //! that make it per-source fair queueing (Flexplane §4.2: one queue per source at each port, a
 //! 32-packet buffer per queue, quantum one MTU).
 
-use crate::switch::{PortQueues, QueueManager, Schedule, StageContext, Verdict};
+use crate::switch::{src_ip, PortQueues, QueueManager, Schedule, StageContext, Verdict};
 use std::collections::HashMap;
 
 /// Deficit round robin over the bands.
@@ -98,7 +98,7 @@ impl Default for PerSourceQueues {
 
 impl QueueManager for PerSourceQueues {
     fn enqueue(&mut self, q: &mut PortQueues, _band: usize, frame: Vec<u8>, _ctx: &mut StageContext) -> Verdict {
-        let src = frame.get(26..30).map_or(0, |b| u32::from_be_bytes(b.try_into().unwrap()));
+        let src = src_ip(&frame);
         let next = self.bands_of.len() % q.band_count();
         let band = *self.bands_of.entry(src).or_insert(next);
         if q.band_len(band) >= self.per_queue_packets {

@@ -26,12 +26,10 @@ pub use drr::{Drr, PerSourceQueues};
 pub use hull::Hull;
 pub use red::Red;
 
-use nanotransport_hdl::pisa::wire::OFF_TOS;
+use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_CHECKSUM, OFF_TOS};
 
-/// IPv4 header: Ethernet header length, IPv4 header length (no options), checksum offset.
-const IP_START: usize = 14;
-const IP_END: usize = 34;
-const OFF_IP_CHECKSUM: usize = 24;
+const IP_START: usize = ETH_HEADER_BYTES;
+const IP_END: usize = ETH_HEADER_BYTES + IPV4_HEADER_BYTES;
 
 /// Whether a frame's IPv4 ECN field says ECN-capable transport (ECT(0) or ECT(1)) or CE.
 pub fn ecn_capable(frame: &[u8]) -> bool {
@@ -45,9 +43,9 @@ pub fn mark_ce(frame: &mut [u8]) -> bool {
         return false;
     }
     frame[OFF_TOS] |= 0b11;
-    frame[OFF_IP_CHECKSUM..OFF_IP_CHECKSUM + 2].fill(0);
+    frame[OFF_CHECKSUM..OFF_CHECKSUM + 2].fill(0);
     let sum = nanotransport_reference::pisa::ipv4_sum(&frame[IP_START..IP_END]);
-    frame[OFF_IP_CHECKSUM..OFF_IP_CHECKSUM + 2].copy_from_slice(&(!sum).to_be_bytes());
+    frame[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&(!sum).to_be_bytes());
     true
 }
 

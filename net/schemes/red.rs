@@ -90,8 +90,9 @@ impl Red {
         } else {
             self.avg = (1.0 - self.weight) * self.avg + self.weight * held;
         }
-        let seed = self.seed ^ (ctx.egress_port as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let rng = self.rng.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(seed));
+        let seed = self.seed;
+        let rng =
+            self.rng.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(seed ^ (ctx.egress_port as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
         if self.avg >= self.min_packets && self.avg < self.max_packets {
             self.count += 1;
             let pb = self.max_p * (self.avg - self.min_packets) / (self.max_packets - self.min_packets);

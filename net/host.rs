@@ -31,6 +31,9 @@ pub trait Host: Send {
     fn receive(&mut self, frame: Vec<u8>, io: &mut HostIo);
     /// Timer `id` has fired (a timer set again before it fired fires once, at the new time).
     fn timer(&mut self, id: u64, io: &mut HostIo);
+    /// The link has finished a frame, after the host asked with [`HostIo::wake_on_tx`] (a host
+    /// that keeps its transmit queue short, as Linux's TCP small queues, sends more here).
+    fn tx_done(&mut self, _io: &mut HostIo) {}
     /// For reading a host's results back after a run.
     fn as_any(&self) -> &dyn Any;
 }
@@ -40,6 +43,9 @@ pub trait Host: Send {
 pub struct HostIo {
     now_ticks: u64,
     ns_per_tick: f64,
+    /// Bytes in the host's transmit queue (not yet on the wire), with this call's sends.
+    queued_bytes: usize,
+    pub(crate) wake_on_tx: bool,
     pub(crate) sends: Vec<Vec<u8>>,
     /// Timer operations in the order asked: (Some(tick), id) sets, (None, id) cancels.
     pub(crate) timer_ops: Vec<(Option<u64>, u64)>,
@@ -48,8 +54,17 @@ pub struct HostIo {
 }
 
 impl HostIo {
-    pub(crate) fn new(now_ticks: u64, ns_per_tick: f64) -> Self {
-        HostIo { now_ticks, ns_per_tick, sends: Vec::new(), timer_ops: Vec::new(), past_timers: 0 }
+    pub(crate) fn new(now_ticks: u64, ns_per_tick: f64, queued_bytes: usize) -> Self {
+        HostIo { now_ticks, ns_per_tick, queued_bytes, wake_on_tx: false, sends: Vec::new(), timer_ops: Vec::new(), past_timers: 0 }
+    }
+    /// Bytes waiting in the host's transmit queue (the frame on the wire not counted), this
+    /// call's sends included.
+    pub fn queued_bytes(&self) -> usize {
+        self.queued_bytes
+    }
+    /// Asks for [`Host::tx_done`] when the link next finishes a frame.
+    pub fn wake_on_tx(&mut self) {
+        self.wake_on_tx = true;
     }
     /// Now, in network ticks.
     pub fn now_ticks(&self) -> u64 {
@@ -61,6 +76,7 @@ impl HostIo {
     }
     /// Queues a frame on the host's link (after the frames queued before it).
     pub fn send(&mut self, frame: Vec<u8>) {
+        self.queued_bytes += frame.len();
         self.sends.push(frame);
     }
     /// Sets timer `id` to fire at `at_ns` (rounded up to a tick); a time already past is counted

@@ -72,6 +72,7 @@ pub mod link;
 pub mod network;
 pub mod schemes;
 pub mod switch;
+pub mod tcp;
 pub mod topology;
 pub mod trace;
 

@@ -92,7 +92,10 @@ pub struct HostSlot {
     pub host: Box<dyn Host>,
     uplink: Option<usize>,
     tx_queue: VecDeque<Vec<u8>>,
+    tx_queue_bytes: usize,
     tx_busy: bool,
+    /// The host asked to be told when the link finishes its frame.
+    wake_on_tx: bool,
     /// Pending timers: id → generation.
     timers: HashMap<u64, u64>,
     generation: u64,
@@ -224,7 +227,9 @@ impl Network {
             host,
             uplink: None,
             tx_queue: VecDeque::new(),
+            tx_queue_bytes: 0,
             tx_busy: false,
+            wake_on_tx: false,
             timers: HashMap::new(),
             generation: 0,
             unconnected_sends: 0,
@@ -327,8 +332,9 @@ impl Network {
 
     /// Calls host `h` at tick `now` and carries out what it asked.
     fn call_host(&mut self, h: usize, now: u64, call: impl FnOnce(&mut dyn Host, &mut HostIo)) {
-        let mut io = HostIo::new(now, self.tick_ns(1));
+        let mut io = HostIo::new(now, self.tick_ns(1), self.hosts[h].tx_queue_bytes);
         call(self.hosts[h].host.as_mut(), &mut io);
+        self.hosts[h].wake_on_tx |= io.wake_on_tx;
         self.host_past_timers += io.past_timers;
         for (at, id) in io.timer_ops {
             let slot = &mut self.hosts[h];
@@ -344,6 +350,7 @@ impl Network {
                 }
             }
         }
+        self.hosts[h].tx_queue_bytes += io.sends.iter().map(Vec::len).sum::<usize>();
         self.hosts[h].tx_queue.extend(io.sends);
         if !self.hosts[h].tx_busy {
             self.start_host_tx(h, now);
@@ -353,9 +360,11 @@ impl Network {
     /// Puts host `h`'s next queued frame on its link.
     fn start_host_tx(&mut self, h: usize, now: u64) {
         let Some(frame) = self.hosts[h].tx_queue.pop_front() else { return };
+        self.hosts[h].tx_queue_bytes -= frame.len();
         let Some(link) = self.hosts[h].uplink else {
             self.hosts[h].unconnected_sends += 1 + self.hosts[h].tx_queue.len() as u64;
             self.hosts[h].tx_queue.clear();
+            self.hosts[h].tx_queue_bytes = 0;
             return;
         };
         let (end, at) = self.links[link].put(now, &frame, self.ticks_per_cycle);
@@ -427,6 +436,9 @@ impl Network {
             Event::HostTxFree { host } => {
                 self.hosts[host].tx_busy = false;
                 self.start_host_tx(host, tick);
+                if std::mem::take(&mut self.hosts[host].wake_on_tx) {
+                    self.call_host(host, tick, |h, io| h.tx_done(io));
+                }
             }
             Event::HostTimer { host, id, generation } => {
                 if self.hosts[host].timers.get(&id) == Some(&generation) {

@@ -10,6 +10,7 @@ mod params;
 mod results;
 
 use clap::{Parser, Subcommand};
+use commands::flexplane::{bulk_cmd, BulkArgs};
 use commands::hardware::*;
 use commands::incast::*;
 use commands::nic::*;
@@ -92,6 +93,11 @@ enum Command {
     },
     /// List the named configurations
     Configs,
+    /// Flexplane's experiments on the network testbench: TCP hosts and switch schemes
+    Flexplane {
+        #[command(subcommand)]
+        which: FlexplaneCommand,
+    },
     /// The thesis' Fig. 3.2 incast on the whole-NIC models: N senders → 1 receiver via one switch
     Incast {
         /// Protocol
@@ -329,6 +335,12 @@ enum FpgaCommand {
 }
 
 #[derive(Subcommand)]
+enum FlexplaneCommand {
+    /// §4.1: 5 TCP senders → 1 receiver at 10 Gb/s; bottleneck queue, Jain's fairness, goodput (Tables 4.1, 4.2)
+    Bulk(BulkArgs),
+}
+
+#[derive(Subcommand)]
 enum BenchCommand {
     /// Simulation speed of the 128-entry timer: native rust-hdl vs Verilator, same run
     Cosim {
@@ -484,6 +496,7 @@ fn main() -> ExitCode {
         }
         Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
+        Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
         Command::Report {
             out,
             synth,

@@ -1,5 +1,6 @@
 //! Paper experiments on the network testbench, one module each: parameters, a run that returns
 //! a serialisable result (JSON for scripts), and SVG plots.
 
+pub mod flexplane;
 pub mod incast;
 pub mod plot;

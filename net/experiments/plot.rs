@@ -87,3 +87,21 @@ pub fn slowdown_svg(results: &[IncastResult], path: &std::path::Path) -> Result<
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
     root.present().map_err(err)
 }
+
+/// Any number of named lines on one chart (the bulk experiment's queues over time).
+pub fn lines_svg(path: &std::path::Path, caption: &str, desc: (&str, &str), series: &[(String, Vec<(f64, f64)>)]) -> Result<(), String> {
+    let xmax = series.iter().flat_map(|s| s.1.iter().map(|p| p.0)).fold(1e-9, f64::max);
+    let ymax = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+    let mut chart = chart(&root, caption, (0.0..xmax, 0.0..ymax), desc)?;
+    for (i, (name, points)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(1)))
+            .map_err(err)?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
+    root.present().map_err(err)
+}

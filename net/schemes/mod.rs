@@ -19,12 +19,14 @@ mod droptail;
 mod drr;
 mod hull;
 mod red;
+mod spec;
 
 pub use dctcp::Dctcp;
 pub use droptail::DropTail;
 pub use drr::{Drr, PerSourceQueues};
 pub use hull::Hull;
 pub use red::Red;
+pub use spec::{Scheme, DSCP_BANDS, SCHEME_NAMES};
 
 use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_CHECKSUM, OFF_TOS};
 

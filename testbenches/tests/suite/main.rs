@@ -27,6 +27,7 @@ mod net_hosts;
 mod net_link;
 mod net_schemes;
 mod net_switch;
+mod net_tcp;
 mod packet_generator;
 mod param_sets;
 mod pisa_deparser;

@@ -1,0 +1,280 @@
+//! Flexplane's §4.1 bulk-transfer experiment (Ousterhout et al., Tables 4.1 and 4.2): five
+//! hosts send TCP at full speed to one receiver through one 10 Gb/s switch port, under
+//! DropTail, RED or DCTCP; the bottleneck queue is sampled every millisecond (median and σ, in
+//! packets), Jain's fairness index is computed over 1-second intervals (median and σ), and the
+//! aggregate goodput is measured.
+//!
+//! # Setup beside the paper's
+//! | | Flexplane (hardware column) | here |
+//! |---|---|---|
+//! | hosts | 5 senders → 1 receiver, Linux 3.18, TSO off | 5 [`TcpHost`] senders → 1, see [`crate::tcp`] for what is simplified |
+//! | transport | CUBIC (DropTail, RED), DCTCP (DCTCP) | the same |
+//! | switch | Trident+, per-port buffer 1 024 MTUs | [`Scheme`]: DropTail 1 024, RED 150/300/0.1/2⁻⁵ drop mode, DCTCP K = 65 |
+//! | links | 10 Gb/s, MTU 1 500 | 10 Gb/s, 1 514-byte frames (MSS 1 460), frame bytes only on the wire |
+//! | delay | one-way latency 14.9 µs measured (sockperf, host stacks included) | 7 µs per link: unloaded RTT ≈ 30.6 µs, twice that latency |
+//! | duration | 5 minutes | `seconds` (default 11), the first `warmup_s` (1) excluded: ten 1-second intervals |
+//!
+//! **Clocks.** The senders' links run `sender_ppm` (default 100, the tolerance IEEE 802.3
+//! allows) faster than the switch's port to the receiver. With identical clocks a sender that
+//! alone fills the port delivers exactly as fast as the port drains: its frames arrive just after
+//! each departure, always find room, and the queue stays pinned at its level while every other
+//! sender's frames find it full — a phase lock of the simulation that real clocks, never equal,
+//! do not sustain. `--sender-ppm 0` shows it.
+//!
+//! The delay is fixed before any run (from the measured latency, not fitted to a result);
+//! `--link-ns` sweeps it. Senders start at seeded random times in the first millisecond, so two
+//! seeds give two different runs. Goodput counts in-order payload bytes at the receiver; with
+//! 1 514-byte frames the most a 10 Gb/s link carries is 9.64 Gb/s of payload (the hardware's
+//! 9.4 Gb/s includes preamble, gap and FCS on the wire: 9.49 Gb/s at most).
+
+use crate::link::LinkSpec;
+use crate::schemes::Scheme;
+use crate::switch::OccupancySampling;
+use crate::switch::{IpRoute, Switch};
+use crate::tcp::{CongestionControl, TcpConfig, TcpHost};
+use crate::Network;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+const CLOCK_MHZ: u64 = 3200;
+const RECEIVER_IP: u32 = 0x0A00_0001;
+const RECEIVER_PORT: u16 = 5001;
+
+/// The bulk experiment's parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BulkParams {
+    pub scheme: Scheme,
+    pub senders: usize,
+    pub gbps: f64,
+    /// Propagation delay per link, ns.
+    pub link_ns: f64,
+    /// Simulated time, warm-up included, s.
+    pub seconds: f64,
+    pub warmup_s: f64,
+    /// Fairness interval, s (the paper's 1 s).
+    pub interval_s: f64,
+    /// Queue sampling interval, ms (the paper's 1 ms).
+    pub sample_ms: f64,
+    pub seed: u64,
+    /// How much faster the senders' links run than the switch's port to the receiver, in
+    /// parts per million (IEEE 802.3 allows ±100; see the module documentation).
+    pub sender_ppm: f64,
+    /// The hosts' TCP (CUBIC, or DCTCP for the DCTCP and HULL schemes).
+    pub tcp: TcpConfig,
+}
+
+impl BulkParams {
+    /// The paper's setup for `scheme` (a shorter run than its 5 minutes).
+    pub fn defaults(scheme: Scheme) -> Self {
+        let cc = match scheme {
+            Scheme::Dctcp { .. } | Scheme::Hull { .. } => CongestionControl::Dctcp,
+            _ => CongestionControl::Cubic,
+        };
+        BulkParams {
+            scheme,
+            senders: 5,
+            gbps: 10.0,
+            link_ns: 7000.0,
+            seconds: 11.0,
+            warmup_s: 1.0,
+            interval_s: 1.0,
+            sample_ms: 1.0,
+            seed: 1,
+            sender_ppm: 100.0,
+            tcp: TcpConfig::with_cc(cc),
+        }
+    }
+
+    /// Rejects parameters the experiment cannot run with (one line naming the parameter).
+    pub fn validate(&self) -> Result<(), String> {
+        self.scheme.stages(self.seed)?;
+        self.tcp.validate()?;
+        if !(1..=64).contains(&self.senders) {
+            return Err(format!("--senders {}: valid 1..=64", self.senders));
+        }
+        if !(self.gbps >= 0.1 && self.gbps <= 200.0) {
+            return Err(format!("--gbps {}: valid 0.1..=200", self.gbps));
+        }
+        if !(self.link_ns >= 10.0 && self.link_ns <= 1e6) {
+            return Err(format!("--link-ns {}: valid 10..=1000000", self.link_ns));
+        }
+        if !(0.0..=1000.0).contains(&self.sender_ppm) {
+            return Err(format!("--sender-ppm {}: valid 0..=1000", self.sender_ppm));
+        }
+        if !(self.interval_s > 0.0 && self.sample_ms > 0.0 && self.sample_ms <= self.interval_s * 1000.0) {
+            return Err(format!(
+                "--interval-s {} / sample every {} ms: valid interval above 0, sampling within it",
+                self.interval_s, self.sample_ms
+            ));
+        }
+        if !(self.warmup_s >= 0.0 && self.seconds >= self.warmup_s + self.interval_s && self.seconds <= 3600.0) {
+            return Err(format!(
+                "--seconds {} with warm-up {} s: valid at least warm-up + one interval ({} s), at most 3600",
+                self.seconds,
+                self.warmup_s,
+                self.warmup_s + self.interval_s
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Flexplane's figures for a scheme (Tables 4.1 and 4.2): (hardware, Flexplane) each as
+/// (median, σ).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaperBulk {
+    pub queue_hardware: (f64, f64),
+    pub queue_flexplane: (f64, f64),
+    pub fairness_hardware: (f64, f64),
+    pub fairness_flexplane: (f64, f64),
+    /// Aggregate throughput, Gb/s (hardware; Flexplane 9.2–9.3).
+    pub throughput_hardware_gbps: f64,
+}
+
+/// The paper's row for a scheme name, if it has one.
+pub fn paper_bulk(scheme: &str) -> Option<PaperBulk> {
+    let row = |q: (f64, f64), qf: (f64, f64), f: (f64, f64), ff: (f64, f64)| PaperBulk {
+        queue_hardware: q,
+        queue_flexplane: qf,
+        fairness_hardware: f,
+        fairness_flexplane: ff,
+        throughput_hardware_gbps: 9.4,
+    };
+    match scheme {
+        "droptail" => Some(row((931.0, 73.7), (837.0, 98.6), (0.969, 0.027), (0.968, 0.028))),
+        "red" => Some(row((138.0, 12.9), (104.0, 32.5), (0.987, 0.011), (0.980, 0.011))),
+        "dctcp" => Some(row((61.0, 4.9), (51.0, 13.0), (0.996, 0.004), (0.990, 0.006))),
+        _ => None,
+    }
+}
+
+/// What a bulk run measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BulkResult {
+    pub params: BulkParams,
+    /// Bottleneck queue (packets) sampled every `sample_ms` after the warm-up.
+    pub queue_median_pkts: f64,
+    pub queue_sigma_pkts: f64,
+    /// Jain's fairness index of each interval after the warm-up, its median and σ.
+    pub fairness: Vec<f64>,
+    pub fairness_median: f64,
+    pub fairness_sigma: f64,
+    /// Aggregate payload goodput after the warm-up, and each sender's.
+    pub goodput_gbps: f64,
+    pub sender_goodput_gbps: Vec<f64>,
+    /// Bottleneck port: frames dropped, most packets held.
+    pub dropped: u64,
+    pub max_queue_pkts: u64,
+    /// Data segments that arrived CE-marked, fast retransmits and timeouts (all senders).
+    pub ce_marked: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    /// Each sender's connection counters at the end.
+    pub sender_stats: Vec<crate::tcp::TcpStats>,
+    /// Queue samples (ms since start, packets), the whole run.
+    pub queue: Vec<(f64, usize)>,
+    pub paper: Option<PaperBulk>,
+    pub simulated_s: f64,
+    pub wall_s: f64,
+    pub simulated_s_per_wall_s: f64,
+    pub events: u64,
+}
+
+/// Jain's fairness index of `x`: (Σx)² / (n·Σx²); 1 for an empty or all-zero set.
+pub fn jain(x: &[f64]) -> f64 {
+    let sum: f64 = x.iter().sum();
+    let squares: f64 = x.iter().map(|v| v * v).sum();
+    if squares == 0.0 {
+        1.0
+    } else {
+        sum * sum / (x.len() as f64 * squares)
+    }
+}
+
+/// Population standard deviation.
+pub fn sigma(x: &[f64]) -> f64 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let mean = x.iter().sum::<f64>() / x.len() as f64;
+    (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / x.len() as f64).sqrt()
+}
+
+/// Runs the bulk experiment; `progress` is told the simulated seconds so far.
+pub fn run_bulk(p: &BulkParams, progress: &mut dyn FnMut(f64)) -> Result<BulkResult, String> {
+    p.validate()?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(p.seed);
+    let edge = LinkSpec::new(p.gbps * (1.0 + p.sender_ppm * 1e-6), p.link_ns);
+    let bottleneck = LinkSpec::new(p.gbps, p.link_ns);
+    let mut net = Network::new(CLOCK_MHZ, &[edge, bottleneck], p.seed);
+    let (classify, queue_manager, schedule, bands) = p.scheme.stages(p.seed)?;
+    let sender_ip = |i: usize| RECEIVER_IP + 1 + i as u32;
+    let table = std::iter::once((RECEIVER_IP, 0)).chain((0..p.senders).map(|i| (sender_ip(i), i + 1))).collect();
+    let switch = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, queue_manager, schedule));
+    let receiver = net.add_host(Box::new(TcpHost::new(RECEIVER_IP, p.tcp.clone())?));
+    net.connect(receiver, switch, bottleneck, bands)?;
+    for i in 0..p.senders {
+        let mut host = TcpHost::new(sender_ip(i), p.tcp.clone())?;
+        host.open(RECEIVER_IP, 40_000 + i as u16, RECEIVER_PORT, u64::MAX, rng.gen_range(0.0..1e6));
+        let sender = net.add_host(Box::new(host));
+        net.connect(sender, switch, edge, bands)?;
+    }
+    net.switches[0].occupancy_sampling = OccupancySampling::EveryNs(p.sample_ms * 1e6);
+    let received = |net: &crate::Network| -> Vec<u64> {
+        let rx = net.host::<TcpHost>(0).expect("the receiver");
+        (0..p.senders)
+            .map(|i| rx.connections.iter().find(|c| c.peer_ip == RECEIVER_IP + 1 + i as u32).map_or(0, |c| c.stats.bytes_received))
+            .collect()
+    };
+    let cycle_ns = net.cycle_ns(1);
+    let cycles = |s: f64| (s * 1e9 / cycle_ns).round() as u64;
+    let wall = Instant::now();
+    // Run to the end of the warm-up, then interval by interval, counting each sender's bytes.
+    let mut marks = vec![p.warmup_s];
+    while marks.last().unwrap() + p.interval_s <= p.seconds + 1e-9 {
+        marks.push(marks.last().unwrap() + p.interval_s);
+    }
+    let mut snapshots = Vec::new();
+    for &t in &marks {
+        let until = cycles(t);
+        net.run(until, &mut |_| false, &mut |n| progress(n.cycle_ns(n.cycle) * 1e-9));
+        snapshots.push(received(&net));
+    }
+    let wall_s = wall.elapsed().as_secs_f64();
+    let per_interval: Vec<Vec<f64>> =
+        snapshots.windows(2).map(|w| w[1].iter().zip(&w[0]).map(|(b, a)| (b - a) as f64 * 8.0 / p.interval_s / 1e9).collect()).collect();
+    let fairness: Vec<f64> = per_interval.iter().map(|x| jain(x)).collect();
+    let measured_s = p.interval_s * per_interval.len() as f64;
+    let sender_goodput_gbps: Vec<f64> =
+        (0..p.senders).map(|i| (snapshots.last().unwrap()[i] - snapshots[0][i]) as f64 * 8.0 / measured_s / 1e9).collect();
+    let port = &net.switches[0].ports[0];
+    let queue: Vec<(f64, usize)> = port.occupancy.iter().map(|(t, n, _)| (net.tick_ns(*t) / 1e6, *n)).collect();
+    let measured: Vec<f64> = queue.iter().filter(|(ms, _)| *ms >= p.warmup_s * 1e3).map(|(_, n)| *n as f64).collect();
+    let senders: Vec<&TcpHost> = (1..=p.senders).map(|i| net.host::<TcpHost>(i).expect("a sender")).collect();
+    let sender_sum = |f: &dyn Fn(&crate::tcp::TcpStats) -> u64| senders.iter().flat_map(|h| &h.connections).map(|c| f(&c.stats)).sum();
+    let rx = net.host::<TcpHost>(0).expect("the receiver");
+    let simulated_s = net.cycle_ns(net.cycle) * 1e-9;
+    Ok(BulkResult {
+        params: p.clone(),
+        queue_median_pkts: super::incast::median(&measured).unwrap_or(0.0),
+        queue_sigma_pkts: sigma(&measured),
+        fairness_median: super::incast::median(&fairness).unwrap_or(1.0),
+        fairness_sigma: sigma(&fairness),
+        fairness,
+        goodput_gbps: sender_goodput_gbps.iter().sum(),
+        sender_goodput_gbps,
+        dropped: port.counters.dropped,
+        max_queue_pkts: port.counters.max_packets,
+        ce_marked: rx.connections.iter().map(|c| c.stats.ce_received).sum(),
+        fast_retransmits: sender_sum(&|s| s.fast_retransmits),
+        timeouts: sender_sum(&|s| s.timeouts),
+        sender_stats: senders.iter().flat_map(|h| &h.connections).map(|c| c.stats).collect(),
+        queue,
+        paper: paper_bulk(p.scheme.name()),
+        simulated_s,
+        wall_s,
+        simulated_s_per_wall_s: simulated_s / wall_s.max(1e-9),
+        events: net.events_handled,
+    })
+}

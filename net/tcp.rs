@@ -1,0 +1,1054 @@
+//! TCP hosts on the behavioural host API ([`crate::host`]): Reno, CUBIC, DCTCP and a
+//! congestion-control-off mode, over real TCP/IPv4 frames (a pcap of any link decodes as TCP).
+//!
+//! # What a connection does
+//! * **Window**: cwnd in bytes; slow start from an initial window of 10 segments (Linux's
+//!   `TCP_INIT_CWND`), one MSS of growth per MSS acknowledged; congestion avoidance by the
+//!   congestion control; ssthresh never below 2 MSS.
+//! * **Loss recovery: SACK** (RFC 2018, RFC 6675, FACK-style as Linux 3.18's default): the
+//!   receiver reports up to 4 SACK blocks, the latest first; the third duplicate ACK, or SACKed
+//!   data more than 3 MSS beyond the first hole, starts recovery — cwnd = ssthresh once, then
+//!   the holes are resent in order while the pipe (bytes above the highest SACK plus the holes
+//!   already resent) leaves room, new data after them; a SACK for data sent after a resend
+//!   while its hole is still open resends the holes again (lost-retransmit detection); the ACK
+//!   covering everything sent at the loss ends recovery with cwnd = ssthresh.
+//! * **RTO** (RFC 6298): SRTT/RTTVAR from one timed segment at a time (Karn: never a
+//!   retransmitted one), RTO = SRTT + 4·RTTVAR, at least `min_rto_ms` (Linux's 200 ms by
+//!   default; [`TcpConfig::min_rto_ms`] lowers it), doubled per expiry; an expiry sets cwnd to
+//!   one MSS, forgets the SACK scoreboard and resends from the first unacknowledged byte
+//!   (go-back-N).
+//! * **Receiver**: cumulative ACKs; out-of-order segments are kept (byte ranges) and answered
+//!   by an immediate duplicate ACK; delayed ACK as Linux (every second full segment, or
+//!   `delayed_ack_ms` after the first unacknowledged one; off with
+//!   [`TcpConfig::delayed_ack`]); an ACK is sent at once when a hole is filled.
+//! * **Transmit queue**: a host puts at most [`TcpConfig::tx_queue_bytes`] into its link's queue
+//!   (TCP small queues) and sends the rest as the link drains; the window grows only while
+//!   the connection is limited by it.
+//! * **ECN**: an ECN-capable sender marks its data ECT(0); the receiver echoes, on every ACK,
+//!   whether the segments it acknowledges carried CE (ECE), sending an ACK at once when the CE
+//!   state changes (DCTCP's receiver state machine, §3.2 of the DCTCP paper).
+//!
+//! # Congestion controls ([`CongestionControl`])
+//! * `Reno`: +1 MSS per cwnd acknowledged; a loss halves cwnd.
+//! * `Cubic` (RFC 9438, Linux's default): W(t) = C·(t − K)³ + W_max with C = 0.4, β = 0.7,
+//!   K = ∛(W_max·(1 − β)/C), t from the start of the epoch plus one smoothed RTT; fast
+//!   convergence; the Reno-friendly estimate W_est (α = 3(1 − β)/(1 + β)) when it is larger.
+//!   In a datacenter's microsecond RTTs the Reno-friendly region dominates, as it does in Linux.
+//! * `Dctcp` (Alizadeh et al. 2010; Linux `tcp_dctcp.c`): α ← (1 − g)·α + g·F once per window of
+//!   data (g = 1/16, α starting at 1, F the fraction of acknowledged bytes echoed with ECE);
+//!   on ECE, cwnd ← cwnd·(1 − α/2) at most once per window; a loss halves cwnd; Reno increase.
+//! * `Off`: the window stays at the initial window, whatever happens (PL2 runs TCP over
+//!   reservations; set the window with [`TcpConfig::initial_window_segments`]); loss recovery
+//!   as above.
+//!   With ECN on, Reno and CUBIC treat ECE as a loss without a retransmission, once per window
+//!   (RFC 3168).
+//!
+//! # Simplified against Linux
+//! Connections exist from the start (no SYN/FIN handshake: a segment from an unknown peer opens
+//! one on the receiving side); no timestamps, D-SACK, RACK, TSO/GRO, pacing, HyStart, PRR, tail-loss
+//! probes or receive-window limit; the NIC's transmit queue is unbounded (no TCP small-queues);
+//! sequence numbers are 64-bit inside (32-bit on the wire); payload bytes are zeros. The
+//! transmit-queue limit ([`TcpConfig::tx_queue_bytes`]) is per host, not per socket.
+
+use crate::host::{Host, HostIo};
+use crate::schemes::is_ce;
+use nanotransport_hdl::pisa::wire::{
+    ETHERTYPE_IPV4, ETH_HEADER_BYTES, IPV4_HEADER_BYTES, MIN_FRAME_BYTES, OFF_CHECKSUM, OFF_DST_IP, OFF_ETHERTYPE, OFF_PROTOCOL,
+    OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN, OFF_VERSION_IHL,
+};
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
+
+/// IPv4 protocol number of TCP.
+pub const TCP_IP_PROTOCOL: u8 = 6;
+/// TCP header without options.
+pub const TCP_HEADER_BYTES: usize = 20;
+const OFF_TCP: usize = ETH_HEADER_BYTES + IPV4_HEADER_BYTES;
+/// Ethernet, IPv4 and TCP headers.
+pub const TCP_FRAME_HEADERS: usize = OFF_TCP + TCP_HEADER_BYTES;
+
+const FLAG_PSH: u8 = 0x08;
+const FLAG_ACK: u8 = 0x10;
+const FLAG_ECE: u8 = 0x40;
+
+/// The congestion control of a connection (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CongestionControl {
+    Reno,
+    Cubic,
+    Dctcp,
+    Off,
+}
+
+impl std::str::FromStr for CongestionControl {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "reno" => Ok(Self::Reno),
+            "cubic" => Ok(Self::Cubic),
+            "dctcp" => Ok(Self::Dctcp),
+            "off" => Ok(Self::Off),
+            _ => Err(format!("congestion control '{s}': valid reno, cubic, dctcp, off")),
+        }
+    }
+}
+
+/// A host's TCP settings (defaults: Linux's, CUBIC, MSS 1 460 for a 1 500-byte MTU).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TcpConfig {
+    pub cc: CongestionControl,
+    /// Payload bytes per segment.
+    pub mss: usize,
+    pub initial_window_segments: u32,
+    pub min_rto_ms: f64,
+    pub delayed_ack: bool,
+    pub delayed_ack_ms: f64,
+    /// Data marked ECN-capable (ECT(0)), and ECE treated as congestion.
+    pub ecn: bool,
+    /// DSCP of the host's frames (the switch's band with DSCP classification).
+    pub dscp: u8,
+    /// Most bytes the host keeps in its transmit queue (Linux's TCP small queues,
+    /// `tcp_limit_output_bytes`, 131 072 in 3.18): beyond it a connection waits for the link.
+    pub tx_queue_bytes: usize,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: CongestionControl::Cubic,
+            mss: 1460,
+            initial_window_segments: 10,
+            min_rto_ms: 200.0,
+            delayed_ack: true,
+            delayed_ack_ms: 40.0,
+            ecn: false,
+            dscp: 0,
+            tx_queue_bytes: 131_072,
+        }
+    }
+}
+
+impl TcpConfig {
+    /// Linux's settings with congestion control `cc` (ECN on for DCTCP, as it requires).
+    pub fn with_cc(cc: CongestionControl) -> Self {
+        TcpConfig { cc, ecn: cc == CongestionControl::Dctcp, ..TcpConfig::default() }
+    }
+
+    /// Rejects settings no connection can run with.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(64..=9000).contains(&self.mss) {
+            return Err(format!("TCP MSS {}: valid 64..=9000 bytes", self.mss));
+        }
+        if self.initial_window_segments == 0 {
+            return Err("TCP initial window 0: valid 1 segment or more".into());
+        }
+        if !(self.min_rto_ms > 0.0 && self.min_rto_ms <= 60_000.0) {
+            return Err(format!("TCP minimum RTO {} ms: valid above 0 up to 60000", self.min_rto_ms));
+        }
+        if !(self.delayed_ack_ms > 0.0 && self.delayed_ack_ms <= 500.0) {
+            return Err(format!("TCP delayed-ACK timeout {} ms: valid above 0 up to 500", self.delayed_ack_ms));
+        }
+        if self.tx_queue_bytes < self.mss + TCP_FRAME_HEADERS {
+            return Err(format!(
+                "TCP transmit-queue limit {} bytes: valid at least one frame ({})",
+                self.tx_queue_bytes,
+                self.mss + TCP_FRAME_HEADERS
+            ));
+        }
+        if self.dscp > 63 {
+            return Err(format!("TCP DSCP {}: valid 0..=63", self.dscp));
+        }
+        Ok(())
+    }
+}
+
+/// A TCP segment's fields, as sent or parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub src_ip: u32,
+    pub dst_ip: u32,
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    pub flags: u8,
+    /// Payload bytes.
+    pub payload: usize,
+    /// IPv4 ECN field.
+    pub ecn: u8,
+    pub dscp: u8,
+    /// SACK blocks (left edge, right edge), the first `sack_blocks` of them.
+    pub sack: [(u32, u32); MAX_SACK_BLOCKS],
+    pub sack_blocks: usize,
+}
+
+/// SACK blocks an ACK carries (4 fit in the 40 option bytes without timestamps).
+pub const MAX_SACK_BLOCKS: usize = 4;
+const OPTION_NOP: u8 = 1;
+const OPTION_SACK: u8 = 5;
+
+fn ones_complement_sum(mut sum: u32, bytes: &[u8]) -> u32 {
+    for w in bytes.chunks(2) {
+        sum += u16::from_be_bytes([w[0], *w.get(1).unwrap_or(&0)]) as u32;
+    }
+    sum
+}
+
+fn fold(mut sum: u32) -> u16 {
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    sum as u16
+}
+
+impl Segment {
+    /// The frame: Ethernet (MACs made from the IPv4 addresses), IPv4 with a valid header
+    /// checksum, TCP with a valid checksum, zero payload; padded to the 60-byte minimum.
+    pub fn frame(&self) -> Vec<u8> {
+        let options = if self.sack_blocks > 0 { 4 + 8 * self.sack_blocks } else { 0 };
+        let tcp_header = TCP_HEADER_BYTES + options;
+        let len = (OFF_TCP + tcp_header + self.payload).max(MIN_FRAME_BYTES);
+        let mut f = vec![0u8; len];
+        f[0..2].copy_from_slice(&[0x02, 0]);
+        f[2..6].copy_from_slice(&self.dst_ip.to_be_bytes());
+        f[6..8].copy_from_slice(&[0x02, 0]);
+        f[8..12].copy_from_slice(&self.src_ip.to_be_bytes());
+        f[OFF_ETHERTYPE..OFF_ETHERTYPE + 2].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+        f[OFF_VERSION_IHL] = 0x45;
+        f[OFF_TOS] = (self.dscp << 2) | (self.ecn & 0b11);
+        let ip_len = (IPV4_HEADER_BYTES + tcp_header + self.payload) as u16;
+        f[OFF_TOTAL_LEN..OFF_TOTAL_LEN + 2].copy_from_slice(&ip_len.to_be_bytes());
+        f[OFF_TOTAL_LEN + 4] = 0x40; // don't fragment
+        f[OFF_TOTAL_LEN + 6] = 64; // TTL
+        f[OFF_PROTOCOL] = TCP_IP_PROTOCOL;
+        f[OFF_SRC_IP..OFF_SRC_IP + 4].copy_from_slice(&self.src_ip.to_be_bytes());
+        f[OFF_DST_IP..OFF_DST_IP + 4].copy_from_slice(&self.dst_ip.to_be_bytes());
+        let ip_sum = !fold(ones_complement_sum(0, &f[ETH_HEADER_BYTES..OFF_TCP]));
+        f[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&ip_sum.to_be_bytes());
+        let t = &mut f[OFF_TCP..OFF_TCP + tcp_header];
+        t[0..2].copy_from_slice(&self.src_port.to_be_bytes());
+        t[2..4].copy_from_slice(&self.dst_port.to_be_bytes());
+        t[4..8].copy_from_slice(&self.seq.to_be_bytes());
+        t[8..12].copy_from_slice(&self.ack.to_be_bytes());
+        t[12] = ((tcp_header / 4) as u8) << 4;
+        t[13] = self.flags;
+        t[14..16].copy_from_slice(&0xffffu16.to_be_bytes());
+        if options > 0 {
+            t[20..24].copy_from_slice(&[OPTION_NOP, OPTION_NOP, OPTION_SACK, (2 + 8 * self.sack_blocks) as u8]);
+            for (i, (left, right)) in self.sack[..self.sack_blocks].iter().enumerate() {
+                t[24 + 8 * i..28 + 8 * i].copy_from_slice(&left.to_be_bytes());
+                t[28 + 8 * i..32 + 8 * i].copy_from_slice(&right.to_be_bytes());
+            }
+        }
+        // Pseudo header + TCP header; the zero payload adds nothing.
+        let tcp_len = (tcp_header + self.payload) as u32;
+        let mut sum = ones_complement_sum(0, &self.src_ip.to_be_bytes());
+        sum = ones_complement_sum(sum, &self.dst_ip.to_be_bytes());
+        sum += TCP_IP_PROTOCOL as u32 + tcp_len;
+        let tcp_sum = !fold(ones_complement_sum(sum, t));
+        t[16..18].copy_from_slice(&tcp_sum.to_be_bytes());
+        f
+    }
+
+    /// The segment in a frame; `None` for anything but a well-formed TCP/IPv4 frame.
+    pub fn parse(f: &[u8]) -> Option<Segment> {
+        if f.len() < TCP_FRAME_HEADERS
+            || f[OFF_ETHERTYPE..OFF_ETHERTYPE + 2] != ETHERTYPE_IPV4.to_be_bytes()
+            || f[OFF_VERSION_IHL] != 0x45
+            || f[OFF_PROTOCOL] != TCP_IP_PROTOCOL
+        {
+            return None;
+        }
+        let be16 = |o: usize| u16::from_be_bytes([f[o], f[o + 1]]);
+        let be32 = |o: usize| u32::from_be_bytes(f[o..o + 4].try_into().unwrap());
+        let ip_len = be16(OFF_TOTAL_LEN) as usize;
+        let tcp_header = ((f[OFF_TCP + 12] >> 4) as usize) * 4;
+        if tcp_header < TCP_HEADER_BYTES || ip_len < IPV4_HEADER_BYTES + tcp_header || ETH_HEADER_BYTES + ip_len > f.len() {
+            return None;
+        }
+        let mut sack = [(0, 0); MAX_SACK_BLOCKS];
+        let mut sack_blocks = 0;
+        let mut o = OFF_TCP + TCP_HEADER_BYTES;
+        while o < OFF_TCP + tcp_header {
+            match f[o] {
+                0 => break,
+                OPTION_NOP => o += 1,
+                kind => {
+                    let len = *f.get(o + 1)? as usize;
+                    if len < 2 || o + len > OFF_TCP + tcp_header {
+                        return None;
+                    }
+                    if kind == OPTION_SACK {
+                        for b in (o + 2..o + len).step_by(8).take(MAX_SACK_BLOCKS) {
+                            if b + 8 <= o + len {
+                                sack[sack_blocks] = (be32(b), be32(b + 4));
+                                sack_blocks += 1;
+                            }
+                        }
+                    }
+                    o += len;
+                }
+            }
+        }
+        Some(Segment {
+            sack,
+            sack_blocks,
+            src_ip: be32(OFF_SRC_IP),
+            dst_ip: be32(OFF_DST_IP),
+            src_port: be16(OFF_TCP),
+            dst_port: be16(OFF_TCP + 2),
+            seq: be32(OFF_TCP + 4),
+            ack: be32(OFF_TCP + 8),
+            flags: f[OFF_TCP + 13],
+            payload: ip_len - IPV4_HEADER_BYTES - tcp_header,
+            ecn: f[OFF_TOS] & 0b11,
+            dscp: f[OFF_TOS] >> 2,
+        })
+    }
+}
+
+/// What a connection counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TcpStats {
+    /// Bytes the peer has acknowledged.
+    pub bytes_acked: u64,
+    /// In-order bytes received.
+    pub bytes_received: u64,
+    pub segments_sent: u64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    /// Window reductions for ECE.
+    pub ecn_reductions: u64,
+    /// Data segments received with CE.
+    pub ce_received: u64,
+    pub duplicate_segments: u64,
+    pub out_of_order_segments: u64,
+    pub acks_sent: u64,
+}
+
+/// CUBIC's state (in segments, seconds).
+#[derive(Clone, Debug, Default)]
+struct Cubic {
+    w_max: f64,
+    w_last_max: f64,
+    epoch_start_ns: Option<f64>,
+    k: f64,
+    origin: f64,
+    w_est: f64,
+}
+
+const CUBIC_C: f64 = 0.4;
+const CUBIC_BETA: f64 = 0.7;
+
+/// DCTCP's sender state.
+#[derive(Clone, Debug)]
+struct DctcpState {
+    alpha: f64,
+    window_end: u64,
+    acked: u64,
+    acked_ece: u64,
+}
+
+const DCTCP_G: f64 = 1.0 / 16.0;
+
+/// One TCP connection: both directions, a send backlog and receive state.
+#[derive(Clone, Debug)]
+pub struct Connection {
+    pub peer_ip: u32,
+    pub local_port: u16,
+    pub peer_port: u16,
+    /// Bytes the application has handed over to send (u64::MAX: always more).
+    pub send_limit: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    /// Congestion window and slow-start threshold, bytes.
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    dupacks: u32,
+    /// NewReno recovery: everything sent when the loss was detected.
+    recover: Option<u64>,
+    /// ECE handled up to here (one reduction per window).
+    cwr_until: u64,
+    /// Everything sent when the last loss was found: duplicate ACKs below it (answers to a
+    /// go-back-N resend) start no new fast retransmit (RFC 6582's `recover` test).
+    high_rxt: u64,
+    srtt_ns: Option<f64>,
+    rttvar_ns: f64,
+    rto_ns: f64,
+    rtt_probe: Option<(u64, f64)>,
+    rto_deadline_ns: Option<f64>,
+    rto_timer_ns: Option<f64>,
+    cubic: Cubic,
+    dctcp: DctcpState,
+    /// SACK scoreboard: byte ranges above `snd_una` the peer holds, the highest SACKed byte,
+    /// where the retransmission of holes has got to in this recovery, and `snd_max` when that
+    /// pass began (a SACK beyond it with holes still below the pass means a retransmission
+    /// was lost: Linux's lost-retransmit detection).
+    sacked: BTreeMap<u64, u64>,
+    high_sack: u64,
+    retx_next: u64,
+    retx_frontier: u64,
+    rcv_nxt: u64,
+    out_of_order: BTreeMap<u64, u64>,
+    /// Start of the block the last out-of-order segment went into (reported first, RFC 2018).
+    last_out_of_order: u64,
+    unacked_segments: u32,
+    delack_deadline_ns: Option<f64>,
+    delack_timer_ns: Option<f64>,
+    ce_state: bool,
+    /// The last send stopped at the window (not at the backlog or the transmit queue): only
+    /// then does the window grow (Linux's `tcp_is_cwnd_limited`, RFC 7661).
+    cwnd_limited: bool,
+    /// Waiting for room in the host's transmit queue.
+    tx_blocked: bool,
+    pub stats: TcpStats,
+}
+
+impl Connection {
+    fn new(peer_ip: u32, local_port: u16, peer_port: u16, config: &TcpConfig) -> Self {
+        Connection {
+            peer_ip,
+            local_port,
+            peer_port,
+            send_limit: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            cwnd: (config.initial_window_segments as usize * config.mss) as f64,
+            ssthresh: f64::INFINITY,
+            dupacks: 0,
+            recover: None,
+            cwr_until: 0,
+            high_rxt: 0,
+            srtt_ns: None,
+            rttvar_ns: 0.0,
+            rto_ns: 1e9_f64.max(config.min_rto_ms * 1e6), // RFC 6298: 1 s before the first sample
+            rtt_probe: None,
+            rto_deadline_ns: None,
+            rto_timer_ns: None,
+            cubic: Cubic::default(),
+            dctcp: DctcpState { alpha: 1.0, window_end: 0, acked: 0, acked_ece: 0 },
+            sacked: BTreeMap::new(),
+            high_sack: 0,
+            retx_next: 0,
+            retx_frontier: 0,
+            rcv_nxt: 0,
+            out_of_order: BTreeMap::new(),
+            last_out_of_order: 0,
+            unacked_segments: 0,
+            delack_deadline_ns: None,
+            delack_timer_ns: None,
+            ce_state: false,
+            cwnd_limited: false,
+            tx_blocked: false,
+            stats: TcpStats::default(),
+        }
+    }
+
+    /// Bytes sent and not yet acknowledged.
+    pub fn in_flight(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// Bytes the peer has acknowledged.
+    pub fn acked(&self) -> u64 {
+        self.snd_una
+    }
+
+    /// DCTCP's α.
+    pub fn dctcp_alpha(&self) -> f64 {
+        self.dctcp.alpha
+    }
+
+    /// Smoothed RTT, ns.
+    pub fn srtt_ns(&self) -> Option<f64> {
+        self.srtt_ns
+    }
+
+    /// The first hole at or after `from` below the highest SACKed byte, at most `mss` long.
+    fn next_hole(&self, from: u64, mss: u64) -> Option<(u64, u64)> {
+        let mut start = from.max(self.snd_una);
+        for (&s, &e) in &self.sacked {
+            if start < s {
+                return Some((start, (s - start).min(mss)));
+            }
+            start = start.max(e);
+        }
+        None
+    }
+
+    /// Bytes in `[from, to)` the peer does not hold.
+    fn hole_bytes(&self, from: u64, to: u64) -> u64 {
+        let covered: u64 = self.sacked.iter().map(|(&s, &e)| e.min(to).saturating_sub(s.max(from))).sum();
+        to.saturating_sub(from) - covered
+    }
+
+    /// Bytes in the network during SACK recovery (RFC 6675's pipe, FACK-style as Linux 3.18):
+    /// everything above the highest SACK, and the holes below it already retransmitted.
+    fn pipe(&self) -> u64 {
+        let fack = self.high_sack.max(self.snd_una);
+        (self.snd_max - fack) + self.hole_bytes(self.snd_una, self.retx_next.min(fack))
+    }
+
+    /// Takes a segment's SACK blocks into the scoreboard.
+    fn take_sack(&mut self, seg: &Segment) {
+        for &(left, right) in &seg.sack[..seg.sack_blocks] {
+            let unwrap = |x: u32| self.snd_una.wrapping_add(x.wrapping_sub(self.snd_una as u32) as i32 as i64 as u64);
+            let (mut s, mut e) = (unwrap(left).max(self.snd_una), unwrap(right).min(self.snd_max));
+            if s >= e || (s as i64) < 0 {
+                continue;
+            }
+            // Merge with every range it touches.
+            let touching: Vec<(u64, u64)> = self.sacked.range(..=e).filter(|(_, &ee)| ee >= s).map(|(&a, &b)| (a, b)).collect();
+            for (a, b) in touching {
+                self.sacked.remove(&a);
+                s = s.min(a);
+                e = e.max(b);
+            }
+            self.sacked.insert(s, e);
+            self.high_sack = self.high_sack.max(e);
+        }
+    }
+
+    /// Forgets what the cumulative ACK now covers.
+    fn trim_sack(&mut self) {
+        while let Some((&s, &e)) = self.sacked.first_key_value() {
+            if s >= self.snd_una {
+                break;
+            }
+            self.sacked.pop_first();
+            if e > self.snd_una {
+                self.sacked.insert(self.snd_una, e);
+                break;
+            }
+        }
+    }
+}
+
+/// A timer fires at its deadline rounded up to a network tick, and ns are floats: a deadline
+/// within this of now has come (never set again for the same instant).
+const DEADLINE_SLACK_NS: f64 = 0.5;
+
+const TIMER_RTO: u64 = 0;
+const TIMER_DELACK: u64 = 1;
+
+/// A host running TCP: any number of connections, keyed by peer address and ports. A segment
+/// from an unknown peer opens a connection (the receiving side of a bulk transfer).
+#[derive(Clone, Debug)]
+pub struct TcpHost {
+    pub ip: u32,
+    pub config: TcpConfig,
+    pub connections: Vec<Connection>,
+    index: HashMap<(u32, u16, u16), usize>,
+    /// When each connection starts sending its backlog (ns).
+    start_ns: Vec<f64>,
+    /// Frames that were not TCP/IPv4 for this host (dropped).
+    pub malformed: u64,
+}
+
+impl TcpHost {
+    /// A host at `ip` with `config` and no connection yet.
+    pub fn new(ip: u32, config: TcpConfig) -> Result<Self, String> {
+        config.validate()?;
+        Ok(TcpHost { ip, config, connections: Vec::new(), index: HashMap::new(), start_ns: Vec::new(), malformed: 0 })
+    }
+
+    /// Opens a connection to `peer_ip:peer_port` from `local_port` that starts sending
+    /// `bytes` (u64::MAX: an endless bulk transfer) at `start_ns`; returns its index.
+    pub fn open(&mut self, peer_ip: u32, local_port: u16, peer_port: u16, bytes: u64, start_ns: f64) -> usize {
+        let c = self.connection(peer_ip, local_port, peer_port);
+        self.connections[c].send_limit = bytes;
+        self.start_ns[c] = start_ns;
+        c
+    }
+
+    /// Hands `bytes` more to connection `c` to send.
+    pub fn send(&mut self, c: usize, bytes: u64, io: &mut HostIo) {
+        let conn = &mut self.connections[c];
+        conn.send_limit = conn.send_limit.saturating_add(bytes);
+        self.transmit(c, io);
+    }
+
+    fn connection(&mut self, peer_ip: u32, local_port: u16, peer_port: u16) -> usize {
+        if let Some(&c) = self.index.get(&(peer_ip, local_port, peer_port)) {
+            return c;
+        }
+        self.connections.push(Connection::new(peer_ip, local_port, peer_port, &self.config));
+        self.start_ns.push(0.0);
+        let c = self.connections.len() - 1;
+        self.index.insert((peer_ip, local_port, peer_port), c);
+        c
+    }
+
+    fn mss(&self) -> f64 {
+        self.config.mss as f64
+    }
+
+    fn segment(&self, c: usize, seq: u64, payload: usize, flags: u8) -> Segment {
+        let blocks = self.sack_blocks(c);
+        let conn = &self.connections[c];
+        Segment {
+            src_ip: self.ip,
+            dst_ip: conn.peer_ip,
+            src_port: conn.local_port,
+            dst_port: conn.peer_port,
+            seq: seq as u32,
+            ack: conn.rcv_nxt as u32,
+            flags,
+            payload,
+            ecn: if payload > 0 && self.config.ecn { 0b10 } else { 0 },
+            dscp: self.config.dscp,
+            sack: std::array::from_fn(|i| blocks.get(i).copied().unwrap_or((0, 0))),
+            sack_blocks: blocks.len(),
+        }
+    }
+
+    /// The SACK blocks to report: the one holding the latest out-of-order segment first, then
+    /// the others from the highest down.
+    fn sack_blocks(&self, c: usize) -> Vec<(u32, u32)> {
+        let conn = &self.connections[c];
+        let latest = conn.out_of_order.range(..=conn.last_out_of_order).next_back().filter(|(_, &e)| e > conn.last_out_of_order);
+        let mut blocks: Vec<(u64, u64)> = latest.map(|(&s, &e)| (s, e)).into_iter().collect();
+        for (&s, &e) in conn.out_of_order.iter().rev() {
+            if blocks.len() == MAX_SACK_BLOCKS {
+                break;
+            }
+            if Some(s) != blocks.first().map(|b| b.0) {
+                blocks.push((s, e));
+            }
+        }
+        blocks.iter().map(|&(s, e)| (s as u32, e as u32)).collect()
+    }
+
+    /// Sends `payload` bytes at `seq` (new or again); every segment carries the current ACK.
+    fn put(&mut self, c: usize, seq: u64, payload: usize, io: &mut HostIo) {
+        let ece = if self.connections[c].ce_state { FLAG_ECE } else { 0 };
+        io.send(self.segment(c, seq, payload, FLAG_ACK | FLAG_PSH | ece).frame());
+        let conn = &mut self.connections[c];
+        conn.stats.segments_sent += 1;
+        conn.unacked_segments = 0;
+        conn.delack_deadline_ns = None;
+    }
+
+    /// Sends what the window and the backlog allow.
+    fn transmit(&mut self, c: usize, io: &mut HostIo) {
+        let mss = self.config.mss as u64;
+        let now = io.now_ns();
+        if now < self.start_ns[c] {
+            return;
+        }
+        loop {
+            let conn = &mut self.connections[c];
+            conn.cwnd_limited = false;
+            let in_recovery = conn.recover.is_some();
+            let hole = if in_recovery { conn.next_hole(conn.retx_next, mss) } else { None };
+            let (seq, len) = hole.unwrap_or((conn.snd_nxt, conn.send_limit.saturating_sub(conn.snd_nxt).min(mss)));
+            if len == 0 {
+                break;
+            }
+            let outstanding = if in_recovery { conn.pipe() } else { conn.in_flight() };
+            if (outstanding + len) as f64 > conn.cwnd.max(mss as f64) {
+                conn.cwnd_limited = true;
+                break;
+            }
+            if io.queued_bytes() + TCP_FRAME_HEADERS + len as usize > self.config.tx_queue_bytes {
+                conn.tx_blocked = true;
+                io.wake_on_tx();
+                break;
+            }
+            self.put(c, seq, len as usize, io);
+            let conn = &mut self.connections[c];
+            if hole.is_some() {
+                conn.retx_next = seq + len;
+                conn.stats.retransmits += 1;
+                if conn.rtt_probe.is_some_and(|(end, _)| seq < end) {
+                    conn.rtt_probe = None;
+                }
+                continue;
+            }
+            conn.snd_nxt = seq + len;
+            if seq < conn.snd_max {
+                conn.stats.retransmits += 1;
+            } else if conn.rtt_probe.is_none() {
+                conn.rtt_probe = Some((conn.snd_nxt, now));
+            }
+            conn.snd_max = conn.snd_max.max(conn.snd_nxt);
+        }
+        if self.connections[c].in_flight() > 0 && self.connections[c].rto_deadline_ns.is_none() {
+            self.restart_rto(c, io);
+        }
+    }
+
+    fn restart_rto(&mut self, c: usize, io: &mut HostIo) {
+        let conn = &mut self.connections[c];
+        let deadline = io.now_ns() + conn.rto_ns;
+        conn.rto_deadline_ns = Some(deadline);
+        // The timer is moved earlier only: a later deadline is found when it fires.
+        if conn.rto_timer_ns.map_or(true, |t| deadline < t) {
+            conn.rto_timer_ns = Some(deadline);
+            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
+        }
+    }
+
+    fn sample_rtt(&mut self, c: usize, ack: u64, now: f64) {
+        let min_rto = self.config.min_rto_ms * 1e6;
+        let conn = &mut self.connections[c];
+        let Some((end, sent)) = conn.rtt_probe else { return };
+        if ack < end {
+            return;
+        }
+        conn.rtt_probe = None;
+        let r = now - sent;
+        match conn.srtt_ns {
+            None => {
+                conn.srtt_ns = Some(r);
+                conn.rttvar_ns = r / 2.0;
+            }
+            Some(s) => {
+                conn.rttvar_ns = 0.75 * conn.rttvar_ns + 0.25 * (s - r).abs();
+                conn.srtt_ns = Some(0.875 * s + 0.125 * r);
+            }
+        }
+        conn.rto_ns = (conn.srtt_ns.unwrap() + 4.0 * conn.rttvar_ns).max(min_rto).min(60e9);
+    }
+
+    /// The congestion window after a loss (or ECE treated as one), bytes (at least 2 MSS).
+    fn reduced_window(&mut self, c: usize) -> f64 {
+        let mss = self.mss();
+        let conn = &mut self.connections[c];
+        // The window in use: RFC 5681 and RFC 9438 reduce from the flight size (a window that
+        // outgrew the path while the transmit queue held the sender back is not kept), Linux
+        // from cwnd (the flight counts the lost segments too, after a burst of losses).
+        let w = conn.cwnd.min(conn.in_flight() as f64);
+        let reduced = match self.config.cc {
+            CongestionControl::Cubic => {
+                let seg = w / mss;
+                conn.cubic.w_max = if seg < conn.cubic.w_last_max { seg * (1.0 + CUBIC_BETA) / 2.0 } else { seg };
+                conn.cubic.w_last_max = seg;
+                conn.cubic.epoch_start_ns = None;
+                w * CUBIC_BETA
+            }
+            CongestionControl::Reno | CongestionControl::Dctcp => w / 2.0,
+            CongestionControl::Off => w,
+        };
+        reduced.max(2.0 * mss)
+    }
+
+    /// Congestion avoidance or slow start for `acked` new bytes.
+    fn grow(&mut self, c: usize, acked: u64, now: f64) {
+        let mss = self.mss();
+        let conn = &mut self.connections[c];
+        let slow_start = conn.cwnd < conn.ssthresh;
+        let limited = conn.cwnd_limited || (slow_start && conn.cwnd < 2.0 * conn.in_flight() as f64);
+        if self.config.cc == CongestionControl::Off || !limited {
+            return;
+        }
+        if slow_start {
+            conn.cwnd = (conn.cwnd + acked as f64).min(conn.ssthresh);
+            return;
+        }
+        match self.config.cc {
+            CongestionControl::Reno | CongestionControl::Dctcp => conn.cwnd += mss * acked as f64 / conn.cwnd,
+            CongestionControl::Cubic => {
+                let cwnd = conn.cwnd / mss;
+                let acked_seg = acked as f64 / mss;
+                let cu = &mut conn.cubic;
+                if cu.epoch_start_ns.is_none() {
+                    cu.epoch_start_ns = Some(now);
+                    if cwnd < cu.w_max {
+                        cu.k = ((cu.w_max - cwnd) / CUBIC_C).cbrt();
+                        cu.origin = cu.w_max;
+                    } else {
+                        cu.k = 0.0;
+                        cu.origin = cwnd;
+                    }
+                    cu.w_est = cwnd;
+                }
+                let t = (now - cu.epoch_start_ns.unwrap() + conn.srtt_ns.unwrap_or(0.0)) * 1e-9;
+                let target = (cu.origin + CUBIC_C * (t - cu.k).powi(3)).min(1.5 * cwnd);
+                cu.w_est += 3.0 * (1.0 - CUBIC_BETA) / (1.0 + CUBIC_BETA) * acked_seg / cwnd;
+                let mut next = if target > cwnd { cwnd + (target - cwnd) / cwnd * acked_seg } else { cwnd + 0.01 * acked_seg / cwnd };
+                next = next.max(cu.w_est);
+                conn.cwnd = next * mss;
+            }
+            CongestionControl::Off => {}
+        }
+    }
+
+    fn on_ack(&mut self, c: usize, seg: &Segment, io: &mut HostIo) {
+        let now = io.now_ns();
+        let mss = self.mss();
+        let conn = &mut self.connections[c];
+        let ack = conn.snd_una + (seg.ack.wrapping_sub(conn.snd_una as u32) as u64);
+        if ack > conn.snd_max {
+            return; // acknowledges what was never sent: ignored
+        }
+        conn.take_sack(seg);
+        let ece = seg.flags & FLAG_ECE != 0 && self.config.ecn;
+        if ack > conn.snd_una {
+            let acked = ack - conn.snd_una;
+            conn.snd_una = ack;
+            conn.snd_nxt = conn.snd_nxt.max(ack);
+            conn.dupacks = 0;
+            conn.stats.bytes_acked = ack;
+            conn.trim_sack();
+            self.sample_rtt(c, ack, now);
+            if self.config.cc == CongestionControl::Dctcp {
+                self.dctcp_update(c, acked, ece);
+            }
+            match self.connections[c].recover {
+                Some(recover) if ack >= recover => {
+                    let conn = &mut self.connections[c];
+                    conn.recover = None;
+                    conn.cwnd = conn.ssthresh;
+                }
+                Some(_) => {}
+                None => self.grow(c, acked, now),
+            }
+            if ece && self.connections[c].recover.is_none() && ack > self.connections[c].cwr_until {
+                self.ecn_reduce(c);
+            }
+            let conn = &mut self.connections[c];
+            if conn.snd_una == conn.snd_max {
+                conn.rto_deadline_ns = None;
+            } else {
+                self.restart_rto(c, io);
+            }
+        } else if ack == conn.snd_una && seg.payload == 0 && conn.snd_max > conn.snd_una {
+            conn.dupacks += 1;
+        }
+        let conn = &mut self.connections[c];
+        let fack_lost = conn.high_sack > conn.snd_una + 3 * self.config.mss as u64;
+        if conn.recover.is_none() && conn.snd_max > conn.snd_una && conn.snd_una >= conn.high_rxt && (conn.dupacks >= 3 || fack_lost) {
+            // Fast retransmit: into SACK recovery, the window cut once.
+            let reduced = self.reduced_window(c);
+            let conn = &mut self.connections[c];
+            conn.ssthresh = reduced;
+            conn.cwnd = reduced.max(mss);
+            conn.recover = Some(conn.snd_max);
+            conn.cwr_until = conn.snd_max;
+            conn.high_rxt = conn.snd_max;
+            conn.retx_next = conn.snd_una;
+            conn.retx_frontier = conn.snd_max;
+            conn.stats.fast_retransmits += 1;
+            self.restart_rto(c, io);
+        } else if conn.recover.is_some() && conn.high_sack > conn.retx_frontier && conn.hole_bytes(conn.snd_una, conn.retx_next) > 0 {
+            // Data sent after the retransmissions has arrived, the holes have not: resend them.
+            conn.retx_next = conn.snd_una;
+            conn.retx_frontier = conn.snd_max;
+        }
+        self.transmit(c, io);
+    }
+
+    /// DCTCP: the fraction of ECE-echoed bytes, folded into α once per window of data.
+    fn dctcp_update(&mut self, c: usize, acked: u64, ece: bool) {
+        let conn = &mut self.connections[c];
+        let d = &mut conn.dctcp;
+        d.acked += acked;
+        if ece {
+            d.acked_ece += acked;
+        }
+        if conn.snd_una >= d.window_end {
+            let f = if d.acked > 0 { d.acked_ece as f64 / d.acked as f64 } else { 0.0 };
+            d.alpha = (1.0 - DCTCP_G) * d.alpha + DCTCP_G * f;
+            d.acked = 0;
+            d.acked_ece = 0;
+            d.window_end = conn.snd_nxt;
+        }
+    }
+
+    /// The window cut for ECE, once per window: DCTCP's α/2, a loss's cut for the others.
+    fn ecn_reduce(&mut self, c: usize) {
+        let mss = self.mss();
+        let reduced = match self.config.cc {
+            CongestionControl::Dctcp => {
+                let conn = &self.connections[c];
+                (conn.cwnd * (1.0 - conn.dctcp.alpha / 2.0)).max(2.0 * mss)
+            }
+            CongestionControl::Off => self.connections[c].cwnd,
+            _ => self.reduced_window(c),
+        };
+        let conn = &mut self.connections[c];
+        conn.cwnd = reduced;
+        conn.ssthresh = reduced;
+        conn.cwr_until = conn.snd_nxt;
+        conn.stats.ecn_reductions += 1;
+    }
+
+    fn send_ack(&mut self, c: usize, io: &mut HostIo) {
+        let conn = &self.connections[c];
+        let ece = if conn.ce_state { FLAG_ECE } else { 0 };
+        io.send(self.segment(c, conn.snd_nxt, 0, FLAG_ACK | ece).frame());
+        let conn = &mut self.connections[c];
+        conn.stats.acks_sent += 1;
+        conn.unacked_segments = 0;
+        conn.delack_deadline_ns = None;
+    }
+
+    fn on_data(&mut self, c: usize, seg: &Segment, ce: bool, io: &mut HostIo) {
+        let now = io.now_ns();
+        let delayed_ack = self.config.delayed_ack;
+        let delack_ns = self.config.delayed_ack_ms * 1e6;
+        let conn = &mut self.connections[c];
+        if ce {
+            conn.stats.ce_received += 1;
+        }
+        // DCTCP's receiver: when the CE state changes, what was held back is acknowledged with
+        // the old state first.
+        if ce != conn.ce_state {
+            if conn.unacked_segments > 0 {
+                self.send_ack(c, io);
+            }
+            self.connections[c].ce_state = ce;
+        }
+        let conn = &mut self.connections[c];
+        let start = conn.rcv_nxt.wrapping_add(seg.seq.wrapping_sub(conn.rcv_nxt as u32) as i32 as i64 as u64);
+        let end = start.wrapping_add(seg.payload as u64);
+        if (start as i64) < 0 || end <= conn.rcv_nxt {
+            conn.stats.duplicate_segments += 1;
+            self.send_ack(c, io);
+            return;
+        }
+        if start > conn.rcv_nxt {
+            conn.stats.out_of_order_segments += 1;
+            conn.last_out_of_order = start;
+            let (mut s, mut e) = (start, end);
+            let touching: Vec<(u64, u64)> = conn.out_of_order.range(..=e).filter(|(_, &b)| b >= s).map(|(&a, &b)| (a, b)).collect();
+            for (a, b) in touching {
+                conn.out_of_order.remove(&a);
+                s = s.min(a);
+                e = e.max(b);
+            }
+            conn.out_of_order.insert(s, e);
+            self.send_ack(c, io);
+            return;
+        }
+        let filled_hole = !conn.out_of_order.is_empty();
+        let before = conn.rcv_nxt;
+        conn.rcv_nxt = end;
+        while let Some((&s, &e)) = conn.out_of_order.first_key_value() {
+            if s > conn.rcv_nxt {
+                break;
+            }
+            conn.rcv_nxt = conn.rcv_nxt.max(e);
+            conn.out_of_order.pop_first();
+        }
+        conn.stats.bytes_received += conn.rcv_nxt - before;
+        conn.unacked_segments += 1;
+        if filled_hole || !delayed_ack || conn.unacked_segments >= 2 {
+            self.send_ack(c, io);
+        } else if conn.delack_deadline_ns.is_none() {
+            let deadline = now + delack_ns;
+            conn.delack_deadline_ns = Some(deadline);
+            if conn.delack_timer_ns.map_or(true, |t| deadline < t) {
+                conn.delack_timer_ns = Some(deadline);
+                io.set_timer_at(deadline, c as u64 * 2 + TIMER_DELACK);
+            }
+        }
+    }
+
+    fn on_rto(&mut self, c: usize, io: &mut HostIo) {
+        let now = io.now_ns();
+        let conn = &mut self.connections[c];
+        conn.rto_timer_ns = None;
+        let Some(deadline) = conn.rto_deadline_ns else { return };
+        if now < deadline - DEADLINE_SLACK_NS {
+            conn.rto_timer_ns = Some(deadline);
+            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
+            return;
+        }
+        conn.rto_deadline_ns = None;
+        if conn.snd_una == conn.snd_max {
+            return;
+        }
+        let reduced = self.reduced_window(c);
+        let mss = self.mss();
+        let conn = &mut self.connections[c];
+        conn.stats.timeouts += 1;
+        conn.ssthresh = reduced;
+        if self.config.cc != CongestionControl::Off {
+            conn.cwnd = mss;
+        }
+        conn.snd_nxt = conn.snd_una;
+        conn.recover = None;
+        conn.sacked.clear();
+        conn.high_sack = 0;
+        conn.dupacks = 0;
+        conn.rtt_probe = None;
+        conn.cwr_until = conn.snd_max;
+        conn.high_rxt = conn.snd_max;
+        conn.rto_ns = (conn.rto_ns * 2.0).min(60e9);
+        self.transmit(c, io);
+    }
+
+    fn on_delack(&mut self, c: usize, io: &mut HostIo) {
+        let conn = &mut self.connections[c];
+        conn.delack_timer_ns = None;
+        let Some(deadline) = conn.delack_deadline_ns else { return };
+        if io.now_ns() < deadline - DEADLINE_SLACK_NS {
+            conn.delack_timer_ns = Some(deadline);
+            io.set_timer_at(deadline, c as u64 * 2 + TIMER_DELACK);
+        } else if conn.unacked_segments > 0 {
+            self.send_ack(c, io);
+        }
+    }
+}
+
+impl Host for TcpHost {
+    fn ip(&self) -> u32 {
+        self.ip
+    }
+
+    fn start(&mut self, io: &mut HostIo) {
+        for c in 0..self.connections.len() {
+            if self.connections[c].send_limit > 0 {
+                // Timer ids: 2c the RTO, 2c + 1 the delayed ACK; a start is an RTO check that
+                // finds nothing to resend and sends the backlog.
+                io.set_timer_at(self.start_ns[c], c as u64 * 2 + TIMER_RTO);
+                self.connections[c].rto_timer_ns = Some(self.start_ns[c]);
+            }
+        }
+    }
+
+    fn receive(&mut self, frame: Vec<u8>, io: &mut HostIo) {
+        let Some(seg) = Segment::parse(&frame).filter(|s| s.dst_ip == self.ip) else {
+            self.malformed += 1;
+            return;
+        };
+        let c = self.connection(seg.src_ip, seg.dst_port, seg.src_port);
+        if seg.flags & FLAG_ACK != 0 {
+            self.on_ack(c, &seg, io);
+        }
+        if seg.payload > 0 {
+            self.on_data(c, &seg, is_ce(&frame), io);
+        }
+    }
+
+    fn timer(&mut self, id: u64, io: &mut HostIo) {
+        let c = (id / 2) as usize;
+        if c >= self.connections.len() {
+            return;
+        }
+        if id % 2 == TIMER_RTO {
+            self.on_rto(c, io);
+            self.transmit(c, io);
+        } else {
+            self.on_delack(c, io);
+        }
+    }
+
+    fn tx_done(&mut self, io: &mut HostIo) {
+        for c in 0..self.connections.len() {
+            if std::mem::take(&mut self.connections[c].tx_blocked) {
+                self.transmit(c, io);
+            }
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

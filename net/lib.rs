@@ -70,6 +70,7 @@ pub mod endpoint;
 pub mod host;
 pub mod link;
 pub mod network;
+pub mod rpc;
 pub mod schemes;
 pub mod switch;
 pub mod tcp;

@@ -12,6 +12,13 @@
 //!   already resent) leaves room, new data after them; a SACK for data sent after a resend
 //!   while its hole is still open resends the holes again (lost-retransmit detection); the ACK
 //!   covering everything sent at the loss ends recovery with cwnd = ssthresh.
+//! * **Early retransmit and tail loss probes** (RFC 5827; Linux 3.18's default): with fewer than
+//!   4 segments out and nothing new to send, fewer duplicate ACKs start recovery; when ACKs
+//!   stop, the last segment is sent again after max(2 SRTT, 10 ms) (1.5 SRTT + 200 ms with one
+//!   segment out) so that a lost tail is found without the RTO. Linux sends new data as the
+//!   probe when it has some; here the probe is always the last segment.
+//! * **Slow start after idle** (Linux's default): a connection idle for an RTO or more restarts
+//!   from at most the initial window, its window halved per RTO idle.
 //! * **RTO** (RFC 6298): SRTT/RTTVAR from one timed segment at a time (Karn: never a
 //!   retransmitted one), RTO = SRTT + 4·RTTVAR, at least `min_rto_ms` (Linux's 200 ms by
 //!   default; [`TcpConfig::min_rto_ms`] lowers it), doubled per expiry; an expiry sets cwnd to
@@ -34,6 +41,8 @@
 //!   K = ∛(W_max·(1 − β)/C), t from the start of the epoch plus one smoothed RTT; fast
 //!   convergence; the Reno-friendly estimate W_est (α = 3(1 − β)/(1 + β)) when it is larger.
 //!   In a datacenter's microsecond RTTs the Reno-friendly region dominates, as it does in Linux.
+//!   HyStart's ACK-train test ends slow start once a round's ACKs spread over half the smallest
+//!   RTT (from 16 segments on; its delay test, 4 ms at least, never fires at these RTTs).
 //! * `Dctcp` (Alizadeh et al. 2010; Linux `tcp_dctcp.c`): α ← (1 − g)·α + g·F once per window of
 //!   data (g = 1/16, α starting at 1, F the fraction of acknowledged bytes echoed with ECE);
 //!   on ECE, cwnd ← cwnd·(1 − α/2) at most once per window; a loss halves cwnd; Reno increase.
@@ -45,8 +54,7 @@
 //!
 //! # Simplified against Linux
 //! Connections exist from the start (no SYN/FIN handshake: a segment from an unknown peer opens
-//! one on the receiving side); no timestamps, D-SACK, RACK, TSO/GRO, pacing, HyStart, PRR, tail-loss
-//! probes or receive-window limit; the NIC's transmit queue is unbounded (no TCP small-queues);
+//! one on the receiving side); no timestamps, D-SACK, RACK, TSO/GRO, pacing, PRR or receive-window limit; the NIC's transmit queue is unbounded (no TCP small-queues);
 //! sequence numbers are 64-bit inside (32-bit on the wire); payload bytes are zeros. The
 //! transmit-queue limit ([`TcpConfig::tx_queue_bytes`]) is per host, not per socket.
 
@@ -108,6 +116,12 @@ pub struct TcpConfig {
     pub ecn: bool,
     /// DSCP of the host's frames (the switch's band with DSCP classification).
     pub dscp: u8,
+    /// Early retransmit (RFC 5827) and tail loss probes, as Linux 3.18's default
+    /// (`tcp_early_retrans = 3`).
+    pub tail_loss_probe: bool,
+    /// After an idle period of an RTO or more, the window restarts from at most the initial
+    /// window, halved per RTO idle (Linux's `tcp_slow_start_after_idle`, on by default).
+    pub slow_start_after_idle: bool,
     /// Most bytes the host keeps in its transmit queue (Linux's TCP small queues,
     /// `tcp_limit_output_bytes`, 131 072 in 3.18): beyond it a connection waits for the link.
     pub tx_queue_bytes: usize,
@@ -124,6 +138,8 @@ impl Default for TcpConfig {
             delayed_ack_ms: 40.0,
             ecn: false,
             dscp: 0,
+            tail_loss_probe: true,
+            slow_start_after_idle: true,
             tx_queue_bytes: 131_072,
         }
     }
@@ -308,6 +324,25 @@ impl Segment {
     }
 }
 
+/// A 32-bit sequence number as the 64-bit one nearest `base` (within ±2³¹ bytes; a value
+/// before 0 wraps to a huge one, which the callers refuse).
+fn unwrap_seq(base: u64, seq: u32) -> u64 {
+    base.wrapping_add(seq.wrapping_sub(base as u32) as i32 as i64 as u64)
+}
+
+/// Inserts the byte range `[s, e)` into a map of disjoint ranges (start → end), merged with
+/// every range it touches; returns the merged range.
+fn insert_range(ranges: &mut BTreeMap<u64, u64>, mut s: u64, mut e: u64) -> (u64, u64) {
+    let touching: Vec<(u64, u64)> = ranges.range(..=e).filter(|(_, &b)| b >= s).map(|(&a, &b)| (a, b)).collect();
+    for (a, b) in touching {
+        ranges.remove(&a);
+        s = s.min(a);
+        e = e.max(b);
+    }
+    ranges.insert(s, e);
+    (s, e)
+}
+
 /// What a connection counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TcpStats {
@@ -319,6 +354,8 @@ pub struct TcpStats {
     pub retransmits: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
+    /// Tail loss probes sent.
+    pub tail_loss_probes: u64,
     /// Window reductions for ECE.
     pub ecn_reductions: u64,
     /// Data segments received with CE.
@@ -337,9 +374,15 @@ struct Cubic {
     k: f64,
     origin: f64,
     w_est: f64,
+    /// HyStart: the smallest RTT seen, and the current round (its end in bytes, its start).
+    min_rtt_ns: f64,
+    round_end: u64,
+    round_start_ns: f64,
 }
 
 const CUBIC_C: f64 = 0.4;
+/// HyStart acts from this window on (Linux's `hystart_low_window`, 16 segments).
+const HYSTART_LOW_WINDOW: f64 = 16.0;
 const CUBIC_BETA: f64 = 0.7;
 
 /// DCTCP's sender state.
@@ -359,6 +402,8 @@ pub struct Connection {
     pub peer_ip: u32,
     pub local_port: u16,
     pub peer_port: u16,
+    /// DSCP of its frames: the host's, or for a connection a peer opened, the peer's.
+    pub dscp: u8,
     /// Bytes the application has handed over to send (u64::MAX: always more).
     pub send_limit: u64,
     snd_una: u64,
@@ -381,6 +426,10 @@ pub struct Connection {
     rtt_probe: Option<(u64, f64)>,
     rto_deadline_ns: Option<f64>,
     rto_timer_ns: Option<f64>,
+    /// The deadline is a tail loss probe's, not the RTO's.
+    probe_pending: bool,
+    /// When it last sent a segment (ns).
+    last_send_ns: f64,
     cubic: Cubic,
     dctcp: DctcpState,
     /// SACK scoreboard: byte ranges above `snd_una` the peer holds, the highest SACKed byte,
@@ -413,6 +462,7 @@ impl Connection {
             peer_ip,
             local_port,
             peer_port,
+            dscp: config.dscp,
             send_limit: 0,
             snd_una: 0,
             snd_nxt: 0,
@@ -429,6 +479,8 @@ impl Connection {
             rtt_probe: None,
             rto_deadline_ns: None,
             rto_timer_ns: None,
+            probe_pending: false,
+            last_send_ns: 0.0,
             cubic: Cubic::default(),
             dctcp: DctcpState { alpha: 1.0, window_end: 0, acked: 0, acked_ece: 0 },
             sacked: BTreeMap::new(),
@@ -496,20 +548,11 @@ impl Connection {
     /// Takes a segment's SACK blocks into the scoreboard.
     fn take_sack(&mut self, seg: &Segment) {
         for &(left, right) in &seg.sack[..seg.sack_blocks] {
-            let unwrap = |x: u32| self.snd_una.wrapping_add(x.wrapping_sub(self.snd_una as u32) as i32 as i64 as u64);
-            let (mut s, mut e) = (unwrap(left).max(self.snd_una), unwrap(right).min(self.snd_max));
-            if s >= e || (s as i64) < 0 {
-                continue;
+            let (s, e) = (unwrap_seq(self.snd_una, left).max(self.snd_una), unwrap_seq(self.snd_una, right).min(self.snd_max));
+            if s < e && (s as i64) >= 0 {
+                let (_, e) = insert_range(&mut self.sacked, s, e);
+                self.high_sack = self.high_sack.max(e);
             }
-            // Merge with every range it touches.
-            let touching: Vec<(u64, u64)> = self.sacked.range(..=e).filter(|(_, &ee)| ee >= s).map(|(&a, &b)| (a, b)).collect();
-            for (a, b) in touching {
-                self.sacked.remove(&a);
-                s = s.min(a);
-                e = e.max(b);
-            }
-            self.sacked.insert(s, e);
-            self.high_sack = self.high_sack.max(e);
         }
     }
 
@@ -531,6 +574,11 @@ impl Connection {
 /// A timer fires at its deadline rounded up to a network tick, and ns are floats: a deadline
 /// within this of now has come (never set again for the same instant).
 const DEADLINE_SLACK_NS: f64 = 0.5;
+
+/// A tail loss probe comes no sooner than this (Linux's `TCP_TIMEOUT_MIN`, 10 ms in 3.18)...
+const TLP_MIN_NS: f64 = 10e6;
+/// ...and with one segment out, no sooner than the peer's longest ACK delay after 1.5 SRTT.
+const DELAYED_ACK_MAX_NS: f64 = 200e6;
 
 const TIMER_RTO: u64 = 0;
 const TIMER_DELACK: u64 = 1;
@@ -567,9 +615,46 @@ impl TcpHost {
 
     /// Hands `bytes` more to connection `c` to send.
     pub fn send(&mut self, c: usize, bytes: u64, io: &mut HostIo) {
+        let initial = (self.config.initial_window_segments as usize * self.config.mss) as f64;
         let conn = &mut self.connections[c];
+        if self.config.slow_start_after_idle && conn.in_flight() == 0 && conn.stats.segments_sent > 0 {
+            // Linux's tcp_cwnd_restart: halve per RTO idle, down to the initial window.
+            let restart = initial.min(conn.cwnd);
+            let mut idle = io.now_ns() - conn.last_send_ns - conn.rto_ns;
+            while idle > 0.0 && conn.cwnd > restart {
+                conn.cwnd /= 2.0;
+                idle -= conn.rto_ns;
+            }
+            conn.cwnd = conn.cwnd.max(restart);
+        }
         conn.send_limit = conn.send_limit.saturating_add(bytes);
         self.transmit(c, io);
+    }
+
+    /// Takes a frame (as [`Host::receive`]); returns the connection it was for (`None`, and
+    /// counted, for a frame that is not TCP/IPv4 to this host).
+    pub fn receive_segment(&mut self, frame: &[u8], io: &mut HostIo) -> Option<usize> {
+        let Some(seg) = Segment::parse(frame).filter(|s| s.dst_ip == self.ip) else {
+            self.malformed += 1;
+            return None;
+        };
+        let known = self.connections.len();
+        let c = self.connection(seg.src_ip, seg.dst_port, seg.src_port);
+        if c == known {
+            self.connections[c].dscp = seg.dscp; // opened by the peer: answer in its class
+        }
+        if seg.flags & FLAG_ACK != 0 {
+            self.on_ack(c, &seg, io);
+        }
+        if seg.payload > 0 {
+            self.on_data(c, &seg, is_ce(frame), io);
+        }
+        Some(c)
+    }
+
+    /// The connection to `peer_ip:peer_port` from `local_port`, if there is one.
+    pub fn find(&self, peer_ip: u32, local_port: u16, peer_port: u16) -> Option<usize> {
+        self.index.get(&(peer_ip, local_port, peer_port)).copied()
     }
 
     fn connection(&mut self, peer_ip: u32, local_port: u16, peer_port: u16) -> usize {
@@ -600,7 +685,7 @@ impl TcpHost {
             flags,
             payload,
             ecn: if payload > 0 && self.config.ecn { 0b10 } else { 0 },
-            dscp: self.config.dscp,
+            dscp: conn.dscp,
             sack: std::array::from_fn(|i| blocks.get(i).copied().unwrap_or((0, 0))),
             sack_blocks: blocks.len(),
         }
@@ -629,6 +714,7 @@ impl TcpHost {
         io.send(self.segment(c, seq, payload, FLAG_ACK | FLAG_PSH | ece).frame());
         let conn = &mut self.connections[c];
         conn.stats.segments_sent += 1;
+        conn.last_send_ns = io.now_ns();
         conn.unacked_segments = 0;
         conn.delack_deadline_ns = None;
     }
@@ -682,9 +768,24 @@ impl TcpHost {
         }
     }
 
+    /// Arms the retransmission timer: the RTO, or a tail loss probe before it (Linux: 2 SRTT, at
+    /// least 10 ms; with one segment out, at least 1.5 SRTT + 200 ms).
     fn restart_rto(&mut self, c: usize, io: &mut HostIo) {
+        let (tlp, mss) = (self.config.tail_loss_probe, self.config.mss as u64);
         let conn = &mut self.connections[c];
-        let deadline = io.now_ns() + conn.rto_ns;
+        let now = io.now_ns();
+        let mut deadline = now + conn.rto_ns;
+        conn.probe_pending = false;
+        if let Some(srtt) = conn.srtt_ns.filter(|_| tlp && conn.recover.is_none()) {
+            let mut pto = (2.0 * srtt).max(TLP_MIN_NS);
+            if conn.snd_max - conn.snd_una <= mss {
+                pto = pto.max(1.5 * srtt + DELAYED_ACK_MAX_NS);
+            }
+            if now + pto < deadline {
+                deadline = now + pto;
+                conn.probe_pending = true;
+            }
+        }
         conn.rto_deadline_ns = Some(deadline);
         // The timer is moved earlier only: a later deadline is found when it fires.
         if conn.rto_timer_ns.map_or(true, |t| deadline < t) {
@@ -713,6 +814,7 @@ impl TcpHost {
             }
         }
         conn.rto_ns = (conn.srtt_ns.unwrap() + 4.0 * conn.rttvar_ns).max(min_rto).min(60e9);
+        conn.cubic.min_rtt_ns = if conn.cubic.min_rtt_ns > 0.0 { conn.cubic.min_rtt_ns.min(r) } else { r };
     }
 
     /// The congestion window after a loss (or ECE treated as one), bytes (at least 2 MSS).
@@ -748,6 +850,17 @@ impl TcpHost {
         }
         if slow_start {
             conn.cwnd = (conn.cwnd + acked as f64).min(conn.ssthresh);
+            // CUBIC's HyStart (ACK trains, Linux 3.18's default): once a round's ACKs have
+            // spread over half the smallest RTT, the pipe is full and slow start ends.
+            let cu = &mut conn.cubic;
+            if self.config.cc == CongestionControl::Cubic && conn.cwnd >= HYSTART_LOW_WINDOW * mss {
+                if conn.snd_una >= cu.round_end {
+                    cu.round_end = conn.snd_nxt;
+                    cu.round_start_ns = now;
+                } else if cu.min_rtt_ns > 0.0 && now - cu.round_start_ns > cu.min_rtt_ns / 2.0 {
+                    conn.ssthresh = conn.cwnd;
+                }
+            }
             return;
         }
         match self.config.cc {
@@ -782,7 +895,7 @@ impl TcpHost {
         let now = io.now_ns();
         let mss = self.mss();
         let conn = &mut self.connections[c];
-        let ack = conn.snd_una + (seg.ack.wrapping_sub(conn.snd_una as u32) as u64);
+        let ack = unwrap_seq(conn.snd_una, seg.ack);
         if ack > conn.snd_max {
             return; // acknowledges what was never sent: ignored
         }
@@ -822,7 +935,19 @@ impl TcpHost {
         }
         let conn = &mut self.connections[c];
         let fack_lost = conn.high_sack > conn.snd_una + 3 * self.config.mss as u64;
-        if conn.recover.is_none() && conn.snd_max > conn.snd_una && conn.snd_una >= conn.high_rxt && (conn.dupacks >= 3 || fack_lost) {
+        // Early retransmit: with fewer than 4 segments out and nothing new to send, fewer
+        // duplicate ACKs say a loss.
+        let out = (conn.snd_max - conn.snd_una).div_ceil(self.config.mss as u64);
+        let early = self.config.tail_loss_probe
+            && conn.send_limit <= conn.snd_max
+            && out < 4
+            && conn.dupacks >= 1
+            && conn.dupacks as u64 + 1 >= out;
+        if conn.recover.is_none()
+            && conn.snd_max > conn.snd_una
+            && conn.snd_una >= conn.high_rxt
+            && (conn.dupacks >= 3 || fack_lost || early)
+        {
             // Fast retransmit: into SACK recovery, the window cut once.
             let reduced = self.reduced_window(c);
             let conn = &mut self.connections[c];
@@ -905,7 +1030,7 @@ impl TcpHost {
             self.connections[c].ce_state = ce;
         }
         let conn = &mut self.connections[c];
-        let start = conn.rcv_nxt.wrapping_add(seg.seq.wrapping_sub(conn.rcv_nxt as u32) as i32 as i64 as u64);
+        let start = unwrap_seq(conn.rcv_nxt, seg.seq);
         let end = start.wrapping_add(seg.payload as u64);
         if (start as i64) < 0 || end <= conn.rcv_nxt {
             conn.stats.duplicate_segments += 1;
@@ -915,14 +1040,7 @@ impl TcpHost {
         if start > conn.rcv_nxt {
             conn.stats.out_of_order_segments += 1;
             conn.last_out_of_order = start;
-            let (mut s, mut e) = (start, end);
-            let touching: Vec<(u64, u64)> = conn.out_of_order.range(..=e).filter(|(_, &b)| b >= s).map(|(&a, &b)| (a, b)).collect();
-            for (a, b) in touching {
-                conn.out_of_order.remove(&a);
-                s = s.min(a);
-                e = e.max(b);
-            }
-            conn.out_of_order.insert(s, e);
+            insert_range(&mut conn.out_of_order, start, end);
             self.send_ack(c, io);
             return;
         }
@@ -962,6 +1080,22 @@ impl TcpHost {
         }
         conn.rto_deadline_ns = None;
         if conn.snd_una == conn.snd_max {
+            return;
+        }
+        if std::mem::take(&mut conn.probe_pending) {
+            // Tail loss probe: the last segment again, so that its ACK (with SACK) shows what was
+            // lost; the RTO proper follows.
+            let len = (conn.snd_max - conn.snd_una).min(self.config.mss as u64);
+            let seq = conn.snd_max - len;
+            conn.stats.tail_loss_probes += 1;
+            conn.stats.retransmits += 1;
+            conn.rtt_probe = None;
+            self.put(c, seq, len as usize, io);
+            let conn = &mut self.connections[c];
+            let deadline = io.now_ns() + conn.rto_ns;
+            conn.rto_deadline_ns = Some(deadline);
+            conn.rto_timer_ns = Some(deadline);
+            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
             return;
         }
         let reduced = self.reduced_window(c);
@@ -1014,19 +1148,11 @@ impl Host for TcpHost {
     }
 
     fn receive(&mut self, frame: Vec<u8>, io: &mut HostIo) {
-        let Some(seg) = Segment::parse(&frame).filter(|s| s.dst_ip == self.ip) else {
-            self.malformed += 1;
-            return;
-        };
-        let c = self.connection(seg.src_ip, seg.dst_port, seg.src_port);
-        if seg.flags & FLAG_ACK != 0 {
-            self.on_ack(c, &seg, io);
-        }
-        if seg.payload > 0 {
-            self.on_data(c, &seg, is_ce(&frame), io);
-        }
+        self.receive_segment(&frame, io);
     }
 
+    /// Timer ids are 2c (connection c's RTO) and 2c + 1 (its delayed ACK); any other id is
+    /// ignored, so a host built around this one may use ids above them.
     fn timer(&mut self, id: u64, io: &mut HostIo) {
         let c = (id / 2) as usize;
         if c >= self.connections.len() {

@@ -10,7 +10,7 @@ mod params;
 mod results;
 
 use clap::{Parser, Subcommand};
-use commands::flexplane::{bulk_cmd, BulkArgs};
+use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
 use commands::nic::*;
@@ -184,6 +184,12 @@ enum Command {
         /// Also render the results block of this README (between its results markers)
         #[arg(long, value_name = "FILE")]
         readme: Option<PathBuf>,
+        /// Simulated seconds of each Flexplane bulk run, warm-up included (0: none)
+        #[arg(long, value_name = "S", default_value_t = 11.0)]
+        flexplane_seconds: f64,
+        /// Seconds of requests of each Flexplane RPC run (0: none)
+        #[arg(long, value_name = "S", default_value_t = 11.0)]
+        rpc_seconds: f64,
         /// Render results.md (and --readme) from a saved results.json; run nothing
         #[arg(long, value_name = "FILE")]
         from_json: Option<PathBuf>,
@@ -338,6 +344,8 @@ enum FpgaCommand {
 enum FlexplaneCommand {
     /// §4.1: 5 TCP senders → 1 receiver at 10 Gb/s; bottleneck queue, Jain's fairness, goodput (Tables 4.1, 4.2)
     Bulk(BulkArgs),
+    /// §4.2: 4 clients request 1.5 KB (80 %) and 10 MB responses from 32 servers; completion times per scheme (Fig. 4-2)
+    Rpc(RpcArgs),
 }
 
 #[derive(Subcommand)]
@@ -497,6 +505,7 @@ fn main() -> ExitCode {
         Command::Sweep { protocols, buffers, setup, shard, out } => sweep_cmd(&protocols, &buffers, &setup, &shard, &out),
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
         Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
+        Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
         Command::Report {
             out,
             synth,
@@ -507,6 +516,8 @@ fn main() -> ExitCode {
             packets,
             bench_cycles,
             fuzz_frames,
+            flexplane_seconds,
+            rpc_seconds,
             readme,
             from_json,
             setup,
@@ -524,6 +535,8 @@ fn main() -> ExitCode {
                     bench_cycles,
                     fuzz_frames,
                     setup: &setup,
+                    flexplane_seconds,
+                    rpc_seconds,
                     readme: readme.as_deref(),
                 };
                 report::report(&r)

@@ -278,3 +278,207 @@ pub fn run_bulk(p: &BulkParams, progress: &mut dyn FnMut(f64)) -> Result<BulkRes
         events: net.events_handled,
     })
 }
+
+/// Flexplane's §4.2 RPC workload (Fig. 4-2): `clients` hosts request responses from `servers`
+/// hosts over persistent TCP connections; 80 % of the requests ask for a short, high-priority
+/// response, 20 % for a long one; Poisson arrivals load each client's link to `load` of its rate.
+/// Every host is on its own port of one switch.
+///
+/// | | Flexplane | here |
+/// |---|---|---|
+/// | hosts | 4 clients, 32 servers, Linux | the same, [`crate::rpc`] over [`TcpHost`] |
+/// | responses | 1.5 KB high priority (80 %), 10 MB low priority (20 %) | 1 500 B in DSCP 0, 10 000 000 B in DSCP 1 |
+/// | load | Poisson, ~60 % of the client links | Poisson per client at `load` (0.6) of its link |
+/// | transport | CUBIC; DCTCP for DCTCP; DCTCP without pacer for HULL | the same |
+/// | duration | 5 minutes per scheme | `seconds` (default 11), first `warmup_s` (1) left out; requests stop at `seconds`, the run drains for 1 s more |
+///
+/// Only `priority` and `wdrr` serve the DSCP classes apart; the other schemes keep one FIFO.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RpcParams {
+    pub scheme: Scheme,
+    pub clients: usize,
+    pub servers: usize,
+    pub gbps: f64,
+    pub link_ns: f64,
+    pub load: f64,
+    pub short_bytes: u64,
+    pub long_bytes: u64,
+    pub short_fraction: f64,
+    pub seconds: f64,
+    pub warmup_s: f64,
+    pub seed: u64,
+    pub sender_ppm: f64,
+    pub tcp: TcpConfig,
+}
+
+impl RpcParams {
+    /// Flexplane's setup for `scheme`.
+    pub fn defaults(scheme: Scheme) -> Self {
+        let bulk = BulkParams::defaults(scheme);
+        RpcParams {
+            scheme: bulk.scheme,
+            clients: 4,
+            servers: 32,
+            gbps: bulk.gbps,
+            link_ns: bulk.link_ns,
+            load: 0.6,
+            short_bytes: 1500,
+            long_bytes: 10_000_000,
+            short_fraction: 0.8,
+            seconds: 11.0,
+            warmup_s: 1.0,
+            seed: 1,
+            sender_ppm: bulk.sender_ppm,
+            tcp: bulk.tcp,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        self.scheme.stages(self.seed)?;
+        self.tcp.validate()?;
+        if !(1..=16).contains(&self.clients) || !(1..=64).contains(&self.servers) {
+            return Err(format!("--clients {} / --servers {}: valid 1..=16 clients, 1..=64 servers", self.clients, self.servers));
+        }
+        if !(self.load > 0.0 && self.load <= 1.0) {
+            return Err(format!("--load {}: valid (0, 1] of a client's link", self.load));
+        }
+        if !(self.short_fraction >= 0.0 && self.short_fraction <= 1.0) || self.short_bytes == 0 || self.long_bytes == 0 {
+            return Err("short fraction valid 0..=1, response sizes at least 1 byte".into());
+        }
+        if !(self.warmup_s >= 0.0 && self.seconds > self.warmup_s + 0.1 && self.seconds <= 600.0) {
+            return Err(format!(
+                "--seconds {} with warm-up {} s: valid above the warm-up + 0.1 s, at most 600",
+                self.seconds, self.warmup_s
+            ));
+        }
+        if !(0.0..=1000.0).contains(&self.sender_ppm) {
+            return Err(format!("--sender-ppm {}: valid 0..=1000", self.sender_ppm));
+        }
+        Ok(())
+    }
+}
+
+/// Completion times of one class.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassTimes {
+    pub requests: usize,
+    pub mean_us: Option<f64>,
+    pub p99_us: Option<f64>,
+    /// Mean of the requests sent in each second after the warm-up (Fig. 4-2's faded points).
+    pub per_second_mean_us: Vec<Option<f64>>,
+}
+
+/// What an RPC run measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RpcResult {
+    pub params: RpcParams,
+    pub short: ClassTimes,
+    pub long: ClassTimes,
+    /// Requests not answered by the end of the run (1 s after the last was sent).
+    pub unanswered: usize,
+    /// Client links' mean load between the warm-up and the last request, of their rate (all
+    /// frames the switch sent them).
+    pub client_link_load: f64,
+    pub dropped: u64,
+    pub timeouts: u64,
+    pub simulated_s: f64,
+    pub wall_s: f64,
+    pub simulated_s_per_wall_s: f64,
+}
+
+fn class_times(done: &[(f64, f64)], warmup_s: f64, seconds: f64) -> ClassTimes {
+    let us: Vec<f64> = done.iter().map(|(sent, fct)| (*sent, fct / 1e3)).filter(|(s, _)| *s >= warmup_s * 1e9).map(|(_, f)| f).collect();
+    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    let per_second_mean_us = (warmup_s.ceil() as usize..seconds.floor() as usize)
+        .map(|k| {
+            let v: Vec<f64> =
+                done.iter().filter(|(s, _)| *s >= k as f64 * 1e9 && *s < (k + 1) as f64 * 1e9).map(|(_, f)| f / 1e3).collect();
+            mean(&v)
+        })
+        .collect();
+    ClassTimes { requests: us.len(), mean_us: mean(&us), p99_us: super::incast::percentile(&us, 99.0), per_second_mean_us }
+}
+
+/// Runs the RPC workload; `progress` is told the simulated seconds so far.
+pub fn run_rpc(p: &RpcParams, progress: &mut dyn FnMut(f64)) -> Result<RpcResult, String> {
+    use crate::rpc::{client_port, Request, RpcClient, RpcServer};
+    p.validate()?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(p.seed);
+    let client_ip = |i: usize| RECEIVER_IP + i as u32;
+    let server_ip = |j: usize| RECEIVER_IP + 1000 + j as u32;
+    let servers: Vec<u32> = (0..p.servers).map(server_ip).collect();
+    let mean_bytes = p.short_fraction * p.short_bytes as f64 + (1.0 - p.short_fraction) * p.long_bytes as f64;
+    let rate_per_ns = p.load * p.gbps / 8.0 / mean_bytes;
+    let mut server_hosts: Vec<RpcServer> = servers.iter().map(|ip| RpcServer::new(*ip, p.tcp.clone())).collect::<Result<_, _>>()?;
+    let mut clients = Vec::new();
+    for i in 0..p.clients {
+        let mut schedule = Vec::new();
+        let mut t = 0.0;
+        loop {
+            t += -(1.0 - rng.gen::<f64>()).ln() / rate_per_ns;
+            if t >= p.seconds * 1e9 {
+                break;
+            }
+            let class = usize::from(rng.gen::<f64>() >= p.short_fraction);
+            let server = rng.gen_range(0..p.servers);
+            let response_bytes = if class == 0 { p.short_bytes } else { p.long_bytes };
+            server_hosts[server].expect(client_ip(i), client_port(server, class), response_bytes);
+            schedule.push(Request { at_ns: t, server, class, response_bytes });
+        }
+        clients.push(RpcClient::new(client_ip(i), p.tcp.clone(), &servers, schedule)?);
+    }
+    let edge = LinkSpec::new(p.gbps * (1.0 + p.sender_ppm * 1e-6), p.link_ns);
+    let client_link = LinkSpec::new(p.gbps, p.link_ns);
+    let mut net = Network::new(CLOCK_MHZ, &[edge, client_link], p.seed);
+    let (classify, queue_manager, schedule, bands) = p.scheme.stages(p.seed)?;
+    let table = (0..p.clients).map(|i| (client_ip(i), i)).chain((0..p.servers).map(|j| (server_ip(j), p.clients + j))).collect();
+    let switch = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, queue_manager, schedule));
+    net.switches[0].occupancy_sampling = OccupancySampling::Off;
+    for c in clients {
+        let n = net.add_host(Box::new(c));
+        net.connect(n, switch, client_link, bands)?;
+    }
+    for s in server_hosts {
+        let n = net.add_host(Box::new(s));
+        net.connect(n, switch, edge, bands)?;
+    }
+    let cycle_ns = net.cycle_ns(1);
+    let wall = Instant::now();
+    // Run to the end of the warm-up, the last request and the end of the drain, reading the
+    // bytes the client ports sent at the first two.
+    let mut client_bytes = Vec::new();
+    for t in [p.warmup_s, p.seconds, p.seconds + 1.0] {
+        net.run((t * 1e9 / cycle_ns).round() as u64, &mut |_| false, &mut |n| progress(n.cycle_ns(n.cycle) * 1e-9));
+        client_bytes.push(net.switches[0].ports[..p.clients].iter().map(|port| port.counters.sent_bytes).sum::<u64>());
+    }
+    let wall_s = wall.elapsed().as_secs_f64();
+    let mut done: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    let mut unanswered = 0;
+    let mut timeouts = 0;
+    for i in 0..p.clients {
+        let c = net.host::<RpcClient>(i).expect("a client");
+        for x in &c.completions {
+            done[x.class].push((x.sent_ns, x.done_ns - x.sent_ns));
+        }
+        unanswered += c.outstanding();
+        timeouts += c.tcp.connections.iter().map(|k| k.stats.timeouts).sum::<u64>();
+    }
+    for j in 0..p.servers {
+        let s = net.host::<RpcServer>(p.clients + j).expect("a server");
+        timeouts += s.tcp.connections.iter().map(|k| k.stats.timeouts).sum::<u64>();
+    }
+    let simulated_s = net.cycle_ns(net.cycle) * 1e-9;
+    let measured_s = p.seconds - p.warmup_s;
+    Ok(RpcResult {
+        params: p.clone(),
+        short: class_times(&done[0], p.warmup_s, p.seconds),
+        long: class_times(&done[1], p.warmup_s, p.seconds),
+        unanswered,
+        client_link_load: (client_bytes[1] - client_bytes[0]) as f64 * 8.0 / (measured_s * p.gbps * 1e9 * p.clients as f64),
+        dropped: net.switches[0].ports.iter().map(|port| port.counters.dropped).sum(),
+        timeouts,
+        simulated_s,
+        wall_s,
+        simulated_s_per_wall_s: simulated_s / wall_s.max(1e-9),
+    })
+}

@@ -20,6 +20,7 @@
 
 use crate::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
 use crate::link::LinkSpec;
+use crate::schemes::Scheme;
 use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, OccupancySampling, StrictPriority};
 use crate::topology::{star, SwitchStages};
 use crate::Network;
@@ -98,6 +99,10 @@ pub struct IncastParams {
     /// measurements (on the 16-message one, NDP at 63 KB recovers differently: docs/network-and-incast.md).
     #[serde(default)]
     pub sender_config: Option<WholeNic>,
+    /// A switch scheme chosen by name instead of the protocol's ns-3 queue disc (its buffer then
+    /// is the scheme's own, not `buffer_pkts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<Scheme>,
 }
 
 impl IncastParams {
@@ -121,6 +126,7 @@ impl IncastParams {
             byte_counted: false,
             device_queue_pkts: 1,
             sender_config: Some(WholeNic::of(protocol, 16).expect("every protocol has a 16-message preset")),
+            scheme: None,
         }
     }
 
@@ -229,13 +235,16 @@ impl IncastParams {
         v
     }
 
-    fn switch_stages(&self) -> SwitchStages {
+    fn switch_stages(&self) -> Result<SwitchStages, String> {
+        if let Some(scheme) = &self.scheme {
+            return scheme.stages(self.seed);
+        }
         let limit = if self.byte_counted { Limit::Bytes(self.buffer_pkts * MTU_BYTES) } else { Limit::Packets(self.buffer_pkts) };
-        match self.protocol {
+        Ok(match self.protocol {
             Protocol::Ndp => (Box::new(NdpClassify), Box::new(NdpTrim { limit }), Box::new(StrictPriority), 2),
             Protocol::Homa => (Box::new(DscpClassify { bands: BANDS }), Box::new(HomaDropTail { limit }), Box::new(StrictPriority), BANDS),
             Protocol::HomaTr => (Box::new(DscpClassify { bands: BANDS }), Box::new(HomaTrTrim { limit }), Box::new(StrictPriority), BANDS),
-        }
+        })
     }
 }
 
@@ -340,7 +349,7 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
         endpoints.push(Box::new(e));
     }
     let spec = LinkSpec::new(p.link_gbps, p.link_ns);
-    let mut net = star(CLOCK_MHZ, endpoints, spec, p.switch_stages(), p.seed)?;
+    let mut net = star(CLOCK_MHZ, endpoints, spec, p.switch_stages()?, p.seed)?;
     net.switches[0].device_queue_pkts = p.device_queue_pkts;
     // The queue plot and the report show every change of the bottleneck queue.
     net.switches[0].occupancy_sampling = OccupancySampling::OnChange;

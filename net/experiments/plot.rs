@@ -105,3 +105,29 @@ pub fn lines_svg(path: &std::path::Path, caption: &str, desc: (&str, &str), seri
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
     root.present().map_err(err)
 }
+
+/// One mark per named series with its faded companions (Fig. 4-2: a scheme's overall mean and
+/// its per-second means).
+pub fn points_svg(
+    path: &std::path::Path,
+    caption: &str,
+    desc: (&str, &str),
+    series: &[(String, (f64, f64), Vec<(f64, f64)>)],
+) -> Result<(), String> {
+    let all = || series.iter().flat_map(|s| std::iter::once(s.1).chain(s.2.iter().copied()));
+    let xmax = all().map(|p| p.0).fold(1e-9, f64::max) * 1.1;
+    let ymax = all().map(|p| p.1).fold(1e-9, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    let mut chart = chart(&root, caption, (0.0..xmax, 0.0..ymax), desc)?;
+    for (i, (name, mean, faded)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart.draw_series(faded.iter().map(|p| Circle::new(*p, 3, color.mix(0.3).filled()))).map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Circle::new(*mean, 8, color.filled())))
+            .map_err(err)?
+            .label(name.as_str())
+            .legend(move |(x, y)| Circle::new((x + 10, y), 6, color.filled()));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(err)?;
+    root.present().map_err(err)
+}

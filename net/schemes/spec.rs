@@ -4,12 +4,12 @@
 //!
 //! | name | stages | parameters (default) |
 //! |---|---|---|
-//! | `droptail` | DSCP bands, [`DropTail`], strict priority | `capacity` (1024 packets) |
-//! | `red` | DSCP bands, [`Red`], strict priority | `min` (150), `max` (300), `max_p` (0.1), `weight` (1/32), `ecn` (false), `capacity` (1024) |
-//! | `dctcp` | DSCP bands, [`Dctcp`], strict priority | `k` (65 packets), `capacity` (1024) |
-//! | `hull` | DSCP bands, [`DropTail`], [`Hull`] | `drain` (0.95 of the line rate), `mark_bytes` (15000), `capacity` (1024) |
-//! | `priority` | DSCP bands, [`DropTail`], strict priority | `capacity` (1024) |
-//! | `drr` | one band per source, [`PerSourceQueues`], [`Drr`] | `per_source_packets` (32), `quantum` (1500 bytes), `sources` (64 bands) |
+//! | `droptail` | one FIFO, [`DropTail`] | `capacity` (1024 packets) |
+//! | `red` | one FIFO, [`Red`] | `min` (150), `max` (300), `max_p` (0.1), `weight` (1/32), `ecn` (false), `capacity` (1024) |
+//! | `dctcp` | one FIFO, [`Dctcp`] | `k` (65 packets), `capacity` (1024) |
+//! | `hull` | one FIFO, [`DropTail`], [`Hull`]'s phantom queue | `drain` (0.95 of the line rate), `mark_bytes` (15000), `capacity` (1024) |
+//! | `priority` | DSCP bands (0 highest), [`DropTail`] over all bands, strict priority | `capacity` (1024) |
+//! | `drr` | one queue per source, [`PerSourceQueues`], [`Drr`] | `per_source_packets` (32), `quantum` (1500 bytes), `sources` (64 bands) |
 //! | `wdrr` | DSCP bands, [`DropTail`], weighted [`Drr`] | `weights` (e.g. `4:2:1`, 1 for a band not listed), `quantum` (1500), `capacity` (1024) |
 
 use super::{Dctcp, DropTail, Drr, Hull, PerSourceQueues, Red};
@@ -17,7 +17,8 @@ use crate::switch::{DscpClassify, Limit, StrictPriority};
 use crate::topology::SwitchStages;
 use serde::{Deserialize, Serialize};
 
-/// Bands of the DSCP-classified schemes (8 priorities, 0 highest).
+/// Bands of the DSCP-classified schemes, `priority` and `wdrr` (8 priorities, 0 highest); the
+/// others keep one FIFO per port and ignore DSCP, as Flexplane's single-queue schemes.
 pub const DSCP_BANDS: usize = 8;
 
 /// The scheme names, as the command line takes them.
@@ -147,27 +148,23 @@ impl Scheme {
     pub fn stages(&self, seed: u64) -> Result<SwitchStages, String> {
         let capacity_ok = |c: usize| if c == 0 { Err(format!("{} capacity 0: valid 1 packet or more", self.name())) } else { Ok(c) };
         let dscp = || Box::new(DscpClassify { bands: DSCP_BANDS }) as Box<dyn crate::switch::Classify>;
+        let fifo = || Box::new(DscpClassify { bands: 1 }) as Box<dyn crate::switch::Classify>;
         let droptail = |c: usize| Box::new(DropTail { limit: Limit::Packets(c) }) as Box<dyn crate::switch::QueueManager>;
         Ok(match self {
-            Scheme::Droptail { capacity } | Scheme::Priority { capacity } => {
-                (dscp(), droptail(capacity_ok(*capacity)?), Box::new(StrictPriority), DSCP_BANDS)
+            Scheme::Droptail { capacity } => (fifo(), droptail(capacity_ok(*capacity)?), Box::new(StrictPriority), 1),
+            Scheme::Priority { capacity } => (dscp(), droptail(capacity_ok(*capacity)?), Box::new(StrictPriority), DSCP_BANDS),
+            Scheme::Red { min, max, max_p, weight, ecn, capacity } => {
+                (fifo(), Box::new(Red::new(*min, *max, *max_p, *weight, *ecn, capacity_ok(*capacity)?, seed)?), Box::new(StrictPriority), 1)
             }
-            Scheme::Red { min, max, max_p, weight, ecn, capacity } => (
-                dscp(),
-                Box::new(Red::new(*min, *max, *max_p, *weight, *ecn, capacity_ok(*capacity)?, seed)?),
-                Box::new(StrictPriority),
-                DSCP_BANDS,
-            ),
-            Scheme::Dctcp { k, capacity } => (dscp(), Box::new(Dctcp::new(*k, *capacity)?), Box::new(StrictPriority), DSCP_BANDS),
+            Scheme::Dctcp { k, capacity } => (fifo(), Box::new(Dctcp::new(*k, *capacity)?), Box::new(StrictPriority), 1),
             Scheme::Hull { drain, mark_bytes, capacity } => {
-                (dscp(), droptail(capacity_ok(*capacity)?), Box::new(Hull::new(*drain, *mark_bytes)?), DSCP_BANDS)
+                (fifo(), droptail(capacity_ok(*capacity)?), Box::new(Hull::new(*drain, *mark_bytes)?), 1)
             }
             Scheme::Drr { per_source_packets, quantum, sources } => {
                 if !(1..=1024).contains(sources) {
                     return Err(format!("drr sources {sources}: valid 1..=1024 queues per port"));
                 }
-                let classify = Box::new(DscpClassify { bands: 1 });
-                (classify, Box::new(PerSourceQueues::new(*per_source_packets)?), Box::new(Drr::new(*quantum, Vec::new())?), *sources)
+                (fifo(), Box::new(PerSourceQueues::new(*per_source_packets)?), Box::new(Drr::new(*quantum, Vec::new())?), *sources)
             }
             Scheme::Wdrr { weights, quantum, capacity } => {
                 if weights.len() > DSCP_BANDS {

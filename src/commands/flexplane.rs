@@ -1,7 +1,8 @@
 //! `flexplane bulk`: Flexplane's §4.1 bulk transfer (Tables 4.1 and 4.2) on the network testbench.
 
 use crate::output::print_json;
-use nanotransport_net::experiments::flexplane::{run_bulk, BulkParams, BulkResult};
+use crate::results::{self, FlexplaneRow, RpcRow};
+use nanotransport_net::experiments::flexplane::{run_bulk, run_rpc, BulkParams, BulkResult, RpcParams, RpcResult};
 use nanotransport_net::experiments::plot;
 use nanotransport_net::schemes::Scheme;
 use std::path::PathBuf;
@@ -10,8 +11,9 @@ use std::path::PathBuf;
 /// TOML file.
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct SchemeArgs {
-    /// Switch schemes, comma-separated: droptail, red, dctcp, hull, priority, drr, wdrr (one run each)
-    #[arg(long, value_delimiter = ',', default_value = "droptail,red,dctcp")]
+    /// Switch schemes by name, comma-separated, one run each: droptail, red, dctcp, hull, priority, drr, wdrr
+    /// (default: the experiment's own — DropTail, RED and DCTCP for `flexplane bulk`, the protocol's queue disc for the incast)
+    #[arg(long, value_delimiter = ',')]
     pub(crate) scheme: Vec<String>,
     /// Set a scheme parameter, KEY=VALUE (repeatable; with one scheme), e.g. k=40 for dctcp
     #[arg(long = "scheme-set", value_name = "KEY=VALUE")]
@@ -22,7 +24,7 @@ pub(crate) struct SchemeArgs {
 }
 
 impl SchemeArgs {
-    /// The schemes, resolved and checked.
+    /// The schemes, resolved and checked (none: the experiment's default).
     pub(crate) fn schemes(&self) -> Result<Vec<Scheme>, String> {
         if let Some(f) = &self.scheme_file {
             let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
@@ -32,6 +34,15 @@ impl SchemeArgs {
             return Err(format!("--scheme-set needs exactly one --scheme ({} given)", self.scheme.len()));
         }
         self.scheme.iter().map(|s| Scheme::from_sets(s.trim(), &self.scheme_set)).collect()
+    }
+
+    /// At most one scheme (an experiment that runs one switch setup).
+    pub(crate) fn one_scheme(&self) -> Result<Option<Scheme>, String> {
+        let mut schemes = self.schemes()?;
+        if schemes.len() > 1 {
+            return Err(format!("--scheme: one scheme here ({} given)", schemes.len()));
+        }
+        Ok(schemes.pop())
     }
 }
 
@@ -85,49 +96,67 @@ fn progress_bar(prefix: String, total_s: f64) -> indicatif::ProgressBar {
     bar
 }
 
-fn print_bulk(results: &[BulkResult]) {
-    let p = &results[0].params;
-    println!(
-        "Flexplane §4.1 bulk: {} TCP senders → 1 receiver, {} Gb/s, {} µs per link, {} s simulated ({} s warm-up), seed {}",
+/// The setup of a set of bulk runs, in words, beside the paper's.
+pub(crate) fn bulk_setup(p: &BulkParams) -> String {
+    format!(
+        "{} TCP senders → 1 receiver, {} Gb/s, {} µs per link (senders' links +{} ppm), {} s simulated with {} s warm-up, \
+         fairness over {} s, queue sampled every {} ms, seed {}. Paper: 5 senders, 10 Gb/s, Linux 3.18 (CUBIC; DCTCP with DCTCP), 5 minutes.",
         p.senders,
         p.gbps,
         p.link_ns / 1000.0,
+        p.sender_ppm,
         p.seconds,
         p.warmup_s,
+        p.interval_s,
+        p.sample_ms,
         p.seed
-    );
-    println!("paper: 5 senders, 10 Gb/s, Linux 3.18 (CUBIC; DCTCP for DCTCP), 5 minutes; hardware switch (Flexplane in brackets)");
-    println!(
-        "{:<9} {:>6} {:>15} {:>15} {:>17} {:>17} {:>8} {:>8} {:>7} {:>9} {:>9}",
-        "scheme", "cc", "queue median", "queue σ", "fairness median", "fairness σ", "goodput", "dropped", "CE", "timeouts", "sim s/s"
-    );
-    for r in results {
-        let paper = |v: f64, h: Option<(f64, f64)>, digits: usize| match h {
-            Some((hw, fx)) => format!("{v:.digits$} ({hw}/{fx})"),
-            None => format!("{v:.digits$}"),
-        };
-        let pp = r.paper;
-        println!(
-            "{:<9} {:>6} {:>15} {:>15} {:>17} {:>17} {:>8.2} {:>8} {:>7} {:>9} {:>9.2}",
-            r.params.scheme.name(),
-            format!("{:?}", r.params.tcp.cc).to_lowercase(),
-            paper(r.queue_median_pkts, pp.map(|p| (p.queue_hardware.0, p.queue_flexplane.0)), 0),
-            paper(r.queue_sigma_pkts, pp.map(|p| (p.queue_hardware.1, p.queue_flexplane.1)), 1),
-            paper(r.fairness_median, pp.map(|p| (p.fairness_hardware.0, p.fairness_flexplane.0)), 3),
-            paper(r.fairness_sigma, pp.map(|p| (p.fairness_hardware.1, p.fairness_flexplane.1)), 3),
-            r.goodput_gbps,
-            r.dropped,
-            r.ce_marked,
-            r.timeouts,
-            r.simulated_s_per_wall_s
-        );
+    )
+}
+
+/// A run's row of the results.
+pub(crate) fn bulk_row(r: &BulkResult) -> FlexplaneRow {
+    FlexplaneRow {
+        scheme: r.params.scheme.name().to_string(),
+        congestion_control: cc_name(r.params.tcp.cc),
+        queue_median_pkts: r.queue_median_pkts,
+        queue_sigma_pkts: r.queue_sigma_pkts,
+        fairness_median: r.fairness_median,
+        fairness_sigma: r.fairness_sigma,
+        goodput_gbps: r.goodput_gbps,
+        dropped: r.dropped,
+        timeouts: r.timeouts,
+        simulated_s_per_wall_s: r.simulated_s_per_wall_s,
+        paper: r.paper,
     }
-    println!("queue in packets (hardware/Flexplane in brackets: Table 4.2); fairness: Jain's index over 1 s (Table 4.1); goodput: payload Gb/s (hardware 9.4 on the wire)");
+}
+
+/// Runs `p` with a progress bar on stderr.
+pub(crate) fn bulk_run(p: &BulkParams) -> Result<BulkResult, String> {
+    let bar = progress_bar(p.scheme.name().to_string(), p.seconds);
+    let r = run_bulk(p, &mut |s| {
+        bar.set_position((s * 1000.0) as u64);
+        bar.set_message(format!("{s:.2} s simulated"));
+    });
+    bar.finish_and_clear();
+    r
+}
+
+/// The queue-over-time plot of `results` (every `every`-th sample) into `path`.
+pub(crate) fn bulk_plot(results: &[BulkResult], path: &std::path::Path, every: usize) -> Result<(), String> {
+    let series: Vec<(String, Vec<(f64, f64)>)> = results
+        .iter()
+        .map(|r| (r.params.scheme.name().to_string(), r.queue.iter().step_by(every.max(1)).map(|(t, n)| (*t, *n as f64)).collect()))
+        .collect();
+    plot::lines_svg(path, "Bottleneck queue, TCP senders → 1 receiver", ("time (ms)", "queue (packets)"), &series)
 }
 
 pub(crate) fn bulk_cmd(a: &BulkArgs) -> Result<bool, String> {
+    let mut schemes = a.scheme.schemes()?;
+    if schemes.is_empty() {
+        schemes = ["droptail", "red", "dctcp"].iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
+    }
     let mut results = Vec::new();
-    for scheme in a.scheme.schemes()? {
+    for scheme in schemes {
         let mut p = BulkParams::defaults(scheme);
         p.senders = a.senders;
         p.gbps = a.gbps;
@@ -140,24 +169,11 @@ pub(crate) fn bulk_cmd(a: &BulkArgs) -> Result<bool, String> {
         p.tcp.min_rto_ms = a.min_rto_ms;
         p.tcp.delayed_ack = !a.no_delayed_ack;
         p.validate()?;
-        let bar = progress_bar(p.scheme.name().to_string(), p.seconds);
-        let r = run_bulk(&p, &mut |s| {
-            bar.set_position((s * 1000.0) as u64);
-            bar.set_message(format!("{s:.2} s simulated"));
-        })?;
-        bar.finish_and_clear();
-        results.push(r);
+        results.push(bulk_run(&p)?);
     }
     if let Some(dir) = &a.plot {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let series: Vec<(String, Vec<(f64, f64)>)> =
-            results.iter().map(|r| (r.params.scheme.name().to_string(), r.queue.iter().map(|(t, n)| (*t, *n as f64)).collect())).collect();
-        plot::lines_svg(
-            &dir.join("flexplane-bulk-queue.svg"),
-            "Bottleneck queue, 5 TCP senders → 1",
-            ("time (ms)", "queue (packets)"),
-            &series,
-        )?;
+        bulk_plot(&results, &dir.join("flexplane-bulk-queue.svg"), 1)?;
         for r in &results {
             let path = dir.join(format!("flexplane-bulk-{}.json", r.params.scheme.name()));
             std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
@@ -167,7 +183,152 @@ pub(crate) fn bulk_cmd(a: &BulkArgs) -> Result<bool, String> {
     if a.json {
         print_json(serde_json::json!({ "runs": results }));
     } else {
-        print_bulk(&results);
+        println!("{}\n", bulk_setup(&results[0].params));
+        print!("{}", results::flexplane_table(&results.iter().map(bulk_row).collect::<Vec<_>>()));
+        println!("\nqueue: packets at the bottleneck port every 1 ms (Table 4.2); fairness: Jain's index per interval (Table 4.1); goodput: payload (the hardware's 9.4 Gb/s is on the wire)");
     }
+    Ok(true)
+}
+
+/// `flexplane rpc`'s arguments.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct RpcArgs {
+    #[command(flatten)]
+    pub(crate) scheme: SchemeArgs,
+    /// Clients
+    #[arg(long, default_value_t = 4)]
+    pub(crate) clients: usize,
+    /// Servers
+    #[arg(long, default_value_t = 32)]
+    pub(crate) servers: usize,
+    /// Load of each client's link from responses (Poisson requests)
+    #[arg(long, default_value_t = 0.6)]
+    pub(crate) load: f64,
+    /// Seconds of requests, warm-up included (the run then drains for 1 s)
+    #[arg(long, default_value_t = 11.0)]
+    pub(crate) seconds: f64,
+    /// Warm-up excluded from every statistic, s
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) warmup_s: f64,
+    /// Seed (request times, sizes and servers; RED's marking)
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// TCP minimum RTO, ms (Linux: 200)
+    #[arg(long, default_value_t = 200.0)]
+    pub(crate) min_rto_ms: f64,
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write Fig. 4-2 (short vs long completion time per scheme) and each run's JSON into DIR
+    #[arg(long, value_name = "DIR")]
+    pub(crate) plot: Option<PathBuf>,
+}
+
+/// The setup of a set of RPC runs, in words, beside the paper's.
+pub(crate) fn rpc_setup(p: &RpcParams) -> String {
+    format!(
+        "{} clients, {} servers, {} Gb/s, {} µs per link; responses {} B ({:.0} %, DSCP 0) and {} B (DSCP 1), Poisson at {:.0} % of a client link; \
+         {} s of requests ({} s warm-up, 1 s drain), seed {}. Paper: 4 clients, 32 servers, 1.5 KB (80 %) / 10 MB, ~60 %, 5 minutes.",
+        p.clients,
+        p.servers,
+        p.gbps,
+        p.link_ns / 1000.0,
+        p.short_bytes,
+        p.short_fraction * 100.0,
+        p.long_bytes,
+        p.load * 100.0,
+        p.seconds,
+        p.warmup_s,
+        p.seed
+    )
+}
+
+/// A run's row of the results.
+pub(crate) fn rpc_row(r: &RpcResult) -> RpcRow {
+    RpcRow {
+        scheme: r.params.scheme.name().to_string(),
+        congestion_control: cc_name(r.params.tcp.cc),
+        short_requests: r.short.requests,
+        short_mean_us: r.short.mean_us,
+        short_p99_us: r.short.p99_us,
+        long_requests: r.long.requests,
+        long_mean_us: r.long.mean_us,
+        long_p99_us: r.long.p99_us,
+        unanswered: r.unanswered,
+        client_link_load: r.client_link_load,
+        dropped: r.dropped,
+        timeouts: r.timeouts,
+        simulated_s_per_wall_s: r.simulated_s_per_wall_s,
+    }
+}
+
+fn cc_name(cc: nanotransport_net::tcp::CongestionControl) -> String {
+    serde_json::to_value(cc).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// Runs `p` with a progress bar on stderr.
+pub(crate) fn rpc_run(p: &RpcParams) -> Result<RpcResult, String> {
+    let bar = progress_bar(format!("{} rpc", p.scheme.name()), p.seconds + 1.0);
+    let r = run_rpc(p, &mut |s| {
+        bar.set_position((s * 1000.0) as u64);
+        bar.set_message(format!("{s:.2} s simulated"));
+    });
+    bar.finish_and_clear();
+    r
+}
+
+/// Fig. 4-2: each scheme's mean completion time of short vs long requests, with its per-second
+/// means faded.
+pub(crate) fn rpc_plot(results: &[RpcResult], path: &std::path::Path) -> Result<(), String> {
+    let series: Vec<(String, (f64, f64), Vec<(f64, f64)>)> = results
+        .iter()
+        .filter_map(|r| {
+            let mean = (r.short.mean_us?, r.long.mean_us? / 1000.0);
+            let faded = r
+                .short
+                .per_second_mean_us
+                .iter()
+                .zip(&r.long.per_second_mean_us)
+                .filter_map(|(s, l)| Some(((*s)?, (*l)? / 1000.0)))
+                .collect();
+            Some((r.params.scheme.name().to_string(), mean, faded))
+        })
+        .collect();
+    plot::points_svg(
+        path,
+        "Short vs long requests (Fig. 4-2)",
+        ("short request, mean completion (µs)", "long request, mean completion (ms)"),
+        &series,
+    )
+}
+
+pub(crate) fn rpc_cmd(a: &RpcArgs) -> Result<bool, String> {
+    let mut schemes = a.scheme.schemes()?;
+    if schemes.is_empty() {
+        schemes = ["droptail", "red", "dctcp", "hull", "drr", "priority"].iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
+    }
+    let mut results: Vec<RpcResult> = Vec::new();
+    for scheme in schemes {
+        let mut p = RpcParams::defaults(scheme);
+        (p.clients, p.servers, p.load, p.seconds, p.warmup_s, p.seed) = (a.clients, a.servers, a.load, a.seconds, a.warmup_s, a.seed);
+        p.tcp.min_rto_ms = a.min_rto_ms;
+        p.validate()?;
+        results.push(rpc_run(&p)?);
+    }
+    if let Some(dir) = &a.plot {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        rpc_plot(&results, &dir.join("flexplane-rpc.svg"))?;
+        for r in &results {
+            let path = dir.join(format!("flexplane-rpc-{}.json", r.params.scheme.name()));
+            std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    if a.json {
+        print_json(serde_json::json!({ "runs": results }));
+        return Ok(true);
+    }
+    println!("Flexplane §4.2 RPC: {}\n", rpc_setup(&results[0].params));
+    print!("{}", results::rpc_table(&results.iter().map(rpc_row).collect::<Vec<_>>()));
     Ok(true)
 }

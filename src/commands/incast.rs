@@ -1,5 +1,6 @@
 //! `incast`, `sweep` and `merge`: the Fig. 3.2 incast on the network testbench, its tables and plots.
 
+use crate::commands::flexplane::SchemeArgs;
 use crate::output::print_json;
 use crate::params;
 use crate::results::{self, fmt_opt, IncastRow};
@@ -55,6 +56,8 @@ pub(crate) struct IncastSetup {
     /// scheduler when they enter it (the ns-3 model's 1-packet device queue; 0: none)
     #[arg(long, default_value_t = 1)]
     pub(crate) device_queue_pkts: usize,
+    #[command(flatten)]
+    pub(crate) scheme: SchemeArgs,
 }
 
 impl IncastSetup {
@@ -85,6 +88,7 @@ impl IncastSetup {
         p.aligned_start = !self.staggered_start;
         p.byte_counted = self.byte_counted;
         p.device_queue_pkts = self.device_queue_pkts;
+        p.scheme = self.scheme.one_scheme()?;
         p.validate()?;
         Ok(p)
     }
@@ -111,7 +115,8 @@ pub(crate) fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
         && r.params.link_gbps == d.link_gbps
         && r.params.link_ns == d.link_ns
         && r.params.rtt_pkts == d.rtt_pkts
-        && r.params.rto_us == d.rto_us;
+        && r.params.rto_us == d.rto_us
+        && r.params.scheme.is_none();
     if !same {
         return None;
     }
@@ -120,16 +125,18 @@ pub(crate) fn ns3_reference(r: &IncastResult) -> Option<(f64, f64)> {
 
 pub(crate) fn print_incast(r: &IncastResult) {
     let p = &r.params;
+    let switch = match &p.scheme {
+        Some(s) => format!("switch scheme {}", serde_json::to_string(s).unwrap_or_default()),
+        None => format!("buffer {} packets ({:.0} KB)", r.buffer_pkts, r.buffer_kb),
+    };
     println!(
-        "{} on {} (senders on {}): {} senders → 1, {} Gb/s, {} ns per link, buffer {} packets ({:.0} KB), rtt_pkts {}, RTO {} µs",
+        "{} on {} (senders on {}): {} senders → 1, {} Gb/s, {} ns per link, {switch}, rtt_pkts {}, RTO {} µs",
         r.protocol,
         r.config,
         p.sender_config.as_ref().unwrap_or(&r.config),
         p.senders,
         p.link_gbps,
         p.link_ns,
-        r.buffer_pkts,
-        r.buffer_kb,
         p.rtt_pkts,
         p.rto_us
     );

@@ -1,23 +1,28 @@
 //! `nanotransport report`: the project's measured results in one folder — the Verilog generated
 //! and linted, per-stage latency and throughput of every protocol on its whole-NIC Verilator
 //! model, each whole NIC's simulation speed, a fuzz run per protocol, whole-NIC Yosys synthesis
-//! beside Table 3.2 (with `--synth`), and the thesis' Fig. 3.2 incast (protocols × buffers).
+//! beside Table 3.2 (with `--synth`), the thesis' Fig. 3.2 incast (protocols × buffers) and
+//! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes).
 //!
 //! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
 //! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
-//! and the queue trace) and the plots `incast-queue.svg` and `incast-slowdown.svg`; with
+//! and the queue trace) and the plots `incast-queue.svg`, `incast-slowdown.svg`,
+//! `flexplane-bulk-queue.svg` and `flexplane-rpc.svg`; with
 //! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
 //! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
+use crate::commands::flexplane::{bulk_plot, bulk_row, bulk_run, bulk_setup, rpc_plot, rpc_row, rpc_run, rpc_setup};
 use crate::commands::hardware::generate_named;
 use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+    self, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams};
 use nanotransport_net::experiments::incast::IncastResult;
+use nanotransport_net::schemes::Scheme;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use nanotransport_sim::whole_nic::WholeNic;
 use std::path::{Path, PathBuf};
@@ -43,6 +48,10 @@ pub struct ReportRequest<'a> {
     /// Frames of each fuzz run (on each protocol's 16-message NIC; 0: none).
     pub fuzz_frames: u64,
     pub setup: &'a IncastSetup,
+    /// Simulated seconds of each Flexplane bulk run (0: none).
+    pub flexplane_seconds: f64,
+    /// Seconds of requests of each Flexplane RPC run (0: none).
+    pub rpc_seconds: f64,
     /// README whose headline block is re-rendered.
     pub readme: Option<&'a Path>,
 }
@@ -182,6 +191,41 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     write_plots(&runs, r.out)?;
     timings.incast_s = t.elapsed().as_secs_f64();
     let incast = Incast { setup: runs.first().map(|x| x.params.clone()), runs: runs.iter().map(incast_row).collect() };
+
+    let t = step("Flexplane §4.1 bulk transfer");
+    let mut bulk = Vec::new();
+    if r.flexplane_seconds > 0.0 {
+        for name in ["droptail", "red", "dctcp"] {
+            let mut p = BulkParams::defaults(Scheme::named(name)?);
+            p.seconds = r.flexplane_seconds;
+            let res = bulk_run(&p)?;
+            eprintln!(
+                "{name}: queue {:.0} packets, fairness {:.3}, {:.2} Gb/s",
+                res.queue_median_pkts, res.fairness_median, res.goodput_gbps
+            );
+            bulk.push(res);
+        }
+        bulk_plot(&bulk, &r.out.join("flexplane-bulk-queue.svg"), 10)?;
+    }
+    let mut rpc = Vec::new();
+    if r.rpc_seconds > 0.0 {
+        for name in ["droptail", "red", "dctcp", "hull", "drr", "priority"] {
+            let mut p = RpcParams::defaults(Scheme::named(name)?);
+            // A short run (the report's test) keeps a quarter of it as warm-up.
+            (p.seconds, p.warmup_s) = (r.rpc_seconds, p.warmup_s.min(r.rpc_seconds / 4.0));
+            let res = rpc_run(&p)?;
+            eprintln!("{name} rpc: short {} µs, long {} µs", fmt_opt(res.short.mean_us, 1), fmt_opt(res.long.mean_us, 0));
+            rpc.push(res);
+        }
+        rpc_plot(&rpc, &r.out.join("flexplane-rpc.svg"))?;
+    }
+    let flexplane = Flexplane {
+        setup: bulk.first().map(|b| bulk_setup(&b.params)).unwrap_or_default(),
+        runs: bulk.iter().map(bulk_row).collect(),
+        rpc_setup: rpc.first().map(|x| rpc_setup(&x.params)).unwrap_or_default(),
+        rpc: rpc.iter().map(rpc_row).collect(),
+    };
+    timings.flexplane_s = t.elapsed().as_secs_f64();
     timings.total_s = started.elapsed().as_secs_f64();
 
     let all_ok = lint_rows.iter().all(|l| l.ok)
@@ -201,6 +245,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         fuzz,
         synthesis,
         incast,
+        flexplane,
         timings,
     };
     let json_path = r.out.join("results.json");

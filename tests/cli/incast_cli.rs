@@ -50,6 +50,10 @@ fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
         (vec!["--link-gbps", "400"], "valid 0.001..=204.8"),
         (vec!["--set", "rtt_pkts=99"], "0..=64"),
         (vec!["--device-queue-pkts", "65"], "--device-queue-pkts 65: valid 0..=64 frames"),
+        (vec!["--scheme", "codel"], "scheme 'codel': valid droptail"),
+        (vec!["--scheme", "red,dctcp"], "one scheme here (2 given)"),
+        (vec!["--scheme", "dctcp", "--scheme-set", "k=4096"], "K must be below the capacity"),
+        (vec!["--scheme-set", "k=4"], "--scheme-set needs exactly one --scheme"),
     ] {
         let mut a = vec!["incast", "--protocol", "ndp"];
         a.extend(&args);
@@ -58,6 +62,60 @@ fn impossible_parameters_are_one_line_errors_with_the_valid_range() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(err.contains(expect) && err.trim().lines().count() == 1, "{args:?}: {err}");
     }
+}
+
+/// A scheme chosen by name replaces the protocol's queue disc: drop-tail with a 6-packet buffer
+/// drops where NDP's disc trims, and the run says which scheme it had.
+#[test]
+fn the_incast_takes_a_switch_scheme_by_name() {
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut a = vec!["incast", "--protocol", "ndp", "--json", "--buffer-pkts", "6"];
+        a.extend(SHORT);
+        a.extend(extra);
+        let o = nanotransport(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let own = run(&[]);
+    assert!(own["params"].get("scheme").is_none(), "the default writes no scheme (earlier results stay identical)");
+    assert!(own["bottleneck"]["trimmed"].as_u64().unwrap() > 0);
+    let droptail = run(&["--scheme", "droptail", "--scheme-set", "capacity=6"]);
+    assert_eq!(droptail["params"]["scheme"], serde_json::json!({ "scheme": "droptail", "capacity": 6 }));
+    assert_eq!(droptail["bottleneck"]["trimmed"], 0);
+    assert!(droptail["bottleneck"]["dropped"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn flexplane_bulk_prints_its_table_and_takes_a_scheme_file() {
+    let dir_tmp = super::temp_dir();
+    let file = dir_tmp.path().join("red.toml");
+    std::fs::write(&file, "scheme = \"red\"\nmin = 50\nmax = 100\n").unwrap();
+    let o = nanotransport(&[
+        "flexplane",
+        "bulk",
+        "--seconds",
+        "0.3",
+        "--warmup-s",
+        "0.1",
+        "--interval-s",
+        "0.1",
+        "--scheme-file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    assert_eq!(run["params"]["scheme"]["min"], 50.0);
+    assert_eq!(run["fairness"].as_array().unwrap().len(), 2);
+    let median = run["queue_median_pkts"].as_f64().unwrap();
+    assert!(median > 20.0 && median < 100.0, "RED at 50..100 holds the queue there: {median}");
+    let o = nanotransport(&["flexplane", "bulk", "--seconds", "0.3", "--warmup-s", "0.1", "--interval-s", "0.1", "--scheme", "dctcp"]);
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && table.contains("| dctcp | dctcp | ") && table.contains("(61 / 51)"), "{table}");
+    let o = nanotransport(&["flexplane", "bulk", "--scheme", "red", "--scheme-set", "max_p=2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() != Some(0) && err.trim().lines().count() == 1 && err.contains("max_p"), "{err}");
 }
 
 #[test]
@@ -116,17 +174,36 @@ fn report_writes_one_folder_with_the_tables_plots_and_json() {
         "5000",
         "--fuzz-frames",
         "100",
+        "--flexplane-seconds",
+        "2",
+        "--rpc-seconds",
+        "0.4",
     ];
     args.extend(SHORT);
     let o = nanotransport(&args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    for step in
-        ["== generate Verilog", "== lint", "== per-stage latency", "== throughput", "== simulation speed", "== fuzz", "== Fig. 3.2 incast"]
-    {
+    for step in [
+        "== generate Verilog",
+        "== lint",
+        "== per-stage latency",
+        "== throughput",
+        "== simulation speed",
+        "== fuzz",
+        "== Fig. 3.2 incast",
+        "== Flexplane",
+    ] {
         assert!(err.contains(step), "progress on stderr lacks {step}: {err}");
     }
-    for f in ["results.md", "results.json", "incast-queue.svg", "incast-slowdown.svg", "incast-ndp-110p.json", "incast-ndp-6p.json"] {
+    for f in [
+        "results.md",
+        "results.json",
+        "incast-queue.svg",
+        "incast-slowdown.svg",
+        "incast-ndp-110p.json",
+        "incast-ndp-6p.json",
+        "flexplane-bulk-queue.svg",
+    ] {
         assert!(std::fs::metadata(out.join(f)).map(|m| m.len() > 0).unwrap_or(false), "{f} missing or empty");
     }
     let page = std::fs::read_to_string(out.join("results.md")).unwrap();
@@ -137,6 +214,8 @@ fn report_writes_one_folder_with_the_tables_plots_and_json() {
         "| protocol | config | direction |",
         "| config | cycles | cycles per CPU s |",
         "| protocol | buffer | median |",
+        "| scheme | hosts | queue median, pkts (hardware / Flexplane) |",
+        "| scheme | hosts | short: requests | mean µs |",
     ] {
         assert!(page.contains(table), "results.md lacks {table}");
     }
@@ -148,7 +227,10 @@ fn report_writes_one_folder_with_the_tables_plots_and_json() {
     assert!(!page.contains("FAIL"), "{page}");
     insta::assert_snapshot!("report-tables", measured_tables(&page));
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-    assert_eq!(summary["schema_version"], 1);
+    assert_eq!(summary["schema_version"], 2);
+    let schemes: Vec<&str> = summary["flexplane"]["runs"].as_array().unwrap().iter().map(|r| r["scheme"].as_str().unwrap()).collect();
+    assert_eq!(schemes, ["droptail", "red", "dctcp"]);
+    assert_eq!(summary["flexplane"]["rpc"].as_array().unwrap().len(), 6);
     assert_eq!(summary["incast"]["runs"].as_array().unwrap().len(), 2);
     assert_eq!(summary["throughput"].as_array().unwrap().len(), 2);
     assert_eq!(summary["simulation_speed"][0]["messages_delivered"], summary["simulation_speed"][0]["messages_intact"]);

@@ -347,3 +347,66 @@ fn bulk_orders_droptail_above_red_above_dctcp_near_the_hardware_queues() {
     }
     assert!(medians[0] > medians[1] && medians[1] > medians[2], "{medians:?}");
 }
+
+/// One client, two servers, one request of each class on a clean network: both answered once,
+/// each no sooner than its response's serialisation plus a round trip.
+#[test]
+fn rpc_requests_are_answered_in_order_with_their_response_sizes() {
+    use nanotransport_net::rpc::{Request, RpcClient, RpcServer, REQUEST_BYTES};
+    let config = TcpConfig::default();
+    let servers = [0x0A00_0010, 0x0A00_0011];
+    let schedule = vec![
+        Request { at_ns: 1000.0, server: 0, class: 0, response_bytes: 1500 },
+        Request { at_ns: 2000.0, server: 1, class: 1, response_bytes: 1_000_000 },
+        Request { at_ns: 3000.0, server: 1, class: 1, response_bytes: 2000 },
+    ];
+    let client = RpcClient::new(RECEIVER, config.clone(), &servers, schedule.clone()).unwrap();
+    let mut members = vec![Member::Host(Box::new(client))];
+    for (k, ip) in servers.iter().enumerate() {
+        let mut s = RpcServer::new(*ip, config.clone()).unwrap();
+        for r in schedule.iter().filter(|r| r.server == k) {
+            s.expect(RECEIVER, nanotransport_net::rpc::client_port(r.server, r.class), r.response_bytes);
+        }
+        members.push(Member::Host(Box::new(s)));
+    }
+    let mut net = star_of(3200, members, LinkSpec::new(10.0, 5000.0), stages(), 1).unwrap();
+    net.run(3_200_000 * 50, &mut |_| false, &mut |_| {});
+    let c = net.host::<RpcClient>(0).unwrap();
+    assert_eq!(c.outstanding(), 0);
+    let sizes: Vec<u64> = c.completions.iter().map(|x| x.response_bytes).collect();
+    assert_eq!(sizes, [1500, 1_000_000, 2000], "in order per connection");
+    for x in &c.completions {
+        let floor = x.response_bytes as f64 * 8.0 / 10.0 + 4.0 * 5000.0;
+        assert!(x.done_ns - x.sent_ns > floor, "{x:?} faster than {floor} ns");
+    }
+    // The short response came back in the request's class (DSCP 0), the long ones in DSCP 1.
+    let s1 = net.host::<RpcServer>(2).unwrap();
+    assert_eq!(s1.tcp.connections[0].dscp, 1);
+    assert_eq!(s1.tcp.connections[0].stats.bytes_received, 2 * REQUEST_BYTES);
+    assert_eq!(s1.unexpected_requests, 0);
+}
+
+/// Flexplane's Fig. 4-2 trade-off on a shortened run (1 s of requests after 0.5 s, 1 s drain):
+/// DCTCP, HULL and per-source DRR give short requests shorter mean times than DropTail, whose
+/// senders rarely cut back; HULL's phantom queue is quicker than DCTCP for short requests and
+/// slower for long ones; every request is answered.
+#[test]
+fn rpc_short_requests_are_quicker_under_dctcp_hull_and_drr_than_droptail() {
+    use nanotransport_net::experiments::flexplane::{run_rpc, RpcParams};
+    let mut runs = std::collections::HashMap::new();
+    for name in ["droptail", "dctcp", "hull", "drr"] {
+        let mut p = RpcParams::defaults(Scheme::named(name).unwrap());
+        (p.seconds, p.warmup_s) = (1.5, 0.5);
+        println!("seed {}", p.seed);
+        let r = run_rpc(&p, &mut |_| {}).unwrap();
+        println!("{name}: short {:?} µs, long {:?} µs, load {:.2}", r.short.mean_us, r.long.mean_us, r.client_link_load);
+        assert_eq!(r.unanswered, 0, "{name}");
+        assert!((0.5..0.75).contains(&r.client_link_load), "{name}: {}", r.client_link_load);
+        assert!(r.short.requests > 500 && r.long.requests > 100, "{name}");
+        runs.insert(name, (r.short.mean_us.unwrap(), r.long.mean_us.unwrap()));
+    }
+    for name in ["dctcp", "hull", "drr"] {
+        assert!(runs[name].0 < runs["droptail"].0, "{name} {:?} vs droptail {:?}", runs[name], runs["droptail"]);
+    }
+    assert!(runs["hull"].0 < runs["dctcp"].0 && runs["hull"].1 > runs["dctcp"].1, "{runs:?}");
+}

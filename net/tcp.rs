@@ -595,13 +595,18 @@ pub struct TcpHost {
     start_ns: Vec<f64>,
     /// Frames that were not TCP/IPv4 for this host (dropped).
     pub malformed: u64,
+    /// Segments from a new peer when the host already had [`MAX_CONNECTIONS`] (dropped).
+    pub refused: u64,
 }
+
+/// Connections a host keeps at most: a segment that would open one more is dropped and counted.
+pub const MAX_CONNECTIONS: usize = 4096;
 
 impl TcpHost {
     /// A host at `ip` with `config` and no connection yet.
     pub fn new(ip: u32, config: TcpConfig) -> Result<Self, String> {
         config.validate()?;
-        Ok(TcpHost { ip, config, connections: Vec::new(), index: HashMap::new(), start_ns: Vec::new(), malformed: 0 })
+        Ok(TcpHost { ip, config, connections: Vec::new(), index: HashMap::new(), start_ns: Vec::new(), malformed: 0, refused: 0 })
     }
 
     /// Opens a connection to `peer_ip:peer_port` from `local_port` that starts sending
@@ -639,6 +644,10 @@ impl TcpHost {
             return None;
         };
         let known = self.connections.len();
+        if known >= MAX_CONNECTIONS && !self.index.contains_key(&(seg.src_ip, seg.dst_port, seg.src_port)) {
+            self.refused += 1;
+            return None;
+        }
         let c = self.connection(seg.src_ip, seg.dst_port, seg.src_port);
         if c == known {
             self.connections[c].dscp = seg.dscp; // opened by the peer: answer in its class
@@ -650,11 +659,6 @@ impl TcpHost {
             self.on_data(c, &seg, is_ce(frame), io);
         }
         Some(c)
-    }
-
-    /// The connection to `peer_ip:peer_port` from `local_port`, if there is one.
-    pub fn find(&self, peer_ip: u32, local_port: u16, peer_port: u16) -> Option<usize> {
-        self.index.get(&(peer_ip, local_port, peer_port)).copied()
     }
 
     fn connection(&mut self, peer_ip: u32, local_port: u16, peer_port: u16) -> usize {

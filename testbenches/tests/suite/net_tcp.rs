@@ -410,3 +410,21 @@ fn rpc_short_requests_are_quicker_under_dctcp_hull_and_drr_than_droptail() {
     }
     assert!(runs["hull"].0 < runs["dctcp"].0 && runs["hull"].1 > runs["dctcp"].1, "{runs:?}");
 }
+
+#[test]
+fn a_host_refuses_connections_beyond_its_table_and_counts_them() {
+    use nanotransport_net::tcp::MAX_CONNECTIONS;
+    let frames: Vec<Vec<u8>> = (0..MAX_CONNECTIONS + 3)
+        .map(|k| {
+            let mut s = segment(0, &[]);
+            s.src_port = k as u16;
+            s.frame()
+        })
+        .collect();
+    let receiver = TcpHost::new(RECEIVER, TcpConfig::default()).unwrap();
+    let members = vec![Member::Host(Box::new(receiver)), Member::Host(Box::new(Replay { ip: SENDER, frames }))];
+    let mut net = star_of(3200, members, LinkSpec::new(10.0, 1000.0), stages(), 1).unwrap();
+    net.run(100_000_000, &mut |_| false, &mut |_| {});
+    let rx = net.host::<TcpHost>(0).unwrap();
+    assert_eq!((rx.connections.len(), rx.refused, rx.malformed), (MAX_CONNECTIONS, 3, 0));
+}

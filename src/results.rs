@@ -186,10 +186,21 @@ pub struct RpcRow {
 
 /// The RPC table (also printed by `flexplane rpc`): mean and p99 completion time per class.
 pub fn rpc_table(runs: &[RpcRow]) -> String {
-    let mut t = String::from(
-        "| scheme | hosts | short: requests | mean µs | p99 µs | long: requests | mean ms | p99 ms | unanswered | client link load | dropped | timeouts | simulated s per wall s |\n",
-    );
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut t = table_head(&[
+        "scheme",
+        "hosts",
+        "short: requests",
+        "mean µs",
+        "p99 µs",
+        "long: requests",
+        "mean ms",
+        "p99 ms",
+        "unanswered",
+        "client link load",
+        "dropped",
+        "timeouts",
+        "simulated s per wall s",
+    ]);
     let ms = |x: Option<f64>| fmt_opt(x.map(|v| v / 1000.0), 1);
     for r in runs {
         let _ = writeln!(
@@ -228,13 +239,26 @@ pub struct FlexplaneRow {
     pub paper: Option<PaperBulk>,
 }
 
+/// A Markdown table's header and separator lines.
+fn table_head(columns: &[&str]) -> String {
+    format!("| {} |\n|{}\n", columns.join(" | "), "---|".repeat(columns.len()))
+}
+
 /// The bulk-transfer table (also printed by `flexplane bulk`): ours, then the hardware's and
 /// Flexplane's (Tables 4.2 and 4.1).
 pub fn flexplane_table(runs: &[FlexplaneRow]) -> String {
-    let mut t = String::from(
-        "| scheme | hosts | queue median, pkts (hardware / Flexplane) | queue σ | fairness median | fairness σ | goodput Gb/s | dropped | timeouts | simulated s per wall s |\n",
-    );
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut t = table_head(&[
+        "scheme",
+        "hosts",
+        "queue median, pkts (hardware / Flexplane)",
+        "queue σ",
+        "fairness median",
+        "fairness σ",
+        "goodput Gb/s",
+        "dropped",
+        "timeouts",
+        "simulated s per wall s",
+    ]);
     for r in runs {
         let paper = |v: f64, digits: usize, f: fn(&PaperBulk) -> (f64, f64)| match &r.paper {
             Some(p) => format!("{v:.digits$} ({} / {})", f(p).0, f(p).1),
@@ -287,10 +311,21 @@ fn totals(v: [u64; 4]) -> [u64; 3] {
 
 /// The incast table (also printed by `incast` and `merge`).
 pub fn incast_table(runs: &[IncastRow]) -> String {
-    let mut t = String::from(
-        "| protocol | buffer | median | ns-3 | ratio | p90 | ns-3 | ratio | at arrival: median (ratio) | p90 (ratio) | complete | wall s | NIC cycles/s |\n",
-    );
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut t = table_head(&[
+        "protocol",
+        "buffer",
+        "median",
+        "ns-3",
+        "ratio",
+        "p90",
+        "ns-3",
+        "ratio",
+        "at arrival: median (ratio)",
+        "p90 (ratio)",
+        "complete",
+        "wall s",
+        "NIC cycles/s",
+    ]);
     for r in runs {
         let (rm, rp) = (r.model.map(|m| m.0), r.model.map(|m| m.1));
         let _ = writeln!(

@@ -60,21 +60,28 @@ pub(crate) struct BulkArgs {
     /// Propagation delay per link, ns (7000: an unloaded RTT of about 30 µs)
     #[arg(long, default_value_t = 7000.0)]
     pub(crate) link_ns: f64,
-    /// Simulated seconds, warm-up included
+    /// Fairness interval, s
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) interval_s: f64,
+    /// How much faster the senders' links run than the switch port to the receiver, ppm
+    #[arg(long, default_value_t = 100.0)]
+    pub(crate) sender_ppm: f64,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
+}
+
+/// What every Flexplane experiment takes besides its own setup.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct RunArgs {
+    /// Simulated seconds, warm-up included (rpc: seconds of requests, then a 1 s drain)
     #[arg(long, default_value_t = 11.0)]
     pub(crate) seconds: f64,
     /// Warm-up excluded from every statistic, s
     #[arg(long, default_value_t = 1.0)]
     pub(crate) warmup_s: f64,
-    /// Fairness interval, s
-    #[arg(long, default_value_t = 1.0)]
-    pub(crate) interval_s: f64,
-    /// Seed (senders' start times, RED's marking)
+    /// Seed (start or request times, request sizes and servers, RED's marking)
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
-    /// How much faster the senders' links run than the switch port to the receiver, ppm
-    #[arg(long, default_value_t = 100.0)]
-    pub(crate) sender_ppm: f64,
     /// TCP minimum RTO, ms (Linux: 200)
     #[arg(long, default_value_t = 200.0)]
     pub(crate) min_rto_ms: f64,
@@ -84,9 +91,29 @@ pub(crate) struct BulkArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub(crate) json: bool,
-    /// Write the queue-over-time SVG (and each run's JSON) into DIR
+    /// Write the plot (bulk: queue over time; rpc: Fig. 4-2) and each run's JSON into DIR
     #[arg(long, value_name = "DIR")]
     pub(crate) plot: Option<PathBuf>,
+}
+
+impl RunArgs {
+    /// The hosts' TCP settings these arguments change.
+    fn apply(&self, tcp: &mut nanotransport_net::tcp::TcpConfig) {
+        tcp.min_rto_ms = self.min_rto_ms;
+        tcp.delayed_ack = !self.no_delayed_ack;
+    }
+
+    /// Writes each run's JSON as `<prefix>-<scheme>.json` into the plot folder (made here).
+    fn write_runs<T: serde::Serialize>(&self, prefix: &str, runs: &[(String, T)]) -> Result<Option<&PathBuf>, String> {
+        let Some(dir) = &self.plot else { return Ok(None) };
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (scheme, r) in runs {
+            let path = dir.join(format!("{prefix}-{scheme}.json"));
+            std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(Some(dir))
+    }
 }
 
 fn progress_bar(prefix: String, total_s: f64) -> indicatif::ProgressBar {
@@ -161,26 +188,18 @@ pub(crate) fn bulk_cmd(a: &BulkArgs) -> Result<bool, String> {
         p.senders = a.senders;
         p.gbps = a.gbps;
         p.link_ns = a.link_ns;
-        p.seconds = a.seconds;
-        p.warmup_s = a.warmup_s;
+        (p.seconds, p.warmup_s, p.seed) = (a.run.seconds, a.run.warmup_s, a.run.seed);
         p.interval_s = a.interval_s;
-        p.seed = a.seed;
         p.sender_ppm = a.sender_ppm;
-        p.tcp.min_rto_ms = a.min_rto_ms;
-        p.tcp.delayed_ack = !a.no_delayed_ack;
+        a.run.apply(&mut p.tcp);
         p.validate()?;
         results.push(bulk_run(&p)?);
     }
-    if let Some(dir) = &a.plot {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let named: Vec<(String, &BulkResult)> = results.iter().map(|r| (r.params.scheme.name().to_string(), r)).collect();
+    if let Some(dir) = a.run.write_runs("flexplane-bulk", &named)? {
         bulk_plot(&results, &dir.join("flexplane-bulk-queue.svg"), 1)?;
-        for r in &results {
-            let path = dir.join(format!("flexplane-bulk-{}.json", r.params.scheme.name()));
-            std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
     }
-    if a.json {
+    if a.run.json {
         print_json(serde_json::json!({ "runs": results }));
     } else {
         println!("{}\n", bulk_setup(&results[0].params));
@@ -204,24 +223,8 @@ pub(crate) struct RpcArgs {
     /// Load of each client's link from responses (Poisson requests)
     #[arg(long, default_value_t = 0.6)]
     pub(crate) load: f64,
-    /// Seconds of requests, warm-up included (the run then drains for 1 s)
-    #[arg(long, default_value_t = 11.0)]
-    pub(crate) seconds: f64,
-    /// Warm-up excluded from every statistic, s
-    #[arg(long, default_value_t = 1.0)]
-    pub(crate) warmup_s: f64,
-    /// Seed (request times, sizes and servers; RED's marking)
-    #[arg(long, default_value_t = 1)]
-    pub(crate) seed: u64,
-    /// TCP minimum RTO, ms (Linux: 200)
-    #[arg(long, default_value_t = 200.0)]
-    pub(crate) min_rto_ms: f64,
-    /// Print JSON instead of a table
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Write Fig. 4-2 (short vs long completion time per scheme) and each run's JSON into DIR
-    #[arg(long, value_name = "DIR")]
-    pub(crate) plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
 }
 
 /// The setup of a set of RPC runs, in words, beside the paper's.
@@ -310,21 +313,17 @@ pub(crate) fn rpc_cmd(a: &RpcArgs) -> Result<bool, String> {
     let mut results: Vec<RpcResult> = Vec::new();
     for scheme in schemes {
         let mut p = RpcParams::defaults(scheme);
-        (p.clients, p.servers, p.load, p.seconds, p.warmup_s, p.seed) = (a.clients, a.servers, a.load, a.seconds, a.warmup_s, a.seed);
-        p.tcp.min_rto_ms = a.min_rto_ms;
+        (p.clients, p.servers, p.load) = (a.clients, a.servers, a.load);
+        (p.seconds, p.warmup_s, p.seed) = (a.run.seconds, a.run.warmup_s, a.run.seed);
+        a.run.apply(&mut p.tcp);
         p.validate()?;
         results.push(rpc_run(&p)?);
     }
-    if let Some(dir) = &a.plot {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let named: Vec<(String, &RpcResult)> = results.iter().map(|r| (r.params.scheme.name().to_string(), r)).collect();
+    if let Some(dir) = a.run.write_runs("flexplane-rpc", &named)? {
         rpc_plot(&results, &dir.join("flexplane-rpc.svg"))?;
-        for r in &results {
-            let path = dir.join(format!("flexplane-rpc-{}.json", r.params.scheme.name()));
-            std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
     }
-    if a.json {
+    if a.run.json {
         print_json(serde_json::json!({ "runs": results }));
         return Ok(true);
     }

@@ -428,3 +428,22 @@ fn a_host_refuses_connections_beyond_its_table_and_counts_them() {
     let rx = net.host::<TcpHost>(0).unwrap();
     assert_eq!((rx.connections.len(), rx.refused, rx.malformed), (MAX_CONNECTIONS, 3, 0));
 }
+
+/// The line counts beside Flexplane's Table 3.1 in `net/schemes/mod.rs` are the files' own.
+#[test]
+fn scheme_line_counts_in_the_rustdoc_are_current() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../net/schemes");
+    let doc = std::fs::read_to_string(dir.join("mod.rs")).unwrap();
+    let mut checked = 0;
+    for line in doc.lines().filter(|l| l.starts_with("//! |")) {
+        let Some(cell) = line.trim_end_matches('|').rsplit('|').next() else { continue };
+        let mut words = cell.split_whitespace();
+        let (Some(file), Some(count)) = (words.next(), words.next()) else { continue };
+        let (Some(file), Ok(count)) = (file.strip_prefix('`').and_then(|f| f.strip_suffix('`')), count.parse::<usize>()) else { continue };
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let code = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")).count();
+        assert_eq!(code, count, "{file}: the rustdoc says {count} lines");
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job, a first look in one folder (default report/, or the first argument): generate
 # and lint the Verilog of every named configuration, measure per-stage latency and throughput
-# of every protocol on its whole-NIC Verilator model, and run the thesis' Fig. 3.2 incast
-# (three protocols × 120 KB and 63 KB buffers). The page is report/results.md, rendered from
+# of every protocol on its whole-NIC Verilator model, run the thesis' Fig. 3.2 incast
+# (three protocols × 120 KB and 63 KB buffers) and Flexplane's bulk transfer and RPC workload
+# on TCP hosts. The page is report/results.md, rendered from
 # report/results.json. `bash scripts/main.sh docs` refreshes the committed results (docs/) and
 # the README's headline block.
 #   bash scripts/main.sh [DIR] [--synth]   # --synth: also whole-NIC Yosys synthesis beside Table 3.2 (about half an hour)

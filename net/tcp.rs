@@ -64,6 +64,7 @@ use nanotransport_hdl::pisa::wire::{
     ETHERTYPE_IPV4, ETH_HEADER_BYTES, IPV4_HEADER_BYTES, MIN_FRAME_BYTES, OFF_CHECKSUM, OFF_DST_IP, OFF_ETHERTYPE, OFF_PROTOCOL,
     OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN, OFF_VERSION_IHL,
 };
+use nanotransport_reference::pisa::ipv4_sum;
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
 
@@ -204,20 +205,6 @@ pub const MAX_SACK_BLOCKS: usize = 4;
 const OPTION_NOP: u8 = 1;
 const OPTION_SACK: u8 = 5;
 
-fn ones_complement_sum(mut sum: u32, bytes: &[u8]) -> u32 {
-    for w in bytes.chunks(2) {
-        sum += u16::from_be_bytes([w[0], *w.get(1).unwrap_or(&0)]) as u32;
-    }
-    sum
-}
-
-fn fold(mut sum: u32) -> u16 {
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    sum as u16
-}
-
 impl Segment {
     /// The frame: Ethernet (MACs made from the IPv4 addresses), IPv4 with a valid header
     /// checksum, TCP with a valid checksum, zero payload; padded to the 60-byte minimum.
@@ -240,7 +227,7 @@ impl Segment {
         f[OFF_PROTOCOL] = TCP_IP_PROTOCOL;
         f[OFF_SRC_IP..OFF_SRC_IP + 4].copy_from_slice(&self.src_ip.to_be_bytes());
         f[OFF_DST_IP..OFF_DST_IP + 4].copy_from_slice(&self.dst_ip.to_be_bytes());
-        let ip_sum = !fold(ones_complement_sum(0, &f[ETH_HEADER_BYTES..OFF_TCP]));
+        let ip_sum = !ipv4_sum(&f[ETH_HEADER_BYTES..OFF_TCP]);
         f[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&ip_sum.to_be_bytes());
         let t = &mut f[OFF_TCP..OFF_TCP + tcp_header];
         t[0..2].copy_from_slice(&self.src_port.to_be_bytes());
@@ -257,12 +244,13 @@ impl Segment {
                 t[28 + 8 * i..32 + 8 * i].copy_from_slice(&right.to_be_bytes());
             }
         }
-        // Pseudo header + TCP header; the zero payload adds nothing.
-        let tcp_len = (tcp_header + self.payload) as u32;
-        let mut sum = ones_complement_sum(0, &self.src_ip.to_be_bytes());
-        sum = ones_complement_sum(sum, &self.dst_ip.to_be_bytes());
-        sum += TCP_IP_PROTOCOL as u32 + tcp_len;
-        let tcp_sum = !fold(ones_complement_sum(sum, t));
+        // Pseudo header + TCP header (both of even length); the zero payload adds nothing.
+        let mut summed = f[OFF_SRC_IP..OFF_DST_IP + 4].to_vec();
+        summed.extend_from_slice(&[0, TCP_IP_PROTOCOL]);
+        summed.extend_from_slice(&((tcp_header + self.payload) as u16).to_be_bytes());
+        summed.extend_from_slice(&f[OFF_TCP..OFF_TCP + tcp_header]);
+        let tcp_sum = !ipv4_sum(&summed);
+        let t = &mut f[OFF_TCP..OFF_TCP + tcp_header];
         t[16..18].copy_from_slice(&tcp_sum.to_be_bytes());
         f
     }
@@ -404,6 +392,8 @@ pub struct Connection {
     pub peer_port: u16,
     /// DSCP of its frames: the host's, or for a connection a peer opened, the peer's.
     pub dscp: u8,
+    /// When it starts sending its backlog (ns).
+    start_ns: f64,
     /// Bytes the application has handed over to send (u64::MAX: always more).
     pub send_limit: u64,
     snd_una: u64,
@@ -424,8 +414,8 @@ pub struct Connection {
     rttvar_ns: f64,
     rto_ns: f64,
     rtt_probe: Option<(u64, f64)>,
-    rto_deadline_ns: Option<f64>,
-    rto_timer_ns: Option<f64>,
+    /// The retransmission timer (RTO or tail loss probe).
+    rto: LazyTimer,
     /// The deadline is a tail loss probe's, not the RTO's.
     probe_pending: bool,
     /// When it last sent a segment (ns).
@@ -445,8 +435,7 @@ pub struct Connection {
     /// Start of the block the last out-of-order segment went into (reported first, RFC 2018).
     last_out_of_order: u64,
     unacked_segments: u32,
-    delack_deadline_ns: Option<f64>,
-    delack_timer_ns: Option<f64>,
+    delack: LazyTimer,
     ce_state: bool,
     /// The last send stopped at the window (not at the backlog or the transmit queue): only
     /// then does the window grow (Linux's `tcp_is_cwnd_limited`, RFC 7661).
@@ -463,6 +452,7 @@ impl Connection {
             local_port,
             peer_port,
             dscp: config.dscp,
+            start_ns: 0.0,
             send_limit: 0,
             snd_una: 0,
             snd_nxt: 0,
@@ -477,8 +467,7 @@ impl Connection {
             rttvar_ns: 0.0,
             rto_ns: 1e9_f64.max(config.min_rto_ms * 1e6), // RFC 6298: 1 s before the first sample
             rtt_probe: None,
-            rto_deadline_ns: None,
-            rto_timer_ns: None,
+            rto: LazyTimer::default(),
             probe_pending: false,
             last_send_ns: 0.0,
             cubic: Cubic::default(),
@@ -491,8 +480,7 @@ impl Connection {
             out_of_order: BTreeMap::new(),
             last_out_of_order: 0,
             unacked_segments: 0,
-            delack_deadline_ns: None,
-            delack_timer_ns: None,
+            delack: LazyTimer::default(),
             ce_state: false,
             cwnd_limited: false,
             tx_blocked: false,
@@ -571,6 +559,46 @@ impl Connection {
     }
 }
 
+/// A deadline on one network timer that is only ever moved earlier: a deadline moved later (the
+/// RTO on every ACK) is found when the timer fires and armed again, so it costs no event.
+#[derive(Clone, Debug, Default)]
+struct LazyTimer {
+    deadline: Option<f64>,
+    armed: Option<f64>,
+}
+
+impl LazyTimer {
+    fn set(&mut self, at_ns: f64, id: u64, io: &mut HostIo) {
+        self.deadline = Some(at_ns);
+        self.wake(at_ns, id, io);
+    }
+    /// Arms the timer for `at_ns` if it is not armed sooner (no deadline: a wake-up only).
+    fn wake(&mut self, at_ns: f64, id: u64, io: &mut HostIo) {
+        if self.armed.map_or(true, |t| at_ns < t) {
+            self.armed = Some(at_ns);
+            io.set_timer_at(at_ns, id);
+        }
+    }
+    fn clear(&mut self) {
+        self.deadline = None;
+    }
+    fn is_set(&self) -> bool {
+        self.deadline.is_some()
+    }
+    /// The timer `id` fired: whether the deadline has come (it is then cleared); a later one is
+    /// armed again.
+    fn fired(&mut self, id: u64, io: &mut HostIo) -> bool {
+        self.armed = None;
+        let Some(at) = self.deadline else { return false };
+        if io.now_ns() < at - DEADLINE_SLACK_NS {
+            self.wake(at, id, io);
+            return false;
+        }
+        self.deadline = None;
+        true
+    }
+}
+
 /// A timer fires at its deadline rounded up to a network tick, and ns are floats: a deadline
 /// within this of now has come (never set again for the same instant).
 const DEADLINE_SLACK_NS: f64 = 0.5;
@@ -592,7 +620,6 @@ pub struct TcpHost {
     pub connections: Vec<Connection>,
     index: HashMap<(u32, u16, u16), usize>,
     /// When each connection starts sending its backlog (ns).
-    start_ns: Vec<f64>,
     /// Frames that were not TCP/IPv4 for this host (dropped).
     pub malformed: u64,
     /// Segments from a new peer when the host already had [`MAX_CONNECTIONS`] (dropped).
@@ -606,7 +633,7 @@ impl TcpHost {
     /// A host at `ip` with `config` and no connection yet.
     pub fn new(ip: u32, config: TcpConfig) -> Result<Self, String> {
         config.validate()?;
-        Ok(TcpHost { ip, config, connections: Vec::new(), index: HashMap::new(), start_ns: Vec::new(), malformed: 0, refused: 0 })
+        Ok(TcpHost { ip, config, connections: Vec::new(), index: HashMap::new(), malformed: 0, refused: 0 })
     }
 
     /// Opens a connection to `peer_ip:peer_port` from `local_port` that starts sending
@@ -614,7 +641,7 @@ impl TcpHost {
     pub fn open(&mut self, peer_ip: u32, local_port: u16, peer_port: u16, bytes: u64, start_ns: f64) -> usize {
         let c = self.connection(peer_ip, local_port, peer_port);
         self.connections[c].send_limit = bytes;
-        self.start_ns[c] = start_ns;
+        self.connections[c].start_ns = start_ns;
         c
     }
 
@@ -666,7 +693,6 @@ impl TcpHost {
             return c;
         }
         self.connections.push(Connection::new(peer_ip, local_port, peer_port, &self.config));
-        self.start_ns.push(0.0);
         let c = self.connections.len() - 1;
         self.index.insert((peer_ip, local_port, peer_port), c);
         c
@@ -720,14 +746,14 @@ impl TcpHost {
         conn.stats.segments_sent += 1;
         conn.last_send_ns = io.now_ns();
         conn.unacked_segments = 0;
-        conn.delack_deadline_ns = None;
+        conn.delack.clear();
     }
 
     /// Sends what the window and the backlog allow.
     fn transmit(&mut self, c: usize, io: &mut HostIo) {
         let mss = self.config.mss as u64;
         let now = io.now_ns();
-        if now < self.start_ns[c] {
+        if now < self.connections[c].start_ns {
             return;
         }
         loop {
@@ -767,7 +793,7 @@ impl TcpHost {
             }
             conn.snd_max = conn.snd_max.max(conn.snd_nxt);
         }
-        if self.connections[c].in_flight() > 0 && self.connections[c].rto_deadline_ns.is_none() {
+        if self.connections[c].in_flight() > 0 && !self.connections[c].rto.is_set() {
             self.restart_rto(c, io);
         }
     }
@@ -790,12 +816,7 @@ impl TcpHost {
                 conn.probe_pending = true;
             }
         }
-        conn.rto_deadline_ns = Some(deadline);
-        // The timer is moved earlier only: a later deadline is found when it fires.
-        if conn.rto_timer_ns.map_or(true, |t| deadline < t) {
-            conn.rto_timer_ns = Some(deadline);
-            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
-        }
+        conn.rto.set(deadline, c as u64 * 2 + TIMER_RTO, io);
     }
 
     fn sample_rtt(&mut self, c: usize, ack: u64, now: f64) {
@@ -930,7 +951,7 @@ impl TcpHost {
             }
             let conn = &mut self.connections[c];
             if conn.snd_una == conn.snd_max {
-                conn.rto_deadline_ns = None;
+                conn.rto.clear();
             } else {
                 self.restart_rto(c, io);
             }
@@ -1014,7 +1035,7 @@ impl TcpHost {
         let conn = &mut self.connections[c];
         conn.stats.acks_sent += 1;
         conn.unacked_segments = 0;
-        conn.delack_deadline_ns = None;
+        conn.delack.clear();
     }
 
     fn on_data(&mut self, c: usize, seg: &Segment, ce: bool, io: &mut HostIo) {
@@ -1062,28 +1083,14 @@ impl TcpHost {
         conn.unacked_segments += 1;
         if filled_hole || !delayed_ack || conn.unacked_segments >= 2 {
             self.send_ack(c, io);
-        } else if conn.delack_deadline_ns.is_none() {
-            let deadline = now + delack_ns;
-            conn.delack_deadline_ns = Some(deadline);
-            if conn.delack_timer_ns.map_or(true, |t| deadline < t) {
-                conn.delack_timer_ns = Some(deadline);
-                io.set_timer_at(deadline, c as u64 * 2 + TIMER_DELACK);
-            }
+        } else if !conn.delack.is_set() {
+            conn.delack.set(now + delack_ns, c as u64 * 2 + TIMER_DELACK, io);
         }
     }
 
     fn on_rto(&mut self, c: usize, io: &mut HostIo) {
-        let now = io.now_ns();
         let conn = &mut self.connections[c];
-        conn.rto_timer_ns = None;
-        let Some(deadline) = conn.rto_deadline_ns else { return };
-        if now < deadline - DEADLINE_SLACK_NS {
-            conn.rto_timer_ns = Some(deadline);
-            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
-            return;
-        }
-        conn.rto_deadline_ns = None;
-        if conn.snd_una == conn.snd_max {
+        if !conn.rto.fired(c as u64 * 2 + TIMER_RTO, io) || conn.snd_una == conn.snd_max {
             return;
         }
         if std::mem::take(&mut conn.probe_pending) {
@@ -1096,10 +1103,7 @@ impl TcpHost {
             conn.rtt_probe = None;
             self.put(c, seq, len as usize, io);
             let conn = &mut self.connections[c];
-            let deadline = io.now_ns() + conn.rto_ns;
-            conn.rto_deadline_ns = Some(deadline);
-            conn.rto_timer_ns = Some(deadline);
-            io.set_timer_at(deadline, c as u64 * 2 + TIMER_RTO);
+            conn.rto.set(io.now_ns() + conn.rto_ns, c as u64 * 2 + TIMER_RTO, io);
             return;
         }
         let reduced = self.reduced_window(c);
@@ -1124,12 +1128,7 @@ impl TcpHost {
 
     fn on_delack(&mut self, c: usize, io: &mut HostIo) {
         let conn = &mut self.connections[c];
-        conn.delack_timer_ns = None;
-        let Some(deadline) = conn.delack_deadline_ns else { return };
-        if io.now_ns() < deadline - DEADLINE_SLACK_NS {
-            conn.delack_timer_ns = Some(deadline);
-            io.set_timer_at(deadline, c as u64 * 2 + TIMER_DELACK);
-        } else if conn.unacked_segments > 0 {
+        if conn.delack.fired(c as u64 * 2 + TIMER_DELACK, io) && conn.unacked_segments > 0 {
             self.send_ack(c, io);
         }
     }
@@ -1145,8 +1144,8 @@ impl Host for TcpHost {
             if self.connections[c].send_limit > 0 {
                 // Timer ids: 2c the RTO, 2c + 1 the delayed ACK; a start is an RTO check that
                 // finds nothing to resend and sends the backlog.
-                io.set_timer_at(self.start_ns[c], c as u64 * 2 + TIMER_RTO);
-                self.connections[c].rto_timer_ns = Some(self.start_ns[c]);
+                let conn = &mut self.connections[c];
+                conn.rto.wake(conn.start_ns, c as u64 * 2 + TIMER_RTO, io);
             }
         }
     }

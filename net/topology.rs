@@ -38,11 +38,18 @@ pub fn star(clock_mhz: u64, endpoints: Vec<Box<dyn Endpoint>>, spec: LinkSpec, s
 
 /// A star of any members, NICs and behavioural hosts (port i ↔ member i).
 pub fn star_of(clock_mhz: u64, members: Vec<Member>, spec: LinkSpec, stages: SwitchStages, seed: u64) -> Result<Network, String> {
-    let mut net = Network::new(clock_mhz, &[spec], seed);
+    star_with_links(clock_mhz, members.into_iter().map(|m| (m, spec)).collect(), stages, seed)
+}
+
+/// A star whose members each have their own link (port i ↔ member i): a bottleneck port at
+/// another rate, senders with clocks a few ppm apart.
+pub fn star_with_links(clock_mhz: u64, members: Vec<(Member, LinkSpec)>, stages: SwitchStages, seed: u64) -> Result<Network, String> {
+    let specs: Vec<LinkSpec> = members.iter().map(|m| m.1).collect();
+    let mut net = Network::new(clock_mhz, &specs, seed);
     let (classify, qm, schedule, bands) = stages;
-    let table: Vec<(u32, usize)> = members.iter().enumerate().map(|(i, m)| (m.ip(), i)).collect();
+    let table: Vec<(u32, usize)> = members.iter().enumerate().map(|(i, m)| (m.0.ip(), i)).collect();
     let sw = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, qm, schedule));
-    for m in members {
+    for (m, spec) in members {
         let n = m.add_to(&mut net);
         net.connect(n, sw, spec, bands)?;
     }

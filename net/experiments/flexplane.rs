@@ -27,12 +27,13 @@
 //! 1 514-byte frames the most a 10 Gb/s link carries is 9.64 Gb/s of payload (the hardware's
 //! 9.4 Gb/s includes preamble, gap and FCS on the wire: 9.49 Gb/s at most).
 
+use super::stats::{jain, median, percentile, sigma};
 use crate::link::LinkSpec;
 use crate::schemes::Scheme;
 use crate::switch::OccupancySampling;
-use crate::switch::{IpRoute, Switch};
 use crate::tcp::{CongestionControl, TcpConfig, TcpHost};
-use crate::Network;
+use crate::topology::{star_with_links, Member};
+use crate::{Host, Network};
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -181,45 +182,35 @@ pub struct BulkResult {
     pub events: u64,
 }
 
-/// Jain's fairness index of `x`: (Σx)² / (n·Σx²); 1 for an empty or all-zero set.
-pub fn jain(x: &[f64]) -> f64 {
-    let sum: f64 = x.iter().sum();
-    let squares: f64 = x.iter().map(|v| v * v).sum();
-    if squares == 0.0 {
-        1.0
-    } else {
-        sum * sum / (x.len() as f64 * squares)
-    }
-}
-
-/// Population standard deviation.
-pub fn sigma(x: &[f64]) -> f64 {
-    if x.is_empty() {
-        return 0.0;
-    }
-    let mean = x.iter().sum::<f64>() / x.len() as f64;
-    (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / x.len() as f64).sqrt()
+/// One switch with `receivers` on links at `(gbps, link_ns)` and `senders` on links `ppm` faster
+/// (the module documentation says why), on ports in that order.
+fn star(
+    receivers: Vec<Box<dyn Host>>,
+    senders: Vec<Box<dyn Host>>,
+    link: (f64, f64, f64),
+    scheme: &Scheme,
+    seed: u64,
+) -> Result<Network, String> {
+    let (gbps, link_ns, ppm) = link;
+    let nominal = LinkSpec::new(gbps, link_ns);
+    let fast = LinkSpec::new(gbps * (1.0 + ppm * 1e-6), link_ns);
+    let members =
+        receivers.into_iter().map(|h| (Member::Host(h), nominal)).chain(senders.into_iter().map(|h| (Member::Host(h), fast))).collect();
+    star_with_links(CLOCK_MHZ, members, scheme.stages(seed)?, seed)
 }
 
 /// Runs the bulk experiment; `progress` is told the simulated seconds so far.
 pub fn run_bulk(p: &BulkParams, progress: &mut dyn FnMut(f64)) -> Result<BulkResult, String> {
     p.validate()?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(p.seed);
-    let edge = LinkSpec::new(p.gbps * (1.0 + p.sender_ppm * 1e-6), p.link_ns);
-    let bottleneck = LinkSpec::new(p.gbps, p.link_ns);
-    let mut net = Network::new(CLOCK_MHZ, &[edge, bottleneck], p.seed);
-    let (classify, queue_manager, schedule, bands) = p.scheme.stages(p.seed)?;
-    let sender_ip = |i: usize| RECEIVER_IP + 1 + i as u32;
-    let table = std::iter::once((RECEIVER_IP, 0)).chain((0..p.senders).map(|i| (sender_ip(i), i + 1))).collect();
-    let switch = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, queue_manager, schedule));
-    let receiver = net.add_host(Box::new(TcpHost::new(RECEIVER_IP, p.tcp.clone())?));
-    net.connect(receiver, switch, bottleneck, bands)?;
+    let mut senders: Vec<Box<dyn Host>> = Vec::new();
     for i in 0..p.senders {
-        let mut host = TcpHost::new(sender_ip(i), p.tcp.clone())?;
+        let mut host = TcpHost::new(RECEIVER_IP + 1 + i as u32, p.tcp.clone())?;
         host.open(RECEIVER_IP, 40_000 + i as u16, RECEIVER_PORT, u64::MAX, rng.gen_range(0.0..1e6));
-        let sender = net.add_host(Box::new(host));
-        net.connect(sender, switch, edge, bands)?;
+        senders.push(Box::new(host));
     }
+    let receiver: Box<dyn Host> = Box::new(TcpHost::new(RECEIVER_IP, p.tcp.clone())?);
+    let mut net = star(vec![receiver], senders, (p.gbps, p.link_ns, p.sender_ppm), &p.scheme, p.seed)?;
     net.switches[0].occupancy_sampling = OccupancySampling::EveryNs(p.sample_ms * 1e6);
     let received = |net: &crate::Network| -> Vec<u64> {
         let rx = net.host::<TcpHost>(0).expect("the receiver");
@@ -257,9 +248,9 @@ pub fn run_bulk(p: &BulkParams, progress: &mut dyn FnMut(f64)) -> Result<BulkRes
     let simulated_s = net.cycle_ns(net.cycle) * 1e-9;
     Ok(BulkResult {
         params: p.clone(),
-        queue_median_pkts: super::incast::median(&measured).unwrap_or(0.0),
+        queue_median_pkts: median(&measured).unwrap_or(0.0),
         queue_sigma_pkts: sigma(&measured),
-        fairness_median: super::incast::median(&fairness).unwrap_or(1.0),
+        fairness_median: median(&fairness).unwrap_or(1.0),
         fairness_sigma: sigma(&fairness),
         fairness,
         goodput_gbps: sender_goodput_gbps.iter().sum(),
@@ -396,7 +387,7 @@ fn class_times(done: &[(f64, f64)], warmup_s: f64, seconds: f64) -> ClassTimes {
             mean(&v)
         })
         .collect();
-    ClassTimes { requests: us.len(), mean_us: mean(&us), p99_us: super::incast::percentile(&us, 99.0), per_second_mean_us }
+    ClassTimes { requests: us.len(), mean_us: mean(&us), p99_us: percentile(&us, 99.0), per_second_mean_us }
 }
 
 /// Runs the RPC workload; `progress` is told the simulated seconds so far.
@@ -427,21 +418,10 @@ pub fn run_rpc(p: &RpcParams, progress: &mut dyn FnMut(f64)) -> Result<RpcResult
         }
         clients.push(RpcClient::new(client_ip(i), p.tcp.clone(), &servers, schedule)?);
     }
-    let edge = LinkSpec::new(p.gbps * (1.0 + p.sender_ppm * 1e-6), p.link_ns);
-    let client_link = LinkSpec::new(p.gbps, p.link_ns);
-    let mut net = Network::new(CLOCK_MHZ, &[edge, client_link], p.seed);
-    let (classify, queue_manager, schedule, bands) = p.scheme.stages(p.seed)?;
-    let table = (0..p.clients).map(|i| (client_ip(i), i)).chain((0..p.servers).map(|j| (server_ip(j), p.clients + j))).collect();
-    let switch = net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, queue_manager, schedule));
+    let clients = clients.into_iter().map(|c| Box::new(c) as Box<dyn Host>).collect();
+    let servers = server_hosts.into_iter().map(|s| Box::new(s) as Box<dyn Host>).collect();
+    let mut net = star(clients, servers, (p.gbps, p.link_ns, p.sender_ppm), &p.scheme, p.seed)?;
     net.switches[0].occupancy_sampling = OccupancySampling::Off;
-    for c in clients {
-        let n = net.add_host(Box::new(c));
-        net.connect(n, switch, client_link, bands)?;
-    }
-    for s in server_hosts {
-        let n = net.add_host(Box::new(s));
-        net.connect(n, switch, edge, bands)?;
-    }
     let cycle_ns = net.cycle_ns(1);
     let wall = Instant::now();
     // Run to the end of the warm-up, the last request and the end of the drain, reading the

@@ -18,6 +18,7 @@
 //! time: its receive pipeline, reassembly and the read-out to the CPU, one message at a time at
 //! 8 bytes per cycle, behind the messages that finished before it.
 
+use super::stats::{median, percentile};
 use crate::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
 use crate::link::LinkSpec;
 use crate::schemes::Scheme;
@@ -302,29 +303,6 @@ pub struct IncastResult {
     /// Cycles the run covered and cycles in which some NIC had work (the rest were skipped).
     pub cycles: u64,
     pub stepped_cycles: u64,
-}
-
-/// Nearest-rank percentile of `xs` (sorted inside), `p` in 0..=100.
-pub fn percentile(xs: &[f64], p: f64) -> Option<f64> {
-    if xs.is_empty() {
-        return None;
-    }
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let rank = ((p / 100.0 * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    Some(v[rank - 1])
-}
-
-/// Median as the mean of the middle two for an even count (as numpy's median, which the
-/// authors' notebook uses).
-pub fn median(xs: &[f64]) -> Option<f64> {
-    if xs.is_empty() {
-        return None;
-    }
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
 /// The network of an incast run: endpoint 0 the receiver, 1..=N the senders.

@@ -4,3 +4,4 @@
 pub mod flexplane;
 pub mod incast;
 pub mod plot;
+pub mod stats;

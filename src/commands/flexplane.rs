@@ -1,6 +1,6 @@
 //! `flexplane bulk`: Flexplane's §4.1 bulk transfer (Tables 4.1 and 4.2) on the network testbench.
 
-use crate::output::print_json;
+use crate::output::{print_json, progress_bar};
 use crate::results::{self, FlexplaneRow, RpcRow};
 use nanotransport_net::experiments::flexplane::{run_bulk, run_rpc, BulkParams, BulkResult, RpcParams, RpcResult};
 use nanotransport_net::experiments::plot;
@@ -116,13 +116,6 @@ impl RunArgs {
     }
 }
 
-fn progress_bar(prefix: String, total_s: f64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new((total_s * 1000.0) as u64);
-    bar.set_style(indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").unwrap().progress_chars("=> "));
-    bar.set_prefix(prefix);
-    bar
-}
-
 /// The setup of a set of bulk runs, in words, beside the paper's.
 pub(crate) fn bulk_setup(p: &BulkParams) -> String {
     format!(
@@ -159,7 +152,7 @@ pub(crate) fn bulk_row(r: &BulkResult) -> FlexplaneRow {
 
 /// Runs `p` with a progress bar on stderr.
 pub(crate) fn bulk_run(p: &BulkParams) -> Result<BulkResult, String> {
-    let bar = progress_bar(p.scheme.name().to_string(), p.seconds);
+    let bar = progress_bar(p.scheme.name().to_string(), (p.seconds * 1000.0) as u64);
     let r = run_bulk(p, &mut |s| {
         bar.set_position((s * 1000.0) as u64);
         bar.set_message(format!("{s:.2} s simulated"));
@@ -271,7 +264,7 @@ fn cc_name(cc: nanotransport_net::tcp::CongestionControl) -> String {
 
 /// Runs `p` with a progress bar on stderr.
 pub(crate) fn rpc_run(p: &RpcParams) -> Result<RpcResult, String> {
-    let bar = progress_bar(format!("{} rpc", p.scheme.name()), p.seconds + 1.0);
+    let bar = progress_bar(format!("{} rpc", p.scheme.name()), ((p.seconds + 1.0) * 1000.0) as u64);
     let r = run_rpc(p, &mut |s| {
         bar.set_position((s * 1000.0) as u64);
         bar.set_message(format!("{s:.2} s simulated"));

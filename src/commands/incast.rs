@@ -1,7 +1,7 @@
 //! `incast`, `sweep` and `merge`: the Fig. 3.2 incast on the network testbench, its tables and plots.
 
 use crate::commands::flexplane::SchemeArgs;
-use crate::output::print_json;
+use crate::output::{print_json, progress_bar};
 use crate::params;
 use crate::results::{self, fmt_opt, IncastRow};
 use nanotransport_hdl::configs::Protocol;
@@ -96,9 +96,7 @@ impl IncastSetup {
 
 /// One incast run with a progress bar on stderr.
 pub(crate) fn incast_run(p: &IncastParams, trace: bool) -> Result<(IncastResult, nanotransport_net::Network), String> {
-    let bar = indicatif::ProgressBar::new(1000);
-    bar.set_style(indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").unwrap().progress_chars("=> "));
-    bar.set_prefix(format!("{} {} pkts", p.protocol, p.buffer_pkts));
+    let bar = progress_bar(format!("{} {} pkts", p.protocol, p.buffer_pkts), 1000);
     let r = incast::run(p, trace, &mut |ns, max_ns, delivered| {
         bar.set_position((ns / max_ns * 1000.0) as u64);
         bar.set_message(format!("{:.1} µs simulated, {delivered}/{} delivered", ns / 1000.0, p.senders));

@@ -1,7 +1,8 @@
 //! TCP hosts (`net/tcp.rs`), switch schemes chosen by name (`net/schemes/spec.rs`) and
 //! Flexplane's bulk experiment (`net/experiments/flexplane.rs`) on shortened runs.
 
-use nanotransport_net::experiments::flexplane::{jain, run_bulk, BulkParams};
+use nanotransport_net::experiments::flexplane::{run_bulk, BulkParams};
+use nanotransport_net::experiments::stats::jain;
 use nanotransport_net::schemes::Scheme;
 use nanotransport_net::switch::{DscpClassify, PortQueues, QueueManager, StageContext, StrictPriority, Verdict};
 use nanotransport_net::tcp::{CongestionControl, Segment, TcpConfig, TcpHost, TCP_IP_PROTOCOL};

@@ -341,8 +341,24 @@ fn packetization_verilog<const N: usize, const IW: usize>() -> String {
 pub struct SwitchConfig {
     /// Name used on the command line and as the verilog-out/ folder.
     pub name: &'static str,
-    /// Egress ports of the Bolt ingress block.
+    /// Switch ports the block serves.
     pub ports: usize,
+    pub block: SwitchBlock,
+}
+
+/// Which switch block a configuration generates, with the block's own choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchBlock {
+    /// Bolt's ingress (thesis chapter 4).
+    Bolt(BoltConfig),
+    /// PL2's timeslot reservations, with its counter array generated alone too (for its own
+    /// lockstep test).
+    Pl2Reservation,
+}
+
+/// The choices of a Bolt ingress configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoltConfig {
     /// Supply from the 65 536-entry table (thesis §4.4.1) instead of the multiplier.
     pub supply_table: bool,
     /// Bytes after the Bolt header that the stream wrapper copies into an SRC (0..=32).
@@ -351,11 +367,16 @@ pub struct SwitchConfig {
     pub stream_only: bool,
 }
 
+const fn bolt(name: &'static str, supply_table: bool, src_trailing_bytes: usize, stream_only: bool) -> SwitchConfig {
+    SwitchConfig { name, ports: 64, block: SwitchBlock::Bolt(BoltConfig { supply_table, src_trailing_bytes, stream_only }) }
+}
+
 /// Every named switch configuration.
 pub const SWITCH_CONFIGS: &[SwitchConfig] = &[
-    SwitchConfig { name: "bolt-ingress-64p", ports: 64, supply_table: false, src_trailing_bytes: 16, stream_only: false },
-    SwitchConfig { name: "bolt-ingress-64p-lut", ports: 64, supply_table: true, src_trailing_bytes: 16, stream_only: false },
-    SwitchConfig { name: "bolt-ingress-64p-src32", ports: 64, supply_table: false, src_trailing_bytes: 32, stream_only: true },
+    bolt("bolt-ingress-64p", false, 16, false),
+    bolt("bolt-ingress-64p-lut", true, 16, false),
+    bolt("bolt-ingress-64p-src32", false, 32, true),
+    SwitchConfig { name: "pl2-reservation-64p", ports: 64, block: SwitchBlock::Pl2Reservation },
 ];
 
 /// Looks a switch configuration up by name.
@@ -369,44 +390,74 @@ impl SwitchConfig {
         format!("nt_{}", self.name.replace('-', "_"))
     }
 
-    /// Name of the supply table's hex file (table configurations only).
-    pub fn supply_table_file(&self) -> Option<String> {
-        self.supply_table.then(|| format!("{}_supply_100g.hex", self.module_prefix()))
+    /// The Bolt choices, for a Bolt configuration.
+    pub fn bolt(&self) -> Option<BoltConfig> {
+        match self.block {
+            SwitchBlock::Bolt(b) => Some(b),
+            SwitchBlock::Pl2Reservation => None,
+        }
     }
 
-    /// Parameters of the Bolt ingress block: thesis defaults, every port at 100 Gb/s.
-    pub fn bolt_params(&self) -> crate::switch::bolt_ingress::BoltParams {
+    /// One line saying what the configuration is (`configs`).
+    pub fn describe(&self) -> String {
+        match self.block {
+            SwitchBlock::Bolt(b) => format!(
+                "bolt ingress, {} ports, supply by {}, SRC carries {} bytes after the Bolt header{}",
+                self.ports,
+                if b.supply_table { "table" } else { "multiplier" },
+                b.src_trailing_bytes,
+                if b.stream_only { " (stream wrapper only)" } else { "" }
+            ),
+            SwitchBlock::Pl2Reservation => format!("PL2 timeslot reservations, {} ports, with its counter array alone", self.ports),
+        }
+    }
+
+    /// Name of the supply table's hex file (Bolt table configurations only).
+    pub fn supply_table_file(&self) -> Option<String> {
+        self.bolt().filter(|b| b.supply_table).map(|_| format!("{}_supply_100g.hex", self.module_prefix()))
+    }
+
+    /// Parameters of the Bolt ingress block: thesis defaults, every port at 100 Gb/s (Bolt
+    /// configurations only).
+    pub fn bolt_params(&self) -> Option<crate::switch::bolt_ingress::BoltParams> {
         use crate::switch::bolt_ingress::{BoltParams, PortRate};
         use crate::switch::supply_unit::SupplyMode;
+        self.bolt()?;
         let mut p = BoltParams::defaults(self.ports);
         if let Some(file) = self.supply_table_file() {
             p.supply = SupplyMode::LookupTable { rate_q8: PortRate::DEFAULT.rate_q8(), file };
         }
-        p
+        Some(p)
     }
 
     /// Generates every block of this configuration, each named `<prefix>_<block>`.
     pub fn generate(&self) -> Vec<GeneratedModule> {
-        use crate::switch::bolt_ingress::BoltIngress;
-        let verilog = match self.ports {
-            64 if !self.stream_only => verilog_of(&mut BoltIngress::<64, 6>::new(self.bolt_params())),
-            64 => String::new(),
-            other => panic!("no block types for {other} ports"),
-        };
-        let mut modules = Vec::new();
-        if !self.stream_only {
-            modules.push(GeneratedModule::new(&format!("{}_bolt_ingress", self.module_prefix()), &verilog, self.name));
+        let module = |block: &str, verilog: String| GeneratedModule::new(&format!("{}_{block}", self.module_prefix()), &verilog, self.name);
+        assert_eq!(self.ports, 64, "block types exist for 64 ports");
+        match self.block {
+            SwitchBlock::Bolt(b) => {
+                use crate::switch::bolt_ingress::BoltIngress;
+                use crate::switch::bolt_stream::BoltStream;
+                let params = self.bolt_params().expect("a Bolt configuration");
+                let mut modules = Vec::new();
+                if !b.stream_only {
+                    modules.push(module("bolt_ingress", verilog_of(&mut BoltIngress::<64, 6>::new(params.clone()))));
+                }
+                // The stream wrapper (parser, SRC builder, 64-bit AXI4-Stream) in the multiplier configuration.
+                if !b.supply_table {
+                    modules.push(module("bolt_stream", verilog_of(&mut BoltStream::<64, 6>::new(params, b.src_trailing_bytes))));
+                }
+                modules
+            }
+            SwitchBlock::Pl2Reservation => {
+                use crate::switch::pl2_reservation::Pl2Reservation;
+                use crate::switch::timeslot_counters::TimeslotCounters;
+                vec![
+                    module("pl2_reservation", verilog_of(&mut Pl2Reservation::<64, 6>::new(self.ports))),
+                    module("timeslot_counters", verilog_of(&mut TimeslotCounters::<64, 6>::default())),
+                ]
+            }
         }
-        // The stream wrapper (parser, SRC builder, 64-bit AXI4-Stream) in the multiplier configuration.
-        if !self.supply_table {
-            use crate::switch::bolt_stream::BoltStream;
-            let stream = match self.ports {
-                64 => verilog_of(&mut BoltStream::<64, 6>::new(self.bolt_params(), self.src_trailing_bytes)),
-                other => panic!("no block types for {other} ports"),
-            };
-            modules.push(GeneratedModule::new(&format!("{}_bolt_stream", self.module_prefix()), &stream, self.name));
-        }
-        modules
     }
 
     /// Data files the Verilog reads (`$readmemh`), as (file name, contents).

@@ -8,6 +8,7 @@ pub mod messages;
 pub mod nic_checker;
 pub mod packetization;
 pub mod pisa;
+pub mod pl2;
 pub mod rx;
 pub mod scheduler;
 pub mod timer;

@@ -547,14 +547,7 @@ fn main() -> ExitCode {
                 println!("{:<10} messages {:>4}  datapath {} bits", c.name, c.messages, c.datapath_bits);
             }
             for c in SWITCH_CONFIGS {
-                println!(
-                    "{:<10} bolt ingress, {} ports, supply by {}, SRC carries {} bytes after the Bolt header{}",
-                    c.name,
-                    c.ports,
-                    if c.supply_table { "table" } else { "multiplier" },
-                    c.src_trailing_bytes,
-                    if c.stream_only { " (stream wrapper only)" } else { "" }
-                );
+                println!("{:<10} {}", c.name, c.describe());
             }
             let _ = config_names;
             Ok(true)

@@ -184,13 +184,23 @@ fn setup_accepts_verilator_5() {
 }
 
 #[test]
-fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
+fn gen_writes_the_switch_configurations_and_configs_lists_them() {
     let out_tmp = super::temp_dir();
     let out = out_tmp.path().to_path_buf();
-    let o = nanotransport(&["gen", "--config", "bolt-ingress-64p-lut", "--config", "bolt-ingress-64p", "--out", out.to_str().unwrap()]);
+    let o = nanotransport(&[
+        "gen",
+        "--config",
+        "bolt-ingress-64p-lut",
+        "--config",
+        "bolt-ingress-64p",
+        "--config",
+        "pl2-reservation-64p",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut n = 0;
-    for config in ["bolt-ingress-64p", "bolt-ingress-64p-lut"] {
+    for config in ["bolt-ingress-64p", "bolt-ingress-64p-lut", "pl2-reservation-64p"] {
         let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("verilog-out").join(config);
         for e in std::fs::read_dir(out.join(config)).unwrap().flatten() {
             let ours = std::fs::read_to_string(e.path()).unwrap();
@@ -199,12 +209,13 @@ fn gen_writes_the_bolt_configurations_and_configs_lists_them() {
             n += 1;
         }
     }
-    assert_eq!(n, 4, "three Verilog files and the supply table");
+    assert_eq!(n, 6, "five Verilog files and the supply table");
     assert!(!out.join("blocks-16").exists(), "only the named configurations are written");
     let o = nanotransport(&["configs"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("bolt-ingress-64p ") && text.contains("bolt-ingress-64p-lut") && text.contains("blocks-16"), "{text}");
     assert!(text.contains("bolt-ingress-64p-src32") && text.contains("SRC carries 32 bytes"), "{text}");
+    assert!(text.contains("pl2-reservation-64p") && text.contains("PL2 timeslot reservations, 64 ports"), "{text}");
     let o = nanotransport(&["gen", "--config", "bolt-9", "--out", "/nonexistent"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bolt-ingress-64p"));

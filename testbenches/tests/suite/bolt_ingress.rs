@@ -19,7 +19,7 @@ const LUT: &str = "nt_bolt_ingress_64p_lut_bolt_ingress";
 const MTU: u32 = 1088;
 
 fn params(config: &str) -> BoltParams {
-    find_switch_config(config).unwrap().bolt_params()
+    find_switch_config(config).unwrap().bolt_params().unwrap()
 }
 
 fn data(flags: u8, egress: u8, ingress: u8, queue: u32, now: u32) -> Descriptor {

@@ -30,7 +30,7 @@ const SRC32: Cfg = Cfg { name: "bolt-ingress-64p-src32", model: MODEL_SRC32 };
 
 impl Cfg {
     fn trailing(&self) -> usize {
-        find_switch_config(self.name).unwrap().src_trailing_bytes
+        find_switch_config(self.name).unwrap().bolt().unwrap().src_trailing_bytes
     }
 }
 
@@ -226,7 +226,7 @@ fn random_frames(rng: &mut ChaCha8Rng, n: usize) -> Vec<Sent> {
 
 /// Expected forwarded frames and SRCs from the reference model, given each frame's descriptor time.
 fn expected(cfg: Cfg, frames: &[Sent], run: &Run) -> (Vec<Vec<u8>>, Vec<(Vec<u8>, u8)>, BoltCounts, [u32; 4]) {
-    let mut model = BoltModel::new(find_switch_config(cfg.name).unwrap().bolt_params());
+    let mut model = BoltModel::new(find_switch_config(cfg.name).unwrap().bolt_params().unwrap());
     let (mut out, mut srcs, mut not_bolt) = (Vec::new(), Vec::new(), [0u32; 4]);
     assert_eq!(run.descriptor_now.len(), frames.len());
     for (s, now) in frames.iter().zip(&run.descriptor_now) {
@@ -329,7 +329,7 @@ fn lockstep_with_frames() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let frames = random_frames(&mut rng, n);
         let c = find_switch_config(cfg.name).unwrap();
-        let native = NativeStepper::new(Stream::new(c.bolt_params(), c.src_trailing_bytes));
+        let native = NativeStepper::new(Stream::new(c.bolt_params().unwrap(), c.bolt().unwrap().src_trailing_bytes));
         let mut both = Lockstep::<Stream>::with_stepper(native, cfg.model).unwrap();
         let run = drive(&mut both, cfg, &frames, Env { offer: 0.8, ready: 0.8, src_ready: 0.5 }, &mut rng);
         check_run(&mut both, cfg, &frames, &run, "lockstep");

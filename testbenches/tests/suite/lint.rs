@@ -64,19 +64,24 @@ fn lint_reports_a_real_warning() {
 }
 
 #[test]
-fn yosys_synthesises_the_bolt_configurations() {
-    // The table configuration reads its 65 536-entry hex file with $readmemh; it must map to block
-    // RAM rather than to logic.
+fn yosys_synthesises_the_switch_configurations() {
+    // The Bolt table configuration reads its 65 536-entry hex file with $readmemh; it must map to
+    // block RAM rather than to logic. PL2's counters must be RAM (LUTRAM), not 64 × 32 flip-flops.
     let root = repo_root();
     let mut files = verilog_files_under(&root.join("verilog-out/bolt-ingress-64p"));
     files.extend(verilog_files_under(&root.join("verilog-out/bolt-ingress-64p-lut")));
-    assert_eq!(files.len(), 3);
+    files.extend(verilog_files_under(&root.join("verilog-out/pl2-reservation-64p")));
+    assert_eq!(files.len(), 5);
     for (file, y) in synthesise_files(&files) {
         println!("{}  yosys: {}", file.display(), y.summary);
         assert!(y.ok, "{}: {}", file.display(), y.summary);
-        if file.to_string_lossy().contains("-lut") {
-            let rams: u64 = y.summary.split("RAM ").nth(1).and_then(|t| t.trim_end_matches(')').parse().ok()).unwrap_or(0);
+        let rams: u64 = y.summary.split("RAM ").nth(1).and_then(|t| t.trim_end_matches(')').parse().ok()).unwrap_or(0);
+        let name = file.to_string_lossy();
+        if name.contains("-lut") {
             assert!(rams >= 32, "the supply table is not in block RAM: {}", y.summary);
+        }
+        if name.contains("pl2") {
+            assert!(rams >= 5, "the reservation counters are not in RAM: {}", y.summary);
         }
     }
 }

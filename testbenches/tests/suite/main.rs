@@ -34,6 +34,7 @@ mod pisa_deparser;
 mod pisa_match_action;
 mod pisa_parser;
 mod pisa_register_extern;
+mod pl2_reservation;
 mod priority_scheduler;
 mod reassembly;
 mod reference_csr;

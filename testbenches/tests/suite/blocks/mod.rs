@@ -28,5 +28,6 @@ mod nic {
 mod switch {
     mod bolt_ingress;
     mod bolt_stream;
+    mod pl2_reservation;
     mod supply_unit;
 }

@@ -68,8 +68,10 @@
 pub mod bench;
 pub mod endpoint;
 pub mod host;
+pub mod ipv4;
 pub mod link;
 pub mod network;
+pub mod pl2;
 pub mod rpc;
 pub mod schemes;
 pub mod switch;

@@ -5,9 +5,13 @@
 //! | stage | called with | decides |
 //! |---|---|---|
 //! | [`Route`] | the frame and its ingress port | the egress port (`None`: unroutable, counted) |
+//! | [`Ingress`] (optional, one per switch) | the routed frame and the [`StageContext`] | [`IngressVerdict`]: forward, drop or consume it (it may rewrite it and emit) |
 //! | [`Classify`] | the frame (any header field) and the [`StageContext`] | the band, 0 = highest priority |
 //! | [`QueueManager`] | the egress port's [`PortQueues`], the band, the frame, the context | [`Verdict`]: queued, trimmed or dropped (it may also mark the frame) |
 //! | [`Schedule`] | the port's queues and the context | the next frame the port sends |
+//!
+//! The ingress stage sees every routed frame with switch-wide state (PL2's reservations of every
+//! port, Bolt's per-egress-port tokens), before the egress port's classifier and queue manager.
 //!
 //! The [`StageContext`] gives the ingress port (none when the scheduler picks), the egress port,
 //! now in ticks and ns, and the egress link's rate; through it a stage **emits** packets of its
@@ -97,6 +101,8 @@ pub struct StageContext {
     pub now_ns: f64,
     /// The egress port's link rate.
     pub link_gbps: f64,
+    /// Bytes queued at the egress port over every band (the frame in hand not counted).
+    pub egress_queue_bytes: usize,
     emitted: Vec<Emitted>,
 }
 
@@ -112,7 +118,7 @@ pub struct Emitted {
 impl StageContext {
     /// A context for a stage call at port `egress_port`.
     pub fn new(ingress_port: Option<usize>, egress_port: usize, now_ticks: u64, now_ns: f64, link_gbps: f64) -> Self {
-        StageContext { ingress_port, egress_port, now_ticks, now_ns, link_gbps, emitted: Vec::new() }
+        StageContext { ingress_port, egress_port, now_ticks, now_ns, link_gbps, egress_queue_bytes: 0, emitted: Vec::new() }
     }
     /// Sends a packet of the stage's own out of `port` in `band`.
     pub fn emit(&mut self, port: usize, band: usize, frame: Vec<u8>) {
@@ -128,6 +134,27 @@ impl StageContext {
 /// as unroutable).
 pub trait Route {
     fn route(&mut self, frame: &[u8], ingress_port: usize) -> Option<usize>;
+}
+
+/// What a switch-wide ingress stage does with a routed frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IngressVerdict {
+    /// On to the egress port's classifier and queue manager.
+    Forward,
+    /// Dropped by the stage's decision (counted in [`Switch::ingress_dropped`], apart from
+    /// buffer drops).
+    Drop,
+    /// Taken by the stage, as a request it answered (counted in [`Switch::ingress_consumed`]).
+    Consume,
+}
+
+/// One stage for the whole switch between routing and the egress port's stages: it sees every
+/// routed frame with its ingress and egress port, may rewrite it, emit packets of its own and
+/// decide its fate.
+pub trait Ingress {
+    fn ingress(&mut self, frame: &mut Vec<u8>, ctx: &mut StageContext) -> IngressVerdict;
+    /// For reading the stage's own counts back after a run.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// Chooses the band (0 = highest priority) of a frame at its output port, from any header field.
@@ -373,12 +400,17 @@ pub struct Port {
 /// A switch: the four stages and its ports.
 pub struct Switch {
     pub route: Box<dyn Route>,
+    /// The switch-wide stage after routing, if any.
+    pub ingress: Option<Box<dyn Ingress>>,
     pub classify: Box<dyn Classify>,
     /// What every new port's queue manager and scheduler are cloned from.
     queue_manager: Box<dyn QueueManager>,
     schedule: Box<dyn Schedule>,
     pub ports: Vec<Port>,
     pub unroutable: u64,
+    /// Frames the ingress stage dropped, and requests it consumed.
+    pub ingress_dropped: u64,
+    pub ingress_consumed: u64,
     /// Frames each port's device queue holds beyond the queue disc (0: none).
     pub device_queue_pkts: usize,
     /// How ports record their occupancy.
@@ -404,11 +436,14 @@ impl Switch {
     ) -> Self {
         Switch {
             route,
+            ingress: None,
             classify,
             queue_manager,
             schedule,
             ports: Vec::new(),
             unroutable: 0,
+            ingress_dropped: 0,
+            ingress_consumed: 0,
             device_queue_pkts: 0,
             occupancy_sampling: OccupancySampling::default(),
             ns_per_tick: 0.0,
@@ -438,7 +473,9 @@ impl Switch {
     }
 
     fn context(&self, ingress_port: Option<usize>, port: usize, now: u64) -> StageContext {
-        StageContext::new(ingress_port, port, now, now as f64 * self.ns_per_tick, self.ports[port].link_gbps)
+        let mut ctx = StageContext::new(ingress_port, port, now, now as f64 * self.ns_per_tick, self.ports[port].link_gbps);
+        ctx.egress_queue_bytes = self.ports[port].queues.bytes();
+        ctx
     }
 
     fn stage_error(&mut self, what: String) {
@@ -448,12 +485,23 @@ impl Switch {
 
     /// Route, classify and enqueue a frame that arrived (whole) on `ingress_port` at tick `now`;
     /// returns the port it was queued on.
-    pub fn accept(&mut self, frame: Vec<u8>, ingress_port: usize, now: u64) -> Option<usize> {
+    pub fn accept(&mut self, mut frame: Vec<u8>, ingress_port: usize, now: u64) -> Option<usize> {
         let Some(port) = self.route.route(&frame, ingress_port).filter(|p| *p < self.ports.len()) else {
             self.unroutable += 1;
             return None;
         };
         let mut ctx = self.context(Some(ingress_port), port, now);
+        if let Some(stage) = self.ingress.as_mut() {
+            let verdict = stage.ingress(&mut frame, &mut ctx);
+            if verdict != IngressVerdict::Forward {
+                match verdict {
+                    IngressVerdict::Drop => self.ingress_dropped += 1,
+                    _ => self.ingress_consumed += 1,
+                }
+                self.queue_emitted(ctx.take_emitted(), "ingress", now);
+                return None;
+            }
+        }
         let mut band = self.classify.classify(&frame, &ctx);
         let bands = self.ports[port].queues.band_count();
         if band >= bands {

@@ -61,8 +61,8 @@
 use crate::host::{Host, HostIo};
 use crate::schemes::is_ce;
 use nanotransport_hdl::pisa::wire::{
-    ETHERTYPE_IPV4, ETH_HEADER_BYTES, IPV4_HEADER_BYTES, MIN_FRAME_BYTES, OFF_CHECKSUM, OFF_DST_IP, OFF_ETHERTYPE, OFF_PROTOCOL,
-    OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN, OFF_VERSION_IHL,
+    ETHERTYPE_IPV4, ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_DST_IP, OFF_ETHERTYPE, OFF_PROTOCOL, OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN,
+    OFF_VERSION_IHL,
 };
 use nanotransport_reference::pisa::ipv4_sum;
 use std::any::Any;
@@ -211,24 +211,8 @@ impl Segment {
     pub fn frame(&self) -> Vec<u8> {
         let options = if self.sack_blocks > 0 { 4 + 8 * self.sack_blocks } else { 0 };
         let tcp_header = TCP_HEADER_BYTES + options;
-        let len = (OFF_TCP + tcp_header + self.payload).max(MIN_FRAME_BYTES);
-        let mut f = vec![0u8; len];
-        f[0..2].copy_from_slice(&[0x02, 0]);
-        f[2..6].copy_from_slice(&self.dst_ip.to_be_bytes());
-        f[6..8].copy_from_slice(&[0x02, 0]);
-        f[8..12].copy_from_slice(&self.src_ip.to_be_bytes());
-        f[OFF_ETHERTYPE..OFF_ETHERTYPE + 2].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
-        f[OFF_VERSION_IHL] = 0x45;
-        f[OFF_TOS] = (self.dscp << 2) | (self.ecn & 0b11);
-        let ip_len = (IPV4_HEADER_BYTES + tcp_header + self.payload) as u16;
-        f[OFF_TOTAL_LEN..OFF_TOTAL_LEN + 2].copy_from_slice(&ip_len.to_be_bytes());
-        f[OFF_TOTAL_LEN + 4] = 0x40; // don't fragment
-        f[OFF_TOTAL_LEN + 6] = 64; // TTL
-        f[OFF_PROTOCOL] = TCP_IP_PROTOCOL;
-        f[OFF_SRC_IP..OFF_SRC_IP + 4].copy_from_slice(&self.src_ip.to_be_bytes());
-        f[OFF_DST_IP..OFF_DST_IP + 4].copy_from_slice(&self.dst_ip.to_be_bytes());
-        let ip_sum = !ipv4_sum(&f[ETH_HEADER_BYTES..OFF_TCP]);
-        f[OFF_CHECKSUM..OFF_CHECKSUM + 2].copy_from_slice(&ip_sum.to_be_bytes());
+        let tos = (self.dscp << 2) | (self.ecn & 0b11);
+        let mut f = crate::ipv4::frame(self.src_ip, self.dst_ip, tos, TCP_IP_PROTOCOL, tcp_header + self.payload);
         let t = &mut f[OFF_TCP..OFF_TCP + tcp_header];
         t[0..2].copy_from_slice(&self.src_port.to_be_bytes());
         t[2..4].copy_from_slice(&self.dst_port.to_be_bytes());

@@ -3,5 +3,6 @@
 
 pub mod flexplane;
 pub mod incast;
+pub mod pl2;
 pub mod plot;
 pub mod stats;

@@ -25,6 +25,7 @@ mod ndp_nic;
 mod net_core;
 mod net_hosts;
 mod net_link;
+mod net_pl2;
 mod net_schemes;
 mod net_switch;
 mod net_tcp;

@@ -14,6 +14,7 @@ use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
 use commands::nic::*;
+use commands::pl2::{pl2_incast_cmd, pl2_outcast_cmd, Pl2IncastArgs, Pl2OutcastArgs};
 use commands::report;
 use nanotransport_hdl::configs::{config_names, Protocol, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_sim::scenarios::Direction;
@@ -97,6 +98,11 @@ enum Command {
     Flexplane {
         #[command(subcommand)]
         which: FlexplaneCommand,
+    },
+    /// PL2's experiments on the network testbench: its reservation block's RTL in the switch
+    Pl2 {
+        #[command(subcommand)]
+        which: Pl2Command,
     },
     /// The thesis' Fig. 3.2 incast on the whole-NIC models: N senders → 1 receiver via one switch
     Incast {
@@ -349,6 +355,14 @@ enum FlexplaneCommand {
 }
 
 #[derive(Subcommand)]
+enum Pl2Command {
+    /// §6.4: N senders → 1 receiver at 50–400 % load, with and without PL2; drops, goodput, queue, latency (Fig. 9)
+    Incast(Pl2IncastArgs),
+    /// §6.4: 1 sender → 1–4 receivers at its link's rate, with and without PL2; goodput (Fig. 10)
+    Outcast(Pl2OutcastArgs),
+}
+
+#[derive(Subcommand)]
 enum BenchCommand {
     /// Simulation speed of the 128-entry timer: native rust-hdl vs Verilator, same run
     Cosim {
@@ -506,6 +520,8 @@ fn main() -> ExitCode {
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
         Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
         Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
+        Command::Pl2 { which: Pl2Command::Incast(args) } => pl2_incast_cmd(&args),
+        Command::Pl2 { which: Pl2Command::Outcast(args) } => pl2_outcast_cmd(&args),
         Command::Report {
             out,
             synth,

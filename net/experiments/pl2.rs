@@ -1,20 +1,22 @@
-//! PL2's incast (PL2 paper §6.4, Fig. 9): N senders into one receiver through one switch, at an
-//! offered load given as a share of the receiver's link, with PL2 — the reservation block's RTL
-//! deciding every RSV and data frame, senders running Algorithm 2 — and without (raw Ethernet:
-//! every message sent at once), the same per-port buffer in both arms.
+//! PL2's incast and outcast (PL2 paper §6.4, Figs. 9 and 10): N senders into M receivers through
+//! one switch — the incast N → 1, the outcast 1 → M — at an offered load given as a share of one
+//! link, with PL2 — the reservation block's RTL deciding every RSV and data frame, senders running
+//! Algorithm 2 — and without (raw Ethernet: every message sent at once), the same per-port buffer
+//! in both arms. A sender's flow i sends to receiver i mod M.
 //!
 //! # Setup beside the paper's
 //! | | PL2 testbed | here |
 //! |---|---|---|
-//! | hosts | up to 4 senders → 1 receiver, 12 flows per sender | `senders` → 1, `flows` (12) per sender, [`crate::pl2::host`] |
+//! | hosts | incast: up to 4 senders → 1 receiver; outcast: 1 → up to 4; 12 flows per sender | `senders` → `receivers`, `flows` (12) per sender, [`crate::pl2::host`] |
 //! | messages | 6 KiB = 4 MTU-sized packets, persistent | 4 full frames of 1 460 payload bytes (the PL2 header takes 20 of the 1 500), Poisson arrivals at the offered load |
 //! | switch | Tofino, 100 Gb/s ports, < 200 KB buffer | one switch, 100 Gb/s, 200 000-byte drop-tail buffer per port shared by both bands; RSV/GRT in band 0 |
 //! | PL2 | K = 4, t = 15, T not stated | K = 4, t = 15, T = 64 timeslots, GRT recent for 2 µs |
 //! | RSV-GRT delay | 1.06 µs median NIC to NIC | 500 ns per link: 1.0 µs unloaded |
 //! | duration | 24 million messages | messages offered for `duration_us`, then `drain_us` to finish |
 //!
-//! Goodput counts distinct payload bytes at the receiver after `warmup_us` until the offer
-//! stops; the queue is the receiver's switch port, sampled every 100 ns from `warmup_us`.
+//! Goodput counts distinct payload bytes at the receivers after `warmup_us` until the offer
+//! stops; the queue is the receivers' switch ports, sampled every 100 ns from `warmup_us` (the
+//! samples of every receiver's port together).
 
 use super::stats::percentile;
 use crate::link::LinkSpec;
@@ -32,9 +34,10 @@ const RECEIVER_IP: u32 = 0x0A00_0001;
 
 /// The incast's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Pl2IncastParams {
+pub struct Pl2RunParams {
     pub senders: usize,
-    /// Offered load, % of the receiver's link.
+    pub receivers: usize,
+    /// Offered load, % of one link, shared by the senders.
     pub load_percent: f64,
     pub pl2: bool,
     pub gbps: f64,
@@ -53,10 +56,11 @@ pub struct Pl2IncastParams {
     pub seed: u64,
 }
 
-impl Pl2IncastParams {
+impl Pl2RunParams {
     pub fn defaults(senders: usize, load_percent: f64, pl2: bool) -> Self {
-        Pl2IncastParams {
+        Pl2RunParams {
             senders,
+            receivers: 1,
             load_percent,
             pl2,
             gbps: 100.0,
@@ -77,8 +81,12 @@ impl Pl2IncastParams {
 
     /// One line naming the first parameter out of range.
     pub fn validate(&self) -> Result<(), String> {
-        let checks: [(bool, String); 9] = [
+        let checks: [(bool, String); 10] = [
             ((1..=63).contains(&self.senders), format!("--senders {} outside 1..=63 (one switch of 64 ports)", self.senders)),
+            (
+                self.receivers >= 1 && self.senders + self.receivers <= 64,
+                format!("--receivers {}: 1 or more, with the senders at most 64 (one switch of 64 ports)", self.receivers),
+            ),
             (self.load_percent > 0.0 && self.load_percent <= 1000.0, format!("--load {} outside (0, 1000] %", self.load_percent)),
             (self.gbps > 0.0 && self.gbps <= 1000.0, format!("--gbps {} outside (0, 1000]", self.gbps)),
             (self.link_ns > 0.0, format!("--link-ns {} must be positive", self.link_ns)),
@@ -95,10 +103,10 @@ impl Pl2IncastParams {
     }
 }
 
-/// What one incast run measured.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Pl2IncastRun {
-    pub params: Pl2IncastParams,
+/// What one run measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pl2Run {
+    pub params: Pl2RunParams,
     pub offered_gbps: f64,
     pub goodput_gbps: f64,
     /// Frames the switch's buffer dropped, and frames the reservation block dropped.
@@ -124,7 +132,7 @@ pub struct Pl2IncastRun {
 }
 
 /// Runs one incast; `progress` is told the simulated µs so far.
-pub fn run_pl2_incast(p: &Pl2IncastParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2IncastRun, String> {
+pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run, String> {
     p.validate()?;
     let offered_gbps = p.load_percent / 100.0 * p.gbps;
     let mode =
@@ -137,11 +145,15 @@ pub fn run_pl2_incast(p: &Pl2IncastParams, progress: &mut dyn FnMut(f64)) -> Res
         start_ns: 0.0,
         stop_ns: p.duration_us * 1e3,
     };
-    let mut members = vec![(Member::Host(Box::new(Pl2Receiver::new(RECEIVER_IP, p.warmup_us * 1e3, p.duration_us * 1e3))), spec)];
+    let receiver_ips: Vec<u32> = (0..p.receivers as u32).map(|i| RECEIVER_IP + i).collect();
+    let mut members: Vec<(Member, LinkSpec)> = receiver_ips
+        .iter()
+        .map(|ip| (Member::Host(Box::new(Pl2Receiver::new(*ip, p.warmup_us * 1e3, p.duration_us * 1e3))), spec))
+        .collect();
     for i in 0..p.senders {
-        let ip = RECEIVER_IP + 1 + i as u32;
+        let ip = RECEIVER_IP + (p.receivers + i) as u32;
         let seed = p.seed.wrapping_mul(1000).wrapping_add(i as u64);
-        members.push((Member::Host(Box::new(Pl2Sender::new(ip, RECEIVER_IP, mode, offer, p.gbps, seed))), spec));
+        members.push((Member::Host(Box::new(Pl2Sender::new(ip, receiver_ips.clone(), mode, offer, p.gbps, seed))), spec));
     }
     let stages =
         (Box::new(Pl2Classify) as _, Box::new(DropTail { limit: Limit::Bytes(p.buffer_bytes) }) as _, Box::new(StrictPriority) as _, 2);
@@ -157,36 +169,41 @@ pub fn run_pl2_incast(p: &Pl2IncastParams, progress: &mut dyn FnMut(f64)) -> Res
     net.run(cycles, &mut |_| false, &mut |n| progress(n.cycle_ns(n.cycle) / 1e3));
     let wall_s = wall.elapsed().as_secs_f64();
 
-    let rx = net.host::<Pl2Receiver>(0).expect("the receiver");
-    let senders: Vec<&Pl2Sender> = (1..=p.senders).map(|i| net.host::<Pl2Sender>(i).expect("a sender")).collect();
+    let receivers: Vec<&Pl2Receiver> = (0..p.receivers).map(|i| net.host::<Pl2Receiver>(i).expect("a receiver")).collect();
+    let senders: Vec<&Pl2Sender> = (p.receivers..p.receivers + p.senders).map(|i| net.host::<Pl2Sender>(i).expect("a sender")).collect();
     let sum = |f: &dyn Fn(&Pl2Sender) -> u64| senders.iter().map(|s| f(s)).sum::<u64>();
-    let measured: Vec<f64> = rx.latencies.iter().filter(|(created, _)| *created >= p.warmup_us * 1e3).map(|(_, l)| l / 1e3).collect();
+    let measured: Vec<f64> =
+        receivers.iter().flat_map(|r| &r.latencies).filter(|(created, _)| *created >= p.warmup_us * 1e3).map(|(_, l)| l / 1e3).collect();
     let sw = &net.switches[0];
-    let port = &sw.ports[0];
-    let queue: Vec<f64> =
-        port.occupancy.iter().filter(|(t, _, _)| net.tick_ns(*t) >= p.warmup_us * 1e3).map(|(_, _, b)| *b as f64).collect();
+    let ports = &sw.ports[..p.receivers];
+    let queue: Vec<f64> = ports
+        .iter()
+        .flat_map(|port| &port.occupancy)
+        .filter(|(t, _, _)| net.tick_ns(*t) >= p.warmup_us * 1e3)
+        .map(|(_, _, b)| *b as f64)
+        .collect();
     // Goodput: payload counted from the warm-up to the end of the offer (the drain excluded,
     // where the offer has stopped).
     let window_ns = (p.duration_us - p.warmup_us) * 1e3;
     let block = sw.ingress.as_ref().and_then(|s| s.as_any().downcast_ref::<Pl2Ingress>()).map(|s| s.counts());
     let waits = sum(&|s| s.waits);
-    Ok(Pl2IncastRun {
+    Ok(Pl2Run {
         params: p.clone(),
         offered_gbps,
-        goodput_gbps: rx.payload_bytes as f64 * 8.0 / window_ns,
+        goodput_gbps: receivers.iter().map(|r| r.payload_bytes).sum::<u64>() as f64 * 8.0 / window_ns,
         buffer_drops: sw.ports.iter().map(|p| p.counters.dropped).sum(),
         policy_drops: sw.ingress_dropped,
         queue_p50_bytes: percentile(&queue, 50.0).unwrap_or(0.0),
         queue_p99_bytes: percentile(&queue, 99.0).unwrap_or(0.0),
-        queue_max_packets: port.counters.max_packets,
+        queue_max_packets: ports.iter().map(|p| p.counters.max_packets).max().unwrap_or(0),
         messages_offered: sum(&|s| s.messages as u64),
-        messages_completed: rx.latencies.len() as u64,
+        messages_completed: receivers.iter().map(|r| r.latencies.len() as u64).sum(),
         latency_p50_us: percentile(&measured, 50.0),
         latency_p99_us: percentile(&measured, 99.0),
         rsvs: sum(&|s| s.rsvs),
         unsolicited_bursts: sum(&|s| s.unsolicited_bursts),
         resent_bursts: sum(&|s| s.resent_bursts),
-        duplicates: rx.duplicates,
+        duplicates: receivers.iter().map(|r| r.duplicates).sum(),
         stray_grants: sum(&|s| s.stray_grants),
         underflows: block.map_or(0, |c| c.underflow as u64),
         mean_wait_us: senders.iter().map(|s| s.waiting_ns).sum::<f64>() / waits.max(1) as f64 / 1e3,

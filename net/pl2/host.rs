@@ -98,10 +98,10 @@ struct Flow {
     last_response_ns: Option<f64>,
 }
 
-/// A PL2 (or raw) sender to one receiver.
+/// A PL2 (or raw) sender; flow i sends to receiver i mod (receivers).
 pub struct Pl2Sender {
     pub ip: u32,
-    pub dst_ip: u32,
+    pub dst_ips: Vec<u32>,
     pub mode: SendMode,
     pub offer: Offer,
     link_gbps: f64,
@@ -117,16 +117,19 @@ pub struct Pl2Sender {
     pub unsolicited_bursts: u64,
     pub resent_bursts: u64,
     pub stray_grants: u64,
+    /// Frames that are not GRTs for this sender (counted, dropped).
+    pub other_frames: u64,
     /// Sum of the waiting times (ns) of scheduled bursts, and how many.
     pub waiting_ns: f64,
     pub waits: u64,
 }
 
 impl Pl2Sender {
-    pub fn new(ip: u32, dst_ip: u32, mode: SendMode, offer: Offer, link_gbps: f64, seed: u64) -> Self {
+    pub fn new(ip: u32, dst_ips: Vec<u32>, mode: SendMode, offer: Offer, link_gbps: f64, seed: u64) -> Self {
+        assert!(!dst_ips.is_empty(), "a sender needs a receiver");
         Pl2Sender {
             ip,
-            dst_ip,
+            dst_ips,
             mode,
             offer,
             link_gbps,
@@ -141,9 +144,14 @@ impl Pl2Sender {
             unsolicited_bursts: 0,
             resent_bursts: 0,
             stray_grants: 0,
+            other_frames: 0,
             waiting_ns: 0.0,
             waits: 0,
         }
+    }
+
+    fn dst_of(&self, flow: usize) -> u32 {
+        self.dst_ips[flow % self.dst_ips.len()]
     }
 
     /// One timeslot: the largest frame on the link.
@@ -168,7 +176,7 @@ impl Pl2Sender {
                     flags,
                     demand: b.packets,
                     index: i,
-                    ..Pl2Header::new(Pl2Type::Data, self.ip, self.dst_ip, b.flow as u16, burst)
+                    ..Pl2Header::new(Pl2Type::Data, self.ip, self.dst_of(b.flow), b.flow as u16, burst)
                 };
                 h.frame(MAX_PAYLOAD_BYTES, Some(MessageFields { index: b.first_packet + i as u16, ..b.message }))
             })
@@ -202,7 +210,7 @@ impl Pl2Sender {
         self.next_burst = self.next_burst.wrapping_add(1);
         f.outstanding = Some(id);
         self.bursts.insert(id, Burst { unsolicited, ..b });
-        let rsv = Pl2Header { demand: packets, ..Pl2Header::new(Pl2Type::Reserve, self.ip, self.dst_ip, flow as u16, id) };
+        let rsv = Pl2Header { demand: packets, ..Pl2Header::new(Pl2Type::Reserve, self.ip, self.dst_of(flow), flow as u16, id) };
         io.send(rsv.frame(0, None));
         self.rsvs += 1;
         if unsolicited {
@@ -259,7 +267,7 @@ impl Host for Pl2Sender {
     fn receive(&mut self, frame: Vec<u8>, io: &mut HostIo) {
         match (Pl2Header::parse(&frame), self.mode) {
             (Some(h), SendMode::Pl2(params)) if h.kind == Pl2Type::Grant => self.receive_grant(&h, io, params),
-            _ => self.stray_grants += 1,
+            _ => self.other_frames += 1,
         }
     }
     fn timer(&mut self, id: u64, io: &mut HostIo) {

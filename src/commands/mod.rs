@@ -4,4 +4,5 @@ pub(crate) mod flexplane;
 pub(crate) mod hardware;
 pub(crate) mod incast;
 pub(crate) mod nic;
+pub(crate) mod pl2;
 pub(crate) mod report;

@@ -2,26 +2,31 @@
 //! and linted, per-stage latency and throughput of every protocol on its whole-NIC Verilator
 //! model, each whole NIC's simulation speed, a fuzz run per protocol, whole-NIC Yosys synthesis
 //! beside Table 3.2 (with `--synth`), the thesis' Fig. 3.2 incast (protocols × buffers) and
-//! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes).
+//! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes),
+//! and PL2's incast (4 senders, 50–400 %) and outcast (1 → 1–4 receivers), each with and without
+//! PL2.
 //!
 //! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
 //! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
 //! and the queue trace) and the plots `incast-queue.svg`, `incast-slowdown.svg`,
-//! `flexplane-bulk-queue.svg` and `flexplane-rpc.svg`; with
+//! `flexplane-bulk-queue.svg`, `flexplane-rpc.svg` and `pl2-{incast,outcast}-{goodput,queue}.svg`; with
 //! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
 //! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
 use crate::commands::flexplane::{bulk_plot, bulk_row, bulk_run, bulk_setup, rpc_plot, rpc_row, rpc_run, rpc_setup};
 use crate::commands::hardware::generate_named;
 use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
+use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+    self, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow,
+    Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams};
 use nanotransport_net::experiments::incast::IncastResult;
+use nanotransport_net::experiments::pl2::Pl2RunParams;
 use nanotransport_net::schemes::Scheme;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use nanotransport_sim::whole_nic::WholeNic;
@@ -226,6 +231,30 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         rpc: rpc.iter().map(rpc_row).collect(),
     };
     timings.flexplane_s = t.elapsed().as_secs_f64();
+
+    let t = step("PL2 incast and outcast");
+    let runs = |shapes: &[(usize, usize, f64)]| -> Result<Vec<_>, String> {
+        let mut out = Vec::new();
+        for &(senders, receivers, load) in shapes {
+            for with_pl2 in [true, false] {
+                let mut p = Pl2RunParams::defaults(senders, load, with_pl2);
+                p.receivers = receivers;
+                out.push(pl2::run(&p)?);
+            }
+        }
+        Ok(out)
+    };
+    let incast_runs = runs(&[50.0, 100.0, 200.0, 400.0].map(|l| (4, 1, l)))?;
+    let outcast_runs = runs(&[1, 2, 3, 4].map(|n| (1, n, 200.0)))?;
+    pl2::plots(&INCAST, &incast_runs, r.out)?;
+    pl2::plots(&OUTCAST, &outcast_runs, r.out)?;
+    let pl2 = Pl2Results {
+        incast_setup: pl2::pl2_setup(&incast_runs[0].params),
+        incast: incast_runs,
+        outcast_setup: pl2::pl2_setup(&outcast_runs[0].params),
+        outcast: outcast_runs,
+    };
+    timings.pl2_s = t.elapsed().as_secs_f64();
     timings.total_s = started.elapsed().as_secs_f64();
 
     let all_ok = lint_rows.iter().all(|l| l.ok)
@@ -246,6 +275,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         synthesis,
         incast,
         flexplane,
+        pl2,
         timings,
     };
     let json_path = r.out.join("results.json");

@@ -227,7 +227,13 @@ fn report_writes_one_folder_with_the_tables_plots_and_json() {
     assert!(!page.contains("FAIL"), "{page}");
     insta::assert_snapshot!("report-tables", measured_tables(&page));
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
-    assert_eq!(summary["schema_version"], 2);
+    assert_eq!(summary["schema_version"], 3);
+    assert_eq!((summary["pl2"]["incast"].as_array().unwrap().len(), summary["pl2"]["outcast"].as_array().unwrap().len()), (8, 8));
+    assert!(
+        page.contains("## PL2 incast and outcast")
+            && page.contains("](pl2-incast-queue.svg)")
+            && out.join("pl2-outcast-goodput.svg").exists()
+    );
     let schemes: Vec<&str> = summary["flexplane"]["runs"].as_array().unwrap().iter().map(|r| r["scheme"].as_str().unwrap()).collect();
     assert_eq!(schemes, ["droptail", "red", "dctcp"]);
     assert_eq!(summary["flexplane"]["rpc"].as_array().unwrap().len(), 6);
@@ -281,4 +287,35 @@ fn measured_tables(page: &str) -> String {
         }
     }
     out
+}
+
+#[test]
+fn pl2_incast_and_outcast_print_their_tables_json_and_plots() {
+    let dir_tmp = super::temp_dir();
+    let dir = dir_tmp.path().join("pl2");
+    let short = ["--duration-us", "300", "--warmup-us", "50", "--drain-us", "100"];
+    let mut args = vec!["pl2", "incast", "--load", "100,200", "--plot", dir.to_str().unwrap()];
+    args.extend(short);
+    let o = nanotransport(&args);
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(table.contains("| 4 → 1 | 200 | yes |") && table.contains("| 4 → 1 | 200 | no |") && table.contains("Paper:"), "{table}");
+    for f in ["pl2-incast.json", "pl2-incast-goodput.svg", "pl2-incast-queue.svg"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let mut args = vec!["pl2", "outcast", "--receivers", "2", "--json"];
+    args.extend(short);
+    let o = nanotransport(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!((runs[0]["params"]["receivers"].as_u64(), runs[0]["params"]["pl2"].as_bool()), (Some(2), Some(true)));
+    assert!(runs[0]["rsvs"].as_u64().unwrap() > 0 && runs[1]["rsvs"].as_u64() == Some(0));
+    assert!(v["schema_version"].as_u64().is_some());
+    for bad in [["--senders", "0"], ["--k", "0"]] {
+        let o = nanotransport(&["pl2", "incast", bad[0], bad[1]]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.code() == Some(2) && err.trim().lines().count() == 1 && err.contains(bad[0]), "{err}");
+    }
 }

@@ -18,7 +18,7 @@ pub fn json_output(o: &Output) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!("not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
     });
-    assert_eq!(v["schema_version"], 2, "every --json answer carries schema_version: {v}");
+    assert_eq!(v["schema_version"], 3, "every --json answer carries schema_version: {v}");
     v
 }
 

@@ -27,7 +27,9 @@
 //!   under-count until they drain to 0, where the extra releases are counted instead of wrapped.
 //! - **The threshold T** (`cfg_unsolicited_limit`, timeslots) is compared with `out[dst]` only,
 //!   in operation 1: the drop is then known before operation 2, so a dropped packet decrements
-//!   neither counter and its reservation stays for the resend. `in[src]` counts the sender's own
+//!   neither counter and its reservation stays for the resend (Algorithm 2 resends when the GRT's
+//!   chosen timeslot is above t, which T ≫ t makes the usual case; a burst refused although its
+//!   own GRT chose ≤ t is not resent, and its reservation is then never used). `in[src]` counts the sender's own
 //!   reservations on its own link, which the sender's NIC serialises anyway: unsolicited bursts
 //!   cannot collide there. A dropped unsolicited packet is counted in `refused_count`, apart
 //!   from the switch's buffer drops.
@@ -370,6 +372,8 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
         if self.reset.val() {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
+            self.s2_underflow.d.next = false;
+            self.s2_saturated.d.next = false;
             self.s3_valid.d.next = false;
             self.s3_grant.d.next = false;
             self.s3_drop.d.next = false;

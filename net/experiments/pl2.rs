@@ -15,8 +15,9 @@
 //! | duration | 24 million messages | messages offered for `duration_us`, then `drain_us` to finish |
 //!
 //! Goodput counts distinct payload bytes at the receivers after `warmup_us` until the offer
-//! stops; the queue is the receivers' switch ports, sampled every 100 ns from `warmup_us` (the
-//! samples of every receiver's port together).
+//! stops; the queue is the receivers' switch ports, sampled every 100 ns over the same window
+//! (every receiver's port's samples together); latency and message counts cover the messages
+//! created in it. Drops, RSVs and burst counts cover the whole run.
 
 use super::stats::percentile;
 use crate::link::LinkSpec;
@@ -109,12 +110,16 @@ pub struct Pl2Run {
     pub params: Pl2RunParams,
     pub offered_gbps: f64,
     pub goodput_gbps: f64,
-    /// Frames the switch's buffer dropped, and frames the reservation block dropped.
+    /// Frames the switch's buffer dropped, and frames the reservation block dropped (refused
+    /// unsolicited data; a bad port or demand, which these runs cannot produce, would count too).
     pub buffer_drops: u64,
     pub policy_drops: u64,
     pub queue_p50_bytes: f64,
     pub queue_p99_bytes: f64,
     pub queue_max_packets: u64,
+    /// Messages created after the warm-up, and how many of them were complete at the end of the
+    /// run; the latency percentiles are over the complete ones (the rest never arrived whole:
+    /// dropped without PL2, or still queued at their sender at 200 % and more).
     pub messages_offered: u64,
     pub messages_completed: u64,
     pub latency_p50_us: Option<f64>,
@@ -144,6 +149,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         gbps: offered_gbps / p.senders as f64,
         start_ns: 0.0,
         stop_ns: p.duration_us * 1e3,
+        measure_from_ns: p.warmup_us * 1e3,
     };
     let receiver_ips: Vec<u32> = (0..p.receivers as u32).map(|i| RECEIVER_IP + i).collect();
     let mut members: Vec<(Member, LinkSpec)> = receiver_ips
@@ -179,7 +185,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
     let queue: Vec<f64> = ports
         .iter()
         .flat_map(|port| &port.occupancy)
-        .filter(|(t, _, _)| net.tick_ns(*t) >= p.warmup_us * 1e3)
+        .filter(|(t, _, _)| (p.warmup_us * 1e3..p.duration_us * 1e3).contains(&net.tick_ns(*t)))
         .map(|(_, _, b)| *b as f64)
         .collect();
     // Goodput: payload counted from the warm-up to the end of the offer (the drain excluded,
@@ -196,8 +202,8 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         queue_p50_bytes: percentile(&queue, 50.0).unwrap_or(0.0),
         queue_p99_bytes: percentile(&queue, 99.0).unwrap_or(0.0),
         queue_max_packets: ports.iter().map(|p| p.counters.max_packets).max().unwrap_or(0),
-        messages_offered: sum(&|s| s.messages as u64),
-        messages_completed: receivers.iter().map(|r| r.latencies.len() as u64).sum(),
+        messages_offered: sum(&|s| s.measured_messages),
+        messages_completed: measured.len() as u64,
         latency_p50_us: percentile(&measured, 50.0),
         latency_p99_us: percentile(&measured, 99.0),
         rsvs: sum(&|s| s.rsvs),

@@ -8,9 +8,13 @@
 //!   timeslot is below t and its last GRT is recent (within [`Pl2Params::recency_ns`]), also
 //!   send the burst at once, marked unsolicited; otherwise wait for the GRT;
 //! - *receiveGRT* (lines 14–22): chosen timeslot = max(sendTimeslot, recvTimeslot); the burst
-//!   leaves after waitingTime = chosen × slot − rsvGrtDelay − pendingDataDelay (equation (1):
-//!   this exchange's measured RSV→GRT delay, and the bytes already queued on the host's link at
-//!   its rate), at once when that is negative. A burst already sent unsolicited is sent again —
+//!   is handed to the link after waitingTime = chosen × slot − rsvGrtDelay − pendingDataDelay
+//!   (equation (1)), at once when that is negative. rsvGrtDelay is this exchange's, from when
+//!   the RSV left the host (after the bytes queued before it, as a hardware timestamp sees it)
+//!   to the GRT. pendingDataDelay is the data still queued on the link *when the burst is
+//!   handed over*, so that the burst leaves at chosen × slot − rsvGrtDelay after the GRT: the
+//!   queue the host sees at the GRT drains while it waits, so the wait is that whole time when
+//!   the queue drains first, and nothing (the burst queues behind it, late) when it does not. A burst already sent unsolicited is sent again —
 //!   at that time, marked resent — only when chosen > t (lines 16–19); the flow then records the
 //!   chosen timeslot and the GRT's time and starts its next burst.
 //! - A GRT for no outstanding burst (duplicated, reordered, or for another host) is counted in
@@ -77,6 +81,8 @@ pub struct Offer {
     /// Messages arrive in [start_ns, stop_ns).
     pub start_ns: f64,
     pub stop_ns: f64,
+    /// Messages created from this time on are counted in [`Pl2Sender::measured_messages`].
+    pub measure_from_ns: f64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +118,8 @@ pub struct Pl2Sender {
     /// Bursts waiting for their timeslot: (release time in ps, burst, resent).
     releases: BinaryHeap<Reverse<(u64, u32, bool)>>,
     pub messages: u32,
+    /// Messages created at or after [`Offer::measure_from_ns`].
+    pub measured_messages: u64,
     pub rsvs: u64,
     pub data_packets: u64,
     pub unsolicited_bursts: u64,
@@ -139,6 +147,7 @@ impl Pl2Sender {
             next_burst: 0,
             releases: BinaryHeap::new(),
             messages: 0,
+            measured_messages: 0,
             rsvs: 0,
             data_packets: 0,
             unsolicited_bursts: 0,
@@ -199,7 +208,9 @@ impl Pl2Sender {
         }
         let Some((message, sent)) = f.queue.front_mut() else { return };
         let packets = (message.packets - *sent).min(params.k as u16) as u8;
-        let b = Burst { flow, message: *message, first_packet: *sent, packets, rsv_sent_ns: io.now_ns(), unsolicited: false };
+        // The RSV leaves after the bytes already queued on the link.
+        let rsv_sent_ns = io.now_ns() + io.queued_bytes() as f64 * 8.0 / self.link_gbps;
+        let b = Burst { flow, message: *message, first_packet: *sent, packets, rsv_sent_ns, unsolicited: false };
         *sent += packets as u16;
         if *sent == message.packets {
             f.queue.pop_front();
@@ -228,7 +239,8 @@ impl Pl2Sender {
         let now = io.now_ns();
         let chosen = h.send_timeslot.max(h.recv_timeslot);
         let pending_ns = io.queued_bytes() as f64 * 8.0 / self.link_gbps;
-        let waiting = (chosen as f64 * self.slot_ns() - (now - b.rsv_sent_ns) - pending_ns).max(0.0);
+        let departure = chosen as f64 * self.slot_ns() - (now - b.rsv_sent_ns);
+        let waiting = if departure >= pending_ns { departure } else { 0.0 };
         let release = |s: &mut Self, resent: bool| {
             s.releases.push(Reverse((((now + waiting) * 1000.0).round() as u64, h.burst, resent)));
             s.waiting_ns += waiting;
@@ -276,6 +288,7 @@ impl Host for Pl2Sender {
             let created_ps = (io.now_ns() * 1000.0).round() as u64;
             let message = MessageFields { created_ps, id: self.messages, packets: self.offer.message_packets, index: 0 };
             self.messages += 1;
+            self.measured_messages += (io.now_ns() >= self.offer.measure_from_ns) as u64;
             match self.mode {
                 SendMode::Raw => {
                     let b = Burst { flow, message, first_packet: 0, packets: 0, rsv_sent_ns: 0.0, unsolicited: false };

@@ -58,7 +58,7 @@ pub(crate) struct Pl2Args {
     /// Microseconds of offered messages, warm-up included
     #[arg(long, default_value_t = 2000.0)]
     pub(crate) duration_us: f64,
-    /// Warm-up excluded from every statistic, µs
+    /// Warm-up, µs: goodput, queue, latency and message counts leave it out (drops and burst counts do not)
     #[arg(long, default_value_t = 200.0)]
     pub(crate) warmup_us: f64,
     /// Microseconds after the offer stops for queued messages to finish

@@ -529,6 +529,8 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         if (reset) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            s2_underflow$d = 1'b0;
+            s2_saturated$d = 1'b0;
             s3_valid$d = 1'b0;
             s3_grant$d = 1'b0;
             s3_drop$d = 1'b0;

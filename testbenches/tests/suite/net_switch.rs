@@ -300,3 +300,47 @@ fn any_ipv4_protocol_is_routed_and_a_frame_too_short_for_its_headers_is_counted(
     assert_eq!(s.accept(vec![0u8; 20], 0, 1), None);
     assert_eq!((s.unroutable, s.stage_errors), (1, 0));
 }
+
+/// A switch-wide ingress stage that forwards, drops or consumes by the frame's DSCP and records
+/// the egress queue's bytes it was shown.
+struct ByDscp(std::rc::Rc<std::cell::RefCell<Vec<usize>>>);
+impl Ingress for ByDscp {
+    fn ingress(&mut self, frame: &mut Vec<u8>, ctx: &mut StageContext) -> IngressVerdict {
+        self.0.borrow_mut().push(ctx.egress_queue_bytes);
+        match dscp(frame) {
+            0 => IngressVerdict::Forward,
+            1 => IngressVerdict::Drop,
+            _ => {
+                ctx.emit(ctx.ingress_port.unwrap(), 0, frame.clone());
+                IngressVerdict::Consume
+            }
+        }
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[test]
+fn the_ingress_stage_forwards_drops_or_consumes_and_sees_the_egress_queue() {
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut s = Switch::new(
+        Box::new(ToTheOtherPort),
+        Box::new(DscpClassify { bands: 2 }),
+        Box::new(HomaDropTail { limit: Limit::Packets(8) }),
+        Box::new(StrictPriority),
+    );
+    s.add_port(0, 100.0, 2);
+    s.add_port(1, 100.0, 2);
+    s.ingress = Some(Box::new(ByDscp(seen.clone())));
+    let len = data(HOMA_IP_PROTOCOL, 0).len();
+    assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 0, 0), Some(1));
+    assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 0, 0), Some(1));
+    assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 0, 0), Some(1));
+    assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 1), 0, 0), None);
+    assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 2), 0, 0), None);
+    // Each stage call saw the bytes queued at port 1 before its frame (no network sends them).
+    assert_eq!(*seen.borrow(), [0, len, 2 * len, 3 * len, 3 * len]);
+    assert_eq!((s.ingress_dropped, s.ingress_consumed), (1, 1));
+    assert_eq!((s.ports[1].counters.dropped, s.ports[0].queues.packets()), (0, 1), "the consumed frame's answer went back out of port 0");
+}

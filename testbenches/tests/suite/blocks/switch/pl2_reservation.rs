@@ -202,3 +202,20 @@ fn reset_forgets_every_reservation() {
     assert_eq!(bench.run(&[rsv(1, 2, 1), data(3, 2)]), vec![grant(0, 0, 1), PASS]);
     assert_eq!(bench.counts(), Pl2Counts { rsv: 1, data: 1, underflow: 1, ..Pl2Counts::default() });
 }
+
+/// A reset with descriptors in every stage — one releasing at 0, one saturating nothing — leaves
+/// no decision and no count behind.
+#[test]
+fn reset_with_descriptors_in_flight_clears_every_count() {
+    let mut bench = Bench::new(64, K4_T64);
+    for d in [data(4, 6), rsv(1, 2, 3), data(4, 6)] {
+        assert_eq!(bench.cycle(Some(d), false), None);
+    }
+    // The reset cycle still shows the first descriptor's registered decision; nothing after it.
+    bench.cycle(Some(data(4, 6)), true);
+    for _ in 0..PL2_LATENCY + 1 {
+        assert_eq!(bench.cycle(None, false), None);
+    }
+    bench.model = Pl2Model::new(64);
+    assert_eq!(bench.counts(), Pl2Counts::default());
+}

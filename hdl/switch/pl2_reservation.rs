@@ -78,7 +78,7 @@
 //!  s2 (t+2)  operation 2 on in[src]
 //!  s3 (t+3)  registered decision on the outputs
 //! ```
-//! Yosys xcup (`pl2-reservation-64p`, per module): 1 222 LUTs, 809 flip-flops, 80 LUTRAM (the
+//! Yosys xcup (`pl2-reservation-64p`, per module): 1 156 LUTs, 809 flip-flops, 80 LUTRAM (the
 //! two 64 × 32-bit counter arrays), 8 LUT levels (the release-at-0 check after operation 1's
 //! forwarding multiplexer). `nanotransport synth --config pl2-reservation-64p` prints the table.
 

@@ -90,7 +90,7 @@ impl Pl2Args {
 /// The setup in words, beside the paper's.
 pub(crate) fn pl2_setup(p: &Pl2RunParams) -> String {
     format!(
-        "{} senders × {} flows → {} receivers, {} Gb/s, {} ns per link, {}-packet messages (Poisson), buffer {} B per port; \
+        "senders {} (× {} flows) → receivers {}, {} Gb/s, {} ns per link, {}-packet messages (Poisson), buffer {} B per port; \
          K = {}, t = {}, T = {}, unsolicited bursts {}; {} µs offered ({} µs warm-up, {} µs drain), seed {}. \
          Paper: incast up to 4 senders, outcast up to 4 receivers, 12 flows per sender, 100 Gb/s, 6 KiB messages, K = 4, t = 15, Tofino with < 200 KB buffer.",
         p.senders,

@@ -106,6 +106,23 @@ impl VerilatedModel {
         })
     }
 
+    /// Finds ports by name, in order (panicking as [`Self::port_or_panic`]).
+    pub fn ports<const N: usize>(&self, names: [&str; N]) -> [PortId; N] {
+        names.map(|n| self.port_or_panic(n))
+    }
+
+    /// Writes `values` to `ports` (each at most 64 bits), in order.
+    pub fn set_all(&mut self, ports: &[PortId], values: &[u64]) {
+        for (p, v) in ports.iter().zip(values) {
+            self.set(*p, *v);
+        }
+    }
+
+    /// Reads `ports` (each at most 64 bits), in order.
+    pub fn get_all<const N: usize>(&self, ports: &[PortId; N]) -> [u64; N] {
+        std::array::from_fn(|i| self.get(ports[i]))
+    }
+
     /// Writes an input port of at most 64 bits (wider ports: [`Self::set_words`]).
     pub fn set(&mut self, port: PortId, value: u64) {
         let p = &self.spec.ports[port.0];

@@ -53,9 +53,7 @@ impl BoltIngressDut {
     /// Opens the model `name` (e.g. `nt_bolt_ingress_64p_bolt_ingress`) and resets it.
     pub fn new(name: &str) -> Result<Self, String> {
         let model = VerilatedModel::new(name)?;
-        let inputs = INPUTS.map(|p| model.port_or_panic(p));
-        let outputs = OUTPUTS.map(|p| model.port_or_panic(p));
-        let counters = COUNTERS.map(|p| model.port_or_panic(p));
+        let (inputs, outputs, counters) = (model.ports(INPUTS), model.ports(OUTPUTS), model.ports(COUNTERS));
         let mut dut = BoltIngressDut { model, inputs, outputs, counters, cycle: 0 };
         dut.step(None, 0, true);
         Ok(dut)
@@ -76,11 +74,9 @@ impl BoltIngressDut {
             d.egress_port as u64,
             d.queue_bytes as u64,
         ];
-        for (p, v) in self.inputs.iter().zip(values) {
-            self.model.set(*p, v);
-        }
+        self.model.set_all(&self.inputs, &values);
         self.model.eval();
-        let o: Vec<u64> = self.outputs.iter().map(|p| self.model.get(*p)).collect();
+        let o = self.model.get_all(&self.outputs);
         let out = (o[0] == 1).then_some(HwDecision {
             drop: o[1] == 1,
             flags: o[2] as u8,
@@ -100,7 +96,7 @@ impl BoltIngressDut {
 
     /// The block's counters.
     pub fn counts(&self) -> BoltCounts {
-        let c: Vec<u32> = self.counters.iter().map(|p| self.model.get(*p) as u32).collect();
+        let c = self.model.get_all(&self.counters).map(|v| v as u32);
         BoltCounts { bad_port: c[0], not_bolt: c[1], src: c[2], pru_token: c[3], pru_grant: c[4], supply_grant: c[5] }
     }
 

@@ -52,9 +52,7 @@ impl Pl2Dut {
     /// Opens the model `name` (e.g. `nt_pl2_reservation_64p_pl2_reservation`) and resets it.
     pub fn new(name: &str, config: Pl2Config) -> Result<Self, String> {
         let model = VerilatedModel::new(name)?;
-        let inputs = INPUTS.map(|p| model.port_or_panic(p));
-        let outputs = OUTPUTS.map(|p| model.port_or_panic(p));
-        let counters = COUNTERS.map(|p| model.port_or_panic(p));
+        let (inputs, outputs, counters) = (model.ports(INPUTS), model.ports(OUTPUTS), model.ports(COUNTERS));
         let mut dut = Pl2Dut { model, inputs, outputs, counters, config };
         dut.step(None, true);
         Ok(dut)
@@ -74,11 +72,9 @@ impl Pl2Dut {
             d.dst_port as u64,
             d.demand as u64,
         ];
-        for (p, v) in self.inputs.iter().zip(values) {
-            self.model.set(*p, v);
-        }
+        self.model.set_all(&self.inputs, &values);
         self.model.eval();
-        let o = self.outputs.map(|p| self.model.get(p));
+        let o = self.model.get_all(&self.outputs);
         let out = (o[0] == 1).then_some(HwDecision {
             kind: Pl2Kind::from_code(o[1]),
             src_port: o[2] as u8,
@@ -107,7 +103,7 @@ impl Pl2Dut {
 
     /// The block's counters.
     pub fn counts(&self) -> Pl2Counts {
-        let c = self.counters.map(|p| self.model.get(p) as u32);
+        let c = self.model.get_all(&self.counters).map(|v| v as u32);
         Pl2Counts {
             rsv: c[0],
             data: c[1],

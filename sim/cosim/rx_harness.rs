@@ -60,9 +60,7 @@ impl RxRequestPorts {
             r.pkt_offset as u64,
             r.peek as u64,
         ];
-        for (p, v) in self.fields.iter().zip(values) {
-            m.set(*p, v);
-        }
+        m.set_all(&self.fields, &values);
     }
 }
 

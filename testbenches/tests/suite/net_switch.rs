@@ -92,6 +92,21 @@ fn byte_counted_limits_count_frame_bytes() {
     assert_eq!((q.band_len(2), q.band_len(3)), (1, 2));
 }
 
+/// A switch routing with `route`, DSCP bands, a drop-tail of `limit` packets, strict priority,
+/// and `ports` ports of 100 Gb/s with two bands.
+fn drop_tail_switch(route: Box<dyn Route>, limit: usize, ports: usize) -> Switch {
+    let mut s = Switch::new(
+        route,
+        Box::new(DscpClassify { bands: 2 }),
+        Box::new(HomaDropTail { limit: Limit::Packets(limit) }),
+        Box::new(StrictPriority),
+    );
+    for link in 0..ports {
+        s.add_port(link, 100.0, 2);
+    }
+    s
+}
+
 struct ToPortZero;
 impl Route for ToPortZero {
     fn route(&mut self, _: &[u8], _: usize) -> Option<usize> {
@@ -102,13 +117,7 @@ impl Route for ToPortZero {
 #[test]
 fn device_queue_holds_one_frame_beyond_the_queue_disc_chosen_when_it_entered() {
     let switch = |device_queue_pkts| {
-        let mut s = Switch::new(
-            Box::new(ToPortZero),
-            Box::new(DscpClassify { bands: 2 }),
-            Box::new(HomaDropTail { limit: Limit::Packets(2) }),
-            Box::new(StrictPriority),
-        );
-        s.add_port(0, 100.0, 2);
+        let mut s = drop_tail_switch(Box::new(ToPortZero), 2, 1);
         s.device_queue_pkts = device_queue_pkts;
         s.occupancy_sampling = OccupancySampling::OnChange;
         s
@@ -258,13 +267,7 @@ fn running_counts_match_the_queued_frames() {
 #[test]
 fn occupancy_is_sampled_at_an_interval_when_asked() {
     let run = |sampling| {
-        let mut s = Switch::new(
-            Box::new(ToPortZero),
-            Box::new(DscpClassify { bands: 2 }),
-            Box::new(HomaDropTail { limit: Limit::Packets(1000) }),
-            Box::new(StrictPriority),
-        );
-        s.add_port(0, 100.0, 2);
+        let mut s = drop_tail_switch(Box::new(ToPortZero), 1000, 1);
         s.occupancy_sampling = sampling;
         // One frame in every 10 ticks for 10 000 ticks, the port never sending: 1000 changes.
         for t in 0..1000u64 {
@@ -285,14 +288,7 @@ fn occupancy_is_sampled_at_an_interval_when_asked() {
 
 #[test]
 fn any_ipv4_protocol_is_routed_and_a_frame_too_short_for_its_headers_is_counted() {
-    let mut s = Switch::new(
-        Box::new(IpRoute { table: vec![(2, 1)] }),
-        Box::new(DscpClassify { bands: 2 }),
-        Box::new(HomaDropTail { limit: Limit::Packets(8) }),
-        Box::new(StrictPriority),
-    );
-    s.add_port(0, 100.0, 2);
-    s.add_port(1, 100.0, 2);
+    let mut s = drop_tail_switch(Box::new(IpRoute { table: vec![(2, 1)] }), 8, 2);
     // Bolt's protocol number, a control frame at DSCP 0: routed on its IPv4 destination.
     let bolt = data_frame_for(153, 1, 2, 1, 1, 1, &[0u8; 8], 0);
     assert_eq!(s.accept(bolt, 0, 0), Some(1));
@@ -324,14 +320,7 @@ impl Ingress for ByDscp {
 #[test]
 fn the_ingress_stage_forwards_drops_or_consumes_and_sees_the_egress_queue() {
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let mut s = Switch::new(
-        Box::new(ToTheOtherPort),
-        Box::new(DscpClassify { bands: 2 }),
-        Box::new(HomaDropTail { limit: Limit::Packets(8) }),
-        Box::new(StrictPriority),
-    );
-    s.add_port(0, 100.0, 2);
-    s.add_port(1, 100.0, 2);
+    let mut s = drop_tail_switch(Box::new(ToTheOtherPort), 8, 2);
     s.ingress = Some(Box::new(ByDscp(seen.clone())));
     let len = data(HOMA_IP_PROTOCOL, 0).len();
     assert_eq!(s.accept(data(HOMA_IP_PROTOCOL, 0), 0, 0), Some(1));

@@ -1,7 +1,7 @@
 -- Wireshark / tshark dissector for the nanoTransport header (the 30 bytes after IPv4, then 14
 -- bytes of padding, then the payload; layout in hdl/pisa/wire.rs), IP protocols 155 (NDP) and
 -- 154 (Homa). Use: wireshark -X lua_script:scripts/wireshark-nanotransport.lua OUT.pcap
--- (or copy it into Wireshark's personal plugins folder).
+-- (or copy it into Wireshark's personal plugins folder). PL2 frames (IP protocol 253) are decoded too.
 
 local nt = Proto("nanotransport", "nanoTransport")
 
@@ -68,3 +68,54 @@ end
 local ip_proto = DissectorTable.get("ip.proto")
 ip_proto:add(155, nt)
 ip_proto:add(154, nt)
+
+-- PL2 (IP protocol 253): the 20-byte PL2 header after IPv4 and, on data frames, the message
+-- fields at the start of the payload (layout in net/pl2/frame.rs).
+local pl2 = Proto("pl2", "PL2")
+local pl2_types = { [1] = "RSV", [2] = "GRT", [3] = "DATA" }
+local p = pl2.fields
+p.type = ProtoField.uint8("pl2.type", "Type", base.DEC, pl2_types)
+p.flags = ProtoField.uint8("pl2.flags", "Flags", base.HEX)
+p.unsolicited = ProtoField.bool("pl2.flags.unsolicited", "Unsolicited", 8, nil, 0x01)
+p.resent = ProtoField.bool("pl2.flags.resent", "Resent", 8, nil, 0x02)
+p.demand = ProtoField.uint8("pl2.demand", "Demand (packets)")
+p.index = ProtoField.uint8("pl2.index", "Packet in burst")
+p.burst = ProtoField.uint32("pl2.burst", "Burst")
+p.send_timeslot = ProtoField.uint32("pl2.send_timeslot", "sendTimeslot")
+p.recv_timeslot = ProtoField.uint32("pl2.recv_timeslot", "recvTimeslot")
+p.flow = ProtoField.uint16("pl2.flow", "Flow")
+p.msg_created_ps = ProtoField.uint64("pl2.msg_created_ps", "Message created (ps)")
+p.msg_id = ProtoField.uint32("pl2.msg_id", "Message")
+p.msg_packets = ProtoField.uint16("pl2.msg_packets", "Message packets")
+p.msg_index = ProtoField.uint16("pl2.msg_index", "Packet in message")
+
+function pl2.dissector(buf, pinfo, tree)
+    if buf:len() < 20 then
+        return 0
+    end
+    pinfo.cols.protocol = "PL2"
+    local t = tree:add(pl2, buf(0, 20))
+    local kind = buf(0, 1):uint()
+    t:add(p.type, buf(0, 1))
+    local ft = t:add(p.flags, buf(1, 1))
+    ft:add(p.unsolicited, buf(1, 1))
+    ft:add(p.resent, buf(1, 1))
+    t:add(p.demand, buf(2, 1))
+    t:add(p.index, buf(3, 1))
+    t:add(p.burst, buf(4, 4))
+    t:add(p.send_timeslot, buf(8, 4))
+    t:add(p.recv_timeslot, buf(12, 4))
+    t:add(p.flow, buf(16, 2))
+    if kind == 3 and buf:len() >= 36 then
+        local m = tree:add(pl2, buf(20, 16), "PL2 message")
+        m:add(p.msg_created_ps, buf(20, 8))
+        m:add(p.msg_id, buf(28, 4))
+        m:add(p.msg_packets, buf(32, 2))
+        m:add(p.msg_index, buf(34, 2))
+    end
+    pinfo.cols.info = string.format("%s flow=%d burst=%d demand=%d send=%d recv=%d",
+        pl2_types[kind] or "?", buf(16, 2):uint(), buf(4, 4):uint(), buf(2, 1):uint(), buf(8, 4):uint(), buf(12, 4):uint())
+    return buf:len()
+end
+
+ip_proto:add(253, pl2)

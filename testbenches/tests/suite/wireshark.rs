@@ -5,7 +5,8 @@
 //! Each field tshark reports must equal the bytes at the offsets documented in
 //! `hdl/pisa/wire.rs`, so a field read from the wrong place, a flag bit tested with the wrong
 //! mask or a protocol left unregistered fails here rather than misleading whoever reads a
-//! capture. A UDP frame must not be taken for nanoTransport. tshark comes from
+//! capture. A UDP frame must not be taken for nanoTransport. PL2 frames (IP protocol 253) are
+//! checked the same way against `net/pl2/frame.rs`. tshark comes from
 //! `scripts/setup-tools.sh`; without it the test fails instead of passing unchecked.
 
 use nanotransport_hdl::pisa::wire::*;
@@ -297,4 +298,90 @@ fn dissector_decodes_every_header_field_as_documented() {
     let expected = frames.iter().filter(|f| is_nanotransport(f)).count();
     assert_eq!(decoded, expected, "frames decoded as nanoTransport");
     println!("tshark decoded {decoded} nanoTransport frames of {} ({from_nics} from the NICs' runs)", frames.len());
+}
+
+/// PL2's header and message fields as `net/pl2/frame.rs` documents them: (dissector field, frame
+/// byte offset, bytes). The header starts after IPv4 (byte 34), the message fields after the
+/// header (byte 54), on data frames only.
+const PL2_HEADER_FIELDS: [(&str, usize, usize); 8] = [
+    ("pl2.type", 34, 1),
+    ("pl2.flags", 35, 1),
+    ("pl2.demand", 36, 1),
+    ("pl2.index", 37, 1),
+    ("pl2.burst", 38, 4),
+    ("pl2.send_timeslot", 42, 4),
+    ("pl2.recv_timeslot", 46, 4),
+    ("pl2.flow", 50, 2),
+];
+const PL2_MESSAGE_FIELDS: [(&str, usize, usize); 4] =
+    [("pl2.msg_created_ps", 54, 8), ("pl2.msg_id", 62, 4), ("pl2.msg_packets", 66, 2), ("pl2.msg_index", 68, 2)];
+const PL2_FLAGS: [(&str, u8); 2] = [("pl2.flags.unsolicited", 0x01), ("pl2.flags.resent", 0x02)];
+
+#[test]
+fn dissector_decodes_pl2_frames_as_documented() {
+    use nanotransport_net::pl2::frame::*;
+    assert_eq!((OFF_PL2_PAYLOAD, PL2_HEADER_BYTES), (54, 20), "documented offsets against net/pl2/frame.rs' constants");
+    run(Command::new("tshark").arg("--version"));
+    // Every byte of every field distinct, so that a field read one byte off shows another value.
+    let header = |kind, flags| Pl2Header {
+        kind,
+        src_ip: PEER_IP,
+        dst_ip: NIC_IP,
+        flags,
+        demand: 0x23,
+        index: 0x24,
+        burst: 0x2526_2728,
+        send_timeslot: 0x292A_2B2C,
+        recv_timeslot: 0x2D2E_2F30,
+        flow: 0x3132,
+    };
+    let message = MessageFields { created_ps: 0x4041_4243_4445_4647, id: 0x4849_4A4B, packets: 0x4C4D, index: 0x4E4F };
+    let frames = vec![
+        header(Pl2Type::Reserve, 0).frame(0, None),
+        header(Pl2Type::Grant, 0).frame(0, None),
+        header(Pl2Type::Data, FLAG_UNSOLICITED).frame(1460, Some(message)),
+        header(Pl2Type::Data, FLAG_RESENT).frame(100, Some(message)),
+        udp_frame(),
+    ];
+    let records: Vec<(u64, Vec<u8>)> = frames.iter().cloned().enumerate().map(|(k, f)| (k as u64, f)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("pl2.pcap");
+    std::fs::write(&pcap, output_pcap(&records).unwrap()).unwrap();
+    let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
+    fields.extend(PL2_HEADER_FIELDS.iter().chain(&PL2_MESSAGE_FIELDS).map(|f| f.0));
+    fields.extend(PL2_FLAGS.iter().map(|f| f.0));
+    let mut tshark = Command::new("tshark");
+    tshark.arg("-X").arg(format!("lua_script:{}", repo_root().join("scripts/wireshark-nanotransport.lua").display()));
+    tshark.arg("-r").arg(&pcap).args(["-T", "fields", "-E", "separator=,"]);
+    for f in &fields {
+        tshark.args(["-e", f]);
+    }
+    let out = run(&mut tshark);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.to_lowercase().contains("lua"), "tshark: {stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), frames.len());
+    for (k, (row, frame)) in rows.iter().zip(&frames).enumerate() {
+        let value = |name: &str| row[fields.iter().position(|f| *f == name).unwrap()];
+        let layers: Vec<&str> = value("frame.protocols").split(':').collect();
+        if frame[IP_PROTOCOL_AT] != PL2_IP_PROTOCOL {
+            assert!(!layers.contains(&"pl2") && value("pl2.type").is_empty(), "frame {k}: {row:?}");
+            continue;
+        }
+        assert_eq!((layers.last(), value("_ws.col.Protocol")), (Some(&"pl2"), "PL2"), "frame {k}: {layers:?}");
+        for (name, at, bytes) in PL2_HEADER_FIELDS {
+            assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}");
+        }
+        for (name, bit) in PL2_FLAGS {
+            assert_eq!(tshark_number(value(name)), (frame[35] & bit != 0) as u64, "frame {k}: {name}");
+        }
+        let data = frame[34] == Pl2Type::Data as u8;
+        for (name, at, bytes) in PL2_MESSAGE_FIELDS {
+            match data {
+                true => assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}"),
+                false => assert!(value(name).is_empty(), "frame {k}: {name} on a control frame"),
+            }
+        }
+    }
 }

@@ -43,9 +43,14 @@ pub struct Completion {
     pub done_ns: f64,
 }
 
+/// The client's connection to `server` in `class` (the order `RpcClient::new` opens them in).
+fn connection(server: usize, class: usize) -> usize {
+    2 * server + class
+}
+
 /// The client's port for `server` and `class` (and so its connection).
 pub fn client_port(server: usize, class: usize) -> u16 {
-    FIRST_CLIENT_PORT + (2 * server + class) as u16
+    FIRST_CLIENT_PORT + connection(server, class) as u16
 }
 
 /// A client: sends its schedule's requests and records their completions.
@@ -81,6 +86,7 @@ impl RpcClient {
         for (s, &server_ip) in servers.iter().enumerate() {
             for class in 0..2 {
                 let c = tcp.open(server_ip, client_port(s, class), SERVER_PORT, 0, 0.0);
+                assert_eq!(c, connection(s, class), "connections are opened in their index order");
                 tcp.connections[c].dscp = class as u8;
             }
         }
@@ -95,7 +101,7 @@ impl RpcClient {
 
     fn send_due(&mut self, io: &mut HostIo) {
         while let Some(r) = self.schedule.get(self.next).copied().filter(|r| r.at_ns <= io.now_ns() + 0.5) {
-            let c = 2 * r.server + r.class;
+            let c = connection(r.server, r.class);
             self.expected[c] += r.response_bytes;
             self.waiting[c].push_back((self.next, self.expected[c]));
             self.tcp.send(c, REQUEST_BYTES, io);

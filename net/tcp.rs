@@ -60,10 +60,7 @@
 
 use crate::host::{Host, HostIo};
 use crate::schemes::is_ce;
-use nanotransport_hdl::pisa::wire::{
-    ETHERTYPE_IPV4, ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_DST_IP, OFF_ETHERTYPE, OFF_PROTOCOL, OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN,
-    OFF_VERSION_IHL,
-};
+use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_DST_IP, OFF_SRC_IP, OFF_TOS, OFF_TOTAL_LEN, OFF_VERSION_IHL};
 use nanotransport_reference::pisa::ipv4_sum;
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
@@ -72,7 +69,7 @@ use std::collections::{BTreeMap, HashMap};
 pub const TCP_IP_PROTOCOL: u8 = 6;
 /// TCP header without options.
 pub const TCP_HEADER_BYTES: usize = 20;
-const OFF_TCP: usize = ETH_HEADER_BYTES + IPV4_HEADER_BYTES;
+const OFF_TCP: usize = crate::ipv4::OFF_IPV4_PAYLOAD;
 /// Ethernet, IPv4 and TCP headers.
 pub const TCP_FRAME_HEADERS: usize = OFF_TCP + TCP_HEADER_BYTES;
 
@@ -153,6 +150,11 @@ impl TcpConfig {
     }
 
     /// Rejects settings no connection can run with.
+    /// The initial congestion window, bytes.
+    pub fn initial_window(&self) -> f64 {
+        (self.initial_window_segments as usize * self.mss) as f64
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         if !(64..=9000).contains(&self.mss) {
             return Err(format!("TCP MSS {}: valid 64..=9000 bytes", self.mss));
@@ -241,11 +243,7 @@ impl Segment {
 
     /// The segment in a frame; `None` for anything but a well-formed TCP/IPv4 frame.
     pub fn parse(f: &[u8]) -> Option<Segment> {
-        if f.len() < TCP_FRAME_HEADERS
-            || f[OFF_ETHERTYPE..OFF_ETHERTYPE + 2] != ETHERTYPE_IPV4.to_be_bytes()
-            || f[OFF_VERSION_IHL] != 0x45
-            || f[OFF_PROTOCOL] != TCP_IP_PROTOCOL
-        {
+        if f.len() < TCP_FRAME_HEADERS || crate::ipv4::protocol(f) != Some(TCP_IP_PROTOCOL) || f[OFF_VERSION_IHL] != 0x45 {
             return None;
         }
         let be16 = |o: usize| u16::from_be_bytes([f[o], f[o + 1]]);
@@ -441,7 +439,7 @@ impl Connection {
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
-            cwnd: (config.initial_window_segments as usize * config.mss) as f64,
+            cwnd: config.initial_window(),
             ssthresh: f64::INFINITY,
             dupacks: 0,
             recover: None,
@@ -603,7 +601,6 @@ pub struct TcpHost {
     pub config: TcpConfig,
     pub connections: Vec<Connection>,
     index: HashMap<(u32, u16, u16), usize>,
-    /// When each connection starts sending its backlog (ns).
     /// Frames that were not TCP/IPv4 for this host (dropped).
     pub malformed: u64,
     /// Segments from a new peer when the host already had [`MAX_CONNECTIONS`] (dropped).
@@ -631,7 +628,7 @@ impl TcpHost {
 
     /// Hands `bytes` more to connection `c` to send.
     pub fn send(&mut self, c: usize, bytes: u64, io: &mut HostIo) {
-        let initial = (self.config.initial_window_segments as usize * self.config.mss) as f64;
+        let initial = self.config.initial_window();
         let conn = &mut self.connections[c];
         if self.config.slow_start_after_idle && conn.in_flight() == 0 && conn.stats.segments_sent > 0 {
             // Linux's tcp_cwnd_restart: halve per RTO idle, down to the initial window.

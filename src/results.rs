@@ -583,7 +583,11 @@ pub fn render_page(r: &Results) -> String {
         let _ = writeln!(page, "\n![goodput](pl2-{name}-goodput.svg)\n![receivers' queue p99](pl2-{name}-queue.svg)\n");
     }
     if !r.pl2.incast.is_empty() {
-        page.push_str("Targets (PL2 §6, fixed before measuring): with PL2 no drop up to 400 %, queue p99 ≤ senders·K·MTU, incast goodput ≥ 90 % of the link, outcast goodput capped near 90 Gb/s; without PL2 drops from 100 %. The goodput is payload (1 460 of each 1 514-byte frame: 96.4 Gb/s at most on 100 Gb/s).\n");
+        let _ = writeln!(
+            page,
+            "Targets (PL2 §6, fixed before measuring): {}. The goodput is payload (1 460 of each 1 514-byte frame: 96.4 Gb/s at most on 100 Gb/s).",
+            nanotransport_net::experiments::pl2::TARGETS
+        );
     }
     let t = &r.timings;
     let _ = writeln!(

@@ -39,6 +39,10 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 const CLOCK_MHZ: u64 = 3200;
+
+/// The schemes of the paper's bulk-transfer tables (4.1, 4.2) and of its RPC figure (4-2).
+pub const BULK_SCHEMES: [&str; 3] = ["droptail", "red", "dctcp"];
+pub const RPC_SCHEMES: [&str; 6] = ["droptail", "red", "dctcp", "hull", "drr", "priority"];
 const RECEIVER_IP: u32 = 0x0A00_0001;
 const RECEIVER_PORT: u16 = 5001;
 

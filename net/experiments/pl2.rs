@@ -22,15 +22,17 @@
 use super::stats::percentile;
 use crate::link::LinkSpec;
 use crate::pl2::host::{Offer, Pl2Params, Pl2Receiver, Pl2Sender, SendMode, MAX_FRAME_BYTES};
-use crate::pl2::switch::{Pl2Classify, Pl2Ingress};
-use crate::schemes::DropTail;
-use crate::switch::{Limit, OccupancySampling, StrictPriority};
-use crate::topology::{star_with_links, Member};
+use crate::pl2::switch::{self as pl2_switch, Pl2Ingress};
+use crate::switch::OccupancySampling;
+use crate::topology::{star_of, Member};
 use nanotransport_reference::pl2::Pl2Config;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 const CLOCK_MHZ: u64 = 3200;
+
+/// The targets PL2's evaluation sets (§6), fixed before measuring.
+pub const TARGETS: &str = "with PL2 no drop up to 400 %, queue p99 ≤ senders·K·MTU, incast goodput ≥ 90 % of the link, outcast goodput capped near 90 Gb/s; without PL2 drops from 100 %";
 const RECEIVER_IP: u32 = 0x0A00_0001;
 
 /// The incast's parameters.
@@ -152,18 +154,14 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         measure_from_ns: p.warmup_us * 1e3,
     };
     let receiver_ips: Vec<u32> = (0..p.receivers as u32).map(|i| RECEIVER_IP + i).collect();
-    let mut members: Vec<(Member, LinkSpec)> = receiver_ips
-        .iter()
-        .map(|ip| (Member::Host(Box::new(Pl2Receiver::new(*ip, p.warmup_us * 1e3, p.duration_us * 1e3))), spec))
-        .collect();
+    let mut members: Vec<Member> =
+        receiver_ips.iter().map(|ip| Member::Host(Box::new(Pl2Receiver::new(*ip, p.warmup_us * 1e3, p.duration_us * 1e3)))).collect();
     for i in 0..p.senders {
         let ip = RECEIVER_IP + (p.receivers + i) as u32;
         let seed = p.seed.wrapping_mul(1000).wrapping_add(i as u64);
-        members.push((Member::Host(Box::new(Pl2Sender::new(ip, receiver_ips.clone(), mode, offer, p.gbps, seed))), spec));
+        members.push(Member::Host(Box::new(Pl2Sender::new(ip, receiver_ips.clone(), mode, offer, p.gbps, seed))));
     }
-    let stages =
-        (Box::new(Pl2Classify) as _, Box::new(DropTail { limit: Limit::Bytes(p.buffer_bytes) }) as _, Box::new(StrictPriority) as _, 2);
-    let mut net = star_with_links(CLOCK_MHZ, members, stages, p.seed)?;
+    let mut net = star_of(CLOCK_MHZ, members, spec, pl2_switch::stages(p.buffer_bytes), p.seed)?;
     if p.pl2 {
         let config = Pl2Config { max_demand: p.k, unsolicited_limit: p.unsolicited_limit };
         net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(config)?));

@@ -72,6 +72,11 @@ impl Pl2Header {
         Pl2Header { kind, src_ip, dst_ip, flags: 0, demand: 0, index: 0, burst, send_timeslot: 0, recv_timeslot: 0, flow }
     }
 
+    /// A GRT's chosen timeslot, `max(sendTimeslot, recvTimeslot)` (§4.2.1).
+    pub fn chosen_timeslot(&self) -> u32 {
+        self.send_timeslot.max(self.recv_timeslot)
+    }
+
     pub fn unsolicited(&self) -> bool {
         self.flags & FLAG_UNSOLICITED != 0
     }

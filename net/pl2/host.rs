@@ -237,7 +237,7 @@ impl Pl2Sender {
             return;
         };
         let now = io.now_ns();
-        let chosen = h.send_timeslot.max(h.recv_timeslot);
+        let chosen = h.chosen_timeslot();
         let pending_ns = io.queued_bytes() as f64 * 8.0 / self.link_gbps;
         let departure = chosen as f64 * self.slot_ns() - (now - b.rsv_sent_ns);
         let waiting = if departure >= pending_ns { departure } else { 0.0 };

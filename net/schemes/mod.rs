@@ -31,10 +31,10 @@ pub use hull::Hull;
 pub use red::Red;
 pub use spec::{Scheme, DSCP_BANDS, SCHEME_NAMES};
 
-use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, IPV4_HEADER_BYTES, OFF_CHECKSUM, OFF_TOS};
+use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, OFF_CHECKSUM, OFF_TOS};
 
 const IP_START: usize = ETH_HEADER_BYTES;
-const IP_END: usize = ETH_HEADER_BYTES + IPV4_HEADER_BYTES;
+const IP_END: usize = crate::ipv4::OFF_IPV4_PAYLOAD;
 
 /// Whether a frame's IPv4 ECN field says ECN-capable transport (ECT(0) or ECT(1)) or CE.
 pub fn ecn_capable(frame: &[u8]) -> bool {

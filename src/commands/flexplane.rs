@@ -1,8 +1,10 @@
 //! `flexplane bulk`: Flexplane's §4.1 bulk transfer (Tables 4.1 and 4.2) on the network testbench.
 
-use crate::output::{print_json, progress_bar};
+use crate::output::{print_json, with_progress, write_json};
 use crate::results::{self, FlexplaneRow, RpcRow};
-use nanotransport_net::experiments::flexplane::{run_bulk, run_rpc, BulkParams, BulkResult, RpcParams, RpcResult};
+use nanotransport_net::experiments::flexplane::{
+    run_bulk, run_rpc, BulkParams, BulkResult, RpcParams, RpcResult, BULK_SCHEMES, RPC_SCHEMES,
+};
 use nanotransport_net::experiments::plot;
 use nanotransport_net::schemes::Scheme;
 use std::path::PathBuf;
@@ -106,11 +108,8 @@ impl RunArgs {
     /// Writes each run's JSON as `<prefix>-<scheme>.json` into the plot folder (made here).
     fn write_runs<T: serde::Serialize>(&self, prefix: &str, runs: &[(String, T)]) -> Result<Option<&PathBuf>, String> {
         let Some(dir) = &self.plot else { return Ok(None) };
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for (scheme, r) in runs {
-            let path = dir.join(format!("{prefix}-{scheme}.json"));
-            std::fs::write(&path, serde_json::to_string_pretty(r).map_err(|e| e.to_string())?)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            write_json(&dir.join(format!("{prefix}-{scheme}.json")), r)?;
         }
         Ok(Some(dir))
     }
@@ -152,13 +151,7 @@ pub(crate) fn bulk_row(r: &BulkResult) -> FlexplaneRow {
 
 /// Runs `p` with a progress bar on stderr.
 pub(crate) fn bulk_run(p: &BulkParams) -> Result<BulkResult, String> {
-    let bar = progress_bar(p.scheme.name().to_string(), (p.seconds * 1000.0) as u64);
-    let r = run_bulk(p, &mut |s| {
-        bar.set_position((s * 1000.0) as u64);
-        bar.set_message(format!("{s:.2} s simulated"));
-    });
-    bar.finish_and_clear();
-    r
+    with_progress(p.scheme.name().to_string(), p.seconds, "s", |progress| run_bulk(p, progress))
 }
 
 /// The queue-over-time plot of `results` (every `every`-th sample) into `path`.
@@ -173,7 +166,7 @@ pub(crate) fn bulk_plot(results: &[BulkResult], path: &std::path::Path, every: u
 pub(crate) fn bulk_cmd(a: &BulkArgs) -> Result<bool, String> {
     let mut schemes = a.scheme.schemes()?;
     if schemes.is_empty() {
-        schemes = ["droptail", "red", "dctcp"].iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
+        schemes = BULK_SCHEMES.iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
     }
     let mut results = Vec::new();
     for scheme in schemes {
@@ -264,13 +257,7 @@ fn cc_name(cc: nanotransport_net::tcp::CongestionControl) -> String {
 
 /// Runs `p` with a progress bar on stderr.
 pub(crate) fn rpc_run(p: &RpcParams) -> Result<RpcResult, String> {
-    let bar = progress_bar(format!("{} rpc", p.scheme.name()), ((p.seconds + 1.0) * 1000.0) as u64);
-    let r = run_rpc(p, &mut |s| {
-        bar.set_position((s * 1000.0) as u64);
-        bar.set_message(format!("{s:.2} s simulated"));
-    });
-    bar.finish_and_clear();
-    r
+    with_progress(format!("{} rpc", p.scheme.name()), p.seconds + 1.0, "s", |progress| run_rpc(p, progress))
 }
 
 /// Fig. 4-2: each scheme's mean completion time of short vs long requests, with its per-second
@@ -301,7 +288,7 @@ pub(crate) fn rpc_plot(results: &[RpcResult], path: &std::path::Path) -> Result<
 pub(crate) fn rpc_cmd(a: &RpcArgs) -> Result<bool, String> {
     let mut schemes = a.scheme.schemes()?;
     if schemes.is_empty() {
-        schemes = ["droptail", "red", "dctcp", "hull", "drr", "priority"].iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
+        schemes = RPC_SCHEMES.iter().map(|n| Scheme::named(n)).collect::<Result<_, _>>()?;
     }
     let mut results: Vec<RpcResult> = Vec::new();
     for scheme in schemes {

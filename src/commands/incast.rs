@@ -1,7 +1,7 @@
 //! `incast`, `sweep` and `merge`: the Fig. 3.2 incast on the network testbench, its tables and plots.
 
 use crate::commands::flexplane::SchemeArgs;
-use crate::output::{print_json, progress_bar};
+use crate::output::{print_json, progress_bar, write_json};
 use crate::params;
 use crate::results::{self, fmt_opt, IncastRow};
 use nanotransport_hdl::configs::Protocol;
@@ -245,13 +245,11 @@ pub(crate) fn sweep_cmd(
     let runs: Vec<(Protocol, usize)> = protocols.iter().flat_map(|p| buffers.iter().map(move |b| (*p, *b))).collect();
     let mine: Vec<IncastParams> =
         runs.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, (p, b))| setup.params(*p, *b)).collect::<Result<_, _>>()?;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut all_complete = true;
     for p in &mine {
         let (r, _) = incast_run(p, false)?;
         let path = out.join(format!("incast-{}-{}p.json", p.protocol, p.buffer_pkts));
-        std::fs::write(&path, serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        write_json(&path, &r)?;
         eprintln!(
             "{}: median {} p90 {}, wall {:.1} s",
             path.display(),

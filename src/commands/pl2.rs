@@ -2,9 +2,9 @@
 //! the network testbench, with the reservation block's RTL in the switch, beside the same senders
 //! without PL2.
 
-use crate::output::{print_json, progress_bar};
+use crate::output::{print_json, with_progress, write_json};
 use crate::results;
-use nanotransport_net::experiments::pl2::{run_pl2, Pl2Run, Pl2RunParams};
+use nanotransport_net::experiments::pl2::{run_pl2, Pl2Run, Pl2RunParams, TARGETS};
 use nanotransport_net::experiments::plot;
 use std::path::PathBuf;
 
@@ -113,14 +113,8 @@ pub(crate) fn pl2_setup(p: &Pl2RunParams) -> String {
 
 pub(crate) fn run(p: &Pl2RunParams) -> Result<Pl2Run, String> {
     let arm = if p.pl2 { "PL2" } else { "raw" };
-    let end = p.duration_us + p.drain_us;
-    let bar = progress_bar(format!("{}→{} at {} % {arm}", p.senders, p.receivers, p.load_percent), end as u64);
-    let r = run_pl2(p, &mut |us| {
-        bar.set_position(us as u64);
-        bar.set_message(format!("{us:.0} µs simulated"));
-    });
-    bar.finish_and_clear();
-    r
+    let prefix = format!("{}→{} at {} % {arm}", p.senders, p.receivers, p.load_percent);
+    with_progress(prefix, p.duration_us + p.drain_us, "µs", |progress| run_pl2(p, progress))
 }
 
 /// The shape of one experiment: its name, the quantity it varies and how to read it off a run.
@@ -174,21 +168,28 @@ pub(crate) fn pl2_outcast_cmd(a: &Pl2OutcastArgs) -> Result<bool, String> {
     sweep_cmd(&OUTCAST, &shapes, &a.run)
 }
 
-/// Runs every (senders, receivers, load) with and without PL2; prints or writes the results.
-fn sweep_cmd(sweep: &Sweep, shapes: &[(usize, usize, f64)], a: &Pl2Args) -> Result<bool, String> {
+/// Runs every (senders, receivers, load) with PL2 and without, with the parameters `params`
+/// makes of them.
+pub(crate) fn sweep_runs(
+    shapes: &[(usize, usize, f64)],
+    params: impl Fn(usize, usize, f64, bool) -> Pl2RunParams,
+) -> Result<Vec<Pl2Run>, String> {
     let mut runs = Vec::new();
     for &(senders, receivers, load) in shapes {
         for pl2 in [true, false] {
-            let p = a.params(senders, receivers, load, pl2);
+            let p = params(senders, receivers, load, pl2);
             p.validate()?;
             runs.push(run(&p)?);
         }
     }
+    Ok(runs)
+}
+
+/// Runs every (senders, receivers, load) with and without PL2; prints or writes the results.
+fn sweep_cmd(sweep: &Sweep, shapes: &[(usize, usize, f64)], a: &Pl2Args) -> Result<bool, String> {
+    let runs = sweep_runs(shapes, |s, r, l, pl2| a.params(s, r, l, pl2))?;
     if let Some(dir) = &a.plot {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(format!("pl2-{}.json", sweep.name));
-        std::fs::write(&path, serde_json::to_string_pretty(&runs).map_err(|e| e.to_string())?)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        write_json(&dir.join(format!("pl2-{}.json", sweep.name)), &runs)?;
         plots(sweep, &runs, dir)?;
     }
     if a.json {
@@ -200,7 +201,7 @@ fn sweep_cmd(sweep: &Sweep, shapes: &[(usize, usize, f64)], a: &Pl2Args) -> Resu
     println!(
         "\ngoodput: distinct payload at the receivers, warm-up to the end of the offer; drops: the switch's buffer, and unsolicited data the reservation block refused; \
          queue: the receivers' switch ports every 100 ns; latency: message creation to its last packet, messages created after the warm-up; \
-         targets: with PL2 no drop up to 400 %, queue p99 ≤ senders·K·MTU, incast goodput ≥ 90 % of the link, outcast goodput capped near 90 Gb/s (the paper's); without PL2 drops from 100 %."
+         targets: {TARGETS}."
     );
     Ok(true)
 }

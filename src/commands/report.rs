@@ -24,7 +24,7 @@ use crate::results::{
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
-use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams};
+use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams, BULK_SCHEMES, RPC_SCHEMES};
 use nanotransport_net::experiments::incast::IncastResult;
 use nanotransport_net::experiments::pl2::Pl2RunParams;
 use nanotransport_net::schemes::Scheme;
@@ -200,7 +200,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     let t = step("Flexplane §4.1 bulk transfer");
     let mut bulk = Vec::new();
     if r.flexplane_seconds > 0.0 {
-        for name in ["droptail", "red", "dctcp"] {
+        for name in BULK_SCHEMES {
             let mut p = BulkParams::defaults(Scheme::named(name)?);
             p.seconds = r.flexplane_seconds;
             let res = bulk_run(&p)?;
@@ -214,7 +214,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     }
     let mut rpc = Vec::new();
     if r.rpc_seconds > 0.0 {
-        for name in ["droptail", "red", "dctcp", "hull", "drr", "priority"] {
+        for name in RPC_SCHEMES {
             let mut p = RpcParams::defaults(Scheme::named(name)?);
             // A short run (the report's test) keeps a quarter of it as warm-up.
             (p.seconds, p.warmup_s) = (r.rpc_seconds, p.warmup_s.min(r.rpc_seconds / 4.0));
@@ -233,19 +233,9 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     timings.flexplane_s = t.elapsed().as_secs_f64();
 
     let t = step("PL2 incast and outcast");
-    let runs = |shapes: &[(usize, usize, f64)]| -> Result<Vec<_>, String> {
-        let mut out = Vec::new();
-        for &(senders, receivers, load) in shapes {
-            for with_pl2 in [true, false] {
-                let mut p = Pl2RunParams::defaults(senders, load, with_pl2);
-                p.receivers = receivers;
-                out.push(pl2::run(&p)?);
-            }
-        }
-        Ok(out)
-    };
-    let incast_runs = runs(&[50.0, 100.0, 200.0, 400.0].map(|l| (4, 1, l)))?;
-    let outcast_runs = runs(&[1, 2, 3, 4].map(|n| (1, n, 200.0)))?;
+    let defaults = |senders, receivers, load, with_pl2| Pl2RunParams { receivers, ..Pl2RunParams::defaults(senders, load, with_pl2) };
+    let incast_runs = pl2::sweep_runs(&[50.0, 100.0, 200.0, 400.0].map(|l| (4, 1, l)), defaults)?;
+    let outcast_runs = pl2::sweep_runs(&[1, 2, 3, 4].map(|n| (1, n, 200.0)), defaults)?;
     pl2::plots(&INCAST, &incast_runs, r.out)?;
     pl2::plots(&OUTCAST, &outcast_runs, r.out)?;
     let pl2 = Pl2Results {

@@ -165,12 +165,7 @@ fn stray_grants_are_counted_and_ignored() {
     let sender = Pl2Sender::new(H1, vec![H2], SendMode::Pl2(Pl2Params::default()), offer, 100.0, 1);
     let grant = Pl2Header { send_timeslot: 3, recv_timeslot: 9, demand: 4, ..Pl2Header::new(Pl2Type::Grant, H2, H1, 0, 77) };
     let rogue = CbrHost::new(H2, grant.frame(0, None), 1000.0, 3);
-    let stages = (
-        Box::new(nanotransport_net::pl2::switch::Pl2Classify) as _,
-        Box::new(nanotransport_net::schemes::DropTail::default()) as _,
-        Box::new(nanotransport_net::switch::StrictPriority) as _,
-        2,
-    );
+    let stages = nanotransport_net::pl2::switch::stages(200_000);
     let mut net =
         star_of(3200, vec![Member::Host(Box::new(sender)), Member::Host(Box::new(rogue))], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
     net.run(40_000, &mut |_| false, &mut |_| {});

@@ -100,6 +100,18 @@ impl HostIo {
     pub fn cancel_timer(&mut self, id: u64) {
         self.timer_ops.push((None, id));
     }
+    /// What a host inside this one sees (a layer under it, as [`crate::pl2::layer`]): the same
+    /// time and transmit queue; its sends go to the outer host through [`HostIo::absorb`].
+    pub(crate) fn nested(&self) -> HostIo {
+        HostIo::new(self.now_ticks, self.ns_per_tick, self.queued_bytes)
+    }
+    /// Takes over a nested host's timer operations and transmit wake-up; returns its sends.
+    pub(crate) fn absorb(&mut self, inner: HostIo) -> Vec<Vec<u8>> {
+        self.timer_ops.extend(inner.timer_ops);
+        self.past_timers += inner.past_timers;
+        self.wake_on_tx |= inner.wake_on_tx;
+        inner.sends
+    }
 }
 
 const SRC_IP: std::ops::Range<usize> = OFF_SRC_IP..OFF_SRC_IP + 4;

@@ -9,6 +9,11 @@
 //! the request). A request's **completion time** runs from when the client sends it to when the
 //! last byte of its response arrives in order.
 //!
+//! A client runs its schedule open-loop (each request at its time) or closed-loop
+//! ([`RpcClient::closed_loop`]: one request at a time, the next as soon as the last is answered,
+//! as a memcached client issuing GETs back to back); a closed-loop request's completion time runs
+//! from when it was actually sent.
+//!
 //! Timer id `u64::MAX` is the client's next request; the TCP host's own ids are below it.
 
 use crate::host::{Host, HostIo};
@@ -59,9 +64,11 @@ pub struct RpcClient {
     pub tcp: TcpHost,
     schedule: Vec<Request>,
     next: usize,
+    /// One request at a time ([`RpcClient::closed_loop`]).
+    closed_loop: bool,
     /// Per connection: its requests in order, with the response bytes received when each is
-    /// complete.
-    waiting: Vec<VecDeque<(usize, u64)>>,
+    /// complete and when it was sent.
+    waiting: Vec<VecDeque<(usize, u64, f64)>>,
     expected: Vec<u64>,
     pub completions: Vec<Completion>,
 }
@@ -91,7 +98,26 @@ impl RpcClient {
             }
         }
         let n = tcp.connections.len();
-        Ok(RpcClient { tcp, schedule, next: 0, waiting: vec![VecDeque::new(); n], expected: vec![0; n], completions: Vec::new() })
+        Ok(RpcClient {
+            tcp,
+            schedule,
+            next: 0,
+            closed_loop: false,
+            waiting: vec![VecDeque::new(); n],
+            expected: vec![0; n],
+            completions: Vec::new(),
+        })
+    }
+
+    /// A client as [`RpcClient::new`] that sends its requests one at a time: each at its time at
+    /// the earliest and once the one before it is answered.
+    pub fn closed_loop(ip: u32, config: TcpConfig, servers: &[u32], schedule: Vec<Request>) -> Result<Self, String> {
+        Ok(RpcClient { closed_loop: true, ..Self::new(ip, config, servers, schedule)? })
+    }
+
+    /// The send times of the requests sent and not answered yet.
+    pub fn outstanding_since_ns(&self) -> impl Iterator<Item = f64> + '_ {
+        self.waiting.iter().flatten().map(|w| w.2)
     }
 
     /// Requests sent and not answered yet.
@@ -101,9 +127,13 @@ impl RpcClient {
 
     fn send_due(&mut self, io: &mut HostIo) {
         while let Some(r) = self.schedule.get(self.next).copied().filter(|r| r.at_ns <= io.now_ns() + 0.5) {
+            if self.closed_loop && self.outstanding() > 0 {
+                return;
+            }
             let c = connection(r.server, r.class);
             self.expected[c] += r.response_bytes;
-            self.waiting[c].push_back((self.next, self.expected[c]));
+            let sent_ns = if self.closed_loop { io.now_ns() } else { r.at_ns };
+            self.waiting[c].push_back((self.next, self.expected[c], sent_ns));
             self.tcp.send(c, REQUEST_BYTES, io);
             self.next += 1;
         }
@@ -123,13 +153,18 @@ impl Host for RpcClient {
     fn receive(&mut self, frame: Vec<u8>, io: &mut HostIo) {
         let Some(c) = self.tcp.receive_segment(&frame, io) else { return };
         let received = self.tcp.connections[c].stats.bytes_received;
-        while let Some(&(k, needed)) = self.waiting.get(c).and_then(|w| w.front()) {
+        let mut answered = false;
+        while let Some(&(k, needed, sent_ns)) = self.waiting.get(c).and_then(|w| w.front()) {
             if received < needed {
                 break;
             }
             self.waiting[c].pop_front();
             let r = self.schedule[k];
-            self.completions.push(Completion { class: r.class, response_bytes: r.response_bytes, sent_ns: r.at_ns, done_ns: io.now_ns() });
+            self.completions.push(Completion { class: r.class, response_bytes: r.response_bytes, sent_ns, done_ns: io.now_ns() });
+            answered = true;
+        }
+        if answered && self.closed_loop {
+            self.send_due(io);
         }
     }
     fn timer(&mut self, id: u64, io: &mut HostIo) {
@@ -153,6 +188,8 @@ pub struct RpcServer {
     pub tcp: TcpHost,
     /// Response sizes by (client address, client port), in request order.
     responses: HashMap<(u32, u16), VecDeque<u64>>,
+    /// The size of every further response by (client address, client port).
+    always: HashMap<(u32, u16), u64>,
     /// Requests answered per connection.
     answered: Vec<u64>,
     /// Requests with no response size left for them (not answered).
@@ -161,12 +198,24 @@ pub struct RpcServer {
 
 impl RpcServer {
     pub fn new(ip: u32, config: TcpConfig) -> Result<Self, String> {
-        Ok(RpcServer { tcp: TcpHost::new(ip, config)?, responses: HashMap::new(), answered: Vec::new(), unexpected_requests: 0 })
+        Ok(RpcServer {
+            tcp: TcpHost::new(ip, config)?,
+            responses: HashMap::new(),
+            always: HashMap::new(),
+            answered: Vec::new(),
+            unexpected_requests: 0,
+        })
     }
 
     /// Appends a response size for the next request from `client_ip` on `client_port`.
     pub fn expect(&mut self, client_ip: u32, client_port: u16, response_bytes: u64) {
         self.responses.entry((client_ip, client_port)).or_default().push_back(response_bytes);
+    }
+
+    /// Answers every request from `client_ip` on `client_port` beyond the sizes given with
+    /// [`RpcServer::expect`] with `response_bytes` (a memcached server of one value size).
+    pub fn answer_always(&mut self, client_ip: u32, client_port: u16, response_bytes: u64) {
+        self.always.insert((client_ip, client_port), response_bytes);
     }
 }
 
@@ -184,7 +233,7 @@ impl Host for RpcServer {
         let key = (conn.peer_ip, conn.peer_port);
         while self.answered[c] < requests {
             self.answered[c] += 1;
-            match self.responses.get_mut(&key).and_then(VecDeque::pop_front) {
+            match self.responses.get_mut(&key).and_then(VecDeque::pop_front).or_else(|| self.always.get(&key).copied()) {
                 Some(bytes) => self.tcp.send(c, bytes, io),
                 None => self.unexpected_requests += 1,
             }

@@ -78,6 +78,7 @@ p.type = ProtoField.uint8("pl2.type", "Type", base.DEC, pl2_types)
 p.flags = ProtoField.uint8("pl2.flags", "Flags", base.HEX)
 p.unsolicited = ProtoField.bool("pl2.flags.unsolicited", "Unsolicited", 8, nil, 0x01)
 p.resent = ProtoField.bool("pl2.flags.resent", "Resent", 8, nil, 0x02)
+p.encapsulated = ProtoField.bool("pl2.flags.encapsulated", "Encapsulated IPv4", 8, nil, 0x04)
 p.demand = ProtoField.uint8("pl2.demand", "Demand (packets)")
 p.index = ProtoField.uint8("pl2.index", "Packet in burst")
 p.burst = ProtoField.uint32("pl2.burst", "Burst")
@@ -100,13 +101,19 @@ function pl2.dissector(buf, pinfo, tree)
     local ft = t:add(p.flags, buf(1, 1))
     ft:add(p.unsolicited, buf(1, 1))
     ft:add(p.resent, buf(1, 1))
+    ft:add(p.encapsulated, buf(1, 1))
     t:add(p.demand, buf(2, 1))
     t:add(p.index, buf(3, 1))
     t:add(p.burst, buf(4, 4))
     t:add(p.send_timeslot, buf(8, 4))
     t:add(p.recv_timeslot, buf(12, 4))
     t:add(p.flow, buf(16, 2))
-    if kind == 3 and buf:len() >= 36 then
+    local encapsulated = math.floor(buf(1, 1):uint() / 4) % 2 == 1
+    if kind == 3 and encapsulated and buf:len() > 20 then
+        -- A host's IPv4 packet under the PL2 layer (net/pl2/layer.rs).
+        Dissector.get("ip"):call(buf(20):tvb(), pinfo, tree)
+        return buf:len()
+    elseif kind == 3 and buf:len() >= 36 then
         local m = tree:add(pl2, buf(20, 16), "PL2 message")
         m:add(p.msg_created_ps, buf(20, 8))
         m:add(p.msg_id, buf(28, 4))

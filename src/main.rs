@@ -14,7 +14,7 @@ use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
 use commands::nic::*;
-use commands::pl2::{pl2_incast_cmd, pl2_outcast_cmd, Pl2IncastArgs, Pl2OutcastArgs};
+use commands::pl2::{pl2_incast_cmd, pl2_outcast_cmd, pl2_rpc_cmd, Pl2IncastArgs, Pl2OutcastArgs, Pl2RpcArgs};
 use commands::report;
 use nanotransport_hdl::configs::{config_names, Protocol, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_sim::scenarios::Direction;
@@ -360,6 +360,8 @@ enum Pl2Command {
     Incast(Pl2IncastArgs),
     /// §6.4: 1 sender → 1–4 receivers at its link's rate, with and without PL2; goodput (Fig. 10)
     Outcast(Pl2OutcastArgs),
+    /// §6.2: memcached GETs against 0–4 TCP or UDP background hosts, with and without PL2; RPC latency and transactions (Figs. 3–6)
+    Rpc(Pl2RpcArgs),
 }
 
 #[derive(Subcommand)]
@@ -522,6 +524,7 @@ fn main() -> ExitCode {
         Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
         Command::Pl2 { which: Pl2Command::Incast(args) } => pl2_incast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Outcast(args) } => pl2_outcast_cmd(&args),
+        Command::Pl2 { which: Pl2Command::Rpc(args) } => pl2_rpc_cmd(&args),
         Command::Report {
             out,
             synth,

@@ -52,6 +52,11 @@ pub struct Pl2Results {
     pub incast: Vec<nanotransport_net::experiments::pl2::Pl2Run>,
     pub outcast_setup: String,
     pub outcast: Vec<nanotransport_net::experiments::pl2::Pl2Run>,
+    /// The memcached runs (§6.2): UDP then TCP background, each count with and without PL2.
+    #[serde(default)]
+    pub rpc_setup: String,
+    #[serde(default)]
+    pub rpc: Vec<nanotransport_net::experiments::pl2_rpc::Pl2RpcRun>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -294,6 +299,45 @@ pub fn pl2_table(runs: &[nanotransport_net::experiments::pl2::Pl2Run]) -> String
             r.unsolicited_bursts,
             r.resent_bursts,
             r.duplicates,
+            r.wall_s
+        );
+    }
+    t
+}
+
+/// PL2's memcached runs: one row per background count and arm.
+pub fn pl2_rpc_table(runs: &[nanotransport_net::experiments::pl2_rpc::Pl2RpcRun]) -> String {
+    let mut t = table_head(&[
+        "background",
+        "hosts",
+        "PL2",
+        "latency p50 / p99, µs",
+        "transactions/s",
+        "answered / sent",
+        "client link Gb/s",
+        "drops: buffer / PL2",
+        "RPC retransmits / RTOs",
+        "RSVs",
+        "wall s",
+    ]);
+    for r in runs {
+        let _ = writeln!(
+            t,
+            "| {:?} | {} | {} | {} / {} | {:.0} | {} / {} | {:.1} | {} / {} | {} / {} | {} | {:.2} |",
+            r.params.background,
+            r.params.senders,
+            if r.params.pl2 { "yes" } else { "no" },
+            fmt_opt(r.latency_p50_us, 1),
+            fmt_opt(r.latency_p99_us, 1),
+            r.transactions_per_s,
+            r.answered,
+            r.requests,
+            r.client_link_gbps,
+            r.buffer_drops,
+            r.policy_drops,
+            r.rpc_retransmits,
+            r.rpc_timeouts,
+            r.rsvs,
             r.wall_s
         );
     }
@@ -589,6 +633,18 @@ pub fn render_page(r: &Results) -> String {
             nanotransport_net::experiments::pl2::TARGETS
         );
     }
+    if !r.pl2.rpc.is_empty() {
+        let _ = writeln!(page, "\nPL2 memcached (§6.2): {}\n", r.pl2.rpc_setup);
+        page.push_str(&pl2_rpc_table(&r.pl2.rpc));
+        for background in ["udp", "tcp"] {
+            let _ = writeln!(page, "\n![RPC p99, {background} background](pl2-rpc-{background}-latency.svg)\n![transactions per second, {background} background](pl2-rpc-{background}-transactions.svg)");
+        }
+        let _ = writeln!(
+            page,
+            "\nTargets (PL2 §6.2, fixed before measuring): {}. What bounds the RPC under PL2 is the reservation horizon, background flows × K timeslots (48 × 4 × 121.12 ns = 23.3 µs at 4 hosts); the paper's p99s (25 µs against 4 UDP hosts, 56 µs against 4 TCP hosts, 127 µs with TCP CUBIC, seconds without PL2 against UDP) include its software stack.",
+            nanotransport_net::experiments::pl2_rpc::RPC_TARGETS
+        );
+    }
     let t = &r.timings;
     let _ = writeln!(
         page,
@@ -678,6 +734,24 @@ pub fn render_headline(r: &Results) -> String {
             "| PL2 outcast, 1 → {}: goodput with / without PL2, Gb/s | {:.1} / {:.1} | 90 / 97 (Fig. 10) |",
             with.params.receivers, with.goodput_gbps, without.goodput_gbps
         );
+    }
+    for (background, paper) in [
+        (nanotransport_net::experiments::pl2_rpc::Background::Udp, "25 / seconds (Fig. 6)"),
+        (nanotransport_net::experiments::pl2_rpc::Background::Tcp, "56 / 127 with CUBIC (Fig. 4)"),
+    ] {
+        let runs: Vec<_> = r.pl2.rpc.iter().filter(|x| x.params.background == background).collect();
+        let most = runs.iter().map(|x| x.params.senders).max();
+        let find = |senders: Option<usize>, pl2: bool| runs.iter().find(|x| Some(x.params.senders) == senders && x.params.pl2 == pl2);
+        if let (Some(with), Some(without), Some(unloaded)) = (find(most, true), find(most, false), find(Some(0), true)) {
+            let _ = writeln!(
+                s,
+                "| PL2 memcached, {} {background:?} background hosts: RPC p99 with / without PL2, µs (unloaded, with PL2) | {} / {} ({}) | {paper} |",
+                with.params.senders,
+                fmt_opt(with.latency_p99_us, 1),
+                fmt_opt(without.latency_p99_us, 1),
+                fmt_opt(unloaded.latency_p99_us, 1)
+            );
+        }
     }
     if !r.fuzz.is_empty() {
         let frames: usize = r.fuzz.iter().map(|f| f.frames_in).sum();

@@ -4,5 +4,6 @@
 pub mod flexplane;
 pub mod incast;
 pub mod pl2;
+pub mod pl2_rpc;
 pub mod plot;
 pub mod stats;

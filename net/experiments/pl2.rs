@@ -21,7 +21,7 @@
 
 use super::stats::percentile;
 use crate::link::LinkSpec;
-use crate::pl2::host::{Offer, Pl2Params, Pl2Receiver, Pl2Sender, SendMode, MAX_FRAME_BYTES};
+use crate::pl2::host::{Offer, Pl2Params, Pl2Receiver, Pl2Sender, ReservationCounts, SendMode, MAX_FRAME_BYTES};
 use crate::pl2::switch::{self as pl2_switch, Pl2Ingress};
 use crate::switch::OccupancySampling;
 use crate::topology::{star_of, Member};
@@ -175,7 +175,8 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
 
     let receivers: Vec<&Pl2Receiver> = (0..p.receivers).map(|i| net.host::<Pl2Receiver>(i).expect("a receiver")).collect();
     let senders: Vec<&Pl2Sender> = (p.receivers..p.receivers + p.senders).map(|i| net.host::<Pl2Sender>(i).expect("a sender")).collect();
-    let sum = |f: &dyn Fn(&Pl2Sender) -> u64| senders.iter().map(|s| f(s)).sum::<u64>();
+    let counts: Vec<_> = senders.iter().map(|s| s.counts()).collect();
+    let sum = |f: &dyn Fn(&ReservationCounts) -> u64| counts.iter().map(f).sum::<u64>();
     let measured: Vec<f64> =
         receivers.iter().flat_map(|r| &r.latencies).filter(|(created, _)| *created >= p.warmup_us * 1e3).map(|(_, l)| l / 1e3).collect();
     let sw = &net.switches[0];
@@ -200,7 +201,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         queue_p50_bytes: percentile(&queue, 50.0).unwrap_or(0.0),
         queue_p99_bytes: percentile(&queue, 99.0).unwrap_or(0.0),
         queue_max_packets: ports.iter().map(|p| p.counters.max_packets).max().unwrap_or(0),
-        messages_offered: sum(&|s| s.measured_messages),
+        messages_offered: senders.iter().map(|s| s.measured_messages).sum(),
         messages_completed: measured.len() as u64,
         latency_p50_us: percentile(&measured, 50.0),
         latency_p99_us: percentile(&measured, 99.0),
@@ -210,7 +211,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         duplicates: receivers.iter().map(|r| r.duplicates).sum(),
         stray_grants: sum(&|s| s.stray_grants),
         underflows: block.map_or(0, |c| c.underflow as u64),
-        mean_wait_us: senders.iter().map(|s| s.waiting_ns).sum::<f64>() / waits.max(1) as f64 / 1e3,
+        mean_wait_us: counts.iter().map(|c| c.waiting_ns).sum::<f64>() / waits.max(1) as f64 / 1e3,
         simulated_us: net.cycle_ns(net.cycle) / 1e3,
         wall_s,
     })

@@ -4,7 +4,7 @@
 //! | bytes (after IPv4) | field |
 //! |---|---|
 //! | 0 | type: 1 RSV, 2 GRT, 3 data |
-//! | 1 | flags: bit 0 unsolicited (sent before its GRT, §4.4), bit 1 resent (the scheduled copy of an unsolicited burst) |
+//! | 1 | flags: bit 0 unsolicited (sent before its GRT, §4.4), bit 1 resent (the scheduled copy of an unsolicited burst), bit 2 encapsulated (the payload is a host's IPv4 packet, [`crate::pl2::layer`]) |
 //! | 2 | demand: packets in the burst (a GRT: packets granted) |
 //! | 3 | data: index of the packet in its burst |
 //! | 4–7 | burst id (per sender) |
@@ -12,9 +12,9 @@
 //! | 16–17 | flow (per sender) |
 //! | 18–19 | reserved |
 //!
-//! A data frame's payload starts with the message it belongs to: the message's creation time
-//! (ps, 8 bytes), its id (4 bytes, per sender), its packet count and the packet's index in it
-//! (2 bytes each); the rest is filler.
+//! A data frame's payload is either a host's IPv4 packet (flag bit 2, under [`crate::pl2::layer`])
+//! or a message's packet: the message's creation time (ps, 8 bytes), its id (4 bytes, per
+//! sender), its packet count and the packet's index in it (2 bytes each); the rest is filler.
 //! RSV and GRT carry the flow and burst id of the burst they reserve; a GRT goes from the switch
 //! back to the sender, with the receiver's address as its source.
 
@@ -33,6 +33,7 @@ pub const MESSAGE_FIELDS_BYTES: usize = 16;
 
 pub const FLAG_UNSOLICITED: u8 = 1;
 pub const FLAG_RESENT: u8 = 2;
+pub const FLAG_ENCAPSULATED: u8 = 4;
 
 /// The kinds of PL2 frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +82,11 @@ impl Pl2Header {
         self.flags & FLAG_UNSOLICITED != 0
     }
 
+    /// A data frame that may also arrive as another copy (sent unsolicited, or resent).
+    pub fn may_be_duplicated(&self) -> bool {
+        self.flags & (FLAG_UNSOLICITED | FLAG_RESENT) != 0
+    }
+
     /// The frame: RSV and GRT padded to 64 bytes; data with `payload` bytes after the header,
     /// starting with `message`.
     pub fn frame(&self, payload: usize, message: Option<MessageFields>) -> Vec<u8> {
@@ -89,6 +95,26 @@ impl Pl2Header {
             _ => CONTROL_FRAME_BYTES - OFF_IPV4_PAYLOAD,
         };
         let mut f = ipv4::frame(self.src_ip, self.dst_ip, 0, PL2_IP_PROTOCOL, l4);
+        self.write(&mut f);
+        if let Some(m) = message {
+            let p = &mut f[OFF_PL2_PAYLOAD..OFF_PL2_PAYLOAD + MESSAGE_FIELDS_BYTES];
+            p[0..8].copy_from_slice(&m.created_ps.to_be_bytes());
+            p[8..12].copy_from_slice(&m.id.to_be_bytes());
+            p[12..14].copy_from_slice(&m.packets.to_be_bytes());
+            p[14..16].copy_from_slice(&m.index.to_be_bytes());
+        }
+        f
+    }
+
+    /// A data frame carrying `payload` after the header.
+    pub fn data_frame(&self, payload: &[u8]) -> Vec<u8> {
+        let mut f = ipv4::frame(self.src_ip, self.dst_ip, 0, PL2_IP_PROTOCOL, PL2_HEADER_BYTES + payload.len());
+        self.write(&mut f);
+        f[OFF_PL2_PAYLOAD..OFF_PL2_PAYLOAD + payload.len()].copy_from_slice(payload);
+        f
+    }
+
+    fn write(&self, f: &mut [u8]) {
         let h = &mut f[OFF_IPV4_PAYLOAD..OFF_PL2_PAYLOAD];
         h[0] = self.kind as u8;
         h[1] = self.flags;
@@ -98,14 +124,6 @@ impl Pl2Header {
         h[8..12].copy_from_slice(&self.send_timeslot.to_be_bytes());
         h[12..16].copy_from_slice(&self.recv_timeslot.to_be_bytes());
         h[16..18].copy_from_slice(&self.flow.to_be_bytes());
-        if let Some(m) = message {
-            let p = &mut f[OFF_PL2_PAYLOAD..OFF_PL2_PAYLOAD + MESSAGE_FIELDS_BYTES];
-            p[0..8].copy_from_slice(&m.created_ps.to_be_bytes());
-            p[8..12].copy_from_slice(&m.id.to_be_bytes());
-            p[12..14].copy_from_slice(&m.packets.to_be_bytes());
-            p[14..16].copy_from_slice(&m.index.to_be_bytes());
-        }
-        f
     }
 
     /// The PL2 header of a frame; `None` for anything else (another protocol, too short, an

@@ -1,10 +1,11 @@
-//! `pl2 incast` and `pl2 outcast`: PL2's incast and outcast (PL2 paper §6.4, Figs. 9 and 10) on
-//! the network testbench, with the reservation block's RTL in the switch, beside the same senders
-//! without PL2.
+//! `pl2 incast`, `pl2 outcast` and `pl2 rpc`: PL2's incast and outcast (PL2 paper §6.4, Figs. 9
+//! and 10) and its memcached runs (§6.2, Figs. 3–6) on the network testbench, with the
+//! reservation block's RTL in the switch, beside the same hosts without PL2.
 
 use crate::output::{print_json, with_progress, write_json};
 use crate::results;
 use nanotransport_net::experiments::pl2::{run_pl2, Pl2Run, Pl2RunParams, TARGETS};
+use nanotransport_net::experiments::pl2_rpc::{run_pl2_rpc, Background, Pl2RpcParams, Pl2RpcRun, RPC_TARGETS};
 use nanotransport_net::experiments::plot;
 use std::path::PathBuf;
 
@@ -202,6 +203,168 @@ fn sweep_cmd(sweep: &Sweep, shapes: &[(usize, usize, f64)], a: &Pl2Args) -> Resu
         "\ngoodput: distinct payload at the receivers, warm-up to the end of the offer; drops: the switch's buffer, and unsolicited data the reservation block refused; \
          queue: the receivers' switch ports every 100 ns; latency: message creation to its last packet, messages created after the warm-up; \
          targets: {TARGETS}."
+    );
+    Ok(true)
+}
+
+/// `pl2 rpc`'s arguments.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct Pl2RpcArgs {
+    /// Background traffic: tcp (bulk transfers, CUBIC without PL2) or udp (messages, no congestion control)
+    #[arg(long, default_value = "udp")]
+    pub(crate) background: Background,
+    /// Background host counts, comma-separated; each runs with and without PL2 (0: unloaded)
+    #[arg(long, value_delimiter = ',', default_values_t = [0, 1, 2, 3, 4])]
+    pub(crate) senders: Vec<usize>,
+    /// UDP: each background host's offered load, % of its link
+    #[arg(long, default_value_t = 100.0)]
+    pub(crate) load_per_sender: f64,
+    /// Flows per background host: TCP connections or UDP message flows (one RSV outstanding each under PL2)
+    #[arg(long, default_value_t = 12)]
+    pub(crate) flows: usize,
+    /// Bytes of every memcached value (the paper: 1 KiB and 4 KiB)
+    #[arg(long, default_value_t = 4096)]
+    pub(crate) value_bytes: u64,
+    /// TCP's window under PL2, where its congestion control is off, segments
+    #[arg(long, default_value_t = 64)]
+    pub(crate) tcp_window_segments: u32,
+    /// TCP's minimum retransmission timeout, ms (both arms; Linux: 200)
+    #[arg(long, default_value_t = 200.0)]
+    pub(crate) min_rto_ms: f64,
+    /// K: packets per burst
+    #[arg(long, default_value_t = 4)]
+    pub(crate) k: u8,
+    /// t: chosen timeslots below which a burst may go unsolicited
+    #[arg(long, default_value_t = 15)]
+    pub(crate) t: u32,
+    /// T: reserved output timeslots above which the switch drops unsolicited data
+    #[arg(long, default_value_t = 64)]
+    pub(crate) unsolicited_limit: u32,
+    /// Switch buffer per port, bytes (both arms)
+    #[arg(long, default_value_t = 200_000)]
+    pub(crate) buffer_bytes: usize,
+    /// Microseconds simulated, warm-up included
+    #[arg(long, default_value_t = 2000.0)]
+    pub(crate) duration_us: f64,
+    /// Warm-up, µs: latency and transactions leave out the requests sent before it
+    #[arg(long, default_value_t = 200.0)]
+    pub(crate) warmup_us: f64,
+    /// Seed of the background's message arrivals
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write the plots (p99 latency and transactions per second against background hosts) and the runs' JSON into DIR
+    #[arg(long, value_name = "DIR")]
+    pub(crate) plot: Option<PathBuf>,
+}
+
+impl Pl2RpcArgs {
+    pub(crate) fn params(&self, senders: usize, pl2: bool) -> Pl2RpcParams {
+        Pl2RpcParams {
+            load_per_sender: self.load_per_sender,
+            flows: self.flows,
+            value_bytes: self.value_bytes,
+            tcp_window_segments: self.tcp_window_segments,
+            min_rto_ms: self.min_rto_ms,
+            k: self.k,
+            t: self.t,
+            unsolicited_limit: self.unsolicited_limit,
+            buffer_bytes: self.buffer_bytes,
+            duration_us: self.duration_us,
+            warmup_us: self.warmup_us,
+            seed: self.seed,
+            ..Pl2RpcParams::defaults(self.background, senders, pl2)
+        }
+    }
+}
+
+/// The memcached setup in words, beside the paper's.
+pub(crate) fn pl2_rpc_setup(p: &Pl2RpcParams) -> String {
+    let background = match p.background {
+        Background::Tcp => "TCP bulk transfers".to_string(),
+        Background::Udp => format!("UDP-like messages at {} % of a link each", p.load_per_sender),
+    };
+    format!(
+        "a closed-loop client GETs {}-byte values from one server while 0–4 background hosts send {background} to the client, {} flows each; {} Gb/s, {} ns per link, buffer {} B per port; \
+         TCP: CUBIC without PL2, congestion control off with a {}-segment window under PL2, min RTO {} ms; K = {}, t = {}, T = {}; {} µs ({} µs warm-up), seed {}. \
+         Paper: memcached over VMA TCP, 64 B keys, 1 KiB and 4 KiB values, 1–4 background hosts (the first is the memcached server), 100 Gb/s, Tofino with < 200 KB buffer.",
+        p.value_bytes,
+        p.flows,
+        p.gbps,
+        p.link_ns,
+        p.buffer_bytes,
+        p.tcp_window_segments,
+        p.min_rto_ms,
+        p.k,
+        p.t,
+        p.unsolicited_limit,
+        p.duration_us,
+        p.warmup_us,
+        p.seed
+    )
+}
+
+/// Every background count with PL2 and without.
+pub(crate) fn rpc_runs(senders: &[usize], params: impl Fn(usize, bool) -> Pl2RpcParams) -> Result<Vec<Pl2RpcRun>, String> {
+    let mut runs = Vec::new();
+    for &s in senders {
+        for pl2 in [true, false] {
+            let p = params(s, pl2);
+            p.validate()?;
+            let prefix = format!("memcached, {s} background host(s) {}", if pl2 { "PL2" } else { "without PL2" });
+            runs.push(with_progress(prefix, p.duration_us, "µs", |progress| run_pl2_rpc(&p, progress))?);
+        }
+    }
+    Ok(runs)
+}
+
+/// p99 latency and transactions per second against the background hosts, one line per arm.
+pub(crate) fn rpc_plots(runs: &[Pl2RpcRun], dir: &std::path::Path) -> Result<(), String> {
+    let Some(first) = runs.first() else { return Ok(()) };
+    let name = format!("{:?}", first.params.background).to_lowercase();
+    let series = |f: fn(&Pl2RpcRun) -> f64| -> Vec<(String, Vec<(f64, f64)>)> {
+        [(true, "with PL2"), (false, "without PL2")]
+            .iter()
+            .map(|(pl2, label)| {
+                (label.to_string(), runs.iter().filter(|r| r.params.pl2 == *pl2).map(|r| (r.params.senders as f64, f(r))).collect())
+            })
+            .collect()
+    };
+    let x = "background hosts";
+    plot::lines_svg(
+        &dir.join(format!("pl2-rpc-{name}-latency.svg")),
+        &format!("PL2 memcached, {name} background: RPC latency p99"),
+        (x, "p99 (µs)"),
+        &series(|r| r.latency_p99_us.unwrap_or(0.0)),
+    )?;
+    plot::lines_svg(
+        &dir.join(format!("pl2-rpc-{name}-transactions.svg")),
+        &format!("PL2 memcached, {name} background: transactions per second"),
+        (x, "transactions per second"),
+        &series(|r| r.transactions_per_s),
+    )
+}
+
+pub(crate) fn pl2_rpc_cmd(a: &Pl2RpcArgs) -> Result<bool, String> {
+    if a.senders.is_empty() {
+        return Err("--senders: at least one count".into());
+    }
+    let runs = rpc_runs(&a.senders, |s, pl2| a.params(s, pl2))?;
+    if let Some(dir) = &a.plot {
+        write_json(&dir.join(format!("pl2-rpc-{:?}.json", a.background).to_lowercase()), &runs)?;
+        rpc_plots(&runs, dir)?;
+    }
+    if a.json {
+        print_json(serde_json::json!({ "runs": runs }));
+        return Ok(true);
+    }
+    println!("PL2 memcached: {}\n", pl2_rpc_setup(&runs[0].params));
+    print!("{}", results::pl2_rpc_table(&runs));
+    println!(
+        "\nlatency: request sent to the last byte of its value, requests sent after the warm-up; one still unanswered at the end counts with its age (a lower bound); \
+         client link: every frame to the client over the whole run; targets: {RPC_TARGETS}."
     );
     Ok(true)
 }

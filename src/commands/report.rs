@@ -3,13 +3,14 @@
 //! model, each whole NIC's simulation speed, a fuzz run per protocol, whole-NIC Yosys synthesis
 //! beside Table 3.2 (with `--synth`), the thesis' Fig. 3.2 incast (protocols × buffers) and
 //! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes),
-//! and PL2's incast (4 senders, 50–400 %) and outcast (1 → 1–4 receivers), each with and without
-//! PL2.
+//! and PL2's incast (4 senders, 50–400 %), outcast (1 → 1–4 receivers) and memcached runs (0–4
+//! UDP and TCP background hosts), each with and without PL2.
 //!
 //! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
 //! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
 //! and the queue trace) and the plots `incast-queue.svg`, `incast-slowdown.svg`,
-//! `flexplane-bulk-queue.svg`, `flexplane-rpc.svg` and `pl2-{incast,outcast}-{goodput,queue}.svg`; with
+//! `flexplane-bulk-queue.svg`, `flexplane-rpc.svg`, `pl2-{incast,outcast}-{goodput,queue}.svg` and
+//! `pl2-rpc-{udp,tcp}-{latency,transactions}.svg`; with
 //! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
 //! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
@@ -27,6 +28,7 @@ use nanotransport_hdl::configs::Protocol;
 use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams, BULK_SCHEMES, RPC_SCHEMES};
 use nanotransport_net::experiments::incast::IncastResult;
 use nanotransport_net::experiments::pl2::Pl2RunParams;
+use nanotransport_net::experiments::pl2_rpc::{Background, Pl2RpcParams};
 use nanotransport_net::schemes::Scheme;
 use nanotransport_sim::scenarios::{latency_with, throughput_with, Direction};
 use nanotransport_sim::whole_nic::WholeNic;
@@ -232,17 +234,25 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     };
     timings.flexplane_s = t.elapsed().as_secs_f64();
 
-    let t = step("PL2 incast and outcast");
+    let t = step("PL2 incast, outcast and memcached");
     let defaults = |senders, receivers, load, with_pl2| Pl2RunParams { receivers, ..Pl2RunParams::defaults(senders, load, with_pl2) };
     let incast_runs = pl2::sweep_runs(&[50.0, 100.0, 200.0, 400.0].map(|l| (4, 1, l)), defaults)?;
     let outcast_runs = pl2::sweep_runs(&[1, 2, 3, 4].map(|n| (1, n, 200.0)), defaults)?;
     pl2::plots(&INCAST, &incast_runs, r.out)?;
     pl2::plots(&OUTCAST, &outcast_runs, r.out)?;
+    let mut rpc = Vec::new();
+    for background in [Background::Udp, Background::Tcp] {
+        let runs = pl2::rpc_runs(&[0, 1, 2, 3, 4], |senders, with_pl2| Pl2RpcParams::defaults(background, senders, with_pl2))?;
+        pl2::rpc_plots(&runs, r.out)?;
+        rpc.extend(runs);
+    }
     let pl2 = Pl2Results {
         incast_setup: pl2::pl2_setup(&incast_runs[0].params),
         incast: incast_runs,
         outcast_setup: pl2::pl2_setup(&outcast_runs[0].params),
         outcast: outcast_runs,
+        rpc_setup: pl2::pl2_rpc_setup(&rpc[0].params),
+        rpc,
     };
     timings.pl2_s = t.elapsed().as_secs_f64();
     timings.total_s = started.elapsed().as_secs_f64();

@@ -170,5 +170,190 @@ fn stray_grants_are_counted_and_ignored() {
         star_of(3200, vec![Member::Host(Box::new(sender)), Member::Host(Box::new(rogue))], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
     net.run(40_000, &mut |_| false, &mut |_| {});
     let s = net.host::<Pl2Sender>(0).unwrap();
-    assert_eq!((s.stray_grants, s.messages, s.rsvs, s.data_packets), (3, 0, 0, 0));
+    assert_eq!((s.counts().stray_grants, s.messages, s.counts().rsvs, s.counts().data_packets), (3, 0, 0, 0));
+}
+
+/// Three hosts of four TCP connections each (congestion control off, a 64-segment window) send
+/// 1 MB per connection into one receiver through the PL2 switch, all under the PL2 layer.
+/// Returns the network after 2 ms.
+fn tcp_over_pl2(unsolicited: bool) -> nanotransport_net::network::Network {
+    use nanotransport_net::link::LinkSpec;
+    use nanotransport_net::pl2::host::Pl2Params;
+    use nanotransport_net::pl2::layer::{Pl2Layer, MAX_INNER_FRAME_BYTES};
+    use nanotransport_net::tcp::{CongestionControl, TcpConfig, TcpHost, TCP_FRAME_HEADERS};
+    use nanotransport_net::topology::{star_of, Member};
+    let config = TcpConfig {
+        cc: CongestionControl::Off,
+        mss: MAX_INNER_FRAME_BYTES - TCP_FRAME_HEADERS,
+        initial_window_segments: 64,
+        delayed_ack: false,
+        ..TcpConfig::default()
+    };
+    let params = Pl2Params { unsolicited, ..Pl2Params::default() };
+    let receiver = TcpHost::new(H1, config.clone()).unwrap();
+    let mut members = vec![Member::Host(Box::new(Pl2Layer::new(receiver, 100.0, params)))];
+    for s in 0..3u32 {
+        let mut host = TcpHost::new(H2 + s, config.clone()).unwrap();
+        for c in 0..4 {
+            host.open(H1, 6000 + c, 5001, TCP_BYTES, 0.0);
+        }
+        members.push(Member::Host(Box::new(Pl2Layer::new(host, 100.0, params))));
+    }
+    let mut net = star_of(3200, members, LinkSpec::new(100.0, 500.0), nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
+    net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(Pl2Config { max_demand: 4, unsolicited_limit: 64 }).unwrap()));
+    net.run(3200 * 2_000, &mut |_| false, &mut |_| {});
+    net
+}
+
+const TCP_BYTES: u64 = 1_000_000;
+
+fn buffer_drops(net: &nanotransport_net::network::Network) -> u64 {
+    net.switches[0].ports.iter().map(|p| p.counters.dropped).sum()
+}
+
+/// TCP under the PL2 layer with scheduled bursts only: every transfer completes, nothing is
+/// dropped, no RTO; data goes in reserved bursts, the receiver's pure ACKs as they are.
+#[test]
+fn tcp_over_pl2_moves_bulk_transfers_without_loss() {
+    use nanotransport_net::pl2::layer::Pl2Layer;
+    use nanotransport_net::tcp::TcpHost;
+    let net = tcp_over_pl2(false);
+    let receiver = net.host::<Pl2Layer<TcpHost>>(0).unwrap();
+    println!("receiver {:?}, drops {} + {}", receiver.counts, buffer_drops(&net), net.switches[0].ingress_dropped);
+    assert_eq!(buffer_drops(&net) + net.switches[0].ingress_dropped, 0);
+    assert_eq!(receiver.host.connections.iter().map(|c| c.stats.bytes_received).sum::<u64>(), 12 * TCP_BYTES);
+    assert!(
+        receiver.counts.pure_acks > 0 && receiver.counts.frames_reserved == 0,
+        "the receiver sends only pure ACKs, outside reservations"
+    );
+    for s in 1..4 {
+        let sender = net.host::<Pl2Layer<TcpHost>>(s).unwrap();
+        let reserved = sender.reservation_counts();
+        println!("sender {s}: {:?} {reserved:?}", sender.counts);
+        assert!(sender.host.connections.iter().all(|c| c.acked() == TCP_BYTES && c.stats.timeouts == 0), "a transfer did not finish");
+        assert!(reserved.rsvs > 0 && reserved.data_packets == sender.counts.frames_reserved && reserved.unsolicited_bursts == 0);
+        assert_eq!((sender.counts.oversized, sender.counts.malformed, sender.counts.pure_acks), (0, 0, 0));
+    }
+}
+
+/// The same transfers with unsolicited bursts (t = 15): twelve flows' reservations keep the
+/// receiver port's counters low, because unsolicited data releases its reservation as it
+/// arrives, so the senders keep choosing timeslots below t and keep sending unsolicited, three
+/// links' worth into one: the port's buffer overflows while T (64) is never reached. Pinned
+/// here; the memcached runs' 48 background flows keep the counters above t and lose nothing.
+#[test]
+fn unsolicited_bursts_overflow_a_port_that_few_flows_share() {
+    use nanotransport_net::pl2::layer::Pl2Layer;
+    use nanotransport_net::tcp::TcpHost;
+    let net = tcp_over_pl2(true);
+    let unsolicited: u64 = (1..4).map(|s| net.host::<Pl2Layer<TcpHost>>(s).unwrap().reservation_counts().unsolicited_bursts).sum();
+    println!("buffer drops {}, refused {}, unsolicited bursts {unsolicited}", buffer_drops(&net), net.switches[0].ingress_dropped);
+    assert!(unsolicited > 1000 && buffer_drops(&net) > 1000);
+}
+
+/// What the layer does with frames it cannot carry or should not deliver: a host's oversized and
+/// non-IPv4 frames are counted and dropped; a second copy of an unsolicited frame is dropped; an
+/// encapsulated frame whose payload is not IPv4, and another host's PL2 messages, are counted and
+/// not handed to the host.
+#[test]
+fn the_layer_counts_what_it_cannot_carry_or_deliver() {
+    use nanotransport_net::host::CbrHost;
+    use nanotransport_net::link::LinkSpec;
+    use nanotransport_net::pl2::frame::FLAG_ENCAPSULATED;
+    use nanotransport_net::pl2::host::Pl2Params;
+    use nanotransport_net::pl2::layer::{Pl2Layer, MAX_INNER_FRAME_BYTES};
+    use nanotransport_net::topology::{star_of, Member};
+    let run = |sender_frame: Vec<u8>, layered_sender: bool| {
+        let receiver = Pl2Layer::new(CbrHost::new(H1, vec![], 1e9, 0), 100.0, Pl2Params::default());
+        let sender = CbrHost::new(H2, sender_frame, 1000.0, 3);
+        let sender: Member = if layered_sender {
+            Member::Host(Box::new(Pl2Layer::new(sender, 100.0, Pl2Params::default())))
+        } else {
+            Member::Host(Box::new(sender))
+        };
+        let stages = nanotransport_net::pl2::switch::stages(200_000);
+        let mut net = star_of(3200, vec![Member::Host(Box::new(receiver)), sender], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
+        net.run(3200 * 10, &mut |_| false, &mut |_| {});
+        let r = net.host::<Pl2Layer<CbrHost>>(0).unwrap().counts;
+        let s = if layered_sender { Some(net.host::<Pl2Layer<CbrHost>>(1).unwrap().counts) } else { None };
+        (r, s)
+    };
+    // A host under the layer sending a frame too large to carry, and one that is not IPv4.
+    let oversized = nanotransport_net::ipv4::frame(H2, H1, 0, 17, MAX_INNER_FRAME_BYTES - 34 + 1);
+    let (_, s) = run(oversized, true);
+    assert_eq!((s.unwrap().oversized, s.unwrap().frames_reserved), (3, 0));
+    let (_, s) = run(vec![0u8; 100], true);
+    assert_eq!((s.unwrap().malformed, s.unwrap().frames_reserved), (3, 0));
+    // The same unsolicited encapsulated frame three times: one delivery, two duplicates.
+    let inner = nanotransport_net::ipv4::frame(H2, H1, 0, 17, 100);
+    let wrapped =
+        Pl2Header { flags: FLAG_ENCAPSULATED | FLAG_UNSOLICITED, ..Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5) }.data_frame(&inner[14..]);
+    let (r, _) = run(wrapped, false);
+    assert_eq!((r.duplicates, r.malformed), (2, 0));
+    // An encapsulated frame whose payload is not an IPv4 packet.
+    let garbage = Pl2Header { flags: FLAG_ENCAPSULATED, ..Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5) }.data_frame(&[0x99; 40]);
+    let (r, _) = run(garbage, false);
+    assert_eq!(r.malformed, 3);
+    // Another host's PL2 message data (not encapsulated).
+    let message =
+        Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5).frame(1000, Some(MessageFields { created_ps: 0, id: 1, packets: 1, index: 0 }));
+    let (r, _) = run(message, false);
+    assert_eq!((r.foreign_frames, r.malformed, r.duplicates), (3, 0, 0));
+}
+
+fn memcached(
+    background: nanotransport_net::experiments::pl2_rpc::Background,
+    senders: usize,
+    pl2: bool,
+) -> nanotransport_net::experiments::pl2_rpc::Pl2RpcRun {
+    use nanotransport_net::experiments::pl2_rpc::{run_pl2_rpc, Pl2RpcParams};
+    let p = Pl2RpcParams { duration_us: 800.0, warmup_us: 100.0, ..Pl2RpcParams::defaults(background, senders, pl2) };
+    let r = run_pl2_rpc(&p, &mut |_| {}).unwrap();
+    println!(
+        "{background:?} × {senders}, PL2 {pl2}: p50/p99 {:?}/{:?} µs, {} of {} answered, drops {} + {}, client link {:.1} Gb/s",
+        r.latency_p50_us, r.latency_p99_us, r.answered, r.requests, r.buffer_drops, r.policy_drops, r.client_link_gbps
+    );
+    r
+}
+
+/// §6.2 on shortened runs: against 4 background hosts at 400 % (UDP) or 4 × 12 TCP connections,
+/// the memcached client under PL2 keeps answering with no buffer drop, its p99 at least 2× below
+/// the run without PL2 (whose RPC waits on a 200 ms RTO after a drop) and within its unloaded p99
+/// plus the reservation horizon (48 flows × K timeslots) and one RSV-GRT exchange. (The issue's
+/// other target, p99 ≤ 3× the unloaded p99, is not met: the horizon alone is 5× our 4.5 µs
+/// unloaded p99; the paper's unloaded latency includes its software stack.)
+#[test]
+fn memcached_under_pl2_keeps_answering_against_400_percent_background() {
+    use nanotransport_net::experiments::pl2_rpc::Background;
+    let unloaded = memcached(Background::Udp, 0, true);
+    let base = unloaded.latency_p99_us.unwrap();
+    let horizon_us = 4.0 * 12.0 * 4.0 * 1514.0 * 8.0 / 100.0 / 1e3;
+    for background in [Background::Udp, Background::Tcp] {
+        let with = memcached(background, 4, true);
+        let without = memcached(background, 4, false);
+        assert_eq!(with.buffer_drops, 0, "{background:?}: PL2 dropped");
+        assert!(with.answered > 20, "{background:?}: {} answered", with.answered);
+        let p99 = with.latency_p99_us.unwrap();
+        assert!(p99 <= base + horizon_us + 2.0, "{background:?}: p99 {p99:.1} µs beyond {base:.1} + {horizon_us:.1} + 2");
+        assert!(without.buffer_drops > 0);
+        assert!(without.latency_p99_us.unwrap() >= 2.0 * p99, "{background:?}: without PL2 p99 {:?}", without.latency_p99_us);
+    }
+}
+
+#[test]
+fn impossible_memcached_parameters_are_one_line_errors() {
+    use nanotransport_net::experiments::pl2_rpc::{run_pl2_rpc, Background, Pl2RpcParams};
+    let bad: [(&str, fn(&mut Pl2RpcParams)); 5] = [
+        ("--senders", |p| p.senders = 63),
+        ("--flows", |p| p.flows = 0),
+        ("--value-bytes", |p| p.value_bytes = 0),
+        ("--tcp-window-segments", |p| p.tcp_window_segments = 0),
+        ("--duration-us", |p| p.warmup_us = p.duration_us),
+    ];
+    for (name, spoil) in bad {
+        let mut p = Pl2RpcParams::defaults(Background::Tcp, 1, true);
+        spoil(&mut p);
+        let e = run_pl2_rpc(&p, &mut |_| {}).unwrap_err();
+        assert!(e.starts_with(name) && !e.contains('\n'), "{e}");
+    }
 }

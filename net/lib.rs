@@ -66,6 +66,7 @@
 //! ([`switch::OccupancySampling`]).
 
 pub mod bench;
+pub mod bolt;
 pub mod endpoint;
 pub mod host;
 pub mod ipv4;

@@ -22,6 +22,7 @@ mod ingress_front;
 mod lint;
 mod lockstep;
 mod ndp_nic;
+mod net_bolt;
 mod net_core;
 mod net_hosts;
 mod net_link;

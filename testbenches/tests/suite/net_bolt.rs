@@ -1,0 +1,97 @@
+//! Bolt in the network: its frames, the sender of Algorithm 8 and its receiver, and a switch
+//! whose ingress block's Verilator model decides every frame, its reference model beside it.
+
+use nanotransport_net::bolt::frame::{BoltFrame, FLAG_ACK, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_SRC, FRAME_HEADER_BYTES};
+use nanotransport_net::bolt::host::{BoltConfig, BoltReceiver, BoltSender};
+use nanotransport_net::bolt::switch::{self as bolt_switch, BoltIngressStage};
+use nanotransport_net::link::LinkSpec;
+use nanotransport_net::network::Network;
+use nanotransport_net::topology::{star_of, Member};
+
+const RECEIVER: u32 = 0x0A00_0001;
+const MTU: usize = 1088;
+
+#[test]
+fn frames_round_trip_and_other_frames_are_not_bolt() {
+    let h = BoltFrame {
+        src_ip: 0x0A00_0002,
+        dst_ip: RECEIVER,
+        q_size: 0x12_3456,
+        link_rate: 100,
+        flags: FLAG_DATA | FLAG_FIRST,
+        t_data_tx: 0xdead_beef,
+        src_port: 7,
+        dst_port: 7,
+        seq: 1029,
+        flow_bytes: 500_000,
+    };
+    let f = h.frame(1029);
+    assert_eq!(f.len(), MTU);
+    assert_eq!(BoltFrame::parse(&f), Some((h, 1029)));
+    let ack = BoltFrame { flags: FLAG_ACK | FLAG_DEC, ..h }.frame(0);
+    assert_eq!((ack.len(), BoltFrame::parse(&ack).unwrap().1), (60, 0));
+    assert_eq!(BoltFrame::parse(&f[..FRAME_HEADER_BYTES - 1]), None);
+    let tcp = nanotransport_net::ipv4::frame(1, 2, 0, 6, 40);
+    assert_eq!(BoltFrame::parse(&tcp), None);
+}
+
+fn config(bdp: f64) -> BoltConfig {
+    BoltConfig { mtu: MTU, init_cwnd: bdp, max_cwnd: bdp, min_cwnd: 15.0, link_gbps: 100.0, rto_ns: 1e6 }
+}
+
+/// `senders` flows of `bytes` into one receiver, sender i starting at i × `gap_ns`, through a
+/// Bolt switch (the RTL, the reference model checking it). Returns the network after `run_us`.
+fn incast(senders: usize, bytes: u64, gap_ns: f64, run_us: f64) -> Network {
+    let link_ns = 1048.0;
+    let bdp = 100.0 / 8.0 * (4.0 * link_ns + 2.0 * MTU as f64 * 8.0 / 100.0);
+    let mut members = vec![Member::Host(Box::new(BoltReceiver::new(RECEIVER)))];
+    for i in 0..senders {
+        let mut s = BoltSender::new(RECEIVER + 1 + i as u32, config(bdp)).unwrap();
+        s.record_cwnd = true;
+        s.add_flow(RECEIVER, 1000 + i as u16, bytes, i as f64 * gap_ns);
+        members.push(Member::Host(Box::new(s)));
+    }
+    let mut net = star_of(3200, members, LinkSpec::new(100.0, link_ns), bolt_switch::stages(10_000_000), 1).unwrap();
+    net.switches[0].ingress = Some(Box::new(BoltIngressStage::new().unwrap().check_against_reference()));
+    net.run((run_us * 3200.0) as u64, &mut |_| false, &mut |_| {});
+    net
+}
+
+fn stage(net: &Network) -> &BoltIngressStage {
+    net.switches[0].ingress.as_ref().unwrap().as_any().downcast_ref::<BoltIngressStage>().unwrap()
+}
+
+/// Five senders of 500 KB into one receiver, 15 µs apart (Table 4.1's shape at the NIC's MTU):
+/// every flow completes with no drop and no timeout, the switch sends SRCs and the RTL and the
+/// reference model agree on every frame, and the receiver's queue stays below one BDP after the
+/// first sender's start.
+#[test]
+fn bolt_incast_completes_with_srcs_and_the_rtl_agrees_with_the_model() {
+    let net = incast(5, 500_000, 15_000.0, 400.0);
+    let st = stage(&net);
+    let r = net.host::<BoltReceiver>(0).unwrap();
+    let drops: u64 = net.switches[0].ports.iter().map(|p| p.counters.dropped).sum();
+    println!("completions {:?}", r.completions);
+    println!("SRCs {} ({} B), counts {:?}, mismatches {}, drops {drops}", st.srcs, st.src_bytes, st.counts(), st.mismatches);
+    for i in 1..6 {
+        let s = net.host::<BoltSender>(i).unwrap();
+        println!("sender {i}: {:?}", {
+            let mut x = s.flow_stats(0).clone();
+            x.cwnd_trace.clear();
+            x
+        });
+    }
+    let port = &net.switches[0].ports[0];
+    println!("receiver port max {} packets", port.counters.max_packets);
+    assert_eq!(st.mismatches, 0, "the reference model disagreed with the RTL");
+    assert_eq!(r.completions.len(), 5);
+    assert_eq!(drops, 0);
+    assert!(st.srcs > 0 && st.counts().src as u64 == st.srcs);
+    for i in 1..6 {
+        let s = net.host::<BoltSender>(i).unwrap();
+        assert_eq!(s.flow_stats(0).timeouts, 0);
+        assert!(s.ignored == 0);
+    }
+    assert!(r.ignored == 0 && r.out_of_order == 0);
+    let _ = FLAG_SRC;
+}

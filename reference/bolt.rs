@@ -1,5 +1,6 @@
 //! Transaction-level reference model of Bolt's switch ingress logic: Algorithm 7 with
-//! Algorithm 9 (thesis §4.3), one call per packet descriptor.
+//! Algorithm 9 (thesis §4.3), one call per packet descriptor; MTU, CC_THRESH, PRU and SM as the
+//! block's configuration inputs are driven (`BoltParams`).
 //!
 //! Written from the algorithms with plain signed integers, independently of the hardware's
 //! biased encoding; the widths are the block's (PRU token 16 bits saturating, supply token
@@ -139,16 +140,16 @@ impl BoltModel {
                 flags &= !FLAG_INC;
                 self.counts.src += 1;
             }
-        } else if flags & FLAG_LAST != 0 {
+        } else if flags & FLAG_LAST != 0 && self.params.pru {
             if flags & FLAG_FIRST == 0 {
                 s.pru_token = s.pru_token.saturating_add(1);
                 self.counts.pru_token += 1;
             }
         } else if flags & FLAG_INC != 0 {
-            if s.pru_token > 0 {
+            if s.pru_token > 0 && self.params.pru {
                 s.pru_token -= 1;
                 self.counts.pru_grant += 1;
-            } else if s.supply_token >= mtu {
+            } else if s.supply_token >= mtu && self.params.sm {
                 s.supply_token -= mtu;
                 self.counts.supply_grant += 1;
             } else {

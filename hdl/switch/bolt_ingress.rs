@@ -19,11 +19,16 @@
 //!                        inter-arrival ≥ 65 536 ns (or the port's first packet) sets it to MTU
 //! if queue ≥ CC_THRESH:            congested: nothing else happens to this packet
 //!     if not DEC: emit SRC; set DEC; clear INC
-//! elif LAST:  if not FIRST: PRU token += 1
-//! elif INC:   if PRU token > 0: PRU token −= 1
-//!             elif supply token ≥ MTU: supply token −= MTU
+//! elif LAST and PRU on:  if not FIRST: PRU token += 1
+//! elif INC:   if PRU on and PRU token > 0: PRU token −= 1
+//!             elif SM on and supply token ≥ MTU: supply token −= MTU
 //!             else: clear INC
 //! ```
+//! MTU, CC_THRESH and whether PRU and SM (supply matching) are on are **configuration inputs**
+//! (`cfg_*`), read every cycle, so an experiment changes them without regenerating the Verilog
+//! (the thesis' ablations: PRU off, SM off). With PRU off no token is made or used; with SM off
+//! the supply token is still kept but never granted. Change them while no packet is in flight
+//! (a packet in the pipeline sees the values of the cycle it reaches s2 in).
 //! Other packets are forwarded unchanged and touch no state (Algorithm 7 line 2). The supply
 //! comes from [`SupplyUnit`]: a multiplier or the thesis' 65 536-entry table.
 //!
@@ -46,6 +51,9 @@
 //! | `in_ingress_port`  | in  | 8     | where the frame came in (the SRC goes back there)        |
 //! | `in_egress_port`   | in  | 8     | routing's choice                                         |
 //! | `in_queue_bytes`   | in  | 32    | occupancy of the egress queue, bytes                     |
+//! | `cfg_mtu`          | in  | 16    | MTU, bytes: the supply token's cap and one supply grant's cost |
+//! | `cfg_cc_thresh`    | in  | 32    | CC_THRESH, bytes: a port is congested at or above it     |
+//! | `cfg_pru_enable`, `cfg_sm_enable` | in | 1 | PRU on, supply matching on                  |
 //! | `out_valid`        | out | 1     | the decision for the descriptor of 3 cycles ago          |
 //! | `out_drop`         | out | 1     | egress port out of range: drop the frame                 |
 //! | `out_flags`        | out | 8     | flags to forward (DEC set / INC cleared as decided)      |
@@ -107,24 +115,44 @@ impl PortRate {
     }
 }
 
-/// Parameters of the block.
+/// Parameters of the block: what is generated into it (port rates, supply unit) and its
+/// configuration inputs' values ([`BOLT_CONFIG_INPUTS`]), which the testbenches drive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoltParams {
-    /// Bytes; the supply token's cap and the amount one supply grant costs.
+    /// Bytes; the supply token's cap and the amount one supply grant costs (`cfg_mtu`).
     pub mtu: u32,
-    /// Queue occupancy (bytes) at or above which a port is congested.
+    /// Queue occupancy (bytes) at or above which a port is congested (`cfg_cc_thresh`).
     pub cc_thresh: u32,
+    /// PRU on (`cfg_pru_enable`).
+    pub pru: bool,
+    /// Supply matching on (`cfg_sm_enable`).
+    pub sm: bool,
     /// One entry per egress port.
     pub port_rates: Vec<PortRate>,
     pub supply: SupplyMode,
 }
 
 impl BoltParams {
-    /// MTU and CC_THRESH of 1088 B, every port at 100 Gb/s, multiplier.
+    /// MTU and CC_THRESH of 1088 B, PRU and SM on, every port at 100 Gb/s, multiplier.
     pub fn defaults(ports: usize) -> Self {
-        BoltParams { mtu: DEFAULT_MTU, cc_thresh: DEFAULT_MTU, port_rates: vec![PortRate::DEFAULT; ports], supply: SupplyMode::Multiply }
+        BoltParams {
+            mtu: DEFAULT_MTU,
+            cc_thresh: DEFAULT_MTU,
+            pru: true,
+            sm: true,
+            port_rates: vec![PortRate::DEFAULT; ports],
+            supply: SupplyMode::Multiply,
+        }
+    }
+
+    /// The configuration inputs' values, in the order of [`BOLT_CONFIG_INPUTS`].
+    pub fn config_inputs(&self) -> [u64; 4] {
+        [self.mtu as u64, self.cc_thresh as u64, self.pru as u64, self.sm as u64]
     }
 }
+
+/// The block's configuration inputs.
+pub const BOLT_CONFIG_INPUTS: [&str; 4] = ["cfg_mtu", "cfg_cc_thresh", "cfg_pru_enable", "cfg_sm_enable"];
 
 /// The Bolt ingress block for `P = 2^PW` egress ports (at most 128).
 #[derive(LogicBlock, Blank)]
@@ -139,6 +167,10 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     pub in_ingress_port: Signal<In, Bits<8>>,
     pub in_egress_port: Signal<In, Bits<8>>,
     pub in_queue_bytes: Signal<In, Bits<32>>,
+    pub cfg_mtu: Signal<In, Bits<16>>,
+    pub cfg_cc_thresh: Signal<In, Bits<32>>,
+    pub cfg_pru_enable: Signal<In, Bit>,
+    pub cfg_sm_enable: Signal<In, Bit>,
     pub out_valid: Signal<Out, Bit>,
     pub out_drop: Signal<Out, Bit>,
     pub out_flags: Signal<Out, Bits<8>>,
@@ -158,10 +190,7 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     pub supply_grant_count: Signal<Out, Bits<32>>,
     // Parameters.
     num_ports: Constant<Bits<8>>,
-    cc_thresh: Constant<Bits<32>>,
-    mtu: Constant<Bits<24>>,
-    token_cap: Constant<Bits<24>>,
-    token_cap_wide: Constant<Bits<26>>,
+    token_bias: Constant<Bits<24>>,
     q_size_max: Constant<Bits<32>>,
     // Per-port memories.
     last_arrival_mem: RAM<Bits<32>, PW>,
@@ -221,6 +250,9 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     s1_inter_arrival: Signal<Local, Bits<32>>,
     s1_rate_cfg: Signal<Local, Bits<24>>,
     // Stage 2 locals.
+    s2_mtu: Signal<Local, Bits<24>>,
+    s2_token_cap: Signal<Local, Bits<24>>,
+    s2_token_cap_wide: Signal<Local, Bits<26>>,
     s2_port: Signal<Local, Bits<PW>>,
     s2_is_data: Signal<Local, Bit>,
     s2_forward: Signal<Local, Bit>,
@@ -264,13 +296,9 @@ impl<const P: usize, const PW: usize> BoltIngress<P, PW> {
             .enumerate()
             .map(|(i, r)| ((i as u64).into(), (((r.code as u64) << 16) | r.rate_q8() as u64).into()))
             .collect();
-        let cap = TOKEN_BIAS as u64 + params.mtu as u64;
         Self {
             num_ports: Constant::new((P as u64).into()),
-            cc_thresh: Constant::new((params.cc_thresh as u64).into()),
-            mtu: Constant::new((params.mtu as u64).into()),
-            token_cap: Constant::new(cap.into()),
-            token_cap_wide: Constant::new(cap.into()),
+            token_bias: Constant::new((TOKEN_BIAS as u64).into()),
             q_size_max: Constant::new((Q_SIZE_MAX as u64).into()),
             port_cfg_mem: RAM::new(cfg),
             supply_unit: SupplyUnit::new(params.supply.clone()),
@@ -386,6 +414,9 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         self.s2_rate_code.d.next = self.s1_rate_cfg.val().get_bits::<8>(16);
 
         // ---- s2: Algorithm 7 with Algorithm 9 on the port's tokens.
+        self.s2_mtu.next = bit_cast::<24, 16>(self.cfg_mtu.val());
+        self.s2_token_cap.next = self.token_bias.val() + self.s2_mtu.val();
+        self.s2_token_cap_wide.next = bit_cast::<26, 24>(self.s2_token_cap.val());
         self.s2_port.next = bit_cast::<PW, 8>(self.s2_egress.q.val());
         self.s2_is_data.next =
             ((self.s2_valid.q.val() & self.s2_bolt.q.val()) & self.s2_port_ok.q.val()) & self.s2_flags.q.val().get_bit(7);
@@ -397,7 +428,7 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             self.s2_old_token.next = self.s3_token.q.val();
         } else if self.s2_fresh.q.val() {
             self.s2_old_pru.next = 0.into();
-            self.s2_old_token.next = self.token_cap.val();
+            self.s2_old_token.next = self.s2_token_cap.val();
         } else {
             self.s2_old_pru.next = self.s2_mem_tokens.val().get_bits::<16>(24);
             self.s2_old_token.next = self.s2_mem_tokens.val().get_bits::<24>(0);
@@ -410,14 +441,14 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             self.s2_after_demand.next = self.s2_sum.val() - self.s2_demand.val();
         }
         self.s2_capped.next = self.s2_after_demand.val();
-        if self.s2_after_demand.val() > self.token_cap_wide.val() {
-            self.s2_capped.next = self.token_cap_wide.val();
+        if self.s2_after_demand.val() > self.s2_token_cap_wide.val() {
+            self.s2_capped.next = self.s2_token_cap_wide.val();
         }
         self.s2_token.next = bit_cast::<24, 26>(self.s2_capped.val());
         if self.s2_long_gap.q.val() {
-            self.s2_token.next = self.token_cap.val();
+            self.s2_token.next = self.s2_token_cap.val();
         }
-        self.s2_congested.next = self.s2_queue.q.val() >= self.cc_thresh.val();
+        self.s2_congested.next = self.s2_queue.q.val() >= self.cfg_cc_thresh.val();
         self.s2_dec_set.next = self.s2_flags.q.val().replace_bit(1, true);
         // Algorithm 7, nesting kept.
         self.s2_new_flags.next = self.s2_flags.q.val();
@@ -433,7 +464,7 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
                     self.s2_src.next = true;
                     self.s2_new_flags.next = self.s2_dec_set.val().replace_bit(2, false);
                 }
-            } else if self.s2_flags.q.val().get_bit(4) {
+            } else if self.s2_flags.q.val().get_bit(4) & self.cfg_pru_enable.val() {
                 if !self.s2_flags.q.val().get_bit(3) {
                     self.s2_pru_made.next = true;
                     if !self.s2_old_pru.val().all() {
@@ -441,12 +472,12 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
                     }
                 }
             } else if self.s2_flags.q.val().get_bit(2) {
-                if self.s2_old_pru.val().any() {
+                if self.s2_old_pru.val().any() & self.cfg_pru_enable.val() {
                     self.s2_pru_grant.next = true;
                     self.s2_new_pru.next = self.s2_old_pru.val() - 1;
-                } else if self.s2_token.val() >= self.token_cap.val() {
+                } else if (self.s2_token.val() >= self.s2_token_cap.val()) & self.cfg_sm_enable.val() {
                     self.s2_supply_grant.next = true;
-                    self.s2_new_token.next = self.s2_token.val() - self.mtu.val();
+                    self.s2_new_token.next = self.s2_token.val() - self.s2_mtu.val();
                 } else {
                     self.s2_new_flags.next = self.s2_flags.q.val().replace_bit(2, false);
                 }

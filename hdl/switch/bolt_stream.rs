@@ -51,7 +51,8 @@
 //! # Ports
 //! `s_axis_*` (tdata 64, tkeep 8, tlast, tvalid, tready, tuser 48), `m_axis_*` (tdata, tkeep,
 //! tlast, tvalid, tready), `m_src_axis_*` (tdata, tkeep, tlast, tvalid, tready, tdest 8), `now`
-//! (32-bit ns), `clock`, `reset` (synchronous), and the counters of [`BoltIngress`] plus the
+//! (32-bit ns), the configuration inputs of [`BoltIngress`] (`cfg_mtu`, `cfg_cc_thresh`,
+//! `cfg_pru_enable`, `cfg_sm_enable`, passed to it), `clock`, `reset` (synchronous), and the counters of [`BoltIngress`] plus the
 //! parser's, `length_mismatch_count`, `src_sent_count` and `src_dropped_count`.
 //!
 //! # Latency and throughput
@@ -76,6 +77,10 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub now: Signal<In, Bits<32>>,
+    pub cfg_mtu: Signal<In, Bits<16>>,
+    pub cfg_cc_thresh: Signal<In, Bits<32>>,
+    pub cfg_pru_enable: Signal<In, Bit>,
+    pub cfg_sm_enable: Signal<In, Bit>,
     pub s_axis_tdata: Signal<In, Bits<64>>,
     pub s_axis_tkeep: Signal<In, Bits<8>>,
     pub s_axis_tlast: Signal<In, Bit>,
@@ -316,6 +321,10 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.data_fifo.reset.next = self.reset.val();
         self.decision_fifo.reset.next = self.reset.val();
         self.core.now.next = self.now.val();
+        self.core.cfg_mtu.next = self.cfg_mtu.val();
+        self.core.cfg_cc_thresh.next = self.cfg_cc_thresh.val();
+        self.core.cfg_pru_enable.next = self.cfg_pru_enable.val();
+        self.core.cfg_sm_enable.next = self.cfg_sm_enable.val();
 
         // ---- Input: one beat per cycle into the data FIFO while it has room.
         // The decision FIFO (64) cannot fill: frames awaiting a decision have a beat in the data

@@ -16,9 +16,10 @@
 //! ([`nanotransport_reference::bolt::BoltModel`]) decides every frame beside it; a decision that
 //! differs is counted in [`BoltIngressStage::mismatches`].
 //!
-//! The block's MTU and CC_THRESH are those it was generated with (1 088 bytes each, the NIC's
-//! MTU); every port's rate code is 100 (Gb/s). The block updates a port's supply token on data
-//! packets only (Algorithm 7 line 2); the authors' queue disc updates it on every arrival.
+//! The block's configuration inputs — MTU, CC_THRESH, PRU and SM on or off — come from the
+//! [`BoltParams`] the stage is made with; every port's rate code is 100 (Gb/s). The block updates
+//! a port's supply token on data packets only (Algorithm 7 line 2); the authors' queue disc
+//! updates it on every arrival.
 
 use super::frame::{FLAG_ACK, FLAG_SRC};
 use crate::schemes::DropTail;
@@ -39,6 +40,7 @@ const OFF_FLAGS: usize = BOLT_OFFSET + 4;
 /// The Bolt ingress stage on the block's Verilator model.
 pub struct BoltIngressStage {
     dut: BoltIngressDut,
+    params: BoltParams,
     reference: Option<BoltModel>,
     /// Decisions where the reference model disagreed with the RTL.
     pub mismatches: u64,
@@ -49,16 +51,16 @@ pub struct BoltIngressStage {
 }
 
 impl BoltIngressStage {
-    pub fn new() -> Result<Self, String> {
-        Ok(BoltIngressStage { dut: BoltIngressDut::new(BOLT_MODEL)?, reference: None, mismatches: 0, srcs: 0, src_bytes: 0 })
+    /// The stage with the block's configuration inputs from `mtu`, `cc_thresh`, `pru` and `sm`
+    /// of `params` (see [`bolt_params`]).
+    pub fn new(params: &BoltParams) -> Result<Self, String> {
+        let dut = BoltIngressDut::with_config(BOLT_MODEL, params)?;
+        Ok(BoltIngressStage { dut, params: params.clone(), reference: None, mismatches: 0, srcs: 0, src_bytes: 0 })
     }
 
-    /// Runs the reference model (with the configuration's parameters) beside the RTL.
+    /// Runs the reference model (with the same configuration) beside the RTL.
     pub fn check_against_reference(mut self) -> Self {
-        let params = nanotransport_hdl::configs::find_switch_config("bolt-ingress-64p")
-            .and_then(|c| c.bolt_params())
-            .unwrap_or_else(|| BoltParams::defaults(64));
-        self.reference = Some(BoltModel::new(params));
+        self.reference = Some(BoltModel::new(self.params.clone()));
         self
     }
 
@@ -114,6 +116,18 @@ impl Ingress for BoltIngressStage {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// The parameters of the switch's block (`bolt-ingress-64p`: 64 ports at 100 Gb/s, the
+/// multiplier) with its configuration inputs set.
+pub fn bolt_params(mtu: u32, cc_thresh: u32, pru: bool, sm: bool) -> Result<BoltParams, String> {
+    if !(60..=9000).contains(&mtu) {
+        return Err(format!("MTU {mtu}: valid 60..=9000 bytes"));
+    }
+    let base = nanotransport_hdl::configs::find_switch_config("bolt-ingress-64p")
+        .and_then(|c| c.bolt_params())
+        .ok_or("the configuration bolt-ingress-64p is missing")?;
+    Ok(BoltParams { mtu, cc_thresh, pru, sm, ..base })
 }
 
 /// A Bolt switch's port stages: two bands by [`BoltClassify`], a drop-tail buffer of

@@ -1,6 +1,7 @@
 //! The Verilator model of a Bolt ingress configuration, driven one packet descriptor per cycle.
 
 use crate::cosim::verilated::{PortId, VerilatedModel};
+use nanotransport_hdl::switch::bolt_ingress::BoltParams;
 use nanotransport_reference::bolt::{BoltCounts, Descriptor};
 
 /// Latency of the block: descriptor in at cycle t, decision out at cycle t + 3.
@@ -22,8 +23,21 @@ pub struct HwDecision {
     pub supply_token_stored: u32,
 }
 
-const INPUTS: [&str; 9] =
-    ["reset", "now", "in_valid", "in_bolt", "in_flags", "in_pkt_len", "in_ingress_port", "in_egress_port", "in_queue_bytes"];
+const INPUTS: [&str; 13] = [
+    "reset",
+    "now",
+    "in_valid",
+    "in_bolt",
+    "in_flags",
+    "in_pkt_len",
+    "in_ingress_port",
+    "in_egress_port",
+    "in_queue_bytes",
+    "cfg_mtu",
+    "cfg_cc_thresh",
+    "cfg_pru_enable",
+    "cfg_sm_enable",
+];
 const OUTPUTS: [&str; 11] = [
     "out_valid",
     "out_drop",
@@ -42,7 +56,9 @@ const COUNTERS: [&str; 6] = ["bad_port_count", "not_bolt_count", "src_count", "p
 /// A Bolt ingress block on Verilator.
 pub struct BoltIngressDut {
     pub model: VerilatedModel,
-    inputs: [PortId; 9],
+    inputs: [PortId; 13],
+    /// What the configuration inputs are driven with.
+    config: [u64; 4],
     outputs: [PortId; 11],
     counters: [PortId; 6],
     /// Cycles stepped so far.
@@ -50,11 +66,18 @@ pub struct BoltIngressDut {
 }
 
 impl BoltIngressDut {
-    /// Opens the model `name` (e.g. `nt_bolt_ingress_64p_bolt_ingress`) and resets it.
+    /// Opens the model `name` (e.g. `nt_bolt_ingress_64p_bolt_ingress`) with the default
+    /// configuration inputs ([`BoltParams::defaults`]: MTU and CC_THRESH 1 088 B, PRU and SM on)
+    /// and resets it.
     pub fn new(name: &str) -> Result<Self, String> {
+        Self::with_config(name, &BoltParams::defaults(64))
+    }
+
+    /// Opens the model `name` with its configuration inputs driven from `params` and resets it.
+    pub fn with_config(name: &str, params: &BoltParams) -> Result<Self, String> {
         let model = VerilatedModel::new(name)?;
         let (inputs, outputs, counters) = (model.ports(INPUTS), model.ports(OUTPUTS), model.ports(COUNTERS));
-        let mut dut = BoltIngressDut { model, inputs, outputs, counters, cycle: 0 };
+        let mut dut = BoltIngressDut { model, inputs, outputs, counters, config: params.config_inputs(), cycle: 0 };
         dut.step(None, 0, true);
         Ok(dut)
     }
@@ -73,6 +96,10 @@ impl BoltIngressDut {
             d.ingress_port as u64,
             d.egress_port as u64,
             d.queue_bytes as u64,
+            self.config[0],
+            self.config[1],
+            self.config[2],
+            self.config[3],
         ];
         self.model.set_all(&self.inputs, &values);
         self.model.eval();

@@ -4,13 +4,15 @@ use crate::native_dut;
 use nanotransport_hdl::switch::bolt_ingress::BoltIngress;
 
 native_dut!(BoltIngress<64, 6>, clocked: true,
-    inputs: [reset, now, in_valid, in_bolt, in_flags, in_pkt_len, in_ingress_port, in_egress_port, in_queue_bytes],
+    inputs: [reset, now, in_valid, in_bolt, in_flags, in_pkt_len, in_ingress_port, in_egress_port, in_queue_bytes, cfg_mtu,
+             cfg_cc_thresh, cfg_pru_enable, cfg_sm_enable],
     outputs: [out_valid, out_drop, out_flags, out_src, out_q_size, out_link_rate, out_ingress_port, out_egress_port,
               out_pkt_len, out_pru_token, out_supply_token, bad_port_count, not_bolt_count, src_count,
               pru_token_count, pru_grant_count, supply_grant_count]);
 
 native_dut!(nanotransport_hdl::switch::bolt_stream::BoltStream<64, 6>, clocked: true,
-    inputs: [reset, now, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, s_axis_tuser, m_axis_tready, m_src_axis_tready],
+    inputs: [reset, now, cfg_mtu, cfg_cc_thresh, cfg_pru_enable, cfg_sm_enable, s_axis_tdata, s_axis_tkeep, s_axis_tlast,
+             s_axis_tvalid, s_axis_tuser, m_axis_tready, m_src_axis_tready],
     outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_src_axis_tdata, m_src_axis_tkeep,
               m_src_axis_tlast, m_src_axis_tvalid, m_src_axis_tdest, bad_port_count, not_bolt_count, src_count,
               pru_token_count, pru_grant_count, supply_grant_count, not_ipv4_count, wrong_protocol_count,

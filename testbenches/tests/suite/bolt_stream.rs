@@ -4,6 +4,7 @@
 
 use nanotransport_hdl::configs::find_switch_config;
 use nanotransport_hdl::switch::bolt_header::*;
+use nanotransport_hdl::switch::bolt_ingress::BOLT_CONFIG_INPUTS;
 use nanotransport_hdl::switch::bolt_stream::{descriptor_beat, stream_latency, BoltStream};
 use nanotransport_reference::bolt::*;
 use nanotransport_sim::cosim::native::NativeStepper;
@@ -76,6 +77,10 @@ fn drive(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaC
     let fire_beat = descriptor_beat(cfg.trailing());
     let mut run = Run::default();
     io.set("reset", 1);
+    let params = find_switch_config(cfg.name).unwrap().bolt_params().unwrap();
+    for (port, value) in BOLT_CONFIG_INPUTS.iter().zip(params.config_inputs()) {
+        io.set(port, value);
+    }
     io.eval();
     io.tick();
     io.set("reset", 0);

@@ -52,7 +52,8 @@ fn incast(senders: usize, bytes: u64, gap_ns: f64, run_us: f64) -> Network {
         members.push(Member::Host(Box::new(s)));
     }
     let mut net = star_of(3200, members, LinkSpec::new(100.0, link_ns), bolt_switch::stages(10_000_000), 1).unwrap();
-    net.switches[0].ingress = Some(Box::new(BoltIngressStage::new().unwrap().check_against_reference()));
+    let params = bolt_switch::bolt_params(MTU as u32, MTU as u32, true, true).unwrap();
+    net.switches[0].ingress = Some(Box::new(BoltIngressStage::new(&params).unwrap().check_against_reference()));
     net.run((run_us * 3200.0) as u64, &mut |_| false, &mut |_| {});
     net
 }

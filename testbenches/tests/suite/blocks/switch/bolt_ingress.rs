@@ -7,6 +7,8 @@ use rust_hdl::prelude::*;
 /// Steps the 8-port block natively.
 struct Bench {
     uut: BoltIngress<8, 3>,
+    /// The configuration inputs' values.
+    config: [u64; 4],
 }
 
 /// (flags, egress port, queue bytes, now)
@@ -20,7 +22,7 @@ impl Bench {
         let mut uut = BoltIngress::<8, 3>::default();
         uut.connect_all();
         assert!(simulate(&mut uut, 1000));
-        let mut b = Bench { uut };
+        let mut b = Bench { uut, config: BoltParams::defaults(8).config_inputs() };
         b.cycle(None, true);
         b
     }
@@ -37,6 +39,11 @@ impl Bench {
         u.in_egress_port.next = (port as u64).into();
         u.in_queue_bytes.next = (queue as u64).into();
         u.now.next = (now as u64).into();
+        let [mtu, cc_thresh, pru, sm] = self.config;
+        u.cfg_mtu.next = mtu.into();
+        u.cfg_cc_thresh.next = cc_thresh.into();
+        u.cfg_pru_enable.next = pru == 1;
+        u.cfg_sm_enable.next = sm == 1;
         assert!(simulate(u, 1000));
         let out = u.out_valid.val().then(|| {
             (

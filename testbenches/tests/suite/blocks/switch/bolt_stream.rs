@@ -23,6 +23,10 @@ fn one_congested_frame(n: usize, frame_len: usize, total_len: u16) -> (Option<us
     let step = |uut: &mut BoltStream<64, 6>, beat: Option<usize>, reset: bool| {
         uut.reset.next = reset;
         uut.now.next = 1000u64.into();
+        uut.cfg_mtu.next = 1088u64.into();
+        uut.cfg_cc_thresh.next = 1088u64.into();
+        uut.cfg_pru_enable.next = true;
+        uut.cfg_sm_enable.next = true;
         uut.m_axis_tready.next = true;
         uut.m_src_axis_tready.next = true;
         uut.s_axis_tvalid.next = beat.is_some();

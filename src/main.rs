@@ -10,6 +10,7 @@ mod params;
 mod results;
 
 use clap::{Parser, Subcommand};
+use commands::bolt::{bolt_utilisation_cmd, BoltUtilisationArgs};
 use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
@@ -98,6 +99,11 @@ enum Command {
     Flexplane {
         #[command(subcommand)]
         which: FlexplaneCommand,
+    },
+    /// Bolt's experiments on the network testbench: its ingress block's RTL in the switch
+    Bolt {
+        #[command(subcommand)]
+        which: BoltCommand,
     },
     /// PL2's experiments on the network testbench: its reservation block's RTL in the switch
     Pl2 {
@@ -355,6 +361,12 @@ enum FlexplaneCommand {
 }
 
 #[derive(Subcommand)]
+enum BoltCommand {
+    /// Table 4.1: 5 senders 15 µs apart into one receiver; utilisation with PRU and supply matching off and on
+    Utilisation(BoltUtilisationArgs),
+}
+
+#[derive(Subcommand)]
 enum Pl2Command {
     /// §6.4: N senders → 1 receiver at 50–400 % load, with and without PL2; drops, goodput, queue, latency (Fig. 9)
     Incast(Pl2IncastArgs),
@@ -522,6 +534,7 @@ fn main() -> ExitCode {
         Command::Merge { inputs, plot, json } => merge_cmd(&inputs, plot, json),
         Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
         Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
+        Command::Bolt { which: BoltCommand::Utilisation(args) } => bolt_utilisation_cmd(&args),
         Command::Pl2 { which: Pl2Command::Incast(args) } => pl2_incast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Outcast(args) } => pl2_outcast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Rpc(args) } => pl2_rpc_cmd(&args),

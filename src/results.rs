@@ -42,7 +42,16 @@ pub struct Results {
     /// PL2's incast and outcast, with and without PL2 (Figs. 9 and 10).
     #[serde(default)]
     pub pl2: Pl2Results,
+    /// Bolt's Table 4.1 (PRU and SM off and on), without the runs' traces.
+    #[serde(default)]
+    pub bolt: BoltResults,
     pub timings: Timings,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct BoltResults {
+    pub setup: String,
+    pub runs: Vec<nanotransport_net::experiments::bolt::BoltUtilisationRun>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -305,6 +314,49 @@ pub fn pl2_table(runs: &[nanotransport_net::experiments::pl2::Pl2Run]) -> String
     t
 }
 
+/// One row per run, beside the thesis'.
+pub fn bolt_utilisation_table(runs: &[nanotransport_net::experiments::bolt::BoltUtilisationRun]) -> String {
+    let mut t = String::from(
+        "| PRU | SM | utilisation % (sender window) | receiver window % | thesis % | window µs | SRCs (B) | SRC Gb/s | queue p99 KB / max pkts | PRU tokens / grants, supply grants | drops, timeouts, RTL ≠ model | wall s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in runs {
+        let p = &r.params;
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:.2} | {:.2} | {:.2} | {:.0}–{:.1} | {} ({}) | {:.2} | {:.1} / {} | {} / {}, {} | {}, {}, {} | {:.2} |",
+            on(p.pru),
+            on(p.sm),
+            r.utilisation,
+            r.utilisation_receiver_window,
+            nanotransport_net::experiments::bolt::thesis_utilisation(p.pru, p.sm),
+            r.window_start_us,
+            r.window_end_us,
+            r.srcs,
+            r.src_bytes,
+            r.src_gbps,
+            r.queue_p99_bytes / 1000.0,
+            r.queue_max_packets,
+            r.pru_tokens,
+            r.pru_grants,
+            r.supply_grants,
+            r.drops,
+            r.timeouts,
+            r.rtl_mismatches,
+            r.wall_s
+        );
+    }
+    t
+}
+
+/// "on" or "off".
+pub fn on(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
 /// PL2's memcached runs: one row per background count and arm.
 pub fn pl2_rpc_table(runs: &[nanotransport_net::experiments::pl2_rpc::Pl2RpcRun]) -> String {
     let mut t = table_head(&[
@@ -396,6 +448,8 @@ pub struct Timings {
     pub flexplane_s: f64,
     #[serde(default)]
     pub pl2_s: f64,
+    #[serde(default)]
+    pub bolt_s: f64,
     pub total_s: f64,
 }
 
@@ -473,7 +527,11 @@ pub fn render_page(r: &Results) -> String {
          Regenerate both with `bash scripts/main.sh docs`.\n",
         r.tools.verilator, r.tools.yosys
     );
-    page.push_str("- [Verilog and lint](#verilog-and-lint)\n- [Latency](#latency)\n- [Throughput](#throughput)\n- [Simulation speed](#simulation-speed)\n- [Fuzz](#fuzz)\n- [Synthesis](#synthesis)\n- [Incast](#incast)\n- [Flexplane bulk transfer](#flexplane-bulk-transfer)\n- [PL2 incast and outcast](#pl2-incast-and-outcast)\n\n");
+    page.push_str("- [Verilog and lint](#verilog-and-lint)\n- [Latency](#latency)\n- [Throughput](#throughput)\n- [Simulation speed](#simulation-speed)\n- [Fuzz](#fuzz)\n- [Synthesis](#synthesis)\n- [Incast](#incast)\n- [Flexplane bulk transfer](#flexplane-bulk-transfer)\n- [PL2 incast and outcast](#pl2-incast-and-outcast)\n");
+    if !r.bolt.runs.is_empty() {
+        page.push_str("- [Bolt utilisation](#bolt-utilisation)\n");
+    }
+    page.push('\n');
 
     let failed = r.lint.iter().filter(|l| !l.ok).count();
     let _ = writeln!(
@@ -645,10 +703,17 @@ pub fn render_page(r: &Results) -> String {
             nanotransport_net::experiments::pl2_rpc::RPC_TARGETS
         );
     }
+    if !r.bolt.runs.is_empty() {
+        let _ = writeln!(page, "\n## Bolt utilisation\n\nThesis Table 4.1: {}\n", r.bolt.setup);
+        page.push_str(&bolt_utilisation_table(&r.bolt.runs));
+        let _ = writeln!(page, "\n![window per flow, PRU and SM off](bolt-utilisation-pru-off-sm-off-cwnd.svg)\n![window per flow, PRU and SM on](bolt-utilisation-pru-on-sm-on-cwnd.svg)\n![receiver's queue, PRU and SM on](bolt-utilisation-pru-on-sm-on-queue.svg)\n![rate delivered, PRU and SM off](bolt-utilisation-pru-off-sm-off-rate.svg)");
+        let _ = writeln!(page, "\nTargets (fixed before measuring): {}.", nanotransport_net::experiments::bolt::TARGETS);
+    }
     let t = &r.timings;
+    let bolt_time = if r.bolt.runs.is_empty() { String::new() } else { format!(", Bolt {:.2}", t.bolt_s) };
     let _ = writeln!(
         page,
-        "\n## Run\n\nWall seconds: generate {:.1}, lint {:.1}, latency {:.1}, throughput {:.1}, simulation speed {:.1}, fuzz {:.1}, synthesis {:.1}, incast {:.1}, Flexplane {:.1}, PL2 {:.2}; whole report {:.1}.",
+        "\n## Run\n\nWall seconds: generate {:.1}, lint {:.1}, latency {:.1}, throughput {:.1}, simulation speed {:.1}, fuzz {:.1}, synthesis {:.1}, incast {:.1}, Flexplane {:.1}, PL2 {:.2}{bolt_time}; whole report {:.1}.",
         t.generate_s, t.lint_s, t.latency_s, t.throughput_s, t.simulation_speed_s, t.fuzz_s, t.synthesis_s, t.incast_s, t.flexplane_s, t.pl2_s, t.total_s
     );
     page
@@ -733,6 +798,18 @@ pub fn render_headline(r: &Results) -> String {
             s,
             "| PL2 outcast, 1 → {}: goodput with / without PL2, Gb/s | {:.1} / {:.1} | 90 / 97 (Fig. 10) |",
             with.params.receivers, with.goodput_gbps, without.goodput_gbps
+        );
+    }
+    if r.bolt.runs.len() == 4 {
+        let u =
+            |pru: bool, sm: bool| r.bolt.runs.iter().find(|x| x.params.pru == pru && x.params.sm == sm).map_or(f64::NAN, |x| x.utilisation);
+        let _ = writeln!(
+            s,
+            "| Bolt Table 4.1: utilisation %, PRU and SM off / PRU / SM / both | {:.2} / {:.2} / {:.2} / {:.2} | 90.46 / 97.38 / 92.41 / 98.54 (thesis) |",
+            u(false, false),
+            u(true, false),
+            u(false, true),
+            u(true, true)
         );
     }
     for (background, paper) in [

@@ -27,8 +27,10 @@
 //! MTU, CC_THRESH and whether PRU and SM (supply matching) are on are **configuration inputs**
 //! (`cfg_*`), read every cycle, so an experiment changes them without regenerating the Verilog
 //! (the thesis' ablations: PRU off, SM off). With PRU off no token is made or used; with SM off
-//! the supply token is still kept but never granted. Change them while no packet is in flight
-//! (a packet in the pipeline sees the values of the cycle it reaches s2 in).
+//! the supply token is still kept but never granted. The MTU is registered (it takes effect one
+//! cycle after it changes); change the inputs while no packet is in flight (a packet in the
+//! pipeline sees the values of the cycle it reaches s2 in), and wait a cycle after changing the
+//! MTU.
 //! Other packets are forwarded unchanged and touch no state (Algorithm 7 line 2). The supply
 //! comes from [`SupplyUnit`]: a multiplier or the thesis' 65 536-entry table.
 //!
@@ -249,6 +251,10 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     s1_port: Signal<Local, Bits<PW>>,
     s1_inter_arrival: Signal<Local, Bits<32>>,
     s1_rate_cfg: Signal<Local, Bits<24>>,
+    // The configuration, registered (it is quasi-static: the token cap's adder stays off the
+    // token path).
+    cfg_mtu_q: DFF<Bits<24>>,
+    cfg_token_cap_q: DFF<Bits<24>>,
     // Stage 2 locals.
     s2_mtu: Signal<Local, Bits<24>>,
     s2_token_cap: Signal<Local, Bits<24>>,
@@ -314,6 +320,8 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             self,
             clock,
             seen,
+            cfg_mtu_q,
+            cfg_token_cap_q,
             s1_valid,
             s1_bolt,
             s1_port_ok,
@@ -414,8 +422,10 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         self.s2_rate_code.d.next = self.s1_rate_cfg.val().get_bits::<8>(16);
 
         // ---- s2: Algorithm 7 with Algorithm 9 on the port's tokens.
-        self.s2_mtu.next = bit_cast::<24, 16>(self.cfg_mtu.val());
-        self.s2_token_cap.next = self.token_bias.val() + self.s2_mtu.val();
+        self.cfg_mtu_q.d.next = bit_cast::<24, 16>(self.cfg_mtu.val());
+        self.cfg_token_cap_q.d.next = self.token_bias.val() + bit_cast::<24, 16>(self.cfg_mtu.val());
+        self.s2_mtu.next = self.cfg_mtu_q.q.val();
+        self.s2_token_cap.next = self.cfg_token_cap_q.q.val();
         self.s2_token_cap_wide.next = bit_cast::<26, 24>(self.s2_token_cap.val());
         self.s2_port.next = bit_cast::<PW, 8>(self.s2_egress.q.val());
         self.s2_is_data.next =

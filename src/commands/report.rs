@@ -4,27 +4,30 @@
 //! beside Table 3.2 (with `--synth`), the thesis' Fig. 3.2 incast (protocols × buffers) and
 //! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes),
 //! and PL2's incast (4 senders, 50–400 %), outcast (1 → 1–4 receivers) and memcached runs (0–4
-//! UDP and TCP background hosts), each with and without PL2.
+//! UDP and TCP background hosts), each with and without PL2, and Bolt's Table 4.1 (PRU and SM
+//! off and on, the Bolt ingress RTL in the switch).
 //!
 //! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
 //! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
 //! and the queue trace) and the plots `incast-queue.svg`, `incast-slowdown.svg`,
 //! `flexplane-bulk-queue.svg`, `flexplane-rpc.svg`, `pl2-{incast,outcast}-{goodput,queue}.svg` and
-//! `pl2-rpc-{udp,tcp}-{latency,transactions}.svg`; with
+//! `pl2-rpc-{udp,tcp}-{latency,transactions}.svg` and `bolt-utilisation-pru-*-sm-*-{cwnd,queue,rate}.svg`; with
 //! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
 //! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
+use crate::commands::bolt;
 use crate::commands::flexplane::{bulk_plot, bulk_row, bulk_run, bulk_setup, rpc_plot, rpc_row, rpc_run, rpc_setup};
 use crate::commands::hardware::generate_named;
 use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow,
-    Timings, Tools,
+    self, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results, SpeedRow, SynthRow,
+    ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_net::experiments::bolt::BoltUtilisationParams;
 use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams, BULK_SCHEMES, RPC_SCHEMES};
 use nanotransport_net::experiments::incast::IncastResult;
 use nanotransport_net::experiments::pl2::Pl2RunParams;
@@ -255,6 +258,17 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         rpc,
     };
     timings.pl2_s = t.elapsed().as_secs_f64();
+
+    let t = step("Bolt utilisation");
+    let mut bolt_runs = bolt::utilisation_runs(BoltUtilisationParams::defaults)?;
+    bolt::utilisation_plots(&bolt_runs, r.out)?;
+    let bolt_setup = bolt::utilisation_setup(&bolt_runs[0].params);
+    for run in &mut bolt_runs {
+        // The traces are in the plots; the results keep the figures.
+        (run.cwnd, run.queue, run.rate) = (Vec::new(), Vec::new(), Vec::new());
+    }
+    let bolt = BoltResults { setup: bolt_setup, runs: bolt_runs };
+    timings.bolt_s = t.elapsed().as_secs_f64();
     timings.total_s = started.elapsed().as_secs_f64();
 
     let all_ok = lint_rows.iter().all(|l| l.ok)
@@ -276,6 +290,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         incast,
         flexplane,
         pl2,
+        bolt,
         timings,
     };
     let json_path = r.out.join("results.json");

@@ -981,6 +981,12 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
     reg  [31:0] supply_grants$d;
     wire  [31:0] supply_grants$q;
     reg  supply_grants$clock;
+    reg  [23:0] cfg_mtu_q$d;
+    wire  [23:0] cfg_mtu_q$q;
+    reg  cfg_mtu_q$clock;
+    reg  [23:0] cfg_token_cap_q$d;
+    wire  [23:0] cfg_token_cap_q$q;
+    reg  cfg_token_cap_q$clock;
 
     // Local signals
     reg  [5:0] s0_port;
@@ -1247,10 +1253,22 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         .q(supply_grants$q),
         .clock(supply_grants$clock)
     );
+    nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_mtu_q cfg_mtu_q(
+        .d(cfg_mtu_q$d),
+        .q(cfg_mtu_q$q),
+        .clock(cfg_mtu_q$clock)
+    );
+    nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_token_cap_q cfg_token_cap_q(
+        .d(cfg_token_cap_q$d),
+        .q(cfg_token_cap_q$q),
+        .clock(cfg_token_cap_q$clock)
+    );
 
     // Update code
     always @(*) begin
         seen$clock = clock;
+        cfg_mtu_q$clock = clock;
+        cfg_token_cap_q$clock = clock;
         s1_valid$clock = clock;
         s1_bolt$clock = clock;
         s1_port_ok$clock = clock;
@@ -1291,6 +1309,8 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         pru_grants$clock = clock;
         supply_grants$clock = clock;
         seen$d = seen$q;
+        cfg_mtu_q$d = cfg_mtu_q$q;
+        cfg_token_cap_q$d = cfg_token_cap_q$q;
         s1_valid$d = s1_valid$q;
         s1_bolt$d = s1_bolt$q;
         s1_port_ok$d = s1_port_ok$q;
@@ -1384,8 +1404,10 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         s2_egress$d = s1_egress$q;
         s2_queue$d = s1_queue$q;
         s2_rate_code$d = s1_rate_cfg[(32'h10)+:(8)];
-        s2_mtu = ((cfg_mtu) & 24'hffffff);
-        s2_token_cap = token_bias + s2_mtu;
+        cfg_mtu_q$d = ((cfg_mtu) & 24'hffffff);
+        cfg_token_cap_q$d = token_bias + ((cfg_mtu) & 24'hffffff);
+        s2_mtu = cfg_mtu_q$q;
+        s2_token_cap = cfg_token_cap_q$q;
         s2_token_cap_wide = ((s2_token_cap) & 26'h3ffffff);
         s2_port = ((s2_egress$q) & 6'h3f);
         s2_is_data = ((s2_valid$q & s2_bolt$q) & s2_port_ok$q) & s2_flags$q[32'h7];
@@ -1543,6 +1565,44 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports(d,q,clock);
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_mtu_q(d,q,clock);
+
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_mtu_q
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_token_cap_q(d,q,clock);
+
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_token_cap_q
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$core$last_arrival_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

@@ -96,3 +96,88 @@ fn bolt_incast_completes_with_srcs_and_the_rtl_agrees_with_the_model() {
     assert!(r.ignored == 0 && r.out_of_order == 0);
     let _ = FLAG_SRC;
 }
+
+/// Table 4.1's runs (5 × 500 000 B, MTU 5 000, CC_THRESH 10 KB) with PRU and SM off and on
+/// through the block's configuration inputs: every flow completes with no drop and no timeout,
+/// the RTL and the reference model agree on every frame, the mechanisms switched off never act,
+/// and the orderings the thesis' table shows that hold here: PRU on is above PRU and SM off, and
+/// SM never lowers utilisation by more than 0.5 points. (The issue's ±2-point target is not met
+/// by the rows without PRU: see the closing note and `docs/results.md`.)
+#[test]
+fn table_4_1_runs_complete_and_keep_the_thesis_orderings() {
+    use nanotransport_net::experiments::bolt::{run_bolt_utilisation, BoltUtilisationParams};
+    let run = |pru: bool, sm: bool| run_bolt_utilisation(&BoltUtilisationParams::defaults(pru, sm), &mut |_| {}).unwrap();
+    let runs: Vec<_> = [(false, false), (true, false), (false, true), (true, true)].iter().map(|&(p, s)| run(p, s)).collect();
+    for r in &runs {
+        println!(
+            "PRU {} SM {}: {:.2} % ({:.2} % receiver window), SRCs {}, PRU {}/{}, supply {}",
+            r.params.pru, r.params.sm, r.utilisation, r.utilisation_receiver_window, r.srcs, r.pru_tokens, r.pru_grants, r.supply_grants
+        );
+        assert_eq!((r.drops, r.timeouts, r.rtl_mismatches), (0, 0, 0));
+        assert_eq!(r.completions_us.len(), 5);
+        assert!((85.0..=100.0).contains(&r.utilisation), "{}", r.utilisation);
+        assert!(r.params.pru || (r.pru_tokens, r.pru_grants) == (0, 0), "PRU acted while off");
+        assert!(r.params.sm || r.supply_grants == 0, "SM acted while off");
+        assert!(r.srcs > 0);
+    }
+    let u = |pru: bool, sm: bool| runs.iter().find(|r| r.params.pru == pru && r.params.sm == sm).unwrap().utilisation;
+    assert!(u(true, false) > u(false, false) && u(true, true) > u(false, false));
+    assert!(u(false, true) >= u(false, false) - 0.5 && u(true, true) >= u(true, false) - 0.5);
+}
+
+#[test]
+fn impossible_utilisation_parameters_are_one_line_errors() {
+    use nanotransport_net::experiments::bolt::{run_bolt_utilisation, BoltUtilisationParams};
+    let bad: [(&str, fn(&mut BoltUtilisationParams)); 4] = [
+        ("--senders", |p| p.senders = 0),
+        ("--mtu", |p| p.mtu_ip = 10_000),
+        ("--flow-bytes", |p| p.flow_ip_bytes = 10),
+        ("--bdp", |p| p.bdp = 1.0),
+    ];
+    for (name, spoil) in bad {
+        let mut p = BoltUtilisationParams::defaults(true, true);
+        spoil(&mut p);
+        let e = run_bolt_utilisation(&p, &mut |_| {}).unwrap_err();
+        assert!(e.starts_with(name) && !e.contains('\n'), "{e}");
+    }
+}
+
+/// Bad input at the sender: an SRC for an unknown flow, an ACK beyond what was sent and a
+/// truncated Bolt frame are counted and change no flow.
+#[test]
+fn stray_and_malformed_frames_are_counted_and_ignored() {
+    use nanotransport_net::host::CbrHost;
+    let sender_ip = RECEIVER + 1;
+    let stray_src = BoltFrame {
+        src_ip: RECEIVER,
+        dst_ip: sender_ip,
+        flags: FLAG_SRC | FLAG_DEC,
+        src_port: 4242,
+        q_size: 50_000,
+        link_rate: 100,
+        ..BoltFrame::default()
+    };
+    let stray_ack =
+        BoltFrame { src_ip: RECEIVER, dst_ip: sender_ip, flags: FLAG_ACK, dst_port: 1000, seq: 1 << 30, ..BoltFrame::default() };
+    for (frame, label) in [
+        (stray_src.frame(0), "SRC for an unknown flow"),
+        (stray_ack.frame(0), "ACK beyond what was sent"),
+        (nanotransport_net::ipv4::frame(RECEIVER + 2, sender_ip, 0, 153, 12), "a truncated Bolt header"),
+    ] {
+        let mut s = BoltSender::new(sender_ip, config(62_420.0)).unwrap();
+        s.add_flow(RECEIVER, 1000, 100_000, 0.0);
+        let members = vec![
+            Member::Host(Box::new(BoltReceiver::new(RECEIVER))),
+            Member::Host(Box::new(s)),
+            Member::Host(Box::new(CbrHost::new(RECEIVER + 2, frame, 500.0, 5))),
+        ];
+        let mut net = star_of(3200, members, LinkSpec::new(100.0, 1048.0), bolt_switch::stages(10_000_000), 1).unwrap();
+        net.run(3200 * 100, &mut |_| false, &mut |_| {});
+        let s = net.host::<BoltSender>(1).unwrap();
+        let r = net.host::<BoltReceiver>(0).unwrap();
+        println!("{label}: sender ignored {}, receiver ignored {}, done {:?}", s.ignored, r.ignored, s.flow_stats(0).done_ns);
+        assert!(s.flow_stats(0).done_ns.is_some() && s.flow_stats(0).timeouts == 0, "{label}: the flow did not finish cleanly");
+        assert_eq!(r.completions.len(), 1);
+        assert_eq!(s.ignored, 5, "{label}: every stray frame counted");
+    }
+}

@@ -375,7 +375,7 @@ pub fn pl2_rpc_table(runs: &[nanotransport_net::experiments::pl2_rpc::Pl2RpcRun]
     for r in runs {
         let _ = writeln!(
             t,
-            "| {:?} | {} | {} | {} / {} | {:.0} | {} / {} | {:.1} | {} / {} | {} / {} | {} | {:.2} |",
+            "| {} | {} | {} | {} / {} | {:.0} | {} / {} | {:.1} | {} / {} | {} / {} | {} | {:.2} |",
             r.params.background,
             r.params.senders,
             if r.params.pl2 { "yes" } else { "no" },
@@ -805,11 +805,14 @@ pub fn render_headline(r: &Results) -> String {
             |pru: bool, sm: bool| r.bolt.runs.iter().find(|x| x.params.pru == pru && x.params.sm == sm).map_or(f64::NAN, |x| x.utilisation);
         let _ = writeln!(
             s,
-            "| Bolt Table 4.1: utilisation %, PRU and SM off / PRU / SM / both | {:.2} / {:.2} / {:.2} / {:.2} | 90.46 / 97.38 / 92.41 / 98.54 (thesis) |",
+            "| Bolt Table 4.1: utilisation %, PRU and SM off / PRU / SM / both | {:.2} / {:.2} / {:.2} / {:.2} | {} (thesis) |",
             u(false, false),
             u(true, false),
             u(false, true),
-            u(true, true)
+            u(true, true),
+            [(false, false), (true, false), (false, true), (true, true)]
+                .map(|(pru, sm)| format!("{:.2}", nanotransport_net::experiments::bolt::thesis_utilisation(pru, sm)))
+                .join(" / ")
         );
     }
     for (background, paper) in [
@@ -822,7 +825,7 @@ pub fn render_headline(r: &Results) -> String {
         if let (Some(with), Some(without), Some(unloaded)) = (find(most, true), find(most, false), find(Some(0), true)) {
             let _ = writeln!(
                 s,
-                "| PL2 memcached, {} {background:?} background hosts: RPC p99 with / without PL2, µs (unloaded, with PL2) | {} / {} ({}) | {paper} |",
+                "| PL2 memcached, {} {background} background hosts: RPC p99 with / without PL2, µs (unloaded, with PL2) | {} / {} ({}) | {paper} |",
                 with.params.senders,
                 fmt_opt(with.latency_p99_us, 1),
                 fmt_opt(without.latency_p99_us, 1),

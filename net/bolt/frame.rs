@@ -30,6 +30,11 @@ pub const OFF_TRANSPORT: usize = OFF_IPV4_PAYLOAD + BOLT_HEADER_BYTES;
 /// Headers before the payload: Ethernet, IPv4, Bolt, transport (59 bytes).
 pub const FRAME_HEADER_BYTES: usize = OFF_TRANSPORT + TRANSPORT_HEADER_BYTES;
 
+/// A time in ns as Bolt's 32-bit `t_data_tx` carries it (wrapping).
+pub fn ns_u32(now_ns: f64) -> u32 {
+    (now_ns as u64 & 0xffff_ffff) as u32
+}
+
 /// A Bolt frame's headers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoltFrame {

@@ -27,21 +27,26 @@
 //!   payload if the last drop was at least `rtt_src / (queue × share)` ago — several times per
 //!   round trip when the queue is long (Algorithm 8's `target_q` rule). An SRC does not send.
 //! * **Loss**: none in Bolt's runs (the switch buffers are large); a flow whose ACKs stop for
-//!   [`BoltConfig::rto_ns`] goes back to its first unacknowledged byte and halves its window
-//!   (the code's go-back-N). A flow is never abandoned.
+//!   [`BoltConfig::rto_ns`] goes back to its first unacknowledged byte, halves its window and
+//!   asks for an AI marker again (the code's go-back-N); an ACK for bytes sent before the
+//!   go-back moves it forward. A flow is never abandoned.
 //!
 //! # Receiver
 //! ACKs every in-order data packet with the next byte expected, reflecting `t_data_tx`, `q_size`,
-//! `link_rate` and the flags FIRST, LAST, INC, DEC and AI; an out-of-order packet is dropped and
-//! answered with the same cumulative ACK. It records every distinct data frame's IP bytes
+//! `link_rate` and the flags FIRST, LAST, INC, DEC and AI (a data packet's `q_size` and
+//! `link_rate` are 0 — the switch stamps them into SRCs only — so the fallback above sees an
+//! empty queue and decreases at most once per rtt_src); an out-of-order packet is dropped and
+//! answered with the cumulative ACK and no other flag (as the authors' NACK: it grows no window). It records every distinct data frame's IP bytes
 //! (payload, IPv4, Bolt and transport headers) with its arrival time, and each flow's completion.
 //!
 //! # Bad input
-//! Frames that are not Bolt, ACKs or SRCs for unknown flows, and reordered or duplicated ACKs
-//! (an ACK number at or below the one held) are counted ([`BoltSender::ignored`],
-//! [`BoltReceiver::ignored`]) and change no other flow.
+//! Frames that are not Bolt, ACKs or SRCs for unknown flows, and ACKs older than the one held
+//! or beyond anything sent are counted ([`BoltSender::ignored`], [`BoltReceiver::ignored`]) and
+//! change no other flow; a flow of 2^32 bytes or more is refused (the header's 32-bit offsets).
 
-use super::frame::{BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES};
+use super::frame::{
+    ns_u32 as now_u32, BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES,
+};
 use crate::host::{Host, HostIo};
 use std::any::Any;
 use std::collections::HashMap;
@@ -109,6 +114,8 @@ struct Flow {
     size: u64,
     start_ns: f64,
     snd_next: u64,
+    /// The highest byte sent (`snd_next` goes back on a timeout).
+    snd_max: u64,
     ack_no: u64,
     cwnd: f64,
     /// Last RTT sample, ns (0: none yet).
@@ -147,7 +154,13 @@ impl BoltSender {
 
     /// A flow of `bytes` of payload to `dst_ip` from local port `port`, starting at `start_ns`;
     /// returns its index.
-    pub fn add_flow(&mut self, dst_ip: u32, port: u16, bytes: u64, start_ns: f64) -> usize {
+    pub fn add_flow(&mut self, dst_ip: u32, port: u16, bytes: u64, start_ns: f64) -> Result<usize, String> {
+        if bytes == 0 || bytes >= 1 << 32 {
+            return Err(format!("a flow of {bytes} bytes: valid 1..2^32 (the header's offsets are 32 bits)"));
+        }
+        if self.by_port.contains_key(&port) {
+            return Err(format!("port {port} already has a flow"));
+        }
         let cwnd = self.config.init_cwnd;
         self.flows.push(Flow {
             dst_ip,
@@ -155,6 +168,7 @@ impl BoltSender {
             size: bytes,
             start_ns,
             snd_next: 0,
+            snd_max: 0,
             ack_no: 0,
             cwnd,
             rtt_ns: 0.0,
@@ -166,7 +180,7 @@ impl BoltSender {
             stats: FlowStats { cwnd_trace: vec![(start_ns, cwnd)], ..FlowStats::default() },
         });
         self.by_port.insert(port, self.flows.len() - 1);
-        self.flows.len() - 1
+        Ok(self.flows.len() - 1)
     }
 
     pub fn flow_stats(&self, flow: usize) -> &FlowStats {
@@ -263,6 +277,7 @@ impl BoltSender {
         };
         io.send(frame.frame(payload as usize));
         flow.snd_next += payload;
+        flow.snd_max = flow.snd_max.max(flow.snd_next);
         flow.stats.data_packets += 1;
         let rto = self.config.rto_ns;
         io.set_timer_after(rto, f as u64 * TIMERS_PER_FLOW + TIMER_RTO);
@@ -300,7 +315,7 @@ impl BoltSender {
     fn handle_ack(&mut self, f: usize, h: &BoltFrame, now: f64, io: &mut HostIo) {
         let flow = &mut self.flows[f];
         let ack = h.seq as u64;
-        if ack < flow.ack_no || ack > flow.snd_next {
+        if ack < flow.ack_no || ack > flow.snd_max {
             self.ignored += 1;
             return;
         }
@@ -308,6 +323,7 @@ impl BoltSender {
             flow.progress_at_ns = now;
         }
         flow.ack_no = ack;
+        flow.snd_next = flow.snd_next.max(ack);
         flow.rtt_ns = (now_u32(now).wrapping_sub(h.t_data_tx) as f64).max(1.0);
         if !flow.src_seen && h.flags & FLAG_DEC != 0 {
             self.handle_src(f, h, now);
@@ -347,14 +363,11 @@ impl BoltSender {
         }
         flow.stats.timeouts += 1;
         flow.snd_next = flow.ack_no;
+        flow.set_ai_next = true;
         flow.progress_at_ns = now;
         let cwnd = flow.cwnd * 0.5;
         self.set_cwnd(f, cwnd, now, true);
     }
-}
-
-fn now_u32(now_ns: f64) -> u32 {
-    (now_ns as u64 & 0xffff_ffff) as u32
 }
 
 impl Host for BoltSender {
@@ -437,7 +450,8 @@ impl Host for BoltReceiver {
             return;
         };
         let next = self.expected.entry((h.src_ip, h.src_port)).or_insert(0);
-        if h.seq as u64 == *next {
+        let in_order = h.seq as u64 == *next;
+        if in_order {
             *next += payload as u64;
             self.arrivals.push((io.now_ns(), (frame.len().max(14) - 14) as u32));
             if *next >= h.flow_bytes as u64 && payload > 0 {
@@ -451,7 +465,7 @@ impl Host for BoltReceiver {
             dst_ip: h.src_ip,
             q_size: h.q_size,
             link_rate: h.link_rate,
-            flags: FLAG_ACK | (h.flags & (FLAG_FIRST | FLAG_LAST | FLAG_INC | FLAG_DEC | FLAG_AI)),
+            flags: if in_order { FLAG_ACK | (h.flags & (FLAG_FIRST | FLAG_LAST | FLAG_INC | FLAG_DEC | FLAG_AI)) } else { FLAG_ACK },
             t_data_tx: h.t_data_tx,
             src_port: h.dst_port,
             dst_port: h.src_port,

@@ -86,7 +86,7 @@ impl Ingress for BoltIngressStage {
     fn ingress(&mut self, frame: &mut Vec<u8>, ctx: &mut StageContext) -> IngressVerdict {
         let port = |p: usize| u8::try_from(p).unwrap_or(u8::MAX);
         let ingress = ctx.ingress_port.unwrap_or(usize::MAX);
-        let now = (ctx.now_ns as u64 & 0xffff_ffff) as u32;
+        let now = super::frame::ns_u32(ctx.now_ns);
         let queue = u32::try_from(ctx.egress_queue_bytes).unwrap_or(u32::MAX);
         let desc = frame_descriptor(frame, port(ingress), port(ctx.egress_port), queue, now);
         let hw = self.dut.run(&[desc]).pop().expect("one decision per descriptor");

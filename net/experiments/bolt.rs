@@ -92,7 +92,10 @@ impl BoltUtilisationParams {
     /// One line naming the first parameter out of range.
     pub fn validate(&self) -> Result<(), String> {
         let checks: [(bool, String); 6] = [
-            ((1..=63).contains(&self.senders), format!("--senders {} outside 1..=63 (one switch of 64 ports)", self.senders)),
+            (
+                (2..=63).contains(&self.senders),
+                format!("--senders {} outside 2..=63 (flows must finish one after another; one switch of 64 ports)", self.senders),
+            ),
             (
                 (FRAME_HEADER_BYTES..=9000).contains(&self.mtu_ip),
                 format!("--mtu {} outside {}..=9000 bytes", self.mtu_ip, FRAME_HEADER_BYTES),
@@ -102,7 +105,7 @@ impl BoltUtilisationParams {
             (self.gap_us >= 0.0 && self.run_us > 0.0, "--gap-us must be ≥ 0 and --run-us positive".to_string()),
             (self.buffer_bytes >= self.frame_mtu(), format!("--buffer-bytes {} below one frame", self.buffer_bytes)),
         ];
-        checks.into_iter().find(|(ok, _)| !ok).map_or(Ok(()), |(_, e)| Err(e))
+        super::first_error(checks)
     }
 }
 
@@ -150,7 +153,7 @@ pub fn run_bolt_utilisation(p: &BoltUtilisationParams, progress: &mut dyn FnMut(
     for i in 0..p.senders {
         let mut s = BoltSender::new(RECEIVER_IP + 1 + i as u32, config)?;
         s.record_cwnd = true;
-        s.add_flow(RECEIVER_IP, 1000 + i as u16, p.flow_payload(), (i + 1) as f64 * p.gap_us * 1e3);
+        s.add_flow(RECEIVER_IP, 1000 + i as u16, p.flow_payload(), (i + 1) as f64 * p.gap_us * 1e3)?;
         members.push(Member::Host(Box::new(s)));
     }
     let mut net = star_of(CLOCK_MHZ, members, LinkSpec::new(p.gbps, p.link_ns), bolt_switch::stages(p.buffer_bytes), 1)?;

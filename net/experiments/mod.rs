@@ -8,3 +8,9 @@ pub mod pl2;
 pub mod pl2_rpc;
 pub mod plot;
 pub mod stats;
+
+/// The message of the first check that failed, as an experiment's parameter validation
+/// returns it.
+pub fn first_error(checks: impl IntoIterator<Item = (bool, String)>) -> Result<(), String> {
+    checks.into_iter().find(|(ok, _)| !ok).map_or(Ok(()), |(_, e)| Err(e))
+}

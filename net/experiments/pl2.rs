@@ -102,7 +102,7 @@ impl Pl2RunParams {
                 format!("--duration-us {} must exceed --warmup-us {} (and --drain-us ≥ 0)", self.duration_us, self.warmup_us),
             ),
         ];
-        checks.into_iter().find(|(ok, _)| !ok).map_or(Ok(()), |(_, e)| Err(e))
+        super::first_error(checks)
     }
 }
 
@@ -143,7 +143,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
     p.validate()?;
     let offered_gbps = p.load_percent / 100.0 * p.gbps;
     let mode =
-        if p.pl2 { SendMode::Pl2(Pl2Params { k: p.k, t: p.t, recency_ns: 2000.0, unsolicited: p.unsolicited }) } else { SendMode::Raw };
+        if p.pl2 { SendMode::Pl2(Pl2Params { k: p.k, t: p.t, unsolicited: p.unsolicited, ..Pl2Params::default() }) } else { SendMode::Raw };
     let spec = LinkSpec::new(p.gbps, p.link_ns);
     let offer = Offer {
         flows: p.flows,

@@ -90,6 +90,15 @@ pub struct Pl2RpcParams {
     pub seed: u64,
 }
 
+impl std::fmt::Display for Background {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Background::Tcp => "TCP",
+            Background::Udp => "UDP",
+        })
+    }
+}
+
 impl std::str::FromStr for Background {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -154,7 +163,7 @@ impl Pl2RpcParams {
                 format!("--duration-us {} must exceed --warmup-us {} (and --min-rto-ms > 0)", self.duration_us, self.warmup_us),
             ),
         ];
-        checks.into_iter().find(|(ok, _)| !ok).map_or(Ok(()), |(_, e)| Err(e))
+        super::first_error(checks)
     }
 
     fn tcp(&self) -> TcpConfig {

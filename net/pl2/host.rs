@@ -21,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 const ARRIVAL_TIMER: u64 = 0;
 const RELEASE_TIMER: u64 = 1;
+const RETRY_TIMER: u64 = 2;
 
 /// How a sender transmits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,7 +70,7 @@ impl Pl2Sender {
         let flows = offer.flows.max(1);
         let reservations = match mode {
             SendMode::Pl2(params) => {
-                let mut r = Reservations::new(ip, link_gbps, params, RELEASE_TIMER);
+                let mut r = Reservations::new(ip, link_gbps, params, RELEASE_TIMER, RETRY_TIMER);
                 for flow in 0..flows {
                     r.add_flow(dst_ips[flow % dst_ips.len()]);
                 }
@@ -90,6 +91,11 @@ impl Pl2Sender {
             measured_messages: 0,
             other_frames: 0,
         }
+    }
+
+    /// Packets not yet in a burst, and bursts with an RSV out or waiting for their timeslot.
+    pub fn backlog(&self) -> (usize, usize) {
+        self.reservations.as_ref().map_or((0, 0), |r| (r.queued_packets(), r.bursts_in_flight()))
     }
 
     /// RSVs, data packets, bursts and waits so far (data packets only without PL2).
@@ -139,9 +145,13 @@ impl Host for Pl2Sender {
         }
     }
     fn timer(&mut self, id: u64, io: &mut HostIo) {
-        if id == RELEASE_TIMER {
+        if id == RELEASE_TIMER || id == RETRY_TIMER {
             if let Some(r) = self.reservations.as_mut() {
-                r.release_due(io);
+                if id == RELEASE_TIMER {
+                    r.release_due(io);
+                } else {
+                    r.retry_due(io);
+                }
             }
             return;
         }

@@ -11,7 +11,7 @@
 //! header), so a frame the host sends may be at most 1 474 bytes (TCP: an MSS of 1 420). A
 //! larger frame, or one that is not IPv4, is counted and dropped.
 //!
-//! **TCP's pure ACKs go as they are**, outside reservations, as the PL2 switch expects of ACKs
+//! **TCP segments without payload (pure ACKs) go as they are**, outside reservations, as the PL2 switch expects of ACKs
 //! ([`crate::pl2::switch`]: frames without a PL2 header reserve and release nothing). Reserving
 //! them would not make them safer — they are 54–90-byte frames on the reverse path — but would
 //! cost an RSV per burst of ACKs and a GRT back down the *receiver's* link, where the data's
@@ -34,8 +34,13 @@
 //! ([`Pl2Params::unsolicited`]) the same transfers lose nothing; with 12 flows per host, as the
 //! paper's runs, the counters stay above t under load.
 //!
-//! **Timers.** The layer's release timer is [`LAYER_RELEASE_TIMER`]; the host's own timer ids
-//! pass through unchanged (TCP's are small, the RPC client's is `u64::MAX`).
+//! **Timers.** The layer's are [`LAYER_RELEASE_TIMER`] and [`LAYER_RETRY_TIMER`]; the host's
+//! own timer ids pass through unchanged (TCP's are small, the RPC client's is `u64::MAX`).
+//!
+//! **What the host sees of its link.** The host's transmit queue is the link's: frames waiting
+//! for their reservation are not in it, so TCP's transmit-queue limit bounds only what is on its
+//! way out, and a wake-up the host asks for comes when the link next finishes a frame of the
+//! host's (a released burst).
 
 use super::frame::{Pl2Header, Pl2Type, FLAG_ENCAPSULATED, OFF_PL2_PAYLOAD};
 use super::reservations::{Pl2Params, Queued, ReservationCounts, Reservations, MAX_FRAME_BYTES};
@@ -45,8 +50,9 @@ use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, MIN_FRAME_BYTES, OFF_DST_I
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
 
-/// The layer's timer id for burst releases (a host inside it must not use it).
+/// The layer's timer ids for burst releases and RSV retries (a host inside it must not use them).
 pub const LAYER_RELEASE_TIMER: u64 = u64::MAX - 1;
+pub const LAYER_RETRY_TIMER: u64 = u64::MAX - 2;
 /// Bytes the layer adds to a frame: an outer IPv4 header and the PL2 header.
 pub const LAYER_OVERHEAD_BYTES: usize = OFF_PL2_PAYLOAD - ETH_HEADER_BYTES;
 /// The largest frame a host under the layer may send.
@@ -77,14 +83,15 @@ pub struct Pl2Layer<H: Host> {
     reservations: Reservations,
     /// (destination, protocol, ports) → flow.
     flows: HashMap<(u32, u8, u32), usize>,
-    /// Frames that may arrive twice, seen once: (source, burst, index).
+    /// Frames that may arrive twice, seen once: (source, burst, index). Kept for the run (a
+    /// burst id is reused only after 2^32 bursts of one sender).
     seen: HashSet<(u32, u32, u8)>,
     pub counts: LayerCounts,
 }
 
 impl<H: Host> Pl2Layer<H> {
     pub fn new(host: H, link_gbps: f64, params: Pl2Params) -> Self {
-        let reservations = Reservations::new(host.ip(), link_gbps, params, LAYER_RELEASE_TIMER);
+        let reservations = Reservations::new(host.ip(), link_gbps, params, LAYER_RELEASE_TIMER, LAYER_RETRY_TIMER);
         Pl2Layer { host, reservations, flows: HashMap::new(), seen: HashSet::new(), counts: LayerCounts::default() }
     }
 
@@ -207,6 +214,8 @@ impl<H: Host + 'static> Host for Pl2Layer<H> {
     fn timer(&mut self, id: u64, io: &mut HostIo) {
         if id == LAYER_RELEASE_TIMER {
             self.reservations.release_due(io);
+        } else if id == LAYER_RETRY_TIMER {
+            self.reservations.retry_due(io);
         } else {
             self.with_host(io, |h, io| h.timer(id, io));
         }

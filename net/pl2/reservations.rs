@@ -28,6 +28,11 @@
 //!   left to send: an unsolicited burst that needs no resend).
 //! - A GRT for no outstanding burst (duplicated, reordered, or for another host) is counted in
 //!   [`ReservationCounts::stray_grants`] and ignored.
+//! - An RSV whose GRT has not come back after [`Pl2Params::rsv_timeout_ns`] (the RSV or its GRT
+//!   was dropped: they share the port's buffer with data) is sent again, counted in
+//!   [`ReservationCounts::rsv_retries`]; the switch then holds the lost exchange's reservation
+//!   too, which data never releases (its counter under-counts time until it drains). Without
+//!   this a flow whose GRT is lost would wait for ever.
 //!
 //! The slot is the serialisation time of the largest frame on the link (1 514 B: 121.12 ns at
 //! 100 Gb/s in frame bytes); a 64-byte frame also takes a whole slot.
@@ -53,11 +58,13 @@ pub struct Pl2Params {
     pub recency_ns: f64,
     /// Send unsolicited bursts at all (§4.4's optimisation).
     pub unsolicited: bool,
+    /// An RSV unanswered for this long is sent again.
+    pub rsv_timeout_ns: f64,
 }
 
 impl Default for Pl2Params {
     fn default() -> Self {
-        Pl2Params { k: 4, t: 15, recency_ns: 2000.0, unsolicited: true }
+        Pl2Params { k: 4, t: 15, recency_ns: 2000.0, unsolicited: true, rsv_timeout_ns: 100_000.0 }
     }
 }
 
@@ -106,6 +113,8 @@ pub struct ReservationCounts {
     pub resent_bursts: u64,
     /// GRTs for no outstanding burst (counted, ignored).
     pub stray_grants: u64,
+    /// RSVs sent again after [`Pl2Params::rsv_timeout_ns`] without a GRT.
+    pub rsv_retries: u64,
     /// Sum of the waiting times (ns) of scheduled bursts, and how many.
     pub waiting_ns: f64,
     pub waits: u64,
@@ -116,8 +125,11 @@ pub struct Reservations {
     ip: u32,
     link_gbps: f64,
     pub params: Pl2Params,
-    /// The host's timer id for releases.
+    /// The host's timer ids for releases and for RSV retries.
     release_timer: u64,
+    retry_timer: u64,
+    /// RSVs waiting for their GRT: (deadline in ps, burst).
+    rsv_deadlines: BinaryHeap<Reverse<(u64, u32)>>,
     flows: Vec<Flow>,
     bursts: HashMap<u32, Burst>,
     next_burst: u32,
@@ -127,13 +139,17 @@ pub struct Reservations {
 }
 
 impl Reservations {
-    /// No flows yet; releases are asked for on timer `release_timer`.
-    pub fn new(ip: u32, link_gbps: f64, params: Pl2Params, release_timer: u64) -> Self {
+    /// No flows yet; releases are asked for on timer `release_timer`, RSV retries on
+    /// `retry_timer`. K must be at least 1.
+    pub fn new(ip: u32, link_gbps: f64, params: Pl2Params, release_timer: u64, retry_timer: u64) -> Self {
+        assert!(params.k >= 1, "K = 0: a burst must hold a packet");
         Reservations {
             ip,
             link_gbps,
             params,
             release_timer,
+            retry_timer,
+            rsv_deadlines: BinaryHeap::new(),
             flows: Vec::new(),
             bursts: HashMap::new(),
             next_burst: 0,
@@ -164,9 +180,18 @@ impl Reservations {
             .sum()
     }
 
+    /// Bursts with an RSV out or waiting for their timeslot.
+    pub fn bursts_in_flight(&self) -> usize {
+        self.flows.iter().filter(|f| f.outstanding.is_some() || f.waiting.is_some()).count()
+    }
+
     /// One timeslot: the largest frame on the link.
     pub fn slot_ns(&self) -> f64 {
-        MAX_FRAME_BYTES as f64 * 8.0 / self.link_gbps
+        self.serialisation_ns(MAX_FRAME_BYTES)
+    }
+
+    fn serialisation_ns(&self, bytes: usize) -> f64 {
+        bytes as f64 * 8.0 / self.link_gbps
     }
 
     /// Queues `item` on `flow` and reserves for it if the flow has no RSV out.
@@ -248,8 +273,6 @@ impl Reservations {
             return;
         }
         let Some((content, packets)) = self.take_burst(flow) else { return };
-        // The RSV leaves after the bytes already queued on the link.
-        let rsv_sent_ns = io.now_ns() + io.queued_bytes() as f64 * 8.0 / self.link_gbps;
         let params = self.params;
         let f = &mut self.flows[flow];
         let recent = f.last_response_ns.is_some_and(|t| io.now_ns() - t <= params.recency_ns);
@@ -257,14 +280,52 @@ impl Reservations {
         let id = self.next_burst;
         self.next_burst = self.next_burst.wrapping_add(1);
         f.outstanding = Some(id);
-        let dst_ip = f.dst_ip;
-        self.bursts.insert(id, Burst { flow, content, packets, rsv_sent_ns, unsolicited });
-        let rsv = Pl2Header { demand: packets, ..Pl2Header::new(Pl2Type::Reserve, self.ip, dst_ip, flow as u16, id) };
-        io.send(rsv.frame(0, None));
-        self.counts.rsvs += 1;
+        self.bursts.insert(id, Burst { flow, content, packets, rsv_sent_ns: 0.0, unsolicited });
+        self.send_rsv(id, io);
         if unsolicited {
             self.counts.unsolicited_bursts += 1;
             self.send_burst(io, id, FLAG_UNSOLICITED);
+        }
+    }
+
+    /// Sends the burst's RSV and times the exchange from when it leaves the host: after the
+    /// bytes already queued on the link.
+    fn send_rsv(&mut self, burst: u32, io: &mut HostIo) {
+        let rsv_sent_ns = io.now_ns() + self.serialisation_ns(io.queued_bytes());
+        let b = self.bursts.get_mut(&burst).expect("an RSV for a known burst");
+        b.rsv_sent_ns = rsv_sent_ns;
+        let b = &self.bursts[&burst];
+        let dst_ip = self.flows[b.flow].dst_ip;
+        let rsv = Pl2Header { demand: b.packets, ..Pl2Header::new(Pl2Type::Reserve, self.ip, dst_ip, b.flow as u16, burst) };
+        io.send(rsv.frame(0, None));
+        self.counts.rsvs += 1;
+        let deadline = ((io.now_ns() + self.params.rsv_timeout_ns) * 1000.0).round() as u64;
+        self.rsv_deadlines.push(Reverse((deadline, burst)));
+        if self.rsv_deadlines.peek() == Some(&Reverse((deadline, burst))) {
+            io.set_timer_at(deadline as f64 / 1000.0, self.retry_timer);
+        }
+    }
+
+    /// The retry timer fired: sends again every RSV still unanswered at its deadline.
+    pub fn retry_due(&mut self, io: &mut HostIo) {
+        let now_ps = (io.now_ns() * 1000.0).round() as u64;
+        let mut again = Vec::new();
+        while let Some(Reverse((at, burst))) = self.rsv_deadlines.peek().copied() {
+            if at > now_ps {
+                break;
+            }
+            self.rsv_deadlines.pop();
+            let unanswered = self.bursts.get(&burst).is_some_and(|b| self.flows[b.flow].outstanding == Some(burst));
+            if unanswered {
+                again.push(burst);
+            }
+        }
+        for burst in again {
+            self.counts.rsv_retries += 1;
+            self.send_rsv(burst, io);
+        }
+        if let Some(Reverse((at, _))) = self.rsv_deadlines.peek() {
+            io.set_timer_at(*at as f64 / 1000.0, self.retry_timer);
         }
     }
 
@@ -281,7 +342,7 @@ impl Reservations {
         };
         let now = io.now_ns();
         let chosen = h.chosen_timeslot();
-        let pending_ns = io.queued_bytes() as f64 * 8.0 / self.link_gbps;
+        let pending_ns = self.serialisation_ns(io.queued_bytes());
         let departure = chosen as f64 * self.slot_ns() - (now - rsv_sent_ns);
         let waiting = if departure >= pending_ns { departure } else { 0.0 };
         let release = |s: &mut Self, resent: bool| {

@@ -287,7 +287,7 @@ pub(crate) fn pl2_rpc_setup(p: &Pl2RpcParams) -> String {
         Background::Udp => format!("UDP-like messages at {} % of a link each", p.load_per_sender),
     };
     format!(
-        "a closed-loop client GETs {}-byte values from one server while 0–4 background hosts send {background} to the client, {} flows each; {} Gb/s, {} ns per link, buffer {} B per port; \
+        "a closed-loop client GETs {}-byte values from one server while background hosts (the `hosts` column) send {background} to the client, {} flows each; {} Gb/s, {} ns per link, buffer {} B per port; \
          TCP: CUBIC without PL2, congestion control off with a {}-segment window under PL2, min RTO {} ms; K = {}, t = {}, T = {}; {} µs ({} µs warm-up), seed {}. \
          Paper: memcached over VMA TCP, 64 B keys, 1 KiB and 4 KiB values, 1–4 background hosts (the first is the memcached server), 100 Gb/s, Tofino with < 200 KB buffer.",
         p.value_bytes,
@@ -323,7 +323,7 @@ pub(crate) fn rpc_runs(senders: &[usize], params: impl Fn(usize, bool) -> Pl2Rpc
 /// p99 latency and transactions per second against the background hosts, one line per arm.
 pub(crate) fn rpc_plots(runs: &[Pl2RpcRun], dir: &std::path::Path) -> Result<(), String> {
     let Some(first) = runs.first() else { return Ok(()) };
-    let name = format!("{:?}", first.params.background).to_lowercase();
+    let name = first.params.background.to_string().to_lowercase();
     let series = |f: fn(&Pl2RpcRun) -> f64| -> Vec<(String, Vec<(f64, f64)>)> {
         [(true, "with PL2"), (false, "without PL2")]
             .iter()
@@ -353,7 +353,7 @@ pub(crate) fn pl2_rpc_cmd(a: &Pl2RpcArgs) -> Result<bool, String> {
     }
     let runs = rpc_runs(&a.senders, |s, pl2| a.params(s, pl2))?;
     if let Some(dir) = &a.plot {
-        write_json(&dir.join(format!("pl2-rpc-{:?}.json", a.background).to_lowercase()), &runs)?;
+        write_json(&dir.join(format!("pl2-rpc-{}.json", a.background.to_string().to_lowercase())), &runs)?;
         rpc_plots(&runs, dir)?;
     }
     if a.json {

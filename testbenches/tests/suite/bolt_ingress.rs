@@ -352,6 +352,16 @@ fn mtu_and_cc_thresh_are_inputs() {
     assert_eq!((out[0].src, out[0].flags & FLAG_INC != 0, token(&out[0])), (false, true, 0));
     assert_eq!((out[1].src, out[1].flags & FLAG_INC != 0), (false, false), "no supply left for a second grant");
     assert!(out[2].src && out[2].flags & FLAG_DEC != 0);
+    // The MTU is the grant's price: on a fresh port one grant empties the token, and 200 ns later
+    // a 60-byte packet finds 2 440 bytes — refused at MTU 5 000 (granted at 1 088).
+    let small = |flags: u8, now: u32| Descriptor { pkt_len: 60, ..data(flags, 4, 1, 0, now) };
+    let trace = [small(FLAG_INC, 5000), small(FLAG_INC, 5200)];
+    let out = dut.run(&trace);
+    for (i, (t, hw)) in trace.iter().zip(&out).enumerate() {
+        check(t, hw, &reference.ingress(t), i as u64, 0);
+    }
+    assert_eq!((token(&out[0]), out[0].flags & FLAG_INC != 0), (0, true));
+    assert_eq!((token(&out[1]), out[1].flags & FLAG_INC != 0), (2440, false), "the MTU input was not the price");
 }
 
 // ---------------------------------------------------------------- scenarios (thesis §4.3)

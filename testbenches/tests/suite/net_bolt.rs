@@ -48,7 +48,7 @@ fn incast(senders: usize, bytes: u64, gap_ns: f64, run_us: f64) -> Network {
     for i in 0..senders {
         let mut s = BoltSender::new(RECEIVER + 1 + i as u32, config(bdp)).unwrap();
         s.record_cwnd = true;
-        s.add_flow(RECEIVER, 1000 + i as u16, bytes, i as f64 * gap_ns);
+        s.add_flow(RECEIVER, 1000 + i as u16, bytes, i as f64 * gap_ns).unwrap();
         members.push(Member::Host(Box::new(s)));
     }
     let mut net = star_of(3200, members, LinkSpec::new(100.0, link_ns), bolt_switch::stages(10_000_000), 1).unwrap();
@@ -83,7 +83,9 @@ fn bolt_incast_completes_with_srcs_and_the_rtl_agrees_with_the_model() {
         });
     }
     let port = &net.switches[0].ports[0];
-    println!("receiver port max {} packets", port.counters.max_packets);
+    let bdp = 100.0 / 8.0 * (4.0 * 1048.0 + 2.0 * MTU as f64 * 8.0 / 100.0);
+    println!("receiver port max {} packets ({} B; BDP {bdp:.0} B)", port.counters.max_packets, port.counters.max_packets as usize * MTU);
+    assert!(((port.counters.max_packets as usize * MTU) as f64) < bdp, "the receiver's queue reached a BDP");
     assert_eq!(st.mismatches, 0, "the reference model disagreed with the RTL");
     assert_eq!(r.completions.len(), 5);
     assert_eq!(drops, 0);
@@ -94,7 +96,6 @@ fn bolt_incast_completes_with_srcs_and_the_rtl_agrees_with_the_model() {
         assert!(s.ignored == 0);
     }
     assert!(r.ignored == 0 && r.out_of_order == 0);
-    let _ = FLAG_SRC;
 }
 
 /// Table 4.1's runs (5 × 500 000 B, MTU 5 000, CC_THRESH 10 KB) with PRU and SM off and on
@@ -129,11 +130,16 @@ fn table_4_1_runs_complete_and_keep_the_thesis_orderings() {
 fn impossible_utilisation_parameters_are_one_line_errors() {
     use nanotransport_net::experiments::bolt::{run_bolt_utilisation, BoltUtilisationParams};
     let bad: [(&str, fn(&mut BoltUtilisationParams)); 4] = [
-        ("--senders", |p| p.senders = 0),
+        ("--senders", |p| p.senders = 1),
         ("--mtu", |p| p.mtu_ip = 10_000),
         ("--flow-bytes", |p| p.flow_ip_bytes = 10),
         ("--bdp", |p| p.bdp = 1.0),
     ];
+    let mut s = BoltSender::new(RECEIVER + 1, config(62_420.0)).unwrap();
+    assert!(s.add_flow(RECEIVER, 1, 1 << 32, 0.0).unwrap_err().contains("2^32"));
+    assert!(s.add_flow(RECEIVER, 1, 0, 0.0).is_err());
+    s.add_flow(RECEIVER, 1, 1000, 0.0).unwrap();
+    assert!(s.add_flow(RECEIVER, 1, 1000, 0.0).unwrap_err().contains("already"));
     for (name, spoil) in bad {
         let mut p = BoltUtilisationParams::defaults(true, true);
         spoil(&mut p);
@@ -165,7 +171,7 @@ fn stray_and_malformed_frames_are_counted_and_ignored() {
         (nanotransport_net::ipv4::frame(RECEIVER + 2, sender_ip, 0, 153, 12), "a truncated Bolt header"),
     ] {
         let mut s = BoltSender::new(sender_ip, config(62_420.0)).unwrap();
-        s.add_flow(RECEIVER, 1000, 100_000, 0.0);
+        s.add_flow(RECEIVER, 1000, 100_000, 0.0).unwrap();
         let members = vec![
             Member::Host(Box::new(BoltReceiver::new(RECEIVER))),
             Member::Host(Box::new(s)),

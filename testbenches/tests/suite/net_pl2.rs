@@ -249,6 +249,7 @@ fn unsolicited_bursts_overflow_a_port_that_few_flows_share() {
     let unsolicited: u64 = (1..4).map(|s| net.host::<Pl2Layer<TcpHost>>(s).unwrap().reservation_counts().unsolicited_bursts).sum();
     println!("buffer drops {}, refused {}, unsolicited bursts {unsolicited}", buffer_drops(&net), net.switches[0].ingress_dropped);
     assert!(unsolicited > 1000 && buffer_drops(&net) > 1000);
+    assert_eq!(net.switches[0].ingress_dropped, 0, "T was reached");
 }
 
 /// What the layer does with frames it cannot carry or should not deliver: a host's oversized and
@@ -274,9 +275,9 @@ fn the_layer_counts_what_it_cannot_carry_or_deliver() {
         let stages = nanotransport_net::pl2::switch::stages(200_000);
         let mut net = star_of(3200, vec![Member::Host(Box::new(receiver)), sender], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
         net.run(3200 * 10, &mut |_| false, &mut |_| {});
-        let r = net.host::<Pl2Layer<CbrHost>>(0).unwrap().counts;
+        let receiver = net.host::<Pl2Layer<CbrHost>>(0).unwrap();
         let s = if layered_sender { Some(net.host::<Pl2Layer<CbrHost>>(1).unwrap().counts) } else { None };
-        (r, s)
+        ((receiver.counts, receiver.host.received), s)
     };
     // A host under the layer sending a frame too large to carry, and one that is not IPv4.
     let oversized = nanotransport_net::ipv4::frame(H2, H1, 0, 17, MAX_INNER_FRAME_BYTES - 34 + 1);
@@ -288,17 +289,17 @@ fn the_layer_counts_what_it_cannot_carry_or_deliver() {
     let inner = nanotransport_net::ipv4::frame(H2, H1, 0, 17, 100);
     let wrapped =
         Pl2Header { flags: FLAG_ENCAPSULATED | FLAG_UNSOLICITED, ..Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5) }.data_frame(&inner[14..]);
-    let (r, _) = run(wrapped, false);
-    assert_eq!((r.duplicates, r.malformed), (2, 0));
+    let ((r, delivered), _) = run(wrapped, false);
+    assert_eq!((r.duplicates, r.malformed, delivered), (2, 0, 1));
     // An encapsulated frame whose payload is not an IPv4 packet.
     let garbage = Pl2Header { flags: FLAG_ENCAPSULATED, ..Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5) }.data_frame(&[0x99; 40]);
-    let (r, _) = run(garbage, false);
-    assert_eq!(r.malformed, 3);
+    let ((r, delivered), _) = run(garbage, false);
+    assert_eq!((r.malformed, delivered), (3, 0));
     // Another host's PL2 message data (not encapsulated).
     let message =
         Pl2Header::new(Pl2Type::Data, H2, H1, 0, 5).frame(1000, Some(MessageFields { created_ps: 0, id: 1, packets: 1, index: 0 }));
-    let (r, _) = run(message, false);
-    assert_eq!((r.foreign_frames, r.malformed, r.duplicates), (3, 0, 0));
+    let ((r, delivered), _) = run(message, false);
+    assert_eq!((r.foreign_frames, r.malformed, r.duplicates, delivered), (3, 0, 0, 0));
 }
 
 fn memcached(
@@ -356,4 +357,30 @@ fn impossible_memcached_parameters_are_one_line_errors() {
         let e = run_pl2_rpc(&p, &mut |_| {}).unwrap_err();
         assert!(e.starts_with(name) && !e.contains('\n'), "{e}");
     }
+}
+
+/// RSVs and GRTs lost on a lossy link: an RSV unanswered for 100 µs is sent again, so no flow
+/// waits for ever — every message leaves the sender (data lost on the link is not resent: the
+/// raw sender has no retransmission).
+#[test]
+fn lost_rsvs_and_grts_are_retried_and_no_flow_stalls() {
+    use nanotransport_net::link::LinkSpec;
+    use nanotransport_net::pl2::host::{Offer, Pl2Params, Pl2Receiver, Pl2Sender, SendMode};
+    use nanotransport_net::topology::{star_with_links, Member};
+    let offer = Offer { flows: 4, message_packets: 4, gbps: 20.0, start_ns: 0.0, stop_ns: 200_000.0, measure_from_ns: 0.0 };
+    let sender = Pl2Sender::new(H1, vec![H2], SendMode::Pl2(Pl2Params::default()), offer, 100.0, 1);
+    let lossy = LinkSpec { loss: 0.05, ..LinkSpec::new(100.0, 500.0) };
+    let members = vec![
+        (Member::Host(Box::new(sender)), lossy),
+        (Member::Host(Box::new(Pl2Receiver::new(H2, 0.0, 1e9))), LinkSpec::new(100.0, 500.0)),
+    ];
+    let mut net = star_with_links(3200, members, nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
+    net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(Pl2Config { max_demand: 4, unsolicited_limit: 64 }).unwrap()));
+    net.run(3200 * 2_000, &mut |_| false, &mut |_| {});
+    let s = net.host::<Pl2Sender>(0).unwrap();
+    let c = s.counts();
+    println!("messages {}, RSVs {}, retries {}, data {}, backlog {:?}", s.messages, c.rsvs, c.rsv_retries, c.data_packets, s.backlog());
+    assert!(c.rsv_retries > 0, "no RSV or GRT was lost: the test proves nothing");
+    assert_eq!(s.backlog(), (0, 0), "a flow is stuck");
+    assert_eq!(c.data_packets, s.messages as u64 * 4 + 4 * c.resent_bursts);
 }

@@ -1,7 +1,7 @@
 -- Wireshark / tshark dissector for the nanoTransport header (the 30 bytes after IPv4, then 14
 -- bytes of padding, then the payload; layout in hdl/pisa/wire.rs), IP protocols 155 (NDP) and
 -- 154 (Homa). Use: wireshark -X lua_script:scripts/wireshark-nanotransport.lua OUT.pcap
--- (or copy it into Wireshark's personal plugins folder). PL2 frames (IP protocol 253) are decoded too.
+-- (or copy it into Wireshark's personal plugins folder). PL2 frames (IP protocol 253) and Bolt frames (153) are decoded too.
 
 local nt = Proto("nanotransport", "nanoTransport")
 
@@ -126,3 +126,51 @@ function pl2.dissector(buf, pinfo, tree)
 end
 
 ip_proto:add(253, pl2)
+
+-- Bolt (IP protocol 153): the 9-byte header of thesis Listing 4.1 after IPv4, then the 16-byte
+-- transport header of net/bolt/frame.rs (ports, offset or next byte expected, flow size).
+local bolt = Proto("bolt", "Bolt")
+local b = bolt.fields
+b.q_size = ProtoField.uint24("bolt.q_size", "Queue size (bytes)")
+b.link_rate = ProtoField.uint8("bolt.link_rate", "Link rate code")
+b.flags = ProtoField.uint8("bolt.flags", "Flags", base.HEX)
+local bolt_flag_names = { { "data", "DATA", 0x80 }, { "ack", "ACK", 0x40 }, { "src", "SRC", 0x20 }, { "last", "LAST", 0x10 },
+    { "first", "FIRST", 0x08 }, { "inc", "INC", 0x04 }, { "dec", "DEC", 0x02 }, { "ai", "AI (reserved bit)", 0x01 } }
+for _, fl in ipairs(bolt_flag_names) do
+    b[fl[1]] = ProtoField.bool("bolt.flags." .. fl[1], fl[2], 8, nil, fl[3])
+end
+b.t_data_tx = ProtoField.uint32("bolt.t_data_tx", "t_data_tx (ns)")
+b.src_port = ProtoField.uint16("bolt.src_port", "Source port")
+b.dst_port = ProtoField.uint16("bolt.dst_port", "Destination port")
+b.seq = ProtoField.uint32("bolt.seq", "Offset (data) or next byte expected (ACK)")
+b.flow_bytes = ProtoField.uint32("bolt.flow_bytes", "Flow size (bytes)")
+
+function bolt.dissector(buf, pinfo, tree)
+    if buf:len() < 9 then
+        return 0
+    end
+    pinfo.cols.protocol = "Bolt"
+    local t = tree:add(bolt, buf(0, math.min(buf:len(), 25)))
+    t:add(b.q_size, buf(0, 3))
+    t:add(b.link_rate, buf(3, 1))
+    local ft = t:add(b.flags, buf(4, 1))
+    local names = {}
+    for _, fl in ipairs(bolt_flag_names) do
+        ft:add(b[fl[1]], buf(4, 1))
+        if math.floor(buf(4, 1):uint() / fl[3]) % 2 == 1 then
+            names[#names + 1] = string.upper(fl[1])
+        end
+    end
+    t:add(b.t_data_tx, buf(5, 4))
+    if buf:len() >= 25 then
+        t:add(b.src_port, buf(9, 2))
+        t:add(b.dst_port, buf(11, 2))
+        t:add(b.seq, buf(13, 4))
+        t:add(b.flow_bytes, buf(17, 4))
+        pinfo.cols.info = string.format("%s %d -> %d seq=%d q_size=%d", table.concat(names, ","), buf(9, 2):uint(), buf(11, 2):uint(),
+            buf(13, 4):uint(), buf(0, 3):uint())
+    end
+    return buf:len()
+end
+
+ip_proto:add(153, bolt)

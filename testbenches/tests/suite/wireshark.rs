@@ -317,11 +317,30 @@ const PL2_MESSAGE_FIELDS: [(&str, usize, usize); 4] =
     [("pl2.msg_created_ps", 54, 8), ("pl2.msg_id", 62, 4), ("pl2.msg_packets", 66, 2), ("pl2.msg_index", 68, 2)];
 const PL2_FLAGS: [(&str, u8); 2] = [("pl2.flags.unsolicited", 0x01), ("pl2.flags.resent", 0x02)];
 
+/// The fields tshark decodes (with the project's dissector) from `frames` written as a pcap:
+/// one line per frame, the fields comma-separated in the order given.
+fn tshark_fields(frames: &[Vec<u8>], fields: &[&str]) -> String {
+    run(Command::new("tshark").arg("--version"));
+    let records: Vec<(u64, Vec<u8>)> = frames.iter().cloned().enumerate().map(|(k, f)| (k as u64, f)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let pcap = dir.path().join("frames.pcap");
+    std::fs::write(&pcap, output_pcap(&records).unwrap()).unwrap();
+    let mut tshark = Command::new("tshark");
+    tshark.arg("-X").arg(format!("lua_script:{}", repo_root().join("scripts/wireshark-nanotransport.lua").display()));
+    tshark.arg("-r").arg(&pcap).args(["-T", "fields", "-E", "separator=,"]);
+    for f in fields {
+        tshark.args(["-e", f]);
+    }
+    let out = run(&mut tshark);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.to_lowercase().contains("lua"), "tshark: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn dissector_decodes_pl2_frames_as_documented() {
     use nanotransport_net::pl2::frame::*;
     assert_eq!((OFF_PL2_PAYLOAD, PL2_HEADER_BYTES), (54, 20), "documented offsets against net/pl2/frame.rs' constants");
-    run(Command::new("tshark").arg("--version"));
     // Every byte of every field distinct, so that a field read one byte off shows another value.
     let header = |kind, flags| Pl2Header {
         kind,
@@ -343,23 +362,10 @@ fn dissector_decodes_pl2_frames_as_documented() {
         header(Pl2Type::Data, FLAG_RESENT).frame(100, Some(message)),
         udp_frame(),
     ];
-    let records: Vec<(u64, Vec<u8>)> = frames.iter().cloned().enumerate().map(|(k, f)| (k as u64, f)).collect();
-    let dir = tempfile::tempdir().unwrap();
-    let pcap = dir.path().join("pl2.pcap");
-    std::fs::write(&pcap, output_pcap(&records).unwrap()).unwrap();
     let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
     fields.extend(PL2_HEADER_FIELDS.iter().chain(&PL2_MESSAGE_FIELDS).map(|f| f.0));
     fields.extend(PL2_FLAGS.iter().map(|f| f.0));
-    let mut tshark = Command::new("tshark");
-    tshark.arg("-X").arg(format!("lua_script:{}", repo_root().join("scripts/wireshark-nanotransport.lua").display()));
-    tshark.arg("-r").arg(&pcap).args(["-T", "fields", "-E", "separator=,"]);
-    for f in &fields {
-        tshark.args(["-e", f]);
-    }
-    let out = run(&mut tshark);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && !stderr.to_lowercase().contains("lua"), "tshark: {stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = tshark_fields(&frames, &fields);
     let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), frames.len());
     for (k, (row, frame)) in rows.iter().zip(&frames).enumerate() {
@@ -382,6 +388,80 @@ fn dissector_decodes_pl2_frames_as_documented() {
                 true => assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}"),
                 false => assert!(value(name).is_empty(), "frame {k}: {name} on a control frame"),
             }
+        }
+    }
+}
+
+/// Bolt's header (Listing 4.1) and the transport header after it, as `net/bolt/frame.rs`
+/// documents them: (field, offset in the frame, bytes).
+const BOLT_FIELDS: [(&str, usize, usize); 8] = [
+    ("bolt.q_size", 34, 3),
+    ("bolt.link_rate", 37, 1),
+    ("bolt.flags", 38, 1),
+    ("bolt.t_data_tx", 39, 4),
+    ("bolt.src_port", 43, 2),
+    ("bolt.dst_port", 45, 2),
+    ("bolt.seq", 47, 4),
+    ("bolt.flow_bytes", 51, 4),
+];
+const BOLT_FLAGS: [(&str, u8); 8] = [
+    ("bolt.flags.data", 0x80),
+    ("bolt.flags.ack", 0x40),
+    ("bolt.flags.src", 0x20),
+    ("bolt.flags.last", 0x10),
+    ("bolt.flags.first", 0x08),
+    ("bolt.flags.inc", 0x04),
+    ("bolt.flags.dec", 0x02),
+    ("bolt.flags.ai", 0x01),
+];
+
+#[test]
+fn dissector_decodes_bolt_frames_as_documented() {
+    use nanotransport_net::bolt::frame::*;
+    assert_eq!(
+        (OFF_TRANSPORT, FRAME_HEADER_BYTES, BOLT_IP_PROTOCOL),
+        (43, 59, 153),
+        "documented offsets against net/bolt/frame.rs' constants"
+    );
+    // Every byte of every field distinct, so that a field read one byte off shows another value.
+    let header = |flags| BoltFrame {
+        src_ip: PEER_IP,
+        dst_ip: NIC_IP,
+        q_size: 0x21_2223,
+        link_rate: 0x24,
+        flags,
+        t_data_tx: 0x2526_2728,
+        src_port: 0x292A,
+        dst_port: 0x2B2C,
+        seq: 0x2D2E_2F30,
+        flow_bytes: 0x3132_3334,
+    };
+    let frames = vec![
+        header(FLAG_DATA | FLAG_FIRST | FLAG_AI).frame(1000),
+        header(FLAG_DATA | FLAG_INC | FLAG_LAST).frame(10),
+        header(FLAG_ACK | FLAG_DEC).frame(0),
+        header(FLAG_SRC | FLAG_DEC).frame(0),
+        udp_frame(),
+    ];
+    let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
+    fields.extend(BOLT_FIELDS.iter().map(|f| f.0));
+    fields.extend(BOLT_FLAGS.iter().map(|f| f.0));
+    let stdout = tshark_fields(&frames, &fields);
+    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), frames.len());
+    for (k, (row, frame)) in rows.iter().zip(&frames).enumerate() {
+        let value = |name: &str| row[fields.iter().position(|f| *f == name).unwrap()];
+        let layers: Vec<&str> = value("frame.protocols").split(':').collect();
+        if frame[IP_PROTOCOL_AT] != BOLT_IP_PROTOCOL {
+            assert!(!layers.contains(&"bolt") && value("bolt.flags").is_empty(), "frame {k}: {row:?}");
+            continue;
+        }
+        assert_eq!((layers.last(), value("_ws.col.Protocol")), (Some(&"bolt"), "Bolt"), "frame {k}: {layers:?}");
+        for (name, at, bytes) in BOLT_FIELDS {
+            assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}");
+        }
+        for (name, bit) in BOLT_FLAGS {
+            assert_eq!(tshark_number(value(name)), (frame[38] & bit != 0) as u64, "frame {k}: {name}");
         }
     }
 }

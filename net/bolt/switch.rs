@@ -22,8 +22,8 @@
 //! updates it on every arrival.
 
 use super::frame::{FLAG_ACK, FLAG_SRC};
-use crate::schemes::DropTail;
-use crate::switch::{Classify, Ingress, IngressVerdict, Limit, StageContext, StrictPriority};
+use crate::schemes::two_bands_drop_tail;
+use crate::switch::{Classify, Ingress, IngressVerdict, StageContext};
 use crate::topology::SwitchStages;
 use nanotransport_hdl::switch::bolt_header::BOLT_OFFSET;
 use nanotransport_hdl::switch::bolt_ingress::{BoltParams, TOKEN_BIAS};
@@ -133,7 +133,7 @@ pub fn bolt_params(mtu: u32, cc_thresh: u32, pru: bool, sm: bool) -> Result<Bolt
 /// A Bolt switch's port stages: two bands by [`BoltClassify`], a drop-tail buffer of
 /// `buffer_bytes` shared by both, strict priority (the ingress stage is added apart).
 pub fn stages(buffer_bytes: usize) -> SwitchStages {
-    (Box::new(BoltClassify), Box::new(DropTail { limit: Limit::Bytes(buffer_bytes) }), Box::new(StrictPriority), 2)
+    two_bands_drop_tail(Box::new(BoltClassify), buffer_bytes)
 }
 
 /// ACKs and SRCs (by their Bolt flags) in band 0, everything else in band 1.

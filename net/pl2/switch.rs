@@ -12,8 +12,8 @@
 //! nothing and release nothing.
 
 use super::frame::{Pl2Header, Pl2Type};
-use crate::schemes::DropTail;
-use crate::switch::{Classify, Ingress, IngressVerdict, Limit, StageContext, StrictPriority};
+use crate::schemes::two_bands_drop_tail;
+use crate::switch::{Classify, Ingress, IngressVerdict, StageContext};
 use crate::topology::SwitchStages;
 use nanotransport_hdl::switch::pl2_reservation::Pl2Kind;
 use nanotransport_reference::pl2::{Descriptor, Pl2Config, Pl2Counts};
@@ -81,7 +81,7 @@ impl Ingress for Pl2Ingress {
 /// A PL2 switch's port stages, with PL2 or without: two bands by [`Pl2Classify`], a drop-tail
 /// buffer of `buffer_bytes` shared by both, strict priority (the ingress stage is added apart).
 pub fn stages(buffer_bytes: usize) -> SwitchStages {
-    (Box::new(Pl2Classify), Box::new(DropTail { limit: Limit::Bytes(buffer_bytes) }), Box::new(StrictPriority), 2)
+    two_bands_drop_tail(Box::new(Pl2Classify), buffer_bytes)
 }
 
 /// RSV and GRT in band 0, everything else in band 1.

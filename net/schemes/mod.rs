@@ -25,7 +25,7 @@ mod red;
 mod spec;
 
 pub use dctcp::Dctcp;
-pub use droptail::DropTail;
+pub use droptail::{two_bands_drop_tail, DropTail};
 pub use drr::{Drr, PerSourceQueues};
 pub use hull::Hull;
 pub use red::Red;

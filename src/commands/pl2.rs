@@ -41,21 +41,11 @@ pub(crate) struct Pl2Args {
     /// Flows per sender (one RSV outstanding each)
     #[arg(long, default_value_t = 12)]
     pub(crate) flows: usize,
-    /// K: packets per burst
-    #[arg(long, default_value_t = 4)]
-    pub(crate) k: u8,
-    /// t: chosen timeslots below which a burst may go unsolicited
-    #[arg(long, default_value_t = 15)]
-    pub(crate) t: u32,
-    /// T: reserved output timeslots above which the switch drops unsolicited data
-    #[arg(long, default_value_t = 64)]
-    pub(crate) unsolicited_limit: u32,
+    #[command(flatten)]
+    pub(crate) pl2: Pl2BlockArgs,
     /// Never send a burst before its GRT
     #[arg(long)]
     pub(crate) no_unsolicited: bool,
-    /// Switch buffer per port, bytes (both arms)
-    #[arg(long, default_value_t = 200_000)]
-    pub(crate) buffer_bytes: usize,
     /// Microseconds of offered messages, warm-up included
     #[arg(long, default_value_t = 2000.0)]
     pub(crate) duration_us: f64,
@@ -76,13 +66,30 @@ pub(crate) struct Pl2Args {
     pub(crate) plot: Option<PathBuf>,
 }
 
+/// PL2's parameters and the switch buffer, for every PL2 experiment.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct Pl2BlockArgs {
+    /// K: packets per burst
+    #[arg(long, default_value_t = 4)]
+    pub(crate) k: u8,
+    /// t: chosen timeslots below which a burst may go unsolicited
+    #[arg(long, default_value_t = 15)]
+    pub(crate) t: u32,
+    /// T: reserved output timeslots above which the switch drops unsolicited data
+    #[arg(long, default_value_t = 64)]
+    pub(crate) unsolicited_limit: u32,
+    /// Switch buffer per port, bytes (both arms)
+    #[arg(long, default_value_t = 200_000)]
+    pub(crate) buffer_bytes: usize,
+}
+
 impl Pl2Args {
     fn params(&self, senders: usize, receivers: usize, load: f64, pl2: bool) -> Pl2RunParams {
         let mut p = Pl2RunParams::defaults(senders, load, pl2);
         p.receivers = receivers;
         (p.flows, p.k, p.t, p.unsolicited_limit, p.unsolicited) =
-            (self.flows, self.k, self.t, self.unsolicited_limit, !self.no_unsolicited);
-        p.buffer_bytes = self.buffer_bytes;
+            (self.flows, self.pl2.k, self.pl2.t, self.pl2.unsolicited_limit, !self.no_unsolicited);
+        p.buffer_bytes = self.pl2.buffer_bytes;
         (p.duration_us, p.warmup_us, p.drain_us, p.seed) = (self.duration_us, self.warmup_us, self.drain_us, self.seed);
         p
     }
@@ -231,18 +238,8 @@ pub(crate) struct Pl2RpcArgs {
     /// TCP's minimum retransmission timeout, ms (both arms; Linux: 200)
     #[arg(long, default_value_t = 200.0)]
     pub(crate) min_rto_ms: f64,
-    /// K: packets per burst
-    #[arg(long, default_value_t = 4)]
-    pub(crate) k: u8,
-    /// t: chosen timeslots below which a burst may go unsolicited
-    #[arg(long, default_value_t = 15)]
-    pub(crate) t: u32,
-    /// T: reserved output timeslots above which the switch drops unsolicited data
-    #[arg(long, default_value_t = 64)]
-    pub(crate) unsolicited_limit: u32,
-    /// Switch buffer per port, bytes (both arms)
-    #[arg(long, default_value_t = 200_000)]
-    pub(crate) buffer_bytes: usize,
+    #[command(flatten)]
+    pub(crate) pl2: Pl2BlockArgs,
     /// Microseconds simulated, warm-up included
     #[arg(long, default_value_t = 2000.0)]
     pub(crate) duration_us: f64,
@@ -268,10 +265,10 @@ impl Pl2RpcArgs {
             value_bytes: self.value_bytes,
             tcp_window_segments: self.tcp_window_segments,
             min_rto_ms: self.min_rto_ms,
-            k: self.k,
-            t: self.t,
-            unsolicited_limit: self.unsolicited_limit,
-            buffer_bytes: self.buffer_bytes,
+            k: self.pl2.k,
+            t: self.pl2.t,
+            unsolicited_limit: self.pl2.unsolicited_limit,
+            buffer_bytes: self.pl2.buffer_bytes,
             duration_us: self.duration_us,
             warmup_us: self.warmup_us,
             seed: self.seed,

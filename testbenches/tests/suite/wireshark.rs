@@ -362,34 +362,63 @@ fn dissector_decodes_pl2_frames_as_documented() {
         header(Pl2Type::Data, FLAG_RESENT).frame(100, Some(message)),
         udp_frame(),
     ];
-    let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
-    fields.extend(PL2_HEADER_FIELDS.iter().chain(&PL2_MESSAGE_FIELDS).map(|f| f.0));
-    fields.extend(PL2_FLAGS.iter().map(|f| f.0));
-    let stdout = tshark_fields(&frames, &fields);
-    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), frames.len());
+    let pl2 = Dissected {
+        ip_protocol: PL2_IP_PROTOCOL,
+        layer: "pl2",
+        column: "PL2",
+        fields: &PL2_HEADER_FIELDS,
+        flags_at: 35,
+        flags: &PL2_FLAGS,
+    };
+    let message_fields: Vec<&str> = PL2_MESSAGE_FIELDS.iter().map(|f| f.0).collect();
+    let rows = check_dissected(&pl2, &frames, &message_fields);
     for (k, (row, frame)) in rows.iter().zip(&frames).enumerate() {
-        let value = |name: &str| row[fields.iter().position(|f| *f == name).unwrap()];
-        let layers: Vec<&str> = value("frame.protocols").split(':').collect();
-        if frame[IP_PROTOCOL_AT] != PL2_IP_PROTOCOL {
-            assert!(!layers.contains(&"pl2") && value("pl2.type").is_empty(), "frame {k}: {row:?}");
-            continue;
-        }
-        assert_eq!((layers.last(), value("_ws.col.Protocol")), (Some(&"pl2"), "PL2"), "frame {k}: {layers:?}");
-        for (name, at, bytes) in PL2_HEADER_FIELDS {
-            assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}");
-        }
-        for (name, bit) in PL2_FLAGS {
-            assert_eq!(tshark_number(value(name)), (frame[35] & bit != 0) as u64, "frame {k}: {name}");
-        }
-        let data = frame[34] == Pl2Type::Data as u8;
+        let data = frame[IP_PROTOCOL_AT] == PL2_IP_PROTOCOL && frame[34] == Pl2Type::Data as u8;
         for (name, at, bytes) in PL2_MESSAGE_FIELDS {
             match data {
-                true => assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}"),
-                false => assert!(value(name).is_empty(), "frame {k}: {name} on a control frame"),
+                true => assert_eq!(tshark_number(&row[name]), big_endian(&frame[at..at + bytes]), "frame {k}: {name}"),
+                false => assert!(row[name].is_empty(), "frame {k}: {name} on a frame without a message"),
             }
         }
     }
+}
+
+/// A protocol as the dissector shows it: its IP protocol, its layer and column names, its
+/// header fields (name, offset in the frame, bytes) and its flags (name, bit) at `flags_at`.
+struct Dissected {
+    ip_protocol: u8,
+    layer: &'static str,
+    column: &'static str,
+    fields: &'static [(&'static str, usize, usize)],
+    flags_at: usize,
+    flags: &'static [(&'static str, u8)],
+}
+
+/// Decodes `frames` with tshark and checks, frame by frame, that the protocol's frames show
+/// every field and flag as their bytes hold them and other frames show none; returns every
+/// frame's values of the protocol's fields and of `extra` fields, by name.
+fn check_dissected(p: &Dissected, frames: &[Vec<u8>], extra: &[&str]) -> Vec<std::collections::HashMap<String, String>> {
+    let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
+    fields.extend(p.fields.iter().map(|f| f.0).chain(p.flags.iter().map(|f| f.0)).chain(extra.iter().copied()));
+    let stdout = tshark_fields(frames, &fields);
+    let rows: Vec<std::collections::HashMap<String, String>> =
+        stdout.lines().map(|l| fields.iter().map(|f| f.to_string()).zip(l.split(',').map(str::to_string)).collect()).collect();
+    assert_eq!(rows.len(), frames.len());
+    for (k, (row, frame)) in rows.iter().zip(frames).enumerate() {
+        let layers: Vec<&str> = row["frame.protocols"].split(':').collect();
+        if frame[IP_PROTOCOL_AT] != p.ip_protocol {
+            assert!(!layers.contains(&p.layer) && row[p.fields[0].0].is_empty(), "frame {k}: {row:?}");
+            continue;
+        }
+        assert_eq!((layers.last(), row["_ws.col.Protocol"].as_str()), (Some(&p.layer), p.column), "frame {k}: {layers:?}");
+        for &(name, at, bytes) in p.fields {
+            assert_eq!(tshark_number(&row[name]), big_endian(&frame[at..at + bytes]), "frame {k}: {name}");
+        }
+        for &(name, bit) in p.flags {
+            assert_eq!(tshark_number(&row[name]), (frame[p.flags_at] & bit != 0) as u64, "frame {k}: {name}");
+        }
+    }
+    rows
 }
 
 /// Bolt's header (Listing 4.1) and the transport header after it, as `net/bolt/frame.rs`
@@ -443,25 +472,7 @@ fn dissector_decodes_bolt_frames_as_documented() {
         header(FLAG_SRC | FLAG_DEC).frame(0),
         udp_frame(),
     ];
-    let mut fields = vec!["frame.protocols", "_ws.col.Protocol"];
-    fields.extend(BOLT_FIELDS.iter().map(|f| f.0));
-    fields.extend(BOLT_FLAGS.iter().map(|f| f.0));
-    let stdout = tshark_fields(&frames, &fields);
-    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), frames.len());
-    for (k, (row, frame)) in rows.iter().zip(&frames).enumerate() {
-        let value = |name: &str| row[fields.iter().position(|f| *f == name).unwrap()];
-        let layers: Vec<&str> = value("frame.protocols").split(':').collect();
-        if frame[IP_PROTOCOL_AT] != BOLT_IP_PROTOCOL {
-            assert!(!layers.contains(&"bolt") && value("bolt.flags").is_empty(), "frame {k}: {row:?}");
-            continue;
-        }
-        assert_eq!((layers.last(), value("_ws.col.Protocol")), (Some(&"bolt"), "Bolt"), "frame {k}: {layers:?}");
-        for (name, at, bytes) in BOLT_FIELDS {
-            assert_eq!(tshark_number(value(name)), big_endian(&frame[at..at + bytes]), "frame {k}: {name}");
-        }
-        for (name, bit) in BOLT_FLAGS {
-            assert_eq!(tshark_number(value(name)), (frame[38] & bit != 0) as u64, "frame {k}: {name}");
-        }
-    }
+    let bolt =
+        Dissected { ip_protocol: BOLT_IP_PROTOCOL, layer: "bolt", column: "Bolt", fields: &BOLT_FIELDS, flags_at: 38, flags: &BOLT_FLAGS };
+    check_dissected(&bolt, &frames, &[]);
 }

@@ -25,11 +25,11 @@ mod red;
 mod spec;
 
 pub use dctcp::Dctcp;
-pub use droptail::{two_bands_drop_tail, DropTail};
+pub use droptail::DropTail;
 pub use drr::{Drr, PerSourceQueues};
 pub use hull::Hull;
 pub use red::Red;
-pub use spec::{Scheme, DSCP_BANDS, SCHEME_NAMES};
+pub use spec::{two_bands_drop_tail, Scheme, DSCP_BANDS, SCHEME_NAMES};
 
 use nanotransport_hdl::pisa::wire::{ETH_HEADER_BYTES, OFF_CHECKSUM, OFF_TOS};
 

@@ -175,3 +175,10 @@ impl Scheme {
         })
     }
 }
+
+/// A port of two bands by `classify` (band 0 first: a switch block's control packets), one
+/// drop-tail buffer of `buffer_bytes` shared by both, strict priority — the PL2 and Bolt
+/// switches' ports (their ingress stage is added apart).
+pub fn two_bands_drop_tail(classify: Box<dyn crate::switch::Classify>, buffer_bytes: usize) -> crate::topology::SwitchStages {
+    (classify, Box::new(DropTail { limit: crate::switch::Limit::Bytes(buffer_bytes) }), Box::new(crate::switch::StrictPriority), 2)
+}

@@ -68,22 +68,37 @@ pub fn dumbbell(
     stages: &mut dyn FnMut() -> SwitchStages,
     seed: u64,
 ) -> Result<Network, String> {
-    let mut net = Network::new(clock_mhz, &[edge, core], seed);
+    let side = |v: Vec<Box<dyn Endpoint>>| v.into_iter().map(|e| (Member::Nic(e), edge)).collect();
+    dumbbell_of(clock_mhz, side(left), side(right), core, stages, seed)
+}
+
+/// A dumbbell of any members, each on its own link: `left` on switch 0, `right` on switch 1
+/// (member i on port i of its switch), the switches joined by `core` on the last port of each.
+/// `stages` is called once per switch.
+pub fn dumbbell_of(
+    clock_mhz: u64,
+    left: Vec<(Member, LinkSpec)>,
+    right: Vec<(Member, LinkSpec)>,
+    core: LinkSpec,
+    stages: &mut dyn FnMut() -> SwitchStages,
+    seed: u64,
+) -> Result<Network, String> {
+    let specs: Vec<LinkSpec> = left.iter().chain(&right).map(|m| m.1).chain([core]).collect();
+    let mut net = Network::new(clock_mhz, &specs, seed);
     let sides = [left, right];
     let mut switches = Vec::new();
     for (s, side) in sides.iter().enumerate() {
-        let mut table: Vec<(u32, usize)> = side.iter().enumerate().map(|(i, e)| (e.ip(), i)).collect();
-        table.extend(sides[1 - s].iter().map(|e| (e.ip(), side.len())));
+        let mut table: Vec<(u32, usize)> = side.iter().enumerate().map(|(i, m)| (m.0.ip(), i)).collect();
+        table.extend(sides[1 - s].iter().map(|m| (m.0.ip(), side.len())));
         let (classify, qm, schedule, bands) = stages();
         switches.push((net.add_switch(Switch::new(Box::new(IpRoute { table }), classify, qm, schedule)), bands));
     }
     for (s, side) in sides.into_iter().enumerate() {
-        for e in side {
-            let n = net.add_endpoint(e);
-            net.connect(n, switches[s].0, edge, switches[s].1)?;
+        for (m, spec) in side {
+            let n = m.add_to(&mut net);
+            net.connect(n, switches[s].0, spec, switches[s].1)?;
         }
     }
-    let (Node::Switch(_), Node::Switch(_)) = (switches[0].0, switches[1].0) else { unreachable!() };
     net.connect_switches(switches[0].0, switches[1].0, core, switches[0].1, switches[1].1)?;
     Ok(net)
 }

@@ -10,7 +10,7 @@ mod params;
 mod results;
 
 use clap::{Parser, Subcommand};
-use commands::bolt::{bolt_utilisation_cmd, BoltUtilisationArgs};
+use commands::bolt::{bolt_completion_cmd, bolt_utilisation_cmd, BoltCompletionArgs, BoltUtilisationArgs};
 use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
@@ -364,6 +364,8 @@ enum FlexplaneCommand {
 enum BoltCommand {
     /// Table 4.1: 5 senders 15 µs apart into one receiver; utilisation with PRU and supply matching off and on
     Utilisation(BoltUtilisationArgs),
+    /// Fig. 4.11: two flows across a dumbbell, one completes; how fast the other takes the freed bandwidth
+    Completion(BoltCompletionArgs),
 }
 
 #[derive(Subcommand)]
@@ -535,6 +537,7 @@ fn main() -> ExitCode {
         Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
         Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
         Command::Bolt { which: BoltCommand::Utilisation(args) } => bolt_utilisation_cmd(&args),
+        Command::Bolt { which: BoltCommand::Completion(args) } => bolt_completion_cmd(&args),
         Command::Pl2 { which: Pl2Command::Incast(args) } => pl2_incast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Outcast(args) } => pl2_outcast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Rpc(args) } => pl2_rpc_cmd(&args),

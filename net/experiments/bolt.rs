@@ -223,3 +223,172 @@ pub fn run_bolt_utilisation(p: &BoltUtilisationParams, progress: &mut dyn FnMut(
 pub fn thesis_utilisation(pru: bool, sm: bool) -> f64 {
     TABLE_4_1.iter().find(|r| r.0 == pru && r.1 == sm).map_or(f64::NAN, |r| r.2)
 }
+
+/// Bolt's completion experiment (thesis Fig. 4.11, the authors' `bolt-pru-benchmarks`): two
+/// flows start together across a dumbbell whose bottleneck is the only Bolt port; the smaller
+/// one completes and the other must take the freed bandwidth at once.
+///
+/// | | thesis | here |
+/// |---|---|---|
+/// | topology | dumbbell, separate receivers, host links 102 Gb/s, bottleneck 100 Gb/s, 1 272 ns per link (≈ 8 µs RTT) | the same; the Bolt block on the left switch (its bottleneck port) |
+/// | flows | flow i of (i + 1) × 2 ms at 100 Gb/s, MTU 1 500 B, CC_THRESH 3 KB, initial window 100 000 B | the same sizes from `flow_us` (2 000; shorter in the tests) |
+/// | device queues | bottleneck 1 packet | the left switch's ports: 1 packet |
+///
+/// t_c is when the completing flow's last byte reaches its receiver (both receivers sit one core
+/// and one edge link past the bottleneck, so times at the receivers are the bottleneck's shifted
+/// by the same delay). The ramp is the time from t_c to the start of the first 1 µs window in
+/// which the remaining flow arrives at ≥ 95 Gb/s (frame bytes); the idle time is the longest
+/// gap between two frames on the bottleneck after t_c, less the second frame's serialisation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoltCompletionParams {
+    pub pru: bool,
+    pub sm: bool,
+    /// The completing flow's size, in µs of the bottleneck's line rate (the other is twice).
+    pub flow_us: f64,
+    pub edge_gbps: f64,
+    pub core_gbps: f64,
+    pub link_ns: f64,
+    pub mtu_ip: usize,
+    pub cc_thresh: u32,
+    pub init_cwnd: f64,
+    pub max_cwnd: f64,
+}
+
+impl BoltCompletionParams {
+    pub fn defaults(pru: bool, sm: bool) -> Self {
+        BoltCompletionParams {
+            pru,
+            sm,
+            flow_us: 2000.0,
+            edge_gbps: 102.0,
+            core_gbps: 100.0,
+            link_ns: 1272.0,
+            mtu_ip: 1500,
+            cc_thresh: 3000,
+            init_cwnd: 100_000.0,
+            max_cwnd: 373_760.0,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        super::first_error([
+            (self.flow_us >= 20.0 && self.flow_us <= 100_000.0, format!("--flow-us {} outside 20..=100000", self.flow_us)),
+            (
+                (FRAME_HEADER_BYTES..=9000).contains(&self.mtu_ip),
+                format!("--mtu {} outside {}..=9000 bytes", self.mtu_ip, FRAME_HEADER_BYTES),
+            ),
+            (self.edge_gbps >= self.core_gbps && self.core_gbps > 0.0, "host links must be at least as fast as the bottleneck".to_string()),
+        ])
+    }
+}
+
+/// What one completion run measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoltCompletionRun {
+    pub params: BoltCompletionParams,
+    pub t_c_us: f64,
+    /// µs from t_c until the remaining flow runs at ≥ 95 Gb/s over 1 µs (None: not within the run).
+    pub ramp_us: Option<f64>,
+    /// The longest idle gap on the bottleneck in the 20 µs after t_c, ns; and one frame's time.
+    pub idle_ns: f64,
+    pub frame_ns: f64,
+    /// The remaining flow's window at t_c and 20 µs later, bytes.
+    pub cwnd_at_t_c: f64,
+    pub cwnd_after: f64,
+    pub queue_max_packets: u64,
+    pub drops: u64,
+    pub rtl_mismatches: u64,
+    /// (µs, Gb/s) of the remaining flow per µs, from 20 µs before t_c to 20 µs after.
+    pub rate: Vec<(f64, f64)>,
+    pub wall_s: f64,
+}
+
+/// Runs one completion run until 30 µs after the first flow completes.
+pub fn run_bolt_completion(p: &BoltCompletionParams, progress: &mut dyn FnMut(f64)) -> Result<BoltCompletionRun, String> {
+    p.validate()?;
+    let frame_mtu = p.mtu_ip + ETH_HEADER_BYTES;
+    let config =
+        BoltConfig { mtu: frame_mtu, init_cwnd: p.init_cwnd, max_cwnd: p.max_cwnd, min_cwnd: 15.0, link_gbps: p.edge_gbps, rto_ns: 10e6 };
+    let payload = (frame_mtu - FRAME_HEADER_BYTES) as f64;
+    let size = (p.flow_us * 1e3 * p.core_gbps / 8.0 * payload / frame_mtu as f64) as u64;
+    let edge = LinkSpec::new(p.edge_gbps, p.link_ns);
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for i in 0..2u32 {
+        let mut s = BoltSender::new(0x0A00_0011 + i, config)?;
+        s.record_cwnd = true;
+        s.add_flow(RECEIVER_IP + i, 1000 + i as u16, size * (i as u64 + 1), 0.0)?;
+        left.push((Member::Host(Box::new(s)), edge));
+        right.push((Member::Host(Box::new(BoltReceiver::new(RECEIVER_IP + i))), edge));
+    }
+    let mut net = crate::topology::dumbbell_of(
+        CLOCK_MHZ,
+        left,
+        right,
+        LinkSpec::new(p.core_gbps, p.link_ns),
+        &mut || bolt_switch::stages(10_000_000),
+        1,
+    )?;
+    let params = bolt_switch::bolt_params(frame_mtu as u32, p.cc_thresh, p.pru, p.sm)?;
+    net.switches[0].ingress = Some(Box::new(BoltIngressStage::new(&params)?.check_against_reference()));
+    net.switches[0].device_queue_pkts = 1;
+    let wall = Instant::now();
+    let limit = ((p.flow_us * 3.0 + 1000.0) * 1e3 / net.cycle_ns(1)).round() as u64;
+    let mut done_at: Option<f64> = None;
+    net.run(
+        limit,
+        &mut |n| {
+            let now = n.cycle_ns(n.cycle);
+            if done_at.is_none() && n.host::<BoltReceiver>(2).is_some_and(|r| !r.completions.is_empty()) {
+                done_at = Some(now);
+            }
+            done_at.is_some_and(|t| now > t + 30_000.0)
+        },
+        &mut |n| progress(n.cycle_ns(n.cycle) / 1e3),
+    );
+    let wall_s = wall.elapsed().as_secs_f64();
+    // Members: senders 0 and 1 (left), then receivers 2 and 3 (right).
+    let r0 = net.host::<BoltReceiver>(2).expect("receiver 0");
+    let r1 = net.host::<BoltReceiver>(3).expect("receiver 1");
+    let t_c = r0.completions.first().map(|c| c.2).ok_or("the first flow did not complete (raise the run)")?;
+    let frame_ns = frame_mtu as f64 * 8.0 / p.core_gbps;
+    let mut rate = Vec::new();
+    let mut ramp_us = None;
+    let bin = |from: f64| {
+        r1.arrivals.iter().filter(|a| a.0 >= from && a.0 < from + 1000.0).map(|a| (a.1 as f64 + 14.0) * 8.0).sum::<f64>() / 1000.0
+    };
+    for k in -20..20 {
+        let from = t_c + k as f64 * 1000.0;
+        rate.push(((from - t_c) / 1e3, bin(from)));
+    }
+    let mut t = t_c;
+    while t < t_c + 20_000.0 {
+        if bin(t) >= 95.0 {
+            ramp_us = Some((t - t_c) / 1e3);
+            break;
+        }
+        t += 10.0;
+    }
+    let mut both: Vec<(f64, u32)> =
+        r0.arrivals.iter().chain(&r1.arrivals).copied().filter(|a| a.0 >= t_c - frame_ns && a.0 <= t_c + 20_000.0).collect();
+    both.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let idle_ns = both.windows(2).map(|w| w[1].0 - w[0].0 - (w[1].1 as f64 + 14.0) * 8.0 / p.core_gbps).fold(0.0, f64::max);
+    let s1 = net.host::<BoltSender>(1).expect("sender 1");
+    let cwnd_at = |t: f64| s1.flow_stats(0).cwnd_trace.iter().take_while(|c| c.0 <= t).last().map_or(p.init_cwnd, |c| c.1);
+    let stage = net.switches[0].ingress.as_ref().and_then(|s| s.as_any().downcast_ref::<BoltIngressStage>()).expect("the Bolt stage");
+    let core_port = net.switches[0].ports.len() - 1;
+    Ok(BoltCompletionRun {
+        params: p.clone(),
+        t_c_us: t_c / 1e3,
+        ramp_us,
+        idle_ns,
+        frame_ns,
+        cwnd_at_t_c: cwnd_at(t_c),
+        cwnd_after: cwnd_at(t_c + 20_000.0),
+        queue_max_packets: net.switches[0].ports[core_port].counters.max_packets,
+        drops: net.switches.iter().flat_map(|s| &s.ports).map(|p| p.counters.dropped).sum(),
+        rtl_mismatches: stage.mismatches,
+        rate,
+        wall_s,
+    })
+}

@@ -317,13 +317,13 @@ pub fn pl2_table(runs: &[nanotransport_net::experiments::pl2::Pl2Run]) -> String
 /// One row per run, beside the thesis'.
 pub fn bolt_utilisation_table(runs: &[nanotransport_net::experiments::bolt::BoltUtilisationRun]) -> String {
     let mut t = String::from(
-        "| PRU | SM | utilisation % (sender window) | receiver window % | thesis % | window µs | SRCs (B) | SRC Gb/s | queue p99 KB / max pkts | PRU tokens / grants, supply grants | drops, timeouts, RTL ≠ model | wall s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| PRU | SM | utilisation % (sender window) | receiver window % | thesis % | window µs | SRCs (B) | SRC Gb/s | queue p99 KB / max pkts | PRU tokens / grants, supply grants | drops, timeouts, RTL ≠ model | wall ms (simulated µs per wall s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in runs {
         let p = &r.params;
         let _ = writeln!(
             t,
-            "| {} | {} | {:.2} | {:.2} | {:.2} | {:.0}–{:.1} | {} ({}) | {:.2} | {:.1} / {} | {} / {}, {} | {}, {}, {} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {:.2} | {:.0}–{:.1} | {} ({}) | {:.2} | {:.1} / {} | {} / {}, {} | {}, {}, {} | {:.1} ({:.0}) |",
             on(p.pru),
             on(p.sm),
             r.utilisation,
@@ -342,7 +342,8 @@ pub fn bolt_utilisation_table(runs: &[nanotransport_net::experiments::bolt::Bolt
             r.drops,
             r.timeouts,
             r.rtl_mismatches,
-            r.wall_s
+            r.wall_s * 1e3,
+            r.window_end_us / r.wall_s
         );
     }
     t

@@ -141,6 +141,7 @@ pub struct BoltUtilisationRun {
     pub queue: Vec<(f64, f64)>,
     /// (µs, Gb/s) delivered to the receiver per µs.
     pub rate: Vec<(f64, f64)>,
+    /// The run's length (the flows are done at [`BoltUtilisationRun::window_end_us`]).
     pub simulated_us: f64,
     pub wall_s: f64,
 }

@@ -76,9 +76,25 @@ local pl2_types = { [1] = "RSV", [2] = "GRT", [3] = "DATA" }
 local p = pl2.fields
 p.type = ProtoField.uint8("pl2.type", "Type", base.DEC, pl2_types)
 p.flags = ProtoField.uint8("pl2.flags", "Flags", base.HEX)
-p.unsolicited = ProtoField.bool("pl2.flags.unsolicited", "Unsolicited", 8, nil, 0x01)
-p.resent = ProtoField.bool("pl2.flags.resent", "Resent", 8, nil, 0x02)
-p.encapsulated = ProtoField.bool("pl2.flags.encapsulated", "Encapsulated IPv4", 8, nil, 0x04)
+-- One-bit flag fields of a flags byte: { field suffix, label, bit } each; `flag_fields` declares
+-- them as <proto>.flags.<suffix>, `add_flags` shows them and returns the names of those set.
+local function flag_fields(fields, proto, list)
+    for _, fl in ipairs(list) do
+        fields[fl[1]] = ProtoField.bool(proto .. ".flags." .. fl[1], fl[2], 8, nil, fl[3])
+    end
+end
+local function add_flags(item, fields, list, range)
+    local names = {}
+    for _, fl in ipairs(list) do
+        item:add(fields[fl[1]], range)
+        if math.floor(range:uint() / fl[3]) % 2 == 1 then
+            names[#names + 1] = string.upper(fl[1])
+        end
+    end
+    return names
+end
+local pl2_flag_names = { { "unsolicited", "Unsolicited", 0x01 }, { "resent", "Resent", 0x02 }, { "encapsulated", "Encapsulated IPv4", 0x04 } }
+flag_fields(p, "pl2", pl2_flag_names)
 p.demand = ProtoField.uint8("pl2.demand", "Demand (packets)")
 p.index = ProtoField.uint8("pl2.index", "Packet in burst")
 p.burst = ProtoField.uint32("pl2.burst", "Burst")
@@ -98,10 +114,7 @@ function pl2.dissector(buf, pinfo, tree)
     local t = tree:add(pl2, buf(0, 20))
     local kind = buf(0, 1):uint()
     t:add(p.type, buf(0, 1))
-    local ft = t:add(p.flags, buf(1, 1))
-    ft:add(p.unsolicited, buf(1, 1))
-    ft:add(p.resent, buf(1, 1))
-    ft:add(p.encapsulated, buf(1, 1))
+    add_flags(t:add(p.flags, buf(1, 1)), p, pl2_flag_names, buf(1, 1))
     t:add(p.demand, buf(2, 1))
     t:add(p.index, buf(3, 1))
     t:add(p.burst, buf(4, 4))
@@ -136,9 +149,7 @@ b.link_rate = ProtoField.uint8("bolt.link_rate", "Link rate code")
 b.flags = ProtoField.uint8("bolt.flags", "Flags", base.HEX)
 local bolt_flag_names = { { "data", "DATA", 0x80 }, { "ack", "ACK", 0x40 }, { "src", "SRC", 0x20 }, { "last", "LAST", 0x10 },
     { "first", "FIRST", 0x08 }, { "inc", "INC", 0x04 }, { "dec", "DEC", 0x02 }, { "ai", "AI (reserved bit)", 0x01 } }
-for _, fl in ipairs(bolt_flag_names) do
-    b[fl[1]] = ProtoField.bool("bolt.flags." .. fl[1], fl[2], 8, nil, fl[3])
-end
+flag_fields(b, "bolt", bolt_flag_names)
 b.t_data_tx = ProtoField.uint32("bolt.t_data_tx", "t_data_tx (ns)")
 b.src_port = ProtoField.uint16("bolt.src_port", "Source port")
 b.dst_port = ProtoField.uint16("bolt.dst_port", "Destination port")
@@ -153,14 +164,7 @@ function bolt.dissector(buf, pinfo, tree)
     local t = tree:add(bolt, buf(0, math.min(buf:len(), 25)))
     t:add(b.q_size, buf(0, 3))
     t:add(b.link_rate, buf(3, 1))
-    local ft = t:add(b.flags, buf(4, 1))
-    local names = {}
-    for _, fl in ipairs(bolt_flag_names) do
-        ft:add(b[fl[1]], buf(4, 1))
-        if math.floor(buf(4, 1):uint() / fl[3]) % 2 == 1 then
-            names[#names + 1] = string.upper(fl[1])
-        end
-    end
+    local names = add_flags(t:add(b.flags, buf(4, 1)), b, bolt_flag_names, buf(4, 1))
     t:add(b.t_data_tx, buf(5, 4))
     if buf:len() >= 25 then
         t:add(b.src_port, buf(9, 2))

@@ -45,7 +45,7 @@
 //! change no other flow; a flow of 2^32 bytes or more is refused (the header's 32-bit offsets).
 
 use super::frame::{
-    ns_u32 as now_u32, BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES,
+    ns_u32, BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES,
 };
 use crate::host::{Host, HostIo};
 use std::any::Any;
@@ -268,7 +268,7 @@ impl BoltSender {
             src_ip: self.ip,
             dst_ip: flow.dst_ip,
             flags,
-            t_data_tx: now_u32(now),
+            t_data_tx: ns_u32(now),
             src_port: flow.port,
             dst_port: flow.port,
             seq: flow.snd_next as u32,
@@ -291,7 +291,7 @@ impl BoltSender {
         let mtu = self.config.mtu as f64;
         let flow = &mut self.flows[f];
         flow.stats.srcs += (h.flags & FLAG_SRC != 0) as u64;
-        let rtt_src = now_u32(now).wrapping_sub(h.t_data_tx) as f64;
+        let rtt_src = ns_u32(now).wrapping_sub(h.t_data_tx) as f64;
         if flow.cwnd <= max_payload {
             flow.stats.halvings += 1;
             let cwnd = flow.cwnd * 0.5;
@@ -324,7 +324,7 @@ impl BoltSender {
         }
         flow.ack_no = ack;
         flow.snd_next = flow.snd_next.max(ack);
-        flow.rtt_ns = (now_u32(now).wrapping_sub(h.t_data_tx) as f64).max(1.0);
+        flow.rtt_ns = (ns_u32(now).wrapping_sub(h.t_data_tx) as f64).max(1.0);
         if !flow.src_seen && h.flags & FLAG_DEC != 0 {
             self.handle_src(f, h, now);
         }

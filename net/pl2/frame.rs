@@ -155,6 +155,32 @@ impl Pl2Header {
     }
 }
 
+/// The data frames of one burst: `packets` full frames of `message` from its packet
+/// `first_packet` on, each carrying its place in the burst and in the message.
+#[allow(clippy::too_many_arguments)]
+pub fn message_frames(
+    src_ip: u32,
+    dst_ip: u32,
+    flow: u16,
+    burst: u32,
+    flags: u8,
+    message: MessageFields,
+    first_packet: u16,
+    packets: u8,
+) -> Vec<Vec<u8>> {
+    (0..packets)
+        .map(|i| {
+            let h = Pl2Header { flags, demand: packets, index: i, ..Pl2Header::new(Pl2Type::Data, src_ip, dst_ip, flow, burst) };
+            h.frame(MAX_PAYLOAD_BYTES, Some(MessageFields { index: first_packet + i as u16, ..message }))
+        })
+        .collect()
+}
+
+/// Largest frame: 1 500-byte IPv4 packets.
+pub const MAX_FRAME_BYTES: usize = 1514;
+/// Payload bytes a full data frame carries after the PL2 header.
+pub const MAX_PAYLOAD_BYTES: usize = MAX_FRAME_BYTES - OFF_PL2_PAYLOAD;
+
 impl MessageFields {
     /// The message fields of a data frame.
     pub fn parse(f: &[u8]) -> Option<MessageFields> {

@@ -10,7 +10,7 @@
 //! arrived unsolicited is a duplicate, counted and dropped), and a message complete when all of
 //! its packets have arrived: latency = completion − the message's creation at the sender.
 
-use super::frame::{MessageFields, Pl2Header, Pl2Type, OFF_PL2_PAYLOAD};
+use super::frame::{message_frames, MessageFields, Pl2Header, Pl2Type, OFF_PL2_PAYLOAD};
 pub use super::reservations::{Pl2Params, ReservationCounts, MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES};
 use super::reservations::{Queued, Reservations};
 use crate::host::{Host, HostIo};
@@ -120,10 +120,8 @@ impl Pl2Sender {
         let dst = self.dst_ips[flow % self.dst_ips.len()];
         for first in (0..message.packets).step_by(255) {
             let packets = (message.packets - first).min(255) as u8;
-            for i in 0..packets {
-                let h =
-                    Pl2Header { demand: packets, index: i, ..Pl2Header::new(Pl2Type::Data, self.ip, dst, flow as u16, self.raw_bursts) };
-                io.send(h.frame(MAX_PAYLOAD_BYTES, Some(MessageFields { index: first + i as u16, ..message })));
+            for f in message_frames(self.ip, dst, flow as u16, self.raw_bursts, 0, message, first, packets) {
+                io.send(f);
                 self.raw_packets += 1;
             }
             self.raw_bursts = self.raw_bursts.wrapping_add(1);

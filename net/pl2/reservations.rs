@@ -37,15 +37,12 @@
 //! The slot is the serialisation time of the largest frame on the link (1 514 B: 121.12 ns at
 //! 100 Gb/s in frame bytes); a 64-byte frame also takes a whole slot.
 
-use super::frame::{MessageFields, Pl2Header, Pl2Type, FLAG_ENCAPSULATED, FLAG_RESENT, FLAG_UNSOLICITED, OFF_PL2_PAYLOAD};
+use super::frame::{message_frames, MessageFields, Pl2Header, Pl2Type, FLAG_ENCAPSULATED, FLAG_RESENT, FLAG_UNSOLICITED};
 use crate::host::HostIo;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-/// Largest frame: 1 500-byte IPv4 packets.
-pub const MAX_FRAME_BYTES: usize = 1514;
-/// Payload bytes a full data frame carries after the PL2 header.
-pub const MAX_PAYLOAD_BYTES: usize = MAX_FRAME_BYTES - OFF_PL2_PAYLOAD;
+pub use super::frame::{MAX_FRAME_BYTES, MAX_PAYLOAD_BYTES};
 
 /// A host's PL2 parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -212,19 +209,24 @@ impl Reservations {
     }
 
     fn frames(&self, b: &Burst, burst: u32, flags: u8) -> Vec<Vec<u8>> {
-        let header = |i: u8, flags: u8| Pl2Header {
-            flags,
-            demand: b.packets,
-            index: i,
-            ..Pl2Header::new(Pl2Type::Data, self.ip, self.flows[b.flow].dst_ip, b.flow as u16, burst)
-        };
+        let dst_ip = self.flows[b.flow].dst_ip;
         match &b.content {
-            Content::Message { fields, first_packet } => (0..b.packets)
-                .map(|i| header(i, flags).frame(MAX_PAYLOAD_BYTES, Some(MessageFields { index: first_packet + i as u16, ..*fields })))
-                .collect(),
-            Content::Payloads(payloads) => {
-                payloads.iter().enumerate().map(|(i, p)| header(i as u8, flags | FLAG_ENCAPSULATED).data_frame(p)).collect()
+            Content::Message { fields, first_packet } => {
+                message_frames(self.ip, dst_ip, b.flow as u16, burst, flags, *fields, *first_packet, b.packets)
             }
+            Content::Payloads(payloads) => payloads
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let h = Pl2Header {
+                        flags: flags | FLAG_ENCAPSULATED,
+                        demand: b.packets,
+                        index: i as u8,
+                        ..Pl2Header::new(Pl2Type::Data, self.ip, dst_ip, b.flow as u16, burst)
+                    };
+                    h.data_frame(p)
+                })
+                .collect(),
         }
     }
 

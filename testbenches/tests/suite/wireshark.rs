@@ -315,7 +315,7 @@ const PL2_HEADER_FIELDS: [(&str, usize, usize); 8] = [
 ];
 const PL2_MESSAGE_FIELDS: [(&str, usize, usize); 4] =
     [("pl2.msg_created_ps", 54, 8), ("pl2.msg_id", 62, 4), ("pl2.msg_packets", 66, 2), ("pl2.msg_index", 68, 2)];
-const PL2_FLAGS: [(&str, u8); 2] = [("pl2.flags.unsolicited", 0x01), ("pl2.flags.resent", 0x02)];
+const PL2_FLAGS: [(&str, u8); 3] = [("pl2.flags.unsolicited", 0x01), ("pl2.flags.resent", 0x02), ("pl2.flags.encapsulated", 0x04)];
 
 /// The fields tshark decodes (with the project's dissector) from `frames` written as a pcap:
 /// one line per frame, the fields comma-separated in the order given.
